@@ -1,0 +1,36 @@
+/**
+ * Errors with stable codes. Every failure a user can meet carries a `code` that scripts and
+ * tests match on; messages are for people and may change.
+ */
+export type PsErrorCode =
+  | 'PS_USAGE'
+  | 'PS_SERIAL_OPEN'
+  | 'PS_SERIAL_LOCKED'
+  | 'PS_SERIAL_DISCONNECTED'
+  | 'PS_FRAME_CRC'
+  | 'PS_FRAME_COBS'
+  | 'PS_FRAME_SHORT'
+  | 'PS_FRAME_OVERFLOW'
+  | 'PS_FRAME_UNKNOWN_TYPE'
+  | 'PS_CMD_TIMEOUT'
+  | 'PS_CMD_REJECTED'
+  | 'PS_CMD_BAD_REPLY'
+  | 'PS_DEVICE_CLOSED'
+  | 'PS_TWIN_NOT_BUILT'
+  | 'PS_TWIN_START'
+  | 'PS_TWIN_EXITED'
+  | 'PS_WORKLOAD_INVALID'
+  | 'PS_WORKLOAD_UNSUPPORTED'
+  | 'PS_REQUEST_INVALID'
+
+export class PsError extends Error {
+  readonly code: PsErrorCode
+  constructor(code: PsErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'PsError'
+    this.code = code
+  }
+}
+
+export const isPsError = (e: unknown, code?: PsErrorCode): e is PsError =>
+  e instanceof PsError && (code === undefined || e.code === code)
