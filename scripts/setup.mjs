@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+/**
+ * One-step set-up shared by `npm start` and `npm test`: npm dependencies, system packages
+ * (installed with apt-get when we are root or have password-less sudo, otherwise a clear message
+ * with the exact command), then the build (TypeScript, web bundle, the Verilator twin).
+ * Plain Node, no dependencies: it must run before `npm ci`.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+const say = (msg) => process.stderr.write(`[setup] ${msg}\n`)
+
+/** Tools each purpose needs, with the Debian package that provides them. */
+const TOOLS = {
+  start: [
+    { cmd: 'cmake', pkg: 'cmake' },
+    { cmd: 'c++', pkg: 'g++' },
+    { cmd: 'cc', pkg: 'gcc' },
+    { cmd: 'make', pkg: 'make' },
+    { cmd: 'ninja', pkg: 'ninja-build' },
+    { cmd: 'verilator', pkg: 'verilator' },
+  ],
+  test: [
+    { cmd: 'iverilog', pkg: 'iverilog' },
+    { cmd: 'yosys', pkg: 'yosys' },
+    { cmd: 'chromium', pkg: 'chromium', path: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
+  ],
+}
+
+const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0
+
+export function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts })
+  if (r.error) throw r.error
+  return r.status ?? 1
+}
+
+function ensureNpmDeps() {
+  const marker = join(root, 'node_modules/.package-lock.json')
+  const lock = join(root, 'package-lock.json')
+  const fresh = existsSync(marker) && (!existsSync(lock) || statSync(marker).mtimeMs >= statSync(lock).mtimeMs)
+  if (fresh) return
+  say('installing npm dependencies')
+  const args = existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']
+  if (run('npm', args) !== 0) throw new Error('npm install failed')
+}
+
+function ensureSystemPackages(purposes) {
+  const missing = purposes.flatMap((p) => TOOLS[p]).filter((t) => (t.path ? !existsSync(t.path) : !has(t.cmd)))
+  if (missing.length === 0) return
+  const pkgs = [...new Set(missing.map((t) => t.pkg))]
+  const install = `apt-get update && apt-get install -y --no-install-recommends ${pkgs.join(' ')}`
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
+  const sudo = !isRoot && has('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0
+  if (process.env.PCIE_SCOPE_NO_APT === '1' || (!isRoot && !sudo) || !has('apt-get')) {
+    throw new Error(`missing system packages: ${pkgs.join(', ')}.\nInstall them with:\n  sudo ${install}`)
+  }
+  say(`installing system packages: ${pkgs.join(' ')}`)
+  const sh = sudo ? ['sudo', ['sh', '-c', install]] : ['sh', ['-c', install]]
+  const status = run(sh[0], sh[1], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+  if (status !== 0) throw new Error(`apt-get failed; run it yourself:\n  sudo ${install}`)
+}
+
+function build() {
+  const steps = [
+    ['build:ts', 'compiling TypeScript'],
+    ['build:web', 'bundling the web UI'],
+    ['build:twin', 'building the twin (Verilator + firmware + traffic model)'],
+  ]
+  for (const [script, what] of steps) {
+    say(what)
+    if (run('npm', ['run', '-s', script]) !== 0) throw new Error(`npm run ${script} failed`)
+  }
+}
+
+/** purpose: 'start' (run the twin, server and UI) or 'test' (also the HDL tools and chromium). */
+export function setup(purpose) {
+  ensureNpmDeps()
+  ensureSystemPackages(purpose === 'test' ? ['start', 'test'] : ['start'])
+  build()
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    setup(process.argv[2] === 'start' ? 'start' : 'test')
+  } catch (e) {
+    say(e instanceof Error ? e.message : String(e))
+    process.exit(1)
+  }
+}

@@ -1,0 +1,53 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { COMMANDS, COUNTERS, CRC16, REG, SNAPSHOT_LAYOUT } from '../../host/src/protocol/generated.js'
+
+const root = join(import.meta.dirname, '../..')
+const tsx = join(root, 'node_modules/.bin/tsx')
+
+describe('spec generator', () => {
+  it('finds every generated file fresh (npm run gen:check)', () => {
+    const r = spawnSync(tsx, ['spec/generate.ts', '--check'], { cwd: root, encoding: 'utf8' })
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+  })
+
+  it('reports a stale file and exits 1', () => {
+    // work on a copy so the real tree is never touched
+    const dir = mkdtempSync(join(tmpdir(), 'ps-gen-'))
+    cpSync(join(root, 'spec'), join(dir, 'spec'), { recursive: true })
+    for (const f of ['hdl/rtl/generated/pcie_scope_regs.vh', 'firmware/include/generated/pcie_scope_regs.h',
+      'firmware/include/generated/pcie_scope_protocol.h', 'host/src/protocol/generated.ts']) {
+      mkdirSync(join(dir, f, '..'), { recursive: true })
+      cpSync(join(root, f), join(dir, f))
+    }
+    const c = join(dir, 'firmware/include/generated/pcie_scope_regs.h')
+    writeFileSync(c, readFileSync(c, 'utf8').replace('0x50435343u', '0x00000000u'))
+    const r = spawnSync(tsx, [join(dir, 'spec/generate.ts'), '--check'], { cwd: dir, encoding: 'utf8' })
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain('stale: firmware/include/generated/pcie_scope_regs.h')
+    execFileSync(tsx, [join(dir, 'spec/generate.ts')], { cwd: dir })
+    expect(readFileSync(c, 'utf8')).toContain('0x50435343u')
+  })
+
+  it('lays counters out as 64-bit pairs from the counter base, in spec order', () => {
+    const spec = JSON.parse(readFileSync(join(root, 'spec/registers.json'), 'utf8'))
+    expect(COUNTERS.map((c) => c.name)).toEqual(spec.counters.list.map((c: { name: string }) => c.name))
+    COUNTERS.forEach((c, i) => expect(c.offset).toBe(0x100 + 8 * i))
+    expect(REG.CTRL).toBe(0x008)
+  })
+
+  it('sizes the snapshot payload from the counter list', () => {
+    expect(SNAPSHOT_LAYOUT.fields.counters.bytes).toBe(8 * COUNTERS.length)
+    expect(SNAPSHOT_LAYOUT.bytes).toBe(1 + 4 + 8 * COUNTERS.length + 5 * 4)
+  })
+
+  it('gives every command a unique id and the CRC its catalogue check value', () => {
+    const ids = Object.values(COMMANDS).map((c) => c.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(CRC16.check).toBe(0x29b1)
+  })
+})
