@@ -1,0 +1,350 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * BAR responder: completes the memory reads that reach the FPGA's BAR.
+ *
+ * Every accepted non-posted request enters a FIFO with its accept time. The head
+ * leaves once it is BAR_LATENCY clocks old: the first beat of its completion is valid
+ * max(bar_latency, 2) clocks after the request was accepted, or later under
+ * back-pressure (completions leave in request order).
+ *
+ * - MRd of at most MAX_PAYLOAD_BYTES (Length * 4): one CplD, status SC, Length as
+ *   requested, Byte Count = requested bytes (1 for a zero-length read), Lower Address
+ *   = address of the first enabled byte [6:0]; payload DW i = A + 4*i for the
+ *   DW-aligned address A, spread over as many beats as needed (strb per DW).
+ * - Longer MRd, MRdLk, IO, configuration and atomic requests: one Cpl (no data),
+ *   status UR. Byte Count = requested bytes and Lower Address as above for memory
+ *   reads, 4 and 0 for the others. 'bar_ur' pulses when that Cpl is handed over.
+ * - Posted requests (MWr, Msg, MsgD), completions, prefixes and reserved types:
+ *   accepted and dropped, payload beats included.
+ *
+ * Completions echo Requester ID, the 10-bit Tag (T9, T8, Tag[7:0]), TC and Attr.
+ * rx ready falls only while the FIFO is full; tx ready is honoured on every beat.
+ */
+module bar_responder #
+(
+    // TLP data width
+    parameter TLP_DATA_WIDTH = 256,
+    // TLP strobe width
+    parameter TLP_STRB_WIDTH = TLP_DATA_WIDTH/32,
+    // TLP segments per beat (the responder handles 1)
+    parameter TLP_SEG_COUNT = 1,
+    // Completer ID in the completions
+    parameter [15:0] COMPLETER_ID = 16'h0200,
+    // longest read answered with data (Max_Payload_Size)
+    parameter MAX_PAYLOAD_BYTES = 256,
+    // pending-request FIFO depth (power of two)
+    parameter FIFO_DEPTH = 256
+)
+(
+    input  wire                         clk,
+    input  wire                         rst,
+
+    /*
+     * TLP input (requests)
+     */
+    input  wire [TLP_DATA_WIDTH-1:0]    rx_req_tlp_data,
+    input  wire [TLP_STRB_WIDTH-1:0]    rx_req_tlp_strb,
+    input  wire [TLP_SEG_COUNT*128-1:0] rx_req_tlp_hdr,
+    input  wire [TLP_SEG_COUNT-1:0]     rx_req_tlp_valid,
+    input  wire [TLP_SEG_COUNT-1:0]     rx_req_tlp_sop,
+    input  wire [TLP_SEG_COUNT-1:0]     rx_req_tlp_eop,
+    output wire                         rx_req_tlp_ready,
+
+    /*
+     * TLP output (completions)
+     */
+    output wire [TLP_DATA_WIDTH-1:0]    tx_cpl_tlp_data,
+    output wire [TLP_STRB_WIDTH-1:0]    tx_cpl_tlp_strb,
+    output wire [TLP_SEG_COUNT*128-1:0] tx_cpl_tlp_hdr,
+    output wire [TLP_SEG_COUNT-1:0]     tx_cpl_tlp_valid,
+    output wire [TLP_SEG_COUNT-1:0]     tx_cpl_tlp_sop,
+    output wire [TLP_SEG_COUNT-1:0]     tx_cpl_tlp_eop,
+    input  wire                         tx_cpl_tlp_ready,
+
+    /*
+     * Configuration and status
+     */
+    input  wire [15:0]                  bar_latency,
+    output wire                         bar_ur
+);
+
+localparam MAX_DW = MAX_PAYLOAD_BYTES/4;
+localparam FIFO_AW = $clog2(FIFO_DEPTH);
+// DW counts (remaining payload, strobe width) share one width
+localparam [31:0] STRB_DW_32 = TLP_STRB_WIDTH;
+localparam [31:0] MAX_DW_32 = MAX_DW;
+localparam [11:0] STRB_DW = STRB_DW_32[11:0];
+localparam [11:0] MAX_DW_12 = MAX_DW_32[11:0];
+
+// FIFO entry: {ur, len_dw[11:0], byte_count[11:0], lower_addr[6:0], req_id[15:0],
+//              tag[9:0], tc[2:0], attr[2:0], addr_dw[29:0], t_accept[31:0]}
+localparam ENTRY_W = 1 + 12 + 12 + 7 + 16 + 10 + 3 + 3 + 30 + 32;
+
+initial begin
+    if (TLP_SEG_COUNT != 1) begin
+        $error("Error: bar_responder supports TLP_SEG_COUNT = 1 only (instance %m)");
+        $finish;
+    end
+    if (TLP_DATA_WIDTH < 32 || TLP_DATA_WIDTH % 32 != 0 || TLP_STRB_WIDTH * 32 != TLP_DATA_WIDTH) begin
+        $error("Error: TLP_DATA_WIDTH must be a multiple of 32 and TLP_STRB_WIDTH = TLP_DATA_WIDTH/32 (instance %m)");
+        $finish;
+    end
+    if (MAX_PAYLOAD_BYTES < 4 || MAX_PAYLOAD_BYTES > 4096 || MAX_PAYLOAD_BYTES % 4 != 0) begin
+        $error("Error: MAX_PAYLOAD_BYTES must be 4..4096, a multiple of 4 (instance %m)");
+        $finish;
+    end
+    if (FIFO_DEPTH < 2 || (1 << FIFO_AW) != FIFO_DEPTH) begin
+        $error("Error: FIFO_DEPTH must be a power of two >= 2 (instance %m)");
+        $finish;
+    end
+end
+
+// free-running clock count for the accept times
+reg [31:0] now_reg = 32'd0, now_next;
+
+/*
+ * Request decode
+ */
+wire [127:0] req_hdr  = rx_req_tlp_hdr[127:0];
+wire [4:0]   req_type = req_hdr[124:120];
+
+wire        req_mem_read;
+wire        req_locked;
+wire        req_4dw;
+wire [10:0] req_len_dw;
+wire [1:0]  req_lead;
+wire [12:0] req_bytes;
+wire        req_zero_len;
+wire [29:0] req_addr_dw;
+wire [4:0]  req_class;
+
+probe_mrd_classify classify_inst (
+    .hdr(req_hdr),
+    .mem_read(req_mem_read),
+    .locked(req_locked),
+    .hdr_4dw(req_4dw),
+    .len_dw(req_len_dw),
+    .lead(req_lead),
+    .req_bytes(req_bytes),
+    .zero_len(req_zero_len),
+    .addr_dw(req_addr_dw),
+    .size_class(req_class)
+);
+
+// payload beats, the end of frame and the size class play no part here
+wire unused_rx = &{1'b0, rx_req_tlp_data, rx_req_tlp_strb, rx_req_tlp_eop, req_4dw, req_class,
+                   req_hdr[113:106], req_hdr[71:64], req_hdr[33:0],
+                   req_bytes[12], 1'b0};  // Byte Count 4096 encodes as 0
+
+// non-posted requests that are not plain memory reads (pcie-tlp.md section 1 decode terms)
+wire req_io     = (req_type == 5'b00010);
+wire req_cfg    = (req_type[4:1] == 4'b0010);
+wire req_atomic = (req_type[4:2] == 3'b011) && (req_type != 5'b01111);
+wire req_prefix = req_hdr[127];  // Fmt 1xx
+
+wire req_answer_data = req_mem_read && !req_locked && (req_len_dw <= MAX_DW_12[10:0]);
+wire req_non_posted  = !req_prefix && (req_mem_read || req_io || req_cfg || req_atomic);
+
+// Byte Count and Lower Address carried by the completion
+wire [11:0] req_byte_count = !req_mem_read ? 12'd4 : (req_zero_len ? 12'd1 : req_bytes[11:0]);
+wire [6:0]  req_lower_addr = req_mem_read ? {req_addr_dw[4:0], req_lead} : 7'd0;
+
+wire [ENTRY_W-1:0] push_entry = {
+    !req_answer_data,
+    {1'b0, req_len_dw},
+    req_byte_count,
+    req_lower_addr,
+    req_hdr[95:80],                          // Requester ID
+    {req_hdr[119], req_hdr[115], req_hdr[79:72]}, // 10-bit tag
+    req_hdr[118:116],                        // TC
+    {req_hdr[114], req_hdr[109:108]},        // Attr {IDO, RO, NS}
+    req_addr_dw,
+    now_reg
+};
+
+/*
+ * Pending-request FIFO
+ */
+reg [ENTRY_W-1:0] fifo_mem [0:FIFO_DEPTH-1];
+reg [FIFO_AW:0]   wr_ptr_reg = {(FIFO_AW+1){1'b0}}, wr_ptr_next;
+reg [FIFO_AW:0]   rd_ptr_reg = {(FIFO_AW+1){1'b0}}, rd_ptr_next;
+
+wire fifo_empty = (wr_ptr_reg == rd_ptr_reg);
+wire fifo_full  = (wr_ptr_reg == (rd_ptr_reg ^ {1'b1, {FIFO_AW{1'b0}}}));
+
+assign rx_req_tlp_ready = !fifo_full;
+
+wire push = rx_req_tlp_valid[0] && rx_req_tlp_sop[0] && !fifo_full && req_non_posted;
+
+wire [ENTRY_W-1:0] head = fifo_mem[rd_ptr_reg[FIFO_AW-1:0]];
+
+wire        head_ur         = head[ENTRY_W-1];
+wire [11:0] head_len_dw     = head[ENTRY_W-2 -: 12];
+wire [11:0] head_byte_count = head[ENTRY_W-14 -: 12];
+wire [6:0]  head_lower_addr = head[ENTRY_W-26 -: 7];
+wire [15:0] head_req_id     = head[ENTRY_W-33 -: 16];
+wire [9:0]  head_tag        = head[ENTRY_W-49 -: 10];
+wire [2:0]  head_tc         = head[ENTRY_W-59 -: 3];
+wire [2:0]  head_attr       = head[ENTRY_W-62 -: 3];
+wire [29:0] head_addr_dw    = head[61:32];
+wire [31:0] head_t_accept   = head[31:0];
+
+// the head is due when its completion, valid next clock, is bar_latency clocks old
+wire [31:0] head_age = now_reg - head_t_accept;
+wire        head_due = ({1'b0, head_age} + 33'd1) >= {17'd0, bar_latency};
+
+wire [127:0] head_cpl_hdr = {
+    head_ur ? 8'h0A : 8'h4A,                 // Fmt/Type: Cpl or CplD
+    head_tag[9], head_tc, head_tag[8], head_attr[2], 1'b0, 1'b0, // T9 TC T8 Attr2 LN TH
+    1'b0, 1'b0, head_attr[1:0], 2'b00,       // TD EP Attr[1:0] AT
+    head_ur ? 10'd0 : head_len_dw[9:0],      // Length (1024 DW encodes as 0)
+    COMPLETER_ID,
+    head_ur ? 3'b001 : 3'b000,               // status UR or SC
+    1'b0,                                    // BCM
+    head_byte_count,
+    head_req_id,
+    head_tag[7:0],
+    1'b0,
+    head_lower_addr,
+    32'd0                                    // no DW3 in a 3DW header
+};
+
+/*
+ * Completion output
+ */
+reg                      busy_reg = 1'b0, busy_next;
+reg [29:0]               cur_dw_reg = 30'd0, cur_dw_next;
+reg [11:0]               rem_reg = 12'd0, rem_next;
+
+reg                      tx_valid_reg = 1'b0, tx_valid_next;
+reg                      tx_sop_reg = 1'b0, tx_sop_next;
+reg                      tx_eop_reg = 1'b0, tx_eop_next;
+reg                      tx_ur_reg = 1'b0, tx_ur_next;
+reg [TLP_DATA_WIDTH-1:0] tx_data_reg = {TLP_DATA_WIDTH{1'b0}}, tx_data_next;
+reg [TLP_STRB_WIDTH-1:0] tx_strb_reg = {TLP_STRB_WIDTH{1'b0}}, tx_strb_next;
+reg [127:0]              tx_hdr_reg = 128'd0, tx_hdr_next;
+
+reg                      pop;
+reg [29:0]               beat_dw;
+reg [11:0]               beat_rem;
+reg [11:0]               beat_cnt;
+reg [TLP_DATA_WIDTH-1:0] beat_data;
+reg [TLP_STRB_WIDTH-1:0] beat_strb;
+integer j;
+
+assign tx_cpl_tlp_data  = tx_data_reg;
+assign tx_cpl_tlp_strb  = tx_strb_reg;
+assign tx_cpl_tlp_hdr   = tx_hdr_reg;
+assign tx_cpl_tlp_valid = tx_valid_reg;
+assign tx_cpl_tlp_sop   = tx_sop_reg;
+assign tx_cpl_tlp_eop   = tx_eop_reg;
+
+assign bar_ur = tx_valid_reg && tx_ur_reg && tx_cpl_tlp_ready;
+
+always @* begin
+    busy_next     = busy_reg;
+    cur_dw_next   = cur_dw_reg;
+    rem_next      = rem_reg;
+    tx_valid_next = tx_valid_reg;
+    tx_sop_next   = tx_sop_reg;
+    tx_eop_next   = tx_eop_reg;
+    tx_ur_next    = tx_ur_reg;
+    tx_data_next  = tx_data_reg;
+    tx_strb_next  = tx_strb_reg;
+    tx_hdr_next   = tx_hdr_reg;
+    pop           = 1'b0;
+
+    wr_ptr_next = push ? wr_ptr_reg + {{FIFO_AW{1'b0}}, 1'b1} : wr_ptr_reg;
+    now_next    = now_reg + 32'd1;
+
+    // the next payload beat: continue the current CplD, or start the head's
+    beat_dw  = busy_reg ? cur_dw_reg : head_addr_dw;
+    beat_rem = busy_reg ? rem_reg : head_len_dw;
+    beat_cnt = 12'd0;
+    beat_data = {TLP_DATA_WIDTH{1'b0}};
+    beat_strb = {TLP_STRB_WIDTH{1'b0}};
+    for (j = 0; j < TLP_STRB_WIDTH; j = j + 1) begin
+        if (beat_cnt < beat_rem) begin
+            beat_data[j*32 +: 32] = {beat_dw, 2'b00};
+            beat_strb[j] = 1'b1;
+        end
+        beat_dw  = beat_dw + 30'd1;
+        beat_cnt = beat_cnt + 12'd1;
+    end
+
+    // load a beat when the output register is empty or being taken
+    if (!tx_valid_reg || tx_cpl_tlp_ready) begin
+        tx_valid_next = 1'b0;
+        tx_sop_next   = 1'b0;
+        tx_eop_next   = 1'b0;
+        tx_ur_next    = 1'b0;
+
+        if (busy_reg) begin
+            tx_valid_next = 1'b1;
+            tx_eop_next   = (rem_reg <= STRB_DW);
+            tx_data_next  = beat_data;
+            tx_strb_next  = beat_strb;
+            busy_next     = (rem_reg > STRB_DW);
+            cur_dw_next   = beat_dw;
+            rem_next      = rem_reg - STRB_DW;
+        end else if (!fifo_empty && head_due) begin
+            pop           = 1'b1;
+            tx_valid_next = 1'b1;
+            tx_sop_next   = 1'b1;
+            tx_hdr_next   = head_cpl_hdr;
+            if (head_ur) begin
+                tx_eop_next  = 1'b1;
+                tx_ur_next   = 1'b1;
+                tx_data_next = {TLP_DATA_WIDTH{1'b0}};
+                tx_strb_next = {TLP_STRB_WIDTH{1'b0}};
+            end else begin
+                tx_eop_next  = (head_len_dw <= STRB_DW);
+                tx_data_next = beat_data;
+                tx_strb_next = beat_strb;
+                busy_next    = (head_len_dw > STRB_DW);
+                cur_dw_next  = beat_dw;
+                rem_next     = head_len_dw - STRB_DW;
+            end
+        end
+    end
+
+    rd_ptr_next = pop ? rd_ptr_reg + {{FIFO_AW{1'b0}}, 1'b1} : rd_ptr_reg;
+end
+
+always @(posedge clk) begin
+    if (push) begin
+        fifo_mem[wr_ptr_reg[FIFO_AW-1:0]] <= push_entry;
+    end
+
+    wr_ptr_reg   <= wr_ptr_next;
+    rd_ptr_reg   <= rd_ptr_next;
+    now_reg      <= now_next;
+    busy_reg     <= busy_next;
+    cur_dw_reg   <= cur_dw_next;
+    rem_reg      <= rem_next;
+    tx_valid_reg <= tx_valid_next;
+    tx_sop_reg   <= tx_sop_next;
+    tx_eop_reg   <= tx_eop_next;
+    tx_ur_reg    <= tx_ur_next;
+    tx_data_reg  <= tx_data_next;
+    tx_strb_reg  <= tx_strb_next;
+    tx_hdr_reg   <= tx_hdr_next;
+
+    if (rst) begin
+        wr_ptr_reg   <= {(FIFO_AW+1){1'b0}};
+        rd_ptr_reg   <= {(FIFO_AW+1){1'b0}};
+        now_reg      <= 32'd0;
+        busy_reg     <= 1'b0;
+        tx_valid_reg <= 1'b0;
+        tx_sop_reg   <= 1'b0;
+        tx_eop_reg   <= 1'b0;
+        tx_ur_reg    <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall

@@ -1,0 +1,173 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "pcie_scope_regs.vh"
+
+/*
+ * pcie-scope, BAR-endpoint design (docs/contracts.md section 1).
+ *
+ * The BAR responder completes the requests of the generic TLP request stream; the
+ * probe taps both streams passively (it only reads valid, ready, sop and headers);
+ * the CSR block exposes control and the counter shadows over AXI4-Lite.
+ */
+module pcie_scope_bar_top #
+(
+    // TLP data width
+    parameter TLP_DATA_WIDTH = 256,
+    // TLP strobe width
+    parameter TLP_STRB_WIDTH = TLP_DATA_WIDTH/32,
+    // TLP segments per beat
+    parameter TLP_SEG_COUNT = 1,
+    // clock frequency in Hz, reported in CLK_HZ
+    parameter CLK_HZ = 250000000,
+    // probe counter width in bits
+    parameter CNT_WIDTH = 64
+)
+(
+    input  wire                         clk,
+    input  wire                         rst,
+
+    /*
+     * TLP input (requests)
+     */
+    input  wire [TLP_DATA_WIDTH-1:0]    rx_req_tlp_data,
+    input  wire [TLP_STRB_WIDTH-1:0]    rx_req_tlp_strb,
+    input  wire [TLP_SEG_COUNT*128-1:0] rx_req_tlp_hdr,
+    input  wire [TLP_SEG_COUNT-1:0]     rx_req_tlp_valid,
+    input  wire [TLP_SEG_COUNT-1:0]     rx_req_tlp_sop,
+    input  wire [TLP_SEG_COUNT-1:0]     rx_req_tlp_eop,
+    output wire                         rx_req_tlp_ready,
+
+    /*
+     * TLP output (completions)
+     */
+    output wire [TLP_DATA_WIDTH-1:0]    tx_cpl_tlp_data,
+    output wire [TLP_STRB_WIDTH-1:0]    tx_cpl_tlp_strb,
+    output wire [TLP_SEG_COUNT*128-1:0] tx_cpl_tlp_hdr,
+    output wire [TLP_SEG_COUNT-1:0]     tx_cpl_tlp_valid,
+    output wire [TLP_SEG_COUNT-1:0]     tx_cpl_tlp_sop,
+    output wire [TLP_SEG_COUNT-1:0]     tx_cpl_tlp_eop,
+    input  wire                         tx_cpl_tlp_ready,
+
+    /*
+     * AXI4-Lite slave (CSR)
+     */
+    input  wire [11:0]                  s_axil_awaddr,
+    input  wire                         s_axil_awvalid,
+    output wire                         s_axil_awready,
+    input  wire [31:0]                  s_axil_wdata,
+    input  wire [3:0]                   s_axil_wstrb,
+    input  wire                         s_axil_wvalid,
+    output wire                         s_axil_wready,
+    output wire [1:0]                   s_axil_bresp,
+    output wire                         s_axil_bvalid,
+    input  wire                         s_axil_bready,
+    input  wire [11:0]                  s_axil_araddr,
+    input  wire                         s_axil_arvalid,
+    output wire                         s_axil_arready,
+    output wire [31:0]                  s_axil_rdata,
+    output wire [1:0]                   s_axil_rresp,
+    output wire                         s_axil_rvalid,
+    input  wire                         s_axil_rready
+);
+
+localparam [15:0] COMPLETER_ID = 16'h0200;
+localparam MAX_PAYLOAD_BYTES = 256;
+localparam FIFO_DEPTH = 256;
+
+wire        ctrl_enable;
+wire        cmd_snapshot;
+wire        cmd_clear;
+wire [15:0] bar_latency;
+wire        status_enabled;
+wire        bar_ur;
+wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow;
+
+bar_responder #(
+    .TLP_DATA_WIDTH(TLP_DATA_WIDTH),
+    .TLP_STRB_WIDTH(TLP_STRB_WIDTH),
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .COMPLETER_ID(COMPLETER_ID),
+    .MAX_PAYLOAD_BYTES(MAX_PAYLOAD_BYTES),
+    .FIFO_DEPTH(FIFO_DEPTH)
+)
+bar_responder_inst (
+    .clk(clk),
+    .rst(rst),
+    .rx_req_tlp_data(rx_req_tlp_data),
+    .rx_req_tlp_strb(rx_req_tlp_strb),
+    .rx_req_tlp_hdr(rx_req_tlp_hdr),
+    .rx_req_tlp_valid(rx_req_tlp_valid),
+    .rx_req_tlp_sop(rx_req_tlp_sop),
+    .rx_req_tlp_eop(rx_req_tlp_eop),
+    .rx_req_tlp_ready(rx_req_tlp_ready),
+    .tx_cpl_tlp_data(tx_cpl_tlp_data),
+    .tx_cpl_tlp_strb(tx_cpl_tlp_strb),
+    .tx_cpl_tlp_hdr(tx_cpl_tlp_hdr),
+    .tx_cpl_tlp_valid(tx_cpl_tlp_valid),
+    .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
+    .tx_cpl_tlp_eop(tx_cpl_tlp_eop),
+    .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
+    .bar_latency(bar_latency),
+    .bar_ur(bar_ur)
+);
+
+probe_counters #(
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .CNT_WIDTH(CNT_WIDTH)
+)
+probe_inst (
+    .clk(clk),
+    .rst(rst),
+    .enable(ctrl_enable),
+    .clear(cmd_clear),
+    .snapshot(cmd_snapshot),
+    .enabled(status_enabled),
+    .rx_req_tlp_hdr(rx_req_tlp_hdr),
+    .rx_req_tlp_valid(rx_req_tlp_valid),
+    .rx_req_tlp_sop(rx_req_tlp_sop),
+    .rx_req_tlp_ready(rx_req_tlp_ready),
+    .tx_cpl_tlp_hdr(tx_cpl_tlp_hdr),
+    .tx_cpl_tlp_valid(tx_cpl_tlp_valid),
+    .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
+    .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
+    .bar_ur(bar_ur),
+    .cnt_shadow(cnt_shadow)
+);
+
+probe_csr #(
+    .CLK_HZ(CLK_HZ),
+    .CNT_WIDTH(CNT_WIDTH)
+)
+csr_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axil_awaddr(s_axil_awaddr),
+    .s_axil_awvalid(s_axil_awvalid),
+    .s_axil_awready(s_axil_awready),
+    .s_axil_wdata(s_axil_wdata),
+    .s_axil_wstrb(s_axil_wstrb),
+    .s_axil_wvalid(s_axil_wvalid),
+    .s_axil_wready(s_axil_wready),
+    .s_axil_bresp(s_axil_bresp),
+    .s_axil_bvalid(s_axil_bvalid),
+    .s_axil_bready(s_axil_bready),
+    .s_axil_araddr(s_axil_araddr),
+    .s_axil_arvalid(s_axil_arvalid),
+    .s_axil_arready(s_axil_arready),
+    .s_axil_rdata(s_axil_rdata),
+    .s_axil_rresp(s_axil_rresp),
+    .s_axil_rvalid(s_axil_rvalid),
+    .s_axil_rready(s_axil_rready),
+    .ctrl_enable(ctrl_enable),
+    .cmd_snapshot(cmd_snapshot),
+    .cmd_clear(cmd_clear),
+    .bar_latency(bar_latency),
+    .status_enabled(status_enabled),
+    .cnt_shadow(cnt_shadow)
+);
+
+endmodule
+
+`resetall

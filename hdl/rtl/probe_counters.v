@@ -1,0 +1,206 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "pcie_scope_regs.vh"
+
+/*
+ * Probe: passive tap of the request (RX) and completion (TX) TLP streams.
+ *
+ * A TLP is counted on the clock where valid & ready & sop is set in its segment;
+ * ready is an input here, the probe never drives it. Up to TLP_SEG_COUNT TLPs start
+ * per clock on each stream, so each counter adds a popcount (or a byte sum).
+ *
+ * Running counters, in spec/registers.json order (index PS_CNT_*): CYCLES (clocks
+ * while enabled), TIMESTAMP (free-running, never cleared), MRD_32/64/96/128/OTHER,
+ * MRD_BYTES (requested bytes), CPLD_COUNT, CPLD_BYTES (payload bytes = Length * 4
+ * of each CplD), BAR_UR (pulses from the BAR responder). All but TIMESTAMP count only
+ * while 'enable' is set. 'clear' zeroes them; 'snapshot' copies every counter into
+ * its shadow on the same clock, so the shadow set is one consistent view.
+ */
+module probe_counters #
+(
+    // TLP segments per beat (straddled TLPs)
+    parameter TLP_SEG_COUNT = 1,
+    // counter width in bits
+    parameter CNT_WIDTH = 64
+)
+(
+    input  wire                           clk,
+    input  wire                           rst,
+
+    /*
+     * Control (from the CSR block)
+     */
+    input  wire                           enable,
+    input  wire                           clear,
+    input  wire                           snapshot,
+    output wire                           enabled,
+
+    /*
+     * Tap of the request stream
+     */
+    input  wire [TLP_SEG_COUNT*128-1:0]   rx_req_tlp_hdr,
+    input  wire [TLP_SEG_COUNT-1:0]       rx_req_tlp_valid,
+    input  wire [TLP_SEG_COUNT-1:0]       rx_req_tlp_sop,
+    input  wire                           rx_req_tlp_ready,
+
+    /*
+     * Tap of the completion stream
+     */
+    input  wire [TLP_SEG_COUNT*128-1:0]   tx_cpl_tlp_hdr,
+    input  wire [TLP_SEG_COUNT-1:0]       tx_cpl_tlp_valid,
+    input  wire [TLP_SEG_COUNT-1:0]       tx_cpl_tlp_sop,
+    input  wire                           tx_cpl_tlp_ready,
+
+    /*
+     * Unsupported Request answered by the BAR responder
+     */
+    input  wire                           bar_ur,
+
+    /*
+     * Shadow counters, counter i at [i*CNT_WIDTH +: CNT_WIDTH]
+     */
+    output wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow
+);
+
+localparam CNT_COUNT = `PS_CNT_COUNT;
+// one segment adds at most 4096 bytes
+localparam INC_WIDTH = 13 + $clog2(TLP_SEG_COUNT+1);
+
+initial begin
+    if (TLP_SEG_COUNT < 1 || TLP_SEG_COUNT > 8) begin
+        $error("Error: TLP_SEG_COUNT must be 1..8 (instance %m)");
+        $finish;
+    end
+    if (CNT_WIDTH <= INC_WIDTH || CNT_WIDTH > 64) begin
+        $error("Error: CNT_WIDTH must be %0d..64 (instance %m)", INC_WIDTH+1);
+        $finish;
+    end
+end
+
+wire [TLP_SEG_COUNT-1:0] rx_evt = rx_req_tlp_valid & rx_req_tlp_sop & {TLP_SEG_COUNT{rx_req_tlp_ready}};
+wire [TLP_SEG_COUNT-1:0] tx_evt = tx_cpl_tlp_valid & tx_cpl_tlp_sop & {TLP_SEG_COUNT{tx_cpl_tlp_ready}};
+
+wire [TLP_SEG_COUNT*5-1:0]  seg_class;
+wire [TLP_SEG_COUNT*13-1:0] seg_bytes;
+wire [TLP_SEG_COUNT-1:0]    seg_mrd;
+wire [TLP_SEG_COUNT-1:0]    seg_cpld;
+wire [TLP_SEG_COUNT*13-1:0] seg_cpld_bytes;
+
+genvar seg;
+generate
+    for (seg = 0; seg < TLP_SEG_COUNT; seg = seg + 1) begin : g_seg
+        wire [127:0] rx_hdr = rx_req_tlp_hdr[seg*128 +: 128];
+        wire [127:0] tx_hdr = tx_cpl_tlp_hdr[seg*128 +: 128];
+
+        wire        mem_read;
+        wire        locked;
+        wire        hdr_4dw;
+        wire [10:0] len_dw;
+        wire [1:0]  lead;
+        wire        zero_len;
+        wire [29:0] addr_dw;
+
+        probe_mrd_classify classify_inst (
+            .hdr(rx_hdr),
+            .mem_read(mem_read),
+            .locked(locked),
+            .hdr_4dw(hdr_4dw),
+            .len_dw(len_dw),
+            .lead(lead),
+            .req_bytes(seg_bytes[seg*13 +: 13]),
+            .zero_len(zero_len),
+            .addr_dw(addr_dw),
+            .size_class(seg_class[seg*5 +: 5])
+        );
+
+        wire unused_classify = &{1'b0, locked, hdr_4dw, len_dw, lead, zero_len, addr_dw, 1'b0};
+
+        assign seg_mrd[seg] = rx_evt[seg] && mem_read;
+
+        // completion with data: Fmt x1x (no prefix), Type 0101x; Length 0 = 1024 DW
+        wire [9:0] cpl_len = tx_hdr[105:96];
+        assign seg_cpld[seg] = tx_evt[seg] && (tx_hdr[127:126] == 2'b01) && (tx_hdr[124:121] == 4'b0101);
+        assign seg_cpld_bytes[seg*13 +: 13] = {cpl_len == 10'd0, cpl_len, 2'b00};
+
+        wire unused_tx_hdr = &{1'b0, tx_hdr[125], tx_hdr[120:106], tx_hdr[95:0], 1'b0};
+    end
+endgenerate
+
+// per-clock increments
+reg [INC_WIDTH-1:0] inc_mrd32, inc_mrd64, inc_mrd96, inc_mrd128, inc_mrd_other, inc_mrd_bytes;
+reg [INC_WIDTH-1:0] inc_cpld, inc_cpld_bytes;
+// the same, one slice per counter in spec order
+reg [CNT_COUNT*INC_WIDTH-1:0] inc;
+reg [CNT_COUNT-1:0] inc_en;
+integer i;
+
+always @* begin
+    inc_mrd32      = {INC_WIDTH{1'b0}};
+    inc_mrd64      = {INC_WIDTH{1'b0}};
+    inc_mrd96      = {INC_WIDTH{1'b0}};
+    inc_mrd128     = {INC_WIDTH{1'b0}};
+    inc_mrd_other  = {INC_WIDTH{1'b0}};
+    inc_mrd_bytes  = {INC_WIDTH{1'b0}};
+    inc_cpld       = {INC_WIDTH{1'b0}};
+    inc_cpld_bytes = {INC_WIDTH{1'b0}};
+
+    for (i = 0; i < TLP_SEG_COUNT; i = i + 1) begin
+        if (seg_mrd[i]) begin
+            inc_mrd32     = inc_mrd32     + {{(INC_WIDTH-1){1'b0}}, seg_class[i*5+0]};
+            inc_mrd64     = inc_mrd64     + {{(INC_WIDTH-1){1'b0}}, seg_class[i*5+1]};
+            inc_mrd96     = inc_mrd96     + {{(INC_WIDTH-1){1'b0}}, seg_class[i*5+2]};
+            inc_mrd128    = inc_mrd128    + {{(INC_WIDTH-1){1'b0}}, seg_class[i*5+3]};
+            inc_mrd_other = inc_mrd_other + {{(INC_WIDTH-1){1'b0}}, seg_class[i*5+4]};
+            inc_mrd_bytes = inc_mrd_bytes + {{(INC_WIDTH-13){1'b0}}, seg_bytes[i*13 +: 13]};
+        end
+        if (seg_cpld[i]) begin
+            inc_cpld       = inc_cpld       + {{(INC_WIDTH-1){1'b0}}, 1'b1};
+            inc_cpld_bytes = inc_cpld_bytes + {{(INC_WIDTH-13){1'b0}}, seg_cpld_bytes[i*13 +: 13]};
+        end
+    end
+
+    inc = {CNT_COUNT*INC_WIDTH{1'b0}};
+    inc[`PS_CNT_CYCLES*INC_WIDTH     +: INC_WIDTH] = {{(INC_WIDTH-1){1'b0}}, 1'b1};
+    inc[`PS_CNT_TIMESTAMP*INC_WIDTH  +: INC_WIDTH] = {{(INC_WIDTH-1){1'b0}}, 1'b1};
+    inc[`PS_CNT_MRD_32*INC_WIDTH     +: INC_WIDTH] = inc_mrd32;
+    inc[`PS_CNT_MRD_64*INC_WIDTH     +: INC_WIDTH] = inc_mrd64;
+    inc[`PS_CNT_MRD_96*INC_WIDTH     +: INC_WIDTH] = inc_mrd96;
+    inc[`PS_CNT_MRD_128*INC_WIDTH    +: INC_WIDTH] = inc_mrd128;
+    inc[`PS_CNT_MRD_OTHER*INC_WIDTH  +: INC_WIDTH] = inc_mrd_other;
+    inc[`PS_CNT_MRD_BYTES*INC_WIDTH  +: INC_WIDTH] = inc_mrd_bytes;
+    inc[`PS_CNT_CPLD_COUNT*INC_WIDTH +: INC_WIDTH] = inc_cpld;
+    inc[`PS_CNT_CPLD_BYTES*INC_WIDTH +: INC_WIDTH] = inc_cpld_bytes;
+    inc[`PS_CNT_BAR_UR*INC_WIDTH     +: INC_WIDTH] = {{(INC_WIDTH-1){1'b0}}, bar_ur};
+
+    // the timestamp runs whatever the enable
+    inc_en = {CNT_COUNT{enable}};
+    inc_en[`PS_CNT_TIMESTAMP] = 1'b1;
+end
+
+assign enabled = enable;
+
+genvar c;
+generate
+    for (c = 0; c < CNT_COUNT; c = c + 1) begin : g_cnt
+        probe_counter #(
+            .CNT_WIDTH(CNT_WIDTH),
+            .INC_WIDTH(INC_WIDTH)
+        )
+        counter_inst (
+            .clk(clk),
+            .rst(rst),
+            .count_en(inc_en[c]),
+            .inc(inc[c*INC_WIDTH +: INC_WIDTH]),
+            // the timestamp is never cleared
+            .clear(clear && (c != `PS_CNT_TIMESTAMP)),
+            .snapshot(snapshot),
+            .shadow(cnt_shadow[c*CNT_WIDTH +: CNT_WIDTH])
+        );
+    end
+endgenerate
+
+endmodule
+
+`resetall

@@ -1,0 +1,249 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "pcie_scope_regs.vh"
+
+/*
+ * Probe CSR block: AXI4-Lite slave with the register map of spec/registers.json.
+ *
+ * Write address and write data are accepted independently (each into a holding
+ * register); the write takes effect on the clock after both are held, the same clock
+ * that raises BVALID. One read is in flight at a time; RDATA is registered.
+ * Every access gets OKAY: unmapped and write-only registers read 0, writes to
+ * unmapped or read-only registers are ignored (firmware never traps on a probe read).
+ * Byte lanes are honoured through WSTRB. Address bits [1:0] are ignored.
+ *
+ * CMD.SNAPSHOT and CMD.CLEAR leave as one-clock pulses on the clock after the write.
+ */
+module probe_csr #
+(
+    // probe clock frequency, reported in CLK_HZ
+    parameter CLK_HZ = 250000000,
+    // counter width in bits (the counters read as 64-bit LO/HI pairs)
+    parameter CNT_WIDTH = 64
+)
+(
+    input  wire                               clk,
+    input  wire                               rst,
+
+    /*
+     * AXI4-Lite slave
+     */
+    input  wire [11:0]                        s_axil_awaddr,
+    input  wire                               s_axil_awvalid,
+    output wire                               s_axil_awready,
+    input  wire [31:0]                        s_axil_wdata,
+    input  wire [3:0]                         s_axil_wstrb,
+    input  wire                               s_axil_wvalid,
+    output wire                               s_axil_wready,
+    output wire [1:0]                         s_axil_bresp,
+    output wire                               s_axil_bvalid,
+    input  wire                               s_axil_bready,
+    input  wire [11:0]                        s_axil_araddr,
+    input  wire                               s_axil_arvalid,
+    output wire                               s_axil_arready,
+    output wire [31:0]                        s_axil_rdata,
+    output wire [1:0]                         s_axil_rresp,
+    output wire                               s_axil_rvalid,
+    input  wire                               s_axil_rready,
+
+    /*
+     * Register outputs
+     */
+    output wire                               ctrl_enable,
+    output wire                               cmd_snapshot,
+    output wire                               cmd_clear,
+    output wire [15:0]                        bar_latency,
+
+    /*
+     * Register inputs
+     */
+    input  wire                               status_enabled,
+    input  wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow
+);
+
+localparam CNT_COUNT = `PS_CNT_COUNT;
+localparam [1:0] RESP_OKAY = 2'b00;
+localparam [31:0] CLK_HZ_VALUE = CLK_HZ;
+localparam [31:0] BAR_LATENCY_RESET_32 = `PS_REG_BAR_LATENCY_RESET;
+localparam [15:0] BAR_LATENCY_RESET = BAR_LATENCY_RESET_32[15:0];
+localparam IDX_WIDTH = $clog2(CNT_COUNT);
+// first address past the counter shadows
+localparam [12:0] CNT_END = {1'b0, `PS_REG_CNT_BASE} + 13'd8 * CNT_COUNT;
+
+initial begin
+    if (CNT_WIDTH < 33 || CNT_WIDTH > 64) begin
+        $error("Error: CNT_WIDTH must be 33..64 (instance %m)");
+        $finish;
+    end
+    if (CLK_HZ < 1) begin
+        $error("Error: CLK_HZ must be positive (instance %m)");
+        $finish;
+    end
+end
+
+// counters widened to 64 bits, counter i at [i*64 +: 64]
+wire [CNT_COUNT*64-1:0] cnt64;
+
+genvar c;
+generate
+    for (c = 0; c < CNT_COUNT; c = c + 1) begin : g_cnt
+        if (CNT_WIDTH < 64) begin : g_pad
+            assign cnt64[c*64 +: 64] = {{(64-CNT_WIDTH){1'b0}}, cnt_shadow[c*CNT_WIDTH +: CNT_WIDTH]};
+        end else begin : g_full
+            assign cnt64[c*64 +: 64] = cnt_shadow[c*CNT_WIDTH +: CNT_WIDTH];
+        end
+    end
+endgenerate
+
+reg        aw_held_reg = 1'b0, aw_held_next;
+reg [11:0] awaddr_reg = 12'd0, awaddr_next;
+reg        w_held_reg = 1'b0, w_held_next;
+reg [31:0] wdata_reg = 32'd0, wdata_next;
+reg [3:0]  wstrb_reg = 4'd0, wstrb_next;
+reg        bvalid_reg = 1'b0, bvalid_next;
+reg        rvalid_reg = 1'b0, rvalid_next;
+reg [31:0] rdata_reg = 32'd0, rdata_next;
+
+reg        enable_reg = 1'b0, enable_next;
+reg        snapshot_reg = 1'b0, snapshot_next;
+reg        clear_reg = 1'b0, clear_next;
+reg [15:0] latency_reg = BAR_LATENCY_RESET, latency_next;
+
+reg        write_fire;
+reg [31:0] read_value;
+reg [11:0] cnt_off;
+reg [IDX_WIDTH-1:0] cnt_idx;
+
+// the low bits pick nothing; the high bits are range-checked against CNT_END
+wire unused_cnt_off = &{1'b0, cnt_off[1:0], cnt_off[11:3+IDX_WIDTH], 1'b0};
+
+assign s_axil_awready = !aw_held_reg;
+assign s_axil_wready  = !w_held_reg;
+assign s_axil_bresp   = RESP_OKAY;
+assign s_axil_bvalid  = bvalid_reg;
+assign s_axil_arready = !rvalid_reg;
+assign s_axil_rdata   = rdata_reg;
+assign s_axil_rresp   = RESP_OKAY;
+assign s_axil_rvalid  = rvalid_reg;
+
+assign ctrl_enable  = enable_reg;
+assign cmd_snapshot = snapshot_reg;
+assign cmd_clear    = clear_reg;
+assign bar_latency  = latency_reg;
+
+// read decode
+always @* begin
+    cnt_off = s_axil_araddr - `PS_REG_CNT_BASE;
+    cnt_idx = cnt_off[3 +: IDX_WIDTH];
+    read_value = 32'd0;
+
+    case ({s_axil_araddr[11:2], 2'b00})
+        `PS_REG_ID:          read_value = `PS_ID_MAGIC;
+        `PS_REG_VERSION:     read_value = `PS_VERSION_VALUE;
+        `PS_REG_CTRL:        read_value[`PS_REG_CTRL_ENABLE_BIT] = enable_reg;
+        `PS_REG_STATUS:      read_value[`PS_REG_STATUS_ENABLED_BIT] = status_enabled;
+        `PS_REG_CLK_HZ:      read_value = CLK_HZ_VALUE;
+        `PS_REG_BAR_LATENCY: read_value = {16'd0, latency_reg};
+        default: begin
+            if ({1'b0, s_axil_araddr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, s_axil_araddr} < CNT_END) begin
+                read_value = cnt64[{cnt_idx, cnt_off[2], 5'd0} +: 32];
+            end
+        end
+    endcase
+end
+
+always @* begin
+    aw_held_next  = aw_held_reg;
+    awaddr_next   = awaddr_reg;
+    w_held_next   = w_held_reg;
+    wdata_next    = wdata_reg;
+    wstrb_next    = wstrb_reg;
+    bvalid_next   = bvalid_reg && !s_axil_bready;
+    rvalid_next   = rvalid_reg && !s_axil_rready;
+    rdata_next    = rdata_reg;
+    enable_next   = enable_reg;
+    snapshot_next = 1'b0;
+    clear_next    = 1'b0;
+    latency_next  = latency_reg;
+
+    // write channel: hold address and data until both are here and B is free
+    if (s_axil_awvalid && !aw_held_reg) begin
+        aw_held_next = 1'b1;
+        awaddr_next  = s_axil_awaddr;
+    end
+    if (s_axil_wvalid && !w_held_reg) begin
+        w_held_next = 1'b1;
+        wdata_next  = s_axil_wdata;
+        wstrb_next  = s_axil_wstrb;
+    end
+
+    write_fire = aw_held_reg && w_held_reg && !bvalid_reg;
+    if (write_fire) begin
+        aw_held_next = 1'b0;
+        w_held_next  = 1'b0;
+        bvalid_next  = 1'b1;
+
+        case ({awaddr_reg[11:2], 2'b00})
+            `PS_REG_CTRL: begin
+                if (wstrb_reg[0]) begin
+                    enable_next = wdata_reg[`PS_REG_CTRL_ENABLE_BIT];
+                end
+            end
+            `PS_REG_CMD: begin
+                if (wstrb_reg[0]) begin
+                    snapshot_next = wdata_reg[`PS_REG_CMD_SNAPSHOT_BIT];
+                    clear_next    = wdata_reg[`PS_REG_CMD_CLEAR_BIT];
+                end
+            end
+            `PS_REG_BAR_LATENCY: begin
+                if (wstrb_reg[0]) begin
+                    latency_next[7:0] = wdata_reg[7:0];
+                end
+                if (wstrb_reg[1]) begin
+                    latency_next[15:8] = wdata_reg[15:8];
+                end
+            end
+            default: begin
+                // read-only or unmapped: ignored
+            end
+        endcase
+    end
+
+    // read channel: one read in flight
+    if (s_axil_arvalid && !rvalid_reg) begin
+        rvalid_next = 1'b1;
+        rdata_next  = read_value;
+    end
+end
+
+always @(posedge clk) begin
+    aw_held_reg  <= aw_held_next;
+    awaddr_reg   <= awaddr_next;
+    w_held_reg   <= w_held_next;
+    wdata_reg    <= wdata_next;
+    wstrb_reg    <= wstrb_next;
+    bvalid_reg   <= bvalid_next;
+    rvalid_reg   <= rvalid_next;
+    rdata_reg    <= rdata_next;
+    enable_reg   <= enable_next;
+    snapshot_reg <= snapshot_next;
+    clear_reg    <= clear_next;
+    latency_reg  <= latency_next;
+
+    if (rst) begin
+        aw_held_reg  <= 1'b0;
+        w_held_reg   <= 1'b0;
+        bvalid_reg   <= 1'b0;
+        rvalid_reg   <= 1'b0;
+        enable_reg   <= 1'b0;
+        snapshot_reg <= 1'b0;
+        clear_reg    <= 1'b0;
+        latency_reg  <= BAR_LATENCY_RESET;
+    end
+end
+
+endmodule
+
+`resetall

@@ -1,0 +1,586 @@
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "pcie_scope_regs.vh"
+
+`ifndef GOLDEN_DIR
+`define GOLDEN_DIR "build/hdl/golden"
+`endif
+
+/*
+ * Self-checking testbench of pcie_scope_bar_top (Icarus -g2012 and Verilator --binary --timing).
+ *
+ * Requests, expected completions and expected counters come from the golden model
+ * (test/hdl/golden.ts, $readmemh files in GOLDEN_DIR). Phases, in golden PHASES order:
+ *   0 latency-exact: BAR_LATENCY 250, tx always ready, gaps: latency must be exactly 250
+ *   1 stress:        BAR_LATENCY 7, random tx ready, back-to-back requests (FIFO fills);
+ *                    a snapshot in the middle of the traffic is checked against the
+ *                    golden counts of exactly the TLPs that passed before it
+ *   2 disabled:      CTRL.ENABLE 0, heavy back-pressure: counters must not move;
+ *                    then CMD = SNAPSHOT|CLEAR and a snapshot of zeros
+ *   3 after-clear:   BAR_LATENCY 0, random tx ready
+ * Stimulus is driven with blocking assignments after @(negedge clk); monitors sample
+ * at @(posedge clk) (pre-update values). Edge numbers: 'cyc' as read at a posedge.
+ */
+// testbench arithmetic mixes integer bookkeeping with DUT-width vectors on purpose
+/* verilator lint_off WIDTH */
+module tb_pcie_scope_bar_top;
+
+localparam TLP_DATA_WIDTH = 256;
+localparam TLP_STRB_WIDTH = TLP_DATA_WIDTH/32;
+localparam CLK_HZ = 250000000;
+localparam MAX_REQ = 8192;
+localparam MAX_CPL = 8192;
+localparam FIFO_DEPTH = 256;
+localparam CNT_COUNT = `PS_CNT_COUNT;
+
+reg clk = 1'b0;
+reg rst = 1'b1;
+always #2 clk = ~clk;
+
+reg  [TLP_DATA_WIDTH-1:0] rx_req_tlp_data = 0;
+reg  [TLP_STRB_WIDTH-1:0] rx_req_tlp_strb = 0;
+reg  [127:0]              rx_req_tlp_hdr = 0;
+reg                       rx_req_tlp_valid = 0;
+reg                       rx_req_tlp_sop = 0;
+reg                       rx_req_tlp_eop = 0;
+wire                      rx_req_tlp_ready;
+wire [TLP_DATA_WIDTH-1:0] tx_cpl_tlp_data;
+wire [TLP_STRB_WIDTH-1:0] tx_cpl_tlp_strb;
+wire [127:0]              tx_cpl_tlp_hdr;
+wire                      tx_cpl_tlp_valid;
+wire                      tx_cpl_tlp_sop;
+wire                      tx_cpl_tlp_eop;
+reg                       tx_cpl_tlp_ready = 1'b1;
+
+reg  [11:0] s_axil_awaddr = 0;
+reg         s_axil_awvalid = 0;
+wire        s_axil_awready;
+reg  [31:0] s_axil_wdata = 0;
+reg  [3:0]  s_axil_wstrb = 0;
+reg         s_axil_wvalid = 0;
+wire        s_axil_wready;
+wire [1:0]  s_axil_bresp;
+wire        s_axil_bvalid;
+reg         s_axil_bready = 1'b1;
+reg  [11:0] s_axil_araddr = 0;
+reg         s_axil_arvalid = 0;
+wire        s_axil_arready;
+wire [31:0] s_axil_rdata;
+wire [1:0]  s_axil_rresp;
+wire        s_axil_rvalid;
+reg         s_axil_rready = 1'b1;
+
+pcie_scope_bar_top #(
+    .TLP_DATA_WIDTH(TLP_DATA_WIDTH),
+    .TLP_SEG_COUNT(1),
+    .CLK_HZ(CLK_HZ),
+    .CNT_WIDTH(64)
+) dut (
+    .clk(clk), .rst(rst),
+    .rx_req_tlp_data(rx_req_tlp_data), .rx_req_tlp_strb(rx_req_tlp_strb), .rx_req_tlp_hdr(rx_req_tlp_hdr),
+    .rx_req_tlp_valid(rx_req_tlp_valid), .rx_req_tlp_sop(rx_req_tlp_sop), .rx_req_tlp_eop(rx_req_tlp_eop),
+    .rx_req_tlp_ready(rx_req_tlp_ready),
+    .tx_cpl_tlp_data(tx_cpl_tlp_data), .tx_cpl_tlp_strb(tx_cpl_tlp_strb), .tx_cpl_tlp_hdr(tx_cpl_tlp_hdr),
+    .tx_cpl_tlp_valid(tx_cpl_tlp_valid), .tx_cpl_tlp_sop(tx_cpl_tlp_sop), .tx_cpl_tlp_eop(tx_cpl_tlp_eop),
+    .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
+    .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
+    .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid),
+    .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
+    .s_axil_bready(s_axil_bready), .s_axil_araddr(s_axil_araddr), .s_axil_arvalid(s_axil_arvalid),
+    .s_axil_arready(s_axil_arready), .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
+    .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready)
+);
+
+/*
+ * Golden vectors
+ */
+reg [31:0]  sizes    [0:2];
+reg [127:0] req_hdr  [0:MAX_REQ-1];
+reg [31:0]  req_meta [0:MAX_REQ-1];
+reg [383:0] req_cum  [0:MAX_REQ-1];
+reg [191:0] cpl_exp  [0:MAX_CPL-1];
+reg [191:0] cpl_cum  [0:MAX_CPL-1];
+integer n_req, n_cpl;
+
+/*
+ * Bookkeeping
+ */
+integer pass_count = 0;
+integer fail_count = 0;
+reg [31:0] cyc = 0;
+always @(posedge clk) cyc <= cyc + 32'd1;
+
+task automatic check(input cond, input [8*40-1:0] what, input [63:0] got, input [63:0] want);
+    begin
+        if (cond) begin
+            pass_count = pass_count + 1;
+        end else begin
+            fail_count = fail_count + 1;
+            if (fail_count <= 30) begin
+                $display("FAIL @%0d %0s: got %0h want %0h", cyc, what, got, want);
+            end
+        end
+    end
+endtask
+
+reg [31:0] acc_edge [0:MAX_REQ-1];   // edge that accepted request k
+reg [31:0] sop_edge [0:MAX_CPL-1];   // edge that took the first beat of completion c
+reg [15:0] req_latency [0:MAX_REQ-1]; // BAR_LATENCY in force for request k
+integer acc_idx = 0;
+integer np_acc = 0;
+integer cpl_idx = 0;
+integer cpl_sop = 0;
+integer beat = 0;
+reg     in_cpl = 0;
+reg [191:0] cur_cpl = 0;
+integer inv_fail = 0;
+integer ready_low_cycles = 0;
+integer bp_cycles = 0;
+integer beats_checked = 0;
+integer ur_seen = 0;
+reg [15:0] latency_now = 16'd250;
+reg        latency_exact = 0;
+reg        held = 0;
+reg [127:0] held_hdr;
+reg [TLP_DATA_WIDTH-1:0] held_data;
+reg [TLP_STRB_WIDTH+1:0] held_ctl;
+
+// one monitor for both streams, so the FIFO-occupancy invariant sees consistent counts
+always @(posedge clk) begin : monitor
+    integer j, i, k, lat, ndw;
+    reg ok;
+    reg [31:0] want;
+    if (!rst) begin
+        // rx ready falls exactly when the 256-entry FIFO is full
+        if (!rx_req_tlp_ready) begin
+            ready_low_cycles = ready_low_cycles + 1;
+            if (np_acc - cpl_sop < FIFO_DEPTH) begin
+                inv_fail = inv_fail + 1;
+                if (inv_fail < 5) $display("FAIL @%0d rx ready low with %0d pending", cyc, np_acc - cpl_sop);
+            end
+        end else if (np_acc - cpl_sop > FIFO_DEPTH) begin
+            inv_fail = inv_fail + 1;
+            if (inv_fail < 5) $display("FAIL @%0d rx ready high with %0d pending", cyc, np_acc - cpl_sop);
+        end
+
+        // a beat held by back-pressure must not change
+        if (held) begin
+            if (!tx_cpl_tlp_valid || held_hdr !== tx_cpl_tlp_hdr || held_data !== tx_cpl_tlp_data ||
+                    held_ctl !== {tx_cpl_tlp_strb, tx_cpl_tlp_sop, tx_cpl_tlp_eop}) begin
+                inv_fail = inv_fail + 1;
+                if (inv_fail < 5) $display("FAIL @%0d tx beat changed under back-pressure", cyc);
+            end
+        end
+        held = tx_cpl_tlp_valid && !tx_cpl_tlp_ready;
+        held_hdr = tx_cpl_tlp_hdr;
+        held_data = tx_cpl_tlp_data;
+        held_ctl = {tx_cpl_tlp_strb, tx_cpl_tlp_sop, tx_cpl_tlp_eop};
+        if (held) bp_cycles = bp_cycles + 1;
+
+        if (rx_req_tlp_valid && rx_req_tlp_ready && rx_req_tlp_sop) begin
+            acc_edge[acc_idx] = cyc;
+            req_latency[acc_idx] = latency_now;
+            if (req_meta[acc_idx][0]) np_acc = np_acc + 1;
+            acc_idx = acc_idx + 1;
+        end
+
+        if (tx_cpl_tlp_valid && tx_cpl_tlp_ready) begin
+            if (tx_cpl_tlp_sop) begin
+                check(!in_cpl, "sop inside a completion", 0, 0);
+                check(cpl_idx < n_cpl, "completion beyond golden list", cpl_idx, n_cpl);
+                cur_cpl = cpl_exp[cpl_idx];
+                k = cur_cpl[15:0];
+                check(tx_cpl_tlp_hdr === cur_cpl[191:64], "completion header", tx_cpl_tlp_hdr, cur_cpl[191:64]);
+                if (tx_cpl_tlp_hdr !== cur_cpl[191:64] && fail_count < 30)
+                    $display("     cpl %0d req %0d hdr %h want %h", cpl_idx, k, tx_cpl_tlp_hdr, cur_cpl[191:64]);
+                check(k < acc_idx, "completion before its request", k, acc_idx);
+                lat = cyc - acc_edge[k];
+                check(lat >= req_latency[k], "latency >= BAR_LATENCY", lat, req_latency[k]);
+                if (latency_exact) check(lat == req_latency[k], "latency == BAR_LATENCY", lat, req_latency[k]);
+                if (cur_cpl[191:184] == 8'h0a) ur_seen = ur_seen + 1;
+                sop_edge[cpl_idx] = cyc;
+                cpl_sop = cpl_sop + 1;
+                in_cpl = 1;
+                beat = 0;
+            end
+            if (in_cpl) begin
+                ndw = cur_cpl[31:16];
+                ok = 1;
+                for (j = 0; j < TLP_STRB_WIDTH; j = j + 1) begin
+                    i = beat * TLP_STRB_WIDTH + j;
+                    want = {cur_cpl[61:32] + i[29:0], 2'b00};
+                    if (i < ndw) begin
+                        if (!tx_cpl_tlp_strb[j] || tx_cpl_tlp_data[j*32 +: 32] !== want) begin
+                            ok = 0;
+                            if (fail_count < 30) $display("     cpl %0d beat %0d dw %0d: strb %b data %h want %h", cpl_idx, beat, j, tx_cpl_tlp_strb[j], tx_cpl_tlp_data[j*32 +: 32], want);
+                        end
+                    end else if (tx_cpl_tlp_strb[j]) begin
+                        ok = 0;
+                    end
+                end
+                check(ok, "payload beat data/strb", tx_cpl_tlp_strb, 0);
+                check(tx_cpl_tlp_eop == (ndw <= (beat + 1) * TLP_STRB_WIDTH), "eop on the last beat", tx_cpl_tlp_eop, beat);
+                beats_checked = beats_checked + 1;
+                beat = beat + 1;
+                if (tx_cpl_tlp_eop) begin
+                    in_cpl = 0;
+                    cpl_idx = cpl_idx + 1;
+                end
+            end else begin
+                check(0, "beat outside a completion", 0, 0);
+            end
+        end
+    end
+end
+
+/*
+ * tx ready: 0 always ready, 1 ready ~60 %, 2 ready ~25 %
+ */
+reg [1:0]  ready_mode = 0;
+reg [31:0] lfsr = 32'h1234_5678;
+always @(negedge clk) begin
+    lfsr = lfsr ^ (lfsr << 13);
+    lfsr = lfsr ^ (lfsr >> 17);
+    lfsr = lfsr ^ (lfsr << 5);
+    case (ready_mode)
+        2'd1: tx_cpl_tlp_ready = (lfsr[7:0] < 8'd154);
+        2'd2: tx_cpl_tlp_ready = (lfsr[7:0] < 8'd64);
+        default: tx_cpl_tlp_ready = 1'b1;
+    endcase
+end
+
+/*
+ * AXI4-Lite master (one access at a time)
+ */
+reg [31:0] last_write_edge = 0;
+integer wmode = 0;
+
+task automatic axil_write(input [11:0] addr, input [31:0] data, input [3:0] strb);
+    reg aw_done, w_done;
+    integer delay;
+    begin
+        // rotate: together, address first, data first
+        delay = 0;
+        aw_done = 0;
+        w_done = 0;
+        @(negedge clk);
+        while (!aw_done || !w_done) begin
+            s_axil_awaddr = addr;
+            s_axil_wdata = data;
+            s_axil_wstrb = strb;
+            s_axil_awvalid = !aw_done && !(wmode == 2 && delay < 2);
+            s_axil_wvalid = !w_done && !(wmode == 1 && delay < 2);
+            if (s_axil_awvalid && s_axil_awready) aw_done = 1;
+            if (s_axil_wvalid && s_axil_wready) w_done = 1;
+            delay = delay + 1;
+            @(negedge clk);
+        end
+        s_axil_awvalid = 0;
+        s_axil_wvalid = 0;
+        while (!s_axil_bvalid) @(negedge clk);
+        // the write took effect on the edge that raised BVALID
+        last_write_edge = cyc - 1;
+        check(s_axil_bresp == 2'b00, "BRESP OKAY", s_axil_bresp, 0);
+        @(negedge clk);
+        wmode = (wmode + 1) % 3;
+    end
+endtask
+
+task automatic axil_read(input [11:0] addr, output [31:0] data);
+    reg done;
+    begin
+        done = 0;
+        @(negedge clk);
+        while (!done) begin
+            s_axil_araddr = addr;
+            s_axil_arvalid = 1;
+            if (s_axil_arready) done = 1;
+            @(negedge clk);
+        end
+        s_axil_arvalid = 0;
+        while (!s_axil_rvalid) @(negedge clk);
+        data = s_axil_rdata;
+        check(s_axil_rresp == 2'b00, "RRESP OKAY", s_axil_rresp, 0);
+        @(negedge clk);
+    end
+endtask
+
+task automatic expect_reg(input [11:0] addr, input [31:0] want, input [8*40-1:0] what);
+    reg [31:0] v;
+    begin
+        axil_read(addr, v);
+        check(v === want, what, v, want);
+    end
+endtask
+
+/*
+ * Snapshots
+ */
+reg [63:0] snap [0:CNT_COUNT-1];
+reg [31:0] snap_edge = 0;
+
+task automatic take_snapshot(input [31:0] cmd);
+    integer c;
+    reg [31:0] lo, hi;
+    begin
+        axil_write(`PS_REG_CMD, cmd, 4'hf);
+        // the CMD pulse reaches the counters one clock after the write
+        snap_edge = last_write_edge + 1;
+        for (c = 0; c < CNT_COUNT; c = c + 1) begin
+            axil_read(`PS_REG_CNT_BASE + 12'd8 * c[11:0], lo);
+            axil_read(`PS_REG_CNT_BASE + 12'd8 * c[11:0] + 12'd4, hi);
+            snap[c] = {hi, lo};
+        end
+    end
+endtask
+
+// compare the snapshot with the golden counts of the first nreq requests and ncpl completions
+task automatic check_counts(input integer nreq, input integer ncpl, input [63:0] cycles);
+    reg [383:0] rc;
+    reg [191:0] cc;
+    begin
+        rc = (nreq > 0) ? req_cum[nreq-1] : 384'd0;
+        cc = (ncpl > 0) ? cpl_cum[ncpl-1] : 192'd0;
+        check(snap[`PS_CNT_CYCLES]     == cycles,       "CYCLES",     snap[`PS_CNT_CYCLES],     cycles);
+        check(snap[`PS_CNT_MRD_32]     == rc[383:320],  "MRD_32",     snap[`PS_CNT_MRD_32],     rc[383:320]);
+        check(snap[`PS_CNT_MRD_64]     == rc[319:256],  "MRD_64",     snap[`PS_CNT_MRD_64],     rc[319:256]);
+        check(snap[`PS_CNT_MRD_96]     == rc[255:192],  "MRD_96",     snap[`PS_CNT_MRD_96],     rc[255:192]);
+        check(snap[`PS_CNT_MRD_128]    == rc[191:128],  "MRD_128",    snap[`PS_CNT_MRD_128],    rc[191:128]);
+        check(snap[`PS_CNT_MRD_OTHER]  == rc[127:64],   "MRD_OTHER",  snap[`PS_CNT_MRD_OTHER],  rc[127:64]);
+        check(snap[`PS_CNT_MRD_BYTES]  == rc[63:0],     "MRD_BYTES",  snap[`PS_CNT_MRD_BYTES],  rc[63:0]);
+        check(snap[`PS_CNT_CPLD_COUNT] == cc[191:128],  "CPLD_COUNT", snap[`PS_CNT_CPLD_COUNT], cc[191:128]);
+        check(snap[`PS_CNT_CPLD_BYTES] == cc[127:64],   "CPLD_BYTES", snap[`PS_CNT_CPLD_BYTES], cc[127:64]);
+        check(snap[`PS_CNT_BAR_UR]     == cc[63:0],     "BAR_UR",     snap[`PS_CNT_BAR_UR],     cc[63:0]);
+    end
+endtask
+
+// requests accepted / completions started on or before edge e
+function automatic integer req_before(input [31:0] e);
+    integer k;
+    begin
+        req_before = 0;
+        for (k = 0; k < acc_idx; k = k + 1) if (acc_edge[k] <= e) req_before = k + 1;
+    end
+endfunction
+
+function automatic integer cpl_before(input [31:0] e);
+    integer k;
+    begin
+        cpl_before = 0;
+        for (k = 0; k < cpl_sop; k = k + 1) if (sop_edge[k] <= e) cpl_before = k + 1;
+    end
+endfunction
+
+/*
+ * Request driver
+ */
+integer next_req = 0;
+
+task automatic send_request(input integer k);
+    integer b, nb, g;
+    reg [31:0] meta;
+    reg sent;
+    begin
+        meta = req_meta[k];
+        nb = (meta[19:12] == 0) ? 1 : meta[19:12];
+        for (g = 0; g < meta[27:20]; g = g + 1) begin
+            rx_req_tlp_valid = 0;
+            @(negedge clk);
+        end
+        for (b = 0; b < nb; b = b + 1) begin
+            rx_req_tlp_valid = 1;
+            rx_req_tlp_sop = (b == 0);
+            rx_req_tlp_eop = (b == nb - 1);
+            rx_req_tlp_hdr = (b == 0) ? req_hdr[k] : 128'd0;
+            rx_req_tlp_data = {8{cyc}};
+            rx_req_tlp_strb = (meta[19:12] == 0) ? {TLP_STRB_WIDTH{1'b0}} : {TLP_STRB_WIDTH{1'b1}};
+            sent = 0;
+            while (!sent) begin
+                // ready depends on registers only: its value now holds at the next edge
+                sent = rx_req_tlp_ready;
+                @(negedge clk);
+            end
+        end
+        rx_req_tlp_valid = 0;
+        rx_req_tlp_sop = 0;
+        rx_req_tlp_eop = 0;
+    end
+endtask
+
+// send every request of 'phase'; returns with next_req at the first request of the next phase
+task automatic send_phase(input integer phase);
+    begin
+        while (next_req < n_req && req_meta[next_req][31:28] == phase) begin
+            send_request(next_req);
+            next_req = next_req + 1;
+        end
+    end
+endtask
+
+// completions expected for the requests sent so far
+function automatic integer cpl_expected(input integer nreq);
+    integer k;
+    begin
+        cpl_expected = 0;
+        for (k = 0; k < nreq; k = k + 1) if (req_meta[k][0]) cpl_expected = cpl_expected + 1;
+    end
+endfunction
+
+task automatic drain;
+    integer want, waited;
+    begin
+        want = cpl_expected(next_req);
+        waited = 0;
+        while ((cpl_idx < want || in_cpl) && waited < 200000) begin
+            @(negedge clk);
+            waited = waited + 1;
+        end
+        check(cpl_idx == want, "all completions sent", cpl_idx, want);
+        repeat (4) @(negedge clk);
+    end
+endtask
+
+/*
+ * Program
+ */
+reg [31:0] v;
+reg [31:0] enable_edge, disable_edge, half;
+reg [63:0] ts_a, ts_b;
+reg [31:0] edge_a, edge_b;
+integer c, k_snap, m_snap, phase1_first, phase1_last_cpl;
+reg [63:0] mid [0:CNT_COUNT-1];
+reg [31:0] mid_edge;
+
+initial begin
+    $readmemh({`GOLDEN_DIR, "/sizes.hex"}, sizes);
+    n_req = sizes[0];
+    n_cpl = sizes[1];
+    if (n_req < 1 || n_req > MAX_REQ || n_cpl > MAX_CPL || sizes[2] != TLP_STRB_WIDTH) begin
+        $display("bad golden vectors: %0d requests, %0d completions, strb %0d", n_req, n_cpl, sizes[2]);
+        $fatal(1, "0 passed, 1 failed");
+    end
+    $readmemh({`GOLDEN_DIR, "/req_hdr.hex"}, req_hdr, 0, n_req - 1);
+    $readmemh({`GOLDEN_DIR, "/req_meta.hex"}, req_meta, 0, n_req - 1);
+    $readmemh({`GOLDEN_DIR, "/req_cum.hex"}, req_cum, 0, n_req - 1);
+    if (n_cpl > 0) begin
+        $readmemh({`GOLDEN_DIR, "/cpl.hex"}, cpl_exp, 0, n_cpl - 1);
+        $readmemh({`GOLDEN_DIR, "/cpl_cum.hex"}, cpl_cum, 0, n_cpl - 1);
+    end
+
+    repeat (5) @(negedge clk);
+    rst = 0;
+    repeat (2) @(negedge clk);
+
+    // identity and reset values
+    expect_reg(`PS_REG_ID, `PS_ID_MAGIC, "ID");
+    expect_reg(`PS_REG_VERSION, `PS_VERSION_VALUE, "VERSION");
+    expect_reg(`PS_REG_CLK_HZ, CLK_HZ, "CLK_HZ");
+    expect_reg(`PS_REG_BAR_LATENCY, `PS_REG_BAR_LATENCY_RESET, "BAR_LATENCY reset");
+    expect_reg(`PS_REG_CTRL, 32'd0, "CTRL reset");
+    expect_reg(`PS_REG_STATUS, 32'd0, "STATUS reset");
+    expect_reg(`PS_REG_CMD, 32'd0, "CMD reads 0");
+    expect_reg(12'h800, 32'd0, "unmapped reads 0");
+    expect_reg(`PS_REG_CNT_BASE + 12'd8 * CNT_COUNT, 32'd0, "past the counters reads 0");
+    // read-only registers ignore writes; byte strobes are honoured
+    axil_write(`PS_REG_ID, 32'hffff_ffff, 4'hf);
+    expect_reg(`PS_REG_ID, `PS_ID_MAGIC, "ID after write");
+    axil_write(`PS_REG_BAR_LATENCY, 32'h1234_5645, 4'b0001);
+    expect_reg(`PS_REG_BAR_LATENCY, 32'h0000_0045, "BAR_LATENCY byte 0 write");
+    axil_write(`PS_REG_BAR_LATENCY, 32'hffff_ffff, 4'b1111);
+    expect_reg(`PS_REG_BAR_LATENCY, 32'h0000_ffff, "BAR_LATENCY is 16 bits");
+    axil_write(`PS_REG_BAR_LATENCY, 32'd250, 4'b0011);
+    expect_reg(`PS_REG_BAR_LATENCY, 32'd250, "BAR_LATENCY restored");
+    take_snapshot(32'd1);
+    check_counts(0, 0, 0);
+
+    // phase 0: exact latency
+    axil_write(`PS_REG_CTRL, 32'd1, 4'hf);
+    enable_edge = last_write_edge;
+    expect_reg(`PS_REG_STATUS, 32'd1, "STATUS.ENABLED");
+    latency_now = 16'd250;
+    latency_exact = 1;
+    send_phase(0);
+    drain;
+    latency_exact = 0;
+
+    // phase 1: stress with a snapshot in the middle of the traffic
+    axil_write(`PS_REG_BAR_LATENCY, 32'd7, 4'hf);
+    latency_now = 16'd7;
+    ready_mode = 1;
+    phase1_first = next_req;
+    fork
+        send_phase(1);
+        begin
+            while (acc_idx < phase1_first + 400) @(negedge clk);
+            take_snapshot(32'd1 << `PS_REG_CMD_SNAPSHOT_BIT);
+            for (c = 0; c < CNT_COUNT; c = c + 1) mid[c] = snap[c];
+            mid_edge = snap_edge;
+        end
+    join
+    drain;
+    check(ready_low_cycles > 0, "rx ready fell (FIFO full)", ready_low_cycles, 1);
+    for (c = 0; c < CNT_COUNT; c = c + 1) snap[c] = mid[c];
+    k_snap = req_before(mid_edge);
+    m_snap = cpl_before(mid_edge);
+    check(k_snap < next_req && m_snap < cpl_idx, "mid snapshot inside the traffic", k_snap, next_req);
+    check_counts(k_snap, m_snap, mid_edge - enable_edge);
+    ts_a = snap[`PS_CNT_TIMESTAMP];
+    edge_a = mid_edge;
+    take_snapshot(32'd1);
+    check_counts(next_req, cpl_idx, snap_edge - enable_edge);
+    ts_b = snap[`PS_CNT_TIMESTAMP];
+    edge_b = snap_edge;
+    check(ts_b - ts_a == edge_b - edge_a, "TIMESTAMP follows the clock", ts_b - ts_a, edge_b - edge_a);
+
+    // phase 2: disabled, heavy back-pressure; then snapshot-and-clear
+    axil_write(`PS_REG_CTRL, 32'd0, 4'hf);
+    disable_edge = last_write_edge;
+    expect_reg(`PS_REG_STATUS, 32'd0, "STATUS.ENABLED off");
+    ready_mode = 2;
+    send_phase(2);
+    drain;
+    take_snapshot((32'd1 << `PS_REG_CMD_SNAPSHOT_BIT) | (32'd1 << `PS_REG_CMD_CLEAR_BIT));
+    check_counts(next_req, cpl_idx, disable_edge - enable_edge);
+    ts_a = snap[`PS_CNT_TIMESTAMP];
+    edge_a = snap_edge;
+    take_snapshot(32'd1);
+    check_counts(0, 0, 0);
+    check(snap[`PS_CNT_TIMESTAMP] - ts_a == snap_edge - edge_a, "TIMESTAMP not cleared", snap[`PS_CNT_TIMESTAMP] - ts_a, snap_edge - edge_a);
+
+    // phase 3: after the clear, BAR_LATENCY 0
+    axil_write(`PS_REG_BAR_LATENCY, 32'd0, 4'hf);
+    latency_now = 16'd0;
+    ready_mode = 1;
+    axil_write(`PS_REG_CTRL, 32'd1, 4'hf);
+    enable_edge = last_write_edge;
+    send_phase(3);
+    drain;
+    axil_write(`PS_REG_CTRL, 32'd0, 4'hf);
+    disable_edge = last_write_edge;
+    take_snapshot(32'd1);
+    // cumulative golden counts restart at the clear: the last entries hold phase 3's totals
+    check_counts(next_req, cpl_idx, disable_edge - enable_edge);
+
+    check(next_req == n_req && acc_idx == n_req, "every request accepted", acc_idx, n_req);
+    check(cpl_idx == n_cpl, "every completion seen", cpl_idx, n_cpl);
+    check(inv_fail == 0, "ready / back-pressure invariants", inv_fail, 0);
+    check(bp_cycles > 0, "tx back-pressure exercised", bp_cycles, 1);
+    check(ur_seen > 0, "UR completions exercised", ur_seen, 1);
+
+    $display("%0d requests, %0d completions, %0d beats, %0d back-pressure cycles, %0d ready-low cycles",
+             acc_idx, cpl_idx, beats_checked, bp_cycles, ready_low_cycles);
+    $display("%0d passed, %0d failed", pass_count, fail_count);
+    if (fail_count != 0) $fatal(1, "tb_pcie_scope_bar_top failed");
+    $finish;
+end
+
+// watchdog
+initial begin
+    #20000000;
+    $display("FAIL: timeout");
+    $display("%0d passed, %0d failed", pass_count, fail_count + 1);
+    $fatal(1, "tb_pcie_scope_bar_top timed out");
+end
+
+endmodule

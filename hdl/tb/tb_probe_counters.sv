@@ -1,0 +1,250 @@
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "pcie_scope_regs.vh"
+
+`ifndef GOLDEN_DIR
+`define GOLDEN_DIR "build/hdl/golden"
+`endif
+`ifndef SEG_COUNT
+`define SEG_COUNT 2
+`endif
+
+/*
+ * Self-checking testbench of probe_counters with several segments per beat
+ * (Icarus -g2012 and Verilator --binary --timing).
+ *
+ * Every golden request header (req_hdr.hex) is driven on the RX tap and every golden
+ * completion header (cpl.hex) on the TX tap, spread over SEG_COUNT segments with random
+ * valid, random non-sop beats and random ready (a TLP counts only on valid & ready & sop).
+ * bar_ur pulses once per UR completion. At random clocks the bench pulses snapshot and
+ * clear together; the sum of all those shadows must equal the golden totals
+ * (probe_totals.hex): a snapshot-and-clear loses and doubles no event, even with
+ * several events per clock.
+ */
+// testbench arithmetic mixes integer bookkeeping with DUT-width vectors on purpose
+/* verilator lint_off WIDTH */
+module tb_probe_counters;
+
+localparam SEG = `SEG_COUNT;
+localparam MAX_REQ = 8192;
+localparam MAX_CPL = 8192;
+localparam CNT_COUNT = `PS_CNT_COUNT;
+
+reg clk = 1'b0;
+reg rst = 1'b1;
+always #2 clk = ~clk;
+
+reg                  enable = 0;
+reg                  clear = 0;
+reg                  snapshot = 0;
+wire                 enabled;
+reg  [SEG*128-1:0]   rx_hdr = 0;
+reg  [SEG-1:0]       rx_valid = 0;
+reg  [SEG-1:0]       rx_sop = 0;
+reg                  rx_ready = 0;
+reg  [SEG*128-1:0]   tx_hdr = 0;
+reg  [SEG-1:0]       tx_valid = 0;
+reg  [SEG-1:0]       tx_sop = 0;
+reg                  tx_ready = 0;
+reg                  bar_ur = 0;
+wire [CNT_COUNT*64-1:0] cnt_shadow;
+
+probe_counters #(
+    .TLP_SEG_COUNT(SEG),
+    .CNT_WIDTH(64)
+) dut (
+    .clk(clk), .rst(rst),
+    .enable(enable), .clear(clear), .snapshot(snapshot), .enabled(enabled),
+    .rx_req_tlp_hdr(rx_hdr), .rx_req_tlp_valid(rx_valid), .rx_req_tlp_sop(rx_sop), .rx_req_tlp_ready(rx_ready),
+    .tx_cpl_tlp_hdr(tx_hdr), .tx_cpl_tlp_valid(tx_valid), .tx_cpl_tlp_sop(tx_sop), .tx_cpl_tlp_ready(tx_ready),
+    .bar_ur(bar_ur),
+    .cnt_shadow(cnt_shadow)
+);
+
+reg [31:0]  sizes  [0:2];
+reg [127:0] req_hdr [0:MAX_REQ-1];
+reg [191:0] cpl_exp [0:MAX_CPL-1];
+reg [63:0]  totals [0:8];
+integer n_req, n_cpl, n_ur;
+
+integer pass_count = 0;
+integer fail_count = 0;
+
+task automatic check(input cond, input [8*40-1:0] what, input [63:0] got, input [63:0] want);
+    begin
+        if (cond) begin
+            pass_count = pass_count + 1;
+        end else begin
+            fail_count = fail_count + 1;
+            if (fail_count <= 30) $display("FAIL %0s: got %0d want %0d", what, got, want);
+        end
+    end
+endtask
+
+reg [31:0] lfsr = 32'hdead_beef;
+function automatic [31:0] rnd(input integer dummy);
+    begin
+        lfsr = lfsr ^ (lfsr << 13);
+        lfsr = lfsr ^ (lfsr >> 17);
+        lfsr = lfsr ^ (lfsr << 5);
+        rnd = lfsr;
+    end
+endfunction
+
+reg [63:0] sum [0:CNT_COUNT-1];
+integer c, s, k;
+integer next_req = 0, next_cpl = 0, ur_left;
+integer enabled_edges = 0, snapshots = 0, multi_beats = 0;
+reg [63:0] last_ts = 0;
+reg [31:0] r;
+reg        pending_snap = 0;
+
+initial begin
+    $readmemh({`GOLDEN_DIR, "/sizes.hex"}, sizes);
+    n_req = sizes[0];
+    n_cpl = sizes[1];
+    $readmemh({`GOLDEN_DIR, "/req_hdr.hex"}, req_hdr, 0, n_req - 1);
+    $readmemh({`GOLDEN_DIR, "/cpl.hex"}, cpl_exp, 0, n_cpl - 1);
+    $readmemh({`GOLDEN_DIR, "/probe_totals.hex"}, totals);
+    n_ur = totals[8];
+    ur_left = n_ur;
+    for (c = 0; c < CNT_COUNT; c = c + 1) sum[c] = 0;
+
+    repeat (3) @(negedge clk);
+    rst = 0;
+    @(negedge clk);
+    check(cnt_shadow == 0, "shadows zero after reset", 0, 0);
+    enable = 1;
+    #1;
+    check(enabled == 1, "enabled follows enable", enabled, 1);
+
+    while (next_req < n_req || next_cpl < n_cpl || ur_left > 0) begin
+        // the previous clock's handshakes consumed the presented TLPs
+        if (rx_ready) begin
+            for (s = 0; s < SEG; s = s + 1) if (rx_valid[s] && rx_sop[s]) next_req = next_req + 1;
+        end
+        if (tx_ready) begin
+            for (s = 0; s < SEG; s = s + 1) if (tx_valid[s] && tx_sop[s]) next_cpl = next_cpl + 1;
+        end
+        // a snapshot-and-clear pulse was sampled at the last edge: fold its shadows in
+        if (pending_snap) begin
+            for (c = 0; c < CNT_COUNT; c = c + 1) begin
+                if (c != `PS_CNT_TIMESTAMP) sum[c] = sum[c] + cnt_shadow[c*64 +: 64];
+            end
+            check(cnt_shadow[`PS_CNT_TIMESTAMP*64 +: 64] > last_ts, "TIMESTAMP increases", cnt_shadow[`PS_CNT_TIMESTAMP*64 +: 64], last_ts);
+            last_ts = cnt_shadow[`PS_CNT_TIMESTAMP*64 +: 64];
+            snapshots = snapshots + 1;
+        end
+        if (enable) enabled_edges = enabled_edges + 1;
+
+        // hold the presented TLPs while not ready (stream rule); else present new ones
+        if (!(rx_ready == 0 && rx_valid != 0)) begin
+            k = next_req;
+            rx_valid = 0;
+            rx_sop = 0;
+            rx_hdr = 0;
+            for (s = 0; s < SEG; s = s + 1) begin
+                r = rnd(0);
+                if (k < n_req && r[2:0] != 0) begin
+                    rx_valid[s] = 1;
+                    // a payload beat of an earlier TLP now and then: never counted
+                    if (r[6:3] == 0) begin
+                        rx_hdr[s*128 +: 128] = req_hdr[k];
+                        multi_beats = multi_beats + 1;
+                    end else begin
+                        rx_sop[s] = 1;
+                        rx_hdr[s*128 +: 128] = req_hdr[k];
+                        k = k + 1;
+                    end
+                end
+            end
+        end
+        if (!(tx_ready == 0 && tx_valid != 0)) begin
+            k = next_cpl;
+            tx_valid = 0;
+            tx_sop = 0;
+            tx_hdr = 0;
+            for (s = 0; s < SEG; s = s + 1) begin
+                r = rnd(0);
+                if (k < n_cpl && r[1:0] != 0) begin
+                    tx_valid[s] = 1;
+                    if (r[6:3] == 0) begin
+                        tx_hdr[s*128 +: 128] = cpl_exp[k][191:64];
+                    end else begin
+                        tx_sop[s] = 1;
+                        tx_hdr[s*128 +: 128] = cpl_exp[k][191:64];
+                        k = k + 1;
+                    end
+                end
+            end
+        end
+        r = rnd(0);
+        rx_ready = r[1:0] != 0;
+        tx_ready = r[3:2] != 0;
+        bar_ur = (ur_left > 0) && (r[5:4] == 0);
+        if (bar_ur) ur_left = ur_left - 1;
+        pending_snap = (r[12:8] == 0);
+        snapshot = pending_snap;
+        clear = pending_snap;
+        @(negedge clk);
+    end
+
+    // drain the last presented beat, then a final snapshot-and-clear
+    rx_valid = 0;
+    tx_valid = 0;
+    bar_ur = 0;
+    if (pending_snap) begin
+        for (c = 0; c < CNT_COUNT; c = c + 1) if (c != `PS_CNT_TIMESTAMP) sum[c] = sum[c] + cnt_shadow[c*64 +: 64];
+        snapshots = snapshots + 1;
+    end
+    if (enable) enabled_edges = enabled_edges + 1;
+    snapshot = 1;
+    clear = 1;
+    @(negedge clk);
+    for (c = 0; c < CNT_COUNT; c = c + 1) if (c != `PS_CNT_TIMESTAMP) sum[c] = sum[c] + cnt_shadow[c*64 +: 64];
+    snapshot = 0;
+    clear = 0;
+    // disabled: nothing moves but the timestamp
+    enable = 0;
+    rx_valid = {SEG{1'b1}};
+    rx_sop = {SEG{1'b1}};
+    rx_ready = 1;
+    bar_ur = 1;
+    repeat (5) @(negedge clk);
+    rx_valid = 0;
+    bar_ur = 0;
+    snapshot = 1;
+    @(negedge clk);
+    snapshot = 0;
+    for (c = 0; c < CNT_COUNT; c = c + 1) begin
+        if (c != `PS_CNT_TIMESTAMP) check(cnt_shadow[c*64 +: 64] == 0, "no count while disabled", c, 0);
+    end
+
+    check(sum[`PS_CNT_CYCLES]     == enabled_edges, "CYCLES",     sum[`PS_CNT_CYCLES],     enabled_edges);
+    check(sum[`PS_CNT_MRD_32]     == totals[0],     "MRD_32",     sum[`PS_CNT_MRD_32],     totals[0]);
+    check(sum[`PS_CNT_MRD_64]     == totals[1],     "MRD_64",     sum[`PS_CNT_MRD_64],     totals[1]);
+    check(sum[`PS_CNT_MRD_96]     == totals[2],     "MRD_96",     sum[`PS_CNT_MRD_96],     totals[2]);
+    check(sum[`PS_CNT_MRD_128]    == totals[3],     "MRD_128",    sum[`PS_CNT_MRD_128],    totals[3]);
+    check(sum[`PS_CNT_MRD_OTHER]  == totals[4],     "MRD_OTHER",  sum[`PS_CNT_MRD_OTHER],  totals[4]);
+    check(sum[`PS_CNT_MRD_BYTES]  == totals[5],     "MRD_BYTES",  sum[`PS_CNT_MRD_BYTES],  totals[5]);
+    check(sum[`PS_CNT_CPLD_COUNT] == totals[6],     "CPLD_COUNT", sum[`PS_CNT_CPLD_COUNT], totals[6]);
+    check(sum[`PS_CNT_CPLD_BYTES] == totals[7],     "CPLD_BYTES", sum[`PS_CNT_CPLD_BYTES], totals[7]);
+    check(sum[`PS_CNT_BAR_UR]     == totals[8],     "BAR_UR",     sum[`PS_CNT_BAR_UR],     totals[8]);
+    check(snapshots > 10, "several snapshot-and-clears", snapshots, 10);
+    check(multi_beats > 0, "non-sop beats exercised", multi_beats, 1);
+
+    $display("SEG_COUNT %0d: %0d requests, %0d completions, %0d snapshot-and-clears", SEG, n_req, n_cpl, snapshots);
+    $display("%0d passed, %0d failed", pass_count, fail_count);
+    if (fail_count != 0) $fatal(1, "tb_probe_counters failed");
+    $finish;
+end
+
+initial begin
+    #10000000;
+    $display("FAIL: timeout");
+    $display("%0d passed, %0d failed", pass_count, fail_count + 1);
+    $fatal(1, "tb_probe_counters timed out");
+end
+
+endmodule

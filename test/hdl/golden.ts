@@ -1,0 +1,338 @@
+// Golden model for the pcie_scope_bar_top testbench.
+//
+// Writes random request vectors, the completions the BAR responder must send and the
+// counter values the probe must reach, as $readmemh files. The rules are written here
+// from docs/contracts.md §1 and ../shared/reference/pcie-tlp.md (§1 types, §2 header
+// image, §3 requested bytes), independently of the RTL.
+//
+// usage: tsx test/hdl/golden.ts [--out build/hdl/golden] [--seed N] [--strb 8] [--scale 1]
+
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+export const COMPLETER_ID = 0x0200
+export const MAX_PAYLOAD_BYTES = 256
+
+/** Testbench phases: the TB program (hdl/tb/tb_pcie_scope_bar_top.sv) runs them in this order. */
+export const PHASES = [
+  { name: 'latency-exact', enabled: true, clearBefore: false }, // BAR_LATENCY 250, tx always ready, wide gaps
+  { name: 'stress', enabled: true, clearBefore: false },        // BAR_LATENCY 7, random tx ready, back to back
+  { name: 'disabled', enabled: false, clearBefore: false },     // CTRL.ENABLE = 0: counters must not move
+  { name: 'after-clear', enabled: true, clearBefore: true },    // CMD.CLEAR, then BAR_LATENCY 0
+] as const
+
+export interface Request {
+  phase: number
+  hdr: bigint          // 128-bit header image, DW0 in [127:96]
+  gap: number          // idle clocks before the TLP
+  beats: number        // payload beats (0: header only, one beat)
+}
+
+export interface Decoded {
+  memRead: boolean; locked: boolean; lenDw: number; lead: number; bytes: number; zeroLen: boolean
+  nonPosted: boolean; answerData: boolean
+}
+
+/** Mulberry32: small seeded PRNG, same sequence on every platform. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const field = (hdr: bigint, hi: number, lo: number): number => Number((hdr >> BigInt(lo)) & ((1n << BigInt(hi - lo + 1)) - 1n))
+
+/** Offset of the first enabled byte (0 for an all-zero enable). */
+export function leadOf(be: number): number {
+  for (let i = 0; i < 4; i++) if (be & (1 << i)) return i
+  return 0
+}
+/** Bytes after the last enabled byte (0 for an all-zero enable). */
+export function trailOf(be: number): number {
+  for (let i = 3; i >= 0; i--) if (be & (1 << i)) return 3 - i
+  return 0
+}
+
+export function decode(hdr: bigint): Decoded {
+  const fmt = field(hdr, 127, 125)
+  const type = field(hdr, 124, 120)
+  const lenRaw = field(hdr, 105, 96)
+  const lbe = field(hdr, 71, 68)
+  const fbe = field(hdr, 67, 64)
+  const lenDw = lenRaw === 0 ? 1024 : lenRaw
+  const memRead = (fmt >> 1) === 0 && (type >> 1) === 0
+  const locked = (type & 1) === 1
+  const zeroLen = lenDw === 1 && fbe === 0
+  const lead = leadOf(fbe)
+  const trail = trailOf(lenDw === 1 ? fbe : lbe)
+  const bytes = zeroLen ? 0 : lenDw * 4 - lead - trail
+  const prefix = (fmt & 4) !== 0
+  const io = type === 0b00010
+  const cfg = (type >> 1) === 0b0010
+  const atomic = (type >> 2) === 0b011 && type !== 0b01111
+  const nonPosted = !prefix && (memRead || io || cfg || atomic)
+  const answerData = memRead && !locked && lenDw * 4 <= MAX_PAYLOAD_BYTES
+  return { memRead, locked, lenDw, lead, bytes, zeroLen, nonPosted, answerData }
+}
+
+export function sizeClass(bytes: number): 0 | 1 | 2 | 3 | 4 {
+  switch (bytes) {
+    case 32: return 0
+    case 64: return 1
+    case 96: return 2
+    case 128: return 3
+    default: return 4
+  }
+}
+
+/** DW-aligned address bits [31:2] of a memory request. */
+function addrDw(hdr: bigint): number {
+  const fmt = field(hdr, 127, 125)
+  return (fmt & 1) ? field(hdr, 31, 2) : field(hdr, 63, 34)
+}
+
+export interface Completion { hdr: bigint; addrDw: number; nDw: number; reqIndex: number; ur: boolean }
+
+/** The completion the BAR responder must send for a non-posted request. */
+export function completionFor(hdr: bigint, reqIndex: number): Completion {
+  const d = decode(hdr)
+  const tag10 = (field(hdr, 119, 119) << 9) | (field(hdr, 115, 115) << 8) | field(hdr, 79, 72)
+  const tc = field(hdr, 118, 116)
+  const attr2 = field(hdr, 114, 114)
+  const attr10 = field(hdr, 109, 108)
+  const reqId = field(hdr, 95, 80)
+  const a = addrDw(hdr)
+  const ur = !d.answerData
+  const byteCount = !d.memRead ? 4 : (d.zeroLen ? 1 : d.bytes & 0xfff)
+  const lowerAddr = d.memRead ? (((a & 0x1f) << 2) | d.lead) : 0
+  const nDw = ur ? 0 : d.lenDw
+  const dw0 = ((ur ? 0x0a : 0x4a) << 24) | ((tag10 >> 9) << 23) | (tc << 20) | (((tag10 >> 8) & 1) << 19) |
+    (attr2 << 18) | (attr10 << 12) | (nDw & 0x3ff)
+  const dw1 = (COMPLETER_ID << 16) | ((ur ? 1 : 0) << 13) | byteCount
+  const dw2 = (reqId << 16) | ((tag10 & 0xff) << 8) | lowerAddr
+  const h = (BigInt(dw0 >>> 0) << 96n) | (BigInt(dw1 >>> 0) << 64n) | (BigInt(dw2 >>> 0) << 32n)
+  return { hdr: h, addrDw: a, nDw, reqIndex, ur }
+}
+
+interface HdrFields {
+  fmt: number; type: number; len: number; fbe: number; lbe: number; addr: bigint
+  tag?: number; tc?: number; attr?: number; reqId?: number; dw2?: number; dw3?: number
+}
+
+function build(f: HdrFields): bigint {
+  const tag = f.tag ?? 0
+  const attr = f.attr ?? 0
+  const dw0 = (f.fmt << 29) | (f.type << 24) | ((tag >> 9) << 23) | ((f.tc ?? 0) << 20) | (((tag >> 8) & 1) << 19) |
+    ((attr >> 2) << 18) | ((attr & 3) << 12) | (f.len & 0x3ff)
+  const dw1 = ((f.reqId ?? 0) << 16) | ((tag & 0xff) << 8) | (f.lbe << 4) | f.fbe
+  let dw2: number, dw3: number
+  if (f.dw2 !== undefined) { dw2 = f.dw2; dw3 = f.dw3 ?? 0 }
+  else if (f.fmt & 1) { dw2 = Number(f.addr >> 32n); dw3 = Number(f.addr & 0xfffffffcn) }
+  else { dw2 = Number(f.addr & 0xfffffffcn); dw3 = 0 }
+  return (BigInt(dw0 >>> 0) << 96n) | (BigInt(dw1 >>> 0) << 64n) | (BigInt(dw2 >>> 0) << 32n) | BigInt(dw3 >>> 0)
+}
+
+/** Random request generator: GPU-like reads plus every corner the probe and responder must handle. */
+export function generate(seed: number, strb: number, scale = 1): Request[] {
+  const r = rng(seed)
+  const int = (n: number) => Math.floor(r() * n)
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!
+  const common = () => ({ tag: int(1024), tc: int(8), attr: int(8), reqId: int(0x10000) })
+  const addr64 = (): bigint => {
+    const hi = r() < 0.5 ? 0n : BigInt(1 + int(0xffffffff))
+    return (hi << 32n) | BigInt(int(0x100000000))
+  }
+  const memFmt = (addr: bigint, read: boolean): number => {
+    // below 4 GiB a 3DW header is required; exercise a 4DW with a zero high word now and then
+    const four = (addr >> 32n) !== 0n || r() < 0.1
+    return (read ? 0 : 2) | (four ? 1 : 0)
+  }
+  const beatsFor = (dw: number) => Math.ceil(dw / strb)
+
+  const gpuRead = (): bigint => {
+    const size = pick([32, 64, 96, 128])
+    const line = addr64() & ~0x7fn
+    const addr = line + BigInt(32 * int((128 - size) / 32 + 1))
+    return build({ fmt: memFmt(addr, true), type: 0, len: size / 4, fbe: 0xf, lbe: 0xf, addr, ...common() })
+  }
+  const oddRead = (): bigint => {
+    const c = int(6)
+    const addr = addr64() & ~3n
+    if (c === 0) {
+      // partial enables that still request exactly 32/64/96/128 bytes: classed by bytes, not Length
+      const size = pick([32, 64, 96, 128])
+      const [fbe, lbe] = pick([[0xc, 0x3], [0x8, 0x7], [0xe, 0x1]] as const)
+      return build({ fmt: memFmt(addr, true), type: 0, len: size / 4 + 1, fbe, lbe, addr, ...common() })
+    }
+    if (c === 1) {
+      // one DW, any non-zero enable (non-contiguous is legal here)
+      return build({ fmt: memFmt(addr, true), type: 0, len: 1, fbe: 1 + int(15), lbe: 0, addr, ...common() })
+    }
+    if (c === 2) {
+      return build({ fmt: memFmt(addr, true), type: 0, len: 2, fbe: 1 + int(15), lbe: 1 + int(15), addr, ...common() })
+    }
+    const len = 3 + int(62)
+    return build({
+      fmt: memFmt(addr, true), type: 0, len, fbe: pick([0xf, 0xe, 0xc, 0x8]), lbe: pick([0xf, 0x7, 0x3, 0x1]), addr, ...common(),
+    })
+  }
+
+  const kinds: Array<[number, () => { hdr: bigint, beats: number }]> = [
+    [45, () => ({ hdr: gpuRead(), beats: 0 })],
+    [15, () => ({ hdr: oddRead(), beats: 0 })],
+    [3, () => { // zero-length read
+      const addr = addr64() & ~3n
+      return { hdr: build({ fmt: memFmt(addr, true), type: 0, len: 1, fbe: 0, lbe: 0, addr, ...common() }), beats: 0 }
+    }],
+    [5, () => { // longer than MAX_PAYLOAD_BYTES (Length 0 = 1024 DW): UR
+      const addr = addr64() & ~3n
+      const len = pick([0, 65, 128, 1023, 0, 66 + int(900)])
+      return { hdr: build({ fmt: memFmt(addr, true), type: 0, len, fbe: pick([0xf, 0xe]), lbe: pick([0xf, 0x3]), addr, ...common() }), beats: 0 }
+    }],
+    [2, () => { // MRdLk: a memory read on the wire, UR from an endpoint
+      const addr = addr64() & ~3n
+      return { hdr: build({ fmt: memFmt(addr, true), type: 1, len: 8, fbe: 0xf, lbe: 0xf, addr, ...common() }), beats: 0 }
+    }],
+    [10, () => { // MWr: posted, dropped
+      const addr = addr64() & ~3n
+      const len = 1 + int(40)
+      return { hdr: build({ fmt: memFmt(addr, false), type: 0, len, fbe: 0xf, lbe: len > 1 ? 0xf : 0, addr, ...common() }), beats: beatsFor(len) }
+    }],
+    [3, () => { // Msg / MsgD: posted, dropped
+      const data = r() < 0.5
+      return {
+        hdr: build({ fmt: data ? 3 : 1, type: 0x10 | int(6), len: data ? 1 : 0, fbe: int(16), lbe: int(16), addr: 0n, dw2: int(0x100000000), dw3: int(0x100000000), ...common() }),
+        beats: data ? 1 : 0,
+      }
+    }],
+    [5, () => { // configuration and IO requests: UR
+      const c = int(4)
+      const type = [0b00100, 0b00101, 0b00010, 0b00010][c]!
+      const write = r() < 0.5
+      return {
+        hdr: build({ fmt: write ? 2 : 0, type, len: 1, fbe: 1 + int(15), lbe: 0, addr: BigInt(int(0x100000000)), ...common() }),
+        beats: write ? 1 : 0,
+      }
+    }],
+    [2, () => { // atomics (FetchAdd / Swap / CAS): non-posted with data, UR
+      const addr = addr64() & ~7n
+      const type = pick([0b01100, 0b01101, 0b01110])
+      const len = type === 0b01110 ? 2 : 1
+      return { hdr: build({ fmt: memFmt(addr, false), type, len, fbe: 0, lbe: 0, addr, ...common() }), beats: beatsFor(len) }
+    }],
+    [1, () => { // a completion on the request stream: dropped
+      return { hdr: build({ fmt: 2, type: 0b01010, len: 1, fbe: 0, lbe: 0, addr: BigInt(int(0x100000000)), ...common() }), beats: 1 }
+    }],
+  ]
+  const total = kinds.reduce((s, [w]) => s + w, 0)
+  const anyRequest = () => {
+    let x = r() * total
+    for (const [w, f] of kinds) { if ((x -= w) < 0) return f() }
+    return kinds[0]![1]()
+  }
+
+  const out: Request[] = []
+  const n = (k: number) => Math.max(1, Math.round(k * scale))
+  for (let i = 0; i < n(24); i++) out.push({ phase: 0, hdr: gpuRead(), gap: 8 + int(13), beats: 0 })
+  for (let i = 0; i < n(1500); i++) {
+    const q = anyRequest()
+    out.push({ phase: 1, ...q, gap: r() < 0.85 ? 0 : 1 + int(3) })
+  }
+  for (let i = 0; i < n(80); i++) out.push({ phase: 2, ...anyRequest(), gap: int(3) })
+  for (let i = 0; i < n(600); i++) out.push({ phase: 3, ...anyRequest(), gap: r() < 0.7 ? 0 : int(5) })
+  return out
+}
+
+const bump = (xs: bigint[], i: number, v: bigint): void => { xs[i] = (xs[i] ?? 0n) + v }
+
+export interface Expected {
+  reqCum: bigint[][]   // per request: [mrd32, mrd64, mrd96, mrd128, mrdOther, mrdBytes] after it
+  cpls: Completion[]
+  cplCum: bigint[][]   // per completion: [cpldCount, cpldBytes, barUr] after it
+}
+
+/** Counter values after each request / completion: count only in enabled phases, zero at a clear. */
+export function expect(reqs: Request[]): Expected {
+  const rx = [0n, 0n, 0n, 0n, 0n, 0n]
+  const tx = [0n, 0n, 0n]
+  const reqCum: bigint[][] = []
+  const cpls: Completion[] = []
+  const cplCum: bigint[][] = []
+  let phase = -1
+  reqs.forEach((q, i) => {
+    if (q.phase !== phase) {
+      phase = q.phase
+      if (PHASES[phase]!.clearBefore) { rx.fill(0n); tx.fill(0n) }
+    }
+    const en = PHASES[phase]!.enabled
+    const d = decode(q.hdr)
+    if (en && d.memRead) {
+      bump(rx, sizeClass(d.bytes), 1n)
+      bump(rx, 5, BigInt(d.bytes))
+    }
+    reqCum.push([...rx])
+    if (d.nonPosted) {
+      const c = completionFor(q.hdr, i)
+      if (en) {
+        if (c.ur) bump(tx, 2, 1n)
+        else { bump(tx, 0, 1n); bump(tx, 1, BigInt(c.nDw * 4)) }
+      }
+      cpls.push(c)
+      cplCum.push([...tx])
+    }
+  })
+  return { reqCum, cpls, cplCum }
+}
+
+/** [mrd32, mrd64, mrd96, mrd128, mrdOther, mrdBytes, cpldCount, cpldBytes, barUr] over everything. */
+export function totals(reqs: Request[], cpls: Completion[]): bigint[] {
+  const t = new Array<bigint>(9).fill(0n)
+  for (const q of reqs) {
+    const d = decode(q.hdr)
+    if (d.memRead) { bump(t, sizeClass(d.bytes), 1n); bump(t, 5, BigInt(d.bytes)) }
+  }
+  for (const c of cpls) {
+    if (c.ur) bump(t, 8, 1n)
+    else { bump(t, 6, 1n); bump(t, 7, BigInt(c.nDw * 4)) }
+  }
+  return t
+}
+
+const hex = (v: bigint, digits: number) => v.toString(16).padStart(digits, '0')
+
+export function writeVectors(dir: string, seed: number, strb: number, scale = 1): { requests: number, completions: number } {
+  const reqs = generate(seed, strb, scale)
+  const e = expect(reqs)
+  mkdirSync(dir, { recursive: true })
+  const lines = (xs: string[]) => xs.join('\n') + '\n'
+  writeFileSync(join(dir, 'sizes.hex'), lines([hex(BigInt(reqs.length), 8), hex(BigInt(e.cpls.length), 8), hex(BigInt(strb), 8)]))
+  writeFileSync(join(dir, 'req_hdr.hex'), lines(reqs.map((q) => hex(q.hdr, 32))))
+  // meta: phase[31:28] gap[27:20] beats[19:12] non_posted[0]
+  writeFileSync(join(dir, 'req_meta.hex'), lines(reqs.map((q) =>
+    hex(BigInt(((q.phase << 28) | (q.gap << 20) | (q.beats << 12) | (decode(q.hdr).nonPosted ? 1 : 0)) >>> 0), 8))))
+  writeFileSync(join(dir, 'req_cum.hex'), lines(e.reqCum.map((c) => c.map((v) => hex(v, 16)).join(''))))
+  // completion: hdr[191:64] addr_dw[63:32] n_dw[31:16] req_index[15:0]
+  writeFileSync(join(dir, 'cpl.hex'), lines(e.cpls.map((c) =>
+    hex(c.hdr, 32) + hex(BigInt(c.addrDw), 8) + hex(BigInt(c.nDw), 4) + hex(BigInt(c.reqIndex), 4))))
+  writeFileSync(join(dir, 'cpl_cum.hex'), lines(e.cplCum.map((c) => c.map((v) => hex(v, 16)).join(''))))
+  // probe-only bench: every request and every completion header counted once, whatever the phase
+  writeFileSync(join(dir, 'probe_totals.hex'), lines(totals(reqs, e.cpls).map((v) => hex(v, 16))))
+  return { requests: reqs.length, completions: e.cpls.length }
+}
+
+function main(argv: string[]): void {
+  const arg = (name: string, dflt: string) => {
+    const i = argv.indexOf(`--${name}`)
+    return (i >= 0 ? argv[i + 1] : undefined) ?? dflt
+  }
+  const out = arg('out', 'build/hdl/golden')
+  const res = writeVectors(out, Number(arg('seed', '1')), Number(arg('strb', '8')), Number(arg('scale', '1')))
+  process.stdout.write(`${out}: ${res.requests} requests, ${res.completions} completions\n`)
+}
+
+if (process.argv[1] && /golden\.ts$/.test(process.argv[1])) main(process.argv.slice(2))
