@@ -1,0 +1,65 @@
+/* hal_sim.c - ps_hal on the twin: bus callbacks for registers, a non-blocking fd for the UART. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "hal_sim.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <time.h>
+#include <unistd.h>
+
+static ps_sim_bus g_bus;
+static bool g_bound;
+
+void ps_hal_sim_bind(const ps_sim_bus *bus)
+{
+    if (bus == NULL) {
+        g_bound = false;
+        return;
+    }
+    g_bus = *bus;
+    g_bound = true;
+}
+
+uint32_t ps_hal_reg_read(uint32_t offset)
+{
+    if (!g_bound || g_bus.reg_read == NULL) {
+        return 0;
+    }
+    return g_bus.reg_read(g_bus.ctx, offset);
+}
+
+void ps_hal_reg_write(uint32_t offset, uint32_t value)
+{
+    if (g_bound && g_bus.reg_write != NULL) {
+        g_bus.reg_write(g_bus.ctx, offset, value);
+    }
+}
+
+/* EAGAIN (nothing there), EIO (PTY slave closed), EINTR: nothing moved, try next step. */
+size_t ps_hal_uart_read(uint8_t *buf, size_t max)
+{
+    if (!g_bound || g_bus.uart_fd < 0 || max == 0u) {
+        return 0;
+    }
+    ssize_t n = read(g_bus.uart_fd, buf, max);
+    return n > 0 ? (size_t)n : 0u;
+}
+
+size_t ps_hal_uart_write(const uint8_t *buf, size_t len)
+{
+    if (!g_bound || g_bus.uart_fd < 0 || len == 0u) {
+        return 0;
+    }
+    ssize_t n = write(g_bus.uart_fd, buf, len);
+    return n > 0 ? (size_t)n : 0u;
+}
+
+uint64_t ps_hal_time_us(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
+        return 0;
+    }
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}

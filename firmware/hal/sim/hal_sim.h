@@ -1,0 +1,30 @@
+/*
+ * hal_sim.h - the twin's port of ps_hal: registers are real AXI4-Lite transactions on the
+ * Verilated model (through callbacks the twin provides), the UART is a PTY master.
+ */
+#ifndef PS_HAL_SIM_H
+#define PS_HAL_SIM_H
+
+#include <stdint.h>
+
+#include "ps_hal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ps_sim_bus {
+    void    *ctx;
+    uint32_t (*reg_read)(void *ctx, uint32_t offset);        /* performs a real AXI4-Lite read on the Verilated model */
+    void     (*reg_write)(void *ctx, uint32_t offset, uint32_t value);
+    int      uart_fd;                                        /* PTY master, O_NONBLOCK */
+} ps_sim_bus;
+
+/* Bind (by copy) before the first ps_app_step. Unbound: reads 0, writes and UART do nothing. */
+void ps_hal_sim_bind(const ps_sim_bus *bus);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PS_HAL_SIM_H */

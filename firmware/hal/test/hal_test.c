@@ -1,0 +1,252 @@
+/* hal_test.c - in-memory ps_hal for host unit tests (the lfs_emubd idea). */
+#include "hal_test.h"
+
+#include <string.h>
+
+#include "generated/pcie_scope_regs.h"
+
+#define REG_WORDS 64u /* plain registers below PS_REG_CNT_BASE, by word */
+
+static struct {
+    uint32_t regs[REG_WORDS];
+    uint64_t live[PS_CNT_COUNT];
+    uint64_t shadow[PS_CNT_COUNT];
+    bool stuck[REG_WORDS + 2u * PS_CNT_COUNT];
+    uint32_t stuck_value[REG_WORDS + 2u * PS_CNT_COUNT];
+    ps_test_reg_stats stats;
+
+    uint8_t rx[PS_TEST_RX_BYTES];
+    size_t rx_head, rx_tail, rx_chunk, rx_consumed;
+    unsigned rx_drop_every;
+    bool rx_corrupt_armed;
+    size_t rx_corrupt_at;
+    uint8_t rx_corrupt_mask;
+
+    uint8_t tx[PS_TEST_TX_BYTES];
+    size_t tx_head, tx_tail, tx_accept;
+    uint32_t tx_calls;
+
+    uint64_t now_us;
+} t;
+
+/* Word slot for a register offset, or -1 when nothing decodes there. */
+static int slot(uint32_t offset)
+{
+    if ((offset & 3u) != 0u) {
+        return -1;
+    }
+    if (offset < PS_REG_CNT_BASE) {
+        return offset / 4u < REG_WORDS ? (int)(offset / 4u) : -1;
+    }
+    uint32_t w = (offset - PS_REG_CNT_BASE) / 4u;
+    return w < 2u * PS_CNT_COUNT ? (int)(REG_WORDS + w) : -1;
+}
+
+void ps_test_reset(void)
+{
+    memset(&t, 0, sizeof t);
+    t.regs[PS_REG_ID / 4u] = PS_ID_MAGIC;
+    t.regs[PS_REG_VERSION / 4u] = PS_VERSION_VALUE;
+    t.regs[PS_REG_CLK_HZ / 4u] = 250000000u;
+    t.regs[PS_REG_BAR_LATENCY / 4u] = PS_REG_BAR_LATENCY_RESET;
+    t.rx_chunk = PS_TEST_UNLIMITED;
+    t.tx_accept = PS_TEST_UNLIMITED;
+}
+
+void ps_test_set_counter(unsigned index, uint64_t live_value)
+{
+    if (index < PS_CNT_COUNT) {
+        t.live[index] = live_value;
+    }
+}
+
+uint64_t ps_test_counter(unsigned index) { return index < PS_CNT_COUNT ? t.live[index] : 0u; }
+
+void ps_test_tick(uint64_t cycles)
+{
+    t.live[PS_CNT_TIMESTAMP] += cycles;
+    if (t.regs[PS_REG_CTRL / 4u] & PS_REG_CTRL_ENABLE) {
+        t.live[PS_CNT_CYCLES] += cycles;
+    }
+}
+
+uint32_t ps_test_reg(uint32_t offset)
+{
+    int s = slot(offset);
+    return (s >= 0 && s < (int)REG_WORDS) ? t.regs[s] : 0u;
+}
+
+void ps_test_set_reg(uint32_t offset, uint32_t value)
+{
+    int s = slot(offset);
+    if (s >= 0 && s < (int)REG_WORDS) {
+        t.regs[s] = value;
+    }
+}
+
+void ps_test_stick_reg(uint32_t offset, uint32_t value)
+{
+    int s = slot(offset);
+    if (s >= 0) {
+        t.stuck[s] = true;
+        t.stuck_value[s] = value;
+    }
+}
+
+ps_test_reg_stats ps_test_regs_stats(void) { return t.stats; }
+
+uint32_t ps_hal_reg_read(uint32_t offset)
+{
+    t.stats.reads++;
+    int s = slot(offset);
+    if (s < 0) {
+        return 0; /* AXI decode error reads as 0 on this CSR block */
+    }
+    if (t.stuck[s]) {
+        return t.stuck_value[s];
+    }
+    if (s >= (int)REG_WORDS) {
+        unsigned w = (unsigned)s - REG_WORDS;
+        t.stats.counter_reads_since_snapshot++;
+        uint64_t v = t.shadow[w / 2u];
+        return (w & 1u) ? (uint32_t)(v >> 32) : (uint32_t)v;
+    }
+    switch (offset) {
+    case PS_REG_CMD:
+        return 0; /* write-only pulses */
+    case PS_REG_STATUS:
+        return t.regs[PS_REG_CTRL / 4u] & PS_REG_CTRL_ENABLE ? PS_REG_STATUS_ENABLED : 0u;
+    default:
+        return t.regs[s];
+    }
+}
+
+void ps_hal_reg_write(uint32_t offset, uint32_t value)
+{
+    t.stats.writes++;
+    switch (offset) {
+    case PS_REG_CTRL:
+        t.regs[PS_REG_CTRL / 4u] = value;
+        break;
+    case PS_REG_BAR_LATENCY:
+        t.regs[PS_REG_BAR_LATENCY / 4u] = value & 0xFFFFu;
+        break;
+    case PS_REG_CMD:
+        if (value & PS_REG_CMD_SNAPSHOT) {
+            memcpy(t.shadow, t.live, sizeof t.shadow);
+            t.stats.snapshots++;
+            t.stats.counter_reads_since_snapshot = 0;
+        }
+        if (value & PS_REG_CMD_CLEAR) { /* running counters only; TIMESTAMP is never cleared */
+            for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
+                if (i != PS_CNT_TIMESTAMP) {
+                    t.live[i] = 0;
+                }
+            }
+            t.stats.clears++;
+        }
+        break;
+    default:
+        break; /* read-only and unmapped registers ignore writes */
+    }
+}
+
+size_t ps_test_rx_push(const uint8_t *data, size_t len)
+{
+    if (t.rx_head == t.rx_tail) {
+        t.rx_head = t.rx_tail = 0;
+    }
+    size_t room = PS_TEST_RX_BYTES - t.rx_tail;
+    if (len > room && t.rx_head != 0u) { /* compact */
+        memmove(t.rx, &t.rx[t.rx_head], t.rx_tail - t.rx_head);
+        t.rx_tail -= t.rx_head;
+        t.rx_head = 0;
+        room = PS_TEST_RX_BYTES - t.rx_tail;
+    }
+    size_t n = len < room ? len : room;
+    memcpy(&t.rx[t.rx_tail], data, n);
+    t.rx_tail += n;
+    return n;
+}
+
+size_t ps_test_rx_pending(void) { return t.rx_tail - t.rx_head; }
+
+void ps_test_rx_set_chunk(size_t max_per_read) { t.rx_chunk = max_per_read; }
+
+void ps_test_rx_drop_every(unsigned n) { t.rx_drop_every = n; }
+
+void ps_test_rx_corrupt_at(size_t byte_number, uint8_t xor_mask)
+{
+    t.rx_corrupt_armed = true;
+    t.rx_corrupt_at = byte_number;
+    t.rx_corrupt_mask = xor_mask;
+}
+
+size_t ps_test_rx_consumed(void) { return t.rx_consumed; }
+
+size_t ps_hal_uart_read(uint8_t *buf, size_t max)
+{
+    size_t limit = max < t.rx_chunk ? max : t.rx_chunk;
+    size_t out = 0;
+    while (out < limit && t.rx_head < t.rx_tail) {
+        uint8_t b = t.rx[t.rx_head++];
+        size_t number = t.rx_consumed++;
+        if (t.rx_drop_every != 0u && (number + 1u) % t.rx_drop_every == 0u) {
+            continue; /* lost on the line */
+        }
+        if (t.rx_corrupt_armed && number == t.rx_corrupt_at) {
+            b = (uint8_t)(b ^ t.rx_corrupt_mask);
+            t.rx_corrupt_armed = false;
+        }
+        buf[out++] = b;
+    }
+    return out;
+}
+
+size_t ps_test_tx_pending(void) { return t.tx_tail - t.tx_head; }
+
+size_t ps_test_tx_take(uint8_t *dst, size_t cap)
+{
+    size_t n = ps_test_tx_pending();
+    if (n > cap) {
+        n = cap;
+    }
+    memcpy(dst, &t.tx[t.tx_head], n);
+    t.tx_head += n;
+    if (t.tx_head == t.tx_tail) {
+        t.tx_head = t.tx_tail = 0;
+    }
+    return n;
+}
+
+void ps_test_tx_set_accept(size_t max_per_write) { t.tx_accept = max_per_write; }
+
+uint32_t ps_test_tx_write_calls(void) { return t.tx_calls; }
+
+size_t ps_hal_uart_write(const uint8_t *buf, size_t len)
+{
+    t.tx_calls++;
+    if (t.tx_head != 0u && t.tx_head == t.tx_tail) {
+        t.tx_head = t.tx_tail = 0;
+    }
+    size_t n = len < t.tx_accept ? len : t.tx_accept;
+    size_t room = PS_TEST_TX_BYTES - t.tx_tail;
+    if (n > room && t.tx_head != 0u) {
+        memmove(t.tx, &t.tx[t.tx_head], t.tx_tail - t.tx_head);
+        t.tx_tail -= t.tx_head;
+        t.tx_head = 0;
+        room = PS_TEST_TX_BYTES - t.tx_tail;
+    }
+    if (n > room) {
+        n = room;
+    }
+    memcpy(&t.tx[t.tx_tail], buf, n);
+    t.tx_tail += n;
+    return n;
+}
+
+void ps_test_time_set(uint64_t us) { t.now_us = us; }
+
+void ps_test_time_advance(uint64_t us) { t.now_us += us; }
+
+uint64_t ps_hal_time_us(void) { return t.now_us; }

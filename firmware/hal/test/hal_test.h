@@ -1,0 +1,67 @@
+/*
+ * hal_test.h - the host unit-test port of ps_hal: an in-memory CSR block with the probe's
+ * semantics, UART byte queues in both directions, settable time and fault injection.
+ * All state is static; ps_test_reset() returns it to power-on.
+ */
+#ifndef PS_HAL_TEST_H
+#define PS_HAL_TEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ps_hal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PS_TEST_RX_BYTES 65536u  /* host -> device queue */
+#define PS_TEST_TX_BYTES 262144u /* device -> host queue */
+#define PS_TEST_UNLIMITED ((size_t)-1)
+
+void ps_test_reset(void);
+
+/* --- registers --- */
+void ps_test_set_counter(unsigned index, uint64_t live_value); /* the running counter */
+uint64_t ps_test_counter(unsigned index);
+/* Advance the probe clock: TIMESTAMP always, CYCLES while CTRL.ENABLE is set. */
+void ps_test_tick(uint64_t cycles);
+uint32_t ps_test_reg(uint32_t offset);                 /* raw value of a plain register */
+void ps_test_set_reg(uint32_t offset, uint32_t value); /* e.g. ID, CLK_HZ, BAR_LATENCY */
+/* Fault: every read of offset returns value (as a stuck bus line or a missing probe would). */
+void ps_test_stick_reg(uint32_t offset, uint32_t value);
+
+typedef struct ps_test_reg_stats {
+    uint32_t reads;
+    uint32_t writes;
+    uint32_t snapshots; /* CMD.SNAPSHOT pulses */
+    uint32_t clears;    /* CMD.CLEAR pulses */
+    uint32_t counter_reads_since_snapshot;
+} ps_test_reg_stats;
+ps_test_reg_stats ps_test_regs_stats(void);
+
+/* --- UART, host -> device --- */
+size_t ps_test_rx_push(const uint8_t *data, size_t len); /* bytes queued */
+size_t ps_test_rx_pending(void);
+void ps_test_rx_set_chunk(size_t max_per_read);          /* PS_TEST_UNLIMITED by default */
+/* Faults on bytes as the firmware reads them; counted from the first byte ever read. */
+void ps_test_rx_drop_every(unsigned n);                  /* lose every n-th byte (0 = off) */
+void ps_test_rx_corrupt_at(size_t byte_number, uint8_t xor_mask); /* one-shot bit flips */
+size_t ps_test_rx_consumed(void);                        /* bytes read so far (incl. dropped) */
+
+/* --- UART, device -> host --- */
+size_t ps_test_tx_pending(void);
+size_t ps_test_tx_take(uint8_t *dst, size_t cap);        /* remove and return queued bytes */
+void ps_test_tx_set_accept(size_t max_per_write);        /* 0 = UART full; PS_TEST_UNLIMITED */
+uint32_t ps_test_tx_write_calls(void);
+
+/* --- time --- */
+void ps_test_time_set(uint64_t us);
+void ps_test_time_advance(uint64_t us);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PS_HAL_TEST_H */

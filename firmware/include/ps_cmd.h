@@ -1,0 +1,55 @@
+/*
+ * ps_cmd.h - command dispatch: checks arguments, performs the register side effects through
+ * ps_probe, updates the streaming state and writes the reply fields. Framing, the RESPONSE
+ * header and snapshot transmission belong to ps_app.
+ */
+#ifndef PS_CMD_H
+#define PS_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "generated/pcie_scope_protocol.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PS_FIRMWARE_VERSION 1u
+#define PS_PERIOD_DEFAULT_MS 100u /* START with periodMs = 0 */
+#define PS_PERIOD_MIN_MS 10u      /* 100 Hz of snapshots is ~12 KB/s: a 230400-baud link */
+#define PS_PERIOD_MAX_MS 60000u
+
+/* Room for the reply fields behind the RESPONSE header. */
+#define PS_CMD_REPLY_MAX (PS_FRAME_MAX_PAYLOAD - PS_RESPONSE_BYTES)
+
+typedef struct ps_cmd_state {
+    bool streaming;     /* periodic snapshots on */
+    uint16_t period_ms; /* streaming period; the last one set, PS_PERIOD_DEFAULT_MS at reset */
+} ps_cmd_state;
+
+/* What the caller must do besides sending the RESPONSE. */
+enum {
+    PS_CMD_FX_SNAPSHOT_FIRST = 1u << 0, /* send an ON_DEMAND snapshot before the response */
+    PS_CMD_FX_RESTART_TIMER = 1u << 1   /* streaming (re)started: next snapshot one period away */
+};
+
+typedef struct ps_cmd_result {
+    uint8_t cmd;      /* command id echoed in the response (0 if the payload was empty) */
+    uint8_t status;   /* PS_STATUS_* */
+    uint8_t effects;  /* PS_CMD_FX_* bits */
+    size_t reply_len; /* reply bytes written (0 unless status is OK) */
+} ps_cmd_result;
+
+void ps_cmd_init(ps_cmd_state *st);
+
+/* payload = COMMAND payload (cmd u8, then arguments); reply gets the reply fields. */
+ps_cmd_result ps_cmd_execute(ps_cmd_state *st, const uint8_t *payload, size_t payload_len,
+                             uint8_t *reply, size_t reply_cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PS_CMD_H */

@@ -1,0 +1,32 @@
+/*
+ * ps_hal.h - the one narrow interface between the portable firmware and a machine.
+ *
+ * Ports: hal/xilinx (MicroBlaze board), hal/sim (the twin), hal/test (host unit tests).
+ * Exactly one port is linked into a build. Every call is non-blocking.
+ */
+#ifndef PS_HAL_H
+#define PS_HAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* AXI4-Lite read / write of the probe CSR block; offset from the CSR base (PS_REG_*). */
+uint32_t ps_hal_reg_read(uint32_t offset);
+void     ps_hal_reg_write(uint32_t offset, uint32_t value);
+
+/* UART: bytes moved, 0 when nothing could be moved right now (never an error code). */
+size_t   ps_hal_uart_read(uint8_t *buf, size_t max);
+size_t   ps_hal_uart_write(const uint8_t *buf, size_t len);
+
+/* Monotonic microseconds; only differences are meaningful. */
+uint64_t ps_hal_time_us(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PS_HAL_H */

@@ -1,0 +1,44 @@
+/*
+ * ps_probe.h - driver of the probe's CSR block (spec/registers.json), through ps_hal only.
+ */
+#ifndef PS_PROBE_H
+#define PS_PROBE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "generated/pcie_scope_regs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ps_probe_status {
+    PS_PROBE_OK = 0,
+    PS_PROBE_ERR_NO_PROBE /* ID register does not hold PS_ID_MAGIC: the bus does not reach it */
+} ps_probe_status;
+
+typedef struct ps_probe_ident {
+    uint32_t id;       /* ID register, PS_ID_MAGIC when the probe answers */
+    uint32_t version;  /* VERSION register, major << 16 | minor */
+    uint32_t clock_hz; /* CLK_HZ register */
+} ps_probe_ident;
+
+/* Read ID, VERSION and CLK_HZ; the values are filled in even when the ID is wrong. */
+ps_probe_status ps_probe_identify(ps_probe_ident *ident);
+
+void ps_probe_enable(void);     /* set CTRL.ENABLE, other CTRL bits kept */
+void ps_probe_disable(void);    /* clear CTRL.ENABLE, other CTRL bits kept */
+bool ps_probe_is_enabled(void); /* STATUS.ENABLED, as the counters see it */
+void ps_probe_clear(void);      /* CMD.CLEAR: zero the running counters */
+
+/* CMD.SNAPSHOT, then every shadow counter LO then HI, in spec order. */
+void ps_probe_snapshot(uint64_t counters[PS_CNT_COUNT]);
+
+uint32_t ps_probe_bar_latency(void); /* BAR_LATENCY register, in clock cycles */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PS_PROBE_H */

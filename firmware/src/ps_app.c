@@ -1,0 +1,140 @@
+/*
+ * ps_app.c - the superloop step: receive path, command handling, periodic snapshots, TX.
+ */
+#include "ps_app.h"
+
+#include <string.h>
+
+#include "ps_cobs.h"
+#include "ps_frame.h"
+#include "ps_hal.h"
+#include "ps_le.h"
+#include "ps_probe.h"
+
+void ps_app_init(ps_app_t *app)
+{
+    memset(app, 0, sizeof *app);
+    ps_rx_init(&app->rx);
+    ps_txq_init(&app->tx);
+    ps_cmd_init(&app->cmd);
+}
+
+/* Frame, number and queue one device frame; a frame that does not fit is dropped whole. */
+static bool send_frame(ps_app_t *app, uint8_t type, const uint8_t *payload, size_t len)
+{
+    if (!app->host_seen) { /* the host speaks first; a line may carry a bootloader or a shell */
+        return false;
+    }
+    uint16_t seq = app->tx_seq++; /* consumed even when dropped: the host sees the gap */
+    ps_frame_result fr = ps_frame_build(app->wire, sizeof app->wire, type, seq, payload, len);
+    if (fr.status != PS_FRAME_OK || !ps_txq_push(&app->tx, app->wire, fr.len)) {
+        app->stats.tx_dropped++;
+        return false;
+    }
+    return true;
+}
+
+static void send_snapshot(ps_app_t *app, uint8_t flags)
+{
+    uint64_t counters[PS_CNT_COUNT];
+    ps_probe_snapshot(counters);
+    size_t len = ps_telemetry_encode_snapshot(app->snapshot, sizeof app->snapshot, flags,
+                                              app->snapshot_index, counters, &app->stats);
+    if (send_frame(app, PS_FRAME_SNAPSHOT, app->snapshot, len)) {
+        app->snapshot_index++;
+    }
+}
+
+static uint64_t period_us(const ps_app_t *app)
+{
+    return (uint64_t)app->cmd.period_ms * 1000u;
+}
+
+static void handle_command(ps_app_t *app, const ps_frame_view *frame)
+{
+    uint8_t *payload = app->reply;
+    ps_cmd_result r = ps_cmd_execute(&app->cmd, frame->payload, frame->payload_len,
+                                     &payload[PS_RESPONSE_BYTES], PS_CMD_REPLY_MAX);
+    if (r.status == PS_STATUS_UNKNOWN_COMMAND) {
+        app->stats.unknown_commands++;
+    }
+    if (r.effects & PS_CMD_FX_SNAPSHOT_FIRST) {
+        uint8_t flags = (uint8_t)PS_SNAPSHOT_FLAG_ON_DEMAND;
+        if (app->cmd.streaming) {
+            flags = (uint8_t)(flags | PS_SNAPSHOT_FLAG_ENABLED);
+        }
+        send_snapshot(app, flags);
+    }
+    if (r.effects & PS_CMD_FX_RESTART_TIMER) {
+        app->next_snapshot_us = app->now_us + period_us(app);
+    }
+    ps_put_u8(&payload[PS_RESPONSE_CMD_OFFSET], r.cmd);
+    ps_put_u8(&payload[PS_RESPONSE_STATUS_OFFSET], r.status);
+    ps_put_u16le(&payload[PS_RESPONSE_REQUEST_SEQ_OFFSET], frame->seq);
+    (void)send_frame(app, PS_FRAME_RESPONSE, payload, PS_RESPONSE_BYTES + r.reply_len);
+}
+
+/* One delimited chunk: COBS, CRC and type checks, then the command. */
+static void handle_chunk(ps_app_t *app, const uint8_t *chunk, size_t len)
+{
+    ps_frame_view frame; /* its payload points into app->rx_raw */
+    ps_cobs_result dec = ps_cobs_decode(app->rx_raw, sizeof app->rx_raw, chunk, len);
+    if (dec.status != PS_COBS_OK || ps_frame_parse(app->rx_raw, dec.len, &frame) != PS_FRAME_OK
+        || frame.type != PS_FRAME_COMMAND || frame.payload_len < PS_COMMAND_BYTES) {
+        app->stats.rx_bad_frames++;
+        return;
+    }
+    app->stats.rx_frames++;
+    app->host_seen = true;
+    handle_command(app, &frame);
+}
+
+static void poll_rx(ps_app_t *app)
+{
+    uint8_t buf[64];
+    size_t budget = PS_APP_RX_BUDGET;
+    while (budget != 0u) {
+        size_t want = budget < sizeof buf ? budget : sizeof buf;
+        size_t n = ps_hal_uart_read(buf, want);
+        if (n > want) { /* a port that over-reports must not make us read past buf */
+            n = want;
+        }
+        for (size_t i = 0; i < n; i++) {
+            switch (ps_rx_push(&app->rx, buf[i])) {
+            case PS_RX_CHUNK:
+                handle_chunk(app, app->rx.buf, app->rx.len);
+                break;
+            case PS_RX_OVERFLOW:
+                app->stats.rx_overflows++;
+                break;
+            default:
+                break;
+            }
+        }
+        budget -= n;
+        if (n < want) {
+            break;
+        }
+    }
+}
+
+static void poll_stream(ps_app_t *app)
+{
+    if (!app->cmd.streaming || app->now_us < app->next_snapshot_us) {
+        return;
+    }
+    send_snapshot(app, (uint8_t)PS_SNAPSHOT_FLAG_ENABLED);
+    app->next_snapshot_us += period_us(app);
+    if (app->next_snapshot_us <= app->now_us) { /* fell a period behind: skip, do not burst */
+        app->next_snapshot_us = app->now_us + period_us(app);
+    }
+}
+
+void ps_app_step(ps_app_t *app)
+{
+    app->now_us = ps_hal_time_us();
+    (void)ps_txq_drain(&app->tx);
+    poll_rx(app);
+    poll_stream(app);
+    (void)ps_txq_drain(&app->tx);
+}

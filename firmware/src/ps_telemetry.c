@@ -1,0 +1,28 @@
+/* ps_telemetry.c - SNAPSHOT payload, field by field at the generated offsets. */
+#include "ps_telemetry.h"
+
+#include "ps_le.h"
+
+_Static_assert(PS_SNAPSHOT_COUNTERS_OFFSET + 8u * PS_CNT_COUNT == PS_SNAPSHOT_RX_FRAMES_OFFSET,
+               "protocol.h and regs.h disagree on the number of counters: run npm run gen");
+_Static_assert(PS_SNAPSHOT_BYTES <= PS_FRAME_MAX_PAYLOAD, "snapshot must fit one frame");
+
+size_t ps_telemetry_encode_snapshot(uint8_t *dst, size_t dst_cap, uint8_t flags, uint32_t index,
+                                    const uint64_t counters[PS_CNT_COUNT],
+                                    const ps_link_stats *stats)
+{
+    if (dst == NULL || dst_cap < PS_SNAPSHOT_BYTES) {
+        return 0;
+    }
+    ps_put_u8(&dst[PS_SNAPSHOT_FLAGS_OFFSET], flags);
+    ps_put_u32le(&dst[PS_SNAPSHOT_INDEX_OFFSET], index);
+    for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
+        ps_put_u64le(&dst[PS_SNAPSHOT_COUNTERS_OFFSET + 8u * i], counters[i]);
+    }
+    ps_put_u32le(&dst[PS_SNAPSHOT_RX_FRAMES_OFFSET], stats->rx_frames);
+    ps_put_u32le(&dst[PS_SNAPSHOT_RX_BAD_FRAMES_OFFSET], stats->rx_bad_frames);
+    ps_put_u32le(&dst[PS_SNAPSHOT_RX_OVERFLOWS_OFFSET], stats->rx_overflows);
+    ps_put_u32le(&dst[PS_SNAPSHOT_UNKNOWN_COMMANDS_OFFSET], stats->unknown_commands);
+    ps_put_u32le(&dst[PS_SNAPSHOT_TX_DROPPED_OFFSET], stats->tx_dropped);
+    return PS_SNAPSHOT_BYTES;
+}

@@ -1,0 +1,21 @@
+// cxx_headers.cpp - the twin (C++) includes these: they must compile as C++ and link as C.
+#include "hal_sim.h"
+#include "ps_app.h"
+#include "ps_cobs.h"
+#include "ps_crc16.h"
+#include "ps_frame.h"
+#include "ps_hal.h"
+#include "ps_le.h"
+#include "ps_probe.h"
+
+static ps_app_t g_app; // complete type: the caller allocates it statically
+
+void cxx_headers_use(void);
+void cxx_headers_use(void)
+{
+    ps_sim_bus bus{};
+    bus.uart_fd = -1;
+    ps_hal_sim_bind(&bus);
+    ps_app_init(&g_app);
+    ps_app_step(&g_app);
+}

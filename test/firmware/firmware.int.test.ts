@@ -1,0 +1,44 @@
+/**
+ * Firmware tests run as child processes of make: the host-built unit tests (test and sim
+ * ports), the ASan/UBSan fuzz driver and the compile check of the MicroBlaze port. Each must
+ * exit 0 and end with the project's closing line, with tests found and none failed.
+ */
+import { execFile } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const CLOSING = /^(\d+) passed, (\d+) failed$/
+
+interface MakeRun {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+const make = (target: string): Promise<MakeRun> =>
+  new Promise((resolve) => {
+    execFile(
+      'make',
+      ['--no-print-directory', '-C', 'firmware', target],
+      { cwd: root, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1
+        resolve({ code, stdout, stderr })
+      },
+    )
+  })
+
+describe.each(['test', 'fuzz', 'xilinx-check'])('make %s', (target) => {
+  it('exits 0 and closes with "N passed, 0 failed", N > 0', async () => {
+    const run = await make(target)
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    const lines = run.stdout.trimEnd().split('\n')
+    expect(lines.filter((l) => CLOSING.test(l)), 'exactly one closing line').toHaveLength(1)
+    const match = CLOSING.exec(lines.at(-1) ?? '')
+    expect(match, `last line: ${lines.at(-1)}`).not.toBeNull()
+    expect(Number(match?.[1])).toBeGreaterThan(0)
+    expect(Number(match?.[2])).toBe(0)
+  })
+})

@@ -1,0 +1,10 @@
+/* suites.h - the groups of cases the unit-test binary runs. */
+#ifndef SUITES_H
+#define SUITES_H
+void suite_codec(void);
+void suite_probe(void);
+void suite_commands(void);
+void suite_stream(void);
+void suite_link(void);
+void suite_sim(const char *sim_binary);
+#endif

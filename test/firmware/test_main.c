@@ -1,0 +1,16 @@
+/* test_main.c - the firmware unit tests on the test port. Usage: ps_tests [sim-port-binary] */
+#include "suites.h"
+#include "th.h"
+
+int main(int argc, char **argv)
+{
+    suite_codec();
+    suite_probe();
+    suite_commands();
+    suite_stream();
+    suite_link();
+    if (argc > 1) {
+        suite_sim(argv[1]);
+    }
+    return th_finish("");
+}
