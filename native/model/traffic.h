@@ -1,0 +1,91 @@
+// pcie-scope traffic generator: a pattern (patterns.h) -> the MRd stream the GPU puts on the
+// wire, lazily, in instruction order (never materialised: buffers of many GiB are fine; memory
+// is the L1 bitmap, 1 bit per 32-B sector = 4 MiB per GiB of buffer).
+//
+// Issue order: the warps of the launch are issued through a RESIDENT SET of `resident_warps`
+// slots, round-robin: each step issues the next instruction (loop iteration) of the warp in the
+// current slot, then moves to the next slot; a warp that finished its loop is replaced by the
+// next not-yet-started warp (in warp order). Instructions with no active lane are skipped (the
+// kernel's loop would have exited). The order changes timing (which MRds are close together),
+// never the counts: every instruction is coalesced on its own (R4) and the ideal L1 never
+// forgets.
+//
+// With the default resident set (the whole reference grid) the merged (grid-stride) patterns come
+// out in address order; for strided, iteration i of 32 consecutive threads is one instruction
+// touching 32 lines, and iteration i of every resident warp is issued before iteration i + 1.
+#ifndef PCIE_SCOPE_MODEL_TRAFFIC_H
+#define PCIE_SCOPE_MODEL_TRAFFIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <vector>
+
+#include "coalescer.h"
+#include "patterns.h"
+
+namespace ps {
+
+// The reference grid (8 x 132 blocks of 256 threads) fits the H200 at once (132 SMs x 64 warps):
+// by default every warp of that grid is resident.
+constexpr uint32_t kDefaultResidentWarps = (uint32_t)kDefaultGridWarps;
+
+struct TrafficConfig {
+    PatternSpec spec;
+    uint64_t base = 0;  // 128-B aligned byte address of the buffer
+    L1Mode l1 = L1Mode::Ideal;
+    uint32_t resident_warps = kDefaultResidentWarps;
+};
+
+struct TrafficCounts {
+    uint64_t instructions = 0;  // dynamic load instructions issued (with >= 1 active lane)
+    uint64_t mrds = 0;
+    uint64_t mrd_bytes = 0;
+    uint64_t by_size[5] = {0, 0, 0, 0, 0};  // 32, 64, 96, 128, other
+};
+
+inline int size_bucket(uint32_t len) {
+    switch (len) {
+    case 32: return 0;
+    case 64: return 1;
+    case 96: return 2;
+    case 128: return 3;
+    default: return 4;
+    }
+}
+
+class TrafficGenerator {
+public:
+    explicit TrafficGenerator(const TrafficConfig &cfg);
+    // Next MRd of the stream; false once the stream is exhausted.
+    bool next(Mrd *out);
+    bool exhausted() const { return done_; }
+    const TrafficCounts &counts() const { return counts_; }
+    const PatternShape &shape() const { return shape_; }
+    const TrafficConfig &config() const { return cfg_; }
+
+private:
+    struct Slot {
+        uint64_t warp;
+        uint32_t iter;
+        bool live;
+    };
+    bool issue_instruction();  // fills buf_; false when no warp is left
+    void fill_slot(Slot &s);
+
+    TrafficConfig cfg_;
+    PatternShape shape_;
+    SectorBitmap l1_;
+    std::vector<Slot> slots_;
+    size_t cursor_ = 0;
+    size_t slots_live_ = 0;
+    uint64_t next_warp_ = 0;
+    Mrd buf_[kMaxMrdsPerInstruction];
+    int count_ = 0, pos_ = 0;
+    bool done_ = false;
+    TrafficCounts counts_;
+};
+
+}  // namespace ps
+
+#endif

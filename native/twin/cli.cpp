@@ -1,0 +1,208 @@
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <vector>
+
+namespace ps {
+
+namespace {
+
+constexpr uint64_t kMaxBytes = 1ull << 36;  // 64 GiB: the L1 bitmap needs bytes / 256 (256 MiB)
+constexpr uint32_t kMaxOffset = 1u << 20;
+
+bool parse_u64(const std::string &s, uint64_t *out) {
+    if (s.empty() || s.size() > 20) return false;
+    uint64_t v = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9') return false;
+        const uint64_t d = (uint64_t)(c - '0');
+        if (v > (UINT64_MAX - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+std::vector<std::string> split(const std::string &line) {
+    std::vector<std::string> t;
+    size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+        size_t j = i;
+        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
+        if (j > i) t.push_back(line.substr(i, j - i));
+        i = j;
+    }
+    return t;
+}
+
+}  // namespace
+
+const char *usage() {
+    return "usage: pcie-scope-twin [--latency-cycles N] [--tags N]\n"
+           "                       [--run PATTERN --bytes N [--offset B]] [--help]\n"
+           "\n"
+           "The pcie-scope digital twin: the Verilated RTL (pcie_scope_bar_top), the GPU traffic\n"
+           "model and the firmware, behind a pseudo-terminal.\n"
+           "\n"
+           "  --latency-cycles N  BAR_LATENCY written at start (0..65535, default 250)\n"
+           "  --tags N            outstanding-request budget, 1..256 (default 256)\n"
+           "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its\n"
+           "                      done line and exit. PATTERN: strided, merged-aligned,\n"
+           "                      merged-misaligned\n"
+           "  --bytes N           useful bytes of the batch workload (multiple of 4)\n"
+           "  --offset B          data offset from a 128-B aligned base (multiple of 4;\n"
+           "                      default 32 for merged-misaligned, else 0)\n"
+           "\n"
+           "stdout: one JSON event per line (ready, done, error). stdin: `run ID PATTERN BYTES\n"
+           "OFFSET`, `quit`; EOF = quit.\n";
+}
+
+bool check_workload(uint64_t bytes, uint32_t offset, std::string *err) {
+    if (bytes == 0 || bytes % 4 != 0 || bytes > kMaxBytes) {
+        *err = "bytes must be a positive multiple of 4 up to 2^36 (64 GiB)";
+        return false;
+    }
+    if (offset % 4 != 0 || offset >= kMaxOffset) {
+        *err = "offset must be a multiple of 4 below 2^20";
+        return false;
+    }
+    return true;
+}
+
+bool parse_options(int argc, char **argv, Options *o, std::string *err) {
+    bool bytes_given = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&](uint64_t *v) -> bool {
+            if (i + 1 >= argc || !parse_u64(argv[i + 1], v)) {
+                *err = a + " needs a non-negative integer";
+                return false;
+            }
+            ++i;
+            return true;
+        };
+        uint64_t v = 0;
+        if (a == "--help" || a == "-h") {
+            o->help = true;
+        } else if (a == "--latency-cycles") {
+            if (!value(&v)) return false;
+            if (v > 65535) { *err = "--latency-cycles must be 0..65535"; return false; }
+            o->latency_cycles = (uint32_t)v;
+        } else if (a == "--tags") {
+            if (!value(&v)) return false;
+            if (v < 1 || v > 256) { *err = "--tags must be 1..256"; return false; }
+            o->tags = (uint32_t)v;
+        } else if (a == "--run") {
+            if (i + 1 >= argc || !pattern_from_name(argv[i + 1], &o->pattern)) {
+                *err = "--run needs a pattern: strided, merged-aligned, merged-misaligned";
+                return false;
+            }
+            ++i;
+            o->batch = true;
+        } else if (a == "--bytes") {
+            if (!value(&v)) return false;
+            o->bytes = v;
+            bytes_given = true;
+        } else if (a == "--offset") {
+            if (!value(&v)) return false;
+            if (v >= kMaxOffset) { *err = "--offset must be a multiple of 4 below 2^20"; return false; }
+            o->offset = (uint32_t)v;
+            o->offset_given = true;
+        } else {
+            *err = "unknown option " + a;
+            return false;
+        }
+    }
+    if (o->help) return true;
+    if (!o->batch && (bytes_given || o->offset_given)) {
+        *err = "--bytes and --offset need --run";
+        return false;
+    }
+    if (o->batch) {
+        if (!bytes_given) { *err = "--run needs --bytes"; return false; }
+        if (!o->offset_given) o->offset = pattern_default_offset(o->pattern);
+        if (!check_workload(o->bytes, o->offset, err)) return false;
+    }
+    return true;
+}
+
+CommandKind parse_command(const std::string &line, RunCommand *run, std::string *err) {
+    const std::vector<std::string> t = split(line);
+    if (t.empty()) return CommandKind::Empty;
+    if (t[0] == "quit") {
+        if (t.size() != 1) { *err = "quit takes no arguments"; return CommandKind::Error; }
+        return CommandKind::Quit;
+    }
+    if (t[0] == "run") {
+        if (t.size() != 5) {
+            *err = "usage: run ID PATTERN BYTES OFFSET";
+            return CommandKind::Error;
+        }
+        uint64_t off = 0;
+        if (!parse_u64(t[1], &run->id)) { *err = "run: ID must be a non-negative integer"; return CommandKind::Error; }
+        if (!pattern_from_name(t[2].c_str(), &run->pattern)) {
+            *err = "run: unknown pattern '" + t[2] + "' (strided, merged-aligned, merged-misaligned)";
+            return CommandKind::Error;
+        }
+        if (!parse_u64(t[3], &run->bytes)) { *err = "run: BYTES must be a non-negative integer"; return CommandKind::Error; }
+        if (!parse_u64(t[4], &off) || off >= kMaxOffset) { *err = "run: OFFSET must be a multiple of 4 below 2^20"; return CommandKind::Error; }
+        run->offset = (uint32_t)off;
+        if (!check_workload(run->bytes, run->offset, err)) { *err = "run: " + *err; return CommandKind::Error; }
+        return CommandKind::Run;
+    }
+    *err = "unknown command '" + t[0] + "' (run ID PATTERN BYTES OFFSET, quit)";
+    return CommandKind::Error;
+}
+
+std::string json_escape(const std::string &s) {
+    std::string o;
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': o += "\\\""; break;
+        case '\\': o += "\\\\"; break;
+        case '\n': o += "\\n"; break;
+        case '\r': o += "\\r"; break;
+        case '\t': o += "\\t"; break;
+        default:
+            if (c < 0x20 || c >= 0x7F) {  // keep the line ASCII (bad UTF-8 stays valid JSON)
+                char b[8];
+                snprintf(b, sizeof b, "\\u%04x", c);
+                o += b;
+            } else {
+                o += (char)c;
+            }
+        }
+    }
+    return o;
+}
+
+std::string ready_event(const std::string &pty, uint32_t clock_hz) {
+    return "{\"event\":\"ready\",\"pty\":\"" + json_escape(pty) + "\",\"clockHz\":" +
+           std::to_string(clock_hz) + "}";
+}
+
+std::string error_event(const std::string &message) {
+    return "{\"event\":\"error\",\"message\":\"" + json_escape(message) + "\"}";
+}
+
+std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds) {
+    char wall[32];
+    snprintf(wall, sizeof wall, "%.6f", wall_seconds);
+    std::string s = "{\"event\":\"done\",\"id\":" + std::to_string(run.id) + ",\"pattern\":\"" +
+                    pattern_name(run.pattern) + "\",\"bytes\":" + std::to_string(run.bytes) +
+                    ",\"offset\":" + std::to_string(run.offset) + ",\"mrd\":{\"count\":" +
+                    std::to_string(r.mrds) + ",\"bySize\":{\"32\":" + std::to_string(r.by_size[0]) +
+                    ",\"64\":" + std::to_string(r.by_size[1]) + ",\"96\":" +
+                    std::to_string(r.by_size[2]) + ",\"128\":" + std::to_string(r.by_size[3]) +
+                    ",\"other\":" + std::to_string(r.by_size[4]) + "},\"bytes\":" +
+                    std::to_string(r.mrd_bytes) + "},\"completions\":" +
+                    std::to_string(r.completions) + ",\"payloadErrors\":" +
+                    std::to_string(r.payload_errors) + ",\"simCycles\":" +
+                    std::to_string(r.sim_cycles) + ",\"wallSeconds\":" + wall + "}";
+    return s;
+}
+
+}  // namespace ps

@@ -1,0 +1,52 @@
+// pcie-scope twin: command line, stdin commands and JSON events (docs/contracts.md §3).
+// No Verilator dependency: unit-testable on its own.
+#ifndef PCIE_SCOPE_TWIN_CLI_H
+#define PCIE_SCOPE_TWIN_CLI_H
+
+#include <stdint.h>
+
+#include <string>
+
+#include "patterns.h"
+#include "twin.h"
+
+namespace ps {
+
+struct Options {
+    uint32_t latency_cycles = 250;  // BAR_LATENCY written at start
+    uint32_t tags = 256;            // outstanding-request budget (8-bit tags)
+    bool batch = false;             // --run given
+    Pattern pattern = Pattern::MergedAligned;
+    uint64_t bytes = 0;
+    uint32_t offset = 0;
+    bool offset_given = false;
+    bool help = false;
+};
+
+// Parses argv; on error returns false with a message.
+bool parse_options(int argc, char **argv, Options *out, std::string *err);
+const char *usage();
+
+struct RunCommand {
+    uint64_t id;
+    Pattern pattern;
+    uint64_t bytes;
+    uint32_t offset;
+};
+
+enum class CommandKind { Run, Quit, Empty, Error };
+
+// One stdin line (without the newline). Run: fills *run; Error: fills *err.
+CommandKind parse_command(const std::string &line, RunCommand *run, std::string *err);
+
+// Workload parameter checks shared by --run and `run`.
+bool check_workload(uint64_t bytes, uint32_t offset, std::string *err);
+
+std::string json_escape(const std::string &s);
+std::string ready_event(const std::string &pty, uint32_t clock_hz);
+std::string error_event(const std::string &message);
+std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds);
+
+}  // namespace ps
+
+#endif

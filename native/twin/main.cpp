@@ -1,0 +1,219 @@
+// pcie-scope-twin: the digital twin of a GPU + FPGA + soft CPU (docs/contracts.md §3).
+//
+//   traffic model (native/model)  ->  Verilated hdl/rtl (pcie_scope_bar_top)  ->  completion check
+//                                          | AXI4-Lite (real transactions, simulated cycles)
+//                                     firmware (firmware/src + hal/sim)  ->  PTY  ->  host
+//
+// Main loop: while a workload runs, tick in batches of 1024 cycles and step the firmware after
+// each batch (stdin is polled every 16 batches); when idle, poll() stdin and the PTY master
+// with a 2 ms timeout and step the firmware, so an idle twin sleeps.
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <deque>
+#include <string>
+
+#include "cli.h"
+#include "hal_sim.h"
+#include "pcie_scope_regs.h"
+#include "ps_app.h"
+#include "pty.h"
+#include "traffic.h"
+#include "twin.h"
+
+namespace {
+
+constexpr uint64_t kBufferBase = 0x100000000ull;  // 4 GiB: reads use 64-bit (4DW) headers
+constexpr uint32_t kCyclesPerStep = 1024;
+constexpr int kIdlePollMs = 2;
+
+volatile sig_atomic_t g_stop = 0;
+void on_signal(int) { g_stop = 1; }
+
+void emit(const std::string &line) {
+    fputs(line.c_str(), stdout);
+    fputc('\n', stdout);
+    fflush(stdout);
+}
+
+ps::TrafficConfig workload_config(const ps::RunCommand &r) {
+    ps::TrafficConfig c;
+    c.spec = ps::make_pattern_spec(r.pattern, r.bytes, r.offset);
+    c.base = kBufferBase;
+    c.l1 = ps::L1Mode::Ideal;
+    return c;
+}
+
+uint32_t bus_read(void *ctx, uint32_t offset) {
+    return static_cast<ps::Twin *>(ctx)->axi_read(offset);
+}
+void bus_write(void *ctx, uint32_t offset, uint32_t value) {
+    static_cast<ps::Twin *>(ctx)->axi_write(offset, value);
+}
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+struct Session {
+    ps::Twin &twin;
+    ps_app_t &app;
+    std::deque<ps::RunCommand> queue;
+    bool active = false;
+    ps::RunCommand current{};
+    Clock::time_point started;
+    std::string inbuf;
+    bool quit = false;
+
+    // Reads what stdin has (poll said readable); false on EOF.
+    bool read_stdin() {
+        char buf[4096];
+        const ssize_t n = read(0, buf, sizeof buf);
+        if (n == 0) return false;
+        if (n < 0) return errno == EAGAIN || errno == EINTR;
+        inbuf.append(buf, (size_t)n);
+        size_t nl;
+        while (!quit && (nl = inbuf.find('\n')) != std::string::npos) {
+            const std::string line = inbuf.substr(0, nl);
+            inbuf.erase(0, nl + 1);
+            handle_line(line);
+        }
+        if (inbuf.size() > 65536) {  // a line without end: drop it
+            emit(ps::error_event("input line too long"));
+            inbuf.clear();
+        }
+        return true;
+    }
+
+    void handle_line(const std::string &line) {
+        ps::RunCommand r;
+        std::string err;
+        switch (ps::parse_command(line, &r, &err)) {
+        case ps::CommandKind::Run: queue.push_back(r); break;
+        case ps::CommandKind::Quit: quit = true; break;
+        case ps::CommandKind::Empty: break;
+        case ps::CommandKind::Error: emit(ps::error_event(err)); break;
+        }
+    }
+
+    void start_next() {
+        current = queue.front();
+        queue.pop_front();
+        twin.start_workload(workload_config(current));
+        started = Clock::now();
+        active = true;
+    }
+
+    void finish() {
+        const ps::WorkloadResult res = twin.finish_workload();
+        emit(ps::done_event(current, res, seconds_since(started)));
+        active = false;
+    }
+};
+
+int run_batch(ps::Twin &twin, const ps::Options &o) {
+    ps::RunCommand r{0, o.pattern, o.bytes, o.offset};
+    twin.start_workload(workload_config(r));
+    const Clock::time_point t0 = Clock::now();
+    while (!g_stop && !twin.workload_done()) twin.run_cycles(1u << 16);
+    if (g_stop) return 0;
+    const ps::WorkloadResult res = twin.finish_workload();
+    emit(ps::done_event(r, res, seconds_since(t0)));
+    return 0;
+}
+
+int run_interactive(ps::Twin &twin, uint32_t clock_hz) {
+    ps::Pty pty;
+    std::string err;
+    if (!ps::open_pty(&pty, &err)) {
+        fprintf(stderr, "pcie-scope-twin: cannot open a pseudo-terminal: %s\n", err.c_str());
+        return 1;
+    }
+    static ps_app_t app;  // complete type, allocated statically as the firmware expects
+    ps_app_init(&app);
+    ps_sim_bus bus;
+    bus.ctx = &twin;
+    bus.reg_read = bus_read;
+    bus.reg_write = bus_write;
+    bus.uart_fd = pty.master;
+    ps_hal_sim_bind(&bus);
+    emit(ps::ready_event(pty.path, clock_hz));
+
+    Session s{twin, app, {}, false, {}, {}, {}, false};
+    uint32_t batches = 0;
+    bool stdin_open = true;
+    while (!g_stop && !s.quit && stdin_open) {
+        if (!s.active && !s.queue.empty()) s.start_next();
+        if (s.active) {
+            twin.run_cycles(kCyclesPerStep);
+            ps_app_step(&app);
+            if (twin.workload_done()) {
+                s.finish();
+                continue;
+            }
+            if ((++batches & 15u) == 0) {
+                struct pollfd in = {0, POLLIN, 0};
+                if (poll(&in, 1, 0) > 0 && (in.revents & (POLLIN | POLLHUP | POLLERR)))
+                    stdin_open = s.read_stdin();
+            }
+            continue;
+        }
+        struct pollfd fds[2] = {{0, POLLIN, 0}, {pty.master, POLLIN, 0}};
+        const int n = poll(fds, 2, kIdlePollMs);
+        if (n > 0) {
+            if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) stdin_open = s.read_stdin();
+            if ((fds[1].revents & (POLLHUP | POLLERR)) && !(fds[1].revents & POLLIN))
+                usleep(kIdlePollMs * 1000);  // no host: never spin on a hung-up master
+        }
+        ps_app_step(&app);
+    }
+    ps_hal_sim_bind(nullptr);
+    ps::close_pty(&pty);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    ps::Options opts;
+    std::string err;
+    if (!ps::parse_options(argc, argv, &opts, &err)) {
+        fprintf(stderr, "pcie-scope-twin: %s\n\n%s", err.c_str(), ps::usage());
+        return 2;
+    }
+    if (opts.help) {
+        fputs(ps::usage(), stdout);
+        return 0;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;  // no SA_RESTART: poll() returns EINTR
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGINT, &sa, nullptr);
+    signal(SIGPIPE, SIG_IGN);
+
+    ps::Twin twin(opts.tags);
+    twin.reset();
+    const uint32_t id = twin.axi_read(PS_REG_ID);
+    if (id != PS_ID_MAGIC)
+        fprintf(stderr, "pcie-scope-twin: warning: ID register reads 0x%08x, expected 0x%08x\n",
+                id, PS_ID_MAGIC);
+    uint32_t clock_hz = twin.axi_read(PS_REG_CLK_HZ);
+    twin.axi_write(PS_REG_BAR_LATENCY, opts.latency_cycles);
+    const uint32_t lat = twin.axi_read(PS_REG_BAR_LATENCY);
+    if (lat != opts.latency_cycles)
+        fprintf(stderr, "pcie-scope-twin: warning: BAR_LATENCY reads %u after writing %u\n", lat,
+                opts.latency_cycles);
+    if (twin.axi_timeouts())
+        fprintf(stderr, "pcie-scope-twin: warning: %llu AXI4-Lite transactions timed out\n",
+                (unsigned long long)twin.axi_timeouts());
+
+    return opts.batch ? run_batch(twin, opts) : run_interactive(twin, clock_hz);
+}

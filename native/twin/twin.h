@@ -1,0 +1,123 @@
+// pcie-scope twin core: the Verilated pcie_scope_bar_top, driven cycle by cycle by the GPU
+// traffic model (requests), a completion checker (completions) and an AXI4-Lite master
+// (the firmware's register accesses).
+//
+// One tick() = one clock cycle. Inputs are set while clk is low and settled with eval();
+// tick() samples every valid/ready pair from the settled outputs, raises clk (the DUT sees
+// the same handshakes), then updates every driver for the next cycle and settles again.
+#ifndef PCIE_SCOPE_TWIN_H
+#define PCIE_SCOPE_TWIN_H
+
+#include <stdint.h>
+
+#include <memory>
+#include <string>
+
+#include "traffic.h"
+
+class Vtop;
+class VerilatedContext;
+
+namespace ps {
+
+struct WorkloadResult {
+    uint64_t mrds = 0;
+    uint64_t by_size[5] = {0, 0, 0, 0, 0};  // 32, 64, 96, 128, other
+    uint64_t mrd_bytes = 0;
+    uint64_t completions = 0;
+    uint64_t payload_errors = 0;
+    uint64_t lost = 0;  // completions never seen (watchdog)
+    uint64_t sim_cycles = 0;
+};
+
+class Twin {
+public:
+    explicit Twin(uint32_t tag_budget);
+    ~Twin();
+    Twin(const Twin &) = delete;
+    Twin &operator=(const Twin &) = delete;
+
+    // Holds rst for a few cycles.
+    void reset();
+    // One clock cycle.
+    void tick();
+    // n cycles, or fewer when the workload finishes first (returns right after its last cycle).
+    void run_cycles(uint32_t n);
+
+    // AXI4-Lite transactions; they tick the clock until the handshake completes (traffic keeps
+    // flowing). On a bus that never answers they give up after a timeout (read -> 0xFFFFFFFF).
+    uint32_t axi_read(uint32_t offset);
+    void axi_write(uint32_t offset, uint32_t value);
+    uint64_t axi_timeouts() const { return axi_timeouts_; }
+
+    // Workloads: one at a time.
+    void start_workload(const TrafficConfig &cfg);
+    bool workload_active() const { return gen_ != nullptr; }
+    // True once the generator is exhausted and no tag is outstanding (or the watchdog gave up).
+    bool workload_done() const;
+    // Ends the workload and returns its counts.
+    WorkloadResult finish_workload();
+
+    uint64_t cycle() const { return cycle_; }
+    uint32_t outstanding() const { return outstanding_; }
+
+private:
+    struct TagState {
+        uint64_t addr;       // request address
+        uint32_t len;        // requested bytes
+        uint32_t remaining;  // bytes not yet completed
+        bool active;
+    };
+    struct CplRx {           // the completion being received
+        bool active;
+        bool error;
+        bool has_data;
+        bool last;
+        uint8_t tag;
+        uint32_t dws_expected;
+        uint32_t dws_seen;
+        uint32_t next_value;   // expected value of the next payload DW
+        uint32_t bytes;        // payload bytes this completion retires
+    };
+    enum class AxiState : uint8_t { Idle, Read, Write };
+
+    void sample_completion_beat();
+    void drive_request();
+    void release_tag(uint8_t tag);
+
+    std::unique_ptr<VerilatedContext> ctx_;
+    std::unique_ptr<Vtop> top_;
+    uint64_t cycle_ = 0;
+
+    // requester
+    std::unique_ptr<TrafficGenerator> gen_;
+    bool req_valid_ = false;       // a request is on the bus
+    bool have_next_ = false;
+    Mrd next_{};
+    uint32_t tag_budget_;
+    uint8_t free_tags_[256];
+    uint32_t free_head_ = 0, free_count_ = 0;
+    TagState tags_[256];
+    uint32_t outstanding_ = 0;
+    uint8_t req_tag_ = 0;
+    Mrd req_{};
+
+    // completer side
+    CplRx cpl_{};
+    WorkloadResult res_;
+    uint64_t start_cycle_ = 0;
+    uint64_t last_progress_cycle_ = 0;
+    bool gave_up_ = false;
+    bool done_ = false;
+    uint64_t done_cycle_ = 0;
+
+    // AXI master
+    AxiState axi_ = AxiState::Idle;
+    bool aw_done_ = false, w_done_ = false, axi_complete_ = false;
+    uint32_t axi_rdata_ = 0;
+    uint64_t axi_timeouts_ = 0;
+};
+
+}  // namespace ps
+
+#endif

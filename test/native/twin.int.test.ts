@@ -1,0 +1,349 @@
+// The twin as a child process: batch workloads (model-side counts checked against the rules of
+// gpu-coalescing.md), and an interactive session over its pseudo-terminal and stdin.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+
+const root = resolve(import.meta.dirname, '../..')
+const twinBin = resolve(root, 'build/twin/pcie-scope-twin')
+
+interface DoneEvent {
+  event: 'done'
+  id: number
+  pattern: string
+  bytes: number
+  offset: number
+  mrd: { count: number; bySize: Record<'32' | '64' | '96' | '128' | 'other', number>; bytes: number }
+  completions: number
+  payloadErrors: number
+  simCycles: number
+  wallSeconds: number
+}
+
+// ---- frames: COBS(type u8 | seq u16 | payload | crc u16) 0x00, CRC-16/CCITT-FALSE, little-endian
+function crc16(data: Uint8Array): number {
+  let crc = 0xffff
+  for (const b of data) {
+    crc ^= b << 8
+    for (let k = 0; k < 8; k++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff
+  }
+  return crc
+}
+function cobsEncode(data: Uint8Array): Buffer {
+  const out: number[] = [0]
+  let codeAt = 0
+  let code = 1
+  for (const b of data) {
+    if (b !== 0) {
+      out.push(b)
+      code++
+    }
+    if (b === 0 || code === 0xff) {
+      out[codeAt] = code
+      codeAt = out.length
+      out.push(0)
+      code = 1
+    }
+  }
+  out[codeAt] = code
+  return Buffer.from(out)
+}
+function cobsDecode(enc: Uint8Array): Buffer | undefined {
+  const out: number[] = []
+  let i = 0
+  while (i < enc.length) {
+    const code = enc[i++]!
+    if (code === 0) return undefined
+    for (let j = 1; j < code; j++) {
+      if (i >= enc.length) return undefined
+      out.push(enc[i++]!)
+    }
+    if (code < 0xff && i < enc.length) out.push(0)
+  }
+  return Buffer.from(out)
+}
+function buildFrame(type: number, seq: number, payload: Uint8Array): Buffer {
+  const raw = Buffer.alloc(3 + payload.length + 2)
+  raw.writeUInt8(type, 0)
+  raw.writeUInt16LE(seq, 1)
+  raw.set(payload, 3)
+  raw.writeUInt16LE(crc16(raw.subarray(0, 3 + payload.length)), 3 + payload.length)
+  return Buffer.concat([cobsEncode(raw), Buffer.from([0])])
+}
+interface Frame { type: number; seq: number; payload: Buffer }
+function parseFrames(bytes: Buffer): Frame[] {
+  const frames: Frame[] = []
+  let start = 0
+  for (let z = bytes.indexOf(0); z !== -1; z = bytes.indexOf(0, start)) {
+    const raw = cobsDecode(bytes.subarray(start, z))
+    start = z + 1
+    if (!raw || raw.length < 5) continue
+    const body = raw.length - 2
+    if (crc16(raw.subarray(0, body)) !== raw.readUInt16LE(body)) continue
+    frames.push({ type: raw[0]!, seq: raw.readUInt16LE(1), payload: raw.subarray(3, body) })
+  }
+  return frames
+}
+
+// ---- child process helpers
+function runBatch(args: string[]): DoneEvent {
+  const r = spawnSync(twinBin, args, { encoding: 'utf8', timeout: 120_000 })
+  expect(r.status, r.stderr).toBe(0)
+  const lines = r.stdout.trim().split('\n')
+  expect(lines).toHaveLength(1)
+  const ev = JSON.parse(lines[0] ?? '') as DoneEvent
+  expect(ev.event).toBe('done')
+  return ev
+}
+
+class Twin {
+  readonly child: ChildProcess
+  private lines: string[] = []
+  private waiters: Array<() => void> = []
+  readonly exited: Promise<number | null>
+  stderr = ''
+
+  constructor(args: string[] = []) {
+    this.child = spawn(twinBin, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+    createInterface({ input: this.child.stdout! }).on('line', (l) => {
+      this.lines.push(l)
+      for (const w of this.waiters.splice(0)) w()
+    })
+    this.child.stderr!.on('data', (d) => (this.stderr += String(d)))
+    this.exited = new Promise((res) => this.child.on('exit', (code) => res(code)))
+  }
+
+  async nextEvent(timeoutMs = 30_000): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + timeoutMs
+    while (this.lines.length === 0) {
+      if (Date.now() > deadline) throw new Error(`no event from the twin; stderr: ${this.stderr}`)
+      await new Promise<void>((res) => {
+        const t = setTimeout(res, 100)
+        this.waiters.push(() => { clearTimeout(t); res() })
+      })
+    }
+    return JSON.parse(this.lines.shift()!) as Record<string, unknown>
+  }
+
+  send(line: string) {
+    this.child.stdin!.write(line + '\n')
+  }
+}
+
+let live: Twin | undefined
+let ptyFd: number | undefined
+afterEach(() => {
+  if (ptyFd !== undefined) closeSync(ptyFd)
+  ptyFd = undefined
+  if (live && live.child.exitCode === null) live.child.kill('SIGKILL')
+  live = undefined
+})
+
+function readAvailable(fd: number): Buffer {
+  const buf = Buffer.alloc(4096)
+  try {
+    return Buffer.from(buf.subarray(0, readSync(fd, buf, 0, buf.length, null)))
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EAGAIN') return Buffer.alloc(0)
+    throw e
+  }
+}
+
+// ---- tests
+beforeAll(() => {
+  const r = spawnSync(process.execPath, [resolve(root, 'scripts/build-twin.mjs')], { cwd: root, encoding: 'utf8' })
+  expect(r.status, r.stdout + r.stderr).toBe(0)
+})
+
+describe('twin batch mode (model-side counts)', () => {
+  const MiB = 1 << 20
+
+  it('merged-aligned: only 128-B MRds, bytes/128 of them', () => {
+    const ev = runBatch(['--run', 'merged-aligned', '--bytes', String(MiB)])
+    expect(ev).toMatchObject({ pattern: 'merged-aligned', bytes: MiB, offset: 0, id: 0 })
+    expect(ev.mrd.count).toBe(MiB / 128)
+    expect(ev.mrd.bySize).toEqual({ '32': 0, '64': 0, '96': 0, '128': MiB / 128, other: 0 })
+    expect(ev.mrd.bytes).toBe(MiB)
+    expect(ev.completions).toBe(ev.mrd.count)
+    expect(ev.payloadErrors).toBe(0)
+    expect(ev.simCycles).toBeGreaterThanOrEqual((MiB / 32) * 1) // 4 beats of 256 bits per 128 B
+  })
+
+  it('strided: only 32-B MRds, bytes/32 of them (ideal L1)', () => {
+    const ev = runBatch(['--run', 'strided', '--bytes', String(MiB)])
+    expect(ev.mrd.count).toBe(MiB / 32)
+    expect(ev.mrd.bySize).toEqual({ '32': MiB / 32, '64': 0, '96': 0, '128': 0, other: 0 })
+    expect(ev.completions).toBe(ev.mrd.count)
+    expect(ev.payloadErrors).toBe(0)
+  })
+
+  it('merged-misaligned (default offset 32): equal 96-B and 32-B counts', () => {
+    const ev = runBatch(['--run', 'merged-misaligned', '--bytes', String(MiB)])
+    expect(ev.offset).toBe(32)
+    const s = ev.mrd.bySize
+    expect(Math.abs(s['96'] - s['32'])).toBeLessThanOrEqual(1)
+    expect(s['96'] + s['32']).toBe(ev.mrd.count)
+    expect(s['96']).toBeGreaterThanOrEqual(MiB / 128 - 1)
+    expect(s['64'] + s['128'] + s.other).toBe(0)
+    expect(ev.mrd.bytes).toBe(MiB)
+    expect(ev.completions).toBe(ev.mrd.count)
+    expect(ev.payloadErrors).toBe(0)
+  })
+
+  it('--offset 64 gives 64 + 64 pairs', () => {
+    const ev = runBatch(['--run', 'merged-misaligned', '--bytes', '65536', '--offset', '64'])
+    expect(ev.mrd.bySize['64']).toBe(2 * 65536 / 128)
+    expect(ev.payloadErrors).toBe(0)
+  })
+
+  it('--tags and --latency-cycles bound the request rate', () => {
+    const fast = runBatch(['--run', 'strided', '--bytes', '65536'])
+    const slow = runBatch(['--run', 'strided', '--bytes', '65536', '--tags', '4', '--latency-cycles', '400'])
+    expect(slow.mrd.count).toBe(fast.mrd.count)
+    expect(slow.payloadErrors).toBe(0)
+    // Little's law: 4 requests per ~400 cycles
+    expect(slow.simCycles).toBeGreaterThanOrEqual((slow.mrd.count / 4) * 400)
+    expect(fast.simCycles).toBeLessThan(slow.simCycles / 10)
+  })
+
+  it('rejects bad options with a message and exit 2', () => {
+    const r = spawnSync(twinBin, ['--run', 'zigzag', '--bytes', '64'], { encoding: 'utf8' })
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/pattern/)
+    expect(r.stdout).toBe('')
+  })
+})
+
+describe('twin interactive mode (PTY + stdin)', () => {
+  it('serves the firmware on a raw PTY, runs workloads from stdin, exits 0 on EOF', async () => {
+    const twin = (live = new Twin())
+    const ready = await twin.nextEvent()
+    expect(ready).toMatchObject({ event: 'ready', clockHz: 250_000_000 })
+    expect(String(ready.pty)).toMatch(/^\/dev\/pts\/\d+$/)
+
+    const fd = (ptyFd = openSync(String(ready.pty), constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK))
+    // the firmware never speaks first
+    await new Promise((r) => setTimeout(r, 300))
+    expect(readAvailable(fd).length).toBe(0)
+
+    // PING with a nonce, raw bytes that include a zero, 0x11 and 0x13 (raw PTY: nothing eaten)
+    expect(crc16(Buffer.from('123456789'))).toBe(0x29b1)
+    const nonce = 0x13110a00
+    const args = Buffer.alloc(5)
+    args.writeUInt8(1, 0) // PING
+    args.writeUInt32LE(nonce, 1)
+    writeSync(fd, buildFrame(0x01, 0x1311, args))
+    let acc = Buffer.alloc(0)
+    await vi.waitFor(() => {
+      acc = Buffer.concat([acc, readAvailable(fd)])
+      expect(parseFrames(acc).length).toBeGreaterThan(0)
+    }, { timeout: 5000, interval: 10 })
+    const resp = parseFrames(acc)[0]!
+    expect(resp.type).toBe(0x81)
+    expect(resp.payload[0]).toBe(1) // cmd PING
+    expect(resp.payload[1]).toBe(0) // OK
+    expect(resp.payload.readUInt16LE(2)).toBe(0x1311) // request seq
+    expect(resp.payload.readUInt32LE(4)).toBe(nonce)
+
+    // a workload from stdin
+    twin.send('run 1 merged-aligned 65536 0')
+    const done = await twin.nextEvent()
+    expect(done).toMatchObject({ event: 'done', id: 1, pattern: 'merged-aligned', bytes: 65536, offset: 0, completions: 512, payloadErrors: 0 })
+    expect((done as unknown as DoneEvent).mrd.bySize['128']).toBe(512)
+
+    // a bad line: an error event, and the twin keeps going
+    twin.send('bogus')
+    expect(await twin.nextEvent()).toMatchObject({ event: 'error' })
+    twin.send('run 2 strided 4096 0')
+    expect(await twin.nextEvent()).toMatchObject({ event: 'done', id: 2, completions: 128, payloadErrors: 0 })
+
+    // the firmware still answers while idle
+    writeSync(fd, buildFrame(0x01, 2, args))
+    acc = Buffer.alloc(0)
+    await vi.waitFor(() => {
+      acc = Buffer.concat([acc, readAvailable(fd)])
+      expect(parseFrames(acc).length).toBeGreaterThan(0)
+    }, { timeout: 5000, interval: 10 })
+    expect(parseFrames(acc)[0]!.seq).toBe(resp.seq + 1)
+
+    twin.child.stdin!.end()
+    expect(await twin.exited).toBe(0)
+  })
+
+  it('the firmware reads the probe over AXI while traffic flows: probe counts = model counts', async () => {
+    const twin = (live = new Twin())
+    const ready = await twin.nextEvent()
+    const fd = (ptyFd = openSync(String(ready.pty), constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK))
+    let acc = Buffer.alloc(0)
+    const frames: Frame[] = []
+    const pump = () => {
+      acc = Buffer.concat([acc, readAvailable(fd)])
+      const z = acc.lastIndexOf(0)
+      if (z >= 0) {
+        frames.push(...parseFrames(acc.subarray(0, z + 1)))
+        acc = Buffer.from(acc.subarray(z + 1))
+      }
+    }
+    const command = async (seq: number, cmd: number, args: number[] = []) => {
+      writeSync(fd, buildFrame(0x01, seq, Buffer.from([cmd, ...args])))
+      await vi.waitFor(() => {
+        pump()
+        expect(frames.some((f) => f.type === 0x81 && f.payload.readUInt16LE(2) === seq)).toBe(true)
+      }, { timeout: 5000, interval: 5 })
+      const r = frames.find((f) => f.type === 0x81 && f.payload.readUInt16LE(2) === seq)!
+      expect(r.payload[1]).toBe(0) // OK
+    }
+    await command(1, 1, [1, 2, 3, 4]) // PING (hello)
+    await command(2, 3, [10, 0]) // START, 10 ms period: counters enabled, snapshots stream
+    const MiB = 1 << 20
+    twin.send(`run 3 strided ${4 * MiB} 0`)
+    const done = (await twin.nextEvent()) as unknown as DoneEvent
+    expect(done).toMatchObject({ event: 'done', id: 3, payloadErrors: 0 })
+    pump()
+    const streamed = frames.filter((f) => f.type === 0x82).length
+    frames.length = 0
+    await command(4, 6) // SNAPSHOT on demand: a snapshot, then the reply
+    const snap = frames.find((f) => f.type === 0x82)!
+    const counter = (i: number) => Number(snap.payload.readBigUInt64LE(5 + 8 * i))
+    expect(counter(2)).toBe(done.mrd.bySize['32']) // MRD_32
+    expect(counter(3) + counter(4) + counter(5) + counter(6)).toBe(0)
+    expect(counter(7)).toBe(done.mrd.bytes) // MRD_BYTES
+    expect(counter(8)).toBe(done.completions) // CPLD_COUNT
+    expect(counter(9)).toBe(done.mrd.bytes) // CPLD_BYTES
+    expect(counter(10)).toBe(0) // BAR_UR
+    expect(counter(0)).toBeGreaterThanOrEqual(done.simCycles) // CYCLES while enabled
+    expect(streamed).toBeGreaterThanOrEqual(1)
+    twin.child.stdin!.end()
+    expect(await twin.exited).toBe(0)
+  })
+
+  it('exits 0 on SIGTERM and on quit', async () => {
+    const a = (live = new Twin(['--latency-cycles', '100', '--tags', '32']))
+    expect(await a.nextEvent()).toMatchObject({ event: 'ready' })
+    a.child.kill('SIGTERM')
+    expect(await a.exited).toBe(0)
+
+    const b = (live = new Twin())
+    expect(await b.nextEvent()).toMatchObject({ event: 'ready' })
+    b.send('run 7 strided 8192 0')
+    b.send('quit')
+    expect(await b.exited).toBe(0)
+  })
+
+  it('queues runs sent back to back and reports each', async () => {
+    const t = (live = new Twin())
+    expect(await t.nextEvent()).toMatchObject({ event: 'ready' })
+    t.send('run 10 strided 8192 0\nrun 11 merged-misaligned 8192 32\nrun 12 merged-aligned 8192 0')
+    const ids = []
+    for (let i = 0; i < 3; i++) {
+      const ev = await t.nextEvent()
+      expect(ev).toMatchObject({ event: 'done', payloadErrors: 0 })
+      ids.push(ev.id)
+    }
+    expect(ids).toEqual([10, 11, 12])
+    t.child.stdin!.end()
+    expect(await t.exited).toBe(0)
+  })
+})
