@@ -21,7 +21,13 @@ export type PsErrorCode =
   | 'PS_TWIN_EXITED'
   | 'PS_WORKLOAD_INVALID'
   | 'PS_WORKLOAD_UNSUPPORTED'
+  | 'PS_WORKLOAD_TIMEOUT'
   | 'PS_REQUEST_INVALID'
+  // control server (host/src/server): HTTP-level refusals and unexpected failures
+  | 'PS_HTTP_UNAUTHORIZED'
+  | 'PS_HTTP_FORBIDDEN'
+  | 'PS_HTTP_NOT_FOUND'
+  | 'PS_INTERNAL'
 
 export class PsError extends Error {
   readonly code: PsErrorCode

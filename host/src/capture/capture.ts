@@ -1,0 +1,153 @@
+/**
+ * runCapture: one workload, measured by the probe.
+ *
+ *   hello → STOP → CLEAR → START(period) → run the workload (session.runner) → SNAPSHOT (on
+ *   demand, after the workload's done line) → STOP
+ *
+ * `requests`, `bytes`, `completions` and `cycles` come from the probe snapshot, i.e. the FPGA's
+ * counters read over the UART. What the workload side says it issued (`model`) is a separate
+ * cross-check, never the source of the numbers.
+ */
+import { PsError } from '../errors.js'
+import type { DeviceSession } from '../device/session.js'
+import type { FirmwareLinkStats, HostLinkStats, PatternName, Snapshot, Workload, WorkloadResult } from '../device/types.js'
+import { createLogger } from '../util/log.js'
+import { validateWorkload } from '../workload/twin-runner.js'
+
+const log = createLogger('ps:capture')
+
+export type SizeKey = '32' | '64' | '96' | '128' | 'other'
+export type BySize = Record<SizeKey, number>
+
+export interface CaptureResult {
+  source: 'twin' | 'serial'
+  pattern: PatternName
+  offset: number
+  /** the workload as run (pattern, useful bytes, offset) */
+  workload: Workload
+  /** memory-read requests counted by the probe */
+  requests: { count: number; bySize: BySize }
+  /** requested bytes (MRd) and completed payload bytes (CplD), counted by the probe */
+  bytes: { requested: number; completed: number }
+  /** completions with data counted by the probe */
+  completions: number
+  /** probe clock cycles while the counters were enabled */
+  cycles: number
+  /** cycles / clockHz: simulated (twin) or real (board) seconds */
+  seconds: number
+  clockHz: number
+  rates: { mrdPerSecond: number; gbPerSecond: number }
+  /** what the workload side (traffic model) says it issued; a cross-check */
+  model: {
+    kind: 'twin' | 'cuda'
+    issued: { count: number; bySize: BySize; bytes: number }
+    completions: number
+    payloadErrors: number
+    simCycles: number
+    wallSeconds: number
+    /** issued count, sizes and bytes equal the probe's counters */
+    matchesProbe: boolean
+  }
+  link: { host: HostLinkStats; firmware: FirmwareLinkStats; snapshotIndex: number; snapshotSeq: number }
+  barLatencyCycles: number
+  /** host wall-clock seconds for the whole capture */
+  wallSeconds: number
+}
+
+export interface CaptureOptions {
+  /** snapshot streaming period during the run (0 = firmware default) */
+  periodMs?: number
+  signal?: AbortSignal
+  /** progress lines (the CLI sends them to stderr) */
+  onProgress?: (msg: string) => void
+}
+
+export const requestsFromSnapshot = (s: Snapshot): { count: number; bySize: BySize } => {
+  const c = s.counters
+  const bySize: BySize = { '32': c.mrd32, '64': c.mrd64, '96': c.mrd96, '128': c.mrd128, other: c.mrdOther }
+  return { count: bySize['32'] + bySize['64'] + bySize['96'] + bySize['128'] + bySize.other, bySize }
+}
+
+export const buildCaptureResult = (
+  session: Pick<DeviceSession, 'source' | 'info' | 'client'>,
+  workload: Workload,
+  snap: Snapshot,
+  model: WorkloadResult,
+  runnerKind: 'twin' | 'cuda',
+  wallSeconds: number,
+): CaptureResult => {
+  const requests = requestsFromSnapshot(snap)
+  const clockHz = session.info.clockHz
+  const cycles = snap.counters.cycles
+  const seconds = clockHz > 0 ? cycles / clockHz : 0
+  const requested = snap.counters.mrdBytes
+  const issued = { count: model.issued.count, bySize: { ...model.issued.bySize }, bytes: model.issued.bytes }
+  const matchesProbe =
+    issued.count === requests.count &&
+    issued.bytes === requested &&
+    (Object.keys(requests.bySize) as SizeKey[]).every((k) => issued.bySize[k] === requests.bySize[k])
+  return {
+    source: session.source,
+    pattern: workload.pattern,
+    offset: workload.offset,
+    workload,
+    requests,
+    bytes: { requested, completed: snap.counters.cpldBytes },
+    completions: snap.counters.cpldCount,
+    cycles,
+    seconds,
+    clockHz,
+    rates: {
+      mrdPerSecond: seconds > 0 ? requests.count / seconds : 0,
+      gbPerSecond: seconds > 0 ? requested / seconds / 1e9 : 0,
+    },
+    model: {
+      kind: runnerKind,
+      issued,
+      completions: model.completions,
+      payloadErrors: model.payloadErrors,
+      simCycles: model.simCycles,
+      wallSeconds: model.wallSeconds,
+      matchesProbe,
+    },
+    link: { host: session.client.hostStats(), firmware: { ...snap.firmware }, snapshotIndex: snap.index, snapshotSeq: snap.seq },
+    barLatencyCycles: session.info.barLatencyCycles,
+    wallSeconds,
+  }
+}
+
+export const runCapture = async (session: DeviceSession, workload: Workload, opts: CaptureOptions = {}): Promise<CaptureResult> => {
+  const w = validateWorkload(workload)
+  const runner = session.runner
+  if (!runner) {
+    throw new PsError(
+      'PS_WORKLOAD_UNSUPPORTED',
+      `no workload runner for a ${session.source} session on ${session.path}: a board capture needs the CUDA workload runner (a later issue); use --twin for now`,
+    )
+  }
+  const progress = (m: string) => {
+    log.debug(m)
+    opts.onProgress?.(m)
+  }
+  const t0 = performance.now()
+  const { client } = session
+  progress('hello')
+  await client.hello()
+  await client.stop()
+  await client.clear()
+  await client.start(opts.periodMs ?? 0)
+  let model: WorkloadResult
+  try {
+    progress(`running ${w.pattern} ${w.bytes} B offset ${w.offset} on the ${runner.kind} runner`)
+    model = await runner.run(w, opts.signal)
+  } catch (e) {
+    await client.stop().catch(() => undefined)
+    throw e
+  }
+  progress(`workload done (${model.issued.count} MRd issued); reading the probe counters`)
+  const snap = await client.snapshot()
+  await client.stop()
+  const result = buildCaptureResult(session, w, snap, model, runner.kind, (performance.now() - t0) / 1000)
+  if (!result.model.matchesProbe) progress('warning: the probe counters differ from what the model says it issued')
+  return result
+}

@@ -1,0 +1,31 @@
+/** Argument parsers for the CLI (each throws commander's InvalidArgumentError with a clear reason). */
+import { InvalidArgumentError } from 'commander'
+
+const SUFFIX: Record<string, number> = { '': 1, k: 1024, kib: 1024, m: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gib: 1024 ** 3 }
+
+/** A non-negative integer, with optional binary suffix K/KiB, M/MiB, G/GiB (1M = 1048576). */
+export const parseSize = (value: string): number => {
+  const m = /^\s*(\d+)\s*([a-zA-Z]*)\s*$/.exec(value)
+  const mult = m ? SUFFIX[m[2]!.toLowerCase()] : undefined
+  if (!m || mult === undefined) throw new InvalidArgumentError('expected a whole number of bytes, optionally with K, M or G (binary: 1M = 1048576)')
+  const n = Number(m[1]) * mult
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('number too large')
+  return n
+}
+
+/** A non-negative decimal integer. */
+export const parseIntArg = (value: string): number => {
+  if (!/^\s*\d+\s*$/.test(value)) throw new InvalidArgumentError('expected a non-negative whole number')
+  const n = Number(value)
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('number too large')
+  return n
+}
+
+/** HOST:PORT (IPv6 as [::1]:PORT); a bare PORT means 127.0.0.1:PORT. */
+export const parseHostPort = (value: string): { host: string; port: number } => {
+  const m = /^(?:(?:\[([0-9a-fA-F:.]+)\]|([^:\s[\]]+)):)?(\d+)$/.exec(value.trim())
+  if (!m) throw new InvalidArgumentError('expected HOST:PORT, e.g. 127.0.0.1:8737')
+  const port = Number(m[3])
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('port must be 0..65535')
+  return { host: m[1] ?? m[2] ?? '127.0.0.1', port }
+}

@@ -1,0 +1,210 @@
+/**
+ * pcie-scope command line.
+ *
+ *   pcie-scope capture [--twin | --port PATH] --pattern NAME [--bytes N] [--offset B] [--latency-cycles N] [--json]
+ *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo]
+ *
+ * stdout carries results only (one JSON object with --json); progress and diagnostics go to
+ * stderr. Exit codes: 0 ok, 1 failure, 2 usage error.
+ */
+import { readFileSync } from 'node:fs'
+import { Command, CommanderError, Option } from 'commander'
+import { PsError, isPsError } from '../errors.js'
+import { runCapture, type CaptureResult } from '../capture/capture.js'
+import { openSession, type DeviceSession } from '../device/session.js'
+import { PATTERNS, type PatternName } from '../device/types.js'
+import { packageRoot } from '../transport/twin.js'
+import { LINE_BYTES, MAX_WORKLOAD_BYTES, validateWorkload } from '../workload/twin-runner.js'
+import { parseHostPort, parseIntArg, parseSize } from './args.js'
+
+export interface CliIo {
+  stdout: (s: string) => void
+  stderr: (s: string) => void
+  /** resolves when the user asks a long-running command (serve) to stop */
+  untilSignal?: () => Promise<string>
+}
+
+export const EXIT_OK = 0
+export const EXIT_FAILURE = 1
+export const EXIT_USAGE = 2
+
+const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID'])
+
+const version = (): string => {
+  try {
+    return (JSON.parse(readFileSync(`${packageRoot()}/package.json`, 'utf8')) as { version?: string }).version ?? '0.0.0'
+  } catch {
+    return '0.0.0'
+  }
+}
+
+const defaultIo = (): CliIo => ({
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+  untilSignal: () =>
+    new Promise((resolve) => {
+      const on = (sig: string) => {
+        process.off('SIGINT', on)
+        process.off('SIGTERM', on)
+        resolve(sig)
+      }
+      process.once('SIGINT', on)
+      process.once('SIGTERM', on)
+    }),
+})
+
+interface SourceOpts {
+  twin?: boolean
+  port?: string
+  baud?: number
+}
+
+/** The twin's own default: a misaligned pattern starts 32 B into a line. */
+export const defaultOffset = (p: PatternName): number => (p === 'merged-misaligned' ? 32 : 0)
+
+const pickSource = (o: SourceOpts): { twin: true } | { port: string; baudRate?: number } => {
+  if (o.twin && o.port) throw new PsError('PS_USAGE', 'use either --twin or --port PATH, not both')
+  if (o.port) return { port: o.port, ...(o.baud !== undefined ? { baudRate: o.baud } : {}) }
+  if (o.baud !== undefined) throw new PsError('PS_USAGE', '--baud only applies with --port PATH')
+  return { twin: true }
+}
+
+const fmt = (n: number, digits = 3): string => (Number.isInteger(n) ? String(n) : n.toPrecision(digits))
+
+export const formatCapture = (r: CaptureResult, path: string): string => {
+  const b = r.requests.bySize
+  const rows: [string, string][] = [
+    ['workload', `${r.pattern}, ${r.workload.bytes} B, offset ${r.offset} B`],
+    ['source', `${r.source} (${path})`],
+    ['MRd requests', `${r.requests.count}  [32 B: ${b['32']}  64 B: ${b['64']}  96 B: ${b['96']}  128 B: ${b['128']}  other: ${b.other}]`],
+    ['requested bytes', String(r.bytes.requested)],
+    ['completions', `${r.completions} (${r.bytes.completed} B)`],
+    ['time', `${r.cycles} cycles = ${fmt(r.seconds * 1e6, 4)} µs at ${fmt(r.clockHz / 1e6)} MHz${r.source === 'twin' ? ' (simulated)' : ''}`],
+    ['rates', `${(r.rates.mrdPerSecond / 1e6).toFixed(2)} million MRd/s, ${fmt(r.rates.gbPerSecond)} GB/s of requested data`],
+    [
+      'model check',
+      r.model.matchesProbe
+        ? `model issued ${r.model.issued.count} MRd: matches the probe`
+        : `MISMATCH: model issued ${r.model.issued.count} MRd / ${r.model.issued.bytes} B, probe counted ${r.requests.count} / ${r.bytes.requested} B`,
+    ],
+    [
+      'link errors',
+      `host bad ${r.link.host.badFrames}, crc ${r.link.host.crcErrors}, overflow ${r.link.host.overflows}, gaps ${r.link.host.seqGaps}; ` +
+        `firmware bad ${r.link.firmware.rxBadFrames}, overflow ${r.link.firmware.rxOverflows}, dropped ${r.link.firmware.txDropped}`,
+    ],
+    ['wall time', `${r.wallSeconds.toFixed(2)} s`],
+  ]
+  const w = Math.max(...rows.map(([k]) => k.length))
+  return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n'
+}
+
+export const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
+  const program = new Command('pcie-scope')
+  program
+    .description('PCIe traffic monitor: capture what a GPU workload puts on the wire, from the FPGA probe or its Verilator twin')
+    .version(version(), '-V, --version')
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+
+  program
+    .command('capture')
+    .description('run one workload and print the probe counters (from the FPGA, over the UART)')
+    .option('--twin', 'use the twin (Verilated RTL + firmware + GPU traffic model); the default without --port')
+    .option('--port <path>', 'serial device of a board (needs a CUDA workload runner: not available yet)')
+    .option('--baud <n>', 'baud rate with --port (default 115200)', parseIntArg)
+    .addOption(new Option('--pattern <name>', 'access pattern').choices(PATTERNS).makeOptionMandatory())
+    .option('--bytes <n>', `useful bytes to read: a multiple of ${LINE_BYTES}, at most 1G; suffixes K, M, G are binary`, parseSize, 1024 * 1024)
+    .option('--offset <bytes>', 'start of the buffer within a 128-B line: 0..124, a multiple of 4 (default: 32 for merged-misaligned, else 0)', parseIntArg)
+    .option('--latency-cycles <n>', 'twin only: BAR completion latency in clock cycles (twin default 250)', parseIntArg)
+    .addOption(new Option('--period-ms <n>', 'snapshot streaming period during the run').argParser(parseIntArg).default(0, '0 = the firmware default'))
+    .option('--json', 'print exactly one JSON object on stdout')
+    .action(async (o: SourceOpts & { pattern: PatternName; bytes: number; offset?: number; latencyCycles?: number; periodMs: number; json?: boolean }) => {
+      const source = pickSource(o)
+      if ('port' in source && o.latencyCycles !== undefined) throw new PsError('PS_USAGE', '--latency-cycles only applies to the twin')
+      if (o.periodMs > 0xffff) throw new PsError('PS_USAGE', '--period-ms must be at most 65535')
+      const workload = validateWorkload({ pattern: o.pattern, bytes: o.bytes, offset: o.offset ?? defaultOffset(o.pattern) })
+      if ('port' in source) {
+        throw new PsError(
+          'PS_WORKLOAD_UNSUPPORTED',
+          `a board capture on ${source.port} needs the CUDA workload runner, which a later issue adds; only --twin captures run workloads today (\`pcie-scope serve --port ${source.port}\` watches a board live)`,
+        )
+      }
+      const progress = (m: string) => io.stderr(`pcie-scope: ${m}\n`)
+      progress('starting the twin')
+      const session: DeviceSession = await openSession({ twin: true, ...(o.latencyCycles !== undefined ? { latencyCycles: o.latencyCycles } : {}) })
+      try {
+        progress(`probe on ${session.path}: protocol ${session.info.protocolVersion}, firmware ${session.info.firmwareVersion}, ${session.info.clockHz} Hz`)
+        const result = await runCapture(session, workload, { periodMs: o.periodMs, onProgress: progress })
+        io.stdout(o.json ? JSON.stringify(result) + '\n' : formatCapture(result, session.path))
+        setCode(EXIT_OK)
+      } finally {
+        await session.close()
+      }
+    })
+
+  program
+    .command('serve')
+    .description('start the control server (REST + WebSocket + web UI) on one probe')
+    .option('--twin', 'serve the twin (the default without --port)')
+    .option('--port <path>', 'serial device of a board')
+    .option('--baud <n>', 'baud rate with --port (default 115200)', parseIntArg)
+    .addOption(new Option('--http <host:port>', 'address to listen on').argParser(parseHostPort).default({ host: '127.0.0.1', port: 8737 }, '127.0.0.1:8737'))
+    .option('--token <token>', 'access token (default: a random one per run)')
+    .option('--demo', 'demo mode of the server')
+    .action(async (o: SourceOpts & { http: { host: string; port: number }; token?: string; demo?: boolean }) => {
+      const source = pickSource(o)
+      const spec = '../server/index.js'
+      let mod: { startServer?: unknown }
+      try {
+        mod = (await import(spec)) as { startServer?: unknown }
+      } catch (e) {
+        throw new PsError('PS_USAGE', `the server is not available in this build (${e instanceof Error ? e.message : String(e)})`, { cause: e })
+      }
+      if (typeof mod.startServer !== 'function') throw new PsError('PS_USAGE', 'the server module does not export startServer()')
+      const startServer = mod.startServer as (opts: {
+        twin: boolean
+        port?: string
+        baudRate?: number
+        http: { host: string; port: number }
+        demo?: boolean
+        token?: string
+      }) => Promise<{ url: string; close(): Promise<void> }>
+      const server = await startServer({
+        twin: 'twin' in source,
+        ...('port' in source ? { port: source.port } : {}),
+        ...('port' in source && source.baudRate !== undefined ? { baudRate: source.baudRate } : {}),
+        http: o.http,
+        ...(o.demo ? { demo: true } : {}),
+        ...(o.token !== undefined ? { token: o.token } : {}),
+      })
+      io.stdout(`${server.url}\n`)
+      io.stderr('pcie-scope: serving; press Ctrl-C to stop\n')
+      const sig = await (io.untilSignal ?? defaultIo().untilSignal!)()
+      io.stderr(`pcie-scope: ${sig}: stopping\n`)
+      await server.close()
+      setCode(EXIT_OK)
+    })
+
+  return program
+}
+
+/** Run the CLI; resolves with the exit code (never calls process.exit). */
+export const main = async (argv: string[] = process.argv, io: CliIo = defaultIo()): Promise<number> => {
+  let code = EXIT_OK
+  const program = buildProgram(io, (c) => (code = c))
+  try {
+    await program.parseAsync(argv)
+    return code
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT_OK : EXIT_USAGE
+    if (isPsError(e)) {
+      io.stderr(`pcie-scope: error [${e.code}]: ${e.message}\n`)
+      return USAGE_CODES.has(e.code) ? EXIT_USAGE : EXIT_FAILURE
+    }
+    io.stderr(`pcie-scope: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+    return EXIT_FAILURE
+  }
+}
+
+export { MAX_WORKLOAD_BYTES }

@@ -1,0 +1,299 @@
+/**
+ * ProbeClient: speaks the pcie-scope UART protocol over one Duplex byte stream (a SerialPort,
+ * or any Duplex in tests). Commands run one at a time (mutex) and are matched to their RESPONSE
+ * by requestSeq under per-command timeouts. SNAPSHOT frames are emitted as 'snapshot' events.
+ * Decode problems are counted and emitted as 'link-error', never fatal. The stream closing
+ * emits 'disconnect' and rejects the pending command with PS_SERIAL_DISCONNECTED.
+ *
+ * Events: 'snapshot' (Snapshot), 'disconnect' (PsError), 'link-error' (PsError)
+ */
+import { EventEmitter } from 'node:events'
+import type { Duplex } from 'node:stream'
+import { PsError } from '../errors.js'
+import { FrameDecoder } from '../protocol/decoder.js'
+import { encodeFrame, frameTypeName, type Frame } from '../protocol/frame.js'
+import { COMMANDS, FRAME_TYPE, STATUS, STATUS_DOC, type CommandName } from '../protocol/generated.js'
+import { decodeInfo, decodeReply, decodeResponse, decodeSnapshot, encodeCommand, type CommandArgs, type ResponseHeader } from '../protocol/messages.js'
+import { createLogger } from '../util/log.js'
+import { Mutex } from '../util/mutex.js'
+import type { HostLinkStats, ProbeInfo, Snapshot } from './types.js'
+
+const log = createLogger('ps:device:client')
+
+export const DEFAULT_TIMEOUT_MS = 2000
+/** Commands that can take longer than the default (SNAPSHOT reads every counter first). */
+const DEFAULT_COMMAND_TIMEOUTS: Partial<Record<CommandName, number>> = { SNAPSHOT: 3000 }
+
+export interface ProbeClientOptions {
+  /** default response timeout per command in ms (default 2000) */
+  timeoutMs?: number
+  /** per-command overrides */
+  commandTimeouts?: Partial<Record<CommandName, number>>
+  /** first host sequence number (default 0) */
+  firstSeq?: number
+}
+
+export interface ProbeClientEvents {
+  snapshot: [Snapshot]
+  disconnect: [PsError]
+  'link-error': [PsError]
+}
+
+interface Pending {
+  name: CommandName
+  cmdId: number
+  seq: number
+  timer: NodeJS.Timeout
+  onDemand: Snapshot | undefined
+  resolve: (r: { header: ResponseHeader; onDemand: Snapshot | undefined }) => void
+  reject: (e: PsError) => void
+}
+
+type ClosablePort = Duplex & { isOpen?: boolean; close?: (cb?: (err?: Error | null) => void) => void; path?: string }
+
+export class ProbeClient extends EventEmitter<ProbeClientEvents> {
+  private readonly port: ClosablePort
+  private readonly decoder = new FrameDecoder()
+  private readonly mutex = new Mutex()
+  private readonly timeoutMs: number
+  private readonly timeouts: Partial<Record<CommandName, number>>
+  private seq: number
+  private pending: Pending | undefined
+  private last: Snapshot | undefined
+  private closed = false
+  private disconnectError: PsError | undefined
+  private lastInfo: ProbeInfo | undefined
+  private readonly detach: () => void
+
+  constructor(port: Duplex, opts: ProbeClientOptions = {}) {
+    super()
+    this.port = port as ClosablePort
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    // an explicit timeoutMs applies to every command; commandTimeouts override per command
+    this.timeouts = { ...(opts.timeoutMs === undefined ? DEFAULT_COMMAND_TIMEOUTS : {}), ...opts.commandTimeouts }
+    this.seq = (opts.firstSeq ?? 0) & 0xffff
+
+    const onData = (chunk: Buffer) => this.decoder.write(chunk)
+    const onClose = (err?: unknown) => this.onPortGone(err)
+    const onEnd = () => this.onPortGone(new Error('stream ended'))
+    const onError = (err: Error) => {
+      log.debug(() => `port error: ${err.message}`)
+      this.linkError(new PsError('PS_SERIAL_DISCONNECTED', `serial port error: ${err.message}`, { cause: err }))
+    }
+    const onFrame = (f: Frame) => this.onFrame(f)
+    const onFrameError = (e: PsError) => this.linkError(e)
+    port.on('data', onData)
+    port.on('close', onClose)
+    port.on('end', onEnd)
+    port.on('error', onError)
+    this.decoder.on('data', onFrame)
+    this.decoder.on('frame-error', onFrameError)
+    this.detach = () => {
+      port.off('data', onData)
+      port.off('close', onClose)
+      port.off('end', onEnd)
+      this.decoder.off('data', onFrame)
+      this.decoder.off('frame-error', onFrameError)
+      // keep an error listener on the port: a late error must never crash the process
+      port.off('error', onError)
+      port.on('error', (err: Error) => log.debug(() => `port error after close: ${err.message}`))
+    }
+    if (port.destroyed) this.onPortGone(new Error('stream already destroyed'))
+  }
+
+  /** PING then INFO: the first exchange with a probe. */
+  async hello(): Promise<ProbeInfo> {
+    await this.ping()
+    return this.info()
+  }
+
+  /** Round trip in ms. The device must echo the nonce. */
+  async ping(nonce: number = (Math.random() * 0x1_0000_0000) >>> 0): Promise<number> {
+    const t0 = performance.now()
+    const { header } = await this.command('PING', { nonce })
+    const r = decodeReply('PING', header.reply)
+    if (!r.ok) throw r.error
+    if (r.value['nonce'] !== nonce >>> 0) {
+      throw new PsError('PS_CMD_BAD_REPLY', `PING echoed nonce ${String(r.value['nonce'])}, sent ${nonce >>> 0}`)
+    }
+    return performance.now() - t0
+  }
+
+  async info(): Promise<ProbeInfo> {
+    const { header } = await this.command('INFO')
+    const r = decodeInfo(header.reply)
+    if (!r.ok) throw r.error
+    this.lastInfo = r.value
+    return r.value
+  }
+
+  /** Enable the counters and stream a snapshot every periodMs (0 = the firmware default). */
+  async start(periodMs = 0): Promise<void> {
+    await this.command('START', { periodMs })
+  }
+
+  async stop(): Promise<void> {
+    await this.command('STOP')
+  }
+
+  async clear(): Promise<void> {
+    await this.command('CLEAR')
+  }
+
+  /** Ask for an ON_DEMAND snapshot; resolves with it once the SNAPSHOT response arrives. */
+  async snapshot(): Promise<Snapshot> {
+    const { onDemand } = await this.command('SNAPSHOT')
+    if (!onDemand) throw new PsError('PS_CMD_BAD_REPLY', 'the SNAPSHOT response arrived without an ON_DEMAND snapshot before it')
+    return onDemand
+  }
+
+  /** What the host decoder counted on the received bytes. */
+  hostStats(): HostLinkStats {
+    return this.decoder.stats
+  }
+
+  lastSnapshot(): Snapshot | undefined {
+    return this.last
+  }
+
+  /** INFO from the last successful info()/hello(). */
+  lastProbeInfo(): ProbeInfo | undefined {
+    return this.lastInfo
+  }
+
+  get isClosed(): boolean {
+    return this.closed
+  }
+
+  get isDisconnected(): boolean {
+    return this.disconnectError !== undefined
+  }
+
+  /** Send a command and wait for its OK response (raw header + reply bytes). */
+  command(name: CommandName, args: CommandArgs = {}, opts: { timeoutMs?: number } = {}): Promise<{ header: ResponseHeader; onDemand: Snapshot | undefined }> {
+    return this.mutex.run(() => this.commandNow(name, args, opts.timeoutMs))
+  }
+
+  /** Reject pending work with PS_DEVICE_CLOSED, stop listening and close the port. */
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.failPending(new PsError('PS_DEVICE_CLOSED', 'the probe client was closed'))
+    this.detach()
+    this.decoder.end()
+    await closeDuplex(this.port)
+  }
+
+  private commandNow(name: CommandName, args: CommandArgs, timeoutOverride: number | undefined): Promise<{ header: ResponseHeader; onDemand: Snapshot | undefined }> {
+    if (this.closed) return Promise.reject(new PsError('PS_DEVICE_CLOSED', `${name}: the probe client is closed`))
+    if (this.disconnectError) return Promise.reject(new PsError('PS_SERIAL_DISCONNECTED', `${name}: ${this.disconnectError.message}`))
+    let payload: Buffer
+    try {
+      payload = encodeCommand(name, args)
+    } catch (e) {
+      return Promise.reject(e)
+    }
+    const seq = this.seq
+    this.seq = (this.seq + 1) & 0xffff
+    const timeoutMs = timeoutOverride ?? this.timeouts[name] ?? this.timeoutMs
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (this.pending?.seq !== seq) return
+        this.pending = undefined
+        reject(new PsError('PS_CMD_TIMEOUT', `${name} (seq ${seq}) got no response within ${timeoutMs} ms`))
+      }, timeoutMs)
+      this.pending = { name, cmdId: COMMANDS[name].id, seq, timer, onDemand: undefined, resolve, reject }
+      log.debug(() => `-> ${name} seq ${seq} ${JSON.stringify(args)}`)
+      this.port.write(encodeFrame(FRAME_TYPE.COMMAND, seq, payload), (err) => {
+        if (err && this.pending?.seq === seq) {
+          this.settle()?.reject(new PsError('PS_SERIAL_DISCONNECTED', `${name}: write failed: ${err.message}`, { cause: err }))
+        }
+      })
+    })
+  }
+
+  private settle(): Pending | undefined {
+    const p = this.pending
+    if (p) clearTimeout(p.timer)
+    this.pending = undefined
+    return p
+  }
+
+  private failPending(err: PsError): void {
+    this.settle()?.reject(err)
+  }
+
+  private onFrame(f: Frame): void {
+    try {
+      if (f.type === FRAME_TYPE.RESPONSE) this.onResponse(f)
+      else if (f.type === FRAME_TYPE.SNAPSHOT) this.onSnapshot(f)
+      else this.linkError(new PsError('PS_FRAME_UNKNOWN_TYPE', `unexpected ${frameTypeName(f.type) ?? 'frame'} (0x${f.type.toString(16)}) from the device`))
+    } catch (e) {
+      // a throwing 'snapshot' listener must not corrupt the decoder's state
+      log.error(() => `listener failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
+    }
+  }
+
+  private onResponse(f: Frame): void {
+    const r = decodeResponse(f.payload)
+    if (!r.ok) return this.linkError(r.error)
+    const h = r.value
+    const p = this.pending
+    log.debug(() => `<- RESPONSE ${h.cmdName ?? h.cmd} status ${h.statusName ?? h.status} requestSeq ${h.requestSeq}`)
+    if (!p || h.requestSeq !== p.seq) {
+      return this.linkError(new PsError('PS_CMD_BAD_REPLY', `unmatched response to ${h.cmdName ?? `command ${h.cmd}`} (requestSeq ${h.requestSeq})`))
+    }
+    this.settle()
+    if (h.cmd !== p.cmdId) {
+      return p.reject(new PsError('PS_CMD_BAD_REPLY', `${p.name} (seq ${p.seq}) was answered as command ${h.cmdName ?? h.cmd}`))
+    }
+    if (h.status !== STATUS.OK) {
+      const doc = STATUS_DOC[h.status]
+      return p.reject(new PsError('PS_CMD_REJECTED', `${p.name} rejected by the device: ${h.statusName ?? `status ${h.status}`}${doc ? ` (${doc})` : ''}`))
+    }
+    p.resolve({ header: h, onDemand: p.onDemand })
+  }
+
+  private onSnapshot(f: Frame): void {
+    const r = decodeSnapshot(f.seq, f.payload)
+    if (!r.ok) return this.linkError(r.error)
+    const s = r.value
+    this.last = s
+    if (s.onDemand && this.pending?.name === 'SNAPSHOT') this.pending.onDemand = s
+    this.emit('snapshot', s)
+  }
+
+  private linkError(e: PsError): void {
+    log.debug(() => `link error ${e.code}: ${e.message}`)
+    this.emit('link-error', e)
+  }
+
+  private onPortGone(err: unknown): void {
+    if (this.closed || this.disconnectError) return
+    const why = err instanceof Error ? err.message : 'port closed'
+    const path = typeof this.port.path === 'string' ? `${this.port.path} ` : ''
+    const e = new PsError('PS_SERIAL_DISCONNECTED', `serial port ${path}disconnected: ${why}`, { cause: err })
+    this.disconnectError = e
+    this.failPending(e)
+    this.emit('disconnect', e)
+  }
+}
+
+/** Close a SerialPort (via close()) or destroy any other Duplex; resolves once closed. */
+export const closeDuplex = async (port: ClosablePort): Promise<void> => {
+  if (typeof port.close === 'function' && typeof port.isOpen === 'boolean') {
+    if (!port.isOpen) return
+    await new Promise<void>((resolve) => {
+      port.close!((err) => {
+        if (err) log.debug(() => `close: ${err.message}`)
+        resolve()
+      })
+    })
+    return
+  }
+  if (port.destroyed) return
+  await new Promise<void>((resolve) => {
+    port.once('close', () => resolve())
+    port.destroy()
+  })
+}

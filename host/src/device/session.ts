@@ -1,0 +1,122 @@
+/**
+ * openSession: one connected probe, from the twin or from a serial device.
+ *
+ *  twin: launch TwinProcess → open its PTY → hello (PING, INFO); runner = the twin's traffic model.
+ *        When the twin exits the port is closed (workaround 1 for bindings-cpp#162) so the client
+ *        sees 'disconnect' instead of a busy read loop.
+ *  port: open the serial device → hello; no workload runner (board captures need the CUDA runner).
+ *
+ * close() tears down in order: client (closes the port), then the twin.
+ */
+import type { SerialPort } from 'serialport'
+import { PsError } from '../errors.js'
+import { closeSerialPort, openSerialPort } from '../transport/serial.js'
+import { TwinProcess, type TwinOptions } from '../transport/twin.js'
+import { createLogger } from '../util/log.js'
+import { TwinWorkloadRunner } from '../workload/twin-runner.js'
+import { ProbeClient, type ProbeClientOptions } from './client.js'
+import type { ProbeInfo, WorkloadRunner } from './types.js'
+
+const log = createLogger('ps:device:session')
+
+export interface DeviceSession {
+  readonly source: 'twin' | 'serial'
+  readonly path: string
+  readonly info: ProbeInfo
+  readonly client: ProbeClient
+  readonly runner: WorkloadRunner | undefined
+  /** twin sessions: the twin process (diagnostics, tests); not part of the cross-module contract */
+  readonly twin?: TwinProcess
+  close(): Promise<void>
+}
+
+export type OpenSessionOptions =
+  | ({ twin: true; latencyCycles?: number } & SessionTuning & { twinOptions?: Omit<TwinOptions, 'latencyCycles'> })
+  | ({ port: string; baudRate?: number } & SessionTuning)
+
+interface SessionTuning {
+  client?: ProbeClientOptions
+  /** hello attempts before giving up (default 3; the first frame after open can be lost) */
+  helloAttempts?: number
+}
+
+const hello = async (client: ProbeClient, attempts: number): Promise<ProbeInfo> => {
+  let last: unknown
+  for (let i = 0; i < Math.max(1, attempts); i++) {
+    try {
+      return await client.hello()
+    } catch (e) {
+      last = e
+      if (!(e instanceof PsError) || e.code !== 'PS_CMD_TIMEOUT') throw e
+      log.debug(() => `hello attempt ${i + 1} timed out`)
+    }
+  }
+  throw last
+}
+
+export const openSession = async (opts: OpenSessionOptions): Promise<DeviceSession> => {
+  if ('twin' in opts && opts.twin) return openTwinSession(opts)
+  if ('port' in opts && typeof opts.port === 'string') return openSerialSession(opts)
+  throw new PsError('PS_USAGE', 'openSession needs { twin: true } or { port: PATH }')
+}
+
+const openSerialSession = async (opts: { port: string; baudRate?: number } & SessionTuning): Promise<DeviceSession> => {
+  const port = await openSerialPort(opts.port, opts.baudRate !== undefined ? { baudRate: opts.baudRate } : {})
+  const client = new ProbeClient(port, opts.client)
+  let info: ProbeInfo
+  try {
+    info = await hello(client, opts.helloAttempts ?? 3)
+  } catch (e) {
+    await client.close()
+    throw e
+  }
+  let closing: Promise<void> | undefined
+  return {
+    source: 'serial',
+    path: opts.port,
+    info,
+    client,
+    runner: undefined,
+    close: () => (closing ??= client.close()),
+  }
+}
+
+const openTwinSession = async (opts: { twin: true; latencyCycles?: number; twinOptions?: Omit<TwinOptions, 'latencyCycles'> } & SessionTuning): Promise<DeviceSession> => {
+  const twin = await TwinProcess.launch({ ...opts.twinOptions, ...(opts.latencyCycles !== undefined ? { latencyCycles: opts.latencyCycles } : {}) })
+  let port: SerialPort | undefined
+  let client: ProbeClient | undefined
+  const onExit = () => {
+    // workaround 1 (bindings-cpp#162): the owner of the twin closes the port when it exits
+    log.debug(() => 'twin exited: closing its PTY')
+    if (port) void closeSerialPort(port)
+  }
+  twin.on('exit', onExit)
+  try {
+    port = await openSerialPort(twin.pty)
+    if (!twin.isRunning) onExit()
+    client = new ProbeClient(port, opts.client)
+    const info = await hello(client, opts.helloAttempts ?? 3)
+    const runner = new TwinWorkloadRunner(twin)
+    let closing: Promise<void> | undefined
+    const c = client
+    return {
+      source: 'twin',
+      path: twin.pty,
+      info,
+      client: c,
+      runner,
+      twin,
+      close: () =>
+        (closing ??= (async () => {
+          await c.close()
+          twin.off('exit', onExit)
+          await twin.close()
+        })()),
+    }
+  } catch (e) {
+    if (client) await client.close()
+    else if (port) await closeSerialPort(port)
+    await twin.close()
+    throw e
+  }
+}

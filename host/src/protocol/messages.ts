@@ -1,0 +1,236 @@
+/**
+ * Payload codecs driven by the generated layouts: COMMAND payloads (cmd + args), RESPONSE
+ * payloads (header + the command's reply fields), the INFO reply and SNAPSHOT payloads.
+ * No offsets or ids are written here; they all come from generated.ts.
+ */
+import { PsError } from '../errors.js'
+import type { Counters, FirmwareLinkStats, ProbeInfo, Snapshot } from '../device/types.js'
+import {
+  COMMAND_LAYOUT,
+  COMMANDS,
+  COUNTERS,
+  RESPONSE_LAYOUT,
+  SNAPSHOT_FLAG,
+  SNAPSHOT_LAYOUT,
+  STATUS,
+  type CommandName,
+  type CounterKey,
+  type StatusName,
+} from './generated.js'
+
+export type ScalarType = 'u8' | 'u16' | 'u32' | 'u64'
+const SIZES: Record<ScalarType, number> = { u8: 1, u16: 2, u32: 4, u64: 8 }
+
+export const scalarSize = (t: string): number => {
+  const n = SIZES[t as ScalarType]
+  if (n === undefined) throw new PsError('PS_REQUEST_INVALID', `unsupported field type ${t}`)
+  return n
+}
+
+/** Read a little-endian unsigned field; u64 becomes a number (exact below 2^53). */
+export const readField = (buf: Buffer, type: string, offset: number): number => {
+  switch (type) {
+    case 'u8':
+      return buf.readUInt8(offset)
+    case 'u16':
+      return buf.readUInt16LE(offset)
+    case 'u32':
+      return buf.readUInt32LE(offset)
+    case 'u64':
+      return buf.readUInt32LE(offset) + buf.readUInt32LE(offset + 4) * 0x1_0000_0000
+    default:
+      throw new PsError('PS_REQUEST_INVALID', `unsupported field type ${type}`)
+  }
+}
+
+/** Write a little-endian unsigned field; range-checked. */
+export const writeField = (buf: Buffer, type: string, offset: number, value: number, name = 'value'): void => {
+  const bytes = scalarSize(type)
+  const max = bytes === 8 ? Number.MAX_SAFE_INTEGER : 2 ** (8 * bytes) - 1
+  if (!Number.isInteger(value) || value < 0 || value > max) {
+    throw new PsError('PS_REQUEST_INVALID', `${name} must be an integer in 0..${max} (${type}), got ${String(value)}`)
+  }
+  if (bytes === 8) {
+    buf.writeUInt32LE(value % 0x1_0000_0000, offset)
+    buf.writeUInt32LE(Math.floor(value / 0x1_0000_0000), offset + 4)
+  } else buf.writeUIntLE(value, offset, bytes)
+}
+
+interface FieldDef {
+  readonly name: string
+  readonly type: string
+  readonly offset: number
+}
+
+const decodeFields = (buf: Buffer, fields: readonly FieldDef[], base = 0): Record<string, number> => {
+  const out: Record<string, number> = {}
+  for (const f of fields) out[f.name] = readField(buf, f.type, base + f.offset)
+  return out
+}
+
+const COMMAND_BY_ID = new Map<number, CommandName>((Object.keys(COMMANDS) as CommandName[]).map((n) => [COMMANDS[n].id, n]))
+const STATUS_BY_ID = new Map<number, StatusName>((Object.keys(STATUS) as StatusName[]).map((n) => [STATUS[n], n]))
+
+export const commandName = (id: number): CommandName | undefined => COMMAND_BY_ID.get(id)
+export const statusName = (id: number): StatusName | undefined => STATUS_BY_ID.get(id)
+
+export type CommandArgs = Record<string, number>
+
+/** COMMAND payload: header (cmd) then the command's args at their layout offsets. */
+export const encodeCommand = (name: CommandName, args: CommandArgs = {}): Buffer => {
+  const def = COMMANDS[name]
+  if (!def) throw new PsError('PS_REQUEST_INVALID', `unknown command ${String(name)}`)
+  const base = COMMAND_LAYOUT.bytes
+  const buf = Buffer.alloc(base + def.argsBytes)
+  writeField(buf, COMMAND_LAYOUT.fields.cmd.type, COMMAND_LAYOUT.fields.cmd.offset, def.id, 'cmd')
+  const argDefs: readonly FieldDef[] = def.args
+  for (const a of argDefs) {
+    const v = args[a.name]
+    if (v === undefined) throw new PsError('PS_REQUEST_INVALID', `${name}: missing argument ${a.name}`)
+    writeField(buf, a.type, base + a.offset, v, `${name}.${a.name}`)
+  }
+  for (const k of Object.keys(args)) {
+    if (!argDefs.some((a) => a.name === k)) throw new PsError('PS_REQUEST_INVALID', `${name}: unexpected argument ${k}`)
+  }
+  return buf
+}
+
+/** Decode a COMMAND payload (used by test devices and for diagnostics). */
+export const decodeCommand = (
+  payload: Buffer,
+): { ok: true; cmd: number; name: CommandName | undefined; args: CommandArgs; argBytes: Buffer } | { ok: false; message: string } => {
+  if (payload.length < COMMAND_LAYOUT.bytes) return { ok: false, message: 'empty COMMAND payload' }
+  const cmd = readField(payload, COMMAND_LAYOUT.fields.cmd.type, COMMAND_LAYOUT.fields.cmd.offset)
+  const name = commandName(cmd)
+  const argBytes = Buffer.from(payload.subarray(COMMAND_LAYOUT.bytes))
+  if (!name) return { ok: true, cmd, name, args: {}, argBytes }
+  const def = COMMANDS[name]
+  if (argBytes.length !== def.argsBytes) return { ok: false, message: `${name}: ${argBytes.length} argument bytes, expected ${def.argsBytes}` }
+  return { ok: true, cmd, name, args: decodeFields(argBytes, def.args), argBytes }
+}
+
+export interface ResponseHeader {
+  cmd: number
+  cmdName: CommandName | undefined
+  status: number
+  statusName: StatusName | undefined
+  requestSeq: number
+  /** bytes after the response header: the command's reply fields when status is OK */
+  reply: Buffer
+}
+
+export type Decoded<T> = { ok: true; value: T } | { ok: false; error: PsError }
+
+export const decodeResponse = (payload: Buffer): Decoded<ResponseHeader> => {
+  if (payload.length < RESPONSE_LAYOUT.bytes) {
+    return { ok: false, error: new PsError('PS_CMD_BAD_REPLY', `RESPONSE payload of ${payload.length} B, expected at least ${RESPONSE_LAYOUT.bytes}`) }
+  }
+  const h = decodeFields(payload, Object.entries(RESPONSE_LAYOUT.fields).map(([name, f]) => ({ name, type: f.type, offset: f.offset })))
+  const cmd = h['cmd']!
+  const status = h['status']!
+  return {
+    ok: true,
+    value: {
+      cmd,
+      cmdName: commandName(cmd),
+      status,
+      statusName: statusName(status),
+      requestSeq: h['requestSeq']!,
+      reply: Buffer.from(payload.subarray(RESPONSE_LAYOUT.bytes)),
+    },
+  }
+}
+
+/** Encode a RESPONSE payload (used by test devices). */
+export const encodeResponse = (cmd: number, status: number, requestSeq: number, reply: Uint8Array = Buffer.alloc(0)): Buffer => {
+  const buf = Buffer.alloc(RESPONSE_LAYOUT.bytes + reply.length)
+  const f = RESPONSE_LAYOUT.fields
+  writeField(buf, f.cmd.type, f.cmd.offset, cmd, 'cmd')
+  writeField(buf, f.status.type, f.status.offset, status, 'status')
+  writeField(buf, f.requestSeq.type, f.requestSeq.offset, requestSeq, 'requestSeq')
+  buf.set(reply, RESPONSE_LAYOUT.bytes)
+  return buf
+}
+
+/** Decode the reply fields of command `name` (exact length required). */
+export const decodeReply = (name: CommandName, reply: Buffer): Decoded<Record<string, number>> => {
+  const def = COMMANDS[name]
+  if (reply.length !== def.replyBytes) {
+    return { ok: false, error: new PsError('PS_CMD_BAD_REPLY', `${name} reply of ${reply.length} B, expected ${def.replyBytes}`) }
+  }
+  return { ok: true, value: decodeFields(reply, def.reply) }
+}
+
+/** Encode reply fields of command `name` (used by test devices). */
+export const encodeReply = (name: CommandName, values: Record<string, number>): Buffer => {
+  const def = COMMANDS[name]
+  const buf = Buffer.alloc(def.replyBytes)
+  for (const f of def.reply as readonly FieldDef[]) writeField(buf, f.type, f.offset, values[f.name] ?? 0, `${name}.${f.name}`)
+  return buf
+}
+
+export const decodeInfo = (reply: Buffer): Decoded<ProbeInfo> => {
+  const r = decodeReply('INFO', reply)
+  if (!r.ok) return r
+  const v = r.value
+  return {
+    ok: true,
+    value: {
+      protocolVersion: v['protocolVersion']!,
+      firmwareVersion: v['firmwareVersion']!,
+      probeId: v['probeId']!,
+      regVersion: v['regVersion']!,
+      clockHz: v['clockHz']!,
+      counterCount: v['counterCount']!,
+      streaming: v['streaming']! !== 0,
+      periodMs: v['periodMs']!,
+      barLatencyCycles: v['barLatencyCycles']!,
+    },
+  }
+}
+
+const COUNTER_BYTES = 8
+const FW_FIELDS = ['rxFrames', 'rxBadFrames', 'rxOverflows', 'unknownCommands', 'txDropped'] as const satisfies readonly (keyof FirmwareLinkStats)[]
+
+export const decodeSnapshot = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<Snapshot> => {
+  if (payload.length !== SNAPSHOT_LAYOUT.bytes) {
+    return { ok: false, error: new PsError('PS_CMD_BAD_REPLY', `SNAPSHOT payload of ${payload.length} B, expected ${SNAPSHOT_LAYOUT.bytes}`) }
+  }
+  const L = SNAPSHOT_LAYOUT.fields
+  const flags = readField(payload, L.flags.type, L.flags.offset)
+  const counters = {} as Counters
+  for (const c of COUNTERS) counters[c.key as CounterKey] = readField(payload, 'u64', L.counters.offset + c.index * COUNTER_BYTES)
+  const firmware = {} as FirmwareLinkStats
+  for (const k of FW_FIELDS) firmware[k] = readField(payload, L[k].type, L[k].offset)
+  return {
+    ok: true,
+    value: {
+      seq,
+      index: readField(payload, L.index.type, L.index.offset),
+      onDemand: (flags & SNAPSHOT_FLAG.ON_DEMAND) !== 0,
+      enabled: (flags & SNAPSHOT_FLAG.ENABLED) !== 0,
+      counters,
+      firmware,
+      receivedAt,
+    },
+  }
+}
+
+/** Encode a SNAPSHOT payload (used by test devices). */
+export const encodeSnapshot = (s: Pick<Snapshot, 'index' | 'onDemand' | 'enabled' | 'counters' | 'firmware'>): Buffer => {
+  const L = SNAPSHOT_LAYOUT.fields
+  const buf = Buffer.alloc(SNAPSHOT_LAYOUT.bytes)
+  const flags = (s.onDemand ? SNAPSHOT_FLAG.ON_DEMAND : 0) | (s.enabled ? SNAPSHOT_FLAG.ENABLED : 0)
+  writeField(buf, L.flags.type, L.flags.offset, flags, 'flags')
+  writeField(buf, L.index.type, L.index.offset, s.index, 'index')
+  for (const c of COUNTERS) writeField(buf, 'u64', L.counters.offset + c.index * COUNTER_BYTES, s.counters[c.key as CounterKey] ?? 0, c.key)
+  for (const k of FW_FIELDS) writeField(buf, L[k].type, L[k].offset, s.firmware[k], k)
+  return buf
+}
+
+/** A Counters record with every key at 0. */
+export const zeroCounters = (): Counters => {
+  const c = {} as Counters
+  for (const d of COUNTERS) c[d.key as CounterKey] = 0
+  return c
+}

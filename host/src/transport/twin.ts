@@ -1,0 +1,345 @@
+/**
+ * TwinProcess: launches the twin executable (real RTL under Verilator + real firmware + the GPU
+ * traffic model) and speaks its stdin/stdout JSON-lines protocol (docs/contracts.md §3).
+ *
+ *   stdout: {"event":"ready","pty":"/dev/pts/N","clockHz":…} first, then "done" / "error" lines
+ *   stdin:  `run ID PATTERN BYTES OFFSET`, `quit` (EOF = quit)
+ *
+ * Runs are sent one at a time and matched on their id. The child exiting rejects pending runs
+ * with PS_TWIN_EXITED and emits 'exit'; whoever owns the twin closes the serial port then
+ * (workaround 1 for serialport/bindings-cpp#162, done by openSession).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { EventEmitter } from 'node:events'
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { PsError } from '../errors.js'
+import { createLogger } from '../util/log.js'
+import type { PatternName } from '../device/types.js'
+
+const log = createLogger('ps:transport:twin')
+const logStderr = createLogger('ps:transport:twin:stderr')
+
+export const TWIN_RELATIVE_PATH = join('build', 'twin', 'pcie-scope-twin')
+export const TWIN_BUILD_COMMAND = 'npm run build:twin'
+
+export interface TwinReady {
+  pty: string
+  clockHz: number
+}
+
+export interface TwinDone {
+  id: number
+  pattern: PatternName
+  bytes: number
+  offset: number
+  mrd: { count: number; bySize: Record<'32' | '64' | '96' | '128' | 'other', number>; bytes: number }
+  completions: number
+  payloadErrors: number
+  simCycles: number
+  wallSeconds: number
+}
+
+export interface TwinOptions {
+  /** path of the executable (default: PCIE_SCOPE_TWIN, else <package root>/build/twin/pcie-scope-twin) */
+  binaryPath?: string
+  /** BAR_LATENCY written at start (twin default 250) */
+  latencyCycles?: number
+  /** GPU outstanding-request budget (twin default 256) */
+  tags?: number
+  extraArgs?: string[]
+  /** time allowed for the ready line (default 20 s) */
+  readyTimeoutMs?: number
+  /** time between quit and SIGKILL in close() (default 3 s) */
+  closeGraceMs?: number
+}
+
+export interface TwinRunRequest {
+  pattern: PatternName
+  bytes: number
+  offset: number
+}
+
+export interface TwinEvents {
+  exit: [code: number | null, signal: NodeJS.Signals | null]
+  /** an {"event":"error"} line that matched no pending run */
+  'twin-error': [message: string]
+}
+
+/** The folder holding pcie-scope's package.json, found by walking up from this module. */
+export const packageRoot = (): string => {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (;;) {
+    const pj = join(dir, 'package.json')
+    if (existsSync(pj)) {
+      try {
+        if ((JSON.parse(readFileSync(pj, 'utf8')) as { name?: string }).name === 'pcie-scope') return dir
+      } catch {
+        /* keep walking */
+      }
+    }
+    const up = dirname(dir)
+    if (up === dir) return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
+    dir = up
+  }
+}
+
+/** Path of the twin executable, or PS_TWIN_NOT_BUILT naming the build command. */
+export const locateTwin = (binaryPath?: string): string => {
+  const root = packageRoot()
+  const p = binaryPath ?? (process.env['PCIE_SCOPE_TWIN'] || join(root, TWIN_RELATIVE_PATH))
+  try {
+    accessSync(p, constants.X_OK)
+  } catch {
+    const shown = relative(root, p).startsWith('..') ? p : relative(root, p)
+    throw new PsError('PS_TWIN_NOT_BUILT', `the twin is not built: ${shown} is missing or not executable; build it with \`${TWIN_BUILD_COMMAND}\``)
+  }
+  return p
+}
+
+interface PendingRun {
+  id: number
+  resolve: (d: TwinDone) => void
+  reject: (e: Error) => void
+  cleanup: () => void
+}
+
+const STDERR_TAIL = 20
+
+export class TwinProcess extends EventEmitter<TwinEvents> {
+  readonly pty: string
+  readonly clockHz: number
+  readonly binaryPath: string
+  private readonly child: ChildProcessWithoutNullStreams
+  private readonly closeGraceMs: number
+  private readonly pending = new Map<number, PendingRun>()
+  private readonly stderrTail: string[]
+  private nextId = 1
+  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined
+  private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  private queue: Promise<unknown> = Promise.resolve()
+
+  private constructor(child: ChildProcessWithoutNullStreams, binaryPath: string, ready: TwinReady, lines: AsyncIterator<string>, stderrTail: string[], exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>, closeGraceMs: number) {
+    super()
+    this.child = child
+    this.binaryPath = binaryPath
+    this.pty = ready.pty
+    this.clockHz = ready.clockHz
+    this.stderrTail = stderrTail
+    this.exited = exited
+    this.closeGraceMs = closeGraceMs
+    // 'close' (not 'exit'): stdout is drained first, so a done line printed just before exiting still counts
+    void this.pump(lines).then(() => exited).then(({ code, signal }) => this.onExit(code, signal))
+  }
+
+  /** Spawn the twin and wait for its ready line. */
+  static async launch(opts: TwinOptions = {}): Promise<TwinProcess> {
+    const bin = locateTwin(opts.binaryPath)
+    const args: string[] = []
+    if (opts.latencyCycles !== undefined) args.push('--latency-cycles', String(opts.latencyCycles))
+    if (opts.tags !== undefined) args.push('--tags', String(opts.tags))
+    args.push(...(opts.extraArgs ?? []))
+    log.debug(() => `spawn ${bin} ${args.join(' ')}`)
+    const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+    const stderrTail: string[] = []
+    createInterface({ input: child.stderr }).on('line', (l) => {
+      stderrTail.push(l)
+      if (stderrTail.length > STDERR_TAIL) stderrTail.shift()
+      logStderr.debug(l)
+    })
+    child.stdin.on('error', (e) => log.debug(() => `stdin: ${e.message}`))
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once('close', (code, signal) => res({ code, signal })))
+    const rl = createInterface({ input: child.stdout })
+    const lines = rl[Symbol.asyncIterator]()
+    const timeoutMs = opts.readyTimeoutMs ?? 20_000
+    let timer: NodeJS.Timeout | undefined
+    const tail = () => (stderrTail.length ? `; twin stderr: ${stderrTail.slice(-5).join(' | ')}` : '')
+    try {
+      const ready = await Promise.race([
+        readReady(lines).catch(async (e: unknown) => {
+          // stdout closed early: report how the twin ended, with its last stderr lines
+          const ended = await Promise.race([exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 1000))])
+          if (ended) throw new PsError('PS_TWIN_START', `the twin exited before it was ready (code ${ended.code}, signal ${ended.signal})${tail()}`, { cause: e })
+          throw e
+        }),
+        new Promise<never>((_, reject) => {
+          child.once('error', (e) => reject(new PsError('PS_TWIN_START', `cannot start the twin ${bin}: ${e.message}`, { cause: e })))
+          void exited.then(({ code, signal }) => reject(new PsError('PS_TWIN_START', `the twin exited before it was ready (code ${code}, signal ${signal})${tail()}`)))
+          timer = setTimeout(() => reject(new PsError('PS_TWIN_START', `the twin printed no ready line within ${timeoutMs} ms${tail()}`)), timeoutMs)
+        }),
+      ])
+      log.debug(() => `ready: ${JSON.stringify(ready)}`)
+      return new TwinProcess(child, bin, ready, lines, stderrTail, exited, opts.closeGraceMs ?? 3000)
+    } catch (e) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      throw e
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid
+  }
+
+  get isRunning(): boolean {
+    return this.exitInfo === undefined
+  }
+
+  /** Recent stderr lines of the twin (diagnostics). */
+  stderr(): string[] {
+    return [...this.stderrTail]
+  }
+
+  /** Run one workload in the traffic model; resolves with its done line. Runs are serialised. */
+  run(req: TwinRunRequest, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<TwinDone> {
+    const job = this.queue.then(() => this.runNow(req, opts))
+    this.queue = job.catch(() => undefined)
+    return job
+  }
+
+  private runNow(req: TwinRunRequest, opts: { signal?: AbortSignal; timeoutMs?: number }): Promise<TwinDone> {
+    if (this.exitInfo) return Promise.reject(this.exitedError())
+    if (opts.signal?.aborted) return Promise.reject(abortError(opts.signal))
+    const id = this.nextId++
+    return new Promise<TwinDone>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined
+      const onAbort = () => {
+        // the twin cannot cancel a run: its done line will be ignored
+        this.pending.get(id)?.cleanup()
+        reject(abortError(opts.signal!))
+      }
+      const cleanup = () => {
+        this.pending.delete(id)
+        clearTimeout(timer)
+        opts.signal?.removeEventListener('abort', onAbort)
+      }
+      this.pending.set(id, { id, resolve, reject, cleanup })
+      opts.signal?.addEventListener('abort', onAbort, { once: true })
+      if (opts.timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          cleanup()
+          reject(new PsError('PS_WORKLOAD_TIMEOUT', `the twin did not finish run ${id} within ${opts.timeoutMs} ms`))
+        }, opts.timeoutMs)
+      }
+      const line = `run ${id} ${req.pattern} ${req.bytes} ${req.offset}\n`
+      log.debug(() => `stdin: ${line.trim()}`)
+      this.child.stdin.write(line)
+    })
+  }
+
+  /** Ask the twin to quit (quit + EOF), SIGKILL after the grace period; resolves once it exited. */
+  async close(): Promise<void> {
+    if (this.exitInfo) return
+    try {
+      if (this.child.stdin.writable) this.child.stdin.end('quit\n')
+    } catch {
+      /* the pipe may already be gone */
+    }
+    let timer: NodeJS.Timeout | undefined
+    const killed = new Promise<void>((res) => {
+      timer = setTimeout(() => {
+        log.debug(() => `no exit within ${this.closeGraceMs} ms: SIGKILL`)
+        this.child.kill('SIGKILL')
+        res()
+      }, this.closeGraceMs)
+    })
+    await Promise.race([this.exited, killed])
+    clearTimeout(timer)
+    const { code, signal } = await this.exited
+    this.onExit(code, signal)
+  }
+
+  /** SIGKILL now (tests, emergencies). */
+  kill(signal: NodeJS.Signals = 'SIGKILL'): void {
+    if (!this.exitInfo) this.child.kill(signal)
+  }
+
+  private async pump(lines: AsyncIterator<string>): Promise<void> {
+    try {
+      for (;;) {
+        const r = await lines.next()
+        if (r.done) break
+        this.onLine(r.value)
+      }
+    } catch (e) {
+      log.debug(() => `stdout: ${String(e)}`)
+    }
+  }
+
+  private onLine(line: string): void {
+    const text = line.trim()
+    if (!text) return
+    let msg: Record<string, unknown>
+    try {
+      msg = JSON.parse(text) as Record<string, unknown>
+    } catch {
+      log.debug(() => `non-JSON stdout line: ${text}`)
+      return
+    }
+    log.debug(() => `stdout: ${text}`)
+    if (msg['event'] === 'done') {
+      const id = Number(msg['id'])
+      const p = this.pending.get(id)
+      if (!p) return log.debug(() => `done line for unknown run ${id}`)
+      p.cleanup()
+      p.resolve(msg as unknown as TwinDone)
+    } else if (msg['event'] === 'error') {
+      const message = String(msg['message'] ?? 'unknown error')
+      const id = msg['id'] === undefined ? undefined : Number(msg['id'])
+      // runs are serialised: an error without an id belongs to the one in flight
+      const p = id !== undefined ? this.pending.get(id) : this.pending.values().next().value
+      if (p) {
+        p.cleanup()
+        p.reject(new PsError('PS_WORKLOAD_INVALID', `the twin rejected the workload: ${message}`))
+      } else this.emit('twin-error', message)
+    }
+  }
+
+  private exitedError(): PsError {
+    const e = this.exitInfo
+    const tail = this.stderrTail.length ? `; twin stderr: ${this.stderrTail.slice(-5).join(' | ')}` : ''
+    return new PsError('PS_TWIN_EXITED', `the twin exited (code ${e?.code ?? null}, signal ${e?.signal ?? null})${tail}`)
+  }
+
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.exitInfo) return
+    this.exitInfo = { code, signal }
+    log.debug(() => `exit code ${code} signal ${signal}`)
+    const err = this.exitedError()
+    for (const p of [...this.pending.values()]) {
+      p.cleanup()
+      p.reject(err)
+    }
+    this.emit('exit', code, signal)
+  }
+}
+
+const readReady = async (lines: AsyncIterator<string>): Promise<TwinReady> => {
+  for (;;) {
+    const r = await lines.next()
+    if (r.done) throw new PsError('PS_TWIN_START', 'the twin closed stdout before its ready line')
+    const text = r.value.trim()
+    if (!text) continue
+    let msg: Record<string, unknown>
+    try {
+      msg = JSON.parse(text) as Record<string, unknown>
+    } catch {
+      log.debug(() => `ignoring non-JSON line before ready: ${text}`)
+      continue
+    }
+    if (msg['event'] === 'error') throw new PsError('PS_TWIN_START', `the twin failed to start: ${String(msg['message'])}`)
+    if (msg['event'] !== 'ready') continue
+    if (typeof msg['pty'] !== 'string' || typeof msg['clockHz'] !== 'number') {
+      throw new PsError('PS_TWIN_START', `malformed ready line: ${text}`)
+    }
+    return { pty: msg['pty'], clockHz: msg['clockHz'] }
+  }
+}
+
+const abortError = (signal: AbortSignal): Error => {
+  const r: unknown = signal.reason
+  return r instanceof Error ? r : Object.assign(new Error('aborted'), { name: 'AbortError' })
+}

@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { runCapture } from '../../../host/src/capture/capture.js'
+import { ProbeClient } from '../../../host/src/device/client.js'
+import type { DeviceSession } from '../../../host/src/device/session.js'
+import type { Workload, WorkloadResult, WorkloadRunner } from '../../../host/src/device/types.js'
+import { duplexPair, FakeDevice } from '../device/fake-device.js'
+
+const sessions: DeviceSession[] = []
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()))
+})
+
+/** A fake session: the fake device's counters move as the fake runner "issues" requests. */
+const fakeSession = async (opts: { lie?: boolean; runner?: boolean } = {}) => {
+  const [host, dev] = duplexPair()
+  const device = new FakeDevice(dev)
+  const client = new ProbeClient(host, { timeoutMs: 500 })
+  const info = await client.hello()
+  const order: string[] = []
+  const runner: WorkloadRunner = {
+    kind: 'twin',
+    run: async (w: Workload): Promise<WorkloadResult> => {
+      order.push(`run while enabled=${device.enabled}`)
+      const n = w.bytes / 128
+      if (device.enabled) {
+        device.counters.mrd128 += n
+        device.counters.mrdBytes += w.bytes
+        device.counters.cpldCount += n
+        device.counters.cpldBytes += w.bytes
+        device.counters.cycles += w.bytes / 32
+      }
+      const count = opts.lie ? n + 1 : n
+      return {
+        workload: w,
+        issued: { count, bySize: { '32': 0, '64': 0, '96': 0, '128': count, other: 0 }, bytes: w.bytes },
+        completions: n,
+        payloadErrors: 0,
+        simCycles: w.bytes / 32,
+        wallSeconds: 0.01,
+      }
+    },
+  }
+  const s: DeviceSession = { source: 'twin', path: '/dev/fake', info, client, runner: opts.runner === false ? undefined : runner, close: () => client.close() }
+  sessions.push(s)
+  return { s, device, order }
+}
+
+describe('runCapture', () => {
+  it('takes requests and bytes from the probe snapshot, with the model as a cross-check', async () => {
+    const { s, device, order } = await fakeSession()
+    device.counters.mrd32 = 999 // stale counts from before: CLEAR must zero them
+    const r = await runCapture(s, { pattern: 'merged-aligned', bytes: 1 << 20, offset: 0 })
+    expect(order).toEqual(['run while enabled=true'])
+    expect(device.received.map((c) => c.name)).toEqual(['PING', 'INFO', 'PING', 'INFO', 'STOP', 'CLEAR', 'START', 'SNAPSHOT', 'STOP'])
+    expect(r).toMatchObject({
+      source: 'twin',
+      pattern: 'merged-aligned',
+      offset: 0,
+      requests: { count: 8192, bySize: { '32': 0, '64': 0, '96': 0, '128': 8192, other: 0 } },
+      bytes: { requested: 1 << 20, completed: 1 << 20 },
+      completions: 8192,
+      cycles: 32768,
+      clockHz: 250e6,
+      model: { matchesProbe: true, issued: { count: 8192 } },
+      link: { host: { badFrames: 0, crcErrors: 0 }, firmware: { rxBadFrames: 0 } },
+    })
+    expect(r.seconds).toBeCloseTo(32768 / 250e6, 12)
+    expect(r.rates.mrdPerSecond).toBeCloseTo(8192 / r.seconds, 3)
+    expect(r.rates.gbPerSecond).toBeCloseTo((1 << 20) / r.seconds / 1e9, 6)
+    expect(r.wallSeconds).toBeGreaterThan(0)
+    expect(JSON.parse(JSON.stringify(r))).toEqual(r)
+  })
+
+  it('flags a model that disagrees with the probe', async () => {
+    const { s } = await fakeSession({ lie: true })
+    const r = await runCapture(s, { pattern: 'merged-aligned', bytes: 4096, offset: 0 })
+    expect(r.requests.count).toBe(32)
+    expect(r.model.issued.count).toBe(33)
+    expect(r.model.matchesProbe).toBe(false)
+  })
+
+  it('needs a workload runner', async () => {
+    const { s } = await fakeSession({ runner: false })
+    await expect(runCapture(s, { pattern: 'strided', bytes: 128, offset: 0 })).rejects.toMatchObject({ code: 'PS_WORKLOAD_UNSUPPORTED' })
+  })
+
+  it('validates the workload first', async () => {
+    const { s, device } = await fakeSession()
+    const before = device.received.length
+    await expect(runCapture(s, { pattern: 'strided', bytes: 100, offset: 0 })).rejects.toMatchObject({ code: 'PS_WORKLOAD_INVALID' })
+    expect(device.received.length).toBe(before)
+  })
+})

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { parseHostPort, parseIntArg, parseSize } from '../../../host/src/cli/args.js'
+
+describe('CLI argument parsers', () => {
+  it('parses sizes with binary suffixes', () => {
+    expect(parseSize('1048576')).toBe(1048576)
+    expect(parseSize('1M')).toBe(1048576)
+    expect(parseSize('64KiB')).toBe(65536)
+    expect(parseSize('1g')).toBe(1 << 30)
+    expect(() => parseSize('1.5M')).toThrow()
+    expect(() => parseSize('-1')).toThrow()
+    expect(() => parseSize('12Q')).toThrow()
+  })
+  it('parses integers', () => {
+    expect(parseIntArg('32')).toBe(32)
+    expect(() => parseIntArg('3.2')).toThrow()
+    expect(() => parseIntArg('-4')).toThrow()
+    expect(() => parseIntArg('99999999999999999999')).toThrow()
+  })
+  it('parses host:port', () => {
+    expect(parseHostPort('127.0.0.1:8737')).toEqual({ host: '127.0.0.1', port: 8737 })
+    expect(parseHostPort('localhost:0')).toEqual({ host: 'localhost', port: 0 })
+    expect(parseHostPort('[::1]:9000')).toEqual({ host: '::1', port: 9000 })
+    expect(parseHostPort('8080')).toEqual({ host: '127.0.0.1', port: 8080 })
+    expect(() => parseHostPort('host:70000')).toThrow()
+    expect(() => parseHostPort('nope')).toThrow()
+  })
+})

@@ -1,0 +1,94 @@
+/** The real CLI, spawned (from source through tsx, so no build is needed): usage errors exit 2. */
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { main, type CliIo } from '../../../host/src/cli/main.js'
+
+const root = fileURLToPath(new URL('../../..', import.meta.url))
+const cli = (...args: string[]) => {
+  const r = spawnSync(process.execPath, ['bin/pcie-scope.mjs', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, PCIE_SCOPE_FROM_SOURCE: '1', PCIE_SCOPE_TWIN: '/nonexistent/pcie-scope-twin' },
+    timeout: 60_000,
+  })
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+/** In-process run for the cheap cases. */
+const run = async (...args: string[]) => {
+  let stdout = ''
+  let stderr = ''
+  const io: CliIo = { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), untilSignal: async () => 'SIGTERM' }
+  const code = await main(['node', 'pcie-scope', ...args], io)
+  return { code, stdout, stderr }
+}
+
+describe('pcie-scope CLI (spawned)', () => {
+  it('exits 2 with a clear message on an unknown pattern', () => {
+    const r = cli('capture', '--twin', '--pattern', 'zigzag', '--json')
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(/zigzag.*invalid.*strided, merged-aligned, merged-misaligned/s)
+  })
+  it('exits 2 on a missing --pattern and on unknown options', () => {
+    expect(cli('capture', '--twin').code).toBe(2)
+    const r = cli('capture', '--pattern', 'strided', '--frobnicate')
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/unknown option/)
+  })
+  it('prints accurate help and exits 0', () => {
+    const r = cli('--help')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/capture/)
+    expect(r.stdout).toMatch(/serve/)
+    const c = cli('capture', '--help')
+    expect(c.stdout).toMatch(/--pattern <name>/)
+    expect(c.stdout).toMatch(/--latency-cycles <n>/)
+    expect(c.stdout).toMatch(/--json/)
+  })
+  it('exits 1 with PS_TWIN_NOT_BUILT and the build command when the twin is missing', () => {
+    const r = cli('capture', '--twin', '--pattern', 'strided', '--json')
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toContain('PS_TWIN_NOT_BUILT')
+    expect(r.stderr).toContain('npm run build:twin')
+  })
+})
+
+describe('pcie-scope CLI (in process)', () => {
+  it('rejects workloads outside the limits with exit 2', async () => {
+    for (const args of [
+      ['--bytes', '100'],
+      ['--bytes', '2G'],
+      ['--bytes', 'lots'],
+      ['--offset', '3'],
+      ['--offset', '128'],
+      ['--offset', '-4'],
+    ]) {
+      const r = await run('capture', '--twin', '--pattern', 'strided', ...args)
+      expect(r.code, args.join(' ')).toBe(2)
+      expect(r.stdout).toBe('')
+    }
+  })
+  it('rejects --twin with --port, and twin-only options on a board', async () => {
+    expect((await run('capture', '--twin', '--port', '/dev/ttyUSB0', '--pattern', 'strided')).code).toBe(2)
+    expect((await run('capture', '--port', '/dev/ttyUSB0', '--latency-cycles', '9', '--pattern', 'strided')).code).toBe(2)
+  })
+  it('refuses a board capture with PS_WORKLOAD_UNSUPPORTED (exit 1) before touching the port', async () => {
+    const r = await run('capture', '--port', '/dev/does-not-exist', '--pattern', 'strided', '--json')
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('PS_WORKLOAD_UNSUPPORTED')
+    expect(r.stderr).toMatch(/CUDA/)
+  })
+  it('exits 2 without a command, 0 for --version', async () => {
+    expect((await run()).code).toBe(2)
+    const v = await run('--version')
+    expect(v.code).toBe(0)
+    expect(v.stdout).toMatch(/^\d+\.\d+\.\d+/)
+  })
+  it('validates --http', async () => {
+    const r = await run('serve', '--http', 'localhost:99999')
+    expect(r.code).toBe(2)
+  })
+})

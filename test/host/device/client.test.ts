@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { ProbeClient } from '../../../host/src/device/client.js'
+import { encodeFrame } from '../../../host/src/protocol/frame.js'
+import { FRAME_TYPE, STATUS } from '../../../host/src/protocol/generated.js'
+import { encodeResponse } from '../../../host/src/protocol/messages.js'
+import type { PsError } from '../../../host/src/errors.js'
+import type { Snapshot } from '../../../host/src/device/types.js'
+import { duplexPair, FakeDevice, type FakeDeviceOptions } from './fake-device.js'
+
+const clients: ProbeClient[] = []
+const setup = (opts: FakeDeviceOptions = {}, timeoutMs = 200) => {
+  const [host, dev] = duplexPair()
+  const device = new FakeDevice(dev, opts)
+  const client = new ProbeClient(host, { timeoutMs })
+  clients.push(client)
+  const linkErrors: PsError[] = []
+  client.on('link-error', (e) => linkErrors.push(e))
+  return { client, device, host, dev, linkErrors }
+}
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()))
+})
+
+describe('ProbeClient', () => {
+  it('says hello with PING then INFO', async () => {
+    const { client, device } = setup()
+    const info = await client.hello()
+    expect(info).toMatchObject({ protocolVersion: 1, clockHz: 250_000_000, streaming: false, barLatencyCycles: 250 })
+    expect(device.received.map((r) => r.name)).toEqual(['PING', 'INFO'])
+    expect(device.received.map((r) => r.seq)).toEqual([0, 1])
+    expect(client.lastProbeInfo()).toEqual(info)
+    expect(client.hostStats()).toMatchObject({ frames: 2, badFrames: 0, seqGaps: 0 })
+  })
+
+  it('runs commands one at a time, in order', async () => {
+    const { client, device } = setup()
+    const results = await Promise.all([client.start(50), client.ping(7), client.clear(), client.stop(), client.info()])
+    expect(results[1]).toBeGreaterThanOrEqual(0)
+    expect(device.received.map((r) => r.name)).toEqual(['START', 'PING', 'CLEAR', 'STOP', 'INFO'])
+    expect(device.received[0]!.args).toEqual({ periodMs: 50 })
+  })
+
+  it('returns the ON_DEMAND snapshot that precedes the SNAPSHOT response', async () => {
+    const { client, device } = setup()
+    const seen: Snapshot[] = []
+    client.on('snapshot', (s) => seen.push(s))
+    device.counters.mrd128 = 8192
+    device.counters.mrdBytes = 1 << 20
+    device.sendSnapshot(false) // a periodic one first
+    const snap = await client.snapshot()
+    expect(snap).toMatchObject({ onDemand: true, counters: { mrd128: 8192, mrdBytes: 1048576 } })
+    expect(seen.map((s) => s.onDemand)).toEqual([false, true])
+    expect(client.lastSnapshot()).toBe(snap)
+  })
+
+  it('fails snapshot() when no ON_DEMAND snapshot came', async () => {
+    const { client } = setup({ skipOnDemand: true })
+    await expect(client.snapshot()).rejects.toMatchObject({ code: 'PS_CMD_BAD_REPLY' })
+  })
+
+  it('times out silent commands and carries on with the next', async () => {
+    const { client } = setup({ silent: ['STOP'] }, 100)
+    const t0 = Date.now()
+    await expect(client.stop()).rejects.toMatchObject({ code: 'PS_CMD_TIMEOUT' })
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(90)
+    await expect(client.ping()).resolves.toBeTypeOf('number')
+  })
+
+  it('rejects non-OK status with the status name', async () => {
+    const { client } = setup({ reject: { START: STATUS.BAD_ARGUMENT } })
+    const err = await client.start(5).catch((e: PsError) => e)
+    expect(err).toMatchObject({ code: 'PS_CMD_REJECTED' })
+    expect((err as PsError).message).toMatch(/START.*BAD_ARGUMENT/)
+  })
+
+  it('validates arguments before sending', async () => {
+    const { client, device } = setup()
+    await expect(client.start(1e6)).rejects.toMatchObject({ code: 'PS_REQUEST_INVALID' })
+    expect(device.received).toHaveLength(0)
+  })
+
+  it('counts bad frames and reports them as link errors without failing commands', async () => {
+    const { client, device, linkErrors } = setup()
+    const bad = encodeFrame(FRAME_TYPE.SNAPSHOT, 0, Buffer.from([1, 2, 3]))
+    bad[2]! ^= 0x10
+    device.sendRaw(Buffer.from([0x42, 0x42, 0x00]))
+    device.sendRaw(bad)
+    device.sendRaw(Buffer.alloc(600, 0x11))
+    device.sendRaw(Buffer.from([0]))
+    await client.ping()
+    const s = client.hostStats()
+    expect(s.badFrames).toBeGreaterThanOrEqual(2)
+    expect(s.overflows).toBe(1)
+    expect(linkErrors.length).toBeGreaterThanOrEqual(3)
+  })
+
+  it('reports unmatched responses and bad snapshot payloads as link errors', async () => {
+    const { client, device, linkErrors } = setup()
+    device.send(FRAME_TYPE.RESPONSE, encodeResponse(1, 0, 999))
+    device.send(FRAME_TYPE.SNAPSHOT, Buffer.alloc(5))
+    device.send(FRAME_TYPE.COMMAND, Buffer.from([1]))
+    await client.ping()
+    expect(linkErrors.map((e) => e.code)).toEqual(['PS_CMD_BAD_REPLY', 'PS_CMD_BAD_REPLY', 'PS_FRAME_UNKNOWN_TYPE'])
+  })
+
+  it('rejects the pending command with PS_SERIAL_DISCONNECTED when the port goes away', async () => {
+    const { client, dev } = setup({ silent: ['INFO'] }, 5000)
+    const disconnects: PsError[] = []
+    client.on('disconnect', (e) => disconnects.push(e))
+    const p = client.info()
+    await new Promise((r) => setTimeout(r, 20))
+    dev.destroy()
+    await expect(p).rejects.toMatchObject({ code: 'PS_SERIAL_DISCONNECTED' })
+    expect(disconnects).toHaveLength(1)
+    expect(client.isDisconnected).toBe(true)
+    await expect(client.ping()).rejects.toMatchObject({ code: 'PS_SERIAL_DISCONNECTED' })
+  })
+
+  it('close() rejects pending and later commands with PS_DEVICE_CLOSED and closes the stream', async () => {
+    const { client, host } = setup({ silent: ['STOP'] }, 5000)
+    const p = client.stop()
+    const q = client.ping()
+    await new Promise((r) => setTimeout(r, 10))
+    await client.close()
+    await expect(p).rejects.toMatchObject({ code: 'PS_DEVICE_CLOSED' })
+    await expect(q).rejects.toMatchObject({ code: 'PS_DEVICE_CLOSED' })
+    expect(host.destroyed).toBe(true)
+    await client.close() // idempotent
+  })
+
+  it('survives a throwing snapshot listener', async () => {
+    const { client, device } = setup()
+    client.on('snapshot', () => {
+      throw new Error('listener bug')
+    })
+    device.sendSnapshot(false)
+    await client.ping()
+    expect(client.hostStats().badFrames).toBe(0)
+    expect(client.lastSnapshot()).toBeDefined()
+  })
+})

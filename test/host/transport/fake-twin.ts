@@ -1,0 +1,44 @@
+/** Writes a fake twin executable (a Node script speaking the twin's stdin/stdout protocol). */
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const SCRIPT = `#!/usr/bin/env node
+const mode = process.env.FAKE_TWIN_MODE || 'normal'
+const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n')
+process.stderr.write('fake twin starting ' + process.argv.slice(2).join(' ') + '\\n')
+if (mode === 'die') { process.stderr.write('boom: no model\\n'); process.exit(3) }
+if (mode === 'silent' || mode === 'stubborn') setInterval(() => {}, 1000)
+if (mode === 'silent') {}
+else {
+  if (mode === 'noise') process.stdout.write('hello from verilator\\n')
+  out({ event: 'ready', pty: '/dev/pts/999', clockHz: 250000000, args: process.argv.slice(2) })
+}
+let buf = ''
+process.stdin.on('data', (d) => {
+  buf += d
+  let i
+  while ((i = buf.indexOf('\\n')) >= 0) {
+    const line = buf.slice(0, i).trim(); buf = buf.slice(i + 1)
+    const [cmd, id, pattern, bytes, offset] = line.split(/\\s+/)
+    if (cmd === 'quit') { if (mode !== 'stubborn') process.exit(0); continue }
+    if (cmd !== 'run') { out({ event: 'error', message: 'bad line: ' + line }); continue }
+    if (mode === 'crash-on-run') { process.stdout.write(''); process.exit(7) }
+    if (pattern === 'bogus') { out({ event: 'error', message: 'unknown pattern bogus' }); continue }
+    const n = Number(bytes), size = pattern === 'strided' ? 32 : 128
+    const count = n / size
+    const bySize = { '32': 0, '64': 0, '96': 0, '128': 0, other: 0 }; bySize[String(size)] = count
+    setTimeout(() => out({ event: 'done', id: Number(id), pattern, bytes: n, offset: Number(offset),
+      mrd: { count, bySize, bytes: n }, completions: count, payloadErrors: 0, simCycles: n / 32, wallSeconds: 0.001 }), 5)
+  }
+})
+process.stdin.on('end', () => { if (mode !== 'stubborn') process.exit(0) })
+`
+
+export const writeFakeTwin = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'ps-fake-twin-'))
+  const p = join(dir, 'pcie-scope-twin')
+  writeFileSync(p, SCRIPT)
+  chmodSync(p, 0o755)
+  return p
+}

@@ -1,0 +1,93 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { locateTwin, TwinProcess, TWIN_BUILD_COMMAND } from '../../../host/src/transport/twin.js'
+import { writeFakeTwin } from './fake-twin.js'
+
+let bin: string
+const twins: TwinProcess[] = []
+beforeAll(() => {
+  bin = writeFakeTwin()
+})
+afterEach(async () => {
+  delete process.env['FAKE_TWIN_MODE']
+  await Promise.all(twins.splice(0).map((t) => t.close()))
+})
+const launch = async (mode = 'normal', extra: Parameters<typeof TwinProcess.launch>[0] = {}) => {
+  process.env['FAKE_TWIN_MODE'] = mode
+  const t = await TwinProcess.launch({ binaryPath: bin, closeGraceMs: 300, ...extra })
+  twins.push(t)
+  return t
+}
+
+describe('TwinProcess', () => {
+  it('reports a missing executable with the build command', () => {
+    expect(() => locateTwin('/nonexistent/pcie-scope-twin')).toThrowError(expect.objectContaining({ code: 'PS_TWIN_NOT_BUILT' }))
+    try {
+      locateTwin('/nonexistent/pcie-scope-twin')
+    } catch (e) {
+      expect((e as Error).message).toContain(TWIN_BUILD_COMMAND)
+      expect(TWIN_BUILD_COMMAND).toBe('npm run build:twin')
+    }
+  })
+
+  it('reads the ready line (skipping non-JSON noise) and passes options as arguments', async () => {
+    const t = await launch('noise', { latencyCycles: 100, tags: 32 })
+    expect(t.pty).toBe('/dev/pts/999')
+    expect(t.clockHz).toBe(250_000_000)
+    expect(t.stderr().join('\n')).toContain('--latency-cycles 100 --tags 32')
+  })
+
+  it('runs workloads and matches done lines by id', async () => {
+    const t = await launch()
+    const [a, b] = await Promise.all([t.run({ pattern: 'strided', bytes: 4096, offset: 0 }), t.run({ pattern: 'merged-aligned', bytes: 8192, offset: 0 })])
+    expect(a).toMatchObject({ id: 1, pattern: 'strided', mrd: { count: 128, bySize: { '32': 128 } } })
+    expect(b).toMatchObject({ id: 2, pattern: 'merged-aligned', mrd: { count: 64 } })
+  })
+
+  it('turns an error line into a rejected run and keeps going', async () => {
+    const t = await launch()
+    await expect(t.run({ pattern: 'bogus' as never, bytes: 128, offset: 0 })).rejects.toMatchObject({ code: 'PS_WORKLOAD_INVALID' })
+    await expect(t.run({ pattern: 'strided', bytes: 128, offset: 0 })).resolves.toMatchObject({ id: 2 })
+  })
+
+  it('rejects pending runs with PS_TWIN_EXITED when the child dies, and emits exit', async () => {
+    const t = await launch('crash-on-run')
+    const exits: (number | null)[] = []
+    t.on('exit', (code) => exits.push(code))
+    await expect(t.run({ pattern: 'strided', bytes: 128, offset: 0 })).rejects.toMatchObject({ code: 'PS_TWIN_EXITED' })
+    expect(exits).toEqual([7])
+    expect(t.isRunning).toBe(false)
+    await expect(t.run({ pattern: 'strided', bytes: 128, offset: 0 })).rejects.toMatchObject({ code: 'PS_TWIN_EXITED' })
+  })
+
+  it('fails to start with PS_TWIN_START and the stderr tail', async () => {
+    process.env['FAKE_TWIN_MODE'] = 'die'
+    const err = await TwinProcess.launch({ binaryPath: bin }).catch((e: Error) => e)
+    expect(err).toMatchObject({ code: 'PS_TWIN_START' })
+    expect((err as Error).message).toContain('boom: no model')
+  })
+
+  it('times out waiting for ready', async () => {
+    process.env['FAKE_TWIN_MODE'] = 'silent'
+    await expect(TwinProcess.launch({ binaryPath: bin, readyTimeoutMs: 300 })).rejects.toMatchObject({ code: 'PS_TWIN_START' })
+  })
+
+  it('close() quits politely, and SIGKILLs a twin that ignores quit', async () => {
+    const t = await launch()
+    await t.close()
+    expect(t.isRunning).toBe(false)
+    const s = await launch('stubborn')
+    const t0 = Date.now()
+    await s.close()
+    expect(s.isRunning).toBe(false)
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(250)
+  })
+
+  it('honours an abort signal', async () => {
+    const t = await launch()
+    const ac = new AbortController()
+    const p = t.run({ pattern: 'strided', bytes: 128, offset: 0 }, { signal: ac.signal })
+    ac.abort()
+    await expect(p).rejects.toBeDefined()
+    await expect(t.run({ pattern: 'strided', bytes: 256, offset: 0 })).resolves.toMatchObject({ bytes: 256 })
+  })
+})
