@@ -1,0 +1,166 @@
+/**
+ * Workload runs: one at a time through a FIFO lock, each bracketed by on-demand probe snapshots
+ * so the reply carries what the probe saw next to what the workload says it issued.
+ *
+ * Demo mode loops the three patterns forever. A manual run (POST /api/run) queues behind the
+ * demo run in flight (at most one, ≈1–3 s), runs, and then holds the demo for DEMO_HOLD_MS so
+ * its effect stays visible on the charts before the loop resumes.
+ */
+import { PsError } from '../errors.js'
+import { PATTERNS, type PatternName, type Snapshot, type Workload, type WorkloadResult } from '../device/types.js'
+import { COUNTERS } from '../protocol/generated.js'
+import type { ServerSession } from './session.js'
+import type { CounterDeltas, DemoState, RunReport } from './wire.js'
+
+export const DEMO_PERIOD_MS = 100
+export const DEMO_HOLD_MS = 2_000
+/** wall time one demo run should take on the twin: aim at 2 s, accept 1–3 s */
+export const DEMO_TARGET_S = 2
+const DEMO_ACCEPT_S = [1, 3] as const
+const DEMO_MIN_BYTES = 4 * 1024
+/** 256 MiB: ≈1–3 s on the twin as measured (≈8 M 32-B MRds); the runner accepts up to 1 GiB */
+const DEMO_MAX_BYTES = 256 * 1024 * 1024
+const DEMO_START_BYTES = 4 * 1024 * 1024
+const DEMO_OFFSET: Record<PatternName, number> = { strided: 0, 'merged-aligned': 0, 'merged-misaligned': 32 }
+
+export function counterDeltas(before: Snapshot, after: Snapshot): CounterDeltas {
+  const d = {} as CounterDeltas
+  for (const c of COUNTERS) d[c.key] = after.counters[c.key] - before.counters[c.key]
+  return d
+}
+
+/**
+ * Next run size so a run lasts 1–3 s of wall time: kept while inside that window (the twin's
+ * speed jitters), else scaled by target/measured, between ×¼ and ×8 per step; a multiple of 4 KiB.
+ */
+export function nextDemoBytes(bytes: number, wallSeconds: number): number {
+  if (wallSeconds >= DEMO_ACCEPT_S[0] && wallSeconds <= DEMO_ACCEPT_S[1]) return bytes
+  const ratio = wallSeconds > 0 ? Math.min(8, Math.max(0.25, DEMO_TARGET_S / wallSeconds)) : 8
+  const next = Math.round((bytes * ratio) / 4096) * 4096
+  return Math.min(DEMO_MAX_BYTES, Math.max(DEMO_MIN_BYTES, next))
+}
+
+class FifoLock {
+  private tail: Promise<void> = Promise.resolve()
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    const prev = this.tail
+    let release!: () => void
+    this.tail = new Promise<void>((r) => (release = r))
+    await prev
+    try {
+      return await fn()
+    } finally {
+      release()
+    }
+  }
+}
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted) return resolve()
+    const t = setTimeout(done, ms)
+    function done() {
+      clearTimeout(t)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    signal.addEventListener('abort', done, { once: true })
+  })
+
+export interface RunServiceEvents {
+  report(r: RunReport): void
+  error(origin: 'demo' | 'manual', e: unknown): void
+  /** false once the device is gone: the demo loop ends */
+  connected(): boolean
+}
+
+export class RunService {
+  private readonly lock = new FifoLock()
+  private readonly abort = new AbortController()
+  private nextId = 1
+  private holdUntil = 0
+  private pendingManual = 0
+  private demoLoop: Promise<void> | undefined
+  private readonly demoBytes = new Map<PatternName, number>()
+  readonly demo: DemoState = { enabled: false, runs: 0, current: null }
+  lastReport: RunReport | null = null
+
+  constructor(
+    private readonly session: ServerSession,
+    private readonly on: RunServiceEvents,
+  ) {}
+
+  /** Runs one workload (queued behind any run in flight). */
+  async run(workload: Workload, origin: 'demo' | 'manual'): Promise<RunReport> {
+    const runner = this.session.runner
+    if (!runner) throw new PsError('PS_WORKLOAD_UNSUPPORTED', `a ${this.session.source} session has no workload runner`)
+    if (origin === 'manual') this.pendingManual++
+    try {
+      return await this.lock.run(async () => {
+        if (this.abort.signal.aborted) throw new PsError('PS_DEVICE_CLOSED', 'server is closing')
+        const startedAt = Date.now()
+        const before = await this.session.client.snapshot()
+        const result: WorkloadResult = await runner.run(workload, this.abort.signal)
+        const after = await this.session.client.snapshot()
+        const report: RunReport = {
+          id: this.nextId++,
+          origin,
+          result,
+          probe: counterDeltas(before, after),
+          countersEnabled: before.enabled && after.enabled,
+          startedAt,
+          finishedAt: Date.now(),
+        }
+        this.lastReport = report
+        if (origin === 'demo') this.demo.runs++
+        this.on.report(report)
+        return report
+      })
+    } finally {
+      if (origin === 'manual') {
+        this.pendingManual--
+        this.holdUntil = Date.now() + DEMO_HOLD_MS
+      }
+    }
+  }
+
+  startDemo(): void {
+    if (this.demoLoop || !this.session.runner) return
+    this.demo.enabled = true
+    this.demoLoop = this.loop().finally(() => {
+      this.demo.enabled = false
+      this.demo.current = null
+    })
+  }
+
+  private async loop(): Promise<void> {
+    const signal = this.abort.signal
+    let i = 0
+    while (!signal.aborted && this.on.connected()) {
+      if (this.pendingManual > 0 || Date.now() < this.holdUntil) {
+        await sleep(100, signal)
+        continue
+      }
+      const pattern = PATTERNS[i++ % PATTERNS.length] as PatternName
+      const bytes = this.demoBytes.get(pattern) ?? DEMO_START_BYTES
+      this.demo.current = pattern
+      const t0 = performance.now()
+      try {
+        await this.run({ pattern, bytes, offset: DEMO_OFFSET[pattern] }, 'demo')
+        this.demoBytes.set(pattern, nextDemoBytes(bytes, (performance.now() - t0) / 1000))
+      } catch (e) {
+        if (signal.aborted) break
+        this.on.error('demo', e)
+        await sleep(1_000, signal)
+      } finally {
+        this.demo.current = null
+      }
+    }
+  }
+
+  /** Stops the demo loop and aborts the run in flight; resolves when the loop has ended. */
+  async close(): Promise<void> {
+    this.abort.abort()
+    await this.demoLoop
+  }
+}

@@ -1,0 +1,66 @@
+/** zod schemas of the REST bodies and the OpenAPI description assembled from them. */
+import { z } from 'zod'
+import { WorkloadSchema } from '../workload/twin-runner.js'
+
+export const StartBody = z
+  .object({ periodMs: z.number().int().min(1).max(65_535).optional().describe('snapshot period; default 100 ms') })
+  .strict()
+
+export const EmptyBody = z.object({}).strict()
+
+/**
+ * POST /api/run: the workload limits every runner shares (host/src/workload/twin-runner.ts:
+ * bytes a multiple of 128 up to 1 GiB, offset a multiple of 4 in 0..124), unknown keys refused.
+ */
+export const RunBody = WorkloadSchema.strict()
+
+export type RunBodyT = z.infer<typeof RunBody>
+
+const ErrorBody = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+})
+
+const json = (schema: z.ZodType) => ({
+  'application/json': { schema: z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input' }) },
+})
+
+const ok = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } })
+const errors = {
+  '400': { description: 'invalid body (PS_REQUEST_INVALID)', content: json(ErrorBody) },
+  '401': { description: 'missing or wrong bearer token', content: json(ErrorBody) },
+  '503': { description: 'device disconnected', content: json(ErrorBody) },
+}
+
+/** GET /api/openapi.json */
+export function openApiDocument(version: string): Record<string, unknown> {
+  const post = (summary: string, body: z.ZodType | undefined, extra: Record<string, unknown> = {}) => ({
+    post: {
+      summary,
+      ...(body ? { requestBody: { required: false, content: json(body) } } : {}),
+      responses: { '200': ok(summary), ...errors, ...extra },
+    },
+  })
+  return {
+    openapi: '3.0.3',
+    info: { title: 'pcie-scope control server', version },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    security: [{ bearer: [] }],
+    paths: {
+      '/api/health': { get: { summary: 'liveness (no auth)', security: [], responses: { '200': ok('{ok:true}') } } },
+      '/api/status': { get: { summary: 'device, link and server state', responses: { '200': ok('status') } } },
+      '/api/patterns': { get: { summary: 'access patterns the runner accepts', responses: { '200': ok('patterns') } } },
+      '/api/start': post('enable counters and stream snapshots', StartBody),
+      '/api/stop': post('disable counters and stop streaming', EmptyBody),
+      '/api/clear': post('zero the running counters', EmptyBody),
+      '/api/snapshot': post('take one on-demand snapshot', EmptyBody),
+      '/api/run': post('run one workload and report the probe counter deltas', RunBody, {
+        '409': { description: 'no workload runner (PS_WORKLOAD_UNSUPPORTED)', content: json(ErrorBody) },
+      }),
+      '/api/openapi.json': { get: { summary: 'this document', responses: { '200': ok('OpenAPI 3.0') } } },
+    },
+    'x-websocket': {
+      path: '/ws?token=TOKEN',
+      messages: ['hello', 'status', 'snapshot', 'run', 'run-error'],
+    },
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * What the server needs from a device session: the DeviceSession / ProbeClient contract of
+ * docs/contracts.md §4, written structurally so that tests can inject a fake and the server
+ * does not depend on the device module's internals.
+ */
+import type { HostLinkStats, ProbeInfo, Snapshot, WorkloadRunner } from '../device/types.js'
+
+export interface ServerProbeClient {
+  // events: 'snapshot' (Snapshot), 'disconnect' (PsError), 'link-error' (PsError)
+  on(event: 'snapshot' | 'disconnect' | 'link-error', listener: (...args: any[]) => void): unknown
+  off(event: 'snapshot' | 'disconnect' | 'link-error', listener: (...args: any[]) => void): unknown
+  start(periodMs?: number): Promise<void>
+  stop(): Promise<void>
+  clear(): Promise<void>
+  snapshot(): Promise<Snapshot>
+  hostStats(): HostLinkStats
+  lastSnapshot(): Snapshot | undefined
+}
+
+export interface ServerSession {
+  readonly source: 'twin' | 'serial'
+  readonly path: string
+  readonly info: ProbeInfo
+  readonly client: ServerProbeClient
+  readonly runner: WorkloadRunner | undefined
+  close(): Promise<void>
+}
+
+export type OpenSessionOptions = { twin: true; latencyCycles?: number } | { port: string; baudRate?: number }
+
+/**
+ * Opens the real session through host/src/device/session.ts. Loaded lazily so that the server
+ * (and its unit tests, which inject a session) do not load serialport or the twin launcher.
+ */
+export async function openDeviceSession(opts: OpenSessionOptions): Promise<ServerSession> {
+  const { openSession } = await import('../device/session.js')
+  return openSession(opts)
+}

@@ -1,0 +1,82 @@
+/**
+ * Shapes that cross the server ↔ browser boundary (REST bodies and WebSocket messages).
+ * Types only: the web UI imports this file too, so it must not pull in Node modules.
+ */
+import type { HostLinkStats, PatternName, ProbeInfo, Snapshot, WorkloadResult } from '../device/types.js'
+import type { CounterKey } from '../protocol/generated.js'
+
+export interface CounterMeta {
+  key: CounterKey
+  name: string
+  index: number
+  doc: string
+}
+
+/** Why the device is not connected; `null` while it is. */
+export interface DeviceError {
+  code: string
+  message: string
+}
+
+export interface DemoState {
+  enabled: boolean
+  /** runs the demo loop has completed since start */
+  runs: number
+  /** the pattern running now, or null between runs / when paused */
+  current: PatternName | null
+}
+
+/** GET /api/status and WS {type:'status'}. */
+export interface ServerStatus {
+  source: 'twin' | 'serial'
+  path: string
+  connected: boolean
+  error: DeviceError | null
+  info: ProbeInfo
+  runner: 'twin' | 'cuda' | null
+  hostStats: HostLinkStats | null
+  lastSnapshot: Snapshot | null
+  /** WebSocket snapshot batches skipped for slow clients, summed over all clients */
+  wsDrops: number
+  wsClients: number
+  /** link errors the probe client reported, by PsError code */
+  linkErrors: Record<string, number>
+  demo: DemoState
+}
+
+/** Counter deltas of the on-demand snapshots taken just before and just after a workload. */
+export type CounterDeltas = Record<CounterKey, number>
+
+/** POST /api/run reply and WS {type:'run'}. */
+export interface RunReport {
+  id: number
+  origin: 'demo' | 'manual'
+  result: WorkloadResult
+  /** after − before of every probe counter */
+  probe: CounterDeltas
+  /** whether the probe counters were enabled while the workload ran */
+  countersEnabled: boolean
+  startedAt: number
+  finishedAt: number
+}
+
+export type ServerMessage =
+  | {
+      type: 'hello'
+      source: 'twin' | 'serial'
+      path: string
+      info: ProbeInfo
+      counters: CounterMeta[]
+      /** the most recent snapshots (oldest first) so a reloaded page shows history */
+      recent: Snapshot[]
+      lastRun: RunReport | null
+    }
+  | ({ type: 'status' } & ServerStatus)
+  | { type: 'snapshot'; snapshots: Snapshot[]; hostStats: HostLinkStats | null; wsDrops: number }
+  | { type: 'run'; report: RunReport; result: WorkloadResult; demo: DemoState }
+  | { type: 'run-error'; origin: 'demo' | 'manual'; error: DeviceError }
+
+/** Every error body the REST API returns. */
+export interface ApiErrorBody {
+  error: { code: string; message: string; details?: unknown }
+}

@@ -1,0 +1,135 @@
+/**
+ * A fake DeviceSession for the server's unit tests: the contract of docs/contracts.md §4 on an
+ * EventEmitter, with counters that a fake workload runner advances.
+ */
+import { EventEmitter } from 'node:events'
+import type { HostLinkStats, ProbeInfo, Snapshot, Workload, WorkloadResult, WorkloadRunner } from '../../../host/src/device/types.js'
+import { PsError } from '../../../host/src/errors.js'
+import { COUNTERS, type CounterKey } from '../../../host/src/protocol/generated.js'
+import type { ServerSession } from '../../../host/src/server/index.js'
+
+export const CLOCK_HZ = 250_000_000
+
+export const fakeInfo = (): ProbeInfo => ({
+  protocolVersion: 1,
+  firmwareVersion: 0x0100,
+  probeId: 0x50435343,
+  regVersion: 1,
+  clockHz: CLOCK_HZ,
+  counterCount: COUNTERS.length,
+  streaming: false,
+  periodMs: 100,
+  barLatencyCycles: 250,
+})
+
+export class FakeClient extends EventEmitter {
+  counters = Object.fromEntries(COUNTERS.map((c) => [c.key, 0])) as Record<CounterKey, number>
+  enabled = false
+  index = 0
+  calls: string[] = []
+  closed = false
+  private timer: NodeJS.Timeout | undefined
+
+  makeSnapshot(onDemand = false): Snapshot {
+    return {
+      seq: this.index & 0xffff,
+      index: this.index++,
+      onDemand,
+      enabled: this.enabled,
+      counters: { ...this.counters },
+      firmware: { rxFrames: 1, rxBadFrames: 0, rxOverflows: 0, unknownCommands: 0, txDropped: 0 },
+      receivedAt: Date.now(),
+    }
+  }
+  /** emits one streamed snapshot after advancing the clock by `cycles` */
+  tick(cycles = 25_000_000): Snapshot {
+    this.counters.cycles += cycles
+    this.counters.timestamp += cycles
+    const s = this.makeSnapshot()
+    this.emit('snapshot', s)
+    return s
+  }
+  async start(periodMs?: number) {
+    this.calls.push(`start:${periodMs ?? ''}`)
+    this.enabled = true
+    clearInterval(this.timer)
+    this.timer = setInterval(() => this.tick(), periodMs ?? 100)
+    this.timer.unref()
+  }
+  async stop() {
+    this.calls.push('stop')
+    this.enabled = false
+    clearInterval(this.timer)
+  }
+  async clear() {
+    this.calls.push('clear')
+    for (const c of COUNTERS) if (c.key !== 'timestamp') this.counters[c.key] = 0
+  }
+  async snapshot() {
+    this.calls.push('snapshot')
+    return this.makeSnapshot(true)
+  }
+  hostStats(): HostLinkStats {
+    return { frames: this.index, badFrames: 0, crcErrors: 0, overflows: 0, seqGaps: 0, unknownFrames: 0, bytes: this.index * 120 }
+  }
+  lastSnapshot(): Snapshot | undefined {
+    return undefined
+  }
+  async close() {
+    clearInterval(this.timer)
+    this.closed = true
+  }
+  disconnect(code: 'PS_TWIN_EXITED' | 'PS_SERIAL_DISCONNECTED' = 'PS_TWIN_EXITED') {
+    clearInterval(this.timer)
+    this.emit('disconnect', new PsError(code, 'twin exited (test)'))
+  }
+}
+
+export class FakeRunner implements WorkloadRunner {
+  readonly kind = 'twin' as const
+  runs: Workload[] = []
+  constructor(
+    private readonly client: FakeClient,
+    private readonly delayMs = 20,
+  ) {}
+  async run(workload: Workload, signal?: AbortSignal): Promise<WorkloadResult> {
+    this.runs.push(workload)
+    await new Promise((r) => setTimeout(r, this.delayMs))
+    if (signal?.aborted) throw new PsError('PS_DEVICE_CLOSED', 'aborted')
+    const size = workload.pattern === 'strided' ? 32 : 128
+    const count = Math.ceil(workload.bytes / size)
+    if (this.client.enabled) {
+      this.client.counters[size === 32 ? 'mrd32' : 'mrd128'] += count
+      this.client.counters.mrdBytes += count * size
+      this.client.counters.cpldCount += count
+      this.client.counters.cpldBytes += count * size
+    }
+    const bySize = { '32': 0, '64': 0, '96': 0, '128': 0, other: 0 }
+    bySize[size === 32 ? '32' : '128'] = count
+    return {
+      workload,
+      issued: { count, bySize, bytes: count * size },
+      completions: count,
+      payloadErrors: 0,
+      simCycles: count * 4,
+      wallSeconds: this.delayMs / 1000,
+    }
+  }
+}
+
+export function fakeSession(opts: { runner?: boolean; runDelayMs?: number } = {}): ServerSession & { client: FakeClient; closed: boolean } {
+  const client = new FakeClient()
+  const runner = opts.runner === false ? undefined : new FakeRunner(client, opts.runDelayMs)
+  return {
+    source: 'twin',
+    path: '/dev/pts/fake',
+    info: fakeInfo(),
+    client,
+    runner,
+    closed: false,
+    async close() {
+      this.closed = true
+      await client.close()
+    },
+  }
+}

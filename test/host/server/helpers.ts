@@ -1,0 +1,80 @@
+import { request } from 'node:http'
+import { WebSocket } from 'ws'
+import type { ServerMessage } from '../../../host/src/server/index.js'
+
+export interface HttpReply {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  text: string
+  json: any
+}
+
+/** Raw http request (fetch cannot set Host), relative to a server URL. */
+export function http(
+  base: string,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<HttpReply> {
+  const u = new URL(path, base)
+  const headers: Record<string, string> = { ...opts.headers }
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`
+  const payload = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body))
+  if (payload !== undefined) headers['content-type'] ??= 'application/json'
+  return new Promise((resolve, reject) => {
+    const r = request(u, { method, headers }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (d: string) => (text += d))
+      res.on('end', () => {
+        let json: unknown
+        try {
+          json = JSON.parse(text)
+        } catch {
+          json = undefined
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json })
+      })
+    })
+    r.on('error', reject)
+    if (payload !== undefined) r.write(payload)
+    r.end()
+  })
+}
+
+export interface WsProbe {
+  ws: WebSocket
+  messages: ServerMessage[]
+  of<T extends ServerMessage['type']>(type: T): Extract<ServerMessage, { type: T }>[]
+  close(): Promise<void>
+}
+
+export function wsUrl(base: string, token: string | undefined): string {
+  const u = new URL('/ws', base.replace(/^http/, 'ws'))
+  if (token !== undefined) u.searchParams.set('token', token)
+  return u.toString()
+}
+
+/** Opens a ws client and records every message; rejects with the HTTP status on a refused upgrade. */
+export function openWs(url: string, opts: { headers?: Record<string, string>; origin?: string } = {}): Promise<WsProbe> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers: opts.headers, ...(opts.origin ? { origin: opts.origin } : {}) })
+    const messages: ServerMessage[] = []
+    ws.on('message', (d) => messages.push(JSON.parse(String(d)) as ServerMessage))
+    ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused ${res.statusCode}`), { status: res.statusCode })))
+    ws.once('error', reject)
+    ws.once('open', () =>
+      resolve({
+        ws,
+        messages,
+        of: (type) => messages.filter((m) => m.type === type) as never,
+        close: () =>
+          new Promise((r) => {
+            if (ws.readyState === WebSocket.CLOSED) return r()
+            ws.once('close', () => r())
+            ws.close()
+          }),
+      }),
+    )
+  })
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { histogram, rateBetween, RingSeries, si, totalRequests } from '../../web/model.js'
+import { FakeClient } from '../host/server/fake-session.js'
+
+describe('RingSeries', () => {
+  it('keeps the newest `capacity` points in order, reusing one view array', () => {
+    const r = new RingSeries(3)
+    const v0 = r.view()
+    for (let i = 0; i < 5; i++) r.push({ x: i, y: i * 10 })
+    const v = r.view()
+    expect(v).toBe(v0)
+    expect(v.map((p) => p.x)).toEqual([2, 3, 4])
+    expect(r.last()).toEqual({ x: 4, y: 40 })
+    r.clear()
+    expect(r.view()).toEqual([])
+    expect(r.last()).toBeUndefined()
+  })
+})
+
+describe('histogram and rates', () => {
+  it('computes MRd/s and bytes/s over CYCLES / clockHz, not wall time', () => {
+    const c = new FakeClient()
+    const a = c.tick(1_000)
+    c.counters.mrd32 += 10
+    c.counters.mrd128 += 5
+    c.counters.mrdBytes += 10 * 32 + 5 * 128
+    const b = c.tick(250_000) // 1 ms at 250 MHz
+    b.receivedAt = a.receivedAt + 10_000 // wall time must not matter
+    expect(histogram(b)).toEqual([10, 0, 0, 5, 0])
+    expect(totalRequests(b)).toBe(15)
+    const r = rateBetween(a, b, 250_000_000)
+    expect(r?.mrdPerSec).toBeCloseTo(15_000)
+    expect(r?.bytesPerSec).toBeCloseTo(960_000)
+    expect(r?.t).toBeCloseTo(251_000 / 250e6)
+  })
+
+  it('gives no rate without enabled cycles or across a clear', () => {
+    const c = new FakeClient()
+    const a = c.tick(1_000)
+    const same = { ...a, counters: { ...a.counters } }
+    expect(rateBetween(a, same, 250e6)).toBeUndefined()
+    const cleared = { ...a, counters: { ...a.counters, cycles: 0, timestamp: a.counters.timestamp + 5 } }
+    expect(rateBetween(a, cleared, 250e6)).toBeUndefined()
+  })
+
+  it('formats with SI prefixes', () => {
+    expect(si(0)).toBe('0')
+    expect(si(1234)).toBe('1.23 k')
+    expect(si(2.5e9, 'B/s')).toBe('2.50 GB/s')
+    expect(si(NaN)).toBe('–')
+    expect(si(8.192e-6, 's')).toBe('8.19 µs')
+    expect(si(0.25, 's')).toBe('250 ms')
+    expect(si(12)).toBe('12')
+    expect(si(2.5)).toBe('2.50')
+  })
+})
