@@ -6,7 +6,8 @@
  * Plain Node, no dependencies: it must run before `npm ci`.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -27,6 +28,7 @@ const TOOLS = {
   test: [
     { cmd: 'iverilog', pkg: 'iverilog' },
     { cmd: 'yosys', pkg: 'yosys' },
+    { cmd: 'python3', pkg: 'python3' },
     { cmd: 'chromium', pkg: 'chromium', path: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
   ],
 }
@@ -39,14 +41,24 @@ export function run(cmd, args, opts = {}) {
   return r.status ?? 1
 }
 
+/** Hash of the dependency manifests; node_modules is current when it recorded the same hash. */
+function manifestHash() {
+  const h = createHash('sha256')
+  for (const f of ['package.json', 'package-lock.json']) {
+    if (existsSync(join(root, f))) h.update(readFileSync(join(root, f)))
+  }
+  return h.digest('hex')
+}
+
 function ensureNpmDeps() {
-  const marker = join(root, 'node_modules/.package-lock.json')
-  const lock = join(root, 'package-lock.json')
-  const fresh = existsSync(marker) && (!existsSync(lock) || statSync(marker).mtimeMs >= statSync(lock).mtimeMs)
-  if (fresh) return
+  const marker = join(root, 'node_modules/.pcie-scope-deps')
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === manifestHash()) return
   say('installing npm dependencies')
-  const args = existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']
-  if (run('npm', args) !== 0) throw new Error('npm install failed')
+  // `npm install` honours the lockfile's versions. Not `npm ci`: npm 11 leaves other platforms'
+  // optional packages (rollup, esbuild) out of a lockfile written without registry URLs, and
+  // `npm ci` then refuses it as out of sync.
+  if (run('npm', ['install', '--no-audit', '--no-fund']) !== 0) throw new Error('npm install failed')
+  writeFileSync(marker, manifestHash())
 }
 
 function ensureSystemPackages(purposes) {

@@ -34,10 +34,11 @@ interface Hook {
 const hook = (page: Page) => page.evaluate(() => (globalThis as unknown as { __pcieScope: Hook }).__pcieScope)
 const shownTotal = async (page: Page) => Number(((await page.getByTestId('hist-total').textContent()) ?? '').replace(/,/g, ''))
 
-describe.skipIf(!existsSync(chromiumPath))('web UI in Chromium', () => {
+describe('web UI in Chromium', () => {
   let browser: Browser
 
   beforeAll(async () => {
+    if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath}: run \`npm test\` (it installs it) or set CHROMIUM_PATH`)
     await promisify(execFile)(process.execPath, [join(root, 'scripts/build-web.mjs')], { cwd: root })
     mkdirSync(shots, { recursive: true })
     browser = await chromium.launch({
@@ -102,7 +103,8 @@ describe.skipIf(!existsSync(chromiumPath))('web UI in Chromium', () => {
     }
   }
 
-  it.runIf(twinAvailable)('on the twin: the histogram fills and grows while the demo loops', async () => {
+  it('on the twin: the histogram fills and grows while the demo loops', async () => {
+    expect(twinAvailable, 'the twin is not built: run `npm run build:twin`').toBe(true)
     const server = await startServer({ twin: true, demo: true, http: { host: '127.0.0.1', port: 0 } })
     try {
       await watch(server, 'ui-twin.png', { manualRun: true })

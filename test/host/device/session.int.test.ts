@@ -1,7 +1,7 @@
 /** openSession against the real twin over its PTY (needs `npm run build:twin`). */
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openSession, type DeviceSession } from '../../../host/src/device/session.js'
 import type { PsError } from '../../../host/src/errors.js'
 import type { Snapshot } from '../../../host/src/device/types.js'
@@ -22,7 +22,11 @@ const waitDisconnect = (s: DeviceSession) =>
     setTimeout(() => reject(new Error('no disconnect within 3 s')), 3000)
   })
 
-describe.skipIf(!twinBuilt)('openSession({ twin: true })', () => {
+describe('openSession({ twin: true })', () => {
+  beforeAll(() => {
+    if (!twinBuilt) throw new Error('the twin is not built: run `npm run build:twin`')
+  })
+
   it('says hello and reports the probe', async () => {
     const s = await open(100)
     expect(s.source).toBe('twin')

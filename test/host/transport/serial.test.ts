@@ -1,11 +1,11 @@
 /**
  * Serial transport against a real pseudo-terminal (a tiny Python helper holds the master side
- * and echoes bytes back). Real timers; skipped where python3 is missing.
+ * and echoes bytes back). Real timers; python3 is a test prerequisite that `npm test` installs.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { SerialPort } from 'serialport'
 import { closeSerialPort, mapOpenError, openSerialPort, setModemLines } from '../../../host/src/transport/serial.js'
 
@@ -48,7 +48,11 @@ describe('mapOpenError', () => {
   })
 })
 
-describe.skipIf(!hasPython)('serial transport over a PTY', () => {
+describe('serial transport over a PTY', () => {
+  beforeAll(() => {
+    if (!hasPython) throw new Error('python3 (with its pty module) is needed to make the PTY peer; `npm test` installs it')
+  })
+
   it('opens a PTY and moves every byte value unchanged', async () => {
     const { path } = await startPty()
     const port = await openSerialPort(path)
