@@ -16,7 +16,7 @@ import {
   LineElement,
   PointElement,
 } from 'chart.js'
-import { PATTERNS, type HostLinkStats, type ProbeInfo, type Snapshot } from '../host/src/device/types.js'
+import { PATTERNS, type HostLinkStats, type PcieLinkInfo, type ProbeInfo, type Snapshot } from '../host/src/device/types.js'
 import type { CounterMeta, RunReport, ServerMessage, ServerStatus } from '../host/src/server/wire.js'
 import { histogram, int, type Point, rateBetween, RingSeries, si, SIZE_KEYS, SIZE_LABELS, totalRequests } from './model.js'
 
@@ -27,6 +27,7 @@ const RATE_POINTS = 600
 // ---- state --------------------------------------------------------------------------------
 const token = new URLSearchParams(location.search).get('token') ?? ''
 let info: ProbeInfo | undefined
+let pcieLink: PcieLinkInfo | null = null
 let counters: CounterMeta[] = []
 let status: ServerStatus | undefined
 let last: Snapshot | undefined
@@ -38,6 +39,7 @@ let snapshotsSeen = 0
 let lastRun: RunReport | null = null
 const mrdRate = new RingSeries(RATE_POINTS)
 const byteRate = new RingSeries(RATE_POINTS)
+const ceilingRate = new RingSeries(RATE_POINTS)
 
 interface TestHook {
   histogram: number[]
@@ -108,6 +110,8 @@ const rateChart = new Chart<'line', Point[]>($<HTMLCanvasElement>('rate-chart'),
     datasets: [
       { label: 'MRd / s', data: [], borderColor: '#4fd1c5', backgroundColor: '#4fd1c5', yAxisID: 'y' },
       { label: 'read bytes / s', data: [], borderColor: '#f6ad55', backgroundColor: '#f6ad55', yAxisID: 'y1' },
+      // what the wire allows for the same completion mix: "why is it slower than the datasheet"
+      { label: 'link ceiling (B/s)', data: [], borderColor: '#fc8181', backgroundColor: '#fc8181', borderDash: [6, 4], yAxisID: 'y1' },
     ],
   },
   options: {
@@ -161,10 +165,11 @@ function render(): void {
     hook.total = total
     renderCounters(last)
   }
-  const [d0, d1] = rateChart.data.datasets
-  if (d0 && d1) {
+  const [d0, d1, d2] = rateChart.data.datasets
+  if (d0 && d1 && d2) {
     d0.data = mrdRate.view()
     d1.data = byteRate.view()
+    d2.data = ceilingRate.view()
     const first = mrdRate.view()[0]
     const lastPt = mrdRate.last()
     const x = rateChart.options.scales?.x
@@ -177,6 +182,8 @@ function render(): void {
     const lb = byteRate.last()
     $('rate-mrd').textContent = lp ? si(lp.y) : '–'
     $('rate-bytes').textContent = lb ? si(lb.y, 'B/s') : '–'
+    const lc = ceilingRate.last()
+    $('rate-ceiling').textContent = lc ? `${si(lc.y, 'B/s')} on ${pcieLink?.name ?? '?'}` : pcieLink ? `${pcieLink.name}` : '–'
   }
   renderLink()
   hook.snapshots = snapshotsSeen
@@ -309,13 +316,14 @@ function ingest(s: Snapshot): void {
       prevForRate = s // counters cleared: new baseline
       return
     }
-    const r = rateBetween(prevForRate, s, info.clockHz)
+    const r = rateBetween(prevForRate, s, info.clockHz, pcieLink)
     if (!r) {
       if (s.counters.cycles !== prevForRate.counters.cycles) prevForRate = s
       return
     }
     mrdRate.push({ x: r.t, y: r.mrdPerSec })
     byteRate.push({ x: r.t, y: r.bytesPerSec })
+    if (r.ceilingBytesPerSec !== undefined) ceilingRate.push({ x: r.t, y: r.ceilingBytesPerSec })
   }
   prevForRate = s
 }
@@ -324,11 +332,13 @@ function onMessage(m: ServerMessage): void {
   switch (m.type) {
     case 'hello':
       info = m.info
+      pcieLink = m.pcieLink
       counters = m.counters
       last = undefined
       prevForRate = undefined
       mrdRate.clear()
       byteRate.clear()
+      ceilingRate.clear()
       for (const s of m.recent) ingest(s)
       if (m.lastRun) setRun(m.lastRun)
       break

@@ -3,7 +3,7 @@
  * a fixed-capacity ring buffer for chart series, the request-size histogram and rates
  * computed from counter deltas over the probe's own clock.
  */
-import type { Snapshot } from '../host/src/device/types.js'
+import { payloadCeiling, type PcieLinkInfo, type Snapshot } from '../host/src/device/types.js'
 import type { CounterKey } from '../host/src/protocol/generated.js'
 
 export interface Point {
@@ -60,6 +60,8 @@ export interface RatePoint {
   t: number
   mrdPerSec: number
   bytesPerSec: number
+  /** payload bytes/s the link allows for this interval's completion mix; undefined if unknown */
+  ceilingBytesPerSec: number | undefined
 }
 
 /**
@@ -67,14 +69,15 @@ export interface RatePoint {
  * i.e. simulated time on the twin, wall time on a board. Undefined when no enabled time passed
  * or the counters were cleared in between (CYCLES went backwards).
  */
-export function rateBetween(prev: Snapshot, cur: Snapshot, clockHz: number): RatePoint | undefined {
+export function rateBetween(prev: Snapshot, cur: Snapshot, clockHz: number, link?: PcieLinkInfo | null): RatePoint | undefined {
   const dc = cur.counters.cycles - prev.counters.cycles
   if (!(dc > 0) || !(clockHz > 0)) return undefined
   const dMrd = totalRequests(cur) - totalRequests(prev)
   const dBytes = cur.counters.mrdBytes - prev.counters.mrdBytes
   if (dMrd < 0 || dBytes < 0) return undefined
   const dt = dc / clockHz
-  return { t: cur.counters.timestamp / clockHz, mrdPerSec: dMrd / dt, bytesPerSec: dBytes / dt }
+  const ceiling = payloadCeiling(link ?? undefined, cur.counters.cpldBytes - prev.counters.cpldBytes, cur.counters.cpldCount - prev.counters.cpldCount)
+  return { t: cur.counters.timestamp / clockHz, mrdPerSec: dMrd / dt, bytesPerSec: dBytes / dt, ceilingBytesPerSec: ceiling ?? undefined }
 }
 
 const SI = ['n', 'µ', 'm', '', 'k', 'M', 'G', 'T', 'P']

@@ -41,7 +41,7 @@ std::vector<std::string> split(const std::string &line) {
 }  // namespace
 
 const char *usage() {
-    return "usage: pcie-scope-twin [--latency-cycles N] [--tags N]\n"
+    return "usage: pcie-scope-twin [--latency-cycles N] [--tags N] [--link genGxL|ideal]\n"
            "                       [--run PATTERN --bytes N [--offset B]] [--help]\n"
            "\n"
            "The pcie-scope digital twin: the Verilated RTL (pcie_scope_bar_top), the GPU traffic\n"
@@ -49,6 +49,8 @@ const char *usage() {
            "\n"
            "  --latency-cycles N  BAR_LATENCY written at start (0..65535, default 250)\n"
            "  --tags N            outstanding-request budget, 1..256 (default 256)\n"
+           "  --link genGxL       PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8;\n"
+           "                      G 1..5, L 1/2/4/8/16; `ideal` = no wire limit\n"
            "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its\n"
            "                      done line and exit. PATTERN: strided, merged-aligned,\n"
            "                      merged-misaligned\n"
@@ -95,6 +97,12 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err) {
             if (!value(&v)) return false;
             if (v < 1 || v > 256) { *err = "--tags must be 1..256"; return false; }
             o->tags = (uint32_t)v;
+        } else if (a == "--link") {
+            if (i + 1 >= argc || !parse_link(argv[i + 1], &o->link)) {
+                *err = "--link needs genGxL (G 1..5, L 1, 2, 4, 8 or 16) or ideal";
+                return false;
+            }
+            ++i;
         } else if (a == "--run") {
             if (i + 1 >= argc || !pattern_from_name(argv[i + 1], &o->pattern)) {
                 *err = "--run needs a pattern: strided, merged-aligned, merged-misaligned";
@@ -179,9 +187,18 @@ std::string json_escape(const std::string &s) {
     return o;
 }
 
-std::string ready_event(const std::string &pty, uint32_t clock_hz) {
+std::string link_json(const LinkConfig &link) {
+    if (link.ideal) return "{\"name\":\"ideal\",\"tlpBytesPerSecond\":null}";
+    char rate[32];
+    snprintf(rate, sizeof rate, "%.0f", link_tlp_bytes_per_second(link));
+    return "{\"name\":\"gen" + std::to_string(link.gen) + "x" + std::to_string(link.lanes) +
+           "\",\"gen\":" + std::to_string(link.gen) + ",\"lanes\":" + std::to_string(link.lanes) +
+           ",\"tlpBytesPerSecond\":" + rate + "}";
+}
+
+std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkConfig &link) {
     return "{\"event\":\"ready\",\"pty\":\"" + json_escape(pty) + "\",\"clockHz\":" +
-           std::to_string(clock_hz) + "}";
+           std::to_string(clock_hz) + ",\"link\":" + link_json(link) + "}";
 }
 
 std::string error_event(const std::string &message) {

@@ -15,6 +15,7 @@ namespace ps {
 struct Options {
     uint32_t latency_cycles = 250;  // BAR_LATENCY written at start
     uint32_t tags = 256;            // outstanding-request budget (8-bit tags)
+    LinkConfig link;                // PCIe link between GPU and FPGA (default gen3x16)
     bool batch = false;             // --run given
     Pattern pattern = Pattern::MergedAligned;
     uint64_t bytes = 0;
@@ -43,7 +44,8 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
 bool check_workload(uint64_t bytes, uint32_t offset, std::string *err);
 
 std::string json_escape(const std::string &s);
-std::string ready_event(const std::string &pty, uint32_t clock_hz);
+std::string link_json(const LinkConfig &link);
+std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkConfig &link);
 std::string error_event(const std::string &message);
 std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds);
 

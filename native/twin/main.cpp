@@ -1,6 +1,7 @@
 // pcie-scope-twin: the digital twin of a GPU + FPGA + soft CPU (docs/contracts.md §3).
 //
-//   traffic model (native/model)  ->  Verilated hdl/rtl (pcie_scope_bar_top)  ->  completion check
+//   traffic model (native/model) -> link (native/model/link.h) -> Verilated hdl/rtl
+//   (pcie_scope_bar_top, 512-bit TLP datapath) -> link -> completion check
 //                                          | AXI4-Lite (real transactions, simulated cycles)
 //                                     firmware (firmware/src + hal/sim)  ->  PTY  ->  host
 //
@@ -128,7 +129,7 @@ int run_batch(ps::Twin &twin, const ps::Options &o) {
     return 0;
 }
 
-int run_interactive(ps::Twin &twin, uint32_t clock_hz) {
+int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &link) {
     ps::Pty pty;
     std::string err;
     if (!ps::open_pty(&pty, &err)) {
@@ -143,7 +144,7 @@ int run_interactive(ps::Twin &twin, uint32_t clock_hz) {
     bus.reg_write = bus_write;
     bus.uart_fd = pty.master;
     ps_hal_sim_bind(&bus);
-    emit(ps::ready_event(pty.path, clock_hz));
+    emit(ps::ready_event(pty.path, clock_hz, link));
 
     Session s{twin, app, {}, false, {}, {}, {}, false};
     uint32_t batches = 0;
@@ -206,6 +207,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "pcie-scope-twin: warning: ID register reads 0x%08x, expected 0x%08x\n",
                 id, PS_ID_MAGIC);
     uint32_t clock_hz = twin.axi_read(PS_REG_CLK_HZ);
+    twin.set_link(opts.link, clock_hz);
     twin.axi_write(PS_REG_BAR_LATENCY, opts.latency_cycles);
     const uint32_t lat = twin.axi_read(PS_REG_BAR_LATENCY);
     if (lat != opts.latency_cycles)
@@ -215,5 +217,5 @@ int main(int argc, char **argv) {
         fprintf(stderr, "pcie-scope-twin: warning: %llu AXI4-Lite transactions timed out\n",
                 (unsigned long long)twin.axi_timeouts());
 
-    return opts.batch ? run_batch(twin, opts) : run_interactive(twin, clock_hz);
+    return opts.batch ? run_batch(twin, opts) : run_interactive(twin, clock_hz, opts.link);
 }

@@ -10,7 +10,7 @@
 namespace ps {
 
 namespace {
-constexpr uint32_t kBeatDws = sizeof(((Vtop *)nullptr)->tx_cpl_tlp_data) / 4;  // 8 at 256 bits
+constexpr uint32_t kBeatDws = sizeof(((Vtop *)nullptr)->tx_cpl_tlp_data) / 4;  // 16 at 512 bits
 constexpr uint64_t kAxiTimeoutCycles = 100000;
 constexpr uint64_t kWatchdogCycles = 4000000;  // no completion for this long: give up
 
@@ -60,6 +60,11 @@ void Twin::reset() {
     tick();
 }
 
+void Twin::set_link(const LinkConfig &link, uint64_t clock_hz) {
+    up_ = LinkGate(link, clock_hz);
+    down_ = LinkGate(link, clock_hz);
+}
+
 void Twin::release_tag(uint8_t tag) {
     if (!tags_[tag].active) return;
     tags_[tag].active = false;
@@ -68,7 +73,7 @@ void Twin::release_tag(uint8_t tag) {
     ++free_count_;
 }
 
-// Called before the rising edge while tx_cpl_tlp_valid (ready is always 1).
+// Called before the rising edge for every accepted beat (tx_cpl_tlp_valid && tx_cpl_tlp_ready).
 void Twin::sample_completion_beat() {
     const uint32_t strb = top_->tx_cpl_tlp_strb;
     if (top_->tx_cpl_tlp_sop) {
@@ -76,6 +81,7 @@ void Twin::sample_completion_beat() {
         cpl_ = CplRx{};
         cpl_.active = true;
         const CplInfo c = parse_cpl_header(get_hdr(top_->tx_cpl_tlp_hdr));
+        down_.send(cpl_wire_bytes(c.has_data ? c.length_dw * 4 : 0));  // the TLP now owns the wire
         cpl_.tag = c.tag;
         cpl_.has_data = c.has_data;
         cpl_.dws_expected = c.length_dw;
@@ -124,7 +130,7 @@ void Twin::sample_completion_beat() {
 void Twin::drive_request() {
     if (req_valid_) return;  // held until accepted
     if (!have_next_ && gen_ && !gen_->exhausted()) have_next_ = gen_->next(&next_);
-    if (!have_next_ || free_count_ == 0 || outstanding_ >= tag_budget_) {
+    if (!have_next_ || free_count_ == 0 || outstanding_ >= tag_budget_ || !up_.open()) {
         top_->rx_req_tlp_valid = 0;
         return;
     }
@@ -143,7 +149,7 @@ void Twin::drive_request() {
 void Twin::tick() {
     // 1. sample handshakes on the settled outputs (what the DUT will see at the edge)
     const bool req_fire = req_valid_ && top_->rx_req_tlp_ready;
-    if (top_->tx_cpl_tlp_valid) sample_completion_beat();
+    if (top_->tx_cpl_tlp_valid && top_->tx_cpl_tlp_ready) sample_completion_beat();
     const bool aw_fire = top_->s_axil_awvalid && top_->s_axil_awready;
     const bool w_fire = top_->s_axil_wvalid && top_->s_axil_wready;
     const bool b_fire = top_->s_axil_bvalid && top_->s_axil_bready;
@@ -157,7 +163,10 @@ void Twin::tick() {
     ++cycle_;
 
     // 3. drivers for the next cycle
+    up_.tick();
+    down_.tick();
     if (req_fire) {
+        up_.send(mrd_wire_bytes(req_.addr));
         TagState &t = tags_[req_tag_];
         t = TagState{req_.addr, req_.len, req_.len, true};
         ++outstanding_;
@@ -169,6 +178,8 @@ void Twin::tick() {
         last_progress_cycle_ = cycle_;
     }
     drive_request();
+    // the core takes the rest of a started completion at once; a new one waits for the wire
+    top_->tx_cpl_tlp_ready = cpl_.active || down_.open();
     if (axi_ == AxiState::Read) {
         if (ar_fire) top_->s_axil_arvalid = 0;
         if (r_fire) {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "link.h"
 #include "traffic.h"
 
 class Vtop;
@@ -39,6 +40,9 @@ public:
 
     // Holds rst for a few cycles.
     void reset();
+    // The PCIe link between the GPU and the FPGA (both directions); ideal until set.
+    void set_link(const LinkConfig &link, uint64_t clock_hz);
+    double link_bytes_per_clock() const { return down_.bytes_per_clock(); }
     // One clock cycle.
     void tick();
     // n cycles, or fewer when the workload finishes first (returns right after its last cycle).
@@ -88,6 +92,10 @@ private:
     std::unique_ptr<VerilatedContext> ctx_;
     std::unique_ptr<Vtop> top_;
     uint64_t cycle_ = 0;
+
+    // link serialisation: up = GPU -> FPGA (MRd), down = FPGA -> GPU (completions)
+    LinkGate up_;
+    LinkGate down_;
 
     // requester
     std::unique_ptr<TrafficGenerator> gen_;

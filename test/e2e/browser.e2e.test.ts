@@ -59,7 +59,7 @@ describe('web UI in Chromium', () => {
     await browser?.close()
   })
 
-  async function watch(server: RunningServer, shot: string, opts: { manualRun: boolean }) {
+  async function watch(server: RunningServer, shot: string, opts: { manualRun: boolean; ceiling?: RegExp }) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
     const problems: string[] = []
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
@@ -82,6 +82,10 @@ describe('web UI in Chromium', () => {
       expect(h.total).toBe(h.histogram.reduce((a, b) => a + b, 0))
       await expect.poll(async () => (await hook(page)).ratePoints, { timeout: 60_000 }).toBeGreaterThan(2)
       expect(await page.getByTestId('counter-mrd128').count()).toBe(1)
+      if (opts.ceiling) {
+        // the rate sits next to what the link allows for the same completion mix
+        await expect.poll(async () => (await page.getByTestId('rate-ceiling').textContent()) ?? '', { timeout: 30_000 }).toMatch(opts.ceiling)
+      }
 
       if (opts.manualRun) {
         await page.getByTestId('run-pattern').selectOption('merged-misaligned')
@@ -107,7 +111,7 @@ describe('web UI in Chromium', () => {
     expect(twinAvailable, 'the twin is not built: run `npm run build:twin`').toBe(true)
     const server = await startServer({ twin: true, demo: true, http: { host: '127.0.0.1', port: 0 } })
     try {
-      await watch(server, 'ui-twin.png', { manualRun: true })
+      await watch(server, 'ui-twin.png', { manualRun: true, ceiling: /GB\/s on gen3x16$/ })
     } finally {
       await server.close()
     }

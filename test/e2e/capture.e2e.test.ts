@@ -90,3 +90,39 @@ describe('pcie-scope capture --twin (e2e)', () => {
     expectCleanLink(r)
   })
 })
+
+describe('pcie-scope capture --twin: rates against the link ceiling (e2e)', () => {
+  it('merged 128-B lines nearly saturate a gen3x16 link; 32-B reads move less and stall on the tag budget', () => {
+    const aligned = capture('--pattern', 'merged-aligned', '--link', 'gen3x16')
+    const strided = capture('--pattern', 'strided', '--link', 'gen3x16', '--latency-cycles', '400')
+    for (const r of [aligned, strided]) {
+      expect(r.pcie.link).toBe('gen3x16')
+      expect(r.pcie.tlpGbPerSecond).toBeCloseTo(14.21, 1)
+      expect(r.rates.gbPerSecond).toBeLessThanOrEqual(r.pcie.ceilingGbPerSecond!)
+    }
+    // 128-B completions: 148 wire bytes per 128 payload → 12.3 GB/s; the twin reaches ≥ 90 % of it
+    expect(aligned.pcie.ceilingGbPerSecond).toBeCloseTo(12.29, 1)
+    expect(aligned.rates.gbPerSecond).toBeGreaterThan(0.9 * aligned.pcie.ceilingGbPerSecond!)
+    // 32-B completions: ceiling 8.7 GB/s, but 256 tags over a 1.6 µs round trip allow ≈ 5.1 GB/s
+    expect(strided.pcie.ceilingGbPerSecond).toBeCloseTo(8.75, 1)
+    expect(strided.rates.gbPerSecond).toBeLessThan(0.7 * strided.pcie.ceilingGbPerSecond!)
+    expect(aligned.rates.gbPerSecond).toBeGreaterThan(2 * strided.rates.gbPerSecond)
+  })
+
+  it('an ideal link lifts the wire limit: no ceiling, and 128-B reads run faster than on gen3x16', () => {
+    const ideal = capture('--pattern', 'merged-aligned', '--link', 'ideal')
+    expect(ideal.pcie).toEqual({ link: 'ideal', tlpGbPerSecond: null, ceilingGbPerSecond: null })
+    expect(ideal.rates.gbPerSecond).toBeGreaterThan(13)
+  })
+
+  it('rejects a link it cannot model with a usage error', () => {
+    const r = spawnSync(process.execPath, ['bin/pcie-scope.mjs', 'capture', '--twin', '--pattern', 'strided', '--link', 'gen6x16', '--json'], {
+      cwd: root,
+      encoding: 'utf8',
+      env,
+    })
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/genGxL/)
+    expect(r.stdout).toBe('')
+  })
+})

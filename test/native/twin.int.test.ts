@@ -5,6 +5,9 @@ import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { cobsDecode } from '../../host/src/protocol/cobs.js'
+import { crc16 } from '../../host/src/protocol/crc16.js'
+import { encodeFrame, parseFrame } from '../../host/src/protocol/frame.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const twinBin = resolve(root, 'build/twin/pcie-scope-twin')
@@ -22,56 +25,9 @@ interface DoneEvent {
   wallSeconds: number
 }
 
-// ---- frames: COBS(type u8 | seq u16 | payload | crc u16) 0x00, CRC-16/CCITT-FALSE, little-endian
-function crc16(data: Uint8Array): number {
-  let crc = 0xffff
-  for (const b of data) {
-    crc ^= b << 8
-    for (let k = 0; k < 8; k++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff
-  }
-  return crc
-}
-function cobsEncode(data: Uint8Array): Buffer {
-  const out: number[] = [0]
-  let codeAt = 0
-  let code = 1
-  for (const b of data) {
-    if (b !== 0) {
-      out.push(b)
-      code++
-    }
-    if (b === 0 || code === 0xff) {
-      out[codeAt] = code
-      codeAt = out.length
-      out.push(0)
-      code = 1
-    }
-  }
-  out[codeAt] = code
-  return Buffer.from(out)
-}
-function cobsDecode(enc: Uint8Array): Buffer | undefined {
-  const out: number[] = []
-  let i = 0
-  while (i < enc.length) {
-    const code = enc[i++]!
-    if (code === 0) return undefined
-    for (let j = 1; j < code; j++) {
-      if (i >= enc.length) return undefined
-      out.push(enc[i++]!)
-    }
-    if (code < 0xff && i < enc.length) out.push(0)
-  }
-  return Buffer.from(out)
-}
-function buildFrame(type: number, seq: number, payload: Uint8Array): Buffer {
-  const raw = Buffer.alloc(3 + payload.length + 2)
-  raw.writeUInt8(type, 0)
-  raw.writeUInt16LE(seq, 1)
-  raw.set(payload, 3)
-  raw.writeUInt16LE(crc16(raw.subarray(0, 3 + payload.length)), 3 + payload.length)
-  return Buffer.concat([cobsEncode(raw), Buffer.from([0])])
-}
+// ---- frames: the host's own codec (host/src/protocol), so the twin is tested against the same
+// implementation of spec/protocol.json that the server uses
+const buildFrame = encodeFrame
 interface Frame { type: number; seq: number; payload: Buffer }
 function parseFrames(bytes: Buffer): Frame[] {
   const frames: Frame[] = []
@@ -79,10 +35,9 @@ function parseFrames(bytes: Buffer): Frame[] {
   for (let z = bytes.indexOf(0); z !== -1; z = bytes.indexOf(0, start)) {
     const raw = cobsDecode(bytes.subarray(start, z))
     start = z + 1
-    if (!raw || raw.length < 5) continue
-    const body = raw.length - 2
-    if (crc16(raw.subarray(0, body)) !== raw.readUInt16LE(body)) continue
-    frames.push({ type: raw[0]!, seq: raw.readUInt16LE(1), payload: raw.subarray(3, body) })
+    if (!raw.ok) continue
+    const parsed = parseFrame(raw.data)
+    if (parsed.ok) frames.push(parsed.frame)
   }
   return frames
 }
@@ -168,7 +123,7 @@ describe('twin batch mode (model-side counts)', () => {
     expect(ev.mrd.bytes).toBe(MiB)
     expect(ev.completions).toBe(ev.mrd.count)
     expect(ev.payloadErrors).toBe(0)
-    expect(ev.simCycles).toBeGreaterThanOrEqual((MiB / 32) * 1) // 4 beats of 256 bits per 128 B
+    expect(ev.simCycles).toBeGreaterThanOrEqual(MiB / 64) // 2 beats of 512 bits per 128 B
   })
 
   it('strided: only 32-B MRds, bytes/32 of them (ideal L1)', () => {
@@ -206,6 +161,24 @@ describe('twin batch mode (model-side counts)', () => {
     // Little's law: 4 requests per ~400 cycles
     expect(slow.simCycles).toBeGreaterThanOrEqual((slow.mrd.count / 4) * 400)
     expect(fast.simCycles).toBeLessThan(slow.simCycles / 10)
+  })
+
+  it('the gen3x16 link makes small reads cost more: 128-B lines beat 96+32 pairs beat 32-B reads', () => {
+    const n = String(1 << 20)
+    const cycles = (pattern: string, link: string) => runBatch(['--run', pattern, '--bytes', n, '--link', link]).simCycles
+    const aligned = cycles('merged-aligned', 'gen3x16')
+    const misaligned = cycles('merged-misaligned', 'gen3x16')
+    const strided = cycles('strided', 'gen3x16')
+    expect(aligned).toBeLessThan(misaligned)
+    expect(misaligned).toBeLessThan(strided)
+    // 128-B reads are wire-bound: 148 wire bytes per 128 payload at 14.21 GB/s = 12.3 GB/s
+    const gbps = (1 << 20) / (aligned / 250e6) / 1e9
+    expect(gbps).toBeGreaterThan(11.5)
+    expect(gbps).toBeLessThan(12.3)
+    // without the wire limit the 512-bit datapath (64 B per clock) bounds 128-B reads instead
+    expect(cycles('merged-aligned', 'ideal')).toBeLessThan(aligned)
+    // a slower link is slower
+    expect(cycles('merged-aligned', 'gen2x16')).toBeGreaterThan(aligned)
   })
 
   it('rejects bad options with a message and exit 2', () => {

@@ -32,6 +32,19 @@ describe('histogram and rates', () => {
     expect(r?.mrdPerSec).toBeCloseTo(15_000)
     expect(r?.bytesPerSec).toBeCloseTo(960_000)
     expect(r?.t).toBeCloseTo(251_000 / 250e6)
+    expect(r?.ceilingBytesPerSec).toBeUndefined() // no link known
+  })
+
+  it('puts the link ceiling for the completion mix of the interval next to the rate', () => {
+    const c = new FakeClient()
+    const a = c.tick(1_000)
+    c.counters.cpldCount += 100
+    c.counters.cpldBytes += 100 * 32
+    const b = c.tick(250_000)
+    const link = { name: 'gen3x16', tlpBytesPerSecond: 14.2125e9 }
+    // 32-B completions: 52 wire bytes each → 14.21 GB/s × 32 / 52
+    expect(rateBetween(a, b, 250e6, link)?.ceilingBytesPerSec).toBeCloseTo((14.2125e9 * 32) / 52, -3)
+    expect(rateBetween(a, b, 250e6, { name: 'ideal', tlpBytesPerSecond: null })?.ceilingBytesPerSec).toBeUndefined()
   })
 
   it('gives no rate without enabled cycles or across a clear', () => {

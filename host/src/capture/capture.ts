@@ -10,7 +10,7 @@
  */
 import { PsError } from '../errors.js'
 import type { DeviceSession } from '../device/session.js'
-import type { FirmwareLinkStats, HostLinkStats, PatternName, Snapshot, Workload, WorkloadResult } from '../device/types.js'
+import { payloadCeiling, type FirmwareLinkStats, type HostLinkStats, type PatternName, type PcieLinkInfo, type Snapshot, type Workload, type WorkloadResult } from '../device/types.js'
 import { createLogger } from '../util/log.js'
 import { validateWorkload } from '../workload/twin-runner.js'
 
@@ -37,6 +37,11 @@ export interface CaptureResult {
   seconds: number
   clockHz: number
   rates: { mrdPerSecond: number; gbPerSecond: number }
+  /**
+   * The PCIe link and what it allows: the payload ceiling (GB/s) for the completions the probe
+   * counted, each paying 20 B of header and framing (null when the link is unknown or ideal)
+   */
+  pcie: { link: string | null; tlpGbPerSecond: number | null; ceilingGbPerSecond: number | null }
   /** what the workload side (traffic model) says it issued; a cross-check */
   model: {
     kind: 'twin' | 'cuda'
@@ -68,8 +73,17 @@ export const requestsFromSnapshot = (s: Snapshot): { count: number; bySize: BySi
   return { count: bySize['32'] + bySize['64'] + bySize['96'] + bySize['128'] + bySize.other, bySize }
 }
 
+const pcieSummary = (link: PcieLinkInfo | undefined, payloadBytes: number, completions: number): CaptureResult['pcie'] => {
+  const ceiling = payloadCeiling(link, payloadBytes, completions)
+  return {
+    link: link?.name ?? null,
+    tlpGbPerSecond: link?.tlpBytesPerSecond != null ? link.tlpBytesPerSecond / 1e9 : null,
+    ceilingGbPerSecond: ceiling === null ? null : ceiling / 1e9,
+  }
+}
+
 export const buildCaptureResult = (
-  session: Pick<DeviceSession, 'source' | 'info' | 'client'>,
+  session: Pick<DeviceSession, 'source' | 'info' | 'client' | 'pcieLink'>,
   workload: Workload,
   snap: Snapshot,
   model: WorkloadResult,
@@ -101,6 +115,7 @@ export const buildCaptureResult = (
       mrdPerSecond: seconds > 0 ? requests.count / seconds : 0,
       gbPerSecond: seconds > 0 ? requested / seconds / 1e9 : 0,
     },
+    pcie: pcieSummary(session.pcieLink, snap.counters.cpldBytes, snap.counters.cpldCount),
     model: {
       kind: runnerKind,
       issued,

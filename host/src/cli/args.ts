@@ -29,3 +29,12 @@ export const parseHostPort = (value: string): { host: string; port: number } => 
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('port must be 0..65535')
   return { host: m[1] ?? m[2] ?? '127.0.0.1', port }
 }
+
+/** A modelled PCIe link: genGxL (G 1..5, L 1/2/4/8/16), or "ideal"; the twin checks the same set. */
+export const parseLink = (value: string): string => {
+  const v = value.trim().toLowerCase()
+  if (v === 'ideal') return v
+  const m = /^gen([1-5])x(1|2|4|8|16)$/.exec(v)
+  if (!m) throw new InvalidArgumentError('expected genGxL with G 1..5 and L 1, 2, 4, 8 or 16 (e.g. gen3x16), or ideal')
+  return v
+}

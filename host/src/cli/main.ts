@@ -15,7 +15,7 @@ import { openSession, type DeviceSession } from '../device/session.js'
 import { PATTERNS, type PatternName } from '../device/types.js'
 import { packageRoot } from '../transport/twin.js'
 import { LINE_BYTES, MAX_WORKLOAD_BYTES, validateWorkload } from '../workload/twin-runner.js'
-import { parseHostPort, parseIntArg, parseSize } from './args.js'
+import { parseHostPort, parseIntArg, parseLink, parseSize } from './args.js'
 
 export interface CliIo {
   stdout: (s: string) => void
@@ -81,6 +81,7 @@ export const formatCapture = (r: CaptureResult, path: string): string => {
     ['completions', `${r.completions} (${r.bytes.completed} B)`],
     ['time', `${r.cycles} cycles = ${fmt(r.seconds * 1e6, 4)} µs at ${fmt(r.clockHz / 1e6)} MHz${r.source === 'twin' ? ' (simulated)' : ''}`],
     ['rates', `${(r.rates.mrdPerSecond / 1e6).toFixed(2)} million MRd/s, ${fmt(r.rates.gbPerSecond)} GB/s of requested data`],
+    ['ceiling', r.pcie.ceilingGbPerSecond === null ? `${r.pcie.link ?? 'unknown link'}: no wire limit` : `${fmt(r.pcie.ceilingGbPerSecond)} GB/s on ${r.pcie.link} for this completion mix`],
     [
       'model check',
       r.model.matchesProbe
@@ -117,11 +118,13 @@ export const buildProgram = (io: CliIo, setCode: (c: number) => void): Command =
     .option('--bytes <n>', `useful bytes to read: a multiple of ${LINE_BYTES}, at most 1G; suffixes K, M, G are binary`, parseSize, 1024 * 1024)
     .option('--offset <bytes>', 'start of the buffer within a 128-B line: 0..124, a multiple of 4 (default: 32 for merged-misaligned, else 0)', parseIntArg)
     .option('--latency-cycles <n>', 'twin only: BAR completion latency in clock cycles (twin default 250)', parseIntArg)
+    .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
     .addOption(new Option('--period-ms <n>', 'snapshot streaming period during the run').argParser(parseIntArg).default(0, '0 = the firmware default'))
     .option('--json', 'print exactly one JSON object on stdout')
-    .action(async (o: SourceOpts & { pattern: PatternName; bytes: number; offset?: number; latencyCycles?: number; periodMs: number; json?: boolean }) => {
+    .action(async (o: SourceOpts & { pattern: PatternName; bytes: number; offset?: number; latencyCycles?: number; link?: string; periodMs: number; json?: boolean }) => {
       const source = pickSource(o)
       if ('port' in source && o.latencyCycles !== undefined) throw new PsError('PS_USAGE', '--latency-cycles only applies to the twin')
+      if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
       if (o.periodMs > 0xffff) throw new PsError('PS_USAGE', '--period-ms must be at most 65535')
       const workload = validateWorkload({ pattern: o.pattern, bytes: o.bytes, offset: o.offset ?? defaultOffset(o.pattern) })
       if ('port' in source) {
@@ -132,7 +135,11 @@ export const buildProgram = (io: CliIo, setCode: (c: number) => void): Command =
       }
       const progress = (m: string) => io.stderr(`pcie-scope: ${m}\n`)
       progress('starting the twin')
-      const session: DeviceSession = await openSession({ twin: true, ...(o.latencyCycles !== undefined ? { latencyCycles: o.latencyCycles } : {}) })
+      const session: DeviceSession = await openSession({
+        twin: true,
+        ...(o.latencyCycles !== undefined ? { latencyCycles: o.latencyCycles } : {}),
+        ...(o.link !== undefined ? { twinOptions: { link: o.link } } : {}),
+      })
       try {
         progress(`probe on ${session.path}: protocol ${session.info.protocolVersion}, firmware ${session.info.firmwareVersion}, ${session.info.clockHz} Hz`)
         const result = await runCapture(session, workload, { periodMs: o.periodMs, onProgress: progress })
@@ -150,10 +157,12 @@ export const buildProgram = (io: CliIo, setCode: (c: number) => void): Command =
     .option('--port <path>', 'serial device of a board')
     .option('--baud <n>', 'baud rate with --port (default 115200)', parseIntArg)
     .addOption(new Option('--http <host:port>', 'address to listen on').argParser(parseHostPort).default({ host: '127.0.0.1', port: 8737 }, '127.0.0.1:8737'))
+    .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
     .option('--token <token>', 'access token (default: a random one per run)')
     .option('--demo', 'demo mode of the server')
-    .action(async (o: SourceOpts & { http: { host: string; port: number }; token?: string; demo?: boolean }) => {
+    .action(async (o: SourceOpts & { http: { host: string; port: number }; token?: string; demo?: boolean; link?: string }) => {
       const source = pickSource(o)
+      if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
       const spec = '../server/index.js'
       let mod: { startServer?: unknown }
       try {
@@ -164,6 +173,7 @@ export const buildProgram = (io: CliIo, setCode: (c: number) => void): Command =
       if (typeof mod.startServer !== 'function') throw new PsError('PS_USAGE', 'the server module does not export startServer()')
       const startServer = mod.startServer as (opts: {
         twin: boolean
+        link?: string
         port?: string
         baudRate?: number
         http: { host: string; port: number }
@@ -172,6 +182,7 @@ export const buildProgram = (io: CliIo, setCode: (c: number) => void): Command =
       }) => Promise<{ url: string; close(): Promise<void> }>
       const server = await startServer({
         twin: 'twin' in source,
+        ...(o.link !== undefined ? { link: o.link } : {}),
         ...('port' in source ? { port: source.port } : {}),
         ...('port' in source && source.baudRate !== undefined ? { baudRate: source.baudRate } : {}),
         http: o.http,

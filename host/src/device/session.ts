@@ -15,7 +15,7 @@ import { TwinProcess, type TwinOptions } from '../transport/twin.js'
 import { createLogger } from '../util/log.js'
 import { TwinWorkloadRunner } from '../workload/twin-runner.js'
 import { ProbeClient, type ProbeClientOptions } from './client.js'
-import type { ProbeInfo, WorkloadRunner } from './types.js'
+import type { PcieLinkInfo, ProbeInfo, WorkloadRunner } from './types.js'
 
 const log = createLogger('ps:device:session')
 
@@ -25,6 +25,8 @@ export interface DeviceSession {
   readonly info: ProbeInfo
   readonly client: ProbeClient
   readonly runner: WorkloadRunner | undefined
+  /** the PCIe link the counters were taken on, when known (the twin says; a board does not yet) */
+  readonly pcieLink?: PcieLinkInfo
   /** twin sessions: the twin process (diagnostics, tests); not part of the cross-module contract */
   readonly twin?: TwinProcess
   close(): Promise<void>
@@ -105,6 +107,7 @@ const openTwinSession = async (opts: { twin: true; latencyCycles?: number; twinO
       info,
       client: c,
       runner,
+      ...(twin.link ? { pcieLink: twin.link } : {}),
       twin,
       close: () =>
         (closing ??= (async () => {

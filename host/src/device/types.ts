@@ -4,6 +4,26 @@
  */
 import type { CounterKey } from '../protocol/generated.js'
 
+/** The PCIe link between the GPU and the FPGA, as the twin models it (a board: not yet reported). */
+export interface PcieLinkInfo {
+  /** e.g. "gen3x16", or "ideal" for no wire limit */
+  name: string
+  /** TLP bytes per second one direction carries after line coding and DLLP overhead; null when ideal */
+  tlpBytesPerSecond: number | null
+}
+
+/** Completion header + framing bytes on the wire per CplD (pcie-tlp.md §6.1). */
+export const CPL_OVERHEAD_BYTES = 20
+
+/**
+ * Payload bytes per second the link can deliver for a given completion mix: each completion pays
+ * CPL_OVERHEAD_BYTES on top of its payload. Null when the link or the mix is unknown.
+ */
+export const payloadCeiling = (link: PcieLinkInfo | undefined, payloadBytes: number, completions: number): number | null => {
+  if (!link || link.tlpBytesPerSecond === null || payloadBytes <= 0) return null
+  return (link.tlpBytesPerSecond * payloadBytes) / (payloadBytes + CPL_OVERHEAD_BYTES * completions)
+}
+
 /** Reply of the INFO command. */
 export interface ProbeInfo {
   protocolVersion: number

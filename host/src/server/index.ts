@@ -48,6 +48,8 @@ export type * from './wire.js'
 
 export interface StartServerOptions {
   twin: boolean
+  /** twin only: the modelled PCIe link, e.g. "gen3x16" (the twin's default) or "ideal" */
+  link?: string
   /** serial device when not on the twin */
   port?: string
   baudRate?: number
@@ -123,7 +125,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const session: ServerSession =
     opts.session ??
     (await openDeviceSession(
-      opts.twin ? { twin: true } : { port: requirePort(opts.port), ...(opts.baudRate ? { baudRate: opts.baudRate } : {}) },
+      opts.twin ? { twin: true, ...(opts.link !== undefined ? { link: opts.link } : {}) } : { port: requirePort(opts.port), ...(opts.baudRate ? { baudRate: opts.baudRate } : {}) },
     ))
 
   const root = findRepoRoot(dirname(fileURLToPath(import.meta.url)))
@@ -151,6 +153,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     connected,
     error: deviceError,
     info: session.info,
+    pcieLink: session.pcieLink ?? null,
     runner: session.runner?.kind ?? null,
     hostStats: hostStats(),
     lastSnapshot: recent.at(-1) ?? null,
@@ -168,6 +171,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         source: session.source,
         path: session.path,
         info: session.info,
+        pcieLink: session.pcieLink ?? null,
         counters,
         recent: recent.slice(-RECENT_SNAPSHOTS),
         lastRun: runs.lastReport,

@@ -3,7 +3,7 @@
  * docs/contracts.md §4, written structurally so that tests can inject a fake and the server
  * does not depend on the device module's internals.
  */
-import type { HostLinkStats, ProbeInfo, Snapshot, WorkloadRunner } from '../device/types.js'
+import type { HostLinkStats, PcieLinkInfo, ProbeInfo, Snapshot, WorkloadRunner } from '../device/types.js'
 
 export interface ServerProbeClient {
   // events: 'snapshot' (Snapshot), 'disconnect' (PsError), 'link-error' (PsError)
@@ -23,10 +23,11 @@ export interface ServerSession {
   readonly info: ProbeInfo
   readonly client: ServerProbeClient
   readonly runner: WorkloadRunner | undefined
+  readonly pcieLink?: PcieLinkInfo
   close(): Promise<void>
 }
 
-export type OpenSessionOptions = { twin: true; latencyCycles?: number } | { port: string; baudRate?: number }
+export type OpenSessionOptions = { twin: true; latencyCycles?: number; link?: string } | { port: string; baudRate?: number }
 
 /**
  * Opens the real session through host/src/device/session.ts. Loaded lazily so that the server
@@ -34,5 +35,9 @@ export type OpenSessionOptions = { twin: true; latencyCycles?: number } | { port
  */
 export async function openDeviceSession(opts: OpenSessionOptions): Promise<ServerSession> {
   const { openSession } = await import('../device/session.js')
+  if ('twin' in opts) {
+    const { link, ...rest } = opts
+    return openSession({ ...rest, ...(link !== undefined ? { twinOptions: { link } } : {}) })
+  }
   return openSession(opts)
 }

@@ -2,7 +2,7 @@
  * Shapes that cross the server ↔ browser boundary (REST bodies and WebSocket messages).
  * Types only: the web UI imports this file too, so it must not pull in Node modules.
  */
-import type { HostLinkStats, PatternName, ProbeInfo, Snapshot, WorkloadResult } from '../device/types.js'
+import type { HostLinkStats, PatternName, PcieLinkInfo, ProbeInfo, Snapshot, WorkloadResult } from '../device/types.js'
 import type { CounterKey } from '../protocol/generated.js'
 
 export interface CounterMeta {
@@ -33,6 +33,8 @@ export interface ServerStatus {
   connected: boolean
   error: DeviceError | null
   info: ProbeInfo
+  /** the PCIe link the probe watches, when the source knows it (the twin does) */
+  pcieLink: PcieLinkInfo | null
   runner: 'twin' | 'cuda' | null
   hostStats: HostLinkStats | null
   lastSnapshot: Snapshot | null
@@ -66,6 +68,7 @@ export type ServerMessage =
       source: 'twin' | 'serial'
       path: string
       info: ProbeInfo
+      pcieLink: PcieLinkInfo | null
       counters: CounterMeta[]
       /** the most recent snapshots (oldest first) so a reloaded page shows history */
       recent: Snapshot[]

@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { PsError } from '../errors.js'
 import { createLogger } from '../util/log.js'
-import type { PatternName } from '../device/types.js'
+import type { PatternName, PcieLinkInfo } from '../device/types.js'
 
 const log = createLogger('ps:transport:twin')
 const logStderr = createLogger('ps:transport:twin:stderr')
@@ -28,6 +28,8 @@ export const TWIN_BUILD_COMMAND = 'npm run build:twin'
 export interface TwinReady {
   pty: string
   clockHz: number
+  /** the modelled PCIe link (absent from twins that predate the link model) */
+  link?: PcieLinkInfo
 }
 
 export interface TwinDone {
@@ -49,6 +51,8 @@ export interface TwinOptions {
   latencyCycles?: number
   /** GPU outstanding-request budget (twin default 256) */
   tags?: number
+  /** PCIe link between GPU and FPGA: "gen3x16" (twin default), "gen4x8", …, or "ideal" */
+  link?: string
   extraArgs?: string[]
   /** time allowed for the ready line (default 20 s) */
   readyTimeoutMs?: number
@@ -111,6 +115,7 @@ const STDERR_TAIL = 20
 export class TwinProcess extends EventEmitter<TwinEvents> {
   readonly pty: string
   readonly clockHz: number
+  readonly link: PcieLinkInfo | undefined
   readonly binaryPath: string
   private readonly child: ChildProcessWithoutNullStreams
   private readonly closeGraceMs: number
@@ -127,6 +132,7 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     this.binaryPath = binaryPath
     this.pty = ready.pty
     this.clockHz = ready.clockHz
+    this.link = ready.link
     this.stderrTail = stderrTail
     this.exited = exited
     this.closeGraceMs = closeGraceMs
@@ -140,6 +146,7 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     const args: string[] = []
     if (opts.latencyCycles !== undefined) args.push('--latency-cycles', String(opts.latencyCycles))
     if (opts.tags !== undefined) args.push('--tags', String(opts.tags))
+    if (opts.link !== undefined) args.push('--link', opts.link)
     args.push(...(opts.extraArgs ?? []))
     log.debug(() => `spawn ${bin} ${args.join(' ')}`)
     const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'] })
@@ -317,6 +324,12 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
   }
 }
 
+const isLinkInfo = (v: unknown): v is PcieLinkInfo => {
+  if (typeof v !== 'object' || v === null) return false
+  const o = v as Record<string, unknown>
+  return typeof o['name'] === 'string' && (o['tlpBytesPerSecond'] === null || typeof o['tlpBytesPerSecond'] === 'number')
+}
+
 const readReady = async (lines: AsyncIterator<string>): Promise<TwinReady> => {
   for (;;) {
     const r = await lines.next()
@@ -335,7 +348,7 @@ const readReady = async (lines: AsyncIterator<string>): Promise<TwinReady> => {
     if (typeof msg['pty'] !== 'string' || typeof msg['clockHz'] !== 'number') {
       throw new PsError('PS_TWIN_START', `malformed ready line: ${text}`)
     }
-    return { pty: msg['pty'], clockHz: msg['clockHz'] }
+    return { pty: msg['pty'], clockHz: msg['clockHz'], ...(isLinkInfo(msg['link']) ? { link: msg['link'] } : {}) }
   }
 }
 

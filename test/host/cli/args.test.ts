@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseHostPort, parseIntArg, parseSize } from '../../../host/src/cli/args.js'
+import { parseHostPort, parseIntArg, parseLink, parseSize } from '../../../host/src/cli/args.js'
 
 describe('CLI argument parsers', () => {
   it('parses sizes with binary suffixes', () => {
@@ -24,5 +24,11 @@ describe('CLI argument parsers', () => {
     expect(parseHostPort('8080')).toEqual({ host: '127.0.0.1', port: 8080 })
     expect(() => parseHostPort('host:70000')).toThrow()
     expect(() => parseHostPort('nope')).toThrow()
+  })
+  it('parses the links the twin can model', () => {
+    expect(parseLink('gen3x16')).toBe('gen3x16')
+    expect(parseLink('Gen5x8')).toBe('gen5x8')
+    expect(parseLink('ideal')).toBe('ideal')
+    for (const bad of ['gen6x16', 'gen3x3', 'gen3x32', 'gen0x1', 'gen3', 'x16', '']) expect(() => parseLink(bad)).toThrow(/genGxL/)
   })
 })

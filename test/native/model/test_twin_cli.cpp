@@ -79,8 +79,13 @@ TEST(stdin_commands) {
 
 TEST(json_events) {
     CHECK_EQ(json_escape("a\"b\\c\nd\x01\xff"), std::string("a\\\"b\\\\c\\nd\\u0001\\u00ff"));
-    CHECK_EQ(ready_event("/dev/pts/3", 250000000),
-             std::string("{\"event\":\"ready\",\"pty\":\"/dev/pts/3\",\"clockHz\":250000000}"));
+    CHECK_EQ(ready_event("/dev/pts/3", 250000000, LinkConfig{}),
+             std::string("{\"event\":\"ready\",\"pty\":\"/dev/pts/3\",\"clockHz\":250000000,"
+                         "\"link\":{\"name\":\"gen3x16\",\"gen\":3,\"lanes\":16,"
+                         "\"tlpBytesPerSecond\":14212507562}}"));
+    LinkConfig ideal;
+    ideal.ideal = true;
+    CHECK_EQ(link_json(ideal), std::string("{\"name\":\"ideal\",\"tlpBytesPerSecond\":null}"));
     CHECK_EQ(error_event("bad \"x\""), std::string("{\"event\":\"error\",\"message\":\"bad \\\"x\\\"\"}"));
     RunCommand r{7, Pattern::Strided, 4096, 0};
     WorkloadResult w;
