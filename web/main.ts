@@ -18,7 +18,7 @@ import {
 } from 'chart.js'
 import { PATTERNS, type HostLinkStats, type PcieLinkInfo, type ProbeInfo, type Snapshot } from '../host/src/device/types.js'
 import type { CounterMeta, RunReport, ServerMessage, ServerStatus } from '../host/src/server/wire.js'
-import { histogram, int, type Point, rateBetween, RingSeries, si, SIZE_KEYS, SIZE_LABELS, totalRequests } from './model.js'
+import { histogram, int, type Point, rateBetween, RingSeries, si, SIZE_KEYS, SIZE_LABELS, type TestHook, totalRequests } from './model.js'
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Legend)
 
@@ -41,15 +41,6 @@ const mrdRate = new RingSeries(RATE_POINTS)
 const byteRate = new RingSeries(RATE_POINTS)
 const ceilingRate = new RingSeries(RATE_POINTS)
 
-interface TestHook {
-  histogram: number[]
-  total: number
-  snapshots: number
-  ratePoints: number
-  wsOpen: boolean
-  connected: boolean
-  lastRun: RunReport | null
-}
 const hook: TestHook = { histogram: [0, 0, 0, 0, 0], total: 0, snapshots: 0, ratePoints: 0, wsOpen: false, connected: false, lastRun: null }
 ;(window as unknown as { __pcieScope: TestHook }).__pcieScope = hook
 

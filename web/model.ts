@@ -4,6 +4,7 @@
  * computed from counter deltas over the probe's own clock.
  */
 import { payloadCeiling, type PcieLinkInfo, type Snapshot } from '../host/src/device/types.js'
+import type { RunReport } from '../host/src/server/wire.js'
 import type { CounterKey } from '../host/src/protocol/generated.js'
 
 export interface Point {
@@ -101,3 +102,14 @@ export function si(v: number, unit = ''): string {
 
 const intFmt = new Intl.NumberFormat('en-US')
 export const int = (v: number): string => intFmt.format(v)
+
+/** What tests read from `window.__pcieScope` (test/e2e/browser.e2e.test.ts). */
+export interface TestHook {
+  histogram: number[]
+  total: number
+  snapshots: number
+  ratePoints: number
+  wsOpen: boolean
+  connected: boolean
+  lastRun: RunReport | null
+}

@@ -14,6 +14,7 @@ import { promisify } from 'node:util'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../host/src/server/index.js'
+import type { TestHook } from '../../web/model.js'
 import { fakeSession } from '../host/server/fake-session.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -22,15 +23,7 @@ const twinAvailable =
   existsSync(join(root, 'build/twin/pcie-scope-twin')) && existsSync(join(root, 'host/src/device/session.ts'))
 const shots = join(root, 'build/e2e')
 
-interface Hook {
-  histogram: number[]
-  total: number
-  snapshots: number
-  ratePoints: number
-  wsOpen: boolean
-  connected: boolean
-  lastRun: unknown
-}
+type Hook = TestHook
 const hook = (page: Page) => page.evaluate(() => (globalThis as unknown as { __pcieScope: Hook }).__pcieScope)
 const shownTotal = async (page: Page) => Number(((await page.getByTestId('hist-total').textContent()) ?? '').replace(/,/g, ''))
 

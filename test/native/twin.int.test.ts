@@ -8,22 +8,13 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { cobsDecode } from '../../host/src/protocol/cobs.js'
 import { crc16 } from '../../host/src/protocol/crc16.js'
 import { encodeFrame, parseFrame } from '../../host/src/protocol/frame.js'
+import type { TwinDone } from '../../host/src/transport/twin.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const twinBin = resolve(root, 'build/twin/pcie-scope-twin')
 
-interface DoneEvent {
-  event: 'done'
-  id: number
-  pattern: string
-  bytes: number
-  offset: number
-  mrd: { count: number; bySize: Record<'32' | '64' | '96' | '128' | 'other', number>; bytes: number }
-  completions: number
-  payloadErrors: number
-  simCycles: number
-  wallSeconds: number
-}
+/** the twin's done line: the contract the host's launcher parses (docs/contracts.md §3) */
+type DoneEvent = TwinDone & { event: 'done' }
 
 // ---- frames: the host's own codec (host/src/protocol), so the twin is tested against the same
 // implementation of spec/protocol.json that the server uses

@@ -7,13 +7,12 @@
  * stdout carries results only (one JSON object with --json); progress and diagnostics go to
  * stderr. Exit codes: 0 ok, 1 failure, 2 usage error.
  */
-import { readFileSync } from 'node:fs'
 import { Command, CommanderError, Option } from 'commander'
 import { PsError, isPsError } from '../errors.js'
 import { runCapture, type CaptureResult } from '../capture/capture.js'
 import { openSession, type DeviceSession } from '../device/session.js'
 import { PATTERNS, type PatternName } from '../device/types.js'
-import { packageRoot } from '../transport/twin.js'
+import { packageVersion } from '../util/package-root.js'
 import { LINE_BYTES, MAX_WORKLOAD_BYTES, validateWorkload } from '../workload/twin-runner.js'
 import { parseHostPort, parseIntArg, parseLink, parseSize } from './args.js'
 
@@ -30,13 +29,6 @@ export const EXIT_USAGE = 2
 
 const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID'])
 
-const version = (): string => {
-  try {
-    return (JSON.parse(readFileSync(`${packageRoot()}/package.json`, 'utf8')) as { version?: string }).version ?? '0.0.0'
-  } catch {
-    return '0.0.0'
-  }
-}
 
 const defaultIo = (): CliIo => ({
   stdout: (s) => process.stdout.write(s),
@@ -103,7 +95,7 @@ export const buildProgram = (io: CliIo, setCode: (c: number) => void): Command =
   const program = new Command('pcie-scope')
   program
     .description('PCIe traffic monitor: capture what a GPU workload puts on the wire, from the FPGA probe or its Verilator twin')
-    .version(version(), '-V, --version')
+    .version(packageVersion(), '-V, --version')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -163,23 +155,8 @@ export const buildProgram = (io: CliIo, setCode: (c: number) => void): Command =
     .action(async (o: SourceOpts & { http: { host: string; port: number }; token?: string; demo?: boolean; link?: string }) => {
       const source = pickSource(o)
       if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
-      const spec = '../server/index.js'
-      let mod: { startServer?: unknown }
-      try {
-        mod = (await import(spec)) as { startServer?: unknown }
-      } catch (e) {
-        throw new PsError('PS_USAGE', `the server is not available in this build (${e instanceof Error ? e.message : String(e)})`, { cause: e })
-      }
-      if (typeof mod.startServer !== 'function') throw new PsError('PS_USAGE', 'the server module does not export startServer()')
-      const startServer = mod.startServer as (opts: {
-        twin: boolean
-        link?: string
-        port?: string
-        baudRate?: number
-        http: { host: string; port: number }
-        demo?: boolean
-        token?: string
-      }) => Promise<{ url: string; close(): Promise<void> }>
+      // loaded here so that `capture` never pays for express and ws
+      const { startServer } = await import('../server/index.js')
       const server = await startServer({
         twin: 'twin' in source,
         ...(o.link !== undefined ? { link: o.link } : {}),

@@ -18,17 +18,17 @@
  *   hello, status (on connect and on device disconnect), snapshot (batched ≤ 20 Hz, skipped for
  *   clients with > 1 MiB buffered, counted in wsDrops), run (after every workload), run-error.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join, resolve } from 'node:path'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { z } from 'zod'
 import { PATTERNS, type Snapshot } from '../device/types.js'
 import { isPsError, PsError, type PsErrorCode } from '../errors.js'
 import { COUNTERS } from '../protocol/generated.js'
+import { packageRoot, packageVersion } from '../util/package-root.js'
 import { WsHub } from './hub.js'
 import { DEMO_PERIOD_MS, RunService } from './runs.js'
 import { EmptyBody, openApiDocument, RunBody, StartBody } from './schemas.js'
@@ -90,31 +90,6 @@ const STATUS_OF: Partial<Record<PsErrorCode, number>> = {
   PS_CMD_TIMEOUT: 504,
 }
 
-function findRepoRoot(from: string): string {
-  let dir = from
-  for (;;) {
-    const pkg = join(dir, 'package.json')
-    if (existsSync(pkg)) {
-      try {
-        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'pcie-scope') return dir
-      } catch {
-        /* keep walking */
-      }
-    }
-    const up = dirname(dir)
-    if (up === dir) return process.cwd()
-    dir = up
-  }
-}
-
-const packageVersion = (root: string): string => {
-  try {
-    return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0'
-  } catch {
-    return '0.0.0'
-  }
-}
-
 const errorBody = (code: string, message: string, details?: unknown): ApiErrorBody => ({
   error: details === undefined ? { code, message } : { code, message, details },
 })
@@ -128,7 +103,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       opts.twin ? { twin: true, ...(opts.link !== undefined ? { link: opts.link } : {}) } : { port: requirePort(opts.port), ...(opts.baudRate ? { baudRate: opts.baudRate } : {}) },
     ))
 
-  const root = findRepoRoot(dirname(fileURLToPath(import.meta.url)))
+  const root = packageRoot()
   const webRoot = resolve(opts.webRoot ?? join(root, 'dist', 'web'))
   const allow = hostAllowlist(opts.http.host)
   const counters: CounterMeta[] = COUNTERS.map((c) => ({ key: c.key, name: c.name, index: c.index, doc: c.doc }))
@@ -262,7 +237,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     res.json({ patterns: PATTERNS, runner: session.runner?.kind ?? null })
   })
   api.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument(packageVersion(root)))
+    res.json(openApiDocument(packageVersion()))
   })
   api.post('/start', async (req, res) => {
     const { periodMs } = body(StartBody, req)

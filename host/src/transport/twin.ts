@@ -11,12 +11,12 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { EventEmitter } from 'node:events'
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { accessSync, constants } from 'node:fs'
+import { join, relative } from 'node:path'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { PsError } from '../errors.js'
 import { createLogger } from '../util/log.js'
+import { packageRoot } from '../util/package-root.js'
 import type { PatternName, PcieLinkInfo } from '../device/types.js'
 
 const log = createLogger('ps:transport:twin')
@@ -70,24 +70,6 @@ export interface TwinEvents {
   exit: [code: number | null, signal: NodeJS.Signals | null]
   /** an {"event":"error"} line that matched no pending run */
   'twin-error': [message: string]
-}
-
-/** The folder holding pcie-scope's package.json, found by walking up from this module. */
-export const packageRoot = (): string => {
-  let dir = dirname(fileURLToPath(import.meta.url))
-  for (;;) {
-    const pj = join(dir, 'package.json')
-    if (existsSync(pj)) {
-      try {
-        if ((JSON.parse(readFileSync(pj, 'utf8')) as { name?: string }).name === 'pcie-scope') return dir
-      } catch {
-        /* keep walking */
-      }
-    }
-    const up = dirname(dir)
-    if (up === dir) return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
-    dir = up
-  }
 }
 
 /** Path of the twin executable, or PS_TWIN_NOT_BUILT naming the build command. */
