@@ -55,6 +55,8 @@ const char *usage() {
            "                      done line and exit. PATTERN: strided, merged-aligned,\n"
            "                      merged-misaligned\n"
            "  --bytes N           useful bytes of the batch workload (multiple of 4)\n"
+           "  --model-only        with --run: drain the traffic model alone (no RTL, no link):\n"
+           "                      the baseline the twin's simulation rate is measured against\n"
            "  --offset B          data offset from a 128-B aligned base (multiple of 4;\n"
            "                      default 32 for merged-misaligned, else 0)\n"
            "\n"
@@ -97,6 +99,8 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err) {
             if (!value(&v)) return false;
             if (v < 1 || v > 256) { *err = "--tags must be 1..256"; return false; }
             o->tags = (uint32_t)v;
+        } else if (a == "--model-only") {
+            o->model_only = true;
         } else if (a == "--link") {
             if (i + 1 >= argc || !parse_link(argv[i + 1], &o->link)) {
                 *err = "--link needs genGxL (G 1..5, L 1, 2, 4, 8 or 16) or ideal";
@@ -125,8 +129,8 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err) {
         }
     }
     if (o->help) return true;
-    if (!o->batch && (bytes_given || o->offset_given)) {
-        *err = "--bytes and --offset need --run";
+    if (!o->batch && (bytes_given || o->offset_given || o->model_only)) {
+        *err = "--bytes, --offset and --model-only need --run";
         return false;
     }
     if (o->batch) {

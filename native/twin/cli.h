@@ -17,6 +17,7 @@ struct Options {
     uint32_t tags = 256;            // outstanding-request budget (8-bit tags)
     LinkConfig link;                // PCIe link between GPU and FPGA (default gen3x16)
     bool batch = false;             // --run given
+    bool model_only = false;        // --model-only: generator alone, the benchmark baseline
     Pattern pattern = Pattern::MergedAligned;
     uint64_t bytes = 0;
     uint32_t offset = 0;

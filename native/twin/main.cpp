@@ -118,6 +118,23 @@ struct Session {
     }
 };
 
+// The traffic model alone, as fast as it generates: no RTL, no link, no completions.
+int run_model_only(const ps::Options &o) {
+    ps::RunCommand r{0, o.pattern, o.bytes, o.offset};
+    const Clock::time_point t0 = Clock::now();
+    ps::TrafficGenerator gen(workload_config(r));
+    ps::Mrd m;
+    while (!g_stop && gen.next(&m)) {
+    }
+    ps::WorkloadResult res;
+    const ps::TrafficCounts &c = gen.counts();
+    res.mrds = c.mrds;
+    res.mrd_bytes = c.mrd_bytes;
+    for (int i = 0; i < 5; ++i) res.by_size[i] = c.by_size[i];
+    emit(ps::done_event(r, res, seconds_since(t0)));
+    return 0;
+}
+
 int run_batch(ps::Twin &twin, const ps::Options &o) {
     ps::RunCommand r{0, o.pattern, o.bytes, o.offset};
     twin.start_workload(workload_config(r));
@@ -199,6 +216,8 @@ int main(int argc, char **argv) {
     sigaction(SIGTERM, &sa, nullptr);
     sigaction(SIGINT, &sa, nullptr);
     signal(SIGPIPE, SIG_IGN);
+
+    if (opts.batch && opts.model_only) return run_model_only(opts);
 
     ps::Twin twin(opts.tags);
     twin.reset();

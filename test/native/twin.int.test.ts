@@ -172,6 +172,15 @@ describe('twin batch mode (model-side counts)', () => {
     expect(cycles('merged-aligned', 'gen2x16')).toBeGreaterThan(aligned)
   })
 
+  it('--model-only drains the traffic model alone: same MRd stream, no simulated cycles', () => {
+    const n = String(1 << 20)
+    const model = runBatch(['--run', 'merged-misaligned', '--bytes', n, '--model-only'])
+    const twin = runBatch(['--run', 'merged-misaligned', '--bytes', n])
+    expect(model.mrd).toEqual(twin.mrd)
+    expect(model.simCycles).toBe(0)
+    expect(model.completions).toBe(0)
+  })
+
   it('rejects bad options with a message and exit 2', () => {
     const r = spawnSync(twinBin, ['--run', 'zigzag', '--bytes', '64'], { encoding: 'utf8' })
     expect(r.status).toBe(2)

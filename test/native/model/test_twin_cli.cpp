@@ -34,6 +34,14 @@ TEST(cli_defaults_and_batch) {
     CHECK_EQ(c.latency_cycles, 65535u);
     Options d;
     CHECK(opts({"--help"}, &d, &err) && d.help);
+    Options e;
+    CHECK(opts({"--run", "strided", "--bytes", "4096", "--model-only", "--link", "gen4x8"}, &e, &err));
+    CHECK(e.model_only && e.batch);
+    CHECK_EQ(e.link.gen, 4u);
+    CHECK_EQ(e.link.lanes, 8u);
+    CHECK(!d.model_only);
+    CHECK_EQ(d.link.gen, 3u);  // default gen3x16
+    CHECK_EQ(d.link.lanes, 16u);
 }
 
 TEST(cli_rejects) {
@@ -43,7 +51,8 @@ TEST(cli_rejects) {
              {"--run", "zigzag", "--bytes", "64"}, {"--run", "strided"},
              {"--run", "strided", "--bytes", "6"}, {"--run", "strided", "--bytes", "0"},
              {"--run", "strided", "--bytes", "64", "--offset", "2"}, {"--bytes", "64"},
-             {"--frobnicate"}, {"--tags"}, {"--tags", "-1"}, {"--tags", "1x"}}) {
+             {"--frobnicate"}, {"--tags"}, {"--tags", "-1"}, {"--tags", "1x"}, {"--model-only"},
+             {"--link"}, {"--link", "gen6x16"}, {"--link", "pcie"}}) {
         Options o;
         err.clear();
         std::vector<char *> v{const_cast<char *>("twin")};
