@@ -33,11 +33,9 @@ void ps_probe_clear(void)
 
 void ps_probe_snapshot(uint64_t counters[PS_CNT_COUNT])
 {
-    /* The shadows are frozen by CMD.SNAPSHOT, so LO and HI of one counter cannot tear. The
-     * copy lands a clock after the write's BVALID; one throw-away read orders it before the
-     * counter reads even on a master that issues AR in the cycle it sees BVALID. */
+    /* The shadows are frozen by CMD.SNAPSHOT, so LO and HI of one counter cannot tear; the
+     * copy happens on the edge that raises the write's BVALID, before any later read. */
     ps_hal_reg_write(PS_REG_CMD, PS_REG_CMD_SNAPSHOT);
-    (void)ps_hal_reg_read(PS_REG_STATUS);
     for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
         uint32_t lo = ps_hal_reg_read(PS_REG_CNT_LO(i));
         uint32_t hi = ps_hal_reg_read(PS_REG_CNT_HI(i));

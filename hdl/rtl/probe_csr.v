@@ -14,7 +14,9 @@
  * unmapped or read-only registers are ignored (firmware never traps on a probe read).
  * Byte lanes are honoured through WSTRB. Address bits [1:0] are ignored.
  *
- * CMD.SNAPSHOT and CMD.CLEAR leave as one-clock pulses on the clock after the write.
+ * CMD.SNAPSHOT and CMD.CLEAR act on the clock edge that raises BVALID (the pulses are decoded
+ * from the held write, not registered), so any read issued after the write response already
+ * sees the new shadows: firmware needs no ordering read.
  */
 module probe_csr #
 (
@@ -107,8 +109,8 @@ reg        rvalid_reg = 1'b0, rvalid_next;
 reg [31:0] rdata_reg = 32'd0, rdata_next;
 
 reg        enable_reg = 1'b0, enable_next;
-reg        snapshot_reg = 1'b0, snapshot_next;
-reg        clear_reg = 1'b0, clear_next;
+reg        snapshot_pulse;
+reg        clear_pulse;
 reg [15:0] latency_reg = BAR_LATENCY_RESET, latency_next;
 
 reg        write_fire;
@@ -129,8 +131,8 @@ assign s_axil_rresp   = RESP_OKAY;
 assign s_axil_rvalid  = rvalid_reg;
 
 assign ctrl_enable  = enable_reg;
-assign cmd_snapshot = snapshot_reg;
-assign cmd_clear    = clear_reg;
+assign cmd_snapshot = snapshot_pulse;
+assign cmd_clear    = clear_pulse;
 assign bar_latency  = latency_reg;
 
 // read decode
@@ -164,8 +166,8 @@ always @* begin
     rvalid_next   = rvalid_reg && !s_axil_rready;
     rdata_next    = rdata_reg;
     enable_next   = enable_reg;
-    snapshot_next = 1'b0;
-    clear_next    = 1'b0;
+    snapshot_pulse = 1'b0;
+    clear_pulse    = 1'b0;
     latency_next  = latency_reg;
 
     // write channel: hold address and data until both are here and B is free
@@ -193,8 +195,8 @@ always @* begin
             end
             `PS_REG_CMD: begin
                 if (wstrb_reg[0]) begin
-                    snapshot_next = wdata_reg[`PS_REG_CMD_SNAPSHOT_BIT];
-                    clear_next    = wdata_reg[`PS_REG_CMD_CLEAR_BIT];
+                    snapshot_pulse = wdata_reg[`PS_REG_CMD_SNAPSHOT_BIT];
+                    clear_pulse    = wdata_reg[`PS_REG_CMD_CLEAR_BIT];
                 end
             end
             `PS_REG_BAR_LATENCY: begin
@@ -228,8 +230,6 @@ always @(posedge clk) begin
     rvalid_reg   <= rvalid_next;
     rdata_reg    <= rdata_next;
     enable_reg   <= enable_next;
-    snapshot_reg <= snapshot_next;
-    clear_reg    <= clear_next;
     latency_reg  <= latency_next;
 
     if (rst) begin
@@ -238,8 +238,6 @@ always @(posedge clk) begin
         bvalid_reg   <= 1'b0;
         rvalid_reg   <= 1'b0;
         enable_reg   <= 1'b0;
-        snapshot_reg <= 1'b0;
-        clear_reg    <= 1'b0;
         latency_reg  <= BAR_LATENCY_RESET;
     end
 end

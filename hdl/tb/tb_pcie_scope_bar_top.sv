@@ -325,8 +325,8 @@ task automatic take_snapshot(input [31:0] cmd);
     reg [31:0] lo, hi;
     begin
         axil_write(`PS_REG_CMD, cmd, 4'hf);
-        // the CMD pulse reaches the counters one clock after the write
-        snap_edge = last_write_edge + 1;
+        // the CMD pulse acts on the edge that accepts the write (the one raising BVALID)
+        snap_edge = last_write_edge;
         for (c = 0; c < CNT_COUNT; c = c + 1) begin
             axil_read(`PS_REG_CNT_BASE + 12'd8 * c[11:0], lo);
             axil_read(`PS_REG_CNT_BASE + 12'd8 * c[11:0] + 12'd4, hi);
