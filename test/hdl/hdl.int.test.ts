@@ -2,7 +2,7 @@
 // self-checking testbench under both Icarus and Verilator with golden vectors from golden.ts.
 // Run: npx vitest run --project int test/hdl
 import { spawnSync } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { completionFor, decode, sizeClass, writeVectors } from './golden.js'
@@ -121,6 +121,28 @@ describe('HDL compile', () => {
     const script = `read_verilog ${inc.join(' ')} ${RTL.join(' ')}; hierarchy -check -top pcie_scope_bar_top; proc; check -assert`
     const r = run('yosys', ['-q', '-p', script])
     expect(r.status, r.out).toBe(0)
+  })
+
+  it('yosys: synth_xilinx for UltraScale+ at the twin\'s 512-bit width, no latches, resource report', () => {
+    mkdirSync(build, { recursive: true })
+    const report = join(build, 'synth_xcup.log')
+    const script = [
+      `read_verilog ${inc.join(' ')} ${RTL.join(' ')}`,
+      'chparam -set TLP_DATA_WIDTH 512 pcie_scope_bar_top',
+      'synth_xilinx -family xcup -top pcie_scope_bar_top -flatten',
+      'select -assert-none t:$dlatch t:LDCE t:LDPE',
+      'tee -o ' + report + ' stat -tech xilinx',
+    ].join('; ')
+    const r = run('yosys', ['-q', '-p', script])
+    expect(r.status, r.out).toBe(0)
+    const stat = readFileSync(report, 'utf8')
+    const cells = (name: string) => Number(new RegExp(`^\\s+${name}\\s+(\\d+)$`, 'm').exec(stat)?.[1] ?? 0)
+    // a passive probe of 11 x 64-bit counters plus shadows and a 256-deep request FIFO: about
+    // 2.1 k flip-flops and 1.8 k logic cells (hdl/README.md records the figures)
+    const ffs = cells('FDRE') + cells('FDSE')
+    expect(ffs).toBeGreaterThan(11 * 64 * 2)
+    expect(ffs).toBeLessThan(4000)
+    expect(Number(/Estimated number of LCs:\s+(\d+)/.exec(stat)?.[1])).toBeLessThan(4000)
   })
 })
 
