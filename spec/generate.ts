@@ -26,7 +26,7 @@ interface RegisterSpec {
   counters: { base: string; width: number; list: Counter[] }
 }
 type ScalarType = 'u8' | 'u16' | 'u32' | 'u64'
-interface Item { name: string; type: ScalarType | 'counters'; doc?: string }
+interface Item { name: string; type: ScalarType | 'counters'; doc?: string; min?: number; max?: number; default?: number }
 interface Command { name: string; id: number; doc: string; args: Item[]; reply: Item[] }
 interface ProtocolSpec {
   version: number
@@ -55,12 +55,16 @@ const counterBytes = regs.counters.width / 8
 const counters = regs.counters.list.map((c, index) => ({ ...c, index, offset: counterBase + index * counterBytes }))
 const versionValue = (regs.version.major << 16) | regs.version.minor
 
-interface Placed { name: string; type: ScalarType | 'counters'; offset: number; bytes: number; doc?: string }
+interface Placed { name: string; type: ScalarType | 'counters'; offset: number; bytes: number; doc?: string; min?: number; max?: number; default?: number }
 function place(items: Item[]): { fields: Placed[]; bytes: number } {
   let offset = 0
   const fields = items.map((it) => {
     const bytes = it.type === 'counters' ? counters.length * 8 : SIZE[it.type]
-    const p = { name: it.name, type: it.type, offset, bytes, doc: it.doc }
+    const p: Placed = { name: it.name, type: it.type, offset, bytes, doc: it.doc }
+    // value range of an argument: 0 selects `default`, anything else outside min..max is refused
+    if (it.min !== undefined) p.min = it.min
+    if (it.max !== undefined) p.max = it.max
+    if (it.default !== undefined) p.default = it.default
     offset += bytes
     return p
   })
@@ -130,7 +134,14 @@ function cRegs(): string {
 }
 
 function cFields(prefix: string, fields: Placed[]): string[] {
-  return fields.map((f) => `#define ${prefix}_${snake(f.name)}_OFFSET ${f.offset}u /* ${f.type} */`)
+  return fields.flatMap((f) => {
+    const n = `${prefix}_${snake(f.name)}`
+    const lines = [`#define ${n}_OFFSET ${f.offset}u /* ${f.type} */`]
+    if (f.min !== undefined) lines.push(`#define ${n}_MIN ${f.min}u`)
+    if (f.max !== undefined) lines.push(`#define ${n}_MAX ${f.max}u`)
+    if (f.default !== undefined) lines.push(`#define ${n}_DEFAULT ${f.default}u /* used when 0 is sent */`)
+    return lines
+  })
 }
 
 function cProtocol(): string {
@@ -185,7 +196,9 @@ function ts(): string {
   L.push(`export const STATUS_DOC: Record<number, string> = ${J(Object.fromEntries(proto.status.map((s) => [s.id, s.doc])))}`)
   L.push(`export const COMMANDS = ${J(Object.fromEntries(commands.map((c) => [c.name, {
     id: c.id, doc: c.doc,
-    args: c.argsLayout.fields.map(({ name, type, offset }) => ({ name, type, offset })), argsBytes: c.argsLayout.bytes,
+    args: c.argsLayout.fields.map(({ name, type, offset, min, max, default: dflt }) => ({
+      name, type, offset, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
+    })), argsBytes: c.argsLayout.bytes,
     reply: c.replyLayout.fields.map(({ name, type, offset }) => ({ name, type, offset })), replyBytes: c.replyLayout.bytes,
   }])))} as const`)
   L.push('export type CommandName = keyof typeof COMMANDS')

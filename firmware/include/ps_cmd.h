@@ -17,16 +17,13 @@ extern "C" {
 #endif
 
 #define PS_FIRMWARE_VERSION 1u
-#define PS_PERIOD_DEFAULT_MS 100u /* START with periodMs = 0 */
-#define PS_PERIOD_MIN_MS 10u      /* 100 Hz of snapshots is ~12 KB/s: a 230400-baud link */
-#define PS_PERIOD_MAX_MS 60000u
 
 /* Room for the reply fields behind the RESPONSE header. */
 #define PS_CMD_REPLY_MAX (PS_FRAME_MAX_PAYLOAD - PS_RESPONSE_BYTES)
 
 typedef struct ps_cmd_state {
     bool streaming;     /* periodic snapshots on */
-    uint16_t period_ms; /* streaming period; the last one set, PS_PERIOD_DEFAULT_MS at reset */
+    uint16_t period_ms; /* streaming period; the last one set, PS_CMD_START_ARG_PERIOD_MS_DEFAULT at reset */
 } ps_cmd_state;
 
 /* What the caller must do besides sending the RESPONSE. */

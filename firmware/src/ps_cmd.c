@@ -10,7 +10,7 @@ _Static_assert(PS_CMD_INFO_REPLY_BYTES <= PS_CMD_REPLY_MAX, "INFO reply must fit
 void ps_cmd_init(ps_cmd_state *st)
 {
     st->streaming = false;
-    st->period_ms = PS_PERIOD_DEFAULT_MS;
+    st->period_ms = PS_CMD_START_ARG_PERIOD_MS_DEFAULT;
 }
 
 static ps_cmd_result reply(uint8_t cmd, uint8_t status, uint8_t effects, size_t len)
@@ -50,9 +50,9 @@ static ps_cmd_result do_start(ps_cmd_state *st, const uint8_t *args)
 {
     uint16_t period = ps_get_u16le(&args[PS_CMD_START_ARG_PERIOD_MS_OFFSET]);
     if (period == 0u) {
-        period = PS_PERIOD_DEFAULT_MS;
+        period = PS_CMD_START_ARG_PERIOD_MS_DEFAULT;
     }
-    if (period < PS_PERIOD_MIN_MS || period > PS_PERIOD_MAX_MS) {
+    if (period < PS_CMD_START_ARG_PERIOD_MS_MIN || period > PS_CMD_START_ARG_PERIOD_MS_MAX) {
         return reply(PS_CMD_START, PS_STATUS_BAD_ARGUMENT, 0, 0);
     }
     ps_probe_enable();

@@ -68,10 +68,13 @@
 #define PS_CMD_INFO_REPLY_STREAMING_OFFSET 17u /* u8 */
 #define PS_CMD_INFO_REPLY_PERIOD_MS_OFFSET 18u /* u16 */
 #define PS_CMD_INFO_REPLY_BAR_LATENCY_CYCLES_OFFSET 20u /* u32 */
-/* START: enable the counters and stream a snapshot every periodMs (0 = default 100 ms) */
+/* START: enable the counters and stream a snapshot every periodMs (0 = the default); other values outside min..max are BAD_ARGUMENT */
 #define PS_CMD_START 3u
 #define PS_CMD_START_ARGS_BYTES 2u
 #define PS_CMD_START_ARG_PERIOD_MS_OFFSET 0u /* u16 */
+#define PS_CMD_START_ARG_PERIOD_MS_MIN 10u
+#define PS_CMD_START_ARG_PERIOD_MS_MAX 60000u
+#define PS_CMD_START_ARG_PERIOD_MS_DEFAULT 100u /* used when 0 is sent */
 #define PS_CMD_START_REPLY_BYTES 0u
 /* STOP: disable the counters and stop streaming (counts are kept) */
 #define PS_CMD_STOP 4u

@@ -12,6 +12,7 @@ import { PsError, isPsError } from '../errors.js'
 import { runCapture, type CaptureResult } from '../capture/capture.js'
 import { openSession, type DeviceSession } from '../device/session.js'
 import { PATTERNS, type PatternName } from '../device/types.js'
+import { COMMANDS } from '../protocol/generated.js'
 import { packageVersion } from '../util/package-root.js'
 import { LINE_BYTES, MAX_WORKLOAD_BYTES, validateWorkload } from '../workload/twin-runner.js'
 import { parseHostPort, parseIntArg, parseLink, parseSize } from './args.js'
@@ -117,7 +118,10 @@ export const buildProgram = (io: CliIo, setCode: (c: number) => void): Command =
       const source = pickSource(o)
       if ('port' in source && o.latencyCycles !== undefined) throw new PsError('PS_USAGE', '--latency-cycles only applies to the twin')
       if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
-      if (o.periodMs > 0xffff) throw new PsError('PS_USAGE', '--period-ms must be at most 65535')
+      const period = COMMANDS.START.args[0]
+      if (o.periodMs !== 0 && (o.periodMs < period.min || o.periodMs > period.max)) {
+        throw new PsError('PS_USAGE', `--period-ms must be 0 (the firmware default, ${period.default}) or ${period.min}..${period.max}`)
+      }
       const workload = validateWorkload({ pattern: o.pattern, bytes: o.bytes, offset: o.offset ?? defaultOffset(o.pattern) })
       if ('port' in source) {
         throw new PsError(

@@ -113,12 +113,15 @@ export const COMMANDS = {
   },
   "START": {
     "id": 3,
-    "doc": "enable the counters and stream a snapshot every periodMs (0 = default 100 ms)",
+    "doc": "enable the counters and stream a snapshot every periodMs (0 = the default); other values outside min..max are BAD_ARGUMENT",
     "args": [
       {
         "name": "periodMs",
         "type": "u16",
-        "offset": 0
+        "offset": 0,
+        "min": 10,
+        "max": 60000,
+        "default": 100
       }
     ],
     "argsBytes": 2,

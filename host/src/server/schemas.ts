@@ -1,9 +1,21 @@
 /** zod schemas of the REST bodies and the OpenAPI description assembled from them. */
 import { z } from 'zod'
+import { COMMANDS } from '../protocol/generated.js'
 import { WorkloadSchema } from '../workload/twin-runner.js'
 
+// the firmware's accepted range, from spec/protocol.json
+const PERIOD = COMMANDS.START.args[0]
+
 export const StartBody = z
-  .object({ periodMs: z.number().int().min(1).max(65_535).optional().describe('snapshot period; default 100 ms') })
+  .object({
+    periodMs: z
+      .number()
+      .int()
+      .min(PERIOD.min)
+      .max(PERIOD.max)
+      .optional()
+      .describe(`snapshot period in ms, ${PERIOD.min}..${PERIOD.max}; default ${PERIOD.default}`),
+  })
   .strict()
 
 export const EmptyBody = z.object({}).strict()

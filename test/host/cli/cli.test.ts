@@ -65,6 +65,9 @@ describe('pcie-scope CLI (in process)', () => {
       ['--offset', '3'],
       ['--offset', '128'],
       ['--offset', '-4'],
+      ['--period-ms', '5'], // the firmware's range comes from spec/protocol.json: 10..60000
+      ['--period-ms', '60001'],
+      ['--link', 'gen3x12'],
     ]) {
       const r = await run('capture', '--twin', '--pattern', 'strided', ...args)
       expect(r.code, args.join(' ')).toBe(2)

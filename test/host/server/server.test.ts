@@ -103,6 +103,8 @@ describe('REST auth and guards', () => {
       ['/api/run', { pattern: 'strided', bytes: 4096, offset: 6 }],
       ['/api/run', { pattern: 'strided', bytes: 4096, extra: 1 }],
       ['/api/start', { periodMs: 0 }],
+      ['/api/start', { periodMs: 9 }], // below the firmware's range (spec/protocol.json START)
+      ['/api/start', { periodMs: 60_001 }],
       ['/api/start', { periodMs: 'fast' }],
       ['/api/clear', { now: true }],
     ] as const
