@@ -23,6 +23,7 @@ export type PsErrorCode =
   | 'PS_WORKLOAD_UNSUPPORTED'
   | 'PS_WORKLOAD_TIMEOUT'
   | 'PS_REQUEST_INVALID'
+  | 'PS_HTTP_LISTEN'
   // control server (host/src/server): HTTP-level refusals and unexpected failures
   | 'PS_HTTP_UNAUTHORIZED'
   | 'PS_HTTP_FORBIDDEN'

@@ -317,6 +317,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     })
   }).catch(async (e: unknown) => {
     await cleanupSession()
+    const code = (e as NodeJS.ErrnoException).code
+    const where = `${opts.http.host}:${opts.http.port}`
+    if (code === 'EADDRINUSE') throw new PsError('PS_HTTP_LISTEN', `${where} is already in use: choose another address with --http HOST:PORT`, { cause: e })
+    if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw new PsError('PS_HTTP_LISTEN', `cannot listen on ${where} (${code})`, { cause: e })
     throw e
   })
 

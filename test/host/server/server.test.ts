@@ -45,6 +45,13 @@ describe('startServer', () => {
     expect(Buffer.from(srv.token, 'base64url')).toHaveLength(32)
   })
 
+  it('reports an address in use as PS_HTTP_LISTEN with the way out', async () => {
+    const { srv } = await serve()
+    const port = Number(new URL(srv.url).port)
+    const second = startServer({ twin: true, http: { host: '127.0.0.1', port }, session: fakeSession() })
+    await expect(second).rejects.toMatchObject({ code: 'PS_HTTP_LISTEN', message: expect.stringMatching(/already in use.*--http/) })
+  })
+
   it('does not close an injected session; close() is idempotent', async () => {
     const { srv, session } = await serve()
     await Promise.all([srv.close(), srv.close()])
