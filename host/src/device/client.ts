@@ -3,9 +3,11 @@
  * or any Duplex in tests). Commands run one at a time (mutex) and are matched to their RESPONSE
  * by requestSeq under per-command timeouts. SNAPSHOT frames are emitted as 'snapshot' events.
  * Decode problems are counted and emitted as 'link-error', never fatal. The stream closing
- * emits 'disconnect' and rejects the pending command with PS_SERIAL_DISCONNECTED.
+ * emits 'disconnect' and rejects the pending command with PS_SERIAL_DISCONNECTED; attach() then
+ * takes a replacement stream (a re-opened serial port) and emits 'reconnect'. Host link
+ * statistics and the last snapshot survive a reconnect.
  *
- * Events: 'snapshot' (Snapshot), 'disconnect' (PsError), 'link-error' (PsError)
+ * Events: 'snapshot' (Snapshot), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError)
  */
 import { EventEmitter } from 'node:events'
 import type { Duplex } from 'node:stream'
@@ -36,6 +38,7 @@ export interface ProbeClientOptions {
 export interface ProbeClientEvents {
   snapshot: [Snapshot]
   disconnect: [PsError]
+  reconnect: []
   'link-error': [PsError]
 }
 
@@ -52,7 +55,7 @@ interface Pending {
 type ClosablePort = Duplex & { isOpen?: boolean; close?: (cb?: (err?: Error | null) => void) => void; path?: string }
 
 export class ProbeClient extends EventEmitter<ProbeClientEvents> {
-  private readonly port: ClosablePort
+  private port: ClosablePort
   private readonly decoder = new FrameDecoder()
   private readonly mutex = new Mutex()
   private readonly timeoutMs: number
@@ -63,7 +66,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
   private closed = false
   private disconnectError: PsError | undefined
   private lastInfo: ProbeInfo | undefined
-  private readonly detach: () => void
+  private detach: () => void
 
   constructor(port: Duplex, opts: ProbeClientOptions = {}) {
     super()
@@ -72,7 +75,28 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     // an explicit timeoutMs applies to every command; commandTimeouts override per command
     this.timeouts = { ...(opts.timeoutMs === undefined ? DEFAULT_COMMAND_TIMEOUTS : {}), ...opts.commandTimeouts }
     this.seq = (opts.firstSeq ?? 0) & 0xffff
+    this.decoder.on('data', (f: Frame) => this.onFrame(f))
+    this.decoder.on('frame-error', (e: PsError) => this.linkError(e))
+    this.detach = this.wire(port)
+  }
 
+  /**
+   * Continue on a new stream after 'disconnect' (the same device, re-opened). The decoder drops
+   * any partial frame and the sequence history of the old stream.
+   */
+  attach(port: Duplex): void {
+    if (this.closed) throw new PsError('PS_DEVICE_CLOSED', 'attach: the probe client is closed')
+    if (!this.disconnectError) throw new PsError('PS_USAGE', 'attach: the current stream is still connected')
+    this.detach()
+    this.decoder.reset()
+    this.port = port as ClosablePort
+    this.disconnectError = undefined
+    this.detach = this.wire(port)
+    if (!this.disconnectError) this.emit('reconnect')
+  }
+
+  /** Listen to a stream; returns the function that stops listening. */
+  private wire(port: Duplex): () => void {
     const onData = (chunk: Buffer) => this.decoder.write(chunk)
     const onClose = (err?: unknown) => this.onPortGone(err)
     const onEnd = () => this.onPortGone(new Error('stream ended'))
@@ -80,25 +104,20 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
       log.debug(() => `port error: ${err.message}`)
       this.linkError(new PsError('PS_SERIAL_DISCONNECTED', `serial port error: ${err.message}`, { cause: err }))
     }
-    const onFrame = (f: Frame) => this.onFrame(f)
-    const onFrameError = (e: PsError) => this.linkError(e)
     port.on('data', onData)
     port.on('close', onClose)
     port.on('end', onEnd)
     port.on('error', onError)
-    this.decoder.on('data', onFrame)
-    this.decoder.on('frame-error', onFrameError)
-    this.detach = () => {
+    const detach = () => {
       port.off('data', onData)
       port.off('close', onClose)
       port.off('end', onEnd)
-      this.decoder.off('data', onFrame)
-      this.decoder.off('frame-error', onFrameError)
       // keep an error listener on the port: a late error must never crash the process
       port.off('error', onError)
       port.on('error', (err: Error) => log.debug(() => `port error after close: ${err.message}`))
     }
     if (port.destroyed) this.onPortGone(new Error('stream already destroyed'))
+    return detach
   }
 
   /** PING then INFO: the first exchange with a probe. */
@@ -270,11 +289,13 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
 
   private onPortGone(err: unknown): void {
     if (this.closed || this.disconnectError) return
+    const gone = this.port
     const why = err instanceof Error ? err.message : 'port closed'
     const path = typeof this.port.path === 'string' ? `${this.port.path} ` : ''
     const e = new PsError('PS_SERIAL_DISCONNECTED', `serial port ${path}disconnected: ${why}`, { cause: err })
     this.disconnectError = e
     this.failPending(e)
+    void closeDuplex(gone) // release the fd (and the port lock) so the path can be re-opened
     this.emit('disconnect', e)
   }
 }

@@ -22,6 +22,7 @@ const log = createLogger('ps:device:session')
 export interface DeviceSession {
   readonly source: 'twin' | 'serial'
   readonly path: string
+  /** INFO of the last hello (a serial session says hello again after each reconnect) */
   readonly info: ProbeInfo
   readonly client: ProbeClient
   readonly runner: WorkloadRunner | undefined
@@ -34,7 +35,16 @@ export interface DeviceSession {
 
 export type OpenSessionOptions =
   | ({ twin: true; latencyCycles?: number } & SessionTuning & { twinOptions?: Omit<TwinOptions, 'latencyCycles'> })
-  | ({ port: string; baudRate?: number } & SessionTuning)
+  | SerialSessionOptions
+
+export interface SerialSessionOptions extends SessionTuning {
+  port: string
+  baudRate?: number
+  /** re-open the port when it vanishes (default true); 'reconnect' is emitted by the client */
+  reconnect?: boolean
+  reconnectMinMs?: number
+  reconnectMaxMs?: number
+}
 
 interface SessionTuning {
   client?: ProbeClientOptions
@@ -62,8 +72,13 @@ export const openSession = async (opts: OpenSessionOptions): Promise<DeviceSessi
   throw new PsError('PS_USAGE', 'openSession needs { twin: true } or { port: PATH }')
 }
 
-const openSerialSession = async (opts: { port: string; baudRate?: number } & SessionTuning): Promise<DeviceSession> => {
-  const port = await openSerialPort(opts.port, opts.baudRate !== undefined ? { baudRate: opts.baudRate } : {})
+/** Back-off between re-open attempts of a vanished serial port: 250 ms doubling to 5 s, ±25 %. */
+export const RECONNECT_MIN_MS = 250
+export const RECONNECT_MAX_MS = 5000
+
+const openSerialSession = async (opts: SerialSessionOptions): Promise<DeviceSession> => {
+  const serialOpts = opts.baudRate !== undefined ? { baudRate: opts.baudRate } : {}
+  const port = await openSerialPort(opts.port, serialOpts)
   const client = new ProbeClient(port, opts.client)
   let info: ProbeInfo
   try {
@@ -73,14 +88,66 @@ const openSerialSession = async (opts: { port: string; baudRate?: number } & Ses
     throw e
   }
   let closing: Promise<void> | undefined
-  return {
+  let wake: (() => void) | undefined
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms)
+      wake = () => {
+        clearTimeout(t)
+        resolve()
+      }
+    })
+
+  // A USB-UART that is unplugged (or a board that resets) comes back at the same path: re-open
+  // it with back-off, say hello again, and carry on with the same client and its listeners.
+  let reconnecting = false
+  const reconnect = async () => {
+    if (reconnecting) return // one loop at a time; a port that fails hello disconnects again
+    reconnecting = true
+    try {
+      await reconnectLoop()
+    } finally {
+      reconnecting = false
+    }
+  }
+  const reconnectLoop = async () => {
+    let delay = opts.reconnectMinMs ?? RECONNECT_MIN_MS
+    const max = opts.reconnectMaxMs ?? RECONNECT_MAX_MS
+    while (!closing) {
+      await sleep(delay * (0.75 + Math.random() * 0.5))
+      if (closing) return
+      let next: SerialPort | undefined
+      try {
+        next = await openSerialPort(opts.port, serialOpts)
+        if (closing) return void (await closeSerialPort(next))
+        client.attach(next)
+        session.info = await hello(client, opts.helloAttempts ?? 3)
+        log.info(() => `${opts.port}: reconnected`)
+        return
+      } catch (e) {
+        log.debug(() => `${opts.port}: reconnect failed: ${e instanceof Error ? e.message : String(e)}`)
+        // opened but silent (or attach refused): release it; the client sees it go and the
+        // next attempt starts from a disconnected client
+        if (next?.isOpen) await closeSerialPort(next)
+        delay = Math.min(delay * 2, max)
+      }
+    }
+  }
+  if (opts.reconnect !== false) client.on('disconnect', () => void reconnect())
+
+  const session: DeviceSession & { info: ProbeInfo } = {
     source: 'serial',
     path: opts.port,
     info,
     client,
     runner: undefined,
-    close: () => (closing ??= client.close()),
+    close: () =>
+      (closing ??= (async () => {
+        wake?.()
+        await client.close()
+      })()),
   }
+  return session
 }
 
 const openTwinSession = async (opts: { twin: true; latencyCycles?: number; twinOptions?: Omit<TwinOptions, 'latencyCycles'> } & SessionTuning): Promise<DeviceSession> => {

@@ -64,6 +64,13 @@ export class FrameDecoder extends Transform {
     this.lastSeq = undefined
   }
 
+  /** A new connection: drop any partial frame and the sequence history; keep the counters. */
+  reset(): void {
+    this.clearPending()
+    this.discarding = false
+    this.lastSeq = undefined
+  }
+
   override _transform(chunk: Buffer | Uint8Array | string, _enc: BufferEncoding, done: TransformCallback): void {
     try {
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)

@@ -111,6 +111,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   // ---- device state -------------------------------------------------------------------------
   let connected = true
   let deviceError: DeviceError | null = null
+  /** the streaming period the user (or the demo) asked for; restored after a reconnect */
+  let streamingPeriod: number | undefined
   const recent: Snapshot[] = []
   const linkErrors: Record<string, number> = {}
 
@@ -181,12 +183,22 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     hub.flush()
     hub.broadcast({ type: 'status', ...status() })
   }
+  const onReconnect = () => {
+    connected = true
+    deviceError = null
+    hub.broadcast({ type: 'status', ...status() })
+    // a board that reset forgot START: ask again, as the user last did
+    if (streamingPeriod !== undefined) {
+      session.client.start(streamingPeriod).catch((e: unknown) => onLinkError(e))
+    }
+  }
   const onLinkError = (e: unknown) => {
     const code = isPsError(e) ? e.code : 'PS_INTERNAL'
     linkErrors[code] = (linkErrors[code] ?? 0) + 1
   }
   session.client.on('snapshot', onSnapshot)
   session.client.on('disconnect', onDisconnect)
+  session.client.on('reconnect', onReconnect)
   session.client.on('link-error', onLinkError)
   const seeded = session.client.lastSnapshot()
   if (seeded) recent.push(seeded)
@@ -242,11 +254,13 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   api.post('/start', async (req, res) => {
     const { periodMs } = body(StartBody, req)
     await device(() => session.client.start(periodMs))
+    streamingPeriod = periodMs ?? 0
     res.json({ ok: true, periodMs: periodMs ?? null })
   })
   api.post('/stop', async (req, res) => {
     body(EmptyBody, req)
     await device(() => session.client.stop())
+    streamingPeriod = undefined
     res.json({ ok: true })
   })
   api.post('/clear', async (req, res) => {
@@ -327,6 +341,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   async function cleanupSession(): Promise<void> {
     session.client.off('snapshot', onSnapshot)
     session.client.off('disconnect', onDisconnect)
+    session.client.off('reconnect', onReconnect)
     session.client.off('link-error', onLinkError)
     if (ownsSession) await session.close().catch(() => {})
   }
@@ -334,6 +349,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   if (opts.demo) {
     try {
       await session.client.start(DEMO_PERIOD_MS)
+      streamingPeriod = DEMO_PERIOD_MS
     } catch (e) {
       await closeAll()
       throw e

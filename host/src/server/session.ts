@@ -6,9 +6,9 @@
 import type { HostLinkStats, PcieLinkInfo, ProbeInfo, Snapshot, WorkloadRunner } from '../device/types.js'
 
 export interface ServerProbeClient {
-  // events: 'snapshot' (Snapshot), 'disconnect' (PsError), 'link-error' (PsError)
-  on(event: 'snapshot' | 'disconnect' | 'link-error', listener: (...args: any[]) => void): unknown
-  off(event: 'snapshot' | 'disconnect' | 'link-error', listener: (...args: any[]) => void): unknown
+  // events: 'snapshot' (Snapshot), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError)
+  on(event: 'snapshot' | 'disconnect' | 'reconnect' | 'link-error', listener: (...args: any[]) => void): unknown
+  off(event: 'snapshot' | 'disconnect' | 'reconnect' | 'link-error', listener: (...args: any[]) => void): unknown
   start(periodMs?: number): Promise<void>
   stop(): Promise<void>
   clear(): Promise<void>

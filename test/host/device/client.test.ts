@@ -116,6 +116,25 @@ describe('ProbeClient', () => {
     await expect(client.ping()).rejects.toMatchObject({ code: 'PS_SERIAL_DISCONNECTED' })
   })
 
+  it('attach() continues on a replacement stream after a disconnect, dropping a torn frame', async () => {
+    const { client, dev, host } = setup({}, 500)
+    expect(() => client.attach(host)).toThrow(/still connected/)
+    await client.hello()
+    dev.write(Buffer.from([0x05, 0x81, 0x01])) // half a frame, then the cable goes
+    dev.destroy()
+    await expect.poll(() => client.isDisconnected).toBe(true)
+    const [host2, dev2] = duplexPair()
+    const device2 = new FakeDevice(dev2)
+    let reconnects = 0
+    client.on('reconnect', () => reconnects++)
+    client.attach(host2)
+    expect(reconnects).toBe(1)
+    expect(client.isDisconnected).toBe(false)
+    expect((await client.info()).protocolVersion).toBe(1)
+    expect(device2.received.map((r) => r.name)).toEqual(['INFO'])
+    expect(client.hostStats().badFrames).toBe(0) // the torn frame did not leak into the new stream
+  })
+
   it('close() rejects pending and later commands with PS_DEVICE_CLOSED and closes the stream', async () => {
     const { client, host } = setup({ silent: ['STOP'] }, 5000)
     const p = client.stop()

@@ -303,6 +303,27 @@ describe('device disconnect', () => {
     await late.close()
     await c.close()
   })
+
+  it('comes back on reconnect: connected again, and the last START is re-issued', async () => {
+    const { base, client } = await serve()
+    expect((await http(base, 'POST', '/api/start', { token: TOKEN, body: { periodMs: 50 } })).status).toBe(200)
+    const c = await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => c.messages.length).toBe(2)
+    client.disconnect('PS_SERIAL_DISCONNECTED')
+    await expect.poll(() => c.of('status').some((s) => !s.connected)).toBe(true)
+    client.emit('reconnect')
+    await expect.poll(() => c.of('status').at(-1)?.connected).toBe(true)
+    expect(c.of('status').at(-1)?.error).toBeNull()
+    await expect.poll(() => client.calls).toEqual(['start:50', 'start:50'])
+    expect((await http(base, 'POST', '/api/snapshot', { token: TOKEN, body: {} })).status).toBe(200)
+    // after a STOP, a reconnect leaves streaming off
+    await http(base, 'POST', '/api/stop', { token: TOKEN, body: {} })
+    client.disconnect('PS_SERIAL_DISCONNECTED')
+    client.emit('reconnect')
+    await expect.poll(() => c.of('status').at(-1)?.connected).toBe(true)
+    expect(client.calls.filter((x) => x.startsWith('start'))).toHaveLength(2)
+    await c.close()
+  })
 })
 
 describe('demo mode', () => {
