@@ -8,6 +8,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { cobsDecode } from '../../host/src/protocol/cobs.js'
 import { crc16 } from '../../host/src/protocol/crc16.js'
 import { encodeFrame, parseFrame } from '../../host/src/protocol/frame.js'
+import { SNAPSHOT_FLAG } from '../../host/src/protocol/generated.js'
 import type { TwinDone } from '../../host/src/transport/twin.js'
 
 const root = resolve(import.meta.dirname, '../..')
@@ -278,7 +279,9 @@ describe('twin interactive mode (PTY + stdin)', () => {
     const streamed = frames.filter((f) => f.type === 0x82).length
     frames.length = 0
     await command(4, 6) // SNAPSHOT on demand: a snapshot, then the reply
-    const snap = frames.find((f) => f.type === 0x82)!
+    // periodic snapshots taken during the run may still be in the PTY: take the ON_DEMAND one
+    const snap = frames.find((f) => f.type === 0x82 && (f.payload[0]! & SNAPSHOT_FLAG.ON_DEMAND) !== 0)!
+    expect(snap, 'an ON_DEMAND snapshot before the reply').toBeDefined()
     const counter = (i: number) => Number(snap.payload.readBigUInt64LE(5 + 8 * i))
     expect(counter(2)).toBe(done.mrd.bySize['32']) // MRD_32
     expect(counter(3) + counter(4) + counter(5) + counter(6)).toBe(0)
