@@ -3,9 +3,8 @@
  * a fixed-capacity ring buffer for chart series, the request-size histogram and rates
  * computed from counter deltas over the probe's own clock.
  */
-import { payloadCeiling, type PcieLinkInfo, type Snapshot } from '../host/src/device/types.js'
+import { payloadCeiling, SIZE_COUNTERS, type PcieLinkInfo, type Snapshot } from '../host/src/device/types.js'
 import type { RunReport } from '../host/src/server/wire.js'
-import type { CounterKey } from '../host/src/protocol/generated.js'
 
 export interface Point {
   x: number
@@ -47,7 +46,7 @@ export class RingSeries {
   }
 }
 
-export const SIZE_KEYS = ['mrd32', 'mrd64', 'mrd96', 'mrd128', 'mrdOther'] as const satisfies readonly CounterKey[]
+export const SIZE_KEYS = Object.values(SIZE_COUNTERS)
 export const SIZE_LABELS = ['32 B', '64 B', '96 B', '128 B', 'other']
 
 export function histogram(s: Snapshot): number[] {

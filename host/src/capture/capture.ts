@@ -10,13 +10,13 @@
  */
 import { PsError } from '../errors.js'
 import type { DeviceSession } from '../device/session.js'
-import { payloadCeiling, type FirmwareLinkStats, type HostLinkStats, type PatternName, type PcieLinkInfo, type Snapshot, type Workload, type WorkloadResult } from '../device/types.js'
+import { payloadCeiling, SIZE_COUNTERS, type SizeKey, type FirmwareLinkStats, type HostLinkStats, type PatternName, type PcieLinkInfo, type Snapshot, type Workload, type WorkloadResult } from '../device/types.js'
 import { createLogger } from '../util/log.js'
 import { validateWorkload } from '../workload/twin-runner.js'
 
 const log = createLogger('ps:capture')
 
-export type SizeKey = '32' | '64' | '96' | '128' | 'other'
+export type { SizeKey }
 export type BySize = Record<SizeKey, number>
 
 export interface CaptureResult {
@@ -69,7 +69,7 @@ export interface CaptureOptions {
 
 export const requestsFromSnapshot = (s: Snapshot): { count: number; bySize: BySize } => {
   const c = s.counters
-  const bySize: BySize = { '32': c.mrd32, '64': c.mrd64, '96': c.mrd96, '128': c.mrd128, other: c.mrdOther }
+  const bySize = Object.fromEntries(Object.entries(SIZE_COUNTERS).map(([size, key]) => [size, c[key]])) as BySize
   return { count: bySize['32'] + bySize['64'] + bySize['96'] + bySize['128'] + bySize.other, bySize }
 }
 

@@ -4,6 +4,10 @@
  */
 import type { CounterKey } from '../protocol/generated.js'
 
+/** The request-size classes of the probe and the counter behind each, in histogram order. */
+export const SIZE_COUNTERS = { '32': 'mrd32', '64': 'mrd64', '96': 'mrd96', '128': 'mrd128', other: 'mrdOther' } as const satisfies Record<string, CounterKey>
+export type SizeKey = keyof typeof SIZE_COUNTERS
+
 /** The PCIe link between the GPU and the FPGA, as the twin models it (a board: not yet reported). */
 export interface PcieLinkInfo {
   /** e.g. "gen3x16", or "ideal" for no wire limit */
