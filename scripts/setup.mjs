@@ -15,7 +15,10 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 const say = (msg) => process.stderr.write(`[setup] ${msg}\n`)
 
-/** Tools each purpose needs, with the Debian package that provides them. */
+/**
+ * Tools each purpose needs, with the Debian package that provides them: the project's one list of
+ * system packages (`.ci/run` installs nothing itself; it runs `npm test`, which calls this).
+ */
 const TOOLS = {
   start: [
     { cmd: 'cmake', pkg: 'cmake' },
@@ -29,6 +32,7 @@ const TOOLS = {
     { cmd: 'iverilog', pkg: 'iverilog' },
     { cmd: 'yosys', pkg: 'yosys' },
     { cmd: 'python3', pkg: 'python3' },
+    { cmd: 'clang-format', pkg: 'clang-format' },
     { cmd: 'chromium', pkg: 'chromium', path: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
   ],
 }
