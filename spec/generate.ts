@@ -1,241 +1,67 @@
 /**
- * Generates the register map and the wire protocol for every language from spec/*.json:
- *   hdl/rtl/generated/pcie_scope_regs.vh            (Verilog `defines)
- *   firmware/include/generated/pcie_scope_regs.h     (C)
- *   firmware/include/generated/pcie_scope_protocol.h (C)
- *   host/src/protocol/generated.ts                   (TypeScript)
+ * Generates every language's view of spec/*.json (validated first, see spec/lib/model.ts):
+ *   hdl/rtl/generated/pcie_scope_regs.vh             Verilog `defines
+ *   firmware/include/generated/pcie_scope_regs.h      C: registers, counters, size classes
+ *   firmware/include/generated/pcie_scope_protocol.h  C: frames and commands
+ *   native/model/generated/workloads.h                C++: patterns, limits, size classes
+ *   host/src/core/generated.ts                        TypeScript: all of the above
  * `--check` compares instead of writing and exits 1 when a file is stale.
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { emitCProtocol, emitCRegs } from './lib/emit-c.js'
+import { emitCpp } from './lib/emit-cpp.js'
+import { emitTs } from './lib/emit-ts.js'
+import { emitVerilog } from './lib/emit-verilog.js'
+import { buildModel, readRawSpec, SpecError } from './lib/model.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
-type Access = 'ro' | 'rw' | 'wo'
-interface Field { name: string; bit: number; doc?: string }
-interface Register { name: string; offset: string; access: Access; doc: string; reset?: number; fields?: Field[] }
-interface Counter { name: string; key: string; doc: string }
-interface RegisterSpec {
-  block: string
-  version: { major: number; minor: number }
-  addressWidth: number
-  dataWidth: number
-  idMagic: string
-  registers: Register[]
-  counters: { base: string; width: number; list: Counter[] }
-}
-type ScalarType = 'u8' | 'u16' | 'u32' | 'u64'
-interface Item { name: string; type: ScalarType | 'counters'; doc?: string; min?: number; max?: number; default?: number }
-interface Command { name: string; id: number; doc: string; args: Item[]; reply: Item[] }
-interface ProtocolSpec {
-  version: number
-  framing: {
-    doc: string; delimiter: number; maxPayloadBytes: number; headerBytes: number
-    crc: { name: string; poly: string; init: string; xorout: string; reflected: boolean; check: string; covers: string }
-  }
-  frameTypes: { name: string; id: string; direction: string; doc: string }[]
-  status: { name: string; id: number; doc: string }[]
-  commands: Command[]
-  payloads: Record<'COMMAND' | 'RESPONSE' | 'SNAPSHOT', Item[]>
-  snapshotFlags: { name: string; bit: number }[]
-}
-
-const regs = JSON.parse(readFileSync(join(root, 'spec/registers.json'), 'utf8')) as RegisterSpec
-const proto = JSON.parse(readFileSync(join(root, 'spec/protocol.json'), 'utf8')) as ProtocolSpec
-
-const SIZE: Record<ScalarType, number> = { u8: 1, u16: 2, u32: 4, u64: 8 }
-const num = (s: string | number): number => (typeof s === 'number' ? s : Number.parseInt(s, 16))
-const hex = (n: number, digits: number): string => n.toString(16).toUpperCase().padStart(digits, '0')
-const snake = (camel: string): string => camel.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()
-
-// ---- derived facts, computed once and emitted in every language ----
-const counterBase = num(regs.counters.base)
-const counterBytes = regs.counters.width / 8
-const counters = regs.counters.list.map((c, index) => ({ ...c, index, offset: counterBase + index * counterBytes }))
-const versionValue = (regs.version.major << 16) | regs.version.minor
-
-interface Placed { name: string; type: ScalarType | 'counters'; offset: number; bytes: number; doc?: string; min?: number; max?: number; default?: number }
-function place(items: Item[]): { fields: Placed[]; bytes: number } {
-  let offset = 0
-  const fields = items.map((it) => {
-    const bytes = it.type === 'counters' ? counters.length * 8 : SIZE[it.type]
-    const p: Placed = { name: it.name, type: it.type, offset, bytes, doc: it.doc }
-    // value range of an argument: 0 selects `default`, anything else outside min..max is refused
-    if (it.min !== undefined) p.min = it.min
-    if (it.max !== undefined) p.max = it.max
-    if (it.default !== undefined) p.default = it.default
-    offset += bytes
-    return p
-  })
-  return { fields, bytes: offset }
-}
-const layouts = {
-  COMMAND: place(proto.payloads.COMMAND),
-  RESPONSE: place(proto.payloads.RESPONSE),
-  SNAPSHOT: place(proto.payloads.SNAPSHOT),
-}
-const commands = proto.commands.map((c) => ({ ...c, argsLayout: place(c.args), replyLayout: place(c.reply) }))
-const maxRaw = proto.framing.headerBytes + proto.framing.maxPayloadBytes + 2
-const maxEncoded = maxRaw + Math.ceil(maxRaw / 254) + 1
-
-for (const [name, l] of Object.entries(layouts)) {
-  if (l.bytes > proto.framing.maxPayloadBytes) throw new Error(`${name} payload (${l.bytes} B) exceeds maxPayloadBytes`)
-}
-for (const c of commands) {
-  if (layouts.COMMAND.bytes + c.argsLayout.bytes > proto.framing.maxPayloadBytes) throw new Error(`${c.name} args too long`)
-  if (layouts.RESPONSE.bytes + c.replyLayout.bytes > proto.framing.maxPayloadBytes) throw new Error(`${c.name} reply too long`)
-}
-
-const banner = (c: string): string =>
-  `${c} Generated by spec/generate.ts from spec/registers.json and spec/protocol.json. Do not edit: run \`npm run gen\`.`
-
-// ---- Verilog ----
-function verilog(): string {
-  const aw = regs.addressWidth
-  const L: string[] = [banner('//'), '`ifndef PCIE_SCOPE_REGS_VH', '`define PCIE_SCOPE_REGS_VH', '']
-  L.push(`\`define PS_ADDR_WIDTH ${aw}`)
-  L.push(`\`define PS_ID_MAGIC 32'h${hex(num(regs.idMagic), 8)}`)
-  L.push(`\`define PS_VERSION_VALUE 32'h${hex(versionValue, 8)}`)
-  L.push('')
-  for (const r of regs.registers) {
-    L.push(`// ${r.name} (${r.access}): ${r.doc}`)
-    L.push(`\`define PS_REG_${r.name} ${aw}'h${hex(num(r.offset), 3)}`)
-    if (r.reset !== undefined) L.push(`\`define PS_REG_${r.name}_RESET 32'd${r.reset}`)
-    for (const f of r.fields ?? []) L.push(`\`define PS_REG_${r.name}_${f.name}_BIT ${f.bit}`)
-  }
-  L.push('', `// counters: ${regs.counters.width}-bit shadows, low word at PS_REG_CNT_BASE + 8*index`)
-  L.push(`\`define PS_REG_CNT_BASE ${aw}'h${hex(counterBase, 3)}`)
-  L.push(`\`define PS_CNT_COUNT ${counters.length}`)
-  for (const c of counters) L.push(`\`define PS_CNT_${c.name} ${c.index}`)
-  L.push('', '`endif', '')
-  return L.join('\n')
-}
-
-// ---- C ----
-function cRegs(): string {
-  const L: string[] = [banner('/*').concat(' */'), '#ifndef PCIE_SCOPE_REGS_H', '#define PCIE_SCOPE_REGS_H', '']
-  L.push(`#define PS_ID_MAGIC 0x${hex(num(regs.idMagic), 8)}u`)
-  L.push(`#define PS_VERSION_VALUE 0x${hex(versionValue, 8)}u`, '')
-  for (const r of regs.registers) {
-    L.push(`/* ${r.name} (${r.access}): ${r.doc} */`)
-    L.push(`#define PS_REG_${r.name} 0x${hex(num(r.offset), 3)}u`)
-    if (r.reset !== undefined) L.push(`#define PS_REG_${r.name}_RESET ${r.reset}u`)
-    for (const f of r.fields ?? []) L.push(`#define PS_REG_${r.name}_${f.name} (1u << ${f.bit})`)
-  }
-  L.push('', '/* counters: 64-bit shadows; low word at PS_REG_CNT_LO(i), high word at PS_REG_CNT_HI(i) */')
-  L.push(`#define PS_REG_CNT_BASE 0x${hex(counterBase, 3)}u`)
-  L.push(`#define PS_CNT_COUNT ${counters.length}u`)
-  L.push('#define PS_REG_CNT_LO(i) (PS_REG_CNT_BASE + 8u * (unsigned)(i))')
-  L.push('#define PS_REG_CNT_HI(i) (PS_REG_CNT_BASE + 8u * (unsigned)(i) + 4u)')
-  for (const c of counters) L.push(`#define PS_CNT_${c.name} ${c.index}u /* ${c.doc} */`)
-  L.push('', '#endif', '')
-  return L.join('\n')
-}
-
-function cFields(prefix: string, fields: Placed[]): string[] {
-  return fields.flatMap((f) => {
-    const n = `${prefix}_${snake(f.name)}`
-    const lines = [`#define ${n}_OFFSET ${f.offset}u /* ${f.type} */`]
-    if (f.min !== undefined) lines.push(`#define ${n}_MIN ${f.min}u`)
-    if (f.max !== undefined) lines.push(`#define ${n}_MAX ${f.max}u`)
-    if (f.default !== undefined) lines.push(`#define ${n}_DEFAULT ${f.default}u /* used when 0 is sent */`)
-    return lines
-  })
-}
-
-function cProtocol(): string {
-  const fr = proto.framing
-  const L: string[] = [banner('/*').concat(' */'), '#ifndef PCIE_SCOPE_PROTOCOL_H', '#define PCIE_SCOPE_PROTOCOL_H', '']
-  L.push(`/* ${fr.doc} */`)
-  L.push(`#define PS_PROTOCOL_VERSION ${proto.version}u`)
-  L.push(`#define PS_FRAME_DELIMITER 0x${hex(fr.delimiter, 2)}u`)
-  L.push(`#define PS_FRAME_HEADER_BYTES ${fr.headerBytes}u`)
-  L.push('#define PS_FRAME_CRC_BYTES 2u')
-  L.push(`#define PS_FRAME_MAX_PAYLOAD ${fr.maxPayloadBytes}u`)
-  L.push(`#define PS_FRAME_MAX_RAW ${maxRaw}u /* header + payload + crc, before COBS */`)
-  L.push(`#define PS_FRAME_MAX_ENCODED ${maxEncoded}u /* after COBS, with the delimiter */`)
-  L.push(`/* ${fr.crc.name} over ${fr.crc.covers} */`)
-  L.push(`#define PS_CRC16_POLY ${fr.crc.poly}u`, `#define PS_CRC16_INIT ${fr.crc.init}u`)
-  L.push(`#define PS_CRC16_XOROUT ${fr.crc.xorout}u`, `#define PS_CRC16_CHECK ${fr.crc.check}u`, '')
-  for (const t of proto.frameTypes) L.push(`#define PS_FRAME_${t.name} ${t.id}u /* ${t.direction}: ${t.doc} */`)
-  L.push('')
-  for (const s of proto.status) L.push(`#define PS_STATUS_${s.name} ${s.id}u /* ${s.doc} */`)
-  L.push('')
-  for (const [name, l] of Object.entries(layouts)) {
-    L.push(`/* ${name} payload */`, ...cFields(`PS_${name}`, l.fields), `#define PS_${name}_BYTES ${l.bytes}u`, '')
-  }
-  for (const f of proto.snapshotFlags) L.push(`#define PS_SNAPSHOT_FLAG_${f.name} (1u << ${f.bit})`)
-  L.push('')
-  for (const c of commands) {
-    L.push(`/* ${c.name}: ${c.doc} */`)
-    L.push(`#define PS_CMD_${c.name} ${c.id}u`)
-    L.push(`#define PS_CMD_${c.name}_ARGS_BYTES ${c.argsLayout.bytes}u`)
-    L.push(...cFields(`PS_CMD_${c.name}_ARG`, c.argsLayout.fields))
-    L.push(`#define PS_CMD_${c.name}_REPLY_BYTES ${c.replyLayout.bytes}u`)
-    L.push(...cFields(`PS_CMD_${c.name}_REPLY`, c.replyLayout.fields))
-  }
-  L.push('', '#endif', '')
-  return L.join('\n')
-}
-
-// ---- TypeScript ----
-function ts(): string {
-  const J = (v: unknown): string => JSON.stringify(v, null, 2)
-  const L: string[] = [banner('//'), '/* eslint-disable */', '']
-  L.push(`export const PROTOCOL_VERSION = ${proto.version}`)
-  L.push(`export const FRAMING = ${J({
-    delimiter: proto.framing.delimiter, headerBytes: proto.framing.headerBytes, crcBytes: 2,
-    maxPayloadBytes: proto.framing.maxPayloadBytes, maxRawBytes: maxRaw, maxEncodedBytes: maxEncoded,
-  })} as const`)
-  L.push(`export const CRC16 = ${J({ name: proto.framing.crc.name, poly: num(proto.framing.crc.poly), init: num(proto.framing.crc.init), xorout: num(proto.framing.crc.xorout), check: num(proto.framing.crc.check) })} as const`)
-  L.push(`export const FRAME_TYPE = ${J(Object.fromEntries(proto.frameTypes.map((t) => [t.name, num(t.id)])))} as const`)
-  L.push('export type FrameTypeName = keyof typeof FRAME_TYPE')
-  L.push(`export const STATUS = ${J(Object.fromEntries(proto.status.map((s) => [s.name, s.id])))} as const`)
-  L.push('export type StatusName = keyof typeof STATUS')
-  L.push(`export const STATUS_DOC: Record<number, string> = ${J(Object.fromEntries(proto.status.map((s) => [s.id, s.doc])))}`)
-  L.push(`export const COMMANDS = ${J(Object.fromEntries(commands.map((c) => [c.name, {
-    id: c.id, doc: c.doc,
-    args: c.argsLayout.fields.map(({ name, type, offset, min, max, default: dflt }) => ({
-      name, type, offset, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
-    })), argsBytes: c.argsLayout.bytes,
-    reply: c.replyLayout.fields.map(({ name, type, offset }) => ({ name, type, offset })), replyBytes: c.replyLayout.bytes,
-  }])))} as const`)
-  L.push('export type CommandName = keyof typeof COMMANDS')
-  for (const [name, l] of Object.entries(layouts)) {
-    L.push(`export const ${name}_LAYOUT = ${J({ bytes: l.bytes, fields: Object.fromEntries(l.fields.map((f) => [f.name, { type: f.type, offset: f.offset, bytes: f.bytes }])) })} as const`)
-  }
-  L.push(`export const SNAPSHOT_FLAG = ${J(Object.fromEntries(proto.snapshotFlags.map((f) => [f.name, 1 << f.bit])))} as const`)
-  L.push(`export const REG = ${J(Object.fromEntries(regs.registers.map((r) => [r.name, num(r.offset)])))} as const`)
-  L.push(`export const ID_MAGIC = 0x${hex(num(regs.idMagic), 8)}`)
-  L.push(`export const REG_VERSION_VALUE = 0x${hex(versionValue, 8)}`)
-  L.push(`export const COUNTERS = ${J(counters.map(({ name, key, index, offset, doc }) => ({ name, key, index, offset, doc })))} as const`)
-  L.push('export type CounterKey = (typeof COUNTERS)[number][\'key\']', '')
-  return L.join('\n')
-}
-
-const outputs: Record<string, string> = {
-  'hdl/rtl/generated/pcie_scope_regs.vh': verilog(),
-  'firmware/include/generated/pcie_scope_regs.h': cRegs(),
-  'firmware/include/generated/pcie_scope_protocol.h': cProtocol(),
-  'host/src/protocol/generated.ts': ts(),
-}
-
-const check = process.argv.includes('--check')
-let stale = 0
-for (const [rel, text] of Object.entries(outputs)) {
-  const path = join(root, rel)
-  let current: string | undefined
-  try { current = readFileSync(path, 'utf8') } catch { current = undefined }
-  if (check) {
-    if (current !== text) { stale++; console.error(`stale: ${relative(root, path)} (run \`npm run gen\`)`) }
-  } else if (current !== text) {
-    mkdirSync(dirname(path), { recursive: true })
-    writeFileSync(path, text)
-    console.log(`wrote ${rel}`)
+export const generatedFiles = (specRoot = root): Record<string, string> => {
+  const m = buildModel(readRawSpec(specRoot))
+  return {
+    'hdl/rtl/generated/pcie_scope_regs.vh': emitVerilog(m),
+    'firmware/include/generated/pcie_scope_regs.h': emitCRegs(m),
+    'firmware/include/generated/pcie_scope_protocol.h': emitCProtocol(m),
+    'native/model/generated/workloads.h': emitCpp(m),
+    'host/src/core/generated.ts': emitTs(m),
   }
 }
-if (check) {
-  console.log(stale ? `${stale} generated file(s) stale` : `${Object.keys(outputs).length} generated files fresh`)
-  process.exit(stale ? 1 : 0)
+
+function main(): number {
+  let outputs: Record<string, string>
+  try {
+    outputs = generatedFiles()
+  } catch (e) {
+    if (e instanceof SpecError) {
+      console.error(e.message)
+      return 1
+    }
+    throw e
+  }
+  const check = process.argv.includes('--check')
+  let stale = 0
+  for (const [rel, text] of Object.entries(outputs)) {
+    const path = join(root, rel)
+    let current: string | undefined
+    try {
+      current = readFileSync(path, 'utf8')
+    } catch {
+      current = undefined
+    }
+    if (current === text) continue
+    if (check) {
+      stale++
+      console.error(`stale: ${rel} (run \`npm run gen\`)`)
+    } else {
+      mkdirSync(dirname(path), { recursive: true })
+      writeFileSync(path, text)
+      console.log(`wrote ${rel}`)
+    }
+  }
+  if (check) console.log(stale ? `${stale} generated file(s) stale` : `${Object.keys(outputs).length} generated files fresh`)
+  return check && stale ? 1 : 0
 }
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exit(main())

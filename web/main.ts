@@ -16,8 +16,10 @@ import {
   LineElement,
   PointElement,
 } from 'chart.js'
-import { PATTERNS, type HostLinkStats, type PcieLinkInfo, type ProbeInfo, type Snapshot } from '../host/src/device/types.js'
-import type { CounterMeta, RunReport, ServerMessage, ServerStatus } from '../host/src/server/wire.js'
+import { PATTERNS } from '../host/src/core/workload.js'
+import { type HostLinkStats, type ProbeInfo, type Snapshot } from '../host/src/core/probe.js'
+import { type PcieLinkInfo } from '../host/src/core/link.js'
+import type { CounterMeta, RunReport, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
 import { histogram, int, type Point, rateBetween, RingSeries, si, SIZE_KEYS, SIZE_LABELS, type TestHook, totalRequests } from './model.js'
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Legend)

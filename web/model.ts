@@ -3,8 +3,10 @@
  * a fixed-capacity ring buffer for chart series, the request-size histogram and rates
  * computed from counter deltas over the probe's own clock.
  */
-import { payloadCeiling, SIZE_COUNTERS, type PcieLinkInfo, type Snapshot } from '../host/src/device/types.js'
-import type { RunReport } from '../host/src/server/wire.js'
+import { payloadCeiling, type PcieLinkInfo } from '../host/src/core/link.js'
+import type { Snapshot } from '../host/src/core/probe.js'
+import { SIZE_CLASSES, SIZE_COUNTER_KEYS } from '../host/src/core/size-classes.js'
+import type { RunReport } from '../host/src/core/wire.js'
 
 export interface Point {
   x: number
@@ -46,8 +48,9 @@ export class RingSeries {
   }
 }
 
-export const SIZE_KEYS = Object.values(SIZE_COUNTERS)
-export const SIZE_LABELS = ['32 B', '64 B', '96 B', '128 B', 'other']
+/** Counter keys and bar labels of the histogram, from the spec's size-class table. */
+export const SIZE_KEYS = SIZE_COUNTER_KEYS
+export const SIZE_LABELS = SIZE_CLASSES.map((c) => c.label)
 
 export function histogram(s: Snapshot): number[] {
   return SIZE_KEYS.map((k) => s.counters[k])

@@ -2,6 +2,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "pcie_scope_regs.vh"
+
 /*
  * BAR responder: completes the memory reads that reach the FPGA's BAR.
  *
@@ -119,7 +121,7 @@ wire [1:0]  req_lead;
 wire [12:0] req_bytes;
 wire        req_zero_len;
 wire [29:0] req_addr_dw;
-wire [4:0]  req_class;
+wire [`PS_SIZE_CLASS_COUNT-1:0] req_class;
 
 probe_mrd_classify classify_inst (
     .hdr(req_hdr),
@@ -139,7 +141,7 @@ wire unused_rx = &{1'b0, rx_req_tlp_data, rx_req_tlp_strb, rx_req_tlp_eop, req_4
                    req_hdr[113:106], req_hdr[71:64], req_hdr[33:0],
                    req_bytes[12], 1'b0};  // Byte Count 4096 encodes as 0
 
-// non-posted requests that are not plain memory reads (pcie-tlp.md section 1 decode terms)
+// non-posted requests that are not plain memory reads (Fmt/Type decode, docs/pcie.md)
 wire req_io     = (req_type == 5'b00010);
 wire req_cfg    = (req_type[4:1] == 4'b0010);
 wire req_atomic = (req_type[4:2] == 3'b011) && (req_type != 5'b01111);

@@ -12,10 +12,12 @@
  * per clock on each stream, so each counter adds a popcount (or a byte sum).
  *
  * Running counters, in spec/registers.json order (index PS_CNT_*): CYCLES (clocks
- * while enabled), TIMESTAMP (free-running, never cleared), MRD_32/64/96/128/OTHER,
- * MRD_BYTES (requested bytes), CPLD_COUNT, CPLD_BYTES (payload bytes = Length * 4
- * of each CplD), BAR_UR (pulses from the BAR responder). All but TIMESTAMP count only
- * while 'enable' is set. 'clear' zeroes them; 'snapshot' copies every counter into
+ * while enabled), TIMESTAMP (free-running, never cleared), one MRD_<size> per size
+ * class (PS_CNT_SIZE_FIRST onwards, the catch-all MRD_OTHER last), MRD_BYTES
+ * (requested bytes), CPLD_COUNT, CPLD_BYTES (payload bytes = Length * 4 of each CplD),
+ * BAR_UR (pulses from the BAR responder). All but TIMESTAMP count only while 'enable'
+ * is set. Every counter must be wired below: WIRED lists them, and elaboration stops
+ * when a spec counter has no increment, so a counter cannot silently read 0. 'clear' zeroes them; 'snapshot' copies every counter into
  * its shadow on the same clock, so the shadow set is one consistent view.
  */
 module probe_counters #
@@ -65,6 +67,8 @@ module probe_counters #
 );
 
 localparam CNT_COUNT = `PS_CNT_COUNT;
+localparam CLASS_COUNT = `PS_SIZE_CLASS_COUNT;
+localparam SIZE_FIRST = `PS_CNT_SIZE_FIRST;
 // one segment adds at most 4096 bytes
 localparam INC_WIDTH = 13 + $clog2(TLP_SEG_COUNT+1);
 
@@ -77,12 +81,16 @@ initial begin
         $error("Error: CNT_WIDTH must be %0d..64 (instance %m)", INC_WIDTH+1);
         $finish;
     end
+    if (WIRED != {CNT_COUNT{1'b1}}) begin
+        $error("Error: spec counters without an increment in probe_counters: mask %b (instance %m)", ~WIRED);
+        $finish;
+    end
 end
 
 wire [TLP_SEG_COUNT-1:0] rx_evt = rx_req_tlp_valid & rx_req_tlp_sop & {TLP_SEG_COUNT{rx_req_tlp_ready}};
 wire [TLP_SEG_COUNT-1:0] tx_evt = tx_cpl_tlp_valid & tx_cpl_tlp_sop & {TLP_SEG_COUNT{tx_cpl_tlp_ready}};
 
-wire [TLP_SEG_COUNT*5-1:0]  seg_class;
+wire [TLP_SEG_COUNT*CLASS_COUNT-1:0] seg_class;
 wire [TLP_SEG_COUNT*13-1:0] seg_bytes;
 wire [TLP_SEG_COUNT-1:0]    seg_mrd;
 wire [TLP_SEG_COUNT-1:0]    seg_cpld;
@@ -112,7 +120,7 @@ generate
             .req_bytes(seg_bytes[seg*13 +: 13]),
             .zero_len(zero_len),
             .addr_dw(addr_dw),
-            .size_class(seg_class[seg*5 +: 5])
+            .size_class(seg_class[seg*CLASS_COUNT +: CLASS_COUNT])
         );
 
         wire unused_classify = &{1'b0, locked, hdr_4dw, len_dw, lead, zero_len, addr_dw, 1'b0};
@@ -128,31 +136,36 @@ generate
     end
 endgenerate
 
+// the counters the logic below gives an increment: one bit per counter index
+localparam [CNT_COUNT-1:0] ONE = {{(CNT_COUNT-1){1'b0}}, 1'b1};
+localparam [CNT_COUNT-1:0] WIRED =
+    (ONE << `PS_CNT_CYCLES) | (ONE << `PS_CNT_TIMESTAMP) |
+    (((ONE << CLASS_COUNT) - ONE) << SIZE_FIRST) |
+    (ONE << `PS_CNT_MRD_BYTES) | (ONE << `PS_CNT_CPLD_COUNT) | (ONE << `PS_CNT_CPLD_BYTES) |
+    (ONE << `PS_CNT_BAR_UR);
+
 // per-clock increments
-reg [INC_WIDTH-1:0] inc_mrd32, inc_mrd64, inc_mrd96, inc_mrd128, inc_mrd_other, inc_mrd_bytes;
+reg [CLASS_COUNT*INC_WIDTH-1:0] inc_class;
+reg [INC_WIDTH-1:0] inc_mrd_bytes;
 reg [INC_WIDTH-1:0] inc_cpld, inc_cpld_bytes;
 // the same, one slice per counter in spec order
 reg [CNT_COUNT*INC_WIDTH-1:0] inc;
 reg [CNT_COUNT-1:0] inc_en;
 integer i;
+integer k;
 
 always @* begin
-    inc_mrd32      = {INC_WIDTH{1'b0}};
-    inc_mrd64      = {INC_WIDTH{1'b0}};
-    inc_mrd96      = {INC_WIDTH{1'b0}};
-    inc_mrd128     = {INC_WIDTH{1'b0}};
-    inc_mrd_other  = {INC_WIDTH{1'b0}};
+    inc_class      = {CLASS_COUNT*INC_WIDTH{1'b0}};
     inc_mrd_bytes  = {INC_WIDTH{1'b0}};
     inc_cpld       = {INC_WIDTH{1'b0}};
     inc_cpld_bytes = {INC_WIDTH{1'b0}};
 
     for (i = 0; i < TLP_SEG_COUNT; i = i + 1) begin
         if (seg_mrd[i]) begin
-            inc_mrd32     = inc_mrd32     + {{(INC_WIDTH-1){1'b0}}, seg_class[i*5+0]};
-            inc_mrd64     = inc_mrd64     + {{(INC_WIDTH-1){1'b0}}, seg_class[i*5+1]};
-            inc_mrd96     = inc_mrd96     + {{(INC_WIDTH-1){1'b0}}, seg_class[i*5+2]};
-            inc_mrd128    = inc_mrd128    + {{(INC_WIDTH-1){1'b0}}, seg_class[i*5+3]};
-            inc_mrd_other = inc_mrd_other + {{(INC_WIDTH-1){1'b0}}, seg_class[i*5+4]};
+            for (k = 0; k < CLASS_COUNT; k = k + 1) begin
+                inc_class[k*INC_WIDTH +: INC_WIDTH] = inc_class[k*INC_WIDTH +: INC_WIDTH] +
+                    {{(INC_WIDTH-1){1'b0}}, seg_class[i*CLASS_COUNT+k]};
+            end
             inc_mrd_bytes = inc_mrd_bytes + {{(INC_WIDTH-13){1'b0}}, seg_bytes[i*13 +: 13]};
         end
         if (seg_cpld[i]) begin
@@ -164,11 +177,7 @@ always @* begin
     inc = {CNT_COUNT*INC_WIDTH{1'b0}};
     inc[`PS_CNT_CYCLES*INC_WIDTH     +: INC_WIDTH] = {{(INC_WIDTH-1){1'b0}}, 1'b1};
     inc[`PS_CNT_TIMESTAMP*INC_WIDTH  +: INC_WIDTH] = {{(INC_WIDTH-1){1'b0}}, 1'b1};
-    inc[`PS_CNT_MRD_32*INC_WIDTH     +: INC_WIDTH] = inc_mrd32;
-    inc[`PS_CNT_MRD_64*INC_WIDTH     +: INC_WIDTH] = inc_mrd64;
-    inc[`PS_CNT_MRD_96*INC_WIDTH     +: INC_WIDTH] = inc_mrd96;
-    inc[`PS_CNT_MRD_128*INC_WIDTH    +: INC_WIDTH] = inc_mrd128;
-    inc[`PS_CNT_MRD_OTHER*INC_WIDTH  +: INC_WIDTH] = inc_mrd_other;
+    inc[SIZE_FIRST*INC_WIDTH +: CLASS_COUNT*INC_WIDTH] = inc_class;
     inc[`PS_CNT_MRD_BYTES*INC_WIDTH  +: INC_WIDTH] = inc_mrd_bytes;
     inc[`PS_CNT_CPLD_COUNT*INC_WIDTH +: INC_WIDTH] = inc_cpld;
     inc[`PS_CNT_CPLD_BYTES*INC_WIDTH +: INC_WIDTH] = inc_cpld_bytes;

@@ -2,19 +2,23 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "pcie_scope_regs.vh"
+
 /*
  * Memory-read classifier: combinational decode of one 128-bit TLP header image
- * (DW0 in [127:96], see pcie-tlp.md section 2).
+ * (DW0 in [127:96]; header fields as in docs/pcie.md).
  *
  * - mem_read: MRd and MRdLk, 3DW or 4DW (Fmt 00x, Type 0000x). A locked read is a
  *   memory read on the wire, so it is counted; 'locked' tells it apart (the BAR
  *   responder answers it with UR, as a native PCIe endpoint must).
  * - len_dw: Length with 0 meaning 1024 DW.
- * - req_bytes: requested bytes from Length and the byte enables (pcie-tlp.md section 3):
+ * - req_bytes: requested bytes from Length and the byte enables (docs/pcie.md):
  *   Length*4 - lead(FirstBE) - trail(LastBE, or FirstBE when Length is 1); a
  *   zero-length read (Length 1, FirstBE 0000) requests 0 bytes. An all-zero enable
  *   in a malformed request (Length > 1) removes no bytes.
- * - size_class: one-hot {other, 128, 96, 64, 32} by requested bytes.
+ * - size_class: one-hot by requested bytes over the spec's size classes (spec/registers.json
+ *   `sizeClasses`): bit k < PS_SIZE_EXACT_COUNT for exactly PS_SIZE_EXACT_BYTES[k], the top bit
+ *   for every other size.
  */
 module probe_mrd_classify
 (
@@ -28,14 +32,11 @@ module probe_mrd_classify
     output wire [12:0]  req_bytes,
     output wire         zero_len,
     output wire [29:0]  addr_dw,
-    output wire [4:0]   size_class
+    output wire [`PS_SIZE_CLASS_COUNT-1:0] size_class
 );
 
-localparam [4:0] CLASS_32    = 5'b00001;
-localparam [4:0] CLASS_64    = 5'b00010;
-localparam [4:0] CLASS_96    = 5'b00100;
-localparam [4:0] CLASS_128   = 5'b01000;
-localparam [4:0] CLASS_OTHER = 5'b10000;
+localparam EXACT_COUNT = `PS_SIZE_EXACT_COUNT;
+localparam [EXACT_COUNT*13-1:0] EXACT_BYTES = `PS_SIZE_EXACT_BYTES;
 
 wire [2:0] fmt      = hdr[127:125];
 wire [4:0] tlp_type = hdr[124:120];
@@ -50,7 +51,7 @@ reg [1:0]  lead_int;
 reg [1:0]  trail_int;
 reg [3:0]  end_be;
 reg [12:0] bytes_int;
-reg [4:0]  class_int;
+wire [EXACT_COUNT-1:0] exact_hit;
 
 assign mem_read   = (fmt[2:1] == 2'b00) && (tlp_type[4:1] == 4'b0000);
 assign locked     = tlp_type[0];
@@ -59,7 +60,7 @@ assign len_dw     = {len_raw == 10'd0, len_raw};
 assign zero_len   = (len_dw == 11'd1) && (first_be == 4'b0000);
 assign lead       = lead_int;
 assign req_bytes  = bytes_int;
-assign size_class = class_int;
+assign size_class = {~|exact_hit, exact_hit};
 // a 4DW header carries Address[31:2] in DW3, a 3DW header in DW2
 assign addr_dw    = fmt[0] ? hdr[31:2] : hdr[63:34];
 
@@ -90,15 +91,15 @@ always @* begin
     end else begin
         bytes_int = {len_dw, 2'b00} - {11'd0, lead_int} - {11'd0, trail_int};
     end
-
-    case (bytes_int)
-        13'd32:  class_int = CLASS_32;
-        13'd64:  class_int = CLASS_64;
-        13'd96:  class_int = CLASS_96;
-        13'd128: class_int = CLASS_128;
-        default: class_int = CLASS_OTHER;
-    endcase
 end
+
+// one comparator per exact size class; at most one hits since the sizes are distinct
+genvar k;
+generate
+    for (k = 0; k < EXACT_COUNT; k = k + 1) begin : g_class
+        assign exact_hit[k] = (bytes_int == EXACT_BYTES[k*13 +: 13]);
+    end
+endgenerate
 
 endmodule
 

@@ -34,6 +34,8 @@
 
 #include <stdint.h>
 
+#include "generated/workloads.h"
+
 #if defined(__CUDACC__)
 #define PS_HD __host__ __device__
 #else
@@ -47,11 +49,15 @@ constexpr uint32_t kSectorBytes = 32;
 constexpr uint32_t kLineBytes = 128;
 constexpr uint32_t kSectorsPerLine = kLineBytes / kSectorBytes;
 
-// Reference launch shape (gpu-coalescing.md: 8 x 132 blocks of 256 threads = 8448 warps).
+// Reference launch shape: 8 x 132 blocks of 256 threads = 8448 warps, eight blocks per SM of a
+// 132-SM Hopper GPU (docs/gpu-coalescing.md).
 constexpr uint64_t kDefaultGridWarps = 8ull * 132ull * 256ull / kWarpSize;
-constexpr uint32_t kDefaultMisalignOffset = 32;
+static_assert(kSpecLineBytes == kLineBytes, "spec/workloads.json lineBytes is the coalescer's line");
 
-enum class Pattern : uint8_t { Strided = 0, MergedAligned = 1, MergedMisaligned = 2 };
+// Pattern (the enum), its names, default offsets and limits come from spec/workloads.json through
+// generated/workloads.h; the index arithmetic below is the code that gives each its meaning. The
+// switches have no default, so a pattern added to the spec without arithmetic fails the build
+// (-Werror=switch).
 
 struct PatternSpec {
     Pattern pattern;
@@ -83,12 +89,16 @@ PS_HD inline PatternShape pattern_shape(const PatternSpec &spec) {
     PatternShape s;
     s.lane_bytes = 4;
     const uint64_t lines = ps_div_ceil(spec.bytes, kLineBytes);
-    if (spec.pattern == Pattern::Strided) {
+    switch (spec.pattern) {
+    case Pattern::Strided:
         s.warps = ps_div_ceil(lines, kWarpSize);  // one thread per 128-B chunk
         s.iterations = kLineBytes / 4;            // 32
-    } else {
+        break;
+    case Pattern::MergedAligned:
+    case Pattern::MergedMisaligned:
         s.warps = lines < spec.grid_warps ? lines : spec.grid_warps;
         s.iterations = s.warps ? (uint32_t)ps_div_ceil(lines, s.warps) : 0;
+        break;
     }
     s.threads = s.warps * kWarpSize;
     return s;
@@ -98,45 +108,55 @@ PS_HD inline PatternShape pattern_shape(const PatternSpec &spec) {
 // iteration `iteration`. Exactly what the kernel computes.
 PS_HD inline bool pattern_access(const PatternSpec &spec, const PatternShape &shape,
                                  uint64_t thread, uint32_t iteration, uint64_t *byte_offset) {
-    uint64_t index;  // byte index into the useful data
-    if (spec.pattern == Pattern::Strided) {
+    uint64_t index = 0;  // byte index into the useful data
+    switch (spec.pattern) {
+    case Pattern::Strided:
         index = thread * kLineBytes + 4ull * iteration;
-    } else {
+        break;
+    case Pattern::MergedAligned:
+    case Pattern::MergedMisaligned: {
         const uint64_t warp = thread / kWarpSize;
         const uint64_t lane = thread % kWarpSize;
         const uint64_t line = warp + (uint64_t)iteration * shape.warps;
         index = line * kLineBytes + 4ull * lane;
+        break;
+    }
     }
     *byte_offset = spec.offset + index;
     return iteration < shape.iterations && index < spec.bytes;
 }
 
-// ---- host-only helpers -------------------------------------------------------------------------
+// ---- host-only helpers (names and defaults from the spec's table) -----------------------------
 #if !defined(__CUDA_ARCH__)
 inline const char *pattern_name(Pattern p) {
-    switch (p) {
-    case Pattern::Strided: return "strided";
-    case Pattern::MergedAligned: return "merged-aligned";
-    case Pattern::MergedMisaligned: return "merged-misaligned";
+    for (const PatternInfo &info : kPatterns) {
+        if (info.pattern == p) return info.name;
     }
     return "?";
 }
 
 // Returns false for an unknown name.
 inline bool pattern_from_name(const char *name, Pattern *out) {
-    static const Pattern all[] = {Pattern::Strided, Pattern::MergedAligned,
-                                  Pattern::MergedMisaligned};
-    for (Pattern p : all) {
-        const char *a = pattern_name(p);
+    for (const PatternInfo &info : kPatterns) {
+        const char *a = info.name;
         const char *b = name;
-        while (*a && *a == *b) { ++a; ++b; }
-        if (*a == 0 && *b == 0) { *out = p; return true; }
+        while (*a && *a == *b) {
+            ++a;
+            ++b;
+        }
+        if (*a == 0 && *b == 0) {
+            *out = info.pattern;
+            return true;
+        }
     }
     return false;
 }
 
 inline uint32_t pattern_default_offset(Pattern p) {
-    return p == Pattern::MergedMisaligned ? kDefaultMisalignOffset : 0;
+    for (const PatternInfo &info : kPatterns) {
+        if (info.pattern == p) return info.default_offset;
+    }
+    return 0;
 }
 #endif
 

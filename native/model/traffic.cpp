@@ -60,7 +60,7 @@ bool TrafficGenerator::next(Mrd *out) {
     *out = buf_[pos_++];
     ++counts_.mrds;
     counts_.mrd_bytes += out->len;
-    ++counts_.by_size[size_bucket(out->len)];
+    ++counts_.by_size[size_class_of(out->len)];
     return true;
 }
 

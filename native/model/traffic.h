@@ -41,18 +41,8 @@ struct TrafficCounts {
     uint64_t instructions = 0;  // dynamic load instructions issued (with >= 1 active lane)
     uint64_t mrds = 0;
     uint64_t mrd_bytes = 0;
-    uint64_t by_size[5] = {0, 0, 0, 0, 0};  // 32, 64, 96, 128, other
+    uint64_t by_size[kSizeClassCount] = {};  // by size class (generated/workloads.h)
 };
-
-inline int size_bucket(uint32_t len) {
-    switch (len) {
-    case 32: return 0;
-    case 64: return 1;
-    case 96: return 2;
-    case 128: return 3;
-    default: return 4;
-    }
-}
 
 class TrafficGenerator {
 public:

@@ -9,8 +9,6 @@ namespace ps {
 
 namespace {
 
-constexpr uint64_t kMaxBytes = 1ull << 36;  // 64 GiB: the L1 bitmap needs bytes / 256 (256 MiB)
-constexpr uint32_t kMaxOffset = 1u << 20;
 
 bool parse_u64(const std::string &s, uint64_t *out) {
     if (s.empty() || s.size() > 20) return false;
@@ -23,6 +21,15 @@ bool parse_u64(const std::string &s, uint64_t *out) {
     }
     *out = v;
     return true;
+}
+
+std::string default_offsets() {
+    std::string out;
+    for (const PatternInfo &p : kPatterns) {
+        if (!out.empty()) out += ", ";
+        out += std::string(p.name) + " " + std::to_string(p.default_offset);
+    }
+    return out;
 }
 
 std::vector<std::string> split(const std::string &line) {
@@ -41,36 +48,44 @@ std::vector<std::string> split(const std::string &line) {
 }  // namespace
 
 const char *usage() {
-    return "usage: pcie-scope-twin [--latency-cycles N] [--tags N] [--link genGxL|ideal]\n"
-           "                       [--run PATTERN --bytes N [--offset B]] [--help]\n"
-           "\n"
-           "The pcie-scope digital twin: the Verilated RTL (pcie_scope_bar_top), the GPU traffic\n"
-           "model and the firmware, behind a pseudo-terminal.\n"
-           "\n"
-           "  --latency-cycles N  BAR_LATENCY written at start (0..65535, default 250)\n"
-           "  --tags N            outstanding-request budget, 1..256 (default 256)\n"
-           "  --link genGxL       PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8;\n"
-           "                      G 1..5, L 1/2/4/8/16; `ideal` = no wire limit\n"
-           "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its\n"
-           "                      done line and exit. PATTERN: strided, merged-aligned,\n"
-           "                      merged-misaligned\n"
-           "  --bytes N           useful bytes of the batch workload (multiple of 4)\n"
-           "  --model-only        with --run: drain the traffic model alone (no RTL, no link):\n"
-           "                      the baseline the twin's simulation rate is measured against\n"
-           "  --offset B          data offset from a 128-B aligned base (multiple of 4;\n"
-           "                      default 32 for merged-misaligned, else 0)\n"
-           "\n"
-           "stdout: one JSON event per line (ready, done, error). stdin: `run ID PATTERN BYTES\n"
-           "OFFSET`, `quit`; EOF = quit.\n";
+    // pattern names and workload limits come from spec/workloads.json (generated/workloads.h)
+    static const std::string text =
+        std::string("usage: pcie-scope-twin [--latency-cycles N] [--tags N] [--link genGxL|ideal]\n"
+                    "                       [--run PATTERN --bytes N [--offset B]] [--help]\n"
+                    "\n"
+                    "The pcie-scope digital twin: the Verilated RTL (pcie_scope_bar_top), the GPU traffic\n"
+                    "model and the firmware, behind a pseudo-terminal.\n"
+                    "\n"
+                    "  --latency-cycles N  BAR_LATENCY written at start (0..65535, default 250)\n"
+                    "  --tags N            outstanding-request budget, 1..256 (default 256)\n"
+                    "  --link genGxL       PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8;\n"
+                    "                      G 1..5, L 1/2/4/8/16; `ideal` = no wire limit\n"
+                    "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its\n"
+                    "                      done line and exit. PATTERN: ") +
+        kPatternNameList +
+        "\n"
+        "  --bytes N           useful bytes of the batch workload: " +
+        kWorkloadBytesRule +
+        "\n"
+        "  --model-only        with --run: drain the traffic model alone (no RTL, no link):\n"
+        "                      the baseline the twin's simulation rate is measured against\n"
+        "  --offset B          data offset from a 128-B aligned base: " +
+        kWorkloadOffsetRule + "\n                      (default: the pattern's, " + default_offsets() +
+        ")\n"
+        "\n"
+        "stdout: one JSON event per line (ready, done, error). stdin: `run ID PATTERN BYTES\n"
+        "OFFSET`, `quit`; EOF = quit.\n";
+    return text.c_str();
 }
 
 bool check_workload(uint64_t bytes, uint32_t offset, std::string *err) {
-    if (bytes == 0 || bytes % 4 != 0 || bytes > kMaxBytes) {
-        *err = "bytes must be a positive multiple of 4 up to 2^36 (64 GiB)";
+    if (bytes < kWorkloadBytesMin || bytes > kWorkloadBytesMax || bytes % kWorkloadBytesMultiple != 0) {
+        *err = std::string("bytes must be ") + kWorkloadBytesRule;
         return false;
     }
-    if (offset % 4 != 0 || offset >= kMaxOffset) {
-        *err = "offset must be a multiple of 4 below 2^20";
+    if (offset < kWorkloadOffsetMin || offset > kWorkloadOffsetMax ||
+        offset % kWorkloadOffsetMultiple != 0) {
+        *err = std::string("offset must be ") + kWorkloadOffsetRule;
         return false;
     }
     return true;
@@ -109,7 +124,7 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err) {
             ++i;
         } else if (a == "--run") {
             if (i + 1 >= argc || !pattern_from_name(argv[i + 1], &o->pattern)) {
-                *err = "--run needs a pattern: strided, merged-aligned, merged-misaligned";
+                *err = std::string("--run needs a pattern: ") + kPatternNameList;
                 return false;
             }
             ++i;
@@ -120,7 +135,10 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err) {
             bytes_given = true;
         } else if (a == "--offset") {
             if (!value(&v)) return false;
-            if (v >= kMaxOffset) { *err = "--offset must be a multiple of 4 below 2^20"; return false; }
+            if (v > kWorkloadOffsetMax) {
+                *err = std::string("--offset must be ") + kWorkloadOffsetRule;
+                return false;
+            }
             o->offset = (uint32_t)v;
             o->offset_given = true;
         } else {
@@ -156,11 +174,14 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
         uint64_t off = 0;
         if (!parse_u64(t[1], &run->id)) { *err = "run: ID must be a non-negative integer"; return CommandKind::Error; }
         if (!pattern_from_name(t[2].c_str(), &run->pattern)) {
-            *err = "run: unknown pattern '" + t[2] + "' (strided, merged-aligned, merged-misaligned)";
+            *err = "run: unknown pattern '" + t[2] + "' (" + kPatternNameList + ")";
             return CommandKind::Error;
         }
         if (!parse_u64(t[3], &run->bytes)) { *err = "run: BYTES must be a non-negative integer"; return CommandKind::Error; }
-        if (!parse_u64(t[4], &off) || off >= kMaxOffset) { *err = "run: OFFSET must be a multiple of 4 below 2^20"; return CommandKind::Error; }
+        if (!parse_u64(t[4], &off) || off > kWorkloadOffsetMax) {
+            *err = std::string("run: OFFSET must be ") + kWorkloadOffsetRule;
+            return CommandKind::Error;
+        }
         run->offset = (uint32_t)off;
         if (!check_workload(run->bytes, run->offset, err)) { *err = "run: " + *err; return CommandKind::Error; }
         return CommandKind::Run;
@@ -212,18 +233,17 @@ std::string error_event(const std::string &message) {
 std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds) {
     char wall[32];
     snprintf(wall, sizeof wall, "%.6f", wall_seconds);
-    std::string s = "{\"event\":\"done\",\"id\":" + std::to_string(run.id) + ",\"pattern\":\"" +
-                    pattern_name(run.pattern) + "\",\"bytes\":" + std::to_string(run.bytes) +
-                    ",\"offset\":" + std::to_string(run.offset) + ",\"mrd\":{\"count\":" +
-                    std::to_string(r.mrds) + ",\"bySize\":{\"32\":" + std::to_string(r.by_size[0]) +
-                    ",\"64\":" + std::to_string(r.by_size[1]) + ",\"96\":" +
-                    std::to_string(r.by_size[2]) + ",\"128\":" + std::to_string(r.by_size[3]) +
-                    ",\"other\":" + std::to_string(r.by_size[4]) + "},\"bytes\":" +
-                    std::to_string(r.mrd_bytes) + "},\"completions\":" +
-                    std::to_string(r.completions) + ",\"payloadErrors\":" +
-                    std::to_string(r.payload_errors) + ",\"simCycles\":" +
-                    std::to_string(r.sim_cycles) + ",\"wallSeconds\":" + wall + "}";
-    return s;
+    std::string by_size;
+    for (int k = 0; k < kSizeClassCount; ++k) {
+        by_size += std::string(k ? "," : "") + "\"" + kSizeClassKeys[k] + "\":" + std::to_string(r.by_size[k]);
+    }
+    return "{\"event\":\"done\",\"id\":" + std::to_string(run.id) + ",\"pattern\":\"" +
+           pattern_name(run.pattern) + "\",\"bytes\":" + std::to_string(run.bytes) +
+           ",\"offset\":" + std::to_string(run.offset) + ",\"mrd\":{\"count\":" + std::to_string(r.mrds) +
+           ",\"bySize\":{" + by_size + "},\"bytes\":" + std::to_string(r.mrd_bytes) +
+           "},\"completions\":" + std::to_string(r.completions) +
+           ",\"payloadErrors\":" + std::to_string(r.payload_errors) +
+           ",\"simCycles\":" + std::to_string(r.sim_cycles) + ",\"wallSeconds\":" + wall + "}";
 }
 
 }  // namespace ps

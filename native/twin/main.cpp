@@ -130,7 +130,7 @@ int run_model_only(const ps::Options &o) {
     const ps::TrafficCounts &c = gen.counts();
     res.mrds = c.mrds;
     res.mrd_bytes = c.mrd_bytes;
-    for (int i = 0; i < 5; ++i) res.by_size[i] = c.by_size[i];
+    for (int i = 0; i < ps::kSizeClassCount; ++i) res.by_size[i] = c.by_size[i];
     emit(ps::done_event(r, res, seconds_since(t0)));
     return 0;
 }

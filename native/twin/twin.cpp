@@ -172,7 +172,7 @@ void Twin::tick() {
         ++outstanding_;
         ++res_.mrds;
         res_.mrd_bytes += req_.len;
-        ++res_.by_size[size_bucket(req_.len)];
+        ++res_.by_size[size_class_of(req_.len)];
         req_valid_ = false;
         top_->rx_req_tlp_valid = 0;
         last_progress_cycle_ = cycle_;

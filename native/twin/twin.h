@@ -23,7 +23,7 @@ namespace ps {
 
 struct WorkloadResult {
     uint64_t mrds = 0;
-    uint64_t by_size[5] = {0, 0, 0, 0, 0};  // 32, 64, 96, 128, other
+    uint64_t by_size[kSizeClassCount] = {};  // by size class (generated/workloads.h)
     uint64_t mrd_bytes = 0;
     uint64_t completions = 0;
     uint64_t payload_errors = 0;

@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { cobsDecode } from '../../host/src/protocol/cobs.js'
 import { crc16 } from '../../host/src/protocol/crc16.js'
 import { encodeFrame, parseFrame } from '../../host/src/protocol/frame.js'
-import { SNAPSHOT_FLAG } from '../../host/src/protocol/generated.js'
+import { SNAPSHOT_FLAG } from '../../host/src/core/generated.js'
 import type { TwinDone } from '../../host/src/transport/twin.js'
 
 const root = resolve(import.meta.dirname, '../..')

@@ -3,7 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { COMMANDS, COUNTERS, CRC16, REG, SNAPSHOT_LAYOUT } from '../../host/src/protocol/generated.js'
+import { COMMANDS, COUNTERS, CRC16, REG, SIZE_CLASSES, SNAPSHOT_LAYOUT } from '../../host/src/core/generated.js'
+import { generatedFiles } from '../../spec/generate.js'
 
 const root = join(import.meta.dirname, '../..')
 const tsx = join(root, 'node_modules/.bin/tsx')
@@ -19,8 +20,7 @@ describe('spec generator', () => {
     // work on a copy so the real tree is never touched
     const dir = mkdtempSync(join(tmpdir(), 'ps-gen-'))
     cpSync(join(root, 'spec'), join(dir, 'spec'), { recursive: true })
-    for (const f of ['hdl/rtl/generated/pcie_scope_regs.vh', 'firmware/include/generated/pcie_scope_regs.h',
-      'firmware/include/generated/pcie_scope_protocol.h', 'host/src/protocol/generated.ts']) {
+    for (const f of Object.keys(generatedFiles())) {
       mkdirSync(join(dir, f, '..'), { recursive: true })
       cpSync(join(root, f), join(dir, f))
     }
@@ -34,10 +34,18 @@ describe('spec generator', () => {
   })
 
   it('lays counters out as 64-bit pairs from the counter base, in spec order', () => {
-    const spec = JSON.parse(readFileSync(join(root, 'spec/registers.json'), 'utf8'))
-    expect(COUNTERS.map((c) => c.name)).toEqual(spec.counters.list.map((c: { name: string }) => c.name))
+    const spec = JSON.parse(readFileSync(join(root, 'spec/registers.json'), 'utf8')) as { counters: { list: { name?: string; expand?: string }[] }; sizeClasses: { exact: number[] } }
+    const expected = spec.counters.list.flatMap((c) => (c.expand === 'sizeClasses' ? [...spec.sizeClasses.exact.map((b) => `MRD_${b}`), 'MRD_OTHER'] : [c.name]))
+    expect(COUNTERS.map((c) => c.name)).toEqual(expected)
     COUNTERS.forEach((c, i) => expect(c.offset).toBe(0x100 + 8 * i))
     expect(REG.CTRL).toBe(0x008)
+  })
+
+  it('derives one contiguous counter per size class, the catch-all last', () => {
+    expect(SIZE_CLASSES.map((c) => c.key)).toEqual(['32', '64', '96', '128', 'other'])
+    const first = COUNTERS.findIndex((c) => c.key === SIZE_CLASSES[0].counter)
+    SIZE_CLASSES.forEach((s, k) => expect(COUNTERS[first + k]?.key).toBe(s.counter))
+    expect(SIZE_CLASSES.at(-1)?.bytes).toBeNull()
   })
 
   it('sizes the snapshot payload from the counter list', () => {

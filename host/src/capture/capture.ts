@@ -8,16 +8,16 @@
  * counters read over the UART. What the workload side says it issued (`model`) is a separate
  * cross-check, never the source of the numbers.
  */
-import { PsError } from '../errors.js'
+import { PsError } from '../core/errors.js'
 import type { DeviceSession } from '../device/session.js'
-import { payloadCeiling, SIZE_COUNTERS, type SizeKey, type FirmwareLinkStats, type HostLinkStats, type PatternName, type PcieLinkInfo, type Snapshot, type Workload, type WorkloadResult } from '../device/types.js'
+import { payloadCeiling, type PcieLinkInfo } from '../core/link.js'
+import type { FirmwareLinkStats, HostLinkStats, Snapshot } from '../core/probe.js'
+import { bySizeFromCounters, SIZE_KEYS, totalRequests, type BySize } from '../core/size-classes.js'
+import { type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
 import { createLogger } from '../util/log.js'
-import { validateWorkload } from '../workload/twin-runner.js'
+import { validateWorkload } from '../core/workload-schema.js'
 
 const log = createLogger('ps:capture')
-
-export type { SizeKey }
-export type BySize = Record<SizeKey, number>
 
 export interface CaptureResult {
   source: 'twin' | 'serial'
@@ -68,12 +68,11 @@ export interface CaptureOptions {
 }
 
 export const requestsFromSnapshot = (s: Snapshot): { count: number; bySize: BySize } => {
-  const c = s.counters
-  const bySize = Object.fromEntries(Object.entries(SIZE_COUNTERS).map(([size, key]) => [size, c[key]])) as BySize
-  return { count: bySize['32'] + bySize['64'] + bySize['96'] + bySize['128'] + bySize.other, bySize }
+  const bySize = bySizeFromCounters(s.counters)
+  return { count: totalRequests(bySize), bySize }
 }
 
-const pcieSummary = (link: PcieLinkInfo | undefined, payloadBytes: number, completions: number): CaptureResult['pcie'] => {
+const pcieSummary = (link: PcieLinkInfo | null | undefined, payloadBytes: number, completions: number): CaptureResult['pcie'] => {
   const ceiling = payloadCeiling(link, payloadBytes, completions)
   return {
     link: link?.name ?? null,
@@ -99,7 +98,7 @@ export const buildCaptureResult = (
   const matchesProbe =
     issued.count === requests.count &&
     issued.bytes === requested &&
-    (Object.keys(requests.bySize) as SizeKey[]).every((k) => issued.bySize[k] === requests.bySize[k])
+    SIZE_KEYS.every((k) => issued.bySize[k] === requests.bySize[k])
   return {
     source: session.source,
     pattern: workload.pattern,

@@ -8,13 +8,14 @@
  * stderr. Exit codes: 0 ok, 1 failure, 2 usage error.
  */
 import { Command, CommanderError, Option } from 'commander'
-import { PsError, isPsError } from '../errors.js'
+import { PsError, isPsError } from '../core/errors.js'
 import { runCapture, type CaptureResult } from '../capture/capture.js'
 import { openSession, type DeviceSession } from '../device/session.js'
-import { PATTERNS, type PatternName } from '../device/types.js'
-import { COMMANDS } from '../protocol/generated.js'
+import { PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS, type PatternName } from '../core/workload.js'
+import { COMMANDS } from '../core/generated.js'
 import { packageVersion } from '../util/package-root.js'
-import { LINE_BYTES, MAX_WORKLOAD_BYTES, validateWorkload } from '../workload/twin-runner.js'
+import { validateWorkload } from '../core/workload-schema.js'
+import { SIZE_CLASSES } from '../core/size-classes.js'
 import { parseHostPort, parseIntArg, parseLink, parseSize } from './args.js'
 
 export interface CliIo {
@@ -28,6 +29,7 @@ export const EXIT_OK = 0
 export const EXIT_FAILURE = 1
 export const EXIT_USAGE = 2
 
+const { bytes: BYTES, offset: OFFSET } = WORKLOAD_LIMITS
 const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID'])
 
 
@@ -53,7 +55,6 @@ interface SourceOpts {
 }
 
 /** The twin's own default: a misaligned pattern starts 32 B into a line. */
-export const defaultOffset = (p: PatternName): number => (p === 'merged-misaligned' ? 32 : 0)
 
 const pickSource = (o: SourceOpts): { twin: true } | { port: string; baudRate?: number } => {
   if (o.twin && o.port) throw new PsError('PS_USAGE', 'use either --twin or --port PATH, not both')
@@ -69,7 +70,7 @@ export const formatCapture = (r: CaptureResult, path: string): string => {
   const rows: [string, string][] = [
     ['workload', `${r.pattern}, ${r.workload.bytes} B, offset ${r.offset} B`],
     ['source', `${r.source} (${path})`],
-    ['MRd requests', `${r.requests.count}  [32 B: ${b['32']}  64 B: ${b['64']}  96 B: ${b['96']}  128 B: ${b['128']}  other: ${b.other}]`],
+    ['MRd requests', `${r.requests.count}  [${SIZE_CLASSES.map((c) => `${c.label}: ${b[c.key]}`).join('  ')}]`],
     ['requested bytes', String(r.bytes.requested)],
     ['completions', `${r.completions} (${r.bytes.completed} B)`],
     ['time', `${r.cycles} cycles = ${fmt(r.seconds * 1e6, 4)} µs at ${fmt(r.clockHz / 1e6)} MHz${r.source === 'twin' ? ' (simulated)' : ''}`],
@@ -108,8 +109,8 @@ export const buildProgram = (io: CliIo, setCode: (c: number) => void): Command =
     .option('--port <path>', 'serial device of a board (needs a CUDA workload runner: not available yet)')
     .option('--baud <n>', 'baud rate with --port (default 115200)', parseIntArg)
     .addOption(new Option('--pattern <name>', 'access pattern').choices(PATTERNS).makeOptionMandatory())
-    .option('--bytes <n>', `useful bytes to read: a multiple of ${LINE_BYTES}, at most 1G; suffixes K, M, G are binary`, parseSize, 1024 * 1024)
-    .option('--offset <bytes>', 'start of the buffer within a 128-B line: 0..124, a multiple of 4 (default: 32 for merged-misaligned, else 0)', parseIntArg)
+    .option('--bytes <n>', `useful bytes to read: a multiple of ${BYTES.multipleOf}, at most ${BYTES.max / 2 ** 30}G; suffixes K, M, G are binary`, parseSize, 1024 * 1024)
+    .option('--offset <bytes>', `start of the data within a 128-B line: a multiple of ${OFFSET.multipleOf} in ${OFFSET.min}..${OFFSET.max} (default: the pattern's, ${PATTERN_SPECS.map((p) => `${p.name} ${p.defaultOffset}`).join(', ')})`, parseIntArg)
     .option('--latency-cycles <n>', 'twin only: BAR completion latency in clock cycles (twin default 250)', parseIntArg)
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
     .addOption(new Option('--period-ms <n>', 'snapshot streaming period during the run').argParser(parseIntArg).default(0, '0 = the firmware default'))
@@ -122,7 +123,7 @@ export const buildProgram = (io: CliIo, setCode: (c: number) => void): Command =
       if (o.periodMs !== 0 && (o.periodMs < period.min || o.periodMs > period.max)) {
         throw new PsError('PS_USAGE', `--period-ms must be 0 (the firmware default, ${period.default}) or ${period.min}..${period.max}`)
       }
-      const workload = validateWorkload({ pattern: o.pattern, bytes: o.bytes, offset: o.offset ?? defaultOffset(o.pattern) })
+      const workload = validateWorkload({ pattern: o.pattern, bytes: o.bytes, ...(o.offset !== undefined ? { offset: o.offset } : {}) })
       if ('port' in source) {
         throw new PsError(
           'PS_WORKLOAD_UNSUPPORTED',
@@ -199,4 +200,3 @@ export const main = async (argv: string[] = process.argv, io: CliIo = defaultIo(
   }
 }
 
-export { MAX_WORKLOAD_BYTES }

@@ -11,14 +11,14 @@
  */
 import { EventEmitter } from 'node:events'
 import type { Duplex } from 'node:stream'
-import { PsError } from '../errors.js'
+import { PsError } from '../core/errors.js'
 import { FrameDecoder } from '../protocol/decoder.js'
 import { encodeFrame, frameTypeName, type Frame } from '../protocol/frame.js'
-import { COMMANDS, FRAME_TYPE, STATUS, STATUS_DOC, type CommandName } from '../protocol/generated.js'
+import { COMMANDS, FRAME_TYPE, STATUS, STATUS_DOC, type CommandName } from '../core/generated.js'
 import { decodeInfo, decodeReply, decodeResponse, decodeSnapshot, encodeCommand, type CommandArgs, type ResponseHeader } from '../protocol/messages.js'
 import { createLogger } from '../util/log.js'
 import { Mutex } from '../util/mutex.js'
-import type { HostLinkStats, ProbeInfo, Snapshot } from './types.js'
+import type { HostLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
 
 const log = createLogger('ps:device:client')
 

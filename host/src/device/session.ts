@@ -9,13 +9,15 @@
  * close() tears down in order: client (closes the port), then the twin.
  */
 import type { SerialPort } from 'serialport'
-import { PsError } from '../errors.js'
+import { PsError } from '../core/errors.js'
 import { closeSerialPort, openSerialPort } from '../transport/serial.js'
 import { TwinProcess, type TwinOptions } from '../transport/twin.js'
 import { createLogger } from '../util/log.js'
 import { TwinWorkloadRunner } from '../workload/twin-runner.js'
 import { ProbeClient, type ProbeClientOptions } from './client.js'
-import type { PcieLinkInfo, ProbeInfo, WorkloadRunner } from './types.js'
+import type { PcieLinkInfo } from '../core/link.js'
+import type { ProbeInfo } from '../core/probe.js'
+import type { WorkloadRunner } from '../core/workload.js'
 
 const log = createLogger('ps:device:session')
 

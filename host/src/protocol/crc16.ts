@@ -2,7 +2,7 @@
  * CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, not reflected, xorout 0x0000), parameters from
  * the generated protocol tables. Check value: crc16("123456789") === CRC16.check (0x29B1).
  */
-import { CRC16 } from './generated.js'
+import { CRC16 } from '../core/generated.js'
 
 const TABLE: Uint16Array = (() => {
   const t = new Uint16Array(256)

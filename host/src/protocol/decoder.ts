@@ -9,12 +9,12 @@
  *   it never emits 'error' and never throws through the stream.
  */
 import { Transform, type TransformCallback, type TransformOptions } from 'node:stream'
-import { PsError } from '../errors.js'
+import { PsError } from '../core/errors.js'
 import { createLogger, hex } from '../util/log.js'
 import { cobsDecode } from './cobs.js'
 import { parseFrame, type Frame } from './frame.js'
-import { FRAMING } from './generated.js'
-import type { HostLinkStats } from '../device/types.js'
+import { FRAMING } from '../core/generated.js'
+import type { HostLinkStats } from '../core/probe.js'
 
 const log = createLogger('ps:protocol:decoder')
 

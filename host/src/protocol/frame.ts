@@ -2,10 +2,10 @@
  * Frame = COBS(type u8 | seq u16 LE | payload | crc u16 LE) + 0x00, the CRC covering type, seq and
  * payload. Sizes and type ids come from the generated protocol tables.
  */
-import { PsError, type PsErrorCode } from '../errors.js'
+import { PsError, type PsErrorCode } from '../core/errors.js'
 import { cobsEncode } from './cobs.js'
 import { crc16 } from './crc16.js'
-import { FRAME_TYPE, FRAMING, type FrameTypeName } from './generated.js'
+import { FRAME_TYPE, FRAMING, type FrameTypeName } from '../core/generated.js'
 
 export interface Frame {
   /** frame type id (FRAME_TYPE) */

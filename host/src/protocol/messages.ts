@@ -3,20 +3,9 @@
  * payloads (header + the command's reply fields), the INFO reply and SNAPSHOT payloads.
  * No offsets or ids are written here; they all come from generated.ts.
  */
-import { PsError } from '../errors.js'
-import type { Counters, FirmwareLinkStats, ProbeInfo, Snapshot } from '../device/types.js'
-import {
-  COMMAND_LAYOUT,
-  COMMANDS,
-  COUNTERS,
-  RESPONSE_LAYOUT,
-  SNAPSHOT_FLAG,
-  SNAPSHOT_LAYOUT,
-  STATUS,
-  type CommandName,
-  type CounterKey,
-  type StatusName,
-} from './generated.js'
+import { PsError } from '../core/errors.js'
+import type { Counters, FirmwareLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
+import { COMMAND_LAYOUT, COMMANDS, COUNTERS, RESPONSE_LAYOUT, SNAPSHOT_FLAG, SNAPSHOT_LAYOUT, STATUS, type CommandName, type CounterKey, type StatusName } from '../core/generated.js'
 
 export type ScalarType = 'u8' | 'u16' | 'u32' | 'u64'
 const SIZES: Record<ScalarType, number> = { u8: 1, u16: 2, u32: 4, u64: 8 }

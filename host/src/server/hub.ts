@@ -8,8 +8,8 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, WebSocket } from 'ws'
-import type { HostLinkStats, Snapshot } from '../device/types.js'
-import type { ServerMessage } from './wire.js'
+import type { HostLinkStats, Snapshot } from '../core/probe.js'
+import type { ServerMessage } from '../core/wire.js'
 
 export const BATCH_MS = 50
 export const HEARTBEAT_MS = 15_000

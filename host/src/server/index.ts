@@ -25,9 +25,10 @@ import type { Duplex } from 'node:stream'
 import { join, resolve } from 'node:path'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { z } from 'zod'
-import { PATTERNS, type Snapshot } from '../device/types.js'
-import { isPsError, PsError, type PsErrorCode } from '../errors.js'
-import { COUNTERS } from '../protocol/generated.js'
+import { PATTERNS } from '../core/workload.js'
+import { type Snapshot } from '../core/probe.js'
+import { isPsError, PsError, type PsErrorCode } from '../core/errors.js'
+import { COUNTERS } from '../core/generated.js'
 import { packageRoot, packageVersion } from '../util/package-root.js'
 import { WsHub } from './hub.js'
 import { DEMO_PERIOD_MS, RunService } from './runs.js'
@@ -41,10 +42,10 @@ import {
   tokenMatches,
 } from './security.js'
 import { openDeviceSession, type ServerSession } from './session.js'
-import type { ApiErrorBody, CounterMeta, DeviceError, ServerMessage, ServerStatus } from './wire.js'
+import type { ApiErrorBody, CounterMeta, DeviceError, ServerMessage, ServerStatus } from '../core/wire.js'
 
 export type { ServerSession, ServerProbeClient } from './session.js'
-export type * from './wire.js'
+export type * from '../core/wire.js'
 
 export interface StartServerOptions {
   twin: boolean

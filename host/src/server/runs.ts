@@ -6,11 +6,12 @@
  * demo run in flight (at most one, ≈1–3 s), runs, and then holds the demo for DEMO_HOLD_MS so
  * its effect stays visible on the charts before the loop resumes.
  */
-import { PsError } from '../errors.js'
-import { PATTERNS, type PatternName, type Snapshot, type Workload, type WorkloadResult } from '../device/types.js'
-import { COUNTERS } from '../protocol/generated.js'
+import { PsError } from '../core/errors.js'
+import { PATTERNS, type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
+import { type Snapshot } from '../core/probe.js'
+import { COUNTERS } from '../core/generated.js'
 import type { ServerSession } from './session.js'
-import type { CounterDeltas, DemoState, RunReport } from './wire.js'
+import type { CounterDeltas, DemoState, RunReport } from '../core/wire.js'
 
 export const DEMO_PERIOD_MS = 100
 export const DEMO_HOLD_MS = 2_000

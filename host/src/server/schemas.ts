@@ -1,7 +1,7 @@
 /** zod schemas of the REST bodies and the OpenAPI description assembled from them. */
 import { z } from 'zod'
-import { COMMANDS } from '../protocol/generated.js'
-import { WorkloadSchema } from '../workload/twin-runner.js'
+import { COMMANDS } from '../core/generated.js'
+import { WorkloadFields, withDefaults } from '../core/workload-schema.js'
 
 // the firmware's accepted range, from spec/protocol.json
 const PERIOD = COMMANDS.START.args[0]
@@ -21,10 +21,11 @@ export const StartBody = z
 export const EmptyBody = z.object({}).strict()
 
 /**
- * POST /api/run: the workload limits every runner shares (host/src/workload/twin-runner.ts:
- * bytes a multiple of 128 up to 1 GiB, offset a multiple of 4 in 0..124), unknown keys refused.
+ * POST /api/run: the workload limits every runner shares (spec/workloads.json, through
+ * core/workload-schema.ts), the pattern's default offset when none is given, unknown keys refused.
  */
-export const RunBody = WorkloadSchema.strict()
+export const RunBodyFields = WorkloadFields.strict()
+export const RunBody = RunBodyFields.transform(withDefaults)
 
 export type RunBodyT = z.infer<typeof RunBody>
 
@@ -65,7 +66,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
       '/api/stop': post('disable counters and stop streaming', EmptyBody),
       '/api/clear': post('zero the running counters', EmptyBody),
       '/api/snapshot': post('take one on-demand snapshot', EmptyBody),
-      '/api/run': post('run one workload and report the probe counter deltas', RunBody, {
+      '/api/run': post('run one workload and report the probe counter deltas', RunBodyFields, {
         '409': { description: 'no workload runner (PS_WORKLOAD_UNSUPPORTED)', content: json(ErrorBody) },
       }),
       '/api/openapi.json': { get: { summary: 'this document', responses: { '200': ok('OpenAPI 3.0') } } },

@@ -3,7 +3,9 @@
  * docs/contracts.md §4, written structurally so that tests can inject a fake and the server
  * does not depend on the device module's internals.
  */
-import type { HostLinkStats, PcieLinkInfo, ProbeInfo, Snapshot, WorkloadRunner } from '../device/types.js'
+import type { HostLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
+import type { PcieLinkInfo } from '../core/link.js'
+import type { WorkloadRunner } from '../core/workload.js'
 
 export interface ServerProbeClient {
   // events: 'snapshot' (Snapshot), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError)

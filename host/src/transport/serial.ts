@@ -12,7 +12,7 @@
 import { read as fsReadCb } from 'node:fs'
 import { promisify } from 'node:util'
 import { SerialPort } from 'serialport'
-import { PsError } from '../errors.js'
+import { PsError } from '../core/errors.js'
 import { createLogger } from '../util/log.js'
 
 const log = createLogger('ps:transport:serial')

@@ -14,10 +14,11 @@ import { EventEmitter } from 'node:events'
 import { accessSync, constants } from 'node:fs'
 import { join, relative } from 'node:path'
 import { createInterface } from 'node:readline'
-import { PsError } from '../errors.js'
+import { PsError } from '../core/errors.js'
 import { createLogger } from '../util/log.js'
 import { packageRoot } from '../util/package-root.js'
-import type { PatternName, PcieLinkInfo } from '../device/types.js'
+import type { PatternName } from '../core/workload.js'
+import type { PcieLinkInfo } from '../core/link.js'
 
 const log = createLogger('ps:transport:twin')
 const logStderr = createLogger('ps:transport:twin:stderr')

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { runCapture } from '../../../host/src/capture/capture.js'
 import { ProbeClient } from '../../../host/src/device/client.js'
 import type { DeviceSession } from '../../../host/src/device/session.js'
-import type { Workload, WorkloadResult, WorkloadRunner } from '../../../host/src/device/types.js'
+import type { Workload, WorkloadResult, WorkloadRunner } from '../../../host/src/core/workload.js'
 import { duplexPair, FakeDevice } from '../device/fake-device.js'
 
 const sessions: DeviceSession[] = []
@@ -87,7 +87,7 @@ describe('runCapture', () => {
   it('validates the workload first', async () => {
     const { s, device } = await fakeSession()
     const before = device.received.length
-    await expect(runCapture(s, { pattern: 'strided', bytes: 100, offset: 0 })).rejects.toMatchObject({ code: 'PS_WORKLOAD_INVALID' })
+    await expect(runCapture(s, { pattern: 'strided', bytes: 102, offset: 0 })).rejects.toMatchObject({ code: 'PS_WORKLOAD_INVALID' })
     expect(device.received.length).toBe(before)
   })
 })

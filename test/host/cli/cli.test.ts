@@ -59,7 +59,7 @@ describe('pcie-scope CLI (spawned)', () => {
 describe('pcie-scope CLI (in process)', () => {
   it('rejects workloads outside the limits with exit 2', async () => {
     for (const args of [
-      ['--bytes', '100'],
+      ['--bytes', '102'],
       ['--bytes', '2G'],
       ['--bytes', 'lots'],
       ['--offset', '3'],

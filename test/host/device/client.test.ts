@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ProbeClient } from '../../../host/src/device/client.js'
 import { encodeFrame } from '../../../host/src/protocol/frame.js'
-import { FRAME_TYPE, STATUS } from '../../../host/src/protocol/generated.js'
+import { FRAME_TYPE, STATUS } from '../../../host/src/core/generated.js'
 import { encodeResponse } from '../../../host/src/protocol/messages.js'
-import type { PsError } from '../../../host/src/errors.js'
-import type { Snapshot } from '../../../host/src/device/types.js'
+import type { PsError } from '../../../host/src/core/errors.js'
+import type { Snapshot } from '../../../host/src/core/probe.js'
 import { duplexPair, FakeDevice, type FakeDeviceOptions } from './fake-device.js'
 
 const clients: ProbeClient[] = []

@@ -9,10 +9,10 @@
 import type { SerialPort } from 'serialport'
 import { expect, it } from 'vitest'
 import { ProbeClient } from '../../../host/src/device/client.js'
-import type { Snapshot } from '../../../host/src/device/types.js'
+import type { Snapshot } from '../../../host/src/core/probe.js'
 import { cobsEncode } from '../../../host/src/protocol/cobs.js'
 import { buildRawFrame, encodeFrame } from '../../../host/src/protocol/frame.js'
-import { COMMANDS, COUNTERS, FRAME_TYPE, FRAMING, ID_MAGIC, PROTOCOL_VERSION, REG_VERSION_VALUE } from '../../../host/src/protocol/generated.js'
+import { COMMANDS, COUNTERS, FRAME_TYPE, FRAMING, ID_MAGIC, PROTOCOL_VERSION, REG_VERSION_VALUE } from '../../../host/src/core/generated.js'
 
 export interface Target {
   port: SerialPort

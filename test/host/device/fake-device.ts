@@ -6,9 +6,9 @@
 import { Duplex } from 'node:stream'
 import { FrameDecoder } from '../../../host/src/protocol/decoder.js'
 import { encodeFrame, type Frame } from '../../../host/src/protocol/frame.js'
-import { COMMANDS, COUNTERS, FRAME_TYPE, STATUS, type CommandName } from '../../../host/src/protocol/generated.js'
+import { COMMANDS, COUNTERS, FRAME_TYPE, STATUS, type CommandName } from '../../../host/src/core/generated.js'
 import { decodeCommand, encodeReply, encodeResponse, encodeSnapshot, zeroCounters } from '../../../host/src/protocol/messages.js'
-import type { Counters } from '../../../host/src/device/types.js'
+import type { Counters } from '../../../host/src/core/probe.js'
 
 class End extends Duplex {
   peer!: End

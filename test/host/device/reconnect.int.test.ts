@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openSession, type DeviceSession } from '../../../host/src/device/session.js'
-import type { PsError } from '../../../host/src/errors.js'
+import type { PsError } from '../../../host/src/core/errors.js'
 import { TwinProcess } from '../../../host/src/transport/twin.js'
 
 const cleanup: Array<() => Promise<void> | void> = []

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openSession, type DeviceSession } from '../../../host/src/device/session.js'
-import type { PsError } from '../../../host/src/errors.js'
-import type { Snapshot } from '../../../host/src/device/types.js'
+import type { PsError } from '../../../host/src/core/errors.js'
+import type { Snapshot } from '../../../host/src/core/probe.js'
 
 const twinBuilt = existsSync(fileURLToPath(new URL('../../../build/twin/pcie-scope-twin', import.meta.url)))
 const sessions: DeviceSession[] = []

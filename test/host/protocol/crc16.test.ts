@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { crc16 } from '../../../host/src/protocol/crc16.js'
-import { CRC16 } from '../../../host/src/protocol/generated.js'
+import { CRC16 } from '../../../host/src/core/generated.js'
 
 describe('crc16', () => {
   it('matches the CRC-16/CCITT-FALSE check value from the spec', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { FrameDecoder } from '../../../host/src/protocol/decoder.js'
 import { encodeFrame, type Frame } from '../../../host/src/protocol/frame.js'
-import { FRAME_TYPE, FRAMING } from '../../../host/src/protocol/generated.js'
-import type { PsError } from '../../../host/src/errors.js'
+import { FRAME_TYPE, FRAMING } from '../../../host/src/core/generated.js'
+import type { PsError } from '../../../host/src/core/errors.js'
 
 const collect = (d: FrameDecoder) => {
   const frames: Frame[] = []

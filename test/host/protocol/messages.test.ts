@@ -13,7 +13,7 @@ import {
   writeField,
   zeroCounters,
 } from '../../../host/src/protocol/messages.js'
-import { COMMANDS, COUNTERS, SNAPSHOT_LAYOUT, STATUS, type CommandName } from '../../../host/src/protocol/generated.js'
+import { COMMANDS, COUNTERS, SNAPSHOT_LAYOUT, STATUS, type CommandName } from '../../../host/src/core/generated.js'
 
 describe('messages', () => {
   it('encodes every command per its layout and decodes it back', () => {

@@ -3,9 +3,10 @@
  * EventEmitter, with counters that a fake workload runner advances.
  */
 import { EventEmitter } from 'node:events'
-import type { HostLinkStats, ProbeInfo, Snapshot, Workload, WorkloadResult, WorkloadRunner } from '../../../host/src/device/types.js'
-import { PsError } from '../../../host/src/errors.js'
-import { COUNTERS, type CounterKey } from '../../../host/src/protocol/generated.js'
+import type { HostLinkStats, ProbeInfo, Snapshot } from '../../../host/src/core/probe.js'
+import type { Workload, WorkloadResult, WorkloadRunner } from '../../../host/src/core/workload.js'
+import { PsError } from '../../../host/src/core/errors.js'
+import { COUNTERS, type CounterKey } from '../../../host/src/core/generated.js'
 import type { ServerSession } from '../../../host/src/server/index.js'
 
 export const CLOCK_HZ = 250_000_000

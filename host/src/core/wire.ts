@@ -2,8 +2,10 @@
  * Shapes that cross the server ↔ browser boundary (REST bodies and WebSocket messages).
  * Types only: the web UI imports this file too, so it must not pull in Node modules.
  */
-import type { HostLinkStats, PatternName, PcieLinkInfo, ProbeInfo, Snapshot, WorkloadResult } from '../device/types.js'
-import type { CounterKey } from '../protocol/generated.js'
+import type { HostLinkStats, ProbeInfo, Snapshot } from './probe.js'
+import type { PatternName, WorkloadResult } from './workload.js'
+import type { PcieLinkInfo } from './link.js'
+import type { CounterKey } from './generated.js'
 
 export interface CounterMeta {
   key: CounterKey

@@ -1,0 +1,55 @@
+/** What the probe and its firmware report, and what the host's decoder counts. */
+import type { CounterKey } from './generated.js'
+
+/** Reply of the INFO command. */
+export interface ProbeInfo {
+  protocolVersion: number
+  firmwareVersion: number
+  probeId: number
+  regVersion: number
+  clockHz: number
+  counterCount: number
+  streaming: boolean
+  periodMs: number
+  barLatencyCycles: number
+}
+
+/**
+ * Every probe counter. u64 on the wire, held as JS numbers: exact below 2^53
+ * (e.g. 2^53 bytes = 50 h of a saturated Gen5 x16 link).
+ */
+export type Counters = Record<CounterKey, number>
+
+/** Statistics the firmware keeps about the UART link it receives on. */
+export interface FirmwareLinkStats {
+  rxFrames: number
+  rxBadFrames: number
+  rxOverflows: number
+  unknownCommands: number
+  txDropped: number
+}
+
+/** One decoded SNAPSHOT frame. */
+export interface Snapshot {
+  /** device frame sequence number (u16) */
+  seq: number
+  /** snapshots sent by the firmware since reset */
+  index: number
+  onDemand: boolean
+  enabled: boolean
+  counters: Counters
+  firmware: FirmwareLinkStats
+  /** host receive time, ms since the epoch */
+  receivedAt: number
+}
+
+/** What the host-side decoder counted on the bytes it received. */
+export interface HostLinkStats {
+  frames: number
+  badFrames: number
+  crcErrors: number
+  overflows: number
+  seqGaps: number
+  unknownFrames: number
+  bytes: number
+}

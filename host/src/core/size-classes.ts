@@ -1,0 +1,36 @@
+/**
+ * MRd request-size classes, from the spec's one table (spec/registers.json `sizeClasses`):
+ * histogram keys, labels and the counter behind each class are derived here, never written out.
+ */
+import { SIZE_CLASSES, type CounterKey, type SizeKey } from './generated.js'
+
+export { SIZE_CLASSES, type SizeKey }
+
+/** A count per size class, keyed "32", "64", …, "other". */
+export type BySize = Record<SizeKey, number>
+
+export const SIZE_KEYS: readonly SizeKey[] = SIZE_CLASSES.map((c) => c.key)
+
+/** The probe counter behind each class, in histogram order. */
+export const SIZE_COUNTER_KEYS: readonly CounterKey[] = SIZE_CLASSES.map((c) => c.counter)
+
+export const zeroBySize = (): BySize => Object.fromEntries(SIZE_KEYS.map((k) => [k, 0])) as BySize
+
+/** The histogram held in a set of probe counters (or counter deltas). */
+export const bySizeFromCounters = (c: Readonly<Record<CounterKey, number>>): BySize =>
+  Object.fromEntries(SIZE_CLASSES.map((s) => [s.key, c[s.counter]])) as BySize
+
+export const totalRequests = (b: Readonly<BySize>): number => SIZE_KEYS.reduce((sum, k) => sum + b[k], 0)
+
+/** Read a BySize from untrusted JSON (the twin's done line): every class present, a count each. */
+export const parseBySize = (v: unknown): BySize | null => {
+  if (typeof v !== 'object' || v === null) return null
+  const o = v as Record<string, unknown>
+  const out = zeroBySize()
+  for (const k of SIZE_KEYS) {
+    const n = o[k]
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return null
+    out[k] = n
+  }
+  return Object.keys(o).length === SIZE_KEYS.length ? out : null
+}

@@ -1,0 +1,74 @@
+/** C headers for the firmware (and the twin, which includes them): registers and protocol. */
+import { num, type Placed, type SpecModel } from './model.js'
+import { banner, hex, snake } from './text.js'
+
+export function emitCRegs(m: SpecModel): string {
+  const regs = m.raw.registers
+  const L: string[] = [banner('/*').concat(' */'), '#ifndef PCIE_SCOPE_REGS_H', '#define PCIE_SCOPE_REGS_H', '']
+  L.push(`#define PS_ID_MAGIC 0x${hex(num(regs.idMagic), 8)}u`)
+  L.push(`#define PS_VERSION_VALUE 0x${hex(m.versionValue, 8)}u`, '')
+  for (const r of regs.registers) {
+    L.push(`/* ${r.name} (${r.access}): ${r.doc} */`)
+    L.push(`#define PS_REG_${r.name} 0x${hex(num(r.offset), 3)}u`)
+    if (r.reset !== undefined) L.push(`#define PS_REG_${r.name}_RESET ${r.reset}u`)
+    for (const f of r.fields ?? []) L.push(`#define PS_REG_${r.name}_${f.name} (1u << ${f.bit})`)
+  }
+  L.push('', '/* counters: 64-bit shadows; low word at PS_REG_CNT_LO(i), high word at PS_REG_CNT_HI(i) */')
+  L.push(`#define PS_REG_CNT_BASE 0x${hex(num(regs.counters.base), 3)}u`)
+  L.push(`#define PS_CNT_COUNT ${m.counters.length}u`)
+  L.push('#define PS_REG_CNT_LO(i) (PS_REG_CNT_BASE + 8u * (unsigned)(i))')
+  L.push('#define PS_REG_CNT_HI(i) (PS_REG_CNT_BASE + 8u * (unsigned)(i) + 4u)')
+  for (const c of m.counters) L.push(`#define PS_CNT_${c.name} ${c.index}u /* ${c.doc} */`)
+  L.push('', '/* MRd size classes: the exact sizes in class order, then one class for every other size */')
+  L.push(`#define PS_SIZE_CLASS_COUNT ${m.sizeClasses.length}u`)
+  L.push(`#define PS_SIZE_EXACT_BYTES_INIT { ${m.sizeClasses.filter((s) => s.bytes !== null).map((s) => `${s.bytes}u`).join(', ')} }`)
+  L.push(`#define PS_CNT_SIZE_FIRST ${m.sizeCounterFirst}u`)
+  L.push('', '#endif', '')
+  return L.join('\n')
+}
+
+const cFields = (prefix: string, fields: Placed[]): string[] =>
+  fields.flatMap((f) => {
+    const n = `${prefix}_${snake(f.name)}`
+    const lines = [`#define ${n}_OFFSET ${f.offset}u /* ${f.type} */`]
+    if (f.min !== undefined) lines.push(`#define ${n}_MIN ${f.min}u`)
+    if (f.max !== undefined) lines.push(`#define ${n}_MAX ${f.max}u`)
+    if (f.default !== undefined) lines.push(`#define ${n}_DEFAULT ${f.default}u /* used when 0 is sent */`)
+    return lines
+  })
+
+export function emitCProtocol(m: SpecModel): string {
+  const proto = m.raw.protocol
+  const fr = proto.framing
+  const L: string[] = [banner('/*').concat(' */'), '#ifndef PCIE_SCOPE_PROTOCOL_H', '#define PCIE_SCOPE_PROTOCOL_H', '']
+  L.push(`/* ${fr.doc} */`)
+  L.push(`#define PS_PROTOCOL_VERSION ${proto.version}u`)
+  L.push(`#define PS_FRAME_DELIMITER 0x${hex(fr.delimiter, 2)}u`)
+  L.push(`#define PS_FRAME_HEADER_BYTES ${fr.headerBytes}u`)
+  L.push('#define PS_FRAME_CRC_BYTES 2u')
+  L.push(`#define PS_FRAME_MAX_PAYLOAD ${fr.maxPayloadBytes}u`)
+  L.push(`#define PS_FRAME_MAX_RAW ${m.maxRaw}u /* header + payload + crc, before COBS */`)
+  L.push(`#define PS_FRAME_MAX_ENCODED ${m.maxEncoded}u /* after COBS, with the delimiter */`)
+  L.push(`/* ${fr.crc.name} over ${fr.crc.covers} */`)
+  L.push(`#define PS_CRC16_POLY ${fr.crc.poly}u`, `#define PS_CRC16_INIT ${fr.crc.init}u`)
+  L.push(`#define PS_CRC16_XOROUT ${fr.crc.xorout}u`, `#define PS_CRC16_CHECK ${fr.crc.check}u`, '')
+  for (const t of proto.frameTypes) L.push(`#define PS_FRAME_${t.name} ${t.id}u /* ${t.direction}: ${t.doc} */`)
+  L.push('')
+  for (const s of proto.status) L.push(`#define PS_STATUS_${s.name} ${s.id}u /* ${s.doc} */`)
+  L.push('')
+  for (const [name, l] of Object.entries(m.layouts)) {
+    L.push(`/* ${name} payload */`, ...cFields(`PS_${name}`, l.fields), `#define PS_${name}_BYTES ${l.bytes}u`, '')
+  }
+  for (const f of proto.snapshotFlags) L.push(`#define PS_SNAPSHOT_FLAG_${f.name} (1u << ${f.bit})`)
+  L.push('')
+  for (const c of m.commands) {
+    L.push(`/* ${c.name}: ${c.doc} */`)
+    L.push(`#define PS_CMD_${c.name} ${c.id}u`)
+    L.push(`#define PS_CMD_${c.name}_ARGS_BYTES ${c.argsLayout.bytes}u`)
+    L.push(...cFields(`PS_CMD_${c.name}_ARG`, c.argsLayout.fields))
+    L.push(`#define PS_CMD_${c.name}_REPLY_BYTES ${c.replyLayout.bytes}u`)
+    L.push(...cFields(`PS_CMD_${c.name}_REPLY`, c.replyLayout.fields))
+  }
+  L.push('', '#endif', '')
+  return L.join('\n')
+}

@@ -1,0 +1,47 @@
+/**
+ * C++ header for native/model and the twin: the pattern enum and name table, default offsets,
+ * workload limits and usage text, and the size classes. The index arithmetic of each pattern
+ * stays hand-written in native/model/patterns.h, in switches the compiler checks for coverage.
+ */
+import type { SpecModel } from './model.js'
+import { banner } from './text.js'
+
+export function emitCpp(m: SpecModel): string {
+  const w = m.raw.workloads
+  const { bytes, offset } = w.limits
+  const exact = m.sizeClasses.filter((s) => s.bytes !== null)
+  const names = w.patterns.map((p) => p.name).join(', ')
+  const L: string[] = [banner('//'), '#ifndef PCIE_SCOPE_MODEL_GENERATED_WORKLOADS_H', '#define PCIE_SCOPE_MODEL_GENERATED_WORKLOADS_H', '']
+  L.push('#include <stdint.h>', '', 'namespace ps {', '')
+  L.push(`constexpr uint32_t kSpecLineBytes = ${w.lineBytes};`, '')
+  L.push('// Access patterns, in spec order (the id is the enum value).')
+  L.push(`enum class Pattern : uint8_t { ${w.patterns.map((p) => `${p.enum} = ${p.id}`).join(', ')} };`)
+  L.push(`constexpr uint32_t kPatternCount = ${w.patterns.length};`)
+  L.push('struct PatternInfo {', '    Pattern pattern;', '    const char *name;', '    uint32_t default_offset;', '    const char *doc;', '};')
+  L.push('constexpr PatternInfo kPatterns[kPatternCount] = {')
+  for (const p of w.patterns) L.push(`    {Pattern::${p.enum}, "${p.name}", ${p.defaultOffset}, "${p.doc.replace(/"/g, '\\"')}"},`)
+  L.push('};')
+  L.push(`// "${names}": for usage text and error messages`)
+  L.push(`constexpr const char *kPatternNameList = "${names}";`, '')
+  L.push(`// Workload limits: ${bytes.doc}; ${offset.doc}.`)
+  L.push(`constexpr uint64_t kWorkloadBytesMin = ${bytes.min}ull;`)
+  L.push(`constexpr uint64_t kWorkloadBytesMax = ${bytes.max}ull;`)
+  L.push(`constexpr uint64_t kWorkloadBytesMultiple = ${bytes.multipleOf}ull;`)
+  L.push(`constexpr uint32_t kWorkloadOffsetMin = ${offset.min}u;`)
+  L.push(`constexpr uint32_t kWorkloadOffsetMax = ${offset.max}u;`)
+  L.push(`constexpr uint32_t kWorkloadOffsetMultiple = ${offset.multipleOf}u;`)
+  L.push(`constexpr const char *kWorkloadBytesRule = "a multiple of ${bytes.multipleOf} in ${bytes.min}..${bytes.max}";`)
+  L.push(`constexpr const char *kWorkloadOffsetRule = "a multiple of ${offset.multipleOf} in ${offset.min}..${offset.max}";`, '')
+  L.push('// MRd size classes: exact sizes in class order; class kSizeClassCount - 1 is every other size.')
+  L.push(`constexpr int kSizeClassCount = ${m.sizeClasses.length};`)
+  L.push(`constexpr uint32_t kSizeClassExactBytes[kSizeClassCount - 1] = {${exact.map((s) => String(s.bytes)).join(', ')}};`)
+  L.push(`constexpr const char *kSizeClassKeys[kSizeClassCount] = {${m.sizeClasses.map((s) => `"${s.key}"`).join(', ')}};`, '')
+  L.push('// Class of a read of `len` requested bytes.')
+  L.push('inline int size_class_of(uint32_t len) {')
+  L.push('    for (int k = 0; k < kSizeClassCount - 1; ++k) {')
+  L.push('        if (kSizeClassExactBytes[k] == len) return k;')
+  L.push('    }')
+  L.push('    return kSizeClassCount - 1;')
+  L.push('}', '', '}  // namespace ps', '', '#endif', '')
+  return L.join('\n')
+}

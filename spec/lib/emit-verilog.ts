@@ -1,0 +1,32 @@
+/** Verilog `defines: register map, counter indices and the size classes of the MRd classifier. */
+import { num, type SpecModel } from './model.js'
+import { banner, hex } from './text.js'
+
+export function emitVerilog(m: SpecModel): string {
+  const regs = m.raw.registers
+  const aw = regs.addressWidth
+  const L: string[] = [banner('//'), '`ifndef PCIE_SCOPE_REGS_VH', '`define PCIE_SCOPE_REGS_VH', '']
+  L.push(`\`define PS_ADDR_WIDTH ${aw}`)
+  L.push(`\`define PS_ID_MAGIC 32'h${hex(num(regs.idMagic), 8)}`)
+  L.push(`\`define PS_VERSION_VALUE 32'h${hex(m.versionValue, 8)}`)
+  L.push('')
+  for (const r of regs.registers) {
+    L.push(`// ${r.name} (${r.access}): ${r.doc}`)
+    L.push(`\`define PS_REG_${r.name} ${aw}'h${hex(num(r.offset), 3)}`)
+    if (r.reset !== undefined) L.push(`\`define PS_REG_${r.name}_RESET 32'd${r.reset}`)
+    for (const f of r.fields ?? []) L.push(`\`define PS_REG_${r.name}_${f.name}_BIT ${f.bit}`)
+  }
+  L.push('', `// counters: ${regs.counters.width}-bit shadows, low word at PS_REG_CNT_BASE + 8*index`)
+  L.push(`\`define PS_REG_CNT_BASE ${aw}'h${hex(num(regs.counters.base), 3)}`)
+  L.push(`\`define PS_CNT_COUNT ${m.counters.length}`)
+  for (const c of m.counters) L.push(`\`define PS_CNT_${c.name} ${c.index}`)
+  const exact = m.sizeClasses.filter((s) => s.bytes !== null)
+  L.push('', '// MRd size classes: class k < PS_SIZE_EXACT_COUNT is exactly PS_SIZE_EXACT_BYTES[k*13 +: 13] requested')
+  L.push('// bytes; class PS_SIZE_EXACT_COUNT catches every other size. Class k counts in counter PS_CNT_SIZE_FIRST + k.')
+  L.push(`\`define PS_SIZE_CLASS_COUNT ${m.sizeClasses.length}`)
+  L.push(`\`define PS_SIZE_EXACT_COUNT ${exact.length}`)
+  L.push(`\`define PS_SIZE_EXACT_BYTES {${[...exact].reverse().map((s) => `13'd${s.bytes}`).join(', ')}}`)
+  L.push(`\`define PS_CNT_SIZE_FIRST ${m.sizeCounterFirst}`)
+  L.push('', '`endif', '')
+  return L.join('\n')
+}

@@ -1,0 +1,248 @@
+/**
+ * The spec as one validated, derived model: spec/registers.json, spec/protocol.json and
+ * spec/workloads.json are read, checked (unique names and ids, aligned offsets, bits inside the
+ * width, defaults inside limits) and expanded (size-class counters, payload layouts). Every
+ * emitter works from this model only, so no language sees a fact the others do not.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+export type Access = 'ro' | 'rw' | 'wo'
+export type ScalarType = 'u8' | 'u16' | 'u32' | 'u64'
+export interface Field { name: string; bit: number; doc?: string }
+export interface Register { name: string; offset: string; access: Access; doc: string; reset?: number; fields?: Field[] }
+export interface CounterEntry { name?: string; key?: string; doc: string; expand?: 'sizeClasses' }
+export interface RegisterSpec {
+  block: string
+  version: { major: number; minor: number }
+  addressWidth: number
+  dataWidth: number
+  idMagic: string
+  registers: Register[]
+  sizeClasses: { exact: number[]; other: { name: string; key: string; label: string } }
+  counters: { base: string; width: number; list: CounterEntry[] }
+}
+export interface Item { name: string; type: ScalarType | 'counters'; doc?: string; min?: number; max?: number; default?: number }
+export interface Command { name: string; id: number; doc: string; args: Item[]; reply: Item[] }
+export interface ProtocolSpec {
+  version: number
+  framing: {
+    doc: string; delimiter: number; maxPayloadBytes: number; headerBytes: number
+    crc: { name: string; poly: string; init: string; xorout: string; reflected: boolean; check: string; covers: string }
+  }
+  frameTypes: { name: string; id: string; direction: string; doc: string }[]
+  status: { name: string; id: number; doc: string }[]
+  commands: Command[]
+  payloads: Record<'COMMAND' | 'RESPONSE' | 'SNAPSHOT', Item[]>
+  snapshotFlags: { name: string; bit: number }[]
+}
+export interface Limit { min: number; max: number; multipleOf: number; doc: string }
+export interface PatternEntry { name: string; id: number; enum: string; defaultOffset: number; doc: string }
+export interface WorkloadSpec {
+  lineBytes: number
+  limits: { bytes: Limit; offset: Limit }
+  patterns: PatternEntry[]
+}
+export interface RawSpec { registers: RegisterSpec; protocol: ProtocolSpec; workloads: WorkloadSpec }
+
+export interface Counter { name: string; key: string; doc: string; index: number; offset: number }
+/** A request-size class: `bytes` null for the catch-all class. */
+export interface SizeClass { key: string; bytes: number | null; label: string; counter: Counter }
+export interface Placed { name: string; type: ScalarType | 'counters'; offset: number; bytes: number; doc?: string; min?: number; max?: number; default?: number }
+export interface Layout { fields: Placed[]; bytes: number }
+export interface PlacedCommand extends Command { argsLayout: Layout; replyLayout: Layout }
+
+export interface SpecModel {
+  raw: RawSpec
+  counters: Counter[]
+  sizeClasses: SizeClass[]
+  /** index of the first size-class counter; the classes' counters are contiguous from there */
+  sizeCounterFirst: number
+  layouts: Record<'COMMAND' | 'RESPONSE' | 'SNAPSHOT', Layout>
+  commands: PlacedCommand[]
+  versionValue: number
+  maxRaw: number
+  maxEncoded: number
+}
+
+export const SCALAR_BYTES: Record<ScalarType, number> = { u8: 1, u16: 2, u32: 4, u64: 8 }
+export const num = (s: string | number): number => (typeof s === 'number' ? s : Number.parseInt(s, 16))
+
+/** Thrown with every problem found, one per line. */
+export class SpecError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`spec is invalid:\n  ${problems.join('\n  ')}`)
+    this.name = 'SpecError'
+  }
+}
+
+export const readRawSpec = (root: string): RawSpec => {
+  const load = <T>(f: string): T => JSON.parse(readFileSync(join(root, 'spec', f), 'utf8')) as T
+  return { registers: load('registers.json'), protocol: load('protocol.json'), workloads: load('workloads.json') }
+}
+
+const duplicates = <T>(items: T[]): T[] => items.filter((v, i) => items.indexOf(v) !== i)
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v)
+
+/** Expand the counter list: the `sizeClasses` entry becomes one counter per class. */
+const expandCounters = (regs: RegisterSpec, base: number, bytesEach: number): { counters: Counter[]; sizeClasses: SizeClass[]; first: number } => {
+  const out: Omit<Counter, 'index' | 'offset'>[] = []
+  let first = -1
+  let classes: Omit<SizeClass, 'counter'>[] = []
+  for (const e of regs.counters.list) {
+    if (e.expand === 'sizeClasses') {
+      first = out.length
+      classes = [
+        ...regs.sizeClasses.exact.map((b) => ({ key: String(b), bytes: b, label: `${b} B` })),
+        { key: 'other', bytes: null, label: regs.sizeClasses.other.label },
+      ]
+      for (const b of regs.sizeClasses.exact) out.push({ name: `MRD_${b}`, key: `mrd${b}`, doc: `memory-read requests of exactly ${b} requested bytes` })
+      out.push({ name: regs.sizeClasses.other.name, key: regs.sizeClasses.other.key, doc: 'memory-read requests of any other size' })
+    } else {
+      out.push({ name: e.name ?? '', key: e.key ?? '', doc: e.doc })
+    }
+  }
+  const counters = out.map((c, index) => ({ ...c, index, offset: base + index * bytesEach }))
+  const sizeClasses = classes.map((c, i) => ({ ...c, counter: counters[first + i]! }))
+  return { counters, sizeClasses, first }
+}
+
+const place = (items: Item[], counterCount: number): Layout => {
+  let offset = 0
+  const fields = items.map((it) => {
+    const bytes = it.type === 'counters' ? counterCount * 8 : (SCALAR_BYTES[it.type] ?? 0)
+    const p: Placed = { name: it.name, type: it.type, offset, bytes, doc: it.doc }
+    // value range of an argument: 0 selects `default`, anything else outside min..max is refused
+    if (it.min !== undefined) p.min = it.min
+    if (it.max !== undefined) p.max = it.max
+    if (it.default !== undefined) p.default = it.default
+    offset += bytes
+    return p
+  })
+  return { fields, bytes: offset }
+}
+
+function checkRegisters(regs: RegisterSpec, counters: Counter[], P: string[]): void {
+  const dataBytes = regs.dataWidth / 8
+  const space = 2 ** regs.addressWidth
+  const names = regs.registers.map((r) => r.name)
+  for (const d of duplicates(names)) P.push(`registers: name ${d} is used twice`)
+  for (const d of duplicates(regs.registers.map((r) => num(r.offset)))) P.push(`registers: offset 0x${d.toString(16)} is used twice`)
+  for (const r of regs.registers) {
+    const off = num(r.offset)
+    if (!isInt(off) || off % dataBytes !== 0) P.push(`registers: ${r.name} offset ${r.offset} is not ${dataBytes}-byte aligned`)
+    if (off + dataBytes > space) P.push(`registers: ${r.name} offset ${r.offset} is outside the ${regs.addressWidth}-bit address space`)
+    if (!['ro', 'rw', 'wo'].includes(r.access)) P.push(`registers: ${r.name} access ${r.access} is not ro, rw or wo`)
+    if (r.reset !== undefined && (!isInt(r.reset) || r.reset < 0 || r.reset >= 2 ** regs.dataWidth)) P.push(`registers: ${r.name} reset ${r.reset} does not fit ${regs.dataWidth} bits`)
+    const fields = r.fields ?? []
+    for (const d of duplicates(fields.map((f) => f.name))) P.push(`registers: ${r.name} field ${d} is used twice`)
+    for (const d of duplicates(fields.map((f) => f.bit))) P.push(`registers: ${r.name} bit ${d} is used twice`)
+    for (const f of fields) if (!isInt(f.bit) || f.bit < 0 || f.bit >= regs.dataWidth) P.push(`registers: ${r.name}.${f.name} bit ${f.bit} is outside 0..${regs.dataWidth - 1}`)
+  }
+  const base = num(regs.counters.base)
+  const bytesEach = regs.counters.width / 8
+  if (regs.counters.width !== 64) P.push(`counters: width ${regs.counters.width} is not 64 (the snapshot frame carries u64 counters)`)
+  if (base % bytesEach !== 0) P.push(`counters: base ${regs.counters.base} is not ${bytesEach}-byte aligned`)
+  if (base + counters.length * bytesEach > space) P.push(`counters: ${counters.length} counters from ${regs.counters.base} overflow the ${regs.addressWidth}-bit address space`)
+  for (const r of regs.registers) {
+    const off = num(r.offset)
+    if (off >= base && off < base + counters.length * bytesEach) P.push(`registers: ${r.name} at ${r.offset} overlaps the counter block`)
+  }
+  for (const d of duplicates(counters.map((c) => c.name))) P.push(`counters: name ${d} is used twice`)
+  for (const d of duplicates(counters.map((c) => c.key))) P.push(`counters: key ${d} is used twice`)
+  for (const c of counters) {
+    if (!/^[A-Z][A-Z0-9_]*$/.test(c.name)) P.push(`counters: name '${c.name}' is not UPPER_SNAKE`)
+    if (!/^[a-z][A-Za-z0-9]*$/.test(c.key)) P.push(`counters: key '${c.key}' of ${c.name} is not camelCase`)
+  }
+  if (regs.counters.list.filter((e) => e.expand === 'sizeClasses').length !== 1) P.push('counters: the list must hold exactly one {"expand": "sizeClasses"} entry')
+  const exact = regs.sizeClasses.exact
+  if (exact.length === 0) P.push('sizeClasses: at least one exact size is needed')
+  exact.forEach((b, i) => {
+    if (!isInt(b) || b < 4 || b > 4096 || b % 4 !== 0) P.push(`sizeClasses: ${b} is not a multiple of 4 in 4..4096`)
+    if (i > 0 && b <= exact[i - 1]!) P.push(`sizeClasses: sizes must ascend (${exact[i - 1]} then ${b})`)
+  })
+}
+
+function checkProtocol(proto: ProtocolSpec, P: string[]): void {
+  for (const d of duplicates(proto.frameTypes.map((t) => t.name))) P.push(`frameTypes: name ${d} is used twice`)
+  for (const d of duplicates(proto.frameTypes.map((t) => num(t.id)))) P.push(`frameTypes: id ${d} is used twice`)
+  for (const t of proto.frameTypes) if (!(num(t.id) >= 0 && num(t.id) <= 255)) P.push(`frameTypes: ${t.name} id ${t.id} is not a byte`)
+  for (const d of duplicates(proto.status.map((s) => s.name))) P.push(`status: name ${d} is used twice`)
+  for (const d of duplicates(proto.status.map((s) => s.id))) P.push(`status: id ${d} is used twice`)
+  for (const d of duplicates(proto.commands.map((c) => c.name))) P.push(`commands: name ${d} is used twice`)
+  for (const d of duplicates(proto.commands.map((c) => c.id))) P.push(`commands: id ${d} is used twice`)
+  for (const d of duplicates(proto.snapshotFlags.map((f) => f.bit))) P.push(`snapshotFlags: bit ${d} is used twice`)
+  for (const f of proto.snapshotFlags) if (!(f.bit >= 0 && f.bit < 8)) P.push(`snapshotFlags: ${f.name} bit ${f.bit} is outside the u8 flags`)
+  const items = [...Object.entries(proto.payloads).flatMap(([n, l]) => l.map((i) => [n, i] as const)), ...proto.commands.flatMap((c) => [...c.args, ...c.reply].map((i) => [c.name, i] as const))]
+  for (const [owner, it] of items) {
+    if (it.type !== 'counters' && SCALAR_BYTES[it.type] === undefined) P.push(`${owner}.${it.name}: unknown type ${it.type}`)
+    if (it.type === 'counters' || SCALAR_BYTES[it.type] === undefined) continue
+    const max = 2 ** (8 * SCALAR_BYTES[it.type]) - 1
+    for (const k of ['min', 'max', 'default'] as const) {
+      const v = it[k]
+      if (v !== undefined && (!isInt(v) || v < 0 || v > max)) P.push(`${owner}.${it.name}: ${k} ${v} does not fit ${it.type}`)
+    }
+    if (it.min !== undefined && it.max !== undefined && it.min > it.max) P.push(`${owner}.${it.name}: min ${it.min} > max ${it.max}`)
+    if (it.default !== undefined && ((it.min !== undefined && it.default < it.min) || (it.max !== undefined && it.default > it.max))) P.push(`${owner}.${it.name}: default ${it.default} is outside min..max`)
+  }
+  for (const c of proto.commands) {
+    for (const d of duplicates([...c.args.map((a) => a.name)])) P.push(`commands: ${c.name} argument ${d} is used twice`)
+  }
+}
+
+function checkWorkloads(w: WorkloadSpec, P: string[]): void {
+  for (const [name, l] of Object.entries(w.limits)) {
+    if (![l.min, l.max, l.multipleOf].every(isInt) || l.min < 0 || l.min > l.max || l.multipleOf < 1) P.push(`limits.${name}: needs integers 0 <= min <= max and multipleOf >= 1`)
+    else if (l.min % l.multipleOf !== 0 || l.max % l.multipleOf !== 0) P.push(`limits.${name}: min and max must be multiples of ${l.multipleOf}`)
+  }
+  if (w.limits.bytes.max > Number.MAX_SAFE_INTEGER) P.push('limits.bytes: max must be exact as a JS number')
+  if (w.patterns.length === 0) P.push('patterns: at least one pattern is needed')
+  for (const d of duplicates(w.patterns.map((p) => p.name))) P.push(`patterns: name ${d} is used twice`)
+  for (const d of duplicates(w.patterns.map((p) => p.id))) P.push(`patterns: id ${d} is used twice`)
+  for (const d of duplicates(w.patterns.map((p) => p.enum))) P.push(`patterns: enum ${d} is used twice`)
+  w.patterns.forEach((p, i) => {
+    if (p.id !== i) P.push(`patterns: ${p.name} has id ${p.id}; ids are the table order 0..${w.patterns.length - 1}`)
+    if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(p.name)) P.push(`patterns: name '${p.name}' is not kebab-case`)
+    if (!/^[A-Z][A-Za-z0-9]*$/.test(p.enum)) P.push(`patterns: enum '${p.enum}' of ${p.name} is not PascalCase`)
+    const o = w.limits.offset
+    if (!isInt(p.defaultOffset) || p.defaultOffset < o.min || p.defaultOffset > o.max || p.defaultOffset % o.multipleOf !== 0) P.push(`patterns: ${p.name} defaultOffset ${p.defaultOffset} breaks the offset limits`)
+  })
+}
+
+/** Validate and derive; SpecError lists every problem. */
+export function buildModel(raw: RawSpec): SpecModel {
+  const P: string[] = []
+  const regs = raw.registers
+  const proto = raw.protocol
+  const base = num(regs.counters.base)
+  const { counters, sizeClasses, first } = expandCounters(regs, base, regs.counters.width / 8)
+  checkRegisters(regs, counters, P)
+  checkProtocol(proto, P)
+  checkWorkloads(raw.workloads, P)
+  const layouts = {
+    COMMAND: place(proto.payloads.COMMAND, counters.length),
+    RESPONSE: place(proto.payloads.RESPONSE, counters.length),
+    SNAPSHOT: place(proto.payloads.SNAPSHOT, counters.length),
+  }
+  const commands = proto.commands.map((c) => ({ ...c, argsLayout: place(c.args, counters.length), replyLayout: place(c.reply, counters.length) }))
+  for (const [name, l] of Object.entries(layouts)) {
+    if (l.bytes > proto.framing.maxPayloadBytes) P.push(`payloads: ${name} (${l.bytes} B) exceeds maxPayloadBytes ${proto.framing.maxPayloadBytes}`)
+  }
+  for (const c of commands) {
+    if (layouts.COMMAND.bytes + c.argsLayout.bytes > proto.framing.maxPayloadBytes) P.push(`commands: ${c.name} arguments are too long`)
+    if (layouts.RESPONSE.bytes + c.replyLayout.bytes > proto.framing.maxPayloadBytes) P.push(`commands: ${c.name} reply is too long`)
+  }
+  if (P.length) throw new SpecError(P)
+  const maxRaw = proto.framing.headerBytes + proto.framing.maxPayloadBytes + 2
+  return {
+    raw,
+    counters,
+    sizeClasses,
+    sizeCounterFirst: first,
+    layouts,
+    commands,
+    versionValue: (regs.version.major << 16) | regs.version.minor,
+    maxRaw,
+    maxEncoded: maxRaw + Math.ceil(maxRaw / 254) + 1,
+  }
+}

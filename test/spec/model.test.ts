@@ -1,0 +1,52 @@
+// Tests of spec/lib/model.ts: the spec validates itself before anything is generated.
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { buildModel, readRawSpec, SpecError, type RawSpec } from '../../spec/lib/model.js'
+
+const root = join(import.meta.dirname, '../..')
+const fresh = (): RawSpec => structuredClone(readRawSpec(root))
+
+const problems = (edit: (s: RawSpec) => void): string[] => {
+  const s = fresh()
+  edit(s)
+  try {
+    buildModel(s)
+  } catch (e) {
+    if (e instanceof SpecError) return e.problems
+    throw e
+  }
+  return []
+}
+
+describe('spec validation', () => {
+  it('accepts the checked-in spec', () => {
+    expect(problems(() => undefined)).toEqual([])
+  })
+  it('refuses duplicate register names and offsets, and unaligned offsets', () => {
+    expect(problems((s) => s.registers.registers.push({ ...s.registers.registers[0]!, offset: '0x020' }))).toContain('registers: name ID is used twice')
+    expect(problems((s) => s.registers.registers.push({ ...s.registers.registers[0]!, name: 'ID2' }))).toContain('registers: offset 0x0 is used twice')
+    expect(problems((s) => (s.registers.registers[2]!.offset = '0x00A'))).toContain('registers: CTRL offset 0x00A is not 4-byte aligned')
+  })
+  it('refuses field bits outside the data width and registers inside the counter block', () => {
+    expect(problems((s) => (s.registers.registers[2]!.fields![0]!.bit = 32))).toContain('registers: CTRL.ENABLE bit 32 is outside 0..31')
+    expect(problems((s) => (s.registers.registers[2]!.offset = '0x108'))).toContain('registers: CTRL at 0x108 overlaps the counter block')
+  })
+  it('refuses duplicate counter names and keys, including ones the size classes create', () => {
+    expect(problems((s) => s.registers.counters.list.push({ name: 'MRD_32', key: 'x', doc: '' }))).toContain('counters: name MRD_32 is used twice')
+    expect(problems((s) => s.registers.counters.list.push({ name: 'X', key: 'cycles', doc: '' }))).toContain('counters: key cycles is used twice')
+  })
+  it('refuses size classes out of order or off the DW grid', () => {
+    expect(problems((s) => (s.registers.sizeClasses.exact = [64, 32]))).toContain('sizeClasses: sizes must ascend (64 then 32)')
+    expect(problems((s) => (s.registers.sizeClasses.exact = [30]))).toContain('sizeClasses: 30 is not a multiple of 4 in 4..4096')
+  })
+  it('refuses duplicate command ids and defaults outside min..max', () => {
+    expect(problems((s) => (s.protocol.commands[1]!.id = s.protocol.commands[0]!.id))).toContain('commands: id 1 is used twice')
+    expect(problems((s) => (s.protocol.commands.find((c) => c.name === 'START')!.args[0]!.default = 5))).toContain('START.periodMs: default 5 is outside min..max')
+    expect(problems((s) => (s.protocol.commands.find((c) => c.name === 'START')!.args[0]!.max = 70000))).toContain('START.periodMs: max 70000 does not fit u16')
+  })
+  it('refuses duplicate patterns and default offsets that break the limits', () => {
+    expect(problems((s) => s.workloads.patterns.push({ ...s.workloads.patterns[0]!, id: 3, enum: 'Other' }))).toContain('patterns: name strided is used twice')
+    expect(problems((s) => (s.workloads.patterns[2]!.defaultOffset = 30))).toContain('patterns: merged-misaligned defaultOffset 30 breaks the offset limits')
+    expect(problems((s) => (s.workloads.limits.bytes.min = 6))).toContain('limits.bytes: min and max must be multiples of 4')
+  })
+})
