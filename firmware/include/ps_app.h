@@ -35,10 +35,10 @@ typedef struct ps_app {
     uint64_t next_snapshot_us; /* when streaming: due time of the next periodic snapshot */
     /* Scratch for one step, kept here rather than on the stack: a MicroBlaze BSP's default
      * stack is 1 KiB, and these nest (command -> snapshot -> frame) to more than that. */
-    uint8_t rx_raw[PS_FRAME_MAX_RAW];         /* the COBS-decoded command frame */
-    uint8_t reply[PS_FRAME_MAX_PAYLOAD];      /* RESPONSE payload being built */
-    uint8_t snapshot[PS_SNAPSHOT_BYTES];      /* SNAPSHOT payload being built */
-    uint8_t wire[PS_FRAME_MAX_ENCODED];       /* one encoded frame on its way to the ring */
+    uint8_t rx_raw[PS_FRAME_MAX_RAW];    /* the COBS-decoded command frame */
+    uint8_t reply[PS_FRAME_MAX_PAYLOAD]; /* RESPONSE payload being built */
+    uint8_t snapshot[PS_SNAPSHOT_BYTES]; /* SNAPSHOT payload being built */
+    uint8_t wire[PS_FRAME_MAX_ENCODED];  /* one encoded frame on its way to the ring */
 } ps_app_t;
 
 /* Reset the state; touches no HAL function (the sim port may be bound later). */

@@ -23,7 +23,7 @@ extern "C" {
 
 typedef struct ps_cmd_state {
     bool streaming;     /* periodic snapshots on */
-    uint16_t period_ms; /* streaming period; the last one set, PS_CMD_START_ARG_PERIOD_MS_DEFAULT at reset */
+    uint16_t period_ms; /* the last period set; PS_CMD_START_ARG_PERIOD_MS_DEFAULT at reset */
 } ps_cmd_state;
 
 /* What the caller must do besides sending the RESPONSE. */

@@ -16,11 +16,11 @@ extern "C" {
 
 /* AXI4-Lite read / write of the probe CSR block; offset from the CSR base (PS_REG_*). */
 uint32_t ps_hal_reg_read(uint32_t offset);
-void     ps_hal_reg_write(uint32_t offset, uint32_t value);
+void ps_hal_reg_write(uint32_t offset, uint32_t value);
 
 /* UART: bytes moved, 0 when nothing could be moved right now (never an error code). */
-size_t   ps_hal_uart_read(uint8_t *buf, size_t max);
-size_t   ps_hal_uart_write(const uint8_t *buf, size_t len);
+size_t ps_hal_uart_read(uint8_t *buf, size_t max);
+size_t ps_hal_uart_write(const uint8_t *buf, size_t len);
 
 /* Monotonic microseconds; only differences are meaningful. */
 uint64_t ps_hal_time_us(void);

@@ -45,10 +45,7 @@ static void send_snapshot(ps_app_t *app, uint8_t flags)
     }
 }
 
-static uint64_t period_us(const ps_app_t *app)
-{
-    return (uint64_t)app->cmd.period_ms * 1000u;
-}
+static uint64_t period_us(const ps_app_t *app) { return (uint64_t)app->cmd.period_ms * 1000u; }
 
 static void handle_command(ps_app_t *app, const ps_frame_view *frame)
 {

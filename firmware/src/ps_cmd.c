@@ -87,12 +87,30 @@ ps_cmd_result ps_cmd_execute(ps_cmd_state *st, const uint8_t *payload, size_t pa
     size_t reply_bytes;
 
     switch (cmd) {
-    case PS_CMD_PING:     want = PS_CMD_PING_ARGS_BYTES;     reply_bytes = PS_CMD_PING_REPLY_BYTES;     break;
-    case PS_CMD_INFO:     want = PS_CMD_INFO_ARGS_BYTES;     reply_bytes = PS_CMD_INFO_REPLY_BYTES;     break;
-    case PS_CMD_START:    want = PS_CMD_START_ARGS_BYTES;    reply_bytes = PS_CMD_START_REPLY_BYTES;    break;
-    case PS_CMD_STOP:     want = PS_CMD_STOP_ARGS_BYTES;     reply_bytes = PS_CMD_STOP_REPLY_BYTES;     break;
-    case PS_CMD_CLEAR:    want = PS_CMD_CLEAR_ARGS_BYTES;    reply_bytes = PS_CMD_CLEAR_REPLY_BYTES;    break;
-    case PS_CMD_SNAPSHOT: want = PS_CMD_SNAPSHOT_ARGS_BYTES; reply_bytes = PS_CMD_SNAPSHOT_REPLY_BYTES; break;
+    case PS_CMD_PING:
+        want = PS_CMD_PING_ARGS_BYTES;
+        reply_bytes = PS_CMD_PING_REPLY_BYTES;
+        break;
+    case PS_CMD_INFO:
+        want = PS_CMD_INFO_ARGS_BYTES;
+        reply_bytes = PS_CMD_INFO_REPLY_BYTES;
+        break;
+    case PS_CMD_START:
+        want = PS_CMD_START_ARGS_BYTES;
+        reply_bytes = PS_CMD_START_REPLY_BYTES;
+        break;
+    case PS_CMD_STOP:
+        want = PS_CMD_STOP_ARGS_BYTES;
+        reply_bytes = PS_CMD_STOP_REPLY_BYTES;
+        break;
+    case PS_CMD_CLEAR:
+        want = PS_CMD_CLEAR_ARGS_BYTES;
+        reply_bytes = PS_CMD_CLEAR_REPLY_BYTES;
+        break;
+    case PS_CMD_SNAPSHOT:
+        want = PS_CMD_SNAPSHOT_ARGS_BYTES;
+        reply_bytes = PS_CMD_SNAPSHOT_REPLY_BYTES;
+        break;
     default:
         return reply(cmd, PS_STATUS_UNKNOWN_COMMAND, 0, 0);
     }
@@ -104,11 +122,16 @@ ps_cmd_result ps_cmd_execute(ps_cmd_state *st, const uint8_t *payload, size_t pa
     }
 
     switch (cmd) {
-    case PS_CMD_PING:  return do_ping(args, out);
-    case PS_CMD_INFO:  return do_info(st, out);
-    case PS_CMD_START: return do_start(st, args);
-    case PS_CMD_STOP:  return do_stop(st);
-    case PS_CMD_CLEAR: return do_clear();
+    case PS_CMD_PING:
+        return do_ping(args, out);
+    case PS_CMD_INFO:
+        return do_info(st, out);
+    case PS_CMD_START:
+        return do_start(st, args);
+    case PS_CMD_STOP:
+        return do_stop(st);
+    case PS_CMD_CLEAR:
+        return do_clear();
     default: /* PS_CMD_SNAPSHOT: the snapshot is sent by the caller, ahead of the reply */
         return reply(PS_CMD_SNAPSHOT, PS_STATUS_OK, PS_CMD_FX_SNAPSHOT_FIRST, 0);
     }

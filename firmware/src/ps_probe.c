@@ -26,10 +26,7 @@ bool ps_probe_is_enabled(void)
     return (ps_hal_reg_read(PS_REG_STATUS) & PS_REG_STATUS_ENABLED) != 0u;
 }
 
-void ps_probe_clear(void)
-{
-    ps_hal_reg_write(PS_REG_CMD, PS_REG_CMD_CLEAR);
-}
+void ps_probe_clear(void) { ps_hal_reg_write(PS_REG_CMD, PS_REG_CMD_CLEAR); }
 
 void ps_probe_snapshot(uint64_t counters[PS_CNT_COUNT])
 {
@@ -43,7 +40,4 @@ void ps_probe_snapshot(uint64_t counters[PS_CNT_COUNT])
     }
 }
 
-uint32_t ps_probe_bar_latency(void)
-{
-    return ps_hal_reg_read(PS_REG_BAR_LATENCY);
-}
+uint32_t ps_probe_bar_latency(void) { return ps_hal_reg_read(PS_REG_BAR_LATENCY); }

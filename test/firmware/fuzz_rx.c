@@ -103,11 +103,11 @@ static ps_app_t app;
 static host_rx rx;
 
 typedef struct model {
-    uint64_t zeros_fed;       /* delimiters the firmware may have read */
-    uint64_t responses;       /* RESPONSE frames the host decoded */
-    uint64_t snapshots;       /* SNAPSHOT frames the host decoded */
-    uint32_t next_index;      /* the snapshot index the host expects next */
-    int32_t last_seq;         /* -1 before the first frame */
+    uint64_t zeros_fed;  /* delimiters the firmware may have read */
+    uint64_t responses;  /* RESPONSE frames the host decoded */
+    uint64_t snapshots;  /* SNAPSHOT frames the host decoded */
+    uint32_t next_index; /* the snapshot index the host expects next */
+    int32_t last_seq;    /* -1 before the first frame */
     uint64_t seq_gaps;
     ps_link_stats prev;
 } model;
@@ -139,11 +139,23 @@ static void random_frame(model *m)
     }
     size_t n = fr.len;
     switch (below(8)) { /* mutate some */
-    case 0: wire[below((uint32_t)n)] ^= (uint8_t)(1u << below(8)); break;  /* bit flip */
-    case 1: n = below((uint32_t)n); break;                                    /* truncated */
-    case 2: wire[below((uint32_t)n)] = 0; break;                              /* stray delimiter */
-    case 3: { size_t at = below((uint32_t)n); memmove(&wire[at], &wire[at + 1u], n - at - 1u); n--; break; } /* lost byte */
-    default: break;
+    case 0:             /* bit flip */
+        wire[below((uint32_t)n)] ^= (uint8_t)(1u << below(8));
+        break;
+    case 1: /* truncated */
+        n = below((uint32_t)n);
+        break;
+    case 2: /* stray delimiter */
+        wire[below((uint32_t)n)] = 0;
+        break;
+    case 3: { /* lost byte */
+        size_t at = below((uint32_t)n);
+        memmove(&wire[at], &wire[at + 1u], n - at - 1u);
+        n--;
+        break;
+    }
+    default:
+        break;
     }
     feed(m, wire, n);
 }
@@ -233,7 +245,8 @@ static void app_campaign(uint64_t seed, unsigned steps)
     /* drain everything: then every device frame was either delivered or counted as dropped */
     ps_test_tx_set_accept(PS_TEST_UNLIMITED);
     ps_test_rx_set_chunk(PS_TEST_UNLIMITED);
-    for (unsigned i = 0; i < 1000u && (ps_test_rx_pending() != 0u || ps_txq_used(&app.tx) != 0u); i++) {
+    for (unsigned i = 0; i < 1000u && (ps_test_rx_pending() != 0u || ps_txq_used(&app.tx) != 0u);
+         i++) {
         ps_app_step(&app);
         check_output(&m);
     }

@@ -104,11 +104,16 @@ static void ping_and_info_over_a_pty(void)
 {
     int master = posix_openpt(O_RDWR | O_NOCTTY);
     TH_CHECK(master >= 0);
-    if (master < 0) { return; }
+    if (master < 0) {
+        return;
+    }
     TH_CHECK(grantpt(master) == 0 && unlockpt(master) == 0);
     int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
     TH_CHECK(slave >= 0);
-    if (slave < 0) { close(master); return; }
+    if (slave < 0) {
+        close(master);
+        return;
+    }
     struct termios tio; /* raw both ways: no echo of our frames, no CR/LF rewriting */
     tcgetattr(slave, &tio);
     cfmakeraw(&tio);
@@ -122,14 +127,17 @@ static void ping_and_info_over_a_pty(void)
     ps_sim_bus bus = {&g_bus, bus_read, bus_write, master};
     ps_hal_sim_bind(&bus);
 
-    for (int i = 0; i < 50; i++) { ps_app_step(&g_app); } /* silent before the hello */
+    for (int i = 0; i < 50; i++) { /* silent before the hello */
+        ps_app_step(&g_app);
+    }
     struct pollfd p = {slave, POLLIN, 0};
     TH_EQ(poll(&p, 1, 20), 0);
 
     uint8_t wire[PS_FRAME_MAX_ENCODED];
     uint8_t cmd[5] = {PS_CMD_PING};
     ps_put_u32le(&cmd[1], 0x0D0A000Au); /* bytes a cooked tty would mangle */
-    ps_frame_result fr = ps_frame_build(wire, sizeof wire, PS_FRAME_COMMAND, 0x0A0D, cmd, sizeof cmd);
+    ps_frame_result fr =
+        ps_frame_build(wire, sizeof wire, PS_FRAME_COMMAND, 0x0A0D, cmd, sizeof cmd);
     TH_EQ(write(slave, wire, fr.len), (ssize_t)fr.len);
     uint8_t buf[512];
     size_t n = read_reply(slave, buf, sizeof buf);
@@ -149,13 +157,17 @@ static void ping_and_info_over_a_pty(void)
     n = read_reply(slave, buf, sizeof buf);
     d = ps_cobs_decode(raw, sizeof raw, buf, n > 0u ? n - 1u : 0u);
     TH_EQ(ps_frame_parse(raw, d.len, &v), PS_FRAME_OK);
-    TH_EQ(ps_get_u32le(&v.payload[PS_RESPONSE_BYTES + PS_CMD_INFO_REPLY_PROBE_ID_OFFSET]), PS_ID_MAGIC);
-    TH_EQ(ps_get_u32le(&v.payload[PS_RESPONSE_BYTES + PS_CMD_INFO_REPLY_CLOCK_HZ_OFFSET]), 250000000u);
+    TH_EQ(ps_get_u32le(&v.payload[PS_RESPONSE_BYTES + PS_CMD_INFO_REPLY_PROBE_ID_OFFSET]),
+          PS_ID_MAGIC);
+    TH_EQ(ps_get_u32le(&v.payload[PS_RESPONSE_BYTES + PS_CMD_INFO_REPLY_CLOCK_HZ_OFFSET]),
+          250000000u);
     TH_EQ(g_app.stats.rx_bad_frames, 0);
 
     /* the host goes away: reads fail with EIO, the firmware shrugs */
     close(slave);
-    for (int i = 0; i < 50; i++) { ps_app_step(&g_app); }
+    for (int i = 0; i < 50; i++) {
+        ps_app_step(&g_app);
+    }
     uint8_t b[8];
     TH_EQ(ps_hal_uart_read(b, sizeof b), 0);
     close(master);

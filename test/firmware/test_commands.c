@@ -34,7 +34,8 @@ static void cmd_ping(void)
     TH_EQ(rx.count, 1);
     TH_EQ(rx.bad, 0);
     TH_EQ(f->seq, 0); /* first device frame */
-    TH_EQ(ps_get_u32le(&f->payload[PS_RESPONSE_BYTES + PS_CMD_PING_REPLY_NONCE_OFFSET]), 0xCAFEF00Du);
+    TH_EQ(ps_get_u32le(&f->payload[PS_RESPONSE_BYTES + PS_CMD_PING_REPLY_NONCE_OFFSET]),
+          0xCAFEF00Du);
     f = host_call(&app, &rx, 0x1235, PS_CMD_PING, nonce, 4);
     TH_CHECK(f != NULL && f->seq == 1u);
     TH_EQ(app.stats.rx_frames, 2);
@@ -47,7 +48,9 @@ static void cmd_info(void)
     ps_test_set_reg(PS_REG_BAR_LATENCY, 777u);
     const host_frame *f = host_call(&app, &rx, 9, PS_CMD_INFO, NULL, 0);
     expect_response(f, PS_CMD_INFO, PS_STATUS_OK, 9, PS_CMD_INFO_REPLY_BYTES);
-    if (f == NULL) { return; }
+    if (f == NULL) {
+        return;
+    }
     const uint8_t *r = &f->payload[PS_RESPONSE_BYTES];
     TH_EQ(ps_get_u16le(&r[PS_CMD_INFO_REPLY_PROTOCOL_VERSION_OFFSET]), PS_PROTOCOL_VERSION);
     TH_EQ(ps_get_u16le(&r[PS_CMD_INFO_REPLY_FIRMWARE_VERSION_OFFSET]), 1);
@@ -65,7 +68,9 @@ static void cmd_info(void)
     expect_response(f, PS_CMD_START, PS_STATUS_OK, 10, 0);
     f = host_call(&app, &rx, 11, PS_CMD_INFO, NULL, 0);
     expect_response(f, PS_CMD_INFO, PS_STATUS_OK, 11, PS_CMD_INFO_REPLY_BYTES);
-    if (f == NULL) { return; }
+    if (f == NULL) {
+        return;
+    }
     r = &f->payload[PS_RESPONSE_BYTES];
     TH_EQ(r[PS_CMD_INFO_REPLY_STREAMING_OFFSET], 1);
     TH_EQ(ps_get_u16le(&r[PS_CMD_INFO_REPLY_PERIOD_MS_OFFSET]), 250);
@@ -167,24 +172,29 @@ static void cmd_snapshot_before_response(void)
     s = &rx.frames[0];
     TH_EQ(s->type, PS_FRAME_SNAPSHOT);
     TH_EQ(ps_get_u32le(&s->payload[PS_SNAPSHOT_INDEX_OFFSET]), 1);
-    TH_EQ(s->payload[PS_SNAPSHOT_FLAGS_OFFSET], PS_SNAPSHOT_FLAG_ON_DEMAND | PS_SNAPSHOT_FLAG_ENABLED);
+    TH_EQ(s->payload[PS_SNAPSHOT_FLAGS_OFFSET],
+          PS_SNAPSHOT_FLAG_ON_DEMAND | PS_SNAPSHOT_FLAG_ENABLED);
     TH_EQ(ps_get_u32le(&s->payload[PS_SNAPSHOT_RX_FRAMES_OFFSET]), 3);
 }
 
 static void cmd_bad_lengths(void)
 {
-    static const struct { uint8_t cmd; size_t len; } cases[] = {
-        {PS_CMD_PING, 0}, {PS_CMD_PING, 3}, {PS_CMD_PING, 5}, {PS_CMD_INFO, 1},
-        {PS_CMD_START, 0}, {PS_CMD_START, 1}, {PS_CMD_START, 3}, {PS_CMD_STOP, 1},
+    static const struct {
+        uint8_t cmd;
+        size_t len;
+    } cases[] = {
+        {PS_CMD_PING, 0},  {PS_CMD_PING, 3},     {PS_CMD_PING, 5},  {PS_CMD_INFO, 1},
+        {PS_CMD_START, 0}, {PS_CMD_START, 1},    {PS_CMD_START, 3}, {PS_CMD_STOP, 1},
         {PS_CMD_CLEAR, 2}, {PS_CMD_SNAPSHOT, 1},
     };
     uint8_t args[8] = {0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         host_reset(&app);
-        const host_frame *f = host_call(&app, &rx, (uint16_t)(100u + i), cases[i].cmd, args, cases[i].len);
+        const host_frame *f =
+            host_call(&app, &rx, (uint16_t)(100u + i), cases[i].cmd, args, cases[i].len);
         expect_response(f, cases[i].cmd, PS_STATUS_BAD_LENGTH, (uint16_t)(100u + i), 0);
-        TH_EQ(rx.count, 1); /* no snapshot for a refused SNAPSHOT */
-        TH_EQ(ps_test_reg(PS_REG_CTRL), 0);          /* no side effect */
+        TH_EQ(rx.count, 1);                 /* no snapshot for a refused SNAPSHOT */
+        TH_EQ(ps_test_reg(PS_REG_CTRL), 0); /* no side effect */
         TH_EQ(ps_test_regs_stats().clears, 0);
         TH_EQ(app.stats.unknown_commands, 0);
     }
@@ -208,10 +218,10 @@ static void non_command_frames_are_bad(void)
 {
     host_reset(&app);
     const uint8_t ping[] = {PS_CMD_PING, 1, 2, 3, 4};
-    host_send_frame(PS_FRAME_RESPONSE, 1, ping, sizeof ping);   /* our own echo, e.g. a loopback */
+    host_send_frame(PS_FRAME_RESPONSE, 1, ping, sizeof ping); /* our own echo, e.g. a loopback */
     host_send_frame(PS_FRAME_SNAPSHOT, 2, ping, sizeof ping);
     host_send_frame(0x00, 3, ping, sizeof ping);
-    host_send_frame(PS_FRAME_COMMAND, 4, NULL, 0);               /* COMMAND without a cmd byte */
+    host_send_frame(PS_FRAME_COMMAND, 4, NULL, 0); /* COMMAND without a cmd byte */
     host_steps(&app, 3);
     TH_EQ(ps_test_tx_pending(), 0);
     TH_EQ(app.stats.rx_bad_frames, 4);

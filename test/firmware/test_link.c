@@ -31,16 +31,19 @@ static void silent_until_first_command(void)
     ps_test_time_advance(10000000u);
     host_steps(&app, 10);
     uint8_t junk[600];
-    for (unsigned i = 0; i < sizeof junk; i++) { junk[i] = (uint8_t)((i * 37u) | 1u); }
-    junk[100] = 0; junk[599] = 0;
-    host_raw(junk, sizeof junk);                           /* a bad chunk and an overflow */
+    for (unsigned i = 0; i < sizeof junk; i++) {
+        junk[i] = (uint8_t)((i * 37u) | 1u);
+    }
+    junk[100] = 0;
+    junk[599] = 0;
+    host_raw(junk, sizeof junk); /* a bad chunk and an overflow */
     const uint8_t p[] = {PS_CMD_PING, 1, 2, 3, 4};
-    host_send_frame(PS_FRAME_RESPONSE, 1, p, sizeof p);      /* valid frame, wrong type */
+    host_send_frame(PS_FRAME_RESPONSE, 1, p, sizeof p); /* valid frame, wrong type */
     ps_test_rx_corrupt_at(ps_test_rx_consumed() + ps_test_rx_pending() + 3u, 0x01);
-    host_send_frame(PS_FRAME_COMMAND, 2, p, sizeof p);       /* a PING with one bit flipped */
+    host_send_frame(PS_FRAME_COMMAND, 2, p, sizeof p); /* a PING with one bit flipped */
     host_steps(&app, 20);
     TH_EQ(ps_test_tx_pending(), 0);
-    TH_EQ(ps_test_tx_write_calls(), 0);                    /* not even an empty write */
+    TH_EQ(ps_test_tx_write_calls(), 0); /* not even an empty write */
     TH_EQ(app.stats.rx_bad_frames, 3);
     TH_EQ(app.stats.rx_overflows, 1);
     TH_EQ(app.stats.rx_frames, 0);
@@ -67,7 +70,7 @@ static void tx_full_drops_whole_frames(void)
     host_steps(&app, 2);
     host_collect(&rx);
     TH_EQ(rx.bad, 0);
-    TH_EQ(rx.count + dropped, 80u);                       /* 40 x (snapshot + response) */
+    TH_EQ(rx.count + dropped, 80u); /* 40 x (snapshot + response) */
     uint16_t last = 0;
     for (size_t i = 0; i < rx.count; i++) {
         TH_CHECK(i == 0u || rx.frames[i].seq > last); /* in order, never repeated */
@@ -88,7 +91,9 @@ static void tx_partial_writes(void)
     ps_test_tx_set_accept(3); /* a UART that takes 3 bytes a call */
     host_cmd(1, PS_CMD_SNAPSHOT, NULL, 0);
     host_cmd(2, PS_CMD_INFO, NULL, 0);
-    for (unsigned i = 0; i < 200u; i++) { host_steps(&app, 1); }
+    for (unsigned i = 0; i < 200u; i++) {
+        host_steps(&app, 1);
+    }
     host_collect(&rx);
     TH_EQ(rx.bad, 0);
     TH_EQ(rx.count, 3);
@@ -157,7 +162,9 @@ static void rx_corrupted_and_dropped_bytes(void)
     TH_EQ(app.stats.rx_bad_frames, 1);
     TH_CHECK(is_ping_reply(ping(2, 222), 222));
     ps_test_rx_drop_every(5); /* a lossy line: frames fail, nothing crashes or hangs */
-    for (unsigned i = 0; i < 20u; i++) { (void)ping((uint16_t)(10u + i), i); }
+    for (unsigned i = 0; i < 20u; i++) {
+        (void)ping((uint16_t)(10u + i), i);
+    }
     ps_test_rx_drop_every(0);
     host_raw((const uint8_t[]){0x00}, 1);
     TH_CHECK(is_ping_reply(ping(50, 5050), 5050));

@@ -1,9 +1,9 @@
 /* test_probe.c - the CSR driver against the test port's register file. */
 #include "generated/pcie_scope_regs.h"
 #include "hal_test.h"
+#include "ps_le.h"
 #include "ps_probe.h"
 #include "ps_telemetry.h"
-#include "ps_le.h"
 #include "suites.h"
 #include "th.h"
 
@@ -75,7 +75,9 @@ static void probe_clear_and_tick(void)
 static void telemetry_layout(void)
 {
     uint64_t c[PS_CNT_COUNT];
-    for (unsigned i = 0; i < PS_CNT_COUNT; i++) { c[i] = 0x1111111111111111ull * (i + 1u); }
+    for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
+        c[i] = 0x1111111111111111ull * (i + 1u);
+    }
     ps_link_stats st = {1, 2, 3, 4, 5};
     uint8_t p[PS_SNAPSHOT_BYTES];
     TH_EQ(ps_telemetry_encode_snapshot(p, sizeof p - 1u, 0, 0, c, &st), 0);

@@ -6,10 +6,11 @@
  */
 #include "hal_xilinx.h"
 
-#include "xparameters.h"
+#include "xparameters.h" /* first: the BSP's instance names */
+
 #include "xil_io.h"
-#include "xuartlite_l.h"
 #include "xtmrctr_l.h"
+#include "xuartlite_l.h"
 
 #ifndef PS_XIL_CSR_BASEADDR
 #define PS_XIL_CSR_BASEADDR XPAR_PCIE_SCOPE_CSR_0_BASEADDR
