@@ -26,8 +26,8 @@ extern "C" {
 typedef struct ps_app {
     ps_rx_t rx;
     ps_txq_t tx;
-    ps_cmd_state cmd;
-    ps_link_stats stats;
+    ps_cmd_state_t cmd;
+    ps_link_stats_t stats;
     uint16_t tx_seq;           /* seq of the next device frame (a dropped frame uses one too) */
     bool host_seen;            /* a valid COMMAND arrived: until then we stay silent */
     uint32_t snapshot_index;   /* snapshots queued since reset */

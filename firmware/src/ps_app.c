@@ -26,7 +26,7 @@ static bool send_frame(ps_app_t *app, uint8_t type, const uint8_t *payload, size
         return false;
     }
     uint16_t seq = app->tx_seq++; /* consumed even when dropped: the host sees the gap */
-    ps_frame_result fr = ps_frame_build(app->wire, sizeof app->wire, type, seq, payload, len);
+    ps_frame_result_t fr = ps_frame_build(app->wire, sizeof app->wire, type, seq, payload, len);
     if (fr.status != PS_FRAME_OK || !ps_txq_push(&app->tx, app->wire, fr.len)) {
         app->stats.tx_dropped++;
         return false;
@@ -47,11 +47,11 @@ static void send_snapshot(ps_app_t *app, uint8_t flags)
 
 static uint64_t period_us(const ps_app_t *app) { return (uint64_t)app->cmd.period_ms * 1000u; }
 
-static void handle_command(ps_app_t *app, const ps_frame_view *frame)
+static void handle_command(ps_app_t *app, const ps_frame_view_t *frame)
 {
     uint8_t *payload = app->reply;
-    ps_cmd_result r = ps_cmd_execute(&app->cmd, frame->payload, frame->payload_len,
-                                     &payload[PS_RESPONSE_BYTES], PS_CMD_REPLY_MAX);
+    ps_cmd_result_t r = ps_cmd_execute(&app->cmd, frame->payload, frame->payload_len,
+                                       &payload[PS_RESPONSE_BYTES], PS_CMD_REPLY_MAX);
     if (r.status == PS_STATUS_UNKNOWN_COMMAND) {
         app->stats.unknown_commands++;
     }
@@ -74,8 +74,8 @@ static void handle_command(ps_app_t *app, const ps_frame_view *frame)
 /* One delimited chunk: COBS, CRC and type checks, then the command. */
 static void handle_chunk(ps_app_t *app, const uint8_t *chunk, size_t len)
 {
-    ps_frame_view frame; /* its payload points into app->rx_raw */
-    ps_cobs_result dec = ps_cobs_decode(app->rx_raw, sizeof app->rx_raw, chunk, len);
+    ps_frame_view_t frame; /* its payload points into app->rx_raw */
+    ps_cobs_result_t dec = ps_cobs_decode(app->rx_raw, sizeof app->rx_raw, chunk, len);
     if (dec.status != PS_COBS_OK || ps_frame_parse(app->rx_raw, dec.len, &frame) != PS_FRAME_OK
         || frame.type != PS_FRAME_COMMAND || frame.payload_len < PS_COMMAND_BYTES) {
         app->stats.rx_bad_frames++;

@@ -3,7 +3,7 @@
 
 #include "ps_hal.h"
 
-ps_probe_status ps_probe_identify(ps_probe_ident *ident)
+ps_probe_status_t ps_probe_identify(ps_probe_ident_t *ident)
 {
     ident->id = ps_hal_reg_read(PS_REG_ID);
     ident->version = ps_hal_reg_read(PS_REG_VERSION);

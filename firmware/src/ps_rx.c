@@ -8,7 +8,7 @@ void ps_rx_init(ps_rx_t *rx)
     rx->chunk_ready = false;
 }
 
-ps_rx_event ps_rx_push(ps_rx_t *rx, uint8_t byte)
+ps_rx_event_t ps_rx_push(ps_rx_t *rx, uint8_t byte)
 {
     if (rx->chunk_ready) { /* the caller has had its chunk; start the next one */
         rx->chunk_ready = false;

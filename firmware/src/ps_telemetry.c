@@ -9,7 +9,7 @@ _Static_assert(PS_SNAPSHOT_BYTES <= PS_FRAME_MAX_PAYLOAD, "snapshot must fit one
 
 size_t ps_telemetry_encode_snapshot(uint8_t *dst, size_t dst_cap, uint8_t flags, uint32_t index,
                                     const uint64_t counters[PS_CNT_COUNT],
-                                    const ps_link_stats *stats)
+                                    const ps_link_stats_t *stats)
 {
     if (dst == NULL || dst_cap < PS_SNAPSHOT_BYTES) {
         return 0;

@@ -13,7 +13,9 @@ static ps_app_t g_app; // complete type: the caller allocates it statically
 void cxx_headers_use(void);
 void cxx_headers_use(void)
 {
-    ps_sim_bus bus{};
+    ps_sim_bus_t bus{};
+    ps_sim_bus tagged{}; // the tag is a type name in C++: native/twin/main.cpp spells it so
+    (void)tagged;
     bus.uart_fd = -1;
     ps_hal_sim_bind(&bus);
     ps_app_init(&g_app);

@@ -26,25 +26,25 @@ typedef struct fake_bus {
     uint32_t regs[64];
     unsigned reads;
     unsigned writes;
-} fake_bus;
+} fake_bus_t;
 
 static uint32_t bus_read(void *ctx, uint32_t offset)
 {
-    fake_bus *b = ctx;
+    fake_bus_t *b = ctx;
     b->reads++;
     return offset < PS_REG_CNT_BASE ? b->regs[offset / 4u] : 0x1000u + offset;
 }
 
 static void bus_write(void *ctx, uint32_t offset, uint32_t value)
 {
-    fake_bus *b = ctx;
+    fake_bus_t *b = ctx;
     b->writes++;
     if (offset < PS_REG_CNT_BASE) {
         b->regs[offset / 4u] = value;
     }
 }
 
-static fake_bus g_bus;
+static fake_bus_t g_bus;
 static ps_app_t g_app;
 
 static void unbound_is_inert(void)
@@ -61,7 +61,7 @@ static void registers_reach_the_bus(void)
 {
     memset(&g_bus, 0, sizeof g_bus);
     g_bus.regs[PS_REG_ID / 4u] = PS_ID_MAGIC;
-    ps_sim_bus bus = {&g_bus, bus_read, bus_write, -1};
+    ps_sim_bus_t bus = {&g_bus, bus_read, bus_write, -1};
     ps_hal_sim_bind(&bus);
     memset(&bus, 0xEE, sizeof bus); /* bind copies: the caller's struct may go away */
     TH_EQ(ps_hal_reg_read(PS_REG_ID), PS_ID_MAGIC);
@@ -124,7 +124,7 @@ static void ping_and_info_over_a_pty(void)
     g_bus.regs[PS_REG_ID / 4u] = PS_ID_MAGIC;
     g_bus.regs[PS_REG_CLK_HZ / 4u] = 250000000u;
     ps_app_init(&g_app); /* before binding, as the twin may do */
-    ps_sim_bus bus = {&g_bus, bus_read, bus_write, master};
+    ps_sim_bus_t bus = {&g_bus, bus_read, bus_write, master};
     ps_hal_sim_bind(&bus);
 
     for (int i = 0; i < 50; i++) { /* silent before the hello */
@@ -136,15 +136,15 @@ static void ping_and_info_over_a_pty(void)
     uint8_t wire[PS_FRAME_MAX_ENCODED];
     uint8_t cmd[5] = {PS_CMD_PING};
     ps_put_u32le(&cmd[1], 0x0D0A000Au); /* bytes a cooked tty would mangle */
-    ps_frame_result fr =
+    ps_frame_result_t fr =
         ps_frame_build(wire, sizeof wire, PS_FRAME_COMMAND, 0x0A0D, cmd, sizeof cmd);
     TH_EQ(write(slave, wire, fr.len), (ssize_t)fr.len);
     uint8_t buf[512];
     size_t n = read_reply(slave, buf, sizeof buf);
     uint8_t raw[PS_FRAME_MAX_RAW];
-    ps_frame_view v;
+    ps_frame_view_t v;
     TH_CHECK(n > 1u && buf[n - 1u] == 0u);
-    ps_cobs_result d = ps_cobs_decode(raw, sizeof raw, buf, n - 1u);
+    ps_cobs_result_t d = ps_cobs_decode(raw, sizeof raw, buf, n - 1u);
     TH_EQ(d.status, PS_COBS_OK);
     TH_EQ(ps_frame_parse(raw, d.len, &v), PS_FRAME_OK);
     TH_EQ(v.type, PS_FRAME_RESPONSE);

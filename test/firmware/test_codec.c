@@ -12,12 +12,12 @@ static void check_encode(const uint8_t *in, size_t n, const uint8_t *want, size_
 {
     uint8_t enc[600];
     uint8_t dec[600];
-    ps_cobs_result e = ps_cobs_encode(enc, sizeof enc, in, n);
+    ps_cobs_result_t e = ps_cobs_encode(enc, sizeof enc, in, n);
     TH_EQ(e.status, PS_COBS_OK);
     TH_EQ(e.len, want_len);
     TH_CHECK(e.len <= PS_COBS_ENCODE_MAX(n));
     TH_CHECK(memcmp(enc, want, want_len) == 0);
-    ps_cobs_result d = ps_cobs_decode(dec, sizeof dec, enc, e.len);
+    ps_cobs_result_t d = ps_cobs_decode(dec, sizeof dec, enc, e.len);
     TH_EQ(d.status, PS_COBS_OK);
     TH_EQ(d.len, n);
     TH_CHECK(n == 0u || memcmp(dec, in, n) == 0);
@@ -108,11 +108,11 @@ static void cobs_round_trips(void)
         if (n > 300u) { /* a run over two blocks */
             memset(in, 0x5A, 600u < n ? 600u : n);
         }
-        ps_cobs_result e = ps_cobs_encode(enc, sizeof enc, in, n);
+        ps_cobs_result_t e = ps_cobs_encode(enc, sizeof enc, in, n);
         TH_EQ(e.status, PS_COBS_OK);
         TH_CHECK(e.len <= PS_COBS_ENCODE_MAX(n));
         TH_CHECK(memchr(enc, 0, e.len) == NULL);
-        ps_cobs_result d = ps_cobs_decode(dec, sizeof dec, enc, e.len);
+        ps_cobs_result_t d = ps_cobs_decode(dec, sizeof dec, enc, e.len);
         TH_EQ(d.status, PS_COBS_OK);
         TH_EQ(d.len, n);
         TH_CHECK(n == 0u || memcmp(in, dec, n) == 0);
@@ -122,7 +122,7 @@ static void cobs_round_trips(void)
 static void cobs_malformed(void)
 {
     uint8_t out[16];
-    ps_cobs_result r;
+    ps_cobs_result_t r;
     r = ps_cobs_decode(out, sizeof out, (const uint8_t[]){0x03, 0x11, 0x00, 0x22}, 4);
     TH_EQ(r.status, PS_COBS_ERR_ZERO_IN_INPUT);
     r = ps_cobs_decode(out, sizeof out, (const uint8_t[]){0x00}, 1);
@@ -188,13 +188,13 @@ static void frame_build_layout(void)
 {
     const uint8_t payload[] = {PS_CMD_PING, 0x78, 0x56, 0x34, 0x12};
     uint8_t wire[PS_FRAME_MAX_ENCODED];
-    ps_frame_result r =
+    ps_frame_result_t r =
         ps_frame_build(wire, sizeof wire, PS_FRAME_COMMAND, 0x0102u, payload, sizeof payload);
     TH_EQ(r.status, PS_FRAME_OK);
     TH_EQ(wire[r.len - 1u], PS_FRAME_DELIMITER);
     TH_CHECK(memchr(wire, 0, r.len - 1u) == NULL);
     uint8_t raw[PS_FRAME_MAX_RAW];
-    ps_cobs_result d = ps_cobs_decode(raw, sizeof raw, wire, r.len - 1u);
+    ps_cobs_result_t d = ps_cobs_decode(raw, sizeof raw, wire, r.len - 1u);
     TH_EQ(d.status, PS_COBS_OK);
     TH_EQ(d.len, PS_FRAME_OVERHEAD_BYTES + sizeof payload);
     TH_EQ(raw[0], PS_FRAME_COMMAND);
@@ -205,7 +205,7 @@ static void frame_build_layout(void)
     TH_EQ(raw[8], crc & 0xFFu); /* crc little-endian, after the payload */
     TH_EQ(raw[9], crc >> 8);
 
-    ps_frame_view v;
+    ps_frame_view_t v;
     TH_EQ(ps_frame_parse(raw, d.len, &v), PS_FRAME_OK);
     TH_EQ(v.type, PS_FRAME_COMMAND);
     TH_EQ(v.seq, 0x0102u);
@@ -218,7 +218,7 @@ static void frame_limits(void)
     uint8_t payload[PS_FRAME_MAX_PAYLOAD + 1u];
     memset(payload, 0xA5, sizeof payload);
     uint8_t wire[PS_FRAME_MAX_ENCODED + 8u];
-    ps_frame_result r =
+    ps_frame_result_t r =
         ps_frame_build(wire, sizeof wire, PS_FRAME_SNAPSHOT, 7, payload, PS_FRAME_MAX_PAYLOAD);
     TH_EQ(r.status, PS_FRAME_OK);
     TH_CHECK(r.len <= PS_FRAME_MAX_ENCODED);
@@ -242,7 +242,7 @@ static void frame_limits(void)
 static void frame_parse_errors(void)
 {
     uint8_t raw[PS_FRAME_MAX_RAW + 1u];
-    ps_frame_view v;
+    ps_frame_view_t v;
     memset(raw, 0x11, sizeof raw);
     TH_EQ(ps_frame_parse(raw, 4, &v), PS_FRAME_ERR_TOO_SHORT);
     TH_EQ(ps_frame_parse(raw, 0, &v), PS_FRAME_ERR_TOO_SHORT);

@@ -8,16 +8,16 @@
 #include "th.h"
 
 static ps_app_t app;
-static host_rx rx;
+static host_rx_t rx;
 
-static const host_frame *ping(uint16_t seq, uint32_t nonce)
+static const host_frame_t *ping(uint16_t seq, uint32_t nonce)
 {
     uint8_t a[4];
     ps_put_u32le(a, nonce);
     return host_call(&app, &rx, seq, PS_CMD_PING, a, 4);
 }
 
-static bool is_ping_reply(const host_frame *f, uint32_t nonce)
+static bool is_ping_reply(const host_frame_t *f, uint32_t nonce)
 {
     return f != NULL && f->payload[PS_RESPONSE_STATUS_OFFSET] == PS_STATUS_OK
         && f->len == PS_RESPONSE_BYTES + 4u
@@ -47,7 +47,7 @@ static void silent_until_first_command(void)
     TH_EQ(app.stats.rx_bad_frames, 3);
     TH_EQ(app.stats.rx_overflows, 1);
     TH_EQ(app.stats.rx_frames, 0);
-    const host_frame *f = ping(7, 0x11223344u);
+    const host_frame_t *f = ping(7, 0x11223344u);
     TH_CHECK(is_ping_reply(f, 0x11223344u));
     TH_EQ(app.stats.rx_frames, 1);
 }
@@ -110,7 +110,7 @@ static void rx_overflow_then_resync(void)
     memset(big, 0x41, sizeof big);
     host_raw(big, sizeof big);
     host_raw((const uint8_t[]){0x00}, 1);
-    const host_frame *f = ping(5, 0xABCDEF01u);
+    const host_frame_t *f = ping(5, 0xABCDEF01u);
     TH_CHECK(is_ping_reply(f, 0xABCDEF01u));
     TH_EQ(app.stats.rx_overflows, 1);
     TH_EQ(app.stats.rx_bad_frames, 0);
@@ -148,7 +148,7 @@ static void rx_garbage_then_resync(void)
     }
     host_raw(junk, sizeof junk);
     host_raw((const uint8_t[]){0x00}, 1); /* the host's resync: one delimiter before a frame */
-    const host_frame *f = ping(1, 0x5A5A5A5Au);
+    const host_frame_t *f = ping(1, 0x5A5A5A5Au);
     TH_CHECK(is_ping_reply(f, 0x5A5A5A5Au));
     TH_EQ(app.stats.rx_frames, 1);
     TH_CHECK(app.stats.rx_bad_frames + app.stats.rx_overflows > 0u);

@@ -8,10 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
-static ps_sim_bus g_bus;
+static ps_sim_bus_t g_bus;
 static bool g_bound;
 
-void ps_hal_sim_bind(const ps_sim_bus *bus)
+void ps_hal_sim_bind(const ps_sim_bus_t *bus)
 {
     if (bus == NULL) {
         g_bound = false;

@@ -7,13 +7,13 @@
 
 #define REG_WORDS 64u /* plain registers below PS_REG_CNT_BASE, by word */
 
-static struct {
+typedef struct ps_test_state {
     uint32_t regs[REG_WORDS];
     uint64_t live[PS_CNT_COUNT];
     uint64_t shadow[PS_CNT_COUNT];
     bool stuck[REG_WORDS + 2u * PS_CNT_COUNT];
     uint32_t stuck_value[REG_WORDS + 2u * PS_CNT_COUNT];
-    ps_test_reg_stats stats;
+    ps_test_reg_stats_t stats;
 
     uint8_t rx[PS_TEST_RX_BYTES];
     size_t rx_head, rx_tail, rx_chunk, rx_consumed;
@@ -27,7 +27,9 @@ static struct {
     uint32_t tx_calls;
 
     uint64_t now_us;
-} t;
+} ps_test_state_t;
+
+static ps_test_state_t t;
 
 /* Word slot for a register offset, or -1 when nothing decodes there. */
 static int slot(uint32_t offset)
@@ -93,7 +95,7 @@ void ps_test_stick_reg(uint32_t offset, uint32_t value)
     }
 }
 
-ps_test_reg_stats ps_test_regs_stats(void) { return t.stats; }
+ps_test_reg_stats_t ps_test_regs_stats(void) { return t.stats; }
 
 uint32_t ps_hal_reg_read(uint32_t offset)
 {

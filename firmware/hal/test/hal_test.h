@@ -38,8 +38,8 @@ typedef struct ps_test_reg_stats {
     uint32_t snapshots; /* CMD.SNAPSHOT pulses */
     uint32_t clears;    /* CMD.CLEAR pulses */
     uint32_t counter_reads_since_snapshot;
-} ps_test_reg_stats;
-ps_test_reg_stats ps_test_regs_stats(void);
+} ps_test_reg_stats_t;
+ps_test_reg_stats_t ps_test_regs_stats(void);
 
 /* --- UART, host -> device --- */
 size_t ps_test_rx_push(const uint8_t *data, size_t len); /* bytes queued */
