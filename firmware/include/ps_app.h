@@ -10,17 +10,13 @@
 #include <stdint.h>
 
 #include "ps_cmd.h"
+#include "ps_config.h"
 #include "ps_rx.h"
 #include "ps_telemetry.h"
 #include "ps_txq.h"
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-/* Received bytes handled per step: bounds the time one step takes. */
-#ifndef PS_APP_RX_BUDGET
-#define PS_APP_RX_BUDGET 512u
 #endif
 
 typedef struct ps_app {

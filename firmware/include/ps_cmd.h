@@ -11,12 +11,11 @@
 #include <stdint.h>
 
 #include "generated/pcie_scope_protocol.h"
+#include "ps_config.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define PS_FIRMWARE_VERSION 1u
 
 /* Room for the reply fields behind the RESPONSE header. */
 #define PS_CMD_REPLY_MAX (PS_FRAME_MAX_PAYLOAD - PS_RESPONSE_BYTES)

@@ -12,12 +12,12 @@
 #include <stdint.h>
 
 #include "generated/pcie_scope_protocol.h"
+#include "ps_config.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define PS_RX_BUF_BYTES PS_FRAME_MAX_ENCODED
 /* Longest legal chunk: the encoded frame without its delimiter. */
 #define PS_RX_CHUNK_MAX (PS_FRAME_MAX_ENCODED - 1u)
 

@@ -2,6 +2,7 @@
 #include "ps_cmd.h"
 
 #include "generated/pcie_scope_regs.h"
+#include "ps_assert.h"
 #include "ps_le.h"
 #include "ps_probe.h"
 
@@ -117,7 +118,8 @@ ps_cmd_result_t ps_cmd_execute(ps_cmd_state_t *st, const uint8_t *payload, size_
     if (args_len != want) {
         return reply(cmd, PS_STATUS_BAD_LENGTH, 0, 0);
     }
-    if (out == NULL || out_cap < reply_bytes) { /* caller bug; refuse rather than overrun */
+    PS_ASSERT(out != NULL && out_cap >= reply_bytes); /* ps_app sizes the reply buffer */
+    if (out == NULL || out_cap < reply_bytes) {       /* caller bug; refuse rather than overrun */
         return reply(cmd, PS_STATUS_BAD_LENGTH, 0, 0);
     }
 

@@ -1,10 +1,12 @@
 /* ps_probe.c - probe CSR driver; every access goes through ps_hal_reg_*. */
 #include "ps_probe.h"
 
+#include "ps_assert.h"
 #include "ps_hal.h"
 
 ps_probe_status_t ps_probe_identify(ps_probe_ident_t *ident)
 {
+    PS_ASSERT(ident != NULL);
     ident->id = ps_hal_reg_read(PS_REG_ID);
     ident->version = ps_hal_reg_read(PS_REG_VERSION);
     ident->clock_hz = ps_hal_reg_read(PS_REG_CLK_HZ);

@@ -273,6 +273,16 @@ static void app_rx_path_seed1(void) { app_campaign(0x0123456789ABCDEFull, 200000
 static void app_rx_path_seed2(void) { app_campaign(0xFEEDFACECAFEBEEFull, 200000u); }
 static void app_rx_path_seed3(void) { app_campaign(0x5EED5EED5EED5EEDull, 200000u); }
 
+/* Garbage on the UART is counted, never asserted: no PS_ASSERT may have fired. */
+static void no_assertion_fired(void)
+{
+    ps_test_assert_record_t a = ps_test_asserts();
+    TH_EQ(a.count, 0);
+    if (a.count != 0u) {
+        printf("  last failed assertion: %s:%d: %s\n", a.file, a.line, a.expr);
+    }
+}
+
 int main(void)
 {
     TH_RUN(cobs_round_trip_random);
@@ -281,5 +291,6 @@ int main(void)
     TH_RUN(app_rx_path_seed1);
     TH_RUN(app_rx_path_seed2);
     TH_RUN(app_rx_path_seed3);
+    TH_RUN(no_assertion_fired);
     return th_finish("");
 }

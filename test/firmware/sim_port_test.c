@@ -9,14 +9,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "hal_sim.h"
 #include "ps_app.h"
+#include "ps_assert.h"
 #include "ps_cobs.h"
 #include "ps_frame.h"
 #include "ps_le.h"
@@ -174,11 +178,46 @@ static void ping_and_info_over_a_pty(void)
     ps_hal_sim_bind(NULL);
 }
 
+/* In a child: a failed assertion prints file:line and the condition to stderr, then aborts. */
+static void assertion_prints_and_aborts(void)
+{
+    int fds[2];
+    TH_CHECK(pipe(fds) == 0);
+    fflush(stdout);
+    pid_t pid = fork();
+    TH_CHECK(pid >= 0);
+    if (pid < 0) {
+        return;
+    }
+    if (pid == 0) {
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        signal(SIGABRT, SIG_DFL);
+        volatile int one = 1;
+        PS_ASSERT(one == 2);
+        _exit(0); /* not reached when the hook aborts */
+    }
+    close(fds[1]);
+    char text[256] = {0};
+    size_t len = 0;
+    ssize_t n;
+    while (len < sizeof text - 1u && (n = read(fds[0], &text[len], sizeof text - 1u - len)) > 0) {
+        len += (size_t)n;
+    }
+    close(fds[0]);
+    int status = 0;
+    TH_EQ(waitpid(pid, &status, 0), pid);
+    TH_CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    TH_CHECK(strstr(text, "sim_port_test.c:") != NULL);
+    TH_CHECK(strstr(text, "assertion failed: one == 2") != NULL);
+}
+
 int main(void)
 {
     TH_RUN(unbound_is_inert);
     TH_RUN(registers_reach_the_bus);
     TH_RUN(clock_is_monotonic_us);
     TH_RUN(ping_and_info_over_a_pty);
+    TH_RUN(assertion_prints_and_aborts);
     return th_finish("sim-port: ");
 }

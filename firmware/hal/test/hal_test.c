@@ -1,9 +1,12 @@
 /* hal_test.c - in-memory ps_hal for host unit tests (the lfs_emubd idea). */
 #include "hal_test.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "generated/pcie_scope_regs.h"
+#include "ps_config.h"
 
 #define REG_WORDS 64u /* plain registers below PS_REG_CNT_BASE, by word */
 
@@ -252,3 +255,39 @@ void ps_test_time_set(uint64_t us) { t.now_us = us; }
 void ps_test_time_advance(uint64_t us) { t.now_us += us; }
 
 uint64_t ps_hal_time_us(void) { return t.now_us; }
+
+/* Outside t: ps_test_reset must not hide an assertion a test case caused. */
+static ps_test_assert_record_t g_asserts;
+static unsigned g_log_count;
+static char g_log_last[PS_LOG_LINE_BYTES];
+
+void ps_hal_assert_failed(const char *file, int line, const char *expr)
+{
+    g_asserts.count++;
+    g_asserts.file = file;
+    g_asserts.line = line;
+    g_asserts.expr = expr;
+}
+
+ps_test_assert_record_t ps_test_asserts(void) { return g_asserts; }
+
+void ps_test_asserts_clear(void) { memset(&g_asserts, 0, sizeof g_asserts); }
+
+void ps_hal_log(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(g_log_last, sizeof g_log_last, fmt, ap);
+    va_end(ap);
+    g_log_count++;
+}
+
+unsigned ps_test_log_count(void) { return g_log_count; }
+
+const char *ps_test_log_last(void) { return g_log_last; }
+
+void ps_test_log_clear(void)
+{
+    g_log_count = 0;
+    g_log_last[0] = '\0';
+}

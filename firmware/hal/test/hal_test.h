@@ -60,6 +60,19 @@ uint32_t ps_test_tx_write_calls(void);
 void ps_test_time_set(uint64_t us);
 void ps_test_time_advance(uint64_t us);
 
+/* --- PS_ASSERT / PS_LOG hooks: recorded, kept across ps_test_reset (a test clears them) --- */
+typedef struct ps_test_assert_record {
+    unsigned count;   /* failed assertions since the last clear */
+    const char *file; /* of the latest one (NULL if none) */
+    int line;
+    const char *expr;
+} ps_test_assert_record_t;
+ps_test_assert_record_t ps_test_asserts(void);
+void ps_test_asserts_clear(void);
+unsigned ps_test_log_count(void);   /* PS_LOG messages since the last clear */
+const char *ps_test_log_last(void); /* the latest one, "" if none (cut to PS_LOG_LINE_BYTES) */
+void ps_test_log_clear(void);
+
 #ifdef __cplusplus
 }
 #endif
