@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "ps_cmd.h"
+#include "ps_config.h"
 #include "ps_rx.h"
 #include "ps_telemetry.h"
 #include "ps_txq.h"
@@ -18,16 +19,11 @@
 extern "C" {
 #endif
 
-/* Received bytes handled per step: bounds the time one step takes. */
-#ifndef PS_APP_RX_BUDGET
-#define PS_APP_RX_BUDGET 512u
-#endif
-
 typedef struct ps_app {
     ps_rx_t rx;
     ps_txq_t tx;
-    ps_cmd_state cmd;
-    ps_link_stats stats;
+    ps_cmd_state_t cmd;
+    ps_link_stats_t stats;
     uint16_t tx_seq;           /* seq of the next device frame (a dropped frame uses one too) */
     bool host_seen;            /* a valid COMMAND arrived: until then we stay silent */
     uint32_t snapshot_index;   /* snapshots queued since reset */
@@ -35,10 +31,10 @@ typedef struct ps_app {
     uint64_t next_snapshot_us; /* when streaming: due time of the next periodic snapshot */
     /* Scratch for one step, kept here rather than on the stack: a MicroBlaze BSP's default
      * stack is 1 KiB, and these nest (command -> snapshot -> frame) to more than that. */
-    uint8_t rx_raw[PS_FRAME_MAX_RAW];         /* the COBS-decoded command frame */
-    uint8_t reply[PS_FRAME_MAX_PAYLOAD];      /* RESPONSE payload being built */
-    uint8_t snapshot[PS_SNAPSHOT_BYTES];      /* SNAPSHOT payload being built */
-    uint8_t wire[PS_FRAME_MAX_ENCODED];       /* one encoded frame on its way to the ring */
+    uint8_t rx_raw[PS_FRAME_MAX_RAW];    /* the COBS-decoded command frame */
+    uint8_t reply[PS_FRAME_MAX_PAYLOAD]; /* RESPONSE payload being built */
+    uint8_t snapshot[PS_SNAPSHOT_BYTES]; /* SNAPSHOT payload being built */
+    uint8_t wire[PS_FRAME_MAX_ENCODED];  /* one encoded frame on its way to the ring */
 } ps_app_t;
 
 /* Reset the state; touches no HAL function (the sim port may be bound later). */

@@ -11,39 +11,38 @@
 #include <stdint.h>
 
 #include "generated/pcie_scope_protocol.h"
+#include "ps_config.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define PS_FIRMWARE_VERSION 1u
 
 /* Room for the reply fields behind the RESPONSE header. */
 #define PS_CMD_REPLY_MAX (PS_FRAME_MAX_PAYLOAD - PS_RESPONSE_BYTES)
 
 typedef struct ps_cmd_state {
     bool streaming;     /* periodic snapshots on */
-    uint16_t period_ms; /* streaming period; the last one set, PS_CMD_START_ARG_PERIOD_MS_DEFAULT at reset */
-} ps_cmd_state;
+    uint16_t period_ms; /* the last period set; PS_CMD_START_ARG_PERIOD_MS_DEFAULT at reset */
+} ps_cmd_state_t;
 
-/* What the caller must do besides sending the RESPONSE. */
-enum {
+/* What the caller must do besides sending the RESPONSE: bits of ps_cmd_result_t.effects. */
+typedef enum ps_cmd_fx {
     PS_CMD_FX_SNAPSHOT_FIRST = 1u << 0, /* send an ON_DEMAND snapshot before the response */
     PS_CMD_FX_RESTART_TIMER = 1u << 1   /* streaming (re)started: next snapshot one period away */
-};
+} ps_cmd_fx_t;
 
 typedef struct ps_cmd_result {
     uint8_t cmd;      /* command id echoed in the response (0 if the payload was empty) */
     uint8_t status;   /* PS_STATUS_* */
-    uint8_t effects;  /* PS_CMD_FX_* bits */
+    uint8_t effects;  /* ps_cmd_fx_t bits (PS_CMD_FX_*) */
     size_t reply_len; /* reply bytes written (0 unless status is OK) */
-} ps_cmd_result;
+} ps_cmd_result_t;
 
-void ps_cmd_init(ps_cmd_state *st);
+void ps_cmd_init(ps_cmd_state_t *st);
 
 /* payload = COMMAND payload (cmd u8, then arguments); reply gets the reply fields. */
-ps_cmd_result ps_cmd_execute(ps_cmd_state *st, const uint8_t *payload, size_t payload_len,
-                             uint8_t *reply, size_t reply_cap);
+ps_cmd_result_t ps_cmd_execute(ps_cmd_state_t *st, const uint8_t *payload, size_t payload_len,
+                               uint8_t *reply, size_t reply_cap);
 
 #ifdef __cplusplus
 }

@@ -25,16 +25,16 @@ typedef enum ps_cobs_status {
     PS_COBS_ERR_OUTPUT_FULL,   /* dst too small */
     PS_COBS_ERR_ZERO_IN_INPUT, /* decode: a 0x00 inside encoded data */
     PS_COBS_ERR_TRUNCATED      /* decode: a code byte points past the end */
-} ps_cobs_status;
+} ps_cobs_status_t;
 
 /* len: bytes written to dst (on error: written so far, contents not meaningful). */
 typedef struct ps_cobs_result {
     size_t len;
-    ps_cobs_status status;
-} ps_cobs_result;
+    ps_cobs_status_t status;
+} ps_cobs_result_t;
 
-ps_cobs_result ps_cobs_encode(uint8_t *dst, size_t dst_cap, const uint8_t *src, size_t src_len);
-ps_cobs_result ps_cobs_decode(uint8_t *dst, size_t dst_cap, const uint8_t *src, size_t src_len);
+ps_cobs_result_t ps_cobs_encode(uint8_t *dst, size_t dst_cap, const uint8_t *src, size_t src_len);
+ps_cobs_result_t ps_cobs_decode(uint8_t *dst, size_t dst_cap, const uint8_t *src, size_t src_len);
 
 #ifdef __cplusplus
 }

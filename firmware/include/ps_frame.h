@@ -29,12 +29,12 @@ typedef enum ps_frame_status {
     PS_FRAME_ERR_TOO_SHORT,        /* parse: fewer bytes than header + crc */
     PS_FRAME_ERR_TOO_LONG,         /* parse: more than PS_FRAME_MAX_RAW bytes */
     PS_FRAME_ERR_CRC               /* parse: checksum mismatch */
-} ps_frame_status;
+} ps_frame_status_t;
 
 typedef struct ps_frame_result {
     size_t len; /* build: bytes written to dst, delimiter included */
-    ps_frame_status status;
-} ps_frame_result;
+    ps_frame_status_t status;
+} ps_frame_result_t;
 
 /* A parsed frame; payload points into the caller's raw buffer. */
 typedef struct ps_frame_view {
@@ -42,14 +42,14 @@ typedef struct ps_frame_view {
     uint16_t seq;
     const uint8_t *payload;
     size_t payload_len;
-} ps_frame_view;
+} ps_frame_view_t;
 
 /* Header, payload, CRC, COBS and the 0x00 delimiter into dst (PS_FRAME_ENCODED_MAX bytes). */
-ps_frame_result ps_frame_build(uint8_t *dst, size_t dst_cap, uint8_t type, uint16_t seq,
-                               const uint8_t *payload, size_t payload_len);
+ps_frame_result_t ps_frame_build(uint8_t *dst, size_t dst_cap, uint8_t type, uint16_t seq,
+                                 const uint8_t *payload, size_t payload_len);
 
 /* Check length and CRC of an already COBS-decoded frame and split it into its fields. */
-ps_frame_status ps_frame_parse(const uint8_t *raw, size_t raw_len, ps_frame_view *view);
+ps_frame_status_t ps_frame_parse(const uint8_t *raw, size_t raw_len, ps_frame_view_t *view);
 
 #ifdef __cplusplus
 }

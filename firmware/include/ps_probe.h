@@ -16,16 +16,16 @@ extern "C" {
 typedef enum ps_probe_status {
     PS_PROBE_OK = 0,
     PS_PROBE_ERR_NO_PROBE /* ID register does not hold PS_ID_MAGIC: the bus does not reach it */
-} ps_probe_status;
+} ps_probe_status_t;
 
 typedef struct ps_probe_ident {
     uint32_t id;       /* ID register, PS_ID_MAGIC when the probe answers */
     uint32_t version;  /* VERSION register, major << 16 | minor */
     uint32_t clock_hz; /* CLK_HZ register */
-} ps_probe_ident;
+} ps_probe_ident_t;
 
 /* Read ID, VERSION and CLK_HZ; the values are filled in even when the ID is wrong. */
-ps_probe_status ps_probe_identify(ps_probe_ident *ident);
+ps_probe_status_t ps_probe_identify(ps_probe_ident_t *ident);
 
 void ps_probe_enable(void);     /* set CTRL.ENABLE, other CTRL bits kept */
 void ps_probe_disable(void);    /* clear CTRL.ENABLE, other CTRL bits kept */

@@ -12,12 +12,12 @@
 #include <stdint.h>
 
 #include "generated/pcie_scope_protocol.h"
+#include "ps_config.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define PS_RX_BUF_BYTES PS_FRAME_MAX_ENCODED
 /* Longest legal chunk: the encoded frame without its delimiter. */
 #define PS_RX_CHUNK_MAX (PS_FRAME_MAX_ENCODED - 1u)
 
@@ -25,7 +25,7 @@ typedef enum ps_rx_event {
     PS_RX_NONE = 0, /* byte stored (or discarded), nothing complete yet */
     PS_RX_CHUNK,    /* a delimiter closed a non-empty chunk: rx->buf[0 .. rx->len) */
     PS_RX_OVERFLOW  /* the current chunk outgrew the buffer; discarding until 0x00 */
-} ps_rx_event;
+} ps_rx_event_t;
 
 typedef struct ps_rx {
     uint8_t buf[PS_RX_BUF_BYTES];
@@ -37,7 +37,7 @@ typedef struct ps_rx {
 void ps_rx_init(ps_rx_t *rx);
 
 /* Feed one byte. After PS_RX_CHUNK the chunk stays valid until the next push. */
-ps_rx_event ps_rx_push(ps_rx_t *rx, uint8_t byte);
+ps_rx_event_t ps_rx_push(ps_rx_t *rx, uint8_t byte);
 
 #ifdef __cplusplus
 }

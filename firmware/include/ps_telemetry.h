@@ -21,12 +21,12 @@ typedef struct ps_link_stats {
     uint32_t rx_overflows;     /* frames longer than the receive buffer */
     uint32_t unknown_commands; /* commands answered UNKNOWN_COMMAND */
     uint32_t tx_dropped;       /* outgoing frames that did not fit the TX ring */
-} ps_link_stats;
+} ps_link_stats_t;
 
 /* Write a SNAPSHOT payload (PS_SNAPSHOT_BYTES); returns its length, 0 if dst_cap is too small. */
 size_t ps_telemetry_encode_snapshot(uint8_t *dst, size_t dst_cap, uint8_t flags, uint32_t index,
                                     const uint64_t counters[PS_CNT_COUNT],
-                                    const ps_link_stats *stats);
+                                    const ps_link_stats_t *stats);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 /*
- * ps_txq.h - transmit ring of whole encoded frames, drained through ps_hal_uart_write.
+ * ps_txq.h - transmit ring of whole encoded frames, drained through ps_hal_uart_write. Its size
+ * is PS_TXQ_BYTES (ps_config.h).
  *
  * A frame is pushed whole or not at all, so the host never sees a torn frame from us.
  */
@@ -10,12 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ps_config.h"
+
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-#ifndef PS_TXQ_BYTES
-#define PS_TXQ_BYTES 2048u /* ~17 snapshot frames: rides out a host that pauses reading */
 #endif
 
 typedef struct ps_txq {

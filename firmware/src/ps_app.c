@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "ps_assert.h"
 #include "ps_cobs.h"
 #include "ps_frame.h"
 #include "ps_hal.h"
@@ -26,9 +27,12 @@ static bool send_frame(ps_app_t *app, uint8_t type, const uint8_t *payload, size
         return false;
     }
     uint16_t seq = app->tx_seq++; /* consumed even when dropped: the host sees the gap */
-    ps_frame_result fr = ps_frame_build(app->wire, sizeof app->wire, type, seq, payload, len);
+    ps_frame_result_t fr = ps_frame_build(app->wire, sizeof app->wire, type, seq, payload, len);
+    PS_ASSERT(fr.status == PS_FRAME_OK); /* wire holds a maximal frame; payloads are ours */
     if (fr.status != PS_FRAME_OK || !ps_txq_push(&app->tx, app->wire, fr.len)) {
         app->stats.tx_dropped++;
+        PS_LOG("tx: frame type 0x%02x seq %u dropped (%u bytes free)", (unsigned)type,
+               (unsigned)seq, (unsigned)ps_txq_free(&app->tx));
         return false;
     }
     return true;
@@ -40,23 +44,23 @@ static void send_snapshot(ps_app_t *app, uint8_t flags)
     ps_probe_snapshot(counters);
     size_t len = ps_telemetry_encode_snapshot(app->snapshot, sizeof app->snapshot, flags,
                                               app->snapshot_index, counters, &app->stats);
+    PS_ASSERT(len == PS_SNAPSHOT_BYTES);
     if (send_frame(app, PS_FRAME_SNAPSHOT, app->snapshot, len)) {
         app->snapshot_index++;
     }
 }
 
-static uint64_t period_us(const ps_app_t *app)
-{
-    return (uint64_t)app->cmd.period_ms * 1000u;
-}
+static uint64_t period_us(const ps_app_t *app) { return (uint64_t)app->cmd.period_ms * 1000u; }
 
-static void handle_command(ps_app_t *app, const ps_frame_view *frame)
+static void handle_command(ps_app_t *app, const ps_frame_view_t *frame)
 {
     uint8_t *payload = app->reply;
-    ps_cmd_result r = ps_cmd_execute(&app->cmd, frame->payload, frame->payload_len,
-                                     &payload[PS_RESPONSE_BYTES], PS_CMD_REPLY_MAX);
+    ps_cmd_result_t r = ps_cmd_execute(&app->cmd, frame->payload, frame->payload_len,
+                                       &payload[PS_RESPONSE_BYTES], PS_CMD_REPLY_MAX);
+    PS_ASSERT(r.reply_len <= PS_CMD_REPLY_MAX);
     if (r.status == PS_STATUS_UNKNOWN_COMMAND) {
         app->stats.unknown_commands++;
+        PS_LOG("rx: unknown command %u", (unsigned)r.cmd);
     }
     if (r.effects & PS_CMD_FX_SNAPSHOT_FIRST) {
         uint8_t flags = (uint8_t)PS_SNAPSHOT_FLAG_ON_DEMAND;
@@ -77,11 +81,12 @@ static void handle_command(ps_app_t *app, const ps_frame_view *frame)
 /* One delimited chunk: COBS, CRC and type checks, then the command. */
 static void handle_chunk(ps_app_t *app, const uint8_t *chunk, size_t len)
 {
-    ps_frame_view frame; /* its payload points into app->rx_raw */
-    ps_cobs_result dec = ps_cobs_decode(app->rx_raw, sizeof app->rx_raw, chunk, len);
+    ps_frame_view_t frame; /* its payload points into app->rx_raw */
+    ps_cobs_result_t dec = ps_cobs_decode(app->rx_raw, sizeof app->rx_raw, chunk, len);
     if (dec.status != PS_COBS_OK || ps_frame_parse(app->rx_raw, dec.len, &frame) != PS_FRAME_OK
         || frame.type != PS_FRAME_COMMAND || frame.payload_len < PS_COMMAND_BYTES) {
         app->stats.rx_bad_frames++;
+        PS_LOG("rx: bad frame (%u bytes)", (unsigned)len);
         return;
     }
     app->stats.rx_frames++;
@@ -91,7 +96,7 @@ static void handle_chunk(ps_app_t *app, const uint8_t *chunk, size_t len)
 
 static void poll_rx(ps_app_t *app)
 {
-    uint8_t buf[64];
+    uint8_t buf[PS_APP_RX_READ_BYTES];
     size_t budget = PS_APP_RX_BUDGET;
     while (budget != 0u) {
         size_t want = budget < sizeof buf ? budget : sizeof buf;
@@ -106,6 +111,7 @@ static void poll_rx(ps_app_t *app)
                 break;
             case PS_RX_OVERFLOW:
                 app->stats.rx_overflows++;
+                PS_LOG("rx: chunk over %u bytes, discarded", (unsigned)PS_RX_CHUNK_MAX);
                 break;
             default:
                 break;

@@ -2,20 +2,21 @@
 #include "ps_cmd.h"
 
 #include "generated/pcie_scope_regs.h"
+#include "ps_assert.h"
 #include "ps_le.h"
 #include "ps_probe.h"
 
 _Static_assert(PS_CMD_INFO_REPLY_BYTES <= PS_CMD_REPLY_MAX, "INFO reply must fit a frame");
 
-void ps_cmd_init(ps_cmd_state *st)
+void ps_cmd_init(ps_cmd_state_t *st)
 {
     st->streaming = false;
     st->period_ms = PS_CMD_START_ARG_PERIOD_MS_DEFAULT;
 }
 
-static ps_cmd_result reply(uint8_t cmd, uint8_t status, uint8_t effects, size_t len)
+static ps_cmd_result_t reply(uint8_t cmd, uint8_t status, uint8_t effects, size_t len)
 {
-    ps_cmd_result r;
+    ps_cmd_result_t r;
     r.cmd = cmd;
     r.status = status;
     r.effects = effects;
@@ -23,16 +24,16 @@ static ps_cmd_result reply(uint8_t cmd, uint8_t status, uint8_t effects, size_t 
     return r;
 }
 
-static ps_cmd_result do_ping(const uint8_t *args, uint8_t *out)
+static ps_cmd_result_t do_ping(const uint8_t *args, uint8_t *out)
 {
     ps_put_u32le(&out[PS_CMD_PING_REPLY_NONCE_OFFSET],
                  ps_get_u32le(&args[PS_CMD_PING_ARG_NONCE_OFFSET]));
     return reply(PS_CMD_PING, PS_STATUS_OK, 0, PS_CMD_PING_REPLY_BYTES);
 }
 
-static ps_cmd_result do_info(const ps_cmd_state *st, uint8_t *out)
+static ps_cmd_result_t do_info(const ps_cmd_state_t *st, uint8_t *out)
 {
-    ps_probe_ident ident;
+    ps_probe_ident_t ident;
     (void)ps_probe_identify(&ident); /* a wrong ID is reported as read: the host judges it */
     ps_put_u16le(&out[PS_CMD_INFO_REPLY_PROTOCOL_VERSION_OFFSET], (uint16_t)PS_PROTOCOL_VERSION);
     ps_put_u16le(&out[PS_CMD_INFO_REPLY_FIRMWARE_VERSION_OFFSET], (uint16_t)PS_FIRMWARE_VERSION);
@@ -46,7 +47,7 @@ static ps_cmd_result do_info(const ps_cmd_state *st, uint8_t *out)
     return reply(PS_CMD_INFO, PS_STATUS_OK, 0, PS_CMD_INFO_REPLY_BYTES);
 }
 
-static ps_cmd_result do_start(ps_cmd_state *st, const uint8_t *args)
+static ps_cmd_result_t do_start(ps_cmd_state_t *st, const uint8_t *args)
 {
     uint16_t period = ps_get_u16le(&args[PS_CMD_START_ARG_PERIOD_MS_OFFSET]);
     if (period == 0u) {
@@ -61,21 +62,21 @@ static ps_cmd_result do_start(ps_cmd_state *st, const uint8_t *args)
     return reply(PS_CMD_START, PS_STATUS_OK, PS_CMD_FX_RESTART_TIMER, 0);
 }
 
-static ps_cmd_result do_stop(ps_cmd_state *st)
+static ps_cmd_result_t do_stop(ps_cmd_state_t *st)
 {
     ps_probe_disable();
     st->streaming = false;
     return reply(PS_CMD_STOP, PS_STATUS_OK, 0, 0);
 }
 
-static ps_cmd_result do_clear(void)
+static ps_cmd_result_t do_clear(void)
 {
     ps_probe_clear();
     return reply(PS_CMD_CLEAR, PS_STATUS_OK, 0, 0);
 }
 
-ps_cmd_result ps_cmd_execute(ps_cmd_state *st, const uint8_t *payload, size_t payload_len,
-                             uint8_t *out, size_t out_cap)
+ps_cmd_result_t ps_cmd_execute(ps_cmd_state_t *st, const uint8_t *payload, size_t payload_len,
+                               uint8_t *out, size_t out_cap)
 {
     if (payload == NULL || payload_len < PS_COMMAND_BYTES) {
         return reply(0, PS_STATUS_BAD_LENGTH, 0, 0);
@@ -87,28 +88,52 @@ ps_cmd_result ps_cmd_execute(ps_cmd_state *st, const uint8_t *payload, size_t pa
     size_t reply_bytes;
 
     switch (cmd) {
-    case PS_CMD_PING:     want = PS_CMD_PING_ARGS_BYTES;     reply_bytes = PS_CMD_PING_REPLY_BYTES;     break;
-    case PS_CMD_INFO:     want = PS_CMD_INFO_ARGS_BYTES;     reply_bytes = PS_CMD_INFO_REPLY_BYTES;     break;
-    case PS_CMD_START:    want = PS_CMD_START_ARGS_BYTES;    reply_bytes = PS_CMD_START_REPLY_BYTES;    break;
-    case PS_CMD_STOP:     want = PS_CMD_STOP_ARGS_BYTES;     reply_bytes = PS_CMD_STOP_REPLY_BYTES;     break;
-    case PS_CMD_CLEAR:    want = PS_CMD_CLEAR_ARGS_BYTES;    reply_bytes = PS_CMD_CLEAR_REPLY_BYTES;    break;
-    case PS_CMD_SNAPSHOT: want = PS_CMD_SNAPSHOT_ARGS_BYTES; reply_bytes = PS_CMD_SNAPSHOT_REPLY_BYTES; break;
+    case PS_CMD_PING:
+        want = PS_CMD_PING_ARGS_BYTES;
+        reply_bytes = PS_CMD_PING_REPLY_BYTES;
+        break;
+    case PS_CMD_INFO:
+        want = PS_CMD_INFO_ARGS_BYTES;
+        reply_bytes = PS_CMD_INFO_REPLY_BYTES;
+        break;
+    case PS_CMD_START:
+        want = PS_CMD_START_ARGS_BYTES;
+        reply_bytes = PS_CMD_START_REPLY_BYTES;
+        break;
+    case PS_CMD_STOP:
+        want = PS_CMD_STOP_ARGS_BYTES;
+        reply_bytes = PS_CMD_STOP_REPLY_BYTES;
+        break;
+    case PS_CMD_CLEAR:
+        want = PS_CMD_CLEAR_ARGS_BYTES;
+        reply_bytes = PS_CMD_CLEAR_REPLY_BYTES;
+        break;
+    case PS_CMD_SNAPSHOT:
+        want = PS_CMD_SNAPSHOT_ARGS_BYTES;
+        reply_bytes = PS_CMD_SNAPSHOT_REPLY_BYTES;
+        break;
     default:
         return reply(cmd, PS_STATUS_UNKNOWN_COMMAND, 0, 0);
     }
     if (args_len != want) {
         return reply(cmd, PS_STATUS_BAD_LENGTH, 0, 0);
     }
-    if (out == NULL || out_cap < reply_bytes) { /* caller bug; refuse rather than overrun */
+    PS_ASSERT(out != NULL && out_cap >= reply_bytes); /* ps_app sizes the reply buffer */
+    if (out == NULL || out_cap < reply_bytes) {       /* caller bug; refuse rather than overrun */
         return reply(cmd, PS_STATUS_BAD_LENGTH, 0, 0);
     }
 
     switch (cmd) {
-    case PS_CMD_PING:  return do_ping(args, out);
-    case PS_CMD_INFO:  return do_info(st, out);
-    case PS_CMD_START: return do_start(st, args);
-    case PS_CMD_STOP:  return do_stop(st);
-    case PS_CMD_CLEAR: return do_clear();
+    case PS_CMD_PING:
+        return do_ping(args, out);
+    case PS_CMD_INFO:
+        return do_info(st, out);
+    case PS_CMD_START:
+        return do_start(st, args);
+    case PS_CMD_STOP:
+        return do_stop(st);
+    case PS_CMD_CLEAR:
+        return do_clear();
     default: /* PS_CMD_SNAPSHOT: the snapshot is sent by the caller, ahead of the reply */
         return reply(PS_CMD_SNAPSHOT, PS_STATUS_OK, PS_CMD_FX_SNAPSHOT_FIRST, 0);
     }

@@ -6,15 +6,15 @@
  */
 #include "ps_cobs.h"
 
-static ps_cobs_result result(size_t len, ps_cobs_status status)
+static ps_cobs_result_t result(size_t len, ps_cobs_status_t status)
 {
-    ps_cobs_result r;
+    ps_cobs_result_t r;
     r.len = len;
     r.status = status;
     return r;
 }
 
-ps_cobs_result ps_cobs_encode(uint8_t *dst, size_t dst_cap, const uint8_t *src, size_t src_len)
+ps_cobs_result_t ps_cobs_encode(uint8_t *dst, size_t dst_cap, const uint8_t *src, size_t src_len)
 {
     if (dst == NULL || (src == NULL && src_len != 0u)) {
         return result(0, PS_COBS_ERR_NULL);
@@ -52,7 +52,7 @@ ps_cobs_result ps_cobs_encode(uint8_t *dst, size_t dst_cap, const uint8_t *src, 
     return result(out, PS_COBS_OK);
 }
 
-ps_cobs_result ps_cobs_decode(uint8_t *dst, size_t dst_cap, const uint8_t *src, size_t src_len)
+ps_cobs_result_t ps_cobs_decode(uint8_t *dst, size_t dst_cap, const uint8_t *src, size_t src_len)
 {
     if ((dst == NULL && dst_cap != 0u) || (src == NULL && src_len != 0u)) {
         return result(0, PS_COBS_ERR_NULL);

@@ -11,16 +11,16 @@ _Static_assert(PS_FRAME_MAX_RAW == PS_FRAME_OVERHEAD_BYTES + PS_FRAME_MAX_PAYLOA
 _Static_assert(PS_FRAME_ENCODED_MAX(PS_FRAME_MAX_PAYLOAD) <= PS_FRAME_MAX_ENCODED,
                "a maximal frame must fit PS_FRAME_MAX_ENCODED");
 
-static ps_frame_result result(size_t len, ps_frame_status status)
+static ps_frame_result_t result(size_t len, ps_frame_status_t status)
 {
-    ps_frame_result r;
+    ps_frame_result_t r;
     r.len = len;
     r.status = status;
     return r;
 }
 
-ps_frame_result ps_frame_build(uint8_t *dst, size_t dst_cap, uint8_t type, uint16_t seq,
-                               const uint8_t *payload, size_t payload_len)
+ps_frame_result_t ps_frame_build(uint8_t *dst, size_t dst_cap, uint8_t type, uint16_t seq,
+                                 const uint8_t *payload, size_t payload_len)
 {
     if (dst == NULL || (payload == NULL && payload_len != 0u)) {
         return result(0, PS_FRAME_ERR_NULL);
@@ -37,7 +37,7 @@ ps_frame_result ps_frame_build(uint8_t *dst, size_t dst_cap, uint8_t type, uint1
     size_t body = PS_FRAME_HEADER_BYTES + payload_len;
     ps_put_u16le(&raw[body], ps_crc16(raw, body));
 
-    ps_cobs_result enc = ps_cobs_encode(dst, dst_cap, raw, body + PS_FRAME_CRC_BYTES);
+    ps_cobs_result_t enc = ps_cobs_encode(dst, dst_cap, raw, body + PS_FRAME_CRC_BYTES);
     if (enc.status != PS_COBS_OK || enc.len >= dst_cap) { /* no room for the delimiter */
         return result(0, PS_FRAME_ERR_OUTPUT_FULL);
     }
@@ -45,7 +45,7 @@ ps_frame_result ps_frame_build(uint8_t *dst, size_t dst_cap, uint8_t type, uint1
     return result(enc.len + 1u, PS_FRAME_OK);
 }
 
-ps_frame_status ps_frame_parse(const uint8_t *raw, size_t raw_len, ps_frame_view *view)
+ps_frame_status_t ps_frame_parse(const uint8_t *raw, size_t raw_len, ps_frame_view_t *view)
 {
     if (raw == NULL || view == NULL) {
         return PS_FRAME_ERR_NULL;

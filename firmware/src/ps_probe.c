@@ -1,10 +1,12 @@
 /* ps_probe.c - probe CSR driver; every access goes through ps_hal_reg_*. */
 #include "ps_probe.h"
 
+#include "ps_assert.h"
 #include "ps_hal.h"
 
-ps_probe_status ps_probe_identify(ps_probe_ident *ident)
+ps_probe_status_t ps_probe_identify(ps_probe_ident_t *ident)
 {
+    PS_ASSERT(ident != NULL);
     ident->id = ps_hal_reg_read(PS_REG_ID);
     ident->version = ps_hal_reg_read(PS_REG_VERSION);
     ident->clock_hz = ps_hal_reg_read(PS_REG_CLK_HZ);
@@ -26,10 +28,7 @@ bool ps_probe_is_enabled(void)
     return (ps_hal_reg_read(PS_REG_STATUS) & PS_REG_STATUS_ENABLED) != 0u;
 }
 
-void ps_probe_clear(void)
-{
-    ps_hal_reg_write(PS_REG_CMD, PS_REG_CMD_CLEAR);
-}
+void ps_probe_clear(void) { ps_hal_reg_write(PS_REG_CMD, PS_REG_CMD_CLEAR); }
 
 void ps_probe_snapshot(uint64_t counters[PS_CNT_COUNT])
 {
@@ -43,7 +42,4 @@ void ps_probe_snapshot(uint64_t counters[PS_CNT_COUNT])
     }
 }
 
-uint32_t ps_probe_bar_latency(void)
-{
-    return ps_hal_reg_read(PS_REG_BAR_LATENCY);
-}
+uint32_t ps_probe_bar_latency(void) { return ps_hal_reg_read(PS_REG_BAR_LATENCY); }

@@ -1,6 +1,8 @@
 /* ps_rx.c - delimiter splitter with overflow discard. */
 #include "ps_rx.h"
 
+#include "ps_assert.h"
+
 void ps_rx_init(ps_rx_t *rx)
 {
     rx->len = 0;
@@ -8,9 +10,10 @@ void ps_rx_init(ps_rx_t *rx)
     rx->chunk_ready = false;
 }
 
-ps_rx_event ps_rx_push(ps_rx_t *rx, uint8_t byte)
+ps_rx_event_t ps_rx_push(ps_rx_t *rx, uint8_t byte)
 {
-    if (rx->chunk_ready) { /* the caller has had its chunk; start the next one */
+    PS_ASSERT(rx->len <= PS_RX_CHUNK_MAX); /* the store below never runs past buf */
+    if (rx->chunk_ready) {                 /* the caller has had its chunk; start the next one */
         rx->chunk_ready = false;
         rx->len = 0;
     }

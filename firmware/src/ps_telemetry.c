@@ -1,6 +1,7 @@
 /* ps_telemetry.c - SNAPSHOT payload, field by field at the generated offsets. */
 #include "ps_telemetry.h"
 
+#include "ps_assert.h"
 #include "ps_le.h"
 
 _Static_assert(PS_SNAPSHOT_COUNTERS_OFFSET + 8u * PS_CNT_COUNT == PS_SNAPSHOT_RX_FRAMES_OFFSET,
@@ -9,8 +10,9 @@ _Static_assert(PS_SNAPSHOT_BYTES <= PS_FRAME_MAX_PAYLOAD, "snapshot must fit one
 
 size_t ps_telemetry_encode_snapshot(uint8_t *dst, size_t dst_cap, uint8_t flags, uint32_t index,
                                     const uint64_t counters[PS_CNT_COUNT],
-                                    const ps_link_stats *stats)
+                                    const ps_link_stats_t *stats)
 {
+    PS_ASSERT(counters != NULL && stats != NULL);
     if (dst == NULL || dst_cap < PS_SNAPSHOT_BYTES) {
         return 0;
     }

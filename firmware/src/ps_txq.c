@@ -1,10 +1,8 @@
 /* ps_txq.c - byte ring with all-or-nothing push and partial-write drain. */
 #include "ps_txq.h"
 
-#include "generated/pcie_scope_protocol.h"
+#include "ps_assert.h"
 #include "ps_hal.h"
-
-_Static_assert(PS_TXQ_BYTES >= PS_FRAME_MAX_ENCODED, "the TX ring must hold a maximal frame");
 
 void ps_txq_init(ps_txq_t *q)
 {
@@ -16,8 +14,13 @@ size_t ps_txq_used(const ps_txq_t *q) { return q->count; }
 
 size_t ps_txq_free(const ps_txq_t *q) { return PS_TXQ_BYTES - q->count; }
 
+/* The ring's own invariant: every caller of the ring relies on it. */
+#define TXQ_CONSISTENT(q) ((q)->head < PS_TXQ_BYTES && (q)->count <= PS_TXQ_BYTES)
+
 bool ps_txq_push(ps_txq_t *q, const uint8_t *data, size_t len)
 {
+    PS_ASSERT(TXQ_CONSISTENT(q));
+    PS_ASSERT(data != NULL || len == 0u);
     if (len > ps_txq_free(q)) {
         return false;
     }
@@ -32,6 +35,7 @@ bool ps_txq_push(ps_txq_t *q, const uint8_t *data, size_t len)
 
 size_t ps_txq_drain(ps_txq_t *q)
 {
+    PS_ASSERT(TXQ_CONSISTENT(q));
     size_t moved = 0;
     while (q->count != 0u) {
         /* Offer the contiguous part up to the end of the ring; the wrap is the next pass. */

@@ -41,16 +41,16 @@ static void cobs_round_trip_random(void)
     for (unsigned it = 0; it < 20000u; it++) {
         size_t n = below(sizeof in);
         fill(in, n, below(2) ? 0u : below(60));
-        ps_cobs_result e = ps_cobs_encode(enc, sizeof enc, in, n);
+        ps_cobs_result_t e = ps_cobs_encode(enc, sizeof enc, in, n);
         TH_EQ(e.status, PS_COBS_OK);
         TH_CHECK(e.len <= PS_COBS_ENCODE_MAX(n));
         TH_CHECK(memchr(enc, 0, e.len) == NULL);
-        ps_cobs_result d = ps_cobs_decode(dec, sizeof dec, enc, e.len);
+        ps_cobs_result_t d = ps_cobs_decode(dec, sizeof dec, enc, e.len);
         TH_CHECK(d.status == PS_COBS_OK && d.len == n && (n == 0u || memcmp(in, dec, n) == 0));
         /* a too-small output buffer is an error, never an overrun (ASan watches) */
         size_t cap = 1u + below((uint32_t)e.len + 1u);
         static uint8_t small[1300];
-        ps_cobs_result s = ps_cobs_encode(small, cap, in, n);
+        ps_cobs_result_t s = ps_cobs_encode(small, cap, in, n);
         TH_CHECK(cap >= e.len ? s.status == PS_COBS_OK : s.status == PS_COBS_ERR_OUTPUT_FULL);
     }
 }
@@ -64,13 +64,13 @@ static void cobs_decode_garbage(void)
         fill(in, n, below(3) == 0u ? 2u : 0u);
         size_t cap = below(700);
         uint8_t out_storage[700];
-        ps_cobs_result r = ps_cobs_decode(cap ? out_storage : NULL, cap, in, n);
+        ps_cobs_result_t r = ps_cobs_decode(cap ? out_storage : NULL, cap, in, n);
         TH_CHECK(r.len <= cap);
         TH_CHECK(r.status <= PS_COBS_ERR_TRUNCATED);
         if (r.status == PS_COBS_OK && n != 0u) {
             /* re-encoding gives the input or its shorter canonical form (no trailing 0x01) */
             uint8_t again[800];
-            ps_cobs_result e = ps_cobs_encode(again, sizeof again, out_storage, r.len);
+            ps_cobs_result_t e = ps_cobs_encode(again, sizeof again, out_storage, r.len);
             TH_CHECK(e.status == PS_COBS_OK && e.len <= n);
             TH_CHECK(memcmp(again, in, e.len) == 0);
         }
@@ -87,8 +87,8 @@ static void frame_parse_garbage(void)
         if (below(4) == 0u && n >= PS_FRAME_OVERHEAD_BYTES) { /* make a quarter valid */
             ps_put_u16le(&raw[n - 2u], ps_crc16(raw, n - 2u));
         }
-        ps_frame_view v;
-        ps_frame_status st = ps_frame_parse(raw, n, &v);
+        ps_frame_view_t v;
+        ps_frame_status_t st = ps_frame_parse(raw, n, &v);
         if (st == PS_FRAME_OK) {
             TH_CHECK(n >= PS_FRAME_OVERHEAD_BYTES && n <= PS_FRAME_MAX_RAW);
             TH_EQ(v.payload_len, n - PS_FRAME_OVERHEAD_BYTES);
@@ -100,19 +100,19 @@ static void frame_parse_garbage(void)
 /* --- the whole receive path through ps_app_step --- */
 
 static ps_app_t app;
-static host_rx rx;
+static host_rx_t rx;
 
-typedef struct model {
-    uint64_t zeros_fed;       /* delimiters the firmware may have read */
-    uint64_t responses;       /* RESPONSE frames the host decoded */
-    uint64_t snapshots;       /* SNAPSHOT frames the host decoded */
-    uint32_t next_index;      /* the snapshot index the host expects next */
-    int32_t last_seq;         /* -1 before the first frame */
+typedef struct fuzz_model {
+    uint64_t zeros_fed;  /* delimiters the firmware may have read */
+    uint64_t responses;  /* RESPONSE frames the host decoded */
+    uint64_t snapshots;  /* SNAPSHOT frames the host decoded */
+    uint32_t next_index; /* the snapshot index the host expects next */
+    int32_t last_seq;    /* -1 before the first frame */
     uint64_t seq_gaps;
-    ps_link_stats prev;
-} model;
+    ps_link_stats_t prev;
+} fuzz_model_t;
 
-static void feed(model *m, const uint8_t *p, size_t n)
+static void feed(fuzz_model_t *m, const uint8_t *p, size_t n)
 {
     size_t q = ps_test_rx_push(p, n);
     for (size_t i = 0; i < q; i++) {
@@ -120,7 +120,7 @@ static void feed(model *m, const uint8_t *p, size_t n)
     }
 }
 
-static void random_frame(model *m)
+static void random_frame(fuzz_model_t *m)
 {
     uint8_t payload[PS_FRAME_MAX_PAYLOAD];
     size_t len = below(3) == 0u ? below(PS_FRAME_MAX_PAYLOAD + 1u) : 1u + below(7);
@@ -133,22 +133,34 @@ static void random_frame(model *m)
     }
     uint8_t type = below(10) == 0u ? (uint8_t)rnd() : (uint8_t)PS_FRAME_COMMAND;
     uint8_t wire[PS_FRAME_MAX_ENCODED + 16u];
-    ps_frame_result fr = ps_frame_build(wire, sizeof wire, type, (uint16_t)rnd(), payload, len);
+    ps_frame_result_t fr = ps_frame_build(wire, sizeof wire, type, (uint16_t)rnd(), payload, len);
     if (fr.status != PS_FRAME_OK) {
         return;
     }
     size_t n = fr.len;
     switch (below(8)) { /* mutate some */
-    case 0: wire[below((uint32_t)n)] ^= (uint8_t)(1u << below(8)); break;  /* bit flip */
-    case 1: n = below((uint32_t)n); break;                                    /* truncated */
-    case 2: wire[below((uint32_t)n)] = 0; break;                              /* stray delimiter */
-    case 3: { size_t at = below((uint32_t)n); memmove(&wire[at], &wire[at + 1u], n - at - 1u); n--; break; } /* lost byte */
-    default: break;
+    case 0:             /* bit flip */
+        wire[below((uint32_t)n)] ^= (uint8_t)(1u << below(8));
+        break;
+    case 1: /* truncated */
+        n = below((uint32_t)n);
+        break;
+    case 2: /* stray delimiter */
+        wire[below((uint32_t)n)] = 0;
+        break;
+    case 3: { /* lost byte */
+        size_t at = below((uint32_t)n);
+        memmove(&wire[at], &wire[at + 1u], n - at - 1u);
+        n--;
+        break;
+    }
+    default:
+        break;
     }
     feed(m, wire, n);
 }
 
-static void random_noise(model *m)
+static void random_noise(fuzz_model_t *m)
 {
     uint8_t junk[700];
     size_t n = below(sizeof junk);
@@ -156,7 +168,7 @@ static void random_noise(model *m)
     feed(m, junk, n);
 }
 
-static void check_output(model *m)
+static void check_output(fuzz_model_t *m)
 {
     host_collect(&rx);
     TH_EQ(rx.bad, 0);
@@ -164,7 +176,7 @@ static void check_output(model *m)
         TH_EQ(rx.count, 0); /* silent until a valid command */
     }
     for (size_t i = 0; i < rx.count; i++) {
-        const host_frame *f = &rx.frames[i];
+        const host_frame_t *f = &rx.frames[i];
         if (m->last_seq >= 0) {
             m->seq_gaps += (uint16_t)(f->seq - (uint16_t)m->last_seq - 1u);
         } else {
@@ -186,9 +198,9 @@ static void check_output(model *m)
     }
 }
 
-static void check_invariants(model *m)
+static void check_invariants(fuzz_model_t *m)
 {
-    const ps_link_stats *s = &app.stats;
+    const ps_link_stats_t *s = &app.stats;
     TH_CHECK(s->rx_frames >= m->prev.rx_frames && s->rx_bad_frames >= m->prev.rx_bad_frames);
     TH_CHECK(s->rx_overflows >= m->prev.rx_overflows && s->tx_dropped >= m->prev.tx_dropped);
     TH_CHECK(s->unknown_commands >= m->prev.unknown_commands);
@@ -204,7 +216,7 @@ static void check_invariants(model *m)
 static void app_campaign(uint64_t seed, unsigned steps)
 {
     g_rng = seed;
-    model m;
+    fuzz_model_t m;
     memset(&m, 0, sizeof m);
     m.last_seq = -1;
     host_reset(&app);
@@ -233,7 +245,8 @@ static void app_campaign(uint64_t seed, unsigned steps)
     /* drain everything: then every device frame was either delivered or counted as dropped */
     ps_test_tx_set_accept(PS_TEST_UNLIMITED);
     ps_test_rx_set_chunk(PS_TEST_UNLIMITED);
-    for (unsigned i = 0; i < 1000u && (ps_test_rx_pending() != 0u || ps_txq_used(&app.tx) != 0u); i++) {
+    for (unsigned i = 0; i < 1000u && (ps_test_rx_pending() != 0u || ps_txq_used(&app.tx) != 0u);
+         i++) {
         ps_app_step(&app);
         check_output(&m);
     }
@@ -260,6 +273,16 @@ static void app_rx_path_seed1(void) { app_campaign(0x0123456789ABCDEFull, 200000
 static void app_rx_path_seed2(void) { app_campaign(0xFEEDFACECAFEBEEFull, 200000u); }
 static void app_rx_path_seed3(void) { app_campaign(0x5EED5EED5EED5EEDull, 200000u); }
 
+/* Garbage on the UART is counted, never asserted: no PS_ASSERT may have fired. */
+static void no_assertion_fired(void)
+{
+    ps_test_assert_record_t a = ps_test_asserts();
+    TH_EQ(a.count, 0);
+    if (a.count != 0u) {
+        printf("  last failed assertion: %s:%d: %s\n", a.file, a.line, a.expr);
+    }
+}
+
 int main(void)
 {
     TH_RUN(cobs_round_trip_random);
@@ -268,5 +291,6 @@ int main(void)
     TH_RUN(app_rx_path_seed1);
     TH_RUN(app_rx_path_seed2);
     TH_RUN(app_rx_path_seed3);
+    TH_RUN(no_assertion_fired);
     return th_finish("");
 }

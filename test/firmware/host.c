@@ -19,7 +19,7 @@ void host_reset(ps_app_t *app)
 void host_send_frame(uint8_t type, uint16_t seq, const uint8_t *payload, size_t len)
 {
     uint8_t wire[PS_FRAME_MAX_ENCODED];
-    ps_frame_result r = ps_frame_build(wire, sizeof wire, type, seq, payload, len);
+    ps_frame_result_t r = ps_frame_build(wire, sizeof wire, type, seq, payload, len);
     if (r.status == PS_FRAME_OK) {
         (void)ps_test_rx_push(wire, r.len);
     }
@@ -44,17 +44,17 @@ void host_steps(ps_app_t *app, unsigned n)
     }
 }
 
-static void decode_chunk(host_rx *out, const uint8_t *chunk, size_t len)
+static void decode_chunk(host_rx_t *out, const uint8_t *chunk, size_t len)
 {
     uint8_t raw[PS_FRAME_MAX_RAW];
-    ps_frame_view v;
-    ps_cobs_result d = ps_cobs_decode(raw, sizeof raw, chunk, len);
+    ps_frame_view_t v;
+    ps_cobs_result_t d = ps_cobs_decode(raw, sizeof raw, chunk, len);
     if (d.status != PS_COBS_OK || ps_frame_parse(raw, d.len, &v) != PS_FRAME_OK) {
         out->bad++;
         return;
     }
     if (out->count < HOST_MAX_FRAMES) {
-        host_frame *f = &out->frames[out->count++];
+        host_frame_t *f = &out->frames[out->count++];
         f->type = v.type;
         f->seq = v.seq;
         f->len = v.payload_len;
@@ -62,7 +62,7 @@ static void decode_chunk(host_rx *out, const uint8_t *chunk, size_t len)
     }
 }
 
-void host_collect(host_rx *out)
+void host_collect(host_rx_t *out)
 {
     out->count = 0;
     out->bad = 0;
@@ -84,8 +84,8 @@ void host_collect(host_rx *out)
     }
 }
 
-const host_frame *host_call(ps_app_t *app, host_rx *rx, uint16_t seq, uint8_t cmd,
-                            const uint8_t *args, size_t args_len)
+const host_frame_t *host_call(ps_app_t *app, host_rx_t *rx, uint16_t seq, uint8_t cmd,
+                              const uint8_t *args, size_t args_len)
 {
     host_cmd(seq, cmd, args, args_len);
     host_steps(app, 3);

@@ -7,10 +7,10 @@
 #include "th.h"
 
 static ps_app_t app;
-static host_rx rx;
+static host_rx_t rx;
 
 /* Expect a RESPONSE header: cmd, status, requestSeq. */
-static void expect_response(const host_frame *f, uint8_t cmd, uint8_t status, uint16_t req_seq,
+static void expect_response(const host_frame_t *f, uint8_t cmd, uint8_t status, uint16_t req_seq,
                             size_t reply_len)
 {
     TH_CHECK(f != NULL);
@@ -29,12 +29,13 @@ static void cmd_ping(void)
     host_reset(&app);
     uint8_t nonce[4];
     ps_put_u32le(nonce, 0xCAFEF00Du);
-    const host_frame *f = host_call(&app, &rx, 0x1234, PS_CMD_PING, nonce, 4);
+    const host_frame_t *f = host_call(&app, &rx, 0x1234, PS_CMD_PING, nonce, 4);
     expect_response(f, PS_CMD_PING, PS_STATUS_OK, 0x1234, PS_CMD_PING_REPLY_BYTES);
     TH_EQ(rx.count, 1);
     TH_EQ(rx.bad, 0);
     TH_EQ(f->seq, 0); /* first device frame */
-    TH_EQ(ps_get_u32le(&f->payload[PS_RESPONSE_BYTES + PS_CMD_PING_REPLY_NONCE_OFFSET]), 0xCAFEF00Du);
+    TH_EQ(ps_get_u32le(&f->payload[PS_RESPONSE_BYTES + PS_CMD_PING_REPLY_NONCE_OFFSET]),
+          0xCAFEF00Du);
     f = host_call(&app, &rx, 0x1235, PS_CMD_PING, nonce, 4);
     TH_CHECK(f != NULL && f->seq == 1u);
     TH_EQ(app.stats.rx_frames, 2);
@@ -45,9 +46,11 @@ static void cmd_info(void)
     host_reset(&app);
     ps_test_set_reg(PS_REG_CLK_HZ, 125000000u);
     ps_test_set_reg(PS_REG_BAR_LATENCY, 777u);
-    const host_frame *f = host_call(&app, &rx, 9, PS_CMD_INFO, NULL, 0);
+    const host_frame_t *f = host_call(&app, &rx, 9, PS_CMD_INFO, NULL, 0);
     expect_response(f, PS_CMD_INFO, PS_STATUS_OK, 9, PS_CMD_INFO_REPLY_BYTES);
-    if (f == NULL) { return; }
+    if (f == NULL) {
+        return;
+    }
     const uint8_t *r = &f->payload[PS_RESPONSE_BYTES];
     TH_EQ(ps_get_u16le(&r[PS_CMD_INFO_REPLY_PROTOCOL_VERSION_OFFSET]), PS_PROTOCOL_VERSION);
     TH_EQ(ps_get_u16le(&r[PS_CMD_INFO_REPLY_FIRMWARE_VERSION_OFFSET]), 1);
@@ -65,7 +68,9 @@ static void cmd_info(void)
     expect_response(f, PS_CMD_START, PS_STATUS_OK, 10, 0);
     f = host_call(&app, &rx, 11, PS_CMD_INFO, NULL, 0);
     expect_response(f, PS_CMD_INFO, PS_STATUS_OK, 11, PS_CMD_INFO_REPLY_BYTES);
-    if (f == NULL) { return; }
+    if (f == NULL) {
+        return;
+    }
     r = &f->payload[PS_RESPONSE_BYTES];
     TH_EQ(r[PS_CMD_INFO_REPLY_STREAMING_OFFSET], 1);
     TH_EQ(ps_get_u16le(&r[PS_CMD_INFO_REPLY_PERIOD_MS_OFFSET]), 250);
@@ -75,7 +80,7 @@ static void cmd_info_reports_a_missing_probe(void)
 {
     host_reset(&app);
     ps_test_stick_reg(PS_REG_ID, 0);
-    const host_frame *f = host_call(&app, &rx, 1, PS_CMD_INFO, NULL, 0);
+    const host_frame_t *f = host_call(&app, &rx, 1, PS_CMD_INFO, NULL, 0);
     expect_response(f, PS_CMD_INFO, PS_STATUS_OK, 1, PS_CMD_INFO_REPLY_BYTES);
     if (f != NULL) {
         TH_EQ(ps_get_u32le(&f->payload[PS_RESPONSE_BYTES + PS_CMD_INFO_REPLY_PROBE_ID_OFFSET]), 0);
@@ -87,7 +92,7 @@ static void start_with(uint16_t period_ms, uint8_t want_status, uint16_t want_pe
     host_reset(&app);
     uint8_t a[2];
     ps_put_u16le(a, period_ms);
-    const host_frame *f = host_call(&app, &rx, 3, PS_CMD_START, a, 2);
+    const host_frame_t *f = host_call(&app, &rx, 3, PS_CMD_START, a, 2);
     expect_response(f, PS_CMD_START, want_status, 3, 0);
     bool ok = want_status == PS_STATUS_OK;
     TH_EQ((ps_test_reg(PS_REG_CTRL) & PS_REG_CTRL_ENABLE) != 0u, ok);
@@ -113,7 +118,7 @@ static void cmd_stop_keeps_counts(void)
     (void)host_call(&app, &rx, 1, PS_CMD_START, a, 2);
     ps_test_tick(1000);
     ps_test_set_counter(PS_CNT_MRD_128, 42);
-    const host_frame *f = host_call(&app, &rx, 2, PS_CMD_STOP, NULL, 0);
+    const host_frame_t *f = host_call(&app, &rx, 2, PS_CMD_STOP, NULL, 0);
     expect_response(f, PS_CMD_STOP, PS_STATUS_OK, 2, 0);
     TH_EQ(ps_test_reg(PS_REG_CTRL) & PS_REG_CTRL_ENABLE, 0);
     TH_CHECK(!app.cmd.streaming);
@@ -131,7 +136,7 @@ static void cmd_clear(void)
 {
     host_reset(&app);
     ps_test_set_counter(PS_CNT_CPLD_BYTES, 4096);
-    const host_frame *f = host_call(&app, &rx, 5, PS_CMD_CLEAR, NULL, 0);
+    const host_frame_t *f = host_call(&app, &rx, 5, PS_CMD_CLEAR, NULL, 0);
     expect_response(f, PS_CMD_CLEAR, PS_STATUS_OK, 5, 0);
     TH_EQ(ps_test_regs_stats().clears, 1);
     TH_EQ(ps_test_counter(PS_CNT_CPLD_BYTES), 0);
@@ -143,12 +148,12 @@ static void cmd_snapshot_before_response(void)
     for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
         ps_test_set_counter(i, 0xAB00000000000000ull | ((uint64_t)i << 32) | (i * 3u));
     }
-    const host_frame *f = host_call(&app, &rx, 0x0ABC, PS_CMD_SNAPSHOT, NULL, 0);
+    const host_frame_t *f = host_call(&app, &rx, 0x0ABC, PS_CMD_SNAPSHOT, NULL, 0);
     TH_EQ(rx.count, 2);
     TH_EQ(rx.frames[0].type, PS_FRAME_SNAPSHOT);
     TH_CHECK(f == &rx.frames[1]);
     expect_response(f, PS_CMD_SNAPSHOT, PS_STATUS_OK, 0x0ABC, 0);
-    const host_frame *s = &rx.frames[0];
+    const host_frame_t *s = &rx.frames[0];
     TH_EQ(s->len, PS_SNAPSHOT_BYTES);
     TH_EQ(s->seq, 0);
     TH_EQ(f->seq, 1);
@@ -167,24 +172,31 @@ static void cmd_snapshot_before_response(void)
     s = &rx.frames[0];
     TH_EQ(s->type, PS_FRAME_SNAPSHOT);
     TH_EQ(ps_get_u32le(&s->payload[PS_SNAPSHOT_INDEX_OFFSET]), 1);
-    TH_EQ(s->payload[PS_SNAPSHOT_FLAGS_OFFSET], PS_SNAPSHOT_FLAG_ON_DEMAND | PS_SNAPSHOT_FLAG_ENABLED);
+    TH_EQ(s->payload[PS_SNAPSHOT_FLAGS_OFFSET],
+          PS_SNAPSHOT_FLAG_ON_DEMAND | PS_SNAPSHOT_FLAG_ENABLED);
     TH_EQ(ps_get_u32le(&s->payload[PS_SNAPSHOT_RX_FRAMES_OFFSET]), 3);
 }
 
+typedef struct bad_length_case {
+    uint8_t cmd;
+    size_t len;
+} bad_length_case_t;
+
 static void cmd_bad_lengths(void)
 {
-    static const struct { uint8_t cmd; size_t len; } cases[] = {
-        {PS_CMD_PING, 0}, {PS_CMD_PING, 3}, {PS_CMD_PING, 5}, {PS_CMD_INFO, 1},
-        {PS_CMD_START, 0}, {PS_CMD_START, 1}, {PS_CMD_START, 3}, {PS_CMD_STOP, 1},
+    static const bad_length_case_t cases[] = {
+        {PS_CMD_PING, 0},  {PS_CMD_PING, 3},     {PS_CMD_PING, 5},  {PS_CMD_INFO, 1},
+        {PS_CMD_START, 0}, {PS_CMD_START, 1},    {PS_CMD_START, 3}, {PS_CMD_STOP, 1},
         {PS_CMD_CLEAR, 2}, {PS_CMD_SNAPSHOT, 1},
     };
     uint8_t args[8] = {0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         host_reset(&app);
-        const host_frame *f = host_call(&app, &rx, (uint16_t)(100u + i), cases[i].cmd, args, cases[i].len);
+        const host_frame_t *f =
+            host_call(&app, &rx, (uint16_t)(100u + i), cases[i].cmd, args, cases[i].len);
         expect_response(f, cases[i].cmd, PS_STATUS_BAD_LENGTH, (uint16_t)(100u + i), 0);
-        TH_EQ(rx.count, 1); /* no snapshot for a refused SNAPSHOT */
-        TH_EQ(ps_test_reg(PS_REG_CTRL), 0);          /* no side effect */
+        TH_EQ(rx.count, 1);                 /* no snapshot for a refused SNAPSHOT */
+        TH_EQ(ps_test_reg(PS_REG_CTRL), 0); /* no side effect */
         TH_EQ(ps_test_regs_stats().clears, 0);
         TH_EQ(app.stats.unknown_commands, 0);
     }
@@ -195,7 +207,8 @@ static void cmd_unknown(void)
     host_reset(&app);
     const uint8_t ids[] = {0x00, 0x07, 0x7F, 0xFF};
     for (size_t i = 0; i < sizeof ids; i++) {
-        const host_frame *f = host_call(&app, &rx, (uint16_t)i, ids[i], (const uint8_t *)"xyz", 3);
+        const host_frame_t *f =
+            host_call(&app, &rx, (uint16_t)i, ids[i], (const uint8_t *)"xyz", 3);
         expect_response(f, ids[i], PS_STATUS_UNKNOWN_COMMAND, (uint16_t)i, 0);
     }
     TH_EQ(app.stats.unknown_commands, 4);
@@ -208,10 +221,10 @@ static void non_command_frames_are_bad(void)
 {
     host_reset(&app);
     const uint8_t ping[] = {PS_CMD_PING, 1, 2, 3, 4};
-    host_send_frame(PS_FRAME_RESPONSE, 1, ping, sizeof ping);   /* our own echo, e.g. a loopback */
+    host_send_frame(PS_FRAME_RESPONSE, 1, ping, sizeof ping); /* our own echo, e.g. a loopback */
     host_send_frame(PS_FRAME_SNAPSHOT, 2, ping, sizeof ping);
     host_send_frame(0x00, 3, ping, sizeof ping);
-    host_send_frame(PS_FRAME_COMMAND, 4, NULL, 0);               /* COMMAND without a cmd byte */
+    host_send_frame(PS_FRAME_COMMAND, 4, NULL, 0); /* COMMAND without a cmd byte */
     host_steps(&app, 3);
     TH_EQ(ps_test_tx_pending(), 0);
     TH_EQ(app.stats.rx_bad_frames, 4);
@@ -223,7 +236,7 @@ static void seq_wraps(void)
     host_reset(&app);
     app.tx_seq = 0xFFFFu;
     uint8_t nonce[4] = {1, 2, 3, 4};
-    const host_frame *f = host_call(&app, &rx, 0xFFFF, PS_CMD_PING, nonce, 4);
+    const host_frame_t *f = host_call(&app, &rx, 0xFFFF, PS_CMD_PING, nonce, 4);
     TH_CHECK(f != NULL && f->seq == 0xFFFFu);
     f = host_call(&app, &rx, 0, PS_CMD_PING, nonce, 4);
     TH_CHECK(f != NULL && f->seq == 0u);

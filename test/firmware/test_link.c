@@ -8,16 +8,16 @@
 #include "th.h"
 
 static ps_app_t app;
-static host_rx rx;
+static host_rx_t rx;
 
-static const host_frame *ping(uint16_t seq, uint32_t nonce)
+static const host_frame_t *ping(uint16_t seq, uint32_t nonce)
 {
     uint8_t a[4];
     ps_put_u32le(a, nonce);
     return host_call(&app, &rx, seq, PS_CMD_PING, a, 4);
 }
 
-static bool is_ping_reply(const host_frame *f, uint32_t nonce)
+static bool is_ping_reply(const host_frame_t *f, uint32_t nonce)
 {
     return f != NULL && f->payload[PS_RESPONSE_STATUS_OFFSET] == PS_STATUS_OK
         && f->len == PS_RESPONSE_BYTES + 4u
@@ -31,20 +31,23 @@ static void silent_until_first_command(void)
     ps_test_time_advance(10000000u);
     host_steps(&app, 10);
     uint8_t junk[600];
-    for (unsigned i = 0; i < sizeof junk; i++) { junk[i] = (uint8_t)((i * 37u) | 1u); }
-    junk[100] = 0; junk[599] = 0;
-    host_raw(junk, sizeof junk);                           /* a bad chunk and an overflow */
+    for (unsigned i = 0; i < sizeof junk; i++) {
+        junk[i] = (uint8_t)((i * 37u) | 1u);
+    }
+    junk[100] = 0;
+    junk[599] = 0;
+    host_raw(junk, sizeof junk); /* a bad chunk and an overflow */
     const uint8_t p[] = {PS_CMD_PING, 1, 2, 3, 4};
-    host_send_frame(PS_FRAME_RESPONSE, 1, p, sizeof p);      /* valid frame, wrong type */
+    host_send_frame(PS_FRAME_RESPONSE, 1, p, sizeof p); /* valid frame, wrong type */
     ps_test_rx_corrupt_at(ps_test_rx_consumed() + ps_test_rx_pending() + 3u, 0x01);
-    host_send_frame(PS_FRAME_COMMAND, 2, p, sizeof p);       /* a PING with one bit flipped */
+    host_send_frame(PS_FRAME_COMMAND, 2, p, sizeof p); /* a PING with one bit flipped */
     host_steps(&app, 20);
     TH_EQ(ps_test_tx_pending(), 0);
-    TH_EQ(ps_test_tx_write_calls(), 0);                    /* not even an empty write */
+    TH_EQ(ps_test_tx_write_calls(), 0); /* not even an empty write */
     TH_EQ(app.stats.rx_bad_frames, 3);
     TH_EQ(app.stats.rx_overflows, 1);
     TH_EQ(app.stats.rx_frames, 0);
-    const host_frame *f = ping(7, 0x11223344u);
+    const host_frame_t *f = ping(7, 0x11223344u);
     TH_CHECK(is_ping_reply(f, 0x11223344u));
     TH_EQ(app.stats.rx_frames, 1);
 }
@@ -67,7 +70,7 @@ static void tx_full_drops_whole_frames(void)
     host_steps(&app, 2);
     host_collect(&rx);
     TH_EQ(rx.bad, 0);
-    TH_EQ(rx.count + dropped, 80u);                       /* 40 x (snapshot + response) */
+    TH_EQ(rx.count + dropped, 80u); /* 40 x (snapshot + response) */
     uint16_t last = 0;
     for (size_t i = 0; i < rx.count; i++) {
         TH_CHECK(i == 0u || rx.frames[i].seq > last); /* in order, never repeated */
@@ -88,7 +91,9 @@ static void tx_partial_writes(void)
     ps_test_tx_set_accept(3); /* a UART that takes 3 bytes a call */
     host_cmd(1, PS_CMD_SNAPSHOT, NULL, 0);
     host_cmd(2, PS_CMD_INFO, NULL, 0);
-    for (unsigned i = 0; i < 200u; i++) { host_steps(&app, 1); }
+    for (unsigned i = 0; i < 200u; i++) {
+        host_steps(&app, 1);
+    }
     host_collect(&rx);
     TH_EQ(rx.bad, 0);
     TH_EQ(rx.count, 3);
@@ -105,7 +110,7 @@ static void rx_overflow_then_resync(void)
     memset(big, 0x41, sizeof big);
     host_raw(big, sizeof big);
     host_raw((const uint8_t[]){0x00}, 1);
-    const host_frame *f = ping(5, 0xABCDEF01u);
+    const host_frame_t *f = ping(5, 0xABCDEF01u);
     TH_CHECK(is_ping_reply(f, 0xABCDEF01u));
     TH_EQ(app.stats.rx_overflows, 1);
     TH_EQ(app.stats.rx_bad_frames, 0);
@@ -143,7 +148,7 @@ static void rx_garbage_then_resync(void)
     }
     host_raw(junk, sizeof junk);
     host_raw((const uint8_t[]){0x00}, 1); /* the host's resync: one delimiter before a frame */
-    const host_frame *f = ping(1, 0x5A5A5A5Au);
+    const host_frame_t *f = ping(1, 0x5A5A5A5Au);
     TH_CHECK(is_ping_reply(f, 0x5A5A5A5Au));
     TH_EQ(app.stats.rx_frames, 1);
     TH_CHECK(app.stats.rx_bad_frames + app.stats.rx_overflows > 0u);
@@ -157,7 +162,9 @@ static void rx_corrupted_and_dropped_bytes(void)
     TH_EQ(app.stats.rx_bad_frames, 1);
     TH_CHECK(is_ping_reply(ping(2, 222), 222));
     ps_test_rx_drop_every(5); /* a lossy line: frames fail, nothing crashes or hangs */
-    for (unsigned i = 0; i < 20u; i++) { (void)ping((uint16_t)(10u + i), i); }
+    for (unsigned i = 0; i < 20u; i++) {
+        (void)ping((uint16_t)(10u + i), i);
+    }
     ps_test_rx_drop_every(0);
     host_raw((const uint8_t[]){0x00}, 1);
     TH_CHECK(is_ping_reply(ping(50, 5050), 5050));

@@ -12,5 +12,7 @@ int main(int argc, char **argv)
     if (argc > 1) {
         suite_sim(argv[1]);
     }
+    suite_debug_off();
+    suite_debug();
     return th_finish("");
 }

@@ -1,16 +1,16 @@
 /* test_probe.c - the CSR driver against the test port's register file. */
 #include "generated/pcie_scope_regs.h"
 #include "hal_test.h"
+#include "ps_le.h"
 #include "ps_probe.h"
 #include "ps_telemetry.h"
-#include "ps_le.h"
 #include "suites.h"
 #include "th.h"
 
 static void probe_identify(void)
 {
     ps_test_reset();
-    ps_probe_ident id;
+    ps_probe_ident_t id;
     TH_EQ(ps_probe_identify(&id), PS_PROBE_OK);
     TH_EQ(id.id, PS_ID_MAGIC);
     TH_EQ(id.version, PS_VERSION_VALUE);
@@ -43,7 +43,7 @@ static void probe_snapshot_reads_every_counter(void)
     for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
         TH_EQ(c[i], ps_test_counter(i));
     }
-    ps_test_reg_stats s = ps_test_regs_stats();
+    ps_test_reg_stats_t s = ps_test_regs_stats();
     TH_EQ(s.snapshots, 1);
     TH_EQ(s.counter_reads_since_snapshot, 2u * PS_CNT_COUNT);
     /* the copy is a snapshot: later live changes are not in it until the next one */
@@ -75,8 +75,10 @@ static void probe_clear_and_tick(void)
 static void telemetry_layout(void)
 {
     uint64_t c[PS_CNT_COUNT];
-    for (unsigned i = 0; i < PS_CNT_COUNT; i++) { c[i] = 0x1111111111111111ull * (i + 1u); }
-    ps_link_stats st = {1, 2, 3, 4, 5};
+    for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
+        c[i] = 0x1111111111111111ull * (i + 1u);
+    }
+    ps_link_stats_t st = {1, 2, 3, 4, 5};
     uint8_t p[PS_SNAPSHOT_BYTES];
     TH_EQ(ps_telemetry_encode_snapshot(p, sizeof p - 1u, 0, 0, c, &st), 0);
     TH_EQ(ps_telemetry_encode_snapshot(p, sizeof p, 3, 0xDEADBEEFu, c, &st), PS_SNAPSHOT_BYTES);

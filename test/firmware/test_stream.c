@@ -5,7 +5,7 @@
 #include "th.h"
 
 static ps_app_t app;
-static host_rx rx;
+static host_rx_t rx;
 
 static unsigned count_snapshots(void)
 {

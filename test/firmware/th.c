@@ -16,8 +16,8 @@ void th_fail(const char *file, int line, const char *what)
     }
 }
 
-void th_fail_eq(const char *file, int line, const char *a, const char *b,
-                unsigned long long va, unsigned long long vb)
+void th_fail_eq(const char *file, int line, const char *a, const char *b, unsigned long long va,
+                unsigned long long vb)
 {
     g_case_failures++;
     if (g_case_failures <= 5u) {

@@ -8,26 +8,26 @@
 #include <stddef.h>
 
 void th_fail(const char *file, int line, const char *what);
-void th_fail_eq(const char *file, int line, const char *a, const char *b,
-                unsigned long long va, unsigned long long vb);
+void th_fail_eq(const char *file, int line, const char *a, const char *b, unsigned long long va,
+                unsigned long long vb);
 void th_run(const char *name, void (*fn)(void));
 /* Print the closing line (with an optional prefix) and return the exit status. */
 int th_finish(const char *prefix);
 
-#define TH_CHECK(cond)                                   \
-    do {                                                 \
-        if (!(cond)) {                                   \
-            th_fail(__FILE__, __LINE__, #cond);          \
-        }                                                \
+#define TH_CHECK(cond)                          \
+    do {                                        \
+        if (!(cond)) {                          \
+            th_fail(__FILE__, __LINE__, #cond); \
+        }                                       \
     } while (0)
 
-#define TH_EQ(a, b)                                                      \
-    do {                                                                 \
-        unsigned long long th_a_ = (unsigned long long)(a);              \
-        unsigned long long th_b_ = (unsigned long long)(b);              \
-        if (th_a_ != th_b_) {                                            \
-            th_fail_eq(__FILE__, __LINE__, #a, #b, th_a_, th_b_);        \
-        }                                                                \
+#define TH_EQ(a, b)                                               \
+    do {                                                          \
+        unsigned long long th_a_ = (unsigned long long)(a);       \
+        unsigned long long th_b_ = (unsigned long long)(b);       \
+        if (th_a_ != th_b_) {                                     \
+            th_fail_eq(__FILE__, __LINE__, #a, #b, th_a_, th_b_); \
+        }                                                         \
     } while (0)
 
 #define TH_RUN(fn) th_run(#fn, fn)

@@ -4,14 +4,17 @@
 #include "hal_sim.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
-static ps_sim_bus g_bus;
+static ps_sim_bus_t g_bus;
 static bool g_bound;
 
-void ps_hal_sim_bind(const ps_sim_bus *bus)
+void ps_hal_sim_bind(const ps_sim_bus_t *bus)
 {
     if (bus == NULL) {
         g_bound = false;
@@ -62,4 +65,22 @@ uint64_t ps_hal_time_us(void)
         return 0;
     }
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* The twin's stderr is its log: an assertion is fatal there, as a crash would be. */
+void ps_hal_assert_failed(const char *file, int line, const char *expr)
+{
+    fprintf(stderr, "pcie-scope firmware: %s:%d: assertion failed: %s\n", file, line, expr);
+    fflush(stderr);
+    abort();
+}
+
+void ps_hal_log(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("pcie-scope firmware: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
 }

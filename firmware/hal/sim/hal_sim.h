@@ -14,14 +14,15 @@ extern "C" {
 #endif
 
 typedef struct ps_sim_bus {
-    void    *ctx;
-    uint32_t (*reg_read)(void *ctx, uint32_t offset);        /* performs a real AXI4-Lite read on the Verilated model */
-    void     (*reg_write)(void *ctx, uint32_t offset, uint32_t value);
-    int      uart_fd;                                        /* PTY master, O_NONBLOCK */
-} ps_sim_bus;
+    void *ctx;
+    /* Each performs a real AXI4-Lite transaction on the Verilated model. */
+    uint32_t (*reg_read)(void *ctx, uint32_t offset);
+    void (*reg_write)(void *ctx, uint32_t offset, uint32_t value);
+    int uart_fd; /* PTY master, O_NONBLOCK */
+} ps_sim_bus_t;
 
 /* Bind (by copy) before the first ps_app_step. Unbound: reads 0, writes and UART do nothing. */
-void ps_hal_sim_bind(const ps_sim_bus *bus);
+void ps_hal_sim_bind(const ps_sim_bus_t *bus);
 
 #ifdef __cplusplus
 }

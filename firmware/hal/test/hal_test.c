@@ -1,19 +1,22 @@
 /* hal_test.c - in-memory ps_hal for host unit tests (the lfs_emubd idea). */
 #include "hal_test.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "generated/pcie_scope_regs.h"
+#include "ps_config.h"
 
 #define REG_WORDS 64u /* plain registers below PS_REG_CNT_BASE, by word */
 
-static struct {
+typedef struct ps_test_state {
     uint32_t regs[REG_WORDS];
     uint64_t live[PS_CNT_COUNT];
     uint64_t shadow[PS_CNT_COUNT];
     bool stuck[REG_WORDS + 2u * PS_CNT_COUNT];
     uint32_t stuck_value[REG_WORDS + 2u * PS_CNT_COUNT];
-    ps_test_reg_stats stats;
+    ps_test_reg_stats_t stats;
 
     uint8_t rx[PS_TEST_RX_BYTES];
     size_t rx_head, rx_tail, rx_chunk, rx_consumed;
@@ -27,7 +30,9 @@ static struct {
     uint32_t tx_calls;
 
     uint64_t now_us;
-} t;
+} ps_test_state_t;
+
+static ps_test_state_t t;
 
 /* Word slot for a register offset, or -1 when nothing decodes there. */
 static int slot(uint32_t offset)
@@ -93,7 +98,7 @@ void ps_test_stick_reg(uint32_t offset, uint32_t value)
     }
 }
 
-ps_test_reg_stats ps_test_regs_stats(void) { return t.stats; }
+ps_test_reg_stats_t ps_test_regs_stats(void) { return t.stats; }
 
 uint32_t ps_hal_reg_read(uint32_t offset)
 {
@@ -250,3 +255,39 @@ void ps_test_time_set(uint64_t us) { t.now_us = us; }
 void ps_test_time_advance(uint64_t us) { t.now_us += us; }
 
 uint64_t ps_hal_time_us(void) { return t.now_us; }
+
+/* Outside t: ps_test_reset must not hide an assertion a test case caused. */
+static ps_test_assert_record_t g_asserts;
+static unsigned g_log_count;
+static char g_log_last[PS_LOG_LINE_BYTES];
+
+void ps_hal_assert_failed(const char *file, int line, const char *expr)
+{
+    g_asserts.count++;
+    g_asserts.file = file;
+    g_asserts.line = line;
+    g_asserts.expr = expr;
+}
+
+ps_test_assert_record_t ps_test_asserts(void) { return g_asserts; }
+
+void ps_test_asserts_clear(void) { memset(&g_asserts, 0, sizeof g_asserts); }
+
+void ps_hal_log(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(g_log_last, sizeof g_log_last, fmt, ap);
+    va_end(ap);
+    g_log_count++;
+}
+
+unsigned ps_test_log_count(void) { return g_log_count; }
+
+const char *ps_test_log_last(void) { return g_log_last; }
+
+void ps_test_log_clear(void)
+{
+    g_log_count = 0;
+    g_log_last[0] = '\0';
+}

@@ -38,27 +38,40 @@ typedef struct ps_test_reg_stats {
     uint32_t snapshots; /* CMD.SNAPSHOT pulses */
     uint32_t clears;    /* CMD.CLEAR pulses */
     uint32_t counter_reads_since_snapshot;
-} ps_test_reg_stats;
-ps_test_reg_stats ps_test_regs_stats(void);
+} ps_test_reg_stats_t;
+ps_test_reg_stats_t ps_test_regs_stats(void);
 
 /* --- UART, host -> device --- */
 size_t ps_test_rx_push(const uint8_t *data, size_t len); /* bytes queued */
 size_t ps_test_rx_pending(void);
-void ps_test_rx_set_chunk(size_t max_per_read);          /* PS_TEST_UNLIMITED by default */
+void ps_test_rx_set_chunk(size_t max_per_read); /* PS_TEST_UNLIMITED by default */
 /* Faults on bytes as the firmware reads them; counted from the first byte ever read. */
-void ps_test_rx_drop_every(unsigned n);                  /* lose every n-th byte (0 = off) */
+void ps_test_rx_drop_every(unsigned n); /* lose every n-th byte (0 = off) */
 void ps_test_rx_corrupt_at(size_t byte_number, uint8_t xor_mask); /* one-shot bit flips */
-size_t ps_test_rx_consumed(void);                        /* bytes read so far (incl. dropped) */
+size_t ps_test_rx_consumed(void); /* bytes read so far (incl. dropped) */
 
 /* --- UART, device -> host --- */
 size_t ps_test_tx_pending(void);
-size_t ps_test_tx_take(uint8_t *dst, size_t cap);        /* remove and return queued bytes */
-void ps_test_tx_set_accept(size_t max_per_write);        /* 0 = UART full; PS_TEST_UNLIMITED */
+size_t ps_test_tx_take(uint8_t *dst, size_t cap); /* remove and return queued bytes */
+void ps_test_tx_set_accept(size_t max_per_write); /* 0 = UART full; PS_TEST_UNLIMITED */
 uint32_t ps_test_tx_write_calls(void);
 
 /* --- time --- */
 void ps_test_time_set(uint64_t us);
 void ps_test_time_advance(uint64_t us);
+
+/* --- PS_ASSERT / PS_LOG hooks: recorded, kept across ps_test_reset (a test clears them) --- */
+typedef struct ps_test_assert_record {
+    unsigned count;   /* failed assertions since the last clear */
+    const char *file; /* of the latest one (NULL if none) */
+    int line;
+    const char *expr;
+} ps_test_assert_record_t;
+ps_test_assert_record_t ps_test_asserts(void);
+void ps_test_asserts_clear(void);
+unsigned ps_test_log_count(void);   /* PS_LOG messages since the last clear */
+const char *ps_test_log_last(void); /* the latest one, "" if none (cut to PS_LOG_LINE_BYTES) */
+void ps_test_log_clear(void);
 
 #ifdef __cplusplus
 }

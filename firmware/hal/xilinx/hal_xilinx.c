@@ -2,29 +2,21 @@
  * hal_xilinx.c - ps_hal on a MicroBlaze: polled, interrupt-free, low-level drivers only.
  *
  * Base addresses come from the BSP's xparameters.h. The XPAR_* names depend on the instance
- * names of the block design; override PS_XIL_* on the compiler command line if they differ.
+ * names of the block design; the PS_XIL_* defaults that name them are in ps_config.h, override
+ * them on the compiler command line (or in a ps_config_port.h) if they differ.
  */
 #include "hal_xilinx.h"
 
-#include "xparameters.h"
+#include "ps_config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "xparameters.h" /* first: the BSP's instance names */
+
 #include "xil_io.h"
-#include "xuartlite_l.h"
 #include "xtmrctr_l.h"
-
-#ifndef PS_XIL_CSR_BASEADDR
-#define PS_XIL_CSR_BASEADDR XPAR_PCIE_SCOPE_CSR_0_BASEADDR
-#endif
-#ifndef PS_XIL_UART_BASEADDR
-#define PS_XIL_UART_BASEADDR XPAR_UARTLITE_0_BASEADDR
-#endif
-#ifndef PS_XIL_TIMER_BASEADDR
-#define PS_XIL_TIMER_BASEADDR XPAR_TMRCTR_0_BASEADDR
-#endif
-#ifndef PS_XIL_TIMER_CLOCK_HZ
-#define PS_XIL_TIMER_CLOCK_HZ XPAR_TMRCTR_0_CLOCK_FREQ_HZ
-#endif
-
-#define PS_XIL_TIMER 0u /* timer 0 of the AXI Timer, free-running up-counter */
+#include "xuartlite_l.h"
 
 static uint32_t g_last_count; /* timer value at the previous ps_hal_time_us */
 static uint64_t g_ticks;      /* 64-bit extension of the 32-bit timer */
@@ -84,3 +76,44 @@ uint64_t ps_hal_time_us(void)
     const uint64_t hz = (uint64_t)PS_XIL_TIMER_CLOCK_HZ;
     return (g_ticks / hz) * 1000000u + ((g_ticks % hz) * 1000000u) / hz;
 }
+
+/* Where the last failed PS_ASSERT was: the UART carries the protocol, so a debugger reads it. */
+static const char *volatile g_assert_file;
+static volatile int g_assert_line;
+static const char *volatile g_assert_expr;
+
+void ps_hal_assert_failed(const char *file, int line, const char *expr)
+{
+    g_assert_file = file;
+    g_assert_line = line;
+    g_assert_expr = expr;
+    for (;;) {
+        /* Stop here, with the cause above: a debugger shows it; a watchdog, if any, resets. */
+    }
+}
+
+#if PS_LOG_ENABLE
+/* PS_LOG messages, one per line, in a RAM ring a debugger can dump (g_log, g_log_at = where
+ * the next byte goes): the UART is not free for text. */
+static char g_log[PS_XIL_LOG_BYTES];
+static volatile uint32_t g_log_at;
+
+void ps_hal_log(const char *fmt, ...)
+{
+    char line[PS_LOG_LINE_BYTES];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        return;
+    }
+    size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1u;
+    uint32_t at = g_log_at;
+    for (size_t i = 0; i <= len; i++) {
+        g_log[at] = i < len ? line[i] : '\n';
+        at = (at + 1u) % PS_XIL_LOG_BYTES;
+    }
+    g_log_at = at;
+}
+#endif

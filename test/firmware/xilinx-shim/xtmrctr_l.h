@@ -1,8 +1,8 @@
 /* Compile-check shim of xtmrctr_l.h (tmrctr driver v4.x): only what hal_xilinx.c uses. */
 #ifndef XTMRCTR_L_H
 #define XTMRCTR_L_H
-#include "xil_types.h"
 #include "xil_io.h"
+#include "xil_types.h"
 
 #define XTC_TCSR_OFFSET 0
 #define XTC_TLR_OFFSET 4
@@ -24,10 +24,12 @@ extern u8 XTmrCtr_Offsets[];
     XTmrCtr_ReadReg((BaseAddress), (TmrCtrNumber), XTC_TCR_OFFSET)
 #define XTmrCtr_SetLoadReg(BaseAddress, TmrCtrNumber, RegisterValue) \
     XTmrCtr_WriteReg((BaseAddress), (TmrCtrNumber), XTC_TLR_OFFSET, (RegisterValue))
-#define XTmrCtr_Enable(BaseAddress, TmrCtrNumber) \
-    XTmrCtr_WriteReg((BaseAddress), (TmrCtrNumber), XTC_TCSR_OFFSET, \
-        (XTmrCtr_ReadReg((BaseAddress), (TmrCtrNumber), XTC_TCSR_OFFSET) | XTC_CSR_ENABLE_TMR_MASK))
+#define XTmrCtr_Enable(BaseAddress, TmrCtrNumber)                                     \
+    XTmrCtr_WriteReg((BaseAddress), (TmrCtrNumber), XTC_TCSR_OFFSET,                  \
+                     (XTmrCtr_ReadReg((BaseAddress), (TmrCtrNumber), XTC_TCSR_OFFSET) \
+                      | XTC_CSR_ENABLE_TMR_MASK))
 #define XTmrCtr_LoadTimerCounterReg(BaseAddress, TmrCtrNumber) \
-    XTmrCtr_WriteReg((BaseAddress), (TmrCtrNumber), XTC_TCSR_OFFSET, \
+    XTmrCtr_WriteReg(                                          \
+        (BaseAddress), (TmrCtrNumber), XTC_TCSR_OFFSET,        \
         (XTmrCtr_ReadReg((BaseAddress), (TmrCtrNumber), XTC_TCSR_OFFSET) | XTC_CSR_LOAD_MASK))
 #endif

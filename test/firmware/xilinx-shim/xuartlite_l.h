@@ -1,8 +1,8 @@
 /* Compile-check shim of xuartlite_l.h (uartlite driver v3.x): only what hal_xilinx.c uses. */
 #ifndef XUARTLITE_L_H
 #define XUARTLITE_L_H
-#include "xil_types.h"
 #include "xil_io.h"
+#include "xil_types.h"
 
 #define XUL_RX_FIFO_OFFSET 0
 #define XUL_TX_FIFO_OFFSET 4
@@ -22,8 +22,9 @@
 #define XUartLite_SetControlReg(BaseAddress, Mask) \
     XUartLite_WriteReg((BaseAddress), XUL_CONTROL_REG_OFFSET, (Mask))
 #define XUartLite_GetStatusReg(BaseAddress) XUartLite_ReadReg((BaseAddress), XUL_STATUS_REG_OFFSET)
-#define XUartLite_IsReceiveEmpty(BaseAddress) \
-    ((XUartLite_GetStatusReg((BaseAddress)) & XUL_SR_RX_FIFO_VALID_DATA) != XUL_SR_RX_FIFO_VALID_DATA)
+#define XUartLite_IsReceiveEmpty(BaseAddress)                            \
+    ((XUartLite_GetStatusReg((BaseAddress)) & XUL_SR_RX_FIFO_VALID_DATA) \
+     != XUL_SR_RX_FIFO_VALID_DATA)
 #define XUartLite_IsTransmitFull(BaseAddress) \
     ((XUartLite_GetStatusReg((BaseAddress)) & XUL_SR_TX_FIFO_FULL) == XUL_SR_TX_FIFO_FULL)
 
