@@ -1,5 +1,6 @@
-// The twin as a child process: batch workloads (model-side counts checked against the rules of
-// gpu-coalescing.md), and an interactive session over its pseudo-terminal and stdin.
+// The twin as a child process: batch workloads (model-side counts checked against the coalescing
+// rules of docs/gpu-coalescing.md), the spec's patterns and limits, and an interactive session
+// over its pseudo-terminal and stdin.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -9,13 +10,14 @@ import { cobsDecode } from '../../host/src/protocol/cobs.js'
 import { crc16 } from '../../host/src/protocol/crc16.js'
 import { encodeFrame, parseFrame } from '../../host/src/protocol/frame.js'
 import { SNAPSHOT_FLAG } from '../../host/src/core/generated.js'
-import type { TwinDone } from '../../host/src/transport/twin.js'
+import { PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS } from '../../host/src/core/generated.js'
+import { parseTwinLine, type TwinDone } from '../../host/src/transport/twin-lines.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const twinBin = resolve(root, 'build/twin/pcie-scope-twin')
 
 /** the twin's done line: the contract the host's launcher parses (docs/contracts.md §3) */
-type DoneEvent = TwinDone & { event: 'done' }
+type DoneEvent = TwinDone
 
 // ---- frames: the host's own codec (host/src/protocol), so the twin is tested against the same
 // implementation of spec/protocol.json that the server uses
@@ -40,9 +42,16 @@ function runBatch(args: string[]): DoneEvent {
   expect(r.status, r.stderr).toBe(0)
   const lines = r.stdout.trim().split('\n')
   expect(lines).toHaveLength(1)
-  const ev = JSON.parse(lines[0] ?? '') as DoneEvent
-  expect(ev.event).toBe('done')
-  return ev
+  const parsed = parseTwinLine(lines[0] ?? '')
+  if (parsed.kind !== 'done') throw new Error(`not a valid done line: ${lines[0]} (${JSON.stringify(parsed)})`)
+  return parsed.line
+}
+
+const rejected = (args: string[]): string => {
+  const r = spawnSync(twinBin, args, { encoding: 'utf8' })
+  expect(r.status, `${args.join(' ')} was accepted`).toBe(2)
+  expect(r.stdout).toBe('')
+  return r.stderr
 }
 
 class Twin {
@@ -187,6 +196,35 @@ describe('twin batch mode (model-side counts)', () => {
     expect(r.status).toBe(2)
     expect(r.stderr).toMatch(/pattern/)
     expect(r.stdout).toBe('')
+  })
+})
+
+describe('the twin and spec/workloads.json agree', () => {
+  it('runs every spec pattern at its default offset, and the done line passes the host schema', () => {
+    for (const p of PATTERN_SPECS) {
+      const ev = runBatch(['--run', p.name, '--bytes', '4096'])
+      expect(ev).toMatchObject({ pattern: p.name, bytes: 4096, offset: p.defaultOffset })
+      expect(ev.mrd.bytes).toBe(4096)
+    }
+  })
+
+  it('accepts exactly the spec patterns: its usage lists them all and nothing else, other names exit 2', () => {
+    const help = spawnSync(twinBin, ['--help'], { encoding: 'utf8' }).stdout
+    const listed = /PATTERN: ([a-z, -]+)\n/.exec(help)?.[1]?.split(', ')
+    expect(listed).toEqual([...PATTERNS])
+    for (const name of ['zigzag', 'Strided', 'merged', `${PATTERNS[0]}-x`, '']) {
+      expect(rejected(['--run', name, '--bytes', '4096'])).toMatch(/--run needs a pattern: strided, merged-aligned/)
+    }
+  })
+
+  it('enforces the spec limits on bytes and offset, with the spec rule in the message', () => {
+    const { bytes, offset } = WORKLOAD_LIMITS
+    const p = PATTERNS[0]
+    expect(rejected(['--run', p, '--bytes', String(bytes.max + bytes.multipleOf)])).toContain(`bytes must be a multiple of ${bytes.multipleOf} in ${bytes.min}..${bytes.max}`)
+    expect(rejected(['--run', p, '--bytes', String(bytes.min + 1)])).toContain('bytes must be')
+    expect(rejected(['--run', p, '--bytes', '4096', '--offset', String(offset.max + offset.multipleOf)])).toContain(`offset must be a multiple of ${offset.multipleOf} in ${offset.min}..${offset.max}`)
+    // the smallest workload at the largest offset: one load, one 32-B sector read
+    expect(runBatch(['--run', p, '--bytes', String(bytes.min), '--offset', String(offset.max)]).mrd).toMatchObject({ count: 1, bytes: 32 })
   })
 })
 

@@ -16,6 +16,7 @@ import { join, relative } from 'node:path'
 import { createInterface } from 'node:readline'
 import { PsError } from '../core/errors.js'
 import { createLogger } from '../util/log.js'
+import { parseTwinLine, type TwinDone } from './twin-lines.js'
 import { packageRoot } from '../util/package-root.js'
 import type { PatternName } from '../core/workload.js'
 import type { PcieLinkInfo } from '../core/link.js'
@@ -26,23 +27,14 @@ const logStderr = createLogger('ps:transport:twin:stderr')
 export const TWIN_RELATIVE_PATH = join('build', 'twin', 'pcie-scope-twin')
 export const TWIN_BUILD_COMMAND = 'npm run build:twin'
 
+export type { TwinDone } from './twin-lines.js'
+
+/** What the ready line tells: the serial device, the probe clock and the modelled link. */
 export interface TwinReady {
   pty: string
   clockHz: number
   /** the modelled PCIe link (absent from twins that predate the link model) */
   link?: PcieLinkInfo
-}
-
-export interface TwinDone {
-  id: number
-  pattern: PatternName
-  bytes: number
-  offset: number
-  mrd: { count: number; bySize: Record<'32' | '64' | '96' | '128' | 'other', number>; bytes: number }
-  completions: number
-  payloadErrors: number
-  simCycles: number
-  wallSeconds: number
 }
 
 export interface TwinOptions {
@@ -105,6 +97,8 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
   private readonly pending = new Map<number, PendingRun>()
   private readonly stderrTail: string[]
   private nextId = 1
+  /** stdout lines that broke the protocol (each fails the run in flight) */
+  invalidLines = 0
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   private queue: Promise<unknown> = Promise.resolve()
@@ -259,32 +253,40 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     }
   }
 
-  private onLine(line: string): void {
-    const text = line.trim()
-    if (!text) return
-    let msg: Record<string, unknown>
-    try {
-      msg = JSON.parse(text) as Record<string, unknown>
-    } catch {
-      log.debug(() => `non-JSON stdout line: ${text}`)
-      return
-    }
-    log.debug(() => `stdout: ${text}`)
-    if (msg['event'] === 'done') {
-      const id = Number(msg['id'])
-      const p = this.pending.get(id)
-      if (!p) return log.debug(() => `done line for unknown run ${id}`)
-      p.cleanup()
-      p.resolve(msg as unknown as TwinDone)
-    } else if (msg['event'] === 'error') {
-      const message = String(msg['message'] ?? 'unknown error')
-      const id = msg['id'] === undefined ? undefined : Number(msg['id'])
-      // runs are serialised: an error without an id belongs to the one in flight
-      const p = id !== undefined ? this.pending.get(id) : this.pending.values().next().value
-      if (p) {
+  private onLine(raw: string): void {
+    const parsed = parseTwinLine(raw)
+    if (parsed.kind !== 'blank') log.debug(() => `stdout: ${raw.trim()}`)
+    // runs are serialised: a line without a usable id belongs to the one in flight
+    const inFlight = (): PendingRun | undefined => this.pending.values().next().value
+    switch (parsed.kind) {
+      case 'blank':
+      case 'ready':
+        return
+      case 'done': {
+        const p = this.pending.get(parsed.line.id)
+        if (!p) return log.debug(() => `done line for unknown run ${parsed.line.id}`)
         p.cleanup()
-        p.reject(new PsError('PS_WORKLOAD_INVALID', `the twin rejected the workload: ${message}`))
-      } else this.emit('twin-error', message)
+        p.resolve(parsed.line)
+        return
+      }
+      case 'error': {
+        const { id, message } = parsed.line
+        const p = id !== undefined ? this.pending.get(id) : inFlight()
+        if (p) {
+          p.cleanup()
+          p.reject(new PsError('PS_WORKLOAD_INVALID', `the twin rejected the workload: ${message}`))
+        } else this.emit('twin-error', message)
+        return
+      }
+      case 'invalid': {
+        this.invalidLines++
+        const p = inFlight()
+        const e = new PsError('PS_TWIN_PROTOCOL', `the twin printed a line that breaks its protocol (${parsed.reason}): ${parsed.text.slice(0, 200)}`)
+        if (p) {
+          p.cleanup()
+          p.reject(e)
+        } else log.debug(() => e.message)
+      }
     }
   }
 
@@ -307,31 +309,26 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
   }
 }
 
-const isLinkInfo = (v: unknown): v is PcieLinkInfo => {
-  if (typeof v !== 'object' || v === null) return false
-  const o = v as Record<string, unknown>
-  return typeof o['name'] === 'string' && (o['tlpBytesPerSecond'] === null || typeof o['tlpBytesPerSecond'] === 'number')
-}
-
 const readReady = async (lines: AsyncIterator<string>): Promise<TwinReady> => {
   for (;;) {
     const r = await lines.next()
     if (r.done) throw new PsError('PS_TWIN_START', 'the twin closed stdout before its ready line')
-    const text = r.value.trim()
-    if (!text) continue
-    let msg: Record<string, unknown>
-    try {
-      msg = JSON.parse(text) as Record<string, unknown>
-    } catch {
-      log.debug(() => `ignoring non-JSON line before ready: ${text}`)
-      continue
+    const parsed = parseTwinLine(r.value)
+    switch (parsed.kind) {
+      case 'ready': {
+        const { pty, clockHz, link } = parsed.line
+        return { pty, clockHz, ...(link ? { link: { name: link.name, tlpBytesPerSecond: link.tlpBytesPerSecond } } : {}) }
+      }
+      case 'error':
+        throw new PsError('PS_TWIN_START', `the twin failed to start: ${parsed.line.message}`)
+      case 'invalid':
+        // a ready line that breaks the schema is fatal; other noise before it is only logged
+        if (parsed.reason.startsWith('malformed ready')) throw new PsError('PS_TWIN_START', `${parsed.reason}: ${parsed.text.slice(0, 200)}`)
+        log.debug(() => `ignoring line before ready (${parsed.reason}): ${parsed.text}`)
+        break
+      default:
+        break
     }
-    if (msg['event'] === 'error') throw new PsError('PS_TWIN_START', `the twin failed to start: ${String(msg['message'])}`)
-    if (msg['event'] !== 'ready') continue
-    if (typeof msg['pty'] !== 'string' || typeof msg['clockHz'] !== 'number') {
-      throw new PsError('PS_TWIN_START', `malformed ready line: ${text}`)
-    }
-    return { pty: msg['pty'], clockHz: msg['clockHz'], ...(isLinkInfo(msg['link']) ? { link: msg['link'] } : {}) }
   }
 }
 

@@ -9,6 +9,7 @@ describe('TwinWorkloadRunner', () => {
       run: async (req: TwinRunRequest): Promise<TwinDone> => {
         calls.push(req)
         return {
+          event: 'done',
           id: 1,
           ...req,
           mrd: { count: 2, bySize: { '32': 1, '64': 0, '96': 1, '128': 0, other: 0 }, bytes: 128 },

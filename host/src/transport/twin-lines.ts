@@ -1,0 +1,82 @@
+/**
+ * The twin's stdout protocol, one JSON object per line (docs/contracts.md §3), validated with a
+ * schema instead of a cast: a line that does not match is reported as invalid with the reason,
+ * never half-trusted.
+ *
+ *   {"event":"ready","pty":"/dev/pts/N","clockHz":250000000,"link":{…}}
+ *   {"event":"done","id":1,"pattern":"strided","bytes":…,"mrd":{"count":…,"bySize":{…},"bytes":…},…}
+ *   {"event":"error","message":"…"[,"id":1]}
+ */
+import { z } from 'zod'
+import { SIZE_KEYS } from '../core/size-classes.js'
+import { PATTERNS } from '../core/workload.js'
+
+const count = z.number().int().nonnegative()
+
+const LinkSchema = z.object({
+  name: z.string().min(1),
+  tlpBytesPerSecond: z.number().positive().nullable(),
+  gen: z.number().int().positive().optional(),
+  lanes: z.number().int().positive().optional(),
+})
+
+export const ReadyLineSchema = z.object({
+  event: z.literal('ready'),
+  pty: z.string().min(1),
+  clockHz: z.number().int().positive(),
+  link: LinkSchema.optional(),
+})
+
+const BySizeSchema = z.strictObject(Object.fromEntries(SIZE_KEYS.map((k) => [k, count])) as Record<(typeof SIZE_KEYS)[number], typeof count>)
+
+export const DoneLineSchema = z.object({
+  event: z.literal('done'),
+  id: count,
+  pattern: z.enum(PATTERNS),
+  bytes: count,
+  offset: count,
+  mrd: z.object({ count, bySize: BySizeSchema, bytes: count }),
+  completions: count,
+  payloadErrors: count,
+  simCycles: count,
+  wallSeconds: z.number().nonnegative(),
+})
+
+export const ErrorLineSchema = z.object({
+  event: z.literal('error'),
+  message: z.string(),
+  id: count.optional(),
+})
+
+export type TwinReadyLine = z.infer<typeof ReadyLineSchema>
+export type TwinDone = z.infer<typeof DoneLineSchema>
+export type TwinErrorLine = z.infer<typeof ErrorLineSchema>
+
+export type TwinLine =
+  | { kind: 'ready'; line: TwinReadyLine }
+  | { kind: 'done'; line: TwinDone }
+  | { kind: 'error'; line: TwinErrorLine }
+  | { kind: 'blank' }
+  | { kind: 'invalid'; text: string; reason: string }
+
+const SCHEMAS = { ready: ReadyLineSchema, done: DoneLineSchema, error: ErrorLineSchema } as const
+
+/** Classify one stdout line of the twin. */
+export const parseTwinLine = (raw: string): TwinLine => {
+  const text = raw.trim()
+  if (!text) return { kind: 'blank' }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return { kind: 'invalid', text, reason: 'not JSON' }
+  }
+  const event = typeof value === 'object' && value !== null ? (value as { event?: unknown }).event : undefined
+  if (event !== 'ready' && event !== 'done' && event !== 'error') return { kind: 'invalid', text, reason: `unknown event ${JSON.stringify(event)}` }
+  const r = SCHEMAS[event].safeParse(value)
+  if (!r.success) {
+    const reason = r.error.issues.map((i) => `${i.path.join('.') || '(line)'}: ${i.message}`).join('; ')
+    return { kind: 'invalid', text, reason: `malformed ${event} line: ${reason}` }
+  }
+  return { kind: event, line: r.data } as TwinLine
+}
