@@ -21,7 +21,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
  * list to extend: add 'native' and 'test/native' here once they have been run through
  * `clang-format -i`.
  */
-export const FORMATTED_ROOTS = ['firmware', 'test/firmware']
+export const FORMATTED_ROOTS = ['firmware', 'test/firmware', 'native', 'test/native']
 
 /** File endings clang-format checks. */
 const EXTENSIONS = ['.c', '.h', '.cpp', '.hpp', '.cc', '.hh']

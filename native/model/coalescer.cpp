@@ -2,7 +2,8 @@
 
 namespace ps {
 
-void SectorBitmap::reset(uint64_t base, uint64_t bytes) {
+void SectorBitmap::reset(uint64_t base, uint64_t bytes)
+{
     base_ = base & ~(uint64_t)(kLineBytes - 1);
     const uint64_t end = base + bytes;
     bytes_ = ((end + kLineBytes - 1) & ~(uint64_t)(kLineBytes - 1)) - base_;
@@ -10,25 +11,32 @@ void SectorBitmap::reset(uint64_t base, uint64_t bytes) {
     bits_.assign((size_t)((lines + 15) / 16), 0);
 }
 
-void SectorBitmap::clear() {
-    for (auto &w : bits_) w = 0;
+void SectorBitmap::clear()
+{
+    for (auto &w : bits_)
+        w = 0;
 }
 
-uint32_t SectorBitmap::line_mask(uint64_t line_addr) const {
-    if (!covers(line_addr)) return 0;
+uint32_t SectorBitmap::line_mask(uint64_t line_addr) const
+{
+    if (!covers(line_addr))
+        return 0;
     const uint64_t line = (line_addr - base_) / kLineBytes;
     return (uint32_t)(bits_[line / 16] >> (4 * (line % 16))) & 0xFu;
 }
 
-void SectorBitmap::set_line_mask(uint64_t line_addr, uint32_t mask) {
-    if (!covers(line_addr)) return;
+void SectorBitmap::set_line_mask(uint64_t line_addr, uint32_t mask)
+{
+    if (!covers(line_addr))
+        return;
     const uint64_t line = (line_addr - base_) / kLineBytes;
     const unsigned sh = (unsigned)(4 * (line % 16));
     uint64_t &w = bits_[line / 16];
     w = (w & ~(0xFull << sh)) | ((uint64_t)(mask & 0xFu) << sh);
 }
 
-int coalesce(const WarpLoad &load, L1Mode mode, SectorBitmap *l1, Mrd *out) {
+int coalesce(const WarpLoad &load, L1Mode mode, SectorBitmap *l1, Mrd *out)
+{
     // R1: (line, sector mask) pairs of the active lanes.
     uint64_t lines[kMaxMrdsPerInstruction];
     uint32_t masks[kMaxMrdsPerInstruction];
@@ -36,23 +44,26 @@ int coalesce(const WarpLoad &load, L1Mode mode, SectorBitmap *l1, Mrd *out) {
     uint64_t max_line = 0;
     const uint32_t w = load.lane_bytes ? load.lane_bytes : 1;
     for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
-        if (!((load.active >> lane) & 1u)) continue;
+        if (!((load.active >> lane) & 1u))
+            continue;
         const uint64_t first = load.addr[lane];
         const uint64_t last = first + w - 1;
         for (uint64_t s = first / kSectorBytes; s <= last / kSectorBytes; ++s) {
             const uint64_t line = (s * kSectorBytes) & ~(uint64_t)(kLineBytes - 1);
             const uint32_t bit = 1u << (s % kSectorsPerLine);
             int i = -1;
-            if (n > 0 && line <= max_line) {  // lanes usually ascend: only search otherwise
+            if (n > 0 && line <= max_line) { // lanes usually ascend: only search otherwise
                 i = n - 1;
-                while (i >= 0 && lines[i] != line) --i;
+                while (i >= 0 && lines[i] != line)
+                    --i;
             }
             if (i >= 0) {
                 masks[i] |= bit;
             } else if (n < kMaxMrdsPerInstruction) {
                 lines[n] = line;
                 masks[n] = bit;
-                if (n == 0 || line > max_line) max_line = line;
+                if (n == 0 || line > max_line)
+                    max_line = line;
                 ++n;
             }
         }
@@ -77,12 +88,16 @@ int coalesce(const WarpLoad &load, L1Mode mode, SectorBitmap *l1, Mrd *out) {
         if (mode == L1Mode::Ideal && l1) {
             const uint32_t present = l1->line_mask(lines[i]);
             missing &= ~present;
-            if (missing) l1->set_line_mask(lines[i], present | missing);  // now pending
+            if (missing)
+                l1->set_line_mask(lines[i], present | missing); // now pending
         }
-        if (!missing) continue;
+        if (!missing)
+            continue;
         uint32_t lo = 0, hi = kSectorsPerLine - 1;
-        while (!((missing >> lo) & 1u)) ++lo;
-        while (!((missing >> hi) & 1u)) --hi;
+        while (!((missing >> lo) & 1u))
+            ++lo;
+        while (!((missing >> hi) & 1u))
+            --hi;
         out[k].addr = lines[i] + (uint64_t)kSectorBytes * lo;
         out[k].len = kSectorBytes * (hi - lo + 1);
         ++k;
@@ -90,4 +105,4 @@ int coalesce(const WarpLoad &load, L1Mode mode, SectorBitmap *l1, Mrd *out) {
     return k;
 }
 
-}  // namespace ps
+} // namespace ps

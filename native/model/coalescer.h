@@ -1,6 +1,6 @@
 // pcie-scope coalescer: one warp's dynamic load instruction -> PCIe memory reads (MRds).
 //
-// Rules (../shared/reference/gpu-coalescing.md §2–§3):
+// Rules (docs/gpu-coalescing.md):
 //   R1  each active lane's bytes map to 32-B sectors of 128-B lines;
 //   R2  L1 (per SM): mode Ideal = a sector present OR pending is not fetched again (default
 //       loads, __ldg); mode Off = every instruction fetches (ld.cg, volatile);
@@ -25,7 +25,10 @@
 
 namespace ps {
 
-enum class L1Mode : uint8_t { Ideal = 0, Off = 1 };
+enum class L1Mode : uint8_t {
+    Ideal = 0,
+    Off = 1
+};
 
 struct Mrd {
     uint64_t addr;
@@ -34,9 +37,9 @@ struct Mrd {
 
 // One warp's dynamic load instruction.
 struct WarpLoad {
-    uint64_t addr[kWarpSize];  // byte address of each lane's load
-    uint32_t active;           // bit l = lane l active
-    uint32_t lane_bytes;       // 1, 2, 4, 8 or 16
+    uint64_t addr[kWarpSize]; // byte address of each lane's load
+    uint32_t active;          // bit l = lane l active
+    uint32_t lane_bytes;      // 1, 2, 4, 8 or 16
 };
 
 // 32 lanes, each touching at most two lines (lane_bytes <= 16): at most 64 MRds.
@@ -56,18 +59,19 @@ public:
     uint64_t bytes() const { return bytes_; }
 
 private:
-    bool covers(uint64_t line_addr) const {
+    bool covers(uint64_t line_addr) const
+    {
         return line_addr >= base_ && line_addr - base_ < bytes_;
     }
-    uint64_t base_ = 0;   // 128-B aligned
-    uint64_t bytes_ = 0;  // multiple of 128
-    std::vector<uint64_t> bits_;  // 4 bits per line, 16 lines per word
+    uint64_t base_ = 0;          // 128-B aligned
+    uint64_t bytes_ = 0;         // multiple of 128
+    std::vector<uint64_t> bits_; // 4 bits per line, 16 lines per word
 };
 
 // Coalesces one instruction. `l1` may be null (treated as Off). Writes the MRds to `out`
 // (capacity kMaxMrdsPerInstruction) in ascending address order and returns their number.
 int coalesce(const WarpLoad &load, L1Mode mode, SectorBitmap *l1, Mrd *out);
 
-}  // namespace ps
+} // namespace ps
 
 #endif

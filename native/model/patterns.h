@@ -52,7 +52,8 @@ constexpr uint32_t kSectorsPerLine = kLineBytes / kSectorBytes;
 // Reference launch shape: 8 x 132 blocks of 256 threads = 8448 warps, eight blocks per SM of a
 // 132-SM Hopper GPU (docs/gpu-coalescing.md).
 constexpr uint64_t kDefaultGridWarps = 8ull * 132ull * 256ull / kWarpSize;
-static_assert(kSpecLineBytes == kLineBytes, "spec/workloads.json lineBytes is the coalescer's line");
+static_assert(kSpecLineBytes == kLineBytes,
+              "spec/workloads.json lineBytes is the coalescer's line");
 
 // Pattern (the enum), its names, default offsets and limits come from spec/workloads.json through
 // generated/workloads.h; the index arithmetic below is the code that gives each its meaning. The
@@ -61,20 +62,21 @@ static_assert(kSpecLineBytes == kLineBytes, "spec/workloads.json lineBytes is th
 
 struct PatternSpec {
     Pattern pattern;
-    uint64_t bytes;       // useful bytes read
-    uint32_t offset;      // byte offset of the data from the 128-B aligned base (multiple of 4)
-    uint64_t grid_warps;  // warps in the grid of the grid-stride (merged) kernels
+    uint64_t bytes;      // useful bytes read
+    uint32_t offset;     // byte offset of the data from the 128-B aligned base (multiple of 4)
+    uint64_t grid_warps; // warps in the grid of the grid-stride (merged) kernels
 };
 
 struct PatternShape {
-    uint64_t threads;     // threads to launch (a multiple of 32)
-    uint64_t warps;       // threads / 32
-    uint32_t iterations;  // loop trip count of every thread
-    uint32_t lane_bytes;  // bytes per load
+    uint64_t threads;    // threads to launch (a multiple of 32)
+    uint64_t warps;      // threads / 32
+    uint32_t iterations; // loop trip count of every thread
+    uint32_t lane_bytes; // bytes per load
 };
 
 PS_HD inline PatternSpec make_pattern_spec(Pattern p, uint64_t bytes, uint32_t offset,
-                                           uint64_t grid_warps = kDefaultGridWarps) {
+                                           uint64_t grid_warps = kDefaultGridWarps)
+{
     PatternSpec s;
     s.pattern = p;
     s.bytes = bytes;
@@ -85,14 +87,15 @@ PS_HD inline PatternSpec make_pattern_spec(Pattern p, uint64_t bytes, uint32_t o
 
 PS_HD inline uint64_t ps_div_ceil(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-PS_HD inline PatternShape pattern_shape(const PatternSpec &spec) {
+PS_HD inline PatternShape pattern_shape(const PatternSpec &spec)
+{
     PatternShape s;
     s.lane_bytes = 4;
     const uint64_t lines = ps_div_ceil(spec.bytes, kLineBytes);
     switch (spec.pattern) {
     case Pattern::Strided:
-        s.warps = ps_div_ceil(lines, kWarpSize);  // one thread per 128-B chunk
-        s.iterations = kLineBytes / 4;            // 32
+        s.warps = ps_div_ceil(lines, kWarpSize); // one thread per 128-B chunk
+        s.iterations = kLineBytes / 4;           // 32
         break;
     case Pattern::MergedAligned:
     case Pattern::MergedMisaligned:
@@ -107,8 +110,9 @@ PS_HD inline PatternShape pattern_shape(const PatternSpec &spec) {
 // Active predicate and byte offset (from the aligned base) of thread `thread`'s load in loop
 // iteration `iteration`. Exactly what the kernel computes.
 PS_HD inline bool pattern_access(const PatternSpec &spec, const PatternShape &shape,
-                                 uint64_t thread, uint32_t iteration, uint64_t *byte_offset) {
-    uint64_t index = 0;  // byte index into the useful data
+                                 uint64_t thread, uint32_t iteration, uint64_t *byte_offset)
+{
+    uint64_t index = 0; // byte index into the useful data
     switch (spec.pattern) {
     case Pattern::Strided:
         index = thread * kLineBytes + 4ull * iteration;
@@ -128,15 +132,18 @@ PS_HD inline bool pattern_access(const PatternSpec &spec, const PatternShape &sh
 
 // ---- host-only helpers (names and defaults from the spec's table) -----------------------------
 #if !defined(__CUDA_ARCH__)
-inline const char *pattern_name(Pattern p) {
+inline const char *pattern_name(Pattern p)
+{
     for (const PatternInfo &info : kPatterns) {
-        if (info.pattern == p) return info.name;
+        if (info.pattern == p)
+            return info.name;
     }
     return "?";
 }
 
 // Returns false for an unknown name.
-inline bool pattern_from_name(const char *name, Pattern *out) {
+inline bool pattern_from_name(const char *name, Pattern *out)
+{
     for (const PatternInfo &info : kPatterns) {
         const char *a = info.name;
         const char *b = name;
@@ -152,14 +159,16 @@ inline bool pattern_from_name(const char *name, Pattern *out) {
     return false;
 }
 
-inline uint32_t pattern_default_offset(Pattern p) {
+inline uint32_t pattern_default_offset(Pattern p)
+{
     for (const PatternInfo &info : kPatterns) {
-        if (info.pattern == p) return info.default_offset;
+        if (info.pattern == p)
+            return info.default_offset;
     }
     return 0;
 }
 #endif
 
-}  // namespace ps
+} // namespace ps
 
 #endif

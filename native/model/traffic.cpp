@@ -2,15 +2,19 @@
 
 namespace ps {
 
-TrafficGenerator::TrafficGenerator(const TrafficConfig &cfg) : cfg_(cfg) {
+TrafficGenerator::TrafficGenerator(const TrafficConfig &cfg) : cfg_(cfg)
+{
     shape_ = pattern_shape(cfg_.spec);
-    if (cfg_.l1 == L1Mode::Ideal) l1_.reset(cfg_.base, (uint64_t)cfg_.spec.offset + cfg_.spec.bytes);
+    if (cfg_.l1 == L1Mode::Ideal)
+        l1_.reset(cfg_.base, (uint64_t)cfg_.spec.offset + cfg_.spec.bytes);
     const uint32_t r = cfg_.resident_warps ? cfg_.resident_warps : 1;
     slots_.assign(r, Slot{0, 0, false});
-    for (auto &s : slots_) fill_slot(s);
+    for (auto &s : slots_)
+        fill_slot(s);
 }
 
-void TrafficGenerator::fill_slot(Slot &s) {
+void TrafficGenerator::fill_slot(Slot &s)
+{
     if (next_warp_ < shape_.warps && shape_.iterations > 0) {
         s.warp = next_warp_++;
         s.iter = 0;
@@ -21,18 +25,20 @@ void TrafficGenerator::fill_slot(Slot &s) {
     }
 }
 
-bool TrafficGenerator::issue_instruction() {
+bool TrafficGenerator::issue_instruction()
+{
     WarpLoad load;
     load.lane_bytes = shape_.lane_bytes;
     while (slots_live_ > 0) {
         Slot &s = slots_[cursor_];
         cursor_ = (cursor_ + 1) % slots_.size();
-        if (!s.live) continue;
+        if (!s.live)
+            continue;
         const uint32_t iter = s.iter++;
         const uint64_t thread0 = s.warp * kWarpSize;
         if (s.iter >= shape_.iterations) {
             --slots_live_;
-            fill_slot(s);  // the slot issues the next warp on its next turn
+            fill_slot(s); // the slot issues the next warp on its next turn
         }
         load.active = 0;
         for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
@@ -42,17 +48,20 @@ bool TrafficGenerator::issue_instruction() {
                 load.active |= 1u << lane;
             }
         }
-        if (!load.active) continue;
+        if (!load.active)
+            continue;
         ++counts_.instructions;
         count_ = coalesce(load, cfg_.l1, cfg_.l1 == L1Mode::Ideal ? &l1_ : nullptr, buf_);
         pos_ = 0;
-        if (count_ > 0) return true;
+        if (count_ > 0)
+            return true;
     }
     count_ = pos_ = 0;
     return false;
 }
 
-bool TrafficGenerator::next(Mrd *out) {
+bool TrafficGenerator::next(Mrd *out)
+{
     if (pos_ == count_ && !issue_instruction()) {
         done_ = true;
         return false;
@@ -64,4 +73,4 @@ bool TrafficGenerator::next(Mrd *out) {
     return true;
 }
 
-}  // namespace ps
+} // namespace ps

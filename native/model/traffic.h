@@ -32,16 +32,16 @@ constexpr uint32_t kDefaultResidentWarps = (uint32_t)kDefaultGridWarps;
 
 struct TrafficConfig {
     PatternSpec spec;
-    uint64_t base = 0;  // 128-B aligned byte address of the buffer
+    uint64_t base = 0; // 128-B aligned byte address of the buffer
     L1Mode l1 = L1Mode::Ideal;
     uint32_t resident_warps = kDefaultResidentWarps;
 };
 
 struct TrafficCounts {
-    uint64_t instructions = 0;  // dynamic load instructions issued (with >= 1 active lane)
+    uint64_t instructions = 0; // dynamic load instructions issued (with >= 1 active lane)
     uint64_t mrds = 0;
     uint64_t mrd_bytes = 0;
-    uint64_t by_size[kSizeClassCount] = {};  // by size class (generated/workloads.h)
+    uint64_t by_size[kSizeClassCount] = {}; // by size class (generated/workloads.h)
 };
 
 class TrafficGenerator {
@@ -60,7 +60,7 @@ private:
         uint32_t iter;
         bool live;
     };
-    bool issue_instruction();  // fills buf_; false when no warp is left
+    bool issue_instruction(); // fills buf_; false when no warp is left
     void fill_slot(Slot &s);
 
     TrafficConfig cfg_;
@@ -76,6 +76,6 @@ private:
     TrafficCounts counts_;
 };
 
-}  // namespace ps
+} // namespace ps
 
 #endif

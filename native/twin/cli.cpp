@@ -9,89 +9,105 @@ namespace ps {
 
 namespace {
 
-
-bool parse_u64(const std::string &s, uint64_t *out) {
-    if (s.empty() || s.size() > 20) return false;
+bool parse_u64(const std::string &s, uint64_t *out)
+{
+    if (s.empty() || s.size() > 20)
+        return false;
     uint64_t v = 0;
     for (char c : s) {
-        if (c < '0' || c > '9') return false;
+        if (c < '0' || c > '9')
+            return false;
         const uint64_t d = (uint64_t)(c - '0');
-        if (v > (UINT64_MAX - d) / 10) return false;
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
         v = v * 10 + d;
     }
     *out = v;
     return true;
 }
 
-std::string default_offsets() {
+std::string default_offsets()
+{
     std::string out;
     for (const PatternInfo &p : kPatterns) {
-        if (!out.empty()) out += ", ";
+        if (!out.empty())
+            out += ", ";
         out += std::string(p.name) + " " + std::to_string(p.default_offset);
     }
     return out;
 }
 
-std::vector<std::string> split(const std::string &line) {
+std::vector<std::string> split(const std::string &line)
+{
     std::vector<std::string> t;
     size_t i = 0;
     while (i < line.size()) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+            ++i;
         size_t j = i;
-        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
-        if (j > i) t.push_back(line.substr(i, j - i));
+        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r')
+            ++j;
+        if (j > i)
+            t.push_back(line.substr(i, j - i));
         i = j;
     }
     return t;
 }
 
-}  // namespace
+} // namespace
 
-const char *usage() {
+const char *usage()
+{
     // pattern names and workload limits come from spec/workloads.json (generated/workloads.h)
     static const std::string text =
-        std::string("usage: pcie-scope-twin [--latency-cycles N] [--tags N] [--link genGxL|ideal]\n"
-                    "                       [--run PATTERN --bytes N [--offset B]] [--help]\n"
-                    "\n"
-                    "The pcie-scope digital twin: the Verilated RTL (pcie_scope_bar_top), the GPU traffic\n"
-                    "model and the firmware, behind a pseudo-terminal.\n"
-                    "\n"
-                    "  --latency-cycles N  BAR_LATENCY written at start (0..65535, default 250)\n"
-                    "  --tags N            outstanding-request budget, 1..256 (default 256)\n"
-                    "  --link genGxL       PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8;\n"
-                    "                      G 1..5, L 1/2/4/8/16; `ideal` = no wire limit\n"
-                    "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its\n"
-                    "                      done line and exit. PATTERN: ") +
-        kPatternNameList +
-        "\n"
-        "  --bytes N           useful bytes of the batch workload: " +
-        kWorkloadBytesRule +
-        "\n"
-        "  --model-only        with --run: drain the traffic model alone (no RTL, no link):\n"
-        "                      the baseline the twin's simulation rate is measured against\n"
-        "  --offset B          data offset from a 128-B aligned base: " +
-        kWorkloadOffsetRule + "\n                      (default: the pattern's, " + default_offsets() +
-        ")\n"
-        "\n"
-        "stdout: one JSON event per line (ready, done, error). stdin: `run ID PATTERN BYTES\n"
-        "OFFSET`, `quit`; EOF = quit.\n";
+        std::string(
+            "usage: pcie-scope-twin [--latency-cycles N] [--tags N] [--link genGxL|ideal]\n"
+            "                       [--run PATTERN --bytes N [--offset B]] [--help]\n"
+            "\n"
+            "The pcie-scope digital twin: the Verilated RTL (pcie_scope_bar_top), the GPU traffic\n"
+            "model and the firmware, behind a pseudo-terminal.\n"
+            "\n"
+            "  --latency-cycles N  BAR_LATENCY written at start (0..65535, default 250)\n"
+            "  --tags N            outstanding-request budget, 1..256 (default 256)\n"
+            "  --link genGxL       PCIe link between GPU and FPGA, e.g. gen3x16 (default), "
+            "gen4x8;\n"
+            "                      G 1..5, L 1/2/4/8/16; `ideal` = no wire limit\n"
+            "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its\n"
+            "                      done line and exit. PATTERN: ")
+        + kPatternNameList
+        + "\n"
+          "  --bytes N           useful bytes of the batch workload: "
+        + kWorkloadBytesRule
+        + "\n"
+          "  --model-only        with --run: drain the traffic model alone (no RTL, no link):\n"
+          "                      the baseline the twin's simulation rate is measured against\n"
+          "  --offset B          data offset from a 128-B aligned base: "
+        + kWorkloadOffsetRule + "\n                      (default: the pattern's, "
+        + default_offsets()
+        + ")\n"
+          "\n"
+          "stdout: one JSON event per line (ready, done, error). stdin: `run ID PATTERN BYTES\n"
+          "OFFSET`, `quit`; EOF = quit.\n";
     return text.c_str();
 }
 
-bool check_workload(uint64_t bytes, uint32_t offset, std::string *err) {
-    if (bytes < kWorkloadBytesMin || bytes > kWorkloadBytesMax || bytes % kWorkloadBytesMultiple != 0) {
+bool check_workload(uint64_t bytes, uint32_t offset, std::string *err)
+{
+    if (bytes < kWorkloadBytesMin || bytes > kWorkloadBytesMax
+        || bytes % kWorkloadBytesMultiple != 0) {
         *err = std::string("bytes must be ") + kWorkloadBytesRule;
         return false;
     }
-    if (offset < kWorkloadOffsetMin || offset > kWorkloadOffsetMax ||
-        offset % kWorkloadOffsetMultiple != 0) {
+    if (offset < kWorkloadOffsetMin || offset > kWorkloadOffsetMax
+        || offset % kWorkloadOffsetMultiple != 0) {
         *err = std::string("offset must be ") + kWorkloadOffsetRule;
         return false;
     }
     return true;
 }
 
-bool parse_options(int argc, char **argv, Options *o, std::string *err) {
+bool parse_options(int argc, char **argv, Options *o, std::string *err)
+{
     bool bytes_given = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -107,12 +123,20 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err) {
         if (a == "--help" || a == "-h") {
             o->help = true;
         } else if (a == "--latency-cycles") {
-            if (!value(&v)) return false;
-            if (v > 65535) { *err = "--latency-cycles must be 0..65535"; return false; }
+            if (!value(&v))
+                return false;
+            if (v > 65535) {
+                *err = "--latency-cycles must be 0..65535";
+                return false;
+            }
             o->latency_cycles = (uint32_t)v;
         } else if (a == "--tags") {
-            if (!value(&v)) return false;
-            if (v < 1 || v > 256) { *err = "--tags must be 1..256"; return false; }
+            if (!value(&v))
+                return false;
+            if (v < 1 || v > 256) {
+                *err = "--tags must be 1..256";
+                return false;
+            }
             o->tags = (uint32_t)v;
         } else if (a == "--model-only") {
             o->model_only = true;
@@ -130,11 +154,13 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err) {
             ++i;
             o->batch = true;
         } else if (a == "--bytes") {
-            if (!value(&v)) return false;
+            if (!value(&v))
+                return false;
             o->bytes = v;
             bytes_given = true;
         } else if (a == "--offset") {
-            if (!value(&v)) return false;
+            if (!value(&v))
+                return false;
             if (v > kWorkloadOffsetMax) {
                 *err = std::string("--offset must be ") + kWorkloadOffsetRule;
                 return false;
@@ -146,24 +172,35 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err) {
             return false;
         }
     }
-    if (o->help) return true;
+    if (o->help)
+        return true;
     if (!o->batch && (bytes_given || o->offset_given || o->model_only)) {
         *err = "--bytes, --offset and --model-only need --run";
         return false;
     }
     if (o->batch) {
-        if (!bytes_given) { *err = "--run needs --bytes"; return false; }
-        if (!o->offset_given) o->offset = pattern_default_offset(o->pattern);
-        if (!check_workload(o->bytes, o->offset, err)) return false;
+        if (!bytes_given) {
+            *err = "--run needs --bytes";
+            return false;
+        }
+        if (!o->offset_given)
+            o->offset = pattern_default_offset(o->pattern);
+        if (!check_workload(o->bytes, o->offset, err))
+            return false;
     }
     return true;
 }
 
-CommandKind parse_command(const std::string &line, RunCommand *run, std::string *err) {
+CommandKind parse_command(const std::string &line, RunCommand *run, std::string *err)
+{
     const std::vector<std::string> t = split(line);
-    if (t.empty()) return CommandKind::Empty;
+    if (t.empty())
+        return CommandKind::Empty;
     if (t[0] == "quit") {
-        if (t.size() != 1) { *err = "quit takes no arguments"; return CommandKind::Error; }
+        if (t.size() != 1) {
+            *err = "quit takes no arguments";
+            return CommandKind::Error;
+        }
         return CommandKind::Quit;
     }
     if (t[0] == "run") {
@@ -172,35 +209,55 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
             return CommandKind::Error;
         }
         uint64_t off = 0;
-        if (!parse_u64(t[1], &run->id)) { *err = "run: ID must be a non-negative integer"; return CommandKind::Error; }
+        if (!parse_u64(t[1], &run->id)) {
+            *err = "run: ID must be a non-negative integer";
+            return CommandKind::Error;
+        }
         if (!pattern_from_name(t[2].c_str(), &run->pattern)) {
             *err = "run: unknown pattern '" + t[2] + "' (" + kPatternNameList + ")";
             return CommandKind::Error;
         }
-        if (!parse_u64(t[3], &run->bytes)) { *err = "run: BYTES must be a non-negative integer"; return CommandKind::Error; }
+        if (!parse_u64(t[3], &run->bytes)) {
+            *err = "run: BYTES must be a non-negative integer";
+            return CommandKind::Error;
+        }
         if (!parse_u64(t[4], &off) || off > kWorkloadOffsetMax) {
             *err = std::string("run: OFFSET must be ") + kWorkloadOffsetRule;
             return CommandKind::Error;
         }
         run->offset = (uint32_t)off;
-        if (!check_workload(run->bytes, run->offset, err)) { *err = "run: " + *err; return CommandKind::Error; }
+        if (!check_workload(run->bytes, run->offset, err)) {
+            *err = "run: " + *err;
+            return CommandKind::Error;
+        }
         return CommandKind::Run;
     }
     *err = "unknown command '" + t[0] + "' (run ID PATTERN BYTES OFFSET, quit)";
     return CommandKind::Error;
 }
 
-std::string json_escape(const std::string &s) {
+std::string json_escape(const std::string &s)
+{
     std::string o;
     for (unsigned char c : s) {
         switch (c) {
-        case '"': o += "\\\""; break;
-        case '\\': o += "\\\\"; break;
-        case '\n': o += "\\n"; break;
-        case '\r': o += "\\r"; break;
-        case '\t': o += "\\t"; break;
+        case '"':
+            o += "\\\"";
+            break;
+        case '\\':
+            o += "\\\\";
+            break;
+        case '\n':
+            o += "\\n";
+            break;
+        case '\r':
+            o += "\\r";
+            break;
+        case '\t':
+            o += "\\t";
+            break;
         default:
-            if (c < 0x20 || c >= 0x7F) {  // keep the line ASCII (bad UTF-8 stays valid JSON)
+            if (c < 0x20 || c >= 0x7F) { // keep the line ASCII (bad UTF-8 stays valid JSON)
                 char b[8];
                 snprintf(b, sizeof b, "\\u%04x", c);
                 o += b;
@@ -212,38 +269,44 @@ std::string json_escape(const std::string &s) {
     return o;
 }
 
-std::string link_json(const LinkConfig &link) {
-    if (link.ideal) return "{\"name\":\"ideal\",\"tlpBytesPerSecond\":null}";
+std::string link_json(const LinkConfig &link)
+{
+    if (link.ideal)
+        return "{\"name\":\"ideal\",\"tlpBytesPerSecond\":null}";
     char rate[32];
     snprintf(rate, sizeof rate, "%.0f", link_tlp_bytes_per_second(link));
-    return "{\"name\":\"gen" + std::to_string(link.gen) + "x" + std::to_string(link.lanes) +
-           "\",\"gen\":" + std::to_string(link.gen) + ",\"lanes\":" + std::to_string(link.lanes) +
-           ",\"tlpBytesPerSecond\":" + rate + "}";
+    return "{\"name\":\"gen" + std::to_string(link.gen) + "x" + std::to_string(link.lanes)
+        + "\",\"gen\":" + std::to_string(link.gen) + ",\"lanes\":" + std::to_string(link.lanes)
+        + ",\"tlpBytesPerSecond\":" + rate + "}";
 }
 
-std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkConfig &link) {
-    return "{\"event\":\"ready\",\"pty\":\"" + json_escape(pty) + "\",\"clockHz\":" +
-           std::to_string(clock_hz) + ",\"link\":" + link_json(link) + "}";
+std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkConfig &link)
+{
+    return "{\"event\":\"ready\",\"pty\":\"" + json_escape(pty)
+        + "\",\"clockHz\":" + std::to_string(clock_hz) + ",\"link\":" + link_json(link) + "}";
 }
 
-std::string error_event(const std::string &message) {
+std::string error_event(const std::string &message)
+{
     return "{\"event\":\"error\",\"message\":\"" + json_escape(message) + "\"}";
 }
 
-std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds) {
+std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds)
+{
     char wall[32];
     snprintf(wall, sizeof wall, "%.6f", wall_seconds);
     std::string by_size;
     for (int k = 0; k < kSizeClassCount; ++k) {
-        by_size += std::string(k ? "," : "") + "\"" + kSizeClassKeys[k] + "\":" + std::to_string(r.by_size[k]);
+        by_size += std::string(k ? "," : "") + "\"" + kSizeClassKeys[k]
+            + "\":" + std::to_string(r.by_size[k]);
     }
-    return "{\"event\":\"done\",\"id\":" + std::to_string(run.id) + ",\"pattern\":\"" +
-           pattern_name(run.pattern) + "\",\"bytes\":" + std::to_string(run.bytes) +
-           ",\"offset\":" + std::to_string(run.offset) + ",\"mrd\":{\"count\":" + std::to_string(r.mrds) +
-           ",\"bySize\":{" + by_size + "},\"bytes\":" + std::to_string(r.mrd_bytes) +
-           "},\"completions\":" + std::to_string(r.completions) +
-           ",\"payloadErrors\":" + std::to_string(r.payload_errors) +
-           ",\"simCycles\":" + std::to_string(r.sim_cycles) + ",\"wallSeconds\":" + wall + "}";
+    return "{\"event\":\"done\",\"id\":" + std::to_string(run.id) + ",\"pattern\":\""
+        + pattern_name(run.pattern) + "\",\"bytes\":" + std::to_string(run.bytes) + ",\"offset\":"
+        + std::to_string(run.offset) + ",\"mrd\":{\"count\":" + std::to_string(r.mrds)
+        + ",\"bySize\":{" + by_size + "},\"bytes\":" + std::to_string(r.mrd_bytes)
+        + "},\"completions\":" + std::to_string(r.completions)
+        + ",\"payloadErrors\":" + std::to_string(r.payload_errors)
+        + ",\"simCycles\":" + std::to_string(r.sim_cycles) + ",\"wallSeconds\":" + wall + "}";
 }
 
-}  // namespace ps
+} // namespace ps

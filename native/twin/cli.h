@@ -13,11 +13,11 @@
 namespace ps {
 
 struct Options {
-    uint32_t latency_cycles = 250;  // BAR_LATENCY written at start
-    uint32_t tags = 256;            // outstanding-request budget (8-bit tags)
-    LinkConfig link;                // PCIe link between GPU and FPGA (default gen3x16)
-    bool batch = false;             // --run given
-    bool model_only = false;        // --model-only: generator alone, the benchmark baseline
+    uint32_t latency_cycles = 250; // BAR_LATENCY written at start
+    uint32_t tags = 256;           // outstanding-request budget (8-bit tags)
+    LinkConfig link;               // PCIe link between GPU and FPGA (default gen3x16)
+    bool batch = false;            // --run given
+    bool model_only = false;       // --model-only: generator alone, the benchmark baseline
     Pattern pattern = Pattern::MergedAligned;
     uint64_t bytes = 0;
     uint32_t offset = 0;
@@ -36,7 +36,12 @@ struct RunCommand {
     uint32_t offset;
 };
 
-enum class CommandKind { Run, Quit, Empty, Error };
+enum class CommandKind {
+    Run,
+    Quit,
+    Empty,
+    Error
+};
 
 // One stdin line (without the newline). Run: fills *run; Error: fills *err.
 CommandKind parse_command(const std::string &line, RunCommand *run, std::string *err);
@@ -50,6 +55,6 @@ std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkCon
 std::string error_event(const std::string &message);
 std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds);
 
-}  // namespace ps
+} // namespace ps
 
 #endif

@@ -29,20 +29,22 @@
 
 namespace {
 
-constexpr uint64_t kBufferBase = 0x100000000ull;  // 4 GiB: reads use 64-bit (4DW) headers
+constexpr uint64_t kBufferBase = 0x100000000ull; // 4 GiB: reads use 64-bit (4DW) headers
 constexpr uint32_t kCyclesPerStep = 1024;
 constexpr int kIdlePollMs = 2;
 
 volatile sig_atomic_t g_stop = 0;
 void on_signal(int) { g_stop = 1; }
 
-void emit(const std::string &line) {
+void emit(const std::string &line)
+{
     fputs(line.c_str(), stdout);
     fputc('\n', stdout);
     fflush(stdout);
 }
 
-ps::TrafficConfig workload_config(const ps::RunCommand &r) {
+ps::TrafficConfig workload_config(const ps::RunCommand &r)
+{
     ps::TrafficConfig c;
     c.spec = ps::make_pattern_spec(r.pattern, r.bytes, r.offset);
     c.base = kBufferBase;
@@ -50,15 +52,18 @@ ps::TrafficConfig workload_config(const ps::RunCommand &r) {
     return c;
 }
 
-uint32_t bus_read(void *ctx, uint32_t offset) {
+uint32_t bus_read(void *ctx, uint32_t offset)
+{
     return static_cast<ps::Twin *>(ctx)->axi_read(offset);
 }
-void bus_write(void *ctx, uint32_t offset, uint32_t value) {
+void bus_write(void *ctx, uint32_t offset, uint32_t value)
+{
     static_cast<ps::Twin *>(ctx)->axi_write(offset, value);
 }
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
+double seconds_since(Clock::time_point t0)
+{
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
@@ -73,11 +78,14 @@ struct Session {
     bool quit = false;
 
     // Reads what stdin has (poll said readable); false on EOF.
-    bool read_stdin() {
+    bool read_stdin()
+    {
         char buf[4096];
         const ssize_t n = read(0, buf, sizeof buf);
-        if (n == 0) return false;
-        if (n < 0) return errno == EAGAIN || errno == EINTR;
+        if (n == 0)
+            return false;
+        if (n < 0)
+            return errno == EAGAIN || errno == EINTR;
         inbuf.append(buf, (size_t)n);
         size_t nl;
         while (!quit && (nl = inbuf.find('\n')) != std::string::npos) {
@@ -85,25 +93,34 @@ struct Session {
             inbuf.erase(0, nl + 1);
             handle_line(line);
         }
-        if (inbuf.size() > 65536) {  // a line without end: drop it
+        if (inbuf.size() > 65536) { // a line without end: drop it
             emit(ps::error_event("input line too long"));
             inbuf.clear();
         }
         return true;
     }
 
-    void handle_line(const std::string &line) {
+    void handle_line(const std::string &line)
+    {
         ps::RunCommand r;
         std::string err;
         switch (ps::parse_command(line, &r, &err)) {
-        case ps::CommandKind::Run: queue.push_back(r); break;
-        case ps::CommandKind::Quit: quit = true; break;
-        case ps::CommandKind::Empty: break;
-        case ps::CommandKind::Error: emit(ps::error_event(err)); break;
+        case ps::CommandKind::Run:
+            queue.push_back(r);
+            break;
+        case ps::CommandKind::Quit:
+            quit = true;
+            break;
+        case ps::CommandKind::Empty:
+            break;
+        case ps::CommandKind::Error:
+            emit(ps::error_event(err));
+            break;
         }
     }
 
-    void start_next() {
+    void start_next()
+    {
         current = queue.front();
         queue.pop_front();
         twin.start_workload(workload_config(current));
@@ -111,7 +128,8 @@ struct Session {
         active = true;
     }
 
-    void finish() {
+    void finish()
+    {
         const ps::WorkloadResult res = twin.finish_workload();
         emit(ps::done_event(current, res, seconds_since(started)));
         active = false;
@@ -119,7 +137,8 @@ struct Session {
 };
 
 // The traffic model alone, as fast as it generates: no RTL, no link, no completions.
-int run_model_only(const ps::Options &o) {
+int run_model_only(const ps::Options &o)
+{
     ps::RunCommand r{0, o.pattern, o.bytes, o.offset};
     const Clock::time_point t0 = Clock::now();
     ps::TrafficGenerator gen(workload_config(r));
@@ -130,30 +149,35 @@ int run_model_only(const ps::Options &o) {
     const ps::TrafficCounts &c = gen.counts();
     res.mrds = c.mrds;
     res.mrd_bytes = c.mrd_bytes;
-    for (int i = 0; i < ps::kSizeClassCount; ++i) res.by_size[i] = c.by_size[i];
+    for (int i = 0; i < ps::kSizeClassCount; ++i)
+        res.by_size[i] = c.by_size[i];
     emit(ps::done_event(r, res, seconds_since(t0)));
     return 0;
 }
 
-int run_batch(ps::Twin &twin, const ps::Options &o) {
+int run_batch(ps::Twin &twin, const ps::Options &o)
+{
     ps::RunCommand r{0, o.pattern, o.bytes, o.offset};
     twin.start_workload(workload_config(r));
     const Clock::time_point t0 = Clock::now();
-    while (!g_stop && !twin.workload_done()) twin.run_cycles(1u << 16);
-    if (g_stop) return 0;
+    while (!g_stop && !twin.workload_done())
+        twin.run_cycles(1u << 16);
+    if (g_stop)
+        return 0;
     const ps::WorkloadResult res = twin.finish_workload();
     emit(ps::done_event(r, res, seconds_since(t0)));
     return 0;
 }
 
-int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &link) {
+int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &link)
+{
     ps::Pty pty;
     std::string err;
     if (!ps::open_pty(&pty, &err)) {
         fprintf(stderr, "pcie-scope-twin: cannot open a pseudo-terminal: %s\n", err.c_str());
         return 1;
     }
-    static ps_app_t app;  // complete type, allocated statically as the firmware expects
+    static ps_app_t app; // complete type, allocated statically as the firmware expects
     ps_app_init(&app);
     ps_sim_bus bus;
     bus.ctx = &twin;
@@ -167,7 +191,8 @@ int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &lin
     uint32_t batches = 0;
     bool stdin_open = true;
     while (!g_stop && !s.quit && stdin_open) {
-        if (!s.active && !s.queue.empty()) s.start_next();
+        if (!s.active && !s.queue.empty())
+            s.start_next();
         if (s.active) {
             twin.run_cycles(kCyclesPerStep);
             ps_app_step(&app);
@@ -185,9 +210,10 @@ int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &lin
         struct pollfd fds[2] = {{0, POLLIN, 0}, {pty.master, POLLIN, 0}};
         const int n = poll(fds, 2, kIdlePollMs);
         if (n > 0) {
-            if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) stdin_open = s.read_stdin();
+            if (fds[0].revents & (POLLIN | POLLHUP | POLLERR))
+                stdin_open = s.read_stdin();
             if ((fds[1].revents & (POLLHUP | POLLERR)) && !(fds[1].revents & POLLIN))
-                usleep(kIdlePollMs * 1000);  // no host: never spin on a hung-up master
+                usleep(kIdlePollMs * 1000); // no host: never spin on a hung-up master
         }
         ps_app_step(&app);
     }
@@ -196,9 +222,10 @@ int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &lin
     return 0;
 }
 
-}  // namespace
+} // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     ps::Options opts;
     std::string err;
     if (!ps::parse_options(argc, argv, &opts, &err)) {
@@ -211,20 +238,21 @@ int main(int argc, char **argv) {
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;  // no SA_RESTART: poll() returns EINTR
+    sa.sa_handler = on_signal; // no SA_RESTART: poll() returns EINTR
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, nullptr);
     sigaction(SIGINT, &sa, nullptr);
     signal(SIGPIPE, SIG_IGN);
 
-    if (opts.batch && opts.model_only) return run_model_only(opts);
+    if (opts.batch && opts.model_only)
+        return run_model_only(opts);
 
     ps::Twin twin(opts.tags);
     twin.reset();
     const uint32_t id = twin.axi_read(PS_REG_ID);
     if (id != PS_ID_MAGIC)
-        fprintf(stderr, "pcie-scope-twin: warning: ID register reads 0x%08x, expected 0x%08x\n",
-                id, PS_ID_MAGIC);
+        fprintf(stderr, "pcie-scope-twin: warning: ID register reads 0x%08x, expected 0x%08x\n", id,
+                PS_ID_MAGIC);
     uint32_t clock_hz = twin.axi_read(PS_REG_CLK_HZ);
     twin.set_link(opts.link, clock_hz);
     twin.axi_write(PS_REG_BAR_LATENCY, opts.latency_cycles);

@@ -12,9 +12,13 @@
 
 namespace ps {
 
-bool open_pty(Pty *p, std::string *err) {
+bool open_pty(Pty *p, std::string *err)
+{
     const int m = posix_openpt(O_RDWR | O_NOCTTY);
-    if (m < 0) { *err = std::string("posix_openpt: ") + strerror(errno); return false; }
+    if (m < 0) {
+        *err = std::string("posix_openpt: ") + strerror(errno);
+        return false;
+    }
     if (grantpt(m) != 0 || unlockpt(m) != 0) {
         *err = std::string("grantpt/unlockpt: ") + strerror(errno);
         close(m);
@@ -64,10 +68,13 @@ bool open_pty(Pty *p, std::string *err) {
     return true;
 }
 
-void close_pty(Pty *p) {
-    if (p->master >= 0) close(p->master);
-    if (p->slave >= 0) close(p->slave);
+void close_pty(Pty *p)
+{
+    if (p->master >= 0)
+        close(p->master);
+    if (p->slave >= 0)
+        close(p->slave);
     p->master = p->slave = -1;
 }
 
-}  // namespace ps
+} // namespace ps

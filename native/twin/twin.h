@@ -23,11 +23,11 @@ namespace ps {
 
 struct WorkloadResult {
     uint64_t mrds = 0;
-    uint64_t by_size[kSizeClassCount] = {};  // by size class (generated/workloads.h)
+    uint64_t by_size[kSizeClassCount] = {}; // by size class (generated/workloads.h)
     uint64_t mrd_bytes = 0;
     uint64_t completions = 0;
     uint64_t payload_errors = 0;
-    uint64_t lost = 0;  // completions never seen (watchdog)
+    uint64_t lost = 0; // completions never seen (watchdog)
     uint64_t sim_cycles = 0;
 };
 
@@ -67,12 +67,12 @@ public:
 
 private:
     struct TagState {
-        uint64_t addr;       // request address
-        uint32_t len;        // requested bytes
-        uint32_t remaining;  // bytes not yet completed
+        uint64_t addr;      // request address
+        uint32_t len;       // requested bytes
+        uint32_t remaining; // bytes not yet completed
         bool active;
     };
-    struct CplRx {           // the completion being received
+    struct CplRx { // the completion being received
         bool active;
         bool error;
         bool has_data;
@@ -80,10 +80,14 @@ private:
         uint8_t tag;
         uint32_t dws_expected;
         uint32_t dws_seen;
-        uint32_t next_value;   // expected value of the next payload DW
-        uint32_t bytes;        // payload bytes this completion retires
+        uint32_t next_value; // expected value of the next payload DW
+        uint32_t bytes;      // payload bytes this completion retires
     };
-    enum class AxiState : uint8_t { Idle, Read, Write };
+    enum class AxiState : uint8_t {
+        Idle,
+        Read,
+        Write
+    };
 
     void sample_completion_beat();
     void drive_request();
@@ -99,7 +103,7 @@ private:
 
     // requester
     std::unique_ptr<TrafficGenerator> gen_;
-    bool req_valid_ = false;       // a request is on the bus
+    bool req_valid_ = false; // a request is on the bus
     bool have_next_ = false;
     Mrd next_{};
     uint32_t tag_budget_;
@@ -126,6 +130,6 @@ private:
     uint64_t axi_timeouts_ = 0;
 };
 
-}  // namespace ps
+} // namespace ps
 
 #endif

@@ -1,5 +1,5 @@
 /**
- * WebSocket fan-out (reference node-stack.md §6.3): snapshots are batched to at most one message
+ * WebSocket fan-out (docs/host-notes.md): snapshots are batched to at most one message
  * per BATCH_MS per client; a client whose send buffer holds more than maxBufferedBytes skips that
  * batch (counted), since a live view wants fresh data; a ping every HEARTBEAT_MS terminates
  * clients that did not answer the previous one. Control messages (hello, status, run) are small

@@ -1,5 +1,5 @@
 /**
- * Localhost security (reference node-stack.md §7): a per-run token compared in constant time,
+ * Localhost security (docs/host-notes.md): a per-run token compared in constant time,
  * a Host allowlist against DNS rebinding and an Origin check for WebSocket upgrades.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'

@@ -19,31 +19,35 @@ Test *&registry();
 int &current_failures();
 
 struct Register {
-    Register(Test *t) {
+    Register(Test *t)
+    {
         // keep registration order
         Test **p = &registry();
-        while (*p) p = &(*p)->next;
+        while (*p)
+            p = &(*p)->next;
         *p = t;
     }
 };
 
 template <class A, class B>
-void check_eq(const A &a, const B &b, const char *ea, const char *eb, const char *file, int line) {
-    if (a == b) return;
+void check_eq(const A &a, const B &b, const char *ea, const char *eb, const char *file, int line)
+{
+    if (a == b)
+        return;
     std::ostringstream os;
     os << ea << " == " << eb << ": got " << a << " vs " << b;
     std::fprintf(stderr, "  %s:%d: FAILED %s\n", file, line, os.str().c_str());
     ++current_failures();
 }
 
-}  // namespace harness
+} // namespace harness
 
 #define PS_CAT2(a, b) a##b
 #define PS_CAT(a, b) PS_CAT2(a, b)
-#define TEST(name)                                                                   \
-    static void name();                                                              \
-    static harness::Test PS_CAT(test_, name){#name, &name, nullptr};                 \
-    static harness::Register PS_CAT(reg_, name){&PS_CAT(test_, name)};               \
+#define TEST(name)                                                     \
+    static void name();                                                \
+    static harness::Test PS_CAT(test_, name){#name, &name, nullptr};   \
+    static harness::Register PS_CAT(reg_, name){&PS_CAT(test_, name)}; \
     static void name()
 #define CHECK(cond)                                                                  \
     do {                                                                             \

@@ -3,21 +3,25 @@
 #include "harness.h"
 
 namespace harness {
-Test *&registry() {
+Test *&registry()
+{
     static Test *head = nullptr;
     return head;
 }
-int &current_failures() {
+int &current_failures()
+{
     static int n = 0;
     return n;
 }
-}  // namespace harness
+} // namespace harness
 
 // Usage: model-tests [substring]  (runs the tests whose name contains it)
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int passed = 0, failed = 0;
     for (harness::Test *t = harness::registry(); t; t = t->next) {
-        if (argc > 1 && !std::strstr(t->name, argv[1])) continue;
+        if (argc > 1 && !std::strstr(t->name, argv[1]))
+            continue;
         harness::current_failures() = 0;
         t->fn();
         if (harness::current_failures() == 0) {

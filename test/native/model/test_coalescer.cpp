@@ -1,4 +1,5 @@
-// Hand-worked cases from ../shared/reference/gpu-coalescing.md §2 (R1, R2, R4) and §4.2.
+// Hand-worked cases of the coalescing rules (docs/gpu-coalescing.md: sectors, L1, one read per
+// line).
 #include <cstdlib>
 #include <set>
 #include <vector>
@@ -10,10 +11,11 @@ using namespace ps;
 
 namespace {
 
-constexpr uint64_t kLine = 0x10000000ull;  // an arbitrary 128-B aligned line
+constexpr uint64_t kLine = 0x10000000ull; // an arbitrary 128-B aligned line
 
 // Every lane reads 4 B inside the sectors of `mask` (8 lanes per sector slot, round-robin).
-WarpLoad mask_load(uint64_t line, std::vector<int> sectors) {
+WarpLoad mask_load(uint64_t line, std::vector<int> sectors)
+{
     WarpLoad w{};
     w.lane_bytes = 4;
     w.active = 0xFFFFFFFFu;
@@ -24,46 +26,54 @@ WarpLoad mask_load(uint64_t line, std::vector<int> sectors) {
 }
 
 // The warp reads a contiguous span: lane l at start + l * lane_bytes.
-WarpLoad span_load(uint64_t start, uint32_t lane_bytes) {
+WarpLoad span_load(uint64_t start, uint32_t lane_bytes)
+{
     WarpLoad w{};
     w.lane_bytes = lane_bytes;
     w.active = 0xFFFFFFFFu;
-    for (uint32_t l = 0; l < 32; ++l) w.addr[l] = start + (uint64_t)l * lane_bytes;
+    for (uint32_t l = 0; l < 32; ++l)
+        w.addr[l] = start + (uint64_t)l * lane_bytes;
     return w;
 }
 
-std::vector<Mrd> run(const WarpLoad &w, L1Mode mode = L1Mode::Off, SectorBitmap *l1 = nullptr) {
+std::vector<Mrd> run(const WarpLoad &w, L1Mode mode = L1Mode::Off, SectorBitmap *l1 = nullptr)
+{
     Mrd out[kMaxMrdsPerInstruction];
     const int n = coalesce(w, mode, l1, out);
     return std::vector<Mrd>(out, out + n);
 }
 
 // "len@offset" list relative to kLine, for compact expectations.
-std::string describe(const std::vector<Mrd> &m, uint64_t base = kLine) {
+std::string describe(const std::vector<Mrd> &m, uint64_t base = kLine)
+{
     std::string s;
     for (auto &r : m) {
-        if (!s.empty()) s += " ";
+        if (!s.empty())
+            s += " ";
         s += std::to_string(r.len) + "@" + std::to_string((long long)(r.addr - base));
     }
     return s;
 }
 
-}  // namespace
+} // namespace
 
-TEST(mask_single_sectors) {
+TEST(mask_single_sectors)
+{
     CHECK_EQ(describe(run(mask_load(kLine, {0}))), "32@0");
     CHECK_EQ(describe(run(mask_load(kLine, {1}))), "32@32");
     CHECK_EQ(describe(run(mask_load(kLine, {3}))), "32@96");
 }
 
-TEST(mask_contiguous) {
+TEST(mask_contiguous)
+{
     CHECK_EQ(describe(run(mask_load(kLine, {0, 1}))), "64@0");
     CHECK_EQ(describe(run(mask_load(kLine, {1, 2}))), "64@32");
     CHECK_EQ(describe(run(mask_load(kLine, {0, 1, 2}))), "96@0");
     CHECK_EQ(describe(run(mask_load(kLine, {0, 1, 2, 3}))), "128@0");
 }
 
-TEST(mask_holes_are_overfetched) {
+TEST(mask_holes_are_overfetched)
+{
     CHECK_EQ(describe(run(mask_load(kLine, {0, 2}))), "96@0");
     CHECK_EQ(describe(run(mask_load(kLine, {1, 3}))), "96@32");
     CHECK_EQ(describe(run(mask_load(kLine, {0, 3}))), "128@0");
@@ -71,37 +81,42 @@ TEST(mask_holes_are_overfetched) {
     CHECK_EQ(describe(run(mask_load(kLine, {0, 2, 3}))), "128@0");
 }
 
-TEST(warp_span_128_misaligned) {
+TEST(warp_span_128_misaligned)
+{
     CHECK_EQ(describe(run(span_load(kLine + 0, 4))), "128@0");
     CHECK_EQ(describe(run(span_load(kLine + 32, 4))), "96@32 32@128");
     CHECK_EQ(describe(run(span_load(kLine + 64, 4))), "64@64 64@128");
     CHECK_EQ(describe(run(span_load(kLine + 96, 4))), "32@96 96@128");
 }
 
-TEST(warp_span_256_and_512) {
+TEST(warp_span_256_and_512)
+{
     CHECK_EQ(describe(run(span_load(kLine, 8))), "128@0 128@128");
     CHECK_EQ(describe(run(span_load(kLine + 32, 8))), "96@32 128@128 32@256");
     CHECK_EQ(describe(run(span_load(kLine, 16))), "128@0 128@128 128@256 128@384");
     CHECK_EQ(describe(run(span_load(kLine + 32, 16))), "96@32 128@128 128@256 128@384 32@512");
 }
 
-TEST(inactive_lanes_are_ignored) {
+TEST(inactive_lanes_are_ignored)
+{
     WarpLoad w = span_load(kLine, 4);
     w.active = 0;
     CHECK_EQ(run(w).size(), 0u);
-    w.active = 0x000000FFu;  // lanes 0..7 -> sector 0
+    w.active = 0x000000FFu; // lanes 0..7 -> sector 0
     CHECK_EQ(describe(run(w)), "32@0");
-    w.active = 0xFF0000FFu;  // sectors 0 and 3
+    w.active = 0xFF0000FFu; // sectors 0 and 3
     CHECK_EQ(describe(run(w)), "128@0");
-    w.active = 0x00FF0000u;  // sector 2
+    w.active = 0x00FF0000u; // sector 2
     CHECK_EQ(describe(run(w)), "32@64");
 }
 
-TEST(mrds_ascend_when_lanes_descend) {
+TEST(mrds_ascend_when_lanes_descend)
+{
     WarpLoad w{};
     w.lane_bytes = 4;
     w.active = 0xFFFFFFFFu;
-    for (uint32_t l = 0; l < 32; ++l) w.addr[l] = kLine + 128ull * (31 - l);  // 32 lines, sector 0
+    for (uint32_t l = 0; l < 32; ++l)
+        w.addr[l] = kLine + 128ull * (31 - l); // 32 lines, sector 0
     auto m = run(w);
     CHECK_EQ(m.size(), 32u);
     for (size_t i = 0; i < m.size(); ++i) {
@@ -110,7 +125,8 @@ TEST(mrds_ascend_when_lanes_descend) {
     }
 }
 
-TEST(l1_ideal_present_or_pending_not_refetched) {
+TEST(l1_ideal_present_or_pending_not_refetched)
+{
     SectorBitmap l1(kLine, 4096);
     CHECK_EQ(describe(run(mask_load(kLine, {0}), L1Mode::Ideal, &l1)), "32@0");
     // same sector again: pending -> nothing
@@ -133,22 +149,26 @@ TEST(l1_ideal_present_or_pending_not_refetched) {
     CHECK_EQ(describe(run(mask_load(kLine, {0, 1, 2, 3}), L1Mode::Ideal, &l2)), "128@0");
 }
 
-TEST(l1_hole_fetch_marks_only_requested_sectors) {
+TEST(l1_hole_fetch_marks_only_requested_sectors)
+{
     SectorBitmap l1(kLine, 4096);
     CHECK_EQ(describe(run(mask_load(kLine, {0, 2}), L1Mode::Ideal, &l1)), "96@0");
     CHECK_EQ(l1.line_mask(kLine), 0x5u);
     CHECK_EQ(describe(run(mask_load(kLine, {1}), L1Mode::Ideal, &l1)), "32@32");
 }
 
-TEST(l1_off_fetches_every_instruction) {
+TEST(l1_off_fetches_every_instruction)
+{
     SectorBitmap l1(kLine, 4096);
     for (int i = 0; i < 3; ++i)
         CHECK_EQ(describe(run(mask_load(kLine, {0}), L1Mode::Off, &l1)), "32@0");
     CHECK_EQ(l1.line_mask(kLine), 0u);
-    for (int i = 0; i < 3; ++i) CHECK_EQ(describe(run(mask_load(kLine, {0}))), "32@0");
+    for (int i = 0; i < 3; ++i)
+        CHECK_EQ(describe(run(mask_load(kLine, {0}))), "32@0");
 }
 
-TEST(l1_outside_bitmap_is_never_cached) {
+TEST(l1_outside_bitmap_is_never_cached)
+{
     SectorBitmap l1(kLine, 128);
     CHECK_EQ(describe(run(mask_load(kLine + 128, {0}), L1Mode::Ideal, &l1)), "32@128");
     CHECK_EQ(describe(run(mask_load(kLine + 128, {0}), L1Mode::Ideal, &l1)), "32@128");
@@ -156,22 +176,25 @@ TEST(l1_outside_bitmap_is_never_cached) {
     CHECK_EQ(run(mask_load(kLine, {0}), L1Mode::Ideal, &l1).size(), 0u);
 }
 
-TEST(bitmap_geometry) {
-    SectorBitmap b(0x1000 + 32, 200);  // [0x1020, 0x10E8) -> lines 0x1000, 0x1080
+TEST(bitmap_geometry)
+{
+    SectorBitmap b(0x1000 + 32, 200); // [0x1020, 0x10E8) -> lines 0x1000, 0x1080
     CHECK_EQ(b.base(), 0x1000ull);
     CHECK_EQ(b.bytes(), 256ull);
     b.set_line_mask(0x1080, 0xF);
     CHECK_EQ(b.line_mask(0x1080), 0xFu);
     CHECK_EQ(b.line_mask(0x1000), 0u);
-    for (uint64_t l = 0; l < 40; ++l) {  // neighbouring lines in one word stay independent
+    for (uint64_t l = 0; l < 40; ++l) { // neighbouring lines in one word stay independent
         SectorBitmap c(0, 128 * 40);
         c.set_line_mask(128 * l, 0x9);
-        for (uint64_t k = 0; k < 40; ++k) CHECK_EQ(c.line_mask(128 * k), k == l ? 0x9u : 0u);
+        for (uint64_t k = 0; k < 40; ++k)
+            CHECK_EQ(c.line_mask(128 * k), k == l ? 0x9u : 0u);
     }
 }
 
 // Random instructions against a brute-force reference of R1 + R4 (no L1).
-TEST(random_against_reference) {
+TEST(random_against_reference)
+{
     std::srand(12345);
     const uint32_t widths[] = {1, 2, 4, 8, 16};
     for (int iter = 0; iter < 20000; ++iter) {
@@ -182,15 +205,18 @@ TEST(random_against_reference) {
         const uint64_t base = kLine + 128ull * (std::rand() % 64);
         for (uint32_t l = 0; l < 32; ++l) {
             uint64_t a = base + (uint64_t)(std::rand() % spread);
-            if (std::rand() % 2) a -= a % w.lane_bytes;  // mostly naturally aligned
+            if (std::rand() % 2)
+                a -= a % w.lane_bytes; // mostly naturally aligned
             w.addr[l] = a;
         }
         std::set<uint64_t> sectors;
         for (uint32_t l = 0; l < 32; ++l)
             if ((w.active >> l) & 1)
-                for (uint64_t b = w.addr[l]; b < w.addr[l] + w.lane_bytes; ++b) sectors.insert(b / 32);
+                for (uint64_t b = w.addr[l]; b < w.addr[l] + w.lane_bytes; ++b)
+                    sectors.insert(b / 32);
         std::set<uint64_t> lines;
-        for (auto s : sectors) lines.insert(s / 4);
+        for (auto s : sectors)
+            lines.insert(s / 4);
         auto m = run(w);
         CHECK_EQ(m.size(), lines.size());
         size_t i = 0;
@@ -198,7 +224,8 @@ TEST(random_against_reference) {
             uint64_t lo = 4, hi = 0;
             for (uint64_t s = 0; s < 4; ++s)
                 if (sectors.count(line * 4 + s)) {
-                    if (lo == 4) lo = s;
+                    if (lo == 4)
+                        lo = s;
                     hi = s;
                 }
             if (i < m.size()) {
@@ -208,6 +235,7 @@ TEST(random_against_reference) {
             }
             ++i;
         }
-        if (harness::current_failures()) return;
+        if (harness::current_failures())
+            return;
     }
 }

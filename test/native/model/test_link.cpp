@@ -7,11 +7,15 @@ using namespace ps;
 
 namespace {
 bool near(double a, double b, double rel) { return std::fabs(a - b) <= rel * b; }
-}  // namespace
+} // namespace
 
-// pcie-tlp.md §7: TLP GB/s after the pcie-model allowance at MPS 256
-TEST(link_capacity_matches_reference_table) {
-    const struct { uint32_t gen; double gbps; } rows[] = {{1, 3.10}, {2, 6.94}, {3, 14.21}, {4, 28.43}, {5, 56.85}};
+// docs/pcie.md, bytes on the wire: TLP GB/s after the pcie-model allowance at MPS 256
+TEST(link_capacity_matches_reference_table)
+{
+    const struct {
+        uint32_t gen;
+        double gbps;
+    } rows[] = {{1, 3.10}, {2, 6.94}, {3, 14.21}, {4, 28.43}, {5, 56.85}};
     for (const auto &r : rows) {
         LinkConfig c;
         c.gen = r.gen;
@@ -24,7 +28,8 @@ TEST(link_capacity_matches_reference_table) {
     CHECK(near(link_tlp_bytes_per_second(x8) / 1e9, 14.21 / 2, 0.005));
 }
 
-TEST(link_rejects_unsupported_configs) {
+TEST(link_rejects_unsupported_configs)
+{
     LinkConfig c;
     c.gen = 6;
     CHECK_EQ(link_tlp_bytes_per_second(c), 0.0);
@@ -45,24 +50,26 @@ TEST(link_rejects_unsupported_configs) {
     CHECK(!parse_link("", &out));
 }
 
-TEST(wire_bytes_per_tlp) {
-    CHECK_EQ(mrd_wire_bytes(0x100000000ull), 24u);  // 4DW
-    CHECK_EQ(mrd_wire_bytes(0x80000000ull), 20u);   // 3DW
+TEST(wire_bytes_per_tlp)
+{
+    CHECK_EQ(mrd_wire_bytes(0x100000000ull), 24u); // 4DW
+    CHECK_EQ(mrd_wire_bytes(0x80000000ull), 20u);  // 3DW
     CHECK_EQ(cpl_wire_bytes(32), 52u);
     CHECK_EQ(cpl_wire_bytes(128), 148u);
 }
 
 // Sending TLPs back to back through the gate reproduces the read payload ceiling of §7:
 // typical TLP rate x S / (S + 20).
-TEST(gate_throughput_equals_payload_ceiling) {
-    LinkConfig c;  // gen3x16
+TEST(gate_throughput_equals_payload_ceiling)
+{
+    LinkConfig c; // gen3x16
     for (uint32_t s : {32u, 64u, 96u, 128u}) {
         LinkGate g(c, 250000000);
         uint64_t tlps = 0;
         const uint64_t clocks = 1000000;
         for (uint64_t t = 0; t < clocks; ++t) {
             g.tick();
-            while (g.open()) {  // a saturating sender: start TLPs whenever the wire allows
+            while (g.open()) { // a saturating sender: start TLPs whenever the wire allows
                 g.send(cpl_wire_bytes(s));
                 ++tlps;
             }
@@ -73,7 +80,8 @@ TEST(gate_throughput_equals_payload_ceiling) {
     }
 }
 
-TEST(gate_ideal_never_closes_and_idle_banks_no_burst) {
+TEST(gate_ideal_never_closes_and_idle_banks_no_burst)
+{
     LinkConfig ideal;
     ideal.ideal = true;
     LinkGate open(ideal, 250000000);
@@ -82,11 +90,13 @@ TEST(gate_ideal_never_closes_and_idle_banks_no_burst) {
         open.send(1000);
     }
     LinkGate g(LinkConfig{}, 250000000);
-    for (int i = 0; i < 100000; ++i) g.tick();  // long idle
+    for (int i = 0; i < 100000; ++i)
+        g.tick(); // long idle
     uint32_t started = 0;
     while (g.open() && started < 100) {
         g.send(cpl_wire_bytes(128));
         ++started;
     }
-    CHECK(started <= 2u);  // at most one large TLP of banked credit (plus the one that goes negative)
+    CHECK(started
+          <= 2u); // at most one large TLP of banked credit (plus the one that goes negative)
 }

@@ -6,7 +6,8 @@
 
 using namespace ps;
 
-TEST(strided_shape_and_addresses) {
+TEST(strided_shape_and_addresses)
+{
     const PatternSpec s = make_pattern_spec(Pattern::Strided, 1 << 20, 0);
     const PatternShape sh = pattern_shape(s);
     CHECK_EQ(sh.threads, (uint64_t)(1 << 20) / 128);
@@ -21,44 +22,50 @@ TEST(strided_shape_and_addresses) {
     CHECK(!pattern_access(s, sh, 0, 32, &off));
 }
 
-TEST(strided_partial_chunk_is_masked) {
+TEST(strided_partial_chunk_is_masked)
+{
     const PatternSpec s = make_pattern_spec(Pattern::Strided, 128 * 33 + 8, 0);
     const PatternShape sh = pattern_shape(s);
-    CHECK_EQ(sh.threads, 64ull);  // 34 chunks -> 2 warps
+    CHECK_EQ(sh.threads, 64ull); // 34 chunks -> 2 warps
     uint64_t off;
     CHECK(pattern_access(s, sh, 33, 1, &off));
     CHECK(!pattern_access(s, sh, 33, 2, &off));
     CHECK(!pattern_access(s, sh, 34, 0, &off));
 }
 
-TEST(merged_aligned_grid_stride) {
+TEST(merged_aligned_grid_stride)
+{
     const PatternSpec s = make_pattern_spec(Pattern::MergedAligned, 128 * 1000, 0, 64);
     const PatternShape sh = pattern_shape(s);
     CHECK_EQ(sh.warps, 64ull);
-    CHECK_EQ(sh.iterations, 16u);  // ceil(1000 / 64)
+    CHECK_EQ(sh.iterations, 16u); // ceil(1000 / 64)
     uint64_t off;
-    CHECK(pattern_access(s, sh, 3 * 32 + 5, 2, &off));  // warp 3, lane 5, k = 2 -> line 131
+    CHECK(pattern_access(s, sh, 3 * 32 + 5, 2, &off)); // warp 3, lane 5, k = 2 -> line 131
     CHECK_EQ(off, 131ull * 128 + 20);
     CHECK(pattern_access(s, sh, 39 * 32, 15, &off));  // line 999
-    CHECK(!pattern_access(s, sh, 40 * 32, 15, &off));  // line 1000: past the end
+    CHECK(!pattern_access(s, sh, 40 * 32, 15, &off)); // line 1000: past the end
     // every line is read by exactly one (warp, k), every byte once
     std::vector<int> seen(1000 * 32, 0);
     for (uint64_t t = 0; t < sh.threads; ++t)
         for (uint32_t i = 0; i < sh.iterations; ++i)
-            if (pattern_access(s, sh, t, i, &off)) seen[off / 4]++;
+            if (pattern_access(s, sh, t, i, &off))
+                seen[off / 4]++;
     int bad = 0;
-    for (int v : seen) bad += v != 1;
+    for (int v : seen)
+        bad += v != 1;
     CHECK_EQ(bad, 0);
 }
 
-TEST(merged_small_buffer_uses_one_warp_per_line) {
+TEST(merged_small_buffer_uses_one_warp_per_line)
+{
     const PatternSpec s = make_pattern_spec(Pattern::MergedAligned, 128 * 10, 0);
     const PatternShape sh = pattern_shape(s);
     CHECK_EQ(sh.warps, 10ull);
     CHECK_EQ(sh.iterations, 1u);
 }
 
-TEST(misaligned_offset_shifts) {
+TEST(misaligned_offset_shifts)
+{
     const PatternSpec s = make_pattern_spec(Pattern::MergedMisaligned, 4096, 32);
     const PatternShape sh = pattern_shape(s);
     uint64_t off;
@@ -68,7 +75,8 @@ TEST(misaligned_offset_shifts) {
     CHECK_EQ(off, 32ull + 124);
 }
 
-TEST(pattern_names) {
+TEST(pattern_names)
+{
     Pattern p;
     CHECK(pattern_from_name("strided", &p) && p == Pattern::Strided);
     CHECK(pattern_from_name("merged-aligned", &p) && p == Pattern::MergedAligned);

@@ -8,27 +8,32 @@ using namespace ps;
 
 namespace {
 
-constexpr uint64_t kBase = 0x100000000ull;  // 4 GiB: 64-bit addresses
+constexpr uint64_t kBase = 0x100000000ull; // 4 GiB: 64-bit addresses
 
-TrafficCounts drain(TrafficConfig cfg, uint64_t *last_addr = nullptr, bool *ascending = nullptr) {
+TrafficCounts drain(TrafficConfig cfg, uint64_t *last_addr = nullptr, bool *ascending = nullptr)
+{
     TrafficGenerator g(cfg);
     Mrd m;
     uint64_t prev = 0;
     bool asc = true, first = true;
     while (g.next(&m)) {
-        if (!first && m.addr <= prev) asc = false;
+        if (!first && m.addr <= prev)
+            asc = false;
         CHECK(m.len <= 128 && (m.addr % 128) + m.len <= 128 && m.len % 32 == 0);
         prev = m.addr;
         first = false;
     }
     CHECK(g.exhausted());
     CHECK(!g.next(&m));
-    if (last_addr) *last_addr = prev;
-    if (ascending) *ascending = asc;
+    if (last_addr)
+        *last_addr = prev;
+    if (ascending)
+        *ascending = asc;
     return g.counts();
 }
 
-TrafficConfig cfg_of(Pattern p, uint64_t bytes, uint32_t offset, L1Mode l1 = L1Mode::Ideal) {
+TrafficConfig cfg_of(Pattern p, uint64_t bytes, uint32_t offset, L1Mode l1 = L1Mode::Ideal)
+{
     TrafficConfig c;
     c.spec = make_pattern_spec(p, bytes, offset);
     c.base = kBase;
@@ -36,9 +41,10 @@ TrafficConfig cfg_of(Pattern p, uint64_t bytes, uint32_t offset, L1Mode l1 = L1M
     return c;
 }
 
-}  // namespace
+} // namespace
 
-TEST(merged_aligned_1mib_only_128) {
+TEST(merged_aligned_1mib_only_128)
+{
     bool asc = false;
     uint64_t last = 0;
     const uint64_t n = 1 << 20;
@@ -47,20 +53,22 @@ TEST(merged_aligned_1mib_only_128) {
     CHECK_EQ(c.by_size[3], n / 128);
     CHECK_EQ(c.mrd_bytes, n);
     CHECK_EQ(c.instructions, n / 128);
-    CHECK(asc);  // whole grid resident: address order
+    CHECK(asc); // whole grid resident: address order
     CHECK_EQ(last, kBase + n - 128);
 }
 
-TEST(strided_ideal_l1_bytes_over_32) {
+TEST(strided_ideal_l1_bytes_over_32)
+{
     const uint64_t n = 1 << 20;
     auto c = drain(cfg_of(Pattern::Strided, n, 0));
     CHECK_EQ(c.mrds, n / 32);
     CHECK_EQ(c.by_size[0], n / 32);
     CHECK_EQ(c.mrd_bytes, n);
-    CHECK_EQ(c.instructions, n / 128);  // one instruction per (warp, iteration) = bytes/128
+    CHECK_EQ(c.instructions, n / 128); // one instruction per (warp, iteration) = bytes/128
 }
 
-TEST(strided_l1_off_bytes_over_4) {
+TEST(strided_l1_off_bytes_over_4)
+{
     const uint64_t n = 1 << 20;
     auto c = drain(cfg_of(Pattern::Strided, n, 0, L1Mode::Off));
     CHECK_EQ(c.mrds, n / 4);
@@ -68,7 +76,8 @@ TEST(strided_l1_off_bytes_over_4) {
     CHECK_EQ(c.mrd_bytes, n * 8);
 }
 
-TEST(merged_misaligned_32_equal_96_and_32) {
+TEST(merged_misaligned_32_equal_96_and_32)
+{
     const uint64_t n = 1 << 20;
     auto c = drain(cfg_of(Pattern::MergedMisaligned, n, 32));
     CHECK_EQ(c.by_size[0], n / 128);
@@ -77,7 +86,8 @@ TEST(merged_misaligned_32_equal_96_and_32) {
     CHECK_EQ(c.mrd_bytes, n);
 }
 
-TEST(merged_misaligned_64_and_96) {
+TEST(merged_misaligned_64_and_96)
+{
     const uint64_t n = 1 << 16;
     auto c64 = drain(cfg_of(Pattern::MergedMisaligned, n, 64));
     CHECK_EQ(c64.by_size[1], 2 * n / 128);
@@ -87,7 +97,8 @@ TEST(merged_misaligned_64_and_96) {
     CHECK_EQ(c96.by_size[2], n / 128);
 }
 
-TEST(merged_misaligned_l1_off_same_counts) {
+TEST(merged_misaligned_l1_off_same_counts)
+{
     // no sector is shared between instructions: L1 does not matter
     const uint64_t n = 1 << 16;
     auto a = drain(cfg_of(Pattern::MergedMisaligned, n, 32, L1Mode::Off));
@@ -95,8 +106,10 @@ TEST(merged_misaligned_l1_off_same_counts) {
     CHECK_EQ(a.by_size[2], n / 128);
 }
 
-TEST(partial_sizes) {
-    // 1000 bytes merged-aligned: 7 full lines + 104 B (4-B lanes) -> 7 x 128 + 1 x 128 (sectors 0..3)
+TEST(partial_sizes)
+{
+    // 1000 bytes merged-aligned: 7 full lines + 104 B (4-B lanes) -> 7 x 128 + 1 x 128 (sectors
+    // 0..3)
     auto c = drain(cfg_of(Pattern::MergedAligned, 1000, 0));
     CHECK_EQ(c.mrds, 8ull);
     CHECK_EQ(c.by_size[3], 8ull);
@@ -109,7 +122,8 @@ TEST(partial_sizes) {
     CHECK_EQ(m.by_size[2], 1ull);
 }
 
-TEST(resident_set_changes_order_not_counts) {
+TEST(resident_set_changes_order_not_counts)
+{
     for (uint32_t r : {1u, 3u, 64u, 100000u}) {
         TrafficConfig c = cfg_of(Pattern::Strided, 1 << 18, 0);
         c.resident_warps = r;
@@ -124,7 +138,8 @@ TEST(resident_set_changes_order_not_counts) {
     }
 }
 
-TEST(strided_issue_order_round_robin) {
+TEST(strided_issue_order_round_robin)
+{
     // resident set 2 warps, 256 threads (8 warps): first MRds are warp 0 iter 0 (32 lines),
     // then warp 1 iter 0, then (iterations 1..7 hit) warp 0 iter 8 -> sector 1 of its lines.
     TrafficConfig c = cfg_of(Pattern::Strided, 128 * 256, 0);
@@ -143,13 +158,15 @@ TEST(strided_issue_order_round_robin) {
     CHECK_EQ(m.addr, kBase + 32);
 }
 
-TEST(lazy_1gib_merged_aligned) {
+TEST(lazy_1gib_merged_aligned)
+{
     const uint64_t n = 1ull << 30;
     auto t0 = std::chrono::steady_clock::now();
     TrafficGenerator g(cfg_of(Pattern::MergedAligned, n, 0));
     Mrd m;
     uint64_t count = 0;
-    while (g.next(&m)) ++count;
+    while (g.next(&m))
+        ++count;
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     CHECK_EQ(count, n / 128);
     CHECK_EQ(g.counts().by_size[3], n / 128);
@@ -157,20 +174,23 @@ TEST(lazy_1gib_merged_aligned) {
                 (unsigned long long)count, s, count / s / 1e6);
 }
 
-TEST(lazy_1gib_strided) {
+TEST(lazy_1gib_strided)
+{
     const uint64_t n = 1ull << 30;
     auto t0 = std::chrono::steady_clock::now();
     TrafficGenerator g(cfg_of(Pattern::Strided, n, 0));
     Mrd m;
     uint64_t count = 0;
-    while (g.next(&m)) ++count;
+    while (g.next(&m))
+        ++count;
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     CHECK_EQ(count, n / 32);
     std::printf("     1 GiB strided: %llu MRds in %.2f s (%.1f M MRd/s)\n",
                 (unsigned long long)count, s, count / s / 1e6);
 }
 
-TEST(empty_workload) {
+TEST(empty_workload)
+{
     TrafficGenerator g(cfg_of(Pattern::Strided, 0, 0));
     Mrd m;
     CHECK(!g.next(&m));

@@ -1,6 +1,6 @@
 // The twin's command line, stdin commands and JSON events (docs/contracts.md §3), without RTL.
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "cli.h"
 #include "harness.h"
@@ -8,14 +8,17 @@
 using namespace ps;
 
 namespace {
-bool opts(std::initializer_list<const char *> args, Options *o, std::string *err) {
+bool opts(std::initializer_list<const char *> args, Options *o, std::string *err)
+{
     std::vector<char *> v{const_cast<char *>("pcie-scope-twin")};
-    for (auto a : args) v.push_back(const_cast<char *>(a));
+    for (auto a : args)
+        v.push_back(const_cast<char *>(a));
     return parse_options((int)v.size(), v.data(), o, err);
 }
-}  // namespace
+} // namespace
 
-TEST(cli_defaults_and_batch) {
+TEST(cli_defaults_and_batch)
+{
     Options o;
     std::string err;
     CHECK(opts({}, &o, &err));
@@ -25,44 +28,60 @@ TEST(cli_defaults_and_batch) {
     Options b;
     CHECK(opts({"--run", "merged-misaligned", "--bytes", "4096"}, &b, &err));
     CHECK(b.batch && b.pattern == Pattern::MergedMisaligned);
-    CHECK_EQ(b.offset, 32u);  // default for merged-misaligned
+    CHECK_EQ(b.offset, 32u); // default for merged-misaligned
     Options c;
     CHECK(opts({"--run", "merged-misaligned", "--bytes", "4096", "--offset", "0", "--tags", "1",
-                "--latency-cycles", "65535"}, &c, &err));
+                "--latency-cycles", "65535"},
+               &c, &err));
     CHECK_EQ(c.offset, 0u);
     CHECK_EQ(c.tags, 1u);
     CHECK_EQ(c.latency_cycles, 65535u);
     Options d;
     CHECK(opts({"--help"}, &d, &err) && d.help);
     Options e;
-    CHECK(opts({"--run", "strided", "--bytes", "4096", "--model-only", "--link", "gen4x8"}, &e, &err));
+    CHECK(opts({"--run", "strided", "--bytes", "4096", "--model-only", "--link", "gen4x8"}, &e,
+               &err));
     CHECK(e.model_only && e.batch);
     CHECK_EQ(e.link.gen, 4u);
     CHECK_EQ(e.link.lanes, 8u);
     CHECK(!d.model_only);
-    CHECK_EQ(d.link.gen, 3u);  // default gen3x16
+    CHECK_EQ(d.link.gen, 3u); // default gen3x16
     CHECK_EQ(d.link.lanes, 16u);
 }
 
-TEST(cli_rejects) {
+TEST(cli_rejects)
+{
     std::string err;
     for (auto args : std::vector<std::vector<const char *>>{
-             {"--tags", "0"}, {"--tags", "257"}, {"--latency-cycles", "65536"},
-             {"--run", "zigzag", "--bytes", "64"}, {"--run", "strided"},
-             {"--run", "strided", "--bytes", "6"}, {"--run", "strided", "--bytes", "0"},
-             {"--run", "strided", "--bytes", "64", "--offset", "2"}, {"--bytes", "64"},
-             {"--frobnicate"}, {"--tags"}, {"--tags", "-1"}, {"--tags", "1x"}, {"--model-only"},
-             {"--link"}, {"--link", "gen6x16"}, {"--link", "pcie"}}) {
+             {"--tags", "0"},
+             {"--tags", "257"},
+             {"--latency-cycles", "65536"},
+             {"--run", "zigzag", "--bytes", "64"},
+             {"--run", "strided"},
+             {"--run", "strided", "--bytes", "6"},
+             {"--run", "strided", "--bytes", "0"},
+             {"--run", "strided", "--bytes", "64", "--offset", "2"},
+             {"--bytes", "64"},
+             {"--frobnicate"},
+             {"--tags"},
+             {"--tags", "-1"},
+             {"--tags", "1x"},
+             {"--model-only"},
+             {"--link"},
+             {"--link", "gen6x16"},
+             {"--link", "pcie"}}) {
         Options o;
         err.clear();
         std::vector<char *> v{const_cast<char *>("twin")};
-        for (auto a : args) v.push_back(const_cast<char *>(a));
+        for (auto a : args)
+            v.push_back(const_cast<char *>(a));
         CHECK(!parse_options((int)v.size(), v.data(), &o, &err));
         CHECK(!err.empty());
     }
 }
 
-TEST(stdin_commands) {
+TEST(stdin_commands)
+{
     RunCommand r{};
     std::string err;
     CHECK(parse_command("run 1 merged-aligned 65536 0", &r, &err) == CommandKind::Run);
@@ -70,23 +89,26 @@ TEST(stdin_commands) {
     CHECK(r.pattern == Pattern::MergedAligned);
     CHECK_EQ(r.bytes, 65536ull);
     CHECK_EQ(r.offset, 0u);
-    CHECK(parse_command("  run 18446744073709551615\tstrided 4 96\r", &r, &err) == CommandKind::Run);
+    CHECK(parse_command("  run 18446744073709551615\tstrided 4 96\r", &r, &err)
+          == CommandKind::Run);
     CHECK_EQ(r.id, 18446744073709551615ull);
     CHECK_EQ(r.offset, 96u);
     CHECK(parse_command("quit", &r, &err) == CommandKind::Quit);
     CHECK(parse_command("", &r, &err) == CommandKind::Empty);
     CHECK(parse_command("   ", &r, &err) == CommandKind::Empty);
-    for (const char *bad : {"bogus", "run", "run 1 strided 64", "run 1 strided 64 0 9",
-                            "run x strided 64 0", "run 1 zig 64 0", "run 1 strided 63 0",
-                            "run 1 strided 0 0", "run 1 strided 64 2", "run -1 strided 64 0",
-                            "run 18446744073709551616 strided 64 0", "quit now", "run 1 strided 68719476740 0"}) {
+    for (const char *bad :
+         {"bogus", "run", "run 1 strided 64", "run 1 strided 64 0 9", "run x strided 64 0",
+          "run 1 zig 64 0", "run 1 strided 63 0", "run 1 strided 0 0", "run 1 strided 64 2",
+          "run -1 strided 64 0", "run 18446744073709551616 strided 64 0", "quit now",
+          "run 1 strided 68719476740 0"}) {
         err.clear();
         CHECK(parse_command(bad, &r, &err) == CommandKind::Error);
         CHECK(!err.empty());
     }
 }
 
-TEST(json_events) {
+TEST(json_events)
+{
     CHECK_EQ(json_escape("a\"b\\c\nd\x01\xff"), std::string("a\\\"b\\\\c\\nd\\u0001\\u00ff"));
     CHECK_EQ(ready_event("/dev/pts/3", 250000000, LinkConfig{}),
              std::string("{\"event\":\"ready\",\"pty\":\"/dev/pts/3\",\"clockHz\":250000000,"
@@ -95,7 +117,8 @@ TEST(json_events) {
     LinkConfig ideal;
     ideal.ideal = true;
     CHECK_EQ(link_json(ideal), std::string("{\"name\":\"ideal\",\"tlpBytesPerSecond\":null}"));
-    CHECK_EQ(error_event("bad \"x\""), std::string("{\"event\":\"error\",\"message\":\"bad \\\"x\\\"\"}"));
+    CHECK_EQ(error_event("bad \"x\""),
+             std::string("{\"event\":\"error\",\"message\":\"bad \\\"x\\\"\"}"));
     RunCommand r{7, Pattern::Strided, 4096, 0};
     WorkloadResult w;
     w.mrds = 128;

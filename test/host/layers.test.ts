@@ -1,0 +1,45 @@
+// The host's layers point one way (docs/architecture.md): core imports nothing else of the host and
+// nothing Node-only; protocol/ and transport/ never reach up into device/ or above; capture/, cli/
+// and server/ never import the twin-specific runner; the web page imports only browser-safe core.
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const root = join(import.meta.dirname, '../..')
+
+const walk = (dir: string): string[] =>
+  readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  )
+
+/** Every module a file imports: relative ones resolved to repo paths, packages as written. */
+const importsOf = (file: string): string[] => {
+  const text = readFileSync(join(root, file), 'utf8')
+  const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'([^']+)'/g)].map((m) => m[1]!)
+  return specs.map((s) => (s.startsWith('.') ? relative(root, resolve(root, dirname(file), s)).replace(/\.js$/, '.ts') : s))
+}
+
+const violations = (files: string[], forbidden: (imp: string) => boolean): string[] =>
+  files.flatMap((f) => importsOf(f).filter(forbidden).map((imp) => `${f} imports ${imp}`))
+
+const host = (sub: string) => walk(`host/src/${sub}`)
+
+describe('one-way layers', () => {
+  it('core imports nothing else of the host and nothing Node-only', () => {
+    expect(violations(host('core'), (i) => (i.startsWith('host/') && !i.startsWith('host/src/core/')) || i.startsWith('node:'))).toEqual([])
+  })
+  it('protocol/ and transport/ import nothing from device/, capture/, cli/, server/ or workload/', () => {
+    const above = /^host\/src\/(device|capture|cli|server|workload)\//
+    expect(violations([...host('protocol'), ...host('transport')], (i) => above.test(i))).toEqual([])
+  })
+  it('capture/, cli/ and server/ do not import the twin-specific runner', () => {
+    expect(violations([...host('capture'), ...host('cli'), ...host('server')], (i) => i === 'host/src/workload/twin-runner.ts')).toEqual([])
+  })
+  it('the web page imports only browser-safe core, its own modules and chart.js', () => {
+    const ok = (i: string) => i.startsWith('host/src/core/') || i.startsWith('web/') || i === 'chart.js' || i.startsWith('chart.js/')
+    expect(violations(walk('web'), (i) => !ok(i))).toEqual([])
+  })
+  it('the import scanner sees imports at all (guards the test itself)', () => {
+    expect(importsOf('host/src/protocol/messages.ts')).toContain('host/src/core/errors.ts')
+  })
+})
