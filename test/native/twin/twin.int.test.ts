@@ -6,14 +6,14 @@ import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { cobsDecode } from '../../host/src/protocol/cobs.js'
-import { crc16 } from '../../host/src/protocol/crc16.js'
-import { encodeFrame, parseFrame } from '../../host/src/protocol/frame.js'
-import { SNAPSHOT_FLAG } from '../../host/src/core/generated.js'
-import { PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS } from '../../host/src/core/generated.js'
-import { parseTwinLine, type TwinDone } from '../../host/src/transport/twin-lines.js'
+import { cobsDecode } from '../../../host/src/protocol/cobs.js'
+import { crc16 } from '../../../host/src/protocol/crc16.js'
+import { encodeFrame, parseFrame } from '../../../host/src/protocol/frame.js'
+import { SNAPSHOT_FLAG } from '../../../host/src/core/generated.js'
+import { PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS } from '../../../host/src/core/generated.js'
+import { parseTwinLine, type TwinDone } from '../../../host/src/transport/twin-lines.js'
 
-const root = resolve(import.meta.dirname, '../..')
+const root = resolve(import.meta.dirname, '../../..')
 const twinBin = resolve(root, 'build/twin/pcie-scope-twin')
 
 /** the twin's done line: the contract the host's launcher parses (docs/contracts.md §3) */

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-const root = resolve(import.meta.dirname, '../..')
+const root = resolve(import.meta.dirname, '../../..')
 const src = resolve(root, 'test/native/model')
 const build = resolve(root, 'build/model-tests')
 
