@@ -1,14 +1,20 @@
-// Golden model for the pcie_scope_bar_top testbench.
+// Golden model for the pcie_scope_bar_top and probe_counters testbenches.
 //
 // Writes random request vectors, the completions the BAR responder must send and the
 // counter values the probe must reach, as $readmemh files. The rules are written here
-// from docs/contracts.md §1 and ../shared/reference/pcie-tlp.md (§1 types, §2 header
-// image, §3 requested bytes), independently of the RTL.
+// from docs/contracts.md §1 and docs/pcie.md (TLP header layout with DW0 in [127:96],
+// Fmt/Type decode, Length and byte enables to requested bytes, completion fields),
+// independently of the RTL.
+//
+// Counters come from the generated list (COUNTERS, host/src/core/generated.ts): every counter
+// key has exactly one rule in COUNTER_RULES below, checked when this module loads, so a counter
+// added to spec/registers.json without a rule here stops every HDL test with its name.
 //
 // usage: tsx test/hdl/golden.ts [--out build/hdl/golden] [--seed N] [--strb 8] [--scale 1]
 
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { COUNTERS, SIZE_CLASSES, type CounterKey } from '../../host/src/core/generated.js'
 
 export const COMPLETER_ID = 0x0200
 export const MAX_PAYLOAD_BYTES = 256
@@ -80,14 +86,16 @@ export function decode(hdr: bigint): Decoded {
   return { memRead, locked, lenDw, lead, bytes, zeroLen, nonPosted, answerData }
 }
 
-export function sizeClass(bytes: number): 0 | 1 | 2 | 3 | 4 {
-  switch (bytes) {
-    case 32: return 0
-    case 64: return 1
-    case 96: return 2
-    case 128: return 3
-    default: return 4
-  }
+/** Size classes as generated from spec/registers.json: `bytes` null for the catch-all. */
+export interface SizeClassEntry { readonly bytes: number | null; readonly counter: string }
+
+/** The size class of a memory read of `bytes` requested bytes: the exact class, else the catch-all. */
+export function sizeClassOf(bytes: number, classes: readonly SizeClassEntry[] = SIZE_CLASSES): SizeClassEntry {
+  const exact = classes.find((c) => c.bytes === bytes)
+  const other = classes.find((c) => c.bytes === null)
+  const cls = exact ?? other
+  if (!cls) throw new Error(`golden model: no size class for ${bytes} bytes and no catch-all class in SIZE_CLASSES`)
+  return cls
 }
 
 /** DW-aligned address bits [31:2] of a memory request. */
@@ -248,18 +256,104 @@ export function generate(seed: number, strb: number, scale = 1): Request[] {
   return out
 }
 
-const bump = (xs: bigint[], i: number, v: bigint): void => { xs[i] = (xs[i] ?? 0n) + v }
+/*
+ * Counter rules: one per counter key of the generated COUNTERS list.
+ */
 
-export interface Expected {
-  reqCum: bigint[][]   // per request: [mrd32, mrd64, mrd96, mrd128, mrdOther, mrdBytes] after it
-  cpls: Completion[]
-  cplCum: bigint[][]   // per completion: [cpldCount, cpldBytes, barUr] after it
+/**
+ * How a counter moves. 'events' counters are fully predicted here: the increment each request
+ * and each completion adds (while CTRL.ENABLE is set; CMD.CLEAR zeroes them). The other two kinds
+ * depend on clock edges only the bench sees, so the bench checks them itself:
+ * 'cycles' must equal the number of clocks while enabled, 'free' runs on every clock, is never
+ * cleared, and must advance by exactly the clocks between two snapshots.
+ */
+export type CounterRule =
+  | { kind: 'cycles' }
+  | { kind: 'free' }
+  | { kind: 'events'; request?: (d: Decoded) => bigint; completion?: (c: Completion) => bigint }
+
+/** Bench code of each rule kind (counters.hex, read by hdl/tb/*.sv). */
+export const RULE_CODE = { events: 0, cycles: 1, free: 2 } as const
+
+type SizeCounterKey = (typeof SIZE_CLASSES)[number]['counter']
+/** Counters with a hand-written rule: every counter that is not a size class. */
+export type FixedCounterKey = Exclude<CounterKey, SizeCounterKey>
+
+/** The rule of every counter that is not a size class. A counter added to the spec needs one here. */
+export const COUNTER_RULES: Record<FixedCounterKey, CounterRule> = {
+  cycles: { kind: 'cycles' },
+  timestamp: { kind: 'free' },
+  mrdBytes: { kind: 'events', request: (d) => (d.memRead ? BigInt(d.bytes) : 0n) },
+  cpldCount: { kind: 'events', completion: (c) => (c.ur ? 0n : 1n) },
+  cpldBytes: { kind: 'events', completion: (c) => (c.ur ? 0n : BigInt(c.nDw * 4)) },
+  barUr: { kind: 'events', completion: (c) => (c.ur ? 1n : 0n) },
 }
 
-/** Counter values after each request / completion: count only in enabled phases, zero at a clear. */
-export function expect(reqs: Request[]): Expected {
-  const rx = [0n, 0n, 0n, 0n, 0n, 0n]
-  const tx = [0n, 0n, 0n]
+/** A size-class counter: one per memory read whose requested bytes fall in its class. */
+function sizeClassRule(cls: SizeClassEntry, classes: readonly SizeClassEntry[]): CounterRule {
+  return { kind: 'events', request: (d) => (d.memRead && sizeClassOf(d.bytes, classes) === cls ? 1n : 0n) }
+}
+
+export interface CounterEntry { readonly name: string; readonly key: string; readonly index: number }
+export interface RuledCounter { name: string; key: string; index: number; rule: CounterRule }
+
+/**
+ * The rule of every counter, in counter-index order. Size-class counters take theirs from the
+ * size-class table; every other counter must have exactly one entry in `fixed`. Throws, naming
+ * the counters, when a counter has no rule or a rule names no counter.
+ */
+export function buildCounterRules(
+  counters: readonly CounterEntry[] = COUNTERS,
+  classes: readonly SizeClassEntry[] = SIZE_CLASSES,
+  fixed: Readonly<Record<string, CounterRule>> = COUNTER_RULES,
+): RuledCounter[] {
+  const problems: string[] = []
+  const keys = new Set(counters.map((c) => c.key))
+  for (const cls of classes) {
+    if (!keys.has(cls.counter)) problems.push(`size class ${cls.bytes ?? 'other'} names counter key '${cls.counter}', which is not in COUNTERS`)
+  }
+  const out = counters.map((c, i): RuledCounter | undefined => {
+    if (c.index !== i) problems.push(`counter ${c.name} has index ${c.index}, expected ${i}`)
+    const cls = classes.find((k) => k.counter === c.key)
+    const hand = Object.hasOwn(fixed, c.key) ? fixed[c.key] : undefined
+    if (cls && hand) problems.push(`counter ${c.name} (key '${c.key}') is a size class and also has a rule in COUNTER_RULES`)
+    const rule = cls ? sizeClassRule(cls, classes) : hand
+    if (!rule) {
+      problems.push(`counter ${c.name} (key '${c.key}', index ${c.index}) has no rule: add '${c.key}' to COUNTER_RULES in test/hdl/golden.ts`)
+      return undefined
+    }
+    return { name: c.name, key: c.key, index: c.index, rule }
+  })
+  for (const key of Object.keys(fixed)) {
+    if (!keys.has(key)) problems.push(`COUNTER_RULES has a rule for '${key}', which is not a counter key in COUNTERS (spec/registers.json)`)
+  }
+  if (problems.length) throw new Error(`golden model: counters and rules disagree:\n  ${problems.join('\n  ')}`)
+  return out as RuledCounter[]
+}
+
+/** Every generated counter with its rule; checked at module load. */
+export const RULED_COUNTERS: readonly RuledCounter[] = buildCounterRules()
+
+const requestIncrements = (d: Decoded): bigint[] =>
+  RULED_COUNTERS.map(({ rule }) => (rule.kind === 'events' && rule.request ? rule.request(d) : 0n))
+const completionIncrements = (c: Completion): bigint[] =>
+  RULED_COUNTERS.map(({ rule }) => (rule.kind === 'events' && rule.completion ? rule.completion(c) : 0n))
+const addInto = (acc: bigint[], inc: bigint[]): void => { inc.forEach((v, i) => { acc[i] = acc[i]! + v }) }
+
+export interface Expected {
+  reqCum: bigint[][]   // per request: every counter's request-driven part after it, counter-index order
+  cpls: Completion[]
+  cplCum: bigint[][]   // per completion: every counter's completion-driven part after it
+}
+
+/**
+ * Expected counter values after each request / completion: count only in enabled phases, zero
+ * at a clear. A counter's value at a snapshot is its reqCum part plus its cplCum part.
+ */
+export function expectedCounters(reqs: Request[]): Expected {
+  const n = RULED_COUNTERS.length
+  const rx = new Array<bigint>(n).fill(0n)
+  const tx = new Array<bigint>(n).fill(0n)
   const reqCum: bigint[][] = []
   const cpls: Completion[] = []
   const cplCum: bigint[][] = []
@@ -271,17 +365,11 @@ export function expect(reqs: Request[]): Expected {
     }
     const en = PHASES[phase]!.enabled
     const d = decode(q.hdr)
-    if (en && d.memRead) {
-      bump(rx, sizeClass(d.bytes), 1n)
-      bump(rx, 5, BigInt(d.bytes))
-    }
+    if (en) addInto(rx, requestIncrements(d))
     reqCum.push([...rx])
     if (d.nonPosted) {
       const c = completionFor(q.hdr, i)
-      if (en) {
-        if (c.ur) bump(tx, 2, 1n)
-        else { bump(tx, 0, 1n); bump(tx, 1, BigInt(c.nDw * 4)) }
-      }
+      if (en) addInto(tx, completionIncrements(c))
       cpls.push(c)
       cplCum.push([...tx])
     }
@@ -289,37 +377,40 @@ export function expect(reqs: Request[]): Expected {
   return { reqCum, cpls, cplCum }
 }
 
-/** [mrd32, mrd64, mrd96, mrd128, mrdOther, mrdBytes, cpldCount, cpldBytes, barUr] over everything. */
+/** Every counter over every request and completion, whatever the phase (0 for clock-driven counters). */
 export function totals(reqs: Request[], cpls: Completion[]): bigint[] {
-  const t = new Array<bigint>(9).fill(0n)
-  for (const q of reqs) {
-    const d = decode(q.hdr)
-    if (d.memRead) { bump(t, sizeClass(d.bytes), 1n); bump(t, 5, BigInt(d.bytes)) }
-  }
-  for (const c of cpls) {
-    if (c.ur) bump(t, 8, 1n)
-    else { bump(t, 6, 1n); bump(t, 7, BigInt(c.nDw * 4)) }
-  }
+  const t = new Array<bigint>(RULED_COUNTERS.length).fill(0n)
+  for (const q of reqs) addInto(t, requestIncrements(decode(q.hdr)))
+  for (const c of cpls) addInto(t, completionIncrements(c))
   return t
 }
 
 const hex = (v: bigint, digits: number) => v.toString(16).padStart(digits, '0')
+/** One $readmemh word of every counter, counter i at bits [64*i +: 64]. */
+const counterWord = (vs: bigint[]) => [...vs].reverse().map((v) => hex(v, 16)).join('')
+/** Counter names in counters.hex: 24 ASCII characters, right-aligned. */
+const NAME_CHARS = 24
+const asciiWord = (s: string): bigint => [...s.slice(0, NAME_CHARS)].reduce((a, ch) => (a << 8n) | BigInt(ch.charCodeAt(0) & 0x7f), 0n)
 
 export function writeVectors(dir: string, seed: number, strb: number, scale = 1): { requests: number, completions: number } {
   const reqs = generate(seed, strb, scale)
-  const e = expect(reqs)
+  const e = expectedCounters(reqs)
+  const nUr = e.cpls.filter((c) => c.ur).length
   mkdirSync(dir, { recursive: true })
   const lines = (xs: string[]) => xs.join('\n') + '\n'
-  writeFileSync(join(dir, 'sizes.hex'), lines([hex(BigInt(reqs.length), 8), hex(BigInt(e.cpls.length), 8), hex(BigInt(strb), 8)]))
+  // requests, completions, strb, counters, UR completions
+  writeFileSync(join(dir, 'sizes.hex'), lines([reqs.length, e.cpls.length, strb, RULED_COUNTERS.length, nUr].map((v) => hex(BigInt(v), 8))))
+  // per counter, in index order: name[199:8] (ASCII, right-aligned) rule code[7:0] (RULE_CODE)
+  writeFileSync(join(dir, 'counters.hex'), lines(RULED_COUNTERS.map((c) => hex(asciiWord(c.name), NAME_CHARS * 2) + hex(BigInt(RULE_CODE[c.rule.kind]), 2))))
   writeFileSync(join(dir, 'req_hdr.hex'), lines(reqs.map((q) => hex(q.hdr, 32))))
   // meta: phase[31:28] gap[27:20] beats[19:12] non_posted[0]
   writeFileSync(join(dir, 'req_meta.hex'), lines(reqs.map((q) =>
     hex(BigInt(((q.phase << 28) | (q.gap << 20) | (q.beats << 12) | (decode(q.hdr).nonPosted ? 1 : 0)) >>> 0), 8))))
-  writeFileSync(join(dir, 'req_cum.hex'), lines(e.reqCum.map((c) => c.map((v) => hex(v, 16)).join(''))))
+  writeFileSync(join(dir, 'req_cum.hex'), lines(e.reqCum.map(counterWord)))
   // completion: hdr[191:64] addr_dw[63:32] n_dw[31:16] req_index[15:0]
   writeFileSync(join(dir, 'cpl.hex'), lines(e.cpls.map((c) =>
     hex(c.hdr, 32) + hex(BigInt(c.addrDw), 8) + hex(BigInt(c.nDw), 4) + hex(BigInt(c.reqIndex), 4))))
-  writeFileSync(join(dir, 'cpl_cum.hex'), lines(e.cplCum.map((c) => c.map((v) => hex(v, 16)).join(''))))
+  writeFileSync(join(dir, 'cpl_cum.hex'), lines(e.cplCum.map(counterWord)))
   // probe-only bench: every request and every completion header counted once, whatever the phase
   writeFileSync(join(dir, 'probe_totals.hex'), lines(totals(reqs, e.cpls).map((v) => hex(v, 16))))
   return { requests: reqs.length, completions: e.cpls.length }
