@@ -9,7 +9,8 @@
  * reports `connected: false` with the error code, keeps the last snapshots, and device commands
  * answer 503 with that code.
  *
- * REST (Bearer token on /api except health; JSON errors {error:{code,message,details?}}):
+ * REST (Bearer token on /api except health; JSON bodies only, anything else 4xx PS_REQUEST_INVALID;
+ * JSON errors {error:{code,message,details?}}):
  *   GET  /api/health        {ok:true}, no auth
  *   GET  /api/status        ServerStatus (source, path, connected, error, info, hostStats, lastSnapshot, wsDrops …)
  *   GET  /api/patterns      {patterns, runner}

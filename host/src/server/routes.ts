@@ -67,9 +67,11 @@ function apiRouter({ token, state, runs, status }: AppDeps): express.Router {
     }
     next()
   })
-  const json = express.json({ limit: BODY_LIMIT })
-  // whatever goes wrong while reading the body is the request's fault: PS_REQUEST_INVALID
-  api.use((req, res, next) => json(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyReadError(err))))
+  // JSON bodies are parsed; any other body is read as bytes (body() refuses it unless empty).
+  // Whatever goes wrong while reading a body is the request's fault: PS_REQUEST_INVALID.
+  for (const parse of [express.json({ limit: BODY_LIMIT }), express.raw({ type: () => true, limit: BODY_LIMIT })]) {
+    api.use((req, res, next) => parse(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyReadError(err))))
+  }
 
   api.get('/status', (_req, res) => {
     res.json(status())
@@ -113,19 +115,15 @@ function apiRouter({ token, state, runs, status }: AppDeps): express.Router {
 }
 
 /**
- * The request body checked against a schema. No body at all is `{}` (POST /api/stop needs
- * none); a body that express.json did not parse (not application/json) is refused, never read
- * as `{}`.
+ * The request body checked against a schema. No body, or an empty one, is `{}` (POST /api/stop
+ * needs none); a body that is not application/json is refused (415), never read as `{}`.
  */
-export function body<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
-  if (req.body === undefined && hasBody(req)) {
+export function body<S extends z.ZodType>(schema: S, req: Pick<Request, 'body' | 'headers'>): z.output<S> {
+  const raw: unknown = req.body
+  if (Buffer.isBuffer(raw) && raw.length > 0) {
     throw new ApiError('PS_REQUEST_INVALID', `the request body must be application/json, not ${req.headers['content-type'] ?? 'untyped'}`, { status: 415 })
   }
-  const r = schema.safeParse(req.body ?? {})
+  const r = schema.safeParse(raw === undefined || Buffer.isBuffer(raw) ? {} : raw)
   if (!r.success) throw new ApiError('PS_REQUEST_INVALID', 'invalid request body', { details: z.treeifyError(r.error) })
   return r.data
 }
-
-/** Whether the request announces a body: chunked, or a Content-Length other than 0. */
-const hasBody = (req: Request): boolean =>
-  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
