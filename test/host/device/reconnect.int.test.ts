@@ -58,7 +58,7 @@ describe('serial session reconnect', () => {
     publish(link, second.pty)
     await back
     await expect.poll(() => s.info.probeId, { timeout: 5000 }).toBe(0x50435343)
-    expect(await s.client.ping()).toBeGreaterThanOrEqual(0)
+    expect(await s.client.ping(0xbac4)).toMatchObject({ nonce: 0xbac4 })
     // the new device needs its own START; the same listeners see its snapshots
     seen.length = 0
     await s.client.start(20)
