@@ -22,7 +22,7 @@ import type { HostLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
 
 const log = createLogger('ps:device:client')
 
-export const DEFAULT_TIMEOUT_MS = 2000
+const DEFAULT_TIMEOUT_MS = 2000
 /** Commands that can take longer than the default (SNAPSHOT reads every counter first). */
 const DEFAULT_COMMAND_TIMEOUTS: Partial<Record<CommandName, number>> = { SNAPSHOT: 3000 }
 
@@ -302,7 +302,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
 }
 
 /** Close a SerialPort (via close()) or destroy any other Duplex; resolves once closed. */
-export const closeDuplex = async (port: ClosablePort): Promise<void> => {
+const closeDuplex = async (port: ClosablePort): Promise<void> => {
   if (typeof port.close === 'function' && typeof port.isOpen === 'boolean') {
     if (!port.isOpen) return
     await new Promise<void>((resolve) => {

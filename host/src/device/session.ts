@@ -76,8 +76,8 @@ export const openSession = async (opts: OpenSessionOptions): Promise<DeviceSessi
 }
 
 /** Back-off between re-open attempts of a vanished serial port: 250 ms doubling to 5 s, ±25 %. */
-export const RECONNECT_MIN_MS = 250
-export const RECONNECT_MAX_MS = 5000
+const RECONNECT_MIN_MS = 250
+const RECONNECT_MAX_MS = 5000
 
 const openSerialSession = async (opts: SerialSessionOptions): Promise<DeviceSession> => {
   const serialOpts = opts.baudRate !== undefined ? { baudRate: opts.baudRate } : {}

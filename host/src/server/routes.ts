@@ -18,7 +18,7 @@ import { EmptyBody, openApiDocument, RunBody, StartBody } from './schemas.js'
 import { bearerToken, hostAllowed, tokenMatches } from './security.js'
 
 /** the largest request body the API reads */
-export const BODY_LIMIT = '64kb'
+const BODY_LIMIT = '64kb'
 
 export interface AppDeps {
   token: string
