@@ -67,7 +67,7 @@ export interface CaptureOptions {
   onProgress?: (msg: string) => void
 }
 
-export const requestsFromSnapshot = (s: Snapshot): { count: number; bySize: BySize } => {
+const requestsFromSnapshot = (s: Snapshot): { count: number; bySize: BySize } => {
   const bySize = bySizeFromCounters(s.counters)
   return { count: totalRequests(bySize), bySize }
 }
@@ -81,7 +81,7 @@ const pcieSummary = (link: PcieLinkInfo | null | undefined, payloadBytes: number
   }
 }
 
-export const buildCaptureResult = (
+const buildCaptureResult = (
   session: Pick<DeviceSession, 'source' | 'info' | 'client' | 'pcieLink'>,
   workload: Workload,
   snap: Snapshot,

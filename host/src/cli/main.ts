@@ -25,9 +25,9 @@ export interface CliIo {
   untilSignal?: () => Promise<string>
 }
 
-export const EXIT_OK = 0
-export const EXIT_FAILURE = 1
-export const EXIT_USAGE = 2
+const EXIT_OK = 0
+const EXIT_FAILURE = 1
+const EXIT_USAGE = 2
 
 const { bytes: BYTES, offset: OFFSET } = WORKLOAD_LIMITS
 const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID'])
@@ -65,7 +65,7 @@ const pickSource = (o: SourceOpts): { twin: true } | { port: string; baudRate?: 
 
 const fmt = (n: number, digits = 3): string => (Number.isInteger(n) ? String(n) : n.toPrecision(digits))
 
-export const formatCapture = (r: CaptureResult, path: string): string => {
+const formatCapture = (r: CaptureResult, path: string): string => {
   const b = r.requests.bySize
   const rows: [string, string][] = [
     ['workload', `${r.pattern}, ${r.workload.bytes} B, offset ${r.offset} B`],
@@ -93,7 +93,7 @@ export const formatCapture = (r: CaptureResult, path: string): string => {
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n'
 }
 
-export const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
+const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
   const program = new Command('pcie-scope')
   program
     .description('PCIe traffic monitor: capture what a GPU workload puts on the wire, from the FPGA probe or its Verilator twin')

@@ -22,7 +22,7 @@ import type { HostLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
 
 const log = createLogger('ps:device:client')
 
-export const DEFAULT_TIMEOUT_MS = 2000
+const DEFAULT_TIMEOUT_MS = 2000
 /** Commands that can take longer than the default (SNAPSHOT reads every counter first). */
 const DEFAULT_COMMAND_TIMEOUTS: Partial<Record<CommandName, number>> = { SNAPSHOT: 3000 }
 
@@ -126,16 +126,17 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     return this.info()
   }
 
-  /** Round trip in ms. The device must echo the nonce. */
-  async ping(nonce: number = (Math.random() * 0x1_0000_0000) >>> 0): Promise<number> {
+  /** PING: the nonce the device echoed (it must be the one sent) and the round trip in ms. */
+  async ping(nonce: number = (Math.random() * 0x1_0000_0000) >>> 0): Promise<{ nonce: number; rttMs: number }> {
     const t0 = performance.now()
     const { header } = await this.command('PING', { nonce })
     const r = decodeReply('PING', header.reply)
     if (!r.ok) throw r.error
-    if (r.value['nonce'] !== nonce >>> 0) {
-      throw new PsError('PS_CMD_BAD_REPLY', `PING echoed nonce ${String(r.value['nonce'])}, sent ${nonce >>> 0}`)
+    const echoed = r.value['nonce']
+    if (echoed !== nonce >>> 0) {
+      throw new PsError('PS_CMD_BAD_REPLY', `PING echoed nonce ${String(echoed)}, sent ${nonce >>> 0}`)
     }
-    return performance.now() - t0
+    return { nonce: echoed, rttMs: performance.now() - t0 }
   }
 
   async info(): Promise<ProbeInfo> {
@@ -301,7 +302,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
 }
 
 /** Close a SerialPort (via close()) or destroy any other Duplex; resolves once closed. */
-export const closeDuplex = async (port: ClosablePort): Promise<void> => {
+const closeDuplex = async (port: ClosablePort): Promise<void> => {
   if (typeof port.close === 'function' && typeof port.isOpen === 'boolean') {
     if (!port.isOpen) return
     await new Promise<void>((resolve) => {

@@ -13,6 +13,7 @@ import { PsError } from '../core/errors.js'
 import { closeSerialPort, openSerialPort } from '../transport/serial.js'
 import { TwinProcess, type TwinOptions } from '../transport/twin.js'
 import { createLogger } from '../util/log.js'
+import { sleep } from '../util/sleep.js'
 import { TwinWorkloadRunner } from '../workload/twin-runner.js'
 import { ProbeClient, type ProbeClientOptions } from './client.js'
 import type { PcieLinkInfo } from '../core/link.js'
@@ -75,8 +76,8 @@ export const openSession = async (opts: OpenSessionOptions): Promise<DeviceSessi
 }
 
 /** Back-off between re-open attempts of a vanished serial port: 250 ms doubling to 5 s, ±25 %. */
-export const RECONNECT_MIN_MS = 250
-export const RECONNECT_MAX_MS = 5000
+const RECONNECT_MIN_MS = 250
+const RECONNECT_MAX_MS = 5000
 
 const openSerialSession = async (opts: SerialSessionOptions): Promise<DeviceSession> => {
   const serialOpts = opts.baudRate !== undefined ? { baudRate: opts.baudRate } : {}
@@ -90,15 +91,8 @@ const openSerialSession = async (opts: SerialSessionOptions): Promise<DeviceSess
     throw e
   }
   let closing: Promise<void> | undefined
-  let wake: (() => void) | undefined
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ms)
-      wake = () => {
-        clearTimeout(t)
-        resolve()
-      }
-    })
+  /** aborted by close(): ends the back-off sleep of a reconnect loop */
+  const closed = new AbortController()
 
   // A USB-UART that is unplugged (or a board that resets) comes back at the same path: re-open
   // it with back-off, say hello again, and carry on with the same client and its listeners.
@@ -116,8 +110,11 @@ const openSerialSession = async (opts: SerialSessionOptions): Promise<DeviceSess
     let delay = opts.reconnectMinMs ?? RECONNECT_MIN_MS
     const max = opts.reconnectMaxMs ?? RECONNECT_MAX_MS
     while (!closing) {
-      await sleep(delay * (0.75 + Math.random() * 0.5))
-      if (closing) return
+      try {
+        await sleep(delay * (0.75 + Math.random() * 0.5), closed.signal)
+      } catch {
+        return // closed while waiting
+      }
       let next: SerialPort | undefined
       try {
         next = await openSerialPort(opts.port, serialOpts)
@@ -145,7 +142,7 @@ const openSerialSession = async (opts: SerialSessionOptions): Promise<DeviceSess
     runner: undefined,
     close: () =>
       (closing ??= (async () => {
-        wake?.()
+        closed.abort()
         await client.close()
       })()),
   }

@@ -23,7 +23,7 @@ export interface FrameDecoderOptions extends Omit<TransformOptions, 'readableObj
   maxFrameBytes?: number
 }
 
-export const emptyHostStats = (): HostLinkStats => ({
+const emptyHostStats = (): HostLinkStats => ({
   frames: 0,
   badFrames: 0,
   crcErrors: 0,
@@ -32,10 +32,6 @@ export const emptyHostStats = (): HostLinkStats => ({
   unknownFrames: 0,
   bytes: 0,
 })
-
-export interface FrameDecoderEvents {
-  'frame-error': [PsError]
-}
 
 export class FrameDecoder extends Transform {
   readonly maxFrameBytes: number

@@ -10,7 +10,7 @@ import { COMMAND_LAYOUT, COMMANDS, COUNTERS, RESPONSE_LAYOUT, SNAPSHOT_FLAG, SNA
 export type ScalarType = 'u8' | 'u16' | 'u32' | 'u64'
 const SIZES: Record<ScalarType, number> = { u8: 1, u16: 2, u32: 4, u64: 8 }
 
-export const scalarSize = (t: string): number => {
+const scalarSize = (t: string): number => {
   const n = SIZES[t as ScalarType]
   if (n === undefined) throw new PsError('PS_REQUEST_INVALID', `unsupported field type ${t}`)
   return n
@@ -60,7 +60,7 @@ const decodeFields = (buf: Buffer, fields: readonly FieldDef[], base = 0): Recor
 const COMMAND_BY_ID = new Map<number, CommandName>((Object.keys(COMMANDS) as CommandName[]).map((n) => [COMMANDS[n].id, n]))
 const STATUS_BY_ID = new Map<number, StatusName>((Object.keys(STATUS) as StatusName[]).map((n) => [STATUS[n], n]))
 
-export const commandName = (id: number): CommandName | undefined => COMMAND_BY_ID.get(id)
+const commandName = (id: number): CommandName | undefined => COMMAND_BY_ID.get(id)
 export const statusName = (id: number): StatusName | undefined => STATUS_BY_ID.get(id)
 
 export type CommandArgs = Record<string, number>

@@ -11,10 +11,10 @@ import { WebSocketServer, WebSocket } from 'ws'
 import type { HostLinkStats, Snapshot } from '../core/probe.js'
 import type { ServerMessage } from '../core/wire.js'
 
-export const BATCH_MS = 50
-export const HEARTBEAT_MS = 15_000
-export const MAX_BUFFERED_BYTES = 1024 * 1024
-export const WS_MAX_PAYLOAD = 64 * 1024
+const BATCH_MS = 50
+const HEARTBEAT_MS = 15_000
+const MAX_BUFFERED_BYTES = 1024 * 1024
+const WS_MAX_PAYLOAD = 64 * 1024
 /** a batch never holds more than this many snapshots (older ones are dropped from it) */
 const MAX_BATCH = 200
 

@@ -10,6 +10,8 @@ import { PsError } from '../core/errors.js'
 import { PATTERNS, type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
 import { type Snapshot } from '../core/probe.js'
 import { COUNTERS } from '../core/generated.js'
+import { Mutex } from '../util/mutex.js'
+import { sleep } from '../util/sleep.js'
 import type { ServerSession } from './session.js'
 import type { CounterDeltas, DemoState, RunReport } from '../core/wire.js'
 
@@ -41,33 +43,6 @@ export function nextDemoBytes(bytes: number, wallSeconds: number): number {
   return Math.min(DEMO_MAX_BYTES, Math.max(DEMO_MIN_BYTES, next))
 }
 
-class FifoLock {
-  private tail: Promise<void> = Promise.resolve()
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    const prev = this.tail
-    let release!: () => void
-    this.tail = new Promise<void>((r) => (release = r))
-    await prev
-    try {
-      return await fn()
-    } finally {
-      release()
-    }
-  }
-}
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve()
-    const t = setTimeout(done, ms)
-    function done() {
-      clearTimeout(t)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    signal.addEventListener('abort', done, { once: true })
-  })
-
 export interface RunServiceEvents {
   report(r: RunReport): void
   error(origin: 'demo' | 'manual', e: unknown): void
@@ -76,7 +51,7 @@ export interface RunServiceEvents {
 }
 
 export class RunService {
-  private readonly lock = new FifoLock()
+  private readonly lock = new Mutex()
   private readonly abort = new AbortController()
   private nextId = 1
   private holdUntil = 0
@@ -139,7 +114,7 @@ export class RunService {
     let i = 0
     while (!signal.aborted && this.on.connected()) {
       if (this.pendingManual > 0 || Date.now() < this.holdUntil) {
-        await sleep(100, signal)
+        await sleep(100, signal).catch(() => undefined) // aborted: the loop condition ends it
         continue
       }
       const pattern = PATTERNS[i++ % PATTERNS.length] as PatternName
@@ -152,7 +127,7 @@ export class RunService {
       } catch (e) {
         if (signal.aborted) break
         this.on.error('demo', e)
-        await sleep(1_000, signal)
+        await sleep(1_000, signal).catch(() => undefined)
       } finally {
         this.demo.current = null
       }

@@ -24,10 +24,8 @@ export const EmptyBody = z.object({}).strict()
  * POST /api/run: the workload limits every runner shares (spec/workloads.json, through
  * core/workload-schema.ts), the pattern's default offset when none is given, unknown keys refused.
  */
-export const RunBodyFields = WorkloadFields.strict()
+const RunBodyFields = WorkloadFields.strict()
 export const RunBody = RunBodyFields.transform(withDefaults)
-
-export type RunBodyT = z.infer<typeof RunBody>
 
 const ErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),

@@ -18,7 +18,7 @@ import { createLogger } from '../util/log.js'
 const log = createLogger('ps:transport:serial')
 const fsRead = promisify(fsReadCb)
 
-export const DEFAULT_BAUD_RATE = 115_200
+const DEFAULT_BAUD_RATE = 115_200
 
 export interface SerialOpenOptions {
   baudRate?: number
@@ -45,7 +45,7 @@ const RETRY = new Set(['EAGAIN', 'EWOULDBLOCK', 'EINTR'])
  * Replace the binding instance's read with one that treats EOF (0 bytes) as a disconnect.
  * Keeps the EAGAIN → wait for the poller's 'readable' path of bindings-cpp's unixRead.
  */
-export const makeEofSafe = (binding: AnyPortBinding): boolean => {
+const makeEofSafe = (binding: AnyPortBinding): boolean => {
   const port = binding as unknown as UnixPortLike
   if (typeof port.fd !== 'number' || !port.poller) return false
   const poller = port.poller
@@ -80,7 +80,7 @@ export const makeEofSafe = (binding: AnyPortBinding): boolean => {
 }
 
 /** The platform binding, with EOF-safe reads on Linux. */
-export const eofSafeBinding = (): Binding => {
+const eofSafeBinding = (): Binding => {
   const base = SerialPort.binding
   if (process.platform !== 'linux') return base
   return {
@@ -149,7 +149,3 @@ export const setModemLines = async (port: SerialPort, lines: { dtr?: boolean; rt
     return false
   }
 }
-
-/** Promise wrapper for drain(). */
-export const drainSerialPort = (port: SerialPort): Promise<void> =>
-  new Promise((resolve, reject) => port.drain((err) => (err ? reject(new PsError('PS_SERIAL_DISCONNECTED', `drain failed: ${err.message}`, { cause: err })) : resolve())))

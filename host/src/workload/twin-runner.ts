@@ -6,7 +6,7 @@ import { validateWorkload } from '../core/workload-schema.js'
 import type { Workload, WorkloadResult, WorkloadRunner } from '../core/workload.js'
 import type { TwinDone, TwinProcess } from '../transport/twin.js'
 
-export const workloadResultFromDone = (workload: Workload, d: TwinDone): WorkloadResult => ({
+const workloadResultFromDone = (workload: Workload, d: TwinDone): WorkloadResult => ({
   workload,
   issued: {
     count: d.mrd.count,

@@ -35,9 +35,24 @@ describe('ProbeClient', () => {
   it('runs commands one at a time, in order', async () => {
     const { client, device } = setup()
     const results = await Promise.all([client.start(50), client.ping(7), client.clear(), client.stop(), client.info()])
-    expect(results[1]).toBeGreaterThanOrEqual(0)
+    expect(results[1]).toMatchObject({ nonce: 7 })
     expect(device.received.map((r) => r.name)).toEqual(['START', 'PING', 'CLEAR', 'STOP', 'INFO'])
     expect(device.received[0]!.args).toEqual({ periodMs: 50 })
+  })
+
+  it('ping resolves with the echoed nonce and a round trip time', async () => {
+    const { client, device } = setup()
+    const r = await client.ping(0xdeadbeef)
+    expect(r).toEqual({ nonce: 0xdeadbeef, rttMs: expect.any(Number) })
+    expect(device.received.at(-1)?.args).toEqual({ nonce: 0xdeadbeef })
+    // without an argument: a random nonce, echoed
+    const random = await client.ping()
+    expect(device.received.at(-1)?.args).toEqual({ nonce: random.nonce })
+  })
+
+  it('ping refuses a reply that echoes another nonce', async () => {
+    const { client } = setup({ pingEcho: 99 })
+    await expect(client.ping(7)).rejects.toMatchObject({ code: 'PS_CMD_BAD_REPLY', message: expect.stringMatching(/echoed nonce 99, sent 7/) })
   })
 
   it('returns the ON_DEMAND snapshot that precedes the SNAPSHOT response', async () => {
@@ -63,7 +78,7 @@ describe('ProbeClient', () => {
     const t0 = Date.now()
     await expect(client.stop()).rejects.toMatchObject({ code: 'PS_CMD_TIMEOUT' })
     expect(Date.now() - t0).toBeGreaterThanOrEqual(90)
-    await expect(client.ping()).resolves.toBeTypeOf('number')
+    await expect(client.ping(0x1234)).resolves.toMatchObject({ nonce: 0x1234 })
   })
 
   it('rejects non-OK status with the status name', async () => {
@@ -152,9 +167,12 @@ describe('ProbeClient', () => {
     client.on('snapshot', () => {
       throw new Error('listener bug')
     })
+    expect(client.lastSnapshot()).toBeUndefined()
+    device.sendSnapshot(false)
     device.sendSnapshot(false)
     await client.ping()
     expect(client.hostStats().badFrames).toBe(0)
-    expect(client.lastSnapshot()).toBeDefined()
+    // the snapshot after the throwing listener was still decoded and kept
+    expect(client.lastSnapshot()).toMatchObject({ index: 1, onDemand: false })
   })
 })

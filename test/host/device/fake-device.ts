@@ -42,6 +42,8 @@ export interface FakeDeviceOptions {
   reject?: Partial<Record<CommandName, number>>
   /** SNAPSHOT answered without the ON_DEMAND snapshot */
   skipOnDemand?: boolean
+  /** PING answered with this nonce instead of the one sent */
+  pingEcho?: number
 }
 
 export class FakeDevice {
@@ -96,7 +98,7 @@ export class FakeDevice {
     let reply: Buffer = Buffer.alloc(0)
     switch (name) {
       case 'PING':
-        reply = encodeReply('PING', { nonce: c.args['nonce']! })
+        reply = encodeReply('PING', { nonce: this.opts.pingEcho ?? c.args['nonce']! })
         break
       case 'INFO':
         reply = encodeReply('INFO', {

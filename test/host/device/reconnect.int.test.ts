@@ -31,13 +31,19 @@ const launch = async () => {
   return twin
 }
 
+/** A twin published behind a stable link name, as a USB-UART's by-id path. */
+const boardBehindLink = async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ps-reconnect-'))
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }))
+  const link = join(dir, 'ttyBOARD')
+  const twin = await launch()
+  publish(link, twin.pty)
+  return { link, twin }
+}
+
 describe('serial session reconnect', () => {
   it('re-opens a vanished port behind a stable name and carries on with the same client', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ps-reconnect-'))
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }))
-    const link = join(dir, 'ttyBOARD')
-    const first = await launch()
-    publish(link, first.pty)
+    const { link, twin: first } = await boardBehindLink()
 
     const s: DeviceSession = await openSession({ port: link, reconnectMinMs: 50, reconnectMaxMs: 200 })
     cleanup.push(() => s.close())
@@ -58,7 +64,7 @@ describe('serial session reconnect', () => {
     publish(link, second.pty)
     await back
     await expect.poll(() => s.info.probeId, { timeout: 5000 }).toBe(0x50435343)
-    expect(await s.client.ping()).toBeGreaterThanOrEqual(0)
+    expect(await s.client.ping(0xbac4)).toMatchObject({ nonce: 0xbac4 })
     // the new device needs its own START; the same listeners see its snapshots
     seen.length = 0
     await s.client.start(20)
@@ -67,11 +73,7 @@ describe('serial session reconnect', () => {
   })
 
   it('stops trying once the session is closed', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ps-reconnect-'))
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }))
-    const link = join(dir, 'ttyBOARD')
-    const twin = await launch()
-    publish(link, twin.pty)
+    const { link, twin } = await boardBehindLink()
     const s = await openSession({ port: link, reconnectMinMs: 20, reconnectMaxMs: 40 })
     const lost = new Promise((resolve) => s.client.once('disconnect', resolve))
     twin.kill('SIGKILL')

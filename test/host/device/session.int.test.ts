@@ -33,7 +33,7 @@ describe('openSession({ twin: true })', () => {
     expect(s.path).toMatch(/^\/dev\/pts\//)
     expect(s.info).toMatchObject({ protocolVersion: 1, clockHz: 250_000_000, barLatencyCycles: 100 })
     expect(s.runner?.kind).toBe('twin')
-    expect(await s.client.ping()).toBeGreaterThanOrEqual(0)
+    expect(await s.client.ping(0x5e55)).toMatchObject({ nonce: 0x5e55 })
   })
 
   it('streams periodic snapshots after START', async () => {

@@ -73,8 +73,10 @@ export class FakeClient extends EventEmitter {
   hostStats(): HostLinkStats {
     return { frames: this.index, badFrames: 0, crcErrors: 0, overflows: 0, seqGaps: 0, unknownFrames: 0, bytes: this.index * 120 }
   }
+  /** what lastSnapshot() answers: a snapshot the client saw before the server started */
+  seed: Snapshot | undefined
   lastSnapshot(): Snapshot | undefined {
-    return undefined
+    return this.seed
   }
   async close() {
     clearInterval(this.timer)

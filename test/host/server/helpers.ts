@@ -1,6 +1,37 @@
 import { request } from 'node:http'
 import { WebSocket } from 'ws'
-import type { ServerMessage } from '../../../host/src/server/index.js'
+import { startServer, type RunningServer, type ServerMessage } from '../../../host/src/server/index.js'
+import { fakeSession, type FakeClient } from './fake-session.js'
+
+export const TOKEN = 'test-token-0123456789'
+
+let running: RunningServer[] = []
+
+/** A server on 127.0.0.1:0 over a fake session; close them all with closeServers (afterEach). */
+export async function serve(o: { runner?: boolean; demo?: boolean; runDelayMs?: number; webRoot?: string } = {}) {
+  const session = fakeSession({ runner: o.runner ?? true, runDelayMs: o.runDelayMs ?? 20 })
+  const srv = await startServer({
+    twin: true,
+    http: { host: '127.0.0.1', port: 0 },
+    token: TOKEN,
+    session,
+    demo: o.demo ?? false,
+    ...(o.webRoot ? { webRoot: o.webRoot } : {}),
+  })
+  running.push(srv)
+  return { srv, session, client: session.client as FakeClient, base: new URL(srv.url).origin }
+}
+
+/** Keeps a server started elsewhere for closeServers. */
+export function track(srv: RunningServer): RunningServer {
+  running.push(srv)
+  return srv
+}
+
+export async function closeServers(): Promise<void> {
+  await Promise.all(running.map((s) => s.close()))
+  running = []
+}
 
 export interface HttpReply {
   status: number
@@ -14,7 +45,7 @@ export function http(
   base: string,
   method: string,
   path: string,
-  opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  opts: { token?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {},
 ): Promise<HttpReply> {
   const u = new URL(path, base)
   const headers: Record<string, string> = { ...opts.headers }

@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { PsError } from '../../../host/src/core/errors.js'
 import { locateTwin, TwinProcess, TWIN_BUILD_COMMAND } from '../../../host/src/transport/twin.js'
 import { writeFakeTwin } from './fake-twin.js'
 
@@ -86,8 +87,16 @@ describe('TwinProcess', () => {
     const t = await launch()
     const ac = new AbortController()
     const p = t.run({ pattern: 'strided', bytes: 128, offset: 0 }, { signal: ac.signal })
-    ac.abort()
-    await expect(p).rejects.toBeDefined()
+    const reason = new PsError('PS_DEVICE_CLOSED', 'closing (test)')
+    ac.abort(reason)
+    // rejects with the signal's reason, as it is
+    await expect(p).rejects.toBe(reason)
+    await expect(p).rejects.toMatchObject({ code: 'PS_DEVICE_CLOSED' })
+    // an abort without a reason is an AbortError
+    const bare = new AbortController()
+    const q = t.run({ pattern: 'strided', bytes: 128, offset: 0 }, { signal: bare.signal })
+    bare.abort()
+    await expect(q).rejects.toMatchObject({ name: 'AbortError' })
     await expect(t.run({ pattern: 'strided', bytes: 256, offset: 0 })).resolves.toMatchObject({ bytes: 256 })
   })
 })

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createLogger, hex, isEnabled, resetLogConfig } from '../../../host/src/util/log.js'
-import { Mutex } from '../../../host/src/util/mutex.js'
 
 const lines: string[] = []
 const withDebug = (v: string | undefined) => {
@@ -44,24 +43,5 @@ describe('log', () => {
   it('formats hex dumps', () => {
     expect(hex(Buffer.from([0, 1, 255]))).toBe('00 01 ff')
     expect(hex(Buffer.alloc(10), 2)).toBe('00 00 … (10 B)')
-  })
-})
-
-describe('Mutex', () => {
-  it('runs one at a time in order, surviving rejections', async () => {
-    const m = new Mutex()
-    const seen: string[] = []
-    const job = (n: string, ms: number, fail = false) =>
-      m.run(async () => {
-        seen.push(`start ${n}`)
-        await new Promise((r) => setTimeout(r, ms))
-        seen.push(`end ${n}`)
-        if (fail) throw new Error(n)
-        return n
-      })
-    const r = await Promise.allSettled([job('a', 20), job('b', 1, true), job('c', 1)])
-    expect(r.map((x) => x.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
-    expect(seen).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c'])
-    expect(m.size).toBe(0)
   })
 })

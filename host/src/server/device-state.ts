@@ -1,0 +1,165 @@
+/**
+ * What the server knows about its device: the session, whether it is connected (and why not),
+ * the recent snapshots, link errors by code, and the streaming period to restore after a
+ * reconnect. It assembles the status and hello messages from that; the parts owned elsewhere
+ * (WebSocket counts, the demo, the last run) are passed in.
+ *
+ * A device that disconnects leaves the state readable (last snapshots kept); device commands
+ * then fail fast with the disconnect's code.
+ */
+import { isPsError, PsError, type PsErrorCode } from '../core/errors.js'
+import { COUNTERS } from '../core/generated.js'
+import type { HostLinkStats, Snapshot } from '../core/probe.js'
+import type { CounterMeta, DeviceError, RunReport, ServerMessage, ServerStatus } from '../core/wire.js'
+import type { ServerSession } from './session.js'
+
+/** snapshots kept in memory for /api/status and for clients that connect later */
+export const RECENT_SNAPSHOTS = 600
+
+const COUNTER_META: CounterMeta[] = COUNTERS.map((c) => ({ key: c.key, name: c.name, index: c.index, doc: c.doc }))
+
+/** The status fields that belong to the server rather than the device. */
+export type ServerSideStatus = Pick<ServerStatus, 'wsDrops' | 'wsClients' | 'demo'>
+
+export interface DeviceStateEvents {
+  /** every snapshot the device streams or answers */
+  snapshot(s: Snapshot): void
+  /** connected changed (disconnect or reconnect): the status is news */
+  connection(connected: boolean): void
+}
+
+export class DeviceState {
+  private isConnected = true
+  private deviceError: DeviceError | null = null
+  /** the streaming period the user (or the demo) asked for; restored after a reconnect */
+  private streamingPeriod: number | undefined
+  private readonly recent: Snapshot[] = []
+  private readonly linkErrors: Record<string, number> = {}
+  private readonly listeners: {
+    snapshot: (s: Snapshot) => void
+    disconnect: (e: unknown) => void
+    reconnect: () => void
+    'link-error': (e: unknown) => void
+  }
+
+  constructor(
+    readonly session: ServerSession,
+    private readonly on: DeviceStateEvents,
+  ) {
+    this.listeners = {
+      snapshot: (s) => this.onSnapshot(s),
+      disconnect: (e) => this.onDisconnect(e),
+      reconnect: () => this.onReconnect(),
+      'link-error': (e) => this.onLinkError(e),
+    }
+    for (const [event, fn] of Object.entries(this.listeners)) session.client.on(event as keyof typeof this.listeners, fn)
+    const seeded = session.client.lastSnapshot()
+    if (seeded) this.recent.push(seeded)
+  }
+
+  get connected(): boolean {
+    return this.isConnected
+  }
+
+  /** Stop listening to the session's client (the session itself is not closed). */
+  detach(): void {
+    for (const [event, fn] of Object.entries(this.listeners)) this.session.client.off(event as keyof typeof this.listeners, fn)
+  }
+
+  /** Device commands fail fast with the disconnect's code once the device is gone. */
+  async command<T>(fn: () => Promise<T>): Promise<T> {
+    if (!this.isConnected) {
+      throw new PsError(deviceErrorCode(this.deviceError), `device disconnected: ${this.deviceError?.message ?? ''}`)
+    }
+    return fn()
+  }
+
+  /** START, remembered so that a reconnect restores it. */
+  async start(periodMs: number | undefined): Promise<void> {
+    await this.command(() => this.session.client.start(periodMs))
+    this.streamingPeriod = periodMs ?? 0
+  }
+
+  /** STOP: a reconnect leaves streaming off. */
+  async stop(): Promise<void> {
+    await this.command(() => this.session.client.stop())
+    this.streamingPeriod = undefined
+  }
+
+  hostStats(): HostLinkStats | null {
+    try {
+      return this.session.client.hostStats()
+    } catch {
+      return null
+    }
+  }
+
+  status(server: ServerSideStatus): ServerStatus {
+    const { session } = this
+    return {
+      source: session.source,
+      path: session.path,
+      connected: this.isConnected,
+      error: this.deviceError,
+      info: session.info,
+      pcieLink: session.pcieLink ?? null,
+      runner: session.runner?.kind ?? null,
+      hostStats: this.hostStats(),
+      lastSnapshot: this.recent.at(-1) ?? null,
+      wsDrops: server.wsDrops,
+      wsClients: server.wsClients,
+      linkErrors: { ...this.linkErrors },
+      demo: { ...server.demo },
+    }
+  }
+
+  hello(lastRun: RunReport | null): ServerMessage {
+    const { session } = this
+    return {
+      type: 'hello',
+      source: session.source,
+      path: session.path,
+      info: session.info,
+      pcieLink: session.pcieLink ?? null,
+      counters: COUNTER_META,
+      recent: this.recent.slice(-RECENT_SNAPSHOTS),
+      lastRun,
+    }
+  }
+
+  private onSnapshot(s: Snapshot): void {
+    this.recent.push(s)
+    if (this.recent.length > RECENT_SNAPSHOTS) this.recent.splice(0, this.recent.length - RECENT_SNAPSHOTS)
+    this.on.snapshot(s)
+  }
+
+  private onDisconnect(e: unknown): void {
+    if (!this.isConnected) return
+    this.isConnected = false
+    this.deviceError = {
+      code: isPsError(e) ? e.code : 'PS_SERIAL_DISCONNECTED',
+      message: e instanceof Error ? e.message : 'device disconnected',
+    }
+    this.on.connection(false)
+  }
+
+  private onReconnect(): void {
+    this.isConnected = true
+    this.deviceError = null
+    this.on.connection(true)
+    // a board that reset forgot START: ask again, as the user last did
+    if (this.streamingPeriod !== undefined) {
+      this.session.client.start(this.streamingPeriod).catch((e: unknown) => this.onLinkError(e))
+    }
+  }
+
+  private onLinkError(e: unknown): void {
+    const code = isPsError(e) ? e.code : 'PS_INTERNAL'
+    this.linkErrors[code] = (this.linkErrors[code] ?? 0) + 1
+  }
+}
+
+function deviceErrorCode(e: DeviceError | null): PsErrorCode {
+  const c = e?.code
+  return c === 'PS_TWIN_EXITED' || c === 'PS_SERIAL_DISCONNECTED' || c === 'PS_DEVICE_CLOSED' ? c : 'PS_SERIAL_DISCONNECTED'
+}

@@ -1,0 +1,129 @@
+/**
+ * The express app: the Host guard on every request, the REST API under /api (Bearer token except
+ * /api/health; JSON bodies only, validated with the zod schemas of schemas.ts) and the static web
+ * UI. Errors go through http-errors.ts, so every failure is a JSON {error:{code,message,details?}}.
+ */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import express, { type Express, type NextFunction, type Request, type Response } from 'express'
+import { z } from 'zod'
+import { PsError } from '../core/errors.js'
+import { PATTERNS } from '../core/workload.js'
+import type { ServerStatus } from '../core/wire.js'
+import { packageVersion } from '../util/package-root.js'
+import type { DeviceState } from './device-state.js'
+import { ApiError, apiErrorHandler, bodyReadError, sendError } from './http-errors.js'
+import type { RunService } from './runs.js'
+import { EmptyBody, openApiDocument, RunBody, StartBody } from './schemas.js'
+import { bearerToken, hostAllowed, tokenMatches } from './security.js'
+
+/** the largest request body the API reads */
+const BODY_LIMIT = '64kb'
+
+export interface AppDeps {
+  token: string
+  /** Host header names accepted (security.ts hostAllowlist) */
+  allow: Set<string>
+  state: DeviceState
+  runs: RunService
+  status(): ServerStatus
+  /** directory of the built web UI */
+  webRoot: string
+}
+
+export function createApp(deps: AppDeps): Express {
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('etag', false)
+
+  // DNS-rebinding guard on every request, static files included.
+  app.use((req, res, next) => {
+    if (!hostAllowed(deps.allow, req.headers.host)) return sendError(res, new PsError('PS_HTTP_FORBIDDEN', 'Host header not allowed'))
+    next()
+  })
+
+  app.use('/api', apiRouter(deps))
+
+  if (existsSync(join(deps.webRoot, 'index.html'))) {
+    app.use(express.static(deps.webRoot, { index: 'index.html', etag: false }))
+  } else {
+    app.get('/', (_req, res) => {
+      res.status(503).type('text/plain').send(`web UI not built (${deps.webRoot}): run npm run build:web\n`)
+    })
+  }
+  return app
+}
+
+function apiRouter({ token, state, runs, status }: AppDeps): express.Router {
+  const { session } = state
+  const api = express.Router()
+  api.get('/health', (_req, res) => {
+    res.json({ ok: true })
+  })
+  api.use((req, res, next) => {
+    if (!tokenMatches(token, bearerToken(req.headers.authorization))) {
+      res.set('WWW-Authenticate', 'Bearer')
+      return sendError(res, new PsError('PS_HTTP_UNAUTHORIZED', 'missing or wrong bearer token'))
+    }
+    next()
+  })
+  // JSON bodies are parsed; any other body is read as bytes (body() refuses it unless empty).
+  // Whatever goes wrong while reading a body is the request's fault: PS_REQUEST_INVALID.
+  for (const parse of [express.json({ limit: BODY_LIMIT }), express.raw({ type: () => true, limit: BODY_LIMIT })]) {
+    api.use((req, res, next) => parse(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyReadError(err))))
+  }
+
+  api.get('/status', (_req, res) => {
+    res.json(status())
+  })
+  api.get('/patterns', (_req, res) => {
+    res.json({ patterns: PATTERNS, runner: session.runner?.kind ?? null })
+  })
+  api.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument(packageVersion()))
+  })
+  api.post('/start', async (req, res) => {
+    const { periodMs } = body(StartBody, req)
+    await state.start(periodMs)
+    res.json({ ok: true, periodMs: periodMs ?? null })
+  })
+  api.post('/stop', async (req, res) => {
+    body(EmptyBody, req)
+    await state.stop()
+    res.json({ ok: true })
+  })
+  api.post('/clear', async (req, res) => {
+    body(EmptyBody, req)
+    await state.command(() => session.client.clear())
+    res.json({ ok: true })
+  })
+  api.post('/snapshot', async (req, res) => {
+    body(EmptyBody, req)
+    res.json(await state.command(() => session.client.snapshot()))
+  })
+  api.post('/run', async (req, res) => {
+    const w = body(RunBody, req)
+    if (!session.runner) throw new PsError('PS_WORKLOAD_UNSUPPORTED', `a ${session.source} session has no workload runner`)
+    const report = await state.command(() => runs.run(w, 'manual'))
+    res.json({ ...report.result, report })
+  })
+  api.use((req: Request, _res: Response, next: NextFunction) => {
+    next(new PsError('PS_HTTP_NOT_FOUND', `no route ${req.method} /api${req.path}`))
+  })
+  api.use(apiErrorHandler)
+  return api
+}
+
+/**
+ * The request body checked against a schema. No body, or an empty one, is `{}` (POST /api/stop
+ * needs none); a body that is not application/json is refused (415), never read as `{}`.
+ */
+export function body<S extends z.ZodType>(schema: S, req: Pick<Request, 'body' | 'headers'>): z.output<S> {
+  const raw: unknown = req.body
+  if (Buffer.isBuffer(raw) && raw.length > 0) {
+    throw new ApiError('PS_REQUEST_INVALID', `the request body must be application/json, not ${req.headers['content-type'] ?? 'untyped'}`, { status: 415 })
+  }
+  const r = schema.safeParse(raw === undefined || Buffer.isBuffer(raw) ? {} : raw)
+  if (!r.success) throw new ApiError('PS_REQUEST_INVALID', 'invalid request body', { details: z.treeifyError(r.error) })
+  return r.data
+}

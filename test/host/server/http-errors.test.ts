@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest'
+import { PsError, type PsErrorCode } from '../../../host/src/core/errors.js'
+import { ApiError, bodyReadError, errorBody, STATUS_OF, statusOf, toHttpError } from '../../../host/src/server/http-errors.js'
+
+describe('PsError code → HTTP status', () => {
+  it('maps each code the server meets to its status', () => {
+    expect(STATUS_OF).toEqual({
+      PS_USAGE: 400,
+      PS_REQUEST_INVALID: 400,
+      PS_WORKLOAD_INVALID: 400,
+      PS_HTTP_UNAUTHORIZED: 401,
+      PS_HTTP_FORBIDDEN: 403,
+      PS_HTTP_NOT_FOUND: 404,
+      PS_WORKLOAD_UNSUPPORTED: 409,
+      PS_CMD_REJECTED: 502,
+      PS_CMD_BAD_REPLY: 502,
+      PS_SERIAL_DISCONNECTED: 503,
+      PS_DEVICE_CLOSED: 503,
+      PS_TWIN_EXITED: 503,
+      PS_CMD_TIMEOUT: 504,
+    })
+  })
+
+  it('answers 500 for a code it does not list', () => {
+    for (const code of ['PS_INTERNAL', 'PS_FRAME_CRC', 'PS_TWIN_START'] as PsErrorCode[]) expect(statusOf(code), code).toBe(500)
+  })
+})
+
+describe('toHttpError', () => {
+  it('gives a PsError its code, message and the status of its code, without details', () => {
+    expect(toHttpError(new PsError('PS_TWIN_EXITED', 'gone'))).toEqual({ status: 503, body: { error: { code: 'PS_TWIN_EXITED', message: 'gone' } } })
+  })
+
+  it('keeps an ApiError status and details', () => {
+    const e = new ApiError('PS_REQUEST_INVALID', 'too big', { status: 413, details: { type: 'entity.too.large' } })
+    expect(toHttpError(e)).toEqual({ status: 413, body: { error: { code: 'PS_REQUEST_INVALID', message: 'too big', details: { type: 'entity.too.large' } } } })
+    expect(toHttpError(new ApiError('PS_HTTP_NOT_FOUND', 'no'))).toEqual({ status: 404, body: { error: { code: 'PS_HTTP_NOT_FOUND', message: 'no' } } })
+  })
+
+  it('turns anything else into 500 PS_INTERNAL', () => {
+    expect(toHttpError(new TypeError('boom'))).toEqual({ status: 500, body: { error: { code: 'PS_INTERNAL', message: 'boom' } } })
+    expect(toHttpError('text')).toEqual({ status: 500, body: { error: { code: 'PS_INTERNAL', message: 'text' } } })
+  })
+
+  it('errorBody leaves details out unless given', () => {
+    expect(errorBody('PS_X', 'm')).toEqual({ error: { code: 'PS_X', message: 'm' } })
+    expect(errorBody('PS_X', 'm', null)).toEqual({ error: { code: 'PS_X', message: 'm', details: null } })
+  })
+})
+
+describe('bodyReadError', () => {
+  it('is PS_REQUEST_INVALID, keeping the parser 4xx status and type', () => {
+    const tooLarge = Object.assign(new Error('request entity too large'), { status: 413, type: 'entity.too.large' })
+    const e = bodyReadError(tooLarge)
+    expect(e).toBeInstanceOf(PsError)
+    expect(e).toMatchObject({ code: 'PS_REQUEST_INVALID', status: 413, message: 'request entity too large', details: { type: 'entity.too.large' }, cause: tooLarge })
+  })
+
+  it('is a 400 for a failure without a usable 4xx status (a zlib error), never a 500', () => {
+    const zlib = Object.assign(new Error('incorrect header check'), { code: 'Z_DATA_ERROR' })
+    expect(toHttpError(bodyReadError(zlib))).toEqual({ status: 400, body: { error: { code: 'PS_REQUEST_INVALID', message: 'incorrect header check' } } })
+    expect(bodyReadError(Object.assign(new Error('x'), { status: 500 })).status).toBe(400)
+    expect(bodyReadError(undefined)).toMatchObject({ status: 400, message: 'unreadable request body' })
+  })
+})

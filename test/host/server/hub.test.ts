@@ -1,0 +1,72 @@
+import { EventEmitter } from 'node:events'
+import { describe, expect, it } from 'vitest'
+import { WsHub, type HubSocket } from '../../../host/src/server/hub.js'
+import { fakeSession } from './fake-session.js'
+
+class FakeSocket extends EventEmitter implements HubSocket {
+  readyState = 1
+  bufferedAmount = 0
+  sent: string[] = []
+  pings = 0
+  terminated = false
+  autoPong = false
+  send(d: string) {
+    this.sent.push(d)
+  }
+  ping() {
+    this.pings++
+    if (this.autoPong) this.emit('pong')
+  }
+  terminate() {
+    this.terminated = true
+  }
+}
+
+describe('WsHub', () => {
+  const snap = (i: number) => ({ ...fakeSession().client.makeSnapshot(), index: i })
+
+  it('skips a batch for a client with more than maxBufferedBytes queued and counts the drop', () => {
+    const hub = new WsHub({ greeting: () => [], hostStats: () => null, maxBufferedBytes: 1024 })
+    const fast = new FakeSocket()
+    const slow = new FakeSocket()
+    hub.attach(fast)
+    hub.attach(slow)
+    slow.bufferedAmount = 4096
+    hub.queueSnapshot(snap(1))
+    hub.flush()
+    hub.queueSnapshot(snap(2))
+    hub.flush()
+    expect(fast.sent).toHaveLength(2)
+    expect(slow.sent).toHaveLength(0)
+    expect(hub.drops).toBe(2)
+    slow.bufferedAmount = 0
+    hub.queueSnapshot(snap(3))
+    hub.flush()
+    expect(JSON.parse(slow.sent[0]!)).toMatchObject({ type: 'snapshot', wsDrops: 2, snapshots: [{ index: 3 }] })
+    void hub.close()
+  })
+
+  it('terminates a client that missed a heartbeat', async () => {
+    const hub = new WsHub({ greeting: () => [], hostStats: () => null, heartbeatMs: 10 })
+    const a = new FakeSocket()
+    const b = new FakeSocket()
+    hub.attach(a)
+    hub.attach(b)
+    a.autoPong = true
+    await expect.poll(() => b.terminated).toBe(true)
+    expect(a.pings).toBeGreaterThanOrEqual(2)
+    expect(a.terminated).toBe(false)
+    expect(hub.size).toBe(1)
+    await hub.close()
+  })
+
+  it('does not buffer snapshots while nobody listens', () => {
+    const hub = new WsHub({ greeting: () => [], hostStats: () => null })
+    hub.queueSnapshot(snap(1))
+    const a = new FakeSocket()
+    hub.attach(a)
+    hub.flush()
+    expect(a.sent).toHaveLength(0)
+    void hub.close()
+  })
+})

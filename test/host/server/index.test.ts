@@ -1,0 +1,173 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { startServer } from '../../../host/src/server/index.js'
+import { fakeSession } from './fake-session.js'
+import { closeServers, http, openWs, serve, TOKEN, track, wsUrl } from './helpers.js'
+
+afterEach(closeServers)
+
+describe('startServer', () => {
+  it('listens on port 0 and returns a URL with the token', async () => {
+    const { srv } = await serve()
+    const u = new URL(srv.url)
+    expect(u.hostname).toBe('127.0.0.1')
+    expect(Number(u.port)).toBeGreaterThan(0)
+    expect(u.searchParams.get('token')).toBe(TOKEN)
+    expect(srv.token).toBe(TOKEN)
+  })
+
+  it('makes a random 32-byte token when none is given', async () => {
+    const session = fakeSession()
+    const srv = await startServer({ twin: true, http: { host: '127.0.0.1', port: 0 }, session })
+    track(srv)
+    expect(Buffer.from(srv.token, 'base64url')).toHaveLength(32)
+  })
+
+  it('reports an address in use as PS_HTTP_LISTEN with the way out', async () => {
+    const { srv } = await serve()
+    const port = Number(new URL(srv.url).port)
+    const second = startServer({ twin: true, http: { host: '127.0.0.1', port }, session: fakeSession() })
+    await expect(second).rejects.toMatchObject({ code: 'PS_HTTP_LISTEN', message: expect.stringMatching(/already in use.*--http/) })
+  })
+
+  it('does not close an injected session; close() is idempotent', async () => {
+    const { srv, session } = await serve()
+    await Promise.all([srv.close(), srv.close()])
+    expect(session.closed).toBe(false)
+  })
+})
+
+describe('WebSocket /ws', () => {
+  it('greets with hello (info, source, COUNTERS meta) and status', async () => {
+    const { base } = await serve()
+    const c = await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => c.messages.length).toBeGreaterThanOrEqual(2)
+    const [hello, status] = c.messages
+    expect(hello).toMatchObject({ type: 'hello', source: 'twin', path: '/dev/pts/fake' })
+    if (hello?.type !== 'hello') throw new Error('no hello')
+    expect(hello.info.clockHz).toBe(250_000_000)
+    expect(hello.counters.map((m) => m.key)).toContain('mrd128')
+    expect(hello.counters[0]).toMatchObject({ key: 'cycles', name: 'CYCLES', index: 0 })
+    expect(status).toMatchObject({ type: 'status', connected: true, wsClients: 1 })
+    await c.close()
+  })
+
+  it('forwards snapshots in batches of at most 20 per second', async () => {
+    const { base, client } = await serve()
+    const c = await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => c.messages.length).toBe(2)
+    for (let i = 0; i < 30; i++) client.tick()
+    await expect.poll(() => c.of('snapshot').flatMap((m) => m.snapshots).length).toBe(30)
+    const batches = c.of('snapshot')
+    expect(batches.length).toBeLessThanOrEqual(2)
+    expect(batches.flatMap((m) => m.snapshots.map((s) => s.index))).toEqual([...Array(30).keys()])
+    expect(batches[0]?.hostStats?.frames).toBeGreaterThan(0)
+    await c.close()
+  })
+
+  it('sends the recent snapshots in hello to a client that connects later', async () => {
+    const { base, client } = await serve()
+    for (let i = 0; i < 5; i++) client.tick()
+    const c = await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => c.messages.length).toBeGreaterThanOrEqual(1)
+    const hello = c.of('hello')[0]
+    expect(hello?.recent.map((s) => s.index)).toEqual([0, 1, 2, 3, 4])
+    await c.close()
+  })
+
+  it('broadcasts a run message after each workload', async () => {
+    const { base } = await serve()
+    const c = await openWs(wsUrl(base, TOKEN))
+    await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'merged-aligned', bytes: 1 << 16, offset: 0 } })
+    await expect.poll(() => c.of('run').length).toBe(1)
+    const run = c.of('run')[0]
+    expect(run?.result.workload.pattern).toBe('merged-aligned')
+    expect(run?.report.id).toBe(1)
+    await c.close()
+  })
+})
+
+describe('device disconnect', () => {
+  it('keeps serving, reports connected:false with the code, keeps the last snapshot, 503s device commands', async () => {
+    const { base, client } = await serve()
+    const c = await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => c.messages.length).toBe(2)
+    client.tick()
+    client.tick()
+    client.disconnect('PS_TWIN_EXITED')
+    await expect.poll(() => c.of('status').some((s) => !s.connected)).toBe(true)
+    const down = c.of('status').find((s) => !s.connected)
+    expect(down?.error?.code).toBe('PS_TWIN_EXITED')
+    // the two snapshots were flushed before the status message
+    expect(c.of('snapshot').flatMap((m) => m.snapshots)).toHaveLength(2)
+
+    const st = (await http(base, 'GET', '/api/status', { token: TOKEN })).json
+    expect(st.connected).toBe(false)
+    expect(st.error.code).toBe('PS_TWIN_EXITED')
+    expect(st.lastSnapshot.index).toBe(1)
+    for (const path of ['/api/start', '/api/snapshot', '/api/run']) {
+      const body = path === '/api/run' ? { pattern: 'strided', bytes: 128 } : {}
+      const r = await http(base, 'POST', path, { token: TOKEN, body })
+      expect(r.status, path).toBe(503)
+      expect(r.json.error.code).toBe('PS_TWIN_EXITED')
+    }
+    expect((await http(base, 'GET', '/api/health')).status).toBe(200)
+    // a client that connects now still gets hello with the history and a disconnected status
+    const late = await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => late.messages.length).toBe(2)
+    expect(late.of('hello')[0]?.recent).toHaveLength(2)
+    expect(late.of('status')[0]?.connected).toBe(false)
+    await late.close()
+    await c.close()
+  })
+
+  it('comes back on reconnect: connected again, and the last START is re-issued', async () => {
+    const { base, client } = await serve()
+    expect((await http(base, 'POST', '/api/start', { token: TOKEN, body: { periodMs: 50 } })).status).toBe(200)
+    const c = await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => c.messages.length).toBe(2)
+    client.disconnect('PS_SERIAL_DISCONNECTED')
+    await expect.poll(() => c.of('status').some((s) => !s.connected)).toBe(true)
+    client.emit('reconnect')
+    await expect.poll(() => c.of('status').at(-1)?.connected).toBe(true)
+    expect(c.of('status').at(-1)?.error).toBeNull()
+    await expect.poll(() => client.calls).toEqual(['start:50', 'start:50'])
+    expect((await http(base, 'POST', '/api/snapshot', { token: TOKEN, body: {} })).status).toBe(200)
+    // after a STOP, a reconnect leaves streaming off
+    await http(base, 'POST', '/api/stop', { token: TOKEN, body: {} })
+    client.disconnect('PS_SERIAL_DISCONNECTED')
+    client.emit('reconnect')
+    await expect.poll(() => c.of('status').at(-1)?.connected).toBe(true)
+    expect(client.calls.filter((x) => x.startsWith('start'))).toHaveLength(2)
+    await c.close()
+  })
+})
+
+describe('demo mode', () => {
+  it('starts streaming at 100 ms and loops the three patterns until close', async () => {
+    const { srv, base, client, session } = await serve({ demo: true, runDelayMs: 5 })
+    expect(client.calls[0]).toBe('start:100')
+    const runner = session.runner as unknown as { runs: { pattern: string }[] }
+    await expect.poll(() => runner.runs.length, { timeout: 3000 }).toBeGreaterThanOrEqual(4)
+    expect(runner.runs.slice(0, 4).map((r) => r.pattern)).toEqual(['strided', 'merged-aligned', 'merged-misaligned', 'strided'])
+    expect(runner.runs[2]).toMatchObject({ offset: 32 })
+    const st = (await http(base, 'GET', '/api/status', { token: TOKEN })).json
+    expect(st.demo.enabled).toBe(true)
+    await srv.close()
+    const n = runner.runs.length
+    await new Promise((r) => setTimeout(r, 50))
+    expect(runner.runs.length).toBe(n)
+  })
+
+  it('a manual run queues behind the demo run in flight, then holds the demo', async () => {
+    const { base, session } = await serve({ demo: true, runDelayMs: 30 })
+    const runner = session.runner as unknown as { runs: { pattern: string; bytes: number }[] }
+    await expect.poll(() => runner.runs.length).toBeGreaterThanOrEqual(1)
+    const r = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'merged-misaligned', bytes: 12288, offset: 8 } })
+    expect(r.status).toBe(200)
+    expect(r.json.report.origin).toBe('manual')
+    const i = runner.runs.findIndex((w) => w.bytes === 12288)
+    // held for DEMO_HOLD_MS after the manual run: nothing else ran right after it
+    await new Promise((res) => setTimeout(res, 300))
+    expect(runner.runs.length).toBe(i + 1)
+  })
+})

@@ -1,0 +1,222 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import type { Request } from 'express'
+import { afterEach, describe, expect, it } from 'vitest'
+import { body } from '../../../host/src/server/routes.js'
+import { EmptyBody, StartBody } from '../../../host/src/server/schemas.js'
+import { closeServers, http, serve, TOKEN } from './helpers.js'
+
+afterEach(closeServers)
+
+describe('REST auth and guards', () => {
+  it('serves /api/health without a token', async () => {
+    const { base } = await serve()
+    const r = await http(base, 'GET', '/api/health')
+    expect(r.status).toBe(200)
+    expect(r.json).toEqual({ ok: true })
+    expect(r.headers['x-powered-by']).toBeUndefined()
+  })
+
+  it('answers 401 without or with a wrong bearer token', async () => {
+    const { base } = await serve()
+    for (const token of [undefined, 'wrong', `${TOKEN}x`]) {
+      const r = await http(base, 'GET', '/api/status', token ? { token } : {})
+      expect(r.status).toBe(401)
+      expect(r.json.error.code).toBe('PS_HTTP_UNAUTHORIZED')
+    }
+    const ok = await http(base, 'GET', '/api/status', { token: TOKEN })
+    expect(ok.status).toBe(200)
+  })
+
+  it('answers 403 to a Host outside the allowlist (DNS rebinding), even for health', async () => {
+    const { base } = await serve()
+    for (const host of ['evil.example', 'evil.example:80', '127.0.0.1.nip.io']) {
+      const r = await http(base, 'GET', '/api/health', { headers: { host } })
+      expect(r.status).toBe(403)
+      expect(r.json.error.code).toBe('PS_HTTP_FORBIDDEN')
+    }
+    for (const host of ['localhost:1234', '127.0.0.1', '[::1]:9']) {
+      expect((await http(base, 'GET', '/api/health', { headers: { host } })).status).toBe(200)
+    }
+  })
+
+  it('answers 404 JSON for unknown /api routes', async () => {
+    const { base } = await serve()
+    const r = await http(base, 'GET', '/api/nope', { token: TOKEN })
+    expect(r.status).toBe(404)
+    expect(r.json.error).toMatchObject({ code: 'PS_HTTP_NOT_FOUND' })
+    expect((await http(base, 'DELETE', '/api/status', { token: TOKEN })).status).toBe(404)
+  })
+
+  it('validates bodies with zod: 400 with code, message and details', async () => {
+    const { base } = await serve()
+    const bad = [
+      ['/api/run', { pattern: 'zigzag', bytes: 1024, offset: 0 }],
+      ['/api/run', { pattern: 'strided', bytes: -1, offset: 0 }],
+      ['/api/run', { pattern: 'strided', bytes: 1.5 }],
+      ['/api/run', { pattern: 'strided', bytes: 4096, offset: 200 }],
+      ['/api/run', { pattern: 'strided', bytes: 4002, offset: 0 }],
+      ['/api/run', { pattern: 'strided', bytes: 4096, offset: 6 }],
+      ['/api/run', { pattern: 'strided', bytes: 4096, extra: 1 }],
+      ['/api/start', { periodMs: 0 }],
+      ['/api/start', { periodMs: 9 }], // below the firmware's range (spec/protocol.json START)
+      ['/api/start', { periodMs: 60_001 }],
+      ['/api/start', { periodMs: 'fast' }],
+      ['/api/clear', { now: true }],
+    ] as const
+    for (const [path, body] of bad) {
+      const r = await http(base, 'POST', path, { token: TOKEN, body })
+      expect(r.status, `${path} ${JSON.stringify(body)}`).toBe(400)
+      expect(r.json.error.code).toBe('PS_REQUEST_INVALID')
+      expect(r.json.error.message).toBeTypeOf('string')
+      expect(r.json.error.details).toBeTypeOf('object')
+    }
+    const run = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'zigzag', bytes: 1 } })
+    expect(run.json.error.details.properties.pattern.errors[0]).toMatch(/strided/)
+  })
+
+  it('answers 400 to malformed JSON and 413 to a body over 64 kB', async () => {
+    const { base } = await serve()
+    const r = await http(base, 'POST', '/api/start', { token: TOKEN, rawBody: '{"periodMs":' })
+    expect(r.status).toBe(400)
+    expect(r.json.error.code).toBe('PS_REQUEST_INVALID')
+    const big = await http(base, 'POST', '/api/start', { token: TOKEN, body: { pad: 'x'.repeat(70_000) } })
+    expect(big.status).toBe(413)
+    expect(big.json.error.code).toBe('PS_REQUEST_INVALID')
+  })
+})
+
+describe('REST device routes', () => {
+  it('start/stop/clear/snapshot drive the probe client', async () => {
+    const { base, client } = await serve()
+    expect((await http(base, 'POST', '/api/start', { token: TOKEN, body: { periodMs: 50 } })).json).toEqual({ ok: true, periodMs: 50 })
+    expect((await http(base, 'POST', '/api/stop', { token: TOKEN })).status).toBe(200)
+    expect((await http(base, 'POST', '/api/clear', { token: TOKEN, body: {} })).status).toBe(200)
+    const snap = await http(base, 'POST', '/api/snapshot', { token: TOKEN })
+    expect(snap.status).toBe(200)
+    expect(snap.json.onDemand).toBe(true)
+    expect(client.calls).toEqual(['start:50', 'stop', 'clear', 'snapshot'])
+  })
+
+  it('GET /api/status and /api/patterns describe the session', async () => {
+    const { base, client } = await serve()
+    client.tick()
+    const st = (await http(base, 'GET', '/api/status', { token: TOKEN })).json
+    expect(st).toMatchObject({ source: 'twin', path: '/dev/pts/fake', connected: true, error: null, runner: 'twin', wsDrops: 0 })
+    expect(st.info.clockHz).toBe(250_000_000)
+    expect(st.lastSnapshot.index).toBe(0)
+    expect(st.hostStats.frames).toBe(1)
+    const p = (await http(base, 'GET', '/api/patterns', { token: TOKEN })).json
+    expect(p).toEqual({ patterns: ['strided', 'merged-aligned', 'merged-misaligned'], runner: 'twin' })
+  })
+
+  it('POST /api/run returns the WorkloadResult and the probe counter deltas', async () => {
+    const { base, client } = await serve()
+    await client.start(10_000)
+    client.counters.mrd32 = 5 // earlier traffic must not appear in the deltas
+    const r = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'strided', bytes: 4096 } })
+    expect(r.status).toBe(200)
+    expect(r.json.workload).toEqual({ pattern: 'strided', bytes: 4096, offset: 0 })
+    expect(r.json.issued.count).toBe(128)
+    expect(r.json.report.probe.mrd32).toBe(128)
+    expect(r.json.report.probe.mrdBytes).toBe(4096)
+    expect(r.json.report.countersEnabled).toBe(true)
+    expect(r.json.report.origin).toBe('manual')
+  })
+
+  it('POST /api/run without a runner answers 409 PS_WORKLOAD_UNSUPPORTED', async () => {
+    const { base } = await serve({ runner: false })
+    const r = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'strided', bytes: 4096, offset: 0 } })
+    expect(r.status).toBe(409)
+    expect(r.json.error.code).toBe('PS_WORKLOAD_UNSUPPORTED')
+    expect((await http(base, 'GET', '/api/patterns', { token: TOKEN })).json.runner).toBeNull()
+  })
+
+  it('serves an OpenAPI document built from the zod schemas', async () => {
+    const { base } = await serve()
+    const doc = (await http(base, 'GET', '/api/openapi.json', { token: TOKEN })).json
+    expect(doc.openapi).toMatch(/^3\.0/)
+    const run = doc.paths['/api/run'].post.requestBody.content['application/json'].schema
+    expect(run.properties.pattern.enum).toEqual(['strided', 'merged-aligned', 'merged-misaligned'])
+    expect(run.required).toEqual(expect.arrayContaining(['pattern', 'bytes']))
+    expect(doc.paths['/api/run'].post.responses['409'].description).toBe('no workload runner (PS_WORKLOAD_UNSUPPORTED)')
+  })
+})
+
+describe('static UI', () => {
+  it('serves the built UI from webRoot without a token, and 503 text when not built', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ps-web-'))
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>pcie-scope</title>')
+    const { base } = await serve({ webRoot: dir })
+    const r = await http(base, 'GET', '/?token=abc')
+    expect(r.status).toBe(200)
+    expect(r.text).toContain('pcie-scope')
+    const { base: base2 } = await serve({ webRoot: join(dir, 'missing') })
+    const r2 = await http(base2, 'GET', '/')
+    expect(r2.status).toBe(503)
+    expect(r2.text).toMatch(/build:web/)
+  })
+})
+
+describe('request bodies', () => {
+  const gzipJson = { 'content-type': 'application/json', 'content-encoding': 'gzip' }
+
+  it('reads a gzip JSON body', async () => {
+    const { base, client } = await serve()
+    const r = await http(base, 'POST', '/api/start', { token: TOKEN, rawBody: gzipSync('{"periodMs":50}'), headers: gzipJson })
+    expect(r.status).toBe(200)
+    expect(client.calls).toEqual(['start:50'])
+  })
+
+  it('answers 400 PS_REQUEST_INVALID to a corrupt or truncated gzip body, and runs nothing', async () => {
+    const { base, client } = await serve()
+    for (const rawBody of [Buffer.from('not gzip at all'), gzipSync('{"periodMs":50}').subarray(0, 12)]) {
+      const r = await http(base, 'POST', '/api/start', { token: TOKEN, rawBody, headers: gzipJson })
+      expect(r.status).toBe(400)
+      expect(r.json.error.code).toBe('PS_REQUEST_INVALID')
+      expect(r.json.error.message).toBeTypeOf('string')
+    }
+    expect(client.calls).toEqual([])
+  })
+
+  it('answers 415 PS_REQUEST_INVALID to an unknown content encoding', async () => {
+    const { base } = await serve()
+    const r = await http(base, 'POST', '/api/stop', { token: TOKEN, rawBody: '{}', headers: { 'content-type': 'application/json', 'content-encoding': 'zz' } })
+    expect(r.status).toBe(415)
+    expect(r.json.error).toMatchObject({ code: 'PS_REQUEST_INVALID', details: { type: 'encoding.unsupported' } })
+  })
+
+  it('refuses a body that is not JSON (415) instead of reading it as {}', async () => {
+    const { base, client } = await serve()
+    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+      const r = await http(base, 'POST', '/api/stop', { token: TOKEN, rawBody: 'periodMs=50', headers })
+      expect(r.status, JSON.stringify(headers)).toBe(415)
+      expect(r.json.error.code).toBe('PS_REQUEST_INVALID')
+      expect(r.json.error.message).toMatch(/application\/json/)
+    }
+    expect(client.calls).toEqual([])
+  })
+
+  it('takes no body, or an empty chunked one, as {}', async () => {
+    const { base, client } = await serve()
+    expect((await http(base, 'POST', '/api/stop', { token: TOKEN })).status).toBe(200)
+    expect((await http(base, 'POST', '/api/clear', { token: TOKEN, headers: { 'transfer-encoding': 'chunked' } })).status).toBe(200)
+    expect(client.calls).toEqual(['stop', 'clear'])
+  })
+
+  it('body(): schema-checked data, {} for no body, ApiError with status and details otherwise', () => {
+    const req = (b: unknown, contentType?: string) => ({ body: b, headers: contentType ? { 'content-type': contentType } : {} }) as Request
+    expect(body(StartBody, req({ periodMs: 50 }))).toEqual({ periodMs: 50 })
+    expect(body(EmptyBody, req(undefined))).toEqual({})
+    expect(body(EmptyBody, req(Buffer.alloc(0)))).toEqual({})
+    expect(() => body(EmptyBody, req(Buffer.from('x'), 'text/plain'))).toThrowError(
+      expect.objectContaining({ code: 'PS_REQUEST_INVALID', status: 415, message: expect.stringContaining('text/plain') }),
+    )
+    expect(() => body(EmptyBody, req(Buffer.from('{}')))).toThrowError(expect.objectContaining({ status: 415, message: expect.stringContaining('untyped') }))
+    expect(() => body(StartBody, req({ periodMs: 'fast' }))).toThrowError(
+      expect.objectContaining({ code: 'PS_REQUEST_INVALID', status: undefined, details: expect.objectContaining({ properties: expect.anything() }) }),
+    )
+  })
+})
