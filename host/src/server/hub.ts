@@ -25,6 +25,7 @@ export interface HubSocket {
   send(data: string): void
   ping(): void
   terminate(): void
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any[] is what lets EventEmitter/ws overloads match structurally
   on(event: 'pong' | 'close' | 'error' | 'message', listener: (...args: any[]) => void): unknown
 }
 

@@ -17,6 +17,7 @@ import { createInterface } from 'node:readline'
 import { PsError } from '../core/errors.js'
 import { createLogger } from '../util/log.js'
 import { parseTwinLine, type TwinDone } from './twin-lines.js'
+import { Mutex } from '../util/mutex.js'
 import { packageRoot } from '../util/package-root.js'
 import type { PatternName } from '../core/workload.js'
 import type { PcieLinkInfo } from '../core/link.js'
@@ -24,13 +25,13 @@ import type { PcieLinkInfo } from '../core/link.js'
 const log = createLogger('ps:transport:twin')
 const logStderr = createLogger('ps:transport:twin:stderr')
 
-export const TWIN_RELATIVE_PATH = join('build', 'twin', 'pcie-scope-twin')
+const TWIN_RELATIVE_PATH = join('build', 'twin', 'pcie-scope-twin')
 export const TWIN_BUILD_COMMAND = 'npm run build:twin'
 
 export type { TwinDone } from './twin-lines.js'
 
 /** What the ready line tells: the serial device, the probe clock and the modelled link. */
-export interface TwinReady {
+interface TwinReady {
   pty: string
   clockHz: number
   /** the modelled PCIe link (absent from twins that predate the link model) */
@@ -59,10 +60,8 @@ export interface TwinRunRequest {
   offset: number
 }
 
-export interface TwinEvents {
+interface TwinEvents {
   exit: [code: number | null, signal: NodeJS.Signals | null]
-  /** an {"event":"error"} line that matched no pending run */
-  'twin-error': [message: string]
 }
 
 /** Path of the twin executable, or PS_TWIN_NOT_BUILT naming the build command. */
@@ -89,9 +88,7 @@ const STDERR_TAIL = 20
 
 export class TwinProcess extends EventEmitter<TwinEvents> {
   readonly pty: string
-  readonly clockHz: number
   readonly link: PcieLinkInfo | undefined
-  readonly binaryPath: string
   private readonly child: ChildProcessWithoutNullStreams
   private readonly closeGraceMs: number
   private readonly pending = new Map<number, PendingRun>()
@@ -101,14 +98,12 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
   invalidLines = 0
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
-  private queue: Promise<unknown> = Promise.resolve()
+  private readonly runLock = new Mutex()
 
-  private constructor(child: ChildProcessWithoutNullStreams, binaryPath: string, ready: TwinReady, lines: AsyncIterator<string>, stderrTail: string[], exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>, closeGraceMs: number) {
+  private constructor(child: ChildProcessWithoutNullStreams, ready: TwinReady, lines: AsyncIterator<string>, stderrTail: string[], exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>, closeGraceMs: number) {
     super()
     this.child = child
-    this.binaryPath = binaryPath
     this.pty = ready.pty
-    this.clockHz = ready.clockHz
     this.link = ready.link
     this.stderrTail = stderrTail
     this.exited = exited
@@ -155,7 +150,7 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
         }),
       ])
       log.debug(() => `ready: ${JSON.stringify(ready)}`)
-      return new TwinProcess(child, bin, ready, lines, stderrTail, exited, opts.closeGraceMs ?? 3000)
+      return new TwinProcess(child, ready, lines, stderrTail, exited, opts.closeGraceMs ?? 3000)
     } catch (e) {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
       throw e
@@ -164,24 +159,13 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     }
   }
 
-  get pid(): number | undefined {
-    return this.child.pid
-  }
-
   get isRunning(): boolean {
     return this.exitInfo === undefined
   }
 
-  /** Recent stderr lines of the twin (diagnostics). */
-  stderr(): string[] {
-    return [...this.stderrTail]
-  }
-
   /** Run one workload in the traffic model; resolves with its done line. Runs are serialised. */
   run(req: TwinRunRequest, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<TwinDone> {
-    const job = this.queue.then(() => this.runNow(req, opts))
-    this.queue = job.catch(() => undefined)
-    return job
+    return this.runLock.run(() => this.runNow(req, opts))
   }
 
   private runNow(req: TwinRunRequest, opts: { signal?: AbortSignal; timeoutMs?: number }): Promise<TwinDone> {
@@ -275,7 +259,7 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
         if (p) {
           p.cleanup()
           p.reject(new PsError('PS_WORKLOAD_INVALID', `the twin rejected the workload: ${message}`))
-        } else this.emit('twin-error', message)
+        } else log.debug(() => `twin error outside a run: ${message}`)
         return
       }
       case 'invalid': {

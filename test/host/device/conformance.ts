@@ -8,7 +8,7 @@
  */
 import type { SerialPort } from 'serialport'
 import { expect, it } from 'vitest'
-import { ProbeClient } from '../../../host/src/device/client.js'
+import { type ProbeClient } from '../../../host/src/device/client.js'
 import type { Snapshot } from '../../../host/src/core/probe.js'
 import { cobsEncode } from '../../../host/src/protocol/cobs.js'
 import { buildRawFrame, encodeFrame } from '../../../host/src/protocol/frame.js'
