@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm test`: set everything up, run every test through vitest (HDL benches, firmware and model
- * unit tests run as child processes inside it), then print the project's closing line.
+ * unit tests run as child processes inside it) with coverage of the host, then print the
+ * project's closing line.
  */
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -18,7 +19,8 @@ try {
 const report = join(root, '.vitest-report.json')
 rmSync(report, { force: true })
 const status = run(join(root, 'node_modules/.bin/vitest'), [
-  'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2),
+  // coverage thresholds apply to the whole suite, not to a subset picked on the command line
+  'run', ...(process.argv.length > 2 ? [] : ['--coverage']), '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2),
 ])
 
 let passed = 0
@@ -35,5 +37,10 @@ try {
   failed += 1
 }
 if (passed + failed === 0) failed = 1 // a run that found no tests fails
+// every test passed but vitest failed: the coverage thresholds of vitest.config.ts were missed
+if (status !== 0 && failed === 0) {
+  process.stderr.write('[test] vitest exited non-zero with every test passing: coverage below its thresholds (see ERROR lines above)\n')
+  failed = 1
+}
 console.log(`vitest: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
 process.exit(status !== 0 || failed > 0 ? 1 : 0)
