@@ -4,6 +4,7 @@
  *
  *   node scripts/check-format.mjs              every file under FORMATTED_ROOTS
  *   node scripts/check-format.mjs FILE...      just these files (any path, e.g. a temporary file)
+ *   node scripts/check-format.mjs --fix        rewrite the files in place instead (npm run format)
  *
  * Runs `clang-format --dry-run -Werror` (nothing is rewritten), lists the files that are not
  * formatted with the command that fixes them, and exits 1 if there is any (2 if clang-format is
@@ -16,11 +17,7 @@ import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
-/**
- * The folders whose C/C++ sources must be formatted, relative to the repository root. The one
- * list to extend: add 'native' and 'test/native' here once they have been run through
- * `clang-format -i`.
- */
+/** The folders whose C/C++ sources must be formatted, relative to the repository root. */
 export const FORMATTED_ROOTS = ['firmware', 'test/firmware', 'native', 'test/native']
 
 /** File endings clang-format checks. */
@@ -81,8 +78,13 @@ function unformatted(files) {
 
 const quote = (p) => (/^[\w./+-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`)
 
-const args = process.argv.slice(2)
+const fix = process.argv.includes('--fix')
+const args = process.argv.slice(2).filter((a) => a !== '--fix')
 const files = args.length > 0 ? args.map((a) => resolve(a)) : defaultFiles()
+if (fix) {
+  const r = spawnSync(CLANG_FORMAT, ['-i', `--style=file:${join(root, '.clang-format')}`, ...files], { stdio: 'inherit' })
+  process.exit(r.status ?? 1)
+}
 if (files.length === 0) {
   process.stderr.write('check-format: no C/C++ files to check\n')
   process.exit(1)
