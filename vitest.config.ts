@@ -21,8 +21,14 @@ export default defineConfig({
     },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/**/*.{int,e2e}.test.ts'] } },
-      { extends: true, test: { name: 'int', include: ['test/**/*.int.test.ts'], testTimeout: 240_000, hookTimeout: 240_000, fileParallelism: false } },
-      { extends: true, test: { name: 'e2e', include: ['test/**/*.e2e.test.ts'], testTimeout: 120_000, hookTimeout: 240_000, fileParallelism: false } },
+      {
+        extends: true,
+        test: { name: 'int', include: ['test/**/*.int.test.ts'], testTimeout: 240_000, hookTimeout: 240_000, fileParallelism: false },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/**/*.e2e.test.ts'], testTimeout: 120_000, hookTimeout: 240_000, fileParallelism: false },
+      },
     ],
   },
 })

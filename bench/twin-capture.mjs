@@ -49,11 +49,15 @@ const batch = (pattern, bytes, extra = []) => timed(twin, ['--run', pattern, '--
 const lines = []
 const say = (s = '') => lines.push(s)
 
-say(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`)
+say(
+  `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+)
 say()
 say(`### CLI captures (${captureBytes} B, median of ${runs})`)
 say()
-say('| pattern | `pcie-scope capture --twin … --json` wall s | twin batch, same workload (baseline) wall s | ratio | probe: MRds | probe: simulated µs | probe: GB/s (ceiling) |')
+say(
+  '| pattern | `pcie-scope capture --twin … --json` wall s | twin batch, same workload (baseline) wall s | ratio | probe: MRds | probe: simulated µs | probe: GB/s (ceiling) |',
+)
 say('|---|---|---|---|---|---|---|')
 for (const p of patterns) {
   const cap = []
@@ -67,7 +71,9 @@ for (const p of patterns) {
   }
   const mc = median(cap)
   const mb = median(base)
-  say(`| ${p} | ${mc.toFixed(3)} | ${mb.toFixed(3)} | ${(mc / mb).toFixed(1)}× | ${last.requests.count} | ${(last.seconds * 1e6).toFixed(1)} | ${last.rates.gbPerSecond.toFixed(2)} (${last.pcie.ceilingGbPerSecond?.toFixed(2) ?? '–'}) |`)
+  say(
+    `| ${p} | ${mc.toFixed(3)} | ${mb.toFixed(3)} | ${(mc / mb).toFixed(1)}× | ${last.requests.count} | ${(last.seconds * 1e6).toFixed(1)} | ${last.rates.gbPerSecond.toFixed(2)} (${last.pcie.ceilingGbPerSecond?.toFixed(2) ?? '–'}) |`,
+  )
 }
 say()
 say(`### Simulation rate (twin batch mode, ${simBytes} B, median of ${Math.max(3, Math.ceil(runs / 2))})`)
@@ -84,6 +90,8 @@ for (const p of patterns) {
   const cycles = t[0].out.simCycles
   const twinRate = mrds / tw
   const modelRate = mrds / mw
-  say(`| ${p} | ${mrds} | ${cycles} | ${(twinRate / 1e6).toFixed(2)} M | ${(cycles / tw / 1e6).toFixed(2)} M | ${(modelRate / 1e6).toFixed(2)} M | ${(twinRate / modelRate).toFixed(2)} |`)
+  say(
+    `| ${p} | ${mrds} | ${cycles} | ${(twinRate / 1e6).toFixed(2)} M | ${(cycles / tw / 1e6).toFixed(2)} M | ${(modelRate / 1e6).toFixed(2)} M | ${(twinRate / modelRate).toFixed(2)} |`,
+  )
 }
 console.log(lines.join('\n'))

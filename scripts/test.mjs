@@ -20,7 +20,12 @@ const report = join(root, '.vitest-report.json')
 rmSync(report, { force: true })
 const status = run(join(root, 'node_modules/.bin/vitest'), [
   // coverage thresholds apply to the whole suite, not to a subset picked on the command line
-  'run', ...(process.argv.length > 2 ? [] : ['--coverage']), '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2),
+  'run',
+  ...(process.argv.length > 2 ? [] : ['--coverage']),
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+  ...process.argv.slice(2),
 ])
 
 let passed = 0

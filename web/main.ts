@@ -5,17 +5,7 @@
  *
  * Rendering is throttled to one requestAnimationFrame: messages only mark the view dirty.
  */
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-} from 'chart.js'
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement } from 'chart.js'
 import { PATTERNS } from '../host/src/core/workload.js'
 import { type HostLinkStats, type ProbeInfo, type Snapshot } from '../host/src/core/probe.js'
 import { type PcieLinkInfo } from '../host/src/core/link.js'
@@ -202,7 +192,8 @@ function renderHeader(): void {
   if (status) {
     $('source').textContent = `${status.source} · ${status.path}${info ? ` · ${si(info.clockHz, 'Hz')} probe clock` : ''}`
     const d = status.demo
-    const lastDemo = lastRun?.origin === 'demo' ? ` · last: ${lastRun.result.workload.pattern}, ${si(lastRun.result.workload.bytes, 'B')}` : ''
+    const lastDemo =
+      lastRun?.origin === 'demo' ? ` · last: ${lastRun.result.workload.pattern}, ${si(lastRun.result.workload.bytes, 'B')}` : ''
     $('demo').textContent = d.enabled ? `demo loop: ${d.runs} runs${lastDemo}` : ''
     $('runner-kind').textContent = status.runner ? `runner: ${status.runner}` : 'no workload runner on this session'
     $<HTMLButtonElement>('run-button').disabled = !status.runner || !status.connected || runInFlight
@@ -275,19 +266,26 @@ function renderRun(r: RunReport): void {
     t.append(row([el('td', k, 'name'), val]))
   }
   add('run', `#${r.id} (${r.origin}) ${w.pattern}, ${int(w.bytes)} B @ +${w.offset}`)
-  add('MRd issued / seen by probe', `${int(res.issued.count)} / ${int(probeSeen)}`, r.countersEnabled ? (matches ? 'ok' : 'bad') : undefined)
+  add(
+    'MRd issued / seen by probe',
+    `${int(res.issued.count)} / ${int(probeSeen)}`,
+    r.countersEnabled ? (matches ? 'ok' : 'bad') : undefined,
+  )
   add(
     'by size issued (32/64/96/128/other)',
     `${res.issued.bySize['32']} / ${res.issued.bySize['64']} / ${res.issued.bySize['96']} / ${res.issued.bySize['128']} / ${res.issued.bySize.other}`,
   )
+  add('by size probe', SIZE_KEYS.map((k) => int(r.probe[k])).join(' / '))
   add(
-    'by size probe',
-    SIZE_KEYS.map((k) => int(r.probe[k])).join(' / '),
+    'requested / useful bytes',
+    `${si(res.issued.bytes, 'B')} / ${si(w.bytes, 'B')} (${((w.bytes / Math.max(1, res.issued.bytes)) * 100).toFixed(0)} % useful)`,
   )
-  add('requested / useful bytes', `${si(res.issued.bytes, 'B')} / ${si(w.bytes, 'B')} (${((w.bytes / Math.max(1, res.issued.bytes)) * 100).toFixed(0)} % useful)`)
   add('completions (payload errors)', `${int(res.completions)} (${res.payloadErrors})`, res.payloadErrors > 0 ? 'bad' : undefined)
   const simS = info?.clockHz ? res.simCycles / info.clockHz : NaN
-  add('simulated time / wall time', `${Number.isFinite(simS) ? si(simS, 's') : int(res.simCycles) + ' cycles'} / ${si(res.wallSeconds, 's')}`)
+  add(
+    'simulated time / wall time',
+    `${Number.isFinite(simS) ? si(simS, 's') : int(res.simCycles) + ' cycles'} / ${si(res.wallSeconds, 's')}`,
+  )
   if (!r.countersEnabled) add('note', 'counters were stopped: press Start to count', 'bad')
   t.dataset.testid = 'run-table'
   box.replaceChildren(t)

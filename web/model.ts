@@ -79,7 +79,11 @@ export function rateBetween(prev: Snapshot, cur: Snapshot, clockHz: number, link
   const dBytes = cur.counters.mrdBytes - prev.counters.mrdBytes
   if (dMrd < 0 || dBytes < 0) return undefined
   const dt = dc / clockHz
-  const ceiling = payloadCeiling(link ?? undefined, cur.counters.cpldBytes - prev.counters.cpldBytes, cur.counters.cpldCount - prev.counters.cpldCount)
+  const ceiling = payloadCeiling(
+    link ?? undefined,
+    cur.counters.cpldBytes - prev.counters.cpldBytes,
+    cur.counters.cpldCount - prev.counters.cpldCount,
+  )
   return { t: cur.counters.timestamp / clockHz, mrdPerSec: dMrd / dt, bytesPerSec: dBytes / dt, ceilingBytesPerSec: ceiling ?? undefined }
 }
 

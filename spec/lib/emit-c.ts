@@ -21,7 +21,12 @@ export function emitCRegs(m: SpecModel): string {
   for (const c of m.counters) L.push(`#define PS_CNT_${c.name} ${c.index}u /* ${c.doc} */`)
   L.push('', '/* MRd size classes: the exact sizes in class order, then one class for every other size */')
   L.push(`#define PS_SIZE_CLASS_COUNT ${m.sizeClasses.length}u`)
-  L.push(`#define PS_SIZE_EXACT_BYTES_INIT { ${m.sizeClasses.filter((s) => s.bytes !== null).map((s) => `${s.bytes}u`).join(', ')} }`)
+  L.push(
+    `#define PS_SIZE_EXACT_BYTES_INIT { ${m.sizeClasses
+      .filter((s) => s.bytes !== null)
+      .map((s) => `${s.bytes}u`)
+      .join(', ')} }`,
+  )
   L.push(`#define PS_CNT_SIZE_FIRST ${m.sizeCounterFirst}u`)
   L.push('', '#endif', '')
   return L.join('\n')

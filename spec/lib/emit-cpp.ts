@@ -17,7 +17,14 @@ export function emitCpp(m: SpecModel): string {
   L.push('// Access patterns, in spec order (the id is the enum value).')
   L.push(`enum class Pattern : uint8_t { ${w.patterns.map((p) => `${p.enum} = ${p.id}`).join(', ')} };`)
   L.push(`constexpr uint32_t kPatternCount = ${w.patterns.length};`)
-  L.push('struct PatternInfo {', '    Pattern pattern;', '    const char *name;', '    uint32_t default_offset;', '    const char *doc;', '};')
+  L.push(
+    'struct PatternInfo {',
+    '    Pattern pattern;',
+    '    const char *name;',
+    '    uint32_t default_offset;',
+    '    const char *doc;',
+    '};',
+  )
   L.push('constexpr PatternInfo kPatterns[kPatternCount] = {')
   for (const p of w.patterns) L.push(`    {Pattern::${p.enum}, "${p.name}", ${p.defaultOffset}, "${p.doc.replace(/"/g, '\\"')}"},`)
   L.push('};')

@@ -7,40 +7,73 @@ export function emitTs(m: SpecModel): string {
   const J = (v: unknown): string => JSON.stringify(v, null, 2)
   const L: string[] = [banner('//'), '/* eslint-disable */', '']
   L.push(`export const PROTOCOL_VERSION = ${proto.version}`)
-  L.push(`export const FRAMING = ${J({
-    delimiter: proto.framing.delimiter, headerBytes: proto.framing.headerBytes, crcBytes: 2,
-    maxPayloadBytes: proto.framing.maxPayloadBytes, maxRawBytes: m.maxRaw, maxEncodedBytes: m.maxEncoded,
-  })} as const`)
-  L.push(`export const CRC16 = ${J({ name: proto.framing.crc.name, poly: num(proto.framing.crc.poly), init: num(proto.framing.crc.init), xorout: num(proto.framing.crc.xorout), check: num(proto.framing.crc.check) })} as const`)
+  L.push(
+    `export const FRAMING = ${J({
+      delimiter: proto.framing.delimiter,
+      headerBytes: proto.framing.headerBytes,
+      crcBytes: 2,
+      maxPayloadBytes: proto.framing.maxPayloadBytes,
+      maxRawBytes: m.maxRaw,
+      maxEncodedBytes: m.maxEncoded,
+    })} as const`,
+  )
+  L.push(
+    `export const CRC16 = ${J({ name: proto.framing.crc.name, poly: num(proto.framing.crc.poly), init: num(proto.framing.crc.init), xorout: num(proto.framing.crc.xorout), check: num(proto.framing.crc.check) })} as const`,
+  )
   L.push(`export const FRAME_TYPE = ${J(Object.fromEntries(proto.frameTypes.map((t) => [t.name, num(t.id)])))} as const`)
   L.push('export type FrameTypeName = keyof typeof FRAME_TYPE')
   L.push(`export const STATUS = ${J(Object.fromEntries(proto.status.map((s) => [s.name, s.id])))} as const`)
   L.push('export type StatusName = keyof typeof STATUS')
   L.push(`export const STATUS_DOC: Record<number, string> = ${J(Object.fromEntries(proto.status.map((s) => [s.id, s.doc])))}`)
-  L.push(`export const COMMANDS = ${J(Object.fromEntries(m.commands.map((c) => [c.name, {
-    id: c.id, doc: c.doc,
-    args: c.argsLayout.fields.map(({ name, type, offset, min, max, default: dflt }) => ({
-      name, type, offset, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
-    })), argsBytes: c.argsLayout.bytes,
-    reply: c.replyLayout.fields.map(({ name, type, offset }) => ({ name, type, offset })), replyBytes: c.replyLayout.bytes,
-  }])))} as const`)
+  L.push(
+    `export const COMMANDS = ${J(
+      Object.fromEntries(
+        m.commands.map((c) => [
+          c.name,
+          {
+            id: c.id,
+            doc: c.doc,
+            args: c.argsLayout.fields.map(({ name, type, offset, min, max, default: dflt }) => ({
+              name,
+              type,
+              offset,
+              ...(min !== undefined ? { min } : {}),
+              ...(max !== undefined ? { max } : {}),
+              ...(dflt !== undefined ? { default: dflt } : {}),
+            })),
+            argsBytes: c.argsLayout.bytes,
+            reply: c.replyLayout.fields.map(({ name, type, offset }) => ({ name, type, offset })),
+            replyBytes: c.replyLayout.bytes,
+          },
+        ]),
+      ),
+    )} as const`,
+  )
   L.push('export type CommandName = keyof typeof COMMANDS')
   for (const [name, l] of Object.entries(m.layouts)) {
-    L.push(`export const ${name}_LAYOUT = ${J({ bytes: l.bytes, fields: Object.fromEntries(l.fields.map((f) => [f.name, { type: f.type, offset: f.offset, bytes: f.bytes }])) })} as const`)
+    L.push(
+      `export const ${name}_LAYOUT = ${J({ bytes: l.bytes, fields: Object.fromEntries(l.fields.map((f) => [f.name, { type: f.type, offset: f.offset, bytes: f.bytes }])) })} as const`,
+    )
   }
   L.push(`export const SNAPSHOT_FLAG = ${J(Object.fromEntries(proto.snapshotFlags.map((f) => [f.name, 1 << f.bit])))} as const`)
   L.push(`export const REG = ${J(Object.fromEntries(regs.registers.map((r) => [r.name, num(r.offset)])))} as const`)
   L.push(`export const ID_MAGIC = 0x${hex(num(regs.idMagic), 8)}`)
   L.push(`export const REG_VERSION_VALUE = 0x${hex(m.versionValue, 8)}`)
-  L.push(`export const COUNTERS = ${J(m.counters.map(({ name, key, index, offset, doc }) => ({ name, key, index, offset, doc })))} as const`)
+  L.push(
+    `export const COUNTERS = ${J(m.counters.map(({ name, key, index, offset, doc }) => ({ name, key, index, offset, doc })))} as const`,
+  )
   L.push("export type CounterKey = (typeof COUNTERS)[number]['key']", '')
   L.push('/** MRd size classes in histogram order: `bytes` null for the catch-all class. */')
-  L.push(`export const SIZE_CLASSES = ${J(m.sizeClasses.map((s) => ({ key: s.key, bytes: s.bytes, label: s.label, counter: s.counter.key })))} as const`)
+  L.push(
+    `export const SIZE_CLASSES = ${J(m.sizeClasses.map((s) => ({ key: s.key, bytes: s.bytes, label: s.label, counter: s.counter.key })))} as const`,
+  )
   L.push("export type SizeKey = (typeof SIZE_CLASSES)[number]['key']", '')
   L.push(`export const LINE_BYTES = ${w.lineBytes}`)
   L.push(`export const WORKLOAD_LIMITS = ${J(w.limits)} as const`)
   L.push('/** Access patterns every runner accepts, in spec order. */')
-  L.push(`export const PATTERN_SPECS = ${J(w.patterns.map((p) => ({ name: p.name, id: p.id, defaultOffset: p.defaultOffset, doc: p.doc })))} as const`)
+  L.push(
+    `export const PATTERN_SPECS = ${J(w.patterns.map((p) => ({ name: p.name, id: p.id, defaultOffset: p.defaultOffset, doc: p.doc })))} as const`,
+  )
   L.push(`export const PATTERNS = ${J(w.patterns.map((p) => p.name))} as const`)
   L.push('export type PatternName = (typeof PATTERNS)[number]', '')
   return L.join('\n')

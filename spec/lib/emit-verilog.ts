@@ -25,7 +25,12 @@ export function emitVerilog(m: SpecModel): string {
   L.push('// bytes; class PS_SIZE_EXACT_COUNT catches every other size. Class k counts in counter PS_CNT_SIZE_FIRST + k.')
   L.push(`\`define PS_SIZE_CLASS_COUNT ${m.sizeClasses.length}`)
   L.push(`\`define PS_SIZE_EXACT_COUNT ${exact.length}`)
-  L.push(`\`define PS_SIZE_EXACT_BYTES {${[...exact].reverse().map((s) => `13'd${s.bytes}`).join(', ')}}`)
+  L.push(
+    `\`define PS_SIZE_EXACT_BYTES {${[...exact]
+      .reverse()
+      .map((s) => `13'd${s.bytes}`)
+      .join(', ')}}`,
+  )
   L.push(`\`define PS_CNT_SIZE_FIRST ${m.sizeCounterFirst}`)
   L.push('', '`endif', '')
   return L.join('\n')

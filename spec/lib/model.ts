@@ -9,9 +9,25 @@ import { join } from 'node:path'
 
 export type Access = 'ro' | 'rw' | 'wo'
 export type ScalarType = 'u8' | 'u16' | 'u32' | 'u64'
-export interface Field { name: string; bit: number; doc?: string }
-export interface Register { name: string; offset: string; access: Access; doc: string; reset?: number; fields?: Field[] }
-export interface CounterEntry { name?: string; key?: string; doc: string; expand?: 'sizeClasses' }
+export interface Field {
+  name: string
+  bit: number
+  doc?: string
+}
+export interface Register {
+  name: string
+  offset: string
+  access: Access
+  doc: string
+  reset?: number
+  fields?: Field[]
+}
+export interface CounterEntry {
+  name?: string
+  key?: string
+  doc: string
+  expand?: 'sizeClasses'
+}
 export interface RegisterSpec {
   block: string
   version: { major: number; minor: number }
@@ -22,12 +38,28 @@ export interface RegisterSpec {
   sizeClasses: { exact: number[]; other: { name: string; key: string; label: string } }
   counters: { base: string; width: number; list: CounterEntry[] }
 }
-export interface Item { name: string; type: ScalarType | 'counters'; doc?: string; min?: number; max?: number; default?: number }
-export interface Command { name: string; id: number; doc: string; args: Item[]; reply: Item[] }
+export interface Item {
+  name: string
+  type: ScalarType | 'counters'
+  doc?: string
+  min?: number
+  max?: number
+  default?: number
+}
+export interface Command {
+  name: string
+  id: number
+  doc: string
+  args: Item[]
+  reply: Item[]
+}
 export interface ProtocolSpec {
   version: number
   framing: {
-    doc: string; delimiter: number; maxPayloadBytes: number; headerBytes: number
+    doc: string
+    delimiter: number
+    maxPayloadBytes: number
+    headerBytes: number
     crc: { name: string; poly: string; init: string; xorout: string; reflected: boolean; check: string; covers: string }
   }
   frameTypes: { name: string; id: string; direction: string; doc: string }[]
@@ -36,21 +68,62 @@ export interface ProtocolSpec {
   payloads: Record<'COMMAND' | 'RESPONSE' | 'SNAPSHOT', Item[]>
   snapshotFlags: { name: string; bit: number }[]
 }
-export interface Limit { min: number; max: number; multipleOf: number; doc: string }
-export interface PatternEntry { name: string; id: number; enum: string; defaultOffset: number; doc: string }
+export interface Limit {
+  min: number
+  max: number
+  multipleOf: number
+  doc: string
+}
+export interface PatternEntry {
+  name: string
+  id: number
+  enum: string
+  defaultOffset: number
+  doc: string
+}
 export interface WorkloadSpec {
   lineBytes: number
   limits: { bytes: Limit; offset: Limit }
   patterns: PatternEntry[]
 }
-export interface RawSpec { registers: RegisterSpec; protocol: ProtocolSpec; workloads: WorkloadSpec }
+export interface RawSpec {
+  registers: RegisterSpec
+  protocol: ProtocolSpec
+  workloads: WorkloadSpec
+}
 
-export interface Counter { name: string; key: string; doc: string; index: number; offset: number }
+export interface Counter {
+  name: string
+  key: string
+  doc: string
+  index: number
+  offset: number
+}
 /** A request-size class: `bytes` null for the catch-all class. */
-export interface SizeClass { key: string; bytes: number | null; label: string; counter: Counter }
-export interface Placed { name: string; type: ScalarType | 'counters'; offset: number; bytes: number; doc?: string; min?: number; max?: number; default?: number }
-export interface Layout { fields: Placed[]; bytes: number }
-export interface PlacedCommand extends Command { argsLayout: Layout; replyLayout: Layout }
+export interface SizeClass {
+  key: string
+  bytes: number | null
+  label: string
+  counter: Counter
+}
+export interface Placed {
+  name: string
+  type: ScalarType | 'counters'
+  offset: number
+  bytes: number
+  doc?: string
+  min?: number
+  max?: number
+  default?: number
+}
+export interface Layout {
+  fields: Placed[]
+  bytes: number
+}
+export interface PlacedCommand extends Command {
+  argsLayout: Layout
+  replyLayout: Layout
+}
 
 export interface SpecModel {
   raw: RawSpec
@@ -85,7 +158,11 @@ const duplicates = <T>(items: T[]): T[] => items.filter((v, i) => items.indexOf(
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v)
 
 /** Expand the counter list: the `sizeClasses` entry becomes one counter per class. */
-const expandCounters = (regs: RegisterSpec, base: number, bytesEach: number): { counters: Counter[]; sizeClasses: SizeClass[]; first: number } => {
+const expandCounters = (
+  regs: RegisterSpec,
+  base: number,
+  bytesEach: number,
+): { counters: Counter[]; sizeClasses: SizeClass[]; first: number } => {
   const out: Omit<Counter, 'index' | 'offset'>[] = []
   let first = -1
   let classes: Omit<SizeClass, 'counter'>[] = []
@@ -96,7 +173,8 @@ const expandCounters = (regs: RegisterSpec, base: number, bytesEach: number): { 
         ...regs.sizeClasses.exact.map((b) => ({ key: String(b), bytes: b, label: `${b} B` })),
         { key: 'other', bytes: null, label: regs.sizeClasses.other.label },
       ]
-      for (const b of regs.sizeClasses.exact) out.push({ name: `MRD_${b}`, key: `mrd${b}`, doc: `memory-read requests of exactly ${b} requested bytes` })
+      for (const b of regs.sizeClasses.exact)
+        out.push({ name: `MRD_${b}`, key: `mrd${b}`, doc: `memory-read requests of exactly ${b} requested bytes` })
       out.push({ name: regs.sizeClasses.other.name, key: regs.sizeClasses.other.key, doc: 'memory-read requests of any other size' })
     } else {
       out.push({ name: e.name ?? '', key: e.key ?? '', doc: e.doc })
@@ -133,17 +211,21 @@ function checkRegisters(regs: RegisterSpec, counters: Counter[], P: string[]): v
     if (!isInt(off) || off % dataBytes !== 0) P.push(`registers: ${r.name} offset ${r.offset} is not ${dataBytes}-byte aligned`)
     if (off + dataBytes > space) P.push(`registers: ${r.name} offset ${r.offset} is outside the ${regs.addressWidth}-bit address space`)
     if (!['ro', 'rw', 'wo'].includes(r.access)) P.push(`registers: ${r.name} access ${r.access} is not ro, rw or wo`)
-    if (r.reset !== undefined && (!isInt(r.reset) || r.reset < 0 || r.reset >= 2 ** regs.dataWidth)) P.push(`registers: ${r.name} reset ${r.reset} does not fit ${regs.dataWidth} bits`)
+    if (r.reset !== undefined && (!isInt(r.reset) || r.reset < 0 || r.reset >= 2 ** regs.dataWidth))
+      P.push(`registers: ${r.name} reset ${r.reset} does not fit ${regs.dataWidth} bits`)
     const fields = r.fields ?? []
     for (const d of duplicates(fields.map((f) => f.name))) P.push(`registers: ${r.name} field ${d} is used twice`)
     for (const d of duplicates(fields.map((f) => f.bit))) P.push(`registers: ${r.name} bit ${d} is used twice`)
-    for (const f of fields) if (!isInt(f.bit) || f.bit < 0 || f.bit >= regs.dataWidth) P.push(`registers: ${r.name}.${f.name} bit ${f.bit} is outside 0..${regs.dataWidth - 1}`)
+    for (const f of fields)
+      if (!isInt(f.bit) || f.bit < 0 || f.bit >= regs.dataWidth)
+        P.push(`registers: ${r.name}.${f.name} bit ${f.bit} is outside 0..${regs.dataWidth - 1}`)
   }
   const base = num(regs.counters.base)
   const bytesEach = regs.counters.width / 8
   if (regs.counters.width !== 64) P.push(`counters: width ${regs.counters.width} is not 64 (the snapshot frame carries u64 counters)`)
   if (base % bytesEach !== 0) P.push(`counters: base ${regs.counters.base} is not ${bytesEach}-byte aligned`)
-  if (base + counters.length * bytesEach > space) P.push(`counters: ${counters.length} counters from ${regs.counters.base} overflow the ${regs.addressWidth}-bit address space`)
+  if (base + counters.length * bytesEach > space)
+    P.push(`counters: ${counters.length} counters from ${regs.counters.base} overflow the ${regs.addressWidth}-bit address space`)
   for (const r of regs.registers) {
     const off = num(r.offset)
     if (off >= base && off < base + counters.length * bytesEach) P.push(`registers: ${r.name} at ${r.offset} overlaps the counter block`)
@@ -154,7 +236,8 @@ function checkRegisters(regs: RegisterSpec, counters: Counter[], P: string[]): v
     if (!/^[A-Z][A-Z0-9_]*$/.test(c.name)) P.push(`counters: name '${c.name}' is not UPPER_SNAKE`)
     if (!/^[a-z][A-Za-z0-9]*$/.test(c.key)) P.push(`counters: key '${c.key}' of ${c.name} is not camelCase`)
   }
-  if (regs.counters.list.filter((e) => e.expand === 'sizeClasses').length !== 1) P.push('counters: the list must hold exactly one {"expand": "sizeClasses"} entry')
+  if (regs.counters.list.filter((e) => e.expand === 'sizeClasses').length !== 1)
+    P.push('counters: the list must hold exactly one {"expand": "sizeClasses"} entry')
   const exact = regs.sizeClasses.exact
   if (exact.length === 0) P.push('sizeClasses: at least one exact size is needed')
   exact.forEach((b, i) => {
@@ -172,8 +255,12 @@ function checkProtocol(proto: ProtocolSpec, P: string[]): void {
   for (const d of duplicates(proto.commands.map((c) => c.name))) P.push(`commands: name ${d} is used twice`)
   for (const d of duplicates(proto.commands.map((c) => c.id))) P.push(`commands: id ${d} is used twice`)
   for (const d of duplicates(proto.snapshotFlags.map((f) => f.bit))) P.push(`snapshotFlags: bit ${d} is used twice`)
-  for (const f of proto.snapshotFlags) if (!(f.bit >= 0 && f.bit < 8)) P.push(`snapshotFlags: ${f.name} bit ${f.bit} is outside the u8 flags`)
-  const items = [...Object.entries(proto.payloads).flatMap(([n, l]) => l.map((i) => [n, i] as const)), ...proto.commands.flatMap((c) => [...c.args, ...c.reply].map((i) => [c.name, i] as const))]
+  for (const f of proto.snapshotFlags)
+    if (!(f.bit >= 0 && f.bit < 8)) P.push(`snapshotFlags: ${f.name} bit ${f.bit} is outside the u8 flags`)
+  const items = [
+    ...Object.entries(proto.payloads).flatMap(([n, l]) => l.map((i) => [n, i] as const)),
+    ...proto.commands.flatMap((c) => [...c.args, ...c.reply].map((i) => [c.name, i] as const)),
+  ]
   for (const [owner, it] of items) {
     if (it.type !== 'counters' && SCALAR_BYTES[it.type] === undefined) P.push(`${owner}.${it.name}: unknown type ${it.type}`)
     if (it.type === 'counters' || SCALAR_BYTES[it.type] === undefined) continue
@@ -183,7 +270,8 @@ function checkProtocol(proto: ProtocolSpec, P: string[]): void {
       if (v !== undefined && (!isInt(v) || v < 0 || v > max)) P.push(`${owner}.${it.name}: ${k} ${v} does not fit ${it.type}`)
     }
     if (it.min !== undefined && it.max !== undefined && it.min > it.max) P.push(`${owner}.${it.name}: min ${it.min} > max ${it.max}`)
-    if (it.default !== undefined && ((it.min !== undefined && it.default < it.min) || (it.max !== undefined && it.default > it.max))) P.push(`${owner}.${it.name}: default ${it.default} is outside min..max`)
+    if (it.default !== undefined && ((it.min !== undefined && it.default < it.min) || (it.max !== undefined && it.default > it.max)))
+      P.push(`${owner}.${it.name}: default ${it.default} is outside min..max`)
   }
   for (const c of proto.commands) {
     for (const d of duplicates([...c.args.map((a) => a.name)])) P.push(`commands: ${c.name} argument ${d} is used twice`)
@@ -192,8 +280,10 @@ function checkProtocol(proto: ProtocolSpec, P: string[]): void {
 
 function checkWorkloads(w: WorkloadSpec, P: string[]): void {
   for (const [name, l] of Object.entries(w.limits)) {
-    if (![l.min, l.max, l.multipleOf].every(isInt) || l.min < 0 || l.min > l.max || l.multipleOf < 1) P.push(`limits.${name}: needs integers 0 <= min <= max and multipleOf >= 1`)
-    else if (l.min % l.multipleOf !== 0 || l.max % l.multipleOf !== 0) P.push(`limits.${name}: min and max must be multiples of ${l.multipleOf}`)
+    if (![l.min, l.max, l.multipleOf].every(isInt) || l.min < 0 || l.min > l.max || l.multipleOf < 1)
+      P.push(`limits.${name}: needs integers 0 <= min <= max and multipleOf >= 1`)
+    else if (l.min % l.multipleOf !== 0 || l.max % l.multipleOf !== 0)
+      P.push(`limits.${name}: min and max must be multiples of ${l.multipleOf}`)
   }
   if (w.limits.bytes.max > Number.MAX_SAFE_INTEGER) P.push('limits.bytes: max must be exact as a JS number')
   if (w.patterns.length === 0) P.push('patterns: at least one pattern is needed')
@@ -205,7 +295,8 @@ function checkWorkloads(w: WorkloadSpec, P: string[]): void {
     if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(p.name)) P.push(`patterns: name '${p.name}' is not kebab-case`)
     if (!/^[A-Z][A-Za-z0-9]*$/.test(p.enum)) P.push(`patterns: enum '${p.enum}' of ${p.name} is not PascalCase`)
     const o = w.limits.offset
-    if (!isInt(p.defaultOffset) || p.defaultOffset < o.min || p.defaultOffset > o.max || p.defaultOffset % o.multipleOf !== 0) P.push(`patterns: ${p.name} defaultOffset ${p.defaultOffset} breaks the offset limits`)
+    if (!isInt(p.defaultOffset) || p.defaultOffset < o.min || p.defaultOffset > o.max || p.defaultOffset % o.multipleOf !== 0)
+      P.push(`patterns: ${p.name} defaultOffset ${p.defaultOffset} breaks the offset limits`)
   })
 }
 
@@ -224,9 +315,14 @@ export function buildModel(raw: RawSpec): SpecModel {
     RESPONSE: place(proto.payloads.RESPONSE, counters.length),
     SNAPSHOT: place(proto.payloads.SNAPSHOT, counters.length),
   }
-  const commands = proto.commands.map((c) => ({ ...c, argsLayout: place(c.args, counters.length), replyLayout: place(c.reply, counters.length) }))
+  const commands = proto.commands.map((c) => ({
+    ...c,
+    argsLayout: place(c.args, counters.length),
+    replyLayout: place(c.reply, counters.length),
+  }))
   for (const [name, l] of Object.entries(layouts)) {
-    if (l.bytes > proto.framing.maxPayloadBytes) P.push(`payloads: ${name} (${l.bytes} B) exceeds maxPayloadBytes ${proto.framing.maxPayloadBytes}`)
+    if (l.bytes > proto.framing.maxPayloadBytes)
+      P.push(`payloads: ${name} (${l.bytes} B) exceeds maxPayloadBytes ${proto.framing.maxPayloadBytes}`)
   }
   for (const c of commands) {
     if (layouts.COMMAND.bytes + c.argsLayout.bytes > proto.framing.maxPayloadBytes) P.push(`commands: ${c.name} arguments are too long`)

@@ -19,8 +19,7 @@ import { fakeSession } from '../host/server/fake-session.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const twinAvailable =
-  existsSync(join(root, 'build/twin/pcie-scope-twin')) && existsSync(join(root, 'host/src/device/session.ts'))
+const twinAvailable = existsSync(join(root, 'build/twin/pcie-scope-twin')) && existsSync(join(root, 'host/src/device/session.ts'))
 const shots = join(root, 'build/e2e')
 
 type Hook = TestHook
@@ -77,7 +76,9 @@ describe('web UI in Chromium', () => {
       expect(await page.getByTestId('counter-mrd128').count()).toBe(1)
       if (opts.ceiling) {
         // the rate sits next to what the link allows for the same completion mix
-        await expect.poll(async () => (await page.getByTestId('rate-ceiling').textContent()) ?? '', { timeout: 30_000 }).toMatch(opts.ceiling)
+        await expect
+          .poll(async () => (await page.getByTestId('rate-ceiling').textContent()) ?? '', { timeout: 30_000 })
+          .toMatch(opts.ceiling)
       }
 
       if (opts.manualRun) {
@@ -90,9 +91,7 @@ describe('web UI in Chromium', () => {
           .toMatch(/\(manual\) merged-misaligned, 65,536 B @ \+16/)
       }
       // let demo runs of every pattern land in the histogram before the picture
-      await expect
-        .poll(async () => (await hook(page)).histogram.filter((n) => n > 0).length, { timeout: 60_000 })
-        .toBeGreaterThanOrEqual(2)
+      await expect.poll(async () => (await hook(page)).histogram.filter((n) => n > 0).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(2)
       await page.screenshot({ path: join(shots, shot), fullPage: true })
       expect(problems).toEqual([])
     } finally {

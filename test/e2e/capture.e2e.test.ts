@@ -116,11 +116,15 @@ describe('pcie-scope capture --twin: rates against the link ceiling (e2e)', () =
   })
 
   it('rejects a link it cannot model with a usage error', () => {
-    const r = spawnSync(process.execPath, ['bin/pcie-scope.mjs', 'capture', '--twin', '--pattern', 'strided', '--link', 'gen6x16', '--json'], {
-      cwd: root,
-      encoding: 'utf8',
-      env,
-    })
+    const r = spawnSync(
+      process.execPath,
+      ['bin/pcie-scope.mjs', 'capture', '--twin', '--pattern', 'strided', '--link', 'gen6x16', '--json'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env,
+      },
+    )
     expect(r.status).toBe(2)
     expect(r.stderr).toMatch(/genGxL/)
     expect(r.stdout).toBe('')

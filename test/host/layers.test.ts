@@ -20,7 +20,11 @@ const importsOf = (file: string): string[] => {
 }
 
 const violations = (files: string[], forbidden: (imp: string) => boolean): string[] =>
-  files.flatMap((f) => importsOf(f).filter(forbidden).map((imp) => `${f} imports ${imp}`))
+  files.flatMap((f) =>
+    importsOf(f)
+      .filter(forbidden)
+      .map((imp) => `${f} imports ${imp}`),
+  )
 
 const host = (sub: string) => walk(`host/src/${sub}`)
 

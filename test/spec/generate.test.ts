@@ -34,8 +34,13 @@ describe('spec generator', () => {
   })
 
   it('lays counters out as 64-bit pairs from the counter base, in spec order', () => {
-    const spec = JSON.parse(readFileSync(join(root, 'spec/registers.json'), 'utf8')) as { counters: { list: { name?: string; expand?: string }[] }; sizeClasses: { exact: number[] } }
-    const expected = spec.counters.list.flatMap((c) => (c.expand === 'sizeClasses' ? [...spec.sizeClasses.exact.map((b) => `MRD_${b}`), 'MRD_OTHER'] : [c.name]))
+    const spec = JSON.parse(readFileSync(join(root, 'spec/registers.json'), 'utf8')) as {
+      counters: { list: { name?: string; expand?: string }[] }
+      sizeClasses: { exact: number[] }
+    }
+    const expected = spec.counters.list.flatMap((c) =>
+      c.expand === 'sizeClasses' ? [...spec.sizeClasses.exact.map((b) => `MRD_${b}`), 'MRD_OTHER'] : [c.name],
+    )
     expect(COUNTERS.map((c) => c.name)).toEqual(expected)
     COUNTERS.forEach((c, i) => expect(c.offset).toBe(0x100 + 8 * i))
     expect(REG.CTRL).toBe(0x008)

@@ -23,8 +23,12 @@ describe('spec validation', () => {
     expect(problems(() => undefined)).toEqual([])
   })
   it('refuses duplicate register names and offsets, and unaligned offsets', () => {
-    expect(problems((s) => s.registers.registers.push({ ...s.registers.registers[0]!, offset: '0x020' }))).toContain('registers: name ID is used twice')
-    expect(problems((s) => s.registers.registers.push({ ...s.registers.registers[0]!, name: 'ID2' }))).toContain('registers: offset 0x0 is used twice')
+    expect(problems((s) => s.registers.registers.push({ ...s.registers.registers[0]!, offset: '0x020' }))).toContain(
+      'registers: name ID is used twice',
+    )
+    expect(problems((s) => s.registers.registers.push({ ...s.registers.registers[0]!, name: 'ID2' }))).toContain(
+      'registers: offset 0x0 is used twice',
+    )
     expect(problems((s) => (s.registers.registers[2]!.offset = '0x00A'))).toContain('registers: CTRL offset 0x00A is not 4-byte aligned')
   })
   it('refuses field bits outside the data width and registers inside the counter block', () => {
@@ -32,8 +36,12 @@ describe('spec validation', () => {
     expect(problems((s) => (s.registers.registers[2]!.offset = '0x108'))).toContain('registers: CTRL at 0x108 overlaps the counter block')
   })
   it('refuses duplicate counter names and keys, including ones the size classes create', () => {
-    expect(problems((s) => s.registers.counters.list.push({ name: 'MRD_32', key: 'x', doc: '' }))).toContain('counters: name MRD_32 is used twice')
-    expect(problems((s) => s.registers.counters.list.push({ name: 'X', key: 'cycles', doc: '' }))).toContain('counters: key cycles is used twice')
+    expect(problems((s) => s.registers.counters.list.push({ name: 'MRD_32', key: 'x', doc: '' }))).toContain(
+      'counters: name MRD_32 is used twice',
+    )
+    expect(problems((s) => s.registers.counters.list.push({ name: 'X', key: 'cycles', doc: '' }))).toContain(
+      'counters: key cycles is used twice',
+    )
   })
   it('refuses size classes out of order or off the DW grid', () => {
     expect(problems((s) => (s.registers.sizeClasses.exact = [64, 32]))).toContain('sizeClasses: sizes must ascend (64 then 32)')
@@ -41,12 +49,20 @@ describe('spec validation', () => {
   })
   it('refuses duplicate command ids and defaults outside min..max', () => {
     expect(problems((s) => (s.protocol.commands[1]!.id = s.protocol.commands[0]!.id))).toContain('commands: id 1 is used twice')
-    expect(problems((s) => (s.protocol.commands.find((c) => c.name === 'START')!.args[0]!.default = 5))).toContain('START.periodMs: default 5 is outside min..max')
-    expect(problems((s) => (s.protocol.commands.find((c) => c.name === 'START')!.args[0]!.max = 70000))).toContain('START.periodMs: max 70000 does not fit u16')
+    expect(problems((s) => (s.protocol.commands.find((c) => c.name === 'START')!.args[0]!.default = 5))).toContain(
+      'START.periodMs: default 5 is outside min..max',
+    )
+    expect(problems((s) => (s.protocol.commands.find((c) => c.name === 'START')!.args[0]!.max = 70000))).toContain(
+      'START.periodMs: max 70000 does not fit u16',
+    )
   })
   it('refuses duplicate patterns and default offsets that break the limits', () => {
-    expect(problems((s) => s.workloads.patterns.push({ ...s.workloads.patterns[0]!, id: 3, enum: 'Other' }))).toContain('patterns: name strided is used twice')
-    expect(problems((s) => (s.workloads.patterns[2]!.defaultOffset = 30))).toContain('patterns: merged-misaligned defaultOffset 30 breaks the offset limits')
+    expect(problems((s) => s.workloads.patterns.push({ ...s.workloads.patterns[0]!, id: 3, enum: 'Other' }))).toContain(
+      'patterns: name strided is used twice',
+    )
+    expect(problems((s) => (s.workloads.patterns[2]!.defaultOffset = 30))).toContain(
+      'patterns: merged-misaligned defaultOffset 30 breaks the offset limits',
+    )
     expect(problems((s) => (s.workloads.limits.bytes.min = 6))).toContain('limits.bytes: min and max must be multiples of 4')
   })
 })

@@ -96,9 +96,7 @@ const buildCaptureResult = (
   const requested = snap.counters.mrdBytes
   const issued = { count: model.issued.count, bySize: { ...model.issued.bySize }, bytes: model.issued.bytes }
   const matchesProbe =
-    issued.count === requests.count &&
-    issued.bytes === requested &&
-    SIZE_KEYS.every((k) => issued.bySize[k] === requests.bySize[k])
+    issued.count === requests.count && issued.bytes === requested && SIZE_KEYS.every((k) => issued.bySize[k] === requests.bySize[k])
   return {
     source: session.source,
     pattern: workload.pattern,

@@ -7,7 +7,8 @@ const SUFFIX: Record<string, number> = { '': 1, k: 1024, kib: 1024, m: 1024 ** 2
 export const parseSize = (value: string): number => {
   const m = /^\s*(\d+)\s*([a-zA-Z]*)\s*$/.exec(value)
   const mult = m ? SUFFIX[m[2]!.toLowerCase()] : undefined
-  if (!m || mult === undefined) throw new InvalidArgumentError('expected a whole number of bytes, optionally with K, M or G (binary: 1M = 1048576)')
+  if (!m || mult === undefined)
+    throw new InvalidArgumentError('expected a whole number of bytes, optionally with K, M or G (binary: 1M = 1048576)')
   const n = Number(m[1]) * mult
   if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('number too large')
   return n

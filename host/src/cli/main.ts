@@ -32,7 +32,6 @@ const EXIT_USAGE = 2
 const { bytes: BYTES, offset: OFFSET } = WORKLOAD_LIMITS
 const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID'])
 
-
 const defaultIo = (): CliIo => ({
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
@@ -73,9 +72,17 @@ const formatCapture = (r: CaptureResult, path: string): string => {
     ['MRd requests', `${r.requests.count}  [${SIZE_CLASSES.map((c) => `${c.label}: ${b[c.key]}`).join('  ')}]`],
     ['requested bytes', String(r.bytes.requested)],
     ['completions', `${r.completions} (${r.bytes.completed} B)`],
-    ['time', `${r.cycles} cycles = ${fmt(r.seconds * 1e6, 4)} µs at ${fmt(r.clockHz / 1e6)} MHz${r.source === 'twin' ? ' (simulated)' : ''}`],
+    [
+      'time',
+      `${r.cycles} cycles = ${fmt(r.seconds * 1e6, 4)} µs at ${fmt(r.clockHz / 1e6)} MHz${r.source === 'twin' ? ' (simulated)' : ''}`,
+    ],
     ['rates', `${(r.rates.mrdPerSecond / 1e6).toFixed(2)} million MRd/s, ${fmt(r.rates.gbPerSecond)} GB/s of requested data`],
-    ['ceiling', r.pcie.ceilingGbPerSecond === null ? `${r.pcie.link ?? 'unknown link'}: no wire limit` : `${fmt(r.pcie.ceilingGbPerSecond)} GB/s on ${r.pcie.link} for this completion mix`],
+    [
+      'ceiling',
+      r.pcie.ceilingGbPerSecond === null
+        ? `${r.pcie.link ?? 'unknown link'}: no wire limit`
+        : `${fmt(r.pcie.ceilingGbPerSecond)} GB/s on ${r.pcie.link} for this completion mix`,
+    ],
     [
       'model check',
       r.model.matchesProbe
@@ -109,43 +116,70 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
     .option('--port <path>', 'serial device of a board (needs a CUDA workload runner: not available yet)')
     .option('--baud <n>', 'baud rate with --port (default 115200)', parseIntArg)
     .addOption(new Option('--pattern <name>', 'access pattern').choices(PATTERNS).makeOptionMandatory())
-    .option('--bytes <n>', `useful bytes to read: a multiple of ${BYTES.multipleOf}, at most ${BYTES.max / 2 ** 30}G; suffixes K, M, G are binary`, parseSize, 1024 * 1024)
-    .option('--offset <bytes>', `start of the data within a 128-B line: a multiple of ${OFFSET.multipleOf} in ${OFFSET.min}..${OFFSET.max} (default: the pattern's, ${PATTERN_SPECS.map((p) => `${p.name} ${p.defaultOffset}`).join(', ')})`, parseIntArg)
+    .option(
+      '--bytes <n>',
+      `useful bytes to read: a multiple of ${BYTES.multipleOf}, at most ${BYTES.max / 2 ** 30}G; suffixes K, M, G are binary`,
+      parseSize,
+      1024 * 1024,
+    )
+    .option(
+      '--offset <bytes>',
+      `start of the data within a 128-B line: a multiple of ${OFFSET.multipleOf} in ${OFFSET.min}..${OFFSET.max} (default: the pattern's, ${PATTERN_SPECS.map((p) => `${p.name} ${p.defaultOffset}`).join(', ')})`,
+      parseIntArg,
+    )
     .option('--latency-cycles <n>', 'twin only: BAR completion latency in clock cycles (twin default 250)', parseIntArg)
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
-    .addOption(new Option('--period-ms <n>', 'snapshot streaming period during the run').argParser(parseIntArg).default(0, '0 = the firmware default'))
+    .addOption(
+      new Option('--period-ms <n>', 'snapshot streaming period during the run')
+        .argParser(parseIntArg)
+        .default(0, '0 = the firmware default'),
+    )
     .option('--json', 'print exactly one JSON object on stdout')
-    .action(async (o: SourceOpts & { pattern: PatternName; bytes: number; offset?: number; latencyCycles?: number; link?: string; periodMs: number; json?: boolean }) => {
-      const source = pickSource(o)
-      if ('port' in source && o.latencyCycles !== undefined) throw new PsError('PS_USAGE', '--latency-cycles only applies to the twin')
-      if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
-      const period = COMMANDS.START.args[0]
-      if (o.periodMs !== 0 && (o.periodMs < period.min || o.periodMs > period.max)) {
-        throw new PsError('PS_USAGE', `--period-ms must be 0 (the firmware default, ${period.default}) or ${period.min}..${period.max}`)
-      }
-      const workload = validateWorkload({ pattern: o.pattern, bytes: o.bytes, ...(o.offset !== undefined ? { offset: o.offset } : {}) })
-      if ('port' in source) {
-        throw new PsError(
-          'PS_WORKLOAD_UNSUPPORTED',
-          `a board capture on ${source.port} needs the CUDA workload runner, which a later issue adds; only --twin captures run workloads today (\`pcie-scope serve --port ${source.port}\` watches a board live)`,
-        )
-      }
-      const progress = (m: string) => io.stderr(`pcie-scope: ${m}\n`)
-      progress('starting the twin')
-      const session: DeviceSession = await openSession({
-        twin: true,
-        ...(o.latencyCycles !== undefined ? { latencyCycles: o.latencyCycles } : {}),
-        ...(o.link !== undefined ? { twinOptions: { link: o.link } } : {}),
-      })
-      try {
-        progress(`probe on ${session.path}: protocol ${session.info.protocolVersion}, firmware ${session.info.firmwareVersion}, ${session.info.clockHz} Hz`)
-        const result = await runCapture(session, workload, { periodMs: o.periodMs, onProgress: progress })
-        io.stdout(o.json ? JSON.stringify(result) + '\n' : formatCapture(result, session.path))
-        setCode(EXIT_OK)
-      } finally {
-        await session.close()
-      }
-    })
+    .action(
+      async (
+        o: SourceOpts & {
+          pattern: PatternName
+          bytes: number
+          offset?: number
+          latencyCycles?: number
+          link?: string
+          periodMs: number
+          json?: boolean
+        },
+      ) => {
+        const source = pickSource(o)
+        if ('port' in source && o.latencyCycles !== undefined) throw new PsError('PS_USAGE', '--latency-cycles only applies to the twin')
+        if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
+        const period = COMMANDS.START.args[0]
+        if (o.periodMs !== 0 && (o.periodMs < period.min || o.periodMs > period.max)) {
+          throw new PsError('PS_USAGE', `--period-ms must be 0 (the firmware default, ${period.default}) or ${period.min}..${period.max}`)
+        }
+        const workload = validateWorkload({ pattern: o.pattern, bytes: o.bytes, ...(o.offset !== undefined ? { offset: o.offset } : {}) })
+        if ('port' in source) {
+          throw new PsError(
+            'PS_WORKLOAD_UNSUPPORTED',
+            `a board capture on ${source.port} needs the CUDA workload runner, which a later issue adds; only --twin captures run workloads today (\`pcie-scope serve --port ${source.port}\` watches a board live)`,
+          )
+        }
+        const progress = (m: string) => io.stderr(`pcie-scope: ${m}\n`)
+        progress('starting the twin')
+        const session: DeviceSession = await openSession({
+          twin: true,
+          ...(o.latencyCycles !== undefined ? { latencyCycles: o.latencyCycles } : {}),
+          ...(o.link !== undefined ? { twinOptions: { link: o.link } } : {}),
+        })
+        try {
+          progress(
+            `probe on ${session.path}: protocol ${session.info.protocolVersion}, firmware ${session.info.firmwareVersion}, ${session.info.clockHz} Hz`,
+          )
+          const result = await runCapture(session, workload, { periodMs: o.periodMs, onProgress: progress })
+          io.stdout(o.json ? JSON.stringify(result) + '\n' : formatCapture(result, session.path))
+          setCode(EXIT_OK)
+        } finally {
+          await session.close()
+        }
+      },
+    )
 
   program
     .command('serve')
@@ -153,7 +187,11 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
     .option('--twin', 'serve the twin (the default without --port)')
     .option('--port <path>', 'serial device of a board')
     .option('--baud <n>', 'baud rate with --port (default 115200)', parseIntArg)
-    .addOption(new Option('--http <host:port>', 'address to listen on').argParser(parseHostPort).default({ host: '127.0.0.1', port: 8737 }, '127.0.0.1:8737'))
+    .addOption(
+      new Option('--http <host:port>', 'address to listen on')
+        .argParser(parseHostPort)
+        .default({ host: '127.0.0.1', port: 8737 }, '127.0.0.1:8737'),
+    )
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
     .option('--token <token>', 'access token (default: a random one per run)')
     .option('--demo', 'demo mode of the server')
@@ -199,4 +237,3 @@ export const main = async (argv: string[] = process.argv, io: CliIo = defaultIo(
     return EXIT_FAILURE
   }
 }
-

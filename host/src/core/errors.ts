@@ -40,5 +40,4 @@ export class PsError extends Error {
   }
 }
 
-export const isPsError = (e: unknown, code?: PsErrorCode): e is PsError =>
-  e instanceof PsError && (code === undefined || e.code === code)
+export const isPsError = (e: unknown, code?: PsErrorCode): e is PsError => e instanceof PsError && (code === undefined || e.code === code)

@@ -15,7 +15,15 @@ import { PsError } from '../core/errors.js'
 import { FrameDecoder } from '../protocol/decoder.js'
 import { encodeFrame, frameTypeName, type Frame } from '../protocol/frame.js'
 import { COMMANDS, FRAME_TYPE, STATUS, STATUS_DOC, type CommandName } from '../core/generated.js'
-import { decodeInfo, decodeReply, decodeResponse, decodeSnapshot, encodeCommand, type CommandArgs, type ResponseHeader } from '../protocol/messages.js'
+import {
+  decodeInfo,
+  decodeReply,
+  decodeResponse,
+  decodeSnapshot,
+  encodeCommand,
+  type CommandArgs,
+  type ResponseHeader,
+} from '../protocol/messages.js'
 import { createLogger } from '../util/log.js'
 import { Mutex } from '../util/mutex.js'
 import type { HostLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
@@ -190,7 +198,11 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
   }
 
   /** Send a command and wait for its OK response (raw header + reply bytes). */
-  command(name: CommandName, args: CommandArgs = {}, opts: { timeoutMs?: number } = {}): Promise<{ header: ResponseHeader; onDemand: Snapshot | undefined }> {
+  command(
+    name: CommandName,
+    args: CommandArgs = {},
+    opts: { timeoutMs?: number } = {},
+  ): Promise<{ header: ResponseHeader; onDemand: Snapshot | undefined }> {
     return this.mutex.run(() => this.commandNow(name, args, opts.timeoutMs))
   }
 
@@ -204,7 +216,11 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     await closeDuplex(this.port)
   }
 
-  private commandNow(name: CommandName, args: CommandArgs, timeoutOverride: number | undefined): Promise<{ header: ResponseHeader; onDemand: Snapshot | undefined }> {
+  private commandNow(
+    name: CommandName,
+    args: CommandArgs,
+    timeoutOverride: number | undefined,
+  ): Promise<{ header: ResponseHeader; onDemand: Snapshot | undefined }> {
     if (this.closed) return Promise.reject(new PsError('PS_DEVICE_CLOSED', `${name}: the probe client is closed`))
     if (this.disconnectError) return Promise.reject(new PsError('PS_SERIAL_DISCONNECTED', `${name}: ${this.disconnectError.message}`))
     let payload: Buffer
@@ -247,7 +263,10 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     try {
       if (f.type === FRAME_TYPE.RESPONSE) this.onResponse(f)
       else if (f.type === FRAME_TYPE.SNAPSHOT) this.onSnapshot(f)
-      else this.linkError(new PsError('PS_FRAME_UNKNOWN_TYPE', `unexpected ${frameTypeName(f.type) ?? 'frame'} (0x${f.type.toString(16)}) from the device`))
+      else
+        this.linkError(
+          new PsError('PS_FRAME_UNKNOWN_TYPE', `unexpected ${frameTypeName(f.type) ?? 'frame'} (0x${f.type.toString(16)}) from the device`),
+        )
     } catch (e) {
       // a throwing 'snapshot' listener must not corrupt the decoder's state
       log.error(() => `listener failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
@@ -261,7 +280,9 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     const p = this.pending
     log.debug(() => `<- RESPONSE ${h.cmdName ?? h.cmd} status ${h.statusName ?? h.status} requestSeq ${h.requestSeq}`)
     if (!p || h.requestSeq !== p.seq) {
-      return this.linkError(new PsError('PS_CMD_BAD_REPLY', `unmatched response to ${h.cmdName ?? `command ${h.cmd}`} (requestSeq ${h.requestSeq})`))
+      return this.linkError(
+        new PsError('PS_CMD_BAD_REPLY', `unmatched response to ${h.cmdName ?? `command ${h.cmd}`} (requestSeq ${h.requestSeq})`),
+      )
     }
     this.settle()
     if (h.cmd !== p.cmdId) {
@@ -269,7 +290,12 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     }
     if (h.status !== STATUS.OK) {
       const doc = STATUS_DOC[h.status]
-      return p.reject(new PsError('PS_CMD_REJECTED', `${p.name} rejected by the device: ${h.statusName ?? `status ${h.status}`}${doc ? ` (${doc})` : ''}`))
+      return p.reject(
+        new PsError(
+          'PS_CMD_REJECTED',
+          `${p.name} rejected by the device: ${h.statusName ?? `status ${h.status}`}${doc ? ` (${doc})` : ''}`,
+        ),
+      )
     }
     p.resolve({ header: h, onDemand: p.onDemand })
   }

@@ -37,8 +37,7 @@ export interface DeviceSession {
 }
 
 export type OpenSessionOptions =
-  | ({ twin: true; latencyCycles?: number } & SessionTuning & { twinOptions?: Omit<TwinOptions, 'latencyCycles'> })
-  | SerialSessionOptions
+  ({ twin: true; latencyCycles?: number } & SessionTuning & { twinOptions?: Omit<TwinOptions, 'latencyCycles'> }) | SerialSessionOptions
 
 export interface SerialSessionOptions extends SessionTuning {
   port: string
@@ -149,8 +148,13 @@ const openSerialSession = async (opts: SerialSessionOptions): Promise<DeviceSess
   return session
 }
 
-const openTwinSession = async (opts: { twin: true; latencyCycles?: number; twinOptions?: Omit<TwinOptions, 'latencyCycles'> } & SessionTuning): Promise<DeviceSession> => {
-  const twin = await TwinProcess.launch({ ...opts.twinOptions, ...(opts.latencyCycles !== undefined ? { latencyCycles: opts.latencyCycles } : {}) })
+const openTwinSession = async (
+  opts: { twin: true; latencyCycles?: number; twinOptions?: Omit<TwinOptions, 'latencyCycles'> } & SessionTuning,
+): Promise<DeviceSession> => {
+  const twin = await TwinProcess.launch({
+    ...opts.twinOptions,
+    ...(opts.latencyCycles !== undefined ? { latencyCycles: opts.latencyCycles } : {}),
+  })
   let port: SerialPort | undefined
   let client: ProbeClient | undefined
   const onExit = () => {

@@ -69,7 +69,12 @@ export class FrameDecoder extends Transform {
 
   override _transform(chunk: Buffer | Uint8Array | string, _enc: BufferEncoding, done: TransformCallback): void {
     try {
-      const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)
+      const buf =
+        typeof chunk === 'string'
+          ? Buffer.from(chunk, 'latin1')
+          : Buffer.isBuffer(chunk)
+            ? chunk
+            : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)
       this.counts.bytes += buf.length
       let start = 0
       let z: number
@@ -125,7 +130,10 @@ export class FrameDecoder extends Transform {
   private overflow(len: number | undefined): void {
     this.counts.overflows++
     this.report(
-      new PsError('PS_FRAME_OVERFLOW', `frame of ${len === undefined ? 'more than ' + this.maxFrameBytes : len} B without a delimiter exceeds ${this.maxFrameBytes} B; dropped`),
+      new PsError(
+        'PS_FRAME_OVERFLOW',
+        `frame of ${len === undefined ? 'more than ' + this.maxFrameBytes : len} B without a delimiter exceeds ${this.maxFrameBytes} B; dropped`,
+      ),
     )
   }
 

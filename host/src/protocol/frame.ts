@@ -16,9 +16,7 @@ export interface Frame {
   payload: Buffer
 }
 
-const TYPE_NAMES = new Map<number, FrameTypeName>(
-  (Object.entries(FRAME_TYPE) as [FrameTypeName, number][]).map(([n, id]) => [id, n]),
-)
+const TYPE_NAMES = new Map<number, FrameTypeName>((Object.entries(FRAME_TYPE) as [FrameTypeName, number][]).map(([n, id]) => [id, n]))
 
 /** Name of a frame type id, or undefined when the id is not in the spec. */
 export const frameTypeName = (type: number): FrameTypeName | undefined => TYPE_NAMES.get(type)
@@ -48,9 +46,7 @@ export const encodeFrame = (type: number, seq: number, payload: Uint8Array = Buf
 }
 
 export type FrameErrorCode = Extract<PsErrorCode, 'PS_FRAME_SHORT' | 'PS_FRAME_CRC' | 'PS_FRAME_UNKNOWN_TYPE' | 'PS_FRAME_OVERFLOW'>
-export type ParseFrameResult =
-  | { ok: true; frame: Frame }
-  | { ok: false; code: FrameErrorCode; message: string; frame?: Frame }
+export type ParseFrameResult = { ok: true; frame: Frame } | { ok: false; code: FrameErrorCode; message: string; frame?: Frame }
 
 /**
  * Parse COBS-decoded bytes. Checks length, then CRC, then the type id; an unknown type with a

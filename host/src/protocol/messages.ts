@@ -5,7 +5,18 @@
  */
 import { PsError } from '../core/errors.js'
 import type { Counters, FirmwareLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
-import { COMMAND_LAYOUT, COMMANDS, COUNTERS, RESPONSE_LAYOUT, SNAPSHOT_FLAG, SNAPSHOT_LAYOUT, STATUS, type CommandName, type CounterKey, type StatusName } from '../core/generated.js'
+import {
+  COMMAND_LAYOUT,
+  COMMANDS,
+  COUNTERS,
+  RESPONSE_LAYOUT,
+  SNAPSHOT_FLAG,
+  SNAPSHOT_LAYOUT,
+  STATUS,
+  type CommandName,
+  type CounterKey,
+  type StatusName,
+} from '../core/generated.js'
 
 export type ScalarType = 'u8' | 'u16' | 'u32' | 'u64'
 const SIZES: Record<ScalarType, number> = { u8: 1, u16: 2, u32: 4, u64: 8 }
@@ -94,7 +105,8 @@ export const decodeCommand = (
   const argBytes = Buffer.from(payload.subarray(COMMAND_LAYOUT.bytes))
   if (!name) return { ok: true, cmd, name, args: {}, argBytes }
   const def = COMMANDS[name]
-  if (argBytes.length !== def.argsBytes) return { ok: false, message: `${name}: ${argBytes.length} argument bytes, expected ${def.argsBytes}` }
+  if (argBytes.length !== def.argsBytes)
+    return { ok: false, message: `${name}: ${argBytes.length} argument bytes, expected ${def.argsBytes}` }
   return { ok: true, cmd, name, args: decodeFields(argBytes, def.args), argBytes }
 }
 
@@ -112,9 +124,15 @@ export type Decoded<T> = { ok: true; value: T } | { ok: false; error: PsError }
 
 export const decodeResponse = (payload: Buffer): Decoded<ResponseHeader> => {
   if (payload.length < RESPONSE_LAYOUT.bytes) {
-    return { ok: false, error: new PsError('PS_CMD_BAD_REPLY', `RESPONSE payload of ${payload.length} B, expected at least ${RESPONSE_LAYOUT.bytes}`) }
+    return {
+      ok: false,
+      error: new PsError('PS_CMD_BAD_REPLY', `RESPONSE payload of ${payload.length} B, expected at least ${RESPONSE_LAYOUT.bytes}`),
+    }
   }
-  const h = decodeFields(payload, Object.entries(RESPONSE_LAYOUT.fields).map(([name, f]) => ({ name, type: f.type, offset: f.offset })))
+  const h = decodeFields(
+    payload,
+    Object.entries(RESPONSE_LAYOUT.fields).map(([name, f]) => ({ name, type: f.type, offset: f.offset })),
+  )
   const cmd = h['cmd']!
   const status = h['status']!
   return {
@@ -179,11 +197,20 @@ export const decodeInfo = (reply: Buffer): Decoded<ProbeInfo> => {
 }
 
 const COUNTER_BYTES = 8
-const FW_FIELDS = ['rxFrames', 'rxBadFrames', 'rxOverflows', 'unknownCommands', 'txDropped'] as const satisfies readonly (keyof FirmwareLinkStats)[]
+const FW_FIELDS = [
+  'rxFrames',
+  'rxBadFrames',
+  'rxOverflows',
+  'unknownCommands',
+  'txDropped',
+] as const satisfies readonly (keyof FirmwareLinkStats)[]
 
 export const decodeSnapshot = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<Snapshot> => {
   if (payload.length !== SNAPSHOT_LAYOUT.bytes) {
-    return { ok: false, error: new PsError('PS_CMD_BAD_REPLY', `SNAPSHOT payload of ${payload.length} B, expected ${SNAPSHOT_LAYOUT.bytes}`) }
+    return {
+      ok: false,
+      error: new PsError('PS_CMD_BAD_REPLY', `SNAPSHOT payload of ${payload.length} B, expected ${SNAPSHOT_LAYOUT.bytes}`),
+    }
   }
   const L = SNAPSHOT_LAYOUT.fields
   const flags = readField(payload, L.flags.type, L.flags.offset)

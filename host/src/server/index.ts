@@ -70,7 +70,9 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const session: ServerSession =
     opts.session ??
     (await openDeviceSession(
-      opts.twin ? { twin: true, ...(opts.link !== undefined ? { link: opts.link } : {}) } : { port: requirePort(opts.port), ...(opts.baudRate ? { baudRate: opts.baudRate } : {}) },
+      opts.twin
+        ? { twin: true, ...(opts.link !== undefined ? { link: opts.link } : {}) }
+        : { port: requirePort(opts.port), ...(opts.baudRate ? { baudRate: opts.baudRate } : {}) },
     ))
   const allow = hostAllowlist(opts.http.host)
 
@@ -159,8 +161,10 @@ async function listen(server: Server, at: { host: string; port: number }): Promi
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     const where = `${at.host}:${at.port}`
-    if (code === 'EADDRINUSE') throw new PsError('PS_HTTP_LISTEN', `${where} is already in use: choose another address with --http HOST:PORT`, { cause: e })
-    if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw new PsError('PS_HTTP_LISTEN', `cannot listen on ${where} (${code})`, { cause: e })
+    if (code === 'EADDRINUSE')
+      throw new PsError('PS_HTTP_LISTEN', `${where} is already in use: choose another address with --http HOST:PORT`, { cause: e })
+    if (code === 'EADDRNOTAVAIL' || code === 'EACCES')
+      throw new PsError('PS_HTTP_LISTEN', `cannot listen on ${where} (${code})`, { cause: e })
     throw e
   }
 }

@@ -121,7 +121,9 @@ function apiRouter({ token, state, runs, status }: AppDeps): express.Router {
 export function body<S extends z.ZodType>(schema: S, req: Pick<Request, 'body' | 'headers'>): z.output<S> {
   const raw: unknown = req.body
   if (Buffer.isBuffer(raw) && raw.length > 0) {
-    throw new ApiError('PS_REQUEST_INVALID', `the request body must be application/json, not ${req.headers['content-type'] ?? 'untyped'}`, { status: 415 })
+    throw new ApiError('PS_REQUEST_INVALID', `the request body must be application/json, not ${req.headers['content-type'] ?? 'untyped'}`, {
+      status: 415,
+    })
   }
   const r = schema.safeParse(raw === undefined || Buffer.isBuffer(raw) ? {} : raw)
   if (!r.success) throw new ApiError('PS_REQUEST_INVALID', 'invalid request body', { details: z.treeifyError(r.error) })

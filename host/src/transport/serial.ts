@@ -97,7 +97,11 @@ const eofSafeBinding = (): Binding => {
 export const mapOpenError = (path: string, err: unknown): PsError => {
   const msg = err instanceof Error ? err.message : String(err)
   if (/lock/i.test(msg)) {
-    return new PsError('PS_SERIAL_LOCKED', `${path} is in use by another process (${msg}); the CLI never opens a port behind a running server`, { cause: err })
+    return new PsError(
+      'PS_SERIAL_LOCKED',
+      `${path} is in use by another process (${msg}); the CLI never opens a port behind a running server`,
+      { cause: err },
+    )
   }
   return new PsError('PS_SERIAL_OPEN', `cannot open ${path}: ${msg}`, { cause: err })
 }

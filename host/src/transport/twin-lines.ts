@@ -27,7 +27,9 @@ export const ReadyLineSchema = z.object({
   link: LinkSchema.optional(),
 })
 
-const BySizeSchema = z.strictObject(Object.fromEntries(SIZE_KEYS.map((k) => [k, count])) as Record<(typeof SIZE_KEYS)[number], typeof count>)
+const BySizeSchema = z.strictObject(
+  Object.fromEntries(SIZE_KEYS.map((k) => [k, count])) as Record<(typeof SIZE_KEYS)[number], typeof count>,
+)
 
 export const DoneLineSchema = z.object({
   event: z.literal('done'),
@@ -72,7 +74,8 @@ export const parseTwinLine = (raw: string): TwinLine => {
     return { kind: 'invalid', text, reason: 'not JSON' }
   }
   const event = typeof value === 'object' && value !== null ? (value as { event?: unknown }).event : undefined
-  if (event !== 'ready' && event !== 'done' && event !== 'error') return { kind: 'invalid', text, reason: `unknown event ${JSON.stringify(event)}` }
+  if (event !== 'ready' && event !== 'done' && event !== 'error')
+    return { kind: 'invalid', text, reason: `unknown event ${JSON.stringify(event)}` }
   const r = SCHEMAS[event].safeParse(value)
   if (!r.success) {
     const reason = r.error.issues.map((i) => `${i.path.join('.') || '(line)'}: ${i.message}`).join('; ')

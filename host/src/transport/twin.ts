@@ -72,7 +72,10 @@ export const locateTwin = (binaryPath?: string): string => {
     accessSync(p, constants.X_OK)
   } catch {
     const shown = relative(root, p).startsWith('..') ? p : relative(root, p)
-    throw new PsError('PS_TWIN_NOT_BUILT', `the twin is not built: ${shown} is missing or not executable; build it with \`${TWIN_BUILD_COMMAND}\``)
+    throw new PsError(
+      'PS_TWIN_NOT_BUILT',
+      `the twin is not built: ${shown} is missing or not executable; build it with \`${TWIN_BUILD_COMMAND}\``,
+    )
   }
   return p
 }
@@ -100,7 +103,14 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   private readonly runLock = new Mutex()
 
-  private constructor(child: ChildProcessWithoutNullStreams, ready: TwinReady, lines: AsyncIterator<string>, stderrTail: string[], exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>, closeGraceMs: number) {
+  private constructor(
+    child: ChildProcessWithoutNullStreams,
+    ready: TwinReady,
+    lines: AsyncIterator<string>,
+    stderrTail: string[],
+    exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>,
+    closeGraceMs: number,
+  ) {
     super()
     this.child = child
     this.pty = ready.pty
@@ -109,7 +119,9 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     this.exited = exited
     this.closeGraceMs = closeGraceMs
     // 'close' (not 'exit'): stdout is drained first, so a done line printed just before exiting still counts
-    void this.pump(lines).then(() => exited).then(({ code, signal }) => this.onExit(code, signal))
+    void this.pump(lines)
+      .then(() => exited)
+      .then(({ code, signal }) => this.onExit(code, signal))
   }
 
   /** Spawn the twin and wait for its ready line. */
@@ -129,7 +141,9 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
       logStderr.debug(l)
     })
     child.stdin.on('error', (e) => log.debug(() => `stdin: ${e.message}`))
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once('close', (code, signal) => res({ code, signal })))
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+      child.once('close', (code, signal) => res({ code, signal })),
+    )
     const rl = createInterface({ input: child.stdout })
     const lines = rl[Symbol.asyncIterator]()
     const timeoutMs = opts.readyTimeoutMs ?? 20_000
@@ -140,13 +154,23 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
         readReady(lines).catch(async (e: unknown) => {
           // stdout closed early: report how the twin ended, with its last stderr lines
           const ended = await Promise.race([exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 1000))])
-          if (ended) throw new PsError('PS_TWIN_START', `the twin exited before it was ready (code ${ended.code}, signal ${ended.signal})${tail()}`, { cause: e })
+          if (ended)
+            throw new PsError(
+              'PS_TWIN_START',
+              `the twin exited before it was ready (code ${ended.code}, signal ${ended.signal})${tail()}`,
+              { cause: e },
+            )
           throw e
         }),
         new Promise<never>((_, reject) => {
           child.once('error', (e) => reject(new PsError('PS_TWIN_START', `cannot start the twin ${bin}: ${e.message}`, { cause: e })))
-          void exited.then(({ code, signal }) => reject(new PsError('PS_TWIN_START', `the twin exited before it was ready (code ${code}, signal ${signal})${tail()}`)))
-          timer = setTimeout(() => reject(new PsError('PS_TWIN_START', `the twin printed no ready line within ${timeoutMs} ms${tail()}`)), timeoutMs)
+          void exited.then(({ code, signal }) =>
+            reject(new PsError('PS_TWIN_START', `the twin exited before it was ready (code ${code}, signal ${signal})${tail()}`)),
+          )
+          timer = setTimeout(
+            () => reject(new PsError('PS_TWIN_START', `the twin printed no ready line within ${timeoutMs} ms${tail()}`)),
+            timeoutMs,
+          )
         }),
       ])
       log.debug(() => `ready: ${JSON.stringify(ready)}`)
@@ -265,7 +289,10 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
       case 'invalid': {
         this.invalidLines++
         const p = inFlight()
-        const e = new PsError('PS_TWIN_PROTOCOL', `the twin printed a line that breaks its protocol (${parsed.reason}): ${parsed.text.slice(0, 200)}`)
+        const e = new PsError(
+          'PS_TWIN_PROTOCOL',
+          `the twin printed a line that breaks its protocol (${parsed.reason}): ${parsed.text.slice(0, 200)}`,
+        )
         if (p) {
           p.cleanup()
           p.reject(e)
@@ -307,7 +334,8 @@ const readReady = async (lines: AsyncIterator<string>): Promise<TwinReady> => {
         throw new PsError('PS_TWIN_START', `the twin failed to start: ${parsed.line.message}`)
       case 'invalid':
         // a ready line that breaks the schema is fatal; other noise before it is only logged
-        if (parsed.reason.startsWith('malformed ready')) throw new PsError('PS_TWIN_START', `${parsed.reason}: ${parsed.text.slice(0, 200)}`)
+        if (parsed.reason.startsWith('malformed ready'))
+          throw new PsError('PS_TWIN_START', `${parsed.reason}: ${parsed.text.slice(0, 200)}`)
         log.debug(() => `ignoring line before ready (${parsed.reason}): ${parsed.text}`)
         break
       default:

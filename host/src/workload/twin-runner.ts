@@ -28,7 +28,10 @@ export class TwinWorkloadRunner implements WorkloadRunner {
 
   async run(workload: Workload, signal?: AbortSignal): Promise<WorkloadResult> {
     const w = validateWorkload(workload)
-    const done = await this.twin.run(w, { ...(signal ? { signal } : {}), ...(this.opts.timeoutMs !== undefined ? { timeoutMs: this.opts.timeoutMs } : {}) })
+    const done = await this.twin.run(w, {
+      ...(signal ? { signal } : {}),
+      ...(this.opts.timeoutMs !== undefined ? { timeoutMs: this.opts.timeoutMs } : {}),
+    })
     return workloadResultFromDone(w, done)
   }
 }

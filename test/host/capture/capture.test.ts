@@ -40,7 +40,14 @@ const fakeSession = async (opts: { lie?: boolean; runner?: boolean } = {}) => {
       }
     },
   }
-  const s: DeviceSession = { source: 'twin', path: '/dev/fake', info, client, runner: opts.runner === false ? undefined : runner, close: () => client.close() }
+  const s: DeviceSession = {
+    source: 'twin',
+    path: '/dev/fake',
+    info,
+    client,
+    runner: opts.runner === false ? undefined : runner,
+    close: () => client.close(),
+  }
   sessions.push(s)
   return { s, device, order }
 }

@@ -23,7 +23,11 @@ describe('validateWorkload (limits of spec/workloads.json)', () => {
     expect(validateWorkload({ pattern: 'merged-misaligned', bytes: MAX, offset: 124 })).toMatchObject({ offset: 124 })
   })
   it('gives merged-misaligned its 32-B default offset, and every pattern its spec default', () => {
-    expect(validateWorkload({ pattern: 'merged-misaligned', bytes: 4096 })).toEqual({ pattern: 'merged-misaligned', bytes: 4096, offset: 32 })
+    expect(validateWorkload({ pattern: 'merged-misaligned', bytes: 4096 })).toEqual({
+      pattern: 'merged-misaligned',
+      bytes: 4096,
+      offset: 32,
+    })
     expect(validateWorkload({ pattern: 'merged-misaligned', bytes: 4096, offset: 0 }).offset).toBe(0)
     for (const p of PATTERN_SPECS) expect(validateWorkload({ pattern: p.name, bytes: 4096 }).offset).toBe(p.defaultOffset)
     expect(PATTERNS.map(defaultOffset)).toEqual(PATTERN_SPECS.map((p) => p.defaultOffset))

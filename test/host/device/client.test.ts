@@ -52,7 +52,10 @@ describe('ProbeClient', () => {
 
   it('ping refuses a reply that echoes another nonce', async () => {
     const { client } = setup({ pingEcho: 99 })
-    await expect(client.ping(7)).rejects.toMatchObject({ code: 'PS_CMD_BAD_REPLY', message: expect.stringMatching(/echoed nonce 99, sent 7/) })
+    await expect(client.ping(7)).rejects.toMatchObject({
+      code: 'PS_CMD_BAD_REPLY',
+      message: expect.stringMatching(/echoed nonce 99, sent 7/),
+    })
   })
 
   it('returns the ON_DEMAND snapshot that precedes the SNAPSHOT response', async () => {

@@ -77,7 +77,10 @@ export function conformance(open: () => Promise<Target>): void {
   withTarget('refuses a START period outside the catalogue range and keeps streaming state', async ({ client }) => {
     await client.hello()
     const period = COMMANDS.START.args[0]
-    await expect(client.start(period.min - 1)).rejects.toMatchObject({ code: 'PS_CMD_REJECTED', message: expect.stringMatching(/BAD_ARGUMENT/) })
+    await expect(client.start(period.min - 1)).rejects.toMatchObject({
+      code: 'PS_CMD_REJECTED',
+      message: expect.stringMatching(/BAD_ARGUMENT/),
+    })
     expect((await client.info()).streaming).toBe(false)
     await client.start(period.max)
     expect((await client.info()).periodMs).toBe(period.max)

@@ -12,7 +12,8 @@ const collect = (d: FrameDecoder) => {
   return { frames, errors }
 }
 
-const frameBytes = (seq: number, n = 10) => encodeFrame(FRAME_TYPE.RESPONSE, seq, Buffer.from(Array.from({ length: n }, (_, i) => (i * 37 + seq) & 0xff)))
+const frameBytes = (seq: number, n = 10) =>
+  encodeFrame(FRAME_TYPE.RESPONSE, seq, Buffer.from(Array.from({ length: n }, (_, i) => (i * 37 + seq) & 0xff)))
 
 describe('FrameDecoder', () => {
   it('decodes back-to-back frames in one chunk', () => {

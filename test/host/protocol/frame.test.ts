@@ -30,7 +30,9 @@ describe('frame', () => {
     expect(raw.length).toBe(FRAMING.headerBytes + 1 + FRAMING.crcBytes)
   })
   it('rejects payloads above the limit', () => {
-    expect(() => encodeFrame(1, 0, Buffer.alloc(FRAMING.maxPayloadBytes + 1))).toThrowError(expect.objectContaining({ code: 'PS_FRAME_OVERFLOW' }))
+    expect(() => encodeFrame(1, 0, Buffer.alloc(FRAMING.maxPayloadBytes + 1))).toThrowError(
+      expect.objectContaining({ code: 'PS_FRAME_OVERFLOW' }),
+    )
   })
   it('reports short frames, CRC errors and unknown types as values', () => {
     expect(parseFrame(Buffer.from([1, 2]))).toMatchObject({ ok: false, code: 'PS_FRAME_SHORT' })

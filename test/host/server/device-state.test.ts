@@ -20,7 +20,17 @@ describe('DeviceState', () => {
     const { state, client } = setup()
     client.tick()
     const st = state.status(server)
-    expect(st).toMatchObject({ source: 'twin', path: '/dev/pts/fake', connected: true, error: null, runner: 'twin', pcieLink: null, wsDrops: 3, wsClients: 2, linkErrors: {} })
+    expect(st).toMatchObject({
+      source: 'twin',
+      path: '/dev/pts/fake',
+      connected: true,
+      error: null,
+      runner: 'twin',
+      pcieLink: null,
+      wsDrops: 3,
+      wsClients: 2,
+      linkErrors: {},
+    })
     expect(st.lastSnapshot?.index).toBe(0)
     expect(st.hostStats?.frames).toBe(1)
     expect(st.demo).not.toBe(server.demo) // a copy: later changes do not leak into a sent status

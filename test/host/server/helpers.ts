@@ -92,7 +92,9 @@ export function openWs(url: string, opts: { headers?: Record<string, string>; or
     const ws = new WebSocket(url, { headers: opts.headers, ...(opts.origin ? { origin: opts.origin } : {}) })
     const messages: ServerMessage[] = []
     ws.on('message', (d) => messages.push(JSON.parse(String(d)) as ServerMessage))
-    ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused ${res.statusCode}`), { status: res.statusCode })))
+    ws.once('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error(`upgrade refused ${res.statusCode}`), { status: res.statusCode })),
+    )
     ws.once('error', reject)
     ws.once('open', () =>
       resolve({

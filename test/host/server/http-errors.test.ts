@@ -28,13 +28,22 @@ describe('PsError code → HTTP status', () => {
 
 describe('toHttpError', () => {
   it('gives a PsError its code, message and the status of its code, without details', () => {
-    expect(toHttpError(new PsError('PS_TWIN_EXITED', 'gone'))).toEqual({ status: 503, body: { error: { code: 'PS_TWIN_EXITED', message: 'gone' } } })
+    expect(toHttpError(new PsError('PS_TWIN_EXITED', 'gone'))).toEqual({
+      status: 503,
+      body: { error: { code: 'PS_TWIN_EXITED', message: 'gone' } },
+    })
   })
 
   it('keeps an ApiError status and details', () => {
     const e = new ApiError('PS_REQUEST_INVALID', 'too big', { status: 413, details: { type: 'entity.too.large' } })
-    expect(toHttpError(e)).toEqual({ status: 413, body: { error: { code: 'PS_REQUEST_INVALID', message: 'too big', details: { type: 'entity.too.large' } } } })
-    expect(toHttpError(new ApiError('PS_HTTP_NOT_FOUND', 'no'))).toEqual({ status: 404, body: { error: { code: 'PS_HTTP_NOT_FOUND', message: 'no' } } })
+    expect(toHttpError(e)).toEqual({
+      status: 413,
+      body: { error: { code: 'PS_REQUEST_INVALID', message: 'too big', details: { type: 'entity.too.large' } } },
+    })
+    expect(toHttpError(new ApiError('PS_HTTP_NOT_FOUND', 'no'))).toEqual({
+      status: 404,
+      body: { error: { code: 'PS_HTTP_NOT_FOUND', message: 'no' } },
+    })
   })
 
   it('turns anything else into 500 PS_INTERNAL', () => {
@@ -53,12 +62,21 @@ describe('bodyReadError', () => {
     const tooLarge = Object.assign(new Error('request entity too large'), { status: 413, type: 'entity.too.large' })
     const e = bodyReadError(tooLarge)
     expect(e).toBeInstanceOf(PsError)
-    expect(e).toMatchObject({ code: 'PS_REQUEST_INVALID', status: 413, message: 'request entity too large', details: { type: 'entity.too.large' }, cause: tooLarge })
+    expect(e).toMatchObject({
+      code: 'PS_REQUEST_INVALID',
+      status: 413,
+      message: 'request entity too large',
+      details: { type: 'entity.too.large' },
+      cause: tooLarge,
+    })
   })
 
   it('is a 400 for a failure without a usable 4xx status (a zlib error), never a 500', () => {
     const zlib = Object.assign(new Error('incorrect header check'), { code: 'Z_DATA_ERROR' })
-    expect(toHttpError(bodyReadError(zlib))).toEqual({ status: 400, body: { error: { code: 'PS_REQUEST_INVALID', message: 'incorrect header check' } } })
+    expect(toHttpError(bodyReadError(zlib))).toEqual({
+      status: 400,
+      body: { error: { code: 'PS_REQUEST_INVALID', message: 'incorrect header check' } },
+    })
     expect(bodyReadError(Object.assign(new Error('x'), { status: 500 })).status).toBe(400)
     expect(bodyReadError(undefined)).toMatchObject({ status: 400, message: 'unreadable request body' })
   })

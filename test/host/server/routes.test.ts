@@ -183,7 +183,11 @@ describe('request bodies', () => {
 
   it('answers 415 PS_REQUEST_INVALID to an unknown content encoding', async () => {
     const { base } = await serve()
-    const r = await http(base, 'POST', '/api/stop', { token: TOKEN, rawBody: '{}', headers: { 'content-type': 'application/json', 'content-encoding': 'zz' } })
+    const r = await http(base, 'POST', '/api/stop', {
+      token: TOKEN,
+      rawBody: '{}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'zz' },
+    })
     expect(r.status).toBe(415)
     expect(r.json.error).toMatchObject({ code: 'PS_REQUEST_INVALID', details: { type: 'encoding.unsupported' } })
   })
@@ -214,9 +218,15 @@ describe('request bodies', () => {
     expect(() => body(EmptyBody, req(Buffer.from('x'), 'text/plain'))).toThrowError(
       expect.objectContaining({ code: 'PS_REQUEST_INVALID', status: 415, message: expect.stringContaining('text/plain') }),
     )
-    expect(() => body(EmptyBody, req(Buffer.from('{}')))).toThrowError(expect.objectContaining({ status: 415, message: expect.stringContaining('untyped') }))
+    expect(() => body(EmptyBody, req(Buffer.from('{}')))).toThrowError(
+      expect.objectContaining({ status: 415, message: expect.stringContaining('untyped') }),
+    )
     expect(() => body(StartBody, req({ periodMs: 'fast' }))).toThrowError(
-      expect.objectContaining({ code: 'PS_REQUEST_INVALID', status: undefined, details: expect.objectContaining({ properties: expect.anything() }) }),
+      expect.objectContaining({
+        code: 'PS_REQUEST_INVALID',
+        status: undefined,
+        details: expect.objectContaining({ properties: expect.anything() }),
+      }),
     )
   })
 })

@@ -23,7 +23,8 @@ describe('WebSocket upgrade', () => {
 describe('upgradeRefusal', () => {
   const allow = hostAllowlist('127.0.0.1')
   const opts = { token: 'tok', allow }
-  const req = (url: string, headers: Record<string, string> = { host: '127.0.0.1:9000' }) => ({ url, headers }) as unknown as IncomingMessage
+  const req = (url: string, headers: Record<string, string> = { host: '127.0.0.1:9000' }) =>
+    ({ url, headers }) as unknown as IncomingMessage
   const refusal = (r: IncomingMessage) => {
     const e = upgradeRefusal(r, opts)
     return e && { code: e.code, status: statusOf(e.code) }
@@ -39,7 +40,10 @@ describe('upgradeRefusal', () => {
     expect(refusal(req('/ws'))).toEqual({ code: 'PS_HTTP_UNAUTHORIZED', status: 401 })
     expect(refusal(req('/other?token=tok'))).toEqual({ code: 'PS_HTTP_NOT_FOUND', status: 404 })
     expect(refusal(req('/ws?token=tok', { host: 'evil.example' }))).toEqual({ code: 'PS_HTTP_FORBIDDEN', status: 403 })
-    expect(refusal(req('/ws?token=tok', { host: '127.0.0.1:9000', origin: 'http://evil.example' }))).toEqual({ code: 'PS_HTTP_FORBIDDEN', status: 403 })
+    expect(refusal(req('/ws?token=tok', { host: '127.0.0.1:9000', origin: 'http://evil.example' }))).toEqual({
+      code: 'PS_HTTP_FORBIDDEN',
+      status: 403,
+    })
     expect(refusal(req('//['))).toEqual({ code: 'PS_REQUEST_INVALID', status: 400 })
   })
 

@@ -96,7 +96,10 @@ describe('serial transport over a PTY', () => {
       port.on('data', () => {})
       port.resume() // the first read after the hang-up sees EOF
     }
-    const [err] = await Promise.race([closed, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('no close within 3 s: busy loop?')), 3000))])
+    const [err] = await Promise.race([
+      closed,
+      new Promise<never>((_, rej) => setTimeout(() => rej(new Error('no close within 3 s: busy loop?')), 3000)),
+    ])
     expect(err?.disconnected).toBe(true)
     expect(port.isOpen).toBe(false)
   })

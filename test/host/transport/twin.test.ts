@@ -35,7 +35,10 @@ describe('TwinProcess', () => {
 
   it('runs workloads and matches done lines by id', async () => {
     const t = await launch()
-    const [a, b] = await Promise.all([t.run({ pattern: 'strided', bytes: 4096, offset: 0 }), t.run({ pattern: 'merged-aligned', bytes: 8192, offset: 0 })])
+    const [a, b] = await Promise.all([
+      t.run({ pattern: 'strided', bytes: 4096, offset: 0 }),
+      t.run({ pattern: 'merged-aligned', bytes: 8192, offset: 0 }),
+    ])
     expect(a).toMatchObject({ id: 1, pattern: 'strided', mrd: { count: 128, bySize: { '32': 128 } } })
     expect(b).toMatchObject({ id: 2, pattern: 'merged-aligned', mrd: { count: 64 } })
   })
