@@ -5,8 +5,8 @@
  */
 import { payloadCeiling, type PcieLinkInfo } from '../host/src/core/link.js'
 import type { Snapshot } from '../host/src/core/probe.js'
+import type { CounterKey } from '../host/src/core/generated.js'
 import { SIZE_CLASSES, SIZE_COUNTER_KEYS } from '../host/src/core/size-classes.js'
-import type { RunReport } from '../host/src/core/wire.js'
 
 export interface Point {
   x: number
@@ -48,21 +48,45 @@ export class RingSeries {
   }
 }
 
-/** Counter keys and bar labels of the histogram, from the spec's size-class table. */
+/** Counter keys, bar labels and colours of the histogram, from the spec's size-class table. */
 export const SIZE_KEYS = SIZE_COUNTER_KEYS
 export const SIZE_LABELS = SIZE_CLASSES.map((c) => c.label)
 
-export function histogram(s: Snapshot): number[] {
-  return SIZE_KEYS.map((k) => s.counters[k])
+/**
+ * One colour per size class: exact sizes from red (small, slow) to teal (a full 128-B line), the
+ * catch-all grey; adding a class to the spec adds a colour.
+ */
+export const SIZE_COLOURS: readonly string[] = (() => {
+  const exact = SIZE_CLASSES.filter((c) => c.bytes !== null).length
+  let i = 0
+  return SIZE_CLASSES.map((c) => (c.bytes === null ? '#a0aec0' : `hsl(${Math.round((170 * i++) / Math.max(1, exact - 1))}, 70%, 60%)`))
+})()
+
+type CounterSet = Readonly<Record<CounterKey, number>>
+
+export function histogram(s: Snapshot | CounterSet): number[] {
+  const c = 'counters' in s ? s.counters : s
+  return SIZE_KEYS.map((k) => c[k] as number)
 }
 
 export const totalRequests = (s: Snapshot): number => SIZE_KEYS.reduce((a, k) => a + s.counters[k], 0)
+
+/** Counter deltas cur − prev (a run in flight, seen against its baseline snapshot). */
+export function deltas(prev: Snapshot, cur: Snapshot): Record<CounterKey, number> {
+  const d = {} as Record<CounterKey, number>
+  for (const k of Object.keys(cur.counters) as CounterKey[]) d[k] = cur.counters[k] - prev.counters[k]
+  return d
+}
 
 export interface RatePoint {
   /** simulated seconds on the free-running probe clock (TIMESTAMP / clockHz) */
   t: number
   mrdPerSec: number
-  bytesPerSec: number
+  /**
+   * completed payload bytes/s (CPLD_BYTES): what crossed the wire. Requested bytes (MRD_BYTES)
+   * run ahead of it by up to the tag budget and spike above the link in short intervals.
+   */
+  payloadPerSec: number
   /** payload bytes/s the link allows for this interval's completion mix; undefined if unknown */
   ceilingBytesPerSec: number | undefined
 }
@@ -76,16 +100,25 @@ export function rateBetween(prev: Snapshot, cur: Snapshot, clockHz: number, link
   const dc = cur.counters.cycles - prev.counters.cycles
   if (!(dc > 0) || !(clockHz > 0)) return undefined
   const dMrd = totalRequests(cur) - totalRequests(prev)
-  const dBytes = cur.counters.mrdBytes - prev.counters.mrdBytes
-  if (dMrd < 0 || dBytes < 0) return undefined
+  const dPayload = cur.counters.cpldBytes - prev.counters.cpldBytes
+  if (dMrd < 0 || dPayload < 0) return undefined
   const dt = dc / clockHz
-  const ceiling = payloadCeiling(
-    link ?? undefined,
-    cur.counters.cpldBytes - prev.counters.cpldBytes,
-    cur.counters.cpldCount - prev.counters.cpldCount,
-  )
-  return { t: cur.counters.timestamp / clockHz, mrdPerSec: dMrd / dt, bytesPerSec: dBytes / dt, ceilingBytesPerSec: ceiling ?? undefined }
+  const ceiling = payloadCeiling(link ?? undefined, dPayload, cur.counters.cpldCount - prev.counters.cpldCount)
+  return {
+    t: cur.counters.timestamp / clockHz,
+    mrdPerSec: dMrd / dt,
+    payloadPerSec: dPayload / dt,
+    ceilingBytesPerSec: ceiling ?? undefined,
+  }
 }
+
+/**
+ * A payload rate above the ceiling cannot come from the wire: the link serialises every CplD.
+ * One means the probe clock or the link the server reports is wrong (a board whose INFO clock
+ * does not match its real clock, a link trained at another width), so the page says so.
+ * 2 % allows for a completion straddling a snapshot boundary in a short interval.
+ */
+export const aboveCeiling = (r: RatePoint): boolean => r.ceilingBytesPerSec !== undefined && r.payloadPerSec > r.ceilingBytesPerSec * 1.02
 
 const SI = ['n', 'µ', 'm', '', 'k', 'M', 'G', 'T', 'P']
 const UNIT = 3
@@ -108,14 +141,3 @@ export function si(v: number, unit = ''): string {
 
 const intFmt = new Intl.NumberFormat('en-US')
 export const int = (v: number): string => intFmt.format(v)
-
-/** What tests read from `window.__pcieScope` (test/e2e/browser.e2e.test.ts). */
-export interface TestHook {
-  histogram: number[]
-  total: number
-  snapshots: number
-  ratePoints: number
-  wsOpen: boolean
-  connected: boolean
-  lastRun: RunReport | null
-}

@@ -14,7 +14,8 @@ import { promisify } from 'node:util'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../host/src/server/index.js'
-import type { TestHook } from '../../web/model.js'
+import { SIZE_CLASSES } from '../../host/src/core/size-classes.js'
+import type { TestHook } from '../../web/state.js'
 import { fakeSession } from '../host/server/fake-session.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -61,7 +62,7 @@ describe('web UI in Chromium', () => {
     try {
       await page.goto(server.url)
       await expect.poll(async () => (await hook(page))?.connected, { timeout: 30_000 }).toBe(true)
-      await expect(page.getByTestId('conn-state')).toBeDefined()
+      await expect.poll(() => page.getByTestId('conn-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('live')
       expect(await page.getByTestId('conn-state').textContent()).toBe('live')
 
       // the histogram total shown on the page grows while the demo runs
@@ -69,7 +70,7 @@ describe('web UI in Chromium', () => {
       const first = await shownTotal(page)
       await expect.poll(() => shownTotal(page), { timeout: 60_000 }).toBeGreaterThan(first)
       const h = await hook(page)
-      expect(h.histogram).toHaveLength(5)
+      expect(h.histogram).toHaveLength(SIZE_CLASSES.length)
       expect(h.histogram.filter((n) => n > 0).length).toBeGreaterThan(0)
       expect(h.total).toBe(h.histogram.reduce((a, b) => a + b, 0))
       await expect.poll(async () => (await hook(page)).ratePoints, { timeout: 60_000 }).toBeGreaterThan(2)
@@ -92,6 +93,10 @@ describe('web UI in Chromium', () => {
       }
       // let demo runs of every pattern land in the histogram before the picture
       await expect.poll(async () => (await hook(page)).histogram.filter((n) => n > 0).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(2)
+      // every demo pattern is marked on the time axis
+      await expect.poll(async () => new Set((await hook(page)).marks.map((m) => m.label.split(' ')[0])).size, { timeout: 60_000 }).toBe(3)
+      // completed payload can never read above what the link carries
+      expect((await hook(page)).aboveCeiling).toBe(0)
       await page.screenshot({ path: join(shots, shot), fullPage: true })
       expect(problems).toEqual([])
     } finally {
@@ -118,5 +123,154 @@ describe('web UI in Chromium', () => {
       await server.close()
       await session.close()
     }
+  })
+
+  /** A page on a server over the fake session, for the checks that need to steer the device. */
+  async function onFake(
+    opts: { runDelayMs?: number; demo?: boolean },
+    body: (page: Page, server: RunningServer, session: ReturnType<typeof fakeSession>) => Promise<void>,
+  ) {
+    const session = fakeSession({ runDelayMs: opts.runDelayMs ?? 150 })
+    const server = await startServer({ twin: true, demo: opts.demo ?? true, http: { host: '127.0.0.1', port: 0 }, session })
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
+    const problems: string[] = []
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+    try {
+      await body(page, server, session)
+      expect(problems).toEqual([])
+    } finally {
+      await page.close()
+      await server.close()
+      await session.close()
+    }
+  }
+  const badge = (page: Page) => page.getByTestId('conn-state').getAttribute('data-state')
+  const charts = (page: Page) =>
+    page.evaluate(() =>
+      (
+        globalThis as unknown as { __pcieScopeCharts: () => { canvas: string; axes: Record<string, string>; tooltipPoints: number }[] }
+      ).__pcieScopeCharts(),
+    )
+
+  describe('the page tells the truth', () => {
+    it('takes the token out of the address bar; a missing or wrong token says so, not "unreachable"', async () => {
+      await onFake({}, async (page, server) => {
+        await page.goto(server.url)
+        await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
+        expect(page.url()).not.toContain('token')
+        await page.reload() // the token survives a reload of the same tab
+        await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
+
+        const origin = new URL(server.url).origin
+        const wrong = await browser.newPage()
+        await wrong.goto(`${origin}/?token=not-the-token`)
+        await expect.poll(() => badge(wrong), { timeout: 10_000 }).toBe('token-wrong')
+        expect(await wrong.getByTestId('banner').isVisible()).toBe(true)
+        expect(await wrong.getByTestId('banner').textContent()).toMatch(/refused this token.*printed/)
+        await wrong.close()
+
+        const none = await browser.newPage()
+        await none.goto(`${origin}/`)
+        await expect.poll(() => badge(none), { timeout: 10_000 }).toBe('token-missing')
+        expect(await none.getByTestId('conn-state').textContent()).toBe('no token')
+        await none.close()
+      })
+    })
+
+    it('stopped, paused and stale look different from live; no rate is shown and no line drawn across the gap', async () => {
+      await onFake({ runDelayMs: 100 }, async (page, server, session) => {
+        await page.goto(server.url)
+        await expect.poll(async () => (await hook(page)).ratePoints, { timeout: 20_000 }).toBeGreaterThan(2)
+        expect(await page.getByTestId('rate-mrd').textContent()).not.toBe('–')
+
+        await page.getByTestId('btn-stop').click()
+        await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('stopped')
+        expect(await page.getByTestId('rate-mrd').textContent()).toBe('–')
+        expect(await page.getByTestId('rate-bytes').textContent()).toBe('–')
+        await page.getByTestId('btn-start').click()
+        await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
+        await expect.poll(async () => (await hook(page)).gaps, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
+
+        // paused: the view freezes while data keeps arriving, and catches up on Resume
+        await page.getByTestId('btn-pause').click()
+        await expect.poll(() => badge(page), { timeout: 5_000 }).toBe('paused')
+        const frozen = await shownTotal(page)
+        await expect.poll(async () => (await hook(page)).total, { timeout: 20_000 }).toBeGreaterThan(frozen)
+        expect(await shownTotal(page)).toBe(frozen)
+        await page.getByTestId('btn-pause').click()
+        await expect.poll(() => shownTotal(page), { timeout: 5_000 }).toBeGreaterThan(frozen)
+
+        // a device that stops talking without a STOP is stale
+        session.client.stall()
+        await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('stale')
+        expect(await page.getByTestId('conn-state').textContent()).toMatch(/^stale: no snapshot for \d+ s$/)
+      })
+    })
+
+    it('marks each demo run with its pattern and shows the current run or the total', async () => {
+      await onFake({ runDelayMs: 200 }, async (page, server) => {
+        await page.goto(server.url)
+        await expect
+          .poll(async () => (await hook(page)).marks.map((m) => m.label), { timeout: 20_000 })
+          .toEqual(expect.arrayContaining(['strided', 'merged-aligned', 'merged-misaligned +32']))
+        await page.getByTestId('hist-mode').selectOption('run')
+        await expect
+          .poll(async () => (await page.getByTestId('hist-caption').textContent()) ?? '', { timeout: 10_000 })
+          .toMatch(/^run #\d+ /)
+        // the fake runner issues one size per run: the current run alone has one bar
+        await expect.poll(async () => (await hook(page)).histogram.filter((n) => n > 0).length, { timeout: 10_000 }).toBe(1)
+        await page.getByTestId('hist-mode').selectOption('total')
+        await expect.poll(async () => (await hook(page)).histogram.filter((n) => n > 0).length, { timeout: 10_000 }).toBe(2)
+        expect(await page.getByTestId('hist-caption').textContent()).toBe('since last clear')
+      })
+    })
+
+    it('titles every axis with its unit and shows values on hover', async () => {
+      await onFake({}, async (page, server) => {
+        await page.goto(server.url)
+        await expect.poll(async () => (await hook(page)).ratePoints, { timeout: 20_000 }).toBeGreaterThan(3)
+        const byCanvas = Object.fromEntries((await charts(page)).map((c) => [c.canvas, c]))
+        expect(byCanvas['rate-chart']?.axes).toEqual({
+          x: expect.stringMatching(/probe time \(s\)/),
+          y: 'MRd requests per second',
+          y1: 'completed payload, GB/s',
+        })
+        expect(byCanvas['size-histogram']?.axes).toEqual({ x: expect.stringMatching(/requested bytes/), y: 'requests (count)' })
+        await page.getByTestId('btn-pause').click() // hold the picture still under the mouse
+        const box = await page.getByTestId('rate-chart').boundingBox()
+        expect(box).not.toBeNull()
+        await page.mouse.move(box!.x + box!.width * 0.6, box!.y + box!.height * 0.5)
+        await expect
+          .poll(async () => (await charts(page)).find((c) => c.canvas === 'rate-chart')?.tooltipPoints, { timeout: 5_000 })
+          .toBeGreaterThan(0)
+      })
+    })
+
+    it('takes the form from the spec, and demo results never overwrite a pending run', async () => {
+      await onFake({ runDelayMs: 500 }, async (page, server) => {
+        await page.goto(server.url)
+        await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
+        await expect.poll(async () => (await hook(page)).runBoxHistory.length, { timeout: 10_000 }).toBeGreaterThan(0)
+        const pattern = page.getByTestId('run-pattern')
+        expect(await pattern.locator('option').allTextContents()).toEqual(['strided', 'merged-aligned', 'merged-misaligned'])
+        await pattern.selectOption('merged-misaligned')
+        expect(await page.getByTestId('run-offset').inputValue()).toBe('32') // the spec's default, not 0
+        await pattern.selectOption('merged-aligned')
+        expect(await page.getByTestId('run-offset').inputValue()).toBe('0')
+        expect(await page.getByTestId('run-bytes').getAttribute('step')).toBe('4')
+
+        await pattern.selectOption('merged-misaligned')
+        const before = (await hook(page)).runBoxHistory.length
+        await page.getByTestId('run-button').click()
+        await expect
+          .poll(async () => (await page.getByTestId('run-result').textContent()) ?? '', { timeout: 20_000 })
+          .toMatch(/\(manual\) merged-misaligned, 1,048,576 B @ \+32/)
+        const seen = (await hook(page)).runBoxHistory.slice(before)
+        expect(seen[0]).toBe('running merged-misaligned…')
+        const manual = seen.findIndex((t) => t.includes('(manual)'))
+        expect(manual).toBeGreaterThan(0)
+        expect(seen.slice(0, manual).filter((t) => t.includes('(demo)'))).toEqual([])
+      })
+    })
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { histogram, rateBetween, RingSeries, si, totalRequests } from '../../web/model.js'
+import { SIZE_CLASSES } from '../../host/src/core/size-classes.js'
+import { aboveCeiling, deltas, histogram, rateBetween, RingSeries, si, SIZE_COLOURS, SIZE_LABELS, totalRequests } from '../../web/model.js'
 import { FakeClient } from '../host/server/fake-session.js'
 
 describe('RingSeries', () => {
@@ -18,19 +19,21 @@ describe('RingSeries', () => {
 })
 
 describe('histogram and rates', () => {
-  it('computes MRd/s and bytes/s over CYCLES / clockHz, not wall time', () => {
+  it('computes MRd/s and completed payload/s over CYCLES / clockHz, not wall time', () => {
     const c = new FakeClient()
     const a = c.tick(1_000)
     c.counters.mrd32 += 10
     c.counters.mrd128 += 5
     c.counters.mrdBytes += 10 * 32 + 5 * 128
+    // requested bytes run ahead of completions: the payload rate counts only what completed
+    c.counters.cpldBytes += 10 * 32 + 4 * 128
     const b = c.tick(250_000) // 1 ms at 250 MHz
     b.receivedAt = a.receivedAt + 10_000 // wall time must not matter
     expect(histogram(b)).toEqual([10, 0, 0, 5, 0])
     expect(totalRequests(b)).toBe(15)
     const r = rateBetween(a, b, 250_000_000)
     expect(r?.mrdPerSec).toBeCloseTo(15_000)
-    expect(r?.bytesPerSec).toBeCloseTo(960_000)
+    expect(r?.payloadPerSec).toBeCloseTo(((10 * 32 + 4 * 128) / 250_000) * 250e6)
     expect(r?.t).toBeCloseTo(251_000 / 250e6)
     expect(r?.ceilingBytesPerSec).toBeUndefined() // no link known
   })
@@ -45,6 +48,29 @@ describe('histogram and rates', () => {
     // 32-B completions: 52 wire bytes each → 14.21 GB/s × 32 / 52
     expect(rateBetween(a, b, 250e6, link)?.ceilingBytesPerSec).toBeCloseTo((14.2125e9 * 32) / 52, -3)
     expect(rateBetween(a, b, 250e6, { name: 'ideal', tlpBytesPerSecond: null })?.ceilingBytesPerSec).toBeUndefined()
+  })
+
+  it('flags a payload rate above the ceiling, which the wire cannot carry', () => {
+    const base = { t: 0, mrdPerSec: 1 }
+    expect(aboveCeiling({ ...base, payloadPerSec: 12.2e9, ceilingBytesPerSec: 12.29e9 })).toBe(false)
+    expect(aboveCeiling({ ...base, payloadPerSec: 12.5e9, ceilingBytesPerSec: 12.29e9 })).toBe(false) // within 2 %
+    expect(aboveCeiling({ ...base, payloadPerSec: 16e9, ceilingBytesPerSec: 12.29e9 })).toBe(true)
+    expect(aboveCeiling({ ...base, payloadPerSec: 16e9, ceilingBytesPerSec: undefined })).toBe(false)
+  })
+
+  it('derives labels and one distinct colour per size class from the spec table', () => {
+    expect(SIZE_LABELS).toEqual(SIZE_CLASSES.map((c) => c.label))
+    expect(SIZE_COLOURS).toHaveLength(SIZE_CLASSES.length)
+    expect(new Set(SIZE_COLOURS).size).toBe(SIZE_CLASSES.length)
+  })
+
+  it('takes counter deltas against a baseline', () => {
+    const c = new FakeClient()
+    const a = c.tick(1_000)
+    c.counters.mrd64 += 7
+    const b = c.tick(1_000)
+    expect(deltas(a, b).mrd64).toBe(7)
+    expect(deltas(a, b).cycles).toBe(1_000)
   })
 
   it('gives no rate without enabled cycles or across a clear', () => {

@@ -3,7 +3,7 @@
  * Types only: the web UI imports this file too, so it must not pull in Node modules.
  */
 import type { HostLinkStats, ProbeInfo, Snapshot } from './probe.js'
-import type { PatternName, WorkloadResult } from './workload.js'
+import type { PatternName, Workload, WorkloadResult } from './workload.js'
 import type { PcieLinkInfo } from './link.js'
 import type { CounterKey } from './generated.js'
 
@@ -46,6 +46,8 @@ export interface ServerStatus {
   /** link errors the probe client reported, by PsError code */
   linkErrors: Record<string, number>
   demo: DemoState
+  /** snapshots streaming at this period (after START), or null (never started, or STOP) */
+  streaming: { periodMs: number } | null
 }
 
 /** Counter deltas of the on-demand snapshots taken just before and just after a workload. */
@@ -60,8 +62,18 @@ export interface RunReport {
   probe: CounterDeltas
   /** whether the probe counters were enabled while the workload ran */
   countersEnabled: boolean
+  /** the probe's free-running TIMESTAMP (clock cycles) at the snapshots before and after */
+  probeWindow: { from: number; to: number }
   startedAt: number
   finishedAt: number
+}
+
+/** WS {type:'run-start'}: a workload is about to run; `baseline` is the snapshot taken before it. */
+export interface RunStart {
+  id: number
+  origin: 'demo' | 'manual'
+  workload: Workload
+  baseline: Snapshot
 }
 
 export type ServerMessage =
@@ -78,6 +90,7 @@ export type ServerMessage =
     }
   | ({ type: 'status' } & ServerStatus)
   | { type: 'snapshot'; snapshots: Snapshot[]; hostStats: HostLinkStats | null; wsDrops: number }
+  | ({ type: 'run-start' } & RunStart)
   | { type: 'run'; report: RunReport; result: WorkloadResult; demo: DemoState }
   | { type: 'run-error'; origin: 'demo' | 'manual'; error: DeviceError }
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { PsError } from './errors.js'
-import { defaultOffset, PATTERNS, WORKLOAD_LIMITS, type Workload } from './workload.js'
+import { defaultOffset, PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS, type Workload } from './workload.js'
 
 const limited = (name: 'bytes' | 'offset') => {
   const l = WORKLOAD_LIMITS[name]
@@ -21,7 +21,9 @@ const limited = (name: 'bytes' | 'offset') => {
 export const WorkloadFields = z.object({
   pattern: z.enum(PATTERNS, { error: () => `pattern must be one of ${PATTERNS.join(', ')}` }),
   bytes: limited('bytes'),
-  offset: limited('offset').optional().describe("default: the pattern's own (32 for merged-misaligned, else 0)"),
+  offset: limited('offset')
+    .optional()
+    .describe(`default: the pattern's own (${PATTERN_SPECS.map((p) => `${p.name} ${p.defaultOffset}`).join(', ')})`),
 })
 
 /** Fill in the pattern's default offset. */

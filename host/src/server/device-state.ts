@@ -8,7 +8,7 @@
  * then fail fast with the disconnect's code.
  */
 import { isPsError, PsError, type PsErrorCode } from '../core/errors.js'
-import { COUNTERS } from '../core/generated.js'
+import { COMMANDS, COUNTERS } from '../core/generated.js'
 import type { HostLinkStats, Snapshot } from '../core/probe.js'
 import type { CounterMeta, DeviceError, RunReport, ServerMessage, ServerStatus } from '../core/wire.js'
 import type { ServerSession } from './session.js'
@@ -26,6 +26,8 @@ export interface DeviceStateEvents {
   snapshot(s: Snapshot): void
   /** connected changed (disconnect or reconnect): the status is news */
   connection(connected: boolean): void
+  /** START or STOP went through: the status is news */
+  streaming?(periodMs: number | null): void
 }
 
 export class DeviceState {
@@ -78,12 +80,14 @@ export class DeviceState {
   async start(periodMs: number | undefined): Promise<void> {
     await this.command(() => this.session.client.start(periodMs))
     this.streamingPeriod = periodMs ?? 0
+    this.on.streaming?.(this.streamingPeriod)
   }
 
   /** STOP: a reconnect leaves streaming off. */
   async stop(): Promise<void> {
     await this.command(() => this.session.client.stop())
     this.streamingPeriod = undefined
+    this.on.streaming?.(null)
   }
 
   hostStats(): HostLinkStats | null {
@@ -110,6 +114,7 @@ export class DeviceState {
       wsClients: server.wsClients,
       linkErrors: { ...this.linkErrors },
       demo: { ...server.demo },
+      streaming: this.streamingPeriod === undefined ? null : { periodMs: this.streamingPeriod || COMMANDS.START.args[0].default },
     }
   }
 

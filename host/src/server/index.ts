@@ -19,8 +19,9 @@
  *   POST /api/run           {pattern, bytes, offset?} → WorkloadResult & {report: RunReport}; 409 without runner
  *   GET  /api/openapi.json  OpenAPI 3.0 from the zod schemas
  * WebSocket /ws?token=… (server → browser, JSON text; see wire.ts ServerMessage):
- *   hello, status (on connect and on device disconnect), snapshot (batched ≤ 20 Hz, skipped for
- *   clients with > 1 MiB buffered, counted in wsDrops), run (after every workload), run-error.
+ *   hello, status (on connect, on device disconnect or reconnect, on START/STOP), snapshot (batched
+ *   ≤ 20 Hz, skipped for clients with > 1 MiB buffered, counted in wsDrops), run-start (before a
+ *   workload, with its baseline snapshot), run (after every workload), run-error.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -83,6 +84,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       if (!connected) hub.flush()
       hub.broadcast({ type: 'status', ...status() })
     },
+    streaming: () => hub.broadcast({ type: 'status', ...status() }),
   })
   const status = (): ServerStatus => state.status({ wsDrops: hub.drops, wsClients: hub.size, demo: runs.demo })
   const hub = new WsHub({
@@ -91,6 +93,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   })
   const runs = new RunService(session, {
     connected: () => state.connected,
+    start: (r) => {
+      hub.flush() // the snapshots before the baseline reach the page first
+      hub.broadcast({ type: 'run-start', ...r })
+    },
     report: (report) => hub.broadcast({ type: 'run', report, result: report.result, demo: { ...runs.demo } }),
     error: (origin, e) =>
       hub.broadcast({

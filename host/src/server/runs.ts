@@ -7,13 +7,13 @@
  * its effect stays visible on the charts before the loop resumes.
  */
 import { PsError } from '../core/errors.js'
-import { PATTERNS, type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
+import { defaultOffset, PATTERNS, type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
 import { type Snapshot } from '../core/probe.js'
 import { COUNTERS } from '../core/generated.js'
 import { Mutex } from '../util/mutex.js'
 import { sleep } from '../util/sleep.js'
 import type { ServerSession } from './session.js'
-import type { CounterDeltas, DemoState, RunReport } from '../core/wire.js'
+import type { CounterDeltas, DemoState, RunReport, RunStart } from '../core/wire.js'
 
 export const DEMO_PERIOD_MS = 100
 export const DEMO_HOLD_MS = 2_000
@@ -24,7 +24,6 @@ const DEMO_MIN_BYTES = 4 * 1024
 /** 256 MiB: ≈1–3 s on the twin as measured (≈8 M 32-B MRds); the runner accepts up to 1 GiB */
 const DEMO_MAX_BYTES = 256 * 1024 * 1024
 const DEMO_START_BYTES = 4 * 1024 * 1024
-const DEMO_OFFSET: Record<PatternName, number> = { strided: 0, 'merged-aligned': 0, 'merged-misaligned': 32 }
 
 export function counterDeltas(before: Snapshot, after: Snapshot): CounterDeltas {
   const d = {} as CounterDeltas
@@ -44,6 +43,8 @@ export function nextDemoBytes(bytes: number, wallSeconds: number): number {
 }
 
 export interface RunServiceEvents {
+  /** a run is about to start (its baseline snapshot taken) */
+  start?(r: RunStart): void
   report(r: RunReport): void
   error(origin: 'demo' | 'manual', e: unknown): void
   /** false once the device is gone: the demo loop ends */
@@ -75,15 +76,18 @@ export class RunService {
       return await this.lock.run(async () => {
         if (this.abort.signal.aborted) throw new PsError('PS_DEVICE_CLOSED', 'server is closing')
         const startedAt = Date.now()
+        const id = this.nextId++
         const before = await this.session.client.snapshot()
+        this.on.start?.({ id, origin, workload, baseline: before })
         const result: WorkloadResult = await runner.run(workload, this.abort.signal)
         const after = await this.session.client.snapshot()
         const report: RunReport = {
-          id: this.nextId++,
+          id,
           origin,
           result,
           probe: counterDeltas(before, after),
           countersEnabled: before.enabled && after.enabled,
+          probeWindow: { from: before.counters.timestamp, to: after.counters.timestamp },
           startedAt,
           finishedAt: Date.now(),
         }
@@ -122,7 +126,7 @@ export class RunService {
       this.demo.current = pattern
       const t0 = performance.now()
       try {
-        await this.run({ pattern, bytes, offset: DEMO_OFFSET[pattern] }, 'demo')
+        await this.run({ pattern, bytes, offset: defaultOffset(pattern) }, 'demo')
         this.demoBytes.set(pattern, nextDemoBytes(bytes, (performance.now() - t0) / 1000))
       } catch (e) {
         if (signal.aborted) break

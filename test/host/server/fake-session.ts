@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events'
 import type { HostLinkStats, ProbeInfo, Snapshot } from '../../../host/src/core/probe.js'
 import type { Workload, WorkloadResult, WorkloadRunner } from '../../../host/src/core/workload.js'
 import { PsError } from '../../../host/src/core/errors.js'
+import { zeroBySize } from '../../../host/src/core/size-classes.js'
 import { COUNTERS, type CounterKey } from '../../../host/src/core/generated.js'
 import type { ServerSession } from '../../../host/src/server/index.js'
 
@@ -82,6 +83,10 @@ export class FakeClient extends EventEmitter {
     clearInterval(this.timer)
     this.closed = true
   }
+  /** the stream goes quiet without a STOP (a hung device): no more snapshots */
+  stall() {
+    clearInterval(this.timer)
+  }
   disconnect(code: 'PS_TWIN_EXITED' | 'PS_SERIAL_DISCONNECTED' = 'PS_TWIN_EXITED') {
     clearInterval(this.timer)
     this.emit('disconnect', new PsError(code, 'twin exited (test)'))
@@ -107,7 +112,7 @@ export class FakeRunner implements WorkloadRunner {
       this.client.counters.cpldCount += count
       this.client.counters.cpldBytes += count * size
     }
-    const bySize = { '32': 0, '64': 0, '96': 0, '128': 0, other: 0 }
+    const bySize = zeroBySize()
     bySize[size === 32 ? '32' : '128'] = count
     return {
       workload,

@@ -74,14 +74,37 @@ describe('WebSocket /ws', () => {
     await c.close()
   })
 
-  it('broadcasts a run message after each workload', async () => {
-    const { base } = await serve()
+  it('broadcasts run-start with the baseline snapshot, then run with the probe window', async () => {
+    const { base, client } = await serve()
+    client.tick()
     const c = await openWs(wsUrl(base, TOKEN))
     await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'merged-aligned', bytes: 1 << 16, offset: 0 } })
     await expect.poll(() => c.of('run').length).toBe(1)
+    const start = c.of('run-start')[0]
     const run = c.of('run')[0]
+    expect(start).toMatchObject({ id: 1, origin: 'manual', workload: { pattern: 'merged-aligned', bytes: 1 << 16, offset: 0 } })
+    expect(start?.baseline.onDemand).toBe(true)
+    expect(c.messages.findIndex((m) => m.type === 'run-start')).toBeLessThan(c.messages.findIndex((m) => m.type === 'run'))
     expect(run?.result.workload.pattern).toBe('merged-aligned')
     expect(run?.report.id).toBe(1)
+    expect(run?.report.probeWindow.from).toBe(start?.baseline.counters.timestamp)
+    expect(run?.report.probeWindow.to).toBeGreaterThanOrEqual(run?.report.probeWindow.from ?? Infinity)
+    await c.close()
+  })
+
+  it('says whether it streams: status after START and STOP, broadcast to the page', async () => {
+    const { base } = await serve()
+    const c = await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => c.of('status').length).toBe(1)
+    expect(c.of('status')[0]?.streaming).toBeNull()
+    await http(base, 'POST', '/api/start', { token: TOKEN, body: { periodMs: 250 } })
+    await expect.poll(() => c.of('status').at(-1)?.streaming).toEqual({ periodMs: 250 })
+    await http(base, 'POST', '/api/start', { token: TOKEN, body: {} })
+    await expect.poll(() => c.of('status').at(-1)?.streaming).toEqual({ periodMs: 100 }) // the spec's default
+    await http(base, 'POST', '/api/stop', { token: TOKEN, body: {} })
+    await expect.poll(() => c.of('status').at(-1)?.streaming).toBeNull()
+    const st = await http(base, 'GET', '/api/status', { token: TOKEN })
+    expect((st.json as { streaming: unknown }).streaming).toBeNull()
     await c.close()
   })
 })

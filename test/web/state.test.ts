@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest'
+import type { Snapshot } from '../../host/src/core/probe.js'
+import type { RunReport, ServerMessage, ServerStatus } from '../../host/src/core/wire.js'
+import { AppState } from '../../web/state.js'
+import { CLOCK_HZ, FakeClient, fakeInfo } from '../host/server/fake-session.js'
+
+const PERIOD = 25_000_000 // 100 ms of probe clock
+
+function started() {
+  const state = new AppState('tok')
+  state.feed = 'open'
+  const c = new FakeClient()
+  c.enabled = true
+  const hello: ServerMessage = {
+    type: 'hello',
+    source: 'twin',
+    path: '/dev/pts/x',
+    info: fakeInfo(),
+    pcieLink: null,
+    counters: [],
+    recent: [],
+    lastRun: null,
+  }
+  state.apply(hello, 0)
+  state.apply(
+    {
+      type: 'status',
+      connected: true,
+      streaming: { periodMs: 100 },
+      hostStats: null,
+      wsDrops: 0,
+      lastSnapshot: null,
+    } as unknown as ServerMessage,
+    0,
+  )
+  let wall = 1_000
+  /** one streamed snapshot after `cycles` of counting, arriving `ms` later */
+  const tick = (opts: { cycles?: number; mrd128?: number; ms?: number } = {}): Snapshot => {
+    c.counters.mrd128 += opts.mrd128 ?? 100
+    c.counters.cpldCount += opts.mrd128 ?? 100
+    c.counters.cpldBytes += 128 * (opts.mrd128 ?? 100)
+    c.counters.mrdBytes += 128 * (opts.mrd128 ?? 100)
+    const s = c.tick(opts.cycles ?? PERIOD)
+    wall += opts.ms ?? 100
+    s.receivedAt = wall
+    state.apply({ type: 'snapshot', snapshots: [s], hostStats: null, wsDrops: 0 }, wall)
+    return s
+  }
+  return { state, c, tick, now: () => wall }
+}
+
+const report = (id: number, origin: 'demo' | 'manual', from: Snapshot, to: Snapshot, pattern = 'strided'): RunReport =>
+  ({
+    id,
+    origin,
+    result: { workload: { pattern, bytes: 4096, offset: 0 } },
+    probe: { ...to.counters, mrd32: 128, mrd128: 0, mrdBytes: 4096 },
+    countersEnabled: true,
+    probeWindow: { from: from.counters.timestamp, to: to.counters.timestamp },
+  }) as unknown as RunReport
+
+describe('AppState rates', () => {
+  it('plots MRd/s and completed payload on the probe clock', () => {
+    const { state, tick } = started()
+    tick()
+    tick()
+    const p = state.payloadRate.last()
+    expect(p?.x).toBeCloseTo((2 * PERIOD) / CLOCK_HZ)
+    expect(p?.y).toBeCloseTo((100 * 128) / 0.1)
+    expect(state.mrdRate.last()?.y).toBeCloseTo(1_000)
+    expect(state.gaps).toBe(0)
+  })
+
+  it('breaks the line with a NaN point across a clear, a stop and a quiet stream', () => {
+    const { state, c, tick } = started()
+    tick()
+    tick()
+    // clear: CYCLES goes back
+    c.counters.cycles = 0
+    tick()
+    tick()
+    expect(state.gaps).toBe(1)
+    // stopped for a while: TIMESTAMP runs on, CYCLES does not
+    c.counters.timestamp += 10 * PERIOD
+    tick()
+    tick()
+    expect(state.gaps).toBe(2)
+    // nothing for longer than the stale limit
+    tick({ ms: 5_000 })
+    tick()
+    expect(state.gaps).toBe(3)
+    const ys = state.mrdRate.view().map((p) => p.y)
+    expect(ys.filter((y) => Number.isNaN(y))).toHaveLength(3)
+    const xs = state.mrdRate.view().map((p) => p.x)
+    expect([...xs].sort((a, b) => a - b)).toEqual(xs) // still ordered for chart.js
+  })
+
+  it('starts a new time axis when the firmware restarts', () => {
+    const { state, c, tick } = started()
+    tick()
+    tick()
+    c.counters.timestamp = 0
+    c.counters.cycles = 0
+    c.index = 0
+    tick()
+    expect(state.last?.index).toBe(0)
+    expect(state.mrdRate.length).toBe(0)
+  })
+
+  it('counts intervals whose payload reads above the link ceiling', () => {
+    const { state, tick } = started()
+    state.pcieLink = { name: 'slow', tlpBytesPerSecond: 1e5 }
+    tick()
+    tick()
+    expect(state.aboveCeilingCount).toBe(1)
+  })
+})
+
+describe('AppState runs', () => {
+  it('marks each run on the time axis and shows the current run or the total', () => {
+    const { state, tick } = started()
+    const base = tick()
+    state.apply({ type: 'run-start', id: 7, origin: 'demo', workload: { pattern: 'strided', bytes: 4096, offset: 0 }, baseline: base }, 0)
+    expect(state.marks.at(-1)).toMatchObject({ id: 7, label: 'strided', to: undefined })
+    tick({ mrd128: 3 })
+    state.histogramMode = 'run'
+    expect(state.shownHistogram().caption).toBe('run #7 strided (running)')
+    expect(state.shownHistogram().counts[3]).toBe(3)
+    const end = tick({ mrd128: 0 })
+    state.apply(
+      {
+        type: 'run',
+        report: report(7, 'demo', base, end),
+        result: report(7, 'demo', base, end).result,
+        demo: { enabled: true, runs: 1, current: null },
+      },
+      0,
+    )
+    expect(state.marks.at(-1)?.to).toBeCloseTo(end.counters.timestamp / CLOCK_HZ)
+    expect(state.shownHistogram()).toMatchObject({ caption: 'run #7 strided', counts: [128, 0, 0, 0, 0], bytes: 4096 })
+    state.histogramMode = 'total'
+    expect(state.shownHistogram().caption).toBe('since last clear')
+    expect(state.shownHistogram().counts[3]).toBe(end.counters.mrd128)
+  })
+
+  it('keeps demo results out of the result box while a run from the form is pending', () => {
+    const { state, tick } = started()
+    const a = tick()
+    const b = tick()
+    state.manualStarted('running merged-misaligned…')
+    state.apply(
+      {
+        type: 'run',
+        report: report(1, 'demo', a, b),
+        result: report(1, 'demo', a, b).result,
+        demo: { enabled: true, runs: 1, current: null },
+      },
+      0,
+    )
+    expect(state.runBox).toEqual({ kind: 'pending', text: 'running merged-misaligned…' })
+    state.manualFinished({ report: report(2, 'manual', a, b, 'merged-misaligned') })
+    expect(state.runBox.kind).toBe('report')
+    expect(state.runBoxHistory).toEqual(['running merged-misaligned…', 'run #2 (manual) merged-misaligned'])
+    // once nothing is pending, demo results show again
+    state.apply(
+      {
+        type: 'run',
+        report: report(3, 'demo', a, b),
+        result: report(3, 'demo', a, b).result,
+        demo: { enabled: true, runs: 2, current: null },
+      },
+      0,
+    )
+    expect(state.runBoxHistory.at(-1)).toBe('run #3 (demo) strided')
+  })
+
+  it('reports a live state from the status and the newest snapshot', () => {
+    const { state, tick, now } = started()
+    tick()
+    expect(state.live(now()).key).toBe('live')
+    expect(state.live(now() + 3_000).key).toBe('stale')
+    state.apply({ type: 'status', ...(state.status as ServerStatus), streaming: null }, now())
+    expect(state.live(now()).key).toBe('stopped')
+  })
+})

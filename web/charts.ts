@@ -1,0 +1,82 @@
+/**
+ * chart.js set-up: only the parts the page uses are registered (a smaller bundle than
+ * chart.js/auto), the dark theme's defaults, and a plugin that draws workload runs as labelled
+ * bands on a time axis.
+ */
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  type ChartType,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  type Plugin,
+  PointElement,
+  Tooltip,
+} from 'chart.js'
+import type { RunMark } from './state.js'
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Legend, Tooltip)
+Chart.defaults.color = '#8593a6'
+Chart.defaults.borderColor = '#263140'
+Chart.defaults.font.family = 'system-ui, sans-serif'
+
+export { Chart }
+
+const BAND_FILL = { demo: 'rgba(120, 140, 170, 0.10)', manual: 'rgba(246, 173, 85, 0.16)' }
+
+/**
+ * Shades each run between its start and end on the x axis and writes its pattern at the top, so
+ * a rate curve can be read against the workload that made it. A run still going ends at the
+ * newest point.
+ */
+export function runBandsPlugin<T extends ChartType>(marks: () => readonly RunMark[], newestX: () => number | undefined): Plugin<T> {
+  return {
+    id: 'runBands',
+    beforeDatasetsDraw(chart) {
+      const x = chart.scales.x
+      const area = chart.chartArea
+      if (!x || !area) return
+      const ctx = chart.ctx
+      ctx.save()
+      ctx.font = '11px system-ui, sans-serif'
+      ctx.textBaseline = 'top'
+      for (const m of marks()) {
+        const to = m.to ?? newestX()
+        if (to === undefined || to < (x.min ?? -Infinity) || m.from > (x.max ?? Infinity)) continue
+        const left = Math.max(area.left, x.getPixelForValue(m.from))
+        const right = Math.min(area.right, x.getPixelForValue(to))
+        if (right <= left) continue
+        ctx.fillStyle = BAND_FILL[m.origin]
+        ctx.fillRect(left, area.top, right - left, area.bottom - area.top)
+        ctx.strokeStyle = 'rgba(160, 174, 192, 0.35)'
+        ctx.beginPath()
+        ctx.moveTo(left + 0.5, area.top)
+        ctx.lineTo(left + 0.5, area.bottom)
+        ctx.stroke()
+        if (right - left > 30) {
+          ctx.fillStyle = '#a0aec0'
+          ctx.fillText(m.label, left + 3, area.top + 2, right - left - 6)
+        }
+      }
+      ctx.restore()
+    },
+  }
+}
+
+/** For the browser tests: each chart's axis titles and how many points its tooltip shows. */
+export function chartsSummary(): { canvas: string; axes: Record<string, string>; tooltipPoints: number }[] {
+  return Object.values(Chart.instances).map((c) => ({
+    canvas: c.canvas.id,
+    axes: Object.fromEntries(
+      Object.entries(c.options.scales ?? {}).map(([k, s]) => {
+        const title = (s as { title?: { text?: unknown } } | undefined)?.title?.text
+        return [k, typeof title === 'string' ? title : '']
+      }),
+    ),
+    tooltipPoints: c.tooltip?.getActiveElements().length ?? 0,
+  }))
+}

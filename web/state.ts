@@ -1,0 +1,315 @@
+/**
+ * Everything the page knows, and the one place server messages change it. DOM-free: views read
+ * it, the feed and the API client write it, and unit tests drive it in Node.
+ *
+ * Rates are plotted on the probe's own clock (TIMESTAMP / clockHz). A line never crosses a gap:
+ * where the counters were cleared or stopped, or the stream went quiet, a NaN point breaks it.
+ */
+import type { PcieLinkInfo } from '../host/src/core/link.js'
+import type { HostLinkStats, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
+import type { CounterMeta, RunReport, RunStart, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
+import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
+import { aboveCeiling, deltas, histogram, rateBetween, RingSeries, SIZE_KEYS } from './model.js'
+
+const RATE_POINTS = 600
+/** run bands kept on the rate chart */
+const MAX_MARKS = 40
+
+export type HistogramMode = 'total' | 'run'
+
+/** A workload run on the probe's time axis: `to` is undefined while it runs. */
+export interface RunMark {
+  id: number
+  origin: 'demo' | 'manual'
+  label: string
+  from: number
+  to: number | undefined
+}
+
+/** What the run-result box shows. */
+export type RunBox =
+  { kind: 'idle' } | { kind: 'pending'; text: string } | { kind: 'report'; report: RunReport } | { kind: 'error'; text: string }
+
+/** What tests read from `window.__pcieScope` (test/e2e/browser.e2e.test.ts). */
+export interface TestHook {
+  live: LiveState['key']
+  histogram: number[]
+  histogramMode: HistogramMode
+  total: number
+  snapshots: number
+  ratePoints: number
+  /** NaN points that break the rate lines */
+  gaps: number
+  /** the newest payload rate and ceiling in B/s (undefined before the first) */
+  payloadPerSec: number | undefined
+  ceilingPerSec: number | undefined
+  aboveCeiling: number
+  marks: RunMark[]
+  wsOpen: boolean
+  connected: boolean
+  lastRun: RunReport | null
+  /** every text the run-result box has shown, oldest first */
+  runBoxHistory: string[]
+}
+
+export class AppState {
+  auth: AuthState
+  feed: FeedState = 'connecting'
+  paused = false
+  histogramMode: HistogramMode = 'total'
+  info: ProbeInfo | undefined
+  pcieLink: PcieLinkInfo | null = null
+  counters: CounterMeta[] = []
+  status: ServerStatus | undefined
+  hostStats: HostLinkStats | null = null
+  wsDrops = 0
+  /** newest snapshot, and the page time the newest streamed one arrived */
+  last: Snapshot | undefined
+  lastAt: number | undefined
+  snapshotsSeen = 0
+  readonly mrdRate = new RingSeries(RATE_POINTS)
+  readonly payloadRate = new RingSeries(RATE_POINTS)
+  readonly ceilingRate = new RingSeries(RATE_POINTS)
+  gaps = 0
+  aboveCeilingCount = 0
+  readonly marks: RunMark[] = []
+  /** the run in flight, with its baseline snapshot */
+  running: RunStart | null = null
+  lastRun: RunReport | null = null
+  /** a run from the form is pending: demo results leave the result box alone */
+  manualPending = false
+  runBox: RunBox = { kind: 'idle' }
+  /** the last control command's failure, shown in the header until the next command */
+  notice = ''
+  readonly runBoxHistory: string[] = []
+  private prevForRate: Snapshot | undefined
+  private lastX: number | undefined
+  private gapPending = false
+
+  constructor(readonly token: string) {
+    this.auth = token ? 'ok' : 'missing'
+  }
+
+  live(now: number): LiveState {
+    return liveState({ auth: this.auth, feed: this.feed, status: this.status, paused: this.paused, lastSnapshotAt: this.lastAt, now })
+  }
+
+  /** Apply one server message; `now` is the page clock (ms). */
+  apply(m: ServerMessage, now: number): void {
+    switch (m.type) {
+      case 'hello':
+        this.info = m.info
+        this.pcieLink = m.pcieLink
+        this.counters = m.counters
+        this.resetSeries()
+        // history from before this page: its age is what the server recorded, not now
+        for (const s of m.recent) this.ingest(s, Math.min(now, s.receivedAt))
+        if (m.lastRun) this.setRun(m.lastRun)
+        break
+      case 'status': {
+        const { type: _type, ...st } = m
+        if (this.status && this.status.connected !== st.connected) this.gapPending = true
+        this.status = st
+        this.hostStats = st.hostStats
+        this.wsDrops = st.wsDrops
+        if (st.lastSnapshot && !this.last) this.ingest(st.lastSnapshot, Math.min(now, st.lastSnapshot.receivedAt))
+        break
+      }
+      case 'snapshot':
+        for (const s of m.snapshots) this.ingest(s, now)
+        this.hostStats = m.hostStats
+        this.wsDrops = m.wsDrops
+        break
+      case 'run-start': {
+        const { type: _type, ...r } = m
+        this.running = r
+        this.ingest(r.baseline, now)
+        this.addMark({
+          id: r.id,
+          origin: r.origin,
+          label: workloadLabel(r.workload),
+          from: this.t(r.baseline.counters.timestamp),
+          to: undefined,
+        })
+        break
+      }
+      case 'run':
+        if (this.running?.id === m.report.id) this.running = null
+        this.setRun(m.report)
+        if (this.status) this.status.demo = m.demo
+        break
+      case 'run-error':
+        if (m.origin === 'manual') this.showRunBox({ kind: 'error', text: `${m.error.code}: ${m.error.message}` })
+        this.running = null
+        break
+    }
+  }
+
+  say(notice: string): void {
+    this.notice = notice
+  }
+
+  /** A run from the form: the box says so until its own result or error arrives. */
+  manualStarted(text: string): void {
+    this.manualPending = true
+    this.showRunBox({ kind: 'pending', text })
+  }
+
+  manualFinished(outcome: { report: RunReport } | { error: string }): void {
+    this.manualPending = false
+    if ('report' in outcome) this.setRun(outcome.report)
+    else this.showRunBox({ kind: 'error', text: outcome.error })
+  }
+
+  /**
+   * The histogram the page shows, with the requested bytes of the same requests: since the last
+   * clear, or the current (or last) run alone.
+   */
+  shownHistogram(): { counts: number[]; bytes: number | undefined; caption: string } {
+    if (this.histogramMode === 'run') {
+      const r = this.running
+      if (r && this.last && this.last.counters.timestamp >= r.baseline.counters.timestamp) {
+        const d = deltas(r.baseline, this.last)
+        return { counts: histogram(d), bytes: d.mrdBytes, caption: `run #${r.id} ${workloadLabel(r.workload)} (running)` }
+      }
+      const done = this.lastRun
+      if (done)
+        return {
+          counts: histogram(done.probe),
+          bytes: done.probe.mrdBytes,
+          caption: `run #${done.id} ${workloadLabel(done.result.workload)}`,
+        }
+      return { counts: zeroHistogram(), bytes: undefined, caption: 'no run yet' }
+    }
+    const last = this.last
+    return { counts: last ? histogram(last) : zeroHistogram(), bytes: last?.counters.mrdBytes, caption: 'since last clear' }
+  }
+
+  staleAfterMs(): number {
+    return staleAfterMs(this.status?.streaming?.periodMs ?? 100)
+  }
+
+  hook(now: number): TestHook {
+    const shown = this.shownHistogram().counts
+    return {
+      live: this.live(now).key,
+      histogram: shown,
+      histogramMode: this.histogramMode,
+      total: shown.reduce((a, b) => a + b, 0),
+      snapshots: this.snapshotsSeen,
+      ratePoints: this.mrdRate.view().filter((p) => Number.isFinite(p.y)).length,
+      gaps: this.gaps,
+      payloadPerSec: this.payloadRate.last()?.y,
+      ceilingPerSec: this.ceilingRate.last()?.y,
+      aboveCeiling: this.aboveCeilingCount,
+      marks: this.marks.map((m) => ({ ...m })),
+      wsOpen: this.feed === 'open',
+      connected: this.feed === 'open' && (this.status?.connected ?? false),
+      lastRun: this.lastRun,
+      runBoxHistory: [...this.runBoxHistory],
+    }
+  }
+
+  private t(timestamp: number): number {
+    return this.info?.clockHz ? timestamp / this.info.clockHz : 0
+  }
+
+  private setRun(r: RunReport): void {
+    this.lastRun = r
+    const mark = this.marks.find((m) => m.id === r.id)
+    if (mark) mark.to = this.t(r.probeWindow.to)
+    else
+      this.addMark({
+        id: r.id,
+        origin: r.origin,
+        label: workloadLabel(r.result.workload),
+        from: this.t(r.probeWindow.from),
+        to: this.t(r.probeWindow.to),
+      })
+    // a demo result must not replace the box while a run from the form waits for its own
+    if (r.origin === 'manual' || !this.manualPending) this.showRunBox({ kind: 'report', report: r })
+  }
+
+  private showRunBox(b: RunBox): void {
+    this.runBox = b
+    this.runBoxHistory.push(runBoxText(b))
+    if (this.runBoxHistory.length > 100) this.runBoxHistory.shift()
+  }
+
+  private addMark(m: RunMark): void {
+    this.marks.push(m)
+    if (this.marks.length > MAX_MARKS) this.marks.shift()
+  }
+
+  private resetSeries(): void {
+    this.last = undefined
+    this.lastAt = undefined
+    this.prevForRate = undefined
+    this.lastX = undefined
+    this.mrdRate.clear()
+    this.payloadRate.clear()
+    this.ceilingRate.clear()
+    this.marks.length = 0
+    this.gapPending = false
+  }
+
+  private ingest(s: Snapshot, now: number): void {
+    this.snapshotsSeen++
+    const last = this.last
+    if (last && s.counters.timestamp < last.counters.timestamp) {
+      if (s.index >= last.index) return // an older snapshot overtaken by a newer one: nothing new
+      this.resetSeries() // the firmware restarted (board reset, new twin): a new time axis
+    }
+    this.last = s
+    // only the periodic stream proves it is flowing; an answer to SNAPSHOT does not
+    if (!s.onDemand) this.lastAt = Math.max(this.lastAt ?? 0, now)
+    const prev = this.prevForRate
+    const clockHz = this.info?.clockHz ?? 0
+    if (!prev || !(clockHz > 0)) {
+      this.prevForRate = s
+      return
+    }
+    const dc = s.counters.cycles - prev.counters.cycles
+    const dt = s.counters.timestamp - prev.counters.timestamp
+    // cleared, stopped for part of the interval, or a quiet stream: no rate across it
+    const quiet = s.receivedAt - prev.receivedAt > this.staleAfterMs()
+    if (dc < 0 || !s.enabled || !prev.enabled || dt > dc + 64 || quiet) {
+      this.gapPending = true
+      this.prevForRate = s
+      return
+    }
+    if (dc === 0) return // nothing counted since prev: keep it as the baseline
+    const r = rateBetween(prev, s, clockHz, this.pcieLink)
+    this.prevForRate = s
+    if (!r) return
+    if (this.gapPending && this.lastX !== undefined && r.t > this.lastX) {
+      const x = (this.lastX + r.t) / 2
+      for (const series of [this.mrdRate, this.payloadRate, this.ceilingRate]) series.push({ x, y: NaN })
+      this.gaps++
+    }
+    this.gapPending = false
+    this.mrdRate.push({ x: r.t, y: r.mrdPerSec })
+    this.payloadRate.push({ x: r.t, y: r.payloadPerSec })
+    this.ceilingRate.push({ x: r.t, y: r.ceilingBytesPerSec ?? NaN })
+    if (aboveCeiling(r)) this.aboveCeilingCount++
+    this.lastX = r.t
+  }
+}
+
+export const workloadLabel = (w: { pattern: string; bytes: number; offset: number }): string =>
+  `${w.pattern}${w.offset ? ` +${w.offset}` : ''}`
+
+const zeroHistogram = (): number[] => SIZE_KEYS.map(() => 0)
+
+export function runBoxText(b: RunBox): string {
+  switch (b.kind) {
+    case 'idle':
+      return 'no run yet'
+    case 'pending':
+      return b.text
+    case 'error':
+      return b.text
+    case 'report':
+      return `run #${b.report.id} (${b.report.origin}) ${b.report.result.workload.pattern}`
+  }
+}

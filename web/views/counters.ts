@@ -1,0 +1,37 @@
+/** Every probe counter of the newest snapshot, with its name and documentation from the spec. */
+import { $, el, row } from '../dom.js'
+import { int } from '../model.js'
+import type { View } from './view.js'
+
+export function countersView(): View {
+  const cells = new Map<string, HTMLTableCellElement>()
+  let body: HTMLTableSectionElement
+  return {
+    mount() {
+      const b = $('counters-table').querySelector('tbody')
+      if (!b) throw new Error('#counters-table has no tbody')
+      body = b
+    },
+    render({ state }) {
+      const s = state.last
+      if (state.paused || !s) return
+      if (cells.size !== state.counters.length) {
+        body.replaceChildren()
+        cells.clear()
+        for (const c of state.counters) {
+          const name = el('td', c.name, 'name')
+          name.title = c.doc
+          const val = el('td', '0', 'num')
+          const tr = row([name, val, el('td', c.doc, 'muted small')])
+          tr.dataset.testid = `counter-${c.key}`
+          body.append(tr)
+          cells.set(c.key, val)
+        }
+      }
+      for (const c of state.counters) {
+        const cell = cells.get(c.key)
+        if (cell) cell.textContent = int(s.counters[c.key])
+      }
+    },
+  }
+}

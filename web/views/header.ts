@@ -1,0 +1,55 @@
+/** The header: what the badge says (live, stopped, paused, stale, …), the source, the controls. */
+import { $ } from '../dom.js'
+import { si } from '../model.js'
+import type { View, ViewContext } from './view.js'
+
+export function headerView(): View {
+  let badge: HTMLElement
+  let banner: HTMLElement
+  let pause: HTMLButtonElement
+
+  const command = (ctx: ViewContext, path: 'start' | 'stop' | 'clear') => {
+    ctx.api.post(path).then(
+      () => ctx.state.say(''),
+      (e: unknown) => {
+        ctx.state.say(`${path} failed: ${(e as Error).message}`)
+        ctx.changed()
+      },
+    )
+  }
+
+  return {
+    mount(ctx) {
+      badge = $('conn')
+      banner = $('banner')
+      pause = $<HTMLButtonElement>('btn-pause')
+      $('btn-start').addEventListener('click', () => command(ctx, 'start'))
+      $('btn-stop').addEventListener('click', () => command(ctx, 'stop'))
+      $('btn-clear').addEventListener('click', () => command(ctx, 'clear'))
+      pause.addEventListener('click', () => {
+        ctx.state.paused = !ctx.state.paused
+        ctx.changed()
+      })
+    },
+    render(ctx) {
+      const { state } = ctx
+      const live = state.live(ctx.now())
+      badge.textContent = live.text
+      badge.className = `badge badge-${live.tone}`
+      badge.dataset.state = live.key
+      badge.title = live.hint
+      const showBanner = live.key === 'token-missing' || live.key === 'token-wrong'
+      banner.hidden = !showBanner
+      banner.textContent = showBanner ? live.hint : ''
+      $('notice').textContent = state.notice
+      pause.textContent = state.paused ? 'Resume' : 'Pause'
+      pause.setAttribute('aria-pressed', String(state.paused))
+      const st = state.status
+      if (!st) return
+      $('source').textContent = `${st.source} · ${st.path}${state.info ? ` · ${si(state.info.clockHz, 'Hz')} probe clock` : ''}`
+      const d = st.demo
+      const lastDemo = state.lastRun?.origin === 'demo' ? ` · last: ${state.lastRun.result.workload.pattern}` : ''
+      $('demo').textContent = d.enabled ? `demo loop: ${d.runs} runs${d.current ? ` · now: ${d.current}` : lastDemo}` : ''
+    },
+  }
+}

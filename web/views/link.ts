@@ -1,0 +1,48 @@
+/** Link health: what the host decoder, the firmware and the server counted going wrong. */
+import { $, el, row } from '../dom.js'
+import { int } from '../model.js'
+import type { View } from './view.js'
+
+export function linkView(): View {
+  let body: HTMLTableSectionElement
+  return {
+    mount() {
+      const b = $('link-table').querySelector('tbody')
+      if (!b) throw new Error('#link-table has no tbody')
+      body = b
+    },
+    render({ state }) {
+      if (state.paused) return
+      const rows: HTMLTableRowElement[] = []
+      const group = (label: string) => rows.push(row([el('td', label)], 'group'))
+      const num = (label: string, v: number | undefined, isError: boolean, testid: string) => {
+        const tr = row(
+          [el('td', label, 'name'), el('td', v === undefined ? '–' : int(v), 'num')],
+          isError && (v ?? 0) > 0 ? 'bad' : undefined,
+        )
+        tr.dataset.testid = testid
+        rows.push(tr)
+      }
+      const host = state.hostStats
+      group('host decoder (UART → frames)')
+      num('frames', host?.frames, false, 'host-frames')
+      num('bytes', host?.bytes, false, 'host-bytes')
+      num('bad frames', host?.badFrames, true, 'host-badFrames')
+      num('CRC errors', host?.crcErrors, true, 'host-crcErrors')
+      num('overflows', host?.overflows, true, 'host-overflows')
+      num('sequence gaps', host?.seqGaps, true, 'host-seqGaps')
+      num('unknown frames', host?.unknownFrames, true, 'host-unknownFrames')
+      group('firmware (commands received)')
+      const fw = state.last?.firmware
+      num('rx frames', fw?.rxFrames, false, 'fw-rxFrames')
+      num('rx bad frames', fw?.rxBadFrames, true, 'fw-rxBadFrames')
+      num('rx overflows', fw?.rxOverflows, true, 'fw-rxOverflows')
+      num('unknown commands', fw?.unknownCommands, true, 'fw-unknownCommands')
+      num('tx dropped', fw?.txDropped, true, 'fw-txDropped')
+      group('server')
+      num('WebSocket batches dropped (slow clients)', state.wsDrops, true, 'ws-drops')
+      num('BAR unsupported requests', state.last?.counters.barUr, true, 'bar-ur')
+      body.replaceChildren(...rows)
+    },
+  }
+}
