@@ -18,3 +18,10 @@ export function row(cells: (string | HTMLElement)[], cls?: string): HTMLTableRow
   for (const c of cells) tr.append(typeof c === 'string' ? el('td', c) : c)
   return tr
 }
+
+/** The body of a table in index.html. */
+export function tbodyOf(tableId: string): HTMLTableSectionElement {
+  const body = $(tableId).querySelector('tbody')
+  if (!body) throw new Error(`#${tableId} has no tbody`)
+  return body
+}

@@ -1,5 +1,5 @@
 /** Every probe counter of the newest snapshot, with its name and documentation from the spec. */
-import { $, el, row } from '../dom.js'
+import { el, row, tbodyOf } from '../dom.js'
 import { int } from '../model.js'
 import type { View } from './view.js'
 
@@ -8,9 +8,7 @@ export function countersView(): View {
   let body: HTMLTableSectionElement
   return {
     mount() {
-      const b = $('counters-table').querySelector('tbody')
-      if (!b) throw new Error('#counters-table has no tbody')
-      body = b
+      body = tbodyOf('counters-table')
     },
     render({ state }) {
       const s = state.last

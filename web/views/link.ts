@@ -1,5 +1,5 @@
 /** Link health: what the host decoder, the firmware and the server counted going wrong. */
-import { $, el, row } from '../dom.js'
+import { el, row, tbodyOf } from '../dom.js'
 import { int } from '../model.js'
 import type { View } from './view.js'
 
@@ -7,9 +7,7 @@ export function linkView(): View {
   let body: HTMLTableSectionElement
   return {
     mount() {
-      const b = $('link-table').querySelector('tbody')
-      if (!b) throw new Error('#link-table has no tbody')
-      body = b
+      body = tbodyOf('link-table')
     },
     render({ state }) {
       if (state.paused) return
