@@ -28,7 +28,8 @@ export function linkView(): View {
       num('bad frames', host?.badFrames, true, 'host-badFrames')
       num('CRC errors', host?.crcErrors, true, 'host-crcErrors')
       num('overflows', host?.overflows, true, 'host-overflows')
-      num('sequence gaps', host?.seqGaps, true, 'host-seqGaps')
+      num('frames lost', host?.lostFrames, true, 'host-lostFrames')
+      num('sequence gaps (where they were lost)', host?.seqGaps, true, 'host-seqGaps')
       num('unknown frames', host?.unknownFrames, true, 'host-unknownFrames')
       group('firmware (commands received)')
       const fw = state.last?.firmware

@@ -91,7 +91,7 @@ const formatCapture = (r: CaptureResult, path: string): string => {
     ],
     [
       'link errors',
-      `host bad ${r.link.host.badFrames}, crc ${r.link.host.crcErrors}, overflow ${r.link.host.overflows}, gaps ${r.link.host.seqGaps}; ` +
+      `host bad ${r.link.host.badFrames}, crc ${r.link.host.crcErrors}, overflow ${r.link.host.overflows}, lost ${r.link.host.lostFrames} in ${r.link.host.seqGaps} gaps; ` +
         `firmware bad ${r.link.firmware.rxBadFrames}, overflow ${r.link.firmware.rxOverflows}, dropped ${r.link.firmware.txDropped}`,
     ],
     ['wall time', `${r.wallSeconds.toFixed(2)} s`],

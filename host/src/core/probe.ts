@@ -49,7 +49,10 @@ export interface HostLinkStats {
   badFrames: number
   crcErrors: number
   overflows: number
+  /** places where the sequence number jumped (one per gap, however many frames it lost) */
   seqGaps: number
+  /** frames lost in those gaps: the sum of how far each jump went (a repeat or step back loses none) */
+  lostFrames: number
   unknownFrames: number
   bytes: number
 }

@@ -29,6 +29,7 @@ const emptyHostStats = (): HostLinkStats => ({
   crcErrors: 0,
   overflows: 0,
   seqGaps: 0,
+  lostFrames: 0,
   unknownFrames: 0,
   bytes: 0,
 })
@@ -169,6 +170,10 @@ export class FrameDecoder extends Transform {
       const expected = (this.lastSeq + 1) & 0xffff
       if (seq !== expected) {
         this.counts.seqGaps++
+        // a jump forward of less than half the 16-bit space lost that many frames; a larger one
+        // is a repeat or a step back (a restarted device), which lost none that we can tell
+        const ahead = (seq - expected) & 0xffff
+        if (ahead < 0x8000) this.counts.lostFrames += ahead
         log.debug(() => `sequence gap: expected ${expected}, got ${seq}`)
       }
     }

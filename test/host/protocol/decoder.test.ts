@@ -100,9 +100,23 @@ describe('FrameDecoder', () => {
     expect(d.stats.seqGaps).toBe(0)
     d.write(Buffer.concat([frameBytes(5), frameBytes(6)]))
     expect(d.stats.seqGaps).toBe(1)
+    expect(d.stats.lostFrames).toBe(3) // 2, 3 and 4 never arrived
     d.resetSequence()
     d.write(frameBytes(100))
     expect(d.stats.seqGaps).toBe(1)
+  })
+
+  it('counts lost frames, not gap events: three frames in four lost is 3 × N lost, N gaps', () => {
+    const d = new FrameDecoder()
+    collect(d)
+    const seqs = Array.from({ length: 10_000 }, (_, i) => (i * 4) & 0xffff)
+    d.write(Buffer.concat(seqs.map((s) => frameBytes(s))))
+    expect(d.stats.seqGaps).toBe(9_999)
+    expect(d.stats.lostFrames).toBe(29_997)
+    // a repeated frame or a step back is a gap but loses nothing
+    d.write(Buffer.concat([frameBytes(seqs.at(-1)!), frameBytes(seqs.at(-1)! - 100)]))
+    expect(d.stats.seqGaps).toBe(10_001)
+    expect(d.stats.lostFrames).toBe(29_997)
   })
 
   it('counts unknown frame types without passing them on', () => {

@@ -72,7 +72,16 @@ export class FakeClient extends EventEmitter {
     return this.makeSnapshot(true)
   }
   hostStats(): HostLinkStats {
-    return { frames: this.index, badFrames: 0, crcErrors: 0, overflows: 0, seqGaps: 0, unknownFrames: 0, bytes: this.index * 120 }
+    return {
+      frames: this.index,
+      badFrames: 0,
+      crcErrors: 0,
+      overflows: 0,
+      seqGaps: 0,
+      lostFrames: 0,
+      unknownFrames: 0,
+      bytes: this.index * 120,
+    }
   }
   /** what lastSnapshot() answers: a snapshot the client saw before the server started */
   seed: Snapshot | undefined
