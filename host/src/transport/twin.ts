@@ -26,6 +26,9 @@ const log = createLogger('ps:transport:twin')
 const logStderr = createLogger('ps:transport:twin:stderr')
 
 const TWIN_RELATIVE_PATH = join('build', 'twin', 'pcie-scope-twin')
+/** How the twin starts the lines it writes itself on stderr (native/twin/main.cpp). */
+const TWIN_MESSAGE_PREFIX = 'pcie-scope-twin: '
+
 export const TWIN_BUILD_COMMAND = 'npm run build:twin'
 
 export type { TwinDone } from './twin-lines.js'
@@ -135,7 +138,9 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     log.debug(() => `spawn ${bin} ${args.join(' ')}`)
     const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'] })
     const stderrTail: string[] = []
+    let ownMessage: string | undefined // the twin's first line of its own (a usage text follows it)
     createInterface({ input: child.stderr }).on('line', (l) => {
+      if (ownMessage === undefined && l.startsWith(TWIN_MESSAGE_PREFIX)) ownMessage = l.slice(TWIN_MESSAGE_PREFIX.length)
       stderrTail.push(l)
       if (stderrTail.length > STDERR_TAIL) stderrTail.shift()
       logStderr.debug(l)
@@ -149,23 +154,34 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     const timeoutMs = opts.readyTimeoutMs ?? 20_000
     let timer: NodeJS.Timeout | undefined
     const tail = () => (stderrTail.length ? `; twin stderr: ${stderrTail.slice(-5).join(' | ')}` : '')
+    // exit status 2 is the twin refusing its options: its own message, not the usage after it
+    const refused = (code: number | null) => {
+      const own = code === 2 ? ownMessage : undefined
+      return own === undefined ? undefined : new PsError('PS_USAGE', `the twin refused its options: ${own}`)
+    }
     try {
       const ready = await Promise.race([
         readReady(lines).catch(async (e: unknown) => {
           // stdout closed early: report how the twin ended, with its last stderr lines
           const ended = await Promise.race([exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 1000))])
-          if (ended)
+          if (ended) {
+            const usage = refused(ended.code)
+            if (usage) throw usage
             throw new PsError(
               'PS_TWIN_START',
               `the twin exited before it was ready (code ${ended.code}, signal ${ended.signal})${tail()}`,
               { cause: e },
             )
+          }
           throw e
         }),
         new Promise<never>((_, reject) => {
           child.once('error', (e) => reject(new PsError('PS_TWIN_START', `cannot start the twin ${bin}: ${e.message}`, { cause: e })))
           void exited.then(({ code, signal }) =>
-            reject(new PsError('PS_TWIN_START', `the twin exited before it was ready (code ${code}, signal ${signal})${tail()}`)),
+            reject(
+              refused(code) ??
+                new PsError('PS_TWIN_START', `the twin exited before it was ready (code ${code}, signal ${signal})${tail()}`),
+            ),
           )
           timer = setTimeout(
             () => reject(new PsError('PS_TWIN_START', `the twin printed no ready line within ${timeoutMs} ms${tail()}`)),

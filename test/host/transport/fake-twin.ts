@@ -8,6 +8,10 @@ const mode = process.env.FAKE_TWIN_MODE || 'normal'
 const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n')
 process.stderr.write('fake twin starting ' + process.argv.slice(2).join(' ') + '\\n')
 if (mode === 'die') { process.stderr.write('boom: no model\\n'); process.exit(3) }
+if (mode === 'refuse') {
+  process.stderr.write('pcie-scope-twin: --tags must be 1..256\\n\\nusage: pcie-scope-twin [--tags N]\\n' + '  option help\\n'.repeat(40))
+  process.exit(2)
+}
 if (mode === 'silent' || mode === 'stubborn') setInterval(() => {}, 1000)
 if (mode === 'silent') {}
 else {

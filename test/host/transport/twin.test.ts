@@ -66,6 +66,12 @@ describe('TwinProcess', () => {
     expect((err as Error).message).toContain('boom: no model')
   })
 
+  it('reports options the twin refuses (exit 2) as PS_USAGE with its own message, not its help text', async () => {
+    process.env['FAKE_TWIN_MODE'] = 'refuse'
+    const err = await TwinProcess.launch({ binaryPath: bin, tags: 999 }).catch((e: Error) => e)
+    expect(err).toMatchObject({ code: 'PS_USAGE', message: 'the twin refused its options: --tags must be 1..256' })
+  })
+
   it('times out waiting for ready', async () => {
     process.env['FAKE_TWIN_MODE'] = 'silent'
     await expect(TwinProcess.launch({ binaryPath: bin, readyTimeoutMs: 300 })).rejects.toMatchObject({ code: 'PS_TWIN_START' })
