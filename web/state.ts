@@ -108,7 +108,8 @@ export class AppState {
         break
       case 'status': {
         const { type: _type, ...st } = m
-        if (this.status && this.status.connected !== st.connected) this.gapPending = true
+        // a reconnect or a restart of streaming is a gap, whatever the counters say
+        if (this.status && (this.status.connected !== st.connected || !this.status.streaming !== !st.streaming)) this.gapPending = true
         this.status = st
         this.hostStats = st.hostStats
         this.wsDrops = st.wsDrops

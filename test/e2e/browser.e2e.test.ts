@@ -207,21 +207,36 @@ describe('web UI in Chromium', () => {
       })
     })
 
-    it('marks each demo run with its pattern and shows the current run or the total', async () => {
+    it('marks each demo run with its pattern on the time axis', async () => {
       await onFake({ runDelayMs: 200 }, async (page, server) => {
         await page.goto(server.url)
         await expect
           .poll(async () => (await hook(page)).marks.map((m) => m.label), { timeout: 20_000 })
           .toEqual(expect.arrayContaining(['strided', 'merged-aligned', 'merged-misaligned +32']))
-        await page.getByTestId('hist-mode').selectOption('run')
-        await expect
-          .poll(async () => (await page.getByTestId('hist-caption').textContent()) ?? '', { timeout: 10_000 })
-          .toMatch(/^run #\d+ /)
-        // the fake runner issues one size per run: the current run alone has one bar
-        await expect.poll(async () => (await hook(page)).histogram.filter((n) => n > 0).length, { timeout: 10_000 }).toBe(1)
-        await page.getByTestId('hist-mode').selectOption('total')
+        expect((await hook(page)).marks.every((m) => m.origin === 'demo')).toBe(true)
+      })
+    })
+
+    it('shows the histogram of the current run, or the total since clear', async () => {
+      await onFake({ demo: false }, async (page, server) => {
+        await page.goto(server.url)
+        await page.getByTestId('btn-start').click()
+        await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
+        for (const pattern of ['strided', 'merged-aligned']) {
+          await page.getByTestId('run-pattern').selectOption(pattern)
+          await page.getByTestId('run-button').click()
+          await expect
+            .poll(async () => (await page.getByTestId('run-result').textContent()) ?? '', { timeout: 10_000 })
+            .toContain(`(manual) ${pattern}`)
+        }
         await expect.poll(async () => (await hook(page)).histogram.filter((n) => n > 0).length, { timeout: 10_000 }).toBe(2)
         expect(await page.getByTestId('hist-caption').textContent()).toBe('since last clear')
+        await page.getByTestId('hist-mode').selectOption('run')
+        // the fake runner issues one size per run: the last run alone has one bar, the 128-B one
+        await expect
+          .poll(async () => (await hook(page)).histogram, { timeout: 10_000 })
+          .toEqual(SIZE_CLASSES.map((c) => (c.bytes === 128 ? 8192 : 0)))
+        expect(await page.getByTestId('hist-caption').textContent()).toBe('run #2 merged-aligned')
       })
     })
 

@@ -93,6 +93,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   })
   const runs = new RunService(session, {
     connected: () => state.connected,
+    watched: (): boolean => hub.size > 0,
     start: (r) => {
       hub.flush() // the snapshots before the baseline reach the page first
       hub.broadcast({ type: 'run-start', ...r })

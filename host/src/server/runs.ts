@@ -2,7 +2,7 @@
  * Workload runs: one at a time through a FIFO lock, each bracketed by on-demand probe snapshots
  * so the reply carries what the probe saw next to what the workload says it issued.
  *
- * Demo mode loops the three patterns forever. A manual run (POST /api/run) queues behind the
+ * Demo mode loops the three patterns while somebody watches (a WebSocket client is connected). A manual run (POST /api/run) queues behind the
  * demo run in flight (at most one, ≈1–3 s), runs, and then holds the demo for DEMO_HOLD_MS so
  * its effect stays visible on the charts before the loop resumes.
  */
@@ -49,6 +49,8 @@ export interface RunServiceEvents {
   error(origin: 'demo' | 'manual', e: unknown): void
   /** false once the device is gone: the demo loop ends */
   connected(): boolean
+  /** false while nobody watches (no WebSocket client): the demo loop waits instead of burning a core */
+  watched?(): boolean
 }
 
 export class RunService {
@@ -117,7 +119,7 @@ export class RunService {
     const signal = this.abort.signal
     let i = 0
     while (!signal.aborted && this.on.connected()) {
-      if (this.pendingManual > 0 || Date.now() < this.holdUntil) {
+      if (this.pendingManual > 0 || Date.now() < this.holdUntil || !(this.on.watched?.() ?? true)) {
         await sleep(100, signal).catch(() => undefined) // aborted: the loop condition ends it
         continue
       }

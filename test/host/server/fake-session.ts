@@ -51,8 +51,12 @@ export class FakeClient extends EventEmitter {
     this.emit('snapshot', s)
     return s
   }
+  private stoppedAt: number | undefined
   async start(periodMs?: number) {
     this.calls.push(`start:${periodMs ?? ''}`)
+    // TIMESTAMP runs on while the counters are stopped, as on the probe
+    if (this.stoppedAt !== undefined) this.counters.timestamp += Math.round(((Date.now() - this.stoppedAt) / 1000) * CLOCK_HZ)
+    this.stoppedAt = undefined
     this.enabled = true
     clearInterval(this.timer)
     this.timer = setInterval(() => this.tick(), periodMs ?? 100)
@@ -60,6 +64,7 @@ export class FakeClient extends EventEmitter {
   }
   async stop() {
     this.calls.push('stop')
+    this.stoppedAt ??= Date.now()
     this.enabled = false
     clearInterval(this.timer)
   }

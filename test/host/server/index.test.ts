@@ -170,6 +170,7 @@ describe('demo mode', () => {
     const { srv, base, client, session } = await serve({ demo: true, runDelayMs: 5 })
     expect(client.calls[0]).toBe('start:100')
     const runner = session.runner as unknown as { runs: { pattern: string }[] }
+    await openWs(wsUrl(base, TOKEN)) // the loop runs while somebody watches
     await expect.poll(() => runner.runs.length, { timeout: 3000 }).toBeGreaterThanOrEqual(4)
     expect(runner.runs.slice(0, 4).map((r) => r.pattern)).toEqual(['strided', 'merged-aligned', 'merged-misaligned', 'strided'])
     expect(runner.runs[2]).toMatchObject({ offset: 32 })
@@ -181,9 +182,24 @@ describe('demo mode', () => {
     expect(runner.runs.length).toBe(n)
   })
 
+  it('waits while nobody watches: no demo run without a WebSocket client', async () => {
+    const { base, session } = await serve({ demo: true, runDelayMs: 5 })
+    const runner = session.runner as unknown as { runs: unknown[] }
+    await new Promise((r) => setTimeout(r, 300))
+    expect(runner.runs).toHaveLength(0)
+    const c = await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => runner.runs.length, { timeout: 3000 }).toBeGreaterThanOrEqual(2)
+    await c.close()
+    await new Promise((r) => setTimeout(r, 200)) // the run in flight, if any, ends
+    const n = runner.runs.length
+    await new Promise((r) => setTimeout(r, 300))
+    expect(runner.runs.length).toBe(n)
+  })
+
   it('a manual run queues behind the demo run in flight, then holds the demo', async () => {
     const { base, session } = await serve({ demo: true, runDelayMs: 30 })
     const runner = session.runner as unknown as { runs: { pattern: string; bytes: number }[] }
+    await openWs(wsUrl(base, TOKEN))
     await expect.poll(() => runner.runs.length).toBeGreaterThanOrEqual(1)
     const r = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'merged-misaligned', bytes: 12288, offset: 8 } })
     expect(r.status).toBe(200)
