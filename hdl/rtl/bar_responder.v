@@ -12,10 +12,16 @@
  * max(bar_latency, 2) clocks after the request was accepted, or later under
  * back-pressure (completions leave in request order).
  *
- * - MRd of at most MAX_PAYLOAD_BYTES (Length * 4): one CplD, status SC, Length as
- *   requested, Byte Count = requested bytes (1 for a zero-length read), Lower Address
- *   = address of the first enabled byte [6:0]; payload DW i = A + 4*i for the
- *   DW-aligned address A, spread over as many beats as needed (strb per DW).
+ * - MRd of at most MAX_PAYLOAD_BYTES (Length * 4): CplDs with status SC. Without a
+ *   split (cpl_split not 64 or 128) one CplD: Length as requested, Byte Count =
+ *   requested bytes (1 for a zero-length read), Lower Address = address of the first
+ *   enabled byte [6:0]. With cpl_split 64 or 128 the read is answered as a root
+ *   complex splits at its Read Completion Boundary: each CplD ends at the next
+ *   multiple of cpl_split bytes of address (the last at the end of the data), its
+ *   Byte Count the bytes still to come, its Lower Address that of its first byte, its
+ *   Length the DWs it touches. The first CplD obeys the latency; the rest follow at
+ *   once. Payload DW i of a CplD = A + 4*i for its DW-aligned start address A,
+ *   spread over as many beats as needed (strb per DW).
  * - Longer MRd, MRdLk, IO, configuration and atomic requests: one Cpl (no data),
  *   status UR. Byte Count = requested bytes and Lower Address as above for memory
  *   reads, 4 and 0 for the others. 'bar_ur' pulses when that Cpl is handed over.
@@ -70,6 +76,7 @@ module bar_responder #
      * Configuration and status
      */
     input  wire [15:0]                  bar_latency,
+    input  wire [7:0]                   cpl_split,
     output wire                         bar_ur
 );
 
@@ -198,21 +205,49 @@ wire [31:0] head_t_accept   = head[31:0];
 wire [31:0] head_age = now_reg - head_t_accept;
 wire        head_due = ({1'b0, head_age} + 33'd1) >= {17'd0, bar_latency};
 
+/*
+ * The next CplD of the head's read: the first one, or the next of a split read.
+ * Byte addresses carry a 33rd bit so that a read at the top of the 4-GB space
+ * does not wrap.
+ */
+reg         split_reg = 1'b0, split_next;   // the head's read has more CplDs to send
+reg  [32:0] sub_ba_reg = 33'd0, sub_ba_next; // byte address of that CplD's first byte
+reg  [12:0] sub_rb_reg = 13'd0, sub_rb_next; // bytes still to complete (its Byte Count)
+
+wire        split_on  = (cpl_split == 8'd64) || (cpl_split == 8'd128);
+wire [32:0] first_ba  = {1'b0, head_addr_dw, head_lower_addr[1:0]};
+wire [12:0] first_rb  = (head_byte_count == 12'd0) ? 13'd4096 : {1'b0, head_byte_count};
+wire [32:0] cur_ba    = split_reg ? sub_ba_reg : first_ba;
+wire [12:0] cur_rb    = split_reg ? sub_rb_reg : first_rb;
+wire [32:0] cur_end_all = cur_ba + {20'd0, cur_rb};
+// the next multiple of cpl_split above the first byte
+wire [32:0] cur_bound = (cur_ba | {25'd0, cpl_split - 8'd1}) + 33'd1;
+wire        cur_last  = !split_on || (cur_end_all <= cur_bound);
+wire [32:0] cur_end   = cur_last ? cur_end_all : cur_bound;
+wire [32:0] cur_end_dw = (cur_end + 33'd3) >> 2;
+wire [32:0] cur_len_dw_w = cur_end_dw - (cur_ba >> 2);
+wire [11:0] cur_len_dw = cur_len_dw_w[11:0];
+wire [32:0] cur_bytes_w = cur_end - cur_ba;
+wire [12:0] cur_rb_after = cur_rb - cur_bytes_w[12:0];
+// a CplD of at most 4096 bytes: the high bits are zero
+wire unused_sub = &{1'b0, cur_len_dw_w[32:12], cur_bytes_w[32:13], cur_ba[32], 1'b0};
+
 wire [127:0] head_cpl_hdr = {
     head_ur ? 8'h0A : 8'h4A,                 // Fmt/Type: Cpl or CplD
     head_tag[9], head_tc, head_tag[8], head_attr[2], 1'b0, 1'b0, // T9 TC T8 Attr2 LN TH
     1'b0, 1'b0, head_attr[1:0], 2'b00,       // TD EP Attr[1:0] AT
-    head_ur ? 10'd0 : head_len_dw[9:0],      // Length (1024 DW encodes as 0)
+    head_ur ? 10'd0 : cur_len_dw[9:0],       // Length (1024 DW encodes as 0)
     COMPLETER_ID,
     head_ur ? 3'b001 : 3'b000,               // status UR or SC
     1'b0,                                    // BCM
-    head_byte_count,
+    head_ur ? head_byte_count : cur_rb[11:0], // Byte Count (4096 encodes as 0)
     head_req_id,
     head_tag[7:0],
     1'b0,
-    head_lower_addr,
+    head_ur ? head_lower_addr : cur_ba[6:0],
     32'd0                                    // no DW3 in a 3DW header
 };
+wire unused_head = &{1'b0, head_len_dw, 1'b0};
 
 /*
  * Completion output
@@ -257,14 +292,17 @@ always @* begin
     tx_data_next  = tx_data_reg;
     tx_strb_next  = tx_strb_reg;
     tx_hdr_next   = tx_hdr_reg;
+    split_next    = split_reg;
+    sub_ba_next   = sub_ba_reg;
+    sub_rb_next   = sub_rb_reg;
     pop           = 1'b0;
 
     wr_ptr_next = push ? wr_ptr_reg + {{FIFO_AW{1'b0}}, 1'b1} : wr_ptr_reg;
     now_next    = now_reg + 32'd1;
 
     // the next payload beat: continue the current CplD, or start the head's
-    beat_dw  = busy_reg ? cur_dw_reg : head_addr_dw;
-    beat_rem = busy_reg ? rem_reg : head_len_dw;
+    beat_dw  = busy_reg ? cur_dw_reg : cur_ba[31:2];
+    beat_rem = busy_reg ? rem_reg : cur_len_dw;
     beat_cnt = 12'd0;
     beat_data = {TLP_DATA_WIDTH{1'b0}};
     beat_strb = {TLP_STRB_WIDTH{1'b0}};
@@ -292,23 +330,28 @@ always @* begin
             busy_next     = (rem_reg > STRB_DW);
             cur_dw_next   = beat_dw;
             rem_next      = rem_reg - STRB_DW;
-        end else if (!fifo_empty && head_due) begin
-            pop           = 1'b1;
+        end else if (!fifo_empty && (split_reg || head_due)) begin
             tx_valid_next = 1'b1;
             tx_sop_next   = 1'b1;
             tx_hdr_next   = head_cpl_hdr;
             if (head_ur) begin
+                pop          = 1'b1;
                 tx_eop_next  = 1'b1;
                 tx_ur_next   = 1'b1;
                 tx_data_next = {TLP_DATA_WIDTH{1'b0}};
                 tx_strb_next = {TLP_STRB_WIDTH{1'b0}};
             end else begin
-                tx_eop_next  = (head_len_dw <= STRB_DW);
+                // the read leaves the FIFO with its last CplD
+                pop          = cur_last;
+                split_next   = !cur_last;
+                sub_ba_next  = cur_end;
+                sub_rb_next  = cur_rb_after;
+                tx_eop_next  = (cur_len_dw <= STRB_DW);
                 tx_data_next = beat_data;
                 tx_strb_next = beat_strb;
-                busy_next    = (head_len_dw > STRB_DW);
+                busy_next    = (cur_len_dw > STRB_DW);
                 cur_dw_next  = beat_dw;
-                rem_next     = head_len_dw - STRB_DW;
+                rem_next     = cur_len_dw - STRB_DW;
             end
         end
     end
@@ -325,6 +368,9 @@ always @(posedge clk) begin
     rd_ptr_reg   <= rd_ptr_next;
     now_reg      <= now_next;
     busy_reg     <= busy_next;
+    split_reg    <= split_next;
+    sub_ba_reg   <= sub_ba_next;
+    sub_rb_reg   <= sub_rb_next;
     cur_dw_reg   <= cur_dw_next;
     rem_reg      <= rem_next;
     tx_valid_reg <= tx_valid_next;
@@ -340,6 +386,7 @@ always @(posedge clk) begin
         rd_ptr_reg   <= {(FIFO_AW+1){1'b0}};
         now_reg      <= 32'd0;
         busy_reg     <= 1'b0;
+        split_reg    <= 1'b0;
         tx_valid_reg <= 1'b0;
         tx_sop_reg   <= 1'b0;
         tx_eop_reg   <= 1'b0;

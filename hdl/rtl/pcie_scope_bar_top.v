@@ -80,6 +80,7 @@ wire        ctrl_enable;
 wire        cmd_snapshot;
 wire        cmd_clear;
 wire [15:0] bar_latency;
+wire [7:0]  cpl_split;
 wire        status_enabled;
 wire        bar_ur;
 wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow;
@@ -110,6 +111,7 @@ bar_responder_inst (
     .tx_cpl_tlp_eop(tx_cpl_tlp_eop),
     .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
     .bar_latency(bar_latency),
+    .cpl_split(cpl_split),
     .bar_ur(bar_ur)
 );
 
@@ -164,6 +166,7 @@ csr_inst (
     .cmd_snapshot(cmd_snapshot),
     .cmd_clear(cmd_clear),
     .bar_latency(bar_latency),
+    .cpl_split(cpl_split),
     .status_enabled(status_enabled),
     .cnt_shadow(cnt_shadow)
 );

@@ -57,6 +57,7 @@ module probe_csr #
     output wire                               cmd_snapshot,
     output wire                               cmd_clear,
     output wire [15:0]                        bar_latency,
+    output wire [7:0]                         cpl_split,
 
     /*
      * Register inputs
@@ -70,6 +71,8 @@ localparam [1:0] RESP_OKAY = 2'b00;
 localparam [31:0] CLK_HZ_VALUE = CLK_HZ;
 localparam [31:0] BAR_LATENCY_RESET_32 = `PS_REG_BAR_LATENCY_RESET;
 localparam [15:0] BAR_LATENCY_RESET = BAR_LATENCY_RESET_32[15:0];
+localparam [31:0] CPL_SPLIT_RESET_32 = `PS_REG_CPL_SPLIT_RESET;
+localparam [7:0]  CPL_SPLIT_RESET = CPL_SPLIT_RESET_32[7:0];
 localparam IDX_WIDTH = $clog2(CNT_COUNT);
 // first address past the counter shadows
 localparam [12:0] CNT_END = {1'b0, `PS_REG_CNT_BASE} + 13'd8 * CNT_COUNT;
@@ -112,6 +115,7 @@ reg        enable_reg = 1'b0, enable_next;
 reg        snapshot_pulse;
 reg        clear_pulse;
 reg [15:0] latency_reg = BAR_LATENCY_RESET, latency_next;
+reg [7:0]  split_reg = CPL_SPLIT_RESET, split_next;
 
 reg        write_fire;
 reg [31:0] read_value;
@@ -134,6 +138,7 @@ assign ctrl_enable  = enable_reg;
 assign cmd_snapshot = snapshot_pulse;
 assign cmd_clear    = clear_pulse;
 assign bar_latency  = latency_reg;
+assign cpl_split    = split_reg;
 
 // read decode
 always @* begin
@@ -148,6 +153,7 @@ always @* begin
         `PS_REG_STATUS:      read_value[`PS_REG_STATUS_ENABLED_BIT] = status_enabled;
         `PS_REG_CLK_HZ:      read_value = CLK_HZ_VALUE;
         `PS_REG_BAR_LATENCY: read_value = {16'd0, latency_reg};
+        `PS_REG_CPL_SPLIT:   read_value = {24'd0, split_reg};
         default: begin
             if ({1'b0, s_axil_araddr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, s_axil_araddr} < CNT_END) begin
                 read_value = cnt64[{cnt_idx, cnt_off[2], 5'd0} +: 32];
@@ -169,6 +175,7 @@ always @* begin
     snapshot_pulse = 1'b0;
     clear_pulse    = 1'b0;
     latency_next  = latency_reg;
+    split_next    = split_reg;
 
     // write channel: hold address and data until both are here and B is free
     if (s_axil_awvalid && !aw_held_reg) begin
@@ -207,6 +214,11 @@ always @* begin
                     latency_next[15:8] = wdata_reg[15:8];
                 end
             end
+            `PS_REG_CPL_SPLIT: begin
+                if (wstrb_reg[0]) begin
+                    split_next = wdata_reg[7:0];
+                end
+            end
             default: begin
                 // read-only or unmapped: ignored
             end
@@ -231,6 +243,7 @@ always @(posedge clk) begin
     rdata_reg    <= rdata_next;
     enable_reg   <= enable_next;
     latency_reg  <= latency_next;
+    split_reg    <= split_next;
 
     if (rst) begin
         aw_held_reg  <= 1'b0;
@@ -239,6 +252,7 @@ always @(posedge clk) begin
         rvalid_reg   <= 1'b0;
         enable_reg   <= 1'b0;
         latency_reg  <= BAR_LATENCY_RESET;
+        split_reg    <= CPL_SPLIT_RESET;
     end
 end
 

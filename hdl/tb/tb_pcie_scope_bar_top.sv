@@ -13,10 +13,12 @@
  * Requests, expected completions and expected counters come from the golden model
  * (test/hdl/golden.ts, $readmemh files in GOLDEN_DIR). Phases, in golden PHASES order:
  *   0 latency-exact: BAR_LATENCY 250, tx always ready, gaps: latency must be exactly 250
- *   1 stress:        BAR_LATENCY 7, random tx ready, back-to-back requests (FIFO fills);
+ *   1 stress:        BAR_LATENCY 7, CPL_SPLIT 64 (reads split at 64-B boundaries), random
+ *                    tx ready, back-to-back requests (FIFO fills);
  *                    a snapshot in the middle of the traffic is checked against the
  *                    golden counts of exactly the TLPs that passed before it
- *   2 disabled:      CTRL.ENABLE 0, heavy back-pressure: counters must not move;
+ *   2 disabled:      CTRL.ENABLE 0, CPL_SPLIT 128 from here on, heavy back-pressure:
+ *                    counters must not move;
  *                    then CMD = SNAPSHOT|CLEAR and a snapshot of zeros
  *   3 after-clear:   BAR_LATENCY 0, random tx ready
  * Stimulus is driven with blocking assignments after @(negedge clk); monitors sample
@@ -159,6 +161,10 @@ reg [31:0] sop_edge [0:MAX_CPL-1];   // edge that took the first beat of complet
 reg [15:0] req_latency [0:MAX_REQ-1]; // BAR_LATENCY in force for request k
 integer acc_idx = 0;
 integer np_acc = 0;
+integer np_done = 0;                  // requests whose last completion has started (left the FIFO)
+reg [7:0] cpl_seen [0:MAX_REQ-1];     // completions started per request
+integer cpl_seen_init;
+initial for (cpl_seen_init = 0; cpl_seen_init < MAX_REQ; cpl_seen_init = cpl_seen_init + 1) cpl_seen[cpl_seen_init] = 8'd0;
 integer cpl_idx = 0;
 integer cpl_sop = 0;
 integer beat = 0;
@@ -185,13 +191,13 @@ always @(posedge clk) begin : monitor
         // rx ready falls exactly when the 256-entry FIFO is full
         if (!rx_req_tlp_ready) begin
             ready_low_cycles = ready_low_cycles + 1;
-            if (np_acc - cpl_sop < FIFO_DEPTH) begin
+            if (np_acc - np_done < FIFO_DEPTH) begin
                 inv_fail = inv_fail + 1;
-                if (inv_fail < 5) $display("FAIL @%0d rx ready low with %0d pending", cyc, np_acc - cpl_sop);
+                if (inv_fail < 5) $display("FAIL @%0d rx ready low with %0d pending", cyc, np_acc - np_done);
             end
-        end else if (np_acc - cpl_sop > FIFO_DEPTH) begin
+        end else if (np_acc - np_done > FIFO_DEPTH) begin
             inv_fail = inv_fail + 1;
-            if (inv_fail < 5) $display("FAIL @%0d rx ready high with %0d pending", cyc, np_acc - cpl_sop);
+            if (inv_fail < 5) $display("FAIL @%0d rx ready high with %0d pending", cyc, np_acc - np_done);
         end
 
         // a beat held by back-pressure must not change
@@ -231,6 +237,9 @@ always @(posedge clk) begin : monitor
                 if (cur_cpl[191:184] == 8'h0a) ur_seen = ur_seen + 1;
                 sop_edge[cpl_idx] = cyc;
                 cpl_sop = cpl_sop + 1;
+                // a split read leaves the responder's FIFO with its last CplD
+                cpl_seen[k] = cpl_seen[k] + 8'd1;
+                if (cpl_seen[k] == req_meta[k][8:1]) np_done = np_done + 1;
                 in_cpl = 1;
                 beat = 0;
             end
@@ -473,7 +482,7 @@ function automatic integer cpl_expected(input integer nreq);
     integer k;
     begin
         cpl_expected = 0;
-        for (k = 0; k < nreq; k = k + 1) if (req_meta[k][0]) cpl_expected = cpl_expected + 1;
+        for (k = 0; k < nreq; k = k + 1) cpl_expected = cpl_expected + req_meta[k][8:1];
     end
 endfunction
 
@@ -547,6 +556,10 @@ initial begin
     expect_reg(`PS_REG_BAR_LATENCY, 32'h0000_ffff, "BAR_LATENCY is 16 bits");
     axil_write(`PS_REG_BAR_LATENCY, 32'd250, 4'b0011);
     expect_reg(`PS_REG_BAR_LATENCY, 32'd250, "BAR_LATENCY restored");
+    expect_reg(`PS_REG_CPL_SPLIT, `PS_REG_CPL_SPLIT_RESET, "CPL_SPLIT reset");
+    axil_write(`PS_REG_CPL_SPLIT, 32'h1234_5640, 4'b0001);
+    expect_reg(`PS_REG_CPL_SPLIT, 32'h0000_0040, "CPL_SPLIT keeps bits 7:0");
+    axil_write(`PS_REG_CPL_SPLIT, 32'd0, 4'hf);
     take_snapshot(32'd1);
     check_counts(0, 0, 0);
 
@@ -562,6 +575,7 @@ initial begin
 
     // phase 1: stress with a snapshot in the middle of the traffic
     axil_write(`PS_REG_BAR_LATENCY, 32'd7, 4'hf);
+    axil_write(`PS_REG_CPL_SPLIT, 32'd64, 4'hf);
     latency_now = 16'd7;
     ready_mode = 1;
     phase1_first = next_req;
@@ -588,6 +602,7 @@ initial begin
     check_free_running("follows the clock");
 
     // phase 2: disabled, heavy back-pressure; then snapshot-and-clear
+    axil_write(`PS_REG_CPL_SPLIT, 32'd128, 4'hf);
     axil_write(`PS_REG_CTRL, 32'd0, 4'hf);
     disable_edge = last_write_edge;
     expect_reg(`PS_REG_STATUS, 32'd0, "STATUS.ENABLED off");

@@ -61,13 +61,17 @@ const char *usage()
     // pattern names and workload limits come from spec/workloads.json (generated/workloads.h)
     static const std::string text =
         std::string(
-            "usage: pcie-scope-twin [--latency-cycles N] [--tags N] [--link genGxL|ideal]\n"
+            "usage: pcie-scope-twin [--latency-cycles N] [--cpl-split 0|64|128] [--tags N]\n"
+            "                       [--link genGxL|ideal]\n"
             "                       [--run PATTERN --bytes N [--offset B]] [--help]\n"
             "\n"
             "The pcie-scope digital twin: the Verilated RTL (pcie_scope_bar_top), the GPU traffic\n"
             "model and the firmware, behind a pseudo-terminal.\n"
             "\n"
             "  --latency-cycles N  BAR_LATENCY written at start (0..65535, default 250)\n"
+            "  --cpl-split B       CPL_SPLIT written at start: 64 or 128 splits each read's\n"
+            "                      completions at that boundary, as a root complex's RCB;\n"
+            "                      0 (default) answers each read with one CplD\n"
             "  --tags N            outstanding-request budget, 1..256 (default 256)\n"
             "  --link genGxL       PCIe link between GPU and FPGA, e.g. gen3x16 (default), "
             "gen4x8;\n"
@@ -130,6 +134,14 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
                 return false;
             }
             o->latency_cycles = (uint32_t)v;
+        } else if (a == "--cpl-split") {
+            if (!value(&v))
+                return false;
+            if (v != 0 && v != 64 && v != 128) {
+                *err = "--cpl-split must be 0, 64 or 128";
+                return false;
+            }
+            o->cpl_split = (uint32_t)v;
         } else if (a == "--tags") {
             if (!value(&v))
                 return false;

@@ -260,6 +260,10 @@ int main(int argc, char **argv)
     if (lat != opts.latency_cycles)
         fprintf(stderr, "pcie-scope-twin: warning: BAR_LATENCY reads %u after writing %u\n", lat,
                 opts.latency_cycles);
+    twin.axi_write(PS_REG_CPL_SPLIT, opts.cpl_split);
+    if (twin.axi_read(PS_REG_CPL_SPLIT) != opts.cpl_split)
+        fprintf(stderr, "pcie-scope-twin: warning: CPL_SPLIT does not read back %u\n",
+                opts.cpl_split);
     if (twin.axi_timeouts())
         fprintf(stderr, "pcie-scope-twin: warning: %llu AXI4-Lite transactions timed out\n",
                 (unsigned long long)twin.axi_timeouts());

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { COUNTERS, SIZE_CLASSES } from '../../host/src/core/generated.js'
 import {
-  COUNTER_RULES, RULED_COUNTERS, buildCounterRules, completionFor, decode, expectedCounters, generate, sizeClassOf, totals,
+  COUNTER_RULES, RULED_COUNTERS, buildCounterRules, completionFor, completionsFor, decode, expectedCounters, generate, sizeClassOf, totals,
 } from './golden.js'
 
 // header image from DW0..DW3
@@ -42,6 +42,25 @@ describe('golden model, hand-worked cases (requested bytes, docs/pcie.md)', () =
     // MRdLk: UR; CfgRd0: UR with Byte Count 4, Lower Address 0
     expect(completionFor(img(0x01000001, 0x01002a0f, 0x00001004), 0).ur).toBe(true)
     expect(completionFor(img(0x04000001, 0x01002a0f, 0x01000010), 0).hdr).toBe(img(0x0a000000, 0x02002004, 0x01002a00))
+    // split at 64-B boundaries: 128 B at 0x1020 (lead 0) is 32 + 64 + 32 B; Byte Count counts down
+    const split = completionsFor(img(0x00000020, 0x01002aff, 0x00001020), 0, 64)
+    expect(split.map((x) => x.hdr)).toEqual([
+      img(0x4a000008, 0x02000080, 0x01002a20),
+      img(0x4a000010, 0x02000060, 0x01002a40),
+      img(0x4a000008, 0x02000020, 0x01002a00),
+    ])
+    expect(split.map((x) => x.addrDw)).toEqual([0x1020 >> 2, 0x1040 >> 2, 0x1080 >> 2])
+    // 128 B at +32 with 128-B boundaries: 96 + 32; a first byte mid-DW (FBE 1100: lead 2) keeps its lower address
+    expect(completionsFor(img(0x00000020, 0x01002aff, 0x00001020), 0, 128).map((x) => x.nDw)).toEqual([24, 8])
+    const odd = completionsFor(img(0x00000011, 0x01002a3c, 0x0000103c), 0, 64)
+    expect(odd.map((x) => [x.nDw, x.hdr & 0x7fn << 32n])).toEqual([
+      [1, 0x3en << 32n],
+      [16, 0x40n << 32n],
+    ])
+    // no split (0, or any value but 64 and 128), and every UR, is one completion
+    expect(completionsFor(img(0x00000020, 0x01002aff, 0x00001020), 0, 0)).toHaveLength(1)
+    expect(completionsFor(img(0x00000020, 0x01002aff, 0x00001020), 0, 96)).toHaveLength(1)
+    expect(completionsFor(img(0x01000001, 0x01002a0f, 0x00001004), 0, 64)).toHaveLength(1)
     // MWr and Msg are posted
     expect(decode(img(0x40000001, 0x0100000f, 0x1000)).nonPosted).toBe(false)
     expect(decode(img(0x30000000, 0x01000000, 0, 0)).nonPosted).toBe(false)

@@ -20,11 +20,12 @@ export const COMPLETER_ID = 0x0200
 export const MAX_PAYLOAD_BYTES = 256
 
 /** Testbench phases: the TB program (hdl/tb/tb_pcie_scope_bar_top.sv) runs them in this order. */
+// split: CPL_SPLIT in force (0: one CplD per read; 64 or 128: split at that boundary)
 export const PHASES = [
-  { name: 'latency-exact', enabled: true, clearBefore: false }, // BAR_LATENCY 250, tx always ready, wide gaps
-  { name: 'stress', enabled: true, clearBefore: false },        // BAR_LATENCY 7, random tx ready, back to back
-  { name: 'disabled', enabled: false, clearBefore: false },     // CTRL.ENABLE = 0: counters must not move
-  { name: 'after-clear', enabled: true, clearBefore: true },    // CMD.CLEAR, then BAR_LATENCY 0
+  { name: 'latency-exact', enabled: true, clearBefore: false, split: 0 },  // BAR_LATENCY 250, tx always ready, wide gaps
+  { name: 'stress', enabled: true, clearBefore: false, split: 64 },        // BAR_LATENCY 7, random tx ready, back to back
+  { name: 'disabled', enabled: false, clearBefore: false, split: 128 },    // CTRL.ENABLE = 0: counters must not move
+  { name: 'after-clear', enabled: true, clearBefore: true, split: 128 },   // CMD.CLEAR, then BAR_LATENCY 0
 ] as const
 
 export interface Request {
@@ -106,25 +107,55 @@ function addrDw(hdr: bigint): number {
 
 export interface Completion { hdr: bigint; addrDw: number; nDw: number; reqIndex: number; ur: boolean }
 
-/** The completion the BAR responder must send for a non-posted request. */
+/** The completion the BAR responder must send for a non-posted request (no split). */
 export function completionFor(hdr: bigint, reqIndex: number): Completion {
   const d = decode(hdr)
+  const a = addrDw(hdr)
+  const ur = !d.answerData
+  const byteCount = !d.memRead ? 4 : (d.zeroLen ? 1 : d.bytes & 0xfff)
+  const lowerAddr = d.memRead ? (((a & 0x1f) << 2) | d.lead) : 0
+  return cplOf(hdr, reqIndex, { ur, addrDw: a, nDw: ur ? 0 : d.lenDw, byteCount, lowerAddr })
+}
+
+/**
+ * The completions for a request with CPL_SPLIT = split: a read answered with data is cut at
+ * every multiple of `split` bytes of address (64 or 128, a root complex's Read Completion
+ * Boundary); each CplD carries the bytes still to come as Byte Count and its first byte's
+ * address as Lower Address. Any other split value, and every UR, is one completion.
+ */
+export function completionsFor(hdr: bigint, reqIndex: number, split: number): Completion[] {
+  const whole = completionFor(hdr, reqIndex)
+  if (whole.ur || (split !== 64 && split !== 128)) return [whole]
+  const d = decode(hdr)
+  let first = addrDw(hdr) * 4 + d.lead
+  let left = d.zeroLen ? 1 : d.bytes
+  const out: Completion[] = []
+  for (;;) {
+    const bound = (Math.floor(first / split) + 1) * split
+    const last = first + left <= bound
+    const end = last ? first + left : bound
+    const addrDwFirst = Math.floor(first / 4)
+    const nDw = Math.ceil(end / 4) - addrDwFirst
+    out.push(cplOf(hdr, reqIndex, { ur: false, addrDw: addrDwFirst, nDw, byteCount: left & 0xfff, lowerAddr: first & 0x7f }))
+    if (last) return out
+    left -= end - first
+    first = end
+  }
+}
+
+function cplOf(hdr: bigint, reqIndex: number, f: { ur: boolean; addrDw: number; nDw: number; byteCount: number; lowerAddr: number }): Completion {
+  const { ur, nDw, byteCount, lowerAddr } = f
   const tag10 = (field(hdr, 119, 119) << 9) | (field(hdr, 115, 115) << 8) | field(hdr, 79, 72)
   const tc = field(hdr, 118, 116)
   const attr2 = field(hdr, 114, 114)
   const attr10 = field(hdr, 109, 108)
   const reqId = field(hdr, 95, 80)
-  const a = addrDw(hdr)
-  const ur = !d.answerData
-  const byteCount = !d.memRead ? 4 : (d.zeroLen ? 1 : d.bytes & 0xfff)
-  const lowerAddr = d.memRead ? (((a & 0x1f) << 2) | d.lead) : 0
-  const nDw = ur ? 0 : d.lenDw
   const dw0 = ((ur ? 0x0a : 0x4a) << 24) | ((tag10 >> 9) << 23) | (tc << 20) | (((tag10 >> 8) & 1) << 19) |
     (attr2 << 18) | (attr10 << 12) | (nDw & 0x3ff)
   const dw1 = (COMPLETER_ID << 16) | ((ur ? 1 : 0) << 13) | byteCount
   const dw2 = (reqId << 16) | ((tag10 & 0xff) << 8) | lowerAddr
   const h = (BigInt(dw0 >>> 0) << 96n) | (BigInt(dw1 >>> 0) << 64n) | (BigInt(dw2 >>> 0) << 32n)
-  return { hdr: h, addrDw: a, nDw, reqIndex, ur }
+  return { hdr: h, addrDw: f.addrDw, nDw, reqIndex, ur }
 }
 
 interface HdrFields {
@@ -368,10 +399,11 @@ export function expectedCounters(reqs: Request[]): Expected {
     if (en) addInto(rx, requestIncrements(d))
     reqCum.push([...rx])
     if (d.nonPosted) {
-      const c = completionFor(q.hdr, i)
-      if (en) addInto(tx, completionIncrements(c))
-      cpls.push(c)
-      cplCum.push([...tx])
+      for (const c of completionsFor(q.hdr, i, PHASES[phase]!.split)) {
+        if (en) addInto(tx, completionIncrements(c))
+        cpls.push(c)
+        cplCum.push([...tx])
+      }
     }
   })
   return { reqCum, cpls, cplCum }
@@ -403,9 +435,11 @@ export function writeVectors(dir: string, seed: number, strb: number, scale = 1)
   // per counter, in index order: name[199:8] (ASCII, right-aligned) rule code[7:0] (RULE_CODE)
   writeFileSync(join(dir, 'counters.hex'), lines(RULED_COUNTERS.map((c) => hex(asciiWord(c.name), NAME_CHARS * 2) + hex(BigInt(RULE_CODE[c.rule.kind]), 2))))
   writeFileSync(join(dir, 'req_hdr.hex'), lines(reqs.map((q) => hex(q.hdr, 32))))
-  // meta: phase[31:28] gap[27:20] beats[19:12] non_posted[0]
-  writeFileSync(join(dir, 'req_meta.hex'), lines(reqs.map((q) =>
-    hex(BigInt(((q.phase << 28) | (q.gap << 20) | (q.beats << 12) | (decode(q.hdr).nonPosted ? 1 : 0)) >>> 0), 8))))
+  // meta: phase[31:28] gap[27:20] beats[19:12] completions[8:1] non_posted[0]
+  const cplsOf = new Array<number>(reqs.length).fill(0)
+  for (const c of e.cpls) cplsOf[c.reqIndex]!++
+  writeFileSync(join(dir, 'req_meta.hex'), lines(reqs.map((q, i) =>
+    hex(BigInt(((q.phase << 28) | (q.gap << 20) | (q.beats << 12) | (cplsOf[i]! << 1) | (decode(q.hdr).nonPosted ? 1 : 0)) >>> 0), 8))))
   writeFileSync(join(dir, 'req_cum.hex'), lines(e.reqCum.map(counterWord)))
   // completion: hdr[191:64] addr_dw[63:32] n_dw[31:16] req_index[15:0]
   writeFileSync(join(dir, 'cpl.hex'), lines(e.cpls.map((c) =>

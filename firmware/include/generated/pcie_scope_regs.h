@@ -3,7 +3,7 @@
 #define PCIE_SCOPE_REGS_H
 
 #define PS_ID_MAGIC 0x50435343u
-#define PS_VERSION_VALUE 0x00000001u
+#define PS_VERSION_VALUE 0x00000002u
 
 /* ID (ro): constant idMagic ('PCSC'): proves the bus reaches the probe */
 #define PS_REG_ID 0x000u
@@ -24,6 +24,9 @@
 /* BAR_LATENCY (rw): BAR responder: clock cycles from accepting an MRd to starting its CplD (0..65535) */
 #define PS_REG_BAR_LATENCY 0x018u
 #define PS_REG_BAR_LATENCY_RESET 250u
+/* CPL_SPLIT (rw): BAR responder: a read's completions end at every multiple of this many bytes of address, as a root complex splits at its Read Completion Boundary: 64 or 128; any other value (0 by default) splits only at Max_Payload_Size (bits 7:0 are kept) */
+#define PS_REG_CPL_SPLIT 0x01Cu
+#define PS_REG_CPL_SPLIT_RESET 0u
 
 /* counters: 64-bit shadows; low word at PS_REG_CNT_LO(i), high word at PS_REG_CNT_HI(i) */
 #define PS_REG_CNT_BASE 0x100u

@@ -4,7 +4,7 @@
 
 `define PS_ADDR_WIDTH 12
 `define PS_ID_MAGIC 32'h50435343
-`define PS_VERSION_VALUE 32'h00000001
+`define PS_VERSION_VALUE 32'h00000002
 
 // ID (ro): constant idMagic ('PCSC'): proves the bus reaches the probe
 `define PS_REG_ID 12'h000
@@ -25,6 +25,9 @@
 // BAR_LATENCY (rw): BAR responder: clock cycles from accepting an MRd to starting its CplD (0..65535)
 `define PS_REG_BAR_LATENCY 12'h018
 `define PS_REG_BAR_LATENCY_RESET 32'd250
+// CPL_SPLIT (rw): BAR responder: a read's completions end at every multiple of this many bytes of address, as a root complex splits at its Read Completion Boundary: 64 or 128; any other value (0 by default) splits only at Max_Payload_Size (bits 7:0 are kept)
+`define PS_REG_CPL_SPLIT 12'h01C
+`define PS_REG_CPL_SPLIT_RESET 32'd0
 
 // counters: 64-bit shadows, low word at PS_REG_CNT_BASE + 8*index
 `define PS_REG_CNT_BASE 12'h100

@@ -39,3 +39,9 @@ export const parseLink = (value: string): string => {
   if (!m) throw new InvalidArgumentError('expected genGxL with G 1..5 and L 1, 2, 4, 8 or 16 (e.g. gen3x16), or ideal')
   return v
 }
+
+/** --cpl-split: the completion split boundary the twin's responder uses (0: none, or an RCB). */
+export const parseCplSplit = (value: string): 0 | 64 | 128 => {
+  if (!/^(0|64|128)$/.test(value.trim())) throw new InvalidArgumentError('expected 0 (one CplD per read), 64 or 128')
+  return Number(value) as 0 | 64 | 128
+}

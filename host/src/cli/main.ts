@@ -16,7 +16,7 @@ import { COMMANDS } from '../core/generated.js'
 import { packageVersion } from '../util/package-root.js'
 import { validateWorkload } from '../core/workload-schema.js'
 import { SIZE_CLASSES } from '../core/size-classes.js'
-import { parseHostPort, parseIntArg, parseLink, parseSize } from './args.js'
+import { parseCplSplit, parseHostPort, parseIntArg, parseLink, parseSize } from './args.js'
 
 export interface CliIo {
   stdout: (s: string) => void
@@ -129,6 +129,11 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
     )
     .option('--latency-cycles <n>', 'twin only: BAR completion latency in clock cycles (twin default 250)', parseIntArg)
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
+    .option(
+      '--cpl-split <bytes>',
+      "twin only: split each read's completions at 64- or 128-B boundaries as a root complex does (0: one CplD)",
+      parseCplSplit,
+    )
     .addOption(
       new Option('--period-ms <n>', 'snapshot streaming period during the run')
         .argParser(parseIntArg)
@@ -143,6 +148,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
           offset?: number
           latencyCycles?: number
           link?: string
+          cplSplit?: 0 | 64 | 128
           periodMs: number
           json?: boolean
         },
@@ -150,6 +156,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
         const source = pickSource(o)
         if ('port' in source && o.latencyCycles !== undefined) throw new PsError('PS_USAGE', '--latency-cycles only applies to the twin')
         if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
+        if ('port' in source && o.cplSplit !== undefined) throw new PsError('PS_USAGE', '--cpl-split only applies to the twin')
         const period = COMMANDS.START.args[0]
         if (o.periodMs !== 0 && (o.periodMs < period.min || o.periodMs > period.max)) {
           throw new PsError('PS_USAGE', `--period-ms must be 0 (the firmware default, ${period.default}) or ${period.min}..${period.max}`)
@@ -166,7 +173,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
         const session: DeviceSession = await openSession({
           twin: true,
           ...(o.latencyCycles !== undefined ? { latencyCycles: o.latencyCycles } : {}),
-          ...(o.link !== undefined ? { twinOptions: { link: o.link } } : {}),
+          twinOptions: { ...(o.link !== undefined ? { link: o.link } : {}), ...(o.cplSplit !== undefined ? { cplSplit: o.cplSplit } : {}) },
         })
         try {
           progress(

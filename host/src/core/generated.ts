@@ -240,10 +240,11 @@ export const REG = {
   "CMD": 12,
   "STATUS": 16,
   "CLK_HZ": 20,
-  "BAR_LATENCY": 24
+  "BAR_LATENCY": 24,
+  "CPL_SPLIT": 28
 } as const
 export const ID_MAGIC = 0x50435343
-export const REG_VERSION_VALUE = 0x00000001
+export const REG_VERSION_VALUE = 0x00000002
 export const COUNTERS = [
   {
     "name": "CYCLES",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseHostPort, parseIntArg, parseLink, parseSize } from '../../../host/src/cli/args.js'
+import { parseCplSplit, parseHostPort, parseIntArg, parseLink, parseSize } from '../../../host/src/cli/args.js'
 
 describe('CLI argument parsers', () => {
   it('parses sizes with binary suffixes', () => {
@@ -30,5 +30,9 @@ describe('CLI argument parsers', () => {
     expect(parseLink('Gen5x8')).toBe('gen5x8')
     expect(parseLink('ideal')).toBe('ideal')
     for (const bad of ['gen6x16', 'gen3x3', 'gen3x32', 'gen0x1', 'gen3', 'x16', '']) expect(() => parseLink(bad)).toThrow(/genGxL/)
+  })
+  it('parses the completion splits the responder knows', () => {
+    expect([parseCplSplit('0'), parseCplSplit('64'), parseCplSplit('128')]).toEqual([0, 64, 128])
+    for (const bad of ['32', '256', 'rcb', '']) expect(() => parseCplSplit(bad)).toThrow(/64 or 128/)
   })
 })

@@ -191,6 +191,21 @@ describe('twin batch mode (model-side counts)', () => {
     expect(model.completions).toBe(0)
   })
 
+  it('--cpl-split 64 answers each 96-B read of a +32 line with a 32-B and a 64-B CplD, every byte checked', () => {
+    const whole = runBatch(['--run', 'merged-misaligned', '--bytes', '65536'])
+    const split = runBatch(['--cpl-split', '64', '--run', 'merged-misaligned', '--bytes', '65536'])
+    expect(whole.completions).toBe(whole.mrd.count)
+    // 32..128 crosses the 64-B boundary: two CplDs; 0..32 of the next line stays one
+    expect(split.completions).toBe(whole.mrd.count + split.mrd.bySize['96'])
+    expect(split.payloadErrors).toBe(0)
+    // three headers where there were two: the same bytes take longer on the wire
+    expect(split.simCycles).toBeGreaterThan(whole.simCycles)
+    expect(runBatch(['--cpl-split', '128', '--run', 'merged-misaligned', '--bytes', '65536']).completions).toBe(whole.mrd.count)
+    const r = spawnSync(twinBin, ['--cpl-split', '32'], { encoding: 'utf8' })
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/^pcie-scope-twin: --cpl-split must be 0, 64 or 128\n/)
+  })
+
   it('rejects bad options with a message and exit 2', () => {
     const r = spawnSync(twinBin, ['--run', 'zigzag', '--bytes', '64'], { encoding: 'utf8' })
     expect(r.status).toBe(2)
