@@ -60,7 +60,7 @@ export function emitTs(m: SpecModel): string {
   L.push(`export const ID_MAGIC = 0x${hex(num(regs.idMagic), 8)}`)
   L.push(`export const REG_VERSION_VALUE = 0x${hex(m.versionValue, 8)}`)
   L.push(
-    `export const COUNTERS = ${J(m.counters.map(({ name, key, index, offset, doc }) => ({ name, key, index, offset, doc })))} as const`,
+    `export const COUNTERS = ${J(m.counters.map(({ name, key, index, offset, doc, source }) => ({ name, key, index, offset, doc, source })))} as const`,
   )
   L.push("export type CounterKey = (typeof COUNTERS)[number]['key']", '')
   L.push('/** MRd size classes in histogram order: `bytes` null for the catch-all class. */')

@@ -20,6 +20,11 @@ export function emitVerilog(m: SpecModel): string {
   L.push(`\`define PS_REG_CNT_BASE ${aw}'h${hex(num(regs.counters.base), 3)}`)
   L.push(`\`define PS_CNT_COUNT ${m.counters.length}`)
   for (const c of m.counters) L.push(`\`define PS_CNT_${c.name} ${c.index}`)
+  const probe = m.counters.filter((c) => c.source === 'probe').length
+  L.push('// probe_counters owns counters 0..PS_CNT_PROBE_COUNT-1; probe_tracker the rest, from PS_CNT_TRACKER_FIRST')
+  L.push(`\`define PS_CNT_PROBE_COUNT ${probe}`)
+  L.push(`\`define PS_CNT_TRACKER_FIRST ${probe}`)
+  L.push(`\`define PS_CNT_TRACKER_COUNT ${m.counters.length - probe}`)
   const exact = m.sizeClasses.filter((s) => s.bytes !== null)
   L.push('', '// MRd size classes: class k < PS_SIZE_EXACT_COUNT is exactly PS_SIZE_EXACT_BYTES[k*13 +: 13] requested')
   L.push('// bytes; class PS_SIZE_EXACT_COUNT catches every other size. Class k counts in counter PS_CNT_SIZE_FIRST + k.')

@@ -22,11 +22,14 @@ export interface Register {
   reset?: number
   fields?: Field[]
 }
+/** Which RTL block owns a counter: probe_counters (default) or probe_tracker's statistics. */
+export type CounterSource = 'probe' | 'tracker'
 export interface CounterEntry {
   name?: string
   key?: string
   doc: string
   expand?: 'sizeClasses'
+  source?: CounterSource
 }
 export interface RegisterSpec {
   block: string
@@ -96,6 +99,7 @@ export interface Counter {
   name: string
   key: string
   doc: string
+  source: CounterSource
   index: number
   offset: number
 }
@@ -174,10 +178,15 @@ const expandCounters = (
         { key: 'other', bytes: null, label: regs.sizeClasses.other.label },
       ]
       for (const b of regs.sizeClasses.exact)
-        out.push({ name: `MRD_${b}`, key: `mrd${b}`, doc: `memory-read requests of exactly ${b} requested bytes` })
-      out.push({ name: regs.sizeClasses.other.name, key: regs.sizeClasses.other.key, doc: 'memory-read requests of any other size' })
+        out.push({ name: `MRD_${b}`, key: `mrd${b}`, doc: `memory-read requests of exactly ${b} requested bytes`, source: 'probe' })
+      out.push({
+        name: regs.sizeClasses.other.name,
+        key: regs.sizeClasses.other.key,
+        doc: 'memory-read requests of any other size',
+        source: 'probe',
+      })
     } else {
-      out.push({ name: e.name ?? '', key: e.key ?? '', doc: e.doc })
+      out.push({ name: e.name ?? '', key: e.key ?? '', doc: e.doc, source: e.source ?? 'probe' })
     }
   }
   const counters = out.map((c, index) => ({ ...c, index, offset: base + index * bytesEach }))
@@ -236,6 +245,14 @@ function checkRegisters(regs: RegisterSpec, counters: Counter[], P: string[]): v
     if (!/^[A-Z][A-Z0-9_]*$/.test(c.name)) P.push(`counters: name '${c.name}' is not UPPER_SNAKE`)
     if (!/^[a-z][A-Za-z0-9]*$/.test(c.key)) P.push(`counters: key '${c.key}' of ${c.name} is not camelCase`)
   }
+  for (const e of regs.counters.list) {
+    if (e.source !== undefined && e.source !== 'probe' && e.source !== 'tracker')
+      P.push(`counters: ${e.name}: source '${String(e.source)}' is not probe or tracker`)
+  }
+  // the RTL concatenates probe_counters' shadows and then the tracker's: the order must match
+  const firstTracker = counters.findIndex((c) => c.source === 'tracker')
+  if (firstTracker >= 0 && counters.slice(firstTracker).some((c) => c.source !== 'tracker'))
+    P.push('counters: every source "tracker" counter must come after all probe counters')
   if (regs.counters.list.filter((e) => e.expand === 'sizeClasses').length !== 1)
     P.push('counters: the list must hold exactly one {"expand": "sizeClasses"} entry')
   const exact = regs.sizeClasses.exact

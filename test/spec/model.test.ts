@@ -43,6 +43,18 @@ describe('spec validation', () => {
       'counters: key cycles is used twice',
     )
   })
+  it('keeps the tracker counters after the probe counters, as the RTL concatenates them', () => {
+    expect(
+      problems((s) => {
+        s.registers.counters.list.push({ name: 'T1', key: 't1', doc: '', source: 'tracker' })
+        s.registers.counters.list.push({ name: 'P1', key: 'p1', doc: '' })
+      }),
+    ).toContain('counters: every source "tracker" counter must come after all probe counters')
+    expect(problems((s) => s.registers.counters.list.push({ name: 'T1', key: 't1', doc: '', source: 'tracker' }))).toEqual([])
+    expect(problems((s) => s.registers.counters.list.push({ name: 'T1', key: 't1', doc: '', source: 'fpga' as 'tracker' }))).toContain(
+      "counters: T1: source 'fpga' is not probe or tracker",
+    )
+  })
   it('refuses size classes out of order or off the DW grid', () => {
     expect(problems((s) => (s.registers.sizeClasses.exact = [64, 32]))).toContain('sizeClasses: sizes must ascend (64 then 32)')
     expect(problems((s) => (s.registers.sizeClasses.exact = [30]))).toContain('sizeClasses: 30 is not a multiple of 4 in 4..4096')

@@ -43,6 +43,10 @@
 `define PS_CNT_CPLD_COUNT 8
 `define PS_CNT_CPLD_BYTES 9
 `define PS_CNT_BAR_UR 10
+// probe_counters owns counters 0..PS_CNT_PROBE_COUNT-1; probe_tracker the rest, from PS_CNT_TRACKER_FIRST
+`define PS_CNT_PROBE_COUNT 11
+`define PS_CNT_TRACKER_FIRST 11
+`define PS_CNT_TRACKER_COUNT 0
 
 // MRd size classes: class k < PS_SIZE_EXACT_COUNT is exactly PS_SIZE_EXACT_BYTES[k*13 +: 13] requested
 // bytes; class PS_SIZE_EXACT_COUNT catches every other size. Class k counts in counter PS_CNT_SIZE_FIRST + k.

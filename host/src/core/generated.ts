@@ -251,77 +251,88 @@ export const COUNTERS = [
     "key": "cycles",
     "index": 0,
     "offset": 256,
-    "doc": "clock cycles while CTRL.ENABLE was set"
+    "doc": "clock cycles while CTRL.ENABLE was set",
+    "source": "probe"
   },
   {
     "name": "TIMESTAMP",
     "key": "timestamp",
     "index": 1,
     "offset": 264,
-    "doc": "free-running cycle counter at the snapshot (never cleared)"
+    "doc": "free-running cycle counter at the snapshot (never cleared)",
+    "source": "probe"
   },
   {
     "name": "MRD_32",
     "key": "mrd32",
     "index": 2,
     "offset": 272,
-    "doc": "memory-read requests of exactly 32 requested bytes"
+    "doc": "memory-read requests of exactly 32 requested bytes",
+    "source": "probe"
   },
   {
     "name": "MRD_64",
     "key": "mrd64",
     "index": 3,
     "offset": 280,
-    "doc": "memory-read requests of exactly 64 requested bytes"
+    "doc": "memory-read requests of exactly 64 requested bytes",
+    "source": "probe"
   },
   {
     "name": "MRD_96",
     "key": "mrd96",
     "index": 4,
     "offset": 288,
-    "doc": "memory-read requests of exactly 96 requested bytes"
+    "doc": "memory-read requests of exactly 96 requested bytes",
+    "source": "probe"
   },
   {
     "name": "MRD_128",
     "key": "mrd128",
     "index": 5,
     "offset": 296,
-    "doc": "memory-read requests of exactly 128 requested bytes"
+    "doc": "memory-read requests of exactly 128 requested bytes",
+    "source": "probe"
   },
   {
     "name": "MRD_OTHER",
     "key": "mrdOther",
     "index": 6,
     "offset": 304,
-    "doc": "memory-read requests of any other size"
+    "doc": "memory-read requests of any other size",
+    "source": "probe"
   },
   {
     "name": "MRD_BYTES",
     "key": "mrdBytes",
     "index": 7,
     "offset": 312,
-    "doc": "requested bytes summed over all memory reads (byte-enable exact)"
+    "doc": "requested bytes summed over all memory reads (byte-enable exact)",
+    "source": "probe"
   },
   {
     "name": "CPLD_COUNT",
     "key": "cpldCount",
     "index": 8,
     "offset": 320,
-    "doc": "completions with data leaving the BAR responder"
+    "doc": "completions with data leaving the BAR responder",
+    "source": "probe"
   },
   {
     "name": "CPLD_BYTES",
     "key": "cpldBytes",
     "index": 9,
     "offset": 328,
-    "doc": "payload bytes of those completions"
+    "doc": "payload bytes of those completions",
+    "source": "probe"
   },
   {
     "name": "BAR_UR",
     "key": "barUr",
     "index": 10,
     "offset": 336,
-    "doc": "requests the BAR responder answered with Unsupported Request"
+    "doc": "requests the BAR responder answered with Unsupported Request",
+    "source": "probe"
   }
 ] as const
 export type CounterKey = (typeof COUNTERS)[number]['key']
