@@ -1,0 +1,62 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * One extreme statistic: the running minimum (TAKE_MAX = 0) or maximum (TAKE_MAX = 1)
+ * of the samples taken on clocks where 'sample_en' is set, and a shadow copy.
+ *
+ * The empty value is all ones for a minimum and zero for a maximum. As in
+ * probe_counter, 'snapshot' copies the value including this clock's sample into the
+ * shadow and 'clear' empties the running value after that.
+ */
+module probe_extreme #
+(
+    // value width in bits
+    parameter WIDTH = 16,
+    // 1: maximum, 0: minimum
+    parameter TAKE_MAX = 1
+)
+(
+    input  wire             clk,
+    input  wire             rst,
+
+    input  wire             sample_en,
+    input  wire [WIDTH-1:0] sample,
+    input  wire             clear,
+    input  wire             snapshot,
+
+    output wire [WIDTH-1:0] shadow
+);
+
+localparam [WIDTH-1:0] EMPTY = TAKE_MAX ? {WIDTH{1'b0}} : {WIDTH{1'b1}};
+
+reg [WIDTH-1:0] value_reg = EMPTY, value_next;
+reg [WIDTH-1:0] shadow_reg = EMPTY, shadow_next;
+reg [WIDTH-1:0] updated;
+
+assign shadow = shadow_reg;
+
+always @* begin
+    updated = value_reg;
+    if (sample_en && (TAKE_MAX ? (sample > value_reg) : (sample < value_reg))) begin
+        updated = sample;
+    end
+
+    value_next  = clear ? EMPTY : updated;
+    shadow_next = snapshot ? updated : shadow_reg;
+end
+
+always @(posedge clk) begin
+    value_reg  <= value_next;
+    shadow_reg <= shadow_next;
+
+    if (rst) begin
+        value_reg  <= EMPTY;
+        shadow_reg <= EMPTY;
+    end
+end
+
+endmodule
+
+`resetall

@@ -1,0 +1,121 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Multi-port RAM: WR_PORTS write ports, RD_PORTS asynchronous read ports.
+ *
+ * A read returns the word as it stood before this clock's writes. Two writes to one
+ * address in one clock: the higher port index wins.
+ *
+ * One write port is a plain memory (LUT RAM on an FPGA, one copy per read port).
+ * With several write ports each port writes its own bank and a live-value table (one
+ * entry of clog2(WR_PORTS) bits per address) remembers which bank holds the newest
+ * word; a read picks that bank. Only the live-value table is flip-flops, so the data
+ * words stay in LUT RAM whatever the port count.
+ *
+ * Every word reads 0 until it is first written.
+ */
+module probe_mp_ram #
+(
+    // address width in bits (depth = 2**ADDR_WIDTH)
+    parameter ADDR_WIDTH = 8,
+    // word width in bits
+    parameter DATA_WIDTH = 16,
+    // write ports
+    parameter WR_PORTS = 1,
+    // asynchronous read ports
+    parameter RD_PORTS = 1
+)
+(
+    input  wire                           clk,
+
+    input  wire [WR_PORTS-1:0]            wr_en,
+    input  wire [WR_PORTS*ADDR_WIDTH-1:0] wr_addr,
+    input  wire [WR_PORTS*DATA_WIDTH-1:0] wr_data,
+
+    input  wire [RD_PORTS*ADDR_WIDTH-1:0] rd_addr,
+    output wire [RD_PORTS*DATA_WIDTH-1:0] rd_data
+);
+
+localparam DEPTH = 1 << ADDR_WIDTH;
+// bank select width (1 when there is a single bank, then unused)
+localparam SEL_WIDTH = WR_PORTS > 1 ? $clog2(WR_PORTS) : 1;
+
+initial begin
+    if (ADDR_WIDTH < 1 || ADDR_WIDTH > 16 || DATA_WIDTH < 1 || WR_PORTS < 1 || RD_PORTS < 1) begin
+        $error("Error: probe_mp_ram needs ADDR_WIDTH 1..16, DATA_WIDTH, WR_PORTS and RD_PORTS >= 1 (instance %m)");
+        $finish;
+    end
+end
+
+// every bank's read of every read port: bank w, port r at [(w*RD_PORTS + r)*DATA_WIDTH]
+wire [WR_PORTS*RD_PORTS*DATA_WIDTH-1:0] bank_rd_data;
+
+genvar w, r;
+generate
+    for (w = 0; w < WR_PORTS; w = w + 1) begin : g_bank
+        reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
+        integer i;
+
+        initial begin
+            for (i = 0; i < DEPTH; i = i + 1) begin
+                mem[i] = {DATA_WIDTH{1'b0}};
+            end
+        end
+
+        always @(posedge clk) begin
+            if (wr_en[w]) begin
+                mem[wr_addr[w*ADDR_WIDTH +: ADDR_WIDTH]] <= wr_data[w*DATA_WIDTH +: DATA_WIDTH];
+            end
+        end
+
+        for (r = 0; r < RD_PORTS; r = r + 1) begin : g_rd
+            assign bank_rd_data[(w*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH] = mem[rd_addr[r*ADDR_WIDTH +: ADDR_WIDTH]];
+        end
+    end
+
+    if (WR_PORTS == 1) begin : g_single
+        assign rd_data = bank_rd_data;
+    end else begin : g_lvt
+        // live-value table: the bank that holds each address's newest word
+        reg [SEL_WIDTH-1:0] lvt [0:DEPTH-1];
+        integer i, p;
+
+        initial begin
+            for (i = 0; i < DEPTH; i = i + 1) begin
+                lvt[i] = {SEL_WIDTH{1'b0}};
+            end
+        end
+
+        // later ports override earlier ones, as the banks' priority says
+        always @(posedge clk) begin
+            for (p = 0; p < WR_PORTS; p = p + 1) begin
+                if (wr_en[p]) begin
+                    lvt[wr_addr[p*ADDR_WIDTH +: ADDR_WIDTH]] <= p[SEL_WIDTH-1:0];
+                end
+            end
+        end
+
+        for (r = 0; r < RD_PORTS; r = r + 1) begin : g_rd
+            wire [SEL_WIDTH-1:0] sel = lvt[rd_addr[r*ADDR_WIDTH +: ADDR_WIDTH]];
+            reg  [DATA_WIDTH-1:0] word;
+            integer b;
+
+            always @* begin
+                word = bank_rd_data[r*DATA_WIDTH +: DATA_WIDTH];
+                for (b = 1; b < WR_PORTS; b = b + 1) begin
+                    if (sel == b[SEL_WIDTH-1:0]) begin
+                        word = bank_rd_data[(b*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH];
+                    end
+                end
+            end
+
+            assign rd_data[r*DATA_WIDTH +: DATA_WIDTH] = word;
+        end
+    end
+endgenerate
+
+endmodule
+
+`resetall

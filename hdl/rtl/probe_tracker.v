@@ -1,0 +1,345 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "pcie_scope_regs.vh"
+
+/*
+ * Outstanding-read tracker: a passive tap of the request and completion streams that
+ * follows every memory read from its request to its last completion and keeps
+ * occupancy and latency statistics.
+ *
+ * Taps as in probe_counters: up to TLP_SEG_COUNT TLP starts per stream per clock, a TLP
+ * counts on valid & ready & sop of its segment, the probe never drives ready.
+ *
+ * Keying: by tag only (TAG_WIDTH 8, or 10 with T9/T8 from DW0), with the Requester ID
+ * stored and checked. A probe on one link sees one requester's tag space in practice (a
+ * GPU or a root port), which a tag-indexed table covers completely with no hashing, no
+ * collisions and no requester table to overflow. A completion whose Requester ID differs
+ * from the stored one is unexpected; a second requester reusing a live tag shows as
+ * TAG_REUSE, so a mixed stream is visible in the counters, never silently mismatched.
+ *
+ * Per clock, in this order (probe_tracker_table): completions in segment order (a later
+ * segment sees the effect of an earlier one on the same tag), then the timeout scan, then
+ * requests in segment order. So a completion never matches a read starting in the same
+ * clock, and a read started on a busy tag retires the older one (TAG_REUSE).
+ *
+ * Completion rules (docs/pcie.md):
+ * - SC with data: carries Length*4 - LowerAddress[1:0] bytes; it is the last when its Byte
+ *   Count (0 = 4096) is at most that. MISMATCH when the Byte Count differs from the bytes
+ *   still expected (requested bytes, 1 for a zero-length read, less what earlier
+ *   completions carried); the expected count keeps following the carried bytes, so one bad
+ *   Byte Count counts once. The first one gives the first-completion latency, the last the
+ *   last-completion latency and its histogram bin.
+ * - UR, CA, other status: ends the read at once (CPL_UR, CPL_CA, CPL_OTHER).
+ * - SC without data: ends the read; MISMATCH (it carried none of the expected bytes).
+ * - no outstanding read on the tag, or another Requester ID: UNEXPECTED, nothing changes.
+ * Latency = clock of the completion - clock of the request, at the tap.
+ *
+ * Timeout: a scan checks one tag per clock (tag n mod 2**TAG_WIDTH at tap clock n, n = 0 on
+ * the first clock after reset) and retires a read that is TIMEOUT_CYCLES or more clocks
+ * old: a read is timed out between TIMEOUT_CYCLES and TIMEOUT_CYCLES + 2**TAG_WIDTH - 1
+ * clocks after its request. A completion before that counts normally.
+ *
+ * Statistics, one CNT_WIDTH word each on stat_shadow, index = probe_tracker_stats STAT_*:
+ *   0 OUTSTANDING  1 PEAK  2 OCC_SUM  3 CYCLES  4 STARTED  5 RETIRED
+ *   6..9 FIRST_MIN/MAX/SUM/COUNT  10..13 LAST_MIN/MAX/SUM/COUNT
+ *   14 CPL_UR  15 CPL_CA  16 CPL_OTHER  17 UNEXPECTED  18 MISMATCH  19 TIMEOUT  20 TAG_REUSE
+ *   21 + k: histogram bin k (last-completion latency in [k, k+1) * LAT_BIN_CYCLES clocks),
+ *   21 + LAT_BINS: overflow bin.
+ * Event statistics count only while 'enable', 'clear' zeroes them, 'snapshot' copies all
+ * of them in one clock including that clock's events, as in probe_counters. OUTSTANDING is
+ * the live count (the table is never cleared and tracks reads whatever the enable). The
+ * taps go through two register stages, so the shadows show a snapshot taken at tap clock
+ * n from the clock after edge n+2 (two clocks later than probe_counters); enable, clear
+ * and snapshot are delayed with the taps, so both blocks' snapshots cover the same TLPs.
+ */
+module probe_tracker #
+(
+    // TLP segments per beat (straddled TLPs)
+    parameter TLP_SEG_COUNT = 1,
+    // tag bits used as the table index: 8, or 10 (PCIe 4.0 10-bit tags)
+    parameter TAG_WIDTH = 8,
+    // statistic width in bits
+    parameter CNT_WIDTH = 64,
+    // a read this many clocks old is retired by the timeout scan (1 ms at 250 MHz)
+    parameter TIMEOUT_CYCLES = 250000,
+    // last-completion latency histogram: bins, and clocks per bin (a power of two)
+    parameter LAT_BINS = 64,
+    parameter LAT_BIN_CYCLES = 64,
+    // statistics on stat_shadow (probe_tracker_stats STAT_*): derived, leave at the default
+    parameter STAT_COUNT = 22 + LAT_BINS
+)
+(
+    input  wire                           clk,
+    input  wire                           rst,
+
+    /*
+     * Control
+     */
+    input  wire                           enable,
+    input  wire                           clear,
+    input  wire                           snapshot,
+
+    /*
+     * Tap of the request stream
+     */
+    input  wire [TLP_SEG_COUNT*128-1:0]   rx_req_tlp_hdr,
+    input  wire [TLP_SEG_COUNT-1:0]       rx_req_tlp_valid,
+    input  wire [TLP_SEG_COUNT-1:0]       rx_req_tlp_sop,
+    input  wire                           rx_req_tlp_ready,
+
+    /*
+     * Tap of the completion stream
+     */
+    input  wire [TLP_SEG_COUNT*128-1:0]   tx_cpl_tlp_hdr,
+    input  wire [TLP_SEG_COUNT-1:0]       tx_cpl_tlp_valid,
+    input  wire [TLP_SEG_COUNT-1:0]       tx_cpl_tlp_sop,
+    input  wire                           tx_cpl_tlp_ready,
+
+    /*
+     * Statistic shadows, statistic i at [i*CNT_WIDTH +: CNT_WIDTH] (probe_tracker_stats STAT_*)
+     */
+    output wire [STAT_COUNT*CNT_WIDTH-1:0] stat_shadow
+);
+
+localparam SEG = TLP_SEG_COUNT;
+
+// a read leaves the table at most TIMEOUT_CYCLES + 2**TAG_WIDTH - 1 clocks old; one more
+// value stays free so an all-ones latency means "none"
+localparam AGE_WIDTH = $clog2(TIMEOUT_CYCLES + (1 << TAG_WIDTH) + 1);
+
+initial begin
+    if (SEG < 1 || SEG > 4) begin
+        $error("Error: TLP_SEG_COUNT must be 1..4 (instance %m)");
+        $finish;
+    end
+    if (TAG_WIDTH != 8 && TAG_WIDTH != 10) begin
+        $error("Error: TAG_WIDTH must be 8 or 10 (instance %m)");
+        $finish;
+    end
+    if (TIMEOUT_CYCLES < 1 || AGE_WIDTH > 32) begin
+        $error("Error: TIMEOUT_CYCLES must be 1..2**32 - 2**TAG_WIDTH - 1 (instance %m)");
+        $finish;
+    end
+    if (CNT_WIDTH < AGE_WIDTH + 4 || CNT_WIDTH > 64) begin
+        $error("Error: CNT_WIDTH must be %0d..64 (instance %m)", AGE_WIDTH + 4);
+        $finish;
+    end
+    if (LAT_BINS < 1 || LAT_BIN_CYCLES < 1 || (LAT_BIN_CYCLES & (LAT_BIN_CYCLES - 1)) != 0) begin
+        $error("Error: LAT_BINS must be >= 1 and LAT_BIN_CYCLES a power of two (instance %m)");
+        $finish;
+    end
+end
+
+/*
+ * Stage A: decode the taps, register what the table needs
+ */
+wire [SEG-1:0] rx_evt = rx_req_tlp_valid & rx_req_tlp_sop & {SEG{rx_req_tlp_ready}};
+wire [SEG-1:0] tx_evt = tx_cpl_tlp_valid & tx_cpl_tlp_sop & {SEG{tx_cpl_tlp_ready}};
+
+wire [SEG-1:0]           req_start;
+wire [SEG*TAG_WIDTH-1:0] req_tag;
+wire [SEG*16-1:0]        req_rid;
+wire [SEG*13-1:0]        req_expect;
+wire [SEG-1:0]           cpl_start;
+wire [SEG*TAG_WIDTH-1:0] cpl_tag;
+wire [SEG*16-1:0]        cpl_rid;
+wire [SEG*3-1:0]         cpl_status;
+wire [SEG-1:0]           cpl_data;
+wire [SEG*13-1:0]        cpl_bc;
+wire [SEG*13-1:0]        cpl_carried;
+
+genvar seg;
+generate
+    for (seg = 0; seg < SEG; seg = seg + 1) begin : g_seg
+        wire [127:0] rx_hdr = rx_req_tlp_hdr[seg*128 +: 128];
+        wire [127:0] tx_hdr = tx_cpl_tlp_hdr[seg*128 +: 128];
+
+        wire        mem_read;
+        wire        locked;
+        wire        hdr_4dw;
+        wire [10:0] len_dw;
+        wire [1:0]  lead;
+        wire [12:0] req_bytes;
+        wire        zero_len;
+        wire [29:0] addr_dw;
+        wire [`PS_SIZE_CLASS_COUNT-1:0] size_class;
+
+        probe_mrd_classify classify_inst (
+            .hdr(rx_hdr),
+            .mem_read(mem_read),
+            .locked(locked),
+            .hdr_4dw(hdr_4dw),
+            .len_dw(len_dw),
+            .lead(lead),
+            .req_bytes(req_bytes),
+            .zero_len(zero_len),
+            .addr_dw(addr_dw),
+            .size_class(size_class)
+        );
+
+        wire unused_classify = &{1'b0, locked, hdr_4dw, len_dw, lead, addr_dw, size_class, 1'b0};
+
+        // 10-bit tags: T9, T8 in DW0, Tag[7:0] in DW1 (requests) or DW2 (completions)
+        wire [9:0] rx_tag10 = {rx_hdr[119], rx_hdr[115], rx_hdr[79:72]};
+        wire [9:0] tx_tag10 = {tx_hdr[119], tx_hdr[115], tx_hdr[47:40]};
+
+        assign req_start[seg] = rx_evt[seg] && mem_read;
+        assign req_tag[seg*TAG_WIDTH +: TAG_WIDTH] = rx_tag10[TAG_WIDTH-1:0];
+        assign req_rid[seg*16 +: 16] = rx_hdr[95:80];
+        // a zero-length read is answered with Byte Count 1
+        assign req_expect[seg*13 +: 13] = zero_len ? 13'd1 : req_bytes;
+
+        // Cpl, CplD, CplLk, CplDLk: Fmt 0x0, Type 0101x
+        wire [9:0]  cpl_len    = tx_hdr[105:96];
+        wire [11:0] byte_count = tx_hdr[75:64];
+        wire [1:0]  lower_addr = tx_hdr[33:32];
+        wire        with_data  = tx_hdr[126];
+
+        assign cpl_start[seg] = tx_evt[seg] && !tx_hdr[127] && !tx_hdr[125] && (tx_hdr[124:121] == 4'b0101);
+        assign cpl_tag[seg*TAG_WIDTH +: TAG_WIDTH] = tx_tag10[TAG_WIDTH-1:0];
+        assign cpl_rid[seg*16 +: 16] = tx_hdr[63:48];
+        assign cpl_status[seg*3 +: 3] = tx_hdr[79:77];
+        assign cpl_data[seg] = with_data;
+        // Byte Count and Length: 0 means 4096 bytes / 1024 DW
+        assign cpl_bc[seg*13 +: 13] = {byte_count == 12'd0, byte_count};
+        assign cpl_carried[seg*13 +: 13] = with_data ? ({cpl_len == 10'd0, cpl_len, 2'b00} - {11'd0, lower_addr}) : 13'd0;
+
+        // the untagged high tag bits with 8-bit tags, and fields the tracker does not use
+        wire unused_hdr = &{1'b0, rx_tag10, tx_tag10, tx_hdr[120], tx_hdr[118:116], tx_hdr[114:106], tx_hdr[95:80],
+                               tx_hdr[76], tx_hdr[39:34], tx_hdr[31:0], 1'b0};
+    end
+endgenerate
+
+reg [SEG-1:0]           a_req_start_reg = {SEG{1'b0}};
+reg [SEG*TAG_WIDTH-1:0] a_req_tag_reg = {SEG*TAG_WIDTH{1'b0}};
+reg [SEG*16-1:0]        a_req_rid_reg = {SEG*16{1'b0}};
+reg [SEG*13-1:0]        a_req_expect_reg = {SEG*13{1'b0}};
+reg [SEG-1:0]           a_cpl_start_reg = {SEG{1'b0}};
+reg [SEG*TAG_WIDTH-1:0] a_cpl_tag_reg = {SEG*TAG_WIDTH{1'b0}};
+reg [SEG*16-1:0]        a_cpl_rid_reg = {SEG*16{1'b0}};
+reg [SEG*3-1:0]         a_cpl_status_reg = {SEG*3{1'b0}};
+reg [SEG-1:0]           a_cpl_data_reg = {SEG{1'b0}};
+reg [SEG*13-1:0]        a_cpl_bc_reg = {SEG*13{1'b0}};
+reg [SEG*13-1:0]        a_cpl_carried_reg = {SEG*13{1'b0}};
+// enable, clear, snapshot travel with the taps: stage A, then stage B
+reg [2:0]               a_ctl_reg = 3'd0;
+reg [2:0]               b_ctl_reg = 3'd0;
+
+always @(posedge clk) begin
+    a_req_start_reg   <= req_start;
+    a_req_tag_reg     <= req_tag;
+    a_req_rid_reg     <= req_rid;
+    a_req_expect_reg  <= req_expect;
+    a_cpl_start_reg   <= cpl_start;
+    a_cpl_tag_reg     <= cpl_tag;
+    a_cpl_rid_reg     <= cpl_rid;
+    a_cpl_status_reg  <= cpl_status;
+    a_cpl_data_reg    <= cpl_data;
+    a_cpl_bc_reg      <= cpl_bc;
+    a_cpl_carried_reg <= cpl_carried;
+    a_ctl_reg         <= {enable, clear, snapshot};
+    b_ctl_reg         <= a_ctl_reg;
+
+    if (rst) begin
+        a_req_start_reg <= {SEG{1'b0}};
+        a_cpl_start_reg <= {SEG{1'b0}};
+        a_ctl_reg       <= 3'd0;
+        b_ctl_reg       <= 3'd0;
+    end
+end
+
+/*
+ * Stage B: the outstanding-read table, one clock of TLPs per clock
+ */
+localparam EV_WIDTH = $clog2(2*SEG + 2);
+
+wire [SEG-1:0]           ev_first;
+wire [SEG-1:0]           ev_last;
+wire [SEG*AGE_WIDTH-1:0] ev_latency;
+wire [SEG-1:0]           ev_ur;
+wire [SEG-1:0]           ev_ca;
+wire [SEG-1:0]           ev_other;
+wire [SEG-1:0]           ev_unexpected;
+wire [SEG-1:0]           ev_mismatch;
+wire [EV_WIDTH-1:0]      ev_started;
+wire [EV_WIDTH-1:0]      ev_retired;
+wire                     ev_timeout;
+wire [EV_WIDTH-1:0]      ev_reuse;
+wire [TAG_WIDTH:0]       outstanding;
+
+probe_tracker_table #(
+    .SEG_COUNT(SEG),
+    .TAG_WIDTH(TAG_WIDTH),
+    .AGE_WIDTH(AGE_WIDTH),
+    .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
+    .EV_WIDTH(EV_WIDTH)
+)
+table_inst (
+    .clk(clk),
+    .rst(rst),
+    .req_start(a_req_start_reg),
+    .req_tag(a_req_tag_reg),
+    .req_rid(a_req_rid_reg),
+    .req_expect(a_req_expect_reg),
+    .cpl_start(a_cpl_start_reg),
+    .cpl_tag(a_cpl_tag_reg),
+    .cpl_rid(a_cpl_rid_reg),
+    .cpl_status(a_cpl_status_reg),
+    .cpl_data(a_cpl_data_reg),
+    .cpl_bc(a_cpl_bc_reg),
+    .cpl_carried(a_cpl_carried_reg),
+    .ev_first(ev_first),
+    .ev_last(ev_last),
+    .ev_latency(ev_latency),
+    .ev_ur(ev_ur),
+    .ev_ca(ev_ca),
+    .ev_other(ev_other),
+    .ev_unexpected(ev_unexpected),
+    .ev_mismatch(ev_mismatch),
+    .ev_started(ev_started),
+    .ev_retired(ev_retired),
+    .ev_timeout(ev_timeout),
+    .ev_reuse(ev_reuse),
+    .outstanding(outstanding)
+);
+
+/*
+ * Stage C: statistics
+ */
+probe_tracker_stats #(
+    .SEG_COUNT(SEG),
+    .TAG_WIDTH(TAG_WIDTH),
+    .AGE_WIDTH(AGE_WIDTH),
+    .EV_WIDTH(EV_WIDTH),
+    .CNT_WIDTH(CNT_WIDTH),
+    .LAT_BINS(LAT_BINS),
+    .LAT_BIN_CYCLES(LAT_BIN_CYCLES),
+    .STAT_COUNT(STAT_COUNT)
+)
+stats_inst (
+    .clk(clk),
+    .rst(rst),
+    .enable(b_ctl_reg[2]),
+    .clear(b_ctl_reg[1]),
+    .snapshot(b_ctl_reg[0]),
+    .ev_first(ev_first),
+    .ev_last(ev_last),
+    .ev_latency(ev_latency),
+    .ev_ur(ev_ur),
+    .ev_ca(ev_ca),
+    .ev_other(ev_other),
+    .ev_unexpected(ev_unexpected),
+    .ev_mismatch(ev_mismatch),
+    .ev_started(ev_started),
+    .ev_retired(ev_retired),
+    .ev_timeout(ev_timeout),
+    .ev_reuse(ev_reuse),
+    .outstanding(outstanding),
+    .stat_shadow(stat_shadow)
+);
+
+endmodule
+
+`resetall

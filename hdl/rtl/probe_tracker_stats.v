@@ -1,0 +1,281 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+
+/*
+ * Statistics of probe_tracker: turns one clock of table events into counters, extremes
+ * and the last-completion latency histogram, each with a shadow, on a flat bus in
+ * the order of the STAT_* localparams below.
+ *
+ * Events count only while 'enable'; 'clear' empties every statistic but OUTSTANDING (the
+ * live count of the table, which no clear may change); 'snapshot' copies all of them,
+ * this clock's events included. Several completions per clock add their counts and
+ * latency sums, and the extremes take the smallest / largest of them.
+ *
+ * Widths on the bus: counters and sums CNT_WIDTH, latency extremes AGE_WIDTH and
+ * OUTSTANDING / PEAK TAG_WIDTH+1, zero-extended; an empty minimum reads all ones.
+ */
+module probe_tracker_stats #
+(
+    // TLP segments per beat
+    parameter SEG_COUNT = 1,
+    // tag bits (the table holds up to 2**TAG_WIDTH reads)
+    parameter TAG_WIDTH = 8,
+    // latency width in bits
+    parameter AGE_WIDTH = 18,
+    // width of the per-clock event counts
+    parameter EV_WIDTH = 2,
+    // statistic width in bits
+    parameter CNT_WIDTH = 64,
+    // histogram bins (plus one overflow bin) and clocks per bin (a power of two)
+    parameter LAT_BINS = 64,
+    parameter LAT_BIN_CYCLES = 64,
+    // statistics on the bus: derived, leave at the default
+    parameter STAT_COUNT = 22 + LAT_BINS
+)
+(
+    input  wire                           clk,
+    input  wire                           rst,
+
+    input  wire                           enable,
+    input  wire                           clear,
+    input  wire                           snapshot,
+
+    /*
+     * One clock of table events (probe_tracker_table)
+     */
+    input  wire [SEG_COUNT-1:0]           ev_first,
+    input  wire [SEG_COUNT-1:0]           ev_last,
+    input  wire [SEG_COUNT*AGE_WIDTH-1:0] ev_latency,
+    input  wire [SEG_COUNT-1:0]           ev_ur,
+    input  wire [SEG_COUNT-1:0]           ev_ca,
+    input  wire [SEG_COUNT-1:0]           ev_other,
+    input  wire [SEG_COUNT-1:0]           ev_unexpected,
+    input  wire [SEG_COUNT-1:0]           ev_mismatch,
+    input  wire [EV_WIDTH-1:0]            ev_started,
+    input  wire [EV_WIDTH-1:0]            ev_retired,
+    input  wire                           ev_timeout,
+    input  wire [EV_WIDTH-1:0]            ev_reuse,
+    input  wire [TAG_WIDTH:0]             outstanding,
+
+    output wire [STAT_COUNT*CNT_WIDTH-1:0] stat_shadow
+);
+
+localparam SEG = SEG_COUNT;
+
+// Statistic order on stat_shadow: statistic i at [i*CNT_WIDTH +: CNT_WIDTH]
+localparam STAT_OUTSTANDING = 0;   // reads outstanding at the snapshot (a gauge: no enable, no clear)
+localparam STAT_PEAK        = 1;   // most reads outstanding at the end of an enabled clock
+localparam STAT_OCC_SUM     = 2;   // sum over enabled clocks of the reads outstanding at their end
+localparam STAT_CYCLES      = 3;   // enabled clocks (average outstanding = OCC_SUM / CYCLES)
+localparam STAT_STARTED     = 4;   // reads started (MRd, MRdLk)
+localparam STAT_RETIRED     = 5;   // reads retired, every cause
+localparam STAT_FIRST_MIN   = 6;   // first-completion latency in clocks: min (all ones while none)
+localparam STAT_FIRST_MAX   = 7;   //   max
+localparam STAT_FIRST_SUM   = 8;   //   sum
+localparam STAT_FIRST_COUNT = 9;   //   reads that had a first successful completion
+localparam STAT_LAST_MIN    = 10;  // last-completion latency in clocks: min (all ones while none)
+localparam STAT_LAST_MAX    = 11;  //   max
+localparam STAT_LAST_SUM    = 12;  //   sum
+localparam STAT_LAST_COUNT  = 13;  //   reads completed successfully
+localparam STAT_CPL_UR      = 14;  // reads ended by a completion with status UR
+localparam STAT_CPL_CA      = 15;  // reads ended by a completion with status CA
+localparam STAT_CPL_OTHER   = 16;  // reads ended by another non-SC status (CRS, reserved)
+localparam STAT_UNEXPECTED  = 17;  // completions that match no outstanding read
+localparam STAT_MISMATCH    = 18;  // completions whose Byte Count is not the bytes still expected
+localparam STAT_TIMEOUT     = 19;  // reads retired by the timeout scan
+localparam STAT_TAG_REUSE   = 20;  // reads started on a tag still outstanding (the older one retires)
+localparam STAT_HIST_FIRST  = 21;  // histogram bin k at STAT_HIST_FIRST + k, overflow bin at + LAT_BINS
+
+// the widest per-clock increment: a latency sum over the segments
+localparam INC_WIDTH = AGE_WIDTH + $clog2(SEG + 1);
+localparam BIN_SHIFT = $clog2(LAT_BIN_CYCLES);
+localparam [31:0] LAT_BINS_32 = LAT_BINS;
+
+initial begin
+    if (STAT_COUNT != STAT_HIST_FIRST + LAT_BINS + 1) begin
+        $error("Error: STAT_COUNT must be %0d (instance %m)", STAT_HIST_FIRST + LAT_BINS + 1);
+        $finish;
+    end
+    if (CNT_WIDTH <= INC_WIDTH || CNT_WIDTH > 64 || TAG_WIDTH + 1 < EV_WIDTH || AGE_WIDTH > 32) begin
+        $error("Error: CNT_WIDTH must be %0d..64 (instance %m)", INC_WIDTH + 1);
+        $finish;
+    end
+end
+
+// per-clock sums over the segments
+reg [INC_WIDTH-1:0] first_count, first_sum, last_count, last_sum;
+reg [INC_WIDTH-1:0] ur_count, ca_count, other_count, unexpected_count, mismatch_count;
+reg [AGE_WIDTH-1:0] first_min, first_max, last_min, last_max;
+reg [(LAT_BINS+1)*INC_WIDTH-1:0] bin_count;
+reg [AGE_WIDTH-1:0] latency;
+reg [31:0]          bin;
+// every additive statistic's increment, slice i for statistic i (0 for the others)
+reg [STAT_COUNT*INC_WIDTH-1:0] inc;
+integer s, k;
+
+// widen a per-clock count to the increment width
+function [INC_WIDTH-1:0] widen_ev(input [EV_WIDTH-1:0] value);
+    widen_ev = {{(INC_WIDTH-EV_WIDTH){1'b0}}, value};
+endfunction
+
+function [INC_WIDTH-1:0] widen_bit(input value);
+    widen_bit = {{(INC_WIDTH-1){1'b0}}, value};
+endfunction
+
+always @* begin
+    first_count      = {INC_WIDTH{1'b0}};
+    first_sum        = {INC_WIDTH{1'b0}};
+    last_count       = {INC_WIDTH{1'b0}};
+    last_sum         = {INC_WIDTH{1'b0}};
+    ur_count         = {INC_WIDTH{1'b0}};
+    ca_count         = {INC_WIDTH{1'b0}};
+    other_count      = {INC_WIDTH{1'b0}};
+    unexpected_count = {INC_WIDTH{1'b0}};
+    mismatch_count   = {INC_WIDTH{1'b0}};
+    first_min        = {AGE_WIDTH{1'b1}};
+    first_max        = {AGE_WIDTH{1'b0}};
+    last_min         = {AGE_WIDTH{1'b1}};
+    last_max         = {AGE_WIDTH{1'b0}};
+    bin_count        = {(LAT_BINS+1)*INC_WIDTH{1'b0}};
+    latency          = {AGE_WIDTH{1'b0}};
+    bin              = 32'd0;
+
+    for (s = 0; s < SEG; s = s + 1) begin
+        latency = ev_latency[s*AGE_WIDTH +: AGE_WIDTH];
+
+        if (ev_first[s]) begin
+            first_count = first_count + widen_bit(1'b1);
+            first_sum   = first_sum + {{(INC_WIDTH-AGE_WIDTH){1'b0}}, latency};
+            if (latency < first_min) first_min = latency;
+            if (latency > first_max) first_max = latency;
+        end
+
+        if (ev_last[s]) begin
+            last_count = last_count + widen_bit(1'b1);
+            last_sum   = last_sum + {{(INC_WIDTH-AGE_WIDTH){1'b0}}, latency};
+            if (latency < last_min) last_min = latency;
+            if (latency > last_max) last_max = latency;
+
+            bin = {{(32-AGE_WIDTH){1'b0}}, latency} >> BIN_SHIFT;
+            if (bin > LAT_BINS_32) bin = LAT_BINS_32;
+            for (k = 0; k <= LAT_BINS; k = k + 1) begin
+                if (bin == k) begin
+                    bin_count[k*INC_WIDTH +: INC_WIDTH] = bin_count[k*INC_WIDTH +: INC_WIDTH] + widen_bit(1'b1);
+                end
+            end
+        end
+
+        ur_count         = ur_count + widen_bit(ev_ur[s]);
+        ca_count         = ca_count + widen_bit(ev_ca[s]);
+        other_count      = other_count + widen_bit(ev_other[s]);
+        unexpected_count = unexpected_count + widen_bit(ev_unexpected[s]);
+        mismatch_count   = mismatch_count + widen_bit(ev_mismatch[s]);
+    end
+
+    inc = {STAT_COUNT*INC_WIDTH{1'b0}};
+    inc[STAT_OCC_SUM*INC_WIDTH     +: INC_WIDTH] = {{(INC_WIDTH-TAG_WIDTH-1){1'b0}}, outstanding};
+    inc[STAT_CYCLES*INC_WIDTH      +: INC_WIDTH] = widen_bit(1'b1);
+    inc[STAT_STARTED*INC_WIDTH     +: INC_WIDTH] = widen_ev(ev_started);
+    inc[STAT_RETIRED*INC_WIDTH     +: INC_WIDTH] = widen_ev(ev_retired);
+    inc[STAT_FIRST_SUM*INC_WIDTH   +: INC_WIDTH] = first_sum;
+    inc[STAT_FIRST_COUNT*INC_WIDTH +: INC_WIDTH] = first_count;
+    inc[STAT_LAST_SUM*INC_WIDTH    +: INC_WIDTH] = last_sum;
+    inc[STAT_LAST_COUNT*INC_WIDTH  +: INC_WIDTH] = last_count;
+    inc[STAT_CPL_UR*INC_WIDTH      +: INC_WIDTH] = ur_count;
+    inc[STAT_CPL_CA*INC_WIDTH      +: INC_WIDTH] = ca_count;
+    inc[STAT_CPL_OTHER*INC_WIDTH   +: INC_WIDTH] = other_count;
+    inc[STAT_UNEXPECTED*INC_WIDTH  +: INC_WIDTH] = unexpected_count;
+    inc[STAT_MISMATCH*INC_WIDTH    +: INC_WIDTH] = mismatch_count;
+    inc[STAT_TIMEOUT*INC_WIDTH     +: INC_WIDTH] = widen_bit(ev_timeout);
+    inc[STAT_TAG_REUSE*INC_WIDTH   +: INC_WIDTH] = widen_ev(ev_reuse);
+    inc[STAT_HIST_FIRST*INC_WIDTH  +: (LAT_BINS+1)*INC_WIDTH] = bin_count;
+end
+
+/*
+ * OUTSTANDING: the live count, copied on snapshot
+ */
+reg [TAG_WIDTH:0] outstanding_shadow_reg = {(TAG_WIDTH+1){1'b0}};
+
+always @(posedge clk) begin
+    if (snapshot) begin
+        outstanding_shadow_reg <= outstanding;
+    end
+    if (rst) begin
+        outstanding_shadow_reg <= {(TAG_WIDTH+1){1'b0}};
+    end
+end
+
+assign stat_shadow[STAT_OUTSTANDING*CNT_WIDTH +: CNT_WIDTH] = {{(CNT_WIDTH-TAG_WIDTH-1){1'b0}}, outstanding_shadow_reg};
+
+/*
+ * Extremes: peak outstanding, latency min / max
+ */
+wire [TAG_WIDTH:0]   peak_shadow;
+wire [AGE_WIDTH-1:0] first_min_shadow, first_max_shadow, last_min_shadow, last_max_shadow;
+
+probe_extreme #(.WIDTH(TAG_WIDTH+1), .TAKE_MAX(1)) peak_inst (
+    .clk(clk), .rst(rst), .sample_en(enable), .sample(outstanding),
+    .clear(clear), .snapshot(snapshot), .shadow(peak_shadow)
+);
+
+probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(0)) first_min_inst (
+    .clk(clk), .rst(rst), .sample_en(enable && (ev_first != {SEG{1'b0}})), .sample(first_min),
+    .clear(clear), .snapshot(snapshot), .shadow(first_min_shadow)
+);
+
+probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(1)) first_max_inst (
+    .clk(clk), .rst(rst), .sample_en(enable && (ev_first != {SEG{1'b0}})), .sample(first_max),
+    .clear(clear), .snapshot(snapshot), .shadow(first_max_shadow)
+);
+
+probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(0)) last_min_inst (
+    .clk(clk), .rst(rst), .sample_en(enable && (ev_last != {SEG{1'b0}})), .sample(last_min),
+    .clear(clear), .snapshot(snapshot), .shadow(last_min_shadow)
+);
+
+probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(1)) last_max_inst (
+    .clk(clk), .rst(rst), .sample_en(enable && (ev_last != {SEG{1'b0}})), .sample(last_max),
+    .clear(clear), .snapshot(snapshot), .shadow(last_max_shadow)
+);
+
+// an empty minimum (all ones: no latency reaches it) reads all ones at full width
+assign stat_shadow[STAT_PEAK*CNT_WIDTH      +: CNT_WIDTH] = {{(CNT_WIDTH-TAG_WIDTH-1){1'b0}}, peak_shadow};
+assign stat_shadow[STAT_FIRST_MIN*CNT_WIDTH +: CNT_WIDTH] = {{(CNT_WIDTH-AGE_WIDTH){&first_min_shadow}}, first_min_shadow};
+assign stat_shadow[STAT_FIRST_MAX*CNT_WIDTH +: CNT_WIDTH] = {{(CNT_WIDTH-AGE_WIDTH){1'b0}}, first_max_shadow};
+assign stat_shadow[STAT_LAST_MIN*CNT_WIDTH  +: CNT_WIDTH] = {{(CNT_WIDTH-AGE_WIDTH){&last_min_shadow}}, last_min_shadow};
+assign stat_shadow[STAT_LAST_MAX*CNT_WIDTH  +: CNT_WIDTH] = {{(CNT_WIDTH-AGE_WIDTH){1'b0}}, last_max_shadow};
+
+/*
+ * Counters: everything else
+ */
+// the gauge and the extremes take no increment
+wire unused_inc = &{1'b0, inc[STAT_OUTSTANDING*INC_WIDTH +: INC_WIDTH], inc[STAT_PEAK*INC_WIDTH +: INC_WIDTH],
+                    inc[STAT_FIRST_MIN*INC_WIDTH +: 2*INC_WIDTH], inc[STAT_LAST_MIN*INC_WIDTH +: 2*INC_WIDTH], 1'b0};
+
+genvar c;
+generate
+    for (c = 0; c < STAT_COUNT; c = c + 1) begin : g_cnt
+        if (c != STAT_OUTSTANDING && c != STAT_PEAK && c != STAT_FIRST_MIN && c != STAT_FIRST_MAX &&
+            c != STAT_LAST_MIN && c != STAT_LAST_MAX) begin : g_add
+            probe_counter #(
+                .CNT_WIDTH(CNT_WIDTH),
+                .INC_WIDTH(INC_WIDTH)
+            )
+            counter_inst (
+                .clk(clk),
+                .rst(rst),
+                .count_en(enable),
+                .inc(inc[c*INC_WIDTH +: INC_WIDTH]),
+                .clear(clear),
+                .snapshot(snapshot),
+                .shadow(stat_shadow[c*CNT_WIDTH +: CNT_WIDTH])
+            );
+        end
+    end
+endgenerate
+
+endmodule
+
+`resetall

@@ -1,0 +1,350 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Outstanding-read table of probe_tracker: one entry per tag, updated by one clock of
+ * decoded TLP starts per clock; the events it finds leave registered, one clock later.
+ *
+ * Per entry: busy, Requester ID, start time, the bytes the read asked for, whether it
+ * had its first successful completion and the bytes still expected after it. Storage:
+ * busy and first are flip-flop vectors (read and written by every segment at once); the
+ * rest sits in probe_mp_ram LUT RAM, split by writer so every RAM has one writer per
+ * segment: the request side (Requester ID, expected bytes; start time) and the
+ * completion side (bytes still expected once 'first' is set).
+ *
+ * Order within a clock: completions in segment order, each seeing the result of an
+ * earlier segment on the same tag (several completions of one read in one beat are
+ * exact), then the timeout scan of tag 'now mod 2**TAG_WIDTH', then requests in segment
+ * order. probe_tracker.v states the completion rules.
+ *
+ * 'now' reads n while the table handles tap clock n (n = 0 on the first clock after
+ * reset): it resets to all ones because the taps reach this stage one clock later.
+ */
+module probe_tracker_table #
+(
+    // TLP segments per beat
+    parameter SEG_COUNT = 1,
+    // tag bits (table index)
+    parameter TAG_WIDTH = 8,
+    // time and latency width in bits
+    parameter AGE_WIDTH = 18,
+    // a read this many clocks old is retired by the scan
+    parameter TIMEOUT_CYCLES = 250000,
+    // width of the per-clock event counts (up to 2*SEG_COUNT + 1)
+    parameter EV_WIDTH = 2
+)
+(
+    input  wire                           clk,
+    input  wire                           rst,
+
+    /*
+     * Reads starting this clock, per segment
+     */
+    input  wire [SEG_COUNT-1:0]           req_start,
+    input  wire [SEG_COUNT*TAG_WIDTH-1:0] req_tag,
+    input  wire [SEG_COUNT*16-1:0]        req_rid,
+    input  wire [SEG_COUNT*13-1:0]        req_expect,
+
+    /*
+     * Completions this clock, per segment
+     */
+    input  wire [SEG_COUNT-1:0]           cpl_start,
+    input  wire [SEG_COUNT*TAG_WIDTH-1:0] cpl_tag,
+    input  wire [SEG_COUNT*16-1:0]        cpl_rid,
+    input  wire [SEG_COUNT*3-1:0]         cpl_status,
+    input  wire [SEG_COUNT-1:0]           cpl_data,
+    input  wire [SEG_COUNT*13-1:0]        cpl_bc,
+    input  wire [SEG_COUNT*13-1:0]        cpl_carried,
+
+    /*
+     * Events, one clock after the inputs: per completion segment...
+     */
+    output wire [SEG_COUNT-1:0]           ev_first,
+    output wire [SEG_COUNT-1:0]           ev_last,
+    output wire [SEG_COUNT*AGE_WIDTH-1:0] ev_latency,
+    output wire [SEG_COUNT-1:0]           ev_ur,
+    output wire [SEG_COUNT-1:0]           ev_ca,
+    output wire [SEG_COUNT-1:0]           ev_other,
+    output wire [SEG_COUNT-1:0]           ev_unexpected,
+    output wire [SEG_COUNT-1:0]           ev_mismatch,
+    // ... and per clock
+    output wire [EV_WIDTH-1:0]            ev_started,
+    output wire [EV_WIDTH-1:0]            ev_retired,
+    output wire                           ev_timeout,
+    output wire [EV_WIDTH-1:0]            ev_reuse,
+    // reads outstanding after that clock
+    output wire [TAG_WIDTH:0]             outstanding
+);
+
+localparam SEG = SEG_COUNT;
+localparam TAGS = 1 << TAG_WIDTH;
+localparam ID_WIDTH = 16 + 13;
+localparam [31:0] TIMEOUT_32 = TIMEOUT_CYCLES;
+localparam [AGE_WIDTH-1:0] TIMEOUT = TIMEOUT_32[AGE_WIDTH-1:0];
+localparam [EV_WIDTH-1:0] EV_ONE = {{(EV_WIDTH-1){1'b0}}, 1'b1};
+
+localparam [2:0] STATUS_SC = 3'b000;
+localparam [2:0] STATUS_UR = 3'b001;
+localparam [2:0] STATUS_CA = 3'b100;
+
+initial begin
+    if (AGE_WIDTH <= TAG_WIDTH || AGE_WIDTH > 32 || (1 << EV_WIDTH) < 2*SEG + 2) begin
+        $error("Error: AGE_WIDTH must be TAG_WIDTH+1..32 and EV_WIDTH hold 2*SEG_COUNT+1 (instance %m)");
+        $finish;
+    end
+end
+
+reg [AGE_WIDTH-1:0] now_reg = {AGE_WIDTH{1'b1}};
+reg [TAGS-1:0]      busy_reg = {TAGS{1'b0}}, busy_next;
+reg [TAGS-1:0]      first_reg = {TAGS{1'b0}}, first_next;
+reg [TAG_WIDTH:0]   outstanding_reg = {(TAG_WIDTH+1){1'b0}}, outstanding_next;
+
+reg [SEG-1:0]           ev_first_reg = {SEG{1'b0}}, ev_first_next;
+reg [SEG-1:0]           ev_last_reg = {SEG{1'b0}}, ev_last_next;
+reg [SEG*AGE_WIDTH-1:0] ev_latency_reg = {SEG*AGE_WIDTH{1'b0}}, ev_latency_next;
+reg [SEG-1:0]           ev_ur_reg = {SEG{1'b0}}, ev_ur_next;
+reg [SEG-1:0]           ev_ca_reg = {SEG{1'b0}}, ev_ca_next;
+reg [SEG-1:0]           ev_other_reg = {SEG{1'b0}}, ev_other_next;
+reg [SEG-1:0]           ev_unexpected_reg = {SEG{1'b0}}, ev_unexpected_next;
+reg [SEG-1:0]           ev_mismatch_reg = {SEG{1'b0}}, ev_mismatch_next;
+reg [EV_WIDTH-1:0]      ev_started_reg = {EV_WIDTH{1'b0}}, ev_started_next;
+reg [EV_WIDTH-1:0]      ev_retired_reg = {EV_WIDTH{1'b0}}, ev_retired_next;
+reg                     ev_timeout_reg = 1'b0, ev_timeout_next;
+reg [EV_WIDTH-1:0]      ev_reuse_reg = {EV_WIDTH{1'b0}}, ev_reuse_next;
+
+assign ev_first      = ev_first_reg;
+assign ev_last       = ev_last_reg;
+assign ev_latency    = ev_latency_reg;
+assign ev_ur         = ev_ur_reg;
+assign ev_ca         = ev_ca_reg;
+assign ev_other      = ev_other_reg;
+assign ev_unexpected = ev_unexpected_reg;
+assign ev_mismatch   = ev_mismatch_reg;
+assign ev_started    = ev_started_reg;
+assign ev_retired    = ev_retired_reg;
+assign ev_timeout    = ev_timeout_reg;
+assign ev_reuse      = ev_reuse_reg;
+assign outstanding   = outstanding_reg;
+
+wire [TAG_WIDTH-1:0] scan_tag = now_reg[TAG_WIDTH-1:0];
+
+/*
+ * RAMs: request side {Requester ID, expected bytes} and start time (one more read port
+ * for the scan), completion side bytes still expected
+ */
+wire [SEG*ID_WIDTH-1:0]      id_rd;
+wire [(SEG+1)*AGE_WIDTH-1:0] start_rd;
+wire [SEG*13-1:0]            rem_rd;
+reg  [SEG-1:0]               rem_wr_en;
+reg  [SEG*13-1:0]            rem_wr_data;
+
+wire [SEG*ID_WIDTH-1:0] id_wr_data;
+genvar g;
+generate
+    for (g = 0; g < SEG; g = g + 1) begin : g_id
+        assign id_wr_data[g*ID_WIDTH +: ID_WIDTH] = {req_rid[g*16 +: 16], req_expect[g*13 +: 13]};
+    end
+endgenerate
+
+probe_mp_ram #(
+    .ADDR_WIDTH(TAG_WIDTH),
+    .DATA_WIDTH(ID_WIDTH),
+    .WR_PORTS(SEG),
+    .RD_PORTS(SEG)
+)
+id_ram_inst (
+    .clk(clk),
+    .wr_en(req_start),
+    .wr_addr(req_tag),
+    .wr_data(id_wr_data),
+    .rd_addr(cpl_tag),
+    .rd_data(id_rd)
+);
+
+probe_mp_ram #(
+    .ADDR_WIDTH(TAG_WIDTH),
+    .DATA_WIDTH(AGE_WIDTH),
+    .WR_PORTS(SEG),
+    .RD_PORTS(SEG+1)
+)
+start_ram_inst (
+    .clk(clk),
+    .wr_en(req_start),
+    .wr_addr(req_tag),
+    .wr_data({SEG{now_reg}}),
+    .rd_addr({scan_tag, cpl_tag}),
+    .rd_data(start_rd)
+);
+
+probe_mp_ram #(
+    .ADDR_WIDTH(TAG_WIDTH),
+    .DATA_WIDTH(13),
+    .WR_PORTS(SEG),
+    .RD_PORTS(SEG)
+)
+rem_ram_inst (
+    .clk(clk),
+    .wr_en(rem_wr_en),
+    .wr_addr(cpl_tag),
+    .wr_data(rem_wr_data),
+    .rd_addr(cpl_tag),
+    .rd_data(rem_rd)
+);
+
+// each completion segment's view of its entry, and the entry after it
+reg                 view_busy, view_first;
+reg [12:0]          view_rem;
+reg [SEG-1:0]       post_busy, post_first;
+reg [SEG*13-1:0]    post_rem;
+
+reg [TAG_WIDTH-1:0] tag;
+reg [2:0]           status;
+reg [12:0]          bc, carried;
+reg                 hit, data_ok, last, retire;
+reg [AGE_WIDTH-1:0] scan_age;
+integer s, j;
+
+always @* begin
+    busy_next  = busy_reg;
+    first_next = first_reg;
+
+    ev_first_next      = {SEG{1'b0}};
+    ev_last_next       = {SEG{1'b0}};
+    ev_latency_next    = {SEG*AGE_WIDTH{1'b0}};
+    ev_ur_next         = {SEG{1'b0}};
+    ev_ca_next         = {SEG{1'b0}};
+    ev_other_next      = {SEG{1'b0}};
+    ev_unexpected_next = {SEG{1'b0}};
+    ev_mismatch_next   = {SEG{1'b0}};
+    ev_started_next    = {EV_WIDTH{1'b0}};
+    ev_retired_next    = {EV_WIDTH{1'b0}};
+    ev_reuse_next      = {EV_WIDTH{1'b0}};
+
+    rem_wr_en   = {SEG{1'b0}};
+    rem_wr_data = {SEG*13{1'b0}};
+    post_busy   = {SEG{1'b0}};
+    post_first  = {SEG{1'b0}};
+    post_rem    = {SEG*13{1'b0}};
+
+    // completions, in segment order
+    for (s = 0; s < SEG; s = s + 1) begin
+        tag     = cpl_tag[s*TAG_WIDTH +: TAG_WIDTH];
+        status  = cpl_status[s*3 +: 3];
+        bc      = cpl_bc[s*13 +: 13];
+        carried = cpl_carried[s*13 +: 13];
+
+        view_busy  = busy_reg[tag];
+        view_first = first_reg[tag];
+        view_rem   = first_reg[tag] ? rem_rd[s*13 +: 13] : id_rd[s*ID_WIDTH +: 13];
+        // an earlier segment of this clock on the same tag has the newer state
+        for (j = 0; j < SEG; j = j + 1) begin
+            if (j < s && cpl_start[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == tag) begin
+                view_busy  = post_busy[j];
+                view_first = post_first[j];
+                view_rem   = post_rem[j*13 +: 13];
+            end
+        end
+
+        hit     = cpl_start[s] && view_busy && (id_rd[s*ID_WIDTH + 13 +: 16] == cpl_rid[s*16 +: 16]);
+        data_ok = (status == STATUS_SC) && cpl_data[s];
+        last    = (bc <= carried);
+        retire  = hit && !(data_ok && !last);
+
+        ev_first_next[s]      = hit && data_ok && !view_first;
+        ev_last_next[s]       = hit && data_ok && last;
+        ev_ur_next[s]         = hit && (status == STATUS_UR);
+        ev_ca_next[s]         = hit && (status == STATUS_CA);
+        ev_other_next[s]      = hit && (status != STATUS_SC) && (status != STATUS_UR) && (status != STATUS_CA);
+        ev_mismatch_next[s]   = hit && (status == STATUS_SC) && (!cpl_data[s] || (bc != view_rem));
+        ev_unexpected_next[s] = cpl_start[s] && !hit;
+        ev_latency_next[s*AGE_WIDTH +: AGE_WIDTH] = now_reg - start_rd[s*AGE_WIDTH +: AGE_WIDTH];
+
+        post_busy[s]  = view_busy && !retire;
+        post_first[s] = view_first || (hit && data_ok);
+        post_rem[s*13 +: 13] = view_rem;
+        if (hit && data_ok) begin
+            // the expected count follows the carried bytes, so a bad Byte Count counts once
+            post_rem[s*13 +: 13] = (view_rem > carried) ? (view_rem - carried) : 13'd0;
+        end
+
+        rem_wr_en[s] = hit && data_ok && !last;
+        rem_wr_data[s*13 +: 13] = post_rem[s*13 +: 13];
+
+        if (retire) begin
+            busy_next[tag]  = 1'b0;
+            ev_retired_next = ev_retired_next + EV_ONE;
+        end
+        if (hit && data_ok) begin
+            first_next[tag] = 1'b1;
+        end
+    end
+
+    // timeout scan: one tag per clock
+    scan_age = now_reg - start_rd[SEG*AGE_WIDTH +: AGE_WIDTH];
+    ev_timeout_next = busy_next[scan_tag] && (scan_age >= TIMEOUT);
+    if (ev_timeout_next) begin
+        busy_next[scan_tag] = 1'b0;
+        ev_retired_next = ev_retired_next + EV_ONE;
+    end
+
+    // requests, in segment order; a busy tag retires its older read
+    for (s = 0; s < SEG; s = s + 1) begin
+        if (req_start[s]) begin
+            tag = req_tag[s*TAG_WIDTH +: TAG_WIDTH];
+            if (busy_next[tag]) begin
+                ev_reuse_next   = ev_reuse_next + EV_ONE;
+                ev_retired_next = ev_retired_next + EV_ONE;
+            end
+            busy_next[tag]  = 1'b1;
+            first_next[tag] = 1'b0;
+            ev_started_next = ev_started_next + EV_ONE;
+        end
+    end
+
+    outstanding_next = outstanding_reg + {{(TAG_WIDTH+1-EV_WIDTH){1'b0}}, ev_started_next}
+                                       - {{(TAG_WIDTH+1-EV_WIDTH){1'b0}}, ev_retired_next};
+end
+
+always @(posedge clk) begin
+    now_reg         <= now_reg + {{(AGE_WIDTH-1){1'b0}}, 1'b1};
+    busy_reg        <= busy_next;
+    first_reg       <= first_next;
+    outstanding_reg <= outstanding_next;
+
+    ev_first_reg      <= ev_first_next;
+    ev_last_reg       <= ev_last_next;
+    ev_latency_reg    <= ev_latency_next;
+    ev_ur_reg         <= ev_ur_next;
+    ev_ca_reg         <= ev_ca_next;
+    ev_other_reg      <= ev_other_next;
+    ev_unexpected_reg <= ev_unexpected_next;
+    ev_mismatch_reg   <= ev_mismatch_next;
+    ev_started_reg    <= ev_started_next;
+    ev_retired_reg    <= ev_retired_next;
+    ev_timeout_reg    <= ev_timeout_next;
+    ev_reuse_reg      <= ev_reuse_next;
+
+    if (rst) begin
+        now_reg         <= {AGE_WIDTH{1'b1}};
+        busy_reg        <= {TAGS{1'b0}};
+        first_reg       <= {TAGS{1'b0}};
+        outstanding_reg <= {(TAG_WIDTH+1){1'b0}};
+
+        ev_first_reg      <= {SEG{1'b0}};
+        ev_last_reg       <= {SEG{1'b0}};
+        ev_ur_reg         <= {SEG{1'b0}};
+        ev_ca_reg         <= {SEG{1'b0}};
+        ev_other_reg      <= {SEG{1'b0}};
+        ev_unexpected_reg <= {SEG{1'b0}};
+        ev_mismatch_reg   <= {SEG{1'b0}};
+        ev_started_reg    <= {EV_WIDTH{1'b0}};
+        ev_retired_reg    <= {EV_WIDTH{1'b0}};
+        ev_timeout_reg    <= 1'b0;
+        ev_reuse_reg      <= {EV_WIDTH{1'b0}};
+    end
+end
+
+endmodule
+
+`resetall

@@ -1,0 +1,976 @@
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Self-checking testbench of probe_tracker (Icarus -g2012 and Verilator --binary --timing).
+ *
+ * A seeded generator plays a requester and a completer on the two tapped streams:
+ * - reads of 1..128 DW (4..512 B, now and then partial byte enables or zero-length) at
+ *   random DW-aligned 32- or 64-bit addresses, MRd and a few MRdLk, from three
+ *   Requester IDs, on free tags (T9/T8 set for 10-bit tags);
+ * - completions split at 64- or 128-B RCB boundaries, sometimes combined up to 256 B,
+ *   after random delays, interleaved across tags, now and then two pieces of one read in
+ *   one beat; some reads end in UR or CA (CA sometimes after SC pieces), some are never
+ *   answered (timeouts), some silent ones have their tag reused by a new read;
+ * - injected faults: completions with an unknown Requester ID (unexpected), Byte Counts
+ *   off by some bytes (mismatch);
+ * - noise that must not count: MWr headers, non-sop beats, beats offered while ready is
+ *   low (held until accepted, as the stream rule says);
+ * - 1..SEG TLPs per beat on each stream, enable toggled, snapshot, clear and
+ *   snapshot-and-clear at random, sometimes on consecutive clocks.
+ *
+ * A reference model inside the bench follows the accepted TLPs with the rules of
+ * probe_tracker.v (written here per transaction, not per segment) and predicts every
+ * statistic; at every snapshot all STAT_COUNT shadows are compared exactly, three clocks
+ * later (the tracker's pipeline). The model is itself checked against the generator's
+ * intent over the whole run: reads completed, UR, CA, timeouts, reuses, unexpected
+ * completions and mismatches injected, and an empty table at the end.
+ *
+ * Parameters (iverilog -P tb_probe_tracker.X=..., verilator -GX=...): SEG, TAG_WIDTH,
+ * SEED, TRAFFIC_CYCLES. The last line is "N passed, N failed".
+ */
+// testbench arithmetic mixes integer bookkeeping with vectors on purpose
+/* verilator lint_off WIDTH */
+module tb_probe_tracker #
+(
+    parameter SEG = 1,
+    parameter TAG_WIDTH = 8,
+    parameter SEED = 1,
+    parameter TRAFFIC_CYCLES = 24000
+);
+
+localparam TAGS = 1 << TAG_WIDTH;
+localparam TIMEOUT = 2500;
+localparam LAT_BINS = 16;
+localparam LAT_BIN_CYCLES = 32;
+
+// the documented statistic order (probe_tracker_stats.v), restated
+localparam S_OUTSTANDING = 0;
+localparam S_PEAK        = 1;
+localparam S_OCC_SUM     = 2;
+localparam S_CYCLES      = 3;
+localparam S_STARTED     = 4;
+localparam S_RETIRED     = 5;
+localparam S_FIRST_MIN   = 6;
+localparam S_FIRST_MAX   = 7;
+localparam S_FIRST_SUM   = 8;
+localparam S_FIRST_COUNT = 9;
+localparam S_LAST_MIN    = 10;
+localparam S_LAST_MAX    = 11;
+localparam S_LAST_SUM    = 12;
+localparam S_LAST_COUNT  = 13;
+localparam S_CPL_UR      = 14;
+localparam S_CPL_CA      = 15;
+localparam S_CPL_OTHER   = 16;
+localparam S_UNEXPECTED  = 17;
+localparam S_MISMATCH    = 18;
+localparam S_TIMEOUT     = 19;
+localparam S_TAG_REUSE   = 20;
+localparam S_HIST_FIRST  = 21;
+localparam STAT_COUNT    = S_HIST_FIRST + LAT_BINS + 1;
+
+localparam [63:0] EMPTY_MIN = 64'hFFFF_FFFF_FFFF_FFFF;
+
+reg clk = 1'b0;
+reg rst = 1'b1;
+always #2 clk = ~clk;
+
+reg                enable = 1'b0;
+reg                clear = 1'b0;
+reg                snapshot = 1'b0;
+reg  [SEG*128-1:0] rx_hdr = 0;
+reg  [SEG-1:0]     rx_valid = 0;
+reg  [SEG-1:0]     rx_sop = 0;
+reg                rx_ready = 0;
+reg  [SEG*128-1:0] tx_hdr = 0;
+reg  [SEG-1:0]     tx_valid = 0;
+reg  [SEG-1:0]     tx_sop = 0;
+reg                tx_ready = 0;
+wire [STAT_COUNT*64-1:0] stat_shadow;
+
+probe_tracker #(
+    .TLP_SEG_COUNT(SEG),
+    .TAG_WIDTH(TAG_WIDTH),
+    .CNT_WIDTH(64),
+    .TIMEOUT_CYCLES(TIMEOUT),
+    .LAT_BINS(LAT_BINS),
+    .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
+) dut (
+    .clk(clk), .rst(rst),
+    .enable(enable), .clear(clear), .snapshot(snapshot),
+    .rx_req_tlp_hdr(rx_hdr), .rx_req_tlp_valid(rx_valid), .rx_req_tlp_sop(rx_sop), .rx_req_tlp_ready(rx_ready),
+    .tx_cpl_tlp_hdr(tx_hdr), .tx_cpl_tlp_valid(tx_valid), .tx_cpl_tlp_sop(tx_sop), .tx_cpl_tlp_ready(tx_ready),
+    .stat_shadow(stat_shadow)
+);
+
+integer cyc = 0;
+integer pass_count = 0;
+integer fail_count = 0;
+
+task automatic check(input cond, input [8*48-1:0] what, input [63:0] got, input [63:0] want);
+    begin
+        if (cond) begin
+            pass_count = pass_count + 1;
+        end else begin
+            fail_count = fail_count + 1;
+            if (fail_count <= 40) $display("FAIL @%0d %0s: got %0d want %0d", cyc, what, got, want);
+        end
+    end
+endtask
+
+function automatic [8*16-1:0] stat_name(input integer i);
+    case (i)
+        S_OUTSTANDING: stat_name = "OUTSTANDING";
+        S_PEAK:        stat_name = "PEAK";
+        S_OCC_SUM:     stat_name = "OCC_SUM";
+        S_CYCLES:      stat_name = "CYCLES";
+        S_STARTED:     stat_name = "STARTED";
+        S_RETIRED:     stat_name = "RETIRED";
+        S_FIRST_MIN:   stat_name = "FIRST_MIN";
+        S_FIRST_MAX:   stat_name = "FIRST_MAX";
+        S_FIRST_SUM:   stat_name = "FIRST_SUM";
+        S_FIRST_COUNT: stat_name = "FIRST_COUNT";
+        S_LAST_MIN:    stat_name = "LAST_MIN";
+        S_LAST_MAX:    stat_name = "LAST_MAX";
+        S_LAST_SUM:    stat_name = "LAST_SUM";
+        S_LAST_COUNT:  stat_name = "LAST_COUNT";
+        S_CPL_UR:      stat_name = "CPL_UR";
+        S_CPL_CA:      stat_name = "CPL_CA";
+        S_CPL_OTHER:   stat_name = "CPL_OTHER";
+        S_UNEXPECTED:  stat_name = "UNEXPECTED";
+        S_MISMATCH:    stat_name = "MISMATCH";
+        S_TIMEOUT:     stat_name = "TIMEOUT";
+        S_TAG_REUSE:   stat_name = "TAG_REUSE";
+        default:       stat_name = (i == S_HIST_FIRST + LAT_BINS) ? "HIST_OVERFLOW" : "HIST";
+    endcase
+endfunction
+
+/*
+ * Random numbers: xorshift32, seeded
+ */
+reg [31:0] lfsr = 32'h9e37_79b9 ^ SEED;
+function automatic [31:0] rnd(input integer dummy);
+    begin
+        lfsr = lfsr ^ (lfsr << 13);
+        lfsr = lfsr ^ (lfsr >> 17);
+        lfsr = lfsr ^ (lfsr << 5);
+        rnd = lfsr;
+    end
+endfunction
+
+function automatic integer rand_in(input integer lo, input integer hi);
+    rand_in = lo + (rnd(0) % (hi - lo + 1));
+endfunction
+
+function automatic chance(input integer permille);
+    chance = (rnd(0) % 1000) < permille;
+endfunction
+
+/*
+ * Generator: requester and completer
+ */
+localparam G_FREE = 0;      // tag unused
+localparam G_FLIGHT = 1;    // answer pieces still to place
+localparam G_SILENT = 2;    // never answered: waits for the timeout
+localparam G_CLOSING = 3;   // last piece placed, not yet accepted
+localparam M_SC = 0;
+localparam M_UR = 1;
+localparam M_CA = 2;
+
+integer     g_state [0:TAGS-1];
+reg  [15:0] g_rid [0:TAGS-1];
+integer     g_next [0:TAGS-1];     // byte address (low 32 bits) of the next piece's first byte
+integer     g_end [0:TAGS-1];      // one past the last requested byte
+integer     g_rcb [0:TAGS-1];
+integer     g_mode [0:TAGS-1];
+integer     g_ca_after [0:TAGS-1]; // SC pieces before the CA
+integer     g_due [0:TAGS-1];      // earliest clock of the next piece
+integer     g_delay [0:TAGS-1];    // first piece: clocks after the request is accepted
+reg         g_zero [0:TAGS-1];
+integer     g_born [0:TAGS-1];
+integer     g_pieces [0:TAGS-1];
+
+// reads with pieces to place, and silent reads, as lists for random picks
+integer fl [0:TAGS-1];
+integer fl_pos [0:TAGS-1];
+integer fl_n = 0;
+integer sl [0:TAGS-1];
+integer sl_pos [0:TAGS-1];
+integer sl_n = 0;
+
+task automatic flight_add(input integer t);
+    begin
+        fl[fl_n] = t;
+        fl_pos[t] = fl_n;
+        fl_n = fl_n + 1;
+    end
+endtask
+
+task automatic flight_remove(input integer t);
+    integer last;
+    begin
+        fl_n = fl_n - 1;
+        last = fl[fl_n];
+        fl[fl_pos[t]] = last;
+        fl_pos[last] = fl_pos[t];
+    end
+endtask
+
+task automatic silent_add(input integer t);
+    begin
+        sl[sl_n] = t;
+        sl_pos[t] = sl_n;
+        sl_n = sl_n + 1;
+    end
+endtask
+
+task automatic silent_remove(input integer t);
+    integer last;
+    begin
+        sl_n = sl_n - 1;
+        last = sl[sl_n];
+        sl[sl_pos[t]] = last;
+        sl_pos[last] = sl_pos[t];
+    end
+endtask
+
+// intent: what the generator meant to happen
+integer i_done = 0, i_ur = 0, i_ca = 0, i_unexpected = 0, i_mismatch = 0, i_silent = 0, i_reuse = 0;
+integer i_reads = 0;
+
+/*
+ * Reference model: the tracker's rules per accepted TLP
+ */
+reg          m_busy [0:TAGS-1];
+reg  [15:0]  m_rid [0:TAGS-1];
+integer      m_start [0:TAGS-1];
+integer      m_rem [0:TAGS-1];
+reg          m_first [0:TAGS-1];
+integer      m_occ = 0;
+reg  [63:0]  m_stat [0:STAT_COUNT-1];
+// shadows expected from each of the last four clocks' snapshots
+reg  [63:0]  m_ring [0:4*STAT_COUNT-1];
+reg          m_ring_snap [0:3];
+
+// whole-run tallies of the model (never cleared), checked against the generator's intent
+integer l_started = 0, l_done = 0, l_ur = 0, l_ca = 0, l_other = 0, l_unexpected = 0, l_mismatch = 0;
+integer l_timeout = 0, l_reuse = 0;
+
+// TLPs accepted this clock, in segment order
+integer a_req_n, a_cpl_n;
+integer a_req_tag [0:3];
+integer a_req_rid [0:3];
+integer a_req_expect [0:3];
+integer a_cpl_tag [0:3];
+integer a_cpl_rid [0:3];
+integer a_cpl_status [0:3];
+integer a_cpl_data [0:3];
+integer a_cpl_bc [0:3];
+integer a_cpl_len [0:3];
+integer a_cpl_la [0:3];
+
+task automatic empty_stats;
+    integer i;
+    begin
+        for (i = 0; i < STAT_COUNT; i = i + 1) m_stat[i] = 0;
+        m_stat[S_FIRST_MIN] = EMPTY_MIN;
+        m_stat[S_LAST_MIN] = EMPTY_MIN;
+    end
+endtask
+
+task automatic take_latency(input integer first_idx, input integer lat, input histogram);
+    integer bin;
+    begin
+        if (lat < m_stat[first_idx]) m_stat[first_idx] = lat;
+        if (lat > m_stat[first_idx + 1]) m_stat[first_idx + 1] = lat;
+        m_stat[first_idx + 2] = m_stat[first_idx + 2] + lat;
+        m_stat[first_idx + 3] = m_stat[first_idx + 3] + 1;
+        if (histogram) begin
+            bin = lat / LAT_BIN_CYCLES;
+            if (bin > LAT_BINS) bin = LAT_BINS;
+            m_stat[S_HIST_FIRST + bin] = m_stat[S_HIST_FIRST + bin] + 1;
+        end
+    end
+endtask
+
+integer cov_overflow = 0, cov_same_tag_beat = 0, cov_multi_cpl_beat = 0, cov_req_and_cpl = 0;
+integer cov_multi_piece = 0, cov_held = 0, cov_reuse_in_beat = 0;
+
+// one clock of the model: completions, timeout scan, requests, then the statistics
+task automatic model_step(input en, input clr, input snap);
+    integer i, t, lat, carried, p, slot;
+    integer started, retired, ur, ca, other, unexpected, mismatch, timeout, reuse;
+    integer f_n, l_n;
+    integer f_lat [0:3];
+    integer l_lat [0:3];
+    begin
+        started = 0; retired = 0; ur = 0; ca = 0; other = 0; unexpected = 0; mismatch = 0;
+        timeout = 0; reuse = 0; f_n = 0; l_n = 0;
+
+        for (i = 0; i < a_cpl_n; i = i + 1) begin
+            t = a_cpl_tag[i];
+            if (m_busy[t] && m_rid[t] == a_cpl_rid[i]) begin
+                lat = cyc - m_start[t];
+                if (a_cpl_status[i] == 0 && a_cpl_data[i]) begin
+                    carried = (a_cpl_len[i] == 0 ? 4096 : a_cpl_len[i] * 4) - (a_cpl_la[i] % 4);
+                    if (a_cpl_bc[i] != m_rem[t]) mismatch = mismatch + 1;
+                    if (!m_first[t]) begin
+                        f_lat[f_n] = lat;
+                        f_n = f_n + 1;
+                        m_first[t] = 1;
+                    end
+                    if (a_cpl_bc[i] <= carried) begin
+                        l_lat[l_n] = lat;
+                        l_n = l_n + 1;
+                        m_busy[t] = 0;
+                        retired = retired + 1;
+                    end else begin
+                        m_rem[t] = (m_rem[t] > carried) ? m_rem[t] - carried : 0;
+                    end
+                end else begin
+                    if (a_cpl_status[i] == 0) mismatch = mismatch + 1;
+                    else if (a_cpl_status[i] == 1) ur = ur + 1;
+                    else if (a_cpl_status[i] == 4) ca = ca + 1;
+                    else other = other + 1;
+                    m_busy[t] = 0;
+                    retired = retired + 1;
+                end
+            end else begin
+                unexpected = unexpected + 1;
+            end
+        end
+
+        // the scan looks at tag cyc mod TAGS
+        p = cyc % TAGS;
+        if (m_busy[p] && cyc - m_start[p] >= TIMEOUT) begin
+            m_busy[p] = 0;
+            timeout = 1;
+            retired = retired + 1;
+            if (g_state[p] == G_SILENT) begin
+                silent_remove(p);
+                g_state[p] = G_FREE;
+            end else begin
+                check(0, "an answered read timed out (bench load)", p, 0);
+            end
+        end
+
+        for (i = 0; i < a_req_n; i = i + 1) begin
+            t = a_req_tag[i];
+            if (m_busy[t]) begin
+                reuse = reuse + 1;
+                retired = retired + 1;
+            end
+            m_busy[t] = 1;
+            m_rid[t] = a_req_rid[i];
+            m_start[t] = cyc;
+            m_rem[t] = a_req_expect[i];
+            m_first[t] = 0;
+            started = started + 1;
+        end
+        m_occ = m_occ + started - retired;
+
+        l_started = l_started + started;
+        l_done = l_done + l_n;
+        l_ur = l_ur + ur;
+        l_ca = l_ca + ca;
+        l_other = l_other + other;
+        l_unexpected = l_unexpected + unexpected;
+        l_mismatch = l_mismatch + mismatch;
+        l_timeout = l_timeout + timeout;
+        l_reuse = l_reuse + reuse;
+
+        if (en) begin
+            if (m_occ > m_stat[S_PEAK]) m_stat[S_PEAK] = m_occ;
+            m_stat[S_OCC_SUM] = m_stat[S_OCC_SUM] + m_occ;
+            m_stat[S_CYCLES] = m_stat[S_CYCLES] + 1;
+            m_stat[S_STARTED] = m_stat[S_STARTED] + started;
+            m_stat[S_RETIRED] = m_stat[S_RETIRED] + retired;
+            for (i = 0; i < f_n; i = i + 1) take_latency(S_FIRST_MIN, f_lat[i], 0);
+            for (i = 0; i < l_n; i = i + 1) begin
+                take_latency(S_LAST_MIN, l_lat[i], 1);
+                if (l_lat[i] >= LAT_BINS * LAT_BIN_CYCLES) cov_overflow = cov_overflow + 1;
+            end
+            m_stat[S_CPL_UR] = m_stat[S_CPL_UR] + ur;
+            m_stat[S_CPL_CA] = m_stat[S_CPL_CA] + ca;
+            m_stat[S_CPL_OTHER] = m_stat[S_CPL_OTHER] + other;
+            m_stat[S_UNEXPECTED] = m_stat[S_UNEXPECTED] + unexpected;
+            m_stat[S_MISMATCH] = m_stat[S_MISMATCH] + mismatch;
+            m_stat[S_TIMEOUT] = m_stat[S_TIMEOUT] + timeout;
+            m_stat[S_TAG_REUSE] = m_stat[S_TAG_REUSE] + reuse;
+        end
+
+        slot = cyc % 4;
+        m_ring_snap[slot] = snap;
+        if (snap) begin
+            for (i = 0; i < STAT_COUNT; i = i + 1) m_ring[slot*STAT_COUNT + i] = m_stat[i];
+            m_ring[slot*STAT_COUNT + S_OUTSTANDING] = m_occ;
+        end
+        if (clr) empty_stats();
+    end
+endtask
+
+integer snap_checks = 0;
+
+// every shadow against the model's snapshot of three clocks ago
+task automatic check_shadows(input integer slot);
+    integer i;
+    reg [63:0] got, want;
+    begin
+        for (i = 0; i < STAT_COUNT; i = i + 1) begin
+            got = stat_shadow[i*64 +: 64];
+            want = m_ring[slot*STAT_COUNT + i];
+            if (got == want) begin
+                pass_count = pass_count + 1;
+            end else begin
+                fail_count = fail_count + 1;
+                if (fail_count <= 40) $display("FAIL @%0d stat %0d %0s: got %0d want %0d", cyc, i, stat_name(i), got, want);
+            end
+        end
+        snap_checks = snap_checks + 1;
+    end
+endtask
+
+/*
+ * Generator: TLPs
+ */
+localparam [15:0] RID_0 = 16'h0100;
+localparam [15:0] RID_1 = 16'h0200;
+localparam [15:0] RID_2 = 16'h1a08;
+// never used by a request: completions with it are unexpected
+localparam [15:0] RID_BAD = 16'hbad0;
+
+function automatic [127:0] mrd_hdr(input integer tag, input [15:0] rid, input integer len_dw, input [3:0] fbe,
+                                   input [3:0] lbe, input [63:0] addr, input locked);
+    reg [127:0] h;
+    reg [9:0] t10;
+    begin
+        t10 = tag;
+        h = 128'd0;
+        h[125] = addr[63:32] != 0;                // 4DW header above 4 GiB
+        h[124:120] = locked ? 5'b00001 : 5'b00000;
+        h[119] = t10[9];
+        h[115] = t10[8];
+        h[105:96] = len_dw[9:0];                  // 128 DW at most: never the 0 = 1024 code
+        h[95:80] = rid;
+        h[79:72] = t10[7:0];
+        h[71:68] = lbe;
+        h[67:64] = fbe;
+        if (h[125]) begin
+            h[63:32] = addr[63:32];
+            h[31:2] = addr[31:2];
+        end else begin
+            h[63:34] = addr[31:2];
+            h[31:0] = rnd(0);                     // unused DW3 of a 3DW header
+        end
+        mrd_hdr = h;
+    end
+endfunction
+
+function automatic [127:0] cpl_hdr(input integer tag, input [15:0] rid, input integer status, input with_data,
+                                   input integer len_dw, input integer bc, input integer la);
+    reg [127:0] h;
+    reg [9:0] t10;
+    begin
+        t10 = tag;
+        h = 128'd0;
+        h[127:125] = with_data ? 3'b010 : 3'b000;
+        h[124:120] = 5'b01010;
+        h[119] = t10[9];
+        h[115] = t10[8];
+        h[105:96] = len_dw[9:0];
+        h[95:80] = 16'h0200 + rand_in(0, 3);        // completer ID: not checked
+        h[79:77] = status[2:0];
+        h[75:64] = bc[11:0];                      // 4096 encodes as 0
+        h[63:48] = rid;
+        h[47:40] = t10[7:0];
+        h[38:32] = la[6:0];
+        h[31:0] = rnd(0);                         // no DW3 in a completion header
+        cpl_hdr = h;
+    end
+endfunction
+
+function automatic integer lead_of(input [3:0] be);
+    lead_of = be[0] ? 0 : be[1] ? 1 : be[2] ? 2 : be[3] ? 3 : 0;
+endfunction
+
+function automatic integer trail_of(input [3:0] be);
+    trail_of = be[3] ? 0 : be[2] ? 1 : be[1] ? 2 : be[0] ? 3 : 0;
+endfunction
+
+// what each segment of the presented beats carries (for the model when accepted)
+localparam K_NONE = 0;
+localparam K_READ = 1;
+localparam K_CPL = 2;
+localparam K_NOISE = 3;
+integer rq_kind [0:3];
+integer rq_tag [0:3];
+integer rq_rid [0:3];
+integer rq_expect [0:3];
+integer cp_kind [0:3];
+integer cp_tag [0:3];
+integer cp_rid [0:3];
+integer cp_status [0:3];
+integer cp_data [0:3];
+integer cp_bc [0:3];
+integer cp_len [0:3];
+integer cp_la [0:3];
+integer cp_final [0:3];
+
+reg traffic = 1'b1;
+
+// a new read in request segment s; reuse_tag >= 0 starts it on that silent tag
+task automatic place_read(input integer s, input integer reuse_tag);
+    integer t, k, len_dw, lead, trail, bytes, off_dw, r;
+    reg [3:0] fbe, lbe;
+    reg [63:0] addr;
+    reg [15:0] rid;
+    reg zero, silent;
+    begin
+        t = -1;
+        silent = chance(30);
+        if (reuse_tag >= 0) begin
+            t = reuse_tag;
+            silent_remove(t);
+            i_silent = i_silent - 1;
+            i_reuse = i_reuse + 1;
+        end else begin
+            // half the silent reads on the tag the scan visits when they are exactly
+            // TIMEOUT (or TIMEOUT - 1) clocks old, if accepted now: the boundary is exact
+            if (silent && chance(500)) begin
+                r = (cyc + TIMEOUT - rand_in(0, 1)) % TAGS;
+                if (g_state[r] == G_FREE) t = r;
+            end
+            for (k = 0; k < 6 && t < 0; k = k + 1) begin
+                r = rand_in(0, TAGS - 1);
+                if (g_state[r] == G_FREE) t = r;
+            end
+        end
+        if (t >= 0) begin
+            r = rand_in(0, 2);
+            rid = r == 0 ? RID_0 : r == 1 ? RID_1 : RID_2;
+            len_dw = chance(300) ? rand_in(1, 8) : rand_in(1, 128);
+            fbe = 4'b1111;
+            lbe = 4'b1111;
+            zero = 0;
+            if (len_dw == 1) begin
+                r = rand_in(0, 19);
+                fbe = r < 10 ? 4'b1111 : r == 10 ? 4'b0110 : r == 11 ? 4'b0001 : r == 12 ? 4'b1000 :
+                      r == 13 ? 4'b0011 : r == 14 ? 4'b1100 : r == 15 ? 4'b0111 : r == 16 ? 4'b1110 :
+                      r == 17 ? 4'b0100 : 4'b0000;
+                lbe = 4'b0000;
+                zero = fbe == 4'b0000;
+                lead = lead_of(fbe);
+                trail = trail_of(fbe);
+            end else begin
+                if (chance(200)) fbe = 4'b1111 << rand_in(0, 3);
+                if (chance(200)) lbe = 4'b1111 >> rand_in(0, 3);
+                lead = lead_of(fbe);
+                trail = trail_of(lbe);
+            end
+            bytes = zero ? 0 : len_dw * 4 - lead - trail;
+            // inside one 4 KiB page
+            off_dw = rand_in(0, 1024 - len_dw);
+            // positive as an integer: the split arithmetic below is signed
+            addr[63:32] = chance(200) ? rand_in(1, 255) : 0;
+            addr[31:0] = (rnd(0) & 32'h3fff_f000) | (off_dw * 4);
+
+            rx_valid[s] = 1'b1;
+            rx_sop[s] = 1'b1;
+            rx_hdr[s*128 +: 128] = mrd_hdr(t, rid, len_dw, fbe, lbe, addr, chance(20));
+            rq_kind[s] = K_READ;
+            rq_tag[s] = t;
+            rq_rid[s] = rid;
+            rq_expect[s] = zero ? 1 : bytes;
+            i_reads = i_reads + 1;
+
+            g_rid[t] = rid;
+            g_next[t] = addr[31:0] + lead;
+            g_end[t] = addr[31:0] + lead + bytes;
+            g_zero[t] = zero;
+            g_rcb[t] = chance(500) ? 64 : 128;
+            g_born[t] = cyc;
+            g_pieces[t] = 0;
+            r = rand_in(0, 999);
+            g_mode[t] = r < 30 ? M_UR : r < 60 ? M_CA : M_SC;
+            g_ca_after[t] = rand_in(0, 2);
+            r = rand_in(0, 99);
+            // counted from the request's acceptance: a held request is not answered early
+            g_delay[t] = r < 60 ? rand_in(2, 100) : r < 90 ? rand_in(100, 400) : rand_in(400, 1200);
+            g_due[t] = 32'h7fff_ffff;
+            if (silent) begin
+                g_state[t] = G_SILENT;
+                silent_add(t);
+                i_silent = i_silent + 1;
+            end else begin
+                g_state[t] = G_FLIGHT;
+                flight_add(t);
+            end
+        end
+    end
+endtask
+
+// the next completion of tag t in completion segment s
+task automatic place_piece(input integer s, input integer t);
+    integer cur, fin, boundary, span, bc, len_dw, status, k;
+    reg with_data, final_piece;
+    begin
+        cur = g_next[t];
+        fin = g_end[t];
+        bc = fin - cur;
+        status = 0;
+        with_data = 1;
+        if (g_mode[t] == M_UR || (g_mode[t] == M_CA && g_ca_after[t] == 0)) begin
+            // error completion: no data, Byte Count = bytes still due
+            status = g_mode[t] == M_UR ? 1 : 4;
+            with_data = 0;
+            len_dw = 0;
+            final_piece = 1;
+            if (g_zero[t]) bc = 1;
+            if (status == 1) i_ur = i_ur + 1;
+            else i_ca = i_ca + 1;
+        end else if (g_zero[t]) begin
+            len_dw = 1;
+            bc = 1;
+            final_piece = 1;
+            i_done = i_done + 1;
+        end else begin
+            boundary = (cur / g_rcb[t] + 1) * g_rcb[t];
+            span = fin <= boundary ? fin : boundary;
+            // combine RCB pieces up to 256 B now and then
+            if (span < fin && chance(300)) begin
+                for (k = 0; k < 3; k = k + 1) begin
+                    if (span < fin && ((((span + g_rcb[t] < fin ? span + g_rcb[t] : fin) - 1) >> 2) - (cur >> 2) + 1) <= 64) begin
+                        span = span + g_rcb[t] < fin ? span + g_rcb[t] : fin;
+                    end
+                end
+            end
+            len_dw = ((span - 1) >> 2) - (cur >> 2) + 1;
+            final_piece = span == fin;
+            g_next[t] = span;
+            if (final_piece) i_done = i_done + 1;
+            if (g_mode[t] == M_CA) g_ca_after[t] = g_ca_after[t] - 1;
+            // a Byte Count off by some bytes: never changes whether the piece is the last
+            if (chance(8)) begin
+                if (!final_piece) begin
+                    bc = bc + 4 * rand_in(1, 4);
+                    i_mismatch = i_mismatch + 1;
+                end else if (bc >= 2) begin
+                    bc = bc - 1;
+                    i_mismatch = i_mismatch + 1;
+                end
+            end
+        end
+        g_pieces[t] = g_pieces[t] + 1;
+        if (g_pieces[t] == 2) cov_multi_piece = cov_multi_piece + 1;
+
+        tx_valid[s] = 1'b1;
+        tx_sop[s] = 1'b1;
+        tx_hdr[s*128 +: 128] = cpl_hdr(t, g_rid[t], status, with_data, len_dw, bc, cur);
+        cp_kind[s] = K_CPL;
+        cp_tag[s] = t;
+        cp_rid[s] = g_rid[t];
+        cp_status[s] = status;
+        cp_data[s] = with_data;
+        cp_bc[s] = bc == 4096 ? 4096 : bc;
+        cp_len[s] = len_dw;
+        cp_la[s] = cur % 128;
+        cp_final[s] = final_piece;
+
+        if (final_piece) begin
+            flight_remove(t);
+            g_state[t] = G_CLOSING;
+        end else begin
+            g_due[t] = cyc + (chance(400) ? 0 : rand_in(1, 16));
+        end
+    end
+endtask
+
+// a completion no read expects: unknown Requester ID, any tag
+task automatic place_unexpected(input integer s);
+    integer t, len_dw;
+    begin
+        t = rand_in(0, TAGS - 1);
+        len_dw = rand_in(1, 16);
+        tx_valid[s] = 1'b1;
+        tx_sop[s] = 1'b1;
+        tx_hdr[s*128 +: 128] = cpl_hdr(t, RID_BAD | rand_in(0, 15), 0, 1, len_dw, rand_in(1, 64), rand_in(0, 127));
+        cp_kind[s] = K_CPL;
+        cp_tag[s] = t;
+        cp_rid[s] = tx_hdr[s*128 + 48 +: 16];
+        cp_status[s] = 0;
+        cp_data[s] = 1;
+        cp_bc[s] = tx_hdr[s*128 + 64 +: 12];
+        cp_len[s] = len_dw;
+        cp_la[s] = tx_hdr[s*128 + 32 +: 7];
+        cp_final[s] = 0;
+        i_unexpected = i_unexpected + 1;
+    end
+endtask
+
+// a beat that must not count: a payload beat (no sop) or a TLP that is not tracked
+task automatic place_noise_rx(input integer s);
+    begin
+        rx_valid[s] = 1'b1;
+        rx_hdr[s*128 +: 128] = {rnd(0), rnd(0), rnd(0), rnd(0)};
+        if (chance(500)) begin
+            rx_sop[s] = 1'b1;
+            rx_hdr[s*128 + 125 +: 3] = 3'b010 | rand_in(0, 1);   // MWr 3DW / 4DW
+            rx_hdr[s*128 + 120 +: 5] = 5'b00000;
+        end else begin
+            rx_sop[s] = 1'b0;
+            rx_hdr[s*128 + 120 +: 8] = 8'h00;                  // looks like an MRd, but no sop
+        end
+        rq_kind[s] = K_NOISE;
+    end
+endtask
+
+task automatic place_noise_tx(input integer s);
+    begin
+        tx_valid[s] = 1'b1;
+        tx_hdr[s*128 +: 128] = {rnd(0), rnd(0), rnd(0), rnd(0)};
+        if (chance(500)) begin
+            tx_sop[s] = 1'b1;
+            tx_hdr[s*128 + 120 +: 8] = 8'h40;                  // MWr: not a completion
+        end else begin
+            tx_sop[s] = 1'b0;
+            tx_hdr[s*128 + 120 +: 8] = 8'h4a;                  // looks like a CplD, but no sop
+        end
+        cp_kind[s] = K_NOISE;
+    end
+endtask
+
+// pick a read whose next piece is due, preferring the one just placed (two in a beat)
+function automatic integer pick_due(input integer prev);
+    integer k, t;
+    begin
+        pick_due = -1;
+        if (prev >= 0 && g_state[prev] == G_FLIGHT && g_due[prev] <= cyc && chance(600)) pick_due = prev;
+        for (k = 0; k < 4 && pick_due < 0 && fl_n > 0; k = k + 1) begin
+            t = fl[rand_in(0, fl_n - 1)];
+            if (g_due[t] <= cyc) pick_due = t;
+        end
+    end
+endfunction
+
+task automatic build_rx_beat;
+    integer s, t, young, prev_silent;
+    begin
+        rx_valid = 0;
+        rx_sop = 0;
+        rx_hdr = 0;
+        prev_silent = -1;
+        for (s = 0; s < SEG; s = s + 1) begin
+            rq_kind[s] = K_NONE;
+            if (traffic && chance(110)) begin
+                young = -1;
+                // reuse a young silent tag now and then (in the same beat when one was just placed)
+                if (prev_silent >= 0 && chance(300)) young = prev_silent;
+                else if (sl_n > 0 && chance(15)) begin
+                    t = sl[rand_in(0, sl_n - 1)];
+                    if (cyc - g_born[t] < TIMEOUT - 200) young = t;
+                end
+                if (young >= 0 && young == prev_silent) cov_reuse_in_beat = cov_reuse_in_beat + 1;
+                place_read(s, young);
+                prev_silent = (rq_kind[s] == K_READ && g_state[rq_tag[s]] == G_SILENT) ? rq_tag[s] : -1;
+            end else if (chance(60)) begin
+                place_noise_rx(s);
+            end
+        end
+    end
+endtask
+
+task automatic build_tx_beat;
+    integer s, t, prev;
+    begin
+        tx_valid = 0;
+        tx_sop = 0;
+        tx_hdr = 0;
+        prev = -1;
+        for (s = 0; s < SEG; s = s + 1) begin
+            cp_kind[s] = K_NONE;
+            if (chance(8)) begin
+                place_unexpected(s);
+            end else if (chance(900)) begin
+                t = pick_due(prev);
+                if (t >= 0) begin
+                    place_piece(s, t);
+                    prev = t;
+                end
+            end
+            if (cp_kind[s] == K_NONE && chance(40)) place_noise_tx(s);
+        end
+    end
+endtask
+
+// hand the accepted TLPs of this clock to the model, free the tags whose last piece went
+task automatic collect_accepted;
+    integer s, n_cpl, k;
+    begin
+        a_req_n = 0;
+        a_cpl_n = 0;
+        if (rx_ready) begin
+            for (s = 0; s < SEG; s = s + 1) begin
+                if (rx_valid[s] && rx_sop[s] && rq_kind[s] == K_READ) begin
+                    a_req_tag[a_req_n] = rq_tag[s];
+                    a_req_rid[a_req_n] = rq_rid[s];
+                    a_req_expect[a_req_n] = rq_expect[s];
+                    g_due[rq_tag[s]] = cyc + g_delay[rq_tag[s]];
+                    a_req_n = a_req_n + 1;
+                end
+            end
+        end
+        if (tx_ready) begin
+            for (s = 0; s < SEG; s = s + 1) begin
+                if (tx_valid[s] && tx_sop[s] && cp_kind[s] == K_CPL) begin
+                    a_cpl_tag[a_cpl_n] = cp_tag[s];
+                    a_cpl_rid[a_cpl_n] = cp_rid[s];
+                    a_cpl_status[a_cpl_n] = cp_status[s];
+                    a_cpl_data[a_cpl_n] = cp_data[s];
+                    a_cpl_bc[a_cpl_n] = cp_bc[s] == 0 ? 4096 : cp_bc[s];
+                    a_cpl_len[a_cpl_n] = cp_len[s];
+                    a_cpl_la[a_cpl_n] = cp_la[s];
+                    a_cpl_n = a_cpl_n + 1;
+                    if (cp_final[s]) g_state[cp_tag[s]] = G_FREE;
+                end
+            end
+        end
+        n_cpl = a_cpl_n;
+        if (n_cpl > 1) cov_multi_cpl_beat = cov_multi_cpl_beat + 1;
+        if (n_cpl > 0 && a_req_n > 0) cov_req_and_cpl = cov_req_and_cpl + 1;
+        for (s = 1; s < n_cpl; s = s + 1) begin
+            for (k = 0; k < s; k = k + 1) begin
+                if (a_cpl_tag[k] == a_cpl_tag[s] && (a_cpl_rid[s] & 16'hfff0) != RID_BAD && (a_cpl_rid[k] & 16'hfff0) != RID_BAD) cov_same_tag_beat = cov_same_tag_beat + 1;
+            end
+        end
+    end
+endtask
+
+/*
+ * Main loop: one iteration per clock, stimulus at the falling edge
+ */
+integer i, slot;
+reg rx_hold = 1'b0, tx_hold = 1'b0;
+reg next_en = 1'b1;
+integer snap_burst = 0;
+integer n_snapshots = 0, n_clears = 0, n_disabled = 0;
+
+initial begin
+    for (i = 0; i < TAGS; i = i + 1) begin
+        m_busy[i] = 0;
+        m_rid[i] = 0;
+        m_start[i] = 0;
+        m_rem[i] = 0;
+        m_first[i] = 0;
+        g_state[i] = G_FREE;
+    end
+    for (i = 0; i < 4; i = i + 1) m_ring_snap[i] = 0;
+    empty_stats();
+
+    repeat (4) @(negedge clk);
+    rst = 1'b0;
+    // the shadows after reset
+    for (i = 0; i < STAT_COUNT; i = i + 1) begin
+        check(stat_shadow[i*64 +: 64] == m_stat[i], stat_name(i), stat_shadow[i*64 +: 64], m_stat[i]);
+    end
+
+    while (traffic || fl_n > 0 || sl_n > 0 || rx_hold || tx_hold || cyc < 8) begin
+        if (cyc == TRAFFIC_CYCLES) traffic = 1'b0;
+
+        // a snapshot taken three clocks ago is in the shadows now
+        slot = (cyc + 1) % 4;
+        if (cyc >= 3 && m_ring_snap[slot]) check_shadows(slot);
+
+        // control: enable toggles, snapshots (sometimes on consecutive clocks), clears
+        if (enable && chance(1)) next_en = 1'b0;
+        else if (!enable && chance(8)) next_en = 1'b1;
+        enable = next_en;
+        if (!enable) n_disabled = n_disabled + 1;
+        snapshot = snap_burst > 0 || chance(5);
+        if (snap_burst > 0) snap_burst = snap_burst - 1;
+        else if (snapshot && chance(100)) snap_burst = 2;
+        clear = snapshot ? chance(500) : chance(1);
+        if (snapshot) n_snapshots = n_snapshots + 1;
+        if (clear) n_clears = n_clears + 1;
+
+        // new beats unless the last ones wait for ready (stream rule)
+        if (!rx_hold) build_rx_beat();
+        if (!tx_hold) build_tx_beat();
+        rx_ready = chance(750);
+        tx_ready = chance(750);
+        rx_hold = rx_valid != 0 && !rx_ready;
+        tx_hold = tx_valid != 0 && !tx_ready;
+        if (rx_hold || tx_hold) cov_held = cov_held + 1;
+
+        collect_accepted();
+        model_step(enable, clear, snapshot);
+
+        @(negedge clk);
+        cyc = cyc + 1;
+    end
+
+    // quiet streams, a last snapshot, and its check three clocks later
+    rx_valid = 0;
+    tx_valid = 0;
+    enable = 1'b1;
+    snapshot = 1'b1;
+    clear = 1'b0;
+    a_req_n = 0;
+    a_cpl_n = 0;
+    model_step(1'b1, 1'b0, 1'b1);
+    @(negedge clk);
+    cyc = cyc + 1;
+    snapshot = 1'b0;
+    for (i = 0; i < 3; i = i + 1) begin
+        slot = (cyc + 1) % 4;
+        if (m_ring_snap[slot]) check_shadows(slot);
+        a_req_n = 0;
+        a_cpl_n = 0;
+        model_step(1'b1, 1'b0, 1'b0);
+        @(negedge clk);
+        cyc = cyc + 1;
+    end
+    check(stat_shadow[S_OUTSTANDING*64 +: 64] == 0, "table empty at the end", stat_shadow[S_OUTSTANDING*64 +: 64], 0);
+
+    // the model against the generator's intent, whole run
+    check(l_started == i_reads, "reads started = reads placed", l_started, i_reads);
+    check(l_done == i_done, "reads completed = answered with SC", l_done, i_done);
+    check(l_ur == i_ur, "UR completions", l_ur, i_ur);
+    check(l_ca == i_ca, "CA completions", l_ca, i_ca);
+    check(l_other == 0, "no other status", l_other, 0);
+    check(l_unexpected == i_unexpected, "unexpected = injected", l_unexpected, i_unexpected);
+    check(l_mismatch == i_mismatch, "mismatches = injected", l_mismatch, i_mismatch);
+    check(l_timeout == i_silent, "timeouts = silent reads", l_timeout, i_silent);
+    check(l_reuse == i_reuse, "tag reuses = injected", l_reuse, i_reuse);
+    check(m_occ == 0, "model table empty", m_occ, 0);
+
+    // the run exercised what it claims to
+    check(snap_checks > 20, "snapshots checked", snap_checks, 20);
+    check(n_clears > 5, "clears", n_clears, 5);
+    check(n_disabled > 100, "clocks disabled", n_disabled, 100);
+    check(cov_overflow > 0, "overflow bin reached", cov_overflow, 1);
+    check(cov_multi_piece > 100, "reads with several completions", cov_multi_piece, 100);
+    check(cov_held > 100, "beats held by ready", cov_held, 100);
+    check(i_ur > 0 && i_ca > 0 && i_silent > 0 && i_reuse > 0 && i_mismatch > 0 && i_unexpected > 0,
+          "every fault kind injected", 0, 1);
+    if (SEG > 1) begin
+        check(cov_multi_cpl_beat > 100, "beats with several completions", cov_multi_cpl_beat, 100);
+        check(cov_req_and_cpl > 100, "beats with requests and completions", cov_req_and_cpl, 100);
+        check(cov_same_tag_beat > 10, "two completions of one read in a beat", cov_same_tag_beat, 10);
+        check(cov_reuse_in_beat > 0, "tag reused within one beat", cov_reuse_in_beat, 1);
+    end
+
+    $display("SEG %0d TAG_WIDTH %0d SEED %0d: %0d clocks, %0d reads (%0d completed, %0d UR, %0d CA, %0d timed out, %0d reused), %0d unexpected, %0d mismatches, %0d snapshots checked",
+             SEG, TAG_WIDTH, SEED, cyc, i_reads, i_done, i_ur, i_ca, l_timeout, i_reuse, i_unexpected, i_mismatch, snap_checks);
+    $display("%0d passed, %0d failed", pass_count, fail_count);
+    if (fail_count != 0) $fatal(1, "tb_probe_tracker failed");
+    $finish;
+end
+
+initial begin
+    #4000000;
+    $display("FAIL: timeout");
+    $display("%0d passed, %0d failed", pass_count, fail_count + 1);
+    $fatal(1, "tb_probe_tracker timed out");
+end
+
+endmodule
