@@ -8,8 +8,11 @@
  * pcie-scope, BAR-endpoint design (docs/contracts.md section 1).
  *
  * The BAR responder completes the requests of the generic TLP request stream; the
- * probe taps both streams passively (it only reads valid, ready, sop and headers);
- * the CSR block exposes control and the counter shadows over AXI4-Lite.
+ * probe counters and the outstanding-read tracker tap both streams passively (they only
+ * read valid, ready, sop and headers); the CSR block exposes control and the counter
+ * shadows over AXI4-Lite: counters 0..PS_CNT_PROBE_COUNT-1 from probe_counters, the
+ * rest the tracker's statistics in spec order. The tracker's latency histogram is not
+ * on the CSR yet.
  */
 module pcie_scope_bar_top #
 (
@@ -22,7 +25,13 @@ module pcie_scope_bar_top #
     // clock frequency in Hz, reported in CLK_HZ
     parameter CLK_HZ = 250000000,
     // probe counter width in bits
-    parameter CNT_WIDTH = 64
+    parameter CNT_WIDTH = 64,
+    // tracker: tag bits (8, or 10 for PCIe 4.0 10-bit tags), read timeout (1 ms at 250 MHz),
+    // last-completion latency histogram (64 bins of 64 clocks: 16.4 us at 250 MHz, plus overflow)
+    parameter TAG_WIDTH = 8,
+    parameter TIMEOUT_CYCLES = 250000,
+    parameter LAT_BINS = 64,
+    parameter LAT_BIN_CYCLES = 64
 )
 (
     input  wire                         clk,
@@ -84,6 +93,14 @@ wire [7:0]  cpl_split;
 wire        status_enabled;
 wire        bar_ur;
 wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow;
+wire [`PS_CNT_PROBE_COUNT*CNT_WIDTH-1:0] probe_shadow;
+
+localparam TRACKER_STATS = `PS_CNT_TRACKER_COUNT + 1 + LAT_BINS;
+wire [TRACKER_STATS*CNT_WIDTH-1:0] tracker_shadow;
+
+assign cnt_shadow = {tracker_shadow[`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0], probe_shadow};
+// the histogram bins: not on the CSR in this version
+wire unused_histogram = &{1'b0, tracker_shadow[TRACKER_STATS*CNT_WIDTH-1:`PS_CNT_TRACKER_COUNT*CNT_WIDTH], 1'b0};
 
 bar_responder #(
     .TLP_DATA_WIDTH(TLP_DATA_WIDTH),
@@ -135,7 +152,32 @@ probe_inst (
     .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
     .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
     .bar_ur(bar_ur),
-    .cnt_shadow(cnt_shadow)
+    .cnt_shadow(probe_shadow)
+);
+
+probe_tracker #(
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .TAG_WIDTH(TAG_WIDTH),
+    .CNT_WIDTH(CNT_WIDTH),
+    .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
+    .LAT_BINS(LAT_BINS),
+    .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
+)
+tracker_inst (
+    .clk(clk),
+    .rst(rst),
+    .enable(ctrl_enable),
+    .clear(cmd_clear),
+    .snapshot(cmd_snapshot),
+    .rx_req_tlp_hdr(rx_req_tlp_hdr),
+    .rx_req_tlp_valid(rx_req_tlp_valid),
+    .rx_req_tlp_sop(rx_req_tlp_sop),
+    .rx_req_tlp_ready(rx_req_tlp_ready),
+    .tx_cpl_tlp_hdr(tx_cpl_tlp_hdr),
+    .tx_cpl_tlp_valid(tx_cpl_tlp_valid),
+    .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
+    .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
+    .stat_shadow(tracker_shadow)
 );
 
 probe_csr #(

@@ -61,12 +61,13 @@ module probe_counters #
     input  wire                           bar_ur,
 
     /*
-     * Shadow counters, counter i at [i*CNT_WIDTH +: CNT_WIDTH]
+     * Shadow counters 0..PS_CNT_PROBE_COUNT-1, counter i at [i*CNT_WIDTH +: CNT_WIDTH]
      */
-    output wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow
+    output wire [`PS_CNT_PROBE_COUNT*CNT_WIDTH-1:0] cnt_shadow
 );
 
-localparam CNT_COUNT = `PS_CNT_COUNT;
+// the counters this block owns (spec source "probe"); probe_tracker owns the rest
+localparam CNT_COUNT = `PS_CNT_PROBE_COUNT;
 localparam CLASS_COUNT = `PS_SIZE_CLASS_COUNT;
 localparam SIZE_FIRST = `PS_CNT_SIZE_FIRST;
 // one segment adds at most 4096 bytes

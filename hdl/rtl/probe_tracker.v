@@ -68,7 +68,7 @@ module probe_tracker #
     parameter LAT_BINS = 64,
     parameter LAT_BIN_CYCLES = 64,
     // statistics on stat_shadow (probe_tracker_stats STAT_*): derived, leave at the default
-    parameter STAT_COUNT = 22 + LAT_BINS
+    parameter STAT_COUNT = `PS_CNT_TRACKER_COUNT + 1 + LAT_BINS
 )
 (
     input  wire                           clk,

@@ -2,6 +2,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "pcie_scope_regs.vh"
 
 /*
  * Statistics of probe_tracker: turns one clock of table events into counters, extremes
@@ -32,7 +33,7 @@ module probe_tracker_stats #
     parameter LAT_BINS = 64,
     parameter LAT_BIN_CYCLES = 64,
     // statistics on the bus: derived, leave at the default
-    parameter STAT_COUNT = 22 + LAT_BINS
+    parameter STAT_COUNT = `PS_CNT_TRACKER_COUNT + 1 + LAT_BINS
 )
 (
     input  wire                           clk,
@@ -64,29 +65,41 @@ module probe_tracker_stats #
 
 localparam SEG = SEG_COUNT;
 
-// Statistic order on stat_shadow: statistic i at [i*CNT_WIDTH +: CNT_WIDTH]
-localparam STAT_OUTSTANDING = 0;   // reads outstanding at the snapshot (a gauge: no enable, no clear)
-localparam STAT_PEAK        = 1;   // most reads outstanding at the end of an enabled clock
-localparam STAT_OCC_SUM     = 2;   // sum over enabled clocks of the reads outstanding at their end
-localparam STAT_CYCLES      = 3;   // enabled clocks (average outstanding = OCC_SUM / CYCLES)
-localparam STAT_STARTED     = 4;   // reads started (MRd, MRdLk)
-localparam STAT_RETIRED     = 5;   // reads retired, every cause
-localparam STAT_FIRST_MIN   = 6;   // first-completion latency in clocks: min (all ones while none)
-localparam STAT_FIRST_MAX   = 7;   //   max
-localparam STAT_FIRST_SUM   = 8;   //   sum
-localparam STAT_FIRST_COUNT = 9;   //   reads that had a first successful completion
-localparam STAT_LAST_MIN    = 10;  // last-completion latency in clocks: min (all ones while none)
-localparam STAT_LAST_MAX    = 11;  //   max
-localparam STAT_LAST_SUM    = 12;  //   sum
-localparam STAT_LAST_COUNT  = 13;  //   reads completed successfully
-localparam STAT_CPL_UR      = 14;  // reads ended by a completion with status UR
-localparam STAT_CPL_CA      = 15;  // reads ended by a completion with status CA
-localparam STAT_CPL_OTHER   = 16;  // reads ended by another non-SC status (CRS, reserved)
-localparam STAT_UNEXPECTED  = 17;  // completions that match no outstanding read
-localparam STAT_MISMATCH    = 18;  // completions whose Byte Count is not the bytes still expected
-localparam STAT_TIMEOUT     = 19;  // reads retired by the timeout scan
-localparam STAT_TAG_REUSE   = 20;  // reads started on a tag still outstanding (the older one retires)
-localparam STAT_HIST_FIRST  = 21;  // histogram bin k at STAT_HIST_FIRST + k, overflow bin at + LAT_BINS
+// Statistic order on stat_shadow: statistic i at [i*CNT_WIDTH +: CNT_WIDTH]; the order of the
+// tracker's counters in spec/registers.json (counter PS_CNT_TRACKER_FIRST + i is statistic i), so
+// the CSR block exposes statistics 0..PS_CNT_TRACKER_COUNT-1 as counters without a mapping
+localparam STAT_OUTSTANDING = `PS_CNT_OUTSTANDING - `PS_CNT_TRACKER_FIRST;   // reads outstanding at the snapshot (a gauge: no enable, no clear)
+localparam STAT_PEAK        = `PS_CNT_OUTSTANDING_PEAK - `PS_CNT_TRACKER_FIRST;   // most reads outstanding at the end of an enabled clock
+localparam STAT_OCC_SUM     = `PS_CNT_OUTSTANDING_SUM - `PS_CNT_TRACKER_FIRST;   // sum over enabled clocks of the reads outstanding at their end
+localparam STAT_CYCLES      = `PS_CNT_TRACKER_CYCLES - `PS_CNT_TRACKER_FIRST;   // enabled clocks (average outstanding = OCC_SUM / CYCLES)
+localparam STAT_STARTED     = `PS_CNT_READS_STARTED - `PS_CNT_TRACKER_FIRST;   // reads started (MRd, MRdLk)
+localparam STAT_RETIRED     = `PS_CNT_READS_RETIRED - `PS_CNT_TRACKER_FIRST;   // reads retired, every cause
+localparam STAT_FIRST_MIN   = `PS_CNT_LAT_FIRST_MIN - `PS_CNT_TRACKER_FIRST;   // first-completion latency in clocks: min (all ones while none)
+localparam STAT_FIRST_MAX   = `PS_CNT_LAT_FIRST_MAX - `PS_CNT_TRACKER_FIRST;   //   max
+localparam STAT_FIRST_SUM   = `PS_CNT_LAT_FIRST_SUM - `PS_CNT_TRACKER_FIRST;   //   sum
+localparam STAT_FIRST_COUNT = `PS_CNT_LAT_FIRST_COUNT - `PS_CNT_TRACKER_FIRST;   //   reads that had a first successful completion
+localparam STAT_LAST_MIN    = `PS_CNT_LAT_LAST_MIN - `PS_CNT_TRACKER_FIRST;  // last-completion latency in clocks: min (all ones while none)
+localparam STAT_LAST_MAX    = `PS_CNT_LAT_LAST_MAX - `PS_CNT_TRACKER_FIRST;  //   max
+localparam STAT_LAST_SUM    = `PS_CNT_LAT_LAST_SUM - `PS_CNT_TRACKER_FIRST;  //   sum
+localparam STAT_LAST_COUNT  = `PS_CNT_LAT_LAST_COUNT - `PS_CNT_TRACKER_FIRST;  //   reads completed successfully
+localparam STAT_CPL_UR      = `PS_CNT_CPL_UR - `PS_CNT_TRACKER_FIRST;  // reads ended by a completion with status UR
+localparam STAT_CPL_CA      = `PS_CNT_CPL_CA - `PS_CNT_TRACKER_FIRST;  // reads ended by a completion with status CA
+localparam STAT_CPL_OTHER   = `PS_CNT_CPL_OTHER_STATUS - `PS_CNT_TRACKER_FIRST;  // reads ended by another non-SC status (CRS, reserved)
+localparam STAT_UNEXPECTED  = `PS_CNT_CPL_UNEXPECTED - `PS_CNT_TRACKER_FIRST;  // completions that match no outstanding read
+localparam STAT_MISMATCH    = `PS_CNT_CPL_MISMATCH - `PS_CNT_TRACKER_FIRST;  // completions whose Byte Count is not the bytes still expected
+localparam STAT_TIMEOUT     = `PS_CNT_READ_TIMEOUTS - `PS_CNT_TRACKER_FIRST;  // reads retired by the timeout scan
+localparam STAT_TAG_REUSE   = `PS_CNT_TAG_REUSE - `PS_CNT_TRACKER_FIRST;  // reads started on a tag still outstanding (the older one retires)
+localparam STAT_HIST_FIRST  = `PS_CNT_TRACKER_COUNT;  // histogram bin k at STAT_HIST_FIRST + k, overflow bin at + LAT_BINS
+
+// The 21 statistics above are distinct tracker counters of the spec (their indices come from
+// it); a tracker counter added to the spec without a statistic here would read 0 forever: stop
+// elaboration (and lint) by naming a module that does not exist.
+localparam STATS_WIRED = 21;
+generate
+    if (`PS_CNT_TRACKER_COUNT != STATS_WIRED) begin : g_unwired
+        spec_tracker_counter_without_statistic_in_probe_tracker_stats unwired_statistic_error ();
+    end
+endgenerate
 
 // the widest per-clock increment: a latency sum over the segments
 localparam INC_WIDTH = AGE_WIDTH + $clog2(SEG + 1);

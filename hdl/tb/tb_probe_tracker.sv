@@ -31,6 +31,8 @@
  */
 // testbench arithmetic mixes integer bookkeeping with vectors on purpose
 /* verilator lint_off WIDTH */
+`include "pcie_scope_regs.vh"
+
 module tb_probe_tracker #
 (
     parameter SEG = 1,
@@ -44,29 +46,29 @@ localparam TIMEOUT = 2500;
 localparam LAT_BINS = 16;
 localparam LAT_BIN_CYCLES = 32;
 
-// the documented statistic order (probe_tracker_stats.v), restated
-localparam S_OUTSTANDING = 0;
-localparam S_PEAK        = 1;
-localparam S_OCC_SUM     = 2;
-localparam S_CYCLES      = 3;
-localparam S_STARTED     = 4;
-localparam S_RETIRED     = 5;
-localparam S_FIRST_MIN   = 6;
-localparam S_FIRST_MAX   = 7;
-localparam S_FIRST_SUM   = 8;
-localparam S_FIRST_COUNT = 9;
-localparam S_LAST_MIN    = 10;
-localparam S_LAST_MAX    = 11;
-localparam S_LAST_SUM    = 12;
-localparam S_LAST_COUNT  = 13;
-localparam S_CPL_UR      = 14;
-localparam S_CPL_CA      = 15;
-localparam S_CPL_OTHER   = 16;
-localparam S_UNEXPECTED  = 17;
-localparam S_MISMATCH    = 18;
-localparam S_TIMEOUT     = 19;
-localparam S_TAG_REUSE   = 20;
-localparam S_HIST_FIRST  = 21;
+// the statistic order: the tracker's counters in spec/registers.json (generated include)
+localparam S_OUTSTANDING = `PS_CNT_OUTSTANDING - `PS_CNT_TRACKER_FIRST;
+localparam S_PEAK        = `PS_CNT_OUTSTANDING_PEAK - `PS_CNT_TRACKER_FIRST;
+localparam S_OCC_SUM     = `PS_CNT_OUTSTANDING_SUM - `PS_CNT_TRACKER_FIRST;
+localparam S_CYCLES      = `PS_CNT_TRACKER_CYCLES - `PS_CNT_TRACKER_FIRST;
+localparam S_STARTED     = `PS_CNT_READS_STARTED - `PS_CNT_TRACKER_FIRST;
+localparam S_RETIRED     = `PS_CNT_READS_RETIRED - `PS_CNT_TRACKER_FIRST;
+localparam S_FIRST_MIN   = `PS_CNT_LAT_FIRST_MIN - `PS_CNT_TRACKER_FIRST;
+localparam S_FIRST_MAX   = `PS_CNT_LAT_FIRST_MAX - `PS_CNT_TRACKER_FIRST;
+localparam S_FIRST_SUM   = `PS_CNT_LAT_FIRST_SUM - `PS_CNT_TRACKER_FIRST;
+localparam S_FIRST_COUNT = `PS_CNT_LAT_FIRST_COUNT - `PS_CNT_TRACKER_FIRST;
+localparam S_LAST_MIN    = `PS_CNT_LAT_LAST_MIN - `PS_CNT_TRACKER_FIRST;
+localparam S_LAST_MAX    = `PS_CNT_LAT_LAST_MAX - `PS_CNT_TRACKER_FIRST;
+localparam S_LAST_SUM    = `PS_CNT_LAT_LAST_SUM - `PS_CNT_TRACKER_FIRST;
+localparam S_LAST_COUNT  = `PS_CNT_LAT_LAST_COUNT - `PS_CNT_TRACKER_FIRST;
+localparam S_CPL_UR      = `PS_CNT_CPL_UR - `PS_CNT_TRACKER_FIRST;
+localparam S_CPL_CA      = `PS_CNT_CPL_CA - `PS_CNT_TRACKER_FIRST;
+localparam S_CPL_OTHER   = `PS_CNT_CPL_OTHER_STATUS - `PS_CNT_TRACKER_FIRST;
+localparam S_UNEXPECTED  = `PS_CNT_CPL_UNEXPECTED - `PS_CNT_TRACKER_FIRST;
+localparam S_MISMATCH    = `PS_CNT_CPL_MISMATCH - `PS_CNT_TRACKER_FIRST;
+localparam S_TIMEOUT     = `PS_CNT_READ_TIMEOUTS - `PS_CNT_TRACKER_FIRST;
+localparam S_TAG_REUSE   = `PS_CNT_TAG_REUSE - `PS_CNT_TRACKER_FIRST;
+localparam S_HIST_FIRST  = `PS_CNT_TRACKER_COUNT;
 localparam STAT_COUNT    = S_HIST_FIRST + LAT_BINS + 1;
 
 localparam [63:0] EMPTY_MIN = 64'hFFFF_FFFF_FFFF_FFFF;

@@ -292,10 +292,12 @@ std::string link_json(const LinkConfig &link)
         + ",\"tlpBytesPerSecond\":" + rate + "}";
 }
 
-std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkConfig &link)
+std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkConfig &link,
+                        uint32_t tags)
 {
     return "{\"event\":\"ready\",\"pty\":\"" + json_escape(pty)
-        + "\",\"clockHz\":" + std::to_string(clock_hz) + ",\"link\":" + link_json(link) + "}";
+        + "\",\"clockHz\":" + std::to_string(clock_hz) + ",\"link\":" + link_json(link)
+        + ",\"tags\":" + std::to_string(tags) + "}";
 }
 
 std::string error_event(const std::string &message)

@@ -52,7 +52,9 @@ bool check_workload(uint64_t bytes, uint32_t offset, std::string *err);
 
 std::string json_escape(const std::string &s);
 std::string link_json(const LinkConfig &link);
-std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkConfig &link);
+// tags: the GPU model's outstanding-request budget (--tags)
+std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkConfig &link,
+                        uint32_t tags);
 std::string error_event(const std::string &message);
 std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds);
 

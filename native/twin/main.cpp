@@ -169,7 +169,7 @@ int run_batch(ps::Twin &twin, const ps::Options &o)
     return 0;
 }
 
-int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &link)
+int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &link, uint32_t tags)
 {
     ps::Pty pty;
     std::string err;
@@ -185,7 +185,7 @@ int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &lin
     bus.reg_write = bus_write;
     bus.uart_fd = pty.master;
     ps_hal_sim_bind(&bus);
-    emit(ps::ready_event(pty.path, clock_hz, link));
+    emit(ps::ready_event(pty.path, clock_hz, link, tags));
 
     Session s{twin, app, {}, false, {}, {}, {}, false};
     uint32_t batches = 0;
@@ -268,5 +268,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "pcie-scope-twin: warning: %llu AXI4-Lite transactions timed out\n",
                 (unsigned long long)twin.axi_timeouts());
 
-    return opts.batch ? run_batch(twin, opts) : run_interactive(twin, clock_hz, opts.link);
+    return opts.batch ? run_batch(twin, opts)
+                      : run_interactive(twin, clock_hz, opts.link, opts.tags);
 }

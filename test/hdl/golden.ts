@@ -297,17 +297,24 @@ export function generate(seed: number, strb: number, scale = 1): Request[] {
  * depend on clock edges only the bench sees, so the bench checks them itself:
  * 'cycles' must equal the number of clocks while enabled, 'free' runs on every clock, is never
  * cleared, and must advance by exactly the clocks between two snapshots.
+ * 'tracker' counters are probe_tracker's statistics (outstanding reads, latencies, completion
+ * errors): they depend on the clock of every request and completion and on tag reuse, so the
+ * tracker's own bench (hdl/tb/tb_probe_tracker.sv, with its cycle model, 1..4 segments) checks
+ * them exactly, and the twin's tests check Little's law and the identities on real traffic;
+ * the top bench reads them (they must elaborate and be readable) without predicting them.
  */
 export type CounterRule =
   | { kind: 'cycles' }
   | { kind: 'free' }
+  | { kind: 'tracker' }
   | { kind: 'events'; request?: (d: Decoded) => bigint; completion?: (c: Completion) => bigint }
 
 /** Bench code of each rule kind (counters.hex, read by hdl/tb/*.sv). */
-export const RULE_CODE = { events: 0, cycles: 1, free: 2 } as const
+export const RULE_CODE = { events: 0, cycles: 1, free: 2, tracker: 3 } as const
 
 type SizeCounterKey = (typeof SIZE_CLASSES)[number]['counter']
-/** Counters with a hand-written rule: every counter that is not a size class. */
+type TrackerCounterKey = Extract<(typeof COUNTERS)[number], { source: 'tracker' }>['key']
+/** Counters with a hand-written rule: every counter that is neither a size class nor the tracker's. */
 export type FixedCounterKey = Exclude<CounterKey, SizeCounterKey>
 
 /** The rule of every counter that is not a size class. A counter added to the spec needs one here. */
@@ -318,6 +325,15 @@ export const COUNTER_RULES: Record<FixedCounterKey, CounterRule> = {
   cpldCount: { kind: 'events', completion: (c) => (c.ur ? 0n : 1n) },
   cpldBytes: { kind: 'events', completion: (c) => (c.ur ? 0n : BigInt(c.nDw * 4)) },
   barUr: { kind: 'events', completion: (c) => (c.ur ? 1n : 0n) },
+  ...trackerRules(),
+}
+
+/** Every counter the spec gives to probe_tracker gets the 'tracker' rule; no other counter can. */
+function trackerRules(): Record<TrackerCounterKey, CounterRule> {
+  return Object.fromEntries(COUNTERS.filter((c) => c.source === 'tracker').map((c) => [c.key, { kind: 'tracker' }])) as Record<
+    TrackerCounterKey,
+    CounterRule
+  >
 }
 
 /** A size-class counter: one per memory read whose requested bytes fall in its class. */

@@ -21,6 +21,11 @@ const RTL = [
   'hdl/rtl/probe_counter.v',
   'hdl/rtl/probe_mrd_classify.v',
   'hdl/rtl/probe_csr.v',
+  'hdl/rtl/probe_tracker.v',
+  'hdl/rtl/probe_tracker_table.v',
+  'hdl/rtl/probe_tracker_stats.v',
+  'hdl/rtl/probe_extreme.v',
+  'hdl/rtl/probe_mp_ram.v',
 ]
 
 function run(cmd: string, args: string[], timeoutMs = 200_000) {
@@ -39,6 +44,7 @@ const LINT: Array<[string, string[], string[]]> = [
   ['pcie_scope_bar_top', [], RTL],
   ['pcie_scope_bar_top', ['-GTLP_DATA_WIDTH=64', '-GCNT_WIDTH=48'], RTL],
   ['pcie_scope_bar_top', ['-GTLP_DATA_WIDTH=512'], RTL],
+  ['pcie_scope_bar_top', ['-GTLP_DATA_WIDTH=512', '-GTAG_WIDTH=10'], RTL],
   ['probe_counters', ['-GTLP_SEG_COUNT=2'], ['hdl/rtl/probe_counters.v', 'hdl/rtl/probe_counter.v', 'hdl/rtl/probe_mrd_classify.v']],
   ['probe_counters', ['-GTLP_SEG_COUNT=4'], ['hdl/rtl/probe_counters.v', 'hdl/rtl/probe_counter.v', 'hdl/rtl/probe_mrd_classify.v']],
   ['bar_responder', ['-GTLP_DATA_WIDTH=128', '-GMAX_PAYLOAD_BYTES=4096'], ['hdl/rtl/bar_responder.v', 'hdl/rtl/probe_mrd_classify.v']],
@@ -98,12 +104,13 @@ describe('HDL compile', () => {
     expect(r.status, r.out).toBe(0)
     const stat = readFileSync(report, 'utf8')
     const cells = (name: string) => Number(new RegExp(`^\\s+${name}\\s+(\\d+)$`, 'm').exec(stat)?.[1] ?? 0)
-    // a passive probe of COUNTERS.length (11) x 64-bit counters plus shadows and a 256-deep
-    // request FIFO: about 2.1 k flip-flops and 1.8 k logic cells (hdl/README.md records the figures)
+    // COUNTERS.length (32) x 64-bit counters plus shadows, the tracker's 256-entry table in LUT
+    // RAM, a 256-deep request FIFO: about 4.8 k flip-flops and 5.7 k logic cells (hdl/README.md
+    // records the figures); the latency histogram is not on the CSR yet, so synthesis drops it
     const ffs = cells('FDRE') + cells('FDSE')
     expect(ffs).toBeGreaterThan(COUNTERS.length * 64 * 2)
-    expect(ffs).toBeLessThan(4000)
-    expect(Number(/Estimated number of LCs:\s+(\d+)/.exec(stat)?.[1])).toBeLessThan(4000)
+    expect(ffs).toBeLessThan(COUNTERS.length * 64 * 2 + 1500)
+    expect(Number(/Estimated number of LCs:\s+(\d+)/.exec(stat)?.[1])).toBeLessThan(8000)
   })
 })
 

@@ -17,6 +17,7 @@ function started() {
     path: '/dev/pts/x',
     info: fakeInfo(),
     pcieLink: null,
+    tagBudget: 256,
     counters: [],
     recent: [],
     lastRun: null,

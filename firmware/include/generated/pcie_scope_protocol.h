@@ -7,9 +7,9 @@
 #define PS_FRAME_DELIMITER 0x00u
 #define PS_FRAME_HEADER_BYTES 3u
 #define PS_FRAME_CRC_BYTES 2u
-#define PS_FRAME_MAX_PAYLOAD 240u
-#define PS_FRAME_MAX_RAW 245u /* header + payload + crc, before COBS */
-#define PS_FRAME_MAX_ENCODED 247u /* after COBS, with the delimiter */
+#define PS_FRAME_MAX_PAYLOAD 480u
+#define PS_FRAME_MAX_RAW 485u /* header + payload + crc, before COBS */
+#define PS_FRAME_MAX_ENCODED 488u /* after COBS, with the delimiter */
 /* CRC-16/CCITT-FALSE over type, seq and payload */
 #define PS_CRC16_POLY 0x1021u
 #define PS_CRC16_INIT 0xFFFFu
@@ -39,12 +39,12 @@
 #define PS_SNAPSHOT_FLAGS_OFFSET 0u /* u8 */
 #define PS_SNAPSHOT_INDEX_OFFSET 1u /* u32 */
 #define PS_SNAPSHOT_COUNTERS_OFFSET 5u /* counters */
-#define PS_SNAPSHOT_RX_FRAMES_OFFSET 93u /* u32 */
-#define PS_SNAPSHOT_RX_BAD_FRAMES_OFFSET 97u /* u32 */
-#define PS_SNAPSHOT_RX_OVERFLOWS_OFFSET 101u /* u32 */
-#define PS_SNAPSHOT_UNKNOWN_COMMANDS_OFFSET 105u /* u32 */
-#define PS_SNAPSHOT_TX_DROPPED_OFFSET 109u /* u32 */
-#define PS_SNAPSHOT_BYTES 113u
+#define PS_SNAPSHOT_RX_FRAMES_OFFSET 261u /* u32 */
+#define PS_SNAPSHOT_RX_BAD_FRAMES_OFFSET 265u /* u32 */
+#define PS_SNAPSHOT_RX_OVERFLOWS_OFFSET 269u /* u32 */
+#define PS_SNAPSHOT_UNKNOWN_COMMANDS_OFFSET 273u /* u32 */
+#define PS_SNAPSHOT_TX_DROPPED_OFFSET 277u /* u32 */
+#define PS_SNAPSHOT_BYTES 281u
 
 #define PS_SNAPSHOT_FLAG_ON_DEMAND (1u << 0)
 #define PS_SNAPSHOT_FLAG_ENABLED (1u << 1)

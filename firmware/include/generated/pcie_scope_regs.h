@@ -3,7 +3,7 @@
 #define PCIE_SCOPE_REGS_H
 
 #define PS_ID_MAGIC 0x50435343u
-#define PS_VERSION_VALUE 0x00000002u
+#define PS_VERSION_VALUE 0x00000003u
 
 /* ID (ro): constant idMagic ('PCSC'): proves the bus reaches the probe */
 #define PS_REG_ID 0x000u
@@ -30,7 +30,7 @@
 
 /* counters: 64-bit shadows; low word at PS_REG_CNT_LO(i), high word at PS_REG_CNT_HI(i) */
 #define PS_REG_CNT_BASE 0x100u
-#define PS_CNT_COUNT 11u
+#define PS_CNT_COUNT 32u
 #define PS_REG_CNT_LO(i) (PS_REG_CNT_BASE + 8u * (unsigned)(i))
 #define PS_REG_CNT_HI(i) (PS_REG_CNT_BASE + 8u * (unsigned)(i) + 4u)
 #define PS_CNT_CYCLES 0u /* clock cycles while CTRL.ENABLE was set */
@@ -44,6 +44,27 @@
 #define PS_CNT_CPLD_COUNT 8u /* completions with data leaving the BAR responder */
 #define PS_CNT_CPLD_BYTES 9u /* payload bytes of those completions */
 #define PS_CNT_BAR_UR 10u /* requests the BAR responder answered with Unsupported Request */
+#define PS_CNT_OUTSTANDING 11u /* reads outstanding at the snapshot: a gauge of the tracker's table, never cleared, whatever CTRL.ENABLE */
+#define PS_CNT_OUTSTANDING_PEAK 12u /* most reads outstanding at the end of an enabled clock */
+#define PS_CNT_OUTSTANDING_SUM 13u /* reads outstanding summed over enabled clocks: average outstanding = OUTSTANDING_SUM / TRACKER_CYCLES */
+#define PS_CNT_TRACKER_CYCLES 14u /* enabled clocks seen by the tracker (equals CYCLES: the average's denominator in the same snapshot) */
+#define PS_CNT_READS_STARTED 15u /* memory reads started (MRd, MRdLk), keyed by tag */
+#define PS_CNT_READS_RETIRED 16u /* reads retired for any reason: last completion, error status, timeout, tag reuse */
+#define PS_CNT_LAT_FIRST_MIN 17u /* first-completion latency in clocks, request to first CplD at the tap: minimum (all ones while LAT_FIRST_COUNT is 0) */
+#define PS_CNT_LAT_FIRST_MAX 18u /* first-completion latency in clocks: maximum */
+#define PS_CNT_LAT_FIRST_SUM 19u /* first-completion latency in clocks: sum (mean = LAT_FIRST_SUM / LAT_FIRST_COUNT) */
+#define PS_CNT_LAT_FIRST_COUNT 20u /* reads that had a first successful completion */
+#define PS_CNT_LAT_LAST_MIN 21u /* last-completion latency in clocks, request to the CplD that completes it: minimum (all ones while LAT_LAST_COUNT is 0) */
+#define PS_CNT_LAT_LAST_MAX 22u /* last-completion latency in clocks: maximum */
+#define PS_CNT_LAT_LAST_SUM 23u /* last-completion latency in clocks: sum (Little's law: equals OUTSTANDING_SUM when every read starts and ends inside the window) */
+#define PS_CNT_LAT_LAST_COUNT 24u /* reads completed successfully (all their bytes arrived) */
+#define PS_CNT_CPL_UR 25u /* reads ended by a completion with status Unsupported Request */
+#define PS_CNT_CPL_CA 26u /* reads ended by a completion with status Completer Abort */
+#define PS_CNT_CPL_OTHER_STATUS 27u /* reads ended by a completion with another non-success status (CRS, reserved) */
+#define PS_CNT_CPL_UNEXPECTED 28u /* completions that match no outstanding read (unknown tag, or another Requester ID) */
+#define PS_CNT_CPL_MISMATCH 29u /* completions whose Byte Count is not the bytes the read still expects */
+#define PS_CNT_READ_TIMEOUTS 30u /* reads retired by the timeout scan: their completions never came (lost) */
+#define PS_CNT_TAG_REUSE 31u /* reads started on a tag still outstanding (the older read retires unanswered) */
 
 /* MRd size classes: the exact sizes in class order, then one class for every other size */
 #define PS_SIZE_CLASS_COUNT 5u

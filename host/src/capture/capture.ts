@@ -15,6 +15,7 @@ import type { FirmwareLinkStats, HostLinkStats, Snapshot } from '../core/probe.j
 import { bySizeFromCounters, SIZE_KEYS, totalRequests, type BySize } from '../core/size-classes.js'
 import { type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
 import { createLogger } from '../util/log.js'
+import { inflightSummary, type InflightSummary } from './inflight.js'
 import { validateWorkload } from '../core/workload-schema.js'
 
 const log = createLogger('ps:capture')
@@ -29,10 +30,18 @@ export interface CaptureResult {
   requests: { count: number; bySize: BySize }
   /** requested bytes (MRd) and completed payload bytes (CplD), counted by the probe */
   bytes: { requested: number; completed: number }
-  /** completions with data counted by the probe */
-  completions: number
+  /** completions counted by the probe: with data (count, payload bytes), errors by status */
+  completions: InflightSummary['completions']
   /** probe clock cycles while the counters were enabled */
   cycles: number
+  /** the same window in nanoseconds */
+  durationNs: number
+  /** reads in flight: average and peak, next to the requester's tag budget */
+  outstanding: InflightSummary['outstanding']
+  /** request to first and to last completion of each read, in ns */
+  latencyNs: InflightSummary['latencyNs']
+  /** read rate × mean latency next to the measured average outstanding */
+  littlesLaw: InflightSummary['littlesLaw']
   /** cycles / clockHz: simulated (twin) or real (board) seconds */
   seconds: number
   clockHz: number
@@ -82,7 +91,7 @@ const pcieSummary = (link: PcieLinkInfo | null | undefined, payloadBytes: number
 }
 
 const buildCaptureResult = (
-  session: Pick<DeviceSession, 'source' | 'info' | 'client' | 'pcieLink'>,
+  session: Pick<DeviceSession, 'source' | 'info' | 'client' | 'pcieLink' | 'tagBudget'>,
   workload: Workload,
   snap: Snapshot,
   model: WorkloadResult,
@@ -95,6 +104,7 @@ const buildCaptureResult = (
   const seconds = clockHz > 0 ? cycles / clockHz : 0
   const requested = snap.counters.mrdBytes
   const issued = { count: model.issued.count, bySize: { ...model.issued.bySize }, bytes: model.issued.bytes }
+  const inflight = inflightSummary(snap.counters, clockHz, session.tagBudget ?? null)
   const matchesProbe =
     issued.count === requests.count && issued.bytes === requested && SIZE_KEYS.every((k) => issued.bySize[k] === requests.bySize[k])
   return {
@@ -104,8 +114,12 @@ const buildCaptureResult = (
     workload,
     requests,
     bytes: { requested, completed: snap.counters.cpldBytes },
-    completions: snap.counters.cpldCount,
+    completions: inflight.completions,
     cycles,
+    durationNs: inflight.durationNs,
+    outstanding: inflight.outstanding,
+    latencyNs: inflight.latencyNs,
+    littlesLaw: inflight.littlesLaw,
     seconds,
     clockHz,
     rates: {

@@ -71,12 +71,35 @@ const formatCapture = (r: CaptureResult, path: string): string => {
     ['source', `${r.source} (${path})`],
     ['MRd requests', `${r.requests.count}  [${SIZE_CLASSES.map((c) => `${c.label}: ${b[c.key]}`).join('  ')}]`],
     ['requested bytes', String(r.bytes.requested)],
-    ['completions', `${r.completions} (${r.bytes.completed} B)`],
+    ['completions', `${r.completions.count} (${r.bytes.completed} B)`],
     [
       'time',
       `${r.cycles} cycles = ${fmt(r.seconds * 1e6, 4)} µs at ${fmt(r.clockHz / 1e6)} MHz${r.source === 'twin' ? ' (simulated)' : ''}`,
     ],
     ['rates', `${(r.rates.mrdPerSecond / 1e6).toFixed(2)} million MRd/s, ${fmt(r.rates.gbPerSecond)} GB/s of requested data`],
+    [
+      'outstanding',
+      `${fmt(r.outstanding.avg)} average, ${r.outstanding.peak} peak` +
+        (r.outstanding.tagBudget !== null
+          ? ` of ${r.outstanding.tagBudget} tags (${fmt((100 * r.outstanding.avg) / r.outstanding.tagBudget)} %)`
+          : ''),
+    ],
+    [
+      'latency',
+      r.latencyNs.last.count > 0
+        ? `last completion ${fmt(r.latencyNs.last.min ?? 0)} / ${fmt(r.latencyNs.last.mean ?? 0)} / ${fmt(r.latencyNs.last.max ?? 0)} ns (min / mean / max)`
+        : 'no read completed',
+    ],
+    [
+      "Little's law",
+      r.littlesLaw
+        ? `rate × latency = ${fmt(r.littlesLaw.rateTimesLatency)} outstanding, measured ${fmt(r.littlesLaw.measuredOutstanding)} (${fmt(r.littlesLaw.errorPercent, 2)} %)`
+        : '–',
+    ],
+    [
+      'completion errors',
+      `UR ${r.completions.byStatus.ur}, CA ${r.completions.byStatus.ca}, other ${r.completions.byStatus.other}, unexpected ${r.completions.unexpected}, byte-count mismatch ${r.completions.mismatch}, timed out ${r.completions.timeouts}`,
+    ],
     [
       'ceiling',
       r.pcie.ceilingGbPerSecond === null

@@ -6,9 +6,9 @@ export const FRAMING = {
   "delimiter": 0,
   "headerBytes": 3,
   "crcBytes": 2,
-  "maxPayloadBytes": 240,
-  "maxRawBytes": 245,
-  "maxEncodedBytes": 247
+  "maxPayloadBytes": 480,
+  "maxRawBytes": 485,
+  "maxEncodedBytes": 488
 } as const
 export const CRC16 = {
   "name": "CRC-16/CCITT-FALSE",
@@ -185,7 +185,7 @@ export const RESPONSE_LAYOUT = {
   }
 } as const
 export const SNAPSHOT_LAYOUT = {
-  "bytes": 113,
+  "bytes": 281,
   "fields": {
     "flags": {
       "type": "u8",
@@ -200,31 +200,31 @@ export const SNAPSHOT_LAYOUT = {
     "counters": {
       "type": "counters",
       "offset": 5,
-      "bytes": 88
+      "bytes": 256
     },
     "rxFrames": {
       "type": "u32",
-      "offset": 93,
+      "offset": 261,
       "bytes": 4
     },
     "rxBadFrames": {
       "type": "u32",
-      "offset": 97,
+      "offset": 265,
       "bytes": 4
     },
     "rxOverflows": {
       "type": "u32",
-      "offset": 101,
+      "offset": 269,
       "bytes": 4
     },
     "unknownCommands": {
       "type": "u32",
-      "offset": 105,
+      "offset": 273,
       "bytes": 4
     },
     "txDropped": {
       "type": "u32",
-      "offset": 109,
+      "offset": 277,
       "bytes": 4
     }
   }
@@ -244,7 +244,7 @@ export const REG = {
   "CPL_SPLIT": 28
 } as const
 export const ID_MAGIC = 0x50435343
-export const REG_VERSION_VALUE = 0x00000002
+export const REG_VERSION_VALUE = 0x00000003
 export const COUNTERS = [
   {
     "name": "CYCLES",
@@ -333,6 +333,174 @@ export const COUNTERS = [
     "offset": 336,
     "doc": "requests the BAR responder answered with Unsupported Request",
     "source": "probe"
+  },
+  {
+    "name": "OUTSTANDING",
+    "key": "outstanding",
+    "index": 11,
+    "offset": 344,
+    "doc": "reads outstanding at the snapshot: a gauge of the tracker's table, never cleared, whatever CTRL.ENABLE",
+    "source": "tracker"
+  },
+  {
+    "name": "OUTSTANDING_PEAK",
+    "key": "outstandingPeak",
+    "index": 12,
+    "offset": 352,
+    "doc": "most reads outstanding at the end of an enabled clock",
+    "source": "tracker"
+  },
+  {
+    "name": "OUTSTANDING_SUM",
+    "key": "outstandingSum",
+    "index": 13,
+    "offset": 360,
+    "doc": "reads outstanding summed over enabled clocks: average outstanding = OUTSTANDING_SUM / TRACKER_CYCLES",
+    "source": "tracker"
+  },
+  {
+    "name": "TRACKER_CYCLES",
+    "key": "trackerCycles",
+    "index": 14,
+    "offset": 368,
+    "doc": "enabled clocks seen by the tracker (equals CYCLES: the average's denominator in the same snapshot)",
+    "source": "tracker"
+  },
+  {
+    "name": "READS_STARTED",
+    "key": "readsStarted",
+    "index": 15,
+    "offset": 376,
+    "doc": "memory reads started (MRd, MRdLk), keyed by tag",
+    "source": "tracker"
+  },
+  {
+    "name": "READS_RETIRED",
+    "key": "readsRetired",
+    "index": 16,
+    "offset": 384,
+    "doc": "reads retired for any reason: last completion, error status, timeout, tag reuse",
+    "source": "tracker"
+  },
+  {
+    "name": "LAT_FIRST_MIN",
+    "key": "latFirstMin",
+    "index": 17,
+    "offset": 392,
+    "doc": "first-completion latency in clocks, request to first CplD at the tap: minimum (all ones while LAT_FIRST_COUNT is 0)",
+    "source": "tracker"
+  },
+  {
+    "name": "LAT_FIRST_MAX",
+    "key": "latFirstMax",
+    "index": 18,
+    "offset": 400,
+    "doc": "first-completion latency in clocks: maximum",
+    "source": "tracker"
+  },
+  {
+    "name": "LAT_FIRST_SUM",
+    "key": "latFirstSum",
+    "index": 19,
+    "offset": 408,
+    "doc": "first-completion latency in clocks: sum (mean = LAT_FIRST_SUM / LAT_FIRST_COUNT)",
+    "source": "tracker"
+  },
+  {
+    "name": "LAT_FIRST_COUNT",
+    "key": "latFirstCount",
+    "index": 20,
+    "offset": 416,
+    "doc": "reads that had a first successful completion",
+    "source": "tracker"
+  },
+  {
+    "name": "LAT_LAST_MIN",
+    "key": "latLastMin",
+    "index": 21,
+    "offset": 424,
+    "doc": "last-completion latency in clocks, request to the CplD that completes it: minimum (all ones while LAT_LAST_COUNT is 0)",
+    "source": "tracker"
+  },
+  {
+    "name": "LAT_LAST_MAX",
+    "key": "latLastMax",
+    "index": 22,
+    "offset": 432,
+    "doc": "last-completion latency in clocks: maximum",
+    "source": "tracker"
+  },
+  {
+    "name": "LAT_LAST_SUM",
+    "key": "latLastSum",
+    "index": 23,
+    "offset": 440,
+    "doc": "last-completion latency in clocks: sum (Little's law: equals OUTSTANDING_SUM when every read starts and ends inside the window)",
+    "source": "tracker"
+  },
+  {
+    "name": "LAT_LAST_COUNT",
+    "key": "latLastCount",
+    "index": 24,
+    "offset": 448,
+    "doc": "reads completed successfully (all their bytes arrived)",
+    "source": "tracker"
+  },
+  {
+    "name": "CPL_UR",
+    "key": "cplUr",
+    "index": 25,
+    "offset": 456,
+    "doc": "reads ended by a completion with status Unsupported Request",
+    "source": "tracker"
+  },
+  {
+    "name": "CPL_CA",
+    "key": "cplCa",
+    "index": 26,
+    "offset": 464,
+    "doc": "reads ended by a completion with status Completer Abort",
+    "source": "tracker"
+  },
+  {
+    "name": "CPL_OTHER_STATUS",
+    "key": "cplOtherStatus",
+    "index": 27,
+    "offset": 472,
+    "doc": "reads ended by a completion with another non-success status (CRS, reserved)",
+    "source": "tracker"
+  },
+  {
+    "name": "CPL_UNEXPECTED",
+    "key": "cplUnexpected",
+    "index": 28,
+    "offset": 480,
+    "doc": "completions that match no outstanding read (unknown tag, or another Requester ID)",
+    "source": "tracker"
+  },
+  {
+    "name": "CPL_MISMATCH",
+    "key": "cplMismatch",
+    "index": 29,
+    "offset": 488,
+    "doc": "completions whose Byte Count is not the bytes the read still expects",
+    "source": "tracker"
+  },
+  {
+    "name": "READ_TIMEOUTS",
+    "key": "readTimeouts",
+    "index": 30,
+    "offset": 496,
+    "doc": "reads retired by the timeout scan: their completions never came (lost)",
+    "source": "tracker"
+  },
+  {
+    "name": "TAG_REUSE",
+    "key": "tagReuse",
+    "index": 31,
+    "offset": 504,
+    "doc": "reads started on a tag still outstanding (the older read retires unanswered)",
+    "source": "tracker"
   }
 ] as const
 export type CounterKey = (typeof COUNTERS)[number]['key']

@@ -37,6 +37,8 @@ export interface ServerStatus {
   info: ProbeInfo
   /** the PCIe link the probe watches, when the source knows it (the twin does) */
   pcieLink: PcieLinkInfo | null
+  /** reads the requester may have outstanding, when the source knows it (the twin does) */
+  tagBudget: number | null
   runner: 'twin' | 'cuda' | null
   hostStats: HostLinkStats | null
   lastSnapshot: Snapshot | null
@@ -83,6 +85,7 @@ export type ServerMessage =
       path: string
       info: ProbeInfo
       pcieLink: PcieLinkInfo | null
+      tagBudget: number | null
       counters: CounterMeta[]
       /** the most recent snapshots (oldest first) so a reloaded page shows history */
       recent: Snapshot[]

@@ -31,6 +31,8 @@ export interface DeviceSession {
   readonly runner: WorkloadRunner | undefined
   /** the PCIe link the counters were taken on, when known (the twin says; a board does not yet) */
   readonly pcieLink?: PcieLinkInfo
+  /** reads the requester may have outstanding, when known (the twin's GPU model says) */
+  readonly tagBudget?: number
   /** twin sessions: the twin process (diagnostics, tests); not part of the cross-module contract */
   readonly twin?: TwinProcess
   close(): Promise<void>
@@ -178,6 +180,7 @@ const openTwinSession = async (
       client: c,
       runner,
       ...(twin.link ? { pcieLink: twin.link } : {}),
+      ...(twin.tags !== undefined ? { tagBudget: twin.tags } : {}),
       twin,
       close: () =>
         (closing ??= (async () => {

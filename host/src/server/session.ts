@@ -28,6 +28,8 @@ export interface ServerSession {
   readonly client: ServerProbeClient
   readonly runner: WorkloadRunner | undefined
   readonly pcieLink?: PcieLinkInfo
+  /** reads the requester may have outstanding, when the source knows it (the twin does) */
+  readonly tagBudget?: number
   close(): Promise<void>
 }
 

@@ -3,7 +3,7 @@
  * schema instead of a cast: a line that does not match is reported as invalid with the reason,
  * never half-trusted.
  *
- *   {"event":"ready","pty":"/dev/pts/N","clockHz":250000000,"link":{…}}
+ *   {"event":"ready","pty":"/dev/pts/N","clockHz":250000000,"link":{…},"tags":256}
  *   {"event":"done","id":1,"pattern":"strided","bytes":…,"mrd":{"count":…,"bySize":{…},"bytes":…},…}
  *   {"event":"error","message":"…"[,"id":1]}
  */
@@ -25,6 +25,8 @@ export const ReadyLineSchema = z.object({
   pty: z.string().min(1),
   clockHz: z.number().int().positive(),
   link: LinkSchema.optional(),
+  /** the GPU model's outstanding-request budget (absent from twins before the tracker) */
+  tags: z.number().int().positive().optional(),
 })
 
 const BySizeSchema = z.strictObject(

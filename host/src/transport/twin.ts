@@ -39,6 +39,8 @@ interface TwinReady {
   clockHz: number
   /** the modelled PCIe link (absent from twins that predate the link model) */
   link?: PcieLinkInfo
+  /** the GPU model's outstanding-request budget */
+  tags?: number
 }
 
 export interface TwinOptions {
@@ -97,6 +99,7 @@ const STDERR_TAIL = 20
 export class TwinProcess extends EventEmitter<TwinEvents> {
   readonly pty: string
   readonly link: PcieLinkInfo | undefined
+  readonly tags: number | undefined
   private readonly child: ChildProcessWithoutNullStreams
   private readonly closeGraceMs: number
   private readonly pending = new Map<number, PendingRun>()
@@ -120,6 +123,7 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     this.child = child
     this.pty = ready.pty
     this.link = ready.link
+    this.tags = ready.tags
     this.stderrTail = stderrTail
     this.exited = exited
     this.closeGraceMs = closeGraceMs
@@ -346,8 +350,13 @@ const readReady = async (lines: AsyncIterator<string>): Promise<TwinReady> => {
     const parsed = parseTwinLine(r.value)
     switch (parsed.kind) {
       case 'ready': {
-        const { pty, clockHz, link } = parsed.line
-        return { pty, clockHz, ...(link ? { link: { name: link.name, tlpBytesPerSecond: link.tlpBytesPerSecond } } : {}) }
+        const { pty, clockHz, link, tags } = parsed.line
+        return {
+          pty,
+          clockHz,
+          ...(link ? { link: { name: link.name, tlpBytesPerSecond: link.tlpBytesPerSecond } } : {}),
+          ...(tags !== undefined ? { tags } : {}),
+        }
       }
       case 'error':
         throw new PsError('PS_TWIN_START', `the twin failed to start: ${parsed.line.message}`)

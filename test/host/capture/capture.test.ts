@@ -28,6 +28,16 @@ const fakeSession = async (opts: { lie?: boolean; runner?: boolean } = {}) => {
         device.counters.cpldCount += n
         device.counters.cpldBytes += w.bytes
         device.counters.cycles += w.bytes / 32
+        // the tracker: n reads, each 1 µs (250 clocks) from request to its one CplD
+        device.counters.trackerCycles += w.bytes / 32
+        device.counters.readsStarted += n
+        device.counters.readsRetired += n
+        device.counters.latLastCount += n
+        device.counters.latLastSum += n * 250
+        device.counters.latLastMin = 250
+        device.counters.latLastMax = 250
+        device.counters.outstandingSum += n * 250
+        device.counters.outstandingPeak = 64
       }
       const count = opts.lie ? n + 1 : n
       return {
@@ -65,8 +75,11 @@ describe('runCapture', () => {
       offset: 0,
       requests: { count: 8192, bySize: { '32': 0, '64': 0, '96': 0, '128': 8192, other: 0 } },
       bytes: { requested: 1 << 20, completed: 1 << 20 },
-      completions: 8192,
+      completions: { count: 8192, bytes: 1 << 20, byStatus: { ur: 0, ca: 0, other: 0 }, unexpected: 0, mismatch: 0, timeouts: 0 },
       cycles: 32768,
+      outstanding: { avg: (8192 * 250) / 32768, peak: 64, tagBudget: null },
+      latencyNs: { last: { min: 1000, mean: 1000, max: 1000, count: 8192 }, first: { min: null, count: 0 } },
+      littlesLaw: { errorPercent: 0 },
       clockHz: 250e6,
       model: { matchesProbe: true, issued: { count: 8192 } },
       link: { host: { badFrames: 0, crcErrors: 0 }, firmware: { rxBadFrames: 0 } },

@@ -110,10 +110,10 @@ TEST(stdin_commands)
 TEST(json_events)
 {
     CHECK_EQ(json_escape("a\"b\\c\nd\x01\xff"), std::string("a\\\"b\\\\c\\nd\\u0001\\u00ff"));
-    CHECK_EQ(ready_event("/dev/pts/3", 250000000, LinkConfig{}),
+    CHECK_EQ(ready_event("/dev/pts/3", 250000000, LinkConfig{}, 256),
              std::string("{\"event\":\"ready\",\"pty\":\"/dev/pts/3\",\"clockHz\":250000000,"
                          "\"link\":{\"name\":\"gen3x16\",\"gen\":3,\"lanes\":16,"
-                         "\"tlpBytesPerSecond\":14212507562}}"));
+                         "\"tlpBytesPerSecond\":14212507562},\"tags\":256}"));
     LinkConfig ideal;
     ideal.ideal = true;
     CHECK_EQ(link_json(ideal), std::string("{\"name\":\"ideal\",\"tlpBytesPerSecond\":null}"));
