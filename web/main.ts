@@ -11,13 +11,14 @@ import { takeToken } from './token.js'
 import { countersView } from './views/counters.js'
 import { headerView } from './views/header.js'
 import { histogramView } from './views/histogram.js'
+import { inflightView } from './views/inflight.js'
 import { linkView } from './views/link.js'
 import { rateView } from './views/rate.js'
 import { runView } from './views/run.js'
 import type { View, ViewContext } from './views/view.js'
 
 const state = new AppState(takeToken(location, history, sessionStorage))
-const views: View[] = [headerView(), histogramView(), rateView(), countersView(), linkView(), runView()]
+const views: View[] = [headerView(), histogramView(), rateView(), inflightView(), countersView(), linkView(), runView()]
 
 let dirty = false
 const ctx: ViewContext = {

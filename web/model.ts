@@ -141,3 +141,49 @@ export function si(v: number, unit = ''): string {
 
 const intFmt = new Intl.NumberFormat('en-US')
 export const int = (v: number): string => intFmt.format(v)
+
+export interface InflightPoint {
+  t: number
+  /** reads in flight on average over the interval: ΔOUTSTANDING_SUM / ΔTRACKER_CYCLES */
+  avgOutstanding: number
+  /** mean last-completion latency of the reads that completed in it, seconds; undefined if none */
+  meanLatency: number | undefined
+}
+
+/** Reads in flight and their latency between two snapshots, from the tracker's counters. */
+export function inflightBetween(prev: Snapshot, cur: Snapshot, clockHz: number): InflightPoint | undefined {
+  const dc = cur.counters.trackerCycles - prev.counters.trackerCycles
+  if (!(dc > 0) || !(clockHz > 0)) return undefined
+  const dSum = cur.counters.outstandingSum - prev.counters.outstandingSum
+  const dDone = cur.counters.latLastCount - prev.counters.latLastCount
+  const dLat = cur.counters.latLastSum - prev.counters.latLastSum
+  if (dSum < 0 || dDone < 0) return undefined
+  return { t: cur.counters.timestamp / clockHz, avgOutstanding: dSum / dc, meanLatency: dDone > 0 ? dLat / dDone / clockHz : undefined }
+}
+
+export type Limit = 'wire' | 'tags' | 'latency'
+
+/**
+ * Which limit a steady stream of reads hits, by Little's law (payload rate = outstanding ×
+ * request size / latency). The tags, when nearly the whole budget is in flight and the reads
+ * take the bare latency (they do not queue: more tags or larger requests would buy rate); the
+ * wire, when the payload sits at the link's ceiling (extra reads in flight only queue, so the
+ * latency rises above the bare one); otherwise latency: too few reads in flight to cover the
+ * round trip. Undefined while nothing moves.
+ */
+export function limitOf(x: {
+  payloadPerSec: number | undefined
+  ceilingPerSec: number | undefined
+  avgOutstanding: number | undefined
+  tagBudget: number | null
+  /** mean latency of the interval and the smallest seen (the bare round trip), any unit */
+  meanLatency: number | undefined
+  minLatency: number | undefined
+}): Limit | undefined {
+  const { payloadPerSec, ceilingPerSec, avgOutstanding, tagBudget, meanLatency, minLatency } = x
+  if (payloadPerSec === undefined || !(payloadPerSec > 0) || avgOutstanding === undefined) return undefined
+  const bare = meanLatency !== undefined && minLatency !== undefined && meanLatency <= 1.25 * minLatency
+  if (tagBudget !== null && avgOutstanding >= 0.85 * tagBudget && bare) return 'tags'
+  if (ceilingPerSec !== undefined && payloadPerSec >= 0.9 * ceilingPerSec) return 'wire'
+  return 'latency'
+}

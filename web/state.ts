@@ -9,7 +9,7 @@ import type { PcieLinkInfo } from '../host/src/core/link.js'
 import type { HostLinkStats, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
 import type { CounterMeta, RunReport, RunStart, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
 import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
-import { aboveCeiling, deltas, histogram, rateBetween, RingSeries, SIZE_KEYS } from './model.js'
+import { aboveCeiling, deltas, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS } from './model.js'
 
 const RATE_POINTS = 600
 /** run bands kept on the rate chart */
@@ -70,6 +70,10 @@ export class AppState {
   readonly mrdRate = new RingSeries(RATE_POINTS)
   readonly payloadRate = new RingSeries(RATE_POINTS)
   readonly ceilingRate = new RingSeries(RATE_POINTS)
+  /** reads in flight on average per interval, and the mean latency (s) of those that completed */
+  readonly outstandingAvg = new RingSeries(RATE_POINTS)
+  readonly latencyMean = new RingSeries(RATE_POINTS)
+  tagBudget: number | null = null
   gaps = 0
   aboveCeilingCount = 0
   readonly marks: RunMark[] = []
@@ -100,6 +104,7 @@ export class AppState {
       case 'hello':
         this.info = m.info
         this.pcieLink = m.pcieLink
+        this.tagBudget = m.tagBudget
         this.counters = m.counters
         this.resetSeries()
         // history from before this page: its age is what the server recorded, not now
@@ -250,6 +255,8 @@ export class AppState {
     this.mrdRate.clear()
     this.payloadRate.clear()
     this.ceilingRate.clear()
+    this.outstandingAvg.clear()
+    this.latencyMean.clear()
     this.marks.length = 0
     this.gapPending = false
   }
@@ -283,15 +290,19 @@ export class AppState {
     const r = rateBetween(prev, s, clockHz, this.pcieLink)
     this.prevForRate = s
     if (!r) return
+    const series = [this.mrdRate, this.payloadRate, this.ceilingRate, this.outstandingAvg, this.latencyMean]
     if (this.gapPending && this.lastX !== undefined && r.t > this.lastX) {
       const x = (this.lastX + r.t) / 2
-      for (const series of [this.mrdRate, this.payloadRate, this.ceilingRate]) series.push({ x, y: NaN })
+      for (const line of series) line.push({ x, y: NaN })
       this.gaps++
     }
     this.gapPending = false
     this.mrdRate.push({ x: r.t, y: r.mrdPerSec })
     this.payloadRate.push({ x: r.t, y: r.payloadPerSec })
     this.ceilingRate.push({ x: r.t, y: r.ceilingBytesPerSec ?? NaN })
+    const f = inflightBetween(prev, s, clockHz)
+    this.outstandingAvg.push({ x: r.t, y: f?.avgOutstanding ?? NaN })
+    this.latencyMean.push({ x: r.t, y: f?.meanLatency ?? NaN })
     if (aboveCeiling(r)) this.aboveCeilingCount++
     this.lastX = r.t
   }

@@ -52,7 +52,7 @@ describe('web UI in Chromium', () => {
     await browser?.close()
   })
 
-  async function watch(server: RunningServer, shot: string, opts: { manualRun: boolean; ceiling?: RegExp }) {
+  async function watch(server: RunningServer, shot: string, opts: { manualRun: boolean; ceiling?: RegExp; inflight?: boolean }) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
     const problems: string[] = []
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
@@ -82,6 +82,20 @@ describe('web UI in Chromium', () => {
           .toMatch(opts.ceiling)
       }
 
+      if (opts.inflight) {
+        // the tracker's reads in flight against the twin's 256 tags, and Little's law from the counters
+        await expect
+          .poll(async () => (await page.getByTestId('inflight-avg').textContent()) ?? '', { timeout: 30_000 })
+          .toMatch(/ of 256 tags$/)
+        const little = (await page.getByTestId('inflight-little').textContent()) ?? ''
+        const m = /^rate × latency = ([\d.]+) reads, measured ([\d.]+)$/.exec(little)
+        expect(m, little).not.toBeNull()
+        expect(Math.abs(Number(m![1]) - Number(m![2]))).toBeLessThanOrEqual(0.02 * Number(m![2]) + 0.1)
+        await expect
+          .poll(() => page.getByTestId('inflight-limit').getAttribute('data-limit'), { timeout: 30_000 })
+          .toMatch(/^(tags|wire|latency)$/)
+      }
+
       if (opts.manualRun) {
         await page.getByTestId('run-pattern').selectOption('merged-misaligned')
         await page.getByTestId('run-bytes').fill('65536')
@@ -108,7 +122,7 @@ describe('web UI in Chromium', () => {
     expect(twinAvailable, 'the twin is not built: run `npm run build:twin`').toBe(true)
     const server = await startServer({ twin: true, demo: true, http: { host: '127.0.0.1', port: 0 } })
     try {
-      await watch(server, 'ui-twin.png', { manualRun: true, ceiling: /GB\/s on gen3x16$/ })
+      await watch(server, 'ui-twin.png', { manualRun: true, ceiling: /GB\/s on gen3x16$/, inflight: true })
     } finally {
       await server.close()
     }

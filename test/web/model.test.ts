@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import { SIZE_CLASSES } from '../../host/src/core/size-classes.js'
-import { aboveCeiling, deltas, histogram, rateBetween, RingSeries, si, SIZE_COLOURS, SIZE_LABELS, totalRequests } from '../../web/model.js'
+import {
+  aboveCeiling,
+  deltas,
+  histogram,
+  inflightBetween,
+  limitOf,
+  rateBetween,
+  RingSeries,
+  si,
+  SIZE_COLOURS,
+  SIZE_LABELS,
+  totalRequests,
+} from '../../web/model.js'
 import { FakeClient } from '../host/server/fake-session.js'
 
 describe('RingSeries', () => {
@@ -91,5 +103,30 @@ describe('histogram and rates', () => {
     expect(si(0.25, 's')).toBe('250 ms')
     expect(si(12)).toBe('12')
     expect(si(2.5)).toBe('2.50')
+  })
+})
+
+describe('in flight', () => {
+  it('averages the reads in flight and the latency per interval from the tracker counters', () => {
+    const c = new FakeClient()
+    const a = c.tick(1_000)
+    c.counters.trackerCycles += 1_000
+    c.counters.outstandingSum += 200_000 // 200 in flight on average
+    c.counters.latLastCount += 800
+    c.counters.latLastSum += 800 * 250
+    const b = c.tick(1_000)
+    expect(inflightBetween(a, b, 250e6)).toEqual({ t: b.counters.timestamp / 250e6, avgOutstanding: 200, meanLatency: 1e-6 })
+    expect(inflightBetween(b, b, 250e6)).toBeUndefined()
+  })
+
+  it('names the limit: tags at the bare latency, the wire at the ceiling, else latency', () => {
+    const base = { tagBudget: 256, ceilingPerSec: 8.75e9, minLatency: 1e-6 }
+    // strided: 250 of 256 tags, 1.0 µs each, 7.98 of 8.75 GB/s: tag-bound, not wire-bound
+    expect(limitOf({ ...base, payloadPerSec: 7.98e9, avgOutstanding: 250, meanLatency: 1.0e-6 })).toBe('tags')
+    // merged: tags full but queued (2.65 µs), payload at the ceiling
+    expect(limitOf({ ...base, ceilingPerSec: 12.29e9, payloadPerSec: 12.2e9, avgOutstanding: 254, meanLatency: 2.65e-6 })).toBe('wire')
+    // few reads in flight at the bare latency
+    expect(limitOf({ ...base, payloadPerSec: 2e9, avgOutstanding: 60, meanLatency: 1.0e-6 })).toBe('latency')
+    expect(limitOf({ ...base, payloadPerSec: 0, avgOutstanding: 0, meanLatency: undefined })).toBeUndefined()
   })
 })

@@ -28,7 +28,8 @@ export function countersView(): View {
       }
       for (const c of state.counters) {
         const cell = cells.get(c.key)
-        if (cell) cell.textContent = int(s.counters[c.key])
+        // an empty latency minimum reads all ones: nothing completed since the clear
+        if (cell) cell.textContent = s.counters[c.key] >= 2 ** 63 ? '– (none yet)' : int(s.counters[c.key])
       }
     },
   }

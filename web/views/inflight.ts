@@ -1,0 +1,130 @@
+/**
+ * Requests in flight: the average number of reads outstanding per interval against the tag
+ * budget, the mean completion latency beside it, and Little's law read off the probe's own
+ * counters (read rate × mean latency = reads in flight), saying which limit the traffic hits.
+ */
+import { Chart, runBandsPlugin } from '../charts.js'
+import { $ } from '../dom.js'
+import { limitOf, type Point, si } from '../model.js'
+import type { View } from './view.js'
+
+const LIMIT_TEXT = {
+  wire: 'wire-bound: the payload sits at the link ceiling; more reads in flight only queue (latency rises)',
+  tags: 'tag-bound: nearly every tag is in flight at the bare latency; larger requests or more tags would raise the rate',
+  latency: 'latency-bound: too few reads in flight to cover the round trip; issue more reads at once',
+} as const
+
+const us = (s: number | null | undefined): string =>
+  s === null || s === undefined || !Number.isFinite(s) ? '–' : `${(s * 1e6).toFixed(2)} µs`
+
+export function inflightView(): View {
+  let chart: Chart<'line', Point[]>
+  const budgetLine: Point[] = []
+  return {
+    mount({ state }) {
+      chart = new Chart<'line', Point[]>($<HTMLCanvasElement>('inflight-chart'), {
+        type: 'line',
+        data: {
+          datasets: [
+            { label: 'reads in flight (average)', data: [], borderColor: '#b794f4', backgroundColor: '#b794f4', yAxisID: 'y' },
+            { label: 'tag budget', data: budgetLine, borderColor: '#fc8181', backgroundColor: '#fc8181', borderDash: [6, 4], yAxisID: 'y' },
+            { label: 'mean latency (µs)', data: [], borderColor: '#63b3ed', backgroundColor: '#63b3ed', yAxisID: 'y1' },
+          ],
+        },
+        plugins: [
+          runBandsPlugin<'line'>(
+            () => state.marks,
+            () => state.outstandingAvg.last()?.x,
+          ),
+        ],
+        options: {
+          animation: false,
+          parsing: false,
+          normalized: true,
+          responsive: true,
+          maintainAspectRatio: false,
+          elements: { point: { radius: 0, hitRadius: 6 }, line: { tension: 0, borderWidth: 1.5 } },
+          spanGaps: false,
+          interaction: { mode: 'index', intersect: false },
+          plugins: {
+            legend: { position: 'top', labels: { boxWidth: 12 } },
+            tooltip: {
+              callbacks: {
+                title: (items) => (items[0] ? `t = ${si(items[0].parsed.x ?? NaN, 's')}` : ''),
+                label: (item) => {
+                  const y = item.parsed.y ?? NaN
+                  return item.datasetIndex === 2 ? `mean latency: ${us(y)}` : `${item.dataset.label}: ${y.toFixed(1)} reads`
+                },
+              },
+            },
+          },
+          scales: {
+            x: {
+              type: 'linear',
+              title: { display: true, text: 'probe time (s)' },
+              ticks: { maxRotation: 0, callback: (v) => si(Number(v), 's') },
+            },
+            y: { type: 'linear', beginAtZero: true, position: 'left', title: { display: true, text: 'reads outstanding' } },
+            y1: {
+              type: 'linear',
+              beginAtZero: true,
+              position: 'right',
+              grid: { drawOnChartArea: false },
+              title: { display: true, text: 'mean completion latency, µs' },
+              ticks: { callback: (v) => (Number(v) * 1e6).toFixed(1) },
+            },
+          },
+        },
+      })
+    },
+    render(ctx) {
+      const { state } = ctx
+      if (state.paused) return
+      const [avg, budget, latency] = chart.data.datasets
+      if (!avg || !budget || !latency) return
+      avg.data = state.outstandingAvg.view()
+      latency.data = state.latencyMean.view()
+      const first = state.outstandingAvg.view()[0]
+      const newest = state.outstandingAvg.last()
+      budgetLine.length = 0
+      if (state.tagBudget !== null && first && newest)
+        budgetLine.push({ x: first.x, y: state.tagBudget }, { x: newest.x, y: state.tagBudget })
+      budget.data = budgetLine
+      const x = chart.options.scales?.x
+      if (x && first && newest) {
+        x.min = first.x
+        x.max = newest.x > first.x ? newest.x : first.x + 1e-3
+      }
+      chart.update('none')
+
+      const c = state.last?.counters
+      const clockHz = state.info?.clockHz ?? 0
+      const live = state.live(ctx.now()).key === 'live'
+      const budgetText = state.tagBudget !== null ? ` of ${state.tagBudget} tags` : ''
+      $('inflight-avg').textContent = live && newest && Number.isFinite(newest.y) ? `${newest.y.toFixed(1)}${budgetText}` : '–'
+      $('inflight-peak').textContent = c ? String(c.outstandingPeak) : '–'
+      const done = c && c.latLastCount > 0 && clockHz > 0
+      $('inflight-latency').textContent = done
+        ? `${us(c.latLastMin / clockHz)} / ${us(c.latLastSum / c.latLastCount / clockHz)} / ${us(c.latLastMax / clockHz)}`
+        : '–'
+      // Little's law over the whole window since the clear, from the probe's counters alone
+      $('inflight-little').textContent =
+        done && c.trackerCycles > 0
+          ? `rate × latency = ${(c.latLastSum / c.trackerCycles).toFixed(1)} reads, measured ${(c.outstandingSum / c.trackerCycles).toFixed(1)}`
+          : '–'
+      const limit = live
+        ? limitOf({
+            payloadPerSec: state.payloadRate.last()?.y,
+            ceilingPerSec: state.ceilingRate.last()?.y,
+            avgOutstanding: newest?.y,
+            tagBudget: state.tagBudget,
+            meanLatency: state.latencyMean.last()?.y,
+            minLatency: done && c.latLastMin < 2 ** 63 ? c.latLastMin / clockHz : undefined,
+          })
+        : undefined
+      const verdict = $('inflight-limit')
+      verdict.textContent = limit ? LIMIT_TEXT[limit] : ''
+      verdict.dataset.limit = limit ?? ''
+    },
+  }
+}
