@@ -29,7 +29,9 @@
  * Parameters (iverilog -P tb_probe_tracker.X=..., verilator -GX=...): SEG, TAG_WIDTH,
  * SEED, TRAFFIC_CYCLES. The last line is "N passed, N failed".
  */
-// testbench arithmetic mixes integer bookkeeping with vectors on purpose
+// testbench arithmetic mixes integer bookkeeping with vectors on purpose. Every random draw is a
+// plain assignment or the left operand of && / || (Verilator 5.006 evaluates both arms of a ?:,
+// and of an if/else it turns into one), so Icarus and Verilator run the same traffic.
 /* verilator lint_off WIDTH */
 `include "pcie_scope_regs.vh"
 
@@ -38,7 +40,7 @@ module tb_probe_tracker #
     parameter SEG = 1,
     parameter TAG_WIDTH = 8,
     parameter SEED = 1,
-    parameter TRAFFIC_CYCLES = 24000
+    parameter TRAFFIC_CYCLES = SEG > 1 ? 12000 : 24000
 );
 
 localparam TAGS = 1 << TAG_WIDTH;
@@ -191,6 +193,9 @@ integer     g_delay [0:TAGS-1];    // first piece: clocks after the request is a
 reg         g_zero [0:TAGS-1];
 integer     g_born [0:TAGS-1];
 integer     g_pieces [0:TAGS-1];
+// late reads: one completion timed around the scan visit that times them out
+reg         g_late [0:TAGS-1];
+integer     g_visit [0:TAGS-1];    // the clock of that visit
 
 // reads with pieces to place, and silent reads, as lists for random picks
 integer fl [0:TAGS-1];
@@ -297,6 +302,7 @@ endtask
 
 integer cov_overflow = 0, cov_same_tag_beat = 0, cov_multi_cpl_beat = 0, cov_req_and_cpl = 0;
 integer cov_multi_piece = 0, cov_held = 0, cov_reuse_in_beat = 0;
+integer cov_late_before = 0, cov_late_exact = 0, cov_late_after = 0;
 
 // one clock of the model: completions, timeout scan, requests, then the statistics
 task automatic model_step(input en, input clr, input snap);
@@ -351,7 +357,7 @@ task automatic model_step(input en, input clr, input snap);
             if (g_state[p] == G_SILENT) begin
                 silent_remove(p);
                 g_state[p] = G_FREE;
-            end else begin
+            end else if (!g_late[p]) begin
                 check(0, "an answered read timed out (bench load)", p, 0);
             end
         end
@@ -445,6 +451,7 @@ function automatic [127:0] mrd_hdr(input integer tag, input [15:0] rid, input in
                                    input [3:0] lbe, input [63:0] addr, input locked);
     reg [127:0] h;
     reg [9:0] t10;
+    reg [31:0] junk;
     begin
         t10 = tag;
         h = 128'd0;
@@ -457,12 +464,13 @@ function automatic [127:0] mrd_hdr(input integer tag, input [15:0] rid, input in
         h[79:72] = t10[7:0];
         h[71:68] = lbe;
         h[67:64] = fbe;
+        junk = rnd(0);
         if (h[125]) begin
             h[63:32] = addr[63:32];
             h[31:2] = addr[31:2];
         end else begin
             h[63:34] = addr[31:2];
-            h[31:0] = rnd(0);                     // unused DW3 of a 3DW header
+            h[31:0] = junk;                       // unused DW3 of a 3DW header
         end
         mrd_hdr = h;
     end
@@ -522,14 +530,15 @@ reg traffic = 1'b1;
 
 // a new read in request segment s; reuse_tag >= 0 starts it on that silent tag
 task automatic place_read(input integer s, input integer reuse_tag);
-    integer t, k, len_dw, lead, trail, bytes, off_dw, r;
+    integer t, k, len_dw, lead, trail, bytes, off_dw, r, lo, hi;
     reg [3:0] fbe, lbe;
     reg [63:0] addr;
     reg [15:0] rid;
-    reg zero, silent;
+    reg zero, silent, late, c;
     begin
         t = -1;
         silent = chance(30);
+        late = chance(8) && !silent;
         if (reuse_tag >= 0) begin
             t = reuse_tag;
             silent_remove(t);
@@ -538,7 +547,7 @@ task automatic place_read(input integer s, input integer reuse_tag);
         end else begin
             // half the silent reads on the tag the scan visits when they are exactly
             // TIMEOUT (or TIMEOUT - 1) clocks old, if accepted now: the boundary is exact
-            if (silent && chance(500)) begin
+            if (chance(500) && silent) begin
                 r = (cyc + TIMEOUT - rand_in(0, 1)) % TAGS;
                 if (g_state[r] == G_FREE) t = r;
             end
@@ -550,7 +559,8 @@ task automatic place_read(input integer s, input integer reuse_tag);
         if (t >= 0) begin
             r = rand_in(0, 2);
             rid = r == 0 ? RID_0 : r == 1 ? RID_1 : RID_2;
-            len_dw = chance(300) ? rand_in(1, 8) : rand_in(1, 128);
+            len_dw = chance(300) || late ? 8 : 128;
+            len_dw = rand_in(1, len_dw);
             fbe = 4'b1111;
             lbe = 4'b1111;
             zero = 0;
@@ -564,8 +574,12 @@ task automatic place_read(input integer s, input integer reuse_tag);
                 lead = lead_of(fbe);
                 trail = trail_of(fbe);
             end else begin
-                if (chance(200)) fbe = 4'b1111 << rand_in(0, 3);
-                if (chance(200)) lbe = 4'b1111 >> rand_in(0, 3);
+                c = chance(200);
+                k = rand_in(0, 3);
+                if (c) fbe = 4'b1111 << k;
+                c = chance(200);
+                k = rand_in(0, 3);
+                if (c) lbe = 4'b1111 >> k;
                 lead = lead_of(fbe);
                 trail = trail_of(lbe);
             end
@@ -573,7 +587,9 @@ task automatic place_read(input integer s, input integer reuse_tag);
             // inside one 4 KiB page
             off_dw = rand_in(0, 1024 - len_dw);
             // positive as an integer: the split arithmetic below is signed
-            addr[63:32] = chance(200) ? rand_in(1, 255) : 0;
+            c = chance(200);
+            addr[63:32] = rand_in(1, 255);
+            if (!c) addr[63:32] = 0;
             addr[31:0] = (rnd(0) & 32'h3fff_f000) | (off_dw * 4);
 
             rx_valid[s] = 1'b1;
@@ -590,14 +606,23 @@ task automatic place_read(input integer s, input integer reuse_tag);
             g_end[t] = addr[31:0] + lead + bytes;
             g_zero[t] = zero;
             g_rcb[t] = chance(500) ? 64 : 128;
+            // a late read is answered by one completion (at most 32 B here: within any MPS)
+            g_late[t] = late;
+            if (late) g_rcb[t] = 4096;
             g_born[t] = cyc;
             g_pieces[t] = 0;
             r = rand_in(0, 999);
             g_mode[t] = r < 30 ? M_UR : r < 60 ? M_CA : M_SC;
+            if (late) g_mode[t] = M_SC;
             g_ca_after[t] = rand_in(0, 2);
             r = rand_in(0, 99);
             // counted from the request's acceptance: a held request is not answered early
-            g_delay[t] = r < 60 ? rand_in(2, 100) : r < 90 ? rand_in(100, 400) : rand_in(400, 1200);
+            lo = r < 60 ? 2 : r < 90 ? 100 : 400;
+            hi = r < 60 ? 100 : r < 90 ? 400 : 1200;
+            g_delay[t] = rand_in(lo, hi);
+            // late: due 2 clocks before to 1 clock after the scan visit that times it out
+            k = rand_in(0, 3);
+            if (late) g_delay[t] = k - 2;
             g_due[t] = 32'h7fff_ffff;
             if (silent) begin
                 g_state[t] = G_SILENT;
@@ -614,7 +639,7 @@ endtask
 // the next completion of tag t in completion segment s
 task automatic place_piece(input integer s, input integer t);
     integer cur, fin, boundary, span, bc, len_dw, status, k;
-    reg with_data, final_piece;
+    reg with_data, final_piece, corrupt;
     begin
         cur = g_next[t];
         fin = g_end[t];
@@ -639,7 +664,7 @@ task automatic place_piece(input integer s, input integer t);
             boundary = (cur / g_rcb[t] + 1) * g_rcb[t];
             span = fin <= boundary ? fin : boundary;
             // combine RCB pieces up to 256 B now and then
-            if (span < fin && chance(300)) begin
+            if (chance(300) && span < fin) begin
                 for (k = 0; k < 3; k = k + 1) begin
                     if (span < fin && ((((span + g_rcb[t] < fin ? span + g_rcb[t] : fin) - 1) >> 2) - (cur >> 2) + 1) <= 64) begin
                         span = span + g_rcb[t] < fin ? span + g_rcb[t] : fin;
@@ -649,17 +674,20 @@ task automatic place_piece(input integer s, input integer t);
             len_dw = ((span - 1) >> 2) - (cur >> 2) + 1;
             final_piece = span == fin;
             g_next[t] = span;
-            if (final_piece) i_done = i_done + 1;
+            // a late read's fate is known when its completion is accepted
+            if (final_piece && !g_late[t]) i_done = i_done + 1;
             if (g_mode[t] == M_CA) g_ca_after[t] = g_ca_after[t] - 1;
             // a Byte Count off by some bytes: never changes whether the piece is the last
-            if (chance(8)) begin
-                if (!final_piece) begin
-                    bc = bc + 4 * rand_in(1, 4);
-                    i_mismatch = i_mismatch + 1;
-                end else if (bc >= 2) begin
-                    bc = bc - 1;
-                    i_mismatch = i_mismatch + 1;
-                end
+            corrupt = chance(8);
+            k = rand_in(1, 4);
+            if (g_late[t]) corrupt = 0;
+            if (corrupt && !final_piece) begin
+                bc = bc + 4 * k;
+                i_mismatch = i_mismatch + 1;
+            end
+            if (corrupt && final_piece && bc >= 2) begin
+                bc = bc - 1;
+                i_mismatch = i_mismatch + 1;
             end
         end
         g_pieces[t] = g_pieces[t] + 1;
@@ -682,20 +710,26 @@ task automatic place_piece(input integer s, input integer t);
             flight_remove(t);
             g_state[t] = G_CLOSING;
         end else begin
-            g_due[t] = cyc + (chance(400) ? 0 : rand_in(1, 16));
+            corrupt = chance(400);
+            k = rand_in(1, 16);
+            g_due[t] = corrupt ? cyc : cyc + k;
         end
     end
 endtask
 
 // a completion no read expects: unknown Requester ID, any tag
 task automatic place_unexpected(input integer s);
-    integer t, len_dw;
+    integer t, len_dw, bc, la;
+    reg [15:0] rid;
     begin
         t = rand_in(0, TAGS - 1);
         len_dw = rand_in(1, 16);
         tx_valid[s] = 1'b1;
         tx_sop[s] = 1'b1;
-        tx_hdr[s*128 +: 128] = cpl_hdr(t, RID_BAD | rand_in(0, 15), 0, 1, len_dw, rand_in(1, 64), rand_in(0, 127));
+        rid = RID_BAD | rand_in(0, 15);
+        bc = rand_in(1, 64);
+        la = rand_in(0, 127);
+        tx_hdr[s*128 +: 128] = cpl_hdr(t, rid, 0, 1, len_dw, bc, la);
         cp_kind[s] = K_CPL;
         cp_tag[s] = t;
         cp_rid[s] = tx_hdr[s*128 + 48 +: 16];
@@ -711,12 +745,16 @@ endtask
 
 // a beat that must not count: a payload beat (no sop) or a TLP that is not tracked
 task automatic place_noise_rx(input integer s);
+    integer k;
+    reg c;
     begin
         rx_valid[s] = 1'b1;
-        rx_hdr[s*128 +: 128] = {rnd(0), rnd(0), rnd(0), rnd(0)};
-        if (chance(500)) begin
+        for (k = 0; k < 4; k = k + 1) rx_hdr[s*128 + 32*k +: 32] = rnd(0);
+        c = chance(500);
+        k = rand_in(0, 1);
+        if (c) begin
             rx_sop[s] = 1'b1;
-            rx_hdr[s*128 + 125 +: 3] = 3'b010 | rand_in(0, 1);   // MWr 3DW / 4DW
+            rx_hdr[s*128 + 125 +: 3] = 3'b010 | k;               // MWr 3DW / 4DW
             rx_hdr[s*128 + 120 +: 5] = 5'b00000;
         end else begin
             rx_sop[s] = 1'b0;
@@ -727,10 +765,13 @@ task automatic place_noise_rx(input integer s);
 endtask
 
 task automatic place_noise_tx(input integer s);
+    integer k;
+    reg c;
     begin
         tx_valid[s] = 1'b1;
-        tx_hdr[s*128 +: 128] = {rnd(0), rnd(0), rnd(0), rnd(0)};
-        if (chance(500)) begin
+        for (k = 0; k < 4; k = k + 1) tx_hdr[s*128 + 32*k +: 32] = rnd(0);
+        c = chance(500);
+        if (c) begin
             tx_sop[s] = 1'b1;
             tx_hdr[s*128 + 120 +: 8] = 8'h40;                  // MWr: not a completion
         end else begin
@@ -746,9 +787,11 @@ function automatic integer pick_due(input integer prev);
     integer k, t;
     begin
         pick_due = -1;
-        if (prev >= 0 && g_state[prev] == G_FLIGHT && g_due[prev] <= cyc && chance(600)) pick_due = prev;
+        if (chance(600) && prev >= 0 && g_state[prev] == G_FLIGHT && g_due[prev] <= cyc) pick_due = prev;
+        // no draw in the loop condition: the number of draws depends on the state only
         for (k = 0; k < 4 && pick_due < 0 && fl_n > 0; k = k + 1) begin
-            t = fl[rand_in(0, fl_n - 1)];
+            t = rand_in(0, fl_n - 1);
+            t = fl[t];
             if (g_due[t] <= cyc) pick_due = t;
         end
     end
@@ -756,6 +799,8 @@ endfunction
 
 task automatic build_rx_beat;
     integer s, t, young, prev_silent;
+    reg want_read, want_noise, reuse_same, reuse_old;
+    reg [31:0] pick;
     begin
         rx_valid = 0;
         rx_sop = 0;
@@ -763,26 +808,31 @@ task automatic build_rx_beat;
         prev_silent = -1;
         for (s = 0; s < SEG; s = s + 1) begin
             rq_kind[s] = K_NONE;
-            if (traffic && chance(110)) begin
+            want_read = chance(110) && traffic;
+            want_noise = chance(60);
+            reuse_same = chance(300);
+            reuse_old = chance(15);
+            pick = rnd(0);
+            if (want_read) begin
                 young = -1;
                 // reuse a young silent tag now and then (in the same beat when one was just placed)
-                if (prev_silent >= 0 && chance(300)) young = prev_silent;
-                else if (sl_n > 0 && chance(15)) begin
-                    t = sl[rand_in(0, sl_n - 1)];
+                if (reuse_same && prev_silent >= 0) young = prev_silent;
+                if (young < 0 && reuse_old && sl_n > 0) begin
+                    t = sl[pick % sl_n];
                     if (cyc - g_born[t] < TIMEOUT - 200) young = t;
                 end
                 if (young >= 0 && young == prev_silent) cov_reuse_in_beat = cov_reuse_in_beat + 1;
                 place_read(s, young);
                 prev_silent = (rq_kind[s] == K_READ && g_state[rq_tag[s]] == G_SILENT) ? rq_tag[s] : -1;
-            end else if (chance(60)) begin
-                place_noise_rx(s);
             end
+            if (!want_read && want_noise) place_noise_rx(s);
         end
     end
 endtask
 
 task automatic build_tx_beat;
     integer s, t, prev;
+    reg want_unexpected, want_piece, want_noise;
     begin
         tx_valid = 0;
         tx_sop = 0;
@@ -790,23 +840,25 @@ task automatic build_tx_beat;
         prev = -1;
         for (s = 0; s < SEG; s = s + 1) begin
             cp_kind[s] = K_NONE;
-            if (chance(8)) begin
-                place_unexpected(s);
-            end else if (chance(900)) begin
+            want_unexpected = chance(8);
+            want_piece = chance(900);
+            want_noise = chance(40);
+            if (want_unexpected) place_unexpected(s);
+            if (!want_unexpected && want_piece) begin
                 t = pick_due(prev);
                 if (t >= 0) begin
                     place_piece(s, t);
                     prev = t;
                 end
             end
-            if (cp_kind[s] == K_NONE && chance(40)) place_noise_tx(s);
+            if (want_noise && cp_kind[s] == K_NONE) place_noise_tx(s);
         end
     end
 endtask
 
 // hand the accepted TLPs of this clock to the model, free the tags whose last piece went
 task automatic collect_accepted;
-    integer s, n_cpl, k;
+    integer s, n_cpl, k, t;
     begin
         a_req_n = 0;
         a_cpl_n = 0;
@@ -816,7 +868,13 @@ task automatic collect_accepted;
                     a_req_tag[a_req_n] = rq_tag[s];
                     a_req_rid[a_req_n] = rq_rid[s];
                     a_req_expect[a_req_n] = rq_expect[s];
-                    g_due[rq_tag[s]] = cyc + g_delay[rq_tag[s]];
+                    t = rq_tag[s];
+                    g_due[t] = cyc + g_delay[t];
+                    if (g_late[t]) begin
+                        // the first clock >= cyc + TIMEOUT at which the scan visits tag t
+                        g_visit[t] = cyc + TIMEOUT + (t - (cyc + TIMEOUT) % TAGS + TAGS) % TAGS;
+                        g_due[t] = g_visit[t] + g_delay[t];
+                    end
                     a_req_n = a_req_n + 1;
                 end
             end
@@ -833,6 +891,20 @@ task automatic collect_accepted;
                     a_cpl_la[a_cpl_n] = cp_la[s];
                     a_cpl_n = a_cpl_n + 1;
                     if (cp_final[s]) g_state[cp_tag[s]] = G_FREE;
+                    t = cp_tag[s];
+                    if (cp_final[s] && g_late[t]) begin
+                        // up to the visit's clock the completion comes first; after it, the
+                        // read has timed out and the completion is unexpected
+                        if (cyc < g_visit[t]) cov_late_before = cov_late_before + 1;
+                        if (cyc == g_visit[t]) cov_late_exact = cov_late_exact + 1;
+                        if (cyc <= g_visit[t]) begin
+                            i_done = i_done + 1;
+                        end else begin
+                            i_silent = i_silent + 1;
+                            i_unexpected = i_unexpected + 1;
+                            cov_late_after = cov_late_after + 1;
+                        end
+                    end
                 end
             end
         end
@@ -853,6 +925,7 @@ endtask
 integer i, slot;
 reg rx_hold = 1'b0, tx_hold = 1'b0;
 reg next_en = 1'b1;
+reg draw_off, draw_on, draw_snap, draw_burst, draw_clear, draw_clear_alone;
 integer snap_burst = 0;
 integer n_snapshots = 0, n_clears = 0, n_disabled = 0;
 
@@ -864,6 +937,7 @@ initial begin
         m_rem[i] = 0;
         m_first[i] = 0;
         g_state[i] = G_FREE;
+        g_late[i] = 0;
     end
     for (i = 0; i < 4; i = i + 1) m_ring_snap[i] = 0;
     empty_stats();
@@ -883,14 +957,20 @@ initial begin
         if (cyc >= 3 && m_ring_snap[slot]) check_shadows(slot);
 
         // control: enable toggles, snapshots (sometimes on consecutive clocks), clears
-        if (enable && chance(1)) next_en = 1'b0;
-        else if (!enable && chance(8)) next_en = 1'b1;
+        draw_off = chance(1);
+        draw_on = chance(8);
+        draw_snap = chance(5);
+        draw_burst = chance(100);
+        draw_clear = chance(500);
+        draw_clear_alone = chance(1);
+        if (draw_off && enable) next_en = 1'b0;
+        if (draw_on && !enable) next_en = 1'b1;
         enable = next_en;
         if (!enable) n_disabled = n_disabled + 1;
-        snapshot = snap_burst > 0 || chance(5);
+        snapshot = draw_snap || snap_burst > 0;
         if (snap_burst > 0) snap_burst = snap_burst - 1;
-        else if (snapshot && chance(100)) snap_burst = 2;
-        clear = snapshot ? chance(500) : chance(1);
+        else if (draw_burst && snapshot) snap_burst = 2;
+        clear = snapshot ? draw_clear : draw_clear_alone;
         if (snapshot) n_snapshots = n_snapshots + 1;
         if (clear) n_clears = n_clears + 1;
 
@@ -952,6 +1032,8 @@ initial begin
     check(cov_overflow > 0, "overflow bin reached", cov_overflow, 1);
     check(cov_multi_piece > 100, "reads with several completions", cov_multi_piece, 100);
     check(cov_held > 100, "beats held by ready", cov_held, 100);
+    check(cov_late_before > 0 && cov_late_exact > 0 && cov_late_after > 0,
+          "late completions before, at and after the timeout", cov_late_exact, 1);
     check(i_ur > 0 && i_ca > 0 && i_silent > 0 && i_reuse > 0 && i_mismatch > 0 && i_unexpected > 0,
           "every fault kind injected", 0, 1);
     if (SEG > 1) begin

@@ -1,0 +1,152 @@
+// probe_tracker gates: Verilator -Wall lint (no waivers) over TLP_SEG_COUNT 1/2/4 x TAG_WIDTH 8/10, Icarus -g2005 -Wall,
+// Yosys structural check and an UltraScale+ synthesis with no latches, and the self-checking tb_probe_tracker
+// (its own reference model, no golden vectors) under Icarus and Verilator for 1 and 4 segments.
+// Run: npx vitest run --project int test/hdl/tracker.int.test.ts
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const root = join(import.meta.dirname, '../..')
+const build = join(root, 'build/hdl')
+const inc = ['-Ihdl/rtl/generated']
+
+const RTL = [
+  'hdl/rtl/probe_tracker.v',
+  'hdl/rtl/probe_tracker_table.v',
+  'hdl/rtl/probe_tracker_stats.v',
+  'hdl/rtl/probe_mp_ram.v',
+  'hdl/rtl/probe_extreme.v',
+  'hdl/rtl/probe_counter.v',
+  'hdl/rtl/probe_mrd_classify.v',
+]
+const TB = 'hdl/tb/tb_probe_tracker.sv'
+
+function run(cmd: string, args: string[], timeoutMs = 200_000) {
+  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 << 20 })
+  return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}`, stdout: r.stdout ?? '' }
+}
+
+/** The closing line every testbench prints: "N passed, N failed". */
+function closing(stdout: string): { passed: number; failed: number } | undefined {
+  const m = [...stdout.matchAll(/^(\d+) passed, (\d+) failed$/gm)].pop()
+  return m ? { passed: Number(m[1]), failed: Number(m[2]) } : undefined
+}
+
+// top, parameters
+const LINT: Array<[string, string[]]> = [
+  ...[1, 2, 4].flatMap((seg) => [8, 10].map((tag): [string, string[]] => ['probe_tracker', [`-GTLP_SEG_COUNT=${seg}`, `-GTAG_WIDTH=${tag}`]])),
+  ['probe_tracker', ['-GTLP_SEG_COUNT=2', '-GCNT_WIDTH=32', '-GTIMEOUT_CYCLES=1000', '-GLAT_BINS=8', '-GLAT_BIN_CYCLES=1']],
+  ['probe_mp_ram', ['-GWR_PORTS=3', '-GRD_PORTS=2']],
+  ['probe_extreme', ['-GTAKE_MAX=0']],
+]
+
+// bench parameters: segments, tag width
+const BENCH: Array<[number, number]> = [
+  [1, 8],
+  [4, 10],
+]
+
+describe('probe_tracker lint (verilator --lint-only -Wall, no waivers)', () => {
+  it.each(LINT)('%s %j', (top, params) => {
+    const r = run('verilator', ['--lint-only', '-Wall', ...inc, '--top-module', top, ...params, ...RTL])
+    expect(r.out).toBe('')
+    expect(r.status).toBe(0)
+  })
+})
+
+describe('probe_tracker compile and synthesis', () => {
+  it('iverilog -g2005 -Wall compiles the RTL without a warning', () => {
+    mkdirSync(build, { recursive: true })
+    const r = run('iverilog', ['-g2005', '-Wall', ...inc, '-s', 'probe_tracker', '-o', join(build, 'tracker.vvp'), ...RTL])
+    expect(r.out).toBe('')
+    expect(r.status).toBe(0)
+  })
+
+  it('yosys: hierarchy -check, proc, check -assert (1 and 4 segments, 10-bit tags)', () => {
+    for (const seg of [1, 4]) {
+      const script = [
+        `read_verilog ${inc.join(' ')} ${RTL.join(' ')}`,
+        `chparam -set TLP_SEG_COUNT ${seg} -set TAG_WIDTH 10 probe_tracker`,
+        'hierarchy -check -top probe_tracker',
+        'proc',
+        'check -assert',
+      ].join('; ')
+      const r = run('yosys', ['-q', '-p', script])
+      expect(r.status, r.out).toBe(0)
+    }
+  })
+
+  it('yosys: synth_xilinx for UltraScale+ at the defaults, no latches, the table in LUT RAM', () => {
+    mkdirSync(build, { recursive: true })
+    const report = join(build, 'synth_tracker_xcup.log')
+    const script = [
+      `read_verilog ${inc.join(' ')} ${RTL.join(' ')}`,
+      'synth_xilinx -family xcup -top probe_tracker -flatten',
+      'select -assert-none t:$dlatch t:LDCE t:LDPE',
+      'tee -o ' + report + ' stat -tech xilinx',
+    ].join('; ')
+    const r = run('yosys', ['-q', '-p', script])
+    expect(r.status, r.out).toBe(0)
+    const stat = readFileSync(report, 'utf8')
+    const cells = (name: string) => Number(new RegExp(`^\\s+${name}\\s+(\\d+)$`, 'm').exec(stat)?.[1] ?? 0)
+    // 86 statistics (21 + 64 bins + overflow) x 64-bit running value and shadow: about 11 k flip-flops;
+    // a 256-entry table in flip-flops would add about 12 k more
+    const ffs = cells('FDRE') + cells('FDSE')
+    expect(ffs).toBeGreaterThan(80 * 64 * 2)
+    expect(ffs).toBeLessThan(13_000)
+    expect(cells('RAM64M8') + cells('RAM64M') + cells('RAM32M') + cells('RAM256X1S') + cells('RAM128X1D')).toBeGreaterThan(0)
+    expect(Number(/Estimated number of LCs:\s+(\d+)/.exec(stat)?.[1])).toBeLessThan(12_000)
+  })
+})
+
+describe.each(BENCH)('tb_probe_tracker, %i segment(s), %i-bit tags', (seg, tag) => {
+  const name = `tb_probe_tracker_s${seg}_t${tag}`
+  // the run's summary line ("SEG ... snapshots checked"): both simulators draw the same traffic
+  const summaries: string[] = []
+
+  function passes(r: { status: number | null; out: string; stdout: string }) {
+    const res = closing(r.stdout)
+    expect(res, r.out.slice(-4000)).toBeDefined()
+    expect(res!.failed, r.out.slice(-4000)).toBe(0)
+    expect(res!.passed).toBeGreaterThan(1000)
+    expect(r.status).toBe(0)
+    const summary = /^SEG .* snapshots checked$/m.exec(r.stdout)?.[0]
+    expect(summary).toBeDefined()
+    if (summaries.length > 0) expect(summary).toBe(summaries[0])
+    summaries.push(summary!)
+  }
+
+  it('passes under Icarus (iverilog -g2012)', () => {
+    const vvp = join(build, 'icarus', `${name}.vvp`)
+    mkdirSync(join(build, 'icarus'), { recursive: true })
+    const params = [`-Ptb_probe_tracker.SEG=${seg}`, `-Ptb_probe_tracker.TAG_WIDTH=${tag}`]
+    const c = run('iverilog', ['-g2012', ...inc, ...params, '-s', 'tb_probe_tracker', '-o', vvp, TB, ...RTL])
+    expect(c.status, c.out).toBe(0)
+    passes(run('vvp', ['-n', vvp]))
+  })
+
+  it('passes under Verilator (--binary --timing)', () => {
+    const mdir = join(build, 'verilator', name)
+    mkdirSync(mdir, { recursive: true })
+    const params = [`-GSEG=${seg}`, `-GTAG_WIDTH=${tag}`]
+    const c = run('verilator', [
+      '--binary',
+      '--timing',
+      '-j',
+      '1',
+      ...inc,
+      ...params,
+      '--top-module',
+      'tb_probe_tracker',
+      '-Mdir',
+      mdir,
+      '-o',
+      'Vtb',
+      TB,
+      ...RTL,
+    ])
+    expect(c.status, c.out.slice(-4000)).toBe(0)
+    passes(run(join(mdir, 'Vtb'), []))
+  })
+})
