@@ -17,7 +17,10 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js'
+import { si } from './model.js'
 import type { RunMark } from './state.js'
+
+const siSeconds = (v: number): string => si(v, 's')
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Legend, Tooltip)
 Chart.defaults.color = '#8593a6'
@@ -79,4 +82,94 @@ export function chartsSummary(): { canvas: string; axes: Record<string, string>;
     ),
     tooltipPoints: c.tooltip?.getActiveElements().length ?? 0,
   }))
+}
+
+/** One line of a time-series chart: which axis, and dashed for a limit drawn beside a reading. */
+export interface SeriesSpec {
+  label: string
+  colour: string
+  axis: 'y' | 'y1'
+  dashed?: boolean
+}
+
+export interface TimeChartSpec {
+  series: SeriesSpec[]
+  xTitle: string
+  y: { title: string; tick: (v: number) => string }
+  y1: { title: string; tick: (v: number) => string }
+  /** tooltip text of a point of series i */
+  label: (series: number, y: number) => string
+  marks: () => readonly RunMark[]
+  newestX: () => number | undefined
+}
+
+/**
+ * A line chart over probe time with two y axes, run bands and hover values. Series take
+ * {x, y} points (no parsing); a NaN point is a gap (cleared, stopped, quiet stream) and is
+ * never drawn across.
+ */
+export function timeChart(canvas: HTMLCanvasElement, spec: TimeChartSpec): Chart<'line', { x: number; y: number }[]> {
+  return new Chart<'line', { x: number; y: number }[]>(canvas, {
+    type: 'line',
+    data: {
+      datasets: spec.series.map((s) => ({
+        label: s.label,
+        data: [],
+        borderColor: s.colour,
+        backgroundColor: s.colour,
+        yAxisID: s.axis,
+        ...(s.dashed ? { borderDash: [6, 4] } : {}),
+      })),
+    },
+    plugins: [runBandsPlugin<'line'>(spec.marks, spec.newestX)],
+    options: {
+      animation: false,
+      parsing: false,
+      normalized: true,
+      responsive: true,
+      maintainAspectRatio: false,
+      elements: { point: { radius: 0, hitRadius: 6 }, line: { tension: 0, borderWidth: 1.5 } },
+      spanGaps: false,
+      interaction: { mode: 'index', intersect: false },
+      plugins: {
+        legend: { position: 'top', labels: { boxWidth: 12 } },
+        tooltip: {
+          callbacks: {
+            title: (items) => (items[0] ? `t = ${siSeconds(items[0].parsed.x ?? NaN)}` : ''),
+            label: (item) => spec.label(item.datasetIndex, item.parsed.y ?? NaN),
+          },
+        },
+      },
+      scales: {
+        x: {
+          type: 'linear',
+          title: { display: true, text: spec.xTitle },
+          ticks: { maxRotation: 0, callback: (v) => siSeconds(Number(v)) },
+        },
+        y: {
+          type: 'linear',
+          beginAtZero: true,
+          position: 'left',
+          title: { display: true, text: spec.y.title },
+          ticks: { callback: (v) => spec.y.tick(Number(v)) },
+        },
+        y1: {
+          type: 'linear',
+          beginAtZero: true,
+          position: 'right',
+          grid: { drawOnChartArea: false },
+          title: { display: true, text: spec.y1.title },
+          ticks: { callback: (v) => spec.y1.tick(Number(v)) },
+        },
+      },
+    },
+  })
+}
+
+/** The x axis spans the oldest to the newest point shown. */
+export function followX(chart: Chart<'line', { x: number; y: number }[]>, first: number | undefined, newest: number | undefined): void {
+  const x = chart.options.scales?.x
+  if (!x || first === undefined || newest === undefined) return
+  x.min = first
+  x.max = newest > first ? newest : first + 1e-3
 }

@@ -2,17 +2,15 @@
 // self-checking testbench under both Icarus and Verilator with golden vectors from golden.ts
 // (its unit tests, no simulator needed, are in golden.test.ts).
 // Run: npx vitest run --project int test/hdl
-import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { closing, inc, root, run, synthXcup } from './tools.js'
 import { COUNTERS } from '../../host/src/core/generated.js'
 import { writeVectors } from './golden.js'
 
-const root = join(import.meta.dirname, '../..')
 const build = join(root, 'build/hdl')
 const golden = join(build, 'golden')
-const inc = ['-Ihdl/rtl/generated']
 
 const RTL = [
   'hdl/rtl/pcie_scope_bar_top.v',
@@ -28,16 +26,7 @@ const RTL = [
   'hdl/rtl/probe_mp_ram.v',
 ]
 
-function run(cmd: string, args: string[], timeoutMs = 200_000) {
-  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 << 20 })
-  return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}`, stdout: r.stdout ?? '' }
-}
 
-/** The closing line every testbench prints: "N passed, N failed". */
-function closing(stdout: string): { passed: number, failed: number } | undefined {
-  const m = [...stdout.matchAll(/^(\d+) passed, (\d+) failed$/gm)].pop()
-  return m ? { passed: Number(m[1]), failed: Number(m[2]) } : undefined
-}
 
 // top, extra parameters, files
 const LINT: Array<[string, string[], string[]]> = [
@@ -91,26 +80,11 @@ describe('HDL compile', () => {
   })
 
   it('yosys: synth_xilinx for UltraScale+ at the twin\'s 512-bit width, no latches, resource report', () => {
-    mkdirSync(build, { recursive: true })
-    const report = join(build, 'synth_xcup.log')
-    const script = [
-      `read_verilog ${inc.join(' ')} ${RTL.join(' ')}`,
-      'chparam -set TLP_DATA_WIDTH 512 pcie_scope_bar_top',
-      'synth_xilinx -family xcup -top pcie_scope_bar_top -flatten',
-      'select -assert-none t:$dlatch t:LDCE t:LDPE',
-      'tee -o ' + report + ' stat -tech xilinx',
-    ].join('; ')
-    const r = run('yosys', ['-q', '-p', script])
+    const { r, ffs, lcs } = synthXcup('pcie_scope_bar_top', RTL, join(build, 'synth_xcup.log'), ['chparam -set TLP_DATA_WIDTH 512 pcie_scope_bar_top'])
     expect(r.status, r.out).toBe(0)
-    const stat = readFileSync(report, 'utf8')
-    const cells = (name: string) => Number(new RegExp(`^\\s+${name}\\s+(\\d+)$`, 'm').exec(stat)?.[1] ?? 0)
-    // COUNTERS.length (32) x 64-bit counters plus shadows, the tracker's 256-entry table in LUT
-    // RAM, a 256-deep request FIFO: about 4.8 k flip-flops and 5.7 k logic cells (hdl/README.md
-    // records the figures); the latency histogram is not on the CSR yet, so synthesis drops it
-    const ffs = cells('FDRE') + cells('FDSE')
     expect(ffs).toBeGreaterThan(COUNTERS.length * 64 * 2)
     expect(ffs).toBeLessThan(COUNTERS.length * 64 * 2 + 1500)
-    expect(Number(/Estimated number of LCs:\s+(\d+)/.exec(stat)?.[1])).toBeLessThan(8000)
+    expect(lcs).toBeLessThan(8000)
   })
 })
 

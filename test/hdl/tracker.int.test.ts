@@ -2,14 +2,12 @@
 // Yosys structural check and an UltraScale+ synthesis with no latches, and the self-checking tb_probe_tracker
 // (its own reference model, no golden vectors) under Icarus and Verilator for 1 and 4 segments.
 // Run: npx vitest run --project int test/hdl/tracker.int.test.ts
-import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { closing, inc, root, run, synthXcup } from './tools.js'
 
-const root = join(import.meta.dirname, '../..')
 const build = join(root, 'build/hdl')
-const inc = ['-Ihdl/rtl/generated']
 
 const RTL = [
   'hdl/rtl/probe_tracker.v',
@@ -22,16 +20,7 @@ const RTL = [
 ]
 const TB = 'hdl/tb/tb_probe_tracker.sv'
 
-function run(cmd: string, args: string[], timeoutMs = 200_000) {
-  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 << 20 })
-  return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}`, stdout: r.stdout ?? '' }
-}
 
-/** The closing line every testbench prints: "N passed, N failed". */
-function closing(stdout: string): { passed: number; failed: number } | undefined {
-  const m = [...stdout.matchAll(/^(\d+) passed, (\d+) failed$/gm)].pop()
-  return m ? { passed: Number(m[1]), failed: Number(m[2]) } : undefined
-}
 
 // top, parameters
 const LINT: Array<[string, string[]]> = [
@@ -78,25 +67,14 @@ describe('probe_tracker compile and synthesis', () => {
   })
 
   it('yosys: synth_xilinx for UltraScale+ at the defaults, no latches, the table in LUT RAM', () => {
-    mkdirSync(build, { recursive: true })
-    const report = join(build, 'synth_tracker_xcup.log')
-    const script = [
-      `read_verilog ${inc.join(' ')} ${RTL.join(' ')}`,
-      'synth_xilinx -family xcup -top probe_tracker -flatten',
-      'select -assert-none t:$dlatch t:LDCE t:LDPE',
-      'tee -o ' + report + ' stat -tech xilinx',
-    ].join('; ')
-    const r = run('yosys', ['-q', '-p', script])
+    const { r, ffs, lcs, cells } = synthXcup('probe_tracker', RTL, join(build, 'synth_tracker_xcup.log'))
     expect(r.status, r.out).toBe(0)
-    const stat = readFileSync(report, 'utf8')
-    const cells = (name: string) => Number(new RegExp(`^\\s+${name}\\s+(\\d+)$`, 'm').exec(stat)?.[1] ?? 0)
     // 86 statistics (21 + 64 bins + overflow) x 64-bit running value and shadow: about 11 k flip-flops;
     // a 256-entry table in flip-flops would add about 12 k more
-    const ffs = cells('FDRE') + cells('FDSE')
     expect(ffs).toBeGreaterThan(80 * 64 * 2)
     expect(ffs).toBeLessThan(13_000)
     expect(cells('RAM64M8') + cells('RAM64M') + cells('RAM32M') + cells('RAM256X1S') + cells('RAM128X1D')).toBeGreaterThan(0)
-    expect(Number(/Estimated number of LCs:\s+(\d+)/.exec(stat)?.[1])).toBeLessThan(12_000)
+    expect(lcs).toBeLessThan(12_000)
   })
 })
 

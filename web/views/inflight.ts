@@ -3,9 +3,9 @@
  * budget, the mean completion latency beside it, and Little's law read off the probe's own
  * counters (read rate × mean latency = reads in flight), saying which limit the traffic hits.
  */
-import { Chart, runBandsPlugin } from '../charts.js'
+import { type Chart, followX, timeChart } from '../charts.js'
 import { $ } from '../dom.js'
-import { limitOf, type Point, si } from '../model.js'
+import { limitOf, type Point } from '../model.js'
 import type { View } from './view.js'
 
 const LIMIT_TEXT = {
@@ -22,59 +22,18 @@ export function inflightView(): View {
   const budgetLine: Point[] = []
   return {
     mount({ state }) {
-      chart = new Chart<'line', Point[]>($<HTMLCanvasElement>('inflight-chart'), {
-        type: 'line',
-        data: {
-          datasets: [
-            { label: 'reads in flight (average)', data: [], borderColor: '#b794f4', backgroundColor: '#b794f4', yAxisID: 'y' },
-            { label: 'tag budget', data: budgetLine, borderColor: '#fc8181', backgroundColor: '#fc8181', borderDash: [6, 4], yAxisID: 'y' },
-            { label: 'mean latency (µs)', data: [], borderColor: '#63b3ed', backgroundColor: '#63b3ed', yAxisID: 'y1' },
-          ],
-        },
-        plugins: [
-          runBandsPlugin<'line'>(
-            () => state.marks,
-            () => state.outstandingAvg.last()?.x,
-          ),
+      chart = timeChart($<HTMLCanvasElement>('inflight-chart'), {
+        series: [
+          { label: 'reads in flight (average)', colour: '#b794f4', axis: 'y' },
+          { label: 'tag budget', colour: '#fc8181', axis: 'y', dashed: true },
+          { label: 'mean latency (µs)', colour: '#63b3ed', axis: 'y1' },
         ],
-        options: {
-          animation: false,
-          parsing: false,
-          normalized: true,
-          responsive: true,
-          maintainAspectRatio: false,
-          elements: { point: { radius: 0, hitRadius: 6 }, line: { tension: 0, borderWidth: 1.5 } },
-          spanGaps: false,
-          interaction: { mode: 'index', intersect: false },
-          plugins: {
-            legend: { position: 'top', labels: { boxWidth: 12 } },
-            tooltip: {
-              callbacks: {
-                title: (items) => (items[0] ? `t = ${si(items[0].parsed.x ?? NaN, 's')}` : ''),
-                label: (item) => {
-                  const y = item.parsed.y ?? NaN
-                  return item.datasetIndex === 2 ? `mean latency: ${us(y)}` : `${item.dataset.label}: ${y.toFixed(1)} reads`
-                },
-              },
-            },
-          },
-          scales: {
-            x: {
-              type: 'linear',
-              title: { display: true, text: 'probe time (s)' },
-              ticks: { maxRotation: 0, callback: (v) => si(Number(v), 's') },
-            },
-            y: { type: 'linear', beginAtZero: true, position: 'left', title: { display: true, text: 'reads outstanding' } },
-            y1: {
-              type: 'linear',
-              beginAtZero: true,
-              position: 'right',
-              grid: { drawOnChartArea: false },
-              title: { display: true, text: 'mean completion latency, µs' },
-              ticks: { callback: (v) => (Number(v) * 1e6).toFixed(1) },
-            },
-          },
-        },
+        xTitle: 'probe time (s)',
+        y: { title: 'reads outstanding', tick: (v) => String(v) },
+        y1: { title: 'mean completion latency, µs', tick: (v) => (v * 1e6).toFixed(1) },
+        label: (i, y) => (i === 2 ? `mean latency: ${us(y)}` : `${i === 0 ? 'reads in flight' : 'tag budget'}: ${y.toFixed(1)} reads`),
+        marks: () => state.marks,
+        newestX: () => state.outstandingAvg.last()?.x,
       })
     },
     render(ctx) {
@@ -90,11 +49,7 @@ export function inflightView(): View {
       if (state.tagBudget !== null && first && newest)
         budgetLine.push({ x: first.x, y: state.tagBudget }, { x: newest.x, y: state.tagBudget })
       budget.data = budgetLine
-      const x = chart.options.scales?.x
-      if (x && first && newest) {
-        x.min = first.x
-        x.max = newest.x > first.x ? newest.x : first.x + 1e-3
-      }
+      followX(chart, first?.x, newest?.x)
       chart.update('none')
 
       const c = state.last?.counters

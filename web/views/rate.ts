@@ -2,7 +2,7 @@
  * Request rate and completed payload over probe time, with the link's ceiling for the same
  * completion mix dashed beside it and each workload run shaded and named on the time axis.
  */
-import { Chart, runBandsPlugin } from '../charts.js'
+import { type Chart, followX, timeChart } from '../charts.js'
 import { $ } from '../dom.js'
 import type { Point } from '../model.js'
 import { si } from '../model.js'
@@ -14,74 +14,19 @@ export function rateView(): View {
   let chart: Chart<'line', Point[]>
   return {
     mount({ state }) {
-      chart = new Chart<'line', Point[]>($<HTMLCanvasElement>('rate-chart'), {
-        type: 'line',
-        data: {
-          datasets: [
-            { label: 'MRd requests / s', data: [], borderColor: '#4fd1c5', backgroundColor: '#4fd1c5', yAxisID: 'y' },
-            { label: 'completed payload (GB/s)', data: [], borderColor: '#f6ad55', backgroundColor: '#f6ad55', yAxisID: 'y1' },
-            // what the wire allows for the same completion mix: "why is it slower than the datasheet"
-            {
-              label: 'link ceiling (GB/s)',
-              data: [],
-              borderColor: '#fc8181',
-              backgroundColor: '#fc8181',
-              borderDash: [6, 4],
-              yAxisID: 'y1',
-            },
-          ],
-        },
-        plugins: [
-          runBandsPlugin<'line'>(
-            () => state.marks,
-            () => state.mrdRate.last()?.x,
-          ),
+      chart = timeChart($<HTMLCanvasElement>('rate-chart'), {
+        series: [
+          { label: 'MRd requests / s', colour: '#4fd1c5', axis: 'y' },
+          { label: 'completed payload (GB/s)', colour: '#f6ad55', axis: 'y1' },
+          // what the wire allows for the same completion mix: "why is it slower than the datasheet"
+          { label: 'link ceiling (GB/s)', colour: '#fc8181', axis: 'y1', dashed: true },
         ],
-        options: {
-          animation: false,
-          parsing: false,
-          normalized: true,
-          responsive: true,
-          maintainAspectRatio: false,
-          elements: { point: { radius: 0, hitRadius: 6 }, line: { tension: 0, borderWidth: 1.5 } },
-          // a NaN point is a gap (cleared, stopped, quiet stream): never draw across it
-          spanGaps: false,
-          interaction: { mode: 'index', intersect: false },
-          plugins: {
-            legend: { position: 'top', labels: { boxWidth: 12 } },
-            tooltip: {
-              callbacks: {
-                title: (items) => (items[0] ? `t = ${si(items[0].parsed.x ?? NaN, 's')}` : ''),
-                label: (item) => {
-                  const y = item.parsed.y ?? NaN
-                  return item.datasetIndex === 0 ? `MRd: ${si(y)} requests/s` : `${item.dataset.label?.replace(' (GB/s)', '')}: ${gbps(y)}`
-                },
-              },
-            },
-          },
-          scales: {
-            x: {
-              type: 'linear',
-              title: { display: true, text: 'probe time (s): TIMESTAMP / probe clock, simulated on the twin' },
-              ticks: { maxRotation: 0, callback: (v) => si(Number(v), 's') },
-            },
-            y: {
-              type: 'linear',
-              beginAtZero: true,
-              position: 'left',
-              title: { display: true, text: 'MRd requests per second' },
-              ticks: { callback: (v) => si(Number(v)) },
-            },
-            y1: {
-              type: 'linear',
-              beginAtZero: true,
-              position: 'right',
-              grid: { drawOnChartArea: false },
-              title: { display: true, text: 'completed payload, GB/s' },
-              ticks: { callback: (v) => (Number(v) / 1e9).toFixed(1) },
-            },
-          },
-        },
+        xTitle: 'probe time (s): TIMESTAMP / probe clock, simulated on the twin',
+        y: { title: 'MRd requests per second', tick: (v) => si(v) },
+        y1: { title: 'completed payload, GB/s', tick: (v) => (v / 1e9).toFixed(1) },
+        label: (i, y) => (i === 0 ? `MRd: ${si(y)} requests/s` : `${i === 1 ? 'completed payload' : 'link ceiling'}: ${gbps(y)}`),
+        marks: () => state.marks,
+        newestX: () => state.mrdRate.last()?.x,
       })
     },
     render(ctx) {
@@ -92,13 +37,7 @@ export function rateView(): View {
       mrd.data = state.mrdRate.view()
       payload.data = state.payloadRate.view()
       ceiling.data = state.ceilingRate.view()
-      const first = state.mrdRate.view()[0]
-      const newest = state.mrdRate.last()
-      const x = chart.options.scales?.x
-      if (x && first && newest) {
-        x.min = first.x
-        x.max = newest.x > first.x ? newest.x : first.x + 1e-3
-      }
+      followX(chart, state.mrdRate.view()[0]?.x, state.mrdRate.last()?.x)
       chart.update('none')
 
       // the figures in the card's head are current only while live
