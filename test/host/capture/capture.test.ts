@@ -3,6 +3,7 @@ import { runCapture } from '../../../host/src/capture/capture.js'
 import { ProbeClient } from '../../../host/src/device/client.js'
 import type { DeviceSession } from '../../../host/src/device/session.js'
 import type { Workload, WorkloadResult, WorkloadRunner } from '../../../host/src/core/workload.js'
+import type { Snapshot } from '../../../host/src/core/probe.js'
 import { duplexPair, FakeDevice } from '../device/fake-device.js'
 
 const sessions: DeviceSession[] = []
@@ -28,6 +29,7 @@ const fakeSession = async (opts: { lie?: boolean; runner?: boolean } = {}) => {
         device.counters.cpldCount += n
         device.counters.cpldBytes += w.bytes
         device.counters.cycles += w.bytes / 32
+        device.counters.timestamp += w.bytes / 32 // the free-running clock ticks as CYCLES does
       }
       const count = opts.lie ? n + 1 : n
       return {
@@ -76,6 +78,25 @@ describe('runCapture', () => {
     expect(r.rates.gbPerSecond).toBeCloseTo((1 << 20) / r.seconds / 1e9, 6)
     expect(r.wallSeconds).toBeGreaterThan(0)
     expect(JSON.parse(JSON.stringify(r))).toEqual(r)
+  })
+
+  it('gives the probe window: from START (TIMESTAMP − CYCLES) to the final snapshot', async () => {
+    const { s, device } = await fakeSession()
+    device.counters.timestamp = 1_000_000
+    const r = await runCapture(s, { pattern: 'merged-aligned', bytes: 4096, offset: 0 })
+    expect(r.probeWindow).toEqual({ from: 1_000_000, to: 1_000_000 + r.cycles })
+  })
+
+  it('for a recording, reads a baseline of the cleared counters before START, leaving the result alone', async () => {
+    const { s, device } = await fakeSession()
+    device.counters.mrd32 = 999
+    const baselines: Snapshot[] = []
+    const r = await runCapture(s, { pattern: 'merged-aligned', bytes: 4096, offset: 0 }, { onRunStart: (b) => baselines.push(b) })
+    expect(device.received.map((c) => c.name).slice(4)).toEqual(['STOP', 'CLEAR', 'SNAPSHOT', 'START', 'SNAPSHOT', 'STOP'])
+    expect(baselines).toHaveLength(1)
+    expect(baselines[0]).toMatchObject({ onDemand: true, enabled: false, counters: { mrd32: 0, cycles: 0 } })
+    expect(r.requests.count).toBe(32)
+    expect(r.cycles).toBe(4096 / 32)
   })
 
   it('flags a model that disagrees with the probe', async () => {
