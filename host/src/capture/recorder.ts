@@ -53,8 +53,8 @@ export class Recorder {
     )
   }
 
-  device(event: DeviceRecord['event'], info: ProbeInfo | null, error: unknown = null): void {
-    this.record({ t: 'device', at: Date.now(), event, info, error: error === null ? null : recordError(error) })
+  device(event: DeviceRecord['event'], info: ProbeInfo | null, error: RecordError | null = null): void {
+    this.record({ t: 'device', at: Date.now(), event, info, error })
   }
 
   mark(label: string, note: string | null = null): void {

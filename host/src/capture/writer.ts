@@ -48,6 +48,21 @@ export interface CaptureWriterOptions {
 const ioError = (what: string, e: unknown): PsError =>
   new PsError('PS_CAPTURE_IO', `${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
 
+/** Refuse early (before a twin is started) a directory claimCaptureDir would refuse. */
+export const checkCaptureDirFree = (dir: string): void => {
+  validateCaptureName(basename(dir))
+  let entries: string[]
+  try {
+    entries = readdirSync(dir)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return
+    if (code === 'ENOTDIR') throw new PsError('PS_CAPTURE_EXISTS', `${dir} exists and is not a directory`)
+    throw ioError(`cannot read ${dir}`, e)
+  }
+  if (entries.length > 0) throw new PsError('PS_CAPTURE_EXISTS', `${dir} already exists and is not empty: choose a new capture directory`)
+}
+
 /**
  * Create the capture directory (and its parents). An existing empty directory is taken; one
  * with anything in it is refused, so a capture never overwrites or mixes with another.

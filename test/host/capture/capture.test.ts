@@ -1,58 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCapture } from '../../../host/src/capture/capture.js'
-import { ProbeClient } from '../../../host/src/device/client.js'
-import type { DeviceSession } from '../../../host/src/device/session.js'
-import type { Workload, WorkloadResult, WorkloadRunner } from '../../../host/src/core/workload.js'
 import type { Snapshot } from '../../../host/src/core/probe.js'
-import { duplexPair, FakeDevice } from '../device/fake-device.js'
+import { closeSessions, fakeSession } from './fake-capture-session.js'
 
-const sessions: DeviceSession[] = []
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()))
-})
-
-/** A fake session: the fake device's counters move as the fake runner "issues" requests. */
-const fakeSession = async (opts: { lie?: boolean; runner?: boolean } = {}) => {
-  const [host, dev] = duplexPair()
-  const device = new FakeDevice(dev)
-  const client = new ProbeClient(host, { timeoutMs: 500 })
-  const info = await client.hello()
-  const order: string[] = []
-  const runner: WorkloadRunner = {
-    kind: 'twin',
-    run: async (w: Workload): Promise<WorkloadResult> => {
-      order.push(`run while enabled=${device.enabled}`)
-      const n = w.bytes / 128
-      if (device.enabled) {
-        device.counters.mrd128 += n
-        device.counters.mrdBytes += w.bytes
-        device.counters.cpldCount += n
-        device.counters.cpldBytes += w.bytes
-        device.counters.cycles += w.bytes / 32
-        device.counters.timestamp += w.bytes / 32 // the free-running clock ticks as CYCLES does
-      }
-      const count = opts.lie ? n + 1 : n
-      return {
-        workload: w,
-        issued: { count, bySize: { '32': 0, '64': 0, '96': 0, '128': count, other: 0 }, bytes: w.bytes },
-        completions: n,
-        payloadErrors: 0,
-        simCycles: w.bytes / 32,
-        wallSeconds: 0.01,
-      }
-    },
-  }
-  const s: DeviceSession = {
-    source: 'twin',
-    path: '/dev/fake',
-    info,
-    client,
-    runner: opts.runner === false ? undefined : runner,
-    close: () => client.close(),
-  }
-  sessions.push(s)
-  return { s, device, order }
-}
+afterEach(closeSessions)
 
 describe('runCapture', () => {
   it('takes requests and bytes from the probe snapshot, with the model as a cross-check', async () => {

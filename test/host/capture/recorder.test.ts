@@ -21,7 +21,7 @@ describe('Recorder', () => {
     r.runStart(2, 'demo', WORKLOAD, null)
     r.run(2, 'demo', WORKLOAD, { error: new PsError('PS_TWIN_EXITED', 'twin gone') })
     r.mark('clear')
-    r.device('disconnect', null, new PsError('PS_SERIAL_DISCONNECTED', 'unplugged'))
+    r.device('disconnect', null, { code: 'PS_SERIAL_DISCONNECTED', message: 'unplugged' })
     expect(r.close()).toBeUndefined()
     const got: CaptureRecord[] = []
     for await (const rec of readRecords(dir)) got.push(rec)
