@@ -7,6 +7,8 @@ import { PsError } from '../core/errors.js'
 
 /** Letters, digits, `.`, `_`, `-`; starts with a letter or digit (so never `.`, `..` or `-x`). */
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
+/** the same rule as a pattern string (OpenAPI) */
+export const CAPTURE_NAME_PATTERN = NAME_RE.source
 
 export const isValidCaptureName = (name: string): boolean => NAME_RE.test(name)
 
