@@ -164,13 +164,16 @@ describe('pcie-scope capture --out, info, export (e2e)', () => {
       const header = csv[0]!.split(',')
       expect(header).toEqual(['time_s', ...COUNTERS.map((k) => k.name)])
       expect(csv).toHaveLength(1 + info.byType.snapshot)
-      const last = csv.at(-1)!.split(',')
-      const col = (name: string) => Number(last[header.indexOf(name)])
-      // the final row is the snapshot the result was read from
-      expect(col('MRD_128')).toBe(65536 / 128)
-      expect(col('MRD_BYTES')).toBe(65536)
-      expect(col('CYCLES')).toBe(result.cycles)
-      expect(col('time_s')).toBeCloseTo(result.probeWindow.to / result.clockHz, 9)
+      const rows = csv.slice(1).map((line) => line.split(','))
+      const col = (row: string[], name: string) => Number(row[header.indexOf(name)])
+      // the snapshot the result was read from is a row (a streamed one may still follow it)
+      const final = rows.find((r) => col(r, 'TIMESTAMP') === result.probeWindow.to)
+      expect(final, 'the final snapshot in the CSV').toBeDefined()
+      expect(col(final!, 'MRD_128')).toBe(65536 / 128)
+      expect(col(final!, 'MRD_BYTES')).toBe(65536)
+      expect(col(final!, 'CYCLES')).toBe(result.cycles)
+      expect(col(final!, 'time_s')).toBeCloseTo(result.probeWindow.to / result.clockHz, 9)
+      expect(col(rows.at(-1)!, 'MRD_128')).toBe(65536 / 128)
       const first = csv[1]!.split(',')
       expect(Number(first[header.indexOf('CYCLES')])).toBe(0) // the baseline of the cleared counters
 

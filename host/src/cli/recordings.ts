@@ -33,6 +33,12 @@ const workloadsText = (s: Pick<CaptureSummary, 'workloads' | 'runs'>): string =>
 
 const seconds = (s: number | null): string => (s === null ? '-' : s < 10 ? `${s.toFixed(2)} s` : `${s.toFixed(0)} s`)
 
+/** 0.0335 → "33.56 ms": four significant digits in the unit that fits */
+const probeSpan = (s: number): string => {
+  const [scale, unit] = s < 1e-3 ? [1e6, 'µs'] : s < 1 ? [1e3, 'ms'] : [1, 's']
+  return `${Number((s * scale).toPrecision(4))} ${unit}`
+}
+
 const table = (rows: string[][]): string => {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n'
@@ -74,7 +80,7 @@ export const formatInfo = (d: CaptureDescription): string => {
     [
       'duration',
       `${seconds(d.durationSeconds)} host` +
-        (d.probeTime ? `, ${((d.probeTime.lastSeconds - d.probeTime.firstSeconds) * 1e6).toPrecision(4)} µs of probe time` : ''),
+        (d.probeTime ? `, ${probeSpan(d.probeTime.lastSeconds - d.probeTime.firstSeconds)} of probe time` : ''),
     ],
     ['records', `${d.records}: ${RECORD_TYPES.map((t) => `${d.byType[t]} ${t}`).join(', ')}`],
     ['runs', d.runs === 0 ? '0' : `${d.runs}: ${d.workloads.map(workloadText).join('; ')}`],
