@@ -3,10 +3,14 @@
  * a real PTY. The request counts come from the probe's counters read over the UART.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { CaptureResult } from '../../host/src/capture/capture.js'
+import type { CaptureDescription } from '../../host/src/capture/catalog.js'
+import { COUNTERS } from '../../host/src/core/generated.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const twin = `${root}build/twin/pcie-scope-twin`
@@ -54,14 +58,15 @@ const expectModelMatches = (r: CaptureResult) => {
   expect(r.model.payloadErrors).toBe(0)
 }
 
-describe('pcie-scope capture --twin (e2e)', () => {
-  beforeAll(() => {
-    if (!existsSync(twin)) throw new Error(`the twin is not built (${twin}); run \`npm run build:twin\``)
-    // compile host/src → dist/host; other modules' type errors must not stop the emit
-    spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' })
-    if (!existsSync(`${root}dist/host/cli/main.js`)) throw new Error('`tsc -p tsconfig.build.json` produced no dist/host/cli/main.js')
-  })
+// every describe below runs the compiled CLI against the real twin
+beforeAll(() => {
+  if (!existsSync(twin)) throw new Error(`the twin is not built (${twin}); run \`npm run build:twin\``)
+  // compile host/src → dist/host; other modules' type errors must not stop the emit
+  spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' })
+  if (!existsSync(`${root}dist/host/cli/main.js`)) throw new Error('`tsc -p tsconfig.build.json` produced no dist/host/cli/main.js')
+})
 
+describe('pcie-scope capture --twin (e2e)', () => {
   it('merged-aligned: only 128-B requests, exactly bytes/128', () => {
     const r = capture('--pattern', 'merged-aligned')
     expect(r).toMatchObject({ source: 'twin', pattern: 'merged-aligned', offset: 0 })
@@ -176,5 +181,55 @@ describe('pcie-scope capture --twin: rates against the link ceiling (e2e)', () =
     expect(r.status).toBe(2)
     expect(r.stderr).toMatch(/genGxL/)
     expect(r.stdout).toBe('')
+  })
+})
+
+describe('pcie-scope capture --out, info, export (e2e)', () => {
+  const cli = (...args: string[]) => {
+    const r = spawnSync(process.execPath, ['bin/pcie-scope.mjs', ...args], { cwd: root, encoding: 'utf8', timeout: 100_000, env })
+    expect(r.status, `pcie-scope ${args.join(' ')}: exit ${r.status}; stderr:\n${r.stderr}`).toBe(0)
+    return r
+  }
+
+  it('records a twin capture, describes it and exports its snapshots as CSV', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'ps-e2e-captures-')), 'aligned-64k')
+    try {
+      const c = cli('capture', '--twin', '--pattern', 'merged-aligned', '--bytes', '65536', '--out', dir, '--json')
+      const result = JSON.parse(c.stdout) as CaptureResult
+      expect(result.requests.bySize['128']).toBe(65536 / 128)
+      expect(c.stderr).toContain(`recording into ${dir}`)
+
+      const info = JSON.parse(cli('info', dir, '--json').stdout) as CaptureDescription
+      expect(info).toMatchObject({ name: 'aligned-64k', status: 'complete', source: 'twin', runs: 1 })
+      expect(info.workloads).toEqual([{ pattern: 'merged-aligned', bytes: 65536, offset: 0 }])
+      expect(info.byType).toMatchObject({ 'run-start': 1, run: 1, device: 1 })
+      expect(info.byType.snapshot).toBeGreaterThanOrEqual(2) // the baseline and the final snapshot at least
+      expect(info.read).toMatchObject({ torn: 0, invalid: 0, unknown: 0 })
+      expect(info.manifest.probe).toMatchObject({ probeId: 0x50435343, clockHz: result.clockHz })
+      expect(info.manifest.link?.name).toBe('gen3x16')
+
+      const csv = cli('export', dir, '--format', 'csv').stdout.trimEnd().split('\n')
+      const header = csv[0]!.split(',')
+      expect(header).toEqual(['time_s', ...COUNTERS.map((k) => k.name)])
+      expect(csv).toHaveLength(1 + info.byType.snapshot)
+      const rows = csv.slice(1).map((line) => line.split(','))
+      const col = (row: string[], name: string) => Number(row[header.indexOf(name)])
+      // the snapshot the result was read from is a row (a streamed one may still follow it)
+      const final = rows.find((r) => col(r, 'TIMESTAMP') === result.probeWindow.to)
+      expect(final, 'the final snapshot in the CSV').toBeDefined()
+      expect(col(final!, 'MRD_128')).toBe(65536 / 128)
+      expect(col(final!, 'MRD_BYTES')).toBe(65536)
+      expect(col(final!, 'CYCLES')).toBe(result.cycles)
+      expect(col(final!, 'time_s')).toBeCloseTo(result.probeWindow.to / result.clockHz, 9)
+      expect(col(rows.at(-1)!, 'MRD_128')).toBe(65536 / 128)
+      const first = csv[1]!.split(',')
+      expect(Number(first[header.indexOf('CYCLES')])).toBe(0) // the baseline of the cleared counters
+
+      const trace = JSON.parse(cli('export', dir, '--format', 'perfetto').stdout) as { traceEvents: { ph: string; name: string }[] }
+      expect(trace.traceEvents.filter((e) => e.ph === 'X').map((e) => e.name)).toEqual(['merged-aligned 65536 B'])
+      expect(trace.traceEvents.some((e) => e.ph === 'C' && e.name === 'MRd rate')).toBe(true)
+    } finally {
+      rmSync(join(dir, '..'), { recursive: true, force: true })
+    }
   })
 })

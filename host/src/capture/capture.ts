@@ -1,8 +1,8 @@
 /**
  * runCapture: one workload, measured by the probe.
  *
- *   hello → STOP → CLEAR → START(period) → run the workload (session.runner) → SNAPSHOT (on
- *   demand, after the workload's done line) → STOP
+ *   hello → STOP → CLEAR → [SNAPSHOT: baseline, when recording] → START(period) → run the
+ *   workload (session.runner) → SNAPSHOT (on demand, after the workload's done line) → STOP
  *
  * `requests`, `bytes`, `completions` and `cycles` come from the probe snapshot, i.e. the FPGA's
  * counters read over the UART. What the workload side says it issued (`model`) is a separate
@@ -42,6 +42,11 @@ export interface CaptureResult {
   latencyNs: InflightSummary['latencyNs']
   /** read rate × mean latency next to the measured average outstanding */
   littlesLaw: InflightSummary['littlesLaw']
+  /**
+   * the probe's TIMESTAMP when the counters were enabled (START) and at the final snapshot:
+   * `to − cycles` and `to`, since both count the same clock while enabled
+   */
+  probeWindow: { from: number; to: number }
   /** cycles / clockHz: simulated (twin) or real (board) seconds */
   seconds: number
   clockHz: number
@@ -74,6 +79,12 @@ export interface CaptureOptions {
   signal?: AbortSignal
   /** progress lines (the CLI sends them to stderr) */
   onProgress?: (msg: string) => void
+  /**
+   * Called before START with an on-demand snapshot of the cleared counters, so that a recording
+   * holds a first point to take rates from. The baseline is read while the counters are
+   * disabled: CYCLES and the result do not change. Without this hook no baseline is taken.
+   */
+  onRunStart?: (baseline: Snapshot) => void
 }
 
 const requestsFromSnapshot = (s: Snapshot): { count: number; bySize: BySize } => {
@@ -120,6 +131,7 @@ const buildCaptureResult = (
     outstanding: inflight.outstanding,
     latencyNs: inflight.latencyNs,
     littlesLaw: inflight.littlesLaw,
+    probeWindow: { from: snap.counters.timestamp - cycles, to: snap.counters.timestamp },
     seconds,
     clockHz,
     rates: {
@@ -161,6 +173,7 @@ export const runCapture = async (session: DeviceSession, workload: Workload, opt
   await client.hello()
   await client.stop()
   await client.clear()
+  if (opts.onRunStart) opts.onRunStart(await client.snapshot())
   await client.start(opts.periodMs ?? 0)
   let model: WorkloadResult
   try {

@@ -1,8 +1,11 @@
 /**
  * pcie-scope command line.
  *
- *   pcie-scope capture [--twin | --port PATH] --pattern NAME [--bytes N] [--offset B] [--latency-cycles N] [--json]
- *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo]
+ *   pcie-scope capture [--twin | --port PATH] --pattern NAME [--bytes N] [--offset B] [--latency-cycles N] [--cpl-split B] [--out DIR] [--json]
+ *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--dir ROOT | --no-record]
+ *   pcie-scope ls      [--dir ROOT] [--json]
+ *   pcie-scope info    CAPTURE [--dir ROOT] [--json]
+ *   pcie-scope export  CAPTURE --format csv|jsonl|perfetto [-o FILE] [--dir ROOT]
  *
  * stdout carries results only (one JSON object with --json); progress and diagnostics go to
  * stderr. Exit codes: 0 ok, 1 failure, 2 usage error.
@@ -17,10 +20,16 @@ import { packageVersion } from '../util/package-root.js'
 import { validateWorkload } from '../core/workload-schema.js'
 import { SIZE_CLASSES } from '../core/size-classes.js'
 import { parseCplSplit, parseHostPort, parseIntArg, parseLink, parseSize } from './args.js'
+import { runRecordedCapture } from '../capture/recorded.js'
+import { checkCaptureDirFree } from '../capture/writer.js'
+import { resolveCaptureArg } from '../capture/names.js'
+import { addRecordingCommands, CAPTURE_ARG_HELP, captureRoot, ROOT_HELP } from './recordings.js'
 
 export interface CliIo {
   stdout: (s: string) => void
   stderr: (s: string) => void
+  /** stdout for bulk output (exports): resolves once the stream can take more; default: stdout */
+  writeOut?: (s: string) => Promise<void>
   /** resolves when the user asks a long-running command (serve) to stop */
   untilSignal?: () => Promise<string>
 }
@@ -30,11 +39,23 @@ const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
 
 const { bytes: BYTES, offset: OFFSET } = WORKLOAD_LIMITS
-const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID'])
+const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID', 'PS_CAPTURE_NAME_INVALID'])
 
 const defaultIo = (): CliIo => ({
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
+  writeOut: (s) =>
+    new Promise((resolve, reject) => {
+      if (process.stdout.write(s)) return resolve()
+      const settle = (err?: Error) => {
+        process.stdout.off('drain', settle)
+        process.stdout.off('error', settle)
+        if (err) reject(new PsError('PS_CAPTURE_IO', `stdout: ${err.message}`, { cause: err }))
+        else resolve()
+      }
+      process.stdout.on('drain', settle)
+      process.stdout.on('error', settle)
+    }),
   untilSignal: () =>
     new Promise((resolve) => {
       const on = (sig: string) => {
@@ -162,6 +183,8 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
         .argParser(parseIntArg)
         .default(0, '0 = the firmware default'),
     )
+    .option('--out <dir>', `record the capture into this directory (${CAPTURE_ARG_HELP}); it must not exist or be empty`)
+    .option('--dir <root>', ROOT_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
     .action(
       async (
@@ -173,6 +196,8 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
           link?: string
           cplSplit?: 0 | 64 | 128
           periodMs: number
+          out?: string
+          dir?: string
           json?: boolean
         },
       ) => {
@@ -191,6 +216,9 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
             `a board capture on ${source.port} needs the CUDA workload runner, which a later issue adds; only --twin captures run workloads today (\`pcie-scope serve --port ${source.port}\` watches a board live)`,
           )
         }
+        if (o.dir !== undefined && o.out === undefined) throw new PsError('PS_USAGE', '--dir only applies with --out')
+        const outDir = o.out === undefined ? undefined : resolveCaptureArg(o.out, captureRoot(o.dir))
+        if (outDir !== undefined) checkCaptureDirFree(outDir) // before the twin starts
         const progress = (m: string) => io.stderr(`pcie-scope: ${m}\n`)
         progress('starting the twin')
         const session: DeviceSession = await openSession({
@@ -202,8 +230,19 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
           progress(
             `probe on ${session.path}: protocol ${session.info.protocolVersion}, firmware ${session.info.firmwareVersion}, ${session.info.clockHz} Hz`,
           )
-          const result = await runCapture(session, workload, { periodMs: o.periodMs, onProgress: progress })
-          io.stdout(o.json ? JSON.stringify(result) + '\n' : formatCapture(result, session.path))
+          const opts = { periodMs: o.periodMs, onProgress: progress }
+          if (outDir === undefined) {
+            const result = await runCapture(session, workload, opts)
+            io.stdout(o.json ? JSON.stringify(result) + '\n' : formatCapture(result, session.path))
+            setCode(EXIT_OK)
+            return
+          }
+          progress(`recording into ${outDir}`)
+          const rc = await runRecordedCapture(session, workload, outDir, opts)
+          io.stdout(o.json ? JSON.stringify(rc.result) + '\n' : formatCapture(rc.result, session.path))
+          // the measurement stands; a recording that failed on the way is still a failure
+          if (rc.recordingError) throw rc.recordingError
+          progress(`recorded ${rc.records} records into ${outDir}`)
           setCode(EXIT_OK)
         } finally {
           await session.close()
@@ -225,28 +264,44 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
     .option('--token <token>', 'access token (default: a random one per run)')
     .option('--demo', 'demo mode of the server')
-    .action(async (o: SourceOpts & { http: { host: string; port: number }; token?: string; demo?: boolean; link?: string }) => {
-      const source = pickSource(o)
-      if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
-      // loaded here so that `capture` never pays for express and ws
-      const { startServer } = await import('../server/index.js')
-      const server = await startServer({
-        twin: 'twin' in source,
-        ...(o.link !== undefined ? { link: o.link } : {}),
-        ...('port' in source ? { port: source.port } : {}),
-        ...('port' in source && source.baudRate !== undefined ? { baudRate: source.baudRate } : {}),
-        http: o.http,
-        ...(o.demo ? { demo: true } : {}),
-        ...(o.token !== undefined ? { token: o.token } : {}),
-      })
-      io.stdout(`${server.url}\n`)
-      io.stderr('pcie-scope: serving; press Ctrl-C to stop\n')
-      const sig = await (io.untilSignal ?? defaultIo().untilSignal!)()
-      io.stderr(`pcie-scope: ${sig}: stopping\n`)
-      await server.close()
-      setCode(EXIT_OK)
-    })
+    .option('--dir <root>', `${ROOT_HELP}: the session is recorded into a new capture there`)
+    .option('--no-record', 'do not record the session (captures are still listed)')
+    .action(
+      async (
+        o: SourceOpts & {
+          http: { host: string; port: number }
+          token?: string
+          demo?: boolean
+          link?: string
+          dir?: string
+          record: boolean
+        },
+      ) => {
+        const source = pickSource(o)
+        if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
+        // loaded here so that `capture` never pays for express and ws
+        const { startServer } = await import('../server/index.js')
+        const server = await startServer({
+          twin: 'twin' in source,
+          ...(o.link !== undefined ? { link: o.link } : {}),
+          ...('port' in source ? { port: source.port } : {}),
+          ...('port' in source && source.baudRate !== undefined ? { baudRate: source.baudRate } : {}),
+          http: o.http,
+          ...(o.demo ? { demo: true } : {}),
+          ...(o.token !== undefined ? { token: o.token } : {}),
+          captures: { root: captureRoot(o.dir), record: o.record },
+        })
+        io.stdout(`${server.url}\n`)
+        if (server.recording) io.stderr(`pcie-scope: recording the session into ${server.recording}\n`)
+        io.stderr('pcie-scope: serving; press Ctrl-C to stop\n')
+        const sig = await (io.untilSignal ?? defaultIo().untilSignal!)()
+        io.stderr(`pcie-scope: ${sig}: stopping\n`)
+        await server.close()
+        setCode(EXIT_OK)
+      },
+    )
 
+  addRecordingCommands(program, io, setCode)
   return program
 }
 

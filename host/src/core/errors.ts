@@ -30,6 +30,12 @@ export type PsErrorCode =
   | 'PS_HTTP_FORBIDDEN'
   | 'PS_HTTP_NOT_FOUND'
   | 'PS_INTERNAL'
+  // recordings (host/src/capture): names, the capture directory and its files
+  | 'PS_CAPTURE_NAME_INVALID'
+  | 'PS_CAPTURE_NOT_FOUND'
+  | 'PS_CAPTURE_EXISTS'
+  | 'PS_CAPTURE_CORRUPT'
+  | 'PS_CAPTURE_IO'
 
 export class PsError extends Error {
   readonly code: PsErrorCode

@@ -28,6 +28,8 @@ export interface DeviceStateEvents {
   connection(connected: boolean): void
   /** START or STOP went through: the status is news */
   streaming?(periodMs: number | null): void
+  /** CLEAR went through: counters restart from zero */
+  cleared?(): void
 }
 
 export class DeviceState {
@@ -88,6 +90,12 @@ export class DeviceState {
     await this.command(() => this.session.client.stop())
     this.streamingPeriod = undefined
     this.on.streaming?.(null)
+  }
+
+  /** CLEAR, said to the listeners (a recording marks it: rates cannot span it). */
+  async clear(): Promise<void> {
+    await this.command(() => this.session.client.clear())
+    this.on.cleared?.()
   }
 
   hostStats(): HostLinkStats | null {

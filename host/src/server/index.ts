@@ -5,6 +5,9 @@
  * http-errors.ts (PsError code → HTTP status and body), upgrade.ts (WebSocket admission),
  * hub.ts (WebSocket fan-out) and runs.ts (workload runs and the demo loop).
  *
+ * With `captures.record` the session is recorded into a new capture under the root
+ * (recording.ts): every snapshot, every run's start and result, START/STOP/CLEAR, device events.
+ *
  * It prints nothing; the CLI prints the URL. A device that disconnects leaves the server up: it
  * reports `connected: false` with the error code, keeps the last snapshots, and device commands
  * answer 503 with that code.
@@ -17,6 +20,8 @@
  *   POST /api/start         {periodMs?}            POST /api/stop, /api/clear   {}
  *   POST /api/snapshot      → Snapshot (on demand)
  *   POST /api/run           {pattern, bytes, offset?} → WorkloadResult & {report: RunReport}; 409 without runner
+ *   GET  /api/captures      {root, recording, captures: CaptureSummary[], skipped} (captures.ts)
+ *   GET  /api/captures/:name CaptureDescription; 400 PS_CAPTURE_NAME_INVALID, 404 PS_CAPTURE_NOT_FOUND
  *   GET  /api/openapi.json  OpenAPI 3.0 from the zod schemas
  * WebSocket /ws?token=… (server → browser, JSON text; see wire.ts ServerMessage):
  *   hello, status (on connect, on device disconnect or reconnect, on START/STOP), snapshot (batched
@@ -36,6 +41,9 @@ import { hostAllowlist, newToken } from './security.js'
 import { openDeviceSession, type ServerSession } from './session.js'
 import { upgradeHandler } from './upgrade.js'
 import type { ServerStatus } from '../core/wire.js'
+import { COMMANDS } from '../core/generated.js'
+import type { Recorder } from '../capture/recorder.js'
+import { openServerRecording } from './recording.js'
 
 export type { ServerSession, ServerProbeClient } from './session.js'
 export type * from '../core/wire.js'
@@ -56,12 +64,19 @@ export interface StartServerOptions {
   session?: ServerSession
   /** directory of the built web UI; default: <repo>/dist/web */
   webRoot?: string
+  /**
+   * recordings: the capture root listed at GET /api/captures and, with `record`, the root this
+   * server records its session into (one capture: snapshots, runs, marks, device events)
+   */
+  captures?: { root: string; record: boolean }
 }
 
 export interface RunningServer {
   /** http://host:port/?token=… */
   url: string
   token: string
+  /** the capture this server records into, or null */
+  recording: string | null
   close(): Promise<void>
 }
 
@@ -76,15 +91,31 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         : { port: requirePort(opts.port), ...(opts.baudRate ? { baudRate: opts.baudRate } : {}) },
     ))
   const allow = hostAllowlist(opts.http.host)
+  let recording: Recorder | undefined
+  try {
+    if (opts.captures?.record) recording = openServerRecording(opts.captures.root, session)
+  } catch (e) {
+    if (ownsSession) await session.close().catch(() => {})
+    throw e
+  }
 
   const state = new DeviceState(session, {
-    snapshot: (s) => hub.queueSnapshot(s),
+    snapshot: (s) => {
+      hub.queueSnapshot(s)
+      recording?.snapshot(s)
+    },
     connection: (connected) => {
       // on a disconnect the snapshots already queued go out before the status that ends them
       if (!connected) hub.flush()
+      const st = status()
+      recording?.device(connected ? 'reconnect' : 'disconnect', null, st.error)
+      hub.broadcast({ type: 'status', ...st })
+    },
+    streaming: (periodMs) => {
+      recording?.mark(periodMs === null ? 'stop' : 'start', periodMs === null ? null : `${periodMs || COMMANDS.START.args[0].default} ms`)
       hub.broadcast({ type: 'status', ...status() })
     },
-    streaming: () => hub.broadcast({ type: 'status', ...status() }),
+    cleared: () => recording?.mark('clear'),
   })
   const status = (): ServerStatus => state.status({ wsDrops: hub.drops, wsClients: hub.size, demo: runs.demo })
   const hub = new WsHub({
@@ -95,10 +126,15 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     connected: () => state.connected,
     watched: (): boolean => hub.size > 0,
     start: (r) => {
+      recording?.runStart(r.id, r.origin, r.workload, r.baseline)
       hub.flush() // the snapshots before the baseline reach the page first
       hub.broadcast({ type: 'run-start', ...r })
     },
-    report: (report) => hub.broadcast({ type: 'run', report, result: report.result, demo: { ...runs.demo } }),
+    report: (report) => {
+      recording?.run(report.id, report.origin, report.result.workload, { probeWindow: report.probeWindow, result: report })
+      hub.broadcast({ type: 'run', report, result: report.result, demo: { ...runs.demo } })
+    },
+    failed: (r, e) => recording?.run(r.id, r.origin, r.workload, { error: e }),
     error: (origin, e) =>
       hub.broadcast({
         type: 'run-error',
@@ -107,12 +143,21 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       }),
   })
 
-  const app = createApp({ token, allow, state, runs, status, webRoot: resolve(opts.webRoot ?? join(packageRoot(), 'dist', 'web')) })
+  const app = createApp({
+    token,
+    allow,
+    state,
+    runs,
+    status,
+    webRoot: resolve(opts.webRoot ?? join(packageRoot(), 'dist', 'web')),
+    captures: { root: opts.captures?.root ?? null, recording: () => (recording && !recording.writer.closed ? recording.name : null) },
+  })
   const server: Server = createServer(app)
   server.on('upgrade', upgradeHandler({ token, allow, accept: (req, socket, head) => hub.upgrade(req, socket, head) }))
 
   const cleanupSession = async (): Promise<void> => {
     state.detach()
+    recording?.close('complete') // after the last run and snapshot; failures were logged
     if (ownsSession) await session.close().catch(() => {})
   }
   let closing: Promise<void> | undefined
@@ -151,6 +196,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   return {
     url: `http://${shownHost}:${addr.port}/?token=${encodeURIComponent(token)}`,
     token,
+    recording: recording ? recording.writer.dir : null,
     close: () => (closing ??= closeAll()),
   }
 }

@@ -14,6 +14,7 @@ import { packageVersion } from '../util/package-root.js'
 import type { DeviceState } from './device-state.js'
 import { ApiError, apiErrorHandler, bodyReadError, sendError } from './http-errors.js'
 import type { RunService } from './runs.js'
+import { capturesRouter, type CapturesDeps } from './captures.js'
 import { EmptyBody, openApiDocument, RunBody, StartBody } from './schemas.js'
 import { bearerToken, hostAllowed, tokenMatches } from './security.js'
 
@@ -29,6 +30,8 @@ export interface AppDeps {
   status(): ServerStatus
   /** directory of the built web UI */
   webRoot: string
+  /** recordings under the capture root (GET /api/captures…); none when absent */
+  captures?: CapturesDeps
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -54,7 +57,7 @@ export function createApp(deps: AppDeps): Express {
   return app
 }
 
-function apiRouter({ token, state, runs, status }: AppDeps): express.Router {
+function apiRouter({ token, state, runs, status, captures }: AppDeps): express.Router {
   const { session } = state
   const api = express.Router()
   api.get('/health', (_req, res) => {
@@ -94,7 +97,7 @@ function apiRouter({ token, state, runs, status }: AppDeps): express.Router {
   })
   api.post('/clear', async (req, res) => {
     body(EmptyBody, req)
-    await state.command(() => session.client.clear())
+    await state.clear()
     res.json({ ok: true })
   })
   api.post('/snapshot', async (req, res) => {
@@ -107,6 +110,7 @@ function apiRouter({ token, state, runs, status }: AppDeps): express.Router {
     const report = await state.command(() => runs.run(w, 'manual'))
     res.json({ ...report.result, report })
   })
+  api.use(capturesRouter(captures ?? { root: null, recording: () => null }))
   api.use((req: Request, _res: Response, next: NextFunction) => {
     next(new PsError('PS_HTTP_NOT_FOUND', `no route ${req.method} /api${req.path}`))
   })

@@ -46,6 +46,8 @@ export interface RunServiceEvents {
   /** a run is about to start (its baseline snapshot taken) */
   start?(r: RunStart): void
   report(r: RunReport): void
+  /** a run that had started (after `start`) failed; `error` still follows for demo runs */
+  failed?(r: Omit<RunStart, 'baseline'>, e: unknown): void
   error(origin: 'demo' | 'manual', e: unknown): void
   /** false once the device is gone: the demo loop ends */
   connected(): boolean
@@ -81,8 +83,15 @@ export class RunService {
         const id = this.nextId++
         const before = await this.session.client.snapshot()
         this.on.start?.({ id, origin, workload, baseline: before })
-        const result: WorkloadResult = await runner.run(workload, this.abort.signal)
-        const after = await this.session.client.snapshot()
+        let result: WorkloadResult
+        let after: Snapshot
+        try {
+          result = await runner.run(workload, this.abort.signal)
+          after = await this.session.client.snapshot()
+        } catch (e) {
+          this.on.failed?.({ id, origin, workload }, e)
+          throw e
+        }
         const report: RunReport = {
           id,
           origin,

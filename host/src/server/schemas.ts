@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { COMMANDS } from '../core/generated.js'
 import { WorkloadFields, withDefaults } from '../core/workload-schema.js'
+import { CAPTURE_NAME_PATTERN } from '../capture/names.js'
 
 // the firmware's accepted range, from spec/protocol.json
 const PERIOD = COMMANDS.START.args[0]
@@ -67,6 +68,21 @@ export function openApiDocument(version: string): Record<string, unknown> {
       '/api/run': post('run one workload and report the probe counter deltas', RunBodyFields, {
         '409': { description: 'no workload runner (PS_WORKLOAD_UNSUPPORTED)', content: json(ErrorBody) },
       }),
+      '/api/captures': {
+        get: { summary: 'the recordings under the capture root', responses: { '200': ok('{root, recording, captures, skipped}') } },
+      },
+      '/api/captures/{name}': {
+        get: {
+          summary: 'one recording: manifest, status, records by type',
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: CAPTURE_NAME_PATTERN } }],
+          responses: {
+            '200': ok('capture description'),
+            '400': { description: 'invalid capture name (PS_CAPTURE_NAME_INVALID)', content: json(ErrorBody) },
+            '401': errors['401'],
+            '404': { description: 'no such capture (PS_CAPTURE_NOT_FOUND)', content: json(ErrorBody) },
+          },
+        },
+      },
       '/api/openapi.json': { get: { summary: 'this document', responses: { '200': ok('OpenAPI 3.0') } } },
     },
     'x-websocket': {

@@ -1,66 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCapture } from '../../../host/src/capture/capture.js'
-import { ProbeClient } from '../../../host/src/device/client.js'
-import type { DeviceSession } from '../../../host/src/device/session.js'
-import type { Workload, WorkloadResult, WorkloadRunner } from '../../../host/src/core/workload.js'
-import { duplexPair, FakeDevice } from '../device/fake-device.js'
+import type { Snapshot } from '../../../host/src/core/probe.js'
+import { closeSessions, fakeSession } from './fake-capture-session.js'
 
-const sessions: DeviceSession[] = []
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()))
-})
-
-/** A fake session: the fake device's counters move as the fake runner "issues" requests. */
-const fakeSession = async (opts: { lie?: boolean; runner?: boolean } = {}) => {
-  const [host, dev] = duplexPair()
-  const device = new FakeDevice(dev)
-  const client = new ProbeClient(host, { timeoutMs: 500 })
-  const info = await client.hello()
-  const order: string[] = []
-  const runner: WorkloadRunner = {
-    kind: 'twin',
-    run: async (w: Workload): Promise<WorkloadResult> => {
-      order.push(`run while enabled=${device.enabled}`)
-      const n = w.bytes / 128
-      if (device.enabled) {
-        device.counters.mrd128 += n
-        device.counters.mrdBytes += w.bytes
-        device.counters.cpldCount += n
-        device.counters.cpldBytes += w.bytes
-        device.counters.cycles += w.bytes / 32
-        // the tracker: n reads, each 1 µs (250 clocks) from request to its one CplD
-        device.counters.trackerCycles += w.bytes / 32
-        device.counters.readsStarted += n
-        device.counters.readsRetired += n
-        device.counters.latLastCount += n
-        device.counters.latLastSum += n * 250
-        device.counters.latLastMin = 250
-        device.counters.latLastMax = 250
-        device.counters.outstandingSum += n * 250
-        device.counters.outstandingPeak = 64
-      }
-      const count = opts.lie ? n + 1 : n
-      return {
-        workload: w,
-        issued: { count, bySize: { '32': 0, '64': 0, '96': 0, '128': count, other: 0 }, bytes: w.bytes },
-        completions: n,
-        payloadErrors: 0,
-        simCycles: w.bytes / 32,
-        wallSeconds: 0.01,
-      }
-    },
-  }
-  const s: DeviceSession = {
-    source: 'twin',
-    path: '/dev/fake',
-    info,
-    client,
-    runner: opts.runner === false ? undefined : runner,
-    close: () => client.close(),
-  }
-  sessions.push(s)
-  return { s, device, order }
-}
+afterEach(closeSessions)
 
 describe('runCapture', () => {
   it('takes requests and bytes from the probe snapshot, with the model as a cross-check', async () => {
@@ -89,6 +32,25 @@ describe('runCapture', () => {
     expect(r.rates.gbPerSecond).toBeCloseTo((1 << 20) / r.seconds / 1e9, 6)
     expect(r.wallSeconds).toBeGreaterThan(0)
     expect(JSON.parse(JSON.stringify(r))).toEqual(r)
+  })
+
+  it('gives the probe window: from START (TIMESTAMP − CYCLES) to the final snapshot', async () => {
+    const { s, device } = await fakeSession()
+    device.counters.timestamp = 1_000_000
+    const r = await runCapture(s, { pattern: 'merged-aligned', bytes: 4096, offset: 0 })
+    expect(r.probeWindow).toEqual({ from: 1_000_000, to: 1_000_000 + r.cycles })
+  })
+
+  it('for a recording, reads a baseline of the cleared counters before START, leaving the result alone', async () => {
+    const { s, device } = await fakeSession()
+    device.counters.mrd32 = 999
+    const baselines: Snapshot[] = []
+    const r = await runCapture(s, { pattern: 'merged-aligned', bytes: 4096, offset: 0 }, { onRunStart: (b) => baselines.push(b) })
+    expect(device.received.map((c) => c.name).slice(4)).toEqual(['STOP', 'CLEAR', 'SNAPSHOT', 'START', 'SNAPSHOT', 'STOP'])
+    expect(baselines).toHaveLength(1)
+    expect(baselines[0]).toMatchObject({ onDemand: true, enabled: false, counters: { mrd32: 0, cycles: 0 } })
+    expect(r.requests.count).toBe(32)
+    expect(r.cycles).toBe(4096 / 32)
   })
 
   it('flags a model that disagrees with the probe', async () => {

@@ -8,7 +8,9 @@ export const TOKEN = 'test-token-0123456789'
 let running: RunningServer[] = []
 
 /** A server on 127.0.0.1:0 over a fake session; close them all with closeServers (afterEach). */
-export async function serve(o: { runner?: boolean; demo?: boolean; runDelayMs?: number; webRoot?: string } = {}) {
+export async function serve(
+  o: { runner?: boolean; demo?: boolean; runDelayMs?: number; webRoot?: string; captures?: { root: string; record: boolean } } = {},
+) {
   const session = fakeSession({ runner: o.runner ?? true, runDelayMs: o.runDelayMs ?? 20 })
   const srv = await startServer({
     twin: true,
@@ -17,6 +19,7 @@ export async function serve(o: { runner?: boolean; demo?: boolean; runDelayMs?: 
     session,
     demo: o.demo ?? false,
     ...(o.webRoot ? { webRoot: o.webRoot } : {}),
+    ...(o.captures ? { captures: o.captures } : {}),
   })
   running.push(srv)
   return { srv, session, client: session.client as FakeClient, base: new URL(srv.url).origin }

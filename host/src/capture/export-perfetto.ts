@@ -1,0 +1,185 @@
+/**
+ * Perfetto / Chrome trace-event JSON export (opens in ui.perfetto.dev and chrome://tracing).
+ *
+ *   counter tracks, one sample per interval between consecutive snapshots, held until the next:
+ *     "MRd rate" {MRd/s}, "completed payload" {GB/s}, "MRd rate by size" {<class label>: MRd/s}
+ *     (a clear, a device event or an interval without enabled cycles drops them to 0)
+ *   slices on the "runs" track: one per workload run, over its probe window
+ *   instants on the "events" track: marks (start, stop, clear) and device events
+ *
+ * Timestamps are µs of probe time, TIMESTAMP / clockHz (probe-time.ts keeps them in order across
+ * a probe reset). Events are streamed as records are read, so a long capture never sits in memory.
+ */
+import { SIZE_CLASSES } from '../core/size-classes.js'
+import type { Snapshot } from '../core/probe.js'
+import type { OpenedCapture } from './catalog.js'
+import type { CaptureRecord, RunStartRecord } from './format.js'
+import { ProbeTimeline, ratesBetween, type IntervalRates } from './probe-time.js'
+
+const PID = 1
+const TID_RUNS = 1
+const TID_EVENTS = 2
+
+export const COUNTER_TRACKS = { mrd: 'MRd rate', payload: 'completed payload', bySize: 'MRd rate by size' } as const
+
+export interface TraceEvent {
+  name: string
+  ph: 'M' | 'C' | 'X' | 'i'
+  ts: number
+  pid: number
+  tid?: number
+  dur?: number
+  s?: 't'
+  cat?: string
+  args?: Record<string, unknown>
+}
+
+const counterEvents = (ts: number, r: IntervalRates | undefined): TraceEvent[] => [
+  { name: COUNTER_TRACKS.mrd, ph: 'C', ts, pid: PID, args: { 'MRd/s': r?.mrdPerSecond ?? 0 } },
+  { name: COUNTER_TRACKS.payload, ph: 'C', ts, pid: PID, args: { 'GB/s': r?.payloadGbPerSecond ?? 0 } },
+  {
+    name: COUNTER_TRACKS.bySize,
+    ph: 'C',
+    ts,
+    pid: PID,
+    args: Object.fromEntries(SIZE_CLASSES.map((c) => [c.label, r?.bySizePerSecond[c.key] ?? 0])),
+  },
+]
+
+const metadata = (capture: OpenedCapture): TraceEvent[] => [
+  { name: 'process_name', ph: 'M', ts: 0, pid: PID, args: { name: `pcie-scope ${capture.manifest.name}` } },
+  { name: 'thread_name', ph: 'M', ts: 0, pid: PID, tid: TID_RUNS, args: { name: 'runs' } },
+  { name: 'thread_name', ph: 'M', ts: 0, pid: PID, tid: TID_EVENTS, args: { name: 'events' } },
+]
+
+/** Turns records into trace events, in the order read. */
+class TraceBuilder {
+  private readonly timeline: ProbeTimeline
+  private prev: { s: Snapshot; us: number } | undefined
+  /** time of the last counter sample, and whether it was the zero that ends a stretch */
+  private lastCounterUs = -Infinity
+  private countersAtZero = true
+  private readonly openRuns = new Map<number, { start: RunStartRecord; fromUs: number | undefined }>()
+  /** instants met before the first snapshot: they wait for a time to stand at */
+  private pending: { name: string; args: Record<string, unknown> }[] = []
+
+  constructor(private readonly clockHz: number) {
+    this.timeline = new ProbeTimeline(clockHz)
+  }
+
+  add(r: CaptureRecord): TraceEvent[] {
+    switch (r.t) {
+      case 'snapshot':
+        return this.snapshot(r.snapshot)
+      case 'mark': {
+        const out = r.label === 'clear' ? this.breakCounters() : []
+        return [...out, ...this.instant(`mark: ${r.label}`, { label: r.label, note: r.note })]
+      }
+      case 'device':
+        return [...this.breakCounters(), ...this.instant(`device: ${r.event}`, { event: r.event, error: r.error })]
+      case 'run-start': {
+        // without a baseline the run starts after the last snapshot seen (or at the next one)
+        const from = r.baseline ? this.timeline.us(r.baseline.counters.timestamp) : this.timeline.lastUs
+        this.openRuns.set(r.id, { start: r, fromUs: from })
+        return []
+      }
+      case 'run': {
+        const open = this.openRuns.get(r.id)
+        this.openRuns.delete(r.id)
+        const from = r.probeWindow ? this.timeline.us(r.probeWindow.from) : open?.fromUs
+        const to = r.probeWindow ? this.timeline.us(r.probeWindow.to) : this.timeline.lastUs
+        if (from === undefined || to === undefined) return []
+        return [this.slice(r.workload, from, to, { id: r.id, origin: r.origin, ...(r.error ? { error: r.error } : {}) })]
+      }
+    }
+  }
+
+  /** What is still open at the end: the last counter stretch and runs that never reported. */
+  finish(): TraceEvent[] {
+    const out = this.breakCounters()
+    const end = this.timeline.lastUs
+    for (const { start, fromUs } of this.openRuns.values()) {
+      if (fromUs !== undefined && end !== undefined) {
+        out.push(this.slice(start.workload, fromUs, end, { id: start.id, origin: start.origin, incomplete: true }))
+      }
+    }
+    this.openRuns.clear()
+    return out
+  }
+
+  private snapshot(s: Snapshot): TraceEvent[] {
+    const us = this.timeline.observe(s)
+    const out: TraceEvent[] = this.pending.map((p) => ({ name: p.name, ph: 'i', s: 't', ts: us, pid: PID, tid: TID_EVENTS, args: p.args }))
+    this.pending = []
+    for (const run of this.openRuns.values()) run.fromUs ??= us
+    if (this.prev && us > this.prev.us) {
+      const rates = ratesBetween(this.prev.s, s, this.clockHz)
+      if (rates) out.push(...this.counters(this.prev.us, rates))
+      else out.push(...this.zero(this.prev.us))
+    }
+    if (!this.prev || us > this.prev.us) this.prev = { s, us }
+    return out
+  }
+
+  private counters(ts: number, rates: IntervalRates | undefined): TraceEvent[] {
+    if (!(ts > this.lastCounterUs)) return []
+    this.lastCounterUs = ts
+    this.countersAtZero = rates === undefined
+    return counterEvents(ts, rates)
+  }
+
+  private zero(ts: number): TraceEvent[] {
+    return this.countersAtZero ? [] : this.counters(ts, undefined)
+  }
+
+  /** The counters cannot be compared across this point: close the stretch at the last snapshot. */
+  private breakCounters(): TraceEvent[] {
+    const out = this.prev ? this.zero(this.prev.us) : []
+    this.prev = undefined
+    return out
+  }
+
+  private instant(name: string, args: Record<string, unknown>): TraceEvent[] {
+    const ts = this.timeline.lastUs
+    if (ts === undefined) {
+      this.pending.push({ name, args })
+      return []
+    }
+    return [{ name, ph: 'i', s: 't', ts, pid: PID, tid: TID_EVENTS, args }]
+  }
+
+  private slice(w: RunStartRecord['workload'], fromUs: number, toUs: number, args: Record<string, unknown>): TraceEvent {
+    return {
+      name: `${w.pattern} ${w.bytes} B`,
+      cat: 'run',
+      ph: 'X',
+      ts: fromUs,
+      dur: Math.max(0, toUs - fromUs),
+      pid: PID,
+      tid: TID_RUNS,
+      args: { ...w, ...args },
+    }
+  }
+}
+
+export async function* exportPerfetto(capture: OpenedCapture, records: AsyncIterable<CaptureRecord>): AsyncGenerator<string> {
+  const m = capture.manifest
+  const otherData = { capture: m.name, source: m.source, link: m.link?.name ?? null, clockHz: m.probe.clockHz, version: m.pcieScopeVersion }
+  yield `{"displayTimeUnit":"ns","otherData":${JSON.stringify(otherData)},"traceEvents":[\n`
+  let first = true
+  const lines = (events: TraceEvent[]): string => {
+    let text = ''
+    for (const e of events) {
+      text += (first ? '' : ',\n') + JSON.stringify(e)
+      first = false
+    }
+    return text
+  }
+  yield lines(metadata(capture))
+  const builder = new TraceBuilder(m.probe.clockHz)
+  for await (const r of records) {
+    const text = lines(builder.add(r))
+    if (text) yield text
+  }
+  yield lines(builder.finish()) + '\n]}\n'
+}

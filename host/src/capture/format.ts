@@ -1,0 +1,198 @@
+/**
+ * The capture format on disk (docs/contracts.md §5): a directory holding `manifest.json` and
+ * append-only segments `segment-NNNNNN.jsonl`, one JSON record per line. The types are what
+ * writers produce; the zod schemas are what readers check before they trust a line (their
+ * output is typed as these types where it is used, so the two cannot drift apart).
+ */
+import { z } from 'zod'
+import { COUNTERS, PATTERNS, type CounterKey } from '../core/generated.js'
+import type { PcieLinkInfo } from '../core/link.js'
+import type { ProbeInfo, Snapshot } from '../core/probe.js'
+import type { Workload } from '../core/workload.js'
+
+export const CAPTURE_FORMAT = 'pcie-scope-capture'
+export const CAPTURE_FORMAT_VERSION = 1
+export const MANIFEST_FILE = 'manifest.json'
+
+const SEGMENT_RE = /^segment-(\d{6})\.jsonl$/
+/** Segment files sort by name in write order (six digits: a million segments of 4 MiB). */
+export const segmentName = (n: number): string => `segment-${String(n).padStart(6, '0')}.jsonl`
+/** The number of a segment file, or undefined for any other file. */
+export const segmentNumber = (file: string): number | undefined => {
+  const m = SEGMENT_RE.exec(file)
+  return m ? Number(m[1]) : undefined
+}
+
+/** recording: a writer holds it (or died: readers then say interrupted); complete: closed cleanly. */
+export type CaptureStatus = 'recording' | 'complete' | 'interrupted'
+
+/** Who ran a workload: `capture` (the CLI's scripted capture), or the server's demo / manual runs. */
+export type RunOrigin = 'capture' | 'demo' | 'manual'
+
+/** The probe's TIMESTAMP (clock cycles) at both ends of a run. */
+export interface ProbeWindow {
+  from: number
+  to: number
+}
+
+export interface RecordError {
+  code: string
+  message: string
+}
+
+/** Every record carries `at`: host wall-clock ms since the epoch when it was written. */
+export interface SnapshotRecord {
+  t: 'snapshot'
+  at: number
+  snapshot: Snapshot
+}
+
+export interface RunStartRecord {
+  t: 'run-start'
+  at: number
+  id: number
+  origin: RunOrigin
+  workload: Workload
+  /** the on-demand snapshot taken just before the workload (null when none was taken) */
+  baseline: Snapshot | null
+}
+
+export interface RunRecord {
+  t: 'run'
+  at: number
+  id: number
+  origin: RunOrigin
+  workload: Workload
+  probeWindow: ProbeWindow | null
+  /** set when the run failed; `result` is then null */
+  error: RecordError | null
+  /** what the producer reported: a CaptureResult (CLI) or a RunReport (server); opaque to the format */
+  result: unknown
+}
+
+export interface DeviceRecord {
+  t: 'device'
+  at: number
+  event: 'connect' | 'disconnect' | 'reconnect'
+  /** INFO at connect; null for the other events */
+  info: ProbeInfo | null
+  error: RecordError | null
+}
+
+/** A labelled moment: the server writes `start` (note: the period), `stop` and `clear`. */
+export interface MarkRecord {
+  t: 'mark'
+  at: number
+  label: string
+  note: string | null
+}
+
+export type CaptureRecord = SnapshotRecord | RunStartRecord | RunRecord | DeviceRecord | MarkRecord
+export type RecordType = CaptureRecord['t']
+export const RECORD_TYPES: readonly RecordType[] = ['snapshot', 'run-start', 'run', 'device', 'mark']
+
+/** What the writer has sealed: segments fsynced and closed, with their record count. */
+export interface SealedProgress {
+  segments: number
+  records: number
+  /** `at` of the last sealed record */
+  lastAt: number | null
+}
+
+export interface CaptureManifest {
+  format: typeof CAPTURE_FORMAT
+  formatVersion: typeof CAPTURE_FORMAT_VERSION
+  pcieScopeVersion: string
+  name: string
+  status: CaptureStatus
+  /** why a capture ended early (a failed run), else null */
+  note: string | null
+  source: 'twin' | 'serial'
+  /** PTY of the twin or the board's serial device */
+  path: string
+  /** the writing process: a `recording` capture whose writer is gone reads as interrupted */
+  writer: { host: string; pid: number }
+  probe: ProbeInfo
+  link: PcieLinkInfo | null
+  /** distinct workloads run, in first-run order (at most MAX_MANIFEST_WORKLOADS) */
+  workloads: Workload[]
+  /** run-start records written */
+  runs: number
+  startedAt: string
+  stoppedAt: string | null
+  sealed: SealedProgress
+}
+
+export const MAX_MANIFEST_WORKLOADS = 32
+
+// ---- reader-side checks -------------------------------------------------------------------
+
+const count = z.number().nonnegative()
+const Counters = z.object(Object.fromEntries(COUNTERS.map((c) => [c.key, count])) as Record<CounterKey, typeof count>)
+
+const SnapshotSchema = z.object({
+  seq: count,
+  index: count,
+  onDemand: z.boolean(),
+  enabled: z.boolean(),
+  counters: Counters,
+  firmware: z.object({ rxFrames: count, rxBadFrames: count, rxOverflows: count, unknownCommands: count, txDropped: count }),
+  receivedAt: z.number(),
+})
+
+const WorkloadSchema = z.object({ pattern: z.enum(PATTERNS), bytes: count, offset: count })
+const ErrorSchema = z.object({ code: z.string(), message: z.string() })
+const ProbeInfoSchema = z.object({
+  protocolVersion: count,
+  firmwareVersion: count,
+  probeId: count,
+  regVersion: count,
+  clockHz: z.number().positive(),
+  counterCount: count,
+  streaming: z.boolean(),
+  periodMs: count,
+  barLatencyCycles: count,
+})
+const origin = z.enum(['capture', 'demo', 'manual'])
+
+export const RecordSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('snapshot'), at: z.number(), snapshot: SnapshotSchema }),
+  z.object({ t: z.literal('run-start'), at: z.number(), id: count, origin, workload: WorkloadSchema, baseline: SnapshotSchema.nullable() }),
+  z.object({
+    t: z.literal('run'),
+    at: z.number(),
+    id: count,
+    origin,
+    workload: WorkloadSchema,
+    probeWindow: z.object({ from: count, to: count }).nullable(),
+    error: ErrorSchema.nullable(),
+    result: z.unknown(),
+  }),
+  z.object({
+    t: z.literal('device'),
+    at: z.number(),
+    event: z.enum(['connect', 'disconnect', 'reconnect']),
+    info: ProbeInfoSchema.nullable(),
+    error: ErrorSchema.nullable(),
+  }),
+  z.object({ t: z.literal('mark'), at: z.number(), label: z.string(), note: z.string().nullable() }),
+])
+
+export const ManifestSchema = z.object({
+  format: z.literal(CAPTURE_FORMAT),
+  formatVersion: z.literal(CAPTURE_FORMAT_VERSION),
+  pcieScopeVersion: z.string(),
+  name: z.string(),
+  status: z.enum(['recording', 'complete', 'interrupted']),
+  note: z.string().nullable(),
+  source: z.enum(['twin', 'serial']),
+  path: z.string(),
+  writer: z.object({ host: z.string(), pid: z.number().int().positive() }),
+  probe: ProbeInfoSchema,
+  link: z.object({ name: z.string(), tlpBytesPerSecond: z.number().nullable() }).nullable(),
+  workloads: z.array(WorkloadSchema),
+  runs: count,
+  startedAt: z.string(),
+  stoppedAt: z.string().nullable(),
+  sealed: z.object({ segments: count, records: count, lastAt: z.number().nullable() }),
+})

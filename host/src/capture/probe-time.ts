@@ -1,0 +1,66 @@
+/**
+ * Probe time for exports: the probe's free-running TIMESTAMP in clock cycles, turned into a time
+ * axis that never goes backwards, and the rates between two snapshots.
+ */
+import type { Snapshot } from '../core/probe.js'
+import { SIZE_CLASSES, type SizeKey } from '../core/size-classes.js'
+
+/**
+ * Microseconds of probe time (TIMESTAMP / clockHz). TIMESTAMP restarts only when the probe does
+ * (a board reset); the axis then carries on from where it was, plus the host time that passed,
+ * so that a trace stays in order.
+ */
+export class ProbeTimeline {
+  private offset = 0
+  private last: { ts: number; at: number } | undefined
+
+  constructor(private readonly clockHz: number) {}
+
+  /** Take a snapshot's TIMESTAMP into account; its time on the axis, in µs. */
+  observe(s: Snapshot): number {
+    const ts = s.counters.timestamp
+    if (this.last && ts < this.last.ts) {
+      const hostCycles = (Math.max(0, s.receivedAt - this.last.at) * this.clockHz) / 1000
+      this.offset += this.last.ts - ts + hostCycles
+    }
+    this.last = { ts, at: s.receivedAt }
+    return this.us(ts)
+  }
+
+  /** A TIMESTAMP of the current probe epoch, in µs. */
+  us(ts: number): number {
+    return ((ts + this.offset) / this.clockHz) * 1e6
+  }
+
+  /** The time of the last snapshot observed, in µs (undefined before the first). */
+  get lastUs(): number | undefined {
+    return this.last === undefined ? undefined : this.us(this.last.ts)
+  }
+}
+
+export interface IntervalRates {
+  mrdPerSecond: number
+  /** completed payload (CPLD_BYTES) in GB/s: what crossed the wire */
+  payloadGbPerSecond: number
+  bySizePerSecond: Record<SizeKey, number>
+}
+
+/**
+ * Rates between two snapshots over the cycles the counters were enabled (CYCLES delta /
+ * clockHz), the rule of the live page (web/model.ts rateBetween). Undefined when no enabled time
+ * passed or a counter went backwards (cleared in between).
+ */
+export const ratesBetween = (prev: Snapshot, cur: Snapshot, clockHz: number): IntervalRates | undefined => {
+  const dc = cur.counters.cycles - prev.counters.cycles
+  if (!(dc > 0) || !(clockHz > 0)) return undefined
+  const dPayload = cur.counters.cpldBytes - prev.counters.cpldBytes
+  const dBySize = SIZE_CLASSES.map((c) => cur.counters[c.counter] - prev.counters[c.counter])
+  if (dPayload < 0 || dBySize.some((d) => d < 0)) return undefined
+  const seconds = dc / clockHz
+  const bySizePerSecond = Object.fromEntries(SIZE_CLASSES.map((c, i) => [c.key, dBySize[i]! / seconds])) as Record<SizeKey, number>
+  return {
+    mrdPerSecond: dBySize.reduce((a, b) => a + b, 0) / seconds,
+    payloadGbPerSecond: dPayload / seconds / 1e9,
+    bySizePerSecond,
+  }
+}

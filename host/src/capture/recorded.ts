@@ -1,0 +1,66 @@
+/**
+ * runRecordedCapture: runCapture, recorded into a capture directory as it happens: the device
+ * connection, every snapshot the probe sends (the baseline, the stream, the final one), the run's
+ * start and its result. A failed run is recorded with its error and the capture closed as
+ * interrupted; a failed recording never hides a measurement that succeeded.
+ */
+import type { Snapshot } from '../core/probe.js'
+import type { Workload } from '../core/workload.js'
+import { validateWorkload } from '../core/workload-schema.js'
+import type { DeviceSession } from '../device/session.js'
+import { runCapture, type CaptureOptions, type CaptureResult } from './capture.js'
+import { Recorder, recordError } from './recorder.js'
+import { CaptureWriter, type CaptureWriterOptions } from './writer.js'
+import type { PsError } from '../core/errors.js'
+
+/** the one run of a scripted capture */
+const RUN_ID = 1
+
+export interface RecordedCapture {
+  result: CaptureResult
+  name: string
+  records: number
+  /** why the recording stopped early, when it did (the result is still good) */
+  recordingError: PsError | undefined
+}
+
+export const runRecordedCapture = async (
+  session: DeviceSession,
+  workload: Workload,
+  dir: string,
+  opts: Omit<CaptureOptions, 'onRunStart'> & { writer?: CaptureWriterOptions } = {},
+): Promise<RecordedCapture> => {
+  const w = validateWorkload(workload)
+  const writer = CaptureWriter.create(
+    dir,
+    { source: session.source, path: session.path, probe: session.info, link: session.pcieLink ?? null, workloads: [w] },
+    opts.writer,
+  )
+  const rec = new Recorder(writer)
+  rec.device('connect', session.info)
+  const onSnapshot = (s: Snapshot) => rec.snapshot(s)
+  const onDisconnect = (e: PsError) => rec.device('disconnect', null, recordError(e))
+  session.client.on('snapshot', onSnapshot)
+  session.client.on('disconnect', onDisconnect)
+  let started = false
+  let result: CaptureResult
+  try {
+    result = await runCapture(session, w, {
+      ...opts,
+      onRunStart: (baseline) => {
+        started = true
+        rec.runStart(RUN_ID, 'capture', w, baseline)
+      },
+    })
+  } catch (e) {
+    if (started) rec.run(RUN_ID, 'capture', w, { error: e })
+    rec.close('interrupted', `the capture failed: ${e instanceof Error ? e.message : String(e)}`)
+    throw e
+  } finally {
+    session.client.off('snapshot', onSnapshot)
+    session.client.off('disconnect', onDisconnect)
+  }
+  rec.run(RUN_ID, 'capture', w, { probeWindow: result.probeWindow, result })
+  const recordingError = rec.close('complete')
+  return { result, name: writer.name, records: writer.records, recordingError }
+}

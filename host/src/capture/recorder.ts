@@ -1,0 +1,90 @@
+/**
+ * Recorder: writes what happens to a probe into a CaptureWriter, from event listeners (device
+ * client, server) that must never see it throw: the first failure (a full disk) is kept, handed
+ * to onError once, and recording stops; the measurement goes on.
+ */
+import { isPsError, PsError } from '../core/errors.js'
+import type { ProbeInfo, Snapshot } from '../core/probe.js'
+import type { Workload } from '../core/workload.js'
+import type { CaptureRecord, DeviceRecord, ProbeWindow, RecordError, RunOrigin } from './format.js'
+import type { CaptureWriter } from './writer.js'
+
+export const recordError = (e: unknown): RecordError => ({
+  code: isPsError(e) ? e.code : 'PS_INTERNAL',
+  message: e instanceof Error ? e.message : String(e),
+})
+
+export class Recorder {
+  private failure: PsError | undefined
+
+  constructor(
+    readonly writer: CaptureWriter,
+    private readonly onError: (e: PsError) => void = () => {},
+  ) {}
+
+  /** the failure that stopped recording, if any */
+  get error(): PsError | undefined {
+    return this.failure
+  }
+
+  get name(): string {
+    return this.writer.name
+  }
+
+  snapshot(s: Snapshot): void {
+    this.record({ t: 'snapshot', at: s.receivedAt, snapshot: s })
+  }
+
+  runStart(id: number, origin: RunOrigin, workload: Workload, baseline: Snapshot | null): void {
+    this.record({ t: 'run-start', at: Date.now(), id, origin, workload, baseline })
+  }
+
+  run(
+    id: number,
+    origin: RunOrigin,
+    workload: Workload,
+    outcome: { probeWindow: ProbeWindow; result: unknown } | { error: unknown },
+  ): void {
+    const common = { t: 'run', at: Date.now(), id, origin, workload } as const
+    this.record(
+      'error' in outcome
+        ? { ...common, probeWindow: null, error: recordError(outcome.error), result: null }
+        : { ...common, probeWindow: outcome.probeWindow, error: null, result: outcome.result },
+    )
+  }
+
+  device(event: DeviceRecord['event'], info: ProbeInfo | null, error: RecordError | null = null): void {
+    this.record({ t: 'device', at: Date.now(), event, info, error })
+  }
+
+  mark(label: string, note: string | null = null): void {
+    this.record({ t: 'mark', at: Date.now(), label, note })
+  }
+
+  /** Close the capture; a failure to close is kept like any other (and returned). */
+  close(status: 'complete' | 'interrupted' = 'complete', note: string | null = null): PsError | undefined {
+    try {
+      this.writer.close(status, note)
+    } catch (e) {
+      this.fail(e)
+    }
+    return this.failure
+  }
+
+  private record(r: CaptureRecord): void {
+    if (this.failure || this.writer.closed) return
+    try {
+      this.writer.append(r)
+    } catch (e) {
+      this.fail(e)
+    }
+  }
+
+  private fail(e: unknown): void {
+    if (this.failure) return
+    this.failure = isPsError(e)
+      ? e
+      : new PsError('PS_CAPTURE_IO', `recording failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+    this.onError(this.failure)
+  }
+}

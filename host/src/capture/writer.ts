@@ -1,0 +1,247 @@
+/**
+ * CaptureWriter: one capture directory, written append-only.
+ *
+ * Each record is one JSON line handed to the kernel in one write(2), synchronously: the order on
+ * disk is the order of the events, and a killed process loses at most the line being written
+ * (readers skip such a torn line). A segment rolls before a record would take it past
+ * `segmentBytes`; it is fsynced when it rolls and when the capture closes, and the manifest is
+ * then rewritten (atomically) with what is sealed. A record is a few hundred bytes at 10 Hz, so
+ * synchronous writes cost the event loop nothing worth an asynchronous queue.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { basename, dirname, join } from 'node:path'
+import { PsError } from '../core/errors.js'
+import type { PcieLinkInfo } from '../core/link.js'
+import type { ProbeInfo } from '../core/probe.js'
+import type { Workload } from '../core/workload.js'
+import { packageVersion } from '../util/package-root.js'
+import {
+  CAPTURE_FORMAT,
+  CAPTURE_FORMAT_VERSION,
+  MAX_MANIFEST_WORKLOADS,
+  segmentName,
+  type CaptureManifest,
+  type CaptureRecord,
+} from './format.js'
+import { syncDir, writeManifest } from './manifest.js'
+import { validateCaptureName } from './names.js'
+
+export const DEFAULT_SEGMENT_BYTES = 4 * 1024 * 1024
+
+export interface NewCapture {
+  source: 'twin' | 'serial'
+  path: string
+  probe: ProbeInfo
+  link: PcieLinkInfo | null
+  /** workloads known before the first run (the CLI's one); runs add theirs as they start */
+  workloads?: Workload[]
+}
+
+export interface CaptureWriterOptions {
+  /** roll to a new segment before one would exceed this many bytes (default 4 MiB) */
+  segmentBytes?: number
+  /** clock for the manifest's times (tests) */
+  now?: () => Date
+}
+
+const ioError = (what: string, e: unknown): PsError =>
+  new PsError('PS_CAPTURE_IO', `${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+
+/** Refuse early (before a twin is started) a directory claimCaptureDir would refuse. */
+export const checkCaptureDirFree = (dir: string): void => {
+  validateCaptureName(basename(dir))
+  let entries: string[]
+  try {
+    entries = readdirSync(dir)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return
+    if (code === 'ENOTDIR') throw new PsError('PS_CAPTURE_EXISTS', `${dir} exists and is not a directory`)
+    throw ioError(`cannot read ${dir}`, e)
+  }
+  if (entries.length > 0) throw new PsError('PS_CAPTURE_EXISTS', `${dir} already exists and is not empty: choose a new capture directory`)
+}
+
+/**
+ * Create the capture directory (and its parents). An existing empty directory is taken; one
+ * with anything in it is refused, so a capture never overwrites or mixes with another.
+ */
+export const claimCaptureDir = (dir: string): void => {
+  try {
+    mkdirSync(dirname(dir), { recursive: true })
+    mkdirSync(dir)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw ioError(`cannot create ${dir}`, e)
+    let entries: string[]
+    try {
+      entries = readdirSync(dir)
+    } catch (e2) {
+      throw ioError(`${dir} exists and cannot be read`, e2)
+    }
+    if (entries.length > 0) throw new PsError('PS_CAPTURE_EXISTS', `${dir} already exists and is not empty: choose a new capture directory`)
+  }
+}
+
+export class CaptureWriter {
+  private fd: number | undefined
+  private segment = 1
+  private segmentBytesUsed = 0
+  private total = 0
+  private lastAt: number | null = null
+  private readonly seen = new Set<string>()
+  private failure: PsError | undefined
+  private readonly limit: number
+  private readonly now: () => Date
+
+  private constructor(
+    readonly dir: string,
+    private manifest: CaptureManifest,
+    opts: CaptureWriterOptions,
+  ) {
+    this.limit = opts.segmentBytes ?? DEFAULT_SEGMENT_BYTES
+    this.now = opts.now ?? (() => new Date())
+    for (const w of manifest.workloads) this.seen.add(workloadKey(w))
+  }
+
+  /** Claim `dir`, write the `recording` manifest and open the first segment. */
+  static create(dir: string, meta: NewCapture, opts: CaptureWriterOptions = {}): CaptureWriter {
+    const name = validateCaptureName(basename(dir))
+    claimCaptureDir(dir)
+    const now = opts.now ?? (() => new Date())
+    const manifest: CaptureManifest = {
+      format: CAPTURE_FORMAT,
+      formatVersion: CAPTURE_FORMAT_VERSION,
+      pcieScopeVersion: packageVersion(),
+      name,
+      status: 'recording',
+      note: null,
+      source: meta.source,
+      path: meta.path,
+      writer: { host: hostname(), pid: process.pid },
+      probe: { ...meta.probe },
+      link: meta.link ? { ...meta.link } : null,
+      workloads: dedupe(meta.workloads ?? []),
+      runs: 0,
+      startedAt: now().toISOString(),
+      stoppedAt: null,
+      sealed: { segments: 0, records: 0, lastAt: null },
+    }
+    const w = new CaptureWriter(dir, manifest, opts)
+    writeManifest(dir, manifest)
+    w.openSegment()
+    return w
+  }
+
+  get name(): string {
+    return this.manifest.name
+  }
+
+  /** records appended so far */
+  get records(): number {
+    return this.total
+  }
+
+  get closed(): boolean {
+    return this.manifest.status !== 'recording'
+  }
+
+  /** Append one record; throws PS_CAPTURE_IO (and keeps refusing) once a write has failed. */
+  append(r: CaptureRecord): void {
+    if (this.failure) throw this.failure
+    if (this.closed) throw new PsError('PS_CAPTURE_IO', `capture ${this.name} is closed`)
+    const line = Buffer.from(JSON.stringify(r) + '\n', 'utf8')
+    try {
+      if (this.segmentBytesUsed > 0 && this.segmentBytesUsed + line.length > this.limit) this.roll()
+      writeAll(this.fd!, line)
+    } catch (e) {
+      this.failure = e instanceof PsError ? e : ioError(`cannot write to capture ${this.dir}`, e)
+      throw this.failure
+    }
+    this.segmentBytesUsed += line.length
+    this.total++
+    this.lastAt = r.at
+    if (r.t === 'run-start') this.noteRun(r.workload)
+  }
+
+  /**
+   * Seal the last segment and mark the capture complete (or interrupted, with why). A capture
+   * whose writes failed, or whose last segment cannot be synced, is closed as interrupted.
+   * Idempotent.
+   */
+  close(status: 'complete' | 'interrupted' = 'complete', note: string | null = null): void {
+    if (this.closed) return
+    let sealError: PsError | undefined
+    try {
+      this.sealSegment()
+    } catch (e) {
+      sealError = e instanceof PsError ? e : ioError(`cannot close capture ${this.dir}`, e)
+    }
+    const failed = this.failure ?? sealError
+    this.manifest = {
+      ...this.manifest,
+      ...(failed ? { status: 'interrupted', note: note ?? `recording failed: ${failed.message}` } : { status, note }),
+      stoppedAt: this.now().toISOString(),
+      sealed: this.progress(this.segment),
+    }
+    writeManifest(this.dir, this.manifest)
+    if (sealError) throw sealError
+  }
+
+  private progress(segments: number): CaptureManifest['sealed'] {
+    return { segments, records: this.total, lastAt: this.lastAt }
+  }
+
+  private noteRun(w: Workload): void {
+    this.manifest.runs++
+    const key = workloadKey(w)
+    if (!this.seen.has(key) && this.manifest.workloads.length < MAX_MANIFEST_WORKLOADS) {
+      this.seen.add(key)
+      this.manifest.workloads.push({ ...w })
+    }
+  }
+
+  private openSegment(): void {
+    const file = join(this.dir, segmentName(this.segment))
+    try {
+      this.fd = openSync(file, 'a')
+    } catch (e) {
+      throw ioError(`cannot open ${file}`, e)
+    }
+    this.segmentBytesUsed = 0
+    syncDir(this.dir) // the new file's directory entry
+  }
+
+  private sealSegment(): void {
+    const fd = this.fd
+    if (fd === undefined) return
+    this.fd = undefined
+    try {
+      fsyncSync(fd)
+    } catch (e) {
+      throw ioError(`cannot sync ${segmentName(this.segment)} of ${this.dir}`, e)
+    } finally {
+      closeSync(fd)
+    }
+  }
+
+  private roll(): void {
+    this.sealSegment()
+    this.manifest = { ...this.manifest, sealed: this.progress(this.segment) }
+    writeManifest(this.dir, this.manifest)
+    this.segment++
+    this.openSegment()
+  }
+}
+
+const writeAll = (fd: number, buf: Buffer): void => {
+  for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off)
+}
+
+const workloadKey = (w: Workload): string => `${w.pattern}/${w.bytes}/${w.offset}`
+
+const dedupe = (ws: Workload[]): Workload[] => {
+  const byKey = new Map<string, Workload>()
+  for (const w of ws) if (!byKey.has(workloadKey(w))) byKey.set(workloadKey(w), { ...w })
+  return [...byKey.values()].slice(0, MAX_MANIFEST_WORKLOADS)
+}

@@ -1,0 +1,167 @@
+/**
+ * The recording commands: `ls`, `info` and `export`. Results on stdout (one JSON object with
+ * --json; an export's bytes), notes on stderr.
+ */
+import { createWriteStream } from 'node:fs'
+import { rename, rm } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { Option, type Command } from 'commander'
+import { PsError } from '../core/errors.js'
+import { RECORD_TYPES } from '../capture/format.js'
+import { describeCapture, listCaptures, openCapture, type CaptureDescription, type CaptureSummary } from '../capture/catalog.js'
+import { EXPORT_FORMATS, exportCapture, type ExportFormat } from '../capture/export.js'
+import { defaultCaptureRoot, resolveCaptureArg } from '../capture/names.js'
+import { newReadStats, type ReadStats } from '../capture/reader.js'
+import type { Workload } from '../core/workload.js'
+import type { CliIo } from './main.js'
+
+export const ROOT_HELP = 'capture root (default: $PCIE_SCOPE_CAPTURES, else ./captures)'
+export const CAPTURE_ARG_HELP = 'a capture name under the root, or a path to a capture directory (with a /)'
+
+export const captureRoot = (dir: string | undefined): string => (dir !== undefined ? resolve(dir) : defaultCaptureRoot())
+
+const workloadText = (w: Workload): string => `${w.pattern} ${w.bytes} B @${w.offset}`
+
+const workloadsText = (s: Pick<CaptureSummary, 'workloads' | 'runs'>): string => {
+  if (s.workloads.length === 0) return s.runs === 0 ? '-' : `${s.runs} runs`
+  if (s.workloads.length === 1 && s.runs <= 1) return workloadText(s.workloads[0]!)
+  const patterns = [...new Set(s.workloads.map((w) => w.pattern))].join(', ')
+  return `${patterns} (${s.runs} run${s.runs === 1 ? '' : 's'})`
+}
+
+const seconds = (s: number | null): string => (s === null ? '-' : s < 10 ? `${s.toFixed(2)} s` : `${s.toFixed(0)} s`)
+
+/** 0.0335 → "33.56 ms": four significant digits in the unit that fits */
+const probeSpan = (s: number): string => {
+  const [scale, unit] = s < 1e-3 ? [1e6, 'µs'] : s < 1 ? [1e3, 'ms'] : [1, 's']
+  return `${Number((s * scale).toPrecision(4))} ${unit}`
+}
+
+const table = (rows: string[][]): string => {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n'
+}
+
+export const formatList = (root: string, captures: CaptureSummary[]): string => {
+  if (captures.length === 0) return `no captures under ${root}\n`
+  const head = ['NAME', 'STATUS', 'START', 'DURATION', 'RECORDS', 'WORKLOAD']
+  return table([
+    head,
+    ...captures.map((c) => [c.name, c.status, c.startedAt, seconds(c.durationSeconds), String(c.records), workloadsText(c)]),
+  ])
+}
+
+const skippedText = (r: Pick<ReadStats, 'torn' | 'invalid' | 'unknown'>): string | undefined => {
+  const parts = [
+    r.torn ? `${r.torn} torn line${r.torn === 1 ? '' : 's'}` : '',
+    r.invalid ? `${r.invalid} invalid line${r.invalid === 1 ? '' : 's'}` : '',
+    r.unknown ? `${r.unknown} record${r.unknown === 1 ? '' : 's'} of unknown type` : '',
+  ].filter(Boolean)
+  return parts.length ? parts.join(', ') : undefined
+}
+
+export const formatInfo = (d: CaptureDescription): string => {
+  const m = d.manifest
+  const p = m.probe
+  const hex = (n: number, w: number) => `0x${n.toString(16).padStart(w, '0')}`
+  const rows: [string, string][] = [
+    ['name', d.name],
+    ['status', d.note ? `${d.status} (${d.note})` : d.status],
+    ['source', `${m.source} (${m.path}) on ${m.writer.host}, pcie-scope ${m.pcieScopeVersion}`],
+    [
+      'probe',
+      `probe id ${hex(p.probeId, 8)}, firmware ${hex(p.firmwareVersion, 4)}, protocol ${p.protocolVersion}, ${p.clockHz / 1e6} MHz`,
+    ],
+    ['link', m.link?.name ?? 'unknown'],
+    ['started', m.startedAt],
+    ['stopped', m.stoppedAt ?? '-'],
+    [
+      'duration',
+      `${seconds(d.durationSeconds)} host` +
+        (d.probeTime ? `, ${probeSpan(d.probeTime.lastSeconds - d.probeTime.firstSeconds)} of probe time` : ''),
+    ],
+    ['records', `${d.records}: ${RECORD_TYPES.map((t) => `${d.byType[t]} ${t}`).join(', ')}`],
+    ['runs', d.runs === 0 ? '0' : `${d.runs}: ${d.workloads.map(workloadText).join('; ')}`],
+    ['segments', `${d.read.segments} (${d.read.bytes} B)`],
+    ['skipped', skippedText(d.read) ?? 'nothing'],
+    ['directory', d.dir],
+  ]
+  const w = Math.max(...rows.map(([k]) => k.length))
+  return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n'
+}
+
+/**
+ * Write chunks to a file: into a temporary name first, renamed at the end, so a failed export
+ * never leaves a file that looks whole.
+ */
+const writeFileFrom = async (file: string, chunks: AsyncIterable<string>): Promise<void> => {
+  const temp = `${file}.${process.pid}.tmp`
+  try {
+    await pipeline(Readable.from(chunks), createWriteStream(temp))
+    await rename(temp, file)
+  } catch (e) {
+    await rm(temp, { force: true })
+    if (e instanceof PsError) throw e
+    throw new PsError('PS_CAPTURE_IO', `cannot write ${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+  }
+}
+
+/** Chunks to stdout in blocks of about 64 KiB, waiting for the stream where the io can. */
+const writeStdoutFrom = async (io: CliIo, chunks: AsyncIterable<string>): Promise<void> => {
+  const write = io.writeOut ?? (async (s: string) => io.stdout(s))
+  let block = ''
+  for await (const c of chunks) {
+    block += c
+    if (block.length >= 1 << 16) {
+      await write(block)
+      block = ''
+    }
+  }
+  if (block) await write(block)
+}
+
+export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: number) => void): void => {
+  program
+    .command('ls')
+    .description('list the captures under the capture root')
+    .option('--dir <root>', ROOT_HELP)
+    .option('--json', 'print exactly one JSON object on stdout')
+    .action(async (o: { dir?: string; json?: boolean }) => {
+      const listing = await listCaptures(captureRoot(o.dir))
+      for (const s of listing.skipped) io.stderr(`pcie-scope: skipped ${s.name}: [${s.code}] ${s.message}\n`)
+      io.stdout(o.json ? JSON.stringify(listing) + '\n' : formatList(listing.root, listing.captures))
+      setCode(0)
+    })
+
+  program
+    .command('info')
+    .description('describe one capture: manifest, status, records by type, what was skipped')
+    .argument('<capture>', CAPTURE_ARG_HELP)
+    .option('--dir <root>', ROOT_HELP)
+    .option('--json', 'print exactly one JSON object on stdout')
+    .action(async (arg: string, o: { dir?: string; json?: boolean }) => {
+      const d = await describeCapture(resolveCaptureArg(arg, captureRoot(o.dir)))
+      io.stdout(o.json ? JSON.stringify(d) + '\n' : formatInfo(d))
+      setCode(0)
+    })
+
+  program
+    .command('export')
+    .description('export a capture: csv (a row per snapshot), jsonl (the records) or perfetto (trace-event JSON)')
+    .argument('<capture>', CAPTURE_ARG_HELP)
+    .addOption(new Option('--format <format>', 'output format').choices(EXPORT_FORMATS).makeOptionMandatory())
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .option('--dir <root>', ROOT_HELP)
+    .action(async (arg: string, o: { format: ExportFormat; output?: string; dir?: string }) => {
+      const capture = await openCapture(resolveCaptureArg(arg, captureRoot(o.dir)))
+      const stats = newReadStats()
+      const chunks = exportCapture(capture, o.format, stats)
+      if (o.output !== undefined) await writeFileFrom(resolve(o.output), chunks)
+      else await writeStdoutFrom(io, chunks)
+      const skipped = skippedText(stats)
+      if (skipped) io.stderr(`pcie-scope: ${capture.manifest.name} (${capture.status}): skipped ${skipped}\n`)
+      setCode(0)
+    })
+}

@@ -1,0 +1,108 @@
+/**
+ * Captures for the capture tests: temporary roots, made-up probe data, and a writer that
+ * leaves behind what a killed process would (a `recording` manifest, a torn last line).
+ */
+import { spawnSync } from 'node:child_process'
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { COUNTERS, type CounterKey } from '../../../host/src/core/generated.js'
+import type { ProbeInfo, Snapshot } from '../../../host/src/core/probe.js'
+import { MANIFEST_FILE, segmentName, type CaptureManifest } from '../../../host/src/capture/format.js'
+import { CaptureWriter, type CaptureWriterOptions } from '../../../host/src/capture/writer.js'
+import type { Workload } from '../../../host/src/core/workload.js'
+
+export const CLOCK_HZ = 250_000_000
+
+const roots: string[] = []
+/** A fresh temporary capture root; removeRoots() (afterEach) deletes them. */
+export const tempRoot = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'ps-captures-'))
+  roots.push(d)
+  return d
+}
+export const removeRoots = (): void => {
+  for (const d of roots.splice(0)) rmSync(d, { recursive: true, force: true })
+}
+
+export const probeInfo = (): ProbeInfo => ({
+  protocolVersion: 1,
+  firmwareVersion: 0x0100,
+  probeId: 0x50435343,
+  regVersion: 1,
+  clockHz: CLOCK_HZ,
+  counterCount: COUNTERS.length,
+  streaming: false,
+  periodMs: 100,
+  barLatencyCycles: 250,
+})
+
+export const WORKLOAD: Workload = { pattern: 'merged-aligned', bytes: 65536, offset: 0 }
+
+/** A snapshot with every counter at 0 except those given. */
+export const snap = (index: number, counters: Partial<Record<CounterKey, number>>, extra: Partial<Snapshot> = {}): Snapshot => ({
+  seq: index & 0xffff,
+  index,
+  onDemand: false,
+  enabled: true,
+  counters: { ...(Object.fromEntries(COUNTERS.map((c) => [c.key, 0])) as Record<CounterKey, number>), ...counters },
+  firmware: { rxFrames: index, rxBadFrames: 0, rxOverflows: 0, unknownCommands: 0, txDropped: 0 },
+  receivedAt: 1_700_000_000_000 + index * 100,
+  ...extra,
+})
+
+export const newWriter = (dir: string, opts: CaptureWriterOptions = {}): CaptureWriter =>
+  CaptureWriter.create(dir, { source: 'twin', path: '/dev/pts/test', probe: probeInfo(), link: null, workloads: [WORKLOAD] }, opts)
+
+/**
+ * One scripted run of 8 snapshots, 512 128-B reads spread evenly over 7 intervals of 1000 cycles
+ * after the baseline, as the CLI records it.
+ */
+export const writeRun = (w: CaptureWriter): Snapshot[] => {
+  const snaps: Snapshot[] = []
+  const base = snap(0, { timestamp: 10_000 }, { onDemand: true, enabled: false })
+  snaps.push(base)
+  w.append({ t: 'device', at: base.receivedAt - 1, event: 'connect', info: probeInfo(), error: null })
+  w.append({ t: 'snapshot', at: base.receivedAt, snapshot: base })
+  w.append({ t: 'run-start', at: base.receivedAt, id: 1, origin: 'capture', workload: WORKLOAD, baseline: base })
+  for (let i = 1; i <= 7; i++) {
+    const n = Math.round((512 * i) / 7)
+    const s = snap(i, { timestamp: 10_000 + 1000 * i, cycles: 1000 * i, mrd128: n, mrdBytes: n * 128, cpldCount: n, cpldBytes: n * 128 })
+    snaps.push(s)
+    w.append({ t: 'snapshot', at: s.receivedAt, snapshot: s })
+  }
+  const last = snaps.at(-1)!
+  w.append({
+    t: 'run',
+    at: last.receivedAt,
+    id: 1,
+    origin: 'capture',
+    workload: WORKLOAD,
+    probeWindow: { from: last.counters.timestamp - last.counters.cycles, to: last.counters.timestamp },
+    error: null,
+    result: { ok: true },
+  })
+  return snaps
+}
+
+/** The pid of a process that has exited: a writer that is certainly gone. */
+export const deadPid = (): number => {
+  const r = spawnSync(process.execPath, ['-e', ''])
+  return r.pid!
+}
+
+/**
+ * What `kill -9` mid-capture leaves: records up to a point, a torn half line after them, and the
+ * manifest still `recording`, naming a writer that no longer runs.
+ */
+export const killWriter = (dir: string, w: CaptureWriter, segment = 1): void => {
+  appendFileSync(join(dir, segmentName(segment)), '{"t":"snapshot","at":17000000')
+  const m = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as CaptureManifest
+  expectRecording(m)
+  writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify({ ...m, writer: { ...m.writer, pid: deadPid() } }))
+  void w // the writer object is abandoned, never closed, as by a killed process
+}
+
+const expectRecording = (m: CaptureManifest): void => {
+  if (m.status !== 'recording') throw new Error(`fixture: the manifest says ${m.status}, not recording`)
+}

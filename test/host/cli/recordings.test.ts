@@ -1,0 +1,155 @@
+/** ls, info and export in process, over captures written by the capture module; capture --out's early refusals. */
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { main, type CliIo } from '../../../host/src/cli/main.js'
+import { COUNTERS } from '../../../host/src/core/generated.js'
+import { killWriter, newWriter, removeRoots, tempRoot, writeRun } from '../capture/fixtures.js'
+
+afterEach(removeRoots)
+
+const run = async (...args: string[]) => {
+  let stdout = ''
+  let stderr = ''
+  const io: CliIo = { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), untilSignal: async () => 'SIGTERM' }
+  const code = await main(['node', 'pcie-scope', ...args], io)
+  return { code, stdout, stderr }
+}
+
+const rootWithCaptures = (): string => {
+  const root = tempRoot()
+  const done = newWriter(join(root, 'done'), { now: () => new Date('2025-01-01T00:00:00Z') })
+  writeRun(done)
+  done.close()
+  const killed = newWriter(join(root, 'killed'), { now: () => new Date('2025-01-01T00:05:00Z') })
+  writeRun(killed)
+  killWriter(join(root, 'killed'), killed)
+  return root
+}
+
+describe('pcie-scope ls', () => {
+  it('prints a table of the captures, a killed one as interrupted', async () => {
+    const r = await run('ls', '--dir', rootWithCaptures())
+    expect(r.code).toBe(0)
+    const lines = r.stdout.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^NAME\s+STATUS\s+START\s+DURATION\s+RECORDS\s+WORKLOAD$/)
+    expect(lines[1]).toMatch(/^done\s+complete\s+2025-01-01T00:00:00.000Z\s+\S+ s\s+11\s+merged-aligned 65536 B @0$/)
+    expect(lines[2]).toMatch(/^killed\s+interrupted\s+2025-01-01T00:05:00.000Z\s+\S+ s\s+11\s+merged-aligned 65536 B @0$/)
+  })
+
+  it('--json prints one object; a directory that is not a capture is named on stderr', async () => {
+    const root = rootWithCaptures()
+    mkdirSync(join(root, 'stray'))
+    const r = await run('ls', '--dir', root, '--json')
+    expect(r.code).toBe(0)
+    const j = JSON.parse(r.stdout)
+    expect(j.captures.map((c: any) => c.status)).toEqual(['complete', 'interrupted'])
+    expect(r.stderr).toMatch(/skipped stray: \[PS_CAPTURE_NOT_FOUND\]/)
+  })
+
+  it('uses $PCIE_SCOPE_CAPTURES without --dir, and says when there is nothing', async () => {
+    const root = tempRoot()
+    const saved = process.env['PCIE_SCOPE_CAPTURES']
+    process.env['PCIE_SCOPE_CAPTURES'] = root
+    try {
+      const r = await run('ls')
+      expect(r).toMatchObject({ code: 0, stdout: `no captures under ${root}\n` })
+    } finally {
+      if (saved === undefined) delete process.env['PCIE_SCOPE_CAPTURES']
+      else process.env['PCIE_SCOPE_CAPTURES'] = saved
+    }
+  })
+})
+
+describe('pcie-scope info', () => {
+  it('describes a capture by name under --dir, or by path', async () => {
+    const root = rootWithCaptures()
+    const byName = await run('info', 'killed', '--dir', root)
+    expect(byName.code).toBe(0)
+    expect(byName.stdout).toMatch(/^status\s+interrupted \(the writer \(pid \d+/m)
+    expect(byName.stdout).toMatch(/^records\s+11: 8 snapshot, 1 run-start, 1 run, 1 device, 0 mark$/m)
+    expect(byName.stdout).toMatch(/^skipped\s+1 torn line$/m)
+    expect(byName.stdout).toMatch(/^probe\s+probe id 0x50435343, firmware 0x0100/m)
+    const byPath = await run('info', join(root, 'done'), '--json')
+    expect(byPath.code).toBe(0)
+    expect(JSON.parse(byPath.stdout)).toMatchObject({ name: 'done', status: 'complete', runs: 1, byType: { snapshot: 8 } })
+  })
+
+  it('exits 2 for a name that would leave the root, 1 for a capture that is not there', async () => {
+    const root = rootWithCaptures()
+    for (const bad of ['..', '.', '.hidden']) {
+      const r = await run('info', bad, '--dir', root)
+      expect(r.code, bad).toBe(2)
+      expect(r.stderr).toContain('PS_CAPTURE_NAME_INVALID')
+      expect(r.stdout).toBe('')
+    }
+    const missing = await run('info', 'nope', '--dir', root)
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain('PS_CAPTURE_NOT_FOUND')
+  })
+})
+
+describe('pcie-scope export', () => {
+  it('csv to stdout: the generated counter list as header, a row per snapshot', async () => {
+    const r = await run('export', 'done', '--dir', rootWithCaptures(), '--format', 'csv')
+    expect(r.code).toBe(0)
+    const lines = r.stdout.trimEnd().split('\n')
+    expect(lines[0]).toBe(['time_s', ...COUNTERS.map((c) => c.name)].join(','))
+    expect(lines).toHaveLength(9)
+    expect(r.stderr).toBe('')
+  })
+
+  it('a killed capture exports up to its last complete line, saying what it skipped', async () => {
+    const r = await run('export', 'killed', '--dir', rootWithCaptures(), '--format', 'jsonl')
+    expect(r.code).toBe(0)
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(11)
+    expect(r.stderr).toMatch(/killed \(interrupted\): skipped 1 torn line/)
+  })
+
+  it('perfetto into a file with -o, leaving no temporary file', async () => {
+    const root = rootWithCaptures()
+    const out = join(tempRoot(), 'trace.json')
+    const r = await run('export', join(root, 'done'), '--format', 'perfetto', '-o', out)
+    expect(r).toMatchObject({ code: 0, stdout: '' })
+    const trace = JSON.parse(readFileSync(out, 'utf8'))
+    expect(trace.traceEvents.some((e: any) => e.ph === 'X')).toBe(true)
+    expect(readdirSync(join(out, '..'))).toEqual(['trace.json'])
+  })
+
+  it('exits 2 on a missing or unknown --format', async () => {
+    const root = rootWithCaptures()
+    expect((await run('export', 'done', '--dir', root)).code).toBe(2)
+    expect((await run('export', 'done', '--dir', root, '--format', 'xml')).code).toBe(2)
+  })
+})
+
+describe('pcie-scope capture --out: refused before the twin starts', () => {
+  // were the twin started, these would fail with PS_TWIN_NOT_BUILT instead
+  const saved = process.env['PCIE_SCOPE_TWIN']
+  afterEach(() => {
+    if (saved === undefined) delete process.env['PCIE_SCOPE_TWIN']
+    else process.env['PCIE_SCOPE_TWIN'] = saved
+  })
+
+  it('a name that would leave the root: exit 2', async () => {
+    process.env['PCIE_SCOPE_TWIN'] = '/nonexistent/pcie-scope-twin'
+    const r = await run('capture', '--twin', '--pattern', 'strided', '--out', '..', '--dir', tempRoot())
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('PS_CAPTURE_NAME_INVALID')
+  })
+
+  it('a directory that already holds something: exit 1, PS_CAPTURE_EXISTS, untouched', async () => {
+    process.env['PCIE_SCOPE_TWIN'] = '/nonexistent/pcie-scope-twin'
+    const dir = join(tempRoot(), 'taken')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'keep.txt'), 'x')
+    const r = await run('capture', '--twin', '--pattern', 'strided', '--out', dir)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('PS_CAPTURE_EXISTS')
+    expect(readdirSync(dir)).toEqual(['keep.txt'])
+  })
+
+  it('--dir without --out: exit 2', async () => {
+    expect((await run('capture', '--twin', '--pattern', 'strided', '--dir', tempRoot())).code).toBe(2)
+  })
+})

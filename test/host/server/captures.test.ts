@@ -1,0 +1,105 @@
+import { mkdirSync } from 'node:fs'
+import { request } from 'node:http'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { killWriter, newWriter, removeRoots, tempRoot, writeRun } from '../capture/fixtures.js'
+import { closeServers, http, serve, TOKEN } from './helpers.js'
+
+afterEach(async () => {
+  await closeServers()
+  removeRoots()
+})
+
+/** A root with one complete capture and one whose writer was killed. */
+const rootWithCaptures = (): string => {
+  const root = tempRoot()
+  const done = newWriter(join(root, 'done'))
+  writeRun(done)
+  done.close()
+  const killed = newWriter(join(root, 'killed'))
+  writeRun(killed)
+  killWriter(join(root, 'killed'), killed)
+  return root
+}
+
+describe('GET /api/captures', () => {
+  it('lists the captures under the root, a killed one as interrupted', async () => {
+    const root = rootWithCaptures()
+    const { base } = await serve({ captures: { root, record: false } })
+    const r = await http(base, 'GET', '/api/captures', { token: TOKEN })
+    expect(r.status).toBe(200)
+    expect(r.json).toMatchObject({ root, recording: null, skipped: [] })
+    expect(r.json.captures.map((c: any) => [c.name, c.status, c.records])).toEqual([
+      ['done', 'complete', 11],
+      ['killed', 'interrupted', 11],
+    ])
+  })
+
+  it('is token-protected like the rest of the API', async () => {
+    const { base } = await serve({ captures: { root: rootWithCaptures(), record: false } })
+    expect((await http(base, 'GET', '/api/captures')).status).toBe(401)
+    expect((await http(base, 'GET', '/api/captures/done')).status).toBe(401)
+    expect((await http(base, 'GET', '/api/captures/done', { token: 'wrong' })).json.error.code).toBe('PS_HTTP_UNAUTHORIZED')
+  })
+
+  it('lists nothing on a server without a capture root', async () => {
+    const { base } = await serve()
+    expect((await http(base, 'GET', '/api/captures', { token: TOKEN })).json).toEqual({
+      root: null,
+      recording: null,
+      captures: [],
+      skipped: [],
+    })
+    expect((await http(base, 'GET', '/api/captures/done', { token: TOKEN })).status).toBe(404)
+  })
+})
+
+describe('GET /api/captures/:name', () => {
+  it('describes one capture', async () => {
+    const { base } = await serve({ captures: { root: rootWithCaptures(), record: false } })
+    const r = await http(base, 'GET', '/api/captures/killed', { token: TOKEN })
+    expect(r.status).toBe(200)
+    expect(r.json).toMatchObject({
+      name: 'killed',
+      status: 'interrupted',
+      byType: { snapshot: 8, run: 1 },
+      read: { torn: 1 },
+      manifest: { probe: { probeId: 0x50435343 } },
+    })
+  })
+
+  it('404 PS_CAPTURE_NOT_FOUND for an unknown name and for a directory that is not a capture', async () => {
+    const root = rootWithCaptures()
+    mkdirSync(join(root, 'plain-dir'))
+    const { base } = await serve({ captures: { root, record: false } })
+    for (const name of ['nope', 'plain-dir']) {
+      const r = await http(base, 'GET', `/api/captures/${name}`, { token: TOKEN })
+      expect(r.status, name).toBe(404)
+      expect(r.json.error.code).toBe('PS_CAPTURE_NOT_FOUND')
+    }
+  })
+
+  it('400 PS_CAPTURE_NAME_INVALID for names that would leave the root', async () => {
+    const { base } = await serve({ captures: { root: rootWithCaptures(), record: false } })
+    // sent as written: a URL object would resolve the dot segments away before they reach the server
+    for (const name of ['..', '%2e%2e', '..%2Fdone', '%2Fetc', '.hidden', 'a%5Cb', '%00']) {
+      const r = await rawGet(base, `/api/captures/${name}`)
+      expect(r.status, name).toBe(400)
+      expect(JSON.parse(r.text).error.code, name).toBe('PS_CAPTURE_NAME_INVALID')
+    }
+  })
+})
+
+/** GET with the path exactly as given (no URL normalisation), with the token. */
+const rawGet = (base: string, path: string): Promise<{ status: number; text: string }> =>
+  new Promise((resolve, reject) => {
+    const u = new URL(base)
+    const r = request({ host: u.hostname, port: u.port, path, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (d: string) => (text += d))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+    })
+    r.on('error', reject)
+    r.end()
+  })
