@@ -61,7 +61,8 @@ const char *usage()
     // pattern names and workload limits come from spec/workloads.json (generated/workloads.h)
     static const std::string text =
         std::string(
-            "usage: pcie-scope-twin [--latency-cycles N] [--cpl-split 0|64|128] [--tags N]\n"
+            "usage: pcie-scope-twin [--latency-cycles N | --latency-ns N] [--cpl-split 0|64|128]\n"
+            "                       [--tags N]\n"
             "                       [--link genGxL|ideal]\n"
             "                       [--run PATTERN --bytes N [--offset B]] [--help]\n"
             "\n"
@@ -69,6 +70,8 @@ const char *usage()
             "model and the firmware, behind a pseudo-terminal.\n"
             "\n"
             "  --latency-cycles N  BAR_LATENCY written at start (0..65535, default 250)\n"
+            "  --latency-ns N      the same in nanoseconds at the probe clock (1 us = 250 cycles\n"
+            "                      at 250 MHz); not with --latency-cycles\n"
             "  --cpl-split B       CPL_SPLIT written at start: 64 or 128 splits each read's\n"
             "                      completions at that boundary, as a root complex's RCB;\n"
             "                      0 (default) answers each read with one CplD\n"
@@ -113,6 +116,7 @@ bool check_workload(uint64_t bytes, uint32_t offset, std::string *err)
 bool parse_options(int argc, char **argv, Options *o, std::string *err)
 {
     bool bytes_given = false;
+    bool cycles_given = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](uint64_t *v) -> bool {
@@ -134,6 +138,15 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
                 return false;
             }
             o->latency_cycles = (uint32_t)v;
+            cycles_given = true;
+        } else if (a == "--latency-ns") {
+            if (!value(&v))
+                return false;
+            if (v < 1 || v > 1000000000) {
+                *err = "--latency-ns must be 1..1000000000";
+                return false;
+            }
+            o->latency_ns = (uint32_t)v;
         } else if (a == "--cpl-split") {
             if (!value(&v))
                 return false;
@@ -186,6 +199,10 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     }
     if (o->help)
         return true;
+    if (cycles_given && o->latency_ns) {
+        *err = "--latency-cycles and --latency-ns set the same register: give one";
+        return false;
+    }
     if (!o->batch && (bytes_given || o->offset_given || o->model_only)) {
         *err = "--bytes, --offset and --model-only need --run";
         return false;

@@ -255,6 +255,19 @@ int main(int argc, char **argv)
                 PS_ID_MAGIC);
     uint32_t clock_hz = twin.axi_read(PS_REG_CLK_HZ);
     twin.set_link(opts.link, clock_hz);
+    if (opts.latency_ns) {
+        // nanoseconds at the probe clock, rounded to the nearest cycle
+        const uint64_t cycles = ((uint64_t)opts.latency_ns * clock_hz + 500000000u) / 1000000000u;
+        if (cycles > 65535) {
+            fprintf(
+                stderr,
+                "pcie-scope-twin: --latency-ns %u is %llu cycles at %u Hz; BAR_LATENCY holds at "
+                "most 65535\n",
+                opts.latency_ns, (unsigned long long)cycles, clock_hz);
+            return 2;
+        }
+        opts.latency_cycles = (uint32_t)cycles;
+    }
     twin.axi_write(PS_REG_BAR_LATENCY, opts.latency_cycles);
     const uint32_t lat = twin.axi_read(PS_REG_BAR_LATENCY);
     if (lat != opts.latency_cycles)

@@ -128,8 +128,9 @@ describe('pcie-scope capture --twin: requests in flight (e2e)', () => {
 
   it('a longer completion latency lowers a tag-bound rate as Little’s law predicts', () => {
     const fast = capture('--pattern', 'strided', '--latency-cycles', '250')
-    const slow = capture('--pattern', 'strided', '--latency-cycles', '500')
+    const slow = capture('--pattern', 'strided', '--latency-ns', '2000')
     for (const r of [fast, slow]) expectCleanReads(r)
+    expect([fast.latencyNs.last.min, slow.latencyNs.last.min]).toEqual([1000, 2000])
     // rate = outstanding / latency: twice the latency at the same occupancy halves the rate
     const predicted = (slow.outstanding.avg / fast.outstanding.avg) * (fast.latencyNs.last.mean! / slow.latencyNs.last.mean!)
     expect(slow.rates.mrdPerSecond / fast.rates.mrdPerSecond).toBeCloseTo(predicted, 2)

@@ -1,7 +1,7 @@
 /**
  * pcie-scope command line.
  *
- *   pcie-scope capture [--twin | --port PATH] --pattern NAME [--bytes N] [--offset B] [--latency-cycles N] [--cpl-split B] [--out DIR] [--json]
+ *   pcie-scope capture [--twin | --port PATH] --pattern NAME [--bytes N] [--offset B] [--latency-cycles N | --latency-ns N] [--cpl-split B] [--out DIR] [--json]
  *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--dir ROOT | --no-record]
  *   pcie-scope ls      [--dir ROOT] [--json]
  *   pcie-scope info    CAPTURE [--dir ROOT] [--json]
@@ -172,6 +172,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
       parseIntArg,
     )
     .option('--latency-cycles <n>', 'twin only: BAR completion latency in clock cycles (twin default 250)', parseIntArg)
+    .option('--latency-ns <n>', 'twin only: the same in nanoseconds at the probe clock (1000 = 250 cycles at 250 MHz)', parseIntArg)
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
     .option(
       '--cpl-split <bytes>',
@@ -195,6 +196,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
           latencyCycles?: number
           link?: string
           cplSplit?: 0 | 64 | 128
+          latencyNs?: number
           periodMs: number
           out?: string
           dir?: string
@@ -205,6 +207,9 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
         if ('port' in source && o.latencyCycles !== undefined) throw new PsError('PS_USAGE', '--latency-cycles only applies to the twin')
         if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
         if ('port' in source && o.cplSplit !== undefined) throw new PsError('PS_USAGE', '--cpl-split only applies to the twin')
+        if ('port' in source && o.latencyNs !== undefined) throw new PsError('PS_USAGE', '--latency-ns only applies to the twin')
+        if (o.latencyNs !== undefined && o.latencyCycles !== undefined)
+          throw new PsError('PS_USAGE', '--latency-cycles and --latency-ns set the same latency: give one')
         const period = COMMANDS.START.args[0]
         if (o.periodMs !== 0 && (o.periodMs < period.min || o.periodMs > period.max)) {
           throw new PsError('PS_USAGE', `--period-ms must be 0 (the firmware default, ${period.default}) or ${period.min}..${period.max}`)
@@ -224,7 +229,11 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
         const session: DeviceSession = await openSession({
           twin: true,
           ...(o.latencyCycles !== undefined ? { latencyCycles: o.latencyCycles } : {}),
-          twinOptions: { ...(o.link !== undefined ? { link: o.link } : {}), ...(o.cplSplit !== undefined ? { cplSplit: o.cplSplit } : {}) },
+          twinOptions: {
+            ...(o.link !== undefined ? { link: o.link } : {}),
+            ...(o.cplSplit !== undefined ? { cplSplit: o.cplSplit } : {}),
+            ...(o.latencyNs !== undefined ? { latencyNs: o.latencyNs } : {}),
+          },
         })
         try {
           progress(

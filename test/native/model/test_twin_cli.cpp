@@ -47,6 +47,10 @@ TEST(cli_defaults_and_batch)
     CHECK(!d.model_only);
     CHECK_EQ(d.link.gen, 3u); // default gen3x16
     CHECK_EQ(d.link.lanes, 16u);
+    Options f;
+    CHECK(opts({"--latency-ns", "1600", "--cpl-split", "64"}, &f, &err));
+    CHECK_EQ(f.latency_ns, 1600u);
+    CHECK_EQ(f.cpl_split, 64u);
 }
 
 TEST(cli_rejects)
@@ -56,6 +60,9 @@ TEST(cli_rejects)
              {"--tags", "0"},
              {"--tags", "257"},
              {"--latency-cycles", "65536"},
+             {"--latency-ns", "0"},
+             {"--latency-cycles", "100", "--latency-ns", "400"},
+             {"--cpl-split", "32"},
              {"--run", "zigzag", "--bytes", "64"},
              {"--run", "strided"},
              {"--run", "strided", "--bytes", "6"},
