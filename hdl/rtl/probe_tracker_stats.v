@@ -2,6 +2,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+
 /*
  * Statistics of probe_tracker: turns one clock of table events into counters, extremes
  * and the last-completion latency histogram, each with a shadow, on a flat bus in
