@@ -47,7 +47,7 @@
  *   14 CPL_UR  15 CPL_CA  16 CPL_OTHER  17 UNEXPECTED  18 MISMATCH  19 TIMEOUT  20 TAG_REUSE
  *   21 + k: histogram bin k (last-completion latency in [k, k+1) * LAT_BIN_CYCLES clocks),
  *   21 + LAT_BINS: overflow bin.
- * Event statistics count only while 'enable', 'clear' zeroes them, 'snapshot' copies all
+ * Event statistics count only while 'enable', 'clear' empties them, 'snapshot' copies all
  * of them in one clock including that clock's events, as in probe_counters. OUTSTANDING is
  * the live count (the table is never cleared and tracks reads whatever the enable). The
  * taps go through two register stages, so the shadows show a snapshot taken at tap clock
