@@ -3,7 +3,8 @@
  * a fixed-capacity ring buffer for chart series, the request-size histogram and rates
  * computed from counter deltas over the probe's own clock.
  */
-import { payloadCeiling, type PcieLinkInfo } from '../host/src/core/link.js'
+import type { PcieLinkInfo } from '../host/src/core/link.js'
+import { intervalRates } from '../host/src/core/rates.js'
 import type { Snapshot } from '../host/src/core/probe.js'
 import type { CounterKey } from '../host/src/core/generated.js'
 import { SIZE_CLASSES, SIZE_COUNTER_KEYS } from '../host/src/core/size-classes.js'
@@ -82,34 +83,16 @@ export interface RatePoint {
   /** simulated seconds on the free-running probe clock (TIMESTAMP / clockHz) */
   t: number
   mrdPerSec: number
-  /**
-   * completed payload bytes/s (CPLD_BYTES): what crossed the wire. Requested bytes (MRD_BYTES)
-   * run ahead of it by up to the tag budget and spike above the link in short intervals.
-   */
+  /** completed payload bytes/s (CPLD_BYTES): what crossed the wire (core/rates.ts) */
   payloadPerSec: number
   /** payload bytes/s the link allows for this interval's completion mix; undefined if unknown */
   ceilingBytesPerSec: number | undefined
 }
 
-/**
- * Rate between two snapshots over the cycles the counters were enabled (CYCLES delta / clockHz),
- * i.e. simulated time on the twin, wall time on a board. Undefined when no enabled time passed
- * or the counters were cleared in between (CYCLES went backwards).
- */
+/** The page's rate point between two snapshots: core/rates.ts, the rule the exports use too. */
 export function rateBetween(prev: Snapshot, cur: Snapshot, clockHz: number, link?: PcieLinkInfo | null): RatePoint | undefined {
-  const dc = cur.counters.cycles - prev.counters.cycles
-  if (!(dc > 0) || !(clockHz > 0)) return undefined
-  const dMrd = totalRequests(cur) - totalRequests(prev)
-  const dPayload = cur.counters.cpldBytes - prev.counters.cpldBytes
-  if (dMrd < 0 || dPayload < 0) return undefined
-  const dt = dc / clockHz
-  const ceiling = payloadCeiling(link ?? undefined, dPayload, cur.counters.cpldCount - prev.counters.cpldCount)
-  return {
-    t: cur.counters.timestamp / clockHz,
-    mrdPerSec: dMrd / dt,
-    payloadPerSec: dPayload / dt,
-    ceilingBytesPerSec: ceiling ?? undefined,
-  }
+  const r = intervalRates(prev, cur, clockHz, link)
+  return r && { t: r.t, mrdPerSec: r.mrdPerSecond, payloadPerSec: r.payloadPerSecond, ceilingBytesPerSec: r.ceilingPerSecond }
 }
 
 /**

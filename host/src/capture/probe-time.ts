@@ -3,7 +3,8 @@
  * axis that never goes backwards, and the rates between two snapshots.
  */
 import type { Snapshot } from '../core/probe.js'
-import { SIZE_CLASSES, type SizeKey } from '../core/size-classes.js'
+import { intervalRates } from '../core/rates.js'
+import type { SizeKey } from '../core/size-classes.js'
 
 /**
  * Microseconds of probe time (TIMESTAMP / clockHz). TIMESTAMP restarts only when the probe does
@@ -45,22 +46,8 @@ export interface IntervalRates {
   bySizePerSecond: Record<SizeKey, number>
 }
 
-/**
- * Rates between two snapshots over the cycles the counters were enabled (CYCLES delta /
- * clockHz), the rule of the live page (web/model.ts rateBetween). Undefined when no enabled time
- * passed or a counter went backwards (cleared in between).
- */
+/** Rates between two snapshots (core/rates.ts, the live page's rule), payload in GB/s. */
 export const ratesBetween = (prev: Snapshot, cur: Snapshot, clockHz: number): IntervalRates | undefined => {
-  const dc = cur.counters.cycles - prev.counters.cycles
-  if (!(dc > 0) || !(clockHz > 0)) return undefined
-  const dPayload = cur.counters.cpldBytes - prev.counters.cpldBytes
-  const dBySize = SIZE_CLASSES.map((c) => cur.counters[c.counter] - prev.counters[c.counter])
-  if (dPayload < 0 || dBySize.some((d) => d < 0)) return undefined
-  const seconds = dc / clockHz
-  const bySizePerSecond = Object.fromEntries(SIZE_CLASSES.map((c, i) => [c.key, dBySize[i]! / seconds])) as Record<SizeKey, number>
-  return {
-    mrdPerSecond: dBySize.reduce((a, b) => a + b, 0) / seconds,
-    payloadGbPerSecond: dPayload / seconds / 1e9,
-    bySizePerSecond,
-  }
+  const r = intervalRates(prev, cur, clockHz)
+  return r && { mrdPerSecond: r.mrdPerSecond, payloadGbPerSecond: r.payloadPerSecond / 1e9, bySizePerSecond: r.bySizePerSecond }
 }
