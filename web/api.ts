@@ -26,6 +26,30 @@ export class ApiClient {
     return this.call<T>('POST', path, body)
   }
 
+  /** GET a file and hand it to the browser as a download named `filename`. */
+  async download(path: string, filename: string): Promise<void> {
+    let res: Response
+    try {
+      res = await fetch(`/api/${path}`, { headers: { authorization: `Bearer ${this.token}` } })
+    } catch (e) {
+      throw new ApiError('PS_UNREACHABLE', `server unreachable: ${(e as Error).message}`, 0)
+    }
+    if (!res.ok) {
+      const json = (await res.json().catch(() => ({}))) as { error?: { code: string; message: string } }
+      throw new ApiError(
+        json.error?.code ?? `HTTP_${res.status}`,
+        json.error ? `${json.error.code}: ${json.error.message}` : `HTTP ${res.status}`,
+        res.status,
+      )
+    }
+    const url = URL.createObjectURL(await res.blob())
+    const a = document.createElement('a')
+    a.href = url
+    a.download = filename
+    a.click()
+    setTimeout(() => URL.revokeObjectURL(url), 10_000)
+  }
+
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     let res: Response
     try {

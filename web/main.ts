@@ -14,11 +14,12 @@ import { histogramView } from './views/histogram.js'
 import { inflightView } from './views/inflight.js'
 import { linkView } from './views/link.js'
 import { rateView } from './views/rate.js'
+import { recordingsView } from './views/recordings.js'
 import { runView } from './views/run.js'
 import type { View, ViewContext } from './views/view.js'
 
 const state = new AppState(takeToken(location, history, sessionStorage))
-const views: View[] = [headerView(), histogramView(), rateView(), inflightView(), countersView(), linkView(), runView()]
+const views: View[] = [headerView(), histogramView(), rateView(), inflightView(), countersView(), linkView(), runView(), recordingsView()]
 
 let dirty = false
 const ctx: ViewContext = {

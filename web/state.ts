@@ -7,7 +7,7 @@
  */
 import type { PcieLinkInfo } from '../host/src/core/link.js'
 import type { HostLinkStats, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
-import type { CounterMeta, RunReport, RunStart, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
+import type { CounterMeta, RecordingsListing, RunReport, RunStart, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
 import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
 import { aboveCeiling, deltas, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS } from './model.js'
 
@@ -83,6 +83,8 @@ export class AppState {
   /** a run from the form is pending: demo results leave the result box alone */
   manualPending = false
   runBox: RunBox = { kind: 'idle' }
+  /** the recordings on the server (GET /api/captures), null until listed */
+  recordings: RecordingsListing | null = null
   /** the last control command's failure, shown in the header until the next command */
   notice = ''
   readonly runBoxHistory: string[] = []

@@ -7,7 +7,8 @@
  * the same page from the unit tests' fake session, so the UI is checked even without the twin.
  */
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -141,11 +142,17 @@ describe('web UI in Chromium', () => {
 
   /** A page on a server over the fake session, for the checks that need to steer the device. */
   async function onFake(
-    opts: { runDelayMs?: number; demo?: boolean },
+    opts: { runDelayMs?: number; demo?: boolean; captures?: { root: string; record: boolean } },
     body: (page: Page, server: RunningServer, session: ReturnType<typeof fakeSession>) => Promise<void>,
   ) {
     const session = fakeSession({ runDelayMs: opts.runDelayMs ?? 150 })
-    const server = await startServer({ twin: true, demo: opts.demo ?? true, http: { host: '127.0.0.1', port: 0 }, session })
+    const server = await startServer({
+      twin: true,
+      demo: opts.demo ?? true,
+      http: { host: '127.0.0.1', port: 0 },
+      session,
+      ...(opts.captures ? { captures: opts.captures } : {}),
+    })
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
     const problems: string[] = []
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
@@ -273,6 +280,30 @@ describe('web UI in Chromium', () => {
           .poll(async () => (await charts(page)).find((c) => c.canvas === 'rate-chart')?.tooltipPoints, { timeout: 5_000 })
           .toBeGreaterThan(0)
       })
+    })
+
+    it('lists the recordings, this session marked, and downloads one as CSV', async () => {
+      const root = mkdtempSync(join(tmpdir(), 'ps-e2e-captures-'))
+      try {
+        await onFake({ captures: { root, record: true } }, async (page, server) => {
+          await page.goto(server.url)
+          await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
+          await expect.poll(async () => (await hook(page)).runBoxHistory.length, { timeout: 10_000 }).toBeGreaterThan(0)
+          await page.getByTestId('btn-recordings').click()
+          const rowText = async () => (await page.locator('[data-testid^="recording-"]').first().textContent()) ?? ''
+          await expect.poll(rowText, { timeout: 10_000 }).toMatch(/\(this session\)recording/)
+          const name = ((await page.locator('[data-testid^="recording-"]').first().getAttribute('data-testid')) ?? '').slice(
+            'recording-'.length,
+          )
+          const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`download-${name}-csv`).click()])
+          expect(download.suggestedFilename()).toBe(`${name}.csv`)
+          const csv = readFileSync((await download.path())!, 'utf8')
+          expect(csv.split('\n')[0]).toMatch(/^time_s,CYCLES,TIMESTAMP,/)
+          expect(csv.trim().split('\n').length).toBeGreaterThan(1)
+        })
+      } finally {
+        rmSync(root, { recursive: true, force: true })
+      }
     })
 
     it('takes the form from the spec, and demo results never overwrite a pending run', async () => {

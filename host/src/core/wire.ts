@@ -97,6 +97,23 @@ export type ServerMessage =
   | { type: 'run'; report: RunReport; result: WorkloadResult; demo: DemoState }
   | { type: 'run-error'; origin: 'demo' | 'manual'; error: DeviceError }
 
+/** One recording as GET /api/captures lists it (the part the page shows; the server sends more). */
+export interface RecordingSummary {
+  name: string
+  status: 'recording' | 'complete' | 'interrupted'
+  startedAt: string
+  durationSeconds: number | null
+  records: number
+  runs: number
+}
+
+/** GET /api/captures: the recordings under the server's capture root, and the one it writes. */
+export interface RecordingsListing {
+  root: string | null
+  recording: string | null
+  captures: RecordingSummary[]
+}
+
 /** Every error body the REST API returns. */
 export interface ApiErrorBody {
   error: { code: string; message: string; details?: unknown }

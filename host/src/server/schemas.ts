@@ -1,5 +1,6 @@
 /** zod schemas of the REST bodies and the OpenAPI description assembled from them. */
 import { z } from 'zod'
+import { EXPORT_FORMATS } from '../capture/export.js'
 import { COMMANDS } from '../core/generated.js'
 import { WorkloadFields, withDefaults } from '../core/workload-schema.js'
 import { CAPTURE_NAME_PATTERN } from '../capture/names.js'
@@ -83,11 +84,26 @@ export function openApiDocument(version: string): Record<string, unknown> {
           },
         },
       },
+      '/api/captures/{name}/export': {
+        get: {
+          summary: 'one recording exported (as `pcie-scope export` writes it), as a download',
+          parameters: [
+            { name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: CAPTURE_NAME_PATTERN } },
+            { name: 'format', in: 'query', required: true, schema: { type: 'string', enum: [...EXPORT_FORMATS] } },
+          ],
+          responses: {
+            '200': { description: 'text/csv, application/x-ndjson or application/json (Perfetto trace events)' },
+            '400': { description: 'invalid name (PS_CAPTURE_NAME_INVALID) or format (PS_REQUEST_INVALID)', content: json(ErrorBody) },
+            '401': errors['401'],
+            '404': { description: 'no such capture (PS_CAPTURE_NOT_FOUND)', content: json(ErrorBody) },
+          },
+        },
+      },
       '/api/openapi.json': { get: { summary: 'this document', responses: { '200': ok('OpenAPI 3.0') } } },
     },
     'x-websocket': {
       path: '/ws?token=TOKEN',
-      messages: ['hello', 'status', 'snapshot', 'run', 'run-error'],
+      messages: ['hello', 'status', 'snapshot', 'run-start', 'run', 'run-error'],
     },
   }
 }

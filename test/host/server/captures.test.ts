@@ -103,3 +103,35 @@ const rawGet = (base: string, path: string): Promise<{ status: number; text: str
     r.on('error', reject)
     r.end()
   })
+
+describe('GET /api/captures/:name/export', () => {
+  it('downloads the exports of `pcie-scope export`, named after the capture', async () => {
+    const { base } = await serve({ captures: { root: rootWithCaptures(), record: false } })
+    const csv = await http(base, 'GET', '/api/captures/done/export?format=csv', { token: TOKEN })
+    expect(csv.status).toBe(200)
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/)
+    expect(csv.headers['content-disposition']).toBe('attachment; filename=done.csv')
+    const lines = csv.text.trim().split('\n')
+    expect(lines[0]).toMatch(/^time_s,CYCLES,TIMESTAMP,/)
+    expect(lines.length).toBeGreaterThan(1)
+    const perfetto = await http(base, 'GET', '/api/captures/killed/export?format=perfetto', { token: TOKEN })
+    expect(perfetto.status).toBe(200)
+    expect(perfetto.headers['content-disposition']).toBe('attachment; filename=killed.perfetto.json')
+    expect(JSON.parse(perfetto.text).traceEvents.length).toBeGreaterThan(0)
+    const jsonl = await http(base, 'GET', '/api/captures/done/export?format=jsonl', { token: TOKEN })
+    expect(
+      jsonl.text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).t),
+    ).toContain('run')
+  })
+
+  it('refuses an unknown format (400), an unknown capture (404) and a missing token (401)', async () => {
+    const { base } = await serve({ captures: { root: rootWithCaptures(), record: false } })
+    const bad = await http(base, 'GET', '/api/captures/done/export?format=xlsx', { token: TOKEN })
+    expect([bad.status, bad.json.error.code]).toEqual([400, 'PS_REQUEST_INVALID'])
+    expect((await http(base, 'GET', '/api/captures/nope/export?format=csv', { token: TOKEN })).status).toBe(404)
+    expect((await http(base, 'GET', '/api/captures/done/export?format=csv')).status).toBe(401)
+  })
+})

@@ -1,0 +1,80 @@
+/**
+ * Recordings: the captures under the server's capture root (the session it records into marked),
+ * each downloadable as CSV, JSONL or Perfetto trace, the exports of `pcie-scope export`. The
+ * list is fetched on mount, after every run and on Refresh.
+ */
+import type { RecordingsListing } from '../../host/src/core/wire.js'
+import { $, el, row, tbodyOf } from '../dom.js'
+import { int } from '../model.js'
+import type { View, ViewContext } from './view.js'
+
+const FORMATS = [
+  { format: 'csv', label: 'CSV', ext: 'csv' },
+  { format: 'jsonl', label: 'JSONL', ext: 'jsonl' },
+  { format: 'perfetto', label: 'Perfetto', ext: 'perfetto.json' },
+] as const
+
+export function recordingsView(): View {
+  let body: HTMLTableSectionElement
+  let shown: RecordingsListing | null = null
+  let lastRunSeen: number | undefined
+
+  const refresh = (ctx: ViewContext) => {
+    ctx.api.get<RecordingsListing>('captures').then(
+      (listing) => {
+        ctx.state.recordings = listing
+        ctx.changed()
+      },
+      (e: unknown) => {
+        ctx.state.say(`listing recordings failed: ${(e as Error).message}`)
+        ctx.changed()
+      },
+    )
+  }
+
+  return {
+    mount(ctx) {
+      body = tbodyOf('recordings-table')
+      $('btn-recordings').addEventListener('click', () => refresh(ctx))
+      refresh(ctx)
+    },
+    render(ctx) {
+      const { state } = ctx
+      const runId = state.lastRun?.id
+      if (runId !== lastRunSeen && state.feed === 'open') {
+        lastRunSeen = runId
+        if (runId !== undefined) refresh(ctx)
+      }
+      if (shown === state.recordings || !state.recordings) return
+      shown = state.recordings
+      const { captures, recording, root } = state.recordings
+      $('recordings-root').textContent = root === null ? 'this server keeps no recordings' : `under ${root}`
+      body.replaceChildren(
+        ...[...captures].reverse().map((c) => {
+          const buttons = el('td')
+          for (const f of FORMATS) {
+            const b = el('button', f.label, 'small')
+            b.type = 'button'
+            b.dataset.testid = `download-${c.name}-${f.format}`
+            b.addEventListener('click', () => {
+              ctx.api
+                .download(`captures/${encodeURIComponent(c.name)}/export?format=${f.format}`, `${c.name}.${f.ext}`)
+                .catch((e: unknown) => {
+                  state.say(`download failed: ${(e as Error).message}`)
+                  ctx.changed()
+                })
+            })
+            buttons.append(b)
+          }
+          const name = el('td', c.name === recording ? `${c.name} (this session)` : c.name, 'name')
+          const status = el('td', c.status, c.status === 'interrupted' ? 'bad' : 'muted')
+          const when = el('td', new Date(c.startedAt).toLocaleString(), 'muted small')
+          const dur = el('td', c.durationSeconds === null ? '–' : `${c.durationSeconds.toFixed(0)} s`, 'num')
+          const tr = row([name, status, when, dur, el('td', `${int(c.runs)} runs, ${int(c.records)} records`, 'num'), buttons])
+          tr.dataset.testid = `recording-${c.name}`
+          return tr
+        }),
+      )
+    },
+  }
+}
