@@ -30,18 +30,18 @@ static void silent_until_first_command(void)
     host_steps(&app, 10);
     ps_test_time_advance(10000000u);
     host_steps(&app, 10);
-    uint8_t junk[600];
+    uint8_t junk[PS_RX_CHUNK_MAX + 110u];
     for (unsigned i = 0; i < sizeof junk; i++) {
         junk[i] = (uint8_t)((i * 37u) | 1u);
     }
     junk[100] = 0;
-    junk[599] = 0;
-    host_raw(junk, sizeof junk); /* a bad chunk and an overflow */
+    junk[sizeof junk - 1u] = 0;
+    host_raw(junk, sizeof junk); /* a bad chunk and an overflow (longer than any frame) */
     const uint8_t p[] = {PS_CMD_PING, 1, 2, 3, 4};
     host_send_frame(PS_FRAME_RESPONSE, 1, p, sizeof p); /* valid frame, wrong type */
     ps_test_rx_corrupt_at(ps_test_rx_consumed() + ps_test_rx_pending() + 3u, 0x01);
     host_send_frame(PS_FRAME_COMMAND, 2, p, sizeof p); /* a PING with one bit flipped */
-    host_steps(&app, 20);
+    host_steps(&app, 20u + (unsigned)(sizeof junk / PS_APP_RX_READ_BYTES));
     TH_EQ(ps_test_tx_pending(), 0);
     TH_EQ(ps_test_tx_write_calls(), 0); /* not even an empty write */
     TH_EQ(app.stats.rx_bad_frames, 3);
@@ -103,6 +103,9 @@ static void tx_partial_writes(void)
     TH_EQ(ps_txq_used(&app.tx), 0);
 }
 
+/* steps that read a maximal chunk, PS_APP_RX_READ_BYTES a step */
+#define RX_STEPS (2u + PS_RX_CHUNK_MAX / PS_APP_RX_READ_BYTES)
+
 static void rx_overflow_then_resync(void)
 {
     host_reset(&app);
@@ -117,20 +120,20 @@ static void rx_overflow_then_resync(void)
     /* exactly the longest legal chunk is not an overflow (it is a bad frame: not COBS+CRC) */
     host_raw(big, PS_RX_CHUNK_MAX);
     host_raw((const uint8_t[]){0x00}, 1);
-    host_steps(&app, 2);
+    host_steps(&app, RX_STEPS);
     TH_EQ(app.stats.rx_overflows, 1);
     TH_EQ(app.stats.rx_bad_frames, 1);
     host_raw(big, PS_RX_CHUNK_MAX + 1u); /* one byte more: an overflow */
     host_raw((const uint8_t[]){0x00}, 1);
-    host_steps(&app, 2);
+    host_steps(&app, RX_STEPS);
     TH_EQ(app.stats.rx_overflows, 2);
     TH_EQ(app.stats.rx_bad_frames, 1);
-    /* a maximal command frame (240-byte payload) is accepted */
+    /* a maximal command frame (PS_FRAME_MAX_PAYLOAD bytes) is accepted */
     uint8_t payload[PS_FRAME_MAX_PAYLOAD];
     memset(payload, 0x33, sizeof payload);
     payload[0] = PS_CMD_PING;
     host_send_frame(PS_FRAME_COMMAND, 77, payload, sizeof payload);
-    host_steps(&app, 2);
+    host_steps(&app, RX_STEPS);
     host_collect(&rx);
     TH_EQ(rx.count, 1);
     TH_EQ(rx.frames[0].payload[PS_RESPONSE_STATUS_OFFSET], PS_STATUS_BAD_LENGTH);

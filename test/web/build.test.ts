@@ -15,8 +15,9 @@ describe('scripts/build-web.mjs', () => {
     const js = readFileSync(join(out, 'main.js'), 'utf8')
     expect(js).toMatch(/sourceMappingURL=main\.js\.map/)
     expect(statSync(join(out, 'main.js.map')).size).toBeGreaterThan(0)
-    // only the chart.js parts used are registered: far below chart.js/auto's ≈207 KB
-    expect(js.length).toBeLessThan(200_000)
+    // only the chart.js parts used are registered: chart.js/auto alone is ≈207 KB, the page's
+    // own modules ≈30 KB on top
+    expect(js.length).toBeLessThan(215_000)
     expect(js.split('\n').length).toBeLessThan(20) // minified
     const html = readFileSync(join(out, 'index.html'), 'utf8')
     expect(html).toContain('<script type="module" src="main.js">')

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ProbeClient } from '../../../host/src/device/client.js'
 import { encodeFrame } from '../../../host/src/protocol/frame.js'
-import { FRAME_TYPE, STATUS } from '../../../host/src/core/generated.js'
+import { FRAME_TYPE, FRAMING, STATUS } from '../../../host/src/core/generated.js'
 import { encodeResponse } from '../../../host/src/protocol/messages.js'
 import type { PsError } from '../../../host/src/core/errors.js'
 import type { Snapshot } from '../../../host/src/core/probe.js'
@@ -103,7 +103,7 @@ describe('ProbeClient', () => {
     bad[2]! ^= 0x10
     device.sendRaw(Buffer.from([0x42, 0x42, 0x00]))
     device.sendRaw(bad)
-    device.sendRaw(Buffer.alloc(600, 0x11))
+    device.sendRaw(Buffer.alloc(FRAMING.maxEncodedBytes + 64, 0x11)) // longer than any frame: an overflow
     device.sendRaw(Buffer.from([0]))
     await client.ping()
     const s = client.hostStats()
