@@ -28,20 +28,7 @@ export class ApiClient {
 
   /** GET a file and hand it to the browser as a download named `filename`. */
   async download(path: string, filename: string): Promise<void> {
-    let res: Response
-    try {
-      res = await fetch(`/api/${path}`, { headers: { authorization: `Bearer ${this.token}` } })
-    } catch (e) {
-      throw new ApiError('PS_UNREACHABLE', `server unreachable: ${(e as Error).message}`, 0)
-    }
-    if (!res.ok) {
-      const json = (await res.json().catch(() => ({}))) as { error?: { code: string; message: string } }
-      throw new ApiError(
-        json.error?.code ?? `HTTP_${res.status}`,
-        json.error ? `${json.error.code}: ${json.error.message}` : `HTTP ${res.status}`,
-        res.status,
-      )
-    }
+    const res = await this.request('GET', path)
     const url = URL.createObjectURL(await res.blob())
     const a = document.createElement('a')
     a.href = url
@@ -51,6 +38,12 @@ export class ApiClient {
   }
 
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const res = await this.request(method, path, body)
+    return (await res.json().catch(() => ({}))) as T
+  }
+
+  /** One request with the token; any failure is an ApiError with the server's code when it sent one. */
+  private async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response> {
     let res: Response
     try {
       res = await fetch(`/api/${path}`, {
@@ -61,13 +54,12 @@ export class ApiClient {
     } catch (e) {
       throw new ApiError('PS_UNREACHABLE', `server unreachable: ${(e as Error).message}`, 0)
     }
+    if (res.ok) return res
     const json = (await res.json().catch(() => ({}))) as { error?: { code: string; message: string } }
-    if (!res.ok)
-      throw new ApiError(
-        json.error?.code ?? `HTTP_${res.status}`,
-        json.error ? `${json.error.code}: ${json.error.message}` : `HTTP ${res.status}`,
-        res.status,
-      )
-    return json as T
+    throw new ApiError(
+      json.error?.code ?? `HTTP_${res.status}`,
+      json.error ? `${json.error.code}: ${json.error.message}` : `HTTP ${res.status}`,
+      res.status,
+    )
   }
 }

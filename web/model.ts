@@ -72,13 +72,6 @@ export function histogram(s: Snapshot | CounterSet): number[] {
 
 export const totalRequests = (s: Snapshot): number => SIZE_KEYS.reduce((a, k) => a + s.counters[k], 0)
 
-/** Counter deltas cur − prev (a run in flight, seen against its baseline snapshot). */
-export function deltas(prev: Snapshot, cur: Snapshot): Record<CounterKey, number> {
-  const d = {} as Record<CounterKey, number>
-  for (const k of Object.keys(cur.counters) as CounterKey[]) d[k] = cur.counters[k] - prev.counters[k]
-  return d
-}
-
 export interface RatePoint {
   /** simulated seconds on the free-running probe clock (TIMESTAMP / clockHz) */
   t: number

@@ -9,7 +9,9 @@ import type { PcieLinkInfo } from '../host/src/core/link.js'
 import type { HostLinkStats, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
 import type { CounterMeta, RecordingsListing, RunReport, RunStart, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
 import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
-import { aboveCeiling, deltas, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS } from './model.js'
+import { COMMANDS } from '../host/src/core/generated.js'
+import { counterDeltas } from '../host/src/core/rates.js'
+import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS } from './model.js'
 
 const RATE_POINTS = 600
 /** run bands kept on the rate chart */
@@ -73,6 +75,8 @@ export class AppState {
   /** reads in flight on average per interval, and the mean latency (s) of those that completed */
   readonly outstandingAvg = new RingSeries(RATE_POINTS)
   readonly latencyMean = new RingSeries(RATE_POINTS)
+  /** every time series above, kept aligned point for point (gaps and resets apply to all) */
+  private readonly series = [this.mrdRate, this.payloadRate, this.ceilingRate, this.outstandingAvg, this.latencyMean]
   tagBudget: number | null = null
   gaps = 0
   aboveCeilingCount = 0
@@ -177,7 +181,7 @@ export class AppState {
     if (this.histogramMode === 'run') {
       const r = this.running
       if (r && this.last && this.last.counters.timestamp >= r.baseline.counters.timestamp) {
-        const d = deltas(r.baseline, this.last)
+        const d = counterDeltas(r.baseline, this.last)
         return { counts: histogram(d), bytes: d.mrdBytes, caption: `run #${r.id} ${workloadLabel(r.workload)} (running)` }
       }
       const done = this.lastRun
@@ -194,7 +198,7 @@ export class AppState {
   }
 
   staleAfterMs(): number {
-    return staleAfterMs(this.status?.streaming?.periodMs ?? 100)
+    return staleAfterMs(this.status?.streaming?.periodMs ?? COMMANDS.START.args[0].default)
   }
 
   hook(now: number): TestHook {
@@ -254,11 +258,7 @@ export class AppState {
     this.lastAt = undefined
     this.prevForRate = undefined
     this.lastX = undefined
-    this.mrdRate.clear()
-    this.payloadRate.clear()
-    this.ceilingRate.clear()
-    this.outstandingAvg.clear()
-    this.latencyMean.clear()
+    for (const line of this.series) line.clear()
     this.marks.length = 0
     this.gapPending = false
   }
@@ -292,10 +292,9 @@ export class AppState {
     const r = rateBetween(prev, s, clockHz, this.pcieLink)
     this.prevForRate = s
     if (!r) return
-    const series = [this.mrdRate, this.payloadRate, this.ceilingRate, this.outstandingAvg, this.latencyMean]
     if (this.gapPending && this.lastX !== undefined && r.t > this.lastX) {
       const x = (this.lastX + r.t) / 2
-      for (const line of series) line.push({ x, y: NaN })
+      for (const line of this.series) line.push({ x, y: NaN })
       this.gaps++
     }
     this.gapPending = false

@@ -23,7 +23,7 @@ export function emitVerilog(m: SpecModel): string {
   const probe = m.counters.filter((c) => c.source === 'probe').length
   L.push('// probe_counters owns counters 0..PS_CNT_PROBE_COUNT-1; probe_tracker the rest, from PS_CNT_TRACKER_FIRST')
   L.push(`\`define PS_CNT_PROBE_COUNT ${probe}`)
-  L.push(`\`define PS_CNT_TRACKER_FIRST ${probe}`)
+  L.push('`define PS_CNT_TRACKER_FIRST `PS_CNT_PROBE_COUNT')
   L.push(`\`define PS_CNT_TRACKER_COUNT ${m.counters.length - probe}`)
   const exact = m.sizeClasses.filter((s) => s.bytes !== null)
   L.push('', '// MRd size classes: class k < PS_SIZE_EXACT_COUNT is exactly PS_SIZE_EXACT_BYTES[k*13 +: 13] requested')

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { SIZE_CLASSES } from '../../host/src/core/size-classes.js'
 import {
   aboveCeiling,
-  deltas,
   histogram,
   inflightBetween,
   limitOf,
@@ -74,15 +73,6 @@ describe('histogram and rates', () => {
     expect(SIZE_LABELS).toEqual(SIZE_CLASSES.map((c) => c.label))
     expect(SIZE_COLOURS).toHaveLength(SIZE_CLASSES.length)
     expect(new Set(SIZE_COLOURS).size).toBe(SIZE_CLASSES.length)
-  })
-
-  it('takes counter deltas against a baseline', () => {
-    const c = new FakeClient()
-    const a = c.tick(1_000)
-    c.counters.mrd64 += 7
-    const b = c.tick(1_000)
-    expect(deltas(a, b).mrd64).toBe(7)
-    expect(deltas(a, b).cycles).toBe(1_000)
   })
 
   it('gives no rate without enabled cycles or across a clear', () => {

@@ -5,6 +5,7 @@
  */
 import { type Chart, followX, timeChart } from '../charts.js'
 import { $ } from '../dom.js'
+import { inflightSummary } from '../../host/src/core/inflight.js'
 import { limitOf, type Point } from '../model.js'
 import type { View } from './view.js'
 
@@ -58,15 +59,15 @@ export function inflightView(): View {
       const budgetText = state.tagBudget !== null ? ` of ${state.tagBudget} tags` : ''
       $('inflight-avg').textContent = live && newest && Number.isFinite(newest.y) ? `${newest.y.toFixed(1)}${budgetText}` : '–'
       $('inflight-peak').textContent = c ? String(c.outstandingPeak) : '–'
-      const done = c && c.latLastCount > 0 && clockHz > 0
-      $('inflight-latency').textContent = done
-        ? `${us(c.latLastMin / clockHz)} / ${us(c.latLastSum / c.latLastCount / clockHz)} / ${us(c.latLastMax / clockHz)}`
+      // since the clear, from the probe's counters alone: the summary a capture reports
+      const summary = c && clockHz > 0 ? inflightSummary(c, clockHz, state.tagBudget) : undefined
+      const last = summary?.latencyNs.last
+      const s = (ns: number | null | undefined) => us(ns === null || ns === undefined ? ns : ns * 1e-9)
+      $('inflight-latency').textContent = last && last.count > 0 ? `${s(last.min)} / ${s(last.mean)} / ${s(last.max)}` : '–'
+      const little = summary?.littlesLaw
+      $('inflight-little').textContent = little
+        ? `rate × latency = ${little.rateTimesLatency.toFixed(1)} reads, measured ${little.measuredOutstanding.toFixed(1)}`
         : '–'
-      // Little's law over the whole window since the clear, from the probe's counters alone
-      $('inflight-little').textContent =
-        done && c.trackerCycles > 0
-          ? `rate × latency = ${(c.latLastSum / c.trackerCycles).toFixed(1)} reads, measured ${(c.outstandingSum / c.trackerCycles).toFixed(1)}`
-          : '–'
       const limit = live
         ? limitOf({
             payloadPerSec: state.payloadRate.last()?.y,
@@ -74,7 +75,7 @@ export function inflightView(): View {
             avgOutstanding: newest?.y,
             tagBudget: state.tagBudget,
             meanLatency: state.latencyMean.last()?.y,
-            minLatency: done && c.latLastMin < 2 ** 63 ? c.latLastMin / clockHz : undefined,
+            minLatency: last?.min === null || last?.min === undefined ? undefined : last.min * 1e-9,
           })
         : undefined
       const verdict = $('inflight-limit')

@@ -66,7 +66,7 @@
 `define PS_CNT_TAG_REUSE 31
 // probe_counters owns counters 0..PS_CNT_PROBE_COUNT-1; probe_tracker the rest, from PS_CNT_TRACKER_FIRST
 `define PS_CNT_PROBE_COUNT 11
-`define PS_CNT_TRACKER_FIRST 11
+`define PS_CNT_TRACKER_FIRST `PS_CNT_PROBE_COUNT
 `define PS_CNT_TRACKER_COUNT 21
 
 // MRd size classes: class k < PS_SIZE_EXACT_COUNT is exactly PS_SIZE_EXACT_BYTES[k*13 +: 13] requested

@@ -15,7 +15,7 @@ import type { FirmwareLinkStats, HostLinkStats, Snapshot } from '../core/probe.j
 import { bySizeFromCounters, SIZE_KEYS, totalRequests, type BySize } from '../core/size-classes.js'
 import { type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
 import { createLogger } from '../util/log.js'
-import { inflightSummary, type InflightSummary } from './inflight.js'
+import { inflightSummary, type InflightSummary } from '../core/inflight.js'
 import { validateWorkload } from '../core/workload-schema.js'
 
 const log = createLogger('ps:capture')

@@ -4,6 +4,7 @@
  * board. Browser-safe: imports only core.
  */
 import { payloadCeiling, type PcieLinkInfo } from './link.js'
+import { COUNTERS, type CounterKey } from './generated.js'
 import type { Snapshot } from './probe.js'
 import { SIZE_CLASSES, type SizeKey } from './size-classes.js'
 
@@ -37,4 +38,11 @@ export function intervalRates(prev: Snapshot, cur: Snapshot, clockHz: number, li
     payloadPerSecond: dPayload / seconds,
     ceilingPerSecond: ceiling ?? undefined,
   }
+}
+
+/** Every counter's change from `before` to `after`: a run against its baseline snapshot. */
+export function counterDeltas(before: Snapshot, after: Snapshot): Record<CounterKey, number> {
+  const d = {} as Record<CounterKey, number>
+  for (const c of COUNTERS) d[c.key] = after.counters[c.key] - before.counters[c.key]
+  return d
 }

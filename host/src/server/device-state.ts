@@ -26,7 +26,7 @@ export interface DeviceStateEvents {
   snapshot(s: Snapshot): void
   /** connected changed (disconnect or reconnect): the status is news */
   connection(connected: boolean): void
-  /** START or STOP went through: the status is news */
+  /** START or STOP went through: the period now in force (the default resolved), or null */
   streaming?(periodMs: number | null): void
   /** CLEAR went through: counters restart from zero */
   cleared?(): void
@@ -82,7 +82,7 @@ export class DeviceState {
   async start(periodMs: number | undefined): Promise<void> {
     await this.command(() => this.session.client.start(periodMs))
     this.streamingPeriod = periodMs ?? 0
-    this.on.streaming?.(this.streamingPeriod)
+    this.on.streaming?.(this.periodInForce())
   }
 
   /** STOP: a reconnect leaves streaming off. */
@@ -90,6 +90,11 @@ export class DeviceState {
     await this.command(() => this.session.client.stop())
     this.streamingPeriod = undefined
     this.on.streaming?.(null)
+  }
+
+  /** The snapshot period in force (START's 0 is the firmware's default), or null when stopped. */
+  private periodInForce(): number | null {
+    return this.streamingPeriod === undefined ? null : this.streamingPeriod || COMMANDS.START.args[0].default
   }
 
   /** CLEAR, said to the listeners (a recording marks it: rates cannot span it). */
@@ -123,7 +128,7 @@ export class DeviceState {
       wsClients: server.wsClients,
       linkErrors: { ...this.linkErrors },
       demo: { ...server.demo },
-      streaming: this.streamingPeriod === undefined ? null : { periodMs: this.streamingPeriod || COMMANDS.START.args[0].default },
+      streaming: this.streamingPeriod === undefined ? null : { periodMs: this.periodInForce()! },
     }
   }
 

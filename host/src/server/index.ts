@@ -42,7 +42,6 @@ import { hostAllowlist, newToken } from './security.js'
 import { openDeviceSession, type ServerSession } from './session.js'
 import { upgradeHandler } from './upgrade.js'
 import type { ServerStatus } from '../core/wire.js'
-import { COMMANDS } from '../core/generated.js'
 import type { Recorder } from '../capture/recorder.js'
 import { openServerRecording } from './recording.js'
 
@@ -113,7 +112,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       hub.broadcast({ type: 'status', ...st })
     },
     streaming: (periodMs) => {
-      recording?.mark(periodMs === null ? 'stop' : 'start', periodMs === null ? null : `${periodMs || COMMANDS.START.args[0].default} ms`)
+      recording?.mark(periodMs === null ? 'stop' : 'start', periodMs === null ? null : `${periodMs} ms`)
       hub.broadcast({ type: 'status', ...status() })
     },
     cleared: () => recording?.mark('clear'),

@@ -9,11 +9,11 @@
 import { PsError } from '../core/errors.js'
 import { defaultOffset, PATTERNS, type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
 import { type Snapshot } from '../core/probe.js'
-import { COUNTERS } from '../core/generated.js'
 import { Mutex } from '../util/mutex.js'
 import { sleep } from '../util/sleep.js'
 import type { ServerSession } from './session.js'
-import type { CounterDeltas, DemoState, RunReport, RunStart } from '../core/wire.js'
+import type { DemoState, RunReport, RunStart } from '../core/wire.js'
+import { counterDeltas } from '../core/rates.js'
 
 export const DEMO_PERIOD_MS = 100
 export const DEMO_HOLD_MS = 2_000
@@ -24,12 +24,6 @@ const DEMO_MIN_BYTES = 4 * 1024
 /** 256 MiB: ≈1–3 s on the twin as measured (≈8 M 32-B MRds); the runner accepts up to 1 GiB */
 const DEMO_MAX_BYTES = 256 * 1024 * 1024
 const DEMO_START_BYTES = 4 * 1024 * 1024
-
-export function counterDeltas(before: Snapshot, after: Snapshot): CounterDeltas {
-  const d = {} as CounterDeltas
-  for (const c of COUNTERS) d[c.key] = after.counters[c.key] - before.counters[c.key]
-  return d
-}
 
 /**
  * Next run size so a run lasts 1–3 s of wall time: kept while inside that window (the twin's

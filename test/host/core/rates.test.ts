@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { intervalRates } from '../../../host/src/core/rates.js'
+import { counterDeltas, intervalRates } from '../../../host/src/core/rates.js'
 import { FakeClient } from '../server/fake-session.js'
 
 describe('intervalRates (the page and the exports share it)', () => {
@@ -27,5 +27,14 @@ describe('intervalRates (the page and the exports share it)', () => {
     const cleared = { ...a, counters: { ...a.counters, mrd32: 0, cycles: a.counters.cycles + 10 } }
     const before = { ...a, counters: { ...a.counters, mrd32: 5 } }
     expect(intervalRates(before, cleared, 250e6)).toBeUndefined()
+  })
+
+  it('takes counter deltas against a baseline', () => {
+    const c = new FakeClient()
+    const a = c.tick(1_000)
+    c.counters.mrd64 += 7
+    const b = c.tick(1_000)
+    expect(counterDeltas(a, b).mrd64).toBe(7)
+    expect(counterDeltas(a, b).cycles).toBe(1_000)
   })
 })

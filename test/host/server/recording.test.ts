@@ -68,7 +68,9 @@ describe('serve records its session', () => {
     expect(indices).toEqual([...indices].sort((a, b) => a - b))
     const runs = got.filter((r) => r.t === 'run')
     expect(runs[0]).toMatchObject({ id: 1, origin: 'manual', workload: { pattern: 'strided', bytes: 4096 }, error: null })
-    expect(runs[0]!.probeWindow).not.toBeNull()
+    // the window the run record names is the one of the report it recorded
+    expect(runs[0]!.probeWindow).toEqual((runs[0]!.result as { probeWindow: unknown }).probeWindow)
+    expect(runs[0]!.probeWindow).toMatchObject({ from: expect.any(Number), to: expect.any(Number) })
     expect(runs[0]!.result).toMatchObject({ id: 1, probe: { mrd32: 128 } })
     expect(runs[1]).toMatchObject({ id: 2, error: { code: 'PS_TWIN_EXITED' }, result: null, probeWindow: null })
     expect(got.find((r) => r.t === 'mark' && r.label === 'start')).toMatchObject({ note: '50 ms' })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { COUNTERS } from '../../../host/src/core/generated.js'
 import type { Counters } from '../../../host/src/core/probe.js'
-import { inflightSummary } from '../../../host/src/capture/inflight.js'
+import { inflightSummary } from '../../../host/src/core/inflight.js'
 
 const zero = (): Counters => Object.fromEntries(COUNTERS.map((c) => [c.key, 0])) as Counters
 const EMPTY_MIN = 2 ** 64 - 1 // what an empty minimum decodes to
