@@ -5,6 +5,7 @@
  *   firmware/include/generated/pcie_scope_protocol.h  C: frames and commands
  *   native/model/generated/workloads.h                C++: patterns, limits, size classes
  *   host/src/core/generated.ts                        TypeScript: all of the above
+ *   host/src/core/generated-decode.ts                 TypeScript: the snapshot's counter reader
  * `--check` compares instead of writing and exits 1 when a file is stale.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { emitCProtocol, emitCRegs } from './lib/emit-c.js'
 import { emitCpp } from './lib/emit-cpp.js'
 import { emitTs } from './lib/emit-ts.js'
+import { emitTsDecode } from './lib/emit-ts-decode.js'
 import { emitVerilog } from './lib/emit-verilog.js'
 import { buildModel, readRawSpec, SpecError } from './lib/model.js'
 
@@ -26,6 +28,7 @@ export const generatedFiles = (specRoot = root): Record<string, string> => {
     'firmware/include/generated/pcie_scope_protocol.h': emitCProtocol(m),
     'native/model/generated/workloads.h': emitCpp(m),
     'host/src/core/generated.ts': emitTs(m),
+    'host/src/core/generated-decode.ts': emitTsDecode(m),
   }
 }
 

@@ -146,7 +146,7 @@ export class FrameDecoder extends Transform {
       log.debug(() => `bad COBS ${dec.error}: ${hex(enc)}`)
       return
     }
-    const r = parseFrame(dec.data)
+    const r = parseFrame(dec.data, true) // cobsDecode's output is a fresh buffer: no second copy
     if (!r.ok) {
       if (r.code === 'PS_FRAME_UNKNOWN_TYPE' && r.frame) {
         this.counts.unknownFrames++

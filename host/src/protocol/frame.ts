@@ -50,9 +50,11 @@ export type ParseFrameResult = { ok: true; frame: Frame } | { ok: false; code: F
 
 /**
  * Parse COBS-decoded bytes. Checks length, then CRC, then the type id; an unknown type with a
- * good CRC comes back as PS_FRAME_UNKNOWN_TYPE together with the frame.
+ * good CRC comes back as PS_FRAME_UNKNOWN_TYPE together with the frame. The payload is a copy
+ * unless `owned` says `raw` belongs to the caller alone (the decoder's fresh COBS output), in
+ * which case it is a view and the copy is saved.
  */
-export const parseFrame = (raw: Uint8Array): ParseFrameResult => {
+export const parseFrame = (raw: Uint8Array, owned = false): ParseFrameResult => {
   const min = FRAMING.headerBytes + FRAMING.crcBytes
   if (raw.length < min) return { ok: false, code: 'PS_FRAME_SHORT', message: `frame of ${raw.length} B is shorter than ${min} B` }
   if (raw.length > FRAMING.maxRawBytes) {
@@ -72,7 +74,7 @@ export const parseFrame = (raw: Uint8Array): ParseFrameResult => {
   const frame: Frame = {
     type: buf.readUInt8(0),
     seq: buf.readUInt16LE(1),
-    payload: Buffer.from(buf.subarray(FRAMING.headerBytes, crcAt)),
+    payload: owned ? buf.subarray(FRAMING.headerBytes, crcAt) : Buffer.from(buf.subarray(FRAMING.headerBytes, crcAt)),
   }
   if (!TYPE_NAMES.has(frame.type)) {
     return { ok: false, code: 'PS_FRAME_UNKNOWN_TYPE', message: `unknown frame type 0x${frame.type.toString(16)}`, frame }

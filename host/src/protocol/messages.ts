@@ -4,6 +4,7 @@
  * No offsets or ids are written here; they all come from generated.ts.
  */
 import { PsError } from '../core/errors.js'
+import { readCounterBlock } from '../core/generated-decode.js'
 import type { Counters, FirmwareLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
 import {
   COMMAND_LAYOUT,
@@ -205,6 +206,14 @@ const FW_FIELDS = [
   'txDropped',
 ] as const satisfies readonly (keyof FirmwareLinkStats)[]
 
+// Every snapshot goes through here: the layout is resolved to plain offsets once, and the
+// counters come from the generated reader, one object literal (bench/decoder.mjs).
+const SNAP = SNAPSHOT_LAYOUT.fields
+const FW_OFFSETS: readonly number[] = FW_FIELDS.map((k) => SNAP[k].offset)
+if (SNAP.flags.type !== 'u8' || SNAP.index.type !== 'u32' || FW_FIELDS.some((k) => SNAP[k].type !== 'u32')) {
+  throw new Error('SNAPSHOT layout changed: decodeSnapshot reads flags as u8 and the rest as u32')
+}
+
 export const decodeSnapshot = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<Snapshot> => {
   if (payload.length !== SNAPSHOT_LAYOUT.bytes) {
     return {
@@ -212,17 +221,15 @@ export const decodeSnapshot = (seq: number, payload: Buffer, receivedAt: number 
       error: new PsError('PS_CMD_BAD_REPLY', `SNAPSHOT payload of ${payload.length} B, expected ${SNAPSHOT_LAYOUT.bytes}`),
     }
   }
-  const L = SNAPSHOT_LAYOUT.fields
-  const flags = readField(payload, L.flags.type, L.flags.offset)
-  const counters = {} as Counters
-  for (const c of COUNTERS) counters[c.key as CounterKey] = readField(payload, 'u64', L.counters.offset + c.index * COUNTER_BYTES)
+  const flags = payload.readUInt8(SNAP.flags.offset)
+  const counters: Counters = readCounterBlock(payload, SNAP.counters.offset)
   const firmware = {} as FirmwareLinkStats
-  for (const k of FW_FIELDS) firmware[k] = readField(payload, L[k].type, L[k].offset)
+  for (let k = 0; k < FW_FIELDS.length; k++) firmware[FW_FIELDS[k]!] = payload.readUInt32LE(FW_OFFSETS[k]!)
   return {
     ok: true,
     value: {
       seq,
-      index: readField(payload, L.index.type, L.index.offset),
+      index: payload.readUInt32LE(SNAP.index.offset),
       onDemand: (flags & SNAPSHOT_FLAG.ON_DEMAND) !== 0,
       enabled: (flags & SNAPSHOT_FLAG.ENABLED) !== 0,
       counters,

@@ -42,6 +42,14 @@ describe('frame', () => {
     const unk = parseFrame(buildRawFrame(0x7e, 9, Buffer.from([5])))
     expect(unk).toMatchObject({ ok: false, code: 'PS_FRAME_UNKNOWN_TYPE', frame: { type: 0x7e, seq: 9 } })
   })
+  it('copies the payload unless the caller hands the bytes over', () => {
+    const raw = buildRawFrame(FRAME_TYPE.RESPONSE, 3, Buffer.from([7, 8, 9]))
+    const copied = parseFrame(raw)
+    const owned = parseFrame(raw, true)
+    raw.fill(0xee, FRAMING.headerBytes, FRAMING.headerBytes + 3)
+    expect(copied.ok && [...copied.frame.payload]).toEqual([7, 8, 9])
+    expect(owned.ok && [...owned.frame.payload]).toEqual([0xee, 0xee, 0xee]) // a view: no copy made
+  })
   it('names frame types from the spec', () => {
     expect(frameTypeName(FRAME_TYPE.SNAPSHOT)).toBe('SNAPSHOT')
     expect(frameTypeName(0x55)).toBeUndefined()
