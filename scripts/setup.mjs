@@ -7,7 +7,8 @@
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -33,11 +34,30 @@ const TOOLS = {
     { cmd: 'yosys', pkg: 'yosys' },
     { cmd: 'python3', pkg: 'python3' },
     { cmd: 'clang-format', pkg: 'clang-format' },
+    // the firmware's coverage-guided fuzz target: clang plus its libFuzzer/sanitizer runtime
+    { cmd: 'clang', pkg: 'clang' },
+    { pkg: 'libclang-rt-dev', probe: () => canLinkLibFuzzer() },
     { cmd: 'chromium', pkg: 'chromium', path: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
   ],
 }
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0
+
+/** Whether clang links a libFuzzer target (the runtime is a separate package on Debian). */
+function canLinkLibFuzzer() {
+  if (!has('clang')) return false
+  const dir = mkdtempSync(join(tmpdir(), 'ps-fuzz-probe-'))
+  try {
+    writeFileSync(join(dir, 'f.c'), 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n')
+    return (
+      spawnSync('clang', ['-fsanitize=fuzzer,address,undefined', join(dir, 'f.c'), '-o', join(dir, 'f')], { stdio: 'ignore' }).status === 0
+    )
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const isMissing = (t) => (t.probe ? !t.probe() : t.path ? !existsSync(t.path) : !has(t.cmd))
 
 export function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts })
@@ -66,7 +86,7 @@ function ensureNpmDeps() {
 }
 
 function ensureSystemPackages(purposes) {
-  const missing = purposes.flatMap((p) => TOOLS[p]).filter((t) => (t.path ? !existsSync(t.path) : !has(t.cmd)))
+  const missing = purposes.flatMap((p) => TOOLS[p]).filter(isMissing)
   if (missing.length === 0) return
   const pkgs = [...new Set(missing.map((t) => t.pkg))]
   const install = `apt-get update && apt-get install -y --no-install-recommends ${pkgs.join(' ')}`

@@ -30,7 +30,7 @@ const make = (target: string): Promise<MakeRun> =>
     )
   })
 
-describe.each(['test', 'fuzz', 'xilinx-check'])('make %s', (target) => {
+describe.each(['test', 'fuzz', 'libfuzzer', 'xilinx-check'])('make %s', (target) => {
   it('exits 0 and closes with "N passed, 0 failed", N > 0', async () => {
     const run = await make(target)
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)

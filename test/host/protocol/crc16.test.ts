@@ -14,7 +14,7 @@ describe('crc16', () => {
   })
   it('equals the bit-by-bit definition for every length and split (the two-byte table path)', () => {
     // the CRC straight from its definition: one bit at a time, no tables
-    const bitwise = (data: Uint8Array, crc = CRC16.init): number => {
+    const bitwise = (data: Uint8Array, crc: number = CRC16.init): number => {
       let c = crc
       for (const b of data) {
         c ^= b << 8
