@@ -275,6 +275,12 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
     .option('--demo', 'demo mode of the server')
     .option('--dir <root>', `${ROOT_HELP}: the session is recorded into a new capture there`)
     .option('--no-record', 'do not record the session (captures are still listed)')
+    .option(
+      '--hang-timeout <ms>',
+      'twin only: a PING unanswered this long means the twin hung; it is killed and restarted',
+      parseIntArg,
+      5000,
+    )
     .action(
       async (
         o: SourceOpts & {
@@ -284,6 +290,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
           link?: string
           dir?: string
           record: boolean
+          hangTimeout: number
         },
       ) => {
         const source = pickSource(o)
@@ -299,6 +306,8 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
           ...(o.demo ? { demo: true } : {}),
           ...(o.token !== undefined ? { token: o.token } : {}),
           captures: { root: captureRoot(o.dir), record: o.record },
+          supervision: { hangTimeoutMs: o.hangTimeout },
+          notify: (line) => io.stderr(`pcie-scope: ${line}\n`),
         })
         io.stdout(`${server.url}\n`)
         if (server.recording) io.stderr(`pcie-scope: recording the session into ${server.recording}\n`)

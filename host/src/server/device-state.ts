@@ -128,7 +128,10 @@ export class DeviceState {
       wsClients: server.wsClients,
       linkErrors: { ...this.linkErrors },
       demo: { ...server.demo },
-      streaming: this.streamingPeriod === undefined ? null : { periodMs: this.periodInForce()! },
+      // as it is now: a device that is down streams nothing, whatever START asked for
+      streaming: this.streamingPeriod === undefined || !this.isConnected ? null : { periodMs: this.periodInForce()! },
+      wantStreaming: this.streamingPeriod === undefined ? null : { periodMs: this.periodInForce()! },
+      supervision: session.supervisor?.supervision() ?? null,
     }
   }
 
@@ -181,5 +184,7 @@ export class DeviceState {
 
 function deviceErrorCode(e: DeviceError | null): PsErrorCode {
   const c = e?.code
-  return c === 'PS_TWIN_EXITED' || c === 'PS_SERIAL_DISCONNECTED' || c === 'PS_DEVICE_CLOSED' ? c : 'PS_SERIAL_DISCONNECTED'
+  return c === 'PS_TWIN_EXITED' || c === 'PS_TWIN_HUNG' || c === 'PS_SERIAL_DISCONNECTED' || c === 'PS_DEVICE_CLOSED'
+    ? c
+    : 'PS_SERIAL_DISCONNECTED'
 }

@@ -39,9 +39,9 @@ import { WsHub } from './hub.js'
 import { createApp } from './routes.js'
 import { DEMO_PERIOD_MS, RunService } from './runs.js'
 import { hostAllowlist, newToken } from './security.js'
-import { openDeviceSession, type ServerSession } from './session.js'
+import { openDeviceSession, type ServerSession, type SupervisionOptions } from './session.js'
 import { upgradeHandler } from './upgrade.js'
-import type { ServerStatus } from '../core/wire.js'
+import type { DeviceError, ServerStatus, TwinFailure } from '../core/wire.js'
 import type { Recorder } from '../capture/recorder.js'
 import { openServerRecording } from './recording.js'
 
@@ -69,6 +69,10 @@ export interface StartServerOptions {
    * server records its session into (one capture: snapshots, runs, marks, device events)
    */
   captures?: { root: string; record: boolean }
+  /** twin only: restart back-off and hang detection (device/supervisor.ts has the defaults) */
+  supervision?: SupervisionOptions
+  /** one line for the user's terminal: the twin failed, is restarting, is back (the CLI prints them) */
+  notify?: (line: string) => void
 }
 
 export interface RunningServer {
@@ -87,9 +91,16 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     opts.session ??
     (await openDeviceSession(
       opts.twin
-        ? { twin: true, ...(opts.link !== undefined ? { link: opts.link } : {}) }
+        ? {
+            twin: true,
+            ...(opts.link !== undefined ? { link: opts.link } : {}),
+            ...(opts.supervision ? { supervision: opts.supervision } : {}),
+          }
         : { port: requirePort(opts.port), ...(opts.baudRate ? { baudRate: opts.baudRate } : {}) },
     ))
+  /** since when the device has been away, and why: the gap a reconnect records */
+  let away: { since: number; error: DeviceError | null } | undefined
+  const notify = opts.notify ?? (() => {})
   const allow = hostAllowlist(opts.http.host)
   let recording: Recorder | undefined
   try {
@@ -108,7 +119,12 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       // on a disconnect the snapshots already queued go out before the status that ends them
       if (!connected) hub.flush()
       const st = status()
-      recording?.device(connected ? 'reconnect' : 'disconnect', null, st.error)
+      if (connected && away) {
+        // the recording goes on: the time the device was away is marked, so no rate spans it
+        recording?.gap(away.since, Date.now(), away.error)
+        away = undefined
+      } else if (!connected) away = { since: Date.now(), error: st.error }
+      recording?.device(connected ? 'reconnect' : 'disconnect', connected ? session.info : null, st.error)
       hub.broadcast({ type: 'status', ...st })
     },
     streaming: (periodMs) => {
@@ -143,6 +159,21 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       }),
   })
 
+  // the supervisor's news, in words, on the terminal and the page
+  const onFailure = (f: TwinFailure): void => {
+    const sup = session.supervisor?.supervision()
+    const next = sup && sup.state === 'restarting' ? `; restarting it in ${sup.backoffMs} ms` : ''
+    notify(`${f.message}${next}`)
+    hub.broadcast({ type: 'twin-failure', failure: f, supervision: sup ?? null })
+  }
+  const onRestarted = (): void => {
+    const sup = session.supervisor?.supervision() ?? null
+    notify(`the twin is running again (restart ${sup?.restarts ?? '?'}, ${session.path})`)
+    hub.broadcast({ type: 'twin-restarted', supervision: sup })
+  }
+  session.supervisor?.on('failure', onFailure)
+  session.supervisor?.on('restarted', onRestarted)
+
   const app = createApp({
     token,
     allow,
@@ -157,6 +188,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
 
   const cleanupSession = async (): Promise<void> => {
     state.detach()
+    session.supervisor?.off('failure', onFailure)
+    session.supervisor?.off('restarted', onRestarted)
     recording?.close('complete') // after the last run and snapshot; failures were logged
     if (ownsSession) await session.close().catch(() => {})
   }
