@@ -37,7 +37,7 @@ import { packageRoot } from '../util/package-root.js'
 import { DeviceState } from './device-state.js'
 import { WsHub } from './hub.js'
 import { createApp } from './routes.js'
-import { DEMO_PERIOD_MS, RunService } from './runs.js'
+import { DEMO_PERIOD_MS, RunService, type RunLimits } from './runs.js'
 import { hostAllowlist, newToken } from './security.js'
 import { openDeviceSession, type ServerSession, type SupervisionOptions } from './session.js'
 import { upgradeHandler } from './upgrade.js'
@@ -71,6 +71,8 @@ export interface StartServerOptions {
   captures?: { root: string; record: boolean }
   /** twin only: restart back-off and hang detection (device/supervisor.ts has the defaults) */
   supervision?: SupervisionOptions
+  /** run deadlines (slack + bytes at a floor rate) and the queue bound (runs.ts has the defaults) */
+  runs?: Partial<RunLimits>
   /** one line for the user's terminal: the twin failed, is restarting, is back (the CLI prints them) */
   notify?: (line: string) => void
 }
@@ -83,6 +85,9 @@ export interface RunningServer {
   recording: string | null
   close(): Promise<void>
 }
+
+/** how long shutdown waits for responses still being written before it drops their sockets */
+const CLOSE_GRACE_MS = 500
 
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   const token = opts.token ?? newToken()
@@ -138,26 +143,30 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     hostStats: () => state.hostStats(),
     greeting: () => [state.hello(runs.lastReport), { type: 'status', ...status() }],
   })
-  const runs = new RunService(session, {
-    connected: () => state.connected,
-    watched: (): boolean => hub.size > 0,
-    start: (r) => {
-      recording?.runStart(r.id, r.origin, r.workload, r.baseline)
-      hub.flush() // the snapshots before the baseline reach the page first
-      hub.broadcast({ type: 'run-start', ...r })
+  const runs = new RunService(
+    session,
+    {
+      connected: () => state.connected,
+      watched: (): boolean => hub.size > 0,
+      start: (r) => {
+        recording?.runStart(r.id, r.origin, r.workload, r.baseline)
+        hub.flush() // the snapshots before the baseline reach the page first
+        hub.broadcast({ type: 'run-start', ...r })
+      },
+      report: (report) => {
+        recording?.run(report.id, report.origin, report.result.workload, { probeWindow: report.probeWindow, result: report })
+        hub.broadcast({ type: 'run', report, result: report.result, demo: { ...runs.demo } })
+      },
+      failed: (r, e) => recording?.run(r.id, r.origin, r.workload, { error: e }),
+      error: (origin, e) =>
+        hub.broadcast({
+          type: 'run-error',
+          origin,
+          error: { code: isPsError(e) ? e.code : 'PS_INTERNAL', message: e instanceof Error ? e.message : String(e) },
+        }),
     },
-    report: (report) => {
-      recording?.run(report.id, report.origin, report.result.workload, { probeWindow: report.probeWindow, result: report })
-      hub.broadcast({ type: 'run', report, result: report.result, demo: { ...runs.demo } })
-    },
-    failed: (r, e) => recording?.run(r.id, r.origin, r.workload, { error: e }),
-    error: (origin, e) =>
-      hub.broadcast({
-        type: 'run-error',
-        origin,
-        error: { code: isPsError(e) ? e.code : 'PS_INTERNAL', message: e instanceof Error ? e.message : String(e) },
-      }),
-  })
+    opts.runs,
+  )
 
   // the supervisor's news, in words, on the terminal and the page
   const onFailure = (f: TwinFailure): void => {
@@ -195,12 +204,15 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   }
   let closing: Promise<void> | undefined
   const closeAll = async (): Promise<void> => {
+    // no new connections; the runs cut off below still answer theirs (503 PS_SERVER_CLOSING)
+    const stopped = new Promise<void>((r) => server.close(() => r()))
     await runs.close()
     await hub.close()
-    await new Promise<void>((r) => {
-      server.close(() => r())
-      server.closeAllConnections()
-    })
+    // idle keep-alive sockets go now; a response still being written gets a moment to finish
+    server.closeIdleConnections()
+    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
+    await stopped
+    clearTimeout(force)
     await cleanupSession()
   }
 

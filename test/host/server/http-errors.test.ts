@@ -19,7 +19,12 @@ describe('PsError code → HTTP status', () => {
       PS_SERIAL_DISCONNECTED: 503,
       PS_DEVICE_CLOSED: 503,
       PS_TWIN_EXITED: 503,
+      PS_TWIN_HUNG: 503,
+      PS_RUN_QUEUE_FULL: 503,
+      PS_SERVER_CLOSING: 503,
       PS_CMD_TIMEOUT: 504,
+      PS_WORKLOAD_TIMEOUT: 504,
+      PS_RUN_CANCELLED: 499,
     })
   })
 

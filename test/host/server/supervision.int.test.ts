@@ -38,7 +38,7 @@ const until = async <T>(what: string, probe: () => Promise<T | undefined> | T | 
   }
 }
 
-const setup = async () => {
+const setup = async (runs?: { slackMs: number; floorBytesPerSecond: number }) => {
   expect(built, 'the twin is not built: run `npm run build:twin`').toBe(true)
   const captures = mkdtempSync(join(tmpdir(), 'ps-supervision-'))
   cleanup.push(() => rmSync(captures, { recursive: true, force: true }))
@@ -55,6 +55,7 @@ const setup = async () => {
     session,
     captures: { root: captures, record: true },
     notify: (l) => notices.push(l),
+    ...(runs ? { runs } : {}),
   })
   cleanup.push(() => srv.close())
   const base = new URL(srv.url).origin
@@ -124,6 +125,24 @@ describe('twin supervision (real twin)', () => {
     const pid = t.session.twinPid!
     process.kill(pid, 'SIGKILL')
     await expectRecovery(t, pid, 'exit')
+  })
+
+  it('a run past its deadline is aborted on the real twin: 504, the busy twin restarted, the next run served', async () => {
+    const t = await setup({ slackMs: 300, floorBytesPerSecond: 1e12 })
+    const pid = t.session.twinPid!
+    const r = await http(t.base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'strided', bytes: 1 << 30, offset: 0 } })
+    expect(r.status).toBe(504)
+    expect(r.json.error.code).toBe('PS_WORKLOAD_TIMEOUT')
+    const st = await until('the restarted twin', async () => {
+      const s = await t.status()
+      return s.connected && s.supervision!.restarts === 1 ? s : undefined
+    })
+    expect(st.supervision!.lastFailure).toMatchObject({ reason: 'killed', signal: 'SIGKILL' })
+    expect(st.supervision!.lastFailure!.message).toMatch(/passed its deadline/)
+    expect(t.session.twinPid).not.toBe(pid)
+    const next = await http(t.base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'strided', bytes: 4096, offset: 0 } })
+    expect(next.status).toBe(200)
+    expect(next.json.issued.count).toBe(128)
   })
 
   it('a hung twin (SIGSTOP) is detected within the hang timeout, killed, restarted and streams again', async () => {
