@@ -94,3 +94,16 @@ export function bodyReadError(err: unknown): ApiError {
     ...(typeof e.type === 'string' ? { details: { type: e.type } } : {}),
   })
 }
+
+/**
+ * An error from express or its static file server (a malformed path, a missing file, a bad
+ * range) carries its own 4xx `status`: kept, with a code saying whose fault it is. Anything
+ * else passes through unchanged (a PsError keeps its code; the rest is a 500).
+ */
+export function clientHttpError(err: unknown): unknown {
+  if (isPsError(err)) return err
+  const e = (typeof err === 'object' && err !== null ? err : {}) as { status?: unknown; message?: unknown }
+  if (typeof e.status !== 'number' || e.status < 400 || e.status >= 500) return err
+  const message = typeof e.message === 'string' && e.message ? e.message : `HTTP ${e.status}`
+  return new ApiError(e.status === 404 ? 'PS_HTTP_NOT_FOUND' : 'PS_REQUEST_INVALID', message, { status: e.status, cause: err })
+}

@@ -12,7 +12,7 @@ import { PATTERNS } from '../core/workload.js'
 import type { ServerStatus } from '../core/wire.js'
 import { packageVersion } from '../util/package-root.js'
 import type { DeviceState } from './device-state.js'
-import { ApiError, apiErrorHandler, bodyReadError, sendError } from './http-errors.js'
+import { ApiError, apiErrorHandler, bodyReadError, clientHttpError, sendError } from './http-errors.js'
 import type { RunService } from './runs.js'
 import { capturesRouter, type CapturesDeps } from './captures.js'
 import { EmptyBody, openApiDocument, RunBody, StartBody } from './schemas.js'
@@ -54,6 +54,11 @@ export function createApp(deps: AppDeps): Express {
       res.status(503).type('text/plain').send(`web UI not built (${deps.webRoot}): run npm run build:web\n`)
     })
   }
+  // outside /api too, a miss or a refused request answers in JSON, never express's HTML page
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(new PsError('PS_HTTP_NOT_FOUND', `no such page: ${req.method} ${req.path}`))
+  })
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => sendError(res, clientHttpError(err)))
   return app
 }
 

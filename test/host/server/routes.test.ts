@@ -181,6 +181,57 @@ describe('request bodies', () => {
     expect(client.calls).toEqual([])
   })
 
+  it('answers 413 to a gzip body that inflates past the limit, 400 to gzip or deflate of something not JSON', async () => {
+    const { base, client } = await serve()
+    const bomb = await http(base, 'POST', '/api/start', {
+      token: TOKEN,
+      rawBody: gzipSync(Buffer.alloc(10_000_000, 32)),
+      headers: gzipJson,
+    })
+    expect(bomb.status).toBe(413)
+    expect(bomb.json.error).toMatchObject({ code: 'PS_REQUEST_INVALID', details: { type: 'entity.too.large' } })
+    const notJson = await http(base, 'POST', '/api/start', { token: TOKEN, rawBody: gzipSync('periodMs=50'), headers: gzipJson })
+    expect(notJson.status).toBe(400)
+    expect(notJson.json.error).toMatchObject({ code: 'PS_REQUEST_INVALID', details: { type: 'entity.parse.failed' } })
+    const deflate = await http(base, 'POST', '/api/start', {
+      token: TOKEN,
+      rawBody: Buffer.from('not deflate'),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'deflate' },
+    })
+    expect(deflate.status).toBe(400)
+    expect(deflate.json.error.code).toBe('PS_REQUEST_INVALID')
+    expect(client.calls).toEqual([])
+  })
+
+  it('answers 415 to a JSON body in a charset it does not read, 400 to JSON that is not an object', async () => {
+    const { base } = await serve()
+    const latin1 = await http(base, 'POST', '/api/start', {
+      token: TOKEN,
+      rawBody: '{}',
+      headers: { 'content-type': 'application/json; charset=latin1' },
+    })
+    expect(latin1.status).toBe(415)
+    expect(latin1.json.error).toMatchObject({ code: 'PS_REQUEST_INVALID', details: { type: 'charset.unsupported' } })
+    for (const rawBody of ['null', '"x"', '[1]']) {
+      const r = await http(base, 'POST', '/api/run', { token: TOKEN, rawBody })
+      expect(r.status, rawBody).toBe(400)
+      expect(r.json.error.code).toBe('PS_REQUEST_INVALID')
+    }
+  })
+
+  it('answers in JSON outside /api too: a page that does not exist, a malformed path', async () => {
+    const { base } = await serve()
+    for (const path of ['/nope', '/%E0%A4%A']) {
+      const r = await http(base, 'GET', path)
+      expect(r.status, path).toBe(404)
+      expect(r.headers['content-type']).toMatch(/^application\/json/)
+      expect(r.json.error.code).toBe('PS_HTTP_NOT_FOUND')
+    }
+    const post = await http(base, 'POST', '/index.html', { rawBody: 'x', headers: { 'content-type': 'text/plain' } })
+    expect(post.status).toBe(404)
+    expect(post.json.error.code).toBe('PS_HTTP_NOT_FOUND')
+  })
+
   it('answers 415 PS_REQUEST_INVALID to an unknown content encoding', async () => {
     const { base } = await serve()
     const r = await http(base, 'POST', '/api/stop', {
