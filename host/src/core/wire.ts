@@ -45,6 +45,8 @@ export interface ServerStatus {
   /** WebSocket snapshot batches skipped for slow clients, summed over all clients */
   wsDrops: number
   wsClients: number
+  /** WebSocket clients terminated because they stopped reading (their send buffer passed its bound) */
+  wsClientsDropped: number
   /** link errors the probe client reported, by PsError code */
   linkErrors: Record<string, number>
   demo: DemoState

@@ -38,7 +38,7 @@ import { DeviceState } from './device-state.js'
 import { WsHub } from './hub.js'
 import { createApp } from './routes.js'
 import { DEMO_PERIOD_MS, RunService, type RunLimits } from './runs.js'
-import { hostAllowlist, newToken } from './security.js'
+import { checkBinding, hostAllowlist, interfaceAddresses, isLoopback, isWildcard, newToken } from './security.js'
 import { openDeviceSession, type ServerSession, type SupervisionOptions } from './session.js'
 import { upgradeHandler } from './upgrade.js'
 import type { DeviceError, ServerStatus, TwinFailure } from '../core/wire.js'
@@ -71,6 +71,8 @@ export interface StartServerOptions {
   captures?: { root: string; record: boolean }
   /** twin only: restart back-off and hang detection (device/supervisor.ts has the defaults) */
   supervision?: SupervisionOptions
+  /** http socket timeouts (defaults: HTTP_TIMEOUTS) */
+  timeouts?: Partial<HttpTimeouts>
   /** run deadlines (slack + bytes at a floor rate) and the queue bound (runs.ts has the defaults) */
   runs?: Partial<RunLimits>
   /** one line for the user's terminal: the twin failed, is restarting, is back (the CLI prints them) */
@@ -86,11 +88,27 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+/**
+ * Socket timeouts, set on purpose: a client gets HEADERS ms to send its headers and REQUEST ms
+ * for the whole request (a body included; a long run's answer is not bounded by this, its
+ * deadline is), an idle keep-alive socket is closed after KEEP_ALIVE ms, and the server checks
+ * for expired requests every CHECK ms.
+ */
+export interface HttpTimeouts {
+  headersMs: number
+  requestMs: number
+  keepAliveMs: number
+  checkMs: number
+}
+export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkMs: 1_000 }
+
 /** how long shutdown waits for responses still being written before it drops their sockets */
 const CLOSE_GRACE_MS = 500
 
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   const token = opts.token ?? newToken()
+  // refused before anything starts: no twin is launched for a server that may not run
+  checkBinding(opts.http.host, token)
   const ownsSession = opts.session === undefined
   const session: ServerSession =
     opts.session ??
@@ -106,7 +124,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   /** since when the device has been away, and why: the gap a reconnect records */
   let away: { since: number; error: DeviceError | null } | undefined
   const notify = opts.notify ?? (() => {})
-  const allow = hostAllowlist(opts.http.host)
+  const allow = hostAllowlist(opts.http.host, isWildcard(opts.http.host) ? interfaceAddresses('any') : [])
   let recording: Recorder | undefined
   try {
     if (opts.captures?.record) recording = openServerRecording(opts.captures.root, session)
@@ -138,7 +156,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     },
     cleared: () => recording?.mark('clear'),
   })
-  const status = (): ServerStatus => state.status({ wsDrops: hub.drops, wsClients: hub.size, demo: runs.demo })
+  const status = (): ServerStatus =>
+    state.status({ wsDrops: hub.drops, wsClients: hub.size, wsClientsDropped: hub.clientsDropped, demo: runs.demo })
   const hub = new WsHub({
     hostStats: () => state.hostStats(),
     greeting: () => [state.hello(runs.lastReport), { type: 'status', ...status() }],
@@ -192,7 +211,11 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     webRoot: resolve(opts.webRoot ?? join(packageRoot(), 'dist', 'web')),
     captures: { root: opts.captures?.root ?? null, recording: () => (recording && !recording.writer.closed ? recording.name : null) },
   })
-  const server: Server = createServer(app)
+  const t = { ...HTTP_TIMEOUTS, ...opts.timeouts }
+  const server: Server = createServer(
+    { headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: t.checkMs },
+    app,
+  )
   server.on('upgrade', upgradeHandler({ token, allow, accept: (req, socket, head) => hub.upgrade(req, socket, head) }))
 
   const cleanupSession = async (): Promise<void> => {
@@ -236,8 +259,15 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   }
 
   const addr = server.address() as AddressInfo
-  const urlHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address
-  const shownHost = urlHost === '0.0.0.0' || urlHost === '[::]' ? 'localhost' : urlHost
+  const shownHost = urlHostOf(addr)
+  if (!isLoopback(addr.address)) {
+    const reach = isWildcard(addr.address)
+      ? `every interface (${interfaceAddresses(addr.family === 'IPv6' ? 'any' : 'IPv4').join(', ')})`
+      : addr.address
+    notify(
+      `warning: listening on ${reach}, port ${addr.port}: anyone on the network who has the token controls the probe (serve on 127.0.0.1 to keep it to this machine)`,
+    )
+  }
   return {
     url: `http://${shownHost}:${addr.port}/?token=${encodeURIComponent(token)}`,
     token,
@@ -265,6 +295,16 @@ async function listen(server: Server, at: { host: string; port: number }): Promi
       throw new PsError('PS_HTTP_LISTEN', `cannot listen on ${where} (${code})`, { cause: e })
     throw e
   }
+}
+
+/**
+ * The host of the URL to print: the bound address itself, or for a wildcard binding the first
+ * address of this machine that others can reach (loopback when it has none).
+ */
+function urlHostOf(addr: AddressInfo): string {
+  let host = addr.address
+  if (isWildcard(host)) host = interfaceAddresses(addr.family === 'IPv6' ? 'any' : 'IPv4')[0] ?? '127.0.0.1'
+  return host.includes(':') ? `[${host}]` : host
 }
 
 function requirePort(port: string | undefined): string {

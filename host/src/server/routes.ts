@@ -16,7 +16,7 @@ import { ApiError, apiErrorHandler, bodyReadError, clientHttpError, sendError } 
 import type { RunService } from './runs.js'
 import { capturesRouter, type CapturesDeps } from './captures.js'
 import { EmptyBody, openApiDocument, RunBody, StartBody } from './schemas.js'
-import { bearerToken, hostAllowed, tokenMatches } from './security.js'
+import { bearerToken, hostAllowed, setSecurityHeaders, tokenMatches } from './security.js'
 
 /** the largest request body the API reads */
 const BODY_LIMIT = '64kb'
@@ -39,7 +39,11 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by')
   app.set('etag', false)
 
-  // DNS-rebinding guard on every request, static files included.
+  // security headers on every response; then the DNS-rebinding guard, static files included
+  app.use((_req, res, next) => {
+    setSecurityHeaders(res)
+    next()
+  })
   app.use((req, res, next) => {
     if (!hostAllowed(deps.allow, req.headers.host)) return sendError(res, new PsError('PS_HTTP_FORBIDDEN', 'Host header not allowed'))
     next()
@@ -47,6 +51,14 @@ export function createApp(deps: AppDeps): Express {
 
   app.use('/api', apiRouter(deps))
 
+  // the page's source map shows its source: only to a caller with the token (header or ?token=)
+  app.use((req, res, next) => {
+    if (!req.path.endsWith('.map')) return next()
+    const given = bearerToken(req.headers.authorization) ?? (typeof req.query['token'] === 'string' ? req.query['token'] : undefined)
+    if (tokenMatches(deps.token, given)) return next()
+    res.set('WWW-Authenticate', 'Bearer')
+    sendError(res, new PsError('PS_HTTP_UNAUTHORIZED', 'the source map needs the token'))
+  })
   if (existsSync(join(deps.webRoot, 'index.html'))) {
     app.use(express.static(deps.webRoot, { index: 'index.html', etag: false }))
   } else {

@@ -1,3 +1,5 @@
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startServer } from '../../../host/src/server/index.js'
 import { fakeSession } from './fake-session.js'
@@ -208,5 +210,90 @@ describe('demo mode', () => {
     // held for DEMO_HOLD_MS after the manual run: nothing else ran right after it
     await new Promise((res) => setTimeout(res, 300))
     expect(runner.runs.length).toBe(i + 1)
+  })
+})
+
+describe('binding beyond loopback', () => {
+  it('refuses a token under 16 characters with PS_USAGE before starting anything', async () => {
+    const session = fakeSession()
+    const r = startServer({ twin: true, http: { host: '0.0.0.0', port: 0 }, token: 'short-token', session })
+    await expect(r).rejects.toMatchObject({ code: 'PS_USAGE', message: expect.stringMatching(/at least 16 characters; --token has 11/) })
+  })
+
+  it('warns with the real address, and prints a URL that works (not 0.0.0.0, the real port)', async () => {
+    const notices: string[] = []
+    const srv = track(
+      await startServer({
+        twin: true,
+        http: { host: '0.0.0.0', port: 0 },
+        token: TOKEN,
+        session: fakeSession(),
+        notify: (l) => notices.push(l),
+      }),
+    )
+    const u = new URL(srv.url)
+    expect(u.hostname).not.toBe('0.0.0.0')
+    expect(Number(u.port)).toBeGreaterThan(0)
+    expect(notices).toHaveLength(1)
+    expect(notices[0]).toMatch(
+      new RegExp(`^warning: listening on every interface \\(.*${u.hostname.replace(/\./g, '\\.')}.*\\), port ${u.port}`),
+    )
+    // the printed URL's host passes the Host check: the page and the API answer on it
+    const status = await http(srv.url, 'GET', '/api/status', { token: TOKEN })
+    expect(status.status).toBe(200)
+  })
+
+  it('says nothing on loopback, and accepts a short token there', async () => {
+    const notices: string[] = []
+    track(
+      await startServer({
+        twin: true,
+        http: { host: '127.0.0.1', port: 0 },
+        token: 'abc',
+        session: fakeSession(),
+        notify: (l) => notices.push(l),
+      }),
+    )
+    expect(notices).toEqual([])
+  })
+})
+
+describe('idle sockets', () => {
+  const connectRaw = async (base: string) => {
+    const u = new URL(base)
+    const sock = connect(Number(u.port), u.hostname)
+    await once(sock, 'connect')
+    return sock
+  }
+
+  it('closes a connection that never finishes its headers, and an idle keep-alive one', async () => {
+    const session = fakeSession()
+    const srv = track(
+      await startServer({
+        twin: true,
+        http: { host: '127.0.0.1', port: 0 },
+        token: TOKEN,
+        session,
+        timeouts: { headersMs: 300, requestMs: 600, keepAliveMs: 200, checkMs: 100 },
+      }),
+    )
+    const base = new URL(srv.url).origin
+    const slow = await connectRaw(base)
+    slow.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n') // and never the blank line
+    const t0 = Date.now()
+    let reply = ''
+    slow.on('data', (d: Buffer) => (reply += d.toString()))
+    await once(slow, 'close')
+    expect(Date.now() - t0).toBeLessThan(2_000)
+    expect(reply).toMatch(/^HTTP\/1\.1 408/)
+
+    const idle = await connectRaw(base)
+    idle.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n')
+    let got = ''
+    idle.on('data', (d: Buffer) => (got += d.toString()))
+    const t1 = Date.now()
+    await once(idle, 'close')
+    expect(got).toMatch(/^HTTP\/1\.1 200/)
+    expect(Date.now() - t1).toBeLessThan(2_000)
   })
 })

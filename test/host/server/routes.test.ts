@@ -6,6 +6,7 @@ import type { Request } from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import { body } from '../../../host/src/server/routes.js'
 import { EmptyBody, StartBody } from '../../../host/src/server/schemas.js'
+import { CONTENT_SECURITY_POLICY } from '../../../host/src/server/security.js'
 import { closeServers, http, serve, TOKEN } from './helpers.js'
 
 afterEach(closeServers)
@@ -279,5 +280,51 @@ describe('request bodies', () => {
         details: expect.objectContaining({ properties: expect.anything() }),
       }),
     )
+  })
+})
+
+describe('security headers and the source map', () => {
+  const webRoot = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ps-web-'))
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>t</title>')
+    writeFileSync(join(dir, 'main.js'), 'console.log(1)\n//# sourceMappingURL=main.js.map\n')
+    writeFileSync(join(dir, 'main.js.map'), '{"version":3,"sources":["web/main.ts"],"mappings":""}')
+    return dir
+  }
+
+  it('sends nosniff, the CSP with frame-ancestors, no-referrer on every response: page, API, errors, 404s', async () => {
+    const { base } = await serve({ webRoot: webRoot() })
+    const replies = [
+      await http(base, 'GET', '/'),
+      await http(base, 'GET', '/main.js'),
+      await http(base, 'GET', '/api/health'),
+      await http(base, 'GET', '/api/status', { token: TOKEN }),
+      await http(base, 'GET', '/api/status'),
+      await http(base, 'GET', '/nope'),
+      await http(base, 'POST', '/api/start', { token: TOKEN, rawBody: '{' }),
+      await http(base, 'GET', '/', { headers: { host: 'attacker.test' } }),
+    ]
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 401, 404, 400, 403])
+    for (const r of replies) {
+      expect(r.headers['x-content-type-options']).toBe('nosniff')
+      expect(r.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY)
+      expect(r.headers['referrer-policy']).toBe('no-referrer')
+      expect(r.headers['x-frame-options']).toBe('DENY')
+    }
+    expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'")
+    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'")
+  })
+
+  it('serves the source map only with the token (Bearer or ?token=)', async () => {
+    const { base } = await serve({ webRoot: webRoot() })
+    const none = await http(base, 'GET', '/main.js.map')
+    expect(none.status).toBe(401)
+    expect(none.json.error.code).toBe('PS_HTTP_UNAUTHORIZED')
+    expect(none.text).not.toContain('web/main.ts')
+    expect((await http(base, 'GET', '/main.js.map?token=wrong')).status).toBe(401)
+    const bearer = await http(base, 'GET', '/main.js.map', { token: TOKEN })
+    expect(bearer.status).toBe(200)
+    expect(bearer.text).toContain('web/main.ts')
+    expect((await http(base, 'GET', `/main.js.map?token=${TOKEN}`)).status).toBe(200)
   })
 })
