@@ -61,6 +61,8 @@ export class DeviceState {
     for (const [event, fn] of Object.entries(this.listeners)) session.client.on(event as keyof typeof this.listeners, fn)
     const seeded = session.client.lastSnapshot()
     if (seeded) this.recent.push(seeded)
+    // a probe already streaming (a board a previous session started) streams now: say so
+    if (session.info.streaming) this.streamingPeriod = session.info.periodMs
   }
 
   get connected(): boolean {

@@ -93,6 +93,15 @@ describe('DeviceState', () => {
     expect(state.status(server)).toMatchObject({ streaming: { periodMs: 50 }, wantStreaming: { periodMs: 50 } })
   })
 
+  it('a probe that was already streaming when the server started reads as streaming at its period', () => {
+    const session = fakeSession()
+    const state = new DeviceState(
+      { ...session, info: { ...session.info, streaming: true, periodMs: 200 } },
+      { snapshot: () => {}, connection: () => {} },
+    )
+    expect(state.status(server)).toMatchObject({ streaming: { periodMs: 200 }, wantStreaming: { periodMs: 200 } })
+  })
+
   it('a START that a reconnect re-issues and the device refuses leaves streaming null, counted as a link error', async () => {
     const { state, client } = setup()
     await state.start(50)
