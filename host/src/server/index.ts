@@ -8,9 +8,12 @@
  * With `captures.record` the session is recorded into a new capture under the root
  * (recording.ts): every snapshot, every run's start and result, START/STOP/CLEAR, device events.
  *
- * It prints nothing; the CLI prints the URL. A device that disconnects leaves the server up: it
- * reports `connected: false` with the error code, keeps the last snapshots, and device commands
- * answer 503 with that code.
+ * It prints nothing itself: the CLI prints the URL, and `notify` lines (the twin failed, is
+ * restarting, is back; the warning of a binding beyond loopback). A device that disconnects
+ * leaves the server up: it reports `connected: false` with the error code, keeps the last
+ * snapshots, and device commands answer 503 with that code. A twin is supervised
+ * (device/supervisor.ts): restarted after it exits or hangs, with the gap recorded.
+ * Runs have deadlines and a bounded queue (runs.ts); docs/contracts.md §6 has the error codes.
  *
  * REST (Bearer token on /api except health; JSON bodies only, anything else 4xx PS_REQUEST_INVALID;
  * JSON errors {error:{code,message,details?}}):
@@ -27,7 +30,8 @@
  * WebSocket /ws?token=… (server → browser, JSON text; see wire.ts ServerMessage):
  *   hello, status (on connect, on device disconnect or reconnect, on START/STOP), snapshot (batched
  *   ≤ 20 Hz, skipped for clients with > 1 MiB buffered, counted in wsDrops), run-start (before a
- *   workload, with its baseline snapshot), run (after every workload), run-error.
+ *   workload, with its baseline snapshot), run (after every workload), run-error, twin-failure
+ *   and twin-restarted (the supervisor's news).
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
