@@ -51,6 +51,8 @@ export interface SupervisorEvents {
 }
 
 const STDERR_LINES = 5
+/** how long a closed PTY waits for the twin's own exit before the supervisor ends the twin */
+const LINK_GRACE_MS = 1_000
 
 const zeroStats = (): HostLinkStats => ({
   frames: 0,
@@ -246,9 +248,16 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
       this.client.emit('snapshot', snap)
     }
     const onLinkError = (e: PsError) => this.client.emit('link-error', e)
-    // the PTY went away while the twin runs on: the link is unusable, so this twin is done
+    // A twin that dies closes its PTY first: its own exit follows within moments and tells the
+    // story. The PTY gone while the twin still runs after that grace: the link is unusable, so
+    // this twin is done.
+    let linkGrace: NodeJS.Timeout | undefined
     const onDisconnect = (e: PsError) => {
-      if (twin.isRunning) this.end(s, 'killed', `the twin's serial link closed (${e.message})`)
+      clearTimeout(linkGrace)
+      linkGrace = setTimeout(() => {
+        if (twin.isRunning) this.end(s, 'killed', `the twin's serial link closed (${e.message})`)
+      }, LINK_GRACE_MS)
+      linkGrace.unref()
     }
     const onExit = () => void this.onExit(s)
     c.on('snapshot', onSnapshot)
@@ -260,6 +269,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
       c.off('link-error', onLinkError)
       c.off('disconnect', onDisconnect)
       twin.off('exit', onExit)
+      clearTimeout(linkGrace)
     }
     this.client.up(c)
     if (!twin.isRunning) void this.onExit(s)

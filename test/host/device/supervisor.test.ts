@@ -159,6 +159,25 @@ describe('SupervisedTwin', () => {
     expect(s.twinPid).toBe(1001)
   })
 
+  it('a PTY that closes before the twin exits: the exit tells the story, not the closed link', async () => {
+    const f = fakeSessions()
+    const s = await supervise(f)
+    const failed = next<TwinFailure>(s, 'failure')
+    f.made[0]!.client.emit('disconnect', new PsError('PS_SERIAL_DISCONNECTED', 'serial port closed'))
+    f.made[0]!.twin.die(null, 'SIGKILL') // the twin's own exit arrives just after its PTY closed
+    expect(await failed).toMatchObject({ reason: 'exit', signal: 'SIGKILL' })
+  })
+
+  it('a PTY closed while the twin runs on past the grace: the supervisor ends that twin', async () => {
+    const f = fakeSessions()
+    const s = await supervise(f)
+    const failed = next<TwinFailure>(s, 'failure')
+    f.made[0]!.client.emit('disconnect', new PsError('PS_SERIAL_DISCONNECTED', 'serial port closed'))
+    const x = await failed
+    expect(x.reason).toBe('killed')
+    expect(x.message).toMatch(/^the twin's serial link closed \(serial port closed\)/)
+  })
+
   it('describes exits by code or signal', () => {
     expect(describeExit(0, null, [])).toBe('exited with code 0')
     expect(describeExit(null, 'SIGKILL', ['a', 'b'])).toBe('was killed by SIGKILL; its last stderr lines: a | b')
