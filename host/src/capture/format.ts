@@ -74,7 +74,7 @@ export interface DeviceRecord {
   t: 'device'
   at: number
   event: 'connect' | 'disconnect' | 'reconnect'
-  /** INFO at connect; null for the other events */
+  /** INFO at connect and (the server's) reconnect, the probe that answers now; null on disconnect */
   info: ProbeInfo | null
   error: RecordError | null
 }

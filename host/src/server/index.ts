@@ -153,6 +153,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       } else if (!connected) away = { since: Date.now(), error: st.error }
       recording?.device(connected ? 'reconnect' : 'disconnect', connected ? session.info : null, st.error)
       hub.broadcast({ type: 'status', ...st })
+      if (connected && opts.demo) runs.startDemo() // the loop ended when the device went away
     },
     streaming: (periodMs) => {
       recording?.mark(periodMs === null ? 'stop' : 'start', periodMs === null ? null : `${periodMs} ms`)

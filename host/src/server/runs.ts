@@ -197,13 +197,16 @@ export class RunService {
     }
   }
 
+  /** Starts the demo loop; again after a reconnect (the loop ends while the device is gone). */
   startDemo(): void {
-    if (this.demoLoop || !this.session.runner) return
+    if (this.demoLoop || !this.session.runner || this.abort.signal.aborted) return
     this.demo.enabled = true
-    this.demoLoop = this.loop().finally(() => {
+    const loop = this.loop().finally(() => {
       this.demo.enabled = false
       this.demo.current = null
+      if (this.demoLoop === loop) this.demoLoop = undefined
     })
+    this.demoLoop = loop
   }
 
   private async loop(): Promise<void> {

@@ -184,6 +184,20 @@ describe('demo mode', () => {
     expect(runner.runs.length).toBe(n)
   })
 
+  it('the demo loop ends while the device is gone and resumes when it is back', async () => {
+    const { base, client, session } = await serve({ demo: true, runDelayMs: 5 })
+    const runner = session.runner as unknown as { runs: unknown[] }
+    await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => runner.runs.length, { timeout: 3000 }).toBeGreaterThanOrEqual(1)
+    client.disconnect('PS_TWIN_EXITED')
+    const status = async () => (await http(base, 'GET', '/api/status', { token: TOKEN })).json
+    await expect.poll(async () => (await status()).demo.enabled, { timeout: 3000 }).toBe(false)
+    const n = runner.runs.length
+    client.emit('reconnect')
+    await expect.poll(async () => (await status()).demo.enabled, { timeout: 3000 }).toBe(true)
+    await expect.poll(() => runner.runs.length, { timeout: 3000 }).toBeGreaterThan(n)
+  })
+
   it('waits while nobody watches: no demo run without a WebSocket client', async () => {
     const { base, session } = await serve({ demo: true, runDelayMs: 5 })
     const runner = session.runner as unknown as { runs: unknown[] }
