@@ -143,6 +143,11 @@ describe('REST device routes', () => {
     expect(run.properties.pattern.enum).toEqual(['strided', 'merged-aligned', 'merged-misaligned'])
     expect(run.required).toEqual(expect.arrayContaining(['pattern', 'bytes']))
     expect(doc.paths['/api/run'].post.responses['409'].description).toBe('no workload runner (PS_WORKLOAD_UNSUPPORTED)')
+    const runErrors = doc.paths['/api/run'].post.responses
+    expect(Object.keys(runErrors).sort()).toEqual(['200', '400', '401', '409', '413', '415', '503', '504'])
+    expect(runErrors['504'].description).toContain('PS_WORKLOAD_TIMEOUT')
+    expect(runErrors['503'].description).toContain('PS_RUN_QUEUE_FULL')
+    expect(doc['x-websocket'].messages).toEqual(expect.arrayContaining(['twin-failure', 'twin-restarted']))
   })
 })
 
