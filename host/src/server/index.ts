@@ -39,7 +39,7 @@ import { join, resolve } from 'node:path'
 import { isPsError, PsError } from '../core/errors.js'
 import { packageRoot } from '../util/package-root.js'
 import { DeviceState } from './device-state.js'
-import { WsHub } from './hub.js'
+import { WsHub, type HubOptions } from './hub.js'
 import { createApp } from './routes.js'
 import { DEMO_PERIOD_MS, RunService, type RunLimits } from './runs.js'
 import { checkBinding, hostAllowlist, interfaceAddresses, isLoopback, isWildcard, newToken } from './security.js'
@@ -75,6 +75,8 @@ export interface StartServerOptions {
   captures?: { root: string; record: boolean }
   /** twin only: restart back-off and hang detection (device/supervisor.ts has the defaults) */
   supervision?: SupervisionOptions
+  /** WebSocket back-pressure bounds (hub.ts has the defaults) */
+  ws?: Pick<HubOptions, 'maxBufferedBytes' | 'dropBufferedBytes' | 'stuckMs'>
   /** http socket timeouts (defaults: HTTP_TIMEOUTS) */
   timeouts?: Partial<HttpTimeouts>
   /** run deadlines (slack + bytes at a floor rate) and the queue bound (runs.ts has the defaults) */
@@ -164,6 +166,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const status = (): ServerStatus =>
     state.status({ wsDrops: hub.drops, wsClients: hub.size, wsClientsDropped: hub.clientsDropped, demo: runs.demo })
   const hub = new WsHub({
+    ...opts.ws,
     hostStats: () => state.hostStats(),
     greeting: () => [state.hello(runs.lastReport), { type: 'status', ...status() }],
   })

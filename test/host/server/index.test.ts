@@ -311,3 +311,47 @@ describe('idle sockets', () => {
     expect(Date.now() - t1).toBeLessThan(2_000)
   })
 })
+
+describe('a WebSocket client that never reads', () => {
+  it('is dropped once its send buffer stays past the bound, counted in /api/status; other clients go on', async () => {
+    const session = fakeSession()
+    const srv = track(
+      await startServer({
+        twin: true,
+        http: { host: '127.0.0.1', port: 0 },
+        token: TOKEN,
+        session,
+        ws: { maxBufferedBytes: 64 * 1024, dropBufferedBytes: 256 * 1024, stuckMs: 500 },
+      }),
+    )
+    const u = new URL(srv.url)
+    // a real TCP peer that completes the upgrade and then never reads another byte
+    const dead = connect(Number(u.port), u.hostname)
+    await once(dead, 'connect')
+    dead.write(
+      `GET /ws?token=${TOKEN} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    )
+    const [head] = (await once(dead, 'data')) as [Buffer]
+    expect(head.toString()).toMatch(/^HTTP\/1\.1 101/)
+    dead.pause()
+    const reader = await openWs(wsUrl(u.origin, TOKEN))
+    const status = async () => (await http(u.origin, 'GET', '/api/status', { token: TOKEN })).json
+    expect((await status()).wsClients).toBe(2)
+    // the device streams hard: 200 snapshots every 20 ms until the dead client is gone
+    const pump = setInterval(() => {
+      for (let i = 0; i < 200; i++) session.client.tick()
+    }, 20)
+    try {
+      await expect.poll(async () => (await status()).wsClientsDropped, { timeout: 30_000, interval: 200 }).toBe(1)
+    } finally {
+      clearInterval(pump)
+    }
+    const st = await status()
+    expect(st.wsClients).toBe(1)
+    expect(reader.ws.readyState).toBe(reader.ws.OPEN)
+    expect(reader.of('snapshot').length).toBeGreaterThan(0)
+    dead.destroy()
+    await reader.close()
+  })
+})
