@@ -60,11 +60,17 @@ export function liveState(i: LiveInputs): LiveState {
   if (i.feed === 'connecting' || !i.status) return { key: 'connecting', text: 'connecting…', tone: 'wait', hint: '' }
   const st = i.status
   if (!st.connected) {
+    // a supervised twin: say that the server is bringing it back, and how often it had to
+    const sup = st.supervision
+    const restarting = sup?.state === 'restarting'
+    const again = restarting ? `. The server is restarting the twin (${sup.restarts} restart${sup.restarts === 1 ? '' : 's'} so far).` : ''
     return {
       key: 'disconnected',
-      text: `device disconnected${st.error ? ` (${st.error.code})` : ''}`,
+      text: restarting
+        ? `twin down, restarting${st.error ? ` (${st.error.code})` : ''}`
+        : `device disconnected${st.error ? ` (${st.error.code})` : ''}`,
       tone: 'bad',
-      hint: st.error?.message ?? 'The device is gone; the server keeps the last readings and reconnects when it can.',
+      hint: (st.error?.message ?? 'The device is gone; the server keeps the last readings and reconnects when it can.') + again,
     }
   }
   if (i.paused) return { key: 'paused', text: 'paused', tone: 'wait', hint: 'The view is frozen; data still arrives and shows on Resume.' }

@@ -257,7 +257,8 @@ describe('web UI in Chromium', () => {
         await expect
           .poll(async () => (await hook(page)).histogram, { timeout: 10_000 })
           .toEqual(SIZE_CLASSES.map((c) => (c.bytes === 128 ? 8192 : 0)))
-        expect(await page.getByTestId('hist-caption').textContent()).toBe('run #2 merged-aligned')
+        // the caption is rendered with the next frame, not with the histogram data the hook reads
+        await expect.poll(async () => page.getByTestId('hist-caption').textContent(), { timeout: 5_000 }).toBe('run #2 merged-aligned')
       })
     })
 

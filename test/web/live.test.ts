@@ -43,6 +43,22 @@ describe('liveState', () => {
     expect(liveState(inputs({ lastSnapshotAt: undefined })).text).toBe('stale: no snapshot yet')
   })
 
+  it('says a supervised twin is down and being restarted, with the story of its end', () => {
+    const down = liveState(
+      inputs({
+        status: status({
+          connected: false,
+          error: { code: 'PS_TWIN_HUNG', message: 'the twin stopped answering: a PING got no reply within 5000 ms' },
+          supervision: { state: 'restarting', restarts: 2 } as ServerStatus['supervision'],
+        }),
+      }),
+    )
+    expect(down).toMatchObject({ key: 'disconnected', text: 'twin down, restarting (PS_TWIN_HUNG)', tone: 'bad' })
+    expect(down.hint).toBe(
+      'the twin stopped answering: a PING got no reply within 5000 ms. The server is restarting the twin (2 restarts so far).',
+    )
+  })
+
   it('waits five periods, at least 2 s, before calling a stream stale', () => {
     expect(staleAfterMs(100)).toBe(2_000)
     expect(staleAfterMs(1_000)).toBe(5_000)

@@ -77,6 +77,8 @@ class TraceBuilder {
       }
       case 'device':
         return [...this.breakCounters(), ...this.instant(`device: ${r.event}`, { event: r.event, error: r.error })]
+      case 'gap':
+        return [...this.breakCounters(), ...this.instant('device gap', { from: r.from, to: r.to, ms: r.to - r.from, reason: r.reason })]
       case 'run-start': {
         // without a baseline the run starts after the last snapshot seen (or at the next one)
         const from = r.baseline ? this.timeline.us(r.baseline.counters.timestamp) : this.timeline.lastUs

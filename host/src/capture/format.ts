@@ -74,7 +74,7 @@ export interface DeviceRecord {
   t: 'device'
   at: number
   event: 'connect' | 'disconnect' | 'reconnect'
-  /** INFO at connect; null for the other events */
+  /** INFO at connect and (the server's) reconnect, the probe that answers now; null on disconnect */
   info: ProbeInfo | null
   error: RecordError | null
 }
@@ -87,9 +87,23 @@ export interface MarkRecord {
   note: string | null
 }
 
-export type CaptureRecord = SnapshotRecord | RunStartRecord | RunRecord | DeviceRecord | MarkRecord
+/**
+ * Time the device was away: written when it is back (the server's twin restarted, a board
+ * reconnected). No snapshot lies between `from` and `to`; rates must not span it.
+ */
+export interface GapRecord {
+  t: 'gap'
+  at: number
+  /** host wall-clock ms when the device went away, and when it answered again */
+  from: number
+  to: number
+  /** why it went away (the twin's exit or hang, in words) */
+  reason: RecordError | null
+}
+
+export type CaptureRecord = SnapshotRecord | RunStartRecord | RunRecord | DeviceRecord | MarkRecord | GapRecord
 export type RecordType = CaptureRecord['t']
-export const RECORD_TYPES: readonly RecordType[] = ['snapshot', 'run-start', 'run', 'device', 'mark']
+export const RECORD_TYPES: readonly RecordType[] = ['snapshot', 'run-start', 'run', 'device', 'mark', 'gap']
 
 /** What the writer has sealed: segments fsynced and closed, with their record count. */
 export interface SealedProgress {
@@ -176,6 +190,7 @@ export const RecordSchema = z.discriminatedUnion('t', [
     error: ErrorSchema.nullable(),
   }),
   z.object({ t: z.literal('mark'), at: z.number(), label: z.string(), note: z.string().nullable() }),
+  z.object({ t: z.literal('gap'), at: z.number(), from: z.number(), to: z.number(), reason: ErrorSchema.nullable() }),
 ])
 
 export const ManifestSchema = z.object({

@@ -57,6 +57,11 @@ export class Recorder {
     this.record({ t: 'device', at: Date.now(), event, info, error })
   }
 
+  /** The device was away from `from` to `to` (ms): nothing was recorded in between. */
+  gap(from: number, to: number, reason: RecordError | null): void {
+    this.record({ t: 'gap', at: Date.now(), from, to, reason })
+  }
+
   mark(label: string, note: string | null = null): void {
     this.record({ t: 'mark', at: Date.now(), label, note })
   }

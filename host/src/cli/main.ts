@@ -23,6 +23,7 @@ import { parseCplSplit, parseHostPort, parseIntArg, parseLink, parseSize } from 
 import { runRecordedCapture } from '../capture/recorded.js'
 import { checkCaptureDirFree } from '../capture/writer.js'
 import { resolveCaptureArg } from '../capture/names.js'
+import { DEFAULT_RUN_LIMITS } from '../server/runs.js'
 import { addRecordingCommands, CAPTURE_ARG_HELP, captureRoot, ROOT_HELP } from './recordings.js'
 
 export interface CliIo {
@@ -37,6 +38,7 @@ export interface CliIo {
 const EXIT_OK = 0
 const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
+const MIB = 1024 * 1024
 
 const { bytes: BYTES, offset: OFFSET } = WORKLOAD_LIMITS
 const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID', 'PS_CAPTURE_NAME_INVALID'])
@@ -275,6 +277,25 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
     .option('--demo', 'demo mode of the server')
     .option('--dir <root>', `${ROOT_HELP}: the session is recorded into a new capture there`)
     .option('--no-record', 'do not record the session (captures are still listed)')
+    .option('--run-slack <ms>', "a run's deadline: this much time plus its bytes at --run-floor", parseIntArg, DEFAULT_RUN_LIMITS.slackMs)
+    .option(
+      '--run-floor <MiB/s>',
+      "a run's deadline: the slowest rate a healthy twin runs at (a run past its deadline is aborted, 504)",
+      parseIntArg,
+      DEFAULT_RUN_LIMITS.floorBytesPerSecond / MIB,
+    )
+    .option(
+      '--run-queue <n>',
+      'runs that may wait behind the one in flight; more are refused (503, Retry-After)',
+      parseIntArg,
+      DEFAULT_RUN_LIMITS.maxQueued,
+    )
+    .option(
+      '--hang-timeout <ms>',
+      'twin only: a PING unanswered this long means the twin hung; it is killed and restarted',
+      parseIntArg,
+      5000,
+    )
     .action(
       async (
         o: SourceOpts & {
@@ -284,6 +305,10 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
           link?: string
           dir?: string
           record: boolean
+          hangTimeout: number
+          runSlack: number
+          runFloor: number
+          runQueue: number
         },
       ) => {
         const source = pickSource(o)
@@ -299,6 +324,9 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
           ...(o.demo ? { demo: true } : {}),
           ...(o.token !== undefined ? { token: o.token } : {}),
           captures: { root: captureRoot(o.dir), record: o.record },
+          supervision: { hangTimeoutMs: o.hangTimeout },
+          runs: { slackMs: o.runSlack, floorBytesPerSecond: o.runFloor * MIB, maxQueued: o.runQueue },
+          notify: (line) => io.stderr(`pcie-scope: ${line}\n`),
         })
         io.stdout(`${server.url}\n`)
         if (server.recording) io.stderr(`pcie-scope: recording the session into ${server.recording}\n`)

@@ -20,6 +20,8 @@ export type PsErrorCode =
   | 'PS_TWIN_START'
   | 'PS_TWIN_EXITED'
   | 'PS_TWIN_PROTOCOL'
+  // the twin stopped answering (a PING went unanswered): the supervisor kills and restarts it
+  | 'PS_TWIN_HUNG'
   | 'PS_WORKLOAD_INVALID'
   | 'PS_WORKLOAD_UNSUPPORTED'
   | 'PS_WORKLOAD_TIMEOUT'
@@ -30,6 +32,10 @@ export type PsErrorCode =
   | 'PS_HTTP_FORBIDDEN'
   | 'PS_HTTP_NOT_FOUND'
   | 'PS_INTERNAL'
+  // workload runs in the server: the queue is full, the client went away, the server is closing
+  | 'PS_RUN_QUEUE_FULL'
+  | 'PS_RUN_CANCELLED'
+  | 'PS_SERVER_CLOSING'
   // recordings (host/src/capture): names, the capture directory and its files
   | 'PS_CAPTURE_NAME_INVALID'
   | 'PS_CAPTURE_NOT_FOUND'

@@ -45,11 +45,54 @@ export interface ServerStatus {
   /** WebSocket snapshot batches skipped for slow clients, summed over all clients */
   wsDrops: number
   wsClients: number
+  /** WebSocket clients terminated because they stopped reading (their send buffer passed its bound) */
+  wsClientsDropped: number
   /** link errors the probe client reported, by PsError code */
   linkErrors: Record<string, number>
   demo: DemoState
-  /** snapshots streaming at this period (after START), or null (never started, or STOP) */
+  /**
+   * snapshots streaming at this period now, or null: never started, STOP, or the device is down
+   * (then `wantStreaming` says what is restored when it comes back)
+   */
   streaming: { periodMs: number } | null
+  /** the period START asked for and a reconnect restores, whether or not snapshots flow now */
+  wantStreaming: { periodMs: number } | null
+  /** the twin's supervisor: restarts, the last failure in words; null for a serial device */
+  supervision: SupervisionStatus | null
+}
+
+/** How a supervised twin last failed: what the terminal and the page tell the user. */
+export interface TwinFailure {
+  /** host wall-clock ms */
+  at: number
+  /**
+   * exit: the process ended by itself or by a signal; hang: a PING went unanswered within the hang
+   * timeout (the twin was then SIGKILLed); killed: the server ended it (a run past its deadline or
+   * cancelled mid-run); start: a restart attempt failed
+   */
+  reason: 'exit' | 'hang' | 'killed' | 'start'
+  code: number | null
+  signal: string | null
+  /** the twin's last stderr lines */
+  stderr: string[]
+  /** the whole story in one sentence */
+  message: string
+}
+
+export interface SupervisionStatus {
+  /** up: a twin answers; restarting: waiting for or attempting the next start; closed: server closing */
+  state: 'up' | 'restarting' | 'closed'
+  /** successful restarts since the server started */
+  restarts: number
+  lastFailure: TwinFailure | null
+  /** when the next restart attempt is due (ms), while restarting */
+  nextAttemptAt: number | null
+  /** the back-off before that attempt */
+  backoffMs: number
+  /** a PING unanswered this long is a hang */
+  hangTimeoutMs: number
+  /** since when the current twin has been up (ms), or null */
+  upSince: number | null
 }
 
 /** Counter deltas of the on-demand snapshots taken just before and just after a workload. */
@@ -96,6 +139,10 @@ export type ServerMessage =
   | ({ type: 'run-start' } & RunStart)
   | { type: 'run'; report: RunReport; result: WorkloadResult; demo: DemoState }
   | { type: 'run-error'; origin: 'demo' | 'manual'; error: DeviceError }
+  /** the twin exited, hung or failed to restart: the story in words (a status follows on disconnect) */
+  | { type: 'twin-failure'; failure: TwinFailure; supervision: SupervisionStatus | null }
+  /** a new twin answers (a status with connected: true follows) */
+  | { type: 'twin-restarted'; supervision: SupervisionStatus | null }
 
 /** One recording as GET /api/captures lists it (the part the page shows; the server sends more). */
 export interface RecordingSummary {

@@ -19,7 +19,7 @@ export const RECENT_SNAPSHOTS = 600
 const COUNTER_META: CounterMeta[] = COUNTERS.map((c) => ({ key: c.key, name: c.name, index: c.index, doc: c.doc }))
 
 /** The status fields that belong to the server rather than the device. */
-export type ServerSideStatus = Pick<ServerStatus, 'wsDrops' | 'wsClients' | 'demo'>
+export type ServerSideStatus = Pick<ServerStatus, 'wsDrops' | 'wsClients' | 'wsClientsDropped' | 'demo'>
 
 export interface DeviceStateEvents {
   /** every snapshot the device streams or answers */
@@ -37,6 +37,8 @@ export class DeviceState {
   private deviceError: DeviceError | null = null
   /** the streaming period the user (or the demo) asked for; restored after a reconnect */
   private streamingPeriod: number | undefined
+  /** the START a reconnect re-issued failed: nothing streams although the user asked for it */
+  private restoreFailed = false
   private readonly recent: Snapshot[] = []
   private readonly linkErrors: Record<string, number> = {}
   private readonly listeners: {
@@ -59,6 +61,8 @@ export class DeviceState {
     for (const [event, fn] of Object.entries(this.listeners)) session.client.on(event as keyof typeof this.listeners, fn)
     const seeded = session.client.lastSnapshot()
     if (seeded) this.recent.push(seeded)
+    // a probe already streaming (a board a previous session started) streams now: say so
+    if (session.info.streaming) this.streamingPeriod = session.info.periodMs
   }
 
   get connected(): boolean {
@@ -82,6 +86,7 @@ export class DeviceState {
   async start(periodMs: number | undefined): Promise<void> {
     await this.command(() => this.session.client.start(periodMs))
     this.streamingPeriod = periodMs ?? 0
+    this.restoreFailed = false
     this.on.streaming?.(this.periodInForce())
   }
 
@@ -126,9 +131,13 @@ export class DeviceState {
       lastSnapshot: this.recent.at(-1) ?? null,
       wsDrops: server.wsDrops,
       wsClients: server.wsClients,
+      wsClientsDropped: server.wsClientsDropped,
       linkErrors: { ...this.linkErrors },
       demo: { ...server.demo },
-      streaming: this.streamingPeriod === undefined ? null : { periodMs: this.periodInForce()! },
+      // as it is now: a device that is down streams nothing, whatever START asked for
+      streaming: this.streamingPeriod === undefined || !this.isConnected || this.restoreFailed ? null : { periodMs: this.periodInForce()! },
+      wantStreaming: this.streamingPeriod === undefined ? null : { periodMs: this.periodInForce()! },
+      supervision: session.supervisor?.supervision() ?? null,
     }
   }
 
@@ -168,8 +177,13 @@ export class DeviceState {
     this.deviceError = null
     this.on.connection(true)
     // a board that reset forgot START: ask again, as the user last did
+    this.restoreFailed = false
     if (this.streamingPeriod !== undefined) {
-      this.session.client.start(this.streamingPeriod).catch((e: unknown) => this.onLinkError(e))
+      this.session.client.start(this.streamingPeriod).catch((e: unknown) => {
+        this.restoreFailed = true
+        this.onLinkError(e)
+        this.on.streaming?.(null)
+      })
     }
   }
 
@@ -181,5 +195,7 @@ export class DeviceState {
 
 function deviceErrorCode(e: DeviceError | null): PsErrorCode {
   const c = e?.code
-  return c === 'PS_TWIN_EXITED' || c === 'PS_SERIAL_DISCONNECTED' || c === 'PS_DEVICE_CLOSED' ? c : 'PS_SERIAL_DISCONNECTED'
+  return c === 'PS_TWIN_EXITED' || c === 'PS_TWIN_HUNG' || c === 'PS_SERIAL_DISCONNECTED' || c === 'PS_DEVICE_CLOSED'
+    ? c
+    : 'PS_SERIAL_DISCONNECTED'
 }

@@ -6,6 +6,7 @@
 import type { NextFunction, Request, Response } from 'express'
 import { isPsError, PsError, type PsErrorCode } from '../core/errors.js'
 import type { ApiErrorBody } from '../core/wire.js'
+import { QUEUE_FULL_RETRY_S } from './runs.js'
 
 /** HTTP status of each PsError code the server can meet; any other code is a 500. */
 export const STATUS_OF: Partial<Record<PsErrorCode, number>> = {
@@ -23,8 +24,17 @@ export const STATUS_OF: Partial<Record<PsErrorCode, number>> = {
   PS_SERIAL_DISCONNECTED: 503,
   PS_DEVICE_CLOSED: 503,
   PS_TWIN_EXITED: 503,
+  PS_TWIN_HUNG: 503,
+  PS_RUN_QUEUE_FULL: 503,
+  PS_SERVER_CLOSING: 503,
   PS_CMD_TIMEOUT: 504,
+  PS_WORKLOAD_TIMEOUT: 504,
+  // nobody reads it (the client is gone): nginx's "client closed request", for logs and tests
+  PS_RUN_CANCELLED: 499,
 }
+
+/** Retry-After (seconds) sent with these codes: the refusal is temporary. */
+export const RETRY_AFTER_S: Partial<Record<PsErrorCode, number>> = { PS_RUN_QUEUE_FULL: QUEUE_FULL_RETRY_S }
 
 /**
  * A PsError with what the HTTP answer needs beyond the code: details for the body (zod's tree
@@ -57,6 +67,9 @@ export function toHttpError(err: unknown): { status: number; body: ApiErrorBody 
 
 export function sendError(res: Response, err: unknown): void {
   const { status, body } = toHttpError(err)
+  if (res.headersSent || res.destroyed) return // the client is gone (a cancelled run): nothing to answer
+  const retry = isPsError(err) ? RETRY_AFTER_S[err.code] : undefined
+  if (retry !== undefined) res.set('Retry-After', String(retry))
   res.status(status).json(body)
 }
 
@@ -80,4 +93,17 @@ export function bodyReadError(err: unknown): ApiError {
     cause: err,
     ...(typeof e.type === 'string' ? { details: { type: e.type } } : {}),
   })
+}
+
+/**
+ * An error from express or its static file server (a malformed path, a missing file, a bad
+ * range) carries its own 4xx `status`: kept, with a code saying whose fault it is. Anything
+ * else passes through unchanged (a PsError keeps its code; the rest is a 500).
+ */
+export function clientHttpError(err: unknown): unknown {
+  if (isPsError(err)) return err
+  const e = (typeof err === 'object' && err !== null ? err : {}) as { status?: unknown; message?: unknown }
+  if (typeof e.status !== 'number' || e.status < 400 || e.status >= 500) return err
+  const message = typeof e.message === 'string' && e.message ? e.message : `HTTP ${e.status}`
+  return new ApiError(e.status === 404 ? 'PS_HTTP_NOT_FOUND' : 'PS_REQUEST_INVALID', message, { status: e.status, cause: err })
 }

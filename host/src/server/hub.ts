@@ -1,9 +1,10 @@
 /**
  * WebSocket fan-out (docs/host-notes.md): snapshots are batched to at most one message
  * per BATCH_MS per client; a client whose send buffer holds more than maxBufferedBytes skips that
- * batch (counted), since a live view wants fresh data; a ping every HEARTBEAT_MS terminates
- * clients that did not answer the previous one. Control messages (hello, status, run) are small
- * and always sent.
+ * batch (counted), since a live view wants fresh data; a client that holds more than
+ * dropBufferedBytes, or stays behind for stuckMs (it stopped reading), is terminated and counted,
+ * so it cannot grow the server's memory; a ping every HEARTBEAT_MS terminates clients that did not
+ * answer the previous one. Control messages (hello, status, run) are small and always sent.
  */
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -14,6 +15,10 @@ import type { ServerMessage } from '../core/wire.js'
 const BATCH_MS = 50
 const HEARTBEAT_MS = 15_000
 const MAX_BUFFERED_BYTES = 1024 * 1024
+/** a client this far behind is not slow but gone: dropped */
+const DROP_BUFFERED_BYTES = 4 * 1024 * 1024
+/** a client behind (over maxBufferedBytes) this long without catching up stopped reading: dropped */
+const STUCK_MS = 10_000
 const WS_MAX_PAYLOAD = 64 * 1024
 /** a batch never holds more than this many snapshots (older ones are dropped from it) */
 const MAX_BATCH = 200
@@ -32,6 +37,8 @@ export interface HubSocket {
 interface ClientState {
   alive: boolean
   drops: number
+  /** since when its buffer has been over maxBufferedBytes, or undefined */
+  behindSince: number | undefined
 }
 
 export interface HubOptions {
@@ -40,6 +47,8 @@ export interface HubOptions {
   hostStats(): HostLinkStats | null
   batchMs?: number
   maxBufferedBytes?: number
+  dropBufferedBytes?: number
+  stuckMs?: number
   heartbeatMs?: number
 }
 
@@ -52,12 +61,18 @@ export class WsHub {
   private readonly heartbeat: NodeJS.Timeout
   private readonly batchMs: number
   private readonly maxBuffered: number
+  private readonly dropBuffered: number
+  private readonly stuckMs: number
   /** batches skipped for slow clients, over the server's life */
   drops = 0
+  /** clients terminated because they stopped reading, over the server's life */
+  clientsDropped = 0
 
   constructor(private readonly opts: HubOptions) {
     this.batchMs = opts.batchMs ?? BATCH_MS
     this.maxBuffered = opts.maxBufferedBytes ?? MAX_BUFFERED_BYTES
+    this.dropBuffered = opts.dropBufferedBytes ?? DROP_BUFFERED_BYTES
+    this.stuckMs = opts.stuckMs ?? STUCK_MS
     this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? HEARTBEAT_MS)
     this.heartbeat.unref()
   }
@@ -72,7 +87,7 @@ export class WsHub {
   }
 
   attach(ws: HubSocket): void {
-    const state: ClientState = { alive: true, drops: 0 }
+    const state: ClientState = { alive: true, drops: 0, behindSince: undefined }
     this.clients.set(ws, state)
     ws.on('pong', () => (state.alive = true))
     ws.on('close', () => this.clients.delete(ws))
@@ -86,7 +101,25 @@ export class WsHub {
   broadcast(msg: ServerMessage): void {
     if (this.clients.size === 0) return
     const text = JSON.stringify(msg)
-    for (const ws of this.clients.keys()) if (ws.readyState === WebSocket.OPEN) ws.send(text)
+    for (const ws of this.clients.keys()) if (ws.readyState === WebSocket.OPEN && !this.dropIfStuck(ws)) ws.send(text)
+  }
+
+  /**
+   * A client far behind, or behind for too long, stopped reading: terminate it (counted) rather
+   * than buffer for it.
+   */
+  private dropIfStuck(ws: HubSocket): boolean {
+    const state = this.clients.get(ws)
+    if (!state) return false
+    const now = Date.now()
+    if (ws.bufferedAmount <= this.maxBuffered) state.behindSince = undefined
+    else state.behindSince ??= now
+    const stuck = state.behindSince !== undefined && now - state.behindSince >= this.stuckMs
+    if (ws.bufferedAmount <= this.dropBuffered && !stuck) return false
+    ws.terminate()
+    this.clients.delete(ws)
+    this.clientsDropped++
+    return true
   }
 
   queueSnapshot(s: Snapshot): void {
@@ -112,7 +145,7 @@ export class WsHub {
     this.pending = []
     const text = JSON.stringify(msg)
     for (const [ws, state] of this.clients) {
-      if (ws.readyState !== WebSocket.OPEN) continue
+      if (ws.readyState !== WebSocket.OPEN || this.dropIfStuck(ws)) continue
       if (ws.bufferedAmount > this.maxBuffered) {
         state.drops++
         this.drops++

@@ -8,9 +8,12 @@
  * With `captures.record` the session is recorded into a new capture under the root
  * (recording.ts): every snapshot, every run's start and result, START/STOP/CLEAR, device events.
  *
- * It prints nothing; the CLI prints the URL. A device that disconnects leaves the server up: it
- * reports `connected: false` with the error code, keeps the last snapshots, and device commands
- * answer 503 with that code.
+ * It prints nothing itself: the CLI prints the URL, and `notify` lines (the twin failed, is
+ * restarting, is back; the warning of a binding beyond loopback). A device that disconnects
+ * leaves the server up: it reports `connected: false` with the error code, keeps the last
+ * snapshots, and device commands answer 503 with that code. A twin is supervised
+ * (device/supervisor.ts): restarted after it exits or hangs, with the gap recorded.
+ * Runs have deadlines and a bounded queue (runs.ts); docs/contracts.md §6 has the error codes.
  *
  * REST (Bearer token on /api except health; JSON bodies only, anything else 4xx PS_REQUEST_INVALID;
  * JSON errors {error:{code,message,details?}}):
@@ -27,7 +30,8 @@
  * WebSocket /ws?token=… (server → browser, JSON text; see wire.ts ServerMessage):
  *   hello, status (on connect, on device disconnect or reconnect, on START/STOP), snapshot (batched
  *   ≤ 20 Hz, skipped for clients with > 1 MiB buffered, counted in wsDrops), run-start (before a
- *   workload, with its baseline snapshot), run (after every workload), run-error.
+ *   workload, with its baseline snapshot), run (after every workload), run-error, twin-failure
+ *   and twin-restarted (the supervisor's news).
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -35,13 +39,13 @@ import { join, resolve } from 'node:path'
 import { isPsError, PsError } from '../core/errors.js'
 import { packageRoot } from '../util/package-root.js'
 import { DeviceState } from './device-state.js'
-import { WsHub } from './hub.js'
+import { WsHub, type HubOptions } from './hub.js'
 import { createApp } from './routes.js'
-import { DEMO_PERIOD_MS, RunService } from './runs.js'
-import { hostAllowlist, newToken } from './security.js'
-import { openDeviceSession, type ServerSession } from './session.js'
+import { DEMO_PERIOD_MS, RunService, type RunLimits } from './runs.js'
+import { checkBinding, hostAllowlist, interfaceAddresses, isLoopback, isWildcard, newToken } from './security.js'
+import { openDeviceSession, type ServerSession, type SupervisionOptions } from './session.js'
 import { upgradeHandler } from './upgrade.js'
-import type { ServerStatus } from '../core/wire.js'
+import type { DeviceError, ServerStatus, TwinFailure } from '../core/wire.js'
 import type { Recorder } from '../capture/recorder.js'
 import { openServerRecording } from './recording.js'
 
@@ -69,6 +73,16 @@ export interface StartServerOptions {
    * server records its session into (one capture: snapshots, runs, marks, device events)
    */
   captures?: { root: string; record: boolean }
+  /** twin only: restart back-off and hang detection (device/supervisor.ts has the defaults) */
+  supervision?: SupervisionOptions
+  /** WebSocket back-pressure bounds (hub.ts has the defaults) */
+  ws?: Pick<HubOptions, 'maxBufferedBytes' | 'dropBufferedBytes' | 'stuckMs'>
+  /** http socket timeouts (defaults: HTTP_TIMEOUTS) */
+  timeouts?: Partial<HttpTimeouts>
+  /** run deadlines (slack + bytes at a floor rate) and the queue bound (runs.ts has the defaults) */
+  runs?: Partial<RunLimits>
+  /** one line for the user's terminal: the twin failed, is restarting, is back (the CLI prints them) */
+  notify?: (line: string) => void
 }
 
 export interface RunningServer {
@@ -80,17 +94,43 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+/**
+ * Socket timeouts, set on purpose: a client gets HEADERS ms to send its headers and REQUEST ms
+ * for the whole request (a body included; a long run's answer is not bounded by this, its
+ * deadline is), an idle keep-alive socket is closed after KEEP_ALIVE ms, and the server checks
+ * for expired requests every CHECK ms.
+ */
+export interface HttpTimeouts {
+  headersMs: number
+  requestMs: number
+  keepAliveMs: number
+  checkMs: number
+}
+export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkMs: 1_000 }
+
+/** how long shutdown waits for responses still being written before it drops their sockets */
+const CLOSE_GRACE_MS = 500
+
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   const token = opts.token ?? newToken()
+  // refused before anything starts: no twin is launched for a server that may not run
+  checkBinding(opts.http.host, token)
   const ownsSession = opts.session === undefined
   const session: ServerSession =
     opts.session ??
     (await openDeviceSession(
       opts.twin
-        ? { twin: true, ...(opts.link !== undefined ? { link: opts.link } : {}) }
+        ? {
+            twin: true,
+            ...(opts.link !== undefined ? { link: opts.link } : {}),
+            ...(opts.supervision ? { supervision: opts.supervision } : {}),
+          }
         : { port: requirePort(opts.port), ...(opts.baudRate ? { baudRate: opts.baudRate } : {}) },
     ))
-  const allow = hostAllowlist(opts.http.host)
+  /** since when the device has been away, and why: the gap a reconnect records */
+  let away: { since: number; error: DeviceError | null } | undefined
+  const notify = opts.notify ?? (() => {})
+  const allow = hostAllowlist(opts.http.host, isWildcard(opts.http.host) ? interfaceAddresses('any') : [])
   let recording: Recorder | undefined
   try {
     if (opts.captures?.record) recording = openServerRecording(opts.captures.root, session)
@@ -108,8 +148,14 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       // on a disconnect the snapshots already queued go out before the status that ends them
       if (!connected) hub.flush()
       const st = status()
-      recording?.device(connected ? 'reconnect' : 'disconnect', null, st.error)
+      if (connected && away) {
+        // the recording goes on: the time the device was away is marked, so no rate spans it
+        recording?.gap(away.since, Date.now(), away.error)
+        away = undefined
+      } else if (!connected) away = { since: Date.now(), error: st.error }
+      recording?.device(connected ? 'reconnect' : 'disconnect', connected ? session.info : null, st.error)
       hub.broadcast({ type: 'status', ...st })
+      if (connected && opts.demo) runs.startDemo() // the loop ended when the device went away
     },
     streaming: (periodMs) => {
       recording?.mark(periodMs === null ? 'stop' : 'start', periodMs === null ? null : `${periodMs} ms`)
@@ -117,31 +163,52 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     },
     cleared: () => recording?.mark('clear'),
   })
-  const status = (): ServerStatus => state.status({ wsDrops: hub.drops, wsClients: hub.size, demo: runs.demo })
+  const status = (): ServerStatus =>
+    state.status({ wsDrops: hub.drops, wsClients: hub.size, wsClientsDropped: hub.clientsDropped, demo: runs.demo })
   const hub = new WsHub({
+    ...opts.ws,
     hostStats: () => state.hostStats(),
     greeting: () => [state.hello(runs.lastReport), { type: 'status', ...status() }],
   })
-  const runs = new RunService(session, {
-    connected: () => state.connected,
-    watched: (): boolean => hub.size > 0,
-    start: (r) => {
-      recording?.runStart(r.id, r.origin, r.workload, r.baseline)
-      hub.flush() // the snapshots before the baseline reach the page first
-      hub.broadcast({ type: 'run-start', ...r })
+  const runs = new RunService(
+    session,
+    {
+      connected: () => state.connected,
+      watched: (): boolean => hub.size > 0,
+      start: (r) => {
+        recording?.runStart(r.id, r.origin, r.workload, r.baseline)
+        hub.flush() // the snapshots before the baseline reach the page first
+        hub.broadcast({ type: 'run-start', ...r })
+      },
+      report: (report) => {
+        recording?.run(report.id, report.origin, report.result.workload, { probeWindow: report.probeWindow, result: report })
+        hub.broadcast({ type: 'run', report, result: report.result, demo: { ...runs.demo } })
+      },
+      failed: (r, e) => recording?.run(r.id, r.origin, r.workload, { error: e }),
+      error: (origin, e) =>
+        hub.broadcast({
+          type: 'run-error',
+          origin,
+          error: { code: isPsError(e) ? e.code : 'PS_INTERNAL', message: e instanceof Error ? e.message : String(e) },
+        }),
     },
-    report: (report) => {
-      recording?.run(report.id, report.origin, report.result.workload, { probeWindow: report.probeWindow, result: report })
-      hub.broadcast({ type: 'run', report, result: report.result, demo: { ...runs.demo } })
-    },
-    failed: (r, e) => recording?.run(r.id, r.origin, r.workload, { error: e }),
-    error: (origin, e) =>
-      hub.broadcast({
-        type: 'run-error',
-        origin,
-        error: { code: isPsError(e) ? e.code : 'PS_INTERNAL', message: e instanceof Error ? e.message : String(e) },
-      }),
-  })
+    opts.runs,
+  )
+
+  // the supervisor's news, in words, on the terminal and the page
+  const onFailure = (f: TwinFailure): void => {
+    const sup = session.supervisor?.supervision()
+    const next = sup && sup.state === 'restarting' ? `; restarting it in ${sup.backoffMs} ms` : ''
+    notify(`${f.message}${next}`)
+    hub.broadcast({ type: 'twin-failure', failure: f, supervision: sup ?? null })
+  }
+  const onRestarted = (): void => {
+    const sup = session.supervisor?.supervision() ?? null
+    notify(`the twin is running again (restart ${sup?.restarts ?? '?'}, ${session.path})`)
+    hub.broadcast({ type: 'twin-restarted', supervision: sup })
+  }
+  session.supervisor?.on('failure', onFailure)
+  session.supervisor?.on('restarted', onRestarted)
 
   const app = createApp({
     token,
@@ -152,22 +219,31 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     webRoot: resolve(opts.webRoot ?? join(packageRoot(), 'dist', 'web')),
     captures: { root: opts.captures?.root ?? null, recording: () => (recording && !recording.writer.closed ? recording.name : null) },
   })
-  const server: Server = createServer(app)
+  const t = { ...HTTP_TIMEOUTS, ...opts.timeouts }
+  const server: Server = createServer(
+    { headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: t.checkMs },
+    app,
+  )
   server.on('upgrade', upgradeHandler({ token, allow, accept: (req, socket, head) => hub.upgrade(req, socket, head) }))
 
   const cleanupSession = async (): Promise<void> => {
     state.detach()
+    session.supervisor?.off('failure', onFailure)
+    session.supervisor?.off('restarted', onRestarted)
     recording?.close('complete') // after the last run and snapshot; failures were logged
     if (ownsSession) await session.close().catch(() => {})
   }
   let closing: Promise<void> | undefined
   const closeAll = async (): Promise<void> => {
+    // no new connections; the runs cut off below still answer theirs (503 PS_SERVER_CLOSING)
+    const stopped = new Promise<void>((r) => server.close(() => r()))
     await runs.close()
     await hub.close()
-    await new Promise<void>((r) => {
-      server.close(() => r())
-      server.closeAllConnections()
-    })
+    // idle keep-alive sockets go now; a response still being written gets a moment to finish
+    server.closeIdleConnections()
+    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
+    await stopped
+    clearTimeout(force)
     await cleanupSession()
   }
 
@@ -191,8 +267,15 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   }
 
   const addr = server.address() as AddressInfo
-  const urlHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address
-  const shownHost = urlHost === '0.0.0.0' || urlHost === '[::]' ? 'localhost' : urlHost
+  const shownHost = urlHostOf(addr)
+  if (!isLoopback(addr.address)) {
+    const reach = isWildcard(addr.address)
+      ? `every interface (${interfaceAddresses(addr.family === 'IPv6' ? 'any' : 'IPv4').join(', ')})`
+      : addr.address
+    notify(
+      `warning: listening on ${reach}, port ${addr.port}: anyone on the network who has the token controls the probe (serve on 127.0.0.1 to keep it to this machine)`,
+    )
+  }
   return {
     url: `http://${shownHost}:${addr.port}/?token=${encodeURIComponent(token)}`,
     token,
@@ -220,6 +303,16 @@ async function listen(server: Server, at: { host: string; port: number }): Promi
       throw new PsError('PS_HTTP_LISTEN', `cannot listen on ${where} (${code})`, { cause: e })
     throw e
   }
+}
+
+/**
+ * The host of the URL to print: the bound address itself, or for a wildcard binding the first
+ * address of this machine that others can reach (loopback when it has none).
+ */
+function urlHostOf(addr: AddressInfo): string {
+  let host = addr.address
+  if (isWildcard(host)) host = interfaceAddresses(addr.family === 'IPv6' ? 'any' : 'IPv4')[0] ?? '127.0.0.1'
+  return host.includes(':') ? `[${host}]` : host
 }
 
 function requirePort(port: string | undefined): string {

@@ -12,11 +12,11 @@ import { PATTERNS } from '../core/workload.js'
 import type { ServerStatus } from '../core/wire.js'
 import { packageVersion } from '../util/package-root.js'
 import type { DeviceState } from './device-state.js'
-import { ApiError, apiErrorHandler, bodyReadError, sendError } from './http-errors.js'
+import { ApiError, apiErrorHandler, bodyReadError, clientHttpError, sendError } from './http-errors.js'
 import type { RunService } from './runs.js'
 import { capturesRouter, type CapturesDeps } from './captures.js'
 import { EmptyBody, openApiDocument, RunBody, StartBody } from './schemas.js'
-import { bearerToken, hostAllowed, tokenMatches } from './security.js'
+import { bearerToken, hostAllowed, setSecurityHeaders, tokenMatches } from './security.js'
 
 /** the largest request body the API reads */
 const BODY_LIMIT = '64kb'
@@ -39,7 +39,11 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by')
   app.set('etag', false)
 
-  // DNS-rebinding guard on every request, static files included.
+  // security headers on every response; then the DNS-rebinding guard, static files included
+  app.use((_req, res, next) => {
+    setSecurityHeaders(res)
+    next()
+  })
   app.use((req, res, next) => {
     if (!hostAllowed(deps.allow, req.headers.host)) return sendError(res, new PsError('PS_HTTP_FORBIDDEN', 'Host header not allowed'))
     next()
@@ -47,6 +51,14 @@ export function createApp(deps: AppDeps): Express {
 
   app.use('/api', apiRouter(deps))
 
+  // the page's source map shows its source: only to a caller with the token (header or ?token=)
+  app.use((req, res, next) => {
+    if (!req.path.endsWith('.map')) return next()
+    const given = bearerToken(req.headers.authorization) ?? (typeof req.query['token'] === 'string' ? req.query['token'] : undefined)
+    if (tokenMatches(deps.token, given)) return next()
+    res.set('WWW-Authenticate', 'Bearer')
+    sendError(res, new PsError('PS_HTTP_UNAUTHORIZED', 'the source map needs the token'))
+  })
   if (existsSync(join(deps.webRoot, 'index.html'))) {
     app.use(express.static(deps.webRoot, { index: 'index.html', etag: false }))
   } else {
@@ -54,6 +66,11 @@ export function createApp(deps: AppDeps): Express {
       res.status(503).type('text/plain').send(`web UI not built (${deps.webRoot}): run npm run build:web\n`)
     })
   }
+  // outside /api too, a miss or a refused request answers in JSON, never express's HTML page
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(new PsError('PS_HTTP_NOT_FOUND', `no such page: ${req.method} ${req.path}`))
+  })
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => sendError(res, clientHttpError(err)))
   return app
 }
 
@@ -107,7 +124,12 @@ function apiRouter({ token, state, runs, status, captures }: AppDeps): express.R
   api.post('/run', async (req, res) => {
     const w = body(RunBody, req)
     if (!session.runner) throw new PsError('PS_WORKLOAD_UNSUPPORTED', `a ${session.source} session has no workload runner`)
-    const report = await state.command(() => runs.run(w, 'manual'))
+    // a client that goes away before its answer cancels its run (queued or in flight)
+    const gone = new AbortController()
+    res.on('close', () => {
+      if (!res.writableFinished) gone.abort()
+    })
+    const report = await state.command(() => runs.run(w, 'manual', gone.signal))
     res.json({ ...report.result, report })
   })
   api.use(capturesRouter(captures ?? { root: null, recording: () => null }))

@@ -36,6 +36,26 @@ export function nextDemoBytes(bytes: number, wallSeconds: number): number {
   return Math.min(DEMO_MAX_BYTES, Math.max(DEMO_MIN_BYTES, next))
 }
 
+/**
+ * How long a run may take: `slackMs` plus its bytes at `floorBytesPerSecond`, a rate the twin
+ * beats by far even on a loaded machine (it runs ≈100–250 MB/s; 16 MiB/s leaves room for a busy
+ * two-core host), so a run past it is stuck, not slow.
+ */
+export interface RunLimits {
+  floorBytesPerSecond: number
+  slackMs: number
+  /** manual runs that may wait behind the one in flight; more are refused (503, Retry-After) */
+  maxQueued: number
+}
+
+export const DEFAULT_RUN_LIMITS: RunLimits = { floorBytesPerSecond: 16 * 1024 * 1024, slackMs: 10_000, maxQueued: 8 }
+
+/** Retry-After, in seconds, of a run refused because the queue is full */
+export const QUEUE_FULL_RETRY_S = 5
+
+export const runDeadlineMs = (bytes: number, limits: Pick<RunLimits, 'floorBytesPerSecond' | 'slackMs'>): number =>
+  Math.ceil(limits.slackMs + (bytes / limits.floorBytesPerSecond) * 1000)
+
 export interface RunServiceEvents {
   /** a run is about to start (its baseline snapshot taken) */
   start?(r: RunStart): void
@@ -60,19 +80,49 @@ export class RunService {
   readonly demo: DemoState = { enabled: false, runs: 0, current: null }
   lastReport: RunReport | null = null
 
+  private readonly limits: RunLimits
+  /** manual runs waiting for the lock (not the one in flight) */
+  private waiting = 0
+  /** every run not yet settled: close() waits for them so their answers go out */
+  private readonly inFlight = new Set<Promise<unknown>>()
+
   constructor(
     private readonly session: ServerSession,
     private readonly on: RunServiceEvents,
-  ) {}
+    limits: Partial<RunLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_RUN_LIMITS, ...limits }
+  }
 
-  /** Runs one workload (queued behind any run in flight). */
-  async run(workload: Workload, origin: 'demo' | 'manual'): Promise<RunReport> {
+  /**
+   * Runs one workload, queued behind any run in flight. It ends with PS_WORKLOAD_TIMEOUT when it
+   * outlives its deadline, PS_RUN_CANCELLED when `signal` aborts (the HTTP client went away),
+   * PS_SERVER_CLOSING when the server shuts down; a twin cut off mid-run is restarted (it
+   * cannot cancel a run). A full queue refuses a manual run at once with PS_RUN_QUEUE_FULL.
+   */
+  run(workload: Workload, origin: 'demo' | 'manual', signal?: AbortSignal): Promise<RunReport> {
+    const p = this.runQueued(workload, origin, signal)
+    this.inFlight.add(p)
+    void p.catch(() => undefined).finally(() => this.inFlight.delete(p))
+    return p
+  }
+
+  private async runQueued(workload: Workload, origin: 'demo' | 'manual', signal?: AbortSignal): Promise<RunReport> {
     const runner = this.session.runner
     if (!runner) throw new PsError('PS_WORKLOAD_UNSUPPORTED', `a ${this.session.source} session has no workload runner`)
+    if (this.abort.signal.aborted) throw closingError()
+    if (origin === 'manual' && this.waiting >= this.limits.maxQueued) {
+      throw new PsError('PS_RUN_QUEUE_FULL', `${this.waiting} runs are already waiting (the most the server queues); try again later`)
+    }
     if (origin === 'manual') this.pendingManual++
+    this.waiting++
+    let queued = true
     try {
       return await this.lock.run(async () => {
-        if (this.abort.signal.aborted) throw new PsError('PS_DEVICE_CLOSED', 'server is closing')
+        this.waiting--
+        queued = false
+        if (this.abort.signal.aborted) throw closingError()
+        if (signal?.aborted) throw cancelledError('while it waited in the queue')
         const startedAt = Date.now()
         const id = this.nextId++
         const before = await this.session.client.snapshot()
@@ -80,7 +130,7 @@ export class RunService {
         let result: WorkloadResult
         let after: Snapshot
         try {
-          result = await runner.run(workload, this.abort.signal)
+          result = await this.withDeadline(id, workload, signal, (s) => runner.run(workload, s))
           after = await this.session.client.snapshot()
         } catch (e) {
           this.on.failed?.({ id, origin, workload }, e)
@@ -102,6 +152,7 @@ export class RunService {
         return report
       })
     } finally {
+      if (queued) this.waiting--
       if (origin === 'manual') {
         this.pendingManual--
         this.holdUntil = Date.now() + DEMO_HOLD_MS
@@ -109,13 +160,53 @@ export class RunService {
     }
   }
 
+  /**
+   * The runner under one signal that aborts at the deadline, when the client goes, or when the
+   * server closes, with the PsError that says which. A twin cut off mid-run is still busy with
+   * it, so it is restarted; at shutdown it is closed anyway.
+   */
+  private async withDeadline<T>(id: number, w: Workload, client: AbortSignal | undefined, fn: (s: AbortSignal) => Promise<T>): Promise<T> {
+    const ms = runDeadlineMs(w.bytes, this.limits)
+    const ctl = new AbortController()
+    const timer = setTimeout(
+      () =>
+        ctl.abort(
+          new PsError(
+            'PS_WORKLOAD_TIMEOUT',
+            `run ${id} (${w.pattern}, ${w.bytes} B) passed its deadline of ${ms} ms (${this.limits.slackMs} ms + its bytes at ${this.limits.floorBytesPerSecond} B/s) and was aborted`,
+          ),
+        ),
+      ms,
+    )
+    const onClient = () => ctl.abort(cancelledError(`(run ${id})`))
+    const onClose = () => ctl.abort(closingError(id))
+    client?.addEventListener('abort', onClient, { once: true })
+    this.abort.signal.addEventListener('abort', onClose, { once: true })
+    try {
+      return await fn(ctl.signal)
+    } catch (e) {
+      if (ctl.signal.aborted && !this.abort.signal.aborted) {
+        const why = ctl.signal.reason instanceof Error ? ctl.signal.reason.message : 'aborted'
+        this.session.supervisor?.restart(why)
+      }
+      throw ctl.signal.aborted && ctl.signal.reason instanceof Error ? ctl.signal.reason : e
+    } finally {
+      clearTimeout(timer)
+      client?.removeEventListener('abort', onClient)
+      this.abort.signal.removeEventListener('abort', onClose)
+    }
+  }
+
+  /** Starts the demo loop; again after a reconnect (the loop ends while the device is gone). */
   startDemo(): void {
-    if (this.demoLoop || !this.session.runner) return
+    if (this.demoLoop || !this.session.runner || this.abort.signal.aborted) return
     this.demo.enabled = true
-    this.demoLoop = this.loop().finally(() => {
+    const loop = this.loop().finally(() => {
       this.demo.enabled = false
       this.demo.current = null
+      if (this.demoLoop === loop) this.demoLoop = undefined
     })
+    this.demoLoop = loop
   }
 
   private async loop(): Promise<void> {
@@ -143,9 +234,18 @@ export class RunService {
     }
   }
 
-  /** Stops the demo loop and aborts the run in flight; resolves when the loop has ended. */
+  /**
+   * Stops the demo loop and aborts the run in flight and those queued (each answers
+   * PS_SERVER_CLOSING); resolves when the loop has ended and every run has settled.
+   */
   async close(): Promise<void> {
     this.abort.abort()
     await this.demoLoop
+    await Promise.allSettled([...this.inFlight])
   }
 }
+
+const closingError = (id?: number): PsError =>
+  new PsError('PS_SERVER_CLOSING', `the server is shutting down: ${id === undefined ? 'the run was not started' : `run ${id} was cut off`}`)
+
+const cancelledError = (when: string): PsError => new PsError('PS_RUN_CANCELLED', `the client went away: run cancelled ${when}`)

@@ -39,9 +39,17 @@ const json = (schema: z.ZodType) => ({
 
 const ok = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } })
 const errors = {
-  '400': { description: 'invalid body (PS_REQUEST_INVALID)', content: json(ErrorBody) },
+  '400': {
+    description: 'invalid body: not JSON, corrupt gzip/deflate, not an object, refused by the schema (PS_REQUEST_INVALID)',
+    content: json(ErrorBody),
+  },
   '401': { description: 'missing or wrong bearer token', content: json(ErrorBody) },
-  '503': { description: 'device disconnected', content: json(ErrorBody) },
+  '413': { description: 'body over 64 kB, also once inflated (PS_REQUEST_INVALID)', content: json(ErrorBody) },
+  '415': { description: 'body not application/json, or an unknown encoding or charset (PS_REQUEST_INVALID)', content: json(ErrorBody) },
+  '503': {
+    description: 'device disconnected or its twin restarting (PS_TWIN_EXITED, PS_TWIN_HUNG, PS_SERIAL_DISCONNECTED)',
+    content: json(ErrorBody),
+  },
 }
 
 /** GET /api/openapi.json */
@@ -68,6 +76,12 @@ export function openApiDocument(version: string): Record<string, unknown> {
       '/api/snapshot': post('take one on-demand snapshot', EmptyBody),
       '/api/run': post('run one workload and report the probe counter deltas', RunBodyFields, {
         '409': { description: 'no workload runner (PS_WORKLOAD_UNSUPPORTED)', content: json(ErrorBody) },
+        '503': {
+          description:
+            'device down (PS_TWIN_EXITED, PS_TWIN_HUNG), queue full (PS_RUN_QUEUE_FULL, with Retry-After), or cut off by shutdown (PS_SERVER_CLOSING)',
+          content: json(ErrorBody),
+        },
+        '504': { description: 'the run passed its deadline and was aborted (PS_WORKLOAD_TIMEOUT)', content: json(ErrorBody) },
       }),
       '/api/captures': {
         get: { summary: 'the recordings under the capture root', responses: { '200': ok('{root, recording, captures, skipped}') } },
@@ -103,7 +117,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
     },
     'x-websocket': {
       path: '/ws?token=TOKEN',
-      messages: ['hello', 'status', 'snapshot', 'run-start', 'run', 'run-error'],
+      messages: ['hello', 'status', 'snapshot', 'run-start', 'run', 'run-error', 'twin-failure', 'twin-restarted'],
     },
   }
 }

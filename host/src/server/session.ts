@@ -6,6 +6,18 @@
 import type { HostLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import type { WorkloadRunner } from '../core/workload.js'
+import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
+
+/** What the server sees of a twin supervisor (device/supervisor.ts). */
+export interface ServerTwinSupervisor {
+  supervision(): SupervisionStatus
+  /** end the current twin on purpose (a run past its deadline); a new one follows */
+  restart(why: string): void
+  on(event: 'failure', listener: (f: TwinFailure) => void): unknown
+  on(event: 'restarted', listener: () => void): unknown
+  off(event: 'failure', listener: (f: TwinFailure) => void): unknown
+  off(event: 'restarted', listener: () => void): unknown
+}
 
 export interface ServerProbeClient {
   // events: 'snapshot' (Snapshot), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError)
@@ -30,10 +42,22 @@ export interface ServerSession {
   readonly pcieLink?: PcieLinkInfo
   /** reads the requester may have outstanding, when the source knows it (the twin does) */
   readonly tagBudget?: number
+  /** a supervised twin: restarts it when it exits or hangs (absent for a serial device) */
+  readonly supervisor?: ServerTwinSupervisor
   close(): Promise<void>
 }
 
-export type OpenSessionOptions = { twin: true; latencyCycles?: number; link?: string } | { port: string; baudRate?: number }
+/** Supervision tuning of a twin session (device/supervisor.ts has the defaults). */
+export interface SupervisionOptions {
+  minBackoffMs?: number
+  maxBackoffMs?: number
+  healthyMs?: number
+  hangTimeoutMs?: number
+  checkEveryMs?: number
+}
+
+export type OpenSessionOptions =
+  { twin: true; latencyCycles?: number; link?: string; supervision?: SupervisionOptions } | { port: string; baudRate?: number }
 
 /**
  * Opens the real session through host/src/device/session.ts. Loaded lazily so that the server
@@ -42,8 +66,13 @@ export type OpenSessionOptions = { twin: true; latencyCycles?: number; link?: st
 export async function openDeviceSession(opts: OpenSessionOptions): Promise<ServerSession> {
   const { openSession } = await import('../device/session.js')
   if ('twin' in opts) {
-    const { link, ...rest } = opts
-    return openSession({ ...rest, ...(link !== undefined ? { twinOptions: { link } } : {}) })
+    const { link, supervision, ...rest } = opts
+    const { SupervisedTwin } = await import('../device/supervisor.js')
+    // every twin the server runs is supervised: a crashed or hung one is restarted
+    return SupervisedTwin.open({
+      open: () => openSession({ ...rest, ...(link !== undefined ? { twinOptions: { link } } : {}) }),
+      ...supervision,
+    })
   }
   return openSession(opts)
 }

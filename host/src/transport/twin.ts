@@ -213,6 +213,26 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     return this.exitInfo === undefined
   }
 
+  /** the process id (signals in tests and diagnostics) */
+  get pid(): number | undefined {
+    return this.child.pid
+  }
+
+  /** How the twin ended (exit code or signal), once it has; undefined while it runs. */
+  get exitStatus(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.exitInfo
+  }
+
+  /** The last lines the twin wrote on stderr (at most STDERR_TAIL kept): what a crash said. */
+  stderrLines(n = STDERR_TAIL): string[] {
+    return this.stderrTail.slice(-n)
+  }
+
+  /** Resolves once the process has exited (whoever ended it). */
+  whenExited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    return this.exited
+  }
+
   /** Run one workload in the traffic model; resolves with its done line. Runs are serialised. */
   run(req: TwinRunRequest, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<TwinDone> {
     return this.runLock.run(() => this.runNow(req, opts))

@@ -94,4 +94,10 @@ describe('pcie-scope CLI (in process)', () => {
     const r = await run('serve', '--http', 'localhost:99999')
     expect(r.code).toBe(2)
   })
+  it('serve beyond loopback with a token under 16 characters exits 2 with PS_USAGE, before starting the twin', async () => {
+    const r = await run('serve', '--twin', '--http', '0.0.0.0:0', '--token', 'tooshort')
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/\[PS_USAGE\].*at least 16 characters/)
+    expect(r.stdout).toBe('')
+  })
 })

@@ -1,4 +1,7 @@
-/** `pcie-scope serve --twin` spawned for real: prints the server URL on stdout, stops cleanly on SIGTERM. */
+/**
+ * `pcie-scope serve --twin` spawned for real: prints the server URL on stdout, says in words on
+ * stderr when its twin dies and restarts it, stops cleanly on SIGTERM.
+ */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -11,8 +14,39 @@ import { describe, expect, it } from 'vitest'
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const ready = existsSync(`${root}build/twin/pcie-scope-twin`) && existsSync(`${root}host/src/server/index.ts`)
 
+/** The process under `root` (its child, grandchild…) whose name is `name`, from /proc. */
+const descendantNamed = (root: number, name: string): number | undefined => {
+  const parent = new Map<number, number>()
+  const comm = new Map<number, string>()
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8')
+      const close = stat.lastIndexOf(')')
+      comm.set(Number(d), stat.slice(stat.indexOf('(') + 1, close))
+      parent.set(Number(d), Number(stat.slice(close + 2).split(' ')[1]))
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const under = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true
+    return false
+  }
+  // the kernel keeps 15 characters of a name
+  return [...comm].find(([pid, c]) => name.startsWith(c) && c.length >= 15 && under(pid))?.[0]
+}
+
+const until = async (ok: () => boolean, timeoutMs = 20_000) => {
+  const t0 = Date.now()
+  while (!ok()) {
+    if (Date.now() - t0 > timeoutMs) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
 describe('pcie-scope serve --twin', () => {
-  it('prints the URL, records its session, and exits 0 on SIGTERM', async () => {
+  it('prints the URL, tells the terminal when its twin dies and restarts it, records its session, exits 0 on SIGTERM', async () => {
     const captures = mkdtempSync(join(tmpdir(), 'ps-serve-captures-'))
     expect(ready, 'the twin is not built: run `npm run build:twin`').toBe(true)
     const child = spawn(process.execPath, ['bin/pcie-scope.mjs', 'serve', '--twin', '--http', '127.0.0.1:0'], {
@@ -33,6 +67,21 @@ describe('pcie-scope serve --twin', () => {
       expect(line).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//)
       const res = await fetch(line)
       expect(res.status).toBeLessThan(500)
+      // the twin dies: the terminal says so in words, and the server restarts it
+      const twinPid = descendantNamed(child.pid!, 'pcie-scope-twin')
+      expect(twinPid, 'the twin process under serve').toBeDefined()
+      process.kill(twinPid!, 'SIGKILL')
+      await until(
+        () =>
+          /the twin was killed by SIGKILL; restarting it in 500 ms/.test(stderr) && /the twin is running again \(restart 1/.test(stderr),
+      )
+      const status = await fetch(new URL('/api/status', line), {
+        headers: { authorization: `Bearer ${new URL(line).searchParams.get('token')}` },
+      })
+      expect(await status.json()).toMatchObject({
+        connected: true,
+        supervision: { restarts: 1, lastFailure: { reason: 'exit', signal: 'SIGKILL' } },
+      })
       child.kill('SIGTERM')
       const [code] = (await once(child, 'exit')) as [number | null]
       expect(code).toBe(0)

@@ -4,7 +4,7 @@ import type { Snapshot } from '../../../host/src/core/probe.js'
 import { DeviceState, RECENT_SNAPSHOTS } from '../../../host/src/server/device-state.js'
 import { fakeSession } from './fake-session.js'
 
-const server = { wsDrops: 3, wsClients: 2, demo: { enabled: false, runs: 0, current: null } }
+const server = { wsDrops: 3, wsClients: 2, wsClientsDropped: 1, demo: { enabled: false, runs: 0, current: null } }
 
 function setup(seed = false) {
   const session = fakeSession()
@@ -80,6 +80,37 @@ describe('DeviceState', () => {
     client.disconnect('PS_SERIAL_DISCONNECTED')
     client.emit('reconnect')
     expect(client.calls).toEqual(['start:50', 'start:50', 'stop'])
+  })
+
+  it('streaming says what flows now: null while the device is down, wantStreaming what a reconnect restores', async () => {
+    const { state, client } = setup()
+    expect(state.status(server)).toMatchObject({ streaming: null, wantStreaming: null, supervision: { state: 'up', restarts: 0 } })
+    await state.start(50)
+    expect(state.status(server)).toMatchObject({ streaming: { periodMs: 50 }, wantStreaming: { periodMs: 50 } })
+    client.disconnect('PS_TWIN_EXITED')
+    expect(state.status(server)).toMatchObject({ streaming: null, wantStreaming: { periodMs: 50 } })
+    client.emit('reconnect')
+    expect(state.status(server)).toMatchObject({ streaming: { periodMs: 50 }, wantStreaming: { periodMs: 50 } })
+  })
+
+  it('a probe that was already streaming when the server started reads as streaming at its period', () => {
+    const session = fakeSession()
+    const state = new DeviceState(
+      { ...session, info: { ...session.info, streaming: true, periodMs: 200 } },
+      { snapshot: () => {}, connection: () => {} },
+    )
+    expect(state.status(server)).toMatchObject({ streaming: { periodMs: 200 }, wantStreaming: { periodMs: 200 } })
+  })
+
+  it('a START that a reconnect re-issues and the device refuses leaves streaming null, counted as a link error', async () => {
+    const { state, client } = setup()
+    await state.start(50)
+    client.disconnect('PS_TWIN_EXITED')
+    client.start = () => Promise.reject(new PsError('PS_CMD_TIMEOUT', 'START got no response'))
+    client.emit('reconnect')
+    await new Promise((r) => setImmediate(r))
+    expect(state.status(server)).toMatchObject({ connected: true, streaming: null, wantStreaming: { periodMs: 50 } })
+    expect(state.status(server).linkErrors).toEqual({ PS_CMD_TIMEOUT: 1 })
   })
 
   it('counts link errors by code', () => {

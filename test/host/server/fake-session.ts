@@ -9,6 +9,8 @@ import { PsError } from '../../../host/src/core/errors.js'
 import { zeroBySize } from '../../../host/src/core/size-classes.js'
 import { COUNTERS, type CounterKey } from '../../../host/src/core/generated.js'
 import type { ServerSession } from '../../../host/src/server/index.js'
+import type { SupervisionStatus } from '../../../host/src/core/wire.js'
+import { sleep } from '../../../host/src/util/sleep.js'
 
 export const CLOCK_HZ = 250_000_000
 
@@ -116,8 +118,8 @@ export class FakeRunner implements WorkloadRunner {
   ) {}
   async run(workload: Workload, signal?: AbortSignal): Promise<WorkloadResult> {
     this.runs.push(workload)
-    await new Promise((r) => setTimeout(r, this.delayMs))
-    if (signal?.aborted) throw new PsError('PS_DEVICE_CLOSED', 'aborted')
+    // like the twin's runner: an abort ends the wait at once, with the signal's reason
+    await sleep(this.delayMs, signal)
     const size = workload.pattern === 'strided' ? 32 : 128
     const count = Math.ceil(workload.bytes / size)
     if (this.client.enabled) {
@@ -139,7 +141,28 @@ export class FakeRunner implements WorkloadRunner {
   }
 }
 
-export function fakeSession(opts: { runner?: boolean; runDelayMs?: number } = {}): ServerSession & { client: FakeClient; closed: boolean } {
+/** A supervisor that only notes what it was asked to restart (and why). */
+export class FakeSupervisor extends EventEmitter {
+  restarts: string[] = []
+  restart(why: string) {
+    this.restarts.push(why)
+  }
+  supervision(): SupervisionStatus {
+    return {
+      state: 'up',
+      restarts: this.restarts.length,
+      lastFailure: null,
+      nextAttemptAt: null,
+      backoffMs: 0,
+      hangTimeoutMs: 5000,
+      upSince: 0,
+    }
+  }
+}
+
+export function fakeSession(
+  opts: { runner?: boolean; runDelayMs?: number } = {},
+): ServerSession & { client: FakeClient; closed: boolean; supervisor: FakeSupervisor } {
   const client = new FakeClient()
   const runner = opts.runner === false ? undefined : new FakeRunner(client, opts.runDelayMs)
   return {
@@ -148,6 +171,7 @@ export function fakeSession(opts: { runner?: boolean; runDelayMs?: number } = {}
     info: fakeInfo(),
     client,
     runner,
+    supervisor: new FakeSupervisor(),
     closed: false,
     async close() {
       this.closed = true

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { PsError, type PsErrorCode } from '../../../host/src/core/errors.js'
-import { ApiError, bodyReadError, errorBody, STATUS_OF, statusOf, toHttpError } from '../../../host/src/server/http-errors.js'
+import {
+  ApiError,
+  bodyReadError,
+  clientHttpError,
+  errorBody,
+  STATUS_OF,
+  statusOf,
+  toHttpError,
+} from '../../../host/src/server/http-errors.js'
 
 describe('PsError code → HTTP status', () => {
   it('maps each code the server meets to its status', () => {
@@ -19,7 +27,12 @@ describe('PsError code → HTTP status', () => {
       PS_SERIAL_DISCONNECTED: 503,
       PS_DEVICE_CLOSED: 503,
       PS_TWIN_EXITED: 503,
+      PS_TWIN_HUNG: 503,
+      PS_RUN_QUEUE_FULL: 503,
+      PS_SERVER_CLOSING: 503,
       PS_CMD_TIMEOUT: 504,
+      PS_WORKLOAD_TIMEOUT: 504,
+      PS_RUN_CANCELLED: 499,
     })
   })
 
@@ -81,5 +94,22 @@ describe('bodyReadError', () => {
     })
     expect(bodyReadError(Object.assign(new Error('x'), { status: 500 })).status).toBe(400)
     expect(bodyReadError(undefined)).toMatchObject({ status: 400, message: 'unreadable request body' })
+  })
+})
+
+describe('clientHttpError', () => {
+  it("keeps a static server's own 4xx status with a code saying whose fault it is", () => {
+    const missing = clientHttpError(Object.assign(new Error('Not Found'), { status: 404 }))
+    expect(toHttpError(missing)).toEqual({ status: 404, body: { error: { code: 'PS_HTTP_NOT_FOUND', message: 'Not Found' } } })
+    const range = clientHttpError(Object.assign(new Error('Range Not Satisfiable'), { status: 416 }))
+    expect(toHttpError(range).status).toBe(416)
+    expect(toHttpError(range).body.error.code).toBe('PS_REQUEST_INVALID')
+  })
+
+  it('leaves PsErrors and server faults alone: a 5xx status or none stays a 500', () => {
+    const ps = new PsError('PS_TWIN_EXITED', 'gone')
+    expect(clientHttpError(ps)).toBe(ps)
+    expect(toHttpError(clientHttpError(Object.assign(new Error('EIO'), { status: 500 }))).status).toBe(500)
+    expect(toHttpError(clientHttpError(new Error('bug'))).status).toBe(500)
   })
 })

@@ -46,6 +46,48 @@ describe('WsHub', () => {
     void hub.close()
   })
 
+  it('drops a client that stopped reading: its buffer past dropBufferedBytes, counted, the others served', () => {
+    const hub = new WsHub({ greeting: () => [], hostStats: () => null, maxBufferedBytes: 1024, dropBufferedBytes: 8192 })
+    const reader = new FakeSocket()
+    const dead = new FakeSocket()
+    hub.attach(reader)
+    hub.attach(dead)
+    dead.bufferedAmount = 8192 // at the bound: still a client (it only skips batches)
+    hub.queueSnapshot(snap(1))
+    hub.flush()
+    expect([dead.terminated, hub.size, hub.clientsDropped]).toEqual([false, 2, 0])
+    dead.bufferedAmount = 8193
+    hub.broadcast({ type: 'run-error', origin: 'manual', error: { code: 'PS_INTERNAL', message: 'x' } })
+    expect([dead.terminated, hub.size, hub.clientsDropped]).toEqual([true, 1, 1])
+    expect(dead.sent).toHaveLength(0)
+    expect(reader.sent).toHaveLength(2)
+    void hub.close()
+  })
+
+  it('drops a client that stays behind for stuckMs without catching up', async () => {
+    const hub = new WsHub({ greeting: () => [], hostStats: () => null, maxBufferedBytes: 1024, stuckMs: 50 })
+    const slow = new FakeSocket()
+    hub.attach(slow)
+    slow.bufferedAmount = 2048
+    hub.queueSnapshot(snap(1))
+    hub.flush()
+    expect(slow.terminated).toBe(false)
+    slow.bufferedAmount = 0 // caught up: the clock starts again
+    hub.queueSnapshot(snap(2))
+    hub.flush()
+    slow.bufferedAmount = 2048
+    await new Promise((r) => setTimeout(r, 30))
+    hub.queueSnapshot(snap(3))
+    hub.flush()
+    expect(slow.terminated).toBe(false)
+    await new Promise((r) => setTimeout(r, 60))
+    hub.queueSnapshot(snap(4))
+    hub.flush()
+    expect(slow.terminated).toBe(true)
+    expect(hub.clientsDropped).toBe(1)
+    await hub.close()
+  })
+
   it('terminates a client that missed a heartbeat', async () => {
     const hub = new WsHub({ greeting: () => [], hostStats: () => null, heartbeatMs: 10 })
     const a = new FakeSocket()

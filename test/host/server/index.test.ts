@@ -1,3 +1,5 @@
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startServer } from '../../../host/src/server/index.js'
 import { fakeSession } from './fake-session.js'
@@ -182,6 +184,20 @@ describe('demo mode', () => {
     expect(runner.runs.length).toBe(n)
   })
 
+  it('the demo loop ends while the device is gone and resumes when it is back', async () => {
+    const { base, client, session } = await serve({ demo: true, runDelayMs: 5 })
+    const runner = session.runner as unknown as { runs: unknown[] }
+    await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => runner.runs.length, { timeout: 3000 }).toBeGreaterThanOrEqual(1)
+    client.disconnect('PS_TWIN_EXITED')
+    const status = async () => (await http(base, 'GET', '/api/status', { token: TOKEN })).json
+    await expect.poll(async () => (await status()).demo.enabled, { timeout: 3000 }).toBe(false)
+    const n = runner.runs.length
+    client.emit('reconnect')
+    await expect.poll(async () => (await status()).demo.enabled, { timeout: 3000 }).toBe(true)
+    await expect.poll(() => runner.runs.length, { timeout: 3000 }).toBeGreaterThan(n)
+  })
+
   it('waits while nobody watches: no demo run without a WebSocket client', async () => {
     const { base, session } = await serve({ demo: true, runDelayMs: 5 })
     const runner = session.runner as unknown as { runs: unknown[] }
@@ -208,5 +224,134 @@ describe('demo mode', () => {
     // held for DEMO_HOLD_MS after the manual run: nothing else ran right after it
     await new Promise((res) => setTimeout(res, 300))
     expect(runner.runs.length).toBe(i + 1)
+  })
+})
+
+describe('binding beyond loopback', () => {
+  it('refuses a token under 16 characters with PS_USAGE before starting anything', async () => {
+    const session = fakeSession()
+    const r = startServer({ twin: true, http: { host: '0.0.0.0', port: 0 }, token: 'short-token', session })
+    await expect(r).rejects.toMatchObject({ code: 'PS_USAGE', message: expect.stringMatching(/at least 16 characters; --token has 11/) })
+  })
+
+  it('warns with the real address, and prints a URL that works (not 0.0.0.0, the real port)', async () => {
+    const notices: string[] = []
+    const srv = track(
+      await startServer({
+        twin: true,
+        http: { host: '0.0.0.0', port: 0 },
+        token: TOKEN,
+        session: fakeSession(),
+        notify: (l) => notices.push(l),
+      }),
+    )
+    const u = new URL(srv.url)
+    expect(u.hostname).not.toBe('0.0.0.0')
+    expect(Number(u.port)).toBeGreaterThan(0)
+    expect(notices).toHaveLength(1)
+    expect(notices[0]).toMatch(
+      new RegExp(`^warning: listening on every interface \\(.*${u.hostname.replace(/\./g, '\\.')}.*\\), port ${u.port}`),
+    )
+    // the printed URL's host passes the Host check: the page and the API answer on it
+    const status = await http(srv.url, 'GET', '/api/status', { token: TOKEN })
+    expect(status.status).toBe(200)
+  })
+
+  it('says nothing on loopback, and accepts a short token there', async () => {
+    const notices: string[] = []
+    track(
+      await startServer({
+        twin: true,
+        http: { host: '127.0.0.1', port: 0 },
+        token: 'abc',
+        session: fakeSession(),
+        notify: (l) => notices.push(l),
+      }),
+    )
+    expect(notices).toEqual([])
+  })
+})
+
+describe('idle sockets', () => {
+  const connectRaw = async (base: string) => {
+    const u = new URL(base)
+    const sock = connect(Number(u.port), u.hostname)
+    await once(sock, 'connect')
+    return sock
+  }
+
+  it('closes a connection that never finishes its headers, and an idle keep-alive one', async () => {
+    const session = fakeSession()
+    const srv = track(
+      await startServer({
+        twin: true,
+        http: { host: '127.0.0.1', port: 0 },
+        token: TOKEN,
+        session,
+        timeouts: { headersMs: 300, requestMs: 600, keepAliveMs: 200, checkMs: 100 },
+      }),
+    )
+    const base = new URL(srv.url).origin
+    const slow = await connectRaw(base)
+    slow.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n') // and never the blank line
+    const t0 = Date.now()
+    let reply = ''
+    slow.on('data', (d: Buffer) => (reply += d.toString()))
+    await once(slow, 'close')
+    expect(Date.now() - t0).toBeLessThan(2_000)
+    expect(reply).toMatch(/^HTTP\/1\.1 408/)
+
+    const idle = await connectRaw(base)
+    idle.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n')
+    let got = ''
+    idle.on('data', (d: Buffer) => (got += d.toString()))
+    const t1 = Date.now()
+    await once(idle, 'close')
+    expect(got).toMatch(/^HTTP\/1\.1 200/)
+    expect(Date.now() - t1).toBeLessThan(2_000)
+  })
+})
+
+describe('a WebSocket client that never reads', () => {
+  it('is dropped once its send buffer stays past the bound, counted in /api/status; other clients go on', async () => {
+    const session = fakeSession()
+    const srv = track(
+      await startServer({
+        twin: true,
+        http: { host: '127.0.0.1', port: 0 },
+        token: TOKEN,
+        session,
+        ws: { maxBufferedBytes: 64 * 1024, dropBufferedBytes: 256 * 1024, stuckMs: 500 },
+      }),
+    )
+    const u = new URL(srv.url)
+    // a real TCP peer that completes the upgrade and then never reads another byte
+    const dead = connect(Number(u.port), u.hostname)
+    await once(dead, 'connect')
+    dead.write(
+      `GET /ws?token=${TOKEN} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    )
+    const [head] = (await once(dead, 'data')) as [Buffer]
+    expect(head.toString()).toMatch(/^HTTP\/1\.1 101/)
+    dead.pause()
+    const reader = await openWs(wsUrl(u.origin, TOKEN))
+    const status = async () => (await http(u.origin, 'GET', '/api/status', { token: TOKEN })).json
+    expect((await status()).wsClients).toBe(2)
+    // the device streams hard: 200 snapshots every 20 ms until the dead client is gone
+    const pump = setInterval(() => {
+      for (let i = 0; i < 200; i++) session.client.tick()
+    }, 20)
+    try {
+      await expect.poll(async () => (await status()).wsClientsDropped, { timeout: 30_000, interval: 200 }).toBe(1)
+    } finally {
+      clearInterval(pump)
+    }
+    const st = await status()
+    expect(st.wsClients).toBe(1)
+    expect(reader.ws.readyState).toBe(reader.ws.OPEN)
+    expect(reader.of('snapshot').length).toBeGreaterThan(0)
+    dead.destroy()
+    await reader.close()
   })
 })

@@ -60,8 +60,16 @@ describe('serve records its session', () => {
       'mark:clear',
       'mark:stop',
       'device:disconnect',
+      'gap',
       'device:reconnect',
     ])
+    // the gap spans the time the device was away, with the disconnect's reason
+    const gap = got.find((r) => r.t === 'gap')
+    const disc = got.find((r) => r.t === 'device' && r.event === 'disconnect')
+    if (gap?.t !== 'gap' || disc?.t !== 'device') throw new Error('gap or disconnect missing')
+    expect(gap.from).toBeGreaterThanOrEqual(disc.at)
+    expect(gap.to).toBeGreaterThanOrEqual(gap.from)
+    expect(gap.reason).toEqual(disc.error)
     // every snapshot the client emitted (the fake emits streamed ones only), in order
     const indices = got.flatMap((r) => (r.t === 'snapshot' ? [r.snapshot.index] : []))
     expect(indices.length).toBeGreaterThanOrEqual(2)

@@ -6,6 +6,7 @@ import type { Request } from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import { body } from '../../../host/src/server/routes.js'
 import { EmptyBody, StartBody } from '../../../host/src/server/schemas.js'
+import { CONTENT_SECURITY_POLICY } from '../../../host/src/server/security.js'
 import { closeServers, http, serve, TOKEN } from './helpers.js'
 
 afterEach(closeServers)
@@ -142,6 +143,11 @@ describe('REST device routes', () => {
     expect(run.properties.pattern.enum).toEqual(['strided', 'merged-aligned', 'merged-misaligned'])
     expect(run.required).toEqual(expect.arrayContaining(['pattern', 'bytes']))
     expect(doc.paths['/api/run'].post.responses['409'].description).toBe('no workload runner (PS_WORKLOAD_UNSUPPORTED)')
+    const runErrors = doc.paths['/api/run'].post.responses
+    expect(Object.keys(runErrors).sort()).toEqual(['200', '400', '401', '409', '413', '415', '503', '504'])
+    expect(runErrors['504'].description).toContain('PS_WORKLOAD_TIMEOUT')
+    expect(runErrors['503'].description).toContain('PS_RUN_QUEUE_FULL')
+    expect(doc['x-websocket'].messages).toEqual(expect.arrayContaining(['twin-failure', 'twin-restarted']))
   })
 })
 
@@ -179,6 +185,57 @@ describe('request bodies', () => {
       expect(r.json.error.message).toBeTypeOf('string')
     }
     expect(client.calls).toEqual([])
+  })
+
+  it('answers 413 to a gzip body that inflates past the limit, 400 to gzip or deflate of something not JSON', async () => {
+    const { base, client } = await serve()
+    const bomb = await http(base, 'POST', '/api/start', {
+      token: TOKEN,
+      rawBody: gzipSync(Buffer.alloc(10_000_000, 32)),
+      headers: gzipJson,
+    })
+    expect(bomb.status).toBe(413)
+    expect(bomb.json.error).toMatchObject({ code: 'PS_REQUEST_INVALID', details: { type: 'entity.too.large' } })
+    const notJson = await http(base, 'POST', '/api/start', { token: TOKEN, rawBody: gzipSync('periodMs=50'), headers: gzipJson })
+    expect(notJson.status).toBe(400)
+    expect(notJson.json.error).toMatchObject({ code: 'PS_REQUEST_INVALID', details: { type: 'entity.parse.failed' } })
+    const deflate = await http(base, 'POST', '/api/start', {
+      token: TOKEN,
+      rawBody: Buffer.from('not deflate'),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'deflate' },
+    })
+    expect(deflate.status).toBe(400)
+    expect(deflate.json.error.code).toBe('PS_REQUEST_INVALID')
+    expect(client.calls).toEqual([])
+  })
+
+  it('answers 415 to a JSON body in a charset it does not read, 400 to JSON that is not an object', async () => {
+    const { base } = await serve()
+    const latin1 = await http(base, 'POST', '/api/start', {
+      token: TOKEN,
+      rawBody: '{}',
+      headers: { 'content-type': 'application/json; charset=latin1' },
+    })
+    expect(latin1.status).toBe(415)
+    expect(latin1.json.error).toMatchObject({ code: 'PS_REQUEST_INVALID', details: { type: 'charset.unsupported' } })
+    for (const rawBody of ['null', '"x"', '[1]']) {
+      const r = await http(base, 'POST', '/api/run', { token: TOKEN, rawBody })
+      expect(r.status, rawBody).toBe(400)
+      expect(r.json.error.code).toBe('PS_REQUEST_INVALID')
+    }
+  })
+
+  it('answers in JSON outside /api too: a page that does not exist, a malformed path', async () => {
+    const { base } = await serve()
+    for (const path of ['/nope', '/%E0%A4%A']) {
+      const r = await http(base, 'GET', path)
+      expect(r.status, path).toBe(404)
+      expect(r.headers['content-type']).toMatch(/^application\/json/)
+      expect(r.json.error.code).toBe('PS_HTTP_NOT_FOUND')
+    }
+    const post = await http(base, 'POST', '/index.html', { rawBody: 'x', headers: { 'content-type': 'text/plain' } })
+    expect(post.status).toBe(404)
+    expect(post.json.error.code).toBe('PS_HTTP_NOT_FOUND')
   })
 
   it('answers 415 PS_REQUEST_INVALID to an unknown content encoding', async () => {
@@ -228,5 +285,51 @@ describe('request bodies', () => {
         details: expect.objectContaining({ properties: expect.anything() }),
       }),
     )
+  })
+})
+
+describe('security headers and the source map', () => {
+  const webRoot = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ps-web-'))
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>t</title>')
+    writeFileSync(join(dir, 'main.js'), 'console.log(1)\n//# sourceMappingURL=main.js.map\n')
+    writeFileSync(join(dir, 'main.js.map'), '{"version":3,"sources":["web/main.ts"],"mappings":""}')
+    return dir
+  }
+
+  it('sends nosniff, the CSP with frame-ancestors, no-referrer on every response: page, API, errors, 404s', async () => {
+    const { base } = await serve({ webRoot: webRoot() })
+    const replies = [
+      await http(base, 'GET', '/'),
+      await http(base, 'GET', '/main.js'),
+      await http(base, 'GET', '/api/health'),
+      await http(base, 'GET', '/api/status', { token: TOKEN }),
+      await http(base, 'GET', '/api/status'),
+      await http(base, 'GET', '/nope'),
+      await http(base, 'POST', '/api/start', { token: TOKEN, rawBody: '{' }),
+      await http(base, 'GET', '/', { headers: { host: 'attacker.test' } }),
+    ]
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 401, 404, 400, 403])
+    for (const r of replies) {
+      expect(r.headers['x-content-type-options']).toBe('nosniff')
+      expect(r.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY)
+      expect(r.headers['referrer-policy']).toBe('no-referrer')
+      expect(r.headers['x-frame-options']).toBe('DENY')
+    }
+    expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'")
+    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'")
+  })
+
+  it('serves the source map only with the token (Bearer or ?token=)', async () => {
+    const { base } = await serve({ webRoot: webRoot() })
+    const none = await http(base, 'GET', '/main.js.map')
+    expect(none.status).toBe(401)
+    expect(none.json.error.code).toBe('PS_HTTP_UNAUTHORIZED')
+    expect(none.text).not.toContain('web/main.ts')
+    expect((await http(base, 'GET', '/main.js.map?token=wrong')).status).toBe(401)
+    const bearer = await http(base, 'GET', '/main.js.map', { token: TOKEN })
+    expect(bearer.status).toBe(200)
+    expect(bearer.text).toContain('web/main.ts')
+    expect((await http(base, 'GET', `/main.js.map?token=${TOKEN}`)).status).toBe(200)
   })
 })

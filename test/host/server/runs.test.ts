@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest'
-import { nextDemoBytes } from '../../../host/src/server/runs.js'
+import { request } from 'node:http'
+import { afterEach, describe, expect, it } from 'vitest'
+import { DEFAULT_RUN_LIMITS, nextDemoBytes, runDeadlineMs } from '../../../host/src/server/runs.js'
+import { closeServers, http, serve, TOKEN } from './helpers.js'
 
 describe('demo sizing', () => {
   it('keeps a 1–3 s run, else scales towards 2 s (×¼ … ×8 per step) within bounds', () => {
@@ -11,5 +13,75 @@ describe('demo sizing', () => {
     expect(nextDemoBytes(4096, 100)).toBe(4096)
     expect(nextDemoBytes(256 << 20, 0.1)).toBe(256 << 20)
     expect(nextDemoBytes(1 << 20, 0.7) % 4096).toBe(0)
+  })
+})
+
+describe('run deadlines, the bounded queue, cancellation and shutdown', () => {
+  afterEach(closeServers)
+  const w = { pattern: 'strided', bytes: 4096, offset: 0 }
+
+  it('derives the deadline from the size: slack plus the bytes at the floor rate', () => {
+    expect(runDeadlineMs(0, DEFAULT_RUN_LIMITS)).toBe(10_000)
+    expect(runDeadlineMs(1024 * 1024 * 1024, DEFAULT_RUN_LIMITS)).toBe(10_000 + 64_000)
+    expect(runDeadlineMs(1000, { floorBytesPerSecond: 1000, slackMs: 5 })).toBe(1005)
+  })
+
+  it('a run past its deadline answers 504 PS_WORKLOAD_TIMEOUT saying why, and the twin is restarted', async () => {
+    const { base, session } = await serve({ runDelayMs: 2_000, runs: { slackMs: 100, floorBytesPerSecond: 1e12 } })
+    const t0 = Date.now()
+    const r = await http(base, 'POST', '/api/run', { token: TOKEN, body: w })
+    expect(Date.now() - t0).toBeLessThan(1_500)
+    expect(r.status).toBe(504)
+    expect(r.json.error.code).toBe('PS_WORKLOAD_TIMEOUT')
+    expect(r.json.error.message).toMatch(/passed its deadline of 101 ms \(100 ms \+ its bytes at/)
+    expect(session.supervisor.restarts).toHaveLength(1)
+    expect(session.supervisor.restarts[0]).toMatch(/deadline/)
+  })
+
+  it('bounds the queue: beyond maxQueued waiting runs, 503 PS_RUN_QUEUE_FULL with Retry-After', async () => {
+    const { base, session } = await serve({ runDelayMs: 300, runs: { maxQueued: 2 } })
+    const first = http(base, 'POST', '/api/run', { token: TOKEN, body: w })
+    await expect.poll(() => (session.runner as unknown as { runs: unknown[] }).runs.length).toBe(1)
+    const waiting = [http(base, 'POST', '/api/run', { token: TOKEN, body: w }), http(base, 'POST', '/api/run', { token: TOKEN, body: w })]
+    await new Promise((r) => setTimeout(r, 50))
+    const refused = await http(base, 'POST', '/api/run', { token: TOKEN, body: w })
+    expect(refused.status).toBe(503)
+    expect(refused.json.error.code).toBe('PS_RUN_QUEUE_FULL')
+    expect(refused.headers['retry-after']).toBe('5')
+    expect((await first).status).toBe(200)
+    expect((await Promise.all(waiting)).map((r) => r.status)).toEqual([200, 200])
+  })
+
+  it('cancels the run of a client that went away (the twin is restarted), and serves the next', async () => {
+    const { base, session } = await serve({ runDelayMs: 1_000 })
+    const runner = session.runner as unknown as { runs: unknown[] }
+    const req = request(new URL('/api/run', base), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    })
+    req.on('error', () => undefined)
+    req.end(JSON.stringify(w))
+    await expect.poll(() => runner.runs.length).toBe(1)
+    req.destroy()
+    await expect.poll(() => session.supervisor.restarts.length).toBe(1)
+    expect(session.supervisor.restarts[0]).toMatch(/client went away/)
+    const next = await http(base, 'POST', '/api/run', { token: TOKEN, body: { ...w, bytes: 8192 } })
+    expect(next.status).toBe(200)
+  })
+
+  it('a run cut off by shutdown answers 503 PS_SERVER_CLOSING, as does one still queued', async () => {
+    const { srv, base, session } = await serve({ runDelayMs: 5_000 })
+    const runner = session.runner as unknown as { runs: unknown[] }
+    const inFlight = http(base, 'POST', '/api/run', { token: TOKEN, body: w })
+    await expect.poll(() => runner.runs.length).toBe(1)
+    const queued = http(base, 'POST', '/api/run', { token: TOKEN, body: w })
+    await new Promise((r) => setTimeout(r, 50))
+    await srv.close()
+    for (const r of await Promise.all([inFlight, queued])) {
+      expect(r.status).toBe(503)
+      expect(r.json.error.code).toBe('PS_SERVER_CLOSING')
+    }
+    expect((await inFlight).json.error.message).toMatch(/run 1 was cut off/)
+    expect(session.supervisor.restarts).toEqual([]) // the twin closes with the server: no restart
   })
 })

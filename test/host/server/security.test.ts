@@ -1,6 +1,18 @@
 import type { IncomingMessage } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { bearerToken, hostAllowed, hostAllowlist, hostnameOf, originAllowed, tokenMatches } from '../../../host/src/server/security.js'
+import {
+  bearerToken,
+  checkBinding,
+  hostAllowed,
+  hostAllowlist,
+  hostnameOf,
+  interfaceAddresses,
+  isLoopback,
+  isWildcard,
+  MIN_REMOTE_TOKEN_LENGTH,
+  originAllowed,
+  tokenMatches,
+} from '../../../host/src/server/security.js'
 
 describe('security helpers', () => {
   it('compares tokens in constant time and rejects empty ones', () => {
@@ -36,5 +48,30 @@ describe('security helpers', () => {
     expect(originAllowed(allow, req('http://evil.test:9000', 'evil.test:9000'))).toBe(false)
     expect(originAllowed(allow, req('null'))).toBe(false)
     expect(originAllowed(allow, req('file://x'))).toBe(false)
+  })
+})
+
+describe('binding rules', () => {
+  it('tells loopback from the network', () => {
+    for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopback(h), h).toBe(true)
+    for (const h of ['0.0.0.0', '::', '192.168.1.5', 'fe80::1', 'example.test', '128.0.0.1']) expect(isLoopback(h), h).toBe(false)
+    expect(isWildcard('0.0.0.0') && isWildcard('::') && isWildcard('[::]')).toBe(true)
+    expect(isWildcard('127.0.0.1')).toBe(false)
+  })
+
+  it('needs a token of at least 16 characters beyond loopback, any token on it', () => {
+    expect(() => checkBinding('127.0.0.1', 'abc')).not.toThrow()
+    expect(() => checkBinding('0.0.0.0', 'x'.repeat(MIN_REMOTE_TOKEN_LENGTH))).not.toThrow()
+    expect(() => checkBinding('192.168.1.5', 'x'.repeat(MIN_REMOTE_TOKEN_LENGTH - 1))).toThrow(
+      expect.objectContaining({ code: 'PS_USAGE', message: expect.stringContaining('at least 16 characters') }),
+    )
+  })
+
+  it('a wildcard binding allows the Host names of this machine’s addresses', () => {
+    const allow = hostAllowlist('0.0.0.0', ['192.168.1.5', 'fd00::2'])
+    expect(hostAllowed(allow, '192.168.1.5:8737')).toBe(true)
+    expect(hostAllowed(allow, '[fd00::2]:8737')).toBe(true)
+    expect(hostAllowed(allow, '0.0.0.0:8737')).toBe(false)
+    expect(interfaceAddresses('IPv4')).toContain('127.0.0.1')
   })
 })

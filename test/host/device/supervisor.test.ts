@@ -1,0 +1,185 @@
+/**
+ * The supervisor's rules on fake twin sessions (the real twin is killed and hung in
+ * test/host/server/supervision.int.test.ts): back-off doubling and its cap, a failure told in
+ * words, restart(why) ending the twin on purpose, host statistics summed over twins.
+ */
+import { EventEmitter } from 'node:events'
+import { afterEach, describe, expect, it } from 'vitest'
+import { PsError } from '../../../host/src/core/errors.js'
+import type { DeviceSession } from '../../../host/src/device/session.js'
+import { describeExit, SupervisedTwin } from '../../../host/src/device/supervisor.js'
+import type { TwinFailure } from '../../../host/src/core/wire.js'
+
+class FakeTwin extends EventEmitter {
+  exitStatus: { code: number | null; signal: NodeJS.Signals | null } | undefined
+  constructor(readonly pid: number) {
+    super()
+  }
+  get isRunning() {
+    return this.exitStatus === undefined
+  }
+  stderrLines() {
+    return ['boom: assertion failed']
+  }
+  kill(signal: NodeJS.Signals = 'SIGKILL') {
+    this.die(null, signal)
+  }
+  die(code: number | null, signal: NodeJS.Signals | null) {
+    if (this.exitStatus) return
+    this.exitStatus = { code, signal }
+    queueMicrotask(() => this.emit('exit', code, signal))
+  }
+}
+
+class FakeClient extends EventEmitter {
+  frames = 0
+  answerPing = true
+  hostStats() {
+    return { frames: this.frames, badFrames: 0, crcErrors: 0, overflows: 0, seqGaps: 1, lostFrames: 3, unknownFrames: 0, bytes: 10 }
+  }
+  command(name: string) {
+    if (name === 'PING' && !this.answerPing) return Promise.reject(new PsError('PS_CMD_TIMEOUT', 'PING got no response'))
+    return Promise.resolve({})
+  }
+  start() {
+    return Promise.resolve()
+  }
+}
+
+const info = { probeId: 1 } as unknown as DeviceSession['info']
+
+const fakeSessions = () => {
+  let n = 0
+  const made: { twin: FakeTwin; client: FakeClient; closed: boolean }[] = []
+  let failNext = 0
+  const open = async (): Promise<DeviceSession> => {
+    if (failNext > 0) {
+      failNext--
+      throw new PsError('PS_TWIN_START', 'the twin exited before it was ready')
+    }
+    const twin = new FakeTwin(1000 + n++)
+    const client = new FakeClient()
+    const rec = { twin, client, closed: false }
+    made.push(rec)
+    return {
+      source: 'twin',
+      path: `/dev/pts/${n}`,
+      info,
+      client: client as unknown as DeviceSession['client'],
+      runner: { kind: 'twin', run: () => Promise.reject(new Error('not used')) },
+      twin: twin as unknown as DeviceSession['twin'],
+      close: async () => {
+        rec.closed = true
+      },
+    } as DeviceSession
+  }
+  return { open, made, failStarts: (k: number) => (failNext = k) }
+}
+
+const opened: SupervisedTwin[] = []
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close()
+})
+
+const supervise = async (f: ReturnType<typeof fakeSessions>, o: { hangTimeoutMs?: number; checkEveryMs?: number } = {}) => {
+  const s = await SupervisedTwin.open({ open: f.open, minBackoffMs: 20, maxBackoffMs: 80, healthyMs: 60_000, ...o })
+  opened.push(s)
+  return s
+}
+
+const next = <T>(em: EventEmitter, event: string) => new Promise<T>((r) => em.once(event, (...a: unknown[]) => r(a[0] as T)))
+
+describe('SupervisedTwin', () => {
+  it('tells an exit in words, disconnects, restarts, reconnects, and sums host stats over twins', async () => {
+    const f = fakeSessions()
+    const s = await supervise(f)
+    f.made[0]!.client.frames = 5
+    const disconnected = next<PsError>(s.client, 'disconnect')
+    const failed = next<TwinFailure>(s, 'failure')
+    const reconnected = next(s.client, 'reconnect')
+    f.made[0]!.twin.die(134, null)
+    const failure = await failed
+    expect(failure).toMatchObject({ reason: 'exit', code: 134, signal: null, stderr: ['boom: assertion failed'] })
+    expect(failure.message).toBe('the twin exited with code 134; its last stderr lines: boom: assertion failed')
+    expect((await disconnected).code).toBe('PS_TWIN_EXITED')
+    // commands fail fast with the story while no twin runs
+    await expect(s.client.start(100)).rejects.toMatchObject({ code: 'PS_TWIN_EXITED', message: failure.message })
+    await reconnected
+    expect(s.supervision()).toMatchObject({ state: 'up', restarts: 1, backoffMs: 20 })
+    expect(s.path).toBe('/dev/pts/2')
+    expect(f.made[0]!.closed).toBe(true)
+    f.made[1]!.client.frames = 7
+    expect(s.client.hostStats()).toMatchObject({ frames: 12, seqGaps: 2, lostFrames: 6, bytes: 20 })
+  })
+
+  it('doubles the back-off over failed starts up to its cap, each failure reported', async () => {
+    const f = fakeSessions()
+    const s = await supervise(f)
+    const failures: TwinFailure[] = []
+    s.on('failure', (x) => failures.push(x))
+    f.failStarts(3)
+    const back = next(s, 'restarted')
+    f.made[0]!.twin.die(null, 'SIGSEGV')
+    await back
+    expect(failures.map((x) => x.reason)).toEqual(['exit', 'start', 'start', 'start'])
+    expect(failures[0]!.message).toContain('was killed by SIGSEGV')
+    expect(failures[1]!.message).toContain('restarting the twin failed')
+    // 20 → 40 → 80 → 80 (capped)
+    expect(s.supervision().backoffMs).toBe(80)
+    // another failure soon after keeps the back-off high: the twin was not up for healthyMs
+    const again = next<TwinFailure>(s, 'failure')
+    f.made[1]!.twin.die(1, null)
+    await again
+    expect(s.supervision().backoffMs).toBe(80)
+  })
+
+  it('restart(why) kills the twin on purpose and says why', async () => {
+    const f = fakeSessions()
+    const s = await supervise(f)
+    const failed = next<TwinFailure>(s, 'failure')
+    s.restart('run 3 passed its deadline of 100 ms')
+    const x = await failed
+    expect(x).toMatchObject({ reason: 'killed', signal: 'SIGKILL' })
+    expect(x.message).toMatch(
+      /^the server ended the twin: run 3 passed its deadline of 100 ms; the twin was killed by SIGKILL; its last stderr/,
+    )
+  })
+
+  it('an unanswered PING is a hang: the twin is killed and restarted', async () => {
+    const f = fakeSessions()
+    const s = await supervise(f, { hangTimeoutMs: 50, checkEveryMs: 20 })
+    const failed = next<TwinFailure>(s, 'failure')
+    const disconnected = next<PsError>(s.client, 'disconnect')
+    f.made[0]!.client.answerPing = false
+    const x = await failed
+    expect(x.reason).toBe('hang')
+    expect(x.message).toContain('stopped answering')
+    expect((await disconnected).code).toBe('PS_TWIN_HUNG')
+    await next(s, 'restarted')
+    expect(s.twinPid).toBe(1001)
+  })
+
+  it('a PTY that closes before the twin exits: the exit tells the story, not the closed link', async () => {
+    const f = fakeSessions()
+    const s = await supervise(f)
+    const failed = next<TwinFailure>(s, 'failure')
+    f.made[0]!.client.emit('disconnect', new PsError('PS_SERIAL_DISCONNECTED', 'serial port closed'))
+    f.made[0]!.twin.die(null, 'SIGKILL') // the twin's own exit arrives just after its PTY closed
+    expect(await failed).toMatchObject({ reason: 'exit', signal: 'SIGKILL' })
+  })
+
+  it('a PTY closed while the twin runs on past the grace: the supervisor ends that twin', async () => {
+    const f = fakeSessions()
+    const s = await supervise(f)
+    const failed = next<TwinFailure>(s, 'failure')
+    f.made[0]!.client.emit('disconnect', new PsError('PS_SERIAL_DISCONNECTED', 'serial port closed'))
+    const x = await failed
+    expect(x.reason).toBe('killed')
+    expect(x.message).toMatch(/^the twin's serial link closed \(serial port closed\)/)
+  })
+
+  it('describes exits by code or signal', () => {
+    expect(describeExit(0, null, [])).toBe('exited with code 0')
+    expect(describeExit(null, 'SIGKILL', ['a', 'b'])).toBe('was killed by SIGKILL; its last stderr lines: a | b')
+  })
+})
