@@ -241,10 +241,37 @@ export const REG = {
   "STATUS": 16,
   "CLK_HZ": 20,
   "BAR_LATENCY": 24,
-  "CPL_SPLIT": 28
+  "CPL_SPLIT": 28,
+  "SAMPLE_PERIOD": 32,
+  "SAMPLE_STATUS": 36,
+  "SAMPLE_OVERFLOW": 40,
+  "FILTER_CTRL": 48,
+  "FILTER_BASE_LO": 52,
+  "FILTER_BASE_HI": 56,
+  "FILTER_LIMIT_LO": 60,
+  "FILTER_LIMIT_HI": 64,
+  "LINK_GEN": 80,
+  "LINK_WIDTH": 84,
+  "MPS": 88,
+  "MRRS": 92,
+  "RCB": 96,
+  "TAG_BITS": 100,
+  "BUILD_ID": 104,
+  "SMP_TS_LO": 128,
+  "SMP_TS_HI": 132,
+  "SMP_CYCLES": 136,
+  "SMP_MRD_COUNT": 140,
+  "SMP_MRD_BYTES": 144,
+  "SMP_CPLD_COUNT": 148,
+  "SMP_CPLD_BYTES": 152,
+  "SMP_OCC_SUM": 156,
+  "SMP_OCC_PEAK": 160,
+  "SMP_LAT_SUM_LO": 164,
+  "SMP_LAT_SUM_HI": 168,
+  "SMP_LAT_COUNT": 172
 } as const
 export const ID_MAGIC = 0x50435343
-export const REG_VERSION_VALUE = 0x00000003
+export const REG_VERSION_VALUE = 0x00000004
 export const COUNTERS = [
   {
     "name": "CYCLES",
