@@ -59,6 +59,8 @@ export function emitTs(m: SpecModel): string {
   L.push(`export const REG = ${J(Object.fromEntries(regs.registers.map((r) => [r.name, num(r.offset)])))} as const`)
   L.push(`export const ID_MAGIC = 0x${hex(num(regs.idMagic), 8)}`)
   L.push(`export const REG_VERSION_VALUE = 0x${hex(m.versionValue, 8)}`)
+  L.push('/** Interval-record words in order (register SMP_<word>), 32 bits each. */')
+  L.push(`export const SAMPLE_WORDS = ${J(m.sampleWords)} as const`)
   L.push(
     `export const COUNTERS = ${J(m.counters.map(({ name, key, index, offset, doc, source }) => ({ name, key, index, offset, doc, source })))} as const`,
   )

@@ -138,6 +138,8 @@ export interface SpecModel {
   layouts: Record<'COMMAND' | 'RESPONSE' | 'SNAPSHOT', Layout>
   commands: PlacedCommand[]
   versionValue: number
+  /** interval-record words: the SMP_* registers in offset order, word i at PS_REG_SMP_TS_LO + 4*i */
+  sampleWords: string[]
   maxRaw: number
   maxEncoded: number
 }
@@ -345,6 +347,13 @@ export function buildModel(raw: RawSpec): SpecModel {
     if (layouts.COMMAND.bytes + c.argsLayout.bytes > proto.framing.maxPayloadBytes) P.push(`commands: ${c.name} arguments are too long`)
     if (layouts.RESPONSE.bytes + c.replyLayout.bytes > proto.framing.maxPayloadBytes) P.push(`commands: ${c.name} reply is too long`)
   }
+  const smp = regs.registers.filter((r) => r.name.startsWith('SMP_')).sort((a, b) => num(a.offset) - num(b.offset))
+  const smpFirst = smp[0]
+  if (smpFirst?.name !== 'SMP_TS_LO') P.push('registers: the SMP_* record window must start with SMP_TS_LO')
+  smp.forEach((r, i) => {
+    if (smpFirst && num(r.offset) !== num(smpFirst.offset) + 4 * i) P.push(`registers: ${r.name} leaves a gap in the SMP_* record window`)
+    if (r.access !== 'ro') P.push(`registers: ${r.name} must be ro (the sampler FIFO head)`)
+  })
   if (P.length) throw new SpecError(P)
   const maxRaw = proto.framing.headerBytes + proto.framing.maxPayloadBytes + 2
   return {
@@ -355,6 +364,7 @@ export function buildModel(raw: RawSpec): SpecModel {
     layouts,
     commands,
     versionValue: (regs.version.major << 16) | regs.version.minor,
+    sampleWords: smp.map((r) => r.name.slice('SMP_'.length)),
     maxRaw,
     maxEncoded: maxRaw + Math.ceil(maxRaw / 254) + 1,
   }

@@ -136,6 +136,18 @@ void ps_hal_reg_write(uint32_t offset, uint32_t value)
     case PS_REG_BAR_LATENCY:
         t.regs[PS_REG_BAR_LATENCY / 4u] = value & 0xFFFFu;
         break;
+    case PS_REG_SAMPLE_PERIOD: /* bits 17:0 kept, as the CSR block does */
+        t.regs[PS_REG_SAMPLE_PERIOD / 4u] = value & 0x3FFFFu;
+        break;
+    case PS_REG_FILTER_CTRL:
+        t.regs[PS_REG_FILTER_CTRL / 4u] = value & PS_REG_FILTER_CTRL_EN;
+        break;
+    case PS_REG_FILTER_BASE_LO:
+    case PS_REG_FILTER_BASE_HI:
+    case PS_REG_FILTER_LIMIT_LO:
+    case PS_REG_FILTER_LIMIT_HI:
+        t.regs[offset / 4u] = value;
+        break;
     case PS_REG_CMD:
         if (value & PS_REG_CMD_SNAPSHOT) {
             memcpy(t.shadow, t.live, sizeof t.shadow);

@@ -88,5 +88,42 @@
 #define PS_CMD_SNAPSHOT 6u
 #define PS_CMD_SNAPSHOT_ARGS_BYTES 0u
 #define PS_CMD_SNAPSHOT_REPLY_BYTES 0u
+/* SET_SAMPLE_PERIOD: interval sampler period in probe clocks (SAMPLE_PERIOD); 0 = off; other values outside min..max are BAD_ARGUMENT. Changing it restarts the open interval */
+#define PS_CMD_SET_SAMPLE_PERIOD 7u
+#define PS_CMD_SET_SAMPLE_PERIOD_ARGS_BYTES 4u
+#define PS_CMD_SET_SAMPLE_PERIOD_ARG_PERIOD_CYCLES_OFFSET 0u /* u32 */
+#define PS_CMD_SET_SAMPLE_PERIOD_ARG_PERIOD_CYCLES_MIN 256u
+#define PS_CMD_SET_SAMPLE_PERIOD_ARG_PERIOD_CYCLES_MAX 262143u
+#define PS_CMD_SET_SAMPLE_PERIOD_REPLY_BYTES 0u
+/* SET_FILTER: address filter: count only memory reads whose address lies in [base, limit]; base = limit = 0 turns it off; limit below base is BAD_ARGUMENT */
+#define PS_CMD_SET_FILTER 8u
+#define PS_CMD_SET_FILTER_ARGS_BYTES 16u
+#define PS_CMD_SET_FILTER_ARG_BASE_OFFSET 0u /* u64 */
+#define PS_CMD_SET_FILTER_ARG_LIMIT_OFFSET 8u /* u64 */
+#define PS_CMD_SET_FILTER_REPLY_BYTES 0u
+/* SET_BAR_LATENCY: BAR responder: clock cycles from accepting an MRd to starting its CplD (BAR_LATENCY); values outside min..max are BAD_ARGUMENT */
+#define PS_CMD_SET_BAR_LATENCY 9u
+#define PS_CMD_SET_BAR_LATENCY_ARGS_BYTES 4u
+#define PS_CMD_SET_BAR_LATENCY_ARG_CYCLES_OFFSET 0u /* u32 */
+#define PS_CMD_SET_BAR_LATENCY_ARG_CYCLES_MIN 0u
+#define PS_CMD_SET_BAR_LATENCY_ARG_CYCLES_MAX 65535u
+#define PS_CMD_SET_BAR_LATENCY_REPLY_BYTES 0u
+/* LINK_INFO: the probe's info registers and the sampler and filter settings */
+#define PS_CMD_LINK_INFO 10u
+#define PS_CMD_LINK_INFO_ARGS_BYTES 0u
+#define PS_CMD_LINK_INFO_REPLY_BYTES 40u
+#define PS_CMD_LINK_INFO_REPLY_LINK_GEN_OFFSET 0u /* u8 */
+#define PS_CMD_LINK_INFO_REPLY_LINK_WIDTH_OFFSET 1u /* u8 */
+#define PS_CMD_LINK_INFO_REPLY_TAG_BITS_OFFSET 2u /* u8 */
+#define PS_CMD_LINK_INFO_REPLY_FILTER_ENABLED_OFFSET 3u /* u8 */
+#define PS_CMD_LINK_INFO_REPLY_MPS_OFFSET 4u /* u16 */
+#define PS_CMD_LINK_INFO_REPLY_MRRS_OFFSET 6u /* u16 */
+#define PS_CMD_LINK_INFO_REPLY_RCB_OFFSET 8u /* u16 */
+#define PS_CMD_LINK_INFO_REPLY_SAMPLE_DEPTH_OFFSET 10u /* u16 */
+#define PS_CMD_LINK_INFO_REPLY_CLOCK_HZ_OFFSET 12u /* u32 */
+#define PS_CMD_LINK_INFO_REPLY_BUILD_ID_OFFSET 16u /* u32 */
+#define PS_CMD_LINK_INFO_REPLY_SAMPLE_PERIOD_CYCLES_OFFSET 20u /* u32 */
+#define PS_CMD_LINK_INFO_REPLY_FILTER_BASE_OFFSET 24u /* u64 */
+#define PS_CMD_LINK_INFO_REPLY_FILTER_LIMIT_OFFSET 32u /* u64 */
 
 #endif

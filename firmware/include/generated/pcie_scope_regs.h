@@ -133,4 +133,7 @@
 #define PS_SIZE_EXACT_BYTES_INIT { 32u, 64u, 96u, 128u }
 #define PS_CNT_SIZE_FIRST 2u
 
+/* interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO */
+#define PS_SMP_WORDS 12u
+
 #endif

@@ -138,4 +138,7 @@
 `define PS_SIZE_EXACT_BYTES {13'd128, 13'd96, 13'd64, 13'd32}
 `define PS_CNT_SIZE_FIRST 2
 
+// interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO
+`define PS_SMP_WORDS 12
+
 `endif

@@ -151,6 +151,131 @@ export const COMMANDS = {
     "argsBytes": 0,
     "reply": [],
     "replyBytes": 0
+  },
+  "SET_SAMPLE_PERIOD": {
+    "id": 7,
+    "doc": "interval sampler period in probe clocks (SAMPLE_PERIOD); 0 = off; other values outside min..max are BAD_ARGUMENT. Changing it restarts the open interval",
+    "args": [
+      {
+        "name": "periodCycles",
+        "type": "u32",
+        "offset": 0,
+        "min": 256,
+        "max": 262143
+      }
+    ],
+    "argsBytes": 4,
+    "reply": [],
+    "replyBytes": 0
+  },
+  "SET_FILTER": {
+    "id": 8,
+    "doc": "address filter: count only memory reads whose address lies in [base, limit]; base = limit = 0 turns it off; limit below base is BAD_ARGUMENT",
+    "args": [
+      {
+        "name": "base",
+        "type": "u64",
+        "offset": 0
+      },
+      {
+        "name": "limit",
+        "type": "u64",
+        "offset": 8
+      }
+    ],
+    "argsBytes": 16,
+    "reply": [],
+    "replyBytes": 0
+  },
+  "SET_BAR_LATENCY": {
+    "id": 9,
+    "doc": "BAR responder: clock cycles from accepting an MRd to starting its CplD (BAR_LATENCY); values outside min..max are BAD_ARGUMENT",
+    "args": [
+      {
+        "name": "cycles",
+        "type": "u32",
+        "offset": 0,
+        "min": 0,
+        "max": 65535
+      }
+    ],
+    "argsBytes": 4,
+    "reply": [],
+    "replyBytes": 0
+  },
+  "LINK_INFO": {
+    "id": 10,
+    "doc": "the probe's info registers and the sampler and filter settings",
+    "args": [],
+    "argsBytes": 0,
+    "reply": [
+      {
+        "name": "linkGen",
+        "type": "u8",
+        "offset": 0
+      },
+      {
+        "name": "linkWidth",
+        "type": "u8",
+        "offset": 1
+      },
+      {
+        "name": "tagBits",
+        "type": "u8",
+        "offset": 2
+      },
+      {
+        "name": "filterEnabled",
+        "type": "u8",
+        "offset": 3
+      },
+      {
+        "name": "mps",
+        "type": "u16",
+        "offset": 4
+      },
+      {
+        "name": "mrrs",
+        "type": "u16",
+        "offset": 6
+      },
+      {
+        "name": "rcb",
+        "type": "u16",
+        "offset": 8
+      },
+      {
+        "name": "sampleDepth",
+        "type": "u16",
+        "offset": 10
+      },
+      {
+        "name": "clockHz",
+        "type": "u32",
+        "offset": 12
+      },
+      {
+        "name": "buildId",
+        "type": "u32",
+        "offset": 16
+      },
+      {
+        "name": "samplePeriodCycles",
+        "type": "u32",
+        "offset": 20
+      },
+      {
+        "name": "filterBase",
+        "type": "u64",
+        "offset": 24
+      },
+      {
+        "name": "filterLimit",
+        "type": "u64",
+        "offset": 32
+      }
+    ],
+    "replyBytes": 40
   }
 } as const
 export type CommandName = keyof typeof COMMANDS
@@ -272,6 +397,21 @@ export const REG = {
 } as const
 export const ID_MAGIC = 0x50435343
 export const REG_VERSION_VALUE = 0x00000004
+/** Interval-record words in order (register SMP_<word>), 32 bits each. */
+export const SAMPLE_WORDS = [
+  "TS_LO",
+  "TS_HI",
+  "CYCLES",
+  "MRD_COUNT",
+  "MRD_BYTES",
+  "CPLD_COUNT",
+  "CPLD_BYTES",
+  "OCC_SUM",
+  "OCC_PEAK",
+  "LAT_SUM_LO",
+  "LAT_SUM_HI",
+  "LAT_COUNT"
+] as const
 export const COUNTERS = [
   {
     "name": "CYCLES",
