@@ -65,6 +65,14 @@ typedef struct ps_probe_link_info {
 
 void ps_probe_link_info(ps_probe_link_info_t *info);
 
+/* Interval records waiting in the sampler FIFO (SAMPLE_STATUS bits 15:0). */
+uint32_t ps_probe_sample_level(void);
+/* Read the head record (SMP_* words in order), then CMD.SAMPLE_POP. Only while the level is
+ * non-zero: an empty FIFO reads as zeros and ignores the pop. */
+void ps_probe_sample_take(uint32_t words[PS_SMP_WORDS]);
+/* SAMPLE_OVERFLOW: records the probe dropped on a full FIFO since reset (wraps). */
+uint32_t ps_probe_sample_overflow(void);
+
 #ifdef __cplusplus
 }
 #endif

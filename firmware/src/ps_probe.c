@@ -85,3 +85,15 @@ void ps_probe_link_info(ps_probe_link_info_t *info)
     info->filter_base = read_u64(PS_REG_FILTER_BASE_LO, PS_REG_FILTER_BASE_HI);
     info->filter_limit = read_u64(PS_REG_FILTER_LIMIT_LO, PS_REG_FILTER_LIMIT_HI);
 }
+
+uint32_t ps_probe_sample_level(void) { return ps_hal_reg_read(PS_REG_SAMPLE_STATUS) & 0xFFFFu; }
+
+void ps_probe_sample_take(uint32_t words[PS_SMP_WORDS])
+{
+    for (unsigned w = 0; w < PS_SMP_WORDS; w++) {
+        words[w] = ps_hal_reg_read(PS_REG_SMP_TS_LO + 4u * w);
+    }
+    ps_hal_reg_write(PS_REG_CMD, PS_REG_CMD_SAMPLE_POP);
+}
+
+uint32_t ps_probe_sample_overflow(void) { return ps_hal_reg_read(PS_REG_SAMPLE_OVERFLOW); }

@@ -19,6 +19,7 @@
 #define PS_FRAME_COMMAND 0x01u /* host-to-device: a command; payload = cmd u8 then its arguments */
 #define PS_FRAME_RESPONSE 0x81u /* device-to-host: the reply to one command */
 #define PS_FRAME_SNAPSHOT 0x82u /* device-to-host: a consistent copy of every probe counter plus firmware link statistics */
+#define PS_FRAME_INTERVAL 0x83u /* device-to-host: interval records drained from the probe's sampler FIFO: the header below, then `count` records of the SMP_* words (registers.json order, u32 each) */
 
 #define PS_STATUS_OK 0u /* done */
 #define PS_STATUS_UNKNOWN_COMMAND 1u /* command id not in this catalogue */
@@ -45,6 +46,17 @@
 #define PS_SNAPSHOT_UNKNOWN_COMMANDS_OFFSET 273u /* u32 */
 #define PS_SNAPSHOT_TX_DROPPED_OFFSET 277u /* u32 */
 #define PS_SNAPSHOT_BYTES 281u
+
+/* INTERVAL payload */
+#define PS_INTERVAL_COUNT_OFFSET 0u /* u8 */
+#define PS_INTERVAL_FIRST_INDEX_OFFSET 1u /* u32 */
+#define PS_INTERVAL_DROPPED_OFFSET 5u /* u32 */
+#define PS_INTERVAL_OVERFLOW_OFFSET 9u /* u32 */
+#define PS_INTERVAL_BYTES 13u
+
+/* INTERVAL: the header above, then up to PS_INTERVAL_MAX_RECORDS records of PS_SMP_WORDS u32 words */
+#define PS_INTERVAL_RECORD_BYTES 48u
+#define PS_INTERVAL_MAX_RECORDS 9u
 
 #define PS_SNAPSHOT_FLAG_ON_DEMAND (1u << 0)
 #define PS_SNAPSHOT_FLAG_ENABLED (1u << 1)

@@ -20,7 +20,8 @@ export const CRC16 = {
 export const FRAME_TYPE = {
   "COMMAND": 1,
   "RESPONSE": 129,
-  "SNAPSHOT": 130
+  "SNAPSHOT": 130,
+  "INTERVAL": 131
 } as const
 export type FrameTypeName = keyof typeof FRAME_TYPE
 export const STATUS = {
@@ -354,6 +355,31 @@ export const SNAPSHOT_LAYOUT = {
     }
   }
 } as const
+export const INTERVAL_LAYOUT = {
+  "bytes": 13,
+  "fields": {
+    "count": {
+      "type": "u8",
+      "offset": 0,
+      "bytes": 1
+    },
+    "firstIndex": {
+      "type": "u32",
+      "offset": 1,
+      "bytes": 4
+    },
+    "dropped": {
+      "type": "u32",
+      "offset": 5,
+      "bytes": 4
+    },
+    "overflow": {
+      "type": "u32",
+      "offset": 9,
+      "bytes": 4
+    }
+  }
+} as const
 export const SNAPSHOT_FLAG = {
   "ON_DEMAND": 1,
   "ENABLED": 2
@@ -412,6 +438,9 @@ export const SAMPLE_WORDS = [
   "LAT_SUM_HI",
   "LAT_COUNT"
 ] as const
+/** INTERVAL frames: the INTERVAL_LAYOUT header, then up to INTERVAL_MAX_RECORDS records of SAMPLE_WORDS. */
+export const INTERVAL_RECORD_BYTES = 48
+export const INTERVAL_MAX_RECORDS = 9
 export const COUNTERS = [
   {
     "name": "CYCLES",
