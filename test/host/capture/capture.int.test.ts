@@ -3,11 +3,15 @@
  * `npm run build:twin`): the probe's records, drained by the firmware and carried in INTERVAL
  * frames, add up to the snapshot's counters; a window over half of the buffer counts half the reads.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openSession, type DeviceSession } from '../../../host/src/device/session.js'
 import { runCapture } from '../../../host/src/capture/capture.js'
+import { runRecordedCapture } from '../../../host/src/capture/recorded.js'
+import { readRecords } from '../../../host/src/capture/reader.js'
 
 const twinBuilt = existsSync(fileURLToPath(new URL('../../../build/twin/pcie-scope-twin', import.meta.url)))
 // the twin's GPU buffer (native/twin/main.cpp): above 4 GiB, so reads carry 4-DW headers
@@ -73,5 +77,21 @@ describe('runCapture on the twin: interval sampler and address filter', () => {
     expect(r.intervals!.totals.mrdCount).toBeLessThanOrEqual(r.requests.count)
     expect(r.intervals!.totals.cpldCount).toBeLessThanOrEqual(r.requests.count)
     expect(r.linkInfo).toMatchObject({ filterEnabled: true, filterBase: filter.base, filterLimit: filter.limit })
+  })
+
+  it('a recorded capture keeps every interval record the result reports', async () => {
+    const s = await open()
+    const root = mkdtempSync(join(tmpdir(), 'ps-iv-'))
+    try {
+      const dir = join(root, 'cap')
+      const rc = await runRecordedCapture(s, { pattern: 'strided', bytes: 256 * 1024, offset: 0 }, dir, { samplePeriodCycles: PERIOD })
+      expect(rc.recordingError).toBeUndefined()
+      let stored = 0
+      for await (const r of readRecords(dir)) if (r.t === 'interval') stored += r.batch.records.length
+      expect(rc.result.intervals!.count).toBeGreaterThan(0)
+      expect(stored).toBe(rc.result.intervals!.count)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
   })
 })
