@@ -37,6 +37,13 @@
 #define PS_TXQ_BYTES 2048u
 #endif
 
+/* Interval records held between the probe's FIFO and the UART (48 B each). When the UART
+ * backs up the oldest are dropped and counted (INTERVAL.dropped). 64 = 3 KiB, about 7 full
+ * INTERVAL frames: rides out a burst of records while snapshots keep the line. */
+#ifndef PS_INTERVAL_RING_RECORDS
+#define PS_INTERVAL_RING_RECORDS 64u
+#endif
+
 /* Receive chunk buffer. Chunks longer than PS_FRAME_MAX_ENCODED - 1 are overflows whatever
  * this size is, so more than PS_FRAME_MAX_ENCODED only wastes RAM. */
 #ifndef PS_RX_BUF_BYTES
@@ -53,6 +60,17 @@
 /* Bytes asked of ps_hal_uart_read per call (a stack buffer of ps_app_step). */
 #ifndef PS_APP_RX_READ_BYTES
 #define PS_APP_RX_READ_BYTES 64u
+#endif
+
+/* Interval records moved from the probe's FIFO per step (each is PS_SMP_WORDS + 1 register
+ * accesses). */
+#ifndef PS_APP_INTERVAL_PULL
+#define PS_APP_INTERVAL_PULL 16u
+#endif
+
+/* A partly filled INTERVAL frame goes out after this long (a full one at once). */
+#ifndef PS_APP_INTERVAL_FLUSH_US
+#define PS_APP_INTERVAL_FLUSH_US 10000u
 #endif
 
 /* --- debugging (ps_assert.h) -------------------------------------------------------------- */

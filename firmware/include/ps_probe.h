@@ -35,7 +35,43 @@ void ps_probe_clear(void);      /* CMD.CLEAR: zero the running counters */
 /* CMD.SNAPSHOT, then every shadow counter LO then HI, in spec order. */
 void ps_probe_snapshot(uint64_t counters[PS_CNT_COUNT]);
 
-uint32_t ps_probe_bar_latency(void); /* BAR_LATENCY register, in clock cycles */
+uint32_t ps_probe_bar_latency(void);            /* BAR_LATENCY register, in clock cycles */
+void ps_probe_set_bar_latency(uint32_t cycles); /* BAR_LATENCY; the caller range-checks */
+
+/* SAMPLE_PERIOD in clock cycles (0 = off); the caller range-checks. */
+void ps_probe_set_sample_period(uint32_t cycles);
+uint32_t ps_probe_sample_period(void);
+
+/* Address filter: FILTER_CTRL.EN off first, then the window, then EN, so the probe never
+ * counts with half a window. */
+void ps_probe_set_filter(bool enable, uint64_t base, uint64_t limit);
+
+/* The info registers and the sampler and filter settings, as read. */
+typedef struct ps_probe_link_info {
+    uint32_t link_gen;
+    uint32_t link_width;
+    uint32_t mps;
+    uint32_t mrrs;
+    uint32_t rcb;
+    uint32_t tag_bits;
+    uint32_t clock_hz;
+    uint32_t build_id;
+    uint32_t sample_depth; /* SAMPLE_STATUS bits 31:16 */
+    uint32_t sample_period;
+    bool filter_enabled;
+    uint64_t filter_base;
+    uint64_t filter_limit;
+} ps_probe_link_info_t;
+
+void ps_probe_link_info(ps_probe_link_info_t *info);
+
+/* Interval records waiting in the sampler FIFO (SAMPLE_STATUS bits 15:0). */
+uint32_t ps_probe_sample_level(void);
+/* Read the head record (SMP_* words in order), then CMD.SAMPLE_POP. Only while the level is
+ * non-zero: an empty FIFO reads as zeros and ignores the pop. */
+void ps_probe_sample_take(uint32_t words[PS_SMP_WORDS]);
+/* SAMPLE_OVERFLOW: records the probe dropped on a full FIFO since reset (wraps). */
+uint32_t ps_probe_sample_overflow(void);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,7 @@ void ps_app_init(ps_app_t *app)
     ps_rx_init(&app->rx);
     ps_txq_init(&app->tx);
     ps_cmd_init(&app->cmd);
+    ps_intervals_init(&app->intervals);
 }
 
 /* Frame, number and queue one device frame; a frame that does not fit is dropped whole. */
@@ -136,11 +137,34 @@ static void poll_stream(ps_app_t *app)
     }
 }
 
+/* Records go out only while the TX ring keeps room for a maximal frame beside them, so a
+ * due snapshot always finds its place: when the line backs up, records wait in the ring and
+ * the ring drops its oldest (counted in the next INTERVAL frame), never a snapshot. */
+static void poll_intervals(ps_app_t *app)
+{
+    (void)ps_intervals_pull(&app->intervals, PS_APP_INTERVAL_PULL);
+    if (app->intervals.count == 0u || !app->host_seen) {
+        return;
+    }
+    bool full = app->intervals.count >= PS_INTERVAL_MAX_RECORDS;
+    if (!full && app->now_us - app->last_interval_us < PS_APP_INTERVAL_FLUSH_US) {
+        return;
+    }
+    if (ps_txq_free(&app->tx) < 2u * PS_FRAME_MAX_ENCODED) {
+        return;
+    }
+    size_t len = ps_intervals_encode(&app->intervals, app->interval, sizeof app->interval,
+                                     ps_probe_sample_overflow());
+    (void)send_frame(app, PS_FRAME_INTERVAL, app->interval, len);
+    app->last_interval_us = app->now_us;
+}
+
 void ps_app_step(ps_app_t *app)
 {
     app->now_us = ps_hal_time_us();
     (void)ps_txq_drain(&app->tx);
     poll_rx(app);
     poll_stream(app);
+    poll_intervals(app);
     (void)ps_txq_drain(&app->tx);
 }

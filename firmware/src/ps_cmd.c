@@ -7,6 +7,8 @@
 #include "ps_probe.h"
 
 _Static_assert(PS_CMD_INFO_REPLY_BYTES <= PS_CMD_REPLY_MAX, "INFO reply must fit a frame");
+_Static_assert(PS_CMD_LINK_INFO_REPLY_BYTES <= PS_CMD_REPLY_MAX,
+               "LINK_INFO reply must fit a frame");
 
 void ps_cmd_init(ps_cmd_state_t *st)
 {
@@ -75,6 +77,61 @@ static ps_cmd_result_t do_clear(void)
     return reply(PS_CMD_CLEAR, PS_STATUS_OK, 0, 0);
 }
 
+static ps_cmd_result_t do_set_sample_period(const uint8_t *args)
+{
+    uint32_t period = ps_get_u32le(&args[PS_CMD_SET_SAMPLE_PERIOD_ARG_PERIOD_CYCLES_OFFSET]);
+    /* 0 turns sampling off; anything else must be a period the register holds */
+    if (period != 0u
+        && (period < PS_CMD_SET_SAMPLE_PERIOD_ARG_PERIOD_CYCLES_MIN
+            || period > PS_CMD_SET_SAMPLE_PERIOD_ARG_PERIOD_CYCLES_MAX)) {
+        return reply(PS_CMD_SET_SAMPLE_PERIOD, PS_STATUS_BAD_ARGUMENT, 0, 0);
+    }
+    ps_probe_set_sample_period(period);
+    return reply(PS_CMD_SET_SAMPLE_PERIOD, PS_STATUS_OK, 0, 0);
+}
+
+static ps_cmd_result_t do_set_filter(const uint8_t *args)
+{
+    uint64_t base = ps_get_u64le(&args[PS_CMD_SET_FILTER_ARG_BASE_OFFSET]);
+    uint64_t limit = ps_get_u64le(&args[PS_CMD_SET_FILTER_ARG_LIMIT_OFFSET]);
+    bool off = base == 0u && limit == 0u;
+    if (!off && limit < base) {
+        return reply(PS_CMD_SET_FILTER, PS_STATUS_BAD_ARGUMENT, 0, 0);
+    }
+    ps_probe_set_filter(!off, base, limit);
+    return reply(PS_CMD_SET_FILTER, PS_STATUS_OK, 0, 0);
+}
+
+static ps_cmd_result_t do_set_bar_latency(const uint8_t *args)
+{
+    uint32_t cycles = ps_get_u32le(&args[PS_CMD_SET_BAR_LATENCY_ARG_CYCLES_OFFSET]);
+    if (cycles > PS_CMD_SET_BAR_LATENCY_ARG_CYCLES_MAX) {
+        return reply(PS_CMD_SET_BAR_LATENCY, PS_STATUS_BAD_ARGUMENT, 0, 0);
+    }
+    ps_probe_set_bar_latency(cycles);
+    return reply(PS_CMD_SET_BAR_LATENCY, PS_STATUS_OK, 0, 0);
+}
+
+static ps_cmd_result_t do_link_info(uint8_t *out)
+{
+    ps_probe_link_info_t li;
+    ps_probe_link_info(&li);
+    ps_put_u8(&out[PS_CMD_LINK_INFO_REPLY_LINK_GEN_OFFSET], (uint8_t)li.link_gen);
+    ps_put_u8(&out[PS_CMD_LINK_INFO_REPLY_LINK_WIDTH_OFFSET], (uint8_t)li.link_width);
+    ps_put_u8(&out[PS_CMD_LINK_INFO_REPLY_TAG_BITS_OFFSET], (uint8_t)li.tag_bits);
+    ps_put_u8(&out[PS_CMD_LINK_INFO_REPLY_FILTER_ENABLED_OFFSET], li.filter_enabled ? 1u : 0u);
+    ps_put_u16le(&out[PS_CMD_LINK_INFO_REPLY_MPS_OFFSET], (uint16_t)li.mps);
+    ps_put_u16le(&out[PS_CMD_LINK_INFO_REPLY_MRRS_OFFSET], (uint16_t)li.mrrs);
+    ps_put_u16le(&out[PS_CMD_LINK_INFO_REPLY_RCB_OFFSET], (uint16_t)li.rcb);
+    ps_put_u16le(&out[PS_CMD_LINK_INFO_REPLY_SAMPLE_DEPTH_OFFSET], (uint16_t)li.sample_depth);
+    ps_put_u32le(&out[PS_CMD_LINK_INFO_REPLY_CLOCK_HZ_OFFSET], li.clock_hz);
+    ps_put_u32le(&out[PS_CMD_LINK_INFO_REPLY_BUILD_ID_OFFSET], li.build_id);
+    ps_put_u32le(&out[PS_CMD_LINK_INFO_REPLY_SAMPLE_PERIOD_CYCLES_OFFSET], li.sample_period);
+    ps_put_u64le(&out[PS_CMD_LINK_INFO_REPLY_FILTER_BASE_OFFSET], li.filter_base);
+    ps_put_u64le(&out[PS_CMD_LINK_INFO_REPLY_FILTER_LIMIT_OFFSET], li.filter_limit);
+    return reply(PS_CMD_LINK_INFO, PS_STATUS_OK, 0, PS_CMD_LINK_INFO_REPLY_BYTES);
+}
+
 ps_cmd_result_t ps_cmd_execute(ps_cmd_state_t *st, const uint8_t *payload, size_t payload_len,
                                uint8_t *out, size_t out_cap)
 {
@@ -112,6 +169,22 @@ ps_cmd_result_t ps_cmd_execute(ps_cmd_state_t *st, const uint8_t *payload, size_
         want = PS_CMD_SNAPSHOT_ARGS_BYTES;
         reply_bytes = PS_CMD_SNAPSHOT_REPLY_BYTES;
         break;
+    case PS_CMD_SET_SAMPLE_PERIOD:
+        want = PS_CMD_SET_SAMPLE_PERIOD_ARGS_BYTES;
+        reply_bytes = PS_CMD_SET_SAMPLE_PERIOD_REPLY_BYTES;
+        break;
+    case PS_CMD_SET_FILTER:
+        want = PS_CMD_SET_FILTER_ARGS_BYTES;
+        reply_bytes = PS_CMD_SET_FILTER_REPLY_BYTES;
+        break;
+    case PS_CMD_SET_BAR_LATENCY:
+        want = PS_CMD_SET_BAR_LATENCY_ARGS_BYTES;
+        reply_bytes = PS_CMD_SET_BAR_LATENCY_REPLY_BYTES;
+        break;
+    case PS_CMD_LINK_INFO:
+        want = PS_CMD_LINK_INFO_ARGS_BYTES;
+        reply_bytes = PS_CMD_LINK_INFO_REPLY_BYTES;
+        break;
     default:
         return reply(cmd, PS_STATUS_UNKNOWN_COMMAND, 0, 0);
     }
@@ -134,6 +207,14 @@ ps_cmd_result_t ps_cmd_execute(ps_cmd_state_t *st, const uint8_t *payload, size_
         return do_stop(st);
     case PS_CMD_CLEAR:
         return do_clear();
+    case PS_CMD_SET_SAMPLE_PERIOD:
+        return do_set_sample_period(args);
+    case PS_CMD_SET_FILTER:
+        return do_set_filter(args);
+    case PS_CMD_SET_BAR_LATENCY:
+        return do_set_bar_latency(args);
+    case PS_CMD_LINK_INFO:
+        return do_link_info(out);
     default: /* PS_CMD_SNAPSHOT: the snapshot is sent by the caller, ahead of the reply */
         return reply(PS_CMD_SNAPSHOT, PS_STATUS_OK, PS_CMD_FX_SNAPSHOT_FIRST, 0);
     }

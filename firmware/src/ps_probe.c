@@ -43,3 +43,57 @@ void ps_probe_snapshot(uint64_t counters[PS_CNT_COUNT])
 }
 
 uint32_t ps_probe_bar_latency(void) { return ps_hal_reg_read(PS_REG_BAR_LATENCY); }
+
+void ps_probe_set_bar_latency(uint32_t cycles) { ps_hal_reg_write(PS_REG_BAR_LATENCY, cycles); }
+
+void ps_probe_set_sample_period(uint32_t cycles) { ps_hal_reg_write(PS_REG_SAMPLE_PERIOD, cycles); }
+
+uint32_t ps_probe_sample_period(void) { return ps_hal_reg_read(PS_REG_SAMPLE_PERIOD); }
+
+void ps_probe_set_filter(bool enable, uint64_t base, uint64_t limit)
+{
+    ps_hal_reg_write(PS_REG_FILTER_CTRL, 0u);
+    ps_hal_reg_write(PS_REG_FILTER_BASE_LO, (uint32_t)base);
+    ps_hal_reg_write(PS_REG_FILTER_BASE_HI, (uint32_t)(base >> 32));
+    ps_hal_reg_write(PS_REG_FILTER_LIMIT_LO, (uint32_t)limit);
+    ps_hal_reg_write(PS_REG_FILTER_LIMIT_HI, (uint32_t)(limit >> 32));
+    if (enable) {
+        ps_hal_reg_write(PS_REG_FILTER_CTRL, PS_REG_FILTER_CTRL_EN);
+    }
+}
+
+static uint64_t read_u64(uint32_t lo_offset, uint32_t hi_offset)
+{
+    uint32_t lo = ps_hal_reg_read(lo_offset);
+    return ((uint64_t)ps_hal_reg_read(hi_offset) << 32) | lo;
+}
+
+void ps_probe_link_info(ps_probe_link_info_t *info)
+{
+    PS_ASSERT(info != NULL);
+    info->link_gen = ps_hal_reg_read(PS_REG_LINK_GEN);
+    info->link_width = ps_hal_reg_read(PS_REG_LINK_WIDTH);
+    info->mps = ps_hal_reg_read(PS_REG_MPS);
+    info->mrrs = ps_hal_reg_read(PS_REG_MRRS);
+    info->rcb = ps_hal_reg_read(PS_REG_RCB);
+    info->tag_bits = ps_hal_reg_read(PS_REG_TAG_BITS);
+    info->clock_hz = ps_hal_reg_read(PS_REG_CLK_HZ);
+    info->build_id = ps_hal_reg_read(PS_REG_BUILD_ID);
+    info->sample_depth = ps_hal_reg_read(PS_REG_SAMPLE_STATUS) >> 16;
+    info->sample_period = ps_hal_reg_read(PS_REG_SAMPLE_PERIOD);
+    info->filter_enabled = (ps_hal_reg_read(PS_REG_FILTER_CTRL) & PS_REG_FILTER_CTRL_EN) != 0u;
+    info->filter_base = read_u64(PS_REG_FILTER_BASE_LO, PS_REG_FILTER_BASE_HI);
+    info->filter_limit = read_u64(PS_REG_FILTER_LIMIT_LO, PS_REG_FILTER_LIMIT_HI);
+}
+
+uint32_t ps_probe_sample_level(void) { return ps_hal_reg_read(PS_REG_SAMPLE_STATUS) & 0xFFFFu; }
+
+void ps_probe_sample_take(uint32_t words[PS_SMP_WORDS])
+{
+    for (unsigned w = 0; w < PS_SMP_WORDS; w++) {
+        words[w] = ps_hal_reg_read(PS_REG_SMP_TS_LO + 4u * w);
+    }
+    ps_hal_reg_write(PS_REG_CMD, PS_REG_CMD_SAMPLE_POP);
+}
+
+uint32_t ps_probe_sample_overflow(void) { return ps_hal_reg_read(PS_REG_SAMPLE_OVERFLOW); }

@@ -12,7 +12,9 @@
  * read valid, ready, sop and headers); the CSR block exposes control and the counter
  * shadows over AXI4-Lite: counters 0..PS_CNT_PROBE_COUNT-1 from probe_counters, the
  * rest the tracker's statistics in spec order. The tracker's latency histogram is not
- * on the CSR yet.
+ * on the CSR yet. The interval sampler takes the tracker's per-clock taps and fills a FIFO
+ * the CSR reads (SMP_*, SAMPLE_STATUS). The address filter (FILTER_*) applies to the
+ * counters' MRd counts and to the tracker, and through it to the sampler.
  */
 module pcie_scope_bar_top #
 (
@@ -31,7 +33,14 @@ module pcie_scope_bar_top #
     parameter TAG_WIDTH = 8,
     parameter TIMEOUT_CYCLES = 250000,
     parameter LAT_BINS = 64,
-    parameter LAT_BIN_CYCLES = 64
+    parameter LAT_BIN_CYCLES = 64,
+    // interval sampler FIFO: 2**SAMPLE_FIFO_ADDR_WIDTH records (256 x 384 bits: three BRAM36)
+    parameter SAMPLE_FIFO_ADDR_WIDTH = 8,
+    // info registers: the link this build is for, the largest read it expects, a build stamp
+    parameter LINK_GEN = 4,
+    parameter LINK_WIDTH = 16,
+    parameter MRRS = 512,
+    parameter BUILD_ID = 0
 )
 (
     input  wire                         clk,
@@ -94,6 +103,25 @@ wire        status_enabled;
 wire        bar_ur;
 wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow;
 wire [`PS_CNT_PROBE_COUNT*CNT_WIDTH-1:0] probe_shadow;
+wire [17:0] sample_period;
+wire        sample_pop;
+wire        filter_en;
+wire [63:0] filter_base;
+wire [63:0] filter_limit;
+wire [`PS_SMP_WORDS*32-1:0] sample_head;
+wire [15:0] sample_level;
+wire [15:0] sample_depth;
+wire [31:0] sample_overflow;
+
+wire                          smp_enable;
+wire                          smp_clear;
+wire [2:0]                    smp_mrd;
+wire [14:0]                   smp_mrd_bytes;
+wire [2:0]                    smp_cpld;
+wire [14:0]                   smp_cpld_bytes;
+wire [TLP_SEG_COUNT-1:0]      smp_first;
+wire [TLP_SEG_COUNT*32-1:0]   smp_latency;
+wire [TAG_WIDTH:0]            smp_outstanding;
 
 localparam TRACKER_STATS = `PS_CNT_TRACKER_COUNT + 1 + LAT_BINS;
 wire [TRACKER_STATS*CNT_WIDTH-1:0] tracker_shadow;
@@ -152,6 +180,9 @@ probe_inst (
     .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
     .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
     .bar_ur(bar_ur),
+    .filter_en(filter_en),
+    .filter_base(filter_base),
+    .filter_limit(filter_limit),
     .cnt_shadow(probe_shadow)
 );
 
@@ -177,12 +208,56 @@ tracker_inst (
     .tx_cpl_tlp_valid(tx_cpl_tlp_valid),
     .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
     .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
+    .filter_en(filter_en),
+    .filter_base(filter_base),
+    .filter_limit(filter_limit),
+    .smp_enable(smp_enable),
+    .smp_clear(smp_clear),
+    .smp_mrd(smp_mrd),
+    .smp_mrd_bytes(smp_mrd_bytes),
+    .smp_cpld(smp_cpld),
+    .smp_cpld_bytes(smp_cpld_bytes),
+    .smp_first(smp_first),
+    .smp_latency(smp_latency),
+    .smp_outstanding(smp_outstanding),
     .stat_shadow(tracker_shadow)
+);
+
+probe_sampler #(
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .TAG_WIDTH(TAG_WIDTH),
+    .FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
+    .TAP_LAG(2)
+)
+sampler_inst (
+    .clk(clk),
+    .rst(rst),
+    .period(sample_period),
+    .pop(sample_pop),
+    .smp_enable(smp_enable),
+    .smp_clear(smp_clear),
+    .smp_mrd(smp_mrd),
+    .smp_mrd_bytes(smp_mrd_bytes),
+    .smp_cpld(smp_cpld),
+    .smp_cpld_bytes(smp_cpld_bytes),
+    .smp_first(smp_first),
+    .smp_latency(smp_latency),
+    .smp_outstanding(smp_outstanding),
+    .head(sample_head),
+    .level(sample_level),
+    .depth(sample_depth),
+    .overflow(sample_overflow)
 );
 
 probe_csr #(
     .CLK_HZ(CLK_HZ),
-    .CNT_WIDTH(CNT_WIDTH)
+    .CNT_WIDTH(CNT_WIDTH),
+    .LINK_GEN(LINK_GEN),
+    .LINK_WIDTH(LINK_WIDTH),
+    .MPS(MAX_PAYLOAD_BYTES),
+    .MRRS(MRRS),
+    .TAG_BITS(TAG_WIDTH),
+    .BUILD_ID(BUILD_ID)
 )
 csr_inst (
     .clk(clk),
@@ -209,8 +284,17 @@ csr_inst (
     .cmd_clear(cmd_clear),
     .bar_latency(bar_latency),
     .cpl_split(cpl_split),
+    .sample_period(sample_period),
+    .sample_pop(sample_pop),
+    .filter_en(filter_en),
+    .filter_base(filter_base),
+    .filter_limit(filter_limit),
     .status_enabled(status_enabled),
-    .cnt_shadow(cnt_shadow)
+    .cnt_shadow(cnt_shadow),
+    .sample_head(sample_head),
+    .sample_level(sample_level),
+    .sample_depth(sample_depth),
+    .sample_overflow(sample_overflow)
 );
 
 endmodule

@@ -15,7 +15,10 @@
  * while enabled), TIMESTAMP (free-running, never cleared), one MRD_<size> per size
  * class (PS_CNT_SIZE_FIRST onwards, the catch-all MRD_OTHER last), MRD_BYTES
  * (requested bytes), CPLD_COUNT, CPLD_BYTES (payload bytes = Length * 4 of each CplD),
- * BAR_UR (pulses from the BAR responder). All but TIMESTAMP count only while 'enable'
+ * BAR_UR (pulses from the BAR responder). With the address filter on, memory reads outside
+ * [filter_base, filter_limit] count nowhere (size classes, MRD_BYTES); CPLD_COUNT and
+ * CPLD_BYTES stay the wire's (a completion carries no address; the tracker and the sampler
+ * leave out the completions of filtered-out reads). All but TIMESTAMP count only while 'enable'
  * is set. Every counter must be wired below: WIRED lists them, and elaboration and lint
  * stop when a spec counter has no increment, so a counter cannot silently read 0. 'clear' zeroes them; 'snapshot' copies every counter into
  * its shadow on the same clock, so the shadow set is one consistent view.
@@ -59,6 +62,13 @@ module probe_counters #
      * Unsupported Request answered by the BAR responder
      */
     input  wire                           bar_ur,
+
+    /*
+     * Address filter (CSR FILTER_*): memory reads outside the window are not counted
+     */
+    input  wire                           filter_en,
+    input  wire [63:0]                    filter_base,
+    input  wire [63:0]                    filter_limit,
 
     /*
      * Shadow counters 0..PS_CNT_PROBE_COUNT-1, counter i at [i*CNT_WIDTH +: CNT_WIDTH]
@@ -122,7 +132,17 @@ generate
 
         wire unused_classify = &{1'b0, locked, hdr_4dw, len_dw, lead, zero_len, addr_dw, 1'b0};
 
-        assign seg_mrd[seg] = rx_evt[seg] && mem_read;
+        wire in_window;
+
+        probe_addr_filter filter_inst (
+            .hdr(rx_hdr),
+            .en(filter_en),
+            .base(filter_base),
+            .limit(filter_limit),
+            .in_window(in_window)
+        );
+
+        assign seg_mrd[seg] = rx_evt[seg] && mem_read && in_window;
 
         // completion with data: Fmt x1x (no prefix), Type 0101x; Length 0 = 1024 DW
         wire [9:0] cpl_len = tx_hdr[105:96];

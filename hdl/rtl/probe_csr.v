@@ -16,14 +16,27 @@
  *
  * CMD.SNAPSHOT and CMD.CLEAR act on the clock edge that raises BVALID (the pulses are decoded
  * from the held write, not registered), so any read issued after the write response already
- * sees the new shadows: firmware needs no ordering read.
+ * sees the new shadows: firmware needs no ordering read. CMD.SAMPLE_POP likewise: the next
+ * read sees the next interval record (probe_sample_fifo reads ahead on the pop's clock).
+ *
+ * SMP_* show the sampler FIFO's head record (0 while SAMPLE_STATUS reports it empty);
+ * reading them has no side effect, so a retried read is harmless: only CMD.SAMPLE_POP
+ * advances the FIFO. The info registers are build parameters; RCB follows CPL_SPLIT.
  */
 module probe_csr #
 (
     // probe clock frequency, reported in CLK_HZ
     parameter CLK_HZ = 250000000,
     // counter width in bits (the counters read as 64-bit LO/HI pairs)
-    parameter CNT_WIDTH = 64
+    parameter CNT_WIDTH = 64,
+    // info registers: link generation and width, Max_Payload_Size, Max_Read_Request_Size
+    // (bytes), tag bits, build identifier
+    parameter LINK_GEN = 4,
+    parameter LINK_WIDTH = 16,
+    parameter MPS = 256,
+    parameter MRRS = 512,
+    parameter TAG_BITS = 8,
+    parameter BUILD_ID = 0
 )
 (
     input  wire                               clk,
@@ -58,12 +71,21 @@ module probe_csr #
     output wire                               cmd_clear,
     output wire [15:0]                        bar_latency,
     output wire [7:0]                         cpl_split,
+    output wire [17:0]                        sample_period,
+    output wire                               sample_pop,
+    output wire                               filter_en,
+    output wire [63:0]                        filter_base,
+    output wire [63:0]                        filter_limit,
 
     /*
      * Register inputs
      */
     input  wire                               status_enabled,
-    input  wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow
+    input  wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow,
+    input  wire [`PS_SMP_WORDS*32-1:0]        sample_head,
+    input  wire [15:0]                        sample_level,
+    input  wire [15:0]                        sample_depth,
+    input  wire [31:0]                        sample_overflow
 );
 
 localparam CNT_COUNT = `PS_CNT_COUNT;
@@ -74,6 +96,15 @@ localparam [15:0] BAR_LATENCY_RESET = BAR_LATENCY_RESET_32[15:0];
 localparam [31:0] CPL_SPLIT_RESET_32 = `PS_REG_CPL_SPLIT_RESET;
 localparam [7:0]  CPL_SPLIT_RESET = CPL_SPLIT_RESET_32[7:0];
 localparam IDX_WIDTH = $clog2(CNT_COUNT);
+localparam [31:0] LINK_GEN_VALUE = LINK_GEN;
+localparam [31:0] LINK_WIDTH_VALUE = LINK_WIDTH;
+localparam [31:0] MPS_VALUE = MPS;
+localparam [31:0] MRRS_VALUE = MRRS;
+localparam [31:0] TAG_BITS_VALUE = TAG_BITS;
+localparam [31:0] BUILD_ID_VALUE = BUILD_ID;
+localparam SMP_WORDS = `PS_SMP_WORDS;
+localparam SMP_IDX_WIDTH = $clog2(SMP_WORDS);
+localparam [11:0] SMP_END = `PS_REG_SMP_TS_LO + 12'd4 * SMP_WORDS;
 // first address past the counter shadows
 localparam [12:0] CNT_END = {1'b0, `PS_REG_CNT_BASE} + 13'd8 * CNT_COUNT;
 
@@ -116,6 +147,15 @@ reg        snapshot_pulse;
 reg        clear_pulse;
 reg [15:0] latency_reg = BAR_LATENCY_RESET, latency_next;
 reg [7:0]  split_reg = CPL_SPLIT_RESET, split_next;
+reg [17:0] period_reg = 18'd0, period_next;
+reg        pop_pulse;
+reg        filter_en_reg = 1'b0, filter_en_next;
+reg [63:0] filter_base_reg = 64'd0, filter_base_next;
+reg [63:0] filter_limit_reg = 64'd0, filter_limit_next;
+reg [11:0] smp_off;
+// SAMPLE_PERIOD as written; bits 31:18 are not kept
+reg [31:0] period_word;
+wire unused_period_word = &{1'b0, period_word[31:18], 1'b0};
 
 reg        write_fire;
 reg [31:0] read_value;
@@ -139,11 +179,35 @@ assign cmd_snapshot = snapshot_pulse;
 assign cmd_clear    = clear_pulse;
 assign bar_latency  = latency_reg;
 assign cpl_split    = split_reg;
+assign sample_period = period_reg;
+assign sample_pop    = pop_pulse;
+assign filter_en     = filter_en_reg;
+assign filter_base   = filter_base_reg;
+assign filter_limit  = filter_limit_reg;
+
+// a 32-bit register written through the byte strobes
+function [31:0] lanes(input [31:0] old, input [31:0] data, input [3:0] strb);
+    integer b;
+    begin
+        lanes = old;
+        for (b = 0; b < 4; b = b + 1) begin
+            if (strb[b]) begin
+                lanes[b*8 +: 8] = data[b*8 +: 8];
+            end
+        end
+    end
+endfunction
+
+// the low bits pick nothing; the high bits are range-checked against SMP_END
+wire unused_smp_off = &{1'b0, smp_off[1:0], smp_off[11:2+SMP_IDX_WIDTH], 1'b0};
+// RCB in force: CPL_SPLIT when it names one, else 0 (split at MPS only)
+wire [31:0] rcb_value = (split_reg == 8'd64 || split_reg == 8'd128) ? {24'd0, split_reg} : 32'd0;
 
 // read decode
 always @* begin
     cnt_off = s_axil_araddr - `PS_REG_CNT_BASE;
     cnt_idx = cnt_off[3 +: IDX_WIDTH];
+    smp_off = s_axil_araddr - `PS_REG_SMP_TS_LO;
     read_value = 32'd0;
 
     case ({s_axil_araddr[11:2], 2'b00})
@@ -154,9 +218,28 @@ always @* begin
         `PS_REG_CLK_HZ:      read_value = CLK_HZ_VALUE;
         `PS_REG_BAR_LATENCY: read_value = {16'd0, latency_reg};
         `PS_REG_CPL_SPLIT:   read_value = {24'd0, split_reg};
+        `PS_REG_SAMPLE_PERIOD:   read_value = {14'd0, period_reg};
+        `PS_REG_SAMPLE_STATUS:   read_value = {sample_depth, sample_level};
+        `PS_REG_SAMPLE_OVERFLOW: read_value = sample_overflow;
+        `PS_REG_FILTER_CTRL:     read_value[`PS_REG_FILTER_CTRL_EN_BIT] = filter_en_reg;
+        `PS_REG_FILTER_BASE_LO:  read_value = filter_base_reg[31:0];
+        `PS_REG_FILTER_BASE_HI:  read_value = filter_base_reg[63:32];
+        `PS_REG_FILTER_LIMIT_LO: read_value = filter_limit_reg[31:0];
+        `PS_REG_FILTER_LIMIT_HI: read_value = filter_limit_reg[63:32];
+        `PS_REG_LINK_GEN:        read_value = LINK_GEN_VALUE;
+        `PS_REG_LINK_WIDTH:      read_value = LINK_WIDTH_VALUE;
+        `PS_REG_MPS:             read_value = MPS_VALUE;
+        `PS_REG_MRRS:            read_value = MRRS_VALUE;
+        `PS_REG_RCB:             read_value = rcb_value;
+        `PS_REG_TAG_BITS:        read_value = TAG_BITS_VALUE;
+        `PS_REG_BUILD_ID:        read_value = BUILD_ID_VALUE;
         default: begin
             if ({1'b0, s_axil_araddr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, s_axil_araddr} < CNT_END) begin
                 read_value = cnt64[{cnt_idx, cnt_off[2], 5'd0} +: 32];
+            end
+            // the sampler FIFO head reads 0 while the FIFO is empty
+            if (s_axil_araddr >= `PS_REG_SMP_TS_LO && s_axil_araddr < SMP_END && sample_level != 16'd0) begin
+                read_value = sample_head[{smp_off[2 +: SMP_IDX_WIDTH], 5'd0} +: 32];
             end
         end
     endcase
@@ -176,6 +259,12 @@ always @* begin
     clear_pulse    = 1'b0;
     latency_next  = latency_reg;
     split_next    = split_reg;
+    period_next   = period_reg;
+    period_word   = 32'd0;
+    pop_pulse     = 1'b0;
+    filter_en_next    = filter_en_reg;
+    filter_base_next  = filter_base_reg;
+    filter_limit_next = filter_limit_reg;
 
     // write channel: hold address and data until both are here and B is free
     if (s_axil_awvalid && !aw_held_reg) begin
@@ -204,6 +293,7 @@ always @* begin
                 if (wstrb_reg[0]) begin
                     snapshot_pulse = wdata_reg[`PS_REG_CMD_SNAPSHOT_BIT];
                     clear_pulse    = wdata_reg[`PS_REG_CMD_CLEAR_BIT];
+                    pop_pulse      = wdata_reg[`PS_REG_CMD_SAMPLE_POP_BIT];
                 end
             end
             `PS_REG_BAR_LATENCY: begin
@@ -219,6 +309,19 @@ always @* begin
                     split_next = wdata_reg[7:0];
                 end
             end
+            `PS_REG_SAMPLE_PERIOD: begin
+                period_word = lanes({14'd0, period_reg}, wdata_reg, wstrb_reg);
+                period_next = period_word[17:0];
+            end
+            `PS_REG_FILTER_CTRL: begin
+                if (wstrb_reg[0]) begin
+                    filter_en_next = wdata_reg[`PS_REG_FILTER_CTRL_EN_BIT];
+                end
+            end
+            `PS_REG_FILTER_BASE_LO:  filter_base_next[31:0]   = lanes(filter_base_reg[31:0], wdata_reg, wstrb_reg);
+            `PS_REG_FILTER_BASE_HI:  filter_base_next[63:32]  = lanes(filter_base_reg[63:32], wdata_reg, wstrb_reg);
+            `PS_REG_FILTER_LIMIT_LO: filter_limit_next[31:0]  = lanes(filter_limit_reg[31:0], wdata_reg, wstrb_reg);
+            `PS_REG_FILTER_LIMIT_HI: filter_limit_next[63:32] = lanes(filter_limit_reg[63:32], wdata_reg, wstrb_reg);
             default: begin
                 // read-only or unmapped: ignored
             end
@@ -244,6 +347,10 @@ always @(posedge clk) begin
     enable_reg   <= enable_next;
     latency_reg  <= latency_next;
     split_reg    <= split_next;
+    period_reg   <= period_next;
+    filter_en_reg    <= filter_en_next;
+    filter_base_reg  <= filter_base_next;
+    filter_limit_reg <= filter_limit_next;
 
     if (rst) begin
         aw_held_reg  <= 1'b0;
@@ -253,6 +360,10 @@ always @(posedge clk) begin
         enable_reg   <= 1'b0;
         latency_reg  <= BAR_LATENCY_RESET;
         split_reg    <= CPL_SPLIT_RESET;
+        period_reg   <= 18'd0;
+        filter_en_reg    <= 1'b0;
+        filter_base_reg  <= 64'd0;
+        filter_limit_reg <= 64'd0;
     end
 end
 

@@ -36,6 +36,17 @@
  * - no outstanding read on the tag, or another Requester ID: UNEXPECTED, nothing changes.
  * Latency = clock of the completion - clock of the request, at the tap.
  *
+ * Address filter: a memory read whose address is outside [filter_base, filter_limit]
+ * (probe_addr_filter) is not tracked, so it adds to no statistic. Its completions must not
+ * count as UNEXPECTED either: a bit per tag remembers "this tag's read was filtered out";
+ * a completion on such a tag is dropped before the table (whatever its Requester ID) and
+ * clears the bit when it ends the read (error status, no data, or Byte Count at most the
+ * bytes it carries: the table's own "last" rule). A read on the tag sets or clears the bit
+ * by its own address. Completions are decided before requests within a clock, as in the
+ * table. Limit: a filtered-out read reusing a tag whose tracked read is still outstanding
+ * does not show as TAG_REUSE; the older read times out instead (a protocol violation by
+ * the requester in any case).
+ *
  * Timeout: a scan checks one tag per clock (tag n mod 2**TAG_WIDTH at tap clock n, n = 0 on
  * the first clock after reset) and retires a read that is TIMEOUT_CYCLES or more clocks
  * old: a read is timed out between TIMEOUT_CYCLES and TIMEOUT_CYCLES + 2**TAG_WIDTH - 1
@@ -98,6 +109,29 @@ module probe_tracker #
     input  wire                           tx_cpl_tlp_ready,
 
     /*
+     * Address filter (CSR FILTER_*): reads outside the window are not tracked
+     */
+    input  wire                           filter_en,
+    input  wire [63:0]                    filter_base,
+    input  wire [63:0]                    filter_limit,
+
+    /*
+     * Per-clock taps for probe_sampler, all for the same tap clock (two clocks after it):
+     * control, reads started and their requested bytes, completions with data and their
+     * payload bytes (Length * 4; filtered-out reads' completions excluded), first
+     * completions with their latency (zero-extended to 32 bits), reads outstanding
+     */
+    output wire                           smp_enable,
+    output wire                           smp_clear,
+    output wire [2:0]                     smp_mrd,
+    output wire [14:0]                    smp_mrd_bytes,
+    output wire [2:0]                     smp_cpld,
+    output wire [14:0]                    smp_cpld_bytes,
+    output wire [TLP_SEG_COUNT-1:0]       smp_first,
+    output wire [TLP_SEG_COUNT*32-1:0]    smp_latency,
+    output wire [TAG_WIDTH:0]             smp_outstanding,
+
+    /*
      * Statistic shadows, statistic i at [i*CNT_WIDTH +: CNT_WIDTH] (probe_tracker_stats STAT_*)
      */
     output wire [STAT_COUNT*CNT_WIDTH-1:0] stat_shadow
@@ -138,11 +172,15 @@ end
 wire [SEG-1:0] rx_evt = rx_req_tlp_valid & rx_req_tlp_sop & {SEG{rx_req_tlp_ready}};
 wire [SEG-1:0] tx_evt = tx_cpl_tlp_valid & tx_cpl_tlp_sop & {SEG{tx_cpl_tlp_ready}};
 
-wire [SEG-1:0]           req_start;
+wire [SEG-1:0]           req_seen;
+wire [SEG-1:0]           req_in;
+wire [SEG*13-1:0]        req_bytes_seg;
+wire [SEG*13-1:0]        cpl_dbytes;
+wire [SEG-1:0]           cpl_final;
+wire [SEG-1:0]           cpl_seen;
 wire [SEG*TAG_WIDTH-1:0] req_tag;
 wire [SEG*16-1:0]        req_rid;
 wire [SEG*13-1:0]        req_expect;
-wire [SEG-1:0]           cpl_start;
 wire [SEG*TAG_WIDTH-1:0] cpl_tag;
 wire [SEG*16-1:0]        cpl_rid;
 wire [SEG*3-1:0]         cpl_status;
@@ -185,7 +223,19 @@ generate
         wire [9:0] rx_tag10 = {rx_hdr[119], rx_hdr[115], rx_hdr[79:72]};
         wire [9:0] tx_tag10 = {tx_hdr[119], tx_hdr[115], tx_hdr[47:40]};
 
-        assign req_start[seg] = rx_evt[seg] && mem_read;
+        wire in_window;
+
+        probe_addr_filter filter_inst (
+            .hdr(rx_hdr),
+            .en(filter_en),
+            .base(filter_base),
+            .limit(filter_limit),
+            .in_window(in_window)
+        );
+
+        assign req_seen[seg] = rx_evt[seg] && mem_read;
+        assign req_in[seg] = in_window;
+        assign req_bytes_seg[seg*13 +: 13] = req_bytes;
         assign req_tag[seg*TAG_WIDTH +: TAG_WIDTH] = rx_tag10[TAG_WIDTH-1:0];
         assign req_rid[seg*16 +: 16] = rx_hdr[95:80];
         // a zero-length read is answered with Byte Count 1
@@ -197,7 +247,7 @@ generate
         wire [1:0]  lower_addr = tx_hdr[33:32];
         wire        with_data  = tx_hdr[126];
 
-        assign cpl_start[seg] = tx_evt[seg] && !tx_hdr[127] && !tx_hdr[125] && (tx_hdr[124:121] == 4'b0101);
+        assign cpl_seen[seg] = tx_evt[seg] && !tx_hdr[127] && !tx_hdr[125] && (tx_hdr[124:121] == 4'b0101);
         assign cpl_tag[seg*TAG_WIDTH +: TAG_WIDTH] = tx_tag10[TAG_WIDTH-1:0];
         assign cpl_rid[seg*16 +: 16] = tx_hdr[63:48];
         assign cpl_status[seg*3 +: 3] = tx_hdr[79:77];
@@ -205,12 +255,99 @@ generate
         // Byte Count and Length: 0 means 4096 bytes / 1024 DW
         assign cpl_bc[seg*13 +: 13] = {byte_count == 12'd0, byte_count};
         assign cpl_carried[seg*13 +: 13] = with_data ? ({cpl_len == 10'd0, cpl_len, 2'b00} - {11'd0, lower_addr}) : 13'd0;
+        assign cpl_dbytes[seg*13 +: 13] = with_data ? {cpl_len == 10'd0, cpl_len, 2'b00} : 13'd0;
+        // ends its read: error status, no data, or the rest of the Byte Count carried
+        assign cpl_final[seg] = (tx_hdr[79:77] != 3'b000) || !with_data ||
+                                ({byte_count == 12'd0, byte_count} <= cpl_carried[seg*13 +: 13]);
 
         // the untagged high tag bits with 8-bit tags, and fields the tracker does not use
         wire unused_hdr = &{1'b0, rx_tag10, tx_tag10, tx_hdr[120], tx_hdr[118:116], tx_hdr[114:106], tx_hdr[95:80],
                                tx_hdr[76], tx_hdr[39:34], tx_hdr[31:0], 1'b0};
     end
 endgenerate
+
+/*
+ * Filtered-out reads: one bit per tag (see the header comment)
+ */
+localparam TAGS = 1 << TAG_WIDTH;
+
+reg [TAGS-1:0] out_reg = {TAGS{1'b0}}, out_next;
+reg [SEG-1:0]  req_start;
+reg [SEG-1:0]  cpl_start;
+reg [SEG-1:0]  cpl_kept_data;
+integer s;
+
+always @* begin
+    out_next = out_reg;
+    cpl_start = cpl_seen;
+    for (s = 0; s < SEG; s = s + 1) begin
+        if (cpl_seen[s] && out_next[cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]]) begin
+            cpl_start[s] = 1'b0;
+            if (cpl_final[s]) begin
+                out_next[cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]] = 1'b0;
+            end
+        end
+    end
+    for (s = 0; s < SEG; s = s + 1) begin
+        if (req_seen[s]) begin
+            out_next[req_tag[s*TAG_WIDTH +: TAG_WIDTH]] = !req_in[s];
+        end
+    end
+    req_start = req_seen & req_in;
+    cpl_kept_data = cpl_start & cpl_data;
+end
+
+always @(posedge clk) begin
+    out_reg <= out_next;
+    if (rst) begin
+        out_reg <= {TAGS{1'b0}};
+    end
+end
+
+// sampler sums of this clock's reads and completions with data
+reg [2:0]  smp_mrd_sum;
+reg [14:0] smp_mrd_bytes_sum;
+reg [2:0]  smp_cpld_sum;
+reg [14:0] smp_cpld_bytes_sum;
+
+always @* begin
+    smp_mrd_sum = 3'd0;
+    smp_mrd_bytes_sum = 15'd0;
+    smp_cpld_sum = 3'd0;
+    smp_cpld_bytes_sum = 15'd0;
+    for (s = 0; s < SEG; s = s + 1) begin
+        if (req_start[s]) begin
+            smp_mrd_sum = smp_mrd_sum + 3'd1;
+            smp_mrd_bytes_sum = smp_mrd_bytes_sum + {2'b00, req_bytes_seg[s*13 +: 13]};
+        end
+        if (cpl_kept_data[s]) begin
+            smp_cpld_sum = smp_cpld_sum + 3'd1;
+            smp_cpld_bytes_sum = smp_cpld_bytes_sum + {2'b00, cpl_dbytes[s*13 +: 13]};
+        end
+    end
+end
+
+reg [2:0]  a_mrd_reg = 3'd0, b_mrd_reg = 3'd0;
+reg [14:0] a_mrd_bytes_reg = 15'd0, b_mrd_bytes_reg = 15'd0;
+reg [2:0]  a_cpld_reg = 3'd0, b_cpld_reg = 3'd0;
+reg [14:0] a_cpld_bytes_reg = 15'd0, b_cpld_bytes_reg = 15'd0;
+
+always @(posedge clk) begin
+    a_mrd_reg        <= smp_mrd_sum;
+    a_mrd_bytes_reg  <= smp_mrd_bytes_sum;
+    a_cpld_reg       <= smp_cpld_sum;
+    a_cpld_bytes_reg <= smp_cpld_bytes_sum;
+    b_mrd_reg        <= a_mrd_reg;
+    b_mrd_bytes_reg  <= a_mrd_bytes_reg;
+    b_cpld_reg       <= a_cpld_reg;
+    b_cpld_bytes_reg <= a_cpld_bytes_reg;
+    if (rst) begin
+        a_mrd_reg  <= 3'd0;
+        a_cpld_reg <= 3'd0;
+        b_mrd_reg  <= 3'd0;
+        b_cpld_reg <= 3'd0;
+    end
+end
 
 reg [SEG-1:0]           a_req_start_reg = {SEG{1'b0}};
 reg [SEG*TAG_WIDTH-1:0] a_req_tag_reg = {SEG*TAG_WIDTH{1'b0}};
@@ -304,6 +441,28 @@ table_inst (
     .ev_reuse(ev_reuse),
     .outstanding(outstanding)
 );
+
+/*
+ * Sampler taps: the table's events and the sums registered alongside, with the control of stage B
+ */
+assign smp_enable      = b_ctl_reg[2];
+assign smp_clear       = b_ctl_reg[1];
+assign smp_mrd         = b_mrd_reg;
+assign smp_mrd_bytes   = b_mrd_bytes_reg;
+assign smp_cpld        = b_cpld_reg;
+assign smp_cpld_bytes  = b_cpld_bytes_reg;
+assign smp_first       = ev_first;
+assign smp_outstanding = outstanding;
+
+generate
+    for (seg = 0; seg < SEG; seg = seg + 1) begin : g_smp_lat
+        if (AGE_WIDTH < 32) begin : g_pad
+            assign smp_latency[seg*32 +: 32] = {{(32-AGE_WIDTH){1'b0}}, ev_latency[seg*AGE_WIDTH +: AGE_WIDTH]};
+        end else begin : g_full
+            assign smp_latency[seg*32 +: 32] = ev_latency[seg*AGE_WIDTH +: AGE_WIDTH];
+        end
+    end
+endgenerate
 
 /*
  * Stage C: statistics

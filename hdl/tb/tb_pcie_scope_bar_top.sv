@@ -20,7 +20,8 @@
  *   2 disabled:      CTRL.ENABLE 0, CPL_SPLIT 128 from here on, heavy back-pressure:
  *                    counters must not move;
  *                    then CMD = SNAPSHOT|CLEAR and a snapshot of zeros
- *   3 after-clear:   BAR_LATENCY 0, random tx ready
+ *   3 after-clear:   BAR_LATENCY 0, random tx ready, the address filter on: reads outside the
+ *                    golden FILTER_WINDOW count in no MRd counter (their completions still do)
  * Stimulus is driven with blocking assignments after @(negedge clk); monitors sample
  * at @(posedge clk) (pre-update values). Edge numbers: 'cyc' as read at a posedge.
  *
@@ -112,6 +113,7 @@ pcie_scope_bar_top #(
  * Golden vectors
  */
 reg [31:0]  sizes    [0:4];        // requests, completions, strb, counters, UR completions
+reg [31:0]  filter_words [0:3];           // golden FILTER_WINDOW: base lo, hi, limit lo, hi (phase 3)
 reg [199:0] cnt_info [0:CNT_COUNT-1]; // name[199:8] rule[7:0]
 reg [127:0] req_hdr  [0:MAX_REQ-1];
 reg [31:0]  req_meta [0:MAX_REQ-1];
@@ -527,6 +529,7 @@ initial begin
         $fatal(1, "tb_pcie_scope_bar_top: golden counter list does not match PS_CNT_COUNT");
     end
     $readmemh({`GOLDEN_DIR, "/counters.hex"}, cnt_info);
+    $readmemh({`GOLDEN_DIR, "/filter.hex"}, filter_words);
     for (c = 0; c < CNT_COUNT; c = c + 1) check_counter(c, "rule known", rule_of(c) <= RULE_TRACKER, 1);
     $readmemh({`GOLDEN_DIR, "/req_hdr.hex"}, req_hdr, 0, n_req - 1);
     $readmemh({`GOLDEN_DIR, "/req_meta.hex"}, req_meta, 0, n_req - 1);
@@ -563,6 +566,16 @@ initial begin
     axil_write(`PS_REG_CPL_SPLIT, 32'h1234_5640, 4'b0001);
     expect_reg(`PS_REG_CPL_SPLIT, 32'h0000_0040, "CPL_SPLIT keeps bits 7:0");
     axil_write(`PS_REG_CPL_SPLIT, 32'd0, 4'hf);
+    // info registers (the top's parameters) and the sampler and filter registers
+    expect_reg(`PS_REG_MPS, 32'd256, "MPS");
+    expect_reg(`PS_REG_TAG_BITS, 32'd8, "TAG_BITS");
+    expect_reg(`PS_REG_RCB, 32'd0, "RCB follows CPL_SPLIT 0");
+    expect_reg(`PS_REG_SAMPLE_STATUS, 32'd256 << 16, "SAMPLE_STATUS: depth 256, empty");
+    expect_reg(`PS_REG_SMP_TS_LO, 32'd0, "SMP_* read 0 while empty");
+    axil_write(`PS_REG_SAMPLE_PERIOD, 32'hffff_ffff, 4'hf);
+    expect_reg(`PS_REG_SAMPLE_PERIOD, 32'h0003_ffff, "SAMPLE_PERIOD keeps bits 17:0");
+    axil_write(`PS_REG_SAMPLE_PERIOD, 32'd0, 4'hf);
+    expect_reg(`PS_REG_FILTER_CTRL, 32'd0, "FILTER_CTRL reset");
     take_snapshot(32'd1);
     check_counts(0, 0, 0);
 
@@ -619,8 +632,17 @@ initial begin
     check_counts(0, 0, 0);
     check_free_running("not cleared");
 
-    // phase 3: after the clear, BAR_LATENCY 0
+    // phase 3: after the clear, BAR_LATENCY 0, the address filter on (golden FILTER_WINDOW)
     axil_write(`PS_REG_BAR_LATENCY, 32'd0, 4'hf);
+    expect_reg(`PS_REG_RCB, 32'd128, "RCB follows CPL_SPLIT 128");
+    axil_write(`PS_REG_FILTER_BASE_LO, filter_words[0], 4'hf);
+    axil_write(`PS_REG_FILTER_BASE_HI, filter_words[1], 4'hf);
+    axil_write(`PS_REG_FILTER_LIMIT_LO, filter_words[2], 4'hf);
+    axil_write(`PS_REG_FILTER_LIMIT_HI, filter_words[3], 4'hf);
+    axil_write(`PS_REG_FILTER_CTRL, 32'd1 << `PS_REG_FILTER_CTRL_EN_BIT, 4'hf);
+    expect_reg(`PS_REG_FILTER_BASE_HI, filter_words[1], "FILTER_BASE_HI");
+    expect_reg(`PS_REG_FILTER_LIMIT_LO, filter_words[2], "FILTER_LIMIT_LO");
+    expect_reg(`PS_REG_FILTER_CTRL, 32'd1 << `PS_REG_FILTER_CTRL_EN_BIT, "FILTER_CTRL.EN");
     latency_now = 16'd0;
     ready_mode = 1;
     axil_write(`PS_REG_CTRL, 32'd1, 4'hf);

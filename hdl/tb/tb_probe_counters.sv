@@ -71,6 +71,7 @@ probe_counters #(
     .rx_req_tlp_hdr(rx_hdr), .rx_req_tlp_valid(rx_valid), .rx_req_tlp_sop(rx_sop), .rx_req_tlp_ready(rx_ready),
     .tx_cpl_tlp_hdr(tx_hdr), .tx_cpl_tlp_valid(tx_valid), .tx_cpl_tlp_sop(tx_sop), .tx_cpl_tlp_ready(tx_ready),
     .bar_ur(bar_ur),
+    .filter_en(1'b0), .filter_base(64'd0), .filter_limit(64'd0),
     .cnt_shadow(cnt_shadow)
 );
 

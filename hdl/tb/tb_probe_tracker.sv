@@ -104,6 +104,10 @@ probe_tracker #(
     .enable(enable), .clear(clear), .snapshot(snapshot),
     .rx_req_tlp_hdr(rx_hdr), .rx_req_tlp_valid(rx_valid), .rx_req_tlp_sop(rx_sop), .rx_req_tlp_ready(rx_ready),
     .tx_cpl_tlp_hdr(tx_hdr), .tx_cpl_tlp_valid(tx_valid), .tx_cpl_tlp_sop(tx_sop), .tx_cpl_tlp_ready(tx_ready),
+    .filter_en(1'b0), .filter_base(64'd0), .filter_limit(64'd0),
+    // the sampler taps: tb_probe_filter and tb_probe_sampler check them
+    .smp_enable(), .smp_clear(), .smp_mrd(), .smp_mrd_bytes(), .smp_cpld(), .smp_cpld_bytes(),
+    .smp_first(), .smp_latency(), .smp_outstanding(),
     .stat_shadow(stat_shadow)
 );
 

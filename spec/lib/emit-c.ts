@@ -28,6 +28,8 @@ export function emitCRegs(m: SpecModel): string {
       .join(', ')} }`,
   )
   L.push(`#define PS_CNT_SIZE_FIRST ${m.sizeCounterFirst}u`)
+  L.push('', '/* interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO */')
+  L.push(`#define PS_SMP_WORDS ${m.sampleWords.length}u`)
   L.push('', '#endif', '')
   return L.join('\n')
 }
@@ -64,6 +66,8 @@ export function emitCProtocol(m: SpecModel): string {
   for (const [name, l] of Object.entries(m.layouts)) {
     L.push(`/* ${name} payload */`, ...cFields(`PS_${name}`, l.fields), `#define PS_${name}_BYTES ${l.bytes}u`, '')
   }
+  L.push('/* INTERVAL: the header above, then up to PS_INTERVAL_MAX_RECORDS records of PS_SMP_WORDS u32 words */')
+  L.push(`#define PS_INTERVAL_RECORD_BYTES ${m.intervalRecordBytes}u`, `#define PS_INTERVAL_MAX_RECORDS ${m.intervalMaxRecords}u`, '')
   for (const f of proto.snapshotFlags) L.push(`#define PS_SNAPSHOT_FLAG_${f.name} (1u << ${f.bit})`)
   L.push('')
   for (const c of m.commands) {

@@ -59,6 +59,10 @@ export function emitTs(m: SpecModel): string {
   L.push(`export const REG = ${J(Object.fromEntries(regs.registers.map((r) => [r.name, num(r.offset)])))} as const`)
   L.push(`export const ID_MAGIC = 0x${hex(num(regs.idMagic), 8)}`)
   L.push(`export const REG_VERSION_VALUE = 0x${hex(m.versionValue, 8)}`)
+  L.push('/** Interval-record words in order (register SMP_<word>), 32 bits each. */')
+  L.push(`export const SAMPLE_WORDS = ${J(m.sampleWords)} as const`)
+  L.push('/** INTERVAL frames: the INTERVAL_LAYOUT header, then up to INTERVAL_MAX_RECORDS records of SAMPLE_WORDS. */')
+  L.push(`export const INTERVAL_RECORD_BYTES = ${m.intervalRecordBytes}`, `export const INTERVAL_MAX_RECORDS = ${m.intervalMaxRecords}`)
   L.push(
     `export const COUNTERS = ${J(m.counters.map(({ name, key, index, offset, doc, source }) => ({ name, key, index, offset, doc, source })))} as const`,
   )

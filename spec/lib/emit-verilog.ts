@@ -37,6 +37,8 @@ export function emitVerilog(m: SpecModel): string {
       .join(', ')}}`,
   )
   L.push(`\`define PS_CNT_SIZE_FIRST ${m.sizeCounterFirst}`)
+  L.push('', '// interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO')
+  L.push(`\`define PS_SMP_WORDS ${m.sampleWords.length}`)
   L.push('', '`endif', '')
   return L.join('\n')
 }

@@ -68,7 +68,7 @@ export interface ProtocolSpec {
   frameTypes: { name: string; id: string; direction: string; doc: string }[]
   status: { name: string; id: number; doc: string }[]
   commands: Command[]
-  payloads: Record<'COMMAND' | 'RESPONSE' | 'SNAPSHOT', Item[]>
+  payloads: Record<'COMMAND' | 'RESPONSE' | 'SNAPSHOT' | 'INTERVAL', Item[]>
   snapshotFlags: { name: string; bit: number }[]
 }
 export interface Limit {
@@ -135,9 +135,14 @@ export interface SpecModel {
   sizeClasses: SizeClass[]
   /** index of the first size-class counter; the classes' counters are contiguous from there */
   sizeCounterFirst: number
-  layouts: Record<'COMMAND' | 'RESPONSE' | 'SNAPSHOT', Layout>
+  layouts: Record<'COMMAND' | 'RESPONSE' | 'SNAPSHOT' | 'INTERVAL', Layout>
   commands: PlacedCommand[]
   versionValue: number
+  /** interval-record words: the SMP_* registers in offset order, word i at PS_REG_SMP_TS_LO + 4*i */
+  sampleWords: string[]
+  /** an INTERVAL frame: bytes per record (the SMP_* words) and the most records one frame carries */
+  intervalRecordBytes: number
+  intervalMaxRecords: number
   maxRaw: number
   maxEncoded: number
 }
@@ -331,6 +336,7 @@ export function buildModel(raw: RawSpec): SpecModel {
     COMMAND: place(proto.payloads.COMMAND, counters.length),
     RESPONSE: place(proto.payloads.RESPONSE, counters.length),
     SNAPSHOT: place(proto.payloads.SNAPSHOT, counters.length),
+    INTERVAL: place(proto.payloads.INTERVAL, counters.length),
   }
   const commands = proto.commands.map((c) => ({
     ...c,
@@ -345,6 +351,16 @@ export function buildModel(raw: RawSpec): SpecModel {
     if (layouts.COMMAND.bytes + c.argsLayout.bytes > proto.framing.maxPayloadBytes) P.push(`commands: ${c.name} arguments are too long`)
     if (layouts.RESPONSE.bytes + c.replyLayout.bytes > proto.framing.maxPayloadBytes) P.push(`commands: ${c.name} reply is too long`)
   }
+  const smp = regs.registers.filter((r) => r.name.startsWith('SMP_')).sort((a, b) => num(a.offset) - num(b.offset))
+  const smpFirst = smp[0]
+  if (smpFirst?.name !== 'SMP_TS_LO') P.push('registers: the SMP_* record window must start with SMP_TS_LO')
+  smp.forEach((r, i) => {
+    if (smpFirst && num(r.offset) !== num(smpFirst.offset) + 4 * i) P.push(`registers: ${r.name} leaves a gap in the SMP_* record window`)
+    if (r.access !== 'ro') P.push(`registers: ${r.name} must be ro (the sampler FIFO head)`)
+  })
+  const intervalRecordBytes = 4 * smp.length
+  const intervalMaxRecords = Math.min(255, Math.floor((proto.framing.maxPayloadBytes - layouts.INTERVAL.bytes) / intervalRecordBytes))
+  if (intervalMaxRecords < 1) P.push('payloads: an INTERVAL frame cannot carry one record')
   if (P.length) throw new SpecError(P)
   const maxRaw = proto.framing.headerBytes + proto.framing.maxPayloadBytes + 2
   return {
@@ -355,6 +371,9 @@ export function buildModel(raw: RawSpec): SpecModel {
     layouts,
     commands,
     versionValue: (regs.version.major << 16) | regs.version.minor,
+    sampleWords: smp.map((r) => r.name.slice('SMP_'.length)),
+    intervalRecordBytes,
+    intervalMaxRecords,
     maxRaw,
     maxEncoded: maxRaw + Math.ceil(maxRaw / 254) + 1,
   }

@@ -185,11 +185,25 @@ typedef struct bad_length_case {
 static void cmd_bad_lengths(void)
 {
     static const bad_length_case_t cases[] = {
-        {PS_CMD_PING, 0},  {PS_CMD_PING, 3},     {PS_CMD_PING, 5},  {PS_CMD_INFO, 1},
-        {PS_CMD_START, 0}, {PS_CMD_START, 1},    {PS_CMD_START, 3}, {PS_CMD_STOP, 1},
-        {PS_CMD_CLEAR, 2}, {PS_CMD_SNAPSHOT, 1},
+        {PS_CMD_PING, 0},
+        {PS_CMD_PING, 3},
+        {PS_CMD_PING, 5},
+        {PS_CMD_INFO, 1},
+        {PS_CMD_START, 0},
+        {PS_CMD_START, 1},
+        {PS_CMD_START, 3},
+        {PS_CMD_STOP, 1},
+        {PS_CMD_CLEAR, 2},
+        {PS_CMD_SNAPSHOT, 1},
+        {PS_CMD_SET_SAMPLE_PERIOD, 3},
+        {PS_CMD_SET_SAMPLE_PERIOD, 5},
+        {PS_CMD_SET_FILTER, 8},
+        {PS_CMD_SET_FILTER, 15},
+        {PS_CMD_SET_FILTER, 0},
+        {PS_CMD_SET_BAR_LATENCY, 2},
+        {PS_CMD_LINK_INFO, 1},
     };
-    uint8_t args[8] = {0};
+    uint8_t args[16] = {0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         host_reset(&app);
         const host_frame_t *f =
@@ -205,7 +219,7 @@ static void cmd_bad_lengths(void)
 static void cmd_unknown(void)
 {
     host_reset(&app);
-    const uint8_t ids[] = {0x00, 0x07, 0x7F, 0xFF};
+    const uint8_t ids[] = {0x00, 0x3F, 0x7F, 0xFF};
     for (size_t i = 0; i < sizeof ids; i++) {
         const host_frame_t *f =
             host_call(&app, &rx, (uint16_t)i, ids[i], (const uint8_t *)"xyz", 3);
@@ -243,6 +257,127 @@ static void seq_wraps(void)
     expect_response(f, PS_CMD_PING, PS_STATUS_OK, 0, 4);
 }
 
+static const host_frame_t *call_u32(uint16_t seq, uint8_t cmd, uint32_t v)
+{
+    uint8_t a[4];
+    ps_put_u32le(a, v);
+    return host_call(&app, &rx, seq, cmd, a, sizeof a);
+}
+
+static void cmd_set_sample_period(void)
+{
+    host_reset(&app);
+    /* in range, and 0 (off): written to SAMPLE_PERIOD */
+    const uint32_t good[] = {PS_CMD_SET_SAMPLE_PERIOD_ARG_PERIOD_CYCLES_MIN, 1000u,
+                             PS_CMD_SET_SAMPLE_PERIOD_ARG_PERIOD_CYCLES_MAX, 0u};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        const host_frame_t *f = call_u32((uint16_t)i, PS_CMD_SET_SAMPLE_PERIOD, good[i]);
+        expect_response(f, PS_CMD_SET_SAMPLE_PERIOD, PS_STATUS_OK, (uint16_t)i, 0);
+        TH_EQ(ps_test_reg(PS_REG_SAMPLE_PERIOD), good[i]);
+    }
+    /* outside: BAD_ARGUMENT and the register keeps its value */
+    (void)call_u32(9, PS_CMD_SET_SAMPLE_PERIOD, 4096u);
+    const uint32_t bad[] = {1u, PS_CMD_SET_SAMPLE_PERIOD_ARG_PERIOD_CYCLES_MIN - 1u,
+                            PS_CMD_SET_SAMPLE_PERIOD_ARG_PERIOD_CYCLES_MAX + 1u, 0xFFFFFFFFu};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const host_frame_t *f = call_u32((uint16_t)(20u + i), PS_CMD_SET_SAMPLE_PERIOD, bad[i]);
+        expect_response(f, PS_CMD_SET_SAMPLE_PERIOD, PS_STATUS_BAD_ARGUMENT, (uint16_t)(20u + i),
+                        0);
+        TH_EQ(ps_test_reg(PS_REG_SAMPLE_PERIOD), 4096u);
+    }
+}
+
+static const host_frame_t *call_filter(uint16_t seq, uint64_t base, uint64_t limit)
+{
+    uint8_t a[PS_CMD_SET_FILTER_ARGS_BYTES];
+    ps_put_u64le(&a[PS_CMD_SET_FILTER_ARG_BASE_OFFSET], base);
+    ps_put_u64le(&a[PS_CMD_SET_FILTER_ARG_LIMIT_OFFSET], limit);
+    return host_call(&app, &rx, seq, PS_CMD_SET_FILTER, a, sizeof a);
+}
+
+static void cmd_set_filter(void)
+{
+    host_reset(&app);
+    const host_frame_t *f = call_filter(1, 0x123456789000ull, 0x1234567897FFull);
+    expect_response(f, PS_CMD_SET_FILTER, PS_STATUS_OK, 1, 0);
+    TH_EQ(ps_test_reg(PS_REG_FILTER_CTRL), PS_REG_FILTER_CTRL_EN);
+    TH_EQ(ps_test_reg(PS_REG_FILTER_BASE_LO), 0x56789000u);
+    TH_EQ(ps_test_reg(PS_REG_FILTER_BASE_HI), 0x1234u);
+    TH_EQ(ps_test_reg(PS_REG_FILTER_LIMIT_LO), 0x567897FFu);
+    TH_EQ(ps_test_reg(PS_REG_FILTER_LIMIT_HI), 0x1234u);
+    /* one address is a window too */
+    f = call_filter(2, 0x1000u, 0x1000u);
+    expect_response(f, PS_CMD_SET_FILTER, PS_STATUS_OK, 2, 0);
+    TH_EQ(ps_test_reg(PS_REG_FILTER_CTRL), PS_REG_FILTER_CTRL_EN);
+    /* limit below base: refused, the filter stays as it was */
+    f = call_filter(3, 0x2000u, 0x1FFFu);
+    expect_response(f, PS_CMD_SET_FILTER, PS_STATUS_BAD_ARGUMENT, 3, 0);
+    TH_EQ(ps_test_reg(PS_REG_FILTER_CTRL), PS_REG_FILTER_CTRL_EN);
+    TH_EQ(ps_test_reg(PS_REG_FILTER_BASE_LO), 0x1000u);
+    /* both 0: off */
+    f = call_filter(4, 0, 0);
+    expect_response(f, PS_CMD_SET_FILTER, PS_STATUS_OK, 4, 0);
+    TH_EQ(ps_test_reg(PS_REG_FILTER_CTRL), 0);
+}
+
+static void cmd_set_bar_latency(void)
+{
+    host_reset(&app);
+    const host_frame_t *f = call_u32(1, PS_CMD_SET_BAR_LATENCY, 0u);
+    expect_response(f, PS_CMD_SET_BAR_LATENCY, PS_STATUS_OK, 1, 0);
+    TH_EQ(ps_test_reg(PS_REG_BAR_LATENCY), 0u);
+    f = call_u32(2, PS_CMD_SET_BAR_LATENCY, PS_CMD_SET_BAR_LATENCY_ARG_CYCLES_MAX);
+    expect_response(f, PS_CMD_SET_BAR_LATENCY, PS_STATUS_OK, 2, 0);
+    TH_EQ(ps_test_reg(PS_REG_BAR_LATENCY), PS_CMD_SET_BAR_LATENCY_ARG_CYCLES_MAX);
+    /* a value the 16-bit register would truncate is refused, not wrapped */
+    f = call_u32(3, PS_CMD_SET_BAR_LATENCY, PS_CMD_SET_BAR_LATENCY_ARG_CYCLES_MAX + 1u);
+    expect_response(f, PS_CMD_SET_BAR_LATENCY, PS_STATUS_BAD_ARGUMENT, 3, 0);
+    TH_EQ(ps_test_reg(PS_REG_BAR_LATENCY), PS_CMD_SET_BAR_LATENCY_ARG_CYCLES_MAX);
+    /* INFO reports what was set */
+    f = host_call(&app, &rx, 4, PS_CMD_INFO, NULL, 0);
+    TH_CHECK(f != NULL);
+    if (f != NULL) {
+        TH_EQ(ps_get_u32le(
+                  &f->payload[PS_RESPONSE_BYTES + PS_CMD_INFO_REPLY_BAR_LATENCY_CYCLES_OFFSET]),
+              PS_CMD_SET_BAR_LATENCY_ARG_CYCLES_MAX);
+    }
+}
+
+static void cmd_link_info(void)
+{
+    host_reset(&app);
+    ps_test_set_reg(PS_REG_LINK_GEN, 5u);
+    ps_test_set_reg(PS_REG_LINK_WIDTH, 16u);
+    ps_test_set_reg(PS_REG_MPS, 256u);
+    ps_test_set_reg(PS_REG_MRRS, 512u);
+    ps_test_set_reg(PS_REG_RCB, 64u);
+    ps_test_set_reg(PS_REG_TAG_BITS, 10u);
+    ps_test_set_reg(PS_REG_CLK_HZ, 250000000u);
+    ps_test_set_reg(PS_REG_BUILD_ID, 0x20261123u);
+    ps_test_set_reg(PS_REG_SAMPLE_STATUS, (256u << 16) | 3u);
+    (void)call_u32(1, PS_CMD_SET_SAMPLE_PERIOD, 2500u);
+    (void)call_filter(2, 0x100000000ull, 0x1000FFFFFull);
+    const host_frame_t *f = host_call(&app, &rx, 3, PS_CMD_LINK_INFO, NULL, 0);
+    expect_response(f, PS_CMD_LINK_INFO, PS_STATUS_OK, 3, PS_CMD_LINK_INFO_REPLY_BYTES);
+    if (f == NULL) {
+        return;
+    }
+    const uint8_t *r = &f->payload[PS_RESPONSE_BYTES];
+    TH_EQ(r[PS_CMD_LINK_INFO_REPLY_LINK_GEN_OFFSET], 5);
+    TH_EQ(r[PS_CMD_LINK_INFO_REPLY_LINK_WIDTH_OFFSET], 16);
+    TH_EQ(r[PS_CMD_LINK_INFO_REPLY_TAG_BITS_OFFSET], 10);
+    TH_EQ(r[PS_CMD_LINK_INFO_REPLY_FILTER_ENABLED_OFFSET], 1);
+    TH_EQ(ps_get_u16le(&r[PS_CMD_LINK_INFO_REPLY_MPS_OFFSET]), 256);
+    TH_EQ(ps_get_u16le(&r[PS_CMD_LINK_INFO_REPLY_MRRS_OFFSET]), 512);
+    TH_EQ(ps_get_u16le(&r[PS_CMD_LINK_INFO_REPLY_RCB_OFFSET]), 64);
+    TH_EQ(ps_get_u16le(&r[PS_CMD_LINK_INFO_REPLY_SAMPLE_DEPTH_OFFSET]), 256);
+    TH_EQ(ps_get_u32le(&r[PS_CMD_LINK_INFO_REPLY_CLOCK_HZ_OFFSET]), 250000000u);
+    TH_EQ(ps_get_u32le(&r[PS_CMD_LINK_INFO_REPLY_BUILD_ID_OFFSET]), 0x20261123u);
+    TH_EQ(ps_get_u32le(&r[PS_CMD_LINK_INFO_REPLY_SAMPLE_PERIOD_CYCLES_OFFSET]), 2500u);
+    TH_CHECK(ps_get_u64le(&r[PS_CMD_LINK_INFO_REPLY_FILTER_BASE_OFFSET]) == 0x100000000ull);
+    TH_CHECK(ps_get_u64le(&r[PS_CMD_LINK_INFO_REPLY_FILTER_LIMIT_OFFSET]) == 0x1000FFFFFull);
+}
+
 void suite_commands(void)
 {
     TH_RUN(cmd_ping);
@@ -256,4 +391,8 @@ void suite_commands(void)
     TH_RUN(cmd_unknown);
     TH_RUN(non_command_frames_are_bad);
     TH_RUN(seq_wraps);
+    TH_RUN(cmd_set_sample_period);
+    TH_RUN(cmd_set_filter);
+    TH_RUN(cmd_set_bar_latency);
+    TH_RUN(cmd_link_info);
 }

@@ -9,6 +9,7 @@ int main(int argc, char **argv)
     suite_commands();
     suite_stream();
     suite_link();
+    suite_intervals();
     if (argc > 1) {
         suite_sim(argv[1]);
     }

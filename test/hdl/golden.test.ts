@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { COUNTERS, SIZE_CLASSES } from '../../host/src/core/generated.js'
 import {
-  COUNTER_RULES, RULED_COUNTERS, buildCounterRules, completionFor, completionsFor, decode, expectedCounters, generate, sizeClassOf, totals,
+  COUNTER_RULES, FILTER_WINDOW, PHASES, RULED_COUNTERS, buildCounterRules, completionFor, completionsFor, decode, expectedCounters, generate,
+  inWindow, sizeClassOf, totals,
 } from './golden.js'
 
 // header image from DW0..DW3
@@ -103,5 +104,31 @@ describe('golden model counter rules follow the generated counter list', () => {
     const t = totals(reqs, expectedCounters(reqs).cpls)
     const still = RULED_COUNTERS.filter((c, i) => c.rule.kind === 'events' && t[i] === 0n).map((c) => c.name)
     expect(still).toEqual([])
+  })
+})
+
+describe('golden model, address filter (probe_addr_filter.v)', () => {
+  it('judges the Address field as the RTL does: 3-DW and 4-DW headers, limit inclusive, off when limit < base', () => {
+    const w = { base: 0x1000n, limit: 0x1_0000_0fffn }
+    expect(inWindow(img(0x00000020, 0x010000ff, 0x1000), w)).toBe(true)          // 3DW at 0x1000: the base
+    expect(inWindow(img(0x00000020, 0x010000ff, 0xffc), w)).toBe(false)          // 3DW just below
+    expect(inWindow(img(0x20000008, 0x010000ff, 0x1, 0xffc), w)).toBe(true)      // 4DW at 0x1_0000_0ffc
+    expect(inWindow(img(0x20000008, 0x010000ff, 0x1, 0x1000), w)).toBe(false)    // 4DW just past the limit
+    expect(inWindow(img(0x20000008, 0x010000ff, 0x1, 0x1003), w)).toBe(false)    // address bits 1:0 are not address
+    expect(inWindow(img(0x00000020, 0x010000ff, 0x0), { base: 2n, limit: 1n })).toBe(true) // limit < base: off
+    expect(inWindow(img(0x00000020, 0x010000ff, 0x0), null)).toBe(true)
+  })
+
+  it('phase 3 filters: some reads in, some out, and only the reads inside count', () => {
+    const p3 = PHASES.findIndex((p) => p.filter !== null)
+    expect(PHASES[p3]!.filter).toBe(FILTER_WINDOW)
+    const reqs = generate(1, 8)
+    const reads = reqs.filter((q) => q.phase === p3 && decode(q.hdr).memRead)
+    const inside = reads.filter((q) => inWindow(q.hdr, FILTER_WINDOW))
+    expect(inside.length).toBeGreaterThan(reads.length / 5)
+    expect(reads.length - inside.length).toBeGreaterThan(reads.length / 5)
+    const e = expectedCounters(reqs)
+    const mrdBytes = RULED_COUNTERS.findIndex((c) => c.key === 'mrdBytes')
+    expect(e.reqCum.at(-1)![mrdBytes]).toBe(inside.reduce((a, q) => a + BigInt(decode(q.hdr).bytes), 0n))
   })
 })

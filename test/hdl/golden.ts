@@ -21,12 +21,28 @@ export const MAX_PAYLOAD_BYTES = 256
 
 /** Testbench phases: the TB program (hdl/tb/tb_pcie_scope_bar_top.sv) runs them in this order. */
 // split: CPL_SPLIT in force (0: one CplD per read; 64 or 128: split at that boundary)
+// filter: the address filter window in force (FILTER_*), null when off
+export interface FilterWindow { base: bigint; limit: bigint }
+/** Phase 3's window: about half of the generated reads (addresses are half below 4 GiB, half above) fall inside. */
+export const FILTER_WINDOW: FilterWindow = { base: 0x8000_0000n, limit: 0x7fff_ffff_ffff_ffffn }
 export const PHASES = [
-  { name: 'latency-exact', enabled: true, clearBefore: false, split: 0 },  // BAR_LATENCY 250, tx always ready, wide gaps
-  { name: 'stress', enabled: true, clearBefore: false, split: 64 },        // BAR_LATENCY 7, random tx ready, back to back
-  { name: 'disabled', enabled: false, clearBefore: false, split: 128 },    // CTRL.ENABLE = 0: counters must not move
-  { name: 'after-clear', enabled: true, clearBefore: true, split: 128 },   // CMD.CLEAR, then BAR_LATENCY 0
+  { name: 'latency-exact', enabled: true, clearBefore: false, split: 0, filter: null },  // BAR_LATENCY 250, tx always ready, wide gaps
+  { name: 'stress', enabled: true, clearBefore: false, split: 64, filter: null },        // BAR_LATENCY 7, random tx ready, back to back
+  { name: 'disabled', enabled: false, clearBefore: false, split: 128, filter: null },    // CTRL.ENABLE = 0: counters must not move
+  { name: 'after-clear', enabled: true, clearBefore: true, split: 128, filter: FILTER_WINDOW }, // CMD.CLEAR, BAR_LATENCY 0, filter on
 ] as const
+
+/**
+ * The address filter's rule (probe_addr_filter.v, hdl/README.md): the header's Address field as a
+ * dword-aligned byte address (64-bit for a 4-DW header) inside [base, limit]; no window, or a limit
+ * below the base, lets everything through.
+ */
+export function inWindow(hdr: bigint, w: FilterWindow | null): boolean {
+  if (w === null || w.limit < w.base) return true
+  const fourDw = field(hdr, 125, 125) === 1
+  const addr = fourDw ? (BigInt(field(hdr, 63, 32)) << 32n) | (BigInt(field(hdr, 31, 2)) << 2n) : BigInt(field(hdr, 63, 34)) << 2n
+  return addr >= w.base && addr <= w.limit
+}
 
 export interface Request {
   phase: number
@@ -412,7 +428,8 @@ export function expectedCounters(reqs: Request[]): Expected {
     }
     const en = PHASES[phase]!.enabled
     const d = decode(q.hdr)
-    if (en) addInto(rx, requestIncrements(d))
+    // outside the filter window a read counts nowhere; its completions still count (the wire's)
+    if (en && inWindow(q.hdr, PHASES[phase]!.filter)) addInto(rx, requestIncrements(d))
     reqCum.push([...rx])
     if (d.nonPosted) {
       for (const c of completionsFor(q.hdr, i, PHASES[phase]!.split)) {
@@ -461,6 +478,9 @@ export function writeVectors(dir: string, seed: number, strb: number, scale = 1)
   writeFileSync(join(dir, 'cpl.hex'), lines(e.cpls.map((c) =>
     hex(c.hdr, 32) + hex(BigInt(c.addrDw), 8) + hex(BigInt(c.nDw), 4) + hex(BigInt(c.reqIndex), 4))))
   writeFileSync(join(dir, 'cpl_cum.hex'), lines(e.cplCum.map(counterWord)))
+  // the filter window of phase 3: base lo, base hi, limit lo, limit hi
+  const w32 = (v: bigint, hi: boolean) => hex(hi ? v >> 32n : v & 0xffff_ffffn, 8)
+  writeFileSync(join(dir, 'filter.hex'), lines([w32(FILTER_WINDOW.base, false), w32(FILTER_WINDOW.base, true), w32(FILTER_WINDOW.limit, false), w32(FILTER_WINDOW.limit, true)]))
   // probe-only bench: every request and every completion header counted once, whatever the phase
   writeFileSync(join(dir, 'probe_totals.hex'), lines(totals(reqs, e.cpls).map((v) => hex(v, 16))))
   return { requests: reqs.length, completions: e.cpls.length }

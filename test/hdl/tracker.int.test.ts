@@ -17,6 +17,7 @@ const RTL = [
   'hdl/rtl/probe_extreme.v',
   'hdl/rtl/probe_counter.v',
   'hdl/rtl/probe_mrd_classify.v',
+  'hdl/rtl/probe_addr_filter.v',
 ]
 const TB = 'hdl/tb/tb_probe_tracker.sv'
 

@@ -30,6 +30,10 @@ typedef struct ps_test_state {
     uint32_t tx_calls;
 
     uint64_t now_us;
+
+    /* the probe's interval-record FIFO (SAMPLE_STATUS, SMP_*, CMD.SAMPLE_POP) */
+    uint32_t smp[PS_TEST_SAMPLE_DEPTH][PS_SMP_WORDS];
+    size_t smp_head, smp_count;
 } ps_test_state_t;
 
 static ps_test_state_t t;
@@ -116,7 +120,12 @@ uint32_t ps_hal_reg_read(uint32_t offset)
         uint64_t v = t.shadow[w / 2u];
         return (w & 1u) ? (uint32_t)(v >> 32) : (uint32_t)v;
     }
+    if (offset >= PS_REG_SMP_TS_LO && offset < PS_REG_SMP_TS_LO + 4u * PS_SMP_WORDS) {
+        return t.smp_count == 0u ? 0u : t.smp[t.smp_head][(offset - PS_REG_SMP_TS_LO) / 4u];
+    }
     switch (offset) {
+    case PS_REG_SAMPLE_STATUS:
+        return ((uint32_t)PS_TEST_SAMPLE_DEPTH << 16) | (uint32_t)t.smp_count;
     case PS_REG_CMD:
         return 0; /* write-only pulses */
     case PS_REG_STATUS:
@@ -136,11 +145,27 @@ void ps_hal_reg_write(uint32_t offset, uint32_t value)
     case PS_REG_BAR_LATENCY:
         t.regs[PS_REG_BAR_LATENCY / 4u] = value & 0xFFFFu;
         break;
+    case PS_REG_SAMPLE_PERIOD: /* bits 17:0 kept, as the CSR block does */
+        t.regs[PS_REG_SAMPLE_PERIOD / 4u] = value & 0x3FFFFu;
+        break;
+    case PS_REG_FILTER_CTRL:
+        t.regs[PS_REG_FILTER_CTRL / 4u] = value & PS_REG_FILTER_CTRL_EN;
+        break;
+    case PS_REG_FILTER_BASE_LO:
+    case PS_REG_FILTER_BASE_HI:
+    case PS_REG_FILTER_LIMIT_LO:
+    case PS_REG_FILTER_LIMIT_HI:
+        t.regs[offset / 4u] = value;
+        break;
     case PS_REG_CMD:
         if (value & PS_REG_CMD_SNAPSHOT) {
             memcpy(t.shadow, t.live, sizeof t.shadow);
             t.stats.snapshots++;
             t.stats.counter_reads_since_snapshot = 0;
+        }
+        if ((value & PS_REG_CMD_SAMPLE_POP) && t.smp_count != 0u) {
+            t.smp_head = (t.smp_head + 1u) % PS_TEST_SAMPLE_DEPTH;
+            t.smp_count--;
         }
         if (value & PS_REG_CMD_CLEAR) { /* running counters only; TIMESTAMP is never cleared */
             for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
@@ -291,3 +316,16 @@ void ps_test_log_clear(void)
     g_log_count = 0;
     g_log_last[0] = '\0';
 }
+
+bool ps_test_sample_push(const uint32_t words[PS_SMP_WORDS])
+{
+    if (t.smp_count == PS_TEST_SAMPLE_DEPTH) { /* full: the probe counts it in SAMPLE_OVERFLOW */
+        t.regs[PS_REG_SAMPLE_OVERFLOW / 4u]++;
+        return false;
+    }
+    memcpy(t.smp[(t.smp_head + t.smp_count) % PS_TEST_SAMPLE_DEPTH], words, sizeof t.smp[0]);
+    t.smp_count++;
+    return true;
+}
+
+size_t ps_test_sample_level(void) { return t.smp_count; }

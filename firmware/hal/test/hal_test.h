@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "generated/pcie_scope_regs.h"
 #include "ps_hal.h"
 
 #ifdef __cplusplus
@@ -21,6 +22,12 @@ extern "C" {
 #define PS_TEST_UNLIMITED ((size_t)-1)
 
 void ps_test_reset(void);
+
+/* --- the probe's interval-record FIFO --- */
+#define PS_TEST_SAMPLE_DEPTH 256u
+/* Queue one record (SMP_* words); when full it is lost and SAMPLE_OVERFLOW counts it. */
+bool ps_test_sample_push(const uint32_t words[PS_SMP_WORDS]);
+size_t ps_test_sample_level(void); /* records waiting */
 
 /* --- registers --- */
 void ps_test_set_counter(unsigned index, uint64_t live_value); /* the running counter */

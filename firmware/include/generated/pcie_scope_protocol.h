@@ -19,6 +19,7 @@
 #define PS_FRAME_COMMAND 0x01u /* host-to-device: a command; payload = cmd u8 then its arguments */
 #define PS_FRAME_RESPONSE 0x81u /* device-to-host: the reply to one command */
 #define PS_FRAME_SNAPSHOT 0x82u /* device-to-host: a consistent copy of every probe counter plus firmware link statistics */
+#define PS_FRAME_INTERVAL 0x83u /* device-to-host: interval records drained from the probe's sampler FIFO: the header below, then `count` records of the SMP_* words (registers.json order, u32 each) */
 
 #define PS_STATUS_OK 0u /* done */
 #define PS_STATUS_UNKNOWN_COMMAND 1u /* command id not in this catalogue */
@@ -45,6 +46,17 @@
 #define PS_SNAPSHOT_UNKNOWN_COMMANDS_OFFSET 273u /* u32 */
 #define PS_SNAPSHOT_TX_DROPPED_OFFSET 277u /* u32 */
 #define PS_SNAPSHOT_BYTES 281u
+
+/* INTERVAL payload */
+#define PS_INTERVAL_COUNT_OFFSET 0u /* u8 */
+#define PS_INTERVAL_FIRST_INDEX_OFFSET 1u /* u32 */
+#define PS_INTERVAL_DROPPED_OFFSET 5u /* u32 */
+#define PS_INTERVAL_OVERFLOW_OFFSET 9u /* u32 */
+#define PS_INTERVAL_BYTES 13u
+
+/* INTERVAL: the header above, then up to PS_INTERVAL_MAX_RECORDS records of PS_SMP_WORDS u32 words */
+#define PS_INTERVAL_RECORD_BYTES 48u
+#define PS_INTERVAL_MAX_RECORDS 9u
 
 #define PS_SNAPSHOT_FLAG_ON_DEMAND (1u << 0)
 #define PS_SNAPSHOT_FLAG_ENABLED (1u << 1)
@@ -88,5 +100,42 @@
 #define PS_CMD_SNAPSHOT 6u
 #define PS_CMD_SNAPSHOT_ARGS_BYTES 0u
 #define PS_CMD_SNAPSHOT_REPLY_BYTES 0u
+/* SET_SAMPLE_PERIOD: interval sampler period in probe clocks (SAMPLE_PERIOD); 0 = off; other values outside min..max are BAD_ARGUMENT. Changing it restarts the open interval */
+#define PS_CMD_SET_SAMPLE_PERIOD 7u
+#define PS_CMD_SET_SAMPLE_PERIOD_ARGS_BYTES 4u
+#define PS_CMD_SET_SAMPLE_PERIOD_ARG_PERIOD_CYCLES_OFFSET 0u /* u32 */
+#define PS_CMD_SET_SAMPLE_PERIOD_ARG_PERIOD_CYCLES_MIN 256u
+#define PS_CMD_SET_SAMPLE_PERIOD_ARG_PERIOD_CYCLES_MAX 262143u
+#define PS_CMD_SET_SAMPLE_PERIOD_REPLY_BYTES 0u
+/* SET_FILTER: address filter: count only memory reads whose address lies in [base, limit]; base = limit = 0 turns it off; limit below base is BAD_ARGUMENT */
+#define PS_CMD_SET_FILTER 8u
+#define PS_CMD_SET_FILTER_ARGS_BYTES 16u
+#define PS_CMD_SET_FILTER_ARG_BASE_OFFSET 0u /* u64 */
+#define PS_CMD_SET_FILTER_ARG_LIMIT_OFFSET 8u /* u64 */
+#define PS_CMD_SET_FILTER_REPLY_BYTES 0u
+/* SET_BAR_LATENCY: BAR responder: clock cycles from accepting an MRd to starting its CplD (BAR_LATENCY); values outside min..max are BAD_ARGUMENT */
+#define PS_CMD_SET_BAR_LATENCY 9u
+#define PS_CMD_SET_BAR_LATENCY_ARGS_BYTES 4u
+#define PS_CMD_SET_BAR_LATENCY_ARG_CYCLES_OFFSET 0u /* u32 */
+#define PS_CMD_SET_BAR_LATENCY_ARG_CYCLES_MIN 0u
+#define PS_CMD_SET_BAR_LATENCY_ARG_CYCLES_MAX 65535u
+#define PS_CMD_SET_BAR_LATENCY_REPLY_BYTES 0u
+/* LINK_INFO: the probe's info registers and the sampler and filter settings */
+#define PS_CMD_LINK_INFO 10u
+#define PS_CMD_LINK_INFO_ARGS_BYTES 0u
+#define PS_CMD_LINK_INFO_REPLY_BYTES 40u
+#define PS_CMD_LINK_INFO_REPLY_LINK_GEN_OFFSET 0u /* u8 */
+#define PS_CMD_LINK_INFO_REPLY_LINK_WIDTH_OFFSET 1u /* u8 */
+#define PS_CMD_LINK_INFO_REPLY_TAG_BITS_OFFSET 2u /* u8 */
+#define PS_CMD_LINK_INFO_REPLY_FILTER_ENABLED_OFFSET 3u /* u8 */
+#define PS_CMD_LINK_INFO_REPLY_MPS_OFFSET 4u /* u16 */
+#define PS_CMD_LINK_INFO_REPLY_MRRS_OFFSET 6u /* u16 */
+#define PS_CMD_LINK_INFO_REPLY_RCB_OFFSET 8u /* u16 */
+#define PS_CMD_LINK_INFO_REPLY_SAMPLE_DEPTH_OFFSET 10u /* u16 */
+#define PS_CMD_LINK_INFO_REPLY_CLOCK_HZ_OFFSET 12u /* u32 */
+#define PS_CMD_LINK_INFO_REPLY_BUILD_ID_OFFSET 16u /* u32 */
+#define PS_CMD_LINK_INFO_REPLY_SAMPLE_PERIOD_CYCLES_OFFSET 20u /* u32 */
+#define PS_CMD_LINK_INFO_REPLY_FILTER_BASE_OFFSET 24u /* u64 */
+#define PS_CMD_LINK_INFO_REPLY_FILTER_LIMIT_OFFSET 32u /* u64 */
 
 #endif

@@ -3,7 +3,7 @@
 #define PCIE_SCOPE_REGS_H
 
 #define PS_ID_MAGIC 0x50435343u
-#define PS_VERSION_VALUE 0x00000003u
+#define PS_VERSION_VALUE 0x00000004u
 
 /* ID (ro): constant idMagic ('PCSC'): proves the bus reaches the probe */
 #define PS_REG_ID 0x000u
@@ -16,6 +16,7 @@
 #define PS_REG_CMD 0x00Cu
 #define PS_REG_CMD_SNAPSHOT (1u << 0)
 #define PS_REG_CMD_CLEAR (1u << 1)
+#define PS_REG_CMD_SAMPLE_POP (1u << 2)
 /* STATUS (ro): status */
 #define PS_REG_STATUS 0x010u
 #define PS_REG_STATUS_ENABLED (1u << 0)
@@ -27,6 +28,67 @@
 /* CPL_SPLIT (rw): BAR responder: a read's completions end at every multiple of this many bytes of address, as a root complex splits at its Read Completion Boundary: 64 or 128; any other value (0 by default) splits only at Max_Payload_Size (bits 7:0 are kept) */
 #define PS_REG_CPL_SPLIT 0x01Cu
 #define PS_REG_CPL_SPLIT_RESET 0u
+/* SAMPLE_PERIOD (rw): interval sampler: clocks per interval record, 0 = off (bits 17:0 are kept, so at most 262143: a 32-bit byte count cannot wrap within one interval); writing it restarts the open interval */
+#define PS_REG_SAMPLE_PERIOD 0x020u
+#define PS_REG_SAMPLE_PERIOD_RESET 0u
+/* SAMPLE_STATUS (ro): interval sampler FIFO: bits 15:0 records waiting (SMP_* show the oldest while non-zero), bits 31:16 FIFO depth (a build parameter) */
+#define PS_REG_SAMPLE_STATUS 0x024u
+/* SAMPLE_OVERFLOW (ro): interval records dropped because the FIFO was full, since reset (wraps at 2**32; never cleared, so readers take differences) */
+#define PS_REG_SAMPLE_OVERFLOW 0x028u
+/* FILTER_CTRL (rw): address filter */
+#define PS_REG_FILTER_CTRL 0x030u
+#define PS_REG_FILTER_CTRL_RESET 0u
+#define PS_REG_FILTER_CTRL_EN (1u << 0)
+/* FILTER_BASE_LO (rw): address filter: lowest byte address counted, bits 31:0 */
+#define PS_REG_FILTER_BASE_LO 0x034u
+#define PS_REG_FILTER_BASE_LO_RESET 0u
+/* FILTER_BASE_HI (rw): address filter: lowest byte address counted, bits 63:32 */
+#define PS_REG_FILTER_BASE_HI 0x038u
+#define PS_REG_FILTER_BASE_HI_RESET 0u
+/* FILTER_LIMIT_LO (rw): address filter: highest byte address counted (inclusive), bits 31:0 */
+#define PS_REG_FILTER_LIMIT_LO 0x03Cu
+#define PS_REG_FILTER_LIMIT_LO_RESET 0u
+/* FILTER_LIMIT_HI (rw): address filter: highest byte address counted (inclusive), bits 63:32 */
+#define PS_REG_FILTER_LIMIT_HI 0x040u
+#define PS_REG_FILTER_LIMIT_HI_RESET 0u
+/* LINK_GEN (ro): info: PCIe link generation the probe is built for (1..6; a build parameter until the hard block's status is wired) */
+#define PS_REG_LINK_GEN 0x050u
+/* LINK_WIDTH (ro): info: PCIe link width in lanes (build parameter) */
+#define PS_REG_LINK_WIDTH 0x054u
+/* MPS (ro): info: Max_Payload_Size in bytes, as the BAR responder splits completions */
+#define PS_REG_MPS 0x058u
+/* MRRS (ro): info: Max_Read_Request_Size in bytes (build parameter) */
+#define PS_REG_MRRS 0x05Cu
+/* RCB (ro): info: Read Completion Boundary in bytes in force (CPL_SPLIT when 64 or 128, else 0: split at MPS only) */
+#define PS_REG_RCB 0x060u
+/* TAG_BITS (ro): info: tag bits the tracker keys reads by (8 or 10) */
+#define PS_REG_TAG_BITS 0x064u
+/* BUILD_ID (ro): info: build identifier (a build parameter; the bitstream flow stamps the date or a commit hash into it) */
+#define PS_REG_BUILD_ID 0x068u
+/* SMP_TS_LO (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP (free-running clock count) bits 31:0 */
+#define PS_REG_SMP_TS_LO 0x080u
+/* SMP_TS_HI (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP bits 63:32 */
+#define PS_REG_SMP_TS_HI 0x084u
+/* SMP_CYCLES (ro): interval record at the FIFO head (0 while empty): clocks in the interval (SAMPLE_PERIOD when it closed) */
+#define PS_REG_SMP_CYCLES 0x088u
+/* SMP_MRD_COUNT (ro): interval record at the FIFO head (0 while empty): memory reads started (inside the filter window) */
+#define PS_REG_SMP_MRD_COUNT 0x08Cu
+/* SMP_MRD_BYTES (ro): interval record at the FIFO head (0 while empty): bytes those reads requested */
+#define PS_REG_SMP_MRD_BYTES 0x090u
+/* SMP_CPLD_COUNT (ro): interval record at the FIFO head (0 while empty): completions with data matched to those reads */
+#define PS_REG_SMP_CPLD_COUNT 0x094u
+/* SMP_CPLD_BYTES (ro): interval record at the FIFO head (0 while empty): payload bytes those completions carried */
+#define PS_REG_SMP_CPLD_BYTES 0x098u
+/* SMP_OCC_SUM (ro): interval record at the FIFO head (0 while empty): reads outstanding summed over the interval's clocks (average = OCC_SUM / CYCLES) */
+#define PS_REG_SMP_OCC_SUM 0x09Cu
+/* SMP_OCC_PEAK (ro): interval record at the FIFO head (0 while empty): most reads outstanding at the end of one of the interval's clocks */
+#define PS_REG_SMP_OCC_PEAK 0x0A0u
+/* SMP_LAT_SUM_LO (ro): interval record at the FIFO head (0 while empty): first-completion latency in clocks summed over the interval's first completions, bits 31:0 */
+#define PS_REG_SMP_LAT_SUM_LO 0x0A4u
+/* SMP_LAT_SUM_HI (ro): interval record at the FIFO head (0 while empty): first-completion latency sum, bits 63:32 */
+#define PS_REG_SMP_LAT_SUM_HI 0x0A8u
+/* SMP_LAT_COUNT (ro): interval record at the FIFO head (0 while empty): first completions in the interval (mean latency = LAT_SUM / LAT_COUNT) */
+#define PS_REG_SMP_LAT_COUNT 0x0ACu
 
 /* counters: 64-bit shadows; low word at PS_REG_CNT_LO(i), high word at PS_REG_CNT_HI(i) */
 #define PS_REG_CNT_BASE 0x100u
@@ -70,5 +132,8 @@
 #define PS_SIZE_CLASS_COUNT 5u
 #define PS_SIZE_EXACT_BYTES_INIT { 32u, 64u, 96u, 128u }
 #define PS_CNT_SIZE_FIRST 2u
+
+/* interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO */
+#define PS_SMP_WORDS 12u
 
 #endif

@@ -4,7 +4,7 @@
 
 `define PS_ADDR_WIDTH 12
 `define PS_ID_MAGIC 32'h50435343
-`define PS_VERSION_VALUE 32'h00000003
+`define PS_VERSION_VALUE 32'h00000004
 
 // ID (ro): constant idMagic ('PCSC'): proves the bus reaches the probe
 `define PS_REG_ID 12'h000
@@ -17,6 +17,7 @@
 `define PS_REG_CMD 12'h00C
 `define PS_REG_CMD_SNAPSHOT_BIT 0
 `define PS_REG_CMD_CLEAR_BIT 1
+`define PS_REG_CMD_SAMPLE_POP_BIT 2
 // STATUS (ro): status
 `define PS_REG_STATUS 12'h010
 `define PS_REG_STATUS_ENABLED_BIT 0
@@ -28,6 +29,67 @@
 // CPL_SPLIT (rw): BAR responder: a read's completions end at every multiple of this many bytes of address, as a root complex splits at its Read Completion Boundary: 64 or 128; any other value (0 by default) splits only at Max_Payload_Size (bits 7:0 are kept)
 `define PS_REG_CPL_SPLIT 12'h01C
 `define PS_REG_CPL_SPLIT_RESET 32'd0
+// SAMPLE_PERIOD (rw): interval sampler: clocks per interval record, 0 = off (bits 17:0 are kept, so at most 262143: a 32-bit byte count cannot wrap within one interval); writing it restarts the open interval
+`define PS_REG_SAMPLE_PERIOD 12'h020
+`define PS_REG_SAMPLE_PERIOD_RESET 32'd0
+// SAMPLE_STATUS (ro): interval sampler FIFO: bits 15:0 records waiting (SMP_* show the oldest while non-zero), bits 31:16 FIFO depth (a build parameter)
+`define PS_REG_SAMPLE_STATUS 12'h024
+// SAMPLE_OVERFLOW (ro): interval records dropped because the FIFO was full, since reset (wraps at 2**32; never cleared, so readers take differences)
+`define PS_REG_SAMPLE_OVERFLOW 12'h028
+// FILTER_CTRL (rw): address filter
+`define PS_REG_FILTER_CTRL 12'h030
+`define PS_REG_FILTER_CTRL_RESET 32'd0
+`define PS_REG_FILTER_CTRL_EN_BIT 0
+// FILTER_BASE_LO (rw): address filter: lowest byte address counted, bits 31:0
+`define PS_REG_FILTER_BASE_LO 12'h034
+`define PS_REG_FILTER_BASE_LO_RESET 32'd0
+// FILTER_BASE_HI (rw): address filter: lowest byte address counted, bits 63:32
+`define PS_REG_FILTER_BASE_HI 12'h038
+`define PS_REG_FILTER_BASE_HI_RESET 32'd0
+// FILTER_LIMIT_LO (rw): address filter: highest byte address counted (inclusive), bits 31:0
+`define PS_REG_FILTER_LIMIT_LO 12'h03C
+`define PS_REG_FILTER_LIMIT_LO_RESET 32'd0
+// FILTER_LIMIT_HI (rw): address filter: highest byte address counted (inclusive), bits 63:32
+`define PS_REG_FILTER_LIMIT_HI 12'h040
+`define PS_REG_FILTER_LIMIT_HI_RESET 32'd0
+// LINK_GEN (ro): info: PCIe link generation the probe is built for (1..6; a build parameter until the hard block's status is wired)
+`define PS_REG_LINK_GEN 12'h050
+// LINK_WIDTH (ro): info: PCIe link width in lanes (build parameter)
+`define PS_REG_LINK_WIDTH 12'h054
+// MPS (ro): info: Max_Payload_Size in bytes, as the BAR responder splits completions
+`define PS_REG_MPS 12'h058
+// MRRS (ro): info: Max_Read_Request_Size in bytes (build parameter)
+`define PS_REG_MRRS 12'h05C
+// RCB (ro): info: Read Completion Boundary in bytes in force (CPL_SPLIT when 64 or 128, else 0: split at MPS only)
+`define PS_REG_RCB 12'h060
+// TAG_BITS (ro): info: tag bits the tracker keys reads by (8 or 10)
+`define PS_REG_TAG_BITS 12'h064
+// BUILD_ID (ro): info: build identifier (a build parameter; the bitstream flow stamps the date or a commit hash into it)
+`define PS_REG_BUILD_ID 12'h068
+// SMP_TS_LO (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP (free-running clock count) bits 31:0
+`define PS_REG_SMP_TS_LO 12'h080
+// SMP_TS_HI (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP bits 63:32
+`define PS_REG_SMP_TS_HI 12'h084
+// SMP_CYCLES (ro): interval record at the FIFO head (0 while empty): clocks in the interval (SAMPLE_PERIOD when it closed)
+`define PS_REG_SMP_CYCLES 12'h088
+// SMP_MRD_COUNT (ro): interval record at the FIFO head (0 while empty): memory reads started (inside the filter window)
+`define PS_REG_SMP_MRD_COUNT 12'h08C
+// SMP_MRD_BYTES (ro): interval record at the FIFO head (0 while empty): bytes those reads requested
+`define PS_REG_SMP_MRD_BYTES 12'h090
+// SMP_CPLD_COUNT (ro): interval record at the FIFO head (0 while empty): completions with data matched to those reads
+`define PS_REG_SMP_CPLD_COUNT 12'h094
+// SMP_CPLD_BYTES (ro): interval record at the FIFO head (0 while empty): payload bytes those completions carried
+`define PS_REG_SMP_CPLD_BYTES 12'h098
+// SMP_OCC_SUM (ro): interval record at the FIFO head (0 while empty): reads outstanding summed over the interval's clocks (average = OCC_SUM / CYCLES)
+`define PS_REG_SMP_OCC_SUM 12'h09C
+// SMP_OCC_PEAK (ro): interval record at the FIFO head (0 while empty): most reads outstanding at the end of one of the interval's clocks
+`define PS_REG_SMP_OCC_PEAK 12'h0A0
+// SMP_LAT_SUM_LO (ro): interval record at the FIFO head (0 while empty): first-completion latency in clocks summed over the interval's first completions, bits 31:0
+`define PS_REG_SMP_LAT_SUM_LO 12'h0A4
+// SMP_LAT_SUM_HI (ro): interval record at the FIFO head (0 while empty): first-completion latency sum, bits 63:32
+`define PS_REG_SMP_LAT_SUM_HI 12'h0A8
+// SMP_LAT_COUNT (ro): interval record at the FIFO head (0 while empty): first completions in the interval (mean latency = LAT_SUM / LAT_COUNT)
+`define PS_REG_SMP_LAT_COUNT 12'h0AC
 
 // counters: 64-bit shadows, low word at PS_REG_CNT_BASE + 8*index
 `define PS_REG_CNT_BASE 12'h100
@@ -75,5 +137,8 @@
 `define PS_SIZE_EXACT_COUNT 4
 `define PS_SIZE_EXACT_BYTES {13'd128, 13'd96, 13'd64, 13'd32}
 `define PS_CNT_SIZE_FIRST 2
+
+// interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO
+`define PS_SMP_WORDS 12
 
 `endif

@@ -1,8 +1,9 @@
 /**
  * runCapture: one workload, measured by the probe.
  *
- *   hello → STOP → CLEAR → [SNAPSHOT: baseline, when recording] → START(period) → run the
- *   workload (session.runner) → SNAPSHOT (on demand, after the workload's done line) → STOP
+ *   hello → LINK_INFO → [SET_FILTER] → [SET_SAMPLE_PERIOD] → STOP → CLEAR → [SNAPSHOT: baseline,
+ *   when recording] → START(period) → run the workload (session.runner) → SNAPSHOT (on demand,
+ *   after the workload's done line) → STOP → [wait for the last INTERVAL frames, SET_SAMPLE_PERIOD 0]
  *
  * `requests`, `bytes`, `completions` and `cycles` come from the probe snapshot, i.e. the FPGA's
  * counters read over the UART. What the workload side says it issued (`model`) is a separate
@@ -11,7 +12,7 @@
 import { PsError } from '../core/errors.js'
 import type { DeviceSession } from '../device/session.js'
 import { payloadCeiling, type PcieLinkInfo } from '../core/link.js'
-import type { FirmwareLinkStats, HostLinkStats, Snapshot } from '../core/probe.js'
+import type { FirmwareLinkStats, HostLinkStats, IntervalBatch, IntervalRecord, LinkInfo, Snapshot } from '../core/probe.js'
 import { bySizeFromCounters, SIZE_KEYS, totalRequests, type BySize } from '../core/size-classes.js'
 import { type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
 import { createLogger } from '../util/log.js'
@@ -71,6 +72,26 @@ export interface CaptureResult {
   barLatencyCycles: number
   /** host wall-clock seconds for the whole capture */
   wallSeconds: number
+  /** the probe's info registers (link, MPS, MRRS, RCB, tag bits, clock, build id) and its sampler and filter settings */
+  linkInfo?: LinkInfo
+  /** the address filter in force, when one was set */
+  filter?: { base: number; limit: number }
+  /** interval records received while sampling (absent without a sample period) */
+  intervals?: CaptureIntervals
+}
+
+export interface CaptureIntervals {
+  periodCycles: number
+  periodNs: number
+  /** records received */
+  count: number
+  /** records the firmware dropped (UART back-pressure), reported in INTERVAL frames */
+  dropped: number
+  /** records the probe's FIFO dropped (SAMPLE_OVERFLOW at the last frame) */
+  overflow: number
+  /** sums over the received records: the open interval at STOP never closes, so these trail the snapshot by at most one period */
+  totals: { mrdCount: number; mrdBytes: number; cpldCount: number; cpldBytes: number }
+  records: IntervalRecord[]
 }
 
 export interface CaptureOptions {
@@ -85,6 +106,27 @@ export interface CaptureOptions {
    * disabled: CYCLES and the result do not change. Without this hook no baseline is taken.
    */
   onRunStart?: (baseline: Snapshot) => void
+  /** interval sampler period in probe clocks (SET_SAMPLE_PERIOD); unset or 0: no sampling */
+  samplePeriodCycles?: number
+  /** count only reads with addresses in [base, limit] (SET_FILTER) */
+  filter?: { base: number; limit: number }
+}
+
+/** After STOP, how long to wait for INTERVAL frames still on their way (the firmware flushes a partial frame after 10 ms). */
+const INTERVAL_SETTLE_MS = 60
+
+const summarizeIntervals = (batches: IntervalBatch[], periodCycles: number, clockHz: number): CaptureIntervals => {
+  const records = batches.flatMap((b) => b.records)
+  const sum = (k: keyof IntervalRecord) => records.reduce((a, r) => a + r[k], 0)
+  return {
+    periodCycles,
+    periodNs: clockHz > 0 ? (periodCycles / clockHz) * 1e9 : 0,
+    count: records.length,
+    dropped: batches.reduce((a, b) => a + b.dropped, 0),
+    overflow: batches.at(-1)?.overflow ?? 0,
+    totals: { mrdCount: sum('mrdCount'), mrdBytes: sum('mrdBytes'), cpldCount: sum('cpldCount'), cpldBytes: sum('cpldBytes') },
+    records,
+  }
 }
 
 const requestsFromSnapshot = (s: Snapshot): { count: number; bySize: BySize } => {
@@ -171,6 +213,36 @@ export const runCapture = async (session: DeviceSession, workload: Workload, opt
   const { client } = session
   progress('hello')
   await client.hello()
+  if (opts.filter) await client.setFilter(opts.filter.base, opts.filter.limit)
+  const period = opts.samplePeriodCycles ?? 0
+  const batches: IntervalBatch[] = []
+  const onInterval = (b: IntervalBatch) => batches.push(b)
+  if (period > 0) {
+    client.on('interval', onInterval)
+    await client.setSamplePeriod(period)
+  }
+  // after the settings, so the reply shows them too
+  const linkInfo = await client.linkInfo()
+  try {
+    return await measure(session, w, opts, t0, { linkInfo, period, batches })
+  } finally {
+    client.off('interval', onInterval)
+  }
+}
+
+const measure = async (
+  session: DeviceSession,
+  w: Workload,
+  opts: CaptureOptions,
+  t0: number,
+  sampling: { linkInfo: LinkInfo; period: number; batches: IntervalBatch[] },
+): Promise<CaptureResult> => {
+  const progress = (m: string) => {
+    log.debug(m)
+    opts.onProgress?.(m)
+  }
+  const { client } = session
+  const runner = session.runner!
   await client.stop()
   await client.clear()
   if (opts.onRunStart) opts.onRunStart(await client.snapshot())
@@ -186,7 +258,14 @@ export const runCapture = async (session: DeviceSession, workload: Workload, opt
   progress(`workload done (${model.issued.count} MRd issued); reading the probe counters`)
   const snap = await client.snapshot()
   await client.stop()
+  if (sampling.period > 0) {
+    await new Promise((res) => setTimeout(res, INTERVAL_SETTLE_MS))
+    await client.setSamplePeriod(0)
+  }
   const result = buildCaptureResult(session, w, snap, model, runner.kind, (performance.now() - t0) / 1000)
+  result.linkInfo = sampling.linkInfo
+  if (opts.filter) result.filter = { ...opts.filter }
+  if (sampling.period > 0) result.intervals = summarizeIntervals(sampling.batches, sampling.period, session.info.clockHz)
   if (!result.model.matchesProbe) progress('warning: the probe counters differ from what the model says it issued')
   return result
 }

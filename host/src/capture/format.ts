@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { COUNTERS, PATTERNS, type CounterKey } from '../core/generated.js'
 import type { PcieLinkInfo } from '../core/link.js'
-import type { ProbeInfo, Snapshot } from '../core/probe.js'
+import type { IntervalBatch, ProbeInfo, Snapshot } from '../core/probe.js'
 import type { Workload } from '../core/workload.js'
 
 export const CAPTURE_FORMAT = 'pcie-scope-capture'
@@ -45,6 +45,13 @@ export interface SnapshotRecord {
   t: 'snapshot'
   at: number
   snapshot: Snapshot
+}
+
+/** One INTERVAL frame: the probe sampler's records as the firmware sent them. */
+export interface IntervalRecordLine {
+  t: 'interval'
+  at: number
+  batch: IntervalBatch
 }
 
 export interface RunStartRecord {
@@ -101,9 +108,10 @@ export interface GapRecord {
   reason: RecordError | null
 }
 
-export type CaptureRecord = SnapshotRecord | RunStartRecord | RunRecord | DeviceRecord | MarkRecord | GapRecord
+export type CaptureRecord = SnapshotRecord | IntervalRecordLine | RunStartRecord | RunRecord | DeviceRecord | MarkRecord | GapRecord
 export type RecordType = CaptureRecord['t']
-export const RECORD_TYPES: readonly RecordType[] = ['snapshot', 'run-start', 'run', 'device', 'mark', 'gap']
+// a reader skips record types it does not know, so 'interval' (added in format 1) needs no new version
+export const RECORD_TYPES: readonly RecordType[] = ['snapshot', 'interval', 'run-start', 'run', 'device', 'mark', 'gap']
 
 /** What the writer has sealed: segments fsynced and closed, with their record count. */
 export interface SealedProgress {
@@ -154,6 +162,28 @@ const SnapshotSchema = z.object({
   receivedAt: z.number(),
 })
 
+const IntervalBatchSchema = z.object({
+  seq: count,
+  firstIndex: count,
+  dropped: count,
+  overflow: count,
+  records: z.array(
+    z.object({
+      ts: count,
+      cycles: count,
+      mrdCount: count,
+      mrdBytes: count,
+      cpldCount: count,
+      cpldBytes: count,
+      occSum: count,
+      occPeak: count,
+      latSum: count,
+      latCount: count,
+    }),
+  ),
+  receivedAt: z.number(),
+})
+
 const WorkloadSchema = z.object({ pattern: z.enum(PATTERNS), bytes: count, offset: count })
 const ErrorSchema = z.object({ code: z.string(), message: z.string() })
 const ProbeInfoSchema = z.object({
@@ -171,6 +201,7 @@ const origin = z.enum(['capture', 'demo', 'manual'])
 
 export const RecordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('snapshot'), at: z.number(), snapshot: SnapshotSchema }),
+  z.object({ t: z.literal('interval'), at: z.number(), batch: IntervalBatchSchema }),
   z.object({ t: z.literal('run-start'), at: z.number(), id: count, origin, workload: WorkloadSchema, baseline: SnapshotSchema.nullable() }),
   z.object({
     t: z.literal('run'),

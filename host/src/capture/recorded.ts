@@ -4,7 +4,7 @@
  * start and its result. A failed run is recorded with its error and the capture closed as
  * interrupted; a failed recording never hides a measurement that succeeded.
  */
-import type { Snapshot } from '../core/probe.js'
+import type { IntervalBatch, Snapshot } from '../core/probe.js'
 import type { Workload } from '../core/workload.js'
 import { validateWorkload } from '../core/workload-schema.js'
 import type { DeviceSession } from '../device/session.js'
@@ -40,7 +40,9 @@ export const runRecordedCapture = async (
   rec.device('connect', session.info)
   const onSnapshot = (s: Snapshot) => rec.snapshot(s)
   const onDisconnect = (e: PsError) => rec.device('disconnect', null, recordError(e))
+  const onInterval = (b: IntervalBatch) => rec.interval(b)
   session.client.on('snapshot', onSnapshot)
+  session.client.on('interval', onInterval)
   session.client.on('disconnect', onDisconnect)
   let started = false
   let result: CaptureResult
@@ -58,6 +60,7 @@ export const runRecordedCapture = async (
     throw e
   } finally {
     session.client.off('snapshot', onSnapshot)
+    session.client.off('interval', onInterval)
     session.client.off('disconnect', onDisconnect)
   }
   rec.run(RUN_ID, 'capture', w, { probeWindow: result.probeWindow, result })

@@ -45,3 +45,14 @@ export const parseCplSplit = (value: string): 0 | 64 | 128 => {
   if (!/^(0|64|128)$/.test(value.trim())) throw new InvalidArgumentError('expected 0 (one CplD per read), 64 or 128')
   return Number(value) as 0 | 64 | 128
 }
+
+/** --filter BASE:LIMIT, byte addresses (decimal or 0x hex), LIMIT inclusive and not below BASE. */
+export const parseFilter = (value: string): { base: number; limit: number } => {
+  const m = /^\s*(0x[0-9a-fA-F]+|\d+)\s*:\s*(0x[0-9a-fA-F]+|\d+)\s*$/.exec(value)
+  if (!m) throw new InvalidArgumentError('expected BASE:LIMIT, byte addresses in decimal or 0x hex, e.g. 0x100000000:0x10007ffff')
+  const base = Number(m[1])
+  const limit = Number(m[2])
+  if (!Number.isSafeInteger(base) || !Number.isSafeInteger(limit)) throw new InvalidArgumentError('address too large (at most 2^53 - 1)')
+  if (limit < base) throw new InvalidArgumentError('LIMIT is below BASE')
+  return { base, limit }
+}

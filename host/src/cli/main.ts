@@ -1,7 +1,8 @@
 /**
  * pcie-scope command line.
  *
- *   pcie-scope capture [--twin | --port PATH] --pattern NAME [--bytes N] [--offset B] [--latency-cycles N | --latency-ns N] [--cpl-split B] [--out DIR] [--json]
+ *   pcie-scope capture [--twin | --port PATH] --pattern NAME [--bytes N] [--offset B] [--latency-cycles N | --latency-ns N] [--cpl-split B]
+ *                      [--sample-us N] [--filter BASE:LIMIT] [--out DIR] [--json]
  *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--dir ROOT | --no-record]
  *   pcie-scope ls      [--dir ROOT] [--json]
  *   pcie-scope info    CAPTURE [--dir ROOT] [--json]
@@ -19,7 +20,7 @@ import { COMMANDS } from '../core/generated.js'
 import { packageVersion } from '../util/package-root.js'
 import { validateWorkload } from '../core/workload-schema.js'
 import { SIZE_CLASSES } from '../core/size-classes.js'
-import { parseCplSplit, parseHostPort, parseIntArg, parseLink, parseSize } from './args.js'
+import { parseCplSplit, parseFilter, parseHostPort, parseIntArg, parseLink, parseSize } from './args.js'
 import { runRecordedCapture } from '../capture/recorded.js'
 import { checkCaptureDirFree } from '../capture/writer.js'
 import { resolveCaptureArg } from '../capture/names.js'
@@ -85,6 +86,18 @@ const pickSource = (o: SourceOpts): { twin: true } | { port: string; baudRate?: 
   return { twin: true }
 }
 
+/** --sample-us at the probe clock, as SET_SAMPLE_PERIOD cycles; outside the command's range: a usage error. */
+const sampleCycles = (us: number, clockHz: number): number => {
+  const { min, max } = COMMANDS.SET_SAMPLE_PERIOD.args[0]
+  const cycles = Math.round((us * clockHz) / 1e6)
+  if (cycles < min || cycles > max) {
+    const lo = Math.ceil((min * 1e6) / clockHz)
+    const hi = Math.floor((max * 1e6) / clockHz)
+    throw new PsError('PS_USAGE', `--sample-us must give ${min}..${max} probe clocks: ${lo}..${hi} us at ${clockHz / 1e6} MHz`)
+  }
+  return cycles
+}
+
 const fmt = (n: number, digits = 3): string => (Number.isInteger(n) ? String(n) : n.toPrecision(digits))
 
 const formatCapture = (r: CaptureResult, path: string): string => {
@@ -140,6 +153,26 @@ const formatCapture = (r: CaptureResult, path: string): string => {
       `host bad ${r.link.host.badFrames}, crc ${r.link.host.crcErrors}, overflow ${r.link.host.overflows}, lost ${r.link.host.lostFrames} in ${r.link.host.seqGaps} gaps; ` +
         `firmware bad ${r.link.firmware.rxBadFrames}, overflow ${r.link.firmware.rxOverflows}, dropped ${r.link.firmware.txDropped}`,
     ],
+    ...(r.linkInfo
+      ? ([
+          [
+            'probe',
+            `PCIe gen ${r.linkInfo.linkGen} x${r.linkInfo.linkWidth}, MPS ${r.linkInfo.mps} B, MRRS ${r.linkInfo.mrrs} B, RCB ${r.linkInfo.rcb || 'none'}, ` +
+              `${r.linkInfo.tagBits}-bit tags, ${fmt(r.linkInfo.clockHz / 1e6)} MHz, build ${r.linkInfo.buildId}`,
+          ],
+        ] as [string, string][])
+      : []),
+    ...(r.filter
+      ? ([['filter', `reads in [0x${r.filter.base.toString(16)}, 0x${r.filter.limit.toString(16)}] only`]] as [string, string][])
+      : []),
+    ...(r.intervals
+      ? ([
+          [
+            'intervals',
+            `${r.intervals.count} of ${fmt(r.intervals.periodNs)} ns (${r.intervals.totals.mrdCount} MRd), ${r.intervals.dropped} dropped on the UART, ${r.intervals.overflow} on the probe`,
+          ],
+        ] as [string, string][])
+      : []),
     ['wall time', `${r.wallSeconds.toFixed(2)} s`],
   ]
   const w = Math.max(...rows.map(([k]) => k.length))
@@ -186,6 +219,12 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
         .argParser(parseIntArg)
         .default(0, '0 = the firmware default'),
     )
+    .option(
+      '--sample-us <n>',
+      'interval sampler: one record of counts, outstanding and latency every N microseconds of probe clock (JSON: intervals)',
+      parseIntArg,
+    )
+    .option('--filter <base:limit>', 'count only reads whose address lies in [BASE, LIMIT] (byte addresses, 0x hex allowed)', parseFilter)
     .option('--out <dir>', `record the capture into this directory (${CAPTURE_ARG_HELP}); it must not exist or be empty`)
     .option('--dir <root>', ROOT_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
@@ -200,6 +239,8 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
           cplSplit?: 0 | 64 | 128
           latencyNs?: number
           periodMs: number
+          sampleUs?: number
+          filter?: { base: number; limit: number }
           out?: string
           dir?: string
           json?: boolean
@@ -241,7 +282,12 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
           progress(
             `probe on ${session.path}: protocol ${session.info.protocolVersion}, firmware ${session.info.firmwareVersion}, ${session.info.clockHz} Hz`,
           )
-          const opts = { periodMs: o.periodMs, onProgress: progress }
+          const opts = {
+            periodMs: o.periodMs,
+            onProgress: progress,
+            ...(o.sampleUs !== undefined ? { samplePeriodCycles: sampleCycles(o.sampleUs, session.info.clockHz) } : {}),
+            ...(o.filter !== undefined ? { filter: o.filter } : {}),
+          }
           if (outDir === undefined) {
             const result = await runCapture(session, workload, opts)
             io.stdout(o.json ? JSON.stringify(result) + '\n' : formatCapture(result, session.path))

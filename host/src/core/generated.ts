@@ -20,7 +20,8 @@ export const CRC16 = {
 export const FRAME_TYPE = {
   "COMMAND": 1,
   "RESPONSE": 129,
-  "SNAPSHOT": 130
+  "SNAPSHOT": 130,
+  "INTERVAL": 131
 } as const
 export type FrameTypeName = keyof typeof FRAME_TYPE
 export const STATUS = {
@@ -151,6 +152,131 @@ export const COMMANDS = {
     "argsBytes": 0,
     "reply": [],
     "replyBytes": 0
+  },
+  "SET_SAMPLE_PERIOD": {
+    "id": 7,
+    "doc": "interval sampler period in probe clocks (SAMPLE_PERIOD); 0 = off; other values outside min..max are BAD_ARGUMENT. Changing it restarts the open interval",
+    "args": [
+      {
+        "name": "periodCycles",
+        "type": "u32",
+        "offset": 0,
+        "min": 256,
+        "max": 262143
+      }
+    ],
+    "argsBytes": 4,
+    "reply": [],
+    "replyBytes": 0
+  },
+  "SET_FILTER": {
+    "id": 8,
+    "doc": "address filter: count only memory reads whose address lies in [base, limit]; base = limit = 0 turns it off; limit below base is BAD_ARGUMENT",
+    "args": [
+      {
+        "name": "base",
+        "type": "u64",
+        "offset": 0
+      },
+      {
+        "name": "limit",
+        "type": "u64",
+        "offset": 8
+      }
+    ],
+    "argsBytes": 16,
+    "reply": [],
+    "replyBytes": 0
+  },
+  "SET_BAR_LATENCY": {
+    "id": 9,
+    "doc": "BAR responder: clock cycles from accepting an MRd to starting its CplD (BAR_LATENCY); values outside min..max are BAD_ARGUMENT",
+    "args": [
+      {
+        "name": "cycles",
+        "type": "u32",
+        "offset": 0,
+        "min": 0,
+        "max": 65535
+      }
+    ],
+    "argsBytes": 4,
+    "reply": [],
+    "replyBytes": 0
+  },
+  "LINK_INFO": {
+    "id": 10,
+    "doc": "the probe's info registers and the sampler and filter settings",
+    "args": [],
+    "argsBytes": 0,
+    "reply": [
+      {
+        "name": "linkGen",
+        "type": "u8",
+        "offset": 0
+      },
+      {
+        "name": "linkWidth",
+        "type": "u8",
+        "offset": 1
+      },
+      {
+        "name": "tagBits",
+        "type": "u8",
+        "offset": 2
+      },
+      {
+        "name": "filterEnabled",
+        "type": "u8",
+        "offset": 3
+      },
+      {
+        "name": "mps",
+        "type": "u16",
+        "offset": 4
+      },
+      {
+        "name": "mrrs",
+        "type": "u16",
+        "offset": 6
+      },
+      {
+        "name": "rcb",
+        "type": "u16",
+        "offset": 8
+      },
+      {
+        "name": "sampleDepth",
+        "type": "u16",
+        "offset": 10
+      },
+      {
+        "name": "clockHz",
+        "type": "u32",
+        "offset": 12
+      },
+      {
+        "name": "buildId",
+        "type": "u32",
+        "offset": 16
+      },
+      {
+        "name": "samplePeriodCycles",
+        "type": "u32",
+        "offset": 20
+      },
+      {
+        "name": "filterBase",
+        "type": "u64",
+        "offset": 24
+      },
+      {
+        "name": "filterLimit",
+        "type": "u64",
+        "offset": 32
+      }
+    ],
+    "replyBytes": 40
   }
 } as const
 export type CommandName = keyof typeof COMMANDS
@@ -229,6 +355,31 @@ export const SNAPSHOT_LAYOUT = {
     }
   }
 } as const
+export const INTERVAL_LAYOUT = {
+  "bytes": 13,
+  "fields": {
+    "count": {
+      "type": "u8",
+      "offset": 0,
+      "bytes": 1
+    },
+    "firstIndex": {
+      "type": "u32",
+      "offset": 1,
+      "bytes": 4
+    },
+    "dropped": {
+      "type": "u32",
+      "offset": 5,
+      "bytes": 4
+    },
+    "overflow": {
+      "type": "u32",
+      "offset": 9,
+      "bytes": 4
+    }
+  }
+} as const
 export const SNAPSHOT_FLAG = {
   "ON_DEMAND": 1,
   "ENABLED": 2
@@ -241,10 +392,55 @@ export const REG = {
   "STATUS": 16,
   "CLK_HZ": 20,
   "BAR_LATENCY": 24,
-  "CPL_SPLIT": 28
+  "CPL_SPLIT": 28,
+  "SAMPLE_PERIOD": 32,
+  "SAMPLE_STATUS": 36,
+  "SAMPLE_OVERFLOW": 40,
+  "FILTER_CTRL": 48,
+  "FILTER_BASE_LO": 52,
+  "FILTER_BASE_HI": 56,
+  "FILTER_LIMIT_LO": 60,
+  "FILTER_LIMIT_HI": 64,
+  "LINK_GEN": 80,
+  "LINK_WIDTH": 84,
+  "MPS": 88,
+  "MRRS": 92,
+  "RCB": 96,
+  "TAG_BITS": 100,
+  "BUILD_ID": 104,
+  "SMP_TS_LO": 128,
+  "SMP_TS_HI": 132,
+  "SMP_CYCLES": 136,
+  "SMP_MRD_COUNT": 140,
+  "SMP_MRD_BYTES": 144,
+  "SMP_CPLD_COUNT": 148,
+  "SMP_CPLD_BYTES": 152,
+  "SMP_OCC_SUM": 156,
+  "SMP_OCC_PEAK": 160,
+  "SMP_LAT_SUM_LO": 164,
+  "SMP_LAT_SUM_HI": 168,
+  "SMP_LAT_COUNT": 172
 } as const
 export const ID_MAGIC = 0x50435343
-export const REG_VERSION_VALUE = 0x00000003
+export const REG_VERSION_VALUE = 0x00000004
+/** Interval-record words in order (register SMP_<word>), 32 bits each. */
+export const SAMPLE_WORDS = [
+  "TS_LO",
+  "TS_HI",
+  "CYCLES",
+  "MRD_COUNT",
+  "MRD_BYTES",
+  "CPLD_COUNT",
+  "CPLD_BYTES",
+  "OCC_SUM",
+  "OCC_PEAK",
+  "LAT_SUM_LO",
+  "LAT_SUM_HI",
+  "LAT_COUNT"
+] as const
+/** INTERVAL frames: the INTERVAL_LAYOUT header, then up to INTERVAL_MAX_RECORDS records of SAMPLE_WORDS. */
+export const INTERVAL_RECORD_BYTES = 48
+export const INTERVAL_MAX_RECORDS = 9
 export const COUNTERS = [
   {
     "name": "CYCLES",

@@ -56,3 +56,54 @@ export interface HostLinkStats {
   unknownFrames: number
   bytes: number
 }
+
+/**
+ * One interval record of the probe's sampler (register words SMP_*): what SAMPLE_PERIOD
+ * clocks saw. Counts are of the interval only; averages divide by `cycles`.
+ */
+export interface IntervalRecord {
+  /** TIMESTAMP (probe clocks since reset) of the interval's last clock */
+  ts: number
+  cycles: number
+  mrdCount: number
+  mrdBytes: number
+  cpldCount: number
+  cpldBytes: number
+  /** reads outstanding summed over the interval's clocks: average = occSum / cycles */
+  occSum: number
+  occPeak: number
+  /** first-completion latency in clocks, summed over latCount reads */
+  latSum: number
+  latCount: number
+}
+
+/** One decoded INTERVAL frame. */
+export interface IntervalBatch {
+  /** device frame sequence number (u16) */
+  seq: number
+  /** index of records[0]: records the firmware took from the probe since reset (u32, wraps) */
+  firstIndex: number
+  /** records the firmware dropped, oldest first, since its previous INTERVAL frame */
+  dropped: number
+  /** SAMPLE_OVERFLOW: records the probe's FIFO dropped since reset (u32, wraps) */
+  overflow: number
+  records: IntervalRecord[]
+  receivedAt: number
+}
+
+/** Reply of LINK_INFO: the probe's info registers and its sampler and filter settings. */
+export interface LinkInfo {
+  linkGen: number
+  linkWidth: number
+  tagBits: number
+  filterEnabled: boolean
+  mps: number
+  mrrs: number
+  rcb: number
+  sampleDepth: number
+  clockHz: number
+  buildId: number
+  samplePeriodCycles: number
+  filterBase: number
+  filterLimit: number
+}

@@ -17,6 +17,8 @@ import { encodeFrame, frameTypeName, type Frame } from '../protocol/frame.js'
 import { COMMANDS, FRAME_TYPE, STATUS, STATUS_DOC, type CommandName } from '../core/generated.js'
 import {
   decodeInfo,
+  decodeInterval,
+  decodeLinkInfo,
   decodeReply,
   decodeResponse,
   decodeSnapshot,
@@ -26,7 +28,7 @@ import {
 } from '../protocol/messages.js'
 import { createLogger } from '../util/log.js'
 import { Mutex } from '../util/mutex.js'
-import type { HostLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
+import type { HostLinkStats, IntervalBatch, LinkInfo, ProbeInfo, Snapshot } from '../core/probe.js'
 
 const log = createLogger('ps:device:client')
 
@@ -45,6 +47,7 @@ export interface ProbeClientOptions {
 
 export interface ProbeClientEvents {
   snapshot: [Snapshot]
+  interval: [IntervalBatch]
   disconnect: [PsError]
   reconnect: []
   'link-error': [PsError]
@@ -168,6 +171,29 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     await this.command('CLEAR')
   }
 
+  /** Interval sampler period in probe clocks (0 = off); INTERVAL frames follow as 'interval' events. */
+  async setSamplePeriod(periodCycles: number): Promise<void> {
+    await this.command('SET_SAMPLE_PERIOD', { periodCycles })
+  }
+
+  /** Count only memory reads with addresses in [base, limit]; (0, 0) turns the filter off. */
+  async setFilter(base: number, limit: number): Promise<void> {
+    await this.command('SET_FILTER', { base, limit })
+  }
+
+  /** BAR responder latency in probe clocks (0..65535). */
+  async setBarLatency(cycles: number): Promise<void> {
+    await this.command('SET_BAR_LATENCY', { cycles })
+  }
+
+  /** The probe's info registers: link, MPS, MRRS, RCB, tag bits, clock, build id; sampler and filter settings. */
+  async linkInfo(): Promise<LinkInfo> {
+    const { header } = await this.command('LINK_INFO')
+    const r = decodeLinkInfo(header.reply)
+    if (!r.ok) throw r.error
+    return r.value
+  }
+
   /** Ask for an ON_DEMAND snapshot; resolves with it once the SNAPSHOT response arrives. */
   async snapshot(): Promise<Snapshot> {
     const { onDemand } = await this.command('SNAPSHOT')
@@ -263,6 +289,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     try {
       if (f.type === FRAME_TYPE.RESPONSE) this.onResponse(f)
       else if (f.type === FRAME_TYPE.SNAPSHOT) this.onSnapshot(f)
+      else if (f.type === FRAME_TYPE.INTERVAL) this.onInterval(f)
       else
         this.linkError(
           new PsError('PS_FRAME_UNKNOWN_TYPE', `unexpected ${frameTypeName(f.type) ?? 'frame'} (0x${f.type.toString(16)}) from the device`),
@@ -307,6 +334,12 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     this.last = s
     if (s.onDemand && this.pending?.name === 'SNAPSHOT') this.pending.onDemand = s
     this.emit('snapshot', s)
+  }
+
+  private onInterval(f: Frame): void {
+    const r = decodeInterval(f.seq, f.payload)
+    if (!r.ok) return this.linkError(r.error)
+    this.emit('interval', r.value)
   }
 
   private linkError(e: PsError): void {

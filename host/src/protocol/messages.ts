@@ -1,16 +1,21 @@
 /**
  * Payload codecs driven by the generated layouts: COMMAND payloads (cmd + args), RESPONSE
- * payloads (header + the command's reply fields), the INFO reply and SNAPSHOT payloads.
+ * payloads (header + the command's reply fields), the INFO and LINK_INFO replies, SNAPSHOT and
+ * INTERVAL payloads.
  * No offsets or ids are written here; they all come from generated.ts.
  */
 import { PsError } from '../core/errors.js'
 import { readCounterBlock } from '../core/generated-decode.js'
-import type { Counters, FirmwareLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
+import type { Counters, FirmwareLinkStats, IntervalBatch, IntervalRecord, LinkInfo, ProbeInfo, Snapshot } from '../core/probe.js'
 import {
   COMMAND_LAYOUT,
   COMMANDS,
   COUNTERS,
+  INTERVAL_LAYOUT,
+  INTERVAL_MAX_RECORDS,
+  INTERVAL_RECORD_BYTES,
   RESPONSE_LAYOUT,
+  SAMPLE_WORDS,
   SNAPSHOT_FLAG,
   SNAPSHOT_LAYOUT,
   STATUS,
@@ -256,4 +261,111 @@ export const zeroCounters = (): Counters => {
   const c = {} as Counters
   for (const d of COUNTERS) c[d.key as CounterKey] = 0
   return c
+}
+
+/*
+ * INTERVAL frames: the INTERVAL_LAYOUT header, then `count` records of the SMP_* words.
+ * Record fields come from SAMPLE_WORDS: a _LO/_HI pair is one 64-bit field.
+ */
+const camel = (s: string): string => s.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())
+interface RecordField {
+  key: keyof IntervalRecord
+  lo: number
+  hi: number | undefined
+}
+const RECORD_FIELDS: readonly RecordField[] = (() => {
+  const words: readonly string[] = SAMPLE_WORDS
+  const out: RecordField[] = []
+  words.forEach((w, i) => {
+    if (w.endsWith('_HI')) return
+    const base = w.endsWith('_LO') ? w.slice(0, -3) : w
+    const hi = w.endsWith('_LO') ? words.indexOf(`${base}_HI`) : -1
+    out.push({ key: camel(base) as keyof IntervalRecord, lo: i * 4, hi: hi >= 0 ? hi * 4 : undefined })
+  })
+  return out
+})()
+const RECORD_KEYS = ['ts', 'cycles', 'mrdCount', 'mrdBytes', 'cpldCount', 'cpldBytes', 'occSum', 'occPeak', 'latSum', 'latCount'] as const
+{
+  const got = RECORD_FIELDS.map((f) => f.key as string).sort()
+  const want = [...RECORD_KEYS].sort()
+  if (got.join() !== want.join()) throw new Error(`SMP_* words (${got.join()}) no longer match IntervalRecord (${want.join()})`)
+}
+const IV = INTERVAL_LAYOUT.fields
+
+export const decodeInterval = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<IntervalBatch> => {
+  const bad = (why: string): Decoded<IntervalBatch> => ({ ok: false, error: new PsError('PS_CMD_BAD_REPLY', `INTERVAL ${why}`) })
+  if (payload.length < INTERVAL_LAYOUT.bytes)
+    return bad(`payload of ${payload.length} B, shorter than its ${INTERVAL_LAYOUT.bytes}-B header`)
+  const count = readField(payload, IV.count.type, IV.count.offset)
+  if (count > INTERVAL_MAX_RECORDS) return bad(`claims ${count} records, at most ${INTERVAL_MAX_RECORDS} fit a frame`)
+  const want = INTERVAL_LAYOUT.bytes + count * INTERVAL_RECORD_BYTES
+  if (payload.length !== want) return bad(`payload of ${payload.length} B for ${count} records, expected ${want}`)
+  const records: IntervalRecord[] = []
+  for (let r = 0; r < count; r++) {
+    const base = INTERVAL_LAYOUT.bytes + r * INTERVAL_RECORD_BYTES
+    const rec = {} as IntervalRecord
+    for (const f of RECORD_FIELDS) {
+      const lo = payload.readUInt32LE(base + f.lo)
+      rec[f.key] = f.hi === undefined ? lo : lo + payload.readUInt32LE(base + f.hi) * 0x1_0000_0000
+    }
+    records.push(rec)
+  }
+  return {
+    ok: true,
+    value: {
+      seq,
+      firstIndex: readField(payload, IV.firstIndex.type, IV.firstIndex.offset),
+      dropped: readField(payload, IV.dropped.type, IV.dropped.offset),
+      overflow: readField(payload, IV.overflow.type, IV.overflow.offset),
+      records,
+      receivedAt,
+    },
+  }
+}
+
+/** Encode an INTERVAL payload (used by test devices). */
+export const encodeInterval = (b: Pick<IntervalBatch, 'firstIndex' | 'dropped' | 'overflow' | 'records'>): Buffer => {
+  if (b.records.length > INTERVAL_MAX_RECORDS)
+    throw new PsError('PS_REQUEST_INVALID', `at most ${INTERVAL_MAX_RECORDS} records per INTERVAL frame`)
+  const buf = Buffer.alloc(INTERVAL_LAYOUT.bytes + b.records.length * INTERVAL_RECORD_BYTES)
+  writeField(buf, IV.count.type, IV.count.offset, b.records.length, 'count')
+  writeField(buf, IV.firstIndex.type, IV.firstIndex.offset, b.firstIndex, 'firstIndex')
+  writeField(buf, IV.dropped.type, IV.dropped.offset, b.dropped, 'dropped')
+  writeField(buf, IV.overflow.type, IV.overflow.offset, b.overflow, 'overflow')
+  b.records.forEach((rec, r) => {
+    const base = INTERVAL_LAYOUT.bytes + r * INTERVAL_RECORD_BYTES
+    for (const f of RECORD_FIELDS) {
+      const v = rec[f.key]
+      if (f.hi === undefined) writeField(buf, 'u32', base + f.lo, v, f.key)
+      else {
+        writeField(buf, 'u32', base + f.lo, v % 0x1_0000_0000, f.key)
+        writeField(buf, 'u32', base + f.hi, Math.floor(v / 0x1_0000_0000), f.key)
+      }
+    }
+  })
+  return buf
+}
+
+export const decodeLinkInfo = (reply: Buffer): Decoded<LinkInfo> => {
+  const r = decodeReply('LINK_INFO', reply)
+  if (!r.ok) return r
+  const v = r.value
+  return {
+    ok: true,
+    value: {
+      linkGen: v['linkGen']!,
+      linkWidth: v['linkWidth']!,
+      tagBits: v['tagBits']!,
+      filterEnabled: v['filterEnabled']! !== 0,
+      mps: v['mps']!,
+      mrrs: v['mrrs']!,
+      rcb: v['rcb']!,
+      sampleDepth: v['sampleDepth']!,
+      clockHz: v['clockHz']!,
+      buildId: v['buildId']!,
+      samplePeriodCycles: v['samplePeriodCycles']!,
+      filterBase: v['filterBase']!,
+      filterLimit: v['filterLimit']!,
+    },
+  }
 }

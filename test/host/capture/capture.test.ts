@@ -11,7 +11,18 @@ describe('runCapture', () => {
     device.counters.mrd32 = 999 // stale counts from before: CLEAR must zero them
     const r = await runCapture(s, { pattern: 'merged-aligned', bytes: 1 << 20, offset: 0 })
     expect(order).toEqual(['run while enabled=true'])
-    expect(device.received.map((c) => c.name)).toEqual(['PING', 'INFO', 'PING', 'INFO', 'STOP', 'CLEAR', 'START', 'SNAPSHOT', 'STOP'])
+    expect(device.received.map((c) => c.name)).toEqual([
+      'PING',
+      'INFO',
+      'PING',
+      'INFO',
+      'LINK_INFO',
+      'STOP',
+      'CLEAR',
+      'START',
+      'SNAPSHOT',
+      'STOP',
+    ])
     expect(r).toMatchObject({
       source: 'twin',
       pattern: 'merged-aligned',
@@ -46,7 +57,7 @@ describe('runCapture', () => {
     device.counters.mrd32 = 999
     const baselines: Snapshot[] = []
     const r = await runCapture(s, { pattern: 'merged-aligned', bytes: 4096, offset: 0 }, { onRunStart: (b) => baselines.push(b) })
-    expect(device.received.map((c) => c.name).slice(4)).toEqual(['STOP', 'CLEAR', 'SNAPSHOT', 'START', 'SNAPSHOT', 'STOP'])
+    expect(device.received.map((c) => c.name).slice(4)).toEqual(['LINK_INFO', 'STOP', 'CLEAR', 'SNAPSHOT', 'START', 'SNAPSHOT', 'STOP'])
     expect(baselines).toHaveLength(1)
     expect(baselines[0]).toMatchObject({ onDemand: true, enabled: false, counters: { mrd32: 0, cycles: 0 } })
     expect(r.requests.count).toBe(32)

@@ -32,6 +32,29 @@ describe('Recorder', () => {
     expect(got[7]).toMatchObject({ event: 'disconnect', info: null, error: { code: 'PS_SERIAL_DISCONNECTED' } })
   })
 
+  it('records INTERVAL batches, read back intact (64-bit fields included)', async () => {
+    const dir = join(tempRoot(), 'iv')
+    const r = new Recorder(newWriter(dir))
+    const rec = {
+      ts: 2 ** 40,
+      cycles: 2000,
+      mrdCount: 190,
+      mrdBytes: 24320,
+      cpldCount: 188,
+      cpldBytes: 24064,
+      occSum: 500_000,
+      occPeak: 256,
+      latSum: 2 ** 33,
+      latCount: 189,
+    }
+    const batch = { seq: 9, firstIndex: 12, dropped: 1, overflow: 0, records: [rec, { ...rec, ts: 2 ** 40 + 2000 }], receivedAt: 1234 }
+    r.interval(batch)
+    expect(r.close()).toBeUndefined()
+    const got: CaptureRecord[] = []
+    for await (const x of readRecords(dir)) got.push(x)
+    expect(got).toEqual([{ t: 'interval', at: 1234, batch }])
+  })
+
   it('never throws into the event source: the first failure is reported once and recording stops', () => {
     const dir = join(tempRoot(), 'gone')
     const errors: PsError[] = []

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseCplSplit, parseHostPort, parseIntArg, parseLink, parseSize } from '../../../host/src/cli/args.js'
+import { parseCplSplit, parseFilter, parseHostPort, parseIntArg, parseLink, parseSize } from '../../../host/src/cli/args.js'
 
 describe('CLI argument parsers', () => {
   it('parses sizes with binary suffixes', () => {
@@ -34,5 +34,13 @@ describe('CLI argument parsers', () => {
   it('parses the completion splits the responder knows', () => {
     expect([parseCplSplit('0'), parseCplSplit('64'), parseCplSplit('128')]).toEqual([0, 64, 128])
     for (const bad of ['32', '256', 'rcb', '']) expect(() => parseCplSplit(bad)).toThrow(/64 or 128/)
+  })
+  it('parses address filter windows, hex or decimal, limit inclusive', () => {
+    expect(parseFilter('0x100000000:0x10007ffff')).toEqual({ base: 2 ** 32, limit: 2 ** 32 + 0x7ffff })
+    expect(parseFilter(' 4096 : 4096 ')).toEqual({ base: 4096, limit: 4096 })
+    expect(() => parseFilter('0x2000:0x1fff')).toThrow(/below BASE/)
+    expect(() => parseFilter('0x1000')).toThrow(/BASE:LIMIT/)
+    expect(() => parseFilter('-1:5')).toThrow(/BASE:LIMIT/)
+    expect(() => parseFilter('0x1:0xffffffffffffffff')).toThrow(/too large/)
   })
 })

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ProbeClient } from '../../../host/src/device/client.js'
 import { encodeFrame } from '../../../host/src/protocol/frame.js'
 import { FRAME_TYPE, FRAMING, STATUS } from '../../../host/src/core/generated.js'
-import { encodeResponse } from '../../../host/src/protocol/messages.js'
+import { encodeInterval, encodeResponse } from '../../../host/src/protocol/messages.js'
 import type { PsError } from '../../../host/src/core/errors.js'
-import type { Snapshot } from '../../../host/src/core/probe.js'
+import type { IntervalBatch, Snapshot } from '../../../host/src/core/probe.js'
 import { duplexPair, FakeDevice, type FakeDeviceOptions } from './fake-device.js'
 
 const clients: ProbeClient[] = []
@@ -119,6 +119,42 @@ describe('ProbeClient', () => {
     device.send(FRAME_TYPE.COMMAND, Buffer.from([1]))
     await client.ping()
     expect(linkErrors.map((e) => e.code)).toEqual(['PS_CMD_BAD_REPLY', 'PS_CMD_BAD_REPLY', 'PS_FRAME_UNKNOWN_TYPE'])
+  })
+
+  it('emits INTERVAL frames as interval events, and a malformed one as a link error', async () => {
+    const { client, device, linkErrors } = setup()
+    const batches: IntervalBatch[] = []
+    client.on('interval', (b) => batches.push(b))
+    const rec = {
+      ts: 5000,
+      cycles: 1000,
+      mrdCount: 12,
+      mrdBytes: 1536,
+      cpldCount: 24,
+      cpldBytes: 1536,
+      occSum: 9000,
+      occPeak: 11,
+      latSum: 3600,
+      latCount: 12,
+    }
+    device.send(FRAME_TYPE.INTERVAL, encodeInterval({ firstIndex: 40, dropped: 2, overflow: 1, records: [rec, { ...rec, ts: 6000 }] }))
+    device.send(FRAME_TYPE.INTERVAL, Buffer.alloc(4))
+    await client.ping()
+    expect(batches).toHaveLength(1)
+    expect(batches[0]).toMatchObject({ firstIndex: 40, dropped: 2, overflow: 1, records: [rec, { ...rec, ts: 6000 }] })
+    expect(linkErrors.map((e) => e.code)).toEqual(['PS_CMD_BAD_REPLY'])
+  })
+
+  it('sends the sampler, filter and latency commands with their arguments', async () => {
+    const { client, device } = setup()
+    await client.setSamplePeriod(2500)
+    await client.setFilter(2 ** 32, 2 ** 32 + 0xffff)
+    await client.setBarLatency(400)
+    expect(device.received).toMatchObject([
+      { name: 'SET_SAMPLE_PERIOD', args: { periodCycles: 2500 } },
+      { name: 'SET_FILTER', args: { base: 2 ** 32, limit: 2 ** 32 + 0xffff } },
+      { name: 'SET_BAR_LATENCY', args: { cycles: 400 } },
+    ])
   })
 
   it('rejects the pending command with PS_SERIAL_DISCONNECTED when the port goes away', async () => {

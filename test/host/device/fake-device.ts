@@ -125,6 +125,23 @@ export class FakeDevice {
       case 'SNAPSHOT':
         if (!this.opts.skipOnDemand) this.sendSnapshot(true)
         break
+      case 'LINK_INFO':
+        reply = encodeReply('LINK_INFO', {
+          linkGen: 4,
+          linkWidth: 16,
+          tagBits: 8,
+          filterEnabled: 0,
+          mps: 256,
+          mrrs: 512,
+          rcb: 0,
+          sampleDepth: 256,
+          clockHz: 250_000_000,
+          buildId: 0,
+          samplePeriodCycles: 0,
+          filterBase: 0,
+          filterLimit: 0,
+        })
+        break
     }
     this.send(FRAME_TYPE.RESPONSE, encodeResponse(COMMANDS[name].id, STATUS.OK, f.seq, reply))
   }

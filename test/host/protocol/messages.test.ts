@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest'
 import {
   decodeCommand,
   decodeInfo,
+  decodeInterval,
+  decodeLinkInfo,
   decodeReply,
   decodeResponse,
   decodeSnapshot,
   encodeCommand,
+  encodeInterval,
   encodeReply,
   encodeResponse,
   encodeSnapshot,
@@ -13,7 +16,19 @@ import {
   writeField,
   zeroCounters,
 } from '../../../host/src/protocol/messages.js'
-import { COMMANDS, COUNTERS, SNAPSHOT_LAYOUT, STATUS, type CommandName } from '../../../host/src/core/generated.js'
+import {
+  COMMANDS,
+  COUNTERS,
+  INTERVAL_LAYOUT,
+  INTERVAL_MAX_RECORDS,
+  INTERVAL_RECORD_BYTES,
+  REG,
+  SAMPLE_WORDS,
+  SNAPSHOT_LAYOUT,
+  STATUS,
+  type CommandName,
+} from '../../../host/src/core/generated.js'
+import type { IntervalRecord } from '../../../host/src/core/probe.js'
 
 describe('messages', () => {
   it('encodes every command per its layout and decodes it back', () => {
@@ -91,5 +106,103 @@ describe('messages', () => {
     expect(() => writeField(b, 'x', 0, 1)).toThrow()
     writeField(b, 'u64', 0, 2 ** 40 + 3)
     expect(readField(b, 'u64', 0)).toBe(2 ** 40 + 3)
+  })
+})
+
+const record = (n: number): IntervalRecord => ({
+  ts: 2 ** 40 + n * 1000,
+  cycles: 1000,
+  mrdCount: 10 + n,
+  mrdBytes: 1280 + n,
+  cpldCount: 20 + n,
+  cpldBytes: 2560 + n,
+  occSum: 90_000 + n,
+  occPeak: 200 + n,
+  latSum: 2 ** 33 + n,
+  latCount: 7 + n,
+})
+
+describe('INTERVAL frames', () => {
+  it('round-trips a full frame, 64-bit fields split into their _LO/_HI words', () => {
+    const records = Array.from({ length: INTERVAL_MAX_RECORDS }, (_, n) => record(n))
+    const p = encodeInterval({ firstIndex: 4_000_000_000, dropped: 3, overflow: 9, records })
+    expect(p.length).toBe(INTERVAL_LAYOUT.bytes + INTERVAL_MAX_RECORDS * INTERVAL_RECORD_BYTES)
+    const d = decodeInterval(17, p, 5)
+    expect(d).toEqual({ ok: true, value: { seq: 17, firstIndex: 4_000_000_000, dropped: 3, overflow: 9, records, receivedAt: 5 } })
+  })
+
+  it('lays a record out as the SMP_* registers, one u32 per word in register order', () => {
+    const p = encodeInterval({ firstIndex: 0, dropped: 0, overflow: 0, records: [record(1)] })
+    const word = (name: string) => p.readUInt32LE(INTERVAL_LAYOUT.bytes + 4 * (SAMPLE_WORDS as readonly string[]).indexOf(name))
+    expect(word('TS_HI')).toBe(2 ** 8)
+    expect(word('TS_LO')).toBe(1000)
+    expect(word('LAT_SUM_HI')).toBe(2)
+    expect(word('LAT_SUM_LO')).toBe(1)
+    expect(word('OCC_PEAK')).toBe(201)
+    // the record's words are the register window, in address order
+    const offsets = SAMPLE_WORDS.map((w) => REG[`SMP_${w}` as keyof typeof REG])
+    expect(offsets).toEqual(offsets.map((_, i) => REG.SMP_TS_LO + 4 * i))
+  })
+
+  it('decodes an empty batch and rejects bad lengths and counts with a clear error', () => {
+    expect(decodeInterval(1, encodeInterval({ firstIndex: 5, dropped: 0, overflow: 0, records: [] }))).toMatchObject({
+      ok: true,
+      value: { firstIndex: 5, records: [] },
+    })
+    const p = encodeInterval({ firstIndex: 0, dropped: 0, overflow: 0, records: [record(0), record(1)] })
+    const short = decodeInterval(1, p.subarray(0, p.length - 1))
+    expect(short.ok).toBe(false)
+    if (!short.ok) expect(short.error.message).toMatch(/for 2 records, expected/)
+    expect(decodeInterval(1, p.subarray(0, 3)).ok).toBe(false)
+    const lying = Buffer.from(p)
+    lying[INTERVAL_LAYOUT.fields.count.offset] = INTERVAL_MAX_RECORDS + 1
+    const r = decodeInterval(1, lying)
+    expect(r.ok).toBe(false)
+    if (!r.ok) expect(r.error.code).toBe('PS_CMD_BAD_REPLY')
+    expect(() =>
+      encodeInterval({
+        firstIndex: 0,
+        dropped: 0,
+        overflow: 0,
+        records: Array.from({ length: INTERVAL_MAX_RECORDS + 1 }, () => record(0)),
+      }),
+    ).toThrow(/at most/)
+  })
+
+  it('decodes LINK_INFO replies', () => {
+    const reply = encodeReply('LINK_INFO', {
+      linkGen: 5,
+      linkWidth: 16,
+      tagBits: 10,
+      filterEnabled: 1,
+      mps: 256,
+      mrrs: 512,
+      rcb: 64,
+      sampleDepth: 256,
+      clockHz: 250_000_000,
+      buildId: 0x20261123,
+      samplePeriodCycles: 2500,
+      filterBase: 2 ** 40,
+      filterLimit: 2 ** 40 + 0xffff,
+    })
+    expect(decodeLinkInfo(reply)).toEqual({
+      ok: true,
+      value: {
+        linkGen: 5,
+        linkWidth: 16,
+        tagBits: 10,
+        filterEnabled: true,
+        mps: 256,
+        mrrs: 512,
+        rcb: 64,
+        sampleDepth: 256,
+        clockHz: 250_000_000,
+        buildId: 0x20261123,
+        samplePeriodCycles: 2500,
+        filterBase: 2 ** 40,
+        filterLimit: 2 ** 40 + 0xffff,
+      },
+    })
+    expect(decodeLinkInfo(reply.subarray(1)).ok).toBe(false)
   })
 })
