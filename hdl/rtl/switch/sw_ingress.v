@@ -174,7 +174,7 @@ assign loc_hdr = {
     rx_hdr[95:80], rx_hdr[79:72], 1'b0, lower_addr,
     32'd0
 };
-assign loc_data = cfg_dn ? cfg_rd_dn : cfg_rd_up;
+assign loc_data = !with_data ? 32'd0 : cfg_dn ? cfg_rd_dn : cfg_rd_up;
 assign loc_has_data = with_data;
 assign loc_valid = first && (act == ACT_CFG || act == ACT_UR);
 
