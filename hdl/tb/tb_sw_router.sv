@@ -37,8 +37,15 @@ localparam DW_BEAT = 8;
 localparam TLP_DATA_WIDTH = 32 * DW_BEAT;
 localparam TLP_STRB_WIDTH = DW_BEAT;
 localparam BW = 2 + TLP_STRB_WIDTH + TLP_DATA_WIDTH + 128;
-localparam MAXB = 16384;
-localparam MAXT = 8192;
+// vector capacity: beats per input port and per output list, TLPs per list (bench/switch.mjs raises them)
+`ifndef TB_MAXB
+`define TB_MAXB 16384
+`endif
+`ifndef TB_MAXT
+`define TB_MAXT 8192
+`endif
+localparam MAXB = `TB_MAXB;
+localparam MAXT = `TB_MAXT;
 localparam CNTN = `PS_SW_CNT_COUNT;
 localparam PH_WORDS = 1 + 2 + 8 + 8 + 2 * CNTN;
 localparam MAXPH = 16;
@@ -64,6 +71,37 @@ wire [CNTN*32-1:0]        up_rx_cnt, dn_rx_cnt;
 
 reg [31:0] params [0:15];
 
+`ifdef SWITCH_TOP
+// the switch design's top: the same switch with the probe on the GPU side and the CSR block
+reg  [11:0] s_axil_awaddr = 0, s_axil_araddr = 0;
+reg         s_axil_awvalid = 0, s_axil_wvalid = 0, s_axil_arvalid = 0;
+reg  [31:0] s_axil_wdata = 0;
+reg  [3:0]  s_axil_wstrb = 0;
+wire        s_axil_awready, s_axil_wready, s_axil_bvalid, s_axil_arready, s_axil_rvalid;
+wire [1:0]  s_axil_bresp, s_axil_rresp;
+wire [31:0] s_axil_rdata;
+pcie_scope_switch_top #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH)) dut (
+    .clk(clk), .rst(rst),
+    .up_rx_data(up_rx_data), .up_rx_strb(up_rx_strb), .up_rx_hdr(up_rx_hdr), .up_rx_valid(up_rx_valid),
+    .up_rx_sop(up_rx_sop), .up_rx_eop(up_rx_eop), .up_rx_ready(up_rx_ready),
+    .up_tx_data(up_tx_data), .up_tx_strb(up_tx_strb), .up_tx_hdr(up_tx_hdr), .up_tx_valid(up_tx_valid),
+    .up_tx_sop(up_tx_sop), .up_tx_eop(up_tx_eop), .up_tx_ready(up_tx_ready),
+    .dn_rx_data(dn_rx_data), .dn_rx_strb(dn_rx_strb), .dn_rx_hdr(dn_rx_hdr), .dn_rx_valid(dn_rx_valid),
+    .dn_rx_sop(dn_rx_sop), .dn_rx_eop(dn_rx_eop), .dn_rx_ready(dn_rx_ready),
+    .dn_tx_data(dn_tx_data), .dn_tx_strb(dn_tx_strb), .dn_tx_hdr(dn_tx_hdr), .dn_tx_valid(dn_tx_valid),
+    .dn_tx_sop(dn_tx_sop), .dn_tx_eop(dn_tx_eop), .dn_tx_ready(dn_tx_ready),
+    .up_link_max_speed(params[2][3:0]), .up_link_max_width(params[3][5:0]),
+    .up_link_speed(params[4][3:0]), .up_link_width(params[5][5:0]),
+    .dn_link_max_speed(params[6][3:0]), .dn_link_max_width(params[7][5:0]),
+    .dn_link_speed(params[8][3:0]), .dn_link_width(params[9][5:0]), .dn_link_up(params[10][0]),
+    .sw_up_rx_cnt(up_rx_cnt), .sw_dn_rx_cnt(dn_rx_cnt),
+    .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
+    .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready),
+    .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid), .s_axil_bready(1'b1),
+    .s_axil_araddr(s_axil_araddr), .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
+    .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(1'b1)
+);
+`else
 sw_router #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .QUEUE_ADDR_WIDTH(4)) dut (
     .clk(clk), .rst(rst),
     .up_rx_data(up_rx_data), .up_rx_strb(up_rx_strb), .up_rx_hdr(up_rx_hdr), .up_rx_valid(up_rx_valid),
@@ -80,6 +118,7 @@ sw_router #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .QUEUE_ADDR_WIDTH(4)) dut (
     .dn_link_speed(params[8][3:0]), .dn_link_width(params[9][5:0]), .dn_link_up(params[10][0]),
     .up_rx_cnt(up_rx_cnt), .dn_rx_cnt(dn_rx_cnt)
 );
+`endif
 
 reg [BW-1:0] in_beats [0:2*MAXB-1];        // port p at p*MAXB
 reg [BW-1:0] out_beats [0:8*MAXB-1];       // list k (port*4 + {P, NP, CPL, LOC}) at k*MAXB
@@ -208,6 +247,83 @@ always @(posedge clk) begin
     end
 end
 
+`ifdef SWITCH_TOP
+// ---------------------------------------------------------------- the probe on the GPU side
+// what the probe must have seen, counted here from the GPU-side streams
+integer seen_mrd = 0, seen_cpld = 0, seen_ur = 0;
+always @(posedge clk) begin
+    if (!rst && dn_rx_valid && dn_rx_ready && dn_rx_sop && dn_rx_hdr[127:126] == 2'b00 && dn_rx_hdr[124:121] == 4'b0000)
+        seen_mrd = seen_mrd + 1;
+    if (!rst && dn_tx_valid && dn_tx_ready && dn_tx_sop && dn_tx_hdr[124:120] == 5'b01010) begin
+        if (dn_tx_hdr[126]) seen_cpld = seen_cpld + 1;
+        if (dn_tx_hdr[79:77] == 3'b001) seen_ur = seen_ur + 1;
+    end
+end
+
+// one access at a time; ready is sampled at the negedge before the edge that takes the handshake
+task axil_write;
+    input [11:0] addr;
+    input [31:0] data;
+    reg aw_done, w_done;
+    begin
+        aw_done = 0;
+        w_done = 0;
+        @(negedge clk);
+        s_axil_awaddr = addr;
+        s_axil_wdata = data;
+        s_axil_wstrb = 4'hf;
+        while (!aw_done || !w_done) begin
+            s_axil_awvalid = !aw_done;
+            s_axil_wvalid = !w_done;
+            if (s_axil_awvalid && s_axil_awready) aw_done = 1;
+            if (s_axil_wvalid && s_axil_wready) w_done = 1;
+            @(negedge clk);
+        end
+        s_axil_awvalid = 0;
+        s_axil_wvalid = 0;
+        while (!s_axil_bvalid) @(negedge clk);
+        if (s_axil_bresp != 2'b00) fail("BRESP");
+        @(negedge clk);
+    end
+endtask
+
+task axil_read;
+    input [11:0] addr;
+    output [31:0] data;
+    reg done;
+    begin
+        done = 0;
+        @(negedge clk);
+        while (!done) begin
+            s_axil_araddr = addr;
+            s_axil_arvalid = 1;
+            if (s_axil_arready) done = 1;
+            @(negedge clk);
+        end
+        s_axil_arvalid = 0;
+        while (!s_axil_rvalid) @(negedge clk);
+        data = s_axil_rdata;
+        @(negedge clk);
+    end
+endtask
+
+task check_probe;
+    input integer idx;
+    input integer want;
+    input [8*16-1:0] what;
+    reg [31:0] got;
+    begin
+        axil_read(`PS_REG_CNT_BASE + 8*idx, got);
+        if (got != want) begin
+            fail("probe counter");
+            $display("  %0s: got %0d want %0d", what, got, want);
+        end else begin
+            pass_count = pass_count + 1;
+        end
+    end
+endtask
+`endif
+
 // ---------------------------------------------------------------- phases
 
 function all_out;
@@ -254,6 +370,9 @@ initial begin
     end
     repeat (4) @(posedge clk);
     @(negedge clk) rst = 1'b0;
+`ifdef SWITCH_TOP
+    axil_write(`PS_REG_CTRL, 32'd1 << `PS_REG_CTRL_ENABLE_BIT);
+`endif
     for (phase = 0; phase < nph; phase = phase + 1) begin
         @(negedge clk);
         bp = ph[phase*PH_WORDS] != 0;
@@ -297,6 +416,14 @@ initial begin
         end
         $display("phase %0d done at %0d", phase, cyc);
     end
+`ifdef SWITCH_TOP
+    axil_write(`PS_REG_CMD, 32'd1 << `PS_REG_CMD_SNAPSHOT_BIT);
+    repeat (4) @(negedge clk);
+    check_probe(`PS_CNT_READS_STARTED, seen_mrd, "READS_STARTED");
+    check_probe(`PS_CNT_CPLD_COUNT, seen_cpld, "CPLD_COUNT");
+    check_probe(`PS_CNT_BAR_UR, seen_ur, "BAR_UR");
+    $display("probe on the GPU side: %0d reads, %0d CplD, %0d UR", seen_mrd, seen_cpld, seen_ur);
+`endif
     $display("%0d passed, %0d failed", pass_count, fail_count);
     if (fail_count != 0) $fatal(1, "tb_sw_router failed");
     $finish;
