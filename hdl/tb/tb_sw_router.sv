@@ -13,8 +13,9 @@
  * Vectors come from the golden router (test/hdl/switch-golden.ts, $readmemh files in
  * GOLDEN_DIR): the beats driven into each port, per phase, and the beats expected out of
  * each port in four lists (forwarded posted, non-posted, completions; the switch's own
- * completions). Phases: enumeration, illegal targets, GPU reads, host completions,
- * random mixed traffic, full rate. In a phase both inputs run at once.
+ * completions). Phases (scenario() in switch-golden.ts): enumeration, illegal targets,
+ * GPU reads, host completions, reprogramming, Bus Master off, restore, random mixed
+ * traffic, full rate. In a phase both inputs run at once.
  *
  * Checked: every output beat against the head of its list (class from the header: a
  * completion equal to the local list's head is local), so each TLP arrives once, in order

@@ -15,6 +15,7 @@ import {
   mem,
   msg,
   randomTraffic,
+  reprogram,
   SwitchModel,
   type Fate,
   type Tlp,
@@ -168,5 +169,35 @@ describe('routing', () => {
       [false, true, 0x0f],
     ])
     expect(beatsOf(cfgWr(false, 0, 0, 0, 1, 5)).length).toBe(1)
+  })
+})
+
+describe('reprogramming', () => {
+  it('follows new bus numbers, windows and Bus Master at once', () => {
+    const sw = enumerated()
+    const { narrow, gpu, restore } = reprogram()
+    expect(narrow.map((t) => fateOf(sw.receive('up', t)))).toEqual([
+      ...Array(5).fill('local:CFG_LOCAL'),
+      'fwd:dn:NP',
+      'fwd:dn:NP',
+      'local:UR',
+      'fwd:dn:NP',
+      'local:UR',
+      'drop:DROP_POSTED',
+      'fwd:dn:P',
+      'fwd:dn:CPL',
+    ])
+    expect(gpu.map((t) => fateOf(sw.receive('dn', t)))).toEqual(['local:UR', 'drop:DROP_POSTED', 'fwd:up:CPL', 'fwd:up:P'])
+    for (const t of restore) sw.receive('up', t)
+    expect(fateOf(sw.receive('dn', mem(0x1_0000_0000n, 8, 0x300, 1)))).toBe('fwd:up:NP')
+    expect(fateOf(sw.receive('up', mem(0xf050_0000n, 4, 0, 1)))).toBe('fwd:dn:NP')
+  })
+
+  it('forwards type 1 for buses below the downstream secondary unchanged', () => {
+    const sw = enumerated()
+    for (const t of reprogram().narrow.slice(0, 2)) sw.receive('up', t)
+    const f = sw.receive('up', cfgRd(true, 5, 3, 0, 0))
+    expect(fateOf(f)).toBe('fwd:dn:NP')
+    if (f.kind === 'fwd') expect(f.tlp.hdr).toBe(cfgRd(true, 5, 3, 0, 0).hdr)
   })
 })

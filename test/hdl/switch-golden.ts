@@ -382,6 +382,43 @@ export function illegal(): Tlp[] {
   ]
 }
 
+/**
+ * Reprogramming after enumeration: a deeper bus range (type 1 for buses 4..5 forwarded unchanged),
+ * a smaller memory window and Bus Master off on the downstream port; then the GPU's requests with
+ * Bus Master off (UR / discarded; its completions still pass); then the enumerated settings again.
+ */
+export function reprogram(): { narrow: Tlp[]; gpu: Tlp[]; restore: Tlp[] } {
+  const narrow = [
+    cfgWr(false, 1, 0, 0, 6, (5 << 16) | (ENUM.upSec << 8) | 1, 0xf, HOST_ID, 1),
+    cfgWr(true, ENUM.upSec, 0, 0, 6, (5 << 16) | (ENUM.dnSec << 8) | ENUM.upSec, 0xf, HOST_ID, 2),
+    cfgWr(true, ENUM.upSec, 0, 0, 8, (0xf03 << 20) | (0xf00 << 4), 0xf, HOST_ID, 3),
+    cfgWr(true, ENUM.upSec, 0, 0, 1, 0x2, 0x1, HOST_ID, 4),
+    cfgRd(true, ENUM.upSec, 0, 0, 1, HOST_ID, 5),
+    cfgRd(true, 4, 0, 0, 0, HOST_ID, 6), // type 1, forwarded unchanged
+    cfgWr(true, 5, 7, 1, 3, 0x12345678, 0xf, HOST_ID, 7),
+    cfgRd(true, 6, 0, 0, 0, HOST_ID, 8), // beyond the new subordinate: UR
+    mem(0xf020_0000n, 4, HOST_ID, 9), // inside the narrowed window
+    mem(0xf050_0000n, 4, HOST_ID, 10), // inside the upstream window only: UR
+    mem(0xf080_0000n, 2, HOST_ID, 11, [5, 6]), // discarded
+    mem(0xf030_0000n, 2, HOST_ID, 12, [7, 8]), // forwarded
+    cpl(HOST_ID, 0x0500, 13, 0, 4, 0, [9]), // requester on bus 5, now below
+  ]
+  const gpu = [
+    mem(0x1_0000_0000n, 8, GPU_ID, 1), // Bus Master off: UR
+    mem(0x1_0000_0100n, 2, GPU_ID, 2, [1, 2]), // discarded
+    cpl(GPU_ID, HOST_ID, 3, 0, 4, 0, [3]), // completions are not gated by Bus Master
+    msg(0, 0x20, GPU_ID), // messages neither
+  ]
+  const restore = [
+    cfgWr(true, ENUM.upSec, 0, 0, 1, 0x6, 0x1, HOST_ID, 1),
+    cfgWr(true, ENUM.upSec, 0, 0, 8, (ENUM.mem[1] << 20) | (ENUM.mem[0] << 4), 0xf, HOST_ID, 2),
+    cfgWr(true, ENUM.upSec, 0, 0, 6, (ENUM.dnSub << 16) | (ENUM.dnSec << 8) | ENUM.upSec, 0xf, HOST_ID, 3),
+    cfgWr(false, 1, 0, 0, 6, (ENUM.upSub << 16) | (ENUM.upSec << 8) | 1, 0xf, HOST_ID, 4),
+    cfgRd(true, ENUM.upSec, 0, 0, 8, HOST_ID, 5),
+  ]
+  return { narrow, gpu, restore }
+}
+
 export interface Scenario {
   phases: Phase[]
 }
@@ -445,7 +482,7 @@ export function fullRate(count: number): Phase {
   return { name: 'full-rate', backpressure: false, up, dn }
 }
 
-/** The bench's phases: enumeration, illegal targets, GPU reads and their completions, random, full rate. */
+/** The bench's phases: enumeration, illegal targets, GPU reads and their completions, reprogramming, random, full rate. */
 export function scenario(seed: number, randomCount: number): Scenario {
   const reads: Tlp[] = []
   const cpls: Tlp[] = []
@@ -453,12 +490,16 @@ export function scenario(seed: number, randomCount: number): Scenario {
     reads.push(mem(0x1_0000_0000n + BigInt(256 * i), 32, GPU_ID, i))
     cpls.push(cpl(HOST_ID, GPU_ID, i, 0, 128, 0, Array.from({ length: 32 }, (_, k) => i * 256 + k)))
   }
+  const re = reprogram()
   return {
     phases: [
       { name: 'enumeration', backpressure: true, up: enumeration(), dn: [] },
       { name: 'illegal', backpressure: true, up: illegal(), dn: [cfgRd(true, 1, 0, 0, 0, GPU_ID, 1)] },
       { name: 'gpu-reads', backpressure: true, up: [], dn: reads },
       { name: 'host-completions', backpressure: true, up: cpls, dn: [] },
+      { name: 'reprogram', backpressure: true, up: re.narrow, dn: [] },
+      { name: 'bus-master-off', backpressure: true, up: [], dn: re.gpu },
+      { name: 'restore', backpressure: true, up: re.restore, dn: [] },
       randomTraffic(seed, randomCount),
       fullRate(64),
     ],
