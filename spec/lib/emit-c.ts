@@ -7,6 +7,15 @@ export function emitCRegs(m: SpecModel): string {
   const L: string[] = [banner('/*').concat(' */'), '#ifndef PCIE_SCOPE_REGS_H', '#define PCIE_SCOPE_REGS_H', '']
   L.push(`#define PS_ID_MAGIC 0x${hex(num(regs.idMagic), 8)}u`)
   L.push(`#define PS_VERSION_VALUE 0x${hex(m.versionValue, 8)}u`, '')
+  const sw = m.raw.switch
+  L.push('/* switch ports (spec/switch.json) */')
+  L.push(`#define PS_SW_VENDOR_ID 0x${hex(num(sw.vendorId), 4)}u`)
+  L.push(`#define PS_SW_UP_DEVICE_ID 0x${hex(num(sw.upstreamDeviceId), 4)}u`)
+  L.push(`#define PS_SW_DN_DEVICE_ID 0x${hex(num(sw.downstreamDeviceId), 4)}u`)
+  L.push(`#define PS_SW_CLASS_CODE 0x${hex(num(sw.classCode), 6)}u`)
+  L.push(`#define PS_SW_CNT_COUNT ${sw.counters.length}`)
+  sw.counters.forEach((c, i) => L.push(`#define PS_SW_CNT_${c.name} ${i}`))
+  L.push('')
   for (const r of regs.registers) {
     L.push(`/* ${r.name} (${r.access}): ${r.doc} */`)
     L.push(`#define PS_REG_${r.name} 0x${hex(num(r.offset), 3)}u`)

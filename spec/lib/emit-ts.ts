@@ -7,6 +7,12 @@ export function emitTs(m: SpecModel): string {
   const J = (v: unknown): string => JSON.stringify(v, null, 2)
   const L: string[] = [banner('//'), '/* eslint-disable */', '']
   L.push(`export const PROTOCOL_VERSION = ${proto.version}`)
+  const sw = m.raw.switch
+  L.push(
+    `export const SWITCH_IDS = ${J({ vendorId: num(sw.vendorId), upstreamDeviceId: num(sw.upstreamDeviceId), downstreamDeviceId: num(sw.downstreamDeviceId), revisionId: num(sw.revisionId), classCode: num(sw.classCode) })} as const`,
+  )
+  L.push(`export const SWITCH_COUNTERS = ${J(sw.counters.map((c) => c.name))} as const`)
+  L.push('export type SwitchCounterName = (typeof SWITCH_COUNTERS)[number]')
   L.push(
     `export const FRAMING = ${J({
       delimiter: proto.framing.delimiter,

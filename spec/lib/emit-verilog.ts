@@ -39,6 +39,15 @@ export function emitVerilog(m: SpecModel): string {
   L.push(`\`define PS_CNT_SIZE_FIRST ${m.sizeCounterFirst}`)
   L.push('', '// interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO')
   L.push(`\`define PS_SMP_WORDS ${m.sampleWords.length}`)
+  const sw = m.raw.switch
+  L.push('', '// switch (spec/switch.json): port identity and per-direction counters, counter i at [32*i +: 32]')
+  L.push(`\`define PS_SW_VENDOR_ID 16'h${hex(num(sw.vendorId), 4)}`)
+  L.push(`\`define PS_SW_UP_DEVICE_ID 16'h${hex(num(sw.upstreamDeviceId), 4)}`)
+  L.push(`\`define PS_SW_DN_DEVICE_ID 16'h${hex(num(sw.downstreamDeviceId), 4)}`)
+  L.push(`\`define PS_SW_REVISION_ID 8'h${hex(num(sw.revisionId), 2)}`)
+  L.push(`\`define PS_SW_CLASS_CODE 24'h${hex(num(sw.classCode), 6)}`)
+  L.push(`\`define PS_SW_CNT_COUNT ${sw.counters.length}`)
+  sw.counters.forEach((c, i) => L.push(`\`define PS_SW_CNT_${c.name} ${i}`))
   L.push('', '`endif', '')
   return L.join('\n')
 }

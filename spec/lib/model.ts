@@ -89,7 +89,17 @@ export interface WorkloadSpec {
   limits: { bytes: Limit; offset: Limit }
   patterns: PatternEntry[]
 }
+/** spec/switch.json: the switch ports' identity and the switch's counters (per direction). */
+export interface SwitchSpec {
+  vendorId: string
+  upstreamDeviceId: string
+  downstreamDeviceId: string
+  revisionId: string
+  classCode: string
+  counters: { name: string; doc: string }[]
+}
 export interface RawSpec {
+  switch: SwitchSpec
   registers: RegisterSpec
   protocol: ProtocolSpec
   workloads: WorkloadSpec
@@ -160,7 +170,12 @@ export class SpecError extends Error {
 
 export const readRawSpec = (root: string): RawSpec => {
   const load = <T>(f: string): T => JSON.parse(readFileSync(join(root, 'spec', f), 'utf8')) as T
-  return { registers: load('registers.json'), protocol: load('protocol.json'), workloads: load('workloads.json') }
+  return {
+    registers: load('registers.json'),
+    protocol: load('protocol.json'),
+    workloads: load('workloads.json'),
+    switch: load('switch.json'),
+  }
 }
 
 const duplicates = <T>(items: T[]): T[] => items.filter((v, i) => items.indexOf(v) !== i)
@@ -322,6 +337,20 @@ function checkWorkloads(w: WorkloadSpec, P: string[]): void {
   })
 }
 
+function checkSwitch(sw: SwitchSpec, P: string[]): void {
+  const fits = (v: string, bits: number) => /^0x[0-9a-fA-F]+$/.test(v) && num(v) < 2 ** bits
+  for (const [k, bits] of [
+    ['vendorId', 16],
+    ['upstreamDeviceId', 16],
+    ['downstreamDeviceId', 16],
+    ['revisionId', 8],
+  ] as const)
+    if (!fits(sw[k], bits)) P.push(`switch: ${k} ${sw[k]} is not a ${bits}-bit hex value`)
+  if (sw.classCode !== '0x060400') P.push(`switch: classCode ${sw.classCode} must be 0x060400 (PCI-to-PCI bridge)`)
+  for (const d of duplicates(sw.counters.map((c) => c.name))) P.push(`switch: counter ${d} is used twice`)
+  for (const c of sw.counters) if (!/^[A-Z][A-Z0-9_]*$/.test(c.name)) P.push(`switch: counter name ${c.name} is not UPPER_SNAKE`)
+}
+
 /** Validate and derive; SpecError lists every problem. */
 export function buildModel(raw: RawSpec): SpecModel {
   const P: string[] = []
@@ -332,6 +361,7 @@ export function buildModel(raw: RawSpec): SpecModel {
   checkRegisters(regs, counters, P)
   checkProtocol(proto, P)
   checkWorkloads(raw.workloads, P)
+  checkSwitch(raw.switch, P)
   const layouts = {
     COMMAND: place(proto.payloads.COMMAND, counters.length),
     RESPONSE: place(proto.payloads.RESPONSE, counters.length),

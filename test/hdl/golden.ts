@@ -13,7 +13,8 @@
 // usage: tsx test/hdl/golden.ts [--out build/hdl/golden] [--seed N] [--strb 8] [--scale 1]
 
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { COUNTERS, SIZE_CLASSES, type CounterKey } from '../../host/src/core/generated.js'
 
 export const COMPLETER_ID = 0x0200
@@ -496,4 +497,5 @@ function main(argv: string[]): void {
   process.stdout.write(`${out}: ${res.requests} requests, ${res.completions} completions\n`)
 }
 
-if (process.argv[1] && /golden\.ts$/.test(process.argv[1])) main(process.argv.slice(2))
+// run as a script only (test/hdl/switch-golden.ts imports this module)
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) main(process.argv.slice(2))

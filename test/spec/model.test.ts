@@ -22,6 +22,11 @@ describe('spec validation', () => {
   it('accepts the checked-in spec', () => {
     expect(problems(() => undefined)).toEqual([])
   })
+  it('refuses switch identities that do not fit their fields, a non-bridge class and duplicate counters', () => {
+    expect(problems((s) => (s.switch.vendorId = '0x10000'))).toContain('switch: vendorId 0x10000 is not a 16-bit hex value')
+    expect(problems((s) => (s.switch.classCode = '0x020000'))).toContain('switch: classCode 0x020000 must be 0x060400 (PCI-to-PCI bridge)')
+    expect(problems((s) => s.switch.counters.push({ name: 'UR', doc: 'again' }))).toContain('switch: counter UR is used twice')
+  })
   it('refuses duplicate register names and offsets, and unaligned offsets', () => {
     expect(problems((s) => s.registers.registers.push({ ...s.registers.registers[0]!, offset: '0x020' }))).toContain(
       'registers: name ID is used twice',

@@ -5,6 +5,20 @@
 #define PS_ID_MAGIC 0x50435343u
 #define PS_VERSION_VALUE 0x00000004u
 
+/* switch ports (spec/switch.json) */
+#define PS_SW_VENDOR_ID 0x10EEu
+#define PS_SW_UP_DEVICE_ID 0x9C51u
+#define PS_SW_DN_DEVICE_ID 0x9C52u
+#define PS_SW_CLASS_CODE 0x060400u
+#define PS_SW_CNT_COUNT 7
+#define PS_SW_CNT_FWD 0
+#define PS_SW_CNT_CFG_LOCAL 1
+#define PS_SW_CNT_UR 2
+#define PS_SW_CNT_DROP_POSTED 3
+#define PS_SW_CNT_DROP_CPL 4
+#define PS_SW_CNT_MSG_LOCAL 5
+#define PS_SW_CNT_MALFORMED 6
+
 /* ID (ro): constant idMagic ('PCSC'): proves the bus reaches the probe */
 #define PS_REG_ID 0x000u
 /* VERSION (ro): register-map version, major << 16 | minor */

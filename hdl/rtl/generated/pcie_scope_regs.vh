@@ -141,4 +141,19 @@
 // interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO
 `define PS_SMP_WORDS 12
 
+// switch (spec/switch.json): port identity and per-direction counters, counter i at [32*i +: 32]
+`define PS_SW_VENDOR_ID 16'h10EE
+`define PS_SW_UP_DEVICE_ID 16'h9C51
+`define PS_SW_DN_DEVICE_ID 16'h9C52
+`define PS_SW_REVISION_ID 8'h01
+`define PS_SW_CLASS_CODE 24'h060400
+`define PS_SW_CNT_COUNT 7
+`define PS_SW_CNT_FWD 0
+`define PS_SW_CNT_CFG_LOCAL 1
+`define PS_SW_CNT_UR 2
+`define PS_SW_CNT_DROP_POSTED 3
+`define PS_SW_CNT_DROP_CPL 4
+`define PS_SW_CNT_MSG_LOCAL 5
+`define PS_SW_CNT_MALFORMED 6
+
 `endif

@@ -2,6 +2,23 @@
 /* eslint-disable */
 
 export const PROTOCOL_VERSION = 1
+export const SWITCH_IDS = {
+  "vendorId": 4334,
+  "upstreamDeviceId": 40017,
+  "downstreamDeviceId": 40018,
+  "revisionId": 1,
+  "classCode": 394240
+} as const
+export const SWITCH_COUNTERS = [
+  "FWD",
+  "CFG_LOCAL",
+  "UR",
+  "DROP_POSTED",
+  "DROP_CPL",
+  "MSG_LOCAL",
+  "MALFORMED"
+] as const
+export type SwitchCounterName = (typeof SWITCH_COUNTERS)[number]
 export const FRAMING = {
   "delimiter": 0,
   "headerBytes": 3,

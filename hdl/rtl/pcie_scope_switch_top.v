@@ -1,0 +1,250 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "pcie_scope_regs.vh"
+
+/*
+ * pcie-scope, switch design: the two-port switch (sw_router) between the host's root port
+ * (upstream port, up_*) and the GPU (downstream port, dn_*), with the probe on the GPU's
+ * side of the switch: probe_counters and probe_tracker tap the downstream port's
+ * upstream-going requests (dn_rx, what the GPU sends) and the completions coming back to
+ * it (dn_tx). The CSR block is the BAR top's, same map; BAR_LATENCY and CPL_SPLIT have no
+ * effect here (no BAR responder). BAR_UR counts UR completions handed to the GPU
+ * (the switch's own and those forwarded from the host). The switch's fate counters are
+ * ports (sw_*_cnt), not on the CSR yet.
+ */
+module pcie_scope_switch_top #
+(
+    // TLP data width
+    parameter TLP_DATA_WIDTH = 256,
+    // TLP strobe width
+    parameter TLP_STRB_WIDTH = TLP_DATA_WIDTH/32,
+    // TLP segments per beat (the switch: 1 only)
+    parameter TLP_SEG_COUNT = 1,
+    // clock frequency in Hz, reported in CLK_HZ
+    parameter CLK_HZ = 250000000,
+    // probe counter width in bits
+    parameter CNT_WIDTH = 64,
+    // tracker, as in pcie_scope_bar_top
+    parameter TAG_WIDTH = 8,
+    parameter TIMEOUT_CYCLES = 250000,
+    parameter LAT_BINS = 64,
+    parameter LAT_BIN_CYCLES = 64
+)
+(
+    input  wire                         clk,
+    input  wire                         rst,
+
+    /*
+     * upstream port: TLPs from the host
+     */
+    input  wire [TLP_DATA_WIDTH-1:0]    up_rx_data,
+    input  wire [TLP_STRB_WIDTH-1:0]    up_rx_strb,
+    input  wire [127:0]                 up_rx_hdr,
+    input  wire                         up_rx_valid,
+    input  wire                         up_rx_sop,
+    input  wire                         up_rx_eop,
+    output wire                         up_rx_ready,
+
+    /*
+     * upstream port: TLPs to the host
+     */
+    output wire [TLP_DATA_WIDTH-1:0]    up_tx_data,
+    output wire [TLP_STRB_WIDTH-1:0]    up_tx_strb,
+    output wire [127:0]                 up_tx_hdr,
+    output wire                         up_tx_valid,
+    output wire                         up_tx_sop,
+    output wire                         up_tx_eop,
+    input  wire                         up_tx_ready,
+
+    /*
+     * downstream port: TLPs from the GPU
+     */
+    input  wire [TLP_DATA_WIDTH-1:0]    dn_rx_data,
+    input  wire [TLP_STRB_WIDTH-1:0]    dn_rx_strb,
+    input  wire [127:0]                 dn_rx_hdr,
+    input  wire                         dn_rx_valid,
+    input  wire                         dn_rx_sop,
+    input  wire                         dn_rx_eop,
+    output wire                         dn_rx_ready,
+
+    /*
+     * downstream port: TLPs to the GPU
+     */
+    output wire [TLP_DATA_WIDTH-1:0]    dn_tx_data,
+    output wire [TLP_STRB_WIDTH-1:0]    dn_tx_strb,
+    output wire [127:0]                 dn_tx_hdr,
+    output wire                         dn_tx_valid,
+    output wire                         dn_tx_sop,
+    output wire                         dn_tx_eop,
+    input  wire                         dn_tx_ready,
+
+    /*
+     * the real links (Link Capabilities / Link Status of the switch ports)
+     */
+    input  wire [3:0]                   up_link_max_speed,
+    input  wire [5:0]                   up_link_max_width,
+    input  wire [3:0]                   up_link_speed,
+    input  wire [5:0]                   up_link_width,
+    input  wire [3:0]                   dn_link_max_speed,
+    input  wire [5:0]                   dn_link_max_width,
+    input  wire [3:0]                   dn_link_speed,
+    input  wire [5:0]                   dn_link_width,
+    input  wire                         dn_link_up,
+
+    /*
+     * switch fate counters per port (PS_SW_CNT_* order, 32 bits each)
+     */
+    output wire [`PS_SW_CNT_COUNT*32-1:0] sw_up_rx_cnt,
+    output wire [`PS_SW_CNT_COUNT*32-1:0] sw_dn_rx_cnt,
+
+    /*
+     * AXI4-Lite slave (CSR)
+     */
+    input  wire [11:0]                  s_axil_awaddr,
+    input  wire                         s_axil_awvalid,
+    output wire                         s_axil_awready,
+    input  wire [31:0]                  s_axil_wdata,
+    input  wire [3:0]                   s_axil_wstrb,
+    input  wire                         s_axil_wvalid,
+    output wire                         s_axil_wready,
+    output wire [1:0]                   s_axil_bresp,
+    output wire                         s_axil_bvalid,
+    input  wire                         s_axil_bready,
+    input  wire [11:0]                  s_axil_araddr,
+    input  wire                         s_axil_arvalid,
+    output wire                         s_axil_arready,
+    output wire [31:0]                  s_axil_rdata,
+    output wire [1:0]                   s_axil_rresp,
+    output wire                         s_axil_rvalid,
+    input  wire                         s_axil_rready
+);
+
+wire        ctrl_enable;
+wire        cmd_snapshot;
+wire        cmd_clear;
+wire [15:0] bar_latency;
+wire [7:0]  cpl_split;
+wire        status_enabled;
+wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow;
+wire [`PS_CNT_PROBE_COUNT*CNT_WIDTH-1:0] probe_shadow;
+
+localparam TRACKER_STATS = `PS_CNT_TRACKER_COUNT + 1 + LAT_BINS;
+wire [TRACKER_STATS*CNT_WIDTH-1:0] tracker_shadow;
+
+assign cnt_shadow = {tracker_shadow[`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0], probe_shadow};
+// the histogram bins: not on the CSR in this version
+wire unused_histogram = &{1'b0, tracker_shadow[TRACKER_STATS*CNT_WIDTH-1:`PS_CNT_TRACKER_COUNT*CNT_WIDTH], 1'b0};
+// the BAR responder's settings: no responder in the switch design
+wire unused_bar = &{1'b0, bar_latency, cpl_split, 1'b0};
+
+sw_router #(
+    .TLP_DATA_WIDTH(TLP_DATA_WIDTH),
+    .TLP_STRB_WIDTH(TLP_STRB_WIDTH),
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .CNT_WIDTH(32)
+)
+switch_inst (
+    .clk(clk),
+    .rst(rst),
+    .up_rx_data(up_rx_data), .up_rx_strb(up_rx_strb), .up_rx_hdr(up_rx_hdr), .up_rx_valid(up_rx_valid), .up_rx_sop(up_rx_sop), .up_rx_eop(up_rx_eop), .up_rx_ready(up_rx_ready),
+    .up_tx_data(up_tx_data), .up_tx_strb(up_tx_strb), .up_tx_hdr(up_tx_hdr), .up_tx_valid(up_tx_valid), .up_tx_sop(up_tx_sop), .up_tx_eop(up_tx_eop), .up_tx_ready(up_tx_ready),
+    .dn_rx_data(dn_rx_data), .dn_rx_strb(dn_rx_strb), .dn_rx_hdr(dn_rx_hdr), .dn_rx_valid(dn_rx_valid), .dn_rx_sop(dn_rx_sop), .dn_rx_eop(dn_rx_eop), .dn_rx_ready(dn_rx_ready),
+    .dn_tx_data(dn_tx_data), .dn_tx_strb(dn_tx_strb), .dn_tx_hdr(dn_tx_hdr), .dn_tx_valid(dn_tx_valid), .dn_tx_sop(dn_tx_sop), .dn_tx_eop(dn_tx_eop), .dn_tx_ready(dn_tx_ready),
+    .up_link_max_speed(up_link_max_speed), .up_link_max_width(up_link_max_width),
+    .up_link_speed(up_link_speed), .up_link_width(up_link_width),
+    .dn_link_max_speed(dn_link_max_speed), .dn_link_max_width(dn_link_max_width),
+    .dn_link_speed(dn_link_speed), .dn_link_width(dn_link_width), .dn_link_up(dn_link_up),
+    .up_rx_cnt(sw_up_rx_cnt),
+    .dn_rx_cnt(sw_dn_rx_cnt)
+);
+
+// a UR completion (Cpl, status 001) handed to the GPU
+wire gpu_ur = dn_tx_valid && dn_tx_ready && dn_tx_sop
+              && dn_tx_hdr[124:120] == 5'b01010 && dn_tx_hdr[79:77] == 3'b001;
+
+probe_counters #(
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .CNT_WIDTH(CNT_WIDTH)
+)
+probe_inst (
+    .clk(clk),
+    .rst(rst),
+    .enable(ctrl_enable),
+    .clear(cmd_clear),
+    .snapshot(cmd_snapshot),
+    .enabled(status_enabled),
+    .rx_req_tlp_hdr(dn_rx_hdr),
+    .rx_req_tlp_valid(dn_rx_valid),
+    .rx_req_tlp_sop(dn_rx_sop),
+    .rx_req_tlp_ready(dn_rx_ready),
+    .tx_cpl_tlp_hdr(dn_tx_hdr),
+    .tx_cpl_tlp_valid(dn_tx_valid),
+    .tx_cpl_tlp_sop(dn_tx_sop),
+    .tx_cpl_tlp_ready(dn_tx_ready),
+    .bar_ur(gpu_ur),
+    .cnt_shadow(probe_shadow)
+);
+
+probe_tracker #(
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .TAG_WIDTH(TAG_WIDTH),
+    .CNT_WIDTH(CNT_WIDTH),
+    .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
+    .LAT_BINS(LAT_BINS),
+    .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
+)
+tracker_inst (
+    .clk(clk),
+    .rst(rst),
+    .enable(ctrl_enable),
+    .clear(cmd_clear),
+    .snapshot(cmd_snapshot),
+    .rx_req_tlp_hdr(dn_rx_hdr),
+    .rx_req_tlp_valid(dn_rx_valid),
+    .rx_req_tlp_sop(dn_rx_sop),
+    .rx_req_tlp_ready(dn_rx_ready),
+    .tx_cpl_tlp_hdr(dn_tx_hdr),
+    .tx_cpl_tlp_valid(dn_tx_valid),
+    .tx_cpl_tlp_sop(dn_tx_sop),
+    .tx_cpl_tlp_ready(dn_tx_ready),
+    .stat_shadow(tracker_shadow)
+);
+
+probe_csr #(
+    .CLK_HZ(CLK_HZ),
+    .CNT_WIDTH(CNT_WIDTH)
+)
+csr_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axil_awaddr(s_axil_awaddr),
+    .s_axil_awvalid(s_axil_awvalid),
+    .s_axil_awready(s_axil_awready),
+    .s_axil_wdata(s_axil_wdata),
+    .s_axil_wstrb(s_axil_wstrb),
+    .s_axil_wvalid(s_axil_wvalid),
+    .s_axil_wready(s_axil_wready),
+    .s_axil_bresp(s_axil_bresp),
+    .s_axil_bvalid(s_axil_bvalid),
+    .s_axil_bready(s_axil_bready),
+    .s_axil_araddr(s_axil_araddr),
+    .s_axil_arvalid(s_axil_arvalid),
+    .s_axil_arready(s_axil_arready),
+    .s_axil_rdata(s_axil_rdata),
+    .s_axil_rresp(s_axil_rresp),
+    .s_axil_rvalid(s_axil_rvalid),
+    .s_axil_rready(s_axil_rready),
+    .ctrl_enable(ctrl_enable),
+    .cmd_snapshot(cmd_snapshot),
+    .cmd_clear(cmd_clear),
+    .bar_latency(bar_latency),
+    .cpl_split(cpl_split),
+    .status_enabled(status_enabled),
+    .cnt_shadow(cnt_shadow)
+);
+
+endmodule
+
+`resetall

@@ -1,0 +1,52 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * First-word-fall-through FIFO: the head is readable combinationally (LUT RAM), so a
+ * word written on one clock can leave on the next and a full-rate stream sees no bubble.
+ */
+module sw_fifo #
+(
+    parameter WIDTH = 8,
+    // entries, a power of two
+    parameter ADDR_WIDTH = 4
+)
+(
+    input  wire             clk,
+    input  wire             rst,
+
+    input  wire [WIDTH-1:0] in_data,
+    input  wire             in_valid,
+    output wire             full,
+
+    output wire [WIDTH-1:0] out_data,
+    output wire             out_valid,
+    input  wire             out_pop
+);
+
+reg [WIDTH-1:0] mem [0:(1<<ADDR_WIDTH)-1];
+reg [ADDR_WIDTH:0] wr_ptr_reg = 0;
+reg [ADDR_WIDTH:0] rd_ptr_reg = 0;
+
+assign full = (wr_ptr_reg ^ rd_ptr_reg) == {1'b1, {ADDR_WIDTH{1'b0}}};
+assign out_valid = wr_ptr_reg != rd_ptr_reg;
+assign out_data = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
+
+always @(posedge clk) begin
+    if (in_valid && !full) begin
+        mem[wr_ptr_reg[ADDR_WIDTH-1:0]] <= in_data;
+        wr_ptr_reg <= wr_ptr_reg + 1'b1;
+    end
+    if (out_pop && out_valid) begin
+        rd_ptr_reg <= rd_ptr_reg + 1'b1;
+    end
+    if (rst) begin
+        wr_ptr_reg <= 0;
+        rd_ptr_reg <= 0;
+    end
+end
+
+endmodule
+
+`resetall

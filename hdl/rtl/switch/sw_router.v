@@ -1,0 +1,239 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "pcie_scope_regs.vh"
+
+/*
+ * The two-port PCIe switch on the generic TLP stream: an upstream port facing the host's
+ * root port (up_rx: TLPs from the host, up_tx: to the host) and a downstream port facing
+ * the GPU (dn_rx / dn_tx). Each port has an emulated type-1 configuration space
+ * (sw_cfg_space); configuration requests for the switch's own ports are answered here,
+ * everything else is routed (sw_ingress, sw_route) into the other port's ordering
+ * queues (sw_egress). hdl/README.md "Switch" lists what is implemented.
+ *
+ * One TLP per beat (TLP_SEG_COUNT = 1); any data width of 64 bits or more.
+ */
+module sw_router #
+(
+    parameter TLP_DATA_WIDTH = 256,
+    parameter TLP_STRB_WIDTH = TLP_DATA_WIDTH/32,
+    parameter TLP_SEG_COUNT = 1,
+    // beats per ordering queue, as address bits
+    parameter QUEUE_ADDR_WIDTH = 4,
+    parameter CNT_WIDTH = 32
+)
+(
+    input  wire                       clk,
+    input  wire                       rst,
+
+    input  wire [TLP_DATA_WIDTH-1:0]  up_rx_data,
+    input  wire [TLP_STRB_WIDTH-1:0]  up_rx_strb,
+    input  wire [127:0]               up_rx_hdr,
+    input  wire                       up_rx_valid,
+    input  wire                       up_rx_sop,
+    input  wire                       up_rx_eop,
+    output wire                       up_rx_ready,
+
+    output wire [TLP_DATA_WIDTH-1:0]  up_tx_data,
+    output wire [TLP_STRB_WIDTH-1:0]  up_tx_strb,
+    output wire [127:0]               up_tx_hdr,
+    output wire                       up_tx_valid,
+    output wire                       up_tx_sop,
+    output wire                       up_tx_eop,
+    input  wire                       up_tx_ready,
+
+    input  wire [TLP_DATA_WIDTH-1:0]  dn_rx_data,
+    input  wire [TLP_STRB_WIDTH-1:0]  dn_rx_strb,
+    input  wire [127:0]               dn_rx_hdr,
+    input  wire                       dn_rx_valid,
+    input  wire                       dn_rx_sop,
+    input  wire                       dn_rx_eop,
+    output wire                       dn_rx_ready,
+
+    output wire [TLP_DATA_WIDTH-1:0]  dn_tx_data,
+    output wire [TLP_STRB_WIDTH-1:0]  dn_tx_strb,
+    output wire [127:0]               dn_tx_hdr,
+    output wire                       dn_tx_valid,
+    output wire                       dn_tx_sop,
+    output wire                       dn_tx_eop,
+    input  wire                       dn_tx_ready,
+
+    // the real links: Link Capabilities (max) and Link Status (current) of each port
+    input  wire [3:0]                 up_link_max_speed,
+    input  wire [5:0]                 up_link_max_width,
+    input  wire [3:0]                 up_link_speed,
+    input  wire [5:0]                 up_link_width,
+    input  wire [3:0]                 dn_link_max_speed,
+    input  wire [5:0]                 dn_link_max_width,
+    input  wire [3:0]                 dn_link_speed,
+    input  wire [5:0]                 dn_link_width,
+    input  wire                       dn_link_up,
+
+    // fates of the TLPs received on each port, counter i at [i*CNT_WIDTH +: CNT_WIDTH]
+    // in PS_SW_CNT_* order (spec/switch.json)
+    output wire [`PS_SW_CNT_COUNT*CNT_WIDTH-1:0] up_rx_cnt,
+    output wire [`PS_SW_CNT_COUNT*CNT_WIDTH-1:0] dn_rx_cnt
+);
+
+initial begin
+    if (TLP_SEG_COUNT != 1) begin
+        $error("sw_router: only TLP_SEG_COUNT = 1 is implemented");
+        $finish;
+    end
+end
+
+wire up_mem_enable;
+wire up_bus_master;
+wire [7:0] up_primary_bus;
+wire [7:0] up_secondary_bus;
+wire [7:0] up_subordinate_bus;
+wire [11:0] up_mem_base;
+wire [11:0] up_mem_limit;
+wire [43:0] up_pref_base;
+wire [43:0] up_pref_limit;
+wire dn_mem_enable;
+wire dn_bus_master;
+wire [7:0] dn_primary_bus;
+wire [7:0] dn_secondary_bus;
+wire [7:0] dn_subordinate_bus;
+wire [11:0] dn_mem_base;
+wire [11:0] dn_mem_limit;
+wire [43:0] dn_pref_base;
+wire [43:0] dn_pref_limit;
+
+wire [9:0]  cfg_dw;
+wire        cfg_wr_up, cfg_wr_dn;
+wire [3:0]  cfg_be;
+wire [31:0] cfg_wr_data, cfg_rd_up, cfg_rd_dn;
+wire        up_ur_event, dn_ur_event;
+
+sw_cfg_space #(.DEVICE_ID(`PS_SW_UP_DEVICE_ID), .PORT_TYPE(4'd5), .PORT_NUMBER(8'd0)) up_cfg (
+    .clk(clk), .rst(rst),
+    .rd_dw(cfg_dw), .rd_data(cfg_rd_up),
+    .wr_en(cfg_wr_up), .wr_dw(cfg_dw), .wr_be(cfg_be), .wr_data(cfg_wr_data),
+    .link_max_speed(up_link_max_speed), .link_max_width(up_link_max_width),
+    .link_speed(up_link_speed), .link_width(up_link_width), .link_up(1'b1),
+    .ur_event(up_ur_event),
+    .mem_enable(up_mem_enable), .bus_master(up_bus_master), .primary_bus(up_primary_bus), .secondary_bus(up_secondary_bus), .subordinate_bus(up_subordinate_bus), .mem_base(up_mem_base), .mem_limit(up_mem_limit), .pref_base(up_pref_base), .pref_limit(up_pref_limit)
+);
+
+sw_cfg_space #(.DEVICE_ID(`PS_SW_DN_DEVICE_ID), .PORT_TYPE(4'd6), .PORT_NUMBER(8'd1)) dn_cfg (
+    .clk(clk), .rst(rst),
+    .rd_dw(cfg_dw), .rd_data(cfg_rd_dn),
+    .wr_en(cfg_wr_dn), .wr_dw(cfg_dw), .wr_be(cfg_be), .wr_data(cfg_wr_data),
+    .link_max_speed(dn_link_max_speed), .link_max_width(dn_link_max_width),
+    .link_speed(dn_link_speed), .link_width(dn_link_width), .link_up(dn_link_up),
+    .ur_event(dn_ur_event),
+    .mem_enable(dn_mem_enable), .bus_master(dn_bus_master), .primary_bus(dn_primary_bus), .secondary_bus(dn_secondary_bus), .subordinate_bus(dn_subordinate_bus), .mem_base(dn_mem_base), .mem_limit(dn_mem_limit), .pref_base(dn_pref_base), .pref_limit(dn_pref_limit)
+);
+// the downstream port's primary bus is the internal bus; routing uses the upstream copy
+wire unused_dn_primary = &{1'b0, dn_primary_bus, 1'b0};
+
+// host -> GPU
+wire [TLP_DATA_WIDTH-1:0] d_fwd_data;
+wire [TLP_STRB_WIDTH-1:0] d_fwd_strb;
+wire [127:0] d_fwd_hdr;
+wire d_fwd_sop, d_fwd_eop, d_fwd_valid, d_fwd_full;
+wire [1:0] d_fwd_cls;
+// GPU -> host
+wire [TLP_DATA_WIDTH-1:0] u_fwd_data;
+wire [TLP_STRB_WIDTH-1:0] u_fwd_strb;
+wire [127:0] u_fwd_hdr;
+wire u_fwd_sop, u_fwd_eop, u_fwd_valid, u_fwd_full;
+wire [1:0] u_fwd_cls;
+// local completions to the host (for up_rx) and to the GPU (for dn_rx)
+wire [127:0] u_loc_hdr, d_loc_hdr;
+wire [31:0] u_loc_data, d_loc_data;
+wire u_loc_has_data, d_loc_has_data, u_loc_valid, d_loc_valid, u_loc_full, d_loc_full;
+
+// the downstream ingress makes no configuration access
+wire [9:0]  dn_cfg_dw;
+wire        dn_cfg_wr_up, dn_cfg_wr_dn;
+wire [3:0]  dn_cfg_be;
+wire [31:0] dn_cfg_wr_data;
+wire unused_dn_cfg = &{1'b0, dn_cfg_dw, dn_cfg_wr_up, dn_cfg_wr_dn, dn_cfg_be, dn_cfg_wr_data, 1'b0};
+
+sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .FROM_UP(1), .CNT_WIDTH(CNT_WIDTH)) up_in (
+    .clk(clk), .rst(rst),
+    .rx_data(up_rx_data), .rx_strb(up_rx_strb), .rx_hdr(up_rx_hdr), .rx_valid(up_rx_valid),
+    .rx_sop(up_rx_sop), .rx_eop(up_rx_eop), .rx_ready(up_rx_ready),
+    .up_mem_enable(up_mem_enable),
+        .up_bus_master(up_bus_master),
+        .up_primary_bus(up_primary_bus),
+        .up_secondary_bus(up_secondary_bus),
+        .up_subordinate_bus(up_subordinate_bus),
+        .up_mem_base(up_mem_base),
+        .up_mem_limit(up_mem_limit),
+        .up_pref_base(up_pref_base),
+        .up_pref_limit(up_pref_limit),
+        .dn_mem_enable(dn_mem_enable),
+        .dn_bus_master(dn_bus_master),
+        .dn_secondary_bus(dn_secondary_bus),
+        .dn_subordinate_bus(dn_subordinate_bus),
+        .dn_mem_base(dn_mem_base),
+        .dn_mem_limit(dn_mem_limit),
+        .dn_pref_base(dn_pref_base),
+        .dn_pref_limit(dn_pref_limit),
+    .cfg_dw(cfg_dw), .cfg_wr_up(cfg_wr_up), .cfg_wr_dn(cfg_wr_dn), .cfg_be(cfg_be),
+    .cfg_wr_data(cfg_wr_data), .cfg_rd_up(cfg_rd_up), .cfg_rd_dn(cfg_rd_dn), .ur_event(up_ur_event),
+    .fwd_data(d_fwd_data), .fwd_strb(d_fwd_strb), .fwd_hdr(d_fwd_hdr), .fwd_sop(d_fwd_sop),
+    .fwd_eop(d_fwd_eop), .fwd_cls(d_fwd_cls), .fwd_valid(d_fwd_valid), .fwd_full(d_fwd_full),
+    .loc_hdr(u_loc_hdr), .loc_data(u_loc_data), .loc_has_data(u_loc_has_data),
+    .loc_valid(u_loc_valid), .loc_full(u_loc_full),
+    .cnt(up_rx_cnt)
+);
+
+sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .FROM_UP(0), .CNT_WIDTH(CNT_WIDTH)) dn_in (
+    .clk(clk), .rst(rst),
+    .rx_data(dn_rx_data), .rx_strb(dn_rx_strb), .rx_hdr(dn_rx_hdr), .rx_valid(dn_rx_valid),
+    .rx_sop(dn_rx_sop), .rx_eop(dn_rx_eop), .rx_ready(dn_rx_ready),
+    .up_mem_enable(up_mem_enable),
+        .up_bus_master(up_bus_master),
+        .up_primary_bus(up_primary_bus),
+        .up_secondary_bus(up_secondary_bus),
+        .up_subordinate_bus(up_subordinate_bus),
+        .up_mem_base(up_mem_base),
+        .up_mem_limit(up_mem_limit),
+        .up_pref_base(up_pref_base),
+        .up_pref_limit(up_pref_limit),
+        .dn_mem_enable(dn_mem_enable),
+        .dn_bus_master(dn_bus_master),
+        .dn_secondary_bus(dn_secondary_bus),
+        .dn_subordinate_bus(dn_subordinate_bus),
+        .dn_mem_base(dn_mem_base),
+        .dn_mem_limit(dn_mem_limit),
+        .dn_pref_base(dn_pref_base),
+        .dn_pref_limit(dn_pref_limit),
+    .cfg_dw(dn_cfg_dw), .cfg_wr_up(dn_cfg_wr_up), .cfg_wr_dn(dn_cfg_wr_dn), .cfg_be(dn_cfg_be),
+    .cfg_wr_data(dn_cfg_wr_data), .cfg_rd_up(32'd0), .cfg_rd_dn(32'd0), .ur_event(dn_ur_event),
+    .fwd_data(u_fwd_data), .fwd_strb(u_fwd_strb), .fwd_hdr(u_fwd_hdr), .fwd_sop(u_fwd_sop),
+    .fwd_eop(u_fwd_eop), .fwd_cls(u_fwd_cls), .fwd_valid(u_fwd_valid), .fwd_full(u_fwd_full),
+    .loc_hdr(d_loc_hdr), .loc_data(d_loc_data), .loc_has_data(d_loc_has_data),
+    .loc_valid(d_loc_valid), .loc_full(d_loc_full),
+    .cnt(dn_rx_cnt)
+);
+
+sw_egress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .QUEUE_ADDR_WIDTH(QUEUE_ADDR_WIDTH)) up_out (
+    .clk(clk), .rst(rst),
+    .fwd_data(u_fwd_data), .fwd_strb(u_fwd_strb), .fwd_hdr(u_fwd_hdr), .fwd_sop(u_fwd_sop),
+    .fwd_eop(u_fwd_eop), .fwd_cls(u_fwd_cls), .fwd_valid(u_fwd_valid), .fwd_full(u_fwd_full),
+    .loc_hdr(u_loc_hdr), .loc_data(u_loc_data), .loc_has_data(u_loc_has_data),
+    .loc_valid(u_loc_valid), .loc_full(u_loc_full),
+    .tx_data(up_tx_data), .tx_strb(up_tx_strb), .tx_hdr(up_tx_hdr), .tx_valid(up_tx_valid),
+    .tx_sop(up_tx_sop), .tx_eop(up_tx_eop), .tx_ready(up_tx_ready)
+);
+
+sw_egress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .QUEUE_ADDR_WIDTH(QUEUE_ADDR_WIDTH)) dn_out (
+    .clk(clk), .rst(rst),
+    .fwd_data(d_fwd_data), .fwd_strb(d_fwd_strb), .fwd_hdr(d_fwd_hdr), .fwd_sop(d_fwd_sop),
+    .fwd_eop(d_fwd_eop), .fwd_cls(d_fwd_cls), .fwd_valid(d_fwd_valid), .fwd_full(d_fwd_full),
+    .loc_hdr(d_loc_hdr), .loc_data(d_loc_data), .loc_has_data(d_loc_has_data),
+    .loc_valid(d_loc_valid), .loc_full(d_loc_full),
+    .tx_data(dn_tx_data), .tx_strb(dn_tx_strb), .tx_hdr(dn_tx_hdr), .tx_valid(dn_tx_valid),
+    .tx_sop(dn_tx_sop), .tx_eop(dn_tx_eop), .tx_ready(dn_tx_ready)
+);
+
+endmodule
+
+`resetall

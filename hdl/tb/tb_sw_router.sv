@@ -1,0 +1,435 @@
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "pcie_scope_regs.vh"
+
+`ifndef GOLDEN_DIR
+`define GOLDEN_DIR "build/hdl/switch-golden"
+`endif
+
+/*
+ * Self-checking testbench of sw_router (Icarus -g2012 and Verilator --binary --timing).
+ *
+ * Vectors come from the golden router (test/hdl/switch-golden.ts, $readmemh files in
+ * GOLDEN_DIR): the beats driven into each port, per phase, and the beats expected out of
+ * each port in four lists (forwarded posted, non-posted, completions; the switch's own
+ * completions). Phases (scenario() in switch-golden.ts): enumeration, illegal targets,
+ * GPU reads, host completions, reprogramming, Bus Master off, restore, random mixed
+ * traffic, full rate. In a phase both inputs run at once.
+ *
+ * Checked: every output beat against the head of its list (class from the header: a
+ * completion equal to the local list's head is local), so each TLP arrives once, in order
+ * within its class, rewritten as the golden model says; a non-posted request or forwarded
+ * completion only after the posted TLPs that entered before it (pb_*.hex); both ports'
+ * fate counters exactly at every phase end; beats held stable while not accepted (by
+ * construction of the driver, valid never drops before ready). Back-pressure phases: random
+ * idle input clocks and random output ready. Full-rate phases: valid on every clock, ready
+ * always; no input stall and no output bubble between a port's first and last beat.
+ */
+// testbench arithmetic mixes integer bookkeeping with DUT-width vectors on purpose
+/* verilator lint_off WIDTH */
+module tb_sw_router;
+
+`ifndef SEED
+`define SEED 1
+`endif
+
+localparam DW_BEAT = 8;
+localparam TLP_DATA_WIDTH = 32 * DW_BEAT;
+localparam TLP_STRB_WIDTH = DW_BEAT;
+localparam BW = 2 + TLP_STRB_WIDTH + TLP_DATA_WIDTH + 128;
+// vector capacity: beats per input port and per output list, TLPs per list (bench/switch.mjs raises them)
+`ifndef TB_MAXB
+`define TB_MAXB 16384
+`endif
+`ifndef TB_MAXT
+`define TB_MAXT 8192
+`endif
+localparam MAXB = `TB_MAXB;
+localparam MAXT = `TB_MAXT;
+localparam CNTN = `PS_SW_CNT_COUNT;
+localparam PH_WORDS = 1 + 2 + 8 + 8 + 2 * CNTN;
+localparam MAXPH = 16;
+
+reg clk = 1'b0;
+reg rst = 1'b1;
+always #2 clk = ~clk;
+
+// DUT ports: index 0 = up, 1 = dn
+reg  [TLP_DATA_WIDTH-1:0] up_rx_data = 0, dn_rx_data = 0;
+reg  [TLP_STRB_WIDTH-1:0] up_rx_strb = 0, dn_rx_strb = 0;
+reg  [127:0]              up_rx_hdr = 0, dn_rx_hdr = 0;
+reg                       up_rx_valid = 0, dn_rx_valid = 0;
+reg                       up_rx_sop = 0, dn_rx_sop = 0;
+reg                       up_rx_eop = 0, dn_rx_eop = 0;
+wire                      up_rx_ready, dn_rx_ready;
+wire [TLP_DATA_WIDTH-1:0] up_tx_data, dn_tx_data;
+wire [TLP_STRB_WIDTH-1:0] up_tx_strb, dn_tx_strb;
+wire [127:0]              up_tx_hdr, dn_tx_hdr;
+wire                      up_tx_valid, dn_tx_valid, up_tx_sop, dn_tx_sop, up_tx_eop, dn_tx_eop;
+reg                       up_tx_ready = 0, dn_tx_ready = 0;
+wire [CNTN*32-1:0]        up_rx_cnt, dn_rx_cnt;
+
+reg [31:0] params [0:15];
+
+`ifdef SWITCH_TOP
+// the switch design's top: the same switch with the probe on the GPU side and the CSR block
+reg  [11:0] s_axil_awaddr = 0, s_axil_araddr = 0;
+reg         s_axil_awvalid = 0, s_axil_wvalid = 0, s_axil_arvalid = 0;
+reg  [31:0] s_axil_wdata = 0;
+reg  [3:0]  s_axil_wstrb = 0;
+wire        s_axil_awready, s_axil_wready, s_axil_bvalid, s_axil_arready, s_axil_rvalid;
+wire [1:0]  s_axil_bresp, s_axil_rresp;
+wire [31:0] s_axil_rdata;
+pcie_scope_switch_top #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH)) dut (
+    .clk(clk), .rst(rst),
+    .up_rx_data(up_rx_data), .up_rx_strb(up_rx_strb), .up_rx_hdr(up_rx_hdr), .up_rx_valid(up_rx_valid),
+    .up_rx_sop(up_rx_sop), .up_rx_eop(up_rx_eop), .up_rx_ready(up_rx_ready),
+    .up_tx_data(up_tx_data), .up_tx_strb(up_tx_strb), .up_tx_hdr(up_tx_hdr), .up_tx_valid(up_tx_valid),
+    .up_tx_sop(up_tx_sop), .up_tx_eop(up_tx_eop), .up_tx_ready(up_tx_ready),
+    .dn_rx_data(dn_rx_data), .dn_rx_strb(dn_rx_strb), .dn_rx_hdr(dn_rx_hdr), .dn_rx_valid(dn_rx_valid),
+    .dn_rx_sop(dn_rx_sop), .dn_rx_eop(dn_rx_eop), .dn_rx_ready(dn_rx_ready),
+    .dn_tx_data(dn_tx_data), .dn_tx_strb(dn_tx_strb), .dn_tx_hdr(dn_tx_hdr), .dn_tx_valid(dn_tx_valid),
+    .dn_tx_sop(dn_tx_sop), .dn_tx_eop(dn_tx_eop), .dn_tx_ready(dn_tx_ready),
+    .up_link_max_speed(params[2][3:0]), .up_link_max_width(params[3][5:0]),
+    .up_link_speed(params[4][3:0]), .up_link_width(params[5][5:0]),
+    .dn_link_max_speed(params[6][3:0]), .dn_link_max_width(params[7][5:0]),
+    .dn_link_speed(params[8][3:0]), .dn_link_width(params[9][5:0]), .dn_link_up(params[10][0]),
+    .sw_up_rx_cnt(up_rx_cnt), .sw_dn_rx_cnt(dn_rx_cnt),
+    .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
+    .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready),
+    .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid), .s_axil_bready(1'b1),
+    .s_axil_araddr(s_axil_araddr), .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
+    .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(1'b1)
+);
+`else
+sw_router #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .QUEUE_ADDR_WIDTH(4)) dut (
+    .clk(clk), .rst(rst),
+    .up_rx_data(up_rx_data), .up_rx_strb(up_rx_strb), .up_rx_hdr(up_rx_hdr), .up_rx_valid(up_rx_valid),
+    .up_rx_sop(up_rx_sop), .up_rx_eop(up_rx_eop), .up_rx_ready(up_rx_ready),
+    .up_tx_data(up_tx_data), .up_tx_strb(up_tx_strb), .up_tx_hdr(up_tx_hdr), .up_tx_valid(up_tx_valid),
+    .up_tx_sop(up_tx_sop), .up_tx_eop(up_tx_eop), .up_tx_ready(up_tx_ready),
+    .dn_rx_data(dn_rx_data), .dn_rx_strb(dn_rx_strb), .dn_rx_hdr(dn_rx_hdr), .dn_rx_valid(dn_rx_valid),
+    .dn_rx_sop(dn_rx_sop), .dn_rx_eop(dn_rx_eop), .dn_rx_ready(dn_rx_ready),
+    .dn_tx_data(dn_tx_data), .dn_tx_strb(dn_tx_strb), .dn_tx_hdr(dn_tx_hdr), .dn_tx_valid(dn_tx_valid),
+    .dn_tx_sop(dn_tx_sop), .dn_tx_eop(dn_tx_eop), .dn_tx_ready(dn_tx_ready),
+    .up_link_max_speed(params[2][3:0]), .up_link_max_width(params[3][5:0]),
+    .up_link_speed(params[4][3:0]), .up_link_width(params[5][5:0]),
+    .dn_link_max_speed(params[6][3:0]), .dn_link_max_width(params[7][5:0]),
+    .dn_link_speed(params[8][3:0]), .dn_link_width(params[9][5:0]), .dn_link_up(params[10][0]),
+    .up_rx_cnt(up_rx_cnt), .dn_rx_cnt(dn_rx_cnt)
+);
+`endif
+
+reg [BW-1:0] in_beats [0:2*MAXB-1];        // port p at p*MAXB
+reg [BW-1:0] out_beats [0:8*MAXB-1];       // list k (port*4 + {P, NP, CPL, LOC}) at k*MAXB
+reg [31:0]   pb [0:8*MAXT-1];              // list k at k*MAXT
+reg [31:0]   ph [0:MAXPH*PH_WORDS-1];
+
+integer pass_count = 0;
+integer fail_count = 0;
+integer cyc = 0;
+integer seed = `SEED;
+integer phase = 0;
+reg     bp = 1'b1;                         // back-pressure in this phase
+integer in_lim [0:1];
+integer in_pos [0:1];
+integer out_pos [0:7];                     // beats taken from each list
+integer out_tlp [0:7];                     // TLPs started from each list
+integer p_done [0:1];                      // posted TLPs delivered per egress
+integer cur_list [0:1];                    // list of the TLP in progress per egress
+integer first_out [0:1];
+integer last_out [0:1];
+integer n_out [0:1];
+integer stalls = 0;
+integer k;
+
+always @(posedge clk) cyc <= cyc + 1;
+
+task fail;
+    input [8*80-1:0] what;
+    begin
+        fail_count = fail_count + 1;
+        if (fail_count <= 20) $display("FAIL @%0d phase %0d: %0s", cyc, phase, what);
+    end
+endtask
+
+// ---------------------------------------------------------------- input drivers
+// at a posedge: an accepted beat advances; a new beat is offered (randomly withheld under
+// back-pressure); an offered beat stays until accepted
+always @(posedge clk) begin : drive
+    reg [BW-1:0] b;
+    integer r0, r1, r2, r3;
+    if (!rst) begin
+        r0 = $random(seed);
+        r1 = $random(seed);
+        r2 = $random(seed);
+        r3 = $random(seed);
+        if (up_rx_valid && up_rx_ready) in_pos[0] = in_pos[0] + 1;
+        if (up_rx_valid && !up_rx_ready && !bp) stalls = stalls + 1;
+        if (!(up_rx_valid && !up_rx_ready)) begin
+            if (in_pos[0] < in_lim[0] && (!bp || (r0 & 3) != 0)) begin
+                b = in_beats[in_pos[0]];
+                {up_rx_sop, up_rx_eop, up_rx_strb, up_rx_data, up_rx_hdr} <= b;
+                up_rx_valid <= 1'b1;
+            end else begin
+                up_rx_valid <= 1'b0;
+            end
+        end
+        if (dn_rx_valid && dn_rx_ready) in_pos[1] = in_pos[1] + 1;
+        if (dn_rx_valid && !dn_rx_ready && !bp) stalls = stalls + 1;
+        if (!(dn_rx_valid && !dn_rx_ready)) begin
+            if (in_pos[1] < in_lim[1] && (!bp || (r1 & 3) != 0)) begin
+                b = in_beats[MAXB + in_pos[1]];
+                {dn_rx_sop, dn_rx_eop, dn_rx_strb, dn_rx_data, dn_rx_hdr} <= b;
+                dn_rx_valid <= 1'b1;
+            end else begin
+                dn_rx_valid <= 1'b0;
+            end
+        end
+        up_tx_ready <= !bp || (r2 % 3) != 0;
+        dn_tx_ready <= !bp || (r3 % 3) != 0;
+    end
+end
+
+// ---------------------------------------------------------------- output monitors
+
+function integer cls_of;
+    input [127:0] hdr;
+    begin
+        if ((hdr[124:121] == 4'b0000 && hdr[126]) || hdr[124:123] == 2'b10) cls_of = 0;      // posted
+        else if (hdr[124:121] == 4'b0101) cls_of = 2;                                      // completion
+        else cls_of = 1;
+    end
+endfunction
+
+task take;
+    input integer e;
+    input [BW-1:0] beat;
+    integer l, c;
+    reg [BW-1:0] loc_head;
+    begin
+        if (n_out[e] == 0) first_out[e] = cyc;
+        last_out[e] = cyc;
+        n_out[e] = n_out[e] + 1;
+        if (beat[BW-1]) begin
+            c = cls_of(beat[127:0]);
+            loc_head = out_beats[(e*4 + 3)*MAXB + out_pos[e*4 + 3]];
+            if (c == 2 && out_pos[e*4 + 3] < ph[phase*PH_WORDS + 3 + e*4 + 3] && loc_head[127:0] == beat[127:0]) c = 3;
+            l = e*4 + c;
+            cur_list[e] = l;
+            if ((c == 1 || c == 2) && out_tlp[l] < ph[phase*PH_WORDS + 11 + l] && p_done[e] < pb[l*MAXT + out_tlp[l]]) begin
+                fail("a non-posted request or completion passed a posted TLP");
+            end
+            if (c == 0) p_done[e] = p_done[e] + 1;
+            out_tlp[l] = out_tlp[l] + 1;
+        end
+        l = cur_list[e];
+        if (l < 0 || out_pos[l] >= ph[phase*PH_WORDS + 3 + l]) begin
+            fail("unexpected output beat");
+            $display("  port %0d list %0d beat %h", e, l, beat);
+        end else begin
+            if (beat !== out_beats[l*MAXB + out_pos[l]]) begin
+                fail("output beat differs from the golden router");
+                $display("  port %0d list %0d beat %0d\n  got  %h\n  want %h", e, l, out_pos[l], beat, out_beats[l*MAXB + out_pos[l]]);
+            end else begin
+                pass_count = pass_count + 1;
+            end
+            out_pos[l] = out_pos[l] + 1;
+        end
+        if (beat[BW-2]) cur_list[e] = -1;
+    end
+endtask
+
+always @(posedge clk) begin
+    if (!rst) begin
+        if (up_tx_valid && up_tx_ready) take(0, {up_tx_sop, up_tx_eop, up_tx_strb, up_tx_data, up_tx_hdr});
+        if (dn_tx_valid && dn_tx_ready) take(1, {dn_tx_sop, dn_tx_eop, dn_tx_strb, dn_tx_data, dn_tx_hdr});
+    end
+end
+
+`ifdef SWITCH_TOP
+// ---------------------------------------------------------------- the probe on the GPU side
+// what the probe must have seen, counted here from the GPU-side streams
+integer seen_mrd = 0, seen_cpld = 0, seen_ur = 0;
+always @(posedge clk) begin
+    if (!rst && dn_rx_valid && dn_rx_ready && dn_rx_sop && dn_rx_hdr[127:126] == 2'b00 && dn_rx_hdr[124:121] == 4'b0000)
+        seen_mrd = seen_mrd + 1;
+    if (!rst && dn_tx_valid && dn_tx_ready && dn_tx_sop && dn_tx_hdr[124:120] == 5'b01010) begin
+        if (dn_tx_hdr[126]) seen_cpld = seen_cpld + 1;
+        if (dn_tx_hdr[79:77] == 3'b001) seen_ur = seen_ur + 1;
+    end
+end
+
+// one access at a time; ready is sampled at the negedge before the edge that takes the handshake
+task axil_write;
+    input [11:0] addr;
+    input [31:0] data;
+    reg aw_done, w_done;
+    begin
+        aw_done = 0;
+        w_done = 0;
+        @(negedge clk);
+        s_axil_awaddr = addr;
+        s_axil_wdata = data;
+        s_axil_wstrb = 4'hf;
+        while (!aw_done || !w_done) begin
+            s_axil_awvalid = !aw_done;
+            s_axil_wvalid = !w_done;
+            if (s_axil_awvalid && s_axil_awready) aw_done = 1;
+            if (s_axil_wvalid && s_axil_wready) w_done = 1;
+            @(negedge clk);
+        end
+        s_axil_awvalid = 0;
+        s_axil_wvalid = 0;
+        while (!s_axil_bvalid) @(negedge clk);
+        if (s_axil_bresp != 2'b00) fail("BRESP");
+        @(negedge clk);
+    end
+endtask
+
+task axil_read;
+    input [11:0] addr;
+    output [31:0] data;
+    reg done;
+    begin
+        done = 0;
+        @(negedge clk);
+        while (!done) begin
+            s_axil_araddr = addr;
+            s_axil_arvalid = 1;
+            if (s_axil_arready) done = 1;
+            @(negedge clk);
+        end
+        s_axil_arvalid = 0;
+        while (!s_axil_rvalid) @(negedge clk);
+        data = s_axil_rdata;
+        @(negedge clk);
+    end
+endtask
+
+task check_probe;
+    input integer idx;
+    input integer want;
+    input [8*16-1:0] what;
+    reg [31:0] got;
+    begin
+        axil_read(`PS_REG_CNT_BASE + 8*idx, got);
+        if (got != want) begin
+            fail("probe counter");
+            $display("  %0s: got %0d want %0d", what, got, want);
+        end else begin
+            pass_count = pass_count + 1;
+        end
+    end
+endtask
+`endif
+
+// ---------------------------------------------------------------- phases
+
+function all_out;
+    input integer p;
+    integer i;
+    begin
+        all_out = 1;
+        for (i = 0; i < 8; i = i + 1) if (out_pos[i] < ph[p*PH_WORDS + 3 + i]) all_out = 0;
+    end
+endfunction
+
+integer nph, t0, i, e;
+initial begin
+    $readmemh({`GOLDEN_DIR, "/params.hex"}, params);
+    nph = params[0];
+    if (params[1] != CNTN || nph > MAXPH) begin
+        $display("0 passed, 1 failed");
+        $fatal(1, "tb_sw_router: golden vectors have %0d counters, the generated PS_SW_CNT_COUNT is %0d", params[1], CNTN);
+    end
+    $readmemh({`GOLDEN_DIR, "/phases.hex"}, ph, 0, nph*PH_WORDS - 1);
+    if (ph[(nph-1)*PH_WORDS + 1] > 0) $readmemh({`GOLDEN_DIR, "/in_up.hex"}, in_beats, 0, ph[(nph-1)*PH_WORDS + 1] - 1);
+    if (ph[(nph-1)*PH_WORDS + 2] > 0) $readmemh({`GOLDEN_DIR, "/in_dn.hex"}, in_beats, MAXB, MAXB + ph[(nph-1)*PH_WORDS + 2] - 1);
+    if (ph[(nph-1)*PH_WORDS + 3] > 0) $readmemh({`GOLDEN_DIR, "/out_up_P.hex"}, out_beats, 0*MAXB, 0*MAXB + ph[(nph-1)*PH_WORDS + 3] - 1);
+    if (ph[(nph-1)*PH_WORDS + 4] > 0) $readmemh({`GOLDEN_DIR, "/out_up_NP.hex"}, out_beats, 1*MAXB, 1*MAXB + ph[(nph-1)*PH_WORDS + 4] - 1);
+    if (ph[(nph-1)*PH_WORDS + 5] > 0) $readmemh({`GOLDEN_DIR, "/out_up_CPL.hex"}, out_beats, 2*MAXB, 2*MAXB + ph[(nph-1)*PH_WORDS + 5] - 1);
+    if (ph[(nph-1)*PH_WORDS + 6] > 0) $readmemh({`GOLDEN_DIR, "/out_up_LOC.hex"}, out_beats, 3*MAXB, 3*MAXB + ph[(nph-1)*PH_WORDS + 6] - 1);
+    if (ph[(nph-1)*PH_WORDS + 7] > 0) $readmemh({`GOLDEN_DIR, "/out_dn_P.hex"}, out_beats, 4*MAXB, 4*MAXB + ph[(nph-1)*PH_WORDS + 7] - 1);
+    if (ph[(nph-1)*PH_WORDS + 8] > 0) $readmemh({`GOLDEN_DIR, "/out_dn_NP.hex"}, out_beats, 5*MAXB, 5*MAXB + ph[(nph-1)*PH_WORDS + 8] - 1);
+    if (ph[(nph-1)*PH_WORDS + 9] > 0) $readmemh({`GOLDEN_DIR, "/out_dn_CPL.hex"}, out_beats, 6*MAXB, 6*MAXB + ph[(nph-1)*PH_WORDS + 9] - 1);
+    if (ph[(nph-1)*PH_WORDS + 10] > 0) $readmemh({`GOLDEN_DIR, "/out_dn_LOC.hex"}, out_beats, 7*MAXB, 7*MAXB + ph[(nph-1)*PH_WORDS + 10] - 1);
+    if (ph[(nph-1)*PH_WORDS + 12] > 0) $readmemh({`GOLDEN_DIR, "/pb_up_NP.hex"}, pb, 1*MAXT, 1*MAXT + ph[(nph-1)*PH_WORDS + 12] - 1);
+    if (ph[(nph-1)*PH_WORDS + 13] > 0) $readmemh({`GOLDEN_DIR, "/pb_up_CPL.hex"}, pb, 2*MAXT, 2*MAXT + ph[(nph-1)*PH_WORDS + 13] - 1);
+    if (ph[(nph-1)*PH_WORDS + 16] > 0) $readmemh({`GOLDEN_DIR, "/pb_dn_NP.hex"}, pb, 5*MAXT, 5*MAXT + ph[(nph-1)*PH_WORDS + 16] - 1);
+    if (ph[(nph-1)*PH_WORDS + 17] > 0) $readmemh({`GOLDEN_DIR, "/pb_dn_CPL.hex"}, pb, 6*MAXT, 6*MAXT + ph[(nph-1)*PH_WORDS + 17] - 1);
+    for (i = 0; i < 8; i = i + 1) begin
+        out_pos[i] = 0;
+        out_tlp[i] = 0;
+    end
+    for (e = 0; e < 2; e = e + 1) begin
+        in_pos[e] = 0;
+        in_lim[e] = 0;
+        p_done[e] = 0;
+        cur_list[e] = -1;
+    end
+    repeat (4) @(posedge clk);
+    @(negedge clk) rst = 1'b0;
+`ifdef SWITCH_TOP
+    axil_write(`PS_REG_CTRL, 32'd1 << `PS_REG_CTRL_ENABLE_BIT);
+`endif
+    for (phase = 0; phase < nph; phase = phase + 1) begin
+        @(negedge clk);
+        bp = ph[phase*PH_WORDS] != 0;
+        for (e = 0; e < 2; e = e + 1) begin
+            n_out[e] = 0;
+        end
+        stalls = 0;
+        in_lim[0] = ph[phase*PH_WORDS + 1];
+        in_lim[1] = ph[phase*PH_WORDS + 2];
+        t0 = cyc;
+        while (!(in_pos[0] == in_lim[0] && in_pos[1] == in_lim[1] && all_out(phase)) && cyc - t0 < 200000) @(negedge clk);
+        if (cyc - t0 >= 200000) begin
+            fail("phase timed out");
+            $display("  in %0d/%0d %0d/%0d", in_pos[0], in_lim[0], in_pos[1], in_lim[1]);
+            for (i = 0; i < 8; i = i + 1) $display("  list %0d: %0d of %0d beats", i, out_pos[i], ph[phase*PH_WORDS + 3 + i]);
+        end
+        // nothing more may come out
+        repeat (20) @(negedge clk);
+        for (k = 0; k < 2*CNTN; k = k + 1) begin
+            if ((k < CNTN ? up_rx_cnt[k*32 +: 32] : dn_rx_cnt[(k-CNTN)*32 +: 32]) != ph[phase*PH_WORDS + 19 + k]) begin
+                fail("fate counter");
+                $display("  %0s counter %0d: got %0d want %0d", k < CNTN ? "up" : "dn", k % CNTN,
+                         k < CNTN ? up_rx_cnt[k*32 +: 32] : dn_rx_cnt[(k-CNTN)*32 +: 32], ph[phase*PH_WORDS + 19 + k]);
+            end else begin
+                pass_count = pass_count + 1;
+            end
+        end
+        if (!bp) begin
+            if (stalls != 0) fail("input stalled at full rate");
+            for (e = 0; e < 2; e = e + 1) begin
+                if (n_out[e] != last_out[e] - first_out[e] + 1) begin
+                    fail("output bubble at full rate");
+                    $display("  port %0d: %0d beats over %0d clocks", e, n_out[e], last_out[e] - first_out[e] + 1);
+                end else begin
+                    pass_count = pass_count + 1;
+                end
+            end
+            $display("full rate: %0d + %0d beats in, %0d + %0d out, up port %0d clocks, dn port %0d clocks",
+                     in_lim[0] - ph[(phase-1)*PH_WORDS + 1], in_lim[1] - ph[(phase-1)*PH_WORDS + 2],
+                     n_out[0], n_out[1], last_out[0] - first_out[0] + 1, last_out[1] - first_out[1] + 1);
+        end
+        $display("phase %0d done at %0d", phase, cyc);
+    end
+`ifdef SWITCH_TOP
+    axil_write(`PS_REG_CMD, 32'd1 << `PS_REG_CMD_SNAPSHOT_BIT);
+    repeat (4) @(negedge clk);
+    check_probe(`PS_CNT_READS_STARTED, seen_mrd, "READS_STARTED");
+    check_probe(`PS_CNT_CPLD_COUNT, seen_cpld, "CPLD_COUNT");
+    check_probe(`PS_CNT_BAR_UR, seen_ur, "BAR_UR");
+    $display("probe on the GPU side: %0d reads, %0d CplD, %0d UR", seen_mrd, seen_cpld, seen_ur);
+`endif
+    $display("%0d passed, %0d failed", pass_count, fail_count);
+    if (fail_count != 0) $fatal(1, "tb_sw_router failed");
+    $finish;
+end
+
+endmodule
+
+`resetall
