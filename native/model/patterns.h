@@ -218,16 +218,19 @@ inline bool element_bytes_valid(uint64_t e)
     return false;
 }
 
+inline bool ps_in_limits(uint64_t v, uint64_t min, uint64_t max, uint64_t multiple)
+{
+    return v >= min && v <= max && v % multiple == 0;
+}
+
 // The workload rules every runner applies (spec limits, plus whole and naturally aligned loads).
 // Returns true when valid; else false with the first problem as one sentence in `err`.
 inline bool workload_valid(uint64_t bytes, uint32_t offset, uint32_t element_bytes, char *err,
                            size_t errlen)
 {
-    if (bytes < kWorkloadBytesMin || bytes > kWorkloadBytesMax
-        || bytes % kWorkloadBytesMultiple != 0)
+    if (!ps_in_limits(bytes, kWorkloadBytesMin, kWorkloadBytesMax, kWorkloadBytesMultiple))
         snprintf(err, errlen, "bytes must be %s", kWorkloadBytesRule);
-    else if (offset < kWorkloadOffsetMin || offset > kWorkloadOffsetMax
-             || offset % kWorkloadOffsetMultiple != 0)
+    else if (!ps_in_limits(offset, kWorkloadOffsetMin, kWorkloadOffsetMax, kWorkloadOffsetMultiple))
         snprintf(err, errlen, "offset must be %s", kWorkloadOffsetRule);
     else if (!element_bytes_valid(element_bytes))
         snprintf(err, errlen, "element bytes must be %s", kElementBytesRule);
