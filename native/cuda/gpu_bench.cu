@@ -163,6 +163,7 @@ Status describe(int dev, DeviceInfo *d, char *err, size_t errlen)
     d->pcie_width = link.max_width;
     d->pcie_gen_current = link.cur_gen;
     d->pcie_width_current = link.cur_width;
+    snprintf(d->nvidia_driver, sizeof d->nvidia_driver, "%s", link.driver);
     return Status::Ok;
 }
 

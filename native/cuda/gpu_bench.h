@@ -43,6 +43,7 @@ struct DeviceInfo {
     char pci_bus_id[32];    // "0000:65:00.0"
     int pcie_gen_current;   // NVML current link generation (after the run), -1 unknown
     int pcie_width_current; // NVML current link width, -1 unknown
+    char nvidia_driver[32]; // NVML's driver version ("580.65.06"), "" unknown
 };
 
 struct Timing {

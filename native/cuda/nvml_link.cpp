@@ -11,6 +11,7 @@ using InitFn = int (*)();
 using ShutdownFn = int (*)();
 using HandleFn = int (*)(const char *, NvmlDevice *);
 using UintFn = int (*)(NvmlDevice, unsigned int *);
+using DriverFn = int (*)(char *, unsigned int);
 
 template <class F> F sym(void *lib, const char *name)
 {
@@ -35,6 +36,9 @@ PcieLink query_pcie_link(const char *pci_bus_id)
     auto handle = sym<HandleFn>(lib, "nvmlDeviceGetHandleByPciBusId_v2");
     NvmlDevice dev = nullptr;
     if (init && shutdown && handle && init() == 0) {
+        auto driver = sym<DriverFn>(lib, "nvmlSystemGetDriverVersion");
+        if (driver && driver(link.driver, sizeof link.driver) != 0)
+            link.driver[0] = 0;
         if (handle(pci_bus_id, &dev) == 0) {
             link.max_gen = value(sym<UintFn>(lib, "nvmlDeviceGetMaxPcieLinkGeneration"), dev);
             link.max_width = value(sym<UintFn>(lib, "nvmlDeviceGetMaxPcieLinkWidth"), dev);

@@ -9,6 +9,7 @@ namespace ps::gpu {
 struct PcieLink {
     int max_gen = -1, max_width = -1; // what device and system support together
     int cur_gen = -1, cur_width = -1; // as trained now (an idle GPU may downclock its link)
+    char driver[32] = "";             // the NVIDIA driver's version, e.g. "580.65.06"
 };
 
 // `pci_bus_id` as cudaDeviceGetPCIBusId writes it ("0000:65:00.0").

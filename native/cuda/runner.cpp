@@ -229,8 +229,10 @@ std::string device_json(const DeviceInfo &d)
 {
     return "{\"name\":\"" + escape(d.name) + "\",\"pciBusId\":\"" + escape(d.pci_bus_id)
         + "\",\"pcieGen\":" + opt_int(d.pcie_gen) + ",\"pcieWidth\":" + opt_int(d.pcie_width)
-        + ",\"pcieGenCurrent\":" + opt_int(d.pcie_gen_current) + ",\"pcieWidthCurrent\":"
-        + opt_int(d.pcie_width_current) + ",\"smCount\":" + std::to_string(d.sm_count)
+        + ",\"pcieGenCurrent\":" + opt_int(d.pcie_gen_current)
+        + ",\"pcieWidthCurrent\":" + opt_int(d.pcie_width_current)
+        + ",\"smCount\":" + std::to_string(d.sm_count) + ",\"nvidiaDriver\":"
+        + (d.nvidia_driver[0] ? "\"" + escape(d.nvidia_driver) + "\"" : std::string("null"))
         + ",\"computeCapability\":\"" + std::to_string(d.cc_major) + "."
         + std::to_string(d.cc_minor) + "\",\"driverVersion\":" + std::to_string(d.driver_version)
         + ",\"runtimeVersion\":" + std::to_string(d.runtime_version) + "}";

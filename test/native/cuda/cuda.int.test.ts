@@ -85,11 +85,19 @@ describe('native/cuda host tests (kernel body on the CPU)', () => {
     // Gen5 x16: the project's 128-B ceiling (link.h: 128 of 148 wire bytes per completion)
     expect(ok!.ceiling128Gbps).toBeCloseTo(49.17, 1)
     expect(ok!.ratioToCeiling128).toBeCloseTo(ok!.kernelGbps / ok!.ceiling128Gbps, 4)
-    expect(ok!.device).toMatchObject({ name: 'Test "GPU"', pcieGen: 5, pcieWidth: 16, computeCapability: '9.0', driverVersion: 13000 })
+    expect(ok!.device).toMatchObject({
+      name: 'Test "GPU"',
+      pcieGen: 5,
+      pcieWidth: 16,
+      computeCapability: '9.0',
+      driverVersion: 13000,
+      nvidiaDriver: '580.65.06',
+    })
     expect(mismatch!.error).toEqual({ code: 'PS_GPU_CHECKSUM', message: "the kernel's checksum differs" })
     expect(mismatch!.checksum.ok).toBe(false)
     expect(mismatch!.ceiling128Gbps).toBeNull()
     expect(mismatch!.device.pcieGen).toBeNull()
+    expect(mismatch!.device.nvidiaDriver).toBeNull()
     expect(cudaErr!.kernel).toBeUndefined()
     expect(cudaErr!.error.code).toBe('PS_GPU_CUDA')
     expect(noDev).toEqual({ error: { code: 'PS_GPU_NO_DEVICE', message: 'no CUDA device is usable on this machine: none' } })
@@ -120,6 +128,36 @@ describe('the stub runner (-DPS_ENABLE_CUDA=OFF)', () => {
     const out = runRunner(bin, ['--pattern', 'strided', '--offset', '8', '--element-bytes', '16'])
     expect(out.status).toBe(2)
     expect(errorOf(out)).toMatchObject({ code: 'PS_GPU_BAD_ARGUMENT', message: expect.stringMatching(/aligned loads/) })
+  })
+})
+
+describe('pcie-scope-model (the traffic model for one workload, for bench/gpu-ncu.mjs)', () => {
+  it('predicts MRd count, size mix and the GPU-side PCIe byte counters; bad arguments exit 2', () => {
+    const b = buildRunner('gpu-stub', ['--no-cuda'])
+    expect(b.status, b.output).toBe(0)
+    const model = resolve(root, 'build/gpu-stub/pcie-scope-model')
+    const n = 1 << 20
+    const a = runRunner(model, ['--pattern', 'merged-aligned', '--bytes', String(n)])
+    expect(a.status).toBe(0)
+    expect(a.objects[0]).toMatchObject({
+      pattern: 'merged-aligned',
+      offset: 0,
+      elementBytes: 4,
+      l1: 'ideal',
+      mrd: { count: n / 128, bySize: { '128': n / 128 }, bytes: n },
+      pcieWriteBytes: (16 * n) / 128,
+      pcieReadBytes: n + (12 * n) / 128,
+      sectorsPerRequest: 4,
+    })
+    const s = runRunner(model, ['--pattern', 'strided', '--bytes', String(n), '--element-bytes', '8', '--l1', 'bypass'])
+    expect(s.objects[0]).toMatchObject({ mrd: { count: n / 8, bySize: { '32': n / 8 } }, sectorsPerRequest: 1 })
+    const m = runRunner(model, ['--pattern', 'merged-misaligned', '--bytes', String(n)])
+    expect(m.objects[0]).toMatchObject({ offset: 32, mrd: { bySize: { '32': n / 128, '96': n / 128 } } })
+    for (const bad of [['--bytes', '64'], ['--pattern', 'zig', '--bytes', '64'], ['--pattern', 'strided', '--bytes', '64', '--offset', '8', '--element-bytes', '16']]) {
+      const r = runRunner(model, bad)
+      expect(r.status, bad.join(' ')).toBe(2)
+      expect((r.objects[0]!.error as { code: string }).code).toBe('PS_MODEL_BAD_ARGUMENT')
+    }
   })
 })
 

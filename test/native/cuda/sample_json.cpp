@@ -18,6 +18,7 @@ int main()
     r.device.pcie_gen_current = 5;
     r.device.pcie_width_current = 16;
     r.device.sm_count = 132;
+    snprintf(r.device.nvidia_driver, sizeof r.device.nvidia_driver, "580.65.06");
     r.device.cc_major = 9;
     r.device.cc_minor = 0;
     r.device.driver_version = 13000;
@@ -38,6 +39,7 @@ int main()
     r.checksum_gpu = 1;
     r.checksum_ok = false;
     r.device.pcie_gen = r.device.pcie_width = -1; // NVML missing: nulls, no ceiling
+    r.device.nvidia_driver[0] = 0;
     puts(result_json(cfg, r, Status::ChecksumMismatch, "the kernel's checksum differs").c_str());
     puts(result_json(cfg, r, Status::CudaError, "kernel failed: \"unspecified launch failure\"")
              .c_str());
