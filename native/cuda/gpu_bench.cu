@@ -68,9 +68,12 @@ template <> struct DeviceLoad<16, true> {
 };
 
 // The kernel of pattern P: every thread runs the pattern's loop (kernel_body.h thread_sum), the
-// warp adds its lanes' sums and one lane adds that into *sum.
+// warp adds its lanes' sums and one lane adds that into *sum. At least 8 blocks per SM (<= 32
+// registers): the reference grid of patterns.h (8 x 132 blocks) is resident at once on a 132-SM
+// Hopper GPU, as the traffic model's resident set assumes.
+constexpr int kMinBlocksPerSm = 8;
 template <Pattern P, uint32_t E, bool Bypass>
-__global__ void __launch_bounds__(kBlockThreads)
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
     zc_read(PatternSpec spec, const unsigned char *base, unsigned long long *sum)
 {
     const PatternSpec s = fixed_spec<P, E>(spec);
