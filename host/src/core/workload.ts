@@ -51,6 +51,9 @@ export const elementBytesOf = (w: Pick<Workload, 'elementBytes'>): ElementBytes 
 /** The L1 use a workload runs with (absent = the spec default). */
 export const l1Of = (w: Pick<Workload, 'l1'>): L1LoadName => w.l1 ?? L1_LOAD_DEFAULT
 
+/** One key per distinct workload (an absent field and its default are the same workload). */
+export const workloadKey = (w: Workload): string => `${w.pattern}/${w.bytes}/${w.offset}/${elementBytesOf(w)}/${l1Of(w)}`
+
 /** The offset a pattern runs at when none is given (spec `defaultOffset`). */
 export const defaultOffset = (p: PatternName): number => PATTERN_SPECS.find((s) => s.name === p)?.defaultOffset ?? 0
 
