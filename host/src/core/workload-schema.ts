@@ -62,7 +62,7 @@ export const withDefaults = (w: z.infer<typeof WorkloadFields>): Workload => ({
 })
 
 /** Whole, naturally aligned loads: bytes and offset are multiples of the lane width. */
-const checkAlignment = (w: Workload, ctx: z.RefinementCtx): void => {
+export const checkAlignment = (w: Workload, ctx: z.RefinementCtx): void => {
   const e = elementBytesOf(w)
   if (w.bytes % e !== 0)
     ctx.addIssue({ code: 'custom', path: ['bytes'], message: `bytes must be a multiple of elementBytes ${e} (whole loads)` })
