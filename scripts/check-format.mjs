@@ -21,7 +21,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const FORMATTED_ROOTS = ['firmware', 'test/firmware', 'native', 'test/native']
 
 /** File endings clang-format checks. */
-const EXTENSIONS = ['.c', '.h', '.cpp', '.hpp', '.cc', '.hh']
+const EXTENSIONS = ['.c', '.h', '.cpp', '.hpp', '.cc', '.hh', '.cu', '.cuh']
 /** Folder names never descended into: generated code (spec/generate.ts) and build outputs. */
 const SKIP_DIRS = new Set(['generated', 'build', 'node_modules', '.git'])
 

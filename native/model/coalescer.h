@@ -30,6 +30,18 @@ enum class L1Mode : uint8_t {
     Off = 1
 };
 
+// The spec's L1 load kinds (spec/workloads.json `l1`): bypass loads (ld.global.cg) are mode Off.
+inline L1Mode l1_mode_of(L1Load l)
+{
+    switch (l) {
+    case L1Load::Ideal:
+        return L1Mode::Ideal;
+    case L1Load::Bypass:
+        return L1Mode::Off;
+    }
+    return L1Mode::Ideal;
+}
+
 struct Mrd {
     uint64_t addr;
     uint32_t len;

@@ -1,5 +1,5 @@
 // pcie-scope access patterns: the ONE definition of each pattern, shared by the traffic model
-// (native/model, native/twin) and the CUDA zero-copy kernels (native/zc).
+// (native/model, native/twin) and the CUDA zero-copy kernels (native/cuda).
 //
 // A pattern is written exactly as a kernel loop computes it:
 //
@@ -7,7 +7,7 @@
 //     for (uint32_t i = 0; i < s.iterations; ++i) {        // every thread runs the same loop
 //         uint64_t off;
 //         if (pattern_access(spec, s, thread, i, &off))     // active predicate + byte offset
-//             acc += *(const uint32_t *)(base + off);       // one lane_bytes-wide load
+//             acc += load<E>(base + off);                   // one lane_bytes-wide load
 //     }
 //
 // `thread` is the global thread index (blockIdx.x * blockDim.x + threadIdx.x); warp w holds
@@ -15,24 +15,33 @@
 // `spec.offset` shifts every pattern's data (merged-misaligned defaults to 32). `spec.bytes` is
 // the number of useful bytes read; the buffer must hold offset + bytes bytes.
 //
-// Patterns (4-B lanes):
-//   strided           thread t walks its own 128-B chunk: iteration i reads offset + 128 t + 4 i,
-//                     32 iterations; threads = ceil(bytes / 128), no grid stride.
-//   merged-aligned    a warp reads one 128-B line per instruction: lane l reads
-//                     offset + 128 line + 4 l. Lines are assigned GRID-STRIDE: warp w's k-th
-//                     instruction reads line w + k * warps, with warps = min(lines, grid_warps)
-//                     and iterations = ceil(lines / warps); a lane is active while its byte index
-//                     is below `bytes` (so the last, partial line is masked like a kernel's bound
-//                     check). Run round-robin over all warps, the lines come out in address order.
-//   merged-misaligned the same loop with offset (default 32): each warp instruction straddles two
-//                     lines (R4: 96 + 32 B for +32).
+// E = spec.element_bytes, the width of every lane's load (4, 8 or 16: a word, a pair, a vector;
+// spec/workloads.json). bytes and offset are multiples of E, so every load is naturally aligned
+// (a GPU faults on a misaligned vector load) and the last load ends exactly at `bytes`.
+//
+// Patterns:
+//   strided           thread t walks its own 128-B chunk: iteration i reads offset + 128 t + E i,
+//                     128 / E iterations (32, 16, 8); threads = ceil(bytes / 128), no grid
+//                     stride. Every load of one instruction lands in a different line.
+//   merged-aligned    a warp instruction reads one SPAN of 32 E bytes (E / 4 lines: 128, 256,
+//                     512 B): lane l reads offset + 32 E u + E l for span u. Spans are assigned
+//                     GRID-STRIDE: warp w's k-th instruction reads span u = w + k * warps, with
+//                     warps = min(spans, grid_warps), spans = ceil(bytes / (32 E)) and
+//                     iterations = ceil(spans / warps); a lane is active while its byte index is
+//                     below `bytes` (the last, partial span is masked like a kernel's bound check).
+//                     Run round-robin over all warps, the spans come out in address order.
+//   merged-misaligned the same loop with offset (default 32): each warp instruction's span
+//                     straddles E / 4 + 1 lines (R4: 96 + 32 B at +32 with 4-B lanes; 96 + 128 +
+//                     32 with 8-B lanes; 96 + 3 x 128 + 32 with 16-B lanes).
 //
 // Device-visible parts use no STL and no exceptions; PS_HD marks them __host__ __device__ under
-// nvcc. The name helpers at the bottom are host-only.
+// nvcc. The name helpers and the argument check at the bottom are host-only.
 #ifndef PCIE_SCOPE_MODEL_PATTERNS_H
 #define PCIE_SCOPE_MODEL_PATTERNS_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "generated/workloads.h"
 
@@ -62,25 +71,29 @@ static_assert(kSpecLineBytes == kLineBytes,
 
 struct PatternSpec {
     Pattern pattern;
-    uint64_t bytes;      // useful bytes read
-    uint32_t offset;     // byte offset of the data from the 128-B aligned base (multiple of 4)
-    uint64_t grid_warps; // warps in the grid of the grid-stride (merged) kernels
+    uint64_t bytes;         // useful bytes read (a multiple of element_bytes)
+    uint32_t offset;        // byte offset of the data from the 128-B aligned base (multiple of E)
+    uint32_t element_bytes; // E: bytes per lane load, 4, 8 or 16
+    uint64_t grid_warps;    // warps in the grid of the grid-stride (merged) kernels
 };
 
 struct PatternShape {
     uint64_t threads;    // threads to launch (a multiple of 32)
     uint64_t warps;      // threads / 32
     uint32_t iterations; // loop trip count of every thread
-    uint32_t lane_bytes; // bytes per load
+    uint32_t lane_bytes; // bytes per load (E)
+    uint64_t span_bytes; // bytes one warp instruction covers when all lanes are active: 32 E
 };
 
 PS_HD inline PatternSpec make_pattern_spec(Pattern p, uint64_t bytes, uint32_t offset,
+                                           uint32_t element_bytes = kElementBytesDefault,
                                            uint64_t grid_warps = kDefaultGridWarps)
 {
     PatternSpec s;
     s.pattern = p;
     s.bytes = bytes;
     s.offset = offset;
+    s.element_bytes = element_bytes ? element_bytes : kElementBytesDefault;
     s.grid_warps = grid_warps ? grid_warps : 1;
     return s;
 }
@@ -90,18 +103,22 @@ PS_HD inline uint64_t ps_div_ceil(uint64_t a, uint64_t b) { return (a + b - 1) /
 PS_HD inline PatternShape pattern_shape(const PatternSpec &spec)
 {
     PatternShape s;
-    s.lane_bytes = 4;
-    const uint64_t lines = ps_div_ceil(spec.bytes, kLineBytes);
+    s.lane_bytes = spec.element_bytes;
+    s.span_bytes = (uint64_t)kWarpSize * s.lane_bytes;
     switch (spec.pattern) {
-    case Pattern::Strided:
-        s.warps = ps_div_ceil(lines, kWarpSize); // one thread per 128-B chunk
-        s.iterations = kLineBytes / 4;           // 32
+    case Pattern::Strided: {
+        const uint64_t chunks = ps_div_ceil(spec.bytes, kLineBytes);
+        s.warps = ps_div_ceil(chunks, kWarpSize); // one thread per 128-B chunk
+        s.iterations = kLineBytes / s.lane_bytes; // 32, 16, 8
         break;
+    }
     case Pattern::MergedAligned:
-    case Pattern::MergedMisaligned:
-        s.warps = lines < spec.grid_warps ? lines : spec.grid_warps;
-        s.iterations = s.warps ? (uint32_t)ps_div_ceil(lines, s.warps) : 0;
+    case Pattern::MergedMisaligned: {
+        const uint64_t spans = ps_div_ceil(spec.bytes, s.span_bytes);
+        s.warps = spans < spec.grid_warps ? spans : spec.grid_warps;
+        s.iterations = s.warps ? (uint32_t)ps_div_ceil(spans, s.warps) : 0;
         break;
+    }
     }
     s.threads = s.warps * kWarpSize;
     return s;
@@ -115,14 +132,14 @@ PS_HD inline bool pattern_access(const PatternSpec &spec, const PatternShape &sh
     uint64_t index = 0; // byte index into the useful data
     switch (spec.pattern) {
     case Pattern::Strided:
-        index = thread * kLineBytes + 4ull * iteration;
+        index = thread * kLineBytes + (uint64_t)shape.lane_bytes * iteration;
         break;
     case Pattern::MergedAligned:
     case Pattern::MergedMisaligned: {
         const uint64_t warp = thread / kWarpSize;
         const uint64_t lane = thread % kWarpSize;
-        const uint64_t line = warp + (uint64_t)iteration * shape.warps;
-        index = line * kLineBytes + 4ull * lane;
+        const uint64_t span = warp + (uint64_t)iteration * shape.warps;
+        index = span * shape.span_bytes + (uint64_t)shape.lane_bytes * lane;
         break;
     }
     }
@@ -132,6 +149,15 @@ PS_HD inline bool pattern_access(const PatternSpec &spec, const PatternShape &sh
 
 // ---- host-only helpers (names and defaults from the spec's table) -----------------------------
 #if !defined(__CUDA_ARCH__)
+inline bool ps_str_eq(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        ++a;
+        ++b;
+    }
+    return *a == 0 && *b == 0;
+}
+
 inline const char *pattern_name(Pattern p)
 {
     for (const PatternInfo &info : kPatterns) {
@@ -145,13 +171,7 @@ inline const char *pattern_name(Pattern p)
 inline bool pattern_from_name(const char *name, Pattern *out)
 {
     for (const PatternInfo &info : kPatterns) {
-        const char *a = info.name;
-        const char *b = name;
-        while (*a && *a == *b) {
-            ++a;
-            ++b;
-        }
-        if (*a == 0 && *b == 0) {
+        if (ps_str_eq(info.name, name)) {
             *out = info.pattern;
             return true;
         }
@@ -166,6 +186,63 @@ inline uint32_t pattern_default_offset(Pattern p)
             return info.default_offset;
     }
     return 0;
+}
+
+inline const char *l1_load_name(L1Load l)
+{
+    for (const L1LoadInfo &info : kL1Loads) {
+        if (info.load == l)
+            return info.name;
+    }
+    return "?";
+}
+
+// Returns false for an unknown name ("ideal", "bypass").
+inline bool l1_load_from_name(const char *name, L1Load *out)
+{
+    for (const L1LoadInfo &info : kL1Loads) {
+        if (ps_str_eq(info.name, name)) {
+            *out = info.load;
+            return true;
+        }
+    }
+    return false;
+}
+
+inline bool element_bytes_valid(uint64_t e)
+{
+    for (uint32_t v : kElementBytesValues) {
+        if (v == e)
+            return true;
+    }
+    return false;
+}
+
+inline bool ps_in_limits(uint64_t v, uint64_t min, uint64_t max, uint64_t multiple)
+{
+    return v >= min && v <= max && v % multiple == 0;
+}
+
+// The workload rules every runner applies (spec limits, plus whole and naturally aligned loads).
+// Returns true when valid; else false with the first problem as one sentence in `err`.
+inline bool workload_valid(uint64_t bytes, uint32_t offset, uint32_t element_bytes, char *err,
+                           size_t errlen)
+{
+    if (!ps_in_limits(bytes, kWorkloadBytesMin, kWorkloadBytesMax, kWorkloadBytesMultiple))
+        snprintf(err, errlen, "bytes must be %s", kWorkloadBytesRule);
+    else if (!ps_in_limits(offset, kWorkloadOffsetMin, kWorkloadOffsetMax, kWorkloadOffsetMultiple))
+        snprintf(err, errlen, "offset must be %s", kWorkloadOffsetRule);
+    else if (!element_bytes_valid(element_bytes))
+        snprintf(err, errlen, "element bytes must be %s", kElementBytesRule);
+    else if (bytes % element_bytes != 0)
+        snprintf(err, errlen, "bytes must be a multiple of the element bytes (%u): whole loads",
+                 element_bytes);
+    else if (offset % element_bytes != 0)
+        snprintf(err, errlen, "offset must be a multiple of the element bytes (%u): aligned loads",
+                 element_bytes);
+    else
+        return true;
+    return false;
 }
 #endif
 

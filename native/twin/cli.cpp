@@ -64,7 +64,8 @@ const char *usage()
             "usage: pcie-scope-twin [--latency-cycles N | --latency-ns N] [--cpl-split 0|64|128]\n"
             "                       [--tags N]\n"
             "                       [--link genGxL|ideal]\n"
-            "                       [--run PATTERN --bytes N [--offset B]] [--help]\n"
+            "                       [--run PATTERN --bytes N [--offset B] [--element-bytes E]\n"
+            "                        [--l1 ideal|bypass]] [--help]\n"
             "\n"
             "The pcie-scope digital twin: the Verilated RTL (pcie_scope_bar_top), the GPU traffic\n"
             "model and the firmware, behind a pseudo-terminal.\n"
@@ -92,31 +93,34 @@ const char *usage()
         + kWorkloadOffsetRule + "\n                      (default: the pattern's, "
         + default_offsets()
         + ")\n"
+          "  --element-bytes E   bytes per lane load, "
+        + kElementBytesRule
+        + " (default 4); bytes and offset must be\n"
+          "                      multiples of it\n"
+          "  --l1 MODE           "
+        + kL1LoadNameList
+        + ": default loads cached in L1, or ld.global.cg\n"
+          "                      loads that bypass it (default ideal)\n"
           "\n"
           "stdout: one JSON event per line (ready, done, error). stdin: `run ID PATTERN BYTES\n"
-          "OFFSET`, `quit`; EOF = quit.\n";
+          "OFFSET [ELEMENT_BYTES [L1]]`, `quit`; EOF = quit.\n";
     return text.c_str();
 }
 
-bool check_workload(uint64_t bytes, uint32_t offset, std::string *err)
+bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std::string *err)
 {
-    if (bytes < kWorkloadBytesMin || bytes > kWorkloadBytesMax
-        || bytes % kWorkloadBytesMultiple != 0) {
-        *err = std::string("bytes must be ") + kWorkloadBytesRule;
-        return false;
-    }
-    if (offset < kWorkloadOffsetMin || offset > kWorkloadOffsetMax
-        || offset % kWorkloadOffsetMultiple != 0) {
-        *err = std::string("offset must be ") + kWorkloadOffsetRule;
-        return false;
-    }
-    return true;
+    char msg[160];
+    if (workload_valid(bytes, offset, element_bytes, msg, sizeof msg))
+        return true;
+    *err = msg;
+    return false;
 }
 
 bool parse_options(int argc, char **argv, Options *o, std::string *err)
 {
     bool bytes_given = false;
     bool cycles_given = false;
+    bool element_given = false; // --element-bytes or --l1
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](uint64_t *v) -> bool {
@@ -178,6 +182,22 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
             }
             ++i;
             o->batch = true;
+        } else if (a == "--element-bytes") {
+            if (!value(&v))
+                return false;
+            if (!element_bytes_valid(v)) {
+                *err = std::string("--element-bytes must be ") + kElementBytesRule;
+                return false;
+            }
+            o->element_bytes = (uint32_t)v;
+            element_given = true;
+        } else if (a == "--l1") {
+            if (i + 1 >= argc || !l1_load_from_name(argv[i + 1], &o->l1)) {
+                *err = std::string("--l1 must be one of ") + kL1LoadNameList;
+                return false;
+            }
+            ++i;
+            element_given = true;
         } else if (a == "--bytes") {
             if (!value(&v))
                 return false;
@@ -203,8 +223,8 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
         *err = "--latency-cycles and --latency-ns set the same register: give one";
         return false;
     }
-    if (!o->batch && (bytes_given || o->offset_given || o->model_only)) {
-        *err = "--bytes, --offset and --model-only need --run";
+    if (!o->batch && (bytes_given || o->offset_given || o->model_only || element_given)) {
+        *err = "--bytes, --offset, --element-bytes, --l1 and --model-only need --run";
         return false;
     }
     if (o->batch) {
@@ -214,7 +234,7 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
         }
         if (!o->offset_given)
             o->offset = pattern_default_offset(o->pattern);
-        if (!check_workload(o->bytes, o->offset, err))
+        if (!check_workload(o->bytes, o->offset, o->element_bytes, err))
             return false;
     }
     return true;
@@ -233,8 +253,8 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
         return CommandKind::Quit;
     }
     if (t[0] == "run") {
-        if (t.size() != 5) {
-            *err = "usage: run ID PATTERN BYTES OFFSET";
+        if (t.size() < 5 || t.size() > 7) {
+            *err = "usage: run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]";
             return CommandKind::Error;
         }
         uint64_t off = 0;
@@ -255,13 +275,28 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
             return CommandKind::Error;
         }
         run->offset = (uint32_t)off;
-        if (!check_workload(run->bytes, run->offset, err)) {
+        run->element_bytes = kElementBytesDefault;
+        run->l1 = kL1LoadDefault;
+        uint64_t e = 0;
+        if (t.size() > 5) {
+            if (!parse_u64(t[5], &e) || !element_bytes_valid(e)) {
+                *err = std::string("run: ELEMENT_BYTES must be ") + kElementBytesRule;
+                return CommandKind::Error;
+            }
+            run->element_bytes = (uint32_t)e;
+        }
+        if (t.size() > 6 && !l1_load_from_name(t[6].c_str(), &run->l1)) {
+            *err = "run: unknown L1 mode '" + t[6] + "' (" + kL1LoadNameList + ")";
+            return CommandKind::Error;
+        }
+        if (!check_workload(run->bytes, run->offset, run->element_bytes, err)) {
             *err = "run: " + *err;
             return CommandKind::Error;
         }
         return CommandKind::Run;
     }
-    *err = "unknown command '" + t[0] + "' (run ID PATTERN BYTES OFFSET, quit)";
+    *err =
+        "unknown command '" + t[0] + "' (run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]], quit)";
     return CommandKind::Error;
 }
 
@@ -333,7 +368,8 @@ std::string done_event(const RunCommand &run, const WorkloadResult &r, double wa
     }
     return "{\"event\":\"done\",\"id\":" + std::to_string(run.id) + ",\"pattern\":\""
         + pattern_name(run.pattern) + "\",\"bytes\":" + std::to_string(run.bytes) + ",\"offset\":"
-        + std::to_string(run.offset) + ",\"mrd\":{\"count\":" + std::to_string(r.mrds)
+        + std::to_string(run.offset) + ",\"elementBytes\":" + std::to_string(run.element_bytes)
+        + ",\"l1\":\"" + l1_load_name(run.l1) + "\",\"mrd\":{\"count\":" + std::to_string(r.mrds)
         + ",\"bySize\":{" + by_size + "},\"bytes\":" + std::to_string(r.mrd_bytes)
         + "},\"completions\":" + std::to_string(r.completions)
         + ",\"payloadErrors\":" + std::to_string(r.payload_errors)

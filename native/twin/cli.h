@@ -24,6 +24,8 @@ struct Options {
     uint64_t bytes = 0;
     uint32_t offset = 0;
     bool offset_given = false;
+    uint32_t element_bytes = kElementBytesDefault; // --element-bytes
+    L1Load l1 = kL1LoadDefault;                    // --l1 ideal|bypass
     bool help = false;
 };
 
@@ -36,6 +38,8 @@ struct RunCommand {
     Pattern pattern;
     uint64_t bytes;
     uint32_t offset;
+    uint32_t element_bytes = kElementBytesDefault; // lane load width (spec elementBytes)
+    L1Load l1 = kL1LoadDefault;                    // ideal (default loads) or bypass (ld.cg)
 };
 
 enum class CommandKind {
@@ -48,8 +52,8 @@ enum class CommandKind {
 // One stdin line (without the newline). Run: fills *run; Error: fills *err.
 CommandKind parse_command(const std::string &line, RunCommand *run, std::string *err);
 
-// Workload parameter checks shared by --run and `run`.
-bool check_workload(uint64_t bytes, uint32_t offset, std::string *err);
+// Workload parameter checks shared by --run and `run` (patterns.h workload_valid).
+bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std::string *err);
 
 std::string json_escape(const std::string &s);
 std::string link_json(const LinkConfig &link);

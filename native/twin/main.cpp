@@ -46,9 +46,9 @@ void emit(const std::string &line)
 ps::TrafficConfig workload_config(const ps::RunCommand &r)
 {
     ps::TrafficConfig c;
-    c.spec = ps::make_pattern_spec(r.pattern, r.bytes, r.offset);
+    c.spec = ps::make_pattern_spec(r.pattern, r.bytes, r.offset, r.element_bytes);
     c.base = kBufferBase;
-    c.l1 = ps::L1Mode::Ideal;
+    c.l1 = ps::l1_mode_of(r.l1);
     return c;
 }
 
@@ -139,7 +139,7 @@ struct Session {
 // The traffic model alone, as fast as it generates: no RTL, no link, no completions.
 int run_model_only(const ps::Options &o)
 {
-    ps::RunCommand r{0, o.pattern, o.bytes, o.offset};
+    ps::RunCommand r{0, o.pattern, o.bytes, o.offset, o.element_bytes, o.l1};
     const Clock::time_point t0 = Clock::now();
     ps::TrafficGenerator gen(workload_config(r));
     ps::Mrd m;
@@ -157,7 +157,7 @@ int run_model_only(const ps::Options &o)
 
 int run_batch(ps::Twin &twin, const ps::Options &o)
 {
-    ps::RunCommand r{0, o.pattern, o.bytes, o.offset};
+    ps::RunCommand r{0, o.pattern, o.bytes, o.offset, o.element_bytes, o.l1};
     twin.start_workload(workload_config(r));
     const Clock::time_point t0 = Clock::now();
     while (!g_stop && !twin.workload_done())

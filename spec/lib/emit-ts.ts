@@ -80,6 +80,16 @@ export function emitTs(m: SpecModel): string {
   L.push("export type SizeKey = (typeof SIZE_CLASSES)[number]['key']", '')
   L.push(`export const LINE_BYTES = ${w.lineBytes}`)
   L.push(`export const WORKLOAD_LIMITS = ${J(w.limits)} as const`)
+  L.push('/** Lane load widths in bytes; bytes and offset must be multiples of the one used. */')
+  L.push(`export const ELEMENT_BYTES = ${J(w.elementBytes.values)} as const`)
+  L.push('export type ElementBytes = (typeof ELEMENT_BYTES)[number]')
+  L.push(`export const ELEMENT_BYTES_DEFAULT: ElementBytes = ${w.elementBytes.default}`)
+  L.push(`export const ELEMENT_BYTES_DOC = ${J(w.elementBytes.doc)}`)
+  L.push('/** How the loads use L1, in spec order. */')
+  L.push(`export const L1_SPECS = ${J(w.l1.values.map((v) => ({ name: v.name, id: v.id, doc: v.doc })))} as const`)
+  L.push(`export const L1_LOADS = ${J(w.l1.values.map((v) => v.name))} as const`)
+  L.push('export type L1LoadName = (typeof L1_LOADS)[number]')
+  L.push(`export const L1_LOAD_DEFAULT: L1LoadName = ${J(w.l1.default)}`)
   L.push('/** Access patterns every runner accepts, in spec order. */')
   L.push(
     `export const PATTERN_SPECS = ${J(w.patterns.map((p) => ({ name: p.name, id: p.id, defaultOffset: p.defaultOffset, doc: p.doc })))} as const`,

@@ -84,9 +84,19 @@ export interface PatternEntry {
   defaultOffset: number
   doc: string
 }
+export interface L1Entry {
+  name: string
+  id: number
+  enum: string
+  doc: string
+}
 export interface WorkloadSpec {
   lineBytes: number
   limits: { bytes: Limit; offset: Limit }
+  /** lane load widths (bytes) every runner accepts; bytes and offset must be multiples of the one used */
+  elementBytes: { values: number[]; default: number; doc: string }
+  /** how the loads use L1: ideal (default loads) or bypass (ld.global.cg) */
+  l1: { values: L1Entry[]; default: string; doc: string }
   patterns: PatternEntry[]
 }
 /** spec/switch.json: the switch ports' identity and the switch's counters (per direction). */
@@ -323,6 +333,19 @@ function checkWorkloads(w: WorkloadSpec, P: string[]): void {
       P.push(`limits.${name}: min and max must be multiples of ${l.multipleOf}`)
   }
   if (w.limits.bytes.max > Number.MAX_SAFE_INTEGER) P.push('limits.bytes: max must be exact as a JS number')
+  const e = w.elementBytes
+  if (!e.values.length || !e.values.every((v) => isInt(v) && v > 0 && (v & (v - 1)) === 0 && v <= w.lineBytes))
+    P.push('elementBytes: values must be powers of two up to lineBytes')
+  else if (e.values.some((v) => w.limits.bytes.multipleOf % v !== 0 && v % w.limits.bytes.multipleOf !== 0))
+    P.push('elementBytes: every value must divide or be a multiple of limits.bytes.multipleOf')
+  if (!e.values.includes(e.default)) P.push(`elementBytes: default ${e.default} is not one of the values`)
+  for (const d of duplicates(e.values)) P.push(`elementBytes: ${d} is listed twice`)
+  for (const d of duplicates(w.l1.values.map((v) => v.name))) P.push(`l1: name ${d} is used twice`)
+  w.l1.values.forEach((v, i) => {
+    if (v.id !== i) P.push(`l1: ${v.name} has id ${v.id}; ids are the table order 0..${w.l1.values.length - 1}`)
+    if (!/^[A-Z][A-Za-z0-9]*$/.test(v.enum)) P.push(`l1: enum '${v.enum}' of ${v.name} is not PascalCase`)
+  })
+  if (!w.l1.values.some((v) => v.name === w.l1.default)) P.push(`l1: default ${w.l1.default} is not one of the values`)
   if (w.patterns.length === 0) P.push('patterns: at least one pattern is needed')
   for (const d of duplicates(w.patterns.map((p) => p.name))) P.push(`patterns: name ${d} is used twice`)
   for (const d of duplicates(w.patterns.map((p) => p.id))) P.push(`patterns: id ${d} is used twice`)

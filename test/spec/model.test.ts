@@ -82,4 +82,12 @@ describe('spec validation', () => {
     )
     expect(problems((s) => (s.workloads.limits.bytes.min = 6))).toContain('limits.bytes: min and max must be multiples of 4')
   })
+  it('refuses lane widths that are not powers of two, and defaults outside the element and L1 tables', () => {
+    expect(problems((s) => s.workloads.elementBytes.values.push(12))).toContain(
+      'elementBytes: values must be powers of two up to lineBytes',
+    )
+    expect(problems((s) => (s.workloads.elementBytes.default = 32))).toContain('elementBytes: default 32 is not one of the values')
+    expect(problems((s) => (s.workloads.l1.default = 'cached'))).toContain('l1: default cached is not one of the values')
+    expect(problems((s) => (s.workloads.l1.values[1]!.id = 5))).toContain('l1: bypass has id 5; ids are the table order 0..1')
+  })
 })

@@ -8,7 +8,7 @@
 import { readdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { isPsError, PsError, type PsErrorCode } from '../core/errors.js'
-import type { Workload } from '../core/workload.js'
+import { workloadKey, type Workload } from '../core/workload.js'
 import { RECORD_TYPES, type CaptureManifest, type CaptureStatus, type RecordType } from './format.js'
 import { effectiveStatus, readManifest } from './manifest.js'
 import { isValidCaptureName } from './names.js'
@@ -51,8 +51,6 @@ export interface CaptureDescription extends CaptureSummary {
   /** span of the snapshots' TIMESTAMP in probe seconds (simulated on the twin), null without snapshots */
   probeTime: { firstSeconds: number; lastSeconds: number } | null
 }
-
-const workloadKey = (w: Workload): string => `${w.pattern}/${w.bytes}/${w.offset}`
 
 const secondsBetween = (startIso: string, endMs: number | null): number | null => {
   const start = Date.parse(startIso)

@@ -5,7 +5,7 @@
  * output is typed as these types where it is used, so the two cannot drift apart).
  */
 import { z } from 'zod'
-import { COUNTERS, PATTERNS, type CounterKey } from '../core/generated.js'
+import { COUNTERS, ELEMENT_BYTES, L1_LOADS, PATTERNS, type CounterKey } from '../core/generated.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import type { IntervalBatch, ProbeInfo, Snapshot } from '../core/probe.js'
 import type { Workload } from '../core/workload.js'
@@ -184,7 +184,14 @@ const IntervalBatchSchema = z.object({
   receivedAt: z.number(),
 })
 
-const WorkloadSchema = z.object({ pattern: z.enum(PATTERNS), bytes: count, offset: count })
+const WorkloadSchema = z.object({
+  pattern: z.enum(PATTERNS),
+  bytes: count,
+  offset: count,
+  /** absent in recordings made before lane widths and L1 use existed: the spec defaults */
+  elementBytes: z.union(ELEMENT_BYTES.map((e) => z.literal(e))).optional(),
+  l1: z.enum(L1_LOADS).optional(),
+})
 const ErrorSchema = z.object({ code: z.string(), message: z.string() })
 const ProbeInfoSchema = z.object({
   protocolVersion: count,

@@ -14,7 +14,7 @@ import { basename, dirname, join } from 'node:path'
 import { PsError } from '../core/errors.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import type { ProbeInfo } from '../core/probe.js'
-import type { Workload } from '../core/workload.js'
+import { workloadKey, type Workload } from '../core/workload.js'
 import { packageVersion } from '../util/package-root.js'
 import {
   CAPTURE_FORMAT,
@@ -237,8 +237,6 @@ export class CaptureWriter {
 const writeAll = (fd: number, buf: Buffer): void => {
   for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off)
 }
-
-const workloadKey = (w: Workload): string => `${w.pattern}/${w.bytes}/${w.offset}`
 
 const dedupe = (ws: Workload[]): Workload[] => {
   const byKey = new Map<string, Workload>()

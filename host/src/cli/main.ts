@@ -1,7 +1,7 @@
 /**
  * pcie-scope command line.
  *
- *   pcie-scope capture [--twin | --port PATH] --pattern NAME [--bytes N] [--offset B] [--latency-cycles N | --latency-ns N] [--cpl-split B]
+ *   pcie-scope capture [--twin | --port PATH] --pattern NAME [--bytes N] [--offset B] [--element-bytes E] [--l1 ideal|bypass] [--latency-cycles N | --latency-ns N] [--cpl-split B]
  *                      [--sample-us N] [--filter BASE:LIMIT] [--out DIR] [--json]
  *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--dir ROOT | --no-record]
  *   pcie-scope ls      [--dir ROOT] [--json]
@@ -15,7 +15,16 @@ import { Command, CommanderError, Option } from 'commander'
 import { PsError, isPsError } from '../core/errors.js'
 import { runCapture, type CaptureResult } from '../capture/capture.js'
 import { openSession, type DeviceSession } from '../device/session.js'
-import { PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS, type PatternName } from '../core/workload.js'
+import {
+  ELEMENT_BYTES,
+  elementBytesOf,
+  L1_LOADS,
+  l1Of,
+  PATTERN_SPECS,
+  PATTERNS,
+  WORKLOAD_LIMITS,
+  type PatternName,
+} from '../core/workload.js'
 import { COMMANDS } from '../core/generated.js'
 import { packageVersion } from '../util/package-root.js'
 import { validateWorkload } from '../core/workload-schema.js'
@@ -103,7 +112,10 @@ const fmt = (n: number, digits = 3): string => (Number.isInteger(n) ? String(n) 
 const formatCapture = (r: CaptureResult, path: string): string => {
   const b = r.requests.bySize
   const rows: [string, string][] = [
-    ['workload', `${r.pattern}, ${r.workload.bytes} B, offset ${r.offset} B`],
+    [
+      'workload',
+      `${r.pattern}, ${r.workload.bytes} B, offset ${r.offset} B${r.workload.elementBytes !== undefined || r.workload.l1 !== undefined ? `, ${elementBytesOf(r.workload)}-B loads, L1 ${l1Of(r.workload)}` : ''}`,
+    ],
     ['source', `${r.source} (${path})`],
     ['MRd requests', `${r.requests.count}  [${SIZE_CLASSES.map((c) => `${c.label}: ${b[c.key]}`).join('  ')}]`],
     ['requested bytes', String(r.bytes.requested)],
@@ -206,6 +218,12 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
       `start of the data within a 128-B line: a multiple of ${OFFSET.multipleOf} in ${OFFSET.min}..${OFFSET.max} (default: the pattern's, ${PATTERN_SPECS.map((p) => `${p.name} ${p.defaultOffset}`).join(', ')})`,
       parseIntArg,
     )
+    .option(
+      '--element-bytes <n>',
+      `bytes per lane load: ${ELEMENT_BYTES.join(', ')} (default ${ELEMENT_BYTES[0]}); bytes and offset must be multiples of it`,
+      parseIntArg,
+    )
+    .addOption(new Option('--l1 <mode>', 'ideal: default loads cached in L1; bypass: ld.global.cg loads (default ideal)').choices(L1_LOADS))
     .option('--latency-cycles <n>', 'twin only: BAR completion latency in clock cycles (twin default 250)', parseIntArg)
     .option('--latency-ns <n>', 'twin only: the same in nanoseconds at the probe clock (1000 = 250 cycles at 250 MHz)', parseIntArg)
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
@@ -234,6 +252,8 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
           pattern: PatternName
           bytes: number
           offset?: number
+          elementBytes?: number
+          l1?: (typeof L1_LOADS)[number]
           latencyCycles?: number
           link?: string
           cplSplit?: 0 | 64 | 128
@@ -257,7 +277,13 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
         if (o.periodMs !== 0 && (o.periodMs < period.min || o.periodMs > period.max)) {
           throw new PsError('PS_USAGE', `--period-ms must be 0 (the firmware default, ${period.default}) or ${period.min}..${period.max}`)
         }
-        const workload = validateWorkload({ pattern: o.pattern, bytes: o.bytes, ...(o.offset !== undefined ? { offset: o.offset } : {}) })
+        const workload = validateWorkload({
+          pattern: o.pattern,
+          bytes: o.bytes,
+          ...(o.offset !== undefined ? { offset: o.offset } : {}),
+          ...(o.elementBytes !== undefined ? { elementBytes: o.elementBytes } : {}),
+          ...(o.l1 !== undefined ? { l1: o.l1 } : {}),
+        })
         if ('port' in source) {
           throw new PsError(
             'PS_WORKLOAD_UNSUPPORTED',

@@ -768,19 +768,47 @@ export const WORKLOAD_LIMITS = {
     "doc": "start of the data within a 128-B line, DW-aligned as PCIe addresses are"
   }
 } as const
+/** Lane load widths in bytes; bytes and offset must be multiples of the one used. */
+export const ELEMENT_BYTES = [
+  4,
+  8,
+  16
+] as const
+export type ElementBytes = (typeof ELEMENT_BYTES)[number]
+export const ELEMENT_BYTES_DEFAULT: ElementBytes = 4
+export const ELEMENT_BYTES_DOC = "width of each lane's load in bytes (a 4-B word, an 8-B pair, a 16-B vector); bytes and offset must be multiples of it, as a GPU load must be naturally aligned"
+/** How the loads use L1, in spec order. */
+export const L1_SPECS = [
+  {
+    "name": "ideal",
+    "id": 0,
+    "doc": "default loads (LDG.E): sectors cached in the SM's L1, a sector present or pending is not fetched again"
+  },
+  {
+    "name": "bypass",
+    "id": 1,
+    "doc": "L1-bypassing loads (ld.global.cg, __ldcg): every instruction fetches its sectors"
+  }
+] as const
+export const L1_LOADS = [
+  "ideal",
+  "bypass"
+] as const
+export type L1LoadName = (typeof L1_LOADS)[number]
+export const L1_LOAD_DEFAULT: L1LoadName = "ideal"
 /** Access patterns every runner accepts, in spec order. */
 export const PATTERN_SPECS = [
   {
     "name": "strided",
     "id": 0,
     "defaultOffset": 0,
-    "doc": "each thread walks its own 128-B chunk with 4-B loads: only 32-B reads"
+    "doc": "each thread walks its own 128-B chunk with its lane-width loads (128/E iterations): only 32-B reads with E <= 16"
   },
   {
     "name": "merged-aligned",
     "id": 1,
     "defaultOffset": 0,
-    "doc": "a warp reads consecutive 128-B lines: only 128-B reads"
+    "doc": "a warp reads 32 consecutive lane-width elements per instruction (E/4 consecutive 128-B lines): only 128-B reads"
   },
   {
     "name": "merged-misaligned",

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { EXPORT_FORMATS } from '../capture/export.js'
 import { COMMANDS } from '../core/generated.js'
-import { WorkloadFields, withDefaults } from '../core/workload-schema.js'
+import { checkAlignment, WorkloadFields, withDefaults } from '../core/workload-schema.js'
 import { CAPTURE_NAME_PATTERN } from '../capture/names.js'
 
 // the firmware's accepted range, from spec/protocol.json
@@ -27,7 +27,7 @@ export const EmptyBody = z.object({}).strict()
  * core/workload-schema.ts), the pattern's default offset when none is given, unknown keys refused.
  */
 const RunBodyFields = WorkloadFields.strict()
-export const RunBody = RunBodyFields.transform(withDefaults)
+export const RunBody = RunBodyFields.transform(withDefaults).superRefine(checkAlignment)
 
 const ErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),

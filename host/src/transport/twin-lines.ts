@@ -9,7 +9,7 @@
  */
 import { z } from 'zod'
 import { SIZE_KEYS } from '../core/size-classes.js'
-import { PATTERNS } from '../core/workload.js'
+import { ELEMENT_BYTES, L1_LOADS, PATTERNS } from '../core/workload.js'
 
 const count = z.number().int().nonnegative()
 
@@ -39,6 +39,9 @@ export const DoneLineSchema = z.object({
   pattern: z.enum(PATTERNS),
   bytes: count,
   offset: count,
+  /** lane load width and L1 use the run had (absent from twins before they existed) */
+  elementBytes: z.union(ELEMENT_BYTES.map((e) => z.literal(e))).optional(),
+  l1: z.enum(L1_LOADS).optional(),
   mrd: z.object({ count, bySize: BySizeSchema, bytes: count }),
   completions: count,
   payloadErrors: count,

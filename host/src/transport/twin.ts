@@ -3,7 +3,7 @@
  * traffic model) and speaks its stdin/stdout JSON-lines protocol (docs/contracts.md §3).
  *
  *   stdout: {"event":"ready","pty":"/dev/pts/N","clockHz":…} first, then "done" / "error" lines
- *   stdin:  `run ID PATTERN BYTES OFFSET`, `quit` (EOF = quit)
+ *   stdin:  `run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]`, `quit` (EOF = quit)
  *
  * Runs are sent one at a time and matched on their id. The child exiting rejects pending runs
  * with PS_TWIN_EXITED and emits 'exit'; whoever owns the twin closes the serial port then
@@ -19,7 +19,7 @@ import { createLogger } from '../util/log.js'
 import { parseTwinLine, type TwinDone } from './twin-lines.js'
 import { Mutex } from '../util/mutex.js'
 import { packageRoot } from '../util/package-root.js'
-import type { PatternName } from '../core/workload.js'
+import { elementBytesOf, l1Of, type ElementBytes, type L1LoadName, type PatternName } from '../core/workload.js'
 import type { PcieLinkInfo } from '../core/link.js'
 
 const log = createLogger('ps:transport:twin')
@@ -67,6 +67,9 @@ export interface TwinRunRequest {
   pattern: PatternName
   bytes: number
   offset: number
+  /** lane load width; sent (with l1) only when either is given, so older twins keep working */
+  elementBytes?: ElementBytes
+  l1?: L1LoadName
 }
 
 interface TwinEvents {
@@ -262,7 +265,8 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
           reject(new PsError('PS_WORKLOAD_TIMEOUT', `the twin did not finish run ${id} within ${opts.timeoutMs} ms`))
         }, opts.timeoutMs)
       }
-      const line = `run ${id} ${req.pattern} ${req.bytes} ${req.offset}\n`
+      const extra = req.elementBytes !== undefined || req.l1 !== undefined ? ` ${elementBytesOf(req)} ${l1Of(req)}` : ''
+      const line = `run ${id} ${req.pattern} ${req.bytes} ${req.offset}${extra}\n`
       log.debug(() => `stdin: ${line.trim()}`)
       this.child.stdin.write(line)
     })

@@ -18,8 +18,8 @@ struct PatternInfo {
     const char *doc;
 };
 constexpr PatternInfo kPatterns[kPatternCount] = {
-    {Pattern::Strided, "strided", 0, "each thread walks its own 128-B chunk with 4-B loads: only 32-B reads"},
-    {Pattern::MergedAligned, "merged-aligned", 0, "a warp reads consecutive 128-B lines: only 128-B reads"},
+    {Pattern::Strided, "strided", 0, "each thread walks its own 128-B chunk with its lane-width loads (128/E iterations): only 32-B reads with E <= 16"},
+    {Pattern::MergedAligned, "merged-aligned", 0, "a warp reads 32 consecutive lane-width elements per instruction (E/4 consecutive 128-B lines): only 128-B reads"},
     {Pattern::MergedMisaligned, "merged-misaligned", 32, "the merged walk shifted by the offset: each line splits into two reads (96 + 32 B at +32)"},
 };
 // "strided, merged-aligned, merged-misaligned": for usage text and error messages
@@ -34,6 +34,28 @@ constexpr uint32_t kWorkloadOffsetMax = 124u;
 constexpr uint32_t kWorkloadOffsetMultiple = 4u;
 constexpr const char *kWorkloadBytesRule = "a multiple of 4 in 4..1073741824";
 constexpr const char *kWorkloadOffsetRule = "a multiple of 4 in 0..124";
+
+// Lane load widths: width of each lane's load in bytes (a 4-B word, an 8-B pair, a 16-B vector); bytes and offset must be multiples of it, as a GPU load must be naturally aligned.
+constexpr int kElementBytesCount = 3;
+constexpr uint32_t kElementBytesValues[kElementBytesCount] = {4, 8, 16};
+constexpr uint32_t kElementBytesDefault = 4;
+constexpr uint32_t kElementBytesMax = 16;
+constexpr const char *kElementBytesRule = "one of 4, 8, 16";
+
+// L1 use of the loads: how the loads use the SM's L1 cache.
+enum class L1Load : uint8_t { Ideal = 0, Bypass = 1 };
+constexpr uint32_t kL1LoadCount = 2;
+struct L1LoadInfo {
+    L1Load load;
+    const char *name;
+    const char *doc;
+};
+constexpr L1LoadInfo kL1Loads[kL1LoadCount] = {
+    {L1Load::Ideal, "ideal", "default loads (LDG.E): sectors cached in the SM's L1, a sector present or pending is not fetched again"},
+    {L1Load::Bypass, "bypass", "L1-bypassing loads (ld.global.cg, __ldcg): every instruction fetches its sectors"},
+};
+constexpr L1Load kL1LoadDefault = L1Load::Ideal;
+constexpr const char *kL1LoadNameList = "ideal, bypass";
 
 // MRd size classes: exact sizes in class order; class kSizeClassCount - 1 is every other size.
 constexpr int kSizeClassCount = 5;

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { MANIFEST_FILE, type CaptureManifest } from '../../../host/src/capture/format.js'
+import { MANIFEST_FILE, ManifestSchema, type CaptureManifest } from '../../../host/src/capture/format.js'
 import { effectiveStatus, readManifest } from '../../../host/src/capture/manifest.js'
 import { deadPid, newWriter, removeRoots, tempRoot } from './fixtures.js'
 
@@ -42,5 +42,15 @@ describe('readManifest', () => {
     await expect(readManifest(join(root, 'bad'))).rejects.toMatchObject({ code: 'PS_CAPTURE_CORRUPT' })
     writeFileSync(join(root, 'bad', MANIFEST_FILE), JSON.stringify({ ...manifest(), formatVersion: 99 }))
     await expect(readManifest(join(root, 'bad'))).rejects.toMatchObject({ code: 'PS_CAPTURE_CORRUPT', message: /formatVersion/ })
+  })
+})
+
+describe('ManifestSchema workloads', () => {
+  it("keeps a workload's lane width and L1 use, and reads older workloads without them", () => {
+    const m = manifest()
+    const wide = { pattern: 'strided' as const, bytes: 4096, offset: 0, elementBytes: 16 as const, l1: 'bypass' as const }
+    const old = { pattern: 'merged-aligned' as const, bytes: 4096, offset: 0 }
+    expect(ManifestSchema.parse({ ...m, workloads: [wide, old] }).workloads).toEqual([wide, old])
+    expect(ManifestSchema.safeParse({ ...m, workloads: [{ ...wide, elementBytes: 12 }] }).success).toBe(false)
   })
 })

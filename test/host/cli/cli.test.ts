@@ -45,6 +45,8 @@ describe('pcie-scope CLI (spawned)', () => {
     const c = cli('capture', '--help')
     expect(c.stdout).toMatch(/--pattern <name>/)
     expect(c.stdout).toMatch(/--latency-cycles <n>/)
+    expect(c.stdout).toMatch(/--element-bytes <n>/)
+    expect(c.stdout).toMatch(/--l1 <mode>/)
     expect(c.stdout).toMatch(/--json/)
   })
   it('exits 1 with PS_TWIN_NOT_BUILT and the build command when the twin is missing', () => {
@@ -65,6 +67,10 @@ describe('pcie-scope CLI (in process)', () => {
       ['--offset', '3'],
       ['--offset', '128'],
       ['--offset', '-4'],
+      ['--element-bytes', '12'],
+      ['--element-bytes', '16', '--offset', '8'], // a misaligned 16-B load
+      ['--element-bytes', '8', '--bytes', '1028'], // a partial load
+      ['--l1', 'cg'],
       ['--period-ms', '5'], // the firmware's range comes from spec/protocol.json: 10..60000
       ['--period-ms', '60001'],
       ['--link', 'gen3x12'],

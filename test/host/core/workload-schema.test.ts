@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { validateWorkload } from '../../../host/src/core/workload-schema.js'
-import { defaultOffset, PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS } from '../../../host/src/core/workload.js'
+import {
+  defaultOffset,
+  ELEMENT_BYTES,
+  elementBytesOf,
+  l1Of,
+  PATTERN_SPECS,
+  PATTERNS,
+  WORKLOAD_LIMITS,
+} from '../../../host/src/core/workload.js'
 
 const MAX = WORKLOAD_LIMITS.bytes.max
 
@@ -42,5 +50,33 @@ describe('validateWorkload (limits of spec/workloads.json)', () => {
     invalid({ pattern: 'strided', bytes: 128, offset: 128 }, /at most 124/)
     invalid({ pattern: 'strided', bytes: 128, offset: -4 }, /at least 0/)
     invalid({ pattern: 'strided', bytes: '128', offset: 0 }, /bytes/)
+  })
+  it('takes elementBytes and l1 as optional fields: absent stays absent and means the spec default', () => {
+    const old = validateWorkload({ pattern: 'strided', bytes: 4096 })
+    expect(old).toEqual({ pattern: 'strided', bytes: 4096, offset: 0 })
+    expect(elementBytesOf(old)).toBe(4)
+    expect(l1Of(old)).toBe('ideal')
+    expect(ELEMENT_BYTES).toEqual([4, 8, 16])
+    expect(validateWorkload({ pattern: 'merged-misaligned', bytes: 8192, elementBytes: 16, l1: 'bypass' })).toEqual({
+      pattern: 'merged-misaligned',
+      bytes: 8192,
+      offset: 32,
+      elementBytes: 16,
+      l1: 'bypass',
+    })
+    expect(validateWorkload({ pattern: 'strided', bytes: 4096, elementBytes: 8 })).toEqual({
+      pattern: 'strided',
+      bytes: 4096,
+      offset: 0,
+      elementBytes: 8,
+    })
+  })
+  it('rejects other widths, L1 modes and loads that are partial or misaligned for the width', () => {
+    invalid({ pattern: 'strided', bytes: 4096, elementBytes: 12 }, /elementBytes must be one of 4, 8, 16/)
+    invalid({ pattern: 'strided', bytes: 4096, elementBytes: '8' }, /elementBytes/)
+    invalid({ pattern: 'strided', bytes: 4096, l1: 'cg' }, /l1 must be one of ideal, bypass/)
+    invalid({ pattern: 'strided', bytes: 4100, elementBytes: 8 }, /bytes: bytes must be a multiple of elementBytes 8/)
+    invalid({ pattern: 'strided', bytes: 4096, offset: 8, elementBytes: 16 }, /offset: offset must be a multiple of elementBytes 16/)
+    invalid({ pattern: 'merged-misaligned', bytes: 4096, offset: 4, elementBytes: 8 }, /aligned loads/)
   })
 })

@@ -61,6 +61,9 @@ describe('REST auth and guards', () => {
       ['/api/run', { pattern: 'strided', bytes: 4002, offset: 0 }],
       ['/api/run', { pattern: 'strided', bytes: 4096, offset: 6 }],
       ['/api/run', { pattern: 'strided', bytes: 4096, extra: 1 }],
+      ['/api/run', { pattern: 'strided', bytes: 4096, elementBytes: 12 }],
+      ['/api/run', { pattern: 'strided', bytes: 4096, offset: 8, elementBytes: 16 }], // a misaligned 16-B load
+      ['/api/run', { pattern: 'strided', bytes: 4096, l1: 'cg' }],
       ['/api/start', { periodMs: 0 }],
       ['/api/start', { periodMs: 9 }], // below the firmware's range (spec/protocol.json START)
       ['/api/start', { periodMs: 60_001 }],
@@ -125,6 +128,14 @@ describe('REST device routes', () => {
     expect(r.json.report.probe.mrdBytes).toBe(4096)
     expect(r.json.report.countersEnabled).toBe(true)
     expect(r.json.report.origin).toBe('manual')
+  })
+
+  it('POST /api/run passes a lane width and L1 use on to the runner', async () => {
+    const { base } = await serve()
+    const body = { pattern: 'merged-misaligned', bytes: 8192, elementBytes: 16, l1: 'bypass' }
+    const r = await http(base, 'POST', '/api/run', { token: TOKEN, body })
+    expect(r.status).toBe(200)
+    expect(r.json.workload).toEqual({ ...body, offset: 32 })
   })
 
   it('POST /api/run without a runner answers 409 PS_WORKLOAD_UNSUPPORTED', async () => {

@@ -35,7 +35,7 @@ TEST(strided_partial_chunk_is_masked)
 
 TEST(merged_aligned_grid_stride)
 {
-    const PatternSpec s = make_pattern_spec(Pattern::MergedAligned, 128 * 1000, 0, 64);
+    const PatternSpec s = make_pattern_spec(Pattern::MergedAligned, 128 * 1000, 0, 4, 64);
     const PatternShape sh = pattern_shape(s);
     CHECK_EQ(sh.warps, 64ull);
     CHECK_EQ(sh.iterations, 16u); // ceil(1000 / 64)
@@ -73,6 +73,73 @@ TEST(misaligned_offset_shifts)
     CHECK_EQ(off, 32ull);
     CHECK(pattern_access(s, sh, 31, 0, &off));
     CHECK_EQ(off, 32ull + 124);
+}
+
+TEST(width_shapes_and_addresses)
+{
+    // strided, 8-B loads: 16 iterations walk the thread's 128-B chunk
+    const PatternSpec s8 = make_pattern_spec(Pattern::Strided, 1 << 16, 0, 8);
+    const PatternShape a = pattern_shape(s8);
+    CHECK_EQ(a.iterations, 16u);
+    CHECK_EQ(a.lane_bytes, 8u);
+    CHECK_EQ(a.threads, (uint64_t)(1 << 16) / 128);
+    uint64_t off;
+    CHECK(pattern_access(s8, a, 3, 15, &off));
+    CHECK_EQ(off, 3ull * 128 + 120);
+    CHECK(!pattern_access(s8, a, 3, 16, &off));
+    // merged, 16-B lanes: a warp instruction covers 512 B = 4 lines
+    const PatternSpec m16 = make_pattern_spec(Pattern::MergedAligned, 512 * 100, 0, 16, 32);
+    const PatternShape b = pattern_shape(m16);
+    CHECK_EQ(b.span_bytes, 512ull);
+    CHECK_EQ(b.warps, 32ull);
+    CHECK_EQ(b.iterations, 4u);                          // ceil(100 / 32)
+    CHECK(pattern_access(m16, b, 2 * 32 + 31, 1, &off)); // warp 2, k 1 -> span 34, lane 31
+    CHECK_EQ(off, 34ull * 512 + 31 * 16);
+    CHECK(!pattern_access(m16, b, 4 * 32, 3, &off)); // span 100: past the end
+    // every byte read exactly once, for every pattern x width x offset
+    for (Pattern p : {Pattern::Strided, Pattern::MergedAligned, Pattern::MergedMisaligned}) {
+        for (uint32_t e : {4u, 8u, 16u}) {
+            for (uint32_t o : {0u, 16u, 32u, 96u}) {
+                const uint64_t n = 128 * 77 + 2 * 16; // partial last chunk / span
+                const PatternSpec s = make_pattern_spec(p, n, o, e, 8);
+                const PatternShape sh = pattern_shape(s);
+                std::vector<int> seen(n / 4, 0);
+                int misaligned = 0, outside = 0;
+                for (uint64_t t = 0; t < sh.threads; ++t)
+                    for (uint32_t i = 0; i < sh.iterations; ++i)
+                        if (pattern_access(s, sh, t, i, &off)) {
+                            misaligned += off % e != 0;
+                            if (off < o || off + e > o + n) {
+                                ++outside;
+                                continue;
+                            }
+                            for (uint32_t w = 0; w < e / 4; ++w)
+                                seen[(off - o) / 4 + w]++;
+                        }
+                int bad = 0;
+                for (int v : seen)
+                    bad += v != 1;
+                CHECK_EQ(bad, 0);
+                CHECK_EQ(misaligned, 0);
+                CHECK_EQ(outside, 0);
+            }
+        }
+    }
+}
+
+TEST(workload_rules)
+{
+    char err[160];
+    CHECK(workload_valid(4096, 32, 16, err, sizeof err));
+    CHECK(!workload_valid(4096, 8, 16, err, sizeof err)); // misaligned vector load
+    CHECK(std::string(err).find("aligned") != std::string::npos);
+    CHECK(!workload_valid(4100, 0, 8, err, sizeof err)); // a partial load
+    CHECK(!workload_valid(4096, 0, 12, err, sizeof err));
+    CHECK(!workload_valid(0, 0, 4, err, sizeof err));
+    L1Load l;
+    CHECK(l1_load_from_name("bypass", &l) && l == L1Load::Bypass);
+    CHECK(!l1_load_from_name("cg", &l));
+    CHECK_EQ(std::string(l1_load_name(L1Load::Ideal)), std::string("ideal"));
 }
 
 TEST(pattern_names)

@@ -32,10 +32,11 @@ TrafficCounts drain(TrafficConfig cfg, uint64_t *last_addr = nullptr, bool *asce
     return g.counts();
 }
 
-TrafficConfig cfg_of(Pattern p, uint64_t bytes, uint32_t offset, L1Mode l1 = L1Mode::Ideal)
+TrafficConfig cfg_of(Pattern p, uint64_t bytes, uint32_t offset, L1Mode l1 = L1Mode::Ideal,
+                     uint32_t element_bytes = 4)
 {
     TrafficConfig c;
-    c.spec = make_pattern_spec(p, bytes, offset);
+    c.spec = make_pattern_spec(p, bytes, offset, element_bytes);
     c.base = kBase;
     c.l1 = l1;
     return c;
@@ -104,6 +105,62 @@ TEST(merged_misaligned_l1_off_same_counts)
     auto a = drain(cfg_of(Pattern::MergedMisaligned, n, 32, L1Mode::Off));
     CHECK_EQ(a.by_size[0], n / 128);
     CHECK_EQ(a.by_size[2], n / 128);
+}
+
+// Element widths 4/8/16 x L1 ideal/bypass: counts and size mix per pattern (docs/gpu-coalescing.md,
+// "Lane widths"). 1 MiB of useful data; by_size index 0..3 = 32, 64, 96, 128 B.
+TEST(strided_widths)
+{
+    const uint64_t n = 1 << 20;
+    for (uint32_t e : {4u, 8u, 16u}) {
+        // ideal L1: every sector fetched once, as a 32-B read, whatever the width
+        auto c = drain(cfg_of(Pattern::Strided, n, 0, L1Mode::Ideal, e));
+        CHECK_EQ(c.mrds, n / 32);
+        CHECK_EQ(c.by_size[0], n / 32);
+        CHECK_EQ(c.instructions, (n / 128 / 32) * (128 / e)); // warps x (128 / E) iterations
+        // bypass: one 32-B read per load (each load lies in one sector)
+        auto b = drain(cfg_of(Pattern::Strided, n, 0, L1Mode::Off, e));
+        CHECK_EQ(b.mrds, n / e);
+        CHECK_EQ(b.by_size[0], n / e);
+        CHECK_EQ(b.mrd_bytes, n / e * 32);
+    }
+}
+
+TEST(merged_aligned_widths)
+{
+    const uint64_t n = 1 << 20;
+    for (uint32_t e : {4u, 8u, 16u}) {
+        for (L1Mode m : {L1Mode::Ideal, L1Mode::Off}) {
+            bool asc = false;
+            auto c = drain(cfg_of(Pattern::MergedAligned, n, 0, m, e), nullptr, &asc);
+            CHECK_EQ(c.instructions, n / (32 * e)); // one span of 32 E bytes per instruction
+            CHECK_EQ(c.mrds, n / 128);              // E / 4 whole lines per instruction
+            CHECK_EQ(c.by_size[3], n / 128);
+            CHECK_EQ(c.mrd_bytes, n);
+            CHECK(asc);
+        }
+    }
+}
+
+TEST(merged_misaligned_widths)
+{
+    const uint64_t n = 1 << 20;
+    for (uint32_t e : {4u, 8u, 16u}) {
+        const uint64_t spans = n / (32 * e);
+        for (L1Mode m : {L1Mode::Ideal, L1Mode::Off}) {
+            // at +32 a span of E / 4 lines splits into 96 + (E / 4 - 1) x 128 + 32
+            auto c = drain(cfg_of(Pattern::MergedMisaligned, n, 32, m, e));
+            CHECK_EQ(c.mrds, spans * (e / 4 + 1));
+            CHECK_EQ(c.by_size[0], spans);
+            CHECK_EQ(c.by_size[2], spans);
+            CHECK_EQ(c.by_size[3], spans * (e / 4 - 1));
+            CHECK_EQ(c.mrd_bytes, n);
+        }
+        // at +64: 64 + (E / 4 - 1) x 128 + 64
+        auto c = drain(cfg_of(Pattern::MergedMisaligned, n, 64, L1Mode::Ideal, e));
+        CHECK_EQ(c.by_size[1], 2 * spans);
+        CHECK_EQ(c.by_size[3], spans * (e / 4 - 1));
+    }
 }
 
 TEST(partial_sizes)

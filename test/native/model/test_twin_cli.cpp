@@ -114,6 +114,47 @@ TEST(stdin_commands)
     }
 }
 
+TEST(stdin_run_with_width_and_l1)
+{
+    RunCommand r{};
+    std::string err;
+    CHECK(parse_command("run 2 strided 4096 0", &r, &err) == CommandKind::Run);
+    CHECK_EQ(r.element_bytes, 4u); // the old form keeps its defaults
+    CHECK(r.l1 == L1Load::Ideal);
+    CHECK(parse_command("run 3 merged-misaligned 8192 32 16 bypass", &r, &err) == CommandKind::Run);
+    CHECK_EQ(r.element_bytes, 16u);
+    CHECK(r.l1 == L1Load::Bypass);
+    CHECK(parse_command("run 4 strided 4096 0 8", &r, &err) == CommandKind::Run);
+    CHECK_EQ(r.element_bytes, 8u);
+    CHECK(r.l1 == L1Load::Ideal);
+    for (const char *bad : {"run 1 strided 4096 0 12", "run 1 strided 4096 0 8 cached",
+                            "run 1 strided 4100 0 8", "run 1 strided 4096 4 8",
+                            "run 1 strided 4096 8 16", "run 1 strided 4096 0 16 bypass x"}) {
+        err.clear();
+        CHECK(parse_command(bad, &r, &err) == CommandKind::Error);
+        CHECK(!err.empty());
+    }
+    CHECK(parse_command("run 1 strided 4096 8 16", &r, &err) == CommandKind::Error);
+    CHECK(err.find("aligned") != std::string::npos);
+}
+
+TEST(options_width_and_l1)
+{
+    Options o;
+    std::string err;
+    const char *ok[] = {"twin", "--run", "strided", "--bytes", "4096", "--element-bytes",
+                        "16",   "--l1",  "bypass"};
+    CHECK(parse_options(9, const_cast<char **>(ok), &o, &err));
+    CHECK_EQ(o.element_bytes, 16u);
+    CHECK(o.l1 == L1Load::Bypass);
+    Options o2;
+    const char *bad[] = {"twin", "--run", "strided", "--bytes", "4096", "--element-bytes", "2"};
+    CHECK(!parse_options(7, const_cast<char **>(bad), &o2, &err));
+    Options o3;
+    const char *nobatch[] = {"twin", "--l1", "bypass"};
+    CHECK(!parse_options(3, const_cast<char **>(nobatch), &o3, &err));
+}
+
 TEST(json_events)
 {
     CHECK_EQ(json_escape("a\"b\\c\nd\x01\xff"), std::string("a\\\"b\\\\c\\nd\\u0001\\u00ff"));
@@ -135,7 +176,8 @@ TEST(json_events)
     w.sim_cycles = 400;
     CHECK_EQ(done_event(r, w, 0.5),
              std::string("{\"event\":\"done\",\"id\":7,\"pattern\":\"strided\",\"bytes\":4096,"
-                         "\"offset\":0,\"mrd\":{\"count\":128,\"bySize\":{\"32\":128,\"64\":0,"
+                         "\"offset\":0,\"elementBytes\":4,\"l1\":\"ideal\",\"mrd\":{\"count\":128,"
+                         "\"bySize\":{\"32\":128,\"64\":0,"
                          "\"96\":0,\"128\":0,\"other\":0},\"bytes\":4096},\"completions\":128,"
                          "\"payloadErrors\":0,\"simCycles\":400,\"wallSeconds\":0.500000}"));
 }

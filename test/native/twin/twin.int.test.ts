@@ -154,6 +154,24 @@ describe('twin batch mode (model-side counts)', () => {
     expect(ev.payloadErrors).toBe(0)
   })
 
+  it('--element-bytes and --l1: wider lanes and L1-bypassing loads (docs/gpu-coalescing.md, lane widths)', () => {
+    const n = 65536
+    const wide = runBatch(['--run', 'merged-misaligned', '--bytes', String(n), '--element-bytes', '16', '--l1', 'bypass'])
+    expect(wide).toMatchObject({ offset: 32, elementBytes: 16, l1: 'bypass', payloadErrors: 0 })
+    const spans = n / 512 // a 16-B-lane warp instruction covers 512 B: 96 + 3 x 128 + 32 at +32
+    expect(wide.mrd.bySize).toEqual({ '32': spans, '64': 0, '96': spans, '128': 3 * spans, other: 0 })
+    expect(wide.completions).toBe(wide.mrd.count)
+    const cg = runBatch(['--run', 'strided', '--bytes', String(n), '--element-bytes', '8', '--l1', 'bypass'])
+    expect(cg.mrd.bySize['32']).toBe(n / 8) // one 32-B read per 8-B load: L1 does not help
+    expect(cg.payloadErrors).toBe(0)
+    const cached = runBatch(['--run', 'strided', '--bytes', String(n), '--element-bytes', '8'])
+    expect(cached).toMatchObject({ elementBytes: 8, l1: 'ideal' })
+    expect(cached.mrd.bySize['32']).toBe(n / 32)
+    expect(rejected(['--run', 'strided', '--bytes', '4096', '--offset', '8', '--element-bytes', '16'])).toMatch(/aligned loads/)
+    expect(rejected(['--run', 'strided', '--bytes', '4096', '--element-bytes', '2'])).toMatch(/one of 4, 8, 16/)
+    expect(rejected(['--run', 'strided', '--bytes', '4096', '--l1', 'cg'])).toMatch(/ideal, bypass/)
+  })
+
   it('--tags and --latency-cycles bound the request rate', () => {
     const fast = runBatch(['--run', 'strided', '--bytes', '65536'])
     const slow = runBatch(['--run', 'strided', '--bytes', '65536', '--tags', '4', '--latency-cycles', '400'])
@@ -285,6 +303,11 @@ describe('twin interactive mode (PTY + stdin)', () => {
     expect(await twin.nextEvent()).toMatchObject({ event: 'error' })
     twin.send('run 2 strided 4096 0')
     expect(await twin.nextEvent()).toMatchObject({ event: 'done', id: 2, completions: 128, payloadErrors: 0 })
+    // the optional trailing ELEMENT_BYTES and L1: 8-B lanes, L1 bypassed -> one 32-B read per load
+    twin.send('run 3 strided 4096 0 8 bypass')
+    expect(await twin.nextEvent()).toMatchObject({ event: 'done', id: 3, elementBytes: 8, l1: 'bypass', completions: 512, payloadErrors: 0 })
+    twin.send('run 4 strided 4096 8 16')
+    expect(await twin.nextEvent()).toMatchObject({ event: 'error' })
 
     // the firmware still answers while idle
     writeSync(fd, buildFrame(0x01, 2, args))

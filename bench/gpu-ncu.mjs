@@ -1,0 +1,313 @@
+#!/usr/bin/env node
+/**
+ * The traffic model against the GPU's own PCIe counters (Nsight Compute), per kernel of the micro
+ * suite (every pattern x element width x L1 use of spec/workloads.json):
+ *
+ *   measured  MRd count = pcie__write_bytes / 16 (a 16-B request header per read), completion
+ *             bytes = pcie__read_bytes (payload + a 12-B header per completion), sectors per
+ *             request = lts__t_sectors / lts__t_requests (sysmem reads; the ratio is right even
+ *             where the two counts are not, docs/gpu-coalescing.md)
+ *   predicted the same three from build/gpu/pcie-scope-model (native/model, the twin's model)
+ *
+ * and prints a Markdown table (kernel, predicted, measured, error %) for bench/RESULTS.md, with
+ * the GPU, driver and CUDA versions from the runner's own JSON line.
+ *
+ * Usage: node bench/gpu-ncu.mjs [--bytes N] [--ncu PATH] [--build DIR] [--save DIR] [--from DIR]
+ *                               [--only SUBSTRING] [--json] [--append]
+ *   --bytes N   useful bytes per kernel (default 64 MiB: the PCIe counters count in 512-B steps)
+ *   --save DIR  keep each kernel's raw ncu output as DIR/<kernel>.txt
+ *   --from DIR  read those files instead of running ncu (re-analyse a GPU host's profile anywhere)
+ *   --json      print the rows as JSON instead of Markdown
+ *   --append    also append the Markdown section to bench/RESULTS.md
+ * Needs `npm run build:gpu` (the runner and pcie-scope-model) and, live, ncu with access to the
+ * GPU's performance counters (root, or NVreg_RestrictProfilingToAdminUsers=0).
+ */
+import { spawnSync } from 'node:child_process'
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const workloads = JSON.parse(readFileSync(join(root, 'spec/workloads.json'), 'utf8'))
+
+export const METRICS = [
+  'pcie__read_bytes.sum',
+  'pcie__write_bytes.sum',
+  'lts__t_sectors_aperture_sysmem_op_read.sum',
+  'lts__t_requests_aperture_sysmem_op_read.sum',
+  'gpu__time_duration.sum',
+]
+const MRD_HEADER_BYTES = 16
+const CPL_HEADER_BYTES = 12
+const OFF_LIMIT_PERCENT = 5
+
+/** Every kernel of the micro suite, in the runner's --suite order. */
+export const suiteKernels = () =>
+  workloads.patterns.flatMap((p) =>
+    workloads.elementBytes.values.flatMap((e) =>
+      workloads.l1.values.map((l) => ({
+        pattern: p.name,
+        offset: p.defaultOffset,
+        elementBytes: e,
+        l1: l.name,
+        name: `${p.name}-e${e}-${l.name}`,
+      })),
+    ),
+  )
+
+/** One CSV line into fields ("a","b,c" -> [a, b,c]; doubled quotes inside quotes). */
+export function parseCsvLine(line) {
+  const out = []
+  let cur = ''
+  let quoted = false
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        cur += '"'
+        i++
+      } else if (c === '"') quoted = false
+      else cur += c
+    } else if (c === '"') quoted = true
+    else if (c === ',') {
+      out.push(cur)
+      cur = ''
+    } else cur += c
+  }
+  out.push(cur)
+  return out
+}
+
+const UNIT_SCALE = {
+  '': 1,
+  byte: 1,
+  B: 1,
+  Kbyte: 1e3,
+  Mbyte: 1e6,
+  Gbyte: 1e9,
+  Tbyte: 1e12,
+  KB: 1e3,
+  MB: 1e6,
+  GB: 1e9,
+  nsecond: 1,
+  usecond: 1e3,
+  msecond: 1e6,
+  second: 1e9,
+}
+
+/**
+ * ncu --csv output (its "==PROF==" lines and the program's own stdout mixed in) -> one entry per
+ * profiled kernel launch: { id, kernel, metrics: { name: value in base units } }. The details
+ * page has one row per (launch, metric); columns are found by their header names.
+ */
+export function parseNcuCsv(text) {
+  const lines = text.split(/\r?\n/)
+  const h = lines.findIndex((l) => l.startsWith('"ID",') && l.includes('"Metric Name"'))
+  if (h < 0) throw new Error('no ncu CSV header ("ID",…,"Metric Name",…) in the output')
+  const head = parseCsvLine(lines[h])
+  const col = (name) => {
+    const i = head.indexOf(name)
+    if (i < 0) throw new Error(`ncu CSV has no "${name}" column`)
+    return i
+  }
+  const [cId, cKernel, cName, cUnit, cValue] = ['ID', 'Kernel Name', 'Metric Name', 'Metric Unit', 'Metric Value'].map(col)
+  const launches = new Map()
+  for (const line of lines.slice(h + 1)) {
+    if (!line.startsWith('"')) continue // ==PROF== lines, the program's JSON
+    const f = parseCsvLine(line)
+    if (f.length !== head.length) continue
+    const unit = f[cUnit]
+    if (!(unit in UNIT_SCALE)) throw new Error(`metric ${f[cName]}: unknown unit "${unit}"`)
+    const value = Number(f[cValue].replace(/,/g, ''))
+    if (!launches.has(f[cId])) launches.set(f[cId], { id: Number(f[cId]), kernel: f[cKernel], metrics: {} })
+    launches.get(f[cId]).metrics[f[cName]] = Number.isFinite(value) ? value * UNIT_SCALE[unit] : NaN
+  }
+  return [...launches.values()]
+}
+
+/** The counters of one launch -> what the GPU put on the wire. */
+export function measuredOf(metrics) {
+  const need = (n) => {
+    const v = metrics[n]
+    if (v === undefined || !Number.isFinite(v)) throw new Error(`ncu did not report ${n}`)
+    return v
+  }
+  const mrd = need('pcie__write_bytes.sum') / MRD_HEADER_BYTES
+  const readBytes = need('pcie__read_bytes.sum')
+  const requests = metrics['lts__t_requests_aperture_sysmem_op_read.sum']
+  const sectors = metrics['lts__t_sectors_aperture_sysmem_op_read.sum']
+  return {
+    mrd,
+    readBytes,
+    payload: readBytes - CPL_HEADER_BYTES * mrd,
+    sectorsPerRequest: requests > 0 && Number.isFinite(sectors) ? sectors / requests : null,
+    ms: Number.isFinite(metrics['gpu__time_duration.sum']) ? metrics['gpu__time_duration.sum'] / 1e6 : null,
+  }
+}
+
+const errorPercent = (pred, meas) => (pred === 0 ? (meas === 0 ? 0 : Infinity) : ((meas - pred) / pred) * 100)
+
+/** One table row from the model's JSON and the measured counters. */
+export function compare(kernel, model, meas) {
+  const row = {
+    kernel,
+    bytes: model.bytes,
+    mrd: { predicted: model.mrd.count, measured: meas.mrd, errorPercent: errorPercent(model.mrd.count, meas.mrd) },
+    readBytes: {
+      predicted: model.pcieReadBytes,
+      measured: meas.readBytes,
+      errorPercent: errorPercent(model.pcieReadBytes, meas.readBytes),
+    },
+    sectorsPerRequest: { predicted: model.sectorsPerRequest, measured: meas.sectorsPerRequest },
+  }
+  row.off = Math.abs(row.mrd.errorPercent) > OFF_LIMIT_PERCENT || Math.abs(row.readBytes.errorPercent) > OFF_LIMIT_PERCENT
+  return row
+}
+
+const fmtInt = (v) => (v === null || v === undefined ? '–' : Math.round(v).toLocaleString('en-US'))
+const fmtPct = (v) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(1)} %` : '∞')
+const fmt2 = (v) => (v === null || v === undefined ? '–' : v.toFixed(2))
+
+/** The Markdown section for bench/RESULTS.md. */
+export function markdown(rows, meta) {
+  const L = []
+  L.push(`### ${meta.date}: ${meta.gpu}`, '')
+  L.push(
+    `${meta.gpu} (${meta.link}), driver ${meta.driver}, CUDA runtime ${meta.runtime}; one launch of each kernel under \`ncu\`; model: \`pcie-scope-model\` (ideal L1 for default loads, none for \`ld.global.cg\`).`,
+    '',
+  )
+  L.push(
+    '| kernel | useful bytes | MRds predicted | MRds measured | error | `pcie__read_bytes` predicted | measured | error | sectors/request predicted | measured |',
+  )
+  L.push('|---|---|---|---|---|---|---|---|---|---|')
+  for (const r of rows) {
+    L.push(
+      `| ${r.kernel}${r.off ? ' ⚠' : ''} | ${fmtInt(r.bytes)} | ${fmtInt(r.mrd.predicted)} | ${fmtInt(r.mrd.measured)} | ${fmtPct(r.mrd.errorPercent)} | ${fmtInt(r.readBytes.predicted)} | ${fmtInt(r.readBytes.measured)} | ${fmtPct(r.readBytes.errorPercent)} | ${fmt2(r.sectorsPerRequest.predicted)} | ${fmt2(r.sectorsPerRequest.measured)} |`,
+    )
+  }
+  const off = rows.filter((r) => r.off)
+  if (off.length) {
+    L.push('', `⚠ off by more than ${OFF_LIMIT_PERCENT} %: ${off.map((r) => r.kernel).join(', ')}.`)
+    if (off.some((r) => r.kernel.startsWith('strided') && r.kernel.endsWith('-ideal')))
+      L.push(
+        "The strided walk with default loads is the known hard case: the model's ideal L1 never evicts, while the real L1 thrashes under thousands of thread-private walks (docs/gpu-coalescing.md), so the model is a lower bound there.",
+      )
+  }
+  return L.join('\n') + '\n'
+}
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20 })
+  if (r.error) throw new Error(`${cmd}: ${r.error.message}`)
+  return r
+}
+
+/** The runner's JSON result line inside ncu's mixed stdout. */
+const runnerJson = (text) => {
+  const line = text.split(/\r?\n/).find((l) => l.startsWith('{"pattern"'))
+  return line ? JSON.parse(line) : undefined
+}
+
+function main(argv) {
+  const opt = (name, dflt) => {
+    const i = argv.indexOf(name)
+    return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : dflt
+  }
+  const bytes = Number(opt('--bytes', String(64 << 20)))
+  const build = resolve(opt('--build', join(root, 'build/gpu')))
+  const ncu = opt('--ncu', 'ncu')
+  const save = argv.includes('--save') ? resolve(opt('--save')) : undefined
+  const from = argv.includes('--from') ? resolve(opt('--from')) : undefined
+  const only = opt('--only', '')
+  const modelBin = join(build, 'pcie-scope-model')
+  const runnerBin = join(build, 'pcie-scope-gpu')
+  if (!existsSync(modelBin)) throw new Error(`${modelBin} is missing: run npm run build:gpu`)
+  if (!from && !existsSync(runnerBin)) throw new Error(`${runnerBin} is missing: run npm run build:gpu`)
+  if (save) mkdirSync(save, { recursive: true })
+
+  const rows = []
+  let device
+  for (const k of suiteKernels().filter((k) => k.name.includes(only))) {
+    const file = from ? join(from, `${k.name}.txt`) : undefined
+    if (file && !existsSync(file)) continue // a saved profile covers what it covers
+    const workload = [
+      '--pattern',
+      k.pattern,
+      '--bytes',
+      String(bytes),
+      '--offset',
+      String(k.offset),
+      '--element-bytes',
+      String(k.elementBytes),
+      '--l1',
+      k.l1,
+    ]
+    let text
+    if (file) text = readFileSync(file, 'utf8')
+    else {
+      process.stderr.write(`gpu-ncu: ${k.name}\n`)
+      const r = run(ncu, [
+        '--csv',
+        '--print-units',
+        'base',
+        '--metrics',
+        METRICS.join(','),
+        '--kernel-name',
+        'regex:zc_read',
+        '--launch-count',
+        '1',
+        runnerBin,
+        ...workload,
+        '--warmup',
+        '0',
+        '--repeats',
+        '1',
+      ])
+      text = r.stdout + r.stderr
+      if (/ERR_NVGPUCTRPERM/.test(text))
+        throw new Error('ncu may not read the GPU performance counters: run as root or set NVreg_RestrictProfilingToAdminUsers=0')
+      if (r.status !== 0) throw new Error(`ncu … ${workload.join(' ')} failed (exit ${r.status}):\n${text.slice(-2000)}`)
+      if (save) writeFileSync(join(save, `${k.name}.txt`), text)
+    }
+    const result = runnerJson(text)
+    if (result?.checksum && !result.checksum.ok) throw new Error(`${k.name}: the kernel's checksum does not match the CPU's`)
+    device ??= result?.device
+    // the profile must be of this workload: the runner's line says what ran
+    if (result && (result.pattern !== k.pattern || result.elementBytes !== k.elementBytes || result.l1 !== k.l1))
+      throw new Error(`${file ?? k.name}: holds ${result.pattern} e${result.elementBytes} ${result.l1}, not ${k.name}`)
+    const launch = parseNcuCsv(text).find((l) => l.kernel.includes('zc_read'))
+    if (!launch) throw new Error(`${k.name}: no zc_read launch in the ncu output`)
+    const ranBytes = result?.bytes ?? bytes
+    const m = run(
+      modelBin,
+      workload.map((a, i) => (workload[i - 1] === '--bytes' ? String(ranBytes) : a)),
+    )
+    if (m.status !== 0) throw new Error(`pcie-scope-model ${workload.join(' ')}: ${m.stdout}${m.stderr}`)
+    rows.push(compare(k.name, JSON.parse(m.stdout), measuredOf(launch.metrics)))
+  }
+  if (!rows.length) throw new Error(from ? `no <kernel>.txt profiles in ${from}` : `no kernel matches --only ${only}`)
+  if (argv.includes('--json')) {
+    process.stdout.write(JSON.stringify({ device: device ?? null, rows }) + '\n')
+    return
+  }
+  const ver = (v) => (Number.isInteger(v) ? `${Math.floor(v / 1000)}.${(v % 1000) / 10}` : '?')
+  const md = markdown(rows, {
+    date: new Date().toISOString().slice(0, 10),
+    gpu: device?.name ?? 'unknown GPU',
+    link: device?.pcieGen ? `PCIe Gen${device.pcieGen} x${device.pcieWidth}` : 'PCIe link unknown',
+    driver: device?.nvidiaDriver ?? `(CUDA driver API ${ver(device?.driverVersion)})`,
+    runtime: ver(device?.runtimeVersion),
+  })
+  process.stdout.write(md)
+  if (argv.includes('--append'))
+    appendFileSync(join(root, 'bench/RESULTS.md'), `\n## GPU: Nsight Compute counters against the model (\`bench/gpu-ncu.mjs\`)\n\n${md}`)
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    main(process.argv.slice(2))
+  } catch (e) {
+    process.stderr.write(`gpu-ncu: ${e instanceof Error ? e.message : String(e)}\n`)
+    process.exit(1)
+  }
+}

@@ -1,0 +1,111 @@
+// pcie-scope-model: the traffic model's prediction for one workload, as JSON, without the twin
+// (no Verilator on a GPU host). bench/gpu-ncu.mjs compares it with Nsight Compute's counters.
+//
+//   pcie-scope-model --pattern P --bytes N [--offset O] [--element-bytes E] [--l1 ideal|bypass]
+//
+// {"pattern":…,"bytes":N,"offset":O,"elementBytes":E,"l1":"ideal","instructions":N,
+//  "mrd":{"count":N,"bySize":{"32":N,…,"other":N},"bytes":N},
+//  "pcieWriteBytes":N,"pcieReadBytes":N,"sectorsPerRequest":X}
+// pcieWriteBytes = 16 B of request header per MRd (a 4-DW MRd: the buffer lies above 4 GiB, as
+// mapped host memory does for the GPU), pcieReadBytes = payload + a 12-B completion header per
+// MRd: what Nsight Compute's pcie__write_bytes / pcie__read_bytes count on the GPU side
+// (docs/gpu-coalescing.md). Exit 0 ok, 2 usage (with {"error":{…}}).
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <string>
+
+#include "link.h"
+#include "traffic.h"
+
+namespace {
+
+constexpr uint64_t kBase = 0x100000000ull; // 4 GiB: 64-bit (4-DW) MRd headers
+constexpr uint32_t kMrdHeaderBytes = 16;
+
+bool parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end = nullptr;
+    const unsigned long long v = strtoull(s, &end, 10);
+    if (*end || s[0] == '-')
+        return false;
+    *out = v;
+    return true;
+}
+
+int usage(const std::string &msg)
+{
+    printf("{\"error\":{\"code\":\"PS_MODEL_BAD_ARGUMENT\",\"message\":\"%s\"}}\n", msg.c_str());
+    fprintf(stderr,
+            "pcie-scope-model: %s\nusage: pcie-scope-model --pattern P --bytes N [--offset O] "
+            "[--element-bytes E] [--l1 ideal|bypass]\n",
+            msg.c_str());
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    ps::Pattern pattern = ps::Pattern::MergedAligned;
+    bool pattern_given = false, offset_given = false;
+    uint64_t bytes = 0, offset = 0, element = ps::kElementBytesDefault;
+    ps::L1Load l1 = ps::kL1LoadDefault;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
+        if (a == "--pattern") {
+            if (!v || !ps::pattern_from_name(v, &pattern))
+                return usage(std::string("--pattern must be one of ") + ps::kPatternNameList);
+            pattern_given = true;
+        } else if (a == "--l1") {
+            if (!v || !ps::l1_load_from_name(v, &l1))
+                return usage(std::string("--l1 must be one of ") + ps::kL1LoadNameList);
+        } else if (a == "--bytes" || a == "--offset" || a == "--element-bytes") {
+            uint64_t n = 0;
+            if (!parse_u64(v, &n) || n > ps::kWorkloadBytesMax)
+                return usage(a + " needs a non-negative integer");
+            (a == "--bytes" ? bytes : a == "--offset" ? offset : element) = n;
+            offset_given = offset_given || a == "--offset";
+        } else {
+            return usage("unknown argument " + a);
+        }
+        ++i;
+    }
+    if (!pattern_given)
+        return usage("--pattern is required");
+    if (!offset_given)
+        offset = ps::pattern_default_offset(pattern);
+    char err[160];
+    if (offset > ps::kWorkloadOffsetMax
+        || !ps::workload_valid(bytes, (uint32_t)offset, (uint32_t)element, err, sizeof err))
+        return usage(offset > ps::kWorkloadOffsetMax
+                         ? std::string("offset must be ") + ps::kWorkloadOffsetRule
+                         : err);
+
+    ps::TrafficConfig cfg;
+    cfg.spec = ps::make_pattern_spec(pattern, bytes, (uint32_t)offset, (uint32_t)element);
+    cfg.base = kBase;
+    cfg.l1 = ps::l1_mode_of(l1);
+    ps::TrafficGenerator gen(cfg);
+    ps::Mrd m;
+    while (gen.next(&m)) {
+    }
+    const ps::TrafficCounts &c = gen.counts();
+    std::string by_size;
+    for (int k = 0; k < ps::kSizeClassCount; ++k)
+        by_size += std::string(k ? "," : "") + "\"" + ps::kSizeClassKeys[k]
+            + "\":" + std::to_string(c.by_size[k]);
+    const uint64_t read_bytes = c.mrd_bytes + (uint64_t)ps::kCplHeaderBytes * c.mrds;
+    printf("{\"pattern\":\"%s\",\"bytes\":%llu,\"offset\":%llu,\"elementBytes\":%llu,\"l1\":\"%s\","
+           "\"instructions\":%llu,\"mrd\":{\"count\":%llu,\"bySize\":{%s},\"bytes\":%llu},"
+           "\"pcieWriteBytes\":%llu,\"pcieReadBytes\":%llu,\"sectorsPerRequest\":%.6g}\n",
+           ps::pattern_name(pattern), (unsigned long long)bytes, (unsigned long long)offset,
+           (unsigned long long)element, ps::l1_load_name(l1), (unsigned long long)c.instructions,
+           (unsigned long long)c.mrds, by_size.c_str(), (unsigned long long)c.mrd_bytes,
+           (unsigned long long)(kMrdHeaderBytes * c.mrds), (unsigned long long)read_bytes,
+           c.mrds ? (double)c.mrd_bytes / ps::kSectorBytes / (double)c.mrds : 0.0);
+    return 0;
+}

@@ -1,0 +1,46 @@
+// pcie-scope-gpu, the standalone runner: command line and JSON output (docs/contracts.md, "GPU
+// runner"). Kept apart from main() so the formatting is one place.
+#ifndef PCIE_SCOPE_CUDA_RUNNER_H
+#define PCIE_SCOPE_CUDA_RUNNER_H
+
+#include <string>
+
+#include "gpu_bench.h"
+
+namespace ps::gpu {
+
+struct RunnerArgs {
+    RunConfig cfg{};
+    bool pattern_given = false;
+    bool offset_given = false;
+    bool l1_given = false;
+    bool suite = false; // --suite micro
+    bool list = false;  // --list-devices
+    bool help = false;
+};
+
+// Exit codes of the runner.
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1; // a CUDA error, a checksum mismatch, a cancelled run
+constexpr int kExitUsage = 2;   // bad command line or argument
+constexpr int kExitNoGpu = 3;   // built without CUDA, or no usable device
+
+constexpr uint64_t kDefaultBytes = 256ull << 20;
+
+bool parse_args(int argc, char **argv, RunnerArgs *out, std::string *err);
+const char *runner_usage();
+int exit_code_of(Status s);
+
+std::string error_json(Status s, const std::string &message);
+std::string device_json(const DeviceInfo &d);
+// One run's object; `status` other than Ok adds an "error" member (a checksum mismatch still
+// reports its measurements).
+std::string result_json(const RunConfig &cfg, const RunResult &r, Status status,
+                        const std::string &message);
+// The project's 128-B read ceiling in GB/s for a PCIe link (native/model/link.h; 128 B of payload
+// per 148 wire bytes of completion); negative when gen/width are unknown.
+double ceiling128_gbps(int gen, int width);
+
+} // namespace ps::gpu
+
+#endif

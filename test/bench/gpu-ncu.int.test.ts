@@ -1,0 +1,95 @@
+// bench/gpu-ncu.mjs without a GPU: it re-analyses saved Nsight Compute outputs (--from), written
+// in ncu's --csv details-page format (one row per launch and metric, quoted fields, thousands
+// separators, units), against the model's prediction from pcie-scope-model.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { buildRunner, root } from '../native/cuda/gpu-runner.js'
+
+const fixtures = resolve(root, 'test/bench/fixtures/ncu')
+const build = resolve(root, 'build/gpu-stub') // pcie-scope-model needs no CUDA
+
+const ncu = (args: string[]) =>
+  spawnSync(process.execPath, ['bench/gpu-ncu.mjs', '--build', build, ...args], { cwd: root, encoding: 'utf8' })
+
+interface Row {
+  kernel: string
+  bytes: number
+  mrd: { predicted: number; measured: number; errorPercent: number }
+  readBytes: { predicted: number; measured: number; errorPercent: number }
+  sectorsPerRequest: { predicted: number; measured: number | null }
+  off: boolean
+}
+
+beforeAll(() => {
+  const b = buildRunner('gpu-stub', ['--no-cuda'])
+  expect(b.status, b.output).toBe(0)
+})
+
+describe('bench/gpu-ncu.mjs (saved ncu profiles against the model)', () => {
+  it('derives MRds (pcie__write_bytes / 16), completion bytes and sectors per request, and the error against the model', () => {
+    const r = ncu(['--from', fixtures, '--json'])
+    expect(r.status, r.stderr).toBe(0)
+    const { device, rows } = JSON.parse(r.stdout) as { device: { name: string }; rows: Row[] }
+    expect(device.name).toBe('NVIDIA H200')
+    const by = Object.fromEntries(rows.map((x) => [x.kernel, x]))
+    expect(Object.keys(by)).toEqual(['strided-e4-ideal', 'merged-aligned-e4-ideal', 'merged-misaligned-e16-bypass']) // suite order
+    // merged-aligned, 64 MiB: 524288 128-B reads, 140 B of completion each
+    expect(by['merged-aligned-e4-ideal']).toMatchObject({
+      bytes: 64 << 20,
+      mrd: { predicted: 524288, measured: 524288, errorPercent: 0 },
+      readBytes: { predicted: 524288 * 140, measured: 524288 * 140, errorPercent: 0 },
+      sectorsPerRequest: { predicted: 4, measured: 4 },
+      off: false,
+    })
+    // strided with default loads: 8.76 reads per chunk measured, 4 predicted (ideal L1)
+    const s = by['strided-e4-ideal']!
+    expect(s.mrd.predicted).toBe((64 << 20) / 32)
+    expect(s.mrd.measured / ((64 << 20) / 128)).toBeCloseTo(8.76, 2)
+    expect(s.mrd.errorPercent).toBeCloseTo(119, 0)
+    expect(s.off).toBe(true)
+    // Kbyte values scaled to bytes; 16-B lanes at +32: 96 + 3 x 128 + 32 per 512-B span
+    expect(by['merged-misaligned-e16-bypass']).toMatchObject({
+      bytes: 1 << 20,
+      mrd: { predicted: 10240, measured: 10240 },
+      readBytes: { predicted: 1171456, measured: 1171456 },
+      sectorsPerRequest: { predicted: 3.2, measured: 3.2 },
+      off: false,
+    })
+  })
+
+  it('prints the Markdown table with the GPU named and the > 5 % kernels explained', () => {
+    const r = ncu(['--from', fixtures])
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^### \d{4}-\d\d-\d\d: NVIDIA H200\n/)
+    expect(r.stdout).toContain('NVIDIA H200 (PCIe Gen5 x16), driver 580.65.06, CUDA runtime 13.0;')
+    expect(r.stdout).toContain('| kernel | useful bytes | MRds predicted | MRds measured | error |')
+    expect(r.stdout).toContain('| merged-aligned-e4-ideal | 67,108,864 | 524,288 | 524,288 | +0.0 % |')
+    expect(r.stdout).toMatch(/\| strided-e4-ideal ⚠ \|.*\| \+119\.0 % \|/)
+    expect(r.stdout).toMatch(/off by more than 5 %: strided-e4-ideal\.\nThe strided walk with default loads is the known hard case/)
+  })
+
+  it('refuses profiles it cannot read, saying which and why', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ps-ncu-'))
+    const good = readFileSync(join(fixtures, 'merged-aligned-e4-ideal.txt'), 'utf8')
+    writeFileSync(join(dir, 'merged-aligned-e4-ideal.txt'), '==PROF== ERROR: nothing profiled\n')
+    let r = ncu(['--from', dir])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/no ncu CSV header/)
+    writeFileSync(join(dir, 'merged-aligned-e4-ideal.txt'), good.replace(/"byte","73,400,320"/, '"bogobyte","73,400,320"'))
+    r = ncu(['--from', dir])
+    expect(r.stderr).toMatch(/pcie__read_bytes.sum: unknown unit "bogobyte"/)
+    writeFileSync(join(dir, 'merged-aligned-e4-ideal.txt'), good.replace(/^.*pcie__write_bytes.*$/m, ''))
+    r = ncu(['--from', dir])
+    expect(r.stderr).toMatch(/ncu did not report pcie__write_bytes.sum/)
+    // a profile filed under the wrong kernel
+    writeFileSync(join(dir, 'merged-aligned-e4-ideal.txt'), good.replace('"elementBytes":4', '"elementBytes":8'))
+    r = ncu(['--from', dir])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/holds merged-aligned e8 ideal, not merged-aligned-e4-ideal/)
+    r = ncu(['--from', mkdtempSync(join(tmpdir(), 'ps-ncu-empty-'))])
+    expect(r.stderr).toMatch(/no <kernel>.txt profiles/)
+  })
+})
