@@ -8,7 +8,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { PsError } from '../core/errors.js'
 import type { BySize } from '../core/size-classes.js'
-import type { PatternName } from '../core/workload.js'
+import type { GpuDeviceInfo, GpuTiming, PatternName } from '../core/workload.js'
 import { packageRoot } from '../util/package-root.js'
 
 /** A workload as the addon reads it; absent elementBytes/l1 mean 4 and 'ideal'. */
@@ -29,24 +29,9 @@ export interface Prediction {
   bySize: BySize
 }
 
-export interface GpuDevice {
-  name: string
-  pciBusId: string
-  /** link generation and width NVML reports as the maximum, -1 when unknown */
-  pcieGen: number
-  pcieWidth: number
-  smCount: number
-  computeCapability: string
-  /** cudaDriverGetVersion / cudaRuntimeGetVersion, e.g. 12080 */
-  driverVersion: number
-  runtimeVersion: number
-}
-
-export interface GpuTiming {
-  medianMs: number
-  minMs: number
-  maxMs: number
-}
+/** Re-exported from core, where results that carry them are typed. */
+export type GpuDevice = GpuDeviceInfo
+export type { GpuTiming }
 
 export interface GpuRunRequest extends NativeWorkload {
   /** untimed runs first (default 2) */
@@ -107,6 +92,8 @@ export interface GpuRunHandle {
 export interface NativeAddon {
   predictSync(w: NativeWorkload): Prediction
   predict(w: NativeWorkload): Promise<Prediction>
+  /** TLP bytes per second one direction of a genGxL link carries (native/model/link.h); null if unknown */
+  linkTlpBytesPerSecond(gen: number, lanes: number): number | null
   /** lane widths this build's model predicts ([4] until the model has lane widths) */
   readonly model: { elementBytes: number[] }
   /** true when the GPU library was compiled with CUDA (a device may still be missing) */
