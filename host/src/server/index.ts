@@ -15,11 +15,11 @@
  * REST (Bearer token on /api except health; JSON bodies only, anything else 4xx PS_REQUEST_INVALID;
  * JSON errors {error:{code,message,details?}}):
  *   GET  /api/health        {ok:true}, no auth
- *   GET  /api/status        ServerStatus (source, path, connected, error, info, hostStats, lastSnapshot, wsDrops …)
+ *   GET  /api/status        ServerStatus (source, path, connected, error, info, sources (twin/gpu available or why not), hostStats, lastSnapshot, wsDrops …)
  *   GET  /api/patterns      {patterns, runner}
  *   POST /api/start         {periodMs?}            POST /api/stop, /api/clear   {}
  *   POST /api/snapshot      → Snapshot (on demand)
- *   POST /api/run           {pattern, bytes, offset?} → WorkloadResult & {report: RunReport}; 409 without runner
+ *   POST /api/run           {pattern, bytes, offset?, source?: twin|gpu} → WorkloadResult & {report: RunReport}; 409 when the source is not available
  *   GET  /api/captures      {root, recording, captures: CaptureSummary[], skipped} (captures.ts)
  *   GET  /api/captures/:name CaptureDescription; 400 PS_CAPTURE_NAME_INVALID, 404 PS_CAPTURE_NOT_FOUND
  *   GET  /api/captures/:name/export?format=csv|jsonl|perfetto  the export, as a download
@@ -42,6 +42,8 @@ import { hostAllowlist, newToken } from './security.js'
 import { openDeviceSession, type ServerSession } from './session.js'
 import { upgradeHandler } from './upgrade.js'
 import type { ServerStatus } from '../core/wire.js'
+import { loadAddon, type NativeAddon } from '../native/addon.js'
+import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import type { Recorder } from '../capture/recorder.js'
 import { openServerRecording } from './recording.js'
 
@@ -69,6 +71,11 @@ export interface StartServerOptions {
    * server records its session into (one capture: snapshots, runs, marks, device events)
    */
   captures?: { root: string; record: boolean }
+  /**
+   * GPU runs (POST /api/run with source 'gpu'): the native addon's loader (default: the built
+   * addon), or false for none. Probed once at start; GET /api/status says the outcome.
+   */
+  gpu?: { load: () => NativeAddon } | false
 }
 
 export interface RunningServer {
@@ -78,6 +85,22 @@ export interface RunningServer {
   /** the capture this server records into, or null */
   recording: string | null
   close(): Promise<void>
+}
+
+/** The GPU source: its runner when a GPU is usable, and what GET /api/status says about it. */
+async function gpuSource(
+  opts: { load: () => NativeAddon } | false,
+): Promise<{ runner: { runner: GpuWorkloadRunner } | { reason: string }; status: ServerStatus['sources']['gpu'] }> {
+  if (opts === false) {
+    const reason = 'GPU runs are turned off for this server'
+    return { runner: { reason }, status: { available: false, reason, devices: [] } }
+  }
+  const a = await gpuAvailability(opts.load)
+  if (!a.available) return { runner: { reason: a.reason }, status: { available: false, reason: a.reason, devices: [] } }
+  return {
+    runner: { runner: new GpuWorkloadRunner(opts.load()) },
+    status: { available: true, reason: null, devices: a.devices.map((d) => `${d.name} (${d.pciBusId})`) },
+  }
 }
 
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
@@ -91,6 +114,14 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         : { port: requirePort(opts.port), ...(opts.baudRate ? { baudRate: opts.baudRate } : {}) },
     ))
   const allow = hostAllowlist(opts.http.host)
+  const gpu = await gpuSource(opts.gpu ?? { load: () => loadAddon() })
+  const sources: ServerStatus['sources'] = {
+    twin:
+      session.runner?.kind === 'twin'
+        ? { available: true, reason: null }
+        : { available: false, reason: `a ${session.source} session has no twin to run workloads on` },
+    gpu: gpu.status,
+  }
   let recording: Recorder | undefined
   try {
     if (opts.captures?.record) recording = openServerRecording(opts.captures.root, session)
@@ -117,31 +148,35 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     },
     cleared: () => recording?.mark('clear'),
   })
-  const status = (): ServerStatus => state.status({ wsDrops: hub.drops, wsClients: hub.size, demo: runs.demo })
+  const status = (): ServerStatus => state.status({ wsDrops: hub.drops, wsClients: hub.size, demo: runs.demo, sources })
   const hub = new WsHub({
     hostStats: () => state.hostStats(),
     greeting: () => [state.hello(runs.lastReport), { type: 'status', ...status() }],
   })
-  const runs = new RunService(session, {
-    connected: () => state.connected,
-    watched: (): boolean => hub.size > 0,
-    start: (r) => {
-      recording?.runStart(r.id, r.origin, r.workload, r.baseline)
-      hub.flush() // the snapshots before the baseline reach the page first
-      hub.broadcast({ type: 'run-start', ...r })
+  const runs = new RunService(
+    session,
+    {
+      connected: () => state.connected,
+      watched: (): boolean => hub.size > 0,
+      start: (r) => {
+        recording?.runStart(r.id, r.origin, r.workload, r.baseline)
+        hub.flush() // the snapshots before the baseline reach the page first
+        hub.broadcast({ type: 'run-start', ...r })
+      },
+      report: (report) => {
+        recording?.run(report.id, report.origin, report.result.workload, { probeWindow: report.probeWindow, result: report })
+        hub.broadcast({ type: 'run', report, result: report.result, demo: { ...runs.demo } })
+      },
+      failed: (r, e) => recording?.run(r.id, r.origin, r.workload, { error: e }),
+      error: (origin, e) =>
+        hub.broadcast({
+          type: 'run-error',
+          origin,
+          error: { code: isPsError(e) ? e.code : 'PS_INTERNAL', message: e instanceof Error ? e.message : String(e) },
+        }),
     },
-    report: (report) => {
-      recording?.run(report.id, report.origin, report.result.workload, { probeWindow: report.probeWindow, result: report })
-      hub.broadcast({ type: 'run', report, result: report.result, demo: { ...runs.demo } })
-    },
-    failed: (r, e) => recording?.run(r.id, r.origin, r.workload, { error: e }),
-    error: (origin, e) =>
-      hub.broadcast({
-        type: 'run-error',
-        origin,
-        error: { code: isPsError(e) ? e.code : 'PS_INTERNAL', message: e instanceof Error ? e.message : String(e) },
-      }),
-  })
+    gpu.runner,
+  )
 
   const app = createApp({
     token,

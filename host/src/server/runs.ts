@@ -7,12 +7,12 @@
  * its effect stays visible on the charts before the loop resumes.
  */
 import { PsError } from '../core/errors.js'
-import { defaultOffset, PATTERNS, type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
+import { defaultOffset, PATTERNS, type PatternName, type Workload, type WorkloadResult, type WorkloadRunner } from '../core/workload.js'
 import { type Snapshot } from '../core/probe.js'
 import { Mutex } from '../util/mutex.js'
 import { sleep } from '../util/sleep.js'
 import type { ServerSession } from './session.js'
-import type { DemoState, RunReport, RunStart } from '../core/wire.js'
+import type { DemoState, RunReport, RunSource, RunStart } from '../core/wire.js'
 import { counterDeltas } from '../core/rates.js'
 
 export const DEMO_PERIOD_MS = 100
@@ -63,12 +63,31 @@ export class RunService {
   constructor(
     private readonly session: ServerSession,
     private readonly on: RunServiceEvents,
+    /** the GPU runner when this host has a usable GPU, else why not (one sentence) */
+    private readonly gpu: { runner: WorkloadRunner } | { reason: string } = { reason: 'no GPU runner was configured' },
   ) {}
 
+  /**
+   * The runner for a source: 'twin' = the session's twin model, 'gpu' = this host's GPU, none =
+   * the session's own runner, else the GPU. PS_WORKLOAD_UNSUPPORTED with the reason otherwise.
+   */
+  runnerFor(source?: RunSource): WorkloadRunner {
+    const own = this.session.runner
+    if (source === 'gpu' || (source === undefined && !own)) {
+      if ('runner' in this.gpu) return this.gpu.runner
+      throw new PsError(
+        'PS_WORKLOAD_UNSUPPORTED',
+        source === 'gpu' ? `no GPU runs on this server: ${this.gpu.reason}` : `a ${this.session.source} session has no workload runner`,
+      )
+    }
+    if (!own || (source === 'twin' && own.kind !== 'twin'))
+      throw new PsError('PS_WORKLOAD_UNSUPPORTED', `a ${this.session.source} session has no twin to run workloads on`)
+    return own
+  }
+
   /** Runs one workload (queued behind any run in flight). */
-  async run(workload: Workload, origin: 'demo' | 'manual'): Promise<RunReport> {
-    const runner = this.session.runner
-    if (!runner) throw new PsError('PS_WORKLOAD_UNSUPPORTED', `a ${this.session.source} session has no workload runner`)
+  async run(workload: Workload, origin: 'demo' | 'manual', source?: RunSource): Promise<RunReport> {
+    const runner = this.runnerFor(source)
     if (origin === 'manual') this.pendingManual++
     try {
       return await this.lock.run(async () => {

@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 import { WebSocket } from 'ws'
-import { startServer, type RunningServer, type ServerMessage } from '../../../host/src/server/index.js'
+import { startServer, type RunningServer, type ServerMessage, type StartServerOptions } from '../../../host/src/server/index.js'
 import { fakeSession, type FakeClient } from './fake-session.js'
 
 export const TOKEN = 'test-token-0123456789'
@@ -9,7 +9,15 @@ let running: RunningServer[] = []
 
 /** A server on 127.0.0.1:0 over a fake session; close them all with closeServers (afterEach). */
 export async function serve(
-  o: { runner?: boolean; demo?: boolean; runDelayMs?: number; webRoot?: string; captures?: { root: string; record: boolean } } = {},
+  o: {
+    runner?: boolean
+    demo?: boolean
+    runDelayMs?: number
+    webRoot?: string
+    captures?: { root: string; record: boolean }
+    /** GPU runs: a (fake) addon loader; default none, so no test depends on this machine's build */
+    gpu?: StartServerOptions['gpu']
+  } = {},
 ) {
   const session = fakeSession({ runner: o.runner ?? true, runDelayMs: o.runDelayMs ?? 20 })
   const srv = await startServer({
@@ -20,6 +28,7 @@ export async function serve(
     demo: o.demo ?? false,
     ...(o.webRoot ? { webRoot: o.webRoot } : {}),
     ...(o.captures ? { captures: o.captures } : {}),
+    gpu: o.gpu ?? false,
   })
   running.push(srv)
   return { srv, session, client: session.client as FakeClient, base: new URL(srv.url).origin }
