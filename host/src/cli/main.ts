@@ -16,7 +16,7 @@ import { PsError, isPsError } from '../core/errors.js'
 import { runCapture, type CaptureResult } from '../capture/capture.js'
 import { openSession, type DeviceSession, type OpenSessionOptions } from '../device/session.js'
 import { loadAddon, type NativeAddon } from '../native/addon.js'
-import { GpuWorkloadRunner } from '../workload/gpu-runner.js'
+import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { addBenchCommand } from './bench.js'
 import { PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS, type PatternName } from '../core/workload.js'
 import { COMMANDS } from '../core/generated.js'
@@ -251,8 +251,14 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         const outDir = o.out === undefined ? undefined : resolveCaptureArg(o.out, captureRoot(o.dir))
         if (outDir !== undefined) checkCaptureDirFree(outDir) // before the twin starts
         const progress = (m: string) => io.stderr(`pcie-scope: ${m}\n`)
-        // the addon is loaded before the port opens: a missing build fails fast
-        const gpuRunner = 'port' in source ? new GpuWorkloadRunner(deps.loadAddon()) : undefined
+        // the GPU is checked before the port opens: no addon, no CUDA or no device fails fast
+        let gpuRunner: GpuWorkloadRunner | undefined
+        if ('port' in source) {
+          const gpu = await gpuAvailability(deps.loadAddon)
+          if (!gpu.available)
+            throw new PsError(gpu.code === 'PS_NATIVE_NOT_BUILT' ? 'PS_NATIVE_NOT_BUILT' : 'PS_GPU_UNAVAILABLE', gpu.reason)
+          gpuRunner = new GpuWorkloadRunner(deps.loadAddon())
+        }
         progress('port' in source ? `opening ${source.port}; the workload runs on the GPU` : 'starting the twin')
         const session: DeviceSession = await deps.openSession(
           'port' in source

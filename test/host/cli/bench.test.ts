@@ -172,6 +172,21 @@ describe('pcie-scope capture --gpu --port', () => {
     expect(r.stdout).toMatch(/^GPU\s+Fake H200: kernel 50 GB\/s .* checksum ok$/m)
     expect(r.stdout).toMatch(/model check\s+model issued 2048 MRd: matches the probe/)
   })
+  it('checks the GPU before it opens the port: no device, no board touched', async () => {
+    let opened = 0
+    const addon = makeFakeAddon({ devices: { reject: nativeError('PS_GPU_NO_DEVICE', 'no CUDA device is usable on this machine.') } })
+    const r = await run(['capture', '--gpu', '--port', '/dev/ttyFAKE', '--pattern', 'strided'], {
+      loadAddon: () => addon,
+      openSession: async (o) => {
+        opened++
+        return boardSession(o)
+      },
+    })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('[PS_GPU_UNAVAILABLE]: no CUDA device is usable on this machine. (PS_GPU_NO_DEVICE)')
+    expect(opened).toBe(0)
+    expect(addon.runs).toHaveLength(0)
+  })
   it('usage: --gpu needs --port; --port alone still says what is missing', async () => {
     const deps = { loadAddon: () => makeFakeAddon(), openSession: boardSession }
     const a = await run(['capture', '--gpu', '--pattern', 'strided'], deps)
