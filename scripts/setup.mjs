@@ -2,7 +2,8 @@
 /**
  * One-step set-up shared by `npm start` and `npm test`: npm dependencies, system packages
  * (installed with apt-get when we are root or have password-less sudo, otherwise a clear message
- * with the exact command), then the build (TypeScript, web bundle, the Verilator twin).
+ * with the exact command), then the build (TypeScript, web bundle, the Verilator twin, the native
+ * addon).
  * Plain Node, no dependencies: it must run before `npm ci`.
  */
 import { spawnSync } from 'node:child_process'
@@ -106,6 +107,7 @@ function build() {
     ['build:ts', 'compiling TypeScript'],
     ['build:web', 'bundling the web UI'],
     ['build:twin', 'building the twin (Verilator + firmware + traffic model)'],
+    ['build:native', 'building the native addon (traffic model in process; GPU runs where native/cuda and nvcc are)'],
   ]
   for (const [script, what] of steps) {
     say(what)

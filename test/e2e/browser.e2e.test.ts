@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer, type RunningServer } from '../../host/src/server/index.js'
+import { startServer, type RunningServer, type StartServerOptions } from '../../host/src/server/index.js'
+import { makeFakeAddon } from '../host/workload/fake-addon.js'
 import { SIZE_CLASSES } from '../../host/src/core/size-classes.js'
 import type { TestHook } from '../../web/state.js'
 import { fakeSession } from '../host/server/fake-session.js'
@@ -142,7 +143,7 @@ describe('web UI in Chromium', () => {
 
   /** A page on a server over the fake session, for the checks that need to steer the device. */
   async function onFake(
-    opts: { runDelayMs?: number; demo?: boolean; captures?: { root: string; record: boolean } },
+    opts: { runDelayMs?: number; demo?: boolean; captures?: { root: string; record: boolean }; gpu?: StartServerOptions['gpu'] },
     body: (page: Page, server: RunningServer, session: ReturnType<typeof fakeSession>) => Promise<void>,
   ) {
     const session = fakeSession({ runDelayMs: opts.runDelayMs ?? 150 })
@@ -152,6 +153,7 @@ describe('web UI in Chromium', () => {
       http: { host: '127.0.0.1', port: 0 },
       session,
       ...(opts.captures ? { captures: opts.captures } : {}),
+      gpu: opts.gpu ?? false,
     })
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
     const problems: string[] = []
@@ -331,6 +333,26 @@ describe('web UI in Chromium', () => {
         const manual = seen.findIndex((t) => t.includes('(manual)'))
         expect(manual).toBeGreaterThan(0)
         expect(seen.slice(0, manual).filter((t) => t.includes('(demo)'))).toEqual([])
+      })
+    })
+
+    it('offers the GPU in the run form only when the server has one, and shows what it measured', async () => {
+      await onFake({ demo: false }, async (page, server) => {
+        await page.goto(server.url)
+        await expect.poll(() => page.getByTestId('run-source').locator('option').allTextContents()).toEqual(['twin'])
+        expect(await page.getByTestId('run-sources-note').textContent()).toBe('no GPU runs: GPU runs are turned off for this server')
+      })
+      const addon = makeFakeAddon()
+      await onFake({ demo: false, gpu: { load: () => addon } }, async (page, server) => {
+        await page.goto(server.url)
+        const source = page.getByTestId('run-source')
+        await expect.poll(() => source.locator('option').allTextContents()).toEqual(['twin', 'GPU'])
+        await source.selectOption('gpu')
+        await page.getByTestId('run-button').click()
+        await expect
+          .poll(async () => (await page.getByTestId('run-result').textContent()) ?? '', { timeout: 20_000 })
+          .toMatch(/Fake H200 \(PCIe gen5 x16\).*50\.00 \/ 55\.00 GB\/s/s)
+        expect(addon.runs).toHaveLength(1)
       })
     })
   })

@@ -9,6 +9,7 @@ import { SIZE_CLASSES, SIZE_KEYS } from '../../host/src/core/size-classes.js'
 import { $, el, row } from '../dom.js'
 import { int, si } from '../model.js'
 import type { View } from './view.js'
+import { runSourceOptions, sourcesNote } from '../sources.js'
 
 function limitInput(input: HTMLInputElement, name: 'bytes' | 'offset'): void {
   const l = WORKLOAD_LIMITS[name]
@@ -21,11 +22,14 @@ function limitInput(input: HTMLInputElement, name: 'bytes' | 'offset'): void {
 export function runView(): View {
   let select: HTMLSelectElement
   let offset: HTMLInputElement
+  let sourceSelect: HTMLSelectElement
   let shown: unknown
+  let sourcesShown = ''
   return {
     mount(ctx) {
       select = $<HTMLSelectElement>('run-pattern')
       offset = $<HTMLInputElement>('run-offset')
+      sourceSelect = $<HTMLSelectElement>('run-source')
       const bytes = $<HTMLInputElement>('run-bytes')
       for (const p of PATTERN_SPECS) {
         const o = new Option(p.name, p.name)
@@ -47,7 +51,12 @@ export function runView(): View {
         state.manualStarted(`running ${pattern}…`)
         ctx.changed()
         ctx.api
-          .post<{ report: RunReport }>('run', { pattern, bytes: Number(bytes.value), offset: Number(offset.value) })
+          .post<{ report: RunReport }>('run', {
+            pattern,
+            bytes: Number(bytes.value),
+            offset: Number(offset.value),
+            ...(sourceSelect.value ? { source: sourceSelect.value } : {}),
+          })
           .then(
             (r) => state.manualFinished({ report: r.report }),
             (e: unknown) => state.manualFinished({ error: (e as Error).message }),
@@ -58,8 +67,20 @@ export function runView(): View {
     render(ctx) {
       const { state } = ctx
       const st = state.status
-      $('runner-kind').textContent = st?.runner ? `runner: ${st.runner}` : 'no workload runner on this session'
-      $<HTMLButtonElement>('run-button').disabled = !st?.runner || !st.connected || state.manualPending
+      const sources = runSourceOptions(st)
+      const key = JSON.stringify(sources)
+      if (key !== sourcesShown) {
+        // rebuilt only when the choice changes, so a user's pick survives status updates
+        sourcesShown = key
+        const keep = sourceSelect.value
+        sourceSelect.replaceChildren(...sources.map((o) => Object.assign(new Option(o.label, o.value), { title: o.title })))
+        if (sources.some((o) => o.value === keep)) sourceSelect.value = keep
+        $('run-sources-note').textContent = sourcesNote(st)
+      }
+      $('runner-kind').textContent = sources.length
+        ? `runs on: ${sources.map((o) => o.label).join(' or ')}`
+        : 'no workload runner on this session'
+      $<HTMLButtonElement>('run-button').disabled = sources.length === 0 || !st?.connected || state.manualPending
       if (shown === state.runBox) return
       shown = state.runBox
       const box = $('run-result')
@@ -98,10 +119,19 @@ function reportTable(r: RunReport, clockHz: number | undefined): HTMLTableElemen
   )
   add('completions (payload errors)', `${int(res.completions)} (${res.payloadErrors})`, res.payloadErrors > 0 ? 'bad' : undefined)
   const simS = clockHz ? res.simCycles / clockHz : NaN
-  add(
-    'simulated time / wall time',
-    `${Number.isFinite(simS) ? si(simS, 's') : `${int(res.simCycles)} cycles`} / ${si(res.wallSeconds, 's')}`,
-  )
+  if (res.gpu) add('kernel time (median) / wall time', `${si(res.gpu.kernel.medianMs / 1000, 's')} / ${si(res.wallSeconds, 's')}`)
+  else
+    add(
+      'simulated time / wall time',
+      `${Number.isFinite(simS) ? si(simS, 's') : `${int(res.simCycles)} cycles`} / ${si(res.wallSeconds, 's')}`,
+    )
+  const g = res.gpu
+  if (g) {
+    add('GPU', `${g.device.name} (PCIe gen${g.device.pcieGen} x${g.device.pcieWidth})`)
+    add('kernel / cudaMemcpy', `${g.kernelGbps.toFixed(2)} / ${g.memcpyGbps.toFixed(2)} GB/s (× ${g.ratioToMemcpy.toFixed(2)})`)
+    add('× 128-B ceiling of the link', g.ratioToCeiling128 === null ? '–' : g.ratioToCeiling128.toFixed(2))
+    add('checksum', g.checksum.ok ? 'ok' : `BAD: GPU ${g.checksum.gpu}, CPU ${g.checksum.cpu}`, g.checksum.ok ? 'ok' : 'bad')
+  }
   if (!r.countersEnabled) add('note', 'counters were stopped: press Start to count', 'bad')
   t.dataset.testid = 'run-table'
   return t

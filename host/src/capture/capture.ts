@@ -14,7 +14,7 @@ import type { DeviceSession } from '../device/session.js'
 import { payloadCeiling, type PcieLinkInfo } from '../core/link.js'
 import type { FirmwareLinkStats, HostLinkStats, IntervalBatch, IntervalRecord, LinkInfo, Snapshot } from '../core/probe.js'
 import { bySizeFromCounters, SIZE_KEYS, totalRequests, type BySize } from '../core/size-classes.js'
-import { type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
+import { type GpuRunSummary, type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
 import { createLogger } from '../util/log.js'
 import { inflightSummary, type InflightSummary } from '../core/inflight.js'
 import { validateWorkload } from '../core/workload-schema.js'
@@ -67,6 +67,8 @@ export interface CaptureResult {
     wallSeconds: number
     /** issued count, sizes and bytes equal the probe's counters */
     matchesProbe: boolean
+    /** a GPU run: what the kernel measured (timings, GB/s, device, checksum) */
+    gpu?: GpuRunSummary
   }
   link: { host: HostLinkStats; firmware: FirmwareLinkStats; snapshotIndex: number; snapshotSeq: number }
   barLatencyCycles: number
@@ -189,6 +191,7 @@ const buildCaptureResult = (
       simCycles: model.simCycles,
       wallSeconds: model.wallSeconds,
       matchesProbe,
+      ...(model.gpu ? { gpu: model.gpu } : {}),
     },
     link: { host: session.client.hostStats(), firmware: { ...snap.firmware }, snapshotIndex: snap.index, snapshotSeq: snap.seq },
     barLatencyCycles: session.info.barLatencyCycles,
@@ -202,7 +205,7 @@ export const runCapture = async (session: DeviceSession, workload: Workload, opt
   if (!runner) {
     throw new PsError(
       'PS_WORKLOAD_UNSUPPORTED',
-      `no workload runner for a ${session.source} session on ${session.path}: a board capture needs the CUDA workload runner (a later issue); use --twin for now`,
+      `no workload runner for a ${session.source} session on ${session.path}: a board capture needs a GPU runner (pcie-scope capture --gpu --port PATH), or use --twin`,
     )
   }
   const progress = (m: string) => {

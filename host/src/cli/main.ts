@@ -1,8 +1,9 @@
 /**
  * pcie-scope command line.
  *
- *   pcie-scope capture [--twin | --port PATH] --pattern NAME [--bytes N] [--offset B] [--element-bytes E] [--l1 ideal|bypass] [--latency-cycles N | --latency-ns N] [--cpl-split B]
+ *   pcie-scope capture [--twin | --gpu --port PATH] --pattern NAME [--bytes N] [--offset B] [--element-bytes E] [--l1 ideal|bypass] [--latency-cycles N | --latency-ns N] [--cpl-split B]
  *                      [--sample-us N] [--filter BASE:LIMIT] [--out DIR] [--json]
+ *   pcie-scope bench   --gpu | --twin [--suite micro] [--bytes N] [--repeats N] [--json]
  *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--dir ROOT | --no-record]
  *   pcie-scope ls      [--dir ROOT] [--json]
  *   pcie-scope info    CAPTURE [--dir ROOT] [--json]
@@ -14,7 +15,10 @@
 import { Command, CommanderError, Option } from 'commander'
 import { PsError, isPsError } from '../core/errors.js'
 import { runCapture, type CaptureResult } from '../capture/capture.js'
-import { openSession, type DeviceSession } from '../device/session.js'
+import { openSession, type DeviceSession, type OpenSessionOptions } from '../device/session.js'
+import { loadAddon, type NativeAddon } from '../native/addon.js'
+import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
+import { addBenchCommand } from './bench.js'
 import {
   ELEMENT_BYTES,
   elementBytesOf,
@@ -43,7 +47,17 @@ export interface CliIo {
   writeOut?: (s: string) => Promise<void>
   /** resolves when the user asks a long-running command (serve) to stop */
   untilSignal?: () => Promise<string>
+  /** stderr is a terminal: progress bars are drawn (default: false) */
+  stderrIsTTY?: boolean
 }
+
+/** What the commands reach outside the process through; tests pass fakes. */
+export interface CliDeps {
+  loadAddon: () => NativeAddon
+  openSession: (o: OpenSessionOptions) => Promise<DeviceSession>
+}
+
+const defaultDeps: CliDeps = { loadAddon: () => loadAddon(), openSession }
 
 const EXIT_OK = 0
 const EXIT_FAILURE = 1
@@ -56,6 +70,7 @@ const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVA
 const defaultIo = (): CliIo => ({
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
+  stderrIsTTY: process.stderr.isTTY,
   writeOut: (s) =>
     new Promise((resolve, reject) => {
       if (process.stdout.write(s)) return resolve()
@@ -82,6 +97,7 @@ const defaultIo = (): CliIo => ({
 
 interface SourceOpts {
   twin?: boolean
+  gpu?: boolean
   port?: string
   baud?: number
 }
@@ -90,6 +106,7 @@ interface SourceOpts {
 
 const pickSource = (o: SourceOpts): { twin: true } | { port: string; baudRate?: number } => {
   if (o.twin && o.port) throw new PsError('PS_USAGE', 'use either --twin or --port PATH, not both')
+  if (o.gpu && !o.port) throw new PsError('PS_USAGE', '--gpu runs the kernel while a board counts: it needs --port PATH')
   if (o.port) return { port: o.port, ...(o.baud !== undefined ? { baudRate: o.baud } : {}) }
   if (o.baud !== undefined) throw new PsError('PS_USAGE', '--baud only applies with --port PATH')
   return { twin: true }
@@ -185,13 +202,21 @@ const formatCapture = (r: CaptureResult, path: string): string => {
           ],
         ] as [string, string][])
       : []),
+    ...(r.model.gpu
+      ? ([
+          [
+            'GPU',
+            `${r.model.gpu.device.name}: kernel ${fmt(r.model.gpu.kernelGbps)} GB/s (median of ${fmt(r.model.gpu.kernel.medianMs)} ms), ${fmt(r.model.gpu.ratioToMemcpy)} x cudaMemcpy, checksum ${r.model.gpu.checksum.ok ? 'ok' : 'BAD'}`,
+          ],
+        ] as [string, string][])
+      : []),
     ['wall time', `${r.wallSeconds.toFixed(2)} s`],
   ]
   const w = Math.max(...rows.map(([k]) => k.length))
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n'
 }
 
-const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
+const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): Command => {
   const program = new Command('pcie-scope')
   program
     .description('PCIe traffic monitor: capture what a GPU workload puts on the wire, from the FPGA probe or its Verilator twin')
@@ -204,7 +229,8 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
     .command('capture')
     .description('run one workload and print the probe counters (from the FPGA, over the UART)')
     .option('--twin', 'use the twin (Verilated RTL + firmware + GPU traffic model); the default without --port')
-    .option('--port <path>', 'serial device of a board (needs a CUDA workload runner: not available yet)')
+    .option('--port <path>', 'serial device of a board; needs --gpu, which runs the workload')
+    .option('--gpu', "with --port: run the workload as a CUDA kernel on this machine's GPU while the board's probe counts")
     .option('--baud <n>', 'baud rate with --port (default 115200)', parseIntArg)
     .addOption(new Option('--pattern <name>', 'access pattern').choices(PATTERNS).makeOptionMandatory())
     .option(
@@ -284,26 +310,38 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
           ...(o.elementBytes !== undefined ? { elementBytes: o.elementBytes } : {}),
           ...(o.l1 !== undefined ? { l1: o.l1 } : {}),
         })
-        if ('port' in source) {
+        if ('port' in source && !o.gpu) {
           throw new PsError(
             'PS_WORKLOAD_UNSUPPORTED',
-            `a board capture on ${source.port} needs the CUDA workload runner, which a later issue adds; only --twin captures run workloads today (\`pcie-scope serve --port ${source.port}\` watches a board live)`,
+            `a board capture on ${source.port} needs something to run the workload: add --gpu to run it as a CUDA kernel on this machine (\`pcie-scope serve --port ${source.port}\` watches a board live)`,
           )
         }
         if (o.dir !== undefined && o.out === undefined) throw new PsError('PS_USAGE', '--dir only applies with --out')
         const outDir = o.out === undefined ? undefined : resolveCaptureArg(o.out, captureRoot(o.dir))
         if (outDir !== undefined) checkCaptureDirFree(outDir) // before the twin starts
         const progress = (m: string) => io.stderr(`pcie-scope: ${m}\n`)
-        progress('starting the twin')
-        const session: DeviceSession = await openSession({
-          twin: true,
-          ...(o.latencyCycles !== undefined ? { latencyCycles: o.latencyCycles } : {}),
-          twinOptions: {
-            ...(o.link !== undefined ? { link: o.link } : {}),
-            ...(o.cplSplit !== undefined ? { cplSplit: o.cplSplit } : {}),
-            ...(o.latencyNs !== undefined ? { latencyNs: o.latencyNs } : {}),
-          },
-        })
+        // the GPU is checked before the port opens: no addon, no CUDA or no device fails fast
+        let gpuRunner: GpuWorkloadRunner | undefined
+        if ('port' in source) {
+          const gpu = await gpuAvailability(deps.loadAddon)
+          if (!gpu.available)
+            throw new PsError(gpu.code === 'PS_NATIVE_NOT_BUILT' ? 'PS_NATIVE_NOT_BUILT' : 'PS_GPU_UNAVAILABLE', gpu.reason)
+          gpuRunner = new GpuWorkloadRunner(deps.loadAddon())
+        }
+        progress('port' in source ? `opening ${source.port}; the workload runs on the GPU` : 'starting the twin')
+        const session: DeviceSession = await deps.openSession(
+          'port' in source
+            ? { ...source, ...(gpuRunner ? { runner: gpuRunner } : {}) }
+            : {
+                twin: true,
+                ...(o.latencyCycles !== undefined ? { latencyCycles: o.latencyCycles } : {}),
+                twinOptions: {
+                  ...(o.link !== undefined ? { link: o.link } : {}),
+                  ...(o.cplSplit !== undefined ? { cplSplit: o.cplSplit } : {}),
+                  ...(o.latencyNs !== undefined ? { latencyNs: o.latencyNs } : {}),
+                },
+              },
+        )
         try {
           progress(
             `probe on ${session.path}: protocol ${session.info.protocolVersion}, firmware ${session.info.firmwareVersion}, ${session.info.clockHz} Hz`,
@@ -410,14 +448,15 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void): Command => {
       },
     )
 
+  addBenchCommand(program, io, setCode, deps)
   addRecordingCommands(program, io, setCode)
   return program
 }
 
 /** Run the CLI; resolves with the exit code (never calls process.exit). */
-export const main = async (argv: string[] = process.argv, io: CliIo = defaultIo()): Promise<number> => {
+export const main = async (argv: string[] = process.argv, io: CliIo = defaultIo(), deps: Partial<CliDeps> = {}): Promise<number> => {
   let code = EXIT_OK
-  const program = buildProgram(io, (c) => (code = c))
+  const program = buildProgram(io, (c) => (code = c), { ...defaultDeps, ...deps })
   try {
     await program.parseAsync(argv)
     return code

@@ -42,6 +42,12 @@ export type PsErrorCode =
   | 'PS_CAPTURE_EXISTS'
   | 'PS_CAPTURE_CORRUPT'
   | 'PS_CAPTURE_IO'
+  // native addon (host/src/native) and GPU runs (host/src/workload/gpu-runner.ts)
+  | 'PS_NATIVE_NOT_BUILT'
+  | 'PS_GPU_UNAVAILABLE'
+  | 'PS_GPU_FAILED'
+  | 'PS_GPU_CANCELLED'
+  | 'PS_GPU_CHECKSUM'
 
 export class PsError extends Error {
   readonly code: PsErrorCode

@@ -29,6 +29,16 @@ export interface DemoState {
 }
 
 /** GET /api/status and WS {type:'status'}. */
+/** Where POST /api/run can run a workload: the twin's traffic model, or this host's GPU. */
+export const RUN_SOURCES = ['twin', 'gpu'] as const
+export type RunSource = (typeof RUN_SOURCES)[number]
+
+/** Whether a run source is usable on this server, and the one sentence why not. */
+export interface SourceAvailability {
+  available: boolean
+  reason: string | null
+}
+
 export interface ServerStatus {
   source: 'twin' | 'serial'
   path: string
@@ -40,6 +50,8 @@ export interface ServerStatus {
   /** reads the requester may have outstanding, when the source knows it (the twin does) */
   tagBudget: number | null
   runner: 'twin' | 'cuda' | null
+  /** the sources POST /api/run accepts now; gpu also names the GPUs found */
+  sources: { twin: SourceAvailability; gpu: SourceAvailability & { devices: string[] } }
   hostStats: HostLinkStats | null
   lastSnapshot: Snapshot | null
   /** WebSocket snapshot batches skipped for slow clients, summed over all clients */

@@ -57,19 +57,66 @@ export const workloadKey = (w: Workload): string => `${w.pattern}/${w.bytes}/${w
 /** The offset a pattern runs at when none is given (spec `defaultOffset`). */
 export const defaultOffset = (p: PatternName): number => PATTERN_SPECS.find((s) => s.name === p)?.defaultOffset ?? 0
 
-/** What the workload side (twin traffic model, later the CUDA kernel) says it did. */
-export interface WorkloadResult {
-  workload: Workload
-  /** MRds the GPU (model) issued, by size class */
-  issued: { count: number; bySize: BySize; bytes: number }
-  completions: number
-  /** completions whose payload did not match the requested address */
-  payloadErrors: number
-  simCycles: number
-  wallSeconds: number
+/** A GPU as the CUDA runtime and NVML describe it. */
+export interface GpuDeviceInfo {
+  name: string
+  pciBusId: string
+  /** the link generation and width NVML reports as the maximum; -1 when unknown */
+  pcieGen: number
+  pcieWidth: number
+  smCount: number
+  computeCapability: string
+  /** cudaDriverGetVersion / cudaRuntimeGetVersion, e.g. 12080 */
+  driverVersion: number
+  runtimeVersion: number
 }
 
-/** Runs workloads on whatever plays the GPU: the twin's traffic model, later a real kernel. */
+/** Median of the timed repeats, with their minimum and maximum, in milliseconds. */
+export interface GpuTiming {
+  medianMs: number
+  minMs: number
+  maxMs: number
+}
+
+/** What a GPU run measured, next to what the traffic model predicts for the same workload. */
+export interface GpuRunSummary {
+  device: GpuDeviceInfo
+  kernel: GpuTiming
+  /** cudaMemcpy host-to-device of the same bytes, in the same run */
+  memcpyH2d: GpuTiming
+  payloadBytes: number
+  /** GB/s = 1e9 B/s, from the medians */
+  kernelGbps: number
+  memcpyGbps: number
+  ratioToMemcpy: number
+  /** payload GB/s the GPU's link allows with 128-B reads (20 B of header and framing each); null when the link is unknown */
+  ceiling128Gbps: number | null
+  ratioToCeiling128: number | null
+  /** 64-bit sums of what the kernel read and of the same bytes on the CPU (0x hex) */
+  checksum: { gpu: string; cpu: string; ok: boolean }
+  threads: number
+  blocks: number
+  /** the traffic model's MRds for this workload */
+  predicted: { count: number; bySize: BySize; bytes: number }
+}
+
+/** What the workload side (the twin's traffic model, or a GPU kernel) says it did. */
+export interface WorkloadResult {
+  workload: Workload
+  /** MRds issued, by size class: counted by the twin's model; for a GPU run the model's prediction (a GPU does not count its reads) */
+  issued: { count: number; bySize: BySize; bytes: number }
+  /** reads answered: counted by the twin; a GPU run that finished had every read answered (= issued.count) */
+  completions: number
+  /** completions whose payload did not match the requested address (GPU: 0, a bad checksum fails the run) */
+  payloadErrors: number
+  /** simulated clock cycles (twin); 0 for a GPU run */
+  simCycles: number
+  wallSeconds: number
+  /** GPU runs only */
+  gpu?: GpuRunSummary
+}
+
+/** Runs workloads on whatever plays the GPU: the twin's traffic model, or a real kernel. */
 export interface WorkloadRunner {
   readonly kind: 'twin' | 'cuda'
   run(workload: Workload, signal?: AbortSignal): Promise<WorkloadResult>

@@ -4,7 +4,7 @@
  *  twin: launch TwinProcess → open its PTY → hello (PING, INFO); runner = the twin's traffic model.
  *        When the twin exits the port is closed (workaround 1 for bindings-cpp#162) so the client
  *        sees 'disconnect' instead of a busy read loop.
- *  port: open the serial device → hello; no workload runner (board captures need the CUDA runner).
+ *  port: open the serial device → hello; runner = the one given (a board capture's GPU runner), or none.
  *
  * close() tears down in order: client (closes the port), then the twin.
  */
@@ -44,6 +44,8 @@ export type OpenSessionOptions =
 export interface SerialSessionOptions extends SessionTuning {
   port: string
   baudRate?: number
+  /** what runs workloads while the board's probe counts (the GPU behind it); none: watch only */
+  runner?: WorkloadRunner
   /** re-open the port when it vanishes (default true); 'reconnect' is emitted by the client */
   reconnect?: boolean
   reconnectMinMs?: number
@@ -140,7 +142,7 @@ const openSerialSession = async (opts: SerialSessionOptions): Promise<DeviceSess
     path: opts.port,
     info,
     client,
-    runner: undefined,
+    runner: opts.runner,
     close: () =>
       (closing ??= (async () => {
         closed.abort()

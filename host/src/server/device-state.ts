@@ -19,7 +19,7 @@ export const RECENT_SNAPSHOTS = 600
 const COUNTER_META: CounterMeta[] = COUNTERS.map((c) => ({ key: c.key, name: c.name, index: c.index, doc: c.doc }))
 
 /** The status fields that belong to the server rather than the device. */
-export type ServerSideStatus = Pick<ServerStatus, 'wsDrops' | 'wsClients' | 'wsClientsDropped' | 'demo'>
+export type ServerSideStatus = Pick<ServerStatus, 'wsDrops' | 'wsClients' | 'wsClientsDropped' | 'demo' | 'sources'>
 
 export interface DeviceStateEvents {
   /** every snapshot the device streams or answers */
@@ -127,6 +127,7 @@ export class DeviceState {
       pcieLink: session.pcieLink ?? null,
       tagBudget: session.tagBudget ?? null,
       runner: session.runner?.kind ?? null,
+      sources: { twin: { ...server.sources.twin }, gpu: { ...server.sources.gpu, devices: [...server.sources.gpu.devices] } },
       hostStats: this.hostStats(),
       lastSnapshot: this.recent.at(-1) ?? null,
       wsDrops: server.wsDrops,

@@ -18,11 +18,11 @@
  * REST (Bearer token on /api except health; JSON bodies only, anything else 4xx PS_REQUEST_INVALID;
  * JSON errors {error:{code,message,details?}}):
  *   GET  /api/health        {ok:true}, no auth
- *   GET  /api/status        ServerStatus (source, path, connected, error, info, hostStats, lastSnapshot, wsDrops …)
+ *   GET  /api/status        ServerStatus (source, path, connected, error, info, sources (twin/gpu available or why not), hostStats, lastSnapshot, wsDrops …)
  *   GET  /api/patterns      {patterns, runner}
  *   POST /api/start         {periodMs?}            POST /api/stop, /api/clear   {}
  *   POST /api/snapshot      → Snapshot (on demand)
- *   POST /api/run           {pattern, bytes, offset?} → WorkloadResult & {report: RunReport}; 409 without runner
+ *   POST /api/run           {pattern, bytes, offset?, source?: twin|gpu} → WorkloadResult & {report: RunReport}; 409 when the source is not available
  *   GET  /api/captures      {root, recording, captures: CaptureSummary[], skipped} (captures.ts)
  *   GET  /api/captures/:name CaptureDescription; 400 PS_CAPTURE_NAME_INVALID, 404 PS_CAPTURE_NOT_FOUND
  *   GET  /api/captures/:name/export?format=csv|jsonl|perfetto  the export, as a download
@@ -46,6 +46,8 @@ import { checkBinding, hostAllowlist, interfaceAddresses, isLoopback, isWildcard
 import { openDeviceSession, type ServerSession, type SupervisionOptions } from './session.js'
 import { upgradeHandler } from './upgrade.js'
 import type { DeviceError, ServerStatus, TwinFailure } from '../core/wire.js'
+import { loadAddon, type NativeAddon } from '../native/addon.js'
+import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import type { Recorder } from '../capture/recorder.js'
 import { openServerRecording } from './recording.js'
 
@@ -83,6 +85,11 @@ export interface StartServerOptions {
   runs?: Partial<RunLimits>
   /** one line for the user's terminal: the twin failed, is restarting, is back (the CLI prints them) */
   notify?: (line: string) => void
+  /**
+   * GPU runs (POST /api/run with source 'gpu'): the native addon's loader (default: the built
+   * addon), or false for none. Probed once at start; GET /api/status says the outcome.
+   */
+  gpu?: { load: () => NativeAddon } | false
 }
 
 export interface RunningServer {
@@ -111,6 +118,22 @@ export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_00
 /** how long shutdown waits for responses still being written before it drops their sockets */
 const CLOSE_GRACE_MS = 500
 
+/** The GPU source: its runner when a GPU is usable, and what GET /api/status says about it. */
+async function gpuSource(
+  opts: { load: () => NativeAddon } | false,
+): Promise<{ runner: { runner: GpuWorkloadRunner } | { reason: string }; status: ServerStatus['sources']['gpu'] }> {
+  if (opts === false) {
+    const reason = 'GPU runs are turned off for this server'
+    return { runner: { reason }, status: { available: false, reason, devices: [] } }
+  }
+  const a = await gpuAvailability(opts.load)
+  if (!a.available) return { runner: { reason: a.reason }, status: { available: false, reason: a.reason, devices: [] } }
+  return {
+    runner: { runner: new GpuWorkloadRunner(opts.load()) },
+    status: { available: true, reason: null, devices: a.devices.map((d) => `${d.name} (${d.pciBusId})`) },
+  }
+}
+
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   const token = opts.token ?? newToken()
   // refused before anything starts: no twin is launched for a server that may not run
@@ -131,6 +154,14 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   let away: { since: number; error: DeviceError | null } | undefined
   const notify = opts.notify ?? (() => {})
   const allow = hostAllowlist(opts.http.host, isWildcard(opts.http.host) ? interfaceAddresses('any') : [])
+  const gpu = await gpuSource(opts.gpu ?? { load: () => loadAddon() })
+  const sources: ServerStatus['sources'] = {
+    twin:
+      session.runner?.kind === 'twin'
+        ? { available: true, reason: null }
+        : { available: false, reason: `a ${session.source} session has no twin to run workloads on` },
+    gpu: gpu.status,
+  }
   let recording: Recorder | undefined
   try {
     if (opts.captures?.record) recording = openServerRecording(opts.captures.root, session)
@@ -164,7 +195,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     cleared: () => recording?.mark('clear'),
   })
   const status = (): ServerStatus =>
-    state.status({ wsDrops: hub.drops, wsClients: hub.size, wsClientsDropped: hub.clientsDropped, demo: runs.demo })
+    state.status({ wsDrops: hub.drops, wsClients: hub.size, wsClientsDropped: hub.clientsDropped, demo: runs.demo, sources })
   const hub = new WsHub({
     ...opts.ws,
     hostStats: () => state.hostStats(),
@@ -193,6 +224,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         }),
     },
     opts.runs,
+    gpu.runner,
   )
 
   // the supervisor's news, in words, on the terminal and the page

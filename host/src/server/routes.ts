@@ -122,14 +122,14 @@ function apiRouter({ token, state, runs, status, captures }: AppDeps): express.R
     res.json(await state.command(() => session.client.snapshot()))
   })
   api.post('/run', async (req, res) => {
-    const w = body(RunBody, req)
-    if (!session.runner) throw new PsError('PS_WORKLOAD_UNSUPPORTED', `a ${session.source} session has no workload runner`)
+    const { workload: w, source } = body(RunBody, req)
+    runs.runnerFor(source) // 409 before the device is touched
     // a client that goes away before its answer cancels its run (queued or in flight)
     const gone = new AbortController()
     res.on('close', () => {
       if (!res.writableFinished) gone.abort()
     })
-    const report = await state.command(() => runs.run(w, 'manual', gone.signal))
+    const report = await state.command(() => runs.run(w, 'manual', gone.signal, source))
     res.json({ ...report.result, report })
   })
   api.use(capturesRouter(captures ?? { root: null, recording: () => null }))

@@ -7,12 +7,12 @@
  * its effect stays visible on the charts before the loop resumes.
  */
 import { PsError } from '../core/errors.js'
-import { defaultOffset, PATTERNS, type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
+import { defaultOffset, PATTERNS, type PatternName, type Workload, type WorkloadResult, type WorkloadRunner } from '../core/workload.js'
 import { type Snapshot } from '../core/probe.js'
 import { Mutex } from '../util/mutex.js'
 import { sleep } from '../util/sleep.js'
 import type { ServerSession } from './session.js'
-import type { DemoState, RunReport, RunStart } from '../core/wire.js'
+import type { DemoState, RunReport, RunSource, RunStart } from '../core/wire.js'
 import { counterDeltas } from '../core/rates.js'
 
 export const DEMO_PERIOD_MS = 100
@@ -90,8 +90,28 @@ export class RunService {
     private readonly session: ServerSession,
     private readonly on: RunServiceEvents,
     limits: Partial<RunLimits> = {},
+    /** the GPU runner when this host has a usable GPU, else why not (one sentence) */
+    private readonly gpu: { runner: WorkloadRunner } | { reason: string } = { reason: 'no GPU runner was configured' },
   ) {
     this.limits = { ...DEFAULT_RUN_LIMITS, ...limits }
+  }
+
+  /**
+   * The runner for a source: 'twin' = the session's twin model, 'gpu' = this host's GPU, none =
+   * the session's own runner, else the GPU. PS_WORKLOAD_UNSUPPORTED with the reason otherwise.
+   */
+  runnerFor(source?: RunSource): WorkloadRunner {
+    const own = this.session.runner
+    if (source === 'gpu' || (source === undefined && !own)) {
+      if ('runner' in this.gpu) return this.gpu.runner
+      throw new PsError(
+        'PS_WORKLOAD_UNSUPPORTED',
+        source === 'gpu' ? `no GPU runs on this server: ${this.gpu.reason}` : `a ${this.session.source} session has no workload runner`,
+      )
+    }
+    if (!own || (source === 'twin' && own.kind !== 'twin'))
+      throw new PsError('PS_WORKLOAD_UNSUPPORTED', `a ${this.session.source} session has no twin to run workloads on`)
+    return own
   }
 
   /**
@@ -100,16 +120,15 @@ export class RunService {
    * PS_SERVER_CLOSING when the server shuts down; a twin cut off mid-run is restarted (it
    * cannot cancel a run). A full queue refuses a manual run at once with PS_RUN_QUEUE_FULL.
    */
-  run(workload: Workload, origin: 'demo' | 'manual', signal?: AbortSignal): Promise<RunReport> {
-    const p = this.runQueued(workload, origin, signal)
+  run(workload: Workload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource): Promise<RunReport> {
+    const p = this.runQueued(workload, origin, signal, source)
     this.inFlight.add(p)
     void p.catch(() => undefined).finally(() => this.inFlight.delete(p))
     return p
   }
 
-  private async runQueued(workload: Workload, origin: 'demo' | 'manual', signal?: AbortSignal): Promise<RunReport> {
-    const runner = this.session.runner
-    if (!runner) throw new PsError('PS_WORKLOAD_UNSUPPORTED', `a ${this.session.source} session has no workload runner`)
+  private async runQueued(workload: Workload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource): Promise<RunReport> {
+    const runner = this.runnerFor(source)
     if (this.abort.signal.aborted) throw closingError()
     if (origin === 'manual' && this.waiting >= this.limits.maxQueued) {
       throw new PsError('PS_RUN_QUEUE_FULL', `${this.waiting} runs are already waiting (the most the server queues); try again later`)

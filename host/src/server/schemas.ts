@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { EXPORT_FORMATS } from '../capture/export.js'
 import { COMMANDS } from '../core/generated.js'
 import { checkAlignment, WorkloadFields, withDefaults } from '../core/workload-schema.js'
+import { RUN_SOURCES } from '../core/wire.js'
 import { CAPTURE_NAME_PATTERN } from '../capture/names.js'
 
 // the firmware's accepted range, from spec/protocol.json
@@ -24,10 +25,20 @@ export const EmptyBody = z.object({}).strict()
 
 /**
  * POST /api/run: the workload limits every runner shares (spec/workloads.json, through
- * core/workload-schema.ts), the pattern's default offset when none is given, unknown keys refused.
+ * core/workload-schema.ts), the pattern's default offset when none is given, unknown keys refused;
+ * `source` picks the twin or this host's GPU (default: the session's own runner, else the GPU).
  */
-const RunBodyFields = WorkloadFields.strict()
-export const RunBody = RunBodyFields.transform(withDefaults).superRefine(checkAlignment)
+const RunBodyFields = WorkloadFields.extend({
+  source: z
+    .enum(RUN_SOURCES, { error: () => `source must be one of ${RUN_SOURCES.join(', ')}` })
+    .optional()
+    .describe(
+      "where the workload runs: 'twin' (the twin's traffic model) or 'gpu' (a CUDA kernel on the server's GPU); GET /api/status `sources` says which are available",
+    ),
+}).strict()
+export const RunBody = RunBodyFields.transform(({ source, ...w }) => ({ workload: withDefaults(w), source })).superRefine((v, ctx) =>
+  checkAlignment(v.workload, ctx),
+)
 
 const ErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
@@ -75,7 +86,8 @@ export function openApiDocument(version: string): Record<string, unknown> {
       '/api/clear': post('zero the running counters', EmptyBody),
       '/api/snapshot': post('take one on-demand snapshot', EmptyBody),
       '/api/run': post('run one workload and report the probe counter deltas', RunBodyFields, {
-        '409': { description: 'no workload runner (PS_WORKLOAD_UNSUPPORTED)', content: json(ErrorBody) },
+        '409': { description: 'the source asked for is not available (PS_WORKLOAD_UNSUPPORTED)', content: json(ErrorBody) },
+        '502': { description: 'the GPU run failed (PS_GPU_FAILED, PS_GPU_CHECKSUM)', content: json(ErrorBody) },
         '503': {
           description:
             'device down (PS_TWIN_EXITED, PS_TWIN_HUNG), queue full (PS_RUN_QUEUE_FULL, with Retry-After), or cut off by shutdown (PS_SERVER_CLOSING)',

@@ -4,7 +4,13 @@ import type { Snapshot } from '../../../host/src/core/probe.js'
 import { DeviceState, RECENT_SNAPSHOTS } from '../../../host/src/server/device-state.js'
 import { fakeSession } from './fake-session.js'
 
-const server = { wsDrops: 3, wsClients: 2, wsClientsDropped: 1, demo: { enabled: false, runs: 0, current: null } }
+const server = {
+  wsDrops: 3,
+  wsClients: 2,
+  wsClientsDropped: 1,
+  demo: { enabled: false, runs: 0, current: null },
+  sources: { twin: { available: true, reason: null }, gpu: { available: false, reason: 'no GPU here', devices: [] } },
+}
 
 function setup(seed = false) {
   const session = fakeSession()
@@ -23,6 +29,7 @@ describe('DeviceState', () => {
     expect(st).toMatchObject({
       source: 'twin',
       path: '/dev/pts/fake',
+      sources: server.sources,
       connected: true,
       error: null,
       runner: 'twin',

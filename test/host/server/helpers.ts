@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 import { WebSocket } from 'ws'
-import { startServer, type RunningServer, type ServerMessage } from '../../../host/src/server/index.js'
+import { startServer, type RunningServer, type ServerMessage, type StartServerOptions } from '../../../host/src/server/index.js'
 import { fakeSession, type FakeClient } from './fake-session.js'
 import type { RunLimits } from '../../../host/src/server/runs.js'
 
@@ -17,6 +17,8 @@ export async function serve(
     webRoot?: string
     captures?: { root: string; record: boolean }
     runs?: Partial<RunLimits>
+    /** GPU runs: a (fake) addon loader; default none, so no test depends on this machine's build */
+    gpu?: StartServerOptions['gpu']
   } = {},
 ) {
   const session = fakeSession({ runner: o.runner ?? true, runDelayMs: o.runDelayMs ?? 20 })
@@ -29,6 +31,7 @@ export async function serve(
     ...(o.webRoot ? { webRoot: o.webRoot } : {}),
     ...(o.captures ? { captures: o.captures } : {}),
     ...(o.runs ? { runs: o.runs } : {}),
+    gpu: o.gpu ?? false,
   })
   running.push(srv)
   return { srv, session, client: session.client as FakeClient, base: new URL(srv.url).origin }

@@ -8,6 +8,7 @@ import { body } from '../../../host/src/server/routes.js'
 import { EmptyBody, StartBody } from '../../../host/src/server/schemas.js'
 import { CONTENT_SECURITY_POLICY } from '../../../host/src/server/security.js'
 import { closeServers, http, serve, TOKEN } from './helpers.js'
+import { makeFakeAddon, nativeError } from '../workload/fake-addon.js'
 
 afterEach(closeServers)
 
@@ -153,12 +154,14 @@ describe('REST device routes', () => {
     const run = doc.paths['/api/run'].post.requestBody.content['application/json'].schema
     expect(run.properties.pattern.enum).toEqual(['strided', 'merged-aligned', 'merged-misaligned'])
     expect(run.required).toEqual(expect.arrayContaining(['pattern', 'bytes']))
-    expect(doc.paths['/api/run'].post.responses['409'].description).toBe('no workload runner (PS_WORKLOAD_UNSUPPORTED)')
-    const runErrors = doc.paths['/api/run'].post.responses
-    expect(Object.keys(runErrors).sort()).toEqual(['200', '400', '401', '409', '413', '415', '503', '504'])
+        const runErrors = doc.paths['/api/run'].post.responses
+    expect(Object.keys(runErrors).sort()).toEqual(['200', '400', '401', '409', '413', '415', '502', '503', '504'])
     expect(runErrors['504'].description).toContain('PS_WORKLOAD_TIMEOUT')
     expect(runErrors['503'].description).toContain('PS_RUN_QUEUE_FULL')
     expect(doc['x-websocket'].messages).toEqual(expect.arrayContaining(['twin-failure', 'twin-restarted']))
+    expect(doc.paths['/api/run'].post.responses['409'].description).toBe('the source asked for is not available (PS_WORKLOAD_UNSUPPORTED)')
+    const runBody = doc.paths['/api/run'].post.requestBody.content['application/json'].schema
+    expect(runBody.properties.source.enum).toEqual(['twin', 'gpu'])
   })
 })
 
@@ -342,5 +345,74 @@ describe('security headers and the source map', () => {
     expect(bearer.status).toBe(200)
     expect(bearer.text).toContain('web/main.ts')
     expect((await http(base, 'GET', `/main.js.map?token=${TOKEN}`)).status).toBe(200)
+  })
+})
+
+describe('run sources: the twin and the GPU', () => {
+  it('GET /api/status says which sources are available, and why not', async () => {
+    const { base } = await serve()
+    const st = (await http(base, 'GET', '/api/status', { token: TOKEN })).json
+    expect(st.sources).toEqual({
+      twin: { available: true, reason: null },
+      gpu: { available: false, reason: 'GPU runs are turned off for this server', devices: [] },
+    })
+    const noDevice = makeFakeAddon({ devices: { reject: nativeError('PS_GPU_NO_DEVICE', 'no CUDA device is usable on this machine.') } })
+    const b = await serve({ gpu: { load: () => noDevice } })
+    expect((await http(b.base, 'GET', '/api/status', { token: TOKEN })).json.sources.gpu).toEqual({
+      available: false,
+      reason: 'no CUDA device is usable on this machine. (PS_GPU_NO_DEVICE)',
+      devices: [],
+    })
+    const withGpu = await serve({ gpu: { load: () => makeFakeAddon() } })
+    expect((await http(withGpu.base, 'GET', '/api/status', { token: TOKEN })).json.sources.gpu).toEqual({
+      available: true,
+      reason: null,
+      devices: ['Fake H200 (0000:65:00.0)'],
+    })
+  })
+
+  it('POST /api/run with source gpu runs the kernel and reports it beside the prediction', async () => {
+    const addon = makeFakeAddon()
+    const { base } = await serve({ gpu: { load: () => addon } })
+    const r = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'merged-aligned', bytes: 4096, source: 'gpu' } })
+    expect(r.status).toBe(200)
+    expect(addon.runs).toEqual([{ pattern: 'merged-aligned', bytes: 4096, offset: 0 }])
+    expect(r.json.gpu).toMatchObject({ kernelGbps: 50, predicted: { count: 32 }, device: { name: 'Fake H200' } })
+    expect(r.json.issued.count).toBe(32)
+    // source twin (and none) still run on the twin
+    const t = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'strided', bytes: 4096, source: 'twin' } })
+    expect(t.status).toBe(200)
+    expect(t.json.gpu).toBeUndefined()
+    expect(addon.runs).toHaveLength(1)
+  })
+
+  it('a session without a twin runs on the GPU by default; asking for the twin is 409', async () => {
+    const addon = makeFakeAddon()
+    const { base } = await serve({ runner: false, gpu: { load: () => addon } })
+    const r = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'strided', bytes: 4096 } })
+    expect(r.status).toBe(200)
+    expect(r.json.gpu.predicted.count).toBe(128)
+    const t = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'strided', bytes: 4096, source: 'twin' } })
+    expect(t.status).toBe(409)
+    expect(t.json.error.code).toBe('PS_WORKLOAD_UNSUPPORTED')
+  })
+
+  it('source gpu without a GPU is 409 with the reason; an unknown source is 400; a failed kernel is 502', async () => {
+    const { base, client } = await serve()
+    const r = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'strided', bytes: 4096, source: 'gpu' } })
+    expect(r.status).toBe(409)
+    expect(r.json.error).toEqual({
+      code: 'PS_WORKLOAD_UNSUPPORTED',
+      message: 'no GPU runs on this server: GPU runs are turned off for this server',
+    })
+    expect(client.calls).not.toContain('snapshot') // refused before the device was touched
+    const bad = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'strided', bytes: 4096, source: 'cuda' } })
+    expect(bad.status).toBe(400)
+    expect(bad.json.error.code).toBe('PS_REQUEST_INVALID')
+    const failing = makeFakeAddon({ gpu: { reject: nativeError('PS_GPU_CUDA', 'an illegal address was encountered.') } })
+    const f = await serve({ gpu: { load: () => failing } })
+    const e = await http(f.base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'strided', bytes: 4096, source: 'gpu' } })
+    expect(e.status).toBe(502)
+    expect(e.json.error).toEqual({ code: 'PS_GPU_FAILED', message: 'an illegal address was encountered. (PS_GPU_CUDA)' })
   })
 })

@@ -1,0 +1,185 @@
+/**
+ * `pcie-scope bench --gpu|--twin --suite micro`: every kernel of a suite on one runner, with the
+ * traffic model's predicted MRd count and size mix beside what was measured. --gpu: the CUDA
+ * kernel's GB/s, its ratio to cudaMemcpy and to the link's 128-B ceiling. --twin: the MRds the
+ * twin's probe counted against the prediction. A progress bar on a terminal's stderr; a table or
+ * one JSON object on stdout.
+ */
+import { Option, type Command } from 'commander'
+import { PsError, isPsError } from '../core/errors.js'
+import { SIZE_CLASSES, type BySize } from '../core/size-classes.js'
+import type { GpuDeviceInfo, GpuRunSummary, Workload } from '../core/workload.js'
+import { validateWorkload } from '../core/workload-schema.js'
+import { runCapture } from '../capture/capture.js'
+import type { Prediction } from '../native/addon.js'
+import { GpuWorkloadRunner } from '../workload/gpu-runner.js'
+import { SUITES, suiteKernels, type SuiteKernel, type SuiteName } from '../workload/suite.js'
+import { parseIntArg, parseSize } from './args.js'
+import { createProgressBar } from './progress-bar.js'
+import type { CliDeps, CliIo } from './main.js'
+
+const MiB = 1024 * 1024
+/** Defaults: enough bytes for a GPU's timing to settle; a Verilator twin is a million times slower. */
+const DEFAULT_BYTES = { gpu: 256 * MiB, twin: 1 * MiB }
+
+type Measured = { count: number; bySize: BySize; bytes: number }
+
+export interface BenchRow {
+  kernel: string
+  workload: Workload
+  predicted: Measured
+  /** --gpu: what the GPU did */
+  gpu?: GpuRunSummary
+  /** --twin: what the twin's probe counted, and whether it equals the prediction */
+  probe?: Measured & { matchesPrediction: boolean }
+  /** this kernel failed; the suite went on */
+  error?: { code: string; message: string }
+}
+
+export interface BenchReport {
+  suite: SuiteName
+  source: 'gpu' | 'twin'
+  bytes: number
+  device: GpuDeviceInfo | null
+  rows: BenchRow[]
+}
+
+/** "96:8192 32:8192": the non-zero size classes, largest first. */
+export const sizeMix = (b: BySize): string =>
+  [...SIZE_CLASSES]
+    .reverse()
+    .filter((c) => b[c.key] > 0)
+    .map((c) => `${c.key}:${b[c.key]}`)
+    .join(' ') || '-'
+
+const sameCounts = (a: Measured, b: Measured): boolean =>
+  a.count === b.count && a.bytes === b.bytes && SIZE_CLASSES.every((c) => a.bySize[c.key] === b.bySize[c.key])
+
+const f2 = (n: number | null | undefined): string => (n === null || n === undefined ? '-' : n.toFixed(2))
+
+const table = (head: string[], rows: string[][]): string => {
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(w[i]!))
+      .join('  ')
+      .trimEnd()
+  return [line(head), line(w.map((n) => '-'.repeat(n))), ...rows.map(line)].join('\n') + '\n'
+}
+
+export const formatBench = (r: BenchReport): string => {
+  const d = r.device
+  const title =
+    r.source === 'gpu'
+      ? `suite ${r.suite} on ${d ? `${d.name} (PCIe gen${d.pcieGen} x${d.pcieWidth}, driver ${d.driverVersion}, runtime ${d.runtimeVersion})` : 'the GPU'}, ${r.bytes} B per kernel`
+      : `suite ${r.suite} on the twin, ${r.bytes} B per kernel`
+  const err = (row: BenchRow) => (row.error ? `FAILED [${row.error.code}] ${row.error.message}` : '')
+  if (r.source === 'gpu') {
+    const rows = r.rows.map((row) => {
+      const g = row.gpu
+      return [
+        row.kernel,
+        String(row.predicted.count),
+        sizeMix(row.predicted.bySize),
+        g ? f2(g.kernelGbps) : '-',
+        g ? f2(g.memcpyGbps) : '-',
+        g ? f2(g.ratioToMemcpy) : '-',
+        g ? f2(g.ratioToCeiling128) : '-',
+        g ? (g.checksum.ok ? 'ok' : 'BAD') : err(row),
+      ]
+    })
+    return `${title}\n\n${table(['kernel', 'predicted MRd', 'predicted sizes', 'GB/s', 'memcpy GB/s', 'x memcpy', 'x 128-B ceiling', 'checksum'], rows)}`
+  }
+  const rows = r.rows.map((row) => [
+    row.kernel,
+    String(row.predicted.count),
+    sizeMix(row.predicted.bySize),
+    row.probe ? String(row.probe.count) : '-',
+    row.probe ? sizeMix(row.probe.bySize) : '-',
+    row.probe ? (row.probe.matchesPrediction ? 'yes' : 'NO') : err(row),
+  ])
+  return `${title}\n\n${table(['kernel', 'predicted MRd', 'predicted sizes', 'probe MRd', 'probe sizes', 'match'], rows)}`
+}
+
+const workloadOf = (k: SuiteKernel): Workload =>
+  validateWorkload({
+    pattern: k.pattern,
+    bytes: k.bytes,
+    offset: k.offset,
+    ...(k.elementBytes !== undefined ? { elementBytes: k.elementBytes } : {}),
+  })
+
+/** Errors that make every further kernel pointless: stop the suite. */
+const FATAL = new Set([
+  'PS_GPU_UNAVAILABLE',
+  'PS_NATIVE_NOT_BUILT',
+  'PS_TWIN_NOT_BUILT',
+  'PS_TWIN_START',
+  'PS_TWIN_EXITED',
+  'PS_GPU_CANCELLED',
+])
+
+export const addBenchCommand = (program: Command, io: CliIo, setCode: (c: number) => void, deps: CliDeps): void => {
+  program
+    .command('bench')
+    .description("run a suite of kernels on a GPU or on the twin, with the traffic model's prediction beside each measurement")
+    .option('--gpu', 'run the CUDA kernels on this machine’s GPU (native addon built with CUDA)')
+    .option('--twin', "run the workloads on the twin and compare its probe's MRd counts with the prediction")
+    .addOption(new Option('--suite <name>', 'kernels to run: micro = every pattern (x lane width)').choices(SUITES).default('micro'))
+    .option(
+      '--bytes <n>',
+      `useful bytes per kernel, suffixes K, M, G binary (default ${DEFAULT_BYTES.gpu / MiB}M on a GPU, ${DEFAULT_BYTES.twin / MiB}M on the twin)`,
+      parseSize,
+    )
+    .option('--repeats <n>', 'GPU: timed runs per kernel, median reported (default 10)', parseIntArg)
+    .option('--json', 'print exactly one JSON object on stdout, no progress bar')
+    .action(async (o: { gpu?: boolean; twin?: boolean; suite: SuiteName; bytes?: number; repeats?: number; json?: boolean }) => {
+      if (o.gpu === o.twin) throw new PsError('PS_USAGE', 'give exactly one of --gpu and --twin')
+      if (o.twin && o.repeats !== undefined) throw new PsError('PS_USAGE', '--repeats only applies with --gpu')
+      const source = o.gpu ? 'gpu' : 'twin'
+      const bytes = o.bytes ?? DEFAULT_BYTES[source]
+      const addon = deps.loadAddon()
+      const kernels = suiteKernels(o.suite, bytes, addon.model.elementBytes)
+      const workloads = kernels.map(workloadOf) // every kernel valid before anything runs
+      const bar = createProgressBar(io.stderr, !o.json && (io.stderrIsTTY ?? false), kernels.length)
+      const report: BenchReport = { suite: o.suite, source, bytes, device: null, rows: [] }
+      const session = source === 'twin' ? await deps.openSession({ twin: true }) : undefined
+      try {
+        for (const [i, k] of kernels.entries()) {
+          const w = workloads[i]!
+          bar.update(i, k.name)
+          const predicted: Prediction = await addon.predict({ ...w })
+          const row: BenchRow = {
+            kernel: k.name,
+            workload: w,
+            predicted: { count: predicted.count, bySize: predicted.bySize, bytes: predicted.bytes },
+          }
+          try {
+            if (session) {
+              const c = await runCapture(session, w)
+              const probe = { count: c.requests.count, bySize: c.requests.bySize, bytes: c.bytes.requested }
+              row.probe = { ...probe, matchesPrediction: sameCounts(probe, row.predicted) }
+            } else {
+              const runner = new GpuWorkloadRunner(addon, {
+                ...(o.repeats !== undefined ? { repeats: o.repeats } : {}),
+                onProgress: (p) => bar.update(i + (p.total > 0 ? p.done / p.total : 0), `${k.name} ${p.phase} ${p.done}/${p.total}`),
+              })
+              const r = await runner.run(w)
+              row.gpu = r.gpu!
+              report.device ??= r.gpu!.device
+            }
+          } catch (e) {
+            if (!isPsError(e) || FATAL.has(e.code)) throw e
+            row.error = { code: e.code, message: e.message }
+          }
+          report.rows.push(row)
+        }
+      } finally {
+        bar.clear()
+        await session?.close()
+      }
+      io.stdout(o.json ? JSON.stringify(report) + '\n' : formatBench(report))
+      const bad = report.rows.some((r) => r.error || r.probe?.matchesPrediction === false || r.gpu?.checksum.ok === false)
+      setCode(bad ? 1 : 0)
+    })
+}

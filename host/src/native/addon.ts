@@ -1,0 +1,137 @@
+/**
+ * The native addon (native/addon, built by `npm run build:native`): the traffic model in process
+ * and the GPU runs. This module is its typed interface and its loader; docs/contracts.md
+ * ("Native addon") is the contract. Nothing else loads the `.node` file.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { PsError } from '../core/errors.js'
+import type { BySize } from '../core/size-classes.js'
+import type { GpuDeviceInfo, GpuTiming, PatternName } from '../core/workload.js'
+import { packageRoot } from '../util/package-root.js'
+
+/** A workload as the addon reads it; absent elementBytes/l1 mean 4 and 'ideal'. */
+export interface NativeWorkload {
+  pattern: PatternName
+  bytes: number
+  offset: number
+  elementBytes?: number
+  l1?: 'ideal' | 'bypass'
+}
+
+/** The model's MRd stream for a workload, the same numbers as the twin's done line. */
+export interface Prediction {
+  count: number
+  bytes: number
+  /** warp load instructions that had at least one active lane */
+  instructions: number
+  bySize: BySize
+}
+
+/** Re-exported from core, where results that carry them are typed. */
+export type GpuDevice = GpuDeviceInfo
+export type { GpuTiming }
+
+export interface GpuRunRequest extends NativeWorkload {
+  /** untimed runs first (default 2) */
+  warmup?: number
+  /** timed runs, median/min/max reported (default 10) */
+  repeats?: number
+  /** CUDA device ordinal (default 0) */
+  device?: number
+  /** malloc + cudaHostRegister instead of cudaHostAlloc (default false) */
+  hostRegister?: boolean
+}
+
+export interface GpuRunResult {
+  device: GpuDevice
+  kernel: GpuTiming
+  memcpyH2d: GpuTiming
+  payloadBytes: number
+  /** GB/s = 1e9 B/s, from the medians */
+  kernelGbps: number
+  memcpyGbps: number
+  ratioToMemcpy: number
+  /** 64-bit word sums as 0x-prefixed hex (a JS number cannot hold 64 bits) */
+  checksum: { gpu: string; cpu: string; ok: boolean }
+  threads: number
+  blocks: number
+}
+
+export interface GpuProgress {
+  /** "fill", "warmup", "kernel", "memcpy" */
+  phase: string
+  done: number
+  total: number
+}
+
+/** Stable codes of the addon's GPU errors (native/cuda/gpu_bench.h status_code()). */
+export type NativeGpuCode =
+  | 'PS_GPU_NOT_BUILT'
+  | 'PS_GPU_NO_DEVICE'
+  | 'PS_GPU_BAD_ARGUMENT'
+  | 'PS_GPU_CANCELLED'
+  | 'PS_GPU_CUDA'
+  | 'PS_GPU_CHECKSUM'
+
+/** What the addon throws or rejects with: an Error with a stable code and one sentence. */
+export interface NativeError extends Error {
+  code: NativeGpuCode | 'PS_WORKLOAD_INVALID'
+  /** with PS_GPU_CHECKSUM: what the run measured */
+  result?: GpuRunResult
+}
+
+export interface GpuRunHandle {
+  promise: Promise<GpuRunResult>
+  /** asks the run to stop at its next check; the promise then rejects with PS_GPU_CANCELLED */
+  cancel(): void
+}
+
+/** The addon's exports. Runners take this interface, so tests pass a fake. */
+export interface NativeAddon {
+  predictSync(w: NativeWorkload): Prediction
+  predict(w: NativeWorkload): Promise<Prediction>
+  /** TLP bytes per second one direction of a genGxL link carries (native/model/link.h); null if unknown */
+  linkTlpBytesPerSecond(gen: number, lanes: number): number | null
+  /** lane widths this build's model predicts ([4] until the model has lane widths) */
+  readonly model: { elementBytes: number[] }
+  /** true when the GPU library was compiled with CUDA (a device may still be missing) */
+  readonly cudaBuilt: boolean
+  /** true when the GPU library (native/cuda) is linked at all */
+  readonly gpuBenchLinked: boolean
+  gpuDevices(): Promise<GpuDevice[]>
+  gpuRun(request: GpuRunRequest, onProgress?: (p: GpuProgress) => void): GpuRunHandle
+}
+
+export const NATIVE_BUILD_COMMAND = 'npm run build:native'
+
+/** Where scripts/build-native.mjs puts the addon. */
+export const addonPath = (): string => join(packageRoot(), 'build', 'addon', 'Release', 'pcie_scope_native.node')
+
+/** Whether an Error from the addon carries one of its stable codes. */
+export const isNativeError = (e: unknown): e is NativeError => {
+  const code = e instanceof Error ? (e as { code?: unknown }).code : undefined
+  return typeof code === 'string' && code.startsWith('PS_')
+}
+
+let loaded: NativeAddon | undefined
+
+/** The addon, loaded once; PS_NATIVE_NOT_BUILT with the build command when it is missing or broken. */
+export const loadAddon = (path: string = addonPath()): NativeAddon => {
+  if (loaded && path === addonPath()) return loaded
+  if (!existsSync(path)) {
+    throw new PsError('PS_NATIVE_NOT_BUILT', `the native addon is not built (${path} is missing); build it with \`${NATIVE_BUILD_COMMAND}\``)
+  }
+  let addon: NativeAddon
+  try {
+    addon = createRequire(import.meta.url)(path) as NativeAddon
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e)
+    throw new PsError('PS_NATIVE_NOT_BUILT', `the native addon at ${path} does not load (${why}); rebuild it with \`${NATIVE_BUILD_COMMAND}\``, {
+      cause: e,
+    })
+  }
+  if (path === addonPath()) loaded = addon
+  return addon
+}

@@ -1,0 +1,37 @@
+/**
+ * Benchmark suites: named lists of workloads. `micro` runs every spec pattern at its default
+ * offset, once per lane width the traffic model predicts (4 B until the model has lane widths).
+ */
+import { PsError } from '../core/errors.js'
+import { defaultOffset, PATTERNS, type PatternName } from '../core/workload.js'
+
+export const SUITES = ['micro'] as const
+export type SuiteName = (typeof SUITES)[number]
+
+/** One entry of a suite: its name in tables ("strided e4") and the workload fields. */
+export interface SuiteKernel {
+  name: string
+  pattern: PatternName
+  bytes: number
+  offset: number
+  /** only when the suite varies it (more than one lane width) */
+  elementBytes?: number
+}
+
+/** The kernels of `suite` for `bytes` useful bytes each; widths that `bytes` is no multiple of are left out. */
+export const suiteKernels = (suite: SuiteName, bytes: number, elementBytes: readonly number[]): SuiteKernel[] => {
+  if (!SUITES.includes(suite)) throw new PsError('PS_USAGE', `unknown suite ${String(suite)}: one of ${SUITES.join(', ')}`)
+  const widths = elementBytes.length > 0 ? elementBytes : [4]
+  const varied = widths.length > 1
+  return PATTERNS.flatMap((pattern) =>
+    widths
+      .filter((e) => bytes % e === 0 && defaultOffset(pattern) % e === 0)
+      .map((e) => ({
+        name: `${pattern} e${e}`,
+        pattern,
+        bytes,
+        offset: defaultOffset(pattern),
+        ...(varied ? { elementBytes: e } : {}),
+      })),
+  )
+}

@@ -1,0 +1,308 @@
+// The addon's GPU side: cudaBuilt, gpuDevices(), gpuRun(). With native/cuda linked
+// (PS_WITH_GPU_BENCH=1) runs go to ps::gpu::run on a worker thread; without it every GPU call
+// answers PS_GPU_NOT_BUILT, so the JS contract is the same in both builds.
+#include <napi.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "js.h"
+
+#if PS_WITH_GPU_BENCH
+#include "native/cuda/gpu_bench.h"
+#endif
+
+namespace ps::addon {
+
+namespace {
+
+constexpr const char *kNotBuilt = "PS_GPU_NOT_BUILT";
+constexpr const char *kBadArgument = "PS_GPU_BAD_ARGUMENT";
+
+Napi::Promise rejected(Napi::Env env, const Napi::Error &e)
+{
+    Napi::Promise::Deferred d = Napi::Promise::Deferred::New(env);
+    d.Reject(e.Value());
+    return d.Promise();
+}
+
+#if !PS_WITH_GPU_BENCH
+
+const char *const kNotBuiltWhy =
+    "this addon was built without the GPU library (native/cuda), so it cannot run GPU workloads.";
+
+Napi::Value GpuDevices(const Napi::CallbackInfo &info)
+{
+    return rejected(info.Env(), coded_error(info.Env(), kNotBuilt, kNotBuiltWhy));
+}
+
+Napi::Value GpuRun(const Napi::CallbackInfo &info)
+{
+    Napi::Env env = info.Env();
+    Napi::Object out = Napi::Object::New(env);
+    // argument errors first, as the real build reports them
+    try {
+        read_workload(info[0], kBadArgument);
+        out.Set("promise", rejected(env, coded_error(env, kNotBuilt, kNotBuiltWhy)));
+    } catch (const Napi::Error &e) {
+        out.Set("promise", rejected(env, e));
+    }
+    out.Set("cancel",
+            Napi::Function::New(
+                env, [](const Napi::CallbackInfo &) {}, "cancel"));
+    return out;
+}
+
+constexpr bool kCudaBuilt = false;
+
+#else
+
+using gpu::DeviceInfo;
+using gpu::RunConfig;
+using gpu::RunResult;
+using gpu::Status;
+
+constexpr int kMaxDevices = 16;
+
+Napi::Object device_to_js(Napi::Env env, const DeviceInfo &d)
+{
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("name", Napi::String::New(env, d.name));
+    o.Set("pciBusId", Napi::String::New(env, d.pci_bus_id));
+    o.Set("pcieGen", Napi::Number::New(env, d.pcie_gen));
+    o.Set("pcieWidth", Napi::Number::New(env, d.pcie_width));
+    o.Set("smCount", Napi::Number::New(env, d.sm_count));
+    o.Set("computeCapability",
+          Napi::String::New(env, std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)));
+    o.Set("driverVersion", Napi::Number::New(env, d.driver_version));
+    o.Set("runtimeVersion", Napi::Number::New(env, d.runtime_version));
+    return o;
+}
+
+Napi::Object timing_to_js(Napi::Env env, const gpu::Timing &t)
+{
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("medianMs", Napi::Number::New(env, t.median_ms));
+    o.Set("minMs", Napi::Number::New(env, t.min_ms));
+    o.Set("maxMs", Napi::Number::New(env, t.max_ms));
+    return o;
+}
+
+// 64-bit checksums do not fit a JS number: hex strings, compared as strings
+std::string hex64(uint64_t v)
+{
+    char buf[19];
+    snprintf(buf, sizeof buf, "0x%016llx", (unsigned long long)v);
+    return buf;
+}
+
+Napi::Object result_to_js(Napi::Env env, const RunResult &r)
+{
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("device", device_to_js(env, r.device));
+    o.Set("kernel", timing_to_js(env, r.kernel));
+    o.Set("memcpyH2d", timing_to_js(env, r.memcpy_h2d));
+    o.Set("payloadBytes", Napi::Number::New(env, (double)r.payload_bytes));
+    o.Set("kernelGbps", Napi::Number::New(env, r.kernel_gbps));
+    o.Set("memcpyGbps", Napi::Number::New(env, r.memcpy_gbps));
+    o.Set("ratioToMemcpy", Napi::Number::New(env, r.ratio_to_memcpy));
+    Napi::Object c = Napi::Object::New(env);
+    c.Set("gpu", Napi::String::New(env, hex64(r.checksum_gpu)));
+    c.Set("cpu", Napi::String::New(env, hex64(r.checksum_cpu)));
+    c.Set("ok", Napi::Boolean::New(env, r.checksum_ok));
+    o.Set("checksum", c);
+    o.Set("threads", Napi::Number::New(env, r.threads));
+    o.Set("blocks", Napi::Number::New(env, r.blocks));
+    return o;
+}
+
+class DevicesWorker : public Napi::AsyncWorker {
+public:
+    explicit DevicesWorker(Napi::Env env)
+        : Napi::AsyncWorker(env, "pcie-scope:gpuDevices"),
+          deferred_(Napi::Promise::Deferred::New(env))
+    {}
+    Napi::Promise promise() const { return deferred_.Promise(); }
+
+protected:
+    void Execute() override
+    {
+        status_ = gpu::list_devices(devices_, kMaxDevices, &count_, err_, sizeof err_);
+    }
+    void OnOK() override
+    {
+        Napi::Env env = Env();
+        if (status_ != Status::Ok) {
+            deferred_.Reject(coded_error(env, gpu::status_code(status_), err_).Value());
+            return;
+        }
+        Napi::Array a = Napi::Array::New(env);
+        for (int i = 0; i < count_ && i < kMaxDevices; ++i)
+            a.Set((uint32_t)i, device_to_js(env, devices_[i]));
+        deferred_.Resolve(a);
+    }
+
+private:
+    Napi::Promise::Deferred deferred_;
+    DeviceInfo devices_[kMaxDevices]{};
+    int count_ = 0;
+    Status status_ = Status::Ok;
+    char err_[256] = "";
+};
+
+Napi::Value GpuDevices(const Napi::CallbackInfo &info)
+{
+    auto *w = new DevicesWorker(info.Env());
+    Napi::Promise p = w->promise();
+    w->Queue();
+    return p;
+}
+
+struct Progress {
+    char phase[16];
+    uint32_t done, total;
+};
+
+// One GPU run. AsyncProgressQueueWorker: every progress report is queued and delivered in order
+// (AsyncProgressWorker may drop all but the latest). The cancel flag is shared with the JS
+// cancel() closure, which may outlive the worker.
+class RunWorker : public Napi::AsyncProgressQueueWorker<Progress> {
+public:
+    RunWorker(Napi::Env env, Napi::Function on_progress, const RunConfig &cfg,
+              std::shared_ptr<volatile bool> cancel)
+        : Napi::AsyncProgressQueueWorker<Progress>(env, "pcie-scope:gpuRun"), cfg_(cfg),
+          cancel_(std::move(cancel)), deferred_(Napi::Promise::Deferred::New(env))
+    {
+        if (!on_progress.IsEmpty())
+            on_progress_ = Napi::Persistent(on_progress);
+    }
+    Napi::Promise promise() const { return deferred_.Promise(); }
+
+protected:
+    void Execute(const ExecutionProgress &progress) override
+    {
+        progress_ = &progress;
+        status_ =
+            gpu::run(cfg_, cancel_.get(), &RunWorker::report, this, &result_, err_, sizeof err_);
+        progress_ = nullptr;
+    }
+    void OnProgress(const Progress *data, size_t count) override
+    {
+        if (on_progress_.IsEmpty())
+            return;
+        Napi::Env env = Env();
+        for (size_t i = 0; i < count; ++i) {
+            Napi::Object o = Napi::Object::New(env);
+            o.Set("phase", Napi::String::New(env, data[i].phase));
+            o.Set("done", Napi::Number::New(env, data[i].done));
+            o.Set("total", Napi::Number::New(env, data[i].total));
+            on_progress_.Call({o});
+        }
+    }
+    void OnOK() override
+    {
+        Napi::Env env = Env();
+        if (status_ == Status::Ok) {
+            deferred_.Resolve(result_to_js(env, result_));
+            return;
+        }
+        Napi::Error e = coded_error(env, gpu::status_code(status_), err_);
+        if (status_ == Status::ChecksumMismatch) // what was measured still helps the report
+            e.Set("result", result_to_js(env, result_));
+        deferred_.Reject(e.Value());
+    }
+    void OnError(const Napi::Error &e) override { deferred_.Reject(e.Value()); }
+
+private:
+    static void report(void *ctx, const char *phase, uint32_t done, uint32_t total)
+    {
+        auto *self = static_cast<RunWorker *>(ctx);
+        if (!self->progress_)
+            return;
+        Progress p{};
+        snprintf(p.phase, sizeof p.phase, "%s", phase ? phase : "");
+        p.done = done;
+        p.total = total;
+        self->progress_->Send(&p, 1);
+    }
+
+    RunConfig cfg_;
+    std::shared_ptr<volatile bool> cancel_;
+    Napi::Promise::Deferred deferred_;
+    Napi::FunctionReference on_progress_;
+    const ExecutionProgress *progress_ = nullptr;
+    RunResult result_{};
+    Status status_ = Status::Ok;
+    char err_[256] = "";
+};
+
+uint32_t read_count(const Napi::Object &o, const char *key, uint32_t fallback, uint32_t max)
+{
+    const Napi::Value v = o.Get(key);
+    if (v.IsUndefined())
+        return fallback;
+    const double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
+    if (!(d >= 0) || d != std::floor(d) || d > max)
+        throw coded_error(o.Env(), kBadArgument,
+                          std::string(key) + " must be an integer in 0.." + std::to_string(max)
+                              + ".");
+    return (uint32_t)d;
+}
+
+Napi::Value GpuRun(const Napi::CallbackInfo &info)
+{
+    Napi::Env env = info.Env();
+    Napi::Object out = Napi::Object::New(env);
+    auto cancel = std::make_shared<volatile bool>(false);
+    out.Set("cancel",
+            Napi::Function::New(
+                env, [cancel](const Napi::CallbackInfo &) { *cancel = true; }, "cancel"));
+    try {
+        const PredictRequest w = read_workload(info[0], kBadArgument);
+        const Napi::Object o = info[0].As<Napi::Object>();
+        RunConfig cfg{};
+        cfg.pattern = w.pattern;
+        cfg.bytes = w.bytes;
+        cfg.offset = w.offset;
+        cfg.element_bytes = w.element_bytes;
+        cfg.bypass_l1 = w.bypass_l1;
+        cfg.warmup = read_count(o, "warmup", 2, 1000);
+        cfg.repeats = read_count(o, "repeats", 10, 1000);
+        cfg.device = (int)read_count(o, "device", 0, 64);
+        const Napi::Value reg = o.Get("hostRegister");
+        cfg.host_register = reg.IsBoolean() && reg.As<Napi::Boolean>().Value();
+        Napi::Function fn;
+        if (info.Length() > 1 && info[1].IsFunction())
+            fn = info[1].As<Napi::Function>();
+        else if (info.Length() > 1 && !info[1].IsUndefined() && !info[1].IsNull())
+            throw coded_error(env, kBadArgument, "onProgress must be a function.");
+        auto *w2 = new RunWorker(env, fn, cfg, cancel);
+        out.Set("promise", w2->promise());
+        w2->Queue();
+    } catch (const Napi::Error &e) {
+        out.Set("promise", rejected(env, e));
+    }
+    return out;
+}
+
+constexpr bool kCudaBuilt = true; // refined at run time by gpu::cuda_built()
+
+#endif
+
+} // namespace
+
+void init_gpu(Napi::Env env, Napi::Object exports)
+{
+#if PS_WITH_GPU_BENCH
+    const bool built = kCudaBuilt && gpu::cuda_built();
+#else
+    const bool built = kCudaBuilt;
+#endif
+    exports.Set("cudaBuilt", Napi::Boolean::New(env, built));
+    exports.Set("gpuBenchLinked", Napi::Boolean::New(env, PS_WITH_GPU_BENCH != 0));
+    exports.Set("gpuDevices", Napi::Function::New(env, GpuDevices, "gpuDevices"));
+    exports.Set("gpuRun", Napi::Function::New(env, GpuRun, "gpuRun"));
+}
+
+} // namespace ps::addon

@@ -1,0 +1,109 @@
+// A stand-in for the native addon (host/src/native/addon.ts) for unit tests: predictions from a
+// caller-given table or a simple rule, GPU runs that resolve, reject or wait for cancel() as told,
+// progress reports delivered in order. Injected, never module-mocked.
+import type {
+  GpuDevice,
+  GpuProgress,
+  GpuRunRequest,
+  GpuRunResult,
+  NativeAddon,
+  NativeWorkload,
+  Prediction,
+} from '../../../host/src/native/addon.js'
+
+export const FAKE_DEVICE: GpuDevice = {
+  name: 'Fake H200',
+  pciBusId: '0000:65:00.0',
+  pcieGen: 5,
+  pcieWidth: 16,
+  smCount: 132,
+  computeCapability: '9.0',
+  driverVersion: 12080,
+  runtimeVersion: 12080,
+}
+
+/** An Error as the addon makes them: a stable code and one sentence. */
+export const nativeError = (code: string, message: string): Error => Object.assign(new Error(message), { code })
+
+/** The model's numbers for 4-B lanes and an ideal L1 (test/native/model expectations). */
+export const fakePredict = (w: NativeWorkload): Prediction => {
+  const lines = Math.ceil(w.bytes / 128)
+  const by = { '32': 0, '64': 0, '96': 0, '128': 0, other: 0 }
+  if (w.pattern === 'strided') by['32'] = lines * 4
+  else if (w.pattern === 'merged-aligned') by['128'] = lines
+  else {
+    by['96'] = lines
+    by['32'] = lines
+  }
+  return { count: by['32'] + by['96'] + by['128'], bytes: w.bytes, instructions: lines, bySize: by }
+}
+
+export interface FakeAddonOptions {
+  cudaBuilt?: boolean
+  /** what gpuRun does: resolve with this result (default: a plausible one), or reject */
+  gpu?: 'ok' | { reject: Error } | 'wait-for-cancel'
+  devices?: GpuDevice[] | { reject: Error }
+  progress?: GpuProgress[]
+}
+
+export interface FakeAddon extends NativeAddon {
+  runs: GpuRunRequest[]
+  predictions: NativeWorkload[]
+  cancels: number
+}
+
+export const fakeResult = (req: GpuRunRequest): GpuRunResult => ({
+  device: { ...FAKE_DEVICE },
+  kernel: { medianMs: req.bytes / 50e6, minMs: req.bytes / 51e6, maxMs: req.bytes / 49e6 },
+  memcpyH2d: { medianMs: req.bytes / 55e6, minMs: req.bytes / 56e6, maxMs: req.bytes / 54e6 },
+  payloadBytes: req.bytes,
+  kernelGbps: 50,
+  memcpyGbps: 55,
+  ratioToMemcpy: 50 / 55,
+  checksum: { gpu: '0x0000000000001234', cpu: '0x0000000000001234', ok: true },
+  threads: 256,
+  blocks: 1,
+})
+
+export const makeFakeAddon = (o: FakeAddonOptions = {}): FakeAddon => {
+  const addon: FakeAddon = {
+    runs: [],
+    predictions: [],
+    cancels: 0,
+    model: { elementBytes: [4] },
+    cudaBuilt: o.cudaBuilt ?? true,
+    gpuBenchLinked: true,
+    predictSync: (w) => {
+      addon.predictions.push(w)
+      return fakePredict(w)
+    },
+    predict: async (w) => addon.predictSync(w),
+    // gen5 x16 of native/model/link.h
+    linkTlpBytesPerSecond: (gen, lanes) => (gen === 5 && lanes === 16 ? 56850030247.169395 : null),
+    gpuDevices: async () => {
+      if (o.devices && 'reject' in o.devices) throw o.devices.reject
+      return o.devices ?? [{ ...FAKE_DEVICE }]
+    },
+    gpuRun: (req, onProgress) => {
+      addon.runs.push(req)
+      let cancel = () => {
+        addon.cancels++
+      }
+      const promise = new Promise<GpuRunResult>((resolve, reject) => {
+        setImmediate(() => {
+          for (const p of o.progress ?? []) onProgress?.(p)
+          const mode = o.gpu ?? 'ok'
+          if (mode === 'ok') resolve(fakeResult(req))
+          else if (mode === 'wait-for-cancel') {
+            cancel = () => {
+              addon.cancels++
+              reject(nativeError('PS_GPU_CANCELLED', 'the run was cancelled.'))
+            }
+          } else reject(mode.reject)
+        })
+      })
+      return { promise, cancel: () => cancel() }
+    },
+  }
+  return addon
+}

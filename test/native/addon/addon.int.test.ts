@@ -1,0 +1,101 @@
+// The real native addon (native/addon): built with scripts/build-native.mjs, loaded through
+// host/src/native/addon.ts. Model predictions against the traffic model's own expectations
+// (test/native/model/test_traffic.cpp), the event loop kept free during a long prediction, and
+// the GPU error path on a machine without a usable GPU.
+import { spawnSync } from 'node:child_process'
+import { resolve } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadAddon, type NativeAddon } from '../../../host/src/native/addon.js'
+import { gpuAvailability, GpuWorkloadRunner } from '../../../host/src/workload/gpu-runner.js'
+
+const root = resolve(import.meta.dirname, '../../..')
+const MiB = 1 << 20
+let addon: NativeAddon
+
+/** One sentence: a single line (the addon never writes line breaks into its messages). */
+const ONE_SENTENCE = /^[^\n]+$/
+
+beforeAll(() => {
+  const r = spawnSync(process.execPath, [resolve(root, 'scripts/build-native.mjs')], { cwd: root, encoding: 'utf8' })
+  expect(r.status, r.stdout + r.stderr).toBe(0)
+  addon = loadAddon()
+})
+
+describe('predict (traffic model in process)', () => {
+  it('merged-aligned 1 MiB: 8192 reads of 128 B', () => {
+    expect(addon.predictSync({ pattern: 'merged-aligned', bytes: MiB, offset: 0 })).toEqual({
+      count: 8192,
+      bytes: MiB,
+      instructions: 8192,
+      bySize: { '32': 0, '64': 0, '96': 0, '128': 8192, other: 0 },
+    })
+  })
+  it('strided 1 MiB: 32768 reads of 32 B (ideal L1), 262144 with L1 bypassed', () => {
+    expect(addon.predictSync({ pattern: 'strided', bytes: MiB, offset: 0 })).toMatchObject({
+      count: 32768,
+      bytes: MiB,
+      bySize: { '32': 32768, '64': 0, '96': 0, '128': 0, other: 0 },
+    })
+    expect(addon.predictSync({ pattern: 'strided', bytes: MiB, offset: 0, l1: 'bypass' })).toMatchObject({ count: MiB / 4, bytes: MiB * 8 })
+  })
+  it('merged-misaligned +32 1 MiB: 8192 pairs of 96 + 32 B; the offset defaults to the pattern’s', async () => {
+    const want = { count: 16384, bytes: MiB, bySize: { '32': 8192, '64': 0, '96': 8192, '128': 0, other: 0 } }
+    expect(addon.predictSync({ pattern: 'merged-misaligned', bytes: MiB, offset: 32 })).toMatchObject(want)
+    expect(await addon.predict({ pattern: 'merged-misaligned', bytes: MiB } as never)).toMatchObject(want)
+  })
+  it('predict() leaves the event loop free during a 256-MiB strided prediction', async () => {
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 5)
+    const p = await addon.predict({ pattern: 'strided', bytes: 256 * MiB, offset: 0 })
+    clearInterval(timer)
+    expect(p.count).toBe((256 * MiB) / 32)
+    expect(ticks).toBeGreaterThan(2)
+  })
+  it('refuses bad workloads with PS_WORKLOAD_INVALID and one sentence (sync throws, async rejects)', async () => {
+    for (const w of [
+      { pattern: 'zigzag', bytes: 4, offset: 0 },
+      { pattern: 'strided', bytes: 6, offset: 0 },
+      { pattern: 'strided', bytes: 2 ** 31, offset: 0 },
+      { pattern: 'strided', bytes: 128, offset: 2 },
+      { pattern: 'strided', bytes: 128, offset: 0, l1: 'sometimes' },
+      { pattern: 'strided', bytes: 128, offset: 0, elementBytes: 3 },
+    ]) {
+      expect(() => addon.predictSync(w as never)).toThrow(expect.objectContaining({ code: 'PS_WORKLOAD_INVALID', message: expect.stringMatching(ONE_SENTENCE) }))
+      await expect(addon.predict(w as never)).rejects.toMatchObject({ code: 'PS_WORKLOAD_INVALID' })
+    }
+  })
+  it('reports the lane widths its model predicts', () => {
+    expect(addon.model.elementBytes).toContain(4)
+    for (const e of addon.model.elementBytes) {
+      expect(addon.predictSync({ pattern: 'merged-aligned', bytes: MiB, offset: 0, elementBytes: e }).bySize['128']).toBe(8192)
+    }
+  })
+  it('gives the link rate of native/model/link.h (gen3x16 14.21 GB/s of TLPs)', () => {
+    expect(addon.linkTlpBytesPerSecond(3, 16)! / 1e9).toBeCloseTo(14.21, 2)
+    expect(addon.linkTlpBytesPerSecond(3, 3)).toBeNull()
+  })
+})
+
+describe('GPU runs without a usable GPU', () => {
+  const noGpu = ['PS_GPU_NOT_BUILT', 'PS_GPU_NO_DEVICE']
+  it('gpuRun rejects with PS_GPU_NOT_BUILT or PS_GPU_NO_DEVICE and one sentence; cancel() is harmless', async () => {
+    const h = addon.gpuRun({ pattern: 'merged-aligned', bytes: MiB, offset: 0 }, () => undefined)
+    h.cancel()
+    const err = (await h.promise.catch((e: unknown) => e)) as { code: string; message: string }
+    expect(err).toBeInstanceOf(Error)
+    expect(noGpu).toContain(err.code)
+    expect(err.message).toMatch(ONE_SENTENCE)
+    await expect(addon.gpuDevices()).rejects.toMatchObject({ code: expect.stringMatching(/^PS_GPU_(NOT_BUILT|NO_DEVICE)$/) })
+  })
+  it('gpuRun refuses bad arguments with PS_GPU_BAD_ARGUMENT before anything else', async () => {
+    await expect(addon.gpuRun({ pattern: 'strided', bytes: 'many' } as never).promise).rejects.toMatchObject({ code: 'PS_GPU_BAD_ARGUMENT' })
+  })
+  it('the GPU runner answers PS_GPU_UNAVAILABLE and availability says why', async () => {
+    await expect(new GpuWorkloadRunner(addon).run({ pattern: 'strided', bytes: 4096, offset: 0 })).rejects.toMatchObject({
+      code: 'PS_GPU_UNAVAILABLE',
+    })
+    const a = await gpuAvailability(() => addon)
+    expect(a.available).toBe(false)
+    if (!a.available) expect(noGpu).toContain(a.code)
+  })
+})
