@@ -9,7 +9,7 @@ import type { SpecModel } from './model.js'
 import { banner } from './text.js'
 
 export function emitTsDecode(m: SpecModel): string {
-  const L: string[] = [banner('//'), '/* eslint-disable */', "import type { CounterKey } from './generated.js'", '']
+  const L: string[] = [banner('//'), "import type { CounterKey } from './generated.js'", '']
   L.push(
     '/** The 64-bit counters of a counter block starting at byte `at` (little-endian; exact below 2^53). */',
     'export const readCounterBlock = (b: Buffer, at: number): Record<CounterKey, number> => ({',

@@ -154,7 +154,7 @@ describe('REST device routes', () => {
     const run = doc.paths['/api/run'].post.requestBody.content['application/json'].schema
     expect(run.properties.pattern.enum).toEqual(['strided', 'merged-aligned', 'merged-misaligned'])
     expect(run.required).toEqual(expect.arrayContaining(['pattern', 'bytes']))
-        const runErrors = doc.paths['/api/run'].post.responses
+    const runErrors = doc.paths['/api/run'].post.responses
     expect(Object.keys(runErrors).sort()).toEqual(['200', '400', '401', '409', '413', '415', '502', '503', '504'])
     expect(runErrors['504'].description).toContain('PS_WORKLOAD_TIMEOUT')
     expect(runErrors['503'].description).toContain('PS_RUN_QUEUE_FULL')
