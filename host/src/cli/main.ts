@@ -38,6 +38,7 @@ import { runRecordedCapture } from '../capture/recorded.js'
 import { checkCaptureDirFree } from '../capture/writer.js'
 import { resolveCaptureArg } from '../capture/names.js'
 import { DEFAULT_RUN_LIMITS } from '../server/runs.js'
+import { WS_BATCH_MS } from '../core/wire.js'
 import { addRecordingCommands, CAPTURE_ARG_HELP, captureRoot, ROOT_HELP } from './recordings.js'
 
 export interface CliIo {
@@ -401,6 +402,12 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
       DEFAULT_RUN_LIMITS.maxQueued,
     )
     .option(
+      '--ws-batch-ms <ms>',
+      'snapshots reach WebSocket clients in batches at most this often: lower is fresher, higher is fewer messages',
+      parseIntArg,
+      WS_BATCH_MS,
+    )
+    .option(
       '--hang-timeout <ms>',
       'twin only: a PING unanswered this long means the twin hung; it is killed and restarted',
       parseIntArg,
@@ -416,6 +423,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           dir?: string
           record: boolean
           hangTimeout: number
+          wsBatchMs: number
           runSlack: number
           runFloor: number
           runQueue: number
@@ -435,6 +443,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           ...(o.token !== undefined ? { token: o.token } : {}),
           captures: { root: captureRoot(o.dir), record: o.record },
           supervision: { hangTimeoutMs: o.hangTimeout },
+          ws: { batchMs: o.wsBatchMs },
           runs: { slackMs: o.runSlack, floorBytesPerSecond: o.runFloor * MIB, maxQueued: o.runQueue },
           notify: (line) => io.stderr(`pcie-scope: ${line}\n`),
         })

@@ -10,9 +10,9 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, WebSocket } from 'ws'
 import type { HostLinkStats, Snapshot } from '../core/probe.js'
-import type { ServerMessage } from '../core/wire.js'
+import { WS_BATCH_MS, type ServerMessage } from '../core/wire.js'
 
-const BATCH_MS = 50
+const BATCH_MS = WS_BATCH_MS
 const HEARTBEAT_MS = 15_000
 const MAX_BUFFERED_BYTES = 1024 * 1024
 /** a client this far behind is not slow but gone: dropped */

@@ -78,7 +78,7 @@ export interface StartServerOptions {
   /** twin only: restart back-off and hang detection (device/supervisor.ts has the defaults) */
   supervision?: SupervisionOptions
   /** WebSocket back-pressure bounds (hub.ts has the defaults) */
-  ws?: Pick<HubOptions, 'maxBufferedBytes' | 'dropBufferedBytes' | 'stuckMs'>
+  ws?: Pick<HubOptions, 'maxBufferedBytes' | 'dropBufferedBytes' | 'stuckMs' | 'batchMs'>
   /** http socket timeouts (defaults: HTTP_TIMEOUTS) */
   timeouts?: Partial<HttpTimeouts>
   /** run deadlines (slack + bytes at a floor rate) and the queue bound (runs.ts has the defaults) */
