@@ -30,7 +30,14 @@ module pcie_scope_switch_top #
     parameter TAG_WIDTH = 8,
     parameter TIMEOUT_CYCLES = 250000,
     parameter LAT_BINS = 64,
-    parameter LAT_BIN_CYCLES = 64
+    parameter LAT_BIN_CYCLES = 64,
+    // interval sampler FIFO and info registers, as in pcie_scope_bar_top
+    parameter SAMPLE_FIFO_ADDR_WIDTH = 8,
+    parameter LINK_GEN = 4,
+    parameter LINK_WIDTH = 16,
+    parameter MPS = 256,
+    parameter MRRS = 512,
+    parameter BUILD_ID = 0
 )
 (
     input  wire                         clk,
@@ -160,6 +167,26 @@ switch_inst (
     .dn_rx_cnt(sw_dn_rx_cnt)
 );
 
+// sampler, address filter and their CSR side: the same blocks and wiring as pcie_scope_bar_top
+wire [17:0] sample_period;
+wire        sample_pop;
+wire        filter_en;
+wire [63:0] filter_base;
+wire [63:0] filter_limit;
+wire [`PS_SMP_WORDS*32-1:0] sample_head;
+wire [15:0] sample_level;
+wire [15:0] sample_depth;
+wire [31:0] sample_overflow;
+wire                          smp_enable;
+wire                          smp_clear;
+wire [2:0]                    smp_mrd;
+wire [14:0]                   smp_mrd_bytes;
+wire [2:0]                    smp_cpld;
+wire [14:0]                   smp_cpld_bytes;
+wire [TLP_SEG_COUNT-1:0]      smp_first;
+wire [TLP_SEG_COUNT*32-1:0]   smp_latency;
+wire [TAG_WIDTH:0]            smp_outstanding;
+
 // a UR completion (Cpl, status 001) handed to the GPU
 wire gpu_ur = dn_tx_valid && dn_tx_ready && dn_tx_sop
               && dn_tx_hdr[124:120] == 5'b01010 && dn_tx_hdr[79:77] == 3'b001;
@@ -184,6 +211,9 @@ probe_inst (
     .tx_cpl_tlp_sop(dn_tx_sop),
     .tx_cpl_tlp_ready(dn_tx_ready),
     .bar_ur(gpu_ur),
+    .filter_en(filter_en),
+    .filter_base(filter_base),
+    .filter_limit(filter_limit),
     .cnt_shadow(probe_shadow)
 );
 
@@ -209,12 +239,56 @@ tracker_inst (
     .tx_cpl_tlp_valid(dn_tx_valid),
     .tx_cpl_tlp_sop(dn_tx_sop),
     .tx_cpl_tlp_ready(dn_tx_ready),
+    .filter_en(filter_en),
+    .filter_base(filter_base),
+    .filter_limit(filter_limit),
+    .smp_enable(smp_enable),
+    .smp_clear(smp_clear),
+    .smp_mrd(smp_mrd),
+    .smp_mrd_bytes(smp_mrd_bytes),
+    .smp_cpld(smp_cpld),
+    .smp_cpld_bytes(smp_cpld_bytes),
+    .smp_first(smp_first),
+    .smp_latency(smp_latency),
+    .smp_outstanding(smp_outstanding),
     .stat_shadow(tracker_shadow)
+);
+
+probe_sampler #(
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .TAG_WIDTH(TAG_WIDTH),
+    .FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
+    .TAP_LAG(2)
+)
+sampler_inst (
+    .clk(clk),
+    .rst(rst),
+    .period(sample_period),
+    .pop(sample_pop),
+    .smp_enable(smp_enable),
+    .smp_clear(smp_clear),
+    .smp_mrd(smp_mrd),
+    .smp_mrd_bytes(smp_mrd_bytes),
+    .smp_cpld(smp_cpld),
+    .smp_cpld_bytes(smp_cpld_bytes),
+    .smp_first(smp_first),
+    .smp_latency(smp_latency),
+    .smp_outstanding(smp_outstanding),
+    .head(sample_head),
+    .level(sample_level),
+    .depth(sample_depth),
+    .overflow(sample_overflow)
 );
 
 probe_csr #(
     .CLK_HZ(CLK_HZ),
-    .CNT_WIDTH(CNT_WIDTH)
+    .CNT_WIDTH(CNT_WIDTH),
+    .LINK_GEN(LINK_GEN),
+    .LINK_WIDTH(LINK_WIDTH),
+    .MPS(MPS),
+    .MRRS(MRRS),
+    .TAG_BITS(TAG_WIDTH),
+    .BUILD_ID(BUILD_ID)
 )
 csr_inst (
     .clk(clk),
@@ -241,8 +315,17 @@ csr_inst (
     .cmd_clear(cmd_clear),
     .bar_latency(bar_latency),
     .cpl_split(cpl_split),
+    .sample_period(sample_period),
+    .sample_pop(sample_pop),
+    .filter_en(filter_en),
+    .filter_base(filter_base),
+    .filter_limit(filter_limit),
     .status_enabled(status_enabled),
-    .cnt_shadow(cnt_shadow)
+    .cnt_shadow(cnt_shadow),
+    .sample_head(sample_head),
+    .sample_level(sample_level),
+    .sample_depth(sample_depth),
+    .sample_overflow(sample_overflow)
 );
 
 endmodule

@@ -35,6 +35,9 @@ export const SWITCH_TOP_RTL = [
   'hdl/rtl/probe_tracker_stats.v',
   'hdl/rtl/probe_extreme.v',
   'hdl/rtl/probe_mp_ram.v',
+  'hdl/rtl/probe_addr_filter.v',
+  'hdl/rtl/probe_sampler.v',
+  'hdl/rtl/probe_sample_fifo.v',
 ]
 
 const LINT: Array<[string, string[], string[]?]> = [

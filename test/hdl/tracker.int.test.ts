@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { closing, inc, root, run, synthXcup } from './tools.js'
+import { closing, inc, root, run } from './tools.js'
 
 const build = join(root, 'build/hdl')
 
@@ -67,16 +67,6 @@ describe('probe_tracker compile and synthesis', () => {
     }
   })
 
-  it('yosys: synth_xilinx for UltraScale+ at the defaults, no latches, the table in LUT RAM', () => {
-    const { r, ffs, lcs, cells } = synthXcup('probe_tracker', RTL, join(build, 'synth_tracker_xcup.log'))
-    expect(r.status, r.out).toBe(0)
-    // 86 statistics (21 + 64 bins + overflow) x 64-bit running value and shadow: about 11 k flip-flops;
-    // a 256-entry table in flip-flops would add about 12 k more
-    expect(ffs).toBeGreaterThan(80 * 64 * 2)
-    expect(ffs).toBeLessThan(13_000)
-    expect(cells('RAM64M8') + cells('RAM64M') + cells('RAM32M') + cells('RAM256X1S') + cells('RAM128X1D')).toBeGreaterThan(0)
-    expect(lcs).toBeLessThan(12_000)
-  })
 })
 
 describe.each(BENCH)('tb_probe_tracker, %i segment(s), %i-bit tags', (seg, tag) => {

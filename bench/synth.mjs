@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+/**
+ * Area of the probe per configuration: Yosys `synth_xilinx -family xcup` (UltraScale+), printed
+ * as Markdown for bench/RESULTS.md, with the structural checks that only a full synthesis can make
+ * (moved here from the HDL tests, where they cost two minutes of every `npm test`):
+ *   - no latches anywhere;
+ *   - the tracker's tag table lands in LUT RAM, the sampler's record FIFO in block RAM;
+ *   - flip-flops within budget: the counters' running value + shadow, plus at most 2 000 more.
+ * The baseline in the same run is the BAR top at its default 256-bit width, so each row's ratio
+ * says what a configuration costs against it. Exits 1 when a check fails.
+ *
+ * Usage: node bench/synth.mjs
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const build = join(root, 'build/synth')
+mkdirSync(build, { recursive: true })
+const { COUNTERS } = await import(pathToFileURL(join(root, 'dist/host/core/generated.js')).href)
+
+const TRACKER = [
+  'probe_tracker',
+  'probe_tracker_table',
+  'probe_tracker_stats',
+  'probe_mp_ram',
+  'probe_extreme',
+  'probe_counter',
+  'probe_mrd_classify',
+  'probe_addr_filter',
+]
+const TOP = ['pcie_scope_bar_top', 'bar_responder', 'probe_counters', 'probe_csr', 'probe_sampler', 'probe_sample_fifo', ...TRACKER]
+const files = (mods) => mods.map((m) => `hdl/rtl/${m}.v`)
+
+const RAM = { lut: ['RAM64M8', 'RAM64M', 'RAM32M', 'RAM32M16', 'RAM256X1S', 'RAM128X1D'], block: ['RAMB18E2', 'RAMB36E2'] }
+const ffBudget = COUNTERS.length * 64 * 2 + 2000
+
+const configs = [
+  { name: 'BAR top, 256-bit, 8-bit tags (baseline)', top: 'pcie_scope_bar_top', mods: TOP, params: [], checks: ['ffBudget', 'bram'] },
+  {
+    name: 'BAR top, 512-bit (the twin)',
+    top: 'pcie_scope_bar_top',
+    mods: TOP,
+    params: ['TLP_DATA_WIDTH 512'],
+    checks: ['ffBudget', 'bram'],
+  },
+  {
+    name: 'BAR top, 512-bit, 10-bit tags',
+    top: 'pcie_scope_bar_top',
+    mods: TOP,
+    params: ['TLP_DATA_WIDTH 512', 'TAG_WIDTH 10'],
+    checks: ['bram'],
+  },
+  { name: 'probe_tracker alone, defaults', top: 'probe_tracker', mods: TRACKER, params: [], checks: ['lutram'] },
+]
+
+const rows = []
+let failed = 0
+for (const c of configs) {
+  const report = join(build, `${c.name.replace(/[^a-z0-9]+/gi, '_')}.log`)
+  const script = [
+    `read_verilog -Ihdl/rtl/generated ${files(c.mods).join(' ')}`,
+    ...c.params.map((p) => `chparam -set ${p} ${c.top}`),
+    `synth_xilinx -family xcup -top ${c.top} -flatten`,
+    'select -assert-none t:$dlatch t:LDCE t:LDPE',
+    `tee -o ${report} stat -tech xilinx`,
+  ].join('; ')
+  const t0 = Date.now()
+  const r = spawnSync('yosys', ['-q', '-p', script], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  const seconds = (Date.now() - t0) / 1000
+  if (r.status !== 0) {
+    failed++
+    rows.push({ c, error: `yosys failed (latch or error): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}` })
+    continue
+  }
+  const stat = readFileSync(report, 'utf8')
+  const cells = (n) => Number(new RegExp(`^\\s+${n}\\s+(\\d+)$`, 'm').exec(stat)?.[1] ?? 0)
+  const sum = (ns) => ns.reduce((a, n) => a + cells(n), 0)
+  const m = {
+    ffs: cells('FDRE') + cells('FDSE') + cells('FDCE') + cells('FDPE'),
+    luts: sum(['LUT1', 'LUT2', 'LUT3', 'LUT4', 'LUT5', 'LUT6']),
+    lcs: Number(/Estimated number of LCs:\s+(\d+)/.exec(stat)?.[1] ?? NaN),
+    lutram: sum(RAM.lut),
+    bram18: cells('RAMB18E2') + 2 * cells('RAMB36E2'),
+    seconds,
+  }
+  const problems = []
+  if (c.checks.includes('ffBudget') && m.ffs > ffBudget) problems.push(`${m.ffs} FFs > budget ${ffBudget}`)
+  if (c.checks.includes('bram') && m.bram18 < 1) problems.push('the record FIFO is not in block RAM')
+  if (c.checks.includes('lutram') && m.lutram < 1) problems.push('the tag table is not in LUT RAM')
+  failed += problems.length ? 1 : 0
+  rows.push({ c, m, problems })
+}
+
+const base = rows[0]?.m
+console.log(`Probe area, Yosys synth_xilinx -family xcup (not Vivado: expect Vivado's LUT counts to differ); ${cpus()[0]?.model ?? '?'}\n`)
+console.log('| configuration | FFs | LUTs | LCs (Yosys estimate) | LUT RAM cells | BRAM18 | LUTs vs baseline | checks | synth s |')
+console.log('|---|---:|---:|---:|---:|---:|---:|---|---:|')
+for (const { c, m, problems, error } of rows) {
+  if (error) console.log(`| ${c.name} | | | | | | | FAILED: ${error} | |`)
+  else
+    console.log(
+      `| ${c.name} | ${m.ffs} | ${m.luts} | ${m.lcs} | ${m.lutram} | ${m.bram18} | ${base ? (m.luts / base.luts).toFixed(2) : '?'} | ${problems.length ? 'FAILED: ' + problems.join('; ') : 'ok'} | ${m.seconds.toFixed(0)} |`,
+    )
+}
+process.exit(failed ? 1 : 0)
