@@ -32,7 +32,16 @@ const TRACKER = [
   'probe_mrd_classify',
   'probe_addr_filter',
 ]
-const TOP = ['pcie_scope_bar_top', 'bar_responder', 'probe_counters', 'probe_csr', 'probe_sampler', 'probe_sample_fifo', ...TRACKER]
+const TOP = [
+  'pcie_scope_bar_top',
+  'probe_core',
+  'bar_responder',
+  'probe_counters',
+  'probe_csr',
+  'probe_sampler',
+  'probe_sample_fifo',
+  ...TRACKER,
+]
 const files = (mods) => mods.map((m) => `hdl/rtl/${m}.v`)
 
 const RAM = { lut: ['RAM64M8', 'RAM64M', 'RAM32M', 'RAM32M16', 'RAM256X1S', 'RAM128X1D'], block: ['RAMB18E2', 'RAMB36E2'] }

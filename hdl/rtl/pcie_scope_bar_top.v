@@ -7,14 +7,9 @@
 /*
  * pcie-scope, BAR-endpoint design (docs/contracts.md section 1).
  *
- * The BAR responder completes the requests of the generic TLP request stream; the
- * probe counters and the outstanding-read tracker tap both streams passively (they only
- * read valid, ready, sop and headers); the CSR block exposes control and the counter
- * shadows over AXI4-Lite: counters 0..PS_CNT_PROBE_COUNT-1 from probe_counters, the
- * rest the tracker's statistics in spec order. The tracker's latency histogram is not
- * on the CSR yet. The interval sampler takes the tracker's per-clock taps and fills a FIFO
- * the CSR reads (SMP_*, SAMPLE_STATUS). The address filter (FILTER_*) applies to the
- * counters' MRd counts and to the tracker, and through it to the sampler.
+ * The BAR responder completes the requests of the generic TLP request stream; probe_core
+ * (counters, outstanding-read tracker, interval sampler, address filter, CSR) taps both
+ * streams passively and sets the responder's latency and completion split.
  */
 module pcie_scope_bar_top #
 (
@@ -94,41 +89,9 @@ localparam [15:0] COMPLETER_ID = 16'h0200;
 localparam MAX_PAYLOAD_BYTES = 256;
 localparam FIFO_DEPTH = 256;
 
-wire        ctrl_enable;
-wire        cmd_snapshot;
-wire        cmd_clear;
 wire [15:0] bar_latency;
 wire [7:0]  cpl_split;
-wire        status_enabled;
 wire        bar_ur;
-wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow;
-wire [`PS_CNT_PROBE_COUNT*CNT_WIDTH-1:0] probe_shadow;
-wire [17:0] sample_period;
-wire        sample_pop;
-wire        filter_en;
-wire [63:0] filter_base;
-wire [63:0] filter_limit;
-wire [`PS_SMP_WORDS*32-1:0] sample_head;
-wire [15:0] sample_level;
-wire [15:0] sample_depth;
-wire [31:0] sample_overflow;
-
-wire                          smp_enable;
-wire                          smp_clear;
-wire [2:0]                    smp_mrd;
-wire [14:0]                   smp_mrd_bytes;
-wire [2:0]                    smp_cpld;
-wire [14:0]                   smp_cpld_bytes;
-wire [TLP_SEG_COUNT-1:0]      smp_first;
-wire [TLP_SEG_COUNT*32-1:0]   smp_latency;
-wire [TAG_WIDTH:0]            smp_outstanding;
-
-localparam TRACKER_STATS = `PS_CNT_TRACKER_COUNT + 1 + LAT_BINS;
-wire [TRACKER_STATS*CNT_WIDTH-1:0] tracker_shadow;
-
-assign cnt_shadow = {tracker_shadow[`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0], probe_shadow};
-// the histogram bins: not on the CSR in this version
-wire unused_histogram = &{1'b0, tracker_shadow[TRACKER_STATS*CNT_WIDTH-1:`PS_CNT_TRACKER_COUNT*CNT_WIDTH], 1'b0};
 
 bar_responder #(
     .TLP_DATA_WIDTH(TLP_DATA_WIDTH),
@@ -160,17 +123,24 @@ bar_responder_inst (
     .bar_ur(bar_ur)
 );
 
-probe_counters #(
+probe_core #(
     .TLP_SEG_COUNT(TLP_SEG_COUNT),
-    .CNT_WIDTH(CNT_WIDTH)
+    .CLK_HZ(CLK_HZ),
+    .CNT_WIDTH(CNT_WIDTH),
+    .TAG_WIDTH(TAG_WIDTH),
+    .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
+    .LAT_BINS(LAT_BINS),
+    .LAT_BIN_CYCLES(LAT_BIN_CYCLES),
+    .SAMPLE_FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
+    .LINK_GEN(LINK_GEN),
+    .LINK_WIDTH(LINK_WIDTH),
+    .MRRS(MRRS),
+    .BUILD_ID(BUILD_ID),
+    .MPS(MAX_PAYLOAD_BYTES)
 )
-probe_inst (
+probe_core_inst (
     .clk(clk),
     .rst(rst),
-    .enable(ctrl_enable),
-    .clear(cmd_clear),
-    .snapshot(cmd_snapshot),
-    .enabled(status_enabled),
     .rx_req_tlp_hdr(rx_req_tlp_hdr),
     .rx_req_tlp_valid(rx_req_tlp_valid),
     .rx_req_tlp_sop(rx_req_tlp_sop),
@@ -180,88 +150,8 @@ probe_inst (
     .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
     .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
     .bar_ur(bar_ur),
-    .filter_en(filter_en),
-    .filter_base(filter_base),
-    .filter_limit(filter_limit),
-    .cnt_shadow(probe_shadow)
-);
-
-probe_tracker #(
-    .TLP_SEG_COUNT(TLP_SEG_COUNT),
-    .TAG_WIDTH(TAG_WIDTH),
-    .CNT_WIDTH(CNT_WIDTH),
-    .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
-    .LAT_BINS(LAT_BINS),
-    .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
-)
-tracker_inst (
-    .clk(clk),
-    .rst(rst),
-    .enable(ctrl_enable),
-    .clear(cmd_clear),
-    .snapshot(cmd_snapshot),
-    .rx_req_tlp_hdr(rx_req_tlp_hdr),
-    .rx_req_tlp_valid(rx_req_tlp_valid),
-    .rx_req_tlp_sop(rx_req_tlp_sop),
-    .rx_req_tlp_ready(rx_req_tlp_ready),
-    .tx_cpl_tlp_hdr(tx_cpl_tlp_hdr),
-    .tx_cpl_tlp_valid(tx_cpl_tlp_valid),
-    .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
-    .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
-    .filter_en(filter_en),
-    .filter_base(filter_base),
-    .filter_limit(filter_limit),
-    .smp_enable(smp_enable),
-    .smp_clear(smp_clear),
-    .smp_mrd(smp_mrd),
-    .smp_mrd_bytes(smp_mrd_bytes),
-    .smp_cpld(smp_cpld),
-    .smp_cpld_bytes(smp_cpld_bytes),
-    .smp_first(smp_first),
-    .smp_latency(smp_latency),
-    .smp_outstanding(smp_outstanding),
-    .stat_shadow(tracker_shadow)
-);
-
-probe_sampler #(
-    .TLP_SEG_COUNT(TLP_SEG_COUNT),
-    .TAG_WIDTH(TAG_WIDTH),
-    .FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
-    .TAP_LAG(2)
-)
-sampler_inst (
-    .clk(clk),
-    .rst(rst),
-    .period(sample_period),
-    .pop(sample_pop),
-    .smp_enable(smp_enable),
-    .smp_clear(smp_clear),
-    .smp_mrd(smp_mrd),
-    .smp_mrd_bytes(smp_mrd_bytes),
-    .smp_cpld(smp_cpld),
-    .smp_cpld_bytes(smp_cpld_bytes),
-    .smp_first(smp_first),
-    .smp_latency(smp_latency),
-    .smp_outstanding(smp_outstanding),
-    .head(sample_head),
-    .level(sample_level),
-    .depth(sample_depth),
-    .overflow(sample_overflow)
-);
-
-probe_csr #(
-    .CLK_HZ(CLK_HZ),
-    .CNT_WIDTH(CNT_WIDTH),
-    .LINK_GEN(LINK_GEN),
-    .LINK_WIDTH(LINK_WIDTH),
-    .MPS(MAX_PAYLOAD_BYTES),
-    .MRRS(MRRS),
-    .TAG_BITS(TAG_WIDTH),
-    .BUILD_ID(BUILD_ID)
-)
-csr_inst (
-    .clk(clk),
-    .rst(rst),
+    .bar_latency(bar_latency),
+    .cpl_split(cpl_split),
     .s_axil_awaddr(s_axil_awaddr),
     .s_axil_awvalid(s_axil_awvalid),
     .s_axil_awready(s_axil_awready),
@@ -278,23 +168,7 @@ csr_inst (
     .s_axil_rdata(s_axil_rdata),
     .s_axil_rresp(s_axil_rresp),
     .s_axil_rvalid(s_axil_rvalid),
-    .s_axil_rready(s_axil_rready),
-    .ctrl_enable(ctrl_enable),
-    .cmd_snapshot(cmd_snapshot),
-    .cmd_clear(cmd_clear),
-    .bar_latency(bar_latency),
-    .cpl_split(cpl_split),
-    .sample_period(sample_period),
-    .sample_pop(sample_pop),
-    .filter_en(filter_en),
-    .filter_base(filter_base),
-    .filter_limit(filter_limit),
-    .status_enabled(status_enabled),
-    .cnt_shadow(cnt_shadow),
-    .sample_head(sample_head),
-    .sample_level(sample_level),
-    .sample_depth(sample_depth),
-    .sample_overflow(sample_overflow)
+    .s_axil_rready(s_axil_rready)
 );
 
 endmodule

@@ -7,7 +7,7 @@
 /*
  * pcie-scope, switch design: the two-port switch (sw_router) between the host's root port
  * (upstream port, up_*) and the GPU (downstream port, dn_*), with the probe on the GPU's
- * side of the switch: probe_counters and probe_tracker tap the downstream port's
+ * side of the switch: probe_core (the same probe as the BAR top) taps the downstream port's
  * upstream-going requests (dn_rx, what the GPU sends) and the completions coming back to
  * it (dn_tx). The CSR block is the BAR top's, same map; BAR_LATENCY and CPL_SPLIT have no
  * effect here (no BAR responder). BAR_UR counts UR completions handed to the GPU
@@ -128,21 +128,8 @@ module pcie_scope_switch_top #
     input  wire                         s_axil_rready
 );
 
-wire        ctrl_enable;
-wire        cmd_snapshot;
-wire        cmd_clear;
 wire [15:0] bar_latency;
 wire [7:0]  cpl_split;
-wire        status_enabled;
-wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow;
-wire [`PS_CNT_PROBE_COUNT*CNT_WIDTH-1:0] probe_shadow;
-
-localparam TRACKER_STATS = `PS_CNT_TRACKER_COUNT + 1 + LAT_BINS;
-wire [TRACKER_STATS*CNT_WIDTH-1:0] tracker_shadow;
-
-assign cnt_shadow = {tracker_shadow[`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0], probe_shadow};
-// the histogram bins: not on the CSR in this version
-wire unused_histogram = &{1'b0, tracker_shadow[TRACKER_STATS*CNT_WIDTH-1:`PS_CNT_TRACKER_COUNT*CNT_WIDTH], 1'b0};
 // the BAR responder's settings: no responder in the switch design
 wire unused_bar = &{1'b0, bar_latency, cpl_split, 1'b0};
 
@@ -167,41 +154,28 @@ switch_inst (
     .dn_rx_cnt(sw_dn_rx_cnt)
 );
 
-// sampler, address filter and their CSR side: the same blocks and wiring as pcie_scope_bar_top
-wire [17:0] sample_period;
-wire        sample_pop;
-wire        filter_en;
-wire [63:0] filter_base;
-wire [63:0] filter_limit;
-wire [`PS_SMP_WORDS*32-1:0] sample_head;
-wire [15:0] sample_level;
-wire [15:0] sample_depth;
-wire [31:0] sample_overflow;
-wire                          smp_enable;
-wire                          smp_clear;
-wire [2:0]                    smp_mrd;
-wire [14:0]                   smp_mrd_bytes;
-wire [2:0]                    smp_cpld;
-wire [14:0]                   smp_cpld_bytes;
-wire [TLP_SEG_COUNT-1:0]      smp_first;
-wire [TLP_SEG_COUNT*32-1:0]   smp_latency;
-wire [TAG_WIDTH:0]            smp_outstanding;
-
 // a UR completion (Cpl, status 001) handed to the GPU
 wire gpu_ur = dn_tx_valid && dn_tx_ready && dn_tx_sop
               && dn_tx_hdr[124:120] == 5'b01010 && dn_tx_hdr[79:77] == 3'b001;
 
-probe_counters #(
+probe_core #(
     .TLP_SEG_COUNT(TLP_SEG_COUNT),
-    .CNT_WIDTH(CNT_WIDTH)
+    .CLK_HZ(CLK_HZ),
+    .CNT_WIDTH(CNT_WIDTH),
+    .TAG_WIDTH(TAG_WIDTH),
+    .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
+    .LAT_BINS(LAT_BINS),
+    .LAT_BIN_CYCLES(LAT_BIN_CYCLES),
+    .SAMPLE_FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
+    .LINK_GEN(LINK_GEN),
+    .LINK_WIDTH(LINK_WIDTH),
+    .MRRS(MRRS),
+    .BUILD_ID(BUILD_ID),
+    .MPS(MPS)
 )
-probe_inst (
+probe_core_inst (
     .clk(clk),
     .rst(rst),
-    .enable(ctrl_enable),
-    .clear(cmd_clear),
-    .snapshot(cmd_snapshot),
-    .enabled(status_enabled),
     .rx_req_tlp_hdr(dn_rx_hdr),
     .rx_req_tlp_valid(dn_rx_valid),
     .rx_req_tlp_sop(dn_rx_sop),
@@ -211,88 +185,8 @@ probe_inst (
     .tx_cpl_tlp_sop(dn_tx_sop),
     .tx_cpl_tlp_ready(dn_tx_ready),
     .bar_ur(gpu_ur),
-    .filter_en(filter_en),
-    .filter_base(filter_base),
-    .filter_limit(filter_limit),
-    .cnt_shadow(probe_shadow)
-);
-
-probe_tracker #(
-    .TLP_SEG_COUNT(TLP_SEG_COUNT),
-    .TAG_WIDTH(TAG_WIDTH),
-    .CNT_WIDTH(CNT_WIDTH),
-    .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
-    .LAT_BINS(LAT_BINS),
-    .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
-)
-tracker_inst (
-    .clk(clk),
-    .rst(rst),
-    .enable(ctrl_enable),
-    .clear(cmd_clear),
-    .snapshot(cmd_snapshot),
-    .rx_req_tlp_hdr(dn_rx_hdr),
-    .rx_req_tlp_valid(dn_rx_valid),
-    .rx_req_tlp_sop(dn_rx_sop),
-    .rx_req_tlp_ready(dn_rx_ready),
-    .tx_cpl_tlp_hdr(dn_tx_hdr),
-    .tx_cpl_tlp_valid(dn_tx_valid),
-    .tx_cpl_tlp_sop(dn_tx_sop),
-    .tx_cpl_tlp_ready(dn_tx_ready),
-    .filter_en(filter_en),
-    .filter_base(filter_base),
-    .filter_limit(filter_limit),
-    .smp_enable(smp_enable),
-    .smp_clear(smp_clear),
-    .smp_mrd(smp_mrd),
-    .smp_mrd_bytes(smp_mrd_bytes),
-    .smp_cpld(smp_cpld),
-    .smp_cpld_bytes(smp_cpld_bytes),
-    .smp_first(smp_first),
-    .smp_latency(smp_latency),
-    .smp_outstanding(smp_outstanding),
-    .stat_shadow(tracker_shadow)
-);
-
-probe_sampler #(
-    .TLP_SEG_COUNT(TLP_SEG_COUNT),
-    .TAG_WIDTH(TAG_WIDTH),
-    .FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
-    .TAP_LAG(2)
-)
-sampler_inst (
-    .clk(clk),
-    .rst(rst),
-    .period(sample_period),
-    .pop(sample_pop),
-    .smp_enable(smp_enable),
-    .smp_clear(smp_clear),
-    .smp_mrd(smp_mrd),
-    .smp_mrd_bytes(smp_mrd_bytes),
-    .smp_cpld(smp_cpld),
-    .smp_cpld_bytes(smp_cpld_bytes),
-    .smp_first(smp_first),
-    .smp_latency(smp_latency),
-    .smp_outstanding(smp_outstanding),
-    .head(sample_head),
-    .level(sample_level),
-    .depth(sample_depth),
-    .overflow(sample_overflow)
-);
-
-probe_csr #(
-    .CLK_HZ(CLK_HZ),
-    .CNT_WIDTH(CNT_WIDTH),
-    .LINK_GEN(LINK_GEN),
-    .LINK_WIDTH(LINK_WIDTH),
-    .MPS(MPS),
-    .MRRS(MRRS),
-    .TAG_BITS(TAG_WIDTH),
-    .BUILD_ID(BUILD_ID)
-)
-csr_inst (
-    .clk(clk),
-    .rst(rst),
+    .bar_latency(bar_latency),
+    .cpl_split(cpl_split),
     .s_axil_awaddr(s_axil_awaddr),
     .s_axil_awvalid(s_axil_awvalid),
     .s_axil_awready(s_axil_awready),
@@ -309,23 +203,7 @@ csr_inst (
     .s_axil_rdata(s_axil_rdata),
     .s_axil_rresp(s_axil_rresp),
     .s_axil_rvalid(s_axil_rvalid),
-    .s_axil_rready(s_axil_rready),
-    .ctrl_enable(ctrl_enable),
-    .cmd_snapshot(cmd_snapshot),
-    .cmd_clear(cmd_clear),
-    .bar_latency(bar_latency),
-    .cpl_split(cpl_split),
-    .sample_period(sample_period),
-    .sample_pop(sample_pop),
-    .filter_en(filter_en),
-    .filter_base(filter_base),
-    .filter_limit(filter_limit),
-    .status_enabled(status_enabled),
-    .cnt_shadow(cnt_shadow),
-    .sample_head(sample_head),
-    .sample_level(sample_level),
-    .sample_depth(sample_depth),
-    .sample_overflow(sample_overflow)
+    .s_axil_rready(s_axil_rready)
 );
 
 endmodule

@@ -13,6 +13,7 @@ const golden = join(build, 'golden')
 
 const RTL = [
   'hdl/rtl/pcie_scope_bar_top.v',
+  'hdl/rtl/probe_core.v',
   'hdl/rtl/bar_responder.v',
   'hdl/rtl/probe_counters.v',
   'hdl/rtl/probe_counter.v',

@@ -26,6 +26,7 @@ export const SWITCH_RTL = [
 // the switch design's top: the switch plus the probe's blocks on the GPU side
 export const SWITCH_TOP_RTL = [
   'hdl/rtl/pcie_scope_switch_top.v',
+  'hdl/rtl/probe_core.v',
   ...SWITCH_RTL,
   'hdl/rtl/probe_counters.v',
   'hdl/rtl/probe_counter.v',

@@ -1,0 +1,262 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "pcie_scope_regs.vh"
+
+/*
+ * pcie-scope probe core: everything of the probe that both designs share (the BAR endpoint,
+ * pcie_scope_bar_top, and the switch, pcie_scope_switch_top).
+ *
+ * probe_counters and the outstanding-read tracker tap one request stream and the completion
+ * stream answering it, passively (valid, ready, sop and headers only); the interval sampler takes
+ * the tracker's per-clock taps; probe_csr exposes control, the counter shadows (0..
+ * PS_CNT_PROBE_COUNT-1 from probe_counters, then the tracker's statistics in spec order), the
+ * sampler's FIFO and the address filter over AXI4-Lite. The tracker's latency histogram is not on
+ * the CSR yet. bar_latency and cpl_split are CSR registers for a BAR responder, where the design
+ * has one.
+ */
+module probe_core #
+(
+    // TLP segments per beat
+    parameter TLP_SEG_COUNT = 1,
+    // clock frequency in Hz, reported in CLK_HZ
+    parameter CLK_HZ = 250000000,
+    // probe counter width in bits
+    parameter CNT_WIDTH = 64,
+    // tracker: tag bits (8, or 10 for PCIe 4.0 10-bit tags), read timeout (1 ms at 250 MHz),
+    // last-completion latency histogram (64 bins of 64 clocks: 16.4 us at 250 MHz, plus overflow)
+    parameter TAG_WIDTH = 8,
+    parameter TIMEOUT_CYCLES = 250000,
+    parameter LAT_BINS = 64,
+    parameter LAT_BIN_CYCLES = 64,
+    // interval sampler FIFO: 2**SAMPLE_FIFO_ADDR_WIDTH records (256 x 384 bits: three BRAM36)
+    parameter SAMPLE_FIFO_ADDR_WIDTH = 8,
+    // info registers: the link this build is for, the largest read it expects, a build stamp
+    parameter LINK_GEN = 4,
+    parameter LINK_WIDTH = 16,
+    parameter MRRS = 512,
+    parameter BUILD_ID = 0,
+    // max payload size reported in the MPS info register
+    parameter MPS = 256
+)
+(
+    input  wire                         clk,
+    input  wire                         rst,
+
+    /*
+     * Taps: the request stream and the completions answering it
+     */
+    input  wire [TLP_SEG_COUNT*128-1:0] rx_req_tlp_hdr,
+    input  wire [TLP_SEG_COUNT-1:0]     rx_req_tlp_valid,
+    input  wire [TLP_SEG_COUNT-1:0]     rx_req_tlp_sop,
+    input  wire                         rx_req_tlp_ready,
+    input  wire [TLP_SEG_COUNT*128-1:0] tx_cpl_tlp_hdr,
+    input  wire [TLP_SEG_COUNT-1:0]     tx_cpl_tlp_valid,
+    input  wire [TLP_SEG_COUNT-1:0]     tx_cpl_tlp_sop,
+    input  wire                         tx_cpl_tlp_ready,
+    // a request answered Unsupported Request
+    input  wire                         bar_ur,
+
+    /*
+     * CSR outputs for a BAR responder
+     */
+    output wire [15:0]                  bar_latency,
+    output wire [7:0]                   cpl_split,
+
+    /*
+     * AXI4-Lite slave (CSR)
+     */
+    input  wire [11:0]                  s_axil_awaddr,
+    input  wire                         s_axil_awvalid,
+    output wire                         s_axil_awready,
+    input  wire [31:0]                  s_axil_wdata,
+    input  wire [3:0]                   s_axil_wstrb,
+    input  wire                         s_axil_wvalid,
+    output wire                         s_axil_wready,
+    output wire [1:0]                   s_axil_bresp,
+    output wire                         s_axil_bvalid,
+    input  wire                         s_axil_bready,
+    input  wire [11:0]                  s_axil_araddr,
+    input  wire                         s_axil_arvalid,
+    output wire                         s_axil_arready,
+    output wire [31:0]                  s_axil_rdata,
+    output wire [1:0]                   s_axil_rresp,
+    output wire                         s_axil_rvalid,
+    input  wire                         s_axil_rready
+);
+
+wire        ctrl_enable;
+wire        cmd_snapshot;
+wire        cmd_clear;
+wire        status_enabled;
+wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow;
+wire [`PS_CNT_PROBE_COUNT*CNT_WIDTH-1:0] probe_shadow;
+wire [17:0] sample_period;
+wire        sample_pop;
+wire        filter_en;
+wire [63:0] filter_base;
+wire [63:0] filter_limit;
+wire [`PS_SMP_WORDS*32-1:0] sample_head;
+wire [15:0] sample_level;
+wire [15:0] sample_depth;
+wire [31:0] sample_overflow;
+
+wire                          smp_enable;
+wire                          smp_clear;
+wire [2:0]                    smp_mrd;
+wire [14:0]                   smp_mrd_bytes;
+wire [2:0]                    smp_cpld;
+wire [14:0]                   smp_cpld_bytes;
+wire [TLP_SEG_COUNT-1:0]      smp_first;
+wire [TLP_SEG_COUNT*32-1:0]   smp_latency;
+wire [TAG_WIDTH:0]            smp_outstanding;
+
+localparam TRACKER_STATS = `PS_CNT_TRACKER_COUNT + 1 + LAT_BINS;
+wire [TRACKER_STATS*CNT_WIDTH-1:0] tracker_shadow;
+
+assign cnt_shadow = {tracker_shadow[`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0], probe_shadow};
+// the histogram bins: not on the CSR in this version
+wire unused_histogram = &{1'b0, tracker_shadow[TRACKER_STATS*CNT_WIDTH-1:`PS_CNT_TRACKER_COUNT*CNT_WIDTH], 1'b0};
+
+
+probe_counters #(
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .CNT_WIDTH(CNT_WIDTH)
+)
+probe_inst (
+    .clk(clk),
+    .rst(rst),
+    .enable(ctrl_enable),
+    .clear(cmd_clear),
+    .snapshot(cmd_snapshot),
+    .enabled(status_enabled),
+    .rx_req_tlp_hdr(rx_req_tlp_hdr),
+    .rx_req_tlp_valid(rx_req_tlp_valid),
+    .rx_req_tlp_sop(rx_req_tlp_sop),
+    .rx_req_tlp_ready(rx_req_tlp_ready),
+    .tx_cpl_tlp_hdr(tx_cpl_tlp_hdr),
+    .tx_cpl_tlp_valid(tx_cpl_tlp_valid),
+    .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
+    .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
+    .bar_ur(bar_ur),
+    .filter_en(filter_en),
+    .filter_base(filter_base),
+    .filter_limit(filter_limit),
+    .cnt_shadow(probe_shadow)
+);
+
+probe_tracker #(
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .TAG_WIDTH(TAG_WIDTH),
+    .CNT_WIDTH(CNT_WIDTH),
+    .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
+    .LAT_BINS(LAT_BINS),
+    .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
+)
+tracker_inst (
+    .clk(clk),
+    .rst(rst),
+    .enable(ctrl_enable),
+    .clear(cmd_clear),
+    .snapshot(cmd_snapshot),
+    .rx_req_tlp_hdr(rx_req_tlp_hdr),
+    .rx_req_tlp_valid(rx_req_tlp_valid),
+    .rx_req_tlp_sop(rx_req_tlp_sop),
+    .rx_req_tlp_ready(rx_req_tlp_ready),
+    .tx_cpl_tlp_hdr(tx_cpl_tlp_hdr),
+    .tx_cpl_tlp_valid(tx_cpl_tlp_valid),
+    .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
+    .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
+    .filter_en(filter_en),
+    .filter_base(filter_base),
+    .filter_limit(filter_limit),
+    .smp_enable(smp_enable),
+    .smp_clear(smp_clear),
+    .smp_mrd(smp_mrd),
+    .smp_mrd_bytes(smp_mrd_bytes),
+    .smp_cpld(smp_cpld),
+    .smp_cpld_bytes(smp_cpld_bytes),
+    .smp_first(smp_first),
+    .smp_latency(smp_latency),
+    .smp_outstanding(smp_outstanding),
+    .stat_shadow(tracker_shadow)
+);
+
+probe_sampler #(
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .TAG_WIDTH(TAG_WIDTH),
+    .FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
+    .TAP_LAG(2)
+)
+sampler_inst (
+    .clk(clk),
+    .rst(rst),
+    .period(sample_period),
+    .pop(sample_pop),
+    .smp_enable(smp_enable),
+    .smp_clear(smp_clear),
+    .smp_mrd(smp_mrd),
+    .smp_mrd_bytes(smp_mrd_bytes),
+    .smp_cpld(smp_cpld),
+    .smp_cpld_bytes(smp_cpld_bytes),
+    .smp_first(smp_first),
+    .smp_latency(smp_latency),
+    .smp_outstanding(smp_outstanding),
+    .head(sample_head),
+    .level(sample_level),
+    .depth(sample_depth),
+    .overflow(sample_overflow)
+);
+
+probe_csr #(
+    .CLK_HZ(CLK_HZ),
+    .CNT_WIDTH(CNT_WIDTH),
+    .LINK_GEN(LINK_GEN),
+    .LINK_WIDTH(LINK_WIDTH),
+    .MPS(MPS),
+    .MRRS(MRRS),
+    .TAG_BITS(TAG_WIDTH),
+    .BUILD_ID(BUILD_ID)
+)
+csr_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axil_awaddr(s_axil_awaddr),
+    .s_axil_awvalid(s_axil_awvalid),
+    .s_axil_awready(s_axil_awready),
+    .s_axil_wdata(s_axil_wdata),
+    .s_axil_wstrb(s_axil_wstrb),
+    .s_axil_wvalid(s_axil_wvalid),
+    .s_axil_wready(s_axil_wready),
+    .s_axil_bresp(s_axil_bresp),
+    .s_axil_bvalid(s_axil_bvalid),
+    .s_axil_bready(s_axil_bready),
+    .s_axil_araddr(s_axil_araddr),
+    .s_axil_arvalid(s_axil_arvalid),
+    .s_axil_arready(s_axil_arready),
+    .s_axil_rdata(s_axil_rdata),
+    .s_axil_rresp(s_axil_rresp),
+    .s_axil_rvalid(s_axil_rvalid),
+    .s_axil_rready(s_axil_rready),
+    .ctrl_enable(ctrl_enable),
+    .cmd_snapshot(cmd_snapshot),
+    .cmd_clear(cmd_clear),
+    .bar_latency(bar_latency),
+    .cpl_split(cpl_split),
+    .sample_period(sample_period),
+    .sample_pop(sample_pop),
+    .filter_en(filter_en),
+    .filter_base(filter_base),
+    .filter_limit(filter_limit),
+    .status_enabled(status_enabled),
+    .cnt_shadow(cnt_shadow),
+    .sample_head(sample_head),
+    .sample_level(sample_level),
+    .sample_depth(sample_depth),
+    .sample_overflow(sample_overflow)
+);
+
+endmodule
+
+`resetall
