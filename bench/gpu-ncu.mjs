@@ -93,6 +93,13 @@ const UNIT_SCALE = {
   usecond: 1e3,
   msecond: 1e6,
   second: 1e9,
+  // ncu 2025.x prints short time units and names counts by what they count
+  ns: 1,
+  us: 1e3,
+  ms: 1e6,
+  s: 1e9,
+  request: 1,
+  sector: 1,
 }
 
 /**

@@ -1,11 +1,12 @@
 // The addon's GPU side: cudaBuilt, gpuDevices(), gpuRun(). With native/cuda linked
-// (PS_WITH_GPU_BENCH=1) runs go to ps::gpu::run on a worker thread; without it every GPU call
+// (PS_WITH_GPU_BENCH=1) runs go to ps::gpu::run on a thread of their own; without it every GPU call
 // answers PS_GPU_NOT_BUILT, so the JS contract is the same in both builds.
 #include <napi.h>
 
 #include <cmath>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "js.h"
 
@@ -72,6 +73,8 @@ Napi::Object device_to_js(Napi::Env env, const DeviceInfo &d)
     o.Set("pciBusId", Napi::String::New(env, d.pci_bus_id));
     o.Set("pcieGen", Napi::Number::New(env, d.pcie_gen));
     o.Set("pcieWidth", Napi::Number::New(env, d.pcie_width));
+    o.Set("nvidiaDriver",
+          d.nvidia_driver[0] ? Napi::Value(Napi::String::New(env, d.nvidia_driver)) : env.Null());
     o.Set("smCount", Napi::Number::New(env, d.sm_count));
     o.Set("computeCapability",
           Napi::String::New(env, std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)));
@@ -164,74 +167,79 @@ struct Progress {
     uint32_t done, total;
 };
 
-// One GPU run. AsyncProgressQueueWorker: every progress report is queued and delivered in order
-// (AsyncProgressWorker may drop all but the latest). The cancel flag is shared with the JS
-// cancel() closure, which may outlive the worker.
-class RunWorker : public Napi::AsyncProgressQueueWorker<Progress> {
+// One GPU run on a thread of its own: a run holds its thread for seconds (fill, warm-up,
+// repeats, the memcpy baseline), which on libuv's pool of four would stall the file I/O of
+// recordings. Progress and the result come back through a ThreadSafeFunction: BlockingCall
+// keeps every report, in order; the finalizer runs on the JS thread after the last one, joins
+// the thread and settles the promise. The cancel flag is shared with the JS cancel() closure,
+// which may outlive the run.
+class RunJob {
 public:
-    RunWorker(Napi::Env env, Napi::Function on_progress, const RunConfig &cfg,
-              std::shared_ptr<volatile bool> cancel)
-        : Napi::AsyncProgressQueueWorker<Progress>(env, "pcie-scope:gpuRun"), cfg_(cfg),
-          cancel_(std::move(cancel)), deferred_(Napi::Promise::Deferred::New(env))
+    static Napi::Promise start(Napi::Env env, Napi::Function on_progress, const RunConfig &cfg,
+                               std::shared_ptr<volatile bool> cancel)
     {
-        if (!on_progress.IsEmpty())
-            on_progress_ = Napi::Persistent(on_progress);
+        auto *job = new RunJob(env, cfg, std::move(cancel));
+        const Napi::Promise p = job->deferred_.Promise();
+        if (on_progress.IsEmpty()) // the TSFN needs a function; progress then goes nowhere
+            on_progress = Napi::Function::New(env, [](const Napi::CallbackInfo &) {});
+        job->tsfn_ = Napi::ThreadSafeFunction::New(env, on_progress, "pcie-scope:gpuRun", 0, 1, job,
+                                                   &RunJob::finish, (void *)nullptr);
+        job->thread_ = std::thread([job] { job->execute(); });
+        return p;
     }
-    Napi::Promise promise() const { return deferred_.Promise(); }
-
-protected:
-    void Execute(const ExecutionProgress &progress) override
-    {
-        progress_ = &progress;
-        status_ =
-            gpu::run(cfg_, cancel_.get(), &RunWorker::report, this, &result_, err_, sizeof err_);
-        progress_ = nullptr;
-    }
-    void OnProgress(const Progress *data, size_t count) override
-    {
-        if (on_progress_.IsEmpty())
-            return;
-        Napi::Env env = Env();
-        for (size_t i = 0; i < count; ++i) {
-            Napi::Object o = Napi::Object::New(env);
-            o.Set("phase", Napi::String::New(env, data[i].phase));
-            o.Set("done", Napi::Number::New(env, data[i].done));
-            o.Set("total", Napi::Number::New(env, data[i].total));
-            on_progress_.Call({o});
-        }
-    }
-    void OnOK() override
-    {
-        Napi::Env env = Env();
-        if (status_ == Status::Ok) {
-            deferred_.Resolve(result_to_js(env, result_));
-            return;
-        }
-        Napi::Error e = coded_error(env, gpu::status_code(status_), err_);
-        if (status_ == Status::ChecksumMismatch) // what was measured still helps the report
-            e.Set("result", result_to_js(env, result_));
-        deferred_.Reject(e.Value());
-    }
-    void OnError(const Napi::Error &e) override { deferred_.Reject(e.Value()); }
 
 private:
+    RunJob(Napi::Env env, const RunConfig &cfg, std::shared_ptr<volatile bool> cancel)
+        : cfg_(cfg), cancel_(std::move(cancel)), deferred_(Napi::Promise::Deferred::New(env))
+    {}
+
+    void execute()
+    {
+        status_ = gpu::run(cfg_, cancel_.get(), &RunJob::report, this, &result_, err_, sizeof err_);
+        tsfn_.Release(); // the last call: finish() follows once the queue is drained
+    }
+
     static void report(void *ctx, const char *phase, uint32_t done, uint32_t total)
     {
-        auto *self = static_cast<RunWorker *>(ctx);
-        if (!self->progress_)
+        auto *self = static_cast<RunJob *>(ctx);
+        auto *p = new Progress{};
+        snprintf(p->phase, sizeof p->phase, "%s", phase ? phase : "");
+        p->done = done;
+        p->total = total;
+        const napi_status s =
+            self->tsfn_.BlockingCall(p, [](Napi::Env env, Napi::Function fn, Progress *data) {
+                std::unique_ptr<Progress> owned(data);
+                if (env == nullptr) // the environment is going away: drop the report
+                    return;
+                Napi::Object o = Napi::Object::New(env);
+                o.Set("phase", Napi::String::New(env, owned->phase));
+                o.Set("done", Napi::Number::New(env, owned->done));
+                o.Set("total", Napi::Number::New(env, owned->total));
+                fn.Call({o});
+            });
+        if (s != napi_ok)
+            delete p; // the queue is closing: the report was not taken
+    }
+
+    static void finish(Napi::Env env, void *, RunJob *job)
+    {
+        job->thread_.join();
+        std::unique_ptr<RunJob> owned(job);
+        if (job->status_ == Status::Ok) {
+            job->deferred_.Resolve(result_to_js(env, job->result_));
             return;
-        Progress p{};
-        snprintf(p.phase, sizeof p.phase, "%s", phase ? phase : "");
-        p.done = done;
-        p.total = total;
-        self->progress_->Send(&p, 1);
+        }
+        Napi::Error e = coded_error(env, gpu::status_code(job->status_), job->err_);
+        if (job->status_ == Status::ChecksumMismatch) // what was measured still helps the report
+            e.Set("result", result_to_js(env, job->result_));
+        job->deferred_.Reject(e.Value());
     }
 
     RunConfig cfg_;
     std::shared_ptr<volatile bool> cancel_;
     Napi::Promise::Deferred deferred_;
-    Napi::FunctionReference on_progress_;
-    const ExecutionProgress *progress_ = nullptr;
+    Napi::ThreadSafeFunction tsfn_;
+    std::thread thread_;
     RunResult result_{};
     Status status_ = Status::Ok;
     char err_[256] = "";
@@ -277,9 +285,7 @@ Napi::Value GpuRun(const Napi::CallbackInfo &info)
             fn = info[1].As<Napi::Function>();
         else if (info.Length() > 1 && !info[1].IsUndefined() && !info[1].IsNull())
             throw coded_error(env, kBadArgument, "onProgress must be a function.");
-        auto *w2 = new RunWorker(env, fn, cfg, cancel);
-        out.Set("promise", w2->promise());
-        w2->Queue();
+        out.Set("promise", RunJob::start(env, fn, cfg, cancel));
     } catch (const Napi::Error &e) {
         out.Set("promise", rejected(env, e));
     }

@@ -8,7 +8,7 @@
 import { Option, type Command } from 'commander'
 import { PsError, isPsError } from '../core/errors.js'
 import { SIZE_CLASSES, type BySize } from '../core/size-classes.js'
-import type { GpuDeviceInfo, GpuRunSummary, Workload } from '../core/workload.js'
+import { cudaVersionName, type GpuDeviceInfo, type GpuRunSummary, type Workload } from '../core/workload.js'
 import { validateWorkload } from '../core/workload-schema.js'
 import { runCapture } from '../capture/capture.js'
 import type { Prediction } from '../native/addon.js'
@@ -71,7 +71,7 @@ export const formatBench = (r: BenchReport): string => {
   const d = r.device
   const title =
     r.source === 'gpu'
-      ? `suite ${r.suite} on ${d ? `${d.name} (PCIe gen${d.pcieGen} x${d.pcieWidth}, driver ${d.driverVersion}, runtime ${d.runtimeVersion})` : 'the GPU'}, ${r.bytes} B per kernel`
+      ? `suite ${r.suite} on ${d ? `${d.name} (PCIe gen${d.pcieGen} x${d.pcieWidth}, driver ${d.nvidiaDriver ?? 'unknown'}, CUDA ${cudaVersionName(d.driverVersion)} driver API, runtime ${cudaVersionName(d.runtimeVersion)})` : 'the GPU'}, ${r.bytes} B per kernel`
       : `suite ${r.suite} on the twin, ${r.bytes} B per kernel`
   const err = (row: BenchRow) => (row.error ? `FAILED [${row.error.code}] ${row.error.message}` : '')
   if (r.source === 'gpu') {

@@ -66,10 +66,15 @@ export interface GpuDeviceInfo {
   pcieWidth: number
   smCount: number
   computeCapability: string
+  /** the NVIDIA driver's version as NVML gives it ("580.159.04"); null when NVML is missing */
+  nvidiaDriver: string | null
   /** cudaDriverGetVersion / cudaRuntimeGetVersion, e.g. 12080 */
   driverVersion: number
   runtimeVersion: number
 }
+
+/** A CUDA version number as CUDA writes it: 12080 -> "12.8". */
+export const cudaVersionName = (v: number): string => `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}`
 
 /** Median of the timed repeats, with their minimum and maximum, in milliseconds. */
 export interface GpuTiming {

@@ -38,7 +38,9 @@ describe('pcie-scope bench --gpu', () => {
     expect(addon.runs.map((x) => x.pattern)).toEqual(['strided', 'merged-aligned', 'merged-misaligned'])
     expect(addon.runs.every((x) => x.repeats === 3 && x.bytes === 1 << 20)).toBe(true)
     const lines = r.stdout.split('\n')
-    expect(lines[0]).toMatch(/^suite micro on Fake H200 \(PCIe gen5 x16, driver 12080, runtime 12080\), 1048576 B per kernel$/)
+    expect(lines[0]).toMatch(
+      /^suite micro on Fake H200 \(PCIe gen5 x16, driver 570.86.15, CUDA 12.8 driver API, runtime 12.8\), 1048576 B per kernel$/,
+    )
     expect(lines[2]).toMatch(/^kernel\s+predicted MRd\s+predicted sizes\s+GB\/s\s+memcpy GB\/s\s+x memcpy\s+x 128-B ceiling\s+checksum$/)
     expect(r.stdout).toMatch(/strided e4\s+32768\s+32:32768\s+50\.00\s+55\.00\s+0\.91\s+1\.02\s+ok/)
     expect(r.stdout).toMatch(/merged-misaligned e4\s+16384\s+96:8192 32:8192\s/)

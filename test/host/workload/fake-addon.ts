@@ -18,6 +18,7 @@ export const FAKE_DEVICE: GpuDevice = {
   pcieWidth: 16,
   smCount: 132,
   computeCapability: '9.0',
+  nvidiaDriver: '570.86.15',
   driverVersion: 12080,
   runtimeVersion: 12080,
 }

@@ -7,6 +7,7 @@ import { resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadAddon, type NativeAddon } from '../../../host/src/native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../../../host/src/workload/gpu-runner.js'
+import { gpuPresent } from '../cuda/gpu-runner.js'
 
 const root = resolve(import.meta.dirname, '../../..')
 const MiB = 1 << 20
@@ -76,7 +77,10 @@ describe('predict (traffic model in process)', () => {
   })
 })
 
-describe('GPU runs without a usable GPU', () => {
+// on a GPU host addon-gpu.int.test.ts takes over
+const GPU_SKIP = gpuPresent() ? ' (skipped: a GPU is present)' : ''
+
+describe.skipIf(GPU_SKIP !== '')(`GPU runs without a usable GPU${GPU_SKIP}`, () => {
   const noGpu = ['PS_GPU_NOT_BUILT', 'PS_GPU_NO_DEVICE']
   it('gpuRun rejects with PS_GPU_NOT_BUILT or PS_GPU_NO_DEVICE and one sentence; cancel() is harmless', async () => {
     const h = addon.gpuRun({ pattern: 'merged-aligned', bytes: MiB, offset: 0 }, () => undefined)
