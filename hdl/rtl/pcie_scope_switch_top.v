@@ -9,8 +9,9 @@
  * (upstream port, up_*) and the GPU (downstream port, dn_*), with the probe on the GPU's
  * side of the switch: probe_core (the same probe as the BAR top) taps the downstream port's
  * upstream-going requests (dn_rx, what the GPU sends) and the completions coming back to
- * it (dn_tx). The CSR block is the BAR top's, same map; BAR_LATENCY and CPL_SPLIT have no
- * effect here (no BAR responder). BAR_UR counts UR completions handed to the GPU
+ * it (dn_tx). The CSR block is the BAR top's, same map; BAR_LATENCY and CPL_SPLIT drive no
+ * responder here: they leave as ports for a completer model beside the design (the twin's
+ * host root complex). BAR_UR counts UR completions handed to the GPU
  * (the switch's own and those forwarded from the host). The switch's fate counters are
  * ports (sw_*_cnt), not on the CSR yet.
  */
@@ -107,6 +108,13 @@ module pcie_scope_switch_top #
     output wire [`PS_SW_CNT_COUNT*32-1:0] sw_dn_rx_cnt,
 
     /*
+     * the CSR's BAR_LATENCY and CPL_SPLIT: settings of a completer model outside the design
+     * (the twin's host root complex); unused on a board, where the host answers
+     */
+    output wire [15:0]                  bar_latency,
+    output wire [7:0]                   cpl_split,
+
+    /*
      * AXI4-Lite slave (CSR)
      */
     input  wire [11:0]                  s_axil_awaddr,
@@ -127,11 +135,6 @@ module pcie_scope_switch_top #
     output wire                         s_axil_rvalid,
     input  wire                         s_axil_rready
 );
-
-wire [15:0] bar_latency;
-wire [7:0]  cpl_split;
-// the BAR responder's settings: no responder in the switch design
-wire unused_bar = &{1'b0, bar_latency, cpl_split, 1'b0};
 
 sw_router #(
     .TLP_DATA_WIDTH(TLP_DATA_WIDTH),

@@ -63,12 +63,13 @@ const char *usage()
         std::string(
             "usage: pcie-scope-twin [--latency-cycles N | --latency-ns N] [--cpl-split 0|64|128]\n"
             "                       [--tags N]\n"
-            "                       [--link genGxL|ideal]\n"
+            "                       [--link genGxL|ideal] [--mode endpoint|switch]\n"
             "                       [--run PATTERN --bytes N [--offset B] [--element-bytes E]\n"
             "                        [--l1 ideal|bypass]] [--help]\n"
             "\n"
-            "The pcie-scope digital twin: the Verilated RTL (pcie_scope_bar_top), the GPU traffic\n"
-            "model and the firmware, behind a pseudo-terminal.\n"
+            "The pcie-scope digital twin: the Verilated RTL (pcie_scope_bar_top, or\n"
+            "pcie_scope_switch_top with --mode switch), the GPU traffic model and the firmware,\n"
+            "behind a pseudo-terminal.\n"
             "\n"
             "  --latency-cycles N  BAR_LATENCY written at start (0..65535, default 250)\n"
             "  --latency-ns N      the same in nanoseconds at the probe clock (1 us = 250 cycles\n"
@@ -80,6 +81,11 @@ const char *usage()
             "  --link genGxL       PCIe link between GPU and FPGA, e.g. gen3x16 (default), "
             "gen4x8;\n"
             "                      G 1..5, L 1/2/4/8/16; `ideal` = no wire limit\n"
+            "  --mode M            endpoint (default): the FPGA is the GPU's BAR endpoint;\n"
+            "                      switch: the FPGA switch between the GPU and a host model that\n"
+            "                      enumerates it and answers the reads (BAR_LATENCY, CPL_SPLIT);\n"
+            "                      the ready line carries the topology, stdin takes\n"
+            "                      `cfg-read BB:DD.F REG`\n"
             "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its\n"
             "                      done line and exit. PATTERN: ")
         + kPatternNameList
@@ -169,6 +175,13 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
             o->tags = (uint32_t)v;
         } else if (a == "--model-only") {
             o->model_only = true;
+        } else if (a == "--mode") {
+            const std::string m = i + 1 < argc ? argv[++i] : "";
+            if (m != "switch" && m != "endpoint") {
+                *err = "--mode needs endpoint or switch";
+                return false;
+            }
+            o->switch_mode = m == "switch";
         } else if (a == "--link") {
             if (i + 1 >= argc || !parse_link(argv[i + 1], &o->link)) {
                 *err = "--link needs genGxL (G 1..5, L 1, 2, 4, 8 or 16) or ideal";
@@ -345,11 +358,11 @@ std::string link_json(const LinkConfig &link)
 }
 
 std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkConfig &link,
-                        uint32_t tags)
+                        uint32_t tags, const std::string &extra_fields)
 {
     return "{\"event\":\"ready\",\"pty\":\"" + json_escape(pty)
         + "\",\"clockHz\":" + std::to_string(clock_hz) + ",\"link\":" + link_json(link)
-        + ",\"tags\":" + std::to_string(tags) + "}";
+        + ",\"tags\":" + std::to_string(tags) + extra_fields + "}";
 }
 
 std::string error_event(const std::string &message)

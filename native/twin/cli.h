@@ -18,6 +18,7 @@ struct Options {
     uint32_t cpl_split = 0;        // CPL_SPLIT written at start: 0 (one CplD per read), 64 or 128
     uint32_t tags = 256;           // outstanding-request budget (8-bit tags)
     LinkConfig link;               // PCIe link between GPU and FPGA (default gen3x16)
+    bool switch_mode = false;      // --mode switch: pcie_scope_switch_top between GPU and host
     bool batch = false;            // --run given
     bool model_only = false;       // --model-only: generator alone, the benchmark baseline
     Pattern pattern = Pattern::MergedAligned;
@@ -58,8 +59,9 @@ bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std
 std::string json_escape(const std::string &s);
 std::string link_json(const LinkConfig &link);
 // tags: the GPU model's outstanding-request budget (--tags)
+// extra_fields: more members, each with its leading comma (switch mode's topology)
 std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkConfig &link,
-                        uint32_t tags);
+                        uint32_t tags, const std::string &extra_fields = "");
 std::string error_event(const std::string &message);
 std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds);
 

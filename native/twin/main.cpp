@@ -24,6 +24,7 @@
 #include "pcie_scope_regs.h"
 #include "ps_app.h"
 #include "pty.h"
+#include "switch_session.h"
 #include "traffic.h"
 #include "twin.h"
 
@@ -76,6 +77,7 @@ struct Session {
     Clock::time_point started;
     std::string inbuf;
     bool quit = false;
+    ps::SwitchSession *sw = nullptr; // switch mode: its stdin commands
 
     // Reads what stdin has (poll said readable); false on EOF.
     bool read_stdin()
@@ -104,6 +106,10 @@ struct Session {
     {
         ps::RunCommand r;
         std::string err;
+        if (sw && sw->handle(line, &err)) {
+            emit(err);
+            return;
+        }
         switch (ps::parse_command(line, &r, &err)) {
         case ps::CommandKind::Run:
             queue.push_back(r);
@@ -169,7 +175,8 @@ int run_batch(ps::Twin &twin, const ps::Options &o)
     return 0;
 }
 
-int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &link, uint32_t tags)
+int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &link, uint32_t tags,
+                    ps::SwitchSession *sw)
 {
     ps::Pty pty;
     std::string err;
@@ -185,9 +192,10 @@ int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &lin
     bus.reg_write = bus_write;
     bus.uart_fd = pty.master;
     ps_hal_sim_bind(&bus);
-    emit(ps::ready_event(pty.path, clock_hz, link, tags));
+    emit(ps::ready_event(pty.path, clock_hz, link, tags,
+                         sw ? sw->ready_fields() : ",\"mode\":\"endpoint\""));
 
-    Session s{twin, app, {}, false, {}, {}, {}, false};
+    Session s{twin, app, {}, false, {}, {}, {}, false, sw};
     uint32_t batches = 0;
     bool stdin_open = true;
     while (!g_stop && !s.quit && stdin_open) {
@@ -247,7 +255,14 @@ int main(int argc, char **argv)
     if (opts.batch && opts.model_only)
         return run_model_only(opts);
 
-    ps::Twin twin(opts.tags);
+    ps::SwitchDut *switch_dut = nullptr;
+    ps::Twin twin(opts.tags, [&](VerilatedContext *ctx) -> std::unique_ptr<ps::Dut> {
+        if (!opts.switch_mode)
+            return ps::make_bar_dut(ctx);
+        auto d = std::make_unique<ps::SwitchDut>(ctx);
+        switch_dut = d.get();
+        return d;
+    });
     twin.reset();
     const uint32_t id = twin.axi_read(PS_REG_ID);
     if (id != PS_ID_MAGIC)
@@ -281,6 +296,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "pcie-scope-twin: warning: %llu AXI4-Lite transactions timed out\n",
                 (unsigned long long)twin.axi_timeouts());
 
+    std::unique_ptr<ps::SwitchSession> sw;
+    if (switch_dut) {
+        sw = std::make_unique<ps::SwitchSession>(twin, *switch_dut);
+        if (!sw->start(opts.link, clock_hz, &err)) {
+            fprintf(stderr, "pcie-scope-twin: %s\n", err.c_str());
+            return 1;
+        }
+    }
     return opts.batch ? run_batch(twin, opts)
-                      : run_interactive(twin, clock_hz, opts.link, opts.tags);
+                      : run_interactive(twin, clock_hz, opts.link, opts.tags, sw.get());
 }

@@ -2,7 +2,7 @@
 
 #include <stdio.h>
 
-#include "Vtop.h"
+#include "dut.h"
 #include "pcie_scope_regs.h"
 #include "tlp.h"
 #include "verilated.h"
@@ -10,7 +10,7 @@
 namespace ps {
 
 namespace {
-constexpr uint32_t kBeatDws = sizeof(((Vtop *)nullptr)->tx_cpl_tlp_data) / 4; // 16 at 512 bits
+constexpr uint32_t kBeatDws = sizeof(DutPorts::tx_cpl_tlp_data) / 4; // 16 at 512 bits
 constexpr uint64_t kAxiTimeoutCycles = 100000;
 constexpr uint64_t kWatchdogCycles = 4000000; // no completion for this long: give up
 
@@ -28,7 +28,8 @@ inline TlpHeader get_hdr(const VlWide<4> &port)
 }
 } // namespace
 
-Twin::Twin(uint32_t tag_budget) : tag_budget_(tag_budget)
+Twin::Twin(uint32_t tag_budget, const DutFactory &make_dut)
+    : tag_budget_(tag_budget), requester_id_(kGpuRequesterId), completer_id_(kBarCompleterId)
 {
     if (tag_budget_ < 1)
         tag_budget_ = 1;
@@ -40,7 +41,7 @@ Twin::Twin(uint32_t tag_budget) : tag_budget_(tag_budget)
     for (auto &t : tags_)
         t = TagState{0, 0, 0, false};
     ctx_.reset(new VerilatedContext);
-    top_.reset(new Vtop(ctx_.get(), "top"));
+    top_ = make_dut(ctx_.get());
     top_->clk = 0;
     top_->rst = 1;
     top_->rx_req_tlp_valid = 0;
@@ -104,8 +105,8 @@ void Twin::sample_completion_beat()
         cpl_.has_data = c.has_data;
         cpl_.dws_expected = c.length_dw;
         TagState &t = tags_[c.tag];
-        if (!c.is_completion || !t.active || c.requester_id != kGpuRequesterId
-            || c.completer_id != kBarCompleterId) {
+        if (!c.is_completion || !t.active || c.requester_id != requester_id_
+            || c.completer_id != completer_id_) {
             cpl_.error = true;
             cpl_.last = false; // unexpected: retires nothing
             cpl_.tag = 0;
@@ -170,7 +171,7 @@ void Twin::drive_request()
     --free_count_;
     req_ = next_;
     have_next_ = false;
-    set_hdr(top_->rx_req_tlp_hdr, make_mrd_header(req_.addr, req_.len, req_tag_));
+    set_hdr(top_->rx_req_tlp_hdr, make_mrd_header(req_.addr, req_.len, req_tag_, requester_id_));
     top_->rx_req_tlp_valid = 1;
     top_->rx_req_tlp_sop = 1;
     top_->rx_req_tlp_eop = 1;

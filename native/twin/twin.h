@@ -10,16 +10,21 @@
 
 #include <stdint.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "link.h"
 #include "traffic.h"
 
-class Vtop;
 class VerilatedContext;
 
 namespace ps {
+
+class Dut;
+// Builds the design under test (dut.h): make_bar_dut by default, a SwitchDut in switch mode.
+using DutFactory = std::function<std::unique_ptr<Dut>(VerilatedContext *)>;
+std::unique_ptr<Dut> make_bar_dut(VerilatedContext *ctx);
 
 struct WorkloadResult {
     uint64_t mrds = 0;
@@ -33,7 +38,7 @@ struct WorkloadResult {
 
 class Twin {
 public:
-    explicit Twin(uint32_t tag_budget);
+    explicit Twin(uint32_t tag_budget, const DutFactory &make_dut = make_bar_dut);
     ~Twin();
     Twin(const Twin &) = delete;
     Twin &operator=(const Twin &) = delete;
@@ -61,6 +66,14 @@ public:
     bool workload_done() const;
     // Ends the workload and returns its counts.
     WorkloadResult finish_workload();
+
+    // The GPU's Requester ID and the Completer ID its completions must carry (BAR-endpoint
+    // values until set; in switch mode the bus the GPU was given and the host's ID).
+    void set_ids(uint16_t requester_id, uint16_t completer_id)
+    {
+        requester_id_ = requester_id;
+        completer_id_ = completer_id;
+    }
 
     uint64_t cycle() const { return cycle_; }
     uint32_t outstanding() const { return outstanding_; }
@@ -94,7 +107,7 @@ private:
     void release_tag(uint8_t tag);
 
     std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<Vtop> top_;
+    std::unique_ptr<Dut> top_;
     uint64_t cycle_ = 0;
 
     // link serialisation: up = GPU -> FPGA (MRd), down = FPGA -> GPU (completions)
@@ -107,6 +120,8 @@ private:
     bool have_next_ = false;
     Mrd next_{};
     uint32_t tag_budget_;
+    uint16_t requester_id_;
+    uint16_t completer_id_;
     uint8_t free_tags_[256];
     uint32_t free_head_ = 0, free_count_ = 0;
     TagState tags_[256];

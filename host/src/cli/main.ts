@@ -8,6 +8,7 @@
  *   pcie-scope ls      [--dir ROOT] [--json]
  *   pcie-scope info    CAPTURE [--dir ROOT] [--json]
  *   pcie-scope export  CAPTURE --format csv|jsonl|perfetto [-o FILE] [--dir ROOT]
+ *   pcie-scope topology --twin [--json]
  *
  * stdout carries results only (one JSON object with --json); progress and diagnostics go to
  * stderr. Exit codes: 0 ok, 1 failure, 2 usage error.
@@ -19,6 +20,7 @@ import { openSession, type DeviceSession, type OpenSessionOptions } from '../dev
 import { loadAddon, type NativeAddon } from '../native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { addBenchCommand } from './bench.js'
+import { addTopologyCommand } from './topology.js'
 import {
   ELEMENT_BYTES,
   elementBytesOf,
@@ -459,6 +461,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
 
   addBenchCommand(program, io, setCode, deps)
   addRecordingCommands(program, io, setCode)
+  addTopologyCommand(program, io, setCode)
   return program
 }
 

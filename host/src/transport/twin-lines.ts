@@ -20,6 +20,46 @@ const LinkSchema = z.object({
   lanes: z.number().int().positive().optional(),
 })
 
+const WindowSchema = z.object({ base: count, limit: count }).nullable()
+const FunctionBase = {
+  bus: count,
+  device: count,
+  function: count,
+  vendorId: count,
+  deviceId: count,
+  classCode: count,
+  headerType: count,
+  command: count,
+}
+const BridgeSchema = z.object({
+  ...FunctionBase,
+  role: z.enum(['upstream-port', 'downstream-port']),
+  link: z.object({ speed: count, width: count, maxSpeed: count, maxWidth: count }),
+  buses: z.object({ primary: count, secondary: count, subordinate: count }),
+  windows: z.object({ memory: WindowSchema, prefetchable: WindowSchema }),
+})
+const EndpointSchema = z.object({
+  ...FunctionBase,
+  role: z.literal('endpoint'),
+  bars: z.array(
+    z.object({ index: count, base: count, size: count, bits: z.union([z.literal(32), z.literal(64)]), prefetchable: z.boolean() }),
+  ),
+})
+
+/** The tree the twin's host model enumerated through the switch RTL (switch mode only). */
+export const TopologySchema = z.union([
+  z.object({
+    found: z.literal(true),
+    root: z.object({ bus: count, device: count, function: count, secondary: count, subordinate: count }),
+    functions: z.array(z.union([BridgeSchema, EndpointSchema])),
+    /** device numbers scanned that answered Unsupported Request */
+    absentDevices: count,
+    /** programmed registers that read back otherwise */
+    readbackMismatches: count,
+  }),
+  z.object({ found: z.literal(false), problem: z.string() }),
+])
+
 export const ReadyLineSchema = z.object({
   event: z.literal('ready'),
   pty: z.string().min(1),
@@ -27,6 +67,9 @@ export const ReadyLineSchema = z.object({
   link: LinkSchema.optional(),
   /** the GPU model's outstanding-request budget (absent from twins before the tracker) */
   tags: z.number().int().positive().optional(),
+  /** the design the twin runs: the BAR endpoint or the switch (absent from twins before the switch) */
+  mode: z.enum(['endpoint', 'switch']).optional(),
+  topology: TopologySchema.optional(),
 })
 
 const BySizeSchema = z.strictObject(
@@ -56,6 +99,7 @@ export const ErrorLineSchema = z.object({
 })
 
 export type TwinReadyLine = z.infer<typeof ReadyLineSchema>
+export type TwinTopology = z.infer<typeof TopologySchema>
 export type TwinDone = z.infer<typeof DoneLineSchema>
 export type TwinErrorLine = z.infer<typeof ErrorLineSchema>
 

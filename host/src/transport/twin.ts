@@ -16,7 +16,7 @@ import { join, relative } from 'node:path'
 import { createInterface } from 'node:readline'
 import { PsError } from '../core/errors.js'
 import { createLogger } from '../util/log.js'
-import { parseTwinLine, type TwinDone } from './twin-lines.js'
+import { parseTwinLine, type TwinDone, type TwinTopology } from './twin-lines.js'
 import { Mutex } from '../util/mutex.js'
 import { packageRoot } from '../util/package-root.js'
 import { elementBytesOf, l1Of, type ElementBytes, type L1LoadName, type PatternName } from '../core/workload.js'
@@ -41,6 +41,10 @@ interface TwinReady {
   link?: PcieLinkInfo
   /** the GPU model's outstanding-request budget */
   tags?: number
+  /** the design: BAR endpoint or switch */
+  mode?: 'endpoint' | 'switch'
+  /** switch mode: the tree the host model enumerated */
+  topology?: TwinTopology
 }
 
 export interface TwinOptions {
@@ -56,6 +60,8 @@ export interface TwinOptions {
   tags?: number
   /** PCIe link between GPU and FPGA: "gen3x16" (twin default), "gen4x8", …, or "ideal" */
   link?: string
+  /** the design: "endpoint" (twin default, the BAR top) or "switch" (the switch top and a host model) */
+  mode?: 'endpoint' | 'switch'
   extraArgs?: string[]
   /** time allowed for the ready line (default 20 s) */
   readyTimeoutMs?: number
@@ -105,6 +111,8 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
   readonly pty: string
   readonly link: PcieLinkInfo | undefined
   readonly tags: number | undefined
+  readonly mode: 'endpoint' | 'switch' | undefined
+  readonly topology: TwinTopology | undefined
   private readonly child: ChildProcessWithoutNullStreams
   private readonly closeGraceMs: number
   private readonly pending = new Map<number, PendingRun>()
@@ -129,6 +137,8 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     this.pty = ready.pty
     this.link = ready.link
     this.tags = ready.tags
+    this.mode = ready.mode
+    this.topology = ready.topology
     this.stderrTail = stderrTail
     this.exited = exited
     this.closeGraceMs = closeGraceMs
@@ -147,6 +157,7 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     if (opts.cplSplit !== undefined) args.push('--cpl-split', String(opts.cplSplit))
     if (opts.tags !== undefined) args.push('--tags', String(opts.tags))
     if (opts.link !== undefined) args.push('--link', opts.link)
+    if (opts.mode !== undefined) args.push('--mode', opts.mode)
     args.push(...(opts.extraArgs ?? []))
     log.debug(() => `spawn ${bin} ${args.join(' ')}`)
     const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'] })
@@ -377,12 +388,14 @@ const readReady = async (lines: AsyncIterator<string>): Promise<TwinReady> => {
     const parsed = parseTwinLine(r.value)
     switch (parsed.kind) {
       case 'ready': {
-        const { pty, clockHz, link, tags } = parsed.line
+        const { pty, clockHz, link, tags, mode, topology } = parsed.line
         return {
           pty,
           clockHz,
           ...(link ? { link: { name: link.name, tlpBytesPerSecond: link.tlpBytesPerSecond } } : {}),
           ...(tags !== undefined ? { tags } : {}),
+          ...(mode !== undefined ? { mode } : {}),
+          ...(topology !== undefined ? { topology } : {}),
         }
       }
       case 'error':

@@ -1,0 +1,94 @@
+// The design under test as the twin core (twin.cpp) sees it: the GPU-side TLP streams, the
+// AXI4-Lite CSR port, clock and reset, with the names of pcie_scope_bar_top's ports. Each mode
+// copies these to and from its Verilated top in eval(): the BAR top one to one
+// (bar_dut.cpp), the switch top through its downstream port with a host root complex on its
+// upstream port (switch_dut.h). The twin core is the same in both modes.
+#ifndef PCIE_SCOPE_TWIN_DUT_H
+#define PCIE_SCOPE_TWIN_DUT_H
+
+#include <memory>
+
+#include "verilated.h"
+
+namespace ps {
+
+struct DutPorts {
+    CData clk = 0;
+    CData rst = 1;
+    // GPU -> design: the GPU's requests (and, in switch mode, nothing else of the GPU's)
+    VlWide<16> rx_req_tlp_data{};
+    SData rx_req_tlp_strb = 0;
+    VlWide<4> rx_req_tlp_hdr{};
+    CData rx_req_tlp_valid = 0;
+    CData rx_req_tlp_sop = 1;
+    CData rx_req_tlp_eop = 1;
+    CData rx_req_tlp_ready = 0;
+    // design -> GPU: completions
+    VlWide<16> tx_cpl_tlp_data{};
+    SData tx_cpl_tlp_strb = 0;
+    VlWide<4> tx_cpl_tlp_hdr{};
+    CData tx_cpl_tlp_valid = 0;
+    CData tx_cpl_tlp_sop = 0;
+    CData tx_cpl_tlp_eop = 0;
+    CData tx_cpl_tlp_ready = 1;
+    // AXI4-Lite slave (CSR)
+    SData s_axil_awaddr = 0;
+    CData s_axil_awvalid = 0;
+    CData s_axil_awready = 0;
+    IData s_axil_wdata = 0;
+    CData s_axil_wstrb = 0xF;
+    CData s_axil_wvalid = 0;
+    CData s_axil_wready = 0;
+    CData s_axil_bresp = 0;
+    CData s_axil_bvalid = 0;
+    CData s_axil_bready = 0;
+    SData s_axil_araddr = 0;
+    CData s_axil_arvalid = 0;
+    CData s_axil_arready = 0;
+    IData s_axil_rdata = 0;
+    CData s_axil_rresp = 0;
+    CData s_axil_rvalid = 0;
+    CData s_axil_rready = 0;
+};
+
+class Dut : public DutPorts {
+public:
+    virtual ~Dut() = default;
+    // Settles the design on the current inputs (a rising clk edge included).
+    virtual void eval() = 0;
+    virtual void final() = 0;
+};
+
+// pcie_scope_bar_top: the FPGA as the GPU's BAR endpoint (mode endpoint).
+std::unique_ptr<Dut> make_bar_dut(VerilatedContext *ctx);
+
+// Copies the ports a DutPorts and a Verilated top share by name (the CSR side and clock).
+template <class Top> void put_csr_inputs(const DutPorts &p, Top &t)
+{
+    t.clk = p.clk;
+    t.rst = p.rst;
+    t.s_axil_awaddr = p.s_axil_awaddr;
+    t.s_axil_awvalid = p.s_axil_awvalid;
+    t.s_axil_wdata = p.s_axil_wdata;
+    t.s_axil_wstrb = p.s_axil_wstrb;
+    t.s_axil_wvalid = p.s_axil_wvalid;
+    t.s_axil_bready = p.s_axil_bready;
+    t.s_axil_araddr = p.s_axil_araddr;
+    t.s_axil_arvalid = p.s_axil_arvalid;
+    t.s_axil_rready = p.s_axil_rready;
+}
+template <class Top> void get_csr_outputs(const Top &t, DutPorts &p)
+{
+    p.s_axil_awready = t.s_axil_awready;
+    p.s_axil_wready = t.s_axil_wready;
+    p.s_axil_bresp = t.s_axil_bresp;
+    p.s_axil_bvalid = t.s_axil_bvalid;
+    p.s_axil_arready = t.s_axil_arready;
+    p.s_axil_rdata = t.s_axil_rdata;
+    p.s_axil_rresp = t.s_axil_rresp;
+    p.s_axil_rvalid = t.s_axil_rvalid;
+}
+
+} // namespace ps
+
+#endif

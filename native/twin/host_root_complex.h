@@ -1,0 +1,97 @@
+// The host above the switch's upstream port in switch mode: a root complex that answers the
+// memory reads leaving the switch upstream (up_tx) with CplDs into its upstream ingress (up_rx),
+// with the BAR responder's rules (bar_responder.v: first CplD max(latency, 2) clocks after the
+// read was taken, split at the Read Completion Boundary when CPL_SPLIT is 64 or 128, payload DW i
+// = A + 4 i of the CplD's DW-aligned start address A), so the twin's completion checker verifies
+// every byte as in endpoint mode; and the configuration requester the enumerator uses.
+//
+// Clocking as in Twin::tick(): sample() on the settled signals before a rising edge, drive()
+// after it.
+#ifndef PCIE_SCOPE_TWIN_HOST_ROOT_COMPLEX_H
+#define PCIE_SCOPE_TWIN_HOST_ROOT_COMPLEX_H
+
+#include <stdint.h>
+
+#include <deque>
+#include <map>
+
+#include "gpu_function.h"
+#include "link.h"
+#include "tlp.h"
+
+class Vswitch;
+
+namespace ps {
+
+// The root complex's own ID: the completer of the host-memory reads and the requester of
+// configuration requests (bus 0, device 0, function 0).
+constexpr uint16_t kHostId = 0x0000;
+
+struct CfgTarget {
+    bool type1;
+    uint8_t bus, device, function;
+    uint16_t reg; // DW index
+};
+
+struct CfgResult {
+    uint8_t status; // kCplStatus*
+    uint32_t data;  // reads; 0xFFFFFFFF for a failed read, as a root complex returns it
+};
+
+class HostRootComplex {
+public:
+    HostRootComplex();
+    // The link between the switch's upstream port and the root port (both directions).
+    void set_link(const LinkConfig &link, uint64_t clock_hz);
+
+    // Queues a configuration request; returns its tag.
+    uint8_t cfg_issue(const CfgTarget &t, bool write, uint32_t data, uint8_t byte_enables);
+    // True once the request of that tag has completed; *out then holds the result.
+    bool cfg_take(uint8_t tag, CfgResult *out);
+
+    void sample(const Vswitch &top);
+    void drive(Vswitch &top);
+
+    uint64_t reads_answered() const { return reads_answered_; }
+    uint64_t unexpected() const { return unexpected_; }
+
+private:
+    struct Read {
+        uint64_t addr;  // first requested byte
+        uint32_t bytes; // requested bytes (0: a zero-length read)
+        uint16_t requester;
+        uint8_t tag;
+        uint32_t tc_attr; // DW0 bits carrying T9, TC, T8 and Attr, echoed
+        uint64_t taken;   // cycle the read was taken
+    };
+    struct Sending { // the TLP being handed to up_rx, beat by beat
+        bool active = false;
+        TlpHeader hdr{};
+        uint32_t dws = 0;   // payload DWs
+        uint32_t sent = 0;  // payload DWs handed over
+        uint32_t first = 0; // value of payload DW 0
+        uint32_t cfg_data = 0;
+        bool is_cfg = false;
+    };
+
+    void take_request(const TlpHeader &h);
+    void take_completion(const TlpHeader &h, uint32_t data0);
+    bool next_completion(uint16_t latency, uint8_t split);
+    void present(Vswitch &top);
+
+    uint64_t cycle_ = 0;
+    LinkGate to_switch_, from_switch_;
+    std::deque<Read> reads_;
+    uint32_t split_done_ = 0; // bytes of the head read already completed
+    std::deque<ConfigTlp> cfg_out_;
+    std::map<uint8_t, CfgResult> cfg_done_;
+    uint8_t next_tag_ = 0;
+    Sending tx_;
+    bool rx_in_tlp_ = false; // a multi-beat TLP from up_tx is being dropped
+    uint64_t reads_answered_ = 0;
+    uint64_t unexpected_ = 0;
+};
+
+} // namespace ps
+
+#endif
