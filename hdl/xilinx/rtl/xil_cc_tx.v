@@ -47,7 +47,7 @@ module xil_cc_tx #
     output wire                       m_axis_cc_tvalid,
     input  wire                       m_axis_cc_tready,
     output wire                       m_axis_cc_tlast,
-    output reg  [USER_WIDTH-1:0]      m_axis_cc_tuser,
+    output wire [USER_WIDTH-1:0]      m_axis_cc_tuser,
 
     // TLPs dropped: not a completion
     output wire [CNT_WIDTH-1:0]       drop_count
@@ -128,18 +128,11 @@ assign m_axis_cc_tlast = last;
 
 generate
 if (DATA_WIDTH == 512) begin : g_user_512
-    // is_sop [0], is_sop0_ptr [3:2] (0), is_eop [6], is_eop0_ptr [11:8]
-    always @* begin
-        m_axis_cc_tuser = {USER_WIDTH{1'b0}};
-        m_axis_cc_tuser[0] = sop;
-        m_axis_cc_tuser[6] = last;
-        m_axis_cc_tuser[11:8] = eptr;
-    end
+    // is_sop [0], is_sop0_ptr [3:2] (0), is_eop [6], is_eop0_ptr [11:8] (on the last beat)
+    assign m_axis_cc_tuser = {{(USER_WIDTH-12){1'b0}}, last ? eptr : 4'd0, 1'b0, last, 5'b00000, sop};
 end else begin : g_user_256
     // discontinue [0] and parity: 0; framing is tlast / tkeep
-    always @* begin
-        m_axis_cc_tuser = {USER_WIDTH{1'b0}};
-    end
+    assign m_axis_cc_tuser = {USER_WIDTH{1'b0}};
     wire unused_framing = &{1'b0, sop, eptr, 1'b0};
 end
 endgenerate

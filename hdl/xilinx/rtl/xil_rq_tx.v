@@ -158,7 +158,7 @@ if (DATA_WIDTH == 512) begin : g_user_512
         end
         m_axis_rq_tuser[20] = sop;
         m_axis_rq_tuser[26] = last;
-        m_axis_rq_tuser[31:28] = eptr;
+        m_axis_rq_tuser[31:28] = last ? eptr : 4'd0;
     end
 end else begin : g_user_256
     // first_be [3:0], last_be [7:4]; framing is tlast / tkeep
