@@ -137,8 +137,10 @@ bool GraphTrafficGenerator::issue_instruction()
 
 bool GraphTrafficGenerator::next(Mrd *out)
 {
-    if (pos_ == count_ && !issue_instruction())
+    if (pos_ == count_ && !issue_instruction()) {
+        done_ = true;
         return false;
+    }
     *out = buf_[pos_++];
     ++counts_.mrds;
     counts_.mrd_bytes += out->len;

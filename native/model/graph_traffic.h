@@ -42,10 +42,11 @@ struct GraphTrafficCounts : TrafficCounts {
     uint64_t useful_bytes = 0; // loads x id_bytes: the bytes the kernel asked for
 };
 
-class GraphTrafficGenerator {
+class GraphTrafficGenerator : public MrdSource {
 public:
     explicit GraphTrafficGenerator(const GraphTrafficConfig &cfg);
-    bool next(Mrd *out); // next MRd; false once the last level is done
+    bool next(Mrd *out) override; // next MRd; false once the last level is done
+    bool exhausted() const override { return done_; }
     const GraphTrafficCounts &counts() const { return counts_; }
     const std::vector<uint32_t> &levels() const { return levels_; }
     uint32_t depth() const { return depth_; }
@@ -74,6 +75,7 @@ private:
     SectorBitmap l1_;
     Mrd buf_[kMaxMrdsPerInstruction];
     int count_ = 0, pos_ = 0;
+    bool done_ = false;
     GraphTrafficCounts counts_;
 };
 

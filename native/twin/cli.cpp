@@ -66,6 +66,8 @@ const char *usage()
             "                       [--link genGxL|ideal]\n"
             "                       [--run PATTERN --bytes N [--offset B] [--element-bytes E]\n"
             "                        [--l1 ideal|bypass]] [--help]\n"
+            "                       [--run bfs-naive|bfs-merged|bfs-aligned --graph G\n"
+            "                        [--id-bytes 4|8] [--source V]]\n"
             "\n"
             "The pcie-scope digital twin: the Verilated RTL (pcie_scope_bar_top), the GPU traffic\n"
             "model and the firmware, behind a pseudo-terminal.\n"
@@ -97,6 +99,11 @@ const char *usage()
         + kElementBytesRule
         + " (default 4); bytes and offset must be\n"
           "                      multiples of it\n"
+          "  --graph G           with --run bfs-*: kron:S[:SEED], urand:S[:SEED] or file:PATH\n"
+          "                      (.mtx or an edge list); the BFS's edge-list reads go through\n"
+          "                      the probe, level by level (native/model/graph_traffic.h)\n"
+          "  --id-bytes B        neighbour id width of the graph, 4 or 8 (default 8)\n"
+          "  --source V          BFS root (default: the largest degree among the first 1024)\n"
           "  --l1 MODE           "
         + kL1LoadNameList
         + ": default loads cached in L1, or ld.global.cg\n"
@@ -121,6 +128,7 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     bool bytes_given = false;
     bool cycles_given = false;
     bool element_given = false; // --element-bytes or --l1
+    bool width_given = false;   // --element-bytes
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](uint64_t *v) -> bool {
@@ -176,12 +184,33 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
             }
             ++i;
         } else if (a == "--run") {
-            if (i + 1 >= argc || !pattern_from_name(argv[i + 1], &o->pattern)) {
-                *err = std::string("--run needs a pattern: ") + kPatternNameList;
+            o->graph_run = i + 1 < argc && graph_kernel_from_name(argv[i + 1], &o->kernel);
+            if (i + 1 >= argc || (!o->graph_run && !pattern_from_name(argv[i + 1], &o->pattern))) {
+                *err = std::string("--run needs a pattern: ") + kPatternNameList + ", "
+                    + kGraphKernelNameList;
                 return false;
             }
             ++i;
             o->batch = true;
+        } else if (a == "--graph") {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
+                *err = "--graph needs kron:S[:SEED], urand:S[:SEED] or file:PATH";
+                return false;
+            }
+            o->graph = argv[++i];
+        } else if (a == "--id-bytes") {
+            if (!value(&v))
+                return false;
+            if (!graph_id_bytes_valid(v)) {
+                *err = "--id-bytes must be 4 or 8";
+                return false;
+            }
+            o->id_bytes = (uint32_t)v;
+        } else if (a == "--source") {
+            if (!value(&v))
+                return false;
+            o->source = v;
+            o->source_given = true;
         } else if (a == "--element-bytes") {
             if (!value(&v))
                 return false;
@@ -191,6 +220,7 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
             }
             o->element_bytes = (uint32_t)v;
             element_given = true;
+            width_given = true;
         } else if (a == "--l1") {
             if (i + 1 >= argc || !l1_load_from_name(argv[i + 1], &o->l1)) {
                 *err = std::string("--l1 must be one of ") + kL1LoadNameList;
@@ -226,6 +256,25 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     if (!o->batch && (bytes_given || o->offset_given || o->model_only || element_given)) {
         *err = "--bytes, --offset, --element-bytes, --l1 and --model-only need --run";
         return false;
+    }
+    const bool graph_args =
+        !o->graph.empty() || o->source_given || o->id_bytes != kGraphIdBytesDefault;
+    if (graph_args && !o->graph_run) {
+        *err = std::string("--graph, --id-bytes and --source need --run with a graph kernel (")
+            + kGraphKernelNameList + ")";
+        return false;
+    }
+    if (o->graph_run) {
+        if (o->graph.empty()) {
+            *err = "--run " + std::string(graph_kernel_name(o->kernel)) + " needs --graph";
+            return false;
+        }
+        if (bytes_given || o->offset_given || width_given) {
+            *err = "--bytes, --offset and --element-bytes do not apply to a graph kernel (its "
+                   "loads are --id-bytes wide)";
+            return false;
+        }
+        return true;
     }
     if (o->batch) {
         if (!bytes_given) {
@@ -355,6 +404,26 @@ std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkCon
 std::string error_event(const std::string &message)
 {
     return "{\"event\":\"error\",\"message\":\"" + json_escape(message) + "\"}";
+}
+
+std::string graph_done_event(const Options &o, const Csr &g, uint64_t source, uint32_t launches,
+                             const WorkloadResult &r, double wall_seconds)
+{
+    char wall[32];
+    snprintf(wall, sizeof wall, "%.6f", wall_seconds);
+    std::string by_size;
+    for (int k = 0; k < kSizeClassCount; ++k) {
+        by_size += std::string(k ? "," : "") + "\"" + kSizeClassKeys[k]
+            + "\":" + std::to_string(r.by_size[k]);
+    }
+    return "{\"event\":\"done\",\"id\":0,\"pattern\":\"" + std::string(graph_kernel_name(o.kernel))
+        + "\",\"graph\":\"" + json_escape(o.graph) + "\",\"vertices\":" + std::to_string(g.vertices)
+        + ",\"edges\":" + std::to_string(g.edges()) + ",\"idBytes\":" + std::to_string(g.id_bytes)
+        + ",\"source\":" + std::to_string(source) + ",\"launches\":" + std::to_string(launches)
+        + ",\"mrd\":{\"count\":" + std::to_string(r.mrds) + ",\"bySize\":{" + by_size
+        + "},\"bytes\":" + std::to_string(r.mrd_bytes) + "},\"completions\":"
+        + std::to_string(r.completions) + ",\"payloadErrors\":" + std::to_string(r.payload_errors)
+        + ",\"simCycles\":" + std::to_string(r.sim_cycles) + ",\"wallSeconds\":" + wall + "}";
 }
 
 std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds)

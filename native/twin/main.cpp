@@ -17,9 +17,12 @@
 
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <string>
 
 #include "cli.h"
+#include "graph_reference.h"
+#include "graph_traffic.h"
 #include "hal_sim.h"
 #include "pcie_scope_regs.h"
 #include "ps_app.h"
@@ -169,6 +172,64 @@ int run_batch(ps::Twin &twin, const ps::Options &o)
     return 0;
 }
 
+// A graph kernel (--run bfs-* --graph G): its edge-list reads through the twin, or with
+// --model-only the traffic model alone.
+int run_graph_batch(ps::Twin *twin, const ps::Options &o, const ps::Csr &g, uint64_t source)
+{
+    ps::GraphTrafficConfig cfg;
+    cfg.kernel = o.kernel;
+    cfg.graph = &g;
+    cfg.source = source;
+    cfg.base = kBufferBase;
+    cfg.l1 = ps::l1_mode_of(o.l1);
+    std::unique_ptr<ps::GraphTrafficGenerator> gen(new ps::GraphTrafficGenerator(cfg));
+    ps::GraphTrafficGenerator *model = gen.get();
+    const Clock::time_point t0 = Clock::now();
+    ps::WorkloadResult res;
+    if (!twin) {
+        ps::Mrd m;
+        while (!g_stop && model->next(&m)) {
+        }
+        const ps::GraphTrafficCounts &c = model->counts();
+        res.mrds = c.mrds;
+        res.mrd_bytes = c.mrd_bytes;
+        for (int i = 0; i < ps::kSizeClassCount; ++i)
+            res.by_size[i] = c.by_size[i];
+    } else {
+        twin->start_workload(std::move(gen));
+        while (!g_stop && !twin->workload_done())
+            twin->run_cycles(1u << 16);
+        if (g_stop)
+            return 0;
+        res = twin->finish_workload(); // the generator is gone after this: read counts before
+    }
+    emit(ps::graph_done_event(o, g, source, ps::bfs_summary(g, ps::bfs_levels(g, source)).depth + 1,
+                              res, seconds_since(t0)));
+    return 0;
+}
+
+// Loads --graph; false (after printing why) when it cannot.
+bool load_graph_option(const ps::Options &o, ps::Csr *g, uint64_t *source)
+{
+    try {
+        *g = ps::load_graph(ps::parse_graph_spec(o.graph, o.id_bytes),
+                            ps::default_graph_cache_dir());
+    } catch (const ps::GraphError &e) {
+        emit(ps::error_event(std::string(e.code()) + ": " + e.what()));
+        fprintf(stderr, "pcie-scope-twin: %s\n", e.what());
+        return false;
+    }
+    *source = o.source_given ? o.source : ps::bfs_default_source(*g);
+    if (*source >= g->vertices) {
+        const std::string why = "source " + std::to_string(*source)
+            + " is not a vertex (the graph has " + std::to_string(g->vertices) + ")";
+        emit(ps::error_event(why));
+        fprintf(stderr, "pcie-scope-twin: %s\n", why.c_str());
+        return false;
+    }
+    return true;
+}
+
 int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &link, uint32_t tags)
 {
     ps::Pty pty;
@@ -244,6 +305,12 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, nullptr);
     signal(SIGPIPE, SIG_IGN);
 
+    ps::Csr graph;
+    uint64_t source = 0;
+    if (opts.graph_run && !load_graph_option(opts, &graph, &source))
+        return 2;
+    if (opts.graph_run && opts.model_only)
+        return run_graph_batch(nullptr, opts, graph, source);
     if (opts.batch && opts.model_only)
         return run_model_only(opts);
 
@@ -281,6 +348,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "pcie-scope-twin: warning: %llu AXI4-Lite transactions timed out\n",
                 (unsigned long long)twin.axi_timeouts());
 
+    if (opts.graph_run)
+        return run_graph_batch(&twin, opts, graph, source);
     return opts.batch ? run_batch(twin, opts)
                       : run_interactive(twin, clock_hz, opts.link, opts.tags);
 }
