@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 
 #include "prng.h"
@@ -169,15 +168,24 @@ std::string graph_spec_name(const GraphSpec &spec)
 
 std::vector<unsigned char> Csr::edge_bytes() const
 {
+    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ids are copied little-endian");
     std::vector<unsigned char> out(neighbours.size() * id_bytes);
-    for (size_t i = 0; i < neighbours.size(); ++i)
-        for (uint32_t b = 0; b < id_bytes; ++b)
-            out[i * id_bytes + b] = (unsigned char)(neighbours[i] >> (8 * b));
+    if (id_bytes == 8) {
+        memcpy(out.data(), neighbours.data(), out.size());
+    } else {
+        for (size_t i = 0; i < neighbours.size(); ++i) {
+            const uint32_t id = (uint32_t)neighbours[i];
+            memcpy(&out[i * 4], &id, 4);
+        }
+    }
     return out;
 }
 
 Csr build_csr(uint64_t vertices, const std::vector<EdgeTuple> &tuples, uint32_t id_bytes)
 {
+    if (id_bytes != 4 && id_bytes != 8)
+        throw GraphError("PS_GRAPH_BAD_SPEC",
+                         "vertex ids must be 4 or 8 bytes, not " + std::to_string(id_bytes));
     if (id_bytes == 4 && vertices > (1ull << 32))
         throw GraphError("PS_GRAPH_TOO_LARGE",
                          std::to_string(vertices) + " vertices do not fit 4-byte ids: use 8");
@@ -425,36 +433,41 @@ void write_csr_file(const Csr &g, const std::string &path)
 
 bool read_csr_file(const std::string &path, uint32_t id_bytes, Csr *out)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the cache is read by memcpy");
+    FILE *f = fopen(path.c_str(), "rb");
+    if (!f)
         return false;
-    std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)),
-                                    std::istreambuf_iterator<char>());
-    if (data.size() < 32 || memcmp(data.data(), kCsrMagic, 8) != 0
-        || get_u64(&data[8], 4) != id_bytes)
-        return false;
-    const uint64_t vertices = get_u64(&data[16]), edges = get_u64(&data[24]);
-    if (vertices > (1ull << 40) || edges > (1ull << 44)
-        || data.size() != 32 + (vertices + 1) * 8 + edges * id_bytes)
-        return false;
+    unsigned char head[32];
     Csr g;
-    g.vertices = vertices;
-    g.id_bytes = id_bytes;
-    g.offsets.resize(vertices + 1);
-    for (uint64_t v = 0; v <= vertices; ++v)
-        g.offsets[v] = get_u64(&data[32 + 8 * v]);
-    if (g.offsets[0] != 0 || g.offsets[vertices] != edges)
+    bool ok = fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, kCsrMagic, 8) == 0
+        && get_u64(&head[8], 4) == id_bytes;
+    const uint64_t vertices = ok ? get_u64(&head[16]) : 0, edges = ok ? get_u64(&head[24]) : 0;
+    struct stat st;
+    ok = ok && vertices <= (1ull << 40) && edges <= (1ull << 44) && fstat(fileno(f), &st) == 0
+        && (uint64_t)st.st_size == 32 + (vertices + 1) * 8 + edges * id_bytes;
+    if (ok) {
+        g.vertices = vertices;
+        g.id_bytes = id_bytes;
+        g.offsets.resize(vertices + 1);
+        g.neighbours.resize(edges);
+        ok = fread(g.offsets.data(), 8, vertices + 1, f) == vertices + 1;
+        if (ok && id_bytes == 8) {
+            ok = fread(g.neighbours.data(), 8, edges, f) == edges;
+        } else if (ok) {
+            std::vector<uint32_t> narrow(edges);
+            ok = fread(narrow.data(), 4, edges, f) == edges;
+            std::copy(narrow.begin(), narrow.end(), g.neighbours.begin());
+        }
+    }
+    fclose(f);
+    if (!ok || g.offsets[0] != 0 || g.offsets[vertices] != edges)
         return false;
     for (uint64_t v = 0; v < vertices; ++v)
         if (g.offsets[v] > g.offsets[v + 1])
             return false;
-    const unsigned char *e = &data[32 + (vertices + 1) * 8];
-    g.neighbours.resize(edges);
-    for (uint64_t i = 0; i < edges; ++i) {
-        g.neighbours[i] = get_u64(e + i * id_bytes, id_bytes);
-        if (g.neighbours[i] >= vertices)
+    for (uint64_t w : g.neighbours)
+        if (w >= vertices)
             return false;
-    }
     *out = std::move(g);
     return true;
 }
