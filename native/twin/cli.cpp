@@ -110,7 +110,9 @@ const char *usage()
           "                      loads that bypass it (default ideal)\n"
           "\n"
           "stdout: one JSON event per line (ready, done, error). stdin: `run ID PATTERN BYTES\n"
-          "OFFSET [ELEMENT_BYTES [L1]]`, `quit`; EOF = quit.\n";
+          "OFFSET [ELEMENT_BYTES [L1]]`, `run ID KERNEL GRAPH [ID_BYTES [SOURCE|- [L1]]]`\n"
+          "(KERNEL: "
+        + kGraphKernelNameList + "), `quit`; EOF = quit.\n";
     return text.c_str();
 }
 
@@ -289,6 +291,49 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     return true;
 }
 
+namespace {
+
+// `run ID KERNEL GRAPH [ID_BYTES [SOURCE|- [L1]]]`; the graph itself is checked when it is loaded.
+CommandKind parse_graph_run(const std::vector<std::string> &t, GraphKernel kernel, RunCommand *run,
+                            std::string *err)
+{
+    const char *form = "usage: run ID KERNEL GRAPH [ID_BYTES [SOURCE|- [L1]]]";
+    *run = RunCommand{};
+    uint64_t v = 0;
+    if (t.size() < 4 || t.size() > 7) {
+        *err = form;
+        return CommandKind::Error;
+    }
+    if (!parse_u64(t[1], &run->id)) {
+        *err = "run: ID must be a non-negative integer";
+        return CommandKind::Error;
+    }
+    run->graph_run = true;
+    run->kernel = kernel;
+    run->graph = t[3];
+    if (t.size() > 4) {
+        if (!parse_u64(t[4], &v) || !graph_id_bytes_valid(v)) {
+            *err = "run: ID_BYTES must be 4 or 8";
+            return CommandKind::Error;
+        }
+        run->id_bytes = (uint32_t)v;
+    }
+    if (t.size() > 5 && t[5] != "-") {
+        if (!parse_u64(t[5], &run->source)) {
+            *err = "run: SOURCE must be a vertex id or -";
+            return CommandKind::Error;
+        }
+        run->source_given = true;
+    }
+    if (t.size() > 6 && !l1_load_from_name(t[6].c_str(), &run->l1)) {
+        *err = "run: unknown L1 mode '" + t[6] + "' (" + kL1LoadNameList + ")";
+        return CommandKind::Error;
+    }
+    return CommandKind::Run;
+}
+
+} // namespace
+
 CommandKind parse_command(const std::string &line, RunCommand *run, std::string *err)
 {
     const std::vector<std::string> t = split(line);
@@ -301,7 +346,11 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
         }
         return CommandKind::Quit;
     }
+    GraphKernel kernel;
+    if (t[0] == "run" && t.size() > 2 && graph_kernel_from_name(t[2].c_str(), &kernel))
+        return parse_graph_run(t, kernel, run, err);
     if (t[0] == "run") {
+        *run = RunCommand{}; // nothing of an earlier command carries over
         if (t.size() < 5 || t.size() > 7) {
             *err = "usage: run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]";
             return CommandKind::Error;
@@ -406,7 +455,8 @@ std::string error_event(const std::string &message)
     return "{\"event\":\"error\",\"message\":\"" + json_escape(message) + "\"}";
 }
 
-std::string graph_done_event(const Options &o, const Csr &g, uint64_t source, uint32_t launches,
+std::string graph_done_event(uint64_t id, GraphKernel kernel, const std::string &graph,
+                             const Csr &g, uint64_t source, uint32_t launches,
                              const WorkloadResult &r, double wall_seconds)
 {
     char wall[32];
@@ -416,8 +466,9 @@ std::string graph_done_event(const Options &o, const Csr &g, uint64_t source, ui
         by_size += std::string(k ? "," : "") + "\"" + kSizeClassKeys[k]
             + "\":" + std::to_string(r.by_size[k]);
     }
-    return "{\"event\":\"done\",\"id\":0,\"pattern\":\"" + std::string(graph_kernel_name(o.kernel))
-        + "\",\"graph\":\"" + json_escape(o.graph) + "\",\"vertices\":" + std::to_string(g.vertices)
+    return "{\"event\":\"done\",\"id\":" + std::to_string(id) + ",\"pattern\":\""
+        + std::string(graph_kernel_name(kernel)) + "\",\"graph\":\"" + json_escape(graph)
+        + "\",\"vertices\":" + std::to_string(g.vertices)
         + ",\"edges\":" + std::to_string(g.edges()) + ",\"idBytes\":" + std::to_string(g.id_bytes)
         + ",\"source\":" + std::to_string(source) + ",\"launches\":" + std::to_string(launches)
         + ",\"mrd\":{\"count\":" + std::to_string(r.mrds) + ",\"bySize\":{" + by_size

@@ -49,6 +49,13 @@ struct RunCommand {
     uint32_t offset;
     uint32_t element_bytes = kElementBytesDefault; // lane load width (spec elementBytes)
     L1Load l1 = kL1LoadDefault;                    // ideal (default loads) or bypass (ld.cg)
+    // `run ID KERNEL GRAPH [ID_BYTES [SOURCE|- [L1]]]`: a graph kernel (bytes, offset unused)
+    bool graph_run = false;
+    GraphKernel kernel = GraphKernel::BfsAligned;
+    std::string graph{};
+    uint32_t id_bytes = kGraphIdBytesDefault;
+    bool source_given = false;
+    uint64_t source = 0;
 };
 
 enum class CommandKind {
@@ -73,7 +80,8 @@ std::string error_event(const std::string &message);
 std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds);
 // A graph kernel's done line: the workload members of done_event with the graph's in place of
 // bytes/offset/elementBytes (pattern = the kernel's name).
-std::string graph_done_event(const Options &o, const Csr &g, uint64_t source, uint32_t launches,
+std::string graph_done_event(uint64_t id, GraphKernel kernel, const std::string &graph,
+                             const Csr &g, uint64_t source, uint32_t launches,
                              const WorkloadResult &r, double wall_seconds);
 
 } // namespace ps

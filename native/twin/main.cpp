@@ -70,6 +70,31 @@ double seconds_since(Clock::time_point t0)
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// Kernel launches of a level-synchronous BFS: one per level, the deepest included.
+uint32_t launches_of(const ps::Csr &g, uint64_t source)
+{
+    return ps::bfs_summary(g, ps::bfs_levels(g, source)).depth + 1;
+}
+
+// Loads a graph run's graph and source; false with a one-line reason.
+bool load_graph_run(const std::string &graph, uint32_t id_bytes, bool source_given,
+                    uint64_t source_in, ps::Csr *g, uint64_t *source, std::string *why)
+{
+    try {
+        *g = ps::load_graph(ps::parse_graph_spec(graph, id_bytes), ps::default_graph_cache_dir());
+    } catch (const ps::GraphError &e) {
+        *why = std::string(e.code()) + ": " + e.what();
+        return false;
+    }
+    *source = source_given ? source_in : ps::bfs_default_source(*g);
+    if (*source >= g->vertices) {
+        *why = "PS_GRAPH_BAD_SOURCE: source " + std::to_string(*source)
+            + " is not a vertex (the graph has " + std::to_string(g->vertices) + ")";
+        return false;
+    }
+    return true;
+}
+
 struct Session {
     ps::Twin &twin;
     ps_app_t &app;
@@ -122,10 +147,33 @@ struct Session {
         }
     }
 
+    std::unique_ptr<ps::Csr> graph{}; // the running graph kernel's graph (its generator reads it)
+    uint64_t source = 0;
+
     void start_next()
     {
         current = queue.front();
         queue.pop_front();
+        if (current.graph_run) {
+            std::unique_ptr<ps::Csr> g(new ps::Csr());
+            std::string why;
+            if (!load_graph_run(current.graph, current.id_bytes, current.source_given,
+                                current.source, g.get(), &source, &why)) {
+                emit(ps::error_event("run " + std::to_string(current.id) + ": " + why));
+                return; // nothing started: the next queued workload goes next
+            }
+            graph = std::move(g);
+            ps::GraphTrafficConfig cfg;
+            cfg.kernel = current.kernel;
+            cfg.graph = graph.get();
+            cfg.source = source;
+            cfg.base = kBufferBase;
+            cfg.l1 = ps::l1_mode_of(current.l1);
+            twin.start_workload(std::unique_ptr<ps::MrdSource>(new ps::GraphTrafficGenerator(cfg)));
+            started = Clock::now();
+            active = true;
+            return;
+        }
         twin.start_workload(workload_config(current));
         started = Clock::now();
         active = true;
@@ -134,7 +182,13 @@ struct Session {
     void finish()
     {
         const ps::WorkloadResult res = twin.finish_workload();
-        emit(ps::done_event(current, res, seconds_since(started)));
+        if (current.graph_run) {
+            emit(ps::graph_done_event(current.id, current.kernel, current.graph, *graph, source,
+                                      launches_of(*graph, source), res, seconds_since(started)));
+            graph.reset();
+        } else {
+            emit(ps::done_event(current, res, seconds_since(started)));
+        }
         active = false;
     }
 };
@@ -203,31 +257,20 @@ int run_graph_batch(ps::Twin *twin, const ps::Options &o, const ps::Csr &g, uint
             return 0;
         res = twin->finish_workload(); // the generator is gone after this: read counts before
     }
-    emit(ps::graph_done_event(o, g, source, ps::bfs_summary(g, ps::bfs_levels(g, source)).depth + 1,
-                              res, seconds_since(t0)));
+    emit(ps::graph_done_event(0, o.kernel, o.graph, g, source, launches_of(g, source), res,
+                              seconds_since(t0)));
     return 0;
 }
 
 // Loads --graph; false (after printing why) when it cannot.
 bool load_graph_option(const ps::Options &o, ps::Csr *g, uint64_t *source)
 {
-    try {
-        *g = ps::load_graph(ps::parse_graph_spec(o.graph, o.id_bytes),
-                            ps::default_graph_cache_dir());
-    } catch (const ps::GraphError &e) {
-        emit(ps::error_event(std::string(e.code()) + ": " + e.what()));
-        fprintf(stderr, "pcie-scope-twin: %s\n", e.what());
-        return false;
-    }
-    *source = o.source_given ? o.source : ps::bfs_default_source(*g);
-    if (*source >= g->vertices) {
-        const std::string why = "source " + std::to_string(*source)
-            + " is not a vertex (the graph has " + std::to_string(g->vertices) + ")";
-        emit(ps::error_event(why));
-        fprintf(stderr, "pcie-scope-twin: %s\n", why.c_str());
-        return false;
-    }
-    return true;
+    std::string why;
+    if (load_graph_run(o.graph, o.id_bytes, o.source_given, o.source, g, source, &why))
+        return true;
+    emit(ps::error_event(why));
+    fprintf(stderr, "pcie-scope-twin: %s\n", why.c_str());
+    return false;
 }
 
 int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &link, uint32_t tags)

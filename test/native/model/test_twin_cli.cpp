@@ -234,11 +234,35 @@ TEST(cli_graph_done_event)
     r.by_size[0] = 3;
     r.mrd_bytes = 96;
     r.completions = 3;
-    const std::string e = graph_done_event(o, g, 1, 2, r, 0.5);
+    const std::string e = graph_done_event(9, o.kernel, o.graph, g, 1, 2, r, 0.5);
     CHECK_EQ(e,
-             std::string("{\"event\":\"done\",\"id\":0,\"pattern\":\"bfs-merged\",\"graph\":"
+             std::string("{\"event\":\"done\",\"id\":9,\"pattern\":\"bfs-merged\",\"graph\":"
                          "\"kron:4\",\"vertices\":3,\"edges\":4,\"idBytes\":8,\"source\":1,"
                          "\"launches\":2,\"mrd\":{\"count\":3,\"bySize\":{\"32\":3,\"64\":0,"
                          "\"96\":0,\"128\":0,\"other\":0},\"bytes\":96},\"completions\":3,"
                          "\"payloadErrors\":0,\"simCycles\":0,\"wallSeconds\":0.500000}"));
+}
+
+TEST(cli_graph_run_command)
+{
+    RunCommand r;
+    std::string err;
+    CHECK(parse_command("run 5 bfs-naive kron:12", &r, &err) == CommandKind::Run);
+    CHECK(r.graph_run && r.id == 5 && r.kernel == GraphKernel::BfsNaive);
+    CHECK_EQ(r.graph, std::string("kron:12"));
+    CHECK_EQ(r.id_bytes, 8u);
+    CHECK(!r.source_given);
+    CHECK(parse_command("run 6 bfs-aligned file:/g.mtx 4 - bypass", &r, &err) == CommandKind::Run);
+    CHECK(r.id_bytes == 4 && !r.source_given && r.l1 == L1Load::Bypass);
+    CHECK(parse_command("run 7 bfs-merged urand:9 8 17", &r, &err) == CommandKind::Run);
+    CHECK(r.source_given && r.source == 17);
+    // a micro run after a graph run is a micro run again
+    CHECK(parse_command("run 8 strided 4096 0", &r, &err) == CommandKind::Run);
+    CHECK(!r.graph_run);
+    CHECK(parse_command("run 9 bfs-merged", &r, &err) == CommandKind::Error);
+    CHECK(err.find("run ID KERNEL GRAPH") != std::string::npos);
+    CHECK(parse_command("run 9 bfs-merged kron:4 2", &r, &err) == CommandKind::Error);
+    CHECK(err.find("4 or 8") != std::string::npos);
+    CHECK(parse_command("run 9 bfs-merged kron:4 8 x", &r, &err) == CommandKind::Error);
+    CHECK(parse_command("run 9 bfs-merged kron:4 8 - cg", &r, &err) == CommandKind::Error);
 }

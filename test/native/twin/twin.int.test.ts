@@ -267,6 +267,26 @@ describe('twin graph runs (a BFS level by level through the RTL probe)', () => {
     expect(counts[1]!).toBeLessThan(counts[0]!)
   })
 
+  it('stdin: `run ID KERNEL GRAPH` runs a BFS in the interactive twin; a bad graph is an error event and the twin goes on', async () => {
+    vi.stubEnv('PCIE_SCOPE_CACHE', cache)
+    try {
+      const twin = (live = new Twin())
+      expect(await twin.nextEvent()).toMatchObject({ event: 'ready' })
+      twin.send('run 7 bfs-aligned kron:9:1')
+      const done = await twin.nextEvent()
+      const batch = graphRun(['--run', 'bfs-aligned', '--graph', 'kron:9:1'])
+      expect(done).toMatchObject({ event: 'done', id: 7, pattern: 'bfs-aligned', graph: 'kron:9:1', payloadErrors: 0, mrd: batch.mrd })
+      twin.send('run 8 bfs-naive kron:0')
+      expect(await twin.nextEvent()).toMatchObject({ event: 'error', message: expect.stringMatching(/^run 8: PS_GRAPH_BAD_SPEC: /) })
+      twin.send('run 9 strided 4096 0')
+      expect(await twin.nextEvent()).toMatchObject({ event: 'done', id: 9, pattern: 'strided' })
+      twin.child.stdin!.end()
+      expect(await twin.exited).toBe(0)
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
   it('a graph that cannot be loaded is an error event and exit 2; graph options need a graph kernel', () => {
     const r = spawnSync(twinBin, ['--run', 'bfs-aligned', '--graph', 'kron:0'], { encoding: 'utf8', env })
     expect(r.status).toBe(2)
