@@ -13,8 +13,11 @@
  * the GPU, driver and CUDA versions from the runner's own JSON line.
  *
  * Usage: node bench/gpu-ncu.mjs [--bytes N] [--ncu PATH] [--build DIR] [--save DIR] [--from DIR]
- *                               [--only SUBSTRING] [--json] [--append]
+ *                               [--only SUBSTRING] [--json] [--append] [--graph G]
  *   --bytes N   useful bytes per kernel (default 64 MiB: the PCIe counters count in 512-B steps)
+ *   --graph G   the BFS kernels instead (spec graphs.kernels, zero-copy edge list) on graph G
+ *               (kron:S, urand:S, file:PATH): every launch of one BFS under ncu, summed, against
+ *               pcie-scope-model --graph G from the same source
  *   --save DIR  keep each kernel's raw ncu output as DIR/<kernel>.txt
  *   --from DIR  read those files instead of running ncu (re-analyse a GPU host's profile anywhere)
  *   --json      print the rows as JSON instead of Markdown
@@ -54,6 +57,23 @@ export const suiteKernels = () =>
       })),
     ),
   )
+
+/** Every BFS kernel on `graph`; profile file names keep only [a-z0-9-]. */
+export const graphKernels = (graph) =>
+  workloads.graphs.kernels.map((k) => ({
+    pattern: k.name,
+    name: `${k.name}-${graph
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .toLowerCase()}`,
+  }))
+
+/** The counters of several launches (a BFS's levels), added up metric by metric. */
+export function sumLaunches(launches) {
+  const metrics = {}
+  for (const l of launches) for (const [k, v] of Object.entries(l.metrics)) metrics[k] = (metrics[k] ?? 0) + v
+  return metrics
+}
 
 /** One CSV line into fields ("a","b,c" -> [a, b,c]; doubled quotes inside quotes). */
 export function parseCsvLine(line) {
@@ -158,7 +178,7 @@ const errorPercent = (pred, meas) => (pred === 0 ? (meas === 0 ? 0 : Infinity) :
 export function compare(kernel, model, meas) {
   const row = {
     kernel,
-    bytes: model.bytes,
+    bytes: model.bytes ?? model.usefulBytes,
     mrd: { predicted: model.mrd.count, measured: meas.mrd, errorPercent: errorPercent(model.mrd.count, meas.mrd) },
     readBytes: {
       predicted: model.pcieReadBytes,
@@ -180,7 +200,7 @@ export function markdown(rows, meta) {
   const L = []
   L.push(`### ${meta.date}: ${meta.gpu}`, '')
   L.push(
-    `${meta.gpu} (${meta.link}), driver ${meta.driver}, CUDA runtime ${meta.runtime}; one launch of each kernel under \`ncu\`; model: \`pcie-scope-model\` (ideal L1 for default loads, none for \`ld.global.cg\`).`,
+    `${meta.gpu} (${meta.link}), driver ${meta.driver}, CUDA runtime ${meta.runtime}; ${meta.graph ? `BFS on \`${meta.graph}\`, zero-copy edge list, every launch of one BFS under \`ncu\`, summed` : 'one launch of each kernel under `ncu`'}; model: \`pcie-scope-model\` (ideal L1 for default loads, none for \`ld.global.cg\`).`,
     '',
   )
   L.push(
@@ -199,6 +219,10 @@ export function markdown(rows, meta) {
       L.push(
         "The strided walk with default loads is the known hard case: the model's ideal L1 never evicts, while the real L1 thrashes under thousands of thread-private walks (docs/gpu-coalescing.md), so the model is a lower bound there.",
       )
+    if (off.some((r) => r.kernel.startsWith('bfs-naive')))
+      L.push(
+        "bfs-naive walks thread-private lists, the same hard case: the model's ideal L1 is a lower bound there (`--l1 bypass` the upper one), and its one shared L1 does not fetch a line twice for two SMs (docs/gpu-coalescing.md, graph model).",
+      )
   }
   return L.join('\n') + '\n'
 }
@@ -213,6 +237,58 @@ function run(cmd, args) {
 const runnerJson = (text) => {
   const line = text.split(/\r?\n/).find((l) => l.startsWith('{"pattern"'))
   return line ? JSON.parse(line) : undefined
+}
+
+/** The BFS kernels on one graph: profile (or read) every launch of one run, sum, compare. */
+function graphRows({ graph, ncu, modelBin, runnerBin, save, from, only }) {
+  const rows = []
+  let device
+  for (const k of graphKernels(graph).filter((k) => k.name.includes(only))) {
+    const file = from ? join(from, `${k.name}.txt`) : undefined
+    if (file && !existsSync(file)) continue
+    const workload = ['--pattern', k.pattern, '--graph', graph, '--memory', 'zerocopy']
+    let text
+    if (file) text = readFileSync(file, 'utf8')
+    else {
+      process.stderr.write(`gpu-ncu: ${k.name}\n`)
+      const r = run(ncu, [
+        '--csv',
+        '--print-units',
+        'base',
+        '--metrics',
+        METRICS.join(','),
+        '--kernel-name',
+        'regex:bfs_level',
+        runnerBin,
+        ...workload,
+        '--warmup',
+        '0',
+        '--repeats',
+        '1',
+      ])
+      text = r.stdout + r.stderr
+      if (/ERR_NVGPUCTRPERM/.test(text))
+        throw new Error('ncu may not read the GPU performance counters: run as root or set NVreg_RestrictProfilingToAdminUsers=0')
+      if (r.status !== 0) throw new Error(`ncu … ${workload.join(' ')} failed (exit ${r.status}):\n${text.slice(-2000)}`)
+      if (save) writeFileSync(join(save, `${k.name}.txt`), text)
+    }
+    const result = runnerJson(text)
+    if (!result) throw new Error(`${file ?? k.name}: no runner result line in the output`)
+    if (result.pattern !== k.pattern || result.graph !== graph || result.memory !== 'zerocopy')
+      throw new Error(
+        `${file ?? k.name}: holds ${result.pattern} on ${result.graph} (${result.memory}), not ${k.pattern} on ${graph} (zerocopy)`,
+      )
+    if (!result.levels?.ok) throw new Error(`${k.name}: the GPU's BFS levels do not match the CPU's`)
+    device ??= result.device
+    const launches = parseNcuCsv(text).filter((l) => l.kernel.includes('bfs_level'))
+    if (launches.length !== result.launches)
+      throw new Error(`${k.name}: ${launches.length} bfs_level launches profiled, the run made ${result.launches}`)
+    const modelArgs = ['--pattern', k.pattern, '--graph', graph, '--id-bytes', String(result.idBytes), '--source', String(result.source)]
+    const m = run(modelBin, modelArgs)
+    if (m.status !== 0) throw new Error(`pcie-scope-model ${modelArgs.join(' ')}: ${m.stdout}${m.stderr}`)
+    rows.push(compare(k.name, JSON.parse(m.stdout), measuredOf(sumLaunches(launches))))
+  }
+  return { rows, device }
 }
 
 function main(argv) {
@@ -232,9 +308,15 @@ function main(argv) {
   if (!from && !existsSync(runnerBin)) throw new Error(`${runnerBin} is missing: run npm run build:gpu`)
   if (save) mkdirSync(save, { recursive: true })
 
+  const graph = opt('--graph', undefined)
   const rows = []
   let device
-  for (const k of suiteKernels().filter((k) => k.name.includes(only))) {
+  if (graph) {
+    const g = graphRows({ graph, ncu, modelBin, runnerBin, save, from, only })
+    rows.push(...g.rows)
+    device = g.device
+  }
+  for (const k of graph ? [] : suiteKernels().filter((k) => k.name.includes(only))) {
     const file = from ? join(from, `${k.name}.txt`) : undefined
     if (file && !existsSync(file)) continue // a saved profile covers what it covers
     const workload = [
@@ -304,6 +386,7 @@ function main(argv) {
     link: device?.pcieGen ? `PCIe Gen${device.pcieGen} x${device.pcieWidth}` : 'PCIe link unknown',
     driver: device?.nvidiaDriver ?? `(CUDA driver API ${ver(device?.driverVersion)})`,
     runtime: ver(device?.runtimeVersion),
+    graph,
   })
   process.stdout.write(md)
   if (argv.includes('--append'))

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "gpu_bench.h"
+#include "graph_bench.h"
 
 namespace ps::gpu {
 
@@ -34,6 +35,63 @@ bool check_config(const RunConfig &cfg, char *err, size_t errlen)
     }
     if (!workload_valid(cfg.bytes, cfg.offset, cfg.element_bytes, err, errlen))
         return false;
+    if (cfg.repeats < 1 || cfg.repeats > 1000) {
+        snprintf(err, errlen, "repeats must be 1..1000");
+        return false;
+    }
+    if (cfg.warmup > 1000) {
+        snprintf(err, errlen, "warmup must be 0..1000");
+        return false;
+    }
+    if (cfg.device < 0) {
+        snprintf(err, errlen, "device must be a CUDA device ordinal (0, 1, ...)");
+        return false;
+    }
+    return true;
+}
+
+const char *graph_memory_name(GraphMemory m)
+{
+    switch (m) {
+    case GraphMemory::ZeroCopy:
+        return "zerocopy";
+    case GraphMemory::Uvm:
+        return "uvm";
+    case GraphMemory::UvmAccessedBy:
+        return "uvm-accessed-by";
+    case GraphMemory::Device:
+        return "device";
+    }
+    return "?";
+}
+
+bool graph_memory_from_name(const char *name, GraphMemory *out)
+{
+    for (GraphMemory m : kGraphMemories) {
+        if (ps_str_eq(graph_memory_name(m), name)) {
+            *out = m;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool check_graph_config(const GraphRunConfig &cfg, char *err, size_t errlen)
+{
+    if ((unsigned)cfg.kernel >= kGraphKernelCount) {
+        snprintf(err, errlen, "unknown graph kernel %u (%s)", (unsigned)cfg.kernel,
+                 kGraphKernelNameList);
+        return false;
+    }
+    if (!cfg.graph || cfg.graph->vertices == 0) {
+        snprintf(err, errlen, "the graph has no vertices");
+        return false;
+    }
+    if (cfg.source >= cfg.graph->vertices) {
+        snprintf(err, errlen, "source %llu is not a vertex (the graph has %llu)",
+                 (unsigned long long)cfg.source, (unsigned long long)cfg.graph->vertices);
+        return false;
+    }
     if (cfg.repeats < 1 || cfg.repeats > 1000) {
         snprintf(err, errlen, "repeats must be 1..1000");
         return false;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpu_bench.h"
+#include "gpu_internal.h"
 #include "kernel_body.h"
 #include "nvml_link.h"
 
@@ -112,6 +113,11 @@ KernelFn pick_kernel(Pattern p, uint32_t e, bool bypass)
     return nullptr;
 }
 
+} // namespace
+
+// Shared with graph_bench.cu (gpu_internal.h).
+namespace detail {
+
 Status cuda_fail(cudaError_t e, const char *what, char *err, size_t errlen)
 {
     snprintf(err, errlen, "%s failed: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
@@ -180,6 +186,12 @@ Timing stats(std::vector<float> v)
     t.median_ms = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
     return t;
 }
+
+} // namespace detail
+
+using namespace detail;
+
+namespace {
 
 // Everything run() allocates, released in one place whatever the exit path.
 struct Resources {

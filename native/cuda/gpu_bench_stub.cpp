@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "gpu_bench.h"
+#include "graph_bench.h"
 
 namespace ps::gpu {
 
@@ -26,6 +27,15 @@ Status run(const RunConfig &cfg, const volatile bool *, ProgressFn, void *, RunR
            size_t errlen)
 {
     if (!check_config(cfg, err, errlen))
+        return Status::BadArgument;
+    snprintf(err, errlen, "%s", kWhy);
+    return Status::NotBuilt;
+}
+
+Status run_graph(const GraphRunConfig &cfg, const volatile bool *, ProgressFn, void *,
+                 GraphRunResult *, char *err, size_t errlen)
+{
+    if (!check_graph_config(cfg, err, errlen))
         return Status::BadArgument;
     snprintf(err, errlen, "%s", kWhy);
     return Status::NotBuilt;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "graph_reference.h"
 #include "runner.h"
 
 namespace {
@@ -82,6 +83,64 @@ int suite(const RunnerArgs &a)
     return worst;
 }
 
+// Graph mode: one BFS kernel (--pattern bfs-*) or every kernel x memory (--suite graph).
+int graph(const RunnerArgs &a)
+{
+    ps::GraphSpec spec;
+    try {
+        spec = ps::parse_graph_spec(a.graph, a.id_bytes);
+    } catch (const ps::GraphError &e) {
+        line(graph_error_json(e.code(), e.what()));
+        return kExitUsage;
+    }
+    // no CUDA build, or no GPU: say so before generating a graph nothing will run on
+    int devices = 0;
+    char why[512] = "";
+    const Status usable = list_devices(nullptr, 0, &devices, why, sizeof why);
+    if (usable != Status::Ok) {
+        line(error_json(usable, why));
+        return exit_code_of(usable);
+    }
+    ps::Csr g;
+    try {
+        g = ps::load_graph(spec, ps::default_graph_cache_dir());
+    } catch (const ps::GraphError &e) {
+        line(graph_error_json(e.code(), e.what()));
+        return std::string(e.code()) == "PS_GRAPH_IO" ? kExitFailure : kExitUsage;
+    }
+    GraphRunConfig cfg;
+    cfg.graph = &g;
+    cfg.source = a.source_given ? a.source : ps::bfs_default_source(g);
+    cfg.warmup = a.cfg.warmup;
+    cfg.repeats = a.cfg.repeats;
+    cfg.device = a.cfg.device;
+    int worst = kExitOk;
+    for (const ps::GraphKernelInfo &k : ps::kGraphKernels) {
+        if (!a.graph_suite && k.kernel != a.kernel)
+            continue;
+        for (GraphMemory m : ps::gpu::kGraphMemories) {
+            if ((a.memory_given || !a.graph_suite) && m != a.memory)
+                continue;
+            cfg.kernel = k.kernel;
+            cfg.memory = m;
+            GraphRunResult r{};
+            char err[512] = "";
+            const Status s = run_graph(cfg, &g_cancel, a.graph_suite ? nullptr : progress, nullptr,
+                                       &r, err, sizeof err);
+            if (s == Status::NotBuilt || s == Status::NoDevice) {
+                line(error_json(s, err));
+                return exit_code_of(s);
+            }
+            line(graph_result_json(cfg, a.graph, r, s, err));
+            if (s == Status::Cancelled)
+                return exit_code_of(s);
+            if (s != Status::Ok && worst == kExitOk)
+                worst = exit_code_of(s);
+        }
+    }
+    return worst;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -103,5 +162,7 @@ int main(int argc, char **argv)
         return list();
     if (a.suite)
         return suite(a);
+    if (a.graph_kernel_given || a.graph_suite)
+        return graph(a);
     return exit_code_of(run_one(a.cfg, true));
 }

@@ -2,6 +2,8 @@
 // (no Verilator on a GPU host). bench/gpu-ncu.mjs compares it with Nsight Compute's counters.
 //
 //   pcie-scope-model --pattern P --bytes N [--offset O] [--element-bytes E] [--l1 ideal|bypass]
+//   pcie-scope-model --pattern bfs-naive|bfs-merged|bfs-aligned --graph G [--source V]
+//                    [--id-bytes 4|8] [--l1 ideal|bypass]
 //
 // {"pattern":…,"bytes":N,"offset":O,"elementBytes":E,"l1":"ideal","instructions":N,
 //  "mrd":{"count":N,"bySize":{"32":N,…,"other":N},"bytes":N},
@@ -10,11 +12,17 @@
 // mapped host memory does for the GPU), pcieReadBytes = payload + a 12-B completion header per
 // MRd: what Nsight Compute's pcie__write_bytes / pcie__read_bytes count on the GPU side
 // (docs/gpu-coalescing.md). Exit 0 ok, 2 usage (with {"error":{…}}).
+//
+// Graph mode (a BFS kernel of native/model/graph_kernels.h over G = kron:S[:SEED], urand:S[:SEED]
+// or file:PATH, generated graphs cached in $PCIE_SCOPE_CACHE/graphs or ~/.cache/pcie-scope/graphs)
+// adds graph, vertices, edges, idBytes, source, levels (kernel launches), reached, edgesRead,
+// usefulBytes, loadSeconds and modelSeconds; graph errors answer {"error":{"code":"PS_GRAPH_…"}}.
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <string>
 
+#include "graph_model_json.h"
 #include "link.h"
 #include "traffic.h"
 
@@ -40,9 +48,31 @@ int usage(const std::string &msg)
     printf("{\"error\":{\"code\":\"PS_MODEL_BAD_ARGUMENT\",\"message\":\"%s\"}}\n", msg.c_str());
     fprintf(stderr,
             "pcie-scope-model: %s\nusage: pcie-scope-model --pattern P --bytes N [--offset O] "
-            "[--element-bytes E] [--l1 ideal|bypass]\n",
-            msg.c_str());
+            "[--element-bytes E] [--l1 ideal|bypass]\n"
+            "       pcie-scope-model --pattern %s --graph kron:S[:SEED]|urand:S[:SEED]|file:PATH "
+            "[--source V] [--id-bytes 4|8] [--l1 ideal|bypass]\n",
+            msg.c_str(), ps::kGraphKernelNameList);
     return 2;
+}
+
+int run_graph(ps::GraphModelArgs graph, ps::L1Load l1, bool micro_args)
+{
+    if (graph.graph.empty())
+        return usage("--graph is required with a graph kernel");
+    if (micro_args)
+        return usage("--bytes, --offset and --element-bytes do not apply to a graph kernel");
+    graph.l1 = ps::l1_mode_of(l1);
+    graph.cache_dir = ps::default_graph_cache_dir();
+    try {
+        printf("%s\n", ps::graph_model_json(graph, nullptr).c_str());
+        return 0;
+    } catch (const ps::GraphError &e) {
+        const std::string code = e.code();
+        printf("{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}\n", e.code(),
+               ps::json_quote(e.what()).c_str());
+        fprintf(stderr, "pcie-scope-model: %s\n", e.what());
+        return code == "PS_GRAPH_IO" ? 1 : 2;
+    }
 }
 
 } // namespace
@@ -53,13 +83,30 @@ int main(int argc, char **argv)
     bool pattern_given = false, offset_given = false;
     uint64_t bytes = 0, offset = 0, element = ps::kElementBytesDefault;
     ps::L1Load l1 = ps::kL1LoadDefault;
+    bool graph_kernel = false, bytes_given = false;
+    ps::GraphModelArgs graph;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
         if (a == "--pattern") {
-            if (!v || !ps::pattern_from_name(v, &pattern))
-                return usage(std::string("--pattern must be one of ") + ps::kPatternNameList);
+            graph_kernel = v && ps::graph_kernel_from_name(v, &graph.kernel);
+            if (!v || (!graph_kernel && !ps::pattern_from_name(v, &pattern)))
+                return usage(std::string("--pattern must be one of ") + ps::kPatternNameList + ", "
+                             + ps::kGraphKernelNameList);
             pattern_given = true;
+        } else if (a == "--graph") {
+            if (!v || !*v)
+                return usage("--graph needs kron:S[:SEED], urand:S[:SEED] or file:PATH");
+            graph.graph = v;
+        } else if (a == "--source") {
+            if (!parse_u64(v, &graph.source))
+                return usage("--source needs a vertex id");
+            graph.source_given = true;
+        } else if (a == "--id-bytes") {
+            uint64_t n = 0;
+            if (!parse_u64(v, &n) || !ps::graph_id_bytes_valid(n))
+                return usage("--id-bytes must be 4 or 8");
+            graph.id_bytes = (uint32_t)n;
         } else if (a == "--l1") {
             if (!v || !ps::l1_load_from_name(v, &l1))
                 return usage(std::string("--l1 must be one of ") + ps::kL1LoadNameList);
@@ -69,6 +116,7 @@ int main(int argc, char **argv)
                 return usage(a + " needs a non-negative integer");
             (a == "--bytes" ? bytes : a == "--offset" ? offset : element) = n;
             offset_given = offset_given || a == "--offset";
+            bytes_given = bytes_given || a != "--offset";
         } else {
             return usage("unknown argument " + a);
         }
@@ -76,6 +124,11 @@ int main(int argc, char **argv)
     }
     if (!pattern_given)
         return usage("--pattern is required");
+    if (graph_kernel)
+        return run_graph(graph, l1, bytes_given || offset_given);
+    if (!graph.graph.empty() || graph.source_given)
+        return usage("--graph and --source go with a graph kernel ("
+                     + std::string(ps::kGraphKernelNameList) + ")");
     if (!offset_given)
         offset = ps::pattern_default_offset(pattern);
     char err[160];

@@ -74,6 +74,9 @@ const char *runner_usage()
            "                      [--l1 ideal|bypass] [--repeats R] [--warmup W] [--device D]\n"
            "                      [--host-register]\n"
            "       pcie-scope-gpu --suite micro [--bytes N] [--l1 ideal|bypass] [...]\n"
+           "       pcie-scope-gpu --pattern bfs-naive|bfs-merged|bfs-aligned [--graph G]\n"
+           "                      [--source V] [--id-bytes 4|8] [--memory M] [--repeats R] [...]\n"
+           "       pcie-scope-gpu --suite graph [--graph G] [--id-bytes 4|8] [--memory M] [...]\n"
            "       pcie-scope-gpu --list-devices\n"
            "\n"
            "Runs a pcie-scope access pattern as a CUDA kernel over pinned, mapped host memory\n"
@@ -92,6 +95,17 @@ const char *runner_usage()
            "  --suite micro       every pattern x element width x L1 mode (one --l1 if given),\n"
            "                      each at its default offset: one JSON object per line\n"
            "  --list-devices      {\"cudaBuilt\":..,\"devices\":[..]}\n"
+           "\n"
+           "Graph mode: a level-synchronous BFS (native/model/graph_kernels.h) with the edge\n"
+           "list in host memory, checked against the CPU's levels:\n"
+           "  --graph G           kron:S[:SEED], urand:S[:SEED] or file:PATH (.mtx or an edge\n"
+           "                      list); default kron:16; generated graphs are cached in\n"
+           "                      $PCIE_SCOPE_CACHE/graphs or ~/.cache/pcie-scope/graphs\n"
+           "  --source V          BFS root (default: the largest degree among the first 1024)\n"
+           "  --id-bytes B        neighbour id width, 4 or 8 (default 8)\n"
+           "  --memory M          zerocopy (default), uvm (managed + ReadMostly), uvm-accessed-by\n"
+           "                      (managed + AccessedBy), device (copied to the GPU, if it fits)\n"
+           "  --suite graph       every BFS kernel x memory (one --memory if given)\n"
            "\n"
            "Exit: 0 ok, 1 failure (CUDA error, checksum mismatch), 2 usage, 3 no CUDA build or\n"
            "no usable GPU. Errors: {\"error\":{\"code\":\"PS_GPU_...\",\"message\":\"...\"}}.\n";
@@ -128,19 +142,49 @@ bool parse_args(int argc, char **argv, RunnerArgs *o, std::string *err)
         } else if (a == "--host-register") {
             c.host_register = true;
         } else if (a == "--suite") {
-            if (!next || std::string(next) != "micro") {
-                *err = "--suite needs a suite name: micro";
+            if (!next || (std::string(next) != "micro" && std::string(next) != "graph")) {
+                *err = "--suite needs a suite name: micro or graph";
                 return false;
             }
             ++i;
-            o->suite = true;
+            (std::string(next) == "graph" ? o->graph_suite : o->suite) = true;
         } else if (a == "--pattern") {
-            if (!next || !pattern_from_name(next, &c.pattern)) {
-                *err = std::string("--pattern must be one of ") + kPatternNameList;
+            if (next && graph_kernel_from_name(next, &o->kernel)) {
+                o->graph_kernel_given = true;
+            } else if (!next || !pattern_from_name(next, &c.pattern)) {
+                *err = std::string("--pattern must be one of ") + kPatternNameList + ", "
+                    + kGraphKernelNameList;
+                return false;
+            } else {
+                o->pattern_given = true;
+            }
+            ++i;
+        } else if (a == "--graph") {
+            if (!next || !*next) {
+                *err = "--graph needs kron:S[:SEED], urand:S[:SEED] or file:PATH";
+                return false;
+            }
+            o->graph = next;
+            ++i;
+        } else if (a == "--source") {
+            if (!number(UINT64_MAX - 1))
+                return false;
+            o->source = v;
+            o->source_given = true;
+        } else if (a == "--id-bytes") {
+            if (!parse_u64(next, &v) || !graph_id_bytes_valid(v)) {
+                *err = "--id-bytes must be 4 or 8";
                 return false;
             }
             ++i;
-            o->pattern_given = true;
+            o->id_bytes = (uint32_t)v;
+        } else if (a == "--memory") {
+            if (!next || !graph_memory_from_name(next, &o->memory)) {
+                *err = std::string("--memory must be one of ") + kGraphMemoryNameList;
+                return false;
+            }
+            ++i;
+            o->memory_given = true;
         } else if (a == "--l1") {
             L1Load l;
             if (!next || !l1_load_from_name(next, &l)) {
@@ -182,9 +226,27 @@ bool parse_args(int argc, char **argv, RunnerArgs *o, std::string *err)
     }
     if (o->help)
         return true;
-    const int modes = (int)o->list + (int)o->suite + (int)o->pattern_given;
+    const int modes = (int)o->list + (int)o->suite + (int)o->pattern_given
+        + (int)o->graph_kernel_given + (int)o->graph_suite;
     if (modes != 1) {
-        *err = "give exactly one of --pattern, --suite micro, --list-devices";
+        *err = "give exactly one of --pattern, --suite micro, --suite graph, --list-devices";
+        return false;
+    }
+    if (o->graph_kernel_given || o->graph_suite) {
+        // the graph's own checks (parse, source range) come when it is loaded
+        if (o->offset_given || o->l1_given) {
+            *err = "--offset and --l1 apply to the microbenchmarks, not to a graph kernel";
+            return false;
+        }
+        if (o->graph_suite && o->source_given) {
+            *err = "--suite graph runs from the default source: --source does not apply";
+            return false;
+        }
+        return true;
+    }
+    if (o->source_given || o->memory_given) {
+        *err = "--source and --memory go with a graph kernel (" + std::string(kGraphKernelNameList)
+            + ")";
         return false;
     }
     if (o->suite && o->offset_given) {
@@ -274,6 +336,41 @@ std::string result_json(const RunConfig &cfg, const RunResult &r, Status status,
             + ",\"checksum\":{\"gpu\":" + hex64(r.checksum_gpu)
             + ",\"cpu\":" + hex64(r.checksum_cpu) + ",\"ok\":" + (r.checksum_ok ? "true" : "false")
             + "}" + ",\"device\":" + device_json(r.device);
+    }
+    if (status != Status::Ok) {
+        j += std::string(",\"error\":{\"code\":\"") + status_code(status) + "\",\"message\":\""
+            + escape(message) + "\"}";
+    }
+    return j + "}";
+}
+
+std::string graph_error_json(const char *code, const std::string &message)
+{
+    return std::string("{\"error\":{\"code\":\"") + code + "\",\"message\":\"" + escape(message)
+        + "\"}}";
+}
+
+std::string graph_result_json(const GraphRunConfig &cfg, const std::string &spec,
+                              const GraphRunResult &r, Status status, const std::string &message)
+{
+    const Csr &g = *cfg.graph;
+    std::string j = std::string("{\"pattern\":\"") + graph_kernel_name(cfg.kernel)
+        + "\",\"graph\":\"" + escape(spec) + "\",\"vertices\":" + std::to_string(g.vertices)
+        + ",\"edges\":" + std::to_string(g.edges()) + ",\"idBytes\":" + std::to_string(g.id_bytes)
+        + ",\"source\":" + std::to_string(cfg.source) + ",\"memory\":\""
+        + graph_memory_name(cfg.memory) + "\",\"warmup\":" + std::to_string(cfg.warmup)
+        + ",\"repeats\":" + std::to_string(cfg.repeats);
+    if (status == Status::Ok || status == Status::ChecksumMismatch) {
+        j += ",\"launch\":{\"blocks\":" + std::to_string(r.blocks) + ",\"blockThreads\":"
+            + std::to_string(r.block_threads) + "},\"launches\":" + std::to_string(r.launches)
+            + ",\"reached\":" + std::to_string(r.reached) + ",\"edgesRead\":"
+            + std::to_string(r.edges_read) + ",\"edgeBytes\":" + std::to_string(r.edge_bytes)
+            + ",\"bfs\":" + timing(r.bfs) + ",\"gteps\":" + num(r.gteps)
+            + ",\"tepsEdges\":\"directed CSR edges of the reached "
+              "vertices\",\"edgeGbps\":"
+            + num(r.edge_gbps) + ",\"levels\":{\"ok\":" + (r.levels_ok ? "true" : "false")
+            + ",\"mismatches\":" + std::to_string(r.level_mismatches) + "}"
+            + ",\"device\":" + device_json(r.device);
     }
     if (status != Status::Ok) {
         j += std::string(",\"error\":{\"code\":\"") + status_code(status) + "\",\"message\":\""

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gpu_bench.h"
+#include "graph_bench.h"
 
 namespace ps::gpu {
 
@@ -15,7 +16,17 @@ struct RunnerArgs {
     bool offset_given = false;
     bool l1_given = false;
     bool suite = false; // --suite micro
-    bool list = false;  // --list-devices
+    // graph mode: --pattern bfs-* or --suite graph, over --graph (default kron:16)
+    bool graph_kernel_given = false;
+    bool graph_suite = false;
+    GraphKernel kernel = GraphKernel::BfsAligned;
+    std::string graph = "kron:16";
+    uint32_t id_bytes = kGraphIdBytesDefault;
+    bool source_given = false;
+    uint64_t source = 0;
+    GraphMemory memory = GraphMemory::ZeroCopy;
+    bool memory_given = false;
+    bool list = false; // --list-devices
     bool help = false;
 };
 
@@ -37,6 +48,11 @@ std::string device_json(const DeviceInfo &d);
 // reports its measurements).
 std::string result_json(const RunConfig &cfg, const RunResult &r, Status status,
                         const std::string &message);
+// One graph run's object (graph_bench.h); `spec` is the --graph text.
+std::string graph_result_json(const GraphRunConfig &cfg, const std::string &spec,
+                              const GraphRunResult &r, Status status, const std::string &message);
+// A graph that could not be loaded: {"error":{"code":"PS_GRAPH_…","message":…}}.
+std::string graph_error_json(const char *code, const std::string &message);
 // The project's 128-B read ceiling in GB/s for a PCIe link (native/model/link.h; 128 B of payload
 // per 148 wire bytes of completion); negative when gen/width are unknown.
 double ceiling128_gbps(int gen, int width);

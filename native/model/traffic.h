@@ -44,12 +44,22 @@ struct TrafficCounts {
     uint64_t by_size[kSizeClassCount] = {}; // by size class (generated/workloads.h)
 };
 
-class TrafficGenerator {
+// A lazy MRd stream, as the twin's requester pulls it: the microbenchmarks (TrafficGenerator)
+// or a graph kernel (graph_traffic.h).
+class MrdSource {
+public:
+    virtual ~MrdSource() = default;
+    // Next MRd of the stream; false once the stream is exhausted.
+    virtual bool next(Mrd *out) = 0;
+    virtual bool exhausted() const = 0;
+};
+
+class TrafficGenerator : public MrdSource {
 public:
     explicit TrafficGenerator(const TrafficConfig &cfg);
     // Next MRd of the stream; false once the stream is exhausted.
-    bool next(Mrd *out);
-    bool exhausted() const { return done_; }
+    bool next(Mrd *out) override;
+    bool exhausted() const override { return done_; }
     const TrafficCounts &counts() const { return counts_; }
     const PatternShape &shape() const { return shape_; }
     const TrafficConfig &config() const { return cfg_; }

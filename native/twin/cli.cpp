@@ -66,6 +66,8 @@ const char *usage()
             "                       [--link genGxL|ideal] [--mode endpoint|switch]\n"
             "                       [--run PATTERN --bytes N [--offset B] [--element-bytes E]\n"
             "                        [--l1 ideal|bypass]] [--help]\n"
+            "                       [--run bfs-naive|bfs-merged|bfs-aligned --graph G\n"
+            "                        [--id-bytes 4|8] [--source V]]\n"
             "\n"
             "The pcie-scope digital twin: the Verilated RTL (pcie_scope_bar_top, or\n"
             "pcie_scope_switch_top with --mode switch), the GPU traffic model and the firmware,\n"
@@ -103,13 +105,20 @@ const char *usage()
         + kElementBytesRule
         + " (default 4); bytes and offset must be\n"
           "                      multiples of it\n"
+          "  --graph G           with --run bfs-*: kron:S[:SEED], urand:S[:SEED] or file:PATH\n"
+          "                      (.mtx or an edge list); the BFS's edge-list reads go through\n"
+          "                      the probe, level by level (native/model/graph_traffic.h)\n"
+          "  --id-bytes B        neighbour id width of the graph, 4 or 8 (default 8)\n"
+          "  --source V          BFS root (default: the largest degree among the first 1024)\n"
           "  --l1 MODE           "
         + kL1LoadNameList
         + ": default loads cached in L1, or ld.global.cg\n"
           "                      loads that bypass it (default ideal)\n"
           "\n"
           "stdout: one JSON event per line (ready, done, error). stdin: `run ID PATTERN BYTES\n"
-          "OFFSET [ELEMENT_BYTES [L1]]`, `quit`; EOF = quit.\n";
+          "OFFSET [ELEMENT_BYTES [L1]]`, `run ID KERNEL GRAPH [ID_BYTES [SOURCE|- [L1]]]`\n"
+          "(KERNEL: "
+        + kGraphKernelNameList + "), `quit`; EOF = quit.\n";
     return text.c_str();
 }
 
@@ -127,6 +136,7 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     bool bytes_given = false;
     bool cycles_given = false;
     bool element_given = false; // --element-bytes or --l1
+    bool width_given = false;   // --element-bytes
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](uint64_t *v) -> bool {
@@ -189,12 +199,33 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
             }
             ++i;
         } else if (a == "--run") {
-            if (i + 1 >= argc || !pattern_from_name(argv[i + 1], &o->pattern)) {
-                *err = std::string("--run needs a pattern: ") + kPatternNameList;
+            o->graph_run = i + 1 < argc && graph_kernel_from_name(argv[i + 1], &o->kernel);
+            if (i + 1 >= argc || (!o->graph_run && !pattern_from_name(argv[i + 1], &o->pattern))) {
+                *err = std::string("--run needs a pattern: ") + kPatternNameList + ", "
+                    + kGraphKernelNameList;
                 return false;
             }
             ++i;
             o->batch = true;
+        } else if (a == "--graph") {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
+                *err = "--graph needs kron:S[:SEED], urand:S[:SEED] or file:PATH";
+                return false;
+            }
+            o->graph = argv[++i];
+        } else if (a == "--id-bytes") {
+            if (!value(&v))
+                return false;
+            if (!graph_id_bytes_valid(v)) {
+                *err = "--id-bytes must be 4 or 8";
+                return false;
+            }
+            o->id_bytes = (uint32_t)v;
+        } else if (a == "--source") {
+            if (!value(&v))
+                return false;
+            o->source = v;
+            o->source_given = true;
         } else if (a == "--element-bytes") {
             if (!value(&v))
                 return false;
@@ -204,6 +235,7 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
             }
             o->element_bytes = (uint32_t)v;
             element_given = true;
+            width_given = true;
         } else if (a == "--l1") {
             if (i + 1 >= argc || !l1_load_from_name(argv[i + 1], &o->l1)) {
                 *err = std::string("--l1 must be one of ") + kL1LoadNameList;
@@ -240,6 +272,25 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
         *err = "--bytes, --offset, --element-bytes, --l1 and --model-only need --run";
         return false;
     }
+    const bool graph_args =
+        !o->graph.empty() || o->source_given || o->id_bytes != kGraphIdBytesDefault;
+    if (graph_args && !o->graph_run) {
+        *err = std::string("--graph, --id-bytes and --source need --run with a graph kernel (")
+            + kGraphKernelNameList + ")";
+        return false;
+    }
+    if (o->graph_run) {
+        if (o->graph.empty()) {
+            *err = "--run " + std::string(graph_kernel_name(o->kernel)) + " needs --graph";
+            return false;
+        }
+        if (bytes_given || o->offset_given || width_given) {
+            *err = "--bytes, --offset and --element-bytes do not apply to a graph kernel (its "
+                   "loads are --id-bytes wide)";
+            return false;
+        }
+        return true;
+    }
     if (o->batch) {
         if (!bytes_given) {
             *err = "--run needs --bytes";
@@ -253,6 +304,49 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     return true;
 }
 
+namespace {
+
+// `run ID KERNEL GRAPH [ID_BYTES [SOURCE|- [L1]]]`; the graph itself is checked when it is loaded.
+CommandKind parse_graph_run(const std::vector<std::string> &t, GraphKernel kernel, RunCommand *run,
+                            std::string *err)
+{
+    const char *form = "usage: run ID KERNEL GRAPH [ID_BYTES [SOURCE|- [L1]]]";
+    *run = RunCommand{};
+    uint64_t v = 0;
+    if (t.size() < 4 || t.size() > 7) {
+        *err = form;
+        return CommandKind::Error;
+    }
+    if (!parse_u64(t[1], &run->id)) {
+        *err = "run: ID must be a non-negative integer";
+        return CommandKind::Error;
+    }
+    run->graph_run = true;
+    run->kernel = kernel;
+    run->graph = t[3];
+    if (t.size() > 4) {
+        if (!parse_u64(t[4], &v) || !graph_id_bytes_valid(v)) {
+            *err = "run: ID_BYTES must be 4 or 8";
+            return CommandKind::Error;
+        }
+        run->id_bytes = (uint32_t)v;
+    }
+    if (t.size() > 5 && t[5] != "-") {
+        if (!parse_u64(t[5], &run->source)) {
+            *err = "run: SOURCE must be a vertex id or -";
+            return CommandKind::Error;
+        }
+        run->source_given = true;
+    }
+    if (t.size() > 6 && !l1_load_from_name(t[6].c_str(), &run->l1)) {
+        *err = "run: unknown L1 mode '" + t[6] + "' (" + kL1LoadNameList + ")";
+        return CommandKind::Error;
+    }
+    return CommandKind::Run;
+}
+
+} // namespace
+
 CommandKind parse_command(const std::string &line, RunCommand *run, std::string *err)
 {
     const std::vector<std::string> t = split(line);
@@ -265,7 +359,11 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
         }
         return CommandKind::Quit;
     }
+    GraphKernel kernel;
+    if (t[0] == "run" && t.size() > 2 && graph_kernel_from_name(t[2].c_str(), &kernel))
+        return parse_graph_run(t, kernel, run, err);
     if (t[0] == "run") {
+        *run = RunCommand{}; // nothing of an earlier command carries over
         if (t.size() < 5 || t.size() > 7) {
             *err = "usage: run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]";
             return CommandKind::Error;
@@ -368,6 +466,28 @@ std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkCon
 std::string error_event(const std::string &message)
 {
     return "{\"event\":\"error\",\"message\":\"" + json_escape(message) + "\"}";
+}
+
+std::string graph_done_event(uint64_t id, GraphKernel kernel, const std::string &graph,
+                             const Csr &g, uint64_t source, uint32_t launches,
+                             const WorkloadResult &r, double wall_seconds)
+{
+    char wall[32];
+    snprintf(wall, sizeof wall, "%.6f", wall_seconds);
+    std::string by_size;
+    for (int k = 0; k < kSizeClassCount; ++k) {
+        by_size += std::string(k ? "," : "") + "\"" + kSizeClassKeys[k]
+            + "\":" + std::to_string(r.by_size[k]);
+    }
+    return "{\"event\":\"done\",\"id\":" + std::to_string(id) + ",\"pattern\":\""
+        + std::string(graph_kernel_name(kernel)) + "\",\"graph\":\"" + json_escape(graph)
+        + "\",\"vertices\":" + std::to_string(g.vertices)
+        + ",\"edges\":" + std::to_string(g.edges()) + ",\"idBytes\":" + std::to_string(g.id_bytes)
+        + ",\"source\":" + std::to_string(source) + ",\"launches\":" + std::to_string(launches)
+        + ",\"mrd\":{\"count\":" + std::to_string(r.mrds) + ",\"bySize\":{" + by_size
+        + "},\"bytes\":" + std::to_string(r.mrd_bytes) + "},\"completions\":"
+        + std::to_string(r.completions) + ",\"payloadErrors\":" + std::to_string(r.payload_errors)
+        + ",\"simCycles\":" + std::to_string(r.sim_cycles) + ",\"wallSeconds\":" + wall + "}";
 }
 
 std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds)

@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "graph.h"
+#include "graph_kernels.h"
 #include "patterns.h"
 #include "twin.h"
 
@@ -27,6 +29,13 @@ struct Options {
     bool offset_given = false;
     uint32_t element_bytes = kElementBytesDefault; // --element-bytes
     L1Load l1 = kL1LoadDefault;                    // --l1 ideal|bypass
+    // --run bfs-naive|bfs-merged|bfs-aligned --graph G [--id-bytes B] [--source V]
+    bool graph_run = false;
+    GraphKernel kernel = GraphKernel::BfsAligned;
+    std::string graph;
+    uint32_t id_bytes = kGraphIdBytesDefault;
+    bool source_given = false;
+    uint64_t source = 0;
     bool help = false;
 };
 
@@ -41,6 +50,13 @@ struct RunCommand {
     uint32_t offset;
     uint32_t element_bytes = kElementBytesDefault; // lane load width (spec elementBytes)
     L1Load l1 = kL1LoadDefault;                    // ideal (default loads) or bypass (ld.cg)
+    // `run ID KERNEL GRAPH [ID_BYTES [SOURCE|- [L1]]]`: a graph kernel (bytes, offset unused)
+    bool graph_run = false;
+    GraphKernel kernel = GraphKernel::BfsAligned;
+    std::string graph{};
+    uint32_t id_bytes = kGraphIdBytesDefault;
+    bool source_given = false;
+    uint64_t source = 0;
 };
 
 enum class CommandKind {
@@ -64,6 +80,11 @@ std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkCon
                         uint32_t tags, const std::string &extra_fields = "");
 std::string error_event(const std::string &message);
 std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds);
+// A graph kernel's done line: the workload members of done_event with the graph's in place of
+// bytes/offset/elementBytes (pattern = the kernel's name).
+std::string graph_done_event(uint64_t id, GraphKernel kernel, const std::string &graph,
+                             const Csr &g, uint64_t source, uint32_t launches,
+                             const WorkloadResult &r, double wall_seconds);
 
 } // namespace ps
 

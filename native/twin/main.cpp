@@ -17,9 +17,12 @@
 
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <string>
 
 #include "cli.h"
+#include "graph_reference.h"
+#include "graph_traffic.h"
 #include "hal_sim.h"
 #include "pcie_scope_regs.h"
 #include "ps_app.h"
@@ -66,6 +69,31 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0)
 {
     return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Kernel launches of a level-synchronous BFS: one per level, the deepest included.
+uint32_t launches_of(const ps::Csr &g, uint64_t source)
+{
+    return ps::bfs_summary(g, ps::bfs_levels(g, source)).depth + 1;
+}
+
+// Loads a graph run's graph and source; false with a one-line reason.
+bool load_graph_run(const std::string &graph, uint32_t id_bytes, bool source_given,
+                    uint64_t source_in, ps::Csr *g, uint64_t *source, std::string *why)
+{
+    try {
+        *g = ps::load_graph(ps::parse_graph_spec(graph, id_bytes), ps::default_graph_cache_dir());
+    } catch (const ps::GraphError &e) {
+        *why = std::string(e.code()) + ": " + e.what();
+        return false;
+    }
+    *source = source_given ? source_in : ps::bfs_default_source(*g);
+    if (*source >= g->vertices) {
+        *why = "PS_GRAPH_BAD_SOURCE: source " + std::to_string(*source)
+            + " is not a vertex (the graph has " + std::to_string(g->vertices) + ")";
+        return false;
+    }
+    return true;
 }
 
 struct Session {
@@ -125,10 +153,33 @@ struct Session {
         }
     }
 
+    std::unique_ptr<ps::Csr> graph{}; // the running graph kernel's graph (its generator reads it)
+    uint64_t source = 0;
+
     void start_next()
     {
         current = queue.front();
         queue.pop_front();
+        if (current.graph_run) {
+            std::unique_ptr<ps::Csr> g(new ps::Csr());
+            std::string why;
+            if (!load_graph_run(current.graph, current.id_bytes, current.source_given,
+                                current.source, g.get(), &source, &why)) {
+                emit(ps::error_event("run " + std::to_string(current.id) + ": " + why));
+                return; // nothing started: the next queued workload goes next
+            }
+            graph = std::move(g);
+            ps::GraphTrafficConfig cfg;
+            cfg.kernel = current.kernel;
+            cfg.graph = graph.get();
+            cfg.source = source;
+            cfg.base = kBufferBase;
+            cfg.l1 = ps::l1_mode_of(current.l1);
+            twin.start_workload(std::unique_ptr<ps::MrdSource>(new ps::GraphTrafficGenerator(cfg)));
+            started = Clock::now();
+            active = true;
+            return;
+        }
         twin.start_workload(workload_config(current));
         started = Clock::now();
         active = true;
@@ -137,7 +188,13 @@ struct Session {
     void finish()
     {
         const ps::WorkloadResult res = twin.finish_workload();
-        emit(ps::done_event(current, res, seconds_since(started)));
+        if (current.graph_run) {
+            emit(ps::graph_done_event(current.id, current.kernel, current.graph, *graph, source,
+                                      launches_of(*graph, source), res, seconds_since(started)));
+            graph.reset();
+        } else {
+            emit(ps::done_event(current, res, seconds_since(started)));
+        }
         active = false;
     }
 };
@@ -173,6 +230,53 @@ int run_batch(ps::Twin &twin, const ps::Options &o)
     const ps::WorkloadResult res = twin.finish_workload();
     emit(ps::done_event(r, res, seconds_since(t0)));
     return 0;
+}
+
+// A graph kernel (--run bfs-* --graph G): its edge-list reads through the twin, or with
+// --model-only the traffic model alone.
+int run_graph_batch(ps::Twin *twin, const ps::Options &o, const ps::Csr &g, uint64_t source)
+{
+    ps::GraphTrafficConfig cfg;
+    cfg.kernel = o.kernel;
+    cfg.graph = &g;
+    cfg.source = source;
+    cfg.base = kBufferBase;
+    cfg.l1 = ps::l1_mode_of(o.l1);
+    std::unique_ptr<ps::GraphTrafficGenerator> gen(new ps::GraphTrafficGenerator(cfg));
+    ps::GraphTrafficGenerator *model = gen.get();
+    const Clock::time_point t0 = Clock::now();
+    ps::WorkloadResult res;
+    if (!twin) {
+        ps::Mrd m;
+        while (!g_stop && model->next(&m)) {
+        }
+        const ps::GraphTrafficCounts &c = model->counts();
+        res.mrds = c.mrds;
+        res.mrd_bytes = c.mrd_bytes;
+        for (int i = 0; i < ps::kSizeClassCount; ++i)
+            res.by_size[i] = c.by_size[i];
+    } else {
+        twin->start_workload(std::move(gen));
+        while (!g_stop && !twin->workload_done())
+            twin->run_cycles(1u << 16);
+        if (g_stop)
+            return 0;
+        res = twin->finish_workload(); // the generator is gone after this: read counts before
+    }
+    emit(ps::graph_done_event(0, o.kernel, o.graph, g, source, launches_of(g, source), res,
+                              seconds_since(t0)));
+    return 0;
+}
+
+// Loads --graph; false (after printing why) when it cannot.
+bool load_graph_option(const ps::Options &o, ps::Csr *g, uint64_t *source)
+{
+    std::string why;
+    if (load_graph_run(o.graph, o.id_bytes, o.source_given, o.source, g, source, &why))
+        return true;
+    emit(ps::error_event(why));
+    fprintf(stderr, "pcie-scope-twin: %s\n", why.c_str());
+    return false;
 }
 
 int run_interactive(ps::Twin &twin, uint32_t clock_hz, const ps::LinkConfig &link, uint32_t tags,
@@ -252,6 +356,12 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, nullptr);
     signal(SIGPIPE, SIG_IGN);
 
+    ps::Csr graph;
+    uint64_t source = 0;
+    if (opts.graph_run && !load_graph_option(opts, &graph, &source))
+        return 2;
+    if (opts.graph_run && opts.model_only)
+        return run_graph_batch(nullptr, opts, graph, source);
     if (opts.batch && opts.model_only)
         return run_model_only(opts);
 
@@ -304,6 +414,8 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    if (opts.graph_run)
+        return run_graph_batch(&twin, opts, graph, source);
     return opts.batch ? run_batch(twin, opts)
                       : run_interactive(twin, clock_hz, opts.link, opts.tags, sw.get());
 }

@@ -318,7 +318,12 @@ void Twin::axi_write(uint32_t offset, uint32_t value)
 
 void Twin::start_workload(const TrafficConfig &cfg)
 {
-    gen_.reset(new TrafficGenerator(cfg));
+    start_workload(std::unique_ptr<MrdSource>(new TrafficGenerator(cfg)));
+}
+
+void Twin::start_workload(std::unique_ptr<MrdSource> source)
+{
+    gen_ = std::move(source);
     res_ = WorkloadResult{};
     start_cycle_ = cycle_;
     last_progress_cycle_ = cycle_;

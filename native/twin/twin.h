@@ -61,6 +61,8 @@ public:
 
     // Workloads: one at a time.
     void start_workload(const TrafficConfig &cfg);
+    // Any MRd stream (a graph kernel's); the twin owns it until finish_workload().
+    void start_workload(std::unique_ptr<MrdSource> source);
     bool workload_active() const { return gen_ != nullptr; }
     // True once the generator is exhausted and no tag is outstanding (or the watchdog gave up).
     bool workload_done() const;
@@ -115,7 +117,7 @@ private:
     LinkGate down_;
 
     // requester
-    std::unique_ptr<TrafficGenerator> gen_;
+    std::unique_ptr<MrdSource> gen_;
     bool req_valid_ = false; // a request is on the bus
     bool have_next_ = false;
     Mrd next_{};

@@ -55,6 +55,25 @@ export function emitCpp(m: SpecModel): string {
   L.push('};')
   L.push(`constexpr L1Load kL1LoadDefault = L1Load::${w.l1.values.find((v) => v.name === w.l1.default)?.enum ?? ''};`)
   L.push(`constexpr const char *kL1LoadNameList = "${w.l1.values.map((v) => v.name).join(', ')}";`, '')
+  const g = w.graphs
+  L.push(`// Graph traversal kernels: ${g.doc}.`)
+  L.push(`enum class GraphKernel : uint8_t { ${g.kernels.map((k) => `${k.enum} = ${k.id}`).join(', ')} };`)
+  L.push(`constexpr uint32_t kGraphKernelCount = ${g.kernels.length};`)
+  L.push(
+    'struct GraphKernelInfo {',
+    '    GraphKernel kernel;',
+    '    const char *name;',
+    '    uint32_t lanes_per_vertex;',
+    '    const char *doc;',
+    '};',
+  )
+  L.push('constexpr GraphKernelInfo kGraphKernels[kGraphKernelCount] = {')
+  for (const k of g.kernels) L.push(`    {GraphKernel::${k.enum}, "${k.name}", ${k.lanesPerVertex}, "${k.doc.replace(/"/g, '\\"')}"},`)
+  L.push('};')
+  L.push(`constexpr const char *kGraphKernelNameList = "${g.kernels.map((k) => k.name).join(', ')}";`)
+  L.push(`// Vertex id widths: ${g.idBytes.doc}.`)
+  L.push(`constexpr uint32_t kGraphIdBytesValues[${g.idBytes.values.length}] = {${g.idBytes.values.join(', ')}};`)
+  L.push(`constexpr uint32_t kGraphIdBytesDefault = ${g.idBytes.default};`, '')
   L.push('// MRd size classes: exact sizes in class order; class kSizeClassCount - 1 is every other size.')
   L.push(`constexpr int kSizeClassCount = ${m.sizeClasses.length};`)
   L.push(`constexpr uint32_t kSizeClassExactBytes[kSizeClassCount - 1] = {${exact.map((s) => String(s.bytes)).join(', ')}};`)

@@ -96,5 +96,14 @@ export function emitTs(m: SpecModel): string {
   )
   L.push(`export const PATTERNS = ${J(w.patterns.map((p) => p.name))} as const`)
   L.push('export type PatternName = (typeof PATTERNS)[number]', '')
+  const g = w.graphs
+  L.push('/** Graph traversal kernels (EMOGI-style, over a CSR in host memory), in spec order. */')
+  L.push(
+    `export const GRAPH_KERNEL_SPECS = ${J(g.kernels.map((k) => ({ name: k.name, id: k.id, lanesPerVertex: k.lanesPerVertex, doc: k.doc })))} as const`,
+  )
+  L.push(`export const GRAPH_KERNELS = ${J(g.kernels.map((k) => k.name))} as const`)
+  L.push('export type GraphKernelName = (typeof GRAPH_KERNELS)[number]')
+  L.push(`export const GRAPH_ID_BYTES = ${J(g.idBytes.values)} as const`)
+  L.push(`export const GRAPH_ID_BYTES_DEFAULT = ${g.idBytes.default}`, '')
   return L.join('\n')
 }

@@ -90,6 +90,15 @@ export interface L1Entry {
   enum: string
   doc: string
 }
+/** spec/workloads.json `graphs.kernels`: one EMOGI-style traversal kernel (graph_kernels.h). */
+export interface GraphKernelEntry {
+  name: string
+  id: number
+  enum: string
+  /** threads that share one vertex's neighbour list: 1 (thread per vertex) or 32 (warp per vertex) */
+  lanesPerVertex: number
+  doc: string
+}
 export interface WorkloadSpec {
   lineBytes: number
   limits: { bytes: Limit; offset: Limit }
@@ -98,6 +107,8 @@ export interface WorkloadSpec {
   /** how the loads use L1: ideal (default loads) or bypass (ld.global.cg) */
   l1: { values: L1Entry[]; default: string; doc: string }
   patterns: PatternEntry[]
+  /** graph traversal kernels and the vertex id widths of their edge lists */
+  graphs: { idBytes: { values: number[]; default: number; doc: string }; kernels: GraphKernelEntry[]; doc: string }
 }
 /** spec/switch.json: the switch ports' identity and the switch's counters (per direction). */
 export interface SwitchSpec {
@@ -357,6 +368,24 @@ function checkWorkloads(w: WorkloadSpec, P: string[]): void {
     const o = w.limits.offset
     if (!isInt(p.defaultOffset) || p.defaultOffset < o.min || p.defaultOffset > o.max || p.defaultOffset % o.multipleOf !== 0)
       P.push(`patterns: ${p.name} defaultOffset ${p.defaultOffset} breaks the offset limits`)
+  })
+  checkGraphs(w, P)
+}
+
+function checkGraphs(w: WorkloadSpec, P: string[]): void {
+  const g = w.graphs
+  if (!g.idBytes.values.length || !g.idBytes.values.every((v) => v === 4 || v === 8)) P.push('graphs.idBytes: values must be 4 or 8')
+  if (!g.idBytes.values.includes(g.idBytes.default)) P.push(`graphs.idBytes: default ${g.idBytes.default} is not one of the values`)
+  if (g.kernels.length === 0) P.push('graphs.kernels: at least one kernel is needed')
+  for (const d of duplicates(g.kernels.map((k) => k.name))) P.push(`graphs.kernels: name ${d} is used twice`)
+  for (const d of duplicates(g.kernels.map((k) => k.enum))) P.push(`graphs.kernels: enum ${d} is used twice`)
+  // graph kernels share the workload's pattern namespace (--pattern bfs-aligned)
+  for (const k of g.kernels) if (w.patterns.some((p) => p.name === k.name)) P.push(`graphs.kernels: ${k.name} is also a pattern name`)
+  g.kernels.forEach((k, i) => {
+    if (k.id !== i) P.push(`graphs.kernels: ${k.name} has id ${k.id}; ids are the table order 0..${g.kernels.length - 1}`)
+    if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(k.name)) P.push(`graphs.kernels: name '${k.name}' is not kebab-case`)
+    if (!/^[A-Z][A-Za-z0-9]*$/.test(k.enum)) P.push(`graphs.kernels: enum '${k.enum}' of ${k.name} is not PascalCase`)
+    if (k.lanesPerVertex !== 1 && k.lanesPerVertex !== 32) P.push(`graphs.kernels: ${k.name} lanesPerVertex must be 1 or 32`)
   })
 }
 

@@ -95,4 +95,29 @@ describe('bench/gpu-ncu.mjs (saved ncu profiles against the model)', () => {
     r = ncu(['--from', mkdtempSync(join(tmpdir(), 'ps-ncu-empty-'))])
     expect(r.stderr).toMatch(/no <kernel>.txt profiles/)
   })
+
+  it('--graph: sums every bfs_level launch of one BFS and compares with the model from the same source', () => {
+    const env = { ...process.env, PCIE_SCOPE_CACHE: mkdtempSync(join(tmpdir(), 'ps-ncu-graph-')) }
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, ['bench/gpu-ncu.mjs', '--build', build, ...args], { cwd: root, encoding: 'utf8', env })
+    const r = run(['--from', fixtures, '--graph', 'kron:8', '--json'])
+    expect(r.status, r.stderr).toBe(0)
+    const { rows } = JSON.parse(r.stdout) as { rows: Row[] }
+    // the fixtures: aligned measured as predicted (split over its 4 launches), naive 1.5 x the reads
+    expect(rows.map((x) => x.kernel)).toEqual(['bfs-naive-kron-8', 'bfs-aligned-kron-8'])
+    expect(rows[1]).toMatchObject({ bytes: 4192 * 8, mrd: { predicted: 451, measured: 451, errorPercent: 0 }, off: false })
+    expect(rows[1]!.readBytes).toMatchObject({ predicted: 41508, measured: 41508 })
+    expect(rows[0]!.mrd).toMatchObject({ predicted: 1084, measured: 1626, errorPercent: 50 })
+    expect(rows[0]!.off).toBe(true)
+    const md = run(['--from', fixtures, '--graph', 'kron:8'])
+    expect(md.stdout).toContain('BFS on `kron:8`, zero-copy edge list, every launch of one BFS under `ncu`, summed')
+    expect(md.stdout).toMatch(/bfs-naive walks thread-private lists/)
+    // a profile that lost a launch is refused
+    const dir = mkdtempSync(join(tmpdir(), 'ps-ncu-'))
+    const good = readFileSync(join(fixtures, 'bfs-aligned-kron-8.txt'), 'utf8')
+    writeFileSync(join(dir, 'bfs-aligned-kron-8.txt'), good.replace(/^"3",.*$/gm, ''))
+    const bad = run(['--from', dir, '--graph', 'kron:8'])
+    expect(bad.status).toBe(1)
+    expect(bad.stderr).toMatch(/3 bfs_level launches profiled, the run made 4/)
+  })
 })

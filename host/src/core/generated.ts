@@ -823,3 +823,36 @@ export const PATTERNS = [
   "merged-misaligned"
 ] as const
 export type PatternName = (typeof PATTERNS)[number]
+
+/** Graph traversal kernels (EMOGI-style, over a CSR in host memory), in spec order. */
+export const GRAPH_KERNEL_SPECS = [
+  {
+    "name": "bfs-naive",
+    "id": 0,
+    "lanesPerVertex": 1,
+    "doc": "level-synchronous BFS, a thread per vertex: each thread walks its own neighbour list, so one load instruction touches up to 32 lines (32-B reads)"
+  },
+  {
+    "name": "bfs-merged",
+    "id": 1,
+    "lanesPerVertex": 32,
+    "doc": "a warp per vertex, lanes read consecutive neighbours: coalesced, but a list that starts inside a line splits every line into two reads"
+  },
+  {
+    "name": "bfs-aligned",
+    "id": 2,
+    "lanesPerVertex": 32,
+    "doc": "a warp per vertex with the loop start shifted down to the 128-B boundary (lanes before the list's start inactive): 128-B reads"
+  }
+] as const
+export const GRAPH_KERNELS = [
+  "bfs-naive",
+  "bfs-merged",
+  "bfs-aligned"
+] as const
+export type GraphKernelName = (typeof GRAPH_KERNELS)[number]
+export const GRAPH_ID_BYTES = [
+  4,
+  8
+] as const
+export const GRAPH_ID_BYTES_DEFAULT = 8

@@ -57,6 +57,25 @@ constexpr L1LoadInfo kL1Loads[kL1LoadCount] = {
 constexpr L1Load kL1LoadDefault = L1Load::Ideal;
 constexpr const char *kL1LoadNameList = "ideal, bypass";
 
+// Graph traversal kernels: EMOGI-style graph traversal over a CSR whose edge list lives in host memory; kernels are defined in native/model/graph_kernels.h.
+enum class GraphKernel : uint8_t { BfsNaive = 0, BfsMerged = 1, BfsAligned = 2 };
+constexpr uint32_t kGraphKernelCount = 3;
+struct GraphKernelInfo {
+    GraphKernel kernel;
+    const char *name;
+    uint32_t lanes_per_vertex;
+    const char *doc;
+};
+constexpr GraphKernelInfo kGraphKernels[kGraphKernelCount] = {
+    {GraphKernel::BfsNaive, "bfs-naive", 1, "level-synchronous BFS, a thread per vertex: each thread walks its own neighbour list, so one load instruction touches up to 32 lines (32-B reads)"},
+    {GraphKernel::BfsMerged, "bfs-merged", 32, "a warp per vertex, lanes read consecutive neighbours: coalesced, but a list that starts inside a line splits every line into two reads"},
+    {GraphKernel::BfsAligned, "bfs-aligned", 32, "a warp per vertex with the loop start shifted down to the 128-B boundary (lanes before the list's start inactive): 128-B reads"},
+};
+constexpr const char *kGraphKernelNameList = "bfs-naive, bfs-merged, bfs-aligned";
+// Vertex id widths: width of a vertex id in the zero-copy edge list (EMOGI used 8 B; 4 B halves the bytes read).
+constexpr uint32_t kGraphIdBytesValues[2] = {4, 8};
+constexpr uint32_t kGraphIdBytesDefault = 8;
+
 // MRd size classes: exact sizes in class order; class kSizeClassCount - 1 is every other size.
 constexpr int kSizeClassCount = 5;
 constexpr uint32_t kSizeClassExactBytes[kSizeClassCount - 1] = {32, 64, 96, 128};

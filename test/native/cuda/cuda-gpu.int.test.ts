@@ -4,6 +4,7 @@
 // skipped, and their titles say so.
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
+import { GRAPH_KERNELS } from '../../../host/src/core/generated.js'
 import { ELEMENT_BYTES, L1_LOADS, PATTERNS } from '../../../host/src/core/workload.js'
 import { buildRunner, gpuPresent, runRunner } from './gpu-runner.js'
 
@@ -65,5 +66,19 @@ describe(`native/cuda on a GPU${SKIP}`, () => {
     expect(r.ratioToMemcpy).toBeGreaterThanOrEqual(0.88)
     expect(r.ratioToCeiling128).not.toBeNull()
     expect(r.ratioToCeiling128!).toBeGreaterThanOrEqual(0.95)
+  })
+
+  it.skipIf(!GPU)(`every BFS kernel x memory reproduces the CPU's levels; aligned zero-copy reads faster than naive${SKIP}`, () => {
+    const out = runRunner(runner(), ['--suite', 'graph', '--graph', 'kron:18', '--warmup', '1', '--repeats', '3'])
+    expect(out.status, out.stdout + out.stderr).toBe(0)
+    expect(out.objects).toHaveLength(GRAPH_KERNELS.length * 4)
+    for (const o of out.objects) {
+      expect(o.error, JSON.stringify(o)).toBeUndefined()
+      expect(o.levels, JSON.stringify(o)).toEqual({ ok: true, mismatches: 0 })
+      expect(o.edgeGbps as number).toBeGreaterThan(0)
+    }
+    const zc = (k: string) => out.objects.find((o) => o.pattern === k && o.memory === 'zerocopy')!
+    console.log(`BFS kron:18 zero-copy: ${GRAPH_KERNELS.map((k) => `${k} ${String(zc(k).edgeGbps)} GB/s`).join(', ')}`)
+    expect(zc('bfs-aligned').edgeGbps as number).toBeGreaterThan(zc('bfs-naive').edgeGbps as number)
   })
 })

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { GRAPH_KERNELS } from '../../../host/src/core/generated.js'
 import { PATTERNS } from '../../../host/src/core/workload.js'
 import { buildRunner, gpuPresent, hasNvcc, root, runRunner } from './gpu-runner.js'
 
@@ -114,7 +115,7 @@ describe('the stub runner (-DPS_ENABLE_CUDA=OFF)', () => {
 
   it('says PS_GPU_NOT_BUILT with exit 3 for --list-devices, a run and the suite', () => {
     const bin = stub()
-    for (const args of [['--list-devices'], ['--pattern', 'merged-aligned', '--bytes', '4096'], ['--suite', 'micro']]) {
+    for (const args of [['--list-devices'], ['--pattern', 'merged-aligned', '--bytes', '4096'], ['--suite', 'micro'], ['--pattern', 'bfs-aligned'], ['--suite', 'graph']]) {
       const out = runRunner(bin, args)
       expect(out.status, args.join(' ')).toBe(3)
       const e = errorOf(out)
@@ -173,7 +174,7 @@ describe(`the CUDA runner (${NVCC ? 'built with nvcc' : 'nvcc absent: the build 
   it('rejects bad command lines with exit 2, the stable code and one sentence', () => {
     const bin = built()
     const cases: [string[], RegExp][] = [
-      [[], /exactly one of --pattern, --suite micro, --list-devices/],
+      [[], /exactly one of --pattern, --suite micro, --suite graph, --list-devices/],
       [['--pattern', 'zigzag'], new RegExp(`one of ${PATTERNS.join(', ')}`)],
       [['--pattern', 'strided', '--bytes', '4097'], /bytes must be a multiple of 4/],
       [['--pattern', 'strided', '--bytes', '4100', '--element-bytes', '8'], /whole loads/],
@@ -183,6 +184,11 @@ describe(`the CUDA runner (${NVCC ? 'built with nvcc' : 'nvcc absent: the build 
       [['--suite', 'macro'], /--suite needs a suite name: micro/],
       [['--suite', 'micro', '--offset', '32'], /default offset/],
       [['--pattern', 'strided', '--bogus'], /unknown argument --bogus/],
+      [['--pattern', 'bfs-aligned', '--memory', 'pinned'], /--memory must be one of zerocopy, uvm, uvm-accessed-by, device/],
+      [['--pattern', 'bfs-aligned', '--id-bytes', '2'], /--id-bytes must be 4 or 8/],
+      [['--pattern', 'bfs-naive', '--offset', '32'], /apply to the microbenchmarks/],
+      [['--pattern', 'strided', '--source', '3'], /go with a graph kernel/],
+      [['--suite', 'graph', '--source', '3'], /default source/],
     ]
     for (const [args, re] of cases) {
       const out = runRunner(bin, args)
@@ -198,13 +204,27 @@ describe(`the CUDA runner (${NVCC ? 'built with nvcc' : 'nvcc absent: the build 
     expect(out.status).toBe(0)
     expect(out.stdout).toContain(PATTERNS.join(', '))
     expect(out.stdout).toMatch(/--suite micro/)
+    expect(out.stdout).toContain(GRAPH_KERNELS.join('|'))
+    expect(out.stdout).toMatch(/--suite graph/)
+  })
+
+  it('a bad --graph answers PS_GRAPH_BAD_SPEC with exit 2 before any GPU work', () => {
+    const out = runRunner(built(), ['--pattern', 'bfs-aligned', '--graph', 'kron:0'])
+    expect(out.status).toBe(2)
+    expect(out.objects[0]!.error).toMatchObject({ code: 'PS_GRAPH_BAD_SPEC', message: expect.stringMatching(/scale must be/) })
   })
 
   it.skipIf(NO_DEVICE_SKIP !== undefined)(
     `on a machine without a GPU, --list-devices, a run and the suite exit 3 with PS_GPU_NO_DEVICE${NO_DEVICE_SKIP ? ` (skipped: ${NO_DEVICE_SKIP})` : ''}`,
     () => {
       const bin = built()
-      for (const args of [['--list-devices'], ['--pattern', 'merged-aligned', '--bytes', '65536'], ['--suite', 'micro', '--bytes', '65536']]) {
+      for (const args of [
+        ['--list-devices'],
+        ['--pattern', 'merged-aligned', '--bytes', '65536'],
+        ['--suite', 'micro', '--bytes', '65536'],
+        ['--pattern', 'bfs-aligned', '--graph', 'kron:8'],
+        ['--suite', 'graph', '--graph', 'kron:8'],
+      ]) {
         const out = runRunner(bin, args)
         expect(out.status, args.join(' ')).toBe(3)
         const e = errorOf(out)

@@ -35,8 +35,8 @@ export interface RunnerOutput {
   objects: Record<string, unknown>[]
 }
 
-export function runRunner(binary: string, args: string[], timeoutMs = 600_000): RunnerOutput {
-  const r = spawnSync(binary, args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 32 << 20 })
+export function runRunner(binary: string, args: string[], timeoutMs = 600_000, env?: NodeJS.ProcessEnv): RunnerOutput {
+  const r = spawnSync(binary, args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 32 << 20, env: env ?? process.env })
   if (r.error) throw r.error
   const objects = r.stdout
     .split('\n')

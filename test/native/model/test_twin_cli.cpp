@@ -181,3 +181,88 @@ TEST(json_events)
                          "\"96\":0,\"128\":0,\"other\":0},\"bytes\":4096},\"completions\":128,"
                          "\"payloadErrors\":0,\"simCycles\":400,\"wallSeconds\":0.500000}"));
 }
+
+TEST(cli_graph_runs)
+{
+    std::string err;
+    Options g;
+    CHECK(opts({"--run", "bfs-aligned", "--graph", "kron:16"}, &g, &err));
+    CHECK(g.batch && g.graph_run && g.kernel == GraphKernel::BfsAligned);
+    CHECK_EQ(g.graph, std::string("kron:16"));
+    CHECK_EQ(g.id_bytes, 8u);
+    CHECK(!g.source_given);
+    Options h;
+    CHECK(opts({"--run", "bfs-naive", "--graph", "file:/x.mtx", "--id-bytes", "4", "--source", "7",
+                "--l1", "bypass", "--model-only"},
+               &h, &err));
+    CHECK(h.kernel == GraphKernel::BfsNaive && h.id_bytes == 4 && h.source == 7 && h.model_only);
+    CHECK(h.l1 == L1Load::Bypass);
+    struct Bad {
+        std::vector<const char *> args;
+        const char *why;
+    };
+    const Bad bad[] = {
+        {{"--run", "bfs-merged"}, "needs --graph"},
+        {{"--run", "bfs-merged", "--graph", "kron:4", "--bytes", "4096"}, "do not apply"},
+        {{"--run", "bfs-merged", "--graph", "kron:4", "--id-bytes", "16"}, "4 or 8"},
+        {{"--graph", "kron:4"}, "need --run with a graph kernel"},
+        {{"--run", "strided", "--bytes", "4096", "--source", "1"},
+         "need --run with a graph kernel"},
+        {{"--run", "bfs"}, "bfs-naive, bfs-merged, bfs-aligned"},
+    };
+    for (const Bad &b : bad) {
+        Options o;
+        std::vector<char *> v{const_cast<char *>("pcie-scope-twin")};
+        for (auto a : b.args)
+            v.push_back(const_cast<char *>(a));
+        err.clear();
+        CHECK(!parse_options((int)v.size(), v.data(), &o, &err));
+        if (err.find(b.why) == std::string::npos)
+            fprintf(stderr, "  error '%s' lacks '%s'\n", err.c_str(), b.why);
+        CHECK(err.find(b.why) != std::string::npos);
+    }
+}
+
+TEST(cli_graph_done_event)
+{
+    Options o;
+    std::string err;
+    CHECK(opts({"--run", "bfs-merged", "--graph", "kron:4"}, &o, &err));
+    const Csr g = build_csr(3, {{0, 1}, {1, 2}}, 8);
+    WorkloadResult r;
+    r.mrds = 3;
+    r.by_size[0] = 3;
+    r.mrd_bytes = 96;
+    r.completions = 3;
+    const std::string e = graph_done_event(9, o.kernel, o.graph, g, 1, 2, r, 0.5);
+    CHECK_EQ(e,
+             std::string("{\"event\":\"done\",\"id\":9,\"pattern\":\"bfs-merged\",\"graph\":"
+                         "\"kron:4\",\"vertices\":3,\"edges\":4,\"idBytes\":8,\"source\":1,"
+                         "\"launches\":2,\"mrd\":{\"count\":3,\"bySize\":{\"32\":3,\"64\":0,"
+                         "\"96\":0,\"128\":0,\"other\":0},\"bytes\":96},\"completions\":3,"
+                         "\"payloadErrors\":0,\"simCycles\":0,\"wallSeconds\":0.500000}"));
+}
+
+TEST(cli_graph_run_command)
+{
+    RunCommand r;
+    std::string err;
+    CHECK(parse_command("run 5 bfs-naive kron:12", &r, &err) == CommandKind::Run);
+    CHECK(r.graph_run && r.id == 5 && r.kernel == GraphKernel::BfsNaive);
+    CHECK_EQ(r.graph, std::string("kron:12"));
+    CHECK_EQ(r.id_bytes, 8u);
+    CHECK(!r.source_given);
+    CHECK(parse_command("run 6 bfs-aligned file:/g.mtx 4 - bypass", &r, &err) == CommandKind::Run);
+    CHECK(r.id_bytes == 4 && !r.source_given && r.l1 == L1Load::Bypass);
+    CHECK(parse_command("run 7 bfs-merged urand:9 8 17", &r, &err) == CommandKind::Run);
+    CHECK(r.source_given && r.source == 17);
+    // a micro run after a graph run is a micro run again
+    CHECK(parse_command("run 8 strided 4096 0", &r, &err) == CommandKind::Run);
+    CHECK(!r.graph_run);
+    CHECK(parse_command("run 9 bfs-merged", &r, &err) == CommandKind::Error);
+    CHECK(err.find("run ID KERNEL GRAPH") != std::string::npos);
+    CHECK(parse_command("run 9 bfs-merged kron:4 2", &r, &err) == CommandKind::Error);
+    CHECK(err.find("4 or 8") != std::string::npos);
+    CHECK(parse_command("run 9 bfs-merged kron:4 8 x", &r, &err) == CommandKind::Error);
+    CHECK(parse_command("run 9 bfs-merged kron:4 8 - cg", &r, &err) == CommandKind::Error);
+}

@@ -2,15 +2,16 @@
 // rules of docs/gpu-coalescing.md), the spec's patterns and limits, and an interactive session
 // over its pseudo-terminal and stdin.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { cobsDecode } from '../../../host/src/protocol/cobs.js'
 import { crc16 } from '../../../host/src/protocol/crc16.js'
 import { encodeFrame, parseFrame } from '../../../host/src/protocol/frame.js'
 import { SNAPSHOT_FLAG } from '../../../host/src/core/generated.js'
-import { PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS } from '../../../host/src/core/generated.js'
+import { GRAPH_KERNELS, PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS } from '../../../host/src/core/generated.js'
 import { parseTwinLine, type TwinDone } from '../../../host/src/transport/twin-lines.js'
 
 const root = resolve(import.meta.dirname, '../../..')
@@ -229,6 +230,69 @@ describe('twin batch mode (model-side counts)', () => {
     expect(r.status).toBe(2)
     expect(r.stderr).toMatch(/pattern/)
     expect(r.stdout).toBe('')
+  })
+})
+
+describe('twin graph runs (a BFS level by level through the RTL probe)', () => {
+  const cache = mkdtempSync(join(tmpdir(), 'ps-twin-graph-'))
+  const env = { ...process.env, PCIE_SCOPE_CACHE: cache }
+  afterAll(() => rmSync(cache, { recursive: true, force: true }))
+  interface GraphDone {
+    event: string
+    pattern: string
+    launches: number
+    mrd: { count: number; bySize: Record<string, number>; bytes: number }
+    completions: number
+    payloadErrors: number
+    simCycles: number
+  }
+  const graphRun = (args: string[]): GraphDone => {
+    const r = spawnSync(twinBin, args, { encoding: 'utf8', timeout: 120_000, env })
+    expect(r.status, r.stderr).toBe(0)
+    return JSON.parse(r.stdout.trim()) as GraphDone
+  }
+
+  it('every BFS kernel: the probe sees the same MRds as the model, each completed with the right bytes; aligned < merged < naive', () => {
+    const counts = GRAPH_KERNELS.map((k) => {
+      const twin = graphRun(['--run', k, '--graph', 'kron:11:2'])
+      const model = graphRun(['--run', k, '--graph', 'kron:11:2', '--model-only'])
+      expect(twin).toMatchObject({ event: 'done', pattern: k, payloadErrors: 0 })
+      expect(twin.mrd).toEqual(model.mrd)
+      expect(twin.completions).toBe(twin.mrd.count)
+      expect(twin.simCycles).toBeGreaterThan(0)
+      expect(twin.launches).toBeGreaterThan(1)
+      return twin.mrd.count
+    })
+    expect(counts[2]!).toBeLessThan(counts[1]!)
+    expect(counts[1]!).toBeLessThan(counts[0]!)
+  })
+
+  it('stdin: `run ID KERNEL GRAPH` runs a BFS in the interactive twin; a bad graph is an error event and the twin goes on', async () => {
+    vi.stubEnv('PCIE_SCOPE_CACHE', cache)
+    try {
+      const twin = (live = new Twin())
+      expect(await twin.nextEvent()).toMatchObject({ event: 'ready' })
+      twin.send('run 7 bfs-aligned kron:9:1')
+      const done = await twin.nextEvent()
+      const batch = graphRun(['--run', 'bfs-aligned', '--graph', 'kron:9:1'])
+      expect(done).toMatchObject({ event: 'done', id: 7, pattern: 'bfs-aligned', graph: 'kron:9:1', payloadErrors: 0, mrd: batch.mrd })
+      twin.send('run 8 bfs-naive kron:0')
+      expect(await twin.nextEvent()).toMatchObject({ event: 'error', message: expect.stringMatching(/^run 8: PS_GRAPH_BAD_SPEC: /) })
+      twin.send('run 9 strided 4096 0')
+      expect(await twin.nextEvent()).toMatchObject({ event: 'done', id: 9, pattern: 'strided' })
+      twin.child.stdin!.end()
+      expect(await twin.exited).toBe(0)
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
+  it('a graph that cannot be loaded is an error event and exit 2; graph options need a graph kernel', () => {
+    const r = spawnSync(twinBin, ['--run', 'bfs-aligned', '--graph', 'kron:0'], { encoding: 'utf8', env })
+    expect(r.status).toBe(2)
+    expect(JSON.parse(r.stdout.trim())).toMatchObject({ event: 'error', message: expect.stringMatching(/^PS_GRAPH_BAD_SPEC: /) })
+    expect(rejected(['--run', 'bfs-aligned'])).toMatch(/needs --graph/)
+    expect(rejected(['--run', 'strided', '--bytes', '4096', '--graph', 'kron:4'])).toMatch(/need --run with a graph kernel/)
   })
 })
 

@@ -1,0 +1,74 @@
+// pcie-scope GPU graph traversal (native/cuda): a BFS kernel of native/model/graph_kernels.h run
+// level-synchronously on the GPU, the edge list in one of four memories, timed, and its levels
+// checked against the CPU reference. Same build rules as gpu_bench.h: graph_bench.cu with nvcc,
+// a NotBuilt stub in gpu_bench_stub.cpp without.
+//
+// Memories of the edge list (offsets, levels and the "changed" flag always live in GPU memory):
+//   zerocopy         cudaHostAlloc(mapped): every edge-list load is a PCIe read (EMOGI)
+//   uvm              cudaMallocManaged + cudaMemAdviseSetReadMostly: pages migrate (duplicated
+//                    read-only) on first touch; re-allocated before every run so each run pays
+//                    the migration, as EMOGI's UVM baseline did
+//   uvm-accessed-by  cudaMallocManaged + cudaMemAdviseSetAccessedBy(device) alone: mapped like
+//                    zero-copy where the driver does not migrate on access counters
+//   device           cudaMalloc + one untimed copy: the in-memory ceiling, when it fits
+// Timing (CUDA events) covers the whole level loop, with the 4-B "changed" copies between
+// launches, as EMOGI timed it.
+#ifndef PCIE_SCOPE_CUDA_GRAPH_BENCH_H
+#define PCIE_SCOPE_CUDA_GRAPH_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu_bench.h"
+#include "graph.h"
+#include "graph_kernels.h"
+
+namespace ps::gpu {
+
+enum class GraphMemory : uint8_t {
+    ZeroCopy = 0,
+    Uvm = 1,
+    UvmAccessedBy = 2,
+    Device = 3
+};
+constexpr GraphMemory kGraphMemories[] = {GraphMemory::ZeroCopy, GraphMemory::Uvm,
+                                          GraphMemory::UvmAccessedBy, GraphMemory::Device};
+constexpr const char *kGraphMemoryNameList = "zerocopy, uvm, uvm-accessed-by, device";
+const char *graph_memory_name(GraphMemory m);
+bool graph_memory_from_name(const char *name, GraphMemory *out);
+
+struct GraphRunConfig {
+    GraphKernel kernel = GraphKernel::BfsAligned;
+    const Csr *graph = nullptr;
+    uint64_t source = 0;
+    GraphMemory memory = GraphMemory::ZeroCopy;
+    uint32_t warmup = 1;
+    uint32_t repeats = 5;
+    int device = 0;
+};
+
+struct GraphRunResult {
+    DeviceInfo device;
+    Timing bfs;                // one whole BFS (every launch), per run
+    uint32_t launches;         // kernel launches per BFS (levels + the last, empty one)
+    uint64_t reached;          // vertices with a level
+    uint64_t edges_read;       // directed edges of the reached vertices: the ids the BFS loads
+    uint64_t edge_bytes;       // edges_read x id bytes
+    double gteps;              // edges_read / median time / 1e9
+    double edge_gbps;          // edge_bytes / median time / 1e9
+    uint64_t level_mismatches; // vertices whose GPU level differs from the CPU's (worst run)
+    bool levels_ok;
+    uint32_t block_threads;
+    uint64_t blocks;
+};
+
+// Argument check shared by both builds (BadArgument + one sentence).
+bool check_graph_config(const GraphRunConfig &cfg, char *err, size_t errlen);
+Status run_graph(const GraphRunConfig &cfg, const volatile bool *cancel, ProgressFn progress,
+                 void *ctx, GraphRunResult *out, char *err, size_t errlen);
+
+constexpr uint32_t kGraphBlockThreads = 256;
+
+} // namespace ps::gpu
+
+#endif

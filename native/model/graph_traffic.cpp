@@ -1,0 +1,151 @@
+// pcie-scope graph traffic (graph_traffic.h).
+#include "graph_traffic.h"
+
+#include <algorithm>
+
+#include "graph_reference.h"
+
+namespace ps {
+
+GraphTrafficGenerator::GraphTrafficGenerator(const GraphTrafficConfig &cfg) : cfg_(cfg)
+{
+    const Csr &g = *cfg_.graph;
+    levels_ = bfs_levels(g, cfg_.source);
+    depth_ = bfs_summary(g, levels_).depth;
+    // Frontier warps per level, each once, in warp order: a thread per vertex puts 32 vertices
+    // in a warp; a warp per vertex has warp = vertex. Warps with no edge to read issue nothing.
+    frontier_warps_.assign(depth_ + 1, {});
+    const uint32_t per_warp = kWarpSize / graph_lanes_per_vertex(cfg_.kernel);
+    for (uint64_t v = 0; v < g.vertices; ++v) {
+        if (levels_[v] == kBfsUnreached || g.degree(v) == 0)
+            continue;
+        std::vector<uint64_t> &w = frontier_warps_[levels_[v]];
+        const uint64_t warp = v / per_warp;
+        if (w.empty() || w.back() != warp)
+            w.push_back(warp);
+    }
+    if (cfg_.l1 == L1Mode::Ideal)
+        l1_.reset(cfg_.base, ps_div_ceil(g.edges() * g.id_bytes, kLineBytes) * kLineBytes);
+}
+
+uint64_t GraphTrafficGenerator::warp_steps(uint64_t warp) const
+{
+    const Csr &g = *cfg_.graph;
+    const uint32_t lanes = graph_lanes_per_vertex(cfg_.kernel);
+    uint64_t steps = 0;
+    for (uint32_t t = 0; t < kWarpSize; t += lanes) {
+        const uint64_t v = graph_vertex_of_thread(cfg_.kernel, warp * kWarpSize + t);
+        if (v >= g.vertices || levels_[v] != level_)
+            continue;
+        const uint64_t s = graph_steps(cfg_.kernel, g.offsets[v], g.offsets[v + 1], g.id_bytes);
+        steps = s > steps ? s : steps;
+    }
+    return steps;
+}
+
+uint32_t GraphTrafficGenerator::warp_lanes(uint64_t warp, uint64_t step, WarpLoad *load) const
+{
+    const Csr &g = *cfg_.graph;
+    uint32_t active = 0;
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+        const uint64_t thread = warp * kWarpSize + lane;
+        const uint64_t v = graph_vertex_of_thread(cfg_.kernel, thread);
+        if (v >= g.vertices || levels_[v] != level_)
+            continue;
+        uint64_t index;
+        if (graph_edge_index(cfg_.kernel, g.offsets[v], g.offsets[v + 1], g.id_bytes,
+                             graph_lane_of_thread(cfg_.kernel, thread), step, &index)) {
+            load->addr[lane] = cfg_.base + graph_edge_offset(index, g.id_bytes);
+            active |= 1u << lane;
+        }
+    }
+    load->active = active;
+    return active;
+}
+
+bool GraphTrafficGenerator::fill(Slot *s)
+{
+    const std::vector<uint64_t> &warps = frontier_warps_[level_];
+    while (next_in_level_ < warps.size()) {
+        s->warp = warps[next_in_level_++];
+        s->step = 0;
+        s->steps = warp_steps(s->warp);
+        if (s->steps > 0)
+            return true;
+    }
+    return false;
+}
+
+bool GraphTrafficGenerator::start_level()
+{
+    if (started_) {
+        if (level_ >= depth_ || levels_.empty())
+            return false;
+        ++level_;
+    }
+    started_ = true;
+    ++counts_.launches;
+    next_in_level_ = 0;
+    live_.clear();
+    cursor_ = 0;
+    if (cfg_.l1 == L1Mode::Ideal)
+        l1_.clear(); // a new launch starts with a cold L1
+    const uint32_t r = cfg_.resident_warps ? cfg_.resident_warps : 1;
+    Slot s;
+    while (live_.size() < r && fill(&s))
+        live_.push_back(s);
+    return true;
+}
+
+bool GraphTrafficGenerator::issue_instruction()
+{
+    WarpLoad load;
+    load.lane_bytes = cfg_.graph->id_bytes;
+    for (;;) {
+        while (live_.empty())
+            if (!start_level())
+                return false;
+        if (cursor_ >= live_.size()) {
+            // end of a round: drop the finished warps that no frontier warp replaced, keeping the
+            // others' turn order
+            std::vector<Slot>::iterator end = std::remove_if(
+                live_.begin(), live_.end(), [](const Slot &x) { return x.step >= x.steps; });
+            live_.erase(end, live_.end());
+            cursor_ = 0;
+            continue;
+        }
+        Slot &s = live_[cursor_++];
+        if (s.step >= s.steps)
+            continue; // finished earlier in this round
+        const uint64_t step = s.step++;
+        const uint64_t warp = s.warp;
+        if (s.step >= s.steps)
+            fill(&s); // the slot takes the next frontier warp for its next turn, if there is one
+        const uint32_t active = warp_lanes(warp, step, &load);
+        if (!active)
+            continue;
+        ++counts_.instructions;
+        const uint32_t lanes = (uint32_t)__builtin_popcount(active);
+        counts_.loads += lanes;
+        counts_.useful_bytes += (uint64_t)lanes * load.lane_bytes;
+        count_ = coalesce(load, cfg_.l1, cfg_.l1 == L1Mode::Ideal ? &l1_ : nullptr, buf_);
+        pos_ = 0;
+        if (count_ > 0)
+            return true;
+    }
+}
+
+bool GraphTrafficGenerator::next(Mrd *out)
+{
+    if (pos_ == count_ && !issue_instruction()) {
+        done_ = true;
+        return false;
+    }
+    *out = buf_[pos_++];
+    ++counts_.mrds;
+    counts_.mrd_bytes += out->len;
+    ++counts_.by_size[size_class_of(out->len)];
+    return true;
+}
+
+} // namespace ps
