@@ -172,6 +172,7 @@ static Napi::Object Init(Napi::Env env, Napi::Object exports)
 {
     ps::addon::init_predict(env, exports);
     ps::addon::init_gpu(env, exports);
+    ps::addon::init_graph(env, exports);
     return exports;
 }
 

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "js.h"
+#include "thread_job.h"
 
 #if PS_WITH_GPU_BENCH
 #include "native/cuda/gpu_bench.h"
@@ -65,32 +65,6 @@ using gpu::RunResult;
 using gpu::Status;
 
 constexpr int kMaxDevices = 16;
-
-Napi::Object device_to_js(Napi::Env env, const DeviceInfo &d)
-{
-    Napi::Object o = Napi::Object::New(env);
-    o.Set("name", Napi::String::New(env, d.name));
-    o.Set("pciBusId", Napi::String::New(env, d.pci_bus_id));
-    o.Set("pcieGen", Napi::Number::New(env, d.pcie_gen));
-    o.Set("pcieWidth", Napi::Number::New(env, d.pcie_width));
-    o.Set("nvidiaDriver",
-          d.nvidia_driver[0] ? Napi::Value(Napi::String::New(env, d.nvidia_driver)) : env.Null());
-    o.Set("smCount", Napi::Number::New(env, d.sm_count));
-    o.Set("computeCapability",
-          Napi::String::New(env, std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)));
-    o.Set("driverVersion", Napi::Number::New(env, d.driver_version));
-    o.Set("runtimeVersion", Napi::Number::New(env, d.runtime_version));
-    return o;
-}
-
-Napi::Object timing_to_js(Napi::Env env, const gpu::Timing &t)
-{
-    Napi::Object o = Napi::Object::New(env);
-    o.Set("medianMs", Napi::Number::New(env, t.median_ms));
-    o.Set("minMs", Napi::Number::New(env, t.min_ms));
-    o.Set("maxMs", Napi::Number::New(env, t.max_ms));
-    return o;
-}
 
 // 64-bit checksums do not fit a JS number: hex strings, compared as strings
 std::string hex64(uint64_t v)
@@ -162,100 +136,34 @@ Napi::Value GpuDevices(const Napi::CallbackInfo &info)
     return p;
 }
 
-struct Progress {
-    char phase[16];
-    uint32_t done, total;
+// What a GPU run leaves for the JS thread.
+struct RunOutcome {
+    RunResult result{};
+    Status status = Status::Ok;
+    char err[256] = "";
 };
 
-// One GPU run on a thread of its own: a run holds its thread for seconds (fill, warm-up,
-// repeats, the memcpy baseline), which on libuv's pool of four would stall the file I/O of
-// recordings. Progress and the result come back through a ThreadSafeFunction: BlockingCall
-// keeps every report, in order; the finalizer runs on the JS thread after the last one, joins
-// the thread and settles the promise. The cancel flag is shared with the JS cancel() closure,
-// which may outlive the run.
-class RunJob {
-public:
-    static Napi::Promise start(Napi::Env env, Napi::Function on_progress, const RunConfig &cfg,
-                               std::shared_ptr<volatile bool> cancel)
-    {
-        auto *job = new RunJob(env, cfg, std::move(cancel));
-        const Napi::Promise p = job->deferred_.Promise();
-        if (on_progress.IsEmpty()) // the TSFN needs a function; progress then goes nowhere
-            on_progress = Napi::Function::New(env, [](const Napi::CallbackInfo &) {});
-        job->tsfn_ = Napi::ThreadSafeFunction::New(env, on_progress, "pcie-scope:gpuRun", 0, 1, job,
-                                                   &RunJob::finish, (void *)nullptr);
-        job->thread_ = std::thread([job] { job->execute(); });
-        return p;
-    }
-
-private:
-    RunJob(Napi::Env env, const RunConfig &cfg, std::shared_ptr<volatile bool> cancel)
-        : cfg_(cfg), cancel_(std::move(cancel)), deferred_(Napi::Promise::Deferred::New(env))
-    {}
-
-    void execute()
-    {
-        status_ = gpu::run(cfg_, cancel_.get(), &RunJob::report, this, &result_, err_, sizeof err_);
-        tsfn_.Release(); // the last call: finish() follows once the queue is drained
-    }
-
-    static void report(void *ctx, const char *phase, uint32_t done, uint32_t total)
-    {
-        auto *self = static_cast<RunJob *>(ctx);
-        auto *p = new Progress{};
-        snprintf(p->phase, sizeof p->phase, "%s", phase ? phase : "");
-        p->done = done;
-        p->total = total;
-        const napi_status s =
-            self->tsfn_.BlockingCall(p, [](Napi::Env env, Napi::Function fn, Progress *data) {
-                std::unique_ptr<Progress> owned(data);
-                if (env == nullptr) // the environment is going away: drop the report
-                    return;
-                Napi::Object o = Napi::Object::New(env);
-                o.Set("phase", Napi::String::New(env, owned->phase));
-                o.Set("done", Napi::Number::New(env, owned->done));
-                o.Set("total", Napi::Number::New(env, owned->total));
-                fn.Call({o});
-            });
-        if (s != napi_ok)
-            delete p; // the queue is closing: the report was not taken
-    }
-
-    static void finish(Napi::Env env, void *, RunJob *job)
-    {
-        job->thread_.join();
-        std::unique_ptr<RunJob> owned(job);
-        if (job->status_ == Status::Ok) {
-            job->deferred_.Resolve(result_to_js(env, job->result_));
-            return;
-        }
-        Napi::Error e = coded_error(env, gpu::status_code(job->status_), job->err_);
-        if (job->status_ == Status::ChecksumMismatch) // what was measured still helps the report
-            e.Set("result", result_to_js(env, job->result_));
-        job->deferred_.Reject(e.Value());
-    }
-
-    RunConfig cfg_;
-    std::shared_ptr<volatile bool> cancel_;
-    Napi::Promise::Deferred deferred_;
-    Napi::ThreadSafeFunction tsfn_;
-    std::thread thread_;
-    RunResult result_{};
-    Status status_ = Status::Ok;
-    char err_[256] = "";
-};
-
-uint32_t read_count(const Napi::Object &o, const char *key, uint32_t fallback, uint32_t max)
+// One GPU run on a thread of its own (thread_job.h). The cancel flag is shared with the JS
+// cancel() closure, which may outlive the run.
+Napi::Promise start_run(Napi::Env env, Napi::Function on_progress, const RunConfig &cfg,
+                        std::shared_ptr<volatile bool> cancel)
 {
-    const Napi::Value v = o.Get(key);
-    if (v.IsUndefined())
-        return fallback;
-    const double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
-    if (!(d >= 0) || d != std::floor(d) || d > max)
-        throw coded_error(o.Env(), kBadArgument,
-                          std::string(key) + " must be an integer in 0.." + std::to_string(max)
-                              + ".");
-    return (uint32_t)d;
+    return ThreadJob<RunOutcome>::start(
+        env, on_progress,
+        [cfg, cancel](ThreadJob<RunOutcome>::Report report, void *ctx, RunOutcome *out) {
+            out->status =
+                gpu::run(cfg, cancel.get(), report, ctx, &out->result, out->err, sizeof out->err);
+        },
+        [](Napi::Env env, Napi::Promise::Deferred &d, RunOutcome &o) {
+            if (o.status == Status::Ok) {
+                d.Resolve(result_to_js(env, o.result));
+                return;
+            }
+            Napi::Error e = coded_error(env, gpu::status_code(o.status), o.err);
+            if (o.status == Status::ChecksumMismatch) // what was measured still helps the report
+                e.Set("result", result_to_js(env, o.result));
+            d.Reject(e.Value());
+        });
 }
 
 Napi::Value GpuRun(const Napi::CallbackInfo &info)
@@ -285,7 +193,7 @@ Napi::Value GpuRun(const Napi::CallbackInfo &info)
             fn = info[1].As<Napi::Function>();
         else if (info.Length() > 1 && !info[1].IsUndefined() && !info[1].IsNull())
             throw coded_error(env, kBadArgument, "onProgress must be a function.");
-        out.Set("promise", RunJob::start(env, fn, cfg, cancel));
+        out.Set("promise", start_run(env, fn, cfg, cancel));
     } catch (const Napi::Error &e) {
         out.Set("promise", rejected(env, e));
     }
@@ -297,6 +205,49 @@ constexpr bool kCudaBuilt = true; // refined at run time by gpu::cuda_built()
 #endif
 
 } // namespace
+
+#if PS_WITH_GPU_BENCH
+
+Napi::Object device_to_js(Napi::Env env, const gpu::DeviceInfo &d)
+{
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("name", Napi::String::New(env, d.name));
+    o.Set("pciBusId", Napi::String::New(env, d.pci_bus_id));
+    o.Set("pcieGen", Napi::Number::New(env, d.pcie_gen));
+    o.Set("pcieWidth", Napi::Number::New(env, d.pcie_width));
+    o.Set("nvidiaDriver",
+          d.nvidia_driver[0] ? Napi::Value(Napi::String::New(env, d.nvidia_driver)) : env.Null());
+    o.Set("smCount", Napi::Number::New(env, d.sm_count));
+    o.Set("computeCapability",
+          Napi::String::New(env, std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)));
+    o.Set("driverVersion", Napi::Number::New(env, d.driver_version));
+    o.Set("runtimeVersion", Napi::Number::New(env, d.runtime_version));
+    return o;
+}
+
+Napi::Object timing_to_js(Napi::Env env, const gpu::Timing &t)
+{
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("medianMs", Napi::Number::New(env, t.median_ms));
+    o.Set("minMs", Napi::Number::New(env, t.min_ms));
+    o.Set("maxMs", Napi::Number::New(env, t.max_ms));
+    return o;
+}
+
+uint32_t read_count(const Napi::Object &o, const char *key, uint32_t fallback, uint32_t max)
+{
+    const Napi::Value v = o.Get(key);
+    if (v.IsUndefined())
+        return fallback;
+    const double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
+    if (!(d >= 0) || d != std::floor(d) || d > max)
+        throw coded_error(o.Env(), kBadArgument,
+                          std::string(key) + " must be an integer in 0.." + std::to_string(max)
+                              + ".");
+    return (uint32_t)d;
+}
+
+#endif
 
 void init_gpu(Napi::Env env, Napi::Object exports)
 {

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { PsError } from '../core/errors.js'
 import type { BySize } from '../core/size-classes.js'
+import type { GraphKernelName } from '../core/generated.js'
 import type { GpuDeviceInfo, GpuTiming, PatternName } from '../core/workload.js'
 import { packageRoot } from '../util/package-root.js'
 
@@ -27,6 +28,58 @@ export interface Prediction {
   /** warp load instructions that had at least one active lane */
   instructions: number
   bySize: BySize
+}
+
+/** A BFS kernel on a graph (spec `graphs`): `kron:S[:SEED]`, `urand:S[:SEED]` or `file:PATH`. */
+export interface NativeGraphWorkload {
+  kernel: GraphKernelName
+  graph: string
+  /** bytes per neighbour id, 4 or 8 (absent: 8) */
+  idBytes?: 4 | 8
+  /** BFS root (absent: the first vertex of largest degree among the first 1024) */
+  source?: number
+  l1?: 'ideal' | 'bypass'
+}
+
+/** The graph a graph run or prediction used. */
+export interface GraphInfo {
+  kernel: GraphKernelName
+  graph: string
+  vertices: number
+  /** directed CSR edges */
+  edges: number
+  idBytes: number
+  source: number
+}
+
+/** The model's MRds for one BFS: every level's launch, warp by warp. */
+export interface GraphPrediction extends GraphInfo, Prediction {
+  l1: 'ideal' | 'bypass'
+  launches: number
+  /** neighbour ids loaded x idBytes */
+  usefulBytes: number
+}
+
+export interface GpuGraphRunRequest extends Omit<NativeGraphWorkload, 'l1'> {
+  /** edge-list memory (default zerocopy) */
+  memory?: 'zerocopy' | 'uvm' | 'uvm-accessed-by' | 'device'
+  warmup?: number
+  repeats?: number
+  device?: number
+}
+
+export interface GpuGraphRunResult extends GraphInfo {
+  device: GpuDevice
+  /** one whole BFS (every launch), median/min/max of the repeats */
+  bfs: GpuTiming
+  launches: number
+  reached: number
+  edgesRead: number
+  edgeBytes: number
+  gteps: number
+  edgeGbps: number
+  /** the GPU's BFS levels against the CPU's */
+  levels: { ok: boolean; mismatches: number }
 }
 
 /** Re-exported from core, where results that carry them are typed. */
@@ -102,6 +155,13 @@ export interface NativeAddon {
   readonly gpuBenchLinked: boolean
   gpuDevices(): Promise<GpuDevice[]>
   gpuRun(request: GpuRunRequest, onProgress?: (p: GpuProgress) => void): GpuRunHandle
+  /** the BFS model off the JS thread (loading or generating the graph too); PS_GRAPH_* or PS_WORKLOAD_INVALID */
+  predictGraph(w: NativeGraphWorkload): Promise<GraphPrediction>
+  /** a BFS on the GPU, as gpuRun; levels checked against the CPU (PS_GPU_CHECKSUM when they differ) */
+  gpuGraphRun(
+    request: GpuGraphRunRequest,
+    onProgress?: (p: GpuProgress) => void,
+  ): { promise: Promise<GpuGraphRunResult>; cancel(): void }
 }
 
 export const NATIVE_BUILD_COMMAND = 'npm run build:native'

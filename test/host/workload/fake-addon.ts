@@ -105,6 +105,12 @@ export const makeFakeAddon = (o: FakeAddonOptions = {}): FakeAddon => {
       })
       return { promise, cancel: () => cancel() }
     },
+    // graphs: unit tests of graph code paths use the real addon (test/native/addon)
+    predictGraph: () => Promise.reject(nativeError('PS_WORKLOAD_INVALID', 'the fake addon has no graph model.')),
+    gpuGraphRun: () => ({
+      promise: Promise.reject(nativeError('PS_GPU_NO_DEVICE', 'no CUDA device is usable on this machine.')),
+      cancel: () => undefined,
+    }),
   }
   return addon
 }

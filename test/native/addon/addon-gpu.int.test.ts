@@ -73,6 +73,17 @@ describe(`native addon on a GPU${SKIP}`, () => {
     expect(performance.now() - t0).toBeLessThan(20_000)
   })
 
+  it.skipIf(!GPU)(`gpuGraphRun: BFS on kron:16 over zero-copy, levels equal to the CPU's, aligned faster than naive${SKIP}`, async () => {
+    const run = (kernel: 'bfs-naive' | 'bfs-aligned') => addon.gpuGraphRun({ kernel, graph: 'kron:16', repeats: 3 }).promise
+    const naive = await run('bfs-naive')
+    const aligned = await run('bfs-aligned')
+    for (const r of [naive, aligned]) {
+      expect(r.levels).toEqual({ ok: true, mismatches: 0 })
+      expect(r).toMatchObject({ vertices: 65536, edges: 1820242, source: 168, edgesRead: 1820226 })
+    }
+    expect(aligned.bfs.medianMs).toBeLessThan(naive.bfs.medianMs)
+  })
+
   it.skipIf(!GPU)(`the GPU workload runner gives ratios, the checksum and the model's prediction${SKIP}`, async () => {
     const r = await new GpuWorkloadRunner(addon).run({ pattern: 'merged-aligned', bytes: 64 * MiB, offset: 0 })
     expect(r.gpu).toBeDefined()

@@ -3,7 +3,9 @@
 // (test/native/model/test_traffic.cpp), the event loop kept free during a long prediction, and
 // the GPU error path on a machine without a usable GPU.
 import { spawnSync } from 'node:child_process'
-import { resolve } from 'node:path'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadAddon, type NativeAddon } from '../../../host/src/native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../../../host/src/workload/gpu-runner.js'
@@ -20,6 +22,46 @@ beforeAll(() => {
   const r = spawnSync(process.execPath, [resolve(root, 'scripts/build-native.mjs')], { cwd: root, encoding: 'utf8' })
   expect(r.status, r.stdout + r.stderr).toBe(0)
   addon = loadAddon()
+})
+
+describe('predictGraph (the BFS model in process)', () => {
+  // generated graphs cache in a folder of the test's own, never in ~/.cache
+  process.env.PCIE_SCOPE_CACHE ??= mkdtempSync(join(tmpdir(), 'ps-addon-graphs-'))
+
+  it('kron:16 bfs-aligned: the counts of pcie-scope-model and the twin (bench/RESULTS.md)', async () => {
+    const p = await addon.predictGraph({ kernel: 'bfs-aligned', graph: 'kron:16' })
+    expect(p).toMatchObject({
+      kernel: 'bfs-aligned',
+      graph: 'kron:16',
+      vertices: 65536,
+      edges: 1820242,
+      idBytes: 8,
+      source: 168,
+      launches: 5,
+      count: 146970,
+      bytes: 14855040,
+      bySize: { '32': 28128, '64': 14978, '96': 9320, '128': 94544, other: 0 },
+    })
+  })
+  it('4-B ids halve the useful bytes; the naive walk sends mostly 32-B reads', async () => {
+    const [e8, e4] = await Promise.all([
+      addon.predictGraph({ kernel: 'bfs-naive', graph: 'kron:12' }),
+      addon.predictGraph({ kernel: 'bfs-naive', graph: 'kron:12', idBytes: 4 }),
+    ])
+    expect(e4.usefulBytes * 2).toBe(e8.usefulBytes)
+    expect(e8.bySize['32'] / e8.count).toBeGreaterThan(0.9)
+  })
+  it('refuses bad requests and graphs with stable codes and one sentence, off the JS thread', async () => {
+    await expect(addon.predictGraph({ kernel: 'dfs' as never, graph: 'kron:8' })).rejects.toMatchObject({ code: 'PS_WORKLOAD_INVALID' })
+    await expect(addon.predictGraph({ kernel: 'bfs-naive', graph: 'kron:x' })).rejects.toMatchObject({
+      code: 'PS_GRAPH_BAD_SPEC',
+      message: expect.stringMatching(ONE_SENTENCE),
+    })
+    await expect(addon.predictGraph({ kernel: 'bfs-naive', graph: 'kron:8', source: 256 })).rejects.toMatchObject({ code: 'PS_GRAPH_BAD_SOURCE' })
+    await expect(addon.predictGraph({ kernel: 'bfs-naive', graph: 'file:/nonexistent.mtx' })).rejects.toMatchObject({
+      code: expect.stringMatching(/^PS_GRAPH_/),
+    })
+  })
 })
 
 describe('predict (traffic model in process)', () => {
@@ -90,6 +132,13 @@ describe.skipIf(GPU_SKIP !== '')(`GPU runs without a usable GPU${GPU_SKIP}`, () 
     expect(noGpu).toContain(err.code)
     expect(err.message).toMatch(ONE_SENTENCE)
     await expect(addon.gpuDevices()).rejects.toMatchObject({ code: expect.stringMatching(/^PS_GPU_(NOT_BUILT|NO_DEVICE)$/) })
+  })
+  it('gpuGraphRun answers PS_GPU_NOT_BUILT or PS_GPU_NO_DEVICE, and bad arguments PS_GPU_BAD_ARGUMENT', async () => {
+    const err = (await addon.gpuGraphRun({ kernel: 'bfs-aligned', graph: 'kron:8' }).promise.catch((e: unknown) => e)) as { code: string }
+    expect(noGpu).toContain(err.code)
+    await expect(addon.gpuGraphRun({ kernel: 'bfs-aligned', graph: 'kron:8', memory: 'tape' as never }).promise).rejects.toMatchObject({
+      code: expect.stringMatching(/^PS_GPU_(BAD_ARGUMENT|NOT_BUILT)$/),
+    })
   })
   it('gpuRun refuses bad arguments with PS_GPU_BAD_ARGUMENT before anything else', async () => {
     await expect(addon.gpuRun({ pattern: 'strided', bytes: 'many' } as never).promise).rejects.toMatchObject({ code: 'PS_GPU_BAD_ARGUMENT' })
