@@ -1,5 +1,5 @@
 /**
- * `pcie-scope bench --gpu|--twin --suite micro`: every kernel of a suite on one runner, with the
+ * `pcie-scope bench --gpu|--twin --suite micro|graph`: every kernel of a suite on one runner, with the
  * traffic model's predicted MRd count and size mix beside what was measured. --gpu: the CUDA
  * kernel's GB/s, its ratio to cudaMemcpy and to the link's 128-B ceiling. --twin: the MRds the
  * twin's probe counted against the prediction. A progress bar on a terminal's stderr; a table or
@@ -15,6 +15,7 @@ import type { Prediction } from '../native/addon.js'
 import { GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { SUITES, suiteKernels, type SuiteKernel, type SuiteName } from '../workload/suite.js'
 import { parseIntArg, parseSize } from './args.js'
+import { DEFAULT_GRAPH, GRAPH_MEMORIES, runGraphBench, type GraphBenchReport, type GraphMemory } from './bench-graph.js'
 import { createProgressBar } from './progress-bar.js'
 import type { CliDeps, CliIo } from './main.js'
 
@@ -101,6 +102,41 @@ export const formatBench = (r: BenchReport): string => {
   return `${title}\n\n${table(['kernel', 'predicted MRd', 'predicted sizes', 'probe MRd', 'probe sizes', 'match'], rows)}`
 }
 
+const f1 = (n: number): string => n.toFixed(1)
+
+export const formatGraphBench = (r: GraphBenchReport): string => {
+  const d = r.device
+  const g = `${r.graph} (${r.vertices ?? '?'} vertices, ${r.edges ?? '?'} directed edges, ${r.idBytes}-B ids, source ${r.bfsSource ?? '?'})`
+  const err = (row: GraphBenchReport['rows'][number]) => (row.error ? `FAILED [${row.error.code}] ${row.error.message}` : '')
+  if (r.source === 'gpu') {
+    const title = `suite graph on ${d ? `${d.name} (PCIe gen${d.pcieGen} x${d.pcieWidth})` : 'the GPU'}: BFS on ${g}`
+    const rows = r.rows.map((row) => {
+      const x = row.gpu
+      return [
+        row.kernel,
+        row.memory ?? '-',
+        String(row.predicted.count),
+        sizeMix(row.predicted.bySize),
+        x ? x.bfs.medianMs.toFixed(2) : '-',
+        x ? f2(x.gteps) : '-',
+        x ? f1(x.edgeGbps) : '-',
+        x ? (x.levels.ok ? 'ok' : `BAD (${x.levels.mismatches})`) : err(row),
+      ]
+    })
+    return `${title}\n\n${table(['kernel', 'edge list', 'predicted MRd', 'predicted sizes', 'BFS ms', 'GTEPS', 'edge GB/s', 'levels'], rows)}`
+  }
+  const rows = r.rows.map((row) => [
+    row.kernel,
+    String(row.predicted.launches),
+    String(row.predicted.count),
+    sizeMix(row.predicted.bySize),
+    row.probe ? String(row.probe.count) : '-',
+    row.probe ? sizeMix(row.probe.bySize) : '-',
+    row.probe ? (row.probe.matchesPrediction ? 'yes' : 'NO') : err(row),
+  ])
+  return `suite graph on the twin: BFS on ${g}\n\n${table(['kernel', 'launches', 'predicted MRd', 'predicted sizes', 'probe MRd', 'probe sizes', 'match'], rows)}`
+}
+
 const workloadOf = (k: SuiteKernel): Workload =>
   validateWorkload({
     pattern: k.pattern,
@@ -119,13 +155,65 @@ const FATAL = new Set([
   'PS_GPU_CANCELLED',
 ])
 
+interface BenchOptions {
+  gpu?: boolean
+  twin?: boolean
+  suite: SuiteName
+  bytes?: number
+  repeats?: number
+  json?: boolean
+  graph?: string
+  idBytes: '4' | '8'
+  memory?: GraphMemory
+}
+
+const benchGraph = async (
+  o: BenchOptions,
+  source: 'gpu' | 'twin',
+  io: CliIo,
+  setCode: (c: number) => void,
+  deps: CliDeps,
+): Promise<void> => {
+  if (o.bytes !== undefined) throw new PsError('PS_USAGE', '--bytes does not apply to --suite graph: the graph sets the bytes')
+  if (source === 'twin' && o.memory !== undefined) throw new PsError('PS_USAGE', '--memory only applies with --gpu')
+  const memories = o.memory ? [o.memory] : GRAPH_MEMORIES
+  const jobs = source === 'gpu' ? 3 * memories.length : 3
+  const bar = createProgressBar(io.stderr, !o.json && (io.stderrIsTTY ?? false), jobs)
+  let report: GraphBenchReport
+  try {
+    report = await runGraphBench(deps, {
+      source,
+      graph: o.graph ?? DEFAULT_GRAPH[source],
+      idBytes: o.idBytes === '4' ? 4 : 8,
+      memories,
+      ...(o.repeats !== undefined ? { repeats: o.repeats } : {}),
+      bar,
+    })
+  } finally {
+    bar.clear()
+  }
+  io.stdout(o.json ? JSON.stringify(report) + '\n' : formatGraphBench(report))
+  const bad = report.rows.some((r) => r.error || r.probe?.matchesPrediction === false || r.gpu?.levels.ok === false)
+  setCode(bad ? 1 : 0)
+}
+
 export const addBenchCommand = (program: Command, io: CliIo, setCode: (c: number) => void, deps: CliDeps): void => {
   program
     .command('bench')
     .description("run a suite of kernels on a GPU or on the twin, with the traffic model's prediction beside each measurement")
     .option('--gpu', 'run the CUDA kernels on this machine’s GPU (native addon built with CUDA)')
     .option('--twin', "run the workloads on the twin and compare its probe's MRd counts with the prediction")
-    .addOption(new Option('--suite <name>', 'kernels to run: micro = every pattern (x lane width)').choices(SUITES).default('micro'))
+    .addOption(
+      new Option('--suite <name>', 'kernels to run: micro = every pattern (x lane width); graph = every BFS kernel on --graph')
+        .choices(SUITES)
+        .default('micro'),
+    )
+    .option(
+      '--graph <spec>',
+      `suite graph: kron:S[:SEED], urand:S[:SEED] or file:PATH (default ${DEFAULT_GRAPH.gpu} on a GPU, ${DEFAULT_GRAPH.twin} on the twin)`,
+    )
+    .addOption(new Option('--id-bytes <n>', 'suite graph: bytes per neighbour id').choices(['4', '8']).default('8'))
+    .addOption(new Option('--memory <m>', 'suite graph, --gpu: one edge-list memory (default: each of them)').choices(GRAPH_MEMORIES))
     .option(
       '--bytes <n>',
       `useful bytes per kernel, suffixes K, M, G binary (default ${DEFAULT_BYTES.gpu / MiB}M on a GPU, ${DEFAULT_BYTES.twin / MiB}M on the twin)`,
@@ -133,10 +221,12 @@ export const addBenchCommand = (program: Command, io: CliIo, setCode: (c: number
     )
     .option('--repeats <n>', 'GPU: timed runs per kernel, median reported (default 10)', parseIntArg)
     .option('--json', 'print exactly one JSON object on stdout, no progress bar')
-    .action(async (o: { gpu?: boolean; twin?: boolean; suite: SuiteName; bytes?: number; repeats?: number; json?: boolean }) => {
+    .action(async (o: BenchOptions) => {
       if (o.gpu === o.twin) throw new PsError('PS_USAGE', 'give exactly one of --gpu and --twin')
       if (o.twin && o.repeats !== undefined) throw new PsError('PS_USAGE', '--repeats only applies with --gpu')
       const source = o.gpu ? 'gpu' : 'twin'
+      if (o.suite === 'graph') return benchGraph(o, source, io, setCode, deps)
+      if (o.graph !== undefined || o.memory !== undefined) throw new PsError('PS_USAGE', '--graph and --memory only apply to --suite graph')
       const bytes = o.bytes ?? DEFAULT_BYTES[source]
       const addon = deps.loadAddon()
       const kernels = suiteKernels(o.suite, bytes, addon.model.elementBytes)

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod'
 import { SIZE_KEYS } from '../core/size-classes.js'
+import { GRAPH_KERNELS } from '../core/generated.js'
 import { ELEMENT_BYTES, L1_LOADS, PATTERNS } from '../core/workload.js'
 
 const count = z.number().int().nonnegative()
@@ -92,6 +93,24 @@ export const DoneLineSchema = z.object({
   wallSeconds: z.number().nonnegative(),
 })
 
+/** A BFS kernel's done line: the graph it ran on instead of bytes and offset. */
+export const GraphDoneLineSchema = z.object({
+  event: z.literal('done'),
+  id: count,
+  pattern: z.enum(GRAPH_KERNELS),
+  graph: z.string().min(1),
+  vertices: count,
+  edges: count,
+  idBytes: z.union([z.literal(4), z.literal(8)]),
+  source: count,
+  launches: count,
+  mrd: z.object({ count, bySize: BySizeSchema, bytes: count }),
+  completions: count,
+  payloadErrors: count,
+  simCycles: count,
+  wallSeconds: z.number().nonnegative(),
+})
+
 export const ErrorLineSchema = z.object({
   event: z.literal('error'),
   message: z.string(),
@@ -101,11 +120,13 @@ export const ErrorLineSchema = z.object({
 export type TwinReadyLine = z.infer<typeof ReadyLineSchema>
 export type TwinTopology = z.infer<typeof TopologySchema>
 export type TwinDone = z.infer<typeof DoneLineSchema>
+export type TwinGraphDone = z.infer<typeof GraphDoneLineSchema>
 export type TwinErrorLine = z.infer<typeof ErrorLineSchema>
 
 export type TwinLine =
   | { kind: 'ready'; line: TwinReadyLine }
   | { kind: 'done'; line: TwinDone }
+  | { kind: 'graph-done'; line: TwinGraphDone }
   | { kind: 'error'; line: TwinErrorLine }
   | { kind: 'blank' }
   | { kind: 'invalid'; text: string; reason: string }
@@ -125,6 +146,14 @@ export const parseTwinLine = (raw: string): TwinLine => {
   const event = typeof value === 'object' && value !== null ? (value as { event?: unknown }).event : undefined
   if (event !== 'ready' && event !== 'done' && event !== 'error')
     return { kind: 'invalid', text, reason: `unknown event ${JSON.stringify(event)}` }
+  // a done line names a micro pattern or a graph kernel; the pattern says which schema applies
+  const pattern = (value as { pattern?: unknown }).pattern
+  if (event === 'done' && (GRAPH_KERNELS as readonly unknown[]).includes(pattern)) {
+    const g = GraphDoneLineSchema.safeParse(value)
+    if (g.success) return { kind: 'graph-done', line: g.data }
+    const reason = g.error.issues.map((i) => `${i.path.join('.') || '(line)'}: ${i.message}`).join('; ')
+    return { kind: 'invalid', text, reason: `malformed done line: ${reason}` }
+  }
   const r = SCHEMAS[event].safeParse(value)
   if (!r.success) {
     const reason = r.error.issues.map((i) => `${i.path.join('.') || '(line)'}: ${i.message}`).join('; ')

@@ -3,7 +3,8 @@
  * traffic model) and speaks its stdin/stdout JSON-lines protocol (docs/contracts.md §3).
  *
  *   stdout: {"event":"ready","pty":"/dev/pts/N","clockHz":…} first, then "done" / "error" lines
- *   stdin:  `run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]`, `quit` (EOF = quit)
+ *   stdin:  `run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]`, `run ID KERNEL GRAPH ID_BYTES SOURCE|- L1`
+ *           (a BFS kernel), `quit` (EOF = quit)
  *
  * Runs are sent one at a time and matched on their id. The child exiting rejects pending runs
  * with PS_TWIN_EXITED and emits 'exit'; whoever owns the twin closes the serial port then
@@ -16,9 +17,10 @@ import { join, relative } from 'node:path'
 import { createInterface } from 'node:readline'
 import { PsError } from '../core/errors.js'
 import { createLogger } from '../util/log.js'
-import { parseTwinLine, type TwinDone, type TwinTopology } from './twin-lines.js'
+import { parseTwinLine, type TwinDone, type TwinGraphDone, type TwinTopology } from './twin-lines.js'
 import { Mutex } from '../util/mutex.js'
 import { packageRoot } from '../util/package-root.js'
+import { GRAPH_ID_BYTES_DEFAULT, L1_LOAD_DEFAULT, type GraphKernelName } from '../core/generated.js'
 import { elementBytesOf, l1Of, type ElementBytes, type L1LoadName, type PatternName } from '../core/workload.js'
 import type { PcieLinkInfo } from '../core/link.js'
 
@@ -69,6 +71,16 @@ export interface TwinOptions {
   closeGraceMs?: number
 }
 
+/** A BFS kernel on a graph (the twin's `run ID KERNEL GRAPH ID_BYTES SOURCE|- L1` line). */
+export interface TwinGraphRunRequest {
+  kernel: GraphKernelName
+  /** kron:S[:SEED], urand:S[:SEED] or file:PATH (no spaces: it is one stdin word) */
+  graph: string
+  idBytes?: 4 | 8
+  source?: number
+  l1?: L1LoadName
+}
+
 export interface TwinRunRequest {
   pattern: PatternName
   bytes: number
@@ -100,7 +112,7 @@ export const locateTwin = (binaryPath?: string): string => {
 
 interface PendingRun {
   id: number
-  resolve: (d: TwinDone) => void
+  resolve: (d: TwinDone | TwinGraphDone) => void
   reject: (e: Error) => void
   cleanup: () => void
 }
@@ -249,14 +261,33 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
 
   /** Run one workload in the traffic model; resolves with its done line. Runs are serialised. */
   run(req: TwinRunRequest, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<TwinDone> {
-    return this.runLock.run(() => this.runNow(req, opts))
+    const extra = req.elementBytes !== undefined || req.l1 !== undefined ? ` ${elementBytesOf(req)} ${l1Of(req)}` : ''
+    return this.runLock.run(() =>
+      this.runNow((id) => `run ${id} ${req.pattern} ${req.bytes} ${req.offset}${extra}`, opts).then((d) => {
+        if ('graph' in d) throw new PsError('PS_TWIN_PROTOCOL', `the twin answered run ${d.id} with a graph kernel's done line`)
+        return d
+      }),
+    )
   }
 
-  private runNow(req: TwinRunRequest, opts: { signal?: AbortSignal; timeoutMs?: number }): Promise<TwinDone> {
+  /** Run one BFS kernel on a graph through the twin; resolves with its done line. Runs are serialised. */
+  runGraph(req: TwinGraphRunRequest, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<TwinGraphDone> {
+    if (/\s/.test(req.graph))
+      return Promise.reject(new PsError('PS_WORKLOAD_INVALID', `a graph spec has no spaces: ${JSON.stringify(req.graph)}`))
+    const tail = `${req.idBytes ?? GRAPH_ID_BYTES_DEFAULT} ${req.source ?? '-'} ${req.l1 ?? L1_LOAD_DEFAULT}`
+    return this.runLock.run(() =>
+      this.runNow((id) => `run ${id} ${req.kernel} ${req.graph} ${tail}`, opts).then((d) => {
+        if (!('graph' in d)) throw new PsError('PS_TWIN_PROTOCOL', `the twin answered graph run ${d.id} with a micro pattern's done line`)
+        return d
+      }),
+    )
+  }
+
+  private runNow(command: (id: number) => string, opts: { signal?: AbortSignal; timeoutMs?: number }): Promise<TwinDone | TwinGraphDone> {
     if (this.exitInfo) return Promise.reject(this.exitedError())
     if (opts.signal?.aborted) return Promise.reject(abortError(opts.signal))
     const id = this.nextId++
-    return new Promise<TwinDone>((resolve, reject) => {
+    return new Promise<TwinDone | TwinGraphDone>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined
       const onAbort = () => {
         // the twin cannot cancel a run: its done line will be ignored
@@ -276,8 +307,7 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
           reject(new PsError('PS_WORKLOAD_TIMEOUT', `the twin did not finish run ${id} within ${opts.timeoutMs} ms`))
         }, opts.timeoutMs)
       }
-      const extra = req.elementBytes !== undefined || req.l1 !== undefined ? ` ${elementBytesOf(req)} ${l1Of(req)}` : ''
-      const line = `run ${id} ${req.pattern} ${req.bytes} ${req.offset}${extra}\n`
+      const line = `${command(id)}\n`
       log.debug(() => `stdin: ${line.trim()}`)
       this.child.stdin.write(line)
     })
@@ -331,7 +361,8 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
       case 'blank':
       case 'ready':
         return
-      case 'done': {
+      case 'done':
+      case 'graph-done': {
         const p = this.pending.get(parsed.line.id)
         if (!p) return log.debug(() => `done line for unknown run ${parsed.line.id}`)
         p.cleanup()

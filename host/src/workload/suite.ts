@@ -5,7 +5,8 @@
 import { PsError } from '../core/errors.js'
 import { defaultOffset, PATTERNS, type PatternName } from '../core/workload.js'
 
-export const SUITES = ['micro'] as const
+/** micro: the spec patterns (this module); graph: the spec's BFS kernels on one graph (cli/bench-graph.ts) */
+export const SUITES = ['micro', 'graph'] as const
 export type SuiteName = (typeof SUITES)[number]
 
 /** One entry of a suite: its name in tables ("strided e4") and the workload fields. */
@@ -20,7 +21,7 @@ export interface SuiteKernel {
 
 /** The kernels of `suite` for `bytes` useful bytes each; widths that `bytes` is no multiple of are left out. */
 export const suiteKernels = (suite: SuiteName, bytes: number, elementBytes: readonly number[]): SuiteKernel[] => {
-  if (!SUITES.includes(suite)) throw new PsError('PS_USAGE', `unknown suite ${String(suite)}: one of ${SUITES.join(', ')}`)
+  if (suite !== 'micro') throw new PsError('PS_USAGE', `suite ${String(suite)} has no byte-range kernels: micro is the one that has`)
   const widths = elementBytes.length > 0 ? elementBytes : [4]
   const varied = widths.length > 1
   return PATTERNS.flatMap((pattern) =>

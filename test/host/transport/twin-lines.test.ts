@@ -50,6 +50,31 @@ describe('parseTwinLine', () => {
       reason: expect.stringMatching(/simCycles/),
     })
   })
+  it("tells a BFS kernel's done line by its pattern, with the graph instead of bytes and offset", () => {
+    const g = {
+      event: 'done',
+      id: 0,
+      pattern: 'bfs-aligned',
+      graph: 'kron:8',
+      vertices: 256,
+      edges: 4192,
+      idBytes: 8,
+      source: 233,
+      launches: 4,
+      mrd: { count: 451, bySize: { '32': 135, '64': 108, '96': 55, '128': 153, other: 0 }, bytes: 36096 },
+      completions: 451,
+      payloadErrors: 0,
+      simCycles: 1041,
+      wallSeconds: 0.00054,
+    }
+    expect(parseTwinLine(JSON.stringify(g))).toEqual({ kind: 'graph-done', line: g })
+    expect(parseTwinLine(JSON.stringify({ ...g, idBytes: 2 }))).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringMatching(/malformed done line: idBytes/),
+    })
+    // a micro pattern with a graph's fields is still a micro done line, judged by that schema
+    expect(parseTwinLine(JSON.stringify({ ...g, pattern: 'strided' }))).toMatchObject({ kind: 'invalid' })
+  })
   it('refuses a ready line without its pty or clock', () => {
     expect(parseTwinLine('{"event":"ready","clockHz":250000000}')).toMatchObject({
       kind: 'invalid',
