@@ -1,5 +1,5 @@
 /**
- * The recording commands: `ls`, `info` and `export`. Results on stdout (one JSON object with
+ * The recording commands: `ls`, `info`, `export` and `query`. Results on stdout (one JSON object with
  * --json; an export's bytes), notes on stderr.
  */
 import { createWriteStream } from 'node:fs'
@@ -11,11 +11,16 @@ import { Option, type Command } from 'commander'
 import { PsError } from '../core/errors.js'
 import { RECORD_TYPES } from '../capture/format.js'
 import { describeCapture, listCaptures, openCapture, type CaptureDescription, type CaptureSummary } from '../capture/catalog.js'
-import { EXPORT_FORMATS, exportCapture, type ExportFormat } from '../capture/export.js'
+import { ALL_EXPORT_FORMATS, exportCapture, isFileFormat, type ExportFormat, type FileExportFormat } from '../capture/export.js'
+import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../capture/tables.js'
 import { defaultCaptureRoot, resolveCaptureArg } from '../capture/names.js'
 import { newReadStats, type ReadStats } from '../capture/reader.js'
 import type { Workload } from '../core/workload.js'
 import type { CliIo } from './main.js'
+
+// DuckDB's native binding is loaded only by the commands that use it: every other command starts
+// without it (it adds about a second to a cold start)
+const duckdb = () => import('../capture/duckdb.js')
 
 export const ROOT_HELP = 'capture root (default: $PCIE_SCOPE_CAPTURES, else ./captures)'
 export const CAPTURE_ARG_HELP = 'a capture name under the root, or a path to a capture directory (with a /)'
@@ -39,7 +44,7 @@ const probeSpan = (s: number): string => {
   return `${Number((s * scale).toPrecision(4))} ${unit}`
 }
 
-const table = (rows: string[][]): string => {
+export const table = (rows: string[][]): string => {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n'
 }
@@ -149,19 +154,57 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
 
   program
     .command('export')
-    .description('export a capture: csv (a row per snapshot), jsonl (the records) or perfetto (trace-event JSON)')
+    .description(
+      'export a capture: csv (a row per snapshot), jsonl (the records), perfetto (trace-event JSON) or parquet (one table, needs -o)',
+    )
     .argument('<capture>', CAPTURE_ARG_HELP)
-    .addOption(new Option('--format <format>', 'output format').choices(EXPORT_FORMATS).makeOptionMandatory())
+    .addOption(new Option('--format <format>', 'output format').choices(ALL_EXPORT_FORMATS).makeOptionMandatory())
     .option('-o, --output <file>', 'write to a file instead of stdout')
+    .addOption(new Option('--table <name>', 'parquet: the table to write').choices(TABLE_NAMES).default(DEFAULT_PARQUET_TABLE))
     .option('--dir <root>', ROOT_HELP)
-    .action(async (arg: string, o: { format: ExportFormat; output?: string; dir?: string }) => {
+    .action(async (arg: string, o: { format: ExportFormat | FileExportFormat; output?: string; table: string; dir?: string }) => {
       const capture = await openCapture(resolveCaptureArg(arg, captureRoot(o.dir)))
       const stats = newReadStats()
-      const chunks = exportCapture(capture, o.format, stats)
-      if (o.output !== undefined) await writeFileFrom(resolve(o.output), chunks)
-      else await writeStdoutFrom(io, chunks)
+      if (isFileFormat(o.format)) {
+        if (o.output === undefined) throw new PsError('PS_USAGE', `${o.format} is a binary file format: give -o FILE`)
+        const { exportParquet } = await import('../capture/export-parquet.js')
+        await exportParquet(capture, o.table, resolve(o.output), stats)
+      } else {
+        const chunks = exportCapture(capture, o.format, stats)
+        if (o.output !== undefined) await writeFileFrom(resolve(o.output), chunks)
+        else await writeStdoutFrom(io, chunks)
+      }
+      const skipped = skippedText(stats)
+      if (skipped) io.stderr(`pcie-scope: ${capture.manifest.name} (${capture.status}): skipped ${skipped}\n`)
+      setCode(0)
+    })
+
+  program
+    .command('query')
+    .description(`run SQL over a capture with DuckDB; tables: ${TABLE_NAMES.join(', ')} (docs/contracts.md §5.2)`)
+    .argument('<capture>', CAPTURE_ARG_HELP)
+    .argument('<sql>', 'one SQL statement, e.g. "select count(*) from snapshots"')
+    .option('--dir <root>', ROOT_HELP)
+    .option('--json', 'print exactly one JSON object on stdout: {columns, types, rows}')
+    .action(async (arg: string, sql: string, o: { dir?: string; json?: boolean }) => {
+      const capture = await openCapture(resolveCaptureArg(arg, captureRoot(o.dir)))
+      const stats = newReadStats()
+      const { loadCapture, runQuery } = await duckdb()
+      const loaded = await loadCapture(capture, stats)
+      try {
+        const r = await runQuery(loaded, sql)
+        io.stdout(o.json ? JSON.stringify(r) + '\n' : formatQuery(r.columns, r.rows))
+      } finally {
+        loaded.close()
+      }
       const skipped = skippedText(stats)
       if (skipped) io.stderr(`pcie-scope: ${capture.manifest.name} (${capture.status}): skipped ${skipped}\n`)
       setCode(0)
     })
 }
+
+const cellText = (v: unknown): string => (v === null || v === undefined ? 'NULL' : typeof v === 'object' ? JSON.stringify(v) : String(v))
+
+/** A query's result as an aligned table, with the row count below it. */
+export const formatQuery = (columns: string[], rows: unknown[][]): string =>
+  (columns.length ? table([columns, ...rows.map((r) => r.map(cellText))]) : '') + `(${rows.length} row${rows.length === 1 ? '' : 's'})\n`

@@ -123,6 +123,43 @@ describe('pcie-scope export', () => {
   })
 })
 
+describe('pcie-scope export --format parquet and query', () => {
+  it('parquet needs -o; with it, writes the chosen table that query-by-DuckDB reads back', async () => {
+    const root = rootWithCaptures()
+    const refused = await run('export', 'done', '--dir', root, '--format', 'parquet')
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/\[PS_USAGE\]: .*-o FILE/)
+    const out = join(tempRoot(), 'runs.parquet')
+    expect(await run('export', 'done', '--dir', root, '--format', 'parquet', '--table', 'runs', '-o', out)).toMatchObject({
+      code: 0,
+      stdout: '',
+    })
+    const q = await run('query', 'done', '--dir', root, '--json', `select pattern, probe_to from read_parquet('${out}')`)
+    expect(q.code).toBe(0)
+    expect(JSON.parse(q.stdout).rows).toEqual([['merged-aligned', 17_000]])
+  })
+
+  it('query prints a table with a row count; --json one object with columns, types and rows', async () => {
+    const root = rootWithCaptures()
+    const sql = 'select count(*) as n, max(mrd_128) as reads from snapshots'
+    const text = await run('query', 'done', '--dir', root, sql)
+    expect(text.code).toBe(0)
+    expect(text.stdout).toBe('n  reads\n8  512\n(1 row)\n')
+    const json = await run('query', 'done', '--dir', root, '--json', sql)
+    expect(JSON.parse(json.stdout)).toEqual({ columns: ['n', 'reads'], types: ['BIGINT', 'BIGINT'], rows: [[8, 512]] })
+  })
+
+  it("query over a killed capture says what it skipped; bad SQL exits 2 with DuckDB's words", async () => {
+    const root = rootWithCaptures()
+    const r = await run('query', 'killed', '--dir', root, 'select count(*) from snapshots')
+    expect(r.stdout).toContain('8')
+    expect(r.stderr).toMatch(/skipped 1 torn line/)
+    const bad = await run('query', 'done', '--dir', root, 'select nope from snapshots')
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/\[PS_USAGE\]: query failed: .*"nope"/)
+  })
+})
+
 describe('pcie-scope capture --out: refused before the twin starts', () => {
   // were the twin started, these would fail with PS_TWIN_NOT_BUILT instead
   const saved = process.env['PCIE_SCOPE_TWIN']
