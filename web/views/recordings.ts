@@ -1,6 +1,6 @@
 /**
  * Recordings: the captures under the server's capture root (the session it records into marked),
- * each downloadable as CSV, JSONL or Perfetto trace, the exports of `pcie-scope export`. The
+ * each downloadable as CSV, JSONL, Perfetto trace or VCD, the exports of `pcie-scope export`. The
  * list is fetched on mount, after every run and on Refresh.
  */
 import type { RecordingsListing } from '../../host/src/core/wire.js'
@@ -12,6 +12,7 @@ const FORMATS = [
   { format: 'csv', label: 'CSV', ext: 'csv' },
   { format: 'jsonl', label: 'JSONL', ext: 'jsonl' },
   { format: 'perfetto', label: 'Perfetto', ext: 'perfetto.json' },
+  { format: 'vcd', label: 'VCD', ext: 'vcd' },
 ] as const
 
 export function recordingsView(): View {

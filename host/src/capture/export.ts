@@ -6,9 +6,10 @@ import type { OpenedCapture } from './catalog.js'
 import { exportCsv } from './export-csv.js'
 import { exportJsonl } from './export-jsonl.js'
 import { exportPerfetto } from './export-perfetto.js'
+import { exportVcd } from './export-vcd.js'
 import { readRecords, type ReadStats } from './reader.js'
 
-export const EXPORT_FORMATS = ['csv', 'jsonl', 'perfetto'] as const
+export const EXPORT_FORMATS = ['csv', 'jsonl', 'perfetto', 'vcd'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 export const FILE_EXPORT_FORMATS = ['parquet'] as const
 export type FileExportFormat = (typeof FILE_EXPORT_FORMATS)[number]
@@ -26,5 +27,7 @@ export const exportCapture = (capture: OpenedCapture, format: ExportFormat, stat
       return exportJsonl(records)
     case 'perfetto':
       return exportPerfetto(capture, records)
+    case 'vcd':
+      return exportVcd(capture, records)
   }
 }

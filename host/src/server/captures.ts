@@ -1,6 +1,6 @@
 /**
  * GET /api/captures, GET /api/captures/:name and GET /api/captures/:name/export?format=csv|jsonl|
- * perfetto (a download, as `pcie-scope export` writes it): the recordings under the server's capture
+ * perfetto|vcd (a download, as `pcie-scope export` writes it): the recordings under the server's capture
  * root. A name is one checked path component (400 PS_CAPTURE_NAME_INVALID otherwise), so a
  * request can never read outside the root; an unknown one is 404 PS_CAPTURE_NOT_FOUND.
  */
@@ -16,6 +16,7 @@ const EXPORT_TYPES: Record<ExportFormat, { type: string; ext: string }> = {
   csv: { type: 'text/csv; charset=utf-8', ext: 'csv' },
   jsonl: { type: 'application/x-ndjson; charset=utf-8', ext: 'jsonl' },
   perfetto: { type: 'application/json; charset=utf-8', ext: 'perfetto.json' },
+  vcd: { type: 'text/x-vcd; charset=utf-8', ext: 'vcd' },
 }
 
 export interface CapturesDeps {

@@ -116,6 +116,12 @@ describe('pcie-scope export', () => {
     expect(readdirSync(join(out, '..'))).toEqual(['trace.json'])
   })
 
+  it('vcd to stdout: a VCD header with the probe clock as timescale', async () => {
+    const r = await run('export', 'done', '--dir', rootWithCaptures(), '--format', 'vcd')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/\$timescale 1 ns \$end[\s\S]*\$var wire 32 \S+ mrd_count \[31:0\] \$end[\s\S]*\$enddefinitions \$end/)
+  })
+
   it('exits 2 on a missing or unknown --format', async () => {
     const root = rootWithCaptures()
     expect((await run('export', 'done', '--dir', root)).code).toBe(2)
