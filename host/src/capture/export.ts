@@ -11,7 +11,7 @@ import { readRecords, type ReadStats } from './reader.js'
 
 export const EXPORT_FORMATS = ['csv', 'jsonl', 'perfetto', 'vcd'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
-export const FILE_EXPORT_FORMATS = ['parquet'] as const
+export const FILE_EXPORT_FORMATS = ['parquet', 'pcapng'] as const
 export type FileExportFormat = (typeof FILE_EXPORT_FORMATS)[number]
 export const ALL_EXPORT_FORMATS = [...EXPORT_FORMATS, ...FILE_EXPORT_FORMATS] as const
 

@@ -28,7 +28,8 @@ export const runRecordedCapture = async (
   session: DeviceSession,
   workload: Workload,
   dir: string,
-  opts: Omit<CaptureOptions, 'onRunStart'> & { writer?: CaptureWriterOptions } = {},
+  /** frames: also record every raw frame of the link (for the pcapng export) */
+  opts: Omit<CaptureOptions, 'onRunStart'> & { writer?: CaptureWriterOptions; frames?: boolean } = {},
 ): Promise<RecordedCapture> => {
   const w = validateWorkload(workload)
   const writer = CaptureWriter.create(
@@ -44,6 +45,7 @@ export const runRecordedCapture = async (
   session.client.on('snapshot', onSnapshot)
   session.client.on('interval', onInterval)
   session.client.on('disconnect', onDisconnect)
+  const unwatch = opts.frames ? session.client.watchRawFrames((f) => rec.frame(f.dir, f.at, f.bytes)) : () => undefined
   let started = false
   let result: CaptureResult
   try {
@@ -62,6 +64,7 @@ export const runRecordedCapture = async (
     session.client.off('snapshot', onSnapshot)
     session.client.off('interval', onInterval)
     session.client.off('disconnect', onDisconnect)
+    unwatch()
   }
   rec.run(RUN_ID, 'capture', w, { probeWindow: result.probeWindow, result })
   const recordingError = rec.close('complete')

@@ -206,6 +206,16 @@ export const TABLES: readonly TableDef[] = [
     columns: [big('at_ms'), big('from_ms'), big('to_ms'), ...[text('reason_code'), text('reason_message')]],
     rows: (r) => (r.t === 'gap' ? [[r.at, r.from, r.to, ...errorCells(r.reason)]] : []),
   },
+  {
+    name: 'frames',
+    record: 'frame',
+    columns: [big('at_ms'), text('dir'), big('frame_type'), big('seq'), big('length'), text('data_hex')],
+    rows: (r) => {
+      if (r.t !== 'frame') return []
+      const b = Buffer.from(r.data, 'base64')
+      return [[r.at, r.dir, b.length > 0 ? b[0]! : null, b.length >= 3 ? b.readUInt16LE(1) : null, b.length, b.toString('hex')]]
+    },
+  },
 ]
 
 export const TABLE_NAMES = TABLES.map((t) => t.name)

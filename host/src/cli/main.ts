@@ -2,12 +2,14 @@
  * pcie-scope command line.
  *
  *   pcie-scope capture [--twin | --gpu --port PATH] --pattern NAME [--bytes N] [--offset B] [--element-bytes E] [--l1 ideal|bypass] [--latency-cycles N | --latency-ns N] [--cpl-split B]
- *                      [--sample-us N] [--filter BASE:LIMIT] [--out DIR] [--json]
+ *                      [--sample-us N] [--filter BASE:LIMIT] [--out DIR [--frames]] [--json]
  *   pcie-scope bench   --gpu | --twin [--suite micro] [--bytes N] [--repeats N] [--json]
  *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--dir ROOT | --no-record]
  *   pcie-scope ls      [--dir ROOT] [--json]
  *   pcie-scope info    CAPTURE [--dir ROOT] [--json]
- *   pcie-scope export  CAPTURE --format csv|jsonl|perfetto [-o FILE] [--dir ROOT]
+ *   pcie-scope export  CAPTURE --format csv|jsonl|perfetto|vcd [-o FILE] [--dir ROOT]
+ *   pcie-scope export  CAPTURE --format parquet [--table NAME] | pcapng  -o FILE [--dir ROOT]
+ *   pcie-scope query   CAPTURE SQL [--json] [--dir ROOT]
  *
  * stdout carries results only (one JSON object with --json); progress and diagnostics go to
  * stderr. Exit codes: 0 ok, 1 failure, 2 usage error.
@@ -271,6 +273,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
     )
     .option('--filter <base:limit>', 'count only reads whose address lies in [BASE, LIMIT] (byte addresses, 0x hex allowed)', parseFilter)
     .option('--out <dir>', `record the capture into this directory (${CAPTURE_ARG_HELP}); it must not exist or be empty`)
+    .option('--frames', 'with --out: also record every raw frame of the UART link (for export --format pcapng)')
     .option('--dir <root>', ROOT_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
     .action(
@@ -289,6 +292,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           sampleUs?: number
           filter?: { base: number; limit: number }
           out?: string
+          frames?: boolean
           dir?: string
           json?: boolean
         },
@@ -318,6 +322,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           )
         }
         if (o.dir !== undefined && o.out === undefined) throw new PsError('PS_USAGE', '--dir only applies with --out')
+        if (o.frames && o.out === undefined) throw new PsError('PS_USAGE', '--frames only applies with --out')
         const outDir = o.out === undefined ? undefined : resolveCaptureArg(o.out, captureRoot(o.dir))
         if (outDir !== undefined) checkCaptureDirFree(outDir) // before the twin starts
         const progress = (m: string) => io.stderr(`pcie-scope: ${m}\n`)
@@ -360,7 +365,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
             return
           }
           progress(`recording into ${outDir}`)
-          const rc = await runRecordedCapture(session, workload, outDir, opts)
+          const rc = await runRecordedCapture(session, workload, outDir, { ...opts, frames: o.frames === true })
           io.stdout(o.json ? JSON.stringify(rc.result) + '\n' : formatCapture(rc.result, session.path))
           // the measurement stands; a recording that failed on the way is still a failure
           if (rc.recordingError) throw rc.recordingError

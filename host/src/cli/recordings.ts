@@ -10,11 +10,19 @@ import { pipeline } from 'node:stream/promises'
 import { Option, type Command } from 'commander'
 import { PsError } from '../core/errors.js'
 import { RECORD_TYPES } from '../capture/format.js'
-import { describeCapture, listCaptures, openCapture, type CaptureDescription, type CaptureSummary } from '../capture/catalog.js'
+import {
+  describeCapture,
+  listCaptures,
+  openCapture,
+  type CaptureDescription,
+  type CaptureSummary,
+  type OpenedCapture,
+} from '../capture/catalog.js'
 import { ALL_EXPORT_FORMATS, exportCapture, isFileFormat, type ExportFormat, type FileExportFormat } from '../capture/export.js'
 import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../capture/tables.js'
 import { defaultCaptureRoot, resolveCaptureArg } from '../capture/names.js'
-import { newReadStats, type ReadStats } from '../capture/reader.js'
+import { newReadStats, readRecords, type ReadStats } from '../capture/reader.js'
+import { exportPcapng } from '../capture/export-pcapng.js'
 import type { Workload } from '../core/workload.js'
 import type { CliIo } from './main.js'
 
@@ -101,7 +109,7 @@ export const formatInfo = (d: CaptureDescription): string => {
  * Write chunks to a file: into a temporary name first, renamed at the end, so a failed export
  * never leaves a file that looks whole.
  */
-const writeFileFrom = async (file: string, chunks: AsyncIterable<string>): Promise<void> => {
+const writeFileFrom = async (file: string, chunks: AsyncIterable<string | Buffer>): Promise<void> => {
   const temp = `${file}.${process.pid}.tmp`
   try {
     await pipeline(Readable.from(chunks), createWriteStream(temp))
@@ -125,6 +133,24 @@ const writeStdoutFrom = async (io: CliIo, chunks: AsyncIterable<string>): Promis
     }
   }
   if (block) await write(block)
+}
+
+/** The binary formats: Parquet through DuckDB, pcapng of the recorded raw frames. */
+const exportToFile = async (capture: OpenedCapture, format: FileExportFormat, table: string, file: string, stats: ReadStats) => {
+  if (format === 'parquet') {
+    const { exportParquet } = await import('../capture/export-parquet.js')
+    await exportParquet(capture, table, file, stats)
+    return
+  }
+  const counts = { frames: 0 }
+  await writeFileFrom(file, exportPcapng(capture, readRecords(capture.dir, { stats }), counts))
+  if (counts.frames === 0) {
+    await rm(file, { force: true })
+    throw new PsError(
+      'PS_CAPTURE_NO_FRAMES',
+      `${capture.manifest.name} holds no raw frames: record with \`pcie-scope capture --out DIR --frames\``,
+    )
+  }
 }
 
 export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: number) => void): void => {
@@ -155,7 +181,7 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
   program
     .command('export')
     .description(
-      'export a capture: csv (a row per snapshot), jsonl (the records), perfetto (trace-event JSON) or parquet (one table, needs -o)',
+      'export a capture: csv (a row per snapshot), jsonl (the records), perfetto (trace-event JSON), vcd (interval samples); parquet (one table) and pcapng (raw frames, with wireshark/pcie_scope.lua) need -o',
     )
     .argument('<capture>', CAPTURE_ARG_HELP)
     .addOption(new Option('--format <format>', 'output format').choices(ALL_EXPORT_FORMATS).makeOptionMandatory())
@@ -167,8 +193,7 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
       const stats = newReadStats()
       if (isFileFormat(o.format)) {
         if (o.output === undefined) throw new PsError('PS_USAGE', `${o.format} is a binary file format: give -o FILE`)
-        const { exportParquet } = await import('../capture/export-parquet.js')
-        await exportParquet(capture, o.table, resolve(o.output), stats)
+        await exportToFile(capture, o.format, o.table, resolve(o.output), stats)
       } else {
         const chunks = exportCapture(capture, o.format, stats)
         if (o.output !== undefined) await writeFileFrom(resolve(o.output), chunks)

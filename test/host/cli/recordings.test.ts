@@ -67,7 +67,7 @@ describe('pcie-scope info', () => {
     const byName = await run('info', 'killed', '--dir', root)
     expect(byName.code).toBe(0)
     expect(byName.stdout).toMatch(/^status\s+interrupted \(the writer \(pid \d+/m)
-    expect(byName.stdout).toMatch(/^records\s+11: 8 snapshot, 0 interval, 1 run-start, 1 run, 1 device, 0 mark, 0 gap$/m)
+    expect(byName.stdout).toMatch(/^records\s+11: 8 snapshot, 0 interval, 1 run-start, 1 run, 1 device, 0 mark, 0 gap, 0 frame$/m)
     expect(byName.stdout).toMatch(/^skipped\s+1 torn line$/m)
     expect(byName.stdout).toMatch(/^probe\s+probe id 0x50435343, firmware 0x0100/m)
     const byPath = await run('info', join(root, 'done'), '--json')
@@ -122,6 +122,14 @@ describe('pcie-scope export', () => {
     expect(r.stdout).toMatch(/\$timescale 1 ns \$end[\s\S]*\$var wire 32 \S+ mrd_count \[31:0\] \$end[\s\S]*\$enddefinitions \$end/)
   })
 
+  it('pcapng of a capture recorded without --frames: PS_CAPTURE_NO_FRAMES, and no file left behind', async () => {
+    const out = join(tempRoot(), 'link.pcapng')
+    const r = await run('export', 'done', '--dir', rootWithCaptures(), '--format', 'pcapng', '-o', out)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/\[PS_CAPTURE_NO_FRAMES\]: done holds no raw frames: record with `pcie-scope capture --out DIR --frames`/)
+    expect(readdirSync(join(out, '..'))).toEqual([])
+  })
+
   it('exits 2 on a missing or unknown --format', async () => {
     const root = rootWithCaptures()
     expect((await run('export', 'done', '--dir', root)).code).toBe(2)
@@ -172,6 +180,13 @@ describe('pcie-scope capture --out: refused before the twin starts', () => {
   afterEach(() => {
     if (saved === undefined) delete process.env['PCIE_SCOPE_TWIN']
     else process.env['PCIE_SCOPE_TWIN'] = saved
+  })
+
+  it('--frames without --out: exit 2', async () => {
+    process.env['PCIE_SCOPE_TWIN'] = '/nonexistent/pcie-scope-twin'
+    const r = await run('capture', '--twin', '--pattern', 'strided', '--frames')
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('--frames only applies with --out')
   })
 
   it('a name that would leave the root: exit 2', async () => {
