@@ -38,8 +38,12 @@ const appendCell = (a: DuckDBAppender, type: ColumnType, v: Cell): void => {
 const duckError = (what: string, e: unknown): PsError =>
   new PsError('PS_CAPTURE_IO', `${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
 
-/** Read every record of a capture into fresh tables; `stats` fills in as reading goes on. */
-export const loadCapture = async (capture: OpenedCapture, stats?: ReadStats): Promise<LoadedCapture> => {
+/**
+ * Read every record of a capture into fresh tables; `stats` fills in as reading goes on. `only`
+ * names the tables to fill (the others are created empty): appending is most of the cost, so an
+ * export of one table skips the rest.
+ */
+export const loadCapture = async (capture: OpenedCapture, stats?: ReadStats, only?: readonly string[]): Promise<LoadedCapture> => {
   const instance = await DuckDBInstance.create(':memory:')
   const connection = await instance.connect()
   const close = () => {
@@ -57,7 +61,7 @@ export const loadCapture = async (capture: OpenedCapture, stats?: ReadStats): Pr
     const clockHz = capture.manifest.probe.clockHz
     for await (const r of readRecords(capture.dir, stats ? { stats } : {})) {
       const table = tableOf(r.t)
-      if (!table) continue
+      if (!table || (only && !only.includes(table.name))) continue
       const a = appenders.get(table.name)!
       for (const row of table.rows(r, clockHz)) {
         table.columns.forEach((c, i) => appendCell(a, c.type, row[i] ?? null))

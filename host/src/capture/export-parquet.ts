@@ -15,7 +15,7 @@ export const exportParquet = async (capture: OpenedCapture, table: string, file:
   if (!TABLE_NAMES.includes(table)) {
     throw new PsError('PS_USAGE', `no table ${table}: one of ${TABLE_NAMES.join(', ')}`)
   }
-  const loaded = await loadCapture(capture, stats)
+  const loaded = await loadCapture(capture, stats, [table])
   const temp = `${file}.${process.pid}.tmp`
   try {
     await copyToParquet(loaded, table, temp)

@@ -9,12 +9,12 @@ import type { Workload } from '../core/workload.js'
 import { validateWorkload } from '../core/workload-schema.js'
 import type { DeviceSession } from '../device/session.js'
 import { runCapture, type CaptureOptions, type CaptureResult } from './capture.js'
+import { CAPTURE_RUN_ID } from './live-records.js'
 import { Recorder, recordError } from './recorder.js'
 import { CaptureWriter, type CaptureWriterOptions } from './writer.js'
 import type { PsError } from '../core/errors.js'
 
-/** the one run of a scripted capture */
-const RUN_ID = 1
+const RUN_ID = CAPTURE_RUN_ID
 
 export interface RecordedCapture {
   result: CaptureResult
@@ -29,7 +29,7 @@ export const runRecordedCapture = async (
   workload: Workload,
   dir: string,
   /** frames: also record every raw frame of the link (for the pcapng export) */
-  opts: Omit<CaptureOptions, 'onRunStart'> & { writer?: CaptureWriterOptions; frames?: boolean } = {},
+  opts: CaptureOptions & { writer?: CaptureWriterOptions; frames?: boolean } = {},
 ): Promise<RecordedCapture> => {
   const w = validateWorkload(workload)
   const writer = CaptureWriter.create(
@@ -54,6 +54,7 @@ export const runRecordedCapture = async (
       onRunStart: (baseline) => {
         started = true
         rec.runStart(RUN_ID, 'capture', w, baseline)
+        opts.onRunStart?.(baseline)
       },
     })
   } catch (e) {

@@ -2,7 +2,7 @@
  * pcie-scope command line.
  *
  *   pcie-scope capture [--twin | --gpu --port PATH] --pattern NAME [--bytes N] [--offset B] [--element-bytes E] [--l1 ideal|bypass] [--latency-cycles N | --latency-ns N] [--cpl-split B]
- *                      [--sample-us N] [--filter BASE:LIMIT] [--out DIR [--frames]] [--json]
+ *                      [--sample-us N] [--filter BASE:LIMIT] [--out DIR [--frames]] [--json | --jsonl]
  *   pcie-scope bench   --gpu | --twin [--suite micro] [--bytes N] [--repeats N] [--json]
  *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--dir ROOT | --no-record]
  *   pcie-scope ls      [--dir ROOT] [--json]
@@ -17,6 +17,8 @@
 import { Command, CommanderError, Option } from 'commander'
 import { PsError, isPsError } from '../core/errors.js'
 import { runCapture, type CaptureResult } from '../capture/capture.js'
+import { liveRecords } from '../capture/live-records.js'
+import type { Snapshot } from '../core/probe.js'
 import { openSession, type DeviceSession, type OpenSessionOptions } from '../device/session.js'
 import { loadAddon, type NativeAddon } from '../native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
@@ -276,6 +278,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
     .option('--frames', 'with --out: also record every raw frame of the UART link (for export --format pcapng)')
     .option('--dir <root>', ROOT_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
+    .option('--jsonl', 'stream each record (device, snapshot, interval, run-start, run) as one JSON line while the capture runs')
     .action(
       async (
         o: SourceOpts & {
@@ -295,6 +298,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           frames?: boolean
           dir?: string
           json?: boolean
+          jsonl?: boolean
         },
       ) => {
         const source = pickSource(o)
@@ -323,6 +327,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         }
         if (o.dir !== undefined && o.out === undefined) throw new PsError('PS_USAGE', '--dir only applies with --out')
         if (o.frames && o.out === undefined) throw new PsError('PS_USAGE', '--frames only applies with --out')
+        if (o.json && o.jsonl) throw new PsError('PS_USAGE', '--json and --jsonl both claim stdout: give one')
         const outDir = o.out === undefined ? undefined : resolveCaptureArg(o.out, captureRoot(o.dir))
         if (outDir !== undefined) checkCaptureDirFree(outDir) // before the twin starts
         const progress = (m: string) => io.stderr(`pcie-scope: ${m}\n`)
@@ -352,21 +357,38 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           progress(
             `probe on ${session.path}: protocol ${session.info.protocolVersion}, firmware ${session.info.firmwareVersion}, ${session.info.clockHz} Hz`,
           )
+          // --jsonl: the records as they happen on stdout, instead of the summary at the end
+          const live = o.jsonl ? liveRecords(session.client, (r) => io.stdout(JSON.stringify(r) + '\n')) : undefined
+          live?.connected(session.info)
           const opts = {
             periodMs: o.periodMs,
             onProgress: progress,
             ...(o.sampleUs !== undefined ? { samplePeriodCycles: sampleCycles(o.sampleUs, session.info.clockHz) } : {}),
             ...(o.filter !== undefined ? { filter: o.filter } : {}),
+            ...(live ? { onRunStart: (baseline: Snapshot) => live.runStart(workload, baseline) } : {}),
+          }
+          const summary = (result: CaptureResult) => {
+            if (live) live.runDone(workload, { probeWindow: result.probeWindow, result })
+            else io.stdout(o.json ? JSON.stringify(result) + '\n' : formatCapture(result, session.path))
+          }
+          const run = async <T>(go: () => Promise<T>): Promise<T> => {
+            try {
+              return await go()
+            } catch (e) {
+              live?.runDone(workload, { error: e })
+              throw e
+            } finally {
+              live?.stop()
+            }
           }
           if (outDir === undefined) {
-            const result = await runCapture(session, workload, opts)
-            io.stdout(o.json ? JSON.stringify(result) + '\n' : formatCapture(result, session.path))
+            summary(await run(() => runCapture(session, workload, opts)))
             setCode(EXIT_OK)
             return
           }
           progress(`recording into ${outDir}`)
-          const rc = await runRecordedCapture(session, workload, outDir, { ...opts, frames: o.frames === true })
-          io.stdout(o.json ? JSON.stringify(rc.result) + '\n' : formatCapture(rc.result, session.path))
+          const rc = await run(() => runRecordedCapture(session, workload, outDir, { ...opts, frames: o.frames === true }))
+          summary(rc.result)
           // the measurement stands; a recording that failed on the way is still a failure
           if (rc.recordingError) throw rc.recordingError
           progress(`recorded ${rc.records} records into ${outDir}`)

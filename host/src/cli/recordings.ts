@@ -25,6 +25,7 @@ import { newReadStats, readRecords, type ReadStats } from '../capture/reader.js'
 import { exportPcapng } from '../capture/export-pcapng.js'
 import type { Workload } from '../core/workload.js'
 import type { CliIo } from './main.js'
+import { watchReadProgress } from './read-progress.js'
 
 // DuckDB's native binding is loaded only by the commands that use it: every other command starts
 // without it (it adds about a second to a cold start)
@@ -153,6 +154,9 @@ const exportToFile = async (capture: OpenedCapture, format: FileExportFormat, ta
   }
 }
 
+/** A bar on a terminal's stderr, never with --json. */
+const progressOf = (io: CliIo, json = false) => ({ write: io.stderr, enabled: !json && (io.stderrIsTTY ?? false) })
+
 export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: number) => void): void => {
   program
     .command('ls')
@@ -190,14 +194,20 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
     .option('--dir <root>', ROOT_HELP)
     .action(async (arg: string, o: { format: ExportFormat | FileExportFormat; output?: string; table: string; dir?: string }) => {
       const capture = await openCapture(resolveCaptureArg(arg, captureRoot(o.dir)))
+      if (isFileFormat(o.format) && o.output === undefined) {
+        throw new PsError('PS_USAGE', `${o.format} is a binary file format: give -o FILE`)
+      }
       const stats = newReadStats()
-      if (isFileFormat(o.format)) {
-        if (o.output === undefined) throw new PsError('PS_USAGE', `${o.format} is a binary file format: give -o FILE`)
-        await exportToFile(capture, o.format, o.table, resolve(o.output), stats)
-      } else {
-        const chunks = exportCapture(capture, o.format, stats)
-        if (o.output !== undefined) await writeFileFrom(resolve(o.output), chunks)
-        else await writeStdoutFrom(io, chunks)
+      const stop = await watchReadProgress(capture.dir, stats, 'read', progressOf(io))
+      try {
+        if (isFileFormat(o.format)) await exportToFile(capture, o.format, o.table, resolve(o.output!), stats)
+        else {
+          const chunks = exportCapture(capture, o.format, stats)
+          if (o.output !== undefined) await writeFileFrom(resolve(o.output), chunks)
+          else await writeStdoutFrom(io, chunks)
+        }
+      } finally {
+        stop()
       }
       const skipped = skippedText(stats)
       if (skipped) io.stderr(`pcie-scope: ${capture.manifest.name} (${capture.status}): skipped ${skipped}\n`)
@@ -215,7 +225,13 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
       const capture = await openCapture(resolveCaptureArg(arg, captureRoot(o.dir)))
       const stats = newReadStats()
       const { loadCapture, runQuery } = await duckdb()
-      const loaded = await loadCapture(capture, stats)
+      const stop = await watchReadProgress(capture.dir, stats, 'loaded', progressOf(io, o.json))
+      let loaded
+      try {
+        loaded = await loadCapture(capture, stats)
+      } finally {
+        stop()
+      }
       try {
         const r = await runQuery(loaded, sql)
         io.stdout(o.json ? JSON.stringify(r) + '\n' : formatQuery(r.columns, r.rows))
