@@ -1,7 +1,8 @@
 /**
  * Recordings: the captures under the server's capture root (the session it records into marked),
  * each downloadable as CSV, JSONL, Perfetto trace or VCD, the exports of `pcie-scope export`. The
- * list is fetched on mount, after every run and on Refresh.
+ * list is fetched on mount, after every run and on Refresh. Record / Stop recording starts and
+ * closes a capture of the live stream (POST /api/recording).
  */
 import type { RecordingsListing } from '../../host/src/core/wire.js'
 import { $, el, row, tbodyOf } from '../dom.js'
@@ -37,6 +38,18 @@ export function recordingsView(): View {
     mount(ctx) {
       body = tbodyOf('recordings-table')
       $('btn-recordings').addEventListener('click', () => refresh(ctx))
+      const record = $('btn-record') as HTMLButtonElement
+      record.addEventListener('click', () => {
+        const action = ctx.state.recordings?.recording ? 'stop' : 'start'
+        record.disabled = true // until the listing says what the server did
+        ctx.api.post<{ recording: string | null }>('recording', { action }).then(
+          () => refresh(ctx),
+          (e: unknown) => {
+            ctx.state.say(`${action === 'start' ? 'starting' : 'stopping'} the recording failed: ${(e as Error).message}`)
+            refresh(ctx)
+          },
+        )
+      })
       refresh(ctx)
     },
     render(ctx) {
@@ -50,6 +63,9 @@ export function recordingsView(): View {
       shown = state.recordings
       const { captures, recording, root } = state.recordings
       $('recordings-root').textContent = root === null ? 'this server keeps no recordings' : `under ${root}`
+      const record = $('btn-record') as HTMLButtonElement
+      record.textContent = recording ? 'Stop recording' : 'Record'
+      record.disabled = root === null
       body.replaceChildren(
         ...[...captures].reverse().map((c) => {
           const buttons = el('td')

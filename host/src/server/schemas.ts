@@ -23,6 +23,15 @@ export const StartBody = z
 
 export const EmptyBody = z.object({}).strict()
 
+/** POST /api/recording: start a new capture of the live stream, or close the current one. */
+export const RecordingBody = z
+  .object({
+    action: z
+      .enum(['start', 'stop'], { error: () => "action must be 'start' or 'stop'" })
+      .describe('start: record into a new capture (already recording: nothing changes); stop: close the current one'),
+  })
+  .strict()
+
 /**
  * POST /api/run: the workload limits every runner shares (spec/workloads.json, through
  * core/workload-schema.ts), the pattern's default offset when none is given, unknown keys refused;
@@ -95,6 +104,12 @@ export function openApiDocument(version: string): Record<string, unknown> {
         },
         '504': { description: 'the run passed its deadline and was aborted (PS_WORKLOAD_TIMEOUT)', content: json(ErrorBody) },
       }),
+      '/api/recording': {
+        get: { summary: 'the capture the server records into now', responses: { '200': ok('{recording: name | null}') } },
+        ...post('record the live stream on demand: start a new capture, or stop the current one', RecordingBody, {
+          '409': { description: 'the server keeps no recordings (PS_RECORDING_UNAVAILABLE)', content: json(ErrorBody) },
+        }),
+      },
       '/api/captures': {
         get: { summary: 'the recordings under the capture root', responses: { '200': ok('{root, recording, captures, skipped}') } },
       },
