@@ -157,7 +157,7 @@ loaded.close()
 const queryS = (performance.now() - t) / 1000
 
 const counts = records.reduce((m, r) => ((m[r.t] = (m[r.t] ?? 0) + 1), m), {})
-console.log(`### ${new Date().toISOString().slice(0, 10)}: the records of a ${fmt(scale, 0)} GiB run (scale ${scale})\n`)
+console.log(`### ${new Date().toISOString().slice(0, 10)}: the records of a run of ${fmt(scale, 0)} GiB (scale ${scale})\n`)
 console.log(
   `${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores), Node ${process.version}, ${base.startsWith('/tmp') ? '/tmp' : base}. ` +
     `${fmt(records.length, 0)} records (${Object.entries(counts)
