@@ -4,7 +4,7 @@
  *   pcie-scope capture [--twin | --gpu --port PATH] --pattern NAME [--bytes N] [--offset B] [--element-bytes E] [--l1 ideal|bypass] [--latency-cycles N | --latency-ns N] [--cpl-split B]
  *                      [--sample-us N] [--filter BASE:LIMIT] [--out DIR [--frames]] [--json | --jsonl]
  *   pcie-scope bench   --gpu | --twin [--suite micro] [--bytes N] [--repeats N] [--json]
- *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--dir ROOT | --no-record]
+ *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--dir ROOT | --no-record] [--record-frames]
  *   pcie-scope ls      [--dir ROOT] [--json]
  *   pcie-scope info    CAPTURE [--dir ROOT] [--json]
  *   pcie-scope export  CAPTURE --format csv|jsonl|perfetto|vcd [-o FILE] [--dir ROOT]
@@ -415,6 +415,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
     .option('--demo', 'demo mode of the server')
     .option('--dir <root>', `${ROOT_HELP}: the session is recorded into a new capture there`)
     .option('--no-record', 'do not record the session (captures are still listed)')
+    .option('--record-frames', 'recordings also keep every raw frame of the UART link (for export --format pcapng)')
     .option('--run-slack <ms>', "a run's deadline: this much time plus its bytes at --run-floor", parseIntArg, DEFAULT_RUN_LIMITS.slackMs)
     .option(
       '--run-floor <MiB/s>',
@@ -449,6 +450,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           link?: string
           dir?: string
           record: boolean
+          recordFrames?: boolean
           hangTimeout: number
           wsBatchMs: number
           runSlack: number
@@ -468,7 +470,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           http: o.http,
           ...(o.demo ? { demo: true } : {}),
           ...(o.token !== undefined ? { token: o.token } : {}),
-          captures: { root: captureRoot(o.dir), record: o.record },
+          captures: { root: captureRoot(o.dir), record: o.record, frames: o.recordFrames === true },
           supervision: { hangTimeoutMs: o.hangTimeout },
           ws: { batchMs: o.wsBatchMs },
           runs: { slackMs: o.runSlack, floorBytesPerSecond: o.runFloor * MIB, maxQueued: o.runQueue },

@@ -74,7 +74,7 @@ export interface StartServerOptions {
    * recordings: the capture root listed at GET /api/captures and, with `record`, the root this
    * server records its session into (one capture: snapshots, runs, marks, device events)
    */
-  captures?: { root: string; record: boolean }
+  captures?: { root: string; record: boolean; frames?: boolean }
   /** twin only: restart back-off and hang detection (device/supervisor.ts has the defaults) */
   supervision?: SupervisionOptions
   /** WebSocket back-pressure bounds (hub.ts has the defaults) */
@@ -162,7 +162,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         : { available: false, reason: `a ${session.source} session has no twin to run workloads on` },
     gpu: gpu.status,
   }
-  const recorder = new SessionRecording(opts.captures?.root ?? null, session)
+  const recorder = new SessionRecording(opts.captures?.root ?? null, session, { frames: opts.captures?.frames ?? false })
   try {
     if (opts.captures?.record) recorder.start()
   } catch (e) {

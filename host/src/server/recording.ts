@@ -49,10 +49,13 @@ export const openServerRecording = (root: string, session: ServerSession, now: D
  */
 export class SessionRecording {
   private rec: Recorder | undefined
+  private unwatch: (() => void) | undefined
 
+  /** frames: each capture also holds every raw frame of the link (`serve --record-frames`) */
   constructor(
     private readonly root: string | null,
     private readonly session: ServerSession,
+    private readonly opts: { frames?: boolean } = {},
   ) {}
 
   /** the open capture's recorder, if any (one that failed and closed itself is not) */
@@ -65,14 +68,20 @@ export class SessionRecording {
     const open = this.current
     if (open) return open.name
     if (this.root === null) throw new PsError('PS_RECORDING_UNAVAILABLE', 'this server was started without a capture root')
-    this.rec = openServerRecording(this.root, this.session)
-    return this.rec.name
+    const watch = this.session.client.watchRawFrames?.bind(this.session.client)
+    if (this.opts.frames && !watch) throw new PsError('PS_RECORDING_UNAVAILABLE', 'this device client cannot show its raw frames')
+    const rec = openServerRecording(this.root, this.session)
+    this.rec = rec
+    this.unwatch = this.opts.frames && watch ? watch((f) => rec.frame(f.dir, f.at, f.bytes)) : undefined
+    return rec.name
   }
 
   /** Close the current capture as complete; its name, or null when none was open. */
   stop(): string | null {
     const open = this.current
     this.rec = undefined
+    this.unwatch?.()
+    this.unwatch = undefined
     if (!open) return null
     open.close('complete') // a failure to close is logged by the recorder's onError
     return open.name

@@ -4,6 +4,13 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { removeRoots, tempRoot } from '../capture/fixtures.js'
 import { closeServers, http, serve, TOKEN } from './helpers.js'
+import { fakeSession } from './fake-session.js'
+import { SessionRecording } from '../../../host/src/server/recording.js'
+import type { RawFrame } from '../../../host/src/device/client.js'
+import type { FrameRecord } from '../../../host/src/capture/format.js'
+import { readRecords } from '../../../host/src/capture/reader.js'
+import { buildRawFrame } from '../../../host/src/protocol/frame.js'
+import { FRAME_TYPE } from '../../../host/src/core/generated.js'
 
 afterEach(async () => {
   await closeServers()
@@ -65,5 +72,33 @@ describe('POST /api/recording', () => {
       'start',
       'stop',
     ])
+  })
+})
+
+describe('SessionRecording with frames (serve --record-frames)', () => {
+  it('records every raw frame the client shows while a capture is open, and stops watching when it closes', async () => {
+    const session = fakeSession()
+    const watchers = new Set<(f: RawFrame) => void>()
+    const client = Object.assign(session.client, {
+      watchRawFrames: (w: (f: RawFrame) => void) => {
+        watchers.add(w)
+        return () => void watchers.delete(w)
+      },
+    })
+    const root = tempRoot()
+    const rec = new SessionRecording(root, { ...session, client }, { frames: true })
+    const name = rec.start()
+    const frame = buildRawFrame(FRAME_TYPE.COMMAND, 3, Buffer.from([1, 0, 0, 0, 0]))
+    for (const w of watchers) w({ dir: 'tx', at: 1_700_000_000_000, bytes: frame })
+    expect(rec.stop()).toBe(name)
+    expect(watchers.size).toBe(0)
+    const frames: FrameRecord[] = []
+    for await (const r of readRecords(join(root, name))) if (r.t === 'frame') frames.push(r)
+    expect(frames).toEqual([{ t: 'frame', at: 1_700_000_000_000, dir: 'tx', data: frame.toString('base64') }])
+  })
+
+  it('refuses to start when the client cannot show its frames', () => {
+    const rec = new SessionRecording(tempRoot(), fakeSession(), { frames: true })
+    expect(() => rec.start()).toThrow(expect.objectContaining({ code: 'PS_RECORDING_UNAVAILABLE' }))
   })
 })
