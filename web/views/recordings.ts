@@ -1,6 +1,7 @@
 /**
  * Recordings: the captures under the server's capture root (the session it records into marked),
- * each downloadable as CSV, JSONL, Perfetto trace or VCD, the exports of `pcie-scope export`. The
+ * each downloadable as CSV, JSONL, Perfetto trace, VCD, Parquet (snapshots) or pcapng, the exports of
+ * `pcie-scope export`. The
  * list is fetched on mount, after every run and on Refresh. Record / Stop recording starts and
  * closes a capture of the live stream (POST /api/recording).
  */
@@ -14,6 +15,9 @@ const FORMATS = [
   { format: 'jsonl', label: 'JSONL', ext: 'jsonl' },
   { format: 'perfetto', label: 'Perfetto', ext: 'perfetto.json' },
   { format: 'vcd', label: 'VCD', ext: 'vcd' },
+  // binary: the snapshots table, and the raw frames (only a capture recorded with its frames has them)
+  { format: 'parquet', label: 'Parquet', ext: 'snapshots.parquet' },
+  { format: 'pcapng', label: 'pcapng', ext: 'pcapng' },
 ] as const
 
 export function recordingsView(): View {

@@ -2,27 +2,16 @@
  * The recording commands: `ls`, `info`, `export` and `query`. Results on stdout (one JSON object with
  * --json; an export's bytes), notes on stderr.
  */
-import { createWriteStream } from 'node:fs'
-import { rename, rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 import { Option, type Command } from 'commander'
 import { PsError } from '../core/errors.js'
 import { RECORD_TYPES } from '../capture/format.js'
-import {
-  describeCapture,
-  listCaptures,
-  openCapture,
-  type CaptureDescription,
-  type CaptureSummary,
-  type OpenedCapture,
-} from '../capture/catalog.js'
+import { describeCapture, listCaptures, openCapture, type CaptureDescription, type CaptureSummary } from '../capture/catalog.js'
 import { ALL_EXPORT_FORMATS, exportCapture, isFileFormat, type ExportFormat, type FileExportFormat } from '../capture/export.js'
 import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../capture/tables.js'
 import { defaultCaptureRoot, resolveCaptureArg } from '../capture/names.js'
-import { newReadStats, readRecords, type ReadStats } from '../capture/reader.js'
-import { exportPcapng } from '../capture/export-pcapng.js'
+import { newReadStats, type ReadStats } from '../capture/reader.js'
+import { exportToFile, writeFileFrom } from '../capture/export-file.js'
 import type { Workload } from '../core/workload.js'
 import type { CliIo } from './main.js'
 import { watchReadProgress } from './read-progress.js'
@@ -106,22 +95,6 @@ export const formatInfo = (d: CaptureDescription): string => {
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n'
 }
 
-/**
- * Write chunks to a file: into a temporary name first, renamed at the end, so a failed export
- * never leaves a file that looks whole.
- */
-const writeFileFrom = async (file: string, chunks: AsyncIterable<string | Buffer>): Promise<void> => {
-  const temp = `${file}.${process.pid}.tmp`
-  try {
-    await pipeline(Readable.from(chunks), createWriteStream(temp))
-    await rename(temp, file)
-  } catch (e) {
-    await rm(temp, { force: true })
-    if (e instanceof PsError) throw e
-    throw new PsError('PS_CAPTURE_IO', `cannot write ${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
-  }
-}
-
 /** Chunks to stdout in blocks of about 64 KiB, waiting for the stream where the io can. */
 const writeStdoutFrom = async (io: CliIo, chunks: AsyncIterable<string>): Promise<void> => {
   const write = io.writeOut ?? (async (s: string) => io.stdout(s))
@@ -134,24 +107,6 @@ const writeStdoutFrom = async (io: CliIo, chunks: AsyncIterable<string>): Promis
     }
   }
   if (block) await write(block)
-}
-
-/** The binary formats: Parquet through DuckDB, pcapng of the recorded raw frames. */
-const exportToFile = async (capture: OpenedCapture, format: FileExportFormat, table: string, file: string, stats: ReadStats) => {
-  if (format === 'parquet') {
-    const { exportParquet } = await import('../capture/export-parquet.js')
-    await exportParquet(capture, table, file, stats)
-    return
-  }
-  const counts = { frames: 0 }
-  await writeFileFrom(file, exportPcapng(capture, readRecords(capture.dir, { stats }), counts))
-  if (counts.frames === 0) {
-    await rm(file, { force: true })
-    throw new PsError(
-      'PS_CAPTURE_NO_FRAMES',
-      `${capture.manifest.name} holds no raw frames: record with \`pcie-scope capture --out DIR --frames\``,
-    )
-  }
 }
 
 /** A bar on a terminal's stderr, never with --json. */
@@ -200,7 +155,7 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
       const stats = newReadStats()
       const stop = await watchReadProgress(capture.dir, stats, 'read', progressOf(io))
       try {
-        if (isFileFormat(o.format)) await exportToFile(capture, o.format, o.table, resolve(o.output!), stats)
+        if (isFileFormat(o.format)) await exportToFile(capture, o.format, resolve(o.output!), { table: o.table, stats })
         else {
           const chunks = exportCapture(capture, o.format, stats)
           if (o.output !== undefined) await writeFileFrom(resolve(o.output), chunks)

@@ -26,7 +26,7 @@
  *   GET  /api/recording     {recording: name | null}; POST {action: 'start'|'stop'}: record on demand
  *   GET  /api/captures      {root, recording, captures: CaptureSummary[], skipped} (captures.ts)
  *   GET  /api/captures/:name CaptureDescription; 400 PS_CAPTURE_NAME_INVALID, 404 PS_CAPTURE_NOT_FOUND
- *   GET  /api/captures/:name/export?format=csv|jsonl|perfetto|vcd  the export, as a download
+ *   GET  /api/captures/:name/export?format=csv|jsonl|perfetto|vcd|parquet|pcapng  the export, as a download
  *   GET  /api/openapi.json  OpenAPI 3.0 from the zod schemas
  * WebSocket /ws?token=… (server → browser, JSON text; see wire.ts ServerMessage):
  *   hello, status (on connect, on device disconnect or reconnect, on START/STOP), snapshot (batched

@@ -1,6 +1,7 @@
 /** zod schemas of the REST bodies and the OpenAPI description assembled from them. */
 import { z } from 'zod'
-import { EXPORT_FORMATS } from '../capture/export.js'
+import { ALL_EXPORT_FORMATS } from '../capture/export.js'
+import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../capture/tables.js'
 import { COMMANDS } from '../core/generated.js'
 import { checkAlignment, WorkloadFields, withDefaults } from '../core/workload-schema.js'
 import { RUN_SOURCES } from '../core/wire.js'
@@ -130,10 +131,20 @@ export function openApiDocument(version: string): Record<string, unknown> {
           summary: 'one recording exported (as `pcie-scope export` writes it), as a download',
           parameters: [
             { name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: CAPTURE_NAME_PATTERN } },
-            { name: 'format', in: 'query', required: true, schema: { type: 'string', enum: [...EXPORT_FORMATS] } },
+            { name: 'format', in: 'query', required: true, schema: { type: 'string', enum: [...ALL_EXPORT_FORMATS] } },
+            {
+              name: 'table',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', enum: [...TABLE_NAMES], default: DEFAULT_PARQUET_TABLE },
+            },
           ],
           responses: {
-            '200': { description: 'text/csv, application/x-ndjson or application/json (Perfetto trace events)' },
+            '200': {
+              description:
+                'text/csv, application/x-ndjson, application/json (Perfetto trace events), text/x-vcd, application/vnd.apache.parquet (one table) or application/x-pcapng (the raw frames)',
+            },
+            '409': { description: 'pcapng of a capture recorded without its frames (PS_CAPTURE_NO_FRAMES)', content: json(ErrorBody) },
             '400': { description: 'invalid name (PS_CAPTURE_NAME_INVALID) or format (PS_REQUEST_INVALID)', content: json(ErrorBody) },
             '401': errors['401'],
             '404': { description: 'no such capture (PS_CAPTURE_NOT_FOUND)', content: json(ErrorBody) },

@@ -23,6 +23,7 @@ describe('PsError code → HTTP status', () => {
       PS_CAPTURE_NOT_FOUND: 404,
       PS_WORKLOAD_UNSUPPORTED: 409,
       PS_RECORDING_UNAVAILABLE: 409,
+      PS_CAPTURE_NO_FRAMES: 409,
       PS_CMD_REJECTED: 502,
       PS_CMD_BAD_REPLY: 502,
       PS_GPU_FAILED: 502,
