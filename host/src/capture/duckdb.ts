@@ -16,6 +16,8 @@ export interface LoadedCapture {
   close(): void
 }
 
+const INT64_LIMIT = 2 ** 63
+
 const quoteIdent = (s: string): string => `"${s.replaceAll('"', '""')}"`
 /** A string literal for SQL text (file paths in COPY, which takes no parameters). */
 export const quoteLiteral = (s: string): string => `'${s.replaceAll("'", "''")}'`
@@ -23,9 +25,12 @@ export const quoteLiteral = (s: string): string => `'${s.replaceAll("'", "''")}'
 const appendCell = (a: DuckDBAppender, type: ColumnType, v: Cell): void => {
   if (v === null) return a.appendNull()
   switch (type) {
-    case 'BIGINT':
-      // whole numbers on the wire (counters, ms since the epoch); exact below 2^53
-      return a.appendBigInt(BigInt(Math.round(v as number)))
+    case 'BIGINT': {
+      // whole numbers on the wire (counters, ms since the epoch); exact below 2^53. A u64 at or
+      // above 2^63 is the probe's all-ones "none yet" (LAT_*_MIN before the first read): NULL
+      const n = Math.round(v as number)
+      return n >= INT64_LIMIT ? a.appendNull() : a.appendBigInt(BigInt(n))
+    }
     case 'DOUBLE':
       return a.appendDouble(v as number)
     case 'BOOLEAN':

@@ -9,7 +9,7 @@ import { exportParquet } from '../../../host/src/capture/export-parquet.js'
 import { newReadStats } from '../../../host/src/capture/reader.js'
 import { TABLES } from '../../../host/src/capture/tables.js'
 import { COUNTERS } from '../../../host/src/core/generated.js'
-import { CLOCK_HZ, killWriter, newWriter, removeRoots, tempRoot, writeIntervals, writeRun } from './fixtures.js'
+import { CLOCK_HZ, killWriter, newWriter, removeRoots, snap, tempRoot, writeIntervals, writeRun } from './fixtures.js'
 
 afterEach(removeRoots)
 
@@ -50,6 +50,19 @@ describe('Parquet export', () => {
     expect(last).toMatchObject({ snapshot_index: s.index, at_ms: s.receivedAt, timestamp: 17_000, mrd_128: 512, mrd_bytes: 512 * 128 })
     expect(last['time_s']).toBeCloseTo(17_000 / CLOCK_HZ, 15)
     expect(rows[0]).toMatchObject({ on_demand: true, enabled: false })
+  })
+
+  it("the probe's all-ones 'none yet' (a u64 beyond BIGINT) is NULL, not a failed load", async () => {
+    const dir = join(tempRoot(), 'sentinel')
+    const w = newWriter(dir)
+    const s = snap(0, { latFirstMin: 2 ** 64, latFirstMax: 0, timestamp: 5 })
+    w.append({ t: 'snapshot', at: s.receivedAt, snapshot: s })
+    w.close()
+    const file = join(tempRoot(), 's.parquet')
+    expect(await exportParquet(await openCapture(dir), 'snapshots', file)).toBe(1)
+    expect(await readParquet(file, 'select lat_first_min, lat_first_max, timestamp from t')).toEqual([
+      { lat_first_min: null, lat_first_max: 0, timestamp: 5 },
+    ])
   })
 
   it('intervals: one row per sampler record, with the derived averages', async () => {
