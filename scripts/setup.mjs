@@ -39,6 +39,12 @@ const TOOLS = {
     { cmd: 'clang', pkg: 'clang' },
     { pkg: 'libclang-rt-dev', probe: () => canLinkLibFuzzer() },
     { cmd: 'chromium', pkg: 'chromium', path: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
+    // independent readers of the exports: VCD (GTKWave's vcd2fst/fst2vcd: sigrok-cli 0.7 with
+    // libsigrok 0.5.2 reads 1-bit wires only and stops at the first vector value)
+    // and pcapng with the repository's Lua dissector (tshark; DEBIAN_FRONTEND=noninteractive keeps
+    // wireshark-common's setuid question at its default, no)
+    { cmd: 'vcd2fst', pkg: 'gtkwave' },
+    { cmd: 'tshark', pkg: 'tshark' },
   ],
 }
 

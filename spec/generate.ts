@@ -6,6 +6,7 @@
  *   native/model/generated/workloads.h                C++: patterns, limits, size classes
  *   host/src/core/generated.ts                        TypeScript: all of the above
  *   host/src/core/generated-decode.ts                 TypeScript: the snapshot's counter reader
+ *   wireshark/pcie_scope.lua                          Lua: the Wireshark dissector of the frames
  * `--check` compares instead of writing and exits 1 when a file is stale.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -15,6 +16,7 @@ import { emitCProtocol, emitCRegs } from './lib/emit-c.js'
 import { emitCpp } from './lib/emit-cpp.js'
 import { emitTs } from './lib/emit-ts.js'
 import { emitTsDecode } from './lib/emit-ts-decode.js'
+import { emitLua } from './lib/emit-lua.js'
 import { emitVerilog } from './lib/emit-verilog.js'
 import { buildModel, readRawSpec, SpecError } from './lib/model.js'
 
@@ -29,6 +31,7 @@ export const generatedFiles = (specRoot = root): Record<string, string> => {
     'native/model/generated/workloads.h': emitCpp(m),
     'host/src/core/generated.ts': emitTs(m),
     'host/src/core/generated-decode.ts': emitTsDecode(m),
+    'wireshark/pcie_scope.lua': emitLua(m),
   }
 }
 

@@ -19,6 +19,7 @@ import { makeFakeAddon } from '../host/workload/fake-addon.js'
 import { SIZE_CLASSES } from '../../host/src/core/size-classes.js'
 import type { TestHook } from '../../web/state.js'
 import { fakeSession } from '../host/server/fake-session.js'
+import { describeCapture } from '../../host/src/capture/catalog.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -303,6 +304,32 @@ describe('web UI in Chromium', () => {
           const csv = readFileSync((await download.path())!, 'utf8')
           expect(csv.split('\n')[0]).toMatch(/^time_s,CYCLES,TIMESTAMP,/)
           expect(csv.trim().split('\n').length).toBeGreaterThan(1)
+        })
+      } finally {
+        rmSync(root, { recursive: true, force: true })
+      }
+    })
+
+    it('records on demand: Record starts a capture of the live stream, Stop recording closes it', async () => {
+      const root = mkdtempSync(join(tmpdir(), 'ps-e2e-captures-'))
+      try {
+        await onFake({ captures: { root, record: false } }, async (page, server) => {
+          await page.goto(server.url)
+          await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
+          const button = page.getByTestId('btn-record')
+          await expect.poll(() => button.textContent(), { timeout: 10_000 }).toBe('Record')
+          expect(await page.locator('[data-testid^="recording-"]').count()).toBe(0)
+          await button.click()
+          await expect.poll(() => button.textContent(), { timeout: 10_000 }).toBe('Stop recording')
+          const first = page.locator('[data-testid^="recording-"]').first()
+          await expect.poll(async () => (await first.textContent()) ?? '', { timeout: 10_000 }).toMatch(/\(this session\)recording/)
+          const name = ((await first.getAttribute('data-testid')) ?? '').slice('recording-'.length)
+          // the demo loop streams into it while it records
+          await expect.poll(async () => (await describeCapture(join(root, name))).byType.snapshot, { timeout: 10_000 }).toBeGreaterThan(0)
+          await button.click()
+          await expect.poll(() => button.textContent(), { timeout: 10_000 }).toBe('Record')
+          await expect.poll(async () => (await first.textContent()) ?? '', { timeout: 10_000 }).toMatch(new RegExp(`^${name}complete`))
+          expect((await describeCapture(join(root, name))).status).toBe('complete')
         })
       } finally {
         rmSync(root, { recursive: true, force: true })

@@ -233,4 +233,59 @@ describe('pcie-scope capture --out, info, export (e2e)', () => {
       rmSync(join(dir, '..'), { recursive: true, force: true })
     }
   })
+
+  it('capture --jsonl --out --frames on the twin: live records, then SQL over them and a pcapng of the link', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'ps-e2e-captures-')), 'live')
+    try {
+      const c = cli('capture', '--twin', '--pattern', 'merged-aligned', '--sample-us', '8', '--jsonl', '--out', dir, '--frames')
+      const lines = c.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { t: string; batch?: { records: unknown[] }; result?: CaptureResult })
+      expect(lines[0]!.t).toBe('device')
+      expect(lines.at(-1)!.t).toBe('run')
+      const result = lines.at(-1)!.result!
+      expect(result.requests.bySize['128']).toBe(BYTES / 128)
+      const samples = lines.filter((l) => l.t === 'interval').reduce((n, l) => n + l.batch!.records.length, 0)
+      expect(samples).toBeGreaterThan(0)
+
+      const q = JSON.parse(cli('query', dir, '--json', 'select count(*) as n, sum(mrd_count) as reads from intervals').stdout) as {
+        rows: [number, number][]
+      }
+      expect(q.rows[0]![0]).toBe(samples) // the records streamed are the records kept
+      expect(q.rows[0]![1]).toBeGreaterThan(0)
+      expect(q.rows[0]![1]).toBeLessThanOrEqual(BYTES / 128)
+
+      const pcap = join(dir, '..', 'link.pcapng')
+      cli('export', dir, '--format', 'pcapng', '-o', pcap)
+      const t = spawnSync(
+        'tshark',
+        [
+          '-X',
+          `lua_script:${root}wireshark/pcie_scope.lua`,
+          '-r',
+          pcap,
+          '-Y',
+          'pcie_scope.type == 0x83',
+          '-T',
+          'fields',
+          '-e',
+          'pcie_scope.interval.count',
+        ],
+        {
+          encoding: 'utf8',
+          timeout: 100_000,
+        },
+      )
+      expect(t.status, t.stderr).toBe(0)
+      expect(
+        t.stdout
+          .trim()
+          .split('\n')
+          .reduce((n, v) => n + Number(v), 0),
+      ).toBe(samples)
+    } finally {
+      rmSync(join(dir, '..'), { recursive: true, force: true })
+    }
+  })
 })

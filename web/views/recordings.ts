@@ -1,7 +1,9 @@
 /**
  * Recordings: the captures under the server's capture root (the session it records into marked),
- * each downloadable as CSV, JSONL or Perfetto trace, the exports of `pcie-scope export`. The
- * list is fetched on mount, after every run and on Refresh.
+ * each downloadable as CSV, JSONL, Perfetto trace, VCD, Parquet (snapshots) or pcapng, the exports of
+ * `pcie-scope export`. The
+ * list is fetched on mount, after every run and on Refresh. Record / Stop recording starts and
+ * closes a capture of the live stream (POST /api/recording).
  */
 import type { RecordingsListing } from '../../host/src/core/wire.js'
 import { $, el, row, tbodyOf } from '../dom.js'
@@ -12,6 +14,10 @@ const FORMATS = [
   { format: 'csv', label: 'CSV', ext: 'csv' },
   { format: 'jsonl', label: 'JSONL', ext: 'jsonl' },
   { format: 'perfetto', label: 'Perfetto', ext: 'perfetto.json' },
+  { format: 'vcd', label: 'VCD', ext: 'vcd' },
+  // binary: the snapshots table, and the raw frames (only a capture recorded with its frames has them)
+  { format: 'parquet', label: 'Parquet', ext: 'snapshots.parquet' },
+  { format: 'pcapng', label: 'pcapng', ext: 'pcapng' },
 ] as const
 
 export function recordingsView(): View {
@@ -36,6 +42,18 @@ export function recordingsView(): View {
     mount(ctx) {
       body = tbodyOf('recordings-table')
       $('btn-recordings').addEventListener('click', () => refresh(ctx))
+      const record = $('btn-record') as HTMLButtonElement
+      record.addEventListener('click', () => {
+        const action = ctx.state.recordings?.recording ? 'stop' : 'start'
+        record.disabled = true // until the listing says what the server did
+        ctx.api.post<{ recording: string | null }>('recording', { action }).then(
+          () => refresh(ctx),
+          (e: unknown) => {
+            ctx.state.say(`${action === 'start' ? 'starting' : 'stopping'} the recording failed: ${(e as Error).message}`)
+            refresh(ctx)
+          },
+        )
+      })
       refresh(ctx)
     },
     render(ctx) {
@@ -49,6 +67,9 @@ export function recordingsView(): View {
       shown = state.recordings
       const { captures, recording, root } = state.recordings
       $('recordings-root').textContent = root === null ? 'this server keeps no recordings' : `under ${root}`
+      const record = $('btn-record') as HTMLButtonElement
+      record.textContent = recording ? 'Stop recording' : 'Record'
+      record.disabled = root === null
       body.replaceChildren(
         ...[...captures].reverse().map((c) => {
           const buttons = el('td')

@@ -73,6 +73,8 @@ class TraceBuilder {
         return this.snapshot(r.snapshot)
       case 'interval':
         return [] // the sampler's records are not drawn in the trace yet
+      case 'frame':
+        return [] // raw link frames: the pcapng export's
       case 'mark': {
         const out = r.label === 'clear' ? this.breakCounters() : []
         return [...out, ...this.instant(`mark: ${r.label}`, { label: r.label, note: r.note })]

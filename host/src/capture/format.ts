@@ -108,10 +108,26 @@ export interface GapRecord {
   reason: RecordError | null
 }
 
-export type CaptureRecord = SnapshotRecord | IntervalRecordLine | RunStartRecord | RunRecord | DeviceRecord | MarkRecord | GapRecord
+/**
+ * One frame of the UART link as the frame layer sees it, COBS removed (type u8 | seq u16 LE |
+ * payload | CRC u16 LE): written only when a capture records the raw link (`capture --frames`).
+ * Received frames that failed their CRC or have an unknown type are kept too.
+ */
+export interface FrameRecord {
+  t: 'frame'
+  at: number
+  /** tx: host to device; rx: device to host */
+  dir: 'tx' | 'rx'
+  /** the frame bytes, base64 */
+  data: string
+}
+
+export type CaptureRecord =
+  SnapshotRecord | IntervalRecordLine | RunStartRecord | RunRecord | DeviceRecord | MarkRecord | GapRecord | FrameRecord
 export type RecordType = CaptureRecord['t']
-// a reader skips record types it does not know, so 'interval' (added in format 1) needs no new version
-export const RECORD_TYPES: readonly RecordType[] = ['snapshot', 'interval', 'run-start', 'run', 'device', 'mark', 'gap']
+// a reader skips record types it does not know, so 'interval' and 'frame' (added in format 1) need
+// no new version: older readers read such captures, leaving those records out
+export const RECORD_TYPES: readonly RecordType[] = ['snapshot', 'interval', 'run-start', 'run', 'device', 'mark', 'gap', 'frame']
 
 /** What the writer has sealed: segments fsynced and closed, with their record count. */
 export interface SealedProgress {
@@ -229,6 +245,7 @@ export const RecordSchema = z.discriminatedUnion('t', [
   }),
   z.object({ t: z.literal('mark'), at: z.number(), label: z.string(), note: z.string().nullable() }),
   z.object({ t: z.literal('gap'), at: z.number(), from: z.number(), to: z.number(), reason: ErrorSchema.nullable() }),
+  z.object({ t: z.literal('frame'), at: z.number(), dir: z.enum(['tx', 'rx']), data: z.base64() }),
 ])
 
 export const ManifestSchema = z.object({

@@ -6,7 +6,7 @@
  * know as unknown. Nothing in a segment's content makes reading throw.
  */
 import { createReadStream } from 'node:fs'
-import { readdir } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PsError } from '../core/errors.js'
 import { RECORD_TYPES, RecordSchema, segmentNumber, type CaptureRecord } from './format.js'
@@ -115,4 +115,17 @@ export async function* readRecords(dir: string, opts: ReadOptions = {}): AsyncGe
       } else stats[p.kind]++
     }
   }
+}
+
+/** Bytes in a capture's segments: what a full read goes through (for progress). */
+export const segmentBytes = async (dir: string): Promise<number> => {
+  let total = 0
+  for (const seg of await listSegments(dir)) {
+    try {
+      total += (await stat(seg.file)).size
+    } catch {
+      // a segment that vanished between listing and stat reads as empty
+    }
+  }
+  return total
 }

@@ -9,12 +9,12 @@ import type { Workload } from '../core/workload.js'
 import { validateWorkload } from '../core/workload-schema.js'
 import type { DeviceSession } from '../device/session.js'
 import { runCapture, type CaptureOptions, type CaptureResult } from './capture.js'
+import { CAPTURE_RUN_ID } from './live-records.js'
 import { Recorder, recordError } from './recorder.js'
 import { CaptureWriter, type CaptureWriterOptions } from './writer.js'
 import type { PsError } from '../core/errors.js'
 
-/** the one run of a scripted capture */
-const RUN_ID = 1
+const RUN_ID = CAPTURE_RUN_ID
 
 export interface RecordedCapture {
   result: CaptureResult
@@ -28,7 +28,8 @@ export const runRecordedCapture = async (
   session: DeviceSession,
   workload: Workload,
   dir: string,
-  opts: Omit<CaptureOptions, 'onRunStart'> & { writer?: CaptureWriterOptions } = {},
+  /** frames: also record every raw frame of the link (for the pcapng export) */
+  opts: CaptureOptions & { writer?: CaptureWriterOptions; frames?: boolean } = {},
 ): Promise<RecordedCapture> => {
   const w = validateWorkload(workload)
   const writer = CaptureWriter.create(
@@ -44,6 +45,7 @@ export const runRecordedCapture = async (
   session.client.on('snapshot', onSnapshot)
   session.client.on('interval', onInterval)
   session.client.on('disconnect', onDisconnect)
+  const unwatch = opts.frames ? session.client.watchRawFrames((f) => rec.frame(f.dir, f.at, f.bytes)) : () => undefined
   let started = false
   let result: CaptureResult
   try {
@@ -52,6 +54,7 @@ export const runRecordedCapture = async (
       onRunStart: (baseline) => {
         started = true
         rec.runStart(RUN_ID, 'capture', w, baseline)
+        opts.onRunStart?.(baseline)
       },
     })
   } catch (e) {
@@ -62,6 +65,7 @@ export const runRecordedCapture = async (
     session.client.off('snapshot', onSnapshot)
     session.client.off('interval', onInterval)
     session.client.off('disconnect', onDisconnect)
+    unwatch()
   }
   rec.run(RUN_ID, 'capture', w, { probeWindow: result.probeWindow, result })
   const recordingError = rec.close('complete')

@@ -66,6 +66,11 @@ export class Recorder {
     this.record({ t: 'gap', at: Date.now(), from, to, reason })
   }
 
+  /** One raw frame of the link (RawFrame of the device client). */
+  frame(dir: 'tx' | 'rx', at: number, bytes: Uint8Array): void {
+    this.record({ t: 'frame', at, dir, data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64') })
+  }
+
   mark(label: string, note: string | null = null): void {
     this.record({ t: 'mark', at: Date.now(), label, note })
   }

@@ -2,12 +2,15 @@
  * pcie-scope command line.
  *
  *   pcie-scope capture [--twin | --gpu --port PATH] --pattern NAME [--bytes N] [--offset B] [--element-bytes E] [--l1 ideal|bypass] [--latency-cycles N | --latency-ns N] [--cpl-split B]
- *                      [--sample-us N] [--filter BASE:LIMIT] [--out DIR] [--json]
+ *                      [--sample-us N] [--filter BASE:LIMIT] [--out DIR [--frames]] [--json | --jsonl]
  *   pcie-scope bench   --gpu | --twin [--suite micro] [--bytes N] [--repeats N] [--json]
- *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--dir ROOT | --no-record]
+ *   pcie-scope bench   --gpu | --twin --suite graph [--graph G] [--id-bytes 4|8] [--memory M] [--json]
+ *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--dir ROOT | --no-record] [--record-frames]
  *   pcie-scope ls      [--dir ROOT] [--json]
  *   pcie-scope info    CAPTURE [--dir ROOT] [--json]
- *   pcie-scope export  CAPTURE --format csv|jsonl|perfetto [-o FILE] [--dir ROOT]
+ *   pcie-scope export  CAPTURE --format csv|jsonl|perfetto|vcd [-o FILE] [--dir ROOT]
+ *   pcie-scope export  CAPTURE --format parquet [--table NAME] | pcapng  -o FILE [--dir ROOT]
+ *   pcie-scope query   CAPTURE SQL [--json] [--dir ROOT]
  *   pcie-scope topology --twin [--json]
  *
  * stdout carries results only (one JSON object with --json); progress and diagnostics go to
@@ -16,6 +19,8 @@
 import { Command, CommanderError, Option } from 'commander'
 import { PsError, isPsError } from '../core/errors.js'
 import { runCapture, type CaptureResult } from '../capture/capture.js'
+import { liveRecords } from '../capture/live-records.js'
+import type { Snapshot } from '../core/probe.js'
 import { openSession, type DeviceSession, type OpenSessionOptions } from '../device/session.js'
 import { loadAddon, type NativeAddon } from '../native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
@@ -273,8 +278,10 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
     )
     .option('--filter <base:limit>', 'count only reads whose address lies in [BASE, LIMIT] (byte addresses, 0x hex allowed)', parseFilter)
     .option('--out <dir>', `record the capture into this directory (${CAPTURE_ARG_HELP}); it must not exist or be empty`)
+    .option('--frames', 'with --out: also record every raw frame of the UART link (for export --format pcapng)')
     .option('--dir <root>', ROOT_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
+    .option('--jsonl', 'stream each record (device, snapshot, interval, run-start, run) as one JSON line while the capture runs')
     .action(
       async (
         o: SourceOpts & {
@@ -291,8 +298,10 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           sampleUs?: number
           filter?: { base: number; limit: number }
           out?: string
+          frames?: boolean
           dir?: string
           json?: boolean
+          jsonl?: boolean
         },
       ) => {
         const source = pickSource(o)
@@ -320,6 +329,8 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           )
         }
         if (o.dir !== undefined && o.out === undefined) throw new PsError('PS_USAGE', '--dir only applies with --out')
+        if (o.frames && o.out === undefined) throw new PsError('PS_USAGE', '--frames only applies with --out')
+        if (o.json && o.jsonl) throw new PsError('PS_USAGE', '--json and --jsonl both claim stdout: give one')
         const outDir = o.out === undefined ? undefined : resolveCaptureArg(o.out, captureRoot(o.dir))
         if (outDir !== undefined) checkCaptureDirFree(outDir) // before the twin starts
         const progress = (m: string) => io.stderr(`pcie-scope: ${m}\n`)
@@ -349,21 +360,38 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           progress(
             `probe on ${session.path}: protocol ${session.info.protocolVersion}, firmware ${session.info.firmwareVersion}, ${session.info.clockHz} Hz`,
           )
+          // --jsonl: the records as they happen on stdout, instead of the summary at the end
+          const live = o.jsonl ? liveRecords(session.client, (r) => io.stdout(JSON.stringify(r) + '\n')) : undefined
+          live?.connected(session.info)
           const opts = {
             periodMs: o.periodMs,
             onProgress: progress,
             ...(o.sampleUs !== undefined ? { samplePeriodCycles: sampleCycles(o.sampleUs, session.info.clockHz) } : {}),
             ...(o.filter !== undefined ? { filter: o.filter } : {}),
+            ...(live ? { onRunStart: (baseline: Snapshot) => live.runStart(workload, baseline) } : {}),
+          }
+          const summary = (result: CaptureResult) => {
+            if (live) live.runDone(workload, { probeWindow: result.probeWindow, result })
+            else io.stdout(o.json ? JSON.stringify(result) + '\n' : formatCapture(result, session.path))
+          }
+          const run = async <T>(go: () => Promise<T>): Promise<T> => {
+            try {
+              return await go()
+            } catch (e) {
+              live?.runDone(workload, { error: e })
+              throw e
+            } finally {
+              live?.stop()
+            }
           }
           if (outDir === undefined) {
-            const result = await runCapture(session, workload, opts)
-            io.stdout(o.json ? JSON.stringify(result) + '\n' : formatCapture(result, session.path))
+            summary(await run(() => runCapture(session, workload, opts)))
             setCode(EXIT_OK)
             return
           }
           progress(`recording into ${outDir}`)
-          const rc = await runRecordedCapture(session, workload, outDir, opts)
-          io.stdout(o.json ? JSON.stringify(rc.result) + '\n' : formatCapture(rc.result, session.path))
+          const rc = await run(() => runRecordedCapture(session, workload, outDir, { ...opts, frames: o.frames === true }))
+          summary(rc.result)
           // the measurement stands; a recording that failed on the way is still a failure
           if (rc.recordingError) throw rc.recordingError
           progress(`recorded ${rc.records} records into ${outDir}`)
@@ -390,6 +418,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
     .option('--demo', 'demo mode of the server')
     .option('--dir <root>', `${ROOT_HELP}: the session is recorded into a new capture there`)
     .option('--no-record', 'do not record the session (captures are still listed)')
+    .option('--record-frames', 'recordings also keep every raw frame of the UART link (for export --format pcapng)')
     .option('--run-slack <ms>', "a run's deadline: this much time plus its bytes at --run-floor", parseIntArg, DEFAULT_RUN_LIMITS.slackMs)
     .option(
       '--run-floor <MiB/s>',
@@ -424,6 +453,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           link?: string
           dir?: string
           record: boolean
+          recordFrames?: boolean
           hangTimeout: number
           wsBatchMs: number
           runSlack: number
@@ -443,7 +473,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           http: o.http,
           ...(o.demo ? { demo: true } : {}),
           ...(o.token !== undefined ? { token: o.token } : {}),
-          captures: { root: captureRoot(o.dir), record: o.record },
+          captures: { root: captureRoot(o.dir), record: o.record, frames: o.recordFrames === true },
           supervision: { hangTimeoutMs: o.hangTimeout },
           ws: { batchMs: o.wsBatchMs },
           runs: { slackMs: o.runSlack, floorBytesPerSecond: o.runFloor * MIB, maxQueued: o.runQueue },

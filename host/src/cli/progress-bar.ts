@@ -11,14 +11,22 @@ export interface ProgressBar {
 
 const WIDTH = 24
 
-export const createProgressBar = (write: (s: string) => void, enabled: boolean, total: number): ProgressBar => {
+/** `done/total` after the bar: whole counts unless the caller formats them (bytes as MB, say) */
+const wholeCounts = (done: number, total: number): string => `${Math.floor(done)}/${total}`
+
+export const createProgressBar = (
+  write: (s: string) => void,
+  enabled: boolean,
+  total: number,
+  counts: (done: number, total: number) => string = wholeCounts,
+): ProgressBar => {
   if (!enabled) return { update: () => undefined, clear: () => undefined }
   let drawn = false
   return {
     update(done, label) {
       const frac = total > 0 ? Math.min(1, Math.max(0, done / total)) : 0
       const full = Math.round(frac * WIDTH)
-      write(`\r\x1b[2K[${'#'.repeat(full)}${'-'.repeat(WIDTH - full)}] ${Math.floor(done)}/${total} ${label}`)
+      write(`\r\x1b[2K[${'#'.repeat(full)}${'-'.repeat(WIDTH - full)}] ${counts(done, total)} ${label}`)
       drawn = true
     },
     clear() {

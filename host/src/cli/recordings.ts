@@ -1,21 +1,24 @@
 /**
- * The recording commands: `ls`, `info` and `export`. Results on stdout (one JSON object with
+ * The recording commands: `ls`, `info`, `export` and `query`. Results on stdout (one JSON object with
  * --json; an export's bytes), notes on stderr.
  */
-import { createWriteStream } from 'node:fs'
-import { rename, rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 import { Option, type Command } from 'commander'
 import { PsError } from '../core/errors.js'
 import { RECORD_TYPES } from '../capture/format.js'
 import { describeCapture, listCaptures, openCapture, type CaptureDescription, type CaptureSummary } from '../capture/catalog.js'
-import { EXPORT_FORMATS, exportCapture, type ExportFormat } from '../capture/export.js'
+import { ALL_EXPORT_FORMATS, exportCapture, isFileFormat, type ExportFormat, type FileExportFormat } from '../capture/export.js'
+import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../capture/tables.js'
 import { defaultCaptureRoot, resolveCaptureArg } from '../capture/names.js'
 import { newReadStats, type ReadStats } from '../capture/reader.js'
+import { exportToFile, writeFileFrom } from '../capture/export-file.js'
 import type { Workload } from '../core/workload.js'
 import type { CliIo } from './main.js'
+import { watchReadProgress } from './read-progress.js'
+
+// DuckDB's native binding is loaded only by the commands that use it: every other command starts
+// without it (it adds about a second to a cold start)
+const duckdb = () => import('../capture/duckdb.js')
 
 export const ROOT_HELP = 'capture root (default: $PCIE_SCOPE_CAPTURES, else ./captures)'
 export const CAPTURE_ARG_HELP = 'a capture name under the root, or a path to a capture directory (with a /)'
@@ -39,7 +42,7 @@ const probeSpan = (s: number): string => {
   return `${Number((s * scale).toPrecision(4))} ${unit}`
 }
 
-const table = (rows: string[][]): string => {
+export const table = (rows: string[][]): string => {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n'
 }
@@ -92,22 +95,6 @@ export const formatInfo = (d: CaptureDescription): string => {
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n'
 }
 
-/**
- * Write chunks to a file: into a temporary name first, renamed at the end, so a failed export
- * never leaves a file that looks whole.
- */
-const writeFileFrom = async (file: string, chunks: AsyncIterable<string>): Promise<void> => {
-  const temp = `${file}.${process.pid}.tmp`
-  try {
-    await pipeline(Readable.from(chunks), createWriteStream(temp))
-    await rename(temp, file)
-  } catch (e) {
-    await rm(temp, { force: true })
-    if (e instanceof PsError) throw e
-    throw new PsError('PS_CAPTURE_IO', `cannot write ${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
-  }
-}
-
 /** Chunks to stdout in blocks of about 64 KiB, waiting for the stream where the io can. */
 const writeStdoutFrom = async (io: CliIo, chunks: AsyncIterable<string>): Promise<void> => {
   const write = io.writeOut ?? (async (s: string) => io.stdout(s))
@@ -121,6 +108,9 @@ const writeStdoutFrom = async (io: CliIo, chunks: AsyncIterable<string>): Promis
   }
   if (block) await write(block)
 }
+
+/** A bar on a terminal's stderr, never with --json. */
+const progressOf = (io: CliIo, json = false) => ({ write: io.stderr, enabled: !json && (io.stderrIsTTY ?? false) })
 
 export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: number) => void): void => {
   program
@@ -149,19 +139,68 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
 
   program
     .command('export')
-    .description('export a capture: csv (a row per snapshot), jsonl (the records) or perfetto (trace-event JSON)')
+    .description(
+      'export a capture: csv (a row per snapshot), jsonl (the records), perfetto (trace-event JSON), vcd (interval samples); parquet (one table) and pcapng (raw frames, with wireshark/pcie_scope.lua) need -o',
+    )
     .argument('<capture>', CAPTURE_ARG_HELP)
-    .addOption(new Option('--format <format>', 'output format').choices(EXPORT_FORMATS).makeOptionMandatory())
+    .addOption(new Option('--format <format>', 'output format').choices(ALL_EXPORT_FORMATS).makeOptionMandatory())
     .option('-o, --output <file>', 'write to a file instead of stdout')
+    .addOption(new Option('--table <name>', 'parquet: the table to write').choices(TABLE_NAMES).default(DEFAULT_PARQUET_TABLE))
     .option('--dir <root>', ROOT_HELP)
-    .action(async (arg: string, o: { format: ExportFormat; output?: string; dir?: string }) => {
+    .action(async (arg: string, o: { format: ExportFormat | FileExportFormat; output?: string; table: string; dir?: string }) => {
+      const capture = await openCapture(resolveCaptureArg(arg, captureRoot(o.dir)))
+      if (isFileFormat(o.format) && o.output === undefined) {
+        throw new PsError('PS_USAGE', `${o.format} is a binary file format: give -o FILE`)
+      }
+      const stats = newReadStats()
+      const stop = await watchReadProgress(capture.dir, stats, 'read', progressOf(io))
+      try {
+        if (isFileFormat(o.format)) await exportToFile(capture, o.format, resolve(o.output!), { table: o.table, stats })
+        else {
+          const chunks = exportCapture(capture, o.format, stats)
+          if (o.output !== undefined) await writeFileFrom(resolve(o.output), chunks)
+          else await writeStdoutFrom(io, chunks)
+        }
+      } finally {
+        stop()
+      }
+      const skipped = skippedText(stats)
+      if (skipped) io.stderr(`pcie-scope: ${capture.manifest.name} (${capture.status}): skipped ${skipped}\n`)
+      setCode(0)
+    })
+
+  program
+    .command('query')
+    .description(`run SQL over a capture with DuckDB; tables: ${TABLE_NAMES.join(', ')} (docs/contracts.md §5.2)`)
+    .argument('<capture>', CAPTURE_ARG_HELP)
+    .argument('<sql>', 'one SQL statement, e.g. "select count(*) from snapshots"')
+    .option('--dir <root>', ROOT_HELP)
+    .option('--json', 'print exactly one JSON object on stdout: {columns, types, rows}')
+    .action(async (arg: string, sql: string, o: { dir?: string; json?: boolean }) => {
       const capture = await openCapture(resolveCaptureArg(arg, captureRoot(o.dir)))
       const stats = newReadStats()
-      const chunks = exportCapture(capture, o.format, stats)
-      if (o.output !== undefined) await writeFileFrom(resolve(o.output), chunks)
-      else await writeStdoutFrom(io, chunks)
+      const { loadCapture, runQuery } = await duckdb()
+      const stop = await watchReadProgress(capture.dir, stats, 'loaded', progressOf(io, o.json))
+      let loaded
+      try {
+        loaded = await loadCapture(capture, stats)
+      } finally {
+        stop()
+      }
+      try {
+        const r = await runQuery(loaded, sql)
+        io.stdout(o.json ? JSON.stringify(r) + '\n' : formatQuery(r.columns, r.rows))
+      } finally {
+        loaded.close()
+      }
       const skipped = skippedText(stats)
       if (skipped) io.stderr(`pcie-scope: ${capture.manifest.name} (${capture.status}): skipped ${skipped}\n`)
       setCode(0)
     })
 }
+
+const cellText = (v: unknown): string => (v === null || v === undefined ? 'NULL' : typeof v === 'object' ? JSON.stringify(v) : String(v))
+
+/** A query's result as an aligned table, with the row count below it. */
+export const formatQuery = (columns: string[], rows: unknown[][]): string =>
+  (columns.length ? table([columns, ...rows.map((r) => r.map(cellText))]) : '') + `(${rows.length} row${rows.length === 1 ? '' : 's'})\n`

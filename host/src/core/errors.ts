@@ -42,6 +42,10 @@ export type PsErrorCode =
   | 'PS_CAPTURE_EXISTS'
   | 'PS_CAPTURE_CORRUPT'
   | 'PS_CAPTURE_IO'
+  // a pcapng export of a capture recorded without its raw frames (capture --frames)
+  | 'PS_CAPTURE_NO_FRAMES'
+  // POST /api/recording on a server started without a capture root
+  | 'PS_RECORDING_UNAVAILABLE'
   // native addon (host/src/native) and GPU runs (host/src/workload/gpu-runner.ts)
   | 'PS_NATIVE_NOT_BUILT'
   | 'PS_GPU_UNAVAILABLE'

@@ -7,13 +7,14 @@
  * takes a replacement stream (a re-opened serial port) and emits 'reconnect'. Host link
  * statistics and the last snapshot survive a reconnect.
  *
- * Events: 'snapshot' (Snapshot), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError)
+ * Events: 'snapshot' (Snapshot), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError),
+ * Raw frames (for recorders of the link): watchRawFrames().
  */
 import { EventEmitter } from 'node:events'
 import type { Duplex } from 'node:stream'
 import { PsError } from '../core/errors.js'
 import { FrameDecoder } from '../protocol/decoder.js'
-import { encodeFrame, frameTypeName, type Frame } from '../protocol/frame.js'
+import { buildRawFrame, frameTypeName, rawFrameOnWire, type Frame } from '../protocol/frame.js'
 import { COMMANDS, FRAME_TYPE, STATUS, STATUS_DOC, type CommandName } from '../core/generated.js'
 import {
   decodeInfo,
@@ -43,6 +44,14 @@ export interface ProbeClientOptions {
   commandTimeouts?: Partial<Record<CommandName, number>>
   /** first host sequence number (default 0) */
   firstSeq?: number
+}
+
+/** A frame as the frame layer sees it (COBS removed): type u8, seq u16, payload, CRC u16. */
+export interface RawFrame {
+  dir: 'tx' | 'rx'
+  /** host wall-clock ms */
+  at: number
+  bytes: Buffer
 }
 
 export interface ProbeClientEvents {
@@ -266,7 +275,9 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
       }, timeoutMs)
       this.pending = { name, cmdId: COMMANDS[name].id, seq, timer, onDemand: undefined, resolve, reject }
       log.debug(() => `-> ${name} seq ${seq} ${JSON.stringify(args)}`)
-      this.port.write(encodeFrame(FRAME_TYPE.COMMAND, seq, payload), (err) => {
+      const raw = buildRawFrame(FRAME_TYPE.COMMAND, seq, payload)
+      this.emitRaw('tx', raw)
+      this.port.write(rawFrameOnWire(raw), (err) => {
         if (err && this.pending?.seq === seq) {
           this.settle()?.reject(new PsError('PS_SERIAL_DISCONNECTED', `${name}: write failed: ${err.message}`, { cause: err }))
         }
@@ -283,6 +294,34 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
 
   private failPending(err: PsError): void {
     this.settle()?.reject(err)
+  }
+
+  private readonly rawWatchers = new Set<(f: RawFrame) => void>()
+  private readonly onDecodedRaw = (bytes: Buffer): void => this.emitRaw('rx', bytes)
+
+  /**
+   * Call `watcher` with every frame sent and every frame received that COBS-decodes (bad CRC and
+   * unknown types included), until the returned function is called. The decoder copies frames
+   * for this only while someone watches.
+   */
+  watchRawFrames(watcher: (f: RawFrame) => void): () => void {
+    if (this.rawWatchers.size === 0) this.decoder.on('raw-frame', this.onDecodedRaw)
+    this.rawWatchers.add(watcher)
+    return () => {
+      if (this.rawWatchers.delete(watcher) && this.rawWatchers.size === 0) this.decoder.off('raw-frame', this.onDecodedRaw)
+    }
+  }
+
+  private emitRaw(dir: RawFrame['dir'], bytes: Buffer): void {
+    if (this.rawWatchers.size === 0) return
+    const f = { dir, at: Date.now(), bytes }
+    for (const w of this.rawWatchers) {
+      try {
+        w(f)
+      } catch (e) {
+        log.error(() => `raw-frame watcher failed: ${e instanceof Error ? e.message : String(e)}`)
+      }
+    }
   }
 
   private onFrame(f: Frame): void {

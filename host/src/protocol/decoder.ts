@@ -6,7 +6,9 @@
  * - guards against a line that never sends a delimiter (maxFrameBytes; the rest of that frame is
  *   discarded up to the next delimiter and counted once as an overflow);
  * - counts everything in `stats` and reports each problem as a 'frame-error' event (a PsError);
- *   it never emits 'error' and never throws through the stream.
+ *   it never emits 'error' and never throws through the stream;
+ * - emits 'raw-frame' with the COBS-decoded bytes of every frame that COBS-decodes (good, bad
+ *   CRC, unknown type), before it is checked, for recorders of the raw link (only when listened to).
  */
 import { Transform, type TransformCallback, type TransformOptions } from 'node:stream'
 import { PsError } from '../core/errors.js'
@@ -146,6 +148,8 @@ export class FrameDecoder extends Transform {
       log.debug(() => `bad COBS ${dec.error}: ${hex(enc)}`)
       return
     }
+    // a copy for the listener: parseFrame keeps views of dec.data as payloads
+    if (this.listenerCount('raw-frame') > 0) this.emit('raw-frame', Buffer.from(dec.data))
     const r = parseFrame(dec.data, true) // cobsDecode's output is a fresh buffer: no second copy
     if (!r.ok) {
       if (r.code === 'PS_FRAME_UNKNOWN_TYPE' && r.frame) {

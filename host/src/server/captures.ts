@@ -1,13 +1,20 @@
 /**
  * GET /api/captures, GET /api/captures/:name and GET /api/captures/:name/export?format=csv|jsonl|
- * perfetto (a download, as `pcie-scope export` writes it): the recordings under the server's capture
+ * perfetto|vcd|parquet[&table=]|pcapng (a download, as `pcie-scope export` writes it): the recordings under the server's capture
  * root. A name is one checked path component (400 PS_CAPTURE_NAME_INVALID otherwise), so a
  * request can never read outside the root; an unknown one is 404 PS_CAPTURE_NOT_FOUND.
  */
 import express from 'express'
 import { PsError } from '../core/errors.js'
-import { describeCapture, listCaptures, openCapture } from '../capture/catalog.js'
-import { EXPORT_FORMATS, exportCapture, type ExportFormat } from '../capture/export.js'
+import { describeCapture, listCaptures, openCapture, type OpenedCapture } from '../capture/catalog.js'
+import { createReadStream } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import { ALL_EXPORT_FORMATS, exportCapture, isFileFormat, type ExportFormat, type FileExportFormat } from '../capture/export.js'
+import { exportToFile } from '../capture/export-file.js'
+import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../capture/tables.js'
 import { captureDirOf, validateCaptureName } from '../capture/names.js'
 import { ApiError } from './http-errors.js'
 
@@ -16,6 +23,26 @@ const EXPORT_TYPES: Record<ExportFormat, { type: string; ext: string }> = {
   csv: { type: 'text/csv; charset=utf-8', ext: 'csv' },
   jsonl: { type: 'application/x-ndjson; charset=utf-8', ext: 'jsonl' },
   perfetto: { type: 'application/json; charset=utf-8', ext: 'perfetto.json' },
+  vcd: { type: 'text/x-vcd; charset=utf-8', ext: 'vcd' },
+}
+const FILE_EXPORT_TYPES: Record<FileExportFormat, string> = {
+  parquet: 'application/vnd.apache.parquet',
+  pcapng: 'application/x-pcapng',
+}
+
+/** A binary export: written to a private temporary file first (they exist only as files), then sent. */
+const sendFileExport = async (res: express.Response, capture: OpenedCapture, format: FileExportFormat, table: string) => {
+  const dir = await mkdtemp(join(tmpdir(), 'ps-export-'))
+  try {
+    const file = join(dir, 'export')
+    await exportToFile(capture, format, file, { table })
+    const name = capture.manifest.name
+    // attachment() sets a type from the file name; ours comes after it
+    res.attachment(format === 'parquet' ? `${name}.${table}.parquet` : `${name}.pcapng`).type(FILE_EXPORT_TYPES[format])
+    await pipeline(createReadStream(file), res)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 }
 
 export interface CapturesDeps {
@@ -40,11 +67,16 @@ export function capturesRouter({ root, recording }: CapturesDeps): express.Route
   r.get('/captures/:name/export', async (req, res) => {
     const name = validateCaptureName(req.params.name)
     const format = req.query['format']
-    if (typeof format !== 'string' || !(EXPORT_FORMATS as readonly string[]).includes(format)) {
-      throw new ApiError('PS_REQUEST_INVALID', `format must be one of ${EXPORT_FORMATS.join(', ')}`)
+    if (typeof format !== 'string' || !(ALL_EXPORT_FORMATS as readonly string[]).includes(format)) {
+      throw new ApiError('PS_REQUEST_INVALID', `format must be one of ${ALL_EXPORT_FORMATS.join(', ')}`)
+    }
+    const table = req.query['table'] ?? DEFAULT_PARQUET_TABLE
+    if (typeof table !== 'string' || !TABLE_NAMES.includes(table)) {
+      throw new ApiError('PS_REQUEST_INVALID', `table must be one of ${TABLE_NAMES.join(', ')}`)
     }
     if (root === null) throw new PsError('PS_CAPTURE_NOT_FOUND', `no capture ${name}: this server has no capture root`)
     const capture = await openCapture(captureDirOf(root, name))
+    if (isFileFormat(format)) return sendFileExport(res, capture, format, table)
     const { type, ext } = EXPORT_TYPES[format as ExportFormat]
     res.type(type).attachment(`${name}.${ext}`)
     for await (const chunk of exportCapture(capture, format as ExportFormat)) {

@@ -23,9 +23,10 @@
  *   POST /api/start         {periodMs?}            POST /api/stop, /api/clear   {}
  *   POST /api/snapshot      → Snapshot (on demand)
  *   POST /api/run           {pattern, bytes, offset?, source?: twin|gpu} → WorkloadResult & {report: RunReport}; 409 when the source is not available
+ *   GET  /api/recording     {recording: name | null}; POST {action: 'start'|'stop'}: record on demand
  *   GET  /api/captures      {root, recording, captures: CaptureSummary[], skipped} (captures.ts)
  *   GET  /api/captures/:name CaptureDescription; 400 PS_CAPTURE_NAME_INVALID, 404 PS_CAPTURE_NOT_FOUND
- *   GET  /api/captures/:name/export?format=csv|jsonl|perfetto  the export, as a download
+ *   GET  /api/captures/:name/export?format=csv|jsonl|perfetto|vcd|parquet|pcapng  the export, as a download
  *   GET  /api/openapi.json  OpenAPI 3.0 from the zod schemas
  * WebSocket /ws?token=… (server → browser, JSON text; see wire.ts ServerMessage):
  *   hello, status (on connect, on device disconnect or reconnect, on START/STOP), snapshot (batched
@@ -48,8 +49,7 @@ import { upgradeHandler } from './upgrade.js'
 import type { DeviceError, ServerStatus, TwinFailure } from '../core/wire.js'
 import { loadAddon, type NativeAddon } from '../native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
-import type { Recorder } from '../capture/recorder.js'
-import { openServerRecording } from './recording.js'
+import { SessionRecording } from './recording.js'
 
 export type { ServerSession, ServerProbeClient } from './session.js'
 export type * from '../core/wire.js'
@@ -74,7 +74,7 @@ export interface StartServerOptions {
    * recordings: the capture root listed at GET /api/captures and, with `record`, the root this
    * server records its session into (one capture: snapshots, runs, marks, device events)
    */
-  captures?: { root: string; record: boolean }
+  captures?: { root: string; record: boolean; frames?: boolean }
   /** twin only: restart back-off and hang detection (device/supervisor.ts has the defaults) */
   supervision?: SupervisionOptions
   /** WebSocket back-pressure bounds (hub.ts has the defaults) */
@@ -162,9 +162,9 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         : { available: false, reason: `a ${session.source} session has no twin to run workloads on` },
     gpu: gpu.status,
   }
-  let recording: Recorder | undefined
+  const recorder = new SessionRecording(opts.captures?.root ?? null, session, { frames: opts.captures?.frames ?? false })
   try {
-    if (opts.captures?.record) recording = openServerRecording(opts.captures.root, session)
+    if (opts.captures?.record) recorder.start()
   } catch (e) {
     if (ownsSession) await session.close().catch(() => {})
     throw e
@@ -173,7 +173,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const state = new DeviceState(session, {
     snapshot: (s) => {
       hub.queueSnapshot(s)
-      recording?.snapshot(s)
+      recorder.current?.snapshot(s)
     },
     connection: (connected) => {
       // on a disconnect the snapshots already queued go out before the status that ends them
@@ -181,18 +181,18 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       const st = status()
       if (connected && away) {
         // the recording goes on: the time the device was away is marked, so no rate spans it
-        recording?.gap(away.since, Date.now(), away.error)
+        recorder.current?.gap(away.since, Date.now(), away.error)
         away = undefined
       } else if (!connected) away = { since: Date.now(), error: st.error }
-      recording?.device(connected ? 'reconnect' : 'disconnect', connected ? session.info : null, st.error)
+      recorder.current?.device(connected ? 'reconnect' : 'disconnect', connected ? session.info : null, st.error)
       hub.broadcast({ type: 'status', ...st })
       if (connected && opts.demo) runs.startDemo() // the loop ended when the device went away
     },
     streaming: (periodMs) => {
-      recording?.mark(periodMs === null ? 'stop' : 'start', periodMs === null ? null : `${periodMs} ms`)
+      recorder.current?.mark(periodMs === null ? 'stop' : 'start', periodMs === null ? null : `${periodMs} ms`)
       hub.broadcast({ type: 'status', ...status() })
     },
-    cleared: () => recording?.mark('clear'),
+    cleared: () => recorder.current?.mark('clear'),
   })
   const status = (): ServerStatus =>
     state.status({ wsDrops: hub.drops, wsClients: hub.size, wsClientsDropped: hub.clientsDropped, demo: runs.demo, sources })
@@ -207,15 +207,15 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       connected: () => state.connected,
       watched: (): boolean => hub.size > 0,
       start: (r) => {
-        recording?.runStart(r.id, r.origin, r.workload, r.baseline)
+        recorder.current?.runStart(r.id, r.origin, r.workload, r.baseline)
         hub.flush() // the snapshots before the baseline reach the page first
         hub.broadcast({ type: 'run-start', ...r })
       },
       report: (report) => {
-        recording?.run(report.id, report.origin, report.result.workload, { probeWindow: report.probeWindow, result: report })
+        recorder.current?.run(report.id, report.origin, report.result.workload, { probeWindow: report.probeWindow, result: report })
         hub.broadcast({ type: 'run', report, result: report.result, demo: { ...runs.demo } })
       },
-      failed: (r, e) => recording?.run(r.id, r.origin, r.workload, { error: e }),
+      failed: (r, e) => recorder.current?.run(r.id, r.origin, r.workload, { error: e }),
       error: (origin, e) =>
         hub.broadcast({
           type: 'run-error',
@@ -249,7 +249,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     runs,
     status,
     webRoot: resolve(opts.webRoot ?? join(packageRoot(), 'dist', 'web')),
-    captures: { root: opts.captures?.root ?? null, recording: () => (recording && !recording.writer.closed ? recording.name : null) },
+    captures: { root: opts.captures?.root ?? null, recording: () => recorder.current?.name ?? null },
+    recording: recorder,
   })
   const t = { ...HTTP_TIMEOUTS, ...opts.timeouts }
   const server: Server = createServer(
@@ -262,7 +263,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     state.detach()
     session.supervisor?.off('failure', onFailure)
     session.supervisor?.off('restarted', onRestarted)
-    recording?.close('complete') // after the last run and snapshot; failures were logged
+    recorder.stop() // after the last run and snapshot; failures were logged
     if (ownsSession) await session.close().catch(() => {})
   }
   let closing: Promise<void> | undefined
@@ -311,7 +312,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   return {
     url: `http://${shownHost}:${addr.port}/?token=${encodeURIComponent(token)}`,
     token,
-    recording: recording ? recording.writer.dir : null,
+    recording: recorder.current?.writer.dir ?? null,
     close: () => (closing ??= closeAll()),
   }
 }

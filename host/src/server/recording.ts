@@ -42,3 +42,48 @@ export const openServerRecording = (root: string, session: ServerSession, now: D
   }
   throw new PsError('PS_CAPTURE_EXISTS', `${base} and ${MAX_SUFFIX - 1} suffixed names are taken under ${root}`)
 }
+
+/**
+ * The server's recording, switchable while it serves (POST /api/recording): at most one capture
+ * open at a time; `start` opens a new one under the root, `stop` closes the current one.
+ */
+export class SessionRecording {
+  private rec: Recorder | undefined
+  private unwatch: (() => void) | undefined
+
+  /** frames: each capture also holds every raw frame of the link (`serve --record-frames`) */
+  constructor(
+    private readonly root: string | null,
+    private readonly session: ServerSession,
+    private readonly opts: { frames?: boolean } = {},
+  ) {}
+
+  /** the open capture's recorder, if any (one that failed and closed itself is not) */
+  get current(): Recorder | undefined {
+    return this.rec && !this.rec.writer.closed ? this.rec : undefined
+  }
+
+  /** Record into a new capture; already recording, the current one goes on. Its name. */
+  start(): string {
+    const open = this.current
+    if (open) return open.name
+    if (this.root === null) throw new PsError('PS_RECORDING_UNAVAILABLE', 'this server was started without a capture root')
+    const watch = this.session.client.watchRawFrames?.bind(this.session.client)
+    if (this.opts.frames && !watch) throw new PsError('PS_RECORDING_UNAVAILABLE', 'this device client cannot show its raw frames')
+    const rec = openServerRecording(this.root, this.session)
+    this.rec = rec
+    this.unwatch = this.opts.frames && watch ? watch((f) => rec.frame(f.dir, f.at, f.bytes)) : undefined
+    return rec.name
+  }
+
+  /** Close the current capture as complete; its name, or null when none was open. */
+  stop(): string | null {
+    const open = this.current
+    this.rec = undefined
+    this.unwatch?.()
+    this.unwatch = undefined
+    if (!open) return null
+    open.close('complete') // a failure to close is logged by the recorder's onError
+    return open.name
+  }
+}

@@ -15,7 +15,8 @@ import type { DeviceState } from './device-state.js'
 import { ApiError, apiErrorHandler, bodyReadError, clientHttpError, sendError } from './http-errors.js'
 import type { RunService } from './runs.js'
 import { capturesRouter, type CapturesDeps } from './captures.js'
-import { EmptyBody, openApiDocument, RunBody, StartBody } from './schemas.js'
+import { EmptyBody, openApiDocument, RecordingBody, RunBody, StartBody } from './schemas.js'
+import type { SessionRecording } from './recording.js'
 import { bearerToken, hostAllowed, setSecurityHeaders, tokenMatches } from './security.js'
 
 /** the largest request body the API reads */
@@ -32,6 +33,8 @@ export interface AppDeps {
   webRoot: string
   /** recordings under the capture root (GET /api/captures…); none when absent */
   captures?: CapturesDeps
+  /** recording on demand (GET/POST /api/recording); absent: 409 PS_RECORDING_UNAVAILABLE */
+  recording?: Pick<SessionRecording, 'current' | 'start' | 'stop'>
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -74,7 +77,7 @@ export function createApp(deps: AppDeps): Express {
   return app
 }
 
-function apiRouter({ token, state, runs, status, captures }: AppDeps): express.Router {
+function apiRouter({ token, state, runs, status, captures, recording }: AppDeps): express.Router {
   const { session } = state
   const api = express.Router()
   api.get('/health', (_req, res) => {
@@ -131,6 +134,16 @@ function apiRouter({ token, state, runs, status, captures }: AppDeps): express.R
     })
     const report = await state.command(() => runs.run(w, 'manual', gone.signal, source))
     res.json({ ...report.result, report })
+  })
+  api.get('/recording', (_req, res) => {
+    res.json({ recording: recording?.current?.name ?? null })
+  })
+  api.post('/recording', (req, res) => {
+    const { action } = body(RecordingBody, req)
+    if (!recording) throw new PsError('PS_RECORDING_UNAVAILABLE', 'this server keeps no recordings')
+    const stopped = action === 'stop' ? recording.stop() : null
+    if (action === 'start') recording.start()
+    res.json({ recording: recording.current?.name ?? null, stopped })
   })
   api.use(capturesRouter(captures ?? { root: null, recording: () => null }))
   api.use((req: Request, _res: Response, next: NextFunction) => {

@@ -1,6 +1,7 @@
 /** zod schemas of the REST bodies and the OpenAPI description assembled from them. */
 import { z } from 'zod'
-import { EXPORT_FORMATS } from '../capture/export.js'
+import { ALL_EXPORT_FORMATS } from '../capture/export.js'
+import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../capture/tables.js'
 import { COMMANDS } from '../core/generated.js'
 import { checkAlignment, WorkloadFields, withDefaults } from '../core/workload-schema.js'
 import { RUN_SOURCES } from '../core/wire.js'
@@ -22,6 +23,15 @@ export const StartBody = z
   .strict()
 
 export const EmptyBody = z.object({}).strict()
+
+/** POST /api/recording: start a new capture of the live stream, or close the current one. */
+export const RecordingBody = z
+  .object({
+    action: z
+      .enum(['start', 'stop'], { error: () => "action must be 'start' or 'stop'" })
+      .describe('start: record into a new capture (already recording: nothing changes); stop: close the current one'),
+  })
+  .strict()
 
 /**
  * POST /api/run: the workload limits every runner shares (spec/workloads.json, through
@@ -95,6 +105,12 @@ export function openApiDocument(version: string): Record<string, unknown> {
         },
         '504': { description: 'the run passed its deadline and was aborted (PS_WORKLOAD_TIMEOUT)', content: json(ErrorBody) },
       }),
+      '/api/recording': {
+        get: { summary: 'the capture the server records into now', responses: { '200': ok('{recording: name | null}') } },
+        ...post('record the live stream on demand: start a new capture, or stop the current one', RecordingBody, {
+          '409': { description: 'the server keeps no recordings (PS_RECORDING_UNAVAILABLE)', content: json(ErrorBody) },
+        }),
+      },
       '/api/captures': {
         get: { summary: 'the recordings under the capture root', responses: { '200': ok('{root, recording, captures, skipped}') } },
       },
@@ -115,10 +131,20 @@ export function openApiDocument(version: string): Record<string, unknown> {
           summary: 'one recording exported (as `pcie-scope export` writes it), as a download',
           parameters: [
             { name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: CAPTURE_NAME_PATTERN } },
-            { name: 'format', in: 'query', required: true, schema: { type: 'string', enum: [...EXPORT_FORMATS] } },
+            { name: 'format', in: 'query', required: true, schema: { type: 'string', enum: [...ALL_EXPORT_FORMATS] } },
+            {
+              name: 'table',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', enum: [...TABLE_NAMES], default: DEFAULT_PARQUET_TABLE },
+            },
           ],
           responses: {
-            '200': { description: 'text/csv, application/x-ndjson or application/json (Perfetto trace events)' },
+            '200': {
+              description:
+                'text/csv, application/x-ndjson, application/json (Perfetto trace events), text/x-vcd, application/vnd.apache.parquet (one table) or application/x-pcapng (the raw frames)',
+            },
+            '409': { description: 'pcapng of a capture recorded without its frames (PS_CAPTURE_NO_FRAMES)', content: json(ErrorBody) },
             '400': { description: 'invalid name (PS_CAPTURE_NAME_INVALID) or format (PS_REQUEST_INVALID)', content: json(ErrorBody) },
             '401': errors['401'],
             '404': { description: 'no such capture (PS_CAPTURE_NOT_FOUND)', content: json(ErrorBody) },

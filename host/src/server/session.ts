@@ -3,6 +3,7 @@
  * docs/contracts.md §4, written structurally so that tests can inject a fake and the server
  * does not depend on the device module's internals.
  */
+import type { RawFrame } from '../device/client.js'
 import type { HostLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import type { WorkloadRunner } from '../core/workload.js'
@@ -31,6 +32,8 @@ export interface ServerProbeClient {
   snapshot(): Promise<Snapshot>
   hostStats(): HostLinkStats
   lastSnapshot(): Snapshot | undefined
+  /** every raw frame of the link until unwatched (ProbeClient has it; `serve --record-frames` needs it) */
+  watchRawFrames?(watcher: (f: RawFrame) => void): () => void
 }
 
 export interface ServerSession {

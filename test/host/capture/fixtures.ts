@@ -7,7 +7,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { COUNTERS, type CounterKey } from '../../../host/src/core/generated.js'
-import type { ProbeInfo, Snapshot } from '../../../host/src/core/probe.js'
+import type { IntervalRecord, ProbeInfo, Snapshot } from '../../../host/src/core/probe.js'
 import { MANIFEST_FILE, segmentName, type CaptureManifest } from '../../../host/src/capture/format.js'
 import { CaptureWriter, type CaptureWriterOptions } from '../../../host/src/capture/writer.js'
 import type { Workload } from '../../../host/src/core/workload.js'
@@ -105,4 +105,28 @@ export const killWriter = (dir: string, w: CaptureWriter, segment = 1): void => 
 
 const expectRecording = (m: CaptureManifest): void => {
   if (m.status !== 'recording') throw new Error(`fixture: the manifest says ${m.status}, not recording`)
+}
+
+/** Two INTERVAL frames of sampler records (5 and 3) after a run: first index 100, varied values. */
+export const writeIntervals = (w: CaptureWriter): IntervalRecord[] => {
+  const samples: IntervalRecord[] = Array.from({ length: 8 }, (_, i) => ({
+    ts: 20_000 + 2000 * (i + 1),
+    cycles: 2000,
+    mrdCount: 10 + i,
+    mrdBytes: (10 + i) * 128,
+    cpldCount: 9 + i,
+    cpldBytes: (9 + i) * 128,
+    occSum: 2000 * (3 + i),
+    occPeak: 5 + i,
+    latSum: 250 * (9 + i) + i,
+    latCount: 9 + i,
+  }))
+  const batch = (seq: number, first: number, records: IntervalRecord[]) => ({
+    t: 'interval' as const,
+    at: 1_700_000_001_000 + seq,
+    batch: { seq, firstIndex: 100 + first, dropped: 0, overflow: 0, records, receivedAt: 1_700_000_001_000 + seq },
+  })
+  w.append(batch(40, 0, samples.slice(0, 5)))
+  w.append(batch(41, 5, samples.slice(5)))
+  return samples
 }

@@ -67,7 +67,7 @@ describe('pcie-scope info', () => {
     const byName = await run('info', 'killed', '--dir', root)
     expect(byName.code).toBe(0)
     expect(byName.stdout).toMatch(/^status\s+interrupted \(the writer \(pid \d+/m)
-    expect(byName.stdout).toMatch(/^records\s+11: 8 snapshot, 0 interval, 1 run-start, 1 run, 1 device, 0 mark, 0 gap$/m)
+    expect(byName.stdout).toMatch(/^records\s+11: 8 snapshot, 0 interval, 1 run-start, 1 run, 1 device, 0 mark, 0 gap, 0 frame$/m)
     expect(byName.stdout).toMatch(/^skipped\s+1 torn line$/m)
     expect(byName.stdout).toMatch(/^probe\s+probe id 0x50435343, firmware 0x0100/m)
     const byPath = await run('info', join(root, 'done'), '--json')
@@ -116,10 +116,61 @@ describe('pcie-scope export', () => {
     expect(readdirSync(join(out, '..'))).toEqual(['trace.json'])
   })
 
+  it('vcd to stdout: a VCD header with the probe clock as timescale', async () => {
+    const r = await run('export', 'done', '--dir', rootWithCaptures(), '--format', 'vcd')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/\$timescale 1 ns \$end[\s\S]*\$var wire 32 \S+ mrd_count \[31:0\] \$end[\s\S]*\$enddefinitions \$end/)
+  })
+
+  it('pcapng of a capture recorded without --frames: PS_CAPTURE_NO_FRAMES, and no file left behind', async () => {
+    const out = join(tempRoot(), 'link.pcapng')
+    const r = await run('export', 'done', '--dir', rootWithCaptures(), '--format', 'pcapng', '-o', out)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/\[PS_CAPTURE_NO_FRAMES\]: done holds no raw frames: record with `pcie-scope capture --out DIR --frames`/)
+    expect(readdirSync(join(out, '..'))).toEqual([])
+  })
+
   it('exits 2 on a missing or unknown --format', async () => {
     const root = rootWithCaptures()
     expect((await run('export', 'done', '--dir', root)).code).toBe(2)
     expect((await run('export', 'done', '--dir', root, '--format', 'xml')).code).toBe(2)
+  })
+})
+
+describe('pcie-scope export --format parquet and query', () => {
+  it('parquet needs -o; with it, writes the chosen table that query-by-DuckDB reads back', async () => {
+    const root = rootWithCaptures()
+    const refused = await run('export', 'done', '--dir', root, '--format', 'parquet')
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/\[PS_USAGE\]: .*-o FILE/)
+    const out = join(tempRoot(), 'runs.parquet')
+    expect(await run('export', 'done', '--dir', root, '--format', 'parquet', '--table', 'runs', '-o', out)).toMatchObject({
+      code: 0,
+      stdout: '',
+    })
+    const q = await run('query', 'done', '--dir', root, '--json', `select pattern, probe_to from read_parquet('${out}')`)
+    expect(q.code).toBe(0)
+    expect(JSON.parse(q.stdout).rows).toEqual([['merged-aligned', 17_000]])
+  })
+
+  it('query prints a table with a row count; --json one object with columns, types and rows', async () => {
+    const root = rootWithCaptures()
+    const sql = 'select count(*) as n, max(mrd_128) as reads from snapshots'
+    const text = await run('query', 'done', '--dir', root, sql)
+    expect(text.code).toBe(0)
+    expect(text.stdout).toBe('n  reads\n8  512\n(1 row)\n')
+    const json = await run('query', 'done', '--dir', root, '--json', sql)
+    expect(JSON.parse(json.stdout)).toEqual({ columns: ['n', 'reads'], types: ['BIGINT', 'BIGINT'], rows: [[8, 512]] })
+  })
+
+  it("query over a killed capture says what it skipped; bad SQL exits 2 with DuckDB's words", async () => {
+    const root = rootWithCaptures()
+    const r = await run('query', 'killed', '--dir', root, 'select count(*) from snapshots')
+    expect(r.stdout).toContain('8')
+    expect(r.stderr).toMatch(/skipped 1 torn line/)
+    const bad = await run('query', 'done', '--dir', root, 'select nope from snapshots')
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/\[PS_USAGE\]: query failed: .*"nope"/)
   })
 })
 
@@ -129,6 +180,13 @@ describe('pcie-scope capture --out: refused before the twin starts', () => {
   afterEach(() => {
     if (saved === undefined) delete process.env['PCIE_SCOPE_TWIN']
     else process.env['PCIE_SCOPE_TWIN'] = saved
+  })
+
+  it('--frames without --out: exit 2', async () => {
+    process.env['PCIE_SCOPE_TWIN'] = '/nonexistent/pcie-scope-twin'
+    const r = await run('capture', '--twin', '--pattern', 'strided', '--frames')
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('--frames only applies with --out')
   })
 
   it('a name that would leave the root: exit 2', async () => {

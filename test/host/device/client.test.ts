@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ProbeClient } from '../../../host/src/device/client.js'
-import { encodeFrame } from '../../../host/src/protocol/frame.js'
+import { buildRawFrame, encodeFrame } from '../../../host/src/protocol/frame.js'
+import { cobsDecode } from '../../../host/src/protocol/cobs.js'
+import type { RawFrame } from '../../../host/src/device/client.js'
 import { FRAME_TYPE, FRAMING, STATUS } from '../../../host/src/core/generated.js'
 import { encodeInterval, encodeResponse } from '../../../host/src/protocol/messages.js'
 import type { PsError } from '../../../host/src/core/errors.js'
@@ -110,6 +112,28 @@ describe('ProbeClient', () => {
     expect(s.badFrames).toBeGreaterThanOrEqual(2)
     expect(s.overflows).toBe(1)
     expect(linkErrors.length).toBeGreaterThanOrEqual(3)
+  })
+
+  it('watchRawFrames: every frame sent and every frame received that COBS-decodes, a bad CRC included, until unwatched', async () => {
+    const { client, device } = setup()
+    const seen: RawFrame[] = []
+    const unwatch = client.watchRawFrames((f) => seen.push(f))
+    const bad = encodeFrame(FRAME_TYPE.SNAPSHOT, 9, Buffer.from([1, 2, 3]))
+    bad[2]! ^= 0x10
+    device.sendRaw(bad)
+    await client.ping()
+    // the PING goes out in the call; the device's bytes arrive on a later tick
+    expect(seen.map((f) => [f.dir, f.bytes[0]])).toEqual([
+      ['tx', FRAME_TYPE.COMMAND],
+      ['rx', FRAME_TYPE.SNAPSHOT],
+      ['rx', FRAME_TYPE.RESPONSE],
+    ])
+    const decoded = cobsDecode(bad.subarray(0, -1))
+    expect(decoded.ok && Buffer.compare(decoded.data, seen[1]!.bytes)).toBe(0) // the bytes as sent, CRC and all
+    expect(seen[0]!.bytes).toEqual(buildRawFrame(FRAME_TYPE.COMMAND, 0, seen[0]!.bytes.subarray(3, -2)))
+    unwatch()
+    await client.ping()
+    expect(seen).toHaveLength(3)
   })
 
   it('reports unmatched responses and bad snapshot payloads as link errors', async () => {

@@ -1,9 +1,14 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { killWriter, newWriter, removeRoots, tempRoot, writeRun } from '../capture/fixtures.js'
 import { closeServers, http, serve, TOKEN } from './helpers.js'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { quoteLiteral } from '../../../host/src/capture/duckdb.js'
+import { Recorder } from '../../../host/src/capture/recorder.js'
+import { buildRawFrame } from '../../../host/src/protocol/frame.js'
+import { FRAME_TYPE } from '../../../host/src/core/generated.js'
 
 afterEach(async () => {
   await closeServers()
@@ -133,5 +138,52 @@ describe('GET /api/captures/:name/export', () => {
     expect([bad.status, bad.json.error.code]).toEqual([400, 'PS_REQUEST_INVALID'])
     expect((await http(base, 'GET', '/api/captures/nope/export?format=csv', { token: TOKEN })).status).toBe(404)
     expect((await http(base, 'GET', '/api/captures/done/export?format=csv')).status).toBe(401)
+  })
+})
+
+describe('GET /api/captures/:name/export: the binary formats', () => {
+  const download = async (base: string, path: string) => {
+    const res = await fetch(new URL(path, base), { headers: { authorization: `Bearer ${TOKEN}` } })
+    return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) }
+  }
+
+  it('parquet: one table as a download DuckDB reads back', async () => {
+    const { base } = await serve({ captures: { root: rootWithCaptures(), record: false } })
+    const r = await download(base, '/api/captures/done/export?format=parquet&table=runs')
+    expect(r.status).toBe(200)
+    expect(r.headers.get('content-disposition')).toBe('attachment; filename=done.runs.parquet')
+    expect(r.headers.get('content-type')).toBe('application/vnd.apache.parquet')
+    expect(r.bytes.subarray(0, 4).toString()).toBe('PAR1')
+    const file = join(tempRoot(), 'runs.parquet')
+    writeFileSync(file, r.bytes)
+    const db = await DuckDBInstance.create(':memory:')
+    const c = await db.connect()
+    const rows = (await c.runAndReadAll(`select pattern, probe_to from read_parquet(${quoteLiteral(file)})`)).getRowsJS()
+    c.closeSync()
+    db.closeSync()
+    expect(rows).toEqual([['merged-aligned', 17_000n]])
+  })
+
+  it('pcapng: 409 PS_CAPTURE_NO_FRAMES for a capture without frames; a pcapng section for one with them', async () => {
+    const root = rootWithCaptures()
+    const rec = new Recorder(newWriter(join(root, 'framed')))
+    rec.frame('rx', 1_700_000_000_000, buildRawFrame(FRAME_TYPE.RESPONSE, 1, Buffer.from([1, 0, 0, 0])))
+    rec.close()
+    const { base } = await serve({ captures: { root, record: false } })
+    const none = await http(base, 'GET', '/api/captures/done/export?format=pcapng', { token: TOKEN })
+    expect(none.status).toBe(409)
+    expect(none.json.error.code).toBe('PS_CAPTURE_NO_FRAMES')
+    const r = await download(base, '/api/captures/framed/export?format=pcapng')
+    expect(r.status).toBe(200)
+    expect(r.headers.get('content-type')).toBe('application/x-pcapng')
+    expect(r.bytes.readUInt32LE(0)).toBe(0x0a0d0d0a) // Section Header Block
+    expect(r.bytes.readUInt32LE(8)).toBe(0x1a2b3c4d) // little-endian byte-order magic
+  })
+
+  it('an unknown table is 400 PS_REQUEST_INVALID', async () => {
+    const { base } = await serve({ captures: { root: rootWithCaptures(), record: false } })
+    const r = await http(base, 'GET', '/api/captures/done/export?format=parquet&table=secrets', { token: TOKEN })
+    expect(r.status).toBe(400)
+    expect(r.json.error.code).toBe('PS_REQUEST_INVALID')
   })
 })

@@ -1,123 +1,104 @@
-import { writeFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
+/** Recording on demand: GET/POST /api/recording start and stop captures of the live stream. */
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { describeCapture } from '../../../host/src/capture/catalog.js'
-import type { CaptureRecord } from '../../../host/src/capture/format.js'
-import { readRecords } from '../../../host/src/capture/reader.js'
-import { PsError } from '../../../host/src/core/errors.js'
-import { startServer } from '../../../host/src/server/index.js'
-import { openServerRecording } from '../../../host/src/server/recording.js'
 import { removeRoots, tempRoot } from '../capture/fixtures.js'
-import { fakeSession } from './fake-session.js'
 import { closeServers, http, serve, TOKEN } from './helpers.js'
+import { fakeSession } from './fake-session.js'
+import { SessionRecording } from '../../../host/src/server/recording.js'
+import type { RawFrame } from '../../../host/src/device/client.js'
+import type { FrameRecord } from '../../../host/src/capture/format.js'
+import { readRecords } from '../../../host/src/capture/reader.js'
+import { buildRawFrame } from '../../../host/src/protocol/frame.js'
+import { FRAME_TYPE } from '../../../host/src/core/generated.js'
 
 afterEach(async () => {
   await closeServers()
   removeRoots()
 })
 
-const records = async (dir: string): Promise<CaptureRecord[]> => {
-  const out: CaptureRecord[] = []
-  for await (const r of readRecords(dir)) out.push(r)
-  return out
-}
+const post = (base: string, body: unknown) => http(base, 'POST', '/api/recording', { token: TOKEN, body })
 
-describe('serve records its session', () => {
-  it('one capture with every snapshot, each run, START/STOP/CLEAR and device events, complete at close', async () => {
+describe('POST /api/recording', () => {
+  it('starts a capture on a server that was not recording, keeps it on a second start, and stops it', async () => {
     const root = tempRoot()
-    const { srv, base, client, session } = await serve({ captures: { root, record: true } })
-    expect(srv.recording).toMatch(/\/serve-\d{8}-\d{6}$/)
-    const name = basename(srv.recording!)
-    expect((await http(base, 'GET', '/api/captures', { token: TOKEN })).json).toMatchObject({
-      recording: name,
-      captures: [{ name, status: 'recording' }],
-    })
+    const { base } = await serve({ captures: { root, record: false } })
+    expect((await http(base, 'GET', '/api/recording', { token: TOKEN })).json).toEqual({ recording: null })
+    const started = await post(base, { action: 'start' })
+    expect(started.status).toBe(200)
+    const name = started.json.recording as string
+    expect(name).toMatch(/^serve-\d{8}-\d{6}(-\d+)?$/)
+    expect(started.json.stopped).toBeNull()
+    expect((await post(base, { action: 'start' })).json).toEqual({ recording: name, stopped: null })
+    expect((await http(base, 'GET', '/api/captures', { token: TOKEN })).json.recording).toBe(name)
+    expect((await http(base, 'POST', '/api/clear', { token: TOKEN, body: {} })).status).toBe(200) // something to record
+    const stopped = await post(base, { action: 'stop' })
+    expect(stopped.json).toEqual({ recording: null, stopped: name })
+    const d = await http(base, 'GET', `/api/captures/${name}`, { token: TOKEN })
+    expect(d.json).toMatchObject({ status: 'complete' })
+    expect(d.json.byType.device).toBe(1)
+    expect(d.json.byType.mark).toBe(1) // the clear
+    expect((await post(base, { action: 'stop' })).json).toEqual({ recording: null, stopped: null })
+  })
 
-    expect((await http(base, 'POST', '/api/start', { token: TOKEN, body: { periodMs: 50 } })).status).toBe(200)
-    client.tick()
-    client.tick()
-    expect((await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'strided', bytes: 4096 } })).status).toBe(200)
-    // a run that fails after it started is recorded with its error
-    session.runner!.run = async () => {
-      throw new PsError('PS_TWIN_EXITED', 'twin gone (test)')
-    }
-    expect((await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'merged-aligned', bytes: 4096 } })).status).toBe(503)
-    expect((await http(base, 'POST', '/api/clear', { token: TOKEN, body: {} })).status).toBe(200)
-    expect((await http(base, 'POST', '/api/stop', { token: TOKEN, body: {} })).status).toBe(200)
-    client.disconnect('PS_SERIAL_DISCONNECTED')
-    client.emit('reconnect')
-    await srv.close()
+  it('a new start after a stop records into a new capture', async () => {
+    const root = tempRoot()
+    const { base } = await serve({ captures: { root, record: true } })
+    const first = (await http(base, 'GET', '/api/recording', { token: TOKEN })).json.recording as string
+    expect(first).not.toBeNull()
+    expect((await post(base, { action: 'stop' })).json.stopped).toBe(first)
+    const second = (await post(base, { action: 'start' })).json.recording as string
+    expect(second).not.toBe(first)
+    expect(readdirSync(root).sort()).toEqual([first, second].sort())
+    expect(readdirSync(join(root, second))).toContain('manifest.json')
+  })
 
-    const got = await records(srv.recording!)
-    const kinds = got.map((r) => (r.t === 'mark' ? `mark:${r.label}` : r.t === 'device' ? `device:${r.event}` : r.t))
-    expect(kinds.filter((k) => k !== 'snapshot')).toEqual([
-      'device:connect',
-      'mark:start',
-      'run-start',
-      'run',
-      'run-start',
-      'run',
-      'mark:clear',
-      'mark:stop',
-      'device:disconnect',
-      'gap',
-      'device:reconnect',
+  it('refuses a bad body (400) and a server without a capture root (409), token required', async () => {
+    const { base } = await serve({ captures: { root: tempRoot(), record: false } })
+    expect((await post(base, { action: 'pause' })).json.error.code).toBe('PS_REQUEST_INVALID')
+    expect((await post(base, {})).status).toBe(400)
+    expect((await http(base, 'POST', '/api/recording', { body: { action: 'start' } })).status).toBe(401)
+    const bare = await serve()
+    const r = await post(bare.base, { action: 'start' })
+    expect(r.status).toBe(409)
+    expect(r.json.error.code).toBe('PS_RECORDING_UNAVAILABLE')
+  })
+
+  it('is in the OpenAPI document', async () => {
+    const { base } = await serve()
+    const doc = (await http(base, 'GET', '/api/openapi.json', { token: TOKEN })).json
+    expect(Object.keys(doc.paths['/api/recording'])).toEqual(['get', 'post'])
+    expect(doc.paths['/api/recording'].post.requestBody.content['application/json'].schema.properties.action.enum).toEqual([
+      'start',
+      'stop',
     ])
-    // the gap spans the time the device was away, with the disconnect's reason
-    const gap = got.find((r) => r.t === 'gap')
-    const disc = got.find((r) => r.t === 'device' && r.event === 'disconnect')
-    if (gap?.t !== 'gap' || disc?.t !== 'device') throw new Error('gap or disconnect missing')
-    expect(gap.from).toBeGreaterThanOrEqual(disc.at)
-    expect(gap.to).toBeGreaterThanOrEqual(gap.from)
-    expect(gap.reason).toEqual(disc.error)
-    // every snapshot the client emitted (the fake emits streamed ones only), in order
-    const indices = got.flatMap((r) => (r.t === 'snapshot' ? [r.snapshot.index] : []))
-    expect(indices.length).toBeGreaterThanOrEqual(2)
-    expect(indices).toEqual([...indices].sort((a, b) => a - b))
-    const runs = got.filter((r) => r.t === 'run')
-    expect(runs[0]).toMatchObject({ id: 1, origin: 'manual', workload: { pattern: 'strided', bytes: 4096 }, error: null })
-    // the window the run record names is the one of the report it recorded
-    expect(runs[0]!.probeWindow).toEqual((runs[0]!.result as { probeWindow: unknown }).probeWindow)
-    expect(runs[0]!.probeWindow).toMatchObject({ from: expect.any(Number), to: expect.any(Number) })
-    expect(runs[0]!.result).toMatchObject({ id: 1, probe: { mrd32: 128 } })
-    expect(runs[1]).toMatchObject({ id: 2, error: { code: 'PS_TWIN_EXITED' }, result: null, probeWindow: null })
-    expect(got.find((r) => r.t === 'mark' && r.label === 'start')).toMatchObject({ note: '50 ms' })
-    expect(got.find((r) => r.t === 'device' && r.event === 'disconnect')).toMatchObject({ error: { code: 'PS_SERIAL_DISCONNECTED' } })
-
-    const d = await describeCapture(srv.recording!)
-    expect(d).toMatchObject({ status: 'complete', runs: 2, records: got.length, read: { torn: 0 } })
-    expect(d.manifest).toMatchObject({ source: 'twin', path: '/dev/pts/fake', probe: { probeId: 0x50435343 } })
   })
+})
 
-  it('records nothing without record: true', async () => {
-    const root = tempRoot()
-    const { srv } = await serve({ captures: { root, record: false } })
-    expect(srv.recording).toBeNull()
-  })
-
-  it('refuses to start when the root cannot hold a capture, and closes the session it opened', async () => {
-    const root = tempRoot()
-    writeFileSync(join(root, 'file'), '')
+describe('SessionRecording with frames (serve --record-frames)', () => {
+  it('records every raw frame the client shows while a capture is open, and stops watching when it closes', async () => {
     const session = fakeSession()
-    await expect(
-      startServer({
-        twin: true,
-        http: { host: '127.0.0.1', port: 0 },
-        token: TOKEN,
-        session,
-        captures: { root: join(root, 'file'), record: true },
-      }),
-    ).rejects.toMatchObject({ code: 'PS_CAPTURE_IO', message: /cannot record under/ })
-    expect(session.closed).toBe(false) // injected: the caller keeps it
+    const watchers = new Set<(f: RawFrame) => void>()
+    const client = Object.assign(session.client, {
+      watchRawFrames: (w: (f: RawFrame) => void) => {
+        watchers.add(w)
+        return () => void watchers.delete(w)
+      },
+    })
+    const root = tempRoot()
+    const rec = new SessionRecording(root, { ...session, client }, { frames: true })
+    const name = rec.start()
+    const frame = buildRawFrame(FRAME_TYPE.COMMAND, 3, Buffer.from([1, 0, 0, 0, 0]))
+    for (const w of watchers) w({ dir: 'tx', at: 1_700_000_000_000, bytes: frame })
+    expect(rec.stop()).toBe(name)
+    expect(watchers.size).toBe(0)
+    const frames: FrameRecord[] = []
+    for await (const r of readRecords(join(root, name))) if (r.t === 'frame') frames.push(r)
+    expect(frames).toEqual([{ t: 'frame', at: 1_700_000_000_000, dir: 'tx', data: frame.toString('base64') }])
   })
 
-  it('takes the next suffix when a server started in the same second has the name', () => {
-    const root = tempRoot()
-    const when = new Date('2025-03-04T05:06:07Z')
-    const a = openServerRecording(root, fakeSession(), when)
-    const b = openServerRecording(root, fakeSession(), when)
-    expect([a.name, b.name]).toEqual(['serve-20250304-050607', 'serve-20250304-050607-2'])
-    a.close()
-    b.close()
+  it('refuses to start when the client cannot show its frames', () => {
+    const rec = new SessionRecording(tempRoot(), fakeSession(), { frames: true })
+    expect(() => rec.start()).toThrow(expect.objectContaining({ code: 'PS_RECORDING_UNAVAILABLE' }))
   })
 })

@@ -1,0 +1,52 @@
+/**
+ * The records of a scripted capture as they happen, in the capture format (docs/contracts.md
+ * §5): the lines `capture --jsonl` prints are the lines a recording and the JSONL export hold.
+ */
+import type { IntervalBatch, ProbeInfo, Snapshot } from '../core/probe.js'
+import type { Workload } from '../core/workload.js'
+import type { ProbeClient } from '../device/client.js'
+import type { CaptureRecord, ProbeWindow } from './format.js'
+import { recordError } from './recorder.js'
+
+/** the one run of a scripted capture */
+export const CAPTURE_RUN_ID = 1
+
+export interface LiveRecords {
+  connected(info: ProbeInfo): void
+  runStart(workload: Workload, baseline: Snapshot): void
+  /** the run's record, once; nothing when no run started */
+  runDone(workload: Workload, outcome: { probeWindow: ProbeWindow; result: unknown } | { error: unknown }): void
+  /** stop listening to the client */
+  stop(): void
+}
+
+/** Emit the client's snapshots and interval batches as records, and the run's records when told. */
+export const liveRecords = (client: Pick<ProbeClient, 'on' | 'off'>, emit: (r: CaptureRecord) => void): LiveRecords => {
+  const onSnapshot = (s: Snapshot) => emit({ t: 'snapshot', at: s.receivedAt, snapshot: s })
+  const onInterval = (b: IntervalBatch) => emit({ t: 'interval', at: b.receivedAt, batch: b })
+  client.on('snapshot', onSnapshot)
+  client.on('interval', onInterval)
+  let started = false
+  return {
+    connected: (info) => emit({ t: 'device', at: Date.now(), event: 'connect', info, error: null }),
+    runStart: (workload, baseline) => {
+      started = true
+      emit({ t: 'run-start', at: Date.now(), id: CAPTURE_RUN_ID, origin: 'capture', workload, baseline })
+    },
+    // a failure before the run started (the hello, the sampler) has no run to close
+    runDone: (workload, outcome) => {
+      if (!started) return
+      started = false
+      const common = { t: 'run', at: Date.now(), id: CAPTURE_RUN_ID, origin: 'capture', workload } as const
+      emit(
+        'error' in outcome
+          ? { ...common, probeWindow: null, error: recordError(outcome.error), result: null }
+          : { ...common, probeWindow: outcome.probeWindow, error: null, result: outcome.result },
+      )
+    },
+    stop: () => {
+      client.off('snapshot', onSnapshot)
+      client.off('interval', onInterval)
+    },
+  }
+}
