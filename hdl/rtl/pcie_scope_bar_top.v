@@ -24,10 +24,9 @@ module pcie_scope_bar_top #
     // probe counter width in bits
     parameter CNT_WIDTH = 64,
     // tracker: tag bits (8, or 10 for PCIe 4.0 10-bit tags), read timeout (1 ms at 250 MHz),
-    // last-completion latency histogram (64 bins of 64 clocks: 16.4 us at 250 MHz, plus overflow)
+    // clocks per last-completion latency-histogram bin (64 bins: spec/registers.json, plus overflow)
     parameter TAG_WIDTH = 8,
     parameter TIMEOUT_CYCLES = 250000,
-    parameter LAT_BINS = 64,
     parameter LAT_BIN_CYCLES = 64,
     // interval sampler FIFO: 2**SAMPLE_FIFO_ADDR_WIDTH records (256 x 384 bits: three BRAM36)
     parameter SAMPLE_FIFO_ADDR_WIDTH = 8,
@@ -129,7 +128,6 @@ probe_core #(
     .CNT_WIDTH(CNT_WIDTH),
     .TAG_WIDTH(TAG_WIDTH),
     .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
-    .LAT_BINS(LAT_BINS),
     .LAT_BIN_CYCLES(LAT_BIN_CYCLES),
     .SAMPLE_FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
     .LINK_GEN(LINK_GEN),

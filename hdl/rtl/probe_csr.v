@@ -19,6 +19,9 @@
  * sees the new shadows: firmware needs no ordering read. CMD.SAMPLE_POP likewise: the next
  * read sees the next interval record (probe_sample_fifo reads ahead on the pop's clock).
  *
+ * HIST_* (from PS_REG_HIST_BASE) show the tracker's latency-histogram shadows, loaded by the same
+ * CMD.SNAPSHOT as the counters: read rarely (every read costs bus cycles), after a snapshot.
+ *
  * SMP_* show the sampler FIFO's head record (0 while SAMPLE_STATUS reports it empty);
  * reading them has no side effect, so a retried read is harmless: only CMD.SAMPLE_POP
  * advances the FIFO. The info registers are build parameters; RCB follows CPL_SPLIT.
@@ -36,7 +39,9 @@ module probe_csr #
     parameter MPS = 256,
     parameter MRRS = 512,
     parameter TAG_BITS = 8,
-    parameter BUILD_ID = 0
+    parameter BUILD_ID = 0,
+    // clocks per latency-histogram bin, reported in HIST_BIN_CLOCKS
+    parameter HIST_BIN_CLOCKS = 64
 )
 (
     input  wire                               clk,
@@ -82,6 +87,9 @@ module probe_csr #
      */
     input  wire                               status_enabled,
     input  wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow,
+    // the latency histogram: the bin the read address names, and its shadow
+    output wire [$clog2(`PS_HIST_BINS+1)-1:0] hist_idx,
+    input  wire [CNT_WIDTH-1:0]               hist_word,
     input  wire [`PS_SMP_WORDS*32-1:0]        sample_head,
     input  wire [15:0]                        sample_level,
     input  wire [15:0]                        sample_depth,
@@ -107,6 +115,11 @@ localparam SMP_IDX_WIDTH = $clog2(SMP_WORDS);
 localparam [11:0] SMP_END = `PS_REG_SMP_TS_LO + 12'd4 * SMP_WORDS;
 // first address past the counter shadows
 localparam [12:0] CNT_END = {1'b0, `PS_REG_CNT_BASE} + 13'd8 * CNT_COUNT;
+// the histogram: bins then overflow, 64-bit words from PS_REG_HIST_BASE
+localparam HIST_WORDS = `PS_HIST_BINS + 1;
+localparam HIST_IDX_WIDTH = $clog2(HIST_WORDS);
+localparam [12:0] HIST_END = {1'b0, `PS_REG_HIST_BASE} + 13'd8 * HIST_WORDS;
+localparam [31:0] HIST_BIN_CLOCKS_VALUE = HIST_BIN_CLOCKS;
 
 initial begin
     if (CNT_WIDTH < 33 || CNT_WIDTH > 64) begin
@@ -130,6 +143,17 @@ generate
         end else begin : g_full
             assign cnt64[c*64 +: 64] = cnt_shadow[c*CNT_WIDTH +: CNT_WIDTH];
         end
+    end
+endgenerate
+
+// the addressed histogram bin, widened to 64 bits
+wire [63:0] hist64;
+
+generate
+    if (CNT_WIDTH < 64) begin : g_hist_pad
+        assign hist64 = {{(64-CNT_WIDTH){1'b0}}, hist_word};
+    end else begin : g_hist_full
+        assign hist64 = hist_word;
     end
 endgenerate
 
@@ -200,6 +224,12 @@ endfunction
 
 // the low bits pick nothing; the high bits are range-checked against SMP_END
 wire unused_smp_off = &{1'b0, smp_off[1:0], smp_off[11:2+SMP_IDX_WIDTH], 1'b0};
+// the bin the read address names (probe_latency_hist answers with its shadow, hist_word)
+wire [11:0] hist_addr_off = s_axil_araddr - `PS_REG_HIST_BASE;
+assign hist_idx = hist_addr_off[3 +: HIST_IDX_WIDTH];
+// bit 2 picks the word; the high bits are range-checked against HIST_END
+wire unused_hist_addr_off = &{1'b0, hist_addr_off[1:0], hist_addr_off[11:3+HIST_IDX_WIDTH], 1'b0};
+
 // RCB in force: CPL_SPLIT when it names one, else 0 (split at MPS only)
 wire [31:0] rcb_value = (split_reg == 8'd64 || split_reg == 8'd128) ? {24'd0, split_reg} : 32'd0;
 
@@ -233,9 +263,13 @@ always @* begin
         `PS_REG_RCB:             read_value = rcb_value;
         `PS_REG_TAG_BITS:        read_value = TAG_BITS_VALUE;
         `PS_REG_BUILD_ID:        read_value = BUILD_ID_VALUE;
+        `PS_REG_HIST_BIN_CLOCKS: read_value = HIST_BIN_CLOCKS_VALUE;
         default: begin
             if ({1'b0, s_axil_araddr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, s_axil_araddr} < CNT_END) begin
                 read_value = cnt64[{cnt_idx, cnt_off[2], 5'd0} +: 32];
+            end
+            if ({1'b0, s_axil_araddr} >= {1'b0, `PS_REG_HIST_BASE} && {1'b0, s_axil_araddr} < HIST_END) begin
+                read_value = hist_addr_off[2] ? hist64[63:32] : hist64[31:0];
             end
             // the sampler FIFO head reads 0 while the FIFO is empty
             if (s_axil_araddr >= `PS_REG_SMP_TS_LO && s_axil_araddr < SMP_END && sample_level != 16'd0) begin

@@ -72,7 +72,8 @@ class TraceBuilder {
       case 'snapshot':
         return this.snapshot(r.snapshot)
       case 'interval':
-        return [] // the sampler's records are not drawn in the trace yet
+      case 'histogram':
+        return [] // the sampler's records and the latency histograms are not drawn in the trace yet
       case 'mark': {
         const out = r.label === 'clear' ? this.breakCounters() : []
         return [...out, ...this.instant(`mark: ${r.label}`, { label: r.label, note: r.note })]

@@ -153,7 +153,10 @@ const formatCapture = (r: CaptureResult, path: string): string => {
     [
       'latency',
       r.latencyNs.last.count > 0
-        ? `last completion ${fmt(r.latencyNs.last.min ?? 0)} / ${fmt(r.latencyNs.last.mean ?? 0)} / ${fmt(r.latencyNs.last.max ?? 0)} ns (min / mean / max)`
+        ? `last completion ${fmt(r.latencyNs.last.min ?? 0)} / ${fmt(r.latencyNs.last.mean ?? 0)} / ${fmt(r.latencyNs.last.max ?? 0)} ns (min / mean / max)` +
+          (r.latencyNs.last.p50 !== null && r.latencyNs.last.p99 !== null
+            ? `, p50 ${fmt(r.latencyNs.last.p50)} / p99 ${r.latencyHistogram?.overflow ? '≥ ' : ''}${fmt(r.latencyNs.last.p99)} ns`
+            : '')
         : 'no read completed',
     ],
     [
