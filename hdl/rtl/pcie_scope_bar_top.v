@@ -89,6 +89,7 @@ localparam MAX_PAYLOAD_BYTES = 256;
 localparam FIFO_DEPTH = 256;
 
 wire [15:0] bar_latency;
+wire [15:0] bar_jitter;
 wire [7:0]  cpl_split;
 wire        bar_ur;
 
@@ -118,6 +119,7 @@ bar_responder_inst (
     .tx_cpl_tlp_eop(tx_cpl_tlp_eop),
     .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
     .bar_latency(bar_latency),
+    .bar_jitter(bar_jitter),
     .cpl_split(cpl_split),
     .bar_ur(bar_ur)
 );
@@ -149,6 +151,7 @@ probe_core_inst (
     .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
     .bar_ur(bar_ur),
     .bar_latency(bar_latency),
+    .bar_jitter(bar_jitter),
     .cpl_split(cpl_split),
     .s_axil_awaddr(s_axil_awaddr),
     .s_axil_awvalid(s_axil_awvalid),

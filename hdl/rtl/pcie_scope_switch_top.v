@@ -128,9 +128,10 @@ module pcie_scope_switch_top #
 );
 
 wire [15:0] bar_latency;
+wire [15:0] bar_jitter;
 wire [7:0]  cpl_split;
 // the BAR responder's settings: no responder in the switch design
-wire unused_bar = &{1'b0, bar_latency, cpl_split, 1'b0};
+wire unused_bar = &{1'b0, bar_latency, bar_jitter, cpl_split, 1'b0};
 
 sw_router #(
     .TLP_DATA_WIDTH(TLP_DATA_WIDTH),
@@ -184,6 +185,7 @@ probe_core_inst (
     .tx_cpl_tlp_ready(dn_tx_ready),
     .bar_ur(gpu_ur),
     .bar_latency(bar_latency),
+    .bar_jitter(bar_jitter),
     .cpl_split(cpl_split),
     .s_axil_awaddr(s_axil_awaddr),
     .s_axil_awvalid(s_axil_awvalid),

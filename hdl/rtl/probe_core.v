@@ -62,6 +62,7 @@ module probe_core #
      * CSR outputs for a BAR responder
      */
     output wire [15:0]                  bar_latency,
+    output wire [15:0]                  bar_jitter,
     output wire [7:0]                   cpl_split,
 
     /*
@@ -251,6 +252,7 @@ csr_inst (
     .cmd_snapshot(cmd_snapshot),
     .cmd_clear(cmd_clear),
     .bar_latency(bar_latency),
+    .bar_jitter(bar_jitter),
     .cpl_split(cpl_split),
     .sample_period(sample_period),
     .sample_pop(sample_pop),

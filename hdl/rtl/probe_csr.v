@@ -75,6 +75,7 @@ module probe_csr #
     output wire                               cmd_snapshot,
     output wire                               cmd_clear,
     output wire [15:0]                        bar_latency,
+    output wire [15:0]                        bar_jitter,
     output wire [7:0]                         cpl_split,
     output wire [17:0]                        sample_period,
     output wire                               sample_pop,
@@ -170,6 +171,10 @@ reg        enable_reg = 1'b0, enable_next;
 reg        snapshot_pulse;
 reg        clear_pulse;
 reg [15:0] latency_reg = BAR_LATENCY_RESET, latency_next;
+reg [15:0] jitter_reg = 16'd0, jitter_next;
+// BAR_JITTER as written; bits 31:16 are not kept
+reg [31:0] jitter_word;
+wire unused_jitter_word = &{1'b0, jitter_word[31:16], 1'b0};
 reg [7:0]  split_reg = CPL_SPLIT_RESET, split_next;
 reg [17:0] period_reg = 18'd0, period_next;
 reg        pop_pulse;
@@ -202,6 +207,7 @@ assign ctrl_enable  = enable_reg;
 assign cmd_snapshot = snapshot_pulse;
 assign cmd_clear    = clear_pulse;
 assign bar_latency  = latency_reg;
+assign bar_jitter   = jitter_reg;
 assign cpl_split    = split_reg;
 assign sample_period = period_reg;
 assign sample_pop    = pop_pulse;
@@ -247,6 +253,7 @@ always @* begin
         `PS_REG_STATUS:      read_value[`PS_REG_STATUS_ENABLED_BIT] = status_enabled;
         `PS_REG_CLK_HZ:      read_value = CLK_HZ_VALUE;
         `PS_REG_BAR_LATENCY: read_value = {16'd0, latency_reg};
+        `PS_REG_BAR_JITTER:  read_value = {16'd0, jitter_reg};
         `PS_REG_CPL_SPLIT:   read_value = {24'd0, split_reg};
         `PS_REG_SAMPLE_PERIOD:   read_value = {14'd0, period_reg};
         `PS_REG_SAMPLE_STATUS:   read_value = {sample_depth, sample_level};
@@ -292,6 +299,8 @@ always @* begin
     snapshot_pulse = 1'b0;
     clear_pulse    = 1'b0;
     latency_next  = latency_reg;
+    jitter_next   = jitter_reg;
+    jitter_word   = 32'd0;
     split_next    = split_reg;
     period_next   = period_reg;
     period_word   = 32'd0;
@@ -338,6 +347,10 @@ always @* begin
                     latency_next[15:8] = wdata_reg[15:8];
                 end
             end
+            `PS_REG_BAR_JITTER: begin
+                jitter_word = lanes({16'd0, jitter_reg}, wdata_reg, wstrb_reg);
+                jitter_next = jitter_word[15:0];
+            end
             `PS_REG_CPL_SPLIT: begin
                 if (wstrb_reg[0]) begin
                     split_next = wdata_reg[7:0];
@@ -380,6 +393,7 @@ always @(posedge clk) begin
     rdata_reg    <= rdata_next;
     enable_reg   <= enable_next;
     latency_reg  <= latency_next;
+    jitter_reg   <= jitter_next;
     split_reg    <= split_next;
     period_reg   <= period_next;
     filter_en_reg    <= filter_en_next;
@@ -393,6 +407,7 @@ always @(posedge clk) begin
         rvalid_reg   <= 1'b0;
         enable_reg   <= 1'b0;
         latency_reg  <= BAR_LATENCY_RESET;
+        jitter_reg   <= 16'd0;
         split_reg    <= CPL_SPLIT_RESET;
         period_reg   <= 18'd0;
         filter_en_reg    <= 1'b0;

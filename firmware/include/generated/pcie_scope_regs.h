@@ -65,6 +65,9 @@
 /* FILTER_LIMIT_HI (rw): address filter: highest byte address counted (inclusive), bits 63:32 */
 #define PS_REG_FILTER_LIMIT_HI 0x040u
 #define PS_REG_FILTER_LIMIT_HI_RESET 0u
+/* BAR_JITTER (rw): BAR responder: each read's latency is BAR_LATENCY plus a draw uniform in 0..BAR_JITTER clocks (a 16-bit LFSR, reset to a fixed seed: the same requests see the same draws); 0 = fixed latency. Completions still leave in request order (bits 15:0 are kept) */
+#define PS_REG_BAR_JITTER 0x044u
+#define PS_REG_BAR_JITTER_RESET 0u
 /* LINK_GEN (ro): info: PCIe link generation the probe is built for (1..6; a build parameter until the hard block's status is wired) */
 #define PS_REG_LINK_GEN 0x050u
 /* LINK_WIDTH (ro): info: PCIe link width in lanes (build parameter) */

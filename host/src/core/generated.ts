@@ -452,6 +452,7 @@ export const REG = {
   "FILTER_BASE_HI": 56,
   "FILTER_LIMIT_LO": 60,
   "FILTER_LIMIT_HI": 64,
+  "BAR_JITTER": 68,
   "LINK_GEN": 80,
   "LINK_WIDTH": 84,
   "MPS": 88,
