@@ -26,6 +26,7 @@ const TRACKER = [
   'probe_tracker',
   'probe_tracker_table',
   'probe_tracker_stats',
+  'probe_latency_hist',
   'probe_mp_ram',
   'probe_extreme',
   'probe_counter',

@@ -12,6 +12,7 @@ import { countersView } from './views/counters.js'
 import { headerView } from './views/header.js'
 import { histogramView } from './views/histogram.js'
 import { inflightView } from './views/inflight.js'
+import { latencyView } from './views/latency.js'
 import { linkView } from './views/link.js'
 import { rateView } from './views/rate.js'
 import { recordingsView } from './views/recordings.js'
@@ -19,7 +20,17 @@ import { runView } from './views/run.js'
 import type { View, ViewContext } from './views/view.js'
 
 const state = new AppState(takeToken(location, history, sessionStorage))
-const views: View[] = [headerView(), histogramView(), rateView(), inflightView(), countersView(), linkView(), runView(), recordingsView()]
+const views: View[] = [
+  headerView(),
+  histogramView(),
+  rateView(),
+  inflightView(),
+  latencyView(),
+  countersView(),
+  linkView(),
+  runView(),
+  recordingsView(),
+]
 
 let dirty = false
 const ctx: ViewContext = {

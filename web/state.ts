@@ -6,11 +6,12 @@
  * where the counters were cleared or stopped, or the stream went quiet, a NaN point breaks it.
  */
 import type { PcieLinkInfo } from '../host/src/core/link.js'
-import type { HostLinkStats, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
+import type { HostLinkStats, LatencyHistogram, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
 import type { CounterMeta, RecordingsListing, RunReport, RunStart, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
 import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
 import { COMMANDS } from '../host/src/core/generated.js'
 import { counterDeltas } from '../host/src/core/rates.js'
+import { histogramTotal, latencyPercentilesNs, type LatencyPercentilesNs } from '../host/src/core/latency-histogram.js'
 import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS } from './model.js'
 
 const RATE_POINTS = 600
@@ -52,6 +53,10 @@ export interface TestHook {
   lastRun: RunReport | null
   /** every text the run-result box has shown, oldest first */
   runBoxHistory: string[]
+  /** the newest latency histogram: reads in it, and its p50 / p99 in ns (null before one) */
+  latencyReads: number
+  latencyP50Ns: number | null
+  latencyP99Ns: number | null
 }
 
 export class AppState {
@@ -78,6 +83,8 @@ export class AppState {
   /** every time series above, kept aligned point for point (gaps and resets apply to all) */
   private readonly series = [this.mrdRate, this.payloadRate, this.ceilingRate, this.outstandingAvg, this.latencyMean]
   tagBudget: number | null = null
+  /** the newest HISTOGRAM frame (last-completion latency) */
+  latencyHistogram: LatencyHistogram | null = null
   gaps = 0
   aboveCeilingCount = 0
   readonly marks: RunMark[] = []
@@ -115,6 +122,7 @@ export class AppState {
         this.resetSeries()
         // history from before this page: its age is what the server recorded, not now
         for (const s of m.recent) this.ingest(s, Math.min(now, s.receivedAt))
+        this.latencyHistogram = m.latencyHistogram
         if (m.lastRun) this.setRun(m.lastRun)
         break
       case 'status': {
@@ -131,6 +139,9 @@ export class AppState {
         for (const s of m.snapshots) this.ingest(s, now)
         this.hostStats = m.hostStats
         this.wsDrops = m.wsDrops
+        break
+      case 'latency-histogram':
+        this.latencyHistogram = m.histogram
         break
       case 'run-start': {
         const { type: _type, ...r } = m
@@ -197,6 +208,12 @@ export class AppState {
     return { counts: last ? histogram(last) : zeroHistogram(), bytes: last?.counters.mrdBytes, caption: 'since last clear' }
   }
 
+  /** p50 / p99 of the newest latency histogram (core/latency-histogram.ts's rule), null without one */
+  latencyPercentiles(): LatencyPercentilesNs | null {
+    const h = this.latencyHistogram
+    return h && this.info ? latencyPercentilesNs(h.bins, h.binClocks, this.info.clockHz) : null
+  }
+
   staleAfterMs(): number {
     return staleAfterMs(this.status?.streaming?.periodMs ?? COMMANDS.START.args[0].default)
   }
@@ -219,6 +236,9 @@ export class AppState {
       connected: this.feed === 'open' && (this.status?.connected ?? false),
       lastRun: this.lastRun,
       runBoxHistory: [...this.runBoxHistory],
+      latencyReads: this.latencyHistogram ? histogramTotal(this.latencyHistogram.bins) : 0,
+      latencyP50Ns: this.latencyPercentiles()?.p50 ?? null,
+      latencyP99Ns: this.latencyPercentiles()?.p99 ?? null,
     }
   }
 

@@ -13,6 +13,7 @@ local frame_types = {
   [129] = "RESPONSE",
   [130] = "SNAPSHOT",
   [131] = "INTERVAL",
+  [132] = "HISTOGRAM",
 }
 local commands = {
   [1] = "PING",
@@ -25,6 +26,7 @@ local commands = {
   [8] = "SET_FILTER",
   [9] = "SET_BAR_LATENCY",
   [10] = "LINK_INFO",
+  [11] = "LATENCY_HISTOGRAM",
 }
 local statuses = {
   [0] = "OK",
@@ -189,6 +191,8 @@ local function dissect_command(tvb, tree, item, pinfo)
     tree:add_le(F.set_bar_latency_arg_cycles, tvb(1 + 0, 4))
   elseif cmd == 10 then
     if not check_length(tree, item, tvb:len(), 1) then return end
+  elseif cmd == 11 then
+    if not check_length(tree, item, tvb:len(), 1) then return end
   end
 end
 
@@ -244,6 +248,8 @@ local function dissect_response(tvb, tree, item, pinfo)
     tree:add_le(F.link_info_reply_sample_period_cycles, tvb(4 + 20, 4))
     tree:add_le(F.link_info_reply_filter_base, tvb(4 + 24, 8))
     tree:add_le(F.link_info_reply_filter_limit, tvb(4 + 32, 8))
+  elseif cmd == 11 then
+    if not check_length(tree, item, tvb:len(), 4) then return end
   end
 end
 

@@ -31,12 +31,15 @@ typedef struct ps_app {
     uint64_t now_us;           /* ps_hal_time_us at the start of the current step */
     uint64_t next_snapshot_us; /* when streaming: due time of the next periodic snapshot */
     uint64_t last_interval_us; /* when the last INTERVAL frame was queued */
-    ps_intervals_t intervals;  /* records drained from the probe, waiting for the UART */
+    uint64_t
+        next_histogram_us; /* streaming: the first periodic snapshot after it brings a histogram */
+    ps_intervals_t intervals; /* records drained from the probe, waiting for the UART */
     /* Scratch for one step, kept here rather than on the stack: a MicroBlaze BSP's default
      * stack is 1 KiB, and these nest (command -> snapshot -> frame) to more than that. */
-    uint8_t rx_raw[PS_FRAME_MAX_RAW];    /* the COBS-decoded command frame */
-    uint8_t reply[PS_FRAME_MAX_PAYLOAD]; /* RESPONSE payload being built */
-    uint8_t snapshot[PS_SNAPSHOT_BYTES]; /* SNAPSHOT payload being built */
+    uint8_t rx_raw[PS_FRAME_MAX_RAW];      /* the COBS-decoded command frame */
+    uint8_t reply[PS_FRAME_MAX_PAYLOAD];   /* RESPONSE payload being built */
+    uint8_t snapshot[PS_SNAPSHOT_BYTES];   /* SNAPSHOT payload being built */
+    uint8_t histogram[PS_HISTOGRAM_BYTES]; /* HISTOGRAM payload being built */
     uint8_t interval[PS_INTERVAL_BYTES + PS_INTERVAL_MAX_RECORDS * PS_INTERVAL_RECORD_BYTES];
     uint8_t wire[PS_FRAME_MAX_ENCODED]; /* one encoded frame on its way to the ring */
 } ps_app_t;

@@ -28,7 +28,8 @@ typedef struct ps_cmd_state {
 /* What the caller must do besides sending the RESPONSE: bits of ps_cmd_result_t.effects. */
 typedef enum ps_cmd_fx {
     PS_CMD_FX_SNAPSHOT_FIRST = 1u << 0, /* send an ON_DEMAND snapshot before the response */
-    PS_CMD_FX_RESTART_TIMER = 1u << 1   /* streaming (re)started: next snapshot one period away */
+    PS_CMD_FX_RESTART_TIMER = 1u << 1,  /* streaming (re)started: next snapshot one period away */
+    PS_CMD_FX_HISTOGRAM = 1u << 2 /* after that snapshot, the latency histogram read with it */
 } ps_cmd_fx_t;
 
 typedef struct ps_cmd_result {

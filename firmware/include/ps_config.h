@@ -73,6 +73,13 @@
 #define PS_APP_INTERVAL_FLUSH_US 10000u
 #endif
 
+/* While streaming, a HISTOGRAM frame follows the first periodic snapshot after this long (and
+ * every STOP and LATENCY_HISTOGRAM): reading its PS_HIST_WORDS bins costs 2 * PS_HIST_WORDS
+ * register reads, so it stays out of the 100-per-second snapshots. */
+#ifndef PS_APP_HISTOGRAM_US
+#define PS_APP_HISTOGRAM_US 1000000u
+#endif
+
 /* --- debugging (ps_assert.h) -------------------------------------------------------------- */
 
 /* 1: PS_ASSERT checks internal invariants and calls ps_hal_assert_failed; 0: compiled out. */

@@ -28,6 +28,19 @@ size_t ps_telemetry_encode_snapshot(uint8_t *dst, size_t dst_cap, uint8_t flags,
                                     const uint64_t counters[PS_CNT_COUNT],
                                     const ps_link_stats_t *stats);
 
+/* Why a HISTOGRAM frame was sent (its reason byte). */
+typedef enum ps_histogram_reason {
+    PS_HISTOGRAM_PERIODIC = 0u,  /* once every PS_APP_HISTOGRAM_US while streaming */
+    PS_HISTOGRAM_ON_DEMAND = 1u, /* LATENCY_HISTOGRAM command */
+    PS_HISTOGRAM_FINAL = 2u      /* STOP, after the final snapshot */
+} ps_histogram_reason_t;
+
+/* Write a HISTOGRAM payload (PS_HISTOGRAM_BYTES) for the bins read with snapshot `index`;
+ * returns its length, 0 if dst_cap is too small. */
+size_t ps_telemetry_encode_histogram(uint8_t *dst, size_t dst_cap, uint8_t reason,
+                                     uint32_t snapshot_index, uint32_t bin_clocks,
+                                     const uint64_t bins[PS_HIST_WORDS]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -39,7 +39,8 @@ static bool send_frame(ps_app_t *app, uint8_t type, const uint8_t *payload, size
     return true;
 }
 
-static void send_snapshot(ps_app_t *app, uint8_t flags)
+/* Returns whether it was queued. */
+static bool send_snapshot(ps_app_t *app, uint8_t flags)
 {
     uint64_t counters[PS_CNT_COUNT];
     ps_probe_snapshot(counters);
@@ -48,7 +49,22 @@ static void send_snapshot(ps_app_t *app, uint8_t flags)
     PS_ASSERT(len == PS_SNAPSHOT_BYTES);
     if (send_frame(app, PS_FRAME_SNAPSHOT, app->snapshot, len)) {
         app->snapshot_index++;
+        return true;
     }
+    return false;
+}
+
+/* The histogram shadows were loaded with the snapshot just queued (same CMD.SNAPSHOT), so the
+ * frame names that snapshot; after a dropped snapshot the bins would belong to no frame. */
+static void send_histogram(ps_app_t *app, uint8_t reason)
+{
+    uint64_t bins[PS_HIST_WORDS];
+    ps_probe_histogram(bins);
+    size_t len =
+        ps_telemetry_encode_histogram(app->histogram, sizeof app->histogram, reason,
+                                      app->snapshot_index - 1u, ps_probe_hist_bin_clocks(), bins);
+    PS_ASSERT(len == PS_HISTOGRAM_BYTES);
+    (void)send_frame(app, PS_FRAME_HISTOGRAM, app->histogram, len);
 }
 
 static uint64_t period_us(const ps_app_t *app) { return (uint64_t)app->cmd.period_ms * 1000u; }
@@ -68,10 +84,16 @@ static void handle_command(ps_app_t *app, const ps_frame_view_t *frame)
         if (app->cmd.streaming) {
             flags = (uint8_t)(flags | PS_SNAPSHOT_FLAG_ENABLED);
         }
-        send_snapshot(app, flags);
+        bool sent = send_snapshot(app, flags);
+        if (sent && (r.effects & PS_CMD_FX_HISTOGRAM)) {
+            send_histogram(app,
+                           r.cmd == PS_CMD_STOP ? (uint8_t)PS_HISTOGRAM_FINAL
+                                                : (uint8_t)PS_HISTOGRAM_ON_DEMAND);
+        }
     }
     if (r.effects & PS_CMD_FX_RESTART_TIMER) {
         app->next_snapshot_us = app->now_us + period_us(app);
+        app->next_histogram_us = app->now_us + PS_APP_HISTOGRAM_US;
     }
     ps_put_u8(&payload[PS_RESPONSE_CMD_OFFSET], r.cmd);
     ps_put_u8(&payload[PS_RESPONSE_STATUS_OFFSET], r.status);
@@ -130,7 +152,11 @@ static void poll_stream(ps_app_t *app)
     if (!app->cmd.streaming || app->now_us < app->next_snapshot_us) {
         return;
     }
-    send_snapshot(app, (uint8_t)PS_SNAPSHOT_FLAG_ENABLED);
+    bool sent = send_snapshot(app, (uint8_t)PS_SNAPSHOT_FLAG_ENABLED);
+    if (sent && app->now_us >= app->next_histogram_us) {
+        send_histogram(app, (uint8_t)PS_HISTOGRAM_PERIODIC);
+        app->next_histogram_us = app->now_us + PS_APP_HISTOGRAM_US;
+    }
     app->next_snapshot_us += period_us(app);
     if (app->next_snapshot_us <= app->now_us) { /* fell a period behind: skip, do not burst */
         app->next_snapshot_us = app->now_us + period_us(app);

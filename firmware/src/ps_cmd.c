@@ -64,11 +64,15 @@ static ps_cmd_result_t do_start(ps_cmd_state_t *st, const uint8_t *args)
     return reply(PS_CMD_START, PS_STATUS_OK, PS_CMD_FX_RESTART_TIMER, 0);
 }
 
+/* Stopping a stream sends its final snapshot and histogram (counters already disabled), so a
+ * host that only listens still gets the totals; a STOP while stopped sends nothing more. */
 static ps_cmd_result_t do_stop(ps_cmd_state_t *st)
 {
+    bool was_streaming = st->streaming;
     ps_probe_disable();
     st->streaming = false;
-    return reply(PS_CMD_STOP, PS_STATUS_OK, 0, 0);
+    uint8_t fx = was_streaming ? (uint8_t)(PS_CMD_FX_SNAPSHOT_FIRST | PS_CMD_FX_HISTOGRAM) : 0u;
+    return reply(PS_CMD_STOP, PS_STATUS_OK, fx, 0);
 }
 
 static ps_cmd_result_t do_clear(void)
@@ -185,6 +189,10 @@ ps_cmd_result_t ps_cmd_execute(ps_cmd_state_t *st, const uint8_t *payload, size_
         want = PS_CMD_LINK_INFO_ARGS_BYTES;
         reply_bytes = PS_CMD_LINK_INFO_REPLY_BYTES;
         break;
+    case PS_CMD_LATENCY_HISTOGRAM:
+        want = PS_CMD_LATENCY_HISTOGRAM_ARGS_BYTES;
+        reply_bytes = PS_CMD_LATENCY_HISTOGRAM_REPLY_BYTES;
+        break;
     default:
         return reply(cmd, PS_STATUS_UNKNOWN_COMMAND, 0, 0);
     }
@@ -215,6 +223,9 @@ ps_cmd_result_t ps_cmd_execute(ps_cmd_state_t *st, const uint8_t *payload, size_
         return do_set_bar_latency(args);
     case PS_CMD_LINK_INFO:
         return do_link_info(out);
+    case PS_CMD_LATENCY_HISTOGRAM: /* both frames are sent by the caller, ahead of the reply */
+        return reply(PS_CMD_LATENCY_HISTOGRAM, PS_STATUS_OK,
+                     PS_CMD_FX_SNAPSHOT_FIRST | PS_CMD_FX_HISTOGRAM, 0);
     default: /* PS_CMD_SNAPSHOT: the snapshot is sent by the caller, ahead of the reply */
         return reply(PS_CMD_SNAPSHOT, PS_STATUS_OK, PS_CMD_FX_SNAPSHOT_FIRST, 0);
     }

@@ -42,6 +42,17 @@ void ps_probe_snapshot(uint64_t counters[PS_CNT_COUNT])
     }
 }
 
+uint32_t ps_probe_hist_bin_clocks(void) { return ps_hal_reg_read(PS_REG_HIST_BIN_CLOCKS); }
+
+void ps_probe_histogram(uint64_t bins[PS_HIST_WORDS])
+{
+    for (unsigned k = 0; k < PS_HIST_WORDS; k++) {
+        uint32_t lo = ps_hal_reg_read(PS_REG_HIST_LO(k));
+        uint32_t hi = ps_hal_reg_read(PS_REG_HIST_HI(k));
+        bins[k] = ((uint64_t)hi << 32) | lo;
+    }
+}
+
 uint32_t ps_probe_bar_latency(void) { return ps_hal_reg_read(PS_REG_BAR_LATENCY); }
 
 void ps_probe_set_bar_latency(uint32_t cycles) { ps_hal_reg_write(PS_REG_BAR_LATENCY, cycles); }

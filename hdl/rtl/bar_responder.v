@@ -7,10 +7,12 @@
 /*
  * BAR responder: completes the memory reads that reach the FPGA's BAR.
  *
- * Every accepted non-posted request enters a FIFO with its accept time. The head
- * leaves once it is BAR_LATENCY clocks old: the first beat of its completion is valid
- * max(bar_latency, 2) clocks after the request was accepted, or later under
- * back-pressure (completions leave in request order).
+ * Every accepted non-posted request enters a FIFO with its accept time plus a jitter draw
+ * (uniform in 0..bar_jitter clocks from a 16-bit LFSR that steps once per request and
+ * restarts from a fixed seed on reset, so a run is repeatable; 0 while bar_jitter is 0).
+ * The head leaves once it is BAR_LATENCY clocks past that time: the first beat of its
+ * completion is valid max(bar_latency + draw, 2) clocks after the request was accepted,
+ * or later under back-pressure (completions leave in request order).
  *
  * - MRd of at most MAX_PAYLOAD_BYTES (Length * 4): CplDs with status SC. Without a
  *   split (cpl_split not 64 or 128) one CplD: Length as requested, Byte Count =
@@ -76,6 +78,7 @@ module bar_responder #
      * Configuration and status
      */
     input  wire [15:0]                  bar_latency,
+    input  wire [15:0]                  bar_jitter,
     input  wire [7:0]                   cpl_split,
     output wire                         bar_ur
 );
@@ -161,6 +164,17 @@ wire req_non_posted  = !req_prefix && (req_mem_read || req_io || req_cfg || req_
 wire [11:0] req_byte_count = !req_mem_read ? 12'd4 : (req_zero_len ? 12'd1 : req_bytes[11:0]);
 wire [6:0]  req_lower_addr = req_mem_read ? {req_addr_dw[4:0], req_lead} : 7'd0;
 
+/*
+ * Latency jitter: a Galois LFSR (x^16 + x^14 + x^13 + x^11 + 1, period 65535) steps with every
+ * request taken; the draw scales it onto 0..bar_jitter (multiply and keep the high half)
+ */
+localparam [15:0] LFSR_SEED = 16'hACE1;
+reg  [15:0] lfsr_reg = LFSR_SEED;
+wire [15:0] lfsr_next = {1'b0, lfsr_reg[15:1]} ^ (lfsr_reg[0] ? 16'hB400 : 16'h0000);
+wire [32:0] jitter_product = {17'd0, lfsr_reg} * {16'd0, {1'b0, bar_jitter} + 17'd1};
+wire [31:0] jitter_draw = {16'd0, jitter_product[31:16]};
+wire unused_jitter_product = &{1'b0, jitter_product[32], jitter_product[15:0], 1'b0};
+
 wire [ENTRY_W-1:0] push_entry = {
     !req_answer_data,
     {1'b0, req_len_dw},
@@ -171,7 +185,7 @@ wire [ENTRY_W-1:0] push_entry = {
     req_hdr[118:116],                        // TC
     {req_hdr[114], req_hdr[109:108]},        // Attr {IDO, RO, NS}
     req_addr_dw,
-    now_reg
+    now_reg + jitter_draw
 };
 
 /*
@@ -201,9 +215,10 @@ wire [2:0]  head_attr       = head[ENTRY_W-62 -: 3];
 wire [29:0] head_addr_dw    = head[61:32];
 wire [31:0] head_t_accept   = head[31:0];
 
-// the head is due when its completion, valid next clock, is bar_latency clocks old
+// the head is due when its completion, valid next clock, is bar_latency clocks past its
+// (jittered) accept time; before that time the age is negative
 wire [31:0] head_age = now_reg - head_t_accept;
-wire        head_due = ({1'b0, head_age} + 33'd1) >= {17'd0, bar_latency};
+wire        head_due = !head_age[31] && ({1'b0, head_age} + 33'd1) >= {17'd0, bar_latency};
 
 /*
  * The next CplD of the head's read: the first one, or the next of a split read.
@@ -362,6 +377,7 @@ end
 always @(posedge clk) begin
     if (push) begin
         fifo_mem[wr_ptr_reg[FIFO_AW-1:0]] <= push_entry;
+        lfsr_reg <= lfsr_next;
     end
 
     wr_ptr_reg   <= wr_ptr_next;
@@ -385,6 +401,7 @@ always @(posedge clk) begin
         wr_ptr_reg   <= {(FIFO_AW+1){1'b0}};
         rd_ptr_reg   <= {(FIFO_AW+1){1'b0}};
         now_reg      <= 32'd0;
+        lfsr_reg     <= LFSR_SEED;
         busy_reg     <= 1'b0;
         split_reg    <= 1'b0;
         tx_valid_reg <= 1'b0;

@@ -24,10 +24,9 @@ module pcie_scope_bar_top #
     // probe counter width in bits
     parameter CNT_WIDTH = 64,
     // tracker: tag bits (8, or 10 for PCIe 4.0 10-bit tags), read timeout (1 ms at 250 MHz),
-    // last-completion latency histogram (64 bins of 64 clocks: 16.4 us at 250 MHz, plus overflow)
+    // clocks per last-completion latency-histogram bin (64 bins: spec/registers.json, plus overflow)
     parameter TAG_WIDTH = 8,
     parameter TIMEOUT_CYCLES = 250000,
-    parameter LAT_BINS = 64,
     parameter LAT_BIN_CYCLES = 64,
     // interval sampler FIFO: 2**SAMPLE_FIFO_ADDR_WIDTH records (256 x 384 bits: three BRAM36)
     parameter SAMPLE_FIFO_ADDR_WIDTH = 8,
@@ -90,6 +89,7 @@ localparam MAX_PAYLOAD_BYTES = 256;
 localparam FIFO_DEPTH = 256;
 
 wire [15:0] bar_latency;
+wire [15:0] bar_jitter;
 wire [7:0]  cpl_split;
 wire        bar_ur;
 
@@ -119,6 +119,7 @@ bar_responder_inst (
     .tx_cpl_tlp_eop(tx_cpl_tlp_eop),
     .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
     .bar_latency(bar_latency),
+    .bar_jitter(bar_jitter),
     .cpl_split(cpl_split),
     .bar_ur(bar_ur)
 );
@@ -129,7 +130,6 @@ probe_core #(
     .CNT_WIDTH(CNT_WIDTH),
     .TAG_WIDTH(TAG_WIDTH),
     .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
-    .LAT_BINS(LAT_BINS),
     .LAT_BIN_CYCLES(LAT_BIN_CYCLES),
     .SAMPLE_FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
     .LINK_GEN(LINK_GEN),
@@ -151,6 +151,7 @@ probe_core_inst (
     .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
     .bar_ur(bar_ur),
     .bar_latency(bar_latency),
+    .bar_jitter(bar_jitter),
     .cpl_split(cpl_split),
     .s_axil_awaddr(s_axil_awaddr),
     .s_axil_awvalid(s_axil_awvalid),

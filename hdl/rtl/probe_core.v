@@ -12,8 +12,8 @@
  * stream answering it, passively (valid, ready, sop and headers only); the interval sampler takes
  * the tracker's per-clock taps; probe_csr exposes control, the counter shadows (0..
  * PS_CNT_PROBE_COUNT-1 from probe_counters, then the tracker's statistics in spec order), the
- * sampler's FIFO and the address filter over AXI4-Lite. The tracker's latency histogram is not on
- * the CSR yet. bar_latency and cpl_split are CSR registers for a BAR responder, where the design
+ * sampler's FIFO, the address filter and the tracker's latency histogram (its shadows after the
+ * counters', HIST_* on the CSR) over AXI4-Lite. bar_latency and cpl_split are CSR registers for a BAR responder, where the design
  * has one.
  */
 module probe_core #
@@ -25,10 +25,10 @@ module probe_core #
     // probe counter width in bits
     parameter CNT_WIDTH = 64,
     // tracker: tag bits (8, or 10 for PCIe 4.0 10-bit tags), read timeout (1 ms at 250 MHz),
-    // last-completion latency histogram (64 bins of 64 clocks: 16.4 us at 250 MHz, plus overflow)
+    // last-completion latency histogram (PS_HIST_BINS = 64 bins of 64 clocks: 16.4 us at
+    // 250 MHz, plus overflow; the bin count is the spec's, the bin width a build parameter)
     parameter TAG_WIDTH = 8,
     parameter TIMEOUT_CYCLES = 250000,
-    parameter LAT_BINS = 64,
     parameter LAT_BIN_CYCLES = 64,
     // interval sampler FIFO: 2**SAMPLE_FIFO_ADDR_WIDTH records (256 x 384 bits: three BRAM36)
     parameter SAMPLE_FIFO_ADDR_WIDTH = 8,
@@ -62,6 +62,7 @@ module probe_core #
      * CSR outputs for a BAR responder
      */
     output wire [15:0]                  bar_latency,
+    output wire [15:0]                  bar_jitter,
     output wire [7:0]                   cpl_split,
 
     /*
@@ -112,12 +113,17 @@ wire [TLP_SEG_COUNT-1:0]      smp_first;
 wire [TLP_SEG_COUNT*32-1:0]   smp_latency;
 wire [TAG_WIDTH:0]            smp_outstanding;
 
+localparam LAT_BINS = `PS_HIST_BINS;
 localparam TRACKER_STATS = `PS_CNT_TRACKER_COUNT + 1 + LAT_BINS;
 wire [TRACKER_STATS*CNT_WIDTH-1:0] tracker_shadow;
+wire [$clog2(LAT_BINS+1)-1:0] hist_idx;
+wire [CNT_WIDTH-1:0] hist_word;
 
+// the tracker's statistics: its counters, then the histogram bins and the overflow bin; the CSR
+// reads the bins one at a time through hist_idx / hist_word (a 65-word bus would be copied every
+// clock by a Verilated model), so the bus's bins go unused here
 assign cnt_shadow = {tracker_shadow[`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0], probe_shadow};
-// the histogram bins: not on the CSR in this version
-wire unused_histogram = &{1'b0, tracker_shadow[TRACKER_STATS*CNT_WIDTH-1:`PS_CNT_TRACKER_COUNT*CNT_WIDTH], 1'b0};
+wire unused_histogram_bus = &{1'b0, tracker_shadow[TRACKER_STATS*CNT_WIDTH-1:`PS_CNT_TRACKER_COUNT*CNT_WIDTH], 1'b0};
 
 
 probe_counters #(
@@ -180,7 +186,9 @@ tracker_inst (
     .smp_first(smp_first),
     .smp_latency(smp_latency),
     .smp_outstanding(smp_outstanding),
-    .stat_shadow(tracker_shadow)
+    .stat_shadow(tracker_shadow),
+    .hist_rd_idx(hist_idx),
+    .hist_rd_word(hist_word)
 );
 
 probe_sampler #(
@@ -217,7 +225,8 @@ probe_csr #(
     .MPS(MPS),
     .MRRS(MRRS),
     .TAG_BITS(TAG_WIDTH),
-    .BUILD_ID(BUILD_ID)
+    .BUILD_ID(BUILD_ID),
+    .HIST_BIN_CLOCKS(LAT_BIN_CYCLES)
 )
 csr_inst (
     .clk(clk),
@@ -243,6 +252,7 @@ csr_inst (
     .cmd_snapshot(cmd_snapshot),
     .cmd_clear(cmd_clear),
     .bar_latency(bar_latency),
+    .bar_jitter(bar_jitter),
     .cpl_split(cpl_split),
     .sample_period(sample_period),
     .sample_pop(sample_pop),
@@ -251,6 +261,8 @@ csr_inst (
     .filter_limit(filter_limit),
     .status_enabled(status_enabled),
     .cnt_shadow(cnt_shadow),
+    .hist_idx(hist_idx),
+    .hist_word(hist_word),
     .sample_head(sample_head),
     .sample_level(sample_level),
     .sample_depth(sample_depth),

@@ -19,6 +19,9 @@
  * sees the new shadows: firmware needs no ordering read. CMD.SAMPLE_POP likewise: the next
  * read sees the next interval record (probe_sample_fifo reads ahead on the pop's clock).
  *
+ * HIST_* (from PS_REG_HIST_BASE) show the tracker's latency-histogram shadows, loaded by the same
+ * CMD.SNAPSHOT as the counters: read rarely (every read costs bus cycles), after a snapshot.
+ *
  * SMP_* show the sampler FIFO's head record (0 while SAMPLE_STATUS reports it empty);
  * reading them has no side effect, so a retried read is harmless: only CMD.SAMPLE_POP
  * advances the FIFO. The info registers are build parameters; RCB follows CPL_SPLIT.
@@ -36,7 +39,9 @@ module probe_csr #
     parameter MPS = 256,
     parameter MRRS = 512,
     parameter TAG_BITS = 8,
-    parameter BUILD_ID = 0
+    parameter BUILD_ID = 0,
+    // clocks per latency-histogram bin, reported in HIST_BIN_CLOCKS
+    parameter HIST_BIN_CLOCKS = 64
 )
 (
     input  wire                               clk,
@@ -70,6 +75,7 @@ module probe_csr #
     output wire                               cmd_snapshot,
     output wire                               cmd_clear,
     output wire [15:0]                        bar_latency,
+    output wire [15:0]                        bar_jitter,
     output wire [7:0]                         cpl_split,
     output wire [17:0]                        sample_period,
     output wire                               sample_pop,
@@ -82,6 +88,9 @@ module probe_csr #
      */
     input  wire                               status_enabled,
     input  wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow,
+    // the latency histogram: the bin the read address names, and its shadow
+    output wire [$clog2(`PS_HIST_BINS+1)-1:0] hist_idx,
+    input  wire [CNT_WIDTH-1:0]               hist_word,
     input  wire [`PS_SMP_WORDS*32-1:0]        sample_head,
     input  wire [15:0]                        sample_level,
     input  wire [15:0]                        sample_depth,
@@ -107,6 +116,11 @@ localparam SMP_IDX_WIDTH = $clog2(SMP_WORDS);
 localparam [11:0] SMP_END = `PS_REG_SMP_TS_LO + 12'd4 * SMP_WORDS;
 // first address past the counter shadows
 localparam [12:0] CNT_END = {1'b0, `PS_REG_CNT_BASE} + 13'd8 * CNT_COUNT;
+// the histogram: bins then overflow, 64-bit words from PS_REG_HIST_BASE
+localparam HIST_WORDS = `PS_HIST_BINS + 1;
+localparam HIST_IDX_WIDTH = $clog2(HIST_WORDS);
+localparam [12:0] HIST_END = {1'b0, `PS_REG_HIST_BASE} + 13'd8 * HIST_WORDS;
+localparam [31:0] HIST_BIN_CLOCKS_VALUE = HIST_BIN_CLOCKS;
 
 initial begin
     if (CNT_WIDTH < 33 || CNT_WIDTH > 64) begin
@@ -133,6 +147,17 @@ generate
     end
 endgenerate
 
+// the addressed histogram bin, widened to 64 bits
+wire [63:0] hist64;
+
+generate
+    if (CNT_WIDTH < 64) begin : g_hist_pad
+        assign hist64 = {{(64-CNT_WIDTH){1'b0}}, hist_word};
+    end else begin : g_hist_full
+        assign hist64 = hist_word;
+    end
+endgenerate
+
 reg        aw_held_reg = 1'b0, aw_held_next;
 reg [11:0] awaddr_reg = 12'd0, awaddr_next;
 reg        w_held_reg = 1'b0, w_held_next;
@@ -146,6 +171,10 @@ reg        enable_reg = 1'b0, enable_next;
 reg        snapshot_pulse;
 reg        clear_pulse;
 reg [15:0] latency_reg = BAR_LATENCY_RESET, latency_next;
+reg [15:0] jitter_reg = 16'd0, jitter_next;
+// BAR_JITTER as written; bits 31:16 are not kept
+reg [31:0] jitter_word;
+wire unused_jitter_word = &{1'b0, jitter_word[31:16], 1'b0};
 reg [7:0]  split_reg = CPL_SPLIT_RESET, split_next;
 reg [17:0] period_reg = 18'd0, period_next;
 reg        pop_pulse;
@@ -178,6 +207,7 @@ assign ctrl_enable  = enable_reg;
 assign cmd_snapshot = snapshot_pulse;
 assign cmd_clear    = clear_pulse;
 assign bar_latency  = latency_reg;
+assign bar_jitter   = jitter_reg;
 assign cpl_split    = split_reg;
 assign sample_period = period_reg;
 assign sample_pop    = pop_pulse;
@@ -200,6 +230,12 @@ endfunction
 
 // the low bits pick nothing; the high bits are range-checked against SMP_END
 wire unused_smp_off = &{1'b0, smp_off[1:0], smp_off[11:2+SMP_IDX_WIDTH], 1'b0};
+// the bin the read address names (probe_latency_hist answers with its shadow, hist_word)
+wire [11:0] hist_addr_off = s_axil_araddr - `PS_REG_HIST_BASE;
+assign hist_idx = hist_addr_off[3 +: HIST_IDX_WIDTH];
+// bit 2 picks the word; the high bits are range-checked against HIST_END
+wire unused_hist_addr_off = &{1'b0, hist_addr_off[1:0], hist_addr_off[11:3+HIST_IDX_WIDTH], 1'b0};
+
 // RCB in force: CPL_SPLIT when it names one, else 0 (split at MPS only)
 wire [31:0] rcb_value = (split_reg == 8'd64 || split_reg == 8'd128) ? {24'd0, split_reg} : 32'd0;
 
@@ -217,6 +253,7 @@ always @* begin
         `PS_REG_STATUS:      read_value[`PS_REG_STATUS_ENABLED_BIT] = status_enabled;
         `PS_REG_CLK_HZ:      read_value = CLK_HZ_VALUE;
         `PS_REG_BAR_LATENCY: read_value = {16'd0, latency_reg};
+        `PS_REG_BAR_JITTER:  read_value = {16'd0, jitter_reg};
         `PS_REG_CPL_SPLIT:   read_value = {24'd0, split_reg};
         `PS_REG_SAMPLE_PERIOD:   read_value = {14'd0, period_reg};
         `PS_REG_SAMPLE_STATUS:   read_value = {sample_depth, sample_level};
@@ -233,9 +270,13 @@ always @* begin
         `PS_REG_RCB:             read_value = rcb_value;
         `PS_REG_TAG_BITS:        read_value = TAG_BITS_VALUE;
         `PS_REG_BUILD_ID:        read_value = BUILD_ID_VALUE;
+        `PS_REG_HIST_BIN_CLOCKS: read_value = HIST_BIN_CLOCKS_VALUE;
         default: begin
             if ({1'b0, s_axil_araddr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, s_axil_araddr} < CNT_END) begin
                 read_value = cnt64[{cnt_idx, cnt_off[2], 5'd0} +: 32];
+            end
+            if ({1'b0, s_axil_araddr} >= {1'b0, `PS_REG_HIST_BASE} && {1'b0, s_axil_araddr} < HIST_END) begin
+                read_value = hist_addr_off[2] ? hist64[63:32] : hist64[31:0];
             end
             // the sampler FIFO head reads 0 while the FIFO is empty
             if (s_axil_araddr >= `PS_REG_SMP_TS_LO && s_axil_araddr < SMP_END && sample_level != 16'd0) begin
@@ -258,6 +299,8 @@ always @* begin
     snapshot_pulse = 1'b0;
     clear_pulse    = 1'b0;
     latency_next  = latency_reg;
+    jitter_next   = jitter_reg;
+    jitter_word   = 32'd0;
     split_next    = split_reg;
     period_next   = period_reg;
     period_word   = 32'd0;
@@ -304,6 +347,10 @@ always @* begin
                     latency_next[15:8] = wdata_reg[15:8];
                 end
             end
+            `PS_REG_BAR_JITTER: begin
+                jitter_word = lanes({16'd0, jitter_reg}, wdata_reg, wstrb_reg);
+                jitter_next = jitter_word[15:0];
+            end
             `PS_REG_CPL_SPLIT: begin
                 if (wstrb_reg[0]) begin
                     split_next = wdata_reg[7:0];
@@ -346,6 +393,7 @@ always @(posedge clk) begin
     rdata_reg    <= rdata_next;
     enable_reg   <= enable_next;
     latency_reg  <= latency_next;
+    jitter_reg   <= jitter_next;
     split_reg    <= split_next;
     period_reg   <= period_next;
     filter_en_reg    <= filter_en_next;
@@ -359,6 +407,7 @@ always @(posedge clk) begin
         rvalid_reg   <= 1'b0;
         enable_reg   <= 1'b0;
         latency_reg  <= BAR_LATENCY_RESET;
+        jitter_reg   <= 16'd0;
         split_reg    <= CPL_SPLIT_RESET;
         period_reg   <= 18'd0;
         filter_en_reg    <= 1'b0;

@@ -134,7 +134,10 @@ module probe_tracker #
     /*
      * Statistic shadows, statistic i at [i*CNT_WIDTH +: CNT_WIDTH] (probe_tracker_stats STAT_*)
      */
-    output wire [STAT_COUNT*CNT_WIDTH-1:0] stat_shadow
+    output wire [STAT_COUNT*CNT_WIDTH-1:0] stat_shadow,
+    // the latency histogram's shadows by bin index (a design reads these, not stat_shadow's bins)
+    input  wire [$clog2(LAT_BINS+1)-1:0]   hist_rd_idx,
+    output wire [CNT_WIDTH-1:0]            hist_rd_word
 );
 
 localparam SEG = TLP_SEG_COUNT;
@@ -496,7 +499,9 @@ stats_inst (
     .ev_timeout(ev_timeout),
     .ev_reuse(ev_reuse),
     .outstanding(outstanding),
-    .stat_shadow(stat_shadow)
+    .stat_shadow(stat_shadow),
+    .hist_rd_idx(hist_rd_idx),
+    .hist_rd_word(hist_rd_word)
 );
 
 endmodule

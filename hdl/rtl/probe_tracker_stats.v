@@ -60,7 +60,10 @@ module probe_tracker_stats #
     input  wire [EV_WIDTH-1:0]            ev_reuse,
     input  wire [TAG_WIDTH:0]             outstanding,
 
-    output wire [STAT_COUNT*CNT_WIDTH-1:0] stat_shadow
+    output wire [STAT_COUNT*CNT_WIDTH-1:0] stat_shadow,
+    // the histogram's shadows by bin index (probe_latency_hist rd_idx / rd_word)
+    input  wire [$clog2(LAT_BINS+1)-1:0]  hist_rd_idx,
+    output wire [CNT_WIDTH-1:0]           hist_rd_word
 );
 
 localparam SEG = SEG_COUNT;
@@ -103,8 +106,6 @@ endgenerate
 
 // the widest per-clock increment: a latency sum over the segments
 localparam INC_WIDTH = AGE_WIDTH + $clog2(SEG + 1);
-localparam BIN_SHIFT = $clog2(LAT_BIN_CYCLES);
-localparam [31:0] LAT_BINS_32 = LAT_BINS;
 
 initial begin
     if (STAT_COUNT != STAT_HIST_FIRST + LAT_BINS + 1) begin
@@ -121,12 +122,10 @@ end
 reg [INC_WIDTH-1:0] first_count, first_sum, last_count, last_sum;
 reg [INC_WIDTH-1:0] ur_count, ca_count, other_count, unexpected_count, mismatch_count;
 reg [AGE_WIDTH-1:0] first_min, first_max, last_min, last_max;
-reg [(LAT_BINS+1)*INC_WIDTH-1:0] bin_count;
 reg [AGE_WIDTH-1:0] latency;
-reg [31:0]          bin;
 // every additive statistic's increment, slice i for statistic i (0 for the others)
 reg [STAT_COUNT*INC_WIDTH-1:0] inc;
-integer s, k;
+integer s;
 
 // widen a per-clock count to the increment width
 function [INC_WIDTH-1:0] widen_ev(input [EV_WIDTH-1:0] value);
@@ -151,9 +150,7 @@ always @* begin
     first_max        = {AGE_WIDTH{1'b0}};
     last_min         = {AGE_WIDTH{1'b1}};
     last_max         = {AGE_WIDTH{1'b0}};
-    bin_count        = {(LAT_BINS+1)*INC_WIDTH{1'b0}};
     latency          = {AGE_WIDTH{1'b0}};
-    bin              = 32'd0;
 
     for (s = 0; s < SEG; s = s + 1) begin
         latency = ev_latency[s*AGE_WIDTH +: AGE_WIDTH];
@@ -170,14 +167,6 @@ always @* begin
             last_sum   = last_sum + {{(INC_WIDTH-AGE_WIDTH){1'b0}}, latency};
             if (latency < last_min) last_min = latency;
             if (latency > last_max) last_max = latency;
-
-            bin = {{(32-AGE_WIDTH){1'b0}}, latency} >> BIN_SHIFT;
-            if (bin > LAT_BINS_32) bin = LAT_BINS_32;
-            for (k = 0; k <= LAT_BINS; k = k + 1) begin
-                if (bin == k) begin
-                    bin_count[k*INC_WIDTH +: INC_WIDTH] = bin_count[k*INC_WIDTH +: INC_WIDTH] + widen_bit(1'b1);
-                end
-            end
         end
 
         ur_count         = ur_count + widen_bit(ev_ur[s]);
@@ -203,7 +192,6 @@ always @* begin
     inc[STAT_MISMATCH*INC_WIDTH    +: INC_WIDTH] = mismatch_count;
     inc[STAT_TIMEOUT*INC_WIDTH     +: INC_WIDTH] = widen_bit(ev_timeout);
     inc[STAT_TAG_REUSE*INC_WIDTH   +: INC_WIDTH] = widen_ev(ev_reuse);
-    inc[STAT_HIST_FIRST*INC_WIDTH  +: (LAT_BINS+1)*INC_WIDTH] = bin_count;
 end
 
 /*
@@ -263,15 +251,39 @@ assign stat_shadow[STAT_LAST_MAX*CNT_WIDTH  +: CNT_WIDTH] = {{(CNT_WIDTH-AGE_WID
 /*
  * Counters: everything else
  */
-// the gauge and the extremes take no increment
+// the gauge, the extremes and the histogram (probe_latency_hist) take no increment here
 wire unused_inc = &{1'b0, inc[STAT_OUTSTANDING*INC_WIDTH +: INC_WIDTH], inc[STAT_PEAK*INC_WIDTH +: INC_WIDTH],
-                    inc[STAT_FIRST_MIN*INC_WIDTH +: 2*INC_WIDTH], inc[STAT_LAST_MIN*INC_WIDTH +: 2*INC_WIDTH], 1'b0};
+                    inc[STAT_FIRST_MIN*INC_WIDTH +: 2*INC_WIDTH], inc[STAT_LAST_MIN*INC_WIDTH +: 2*INC_WIDTH],
+                    inc[STAT_HIST_FIRST*INC_WIDTH +: (LAT_BINS+1)*INC_WIDTH], 1'b0};
+
+/*
+ * Histogram: bins written by index, not one adder per bin
+ */
+probe_latency_hist #(
+    .SEG_COUNT(SEG),
+    .AGE_WIDTH(AGE_WIDTH),
+    .CNT_WIDTH(CNT_WIDTH),
+    .LAT_BINS(LAT_BINS),
+    .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
+)
+hist_inst (
+    .clk(clk),
+    .rst(rst),
+    .enable(enable),
+    .clear(clear),
+    .snapshot(snapshot),
+    .ev_last(ev_last),
+    .ev_latency(ev_latency),
+    .shadow(stat_shadow[STAT_HIST_FIRST*CNT_WIDTH +: (LAT_BINS+1)*CNT_WIDTH]),
+    .rd_idx(hist_rd_idx),
+    .rd_word(hist_rd_word)
+);
 
 genvar c;
 generate
     for (c = 0; c < STAT_COUNT; c = c + 1) begin : g_cnt
         if (c != STAT_OUTSTANDING && c != STAT_PEAK && c != STAT_FIRST_MIN && c != STAT_FIRST_MAX &&
-            c != STAT_LAST_MIN && c != STAT_LAST_MAX) begin : g_add
+            c != STAT_LAST_MIN && c != STAT_LAST_MAX && c < STAT_HIST_FIRST) begin : g_add
             probe_counter #(
                 .CNT_WIDTH(CNT_WIDTH),
                 .INC_WIDTH(INC_WIDTH)

@@ -379,6 +379,22 @@ task automatic take_snapshot(input [31:0] cmd);
     end
 endtask
 
+// the latency histogram read after a snapshot holds the same reads: its bins (overflow included)
+// add up to that snapshot's LAT_LAST_COUNT; returns the sum
+task automatic check_histogram(input [8*40-1:0] what, output [63:0] total);
+    integer k;
+    reg [31:0] lo, hi;
+    begin
+        total = 64'd0;
+        for (k = 0; k <= `PS_HIST_BINS; k = k + 1) begin
+            axil_read(`PS_REG_HIST_BASE + 12'd8 * k[11:0], lo);
+            axil_read(`PS_REG_HIST_BASE + 12'd8 * k[11:0] + 12'd4, hi);
+            total = total + {hi, lo};
+        end
+        check(total == snap[`PS_CNT_LAT_LAST_COUNT], what, total, snap[`PS_CNT_LAT_LAST_COUNT]);
+    end
+endtask
+
 // compare the snapshot with the golden counts of the first nreq requests and ncpl completions:
 // every counter but the free-running ones (check_free_running)
 task automatic check_counts(input integer nreq, input integer ncpl, input [63:0] cycles);
@@ -513,6 +529,7 @@ reg [31:0] enable_edge, disable_edge, half;
 integer c, k_snap, m_snap, phase1_first, phase1_last_cpl;
 reg [63:0] mid [0:CNT_COUNT-1];
 reg [31:0] mid_edge;
+reg [63:0] hist_total;
 
 initial begin
     $readmemh({`GOLDEN_DIR, "/sizes.hex"}, sizes);
@@ -553,6 +570,8 @@ initial begin
     expect_reg(`PS_REG_CMD, 32'd0, "CMD reads 0");
     expect_reg(12'h800, 32'd0, "unmapped reads 0");
     expect_reg(`PS_REG_CNT_BASE + 12'd8 * CNT_COUNT, 32'd0, "past the counters reads 0");
+    expect_reg(`PS_REG_HIST_BIN_CLOCKS, 32'd64, "HIST_BIN_CLOCKS");
+    expect_reg(`PS_REG_HIST_BASE + 12'd8 * (`PS_HIST_BINS + 1), 32'd0, "past the histogram reads 0");
     // read-only registers ignore writes; byte strobes are honoured
     axil_write(`PS_REG_ID, 32'hffff_ffff, 4'hf);
     expect_reg(`PS_REG_ID, `PS_ID_MAGIC, "ID after write");
@@ -616,6 +635,8 @@ initial begin
     take_snapshot(32'd1);
     check_counts(next_req, cpl_idx, snap_edge - enable_edge);
     check_free_running("follows the clock");
+    check_histogram("histogram total = LAT_LAST_COUNT", hist_total);
+    check(hist_total > 0, "histogram filled", hist_total, 1);
 
     // phase 2: disabled, heavy back-pressure; then snapshot-and-clear
     axil_write(`PS_REG_CPL_SPLIT, 32'd128, 4'hf);
@@ -631,6 +652,7 @@ initial begin
     take_snapshot(32'd1);
     check_counts(0, 0, 0);
     check_free_running("not cleared");
+    check_histogram("histogram cleared", hist_total);
 
     // phase 3: after the clear, BAR_LATENCY 0, the address filter on (golden FILTER_WINDOW)
     axil_write(`PS_REG_BAR_LATENCY, 32'd0, 4'hf);
@@ -654,6 +676,7 @@ initial begin
     take_snapshot(32'd1);
     // cumulative golden counts restart at the clear: the last entries hold phase 3's totals
     check_counts(next_req, cpl_idx, disable_edge - enable_edge);
+    check_histogram("histogram total after the filter phase", hist_total);
 
     check(next_req == n_req && acc_idx == n_req, "every request accepted", acc_idx, n_req);
     check(cpl_idx == n_cpl, "every completion seen", cpl_idx, n_cpl);

@@ -91,6 +91,9 @@ reg  [SEG-1:0]     tx_valid = 0;
 reg  [SEG-1:0]     tx_sop = 0;
 reg                tx_ready = 0;
 wire [STAT_COUNT*64-1:0] stat_shadow;
+// the histogram's indexed read port walks the bins, one a clock; it must match the bus
+reg  [$clog2(LAT_BINS+1)-1:0] hist_rd_idx = 0;
+wire [63:0]                   hist_rd_word;
 
 probe_tracker #(
     .TLP_SEG_COUNT(SEG),
@@ -108,7 +111,9 @@ probe_tracker #(
     // the sampler taps: tb_probe_filter and tb_probe_sampler check them
     .smp_enable(), .smp_clear(), .smp_mrd(), .smp_mrd_bytes(), .smp_cpld(), .smp_cpld_bytes(),
     .smp_first(), .smp_latency(), .smp_outstanding(),
-    .stat_shadow(stat_shadow)
+    .stat_shadow(stat_shadow),
+    .hist_rd_idx(hist_rd_idx),
+    .hist_rd_word(hist_rd_word)
 );
 
 integer cyc = 0;
@@ -422,6 +427,18 @@ task automatic model_step(input en, input clr, input snap);
 endtask
 
 integer snap_checks = 0;
+
+integer hist_port_checks = 0;
+always @(negedge clk) begin
+    if (hist_rd_word == stat_shadow[(S_HIST_FIRST + hist_rd_idx)*64 +: 64]) begin
+        pass_count = pass_count + 1;
+    end else begin
+        fail_count = fail_count + 1;
+        if (fail_count <= 40) $display("FAIL @%0d histogram read port, bin %0d: got %0d", cyc, hist_rd_idx, hist_rd_word);
+    end
+    hist_port_checks = hist_port_checks + 1;
+    hist_rd_idx = (hist_rd_idx == LAT_BINS) ? 0 : hist_rd_idx + 1'b1;
+end
 
 // every shadow against the model's snapshot of three clocks ago
 task automatic check_shadows(input integer slot);

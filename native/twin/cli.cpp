@@ -61,7 +61,8 @@ const char *usage()
     // pattern names and workload limits come from spec/workloads.json (generated/workloads.h)
     static const std::string text =
         std::string(
-            "usage: pcie-scope-twin [--latency-cycles N | --latency-ns N] [--cpl-split 0|64|128]\n"
+            "usage: pcie-scope-twin [--latency-cycles N | --latency-ns N | --latency-dist D]\n"
+            "                       [--cpl-split 0|64|128]\n"
             "                       [--tags N]\n"
             "                       [--link genGxL|ideal] [--mode endpoint|switch]\n"
             "                       [--run PATTERN --bytes N [--offset B] [--element-bytes E]\n"
@@ -76,6 +77,11 @@ const char *usage()
             "  --latency-cycles N  BAR_LATENCY written at start (0..65535, default 250)\n"
             "  --latency-ns N      the same in nanoseconds at the probe clock (1 us = 250 cycles\n"
             "                      at 250 MHz); not with --latency-cycles\n"
+            "  --latency-dist D    completion latency per read: fixed (BAR_LATENCY alone, the\n"
+            "                      default) or uniform:LO:HI in ns, LO..HI drawn per read from "
+            "the\n"
+            "                      responder's LFSR (BAR_LATENCY = LO, BAR_JITTER = HI - LO; a\n"
+            "                      fixed seed, so runs repeat); not with --latency-cycles/-ns\n"
             "  --cpl-split B       CPL_SPLIT written at start: 64 or 128 splits each read's\n"
             "                      completions at that boundary, as a root complex's RCB;\n"
             "                      0 (default) answers each read with one CplD\n"
@@ -135,6 +141,8 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
 {
     bool bytes_given = false;
     bool cycles_given = false;
+    bool latency_ns_given = false;
+    bool dist_given = false;    // --latency-dist
     bool element_given = false; // --element-bytes or --l1
     bool width_given = false;   // --element-bytes
     for (int i = 1; i < argc; ++i) {
@@ -167,6 +175,28 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
                 return false;
             }
             o->latency_ns = (uint32_t)v;
+            latency_ns_given = true;
+        } else if (a == "--latency-dist") {
+            if (i + 1 >= argc) {
+                *err = "--latency-dist needs a value: fixed or uniform:LO:HI (ns)";
+                return false;
+            }
+            const std::string d = argv[++i];
+            unsigned long long lo = 0, hi = 0;
+            char tail = 0;
+            if (d == "fixed") {
+                dist_given = true;
+            } else if (sscanf(d.c_str(), "uniform:%llu:%llu%c", &lo, &hi, &tail) == 2 && lo >= 1
+                       && lo <= hi && hi <= 1000000000ull) {
+                o->latency_ns = (uint32_t)lo;
+                o->jitter_ns = (uint32_t)(hi - lo);
+                dist_given = true;
+            } else {
+                *err = "--latency-dist must be fixed or uniform:LO:HI with 1 <= LO <= HI <= "
+                       "1000000000 (ns), got "
+                    + d;
+                return false;
+            }
         } else if (a == "--cpl-split") {
             if (!value(&v))
                 return false;
@@ -264,6 +294,11 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     }
     if (o->help)
         return true;
+    if (dist_given && (cycles_given || latency_ns_given)) {
+        *err = "--latency-dist sets BAR_LATENCY too: give it alone, not with --latency-cycles or "
+               "--latency-ns";
+        return false;
+    }
     if (cycles_given && o->latency_ns) {
         *err = "--latency-cycles and --latency-ns set the same register: give one";
         return false;

@@ -398,6 +398,19 @@ int main(int argc, char **argv)
     if (lat != opts.latency_cycles)
         fprintf(stderr, "pcie-scope-twin: warning: BAR_LATENCY reads %u after writing %u\n", lat,
                 opts.latency_cycles);
+    // --latency-dist uniform:LO:HI: the spread above LO, drawn per read by the responder
+    const uint64_t jitter = ((uint64_t)opts.jitter_ns * clock_hz + 500000000u) / 1000000000u;
+    if (jitter > 65535) {
+        fprintf(stderr,
+                "pcie-scope-twin: --latency-dist spread of %u ns is %llu cycles at %u Hz; "
+                "BAR_JITTER holds at most 65535\n",
+                opts.jitter_ns, (unsigned long long)jitter, clock_hz);
+        return 2;
+    }
+    twin.axi_write(PS_REG_BAR_JITTER, (uint32_t)jitter);
+    if (twin.axi_read(PS_REG_BAR_JITTER) != jitter)
+        fprintf(stderr, "pcie-scope-twin: warning: BAR_JITTER does not read back %llu\n",
+                (unsigned long long)jitter);
     twin.axi_write(PS_REG_CPL_SPLIT, opts.cpl_split);
     if (twin.axi_read(PS_REG_CPL_SPLIT) != opts.cpl_split)
         fprintf(stderr, "pcie-scope-twin: warning: CPL_SPLIT does not read back %u\n",

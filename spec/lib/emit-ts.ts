@@ -69,6 +69,8 @@ export function emitTs(m: SpecModel): string {
   L.push(`export const SAMPLE_WORDS = ${J(m.sampleWords)} as const`)
   L.push('/** INTERVAL frames: the INTERVAL_LAYOUT header, then up to INTERVAL_MAX_RECORDS records of SAMPLE_WORDS. */')
   L.push(`export const INTERVAL_RECORD_BYTES = ${m.intervalRecordBytes}`, `export const INTERVAL_MAX_RECORDS = ${m.intervalMaxRecords}`)
+  L.push('/** Last-completion latency histogram: HISTOGRAM_BINS bins of HIST_BIN_CLOCKS clocks, then one overflow bin. */')
+  L.push(`export const HISTOGRAM_BINS = ${regs.latencyHistogram.bins}`, `export const HISTOGRAM_WORDS = ${m.histogramWords}`)
   L.push(
     `export const COUNTERS = ${J(m.counters.map(({ name, key, index, offset, doc, source }) => ({ name, key, index, offset, doc, source })))} as const`,
   )

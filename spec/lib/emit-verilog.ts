@@ -39,6 +39,9 @@ export function emitVerilog(m: SpecModel): string {
   L.push(`\`define PS_CNT_SIZE_FIRST ${m.sizeCounterFirst}`)
   L.push('', '// interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO')
   L.push(`\`define PS_SMP_WORDS ${m.sampleWords.length}`)
+  L.push('', '// last-completion latency histogram: PS_HIST_BINS bins plus overflow, 64-bit shadows from PS_REG_HIST_BASE')
+  L.push(`\`define PS_REG_HIST_BASE ${aw}'h${hex(num(regs.latencyHistogram.base), 3)}`)
+  L.push(`\`define PS_HIST_BINS ${regs.latencyHistogram.bins}`)
   const sw = m.raw.switch
   L.push('', '// switch (spec/switch.json): port identity and per-direction counters, counter i at [32*i +: 32]')
   L.push(`\`define PS_SW_VENDOR_ID 16'h${hex(num(sw.vendorId), 4)}`)

@@ -39,11 +39,15 @@ export interface RegisterSpec {
   idMagic: string
   registers: Register[]
   sizeClasses: { exact: number[]; other: { name: string; key: string; label: string } }
+  /** the tracker's last-completion latency histogram: `bins` bins plus an overflow bin, 64-bit shadows from `base` */
+  latencyHistogram: { base: string; bins: number }
   counters: { base: string; width: number; list: CounterEntry[] }
 }
+/** Payload item types: a scalar, every counter (u64 each) or every latency-histogram bin (u64 each). */
+export type ItemType = ScalarType | 'counters' | 'histogram'
 export interface Item {
   name: string
-  type: ScalarType | 'counters'
+  type: ItemType
   doc?: string
   min?: number
   max?: number
@@ -56,6 +60,7 @@ export interface Command {
   args: Item[]
   reply: Item[]
 }
+export type PayloadName = 'COMMAND' | 'RESPONSE' | 'SNAPSHOT' | 'INTERVAL' | 'HISTOGRAM'
 export interface ProtocolSpec {
   version: number
   framing: {
@@ -68,7 +73,7 @@ export interface ProtocolSpec {
   frameTypes: { name: string; id: string; direction: string; doc: string }[]
   status: { name: string; id: number; doc: string }[]
   commands: Command[]
-  payloads: Record<'COMMAND' | 'RESPONSE' | 'SNAPSHOT' | 'INTERVAL', Item[]>
+  payloads: Record<PayloadName, Item[]>
   snapshotFlags: { name: string; bit: number }[]
 }
 export interface Limit {
@@ -143,7 +148,7 @@ export interface SizeClass {
 }
 export interface Placed {
   name: string
-  type: ScalarType | 'counters'
+  type: ItemType
   offset: number
   bytes: number
   doc?: string
@@ -166,7 +171,7 @@ export interface SpecModel {
   sizeClasses: SizeClass[]
   /** index of the first size-class counter; the classes' counters are contiguous from there */
   sizeCounterFirst: number
-  layouts: Record<'COMMAND' | 'RESPONSE' | 'SNAPSHOT' | 'INTERVAL', Layout>
+  layouts: Record<PayloadName, Layout>
   commands: PlacedCommand[]
   versionValue: number
   /** interval-record words: the SMP_* registers in offset order, word i at PS_REG_SMP_TS_LO + 4*i */
@@ -174,6 +179,8 @@ export interface SpecModel {
   /** an INTERVAL frame: bytes per record (the SMP_* words) and the most records one frame carries */
   intervalRecordBytes: number
   intervalMaxRecords: number
+  /** latency-histogram words on the CSR and in a HISTOGRAM frame: the bins, then the overflow bin */
+  histogramWords: number
   maxRaw: number
   maxEncoded: number
 }
@@ -235,10 +242,10 @@ const expandCounters = (
   return { counters, sizeClasses, first }
 }
 
-const place = (items: Item[], counterCount: number): Layout => {
+const place = (items: Item[], counterCount: number, histogramWords = 0): Layout => {
   let offset = 0
   const fields = items.map((it) => {
-    const bytes = it.type === 'counters' ? counterCount * 8 : (SCALAR_BYTES[it.type] ?? 0)
+    const bytes = it.type === 'counters' ? counterCount * 8 : it.type === 'histogram' ? histogramWords * 8 : (SCALAR_BYTES[it.type] ?? 0)
     const p: Placed = { name: it.name, type: it.type, offset, bytes, doc: it.doc }
     // value range of an argument: 0 selects `default`, anything else outside min..max is refused
     if (it.min !== undefined) p.min = it.min
@@ -304,6 +311,20 @@ function checkRegisters(regs: RegisterSpec, counters: Counter[], P: string[]): v
   })
 }
 
+/** The histogram window: inside the address space, clear of every register and of the counters. */
+function checkHistogram(regs: RegisterSpec, counterCount: number, P: string[]): void {
+  const h = regs.latencyHistogram
+  const base = num(h.base)
+  const end = base + (h.bins + 1) * 8
+  if (!isInt(h.bins) || h.bins < 1 || h.bins > 255) P.push(`latencyHistogram: bins ${h.bins} is not 1..255`)
+  if (!isInt(base) || base % 8 !== 0) P.push(`latencyHistogram: base ${h.base} is not 8-byte aligned`)
+  if (end > 2 ** regs.addressWidth) P.push(`latencyHistogram: ${h.bins + 1} bins from ${h.base} overflow the address space`)
+  const cntBase = num(regs.counters.base)
+  if (base < cntBase + counterCount * 8 && cntBase < end) P.push('latencyHistogram: the bins overlap the counter block')
+  for (const r of regs.registers)
+    if (num(r.offset) >= base && num(r.offset) < end) P.push(`registers: ${r.name} at ${r.offset} overlaps the latency histogram`)
+}
+
 function checkProtocol(proto: ProtocolSpec, P: string[]): void {
   for (const d of duplicates(proto.frameTypes.map((t) => t.name))) P.push(`frameTypes: name ${d} is used twice`)
   for (const d of duplicates(proto.frameTypes.map((t) => num(t.id)))) P.push(`frameTypes: id ${d} is used twice`)
@@ -320,8 +341,11 @@ function checkProtocol(proto: ProtocolSpec, P: string[]): void {
     ...proto.commands.flatMap((c) => [...c.args, ...c.reply].map((i) => [c.name, i] as const)),
   ]
   for (const [owner, it] of items) {
-    if (it.type !== 'counters' && SCALAR_BYTES[it.type] === undefined) P.push(`${owner}.${it.name}: unknown type ${it.type}`)
-    if (it.type === 'counters' || SCALAR_BYTES[it.type] === undefined) continue
+    if (it.type === 'counters' || it.type === 'histogram') continue
+    if (SCALAR_BYTES[it.type] === undefined) {
+      P.push(`${owner}.${it.name}: unknown type ${String(it.type)}`)
+      continue
+    }
     const max = 2 ** (8 * SCALAR_BYTES[it.type]) - 1
     for (const k of ['min', 'max', 'default'] as const) {
       const v = it[k]
@@ -411,6 +435,8 @@ export function buildModel(raw: RawSpec): SpecModel {
   const base = num(regs.counters.base)
   const { counters, sizeClasses, first } = expandCounters(regs, base, regs.counters.width / 8)
   checkRegisters(regs, counters, P)
+  checkHistogram(regs, counters.length, P)
+  const histogramWords = regs.latencyHistogram.bins + 1
   checkProtocol(proto, P)
   checkWorkloads(raw.workloads, P)
   checkSwitch(raw.switch, P)
@@ -419,6 +445,7 @@ export function buildModel(raw: RawSpec): SpecModel {
     RESPONSE: place(proto.payloads.RESPONSE, counters.length),
     SNAPSHOT: place(proto.payloads.SNAPSHOT, counters.length),
     INTERVAL: place(proto.payloads.INTERVAL, counters.length),
+    HISTOGRAM: place(proto.payloads.HISTOGRAM, counters.length, histogramWords),
   }
   const commands = proto.commands.map((c) => ({
     ...c,
@@ -456,6 +483,7 @@ export function buildModel(raw: RawSpec): SpecModel {
     sampleWords: smp.map((r) => r.name.slice('SMP_'.length)),
     intervalRecordBytes,
     intervalMaxRecords,
+    histogramWords,
     maxRaw,
     maxEncoded: maxRaw + Math.ceil(maxRaw / 254) + 1,
   }

@@ -97,6 +97,15 @@ describe('web UI in Chromium', () => {
         await expect
           .poll(() => page.getByTestId('inflight-limit').getAttribute('data-limit'), { timeout: 30_000 })
           .toMatch(/^(tags|wire|latency)$/)
+        // the probe's latency histogram arrives once a second while streaming, p50 and p99 marked
+        await expect.poll(async () => (await hook(page)).latencyReads, { timeout: 30_000 }).toBeGreaterThan(0)
+        const lat = await hook(page)
+        expect(lat.latencyP50Ns).toBeGreaterThan(0)
+        expect(lat.latencyP99Ns!).toBeGreaterThanOrEqual(lat.latencyP50Ns!)
+        await expect
+          .poll(async () => (await page.getByTestId('latency-p50').textContent()) ?? '', { timeout: 5_000 })
+          .toMatch(/^[\d.]+ µs$/)
+        expect((await page.getByTestId('latency-caption').textContent()) ?? '').toMatch(/reads completed since the clear/)
       }
 
       if (opts.manualRun) {

@@ -106,6 +106,7 @@ typedef struct fuzz_model {
     uint64_t zeros_fed;  /* delimiters the firmware may have read */
     uint64_t responses;  /* RESPONSE frames the host decoded */
     uint64_t snapshots;  /* SNAPSHOT frames the host decoded */
+    uint64_t histograms; /* HISTOGRAM frames the host decoded */
     uint32_t next_index; /* the snapshot index the host expects next */
     int32_t last_seq;    /* -1 before the first frame */
     uint64_t seq_gaps;
@@ -187,6 +188,13 @@ static void check_output(fuzz_model_t *m)
             m->responses++;
             TH_CHECK(f->len >= PS_RESPONSE_BYTES);
             TH_CHECK(f->payload[PS_RESPONSE_STATUS_OFFSET] <= PS_STATUS_BAD_ARGUMENT);
+        } else if (f->type == PS_FRAME_HISTOGRAM) {
+            /* follows the snapshot it was read with, and names it */
+            TH_EQ(f->len, PS_HISTOGRAM_BYTES);
+            TH_CHECK(m->next_index > 0u);
+            TH_EQ(ps_get_u32le(&f->payload[PS_HISTOGRAM_SNAPSHOT_INDEX_OFFSET]),
+                  m->next_index - 1u);
+            m->histograms++;
         } else {
             TH_EQ(f->type, PS_FRAME_SNAPSHOT);
             TH_EQ(f->len, PS_SNAPSHOT_BYTES);
@@ -252,7 +260,7 @@ static void app_campaign(uint64_t seed, unsigned steps)
     }
     check_invariants(&m);
     TH_EQ(ps_txq_used(&app.tx), 0);
-    uint64_t delivered = m.responses + m.snapshots;
+    uint64_t delivered = m.responses + m.snapshots + m.histograms;
     /* frames numbered = delivered + dropped; the trailing drops have no later frame to show
        them as a gap, so gaps <= dropped and numbered frames = tx_seq */
     TH_EQ((uint16_t)(delivered + app.stats.tx_dropped), app.tx_seq);
@@ -263,10 +271,10 @@ static void app_campaign(uint64_t seed, unsigned steps)
     TH_CHECK(app.stats.rx_overflows > 0u && app.stats.unknown_commands > 0u);
     TH_CHECK(app.stats.tx_dropped > 0u && m.snapshots > 100u);
     printf("  seed %016llx: %u steps, rx %u good / %u bad / %u overflows, %u unknown, "
-           "tx %llu responses + %llu snapshots delivered, %u dropped\n",
+           "tx %llu responses + %llu snapshots + %llu histograms delivered, %u dropped\n",
            (unsigned long long)seed, steps, app.stats.rx_frames, app.stats.rx_bad_frames,
            app.stats.rx_overflows, app.stats.unknown_commands, (unsigned long long)m.responses,
-           (unsigned long long)m.snapshots, app.stats.tx_dropped);
+           (unsigned long long)m.snapshots, (unsigned long long)m.histograms, app.stats.tx_dropped);
 }
 
 static void app_rx_path_seed1(void) { app_campaign(0x0123456789ABCDEFull, 200000u); }

@@ -10,6 +10,7 @@ int main(int argc, char **argv)
     suite_stream();
     suite_link();
     suite_intervals();
+    suite_histogram();
     if (argc > 1) {
         suite_sim(argv[1]);
     }

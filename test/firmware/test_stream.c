@@ -46,6 +46,9 @@ static void stream_period(void)
         host_steps(&app, 1);
         total += count_snapshots();
         for (size_t i = 0; i < rx.count; i++) {
+            if (rx.frames[i].type != PS_FRAME_SNAPSHOT) { /* the once-a-second HISTOGRAM */
+                continue;
+            }
             TH_EQ(ps_get_u32le(&rx.frames[i].payload[PS_SNAPSHOT_INDEX_OFFSET]), next_index);
             next_index++;
         }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Snapshot } from '../../host/src/core/probe.js'
 import type { RunReport, ServerMessage, ServerStatus } from '../../host/src/core/wire.js'
 import { AppState } from '../../web/state.js'
+import { HISTOGRAM_WORDS } from '../../host/src/core/generated.js'
 import { CLOCK_HZ, FakeClient, fakeInfo } from '../host/server/fake-session.js'
 
 const PERIOD = 25_000_000 // 100 ms of probe clock
@@ -20,6 +21,7 @@ function started() {
     tagBudget: 256,
     counters: [],
     recent: [],
+    latencyHistogram: null,
     lastRun: null,
   }
   state.apply(hello, 0)
@@ -182,5 +184,23 @@ describe('AppState runs', () => {
     expect(state.live(now() + 3_000).key).toBe('stale')
     state.apply({ type: 'status', ...(state.status as ServerStatus), streaming: null }, now())
     expect(state.live(now()).key).toBe('stopped')
+  })
+})
+
+describe('AppState latency histogram', () => {
+  it('keeps the newest HISTOGRAM frame and derives p50 / p99 with the host’s rule', () => {
+    const { state, now } = started()
+    expect(state.latencyPercentiles()).toBeNull()
+    expect(state.hook(now()).latencyP50Ns).toBeNull()
+    const bins = Array<number>(HISTOGRAM_WORDS).fill(0)
+    bins[3] = 100 // [192, 256) clocks = [768, 1024) ns at 250 MHz
+    state.apply(
+      { type: 'latency-histogram', histogram: { seq: 1, reason: 'periodic', snapshotIndex: 4, binClocks: 64, bins, receivedAt: 0 } },
+      now(),
+    )
+    const hook = state.hook(now())
+    expect(hook.latencyReads).toBe(100)
+    expect(hook.latencyP50Ns).toBeCloseTo(((192 + 32) * 1e9) / CLOCK_HZ)
+    expect(hook.latencyP99Ns).toBeCloseTo(((192 + 64 * 0.99) * 1e9) / CLOCK_HZ)
   })
 })

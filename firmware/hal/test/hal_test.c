@@ -14,6 +14,8 @@ typedef struct ps_test_state {
     uint32_t regs[REG_WORDS];
     uint64_t live[PS_CNT_COUNT];
     uint64_t shadow[PS_CNT_COUNT];
+    uint64_t hist_live[PS_HIST_WORDS]; /* latency-histogram bins, loaded by CMD.SNAPSHOT too */
+    uint64_t hist_shadow[PS_HIST_WORDS];
     bool stuck[REG_WORDS + 2u * PS_CNT_COUNT];
     uint32_t stuck_value[REG_WORDS + 2u * PS_CNT_COUNT];
     ps_test_reg_stats_t stats;
@@ -58,6 +60,7 @@ void ps_test_reset(void)
     t.regs[PS_REG_VERSION / 4u] = PS_VERSION_VALUE;
     t.regs[PS_REG_CLK_HZ / 4u] = 250000000u;
     t.regs[PS_REG_BAR_LATENCY / 4u] = PS_REG_BAR_LATENCY_RESET;
+    t.regs[PS_REG_HIST_BIN_CLOCKS / 4u] = 64u;
     t.rx_chunk = PS_TEST_UNLIMITED;
     t.tx_accept = PS_TEST_UNLIMITED;
 }
@@ -66,6 +69,13 @@ void ps_test_set_counter(unsigned index, uint64_t live_value)
 {
     if (index < PS_CNT_COUNT) {
         t.live[index] = live_value;
+    }
+}
+
+void ps_test_set_hist_bin(unsigned bin, uint64_t live_value)
+{
+    if (bin < PS_HIST_WORDS) {
+        t.hist_live[bin] = live_value;
     }
 }
 
@@ -107,6 +117,11 @@ ps_test_reg_stats_t ps_test_regs_stats(void) { return t.stats; }
 uint32_t ps_hal_reg_read(uint32_t offset)
 {
     t.stats.reads++;
+    if (offset >= PS_REG_HIST_BASE && offset < PS_REG_HIST_BASE + 8u * PS_HIST_WORDS) {
+        t.stats.hist_reads++;
+        uint64_t v = t.hist_shadow[(offset - PS_REG_HIST_BASE) / 8u];
+        return (offset & 4u) ? (uint32_t)(v >> 32) : (uint32_t)v;
+    }
     int s = slot(offset);
     if (s < 0) {
         return 0; /* AXI decode error reads as 0 on this CSR block */
@@ -160,6 +175,7 @@ void ps_hal_reg_write(uint32_t offset, uint32_t value)
     case PS_REG_CMD:
         if (value & PS_REG_CMD_SNAPSHOT) {
             memcpy(t.shadow, t.live, sizeof t.shadow);
+            memcpy(t.hist_shadow, t.hist_live, sizeof t.hist_shadow);
             t.stats.snapshots++;
             t.stats.counter_reads_since_snapshot = 0;
         }
@@ -168,6 +184,7 @@ void ps_hal_reg_write(uint32_t offset, uint32_t value)
             t.smp_count--;
         }
         if (value & PS_REG_CMD_CLEAR) { /* running counters only; TIMESTAMP is never cleared */
+            memset(t.hist_live, 0, sizeof t.hist_live);
             for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
                 if (i != PS_CNT_TIMESTAMP) {
                     t.live[i] = 0;

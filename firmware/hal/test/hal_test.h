@@ -32,6 +32,8 @@ size_t ps_test_sample_level(void); /* records waiting */
 /* --- registers --- */
 void ps_test_set_counter(unsigned index, uint64_t live_value); /* the running counter */
 uint64_t ps_test_counter(unsigned index);
+/* latency-histogram bin (overflow = PS_HIST_BINS), copied to its shadow by CMD.SNAPSHOT */
+void ps_test_set_hist_bin(unsigned bin, uint64_t live_value);
 /* Advance the probe clock: TIMESTAMP always, CYCLES while CTRL.ENABLE is set. */
 void ps_test_tick(uint64_t cycles);
 uint32_t ps_test_reg(uint32_t offset);                 /* raw value of a plain register */
@@ -45,6 +47,7 @@ typedef struct ps_test_reg_stats {
     uint32_t snapshots; /* CMD.SNAPSHOT pulses */
     uint32_t clears;    /* CMD.CLEAR pulses */
     uint32_t counter_reads_since_snapshot;
+    uint32_t hist_reads; /* reads of the latency-histogram window */
 } ps_test_reg_stats_t;
 ps_test_reg_stats_t ps_test_regs_stats(void);
 

@@ -3,7 +3,7 @@
 #define PCIE_SCOPE_REGS_H
 
 #define PS_ID_MAGIC 0x50435343u
-#define PS_VERSION_VALUE 0x00000004u
+#define PS_VERSION_VALUE 0x00000005u
 
 /* switch ports (spec/switch.json) */
 #define PS_SW_VENDOR_ID 0x10EEu
@@ -65,6 +65,9 @@
 /* FILTER_LIMIT_HI (rw): address filter: highest byte address counted (inclusive), bits 63:32 */
 #define PS_REG_FILTER_LIMIT_HI 0x040u
 #define PS_REG_FILTER_LIMIT_HI_RESET 0u
+/* BAR_JITTER (rw): BAR responder: each read's latency is BAR_LATENCY plus a draw uniform in 0..BAR_JITTER clocks (a 16-bit LFSR, reset to a fixed seed: the same requests see the same draws); 0 = fixed latency. Completions still leave in request order (bits 15:0 are kept) */
+#define PS_REG_BAR_JITTER 0x044u
+#define PS_REG_BAR_JITTER_RESET 0u
 /* LINK_GEN (ro): info: PCIe link generation the probe is built for (1..6; a build parameter until the hard block's status is wired) */
 #define PS_REG_LINK_GEN 0x050u
 /* LINK_WIDTH (ro): info: PCIe link width in lanes (build parameter) */
@@ -79,6 +82,8 @@
 #define PS_REG_TAG_BITS 0x064u
 /* BUILD_ID (ro): info: build identifier (a build parameter; the bitstream flow stamps the date or a commit hash into it) */
 #define PS_REG_BUILD_ID 0x068u
+/* HIST_BIN_CLOCKS (ro): info: clocks per latency-histogram bin (a power of two; a build parameter of the tracker) */
+#define PS_REG_HIST_BIN_CLOCKS 0x06Cu
 /* SMP_TS_LO (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP (free-running clock count) bits 31:0 */
 #define PS_REG_SMP_TS_LO 0x080u
 /* SMP_TS_HI (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP bits 63:32 */
@@ -149,5 +154,12 @@
 
 /* interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO */
 #define PS_SMP_WORDS 12u
+
+/* last-completion latency histogram: PS_HIST_WORDS 64-bit shadows (the bins, then overflow) from PS_REG_HIST_BASE */
+#define PS_REG_HIST_BASE 0x400u
+#define PS_HIST_BINS 64u
+#define PS_HIST_WORDS 65u
+#define PS_REG_HIST_LO(k) (PS_REG_HIST_BASE + 8u * (unsigned)(k))
+#define PS_REG_HIST_HI(k) (PS_REG_HIST_BASE + 8u * (unsigned)(k) + 4u)
 
 #endif

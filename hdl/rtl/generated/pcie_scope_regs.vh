@@ -4,7 +4,7 @@
 
 `define PS_ADDR_WIDTH 12
 `define PS_ID_MAGIC 32'h50435343
-`define PS_VERSION_VALUE 32'h00000004
+`define PS_VERSION_VALUE 32'h00000005
 
 // ID (ro): constant idMagic ('PCSC'): proves the bus reaches the probe
 `define PS_REG_ID 12'h000
@@ -52,6 +52,9 @@
 // FILTER_LIMIT_HI (rw): address filter: highest byte address counted (inclusive), bits 63:32
 `define PS_REG_FILTER_LIMIT_HI 12'h040
 `define PS_REG_FILTER_LIMIT_HI_RESET 32'd0
+// BAR_JITTER (rw): BAR responder: each read's latency is BAR_LATENCY plus a draw uniform in 0..BAR_JITTER clocks (a 16-bit LFSR, reset to a fixed seed: the same requests see the same draws); 0 = fixed latency. Completions still leave in request order (bits 15:0 are kept)
+`define PS_REG_BAR_JITTER 12'h044
+`define PS_REG_BAR_JITTER_RESET 32'd0
 // LINK_GEN (ro): info: PCIe link generation the probe is built for (1..6; a build parameter until the hard block's status is wired)
 `define PS_REG_LINK_GEN 12'h050
 // LINK_WIDTH (ro): info: PCIe link width in lanes (build parameter)
@@ -66,6 +69,8 @@
 `define PS_REG_TAG_BITS 12'h064
 // BUILD_ID (ro): info: build identifier (a build parameter; the bitstream flow stamps the date or a commit hash into it)
 `define PS_REG_BUILD_ID 12'h068
+// HIST_BIN_CLOCKS (ro): info: clocks per latency-histogram bin (a power of two; a build parameter of the tracker)
+`define PS_REG_HIST_BIN_CLOCKS 12'h06C
 // SMP_TS_LO (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP (free-running clock count) bits 31:0
 `define PS_REG_SMP_TS_LO 12'h080
 // SMP_TS_HI (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP bits 63:32
@@ -140,6 +145,10 @@
 
 // interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO
 `define PS_SMP_WORDS 12
+
+// last-completion latency histogram: PS_HIST_BINS bins plus overflow, 64-bit shadows from PS_REG_HIST_BASE
+`define PS_REG_HIST_BASE 12'h400
+`define PS_HIST_BINS 64
 
 // switch (spec/switch.json): port identity and per-direction counters, counter i at [32*i +: 32]
 `define PS_SW_VENDOR_ID 16'h10EE

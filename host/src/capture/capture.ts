@@ -2,8 +2,9 @@
  * runCapture: one workload, measured by the probe.
  *
  *   hello → LINK_INFO → [SET_FILTER] → [SET_SAMPLE_PERIOD] → STOP → CLEAR → [SNAPSHOT: baseline,
- *   when recording] → START(period) → run the workload (session.runner) → SNAPSHOT (on demand,
- *   after the workload's done line) → STOP → [wait for the last INTERVAL frames, SET_SAMPLE_PERIOD 0]
+ *   when recording] → START(period) → run the workload (session.runner) → LATENCY_HISTOGRAM (an
+ *   on-demand snapshot and the latency histogram read with it, after the workload's done line) →
+ *   STOP → [wait for the last INTERVAL frames, SET_SAMPLE_PERIOD 0]
  *
  * `requests`, `bytes`, `completions` and `cycles` come from the probe snapshot, i.e. the FPGA's
  * counters read over the UART. What the workload side says it issued (`model`) is a separate
@@ -12,7 +13,15 @@
 import { PsError } from '../core/errors.js'
 import type { DeviceSession } from '../device/session.js'
 import { payloadCeiling, type PcieLinkInfo } from '../core/link.js'
-import type { FirmwareLinkStats, HostLinkStats, IntervalBatch, IntervalRecord, LinkInfo, Snapshot } from '../core/probe.js'
+import type {
+  FirmwareLinkStats,
+  HostLinkStats,
+  IntervalBatch,
+  IntervalRecord,
+  LatencyHistogram,
+  LinkInfo,
+  Snapshot,
+} from '../core/probe.js'
 import { bySizeFromCounters, SIZE_KEYS, totalRequests, type BySize } from '../core/size-classes.js'
 import { type GpuRunSummary, type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
 import { createLogger } from '../util/log.js'
@@ -39,8 +48,10 @@ export interface CaptureResult {
   durationNs: number
   /** reads in flight: average and peak, next to the requester's tag budget */
   outstanding: InflightSummary['outstanding']
-  /** request to first and to last completion of each read, in ns */
+  /** request to first and to last completion of each read, in ns (p50/p99 of the last from the histogram) */
   latencyNs: InflightSummary['latencyNs']
+  /** the probe's last-completion latency histogram, read with the final snapshot */
+  latencyHistogram: InflightSummary['latencyHistogram']
   /** read rate × mean latency next to the measured average outstanding */
   littlesLaw: InflightSummary['littlesLaw']
   /**
@@ -149,6 +160,7 @@ const buildCaptureResult = (
   session: Pick<DeviceSession, 'source' | 'info' | 'client' | 'pcieLink' | 'tagBudget'>,
   workload: Workload,
   snap: Snapshot,
+  histogram: LatencyHistogram,
   model: WorkloadResult,
   runnerKind: 'twin' | 'cuda',
   wallSeconds: number,
@@ -159,7 +171,7 @@ const buildCaptureResult = (
   const seconds = clockHz > 0 ? cycles / clockHz : 0
   const requested = snap.counters.mrdBytes
   const issued = { count: model.issued.count, bySize: { ...model.issued.bySize }, bytes: model.issued.bytes }
-  const inflight = inflightSummary(snap.counters, clockHz, session.tagBudget ?? null)
+  const inflight = inflightSummary(snap.counters, clockHz, session.tagBudget ?? null, histogram)
   const matchesProbe =
     issued.count === requests.count && issued.bytes === requested && SIZE_KEYS.every((k) => issued.bySize[k] === requests.bySize[k])
   return {
@@ -174,6 +186,7 @@ const buildCaptureResult = (
     durationNs: inflight.durationNs,
     outstanding: inflight.outstanding,
     latencyNs: inflight.latencyNs,
+    latencyHistogram: inflight.latencyHistogram,
     littlesLaw: inflight.littlesLaw,
     probeWindow: { from: snap.counters.timestamp - cycles, to: snap.counters.timestamp },
     seconds,
@@ -259,13 +272,13 @@ const measure = async (
     throw e
   }
   progress(`workload done (${model.issued.count} MRd issued); reading the probe counters`)
-  const snap = await client.snapshot()
+  const { snapshot: snap, histogram } = await client.latencyHistogram()
   await client.stop()
   if (sampling.period > 0) {
     await new Promise((res) => setTimeout(res, INTERVAL_SETTLE_MS))
     await client.setSamplePeriod(0)
   }
-  const result = buildCaptureResult(session, w, snap, model, runner.kind, (performance.now() - t0) / 1000)
+  const result = buildCaptureResult(session, w, snap, histogram, model, runner.kind, (performance.now() - t0) / 1000)
   result.linkInfo = sampling.linkInfo
   if (opts.filter) result.filter = { ...opts.filter }
   if (sampling.period > 0) result.intervals = summarizeIntervals(sampling.batches, sampling.period, session.info.clockHz)

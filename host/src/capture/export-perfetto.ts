@@ -72,7 +72,8 @@ class TraceBuilder {
       case 'snapshot':
         return this.snapshot(r.snapshot)
       case 'interval':
-        return [] // the sampler's records are not drawn in the trace yet
+      case 'histogram':
+        return [] // the sampler's records and the latency histograms are not drawn in the trace yet
       case 'frame':
         return [] // raw link frames: the pcapng export's
       case 'mark': {

@@ -5,9 +5,9 @@
  * output is typed as these types where it is used, so the two cannot drift apart).
  */
 import { z } from 'zod'
-import { COUNTERS, ELEMENT_BYTES, L1_LOADS, PATTERNS, type CounterKey } from '../core/generated.js'
+import { COUNTERS, ELEMENT_BYTES, HISTOGRAM_WORDS, L1_LOADS, PATTERNS, type CounterKey } from '../core/generated.js'
 import type { PcieLinkInfo } from '../core/link.js'
-import type { IntervalBatch, ProbeInfo, Snapshot } from '../core/probe.js'
+import { HISTOGRAM_REASONS, type IntervalBatch, type LatencyHistogram, type ProbeInfo, type Snapshot } from '../core/probe.js'
 import type { Workload } from '../core/workload.js'
 
 export const CAPTURE_FORMAT = 'pcie-scope-capture'
@@ -52,6 +52,13 @@ export interface IntervalRecordLine {
   t: 'interval'
   at: number
   batch: IntervalBatch
+}
+
+/** One HISTOGRAM frame: the probe's latency histogram, read with snapshot `histogram.snapshotIndex`. */
+export interface HistogramRecordLine {
+  t: 'histogram'
+  at: number
+  histogram: LatencyHistogram
 }
 
 export interface RunStartRecord {
@@ -123,11 +130,19 @@ export interface FrameRecord {
 }
 
 export type CaptureRecord =
-  SnapshotRecord | IntervalRecordLine | RunStartRecord | RunRecord | DeviceRecord | MarkRecord | GapRecord | FrameRecord
+  | SnapshotRecord
+  | IntervalRecordLine
+  | HistogramRecordLine
+  | RunStartRecord
+  | RunRecord
+  | DeviceRecord
+  | MarkRecord
+  | GapRecord
+  | FrameRecord
 export type RecordType = CaptureRecord['t']
-// a reader skips record types it does not know, so 'interval' and 'frame' (added in format 1) need
+// a reader skips record types it does not know, so 'interval', 'histogram' and 'frame' (added in format 1) need
 // no new version: older readers read such captures, leaving those records out
-export const RECORD_TYPES: readonly RecordType[] = ['snapshot', 'interval', 'run-start', 'run', 'device', 'mark', 'gap', 'frame']
+export const RECORD_TYPES: readonly RecordType[] = ['snapshot', 'interval', 'histogram', 'run-start', 'run', 'device', 'mark', 'gap', 'frame']
 
 /** What the writer has sealed: segments fsynced and closed, with their record count. */
 export interface SealedProgress {
@@ -178,6 +193,14 @@ const SnapshotSchema = z.object({
   receivedAt: z.number(),
 })
 
+const HistogramSchema = z.object({
+  seq: count,
+  reason: z.enum(HISTOGRAM_REASONS),
+  snapshotIndex: count,
+  binClocks: z.number().int().positive(),
+  bins: z.array(count).length(HISTOGRAM_WORDS),
+  receivedAt: z.number(),
+})
 const IntervalBatchSchema = z.object({
   seq: count,
   firstIndex: count,
@@ -225,6 +248,7 @@ const origin = z.enum(['capture', 'demo', 'manual'])
 export const RecordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('snapshot'), at: z.number(), snapshot: SnapshotSchema }),
   z.object({ t: z.literal('interval'), at: z.number(), batch: IntervalBatchSchema }),
+  z.object({ t: z.literal('histogram'), at: z.number(), histogram: HistogramSchema }),
   z.object({ t: z.literal('run-start'), at: z.number(), id: count, origin, workload: WorkloadSchema, baseline: SnapshotSchema.nullable() }),
   z.object({
     t: z.literal('run'),

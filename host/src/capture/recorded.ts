@@ -1,10 +1,11 @@
 /**
  * runRecordedCapture: runCapture, recorded into a capture directory as it happens: the device
- * connection, every snapshot the probe sends (the baseline, the stream, the final one), the run's
+ * connection, every snapshot the probe sends (the baseline, the stream, the final one), every
+ * interval batch and latency histogram, the run's
  * start and its result. A failed run is recorded with its error and the capture closed as
  * interrupted; a failed recording never hides a measurement that succeeded.
  */
-import type { IntervalBatch, Snapshot } from '../core/probe.js'
+import type { IntervalBatch, LatencyHistogram, Snapshot } from '../core/probe.js'
 import type { Workload } from '../core/workload.js'
 import { validateWorkload } from '../core/workload-schema.js'
 import type { DeviceSession } from '../device/session.js'
@@ -42,8 +43,10 @@ export const runRecordedCapture = async (
   const onSnapshot = (s: Snapshot) => rec.snapshot(s)
   const onDisconnect = (e: PsError) => rec.device('disconnect', null, recordError(e))
   const onInterval = (b: IntervalBatch) => rec.interval(b)
+  const onHistogram = (h: LatencyHistogram) => rec.histogram(h)
   session.client.on('snapshot', onSnapshot)
   session.client.on('interval', onInterval)
+  session.client.on('histogram', onHistogram)
   session.client.on('disconnect', onDisconnect)
   const unwatch = opts.frames ? session.client.watchRawFrames((f) => rec.frame(f.dir, f.at, f.bytes)) : () => undefined
   let started = false
@@ -64,6 +67,7 @@ export const runRecordedCapture = async (
   } finally {
     session.client.off('snapshot', onSnapshot)
     session.client.off('interval', onInterval)
+    session.client.off('histogram', onHistogram)
     session.client.off('disconnect', onDisconnect)
     unwatch()
   }

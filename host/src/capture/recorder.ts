@@ -4,7 +4,7 @@
  * to onError once, and recording stops; the measurement goes on.
  */
 import { isPsError, PsError } from '../core/errors.js'
-import type { IntervalBatch, ProbeInfo, Snapshot } from '../core/probe.js'
+import type { IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../core/probe.js'
 import type { Workload } from '../core/workload.js'
 import type { CaptureRecord, DeviceRecord, ProbeWindow, RecordError, RunOrigin } from './format.js'
 import type { CaptureWriter } from './writer.js'
@@ -37,6 +37,10 @@ export class Recorder {
 
   interval(b: IntervalBatch): void {
     this.record({ t: 'interval', at: b.receivedAt, batch: b })
+  }
+
+  histogram(h: LatencyHistogram): void {
+    this.record({ t: 'histogram', at: h.receivedAt, histogram: h })
   }
 
   runStart(id: number, origin: RunOrigin, workload: Workload, baseline: Snapshot | null): void {

@@ -46,6 +46,21 @@ export const parseCplSplit = (value: string): 0 | 64 | 128 => {
   return Number(value) as 0 | 64 | 128
 }
 
+/**
+ * --latency-dist: the twin's completion latency per read, `fixed` (BAR_LATENCY alone) or
+ * `uniform:LO:HI` in ns (the responder draws LO..HI per read). Returned in the twin's own syntax.
+ */
+export const parseLatencyDist = (value: string): string => {
+  const v = value.trim()
+  if (v === 'fixed') return v
+  const m = /^uniform:(\d+):(\d+)$/.exec(v)
+  const lo = m ? Number(m[1]) : NaN
+  const hi = m ? Number(m[2]) : NaN
+  if (!m || !(lo >= 1 && lo <= hi && hi <= 1_000_000_000))
+    throw new InvalidArgumentError('expected fixed or uniform:LO:HI in ns with 1 <= LO <= HI <= 1000000000, e.g. uniform:800:1600')
+  return `uniform:${lo}:${hi}`
+}
+
 /** --filter BASE:LIMIT, byte addresses (decimal or 0x hex), LIMIT inclusive and not below BASE. */
 export const parseFilter = (value: string): { base: number; limit: number } => {
   const m = /^\s*(0x[0-9a-fA-F]+|\d+)\s*:\s*(0x[0-9a-fA-F]+|\d+)\s*$/.exec(value)

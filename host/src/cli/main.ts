@@ -1,7 +1,7 @@
 /**
  * pcie-scope command line.
  *
- *   pcie-scope capture [--twin | --gpu --port PATH] --pattern NAME [--bytes N] [--offset B] [--element-bytes E] [--l1 ideal|bypass] [--latency-cycles N | --latency-ns N] [--cpl-split B]
+ *   pcie-scope capture [--twin | --gpu --port PATH] --pattern NAME [--bytes N] [--offset B] [--element-bytes E] [--l1 ideal|bypass] [--latency-cycles N | --latency-ns N | --latency-dist D] [--cpl-split B]
  *                      [--sample-us N] [--filter BASE:LIMIT] [--out DIR [--frames]] [--json | --jsonl]
  *   pcie-scope bench   --gpu | --twin [--suite micro] [--bytes N] [--repeats N] [--json]
  *   pcie-scope bench   --gpu | --twin --suite graph [--graph G] [--id-bytes 4|8] [--memory M] [--json]
@@ -40,7 +40,7 @@ import { COMMANDS } from '../core/generated.js'
 import { packageVersion } from '../util/package-root.js'
 import { validateWorkload } from '../core/workload-schema.js'
 import { SIZE_CLASSES } from '../core/size-classes.js'
-import { parseCplSplit, parseFilter, parseHostPort, parseIntArg, parseLink, parseSize } from './args.js'
+import { parseCplSplit, parseFilter, parseHostPort, parseIntArg, parseLatencyDist, parseLink, parseSize } from './args.js'
 import { runRecordedCapture } from '../capture/recorded.js'
 import { checkCaptureDirFree } from '../capture/writer.js'
 import { resolveCaptureArg } from '../capture/names.js'
@@ -160,7 +160,10 @@ const formatCapture = (r: CaptureResult, path: string): string => {
     [
       'latency',
       r.latencyNs.last.count > 0
-        ? `last completion ${fmt(r.latencyNs.last.min ?? 0)} / ${fmt(r.latencyNs.last.mean ?? 0)} / ${fmt(r.latencyNs.last.max ?? 0)} ns (min / mean / max)`
+        ? `last completion ${fmt(r.latencyNs.last.min ?? 0)} / ${fmt(r.latencyNs.last.mean ?? 0)} / ${fmt(r.latencyNs.last.max ?? 0)} ns (min / mean / max)` +
+          (r.latencyNs.last.p50 !== null && r.latencyNs.last.p99 !== null
+            ? `, p50 ${fmt(r.latencyNs.last.p50)} / p99 ${r.latencyHistogram?.overflow ? '≥ ' : ''}${fmt(r.latencyNs.last.p99)} ns`
+            : '')
         : 'no read completed',
     ],
     [
@@ -260,6 +263,11 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
     .addOption(new Option('--l1 <mode>', 'ideal: default loads cached in L1; bypass: ld.global.cg loads (default ideal)').choices(L1_LOADS))
     .option('--latency-cycles <n>', 'twin only: BAR completion latency in clock cycles (twin default 250)', parseIntArg)
     .option('--latency-ns <n>', 'twin only: the same in nanoseconds at the probe clock (1000 = 250 cycles at 250 MHz)', parseIntArg)
+    .option(
+      '--latency-dist <d>',
+      'twin only: completion latency per read, fixed (default) or uniform:LO:HI in ns, drawn per read with a fixed seed (not with --latency-cycles/-ns)',
+      parseLatencyDist,
+    )
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
     .option(
       '--cpl-split <bytes>',
@@ -294,6 +302,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           link?: string
           cplSplit?: 0 | 64 | 128
           latencyNs?: number
+          latencyDist?: string
           periodMs: number
           sampleUs?: number
           filter?: { base: number; limit: number }
@@ -309,6 +318,9 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
         if ('port' in source && o.cplSplit !== undefined) throw new PsError('PS_USAGE', '--cpl-split only applies to the twin')
         if ('port' in source && o.latencyNs !== undefined) throw new PsError('PS_USAGE', '--latency-ns only applies to the twin')
+        if ('port' in source && o.latencyDist !== undefined) throw new PsError('PS_USAGE', '--latency-dist only applies to the twin')
+        if (o.latencyDist !== undefined && (o.latencyNs !== undefined || o.latencyCycles !== undefined))
+          throw new PsError('PS_USAGE', '--latency-dist sets the latency too: give it alone, not with --latency-cycles or --latency-ns')
         if (o.latencyNs !== undefined && o.latencyCycles !== undefined)
           throw new PsError('PS_USAGE', '--latency-cycles and --latency-ns set the same latency: give one')
         const period = COMMANDS.START.args[0]
@@ -353,6 +365,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
                   ...(o.link !== undefined ? { link: o.link } : {}),
                   ...(o.cplSplit !== undefined ? { cplSplit: o.cplSplit } : {}),
                   ...(o.latencyNs !== undefined ? { latencyNs: o.latencyNs } : {}),
+                  ...(o.latencyDist !== undefined ? { latencyDist: o.latencyDist } : {}),
                 },
               },
         )

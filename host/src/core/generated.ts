@@ -23,9 +23,9 @@ export const FRAMING = {
   "delimiter": 0,
   "headerBytes": 3,
   "crcBytes": 2,
-  "maxPayloadBytes": 480,
-  "maxRawBytes": 485,
-  "maxEncodedBytes": 488
+  "maxPayloadBytes": 544,
+  "maxRawBytes": 549,
+  "maxEncodedBytes": 553
 } as const
 export const CRC16 = {
   "name": "CRC-16/CCITT-FALSE",
@@ -38,7 +38,8 @@ export const FRAME_TYPE = {
   "COMMAND": 1,
   "RESPONSE": 129,
   "SNAPSHOT": 130,
-  "INTERVAL": 131
+  "INTERVAL": 131,
+  "HISTOGRAM": 132
 } as const
 export type FrameTypeName = keyof typeof FRAME_TYPE
 export const STATUS = {
@@ -294,6 +295,14 @@ export const COMMANDS = {
       }
     ],
     "replyBytes": 40
+  },
+  "LATENCY_HISTOGRAM": {
+    "id": 11,
+    "doc": "send one snapshot now (flag ON_DEMAND), then the latency histogram read with it (HISTOGRAM), then the reply",
+    "args": [],
+    "argsBytes": 0,
+    "reply": [],
+    "replyBytes": 0
   }
 } as const
 export type CommandName = keyof typeof COMMANDS
@@ -397,6 +406,31 @@ export const INTERVAL_LAYOUT = {
     }
   }
 } as const
+export const HISTOGRAM_LAYOUT = {
+  "bytes": 529,
+  "fields": {
+    "reason": {
+      "type": "u8",
+      "offset": 0,
+      "bytes": 1
+    },
+    "snapshotIndex": {
+      "type": "u32",
+      "offset": 1,
+      "bytes": 4
+    },
+    "binClocks": {
+      "type": "u32",
+      "offset": 5,
+      "bytes": 4
+    },
+    "bins": {
+      "type": "histogram",
+      "offset": 9,
+      "bytes": 520
+    }
+  }
+} as const
 export const SNAPSHOT_FLAG = {
   "ON_DEMAND": 1,
   "ENABLED": 2
@@ -418,6 +452,7 @@ export const REG = {
   "FILTER_BASE_HI": 56,
   "FILTER_LIMIT_LO": 60,
   "FILTER_LIMIT_HI": 64,
+  "BAR_JITTER": 68,
   "LINK_GEN": 80,
   "LINK_WIDTH": 84,
   "MPS": 88,
@@ -425,6 +460,7 @@ export const REG = {
   "RCB": 96,
   "TAG_BITS": 100,
   "BUILD_ID": 104,
+  "HIST_BIN_CLOCKS": 108,
   "SMP_TS_LO": 128,
   "SMP_TS_HI": 132,
   "SMP_CYCLES": 136,
@@ -439,7 +475,7 @@ export const REG = {
   "SMP_LAT_COUNT": 172
 } as const
 export const ID_MAGIC = 0x50435343
-export const REG_VERSION_VALUE = 0x00000004
+export const REG_VERSION_VALUE = 0x00000005
 /** Interval-record words in order (register SMP_<word>), 32 bits each. */
 export const SAMPLE_WORDS = [
   "TS_LO",
@@ -457,7 +493,10 @@ export const SAMPLE_WORDS = [
 ] as const
 /** INTERVAL frames: the INTERVAL_LAYOUT header, then up to INTERVAL_MAX_RECORDS records of SAMPLE_WORDS. */
 export const INTERVAL_RECORD_BYTES = 48
-export const INTERVAL_MAX_RECORDS = 9
+export const INTERVAL_MAX_RECORDS = 11
+/** Last-completion latency histogram: HISTOGRAM_BINS bins of HIST_BIN_CLOCKS clocks, then one overflow bin. */
+export const HISTOGRAM_BINS = 64
+export const HISTOGRAM_WORDS = 65
 export const COUNTERS = [
   {
     "name": "CYCLES",

@@ -5,14 +5,31 @@
  * numbers: payload rate = outstanding × request size / latency, i.e. average outstanding =
  * read rate × mean latency.
  */
-import type { Counters } from '../core/probe.js'
+import type { Counters, LatencyHistogram } from '../core/probe.js'
+import { histogramTotal, latencyPercentilesNs } from './latency-histogram.js'
 
 export interface LatencyStats {
   /** null while no read completed */
   min: number | null
   mean: number | null
+  /**
+   * median and 99th percentile from the probe's latency histogram (core/latency-histogram.ts:
+   * linear inside a bin, so within one bin width). The probe histograms last-completion latency
+   * only, so these are null for first completion, and null when no histogram of the same
+   * snapshot is at hand
+   */
+  p50: number | null
+  p99: number | null
   max: number | null
   count: number
+}
+
+/** The histogram behind p50/p99, in ns: bin k covers [k, k+1) × binNs, the last bin everything longer. */
+export interface LatencyHistogramSummary {
+  binNs: number
+  bins: number[]
+  /** p99 or p50 fell in the overflow bin: those values are lower bounds */
+  overflow: boolean
 }
 
 export interface InflightSummary {
@@ -26,6 +43,8 @@ export interface InflightSummary {
     tagBudget: number | null
   }
   latencyNs: { first: LatencyStats; last: LatencyStats }
+  /** the last-completion histogram behind latencyNs.last.p50/p99 (null without one) */
+  latencyHistogram: LatencyHistogramSummary | null
   completions: {
     /** completions with data, and their payload bytes */
     count: number
@@ -47,13 +66,38 @@ export interface InflightSummary {
   littlesLaw: { rateTimesLatency: number; measuredOutstanding: number; errorPercent: number } | null
 }
 
-const latency = (count: number, min: number, max: number, sum: number, nsPerClock: number): LatencyStats =>
+const latency = (
+  count: number,
+  min: number,
+  max: number,
+  sum: number,
+  nsPerClock: number,
+  pct: { p50: number; p99: number } | null,
+): LatencyStats =>
   count > 0
-    ? { min: min * nsPerClock, mean: (sum / count) * nsPerClock, max: max * nsPerClock, count }
-    : { min: null, mean: null, max: null, count: 0 }
+    ? {
+        min: min * nsPerClock,
+        mean: (sum / count) * nsPerClock,
+        p50: pct?.p50 ?? null,
+        p99: pct?.p99 ?? null,
+        max: max * nsPerClock,
+        count,
+      }
+    : { min: null, mean: null, p50: null, p99: null, max: null, count: 0 }
 
-export function inflightSummary(c: Readonly<Counters>, clockHz: number, tagBudget: number | null): InflightSummary {
+/**
+ * `histogram` must have been read with the same snapshot as `c` (its bins add up to
+ * latLastCount); one that does not is ignored rather than mixed with other reads.
+ */
+export function inflightSummary(
+  c: Readonly<Counters>,
+  clockHz: number,
+  tagBudget: number | null,
+  histogram?: Pick<LatencyHistogram, 'bins' | 'binClocks'>,
+): InflightSummary {
   const nsPerClock = clockHz > 0 ? 1e9 / clockHz : 0
+  const matching = histogram && histogramTotal(histogram.bins) === c.latLastCount ? histogram : undefined
+  const pct = matching ? latencyPercentilesNs(matching.bins, matching.binClocks, clockHz) : null
   const cycles = c.trackerCycles
   const measured = cycles > 0 ? c.outstandingSum / cycles : 0
   const predicted = cycles > 0 ? c.latLastSum / cycles : 0
@@ -61,9 +105,12 @@ export function inflightSummary(c: Readonly<Counters>, clockHz: number, tagBudge
     durationNs: c.cycles * nsPerClock,
     outstanding: { avg: measured, peak: c.outstandingPeak, tagBudget },
     latencyNs: {
-      first: latency(c.latFirstCount, c.latFirstMin, c.latFirstMax, c.latFirstSum, nsPerClock),
-      last: latency(c.latLastCount, c.latLastMin, c.latLastMax, c.latLastSum, nsPerClock),
+      first: latency(c.latFirstCount, c.latFirstMin, c.latFirstMax, c.latFirstSum, nsPerClock, null),
+      last: latency(c.latLastCount, c.latLastMin, c.latLastMax, c.latLastSum, nsPerClock, pct),
     },
+    latencyHistogram: matching
+      ? { binNs: matching.binClocks * nsPerClock, bins: [...matching.bins], overflow: pct?.overflow ?? false }
+      : null,
     completions: {
       count: c.cpldCount,
       bytes: c.cpldBytes,

@@ -77,6 +77,26 @@ export interface IntervalRecord {
   latCount: number
 }
 
+/** Why the firmware sent a HISTOGRAM frame (its reason byte, in order). */
+export const HISTOGRAM_REASONS = ['periodic', 'on-demand', 'final'] as const
+export type HistogramReason = (typeof HISTOGRAM_REASONS)[number]
+
+/**
+ * One decoded HISTOGRAM frame: the tracker's last-completion latency histogram, read from the
+ * same shadows as snapshot `snapshotIndex` (so its bins add up to that snapshot's latLastCount).
+ */
+export interface LatencyHistogram {
+  /** device frame sequence number (u16) */
+  seq: number
+  reason: HistogramReason
+  snapshotIndex: number
+  /** clocks per bin */
+  binClocks: number
+  /** HISTOGRAM_WORDS counts: bin k holds latencies in [k, k+1) * binClocks, the last bin every longer one */
+  bins: number[]
+  receivedAt: number
+}
+
 /** One decoded INTERVAL frame. */
 export interface IntervalBatch {
   /** device frame sequence number (u16) */

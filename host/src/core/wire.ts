@@ -2,7 +2,7 @@
  * Shapes that cross the server ↔ browser boundary (REST bodies and WebSocket messages).
  * Types only: the web UI imports this file too, so it must not pull in Node modules.
  */
-import type { HostLinkStats, ProbeInfo, Snapshot } from './probe.js'
+import type { HostLinkStats, LatencyHistogram, ProbeInfo, Snapshot } from './probe.js'
 import type { PatternName, Workload, WorkloadResult } from './workload.js'
 import type { PcieLinkInfo } from './link.js'
 import type { CounterKey } from './generated.js'
@@ -144,10 +144,14 @@ export type ServerMessage =
       counters: CounterMeta[]
       /** the most recent snapshots (oldest first) so a reloaded page shows history */
       recent: Snapshot[]
+      /** the newest latency histogram, so a reloaded page shows it (null before the first) */
+      latencyHistogram: LatencyHistogram | null
       lastRun: RunReport | null
     }
   | ({ type: 'status' } & ServerStatus)
   | { type: 'snapshot'; snapshots: Snapshot[]; hostStats: HostLinkStats | null; wsDrops: number }
+  /** a HISTOGRAM frame: once a second while streaming, at STOP, on demand; after the snapshot it names */
+  | { type: 'latency-histogram'; histogram: LatencyHistogram }
   | ({ type: 'run-start' } & RunStart)
   | { type: 'run'; report: RunReport; result: WorkloadResult; demo: DemoState }
   | { type: 'run-error'; origin: 'demo' | 'manual'; error: DeviceError }

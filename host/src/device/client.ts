@@ -7,7 +7,8 @@
  * takes a replacement stream (a re-opened serial port) and emits 'reconnect'. Host link
  * statistics and the last snapshot survive a reconnect.
  *
- * Events: 'snapshot' (Snapshot), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError),
+ * Events: 'snapshot' (Snapshot), 'interval' (IntervalBatch), 'histogram' (LatencyHistogram),
+ * 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError).
  * Raw frames (for recorders of the link): watchRawFrames().
  */
 import { EventEmitter } from 'node:events'
@@ -17,6 +18,7 @@ import { FrameDecoder } from '../protocol/decoder.js'
 import { buildRawFrame, frameTypeName, rawFrameOnWire, type Frame } from '../protocol/frame.js'
 import { COMMANDS, FRAME_TYPE, STATUS, STATUS_DOC, type CommandName } from '../core/generated.js'
 import {
+  decodeHistogram,
   decodeInfo,
   decodeInterval,
   decodeLinkInfo,
@@ -29,13 +31,13 @@ import {
 } from '../protocol/messages.js'
 import { createLogger } from '../util/log.js'
 import { Mutex } from '../util/mutex.js'
-import type { HostLinkStats, IntervalBatch, LinkInfo, ProbeInfo, Snapshot } from '../core/probe.js'
+import type { HostLinkStats, IntervalBatch, LatencyHistogram, LinkInfo, ProbeInfo, Snapshot } from '../core/probe.js'
 
 const log = createLogger('ps:device:client')
 
 const DEFAULT_TIMEOUT_MS = 2000
 /** Commands that can take longer than the default (SNAPSHOT reads every counter first). */
-const DEFAULT_COMMAND_TIMEOUTS: Partial<Record<CommandName, number>> = { SNAPSHOT: 3000 }
+const DEFAULT_COMMAND_TIMEOUTS: Partial<Record<CommandName, number>> = { SNAPSHOT: 3000, LATENCY_HISTOGRAM: 3000 }
 
 export interface ProbeClientOptions {
   /** default response timeout per command in ms (default 2000) */
@@ -57,9 +59,17 @@ export interface RawFrame {
 export interface ProbeClientEvents {
   snapshot: [Snapshot]
   interval: [IntervalBatch]
+  histogram: [LatencyHistogram]
   disconnect: [PsError]
   reconnect: []
   'link-error': [PsError]
+}
+
+/** A command's response, with the ON_DEMAND snapshot and histogram that came before it. */
+export interface CommandReply {
+  header: ResponseHeader
+  onDemand: Snapshot | undefined
+  histogram?: LatencyHistogram
 }
 
 interface Pending {
@@ -68,7 +78,8 @@ interface Pending {
   seq: number
   timer: NodeJS.Timeout
   onDemand: Snapshot | undefined
-  resolve: (r: { header: ResponseHeader; onDemand: Snapshot | undefined }) => void
+  histogram?: LatencyHistogram
+  resolve: (r: CommandReply) => void
   reject: (e: PsError) => void
 }
 
@@ -210,6 +221,22 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     return onDemand
   }
 
+  /**
+   * An ON_DEMAND snapshot and the latency histogram read with it (LATENCY_HISTOGRAM): both
+   * frames arrive before the response, the histogram naming the snapshot's index.
+   */
+  async latencyHistogram(): Promise<{ snapshot: Snapshot; histogram: LatencyHistogram }> {
+    const { onDemand, histogram } = await this.command('LATENCY_HISTOGRAM')
+    if (!onDemand || !histogram)
+      throw new PsError('PS_CMD_BAD_REPLY', 'the LATENCY_HISTOGRAM response arrived without its ON_DEMAND snapshot and histogram before it')
+    if (histogram.snapshotIndex !== onDemand.index)
+      throw new PsError(
+        'PS_CMD_BAD_REPLY',
+        `the histogram names snapshot ${histogram.snapshotIndex}, but the snapshot before it is ${onDemand.index}`,
+      )
+    return { snapshot: onDemand, histogram }
+  }
+
   /** What the host decoder counted on the received bytes. */
   hostStats(): HostLinkStats {
     return this.decoder.stats
@@ -233,11 +260,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
   }
 
   /** Send a command and wait for its OK response (raw header + reply bytes). */
-  command(
-    name: CommandName,
-    args: CommandArgs = {},
-    opts: { timeoutMs?: number } = {},
-  ): Promise<{ header: ResponseHeader; onDemand: Snapshot | undefined }> {
+  command(name: CommandName, args: CommandArgs = {}, opts: { timeoutMs?: number } = {}): Promise<CommandReply> {
     return this.mutex.run(() => this.commandNow(name, args, opts.timeoutMs))
   }
 
@@ -251,11 +274,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     await closeDuplex(this.port)
   }
 
-  private commandNow(
-    name: CommandName,
-    args: CommandArgs,
-    timeoutOverride: number | undefined,
-  ): Promise<{ header: ResponseHeader; onDemand: Snapshot | undefined }> {
+  private commandNow(name: CommandName, args: CommandArgs, timeoutOverride: number | undefined): Promise<CommandReply> {
     if (this.closed) return Promise.reject(new PsError('PS_DEVICE_CLOSED', `${name}: the probe client is closed`))
     if (this.disconnectError) return Promise.reject(new PsError('PS_SERIAL_DISCONNECTED', `${name}: ${this.disconnectError.message}`))
     let payload: Buffer
@@ -329,6 +348,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
       if (f.type === FRAME_TYPE.RESPONSE) this.onResponse(f)
       else if (f.type === FRAME_TYPE.SNAPSHOT) this.onSnapshot(f)
       else if (f.type === FRAME_TYPE.INTERVAL) this.onInterval(f)
+      else if (f.type === FRAME_TYPE.HISTOGRAM) this.onHistogram(f)
       else
         this.linkError(
           new PsError('PS_FRAME_UNKNOWN_TYPE', `unexpected ${frameTypeName(f.type) ?? 'frame'} (0x${f.type.toString(16)}) from the device`),
@@ -363,7 +383,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
         ),
       )
     }
-    p.resolve({ header: h, onDemand: p.onDemand })
+    p.resolve({ header: h, onDemand: p.onDemand, ...(p.histogram ? { histogram: p.histogram } : {}) })
   }
 
   private onSnapshot(f: Frame): void {
@@ -371,8 +391,15 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     if (!r.ok) return this.linkError(r.error)
     const s = r.value
     this.last = s
-    if (s.onDemand && this.pending?.name === 'SNAPSHOT') this.pending.onDemand = s
+    if (s.onDemand && (this.pending?.name === 'SNAPSHOT' || this.pending?.name === 'LATENCY_HISTOGRAM')) this.pending.onDemand = s
     this.emit('snapshot', s)
+  }
+
+  private onHistogram(f: Frame): void {
+    const r = decodeHistogram(f.seq, f.payload)
+    if (!r.ok) return this.linkError(r.error)
+    if (r.value.reason === 'on-demand' && this.pending?.name === 'LATENCY_HISTOGRAM') this.pending.histogram = r.value
+    this.emit('histogram', r.value)
   }
 
   private onInterval(f: Frame): void {

@@ -6,11 +6,23 @@
  */
 import { PsError } from '../core/errors.js'
 import { readCounterBlock } from '../core/generated-decode.js'
-import type { Counters, FirmwareLinkStats, IntervalBatch, IntervalRecord, LinkInfo, ProbeInfo, Snapshot } from '../core/probe.js'
+import {
+  HISTOGRAM_REASONS,
+  type Counters,
+  type FirmwareLinkStats,
+  type IntervalBatch,
+  type IntervalRecord,
+  type LatencyHistogram,
+  type LinkInfo,
+  type ProbeInfo,
+  type Snapshot,
+} from '../core/probe.js'
 import {
   COMMAND_LAYOUT,
   COMMANDS,
   COUNTERS,
+  HISTOGRAM_LAYOUT,
+  HISTOGRAM_WORDS,
   INTERVAL_LAYOUT,
   INTERVAL_MAX_RECORDS,
   INTERVAL_RECORD_BYTES,
@@ -343,6 +355,38 @@ export const encodeInterval = (b: Pick<IntervalBatch, 'firstIndex' | 'dropped' |
       }
     }
   })
+  return buf
+}
+
+/*
+ * HISTOGRAM frames: reason, the snapshot they go with, clocks per bin, then every bin as u64.
+ */
+const HG = HISTOGRAM_LAYOUT.fields
+
+export const decodeHistogram = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<LatencyHistogram> => {
+  const bad = (why: string): Decoded<LatencyHistogram> => ({ ok: false, error: new PsError('PS_CMD_BAD_REPLY', `HISTOGRAM ${why}`) })
+  if (payload.length !== HISTOGRAM_LAYOUT.bytes) return bad(`payload of ${payload.length} B, expected ${HISTOGRAM_LAYOUT.bytes}`)
+  const reason = HISTOGRAM_REASONS[readField(payload, HG.reason.type, HG.reason.offset)]
+  if (reason === undefined) return bad(`reason ${payload.readUInt8(HG.reason.offset)} is not one of ${HISTOGRAM_REASONS.join(', ')}`)
+  const binClocks = readField(payload, HG.binClocks.type, HG.binClocks.offset)
+  if (binClocks === 0) return bad('has 0 clocks per bin')
+  const bins: number[] = []
+  for (let k = 0; k < HISTOGRAM_WORDS; k++) bins.push(readField(payload, 'u64', HG.bins.offset + 8 * k))
+  return {
+    ok: true,
+    value: { seq, reason, snapshotIndex: readField(payload, HG.snapshotIndex.type, HG.snapshotIndex.offset), binClocks, bins, receivedAt },
+  }
+}
+
+/** Encode a HISTOGRAM payload (used by test devices). */
+export const encodeHistogram = (h: Pick<LatencyHistogram, 'reason' | 'snapshotIndex' | 'binClocks' | 'bins'>): Buffer => {
+  if (h.bins.length !== HISTOGRAM_WORDS)
+    throw new PsError('PS_REQUEST_INVALID', `a histogram has ${HISTOGRAM_WORDS} bins, got ${h.bins.length}`)
+  const buf = Buffer.alloc(HISTOGRAM_LAYOUT.bytes)
+  writeField(buf, HG.reason.type, HG.reason.offset, HISTOGRAM_REASONS.indexOf(h.reason), 'reason')
+  writeField(buf, HG.snapshotIndex.type, HG.snapshotIndex.offset, h.snapshotIndex, 'snapshotIndex')
+  writeField(buf, HG.binClocks.type, HG.binClocks.offset, h.binClocks, 'binClocks')
+  h.bins.forEach((v, k) => writeField(buf, 'u64', HG.bins.offset + 8 * k, v, `bins[${k}]`))
   return buf
 }
 

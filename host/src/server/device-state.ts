@@ -9,7 +9,7 @@
  */
 import { isPsError, PsError, type PsErrorCode } from '../core/errors.js'
 import { COMMANDS, COUNTERS } from '../core/generated.js'
-import type { HostLinkStats, Snapshot } from '../core/probe.js'
+import type { HostLinkStats, LatencyHistogram, Snapshot } from '../core/probe.js'
 import type { CounterMeta, DeviceError, RunReport, ServerMessage, ServerStatus } from '../core/wire.js'
 import type { ServerSession } from './session.js'
 
@@ -30,6 +30,8 @@ export interface DeviceStateEvents {
   streaming?(periodMs: number | null): void
   /** CLEAR went through: counters restart from zero */
   cleared?(): void
+  /** a latency histogram (once a second while streaming, at STOP, on demand) */
+  histogram?(h: LatencyHistogram): void
 }
 
 export class DeviceState {
@@ -40,9 +42,11 @@ export class DeviceState {
   /** the START a reconnect re-issued failed: nothing streams although the user asked for it */
   private restoreFailed = false
   private readonly recent: Snapshot[] = []
+  private lastHistogram: LatencyHistogram | null = null
   private readonly linkErrors: Record<string, number> = {}
   private readonly listeners: {
     snapshot: (s: Snapshot) => void
+    histogram: (h: LatencyHistogram) => void
     disconnect: (e: unknown) => void
     reconnect: () => void
     'link-error': (e: unknown) => void
@@ -54,6 +58,10 @@ export class DeviceState {
   ) {
     this.listeners = {
       snapshot: (s) => this.onSnapshot(s),
+      histogram: (h) => {
+        this.lastHistogram = h
+        this.on.histogram?.(h)
+      },
       disconnect: (e) => this.onDisconnect(e),
       reconnect: () => this.onReconnect(),
       'link-error': (e) => this.onLinkError(e),
@@ -153,6 +161,7 @@ export class DeviceState {
       tagBudget: session.tagBudget ?? null,
       counters: COUNTER_META,
       recent: this.recent.slice(-RECENT_SNAPSHOTS),
+      latencyHistogram: this.lastHistogram,
       lastRun,
     }
   }

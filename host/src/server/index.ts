@@ -193,6 +193,11 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       hub.broadcast({ type: 'status', ...status() })
     },
     cleared: () => recorder.current?.mark('clear'),
+    histogram: (h) => {
+      hub.flush() // the snapshot it names reaches the page first
+      hub.broadcast({ type: 'latency-histogram', histogram: h })
+      recorder.current?.histogram(h)
+    },
   })
   const status = (): ServerStatus =>
     state.status({ wsDrops: hub.drops, wsClients: hub.size, wsClientsDropped: hub.clientsDropped, demo: runs.demo, sources })

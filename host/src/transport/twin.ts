@@ -56,6 +56,8 @@ export interface TwinOptions {
   latencyCycles?: number
   /** BAR_LATENCY in nanoseconds at the probe clock, instead of latencyCycles */
   latencyNs?: number
+  /** completion latency per read: "fixed" or "uniform:LO:HI" (ns; sets BAR_LATENCY and BAR_JITTER, instead of latencyNs/latencyCycles) */
+  latencyDist?: string
   /** CPL_SPLIT written at start: 64 or 128 splits each read's CplDs at that boundary; 0 (default) does not */
   cplSplit?: 0 | 64 | 128
   /** GPU outstanding-request budget (twin default 256) */
@@ -166,6 +168,7 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     const args: string[] = []
     if (opts.latencyCycles !== undefined) args.push('--latency-cycles', String(opts.latencyCycles))
     if (opts.latencyNs !== undefined) args.push('--latency-ns', String(opts.latencyNs))
+    if (opts.latencyDist !== undefined) args.push('--latency-dist', opts.latencyDist)
     if (opts.cplSplit !== undefined) args.push('--cpl-split', String(opts.cplSplit))
     if (opts.tags !== undefined) args.push('--tags', String(opts.tags))
     if (opts.link !== undefined) args.push('--link', opts.link)

@@ -20,7 +20,7 @@ describe('runCapture', () => {
       'STOP',
       'CLEAR',
       'START',
-      'SNAPSHOT',
+      'LATENCY_HISTOGRAM',
       'STOP',
     ])
     expect(r).toMatchObject({
@@ -32,7 +32,11 @@ describe('runCapture', () => {
       completions: { count: 8192, bytes: 1 << 20, byStatus: { ur: 0, ca: 0, other: 0 }, unexpected: 0, mismatch: 0, timeouts: 0 },
       cycles: 32768,
       outstanding: { avg: (8192 * 250) / 32768, peak: 64, tagBudget: null },
-      latencyNs: { last: { min: 1000, mean: 1000, max: 1000, count: 8192 }, first: { min: null, count: 0 } },
+      latencyNs: {
+        last: { min: 1000, mean: 1000, p50: 896, p99: 1021.44, max: 1000, count: 8192 },
+        first: { min: null, p50: null, count: 0 },
+      },
+      latencyHistogram: { binNs: 256, overflow: false },
       littlesLaw: { errorPercent: 0 },
       clockHz: 250e6,
       model: { matchesProbe: true, issued: { count: 8192 } },
@@ -57,7 +61,15 @@ describe('runCapture', () => {
     device.counters.mrd32 = 999
     const baselines: Snapshot[] = []
     const r = await runCapture(s, { pattern: 'merged-aligned', bytes: 4096, offset: 0 }, { onRunStart: (b) => baselines.push(b) })
-    expect(device.received.map((c) => c.name).slice(4)).toEqual(['LINK_INFO', 'STOP', 'CLEAR', 'SNAPSHOT', 'START', 'SNAPSHOT', 'STOP'])
+    expect(device.received.map((c) => c.name).slice(4)).toEqual([
+      'LINK_INFO',
+      'STOP',
+      'CLEAR',
+      'SNAPSHOT',
+      'START',
+      'LATENCY_HISTOGRAM',
+      'STOP',
+    ])
     expect(baselines).toHaveLength(1)
     expect(baselines[0]).toMatchObject({ onDemand: true, enabled: false, counters: { mrd32: 0, cycles: 0 } })
     expect(r.requests.count).toBe(32)

@@ -42,6 +42,7 @@ export const fakeSession = async (opts: { lie?: boolean; runner?: boolean; strea
           device.counters.latLastSum += part * 250
           device.counters.latLastMin = 250
           device.counters.latLastMax = 250
+          device.histogramBins[3]! += part // 250 clocks: bin 3 of 64-clock bins, [192, 256)
           device.counters.outstandingSum += part * 250
           device.counters.outstandingPeak = 64
         }

@@ -37,6 +37,7 @@ describe('runRecordedCapture', () => {
       'snapshot',
       'snapshot',
       'snapshot*', // the final on-demand snapshot
+      'histogram', // the latency histogram read with it
       'run',
     ])
     const run = got.at(-1)

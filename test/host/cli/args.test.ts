@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { parseCplSplit, parseFilter, parseHostPort, parseIntArg, parseLink, parseSize } from '../../../host/src/cli/args.js'
+import {
+  parseCplSplit,
+  parseFilter,
+  parseHostPort,
+  parseIntArg,
+  parseLatencyDist,
+  parseLink,
+  parseSize,
+} from '../../../host/src/cli/args.js'
 
 describe('CLI argument parsers', () => {
   it('parses sizes with binary suffixes', () => {
@@ -34,6 +42,14 @@ describe('CLI argument parsers', () => {
   it('parses the completion splits the responder knows', () => {
     expect([parseCplSplit('0'), parseCplSplit('64'), parseCplSplit('128')]).toEqual([0, 64, 128])
     for (const bad of ['32', '256', 'rcb', '']) expect(() => parseCplSplit(bad)).toThrow(/64 or 128/)
+  })
+
+  it('takes a latency distribution for the twin: fixed, or uniform:LO:HI ns with LO <= HI', () => {
+    expect(parseLatencyDist('fixed')).toBe('fixed')
+    expect(parseLatencyDist(' uniform:800:1600 ')).toBe('uniform:800:1600')
+    expect(parseLatencyDist('uniform:1000:1000')).toBe('uniform:1000:1000')
+    for (const bad of ['uniform:2000:1000', 'uniform:0:10', 'normal:1200:100', 'uniform:1e3:2000', 'uniform:1:2000000000', ''])
+      expect(() => parseLatencyDist(bad), bad).toThrow(/fixed or uniform:LO:HI/)
   })
   it('parses address filter windows, hex or decimal, limit inclusive', () => {
     expect(parseFilter('0x100000000:0x10007ffff')).toEqual({ base: 2 ** 32, limit: 2 ** 32 + 0x7ffff })

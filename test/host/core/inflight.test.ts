@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { COUNTERS } from '../../../host/src/core/generated.js'
+import { COUNTERS, HISTOGRAM_WORDS } from '../../../host/src/core/generated.js'
 import type { Counters } from '../../../host/src/core/probe.js'
 import { inflightSummary } from '../../../host/src/core/inflight.js'
 
@@ -30,7 +30,8 @@ describe('inflightSummary', () => {
     const s = inflightSummary(c, 250e6, 256)
     expect(s.durationNs).toBeCloseTo(4e6)
     expect(s.outstanding).toEqual({ avg: 200, peak: 230, tagBudget: 256 })
-    expect(s.latencyNs.last).toEqual({ min: 1000, mean: 1000, max: 1040, count: 800_000 })
+    expect(s.latencyNs.last).toEqual({ min: 1000, mean: 1000, p50: null, p99: null, max: 1040, count: 800_000 })
+    expect(s.latencyHistogram).toBeNull()
     expect(s.latencyNs.first.mean).toBeCloseTo(1000)
     expect(s.littlesLaw).toEqual({ rateTimesLatency: 200, measuredOutstanding: 200, errorPercent: 0 })
     expect(s.completions).toMatchObject({ count: 800_000, bytes: 800_000 * 128, byStatus: { ur: 2, ca: 0, other: 0 }, timeouts: 1 })
@@ -46,9 +47,33 @@ describe('inflightSummary', () => {
     const c = zero()
     Object.assign(c, { latFirstMin: EMPTY_MIN, latLastMin: EMPTY_MIN })
     const s = inflightSummary(c, 250e6, null)
-    expect(s.latencyNs.last).toEqual({ min: null, mean: null, max: null, count: 0 })
+    expect(s.latencyNs.last).toEqual({ min: null, mean: null, p50: null, p99: null, max: null, count: 0 })
     expect(s.latencyNs.first.min).toBeNull()
     expect(s.littlesLaw).toBeNull()
     expect(s.outstanding.avg).toBe(0)
+  })
+
+  it('takes p50/p99 of the last completion from a histogram of the same snapshot, none of the first', () => {
+    const c = zero()
+    Object.assign(c, {
+      trackerCycles: 1000,
+      latLastCount: 100,
+      latLastSum: 100 * 300,
+      latLastMin: 260,
+      latLastMax: 400,
+      latFirstCount: 100,
+    })
+    const bins = Array<number>(HISTOGRAM_WORDS).fill(0)
+    bins[4] = 98 // [256, 320) clocks
+    bins[6] = 2 // [384, 448)
+    const s = inflightSummary(c, 250e6, null, { bins, binClocks: 64 })
+    expect(s.latencyNs.last.p50).toBeCloseTo(((256 + 64 * (50 / 98)) * 1e9) / 250e6)
+    expect(s.latencyNs.last.p99).toBeCloseTo(((384 + 64 * 0.5) * 1e9) / 250e6)
+    expect(s.latencyNs.first.p50).toBeNull()
+    expect(s.latencyHistogram).toEqual({ binNs: 256, bins, overflow: false })
+    // a histogram of another snapshot (its total differs) is not mixed in
+    const other = inflightSummary(c, 250e6, null, { bins: bins.map((b) => b * 2), binClocks: 64 })
+    expect(other.latencyNs.last.p50).toBeNull()
+    expect(other.latencyHistogram).toBeNull()
   })
 })

@@ -3,10 +3,10 @@ import { ProbeClient } from '../../../host/src/device/client.js'
 import { buildRawFrame, encodeFrame } from '../../../host/src/protocol/frame.js'
 import { cobsDecode } from '../../../host/src/protocol/cobs.js'
 import type { RawFrame } from '../../../host/src/device/client.js'
-import { FRAME_TYPE, FRAMING, STATUS } from '../../../host/src/core/generated.js'
-import { encodeInterval, encodeResponse } from '../../../host/src/protocol/messages.js'
+import { FRAME_TYPE, FRAMING, HISTOGRAM_WORDS, STATUS } from '../../../host/src/core/generated.js'
+import { encodeHistogram, encodeInterval, encodeResponse } from '../../../host/src/protocol/messages.js'
 import type { PsError } from '../../../host/src/core/errors.js'
-import type { IntervalBatch, Snapshot } from '../../../host/src/core/probe.js'
+import type { IntervalBatch, LatencyHistogram, Snapshot } from '../../../host/src/core/probe.js'
 import { duplexPair, FakeDevice, type FakeDeviceOptions } from './fake-device.js'
 
 const clients: ProbeClient[] = []
@@ -166,6 +166,24 @@ describe('ProbeClient', () => {
     await client.ping()
     expect(batches).toHaveLength(1)
     expect(batches[0]).toMatchObject({ firstIndex: 40, dropped: 2, overflow: 1, records: [rec, { ...rec, ts: 6000 }] })
+    expect(linkErrors.map((e) => e.code)).toEqual(['PS_CMD_BAD_REPLY'])
+  })
+
+  it('pairs LATENCY_HISTOGRAM’s snapshot and histogram, and emits every histogram as an event', async () => {
+    const { client, device, linkErrors } = setup()
+    const seen: LatencyHistogram[] = []
+    client.on('histogram', (h) => seen.push(h))
+    device.counters.latLastCount = 12
+    device.histogramBins = Array.from({ length: HISTOGRAM_WORDS }, (_, k) => (k === 3 ? 10 : k === HISTOGRAM_WORDS - 1 ? 2 : 0))
+    const { snapshot, histogram } = await client.latencyHistogram()
+    expect(device.received.map((r) => r.name)).toEqual(['LATENCY_HISTOGRAM'])
+    expect(histogram).toMatchObject({ reason: 'on-demand', snapshotIndex: snapshot.index, binClocks: 64, bins: device.histogramBins })
+    expect(snapshot.counters.latLastCount).toBe(12)
+    // a periodic one (the stream's once-a-second frame) arrives as an event only
+    device.send(FRAME_TYPE.HISTOGRAM, encodeHistogram({ reason: 'periodic', snapshotIndex: 9, binClocks: 64, bins: device.histogramBins }))
+    device.send(FRAME_TYPE.HISTOGRAM, Buffer.alloc(7))
+    await client.ping()
+    expect(seen.map((h) => h.reason)).toEqual(['on-demand', 'periodic'])
     expect(linkErrors.map((e) => e.code)).toEqual(['PS_CMD_BAD_REPLY'])
   })
 

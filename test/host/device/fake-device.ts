@@ -6,8 +6,15 @@
 import { Duplex } from 'node:stream'
 import { FrameDecoder } from '../../../host/src/protocol/decoder.js'
 import { encodeFrame, type Frame } from '../../../host/src/protocol/frame.js'
-import { COMMANDS, COUNTERS, FRAME_TYPE, STATUS, type CommandName } from '../../../host/src/core/generated.js'
-import { decodeCommand, encodeReply, encodeResponse, encodeSnapshot, zeroCounters } from '../../../host/src/protocol/messages.js'
+import { COMMANDS, COUNTERS, FRAME_TYPE, HISTOGRAM_WORDS, STATUS, type CommandName } from '../../../host/src/core/generated.js'
+import {
+  decodeCommand,
+  encodeHistogram,
+  encodeReply,
+  encodeResponse,
+  encodeSnapshot,
+  zeroCounters,
+} from '../../../host/src/protocol/messages.js'
 import type { Counters } from '../../../host/src/core/probe.js'
 
 class End extends Duplex {
@@ -49,6 +56,8 @@ export interface FakeDeviceOptions {
 export class FakeDevice {
   readonly received: { name: string | undefined; seq: number; args: Record<string, number> }[] = []
   readonly counters: Counters = zeroCounters()
+  /** the latency histogram LATENCY_HISTOGRAM sends with its snapshot (64 clocks a bin) */
+  histogramBins: number[] = Array<number>(HISTOGRAM_WORDS).fill(0)
   enabled = false
   private seq = 0
   private index = 0
@@ -124,6 +133,13 @@ export class FakeDevice {
         break
       case 'SNAPSHOT':
         if (!this.opts.skipOnDemand) this.sendSnapshot(true)
+        break
+      case 'LATENCY_HISTOGRAM':
+        this.sendSnapshot(true)
+        this.send(
+          FRAME_TYPE.HISTOGRAM,
+          encodeHistogram({ reason: 'on-demand', snapshotIndex: this.index - 1, binClocks: 64, bins: this.histogramBins }),
+        )
         break
       case 'LINK_INFO':
         reply = encodeReply('LINK_INFO', {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   decodeCommand,
+  decodeHistogram,
   decodeInfo,
   decodeInterval,
   decodeLinkInfo,
@@ -8,6 +9,7 @@ import {
   decodeResponse,
   decodeSnapshot,
   encodeCommand,
+  encodeHistogram,
   encodeInterval,
   encodeReply,
   encodeResponse,
@@ -19,6 +21,8 @@ import {
 import {
   COMMANDS,
   COUNTERS,
+  HISTOGRAM_LAYOUT,
+  HISTOGRAM_WORDS,
   INTERVAL_LAYOUT,
   INTERVAL_MAX_RECORDS,
   INTERVAL_RECORD_BYTES,
@@ -120,6 +124,37 @@ const record = (n: number): IntervalRecord => ({
   occPeak: 200 + n,
   latSum: 2 ** 33 + n,
   latCount: 7 + n,
+})
+
+describe('HISTOGRAM frames', () => {
+  const bins = Array.from({ length: HISTOGRAM_WORDS }, (_, k) => (k === 0 ? 2 ** 40 + 3 : k * 11))
+
+  it('round-trips every bin as a u64 after the reason, snapshot index and clocks per bin', () => {
+    const p = encodeHistogram({ reason: 'final', snapshotIndex: 4_000_000_001, binClocks: 64, bins })
+    expect(p.length).toBe(HISTOGRAM_LAYOUT.bytes)
+    expect(p.readUInt8(HISTOGRAM_LAYOUT.fields.reason.offset)).toBe(2)
+    expect(p.readUInt32LE(HISTOGRAM_LAYOUT.fields.bins.offset + 4)).toBe(2 ** 8) // bin 0's high word
+    expect(decodeHistogram(3, p, 9)).toEqual({
+      ok: true,
+      value: { seq: 3, reason: 'final', snapshotIndex: 4_000_000_001, binClocks: 64, bins, receivedAt: 9 },
+    })
+  })
+
+  it('rejects a wrong length, an unknown reason and zero clocks per bin with a clear error', () => {
+    const p = encodeHistogram({ reason: 'periodic', snapshotIndex: 1, binClocks: 64, bins })
+    const short = decodeHistogram(1, p.subarray(1))
+    expect(short.ok).toBe(false)
+    if (!short.ok) expect(short.error.message).toMatch(/expected 529/)
+    const reason = Buffer.from(p)
+    reason.writeUInt8(7, HISTOGRAM_LAYOUT.fields.reason.offset)
+    const r = decodeHistogram(1, reason)
+    expect(r.ok).toBe(false)
+    if (!r.ok) expect(r.error.message).toMatch(/reason 7/)
+    const zero = Buffer.from(p)
+    zero.writeUInt32LE(0, HISTOGRAM_LAYOUT.fields.binClocks.offset)
+    expect(decodeHistogram(1, zero).ok).toBe(false)
+    expect(() => encodeHistogram({ reason: 'periodic', snapshotIndex: 1, binClocks: 64, bins: [1] })).toThrow(/bins/)
+  })
 })
 
 describe('INTERVAL frames', () => {

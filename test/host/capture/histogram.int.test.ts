@@ -1,0 +1,66 @@
+/**
+ * The latency histogram against the real twin (needs `npm run build:twin`): read by the firmware
+ * through the CSR with the final snapshot, sent as a HISTOGRAM frame, its bins hold every read
+ * the tracker completed, and p50 sits at the BAR latency the twin was given.
+ */
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { openSession, type DeviceSession } from '../../../host/src/device/session.js'
+import { runCapture } from '../../../host/src/capture/capture.js'
+import { histogramTotal } from '../../../host/src/core/latency-histogram.js'
+import type { LatencyHistogram } from '../../../host/src/core/probe.js'
+
+const twinBuilt = existsSync(fileURLToPath(new URL('../../../build/twin/pcie-scope-twin', import.meta.url)))
+const BIN_NS = 256 // 64 clocks a bin at 250 MHz
+
+const sessions: DeviceSession[] = []
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()))
+})
+const open = async (latencyCycles?: number) => {
+  const s = await openSession({ twin: true, ...(latencyCycles !== undefined ? { latencyCycles } : {}) })
+  sessions.push(s)
+  return s
+}
+
+describe('latency histogram on the twin', () => {
+  beforeAll(() => {
+    if (!twinBuilt) throw new Error('the twin is not built: run `npm run build:twin`')
+  })
+
+  const capture = async (cycles: number, pattern: 'strided' | 'merged-aligned') => {
+    const s = await open(cycles)
+    const histograms: LatencyHistogram[] = []
+    s.client.on('histogram', (h) => histograms.push(h))
+    const r = await runCapture(s, { pattern, bytes: 1 << 20, offset: 0 })
+    const h = r.latencyHistogram!
+    expect(h.binNs).toBe(BIN_NS)
+    expect(histogramTotal(h.bins)).toBe(r.latencyNs.last.count)
+    expect(r.latencyNs.last.count).toBe(r.requests.count)
+    expect(h.overflow).toBe(false)
+    const { p50, p99, min, max, mean } = r.latencyNs.last
+    // the twin answers after BAR_LATENCY plus the link's serialisation: never earlier
+    expect(min!).toBeGreaterThanOrEqual((cycles * 1e9) / r.clockHz)
+    expect(Math.abs(p50! - mean!)).toBeLessThan(2 * BIN_NS)
+    expect(p99!).toBeGreaterThanOrEqual(p50!)
+    expect(p99!).toBeLessThanOrEqual(max! + BIN_NS)
+    // the one read with the final snapshot, then the one STOP sends after it (same counts)
+    expect(histograms.map((x) => x.reason)).toEqual(['on-demand', 'final'])
+    expect(histograms[1]!.bins).toEqual(h.bins)
+    return r
+  }
+
+  it.each([250, 750])('strided (tag-bound, the wire not full), BAR latency %i clocks: p50 within a bin of it', async (cycles) => {
+    const r = await capture(cycles, 'strided')
+    const configuredNs = (cycles * 1e9) / r.clockHz
+    // a percentile is good to one bin: reads that all take 250 clocks fill bin [192, 256) and
+    // p50 is its middle, 224 clocks = 896 ns
+    expect(Math.abs(r.latencyNs.last.p50! - configuredNs)).toBeLessThanOrEqual(BIN_NS)
+  })
+
+  it('merged-aligned (wire-bound): completions queue on the link, so p50 lies above the BAR latency', async () => {
+    const r = await capture(250, 'merged-aligned')
+    expect(r.latencyNs.last.p50!).toBeGreaterThan(1000 + BIN_NS)
+  })
+})
