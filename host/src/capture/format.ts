@@ -142,7 +142,17 @@ export type CaptureRecord =
 export type RecordType = CaptureRecord['t']
 // a reader skips record types it does not know, so 'interval', 'histogram' and 'frame' (added in format 1) need
 // no new version: older readers read such captures, leaving those records out
-export const RECORD_TYPES: readonly RecordType[] = ['snapshot', 'interval', 'histogram', 'run-start', 'run', 'device', 'mark', 'gap', 'frame']
+export const RECORD_TYPES: readonly RecordType[] = [
+  'snapshot',
+  'interval',
+  'histogram',
+  'run-start',
+  'run',
+  'device',
+  'mark',
+  'gap',
+  'frame',
+]
 
 /** What the writer has sealed: segments fsynced and closed, with their record count. */
 export interface SealedProgress {
