@@ -2,7 +2,7 @@
  * The records of a scripted capture as they happen, in the capture format (docs/contracts.md
  * §5): the lines `capture --jsonl` prints are the lines a recording and the JSONL export hold.
  */
-import type { IntervalBatch, ProbeInfo, Snapshot } from '../core/probe.js'
+import type { IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../core/probe.js'
 import type { Workload } from '../core/workload.js'
 import type { ProbeClient } from '../device/client.js'
 import type { CaptureRecord, ProbeWindow } from './format.js'
@@ -20,12 +20,14 @@ export interface LiveRecords {
   stop(): void
 }
 
-/** Emit the client's snapshots and interval batches as records, and the run's records when told. */
+/** Emit the client's snapshots, interval batches and latency histograms as records, and the run's records when told. */
 export const liveRecords = (client: Pick<ProbeClient, 'on' | 'off'>, emit: (r: CaptureRecord) => void): LiveRecords => {
   const onSnapshot = (s: Snapshot) => emit({ t: 'snapshot', at: s.receivedAt, snapshot: s })
   const onInterval = (b: IntervalBatch) => emit({ t: 'interval', at: b.receivedAt, batch: b })
+  const onHistogram = (h: LatencyHistogram) => emit({ t: 'histogram', at: h.receivedAt, histogram: h })
   client.on('snapshot', onSnapshot)
   client.on('interval', onInterval)
+  client.on('histogram', onHistogram)
   let started = false
   return {
     connected: (info) => emit({ t: 'device', at: Date.now(), event: 'connect', info, error: null }),
@@ -47,6 +49,7 @@ export const liveRecords = (client: Pick<ProbeClient, 'on' | 'off'>, emit: (r: C
     stop: () => {
       client.off('snapshot', onSnapshot)
       client.off('interval', onInterval)
+      client.off('histogram', onHistogram)
     },
   }
 }

@@ -46,7 +46,8 @@ describe('xilinx adapters: lint and compile', () => {
     expect(r.status).toBe(0)
   })
 
-  it.each(['xil_cq_rx', 'xil_rc_rx', 'xil_rq_tx', 'xil_cc_tx'])('yosys: hierarchy -check, proc, check -assert on %s', (top) => {
+  // the receive adapters' 48-DW variable shifts cost Yosys a minute each: bench/xilinx-yosys.mjs checks them
+  it.each(['xil_rq_tx', 'xil_cc_tx'])('yosys: hierarchy -check, proc, check -assert on %s', (top) => {
     const r = run('yosys', ['-q', '-p', `read_verilog ${XILINX_RTL.join(' ')}; hierarchy -check -top ${top}; proc; check -assert`])
     expect(r.status, r.out).toBe(0)
   })

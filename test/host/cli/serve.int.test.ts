@@ -1,8 +1,9 @@
 /**
  * `pcie-scope serve --twin` spawned for real: prints the server URL on stdout, says in words on
- * stderr when its twin dies and restarts it, stops cleanly on SIGTERM.
+ * stderr when its twin dies and restarts it, stops cleanly on SIGTERM; SIGKILLed mid-run, it leaves
+ * a recording that `ls` lists as interrupted and `export` still reads.
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -89,6 +90,68 @@ describe('pcie-scope serve --twin', () => {
       const [name] = readdirSync(captures)
       const manifest = JSON.parse(readFileSync(join(captures, name!, 'manifest.json'), 'utf8'))
       expect(manifest).toMatchObject({ status: 'complete', source: 'twin' })
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL')
+      rmSync(captures, { recursive: true, force: true })
+    }
+  })
+
+  it('SIGKILLed mid-run: the recording is listed as interrupted and still exports what it kept', async () => {
+    const captures = mkdtempSync(join(tmpdir(), 'ps-serve-killed-'))
+    expect(ready, 'the twin is not built: run `npm run build:twin`').toBe(true)
+    const env = { ...process.env, PCIE_SCOPE_FROM_SOURCE: '1', PCIE_SCOPE_CAPTURES: captures }
+    const child = spawn(process.execPath, ['bin/pcie-scope.mjs', 'serve', '--twin', '--http', '127.0.0.1:0'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    try {
+      const [line] = (await Promise.race([
+        once(createInterface({ input: child.stdout }), 'line'),
+        once(child, 'exit').then(() => {
+          throw new Error(`serve exited early: ${stderr}`)
+        }),
+      ])) as [string]
+      const token = new URL(line).searchParams.get('token')
+      // a run long enough to be cut off (256 MiB of strided reads: seconds of simulation)
+      void fetch(new URL('/api/run', line), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ pattern: 'strided', bytes: 256 * 1024 * 1024 }),
+      }).catch(() => undefined) // the server dies under it
+      const segment = () => {
+        const [name] = readdirSync(captures)
+        const f = name ? join(captures, name, 'segment-000001.jsonl') : ''
+        return f && existsSync(f) ? readFileSync(f, 'utf8') : ''
+      }
+      await until(() => segment().includes('"t":"run-start"'))
+      const twinPid = descendantNamed(child.pid!, 'pcie-scope-twin')
+      child.kill('SIGKILL')
+      await once(child, 'exit')
+      if (twinPid !== undefined) {
+        try {
+          process.kill(twinPid, 'SIGKILL') // its stdin closed with the server; make sure
+        } catch {
+          /* already gone */
+        }
+      }
+      const cli = (...args: string[]) => spawnSync(process.execPath, ['bin/pcie-scope.mjs', ...args], { cwd: root, env, encoding: 'utf8' })
+      const ls = cli('ls', '--dir', captures, '--json')
+      expect(ls.status, ls.stderr).toBe(0)
+      const listed = JSON.parse(ls.stdout) as { captures: Array<{ name: string; status: string }> }
+      expect(listed.captures).toHaveLength(1)
+      expect(listed.captures[0]).toMatchObject({ status: 'interrupted' })
+      const exp = cli('export', listed.captures[0]!.name, '--format', 'jsonl', '--dir', captures)
+      expect(exp.status, exp.stderr).toBe(0)
+      const kinds = exp.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { t: string }).t)
+      expect(kinds[0]).toBe('device')
+      expect(kinds).toContain('run-start')
+      expect(kinds).not.toContain('run') // the run never finished: nothing pretends it did
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL')
       rmSync(captures, { recursive: true, force: true })
