@@ -1,5 +1,6 @@
 // pcie-scope graphs: generators, loaders, CSR builder and the on-disk cache (graph.h).
 #include "graph.h"
+#include "decimal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -19,22 +20,7 @@ namespace ps {
 
 namespace {
 
-bool parse_u64_text(const std::string &s, uint64_t *out)
-{
-    if (s.empty() || s.size() > 20)
-        return false;
-    uint64_t v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9')
-            return false;
-        const uint64_t d = (uint64_t)(c - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
+bool parse_u64_text(const std::string &s, uint64_t *out) { return parse_u64_decimal(s, out); }
 
 [[noreturn]] void bad_spec(const std::string &text, const std::string &why)
 {

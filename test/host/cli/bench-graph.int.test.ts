@@ -6,20 +6,14 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { GraphBenchReport } from '../../../host/src/cli/bench-graph.js'
-import { main, type CliIo } from '../../../host/src/cli/main.js'
 import { loadAddon } from '../../../host/src/native/addon.js'
 import { gpuPresent } from '../../native/cuda/gpu-runner.js'
+import { runCli } from './run-cli.js'
 
 const GPU = gpuPresent()
 const root = resolve(import.meta.dirname, '../../..')
 
-const run = async (...args: string[]) => {
-  let stdout = ''
-  let stderr = ''
-  const io: CliIo = { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) }
-  const code = await main(['node', 'pcie-scope', ...args], io)
-  return { code, stdout, stderr }
-}
+const run = runCli
 
 beforeAll(() => {
   for (const script of ['scripts/build-twin.mjs', 'scripts/build-native.mjs']) {

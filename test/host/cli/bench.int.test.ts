@@ -4,20 +4,14 @@ import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { BenchReport } from '../../../host/src/cli/bench.js'
-import { main, type CliIo } from '../../../host/src/cli/main.js'
 import { gpuPresent } from '../../native/cuda/gpu-runner.js'
+import { runCli } from './run-cli.js'
 
 const GPU = gpuPresent()
 
 const root = resolve(import.meta.dirname, '../../..')
 
-const run = async (...args: string[]) => {
-  let stdout = ''
-  let stderr = ''
-  const io: CliIo = { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) }
-  const code = await main(['node', 'pcie-scope', ...args], io)
-  return { code, stdout, stderr }
-}
+const run = runCli
 
 beforeAll(() => {
   for (const script of ['scripts/build-twin.mjs', 'scripts/build-native.mjs']) {

@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { main, type CliIo } from '../../../host/src/cli/main.js'
+import { runCli } from './run-cli.js'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const cli = (...args: string[]) => {
@@ -16,13 +16,7 @@ const cli = (...args: string[]) => {
 }
 
 /** In-process run for the cheap cases. */
-const run = async (...args: string[]) => {
-  let stdout = ''
-  let stderr = ''
-  const io: CliIo = { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), untilSignal: async () => 'SIGTERM' }
-  const code = await main(['node', 'pcie-scope', ...args], io)
-  return { code, stdout, stderr }
-}
+const run = runCli
 
 describe('pcie-scope CLI (spawned)', () => {
   it('exits 2 with a clear message on an unknown pattern', () => {

@@ -2,19 +2,13 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { main, type CliIo } from '../../../host/src/cli/main.js'
 import { COUNTERS } from '../../../host/src/core/generated.js'
 import { killWriter, newWriter, removeRoots, tempRoot, writeRun } from '../capture/fixtures.js'
+import { runCli } from './run-cli.js'
 
 afterEach(removeRoots)
 
-const run = async (...args: string[]) => {
-  let stdout = ''
-  let stderr = ''
-  const io: CliIo = { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), untilSignal: async () => 'SIGTERM' }
-  const code = await main(['node', 'pcie-scope', ...args], io)
-  return { code, stdout, stderr }
-}
+const run = runCli
 
 const rootWithCaptures = (): string => {
   const root = tempRoot()
