@@ -169,6 +169,17 @@ describe('pcie-scope capture --twin: rates against the link ceiling (e2e)', () =
     expect(ideal.rates.gbPerSecond).toBeGreaterThan(13)
   })
 
+  it('--mode switch: the reads cross the switch RTL and the probe counts what endpoint mode counts, pattern by pattern', () => {
+    for (const pattern of ['strided', 'merged-aligned', 'merged-misaligned']) {
+      const ep = capture('--pattern', pattern, '--mode', 'endpoint')
+      const sw = capture('--pattern', pattern, '--mode', 'switch')
+      expect(sw.requests).toEqual(ep.requests)
+      expect(sw.bytes).toEqual(ep.bytes)
+      expect(sw.model).toMatchObject({ matchesProbe: true, payloadErrors: 0 })
+      expectCleanReads(sw)
+    }
+  })
+
   it('rejects a link it cannot model with a usage error', () => {
     const r = spawnSync(
       process.execPath,

@@ -73,6 +73,14 @@ const EXIT_USAGE = 2
 const MIB = 1024 * 1024
 
 const { bytes: BYTES, offset: OFFSET } = WORKLOAD_LIMITS
+type TwinMode = 'endpoint' | 'switch'
+/** --mode: the twin's design; a fresh Option per command (commander keeps state in it) */
+const MODE_OPTION = () =>
+  new Option(
+    '--mode <design>',
+    'twin only: endpoint (the BAR endpoint, default) or switch (the switch RTL, a host model above it)',
+  ).choices(['endpoint', 'switch'])
+
 const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID', 'PS_CAPTURE_NAME_INVALID'])
 
 const defaultIo = (): CliIo => ({
@@ -269,6 +277,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
       parseLatencyDist,
     )
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
+    .addOption(MODE_OPTION())
     .option(
       '--cpl-split <bytes>',
       "twin only: split each read's completions at 64- or 128-B boundaries as a root complex does (0: one CplD)",
@@ -300,6 +309,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           l1?: (typeof L1_LOADS)[number]
           latencyCycles?: number
           link?: string
+          mode?: TwinMode
           cplSplit?: 0 | 64 | 128
           latencyNs?: number
           latencyDist?: string
@@ -316,6 +326,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         const source = pickSource(o)
         if ('port' in source && o.latencyCycles !== undefined) throw new PsError('PS_USAGE', '--latency-cycles only applies to the twin')
         if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
+        if ('port' in source && o.mode !== undefined) throw new PsError('PS_USAGE', '--mode only applies to the twin')
         if ('port' in source && o.cplSplit !== undefined) throw new PsError('PS_USAGE', '--cpl-split only applies to the twin')
         if ('port' in source && o.latencyNs !== undefined) throw new PsError('PS_USAGE', '--latency-ns only applies to the twin')
         if ('port' in source && o.latencyDist !== undefined) throw new PsError('PS_USAGE', '--latency-dist only applies to the twin')
@@ -363,6 +374,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
                 ...(o.latencyCycles !== undefined ? { latencyCycles: o.latencyCycles } : {}),
                 twinOptions: {
                   ...(o.link !== undefined ? { link: o.link } : {}),
+                  ...(o.mode !== undefined ? { mode: o.mode } : {}),
                   ...(o.cplSplit !== undefined ? { cplSplit: o.cplSplit } : {}),
                   ...(o.latencyNs !== undefined ? { latencyNs: o.latencyNs } : {}),
                   ...(o.latencyDist !== undefined ? { latencyDist: o.latencyDist } : {}),
@@ -427,6 +439,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         .default({ host: '127.0.0.1', port: 8737 }, '127.0.0.1:8737'),
     )
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
+    .addOption(MODE_OPTION())
     .option('--token <token>', 'access token (default: a random one per run)')
     .option('--demo', 'demo mode of the server')
     .option('--dir <root>', `${ROOT_HELP}: the session is recorded into a new capture there`)
@@ -464,6 +477,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           token?: string
           demo?: boolean
           link?: string
+          mode?: TwinMode
           dir?: string
           record: boolean
           recordFrames?: boolean
@@ -476,11 +490,13 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
       ) => {
         const source = pickSource(o)
         if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
+        if ('port' in source && o.mode !== undefined) throw new PsError('PS_USAGE', '--mode only applies to the twin')
         // loaded here so that `capture` never pays for express and ws
         const { startServer } = await import('../server/index.js')
         const server = await startServer({
           twin: 'twin' in source,
           ...(o.link !== undefined ? { link: o.link } : {}),
+          ...(o.mode !== undefined ? { mode: o.mode } : {}),
           ...('port' in source ? { port: source.port } : {}),
           ...('port' in source && source.baudRate !== undefined ? { baudRate: source.baudRate } : {}),
           http: o.http,

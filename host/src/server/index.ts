@@ -58,6 +58,8 @@ export interface StartServerOptions {
   twin: boolean
   /** twin only: the modelled PCIe link, e.g. "gen3x16" (the twin's default) or "ideal" */
   link?: string
+  /** twin only: the design, the BAR endpoint (default) or the switch with a host model above it */
+  mode?: 'endpoint' | 'switch'
   /** serial device when not on the twin */
   port?: string
   baudRate?: number
@@ -146,6 +148,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         ? {
             twin: true,
             ...(opts.link !== undefined ? { link: opts.link } : {}),
+            ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
             ...(opts.supervision ? { supervision: opts.supervision } : {}),
           }
         : { port: requirePort(opts.port), ...(opts.baudRate ? { baudRate: opts.baudRate } : {}) },

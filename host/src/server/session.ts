@@ -60,7 +60,8 @@ export interface SupervisionOptions {
 }
 
 export type OpenSessionOptions =
-  { twin: true; latencyCycles?: number; link?: string; supervision?: SupervisionOptions } | { port: string; baudRate?: number }
+  | { twin: true; latencyCycles?: number; link?: string; mode?: 'endpoint' | 'switch'; supervision?: SupervisionOptions }
+  | { port: string; baudRate?: number }
 
 /**
  * Opens the real session through host/src/device/session.ts. Loaded lazily so that the server
@@ -69,11 +70,12 @@ export type OpenSessionOptions =
 export async function openDeviceSession(opts: OpenSessionOptions): Promise<ServerSession> {
   const { openSession } = await import('../device/session.js')
   if ('twin' in opts) {
-    const { link, supervision, ...rest } = opts
+    const { link, mode, supervision, ...rest } = opts
+    const twinOptions = { ...(link !== undefined ? { link } : {}), ...(mode !== undefined ? { mode } : {}) }
     const { SupervisedTwin } = await import('../device/supervisor.js')
     // every twin the server runs is supervised: a crashed or hung one is restarted
     return SupervisedTwin.open({
-      open: () => openSession({ ...rest, ...(link !== undefined ? { twinOptions: { link } } : {}) }),
+      open: () => openSession({ ...rest, twinOptions }),
       ...supervision,
     })
   }
