@@ -239,6 +239,36 @@ const runnerJson = (text) => {
   return line ? JSON.parse(line) : undefined
 }
 
+/**
+ * One run of the runner under ncu: every launch of `kernel` (or the first `launchCount`), one timed
+ * run and no warm-up; the text (ncu's CSV with the runner's JSON line), kept in `save` if given.
+ */
+function profile({ ncu, runnerBin, kernel, launchCount, workload, name, save }) {
+  process.stderr.write(`gpu-ncu: ${name}\n`)
+  const r = run(ncu, [
+    '--csv',
+    '--print-units',
+    'base',
+    '--metrics',
+    METRICS.join(','),
+    '--kernel-name',
+    `regex:${kernel}`,
+    ...(launchCount === null ? [] : ['--launch-count', String(launchCount)]),
+    runnerBin,
+    ...workload,
+    '--warmup',
+    '0',
+    '--repeats',
+    '1',
+  ])
+  const text = r.stdout + r.stderr
+  if (/ERR_NVGPUCTRPERM/.test(text))
+    throw new Error('ncu may not read the GPU performance counters: run as root or set NVreg_RestrictProfilingToAdminUsers=0')
+  if (r.status !== 0) throw new Error(`ncu … ${workload.join(' ')} failed (exit ${r.status}):\n${text.slice(-2000)}`)
+  if (save) writeFileSync(join(save, `${name}.txt`), text)
+  return text
+}
+
 /** The BFS kernels on one graph: profile (or read) every launch of one run, sum, compare. */
 function graphRows({ graph, ncu, modelBin, runnerBin, save, from, only }) {
   const rows = []
@@ -247,31 +277,9 @@ function graphRows({ graph, ncu, modelBin, runnerBin, save, from, only }) {
     const file = from ? join(from, `${k.name}.txt`) : undefined
     if (file && !existsSync(file)) continue
     const workload = ['--pattern', k.pattern, '--graph', graph, '--memory', 'zerocopy']
-    let text
-    if (file) text = readFileSync(file, 'utf8')
-    else {
-      process.stderr.write(`gpu-ncu: ${k.name}\n`)
-      const r = run(ncu, [
-        '--csv',
-        '--print-units',
-        'base',
-        '--metrics',
-        METRICS.join(','),
-        '--kernel-name',
-        'regex:bfs_level',
-        runnerBin,
-        ...workload,
-        '--warmup',
-        '0',
-        '--repeats',
-        '1',
-      ])
-      text = r.stdout + r.stderr
-      if (/ERR_NVGPUCTRPERM/.test(text))
-        throw new Error('ncu may not read the GPU performance counters: run as root or set NVreg_RestrictProfilingToAdminUsers=0')
-      if (r.status !== 0) throw new Error(`ncu … ${workload.join(' ')} failed (exit ${r.status}):\n${text.slice(-2000)}`)
-      if (save) writeFileSync(join(save, `${k.name}.txt`), text)
-    }
+    const text = file
+      ? readFileSync(file, 'utf8')
+      : profile({ ncu, runnerBin, kernel: 'bfs_level', launchCount: null, workload, name: k.name, save })
     const result = runnerJson(text)
     if (!result) throw new Error(`${file ?? k.name}: no runner result line in the output`)
     if (result.pattern !== k.pattern || result.graph !== graph || result.memory !== 'zerocopy')
@@ -331,33 +339,9 @@ function main(argv) {
       '--l1',
       k.l1,
     ]
-    let text
-    if (file) text = readFileSync(file, 'utf8')
-    else {
-      process.stderr.write(`gpu-ncu: ${k.name}\n`)
-      const r = run(ncu, [
-        '--csv',
-        '--print-units',
-        'base',
-        '--metrics',
-        METRICS.join(','),
-        '--kernel-name',
-        'regex:zc_read',
-        '--launch-count',
-        '1',
-        runnerBin,
-        ...workload,
-        '--warmup',
-        '0',
-        '--repeats',
-        '1',
-      ])
-      text = r.stdout + r.stderr
-      if (/ERR_NVGPUCTRPERM/.test(text))
-        throw new Error('ncu may not read the GPU performance counters: run as root or set NVreg_RestrictProfilingToAdminUsers=0')
-      if (r.status !== 0) throw new Error(`ncu … ${workload.join(' ')} failed (exit ${r.status}):\n${text.slice(-2000)}`)
-      if (save) writeFileSync(join(save, `${k.name}.txt`), text)
-    }
+    const text = file
+      ? readFileSync(file, 'utf8')
+      : profile({ ncu, runnerBin, kernel: 'zc_read', launchCount: 1, workload, name: k.name, save })
     const result = runnerJson(text)
     if (result?.checksum && !result.checksum.ok) throw new Error(`${k.name}: the kernel's checksum does not match the CPU's`)
     device ??= result?.device

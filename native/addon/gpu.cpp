@@ -18,24 +18,11 @@ namespace ps::addon {
 
 namespace {
 
-constexpr const char *kNotBuilt = "PS_GPU_NOT_BUILT";
-constexpr const char *kBadArgument = "PS_GPU_BAD_ARGUMENT";
-
-Napi::Promise rejected(Napi::Env env, const Napi::Error &e)
-{
-    Napi::Promise::Deferred d = Napi::Promise::Deferred::New(env);
-    d.Reject(e.Value());
-    return d.Promise();
-}
-
 #if !PS_WITH_GPU_BENCH
-
-const char *const kNotBuiltWhy =
-    "this addon was built without the GPU library (native/cuda), so it cannot run GPU workloads.";
 
 Napi::Value GpuDevices(const Napi::CallbackInfo &info)
 {
-    return rejected(info.Env(), coded_error(info.Env(), kNotBuilt, kNotBuiltWhy));
+    return rejected(info.Env(), coded_error(info.Env(), kGpuNotBuilt, kGpuNotBuiltWhy));
 }
 
 Napi::Value GpuRun(const Napi::CallbackInfo &info)
@@ -44,14 +31,12 @@ Napi::Value GpuRun(const Napi::CallbackInfo &info)
     Napi::Object out = Napi::Object::New(env);
     // argument errors first, as the real build reports them
     try {
-        read_workload(info[0], kBadArgument);
-        out.Set("promise", rejected(env, coded_error(env, kNotBuilt, kNotBuiltWhy)));
+        read_workload(info[0], kGpuBadArgument);
+        out.Set("promise", rejected(env, coded_error(env, kGpuNotBuilt, kGpuNotBuiltWhy)));
     } catch (const Napi::Error &e) {
         out.Set("promise", rejected(env, e));
     }
-    out.Set("cancel",
-            Napi::Function::New(
-                env, [](const Napi::CallbackInfo &) {}, "cancel"));
+    set_cancel(env, out); // nothing runs: cancel() has nothing to stop
     return out;
 }
 
@@ -170,12 +155,9 @@ Napi::Value GpuRun(const Napi::CallbackInfo &info)
 {
     Napi::Env env = info.Env();
     Napi::Object out = Napi::Object::New(env);
-    auto cancel = std::make_shared<volatile bool>(false);
-    out.Set("cancel",
-            Napi::Function::New(
-                env, [cancel](const Napi::CallbackInfo &) { *cancel = true; }, "cancel"));
+    auto cancel = set_cancel(env, out);
     try {
-        const PredictRequest w = read_workload(info[0], kBadArgument);
+        const PredictRequest w = read_workload(info[0], kGpuBadArgument);
         const Napi::Object o = info[0].As<Napi::Object>();
         RunConfig cfg{};
         cfg.pattern = w.pattern;
@@ -192,7 +174,7 @@ Napi::Value GpuRun(const Napi::CallbackInfo &info)
         if (info.Length() > 1 && info[1].IsFunction())
             fn = info[1].As<Napi::Function>();
         else if (info.Length() > 1 && !info[1].IsUndefined() && !info[1].IsNull())
-            throw coded_error(env, kBadArgument, "onProgress must be a function.");
+            throw coded_error(env, kGpuBadArgument, "onProgress must be a function.");
         out.Set("promise", start_run(env, fn, cfg, cancel));
     } catch (const Napi::Error &e) {
         out.Set("promise", rejected(env, e));
@@ -241,7 +223,7 @@ uint32_t read_count(const Napi::Object &o, const char *key, uint32_t fallback, u
         return fallback;
     const double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
     if (!(d >= 0) || d != std::floor(d) || d > max)
-        throw coded_error(o.Env(), kBadArgument,
+        throw coded_error(o.Env(), kGpuBadArgument,
                           std::string(key) + " must be an integer in 0.." + std::to_string(max)
                               + ".");
     return (uint32_t)d;

@@ -125,9 +125,7 @@ Napi::Value PredictGraph(const Napi::CallbackInfo &info)
     try {
         req = read_graph_request(info[0], kBadGraphRequest);
     } catch (const Napi::Error &e) {
-        Napi::Promise::Deferred d = Napi::Promise::Deferred::New(env);
-        d.Reject(e.Value());
-        return d.Promise();
+        return rejected(env, e);
     }
     return ThreadJob<GraphPrediction>::start(
         env, Napi::Function(),
@@ -183,12 +181,9 @@ Napi::Value GpuGraphRun(const Napi::CallbackInfo &info)
 {
     Napi::Env env = info.Env();
     Napi::Object out = Napi::Object::New(env);
-    auto cancel = std::make_shared<volatile bool>(false);
-    out.Set("cancel",
-            Napi::Function::New(
-                env, [cancel](const Napi::CallbackInfo &) { *cancel = true; }, "cancel"));
+    auto cancel = set_cancel(env, out);
     try {
-        const GraphRequest req = read_graph_request(info[0], "PS_GPU_BAD_ARGUMENT");
+        const GraphRequest req = read_graph_request(info[0], kGpuBadArgument);
         const Napi::Object o = info[0].As<Napi::Object>();
         gpu::GraphRunConfig cfg{};
         cfg.kernel = req.kernel;
@@ -197,12 +192,13 @@ Napi::Value GpuGraphRun(const Napi::CallbackInfo &info)
             && !(mem.IsString()
                  && gpu::graph_memory_from_name(mem.As<Napi::String>().Utf8Value().c_str(),
                                                 &cfg.memory)))
-            throw coded_error(env, "PS_GPU_BAD_ARGUMENT",
+            throw coded_error(env, kGpuBadArgument,
                               std::string("memory must be one of ") + gpu::kGraphMemoryNameList
                                   + ".");
-        cfg.warmup = read_count(o, "warmup", 1, 1000);
-        cfg.repeats = read_count(o, "repeats", 5, 1000);
-        cfg.device = (int)read_count(o, "device", 0, 64);
+        // absent fields keep GraphRunConfig's defaults
+        cfg.warmup = read_count(o, "warmup", cfg.warmup, 1000);
+        cfg.repeats = read_count(o, "repeats", cfg.repeats, 1000);
+        cfg.device = (int)read_count(o, "device", (uint32_t)cfg.device, 64);
         Napi::Function fn;
         if (info.Length() > 1 && info[1].IsFunction())
             fn = info[1].As<Napi::Function>();
@@ -252,9 +248,7 @@ Napi::Value GpuGraphRun(const Napi::CallbackInfo &info)
                         d.Reject(e.Value());
                     }));
     } catch (const Napi::Error &e) {
-        Napi::Promise::Deferred d = Napi::Promise::Deferred::New(env);
-        d.Reject(e.Value());
-        out.Set("promise", d.Promise());
+        out.Set("promise", rejected(env, e));
     }
     return out;
 }
@@ -265,20 +259,14 @@ Napi::Value GpuGraphRun(const Napi::CallbackInfo &info)
 {
     Napi::Env env = info.Env();
     Napi::Object out = Napi::Object::New(env);
-    Napi::Promise::Deferred d = Napi::Promise::Deferred::New(env);
+    // argument errors first, as the real build reports them
     try {
-        read_graph_request(info[0], "PS_GPU_BAD_ARGUMENT");
-        d.Reject(coded_error(env, "PS_GPU_NOT_BUILT",
-                             "this addon was built without the GPU library (native/cuda), so it "
-                             "cannot run GPU workloads.")
-                     .Value());
+        read_graph_request(info[0], kGpuBadArgument);
+        out.Set("promise", rejected(env, coded_error(env, kGpuNotBuilt, kGpuNotBuiltWhy)));
     } catch (const Napi::Error &e) {
-        d.Reject(e.Value());
+        out.Set("promise", rejected(env, e));
     }
-    out.Set("promise", d.Promise());
-    out.Set("cancel",
-            Napi::Function::New(
-                env, [](const Napi::CallbackInfo &) {}, "cancel"));
+    set_cancel(env, out); // nothing runs: cancel() has nothing to stop
     return out;
 }
 

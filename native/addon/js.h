@@ -5,6 +5,7 @@
 
 #include <napi.h>
 
+#include <memory>
 #include <string>
 
 #include "predict.h"
@@ -21,6 +22,30 @@ inline Napi::Error coded_error(Napi::Env env, const char *code, const std::strin
     Napi::Error e = Napi::Error::New(env, message);
     e.Set("code", Napi::String::New(env, code));
     return e;
+}
+
+// A promise already rejected with `e`: the argument errors of the functions that return promises.
+inline Napi::Promise rejected(Napi::Env env, const Napi::Error &e)
+{
+    Napi::Promise::Deferred d = Napi::Promise::Deferred::New(env);
+    d.Reject(e.Value());
+    return d.Promise();
+}
+
+constexpr const char *kGpuNotBuilt = "PS_GPU_NOT_BUILT";
+constexpr const char *kGpuBadArgument = "PS_GPU_BAD_ARGUMENT";
+constexpr const char *kGpuNotBuiltWhy =
+    "this addon was built without the GPU library (native/cuda), so it cannot run GPU workloads.";
+
+// Sets out.cancel to a JS function that raises the returned flag, which the run polls; the
+// closure keeps the flag alive however long the script keeps cancel().
+inline std::shared_ptr<volatile bool> set_cancel(Napi::Env env, Napi::Object out)
+{
+    auto flag = std::make_shared<volatile bool>(false);
+    out.Set("cancel",
+            Napi::Function::New(
+                env, [flag](const Napi::CallbackInfo &) { *flag = true; }, "cancel"));
+    return flag;
 }
 
 // Reads {pattern, bytes, offset, elementBytes?, l1?}; throws a coded Error (`code`) when a

@@ -27,6 +27,28 @@ const char *status_code(Status s)
     return "PS_GPU_CUDA";
 }
 
+namespace {
+
+// The timing and device fields every GPU run has (micro and graph runs alike).
+bool check_run_counts(uint32_t repeats, uint32_t warmup, int device, char *err, size_t errlen)
+{
+    if (repeats < 1 || repeats > 1000) {
+        snprintf(err, errlen, "repeats must be 1..1000");
+        return false;
+    }
+    if (warmup > 1000) {
+        snprintf(err, errlen, "warmup must be 0..1000");
+        return false;
+    }
+    if (device < 0) {
+        snprintf(err, errlen, "device must be a CUDA device ordinal (0, 1, ...)");
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
 bool check_config(const RunConfig &cfg, char *err, size_t errlen)
 {
     if ((unsigned)cfg.pattern >= kPatternCount) {
@@ -35,19 +57,7 @@ bool check_config(const RunConfig &cfg, char *err, size_t errlen)
     }
     if (!workload_valid(cfg.bytes, cfg.offset, cfg.element_bytes, err, errlen))
         return false;
-    if (cfg.repeats < 1 || cfg.repeats > 1000) {
-        snprintf(err, errlen, "repeats must be 1..1000");
-        return false;
-    }
-    if (cfg.warmup > 1000) {
-        snprintf(err, errlen, "warmup must be 0..1000");
-        return false;
-    }
-    if (cfg.device < 0) {
-        snprintf(err, errlen, "device must be a CUDA device ordinal (0, 1, ...)");
-        return false;
-    }
-    return true;
+    return check_run_counts(cfg.repeats, cfg.warmup, cfg.device, err, errlen);
 }
 
 const char *graph_memory_name(GraphMemory m)
@@ -92,19 +102,7 @@ bool check_graph_config(const GraphRunConfig &cfg, char *err, size_t errlen)
                  (unsigned long long)cfg.source, (unsigned long long)cfg.graph->vertices);
         return false;
     }
-    if (cfg.repeats < 1 || cfg.repeats > 1000) {
-        snprintf(err, errlen, "repeats must be 1..1000");
-        return false;
-    }
-    if (cfg.warmup > 1000) {
-        snprintf(err, errlen, "warmup must be 0..1000");
-        return false;
-    }
-    if (cfg.device < 0) {
-        snprintf(err, errlen, "device must be a CUDA device ordinal (0, 1, ...)");
-        return false;
-    }
-    return true;
+    return check_run_counts(cfg.repeats, cfg.warmup, cfg.device, err, errlen);
 }
 
 } // namespace ps::gpu

@@ -187,6 +187,23 @@ Timing stats(std::vector<float> v)
     return t;
 }
 
+Status select_device(int dev, DeviceInfo *d, char *err, size_t errlen)
+{
+    int n = 0;
+    Status s = device_count(&n, err, errlen);
+    if (s != Status::Ok)
+        return s;
+    if (dev >= n) {
+        snprintf(err, errlen, "device %d does not exist: this machine has %d CUDA device%s", dev, n,
+                 n == 1 ? "" : "s");
+        return Status::BadArgument;
+    }
+    const cudaError_t e = cudaSetDevice(dev);
+    if (e != cudaSuccess)
+        return cuda_fail(e, "cudaSetDevice", err, errlen);
+    return describe(dev, d, err, errlen);
+}
+
 } // namespace detail
 
 using namespace detail;
@@ -249,21 +266,10 @@ Status run(const RunConfig &cfg, const volatile bool *cancel, ProgressFn progres
     if (!check_config(cfg, err, errlen))
         return Status::BadArgument;
     memset(out, 0, sizeof *out);
-    int n = 0;
-    Status s = device_count(&n, err, errlen);
+    Status s = select_device(cfg.device, &out->device, err, errlen);
     if (s != Status::Ok)
         return s;
-    if (cfg.device >= n) {
-        snprintf(err, errlen, "device %d does not exist: this machine has %d CUDA device%s",
-                 cfg.device, n, n == 1 ? "" : "s");
-        return Status::BadArgument;
-    }
-    cudaError_t e = cudaSetDevice(cfg.device);
-    if (e != cudaSuccess)
-        return cuda_fail(e, "cudaSetDevice", err, errlen);
-    s = describe(cfg.device, &out->device, err, errlen);
-    if (s != Status::Ok)
-        return s;
+    cudaError_t e = cudaSuccess;
     auto report = [&](const char *phase, uint32_t done, uint32_t total) {
         if (progress)
             progress(ctx, phase, done, total);

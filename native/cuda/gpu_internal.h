@@ -15,6 +15,8 @@ Status cuda_fail(cudaError_t e, const char *what, char *err, size_t errlen);
 // Ok with *n > 0, or NoDevice with one sentence saying why.
 Status device_count(int *n, char *err, size_t errlen);
 Status describe(int dev, DeviceInfo *d, char *err, size_t errlen);
+// The start of every run: device `dev` exists, is made current and described into *d.
+Status select_device(int dev, DeviceInfo *d, char *err, size_t errlen);
 Timing stats(std::vector<float> v);
 
 } // namespace ps::gpu::detail

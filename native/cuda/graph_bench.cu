@@ -161,20 +161,10 @@ Status run_graph(const GraphRunConfig &cfg, const volatile bool *cancel, Progres
         return Status::BadArgument;
     memset(out, 0, sizeof *out);
     const Csr &g = *cfg.graph;
-    int n = 0;
-    Status s = device_count(&n, err, errlen);
+    Status s = select_device(cfg.device, &out->device, err, errlen);
     if (s != Status::Ok)
         return s;
-    if (cfg.device >= n) {
-        snprintf(err, errlen, "device %d does not exist: this machine has %d CUDA device%s",
-                 cfg.device, n, n == 1 ? "" : "s");
-        return Status::BadArgument;
-    }
-    cudaError_t e = cudaSetDevice(cfg.device);
-    if (e != cudaSuccess)
-        return cuda_fail(e, "cudaSetDevice", err, errlen);
-    if ((s = describe(cfg.device, &out->device, err, errlen)) != Status::Ok)
-        return s;
+    cudaError_t e = cudaSuccess;
     auto report = [&](const char *phase, uint32_t done, uint32_t total) {
         if (progress)
             progress(ctx, phase, done, total);

@@ -22,7 +22,7 @@ import type {
   LinkInfo,
   Snapshot,
 } from '../core/probe.js'
-import { bySizeFromCounters, SIZE_KEYS, totalRequests, type BySize } from '../core/size-classes.js'
+import { bySizeFromCounters, sameMrdCounts, totalRequests, type BySize } from '../core/size-classes.js'
 import { type GpuRunSummary, type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
 import { createLogger } from '../util/log.js'
 import { inflightSummary, type InflightSummary } from '../core/inflight.js'
@@ -172,8 +172,7 @@ const buildCaptureResult = (
   const requested = snap.counters.mrdBytes
   const issued = { count: model.issued.count, bySize: { ...model.issued.bySize }, bytes: model.issued.bytes }
   const inflight = inflightSummary(snap.counters, clockHz, session.tagBudget ?? null, histogram)
-  const matchesProbe =
-    issued.count === requests.count && issued.bytes === requested && SIZE_KEYS.every((k) => issued.bySize[k] === requests.bySize[k])
+  const matchesProbe = sameMrdCounts(issued, { ...requests, bytes: requested })
   return {
     source: session.source,
     pattern: workload.pattern,
@@ -246,6 +245,28 @@ export const runCapture = async (session: DeviceSession, workload: Workload, opt
   }
 }
 
+/**
+ * STOP, CLEAR (the baseline snapshot to `onRunStart`, when given), START, then `run`: what the
+ * probe counts from here on is the run's. A failed run STOPs the probe again before its error
+ * goes on; after a run the caller reads the counters and STOPs.
+ */
+export const runOnCleanProbe = async <T>(
+  client: Pick<DeviceSession['client'], 'stop' | 'clear' | 'start' | 'snapshot'>,
+  run: () => Promise<T>,
+  opts: { periodMs?: number; onRunStart?: (baseline: Snapshot) => void } = {},
+): Promise<T> => {
+  await client.stop()
+  await client.clear()
+  if (opts.onRunStart) opts.onRunStart(await client.snapshot())
+  await client.start(opts.periodMs ?? 0)
+  try {
+    return await run()
+  } catch (e) {
+    await client.stop().catch(() => undefined)
+    throw e
+  }
+}
+
 const measure = async (
   session: DeviceSession,
   w: Workload,
@@ -259,18 +280,14 @@ const measure = async (
   }
   const { client } = session
   const runner = session.runner!
-  await client.stop()
-  await client.clear()
-  if (opts.onRunStart) opts.onRunStart(await client.snapshot())
-  await client.start(opts.periodMs ?? 0)
-  let model: WorkloadResult
-  try {
-    progress(`running ${w.pattern} ${w.bytes} B offset ${w.offset} on the ${runner.kind} runner`)
-    model = await runner.run(w, opts.signal)
-  } catch (e) {
-    await client.stop().catch(() => undefined)
-    throw e
-  }
+  const model = await runOnCleanProbe(
+    client,
+    () => {
+      progress(`running ${w.pattern} ${w.bytes} B offset ${w.offset} on the ${runner.kind} runner`)
+      return runner.run(w, opts.signal)
+    },
+    opts,
+  )
   progress(`workload done (${model.issued.count} MRd issued); reading the probe counters`)
   const { snapshot: snap, histogram } = await client.latencyHistogram()
   await client.stop()

@@ -1,9 +1,10 @@
 /**
- * One BFS kernel on the twin, counted by the probe: STOP, CLEAR, START, the twin's graph run, a
- * SNAPSHOT after its done line, STOP. The probe's MRd counts next to what the twin's traffic
- * model says it issued (the same sequence as runCapture's, for a graph instead of a byte range).
+ * One BFS kernel on the twin, counted by the probe: the twin's graph run on a cleared probe
+ * (runOnCleanProbe, as runCapture does it), a SNAPSHOT after its done line, STOP. The probe's MRd
+ * counts next to what the twin's traffic model says it issued.
  */
 import { PsError } from '../core/errors.js'
+import { runOnCleanProbe } from './capture.js'
 import { bySizeFromCounters, totalRequests, type BySize } from '../core/size-classes.js'
 import type { DeviceSession } from '../device/session.js'
 import type { TwinGraphRunRequest } from '../transport/twin.js'
@@ -24,16 +25,7 @@ export const runGraphOnProbe = async (
   const twin = session.twin
   if (!twin) throw new PsError('PS_WORKLOAD_UNSUPPORTED', `graph kernels run on the twin only, not on ${session.source} ${session.path}`)
   const { client } = session
-  await client.stop()
-  await client.clear()
-  await client.start(0)
-  let done: TwinGraphDone
-  try {
-    done = await twin.runGraph(req, opts)
-  } catch (e) {
-    await client.stop().catch(() => undefined)
-    throw e
-  }
+  const done = await runOnCleanProbe(client, () => twin.runGraph(req, opts))
   const snap = await client.snapshot()
   await client.stop()
   const bySize = bySizeFromCounters(snap.counters)

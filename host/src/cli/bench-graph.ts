@@ -7,21 +7,18 @@
  */
 import { PsError, isPsError } from '../core/errors.js'
 import { GRAPH_KERNELS, type GraphKernelName } from '../core/generated.js'
-import { SIZE_CLASSES, type BySize } from '../core/size-classes.js'
-import type { GpuDeviceInfo } from '../core/workload.js'
+import { sameMrdCounts, type MrdCounts } from '../core/size-classes.js'
+import type { GpuDeviceInfo, GraphIdBytes } from '../core/workload.js'
 import { runGraphOnProbe } from '../capture/graph-run.js'
-import type { GpuGraphRunRequest, GpuGraphRunResult, GraphPrediction, NativeAddon } from '../native/addon.js'
+import type { GpuGraphRunRequest, GpuGraphRunResult, GraphMemory, GraphPrediction, NativeAddon } from '../native/addon.js'
 import { gpuError } from '../workload/gpu-runner.js'
 import type { CliDeps } from './main.js'
 import type { ProgressBar } from './progress-bar.js'
 
-export const GRAPH_MEMORIES = ['zerocopy', 'uvm', 'uvm-accessed-by', 'device'] as const
-export type GraphMemory = (typeof GRAPH_MEMORIES)[number]
-
 /** Defaults: a GPU needs a graph large enough to time; the twin simulates every clock. */
 export const DEFAULT_GRAPH = { gpu: 'kron:20', twin: 'kron:16' } as const
 
-type Measured = { count: number; bySize: BySize; bytes: number }
+type Measured = MrdCounts
 
 export interface GraphBenchRow {
   kernel: GraphKernelName
@@ -37,7 +34,7 @@ export interface GraphBenchReport {
   suite: 'graph'
   source: 'gpu' | 'twin'
   graph: string
-  idBytes: 4 | 8
+  idBytes: GraphIdBytes
   /** vertices, edges and source, from the first prediction */
   vertices: number | null
   edges: number | null
@@ -49,14 +46,11 @@ export interface GraphBenchReport {
 export interface GraphBenchOptions {
   source: 'gpu' | 'twin'
   graph: string
-  idBytes: 4 | 8
+  idBytes: GraphIdBytes
   memories: readonly GraphMemory[]
   repeats?: number
   bar: ProgressBar
 }
-
-const sameCounts = (a: Measured, b: Measured): boolean =>
-  a.count === b.count && a.bytes === b.bytes && SIZE_CLASSES.every((c) => a.bySize[c.key] === b.bySize[c.key])
 
 /** Errors after which the other kernels cannot run either. */
 const FATAL = new Set([
@@ -115,7 +109,7 @@ export const runGraphBench = async (deps: CliDeps, o: GraphBenchOptions): Promis
         if (session) {
           const r = await runGraphOnProbe(session, { kernel: job.kernel, graph: o.graph, idBytes: o.idBytes, source: p.source })
           const probe = { count: r.probe.count, bySize: r.probe.bySize, bytes: r.probe.bytes }
-          row.probe = { ...probe, matchesPrediction: sameCounts(probe, row.predicted) }
+          row.probe = { ...probe, matchesPrediction: sameMrdCounts(probe, row.predicted) }
         } else {
           const req: GpuGraphRunRequest = {
             kernel: job.kernel,

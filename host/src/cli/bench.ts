@@ -7,15 +7,24 @@
  */
 import { Option, type Command } from 'commander'
 import { PsError, isPsError } from '../core/errors.js'
-import { SIZE_CLASSES, type BySize } from '../core/size-classes.js'
-import { cudaVersionName, type GpuDeviceInfo, type GpuRunSummary, type Workload } from '../core/workload.js'
+import { SIZE_CLASSES, sameMrdCounts, type BySize, type MrdCounts } from '../core/size-classes.js'
+import {
+  cudaVersionName,
+  GRAPH_ID_BYTES,
+  GRAPH_ID_BYTES_DEFAULT,
+  type GraphIdBytes,
+  type GpuDeviceInfo,
+  type GpuRunSummary,
+  type Workload,
+} from '../core/workload.js'
 import { validateWorkload } from '../core/workload-schema.js'
 import { runCapture } from '../capture/capture.js'
 import type { Prediction } from '../native/addon.js'
 import { GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { SUITES, suiteKernels, type SuiteKernel, type SuiteName } from '../workload/suite.js'
 import { parseIntArg, parseSize } from './args.js'
-import { DEFAULT_GRAPH, GRAPH_MEMORIES, runGraphBench, type GraphBenchReport, type GraphMemory } from './bench-graph.js'
+import { GRAPH_MEMORIES, type GraphMemory } from '../native/addon.js'
+import { DEFAULT_GRAPH, runGraphBench, type GraphBenchReport } from './bench-graph.js'
 import { createProgressBar } from './progress-bar.js'
 import type { CliDeps, CliIo } from './main.js'
 
@@ -23,7 +32,7 @@ const MiB = 1024 * 1024
 /** Defaults: enough bytes for a GPU's timing to settle; a Verilator twin is a million times slower. */
 const DEFAULT_BYTES = { gpu: 256 * MiB, twin: 1 * MiB }
 
-type Measured = { count: number; bySize: BySize; bytes: number }
+type Measured = MrdCounts
 
 export interface BenchRow {
   kernel: string
@@ -52,9 +61,6 @@ export const sizeMix = (b: BySize): string =>
     .filter((c) => b[c.key] > 0)
     .map((c) => `${c.key}:${b[c.key]}`)
     .join(' ') || '-'
-
-const sameCounts = (a: Measured, b: Measured): boolean =>
-  a.count === b.count && a.bytes === b.bytes && SIZE_CLASSES.every((c) => a.bySize[c.key] === b.bySize[c.key])
 
 const f2 = (n: number | null | undefined): string => (n === null || n === undefined ? '-' : n.toFixed(2))
 
@@ -163,7 +169,8 @@ interface BenchOptions {
   repeats?: number
   json?: boolean
   graph?: string
-  idBytes: '4' | '8'
+  /** one of GRAPH_ID_BYTES, as typed */
+  idBytes: string
   memory?: GraphMemory
 }
 
@@ -184,7 +191,7 @@ const benchGraph = async (
     report = await runGraphBench(deps, {
       source,
       graph: o.graph ?? DEFAULT_GRAPH[source],
-      idBytes: o.idBytes === '4' ? 4 : 8,
+      idBytes: Number(o.idBytes) as GraphIdBytes,
       memories,
       ...(o.repeats !== undefined ? { repeats: o.repeats } : {}),
       bar,
@@ -212,7 +219,11 @@ export const addBenchCommand = (program: Command, io: CliIo, setCode: (c: number
       '--graph <spec>',
       `suite graph: kron:S[:SEED], urand:S[:SEED] or file:PATH (default ${DEFAULT_GRAPH.gpu} on a GPU, ${DEFAULT_GRAPH.twin} on the twin)`,
     )
-    .addOption(new Option('--id-bytes <n>', 'suite graph: bytes per neighbour id').choices(['4', '8']).default('8'))
+    .addOption(
+      new Option('--id-bytes <n>', 'suite graph: bytes per neighbour id')
+        .choices(GRAPH_ID_BYTES.map(String))
+        .default(String(GRAPH_ID_BYTES_DEFAULT)),
+    )
     .addOption(new Option('--memory <m>', 'suite graph, --gpu: one edge-list memory (default: each of them)').choices(GRAPH_MEMORIES))
     .option(
       '--bytes <n>',
@@ -248,7 +259,7 @@ export const addBenchCommand = (program: Command, io: CliIo, setCode: (c: number
             if (session) {
               const c = await runCapture(session, w)
               const probe = { count: c.requests.count, bySize: c.requests.bySize, bytes: c.bytes.requested }
-              row.probe = { ...probe, matchesPrediction: sameCounts(probe, row.predicted) }
+              row.probe = { ...probe, matchesPrediction: sameMrdCounts(probe, row.predicted) }
             } else {
               const runner = new GpuWorkloadRunner(addon, {
                 ...(o.repeats !== undefined ? { repeats: o.repeats } : {}),

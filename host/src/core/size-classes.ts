@@ -22,6 +22,17 @@ export const bySizeFromCounters = (c: Readonly<Record<CounterKey, number>>): ByS
 
 export const totalRequests = (b: Readonly<BySize>): number => SIZE_KEYS.reduce((sum, k) => sum + b[k], 0)
 
+/** MRds as a model issued them or a probe counted them. */
+export interface MrdCounts {
+  count: number
+  bySize: BySize
+  bytes: number
+}
+
+/** Whether two MRd streams are the same in count, bytes and every size class. */
+export const sameMrdCounts = (a: Readonly<MrdCounts>, b: Readonly<MrdCounts>): boolean =>
+  a.count === b.count && a.bytes === b.bytes && SIZE_KEYS.every((k) => a.bySize[k] === b.bySize[k])
+
 /** Read a BySize from untrusted JSON (the twin's done line): every class present, a count each. */
 export const parseBySize = (v: unknown): BySize | null => {
   if (typeof v !== 'object' || v === null) return null

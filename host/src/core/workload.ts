@@ -4,6 +4,8 @@
  */
 import {
   ELEMENT_BYTES,
+  GRAPH_ID_BYTES,
+  GRAPH_ID_BYTES_DEFAULT,
   ELEMENT_BYTES_DEFAULT,
   L1_LOAD_DEFAULT,
   L1_LOADS,
@@ -20,6 +22,8 @@ import type { BySize } from './size-classes.js'
 
 export {
   ELEMENT_BYTES,
+  GRAPH_ID_BYTES,
+  GRAPH_ID_BYTES_DEFAULT,
   ELEMENT_BYTES_DEFAULT,
   L1_LOAD_DEFAULT,
   L1_LOADS,
@@ -44,6 +48,9 @@ export interface Workload {
   /** `ideal`: default loads cached in L1; `bypass`: ld.global.cg loads (absent: L1_LOAD_DEFAULT) */
   l1?: L1LoadName
 }
+
+/** Bytes per neighbour id in a graph's edge list (spec `graphs.idBytes`). */
+export type GraphIdBytes = (typeof GRAPH_ID_BYTES)[number]
 
 /** The lane width a workload runs at (absent = the spec default). */
 export const elementBytesOf = (w: Pick<Workload, 'elementBytes'>): ElementBytes => w.elementBytes ?? ELEMENT_BYTES_DEFAULT

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { PsError } from '../core/errors.js'
 import type { BySize } from '../core/size-classes.js'
 import type { GraphKernelName } from '../core/generated.js'
-import type { GpuDeviceInfo, GpuTiming, PatternName } from '../core/workload.js'
+import type { GpuDeviceInfo, GpuTiming, GraphIdBytes, PatternName } from '../core/workload.js'
 import { packageRoot } from '../util/package-root.js'
 
 /** A workload as the addon reads it; absent elementBytes/l1 mean 4 and 'ideal'. */
@@ -35,7 +35,7 @@ export interface NativeGraphWorkload {
   kernel: GraphKernelName
   graph: string
   /** bytes per neighbour id, 4 or 8 (absent: 8) */
-  idBytes?: 4 | 8
+  idBytes?: GraphIdBytes
   /** BFS root (absent: the first vertex of largest degree among the first 1024) */
   source?: number
   l1?: 'ideal' | 'bypass'
@@ -60,9 +60,13 @@ export interface GraphPrediction extends GraphInfo, Prediction {
   usefulBytes: number
 }
 
+/** Where a GPU BFS keeps its edge list (native/cuda/graph_bench.h `GraphMemory`, by name). */
+export const GRAPH_MEMORIES = ['zerocopy', 'uvm', 'uvm-accessed-by', 'device'] as const
+export type GraphMemory = (typeof GRAPH_MEMORIES)[number]
+
 export interface GpuGraphRunRequest extends Omit<NativeGraphWorkload, 'l1'> {
   /** edge-list memory (default zerocopy) */
-  memory?: 'zerocopy' | 'uvm' | 'uvm-accessed-by' | 'device'
+  memory?: GraphMemory
   warmup?: number
   repeats?: number
   device?: number

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod'
 import { SIZE_KEYS } from '../core/size-classes.js'
-import { GRAPH_KERNELS } from '../core/generated.js'
+import { GRAPH_ID_BYTES, GRAPH_KERNELS } from '../core/generated.js'
 import { ELEMENT_BYTES, L1_LOADS, PATTERNS } from '../core/workload.js'
 
 const count = z.number().int().nonnegative()
@@ -101,7 +101,7 @@ export const GraphDoneLineSchema = z.object({
   graph: z.string().min(1),
   vertices: count,
   edges: count,
-  idBytes: z.union([z.literal(4), z.literal(8)]),
+  idBytes: z.union(GRAPH_ID_BYTES.map((b) => z.literal(b))),
   source: count,
   launches: count,
   mrd: z.object({ count, bySize: BySizeSchema, bytes: count }),

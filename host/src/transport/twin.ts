@@ -21,7 +21,7 @@ import { parseTwinLine, type TwinDone, type TwinGraphDone, type TwinTopology } f
 import { Mutex } from '../util/mutex.js'
 import { packageRoot } from '../util/package-root.js'
 import { GRAPH_ID_BYTES_DEFAULT, L1_LOAD_DEFAULT, type GraphKernelName } from '../core/generated.js'
-import { elementBytesOf, l1Of, type ElementBytes, type L1LoadName, type PatternName } from '../core/workload.js'
+import { elementBytesOf, l1Of, type ElementBytes, type GraphIdBytes, type L1LoadName, type PatternName } from '../core/workload.js'
 import type { PcieLinkInfo } from '../core/link.js'
 
 const log = createLogger('ps:transport:twin')
@@ -78,7 +78,7 @@ export interface TwinGraphRunRequest {
   kernel: GraphKernelName
   /** kron:S[:SEED], urand:S[:SEED] or file:PATH (no spaces: it is one stdin word) */
   graph: string
-  idBytes?: 4 | 8
+  idBytes?: GraphIdBytes
   source?: number
   l1?: L1LoadName
 }
