@@ -9,9 +9,9 @@ import type { PcieLinkInfo } from '../host/src/core/link.js'
 import type { HostLinkStats, LatencyHistogram, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
 import type { CounterMeta, RecordingsListing, RunReport, RunStart, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
 import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
-import { COMMANDS } from '../host/src/core/generated.js'
+import { COMMANDS, type HistogramKindKey } from '../host/src/core/generated.js'
 import { counterDeltas } from '../host/src/core/rates.js'
-import { histogramTotal, latencyPercentilesNs, type LatencyPercentilesNs } from '../host/src/core/latency-histogram.js'
+import { histogramTotal, latencyPercentilesNs, noLatencyHistograms, type LatencyPercentilesNs } from '../host/src/core/latency-histogram.js'
 import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS } from './model.js'
 
 const RATE_POINTS = 600
@@ -53,10 +53,14 @@ export interface TestHook {
   lastRun: RunReport | null
   /** every text the run-result box has shown, oldest first */
   runBoxHistory: string[]
-  /** the newest latency histogram: reads in it, and its p50 / p99 in ns (null before one) */
+  /** the newest last-completion latency histogram: reads in it, and its p50 / p99 in ns (null before one) */
   latencyReads: number
   latencyP50Ns: number | null
   latencyP99Ns: number | null
+  /** the same for the newest first-completion histogram */
+  latencyFirstReads: number
+  latencyFirstP50Ns: number | null
+  latencyFirstP99Ns: number | null
 }
 
 export class AppState {
@@ -83,8 +87,8 @@ export class AppState {
   /** every time series above, kept aligned point for point (gaps and resets apply to all) */
   private readonly series = [this.mrdRate, this.payloadRate, this.ceilingRate, this.outstandingAvg, this.latencyMean]
   tagBudget: number | null = null
-  /** the newest HISTOGRAM frame (last-completion latency) */
-  latencyHistogram: LatencyHistogram | null = null
+  /** the newest HISTOGRAM frame of each kind (first- and last-completion latency) */
+  latencyHistograms = noLatencyHistograms<LatencyHistogram>()
   gaps = 0
   aboveCeilingCount = 0
   readonly marks: RunMark[] = []
@@ -122,7 +126,7 @@ export class AppState {
         this.resetSeries()
         // history from before this page: its age is what the server recorded, not now
         for (const s of m.recent) this.ingest(s, Math.min(now, s.receivedAt))
-        this.latencyHistogram = m.latencyHistogram
+        this.latencyHistograms = { ...m.latencyHistograms }
         if (m.lastRun) this.setRun(m.lastRun)
         break
       case 'status': {
@@ -141,7 +145,7 @@ export class AppState {
         this.wsDrops = m.wsDrops
         break
       case 'latency-histogram':
-        this.latencyHistogram = m.histogram
+        this.latencyHistograms[m.histogram.kind] = m.histogram
         break
       case 'run-start': {
         const { type: _type, ...r } = m
@@ -208,9 +212,9 @@ export class AppState {
     return { counts: last ? histogram(last) : zeroHistogram(), bytes: last?.counters.mrdBytes, caption: 'since last clear' }
   }
 
-  /** p50 / p99 of the newest latency histogram (core/latency-histogram.ts's rule), null without one */
-  latencyPercentiles(): LatencyPercentilesNs | null {
-    const h = this.latencyHistogram
+  /** p50 / p99 of the newest latency histogram of a kind (core/latency-histogram.ts's rule), null without one */
+  latencyPercentiles(kind: HistogramKindKey = 'last'): LatencyPercentilesNs | null {
+    const h = this.latencyHistograms[kind]
     return h && this.info ? latencyPercentilesNs(h.bins, h.binClocks, this.info.clockHz) : null
   }
 
@@ -236,9 +240,12 @@ export class AppState {
       connected: this.feed === 'open' && (this.status?.connected ?? false),
       lastRun: this.lastRun,
       runBoxHistory: [...this.runBoxHistory],
-      latencyReads: this.latencyHistogram ? histogramTotal(this.latencyHistogram.bins) : 0,
-      latencyP50Ns: this.latencyPercentiles()?.p50 ?? null,
-      latencyP99Ns: this.latencyPercentiles()?.p99 ?? null,
+      latencyReads: histogramTotal(this.latencyHistograms.last?.bins ?? []),
+      latencyP50Ns: this.latencyPercentiles('last')?.p50 ?? null,
+      latencyP99Ns: this.latencyPercentiles('last')?.p99 ?? null,
+      latencyFirstReads: histogramTotal(this.latencyHistograms.first?.bins ?? []),
+      latencyFirstP50Ns: this.latencyPercentiles('first')?.p50 ?? null,
+      latencyFirstP99Ns: this.latencyPercentiles('first')?.p99 ?? null,
     }
   }
 

@@ -97,14 +97,17 @@ describe('web UI in Chromium', () => {
         await expect
           .poll(() => page.getByTestId('inflight-limit').getAttribute('data-limit'), { timeout: 30_000 })
           .toMatch(/^(tags|wire|latency)$/)
-        // the probe's latency histogram arrives once a second while streaming, p50 and p99 marked
+        // the probe's latency histograms (first and last completion) arrive once a second while
+        // streaming, p50 and p99 marked for each; no read completes before its first completion
+        await expect.poll(async () => (await hook(page)).latencyFirstReads, { timeout: 30_000 }).toBeGreaterThan(0)
         await expect.poll(async () => (await hook(page)).latencyReads, { timeout: 30_000 }).toBeGreaterThan(0)
         const lat = await hook(page)
         expect(lat.latencyP50Ns).toBeGreaterThan(0)
         expect(lat.latencyP99Ns!).toBeGreaterThanOrEqual(lat.latencyP50Ns!)
-        await expect
-          .poll(async () => (await page.getByTestId('latency-p50').textContent()) ?? '', { timeout: 5_000 })
-          .toMatch(/^[\d.]+ µs$/)
+        expect(lat.latencyFirstP50Ns).toBeGreaterThan(0)
+        expect(lat.latencyFirstP50Ns!).toBeLessThanOrEqual(lat.latencyP50Ns!)
+        for (const id of ['latency-p50', 'latency-first-p50'])
+          await expect.poll(async () => (await page.getByTestId(id).textContent()) ?? '', { timeout: 5_000 }).toMatch(/^[\d.]+ µs$/)
         expect((await page.getByTestId('latency-caption').textContent()) ?? '').toMatch(/reads completed since the clear/)
       }
 

@@ -21,7 +21,7 @@ function started() {
     tagBudget: 256,
     counters: [],
     recent: [],
-    latencyHistogram: null,
+    latencyHistograms: { last: null, first: null },
     lastRun: null,
   }
   state.apply(hello, 0)
@@ -188,19 +188,38 @@ describe('AppState runs', () => {
 })
 
 describe('AppState latency histogram', () => {
-  it('keeps the newest HISTOGRAM frame and derives p50 / p99 with the host’s rule', () => {
+  it('keeps the newest HISTOGRAM frame of each kind and derives p50 / p99 with the host’s rule', () => {
     const { state, now } = started()
     expect(state.latencyPercentiles()).toBeNull()
     expect(state.hook(now()).latencyP50Ns).toBeNull()
     const bins = Array<number>(HISTOGRAM_WORDS).fill(0)
     bins[3] = 100 // [192, 256) clocks = [768, 1024) ns at 250 MHz
     state.apply(
-      { type: 'latency-histogram', histogram: { seq: 1, reason: 'periodic', snapshotIndex: 4, binClocks: 64, bins, receivedAt: 0 } },
+      {
+        type: 'latency-histogram',
+        histogram: { seq: 1, reason: 'periodic', kind: 'last', snapshotIndex: 4, binClocks: 64, bins, receivedAt: 0 },
+      },
       now(),
     )
-    const hook = state.hook(now())
+    let hook = state.hook(now())
     expect(hook.latencyReads).toBe(100)
     expect(hook.latencyP50Ns).toBeCloseTo(((192 + 32) * 1e9) / CLOCK_HZ)
     expect(hook.latencyP99Ns).toBeCloseTo(((192 + 64 * 0.99) * 1e9) / CLOCK_HZ)
+    expect(hook.latencyFirstReads).toBe(0)
+    expect(hook.latencyFirstP50Ns).toBeNull()
+    // the first-completion frame of the same snapshot fills its own slot, the last's stays
+    const first = Array<number>(HISTOGRAM_WORDS).fill(0)
+    first[1] = 100 // [64, 128) clocks
+    state.apply(
+      {
+        type: 'latency-histogram',
+        histogram: { seq: 2, reason: 'periodic', kind: 'first', snapshotIndex: 4, binClocks: 64, bins: first, receivedAt: 0 },
+      },
+      now(),
+    )
+    hook = state.hook(now())
+    expect(hook.latencyFirstReads).toBe(100)
+    expect(hook.latencyFirstP50Ns).toBeCloseTo(((64 + 32) * 1e9) / CLOCK_HZ)
+    expect(hook.latencyP50Ns).toBeCloseTo(((192 + 32) * 1e9) / CLOCK_HZ)
   })
 })

@@ -5,7 +5,16 @@
  * output is typed as these types where it is used, so the two cannot drift apart).
  */
 import { z } from 'zod'
-import { COUNTERS, ELEMENT_BYTES, HISTOGRAM_WORDS, L1_LOADS, PATTERNS, type CounterKey } from '../core/generated.js'
+import {
+  COUNTERS,
+  ELEMENT_BYTES,
+  HISTOGRAM_KINDS,
+  HISTOGRAM_WORDS,
+  L1_LOADS,
+  PATTERNS,
+  type CounterKey,
+  type HistogramKindKey,
+} from '../core/generated.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import { HISTOGRAM_REASONS, type IntervalBatch, type LatencyHistogram, type ProbeInfo, type Snapshot } from '../core/probe.js'
 import type { Workload } from '../core/workload.js'
@@ -206,6 +215,8 @@ const SnapshotSchema = z.object({
 const HistogramSchema = z.object({
   seq: count,
   reason: z.enum(HISTOGRAM_REASONS),
+  // recordings made before the first-completion histogram hold the last-completion one only
+  kind: z.enum(HISTOGRAM_KINDS.map((k) => k.key) as [HistogramKindKey, ...HistogramKindKey[]]).default('last'),
   snapshotIndex: count,
   binClocks: z.number().int().positive(),
   bins: z.array(count).length(HISTOGRAM_WORDS),

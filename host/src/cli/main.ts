@@ -165,15 +165,18 @@ const formatCapture = (r: CaptureResult, path: string): string => {
           ? ` of ${r.outstanding.tagBudget} tags (${fmt((100 * r.outstanding.avg) / r.outstanding.tagBudget)} %)`
           : ''),
     ],
-    [
-      'latency',
-      r.latencyNs.last.count > 0
-        ? `last completion ${fmt(r.latencyNs.last.min ?? 0)} / ${fmt(r.latencyNs.last.mean ?? 0)} / ${fmt(r.latencyNs.last.max ?? 0)} ns (min / mean / max)` +
-          (r.latencyNs.last.p50 !== null && r.latencyNs.last.p99 !== null
-            ? `, p50 ${fmt(r.latencyNs.last.p50)} / p99 ${r.latencyHistogram?.overflow ? '≥ ' : ''}${fmt(r.latencyNs.last.p99)} ns`
-            : '')
-        : 'no read completed',
-    ],
+    ...(['first', 'last'] as const).map((kind): [string, string] => {
+      const l = r.latencyNs[kind]
+      return [
+        `latency, ${kind} completion`,
+        l.count > 0
+          ? `${fmt(l.min ?? 0)} / ${fmt(l.mean ?? 0)} / ${fmt(l.max ?? 0)} ns (min / mean / max)` +
+            (l.p50 !== null && l.p99 !== null
+              ? `, p50 ${fmt(l.p50)} / p99 ${r.latencyHistograms[kind]?.overflow ? '≥ ' : ''}${fmt(l.p99)} ns`
+              : '')
+          : 'no read completed',
+      ]
+    }),
     [
       "Little's law",
       r.littlesLaw

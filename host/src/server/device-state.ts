@@ -8,7 +8,8 @@
  * then fail fast with the disconnect's code.
  */
 import { isPsError, PsError, type PsErrorCode } from '../core/errors.js'
-import { COMMANDS, COUNTERS } from '../core/generated.js'
+import { COMMANDS, COUNTERS, type HistogramKindKey } from '../core/generated.js'
+import { noLatencyHistograms } from '../core/latency-histogram.js'
 import type { HostLinkStats, LatencyHistogram, Snapshot } from '../core/probe.js'
 import type { CounterMeta, DeviceError, RunReport, ServerMessage, ServerStatus } from '../core/wire.js'
 import type { ServerSession } from './session.js'
@@ -42,7 +43,7 @@ export class DeviceState {
   /** the START a reconnect re-issued failed: nothing streams although the user asked for it */
   private restoreFailed = false
   private readonly recent: Snapshot[] = []
-  private lastHistogram: LatencyHistogram | null = null
+  private readonly lastHistograms: Record<HistogramKindKey, LatencyHistogram | null> = noLatencyHistograms<LatencyHistogram>()
   private readonly linkErrors: Record<string, number> = {}
   private readonly listeners: {
     snapshot: (s: Snapshot) => void
@@ -59,7 +60,7 @@ export class DeviceState {
     this.listeners = {
       snapshot: (s) => this.onSnapshot(s),
       histogram: (h) => {
-        this.lastHistogram = h
+        this.lastHistograms[h.kind] = h
         this.on.histogram?.(h)
       },
       disconnect: (e) => this.onDisconnect(e),
@@ -161,7 +162,7 @@ export class DeviceState {
       tagBudget: session.tagBudget ?? null,
       counters: COUNTER_META,
       recent: this.recent.slice(-RECENT_SNAPSHOTS),
-      latencyHistogram: this.lastHistogram,
+      latencyHistograms: { ...this.lastHistograms },
       lastRun,
     }
   }
