@@ -6,15 +6,18 @@
  * where the counters were cleared or stopped, or the stream went quiet, a NaN point breaks it.
  */
 import type { PcieLinkInfo } from '../host/src/core/link.js'
-import type { HostLinkStats, LatencyHistogram, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
+import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
 import type { CounterMeta, RecordingsListing, RunReport, RunStart, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
 import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
 import { COMMANDS, type HistogramKindKey } from '../host/src/core/generated.js'
 import { counterDeltas } from '../host/src/core/rates.js'
 import { histogramTotal, latencyPercentilesNs, noLatencyHistograms, type LatencyPercentilesNs } from '../host/src/core/latency-histogram.js'
-import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS } from './model.js'
+import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS, type Limit } from './model.js'
+import { intervalBatchPoints, intervalLimit, type IntervalPoint } from './intervals.js'
 
 const RATE_POINTS = 600
+/** interval records kept for the in-flight chart (a few seconds at a 10-µs period, more at longer ones) */
+const INTERVAL_POINTS = 2000
 /** run bands kept on the rate chart */
 const MAX_MARKS = 40
 
@@ -61,6 +64,10 @@ export interface TestHook {
   latencyFirstReads: number
   latencyFirstP50Ns: number | null
   latencyFirstP99Ns: number | null
+  /** interval records drawn (INTERVAL frames through the server), the newest one's limit, and NaN breaks */
+  intervalPoints: number
+  intervalLimit: Limit | null
+  intervalGaps: number
 }
 
 export class AppState {
@@ -86,6 +93,20 @@ export class AppState {
   readonly latencyMean = new RingSeries(RATE_POINTS)
   /** every time series above, kept aligned point for point (gaps and resets apply to all) */
   private readonly series = [this.mrdRate, this.payloadRate, this.ceilingRate, this.outstandingAvg, this.latencyMean]
+  /**
+   * the sampler's interval records (INTERVAL frames via the server): outstanding average and peak
+   * per interval, Little's law's prediction for it, at the sampler's period
+   */
+  readonly intervalAvg = new RingSeries(INTERVAL_POINTS)
+  readonly intervalPeak = new RingSeries(INTERVAL_POINTS)
+  readonly intervalLittle = new RingSeries(INTERVAL_POINTS)
+  private readonly intervalSeries = [this.intervalAvg, this.intervalPeak, this.intervalLittle]
+  /** the newest interval and its limit; the smallest interval latency seen (the bare round trip) */
+  lastInterval: IntervalPoint | undefined
+  intervalLimitNow: Limit | undefined
+  private intervalMinLatency: number | undefined
+  private intervalNextIndex: number | undefined
+  intervalGaps = 0
   tagBudget: number | null = null
   /** the newest HISTOGRAM frame of each kind (first- and last-completion latency) */
   latencyHistograms = noLatencyHistograms<LatencyHistogram>()
@@ -143,6 +164,9 @@ export class AppState {
         for (const s of m.snapshots) this.ingest(s, now)
         this.hostStats = m.hostStats
         this.wsDrops = m.wsDrops
+        break
+      case 'intervals':
+        this.ingestIntervals(m.batch)
         break
       case 'latency-histogram':
         this.latencyHistograms[m.histogram.kind] = m.histogram
@@ -246,6 +270,9 @@ export class AppState {
       latencyFirstReads: histogramTotal(this.latencyHistograms.first?.bins ?? []),
       latencyFirstP50Ns: this.latencyPercentiles('first')?.p50 ?? null,
       latencyFirstP99Ns: this.latencyPercentiles('first')?.p99 ?? null,
+      intervalPoints: this.intervalAvg.view().filter((p) => Number.isFinite(p.y)).length,
+      intervalLimit: this.intervalLimitNow ?? null,
+      intervalGaps: this.intervalGaps,
     }
   }
 
@@ -286,8 +313,39 @@ export class AppState {
     this.prevForRate = undefined
     this.lastX = undefined
     for (const line of this.series) line.clear()
+    for (const line of this.intervalSeries) line.clear()
+    this.lastInterval = undefined
+    this.intervalLimitNow = undefined
+    this.intervalMinLatency = undefined
+    this.intervalNextIndex = undefined
     this.marks.length = 0
     this.gapPending = false
+  }
+
+  /** One INTERVAL batch: a break in the lines where records are missing, then a point per record. */
+  private ingestIntervals(batch: IntervalBatch): void {
+    const clockHz = this.info?.clockHz ?? 0
+    const { points, gapBefore, nextIndex } = intervalBatchPoints(batch, clockHz, this.pcieLink, this.intervalNextIndex)
+    this.intervalNextIndex = nextIndex
+    const prev = this.intervalAvg.last()
+    const first = points[0]
+    if (first && prev && first.t <= prev.x) {
+      // time went back: the firmware restarted (TIMESTAMP is never cleared), a new time axis
+      for (const line of this.intervalSeries) line.clear()
+    } else if (first && prev && gapBefore) {
+      // records were lost on the way: a break, not a line across them
+      for (const line of this.intervalSeries) line.push({ x: (prev.x + first.t) / 2, y: NaN })
+      this.intervalGaps++
+    }
+    for (const p of points) {
+      this.intervalAvg.push({ x: p.t, y: p.avgOutstanding })
+      this.intervalPeak.push({ x: p.t, y: p.peakOutstanding })
+      this.intervalLittle.push({ x: p.t, y: p.littleOutstanding ?? NaN })
+      if (p.meanLatency !== undefined && p.mrdPerSec > 0)
+        this.intervalMinLatency = Math.min(this.intervalMinLatency ?? Infinity, p.meanLatency)
+      this.lastInterval = p
+      this.intervalLimitNow = intervalLimit(p, this.tagBudget, this.intervalMinLatency)
+    }
   }
 
   private ingest(s: Snapshot, now: number): void {

@@ -55,7 +55,11 @@ describe('web UI in Chromium', () => {
     await browser?.close()
   })
 
-  async function watch(server: RunningServer, shot: string, opts: { manualRun: boolean; ceiling?: RegExp; inflight?: boolean }) {
+  async function watch(
+    server: RunningServer,
+    shot: string,
+    opts: { manualRun: boolean; ceiling?: RegExp; inflight?: boolean; intervals?: boolean },
+  ) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
     const problems: string[] = []
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
@@ -111,6 +115,15 @@ describe('web UI in Chromium', () => {
         expect((await page.getByTestId('latency-caption').textContent()) ?? '').toMatch(/reads completed since the clear/)
       }
 
+      if (opts.intervals) {
+        // the sampler's records (serve --sample-us) reach the page: outstanding per interval
+        await expect.poll(async () => (await hook(page)).intervalPoints, { timeout: 30_000 }).toBeGreaterThan(2)
+        await expect
+          .poll(async () => (await page.getByTestId('inflight-interval').textContent()) ?? '', { timeout: 10_000 })
+          .toMatch(/^average [\d.]+, peak \d+ of 256 tags; /)
+        expect((await hook(page)).intervalLimit).toMatch(/^(tags|wire|latency)$/)
+      }
+
       if (opts.manualRun) {
         await page.getByTestId('run-pattern').selectOption('merged-misaligned')
         await page.getByTestId('run-bytes').fill('65536')
@@ -135,9 +148,9 @@ describe('web UI in Chromium', () => {
 
   it('on the twin: the histogram fills and grows while the demo loops', async () => {
     expect(twinAvailable, 'the twin is not built: run `npm run build:twin`').toBe(true)
-    const server = await startServer({ twin: true, demo: true, http: { host: '127.0.0.1', port: 0 } })
+    const server = await startServer({ twin: true, demo: true, sampleUs: 10, http: { host: '127.0.0.1', port: 0 } })
     try {
-      await watch(server, 'ui-twin.png', { manualRun: true, ceiling: /GB\/s on gen3x16$/, inflight: true })
+      await watch(server, 'ui-twin.png', { manualRun: true, ceiling: /GB\/s on gen3x16$/, inflight: true, intervals: true })
     } finally {
       await server.close()
     }

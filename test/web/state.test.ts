@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Snapshot } from '../../host/src/core/probe.js'
+import type { IntervalRecord, Snapshot } from '../../host/src/core/probe.js'
 import type { RunReport, ServerMessage, ServerStatus } from '../../host/src/core/wire.js'
 import { AppState } from '../../web/state.js'
 import { HISTOGRAM_WORDS } from '../../host/src/core/generated.js'
@@ -221,5 +221,41 @@ describe('AppState latency histogram', () => {
     expect(hook.latencyFirstReads).toBe(100)
     expect(hook.latencyFirstP50Ns).toBeCloseTo(((64 + 32) * 1e9) / CLOCK_HZ)
     expect(hook.latencyP50Ns).toBeCloseTo(((192 + 32) * 1e9) / CLOCK_HZ)
+  })
+})
+
+describe('AppState interval records', () => {
+  const rec = (ts: number, avg: number): IntervalRecord => ({
+    ts,
+    cycles: 2500,
+    mrdCount: 100,
+    mrdBytes: 12_800,
+    cpldCount: 100,
+    cpldBytes: 12_800,
+    occSum: avg * 2500,
+    occPeak: avg + 5,
+    latSum: 100 * 250,
+    latCount: 100,
+  })
+  const batch = (firstIndex: number, records: IntervalRecord[], dropped = 0): ServerMessage => ({
+    type: 'intervals',
+    batch: { seq: 0, firstIndex, dropped, overflow: 0, records, receivedAt: 0 },
+  })
+
+  it('draws outstanding average and peak per interval, breaks the lines where records were lost, and names the limit', () => {
+    const { state, now } = started()
+    state.apply(batch(0, [rec(2500, 10), rec(5000, 12)]), now())
+    expect(state.intervalAvg.view().map((p) => p.y)).toEqual([10, 12])
+    expect(state.intervalPeak.view().map((p) => p.y)).toEqual([15, 17])
+    // Little's law per interval: 100 reads in 10 µs at 1 µs each = 10 in flight
+    expect(state.intervalLittle.view()[0]!.y).toBeCloseTo(10)
+    expect(state.hook(now())).toMatchObject({ intervalPoints: 2, intervalGaps: 0, intervalLimit: 'latency' })
+    // the firmware dropped 3 records: a NaN break, then the new points
+    state.apply(batch(5, [rec(15_000, 11)], 3), now())
+    expect(state.intervalAvg.view().map((p) => p.y)).toEqual([10, 12, NaN, 11])
+    expect(state.hook(now())).toMatchObject({ intervalPoints: 3, intervalGaps: 1 })
+    // a twin that restarted: time goes back, a new axis
+    state.apply(batch(0, [rec(2500, 4)]), now())
+    expect(state.intervalAvg.view().map((p) => p.y)).toEqual([4])
   })
 })

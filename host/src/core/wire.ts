@@ -2,7 +2,7 @@
  * Shapes that cross the server ↔ browser boundary (REST bodies and WebSocket messages).
  * Types only: the web UI imports this file too, so it must not pull in Node modules.
  */
-import type { HostLinkStats, LatencyHistogram, ProbeInfo, Snapshot } from './probe.js'
+import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from './probe.js'
 import type { PatternName, Workload, WorkloadResult } from './workload.js'
 import type { PcieLinkInfo } from './link.js'
 import type { CounterKey, HistogramKindKey } from './generated.js'
@@ -150,6 +150,8 @@ export type ServerMessage =
     }
   | ({ type: 'status' } & ServerStatus)
   | { type: 'snapshot'; snapshots: Snapshot[]; hostStats: HostLinkStats | null; wsDrops: number }
+  /** an INTERVAL frame: the sampler's records, as the firmware drained them (only while the server set a sample period) */
+  | { type: 'intervals'; batch: IntervalBatch }
   /** a HISTOGRAM frame (one kind; every kind in turn): once a second while streaming, at STOP, on demand; after the snapshot it names */
   | { type: 'latency-histogram'; histogram: LatencyHistogram }
   | ({ type: 'run-start' } & RunStart)
