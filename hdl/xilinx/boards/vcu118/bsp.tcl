@@ -1,5 +1,5 @@
 # bsp.tcl - the standalone BSP of cpu_bd's MicroBlaze from the exported hardware:
-#   xsct hdl/xilinx/boards/vcu118/bsp.tcl <vcu118.xsa> <bsp dir>   (firmware.mk runs it)
+#   xsct hdl/xilinx/boards/vcu118/bsp.tcl <top.xsa> <bsp dir>   (firmware.mk runs it)
 # Gives <bsp dir>/microblaze_0/include (xparameters.h, xil_io.h, the low-level UART Lite and
 # timer drivers) and <bsp dir>/microblaze_0/lib/libxil.a.
 set xsa [lindex $argv 0]

@@ -1,17 +1,22 @@
-# build.tcl - the VCU118 bitstream of vcu118_top, from the repository root:
+# build.tcl - a VCU118 bitstream, from the repository root:
 #
 #   npm run gen                       (hdl/rtl/generated/pcie_scope_regs.vh)
-#   vivado -mode batch -source hdl/xilinx/boards/vcu118/build.tcl
-#   make -f hdl/xilinx/boards/vcu118/firmware.mk     (BSP, firmware ELF, bitstream with the ELF)
+#   vivado -mode batch -source hdl/xilinx/boards/vcu118/build.tcl -tclargs switch|bar
+#   make -f hdl/xilinx/boards/vcu118/firmware.mk DESIGN=switch|bar   (BSP, ELF, bitstream with it)
 #
-# Writes build/vivado/vcu118/: the project, vcu118_top.bit (BRAM without firmware),
-# vcu118_top.mmi (where the MicroBlaze's BRAM lies, for updatemem) and vcu118.xsa (the
-# hardware for the BSP). Written for Vivado 2022.2 (the classic standalone BSP flow of xsct);
+# switch: vcu118_switch_top, both integrated blocks (host on the edge connector, GPU on the
+# FMC+ through the OP103); bar: vcu118_bar_top, the edge connector's block only (the GPU reads
+# the FPGA's BAR from another slot of the host). Writes build/vivado/vcu118-<design>/: the
+# project, top.bit (BRAM without firmware), top.mmi (where the MicroBlaze's BRAM lies, for
+# updatemem) and top.xsa (the hardware for the BSP). Written for Vivado 2022.2 (the classic standalone BSP flow of xsct);
 # never run in this repository, which has no Vivado (hdl/xilinx/README.md).
 
 set here [file dirname [file normalize [info script]]]
 set root [file normalize $here/../../../..]
-set out $root/build/vivado/vcu118
+set design [expr {$argc > 0 ? [lindex $argv 0] : "switch"}]
+if {$design ni {switch bar}} { error "design must be switch or bar, not $design" }
+set top vcu118_${design}_top
+set out $root/build/vivado/vcu118-$design
 set part xcvu9p-flga2104-2L-e
 
 # board.mk: a make variable of the form NAME := VALUE
@@ -39,10 +44,12 @@ proc switch_id {key} {
 }
 
 # the downstream facts a lab confirms first (op103_pins.tcl says from where)
-source $here/op103_pins.tcl
-foreach fact {OP103_PERST_N_PIN OP103_HOST_MODE_N_PIN OP103_PCIE_BLOCK OP103_GT_QUAD} {
-    if {[set $fact] eq ""} {
-        error "$fact is empty: fill it in hdl/xilinx/boards/vcu118/op103_pins.tcl from the source named there"
+if {$design eq "switch"} {
+    source $here/op103_pins.tcl
+    foreach fact {OP103_PERST_N_PIN OP103_HOST_MODE_N_PIN OP103_PCIE_BLOCK OP103_GT_QUAD} {
+        if {[set $fact] eq ""} {
+            error "$fact is empty: fill it in hdl/xilinx/boards/vcu118/op103_pins.tcl from the source named there"
+        }
     }
 }
 
@@ -54,17 +61,20 @@ set_property target_language Verilog [current_project]
 add_files [concat [glob $root/hdl/rtl/*.v] [glob $root/hdl/rtl/switch/*.v] [glob $root/hdl/xilinx/rtl/*.v] \
     [glob $here/rtl/*.v]]
 add_files $root/hdl/rtl/generated/pcie_scope_regs.vh
-set_property include_dirs [list $root/hdl/rtl/generated] [current_fileset]
-set_property top vcu118_top [current_fileset]
+set_property include_dirs [list $root/hdl/rtl/generated $here/rtl] [current_fileset]
+set_property top $top [current_fileset]
 add_files -fileset constrs_1 $here/vcu118.xdc
 
-# the OP103's sideband pins, as a constraints file of their own
-set fh [open $out/op103_pins.xdc w]
-puts $fh "set_property -dict {PACKAGE_PIN $OP103_PERST_N_PIN IOSTANDARD LVCMOS18} \[get_ports pcie_dn_perst_n\]"
-puts $fh "set_property -dict {PACKAGE_PIN $OP103_HOST_MODE_N_PIN IOSTANDARD LVCMOS18} \[get_ports op103_host_mode_n\]"
-puts $fh "set_false_path -to \[get_ports op103_host_mode_n\]"
-close $fh
-add_files -fileset constrs_1 $out/op103_pins.xdc
+if {$design eq "switch"} {
+    add_files -fileset constrs_1 $here/vcu118_dn.xdc
+    # the OP103's sideband pins, as a constraints file of their own
+    set fh [open $out/op103_pins.xdc w]
+    puts $fh "set_property -dict {PACKAGE_PIN $OP103_PERST_N_PIN IOSTANDARD LVCMOS18} \[get_ports pcie_dn_perst_n\]"
+    puts $fh "set_property -dict {PACKAGE_PIN $OP103_HOST_MODE_N_PIN IOSTANDARD LVCMOS18} \[get_ports op103_host_mode_n\]"
+    puts $fh "set_false_path -to \[get_ports op103_host_mode_n\]"
+    close $fh
+    add_files -fileset constrs_1 $out/op103_pins.xdc
+}
 
 # one integrated block: Gen3 x8, 256-bit AXI-Stream at 250 MHz (what the adapters take at 256
 # bits: RC straddled, CQ not), client tags (the switch forwards the GPU's tags unchanged),
@@ -98,8 +108,10 @@ pcie_ip pcie_up {PCI_Express_Endpoint_device} {X1Y2} {GTY_Quad_227} [switch_id u
 set_property -dict [list CONFIG.pf0_bar0_64bit {true} CONFIG.pf0_bar0_prefetchable {true} \
     CONFIG.pf0_bar0_scale {Megabytes} CONFIG.pf0_bar0_size {16}] [get_ips pcie_up]
 # downstream: the FMC+ block as the GPU's Root Port
-pcie_ip pcie_dn {Root_Port_of_PCI_Express_Root_Complex} $OP103_PCIE_BLOCK $OP103_GT_QUAD \
-    [switch_id downstreamDeviceId] {060400}
+if {$design eq "switch"} {
+    pcie_ip pcie_dn {Root_Port_of_PCI_Express_Root_Complex} $OP103_PCIE_BLOCK $OP103_GT_QUAD \
+        [switch_id downstreamDeviceId] {060400}
+}
 generate_target all [get_ips]
 
 # the soft CPU
@@ -120,6 +132,6 @@ report_timing_summary -file $out/timing_summary.rpt
 if {[get_property SLACK [get_timing_paths -max_paths 1 -nworst 1 -setup]] < 0} {
     puts "WARNING: setup timing not met, see $out/timing_summary.rpt"
 }
-file copy -force [get_property DIRECTORY [get_runs impl_1]]/vcu118_top.bit $out/vcu118_top.bit
-write_mem_info -force $out/vcu118_top.mmi
-write_hw_platform -fixed -force -file $out/vcu118.xsa
+file copy -force [get_property DIRECTORY [get_runs impl_1]]/$top.bit $out/top.bit
+write_mem_info -force $out/top.mmi
+write_hw_platform -fixed -force -file $out/top.xsa

@@ -8,7 +8,7 @@
 proc ps_cpu_bd {csr_base lmb_bytes} {
     create_bd_design cpu_bd
 
-    # external ports (vcu118_top connects cpu_bd_wrapper's)
+    # external ports (the VCU118 tops connect cpu_bd_wrapper's)
     set clk_in [create_bd_intf_port -mode Slave -vlnv xilinx.com:interface:diff_clock_rtl:1.0 clk_125mhz]
     set_property CONFIG.FREQ_HZ 125000000 $clk_in
     create_bd_port -dir I -type rst reset

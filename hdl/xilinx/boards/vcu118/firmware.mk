@@ -3,7 +3,8 @@
 # with that ELF in the MicroBlaze's BRAM. Run after build.tcl, with Vitis 2022.2 on the PATH
 # (xsct, mb-gcc, updatemem):
 #
-#   make -f hdl/xilinx/boards/vcu118/firmware.mk          -> build/vivado/vcu118/vcu118_fw.bit
+#   make -f hdl/xilinx/boards/vcu118/firmware.mk DESIGN=switch|bar
+#                                     -> build/vivado/vcu118-<design>/top_fw.bit
 #
 # No Xilinx toolchain here: test/hdl/xilinx/boards/vcu118/board.test.ts checks this file's
 # commands with make -n; `make -C firmware xilinx-check` compiles the same C against shims.
@@ -13,7 +14,8 @@ ROOT  := $(abspath $(BOARD)/../../../..)
 include $(BOARD)/board.mk
 
 FW    := $(ROOT)/firmware
-OUT   ?= $(ROOT)/build/vivado/vcu118
+DESIGN ?= switch
+OUT   ?= $(ROOT)/build/vivado/vcu118-$(DESIGN)
 BSP   := $(OUT)/bsp/microblaze_0
 OBJ   := $(OUT)/fw
 ELF   := $(OUT)/pcie_scope_fw.elf
@@ -36,12 +38,12 @@ LDFLAGS := $(CPU) -Wl,--gc-sections -Wl,-defsym,_STACK_SIZE=$(PS_STACK_BYTES) -W
 OBJS := $(patsubst $(FW)/%.c,$(OBJ)/%.o,$(SRC))
 
 .PHONY: all elf bsp
-all: $(OUT)/vcu118_fw.bit
+all: $(OUT)/top_fw.bit
 elf: $(ELF)
 bsp: $(BSP)/lib/libxil.a
 
-$(BSP)/lib/libxil.a: $(OUT)/vcu118.xsa $(BOARD)/bsp.tcl
-	$(XSCT) $(BOARD)/bsp.tcl $(OUT)/vcu118.xsa $(OUT)/bsp
+$(BSP)/lib/libxil.a: $(OUT)/top.xsa $(BOARD)/bsp.tcl
+	$(XSCT) $(BOARD)/bsp.tcl $(OUT)/top.xsa $(OUT)/bsp
 
 $(OBJ)/%.o: $(FW)/%.c $(BSP)/lib/libxil.a
 	@mkdir -p $(@D)
@@ -53,6 +55,6 @@ $(ELF): $(OBJS)
 	@size=$$($(MB_SIZE) -B $@ | awk 'NR == 2 { print $$4 }'); \
 	 test $$size -le $(PS_LMB_BYTES) || { echo "$@: $$size bytes, local memory $(PS_LMB_BYTES)"; exit 1; }
 
-$(OUT)/vcu118_fw.bit: $(ELF) $(OUT)/vcu118_top.bit $(OUT)/vcu118_top.mmi
-	$(UPDATEMEM) -force -meminfo $(OUT)/vcu118_top.mmi -data $(ELF) -bit $(OUT)/vcu118_top.bit \
+$(OUT)/top_fw.bit: $(ELF) $(OUT)/top.bit $(OUT)/top.mmi
+	$(UPDATEMEM) -force -meminfo $(OUT)/top.mmi -data $(ELF) -bit $(OUT)/top.bit \
 	  -proc cpu_bd_inst/cpu_bd_i/microblaze_0 -out $@

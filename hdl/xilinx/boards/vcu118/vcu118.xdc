@@ -1,4 +1,5 @@
-# vcu118.xdc - pins of vcu118_top on the AMD VCU118 (XCVU9P-L2FLGA2104E).
+# vcu118.xdc - pins of the VCU118 tops (vcu118_bar_top, and vcu118_switch_top with
+# vcu118_dn.xdc) on the AMD VCU118 (XCVU9P-L2FLGA2104E).
 #
 # Each pin names the board net it lands on and where the fact was read:
 #   [V] alexforencich/verilog-pcie, example/VCU118/fpga/fpga.xdc (a public VCU118 design whose
@@ -6,8 +7,6 @@
 #   [H] AMD's VCU118 HDMI 2.0 FMC example constraints (FMC+ HSPC nets, bank numbers)
 # The board user guide (UG1224) itself was not available here: the lab checks every line
 # against UG1224's pin tables before the first bitstream (hdl/xilinx/README.md).
-# The OP103's sideband pins (downstream PERST#, HOST_MODE_N) are set by build.tcl from
-# op103_pins.tcl, which must be filled from Opsero's pinout first.
 
 set_property CFGBVS GND [current_design]
 set_property CONFIG_VOLTAGE 1.8 [current_design]
@@ -49,14 +48,6 @@ set_property PACKAGE_PIN AL9 [get_ports pcie_up_refclk_p]
 set_property PACKAGE_PIN AL8 [get_ports pcie_up_refclk_n]
 create_clock -period 10.000 -name pcie_up_refclk [get_ports pcie_up_refclk_p]
 
-# Downstream port, FMC+ HSPC through the OP103. Reference clock: FMCP_HSPC_GBTCLK0_M2C, bank 121
-# [H]; on the OP103 it comes from one of its two 100 MHz oscillators (Opsero OP103 datasheet).
-# Only the P pin is placed: the N pin of a GT reference clock pair follows.
-set_property PACKAGE_PIN AK38 [get_ports pcie_dn_refclk_p]
-create_clock -period 10.000 -name pcie_dn_refclk [get_ports pcie_dn_refclk_p]
-
-# GT lanes (pcie_up_*x_*, pcie_dn_*x_*) are not placed here: the integrated block's IP places
+# GT lanes (pcie_up_rx_*, pcie_up_tx_*) are not placed here: the integrated block's IP places
 # its GT channels from the quad chosen in build.tcl (select_quad), and the pins follow the
-# channels. Clock-domain crossings (two user clocks, the CPU clock) are the XPM macros' and
-# the SmartConnect's own constraints; the downstream PERST# is an asynchronous reset.
-set_false_path -to [get_ports pcie_dn_perst_n]
+# channels. The CPU clock's crossing to the CSR is the SmartConnect's own constraint.

@@ -8,12 +8,12 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { root } from '../../../tools.js'
-import { BOARD, TOP, constrainedPorts, modulePorts, placedPorts, read } from './board.js'
+import { BOARD, DESIGNS, constrainedPorts, modulePorts, placedPorts, read, topFile, type Design } from './board.js'
 import { VENDOR } from './vendor-ports.js'
 
-const top = read(TOP)
-const ports = modulePorts(top)
-const xdc = read(`${BOARD}/vcu118.xdc`)
+const top = read(topFile('switch'))
+const bar = read(topFile('bar'))
+const xdcOf = (d: Design) => DESIGNS[d].xdc.map(read).join('\n')
 const build = read(`${BOARD}/build.tcl`)
 const bd = read(`${BOARD}/cpu_bd.tcl`)
 // transceiver lanes: placed by the IP's quad selection, not by pin
@@ -21,11 +21,14 @@ const GT = /^pcie_(up|dn)_(rx|tx)_[pn]$/
 // placed by the constraints build.tcl writes from op103_pins.tcl
 const OP103 = ['pcie_dn_perst_n', 'op103_host_mode_n']
 
-describe('vcu118 constraints', () => {
+describe.each(['switch', 'bar'] as const)('vcu118 %s constraints', (design) => {
+  const ports = modulePorts(read(topFile(design)))
+  const xdc = xdcOf(design)
+
   it('reads the ports of the top', () => {
     expect(ports).toContain('clk_125mhz_p')
-    expect(ports).toContain('pcie_dn_tx_n')
-    expect(ports.length).toBe(21)
+    expect(ports).toContain('pcie_up_tx_n')
+    expect(ports.length).toBe(design === 'switch' ? 21 : 13)
   })
 
   it('names only ports the top has', () => {
@@ -38,7 +41,7 @@ describe('vcu118 constraints', () => {
     const placed = new Set(placedPorts(xdc))
     const unplaced = ports.filter((p) => !GT.test(p) && !OP103.includes(p) && !placed.has(p))
     // a GT reference clock's N pin follows its P pin
-    expect(unplaced).toEqual(['pcie_dn_refclk_n'])
+    expect(unplaced).toEqual(design === 'switch' ? ['pcie_dn_refclk_n'] : [])
   })
 
   it('traces every placed pin to a source', () => {
@@ -52,7 +55,9 @@ describe('vcu118 constraints', () => {
       expect(paragraph.join('\n'), l).toMatch(/\[(V|H)\]/)
     })
   })
+})
 
+describe('vcu118 OP103 facts', () => {
   it('build.tcl places the OP103 sideband ports, and stops while op103_pins.tcl has an empty fact', () => {
     for (const p of OP103) expect(build).toContain(`get_ports ${p}`)
     expect(build).toMatch(/foreach fact \{OP103_PERST_N_PIN OP103_HOST_MODE_N_PIN OP103_PCIE_BLOCK OP103_GT_QUAD\}/)
@@ -66,10 +71,17 @@ describe('vcu118 build script', () => {
       expect(build).toContain(dir === `${BOARD}/rtl` ? '$here/rtl/*.v' : `$root/${dir}/*.v`)
       expect(readdirSync(join(root, dir)).some((f) => f.endsWith('.v'))).toBe(true)
     }
-    for (const f of ['vcu118.xdc', 'op103_pins.tcl', 'cpu_bd.tcl', 'board.mk']) expect(existsSync(join(root, BOARD, f))).toBe(true)
+    for (const f of ['vcu118.xdc', 'vcu118_dn.xdc', 'op103_pins.tcl', 'cpu_bd.tcl', 'board.mk', 'bsp.tcl']) {
+      expect(existsSync(join(root, BOARD, f))).toBe(true)
+      expect(build.includes(`$here/${f}`) || f === 'board.mk' || f === 'bsp.tcl').toBe(true)
+    }
+    // the top is vcu118_<design>_top, for the two designs there are
+    expect(build).toMatch(/set top vcu118_\$\{design\}_top/)
+    expect(build).toMatch(/\$design ni \{switch bar\}/)
+    for (const d of Object.keys(DESIGNS)) expect(existsSync(join(root, topFile(d as Design)))).toBe(true)
     expect(build).toContain('$root/hdl/rtl/generated/pcie_scope_regs.vh')
     expect(build).toContain('$root/spec/switch.json')
-    expect(build).toMatch(/set_property top vcu118_top/)
+    expect(build).toMatch(/set_property top \$top/)
   })
 
   it('creates the IP and block design modules the top instantiates as black boxes', () => {
@@ -78,6 +90,9 @@ describe('vcu118 build script', () => {
     expect(build).toMatch(/ps_cpu_bd /)
     expect(bd).toMatch(/create_bd_design cpu_bd/)
     for (const m of ['pcie_up', 'pcie_dn', 'cpu_bd_wrapper']) expect(top).toMatch(new RegExp(`^${m} \\w+_inst`, 'm'))
+    for (const m of ['pcie_up', 'cpu_bd_wrapper']) expect(bar).toMatch(new RegExp(`^${m} \\w+_inst`, 'm'))
+    // the bar design creates no downstream block
+    expect(build).toMatch(/if \{\$design eq "switch"\} \{\n\s+pcie_ip pcie_dn/)
     // the vendor primitives and macros the top uses are in the lint tables
     for (const m of VENDOR) expect(`${top}${read('hdl/xilinx/rtl/xil_tlp_async_fifo.v')}`).toContain(`${m.name} `)
   })
@@ -100,7 +115,7 @@ describe('vcu118 firmware build', () => {
   it('compiles every firmware source, the xilinx port and main.c with the CSR address, then links and embeds', () => {
     const out = join(root, 'build/vivado/vcu118-dry')
     mkdirSync(out, { recursive: true })
-    for (const f of ['vcu118.xsa', 'vcu118_top.bit', 'vcu118_top.mmi']) writeFileSync(join(out, f), '')
+    for (const f of ['top.xsa', 'top.bit', 'top.mmi']) writeFileSync(join(out, f), '')
     const r = spawnSync('make', ['-n', '-f', `${BOARD}/firmware.mk`, `OUT=${out}`], { cwd: root, encoding: 'utf8' })
     expect(r.status, r.stderr).toBe(0)
     const compiles = r.stdout.split('\n').filter((l) => /^mb-gcc .* -c /.test(l))
@@ -117,5 +132,6 @@ describe('vcu118 firmware build', () => {
     expect(r.stdout).toMatch(/^updatemem [^\n]*\\\n\s*-proc cpu_bd_inst\/cpu_bd_i\/microblaze_0 /m)
     // the instance path updatemem uses is the top's
     expect(top).toMatch(/^cpu_bd_wrapper cpu_bd_inst \(/m)
+    expect(bar).toMatch(/^cpu_bd_wrapper cpu_bd_inst \(/m)
   })
 })

@@ -5,7 +5,18 @@ import { join } from 'node:path'
 import { root } from '../../../tools.js'
 
 export const BOARD = 'hdl/xilinx/boards/vcu118'
-export const TOP = `${BOARD}/rtl/vcu118_top.v`
+
+/** build.tcl's two designs: the top, the files that instantiate vendor modules, the constraints. */
+export const DESIGNS = {
+  switch: {
+    top: 'vcu118_switch_top',
+    users: [`${BOARD}/rtl/vcu118_switch_top.v`, 'hdl/xilinx/rtl/xil_tlp_async_fifo.v'],
+    xdc: [`${BOARD}/vcu118.xdc`, `${BOARD}/vcu118_dn.xdc`],
+  },
+  bar: { top: 'vcu118_bar_top', users: [`${BOARD}/rtl/vcu118_bar_top.v`], xdc: [`${BOARD}/vcu118.xdc`] },
+} as const
+export type Design = keyof typeof DESIGNS
+export const topFile = (d: Design) => `${BOARD}/rtl/${DESIGNS[d].top}.v`
 export const read = (rel: string) => readFileSync(join(root, rel), 'utf8')
 
 /** Port names of a Verilog-2005 ANSI module header, bus or not. */
