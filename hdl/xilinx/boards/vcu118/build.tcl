@@ -102,9 +102,11 @@ proc pcie_ip {name port_type block quad device_id class_code} {
 }
 
 # upstream: the edge connector's block (PCIE4 X1Y2, lane 0 in quad 227: hdl/xilinx/README.md),
-# an Endpoint whose own type-0 header the host sees (class 0x068000, other bridge), with one
-# 16 MiB 64-bit prefetchable BAR
-pcie_ip pcie_up {PCI_Express_Endpoint_device} {X1Y2} {GTY_Quad_227} [switch_id upstreamDeviceId] {068000}
+# an Endpoint whose own type-0 header the host sees, with one 16 MiB 64-bit prefetchable BAR:
+# class 0x068000 (other bridge) in front of the switch, 0x058000 (other memory) as the BAR
+# endpoint
+pcie_ip pcie_up {PCI_Express_Endpoint_device} {X1Y2} {GTY_Quad_227} [switch_id upstreamDeviceId] \
+    [expr {$design eq "switch" ? "068000" : "058000"}]
 set_property -dict [list CONFIG.pf0_bar0_64bit {true} CONFIG.pf0_bar0_prefetchable {true} \
     CONFIG.pf0_bar0_scale {Megabytes} CONFIG.pf0_bar0_size {16}] [get_ips pcie_up]
 # downstream: the FMC+ block as the GPU's Root Port

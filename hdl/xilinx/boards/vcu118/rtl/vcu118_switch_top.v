@@ -8,7 +8,7 @@
 /*
  * pcie-scope switch design on an AMD VCU118 (XCVU9P): the host on the x16 edge connector
  * (PCIE4 block pcie_up, Endpoint, used as Gen3 x8), the GPU on the FMC+ connector through an
- * Opsero MCIO PCIe FMC (OP103, host mode) and a C-Payne MCIO-to-PCIe x16 receptacle adapter
+ * Opsero MCIO PCIe FMC (OP103, host mode) and a C-Payne MCIO-to-PCIe receptacle adapter
  * (PCIE4 block pcie_dn, Root Port, Gen3 x8). Between them: each block's four AXI-Stream
  * interfaces as one generic stream (xil_pcie_port), the downstream side moved into the
  * upstream block's clock (xil_tlp_async_fifo), the switch with its probe
