@@ -22,13 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "generated/workloads.h" // kGraphIdBytesDefault (8, as EMOGI)
+#include "generated/workloads.h" // kGraphIdBytesDefault (8, as EMOGI), kGraphScaleMax, kGraphEdgeFactor
 
 namespace ps {
 
-constexpr uint32_t kGraphEdgeFactor = 16;
 constexpr uint64_t kGraphSeedDefault = 1;
-constexpr uint32_t kGraphScaleMax = 30; // 2^30 vertices, 32 Gi tuples: far past any test
 
 // Stable error codes (the runners print them in their {"error":{"code":…}} objects).
 class GraphError : public std::runtime_error {

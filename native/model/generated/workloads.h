@@ -75,6 +75,9 @@ constexpr const char *kGraphKernelNameList = "bfs-naive, bfs-merged, bfs-aligned
 // Vertex id widths: width of a vertex id in the zero-copy edge list (EMOGI used 8 B; 4 B halves the bytes read).
 constexpr uint32_t kGraphIdBytesValues[2] = {4, 8};
 constexpr uint32_t kGraphIdBytesDefault = 8;
+// Scale S of a generated graph (2^S vertices): 1..30.
+constexpr uint32_t kGraphScaleMax = 30;
+constexpr uint32_t kGraphEdgeFactor = 16; // edge tuples per vertex a generator draws
 
 // MRd size classes: exact sizes in class order; class kSizeClassCount - 1 is every other size.
 constexpr int kSizeClassCount = 5;
