@@ -46,6 +46,11 @@ describe('POST /api/run: a graph kernel on the twin', () => {
       expect(res.report.countersEnabled).toBe(true)
       expect(SIZE_CLASSES.reduce((n, c) => n + probe[c.counter], 0)).toBe(res.issued.count)
       expect(probe.mrdBytes).toBe(res.issued.bytes)
+      // a root the graph does not have: the twin refuses it, the client hears why
+      const root = await http(base, 'POST', '/api/run', { token: TOKEN, body: { ...body, sourceVertex: 256 } })
+      expect(root.status).toBe(400)
+      expect(root.json.error).toMatchObject({ code: 'PS_WORKLOAD_INVALID' })
+      expect(root.json.error.message).toMatch(/PS_GRAPH_BAD_SOURCE: source 256 is not a vertex \(the graph has 256\)/)
       // refused before the twin is touched: the scale limit, named
       const big = await http(base, 'POST', '/api/run', { token: TOKEN, body: { ...body, graph: 'kron:30' } })
       expect(big.status).toBe(400)
