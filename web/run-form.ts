@@ -71,22 +71,33 @@ export function runTitle(id: number, origin: string, w: AnyWorkload): string {
   return `#${id} (${origin}) ${w.pattern}, ${int(w.bytes)} B @ +${w.offset}`
 }
 
+/** One line of the result box; `status` colours a check. */
+export interface ResultRow {
+  label: string
+  value: string
+  status?: 'ok' | 'bad'
+}
+
 /** The graph a run traversed and, on a GPU, its BFS time and TEPS; none for a micro pattern. */
-export function graphRows(res: Pick<WorkloadResult, 'graph' | 'gpuGraph'>): [string, string][] {
+export function graphRows(res: Pick<WorkloadResult, 'graph' | 'gpuGraph'>): ResultRow[] {
   const g = res.graph
   if (!g) return []
-  const rows: [string, string][] = [
-    ['graph', `${g.graph}: ${int(g.vertices)} vertices, ${int(g.edges)} directed edges, ${g.idBytes}-B ids`],
-    ['BFS', `from vertex ${g.sourceVertex}, ${g.levels} levels (kernel launches)`],
+  const rows: ResultRow[] = [
+    { label: 'graph', value: `${g.graph}: ${int(g.vertices)} vertices, ${int(g.edges)} directed edges, ${g.idBytes}-B ids` },
+    { label: 'BFS', value: `from vertex ${g.sourceVertex}, ${g.levels} levels (kernel launches)` },
   ]
   const gg = res.gpuGraph
   if (gg)
     rows.push(
-      [
-        'GPU BFS (median)',
-        `${gg.bfs.medianMs.toFixed(3)} ms, ${gg.gteps.toFixed(3)} GTEPS, ${gg.edgeGbps.toFixed(2)} GB/s of edges (${gg.memory})`,
-      ],
-      ['levels vs CPU', gg.levels.ok ? 'ok' : `BAD: ${gg.levels.mismatches} differ`],
+      {
+        label: 'GPU BFS (median)',
+        value: `${gg.bfs.medianMs.toFixed(3)} ms, ${gg.gteps.toFixed(3)} GTEPS, ${gg.edgeGbps.toFixed(2)} GB/s of edges (${gg.memory})`,
+      },
+      {
+        label: 'levels vs CPU',
+        value: gg.levels.ok ? 'ok' : `BAD: ${gg.levels.mismatches} differ`,
+        status: gg.levels.ok ? 'ok' : 'bad',
+      },
     )
   return rows
 }

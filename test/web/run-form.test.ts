@@ -59,8 +59,8 @@ describe('run form (web/run-form.ts)', () => {
     expect(graphRows({})).toEqual([])
     const graph = { graph: 'kron:16', vertices: 65536, edges: 1820242, idBytes: 8 as const, sourceVertex: 168, levels: 5 }
     expect(graphRows({ graph })).toEqual([
-      ['graph', 'kron:16: 65,536 vertices, 1,820,242 directed edges, 8-B ids'],
-      ['BFS', 'from vertex 168, 5 levels (kernel launches)'],
+      { label: 'graph', value: 'kron:16: 65,536 vertices, 1,820,242 directed edges, 8-B ids' },
+      { label: 'BFS', value: 'from vertex 168, 5 levels (kernel launches)' },
     ])
     const gpuGraph = {
       device: {
@@ -84,8 +84,13 @@ describe('run form (web/run-form.ts)', () => {
       levels: { ok: false, mismatches: 2 },
     }
     expect(graphRows({ graph, gpuGraph }).slice(2)).toEqual([
-      ['GPU BFS (median)', '1.500 ms, 1.200 GTEPS, 9.60 GB/s of edges (zerocopy)'],
-      ['levels vs CPU', 'BAD: 2 differ'],
+      { label: 'GPU BFS (median)', value: '1.500 ms, 1.200 GTEPS, 9.60 GB/s of edges (zerocopy)' },
+      { label: 'levels vs CPU', value: 'BAD: 2 differ', status: 'bad' },
     ])
+    expect(graphRows({ graph, gpuGraph: { ...gpuGraph, levels: { ok: true, mismatches: 0 } } }).at(-1)).toEqual({
+      label: 'levels vs CPU',
+      value: 'ok',
+      status: 'ok',
+    })
   })
 })

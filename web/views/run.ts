@@ -129,7 +129,7 @@ function reportTable(r: RunReport, clockHz: number | undefined): HTMLTableElemen
   const t = el('table')
   const add = (k: string, v: string, cls?: string) => t.append(row([el('td', k, 'name'), el('td', v, `num${cls ? ` ${cls}` : ''}`)]))
   add('run', runTitle(r.id, r.origin, w))
-  for (const [k, v] of graphRows(res)) add(k, v, k === 'levels vs CPU' ? (v === 'ok' ? 'ok' : 'bad') : undefined)
+  for (const g of graphRows(res)) add(g.label, g.value, g.status)
   add(
     'MRd issued / seen by probe',
     `${int(res.issued.count)} / ${int(probeSeen)}`,

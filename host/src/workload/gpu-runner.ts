@@ -167,6 +167,7 @@ export class GpuWorkloadRunner implements WorkloadRunner {
       throw gpuError(e)
     })
     if (signal?.aborted) throw cancelledError()
+    // graphMemory is a graph run's option; the rest are gpuRun's
     const { onProgress, graphMemory: _graphOnly, ...runOpts } = this.opts
     const r = await this.settle(this.addon.gpuRun({ ...nw, ...runOpts }, onProgress), signal)
     const ceiling = ceiling128Gbps(this.addon, r.device)
