@@ -84,7 +84,7 @@ export function graphRows(res: Pick<WorkloadResult, 'graph' | 'gpuGraph'>): Resu
   if (!g) return []
   const rows: ResultRow[] = [
     { label: 'graph', value: `${g.graph}: ${int(g.vertices)} vertices, ${int(g.edges)} directed edges, ${g.idBytes}-B ids` },
-    { label: 'BFS', value: `from vertex ${g.sourceVertex}, ${g.levels} levels (kernel launches)` },
+    { label: 'BFS', value: `from vertex ${g.sourceVertex}, ${g.launches} kernel launches (levels)` },
   ]
   const gg = res.gpuGraph
   if (gg)

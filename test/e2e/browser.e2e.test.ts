@@ -391,7 +391,7 @@ describe('web UI in Chromium', () => {
         await page.getByTestId('run-button').click()
         await expect
           .poll(async () => (await page.getByTestId('run-result').textContent()) ?? '', { timeout: 20_000 })
-          .toMatch(/\(manual\) bfs-aligned on urand:10.*urand:10: 1,024 vertices, 1,000 directed edges, 4-B ids.*3 levels/s)
+          .toMatch(/\(manual\) bfs-aligned on urand:10.*urand:10: 1,024 vertices, 1,000 directed edges, 4-B ids.*3 kernel launches/s)
         await page.getByTestId('run-pattern').selectOption('strided')
         expect(await page.getByTestId('run-bytes').isVisible()).toBe(true)
         expect(await page.getByTestId('run-graph-scale').isVisible()).toBe(false)

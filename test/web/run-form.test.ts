@@ -57,10 +57,10 @@ describe('run form (web/run-form.ts)', () => {
 
   it('shows the graph facts, and a GPU BFS with its TEPS and level check', () => {
     expect(graphRows({})).toEqual([])
-    const graph = { graph: 'kron:16', vertices: 65536, edges: 1820242, idBytes: 8 as const, sourceVertex: 168, levels: 5 }
+    const graph = { graph: 'kron:16', vertices: 65536, edges: 1820242, idBytes: 8 as const, sourceVertex: 168, launches: 5 }
     expect(graphRows({ graph })).toEqual([
       { label: 'graph', value: 'kron:16: 65,536 vertices, 1,820,242 directed edges, 8-B ids' },
-      { label: 'BFS', value: 'from vertex 168, 5 levels (kernel launches)' },
+      { label: 'BFS', value: 'from vertex 168, 5 kernel launches (levels)' },
     ])
     const gpuGraph = {
       device: {

@@ -168,7 +168,7 @@ const formatCapture = (r: CaptureResult, path: string): string => {
       ? ([
           [
             'graph',
-            `${g.vertices} vertices, ${g.edges} directed edges, ${g.idBytes}-B ids, BFS from ${g.sourceVertex} in ${g.levels} levels`,
+            `${g.vertices} vertices, ${g.edges} directed edges, ${g.idBytes}-B ids, BFS from ${g.sourceVertex} in ${g.launches} launches (levels)`,
           ],
         ] as [string, string][])
       : []),

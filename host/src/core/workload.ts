@@ -181,8 +181,8 @@ export interface GraphRunFacts {
   idBytes: GraphIdBytes
   /** the BFS root used */
   sourceVertex: number
-  /** kernel launches: one per BFS level, the deepest included */
-  levels: number
+  /** kernel launches: one per BFS level, the deepest included (iterations for an iterative kernel) */
+  launches: number
 }
 
 /** A GPU's BFS: its time, what it read, and its levels checked against the CPU's. */

@@ -143,7 +143,7 @@ export class GpuWorkloadRunner implements WorkloadRunner {
         edges: r.edges,
         idBytes: idBytesOf(w),
         sourceVertex: r.source,
-        levels: r.launches,
+        launches: r.launches,
       },
       gpuGraph: {
         device: { ...r.device },

@@ -28,7 +28,7 @@ const graphFacts = (w: GraphWorkload, d: TwinGraphDone): NonNullable<WorkloadRes
   edges: d.edges,
   idBytes: d.idBytes,
   sourceVertex: d.source,
-  levels: d.launches,
+  launches: d.launches,
 })
 
 export class TwinWorkloadRunner implements WorkloadRunner {

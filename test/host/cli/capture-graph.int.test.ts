@@ -32,7 +32,7 @@ describe('pcie-scope capture --graph (real twin)', () => {
       expect(c.offset).toBeUndefined()
       expect(c.graph).toMatchObject({ graph: 'kron:8', vertices: 256, idBytes: 8 })
       expect(c.graph!.edges).toBeGreaterThan(256)
-      expect(c.graph!.levels).toBeGreaterThan(1)
+      expect(c.graph!.launches).toBeGreaterThan(1)
       expect(c.model.matchesProbe).toBe(true)
       expect(c.requests.count).toBe(c.model.issued.count)
       expect(c.bytes.requested).toBe(c.model.issued.bytes)

@@ -154,7 +154,7 @@ export class FakeRunner implements WorkloadRunner {
               edges: 1000,
               idBytes: idBytesOf(workload),
               sourceVertex: workload.sourceVertex ?? 0,
-              levels: 3,
+              launches: 3,
             },
           }
         : {}),

@@ -41,7 +41,7 @@ describe('POST /api/run: a graph kernel on the twin', () => {
       const res = r.json as WorkloadResult & { report: RunReport }
       expect(res.workload).toEqual({ pattern: 'bfs-aligned', graph: 'kron:8', idBytes: 4 })
       expect(res.graph).toMatchObject({ graph: 'kron:8', vertices: 256, idBytes: 4 })
-      expect(res.graph!.levels).toBeGreaterThan(1)
+      expect(res.graph!.launches).toBeGreaterThan(1)
       const probe = res.report.probe
       expect(res.report.countersEnabled).toBe(true)
       expect(SIZE_CLASSES.reduce((n, c) => n + probe[c.counter], 0)).toBe(res.issued.count)

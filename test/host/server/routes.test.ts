@@ -167,9 +167,9 @@ describe('REST device routes', () => {
       edges: 1000,
       idBytes: 4,
       sourceVertex: 3,
-      levels: 3,
+      launches: 3,
     })
-    expect(r.json.report.result.graph.levels).toBe(3)
+    expect(r.json.report.result.graph.launches).toBe(3)
     expect((session.runner as unknown as { runs: unknown[] }).runs).toEqual([body])
   })
 

@@ -71,7 +71,7 @@ describe('GpuWorkloadRunner', () => {
       { kernel: 'bfs-aligned', graph: 'kron:8', idBytes: 4, source: 9, memory: 'uvm', repeats: 2 },
     ])
     expect(r.issued).toEqual({ count: 7, bytes: 896, bySize: predicted.bySize })
-    expect(r.graph).toEqual({ graph: 'kron:8', vertices: 256, edges: 7000, idBytes: 4, sourceVertex: 9, levels: 4 })
+    expect(r.graph).toEqual({ graph: 'kron:8', vertices: 256, edges: 7000, idBytes: 4, sourceVertex: 9, launches: 4 })
     expect(r.gpuGraph).toMatchObject({ memory: 'uvm', reached: 250, edgesRead: 6990, gteps: 0.0035, levels: { ok: true } })
     expect(r.gpu).toBeUndefined()
   })

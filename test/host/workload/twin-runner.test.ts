@@ -73,7 +73,7 @@ describe('TwinWorkloadRunner', () => {
       workload: { pattern: 'bfs-aligned', graph: 'kron:8', idBytes: 4 },
       issued: MRD,
       simCycles: 99,
-      graph: { graph: 'kron:8', vertices: 256, edges: 7000, idBytes: 4, sourceVertex: 17, levels: 4 },
+      graph: { graph: 'kron:8', vertices: 256, edges: 7000, idBytes: 4, sourceVertex: 17, launches: 4 },
     })
     await runner.run({ pattern: 'bfs-naive', graph: 'urand:6', sourceVertex: 5, l1: 'bypass' })
     expect(calls[1]).toEqual({ kernel: 'bfs-naive', graph: 'urand:6', source: 5, l1: 'bypass' })
