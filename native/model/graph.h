@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "generated/workloads.h" // kGraphIdBytesDefault (8, as EMOGI), kGraphScaleMax, kGraphEdgeFactor
+#include "generated/workloads.h" // kGraphIdBytesDefault (8, as EMOGI)
 
 namespace ps {
 

@@ -890,11 +890,6 @@ export const GRAPH_KERNELS = [
   "bfs-aligned"
 ] as const
 export type GraphKernelName = (typeof GRAPH_KERNELS)[number]
-export const GRAPH_ID_BYTES = [
-  4,
-  8
-] as const
-export const GRAPH_ID_BYTES_DEFAULT = 8
 /** Graph generators, `NAME:S[:SEED]` (a user's own graph is `file:PATH`). */
 export const GRAPH_GENERATOR_SPECS = [
   {
@@ -918,3 +913,8 @@ export const GRAPH_SCALE = {
   "max": 30,
   "serverMax": 18
 } as const
+export const GRAPH_ID_BYTES = [
+  4,
+  8
+] as const
+export const GRAPH_ID_BYTES_DEFAULT = 8
