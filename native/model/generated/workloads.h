@@ -72,6 +72,9 @@ constexpr GraphKernelInfo kGraphKernels[kGraphKernelCount] = {
     {GraphKernel::BfsAligned, "bfs-aligned", 32, "a warp per vertex with the loop start shifted down to the 128-B boundary (lanes before the list's start inactive): 128-B reads"},
 };
 constexpr const char *kGraphKernelNameList = "bfs-naive, bfs-merged, bfs-aligned";
+// Generated graphs (graph.h): 2^S vertices, S 1..30.
+constexpr uint32_t kGraphScaleMax = 30;
+constexpr uint32_t kGraphEdgeFactor = 16; // edge tuples per vertex a generator draws
 // Vertex id widths: width of a vertex id in the zero-copy edge list (EMOGI used 8 B; 4 B halves the bytes read).
 constexpr uint32_t kGraphIdBytesValues[2] = {4, 8};
 constexpr uint32_t kGraphIdBytesDefault = 8;
