@@ -31,6 +31,7 @@
 #include "switch_session.h"
 #include "traffic.h"
 #include "twin.h"
+#include "uart_fault.h"
 
 namespace {
 
@@ -170,9 +171,13 @@ struct Session {
             // the sim HAL puts it between the firmware's frames; the firmware never knows
             emit(ps_hal_sim_inject(c.fault.c_str(), c.count, c.seed)
                      ? ps::injected_event(c)
-                     : ps::control_error_event("inject",
-                                               "inject " + c.fault + ": COUNT "
-                                                   + std::to_string(c.count) + " is out of range"));
+                     : ps::control_error_event(
+                         "inject",
+                         "inject " + c.fault + ": COUNT " + std::to_string(c.count)
+                             + " is out of range (garbage: at most "
+                             + std::to_string(PS_UART_FAULT_GARBAGE_MAX)
+                             + " bytes waiting; otherwise 1.."
+                             + std::to_string(PS_UART_FAULT_COUNT_MAX) + ")"));
             return;
         case ps::ControlCommand::Cancel:
             if (active && current.id == c.id) {

@@ -8,8 +8,6 @@
 #include "ps_frame.h"
 #include "ps_le.h"
 
-#define SEQ_SKIP_MAX 0x7FFFu /* a host reads a larger jump as a step back, not a loss */
-
 static const char *const k_names[PS_UART_FAULT_KINDS] = {"garbage", "truncate", "crc", "skip-seq"};
 
 void ps_uart_fault_init(ps_uart_fault_t *f)
@@ -49,7 +47,7 @@ bool ps_uart_fault_arm(ps_uart_fault_t *f, ps_uart_fault_kind_t kind, uint32_t c
     case PS_UART_FAULT_TRUNCATE:
     case PS_UART_FAULT_CRC:
     case PS_UART_FAULT_SKIP_SEQ:
-        if (count == 0u || count > SEQ_SKIP_MAX) {
+        if (count == 0u || count > PS_UART_FAULT_COUNT_MAX) {
             return false;
         }
         if (kind == PS_UART_FAULT_TRUNCATE) {

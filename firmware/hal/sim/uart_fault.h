@@ -24,8 +24,11 @@
 extern "C" {
 #endif
 
-/* Most garbage bytes one injection may ask for (more than a frame, less than a snapshot second). */
+/* Most garbage bytes waiting at once (more than a frame, less than a second of snapshots). */
 #define PS_UART_FAULT_GARBAGE_MAX 4096u
+/* Most frames to cut or corrupt, or sequence numbers to skip, in one injection: a host reads a
+ * larger jump as a step back, not a loss. */
+#define PS_UART_FAULT_COUNT_MAX 0x7FFFu
 
 typedef enum ps_uart_fault_kind {
     PS_UART_FAULT_GARBAGE = 0,
@@ -62,8 +65,8 @@ bool ps_uart_fault_kind_of(const char *name, ps_uart_fault_kind_t *kind);
 
 /*
  * Arms a fault: count is the garbage's bytes (1..PS_UART_FAULT_GARBAGE_MAX), the frames to cut
- * or corrupt, or the sequence numbers to skip (1..32767); seed seeds the garbage (0: keep the
- * current stream). False (nothing armed) when count is out of range.
+ * or corrupt, or the sequence numbers to skip (1..PS_UART_FAULT_COUNT_MAX); seed seeds the garbage
+ * (0: keep the current stream). False (nothing armed) when count is out of range.
  */
 bool ps_uart_fault_arm(ps_uart_fault_t *f, ps_uart_fault_kind_t kind, uint32_t count,
                        uint32_t seed);
