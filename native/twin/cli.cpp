@@ -107,10 +107,13 @@ const char *usage()
         + ": default loads cached in L1, or ld.global.cg\n"
           "                      loads that bypass it (default ideal)\n"
           "\n"
-          "stdout: one JSON event per line (ready, done, error). stdin: `run ID PATTERN BYTES\n"
-          "OFFSET [ELEMENT_BYTES [L1]]`, `run ID KERNEL GRAPH [ID_BYTES [SOURCE|- [L1]]]`\n"
-          "(KERNEL: "
-        + kGraphKernelNameList + "), `quit`; EOF = quit.\n";
+          "stdout: one JSON event per line (ready, done, error, injected). stdin: `run ID\n"
+          "PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]`, `run ID KERNEL GRAPH [ID_BYTES [SOURCE|-\n"
+          "[L1]]]` (KERNEL: "
+        + kGraphKernelNameList
+        + "), `cancel ID` (stop a run: its done line\n"
+          "says \"cancelled\":true), `inject garbage|truncate|crc|skip-seq [COUNT [SEED]]` (a\n"
+          "fault on the serial line, between the firmware's frames), `quit`; EOF = quit.\n";
     return text.c_str();
 }
 

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "cli.h"
+#include "control.h"
 #include "graph_reference.h"
 #include "graph_traffic.h"
 #include "hal_sim.h"
@@ -30,6 +31,7 @@
 #include "switch_session.h"
 #include "traffic.h"
 #include "twin.h"
+#include "uart_fault.h"
 
 namespace {
 
@@ -134,6 +136,11 @@ struct Session {
     {
         ps::RunCommand r;
         std::string err;
+        const ps::ControlCommand c = ps::parse_control(line);
+        if (c.kind != ps::ControlCommand::None) {
+            control(c);
+            return;
+        }
         if (sw && sw->handle(line, &err)) {
             emit(err);
             return;
@@ -155,6 +162,48 @@ struct Session {
 
     std::unique_ptr<ps::Csr> graph{}; // the running graph kernel's graph (its generator reads it)
     uint64_t source = 0;
+    bool cancelling = false; // `cancel` reached the run in flight: its done line says so
+
+    void control(const ps::ControlCommand &c)
+    {
+        switch (c.kind) {
+        case ps::ControlCommand::Inject:
+            // the sim HAL puts it between the firmware's frames; the firmware never knows
+            emit(ps_hal_sim_inject(c.fault.c_str(), c.count, c.seed)
+                     ? ps::injected_event(c)
+                     : ps::control_error_event(
+                         "inject",
+                         "inject " + c.fault + ": COUNT " + std::to_string(c.count)
+                             + " is out of range (garbage: at most "
+                             + std::to_string(PS_UART_FAULT_GARBAGE_MAX)
+                             + " bytes waiting; otherwise 1.."
+                             + std::to_string(PS_UART_FAULT_COUNT_MAX) + ")"));
+            return;
+        case ps::ControlCommand::Cancel:
+            if (active && current.id == c.id) {
+                twin.cancel_workload(); // the done line follows once its reads have completed
+                cancelling = true;
+                return;
+            }
+            for (auto it = queue.begin(); it != queue.end(); ++it) {
+                if (it->id == c.id) {
+                    queue.erase(it);
+                    emit(ps::control_error_event(
+                        "cancel",
+                        "run " + std::to_string(c.id) + " was cancelled before it started", &c.id));
+                    return;
+                }
+            }
+            emit(ps::control_error_event(
+                "cancel", "no run " + std::to_string(c.id) + " is queued or running", &c.id));
+            return;
+        case ps::ControlCommand::Error:
+            emit(ps::control_error_event(c.command, c.message));
+            return;
+        case ps::ControlCommand::None:
+            return;
+        }
+    }
 
     void start_next()
     {
@@ -188,13 +237,16 @@ struct Session {
     void finish()
     {
         const ps::WorkloadResult res = twin.finish_workload();
+        std::string line;
         if (current.graph_run) {
-            emit(ps::graph_done_event(current.id, current.kernel, current.graph, *graph, source,
-                                      launches_of(*graph, source), res, seconds_since(started)));
+            line = ps::graph_done_event(current.id, current.kernel, current.graph, *graph, source,
+                                        launches_of(*graph, source), res, seconds_since(started));
             graph.reset();
         } else {
-            emit(ps::done_event(current, res, seconds_since(started)));
+            line = ps::done_event(current, res, seconds_since(started));
         }
+        emit(cancelling ? ps::cancelled(line) : line);
+        cancelling = false;
         active = false;
     }
 };

@@ -127,10 +127,9 @@ export const summarizeCapture = async (dir: string): Promise<CaptureSummary> => 
   return summaryOf(c, t, stats)
 }
 
-/** Everything about one capture, from reading every record. */
-export const describeCapture = async (dir: string): Promise<CaptureDescription> => {
+/** Everything about one capture, from reading every record; `stats` fills in as reading goes on. */
+export const describeCapture = async (dir: string, stats: ReadStats = newReadStats()): Promise<CaptureDescription> => {
   const c = await openCapture(dir)
-  const stats = newReadStats()
   const t = await tally(c, 0, { records: 0, runs: 0, workloads: new Map(), lastAt: null }, stats)
   const clockHz = c.manifest.probe.clockHz
   return {

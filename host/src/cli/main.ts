@@ -68,6 +68,8 @@ export interface CliIo {
   untilSignal?: () => Promise<string>
   /** stderr is a terminal: progress bars are drawn (default: false) */
   stderrIsTTY?: boolean
+  /** how long a command runs before its progress bar appears (default 1000 ms; tests pass 0) */
+  progressDelayMs?: number
 }
 
 /** What the commands reach outside the process through; tests pass fakes. */

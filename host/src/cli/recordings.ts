@@ -111,7 +111,11 @@ const writeStdoutFrom = async (io: CliIo, chunks: AsyncIterable<string>): Promis
 }
 
 /** A bar on a terminal's stderr, never with --json. */
-const progressOf = (io: CliIo, json = false) => ({ write: io.stderr, enabled: !json && (io.stderrIsTTY ?? false) })
+const progressOf = (io: CliIo, json = false) => ({
+  write: io.stderr,
+  enabled: !json && (io.stderrIsTTY ?? false),
+  ...(io.progressDelayMs !== undefined ? { delayMs: io.progressDelayMs } : {}),
+})
 
 export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: number) => void): void => {
   program
@@ -133,7 +137,15 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
     .option('--dir <root>', ROOT_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
     .action(async (arg: string, o: { dir?: string; json?: boolean }) => {
-      const d = await describeCapture(resolveCaptureArg(arg, captureRoot(o.dir)))
+      const dir = resolveCaptureArg(arg, captureRoot(o.dir))
+      const stats = newReadStats()
+      const stop = await watchReadProgress(dir, stats, 'read', progressOf(io, o.json))
+      let d
+      try {
+        d = await describeCapture(dir, stats)
+      } finally {
+        stop()
+      }
       io.stdout(o.json ? JSON.stringify(d) + '\n' : formatInfo(d))
       setCode(0)
     })

@@ -135,8 +135,8 @@ export class RunService {
   /**
    * Runs one workload, queued behind any run in flight. It ends with PS_WORKLOAD_TIMEOUT when it
    * outlives its deadline, PS_RUN_CANCELLED when `signal` aborts (the HTTP client went away),
-   * PS_SERVER_CLOSING when the server shuts down; a twin cut off mid-run is restarted (it
-   * cannot cancel a run). A full queue refuses a manual run at once with PS_RUN_QUEUE_FULL.
+   * PS_SERVER_CLOSING when the server shuts down; the runner stops the run (the twin cancels it
+   * and stays up). A full queue refuses a manual run at once with PS_RUN_QUEUE_FULL.
    */
   run(workload: AnyWorkload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource): Promise<RunReport> {
     const p = this.runQueued(workload, origin, signal, source)
@@ -199,8 +199,8 @@ export class RunService {
 
   /**
    * The runner under one signal that aborts at the deadline, when the client goes, or when the
-   * server closes, with the PsError that says which. A twin cut off mid-run is still busy with
-   * it, so it is restarted; at shutdown it is closed anyway.
+   * server closes, with the PsError that says which. The runner stops the run on that signal
+   * (the twin's `cancel`; its supervisor restarts a twin that does not answer the cancel).
    */
   private async withDeadline<T>(
     id: number,
@@ -228,10 +228,6 @@ export class RunService {
     try {
       return await fn(ctl.signal)
     } catch (e) {
-      if (ctl.signal.aborted && !this.abort.signal.aborted) {
-        const why = ctl.signal.reason instanceof Error ? ctl.signal.reason.message : 'aborted'
-        this.session.supervisor?.restart(why)
-      }
       throw ctl.signal.aborted && ctl.signal.reason instanceof Error ? ctl.signal.reason : e
     } finally {
       clearTimeout(timer)

@@ -119,14 +119,19 @@ export class FakeClient extends EventEmitter {
 export class FakeRunner implements WorkloadRunner {
   readonly kind = 'twin' as const
   runs: AnyWorkload[] = []
+  /** runs stopped by their signal, with the reason they were given */
+  cancelled: unknown[] = []
   constructor(
     private readonly client: FakeClient,
     private readonly delayMs = 20,
   ) {}
   async run(workload: AnyWorkload, signal?: AbortSignal): Promise<WorkloadResult> {
     this.runs.push(workload)
-    // like the twin's runner: an abort ends the wait at once, with the signal's reason
-    await sleep(this.delayMs, signal)
+    // like the twin's runner: an abort stops the run at once, with the signal's reason
+    await sleep(this.delayMs, signal).catch((e: unknown) => {
+      this.cancelled.push(e)
+      throw e
+    })
     const size = workload.pattern === 'strided' ? 32 : 128
     // a graph kernel: a fixed 100 reads over a graph of 2^S vertices
     const graph = isGraphWorkload(workload)
@@ -162,16 +167,12 @@ export class FakeRunner implements WorkloadRunner {
   }
 }
 
-/** A supervisor that only notes what it was asked to restart (and why). */
+/** A supervisor that is always up (the real one is tested in test/host/device/supervisor.test.ts). */
 export class FakeSupervisor extends EventEmitter {
-  restarts: string[] = []
-  restart(why: string) {
-    this.restarts.push(why)
-  }
   supervision(): SupervisionStatus {
     return {
       state: 'up',
-      restarts: this.restarts.length,
+      restarts: 0,
       lastFailure: null,
       nextAttemptAt: null,
       backoffMs: 0,

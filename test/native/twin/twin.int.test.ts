@@ -462,4 +462,36 @@ describe('twin interactive mode (PTY + stdin)', () => {
     t.child.stdin!.end()
     expect(await t.exited).toBe(0)
   })
+
+  it('stdin `cancel ID` stops a run, drains its reads and answers its done line; a queued run is dropped; bad control lines are named', async () => {
+    const t = (live = new Twin())
+    expect(await t.nextEvent()).toMatchObject({ event: 'ready' })
+    t.send('run 1 strided 1073741824 0\nrun 2 strided 4096 0\ncancel 2')
+    expect(await t.nextEvent()).toEqual({
+      event: 'error',
+      command: 'cancel',
+      id: 2,
+      message: 'run 2 was cancelled before it started',
+    })
+    await new Promise((r) => setTimeout(r, 200))
+    t.send('cancel 1')
+    const done = await t.nextEvent()
+    expect(done).toMatchObject({ event: 'done', id: 1, cancelled: true, payloadErrors: 0 })
+    const mrd = (done as { mrd: { count: number } }).mrd.count
+    expect(mrd).toBeGreaterThan(0)
+    expect(mrd).toBeLessThan((1 << 30) / 32)
+    expect(done.completions).toBe(mrd) // every read issued before the cancel completed
+    t.send('cancel 1\ncancel x\ninject crc 0\ninject flip\ninject skip-seq 2')
+    expect(await t.nextEvent()).toEqual({ event: 'error', command: 'cancel', id: 1, message: 'no run 1 is queued or running' })
+    expect(await t.nextEvent()).toEqual({ event: 'error', command: 'cancel', message: 'usage: cancel ID' })
+    expect(await t.nextEvent()).toMatchObject({ event: 'error', command: 'inject', message: expect.stringMatching(/COUNT/) })
+    expect(await t.nextEvent()).toMatchObject({ event: 'error', command: 'inject', message: expect.stringMatching(/unknown fault 'flip'/) })
+    expect(await t.nextEvent()).toEqual({ event: 'injected', kind: 'skip-seq', count: 2, seed: 0 })
+    // the next run counts exactly, as if nothing had been cancelled
+    t.send('run 3 merged-aligned 65536 0')
+    expect(await t.nextEvent()).toMatchObject({ event: 'done', id: 3, mrd: { count: 512 }, completions: 512 })
+    expect(parseTwinLine(JSON.stringify(done)).kind).toBe('done')
+    t.child.stdin!.end()
+    expect(await t.exited).toBe(0)
+  })
 })
