@@ -106,6 +106,11 @@ export function emitTs(m: SpecModel): string {
   L.push(`export const GRAPH_KERNELS = ${J(g.kernels.map((k) => k.name))} as const`)
   L.push('export type GraphKernelName = (typeof GRAPH_KERNELS)[number]')
   L.push(`export const GRAPH_ID_BYTES = ${J(g.idBytes.values)} as const`)
-  L.push(`export const GRAPH_ID_BYTES_DEFAULT = ${g.idBytes.default}`, '')
+  L.push(`export const GRAPH_ID_BYTES_DEFAULT = ${g.idBytes.default}`)
+  L.push(`/** PageRank: ${g.pagerank.doc.replace(/`/g, '')}. */`)
+  L.push(
+    `export const PAGERANK = ${J({ iterations: g.pagerank.iterations, damping: g.pagerank.damping, tolerance: g.pagerank.tolerance })} as const`,
+    '',
+  )
   return L.join('\n')
 }

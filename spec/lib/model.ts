@@ -113,7 +113,13 @@ export interface WorkloadSpec {
   l1: { values: L1Entry[]; default: string; doc: string }
   patterns: PatternEntry[]
   /** graph traversal kernels and the vertex id widths of their edge lists */
-  graphs: { idBytes: { values: number[]; default: number; doc: string }; kernels: GraphKernelEntry[]; doc: string }
+  graphs: {
+    idBytes: { values: number[]; default: number; doc: string }
+    kernels: GraphKernelEntry[]
+    /** PageRank's fixed iteration count, damping factor and the GPU check's relative tolerance */
+    pagerank: { iterations: number; damping: number; tolerance: number; doc: string }
+    doc: string
+  }
 }
 /** spec/switch.json: the switch ports' identity and the switch's counters (per direction). */
 export interface SwitchSpec {
@@ -411,6 +417,11 @@ function checkGraphs(w: WorkloadSpec, P: string[]): void {
     if (!/^[A-Z][A-Za-z0-9]*$/.test(k.enum)) P.push(`graphs.kernels: enum '${k.enum}' of ${k.name} is not PascalCase`)
     if (k.lanesPerVertex !== 1 && k.lanesPerVertex !== 32) P.push(`graphs.kernels: ${k.name} lanesPerVertex must be 1 or 32`)
   })
+  const pr = g.pagerank
+  if (!Number.isInteger(pr.iterations) || pr.iterations < 1 || pr.iterations > 100)
+    P.push('graphs.pagerank: iterations must be an integer 1..100')
+  if (!(pr.damping > 0 && pr.damping < 1)) P.push('graphs.pagerank: damping must lie in (0, 1)')
+  if (!(pr.tolerance > 0 && pr.tolerance < 1)) P.push('graphs.pagerank: tolerance must lie in (0, 1)')
 }
 
 function checkSwitch(sw: SwitchSpec, P: string[]): void {
