@@ -22,7 +22,7 @@ using namespace detail;
 
 namespace {
 
-static_assert(kGraphKernelCount == 9, "spec graphs.kernels changed: give each kernel a launch");
+static_assert(kGraphKernelCount == 12, "spec graphs.kernels changed: give each kernel a launch");
 
 // A neighbour id of IdBytes from the edge list, a default (L1-cached) load as EMOGI's kernels.
 template <uint32_t IdBytes> struct DeviceLoadId;
@@ -156,14 +156,20 @@ KernelFns pick_kernel(GraphKernel k, uint32_t id_bytes)
         return pick_width<GraphKernel::BfsMerged>(id_bytes);
     case GraphKernel::BfsAligned:
         return pick_width<GraphKernel::BfsAligned>(id_bytes);
+    case GraphKernel::SsspNaive:
+        return pick_width<GraphKernel::SsspNaive>(id_bytes);
     case GraphKernel::SsspMerged:
         return pick_width<GraphKernel::SsspMerged>(id_bytes);
     case GraphKernel::SsspAligned:
         return pick_width<GraphKernel::SsspAligned>(id_bytes);
+    case GraphKernel::CcNaive:
+        return pick_width<GraphKernel::CcNaive>(id_bytes);
     case GraphKernel::CcMerged:
         return pick_width<GraphKernel::CcMerged>(id_bytes);
     case GraphKernel::CcAligned:
         return pick_width<GraphKernel::CcAligned>(id_bytes);
+    case GraphKernel::PagerankNaive:
+        return pick_width<GraphKernel::PagerankNaive>(id_bytes);
     case GraphKernel::PagerankMerged:
         return pick_width<GraphKernel::PagerankMerged>(id_bytes);
     case GraphKernel::PagerankAligned:

@@ -17,7 +17,8 @@
 //                       [, load(weights + 4 i)]);    // SSSP: then its weight
 //
 // Each kernel is an algorithm (what a visit does and which vertices are in a launch's frontier)
-// in an access form (which lane reads which element), docs/gpu-coalescing.md §5 after EMOGI:
+// in an access form (which lane reads which element; every algorithm has all three, EMOGI shipped
+// naive for BFS only), docs/gpu-coalescing.md §5 after EMOGI:
 //   naive    a thread per vertex: step s reads element begin + s. The 32 lanes of a warp walk
 //            32 unrelated lists, so one instruction touches up to 32 lines.
 //   merged   a warp per vertex: lane l of step s reads begin + 32 s + l, so a step reads 32
@@ -74,12 +75,15 @@ PS_HD inline GraphAlgorithm graph_algorithm(GraphKernel k)
     case GraphKernel::BfsMerged:
     case GraphKernel::BfsAligned:
         return GraphAlgorithm::Bfs;
+    case GraphKernel::SsspNaive:
     case GraphKernel::SsspMerged:
     case GraphKernel::SsspAligned:
         return GraphAlgorithm::Sssp;
+    case GraphKernel::CcNaive:
     case GraphKernel::CcMerged:
     case GraphKernel::CcAligned:
         return GraphAlgorithm::Cc;
+    case GraphKernel::PagerankNaive:
     case GraphKernel::PagerankMerged:
     case GraphKernel::PagerankAligned:
         return GraphAlgorithm::PageRank;
@@ -91,6 +95,9 @@ PS_HD inline GraphAccess graph_access(GraphKernel k)
 {
     switch (k) {
     case GraphKernel::BfsNaive:
+    case GraphKernel::SsspNaive:
+    case GraphKernel::CcNaive:
+    case GraphKernel::PagerankNaive:
         return GraphAccess::Naive;
     case GraphKernel::BfsMerged:
     case GraphKernel::SsspMerged:

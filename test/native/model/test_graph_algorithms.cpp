@@ -54,6 +54,8 @@ TEST(graph_kernels_split_into_algorithm_and_access)
     }
     CHECK(graph_access(GraphKernel::SsspAligned) == GraphAccess::Aligned);
     CHECK(graph_access(GraphKernel::PagerankMerged) == GraphAccess::Merged);
+    CHECK(graph_access(GraphKernel::CcNaive) == GraphAccess::Naive);
+    CHECK_EQ(graph_lanes_per_vertex(GraphKernel::SsspNaive), 1u);
     CHECK_EQ(graph_step_loads(GraphKernel::SsspMerged), 2u);
     CHECK_EQ(graph_step_loads(GraphKernel::CcAligned), 1u);
 }
@@ -231,10 +233,15 @@ TEST(graph_model_every_kernel_loads_what_its_plan_reads)
         CHECK_EQ(c.loads, plan.edges_read * graph_step_loads(info.kernel));
         CHECK(c.mrds > 0);
     }
-    // aligned needs fewer reads than merged, for every algorithm
-    const GraphKernel pairs[][2] = {{GraphKernel::SsspMerged, GraphKernel::SsspAligned},
-                                    {GraphKernel::CcMerged, GraphKernel::CcAligned},
-                                    {GraphKernel::PagerankMerged, GraphKernel::PagerankAligned}};
-    for (const auto &p : pairs)
-        CHECK(model_counts(p[1], g, src).mrds < model_counts(p[0], g, src).mrds);
+    // aligned needs fewer reads than merged, merged than naive, for every algorithm
+    const GraphKernel forms[][3] = {
+        {GraphKernel::SsspNaive, GraphKernel::SsspMerged, GraphKernel::SsspAligned},
+        {GraphKernel::CcNaive, GraphKernel::CcMerged, GraphKernel::CcAligned},
+        {GraphKernel::PagerankNaive, GraphKernel::PagerankMerged, GraphKernel::PagerankAligned}};
+    for (const auto &f : forms) {
+        const uint64_t naive = model_counts(f[0], g, src).mrds;
+        const uint64_t merged = model_counts(f[1], g, src).mrds;
+        CHECK(model_counts(f[2], g, src).mrds < merged);
+        CHECK(merged < naive);
+    }
 }
