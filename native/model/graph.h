@@ -27,9 +27,7 @@
 
 namespace ps {
 
-constexpr uint32_t kGraphEdgeFactor = 16;
 constexpr uint64_t kGraphSeedDefault = 1;
-constexpr uint32_t kGraphScaleMax = 30; // 2^30 vertices, 32 Gi tuples: far past any test
 
 // Stable error codes (the runners print them in their {"error":{"code":…}} objects).
 class GraphError : public std::runtime_error {

@@ -953,6 +953,29 @@ export const GRAPH_KERNELS = [
   "pagerank-aligned"
 ] as const
 export type GraphKernelName = (typeof GRAPH_KERNELS)[number]
+/** Graph generators, `NAME:S[:SEED]` (a user's own graph is `file:PATH`). */
+export const GRAPH_GENERATOR_SPECS = [
+  {
+    "name": "kron",
+    "doc": "Graph500 Kronecker: 2^S vertices, 16 x 2^S edge tuples (kron:S[:SEED])"
+  },
+  {
+    "name": "urand",
+    "doc": "uniform random (GAP): 2^S vertices, 16 x 2^S edge tuples (urand:S[:SEED])"
+  }
+] as const
+export const GRAPH_GENERATORS = [
+  "kron",
+  "urand"
+] as const
+/** Edge tuples a generator draws per vertex. */
+export const GRAPH_EDGE_FACTOR = 16
+/** S of a generated graph, log2 of its vertex count; serverMax is the largest POST /api/run and the page accept (a BFS through the twin in seconds, file: graphs refused there) */
+export const GRAPH_SCALE = {
+  "min": 1,
+  "max": 30,
+  "serverMax": 18
+} as const
 export const GRAPH_ID_BYTES = [
   4,
   8

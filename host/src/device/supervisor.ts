@@ -20,7 +20,7 @@ import { isPsError, PsError } from '../core/errors.js'
 import type { HostLinkStats, LatencyHistogram, ProbeInfo, Snapshot } from '../core/probe.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
-import type { Workload, WorkloadResult, WorkloadRunner } from '../core/workload.js'
+import type { AnyWorkload, WorkloadResult, WorkloadRunner } from '../core/workload.js'
 import { createLogger } from '../util/log.js'
 import { sleep } from '../util/sleep.js'
 import type { ProbeClient, ProbeClientEvents } from './client.js'
@@ -228,7 +228,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     await this.restarting
   }
 
-  private run(w: Workload, signal?: AbortSignal): Promise<WorkloadResult> {
+  private run(w: AnyWorkload, signal?: AbortSignal): Promise<WorkloadResult> {
     const runner = this.current?.runner
     if (!runner) return Promise.reject(new PsError('PS_TWIN_EXITED', `no twin to run on: ${this.lastFailure?.message ?? 'not running'}`))
     return runner.run(w, signal)

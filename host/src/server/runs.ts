@@ -7,7 +7,17 @@
  * its effect stays visible on the charts before the loop resumes.
  */
 import { PsError } from '../core/errors.js'
-import { defaultOffset, PATTERNS, type PatternName, type Workload, type WorkloadResult, type WorkloadRunner } from '../core/workload.js'
+import {
+  defaultOffset,
+  graphEdgeBytesBound,
+  isGraphWorkload,
+  PATTERNS,
+  workloadLabel,
+  type AnyWorkload,
+  type PatternName,
+  type WorkloadResult,
+  type WorkloadRunner,
+} from '../core/workload.js'
 import { type Snapshot } from '../core/probe.js'
 import { Mutex } from '../util/mutex.js'
 import { sleep } from '../util/sleep.js'
@@ -55,6 +65,14 @@ export const QUEUE_FULL_RETRY_S = 5
 
 export const runDeadlineMs = (bytes: number, limits: Pick<RunLimits, 'floorBytesPerSecond' | 'slackMs'>): number =>
   Math.ceil(limits.slackMs + (bytes / limits.floorBytesPerSecond) * 1000)
+
+/**
+ * The bytes a run's deadline is counted on: a micro pattern's useful bytes; a graph kernel's edge
+ * list (its bound from the scale: the server takes generated graphs only), read once per id by
+ * BFS, times GRAPH_READ_SLACK for the sectors a thread-per-vertex kernel reads beside its ids.
+ */
+export const deadlineBytes = (w: AnyWorkload): number => (isGraphWorkload(w) ? GRAPH_READ_SLACK * (graphEdgeBytesBound(w) ?? 0) : w.bytes)
+const GRAPH_READ_SLACK = 4
 
 export interface RunServiceEvents {
   /** a run is about to start (its baseline snapshot taken) */
@@ -120,14 +138,14 @@ export class RunService {
    * PS_SERVER_CLOSING when the server shuts down; a twin cut off mid-run is restarted (it
    * cannot cancel a run). A full queue refuses a manual run at once with PS_RUN_QUEUE_FULL.
    */
-  run(workload: Workload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource): Promise<RunReport> {
+  run(workload: AnyWorkload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource): Promise<RunReport> {
     const p = this.runQueued(workload, origin, signal, source)
     this.inFlight.add(p)
     void p.catch(() => undefined).finally(() => this.inFlight.delete(p))
     return p
   }
 
-  private async runQueued(workload: Workload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource): Promise<RunReport> {
+  private async runQueued(workload: AnyWorkload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource): Promise<RunReport> {
     const runner = this.runnerFor(source)
     if (this.abort.signal.aborted) throw closingError()
     if (origin === 'manual' && this.waiting >= this.limits.maxQueued) {
@@ -184,15 +202,21 @@ export class RunService {
    * server closes, with the PsError that says which. A twin cut off mid-run is still busy with
    * it, so it is restarted; at shutdown it is closed anyway.
    */
-  private async withDeadline<T>(id: number, w: Workload, client: AbortSignal | undefined, fn: (s: AbortSignal) => Promise<T>): Promise<T> {
-    const ms = runDeadlineMs(w.bytes, this.limits)
+  private async withDeadline<T>(
+    id: number,
+    w: AnyWorkload,
+    client: AbortSignal | undefined,
+    fn: (s: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const bytes = deadlineBytes(w)
+    const ms = runDeadlineMs(bytes, this.limits)
     const ctl = new AbortController()
     const timer = setTimeout(
       () =>
         ctl.abort(
           new PsError(
             'PS_WORKLOAD_TIMEOUT',
-            `run ${id} (${w.pattern}, ${w.bytes} B) passed its deadline of ${ms} ms (${this.limits.slackMs} ms + its bytes at ${this.limits.floorBytesPerSecond} B/s) and was aborted`,
+            `run ${id} (${workloadLabel(w)}) passed its deadline of ${ms} ms (${this.limits.slackMs} ms + its bytes at ${this.limits.floorBytesPerSecond} B/s) and was aborted`,
           ),
         ),
       ms,

@@ -81,6 +81,9 @@ constexpr GraphKernelInfo kGraphKernels[kGraphKernelCount] = {
     {GraphKernel::PagerankAligned, "pagerank-aligned", 32, "pagerank-merged with the loop start shifted down to the 128-B boundary: 128-B reads"},
 };
 constexpr const char *kGraphKernelNameList = "bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned";
+// Generated graphs (graph.h): 2^S vertices, S 1..30.
+constexpr uint32_t kGraphScaleMax = 30;
+constexpr uint32_t kGraphEdgeFactor = 16; // edge tuples per vertex a generator draws
 // Vertex id widths: width of a vertex id in the zero-copy edge list (EMOGI used 8 B; 4 B halves the bytes read).
 constexpr uint32_t kGraphIdBytesValues[2] = {4, 8};
 constexpr uint32_t kGraphIdBytesDefault = 8;

@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DEFAULT_RUN_LIMITS, nextDemoBytes, runDeadlineMs } from '../../../host/src/server/runs.js'
+import { deadlineBytes, DEFAULT_RUN_LIMITS, nextDemoBytes, runDeadlineMs } from '../../../host/src/server/runs.js'
 import { closeServers, http, serve, TOKEN } from './helpers.js'
 
 describe('demo sizing', () => {
@@ -24,6 +24,12 @@ describe('run deadlines, the bounded queue, cancellation and shutdown', () => {
     expect(runDeadlineMs(0, DEFAULT_RUN_LIMITS)).toBe(10_000)
     expect(runDeadlineMs(1024 * 1024 * 1024, DEFAULT_RUN_LIMITS)).toBe(10_000 + 64_000)
     expect(runDeadlineMs(1000, { floorBytesPerSecond: 1000, slackMs: 5 })).toBe(1005)
+  })
+
+  it('counts a graph kernel by its edge list: 2 x 16 ids per vertex of 2^S, four times over', () => {
+    expect(deadlineBytes({ pattern: 'strided', bytes: 4096, offset: 0 })).toBe(4096)
+    expect(deadlineBytes({ pattern: 'bfs-naive', graph: 'kron:16' })).toBe(4 * 2 * 16 * 2 ** 16 * 8)
+    expect(deadlineBytes({ pattern: 'bfs-naive', graph: 'urand:10:7', idBytes: 4 })).toBe(4 * 2 * 16 * 2 ** 10 * 4)
   })
 
   it('a run past its deadline answers 504 PS_WORKLOAD_TIMEOUT saying why, and the twin is restarted', async () => {
