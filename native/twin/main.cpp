@@ -73,12 +73,6 @@ double seconds_since(Clock::time_point t0)
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Kernel launches of a level-synchronous BFS: one per level, the deepest included.
-uint32_t launches_of(const ps::Csr &g, uint64_t source)
-{
-    return ps::bfs_summary(g, ps::bfs_levels(g, source)).depth + 1;
-}
-
 // Loads a graph run's graph and source; false with a one-line reason.
 bool load_graph_run(const std::string &graph, uint32_t id_bytes, bool source_given,
                     uint64_t source_in, ps::Csr *g, uint64_t *source, std::string *why)
@@ -205,6 +199,8 @@ struct Session {
         }
     }
 
+    const ps::GraphTrafficGenerator *graph_model = nullptr; // owned by the twin until finish
+
     void start_next()
     {
         current = queue.front();
@@ -224,7 +220,9 @@ struct Session {
             cfg.source = source;
             cfg.base = kBufferBase;
             cfg.l1 = ps::l1_mode_of(current.l1);
-            twin.start_workload(std::unique_ptr<ps::MrdSource>(new ps::GraphTrafficGenerator(cfg)));
+            std::unique_ptr<ps::GraphTrafficGenerator> gen(new ps::GraphTrafficGenerator(cfg));
+            graph_model = gen.get();
+            twin.start_workload(std::move(gen));
             started = Clock::now();
             active = true;
             return;
@@ -236,12 +234,15 @@ struct Session {
 
     void finish()
     {
+        // the model's launch count first: finish_workload() drops the generator
+        const uint32_t launches = current.graph_run ? graph_model->counts().launches : 0;
         const ps::WorkloadResult res = twin.finish_workload();
         std::string line;
         if (current.graph_run) {
             line = ps::graph_done_event(current.id, current.kernel, current.graph, *graph, source,
-                                        launches_of(*graph, source), res, seconds_since(started));
+                                        launches, res, seconds_since(started));
             graph.reset();
+            graph_model = nullptr;
         } else {
             line = ps::done_event(current, res, seconds_since(started));
         }
@@ -284,7 +285,8 @@ int run_batch(ps::Twin &twin, const ps::Options &o)
     return 0;
 }
 
-// A graph kernel (--run bfs-* --graph G): its edge-list reads through the twin, or with
+// A graph kernel (--run bfs-*|sssp-*|cc-*|pagerank-* --graph G): its host-memory reads through the
+// twin, or with
 // --model-only the traffic model alone.
 int run_graph_batch(ps::Twin *twin, const ps::Options &o, const ps::Csr &g, uint64_t source)
 {
@@ -298,11 +300,13 @@ int run_graph_batch(ps::Twin *twin, const ps::Options &o, const ps::Csr &g, uint
     ps::GraphTrafficGenerator *model = gen.get();
     const Clock::time_point t0 = Clock::now();
     ps::WorkloadResult res;
+    uint32_t launches = 0;
     if (!twin) {
         ps::Mrd m;
         while (!g_stop && model->next(&m)) {
         }
         const ps::GraphTrafficCounts &c = model->counts();
+        launches = c.launches;
         res.mrds = c.mrds;
         res.mrd_bytes = c.mrd_bytes;
         for (int i = 0; i < ps::kSizeClassCount; ++i)
@@ -313,10 +317,10 @@ int run_graph_batch(ps::Twin *twin, const ps::Options &o, const ps::Csr &g, uint
             twin->run_cycles(1u << 16);
         if (g_stop)
             return 0;
+        launches = model->counts().launches;
         res = twin->finish_workload(); // the generator is gone after this: read counts before
     }
-    emit(ps::graph_done_event(0, o.kernel, o.graph, g, source, launches_of(g, source), res,
-                              seconds_since(t0)));
+    emit(ps::graph_done_event(0, o.kernel, o.graph, g, source, launches, res, seconds_since(t0)));
     return 0;
 }
 

@@ -113,6 +113,11 @@ export function emitTs(m: SpecModel): string {
   L.push(`/** ${g.scale.doc} */`)
   L.push(`export const GRAPH_SCALE = ${J({ min: g.scale.min, max: g.scale.max, serverMax: g.scale.serverMax })} as const`)
   L.push(`export const GRAPH_ID_BYTES = ${J(g.idBytes.values)} as const`)
-  L.push(`export const GRAPH_ID_BYTES_DEFAULT = ${g.idBytes.default}`, '')
+  L.push(`export const GRAPH_ID_BYTES_DEFAULT = ${g.idBytes.default}`)
+  L.push(`/** PageRank: ${g.pagerank.doc.replace(/`/g, '')}. */`)
+  L.push(
+    `export const PAGERANK = ${J({ iterations: g.pagerank.iterations, damping: g.pagerank.damping, tolerance: g.pagerank.tolerance })} as const`,
+    '',
+  )
   return L.join('\n')
 }

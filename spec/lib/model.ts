@@ -122,6 +122,8 @@ export interface WorkloadSpec {
     /** S of a generated graph; serverMax: the largest the server accepts */
     scale: { min: number; max: number; serverMax: number; doc: string }
     kernels: GraphKernelEntry[]
+    /** PageRank's fixed iteration count, damping factor and the GPU check's relative tolerance */
+    pagerank: { iterations: number; damping: number; tolerance: number; doc: string }
     doc: string
   }
 }
@@ -436,6 +438,11 @@ function checkGraphs(w: WorkloadSpec, P: string[]): void {
     if (!/^[A-Z][A-Za-z0-9]*$/.test(k.enum)) P.push(`graphs.kernels: enum '${k.enum}' of ${k.name} is not PascalCase`)
     if (k.lanesPerVertex !== 1 && k.lanesPerVertex !== 32) P.push(`graphs.kernels: ${k.name} lanesPerVertex must be 1 or 32`)
   })
+  const pr = g.pagerank
+  if (!Number.isInteger(pr.iterations) || pr.iterations < 1 || pr.iterations > 100)
+    P.push('graphs.pagerank: iterations must be an integer 1..100')
+  if (!(pr.damping > 0 && pr.damping < 1)) P.push('graphs.pagerank: damping must lie in (0, 1)')
+  if (!(pr.tolerance > 0 && pr.tolerance < 1)) P.push('graphs.pagerank: tolerance must lie in (0, 1)')
 }
 
 function checkSwitch(sw: SwitchSpec, P: string[]): void {
