@@ -2,8 +2,8 @@
 // (no Verilator on a GPU host). bench/gpu-ncu.mjs compares it with Nsight Compute's counters.
 //
 //   pcie-scope-model --pattern P --bytes N [--offset O] [--element-bytes E] [--l1 ideal|bypass]
-//   pcie-scope-model --pattern bfs-naive|bfs-merged|bfs-aligned --graph G [--source V]
-//                    [--id-bytes 4|8] [--l1 ideal|bypass]
+//   pcie-scope-model --pattern GRAPH_KERNEL --graph G [--source V] [--id-bytes 4|8]
+//                    [--l1 ideal|bypass]      (GRAPH_KERNEL: bfs-*, sssp-*, cc-*, pagerank-*)
 //
 // {"pattern":…,"bytes":N,"offset":O,"elementBytes":E,"l1":"ideal","instructions":N,
 //  "mrd":{"count":N,"bySize":{"32":N,…,"other":N},"bytes":N},
@@ -13,9 +13,9 @@
 // MRd: what Nsight Compute's pcie__write_bytes / pcie__read_bytes count on the GPU side
 // (docs/gpu-coalescing.md). Exit 0 ok, 2 usage (with {"error":{…}}).
 //
-// Graph mode (a BFS kernel of native/model/graph_kernels.h over G = kron:S[:SEED], urand:S[:SEED]
+// Graph mode (a graph kernel of native/model/graph_kernels.h over G = kron:S[:SEED], urand:S[:SEED]
 // or file:PATH, generated graphs cached in $PCIE_SCOPE_CACHE/graphs or ~/.cache/pcie-scope/graphs)
-// adds graph, vertices, edges, idBytes, source, levels (kernel launches), reached, edgesRead,
+// adds graph, vertices, edges, idBytes, source, levels (host-memory launches), reached, edgesRead,
 // usefulBytes, loadSeconds and modelSeconds; graph errors answer {"error":{"code":"PS_GRAPH_…"}}.
 #include <stdio.h>
 #include <stdlib.h>

@@ -167,6 +167,33 @@ std::vector<unsigned char> Csr::edge_bytes() const
     return out;
 }
 
+uint32_t graph_edge_weight(uint64_t u, uint64_t v)
+{
+    uint64_t state = (u < v ? u : v) * 0x9E3779B97F4A7C15ull ^ (u < v ? v : u);
+    return 1 + (uint32_t)(splitmix64(&state) % 255);
+}
+
+std::vector<uint32_t> Csr::edge_weights() const
+{
+    std::vector<uint32_t> w(neighbours.size());
+    for (uint64_t v = 0; v < vertices; ++v)
+        for (uint64_t i = offsets[v]; i < offsets[v + 1]; ++i)
+            w[i] = graph_edge_weight(v, neighbours[i]);
+    return w;
+}
+
+std::vector<unsigned char> Csr::host_bytes(GraphKernel k) const
+{
+    std::vector<unsigned char> out = edge_bytes();
+    if (graph_step_loads(k) < 2)
+        return out;
+    out.resize(graph_host_bytes(k, edges(), id_bytes), 0);
+    const std::vector<uint32_t> w = edge_weights();
+    for (uint64_t i = 0; i < w.size(); ++i)
+        memcpy(&out[graph_weight_offset(i, edges(), id_bytes)], &w[i], kGraphWeightBytes);
+    return out;
+}
+
 Csr build_csr(uint64_t vertices, const std::vector<EdgeTuple> &tuples, uint32_t id_bytes)
 {
     if (id_bytes != 4 && id_bytes != 8)

@@ -3,31 +3,23 @@
 
 #include <algorithm>
 
-#include "graph_reference.h"
-
 namespace ps {
 
 GraphTrafficGenerator::GraphTrafficGenerator(const GraphTrafficConfig &cfg) : cfg_(cfg)
 {
     const Csr &g = *cfg_.graph;
-    levels_ = bfs_levels(g, cfg_.source);
-    depth_ = bfs_summary(g, levels_).depth;
-    // Frontier warps per level, each once, in warp order: a thread per vertex puts 32 vertices
-    // in a warp; a warp per vertex has warp = vertex. Warps with no edge to read issue nothing.
-    frontier_warps_.assign(depth_ + 1, {});
-    const uint32_t per_warp = kWarpSize / graph_lanes_per_vertex(cfg_.kernel);
-    for (uint64_t v = 0; v < g.vertices; ++v) {
-        if (levels_[v] == kBfsUnreached || g.degree(v) == 0)
-            continue;
-        std::vector<uint64_t> &w = frontier_warps_[levels_[v]];
-        const uint64_t warp = v / per_warp;
-        if (w.empty() || w.back() != warp)
-            w.push_back(warp);
-    }
+    plan_ = graph_launch_plan(cfg_.kernel, g, cfg_.source);
+    in_frontier_.assign(g.vertices, 0);
     if (cfg_.l1 == L1Mode::Ideal)
-        l1_.reset(cfg_.base, ps_div_ceil(g.edges() * g.id_bytes, kLineBytes) * kLineBytes);
+        l1_.reset(cfg_.base, graph_host_bytes(cfg_.kernel, g.edges(), g.id_bytes));
 }
 
+bool GraphTrafficGenerator::expands(uint64_t v) const
+{
+    return plan_.launches[level_].all || in_frontier_[v] == level_ + 1;
+}
+
+// A loop step is graph_step_loads() instructions: model step = loop step x loads + load.
 uint64_t GraphTrafficGenerator::warp_steps(uint64_t warp) const
 {
     const Csr &g = *cfg_.graph;
@@ -35,37 +27,41 @@ uint64_t GraphTrafficGenerator::warp_steps(uint64_t warp) const
     uint64_t steps = 0;
     for (uint32_t t = 0; t < kWarpSize; t += lanes) {
         const uint64_t v = graph_vertex_of_thread(cfg_.kernel, warp * kWarpSize + t);
-        if (v >= g.vertices || levels_[v] != level_)
+        if (v >= g.vertices || !expands(v))
             continue;
         const uint64_t s = graph_steps(cfg_.kernel, g.offsets[v], g.offsets[v + 1], g.id_bytes);
         steps = s > steps ? s : steps;
     }
-    return steps;
+    return steps * graph_step_loads(cfg_.kernel);
 }
 
 uint32_t GraphTrafficGenerator::warp_lanes(uint64_t warp, uint64_t step, WarpLoad *load) const
 {
     const Csr &g = *cfg_.graph;
+    const uint32_t loads = graph_step_loads(cfg_.kernel);
+    const uint32_t which = (uint32_t)(step % loads);
+    step /= loads;
     uint32_t active = 0;
     for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
         const uint64_t thread = warp * kWarpSize + lane;
         const uint64_t v = graph_vertex_of_thread(cfg_.kernel, thread);
-        if (v >= g.vertices || levels_[v] != level_)
+        if (v >= g.vertices || !expands(v))
             continue;
         uint64_t index;
         if (graph_edge_index(cfg_.kernel, g.offsets[v], g.offsets[v + 1], g.id_bytes,
                              graph_lane_of_thread(cfg_.kernel, thread), step, &index)) {
-            load->addr[lane] = cfg_.base + graph_edge_offset(index, g.id_bytes);
+            load->addr[lane] = cfg_.base + graph_load_offset(which, index, g.edges(), g.id_bytes);
             active |= 1u << lane;
         }
     }
     load->active = active;
+    load->lane_bytes = graph_load_bytes(which, g.id_bytes);
     return active;
 }
 
 bool GraphTrafficGenerator::fill(Slot *s)
 {
-    const std::vector<uint64_t> &warps = frontier_warps_[level_];
+    const std::vector<uint64_t> &warps = frontier_warps_;
     while (next_in_level_ < warps.size()) {
         s->warp = warps[next_in_level_++];
         s->step = 0;
@@ -78,13 +74,35 @@ bool GraphTrafficGenerator::fill(Slot *s)
 
 bool GraphTrafficGenerator::start_level()
 {
-    if (started_) {
-        if (level_ >= depth_ || levels_.empty())
-            return false;
+    if (started_)
         ++level_;
-    }
+    if (level_ >= plan_.launches.size())
+        return false;
     started_ = true;
     ++counts_.launches;
+    // The launch's frontier warps, each once, in warp order: a thread per vertex puts 32
+    // vertices in a warp; a warp per vertex has warp = vertex. Warps with no edge to read issue
+    // nothing.
+    const Csr &g = *cfg_.graph;
+    const GraphLaunch &launch = plan_.launches[level_];
+    const uint32_t per_warp = kWarpSize / graph_lanes_per_vertex(cfg_.kernel);
+    frontier_warps_.clear();
+    auto add = [&](uint64_t v) {
+        if (g.degree(v) == 0)
+            return;
+        const uint64_t warp = v / per_warp;
+        if (frontier_warps_.empty() || frontier_warps_.back() != warp)
+            frontier_warps_.push_back(warp);
+    };
+    if (launch.all) {
+        for (uint64_t v = 0; v < g.vertices; ++v)
+            add(v);
+    } else {
+        for (uint64_t v : launch.vertices) {
+            in_frontier_[v] = level_ + 1;
+            add(v);
+        }
+    }
     next_in_level_ = 0;
     live_.clear();
     cursor_ = 0;
@@ -100,7 +118,6 @@ bool GraphTrafficGenerator::start_level()
 bool GraphTrafficGenerator::issue_instruction()
 {
     WarpLoad load;
-    load.lane_bytes = cfg_.graph->id_bytes;
     for (;;) {
         while (live_.empty())
             if (!start_level())

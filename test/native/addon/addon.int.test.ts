@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { PAGERANK } from '../../../host/src/core/generated.js'
 import { loadAddon, type NativeAddon } from '../../../host/src/native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../../../host/src/workload/gpu-runner.js'
 import { gpuPresent } from '../cuda/gpu-runner.js'
@@ -24,7 +25,7 @@ beforeAll(() => {
   addon = loadAddon()
 })
 
-describe('predictGraph (the BFS model in process)', () => {
+describe('predictGraph (the graph kernels\' model in process)', () => {
   // generated graphs cache in a folder of the test's own, never in ~/.cache
   process.env.PCIE_SCOPE_CACHE ??= mkdtempSync(join(tmpdir(), 'ps-addon-graphs-'))
 
@@ -50,6 +51,24 @@ describe('predictGraph (the BFS model in process)', () => {
     ])
     expect(e4.usefulBytes * 2).toBe(e8.usefulBytes)
     expect(e8.bySize['32'] / e8.count).toBeGreaterThan(0.9)
+  })
+  it('SSSP, CC, PageRank: aligned sends fewer reads than merged; SSSP reads a 4-B weight per id, PageRank every list every iteration', async () => {
+    const kernels = ['sssp-merged', 'sssp-aligned', 'cc-merged', 'cc-aligned', 'pagerank-merged', 'pagerank-aligned'] as const
+    const p = Object.fromEntries(
+      await Promise.all(kernels.map(async (kernel) => [kernel, await addon.predictGraph({ kernel, graph: 'kron:10' })] as const)),
+    )
+    for (const algo of ['sssp', 'cc', 'pagerank']) {
+      const merged = p[`${algo}-merged`]!
+      const aligned = p[`${algo}-aligned`]!
+      expect(aligned.count, algo).toBeLessThan(merged.count)
+      expect(aligned.launches, algo).toBe(merged.launches)
+      expect(aligned.usefulBytes, algo).toBe(merged.usefulBytes)
+    }
+    // 8-B id + 4-B weight per edge read; re-relaxation reads lists again, so more than the edges
+    expect(p['sssp-aligned']!.usefulBytes % 12).toBe(0)
+    expect(p['sssp-aligned']!.usefulBytes / 12).toBeGreaterThan(p['sssp-aligned']!.edges / 2)
+    expect(p['pagerank-aligned']).toMatchObject({ launches: PAGERANK.iterations, usefulBytes: PAGERANK.iterations * p['pagerank-aligned']!.edges * 8 })
+    expect(p['cc-aligned']!.launches).toBeGreaterThan(1)
   })
   it('refuses bad requests and graphs with stable codes and one sentence, off the JS thread', async () => {
     await expect(addon.predictGraph({ kernel: 'dfs' as never, graph: 'kron:8' })).rejects.toMatchObject({ code: 'PS_WORKLOAD_INVALID' })

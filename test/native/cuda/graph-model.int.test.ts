@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { GRAPH_KERNELS } from '../../../host/src/core/generated.js'
+import { GRAPH_KERNELS, PAGERANK } from '../../../host/src/core/generated.js'
 import { buildRunner, root, runRunner } from './gpu-runner.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'ps-graph-model-'))
@@ -30,9 +30,9 @@ interface GraphResult {
   sectorsPerRequest: number
 }
 
-describe('pcie-scope-model --graph (BFS kernels over a CSR in host memory)', () => {
-  it('every kernel reads the same edges; aligned needs fewer, larger reads than merged, merged than naive', () => {
-    const runs = GRAPH_KERNELS.map((k) => {
+describe('pcie-scope-model --graph (graph kernels over a CSR in host memory)', () => {
+  it('every BFS kernel reads the same edges; aligned needs fewer, larger reads than merged, merged than naive', () => {
+    const runs = GRAPH_KERNELS.filter((k) => k.startsWith('bfs-')).map((k) => {
       const r = model(['--pattern', k, '--graph', 'kron:12:3'])
       expect(r.status, r.stdout + r.stderr).toBe(0)
       return r.objects[0] as unknown as GraphResult
@@ -50,6 +50,21 @@ describe('pcie-scope-model --graph (BFS kernels over a CSR in host memory)', () 
     expect(naive!.sectorsPerRequest).toBeLessThan(1.5)
     // the generated graph was cached under $PCIE_SCOPE_CACHE/graphs, keyed by recipe and id width
     expect(readdirSync(join(dir, 'cache', 'graphs'))).toEqual(['kron-12-seed3-id8.csr'])
+  })
+
+  it('SSSP, CC, PageRank: aligned needs fewer reads than merged; SSSP reads a 4-B weight per id, PageRank every edge every iteration', () => {
+    const result = (k: string) => {
+      const r = model(['--pattern', k, '--graph', 'kron:12:3'])
+      expect(r.status, r.stdout + r.stderr).toBe(0)
+      return r.objects[0] as unknown as GraphResult
+    }
+    for (const algo of ['sssp', 'cc', 'pagerank']) {
+      const [merged, aligned] = [result(`${algo}-merged`), result(`${algo}-aligned`)]
+      expect(aligned.mrd.count, algo).toBeLessThan(merged.mrd.count)
+      expect(aligned.edgesRead, algo).toBe(merged.edgesRead)
+      expect(aligned.usefulBytes, algo).toBe((algo === 'sssp' ? 12 : 8) * aligned.edgesRead)
+      if (algo === 'pagerank') expect(aligned.edgesRead).toBe(PAGERANK.iterations * aligned.edges)
+    }
   })
 
   it('a star from an edge-list file, hand-worked: the hub list is 4 lines, the leaves 16 sectors', () => {
