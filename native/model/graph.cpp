@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <sstream>
 
@@ -431,8 +432,12 @@ void write_csr_file(const Csr &g, const std::string &path)
         put_u64(&out, o);
     const std::vector<unsigned char> e = g.edge_bytes();
     out.insert(out.end(), e.begin(), e.end());
-    // Write beside the target, then rename: readers see the old entry or the whole new one.
-    const std::string tmp = path + ".tmp." + std::to_string(getpid());
+    // Write beside the target, then rename: readers see the old entry or the whole new one. The
+    // name is the writer's own (process and a per-process count): the addon's worker threads may
+    // cache the same graph at once, and a shared name let one rename the other's file away.
+    static std::atomic<unsigned> writes{0};
+    const std::string tmp =
+        path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(writes.fetch_add(1));
     FILE *f = fopen(tmp.c_str(), "wb");
     if (!f)
         throw GraphError("PS_GRAPH_IO", "cannot write " + tmp + ": " + strerror(errno));
