@@ -78,16 +78,6 @@ export function intervalBatchPoints(
   return { points, gapBefore, nextIndex: (batch.firstIndex + batch.records.length) % 2 ** 32 }
 }
 
-/**
- * The limit an interval hits (model.ts limitOf: tags, wire or latency), with the bare round trip
- * taken as the smallest interval latency seen so far.
- */
-export const intervalLimit = (p: IntervalPoint, tagBudget: number | null, minLatency: number | undefined): Limit | undefined =>
-  limitOf({
-    payloadPerSec: p.payloadPerSec,
-    ceilingPerSec: p.ceilingPerSec,
-    avgOutstanding: p.avgOutstanding,
-    tagBudget,
-    meanLatency: p.meanLatency,
-    minLatency,
-  })
+/** The limit an interval hits (model.ts limitOf: wire, tags or latency). */
+export const intervalLimit = (p: IntervalPoint, tagBudget: number | null): Limit | undefined =>
+  limitOf({ payloadPerSec: p.payloadPerSec, ceilingPerSec: p.ceilingPerSec, avgOutstanding: p.avgOutstanding, tagBudget })

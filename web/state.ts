@@ -102,10 +102,9 @@ export class AppState {
   readonly intervalPeak = new RingSeries(INTERVAL_POINTS)
   readonly intervalLittle = new RingSeries(INTERVAL_POINTS)
   private readonly intervalSeries = [this.intervalAvg, this.intervalPeak, this.intervalLittle]
-  /** the newest interval and its limit; the smallest interval latency seen (the bare round trip) */
+  /** the newest interval and its limit */
   lastInterval: IntervalPoint | undefined
   intervalLimitNow: Limit | undefined
-  private intervalMinLatency: number | undefined
   private intervalNextIndex: number | undefined
   intervalGaps = 0
   tagBudget: number | null = null
@@ -317,7 +316,6 @@ export class AppState {
     for (const line of this.intervalSeries) line.clear()
     this.lastInterval = undefined
     this.intervalLimitNow = undefined
-    this.intervalMinLatency = undefined
     this.intervalNextIndex = undefined
     this.marks.length = 0
     this.gapPending = false
@@ -342,10 +340,8 @@ export class AppState {
       this.intervalAvg.push({ x: p.t, y: p.avgOutstanding })
       this.intervalPeak.push({ x: p.t, y: p.peakOutstanding })
       this.intervalLittle.push({ x: p.t, y: p.littleOutstanding ?? NaN })
-      if (p.meanLatency !== undefined && p.mrdPerSec > 0)
-        this.intervalMinLatency = Math.min(this.intervalMinLatency ?? Infinity, p.meanLatency)
       this.lastInterval = p
-      this.intervalLimitNow = intervalLimit(p, this.tagBudget, this.intervalMinLatency)
+      this.intervalLimitNow = intervalLimit(p, this.tagBudget)
     }
   }
 

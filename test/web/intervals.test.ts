@@ -65,16 +65,17 @@ describe('interval records as in-flight points', () => {
   })
 
   it('names the limit of an interval: tags, wire or latency', () => {
-    // 240 of 256 tags in flight at the bare latency: tag-bound
-    const tags = intervalPoint(rec(2500, 2400, 240, 250), CLOCK_HZ, GEN3X16)!
-    expect(intervalLimit(tags, 256, 1e-6)).toBe('tags')
+    // 240 of 256 tags in flight at 4 µs each: 600 reads of 128 B in 10 µs, 7.7 GB/s, under the
+    // wire's ceiling: tag-bound, whatever the latency
+    const tags = intervalPoint(rec(2500, 600, 240, 1000), CLOCK_HZ, GEN3X16)!
+    expect(intervalLimit(tags, 256)).toBe('tags')
     // payload at the gen3 x16 ceiling, latency queued above the bare one: wire-bound
     const ceiling = intervalPoint(rec(2500, 10, 1, 250), CLOCK_HZ, GEN3X16)!.ceilingPerSec!
     const reads = Math.ceil((ceiling * 1e-5) / 128)
     const wire = intervalPoint(rec(2500, reads, 200, 500), CLOCK_HZ, GEN3X16)!
-    expect(intervalLimit(wire, 256, 1e-6)).toBe('wire')
+    expect(intervalLimit(wire, 256)).toBe('wire')
     // few reads in flight, far from both: latency-bound
     const latency = intervalPoint(rec(2500, 100, 10, 250), CLOCK_HZ, GEN3X16)!
-    expect(intervalLimit(latency, 256, 1e-6)).toBe('latency')
+    expect(intervalLimit(latency, 256)).toBe('latency')
   })
 })

@@ -15,7 +15,7 @@ import type { View } from './view.js'
 
 const LIMIT_TEXT = {
   wire: 'wire-bound: the payload sits at the link ceiling; more reads in flight only queue (latency rises)',
-  tags: 'tag-bound: nearly every tag is in flight at the bare latency; larger requests or more tags would raise the rate',
+  tags: 'tag-bound: nearly every tag is in flight, so no more reads can be issued; larger requests or more tags would raise the rate',
   latency: 'latency-bound: too few reads in flight to cover the round trip; issue more reads at once',
 } as const
 
@@ -95,8 +95,6 @@ export function inflightView(): View {
               ceilingPerSec: state.ceilingRate.last()?.y,
               avgOutstanding: newest?.y,
               tagBudget: state.tagBudget,
-              meanLatency: state.latencyMean.last()?.y,
-              minLatency: last?.min === null || last?.min === undefined ? undefined : last.min * 1e-9,
             })
       const verdict = $('inflight-limit')
       verdict.textContent = limit ? LIMIT_TEXT[limit] : ''
