@@ -67,6 +67,8 @@ export interface CliIo {
   writeOut?: (s: string) => Promise<void>
   /** resolves when the user asks a long-running command (serve) to stop */
   untilSignal?: () => Promise<string>
+  /** Calls `handler` on each Ctrl-C (SIGINT) until the returned function is called. */
+  onInterrupt?: (handler: () => void) => () => void
   /** stderr is a terminal: progress bars are drawn (default: false) */
   stderrIsTTY?: boolean
   /** how long a command runs before its progress bar appears (default 1000 ms; tests pass 0) */
@@ -84,6 +86,8 @@ const defaultDeps: CliDeps = { loadAddon: () => loadAddon(), openSession }
 const EXIT_OK = 0
 const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
+/** a run the user interrupted with Ctrl-C (128 + SIGINT, as a shell reports it) */
+const EXIT_INTERRUPTED = 130
 const MIB = 1024 * 1024
 
 const { bytes: BYTES, offset: OFFSET } = WORKLOAD_LIMITS
@@ -113,6 +117,10 @@ const defaultIo = (): CliIo => ({
       process.stdout.on('drain', settle)
       process.stdout.on('error', settle)
     }),
+  onInterrupt: (handler) => {
+    process.on('SIGINT', handler)
+    return () => process.off('SIGINT', handler)
+  },
   untilSignal: () =>
     new Promise((resolve) => {
       const on = (sig: string) => {
@@ -124,6 +132,9 @@ const defaultIo = (): CliIo => ({
       process.once('SIGTERM', on)
     }),
 })
+
+/** Unwinds a capture the user interrupted; its exit code and message are already set. */
+class CaptureInterrupted extends Error {}
 
 interface SourceOpts {
   twin?: boolean
@@ -487,8 +498,18 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           // --jsonl: the records as they happen on stdout, instead of the summary at the end
           const live = o.jsonl ? liveRecords(session.client, (r) => io.stdout(JSON.stringify(r) + '\n')) : undefined
           live?.connected(session.info)
+          // Ctrl-C cancels the run (the twin runs in a process group of its own, so the terminal's
+          // SIGINT reaches this process alone): no more reads, what was recorded is kept, exit 130.
+          // A second Ctrl-C quits at once.
+          const interrupt = new AbortController()
+          const stopWatching = (io.onInterrupt ?? defaultIo().onInterrupt!)(() => {
+            if (interrupt.signal.aborted) process.exit(EXIT_INTERRUPTED)
+            progress('interrupted: cancelling the run (Ctrl-C again to quit at once)')
+            interrupt.abort(new PsError('PS_RUN_CANCELLED', 'interrupted (Ctrl-C): the run was cancelled'))
+          })
           const opts = {
             periodMs: o.periodMs,
+            signal: interrupt.signal,
             onProgress: progress,
             ...(o.sampleUs !== undefined ? { samplePeriodCycles: sampleCycles(o.sampleUs, session.info.clockHz) } : {}),
             ...(o.filter !== undefined ? { filter: o.filter } : {}),
@@ -503,9 +524,15 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
               return await go()
             } catch (e) {
               live?.runDone(workload, { error: e })
+              if (interrupt.signal.aborted) {
+                progress(outDir === undefined ? 'interrupted: nothing recorded' : `interrupted: what was recorded is kept in ${outDir}`)
+                setCode(EXIT_INTERRUPTED)
+                throw new CaptureInterrupted()
+              }
               throw e
             } finally {
               live?.stop()
+              stopWatching()
             }
           }
           if (outDir === undefined) {
@@ -520,6 +547,8 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           if (rc.recordingError) throw rc.recordingError
           progress(`recorded ${rc.records} records into ${outDir}`)
           setCode(EXIT_OK)
+        } catch (e) {
+          if (!(e instanceof CaptureInterrupted)) throw e
         } finally {
           await session.close()
         }

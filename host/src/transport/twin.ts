@@ -197,7 +197,10 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     if (opts.mode !== undefined) args.push('--mode', opts.mode)
     args.push(...(opts.extraArgs ?? []))
     log.debug(() => `spawn ${bin} ${args.join(' ')}`)
-    const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+    // A process group of its own: a terminal's Ctrl-C reaches the host, which cancels the run and
+    // closes the twin, instead of killing the twin under it. The twin ends when its stdin closes,
+    // so it does not outlive a host that dies.
+    const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true })
     const stderrTail: string[] = []
     let ownMessage: string | undefined // the twin's first line of its own (a usage text follows it)
     createInterface({ input: child.stderr }).on('line', (l) => {
