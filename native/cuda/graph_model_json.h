@@ -10,6 +10,7 @@
 #include "coalescer.h"
 #include "graph.h"
 #include "graph_kernels.h"
+#include "sm_schedule.h"
 
 namespace ps {
 
@@ -20,7 +21,9 @@ struct GraphModelArgs {
     bool source_given = false;
     uint64_t source = 0;
     L1Mode l1 = L1Mode::Ideal;
-    std::string cache_dir; // graph cache; empty = none
+    L1Model l1_model = L1Model::Ideal;
+    WarpOrder warp_order = WarpOrder::RoundRobin; // with L1Model::Lru
+    std::string cache_dir;                        // graph cache; empty = none
 };
 
 // `s` with JSON string escapes (quotes, backslashes, control characters), without the quotes.

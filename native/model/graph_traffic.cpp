@@ -7,6 +7,10 @@
 
 namespace ps {
 
+namespace {
+constexpr uint64_t kLabelsBase = 1ull << 56; // GPU memory: apart from any host address
+}
+
 GraphTrafficGenerator::GraphTrafficGenerator(const GraphTrafficConfig &cfg) : cfg_(cfg)
 {
     const Csr &g = *cfg_.graph;
@@ -24,8 +28,32 @@ GraphTrafficGenerator::GraphTrafficGenerator(const GraphTrafficConfig &cfg) : cf
         if (w.empty() || w.back() != warp)
             w.push_back(warp);
     }
-    if (cfg_.l1 == L1Mode::Ideal)
+    if (cfg_.l1_model == L1Model::Lru)
+        scheduler_.emplace_back(cfg_.gpu);
+    else if (cfg_.l1 == L1Mode::Ideal)
         l1_.reset(cfg_.base, ps_div_ceil(g.edges() * g.id_bytes, kLineBytes) * kLineBytes);
+}
+
+// After loading neighbour id w a thread reads labels[w] (4 B, GPU memory) to test it: one gather
+// per load instruction, through the same L1 (native/cuda/graph_kernel_body.h).
+uint32_t GraphTrafficGenerator::LevelProgram::warp_gpu_load(const WarpLoad &ids,
+                                                            WarpLoad *load) const
+{
+    const uint32_t active = ids.active;
+    const Csr &g = *g_.cfg_.graph;
+    load->lane_bytes = 4;
+    load->active = active;
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+        if ((active >> lane) & 1u) {
+            const uint64_t index = (ids.addr[lane] - g_.cfg_.base) / g.id_bytes;
+            load->addr[lane] = kLabelsBase + 4 * g.neighbours[index];
+        }
+    return active;
+}
+
+uint64_t GraphTrafficGenerator::LevelProgram::grid_warps() const
+{
+    return ps_div_ceil(graph_threads(g_.cfg_.kernel, g_.cfg_.graph->vertices), kWarpSize);
 }
 
 uint64_t GraphTrafficGenerator::warp_steps(uint64_t warp) const
@@ -46,6 +74,7 @@ uint64_t GraphTrafficGenerator::warp_steps(uint64_t warp) const
 uint32_t GraphTrafficGenerator::warp_lanes(uint64_t warp, uint64_t step, WarpLoad *load) const
 {
     const Csr &g = *cfg_.graph;
+    load->lane_bytes = g.id_bytes;
     uint32_t active = 0;
     for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
         const uint64_t thread = warp * kWarpSize + lane;
@@ -86,6 +115,11 @@ bool GraphTrafficGenerator::start_level()
     started_ = true;
     ++counts_.launches;
     next_in_level_ = 0;
+    if (!scheduler_.empty()) { // the whole grid, every SM's L1 cold
+        scheduler_[0].launch(&program_, cfg_.l1 == L1Mode::Off);
+        level_live_ = true;
+        return true;
+    }
     live_.clear();
     cursor_ = 0;
     if (cfg_.l1 == L1Mode::Ideal)
@@ -97,8 +131,37 @@ bool GraphTrafficGenerator::start_level()
     return true;
 }
 
+void GraphTrafficGenerator::count_loads(const WarpLoad &load)
+{
+    ++counts_.instructions;
+    const uint32_t lanes = (uint32_t)__builtin_popcount(load.active);
+    counts_.loads += lanes;
+    counts_.useful_bytes += (uint64_t)lanes * load.lane_bytes;
+}
+
+bool GraphTrafficGenerator::issue_scheduled()
+{
+    for (;;) {
+        while (!level_live_)
+            if (!start_level())
+                return false;
+        count_ = scheduler_[0].issue(buf_);
+        pos_ = 0;
+        if (count_ < 0) {
+            count_ = 0;
+            level_live_ = false;
+            continue;
+        }
+        count_loads(scheduler_[0].last_load());
+        if (count_ > 0)
+            return true;
+    }
+}
+
 bool GraphTrafficGenerator::issue_instruction()
 {
+    if (!scheduler_.empty())
+        return issue_scheduled();
     WarpLoad load;
     load.lane_bytes = cfg_.graph->id_bytes;
     for (;;) {
@@ -124,10 +187,7 @@ bool GraphTrafficGenerator::issue_instruction()
         const uint32_t active = warp_lanes(warp, step, &load);
         if (!active)
             continue;
-        ++counts_.instructions;
-        const uint32_t lanes = (uint32_t)__builtin_popcount(active);
-        counts_.loads += lanes;
-        counts_.useful_bytes += (uint64_t)lanes * load.lane_bytes;
+        count_loads(load);
         count_ = coalesce(load, cfg_.l1, cfg_.l1 == L1Mode::Ideal ? &l1_ : nullptr, buf_);
         pos_ = 0;
         if (count_ > 0)

@@ -1,0 +1,125 @@
+// pcie-scope capacity-limited L1 (l1_lru.h).
+#include "l1_lru.h"
+
+namespace ps {
+
+LruL1::LruL1(uint32_t capacity_bytes)
+{
+    slots_.resize(capacity_bytes / kLineBytes);
+    size_t n = 2;
+    while (n < 2 * slots_.size())
+        n <<= 1;
+    table_.assign(n, Entry{0, kNone});
+    table_mask_ = n - 1;
+}
+
+void LruL1::clear()
+{
+    for (auto &t : table_)
+        t.slot = kNone;
+    used_ = 0;
+    newest_ = oldest_ = kNone;
+}
+
+size_t LruL1::home(uint64_t line_addr) const
+{
+    return (size_t)(((line_addr / kLineBytes) * 0x9E3779B97F4A7C15ull) >> 20) & table_mask_;
+}
+
+uint32_t LruL1::find(uint64_t line_addr) const
+{
+    for (size_t i = home(line_addr);; i = (i + 1) & table_mask_) {
+        const Entry &t = table_[i];
+        if (t.slot == kNone || t.line == line_addr)
+            return t.slot;
+    }
+}
+
+void LruL1::table_insert(uint64_t line_addr, uint32_t slot)
+{
+    size_t i = home(line_addr);
+    while (table_[i].slot != kNone)
+        i = (i + 1) & table_mask_;
+    table_[i] = Entry{line_addr, slot};
+}
+
+void LruL1::table_erase(uint64_t line_addr)
+{
+    size_t i = home(line_addr);
+    while (table_[i].line != line_addr || table_[i].slot == kNone)
+        i = (i + 1) & table_mask_;
+    // backward-shift deletion: later entries of the probe run move up so lookups stay unbroken
+    for (size_t j = (i + 1) & table_mask_; table_[j].slot != kNone; j = (j + 1) & table_mask_) {
+        const size_t h = home(table_[j].line);
+        // entry j may fill hole i when its home is not cyclically within (i, j]
+        if (((j - h) & table_mask_) >= ((j - i) & table_mask_)) {
+            table_[i] = table_[j];
+            i = j;
+        }
+    }
+    table_[i].slot = kNone;
+}
+
+void LruL1::unlink(uint32_t s)
+{
+    Slot &x = slots_[s];
+    if (x.newer != kNone)
+        slots_[x.newer].older = x.older;
+    else
+        newest_ = x.older;
+    if (x.older != kNone)
+        slots_[x.older].newer = x.newer;
+    else
+        oldest_ = x.newer;
+}
+
+void LruL1::push_newest(uint32_t s)
+{
+    Slot &x = slots_[s];
+    x.newer = kNone;
+    x.older = newest_;
+    if (newest_ != kNone)
+        slots_[newest_].newer = s;
+    newest_ = s;
+    if (oldest_ == kNone)
+        oldest_ = s;
+}
+
+uint32_t LruL1::fetch(uint64_t line_addr, uint32_t mask)
+{
+    if (slots_.empty())
+        return mask;
+    uint32_t s = find(line_addr);
+    if (s != kNone) {
+        const uint32_t missing = mask & ~slots_[s].mask;
+        slots_[s].mask |= mask;
+        if (s != newest_) {
+            unlink(s);
+            push_newest(s);
+        }
+        return missing;
+    }
+    if (used_ < slots_.size()) {
+        s = used_++;
+    } else {
+        s = oldest_;
+        unlink(s);
+        table_erase(slots_[s].line);
+        ++evictions_;
+    }
+    slots_[s].line = line_addr;
+    slots_[s].mask = mask;
+    table_insert(line_addr, s);
+    push_newest(s);
+    return mask;
+}
+
+uint32_t LruL1::sectors_of(uint64_t line_addr) const
+{
+    if (slots_.empty())
+        return 0;
+    const uint32_t s = find(line_addr);
+    return s == kNone ? 0 : slots_[s].mask;
+}
+
+} // namespace ps
