@@ -8,7 +8,8 @@
 namespace ps {
 
 namespace {
-constexpr uint64_t kLabelsBase = 1ull << 56; // GPU memory: apart from any host address
+constexpr uint64_t kLabelsBase = 1ull
+    << 52; // GPU memory: apart from any host address (l1_lru.h: < 2^55)
 }
 
 GraphTrafficGenerator::GraphTrafficGenerator(const GraphTrafficConfig &cfg) : cfg_(cfg)

@@ -5,18 +5,19 @@ namespace ps {
 
 LruL1::LruL1(uint32_t capacity_bytes)
 {
-    slots_.resize(capacity_bytes / kLineBytes);
+    const uint32_t lines = capacity_bytes / kLineBytes;
+    slots_.resize(lines < kNone ? lines : kNone);
     size_t n = 2;
     while (n < 2 * slots_.size())
         n <<= 1;
-    table_.assign(n, Entry{0, kNone});
+    table_.assign(n, kEmpty);
     table_mask_ = n - 1;
 }
 
 void LruL1::clear()
 {
     for (auto &t : table_)
-        t.slot = kNone;
+        t = kEmpty;
     used_ = 0;
     newest_ = oldest_ = kNone;
 }
@@ -28,36 +29,40 @@ size_t LruL1::home(uint64_t line_addr) const
 
 uint32_t LruL1::find(uint64_t line_addr) const
 {
+    const uint64_t key = line_addr / kLineBytes;
     for (size_t i = home(line_addr);; i = (i + 1) & table_mask_) {
-        const Entry &t = table_[i];
-        if (t.slot == kNone || t.line == line_addr)
-            return t.slot;
+        const uint64_t t = table_[i];
+        if (t == kEmpty)
+            return kNone;
+        if (t >> 16 == key)
+            return (uint32_t)(t & 0xFFFF);
     }
 }
 
 void LruL1::table_insert(uint64_t line_addr, uint32_t slot)
 {
     size_t i = home(line_addr);
-    while (table_[i].slot != kNone)
+    while (table_[i] != kEmpty)
         i = (i + 1) & table_mask_;
-    table_[i] = Entry{line_addr, slot};
+    table_[i] = (line_addr / kLineBytes) << 16 | slot;
 }
 
 void LruL1::table_erase(uint64_t line_addr)
 {
     size_t i = home(line_addr);
-    while (table_[i].line != line_addr || table_[i].slot == kNone)
+    const uint64_t key = line_addr / kLineBytes;
+    while (table_[i] >> 16 != key || table_[i] == kEmpty)
         i = (i + 1) & table_mask_;
     // backward-shift deletion: later entries of the probe run move up so lookups stay unbroken
-    for (size_t j = (i + 1) & table_mask_; table_[j].slot != kNone; j = (j + 1) & table_mask_) {
-        const size_t h = home(table_[j].line);
+    for (size_t j = (i + 1) & table_mask_; table_[j] != kEmpty; j = (j + 1) & table_mask_) {
+        const size_t h = home((table_[j] >> 16) * kLineBytes);
         // entry j may fill hole i when its home is not cyclically within (i, j]
         if (((j - h) & table_mask_) >= ((j - i) & table_mask_)) {
             table_[i] = table_[j];
             i = j;
         }
     }
-    table_[i].slot = kNone;
+    table_[i] = kEmpty;
 }
 
 void LruL1::unlink(uint32_t s)
@@ -76,10 +81,10 @@ void LruL1::unlink(uint32_t s)
 void LruL1::push_newest(uint32_t s)
 {
     Slot &x = slots_[s];
-    x.newer = kNone;
-    x.older = newest_;
+    x.newer = (uint16_t)kNone;
+    x.older = (uint16_t)newest_;
     if (newest_ != kNone)
-        slots_[newest_].newer = s;
+        slots_[newest_].newer = (uint16_t)s;
     newest_ = s;
     if (oldest_ == kNone)
         oldest_ = s;
@@ -91,8 +96,8 @@ uint32_t LruL1::fetch(uint64_t line_addr, uint32_t mask)
         return mask;
     uint32_t s = find(line_addr);
     if (s != kNone) {
-        const uint32_t missing = mask & ~slots_[s].mask;
-        slots_[s].mask |= mask;
+        const uint32_t missing = mask & ~(uint32_t)slots_[s].mask;
+        slots_[s].mask = (uint8_t)(slots_[s].mask | mask);
         if (s != newest_) {
             unlink(s);
             push_newest(s);
@@ -108,7 +113,7 @@ uint32_t LruL1::fetch(uint64_t line_addr, uint32_t mask)
         ++evictions_;
     }
     slots_[s].line = line_addr;
-    slots_[s].mask = mask;
+    slots_[s].mask = (uint8_t)mask;
     table_insert(line_addr, s);
     push_newest(s);
     return mask;

@@ -29,11 +29,14 @@ public:
     uint64_t evictions() const { return evictions_; }
 
 private:
-    static constexpr uint32_t kNone = 0xFFFFFFFFu;
+    // Compact state (16 B a slot, 8 B a table entry): an SM's L1 is probed at random by gathers,
+    // so the model's speed is its cache misses. Up to 65 535 lines, line addresses below 2^55.
+    static constexpr uint32_t kNone = 0xFFFFu;
+    static constexpr uint64_t kEmpty = ~0ull;
     struct Slot {
         uint64_t line; // line address
-        uint32_t mask; // present-or-pending sectors
-        uint32_t newer, older;
+        uint16_t newer, older;
+        uint8_t mask; // present-or-pending sectors
     };
     uint32_t find(uint64_t line_addr) const; // slot or kNone
     size_t home(uint64_t line_addr) const;
@@ -43,11 +46,9 @@ private:
     void push_newest(uint32_t s);
 
     std::vector<Slot> slots_;
-    struct Entry {
-        uint64_t line; // the key, kept here so a probe reads one cache line
-        uint32_t slot; // kNone = empty
-    };
-    std::vector<Entry> table_; // open addressing, linear probing, at most half full
+    // open addressing, linear probing, at most half full: (line address / 128) << 16 | slot, the
+    // key kept with the slot so a probe reads one cache line; kEmpty = empty
+    std::vector<uint64_t> table_;
     size_t table_mask_ = 0;
     uint32_t used_ = 0;
     uint32_t newest_ = kNone, oldest_ = kNone;
