@@ -10,6 +10,8 @@
  * run, so the JSON has realistic digit counts.
  * Measured: (1) the CaptureWriter (one synchronous write per record, fsync at each 4-MiB segment
  * roll) in records/s and MB/s; (2) each export of that capture to a file, and one `query`.
+ * Each step also gives its CPU seconds (this process, every thread): on a shared machine the
+ * wall time grows with the others' load, the CPU time does not.
  *
  * Usage: node bench/capture-export.mjs [--scale K] [--dir TMPDIR]
  * Needs `npm run build:ts` first (npm test and npm start do it).
@@ -124,14 +126,28 @@ const dirBytes = (dir) => readdirSync(dir).reduce((a, f) => a + statSync(join(di
 const fmt = (n, d = 1) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d })
 const mb = (b) => b / 1e6
 
-// (1) write
-const records = [...runRecords()] // built first, so the timing is the writer's alone
+const cpuSince = (c0) => {
+  const c = process.cpuUsage(c0)
+  return (c.user + c.system) / 1e6
+}
+
+// (1) write; the records go out of scope after it (the exports read the capture from disk, and
+// a heap of records would only slow their garbage collection)
 const dir = join(base, 'capture')
-const writer = CaptureWriter.create(dir, { source: 'twin', path: '/dev/pts/bench', probe, link: null, workloads: [] })
-let t = performance.now()
-for (const r of records) writer.append(r)
-writer.close()
-const writeS = (performance.now() - t) / 1000
+const { writeS, writeCpu, counts, recordCount } = (() => {
+  const records = [...runRecords()] // built first, so the timing is the writer's alone
+  const writer = CaptureWriter.create(dir, { source: 'twin', path: '/dev/pts/bench', probe, link: null, workloads: [] })
+  const start = performance.now()
+  const c = process.cpuUsage()
+  for (const r of records) writer.append(r)
+  writer.close()
+  return {
+    writeS: (performance.now() - start) / 1000,
+    writeCpu: cpuSince(c),
+    counts: records.reduce((m, r) => ((m[r.t] = (m[r.t] ?? 0) + 1), m), {}),
+    recordCount: records.length,
+  }
+})()
 const onDisk = dirBytes(dir)
 
 // (2) exports
@@ -140,9 +156,10 @@ const rows = []
 const timed = async (label, fn) => {
   const out = join(base, `out-${rows.length}`)
   const start = performance.now()
+  const c = process.cpuUsage()
   await fn(out)
   const s = (performance.now() - start) / 1000
-  rows.push({ label, s, bytes: statSync(out).size })
+  rows.push({ label, s, cpu: cpuSince(c), bytes: statSync(out).size })
   rmSync(out, { force: true })
 }
 const toFile = async (out, chunks) => pipeline(Readable.from(chunks), createWriteStream(out))
@@ -150,32 +167,33 @@ for (const f of ['csv', 'jsonl', 'perfetto', 'vcd']) await timed(`${f}`, (out) =
 await timed('parquet --table snapshots', (out) => exportParquet(capture, 'snapshots', out))
 await timed('parquet --table intervals', (out) => exportParquet(capture, 'intervals', out))
 await timed('pcapng', (out) => toFile(out, exportPcapng(capture, readRecords(dir))))
-t = performance.now()
+const t = performance.now()
+const c0 = process.cpuUsage()
 const loaded = await loadCapture(capture)
 const q = await runQuery(loaded, 'select count(*) as n, avg(outstanding_avg) as occ from intervals')
 loaded.close()
 const queryS = (performance.now() - t) / 1000
+const queryCpu = cpuSince(c0)
 
-const counts = records.reduce((m, r) => ((m[r.t] = (m[r.t] ?? 0) + 1), m), {})
 console.log(`### ${new Date().toISOString().slice(0, 10)}: the records of a run of ${fmt(scale, 0)} GiB (scale ${scale})\n`)
 console.log(
   `${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores), Node ${process.version}, ${base.startsWith('/tmp') ? '/tmp' : base}. ` +
-    `${fmt(records.length, 0)} records (${Object.entries(counts)
+    `${fmt(recordCount, 0)} records (${Object.entries(counts)
       .map(([k, v]) => `${fmt(v, 0)} ${k}`)
       .join(', ')}; ${fmt(SAMPLES, 0)} interval samples), ${fmt(mb(onDisk))} MB in ${readdirSync(dir).length - 1} segments.\n`,
 )
-console.log('| step | seconds | records/s | MB/s | output MB |')
-console.log('|---|---:|---:|---:|---:|')
+console.log('| step | seconds | CPU s | records/s | MB/s | output MB |')
+console.log('|---|---:|---:|---:|---:|---:|')
 console.log(
-  `| write (CaptureWriter) | ${fmt(writeS, 2)} | ${fmt(records.length / writeS / 1e3, 0)} k | ${fmt(mb(onDisk) / writeS)} | ${fmt(mb(onDisk))} |`,
+  `| write (CaptureWriter) | ${fmt(writeS, 2)} | ${fmt(writeCpu, 2)} | ${fmt(recordCount / writeS / 1e3, 0)} k | ${fmt(mb(onDisk) / writeS)} | ${fmt(mb(onDisk))} |`,
 )
 for (const r of rows) {
   console.log(
-    `| export ${r.label} | ${fmt(r.s, 2)} | ${fmt(records.length / r.s / 1e3, 0)} k | ${fmt(mb(onDisk) / r.s)} | ${fmt(mb(r.bytes), 2)} |`,
+    `| export ${r.label} | ${fmt(r.s, 2)} | ${fmt(r.cpu, 2)} | ${fmt(recordCount / r.s / 1e3, 0)} k | ${fmt(mb(onDisk) / r.s)} | ${fmt(mb(r.bytes), 2)} |`,
   )
 }
 console.log(
-  `| query (load + \`select count(*) … from intervals\`: ${q.rows[0][0]} rows) | ${fmt(queryS, 2)} | ${fmt(records.length / queryS / 1e3, 0)} k | ${fmt(mb(onDisk) / queryS)} | - |`,
+  `| query (load + \`select count(*) … from intervals\`: ${q.rows[0][0]} rows) | ${fmt(queryS, 2)} | ${fmt(queryCpu, 2)} | ${fmt(recordCount / queryS / 1e3, 0)} k | ${fmt(mb(onDisk) / queryS)} | - |`,
 )
-console.log('\nMB/s of export and query rows: capture bytes read per second.')
+console.log('\nMB/s of export and query rows: capture bytes read per second (wall time).')
 rmSync(base, { recursive: true, force: true })

@@ -61,9 +61,9 @@ fi
 if want graph; then
   for g in $graphs; do
     f=${g//:/-}
-    step "BFS suite on $g (every kernel x edge-list memory)"
+    step "graph suite on $g (every BFS, SSSP, CC and PageRank kernel x edge-list memory)"
     build/gpu/pcie-scope-gpu --suite graph --graph "$g" --warmup 1 --repeats 5 | tee "$out/graph-$f.jsonl"
-    step "Nsight Compute against the model, BFS on $g"
+    step "Nsight Compute against the model, graph kernels on $g"
     "$node_bin" bench/gpu-ncu.mjs --graph "$g" --save "$out/ncu-$f" > "$out/ncu-$f.md" 2> "$out/ncu-$f.log"
     echo "gpu-ncu --graph exit $?"
     cat "$out/ncu-$f.md"

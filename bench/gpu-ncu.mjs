@@ -18,9 +18,9 @@
  *                               [--only SUBSTRING] [--json] [--append] [--graph G]
  *                               [--l1-model lru|ideal] [--single]
  *   --bytes N   useful bytes per kernel (default 64 MiB: the PCIe counters count in 512-B steps)
- *   --graph G   the BFS kernels instead (spec graphs.kernels, zero-copy edge list) on graph G
- *               (kron:S, urand:S, file:PATH): every launch of one BFS under ncu, summed, against
- *               pcie-scope-model --graph G from the same source
+ *   --graph G   the graph kernels instead (spec graphs.kernels: BFS, SSSP, CC, PageRank, zero-copy
+ *               edge list) on graph G (kron:S, urand:S, file:PATH): every host-memory launch of
+ *               one run under ncu, summed, against pcie-scope-model --graph G from the same source
  *   --save DIR  keep each kernel's raw ncu output as DIR/<kernel>.txt
  *   --from DIR  read those files instead of running ncu (re-analyse a GPU host's profile anywhere)
  *   --l1-model  the model the errors are against: lru (default) or ideal; the other one's MRd
@@ -67,17 +67,24 @@ export const suiteKernels = () =>
     ),
   )
 
-/** Every BFS kernel on `graph`; profile file names keep only [a-z0-9-]. */
+/**
+ * The CUDA function of each algorithm that reads the host memory (native/cuda/graph_bench.cu); the
+ * kernels between launches (relax_update_kernel, pagerank_contribs) read GPU memory only.
+ */
+export const HOST_MEMORY_FUNCTIONS = { bfs: 'bfs_level', sssp: 'graph_relax', cc: 'graph_relax', pagerank: 'graph_pull' }
+
+/** Every graph kernel on `graph`; profile file names keep only [a-z0-9-]. */
 export const graphKernels = (graph) =>
   workloads.graphs.kernels.map((k) => ({
     pattern: k.name,
+    cudaFunction: HOST_MEMORY_FUNCTIONS[k.name.split('-')[0]],
     name: `${k.name}-${graph
       .replace(/[^A-Za-z0-9]+/g, '-')
       .replace(/^-|-$/g, '')
       .toLowerCase()}`,
   }))
 
-/** The counters of several launches (a BFS's levels), added up metric by metric. */
+/** The counters of several launches (a BFS's levels, SSSP's rounds, ...), added up metric by metric. */
 export function sumLaunches(launches) {
   const metrics = {}
   for (const l of launches) for (const [k, v] of Object.entries(l.metrics)) metrics[k] = (metrics[k] ?? 0) + v
@@ -211,7 +218,7 @@ export function markdown(rows, meta) {
   const L = []
   L.push(`### ${meta.date}: ${meta.gpu}`, '')
   L.push(
-    `${meta.gpu} (${meta.link}), driver ${meta.driver}, CUDA runtime ${meta.runtime}; ${meta.graph ? `BFS on \`${meta.graph}\`, zero-copy edge list, every launch of one BFS under \`ncu\`, summed` : 'one launch of each kernel under `ncu`'}; model: \`pcie-scope-model --l1-model ${meta.l1Model}\` (${L1_MODEL_TEXT[meta.l1Model]}; none for \`ld.global.cg\`).`,
+    `${meta.gpu} (${meta.link}), driver ${meta.driver}, CUDA runtime ${meta.runtime}; ${meta.graph ? `graph kernels on \`${meta.graph}\`, zero-copy edge list, every host-memory launch of one run under \`ncu\`, summed` : 'one launch of each kernel under `ncu`'}; model: \`pcie-scope-model --l1-model ${meta.l1Model}\` (${L1_MODEL_TEXT[meta.l1Model]}; none for \`ld.global.cg\`).`,
     '',
   )
   const other = meta.l1Model === 'lru' ? 'ideal' : 'lru'
@@ -288,7 +295,6 @@ function profile({ ncu, runnerBin, kernel, launchCount, workload, name, save }) 
   return text
 }
 
-/** The BFS kernels on one graph: profile (or read) every launch of one run, sum, compare. */
 /** pcie-scope-model's prediction for `args` under the chosen L1 model and the other one. */
 function predict(modelBin, args, l1Model, single) {
   const one = (m) => {
@@ -299,6 +305,7 @@ function predict(modelBin, args, l1Model, single) {
   return [one(l1Model), single ? undefined : one(l1Model === 'lru' ? 'ideal' : 'lru')]
 }
 
+/** The graph kernels on one graph: profile (or read) every host-memory launch of one run, sum, compare. */
 function graphRows({ graph, ncu, modelBin, runnerBin, save, from, only, l1Model, single }) {
   const rows = []
   let device
@@ -308,18 +315,18 @@ function graphRows({ graph, ncu, modelBin, runnerBin, save, from, only, l1Model,
     const workload = ['--pattern', k.pattern, '--graph', graph, '--memory', 'zerocopy']
     const text = file
       ? readFileSync(file, 'utf8')
-      : profile({ ncu, runnerBin, kernel: 'bfs_level', launchCount: null, workload, name: k.name, save })
+      : profile({ ncu, runnerBin, kernel: k.cudaFunction, launchCount: null, workload, name: k.name, save })
     const result = runnerJson(text)
     if (!result) throw new Error(`${file ?? k.name}: no runner result line in the output`)
     if (result.pattern !== k.pattern || result.graph !== graph || result.memory !== 'zerocopy')
       throw new Error(
         `${file ?? k.name}: holds ${result.pattern} on ${result.graph} (${result.memory}), not ${k.pattern} on ${graph} (zerocopy)`,
       )
-    if (!result.levels?.ok) throw new Error(`${k.name}: the GPU's BFS levels do not match the CPU's`)
+    if (!result.levels?.ok) throw new Error(`${k.name}: the GPU's answer does not match the CPU's`)
     device ??= result.device
-    const launches = parseNcuCsv(text).filter((l) => l.kernel.includes('bfs_level'))
+    const launches = parseNcuCsv(text).filter((l) => l.kernel.includes(k.cudaFunction))
     if (launches.length !== result.launches)
-      throw new Error(`${k.name}: ${launches.length} bfs_level launches profiled, the run made ${result.launches}`)
+      throw new Error(`${k.name}: ${launches.length} ${k.cudaFunction} launches profiled, the run made ${result.launches}`)
     const modelArgs = ['--pattern', k.pattern, '--graph', graph, '--id-bytes', String(result.idBytes), '--source', String(result.source)]
     const [model, other] = predict(modelBin, modelArgs, l1Model, single)
     rows.push(compare(k.name, model, measuredOf(sumLaunches(launches)), other))

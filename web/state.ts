@@ -10,6 +10,7 @@ import type { HostLinkStats, LatencyHistogram, ProbeInfo, Snapshot } from '../ho
 import type { CounterMeta, RecordingsListing, RunReport, RunStart, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
 import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
 import { COMMANDS } from '../host/src/core/generated.js'
+import { isGraphWorkload, type AnyWorkload } from '../host/src/core/workload.js'
 import { counterDeltas } from '../host/src/core/rates.js'
 import { histogramTotal, latencyPercentilesNs, type LatencyPercentilesNs } from '../host/src/core/latency-histogram.js'
 import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS } from './model.js'
@@ -329,8 +330,9 @@ export class AppState {
   }
 }
 
-export const workloadLabel = (w: { pattern: string; bytes: number; offset: number }): string =>
-  `${w.pattern}${w.offset ? ` +${w.offset}` : ''}`
+/** A run's name on the time axis: the pattern and its offset, or the graph kernel and its graph. */
+export const workloadLabel = (w: AnyWorkload): string =>
+  isGraphWorkload(w) ? `${w.pattern} ${w.graph}` : `${w.pattern}${w.offset ? ` +${w.offset}` : ''}`
 
 const zeroHistogram = (): number[] => SIZE_KEYS.map(() => 0)
 

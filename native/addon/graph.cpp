@@ -1,5 +1,6 @@
-// The addon's graph side: predictGraph() (the BFS kernels' traffic model in process) and
-// gpuGraphRun() (a BFS on the GPU, native/cuda/graph_bench.h, when the GPU library is linked).
+// The addon's graph side: predictGraph() (the graph kernels' traffic model in process) and
+// gpuGraphRun() (a graph kernel on the GPU, native/cuda/graph_bench.h, when the GPU library is
+// linked).
 // Loading or generating a graph can take seconds (kron:20), so both do it off the JS thread.
 #include <napi.h>
 

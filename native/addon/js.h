@@ -24,7 +24,6 @@ inline Napi::Error coded_error(Napi::Env env, const char *code, const std::strin
     return e;
 }
 
-// A promise already rejected with `e`: the argument errors of the functions that return promises.
 // A workload's optional `l1Model` ("ideal", the default, or "lru": the scheduled model of
 // native/model/sm_schedule.h); a coded error for anything else.
 inline L1Model read_l1_model(const Napi::Object &o, const char *code)
@@ -38,6 +37,7 @@ inline L1Model read_l1_model(const Napi::Object &o, const char *code)
     return m;
 }
 
+// A promise already rejected with `e`: the argument errors of the functions that return promises.
 inline Napi::Promise rejected(Napi::Env env, const Napi::Error &e)
 {
     Napi::Promise::Deferred d = Napi::Promise::Deferred::New(env);

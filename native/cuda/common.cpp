@@ -97,6 +97,11 @@ bool check_graph_config(const GraphRunConfig &cfg, char *err, size_t errlen)
         snprintf(err, errlen, "the graph has no vertices");
         return false;
     }
+    if (cfg.graph->vertices > kSsspInfinity) {
+        snprintf(err, errlen, "the graph has %llu vertices: the kernels keep 32-bit vertex values",
+                 (unsigned long long)cfg.graph->vertices);
+        return false;
+    }
     if (cfg.source >= cfg.graph->vertices) {
         snprintf(err, errlen, "source %llu is not a vertex (the graph has %llu)",
                  (unsigned long long)cfg.source, (unsigned long long)cfg.graph->vertices);

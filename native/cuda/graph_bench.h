@@ -1,9 +1,11 @@
-// pcie-scope GPU graph traversal (native/cuda): a BFS kernel of native/model/graph_kernels.h run
-// level-synchronously on the GPU, the edge list in one of four memories, timed, and its levels
-// checked against the CPU reference. Same build rules as gpu_bench.h: graph_bench.cu with nvcc,
-// a NotBuilt stub in gpu_bench_stub.cpp without.
+// pcie-scope GPU graph kernels (native/cuda): a kernel of native/model/graph_kernels.h (BFS,
+// SSSP, CC, PageRank) run launch by launch on the GPU, its host memory (the edge list, and SSSP's
+// weights beside it) in one of four memories, timed, and its answer checked against the CPU
+// reference (BFS levels, Dijkstra's distances, union-find's components as a partition, PageRank
+// within kPageRankTolerance). Same build rules as gpu_bench.h: graph_bench.cu with nvcc, a
+// NotBuilt stub in gpu_bench_stub.cpp without.
 //
-// Memories of the edge list (offsets, levels and the "changed" flag always live in GPU memory):
+// Memories of the edge list (offsets and all vertex state always live in GPU memory):
 //   zerocopy         cudaHostAlloc(mapped): every edge-list load is a PCIe read (EMOGI)
 //   uvm              cudaMallocManaged + cudaMemAdviseSetReadMostly: pages migrate (duplicated
 //                    read-only) on first touch; re-allocated before every run so each run pays
@@ -11,8 +13,9 @@
 //   uvm-accessed-by  cudaMallocManaged + cudaMemAdviseSetAccessedBy(device) alone: mapped like
 //                    zero-copy where the driver does not migrate on access counters
 //   device           cudaMalloc + one untimed copy: the in-memory ceiling, when it fits
-// Timing (CUDA events) covers the whole level loop, with the 4-B "changed" copies between
-// launches, as EMOGI timed it.
+// Timing (CUDA events) covers the whole launch loop, with the 4-B "changed" copies between
+// launches (BFS, SSSP, CC) and the vertex-state kernels (SSSP's and CC's frontier update,
+// PageRank's contributions), as EMOGI timed it.
 #ifndef PCIE_SCOPE_CUDA_GRAPH_BENCH_H
 #define PCIE_SCOPE_CUDA_GRAPH_BENCH_H
 
@@ -49,14 +52,14 @@ struct GraphRunConfig {
 
 struct GraphRunResult {
     DeviceInfo device;
-    Timing bfs;                // one whole BFS (every launch), per run
-    uint32_t launches;         // kernel launches per BFS (levels + the last, empty one)
-    uint64_t reached;          // vertices with a level
-    uint64_t edges_read;       // directed edges of the reached vertices: the ids the BFS loads
-    uint64_t edge_bytes;       // edges_read x id bytes
+    Timing bfs;                // one whole run of the kernel (every launch), per run
+    uint32_t launches;         // host-memory launches per run (BFS: levels + the last, empty one)
+    uint64_t reached;          // vertices with a level / distance (CC, PageRank: all)
+    uint64_t edges_read;       // neighbour ids loaded over all launches (graph_launches.h)
+    uint64_t edge_bytes;       // edges_read x (id bytes, + 4 for SSSP's weights)
     double gteps;              // edges_read / median time / 1e9
     double edge_gbps;          // edge_bytes / median time / 1e9
-    uint64_t level_mismatches; // vertices whose GPU level differs from the CPU's (worst run)
+    uint64_t level_mismatches; // vertices whose GPU answer differs from the CPU's (worst run)
     bool levels_ok;
     uint32_t block_threads;
     uint64_t blocks;

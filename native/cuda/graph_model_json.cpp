@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-#include "graph_reference.h"
+#include "graph_reference.h" // bfs_default_source
 #include "graph_traffic.h"
 #include "link.h"
 
@@ -61,7 +61,7 @@ std::string graph_model_json(const GraphModelArgs &a, double *wall_seconds)
     if (wall_seconds)
         *wall_seconds = std::chrono::duration<double>(t2 - t1).count();
     const GraphTrafficCounts &c = gen.counts();
-    const BfsSummary s = bfs_summary(g, gen.levels());
+    const GraphLaunchPlan &s = gen.plan();
     std::string by_size;
     for (int k = 0; k < kSizeClassCount; ++k)
         by_size += std::string(k ? "," : "") + "\"" + kSizeClassKeys[k]
@@ -78,7 +78,7 @@ std::string graph_model_json(const GraphModelArgs &a, double *wall_seconds)
              graph_kernel_name(a.kernel), json_quote(a.graph).c_str(),
              (unsigned long long)g.vertices, (unsigned long long)g.edges(), g.id_bytes,
              (unsigned long long)source, c.launches, (unsigned long long)s.reached,
-             (unsigned long long)s.edges, a.l1 == L1Mode::Ideal ? "ideal" : "bypass",
+             (unsigned long long)s.edges_read, a.l1 == L1Mode::Ideal ? "ideal" : "bypass",
              l1_model_name(a.l1_model), (unsigned long long)c.instructions,
              (unsigned long long)c.useful_bytes, (unsigned long long)c.mrds, by_size.c_str(),
              (unsigned long long)c.mrd_bytes, (unsigned long long)(kMrdHeaderBytes * c.mrds),

@@ -1,4 +1,4 @@
-// pcie-scope-model's graph mode: a BFS kernel's predicted edge-list traffic as JSON (the same
+// pcie-scope-model's graph mode: a graph kernel's predicted host-memory traffic as JSON (the same
 // members as the microbenchmarks' object, plus the graph's).
 #ifndef PCIE_SCOPE_CUDA_GRAPH_MODEL_JSON_H
 #define PCIE_SCOPE_CUDA_GRAPH_MODEL_JSON_H

@@ -83,7 +83,8 @@ int suite(const RunnerArgs &a)
     return worst;
 }
 
-// Graph mode: one BFS kernel (--pattern bfs-*) or every kernel x memory (--suite graph).
+// Graph mode: one graph kernel (--pattern bfs-aligned, sssp-merged, ...) or every kernel x memory
+// (--suite graph).
 int graph(const RunnerArgs &a)
 {
     ps::GraphSpec spec;

@@ -3,8 +3,9 @@
 //
 //   pcie-scope-model --pattern P --bytes N [--offset O] [--element-bytes E] [--l1 ideal|bypass]
 //                    [--l1-model ideal|lru [--warp-order round-robin|greedy]]
-//   pcie-scope-model --pattern bfs-naive|bfs-merged|bfs-aligned --graph G [--source V]
-//                    [--id-bytes 4|8] [--l1 ideal|bypass] [--l1-model ideal|lru [--warp-order …]]
+//   pcie-scope-model --pattern GRAPH_KERNEL --graph G [--source V] [--id-bytes 4|8]
+//                    [--l1 ideal|bypass] [--l1-model ideal|lru [--warp-order …]]
+//                    (GRAPH_KERNEL: bfs-*, sssp-*, cc-*, pagerank-*)
 //
 // --l1-model: how default loads use L1: `ideal` (one L1 that never forgets, the twin's model, the
 // default) or `lru` (the scheduled model of native/model/sm_schedule.h on the spec's GPU: blocks
@@ -19,9 +20,9 @@
 // MRd: what Nsight Compute's pcie__write_bytes / pcie__read_bytes count on the GPU side
 // (docs/gpu-coalescing.md). Exit 0 ok, 2 usage (with {"error":{…}}).
 //
-// Graph mode (a BFS kernel of native/model/graph_kernels.h over G = kron:S[:SEED], urand:S[:SEED]
+// Graph mode (a graph kernel of native/model/graph_kernels.h over G = kron:S[:SEED], urand:S[:SEED]
 // or file:PATH, generated graphs cached in $PCIE_SCOPE_CACHE/graphs or ~/.cache/pcie-scope/graphs)
-// adds graph, vertices, edges, idBytes, source, levels (kernel launches), reached, edgesRead,
+// adds graph, vertices, edges, idBytes, source, levels (host-memory launches), reached, edgesRead,
 // usefulBytes, loadSeconds and modelSeconds; graph errors answer {"error":{"code":"PS_GRAPH_…"}}.
 #include <stdio.h>
 #include <stdlib.h>

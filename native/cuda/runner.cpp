@@ -70,45 +70,52 @@ std::string timing(const Timing &t)
 
 const char *runner_usage()
 {
-    return "usage: pcie-scope-gpu --pattern P [--bytes N] [--offset O] [--element-bytes E]\n"
-           "                      [--l1 ideal|bypass] [--repeats R] [--warmup W] [--device D]\n"
-           "                      [--host-register]\n"
-           "       pcie-scope-gpu --suite micro [--bytes N] [--l1 ideal|bypass] [...]\n"
-           "       pcie-scope-gpu --pattern bfs-naive|bfs-merged|bfs-aligned [--graph G]\n"
-           "                      [--source V] [--id-bytes 4|8] [--memory M] [--repeats R] [...]\n"
-           "       pcie-scope-gpu --suite graph [--graph G] [--id-bytes 4|8] [--memory M] [...]\n"
-           "       pcie-scope-gpu --list-devices\n"
-           "\n"
-           "Runs a pcie-scope access pattern as a CUDA kernel over pinned, mapped host memory\n"
-           "(zero-copy) and a cudaMemcpy host-to-device of the same bytes; prints JSON.\n"
-           "\n"
-           "  --pattern P         strided, merged-aligned, merged-misaligned "
-           "(spec/workloads.json)\n"
-           "  --bytes N           useful bytes (default 268435456 = 256 MiB)\n"
-           "  --offset O          data offset in a 128-B line (default: the pattern's)\n"
-           "  --element-bytes E   bytes per lane load: 4, 8 or 16 (default 4)\n"
-           "  --l1 MODE           ideal (default loads, cached in L1) or bypass (ld.global.cg)\n"
-           "  --repeats R         timed runs, 1..1000 (default 5): median, min, max\n"
-           "  --warmup W          untimed runs first, 0..1000 (default 2)\n"
-           "  --device D          CUDA device ordinal (default 0)\n"
-           "  --host-register     malloc + cudaHostRegister instead of cudaHostAlloc\n"
-           "  --suite micro       every pattern x element width x L1 mode (one --l1 if given),\n"
-           "                      each at its default offset: one JSON object per line\n"
-           "  --list-devices      {\"cudaBuilt\":..,\"devices\":[..]}\n"
-           "\n"
-           "Graph mode: a level-synchronous BFS (native/model/graph_kernels.h) with the edge\n"
-           "list in host memory, checked against the CPU's levels:\n"
-           "  --graph G           kron:S[:SEED], urand:S[:SEED] or file:PATH (.mtx or an edge\n"
-           "                      list); default kron:16; generated graphs are cached in\n"
-           "                      $PCIE_SCOPE_CACHE/graphs or ~/.cache/pcie-scope/graphs\n"
-           "  --source V          BFS root (default: the largest degree among the first 1024)\n"
-           "  --id-bytes B        neighbour id width, 4 or 8 (default 8)\n"
-           "  --memory M          zerocopy (default), uvm (managed + ReadMostly), uvm-accessed-by\n"
-           "                      (managed + AccessedBy), device (copied to the GPU, if it fits)\n"
-           "  --suite graph       every BFS kernel x memory (one --memory if given)\n"
-           "\n"
-           "Exit: 0 ok, 1 failure (CUDA error, checksum mismatch), 2 usage, 3 no CUDA build or\n"
-           "no usable GPU. Errors: {\"error\":{\"code\":\"PS_GPU_...\",\"message\":\"...\"}}.\n";
+    static const std::string text =
+        std::string(
+            "usage: pcie-scope-gpu --pattern P [--bytes N] [--offset O] [--element-bytes E]\n"
+            "                      [--l1 ideal|bypass] [--repeats R] [--warmup W] [--device D]\n"
+            "                      [--host-register]\n"
+            "       pcie-scope-gpu --suite micro [--bytes N] [--l1 ideal|bypass] [...]\n"
+            "       pcie-scope-gpu --pattern GRAPH_KERNEL [--graph G] [--source V]\n"
+            "                      [--id-bytes 4|8] [--memory M] [--repeats R] [...]\n"
+            "       pcie-scope-gpu --suite graph [--graph G] [--id-bytes 4|8] [--memory M] [...]\n"
+            "       pcie-scope-gpu --list-devices\n"
+            "\n"
+            "Runs a pcie-scope access pattern as a CUDA kernel over pinned, mapped host memory\n"
+            "(zero-copy) and a cudaMemcpy host-to-device of the same bytes; prints JSON.\n"
+            "\n"
+            "  --pattern P         strided, merged-aligned, merged-misaligned "
+            "(spec/workloads.json)\n"
+            "  --bytes N           useful bytes (default 268435456 = 256 MiB)\n"
+            "  --offset O          data offset in a 128-B line (default: the pattern's)\n"
+            "  --element-bytes E   bytes per lane load: 4, 8 or 16 (default 4)\n"
+            "  --l1 MODE           ideal (default loads, cached in L1) or bypass (ld.global.cg)\n"
+            "  --repeats R         timed runs, 1..1000 (default 5): median, min, max\n"
+            "  --warmup W          untimed runs first, 0..1000 (default 2)\n"
+            "  --device D          CUDA device ordinal (default 0)\n"
+            "  --host-register     malloc + cudaHostRegister instead of cudaHostAlloc\n"
+            "  --suite micro       every pattern x element width x L1 mode (one --l1 if given),\n"
+            "                      each at its default offset: one JSON object per line\n"
+            "  --list-devices      {\"cudaBuilt\":..,\"devices\":[..]}\n"
+            "\n"
+            "Graph mode: a graph kernel (native/model/graph_kernels.h) with the edge list (and\n"
+            "SSSP's weights) in host memory, checked against the CPU (BFS levels, Dijkstra,\n"
+            "union-find components, PageRank within tolerance). GRAPH_KERNEL: one of\n  ")
+        + kGraphKernelNameList
+        + "\n"
+          "  --graph G           kron:S[:SEED], urand:S[:SEED] or file:PATH (.mtx or an edge\n"
+          "                      list); default kron:16; generated graphs are cached in\n"
+          "                      $PCIE_SCOPE_CACHE/graphs or ~/.cache/pcie-scope/graphs\n"
+          "  --source V          BFS / SSSP root (default: the largest degree among the first\n"
+          "                      1024)\n"
+          "  --id-bytes B        neighbour id width, 4 or 8 (default 8)\n"
+          "  --memory M          zerocopy (default), uvm (managed + ReadMostly), uvm-accessed-by\n"
+          "                      (managed + AccessedBy), device (copied to the GPU, if it fits)\n"
+          "  --suite graph       every graph kernel x memory (one --memory if given)\n"
+          "\n"
+          "Exit: 0 ok, 1 failure (CUDA error, checksum mismatch), 2 usage, 3 no CUDA build or\n"
+          "no usable GPU. Errors: {\"error\":{\"code\":\"PS_GPU_...\",\"message\":\"...\"}}.\n";
+    return text.c_str();
 }
 
 bool parse_args(int argc, char **argv, RunnerArgs *o, std::string *err)
@@ -365,12 +372,13 @@ std::string graph_result_json(const GraphRunConfig &cfg, const std::string &spec
             + std::to_string(r.block_threads) + "},\"launches\":" + std::to_string(r.launches)
             + ",\"reached\":" + std::to_string(r.reached) + ",\"edgesRead\":"
             + std::to_string(r.edges_read) + ",\"edgeBytes\":" + std::to_string(r.edge_bytes)
-            + ",\"bfs\":" + timing(r.bfs) + ",\"gteps\":" + num(r.gteps)
-            + ",\"tepsEdges\":\"directed CSR edges of the reached "
-              "vertices\",\"edgeGbps\":"
-            + num(r.edge_gbps) + ",\"levels\":{\"ok\":" + (r.levels_ok ? "true" : "false")
-            + ",\"mismatches\":" + std::to_string(r.level_mismatches) + "}"
-            + ",\"device\":" + device_json(r.device);
+            + ",\"bfs\":" + timing(r.bfs) + ",\"gteps\":" + num(r.gteps) + ",\"tepsEdges\":\""
+            + (graph_algorithm(cfg.kernel) == GraphAlgorithm::Bfs
+                   ? "directed CSR edges of the reached vertices"
+                   : "neighbour ids read over all launches")
+            + "\",\"edgeGbps\":" + num(r.edge_gbps)
+            + ",\"levels\":{\"ok\":" + (r.levels_ok ? "true" : "false") + ",\"mismatches\":"
+            + std::to_string(r.level_mismatches) + "}" + ",\"device\":" + device_json(r.device);
     }
     if (status != Status::Ok) {
         j += std::string(",\"error\":{\"code\":\"") + status_code(status) + "\",\"message\":\""

@@ -16,7 +16,7 @@ struct RunnerArgs {
     bool offset_given = false;
     bool l1_given = false;
     bool suite = false; // --suite micro
-    // graph mode: --pattern bfs-* or --suite graph, over --graph (default kron:16)
+    // graph mode: --pattern GRAPH_KERNEL or --suite graph, over --graph (default kron:16)
     bool graph_kernel_given = false;
     bool graph_suite = false;
     GraphKernel kernel = GraphKernel::BfsAligned;

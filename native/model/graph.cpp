@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <sstream>
 
@@ -164,6 +165,33 @@ std::vector<unsigned char> Csr::edge_bytes() const
             memcpy(&out[i * 4], &id, 4);
         }
     }
+    return out;
+}
+
+uint32_t graph_edge_weight(uint64_t u, uint64_t v)
+{
+    uint64_t state = (u < v ? u : v) * 0x9E3779B97F4A7C15ull ^ (u < v ? v : u);
+    return 1 + (uint32_t)(splitmix64(&state) % 255);
+}
+
+std::vector<uint32_t> Csr::edge_weights() const
+{
+    std::vector<uint32_t> w(neighbours.size());
+    for (uint64_t v = 0; v < vertices; ++v)
+        for (uint64_t i = offsets[v]; i < offsets[v + 1]; ++i)
+            w[i] = graph_edge_weight(v, neighbours[i]);
+    return w;
+}
+
+std::vector<unsigned char> Csr::host_bytes(GraphKernel k) const
+{
+    std::vector<unsigned char> out = edge_bytes();
+    if (graph_step_loads(k) < 2)
+        return out;
+    out.resize(graph_host_bytes(k, edges(), id_bytes), 0);
+    const std::vector<uint32_t> w = edge_weights();
+    for (uint64_t i = 0; i < w.size(); ++i)
+        memcpy(&out[graph_weight_offset(i, edges(), id_bytes)], &w[i], kGraphWeightBytes);
     return out;
 }
 
@@ -404,8 +432,12 @@ void write_csr_file(const Csr &g, const std::string &path)
         put_u64(&out, o);
     const std::vector<unsigned char> e = g.edge_bytes();
     out.insert(out.end(), e.begin(), e.end());
-    // Write beside the target, then rename: readers see the old entry or the whole new one.
-    const std::string tmp = path + ".tmp." + std::to_string(getpid());
+    // Write beside the target, then rename: readers see the old entry or the whole new one. The
+    // temporary name is the process's and this call's own: the addon loads graphs on several
+    // threads at once, and two writing one file would rename it from under each other.
+    static std::atomic<uint64_t> writes{0};
+    const std::string tmp =
+        path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(writes++);
     FILE *f = fopen(tmp.c_str(), "wb");
     if (!f)
         throw GraphError("PS_GRAPH_IO", "cannot write " + tmp + ": " + strerror(errno));

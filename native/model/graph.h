@@ -23,12 +23,11 @@
 #include <vector>
 
 #include "generated/workloads.h" // kGraphIdBytesDefault (8, as EMOGI)
+#include "graph_kernels.h"
 
 namespace ps {
 
-constexpr uint32_t kGraphEdgeFactor = 16;
 constexpr uint64_t kGraphSeedDefault = 1;
-constexpr uint32_t kGraphScaleMax = 30; // 2^30 vertices, 32 Gi tuples: far past any test
 
 // Stable error codes (the runners print them in their {"error":{"code":…}} objects).
 class GraphError : public std::runtime_error {
@@ -72,7 +71,17 @@ struct Csr {
     uint64_t degree(uint64_t v) const { return offsets[v + 1] - offsets[v]; }
     // The edge list as the device stores it: id_bytes per neighbour, little-endian.
     std::vector<unsigned char> edge_bytes() const;
+    // SSSP's weight of every directed edge, in neighbour order (graph_edge_weight).
+    std::vector<uint32_t> edge_weights() const;
+    // The host memory kernel `k` reads, from its 128-B aligned base: the edge list, and for SSSP
+    // the weights from the next 128-B boundary (graph_kernels.h graph_weight_offset).
+    std::vector<unsigned char> host_bytes(GraphKernel k) const;
 };
+
+// SSSP's edge weights, 1..255 as GAP's weighted generators draw them, made from the edge itself
+// (a splitmix64 hash of the unordered pair): the same for u-v and v-u, the same on every run, for
+// generated graphs and files alike (a file's third column is not read).
+uint32_t graph_edge_weight(uint64_t u, uint64_t v);
 
 struct EdgeTuple {
     uint64_t u, v;

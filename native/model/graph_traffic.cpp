@@ -3,51 +3,55 @@
 
 #include <algorithm>
 
-#include "graph_reference.h"
-
 namespace ps {
 
 namespace {
-constexpr uint64_t kLabelsBase = 1ull
-    << 52; // GPU memory: apart from any host address (l1_lru.h: < 2^55)
-}
+// GPU memory, apart from any host address (l1_lru.h: line addresses < 2^55): the vertex state the
+// loop reads per edge (BFS labels, SSSP/CC next values, PageRank contributions).
+constexpr uint64_t kStateBase = 1ull << 52;
+constexpr uint32_t kGraphStateBytes = 4; // u32 levels / distances / labels, f32 contributions
+} // namespace
 
 GraphTrafficGenerator::GraphTrafficGenerator(const GraphTrafficConfig &cfg) : cfg_(cfg)
 {
     const Csr &g = *cfg_.graph;
-    levels_ = bfs_levels(g, cfg_.source);
-    depth_ = bfs_summary(g, levels_).depth;
-    // Frontier warps per level, each once, in warp order: a thread per vertex puts 32 vertices
-    // in a warp; a warp per vertex has warp = vertex. Warps with no edge to read issue nothing.
-    frontier_warps_.assign(depth_ + 1, {});
-    const uint32_t per_warp = kWarpSize / graph_lanes_per_vertex(cfg_.kernel);
-    for (uint64_t v = 0; v < g.vertices; ++v) {
-        if (levels_[v] == kBfsUnreached || g.degree(v) == 0)
-            continue;
-        std::vector<uint64_t> &w = frontier_warps_[levels_[v]];
-        const uint64_t warp = v / per_warp;
-        if (w.empty() || w.back() != warp)
-            w.push_back(warp);
-    }
+    plan_ = graph_launch_plan(cfg_.kernel, g, cfg_.source);
+    in_frontier_.assign(g.vertices, 0);
     if (cfg_.l1_model == L1Model::Lru)
         scheduler_.emplace_back(cfg_.gpu);
     else if (cfg_.l1 == L1Mode::Ideal)
-        l1_.reset(cfg_.base, ps_div_ceil(g.edges() * g.id_bytes, kLineBytes) * kLineBytes);
+        l1_.reset(cfg_.base, graph_host_bytes(cfg_.kernel, g.edges(), g.id_bytes));
 }
 
-// After loading neighbour id w a thread reads labels[w] (4 B, GPU memory) to test it: one gather
-// per load instruction, through the same L1 (native/cuda/graph_kernel_body.h).
-uint32_t GraphTrafficGenerator::LevelProgram::warp_gpu_load(const WarpLoad &ids,
+bool GraphTrafficGenerator::expands(uint64_t v) const
+{
+    return plan_.launches[level_].all || in_frontier_[v] == level_ + 1;
+}
+
+// The per-edge read of vertex state in GPU memory that follows a step's host loads, through the
+// same L1 (native/cuda/graph_kernel_body.h): BFS tests labels[w] after loading neighbour id w;
+// SSSP and CC compare their offer with next[w] (SSSP once the weight is loaded too, so after the
+// step's second instruction); PageRank adds contrib[w]. Each is 4 B per vertex; the atomicMin /
+// label store that may follow goes to L2 and is not modelled. One gather per step.
+uint32_t GraphTrafficGenerator::LevelProgram::warp_gpu_load(uint64_t /*warp*/, uint64_t step,
+                                                            const WarpLoad &host,
                                                             WarpLoad *load) const
 {
-    const uint32_t active = ids.active;
+    const GraphKernel k = g_.cfg_.kernel;
+    const uint32_t loads = graph_step_loads(k);
+    const uint32_t which = (uint32_t)(step % loads);
+    if (which != loads - 1)
+        return 0; // SSSP's id load: the gather waits for the weight
     const Csr &g = *g_.cfg_.graph;
-    load->lane_bytes = 4;
+    const uint64_t first = graph_load_offset(which, 0, g.edges(), g.id_bytes);
+    const uint32_t bytes = graph_load_bytes(which, g.id_bytes);
+    const uint32_t active = host.active;
+    load->lane_bytes = kGraphStateBytes;
     load->active = active;
     for (uint32_t lane = 0; lane < kWarpSize; ++lane)
         if ((active >> lane) & 1u) {
-            const uint64_t index = (ids.addr[lane] - g_.cfg_.base) / g.id_bytes;
-            load->addr[lane] = kLabelsBase + 4 * g.neighbours[index];
+            const uint64_t index = (host.addr[lane] - g_.cfg_.base - first) / bytes;
+            load->addr[lane] = kStateBase + kGraphStateBytes * g.neighbours[index];
         }
     return active;
 }
@@ -57,6 +61,7 @@ uint64_t GraphTrafficGenerator::LevelProgram::grid_warps() const
     return ps_div_ceil(graph_threads(g_.cfg_.kernel, g_.cfg_.graph->vertices), kWarpSize);
 }
 
+// A loop step is graph_step_loads() instructions: model step = loop step x loads + load.
 uint64_t GraphTrafficGenerator::warp_steps(uint64_t warp) const
 {
     const Csr &g = *cfg_.graph;
@@ -64,38 +69,41 @@ uint64_t GraphTrafficGenerator::warp_steps(uint64_t warp) const
     uint64_t steps = 0;
     for (uint32_t t = 0; t < kWarpSize; t += lanes) {
         const uint64_t v = graph_vertex_of_thread(cfg_.kernel, warp * kWarpSize + t);
-        if (v >= g.vertices || levels_[v] != level_)
+        if (v >= g.vertices || !expands(v))
             continue;
         const uint64_t s = graph_steps(cfg_.kernel, g.offsets[v], g.offsets[v + 1], g.id_bytes);
         steps = s > steps ? s : steps;
     }
-    return steps;
+    return steps * graph_step_loads(cfg_.kernel);
 }
 
 uint32_t GraphTrafficGenerator::warp_lanes(uint64_t warp, uint64_t step, WarpLoad *load) const
 {
     const Csr &g = *cfg_.graph;
-    load->lane_bytes = g.id_bytes;
+    const uint32_t loads = graph_step_loads(cfg_.kernel);
+    const uint32_t which = (uint32_t)(step % loads);
+    step /= loads;
     uint32_t active = 0;
     for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
         const uint64_t thread = warp * kWarpSize + lane;
         const uint64_t v = graph_vertex_of_thread(cfg_.kernel, thread);
-        if (v >= g.vertices || levels_[v] != level_)
+        if (v >= g.vertices || !expands(v))
             continue;
         uint64_t index;
         if (graph_edge_index(cfg_.kernel, g.offsets[v], g.offsets[v + 1], g.id_bytes,
                              graph_lane_of_thread(cfg_.kernel, thread), step, &index)) {
-            load->addr[lane] = cfg_.base + graph_edge_offset(index, g.id_bytes);
+            load->addr[lane] = cfg_.base + graph_load_offset(which, index, g.edges(), g.id_bytes);
             active |= 1u << lane;
         }
     }
     load->active = active;
+    load->lane_bytes = graph_load_bytes(which, g.id_bytes);
     return active;
 }
 
 bool GraphTrafficGenerator::fill(Slot *s)
 {
-    const std::vector<uint64_t> &warps = frontier_warps_[level_];
+    const std::vector<uint64_t> &warps = frontier_warps_;
     while (next_in_level_ < warps.size()) {
         s->warp = warps[next_in_level_++];
         s->step = 0;
@@ -108,13 +116,35 @@ bool GraphTrafficGenerator::fill(Slot *s)
 
 bool GraphTrafficGenerator::start_level()
 {
-    if (started_) {
-        if (level_ >= depth_ || levels_.empty())
-            return false;
+    if (started_)
         ++level_;
-    }
+    if (level_ >= plan_.launches.size())
+        return false;
     started_ = true;
     ++counts_.launches;
+    // The launch's frontier warps, each once, in warp order: a thread per vertex puts 32
+    // vertices in a warp; a warp per vertex has warp = vertex. Warps with no edge to read issue
+    // nothing.
+    const Csr &g = *cfg_.graph;
+    const GraphLaunch &launch = plan_.launches[level_];
+    const uint32_t per_warp = kWarpSize / graph_lanes_per_vertex(cfg_.kernel);
+    frontier_warps_.clear();
+    auto add = [&](uint64_t v) {
+        if (g.degree(v) == 0)
+            return;
+        const uint64_t warp = v / per_warp;
+        if (frontier_warps_.empty() || frontier_warps_.back() != warp)
+            frontier_warps_.push_back(warp);
+    };
+    if (launch.all) {
+        for (uint64_t v = 0; v < g.vertices; ++v)
+            add(v);
+    } else {
+        for (uint64_t v : launch.vertices) {
+            in_frontier_[v] = level_ + 1;
+            add(v);
+        }
+    }
     next_in_level_ = 0;
     if (!scheduler_.empty()) { // the whole grid, every SM's L1 cold
         scheduler_[0].launch(&program_, cfg_.l1 == L1Mode::Off);
@@ -164,7 +194,6 @@ bool GraphTrafficGenerator::issue_instruction()
     if (!scheduler_.empty())
         return issue_scheduled();
     WarpLoad load;
-    load.lane_bytes = cfg_.graph->id_bytes;
     for (;;) {
         while (live_.empty())
             if (!start_level())

@@ -165,7 +165,7 @@ int SmScheduler::issue(Mrd *out)
         if (active) {
             n = coalesce_through(load_, bypass_ ? nullptr : &l1_[id], out);
             last_sm_ = id;
-            if (program_->warp_gpu_load(load_, &gpu_load_))
+            if (program_->warp_gpu_load(warp, step, load_, &gpu_load_))
                 coalesce_through(gpu_load_, &l1_[id], gpu_fetches_);
         }
         if (last) {

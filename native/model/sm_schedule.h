@@ -68,10 +68,11 @@ public:
     virtual uint64_t warp_steps(uint64_t warp) const = 0; // loop trip count; 0 = exits at once
     // The warp's load instruction of loop step `step`: fills `load`, returns its active mask.
     virtual uint32_t warp_load(uint64_t warp, uint64_t step, WarpLoad *load) const = 0;
-    // The default loads from GPU memory that follow the host load `host` of a step, when the
-    // kernel makes any: they take L1 lines (and so evict host-memory ones) but are no PCIe
-    // reads. Returns their active mask.
-    virtual uint32_t warp_gpu_load(const WarpLoad & /*host*/, WarpLoad * /*load*/) const
+    // The default loads from GPU memory that follow the host load `host` (the warp's
+    // instruction of step `step`), when the kernel makes any: they take L1 lines (and so evict
+    // host-memory ones) but are no PCIe reads. Returns their active mask.
+    virtual uint32_t warp_gpu_load(uint64_t /*warp*/, uint64_t /*step*/, const WarpLoad & /*host*/,
+                                   WarpLoad * /*load*/) const
     {
         return 0;
     }

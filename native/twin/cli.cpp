@@ -53,8 +53,8 @@ const char *usage()
             "                       [--link genGxL|ideal] [--mode endpoint|switch]\n"
             "                       [--run PATTERN --bytes N [--offset B] [--element-bytes E]\n"
             "                        [--l1 ideal|bypass]] [--help]\n"
-            "                       [--run bfs-naive|bfs-merged|bfs-aligned --graph G\n"
-            "                        [--id-bytes 4|8] [--source V]]\n"
+            "                       [--run GRAPH_KERNEL --graph G [--id-bytes 4|8]\n"
+            "                        [--source V]]\n"
             "\n"
             "The pcie-scope digital twin: the Verilated RTL (pcie_scope_bar_top, or\n"
             "pcie_scope_switch_top with --mode switch), the GPU traffic model and the firmware,\n"
@@ -97,20 +97,27 @@ const char *usage()
         + kElementBytesRule
         + " (default 4); bytes and offset must be\n"
           "                      multiples of it\n"
-          "  --graph G           with --run bfs-*: kron:S[:SEED], urand:S[:SEED] or file:PATH\n"
-          "                      (.mtx or an edge list); the BFS's edge-list reads go through\n"
-          "                      the probe, level by level (native/model/graph_traffic.h)\n"
+          "  --graph G           with --run GRAPH_KERNEL ("
+        + kGraphKernelNameList
+        + "):\n"
+          "                      kron:S[:SEED], urand:S[:SEED] or file:PATH (.mtx or an edge\n"
+          "                      list); the kernel's edge-list (and SSSP's weight) reads go\n"
+          "                      through the probe, launch by launch (graph_traffic.h)\n"
           "  --id-bytes B        neighbour id width of the graph, 4 or 8 (default 8)\n"
-          "  --source V          BFS root (default: the largest degree among the first 1024)\n"
+          "  --source V          BFS / SSSP root (default: the largest degree among the first\n"
+          "                      1024; cc and pagerank have none)\n"
           "  --l1 MODE           "
         + kL1LoadNameList
         + ": default loads cached in L1, or ld.global.cg\n"
           "                      loads that bypass it (default ideal)\n"
           "\n"
-          "stdout: one JSON event per line (ready, done, error). stdin: `run ID PATTERN BYTES\n"
-          "OFFSET [ELEMENT_BYTES [L1]]`, `run ID KERNEL GRAPH [ID_BYTES [SOURCE|- [L1]]]`\n"
-          "(KERNEL: "
-        + kGraphKernelNameList + "), `quit`; EOF = quit.\n";
+          "stdout: one JSON event per line (ready, done, error, injected). stdin: `run ID\n"
+          "PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]`, `run ID KERNEL GRAPH [ID_BYTES [SOURCE|-\n"
+          "[L1]]]` (KERNEL: "
+        + kGraphKernelNameList
+        + "), `cancel ID` (stop a run: its done line\n"
+          "says \"cancelled\":true), `inject garbage|truncate|crc|skip-seq [COUNT [SEED]]` (a\n"
+          "fault on the serial line, between the firmware's frames), `quit`; EOF = quit.\n";
     return text.c_str();
 }
 

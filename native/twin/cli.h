@@ -30,7 +30,7 @@ struct Options {
     bool offset_given = false;
     uint32_t element_bytes = kElementBytesDefault; // --element-bytes
     L1Load l1 = kL1LoadDefault;                    // --l1 ideal|bypass
-    // --run bfs-naive|bfs-merged|bfs-aligned --graph G [--id-bytes B] [--source V]
+    // --run GRAPH_KERNEL (bfs-*, sssp-*, cc-*, pagerank-*) --graph G [--id-bytes B] [--source V]
     bool graph_run = false;
     GraphKernel kernel = GraphKernel::BfsAligned;
     std::string graph;

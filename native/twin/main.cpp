@@ -21,6 +21,7 @@
 #include <string>
 
 #include "cli.h"
+#include "control.h"
 #include "graph_reference.h"
 #include "graph_traffic.h"
 #include "hal_sim.h"
@@ -30,6 +31,7 @@
 #include "switch_session.h"
 #include "traffic.h"
 #include "twin.h"
+#include "uart_fault.h"
 
 namespace {
 
@@ -69,12 +71,6 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0)
 {
     return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-// Kernel launches of a level-synchronous BFS: one per level, the deepest included.
-uint32_t launches_of(const ps::Csr &g, uint64_t source)
-{
-    return ps::bfs_summary(g, ps::bfs_levels(g, source)).depth + 1;
 }
 
 // Loads a graph run's graph and source; false with a one-line reason.
@@ -134,6 +130,11 @@ struct Session {
     {
         ps::RunCommand r;
         std::string err;
+        const ps::ControlCommand c = ps::parse_control(line);
+        if (c.kind != ps::ControlCommand::None) {
+            control(c);
+            return;
+        }
         if (sw && sw->handle(line, &err)) {
             emit(err);
             return;
@@ -155,6 +156,50 @@ struct Session {
 
     std::unique_ptr<ps::Csr> graph{}; // the running graph kernel's graph (its generator reads it)
     uint64_t source = 0;
+    bool cancelling = false; // `cancel` reached the run in flight: its done line says so
+
+    void control(const ps::ControlCommand &c)
+    {
+        switch (c.kind) {
+        case ps::ControlCommand::Inject:
+            // the sim HAL puts it between the firmware's frames; the firmware never knows
+            emit(ps_hal_sim_inject(c.fault.c_str(), c.count, c.seed)
+                     ? ps::injected_event(c)
+                     : ps::control_error_event(
+                         "inject",
+                         "inject " + c.fault + ": COUNT " + std::to_string(c.count)
+                             + " is out of range (garbage: at most "
+                             + std::to_string(PS_UART_FAULT_GARBAGE_MAX)
+                             + " bytes waiting; otherwise 1.."
+                             + std::to_string(PS_UART_FAULT_COUNT_MAX) + ")"));
+            return;
+        case ps::ControlCommand::Cancel:
+            if (active && current.id == c.id) {
+                twin.cancel_workload(); // the done line follows once its reads have completed
+                cancelling = true;
+                return;
+            }
+            for (auto it = queue.begin(); it != queue.end(); ++it) {
+                if (it->id == c.id) {
+                    queue.erase(it);
+                    emit(ps::control_error_event(
+                        "cancel",
+                        "run " + std::to_string(c.id) + " was cancelled before it started", &c.id));
+                    return;
+                }
+            }
+            emit(ps::control_error_event(
+                "cancel", "no run " + std::to_string(c.id) + " is queued or running", &c.id));
+            return;
+        case ps::ControlCommand::Error:
+            emit(ps::control_error_event(c.command, c.message));
+            return;
+        case ps::ControlCommand::None:
+            return;
+        }
+    }
+
+    const ps::GraphTrafficGenerator *graph_model = nullptr; // owned by the twin until finish
 
     void start_next()
     {
@@ -175,7 +220,9 @@ struct Session {
             cfg.source = source;
             cfg.base = kBufferBase;
             cfg.l1 = ps::l1_mode_of(current.l1);
-            twin.start_workload(std::unique_ptr<ps::MrdSource>(new ps::GraphTrafficGenerator(cfg)));
+            std::unique_ptr<ps::GraphTrafficGenerator> gen(new ps::GraphTrafficGenerator(cfg));
+            graph_model = gen.get();
+            twin.start_workload(std::move(gen));
             started = Clock::now();
             active = true;
             return;
@@ -187,14 +234,20 @@ struct Session {
 
     void finish()
     {
+        // the model's launch count first: finish_workload() drops the generator
+        const uint32_t launches = current.graph_run ? graph_model->counts().launches : 0;
         const ps::WorkloadResult res = twin.finish_workload();
+        std::string line;
         if (current.graph_run) {
-            emit(ps::graph_done_event(current.id, current.kernel, current.graph, *graph, source,
-                                      launches_of(*graph, source), res, seconds_since(started)));
+            line = ps::graph_done_event(current.id, current.kernel, current.graph, *graph, source,
+                                        launches, res, seconds_since(started));
             graph.reset();
+            graph_model = nullptr;
         } else {
-            emit(ps::done_event(current, res, seconds_since(started)));
+            line = ps::done_event(current, res, seconds_since(started));
         }
+        emit(cancelling ? ps::cancelled(line) : line);
+        cancelling = false;
         active = false;
     }
 };
@@ -232,7 +285,8 @@ int run_batch(ps::Twin &twin, const ps::Options &o)
     return 0;
 }
 
-// A graph kernel (--run bfs-* --graph G): its edge-list reads through the twin, or with
+// A graph kernel (--run bfs-*|sssp-*|cc-*|pagerank-* --graph G): its host-memory reads through the
+// twin, or with
 // --model-only the traffic model alone.
 int run_graph_batch(ps::Twin *twin, const ps::Options &o, const ps::Csr &g, uint64_t source)
 {
@@ -246,11 +300,13 @@ int run_graph_batch(ps::Twin *twin, const ps::Options &o, const ps::Csr &g, uint
     ps::GraphTrafficGenerator *model = gen.get();
     const Clock::time_point t0 = Clock::now();
     ps::WorkloadResult res;
+    uint32_t launches = 0;
     if (!twin) {
         ps::Mrd m;
         while (!g_stop && model->next(&m)) {
         }
         const ps::GraphTrafficCounts &c = model->counts();
+        launches = c.launches;
         res.mrds = c.mrds;
         res.mrd_bytes = c.mrd_bytes;
         for (int i = 0; i < ps::kSizeClassCount; ++i)
@@ -261,10 +317,10 @@ int run_graph_batch(ps::Twin *twin, const ps::Options &o, const ps::Csr &g, uint
             twin->run_cycles(1u << 16);
         if (g_stop)
             return 0;
+        launches = model->counts().launches;
         res = twin->finish_workload(); // the generator is gone after this: read counts before
     }
-    emit(ps::graph_done_event(0, o.kernel, o.graph, g, source, launches_of(g, source), res,
-                              seconds_since(t0)));
+    emit(ps::graph_done_event(0, o.kernel, o.graph, g, source, launches, res, seconds_since(t0)));
     return 0;
 }
 

@@ -160,7 +160,7 @@ void Twin::drive_request()
 {
     if (req_valid_)
         return; // held until accepted
-    if (!have_next_ && gen_ && !gen_->exhausted())
+    if (!have_next_ && gen_ && !cancelled_ && !gen_->exhausted())
         have_next_ = gen_->next(&next_);
     if (!have_next_ || free_count_ == 0 || outstanding_ >= tag_budget_ || !up_.open()) {
         top_->rx_req_tlp_valid = 0;
@@ -247,7 +247,7 @@ void Twin::tick()
     }
 
     if (gen_ && !done_ && outstanding_ == 0 && !req_valid_ && !have_next_ && !cpl_.active
-        && gen_->exhausted()) {
+        && (cancelled_ || gen_->exhausted())) {
         done_ = true;
         done_cycle_ = cycle_; // the cycle of the last completion's final beat
     }
@@ -328,9 +328,16 @@ void Twin::start_workload(std::unique_ptr<MrdSource> source)
     start_cycle_ = cycle_;
     last_progress_cycle_ = cycle_;
     gave_up_ = false;
+    cancelled_ = false;
     done_ = false;
     done_cycle_ = 0;
     have_next_ = false;
+}
+
+void Twin::cancel_workload()
+{
+    cancelled_ = true;
+    have_next_ = false; // drawn from the generator but never issued: not counted
 }
 
 bool Twin::workload_done() const { return gen_ && done_; }

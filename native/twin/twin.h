@@ -68,6 +68,9 @@ public:
     bool workload_done() const;
     // Ends the workload and returns its counts.
     WorkloadResult finish_workload();
+    // Cancels the workload: no read is issued after this one; those outstanding still complete
+    // (and are counted), and workload_done() turns true once the last has.
+    void cancel_workload();
 
     // The GPU's Requester ID and the Completer ID its completions must carry (BAR-endpoint
     // values until set; in switch mode the bus the GPU was given and the host's ID).
@@ -137,6 +140,7 @@ private:
     uint64_t start_cycle_ = 0;
     uint64_t last_progress_cycle_ = 0;
     bool gave_up_ = false;
+    bool cancelled_ = false;
     bool done_ = false;
     uint64_t done_cycle_ = 0;
 

@@ -105,7 +105,19 @@ export function emitTs(m: SpecModel): string {
   )
   L.push(`export const GRAPH_KERNELS = ${J(g.kernels.map((k) => k.name))} as const`)
   L.push('export type GraphKernelName = (typeof GRAPH_KERNELS)[number]')
+  L.push("/** Graph generators, `NAME:S[:SEED]` (a user's own graph is `file:PATH`). */")
+  L.push(`export const GRAPH_GENERATOR_SPECS = ${J(g.generators)} as const`)
+  L.push(`export const GRAPH_GENERATORS = ${J(g.generators.map((x) => x.name))} as const`)
+  L.push(`/** Edge tuples a generator draws per vertex. */`)
+  L.push(`export const GRAPH_EDGE_FACTOR = ${g.edgeFactor}`)
+  L.push(`/** ${g.scale.doc} */`)
+  L.push(`export const GRAPH_SCALE = ${J({ min: g.scale.min, max: g.scale.max, serverMax: g.scale.serverMax })} as const`)
   L.push(`export const GRAPH_ID_BYTES = ${J(g.idBytes.values)} as const`)
-  L.push(`export const GRAPH_ID_BYTES_DEFAULT = ${g.idBytes.default}`, '')
+  L.push(`export const GRAPH_ID_BYTES_DEFAULT = ${g.idBytes.default}`)
+  L.push(`/** PageRank: ${g.pagerank.doc.replace(/`/g, '')}. */`)
+  L.push(
+    `export const PAGERANK = ${J({ iterations: g.pagerank.iterations, damping: g.pagerank.damping, tolerance: g.pagerank.tolerance })} as const`,
+    '',
+  )
   return L.join('\n')
 }

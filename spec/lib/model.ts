@@ -113,7 +113,19 @@ export interface WorkloadSpec {
   l1: { values: L1Entry[]; default: string; doc: string }
   patterns: PatternEntry[]
   /** graph traversal kernels and the vertex id widths of their edge lists */
-  graphs: { idBytes: { values: number[]; default: number; doc: string }; kernels: GraphKernelEntry[]; doc: string }
+  graphs: {
+    idBytes: { values: number[]; default: number; doc: string }
+    /** graph generators by name (the `NAME:S[:SEED]` specs; `file:PATH` is the loader's) */
+    generators: { name: string; doc: string }[]
+    /** edge tuples per vertex a generator draws (Graph500: 16) */
+    edgeFactor: number
+    /** S of a generated graph; serverMax: the largest the server accepts */
+    scale: { min: number; max: number; serverMax: number; doc: string }
+    kernels: GraphKernelEntry[]
+    /** PageRank's fixed iteration count, damping factor and the GPU check's relative tolerance */
+    pagerank: { iterations: number; damping: number; tolerance: number; doc: string }
+    doc: string
+  }
   /** the GPUs the scheduled model describes, and the CUDA kernels' launch shape */
   gpus: { doc: string; blockThreads: number; minBlocksPerSm: number; default: string; values: GpuEntry[] }
 }
@@ -433,6 +445,21 @@ function checkGraphs(w: WorkloadSpec, P: string[]): void {
   if (!g.idBytes.values.length || !g.idBytes.values.every((v) => v === 4 || v === 8)) P.push('graphs.idBytes: values must be 4 or 8')
   if (!g.idBytes.values.includes(g.idBytes.default)) P.push(`graphs.idBytes: default ${g.idBytes.default} is not one of the values`)
   if (g.kernels.length === 0) P.push('graphs.kernels: at least one kernel is needed')
+  for (const d of duplicates(g.generators.map((x) => x.name))) P.push(`graphs.generators: name ${d} is used twice`)
+  for (const x of g.generators)
+    if (!/^[a-z]+$/.test(x.name) || x.name === 'file') P.push(`graphs.generators: '${x.name}' is not a lower-case word other than file`)
+  if (!Number.isInteger(g.edgeFactor) || g.edgeFactor < 1) P.push(`graphs.edgeFactor: ${g.edgeFactor} is not a positive integer`)
+  const sc = g.scale
+  if (!(
+    Number.isInteger(sc.min) &&
+    Number.isInteger(sc.max) &&
+    Number.isInteger(sc.serverMax) &&
+    1 <= sc.min &&
+    sc.min <= sc.serverMax &&
+    sc.serverMax <= sc.max &&
+    sc.max <= 32
+  ))
+    P.push(`graphs.scale: need integers 1 <= min <= serverMax <= max <= 32, got ${sc.min}, ${sc.serverMax}, ${sc.max}`)
   for (const d of duplicates(g.kernels.map((k) => k.name))) P.push(`graphs.kernels: name ${d} is used twice`)
   for (const d of duplicates(g.kernels.map((k) => k.enum))) P.push(`graphs.kernels: enum ${d} is used twice`)
   // graph kernels share the workload's pattern namespace (--pattern bfs-aligned)
@@ -443,6 +470,11 @@ function checkGraphs(w: WorkloadSpec, P: string[]): void {
     if (!/^[A-Z][A-Za-z0-9]*$/.test(k.enum)) P.push(`graphs.kernels: enum '${k.enum}' of ${k.name} is not PascalCase`)
     if (k.lanesPerVertex !== 1 && k.lanesPerVertex !== 32) P.push(`graphs.kernels: ${k.name} lanesPerVertex must be 1 or 32`)
   })
+  const pr = g.pagerank
+  if (!Number.isInteger(pr.iterations) || pr.iterations < 1 || pr.iterations > 100)
+    P.push('graphs.pagerank: iterations must be an integer 1..100')
+  if (!(pr.damping > 0 && pr.damping < 1)) P.push('graphs.pagerank: damping must lie in (0, 1)')
+  if (!(pr.tolerance > 0 && pr.tolerance < 1)) P.push('graphs.pagerank: tolerance must lie in (0, 1)')
 }
 
 function checkSwitch(sw: SwitchSpec, P: string[]): void {

@@ -130,7 +130,7 @@ describe('bench/gpu-ncu.mjs (saved ncu profiles against the model)', () => {
     expect(rows[0]!.mrd).toMatchObject({ predicted: 1084, measured: 1626, errorPercent: 50 })
     expect(rows[0]!.off).toBe(true)
     const md = run(['--from', fixtures, '--graph', 'kron:8', '--l1-model', 'ideal', '--single'])
-    expect(md.stdout).toContain('BFS on `kron:8`, zero-copy edge list, every launch of one BFS under `ncu`, summed')
+    expect(md.stdout).toContain('graph kernels on `kron:8`, zero-copy edge list, every host-memory launch of one run under `ncu`, summed')
     expect(md.stdout).toMatch(/bfs-naive walks thread-private lists/)
     // a profile that lost a launch is refused
     const dir = mkdtempSync(join(tmpdir(), 'ps-ncu-'))

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer, type StartServerOptions } from '../../host/src/server/index.js'
 import { makeFakeAddon } from '../host/workload/fake-addon.js'
 import { SIZE_CLASSES } from '../../host/src/core/size-classes.js'
+import { GRAPH_KERNELS, GRAPH_SCALE, PATTERNS } from '../../host/src/core/workload.js'
 import type { TestHook } from '../../web/state.js'
 import { fakeSession } from '../host/server/fake-session.js'
 import { describeCapture } from '../../host/src/capture/catalog.js'
@@ -351,7 +352,7 @@ describe('web UI in Chromium', () => {
         await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
         await expect.poll(async () => (await hook(page)).runBoxHistory.length, { timeout: 10_000 }).toBeGreaterThan(0)
         const pattern = page.getByTestId('run-pattern')
-        expect(await pattern.locator('option').allTextContents()).toEqual(['strided', 'merged-aligned', 'merged-misaligned'])
+        expect(await pattern.locator('option').allTextContents()).toEqual([...PATTERNS, ...GRAPH_KERNELS])
         await pattern.selectOption('merged-misaligned')
         expect(await page.getByTestId('run-offset').inputValue()).toBe('32') // the spec's default, not 0
         await pattern.selectOption('merged-aligned')
@@ -369,6 +370,31 @@ describe('web UI in Chromium', () => {
         const manual = seen.findIndex((t) => t.includes('(manual)'))
         expect(manual).toBeGreaterThan(0)
         expect(seen.slice(0, manual).filter((t) => t.includes('(demo)'))).toEqual([])
+      })
+    })
+
+    it('runs a graph kernel from the form: the graph picker replaces bytes and offset, the box shows the graph', async () => {
+      await onFake({ demo: false }, async (page, server) => {
+        await page.goto(server.url)
+        await expect.poll(() => page.getByTestId('run-source').locator('option').allTextContents(), { timeout: 10_000 }).toEqual(['twin'])
+        await page.getByTestId('run-pattern').selectOption('bfs-aligned')
+        expect(await page.getByTestId('run-bytes').isVisible()).toBe(false)
+        expect(await page.getByTestId('run-graph-scale').isVisible()).toBe(true)
+        const scales = await page
+          .getByTestId('run-graph-scale')
+          .locator('option')
+          .evaluateAll((os) => os.map((o) => o.getAttribute('value')))
+        expect(scales.at(-1)).toBe(String(GRAPH_SCALE.serverMax)) // nothing the server would refuse
+        await page.getByTestId('run-graph-generator').selectOption('urand')
+        await page.getByTestId('run-graph-scale').selectOption('10')
+        await page.getByTestId('run-graph-id-bytes').selectOption('4')
+        await page.getByTestId('run-button').click()
+        await expect
+          .poll(async () => (await page.getByTestId('run-result').textContent()) ?? '', { timeout: 20_000 })
+          .toMatch(/\(manual\) bfs-aligned on urand:10.*urand:10: 1,024 vertices, 1,000 directed edges, 4-B ids.*3 kernel launches/s)
+        await page.getByTestId('run-pattern').selectOption('strided')
+        expect(await page.getByTestId('run-bytes').isVisible()).toBe(true)
+        expect(await page.getByTestId('run-graph-scale').isVisible()).toBe(false)
       })
     })
 

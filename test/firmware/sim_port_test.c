@@ -212,6 +212,8 @@ static void assertion_prints_and_aborts(void)
     TH_CHECK(strstr(text, "assertion failed: one == 2") != NULL);
 }
 
+void suite_uart_fault(void); /* sim_uart_fault_test.c */
+
 int main(void)
 {
     TH_RUN(unbound_is_inert);
@@ -219,5 +221,6 @@ int main(void)
     TH_RUN(clock_is_monotonic_us);
     TH_RUN(ping_and_info_over_a_pty);
     TH_RUN(assertion_prints_and_aborts);
+    suite_uart_fault();
     return th_finish("sim-port: ");
 }

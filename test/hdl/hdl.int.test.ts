@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { closing, inc, root, run } from './tools.js'
+import { closing, inc, root, run, verilateBench } from './tools.js'
 import { writeVectors } from './golden.js'
 
 const build = join(root, 'build/hdl')
@@ -103,9 +103,7 @@ describe.each(TBS)('testbench %s', (top, tb, files) => {
 
   it('passes under Verilator (--binary --timing)', () => {
     const mdir = join(build, 'verilator', top)
-    mkdirSync(mdir, { recursive: true })
-    const c = run('verilator', ['--binary', '--timing', '-j', '2', ...inc, def, '--top-module', top,
-      '-Mdir', mdir, '-o', 'Vtb', tb, ...files])
+    const c = verilateBench(mdir, [...inc, def, '--top-module', top, tb, ...files])
     expect(c.status, c.out.slice(-4000)).toBe(0)
     const r = run(join(mdir, 'Vtb'), [])
     const res = closing(r.stdout)

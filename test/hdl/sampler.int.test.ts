@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { closing, inc, root, run, synthXcup } from './tools.js'
+import { closing, inc, root, run, synthXcup, verilateBench } from './tools.js'
 
 const build = join(root, 'build/hdl')
 
@@ -99,9 +99,8 @@ describe.each(BENCH)('%s %j', (top, params) => {
 
   it('passes under Verilator (--binary --timing)', () => {
     const mdir = join(build, 'verilator', name)
-    mkdirSync(mdir, { recursive: true })
     const p = params.map(([k, v]) => `-G${k}=${v}`)
-    const c = run('verilator', ['--binary', '--timing', '-j', '1', ...inc, ...p, '--top-module', top, '-Mdir', mdir, '-o', 'Vtb', tb, ...files])
+    const c = verilateBench(mdir, [...inc, ...p, '--top-module', top, tb, ...files])
     expect(c.status, c.out.slice(-4000)).toBe(0)
     passes(run(join(mdir, 'Vtb'), []))
   })

@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { closing, inc, root, run } from './tools.js'
+import { closing, inc, root, run, verilateBench } from './tools.js'
 import { writeSwitchVectors } from './switch-golden.js'
 
 const build = join(root, 'build/hdl')
@@ -114,8 +114,7 @@ describe.each([
 
   it('passes under Verilator (--binary --timing)', () => {
     const mdir = join(build, 'verilator', `tb_sw_router_${dutName}`)
-    mkdirSync(mdir, { recursive: true })
-    const c = run('verilator', ['--binary', '--timing', '-j', '2', ...inc, def, ...defs, '--top-module', 'tb_sw_router', '-Mdir', mdir, '-o', 'Vtb', tb, ...files])
+    const c = verilateBench(mdir, [...inc, def, ...defs, '--top-module', 'tb_sw_router', tb, ...files])
     expect(c.status, c.out.slice(-4000)).toBe(0)
     const r = run(join(mdir, 'Vtb'), [])
     check(r.stdout, r.status)

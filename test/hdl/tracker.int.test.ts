@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { closing, inc, root, run } from './tools.js'
+import { closing, inc, root, run, verilateBench } from './tools.js'
 
 const build = join(root, 'build/hdl')
 
@@ -98,24 +98,8 @@ describe.each(BENCH)('tb_probe_tracker, %i segment(s), %i-bit tags', (seg, tag) 
 
   it('passes under Verilator (--binary --timing)', () => {
     const mdir = join(build, 'verilator', name)
-    mkdirSync(mdir, { recursive: true })
     const params = [`-GSEG=${seg}`, `-GTAG_WIDTH=${tag}`]
-    const c = run('verilator', [
-      '--binary',
-      '--timing',
-      '-j',
-      '1',
-      ...inc,
-      ...params,
-      '--top-module',
-      'tb_probe_tracker',
-      '-Mdir',
-      mdir,
-      '-o',
-      'Vtb',
-      TB,
-      ...RTL,
-    ])
+    const c = verilateBench(mdir, [...inc, ...params, '--top-module', 'tb_probe_tracker', TB, ...RTL])
     expect(c.status, c.out.slice(-4000)).toBe(0)
     passes(run(join(mdir, 'Vtb'), []))
   })

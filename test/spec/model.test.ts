@@ -103,4 +103,16 @@ describe('spec validation', () => {
     expect(problems((s) => (s.workloads.l1.default = 'cached'))).toContain('l1: default cached is not one of the values')
     expect(problems((s) => (s.workloads.l1.values[1]!.id = 5))).toContain('l1: bypass has id 5; ids are the table order 0..1')
   })
+  it('refuses graph scale limits out of order, a bad edge factor and generators named twice or file', () => {
+    expect(problems((s) => (s.workloads.graphs.scale.serverMax = 31))).toContain(
+      'graphs.scale: need integers 1 <= min <= serverMax <= max <= 32, got 1, 31, 30',
+    )
+    expect(problems((s) => (s.workloads.graphs.edgeFactor = 0))).toContain('graphs.edgeFactor: 0 is not a positive integer')
+    expect(problems((s) => s.workloads.graphs.generators.push({ name: 'kron', doc: '' }))).toContain(
+      'graphs.generators: name kron is used twice',
+    )
+    expect(problems((s) => s.workloads.graphs.generators.push({ name: 'file', doc: '' }))).toContain(
+      "graphs.generators: 'file' is not a lower-case word other than file",
+    )
+  })
 })

@@ -1,15 +1,27 @@
 /**
- * Run a workload from the page. The form's patterns, limits and default offsets come from the
- * spec (spec/workloads.json through core/workload.ts); picking a pattern sets its default offset,
- * so merged-misaligned starts at +32 rather than silently aligned.
+ * Run a workload from the page. The form's patterns, graph kernels, limits and default offsets
+ * come from the spec (spec/workloads.json through core/workload.ts and web/run-form.ts); picking
+ * a pattern sets its default offset, so merged-misaligned starts at +32 rather than silently
+ * aligned; picking a graph kernel swaps bytes and offset for the graph picker.
  */
 import type { RunReport } from '../../host/src/core/wire.js'
-import { defaultOffset, PATTERN_SPECS, WORKLOAD_LIMITS, type PatternName } from '../../host/src/core/workload.js'
+import { defaultOffset, isGraphWorkload, WORKLOAD_LIMITS, type PatternName } from '../../host/src/core/workload.js'
 import { SIZE_CLASSES, SIZE_KEYS } from '../../host/src/core/size-classes.js'
 import { $, el, row } from '../dom.js'
 import { int, si } from '../model.js'
 import type { View } from './view.js'
 import { runSourceOptions, sourcesNote } from '../sources.js'
+import {
+  DEFAULT_GRAPH_SCALE,
+  GRAPH_GENERATOR_CHOICES,
+  GRAPH_SCALES,
+  graphRows,
+  ID_BYTES_CHOICES,
+  PATTERN_CHOICES,
+  patternKind,
+  runRequestBody,
+  runTitle,
+} from '../run-form.js'
 
 function limitInput(input: HTMLInputElement, name: 'bytes' | 'offset'): void {
   const l = WORKLOAD_LIMITS[name]
@@ -31,16 +43,21 @@ export function runView(): View {
       offset = $<HTMLInputElement>('run-offset')
       sourceSelect = $<HTMLSelectElement>('run-source')
       const bytes = $<HTMLInputElement>('run-bytes')
-      for (const p of PATTERN_SPECS) {
-        const o = new Option(p.name, p.name)
-        o.title = p.doc
-        select.append(o)
-      }
+      const generator = $<HTMLSelectElement>('run-graph-generator')
+      const scale = $<HTMLSelectElement>('run-graph-scale')
+      const idBytes = $<HTMLSelectElement>('run-graph-id-bytes')
+      for (const p of PATTERN_CHOICES) select.append(Object.assign(new Option(p.value, p.value), { title: p.title }))
+      for (const g of GRAPH_GENERATOR_CHOICES) generator.append(Object.assign(new Option(g.value, g.value), { title: g.title }))
+      for (const n of GRAPH_SCALES) scale.append(new Option(`${n} (2^${n} vertices)`, String(n), false, n === DEFAULT_GRAPH_SCALE))
+      for (const b of ID_BYTES_CHOICES) idBytes.append(new Option(b.value, b.value, false, b.selected))
       limitInput(bytes, 'bytes')
       limitInput(offset, 'offset')
       const pick = () => {
-        offset.value = String(defaultOffset(select.value as PatternName))
-        select.title = PATTERN_SPECS.find((p) => p.name === select.value)?.doc ?? ''
+        const kind = patternKind(select.value)
+        for (const l of document.querySelectorAll<HTMLElement>('#run-form .run-micro')) l.hidden = kind !== 'micro'
+        for (const l of document.querySelectorAll<HTMLElement>('#run-form .run-graph')) l.hidden = kind !== 'graph'
+        if (kind === 'micro') offset.value = String(defaultOffset(select.value as PatternName))
+        select.title = PATTERN_CHOICES.find((p) => p.value === select.value)?.title ?? ''
       }
       select.addEventListener('change', pick)
       pick()
@@ -51,12 +68,18 @@ export function runView(): View {
         state.manualStarted(`running ${pattern}…`)
         ctx.changed()
         ctx.api
-          .post<{ report: RunReport }>('run', {
-            pattern,
-            bytes: Number(bytes.value),
-            offset: Number(offset.value),
-            ...(sourceSelect.value ? { source: sourceSelect.value } : {}),
-          })
+          .post<{ report: RunReport }>(
+            'run',
+            runRequestBody({
+              pattern,
+              bytes: bytes.value,
+              offset: offset.value,
+              generator: generator.value,
+              scale: scale.value,
+              idBytes: idBytes.value,
+              source: sourceSelect.value as 'twin' | 'gpu' | '',
+            }),
+          )
           .then(
             (r) => state.manualFinished({ report: r.report }),
             (e: unknown) => state.manualFinished({ error: (e as Error).message }),
@@ -105,7 +128,8 @@ function reportTable(r: RunReport, clockHz: number | undefined): HTMLTableElemen
   const probeSeen = probeBySize.reduce((a, b) => a + b, 0)
   const t = el('table')
   const add = (k: string, v: string, cls?: string) => t.append(row([el('td', k, 'name'), el('td', v, `num${cls ? ` ${cls}` : ''}`)]))
-  add('run', `#${r.id} (${r.origin}) ${w.pattern}, ${int(w.bytes)} B @ +${w.offset}`)
+  add('run', runTitle(r.id, r.origin, w))
+  for (const g of graphRows(res)) add(g.label, g.value, g.status)
   add(
     'MRd issued / seen by probe',
     `${int(res.issued.count)} / ${int(probeSeen)}`,
@@ -113,13 +137,16 @@ function reportTable(r: RunReport, clockHz: number | undefined): HTMLTableElemen
   )
   add(`by size issued (${SIZES})`, SIZE_KEYS.map((k) => int(res.issued.bySize[k])).join(' / '))
   add(`by size probe (${SIZES})`, probeBySize.map(int).join(' / '))
-  add(
-    'requested / useful bytes',
-    `${si(res.issued.bytes, 'B')} / ${si(w.bytes, 'B')} (${((w.bytes / Math.max(1, res.issued.bytes)) * 100).toFixed(0)} % useful)`,
-  )
+  if (!isGraphWorkload(w))
+    add(
+      'requested / useful bytes',
+      `${si(res.issued.bytes, 'B')} / ${si(w.bytes, 'B')} (${((w.bytes / Math.max(1, res.issued.bytes)) * 100).toFixed(0)} % useful)`,
+    )
+  else add('requested bytes', si(res.issued.bytes, 'B'))
   add('completions (payload errors)', `${int(res.completions)} (${res.payloadErrors})`, res.payloadErrors > 0 ? 'bad' : undefined)
   const simS = clockHz ? res.simCycles / clockHz : NaN
-  if (res.gpu) add('kernel time (median) / wall time', `${si(res.gpu.kernel.medianMs / 1000, 's')} / ${si(res.wallSeconds, 's')}`)
+  const gpuMs = res.gpu?.kernel.medianMs ?? res.gpuGraph?.bfs.medianMs
+  if (gpuMs !== undefined) add('kernel time (median) / wall time', `${si(gpuMs / 1000, 's')} / ${si(res.wallSeconds, 's')}`)
   else
     add(
       'simulated time / wall time',

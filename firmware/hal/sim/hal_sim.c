@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "hal_sim.h"
+#include "uart_fault.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 
 static ps_sim_bus_t g_bus;
 static bool g_bound;
+static ps_uart_fault_t g_fault; /* the twin's `inject` faults, between the firmware's frames */
 
 void ps_hal_sim_bind(const ps_sim_bus_t *bus)
 {
@@ -22,6 +24,20 @@ void ps_hal_sim_bind(const ps_sim_bus_t *bus)
     }
     g_bus = *bus;
     g_bound = true;
+    ps_uart_fault_init(&g_fault);
+}
+
+bool ps_hal_sim_inject(const char *kind, uint32_t count, uint32_t seed)
+{
+    ps_uart_fault_kind_t k;
+    return ps_uart_fault_kind_of(kind, &k) && ps_uart_fault_arm(&g_fault, k, count, seed);
+}
+
+static size_t line_write(void *ctx, const uint8_t *buf, size_t len)
+{
+    (void)ctx;
+    ssize_t n = write(g_bus.uart_fd, buf, len);
+    return n > 0 ? (size_t)n : 0u;
 }
 
 uint32_t ps_hal_reg_read(uint32_t offset)
@@ -45,6 +61,8 @@ size_t ps_hal_uart_read(uint8_t *buf, size_t max)
     if (!g_bound || g_bus.uart_fd < 0 || max == 0u) {
         return 0;
     }
+    (void)ps_uart_fault_flush(&g_fault, line_write,
+                              NULL); /* an idle firmware still gets garbage out */
     ssize_t n = read(g_bus.uart_fd, buf, max);
     return n > 0 ? (size_t)n : 0u;
 }
@@ -54,8 +72,7 @@ size_t ps_hal_uart_write(const uint8_t *buf, size_t len)
     if (!g_bound || g_bus.uart_fd < 0 || len == 0u) {
         return 0;
     }
-    ssize_t n = write(g_bus.uart_fd, buf, len);
-    return n > 0 ? (size_t)n : 0u;
+    return ps_uart_fault_write(&g_fault, buf, len, line_write, NULL);
 }
 
 uint64_t ps_hal_time_us(void)

@@ -5,6 +5,7 @@
 #ifndef PS_HAL_SIM_H
 #define PS_HAL_SIM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ps_hal.h"
@@ -23,6 +24,12 @@ typedef struct ps_sim_bus {
 
 /* Bind (by copy) before the first ps_app_step. Unbound: reads 0, writes and UART do nothing. */
 void ps_hal_sim_bind(const ps_sim_bus_t *bus);
+
+/*
+ * Arms a fault on the serial line (uart_fault.h: "garbage", "truncate", "crc", "skip-seq"), put
+ * between the firmware's frames; false when the kind or count is not valid. Binding clears faults.
+ */
+bool ps_hal_sim_inject(const char *kind, uint32_t count, uint32_t seed);
 
 #ifdef __cplusplus
 }

@@ -23,19 +23,32 @@ import type {
   Snapshot,
 } from '../core/probe.js'
 import { bySizeFromCounters, sameMrdCounts, totalRequests, type BySize } from '../core/size-classes.js'
-import { type GpuRunSummary, type PatternName, type Workload, type WorkloadResult } from '../core/workload.js'
+import {
+  isGraphWorkload,
+  workloadLabel,
+  type AnyWorkload,
+  type GpuGraphSummary,
+  type GpuRunSummary,
+  type GraphRunFacts,
+  type WorkloadResult,
+} from '../core/workload.js'
+import type { GraphKernelName, PatternName } from '../core/generated.js'
 import { createLogger } from '../util/log.js'
 import { inflightSummary, type InflightSummary } from '../core/inflight.js'
-import { validateWorkload } from '../core/workload-schema.js'
+import { validateAnyWorkload } from '../core/workload-schema.js'
 
 const log = createLogger('ps:capture')
 
 export interface CaptureResult {
   source: 'twin' | 'serial'
-  pattern: PatternName
-  offset: number
-  /** the workload as run (pattern, useful bytes, offset) */
-  workload: Workload
+  /** a micro pattern or a graph kernel */
+  pattern: PatternName | GraphKernelName
+  /** a micro pattern's offset within a line (absent for a graph kernel) */
+  offset?: number
+  /** the workload as run (pattern, useful bytes, offset; or kernel, graph, id width) */
+  workload: AnyWorkload
+  /** a graph kernel: the graph as the runner loaded it (vertices, edges, root, levels) */
+  graph?: GraphRunFacts
   /** memory-read requests counted by the probe */
   requests: { count: number; bySize: BySize }
   /** requested bytes (MRd) and completed payload bytes (CplD), counted by the probe */
@@ -80,6 +93,8 @@ export interface CaptureResult {
     matchesProbe: boolean
     /** a GPU run: what the kernel measured (timings, GB/s, device, checksum) */
     gpu?: GpuRunSummary
+    /** a GPU run of a graph kernel: BFS time, TEPS, edge-list GB/s, levels checked against the CPU's */
+    gpuGraph?: GpuGraphSummary
   }
   link: { host: HostLinkStats; firmware: FirmwareLinkStats; snapshotIndex: number; snapshotSeq: number }
   barLatencyCycles: number
@@ -158,7 +173,7 @@ const pcieSummary = (link: PcieLinkInfo | null | undefined, payloadBytes: number
 
 const buildCaptureResult = (
   session: Pick<DeviceSession, 'source' | 'info' | 'client' | 'pcieLink' | 'tagBudget'>,
-  workload: Workload,
+  workload: AnyWorkload,
   snap: Snapshot,
   histogram: LatencyHistogram,
   model: WorkloadResult,
@@ -176,8 +191,9 @@ const buildCaptureResult = (
   return {
     source: session.source,
     pattern: workload.pattern,
-    offset: workload.offset,
+    ...(isGraphWorkload(workload) ? {} : { offset: workload.offset }),
     workload,
+    ...(model.graph ? { graph: { ...model.graph } } : {}),
     requests,
     bytes: { requested, completed: snap.counters.cpldBytes },
     completions: inflight.completions,
@@ -204,6 +220,7 @@ const buildCaptureResult = (
       wallSeconds: model.wallSeconds,
       matchesProbe,
       ...(model.gpu ? { gpu: model.gpu } : {}),
+      ...(model.gpuGraph ? { gpuGraph: model.gpuGraph } : {}),
     },
     link: { host: session.client.hostStats(), firmware: { ...snap.firmware }, snapshotIndex: snap.index, snapshotSeq: snap.seq },
     barLatencyCycles: session.info.barLatencyCycles,
@@ -211,8 +228,8 @@ const buildCaptureResult = (
   }
 }
 
-export const runCapture = async (session: DeviceSession, workload: Workload, opts: CaptureOptions = {}): Promise<CaptureResult> => {
-  const w = validateWorkload(workload)
+export const runCapture = async (session: DeviceSession, workload: AnyWorkload, opts: CaptureOptions = {}): Promise<CaptureResult> => {
+  const w = validateAnyWorkload(workload)
   const runner = session.runner
   if (!runner) {
     throw new PsError(
@@ -269,7 +286,7 @@ export const runOnCleanProbe = async <T>(
 
 const measure = async (
   session: DeviceSession,
-  w: Workload,
+  w: AnyWorkload,
   opts: CaptureOptions,
   t0: number,
   sampling: { linkInfo: LinkInfo; period: number; batches: IntervalBatch[] },
@@ -283,7 +300,7 @@ const measure = async (
   const model = await runOnCleanProbe(
     client,
     () => {
-      progress(`running ${w.pattern} ${w.bytes} B offset ${w.offset} on the ${runner.kind} runner`)
+      progress(`running ${workloadLabel(w)} on the ${runner.kind} runner`)
       return runner.run(w, opts.signal)
     },
     opts,

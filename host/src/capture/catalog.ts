@@ -8,7 +8,7 @@
 import { readdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { isPsError, PsError, type PsErrorCode } from '../core/errors.js'
-import { workloadKey, type Workload } from '../core/workload.js'
+import { workloadKey, type AnyWorkload } from '../core/workload.js'
 import { RECORD_TYPES, type CaptureManifest, type CaptureStatus, type RecordType } from './format.js'
 import { effectiveStatus, readManifest } from './manifest.js'
 import { isValidCaptureName } from './names.js'
@@ -39,7 +39,7 @@ export interface CaptureSummary {
   durationSeconds: number | null
   records: number
   runs: number
-  workloads: Workload[]
+  workloads: AnyWorkload[]
   /** torn last lines met while reading for this summary */
   torn: number
 }
@@ -63,7 +63,7 @@ const stoppedMs = (m: CaptureManifest): number | null => (m.stoppedAt === null ?
 interface Tally {
   records: number
   runs: number
-  workloads: Map<string, Workload>
+  workloads: Map<string, AnyWorkload>
   lastAt: number | null
   byType: Record<RecordType, number>
   firstTs: number | null
@@ -127,10 +127,9 @@ export const summarizeCapture = async (dir: string): Promise<CaptureSummary> => 
   return summaryOf(c, t, stats)
 }
 
-/** Everything about one capture, from reading every record. */
-export const describeCapture = async (dir: string): Promise<CaptureDescription> => {
+/** Everything about one capture, from reading every record; `stats` fills in as reading goes on. */
+export const describeCapture = async (dir: string, stats: ReadStats = newReadStats()): Promise<CaptureDescription> => {
   const c = await openCapture(dir)
-  const stats = newReadStats()
   const t = await tally(c, 0, { records: 0, runs: 0, workloads: new Map(), lastAt: null }, stats)
   const clockHz = c.manifest.probe.clockHz
   return {

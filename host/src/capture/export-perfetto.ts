@@ -11,6 +11,7 @@
  * a probe reset). Events are streamed as records are read, so a long capture never sits in memory.
  */
 import { SIZE_CLASSES } from '../core/size-classes.js'
+import { workloadLabel } from '../core/workload.js'
 import type { Snapshot } from '../core/probe.js'
 import type { OpenedCapture } from './catalog.js'
 import type { CaptureRecord, RunStartRecord } from './format.js'
@@ -157,7 +158,7 @@ class TraceBuilder {
 
   private slice(w: RunStartRecord['workload'], fromUs: number, toUs: number, args: Record<string, unknown>): TraceEvent {
     return {
-      name: `${w.pattern} ${w.bytes} B`,
+      name: workloadLabel(w),
       cat: 'run',
       ph: 'X',
       ts: fromUs,

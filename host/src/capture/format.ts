@@ -5,10 +5,19 @@
  * output is typed as these types where it is used, so the two cannot drift apart).
  */
 import { z } from 'zod'
-import { COUNTERS, ELEMENT_BYTES, HISTOGRAM_WORDS, L1_LOADS, PATTERNS, type CounterKey } from '../core/generated.js'
+import {
+  COUNTERS,
+  ELEMENT_BYTES,
+  GRAPH_ID_BYTES,
+  GRAPH_KERNELS,
+  HISTOGRAM_WORDS,
+  L1_LOADS,
+  PATTERNS,
+  type CounterKey,
+} from '../core/generated.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import { HISTOGRAM_REASONS, type IntervalBatch, type LatencyHistogram, type ProbeInfo, type Snapshot } from '../core/probe.js'
-import type { Workload } from '../core/workload.js'
+import type { AnyWorkload } from '../core/workload.js'
 
 export const CAPTURE_FORMAT = 'pcie-scope-capture'
 export const CAPTURE_FORMAT_VERSION = 1
@@ -66,7 +75,7 @@ export interface RunStartRecord {
   at: number
   id: number
   origin: RunOrigin
-  workload: Workload
+  workload: AnyWorkload
   /** the on-demand snapshot taken just before the workload (null when none was taken) */
   baseline: Snapshot | null
 }
@@ -76,7 +85,7 @@ export interface RunRecord {
   at: number
   id: number
   origin: RunOrigin
-  workload: Workload
+  workload: AnyWorkload
   probeWindow: ProbeWindow | null
   /** set when the run failed; `result` is then null */
   error: RecordError | null
@@ -178,7 +187,7 @@ export interface CaptureManifest {
   probe: ProbeInfo
   link: PcieLinkInfo | null
   /** distinct workloads run, in first-run order (at most MAX_MANIFEST_WORKLOADS) */
-  workloads: Workload[]
+  workloads: AnyWorkload[]
   /** run-start records written */
   runs: number
   startedAt: string
@@ -233,7 +242,7 @@ const IntervalBatchSchema = z.object({
   receivedAt: z.number(),
 })
 
-const WorkloadSchema = z.object({
+const MicroWorkloadSchema = z.object({
   pattern: z.enum(PATTERNS),
   bytes: count,
   offset: count,
@@ -241,6 +250,14 @@ const WorkloadSchema = z.object({
   elementBytes: z.union(ELEMENT_BYTES.map((e) => z.literal(e))).optional(),
   l1: z.enum(L1_LOADS).optional(),
 })
+const GraphWorkloadSchema = z.object({
+  pattern: z.enum(GRAPH_KERNELS),
+  graph: z.string().min(1),
+  idBytes: z.union(GRAPH_ID_BYTES.map((b) => z.literal(b))).optional(),
+  sourceVertex: count.optional(),
+  l1: z.enum(L1_LOADS).optional(),
+})
+const WorkloadSchema = z.union([MicroWorkloadSchema, GraphWorkloadSchema])
 const ErrorSchema = z.object({ code: z.string(), message: z.string() })
 const ProbeInfoSchema = z.object({
   protocolVersion: count,

@@ -3,7 +3,7 @@
  * §5): the lines `capture --jsonl` prints are the lines a recording and the JSONL export hold.
  */
 import type { IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../core/probe.js'
-import type { Workload } from '../core/workload.js'
+import type { AnyWorkload } from '../core/workload.js'
 import type { ProbeClient } from '../device/client.js'
 import type { CaptureRecord, ProbeWindow } from './format.js'
 import { recordError } from './recorder.js'
@@ -13,9 +13,9 @@ export const CAPTURE_RUN_ID = 1
 
 export interface LiveRecords {
   connected(info: ProbeInfo): void
-  runStart(workload: Workload, baseline: Snapshot): void
+  runStart(workload: AnyWorkload, baseline: Snapshot): void
   /** the run's record, once; nothing when no run started */
-  runDone(workload: Workload, outcome: { probeWindow: ProbeWindow; result: unknown } | { error: unknown }): void
+  runDone(workload: AnyWorkload, outcome: { probeWindow: ProbeWindow; result: unknown } | { error: unknown }): void
   /** stop listening to the client */
   stop(): void
 }

@@ -6,8 +6,8 @@
  * interrupted; a failed recording never hides a measurement that succeeded.
  */
 import type { IntervalBatch, LatencyHistogram, Snapshot } from '../core/probe.js'
-import type { Workload } from '../core/workload.js'
-import { validateWorkload } from '../core/workload-schema.js'
+import type { AnyWorkload } from '../core/workload.js'
+import { validateAnyWorkload } from '../core/workload-schema.js'
 import type { DeviceSession } from '../device/session.js'
 import { runCapture, type CaptureOptions, type CaptureResult } from './capture.js'
 import { CAPTURE_RUN_ID } from './live-records.js'
@@ -27,12 +27,12 @@ export interface RecordedCapture {
 
 export const runRecordedCapture = async (
   session: DeviceSession,
-  workload: Workload,
+  workload: AnyWorkload,
   dir: string,
   /** frames: also record every raw frame of the link (for the pcapng export) */
   opts: CaptureOptions & { writer?: CaptureWriterOptions; frames?: boolean } = {},
 ): Promise<RecordedCapture> => {
-  const w = validateWorkload(workload)
+  const w = validateAnyWorkload(workload)
   const writer = CaptureWriter.create(
     dir,
     { source: session.source, path: session.path, probe: session.info, link: session.pcieLink ?? null, workloads: [w] },

@@ -5,7 +5,7 @@
  */
 import { isPsError, PsError } from '../core/errors.js'
 import type { IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../core/probe.js'
-import type { Workload } from '../core/workload.js'
+import type { AnyWorkload } from '../core/workload.js'
 import type { CaptureRecord, DeviceRecord, ProbeWindow, RecordError, RunOrigin } from './format.js'
 import type { CaptureWriter } from './writer.js'
 
@@ -43,14 +43,14 @@ export class Recorder {
     this.record({ t: 'histogram', at: h.receivedAt, histogram: h })
   }
 
-  runStart(id: number, origin: RunOrigin, workload: Workload, baseline: Snapshot | null): void {
+  runStart(id: number, origin: RunOrigin, workload: AnyWorkload, baseline: Snapshot | null): void {
     this.record({ t: 'run-start', at: Date.now(), id, origin, workload, baseline })
   }
 
   run(
     id: number,
     origin: RunOrigin,
-    workload: Workload,
+    workload: AnyWorkload,
     outcome: { probeWindow: ProbeWindow; result: unknown } | { error: unknown },
   ): void {
     const common = { t: 'run', at: Date.now(), id, origin, workload } as const

@@ -10,7 +10,7 @@
  */
 import { COUNTERS } from '../core/generated.js'
 import type { Snapshot } from '../core/probe.js'
-import { elementBytesOf, l1Of, type Workload } from '../core/workload.js'
+import { elementBytesOf, idBytesOf, isGraphWorkload, l1Of, type AnyWorkload } from '../core/workload.js'
 import type { CaptureRecord, RecordError, RecordType } from './format.js'
 
 export type ColumnType = 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'VARCHAR'
@@ -35,16 +35,22 @@ const dbl = (name: string): Column => ({ name, type: 'DOUBLE' })
 const text = (name: string): Column => ({ name, type: 'VARCHAR' })
 const bool = (name: string): Column => ({ name, type: 'BOOLEAN' })
 
-const WORKLOAD_COLUMNS = [big('run_id'), text('origin'), text('pattern'), big('bytes'), big('offset'), big('element_bytes'), text('l1')]
-const workloadCells = (id: number, origin: string, w: Workload): Cell[] => [
-  id,
-  origin,
-  w.pattern,
-  w.bytes,
-  w.offset,
-  elementBytesOf(w),
-  l1Of(w),
+// a graph kernel's run has no bytes, offset or lane width (NULL); a micro pattern's no graph or id width
+const WORKLOAD_COLUMNS = [
+  big('run_id'),
+  text('origin'),
+  text('pattern'),
+  big('bytes'),
+  big('offset'),
+  big('element_bytes'),
+  text('l1'),
+  text('graph'),
+  big('id_bytes'),
 ]
+const workloadCells = (id: number, origin: string, w: AnyWorkload): Cell[] =>
+  isGraphWorkload(w)
+    ? [id, origin, w.pattern, null, null, null, l1Of(w), w.graph, idBytesOf(w)]
+    : [id, origin, w.pattern, w.bytes, w.offset, elementBytesOf(w), l1Of(w), null, null]
 const errorCells = (e: RecordError | null): Cell[] => [e?.code ?? null, e?.message ?? null]
 
 /** lower-cased spec counter names: MRD_128 → mrd_128 */

@@ -14,7 +14,7 @@ import { basename, dirname, join } from 'node:path'
 import { PsError } from '../core/errors.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import type { ProbeInfo } from '../core/probe.js'
-import { workloadKey, type Workload } from '../core/workload.js'
+import { workloadKey, type AnyWorkload } from '../core/workload.js'
 import { packageVersion } from '../util/package-root.js'
 import {
   CAPTURE_FORMAT,
@@ -35,7 +35,7 @@ export interface NewCapture {
   probe: ProbeInfo
   link: PcieLinkInfo | null
   /** workloads known before the first run (the CLI's one); runs add theirs as they start */
-  workloads?: Workload[]
+  workloads?: AnyWorkload[]
 }
 
 export interface CaptureWriterOptions {
@@ -192,7 +192,7 @@ export class CaptureWriter {
     return { segments, records: this.total, lastAt: this.lastAt }
   }
 
-  private noteRun(w: Workload): void {
+  private noteRun(w: AnyWorkload): void {
     this.manifest.runs++
     const key = workloadKey(w)
     if (!this.seen.has(key) && this.manifest.workloads.length < MAX_MANIFEST_WORKLOADS) {
@@ -238,8 +238,8 @@ const writeAll = (fd: number, buf: Buffer): void => {
   for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off)
 }
 
-const dedupe = (ws: Workload[]): Workload[] => {
-  const byKey = new Map<string, Workload>()
+const dedupe = (ws: AnyWorkload[]): AnyWorkload[] => {
+  const byKey = new Map<string, AnyWorkload>()
   for (const w of ws) if (!byKey.has(workloadKey(w))) byKey.set(workloadKey(w), { ...w })
   return [...byKey.values()].slice(0, MAX_MANIFEST_WORKLOADS)
 }

@@ -1,9 +1,9 @@
 /**
- * `pcie-scope bench --gpu|--twin --suite graph [--graph G]`: every BFS kernel of spec `graphs` on
+ * `pcie-scope bench --gpu|--twin --suite graph [--graph G]`: every graph kernel of spec `graphs` on
  * one graph, with the traffic model's predicted MRds (the addon's predictGraph) beside what was
  * measured. --twin: the MRds the twin's probe counted while the kernel ran through the RTL.
- * --gpu: the BFS on this machine's GPU over each edge-list memory (zero-copy, UVM, device), its
- * time, GTEPS and edge-list GB/s, its levels checked against the CPU.
+ * --gpu: the kernel on this machine's GPU over each edge-list memory (zero-copy, UVM, device), its
+ * time, GTEPS and edge-list GB/s, its answer checked against the CPU.
  */
 import { PsError, isPsError } from '../core/errors.js'
 import { GRAPH_KERNELS, type GraphKernelName } from '../core/generated.js'

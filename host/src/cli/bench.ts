@@ -112,10 +112,10 @@ const f1 = (n: number): string => n.toFixed(1)
 
 export const formatGraphBench = (r: GraphBenchReport): string => {
   const d = r.device
-  const g = `${r.graph} (${r.vertices ?? '?'} vertices, ${r.edges ?? '?'} directed edges, ${r.idBytes}-B ids, source ${r.bfsSource ?? '?'})`
+  const g = `${r.graph} (${r.vertices ?? '?'} vertices, ${r.edges ?? '?'} directed edges, ${r.idBytes}-B ids, BFS/SSSP source ${r.bfsSource ?? '?'})`
   const err = (row: GraphBenchReport['rows'][number]) => (row.error ? `FAILED [${row.error.code}] ${row.error.message}` : '')
   if (r.source === 'gpu') {
-    const title = `suite graph on ${d ? `${d.name} (PCIe gen${d.pcieGen} x${d.pcieWidth})` : 'the GPU'}: BFS on ${g}`
+    const title = `suite graph on ${d ? `${d.name} (PCIe gen${d.pcieGen} x${d.pcieWidth})` : 'the GPU'}: graph kernels on ${g}`
     const rows = r.rows.map((row) => {
       const x = row.gpu
       return [
@@ -129,7 +129,7 @@ export const formatGraphBench = (r: GraphBenchReport): string => {
         x ? (x.levels.ok ? 'ok' : `BAD (${x.levels.mismatches})`) : err(row),
       ]
     })
-    return `${title}\n\n${table(['kernel', 'edge list', 'predicted MRd', 'predicted sizes', 'BFS ms', 'GTEPS', 'edge GB/s', 'levels'], rows)}`
+    return `${title}\n\n${table(['kernel', 'edge list', 'predicted MRd', 'predicted sizes', 'run ms', 'GTEPS', 'edge GB/s', 'answer'], rows)}`
   }
   const rows = r.rows.map((row) => [
     row.kernel,
@@ -140,7 +140,7 @@ export const formatGraphBench = (r: GraphBenchReport): string => {
     row.probe ? sizeMix(row.probe.bySize) : '-',
     row.probe ? (row.probe.matchesPrediction ? 'yes' : 'NO') : err(row),
   ])
-  return `suite graph on the twin: BFS on ${g}\n\n${table(['kernel', 'launches', 'predicted MRd', 'predicted sizes', 'probe MRd', 'probe sizes', 'match'], rows)}`
+  return `suite graph on the twin: graph kernels on ${g}\n\n${table(['kernel', 'launches', 'predicted MRd', 'predicted sizes', 'probe MRd', 'probe sizes', 'match'], rows)}`
 }
 
 const workloadOf = (k: SuiteKernel): Workload =>
@@ -211,7 +211,10 @@ export const addBenchCommand = (program: Command, io: CliIo, setCode: (c: number
     .option('--gpu', 'run the CUDA kernels on this machine’s GPU (native addon built with CUDA)')
     .option('--twin', "run the workloads on the twin and compare its probe's MRd counts with the prediction")
     .addOption(
-      new Option('--suite <name>', 'kernels to run: micro = every pattern (x lane width); graph = every BFS kernel on --graph')
+      new Option(
+        '--suite <name>',
+        'kernels to run: micro = every pattern (x lane width); graph = every graph kernel (BFS, SSSP, CC, PageRank) on --graph',
+      )
         .choices(SUITES)
         .default('micro'),
     )

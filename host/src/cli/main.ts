@@ -3,6 +3,7 @@
  *
  *   pcie-scope capture [--twin | --gpu --port PATH] --pattern NAME [--bytes N] [--offset B] [--element-bytes E] [--l1 ideal|bypass] [--latency-cycles N | --latency-ns N | --latency-dist D] [--cpl-split B]
  *                      [--sample-us N] [--filter BASE:LIMIT] [--out DIR [--frames]] [--json | --jsonl]
+ *   pcie-scope capture [--twin | --gpu --port PATH [--memory M]] --pattern KERNEL --graph G [--id-bytes 4|8] [--source-vertex V] [same options]
  *   pcie-scope bench   --gpu | --twin [--suite micro] [--bytes N] [--repeats N] [--json]
  *   pcie-scope bench   --gpu | --twin --suite graph [--graph G] [--id-bytes 4|8] [--memory M] [--json]
  *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--dir ROOT | --no-record] [--record-frames]
@@ -29,16 +30,26 @@ import { addTopologyCommand } from './topology.js'
 import {
   ELEMENT_BYTES,
   elementBytesOf,
+  GRAPH_GENERATORS,
+  GRAPH_ID_BYTES,
+  GRAPH_ID_BYTES_DEFAULT,
+  GRAPH_KERNELS,
+  GRAPH_SCALE,
+  isGraphKernel,
+  isGraphWorkload,
   L1_LOADS,
   l1Of,
   PATTERN_SPECS,
   PATTERNS,
   WORKLOAD_LIMITS,
+  type AnyWorkload,
+  type GraphKernelName,
   type PatternName,
 } from '../core/workload.js'
 import { COMMANDS } from '../core/generated.js'
 import { packageVersion } from '../util/package-root.js'
-import { validateWorkload } from '../core/workload-schema.js'
+import { validateGraphWorkload, validateWorkload } from '../core/workload-schema.js'
+import { GRAPH_MEMORIES, type GraphMemory } from '../native/addon.js'
 import { SIZE_CLASSES } from '../core/size-classes.js'
 import { parseCplSplit, parseFilter, parseHostPort, parseIntArg, parseLatencyDist, parseLink, parseSize } from './args.js'
 import { runRecordedCapture } from '../capture/recorded.js'
@@ -57,6 +68,8 @@ export interface CliIo {
   untilSignal?: () => Promise<string>
   /** stderr is a terminal: progress bars are drawn (default: false) */
   stderrIsTTY?: boolean
+  /** how long a command runs before its progress bar appears (default 1000 ms; tests pass 0) */
+  progressDelayMs?: number
 }
 
 /** What the commands reach outside the process through; tests pass fakes. */
@@ -142,13 +155,25 @@ const sampleCycles = (us: number, clockHz: number): number => {
 
 const fmt = (n: number, digits = 3): string => (Number.isInteger(n) ? String(n) : n.toPrecision(digits))
 
+const workloadRow = (w: AnyWorkload): string =>
+  isGraphWorkload(w)
+    ? `${w.pattern} on ${w.graph}${w.l1 !== undefined ? `, L1 ${l1Of(w)}` : ''}`
+    : `${w.pattern}, ${w.bytes} B, offset ${w.offset} B${w.elementBytes !== undefined || w.l1 !== undefined ? `, ${elementBytesOf(w)}-B loads, L1 ${l1Of(w)}` : ''}`
+
 const formatCapture = (r: CaptureResult, path: string): string => {
   const b = r.requests.bySize
+  const g = r.graph
+  const gg = r.model.gpuGraph
   const rows: [string, string][] = [
-    [
-      'workload',
-      `${r.pattern}, ${r.workload.bytes} B, offset ${r.offset} B${r.workload.elementBytes !== undefined || r.workload.l1 !== undefined ? `, ${elementBytesOf(r.workload)}-B loads, L1 ${l1Of(r.workload)}` : ''}`,
-    ],
+    ['workload', workloadRow(r.workload)],
+    ...(g
+      ? ([
+          [
+            'graph',
+            `${g.vertices} vertices, ${g.edges} directed edges, ${g.idBytes}-B ids, BFS from ${g.sourceVertex} in ${g.launches} launches (levels)`,
+          ],
+        ] as [string, string][])
+      : []),
     ['source', `${r.source} (${path})`],
     ['MRd requests', `${r.requests.count}  [${SIZE_CLASSES.map((c) => `${c.label}: ${b[c.key]}`).join('  ')}]`],
     ['requested bytes', String(r.bytes.requested)],
@@ -221,6 +246,14 @@ const formatCapture = (r: CaptureResult, path: string): string => {
           ],
         ] as [string, string][])
       : []),
+    ...(gg
+      ? ([
+          [
+            'GPU BFS',
+            `${gg.device.name}, edge list ${gg.memory}: ${fmt(gg.bfs.medianMs)} ms (median), ${fmt(gg.gteps)} GTEPS, ${fmt(gg.edgeGbps)} GB/s of edges, levels ${gg.levels.ok ? 'ok' : `BAD (${gg.levels.mismatches} differ)`}`,
+          ],
+        ] as [string, string][])
+      : []),
     ...(r.model.gpu
       ? ([
           [
@@ -233,6 +266,60 @@ const formatCapture = (r: CaptureResult, path: string): string => {
   ]
   const w = Math.max(...rows.map(([k]) => k.length))
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n'
+}
+
+const applies = (options: string[]): string => (options.length === 1 ? 'applies' : 'apply')
+
+/**
+ * The workload of `capture`: a micro pattern (bytes, offset, lane width) or a graph kernel
+ * (--graph, --id-bytes, --source-vertex); options of the other kind are a usage error.
+ */
+const captureWorkload = (
+  o: {
+    pattern: PatternName | GraphKernelName
+    graph?: string
+    idBytes?: string
+    sourceVertex?: number
+    bytes: number
+    offset?: number
+    elementBytes?: number
+    l1?: (typeof L1_LOADS)[number]
+  },
+  bytesGiven: boolean,
+): AnyWorkload => {
+  const l1 = o.l1 !== undefined ? { l1: o.l1 } : {}
+  if (isGraphKernel(o.pattern)) {
+    if (o.graph === undefined) throw new PsError('PS_USAGE', `${o.pattern} is a graph kernel: give the graph with --graph, e.g. kron:16`)
+    const micro = [bytesGiven && '--bytes', o.offset !== undefined && '--offset', o.elementBytes !== undefined && '--element-bytes']
+    const given = micro.filter((x): x is string => typeof x === 'string')
+    if (given.length)
+      throw new PsError('PS_USAGE', `${given.join(', ')} ${applies(given)} to access patterns only, not to the graph kernel ${o.pattern}`)
+    return validateGraphWorkload({
+      pattern: o.pattern,
+      graph: o.graph,
+      ...(o.idBytes !== undefined ? { idBytes: Number(o.idBytes) } : {}),
+      ...(o.sourceVertex !== undefined ? { sourceVertex: o.sourceVertex } : {}),
+      ...l1,
+    })
+  }
+  const graphOnly = [
+    o.graph !== undefined && '--graph',
+    o.idBytes !== undefined && '--id-bytes',
+    o.sourceVertex !== undefined && '--source-vertex',
+  ]
+  const given = graphOnly.filter((x): x is string => typeof x === 'string')
+  if (given.length)
+    throw new PsError(
+      'PS_USAGE',
+      `${given.join(', ')} ${applies(given)} to graph kernels only (${GRAPH_KERNELS.join(', ')}), not to ${o.pattern}`,
+    )
+  return validateWorkload({
+    pattern: o.pattern,
+    bytes: o.bytes,
+    ...(o.offset !== undefined ? { offset: o.offset } : {}),
+    ...(o.elementBytes !== undefined ? { elementBytes: o.elementBytes } : {}),
+    ...l1,
+  })
 }
 
 const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): Command => {
@@ -251,7 +338,26 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
     .option('--port <path>', 'serial device of a board; needs --gpu, which runs the workload')
     .option('--gpu', "with --port: run the workload as a CUDA kernel on this machine's GPU while the board's probe counts")
     .option('--baud <n>', 'baud rate with --port (default 115200)', parseIntArg)
-    .addOption(new Option('--pattern <name>', 'access pattern').choices(PATTERNS).makeOptionMandatory())
+    .addOption(
+      new Option('--pattern <name>', 'access pattern, or a graph kernel (with --graph)')
+        .choices([...PATTERNS, ...GRAPH_KERNELS])
+        .makeOptionMandatory(),
+    )
+    .option(
+      '--graph <spec>',
+      `graph kernels: the graph, ${GRAPH_GENERATORS.map((g) => `${g}:S[:SEED]`).join(', ')} (S ${GRAPH_SCALE.min}..${GRAPH_SCALE.max}) or file:PATH (.mtx or an edge list)`,
+    )
+    .addOption(
+      new Option('--id-bytes <n>', `graph kernels: bytes per vertex id in the edge list (default ${GRAPH_ID_BYTES_DEFAULT})`).choices(
+        GRAPH_ID_BYTES.map(String),
+      ),
+    )
+    .option(
+      '--source-vertex <v>',
+      'graph kernels: the BFS root (default: the first vertex of largest degree among the first 1024)',
+      parseIntArg,
+    )
+    .addOption(new Option('--memory <m>', 'graph kernels with --gpu: where the edge list lives (default zerocopy)').choices(GRAPH_MEMORIES))
     .option(
       '--bytes <n>',
       `useful bytes to read: a multiple of ${BYTES.multipleOf}, at most ${BYTES.max / 2 ** 30}G; suffixes K, M, G are binary`,
@@ -302,7 +408,11 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
     .action(
       async (
         o: SourceOpts & {
-          pattern: PatternName
+          pattern: PatternName | GraphKernelName
+          graph?: string
+          idBytes?: string
+          sourceVertex?: number
+          memory?: GraphMemory
           bytes: number
           offset?: number
           elementBytes?: number
@@ -322,6 +432,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           json?: boolean
           jsonl?: boolean
         },
+        cmd: Command,
       ) => {
         const source = pickSource(o)
         if ('port' in source && o.latencyCycles !== undefined) throw new PsError('PS_USAGE', '--latency-cycles only applies to the twin')
@@ -338,13 +449,9 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         if (o.periodMs !== 0 && (o.periodMs < period.min || o.periodMs > period.max)) {
           throw new PsError('PS_USAGE', `--period-ms must be 0 (the firmware default, ${period.default}) or ${period.min}..${period.max}`)
         }
-        const workload = validateWorkload({
-          pattern: o.pattern,
-          bytes: o.bytes,
-          ...(o.offset !== undefined ? { offset: o.offset } : {}),
-          ...(o.elementBytes !== undefined ? { elementBytes: o.elementBytes } : {}),
-          ...(o.l1 !== undefined ? { l1: o.l1 } : {}),
-        })
+        const workload = captureWorkload(o, cmd.getOptionValueSource('bytes') !== 'default')
+        if (o.memory !== undefined && !(o.gpu && isGraphWorkload(workload)))
+          throw new PsError('PS_USAGE', '--memory only applies to a graph kernel run with --gpu')
         if ('port' in source && !o.gpu) {
           throw new PsError(
             'PS_WORKLOAD_UNSUPPORTED',
@@ -363,7 +470,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           const gpu = await gpuAvailability(deps.loadAddon)
           if (!gpu.available)
             throw new PsError(gpu.code === 'PS_NATIVE_NOT_BUILT' ? 'PS_NATIVE_NOT_BUILT' : 'PS_GPU_UNAVAILABLE', gpu.reason)
-          gpuRunner = new GpuWorkloadRunner(deps.loadAddon())
+          gpuRunner = new GpuWorkloadRunner(deps.loadAddon(), o.memory !== undefined ? { graphMemory: o.memory } : {})
         }
         progress('port' in source ? `opening ${source.port}; the workload runs on the GPU` : 'starting the twin')
         const session: DeviceSession = await deps.openSession(

@@ -20,13 +20,18 @@ export const watchReadProgress = async (dir: string, stats: ReadStats, what: str
   const total = Math.max(1, await segmentBytes(dir))
   const mb = (b: number) => (b / 1e6).toFixed(1)
   const bar = createProgressBar(o.write, true, total, (done, all) => `${mb(done)}/${mb(all)} MB`)
-  const started = Date.now()
-  const timer = setInterval(() => {
-    if (Date.now() - started >= (o.delayMs ?? 1000)) bar.update(stats.bytes, what)
-  }, o.everyMs ?? 100)
-  timer.unref()
+  const draw = () => bar.update(stats.bytes, what)
+  let every: NodeJS.Timeout | undefined
+  // drawn once the delay is over, then redrawn every everyMs
+  const delay = setTimeout(() => {
+    draw()
+    every = setInterval(draw, o.everyMs ?? 100)
+    every.unref()
+  }, o.delayMs ?? 1000)
+  delay.unref()
   return () => {
-    clearInterval(timer)
+    clearTimeout(delay)
+    clearInterval(every)
     bar.clear()
   }
 }

@@ -12,7 +12,7 @@ import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../capture/tables.js'
 import { defaultCaptureRoot, resolveCaptureArg } from '../capture/names.js'
 import { newReadStats, type ReadStats } from '../capture/reader.js'
 import { exportToFile, writeFileFrom } from '../capture/export-file.js'
-import type { Workload } from '../core/workload.js'
+import { idBytesOf, isGraphWorkload, type AnyWorkload } from '../core/workload.js'
 import type { CliIo } from './main.js'
 import { watchReadProgress } from './read-progress.js'
 
@@ -25,7 +25,8 @@ export const CAPTURE_ARG_HELP = 'a capture name under the root, or a path to a c
 
 export const captureRoot = (dir: string | undefined): string => (dir !== undefined ? resolve(dir) : defaultCaptureRoot())
 
-const workloadText = (w: Workload): string => `${w.pattern} ${w.bytes} B @${w.offset}`
+const workloadText = (w: AnyWorkload): string =>
+  isGraphWorkload(w) ? `${w.pattern} on ${w.graph}, ${idBytesOf(w)}-B ids` : `${w.pattern} ${w.bytes} B @${w.offset}`
 
 const workloadsText = (s: Pick<CaptureSummary, 'workloads' | 'runs'>): string => {
   if (s.workloads.length === 0) return s.runs === 0 ? '-' : `${s.runs} runs`
@@ -110,7 +111,11 @@ const writeStdoutFrom = async (io: CliIo, chunks: AsyncIterable<string>): Promis
 }
 
 /** A bar on a terminal's stderr, never with --json. */
-const progressOf = (io: CliIo, json = false) => ({ write: io.stderr, enabled: !json && (io.stderrIsTTY ?? false) })
+const progressOf = (io: CliIo, json = false) => ({
+  write: io.stderr,
+  enabled: !json && (io.stderrIsTTY ?? false),
+  ...(io.progressDelayMs !== undefined ? { delayMs: io.progressDelayMs } : {}),
+})
 
 export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: number) => void): void => {
   program
@@ -132,7 +137,15 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
     .option('--dir <root>', ROOT_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
     .action(async (arg: string, o: { dir?: string; json?: boolean }) => {
-      const d = await describeCapture(resolveCaptureArg(arg, captureRoot(o.dir)))
+      const dir = resolveCaptureArg(arg, captureRoot(o.dir))
+      const stats = newReadStats()
+      const stop = await watchReadProgress(dir, stats, 'read', progressOf(io, o.json))
+      let d
+      try {
+        d = await describeCapture(dir, stats)
+      } finally {
+        stop()
+      }
       io.stdout(o.json ? JSON.stringify(d) + '\n' : formatInfo(d))
       setCode(0)
     })

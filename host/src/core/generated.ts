@@ -882,16 +882,108 @@ export const GRAPH_KERNEL_SPECS = [
     "id": 2,
     "lanesPerVertex": 32,
     "doc": "a warp per vertex with the loop start shifted down to the 128-B boundary (lanes before the list's start inactive): 128-B reads"
+  },
+  {
+    "name": "sssp-naive",
+    "id": 3,
+    "lanesPerVertex": 1,
+    "doc": "frontier Bellman-Ford SSSP, a thread per vertex: each frontier thread walks its own list, reading one id and one weight per step (32-B reads, as bfs-naive)"
+  },
+  {
+    "name": "sssp-merged",
+    "id": 4,
+    "lanesPerVertex": 32,
+    "doc": "frontier Bellman-Ford SSSP, a warp per vertex: each frontier vertex relaxes its edges, reading each neighbour id and its 4-B weight (a second zero-copy array beside the edge list), lanes on consecutive edges"
+  },
+  {
+    "name": "sssp-aligned",
+    "id": 5,
+    "lanesPerVertex": 32,
+    "doc": "sssp-merged with the loop start shifted down to the 128-B boundary of the edge list: id reads are whole lines; with 8-B ids the weight reads start on 64-B boundaries"
+  },
+  {
+    "name": "cc-naive",
+    "id": 6,
+    "lanesPerVertex": 1,
+    "doc": "min-label propagation, a thread per vertex: each frontier thread walks its own list (32-B reads, as bfs-naive)"
+  },
+  {
+    "name": "cc-merged",
+    "id": 7,
+    "lanesPerVertex": 32,
+    "doc": "connected components by min-label propagation, a warp per vertex: each vertex whose label fell pushes it to its neighbours; every vertex starts in the frontier"
+  },
+  {
+    "name": "cc-aligned",
+    "id": 8,
+    "lanesPerVertex": 32,
+    "doc": "cc-merged with the loop start shifted down to the 128-B boundary: 128-B reads"
+  },
+  {
+    "name": "pagerank-naive",
+    "id": 9,
+    "lanesPerVertex": 1,
+    "doc": "PageRank, pull, a thread per vertex: each thread sums its own list, so every iteration reads the whole edge list in 32-B pieces"
+  },
+  {
+    "name": "pagerank-merged",
+    "id": 10,
+    "lanesPerVertex": 32,
+    "doc": "PageRank, pull, a fixed number of iterations: a warp per vertex sums its neighbours' contributions (every vertex reads its whole list every iteration), lanes on consecutive edges"
+  },
+  {
+    "name": "pagerank-aligned",
+    "id": 11,
+    "lanesPerVertex": 32,
+    "doc": "pagerank-merged with the loop start shifted down to the 128-B boundary: 128-B reads"
   }
 ] as const
 export const GRAPH_KERNELS = [
   "bfs-naive",
   "bfs-merged",
-  "bfs-aligned"
+  "bfs-aligned",
+  "sssp-naive",
+  "sssp-merged",
+  "sssp-aligned",
+  "cc-naive",
+  "cc-merged",
+  "cc-aligned",
+  "pagerank-naive",
+  "pagerank-merged",
+  "pagerank-aligned"
 ] as const
 export type GraphKernelName = (typeof GRAPH_KERNELS)[number]
+/** Graph generators, `NAME:S[:SEED]` (a user's own graph is `file:PATH`). */
+export const GRAPH_GENERATOR_SPECS = [
+  {
+    "name": "kron",
+    "doc": "Graph500 Kronecker: 2^S vertices, 16 x 2^S edge tuples (kron:S[:SEED])"
+  },
+  {
+    "name": "urand",
+    "doc": "uniform random (GAP): 2^S vertices, 16 x 2^S edge tuples (urand:S[:SEED])"
+  }
+] as const
+export const GRAPH_GENERATORS = [
+  "kron",
+  "urand"
+] as const
+/** Edge tuples a generator draws per vertex. */
+export const GRAPH_EDGE_FACTOR = 16
+/** S of a generated graph, log2 of its vertex count; serverMax is the largest POST /api/run and the page accept (a BFS through the twin in seconds, file: graphs refused there) */
+export const GRAPH_SCALE = {
+  "min": 1,
+  "max": 30,
+  "serverMax": 18
+} as const
 export const GRAPH_ID_BYTES = [
   4,
   8
 ] as const
 export const GRAPH_ID_BYTES_DEFAULT = 8
+/** PageRank: PageRank runs a fixed number of pull iterations (GAP's recipe: base (1 - damping) / V, dangling vertices contribute nothing) so the GPU, the model and the twin launch the same kernels; the GPU's float scores must lie within tolerance (relative) of a double-precision CPU run. */
+export const PAGERANK = {
+  "iterations": 10,
+  "damping": 0.85,
+  "tolerance": 0.001
+} as const

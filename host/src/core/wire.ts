@@ -3,7 +3,7 @@
  * Types only: the web UI imports this file too, so it must not pull in Node modules.
  */
 import type { HostLinkStats, LatencyHistogram, ProbeInfo, Snapshot } from './probe.js'
-import type { PatternName, Workload, WorkloadResult } from './workload.js'
+import type { PatternName, AnyWorkload, WorkloadResult } from './workload.js'
 import type { PcieLinkInfo } from './link.js'
 import type { CounterKey } from './generated.js'
 
@@ -129,7 +129,7 @@ export interface RunReport {
 export interface RunStart {
   id: number
   origin: 'demo' | 'manual'
-  workload: Workload
+  workload: AnyWorkload
   baseline: Snapshot
 }
 

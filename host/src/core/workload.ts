@@ -4,7 +4,13 @@
  */
 import {
   ELEMENT_BYTES,
+  GRAPH_EDGE_FACTOR,
+  GRAPH_GENERATOR_SPECS,
+  GRAPH_GENERATORS,
   GRAPH_ID_BYTES,
+  GRAPH_KERNEL_SPECS,
+  GRAPH_KERNELS,
+  GRAPH_SCALE,
   GRAPH_ID_BYTES_DEFAULT,
   ELEMENT_BYTES_DEFAULT,
   L1_LOAD_DEFAULT,
@@ -15,6 +21,7 @@ import {
   PATTERNS,
   WORKLOAD_LIMITS,
   type ElementBytes,
+  type GraphKernelName,
   type L1LoadName,
   type PatternName,
 } from './generated.js'
@@ -22,7 +29,13 @@ import type { BySize } from './size-classes.js'
 
 export {
   ELEMENT_BYTES,
+  GRAPH_EDGE_FACTOR,
+  GRAPH_GENERATOR_SPECS,
+  GRAPH_GENERATORS,
   GRAPH_ID_BYTES,
+  GRAPH_KERNEL_SPECS,
+  GRAPH_KERNELS,
+  GRAPH_SCALE,
   GRAPH_ID_BYTES_DEFAULT,
   ELEMENT_BYTES_DEFAULT,
   L1_LOAD_DEFAULT,
@@ -33,10 +46,12 @@ export {
   PATTERNS,
   WORKLOAD_LIMITS,
   type ElementBytes,
+  type GraphKernelName,
   type L1LoadName,
   type PatternName,
 }
 
+/** A micro workload: one access pattern over a buffer. */
 export interface Workload {
   pattern: PatternName
   /** useful bytes the kernel reads */
@@ -52,6 +67,43 @@ export interface Workload {
 /** Bytes per neighbour id in a graph's edge list (spec `graphs.idBytes`). */
 export type GraphIdBytes = (typeof GRAPH_ID_BYTES)[number]
 
+/**
+ * A graph workload: one traversal kernel of spec `graphs.kernels` (named `pattern`, as on the
+ * command line: `--pattern bfs-aligned`) over a graph, `kron:S[:SEED]`, `urand:S[:SEED]` or
+ * `file:PATH`. Absent fields mean the spec defaults (idBytes 8, l1 ideal) and the model's root.
+ */
+export interface GraphWorkload {
+  pattern: GraphKernelName
+  graph: string
+  idBytes?: GraphIdBytes
+  /** BFS root; absent: the first vertex of largest degree among the first 1024 (native/model) */
+  sourceVertex?: number
+  l1?: L1LoadName
+}
+
+/** Whatever a runner runs: a micro pattern or a graph kernel. */
+export type AnyWorkload = Workload | GraphWorkload
+
+export const isGraphWorkload = (w: AnyWorkload): w is GraphWorkload => 'graph' in w
+
+export const isGraphKernel = (name: string): name is GraphKernelName => (GRAPH_KERNELS as readonly string[]).includes(name)
+
+/** The id width a graph workload runs at (absent = the spec default). */
+export const idBytesOf = (w: Pick<GraphWorkload, 'idBytes'>): GraphIdBytes => w.idBytes ?? GRAPH_ID_BYTES_DEFAULT
+
+/** A generated graph's recipe and scale, from its spec; undefined for `file:` and anything else. */
+export const generatedGraph = (graph: string): { generator: string; scale: number; seed: number | undefined } | undefined => {
+  const m = /^([a-z]+):(\d+)(?::(\d+))?$/.exec(graph)
+  if (!m || !(GRAPH_GENERATORS as readonly string[]).includes(m[1]!)) return undefined
+  return { generator: m[1]!, scale: Number(m[2]), seed: m[3] === undefined ? undefined : Number(m[3]) }
+}
+
+/** An upper bound of a generated graph's edge-list bytes: every tuple twice (symmetrised); undefined for `file:`. */
+export const graphEdgeBytesBound = (w: GraphWorkload): number | undefined => {
+  const g = generatedGraph(w.graph)
+  return g && g.scale <= GRAPH_SCALE.max ? 2 * GRAPH_EDGE_FACTOR * 2 ** g.scale * idBytesOf(w) : undefined
+}
+
 /** The lane width a workload runs at (absent = the spec default). */
 export const elementBytesOf = (w: Pick<Workload, 'elementBytes'>): ElementBytes => w.elementBytes ?? ELEMENT_BYTES_DEFAULT
 
@@ -59,7 +111,14 @@ export const elementBytesOf = (w: Pick<Workload, 'elementBytes'>): ElementBytes 
 export const l1Of = (w: Pick<Workload, 'l1'>): L1LoadName => w.l1 ?? L1_LOAD_DEFAULT
 
 /** One key per distinct workload (an absent field and its default are the same workload). */
-export const workloadKey = (w: Workload): string => `${w.pattern}/${w.bytes}/${w.offset}/${elementBytesOf(w)}/${l1Of(w)}`
+export const workloadKey = (w: AnyWorkload): string =>
+  isGraphWorkload(w)
+    ? `${w.pattern}/${w.graph}/${idBytesOf(w)}/${w.sourceVertex ?? '-'}/${l1Of(w)}`
+    : `${w.pattern}/${w.bytes}/${w.offset}/${elementBytesOf(w)}/${l1Of(w)}`
+
+/** A workload in a few words, for run marks, captions and tables. */
+export const workloadLabel = (w: AnyWorkload): string =>
+  isGraphWorkload(w) ? `${w.pattern} ${w.graph}${w.idBytes !== undefined ? ` ${w.idBytes}-B ids` : ''}` : `${w.pattern} ${w.bytes} B`
 
 /** The offset a pattern runs at when none is given (spec `defaultOffset`). */
 export const defaultOffset = (p: PatternName): number => PATTERN_SPECS.find((s) => s.name === p)?.defaultOffset ?? 0
@@ -112,9 +171,40 @@ export interface GpuRunSummary {
   predicted: { count: number; bySize: BySize; bytes: number }
 }
 
+/** The graph a graph run traversed, as the runner loaded it. */
+export interface GraphRunFacts {
+  /** the spec as given */
+  graph: string
+  vertices: number
+  /** directed CSR edges (each undirected edge twice) */
+  edges: number
+  idBytes: GraphIdBytes
+  /** the BFS root used */
+  sourceVertex: number
+  /** kernel launches: one per BFS level, the deepest included (iterations for an iterative kernel) */
+  launches: number
+}
+
+/** A GPU's BFS: its time, what it read, and its levels checked against the CPU's. */
+export interface GpuGraphSummary {
+  device: GpuDeviceInfo
+  /** where the edge list lived: zerocopy, uvm, uvm-accessed-by or device */
+  memory: string
+  /** one whole BFS (every launch), median/min/max of the repeats */
+  bfs: GpuTiming
+  reached: number
+  /** directed CSR edges of the reached vertices: what TEPS counts */
+  edgesRead: number
+  edgeBytes: number
+  /** edgesRead / median / 1e9 */
+  gteps: number
+  edgeGbps: number
+  levels: { ok: boolean; mismatches: number }
+}
+
 /** What the workload side (the twin's traffic model, or a GPU kernel) says it did. */
 export interface WorkloadResult {
-  workload: Workload
+  workload: AnyWorkload
   /** MRds issued, by size class: counted by the twin's model; for a GPU run the model's prediction (a GPU does not count its reads) */
   issued: { count: number; bySize: BySize; bytes: number }
   /** reads answered: counted by the twin; a GPU run that finished had every read answered (= issued.count) */
@@ -124,12 +214,16 @@ export interface WorkloadResult {
   /** simulated clock cycles (twin); 0 for a GPU run */
   simCycles: number
   wallSeconds: number
-  /** GPU runs only */
+  /** GPU runs of a micro pattern only */
   gpu?: GpuRunSummary
+  /** graph runs only: the graph as loaded */
+  graph?: GraphRunFacts
+  /** GPU runs of a graph kernel only */
+  gpuGraph?: GpuGraphSummary
 }
 
 /** Runs workloads on whatever plays the GPU: the twin's traffic model, or a real kernel. */
 export interface WorkloadRunner {
   readonly kind: 'twin' | 'cuda'
-  run(workload: Workload, signal?: AbortSignal): Promise<WorkloadResult>
+  run(workload: AnyWorkload, signal?: AbortSignal): Promise<WorkloadResult>
 }

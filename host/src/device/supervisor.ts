@@ -10,8 +10,9 @@
  *  - hang: whenever nothing came from the twin for checkEveryMs (no snapshot, no answer), a PING
  *    is sent; unanswered within hangTimeoutMs the twin counts as hung, is SIGKILLed (a SIGSTOPped
  *    process dies too), and the exit path above follows.
- *  - restart(why): the server ends a twin on purpose (a run past its deadline: the twin cannot
- *    cancel a run, so ending the process is what aborts it).
+ *  - a run cancelled (deadline, client gone) stops in the twin itself (`cancel ID`); a twin that
+ *    does not answer the cancel in time is still busy with the run, so it is ended and restarted.
+ *  - restart(why): ends a twin on purpose.
  *
  * Host link statistics are summed over incarnations, so counters never step back.
  */
@@ -20,7 +21,7 @@ import { isPsError, PsError } from '../core/errors.js'
 import type { HostLinkStats, LatencyHistogram, ProbeInfo, Snapshot } from '../core/probe.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
-import type { Workload, WorkloadResult, WorkloadRunner } from '../core/workload.js'
+import type { AnyWorkload, WorkloadResult, WorkloadRunner } from '../core/workload.js'
 import { createLogger } from '../util/log.js'
 import { sleep } from '../util/sleep.js'
 import type { ProbeClient, ProbeClientEvents } from './client.js'
@@ -210,7 +211,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     }
   }
 
-  /** End the current twin on purpose (it cannot cancel a run); a new one follows after the back-off. */
+  /** End the current twin on purpose; a new one follows after the back-off. */
   restart(why: string): void {
     const s = this.current
     if (s) this.end(s, 'killed', `the server ended the twin: ${why}`)
@@ -228,7 +229,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     await this.restarting
   }
 
-  private run(w: Workload, signal?: AbortSignal): Promise<WorkloadResult> {
+  private run(w: AnyWorkload, signal?: AbortSignal): Promise<WorkloadResult> {
     const runner = this.current?.runner
     if (!runner) return Promise.reject(new PsError('PS_TWIN_EXITED', `no twin to run on: ${this.lastFailure?.message ?? 'not running'}`))
     return runner.run(w, signal)
@@ -261,17 +262,20 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
       linkGrace.unref()
     }
     const onExit = () => void this.onExit(s)
+    const onCancelUnanswered = (message: string) => this.end(s, 'killed', `the twin did not stop a cancelled run: ${message}`)
     c.on('snapshot', onSnapshot)
     c.on('histogram', onHistogram)
     c.on('link-error', onLinkError)
     c.on('disconnect', onDisconnect)
     twin.on('exit', onExit)
+    twin.on('cancel-unanswered', onCancelUnanswered)
     this.unwire = () => {
       c.off('snapshot', onSnapshot)
       c.off('histogram', onHistogram)
       c.off('link-error', onLinkError)
       c.off('disconnect', onDisconnect)
       twin.off('exit', onExit)
+      twin.off('cancel-unanswered', onCancelUnanswered)
       clearTimeout(linkGrace)
     }
     this.client.up(c)

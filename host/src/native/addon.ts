@@ -35,13 +35,13 @@ export interface Prediction {
   bySize: BySize
 }
 
-/** A BFS kernel on a graph (spec `graphs`): `kron:S[:SEED]`, `urand:S[:SEED]` or `file:PATH`. */
+/** A graph kernel (BFS, SSSP, CC, PageRank: spec `graphs`) on a graph: `kron:S[:SEED]`, `urand:S[:SEED]` or `file:PATH`. */
 export interface NativeGraphWorkload {
   kernel: GraphKernelName
   graph: string
   /** bytes per neighbour id, 4 or 8 (absent: 8) */
   idBytes?: GraphIdBytes
-  /** BFS root (absent: the first vertex of largest degree among the first 1024) */
+  /** BFS / SSSP root (absent: the first vertex of largest degree among the first 1024; CC and PageRank have none) */
   source?: number
   l1?: 'ideal' | 'bypass'
   /** as NativeWorkload's */
@@ -59,16 +59,16 @@ export interface GraphInfo {
   source: number
 }
 
-/** The model's MRds for one BFS: every level's launch, warp by warp. */
+/** The model's MRds for one run of a graph kernel: every launch, warp by warp. */
 export interface GraphPrediction extends GraphInfo, Prediction {
   l1: 'ideal' | 'bypass'
   l1Model: L1ModelName
   launches: number
-  /** neighbour ids loaded x idBytes */
+  /** bytes the kernel's loads asked for: neighbour ids x idBytes (+ 4 B weights for SSSP) */
   usefulBytes: number
 }
 
-/** Where a GPU BFS keeps its edge list (native/cuda/graph_bench.h `GraphMemory`, by name). */
+/** Where a GPU graph run keeps its edge list (native/cuda/graph_bench.h `GraphMemory`, by name). */
 export const GRAPH_MEMORIES = ['zerocopy', 'uvm', 'uvm-accessed-by', 'device'] as const
 export type GraphMemory = (typeof GRAPH_MEMORIES)[number]
 
@@ -82,7 +82,7 @@ export interface GpuGraphRunRequest extends Omit<NativeGraphWorkload, 'l1' | 'l1
 
 export interface GpuGraphRunResult extends GraphInfo {
   device: GpuDevice
-  /** one whole BFS (every launch), median/min/max of the repeats */
+  /** one whole run of the kernel (every launch; named for BFS, the first kernel), median/min/max of the repeats */
   bfs: GpuTiming
   launches: number
   reached: number
@@ -90,7 +90,7 @@ export interface GpuGraphRunResult extends GraphInfo {
   edgeBytes: number
   gteps: number
   edgeGbps: number
-  /** the GPU's BFS levels against the CPU's */
+  /** the GPU's answer against the CPU's: BFS levels, SSSP distances, CC components (as a partition), PageRank scores within spec `graphs.pagerank.tolerance` */
   levels: { ok: boolean; mismatches: number }
 }
 
@@ -167,9 +167,9 @@ export interface NativeAddon {
   readonly gpuBenchLinked: boolean
   gpuDevices(): Promise<GpuDevice[]>
   gpuRun(request: GpuRunRequest, onProgress?: (p: GpuProgress) => void): GpuRunHandle
-  /** the BFS model off the JS thread (loading or generating the graph too); PS_GRAPH_* or PS_WORKLOAD_INVALID */
+  /** the graph kernels' model off the JS thread (loading or generating the graph too); PS_GRAPH_* or PS_WORKLOAD_INVALID */
   predictGraph(w: NativeGraphWorkload): Promise<GraphPrediction>
-  /** a BFS on the GPU, as gpuRun; levels checked against the CPU (PS_GPU_CHECKSUM when they differ) */
+  /** a graph kernel on the GPU, as gpuRun; its answer checked against the CPU (PS_GPU_CHECKSUM when they differ) */
   gpuGraphRun(
     request: GpuGraphRunRequest,
     onProgress?: (p: GpuProgress) => void,

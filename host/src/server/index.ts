@@ -22,7 +22,8 @@
  *   GET  /api/patterns      {patterns, runner}
  *   POST /api/start         {periodMs?}            POST /api/stop, /api/clear   {}
  *   POST /api/snapshot      → Snapshot (on demand)
- *   POST /api/run           {pattern, bytes, offset?, source?: twin|gpu} → WorkloadResult & {report: RunReport}; 409 when the source is not available
+ *   POST /api/run           {pattern, bytes, offset?, source?: twin|gpu} or a graph kernel's {pattern, graph, idBytes?, sourceVertex?, source?}
+ *                           → WorkloadResult & {report: RunReport}; 409 when the source is not available
  *   GET  /api/recording     {recording: name | null}; POST {action: 'start'|'stop'}: record on demand
  *   GET  /api/captures      {root, recording, captures: CaptureSummary[], skipped} (captures.ts)
  *   GET  /api/captures/:name CaptureDescription; 400 PS_CAPTURE_NAME_INVALID, 404 PS_CAPTURE_NOT_FOUND

@@ -7,7 +7,17 @@
  * its effect stays visible on the charts before the loop resumes.
  */
 import { PsError } from '../core/errors.js'
-import { defaultOffset, PATTERNS, type PatternName, type Workload, type WorkloadResult, type WorkloadRunner } from '../core/workload.js'
+import {
+  defaultOffset,
+  graphEdgeBytesBound,
+  isGraphWorkload,
+  PATTERNS,
+  workloadLabel,
+  type AnyWorkload,
+  type PatternName,
+  type WorkloadResult,
+  type WorkloadRunner,
+} from '../core/workload.js'
 import { type Snapshot } from '../core/probe.js'
 import { Mutex } from '../util/mutex.js'
 import { sleep } from '../util/sleep.js'
@@ -55,6 +65,14 @@ export const QUEUE_FULL_RETRY_S = 5
 
 export const runDeadlineMs = (bytes: number, limits: Pick<RunLimits, 'floorBytesPerSecond' | 'slackMs'>): number =>
   Math.ceil(limits.slackMs + (bytes / limits.floorBytesPerSecond) * 1000)
+
+/**
+ * The bytes a run's deadline is counted on: a micro pattern's useful bytes; a graph kernel's edge
+ * list (its bound from the scale: the server takes generated graphs only), read once per id by
+ * BFS, times GRAPH_READ_SLACK for the sectors a thread-per-vertex kernel reads beside its ids.
+ */
+export const deadlineBytes = (w: AnyWorkload): number => (isGraphWorkload(w) ? GRAPH_READ_SLACK * (graphEdgeBytesBound(w) ?? 0) : w.bytes)
+const GRAPH_READ_SLACK = 4
 
 export interface RunServiceEvents {
   /** a run is about to start (its baseline snapshot taken) */
@@ -117,17 +135,17 @@ export class RunService {
   /**
    * Runs one workload, queued behind any run in flight. It ends with PS_WORKLOAD_TIMEOUT when it
    * outlives its deadline, PS_RUN_CANCELLED when `signal` aborts (the HTTP client went away),
-   * PS_SERVER_CLOSING when the server shuts down; a twin cut off mid-run is restarted (it
-   * cannot cancel a run). A full queue refuses a manual run at once with PS_RUN_QUEUE_FULL.
+   * PS_SERVER_CLOSING when the server shuts down; the runner stops the run (the twin cancels it
+   * and stays up). A full queue refuses a manual run at once with PS_RUN_QUEUE_FULL.
    */
-  run(workload: Workload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource): Promise<RunReport> {
+  run(workload: AnyWorkload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource): Promise<RunReport> {
     const p = this.runQueued(workload, origin, signal, source)
     this.inFlight.add(p)
     void p.catch(() => undefined).finally(() => this.inFlight.delete(p))
     return p
   }
 
-  private async runQueued(workload: Workload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource): Promise<RunReport> {
+  private async runQueued(workload: AnyWorkload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource): Promise<RunReport> {
     const runner = this.runnerFor(source)
     if (this.abort.signal.aborted) throw closingError()
     if (origin === 'manual' && this.waiting >= this.limits.maxQueued) {
@@ -181,18 +199,24 @@ export class RunService {
 
   /**
    * The runner under one signal that aborts at the deadline, when the client goes, or when the
-   * server closes, with the PsError that says which. A twin cut off mid-run is still busy with
-   * it, so it is restarted; at shutdown it is closed anyway.
+   * server closes, with the PsError that says which. The runner stops the run on that signal
+   * (the twin's `cancel`; its supervisor restarts a twin that does not answer the cancel).
    */
-  private async withDeadline<T>(id: number, w: Workload, client: AbortSignal | undefined, fn: (s: AbortSignal) => Promise<T>): Promise<T> {
-    const ms = runDeadlineMs(w.bytes, this.limits)
+  private async withDeadline<T>(
+    id: number,
+    w: AnyWorkload,
+    client: AbortSignal | undefined,
+    fn: (s: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const bytes = deadlineBytes(w)
+    const ms = runDeadlineMs(bytes, this.limits)
     const ctl = new AbortController()
     const timer = setTimeout(
       () =>
         ctl.abort(
           new PsError(
             'PS_WORKLOAD_TIMEOUT',
-            `run ${id} (${w.pattern}, ${w.bytes} B) passed its deadline of ${ms} ms (${this.limits.slackMs} ms + its bytes at ${this.limits.floorBytesPerSecond} B/s) and was aborted`,
+            `run ${id} (${workloadLabel(w)}) passed its deadline of ${ms} ms (${this.limits.slackMs} ms + its bytes at ${this.limits.floorBytesPerSecond} B/s) and was aborted`,
           ),
         ),
       ms,
@@ -204,10 +228,6 @@ export class RunService {
     try {
       return await fn(ctl.signal)
     } catch (e) {
-      if (ctl.signal.aborted && !this.abort.signal.aborted) {
-        const why = ctl.signal.reason instanceof Error ? ctl.signal.reason.message : 'aborted'
-        this.session.supervisor?.restart(why)
-      }
       throw ctl.signal.aborted && ctl.signal.reason instanceof Error ? ctl.signal.reason : e
     } finally {
       clearTimeout(timer)

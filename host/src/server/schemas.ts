@@ -3,7 +3,8 @@ import { z } from 'zod'
 import { ALL_EXPORT_FORMATS } from '../capture/export.js'
 import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../capture/tables.js'
 import { COMMANDS } from '../core/generated.js'
-import { checkAlignment, WorkloadFields, withDefaults } from '../core/workload-schema.js'
+import { checkAlignment, graphWithDefaults, graphWorkloadFields, WorkloadFields, withDefaults } from '../core/workload-schema.js'
+import { GRAPH_KERNELS, isGraphWorkload, PATTERNS } from '../core/workload.js'
 import { RUN_SOURCES } from '../core/wire.js'
 import { CAPTURE_NAME_PATTERN } from '../capture/names.js'
 
@@ -33,22 +34,32 @@ export const RecordingBody = z
   })
   .strict()
 
+const sourceField = z
+  .enum(RUN_SOURCES, { error: () => `source must be one of ${RUN_SOURCES.join(', ')}` })
+  .optional()
+  .describe(
+    "where the workload runs: 'twin' (the twin's traffic model) or 'gpu' (a CUDA kernel on the server's GPU); GET /api/status `sources` says which are available",
+  )
+
 /**
- * POST /api/run: the workload limits every runner shares (spec/workloads.json, through
- * core/workload-schema.ts), the pattern's default offset when none is given, unknown keys refused;
- * `source` picks the twin or this host's GPU (default: the session's own runner, else the GPU).
+ * POST /api/run: a micro pattern or a graph kernel, told apart by `pattern`. The workload limits
+ * every runner shares (spec/workloads.json, through core/workload-schema.ts), the pattern's
+ * default offset when none is given, unknown keys refused; a graph is generated, never a file,
+ * at most spec `graphs.scale.serverMax`. `source` picks the twin or this host's GPU (default: the
+ * session's own runner, else the GPU).
  */
-const RunBodyFields = WorkloadFields.extend({
-  source: z
-    .enum(RUN_SOURCES, { error: () => `source must be one of ${RUN_SOURCES.join(', ')}` })
-    .optional()
-    .describe(
-      "where the workload runs: 'twin' (the twin's traffic model) or 'gpu' (a CUDA kernel on the server's GPU); GET /api/status `sources` says which are available",
-    ),
-}).strict()
-export const RunBody = RunBodyFields.transform(({ source, ...w }) => ({ workload: withDefaults(w), source })).superRefine((v, ctx) =>
-  checkAlignment(v.workload, ctx),
-)
+const MicroRunFields = WorkloadFields.extend({ source: sourceField }).strict()
+const GraphRunFields = graphWorkloadFields('server').extend({ source: sourceField }).strict()
+const ALL_PATTERNS = [...PATTERNS, ...GRAPH_KERNELS]
+const RunBodyFields = z.discriminatedUnion('pattern', [MicroRunFields, GraphRunFields], {
+  error: (iss) => (iss.code === 'invalid_union' ? `pattern must be one of ${ALL_PATTERNS.join(', ')}` : undefined),
+})
+export const RunBody = RunBodyFields.transform(({ source, ...w }) => ({
+  workload: 'graph' in w ? graphWithDefaults(w) : withDefaults(w),
+  source,
+})).superRefine((v, ctx) => {
+  if (!isGraphWorkload(v.workload)) checkAlignment(v.workload, ctx)
+})
 
 const ErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),

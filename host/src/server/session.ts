@@ -12,8 +12,6 @@ import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
 /** What the server sees of a twin supervisor (device/supervisor.ts). */
 export interface ServerTwinSupervisor {
   supervision(): SupervisionStatus
-  /** end the current twin on purpose (a run past its deadline); a new one follows */
-  restart(why: string): void
   on(event: 'failure', listener: (f: TwinFailure) => void): unknown
   on(event: 'restarted', listener: () => void): unknown
   off(event: 'failure', listener: (f: TwinFailure) => void): unknown

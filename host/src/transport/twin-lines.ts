@@ -5,7 +5,10 @@
  *
  *   {"event":"ready","pty":"/dev/pts/N","clockHz":250000000,"link":{…},"tags":256}
  *   {"event":"done","id":1,"pattern":"strided","bytes":…,"mrd":{"count":…,"bySize":{…},"bytes":…},…}
- *   {"event":"error","message":"…"[,"id":1]}
+ *   {"event":"error","message":"…"[,"id":1][,"command":"cancel"|"inject"]}
+ *   {"event":"injected","kind":"garbage","count":16,"seed":0}
+ *
+ * A cancelled run's done line carries "cancelled":true and the counts up to the cancel.
  */
 import { z } from 'zod'
 import { SIZE_KEYS } from '../core/size-classes.js'
@@ -91,6 +94,8 @@ export const DoneLineSchema = z.object({
   payloadErrors: count,
   simCycles: count,
   wallSeconds: z.number().nonnegative(),
+  /** `cancel ID` stopped it: no read issued after the cancel, every one issued completed */
+  cancelled: z.boolean().optional(),
 })
 
 /** A BFS kernel's done line: the graph it ran on instead of bytes and offset. */
@@ -109,12 +114,27 @@ export const GraphDoneLineSchema = z.object({
   payloadErrors: count,
   simCycles: count,
   wallSeconds: z.number().nonnegative(),
+  cancelled: z.boolean().optional(),
 })
 
 export const ErrorLineSchema = z.object({
   event: z.literal('error'),
   message: z.string(),
   id: count.optional(),
+  /** the stdin command refused (`cancel`, `inject`): no run in flight takes it for its own */
+  command: z.string().optional(),
+})
+
+/** The serial-line faults of `inject KIND [COUNT [SEED]]` (firmware/hal/sim/uart_fault.h). */
+export const LINE_FAULTS = ['garbage', 'truncate', 'crc', 'skip-seq'] as const
+export type LineFault = (typeof LINE_FAULTS)[number]
+
+/** `inject` armed a fault: it goes on the line between the firmware's next frames. */
+export const InjectedLineSchema = z.object({
+  event: z.literal('injected'),
+  kind: z.enum(LINE_FAULTS),
+  count: z.number().int().positive(),
+  seed: count,
 })
 
 export type TwinReadyLine = z.infer<typeof ReadyLineSchema>
@@ -122,16 +142,18 @@ export type TwinTopology = z.infer<typeof TopologySchema>
 export type TwinDone = z.infer<typeof DoneLineSchema>
 export type TwinGraphDone = z.infer<typeof GraphDoneLineSchema>
 export type TwinErrorLine = z.infer<typeof ErrorLineSchema>
+export type TwinInjected = z.infer<typeof InjectedLineSchema>
 
 export type TwinLine =
   | { kind: 'ready'; line: TwinReadyLine }
   | { kind: 'done'; line: TwinDone }
   | { kind: 'graph-done'; line: TwinGraphDone }
   | { kind: 'error'; line: TwinErrorLine }
+  | { kind: 'injected'; line: TwinInjected }
   | { kind: 'blank' }
   | { kind: 'invalid'; text: string; reason: string }
 
-const SCHEMAS = { ready: ReadyLineSchema, done: DoneLineSchema, error: ErrorLineSchema } as const
+const SCHEMAS = { ready: ReadyLineSchema, done: DoneLineSchema, error: ErrorLineSchema, injected: InjectedLineSchema } as const
 
 /** Classify one stdout line of the twin. */
 export const parseTwinLine = (raw: string): TwinLine => {
@@ -144,7 +166,7 @@ export const parseTwinLine = (raw: string): TwinLine => {
     return { kind: 'invalid', text, reason: 'not JSON' }
   }
   const event = typeof value === 'object' && value !== null ? (value as { event?: unknown }).event : undefined
-  if (event !== 'ready' && event !== 'done' && event !== 'error')
+  if (event !== 'ready' && event !== 'done' && event !== 'error' && event !== 'injected')
     return { kind: 'invalid', text, reason: `unknown event ${JSON.stringify(event)}` }
   // a done line names a micro pattern or a graph kernel; the pattern says which schema applies
   const pattern = (value as { pattern?: unknown }).pattern

@@ -4,11 +4,15 @@
  *
  *   stdout: {"event":"ready","pty":"/dev/pts/N","clockHz":…} first, then "done" / "error" lines
  *   stdin:  `run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]`, `run ID KERNEL GRAPH ID_BYTES SOURCE|- L1`
- *           (a BFS kernel), `quit` (EOF = quit)
+ *           (a BFS kernel), `cancel ID`, `inject KIND [COUNT [SEED]]`, `quit` (EOF = quit)
  *
- * Runs are sent one at a time and matched on their id. The child exiting rejects pending runs
- * with PS_TWIN_EXITED and emits 'exit'; whoever owns the twin closes the serial port then
- * (workaround 1 for serialport/bindings-cpp#162, done by openSession).
+ * Runs are sent one at a time and matched on their id. A run whose signal aborts (or whose
+ * timeoutMs passes) is cancelled in the twin: `cancel ID`, then its done line (cancelled, the
+ * reads issued so far all completed) settles it with the abort's reason, so the next run starts
+ * on an idle twin. A twin that does not answer the cancel within cancelGraceMs is still busy:
+ * the run settles anyway and 'cancel-unanswered' says so (the supervisor ends that twin).
+ * The child exiting rejects pending runs with PS_TWIN_EXITED and emits 'exit'; whoever owns the
+ * twin closes the serial port then (workaround 1 for serialport/bindings-cpp#162, done by openSession).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { EventEmitter } from 'node:events'
@@ -17,7 +21,7 @@ import { join, relative } from 'node:path'
 import { createInterface } from 'node:readline'
 import { PsError } from '../core/errors.js'
 import { createLogger } from '../util/log.js'
-import { parseTwinLine, type TwinDone, type TwinGraphDone, type TwinTopology } from './twin-lines.js'
+import { parseTwinLine, type LineFault, type TwinDone, type TwinGraphDone, type TwinInjected, type TwinTopology } from './twin-lines.js'
 import { Mutex } from '../util/mutex.js'
 import { packageRoot } from '../util/package-root.js'
 import { GRAPH_ID_BYTES_DEFAULT, L1_LOAD_DEFAULT, type GraphKernelName } from '../core/generated.js'
@@ -71,6 +75,8 @@ export interface TwinOptions {
   readyTimeoutMs?: number
   /** time between quit and SIGKILL in close() (default 3 s) */
   closeGraceMs?: number
+  /** time a cancelled run has to stop (its done line) before the twin counts as stuck (default 2 s) */
+  cancelGraceMs?: number
 }
 
 /** A BFS kernel on a graph (the twin's `run ID KERNEL GRAPH ID_BYTES SOURCE|- L1` line). */
@@ -94,6 +100,8 @@ export interface TwinRunRequest {
 
 interface TwinEvents {
   exit: [code: number | null, signal: NodeJS.Signals | null]
+  /** a cancelled run did not stop within cancelGraceMs: the twin is still busy with it */
+  'cancel-unanswered': [message: string]
 }
 
 /** Path of the twin executable, or PS_TWIN_NOT_BUILT naming the build command. */
@@ -117,6 +125,15 @@ interface PendingRun {
   resolve: (d: TwinDone | TwinGraphDone) => void
   reject: (e: Error) => void
   cleanup: () => void
+  /** stops watching the signal and the timeout, and starts the cancel's own deadline */
+  startCancel: (why: Error) => void
+  /** why the run is being cancelled; set once `cancel ID` went out */
+  cancelling?: Error
+}
+
+interface PendingInject {
+  resolve: (l: TwinInjected) => void
+  reject: (e: Error) => void
 }
 
 const STDERR_TAIL = 20
@@ -129,7 +146,10 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
   readonly topology: TwinTopology | undefined
   private readonly child: ChildProcessWithoutNullStreams
   private readonly closeGraceMs: number
+  private readonly cancelGraceMs: number
   private readonly pending = new Map<number, PendingRun>()
+  /** `inject` lines sent and not yet answered, in order (the twin answers each at once) */
+  private readonly injects: PendingInject[] = []
   private readonly stderrTail: string[]
   private nextId = 1
   /** stdout lines that broke the protocol (each fails the run in flight) */
@@ -145,8 +165,10 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     stderrTail: string[],
     exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>,
     closeGraceMs: number,
+    cancelGraceMs: number,
   ) {
     super()
+    this.cancelGraceMs = cancelGraceMs
     this.child = child
     this.pty = ready.pty
     this.link = ready.link
@@ -229,7 +251,7 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
         }),
       ])
       log.debug(() => `ready: ${JSON.stringify(ready)}`)
-      return new TwinProcess(child, ready, lines, stderrTail, exited, opts.closeGraceMs ?? 3000)
+      return new TwinProcess(child, ready, lines, stderrTail, exited, opts.closeGraceMs ?? 3000, opts.cancelGraceMs ?? 2000)
     } catch (e) {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
       throw e
@@ -292,28 +314,64 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     const id = this.nextId++
     return new Promise<TwinDone | TwinGraphDone>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined
-      const onAbort = () => {
-        // the twin cannot cancel a run: its done line will be ignored
-        this.pending.get(id)?.cleanup()
-        reject(abortError(opts.signal!))
-      }
-      const cleanup = () => {
-        this.pending.delete(id)
+      let cancelTimer: NodeJS.Timeout | undefined
+      const onAbort = () => this.cancel(id, abortError(opts.signal!))
+      const stopWatching = () => {
         clearTimeout(timer)
         opts.signal?.removeEventListener('abort', onAbort)
       }
-      this.pending.set(id, { id, resolve, reject, cleanup })
+      const cleanup = () => {
+        this.pending.delete(id)
+        stopWatching()
+        clearTimeout(cancelTimer)
+      }
+      const startCancel = (why: Error) => {
+        stopWatching()
+        cancelTimer = setTimeout(() => {
+          // still busy: settle the run anyway, and let the twin's owner decide (restart it)
+          cleanup()
+          reject(why)
+          this.emit('cancel-unanswered', `run ${id} did not stop within ${this.cancelGraceMs} ms of its cancel`)
+        }, this.cancelGraceMs)
+      }
+      this.pending.set(id, { id, resolve, reject, cleanup, startCancel })
       opts.signal?.addEventListener('abort', onAbort, { once: true })
       if (opts.timeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          cleanup()
-          reject(new PsError('PS_WORKLOAD_TIMEOUT', `the twin did not finish run ${id} within ${opts.timeoutMs} ms`))
-        }, opts.timeoutMs)
+        timer = setTimeout(
+          () => this.cancel(id, new PsError('PS_WORKLOAD_TIMEOUT', `the twin did not finish run ${id} within ${opts.timeoutMs} ms`)),
+          opts.timeoutMs,
+        )
       }
-      const line = `${command(id)}\n`
-      log.debug(() => `stdin: ${line.trim()}`)
-      this.child.stdin.write(line)
+      this.send(command(id))
     })
+  }
+
+  /** `cancel ID`: the twin issues no more reads, drains those outstanding and answers the done line. */
+  private cancel(id: number, why: Error): void {
+    const p = this.pending.get(id)
+    if (!p || p.cancelling) return
+    p.cancelling = why
+    p.startCancel(why)
+    this.send(`cancel ${id}`)
+  }
+
+  /**
+   * Arms a fault on the twin's serial line, put between the firmware's next frames: `garbage`
+   * (count random non-zero bytes and a delimiter), `truncate` (the next count frames cut in
+   * half), `crc` (the next count frames' CRC inverted), `skip-seq` (later frames' sequence
+   * numbers advanced by count). Resolves once the twin armed it.
+   */
+  inject(kind: LineFault, count = 1, seed = 0): Promise<TwinInjected> {
+    if (this.exitInfo) return Promise.reject(this.exitedError())
+    return new Promise<TwinInjected>((resolve, reject) => {
+      this.injects.push({ resolve, reject })
+      this.send(`inject ${kind} ${count} ${seed}`)
+    })
+  }
+
+  private send(line: string): void {
+    log.debug(() => `stdin: ${line}`)
+    this.child.stdin.write(`${line}\n`)
   }
 
   /** Ask the twin to quit (quit + EOF), SIGKILL after the grace period; resolves once it exited. */
@@ -369,15 +427,27 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
         const p = this.pending.get(parsed.line.id)
         if (!p) return log.debug(() => `done line for unknown run ${parsed.line.id}`)
         p.cleanup()
-        p.resolve(parsed.line)
+        if (p.cancelling) {
+          log.debug(() => `run ${p.id} stopped: ${parsed.line.mrd.count} reads, ${parsed.line.completions} completions`)
+          p.reject(p.cancelling)
+        } else p.resolve(parsed.line)
         return
       }
+      case 'injected':
+        this.injects.shift()?.resolve(parsed.line)
+        return
       case 'error': {
-        const { id, message } = parsed.line
+        const { id, message, command } = parsed.line
+        if (command === 'inject') {
+          this.injects.shift()?.reject(new PsError('PS_USAGE', `the twin refused the fault: ${message}`))
+          return
+        }
+        // a cancel's error names its run: cancelled before it started, or already finished
+        if (command === 'cancel' && (id === undefined || !this.pending.get(id)?.cancelling)) return log.debug(() => `twin: ${message}`)
         const p = id !== undefined ? this.pending.get(id) : inFlight()
         if (p) {
           p.cleanup()
-          p.reject(new PsError('PS_WORKLOAD_INVALID', `the twin rejected the workload: ${message}`))
+          p.reject(p.cancelling ?? new PsError('PS_WORKLOAD_INVALID', `the twin rejected the workload: ${message}`))
         } else log.debug(() => `twin error outside a run: ${message}`)
         return
       }
@@ -411,6 +481,7 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
       p.cleanup()
       p.reject(err)
     }
+    for (const i of this.injects.splice(0)) i.reject(err)
     this.emit('exit', code, signal)
   }
 }

@@ -5,9 +5,19 @@
  */
 import { PsError, type PsErrorCode } from '../core/errors.js'
 import { payloadCeiling } from '../core/link.js'
-import { validateWorkload } from '../core/workload-schema.js'
-import type { GpuDeviceInfo, GpuRunSummary, Workload, WorkloadResult, WorkloadRunner } from '../core/workload.js'
-import { isNativeError, type GpuProgress, type NativeAddon, type NativeWorkload } from '../native/addon.js'
+import { validateAnyWorkload } from '../core/workload-schema.js'
+import {
+  idBytesOf,
+  isGraphWorkload,
+  type AnyWorkload,
+  type GpuDeviceInfo,
+  type GpuRunSummary,
+  type GraphWorkload,
+  type Workload,
+  type WorkloadResult,
+  type WorkloadRunner,
+} from '../core/workload.js'
+import { isNativeError, type GpuProgress, type GraphMemory, type NativeAddon, type NativeWorkload } from '../native/addon.js'
 
 export interface GpuRunnerOptions {
   /** untimed runs before the timed ones (addon default 2) */
@@ -20,6 +30,8 @@ export interface GpuRunnerOptions {
   hostRegister?: boolean
   /** every progress report of the run, in order */
   onProgress?: (p: GpuProgress) => void
+  /** graph kernels: where the edge list lives (addon default zerocopy) */
+  graphMemory?: GraphMemory
 }
 
 /** The addon's stable codes, mapped to the host's. */
@@ -59,6 +71,10 @@ export const ceiling128Gbps = (addon: Pick<NativeAddon, 'linkTlpBytesPerSecond'>
   return c === null ? null : c / 1e9
 }
 
+/** A graph that cannot be loaded or made is the user's input (PS_WORKLOAD_INVALID, as bench --suite graph says it). */
+const graphError = (e: unknown): PsError =>
+  isNativeError(e) && /^PS_GRAPH_/.test(e.code) ? new PsError('PS_WORKLOAD_INVALID', `${e.message} (${e.code})`, { cause: e }) : gpuError(e)
+
 const cancelledError = () => new PsError('PS_GPU_CANCELLED', 'the GPU run was cancelled before it finished')
 
 export class GpuWorkloadRunner implements WorkloadRunner {
@@ -68,8 +84,82 @@ export class GpuWorkloadRunner implements WorkloadRunner {
     private readonly opts: GpuRunnerOptions = {},
   ) {}
 
-  async run(workload: Workload, signal?: AbortSignal): Promise<WorkloadResult> {
-    const w = validateWorkload(workload)
+  async run(workload: AnyWorkload, signal?: AbortSignal): Promise<WorkloadResult> {
+    const v = validateAnyWorkload(workload)
+    return isGraphWorkload(v) ? this.runGraph(v, signal) : this.runMicro(v, signal)
+  }
+
+  /** Waits for a run handle, cancelling it when `signal` aborts; addon errors become PsErrors. */
+  private async settle<T>(handle: { promise: Promise<T>; cancel(): void }, signal?: AbortSignal): Promise<T> {
+    const onAbort = () => handle.cancel()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      return await handle.promise
+    } catch (e) {
+      throw gpuError(e)
+    } finally {
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  /** A BFS: the model's MRds for it (predictGraph), then the kernel on the GPU, levels checked against the CPU's. */
+  private async runGraph(w: GraphWorkload, signal?: AbortSignal): Promise<WorkloadResult> {
+    if (signal?.aborted) throw cancelledError()
+    const t0 = performance.now()
+    const req = {
+      kernel: w.pattern,
+      graph: w.graph,
+      idBytes: idBytesOf(w),
+      ...(w.sourceVertex !== undefined ? { source: w.sourceVertex } : {}),
+    }
+    const predicted = await this.addon.predictGraph({ ...req, ...(w.l1 !== undefined ? { l1: w.l1 } : {}) }).catch((e: unknown) => {
+      throw graphError(e)
+    })
+    if (signal?.aborted) throw cancelledError()
+    const { onProgress, graphMemory, warmup, repeats, device } = this.opts
+    const handle = this.addon.gpuGraphRun(
+      {
+        ...req,
+        source: predicted.source,
+        ...(graphMemory !== undefined ? { memory: graphMemory } : {}),
+        ...(warmup !== undefined ? { warmup } : {}),
+        ...(repeats !== undefined ? { repeats } : {}),
+        ...(device !== undefined ? { device } : {}),
+      },
+      onProgress,
+    )
+    const r = await this.settle(handle, signal)
+    const issued = { count: predicted.count, bySize: { ...predicted.bySize }, bytes: predicted.bytes }
+    return {
+      workload: w,
+      issued,
+      completions: predicted.count,
+      payloadErrors: 0,
+      simCycles: 0,
+      wallSeconds: (performance.now() - t0) / 1000,
+      graph: {
+        graph: w.graph,
+        vertices: r.vertices,
+        edges: r.edges,
+        idBytes: idBytesOf(w),
+        sourceVertex: r.source,
+        launches: r.launches,
+      },
+      gpuGraph: {
+        device: { ...r.device },
+        memory: graphMemory ?? 'zerocopy',
+        bfs: { ...r.bfs },
+        reached: r.reached,
+        edgesRead: r.edgesRead,
+        edgeBytes: r.edgeBytes,
+        gteps: r.gteps,
+        edgeGbps: r.edgeGbps,
+        levels: { ...r.levels },
+      },
+    }
+  }
+
+  private async runMicro(w: Workload, signal?: AbortSignal): Promise<WorkloadResult> {
     const nw = nativeWorkload(w)
     if (signal?.aborted) throw cancelledError()
     const t0 = performance.now()
@@ -77,18 +167,9 @@ export class GpuWorkloadRunner implements WorkloadRunner {
       throw gpuError(e)
     })
     if (signal?.aborted) throw cancelledError()
-    const { onProgress, ...runOpts } = this.opts
-    const handle = this.addon.gpuRun({ ...nw, ...runOpts }, onProgress)
-    const onAbort = () => handle.cancel()
-    signal?.addEventListener('abort', onAbort, { once: true })
-    let r
-    try {
-      r = await handle.promise
-    } catch (e) {
-      throw gpuError(e)
-    } finally {
-      signal?.removeEventListener('abort', onAbort)
-    }
+    // graphMemory is a graph run's option; the rest are gpuRun's
+    const { onProgress, graphMemory: _graphOnly, ...runOpts } = this.opts
+    const r = await this.settle(this.addon.gpuRun({ ...nw, ...runOpts }, onProgress), signal)
     const ceiling = ceiling128Gbps(this.addon, r.device)
     const gpu: GpuRunSummary = {
       device: { ...r.device },

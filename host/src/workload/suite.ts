@@ -5,7 +5,7 @@
 import { PsError } from '../core/errors.js'
 import { defaultOffset, PATTERNS, type PatternName } from '../core/workload.js'
 
-/** micro: the spec patterns (this module); graph: the spec's BFS kernels on one graph (cli/bench-graph.ts) */
+/** micro: the spec patterns (this module); graph: the spec's graph kernels on one graph (cli/bench-graph.ts) */
 export const SUITES = ['micro', 'graph'] as const
 export type SuiteName = (typeof SUITES)[number]
 

@@ -57,9 +57,9 @@ constexpr L1LoadInfo kL1Loads[kL1LoadCount] = {
 constexpr L1Load kL1LoadDefault = L1Load::Ideal;
 constexpr const char *kL1LoadNameList = "ideal, bypass";
 
-// Graph traversal kernels: EMOGI-style graph traversal over a CSR whose edge list lives in host memory; kernels are defined in native/model/graph_kernels.h.
-enum class GraphKernel : uint8_t { BfsNaive = 0, BfsMerged = 1, BfsAligned = 2 };
-constexpr uint32_t kGraphKernelCount = 3;
+// Graph traversal kernels: EMOGI-style graph kernels (BFS, SSSP, CC, PageRank) over a CSR whose edge list (and SSSP's weights) live in host memory; kernels are defined in native/model/graph_kernels.h.
+enum class GraphKernel : uint8_t { BfsNaive = 0, BfsMerged = 1, BfsAligned = 2, SsspNaive = 3, SsspMerged = 4, SsspAligned = 5, CcNaive = 6, CcMerged = 7, CcAligned = 8, PagerankNaive = 9, PagerankMerged = 10, PagerankAligned = 11 };
+constexpr uint32_t kGraphKernelCount = 12;
 struct GraphKernelInfo {
     GraphKernel kernel;
     const char *name;
@@ -70,11 +70,27 @@ constexpr GraphKernelInfo kGraphKernels[kGraphKernelCount] = {
     {GraphKernel::BfsNaive, "bfs-naive", 1, "level-synchronous BFS, a thread per vertex: each thread walks its own neighbour list, so one load instruction touches up to 32 lines (32-B reads)"},
     {GraphKernel::BfsMerged, "bfs-merged", 32, "a warp per vertex, lanes read consecutive neighbours: coalesced, but a list that starts inside a line splits every line into two reads"},
     {GraphKernel::BfsAligned, "bfs-aligned", 32, "a warp per vertex with the loop start shifted down to the 128-B boundary (lanes before the list's start inactive): 128-B reads"},
+    {GraphKernel::SsspNaive, "sssp-naive", 1, "frontier Bellman-Ford SSSP, a thread per vertex: each frontier thread walks its own list, reading one id and one weight per step (32-B reads, as bfs-naive)"},
+    {GraphKernel::SsspMerged, "sssp-merged", 32, "frontier Bellman-Ford SSSP, a warp per vertex: each frontier vertex relaxes its edges, reading each neighbour id and its 4-B weight (a second zero-copy array beside the edge list), lanes on consecutive edges"},
+    {GraphKernel::SsspAligned, "sssp-aligned", 32, "sssp-merged with the loop start shifted down to the 128-B boundary of the edge list: id reads are whole lines; with 8-B ids the weight reads start on 64-B boundaries"},
+    {GraphKernel::CcNaive, "cc-naive", 1, "min-label propagation, a thread per vertex: each frontier thread walks its own list (32-B reads, as bfs-naive)"},
+    {GraphKernel::CcMerged, "cc-merged", 32, "connected components by min-label propagation, a warp per vertex: each vertex whose label fell pushes it to its neighbours; every vertex starts in the frontier"},
+    {GraphKernel::CcAligned, "cc-aligned", 32, "cc-merged with the loop start shifted down to the 128-B boundary: 128-B reads"},
+    {GraphKernel::PagerankNaive, "pagerank-naive", 1, "PageRank, pull, a thread per vertex: each thread sums its own list, so every iteration reads the whole edge list in 32-B pieces"},
+    {GraphKernel::PagerankMerged, "pagerank-merged", 32, "PageRank, pull, a fixed number of iterations: a warp per vertex sums its neighbours' contributions (every vertex reads its whole list every iteration), lanes on consecutive edges"},
+    {GraphKernel::PagerankAligned, "pagerank-aligned", 32, "pagerank-merged with the loop start shifted down to the 128-B boundary: 128-B reads"},
 };
-constexpr const char *kGraphKernelNameList = "bfs-naive, bfs-merged, bfs-aligned";
+constexpr const char *kGraphKernelNameList = "bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned";
+// Generated graphs (graph.h): 2^S vertices, S 1..30.
+constexpr uint32_t kGraphScaleMax = 30;
+constexpr uint32_t kGraphEdgeFactor = 16; // edge tuples per vertex a generator draws
 // Vertex id widths: width of a vertex id in the zero-copy edge list (EMOGI used 8 B; 4 B halves the bytes read).
 constexpr uint32_t kGraphIdBytesValues[2] = {4, 8};
 constexpr uint32_t kGraphIdBytesDefault = 8;
+// PageRank: PageRank runs a fixed number of pull iterations (GAP's recipe: base (1 - damping) / V, dangling vertices contribute nothing) so the GPU, the model and the twin launch the same kernels; the GPU's float scores must lie within `tolerance` (relative) of a double-precision CPU run.
+constexpr uint32_t kPageRankIterations = 10;
+constexpr double kPageRankDamping = 0.85;
+constexpr double kPageRankTolerance = 0.001;
 
 // GPUs of the scheduled model: the GPUs the scheduled traffic model (native/model/sm_schedule.h) describes, and the launch shape the CUDA kernels use: SMs, the L1 the kernels get beside their shared-memory carveout, resident blocks and warps per SM (docs/gpu-model.md).
 constexpr uint32_t kGpuBlockThreads = 256; // threads per block of every CUDA kernel

@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { closing, root, run } from '../tools.js'
+import { closing, root, run, verilateBench } from '../tools.js'
 import { writeXilinxVectors, type Vectors } from './descriptors.js'
 
 const build = join(root, 'build/hdl/xilinx')
@@ -82,8 +82,7 @@ describe.each(BENCHES)('tb_xil_adapters at %i bits, straddle %i, %s', (width, st
       ;({ stdout: out, status } = run('vvp', ['-n', vvp]))
     } else {
       const mdir = join(build, 'verilator', `tb_${width}_${straddle}`)
-      mkdirSync(mdir, { recursive: true })
-      const c = run('verilator', ['--binary', '--timing', '-j', '2', ...defs, `-GDATA_WIDTH=${width}`, `-GSTRADDLE=${straddle}`, '--top-module', 'tb_xil_adapters', '-Mdir', mdir, '-o', 'Vtb', 'hdl/xilinx/tb/tb_xil_adapters.sv', ...XILINX_RTL])
+      const c = verilateBench(mdir, [...defs, `-GDATA_WIDTH=${width}`, `-GSTRADDLE=${straddle}`, '--top-module', 'tb_xil_adapters', 'hdl/xilinx/tb/tb_xil_adapters.sv', ...XILINX_RTL])
       expect(c.status, c.out.slice(-4000)).toBe(0)
       ;({ stdout: out, status } = run(join(mdir, 'Vtb'), []))
     }

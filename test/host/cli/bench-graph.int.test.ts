@@ -1,11 +1,12 @@
 // `pcie-scope bench --suite graph` against the real pieces: the twin (its probe's counts while each
-// BFS kernel runs through the RTL) and the native addon (predictGraph, gpuGraphRun).
+// graph kernel runs through the RTL) and the native addon (predictGraph, gpuGraphRun).
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { GraphBenchReport } from '../../../host/src/cli/bench-graph.js'
+import { GRAPH_KERNELS } from '../../../host/src/core/generated.js'
 import { loadAddon } from '../../../host/src/native/addon.js'
 import { gpuPresent } from '../../native/cuda/gpu-runner.js'
 import { runCli } from './run-cli.js'
@@ -25,12 +26,12 @@ beforeAll(() => {
 })
 
 describe('pcie-scope bench --suite graph', () => {
-  it('--twin: every BFS kernel through the RTL, the probe counting exactly what the model predicts', async () => {
+  it('--twin: every graph kernel through the RTL, the probe counting exactly what the model predicts', async () => {
     const r = await run('bench', '--twin', '--suite', 'graph', '--graph', 'kron:10', '--json')
     expect(r.code, r.stderr).toBe(0)
     const rep = JSON.parse(r.stdout) as GraphBenchReport
     expect(rep).toMatchObject({ suite: 'graph', source: 'twin', graph: 'kron:10', idBytes: 8, vertices: 1024 })
-    expect(rep.rows.map((x) => x.kernel)).toEqual(['bfs-naive', 'bfs-merged', 'bfs-aligned'])
+    expect(rep.rows.map((x) => x.kernel)).toEqual([...GRAPH_KERNELS])
     const addon = loadAddon()
     for (const row of rep.rows) {
       expect(row.error).toBeUndefined()
@@ -39,16 +40,21 @@ describe('pcie-scope bench --suite graph', () => {
       expect(row.predicted.count).toBe(p.count)
     }
     // the point of the kernels: aligned sends the fewest reads, naive the most
-    const [naive, merged, aligned] = rep.rows.map((x) => x.predicted.count)
-    expect(aligned!).toBeLessThan(merged!)
-    expect(merged!).toBeLessThan(naive!)
+    const count = (k: string) => rep.rows.find((x) => x.kernel === k)!.predicted.count
+    for (const algo of ['bfs', 'sssp', 'cc', 'pagerank']) {
+      expect(count(`${algo}-aligned`), algo).toBeLessThan(count(`${algo}-merged`))
+      expect(count(`${algo}-merged`), algo).toBeLessThan(count(`${algo}-naive`))
+    }
   })
 
   it('prints a table on a terminal-less run, and refuses options that do not apply', async () => {
     const t = await run('bench', '--twin', '--suite', 'graph', '--graph', 'urand:8', '--id-bytes', '4')
     expect(t.code, t.stderr).toBe(0)
-    expect(t.stdout).toMatch(/^suite graph on the twin: BFS on urand:8 \(256 vertices, \d+ directed edges, 4-B ids, source \d+\)\n/)
-    expect(t.stdout).toMatch(/bfs-aligned +\d+ +\d+ .* yes\n$/)
+    expect(t.stdout).toMatch(
+      /^suite graph on the twin: graph kernels on urand:8 \(256 vertices, \d+ directed edges, 4-B ids, BFS\/SSSP source \d+\)\n/,
+    )
+    expect(t.stdout).toMatch(/bfs-aligned +\d+ +\d+ .* yes\n/)
+    expect(t.stdout).toMatch(/pagerank-aligned +\d+ +\d+ .* yes\n$/)
     expect((await run('bench', '--twin', '--suite', 'graph', '--bytes', '1M')).code).toBe(2)
     expect((await run('bench', '--twin', '--suite', 'graph', '--memory', 'uvm')).code).toBe(2)
     expect((await run('bench', '--twin', '--suite', 'micro', '--graph', 'kron:8')).code).toBe(2)
@@ -63,11 +69,11 @@ describe('pcie-scope bench --suite graph', () => {
     expect(r.stderr).toMatch(/\[PS_GPU_UNAVAILABLE\]: .+ \(PS_GPU_(NOT_BUILT|NO_DEVICE)\)\n$/)
   })
 
-  it.skipIf(!GPU)(`--gpu: every kernel x memory with levels equal to the CPU's${GPU ? '' : ' (skipped: no GPU)'}`, async () => {
+  it.skipIf(!GPU)(`--gpu: every kernel x memory with answers equal to the CPU's${GPU ? '' : ' (skipped: no GPU)'}`, async () => {
     const r = await run('bench', '--gpu', '--suite', 'graph', '--graph', 'kron:16', '--json')
     expect(r.code, r.stderr).toBe(0)
     const rep = JSON.parse(r.stdout) as GraphBenchReport
-    expect(rep.rows).toHaveLength(12)
+    expect(rep.rows).toHaveLength(GRAPH_KERNELS.length * 4)
     for (const row of rep.rows) expect(row.gpu?.levels.ok, JSON.stringify(row)).toBe(true)
   })
 })

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { watchReadProgress } from '../../../host/src/cli/read-progress.js'
 import { newReadStats, readRecords, segmentBytes } from '../../../host/src/capture/reader.js'
 import { main, type CliIo } from '../../../host/src/cli/main.js'
-import { newWriter, removeRoots, tempRoot, writeRun } from '../capture/fixtures.js'
+import { newWriter, removeRoots, snap, tempRoot, writeRun } from '../capture/fixtures.js'
 
 afterEach(removeRoots)
 
@@ -49,6 +49,25 @@ describe('watchReadProgress', () => {
     stopLate()
     stopOff()
     expect(out).toBe('')
+  })
+
+  it('info draws the bar on a terminal while it reads a capture and erases it; never with --json', async () => {
+    const dir = join(tempRoot(), 'big')
+    const w = newWriter(dir)
+    for (let i = 0; i < 4000; i++)
+      w.append({ t: 'snapshot', at: 1_700_000_000_000 + i, snapshot: snap(i, { mrd128: i, cycles: i * 1000 }) })
+    w.close()
+    let stderr = ''
+    let stdout = ''
+    const io: CliIo = { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), stderrIsTTY: true, progressDelayMs: 0 }
+    expect(await main(['node', 'pcie-scope', 'info', dir], io)).toBe(0)
+    expect(stdout).toMatch(/^records\s+4000: 4000 snapshot/m)
+    expect(stderr.startsWith('\r\x1b[2K[')).toBe(true)
+    expect(stderr).toMatch(/\[[#-]{24}\] [\d.]+\/[\d.]+ MB read/)
+    expect(stderr.endsWith('\r\x1b[2K')).toBe(true)
+    stderr = ''
+    expect(await main(['node', 'pcie-scope', 'info', dir, '--json'], io)).toBe(0)
+    expect(stderr).toBe('')
   })
 
   it('the CLI draws no bar when stderr is not a terminal', async () => {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { validateWorkload } from '../../../host/src/core/workload-schema.js'
+import { validateAnyWorkload, validateGraphWorkload, validateWorkload } from '../../../host/src/core/workload-schema.js'
 import {
   defaultOffset,
   ELEMENT_BYTES,
+  GRAPH_KERNELS,
+  GRAPH_SCALE,
   elementBytesOf,
   l1Of,
   PATTERN_SPECS,
@@ -78,5 +80,55 @@ describe('validateWorkload (limits of spec/workloads.json)', () => {
     invalid({ pattern: 'strided', bytes: 4100, elementBytes: 8 }, /bytes: bytes must be a multiple of elementBytes 8/)
     invalid({ pattern: 'strided', bytes: 4096, offset: 8, elementBytes: 16 }, /offset: offset must be a multiple of elementBytes 16/)
     invalid({ pattern: 'merged-misaligned', bytes: 4096, offset: 4, elementBytes: 8 }, /aligned loads/)
+  })
+})
+
+describe('graph workloads (spec graphs: kernels, generators, scale)', () => {
+  const graphInvalid = (w: unknown, scope: 'local' | 'server', re: RegExp) => {
+    expect(() => validateGraphWorkload(w, scope)).toThrow(re)
+    try {
+      validateGraphWorkload(w, scope)
+    } catch (e) {
+      expect(e).toMatchObject({ code: 'PS_WORKLOAD_INVALID' })
+    }
+  }
+  it('accepts every spec kernel on generated graphs and files; absent fields stay absent', () => {
+    for (const k of GRAPH_KERNELS) expect(validateGraphWorkload({ pattern: k, graph: 'kron:8' })).toEqual({ pattern: k, graph: 'kron:8' })
+    expect(validateGraphWorkload({ pattern: 'bfs-naive', graph: 'urand:12:99', idBytes: 4, sourceVertex: 0, l1: 'bypass' })).toEqual({
+      pattern: 'bfs-naive',
+      graph: 'urand:12:99',
+      idBytes: 4,
+      sourceVertex: 0,
+      l1: 'bypass',
+    })
+    expect(validateGraphWorkload({ pattern: 'bfs-aligned', graph: 'file:/data/road.mtx' }).graph).toBe('file:/data/road.mtx')
+    expect(validateGraphWorkload({ pattern: 'bfs-aligned', graph: `kron:${GRAPH_SCALE.max}` }).graph).toBe(`kron:${GRAPH_SCALE.max}`)
+  })
+  it('refuses malformed specs, ids and roots with the reason', () => {
+    graphInvalid(
+      { pattern: 'bfs-aligned', graph: 'kron:x' },
+      'local',
+      /graph 'kron:x' is not kron:S\[:SEED\], urand:S\[:SEED\] or file:PATH/,
+    )
+    graphInvalid({ pattern: 'bfs-aligned', graph: 'grid:4' }, 'local', /is not kron/)
+    graphInvalid({ pattern: 'bfs-aligned', graph: 'kron:0' }, 'local', /scale 0 is outside 1\.\.30/)
+    graphInvalid({ pattern: 'bfs-aligned', graph: `kron:${GRAPH_SCALE.max + 1}` }, 'local', /outside 1\.\.30/)
+    graphInvalid({ pattern: 'bfs-aligned', graph: 'kron:8 x' }, 'local', /one word/)
+    graphInvalid({ pattern: 'bfs-aligned', graph: 'file:' }, 'local', /needs a path/)
+    graphInvalid({ pattern: 'bfs-aligned', graph: 'kron:8', idBytes: 2 }, 'local', /idBytes must be one of 4, 8/)
+    graphInvalid({ pattern: 'bfs-aligned', graph: 'kron:8', sourceVertex: 1.5 }, 'local', /sourceVertex must be an integer/)
+    graphInvalid({ pattern: 'strided', graph: 'kron:8' }, 'local', /pattern must be one of bfs-naive/)
+  })
+  it('the server scope takes no files and no scale above serverMax', () => {
+    const top = `urand:${GRAPH_SCALE.serverMax}`
+    expect(validateGraphWorkload({ pattern: 'bfs-merged', graph: top }, 'server').graph).toBe(top)
+    graphInvalid({ pattern: 'bfs-merged', graph: `kron:${GRAPH_SCALE.serverMax + 1}` }, 'server', /the server's limit/)
+    graphInvalid({ pattern: 'bfs-merged', graph: 'file:/etc/passwd' }, 'server', /reads no files/)
+  })
+  it('validateAnyWorkload tells the kinds apart by the pattern or a graph field', () => {
+    expect(validateAnyWorkload({ pattern: 'strided', bytes: 128 })).toEqual({ pattern: 'strided', bytes: 128, offset: 0 })
+    expect(validateAnyWorkload({ pattern: 'bfs-naive', graph: 'kron:4' })).toEqual({ pattern: 'bfs-naive', graph: 'kron:4' })
+    expect(() => validateAnyWorkload({ pattern: 'strided', graph: 'kron:4' })).toThrow(/pattern must be one of bfs-naive/)
+    expect(() => validateAnyWorkload({ pattern: 'bfs-naive', bytes: 128 })).toThrow(/graph/)
   })
 })

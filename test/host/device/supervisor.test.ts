@@ -1,7 +1,8 @@
 /**
  * The supervisor's rules on fake twin sessions (the real twin is killed and hung in
  * test/host/server/supervision.int.test.ts): back-off doubling and its cap, a failure told in
- * words, restart(why) ending the twin on purpose, host statistics summed over twins.
+ * words, restart(why) ending the twin on purpose, a cancel the twin leaves unanswered ending it,
+ * host statistics summed over twins.
  */
 import { EventEmitter } from 'node:events'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -143,6 +144,20 @@ describe('SupervisedTwin', () => {
     expect(x.message).toMatch(
       /^the server ended the twin: run 3 passed its deadline of 100 ms; the twin was killed by SIGKILL; its last stderr/,
     )
+  })
+
+  it("a twin that does not answer a run's cancel is ended and restarted, saying why", async () => {
+    const f = fakeSessions()
+    const s = await supervise(f)
+    const failed = next<TwinFailure>(s, 'failure')
+    f.made[0]!.twin.emit('cancel-unanswered', 'run 4 did not stop within 2000 ms of its cancel')
+    const x = await failed
+    expect(x).toMatchObject({ reason: 'killed', signal: 'SIGKILL' })
+    expect(x.message).toMatch(
+      /^the twin did not stop a cancelled run: run 4 did not stop within 2000 ms of its cancel; the twin was killed/,
+    )
+    await next(s, 'restarted')
+    expect(s.twinPid).toBe(1001)
   })
 
   it('an unanswered PING is a hang: the twin is killed and restarted', async () => {

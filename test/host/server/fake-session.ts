@@ -4,7 +4,14 @@
  */
 import { EventEmitter } from 'node:events'
 import type { HostLinkStats, ProbeInfo, Snapshot } from '../../../host/src/core/probe.js'
-import type { Workload, WorkloadResult, WorkloadRunner } from '../../../host/src/core/workload.js'
+import {
+  generatedGraph,
+  idBytesOf,
+  isGraphWorkload,
+  type AnyWorkload,
+  type WorkloadResult,
+  type WorkloadRunner,
+} from '../../../host/src/core/workload.js'
 import { PsError } from '../../../host/src/core/errors.js'
 import { zeroBySize } from '../../../host/src/core/size-classes.js'
 import { COUNTERS, type CounterKey } from '../../../host/src/core/generated.js'
@@ -111,17 +118,24 @@ export class FakeClient extends EventEmitter {
 
 export class FakeRunner implements WorkloadRunner {
   readonly kind = 'twin' as const
-  runs: Workload[] = []
+  runs: AnyWorkload[] = []
+  /** runs stopped by their signal, with the reason they were given */
+  cancelled: unknown[] = []
   constructor(
     private readonly client: FakeClient,
     private readonly delayMs = 20,
   ) {}
-  async run(workload: Workload, signal?: AbortSignal): Promise<WorkloadResult> {
+  async run(workload: AnyWorkload, signal?: AbortSignal): Promise<WorkloadResult> {
     this.runs.push(workload)
-    // like the twin's runner: an abort ends the wait at once, with the signal's reason
-    await sleep(this.delayMs, signal)
+    // like the twin's runner: an abort stops the run at once, with the signal's reason
+    await sleep(this.delayMs, signal).catch((e: unknown) => {
+      this.cancelled.push(e)
+      throw e
+    })
     const size = workload.pattern === 'strided' ? 32 : 128
-    const count = Math.ceil(workload.bytes / size)
+    // a graph kernel: a fixed 100 reads over a graph of 2^S vertices
+    const graph = isGraphWorkload(workload)
+    const count = graph ? 100 : Math.ceil(workload.bytes / size)
     if (this.client.enabled) {
       this.client.counters[size === 32 ? 'mrd32' : 'mrd128'] += count
       this.client.counters.mrdBytes += count * size
@@ -137,20 +151,28 @@ export class FakeRunner implements WorkloadRunner {
       payloadErrors: 0,
       simCycles: count * 4,
       wallSeconds: this.delayMs / 1000,
+      ...(graph
+        ? {
+            graph: {
+              graph: workload.graph,
+              vertices: 2 ** (generatedGraph(workload.graph)?.scale ?? 0),
+              edges: 1000,
+              idBytes: idBytesOf(workload),
+              sourceVertex: workload.sourceVertex ?? 0,
+              launches: 3,
+            },
+          }
+        : {}),
     }
   }
 }
 
-/** A supervisor that only notes what it was asked to restart (and why). */
+/** A supervisor that is always up (the real one is tested in test/host/device/supervisor.test.ts). */
 export class FakeSupervisor extends EventEmitter {
-  restarts: string[] = []
-  restart(why: string) {
-    this.restarts.push(why)
-  }
   supervision(): SupervisionStatus {
     return {
       state: 'up',
-      restarts: this.restarts.length,
+      restarts: 0,
       lastFailure: null,
       nextAttemptAt: null,
       backoffMs: 0,

@@ -9,6 +9,7 @@ import { EmptyBody, StartBody } from '../../../host/src/server/schemas.js'
 import { CONTENT_SECURITY_POLICY } from '../../../host/src/server/security.js'
 import { closeServers, http, serve, TOKEN } from './helpers.js'
 import { makeFakeAddon, nativeError } from '../workload/fake-addon.js'
+import { GRAPH_KERNELS, GRAPH_SCALE } from '../../../host/src/core/workload.js'
 
 afterEach(closeServers)
 
@@ -65,6 +66,13 @@ describe('REST auth and guards', () => {
       ['/api/run', { pattern: 'strided', bytes: 4096, elementBytes: 12 }],
       ['/api/run', { pattern: 'strided', bytes: 4096, offset: 8, elementBytes: 16 }], // a misaligned 16-B load
       ['/api/run', { pattern: 'strided', bytes: 4096, l1: 'cg' }],
+      ['/api/run', { pattern: 'strided', bytes: 4096, graph: 'kron:8' }], // a graph belongs to a graph kernel
+      ['/api/run', { pattern: 'bfs-aligned' }], // a graph kernel needs its graph
+      ['/api/run', { pattern: 'bfs-aligned', graph: 'kron:8', bytes: 4096 }],
+      ['/api/run', { pattern: 'bfs-aligned', graph: 'kron:8', idBytes: 2 }],
+      ['/api/run', { pattern: 'bfs-aligned', graph: 'kron:8', sourceVertex: -1 }],
+      ['/api/run', { pattern: 'bfs-aligned', graph: 'kron' }],
+      ['/api/run', { pattern: 'bfs-aligned', graph: 'grid:8' }],
       ['/api/start', { periodMs: 0 }],
       ['/api/start', { periodMs: 9 }], // below the firmware's range (spec/protocol.json START)
       ['/api/start', { periodMs: 60_001 }],
@@ -79,7 +87,9 @@ describe('REST auth and guards', () => {
       expect(r.json.error.details).toBeTypeOf('object')
     }
     const run = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'zigzag', bytes: 1 } })
-    expect(run.json.error.details.properties.pattern.errors[0]).toMatch(/strided/)
+    expect(run.json.error.details.properties.pattern.errors[0]).toBe(
+      `pattern must be one of strided, merged-aligned, merged-misaligned, ${GRAPH_KERNELS.join(', ')}`,
+    )
   })
 
   it('answers 400 to malformed JSON and 413 to a body over 64 kB', async () => {
@@ -131,6 +141,38 @@ describe('REST device routes', () => {
     expect(r.json.report.origin).toBe('manual')
   })
 
+  it("POST /api/run refuses a graph over the server's scale limit, or a file, naming the limit", async () => {
+    const { base } = await serve()
+    const tooBig = `kron:${GRAPH_SCALE.serverMax + 1}`
+    const big = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'bfs-aligned', graph: tooBig } })
+    expect(big.status).toBe(400)
+    expect(big.json.error.code).toBe('PS_REQUEST_INVALID')
+    expect(big.json.error.details.properties.graph.errors[0]).toBe(
+      `graph ${tooBig}: scale ${GRAPH_SCALE.serverMax + 1} is outside 1..${GRAPH_SCALE.serverMax} (the server's limit, spec graphs.scale.serverMax)`,
+    )
+    const file = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'bfs-naive', graph: 'file:/etc/passwd' } })
+    expect(file.status).toBe(400)
+    expect(file.json.error.details.properties.graph.errors[0]).toMatch(/reads no files for a client.*at most 18/)
+  })
+
+  it('POST /api/run runs a graph kernel and answers with its graph facts', async () => {
+    const { base, session } = await serve()
+    const body = { pattern: 'bfs-merged', graph: `urand:${GRAPH_SCALE.serverMax}`, idBytes: 4, sourceVertex: 3 }
+    const r = await http(base, 'POST', '/api/run', { token: TOKEN, body })
+    expect(r.status).toBe(200)
+    expect(r.json.workload).toEqual(body)
+    expect(r.json.graph).toEqual({
+      graph: body.graph,
+      vertices: 2 ** GRAPH_SCALE.serverMax,
+      edges: 1000,
+      idBytes: 4,
+      sourceVertex: 3,
+      launches: 3,
+    })
+    expect(r.json.report.result.graph.launches).toBe(3)
+    expect((session.runner as unknown as { runs: unknown[] }).runs).toEqual([body])
+  })
+
   it('POST /api/run passes a lane width and L1 use on to the runner', async () => {
     const { base } = await serve()
     const body = { pattern: 'merged-misaligned', bytes: 8192, elementBytes: 16, l1: 'bypass' }
@@ -151,17 +193,21 @@ describe('REST device routes', () => {
     const { base } = await serve()
     const doc = (await http(base, 'GET', '/api/openapi.json', { token: TOKEN })).json
     expect(doc.openapi).toMatch(/^3\.0/)
-    const run = doc.paths['/api/run'].post.requestBody.content['application/json'].schema
-    expect(run.properties.pattern.enum).toEqual(['strided', 'merged-aligned', 'merged-misaligned'])
-    expect(run.required).toEqual(expect.arrayContaining(['pattern', 'bytes']))
+    // a micro pattern or a graph kernel, each with its own fields
+    const [micro, graph] = doc.paths['/api/run'].post.requestBody.content['application/json'].schema.oneOf
+    expect(micro.properties.pattern.enum).toEqual(['strided', 'merged-aligned', 'merged-misaligned'])
+    expect(micro.required).toEqual(expect.arrayContaining(['pattern', 'bytes']))
+    expect(graph.properties.pattern.enum).toEqual([...GRAPH_KERNELS])
+    expect(graph.required).toEqual(expect.arrayContaining(['pattern', 'graph']))
+    expect(graph.properties.graph.description).toContain(`S in 1..${GRAPH_SCALE.serverMax}`)
     const runErrors = doc.paths['/api/run'].post.responses
     expect(Object.keys(runErrors).sort()).toEqual(['200', '400', '401', '409', '413', '415', '502', '503', '504'])
     expect(runErrors['504'].description).toContain('PS_WORKLOAD_TIMEOUT')
     expect(runErrors['503'].description).toContain('PS_RUN_QUEUE_FULL')
     expect(doc['x-websocket'].messages).toEqual(expect.arrayContaining(['twin-failure', 'twin-restarted']))
     expect(doc.paths['/api/run'].post.responses['409'].description).toBe('the source asked for is not available (PS_WORKLOAD_UNSUPPORTED)')
-    const runBody = doc.paths['/api/run'].post.requestBody.content['application/json'].schema
-    expect(runBody.properties.source.enum).toEqual(['twin', 'gpu'])
+    expect(micro.properties.source.enum).toEqual(['twin', 'gpu'])
+    expect(graph.properties.source.enum).toEqual(['twin', 'gpu'])
   })
 })
 

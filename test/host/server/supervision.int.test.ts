@@ -1,6 +1,6 @@
 /**
  * A server that outlives its twin, against the real twin: killed with SIGKILL mid-stream, and
- * hung with SIGSTOP. Each time the server must say what happened (status, WebSocket, terminal
+ * hung with SIGSTOP; a run past its deadline is cancelled in the twin, which stays up. Each time the server must say what happened (status, WebSocket, terminal
  * line), restart the twin, restore streaming, and keep recording with the gap marked; nothing
  * recorded before the failure may be lost.
  */
@@ -127,22 +127,25 @@ describe('twin supervision (real twin)', () => {
     await expectRecovery(t, pid, 'exit')
   })
 
-  it('a run past its deadline is aborted on the real twin: 504, the busy twin restarted, the next run served', async () => {
+  it('a run past its deadline is cancelled in the real twin: 504, the same twin stays up, the next run counts exactly', async () => {
     const t = await setup({ slackMs: 300, floorBytesPerSecond: 1e12 })
     const pid = t.session.twinPid!
+    const t0 = Date.now()
     const r = await http(t.base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'strided', bytes: 1 << 30, offset: 0 } })
     expect(r.status).toBe(504)
     expect(r.json.error.code).toBe('PS_WORKLOAD_TIMEOUT')
-    const st = await until('the restarted twin', async () => {
-      const s = await t.status()
-      return s.connected && s.supervision!.restarts === 1 ? s : undefined
-    })
-    expect(st.supervision!.lastFailure).toMatchObject({ reason: 'killed', signal: 'SIGKILL' })
-    expect(st.supervision!.lastFailure!.message).toMatch(/passed its deadline/)
-    expect(t.session.twinPid).not.toBe(pid)
+    // answered once the twin stopped the run (its done line), well before a restart would have been needed
+    expect(Date.now() - t0).toBeLessThan(300 + 2_000)
+    expect(t.session.twinPid).toBe(pid)
     const next = await http(t.base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'strided', bytes: 4096, offset: 0 } })
     expect(next.status).toBe(200)
     expect(next.json.issued.count).toBe(128)
+    expect(next.json.completions).toBe(128)
+    // the probe saw this run's reads and nothing of the cancelled one's
+    expect(next.json.report.probe).toMatchObject({ mrd32: 128, mrdBytes: 4096, cpldCount: 128 })
+    const st = await t.status()
+    expect(st.supervision).toMatchObject({ state: 'up', restarts: 0, lastFailure: null })
+    expect(t.session.twinPid).toBe(pid)
   })
 
   it('a hung twin (SIGSTOP) is detected within the hang timeout, killed, restarted and streams again', async () => {

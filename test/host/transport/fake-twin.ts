@@ -19,6 +19,7 @@ else {
   out({ event: 'ready', pty: '/dev/pts/999', clockHz: 250000000, args: process.argv.slice(2) })
 }
 let buf = ''
+const running = new Map()
 process.stdin.on('data', (d) => {
   buf += d
   let i
@@ -26,14 +27,30 @@ process.stdin.on('data', (d) => {
     const line = buf.slice(0, i).trim(); buf = buf.slice(i + 1)
     const [cmd, id, pattern, bytes, offset] = line.split(/\\s+/)
     if (cmd === 'quit') { if (mode !== 'stubborn') process.exit(0); continue }
+    if (cmd === 'inject') {
+      if (!['garbage', 'truncate', 'crc', 'skip-seq'].includes(id)) out({ event: 'error', command: 'inject', message: 'inject: unknown fault ' + id })
+      else out({ event: 'injected', kind: id, count: Number(pattern), seed: Number(bytes) })
+      continue
+    }
+    if (cmd === 'cancel') {
+      if (mode === 'deaf') continue
+      const r = running.get(Number(id))
+      if (!r) { out({ event: 'error', command: 'cancel', id: Number(id), message: 'no run ' + id + ' is queued or running' }); continue }
+      clearTimeout(r.timer); running.delete(Number(id))
+      out({ ...r.done, mrd: { count: 0, bySize: { '32': 0, '64': 0, '96': 0, '128': 0, other: 0 }, bytes: 0 }, completions: 0, cancelled: true })
+      continue
+    }
     if (cmd !== 'run') { out({ event: 'error', message: 'bad line: ' + line }); continue }
     if (mode === 'crash-on-run') { process.stdout.write(''); process.exit(7) }
     if (pattern === 'bogus') { out({ event: 'error', message: 'unknown pattern bogus' }); continue }
     const n = Number(bytes), size = pattern === 'strided' ? 32 : 128
     const count = n / size
     const bySize = { '32': 0, '64': 0, '96': 0, '128': 0, other: 0 }; bySize[String(size)] = count
-    setTimeout(() => out({ event: 'done', id: Number(id), pattern, bytes: n, offset: Number(offset),
-      mrd: { count, bySize, bytes: n }, completions: count, payloadErrors: 0, simCycles: n / 32, wallSeconds: 0.001 }), 5)
+    const done = { event: 'done', id: Number(id), pattern, bytes: n, offset: Number(offset),
+      mrd: { count, bySize, bytes: n }, completions: count, payloadErrors: 0, simCycles: n / 32, wallSeconds: 0.001 }
+    // slow and deaf: a run takes 10 s (deaf: and a cancel goes unanswered)
+    const timer = setTimeout(() => { running.delete(Number(id)); out(done) }, mode === 'slow' || mode === 'deaf' ? 10000 : 5)
+    running.set(Number(id), { timer, done })
   }
 })
 process.stdin.on('end', () => { if (mode !== 'stubborn') process.exit(0) })

@@ -28,6 +28,18 @@ describe('parseTwinLine', () => {
     })
     expect(parseTwinLine('   ')).toEqual({ kind: 'blank' })
   })
+  it('accepts a cancelled done line, a refused control command and an armed fault', () => {
+    expect(parseTwinLine(JSON.stringify({ ...done, cancelled: true }))).toEqual({ kind: 'done', line: { ...done, cancelled: true } })
+    expect(parseTwinLine('{"event":"error","command":"cancel","id":7,"message":"no run 7 is queued or running"}')).toMatchObject({
+      kind: 'error',
+      line: { command: 'cancel', id: 7 },
+    })
+    expect(parseTwinLine('{"event":"injected","kind":"skip-seq","count":3,"seed":0}')).toEqual({
+      kind: 'injected',
+      line: { event: 'injected', kind: 'skip-seq', count: 3, seed: 0 },
+    })
+    expect(parseTwinLine('{"event":"injected","kind":"flip","count":1,"seed":0}')).toMatchObject({ kind: 'invalid' })
+  })
   it('refuses lines that are not JSON or name no known event', () => {
     expect(parseTwinLine('Verilator says hi')).toMatchObject({ kind: 'invalid', reason: 'not JSON' })
     expect(parseTwinLine('{"event":"progress"}')).toMatchObject({ kind: 'invalid', reason: 'unknown event "progress"' })

@@ -104,4 +104,44 @@ describe('TwinProcess', () => {
     await expect(q).rejects.toMatchObject({ name: 'AbortError' })
     await expect(t.run({ pattern: 'strided', bytes: 256, offset: 0 })).resolves.toMatchObject({ bytes: 256 })
   })
+
+  it('cancels an aborted run in the twin and settles it on its cancelled done line; the next run follows', async () => {
+    const t = await launch('slow')
+    const ac = new AbortController()
+    const p = t.run({ pattern: 'strided', bytes: 4096, offset: 0 }, { signal: ac.signal })
+    const reason = new PsError('PS_WORKLOAD_TIMEOUT', 'past its deadline (test)')
+    const unanswered: string[] = []
+    t.on('cancel-unanswered', (m) => unanswered.push(m))
+    await new Promise((r) => setTimeout(r, 50)) // the run is in the twin
+    const t0 = Date.now()
+    ac.abort(reason)
+    await expect(p).rejects.toBe(reason)
+    expect(Date.now() - t0).toBeLessThan(1000)
+    expect(unanswered).toEqual([])
+    // a timeoutMs cancels the same way
+    await expect(t.run({ pattern: 'strided', bytes: 4096, offset: 0 }, { timeoutMs: 50 })).rejects.toMatchObject({
+      code: 'PS_WORKLOAD_TIMEOUT',
+      message: expect.stringMatching(/did not finish run 2 within 50 ms/),
+    })
+  })
+
+  it('a cancel the twin leaves unanswered settles the run after cancelGraceMs and says so', async () => {
+    const t = await launch('deaf', { cancelGraceMs: 200 })
+    const ac = new AbortController()
+    const p = t.run({ pattern: 'strided', bytes: 4096, offset: 0 }, { signal: ac.signal })
+    const unanswered = new Promise<string>((r) => t.once('cancel-unanswered', r))
+    const reason = new PsError('PS_RUN_CANCELLED', 'the client went away (test)')
+    await new Promise((r) => setTimeout(r, 50))
+    ac.abort(reason)
+    await expect(p).rejects.toBe(reason)
+    expect(await unanswered).toMatch(/run 1 did not stop within 200 ms of its cancel/)
+  })
+
+  it("inject arms a line fault and resolves on the twin's answer; a refused one rejects", async () => {
+    const t = await launch()
+    await expect(t.inject('skip-seq', 3)).resolves.toEqual({ event: 'injected', kind: 'skip-seq', count: 3, seed: 0 })
+    await expect(t.inject('flip' as 'crc')).rejects.toMatchObject({ code: 'PS_USAGE', message: expect.stringMatching(/refused the fault/) })
+    // a refused fault does not fail a run in flight
+    await expect(t.run({ pattern: 'strided', bytes: 256, offset: 0 })).resolves.toMatchObject({ bytes: 256 })
+  })
 })

@@ -24,6 +24,68 @@ describe('GpuWorkloadRunner', () => {
     expect(gpu.checksum.ok).toBe(true)
   })
 
+  it("runs a graph kernel: the model's MRds, then the BFS on the GPU over the chosen edge-list memory", async () => {
+    const addon = makeFakeAddon()
+    const predicted = { count: 7, bytes: 896, instructions: 7, bySize: { '32': 0, '64': 0, '96': 0, '128': 7, other: 0 } }
+    const asked: unknown[] = []
+    addon.predictGraph = async (w) => {
+      asked.push(w)
+      return {
+        ...predicted,
+        kernel: w.kernel,
+        graph: w.graph,
+        vertices: 256,
+        edges: 7000,
+        idBytes: 4,
+        source: 9,
+        l1: 'ideal',
+        l1Model: 'ideal',
+        launches: 4,
+        usefulBytes: 800,
+      }
+    }
+    addon.gpuGraphRun = (req) => {
+      asked.push(req)
+      const result = {
+        kernel: req.kernel,
+        graph: req.graph,
+        vertices: 256,
+        edges: 7000,
+        idBytes: 4,
+        source: req.source!,
+        device: { ...FAKE_DEVICE },
+        bfs: { medianMs: 2, minMs: 1, maxMs: 3 },
+        launches: 4,
+        reached: 250,
+        edgesRead: 6990,
+        edgeBytes: 27960,
+        gteps: 0.0035,
+        edgeGbps: 0.014,
+        levels: { ok: true, mismatches: 0 },
+      }
+      return { promise: Promise.resolve(result), cancel: () => undefined }
+    }
+    const runner = new GpuWorkloadRunner(addon, { repeats: 2, graphMemory: 'uvm' })
+    const r = await runner.run({ pattern: 'bfs-aligned', graph: 'kron:8', idBytes: 4 })
+    expect(asked).toEqual([
+      { kernel: 'bfs-aligned', graph: 'kron:8', idBytes: 4 },
+      { kernel: 'bfs-aligned', graph: 'kron:8', idBytes: 4, source: 9, memory: 'uvm', repeats: 2 },
+    ])
+    expect(r.issued).toEqual({ count: 7, bytes: 896, bySize: predicted.bySize })
+    expect(r.graph).toEqual({ graph: 'kron:8', vertices: 256, edges: 7000, idBytes: 4, sourceVertex: 9, launches: 4 })
+    expect(r.gpuGraph).toMatchObject({ memory: 'uvm', reached: 250, edgesRead: 6990, gteps: 0.0035, levels: { ok: true } })
+    expect(r.gpu).toBeUndefined()
+  })
+
+  it("a graph the model cannot load is the user's input: PS_WORKLOAD_INVALID", async () => {
+    const addon = makeFakeAddon()
+    addon.predictGraph = () => Promise.reject(nativeError('PS_GRAPH_IO', 'cannot open graph file /x.mtx.'))
+    await expect(new GpuWorkloadRunner(addon).run({ pattern: 'bfs-naive', graph: 'file:/x.mtx' })).rejects.toMatchObject({
+      code: 'PS_WORKLOAD_INVALID',
+      message: 'cannot open graph file /x.mtx. (PS_GRAPH_IO)',
+    })
+  })
+
   it('refuses an invalid workload before touching the GPU', async () => {
     const addon = makeFakeAddon()
     await expect(new GpuWorkloadRunner(addon).run({ pattern: 'strided', bytes: 6, offset: 0 })).rejects.toMatchObject({

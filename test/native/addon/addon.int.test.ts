@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { PAGERANK } from '../../../host/src/core/generated.js'
 import { loadAddon, type NativeAddon } from '../../../host/src/native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../../../host/src/workload/gpu-runner.js'
 import { gpuPresent } from '../cuda/gpu-runner.js'
@@ -24,7 +25,7 @@ beforeAll(() => {
   addon = loadAddon()
 })
 
-describe('predictGraph (the BFS model in process)', () => {
+describe('predictGraph (the graph kernels\' model in process)', () => {
   // generated graphs cache in a folder of the test's own, never in ~/.cache
   process.env.PCIE_SCOPE_CACHE ??= mkdtempSync(join(tmpdir(), 'ps-addon-graphs-'))
 
@@ -51,6 +52,24 @@ describe('predictGraph (the BFS model in process)', () => {
     expect(e4.usefulBytes * 2).toBe(e8.usefulBytes)
     expect(e8.bySize['32'] / e8.count).toBeGreaterThan(0.9)
   })
+  it('SSSP, CC, PageRank: aligned sends fewer reads than merged; SSSP reads a 4-B weight per id, PageRank every list every iteration', async () => {
+    const kernels = ['sssp-merged', 'sssp-aligned', 'cc-merged', 'cc-aligned', 'pagerank-merged', 'pagerank-aligned'] as const
+    const p = Object.fromEntries(
+      await Promise.all(kernels.map(async (kernel) => [kernel, await addon.predictGraph({ kernel, graph: 'kron:10' })] as const)),
+    )
+    for (const algo of ['sssp', 'cc', 'pagerank']) {
+      const merged = p[`${algo}-merged`]!
+      const aligned = p[`${algo}-aligned`]!
+      expect(aligned.count, algo).toBeLessThan(merged.count)
+      expect(aligned.launches, algo).toBe(merged.launches)
+      expect(aligned.usefulBytes, algo).toBe(merged.usefulBytes)
+    }
+    // 8-B id + 4-B weight per edge read; re-relaxation reads lists again, so more than the edges
+    expect(p['sssp-aligned']!.usefulBytes % 12).toBe(0)
+    expect(p['sssp-aligned']!.usefulBytes / 12).toBeGreaterThan(p['sssp-aligned']!.edges / 2)
+    expect(p['pagerank-aligned']).toMatchObject({ launches: PAGERANK.iterations, usefulBytes: PAGERANK.iterations * p['pagerank-aligned']!.edges * 8 })
+    expect(p['cc-aligned']!.launches).toBeGreaterThan(1)
+  })
   it('l1Model lru: the scheduled model (132 SMs, an LRU L1 each) next to the ideal L1', async () => {
     const [ideal, lru] = await Promise.all([
       addon.predictGraph({ kernel: 'bfs-aligned', graph: 'kron:12' }),
@@ -61,12 +80,22 @@ describe('predictGraph (the BFS model in process)', () => {
     expect(lru.usefulBytes).toBe(ideal.usefulBytes)
     // lines shared by lists on different SMs are fetched once per SM, never fewer times
     expect(lru.count).toBeGreaterThanOrEqual(ideal.count)
+    // the kernels branch's algorithms too: the same launches and loads (SSSP's weights included)
+    for (const kernel of ['sssp-aligned', 'cc-naive', 'pagerank-merged'] as const) {
+      const [i, l] = await Promise.all([
+        addon.predictGraph({ kernel, graph: 'kron:9' }),
+        addon.predictGraph({ kernel, graph: 'kron:9', l1Model: 'lru' }),
+      ])
+      expect(l.l1Model, kernel).toBe('lru')
+      expect(l.launches, kernel).toBe(i.launches)
+      expect(l.usefulBytes, kernel).toBe(i.usefulBytes)
+      expect(l.count, kernel).toBeGreaterThanOrEqual(i.count)
+    }
     await expect(addon.predictGraph({ kernel: 'bfs-aligned', graph: 'kron:8', l1Model: 'fifo' as never })).rejects.toMatchObject({
       code: 'PS_WORKLOAD_INVALID',
       message: 'l1Model must be one of ideal, lru.',
     })
   })
-
   it('refuses bad requests and graphs with stable codes and one sentence, off the JS thread', async () => {
     await expect(addon.predictGraph({ kernel: 'dfs' as never, graph: 'kron:8' })).rejects.toMatchObject({ code: 'PS_WORKLOAD_INVALID' })
     await expect(addon.predictGraph({ kernel: 'bfs-naive', graph: 'kron:x' })).rejects.toMatchObject({

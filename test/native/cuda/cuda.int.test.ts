@@ -214,7 +214,7 @@ describe(`the CUDA runner (${NVCC ? 'built with nvcc' : 'nvcc absent: the build 
     expect(out.status).toBe(0)
     expect(out.stdout).toContain(PATTERNS.join(', '))
     expect(out.stdout).toMatch(/--suite micro/)
-    expect(out.stdout).toContain(GRAPH_KERNELS.join('|'))
+    expect(out.stdout).toContain(GRAPH_KERNELS.join(', '))
     expect(out.stdout).toMatch(/--suite graph/)
   })
 

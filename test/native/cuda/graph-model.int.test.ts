@@ -1,11 +1,11 @@
 // pcie-scope-model's graph mode (native/cuda/graph_model_json.cpp over native/model's graph
-// traffic): the BFS kernels' predicted edge-list traffic as JSON, the graph cache, and the stable
-// error codes for bad graphs, files and arguments.
+// traffic): the graph kernels' predicted host-memory traffic as JSON (ideal and scheduled L1),
+// the graph cache, and the stable error codes for bad graphs, files and arguments.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { GRAPH_KERNELS } from '../../../host/src/core/generated.js'
+import { GRAPH_KERNELS, PAGERANK } from '../../../host/src/core/generated.js'
 import { buildRunner, root, runRunner } from './gpu-runner.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'ps-graph-model-'))
@@ -30,9 +30,9 @@ interface GraphResult {
   sectorsPerRequest: number
 }
 
-describe('pcie-scope-model --graph (BFS kernels over a CSR in host memory)', () => {
-  it('every kernel reads the same edges; aligned needs fewer, larger reads than merged, merged than naive', () => {
-    const runs = GRAPH_KERNELS.map((k) => {
+describe('pcie-scope-model --graph (graph kernels over a CSR in host memory)', () => {
+  it('every BFS kernel reads the same edges; aligned needs fewer, larger reads than merged, merged than naive', () => {
+    const runs = GRAPH_KERNELS.filter((k) => k.startsWith('bfs-')).map((k) => {
       const r = model(['--pattern', k, '--graph', 'kron:12:3'])
       expect(r.status, r.stdout + r.stderr).toBe(0)
       return r.objects[0] as unknown as GraphResult
@@ -50,6 +50,38 @@ describe('pcie-scope-model --graph (BFS kernels over a CSR in host memory)', () 
     expect(naive!.sectorsPerRequest).toBeLessThan(1.5)
     // the generated graph was cached under $PCIE_SCOPE_CACHE/graphs, keyed by recipe and id width
     expect(readdirSync(join(dir, 'cache', 'graphs'))).toEqual(['kron-12-seed3-id8.csr'])
+  })
+
+  it('SSSP, CC, PageRank: aligned needs fewer reads than merged; SSSP reads a 4-B weight per id, PageRank every edge every iteration', () => {
+    const result = (k: string) => {
+      const r = model(['--pattern', k, '--graph', 'kron:12:3'])
+      expect(r.status, r.stdout + r.stderr).toBe(0)
+      return r.objects[0] as unknown as GraphResult
+    }
+    for (const algo of ['sssp', 'cc', 'pagerank']) {
+      const [merged, aligned] = [result(`${algo}-merged`), result(`${algo}-aligned`)]
+      expect(aligned.mrd.count, algo).toBeLessThan(merged.mrd.count)
+      expect(aligned.edgesRead, algo).toBe(merged.edgesRead)
+      expect(aligned.usefulBytes, algo).toBe((algo === 'sssp' ? 12 : 8) * aligned.edgesRead)
+      if (algo === 'pagerank') expect(aligned.edgesRead).toBe(PAGERANK.iterations * aligned.edges)
+    }
+  })
+
+  it('--l1-model lru predicts every graph kernel: the same launches and loads as the ideal L1, never fewer reads', () => {
+    for (const k of GRAPH_KERNELS) {
+      const [ideal, lru] = ['ideal', 'lru'].map((m) => {
+        const r = model(['--pattern', k, '--graph', 'kron:9:3', '--l1-model', m])
+        expect(r.status, r.stdout + r.stderr).toBe(0)
+        return r.objects[0] as unknown as GraphResult & { l1Model: string }
+      })
+      expect(ideal!.l1Model, k).toBe('ideal')
+      expect(lru!.l1Model, k).toBe('lru')
+      expect(lru!.levels, k).toBe(ideal!.levels)
+      expect(lru!.edgesRead, k).toBe(ideal!.edgesRead)
+      expect(lru!.usefulBytes, k).toBe(ideal!.usefulBytes)
+      // 132 SMs, each with a cold L1: a line shared by lists on two SMs is read by both
+      expect(lru!.mrd.count, k).toBeGreaterThanOrEqual(ideal!.mrd.count)
+    }
   })
 
   it('a star from an edge-list file, hand-worked: the hub list is 4 lines, the leaves 16 sectors', () => {

@@ -233,7 +233,7 @@ describe('twin batch mode (model-side counts)', () => {
   })
 })
 
-describe('twin graph runs (a BFS level by level through the RTL probe)', () => {
+describe('twin graph runs (each kernel launch by launch through the RTL probe)', () => {
   const cache = mkdtempSync(join(tmpdir(), 'ps-twin-graph-'))
   const env = { ...process.env, PCIE_SCOPE_CACHE: cache }
   afterAll(() => rmSync(cache, { recursive: true, force: true }))
@@ -252,10 +252,12 @@ describe('twin graph runs (a BFS level by level through the RTL probe)', () => {
     return JSON.parse(r.stdout.trim()) as GraphDone
   }
 
-  it('every BFS kernel: the probe sees the same MRds as the model, each completed with the right bytes; aligned < merged < naive', () => {
+  it('every graph kernel: the probe sees the same MRds as the model, each completed with the right bytes; aligned < merged < naive', () => {
     const counts = GRAPH_KERNELS.map((k) => {
-      const twin = graphRun(['--run', k, '--graph', 'kron:11:2'])
-      const model = graphRun(['--run', k, '--graph', 'kron:11:2', '--model-only'])
+      // BFS on a larger graph (its launches read each list once); the others re-read lists
+      const graph = k.startsWith('bfs-') ? 'kron:11:2' : 'kron:9:2'
+      const twin = graphRun(['--run', k, '--graph', graph])
+      const model = graphRun(['--run', k, '--graph', graph, '--model-only'])
       expect(twin).toMatchObject({ event: 'done', pattern: k, payloadErrors: 0 })
       expect(twin.mrd).toEqual(model.mrd)
       expect(twin.completions).toBe(twin.mrd.count)
@@ -263,8 +265,11 @@ describe('twin graph runs (a BFS level by level through the RTL probe)', () => {
       expect(twin.launches).toBeGreaterThan(1)
       return twin.mrd.count
     })
-    expect(counts[2]!).toBeLessThan(counts[1]!)
-    expect(counts[1]!).toBeLessThan(counts[0]!)
+    const count = (k: string) => counts[GRAPH_KERNELS.indexOf(k as (typeof GRAPH_KERNELS)[number])]!
+    for (const algo of ['bfs', 'sssp', 'cc', 'pagerank']) {
+      expect(count(`${algo}-aligned`), algo).toBeLessThan(count(`${algo}-merged`))
+      expect(count(`${algo}-merged`), algo).toBeLessThan(count(`${algo}-naive`))
+    }
   })
 
   it('stdin: `run ID KERNEL GRAPH` runs a BFS in the interactive twin; a bad graph is an error event and the twin goes on', async () => {
@@ -276,6 +281,10 @@ describe('twin graph runs (a BFS level by level through the RTL probe)', () => {
       const done = await twin.nextEvent()
       const batch = graphRun(['--run', 'bfs-aligned', '--graph', 'kron:9:1'])
       expect(done).toMatchObject({ event: 'done', id: 7, pattern: 'bfs-aligned', graph: 'kron:9:1', payloadErrors: 0, mrd: batch.mrd })
+      twin.send('run 10 sssp-aligned kron:8:1 4')
+      const sssp = await twin.nextEvent()
+      const ssspBatch = graphRun(['--run', 'sssp-aligned', '--graph', 'kron:8:1', '--id-bytes', '4'])
+      expect(sssp).toMatchObject({ event: 'done', id: 10, pattern: 'sssp-aligned', idBytes: 4, launches: ssspBatch.launches, mrd: ssspBatch.mrd })
       twin.send('run 8 bfs-naive kron:0')
       expect(await twin.nextEvent()).toMatchObject({ event: 'error', message: expect.stringMatching(/^run 8: PS_GRAPH_BAD_SPEC: /) })
       twin.send('run 9 strided 4096 0')
@@ -459,6 +468,38 @@ describe('twin interactive mode (PTY + stdin)', () => {
       ids.push(ev.id)
     }
     expect(ids).toEqual([10, 11, 12])
+    t.child.stdin!.end()
+    expect(await t.exited).toBe(0)
+  })
+
+  it('stdin `cancel ID` stops a run, drains its reads and answers its done line; a queued run is dropped; bad control lines are named', async () => {
+    const t = (live = new Twin())
+    expect(await t.nextEvent()).toMatchObject({ event: 'ready' })
+    t.send('run 1 strided 1073741824 0\nrun 2 strided 4096 0\ncancel 2')
+    expect(await t.nextEvent()).toEqual({
+      event: 'error',
+      command: 'cancel',
+      id: 2,
+      message: 'run 2 was cancelled before it started',
+    })
+    await new Promise((r) => setTimeout(r, 200))
+    t.send('cancel 1')
+    const done = await t.nextEvent()
+    expect(done).toMatchObject({ event: 'done', id: 1, cancelled: true, payloadErrors: 0 })
+    const mrd = (done as { mrd: { count: number } }).mrd.count
+    expect(mrd).toBeGreaterThan(0)
+    expect(mrd).toBeLessThan((1 << 30) / 32)
+    expect(done.completions).toBe(mrd) // every read issued before the cancel completed
+    t.send('cancel 1\ncancel x\ninject crc 0\ninject flip\ninject skip-seq 2')
+    expect(await t.nextEvent()).toEqual({ event: 'error', command: 'cancel', id: 1, message: 'no run 1 is queued or running' })
+    expect(await t.nextEvent()).toEqual({ event: 'error', command: 'cancel', message: 'usage: cancel ID' })
+    expect(await t.nextEvent()).toMatchObject({ event: 'error', command: 'inject', message: expect.stringMatching(/COUNT/) })
+    expect(await t.nextEvent()).toMatchObject({ event: 'error', command: 'inject', message: expect.stringMatching(/unknown fault 'flip'/) })
+    expect(await t.nextEvent()).toEqual({ event: 'injected', kind: 'skip-seq', count: 2, seed: 0 })
+    // the next run counts exactly, as if nothing had been cancelled
+    t.send('run 3 merged-aligned 65536 0')
+    expect(await t.nextEvent()).toMatchObject({ event: 'done', id: 3, mrd: { count: 512 }, completions: 512 })
+    expect(parseTwinLine(JSON.stringify(done)).kind).toBe('done')
     t.child.stdin!.end()
     expect(await t.exited).toBe(0)
   })
