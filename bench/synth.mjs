@@ -5,7 +5,8 @@
  * (moved here from the HDL tests, where they cost two minutes of every `npm test`):
  *   - no latches anywhere;
  *   - the tracker's tag table lands in LUT RAM, the sampler's record FIFO in block RAM;
- *   - flip-flops within budget: the counters' running value + shadow, plus at most 2 000 more.
+ *   - flip-flops within budget: the counters' and the latency-histogram bins' running value +
+ *     shadow, plus at most 2 000 more.
  * The baseline in the same run is the BAR top at its default 256-bit width, so each row's ratio
  * says what a configuration costs against it. Exits 1 when a check fails.
  *
@@ -20,7 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const build = join(root, 'build/synth')
 mkdirSync(build, { recursive: true })
-const { COUNTERS } = await import(pathToFileURL(join(root, 'dist/host/core/generated.js')).href)
+const { COUNTERS, HISTOGRAM_KINDS, HISTOGRAM_WORDS } = await import(pathToFileURL(join(root, 'dist/host/core/generated.js')).href)
 
 const TRACKER = [
   'probe_tracker',
@@ -46,7 +47,8 @@ const TOP = [
 const files = (mods) => mods.map((m) => `hdl/rtl/${m}.v`)
 
 const RAM = { lut: ['RAM64M8', 'RAM64M', 'RAM32M', 'RAM32M16', 'RAM256X1S', 'RAM128X1D'], block: ['RAMB18E2', 'RAMB36E2'] }
-const ffBudget = COUNTERS.length * 64 * 2 + 2000
+// every 64-bit statistic is a running value and a shadow: the counters and each histogram's bins
+const ffBudget = (COUNTERS.length + HISTOGRAM_KINDS.length * HISTOGRAM_WORDS) * 64 * 2 + 2000
 
 const configs = [
   { name: 'BAR top, 256-bit, 8-bit tags (baseline)', top: 'pcie_scope_bar_top', mods: TOP, params: [], checks: ['ffBudget', 'bram'] },

@@ -141,25 +141,22 @@ export type Limit = 'wire' | 'tags' | 'latency'
 
 /**
  * Which limit a steady stream of reads hits, by Little's law (payload rate = outstanding ×
- * request size / latency). The tags, when nearly the whole budget is in flight and the reads
- * take the bare latency (they do not queue: more tags or larger requests would buy rate); the
- * wire, when the payload sits at the link's ceiling (extra reads in flight only queue, so the
- * latency rises above the bare one); otherwise latency: too few reads in flight to cover the
- * round trip. Undefined while nothing moves.
+ * request size / latency). The wire, when the payload sits at the link's ceiling (extra reads in
+ * flight only queue, so the latency rises above the bare one); else the tags, when nearly the
+ * whole budget is in flight: the requester cannot issue more, whatever the latency is (a strided
+ * walk holds 250 of 256 tags with its latency above the bare one from queueing in the responder,
+ * and more tags or larger requests are still what would buy rate); otherwise latency: too few
+ * reads in flight to cover the round trip. Undefined while nothing moves.
  */
 export function limitOf(x: {
   payloadPerSec: number | undefined
   ceilingPerSec: number | undefined
   avgOutstanding: number | undefined
   tagBudget: number | null
-  /** mean latency of the interval and the smallest seen (the bare round trip), any unit */
-  meanLatency: number | undefined
-  minLatency: number | undefined
 }): Limit | undefined {
-  const { payloadPerSec, ceilingPerSec, avgOutstanding, tagBudget, meanLatency, minLatency } = x
+  const { payloadPerSec, ceilingPerSec, avgOutstanding, tagBudget } = x
   if (payloadPerSec === undefined || !(payloadPerSec > 0) || avgOutstanding === undefined) return undefined
-  const bare = meanLatency !== undefined && minLatency !== undefined && meanLatency <= 1.25 * minLatency
-  if (tagBudget !== null && avgOutstanding >= 0.85 * tagBudget && bare) return 'tags'
   if (ceilingPerSec !== undefined && payloadPerSec >= 0.9 * ceilingPerSec) return 'wire'
+  if (tagBudget !== null && avgOutstanding >= 0.85 * tagBudget) return 'tags'
   return 'latency'
 }

@@ -6,16 +6,19 @@
  * where the counters were cleared or stopped, or the stream went quiet, a NaN point breaks it.
  */
 import type { PcieLinkInfo } from '../host/src/core/link.js'
-import type { HostLinkStats, LatencyHistogram, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
+import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
 import type { CounterMeta, RecordingsListing, RunReport, RunStart, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
 import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
-import { COMMANDS } from '../host/src/core/generated.js'
+import { COMMANDS, type HistogramKindKey } from '../host/src/core/generated.js'
 import { isGraphWorkload, type AnyWorkload } from '../host/src/core/workload.js'
 import { counterDeltas } from '../host/src/core/rates.js'
-import { histogramTotal, latencyPercentilesNs, type LatencyPercentilesNs } from '../host/src/core/latency-histogram.js'
-import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS } from './model.js'
+import { histogramTotal, latencyPercentilesNs, noLatencyHistograms, type LatencyPercentilesNs } from '../host/src/core/latency-histogram.js'
+import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS, type Limit } from './model.js'
+import { intervalBatchPoints, intervalLimit, type IntervalPoint } from './intervals.js'
 
 const RATE_POINTS = 600
+/** interval records kept for the in-flight chart (a few seconds at a 10-µs period, more at longer ones) */
+const INTERVAL_POINTS = 2000
 /** run bands kept on the rate chart */
 const MAX_MARKS = 40
 
@@ -54,10 +57,18 @@ export interface TestHook {
   lastRun: RunReport | null
   /** every text the run-result box has shown, oldest first */
   runBoxHistory: string[]
-  /** the newest latency histogram: reads in it, and its p50 / p99 in ns (null before one) */
+  /** the newest last-completion latency histogram: reads in it, and its p50 / p99 in ns (null before one) */
   latencyReads: number
   latencyP50Ns: number | null
   latencyP99Ns: number | null
+  /** the same for the newest first-completion histogram */
+  latencyFirstReads: number
+  latencyFirstP50Ns: number | null
+  latencyFirstP99Ns: number | null
+  /** interval records drawn (INTERVAL frames through the server), the newest one's limit, and NaN breaks */
+  intervalPoints: number
+  intervalLimit: Limit | null
+  intervalGaps: number
 }
 
 export class AppState {
@@ -83,9 +94,22 @@ export class AppState {
   readonly latencyMean = new RingSeries(RATE_POINTS)
   /** every time series above, kept aligned point for point (gaps and resets apply to all) */
   private readonly series = [this.mrdRate, this.payloadRate, this.ceilingRate, this.outstandingAvg, this.latencyMean]
+  /**
+   * the sampler's interval records (INTERVAL frames via the server): outstanding average and peak
+   * per interval, Little's law's prediction for it, at the sampler's period
+   */
+  readonly intervalAvg = new RingSeries(INTERVAL_POINTS)
+  readonly intervalPeak = new RingSeries(INTERVAL_POINTS)
+  readonly intervalLittle = new RingSeries(INTERVAL_POINTS)
+  private readonly intervalSeries = [this.intervalAvg, this.intervalPeak, this.intervalLittle]
+  /** the newest interval and its limit */
+  lastInterval: IntervalPoint | undefined
+  intervalLimitNow: Limit | undefined
+  private intervalNextIndex: number | undefined
+  intervalGaps = 0
   tagBudget: number | null = null
-  /** the newest HISTOGRAM frame (last-completion latency) */
-  latencyHistogram: LatencyHistogram | null = null
+  /** the newest HISTOGRAM frame of each kind (first- and last-completion latency) */
+  latencyHistograms = noLatencyHistograms<LatencyHistogram>()
   gaps = 0
   aboveCeilingCount = 0
   readonly marks: RunMark[] = []
@@ -123,7 +147,7 @@ export class AppState {
         this.resetSeries()
         // history from before this page: its age is what the server recorded, not now
         for (const s of m.recent) this.ingest(s, Math.min(now, s.receivedAt))
-        this.latencyHistogram = m.latencyHistogram
+        this.latencyHistograms = { ...m.latencyHistograms }
         if (m.lastRun) this.setRun(m.lastRun)
         break
       case 'status': {
@@ -141,8 +165,11 @@ export class AppState {
         this.hostStats = m.hostStats
         this.wsDrops = m.wsDrops
         break
+      case 'intervals':
+        this.ingestIntervals(m.batch)
+        break
       case 'latency-histogram':
-        this.latencyHistogram = m.histogram
+        this.latencyHistograms[m.histogram.kind] = m.histogram
         break
       case 'run-start': {
         const { type: _type, ...r } = m
@@ -209,9 +236,9 @@ export class AppState {
     return { counts: last ? histogram(last) : zeroHistogram(), bytes: last?.counters.mrdBytes, caption: 'since last clear' }
   }
 
-  /** p50 / p99 of the newest latency histogram (core/latency-histogram.ts's rule), null without one */
-  latencyPercentiles(): LatencyPercentilesNs | null {
-    const h = this.latencyHistogram
+  /** p50 / p99 of the newest latency histogram of a kind (core/latency-histogram.ts's rule), null without one */
+  latencyPercentiles(kind: HistogramKindKey = 'last'): LatencyPercentilesNs | null {
+    const h = this.latencyHistograms[kind]
     return h && this.info ? latencyPercentilesNs(h.bins, h.binClocks, this.info.clockHz) : null
   }
 
@@ -237,9 +264,15 @@ export class AppState {
       connected: this.feed === 'open' && (this.status?.connected ?? false),
       lastRun: this.lastRun,
       runBoxHistory: [...this.runBoxHistory],
-      latencyReads: this.latencyHistogram ? histogramTotal(this.latencyHistogram.bins) : 0,
-      latencyP50Ns: this.latencyPercentiles()?.p50 ?? null,
-      latencyP99Ns: this.latencyPercentiles()?.p99 ?? null,
+      latencyReads: histogramTotal(this.latencyHistograms.last?.bins ?? []),
+      latencyP50Ns: this.latencyPercentiles('last')?.p50 ?? null,
+      latencyP99Ns: this.latencyPercentiles('last')?.p99 ?? null,
+      latencyFirstReads: histogramTotal(this.latencyHistograms.first?.bins ?? []),
+      latencyFirstP50Ns: this.latencyPercentiles('first')?.p50 ?? null,
+      latencyFirstP99Ns: this.latencyPercentiles('first')?.p99 ?? null,
+      intervalPoints: this.intervalAvg.view().filter((p) => Number.isFinite(p.y)).length,
+      intervalLimit: this.intervalLimitNow ?? null,
+      intervalGaps: this.intervalGaps,
     }
   }
 
@@ -280,8 +313,36 @@ export class AppState {
     this.prevForRate = undefined
     this.lastX = undefined
     for (const line of this.series) line.clear()
+    for (const line of this.intervalSeries) line.clear()
+    this.lastInterval = undefined
+    this.intervalLimitNow = undefined
+    this.intervalNextIndex = undefined
     this.marks.length = 0
     this.gapPending = false
+  }
+
+  /** One INTERVAL batch: a break in the lines where records are missing, then a point per record. */
+  private ingestIntervals(batch: IntervalBatch): void {
+    const clockHz = this.info?.clockHz ?? 0
+    const { points, gapBefore, nextIndex } = intervalBatchPoints(batch, clockHz, this.pcieLink, this.intervalNextIndex)
+    this.intervalNextIndex = nextIndex
+    const prev = this.intervalAvg.last()
+    const first = points[0]
+    if (first && prev && first.t <= prev.x) {
+      // time went back: the firmware restarted (TIMESTAMP is never cleared), a new time axis
+      for (const line of this.intervalSeries) line.clear()
+    } else if (first && prev && gapBefore) {
+      // records were lost on the way: a break, not a line across them
+      for (const line of this.intervalSeries) line.push({ x: (prev.x + first.t) / 2, y: NaN })
+      this.intervalGaps++
+    }
+    for (const p of points) {
+      this.intervalAvg.push({ x: p.t, y: p.avgOutstanding })
+      this.intervalPeak.push({ x: p.t, y: p.peakOutstanding })
+      this.intervalLittle.push({ x: p.t, y: p.littleOutstanding ?? NaN })
+      this.lastInterval = p
+      this.intervalLimitNow = intervalLimit(p, this.tagBudget)
+    }
   }
 
   private ingest(s: Snapshot, now: number): void {

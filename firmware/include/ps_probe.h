@@ -67,10 +67,10 @@ void ps_probe_link_info(ps_probe_link_info_t *info);
 
 /* HIST_BIN_CLOCKS: clocks per latency-histogram bin. */
 uint32_t ps_probe_hist_bin_clocks(void);
-/* The latency-histogram shadows, bin 0 first, overflow bin last, LO then HI. They were loaded by
- * the last CMD.SNAPSHOT: call right after ps_probe_snapshot to get the same reads' histogram.
- * PS_HIST_WORDS * 2 register reads: call it rarely, not per snapshot. */
-void ps_probe_histogram(uint64_t bins[PS_HIST_WORDS]);
+/* The shadows of latency histogram `kind` (PS_HIST_KIND_*), bin 0 first, overflow bin last, LO
+ * then HI. They were loaded by the last CMD.SNAPSHOT: call right after ps_probe_snapshot to get
+ * the same reads' histogram. PS_HIST_WORDS * 2 register reads: call it rarely, not per snapshot. */
+void ps_probe_histogram(unsigned kind, uint64_t bins[PS_HIST_WORDS]);
 
 /* Interval records waiting in the sampler FIFO (SAMPLE_STATUS bits 15:0). */
 uint32_t ps_probe_sample_level(void);

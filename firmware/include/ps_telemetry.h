@@ -35,9 +35,9 @@ typedef enum ps_histogram_reason {
     PS_HISTOGRAM_FINAL = 2u      /* STOP, after the final snapshot */
 } ps_histogram_reason_t;
 
-/* Write a HISTOGRAM payload (PS_HISTOGRAM_BYTES) for the bins read with snapshot `index`;
- * returns its length, 0 if dst_cap is too small. */
-size_t ps_telemetry_encode_histogram(uint8_t *dst, size_t dst_cap, uint8_t reason,
+/* Write a HISTOGRAM payload (PS_HISTOGRAM_BYTES) for the bins of histogram `kind`
+ * (PS_HIST_KIND_*) read with snapshot `index`; returns its length, 0 if dst_cap is too small. */
+size_t ps_telemetry_encode_histogram(uint8_t *dst, size_t dst_cap, uint8_t reason, uint8_t kind,
                                      uint32_t snapshot_index, uint32_t bin_clocks,
                                      const uint64_t bins[PS_HIST_WORDS]);
 

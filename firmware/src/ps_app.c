@@ -55,16 +55,21 @@ static bool send_snapshot(ps_app_t *app, uint8_t flags)
 }
 
 /* The histogram shadows were loaded with the snapshot just queued (same CMD.SNAPSHOT), so the
- * frame names that snapshot; after a dropped snapshot the bins would belong to no frame. */
-static void send_histogram(ps_app_t *app, uint8_t reason)
+ * frames name that snapshot; after a dropped snapshot the bins would belong to no frame. One
+ * frame per kind (last, then first completion), each built in the same buffer once the one
+ * before is queued. */
+static void send_histograms(ps_app_t *app, uint8_t reason)
 {
     uint64_t bins[PS_HIST_WORDS];
-    ps_probe_histogram(bins);
-    size_t len =
-        ps_telemetry_encode_histogram(app->histogram, sizeof app->histogram, reason,
-                                      app->snapshot_index - 1u, ps_probe_hist_bin_clocks(), bins);
-    PS_ASSERT(len == PS_HISTOGRAM_BYTES);
-    (void)send_frame(app, PS_FRAME_HISTOGRAM, app->histogram, len);
+    uint32_t bin_clocks = ps_probe_hist_bin_clocks();
+    for (unsigned kind = 0; kind < PS_HIST_KINDS; kind++) {
+        ps_probe_histogram(kind, bins);
+        size_t len = ps_telemetry_encode_histogram(app->histogram, sizeof app->histogram, reason,
+                                                   (uint8_t)kind, app->snapshot_index - 1u,
+                                                   bin_clocks, bins);
+        PS_ASSERT(len == PS_HISTOGRAM_BYTES);
+        (void)send_frame(app, PS_FRAME_HISTOGRAM, app->histogram, len);
+    }
 }
 
 static uint64_t period_us(const ps_app_t *app) { return (uint64_t)app->cmd.period_ms * 1000u; }
@@ -86,9 +91,9 @@ static void handle_command(ps_app_t *app, const ps_frame_view_t *frame)
         }
         bool sent = send_snapshot(app, flags);
         if (sent && (r.effects & PS_CMD_FX_HISTOGRAM)) {
-            send_histogram(app,
-                           r.cmd == PS_CMD_STOP ? (uint8_t)PS_HISTOGRAM_FINAL
-                                                : (uint8_t)PS_HISTOGRAM_ON_DEMAND);
+            send_histograms(app,
+                            r.cmd == PS_CMD_STOP ? (uint8_t)PS_HISTOGRAM_FINAL
+                                                 : (uint8_t)PS_HISTOGRAM_ON_DEMAND);
         }
     }
     if (r.effects & PS_CMD_FX_RESTART_TIMER) {
@@ -154,7 +159,7 @@ static void poll_stream(ps_app_t *app)
     }
     bool sent = send_snapshot(app, (uint8_t)PS_SNAPSHOT_FLAG_ENABLED);
     if (sent && app->now_us >= app->next_histogram_us) {
-        send_histogram(app, (uint8_t)PS_HISTOGRAM_PERIODIC);
+        send_histograms(app, (uint8_t)PS_HISTOGRAM_PERIODIC);
         app->next_histogram_us = app->now_us + PS_APP_HISTOGRAM_US;
     }
     app->next_snapshot_us += period_us(app);

@@ -44,11 +44,14 @@ void ps_probe_snapshot(uint64_t counters[PS_CNT_COUNT])
 
 uint32_t ps_probe_hist_bin_clocks(void) { return ps_hal_reg_read(PS_REG_HIST_BIN_CLOCKS); }
 
-void ps_probe_histogram(uint64_t bins[PS_HIST_WORDS])
+void ps_probe_histogram(unsigned kind, uint64_t bins[PS_HIST_WORDS])
 {
+    static const uint32_t bases[PS_HIST_KINDS] = PS_HIST_BASES;
+    PS_ASSERT(kind < PS_HIST_KINDS);
+    uint32_t base = bases[kind < PS_HIST_KINDS ? kind : 0u];
     for (unsigned k = 0; k < PS_HIST_WORDS; k++) {
-        uint32_t lo = ps_hal_reg_read(PS_REG_HIST_LO(k));
-        uint32_t hi = ps_hal_reg_read(PS_REG_HIST_HI(k));
+        uint32_t lo = ps_hal_reg_read(PS_REG_HIST_LO(base, k));
+        uint32_t hi = ps_hal_reg_read(PS_REG_HIST_HI(base, k));
         bins[k] = ((uint64_t)hi << 32) | lo;
     }
 }

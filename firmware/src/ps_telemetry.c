@@ -33,7 +33,7 @@ _Static_assert(PS_HISTOGRAM_BINS_OFFSET + 8u * PS_HIST_WORDS == PS_HISTOGRAM_BYT
                "protocol.h and regs.h disagree on the histogram bins: run npm run gen");
 _Static_assert(PS_HISTOGRAM_BYTES <= PS_FRAME_MAX_PAYLOAD, "histogram must fit one frame");
 
-size_t ps_telemetry_encode_histogram(uint8_t *dst, size_t dst_cap, uint8_t reason,
+size_t ps_telemetry_encode_histogram(uint8_t *dst, size_t dst_cap, uint8_t reason, uint8_t kind,
                                      uint32_t snapshot_index, uint32_t bin_clocks,
                                      const uint64_t bins[PS_HIST_WORDS])
 {
@@ -42,6 +42,7 @@ size_t ps_telemetry_encode_histogram(uint8_t *dst, size_t dst_cap, uint8_t reaso
         return 0;
     }
     ps_put_u8(&dst[PS_HISTOGRAM_REASON_OFFSET], reason);
+    ps_put_u8(&dst[PS_HISTOGRAM_KIND_OFFSET], kind);
     ps_put_u32le(&dst[PS_HISTOGRAM_SNAPSHOT_INDEX_OFFSET], snapshot_index);
     ps_put_u32le(&dst[PS_HISTOGRAM_BIN_CLOCKS_OFFSET], bin_clocks);
     for (unsigned k = 0; k < PS_HIST_WORDS; k++) {

@@ -24,7 +24,7 @@ module pcie_scope_bar_top #
     // probe counter width in bits
     parameter CNT_WIDTH = 64,
     // tracker: tag bits (8, or 10 for PCIe 4.0 10-bit tags), read timeout (1 ms at 250 MHz),
-    // clocks per last-completion latency-histogram bin (64 bins: spec/registers.json, plus overflow)
+    // clocks per latency-histogram bin (first and last completion; 64 bins: spec/registers.json, plus overflow)
     parameter TAG_WIDTH = 8,
     parameter TIMEOUT_CYCLES = 250000,
     parameter LAT_BIN_CYCLES = 64,

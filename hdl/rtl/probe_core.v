@@ -12,8 +12,8 @@
  * stream answering it, passively (valid, ready, sop and headers only); the interval sampler takes
  * the tracker's per-clock taps; probe_csr exposes control, the counter shadows (0..
  * PS_CNT_PROBE_COUNT-1 from probe_counters, then the tracker's statistics in spec order), the
- * sampler's FIFO, the address filter and the tracker's latency histogram (its shadows after the
- * counters', HIST_* on the CSR) over AXI4-Lite. bar_latency and cpl_split are CSR registers for a BAR responder, where the design
+ * sampler's FIFO, the address filter and the tracker's first- and last-completion latency
+ * histograms (their shadows after the counters', one CSR window each) over AXI4-Lite. bar_latency and cpl_split are CSR registers for a BAR responder, where the design
  * has one.
  */
 module probe_core #
@@ -25,7 +25,7 @@ module probe_core #
     // probe counter width in bits
     parameter CNT_WIDTH = 64,
     // tracker: tag bits (8, or 10 for PCIe 4.0 10-bit tags), read timeout (1 ms at 250 MHz),
-    // last-completion latency histogram (PS_HIST_BINS = 64 bins of 64 clocks: 16.4 us at
+    // first- and last-completion latency histograms (PS_HIST_BINS = 64 bins of 64 clocks: 16.4 us at
     // 250 MHz, plus overflow; the bin count is the spec's, the bin width a build parameter)
     parameter TAG_WIDTH = 8,
     parameter TIMEOUT_CYCLES = 250000,
@@ -114,13 +114,13 @@ wire [TLP_SEG_COUNT*32-1:0]   smp_latency;
 wire [TAG_WIDTH:0]            smp_outstanding;
 
 localparam LAT_BINS = `PS_HIST_BINS;
-localparam TRACKER_STATS = `PS_CNT_TRACKER_COUNT + 1 + LAT_BINS;
+localparam TRACKER_STATS = `PS_CNT_TRACKER_COUNT + `PS_HIST_KINDS * (1 + LAT_BINS);
 wire [TRACKER_STATS*CNT_WIDTH-1:0] tracker_shadow;
 wire [$clog2(LAT_BINS+1)-1:0] hist_idx;
-wire [CNT_WIDTH-1:0] hist_word;
+wire [`PS_HIST_KINDS*CNT_WIDTH-1:0] hist_words;
 
-// the tracker's statistics: its counters, then the histogram bins and the overflow bin; the CSR
-// reads the bins one at a time through hist_idx / hist_word (a 65-word bus would be copied every
+// the tracker's statistics: its counters, then each histogram's bins and overflow bin; the CSR
+// reads the bins one at a time through hist_idx / hist_words (a 65-word bus would be copied every
 // clock by a Verilated model), so the bus's bins go unused here
 assign cnt_shadow = {tracker_shadow[`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0], probe_shadow};
 wire unused_histogram_bus = &{1'b0, tracker_shadow[TRACKER_STATS*CNT_WIDTH-1:`PS_CNT_TRACKER_COUNT*CNT_WIDTH], 1'b0};
@@ -188,7 +188,7 @@ tracker_inst (
     .smp_outstanding(smp_outstanding),
     .stat_shadow(tracker_shadow),
     .hist_rd_idx(hist_idx),
-    .hist_rd_word(hist_word)
+    .hist_rd_words(hist_words)
 );
 
 probe_sampler #(
@@ -262,7 +262,7 @@ csr_inst (
     .status_enabled(status_enabled),
     .cnt_shadow(cnt_shadow),
     .hist_idx(hist_idx),
-    .hist_word(hist_word),
+    .hist_words(hist_words),
     .sample_head(sample_head),
     .sample_level(sample_level),
     .sample_depth(sample_depth),

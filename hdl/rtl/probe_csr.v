@@ -19,8 +19,9 @@
  * sees the new shadows: firmware needs no ordering read. CMD.SAMPLE_POP likewise: the next
  * read sees the next interval record (probe_sample_fifo reads ahead on the pop's clock).
  *
- * HIST_* (from PS_REG_HIST_BASE) show the tracker's latency-histogram shadows, loaded by the same
- * CMD.SNAPSHOT as the counters: read rarely (every read costs bus cycles), after a snapshot.
+ * The histogram windows (from PS_REG_HIST_<KIND>_BASE, one per kind) show the tracker's
+ * latency-histogram shadows, loaded by the same CMD.SNAPSHOT as the counters: read rarely (every
+ * read costs bus cycles), after a snapshot.
  *
  * SMP_* show the sampler FIFO's head record (0 while SAMPLE_STATUS reports it empty);
  * reading them has no side effect, so a retried read is harmless: only CMD.SAMPLE_POP
@@ -88,9 +89,10 @@ module probe_csr #
      */
     input  wire                               status_enabled,
     input  wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow,
-    // the latency histogram: the bin the read address names, and its shadow
-    output wire [$clog2(`PS_HIST_BINS+1)-1:0] hist_idx,
-    input  wire [CNT_WIDTH-1:0]               hist_word,
+    // the latency histograms: the bin the read address names, and its shadow in every histogram
+    // (kind k, PS_HIST_*, at [k*CNT_WIDTH +: CNT_WIDTH])
+    output wire [$clog2(`PS_HIST_BINS+1)-1:0]   hist_idx,
+    input  wire [`PS_HIST_KINDS*CNT_WIDTH-1:0]  hist_words,
     input  wire [`PS_SMP_WORDS*32-1:0]        sample_head,
     input  wire [15:0]                        sample_level,
     input  wire [15:0]                        sample_depth,
@@ -116,10 +118,12 @@ localparam SMP_IDX_WIDTH = $clog2(SMP_WORDS);
 localparam [11:0] SMP_END = `PS_REG_SMP_TS_LO + 12'd4 * SMP_WORDS;
 // first address past the counter shadows
 localparam [12:0] CNT_END = {1'b0, `PS_REG_CNT_BASE} + 13'd8 * CNT_COUNT;
-// the histogram: bins then overflow, 64-bit words from PS_REG_HIST_BASE
+// each histogram: bins then overflow, 64-bit words from its base
 localparam HIST_WORDS = `PS_HIST_BINS + 1;
 localparam HIST_IDX_WIDTH = $clog2(HIST_WORDS);
-localparam [12:0] HIST_END = {1'b0, `PS_REG_HIST_BASE} + 13'd8 * HIST_WORDS;
+localparam HIST_KINDS = `PS_HIST_KINDS;
+localparam [12:0] HIST_LAST_END = {1'b0, `PS_REG_HIST_LAST_BASE} + 13'd8 * HIST_WORDS;
+localparam [12:0] HIST_FIRST_END = {1'b0, `PS_REG_HIST_FIRST_BASE} + 13'd8 * HIST_WORDS;
 localparam [31:0] HIST_BIN_CLOCKS_VALUE = HIST_BIN_CLOCKS;
 
 initial begin
@@ -147,14 +151,17 @@ generate
     end
 endgenerate
 
-// the addressed histogram bin, widened to 64 bits
-wire [63:0] hist64;
+// the addressed bin of each histogram, widened to 64 bits, kind k at [k*64 +: 64]
+wire [HIST_KINDS*64-1:0] hist64;
 
+genvar k;
 generate
-    if (CNT_WIDTH < 64) begin : g_hist_pad
-        assign hist64 = {{(64-CNT_WIDTH){1'b0}}, hist_word};
-    end else begin : g_hist_full
-        assign hist64 = hist_word;
+    for (k = 0; k < HIST_KINDS; k = k + 1) begin : g_hist
+        if (CNT_WIDTH < 64) begin : g_pad
+            assign hist64[k*64 +: 64] = {{(64-CNT_WIDTH){1'b0}}, hist_words[k*CNT_WIDTH +: CNT_WIDTH]};
+        end else begin : g_full
+            assign hist64[k*64 +: 64] = hist_words[k*CNT_WIDTH +: CNT_WIDTH];
+        end
     end
 endgenerate
 
@@ -230,10 +237,14 @@ endfunction
 
 // the low bits pick nothing; the high bits are range-checked against SMP_END
 wire unused_smp_off = &{1'b0, smp_off[1:0], smp_off[11:2+SMP_IDX_WIDTH], 1'b0};
-// the bin the read address names (probe_latency_hist answers with its shadow, hist_word)
-wire [11:0] hist_addr_off = s_axil_araddr - `PS_REG_HIST_BASE;
+// the bin the read address names in the window it falls in (every probe_latency_hist answers
+// with its shadow of that bin, hist_words)
+wire in_hist_last  = {1'b0, s_axil_araddr} >= {1'b0, `PS_REG_HIST_LAST_BASE} && {1'b0, s_axil_araddr} < HIST_LAST_END;
+wire in_hist_first = {1'b0, s_axil_araddr} >= {1'b0, `PS_REG_HIST_FIRST_BASE} && {1'b0, s_axil_araddr} < HIST_FIRST_END;
+wire [11:0] hist_addr_off = s_axil_araddr - (in_hist_first ? `PS_REG_HIST_FIRST_BASE : `PS_REG_HIST_LAST_BASE);
 assign hist_idx = hist_addr_off[3 +: HIST_IDX_WIDTH];
-// bit 2 picks the word; the high bits are range-checked against HIST_END
+wire [63:0] hist_sel = in_hist_first ? hist64[`PS_HIST_FIRST*64 +: 64] : hist64[`PS_HIST_LAST*64 +: 64];
+// bit 2 picks the word; the high bits are range-checked against the window's end
 wire unused_hist_addr_off = &{1'b0, hist_addr_off[1:0], hist_addr_off[11:3+HIST_IDX_WIDTH], 1'b0};
 
 // RCB in force: CPL_SPLIT when it names one, else 0 (split at MPS only)
@@ -275,8 +286,8 @@ always @* begin
             if ({1'b0, s_axil_araddr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, s_axil_araddr} < CNT_END) begin
                 read_value = cnt64[{cnt_idx, cnt_off[2], 5'd0} +: 32];
             end
-            if ({1'b0, s_axil_araddr} >= {1'b0, `PS_REG_HIST_BASE} && {1'b0, s_axil_araddr} < HIST_END) begin
-                read_value = hist_addr_off[2] ? hist64[63:32] : hist64[31:0];
+            if (in_hist_last || in_hist_first) begin
+                read_value = hist_addr_off[2] ? hist_sel[63:32] : hist_sel[31:0];
             end
             // the sampler FIFO head reads 0 while the FIFO is empty
             if (s_axil_araddr >= `PS_REG_SMP_TS_LO && s_axil_araddr < SMP_END && sample_level != 16'd0) begin

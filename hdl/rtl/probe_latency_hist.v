@@ -3,8 +3,8 @@
 `default_nettype none
 
 /*
- * Last-completion latency histogram of probe_tracker: LAT_BINS bins of LAT_BIN_CYCLES clocks
- * plus an overflow bin, each a CNT_WIDTH counter with a shadow, with probe_counter's rules:
+ * A latency histogram of probe_tracker (one instance per kind: first and last completion):
+ * LAT_BINS bins of LAT_BIN_CYCLES clocks plus an overflow bin, each a CNT_WIDTH counter with a shadow, with probe_counter's rules:
  * events count only while 'enable', 'clear' empties every bin (this clock's events are lost,
  * as in probe_counter), 'snapshot' copies every bin including this clock's events.
  *
@@ -33,8 +33,9 @@ module probe_latency_hist #
     input  wire                                 clear,
     input  wire                                 snapshot,
 
-    // the completions that ended a read this clock, and their latencies
-    input  wire [SEG_COUNT-1:0]                 ev_last,
+    // the completions this histogram counts this clock (a read's first, or its last), and
+    // their latencies
+    input  wire [SEG_COUNT-1:0]                 ev_hit,
     input  wire [SEG_COUNT*AGE_WIDTH-1:0]       ev_latency,
 
     // bin k at [k*CNT_WIDTH +: CNT_WIDTH], the overflow bin last (for benches: a bus this wide
@@ -94,7 +95,7 @@ generate
         always @* begin
             n = {N_WIDTH{1'b0}};
             for (h = 0; h < SEG_COUNT; h = h + 1) begin
-                if (ev_last[h] && seg_bin[h*IDX_WIDTH +: IDX_WIDTH] == W32[IDX_WIDTH-1:0]) begin
+                if (ev_hit[h] && seg_bin[h*IDX_WIDTH +: IDX_WIDTH] == W32[IDX_WIDTH-1:0]) begin
                     n = n + 1'b1;
                 end
             end

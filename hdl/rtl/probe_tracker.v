@@ -29,8 +29,8 @@
  *   Count (0 = 4096) is at most that. MISMATCH when the Byte Count differs from the bytes
  *   still expected (requested bytes, 1 for a zero-length read, less what earlier
  *   completions carried); the expected count keeps following the carried bytes, so one bad
- *   Byte Count counts once. The first one gives the first-completion latency, the last the
- *   last-completion latency and its histogram bin.
+ *   Byte Count counts once. The first one gives the first-completion latency and its
+ *   histogram bin, the last the last-completion latency and its bin (one completion, both).
  * - UR, CA, other status: ends the read at once (CPL_UR, CPL_CA, CPL_OTHER).
  * - SC without data: ends the read; MISMATCH (it carried none of the expected bytes).
  * - no outstanding read on the tag, or another Requester ID: UNEXPECTED, nothing changes.
@@ -56,8 +56,9 @@
  *   0 OUTSTANDING  1 PEAK  2 OCC_SUM  3 CYCLES  4 STARTED  5 RETIRED
  *   6..9 FIRST_MIN/MAX/SUM/COUNT  10..13 LAST_MIN/MAX/SUM/COUNT
  *   14 CPL_UR  15 CPL_CA  16 CPL_OTHER  17 UNEXPECTED  18 MISMATCH  19 TIMEOUT  20 TAG_REUSE
- *   21 + k: histogram bin k (last-completion latency in [k, k+1) * LAT_BIN_CYCLES clocks),
- *   21 + LAT_BINS: overflow bin.
+ *   21 + h*(LAT_BINS+1) + k: bin k of the histogram of kind h (PS_HIST_LAST 0: last-,
+ *   PS_HIST_FIRST 1: first-completion latency in [k, k+1) * LAT_BIN_CYCLES clocks), bin
+ *   LAT_BINS its overflow bin.
  * Event statistics count only while 'enable', 'clear' empties them, 'snapshot' copies all
  * of them in one clock including that clock's events, as in probe_counters. OUTSTANDING is
  * the live count (the table is never cleared and tracks reads whatever the enable). The
@@ -75,11 +76,11 @@ module probe_tracker #
     parameter CNT_WIDTH = 64,
     // a read this many clocks old is retired by the timeout scan (1 ms at 250 MHz)
     parameter TIMEOUT_CYCLES = 250000,
-    // last-completion latency histogram: bins, and clocks per bin (a power of two)
+    // first- and last-completion latency histograms: bins, and clocks per bin (a power of two)
     parameter LAT_BINS = 64,
     parameter LAT_BIN_CYCLES = 64,
     // statistics on stat_shadow (probe_tracker_stats STAT_*): derived, leave at the default
-    parameter STAT_COUNT = `PS_CNT_TRACKER_COUNT + 1 + LAT_BINS
+    parameter STAT_COUNT = `PS_CNT_TRACKER_COUNT + `PS_HIST_KINDS * (1 + LAT_BINS)
 )
 (
     input  wire                           clk,
@@ -135,9 +136,10 @@ module probe_tracker #
      * Statistic shadows, statistic i at [i*CNT_WIDTH +: CNT_WIDTH] (probe_tracker_stats STAT_*)
      */
     output wire [STAT_COUNT*CNT_WIDTH-1:0] stat_shadow,
-    // the latency histogram's shadows by bin index (a design reads these, not stat_shadow's bins)
-    input  wire [$clog2(LAT_BINS+1)-1:0]   hist_rd_idx,
-    output wire [CNT_WIDTH-1:0]            hist_rd_word
+    // the latency histograms' shadows of bin hist_rd_idx, kind k (PS_HIST_*) at
+    // [k*CNT_WIDTH +: CNT_WIDTH] (a design reads these, not stat_shadow's bins)
+    input  wire [$clog2(LAT_BINS+1)-1:0]          hist_rd_idx,
+    output wire [`PS_HIST_KINDS*CNT_WIDTH-1:0]    hist_rd_words
 );
 
 localparam SEG = TLP_SEG_COUNT;
@@ -501,7 +503,7 @@ stats_inst (
     .outstanding(outstanding),
     .stat_shadow(stat_shadow),
     .hist_rd_idx(hist_rd_idx),
-    .hist_rd_word(hist_rd_word)
+    .hist_rd_words(hist_rd_words)
 );
 
 endmodule

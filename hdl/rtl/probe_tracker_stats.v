@@ -6,8 +6,8 @@
 
 /*
  * Statistics of probe_tracker: turns one clock of table events into counters, extremes
- * and the last-completion latency histogram, each with a shadow, on a flat bus in
- * the order of the STAT_* localparams below.
+ * and the first- and last-completion latency histograms, each with a shadow, on a flat bus
+ * in the order of the STAT_* localparams below.
  *
  * Events count only while 'enable'; 'clear' empties every statistic but OUTSTANDING (the
  * live count of the table, which no clear may change); 'snapshot' copies all of them,
@@ -29,11 +29,11 @@ module probe_tracker_stats #
     parameter EV_WIDTH = 2,
     // statistic width in bits
     parameter CNT_WIDTH = 64,
-    // histogram bins (plus one overflow bin) and clocks per bin (a power of two)
+    // histogram bins (plus one overflow bin) and clocks per bin (a power of two), per histogram
     parameter LAT_BINS = 64,
     parameter LAT_BIN_CYCLES = 64,
     // statistics on the bus: derived, leave at the default
-    parameter STAT_COUNT = `PS_CNT_TRACKER_COUNT + 1 + LAT_BINS
+    parameter STAT_COUNT = `PS_CNT_TRACKER_COUNT + `PS_HIST_KINDS * (1 + LAT_BINS)
 )
 (
     input  wire                           clk,
@@ -61,9 +61,10 @@ module probe_tracker_stats #
     input  wire [TAG_WIDTH:0]             outstanding,
 
     output wire [STAT_COUNT*CNT_WIDTH-1:0] stat_shadow,
-    // the histogram's shadows by bin index (probe_latency_hist rd_idx / rd_word)
-    input  wire [$clog2(LAT_BINS+1)-1:0]  hist_rd_idx,
-    output wire [CNT_WIDTH-1:0]           hist_rd_word
+    // every histogram's shadow of bin hist_rd_idx (probe_latency_hist rd_idx / rd_word), the
+    // histogram of kind k (PS_HIST_LAST, PS_HIST_FIRST) at [k*CNT_WIDTH +: CNT_WIDTH]
+    input  wire [$clog2(LAT_BINS+1)-1:0]          hist_rd_idx,
+    output wire [`PS_HIST_KINDS*CNT_WIDTH-1:0]    hist_rd_words
 );
 
 localparam SEG = SEG_COUNT;
@@ -92,7 +93,8 @@ localparam STAT_UNEXPECTED  = `PS_CNT_CPL_UNEXPECTED - `PS_CNT_TRACKER_FIRST;  /
 localparam STAT_MISMATCH    = `PS_CNT_CPL_MISMATCH - `PS_CNT_TRACKER_FIRST;  // completions whose Byte Count is not the bytes still expected
 localparam STAT_TIMEOUT     = `PS_CNT_READ_TIMEOUTS - `PS_CNT_TRACKER_FIRST;  // reads retired by the timeout scan
 localparam STAT_TAG_REUSE   = `PS_CNT_TAG_REUSE - `PS_CNT_TRACKER_FIRST;  // reads started on a tag still outstanding (the older one retires)
-localparam STAT_HIST_FIRST  = `PS_CNT_TRACKER_COUNT;  // histogram bin k at STAT_HIST_FIRST + k, overflow bin at + LAT_BINS
+localparam HIST_WORDS       = LAT_BINS + 1;
+localparam STAT_HIST_FIRST  = `PS_CNT_TRACKER_COUNT;  // histogram of kind h: bin k at STAT_HIST_FIRST + h*HIST_WORDS + k, overflow at + LAT_BINS
 
 // The 21 statistics above are distinct tracker counters of the spec (their indices come from
 // it); a tracker counter added to the spec without a statistic here would read 0 forever: stop
@@ -102,14 +104,18 @@ generate
     if (`PS_CNT_TRACKER_COUNT != STATS_WIRED) begin : g_unwired
         spec_tracker_counter_without_statistic_in_probe_tracker_stats unwired_statistic_error ();
     end
+    // the same for a histogram kind: this module feeds PS_HIST_LAST and PS_HIST_FIRST only
+    if (`PS_HIST_KINDS != 2) begin : g_unwired_hist
+        spec_histogram_kind_without_events_in_probe_tracker_stats unwired_histogram_error ();
+    end
 endgenerate
 
 // the widest per-clock increment: a latency sum over the segments
 localparam INC_WIDTH = AGE_WIDTH + $clog2(SEG + 1);
 
 initial begin
-    if (STAT_COUNT != STAT_HIST_FIRST + LAT_BINS + 1) begin
-        $error("Error: STAT_COUNT must be %0d (instance %m)", STAT_HIST_FIRST + LAT_BINS + 1);
+    if (STAT_COUNT != STAT_HIST_FIRST + `PS_HIST_KINDS * HIST_WORDS) begin
+        $error("Error: STAT_COUNT must be %0d (instance %m)", STAT_HIST_FIRST + `PS_HIST_KINDS * HIST_WORDS);
         $finish;
     end
     if (CNT_WIDTH <= INC_WIDTH || CNT_WIDTH > 64 || TAG_WIDTH + 1 < EV_WIDTH || AGE_WIDTH > 32) begin
@@ -254,30 +260,40 @@ assign stat_shadow[STAT_LAST_MAX*CNT_WIDTH  +: CNT_WIDTH] = {{(CNT_WIDTH-AGE_WID
 // the gauge, the extremes and the histogram (probe_latency_hist) take no increment here
 wire unused_inc = &{1'b0, inc[STAT_OUTSTANDING*INC_WIDTH +: INC_WIDTH], inc[STAT_PEAK*INC_WIDTH +: INC_WIDTH],
                     inc[STAT_FIRST_MIN*INC_WIDTH +: 2*INC_WIDTH], inc[STAT_LAST_MIN*INC_WIDTH +: 2*INC_WIDTH],
-                    inc[STAT_HIST_FIRST*INC_WIDTH +: (LAT_BINS+1)*INC_WIDTH], 1'b0};
+                    inc[STAT_HIST_FIRST*INC_WIDTH +: `PS_HIST_KINDS*HIST_WORDS*INC_WIDTH], 1'b0};
 
 /*
- * Histogram: bins written by index, not one adder per bin
+ * Histograms: one probe_latency_hist per kind, bins written by index, not one adder per bin;
+ * the first-completion one takes the same latencies on the ev_first strobes
  */
-probe_latency_hist #(
-    .SEG_COUNT(SEG),
-    .AGE_WIDTH(AGE_WIDTH),
-    .CNT_WIDTH(CNT_WIDTH),
-    .LAT_BINS(LAT_BINS),
-    .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
-)
-hist_inst (
-    .clk(clk),
-    .rst(rst),
-    .enable(enable),
-    .clear(clear),
-    .snapshot(snapshot),
-    .ev_last(ev_last),
-    .ev_latency(ev_latency),
-    .shadow(stat_shadow[STAT_HIST_FIRST*CNT_WIDTH +: (LAT_BINS+1)*CNT_WIDTH]),
-    .rd_idx(hist_rd_idx),
-    .rd_word(hist_rd_word)
-);
+wire [`PS_HIST_KINDS*SEG-1:0] hist_events;
+assign hist_events[`PS_HIST_LAST*SEG +: SEG]  = ev_last;
+assign hist_events[`PS_HIST_FIRST*SEG +: SEG] = ev_first;
+
+genvar h;
+generate
+    for (h = 0; h < `PS_HIST_KINDS; h = h + 1) begin : g_hist
+        probe_latency_hist #(
+            .SEG_COUNT(SEG),
+            .AGE_WIDTH(AGE_WIDTH),
+            .CNT_WIDTH(CNT_WIDTH),
+            .LAT_BINS(LAT_BINS),
+            .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
+        )
+        hist_inst (
+            .clk(clk),
+            .rst(rst),
+            .enable(enable),
+            .clear(clear),
+            .snapshot(snapshot),
+            .ev_hit(hist_events[h*SEG +: SEG]),
+            .ev_latency(ev_latency),
+            .shadow(stat_shadow[(STAT_HIST_FIRST + h*HIST_WORDS)*CNT_WIDTH +: HIST_WORDS*CNT_WIDTH]),
+            .rd_idx(hist_rd_idx),
+            .rd_word(hist_rd_words[h*CNT_WIDTH +: CNT_WIDTH])
+        );
+    end
+endgenerate
 
 genvar c;
 generate

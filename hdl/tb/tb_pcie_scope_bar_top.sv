@@ -379,19 +379,28 @@ task automatic take_snapshot(input [31:0] cmd);
     end
 endtask
 
-// the latency histogram read after a snapshot holds the same reads: its bins (overflow included)
-// add up to that snapshot's LAT_LAST_COUNT; returns the sum
-task automatic check_histogram(input [8*40-1:0] what, output [63:0] total);
+// a latency histogram read after a snapshot holds the same reads: its bins (overflow included)
+// add up to that snapshot's count of the kind (LAT_LAST_COUNT, LAT_FIRST_COUNT); returns the sum
+task automatic check_histogram_at(input [11:0] base, input integer count_idx, input [8*40-1:0] what, output [63:0] total);
     integer k;
     reg [31:0] lo, hi;
     begin
         total = 64'd0;
         for (k = 0; k <= `PS_HIST_BINS; k = k + 1) begin
-            axil_read(`PS_REG_HIST_BASE + 12'd8 * k[11:0], lo);
-            axil_read(`PS_REG_HIST_BASE + 12'd8 * k[11:0] + 12'd4, hi);
+            axil_read(base + 12'd8 * k[11:0], lo);
+            axil_read(base + 12'd8 * k[11:0] + 12'd4, hi);
             total = total + {hi, lo};
         end
-        check(total == snap[`PS_CNT_LAT_LAST_COUNT], what, total, snap[`PS_CNT_LAT_LAST_COUNT]);
+        check(total == snap[count_idx], what, total, snap[count_idx]);
+    end
+endtask
+
+// both histograms; returns the last-completion one's sum
+task automatic check_histogram(input [8*40-1:0] what, output [63:0] total);
+    reg [63:0] first_total;
+    begin
+        check_histogram_at(`PS_REG_HIST_FIRST_BASE, `PS_CNT_LAT_FIRST_COUNT, "first-completion histogram", first_total);
+        check_histogram_at(`PS_REG_HIST_LAST_BASE, `PS_CNT_LAT_LAST_COUNT, what, total);
     end
 endtask
 
@@ -568,10 +577,11 @@ initial begin
     expect_reg(`PS_REG_CTRL, 32'd0, "CTRL reset");
     expect_reg(`PS_REG_STATUS, 32'd0, "STATUS reset");
     expect_reg(`PS_REG_CMD, 32'd0, "CMD reads 0");
-    expect_reg(12'h800, 32'd0, "unmapped reads 0");
+    expect_reg(12'hC00, 32'd0, "unmapped reads 0");
     expect_reg(`PS_REG_CNT_BASE + 12'd8 * CNT_COUNT, 32'd0, "past the counters reads 0");
     expect_reg(`PS_REG_HIST_BIN_CLOCKS, 32'd64, "HIST_BIN_CLOCKS");
-    expect_reg(`PS_REG_HIST_BASE + 12'd8 * (`PS_HIST_BINS + 1), 32'd0, "past the histogram reads 0");
+    expect_reg(`PS_REG_HIST_LAST_BASE + 12'd8 * (`PS_HIST_BINS + 1), 32'd0, "past the last-completion histogram reads 0");
+    expect_reg(`PS_REG_HIST_FIRST_BASE + 12'd8 * (`PS_HIST_BINS + 1), 32'd0, "past the first-completion histogram reads 0");
     // read-only registers ignore writes; byte strobes are honoured
     axil_write(`PS_REG_ID, 32'hffff_ffff, 4'hf);
     expect_reg(`PS_REG_ID, `PS_ID_MAGIC, "ID after write");

@@ -31,7 +31,7 @@ module tb_probe_filter #
 localparam TAGS = 1 << TAG_WIDTH;
 localparam PROBE_COUNT = `PS_CNT_PROBE_COUNT;
 localparam LAT_BINS = 8;
-localparam STAT_COUNT = `PS_CNT_TRACKER_COUNT + 1 + LAT_BINS;
+localparam STAT_COUNT = `PS_CNT_TRACKER_COUNT + `PS_HIST_KINDS * (1 + LAT_BINS);
 localparam WORDS = `PS_SMP_WORDS;
 localparam [15:0] RID = 16'h0100;
 
@@ -91,7 +91,7 @@ generate
             .smp_enable(s_en), .smp_clear(s_clr), .smp_mrd(s_mrd), .smp_mrd_bytes(s_mrd_b),
             .smp_cpld(s_cpld), .smp_cpld_bytes(s_cpld_b), .smp_first(s_first), .smp_latency(s_lat),
             .smp_outstanding(s_occ), .stat_shadow(st),
-            .hist_rd_idx({$clog2(LAT_BINS+1){1'b0}}), .hist_rd_word()
+            .hist_rd_idx({$clog2(LAT_BINS+1){1'b0}}), .hist_rd_words()
         );
 
         probe_sampler #(.TLP_SEG_COUNT(SEG), .TAG_WIDTH(TAG_WIDTH), .FIFO_ADDR_WIDTH(4)) sampler_inst (

@@ -71,7 +71,11 @@ localparam S_MISMATCH    = `PS_CNT_CPL_MISMATCH - `PS_CNT_TRACKER_FIRST;
 localparam S_TIMEOUT     = `PS_CNT_READ_TIMEOUTS - `PS_CNT_TRACKER_FIRST;
 localparam S_TAG_REUSE   = `PS_CNT_TAG_REUSE - `PS_CNT_TRACKER_FIRST;
 localparam S_HIST_FIRST  = `PS_CNT_TRACKER_COUNT;
-localparam STAT_COUNT    = S_HIST_FIRST + LAT_BINS + 1;
+localparam HIST_WORDS    = LAT_BINS + 1;
+// the last-completion histogram's bins, then the first-completion one's (PS_HIST_* order)
+localparam S_HIST_LAST   = S_HIST_FIRST + `PS_HIST_LAST * HIST_WORDS;
+localparam S_HIST_1ST    = S_HIST_FIRST + `PS_HIST_FIRST * HIST_WORDS;
+localparam STAT_COUNT    = S_HIST_FIRST + `PS_HIST_KINDS * HIST_WORDS;
 
 localparam [63:0] EMPTY_MIN = 64'hFFFF_FFFF_FFFF_FFFF;
 
@@ -91,9 +95,9 @@ reg  [SEG-1:0]     tx_valid = 0;
 reg  [SEG-1:0]     tx_sop = 0;
 reg                tx_ready = 0;
 wire [STAT_COUNT*64-1:0] stat_shadow;
-// the histogram's indexed read port walks the bins, one a clock; it must match the bus
-reg  [$clog2(LAT_BINS+1)-1:0] hist_rd_idx = 0;
-wire [63:0]                   hist_rd_word;
+// the histograms' indexed read port walks the bins, one a clock; it must match the bus
+reg  [$clog2(LAT_BINS+1)-1:0]   hist_rd_idx = 0;
+wire [`PS_HIST_KINDS*64-1:0]    hist_rd_words;
 
 probe_tracker #(
     .TLP_SEG_COUNT(SEG),
@@ -113,7 +117,7 @@ probe_tracker #(
     .smp_first(), .smp_latency(), .smp_outstanding(),
     .stat_shadow(stat_shadow),
     .hist_rd_idx(hist_rd_idx),
-    .hist_rd_word(hist_rd_word)
+    .hist_rd_words(hist_rd_words)
 );
 
 integer cyc = 0;
@@ -154,7 +158,8 @@ function automatic [8*16-1:0] stat_name(input integer i);
         S_MISMATCH:    stat_name = "MISMATCH";
         S_TIMEOUT:     stat_name = "TIMEOUT";
         S_TAG_REUSE:   stat_name = "TAG_REUSE";
-        default:       stat_name = (i == S_HIST_FIRST + LAT_BINS) ? "HIST_OVERFLOW" : "HIST";
+        default:       stat_name = (i >= S_HIST_1ST) ? ((i == S_HIST_1ST + LAT_BINS) ? "HIST_FIRST_OVERFLOW" : "HIST_FIRST")
+                                                     : ((i == S_HIST_LAST + LAT_BINS) ? "HIST_LAST_OVERFLOW" : "HIST_LAST");
     endcase
 endfunction
 
@@ -294,18 +299,17 @@ task automatic empty_stats;
     end
 endtask
 
-task automatic take_latency(input integer first_idx, input integer lat, input histogram);
+// first_idx: the kind's MIN statistic; hist_idx: the first bin of the kind's histogram
+task automatic take_latency(input integer first_idx, input integer lat, input integer hist_idx);
     integer bin;
     begin
         if (lat < m_stat[first_idx]) m_stat[first_idx] = lat;
         if (lat > m_stat[first_idx + 1]) m_stat[first_idx + 1] = lat;
         m_stat[first_idx + 2] = m_stat[first_idx + 2] + lat;
         m_stat[first_idx + 3] = m_stat[first_idx + 3] + 1;
-        if (histogram) begin
-            bin = lat / LAT_BIN_CYCLES;
-            if (bin > LAT_BINS) bin = LAT_BINS;
-            m_stat[S_HIST_FIRST + bin] = m_stat[S_HIST_FIRST + bin] + 1;
-        end
+        bin = lat / LAT_BIN_CYCLES;
+        if (bin > LAT_BINS) bin = LAT_BINS;
+        m_stat[hist_idx + bin] = m_stat[hist_idx + bin] + 1;
     end
 endtask
 
@@ -402,9 +406,9 @@ task automatic model_step(input en, input clr, input snap);
             m_stat[S_CYCLES] = m_stat[S_CYCLES] + 1;
             m_stat[S_STARTED] = m_stat[S_STARTED] + started;
             m_stat[S_RETIRED] = m_stat[S_RETIRED] + retired;
-            for (i = 0; i < f_n; i = i + 1) take_latency(S_FIRST_MIN, f_lat[i], 0);
+            for (i = 0; i < f_n; i = i + 1) take_latency(S_FIRST_MIN, f_lat[i], S_HIST_1ST);
             for (i = 0; i < l_n; i = i + 1) begin
-                take_latency(S_LAST_MIN, l_lat[i], 1);
+                take_latency(S_LAST_MIN, l_lat[i], S_HIST_LAST);
                 if (l_lat[i] >= LAT_BINS * LAT_BIN_CYCLES) cov_overflow = cov_overflow + 1;
             end
             m_stat[S_CPL_UR] = m_stat[S_CPL_UR] + ur;
@@ -430,11 +434,13 @@ integer snap_checks = 0;
 
 integer hist_port_checks = 0;
 always @(negedge clk) begin
-    if (hist_rd_word == stat_shadow[(S_HIST_FIRST + hist_rd_idx)*64 +: 64]) begin
+    if (hist_rd_words[`PS_HIST_LAST*64 +: 64] == stat_shadow[(S_HIST_LAST + hist_rd_idx)*64 +: 64] &&
+        hist_rd_words[`PS_HIST_FIRST*64 +: 64] == stat_shadow[(S_HIST_1ST + hist_rd_idx)*64 +: 64]) begin
         pass_count = pass_count + 1;
     end else begin
         fail_count = fail_count + 1;
-        if (fail_count <= 40) $display("FAIL @%0d histogram read port, bin %0d: got %0d", cyc, hist_rd_idx, hist_rd_word);
+        if (fail_count <= 40) $display("FAIL @%0d histogram read port, bin %0d: got %0d / %0d", cyc, hist_rd_idx,
+                                       hist_rd_words[`PS_HIST_LAST*64 +: 64], hist_rd_words[`PS_HIST_FIRST*64 +: 64]);
     end
     hist_port_checks = hist_port_checks + 1;
     hist_rd_idx = (hist_rd_idx == LAT_BINS) ? 0 : hist_rd_idx + 1'b1;

@@ -433,11 +433,11 @@ void write_csr_file(const Csr &g, const std::string &path)
     const std::vector<unsigned char> e = g.edge_bytes();
     out.insert(out.end(), e.begin(), e.end());
     // Write beside the target, then rename: readers see the old entry or the whole new one. The
-    // temporary name is the process's and this call's own: the addon loads graphs on several
-    // threads at once, and two writing one file would rename it from under each other.
-    static std::atomic<uint64_t> writes{0};
+    // name is the writer's own (process and a per-process count): the addon's worker threads may
+    // cache the same graph at once, and a shared name let one rename the other's file away.
+    static std::atomic<unsigned> writes{0};
     const std::string tmp =
-        path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(writes++);
+        path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(writes.fetch_add(1));
     FILE *f = fopen(tmp.c_str(), "wb");
     if (!f)
         throw GraphError("PS_GRAPH_IO", "cannot write " + tmp + ": " + strerror(errno));

@@ -39,11 +39,17 @@ export function emitCRegs(m: SpecModel): string {
   L.push(`#define PS_CNT_SIZE_FIRST ${m.sizeCounterFirst}u`)
   L.push('', '/* interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO */')
   L.push(`#define PS_SMP_WORDS ${m.sampleWords.length}u`)
-  L.push('', '/* last-completion latency histogram: PS_HIST_WORDS 64-bit shadows (the bins, then overflow) from PS_REG_HIST_BASE */')
-  L.push(`#define PS_REG_HIST_BASE 0x${hex(num(regs.latencyHistogram.base), 3)}u`)
-  L.push(`#define PS_HIST_BINS ${regs.latencyHistogram.bins}u`, `#define PS_HIST_WORDS ${m.histogramWords}u`)
-  L.push('#define PS_REG_HIST_LO(k) (PS_REG_HIST_BASE + 8u * (unsigned)(k))')
-  L.push('#define PS_REG_HIST_HI(k) (PS_REG_HIST_BASE + 8u * (unsigned)(k) + 4u)')
+  const hist = regs.latencyHistogram
+  L.push('', '/* latency histograms: per kind PS_HIST_WORDS 64-bit shadows (the bins, then overflow) from the')
+  L.push(" * kind's base; PS_HIST_KIND_<NAME> is its id (the HISTOGRAM frame's kind byte), PS_HIST_BASES by id */")
+  L.push(`#define PS_HIST_BINS ${hist.bins}u`, `#define PS_HIST_WORDS ${m.histogramWords}u`, `#define PS_HIST_KINDS ${hist.kinds.length}u`)
+  hist.kinds.forEach((k, i) => {
+    L.push(`#define PS_HIST_KIND_${k.name} ${i}u /* ${k.doc} */`)
+    L.push(`#define PS_REG_HIST_${k.name}_BASE 0x${hex(num(k.base), 3)}u`)
+  })
+  L.push(`#define PS_HIST_BASES { ${hist.kinds.map((k) => `PS_REG_HIST_${k.name}_BASE`).join(', ')} }`)
+  L.push('#define PS_REG_HIST_LO(base, k) ((base) + 8u * (unsigned)(k))')
+  L.push('#define PS_REG_HIST_HI(base, k) ((base) + 8u * (unsigned)(k) + 4u)')
   L.push('', '#endif', '')
   return L.join('\n')
 }

@@ -69,8 +69,13 @@ export function emitTs(m: SpecModel): string {
   L.push(`export const SAMPLE_WORDS = ${J(m.sampleWords)} as const`)
   L.push('/** INTERVAL frames: the INTERVAL_LAYOUT header, then up to INTERVAL_MAX_RECORDS records of SAMPLE_WORDS. */')
   L.push(`export const INTERVAL_RECORD_BYTES = ${m.intervalRecordBytes}`, `export const INTERVAL_MAX_RECORDS = ${m.intervalMaxRecords}`)
-  L.push('/** Last-completion latency histogram: HISTOGRAM_BINS bins of HIST_BIN_CLOCKS clocks, then one overflow bin. */')
+  L.push('/** Latency histograms: HISTOGRAM_BINS bins of HIST_BIN_CLOCKS clocks, then one overflow bin, per kind. */')
   L.push(`export const HISTOGRAM_BINS = ${regs.latencyHistogram.bins}`, `export const HISTOGRAM_WORDS = ${m.histogramWords}`)
+  L.push("/** The histogram kinds by id (the HISTOGRAM frame's kind byte), with the counter each one's bins add up to. */")
+  L.push(
+    `export const HISTOGRAM_KINDS = ${J(regs.latencyHistogram.kinds.map((k) => ({ key: k.key, base: num(k.base), countCounter: m.counters.find((c) => c.name === k.countCounter)!.key, doc: k.doc })))} as const`,
+  )
+  L.push("export type HistogramKindKey = (typeof HISTOGRAM_KINDS)[number]['key']")
   L.push(
     `export const COUNTERS = ${J(m.counters.map(({ name, key, index, offset, doc, source }) => ({ name, key, index, offset, doc, source })))} as const`,
   )

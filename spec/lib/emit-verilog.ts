@@ -39,9 +39,15 @@ export function emitVerilog(m: SpecModel): string {
   L.push(`\`define PS_CNT_SIZE_FIRST ${m.sizeCounterFirst}`)
   L.push('', '// interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO')
   L.push(`\`define PS_SMP_WORDS ${m.sampleWords.length}`)
-  L.push('', '// last-completion latency histogram: PS_HIST_BINS bins plus overflow, 64-bit shadows from PS_REG_HIST_BASE')
-  L.push(`\`define PS_REG_HIST_BASE ${aw}'h${hex(num(regs.latencyHistogram.base), 3)}`)
-  L.push(`\`define PS_HIST_BINS ${regs.latencyHistogram.bins}`)
+  const hist = regs.latencyHistogram
+  L.push('', '// latency histograms: per kind PS_HIST_BINS bins plus overflow, 64-bit shadows from PS_REG_HIST_<NAME>_BASE;')
+  L.push("// PS_HIST_<NAME> is the kind's id (its slice of the tracker's histogram read bus)")
+  L.push(`\`define PS_HIST_BINS ${hist.bins}`, `\`define PS_HIST_KINDS ${hist.kinds.length}`)
+  hist.kinds.forEach((k, i) => {
+    L.push(`// ${k.doc}`)
+    L.push(`\`define PS_HIST_${k.name} ${i}`)
+    L.push(`\`define PS_REG_HIST_${k.name}_BASE ${aw}'h${hex(num(k.base), 3)}`)
+  })
   const sw = m.raw.switch
   L.push('', '// switch (spec/switch.json): port identity and per-direction counters, counter i at [32*i +: 32]')
   L.push(`\`define PS_SW_VENDOR_ID 16'h${hex(num(sw.vendorId), 4)}`)

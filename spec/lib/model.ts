@@ -39,9 +39,18 @@ export interface RegisterSpec {
   idMagic: string
   registers: Register[]
   sizeClasses: { exact: number[]; other: { name: string; key: string; label: string } }
-  /** the tracker's last-completion latency histogram: `bins` bins plus an overflow bin, 64-bit shadows from `base` */
-  latencyHistogram: { base: string; bins: number }
+  /** the tracker's latency histograms: per kind `bins` bins plus an overflow bin, 64-bit shadows from the kind's `base` */
+  latencyHistogram: { bins: number; kinds: HistogramKind[] }
   counters: { base: string; width: number; list: CounterEntry[] }
+}
+/** One latency histogram of the tracker; its index in `kinds` is its id on the wire. */
+export interface HistogramKind {
+  name: string
+  key: string
+  base: string
+  /** the counter its bins add up to */
+  countCounter: string
+  doc: string
 }
 /** Payload item types: a scalar, every counter (u64 each) or every latency-histogram bin (u64 each). */
 export type ItemType = ScalarType | 'counters' | 'histogram'
@@ -335,18 +344,31 @@ function checkRegisters(regs: RegisterSpec, counters: Counter[], P: string[]): v
   })
 }
 
-/** The histogram window: inside the address space, clear of every register and of the counters. */
-function checkHistogram(regs: RegisterSpec, counterCount: number, P: string[]): void {
+/** The histogram windows: inside the address space, clear of every register, of the counters and of each other. */
+function checkHistogram(regs: RegisterSpec, counters: Counter[], P: string[]): void {
   const h = regs.latencyHistogram
-  const base = num(h.base)
-  const end = base + (h.bins + 1) * 8
   if (!isInt(h.bins) || h.bins < 1 || h.bins > 255) P.push(`latencyHistogram: bins ${h.bins} is not 1..255`)
-  if (!isInt(base) || base % 8 !== 0) P.push(`latencyHistogram: base ${h.base} is not 8-byte aligned`)
-  if (end > 2 ** regs.addressWidth) P.push(`latencyHistogram: ${h.bins + 1} bins from ${h.base} overflow the address space`)
+  if (!Array.isArray(h.kinds) || h.kinds.length === 0) {
+    P.push('latencyHistogram: kinds must list at least one histogram')
+    return
+  }
+  for (const d of duplicates(h.kinds.map((k) => k.name))) P.push(`latencyHistogram: kind ${d} is used twice`)
+  for (const d of duplicates(h.kinds.map((k) => k.key))) P.push(`latencyHistogram: key ${d} is used twice`)
   const cntBase = num(regs.counters.base)
-  if (base < cntBase + counterCount * 8 && cntBase < end) P.push('latencyHistogram: the bins overlap the counter block')
-  for (const r of regs.registers)
-    if (num(r.offset) >= base && num(r.offset) < end) P.push(`registers: ${r.name} at ${r.offset} overlaps the latency histogram`)
+  const windows = h.kinds.map((k) => ({ k, base: num(k.base), end: num(k.base) + (h.bins + 1) * 8 }))
+  for (const { k, base, end } of windows) {
+    const what = `latencyHistogram ${k.name}`
+    if (!/^[A-Z][A-Z0-9_]*$/.test(k.name)) P.push(`${what}: name is not UPPER_SNAKE`)
+    if (!/^[a-z][a-zA-Z0-9]*$/.test(k.key)) P.push(`${what}: key ${k.key} is not lowerCamel`)
+    if (!counters.some((c) => c.name === k.countCounter)) P.push(`${what}: countCounter ${k.countCounter} is not a counter`)
+    if (!isInt(base) || base % 8 !== 0) P.push(`${what}: base ${k.base} is not 8-byte aligned`)
+    if (end > 2 ** regs.addressWidth) P.push(`${what}: ${h.bins + 1} bins from ${k.base} overflow the address space`)
+    if (base < cntBase + counters.length * 8 && cntBase < end) P.push(`${what}: the bins overlap the counter block`)
+    for (const r of regs.registers)
+      if (num(r.offset) >= base && num(r.offset) < end) P.push(`registers: ${r.name} at ${r.offset} overlaps latency histogram ${k.name}`)
+    for (const o of windows)
+      if (o.k !== k && o.base <= base && base < o.end) P.push(`${what}: its window overlaps latency histogram ${o.k.name}`)
+  }
 }
 
 function checkProtocol(proto: ProtocolSpec, P: string[]): void {
@@ -499,7 +521,7 @@ export function buildModel(raw: RawSpec): SpecModel {
   const base = num(regs.counters.base)
   const { counters, sizeClasses, first } = expandCounters(regs, base, regs.counters.width / 8)
   checkRegisters(regs, counters, P)
-  checkHistogram(regs, counters.length, P)
+  checkHistogram(regs, counters, P)
   const histogramWords = regs.latencyHistogram.bins + 1
   checkProtocol(proto, P)
   checkWorkloads(raw.workloads, P)

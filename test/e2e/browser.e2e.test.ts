@@ -56,7 +56,11 @@ describe('web UI in Chromium', () => {
     await browser?.close()
   })
 
-  async function watch(server: RunningServer, shot: string, opts: { manualRun: boolean; ceiling?: RegExp; inflight?: boolean }) {
+  async function watch(
+    server: RunningServer,
+    shot: string,
+    opts: { manualRun: boolean; ceiling?: RegExp; inflight?: boolean; intervals?: boolean },
+  ) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
     const problems: string[] = []
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
@@ -98,15 +102,27 @@ describe('web UI in Chromium', () => {
         await expect
           .poll(() => page.getByTestId('inflight-limit').getAttribute('data-limit'), { timeout: 30_000 })
           .toMatch(/^(tags|wire|latency)$/)
-        // the probe's latency histogram arrives once a second while streaming, p50 and p99 marked
+        // the probe's latency histograms (first and last completion) arrive once a second while
+        // streaming, p50 and p99 marked for each; no read completes before its first completion
+        await expect.poll(async () => (await hook(page)).latencyFirstReads, { timeout: 30_000 }).toBeGreaterThan(0)
         await expect.poll(async () => (await hook(page)).latencyReads, { timeout: 30_000 }).toBeGreaterThan(0)
         const lat = await hook(page)
         expect(lat.latencyP50Ns).toBeGreaterThan(0)
         expect(lat.latencyP99Ns!).toBeGreaterThanOrEqual(lat.latencyP50Ns!)
-        await expect
-          .poll(async () => (await page.getByTestId('latency-p50').textContent()) ?? '', { timeout: 5_000 })
-          .toMatch(/^[\d.]+ µs$/)
+        expect(lat.latencyFirstP50Ns).toBeGreaterThan(0)
+        expect(lat.latencyFirstP50Ns!).toBeLessThanOrEqual(lat.latencyP50Ns!)
+        for (const id of ['latency-p50', 'latency-first-p50'])
+          await expect.poll(async () => (await page.getByTestId(id).textContent()) ?? '', { timeout: 5_000 }).toMatch(/^[\d.]+ µs$/)
         expect((await page.getByTestId('latency-caption').textContent()) ?? '').toMatch(/reads completed since the clear/)
+      }
+
+      if (opts.intervals) {
+        // the sampler's records (serve --sample-us) reach the page: outstanding per interval
+        await expect.poll(async () => (await hook(page)).intervalPoints, { timeout: 30_000 }).toBeGreaterThan(2)
+        await expect
+          .poll(async () => (await page.getByTestId('inflight-interval').textContent()) ?? '', { timeout: 10_000 })
+          .toMatch(/^average [\d.]+, peak \d+ of 256 tags; /)
+        expect((await hook(page)).intervalLimit).toMatch(/^(tags|wire|latency)$/)
       }
 
       if (opts.manualRun) {
@@ -133,9 +149,9 @@ describe('web UI in Chromium', () => {
 
   it('on the twin: the histogram fills and grows while the demo loops', async () => {
     expect(twinAvailable, 'the twin is not built: run `npm run build:twin`').toBe(true)
-    const server = await startServer({ twin: true, demo: true, http: { host: '127.0.0.1', port: 0 } })
+    const server = await startServer({ twin: true, demo: true, sampleUs: 10, http: { host: '127.0.0.1', port: 0 } })
     try {
-      await watch(server, 'ui-twin.png', { manualRun: true, ceiling: /GB\/s on gen3x16$/, inflight: true })
+      await watch(server, 'ui-twin.png', { manualRun: true, ceiling: /GB\/s on gen3x16$/, inflight: true, intervals: true })
     } finally {
       await server.close()
     }

@@ -27,6 +27,19 @@ describe('spec validation', () => {
     expect(problems((s) => (s.switch.classCode = '0x020000'))).toContain('switch: classCode 0x020000 must be 0x060400 (PCI-to-PCI bridge)')
     expect(problems((s) => s.switch.counters.push({ name: 'UR', doc: 'again' }))).toContain('switch: counter UR is used twice')
   })
+  it('refuses latency-histogram kinds that collide, overlap or name no counter', () => {
+    const kinds = (s: RawSpec) => s.registers.latencyHistogram.kinds
+    expect(problems((s) => (kinds(s)[1]!.base = '0x500'))).toContain('latencyHistogram FIRST: its window overlaps latency histogram LAST')
+    expect(problems((s) => (kinds(s)[1]!.key = 'last'))).toContain('latencyHistogram: key last is used twice')
+    expect(problems((s) => (kinds(s)[1]!.countCounter = 'LAT_NONE'))).toContain(
+      'latencyHistogram FIRST: countCounter LAT_NONE is not a counter',
+    )
+    expect(problems((s) => (kinds(s)[0]!.base = '0x404'))).toContain('latencyHistogram LAST: base 0x404 is not 8-byte aligned')
+    expect(problems((s) => (kinds(s)[1]!.base = '0xF00'))).toContain(
+      'latencyHistogram FIRST: 65 bins from 0xF00 overflow the address space',
+    )
+    expect(problems((s) => (s.registers.latencyHistogram.kinds = []))).toContain('latencyHistogram: kinds must list at least one histogram')
+  })
   it('refuses duplicate register names and offsets, and unaligned offsets', () => {
     expect(problems((s) => s.registers.registers.push({ ...s.registers.registers[0]!, offset: '0x020' }))).toContain(
       'registers: name ID is used twice',

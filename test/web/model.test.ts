@@ -109,14 +109,14 @@ describe('in flight', () => {
     expect(inflightBetween(b, b, 250e6)).toBeUndefined()
   })
 
-  it('names the limit: tags at the bare latency, the wire at the ceiling, else latency', () => {
-    const base = { tagBudget: 256, ceilingPerSec: 8.75e9, minLatency: 1e-6 }
-    // strided: 250 of 256 tags, 1.0 µs each, 7.98 of 8.75 GB/s: tag-bound, not wire-bound
-    expect(limitOf({ ...base, payloadPerSec: 7.98e9, avgOutstanding: 250, meanLatency: 1.0e-6 })).toBe('tags')
-    // merged: tags full but queued (2.65 µs), payload at the ceiling
-    expect(limitOf({ ...base, ceilingPerSec: 12.29e9, payloadPerSec: 12.2e9, avgOutstanding: 254, meanLatency: 2.65e-6 })).toBe('wire')
-    // few reads in flight at the bare latency
-    expect(limitOf({ ...base, payloadPerSec: 2e9, avgOutstanding: 60, meanLatency: 1.0e-6 })).toBe('latency')
-    expect(limitOf({ ...base, payloadPerSec: 0, avgOutstanding: 0, meanLatency: undefined })).toBeUndefined()
+  it('names the limit: the wire at the ceiling, else the tags when nearly all are in flight, else latency', () => {
+    const base = { tagBudget: 256, ceilingPerSec: 8.75e9 }
+    // strided: 250 of 256 tags, 7.79 of 8.75 GB/s (under 90 %): tag-bound, not wire-bound
+    expect(limitOf({ ...base, payloadPerSec: 7.79e9, avgOutstanding: 250 })).toBe('tags')
+    // merged: tags full (their reads queue), payload at the ceiling: the wire comes first
+    expect(limitOf({ ...base, ceilingPerSec: 12.29e9, payloadPerSec: 12.2e9, avgOutstanding: 254 })).toBe('wire')
+    // few reads in flight
+    expect(limitOf({ ...base, payloadPerSec: 2e9, avgOutstanding: 60 })).toBe('latency')
+    expect(limitOf({ ...base, payloadPerSec: 0, avgOutstanding: 0 })).toBeUndefined()
   })
 })

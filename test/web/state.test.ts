@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Snapshot } from '../../host/src/core/probe.js'
+import type { IntervalRecord, Snapshot } from '../../host/src/core/probe.js'
 import type { RunReport, ServerMessage, ServerStatus } from '../../host/src/core/wire.js'
 import { AppState } from '../../web/state.js'
 import { HISTOGRAM_WORDS } from '../../host/src/core/generated.js'
@@ -21,7 +21,7 @@ function started() {
     tagBudget: 256,
     counters: [],
     recent: [],
-    latencyHistogram: null,
+    latencyHistograms: { last: null, first: null },
     lastRun: null,
   }
   state.apply(hello, 0)
@@ -188,19 +188,74 @@ describe('AppState runs', () => {
 })
 
 describe('AppState latency histogram', () => {
-  it('keeps the newest HISTOGRAM frame and derives p50 / p99 with the host’s rule', () => {
+  it('keeps the newest HISTOGRAM frame of each kind and derives p50 / p99 with the host’s rule', () => {
     const { state, now } = started()
     expect(state.latencyPercentiles()).toBeNull()
     expect(state.hook(now()).latencyP50Ns).toBeNull()
     const bins = Array<number>(HISTOGRAM_WORDS).fill(0)
     bins[3] = 100 // [192, 256) clocks = [768, 1024) ns at 250 MHz
     state.apply(
-      { type: 'latency-histogram', histogram: { seq: 1, reason: 'periodic', snapshotIndex: 4, binClocks: 64, bins, receivedAt: 0 } },
+      {
+        type: 'latency-histogram',
+        histogram: { seq: 1, reason: 'periodic', kind: 'last', snapshotIndex: 4, binClocks: 64, bins, receivedAt: 0 },
+      },
       now(),
     )
-    const hook = state.hook(now())
+    let hook = state.hook(now())
     expect(hook.latencyReads).toBe(100)
     expect(hook.latencyP50Ns).toBeCloseTo(((192 + 32) * 1e9) / CLOCK_HZ)
     expect(hook.latencyP99Ns).toBeCloseTo(((192 + 64 * 0.99) * 1e9) / CLOCK_HZ)
+    expect(hook.latencyFirstReads).toBe(0)
+    expect(hook.latencyFirstP50Ns).toBeNull()
+    // the first-completion frame of the same snapshot fills its own slot, the last's stays
+    const first = Array<number>(HISTOGRAM_WORDS).fill(0)
+    first[1] = 100 // [64, 128) clocks
+    state.apply(
+      {
+        type: 'latency-histogram',
+        histogram: { seq: 2, reason: 'periodic', kind: 'first', snapshotIndex: 4, binClocks: 64, bins: first, receivedAt: 0 },
+      },
+      now(),
+    )
+    hook = state.hook(now())
+    expect(hook.latencyFirstReads).toBe(100)
+    expect(hook.latencyFirstP50Ns).toBeCloseTo(((64 + 32) * 1e9) / CLOCK_HZ)
+    expect(hook.latencyP50Ns).toBeCloseTo(((192 + 32) * 1e9) / CLOCK_HZ)
+  })
+})
+
+describe('AppState interval records', () => {
+  const rec = (ts: number, avg: number): IntervalRecord => ({
+    ts,
+    cycles: 2500,
+    mrdCount: 100,
+    mrdBytes: 12_800,
+    cpldCount: 100,
+    cpldBytes: 12_800,
+    occSum: avg * 2500,
+    occPeak: avg + 5,
+    latSum: 100 * 250,
+    latCount: 100,
+  })
+  const batch = (firstIndex: number, records: IntervalRecord[], dropped = 0): ServerMessage => ({
+    type: 'intervals',
+    batch: { seq: 0, firstIndex, dropped, overflow: 0, records, receivedAt: 0 },
+  })
+
+  it('draws outstanding average and peak per interval, breaks the lines where records were lost, and names the limit', () => {
+    const { state, now } = started()
+    state.apply(batch(0, [rec(2500, 10), rec(5000, 12)]), now())
+    expect(state.intervalAvg.view().map((p) => p.y)).toEqual([10, 12])
+    expect(state.intervalPeak.view().map((p) => p.y)).toEqual([15, 17])
+    // Little's law per interval: 100 reads in 10 µs at 1 µs each = 10 in flight
+    expect(state.intervalLittle.view()[0]!.y).toBeCloseTo(10)
+    expect(state.hook(now())).toMatchObject({ intervalPoints: 2, intervalGaps: 0, intervalLimit: 'latency' })
+    // the firmware dropped 3 records: a NaN break, then the new points
+    state.apply(batch(5, [rec(15_000, 11)], 3), now())
+    expect(state.intervalAvg.view().map((p) => p.y)).toEqual([10, 12, NaN, 11])
+    expect(state.hook(now())).toMatchObject({ intervalPoints: 3, intervalGaps: 1 })
+    // a twin that restarted: time goes back, a new axis
+    state.apply(batch(0, [rec(2500, 4)]), now())
+    expect(state.intervalAvg.view().map((p) => p.y)).toEqual([4])
   })
 })

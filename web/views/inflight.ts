@@ -2,6 +2,10 @@
  * Requests in flight: the average number of reads outstanding per interval against the tag
  * budget, the mean completion latency beside it, and Little's law read off the probe's own
  * counters (read rate × mean latency = reads in flight), saying which limit the traffic hits.
+ *
+ * While the server forwards the sampler's INTERVAL records (serve --sample-us), the lines are
+ * theirs: outstanding average and peak per sampler period (microseconds), Little's law and the
+ * limit per interval (web/intervals.ts); without them, the 10-per-second snapshots'.
  */
 import { type Chart, followX, timeChart } from '../charts.js'
 import { $ } from '../dom.js'
@@ -11,9 +15,11 @@ import type { View } from './view.js'
 
 const LIMIT_TEXT = {
   wire: 'wire-bound: the payload sits at the link ceiling; more reads in flight only queue (latency rises)',
-  tags: 'tag-bound: nearly every tag is in flight at the bare latency; larger requests or more tags would raise the rate',
+  tags: 'tag-bound: nearly every tag is in flight, so no more reads can be issued; larger requests or more tags would raise the rate',
   latency: 'latency-bound: too few reads in flight to cover the round trip; issue more reads at once',
 } as const
+
+const SERIES_TEXT: Record<number, string> = { 0: 'reads in flight', 1: 'tag budget', 3: 'peak in flight', 4: 'rate × latency' }
 
 const us = (s: number | null | undefined): string =>
   s === null || s === undefined || !Number.isFinite(s) ? '–' : `${(s * 1e6).toFixed(2)} µs`
@@ -28,24 +34,31 @@ export function inflightView(): View {
           { label: 'reads in flight (average)', colour: '#b794f4', axis: 'y' },
           { label: 'tag budget', colour: '#fc8181', axis: 'y', dashed: true },
           { label: 'mean latency (µs)', colour: '#63b3ed', axis: 'y1' },
+          { label: 'reads in flight (peak per interval)', colour: '#f6ad55', axis: 'y' },
+          { label: 'rate × latency (per interval)', colour: '#68d391', axis: 'y', dashed: true },
         ],
         xTitle: 'probe time (s)',
         y: { title: 'reads outstanding', tick: (v) => String(v) },
         y1: { title: 'mean completion latency, µs', tick: (v) => (v * 1e6).toFixed(1) },
-        label: (i, y) => (i === 2 ? `mean latency: ${us(y)}` : `${i === 0 ? 'reads in flight' : 'tag budget'}: ${y.toFixed(1)} reads`),
+        label: (i, y) => (i === 2 ? `mean latency: ${us(y)}` : `${SERIES_TEXT[i] ?? ''}: ${y.toFixed(1)} reads`),
         marks: () => state.marks,
-        newestX: () => state.outstandingAvg.last()?.x,
+        newestX: () => (state.intervalAvg.last() ?? state.outstandingAvg.last())?.x,
       })
     },
     render(ctx) {
       const { state } = ctx
       if (state.paused) return
-      const [avg, budget, latency] = chart.data.datasets
-      if (!avg || !budget || !latency) return
-      avg.data = state.outstandingAvg.view()
+      const [avg, budget, latency, peak, littleLine] = chart.data.datasets
+      if (!avg || !budget || !latency || !peak || !littleLine) return
+      // the sampler's records when they come, else the snapshots'
+      const sampled = state.intervalAvg.length > 0
+      const avgSeries = sampled ? state.intervalAvg : state.outstandingAvg
+      avg.data = avgSeries.view()
+      peak.data = sampled ? state.intervalPeak.view() : []
+      littleLine.data = sampled ? state.intervalLittle.view() : []
       latency.data = state.latencyMean.view()
-      const first = state.outstandingAvg.view()[0]
-      const newest = state.outstandingAvg.last()
+      const first = avgSeries.view()[0]
+      const newest = avgSeries.last()
       budgetLine.length = 0
       if (state.tagBudget !== null && first && newest)
         budgetLine.push({ x: first.x, y: state.tagBudget }, { x: newest.x, y: state.tagBudget })
@@ -68,16 +81,21 @@ export function inflightView(): View {
       $('inflight-little').textContent = little
         ? `rate × latency = ${little.rateTimesLatency.toFixed(1)} reads, measured ${little.measuredOutstanding.toFixed(1)}`
         : '–'
-      const limit = live
-        ? limitOf({
-            payloadPerSec: state.payloadRate.last()?.y,
-            ceilingPerSec: state.ceilingRate.last()?.y,
-            avgOutstanding: newest?.y,
-            tagBudget: state.tagBudget,
-            meanLatency: state.latencyMean.last()?.y,
-            minLatency: last?.min === null || last?.min === undefined ? undefined : last.min * 1e-9,
-          })
-        : undefined
+      const iv = state.lastInterval
+      $('inflight-interval').textContent = iv
+        ? `average ${iv.avgOutstanding.toFixed(1)}, peak ${iv.peakOutstanding}${budgetText}; ` +
+          (iv.littleOutstanding !== undefined ? `rate × latency = ${iv.littleOutstanding.toFixed(1)} reads` : 'no completion in it')
+        : '–'
+      const limit = !live
+        ? undefined
+        : sampled
+          ? state.intervalLimitNow
+          : limitOf({
+              payloadPerSec: state.payloadRate.last()?.y,
+              ceilingPerSec: state.ceilingRate.last()?.y,
+              avgOutstanding: newest?.y,
+              tagBudget: state.tagBudget,
+            })
       const verdict = $('inflight-limit')
       verdict.textContent = limit ? LIMIT_TEXT[limit] : ''
       verdict.dataset.limit = limit ?? ''

@@ -1,7 +1,8 @@
 /**
- * Completion latency: the probe's last-completion histogram (HISTOGRAM frames, via the server's
- * WebSocket) as bars over the bins, with p50 and p99 drawn where the host's percentile rule
- * (core/latency-histogram.ts) puts them.
+ * Completion latency: the probe's first- and last-completion histograms (HISTOGRAM frames, via
+ * the server's WebSocket) as two bar series over the same bins, with each one's p50 and p99 drawn
+ * where the host's percentile rule (core/latency-histogram.ts) puts them: solid for the last
+ * completion, dashed for the first.
  */
 import { Chart } from '../charts.js'
 import { $ } from '../dom.js'
@@ -9,8 +10,20 @@ import { int } from '../model.js'
 import type { AppState } from '../state.js'
 import type { Plugin } from 'chart.js'
 import { histogramTotal } from '../../host/src/core/latency-histogram.js'
-import { HISTOGRAM_WORDS } from '../../host/src/core/generated.js'
+import { HISTOGRAM_WORDS, type HistogramKindKey } from '../../host/src/core/generated.js'
 import type { View } from './view.js'
+
+/** The series in drawing order: the first completion comes before the last. */
+const KINDS: readonly { kind: HistogramKindKey; label: string; colour: string; dash: number[]; ids: { p50: string; p99: string } }[] = [
+  {
+    kind: 'first',
+    label: 'first completion',
+    colour: '#f6ad55',
+    dash: [5, 4],
+    ids: { p50: 'latency-first-p50', p99: 'latency-first-p99' },
+  },
+  { kind: 'last', label: 'last completion', colour: '#63b3ed', dash: [], ids: { p50: 'latency-p50', p99: 'latency-p99' } },
+]
 
 const MARKS = [
   { key: 'p50', colour: '#68d391' },
@@ -24,23 +37,27 @@ function percentileLines(state: AppState): Plugin<'bar'> {
   return {
     id: 'percentileLines',
     afterDatasetsDraw(chart) {
-      const p = state.latencyPercentiles()
-      const h = state.latencyHistogram
       const x = chart.scales['x']
-      if (!p || !h || !x || !state.info) return
-      const spanNs = (HISTOGRAM_WORDS * h.binClocks * 1e9) / state.info.clockHz
+      if (!x || !state.info) return
       const { ctx, chartArea } = chart
       ctx.save()
-      for (const m of MARKS) {
-        const px = x.left + (p[m.key] / spanNs) * (x.right - x.left)
-        ctx.strokeStyle = m.colour
-        ctx.lineWidth = 2
-        ctx.beginPath()
-        ctx.moveTo(px, chartArea.top)
-        ctx.lineTo(px, chartArea.bottom)
-        ctx.stroke()
-        ctx.fillStyle = m.colour
-        ctx.fillText(m.key, px + 3, chartArea.top + 10)
+      for (const k of KINDS) {
+        const p = state.latencyPercentiles(k.kind)
+        const h = state.latencyHistograms[k.kind]
+        if (!p || !h) continue
+        const spanNs = (HISTOGRAM_WORDS * h.binClocks * 1e9) / state.info.clockHz
+        ctx.setLineDash(k.dash)
+        for (const m of MARKS) {
+          const px = x.left + (p[m.key] / spanNs) * (x.right - x.left)
+          ctx.strokeStyle = m.colour
+          ctx.lineWidth = 2
+          ctx.beginPath()
+          ctx.moveTo(px, chartArea.top)
+          ctx.lineTo(px, chartArea.bottom)
+          ctx.stroke()
+          ctx.fillStyle = m.colour
+          ctx.fillText(`${m.key} ${k.kind}`, px + 3, chartArea.top + (k.kind === 'first' ? 22 : 10))
+        }
       }
       ctx.restore()
     },
@@ -54,17 +71,20 @@ export function latencyView(): View {
     mount({ state }) {
       chart = new Chart($<HTMLCanvasElement>('latency-chart'), {
         type: 'bar',
-        data: { labels: [], datasets: [{ label: 'reads', data: [], backgroundColor: '#63b3ed', borderWidth: 0 }] },
+        data: {
+          labels: [],
+          datasets: KINDS.map((k) => ({ label: k.label, data: [], backgroundColor: k.colour, borderWidth: 0 })),
+        },
         options: {
           animation: false,
           responsive: true,
           maintainAspectRatio: false,
           plugins: {
-            legend: { display: false },
-            tooltip: { callbacks: { label: (item) => `${int(Number(item.raw))} reads from ${item.label}` } },
+            legend: { display: true },
+            tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${int(Number(item.raw))} reads from ${item.label}` } },
           },
           scales: {
-            x: { grid: { display: false }, title: { display: true, text: 'last-completion latency (bin start, µs)' } },
+            x: { grid: { display: false }, title: { display: true, text: 'latency (bin start, µs)' } },
             y: { beginAtZero: true, title: { display: true, text: 'reads (count)' } },
           },
         },
@@ -73,24 +93,29 @@ export function latencyView(): View {
     },
     render({ state }) {
       if (state.paused) return
-      const h = state.latencyHistogram
       const clockHz = state.info?.clockHz ?? 0
-      const ds = chart.data.datasets[0]
-      if (!h || !ds || clockHz <= 0) return
-      const binNs = (h.binClocks * 1e9) / clockHz
-      const key = `${binNs}/${h.bins.length}`
+      const shown = KINDS.map((k) => state.latencyHistograms[k.kind])
+      const any = shown.find((h) => h !== null)
+      if (!any || clockHz <= 0) return
+      // both kinds share the bin width (HIST_BIN_CLOCKS), so one set of labels fits both
+      const binNs = (any.binClocks * 1e9) / clockHz
+      const key = `${binNs}/${any.bins.length}`
       if (key !== labelsFor) {
-        chart.data.labels = h.bins.map((_, k) => (k === h.bins.length - 1 ? `≥ ${us(k * binNs)}` : us(k * binNs)))
+        chart.data.labels = any.bins.map((_, k) => (k === any.bins.length - 1 ? `≥ ${us(k * binNs)}` : us(k * binNs)))
         labelsFor = key
       }
-      ds.data = [...h.bins]
+      KINDS.forEach((k, i) => {
+        const ds = chart.data.datasets[i]
+        if (ds) ds.data = [...(shown[i]?.bins ?? [])]
+        const p = state.latencyPercentiles(k.kind)
+        $(k.ids.p50).textContent = p ? us(p.p50) : '–'
+        $(k.ids.p99).textContent = p ? `${p.overflow ? '≥ ' : ''}${us(p.p99)}` : '–'
+      })
       chart.update('none')
-      const p = state.latencyPercentiles()
-      const atLeast = p?.overflow ? '≥ ' : ''
-      $('latency-p50').textContent = p ? us(p.p50) : '–'
-      $('latency-p99').textContent = p ? `${atLeast}${us(p.p99)}` : '–'
+      const last = state.latencyHistograms.last ?? any
       $('latency-caption').textContent =
-        `${int(histogramTotal(h.bins))} reads completed since the clear (snapshot #${h.snapshotIndex}, ${h.reason}); ` +
+        `${int(histogramTotal(last.bins))} reads completed since the clear (snapshot #${last.snapshotIndex}, ${last.reason}); ` +
+        `${int(histogramTotal(state.latencyHistograms.first?.bins ?? []))} had a first completion; ` +
         `bins of ${binNs.toFixed(0)} ns; a percentile is placed linearly inside its bin`
     },
   }

@@ -14,8 +14,9 @@ typedef struct ps_test_state {
     uint32_t regs[REG_WORDS];
     uint64_t live[PS_CNT_COUNT];
     uint64_t shadow[PS_CNT_COUNT];
-    uint64_t hist_live[PS_HIST_WORDS]; /* latency-histogram bins, loaded by CMD.SNAPSHOT too */
-    uint64_t hist_shadow[PS_HIST_WORDS];
+    uint64_t hist_live[PS_HIST_KINDS][PS_HIST_WORDS]; /* latency-histogram bins by kind, loaded by
+                                                         CMD.SNAPSHOT too */
+    uint64_t hist_shadow[PS_HIST_KINDS][PS_HIST_WORDS];
     bool stuck[REG_WORDS + 2u * PS_CNT_COUNT];
     uint32_t stuck_value[REG_WORDS + 2u * PS_CNT_COUNT];
     ps_test_reg_stats_t stats;
@@ -72,10 +73,10 @@ void ps_test_set_counter(unsigned index, uint64_t live_value)
     }
 }
 
-void ps_test_set_hist_bin(unsigned bin, uint64_t live_value)
+void ps_test_set_hist_bin(unsigned kind, unsigned bin, uint64_t live_value)
 {
-    if (bin < PS_HIST_WORDS) {
-        t.hist_live[bin] = live_value;
+    if (kind < PS_HIST_KINDS && bin < PS_HIST_WORDS) {
+        t.hist_live[kind][bin] = live_value;
     }
 }
 
@@ -117,10 +118,14 @@ ps_test_reg_stats_t ps_test_regs_stats(void) { return t.stats; }
 uint32_t ps_hal_reg_read(uint32_t offset)
 {
     t.stats.reads++;
-    if (offset >= PS_REG_HIST_BASE && offset < PS_REG_HIST_BASE + 8u * PS_HIST_WORDS) {
-        t.stats.hist_reads++;
-        uint64_t v = t.hist_shadow[(offset - PS_REG_HIST_BASE) / 8u];
-        return (offset & 4u) ? (uint32_t)(v >> 32) : (uint32_t)v;
+    static const uint32_t hist_bases[PS_HIST_KINDS] = PS_HIST_BASES;
+    for (unsigned kind = 0; kind < PS_HIST_KINDS; kind++) {
+        uint32_t base = hist_bases[kind];
+        if (offset >= base && offset < base + 8u * PS_HIST_WORDS) {
+            t.stats.hist_reads++;
+            uint64_t v = t.hist_shadow[kind][(offset - base) / 8u];
+            return (offset & 4u) ? (uint32_t)(v >> 32) : (uint32_t)v;
+        }
     }
     int s = slot(offset);
     if (s < 0) {

@@ -32,8 +32,9 @@ size_t ps_test_sample_level(void); /* records waiting */
 /* --- registers --- */
 void ps_test_set_counter(unsigned index, uint64_t live_value); /* the running counter */
 uint64_t ps_test_counter(unsigned index);
-/* latency-histogram bin (overflow = PS_HIST_BINS), copied to its shadow by CMD.SNAPSHOT */
-void ps_test_set_hist_bin(unsigned bin, uint64_t live_value);
+/* bin of latency histogram `kind` (PS_HIST_KIND_*; overflow = PS_HIST_BINS), copied to its
+ * shadow by CMD.SNAPSHOT */
+void ps_test_set_hist_bin(unsigned kind, unsigned bin, uint64_t live_value);
 /* Advance the probe clock: TIMESTAMP always, CYCLES while CTRL.ENABLE is set. */
 void ps_test_tick(uint64_t cycles);
 uint32_t ps_test_reg(uint32_t offset);                 /* raw value of a plain register */

@@ -3,7 +3,7 @@
 #define PCIE_SCOPE_PROTOCOL_H
 
 /* frame = COBS(type u8 | seq u16 | payload | crc u16) followed by one 0x00 delimiter; all integers little-endian */
-#define PS_PROTOCOL_VERSION 1u
+#define PS_PROTOCOL_VERSION 2u
 #define PS_FRAME_DELIMITER 0x00u
 #define PS_FRAME_HEADER_BYTES 3u
 #define PS_FRAME_CRC_BYTES 2u
@@ -20,7 +20,7 @@
 #define PS_FRAME_RESPONSE 0x81u /* device-to-host: the reply to one command */
 #define PS_FRAME_SNAPSHOT 0x82u /* device-to-host: a consistent copy of every probe counter plus firmware link statistics */
 #define PS_FRAME_INTERVAL 0x83u /* device-to-host: interval records drained from the probe's sampler FIFO: the header below, then `count` records of the SMP_* words (registers.json order, u32 each) */
-#define PS_FRAME_HISTOGRAM 0x84u /* device-to-host: the last-completion latency histogram, read right after the SNAPSHOT frame it names (same shadows): once a second while streaming, at STOP and on LATENCY_HISTOGRAM */
+#define PS_FRAME_HISTOGRAM 0x84u /* device-to-host: one latency histogram (its kind says which: registers.json latencyHistogram.kinds), read right after the SNAPSHOT frame it names (same shadows): every kind in turn, once a second while streaming, at STOP and on LATENCY_HISTOGRAM */
 
 #define PS_STATUS_OK 0u /* done */
 #define PS_STATUS_UNKNOWN_COMMAND 1u /* command id not in this catalogue */
@@ -57,10 +57,11 @@
 
 /* HISTOGRAM payload */
 #define PS_HISTOGRAM_REASON_OFFSET 0u /* u8 */
-#define PS_HISTOGRAM_SNAPSHOT_INDEX_OFFSET 1u /* u32 */
-#define PS_HISTOGRAM_BIN_CLOCKS_OFFSET 5u /* u32 */
-#define PS_HISTOGRAM_BINS_OFFSET 9u /* histogram */
-#define PS_HISTOGRAM_BYTES 529u
+#define PS_HISTOGRAM_KIND_OFFSET 1u /* u8 */
+#define PS_HISTOGRAM_SNAPSHOT_INDEX_OFFSET 2u /* u32 */
+#define PS_HISTOGRAM_BIN_CLOCKS_OFFSET 6u /* u32 */
+#define PS_HISTOGRAM_BINS_OFFSET 10u /* histogram */
+#define PS_HISTOGRAM_BYTES 530u
 
 /* INTERVAL: the header above, then up to PS_INTERVAL_MAX_RECORDS records of PS_SMP_WORDS u32 words */
 #define PS_INTERVAL_RECORD_BYTES 48u
@@ -145,7 +146,7 @@
 #define PS_CMD_LINK_INFO_REPLY_SAMPLE_PERIOD_CYCLES_OFFSET 20u /* u32 */
 #define PS_CMD_LINK_INFO_REPLY_FILTER_BASE_OFFSET 24u /* u64 */
 #define PS_CMD_LINK_INFO_REPLY_FILTER_LIMIT_OFFSET 32u /* u64 */
-/* LATENCY_HISTOGRAM: send one snapshot now (flag ON_DEMAND), then the latency histogram read with it (HISTOGRAM), then the reply */
+/* LATENCY_HISTOGRAM: send one snapshot now (flag ON_DEMAND), then the latency histograms read with it (one HISTOGRAM frame per kind), then the reply */
 #define PS_CMD_LATENCY_HISTOGRAM 11u
 #define PS_CMD_LATENCY_HISTOGRAM_ARGS_BYTES 0u
 #define PS_CMD_LATENCY_HISTOGRAM_REPLY_BYTES 0u

@@ -3,7 +3,7 @@
 #define PCIE_SCOPE_REGS_H
 
 #define PS_ID_MAGIC 0x50435343u
-#define PS_VERSION_VALUE 0x00000005u
+#define PS_VERSION_VALUE 0x00000006u
 
 /* switch ports (spec/switch.json) */
 #define PS_SW_VENDOR_ID 0x10EEu
@@ -155,11 +155,17 @@
 /* interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO */
 #define PS_SMP_WORDS 12u
 
-/* last-completion latency histogram: PS_HIST_WORDS 64-bit shadows (the bins, then overflow) from PS_REG_HIST_BASE */
-#define PS_REG_HIST_BASE 0x400u
+/* latency histograms: per kind PS_HIST_WORDS 64-bit shadows (the bins, then overflow) from the
+ * kind's base; PS_HIST_KIND_<NAME> is its id (the HISTOGRAM frame's kind byte), PS_HIST_BASES by id */
 #define PS_HIST_BINS 64u
 #define PS_HIST_WORDS 65u
-#define PS_REG_HIST_LO(k) (PS_REG_HIST_BASE + 8u * (unsigned)(k))
-#define PS_REG_HIST_HI(k) (PS_REG_HIST_BASE + 8u * (unsigned)(k) + 4u)
+#define PS_HIST_KINDS 2u
+#define PS_HIST_KIND_LAST 0u /* last-completion latency: request to the completion that completes the read */
+#define PS_REG_HIST_LAST_BASE 0x400u
+#define PS_HIST_KIND_FIRST 1u /* first-completion latency: request to the read's first successful completion */
+#define PS_REG_HIST_FIRST_BASE 0x800u
+#define PS_HIST_BASES { PS_REG_HIST_LAST_BASE, PS_REG_HIST_FIRST_BASE }
+#define PS_REG_HIST_LO(base, k) ((base) + 8u * (unsigned)(k))
+#define PS_REG_HIST_HI(base, k) ((base) + 8u * (unsigned)(k) + 4u)
 
 #endif

@@ -4,7 +4,7 @@
 
 `define PS_ADDR_WIDTH 12
 `define PS_ID_MAGIC 32'h50435343
-`define PS_VERSION_VALUE 32'h00000005
+`define PS_VERSION_VALUE 32'h00000006
 
 // ID (ro): constant idMagic ('PCSC'): proves the bus reaches the probe
 `define PS_REG_ID 12'h000
@@ -146,9 +146,16 @@
 // interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO
 `define PS_SMP_WORDS 12
 
-// last-completion latency histogram: PS_HIST_BINS bins plus overflow, 64-bit shadows from PS_REG_HIST_BASE
-`define PS_REG_HIST_BASE 12'h400
+// latency histograms: per kind PS_HIST_BINS bins plus overflow, 64-bit shadows from PS_REG_HIST_<NAME>_BASE;
+// PS_HIST_<NAME> is the kind's id (its slice of the tracker's histogram read bus)
 `define PS_HIST_BINS 64
+`define PS_HIST_KINDS 2
+// last-completion latency: request to the completion that completes the read
+`define PS_HIST_LAST 0
+`define PS_REG_HIST_LAST_BASE 12'h400
+// first-completion latency: request to the read's first successful completion
+`define PS_HIST_FIRST 1
+`define PS_REG_HIST_FIRST_BASE 12'h800
 
 // switch (spec/switch.json): port identity and per-direction counters, counter i at [32*i +: 32]
 `define PS_SW_VENDOR_ID 16'h10EE

@@ -3,7 +3,7 @@
  *
  *   hello → LINK_INFO → [SET_FILTER] → [SET_SAMPLE_PERIOD] → STOP → CLEAR → [SNAPSHOT: baseline,
  *   when recording] → START(period) → run the workload (session.runner) → LATENCY_HISTOGRAM (an
- *   on-demand snapshot and the latency histogram read with it, after the workload's done line) →
+ *   on-demand snapshot and the latency histograms read with it, after the workload's done line) →
  *   STOP → [wait for the last INTERVAL frames, SET_SAMPLE_PERIOD 0]
  *
  * `requests`, `bytes`, `completions` and `cycles` come from the probe snapshot, i.e. the FPGA's
@@ -18,7 +18,7 @@ import type {
   HostLinkStats,
   IntervalBatch,
   IntervalRecord,
-  LatencyHistogram,
+  LatencyHistograms,
   LinkInfo,
   Snapshot,
 } from '../core/probe.js'
@@ -61,10 +61,10 @@ export interface CaptureResult {
   durationNs: number
   /** reads in flight: average and peak, next to the requester's tag budget */
   outstanding: InflightSummary['outstanding']
-  /** request to first and to last completion of each read, in ns (p50/p99 of the last from the histogram) */
+  /** request to first and to last completion of each read, in ns (p50/p99 from the histogram of each) */
   latencyNs: InflightSummary['latencyNs']
-  /** the probe's last-completion latency histogram, read with the final snapshot */
-  latencyHistogram: InflightSummary['latencyHistogram']
+  /** the probe's first- and last-completion latency histograms, read with the final snapshot */
+  latencyHistograms: InflightSummary['latencyHistograms']
   /** read rate × mean latency next to the measured average outstanding */
   littlesLaw: InflightSummary['littlesLaw']
   /**
@@ -111,8 +111,13 @@ export interface CaptureResult {
 export interface CaptureIntervals {
   periodCycles: number
   periodNs: number
-  /** records received */
+  /** records of the probe window: those that closed by the final snapshot's TIMESTAMP */
   count: number
+  /**
+   * records that closed after it, while the firmware read the latency histograms and before STOP:
+   * clocks outside the window the result describes, so left out of `records` and `totals`
+   */
+  afterWindow: number
   /** records the firmware dropped (UART back-pressure), reported in INTERVAL frames */
   dropped: number
   /** records the probe's FIFO dropped (SAMPLE_OVERFLOW at the last frame) */
@@ -143,13 +148,15 @@ export interface CaptureOptions {
 /** After STOP, how long to wait for INTERVAL frames still on their way (the firmware flushes a partial frame after 10 ms). */
 const INTERVAL_SETTLE_MS = 60
 
-const summarizeIntervals = (batches: IntervalBatch[], periodCycles: number, clockHz: number): CaptureIntervals => {
-  const records = batches.flatMap((b) => b.records)
+const summarizeIntervals = (batches: IntervalBatch[], periodCycles: number, clockHz: number, windowEnd: number): CaptureIntervals => {
+  const received = batches.flatMap((b) => b.records)
+  const records = received.filter((r) => r.ts <= windowEnd)
   const sum = (k: keyof IntervalRecord) => records.reduce((a, r) => a + r[k], 0)
   return {
     periodCycles,
     periodNs: clockHz > 0 ? (periodCycles / clockHz) * 1e9 : 0,
     count: records.length,
+    afterWindow: received.length - records.length,
     dropped: batches.reduce((a, b) => a + b.dropped, 0),
     overflow: batches.at(-1)?.overflow ?? 0,
     totals: { mrdCount: sum('mrdCount'), mrdBytes: sum('mrdBytes'), cpldCount: sum('cpldCount'), cpldBytes: sum('cpldBytes') },
@@ -175,7 +182,7 @@ const buildCaptureResult = (
   session: Pick<DeviceSession, 'source' | 'info' | 'client' | 'pcieLink' | 'tagBudget'>,
   workload: AnyWorkload,
   snap: Snapshot,
-  histogram: LatencyHistogram,
+  histograms: LatencyHistograms,
   model: WorkloadResult,
   runnerKind: 'twin' | 'cuda',
   wallSeconds: number,
@@ -186,7 +193,7 @@ const buildCaptureResult = (
   const seconds = clockHz > 0 ? cycles / clockHz : 0
   const requested = snap.counters.mrdBytes
   const issued = { count: model.issued.count, bySize: { ...model.issued.bySize }, bytes: model.issued.bytes }
-  const inflight = inflightSummary(snap.counters, clockHz, session.tagBudget ?? null, histogram)
+  const inflight = inflightSummary(snap.counters, clockHz, session.tagBudget ?? null, histograms)
   const matchesProbe = sameMrdCounts(issued, { ...requests, bytes: requested })
   return {
     source: session.source,
@@ -201,7 +208,7 @@ const buildCaptureResult = (
     durationNs: inflight.durationNs,
     outstanding: inflight.outstanding,
     latencyNs: inflight.latencyNs,
-    latencyHistogram: inflight.latencyHistogram,
+    latencyHistograms: inflight.latencyHistograms,
     littlesLaw: inflight.littlesLaw,
     probeWindow: { from: snap.counters.timestamp - cycles, to: snap.counters.timestamp },
     seconds,
@@ -306,16 +313,17 @@ const measure = async (
     opts,
   )
   progress(`workload done (${model.issued.count} MRd issued); reading the probe counters`)
-  const { snapshot: snap, histogram } = await client.latencyHistogram()
+  const { snapshot: snap, histograms } = await client.latencyHistograms()
   await client.stop()
   if (sampling.period > 0) {
     await new Promise((res) => setTimeout(res, INTERVAL_SETTLE_MS))
     await client.setSamplePeriod(0)
   }
-  const result = buildCaptureResult(session, w, snap, histogram, model, runner.kind, (performance.now() - t0) / 1000)
+  const result = buildCaptureResult(session, w, snap, histograms, model, runner.kind, (performance.now() - t0) / 1000)
   result.linkInfo = sampling.linkInfo
   if (opts.filter) result.filter = { ...opts.filter }
-  if (sampling.period > 0) result.intervals = summarizeIntervals(sampling.batches, sampling.period, session.info.clockHz)
+  if (sampling.period > 0)
+    result.intervals = summarizeIntervals(sampling.batches, sampling.period, session.info.clockHz, result.probeWindow.to)
   if (!result.model.matchesProbe) progress('warning: the probe counters differ from what the model says it issued')
   return result
 }

@@ -8,12 +8,14 @@ import { z } from 'zod'
 import {
   COUNTERS,
   ELEMENT_BYTES,
+  HISTOGRAM_KINDS,
   GRAPH_ID_BYTES,
   GRAPH_KERNELS,
   HISTOGRAM_WORDS,
   L1_LOADS,
   PATTERNS,
   type CounterKey,
+  type HistogramKindKey,
 } from '../core/generated.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import { HISTOGRAM_REASONS, type IntervalBatch, type LatencyHistogram, type ProbeInfo, type Snapshot } from '../core/probe.js'
@@ -215,6 +217,8 @@ const SnapshotSchema = z.object({
 const HistogramSchema = z.object({
   seq: count,
   reason: z.enum(HISTOGRAM_REASONS),
+  // recordings made before the first-completion histogram hold the last-completion one only
+  kind: z.enum(HISTOGRAM_KINDS.map((k) => k.key) as [HistogramKindKey, ...HistogramKindKey[]]).default('last'),
   snapshotIndex: count,
   binClocks: z.number().int().positive(),
   bins: z.array(count).length(HISTOGRAM_WORDS),

@@ -6,7 +6,7 @@
  *   pcie-scope capture [--twin | --gpu --port PATH [--memory M]] --pattern KERNEL --graph G [--id-bytes 4|8] [--source-vertex V] [same options]
  *   pcie-scope bench   --gpu | --twin [--suite micro] [--bytes N] [--repeats N] [--json]
  *   pcie-scope bench   --gpu | --twin --suite graph [--graph G] [--id-bytes 4|8] [--memory M] [--json]
- *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--dir ROOT | --no-record] [--record-frames]
+ *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--sample-us N] [--dir ROOT | --no-record] [--record-frames]
  *   pcie-scope ls      [--dir ROOT] [--json]
  *   pcie-scope info    CAPTURE [--dir ROOT] [--json]
  *   pcie-scope export  CAPTURE --format csv|jsonl|perfetto|vcd [-o FILE] [--dir ROOT]
@@ -47,6 +47,7 @@ import {
   type PatternName,
 } from '../core/workload.js'
 import { COMMANDS } from '../core/generated.js'
+import { sampleCycles } from '../core/sample-period.js'
 import { packageVersion } from '../util/package-root.js'
 import { validateGraphWorkload, validateWorkload } from '../core/workload-schema.js'
 import { GRAPH_MEMORIES, type GraphMemory } from '../native/addon.js'
@@ -141,18 +142,6 @@ const pickSource = (o: SourceOpts): { twin: true } | { port: string; baudRate?: 
   return { twin: true }
 }
 
-/** --sample-us at the probe clock, as SET_SAMPLE_PERIOD cycles; outside the command's range: a usage error. */
-const sampleCycles = (us: number, clockHz: number): number => {
-  const { min, max } = COMMANDS.SET_SAMPLE_PERIOD.args[0]
-  const cycles = Math.round((us * clockHz) / 1e6)
-  if (cycles < min || cycles > max) {
-    const lo = Math.ceil((min * 1e6) / clockHz)
-    const hi = Math.floor((max * 1e6) / clockHz)
-    throw new PsError('PS_USAGE', `--sample-us must give ${min}..${max} probe clocks: ${lo}..${hi} us at ${clockHz / 1e6} MHz`)
-  }
-  return cycles
-}
-
 const fmt = (n: number, digits = 3): string => (Number.isInteger(n) ? String(n) : n.toPrecision(digits))
 
 const workloadRow = (w: AnyWorkload): string =>
@@ -190,15 +179,18 @@ const formatCapture = (r: CaptureResult, path: string): string => {
           ? ` of ${r.outstanding.tagBudget} tags (${fmt((100 * r.outstanding.avg) / r.outstanding.tagBudget)} %)`
           : ''),
     ],
-    [
-      'latency',
-      r.latencyNs.last.count > 0
-        ? `last completion ${fmt(r.latencyNs.last.min ?? 0)} / ${fmt(r.latencyNs.last.mean ?? 0)} / ${fmt(r.latencyNs.last.max ?? 0)} ns (min / mean / max)` +
-          (r.latencyNs.last.p50 !== null && r.latencyNs.last.p99 !== null
-            ? `, p50 ${fmt(r.latencyNs.last.p50)} / p99 ${r.latencyHistogram?.overflow ? '≥ ' : ''}${fmt(r.latencyNs.last.p99)} ns`
-            : '')
-        : 'no read completed',
-    ],
+    ...(['first', 'last'] as const).map((kind): [string, string] => {
+      const l = r.latencyNs[kind]
+      return [
+        `latency, ${kind} completion`,
+        l.count > 0
+          ? `${fmt(l.min ?? 0)} / ${fmt(l.mean ?? 0)} / ${fmt(l.max ?? 0)} ns (min / mean / max)` +
+            (l.p50 !== null && l.p99 !== null
+              ? `, p50 ${fmt(l.p50)} / p99 ${r.latencyHistograms[kind]?.overflow ? '≥ ' : ''}${fmt(l.p99)} ns`
+              : '')
+          : 'no read completed',
+      ]
+    }),
     [
       "Little's law",
       r.littlesLaw
@@ -549,6 +541,11 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
     .addOption(MODE_OPTION())
     .option('--token <token>', 'access token (default: a random one per run)')
     .option('--demo', 'demo mode of the server')
+    .option(
+      '--sample-us <n>',
+      "interval sampler: one record every N microseconds of probe clock, drawn on the page's in-flight chart",
+      parseIntArg,
+    )
     .option('--dir <root>', `${ROOT_HELP}: the session is recorded into a new capture there`)
     .option('--no-record', 'do not record the session (captures are still listed)')
     .option('--record-frames', 'recordings also keep every raw frame of the UART link (for export --format pcapng)')
@@ -583,6 +580,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           http: { host: string; port: number }
           token?: string
           demo?: boolean
+          sampleUs?: number
           link?: string
           mode?: TwinMode
           dir?: string
@@ -608,6 +606,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           ...('port' in source && source.baudRate !== undefined ? { baudRate: source.baudRate } : {}),
           http: o.http,
           ...(o.demo ? { demo: true } : {}),
+          ...(o.sampleUs !== undefined ? { sampleUs: o.sampleUs } : {}),
           ...(o.token !== undefined ? { token: o.token } : {}),
           captures: { root: captureRoot(o.dir), record: o.record, frames: o.recordFrames === true },
           supervision: { hangTimeoutMs: o.hangTimeout },

@@ -6,6 +6,7 @@
  * read rate × mean latency.
  */
 import type { Counters, LatencyHistogram } from '../core/probe.js'
+import { HISTOGRAM_KINDS, type HistogramKindKey } from './generated.js'
 import { histogramTotal, latencyPercentilesNs } from './latency-histogram.js'
 
 export interface LatencyStats {
@@ -13,10 +14,9 @@ export interface LatencyStats {
   min: number | null
   mean: number | null
   /**
-   * median and 99th percentile from the probe's latency histogram (core/latency-histogram.ts:
-   * linear inside a bin, so within one bin width). The probe histograms last-completion latency
-   * only, so these are null for first completion, and null when no histogram of the same
-   * snapshot is at hand
+   * median and 99th percentile from the probe's latency histogram of the same kind
+   * (core/latency-histogram.ts: linear inside a bin, so within one bin width); null when no
+   * histogram of the same snapshot is at hand
    */
   p50: number | null
   p99: number | null
@@ -42,9 +42,9 @@ export interface InflightSummary {
     /** tags the requester may have outstanding (the twin's GPU model says; null when unknown) */
     tagBudget: number | null
   }
-  latencyNs: { first: LatencyStats; last: LatencyStats }
-  /** the last-completion histogram behind latencyNs.last.p50/p99 (null without one) */
-  latencyHistogram: LatencyHistogramSummary | null
+  latencyNs: Record<HistogramKindKey, LatencyStats>
+  /** the histograms behind latencyNs.first / .last p50 and p99 (null without one) */
+  latencyHistograms: Record<HistogramKindKey, LatencyHistogramSummary | null>
   completions: {
     /** completions with data, and their payload bytes */
     count: number
@@ -85,19 +85,29 @@ const latency = (
       }
     : { min: null, mean: null, p50: null, p99: null, max: null, count: 0 }
 
+type HistogramBins = Pick<LatencyHistogram, 'bins' | 'binClocks'>
+
 /**
- * `histogram` must have been read with the same snapshot as `c` (its bins add up to
- * latLastCount); one that does not is ignored rather than mixed with other reads.
+ * Each histogram must have been read with the same snapshot as `c` (its bins add up to the
+ * kind's count: latLastCount, latFirstCount); one that does not is ignored rather than mixed
+ * with other reads.
  */
 export function inflightSummary(
   c: Readonly<Counters>,
   clockHz: number,
   tagBudget: number | null,
-  histogram?: Pick<LatencyHistogram, 'bins' | 'binClocks'>,
+  histograms: Partial<Record<HistogramKindKey, HistogramBins>> = {},
 ): InflightSummary {
   const nsPerClock = clockHz > 0 ? 1e9 / clockHz : 0
-  const matching = histogram && histogramTotal(histogram.bins) === c.latLastCount ? histogram : undefined
-  const pct = matching ? latencyPercentilesNs(matching.bins, matching.binClocks, clockHz) : null
+  const summaries = {} as Record<HistogramKindKey, LatencyHistogramSummary | null>
+  const pct = {} as Record<HistogramKindKey, { p50: number; p99: number } | null>
+  for (const { key, countCounter } of HISTOGRAM_KINDS) {
+    const h = histograms[key]
+    const matching = h && histogramTotal(h.bins) === c[countCounter] ? h : undefined
+    const p = matching ? latencyPercentilesNs(matching.bins, matching.binClocks, clockHz) : null
+    pct[key] = p
+    summaries[key] = matching ? { binNs: matching.binClocks * nsPerClock, bins: [...matching.bins], overflow: p?.overflow ?? false } : null
+  }
   const cycles = c.trackerCycles
   const measured = cycles > 0 ? c.outstandingSum / cycles : 0
   const predicted = cycles > 0 ? c.latLastSum / cycles : 0
@@ -105,12 +115,10 @@ export function inflightSummary(
     durationNs: c.cycles * nsPerClock,
     outstanding: { avg: measured, peak: c.outstandingPeak, tagBudget },
     latencyNs: {
-      first: latency(c.latFirstCount, c.latFirstMin, c.latFirstMax, c.latFirstSum, nsPerClock, null),
-      last: latency(c.latLastCount, c.latLastMin, c.latLastMax, c.latLastSum, nsPerClock, pct),
+      first: latency(c.latFirstCount, c.latFirstMin, c.latFirstMax, c.latFirstSum, nsPerClock, pct.first),
+      last: latency(c.latLastCount, c.latLastMin, c.latLastMax, c.latLastSum, nsPerClock, pct.last),
     },
-    latencyHistogram: matching
-      ? { binNs: matching.binClocks * nsPerClock, bins: [...matching.bins], overflow: pct?.overflow ?? false }
-      : null,
+    latencyHistograms: summaries,
     completions: {
       count: c.cpldCount,
       bytes: c.cpldBytes,

@@ -10,6 +10,7 @@
  * width. A quantile that lands in the overflow bin cannot be placed: it is reported as the
  * overflow bin's lower edge with `atLeast` set.
  */
+import { HISTOGRAM_KINDS, type HistogramKindKey } from './generated.js'
 
 export interface HistogramQuantile {
   /** latency in clocks */
@@ -51,3 +52,7 @@ export function latencyPercentilesNs(bins: readonly number[], binClocks: number,
   const ns = 1e9 / clockHz
   return { p50: p50.clocks * ns, p99: p99.clocks * ns, overflow: p50.atLeast || p99.atLeast }
 }
+
+/** One slot per histogram kind (HISTOGRAM_KINDS), every one empty: what a view holds before the first HISTOGRAM frames. */
+export const noLatencyHistograms = <T>(): Record<HistogramKindKey, T | null> =>
+  Object.fromEntries(HISTOGRAM_KINDS.map((k) => [k.key, null])) as Record<HistogramKindKey, T | null>

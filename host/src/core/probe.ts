@@ -1,5 +1,5 @@
 /** What the probe and its firmware report, and what the host's decoder counts. */
-import type { CounterKey } from './generated.js'
+import type { CounterKey, HistogramKindKey } from './generated.js'
 
 /** Reply of the INFO command. */
 export interface ProbeInfo {
@@ -82,13 +82,15 @@ export const HISTOGRAM_REASONS = ['periodic', 'on-demand', 'final'] as const
 export type HistogramReason = (typeof HISTOGRAM_REASONS)[number]
 
 /**
- * One decoded HISTOGRAM frame: the tracker's last-completion latency histogram, read from the
- * same shadows as snapshot `snapshotIndex` (so its bins add up to that snapshot's latLastCount).
+ * One decoded HISTOGRAM frame: one of the tracker's latency histograms (`kind`: last or first
+ * completion), read from the same shadows as snapshot `snapshotIndex` (so its bins add up to
+ * that snapshot's count of the kind, HISTOGRAM_KINDS' countCounter: latLastCount, latFirstCount).
  */
 export interface LatencyHistogram {
   /** device frame sequence number (u16) */
   seq: number
   reason: HistogramReason
+  kind: HistogramKindKey
   snapshotIndex: number
   /** clocks per bin */
   binClocks: number
@@ -96,6 +98,9 @@ export interface LatencyHistogram {
   bins: number[]
   receivedAt: number
 }
+
+/** The latency histograms read with one snapshot, one of each kind (HISTOGRAM_KINDS). */
+export type LatencyHistograms = Record<HistogramKindKey, LatencyHistogram>
 
 /** One decoded INTERVAL frame. */
 export interface IntervalBatch {

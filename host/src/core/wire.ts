@@ -2,10 +2,10 @@
  * Shapes that cross the server ↔ browser boundary (REST bodies and WebSocket messages).
  * Types only: the web UI imports this file too, so it must not pull in Node modules.
  */
-import type { HostLinkStats, LatencyHistogram, ProbeInfo, Snapshot } from './probe.js'
+import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from './probe.js'
 import type { PatternName, AnyWorkload, WorkloadResult } from './workload.js'
 import type { PcieLinkInfo } from './link.js'
-import type { CounterKey } from './generated.js'
+import type { CounterKey, HistogramKindKey } from './generated.js'
 
 export interface CounterMeta {
   key: CounterKey
@@ -144,13 +144,15 @@ export type ServerMessage =
       counters: CounterMeta[]
       /** the most recent snapshots (oldest first) so a reloaded page shows history */
       recent: Snapshot[]
-      /** the newest latency histogram, so a reloaded page shows it (null before the first) */
-      latencyHistogram: LatencyHistogram | null
+      /** the newest latency histogram of each kind, so a reloaded page shows them (null before the first) */
+      latencyHistograms: Record<HistogramKindKey, LatencyHistogram | null>
       lastRun: RunReport | null
     }
   | ({ type: 'status' } & ServerStatus)
   | { type: 'snapshot'; snapshots: Snapshot[]; hostStats: HostLinkStats | null; wsDrops: number }
-  /** a HISTOGRAM frame: once a second while streaming, at STOP, on demand; after the snapshot it names */
+  /** an INTERVAL frame: the sampler's records, as the firmware drained them (only while the server set a sample period) */
+  | { type: 'intervals'; batch: IntervalBatch }
+  /** a HISTOGRAM frame (one kind; every kind in turn): once a second while streaming, at STOP, on demand; after the snapshot it names */
   | { type: 'latency-histogram'; histogram: LatencyHistogram }
   | ({ type: 'run-start' } & RunStart)
   | { type: 'run'; report: RunReport; result: WorkloadResult; demo: DemoState }

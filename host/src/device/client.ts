@@ -16,7 +16,7 @@ import type { Duplex } from 'node:stream'
 import { PsError } from '../core/errors.js'
 import { FrameDecoder } from '../protocol/decoder.js'
 import { buildRawFrame, frameTypeName, rawFrameOnWire, type Frame } from '../protocol/frame.js'
-import { COMMANDS, FRAME_TYPE, STATUS, STATUS_DOC, type CommandName } from '../core/generated.js'
+import { COMMANDS, FRAME_TYPE, HISTOGRAM_KINDS, STATUS, STATUS_DOC, type CommandName } from '../core/generated.js'
 import {
   decodeHistogram,
   decodeInfo,
@@ -31,7 +31,7 @@ import {
 } from '../protocol/messages.js'
 import { createLogger } from '../util/log.js'
 import { Mutex } from '../util/mutex.js'
-import type { HostLinkStats, IntervalBatch, LatencyHistogram, LinkInfo, ProbeInfo, Snapshot } from '../core/probe.js'
+import type { HostLinkStats, IntervalBatch, LatencyHistogram, LatencyHistograms, LinkInfo, ProbeInfo, Snapshot } from '../core/probe.js'
 
 const log = createLogger('ps:device:client')
 
@@ -65,11 +65,11 @@ export interface ProbeClientEvents {
   'link-error': [PsError]
 }
 
-/** A command's response, with the ON_DEMAND snapshot and histogram that came before it. */
+/** A command's response, with the ON_DEMAND snapshot and histograms that came before it. */
 export interface CommandReply {
   header: ResponseHeader
   onDemand: Snapshot | undefined
-  histogram?: LatencyHistogram
+  histograms: Partial<LatencyHistograms>
 }
 
 interface Pending {
@@ -78,7 +78,7 @@ interface Pending {
   seq: number
   timer: NodeJS.Timeout
   onDemand: Snapshot | undefined
-  histogram?: LatencyHistogram
+  histograms: Partial<LatencyHistograms>
   resolve: (r: CommandReply) => void
   reject: (e: PsError) => void
 }
@@ -222,19 +222,25 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
   }
 
   /**
-   * An ON_DEMAND snapshot and the latency histogram read with it (LATENCY_HISTOGRAM): both
-   * frames arrive before the response, the histogram naming the snapshot's index.
+   * An ON_DEMAND snapshot and the latency histograms read with it (LATENCY_HISTOGRAM), one of
+   * every kind: all frames arrive before the response, each histogram naming the snapshot's index.
    */
-  async latencyHistogram(): Promise<{ snapshot: Snapshot; histogram: LatencyHistogram }> {
-    const { onDemand, histogram } = await this.command('LATENCY_HISTOGRAM')
-    if (!onDemand || !histogram)
-      throw new PsError('PS_CMD_BAD_REPLY', 'the LATENCY_HISTOGRAM response arrived without its ON_DEMAND snapshot and histogram before it')
-    if (histogram.snapshotIndex !== onDemand.index)
-      throw new PsError(
-        'PS_CMD_BAD_REPLY',
-        `the histogram names snapshot ${histogram.snapshotIndex}, but the snapshot before it is ${onDemand.index}`,
-      )
-    return { snapshot: onDemand, histogram }
+  async latencyHistograms(): Promise<{ snapshot: Snapshot; histograms: LatencyHistograms }> {
+    const { onDemand, histograms } = await this.command('LATENCY_HISTOGRAM')
+    if (!onDemand) throw new PsError('PS_CMD_BAD_REPLY', 'the LATENCY_HISTOGRAM response arrived without its ON_DEMAND snapshot before it')
+    const all: Partial<LatencyHistograms> = {}
+    for (const { key } of HISTOGRAM_KINDS) {
+      const h = histograms[key]
+      if (!h)
+        throw new PsError('PS_CMD_BAD_REPLY', `the LATENCY_HISTOGRAM response arrived without its ${key}-completion histogram before it`)
+      if (h.snapshotIndex !== onDemand.index)
+        throw new PsError(
+          'PS_CMD_BAD_REPLY',
+          `the ${key}-completion histogram names snapshot ${h.snapshotIndex}, but the snapshot before it is ${onDemand.index}`,
+        )
+      all[key] = h
+    }
+    return { snapshot: onDemand, histograms: all as LatencyHistograms }
   }
 
   /** What the host decoder counted on the received bytes. */
@@ -292,7 +298,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
         this.pending = undefined
         reject(new PsError('PS_CMD_TIMEOUT', `${name} (seq ${seq}) got no response within ${timeoutMs} ms`))
       }, timeoutMs)
-      this.pending = { name, cmdId: COMMANDS[name].id, seq, timer, onDemand: undefined, resolve, reject }
+      this.pending = { name, cmdId: COMMANDS[name].id, seq, timer, onDemand: undefined, histograms: {}, resolve, reject }
       log.debug(() => `-> ${name} seq ${seq} ${JSON.stringify(args)}`)
       const raw = buildRawFrame(FRAME_TYPE.COMMAND, seq, payload)
       this.emitRaw('tx', raw)
@@ -383,7 +389,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
         ),
       )
     }
-    p.resolve({ header: h, onDemand: p.onDemand, ...(p.histogram ? { histogram: p.histogram } : {}) })
+    p.resolve({ header: h, onDemand: p.onDemand, histograms: p.histograms })
   }
 
   private onSnapshot(f: Frame): void {
@@ -398,7 +404,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
   private onHistogram(f: Frame): void {
     const r = decodeHistogram(f.seq, f.payload)
     if (!r.ok) return this.linkError(r.error)
-    if (r.value.reason === 'on-demand' && this.pending?.name === 'LATENCY_HISTOGRAM') this.pending.histogram = r.value
+    if (r.value.reason === 'on-demand' && this.pending?.name === 'LATENCY_HISTOGRAM') this.pending.histograms[r.value.kind] = r.value
     this.emit('histogram', r.value)
   }
 

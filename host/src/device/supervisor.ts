@@ -18,7 +18,7 @@
  */
 import { EventEmitter } from 'node:events'
 import { isPsError, PsError } from '../core/errors.js'
-import type { HostLinkStats, LatencyHistogram, ProbeInfo, Snapshot } from '../core/probe.js'
+import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../core/probe.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
 import type { AnyWorkload, WorkloadResult, WorkloadRunner } from '../core/workload.js'
@@ -112,6 +112,9 @@ export class SupervisedClient extends EventEmitter<ProbeClientEvents> {
   }
   stop(): Promise<void> {
     return this.call((c) => c.stop())
+  }
+  setSamplePeriod(cycles: number): Promise<void> {
+    return this.call((c) => c.setSamplePeriod(cycles))
   }
   clear(): Promise<void> {
     return this.call((c) => c.clear())
@@ -249,6 +252,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
       this.client.emit('snapshot', snap)
     }
     const onHistogram = (h: LatencyHistogram) => this.client.emit('histogram', h)
+    const onInterval = (b: IntervalBatch) => this.client.emit('interval', b)
     const onLinkError = (e: PsError) => this.client.emit('link-error', e)
     // A twin that dies closes its PTY first: its own exit follows within moments and tells the
     // story. The PTY gone while the twin still runs after that grace: the link is unusable, so
@@ -265,6 +269,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     const onCancelUnanswered = (message: string) => this.end(s, 'killed', `the twin did not stop a cancelled run: ${message}`)
     c.on('snapshot', onSnapshot)
     c.on('histogram', onHistogram)
+    c.on('interval', onInterval)
     c.on('link-error', onLinkError)
     c.on('disconnect', onDisconnect)
     twin.on('exit', onExit)
@@ -272,6 +277,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     this.unwire = () => {
       c.off('snapshot', onSnapshot)
       c.off('histogram', onHistogram)
+      c.off('interval', onInterval)
       c.off('link-error', onLinkError)
       c.off('disconnect', onDisconnect)
       twin.off('exit', onExit)

@@ -21,6 +21,7 @@ import {
   COMMAND_LAYOUT,
   COMMANDS,
   COUNTERS,
+  HISTOGRAM_KINDS,
   HISTOGRAM_LAYOUT,
   HISTOGRAM_WORDS,
   INTERVAL_LAYOUT,
@@ -359,7 +360,8 @@ export const encodeInterval = (b: Pick<IntervalBatch, 'firstIndex' | 'dropped' |
 }
 
 /*
- * HISTOGRAM frames: reason, the snapshot they go with, clocks per bin, then every bin as u64.
+ * HISTOGRAM frames: reason, kind (HISTOGRAM_KINDS by id), the snapshot they go with, clocks per
+ * bin, then every bin as u64.
  */
 const HG = HISTOGRAM_LAYOUT.fields
 
@@ -368,22 +370,40 @@ export const decodeHistogram = (seq: number, payload: Buffer, receivedAt: number
   if (payload.length !== HISTOGRAM_LAYOUT.bytes) return bad(`payload of ${payload.length} B, expected ${HISTOGRAM_LAYOUT.bytes}`)
   const reason = HISTOGRAM_REASONS[readField(payload, HG.reason.type, HG.reason.offset)]
   if (reason === undefined) return bad(`reason ${payload.readUInt8(HG.reason.offset)} is not one of ${HISTOGRAM_REASONS.join(', ')}`)
+  const kind = HISTOGRAM_KINDS[readField(payload, HG.kind.type, HG.kind.offset)]?.key
+  if (kind === undefined)
+    return bad(`kind ${payload.readUInt8(HG.kind.offset)} is not one of ${HISTOGRAM_KINDS.map((k, i) => `${i} (${k.key})`).join(', ')}`)
   const binClocks = readField(payload, HG.binClocks.type, HG.binClocks.offset)
   if (binClocks === 0) return bad('has 0 clocks per bin')
   const bins: number[] = []
   for (let k = 0; k < HISTOGRAM_WORDS; k++) bins.push(readField(payload, 'u64', HG.bins.offset + 8 * k))
   return {
     ok: true,
-    value: { seq, reason, snapshotIndex: readField(payload, HG.snapshotIndex.type, HG.snapshotIndex.offset), binClocks, bins, receivedAt },
+    value: {
+      seq,
+      reason,
+      kind,
+      snapshotIndex: readField(payload, HG.snapshotIndex.type, HG.snapshotIndex.offset),
+      binClocks,
+      bins,
+      receivedAt,
+    },
   }
 }
 
 /** Encode a HISTOGRAM payload (used by test devices). */
-export const encodeHistogram = (h: Pick<LatencyHistogram, 'reason' | 'snapshotIndex' | 'binClocks' | 'bins'>): Buffer => {
+export const encodeHistogram = (h: Pick<LatencyHistogram, 'reason' | 'kind' | 'snapshotIndex' | 'binClocks' | 'bins'>): Buffer => {
   if (h.bins.length !== HISTOGRAM_WORDS)
     throw new PsError('PS_REQUEST_INVALID', `a histogram has ${HISTOGRAM_WORDS} bins, got ${h.bins.length}`)
   const buf = Buffer.alloc(HISTOGRAM_LAYOUT.bytes)
   writeField(buf, HG.reason.type, HG.reason.offset, HISTOGRAM_REASONS.indexOf(h.reason), 'reason')
+  writeField(
+    buf,
+    HG.kind.type,
+    HG.kind.offset,
+    HISTOGRAM_KINDS.findIndex((k) => k.key === h.kind),
+    'kind',
+  )
   writeField(buf, HG.snapshotIndex.type, HG.snapshotIndex.offset, h.snapshotIndex, 'snapshotIndex')
   writeField(buf, HG.binClocks.type, HG.binClocks.offset, h.binClocks, 'binClocks')
   h.bins.forEach((v, k) => writeField(buf, 'u64', HG.bins.offset + 8 * k, v, `bins[${k}]`))

@@ -8,8 +8,9 @@
  * then fail fast with the disconnect's code.
  */
 import { isPsError, PsError, type PsErrorCode } from '../core/errors.js'
-import { COMMANDS, COUNTERS } from '../core/generated.js'
-import type { HostLinkStats, LatencyHistogram, Snapshot } from '../core/probe.js'
+import { COMMANDS, COUNTERS, type HistogramKindKey } from '../core/generated.js'
+import { noLatencyHistograms } from '../core/latency-histogram.js'
+import type { HostLinkStats, IntervalBatch, LatencyHistogram, Snapshot } from '../core/probe.js'
 import type { CounterMeta, DeviceError, RunReport, ServerMessage, ServerStatus } from '../core/wire.js'
 import type { ServerSession } from './session.js'
 
@@ -32,6 +33,8 @@ export interface DeviceStateEvents {
   cleared?(): void
   /** a latency histogram (once a second while streaming, at STOP, on demand) */
   histogram?(h: LatencyHistogram): void
+  /** a batch of the sampler's interval records (only while a sample period is set) */
+  intervals?(b: IntervalBatch): void
 }
 
 export class DeviceState {
@@ -39,14 +42,17 @@ export class DeviceState {
   private deviceError: DeviceError | null = null
   /** the streaming period the user (or the demo) asked for; restored after a reconnect */
   private streamingPeriod: number | undefined
+  /** the interval sampler's period the server set (0 = off); restored after a reconnect */
+  private samplePeriod = 0
   /** the START a reconnect re-issued failed: nothing streams although the user asked for it */
   private restoreFailed = false
   private readonly recent: Snapshot[] = []
-  private lastHistogram: LatencyHistogram | null = null
+  private readonly lastHistograms: Record<HistogramKindKey, LatencyHistogram | null> = noLatencyHistograms<LatencyHistogram>()
   private readonly linkErrors: Record<string, number> = {}
   private readonly listeners: {
     snapshot: (s: Snapshot) => void
     histogram: (h: LatencyHistogram) => void
+    interval: (b: IntervalBatch) => void
     disconnect: (e: unknown) => void
     reconnect: () => void
     'link-error': (e: unknown) => void
@@ -59,9 +65,10 @@ export class DeviceState {
     this.listeners = {
       snapshot: (s) => this.onSnapshot(s),
       histogram: (h) => {
-        this.lastHistogram = h
+        this.lastHistograms[h.kind] = h
         this.on.histogram?.(h)
       },
+      interval: (b) => this.on.intervals?.(b),
       disconnect: (e) => this.onDisconnect(e),
       reconnect: () => this.onReconnect(),
       'link-error': (e) => this.onLinkError(e),
@@ -88,6 +95,12 @@ export class DeviceState {
       throw new PsError(deviceErrorCode(this.deviceError), `device disconnected: ${this.deviceError?.message ?? ''}`)
     }
     return fn()
+  }
+
+  /** SET_SAMPLE_PERIOD, remembered so that a reconnect restores it (a board that reset forgot it). */
+  async setSamplePeriod(cycles: number): Promise<void> {
+    await this.command(() => this.session.client.setSamplePeriod(cycles))
+    this.samplePeriod = cycles
   }
 
   /** START, remembered so that a reconnect restores it. */
@@ -161,7 +174,7 @@ export class DeviceState {
       tagBudget: session.tagBudget ?? null,
       counters: COUNTER_META,
       recent: this.recent.slice(-RECENT_SNAPSHOTS),
-      latencyHistogram: this.lastHistogram,
+      latencyHistograms: { ...this.lastHistograms },
       lastRun,
     }
   }
@@ -188,6 +201,7 @@ export class DeviceState {
     this.on.connection(true)
     // a board that reset forgot START: ask again, as the user last did
     this.restoreFailed = false
+    if (this.samplePeriod > 0) this.session.client.setSamplePeriod(this.samplePeriod).catch((e: unknown) => this.onLinkError(e))
     if (this.streamingPeriod !== undefined) {
       this.session.client.start(this.streamingPeriod).catch((e: unknown) => {
         this.restoreFailed = true

@@ -51,6 +51,7 @@ import type { DeviceError, ServerStatus, TwinFailure } from '../core/wire.js'
 import { loadAddon, type NativeAddon } from '../native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { SessionRecording } from './recording.js'
+import { sampleCycles } from '../core/sample-period.js'
 
 export type { ServerSession, ServerProbeClient } from './session.js'
 export type * from '../core/wire.js'
@@ -67,6 +68,11 @@ export interface StartServerOptions {
   http: { host: string; port: number }
   /** stream and loop the three patterns so the page moves on its own */
   demo?: boolean
+  /**
+   * interval sampler period in µs of probe clock (SET_SAMPLE_PERIOD), set at start and after every
+   * reconnect: the INTERVAL records reach the page's in-flight chart; unset: off
+   */
+  sampleUs?: number
   /** fixed token (tests); default: 32 random bytes per run */
   token?: string
   /** an already open session (tests); the caller keeps ownership and closes it */
@@ -197,6 +203,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       hub.broadcast({ type: 'status', ...status() })
     },
     cleared: () => recorder.current?.mark('clear'),
+    intervals: (b) => {
+      hub.broadcast({ type: 'intervals', batch: b })
+      recorder.current?.interval(b)
+    },
     histogram: (h) => {
       hub.flush() // the snapshot it names reaches the page first
       hub.broadcast({ type: 'latency-histogram', histogram: h })
@@ -298,6 +308,14 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     throw e
   }
 
+  if (opts.sampleUs !== undefined) {
+    try {
+      await state.setSamplePeriod(sampleCycles(opts.sampleUs, session.info.clockHz))
+    } catch (e) {
+      await closeAll()
+      throw e
+    }
+  }
   if (opts.demo) {
     try {
       await state.start(DEMO_PERIOD_MS)

@@ -19,12 +19,14 @@ export interface ServerTwinSupervisor {
 }
 
 export interface ServerProbeClient {
-  // events: 'snapshot' (Snapshot), 'histogram' (LatencyHistogram), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError)
+  // events: 'snapshot' (Snapshot), 'histogram' (LatencyHistogram), 'interval' (IntervalBatch), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any[] is what lets EventEmitter/ws overloads match structurally
-  on(event: 'snapshot' | 'histogram' | 'disconnect' | 'reconnect' | 'link-error', listener: (...args: any[]) => void): unknown
+  on(event: 'snapshot' | 'histogram' | 'interval' | 'disconnect' | 'reconnect' | 'link-error', listener: (...args: any[]) => void): unknown
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any[] is what lets EventEmitter/ws overloads match structurally
-  off(event: 'snapshot' | 'histogram' | 'disconnect' | 'reconnect' | 'link-error', listener: (...args: any[]) => void): unknown
+  off(event: 'snapshot' | 'histogram' | 'interval' | 'disconnect' | 'reconnect' | 'link-error', listener: (...args: any[]) => void): unknown
   start(periodMs?: number): Promise<void>
+  /** interval sampler period in probe clocks (SET_SAMPLE_PERIOD; 0 = off) */
+  setSamplePeriod(cycles: number): Promise<void>
   stop(): Promise<void>
   clear(): Promise<void>
   snapshot(): Promise<Snapshot>

@@ -36,7 +36,7 @@ describe('runCapture', () => {
         last: { min: 1000, mean: 1000, p50: 896, p99: 1021.44, max: 1000, count: 8192 },
         first: { min: null, p50: null, count: 0 },
       },
-      latencyHistogram: { binNs: 256, overflow: false },
+      latencyHistograms: { last: { binNs: 256, overflow: false }, first: { binNs: 256, overflow: false } },
       littlesLaw: { errorPercent: 0 },
       clockHz: 250e6,
       model: { matchesProbe: true, issued: { count: 8192 } },

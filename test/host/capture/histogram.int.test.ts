@@ -1,7 +1,8 @@
 /**
- * The latency histogram against the real twin (needs `npm run build:twin`): read by the firmware
- * through the CSR with the final snapshot, sent as a HISTOGRAM frame, its bins hold every read
- * the tracker completed, and p50 sits at the BAR latency the twin was given.
+ * The latency histograms against the real twin (needs `npm run build:twin`): read by the firmware
+ * through the CSR with the final snapshot, sent as one HISTOGRAM frame per kind, the bins hold
+ * every read the tracker completed (last) or saw a first completion of (first), and p50 sits at
+ * the BAR latency the twin was given; split completions put the first before the last.
  */
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -18,8 +19,12 @@ const sessions: DeviceSession[] = []
 afterEach(async () => {
   await Promise.all(sessions.splice(0).map((s) => s.close()))
 })
-const open = async (latencyCycles?: number) => {
-  const s = await openSession({ twin: true, ...(latencyCycles !== undefined ? { latencyCycles } : {}) })
+const open = async (latencyCycles?: number, cplSplit?: 64) => {
+  const s = await openSession({
+    twin: true,
+    ...(latencyCycles !== undefined ? { latencyCycles } : {}),
+    ...(cplSplit !== undefined ? { twinOptions: { cplSplit } } : {}),
+  })
   sessions.push(s)
   return s
 }
@@ -29,25 +34,31 @@ describe('latency histogram on the twin', () => {
     if (!twinBuilt) throw new Error('the twin is not built: run `npm run build:twin`')
   })
 
-  const capture = async (cycles: number, pattern: 'strided' | 'merged-aligned') => {
-    const s = await open(cycles)
+  const capture = async (cycles: number, pattern: 'strided' | 'merged-aligned', cplSplit?: 64) => {
+    const s = await open(cycles, cplSplit)
     const histograms: LatencyHistogram[] = []
     s.client.on('histogram', (h) => histograms.push(h))
     const r = await runCapture(s, { pattern, bytes: 1 << 20, offset: 0 })
-    const h = r.latencyHistogram!
+    const h = r.latencyHistograms.last!
+    const first = r.latencyHistograms.first!
     expect(h.binNs).toBe(BIN_NS)
+    expect(first.binNs).toBe(BIN_NS)
     expect(histogramTotal(h.bins)).toBe(r.latencyNs.last.count)
+    expect(histogramTotal(first.bins)).toBe(r.latencyNs.first.count)
     expect(r.latencyNs.last.count).toBe(r.requests.count)
+    expect(r.latencyNs.first.count).toBe(r.requests.count)
     expect(h.overflow).toBe(false)
+    expect(r.latencyNs.first.p50!).toBeLessThanOrEqual(r.latencyNs.last.p50!)
     const { p50, p99, min, max, mean } = r.latencyNs.last
     // the twin answers after BAR_LATENCY plus the link's serialisation: never earlier
     expect(min!).toBeGreaterThanOrEqual((cycles * 1e9) / r.clockHz)
     expect(Math.abs(p50! - mean!)).toBeLessThan(2 * BIN_NS)
     expect(p99!).toBeGreaterThanOrEqual(p50!)
     expect(p99!).toBeLessThanOrEqual(max! + BIN_NS)
-    // the one read with the final snapshot, then the one STOP sends after it (same counts)
-    expect(histograms.map((x) => x.reason)).toEqual(['on-demand', 'final'])
-    expect(histograms[1]!.bins).toEqual(h.bins)
+    // the pair read with the final snapshot, then the pair STOP sends after it (same counts)
+    expect(histograms.map((x) => `${x.reason}/${x.kind}`)).toEqual(['on-demand/last', 'on-demand/first', 'final/last', 'final/first'])
+    expect(histograms[2]!.bins).toEqual(h.bins)
+    expect(histograms[3]!.bins).toEqual(first.bins)
     return r
   }
 
@@ -62,5 +73,16 @@ describe('latency histogram on the twin', () => {
   it('merged-aligned (wire-bound): completions queue on the link, so p50 lies above the BAR latency', async () => {
     const r = await capture(250, 'merged-aligned')
     expect(r.latencyNs.last.p50!).toBeGreaterThan(1000 + BIN_NS)
+  })
+
+  it('strided, one CplD a read: the first completion is the last, so both histograms are the same', async () => {
+    const r = await capture(250, 'strided')
+    expect(r.latencyHistograms.first!.bins).toEqual(r.latencyHistograms.last!.bins)
+  })
+
+  it('merged-aligned 128-B reads split at 64 B: the first CplD comes earlier than the last', async () => {
+    const r = await capture(250, 'merged-aligned', 64)
+    expect(r.latencyNs.first.mean!).toBeLessThan(r.latencyNs.last.mean!)
+    expect(r.latencyHistograms.first!.bins).not.toEqual(r.latencyHistograms.last!.bins)
   })
 })

@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { segmentName, type CaptureRecord } from '../../../host/src/capture/format.js'
+import { HISTOGRAM_WORDS } from '../../../host/src/core/generated.js'
 import { listSegments, newReadStats, parseRecordLine, readRecords } from '../../../host/src/capture/reader.js'
 import { newWriter, removeRoots, snap, tempRoot, writeRun } from './fixtures.js'
 
@@ -92,5 +93,21 @@ describe('parseRecordLine', () => {
   it('accepts a record and refuses one with a wrong field type', () => {
     expect(parseRecordLine(JSON.stringify({ t: 'mark', at: 1, label: 'clear', note: null })).kind).toBe('record')
     expect(parseRecordLine(JSON.stringify({ t: 'mark', at: '1', label: 'clear', note: null })).kind).toBe('invalid')
+  })
+
+  it('reads a histogram recorded before the first-completion kind as the last-completion one, and refuses an unknown kind', () => {
+    const histogram = {
+      seq: 1,
+      reason: 'final',
+      snapshotIndex: 3,
+      binClocks: 64,
+      bins: Array<number>(HISTOGRAM_WORDS).fill(0),
+      receivedAt: 5,
+    }
+    const old = parseRecordLine(JSON.stringify({ t: 'histogram', at: 5, histogram }))
+    expect(old.kind === 'record' && old.record.t === 'histogram' && old.record.histogram.kind).toBe('last')
+    const first = parseRecordLine(JSON.stringify({ t: 'histogram', at: 5, histogram: { ...histogram, kind: 'first' } }))
+    expect(first.kind === 'record' && first.record.t === 'histogram' && first.record.histogram.kind).toBe('first')
+    expect(parseRecordLine(JSON.stringify({ t: 'histogram', at: 5, histogram: { ...histogram, kind: 'middle' } })).kind).toBe('invalid')
   })
 })

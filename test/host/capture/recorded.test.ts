@@ -37,7 +37,8 @@ describe('runRecordedCapture', () => {
       'snapshot',
       'snapshot',
       'snapshot*', // the final on-demand snapshot
-      'histogram', // the latency histogram read with it
+      'histogram', // the latency histograms read with it: last completion,
+      'histogram', // then first
       'run',
     ])
     const run = got.at(-1)

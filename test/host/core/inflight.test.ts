@@ -31,7 +31,7 @@ describe('inflightSummary', () => {
     expect(s.durationNs).toBeCloseTo(4e6)
     expect(s.outstanding).toEqual({ avg: 200, peak: 230, tagBudget: 256 })
     expect(s.latencyNs.last).toEqual({ min: 1000, mean: 1000, p50: null, p99: null, max: 1040, count: 800_000 })
-    expect(s.latencyHistogram).toBeNull()
+    expect(s.latencyHistograms).toEqual({ first: null, last: null })
     expect(s.latencyNs.first.mean).toBeCloseTo(1000)
     expect(s.littlesLaw).toEqual({ rateTimesLatency: 200, measuredOutstanding: 200, errorPercent: 0 })
     expect(s.completions).toMatchObject({ count: 800_000, bytes: 800_000 * 128, byStatus: { ur: 2, ca: 0, other: 0 }, timeouts: 1 })
@@ -53,7 +53,7 @@ describe('inflightSummary', () => {
     expect(s.outstanding.avg).toBe(0)
   })
 
-  it('takes p50/p99 of the last completion from a histogram of the same snapshot, none of the first', () => {
+  it('takes p50/p99 of each kind from its histogram of the same snapshot', () => {
     const c = zero()
     Object.assign(c, {
       trackerCycles: 1000,
@@ -62,18 +62,29 @@ describe('inflightSummary', () => {
       latLastMin: 260,
       latLastMax: 400,
       latFirstCount: 100,
+      latFirstSum: 100 * 200,
     })
     const bins = Array<number>(HISTOGRAM_WORDS).fill(0)
     bins[4] = 98 // [256, 320) clocks
     bins[6] = 2 // [384, 448)
-    const s = inflightSummary(c, 250e6, null, { bins, binClocks: 64 })
+    const firstBins = Array<number>(HISTOGRAM_WORDS).fill(0)
+    firstBins[3] = 100 // [192, 256) clocks
+    const s = inflightSummary(c, 250e6, null, { last: { bins, binClocks: 64 }, first: { bins: firstBins, binClocks: 64 } })
     expect(s.latencyNs.last.p50).toBeCloseTo(((256 + 64 * (50 / 98)) * 1e9) / 250e6)
     expect(s.latencyNs.last.p99).toBeCloseTo(((384 + 64 * 0.5) * 1e9) / 250e6)
-    expect(s.latencyNs.first.p50).toBeNull()
-    expect(s.latencyHistogram).toEqual({ binNs: 256, bins, overflow: false })
-    // a histogram of another snapshot (its total differs) is not mixed in
-    const other = inflightSummary(c, 250e6, null, { bins: bins.map((b) => b * 2), binClocks: 64 })
+    expect(s.latencyNs.first.p50).toBeCloseTo(((192 + 32) * 1e9) / 250e6)
+    expect(s.latencyNs.first.p99).toBeCloseTo(((192 + 64 * 0.99) * 1e9) / 250e6)
+    expect(s.latencyHistograms).toEqual({
+      last: { binNs: 256, bins, overflow: false },
+      first: { binNs: 256, bins: firstBins, overflow: false },
+    })
+    // a histogram of another snapshot (its total differs from its kind's count) is not mixed in
+    const other = inflightSummary(c, 250e6, null, { last: { bins: bins.map((b) => b * 2), binClocks: 64 }, first: { bins, binClocks: 64 } })
     expect(other.latencyNs.last.p50).toBeNull()
-    expect(other.latencyHistogram).toBeNull()
+    expect(other.latencyNs.first.p50).toBeCloseTo(s.latencyNs.last.p50!)
+    expect(other.latencyHistograms.last).toBeNull()
+    // each histogram is checked against its own kind's count: the last's bins do not stand in for the first's
+    const swapped = inflightSummary({ ...c, latFirstCount: 99 }, 250e6, null, { first: { bins, binClocks: 64 } })
+    expect(swapped.latencyHistograms.first).toBeNull()
   })
 })

@@ -169,22 +169,41 @@ describe('ProbeClient', () => {
     expect(linkErrors.map((e) => e.code)).toEqual(['PS_CMD_BAD_REPLY'])
   })
 
-  it('pairs LATENCY_HISTOGRAM’s snapshot and histogram, and emits every histogram as an event', async () => {
+  it('pairs LATENCY_HISTOGRAM’s snapshot and both histograms, and emits every histogram as an event', async () => {
     const { client, device, linkErrors } = setup()
     const seen: LatencyHistogram[] = []
     client.on('histogram', (h) => seen.push(h))
     device.counters.latLastCount = 12
     device.histogramBins = Array.from({ length: HISTOGRAM_WORDS }, (_, k) => (k === 3 ? 10 : k === HISTOGRAM_WORDS - 1 ? 2 : 0))
-    const { snapshot, histogram } = await client.latencyHistogram()
+    device.firstHistogramBins = Array.from({ length: HISTOGRAM_WORDS }, (_, k) => (k === 1 ? 12 : 0))
+    const { snapshot, histograms } = await client.latencyHistograms()
     expect(device.received.map((r) => r.name)).toEqual(['LATENCY_HISTOGRAM'])
-    expect(histogram).toMatchObject({ reason: 'on-demand', snapshotIndex: snapshot.index, binClocks: 64, bins: device.histogramBins })
+    expect(histograms.last).toMatchObject({ reason: 'on-demand', kind: 'last', snapshotIndex: snapshot.index, bins: device.histogramBins })
+    expect(histograms.first).toMatchObject({
+      reason: 'on-demand',
+      kind: 'first',
+      snapshotIndex: snapshot.index,
+      bins: device.firstHistogramBins,
+    })
     expect(snapshot.counters.latLastCount).toBe(12)
     // a periodic one (the stream's once-a-second frame) arrives as an event only
-    device.send(FRAME_TYPE.HISTOGRAM, encodeHistogram({ reason: 'periodic', snapshotIndex: 9, binClocks: 64, bins: device.histogramBins }))
+    device.send(
+      FRAME_TYPE.HISTOGRAM,
+      encodeHistogram({ reason: 'periodic', kind: 'last', snapshotIndex: 9, binClocks: 64, bins: device.histogramBins }),
+    )
     device.send(FRAME_TYPE.HISTOGRAM, Buffer.alloc(7))
     await client.ping()
-    expect(seen.map((h) => h.reason)).toEqual(['on-demand', 'periodic'])
+    expect(seen.map((h) => `${h.reason}/${h.kind}`)).toEqual(['on-demand/last', 'on-demand/first', 'periodic/last'])
     expect(linkErrors.map((e) => e.code)).toEqual(['PS_CMD_BAD_REPLY'])
+  })
+
+  it('refuses a LATENCY_HISTOGRAM reply that lacks one kind’s histogram', async () => {
+    const { client, device } = setup({ skipFirstHistogram: true })
+    await expect(client.latencyHistograms()).rejects.toMatchObject({
+      code: 'PS_CMD_BAD_REPLY',
+      message: expect.stringMatching(/without its first-completion histogram/),
+    })
+    expect(device.received.map((r) => r.name)).toEqual(['LATENCY_HISTOGRAM'])
   })
 
   it('sends the sampler, filter and latency commands with their arguments', async () => {

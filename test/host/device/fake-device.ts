@@ -49,6 +49,8 @@ export interface FakeDeviceOptions {
   reject?: Partial<Record<CommandName, number>>
   /** SNAPSHOT answered without the ON_DEMAND snapshot */
   skipOnDemand?: boolean
+  /** LATENCY_HISTOGRAM answered without the first-completion histogram */
+  skipFirstHistogram?: boolean
   /** PING answered with this nonce instead of the one sent */
   pingEcho?: number
 }
@@ -58,6 +60,8 @@ export class FakeDevice {
   readonly counters: Counters = zeroCounters()
   /** the latency histogram LATENCY_HISTOGRAM sends with its snapshot (64 clocks a bin) */
   histogramBins: number[] = Array<number>(HISTOGRAM_WORDS).fill(0)
+  /** the first-completion histogram's bins (the other kind LATENCY_HISTOGRAM sends) */
+  firstHistogramBins: number[] = Array<number>(HISTOGRAM_WORDS).fill(0)
   enabled = false
   private seq = 0
   private index = 0
@@ -136,10 +140,22 @@ export class FakeDevice {
         break
       case 'LATENCY_HISTOGRAM':
         this.sendSnapshot(true)
+        // one frame per kind, as the firmware sends them: last, then first
         this.send(
           FRAME_TYPE.HISTOGRAM,
-          encodeHistogram({ reason: 'on-demand', snapshotIndex: this.index - 1, binClocks: 64, bins: this.histogramBins }),
+          encodeHistogram({ reason: 'on-demand', kind: 'last', snapshotIndex: this.index - 1, binClocks: 64, bins: this.histogramBins }),
         )
+        if (!this.opts.skipFirstHistogram)
+          this.send(
+            FRAME_TYPE.HISTOGRAM,
+            encodeHistogram({
+              reason: 'on-demand',
+              kind: 'first',
+              snapshotIndex: this.index - 1,
+              binClocks: 64,
+              bins: this.firstHistogramBins,
+            }),
+          )
         break
       case 'LINK_INFO':
         reply = encodeReply('LINK_INFO', {

@@ -5,6 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openSession, type DeviceSession } from '../../../host/src/device/session.js'
 import type { PsError } from '../../../host/src/core/errors.js'
 import type { Snapshot } from '../../../host/src/core/probe.js'
+import { PROTOCOL_VERSION } from '../../../host/src/core/generated.js'
 
 const twinBuilt = existsSync(fileURLToPath(new URL('../../../build/twin/pcie-scope-twin', import.meta.url)))
 const sessions: DeviceSession[] = []
@@ -31,7 +32,7 @@ describe('openSession({ twin: true })', () => {
     const s = await open(100)
     expect(s.source).toBe('twin')
     expect(s.path).toMatch(/^\/dev\/pts\//)
-    expect(s.info).toMatchObject({ protocolVersion: 1, clockHz: 250_000_000, barLatencyCycles: 100 })
+    expect(s.info).toMatchObject({ protocolVersion: PROTOCOL_VERSION, clockHz: 250_000_000, barLatencyCycles: 100 })
     expect(s.runner?.kind).toBe('twin')
     expect(await s.client.ping(0x5e55)).toMatchObject({ nonce: 0x5e55 })
   })

@@ -129,22 +129,30 @@ const record = (n: number): IntervalRecord => ({
 describe('HISTOGRAM frames', () => {
   const bins = Array.from({ length: HISTOGRAM_WORDS }, (_, k) => (k === 0 ? 2 ** 40 + 3 : k * 11))
 
-  it('round-trips every bin as a u64 after the reason, snapshot index and clocks per bin', () => {
-    const p = encodeHistogram({ reason: 'final', snapshotIndex: 4_000_000_001, binClocks: 64, bins })
+  it('round-trips every bin as a u64 after the reason, kind, snapshot index and clocks per bin', () => {
+    const p = encodeHistogram({ reason: 'final', kind: 'first', snapshotIndex: 4_000_000_001, binClocks: 64, bins })
     expect(p.length).toBe(HISTOGRAM_LAYOUT.bytes)
     expect(p.readUInt8(HISTOGRAM_LAYOUT.fields.reason.offset)).toBe(2)
+    expect(p.readUInt8(HISTOGRAM_LAYOUT.fields.kind.offset)).toBe(1) // HISTOGRAM_KINDS: last, first
     expect(p.readUInt32LE(HISTOGRAM_LAYOUT.fields.bins.offset + 4)).toBe(2 ** 8) // bin 0's high word
     expect(decodeHistogram(3, p, 9)).toEqual({
       ok: true,
-      value: { seq: 3, reason: 'final', snapshotIndex: 4_000_000_001, binClocks: 64, bins, receivedAt: 9 },
+      value: { seq: 3, reason: 'final', kind: 'first', snapshotIndex: 4_000_000_001, binClocks: 64, bins, receivedAt: 9 },
     })
+    const last = decodeHistogram(4, encodeHistogram({ reason: 'periodic', kind: 'last', snapshotIndex: 1, binClocks: 64, bins }))
+    expect(last.ok && last.value.kind).toBe('last')
   })
 
-  it('rejects a wrong length, an unknown reason and zero clocks per bin with a clear error', () => {
-    const p = encodeHistogram({ reason: 'periodic', snapshotIndex: 1, binClocks: 64, bins })
+  it('rejects a wrong length, an unknown reason or kind and zero clocks per bin with a clear error', () => {
+    const p = encodeHistogram({ reason: 'periodic', kind: 'last', snapshotIndex: 1, binClocks: 64, bins })
     const short = decodeHistogram(1, p.subarray(1))
     expect(short.ok).toBe(false)
-    if (!short.ok) expect(short.error.message).toMatch(/expected 529/)
+    if (!short.ok) expect(short.error.message).toMatch(/expected 530/)
+    const kind = Buffer.from(p)
+    kind.writeUInt8(2, HISTOGRAM_LAYOUT.fields.kind.offset)
+    const k = decodeHistogram(1, kind)
+    expect(k.ok).toBe(false)
+    if (!k.ok) expect(k.error.message).toMatch(/kind 2 is not one of 0 \(last\), 1 \(first\)/)
     const reason = Buffer.from(p)
     reason.writeUInt8(7, HISTOGRAM_LAYOUT.fields.reason.offset)
     const r = decodeHistogram(1, reason)
@@ -153,7 +161,7 @@ describe('HISTOGRAM frames', () => {
     const zero = Buffer.from(p)
     zero.writeUInt32LE(0, HISTOGRAM_LAYOUT.fields.binClocks.offset)
     expect(decodeHistogram(1, zero).ok).toBe(false)
-    expect(() => encodeHistogram({ reason: 'periodic', snapshotIndex: 1, binClocks: 64, bins: [1] })).toThrow(/bins/)
+    expect(() => encodeHistogram({ reason: 'periodic', kind: 'last', snapshotIndex: 1, binClocks: 64, bins: [1] })).toThrow(/bins/)
   })
 })
 

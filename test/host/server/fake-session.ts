@@ -3,7 +3,7 @@
  * EventEmitter, with counters that a fake workload runner advances.
  */
 import { EventEmitter } from 'node:events'
-import type { HostLinkStats, ProbeInfo, Snapshot } from '../../../host/src/core/probe.js'
+import type { HostLinkStats, IntervalBatch, IntervalRecord, ProbeInfo, Snapshot } from '../../../host/src/core/probe.js'
 import {
   generatedGraph,
   idBytesOf,
@@ -52,13 +52,40 @@ export class FakeClient extends EventEmitter {
       receivedAt: Date.now(),
     }
   }
-  /** emits one streamed snapshot after advancing the clock by `cycles` */
+  /** emits one streamed snapshot after advancing the clock by `cycles` (and, while sampling, an INTERVAL batch) */
   tick(cycles = 25_000_000): Snapshot {
+    const from = this.counters.timestamp
     this.counters.cycles += cycles
     this.counters.timestamp += cycles
+    if (this.samplePeriod > 0 && this.enabled) this.emitIntervals(from, cycles)
     const s = this.makeSnapshot()
     this.emit('snapshot', s)
     return s
+  }
+  private intervalIndex = 0
+  /** the last few sampler records of `cycles` clocks from `from`: 100 reads in flight at 10 µs (Little: 0.04 reads a clock × 2500 clocks) */
+  private emitIntervals(from: number, cycles: number) {
+    const p = this.samplePeriod
+    const n = Math.min(16, Math.floor(cycles / p))
+    const records: IntervalRecord[] = []
+    for (let i = n; i >= 1; i--) {
+      const reads = Math.round(p / 25)
+      records.push({
+        ts: from + cycles - (i - 1) * p - 1,
+        cycles: p,
+        mrdCount: reads,
+        mrdBytes: reads * 128,
+        cpldCount: reads,
+        cpldBytes: reads * 128,
+        occSum: 100 * p,
+        occPeak: 120,
+        latSum: reads * 2500,
+        latCount: reads,
+      })
+    }
+    const batch: IntervalBatch = { seq: 0, firstIndex: this.intervalIndex, dropped: 0, overflow: 0, records, receivedAt: Date.now() }
+    this.intervalIndex += records.length
+    this.emit('interval', batch)
   }
   private stoppedAt: number | undefined
   async start(periodMs?: number) {
@@ -70,6 +97,12 @@ export class FakeClient extends EventEmitter {
     clearInterval(this.timer)
     this.timer = setInterval(() => this.tick(), periodMs ?? 100)
     this.timer.unref()
+  }
+  /** the sampler period asked for; `emitIntervals` sends batches as the firmware would */
+  samplePeriod = 0
+  async setSamplePeriod(cycles: number) {
+    this.calls.push(`sample:${cycles}`)
+    this.samplePeriod = cycles
   }
   async stop() {
     this.calls.push('stop')

@@ -19,6 +19,7 @@ export async function serve(
     runs?: Partial<RunLimits>
     /** GPU runs: a (fake) addon loader; default none, so no test depends on this machine's build */
     gpu?: StartServerOptions['gpu']
+    sampleUs?: number
   } = {},
 ) {
   const session = fakeSession({ runner: o.runner ?? true, runDelayMs: o.runDelayMs ?? 20 })
@@ -31,6 +32,7 @@ export async function serve(
     ...(o.webRoot ? { webRoot: o.webRoot } : {}),
     ...(o.captures ? { captures: o.captures } : {}),
     ...(o.runs ? { runs: o.runs } : {}),
+    ...(o.sampleUs !== undefined ? { sampleUs: o.sampleUs } : {}),
     gpu: o.gpu ?? false,
   })
   running.push(srv)

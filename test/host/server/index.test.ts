@@ -66,6 +66,24 @@ describe('WebSocket /ws', () => {
     await c.close()
   })
 
+  it('with sampleUs, sets the sampler at start and forwards its INTERVAL records', async () => {
+    const { base, client } = await serve({ sampleUs: 10 })
+    expect(client.calls).toContain('sample:2500') // 10 µs at 250 MHz
+    const c = await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => c.messages.length).toBe(2)
+    await client.start(60_000) // counting, with no timer tick of its own in the test's time
+    client.tick(25_000)
+    await expect.poll(() => c.of('intervals').length).toBe(1)
+    const batch = c.of('intervals')[0]!.batch
+    expect(batch.records).toHaveLength(10)
+    expect(batch.records.every((r) => r.cycles === 2500)).toBe(true)
+    await c.close()
+  })
+
+  it('refuses a sample period outside the sampler’s range before it serves', async () => {
+    await expect(serve({ sampleUs: 0.5 })).rejects.toMatchObject({ code: 'PS_USAGE', message: expect.stringMatching(/--sample-us/) })
+  })
+
   it('sends the recent snapshots in hello to a client that connects later', async () => {
     const { base, client } = await serve()
     for (let i = 0; i < 5; i++) client.tick()
