@@ -7,19 +7,24 @@
  *             bytes = pcie__read_bytes (payload + a 12-B header per completion), sectors per
  *             request = lts__t_sectors / lts__t_requests (sysmem reads; the ratio is right even
  *             where the two counts are not, docs/gpu-coalescing.md)
- *   predicted the same three from build/gpu/pcie-scope-model (native/model, the twin's model)
+ *   predicted the same three from build/gpu/pcie-scope-model (native/model): by default its
+ *             scheduled model (--l1-model lru: blocks over the spec's SMs, an LRU L1 per SM,
+ *             docs/gpu-model.md), with the ideal L1's MRd count (the twin's model) beside it
  *
  * and prints a Markdown table (kernel, predicted, measured, error %) for bench/RESULTS.md, with
  * the GPU, driver and CUDA versions from the runner's own JSON line.
  *
  * Usage: node bench/gpu-ncu.mjs [--bytes N] [--ncu PATH] [--build DIR] [--save DIR] [--from DIR]
  *                               [--only SUBSTRING] [--json] [--append] [--graph G]
+ *                               [--l1-model lru|ideal] [--single]
  *   --bytes N   useful bytes per kernel (default 64 MiB: the PCIe counters count in 512-B steps)
  *   --graph G   the graph kernels instead (spec graphs.kernels: BFS, SSSP, CC, PageRank, zero-copy
  *               edge list) on graph G (kron:S, urand:S, file:PATH): every host-memory launch of
  *               one run under ncu, summed, against pcie-scope-model --graph G from the same source
  *   --save DIR  keep each kernel's raw ncu output as DIR/<kernel>.txt
  *   --from DIR  read those files instead of running ncu (re-analyse a GPU host's profile anywhere)
+ *   --l1-model  the model the errors are against: lru (default) or ideal; the other one's MRd
+ *               count is printed beside it (not with --single)
  *   --json      print the rows as JSON instead of Markdown
  *   --append    also append the Markdown section to bench/RESULTS.md
  * Needs `npm run build:gpu` (the runner and pcie-scope-model) and, live, ncu with access to the
@@ -43,6 +48,10 @@ export const METRICS = [
 const MRD_HEADER_BYTES = 16
 const CPL_HEADER_BYTES = 12
 const OFF_LIMIT_PERCENT = 5
+const L1_MODEL_TEXT = {
+  lru: "blocks scheduled over the spec's SMs, an LRU L1 per SM for default loads",
+  ideal: 'ideal L1 for default loads',
+}
 
 /** Every kernel of the micro suite, in the runner's --suite order. */
 export const suiteKernels = () =>
@@ -181,9 +190,10 @@ export function measuredOf(metrics) {
 
 const errorPercent = (pred, meas) => (pred === 0 ? (meas === 0 ? 0 : Infinity) : ((meas - pred) / pred) * 100)
 
-/** One table row from the model's JSON and the measured counters. */
-export function compare(kernel, model, meas) {
+/** One table row from the model's JSON and the measured counters (`other`: the other model's). */
+export function compare(kernel, model, meas, other) {
   const row = {
+    l1Model: model.l1Model ?? 'ideal',
     kernel,
     bytes: model.bytes ?? model.usefulBytes,
     mrd: { predicted: model.mrd.count, measured: meas.mrd, errorPercent: errorPercent(model.mrd.count, meas.mrd) },
@@ -194,6 +204,7 @@ export function compare(kernel, model, meas) {
     },
     sectorsPerRequest: { predicted: model.sectorsPerRequest, measured: meas.sectorsPerRequest },
   }
+  if (other) row.other = { l1Model: other.l1Model, mrd: other.mrd.count, errorPercent: errorPercent(other.mrd.count, meas.mrd) }
   row.off = Math.abs(row.mrd.errorPercent) > OFF_LIMIT_PERCENT || Math.abs(row.readBytes.errorPercent) > OFF_LIMIT_PERCENT
   return row
 }
@@ -207,28 +218,36 @@ export function markdown(rows, meta) {
   const L = []
   L.push(`### ${meta.date}: ${meta.gpu}`, '')
   L.push(
-    `${meta.gpu} (${meta.link}), driver ${meta.driver}, CUDA runtime ${meta.runtime}; ${meta.graph ? `graph kernels on \`${meta.graph}\`, zero-copy edge list, every host-memory launch of one run under \`ncu\`, summed` : 'one launch of each kernel under `ncu`'}; model: \`pcie-scope-model\` (ideal L1 for default loads, none for \`ld.global.cg\`).`,
+    `${meta.gpu} (${meta.link}), driver ${meta.driver}, CUDA runtime ${meta.runtime}; ${meta.graph ? `graph kernels on \`${meta.graph}\`, zero-copy edge list, every host-memory launch of one run under \`ncu\`, summed` : 'one launch of each kernel under `ncu`'}; model: \`pcie-scope-model --l1-model ${meta.l1Model}\` (${L1_MODEL_TEXT[meta.l1Model]}; none for \`ld.global.cg\`).`,
     '',
   )
+  const other = meta.l1Model === 'lru' ? 'ideal' : 'lru'
   L.push(
-    '| kernel | useful bytes | MRds predicted | MRds measured | error | `pcie__read_bytes` predicted | measured | error | sectors/request predicted | measured |',
+    `| kernel | useful bytes | MRds predicted | MRds measured | error | \`pcie__read_bytes\` predicted | measured | error | sectors/request predicted | measured | MRds, ${other} L1 | error |`,
   )
-  L.push('|---|---|---|---|---|---|---|---|---|---|')
+  L.push('|---|---|---|---|---|---|---|---|---|---|---|---|')
   for (const r of rows) {
     L.push(
-      `| ${r.kernel}${r.off ? ' ⚠' : ''} | ${fmtInt(r.bytes)} | ${fmtInt(r.mrd.predicted)} | ${fmtInt(r.mrd.measured)} | ${fmtPct(r.mrd.errorPercent)} | ${fmtInt(r.readBytes.predicted)} | ${fmtInt(r.readBytes.measured)} | ${fmtPct(r.readBytes.errorPercent)} | ${fmt2(r.sectorsPerRequest.predicted)} | ${fmt2(r.sectorsPerRequest.measured)} |`,
+      `| ${r.kernel}${r.off ? ' ⚠' : ''} | ${fmtInt(r.bytes)} | ${fmtInt(r.mrd.predicted)} | ${fmtInt(r.mrd.measured)} | ${fmtPct(r.mrd.errorPercent)} | ${fmtInt(r.readBytes.predicted)} | ${fmtInt(r.readBytes.measured)} | ${fmtPct(r.readBytes.errorPercent)} | ${fmt2(r.sectorsPerRequest.predicted)} | ${fmt2(r.sectorsPerRequest.measured)} | ${fmtInt(r.other?.mrd)} | ${r.other ? fmtPct(r.other.errorPercent) : '–'} |`,
     )
   }
   const off = rows.filter((r) => r.off)
   if (off.length) {
     L.push('', `⚠ off by more than ${OFF_LIMIT_PERCENT} %: ${off.map((r) => r.kernel).join(', ')}.`)
-    if (off.some((r) => r.kernel.startsWith('strided') && r.kernel.endsWith('-ideal')))
+    const strided = off.some((r) => r.kernel.startsWith('strided') && r.kernel.endsWith('-ideal'))
+    if (strided && meta.l1Model === 'lru')
+      L.push(
+        "The strided walk with default loads is the known hard case: at 8 resident blocks per SM its 2 048 thread-private lines are more than the L1's 1 984, and an exact LRU L1 under round-robin warps evicts the very line each walk needs next, so the model refetches at nearly every step where the real L1 loses a line only now and then (docs/gpu-model.md): an upper bound there, the ideal L1 a lower one.",
+      )
+    else if (strided)
       L.push(
         "The strided walk with default loads is the known hard case: the model's ideal L1 never evicts, while the real L1 thrashes under thousands of thread-private walks (docs/gpu-coalescing.md), so the model is a lower bound there.",
       )
     if (off.some((r) => r.kernel.startsWith('bfs-naive')))
       L.push(
-        "bfs-naive walks thread-private lists, the same hard case: the model's ideal L1 is a lower bound there (`--l1 bypass` the upper one), and its one shared L1 does not fetch a line twice for two SMs (docs/gpu-coalescing.md, graph model).",
+        meta.l1Model === 'lru'
+          ? 'bfs-naive walks thread-private lists whose lines must survive in L1 between steps while every step also gathers 32 labels through the same L1 (docs/gpu-model.md): the hard case.'
+          : "bfs-naive walks thread-private lists, the same hard case: the model's ideal L1 is a lower bound there (`--l1 bypass` the upper one), and its one shared L1 does not fetch a line twice for two SMs (docs/gpu-coalescing.md, graph model).",
       )
   }
   return L.join('\n') + '\n'
@@ -276,8 +295,18 @@ function profile({ ncu, runnerBin, kernel, launchCount, workload, name, save }) 
   return text
 }
 
+/** pcie-scope-model's prediction for `args` under the chosen L1 model and the other one. */
+function predict(modelBin, args, l1Model, single) {
+  const one = (m) => {
+    const r = run(modelBin, [...args, '--l1-model', m])
+    if (r.status !== 0) throw new Error(`pcie-scope-model ${args.join(' ')} --l1-model ${m}: ${r.stdout}${r.stderr}`)
+    return JSON.parse(r.stdout)
+  }
+  return [one(l1Model), single ? undefined : one(l1Model === 'lru' ? 'ideal' : 'lru')]
+}
+
 /** The graph kernels on one graph: profile (or read) every host-memory launch of one run, sum, compare. */
-function graphRows({ graph, ncu, modelBin, runnerBin, save, from, only }) {
+function graphRows({ graph, ncu, modelBin, runnerBin, save, from, only, l1Model, single }) {
   const rows = []
   let device
   for (const k of graphKernels(graph).filter((k) => k.name.includes(only))) {
@@ -299,9 +328,8 @@ function graphRows({ graph, ncu, modelBin, runnerBin, save, from, only }) {
     if (launches.length !== result.launches)
       throw new Error(`${k.name}: ${launches.length} ${k.cudaFunction} launches profiled, the run made ${result.launches}`)
     const modelArgs = ['--pattern', k.pattern, '--graph', graph, '--id-bytes', String(result.idBytes), '--source', String(result.source)]
-    const m = run(modelBin, modelArgs)
-    if (m.status !== 0) throw new Error(`pcie-scope-model ${modelArgs.join(' ')}: ${m.stdout}${m.stderr}`)
-    rows.push(compare(k.name, JSON.parse(m.stdout), measuredOf(sumLaunches(launches))))
+    const [model, other] = predict(modelBin, modelArgs, l1Model, single)
+    rows.push(compare(k.name, model, measuredOf(sumLaunches(launches)), other))
   }
   return { rows, device }
 }
@@ -323,11 +351,14 @@ function main(argv) {
   if (!from && !existsSync(runnerBin)) throw new Error(`${runnerBin} is missing: run npm run build:gpu`)
   if (save) mkdirSync(save, { recursive: true })
 
+  const l1Model = opt('--l1-model', 'lru')
+  if (!(l1Model in L1_MODEL_TEXT)) throw new Error(`--l1-model must be lru or ideal, not ${l1Model}`)
+  const single = argv.includes('--single')
   const graph = opt('--graph', undefined)
   const rows = []
   let device
   if (graph) {
-    const g = graphRows({ graph, ncu, modelBin, runnerBin, save, from, only })
+    const g = graphRows({ graph, ncu, modelBin, runnerBin, save, from, only, l1Model, single })
     rows.push(...g.rows)
     device = g.device
   }
@@ -358,16 +389,13 @@ function main(argv) {
     const launch = parseNcuCsv(text).find((l) => l.kernel.includes('zc_read'))
     if (!launch) throw new Error(`${k.name}: no zc_read launch in the ncu output`)
     const ranBytes = result?.bytes ?? bytes
-    const m = run(
-      modelBin,
-      workload.map((a, i) => (workload[i - 1] === '--bytes' ? String(ranBytes) : a)),
-    )
-    if (m.status !== 0) throw new Error(`pcie-scope-model ${workload.join(' ')}: ${m.stdout}${m.stderr}`)
-    rows.push(compare(k.name, JSON.parse(m.stdout), measuredOf(launch.metrics)))
+    const args = workload.map((a, i) => (workload[i - 1] === '--bytes' ? String(ranBytes) : a))
+    const [model, other] = predict(modelBin, args, l1Model, single)
+    rows.push(compare(k.name, model, measuredOf(launch.metrics), other))
   }
   if (!rows.length) throw new Error(from ? `no <kernel>.txt profiles in ${from}` : `no kernel matches --only ${only}`)
   if (argv.includes('--json')) {
-    process.stdout.write(JSON.stringify({ device: device ?? null, rows }) + '\n')
+    process.stdout.write(JSON.stringify({ device: device ?? null, l1Model, rows }) + '\n')
     return
   }
   const ver = (v) => (Number.isInteger(v) ? `${Math.floor(v / 1000)}.${(v % 1000) / 10}` : '?')
@@ -378,6 +406,7 @@ function main(argv) {
     driver: device?.nvidiaDriver ?? `(CUDA driver API ${ver(device?.driverVersion)})`,
     runtime: ver(device?.runtimeVersion),
     graph,
+    l1Model,
   })
   process.stdout.write(md)
   if (argv.includes('--append'))

@@ -146,6 +146,7 @@ PredictRequest read_workload(const Napi::Value &v, const char *code)
             throw coded_error(env, code, "l1 must be \"ideal\" or \"bypass\".");
         req.bypass_l1 = s == "bypass";
     }
+    req.l1_model = read_l1_model(o, code);
     return req;
 }
 

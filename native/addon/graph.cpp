@@ -33,6 +33,7 @@ struct GraphRequest {
     bool source_given = false;
     uint64_t source = 0;
     bool bypass_l1 = false;
+    L1Model l1_model = L1Model::Ideal;
 };
 
 GraphRequest read_graph_request(const Napi::Value &v, const char *code)
@@ -75,6 +76,7 @@ GraphRequest read_graph_request(const Napi::Value &v, const char *code)
             throw coded_error(env, code, "l1 must be ideal or bypass.");
         r.bypass_l1 = s == "bypass";
     }
+    r.l1_model = read_l1_model(o, code);
     return r;
 }
 
@@ -139,6 +141,7 @@ Napi::Value PredictGraph(const Napi::CallbackInfo &info)
             cfg.graph = &out->graph;
             cfg.source = out->source;
             cfg.l1 = req.bypass_l1 ? L1Mode::Off : L1Mode::Ideal;
+            cfg.l1_model = req.l1_model;
             GraphTrafficGenerator gen(cfg);
             Mrd m;
             while (gen.next(&m)) {
@@ -153,6 +156,7 @@ Napi::Value PredictGraph(const Napi::CallbackInfo &info)
             Napi::Object o = graph_to_js(env, p.req, p.graph, p.source);
             const GraphTrafficCounts &c = p.counts;
             o.Set("l1", Napi::String::New(env, p.req.bypass_l1 ? "bypass" : "ideal"));
+            o.Set("l1Model", Napi::String::New(env, l1_model_name(p.req.l1_model)));
             o.Set("launches", Napi::Number::New(env, c.launches));
             o.Set("instructions", Napi::Number::New(env, (double)c.instructions));
             o.Set("usefulBytes", Napi::Number::New(env, (double)c.useful_bytes));

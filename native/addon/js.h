@@ -24,6 +24,19 @@ inline Napi::Error coded_error(Napi::Env env, const char *code, const std::strin
     return e;
 }
 
+// A workload's optional `l1Model` ("ideal", the default, or "lru": the scheduled model of
+// native/model/sm_schedule.h); a coded error for anything else.
+inline L1Model read_l1_model(const Napi::Object &o, const char *code)
+{
+    const Napi::Value v = o.Get("l1Model");
+    L1Model m = L1Model::Ideal;
+    if (!v.IsUndefined()
+        && !(v.IsString() && l1_model_from_name(v.As<Napi::String>().Utf8Value().c_str(), &m)))
+        throw coded_error(o.Env(), code,
+                          std::string("l1Model must be one of ") + kL1ModelNameList + ".");
+    return m;
+}
+
 // A promise already rejected with `e`: the argument errors of the functions that return promises.
 inline Napi::Promise rejected(Napi::Env env, const Napi::Error &e)
 {

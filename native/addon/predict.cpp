@@ -65,6 +65,7 @@ bool predict(const PredictRequest &req, const volatile bool *cancel, Prediction 
     cfg.spec = make_pattern_spec(req.pattern, req.bytes, req.offset);
     set_element_bytes(cfg.spec, req.element_bytes);
     cfg.l1 = req.bypass_l1 ? L1Mode::Off : L1Mode::Ideal;
+    cfg.l1_model = req.l1_model;
     TrafficGenerator gen(cfg);
     Mrd mrd;
     uint64_t n = 0;

@@ -8,6 +8,7 @@
 
 #include "coalescer.h"
 #include "patterns.h"
+#include "sm_schedule.h"
 
 namespace ps::addon {
 
@@ -17,6 +18,7 @@ struct PredictRequest {
     uint32_t offset;
     uint32_t element_bytes; // 4, 8 or 16 where the model has lane widths; 4 otherwise
     bool bypass_l1;         // L1 "bypass": every instruction fetches (L1Mode::Off)
+    L1Model l1_model;       // ideal L1, or the scheduled LRU model
 };
 
 struct Prediction {

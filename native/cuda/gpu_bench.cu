@@ -72,7 +72,7 @@ template <> struct DeviceLoad<16, true> {
 // warp adds its lanes' sums and one lane adds that into *sum. At least 8 blocks per SM (<= 32
 // registers): the reference grid of patterns.h (8 x 132 blocks) is resident at once on a 132-SM
 // Hopper GPU, as the traffic model's resident set assumes.
-constexpr int kMinBlocksPerSm = 8;
+constexpr int kMinBlocksPerSm = (int)kGpuMinBlocksPerSm; // spec/workloads.json gpus.minBlocksPerSm
 template <Pattern P, uint32_t E, bool Bypass>
 __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
     zc_read(PatternSpec spec, const unsigned char *base, unsigned long long *sum)

@@ -87,7 +87,7 @@ Status run(const RunConfig &cfg, const volatile bool *cancel, ProgressFn progres
 // Shared by both builds: the argument check run() applies first (BadArgument + one sentence).
 bool check_config(const RunConfig &cfg, char *err, size_t errlen);
 
-constexpr uint32_t kBlockThreads = 256;
+constexpr uint32_t kBlockThreads = kGpuBlockThreads; // spec/workloads.json gpus.blockThreads
 
 } // namespace ps::gpu
 

@@ -70,7 +70,7 @@ bool check_graph_config(const GraphRunConfig &cfg, char *err, size_t errlen);
 Status run_graph(const GraphRunConfig &cfg, const volatile bool *cancel, ProgressFn progress,
                  void *ctx, GraphRunResult *out, char *err, size_t errlen);
 
-constexpr uint32_t kGraphBlockThreads = 256;
+constexpr uint32_t kGraphBlockThreads = kGpuBlockThreads; // spec/workloads.json gpus.blockThreads
 
 } // namespace ps::gpu
 

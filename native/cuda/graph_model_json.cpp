@@ -51,6 +51,8 @@ std::string graph_model_json(const GraphModelArgs &a, double *wall_seconds)
     cfg.source = source;
     cfg.base = kBase;
     cfg.l1 = a.l1;
+    cfg.l1_model = a.l1_model;
+    cfg.gpu.order = a.warp_order;
     GraphTrafficGenerator gen(cfg);
     Mrd m;
     while (gen.next(&m)) {
@@ -69,7 +71,7 @@ std::string graph_model_json(const GraphModelArgs &a, double *wall_seconds)
     snprintf(buf, sizeof buf,
              "{\"pattern\":\"%s\",\"graph\":\"%s\",\"vertices\":%llu,\"edges\":%llu,"
              "\"idBytes\":%u,\"source\":%llu,\"levels\":%u,\"reached\":%llu,\"edgesRead\":%llu,"
-             "\"l1\":\"%s\",\"instructions\":%llu,\"usefulBytes\":%llu,"
+             "\"l1\":\"%s\",\"l1Model\":\"%s\",\"instructions\":%llu,\"usefulBytes\":%llu,"
              "\"mrd\":{\"count\":%llu,\"bySize\":{%s},\"bytes\":%llu},"
              "\"pcieWriteBytes\":%llu,\"pcieReadBytes\":%llu,\"sectorsPerRequest\":%.6g,"
              "\"loadSeconds\":%.3f,\"modelSeconds\":%.3f}",
@@ -77,9 +79,10 @@ std::string graph_model_json(const GraphModelArgs &a, double *wall_seconds)
              (unsigned long long)g.vertices, (unsigned long long)g.edges(), g.id_bytes,
              (unsigned long long)source, c.launches, (unsigned long long)s.reached,
              (unsigned long long)s.edges_read, a.l1 == L1Mode::Ideal ? "ideal" : "bypass",
-             (unsigned long long)c.instructions, (unsigned long long)c.useful_bytes,
-             (unsigned long long)c.mrds, by_size.c_str(), (unsigned long long)c.mrd_bytes,
-             (unsigned long long)(kMrdHeaderBytes * c.mrds), (unsigned long long)read_bytes,
+             l1_model_name(a.l1_model), (unsigned long long)c.instructions,
+             (unsigned long long)c.useful_bytes, (unsigned long long)c.mrds, by_size.c_str(),
+             (unsigned long long)c.mrd_bytes, (unsigned long long)(kMrdHeaderBytes * c.mrds),
+             (unsigned long long)read_bytes,
              c.mrds ? (double)c.mrd_bytes / kSectorBytes / (double)c.mrds : 0.0,
              std::chrono::duration<double>(t1 - t0).count(),
              std::chrono::duration<double>(t2 - t1).count());

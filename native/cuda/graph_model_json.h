@@ -1,4 +1,4 @@
-// pcie-scope-model's graph mode: a BFS kernel's predicted edge-list traffic as JSON (the same
+// pcie-scope-model's graph mode: a graph kernel's predicted host-memory traffic as JSON (the same
 // members as the microbenchmarks' object, plus the graph's).
 #ifndef PCIE_SCOPE_CUDA_GRAPH_MODEL_JSON_H
 #define PCIE_SCOPE_CUDA_GRAPH_MODEL_JSON_H
@@ -10,6 +10,7 @@
 #include "coalescer.h"
 #include "graph.h"
 #include "graph_kernels.h"
+#include "sm_schedule.h"
 
 namespace ps {
 
@@ -20,7 +21,9 @@ struct GraphModelArgs {
     bool source_given = false;
     uint64_t source = 0;
     L1Mode l1 = L1Mode::Ideal;
-    std::string cache_dir; // graph cache; empty = none
+    L1Model l1_model = L1Model::Ideal;
+    WarpOrder warp_order = WarpOrder::RoundRobin; // with L1Model::Lru
+    std::string cache_dir;                        // graph cache; empty = none
 };
 
 // `s` with JSON string escapes (quotes, backslashes, control characters), without the quotes.

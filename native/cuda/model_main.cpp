@@ -2,10 +2,17 @@
 // (no Verilator on a GPU host). bench/gpu-ncu.mjs compares it with Nsight Compute's counters.
 //
 //   pcie-scope-model --pattern P --bytes N [--offset O] [--element-bytes E] [--l1 ideal|bypass]
+//                    [--l1-model ideal|lru [--warp-order round-robin|greedy]]
 //   pcie-scope-model --pattern GRAPH_KERNEL --graph G [--source V] [--id-bytes 4|8]
-//                    [--l1 ideal|bypass]      (GRAPH_KERNEL: bfs-*, sssp-*, cc-*, pagerank-*)
+//                    [--l1 ideal|bypass] [--l1-model ideal|lru [--warp-order …]]
+//                    (GRAPH_KERNEL: bfs-*, sssp-*, cc-*, pagerank-*)
 //
-// {"pattern":…,"bytes":N,"offset":O,"elementBytes":E,"l1":"ideal","instructions":N,
+// --l1-model: how default loads use L1: `ideal` (one L1 that never forgets, the twin's model, the
+// default) or `lru` (the scheduled model of native/model/sm_schedule.h on the spec's GPU: blocks
+// over the SMs, an LRU L1 of the spec's capacity per SM; docs/gpu-model.md). --warp-order: how an
+// SM interleaves its warps in that model (round-robin, the default, or greedy until a miss).
+//
+// {"pattern":…,"bytes":N,"offset":O,"elementBytes":E,"l1":"ideal","l1Model":"lru","instructions":N,
 //  "mrd":{"count":N,"bySize":{"32":N,…,"other":N},"bytes":N},
 //  "pcieWriteBytes":N,"pcieReadBytes":N,"sectorsPerRequest":X}
 // pcieWriteBytes = 16 B of request header per MRd (a 4-DW MRd: the buffer lies above 4 GiB, as
@@ -30,6 +37,7 @@ namespace {
 
 constexpr uint64_t kBase = 0x100000000ull; // 4 GiB: 64-bit (4-DW) MRd headers
 constexpr uint32_t kMrdHeaderBytes = 16;
+constexpr const char *kL1ModelUsage = "ideal|lru";
 
 bool parse_u64(const char *s, uint64_t *out)
 {
@@ -48,20 +56,28 @@ int usage(const std::string &msg)
     printf("{\"error\":{\"code\":\"PS_MODEL_BAD_ARGUMENT\",\"message\":\"%s\"}}\n", msg.c_str());
     fprintf(stderr,
             "pcie-scope-model: %s\nusage: pcie-scope-model --pattern P --bytes N [--offset O] "
-            "[--element-bytes E] [--l1 ideal|bypass]\n"
+            "[--element-bytes E] [--l1 ideal|bypass] [--l1-model %s]\n"
             "       pcie-scope-model --pattern %s --graph kron:S[:SEED]|urand:S[:SEED]|file:PATH "
-            "[--source V] [--id-bytes 4|8] [--l1 ideal|bypass]\n",
-            msg.c_str(), ps::kGraphKernelNameList);
+            "[--source V] [--id-bytes 4|8] [--l1 ideal|bypass] [--l1-model %s]\n"
+            "  --l1-model ideal: one L1 that never forgets (default); lru: blocks scheduled over "
+            "the %u SMs of the spec's %s, an LRU L1 of %u B per SM; --warp-order round-robin "
+            "(default) or greedy (one warp until it misses)\n",
+            msg.c_str(), kL1ModelUsage, ps::kGraphKernelNameList, kL1ModelUsage,
+            ps::kGpus[ps::kGpuDefault].sm_count, ps::kGpus[ps::kGpuDefault].name,
+            ps::kGpus[ps::kGpuDefault].l1_bytes);
     return 2;
 }
 
-int run_graph(ps::GraphModelArgs graph, ps::L1Load l1, bool micro_args)
+int run_graph(ps::GraphModelArgs graph, ps::L1Load l1, ps::L1Model l1_model,
+              ps::WarpOrder warp_order, bool micro_args)
 {
     if (graph.graph.empty())
         return usage("--graph is required with a graph kernel");
     if (micro_args)
         return usage("--bytes, --offset and --element-bytes do not apply to a graph kernel");
     graph.l1 = ps::l1_mode_of(l1);
+    graph.l1_model = l1_model;
+    graph.warp_order = warp_order;
     graph.cache_dir = ps::default_graph_cache_dir();
     try {
         printf("%s\n", ps::graph_model_json(graph, nullptr).c_str());
@@ -83,6 +99,8 @@ int main(int argc, char **argv)
     bool pattern_given = false, offset_given = false;
     uint64_t bytes = 0, offset = 0, element = ps::kElementBytesDefault;
     ps::L1Load l1 = ps::kL1LoadDefault;
+    ps::L1Model l1_model = ps::L1Model::Ideal;
+    ps::WarpOrder warp_order = ps::WarpOrder::RoundRobin;
     bool graph_kernel = false, bytes_given = false;
     ps::GraphModelArgs graph;
     for (int i = 1; i < argc; ++i) {
@@ -110,6 +128,12 @@ int main(int argc, char **argv)
         } else if (a == "--l1") {
             if (!v || !ps::l1_load_from_name(v, &l1))
                 return usage(std::string("--l1 must be one of ") + ps::kL1LoadNameList);
+        } else if (a == "--warp-order") {
+            if (!ps::warp_order_from_name(v, &warp_order))
+                return usage(std::string("--warp-order must be one of ") + ps::kWarpOrderNameList);
+        } else if (a == "--l1-model") {
+            if (!ps::l1_model_from_name(v, &l1_model))
+                return usage(std::string("--l1-model must be one of ") + ps::kL1ModelNameList);
         } else if (a == "--bytes" || a == "--offset" || a == "--element-bytes") {
             uint64_t n = 0;
             if (!parse_u64(v, &n) || n > ps::kWorkloadBytesMax)
@@ -125,7 +149,7 @@ int main(int argc, char **argv)
     if (!pattern_given)
         return usage("--pattern is required");
     if (graph_kernel)
-        return run_graph(graph, l1, bytes_given || offset_given);
+        return run_graph(graph, l1, l1_model, warp_order, bytes_given || offset_given);
     if (!graph.graph.empty() || graph.source_given)
         return usage("--graph and --source go with a graph kernel ("
                      + std::string(ps::kGraphKernelNameList) + ")");
@@ -142,6 +166,8 @@ int main(int argc, char **argv)
     cfg.spec = ps::make_pattern_spec(pattern, bytes, (uint32_t)offset, (uint32_t)element);
     cfg.base = kBase;
     cfg.l1 = ps::l1_mode_of(l1);
+    cfg.l1_model = l1_model;
+    cfg.gpu.order = warp_order;
     ps::TrafficGenerator gen(cfg);
     ps::Mrd m;
     while (gen.next(&m)) {
@@ -153,12 +179,14 @@ int main(int argc, char **argv)
             + "\":" + std::to_string(c.by_size[k]);
     const uint64_t read_bytes = c.mrd_bytes + (uint64_t)ps::kCplHeaderBytes * c.mrds;
     printf("{\"pattern\":\"%s\",\"bytes\":%llu,\"offset\":%llu,\"elementBytes\":%llu,\"l1\":\"%s\","
-           "\"instructions\":%llu,\"mrd\":{\"count\":%llu,\"bySize\":{%s},\"bytes\":%llu},"
+           "\"l1Model\":\"%s\",\"instructions\":%llu,\"mrd\":{\"count\":%llu,\"bySize\":{%s},"
+           "\"bytes\":%llu},"
            "\"pcieWriteBytes\":%llu,\"pcieReadBytes\":%llu,\"sectorsPerRequest\":%.6g}\n",
            ps::pattern_name(pattern), (unsigned long long)bytes, (unsigned long long)offset,
-           (unsigned long long)element, ps::l1_load_name(l1), (unsigned long long)c.instructions,
-           (unsigned long long)c.mrds, by_size.c_str(), (unsigned long long)c.mrd_bytes,
-           (unsigned long long)(kMrdHeaderBytes * c.mrds), (unsigned long long)read_bytes,
+           (unsigned long long)element, ps::l1_load_name(l1), ps::l1_model_name(l1_model),
+           (unsigned long long)c.instructions, (unsigned long long)c.mrds, by_size.c_str(),
+           (unsigned long long)c.mrd_bytes, (unsigned long long)(kMrdHeaderBytes * c.mrds),
+           (unsigned long long)read_bytes,
            c.mrds ? (double)c.mrd_bytes / ps::kSectorBytes / (double)c.mrds : 0.0);
     return 0;
 }

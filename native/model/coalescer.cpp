@@ -35,7 +35,21 @@ void SectorBitmap::set_line_mask(uint64_t line_addr, uint32_t mask)
     w = (w & ~(0xFull << sh)) | ((uint64_t)(mask & 0xFu) << sh);
 }
 
+uint32_t SectorBitmap::fetch(uint64_t line_addr, uint32_t mask)
+{
+    const uint32_t present = line_mask(line_addr);
+    const uint32_t missing = mask & ~present;
+    if (missing)
+        set_line_mask(line_addr, present | missing); // now pending
+    return missing;
+}
+
 int coalesce(const WarpLoad &load, L1Mode mode, SectorBitmap *l1, Mrd *out)
+{
+    return coalesce_through(load, mode == L1Mode::Ideal ? l1 : nullptr, out);
+}
+
+int coalesce_through(const WarpLoad &load, SectorCache *l1, Mrd *out)
 {
     // R1: (line, sector mask) pairs of the active lanes.
     uint64_t lines[kMaxMrdsPerInstruction];
@@ -84,13 +98,7 @@ int coalesce(const WarpLoad &load, L1Mode mode, SectorBitmap *l1, Mrd *out)
     // R2 + R4.
     int k = 0;
     for (int i = 0; i < n; ++i) {
-        uint32_t missing = masks[i];
-        if (mode == L1Mode::Ideal && l1) {
-            const uint32_t present = l1->line_mask(lines[i]);
-            missing &= ~present;
-            if (missing)
-                l1->set_line_mask(lines[i], present | missing); // now pending
-        }
+        const uint32_t missing = l1 ? l1->fetch(lines[i], masks[i]) : masks[i];
         if (!missing)
             continue;
         uint32_t lo = 0, hi = kSectorsPerLine - 1;

@@ -57,8 +57,18 @@ struct WarpLoad {
 // 32 lanes, each touching at most two lines (lane_bytes <= 16): at most 64 MRds.
 constexpr int kMaxMrdsPerInstruction = 2 * kWarpSize;
 
-// Sector bitmap: "present or pending" sectors of [base, base + bytes).
-class SectorBitmap {
+// An L1 as the coalescer sees it (R2): per line, which of an instruction's sectors must be
+// fetched. The ideal L1 (SectorBitmap) and the capacity-limited one (l1_lru.h) implement it.
+class SectorCache {
+public:
+    virtual ~SectorCache() = default;
+    // The sectors of `mask` (bit s = sector s) of the 128-B line at `line_addr` that are neither
+    // present nor pending; records them as pending.
+    virtual uint32_t fetch(uint64_t line_addr, uint32_t mask) = 0;
+};
+
+// Sector bitmap: "present or pending" sectors of [base, base + bytes); the ideal L1.
+class SectorBitmap : public SectorCache {
 public:
     SectorBitmap() = default;
     SectorBitmap(uint64_t base, uint64_t bytes) { reset(base, bytes); }
@@ -67,6 +77,7 @@ public:
     // Per-line view: bit s = sector s of the 128-B line at `line_addr` is present.
     uint32_t line_mask(uint64_t line_addr) const;
     void set_line_mask(uint64_t line_addr, uint32_t mask);
+    uint32_t fetch(uint64_t line_addr, uint32_t mask) override;
     uint64_t base() const { return base_; }
     uint64_t bytes() const { return bytes_; }
 
@@ -83,6 +94,8 @@ private:
 // Coalesces one instruction. `l1` may be null (treated as Off). Writes the MRds to `out`
 // (capacity kMaxMrdsPerInstruction) in ascending address order and returns their number.
 int coalesce(const WarpLoad &load, L1Mode mode, SectorBitmap *l1, Mrd *out);
+// The same through any L1 model; `l1` null = no L1 (bypassing loads).
+int coalesce_through(const WarpLoad &load, SectorCache *l1, Mrd *out);
 
 } // namespace ps
 

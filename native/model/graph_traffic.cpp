@@ -5,18 +5,60 @@
 
 namespace ps {
 
+namespace {
+// GPU memory, apart from any host address (l1_lru.h: line addresses < 2^55): the vertex state the
+// loop reads per edge (BFS labels, SSSP/CC next values, PageRank contributions).
+constexpr uint64_t kStateBase = 1ull << 52;
+constexpr uint32_t kGraphStateBytes = 4; // u32 levels / distances / labels, f32 contributions
+} // namespace
+
 GraphTrafficGenerator::GraphTrafficGenerator(const GraphTrafficConfig &cfg) : cfg_(cfg)
 {
     const Csr &g = *cfg_.graph;
     plan_ = graph_launch_plan(cfg_.kernel, g, cfg_.source);
     in_frontier_.assign(g.vertices, 0);
-    if (cfg_.l1 == L1Mode::Ideal)
+    if (cfg_.l1_model == L1Model::Lru)
+        scheduler_.emplace_back(cfg_.gpu);
+    else if (cfg_.l1 == L1Mode::Ideal)
         l1_.reset(cfg_.base, graph_host_bytes(cfg_.kernel, g.edges(), g.id_bytes));
 }
 
 bool GraphTrafficGenerator::expands(uint64_t v) const
 {
     return plan_.launches[level_].all || in_frontier_[v] == level_ + 1;
+}
+
+// The per-edge read of vertex state in GPU memory that follows a step's host loads, through the
+// same L1 (native/cuda/graph_kernel_body.h): BFS tests labels[w] after loading neighbour id w;
+// SSSP and CC compare their offer with next[w] (SSSP once the weight is loaded too, so after the
+// step's second instruction); PageRank adds contrib[w]. Each is 4 B per vertex; the atomicMin /
+// label store that may follow goes to L2 and is not modelled. One gather per step.
+uint32_t GraphTrafficGenerator::LevelProgram::warp_gpu_load(uint64_t /*warp*/, uint64_t step,
+                                                            const WarpLoad &host,
+                                                            WarpLoad *load) const
+{
+    const GraphKernel k = g_.cfg_.kernel;
+    const uint32_t loads = graph_step_loads(k);
+    const uint32_t which = (uint32_t)(step % loads);
+    if (which != loads - 1)
+        return 0; // SSSP's id load: the gather waits for the weight
+    const Csr &g = *g_.cfg_.graph;
+    const uint64_t first = graph_load_offset(which, 0, g.edges(), g.id_bytes);
+    const uint32_t bytes = graph_load_bytes(which, g.id_bytes);
+    const uint32_t active = host.active;
+    load->lane_bytes = kGraphStateBytes;
+    load->active = active;
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+        if ((active >> lane) & 1u) {
+            const uint64_t index = (host.addr[lane] - g_.cfg_.base - first) / bytes;
+            load->addr[lane] = kStateBase + kGraphStateBytes * g.neighbours[index];
+        }
+    return active;
+}
+
+uint64_t GraphTrafficGenerator::LevelProgram::grid_warps() const
+{
+    return ps_div_ceil(graph_threads(g_.cfg_.kernel, g_.cfg_.graph->vertices), kWarpSize);
 }
 
 // A loop step is graph_step_loads() instructions: model step = loop step x loads + load.
@@ -104,6 +146,11 @@ bool GraphTrafficGenerator::start_level()
         }
     }
     next_in_level_ = 0;
+    if (!scheduler_.empty()) { // the whole grid, every SM's L1 cold
+        scheduler_[0].launch(&program_, cfg_.l1 == L1Mode::Off);
+        level_live_ = true;
+        return true;
+    }
     live_.clear();
     cursor_ = 0;
     if (cfg_.l1 == L1Mode::Ideal)
@@ -115,8 +162,37 @@ bool GraphTrafficGenerator::start_level()
     return true;
 }
 
+void GraphTrafficGenerator::count_loads(const WarpLoad &load)
+{
+    ++counts_.instructions;
+    const uint32_t lanes = (uint32_t)__builtin_popcount(load.active);
+    counts_.loads += lanes;
+    counts_.useful_bytes += (uint64_t)lanes * load.lane_bytes;
+}
+
+bool GraphTrafficGenerator::issue_scheduled()
+{
+    for (;;) {
+        while (!level_live_)
+            if (!start_level())
+                return false;
+        count_ = scheduler_[0].issue(buf_);
+        pos_ = 0;
+        if (count_ < 0) {
+            count_ = 0;
+            level_live_ = false;
+            continue;
+        }
+        count_loads(scheduler_[0].last_load());
+        if (count_ > 0)
+            return true;
+    }
+}
+
 bool GraphTrafficGenerator::issue_instruction()
 {
+    if (!scheduler_.empty())
+        return issue_scheduled();
     WarpLoad load;
     for (;;) {
         while (live_.empty())
@@ -141,10 +217,7 @@ bool GraphTrafficGenerator::issue_instruction()
         const uint32_t active = warp_lanes(warp, step, &load);
         if (!active)
             continue;
-        ++counts_.instructions;
-        const uint32_t lanes = (uint32_t)__builtin_popcount(active);
-        counts_.loads += lanes;
-        counts_.useful_bytes += (uint64_t)lanes * load.lane_bytes;
+        count_loads(load);
         count_ = coalesce(load, cfg_.l1, cfg_.l1 == L1Mode::Ideal ? &l1_ : nullptr, buf_);
         pos_ = 0;
         if (count_ > 0)

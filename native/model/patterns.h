@@ -59,8 +59,9 @@ constexpr uint32_t kLineBytes = 128;
 constexpr uint32_t kSectorsPerLine = kLineBytes / kSectorBytes;
 
 // Reference launch shape: 8 x 132 blocks of 256 threads = 8448 warps, eight blocks per SM of a
-// 132-SM Hopper GPU (docs/gpu-coalescing.md).
-constexpr uint64_t kDefaultGridWarps = 8ull * 132ull * 256ull / kWarpSize;
+// 132-SM Hopper GPU (docs/gpu-coalescing.md; spec/workloads.json gpus).
+constexpr uint64_t kDefaultGridWarps =
+    (uint64_t)kGpuMinBlocksPerSm * kGpus[kGpuDefault].sm_count * kGpuBlockThreads / kWarpSize;
 static_assert(kSpecLineBytes == kLineBytes,
               "spec/workloads.json lineBytes is the coalescer's line");
 

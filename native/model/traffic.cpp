@@ -5,6 +5,11 @@ namespace ps {
 TrafficGenerator::TrafficGenerator(const TrafficConfig &cfg) : cfg_(cfg)
 {
     shape_ = pattern_shape(cfg_.spec);
+    if (cfg_.l1_model == L1Model::Lru) {
+        scheduler_.emplace_back(cfg_.gpu);
+        scheduler_[0].launch(&program_, cfg_.l1 == L1Mode::Off);
+        return;
+    }
     if (cfg_.l1 == L1Mode::Ideal)
         l1_.reset(cfg_.base, (uint64_t)cfg_.spec.offset + cfg_.spec.bytes);
     const uint32_t r = cfg_.resident_warps ? cfg_.resident_warps : 1;
@@ -25,30 +30,53 @@ void TrafficGenerator::fill_slot(Slot &s)
     }
 }
 
+uint32_t TrafficGenerator::warp_load(uint64_t warp, uint32_t iter, WarpLoad *load) const
+{
+    load->lane_bytes = shape_.lane_bytes;
+    load->active = 0;
+    const uint64_t thread0 = warp * kWarpSize;
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+        uint64_t off;
+        if (pattern_access(cfg_.spec, shape_, thread0 + lane, iter, &off)) {
+            load->addr[lane] = cfg_.base + off;
+            load->active |= 1u << lane;
+        }
+    }
+    return load->active;
+}
+
+bool TrafficGenerator::issue_scheduled()
+{
+    for (;;) {
+        count_ = scheduler_[0].issue(buf_);
+        pos_ = 0;
+        if (count_ < 0) {
+            count_ = 0;
+            return false;
+        }
+        ++counts_.instructions;
+        if (count_ > 0)
+            return true;
+    }
+}
+
 bool TrafficGenerator::issue_instruction()
 {
+    if (!scheduler_.empty())
+        return issue_scheduled();
     WarpLoad load;
-    load.lane_bytes = shape_.lane_bytes;
     while (slots_live_ > 0) {
         Slot &s = slots_[cursor_];
         cursor_ = (cursor_ + 1) % slots_.size();
         if (!s.live)
             continue;
         const uint32_t iter = s.iter++;
-        const uint64_t thread0 = s.warp * kWarpSize;
+        const uint64_t warp = s.warp;
         if (s.iter >= shape_.iterations) {
             --slots_live_;
             fill_slot(s); // the slot issues the next warp on its next turn
         }
-        load.active = 0;
-        for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
-            uint64_t off;
-            if (pattern_access(cfg_.spec, shape_, thread0 + lane, iter, &off)) {
-                load.addr[lane] = cfg_.base + off;
-                load.active |= 1u << lane;
-            }
-        }
-        if (!load.active)
+        if (!warp_load(warp, iter, &load))
             continue;
         ++counts_.instructions;
         count_ = coalesce(load, cfg_.l1, cfg_.l1 == L1Mode::Ideal ? &l1_ : nullptr, buf_);

@@ -23,6 +23,7 @@
 
 #include "coalescer.h"
 #include "patterns.h"
+#include "sm_schedule.h"
 
 namespace ps {
 
@@ -34,7 +35,12 @@ struct TrafficConfig {
     PatternSpec spec;
     uint64_t base = 0; // 128-B aligned byte address of the buffer
     L1Mode l1 = L1Mode::Ideal;
-    uint32_t resident_warps = kDefaultResidentWarps;
+    uint32_t resident_warps = kDefaultResidentWarps; // the ideal model's issue order
+    // Ideal: one L1 that never forgets, warps through the resident set above. Lru: the scheduled
+    // model (sm_schedule.h) on `gpu`; the same counts as Ideal for the patterns, whose lines are
+    // each read by one warp, as long as the L1 holds every line in flight.
+    L1Model l1_model = L1Model::Ideal;
+    GpuModel gpu = default_gpu_model();
 };
 
 struct TrafficCounts {
@@ -70,12 +76,30 @@ private:
         uint32_t iter;
         bool live;
     };
+    // The pattern's warps as the scheduler sees them (patterns.h arithmetic).
+    class Program : public WarpProgram {
+    public:
+        explicit Program(const TrafficGenerator &g) : g_(g) {}
+        uint64_t grid_warps() const override { return g_.shape_.warps; }
+        uint64_t warp_steps(uint64_t) const override { return g_.shape_.iterations; }
+        uint32_t warp_load(uint64_t warp, uint64_t step, WarpLoad *load) const override
+        {
+            return g_.warp_load(warp, (uint32_t)step, load);
+        }
+
+    private:
+        const TrafficGenerator &g_;
+    };
     bool issue_instruction(); // fills buf_; false when no warp is left
+    bool issue_scheduled();
     void fill_slot(Slot &s);
+    uint32_t warp_load(uint64_t warp, uint32_t iter, WarpLoad *load) const;
 
     TrafficConfig cfg_;
     PatternShape shape_;
     SectorBitmap l1_;
+    Program program_{*this};
+    std::vector<SmScheduler> scheduler_; // one, with L1Model::Lru
     std::vector<Slot> slots_;
     size_t cursor_ = 0;
     size_t slots_live_ = 0;

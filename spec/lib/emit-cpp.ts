@@ -81,6 +81,27 @@ export function emitCpp(m: SpecModel): string {
   L.push(`constexpr uint32_t kPageRankIterations = ${g.pagerank.iterations};`)
   L.push(`constexpr double kPageRankDamping = ${g.pagerank.damping};`)
   L.push(`constexpr double kPageRankTolerance = ${g.pagerank.tolerance};`, '')
+  const gp = w.gpus
+  L.push(`// GPUs of the scheduled model: ${gp.doc}.`)
+  L.push(`constexpr uint32_t kGpuBlockThreads = ${gp.blockThreads}; // threads per block of every CUDA kernel`)
+  L.push(`constexpr uint32_t kGpuMinBlocksPerSm = ${gp.minBlocksPerSm}; // __launch_bounds__ of the micro kernels`)
+  L.push(`constexpr uint32_t kGpuCount = ${gp.values.length};`)
+  L.push(
+    'struct GpuInfo {',
+    '    const char *name;',
+    '    uint32_t sm_count;',
+    '    uint32_t l1_bytes; // per SM, beside the shared-memory carveout',
+    '    uint32_t max_blocks_per_sm;',
+    '    uint32_t max_warps_per_sm;',
+    '    const char *doc;',
+    '};',
+  )
+  L.push('constexpr GpuInfo kGpus[kGpuCount] = {')
+  for (const v of gp.values)
+    L.push(`    {"${v.name}", ${v.smCount}, ${v.l1Bytes}, ${v.maxBlocksPerSm}, ${v.maxWarpsPerSm}, "${v.doc.replace(/"/g, '\\"')}"},`)
+  L.push('};')
+  L.push(`constexpr uint32_t kGpuDefault = ${gp.values.findIndex((v) => v.name === gp.default)}; // index into kGpus`)
+  L.push(`constexpr const char *kGpuNameList = "${gp.values.map((v) => v.name).join(', ')}";`, '')
   L.push('// MRd size classes: exact sizes in class order; class kSizeClassCount - 1 is every other size.')
   L.push(`constexpr int kSizeClassCount = ${m.sizeClasses.length};`)
   L.push(`constexpr uint32_t kSizeClassExactBytes[kSizeClassCount - 1] = {${exact.map((s) => String(s.bytes)).join(', ')}};`)

@@ -135,6 +135,18 @@ export interface WorkloadSpec {
     pagerank: { iterations: number; damping: number; tolerance: number; doc: string }
     doc: string
   }
+  /** the GPUs the scheduled model describes, and the CUDA kernels' launch shape */
+  gpus: { doc: string; blockThreads: number; minBlocksPerSm: number; default: string; values: GpuEntry[] }
+}
+/** spec/workloads.json `gpus.values`: one GPU's scheduling and L1 parameters (native/model/sm_schedule.h). */
+export interface GpuEntry {
+  name: string
+  doc: string
+  smCount: number
+  /** L1 bytes per SM beside the kernels' shared-memory carveout */
+  l1Bytes: number
+  maxBlocksPerSm: number
+  maxWarpsPerSm: number
 }
 /** spec/switch.json: the switch ports' identity and the switch's counters (per direction). */
 export interface SwitchSpec {
@@ -428,6 +440,26 @@ function checkWorkloads(w: WorkloadSpec, P: string[]): void {
       P.push(`patterns: ${p.name} defaultOffset ${p.defaultOffset} breaks the offset limits`)
   })
   checkGraphs(w, P)
+  checkGpus(w, P)
+}
+
+function checkGpus(w: WorkloadSpec, P: string[]): void {
+  const g = w.gpus
+  const pos = (v: number) => isInt(v) && v > 0
+  if (!pos(g.blockThreads) || g.blockThreads % 32 !== 0) P.push('gpus.blockThreads must be a positive multiple of 32 (whole warps)')
+  if (!pos(g.minBlocksPerSm)) P.push('gpus.minBlocksPerSm must be a positive integer')
+  if (g.values.length === 0) P.push('gpus.values: at least one GPU is needed')
+  for (const d of duplicates(g.values.map((v) => v.name))) P.push(`gpus.values: name ${d} is used twice`)
+  if (!g.values.some((v) => v.name === g.default)) P.push(`gpus: default ${g.default} is not one of the values`)
+  for (const v of g.values) {
+    if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(v.name)) P.push(`gpus.values: name '${v.name}' is not kebab-case`)
+    for (const k of ['smCount', 'maxBlocksPerSm', 'maxWarpsPerSm'] as const)
+      if (!pos(v[k])) P.push(`gpus.values: ${v.name} ${k} must be a positive integer`)
+    if (!isInt(v.l1Bytes) || v.l1Bytes < 0 || v.l1Bytes % w.lineBytes !== 0)
+      P.push(`gpus.values: ${v.name} l1Bytes must be a non-negative multiple of the ${w.lineBytes}-B line`)
+    if (pos(v.maxWarpsPerSm) && v.maxWarpsPerSm * 32 < g.blockThreads)
+      P.push(`gpus.values: ${v.name} cannot hold one block of ${g.blockThreads} threads`)
+  }
 }
 
 function checkGraphs(w: WorkloadSpec, P: string[]): void {

@@ -30,7 +30,7 @@ beforeAll(() => {
 
 describe('bench/gpu-ncu.mjs (saved ncu profiles against the model)', () => {
   it('derives MRds (pcie__write_bytes / 16), completion bytes and sectors per request, and the error against the model', () => {
-    const r = ncu(['--from', fixtures, '--json'])
+    const r = ncu(['--from', fixtures, '--json', '--l1-model', 'ideal', '--single'])
     expect(r.status, r.stderr).toBe(0)
     const { device, rows } = JSON.parse(r.stdout) as { device: { name: string }; rows: Row[] }
     expect(device.name).toBe('NVIDIA H100 80GB HBM3')
@@ -63,8 +63,28 @@ describe('bench/gpu-ncu.mjs (saved ncu profiles against the model)', () => {
     })
   })
 
+  it('compares the LRU model by default, with the ideal L1 beside it', () => {
+    const r = ncu(['--from', fixtures, '--json'])
+    expect(r.status, r.stderr).toBe(0)
+    const { l1Model, rows } = JSON.parse(r.stdout) as { l1Model: string; rows: (Row & { other: { l1Model: string; mrd: number } })[] }
+    expect(l1Model).toBe('lru')
+    const by = Object.fromEntries(rows.map((x) => [x.kernel, x]))
+    expect(by['merged-aligned-e4-ideal']).toMatchObject({
+      mrd: { predicted: 524288 },
+      other: { l1Model: 'ideal', mrd: 524288 },
+      off: false,
+    })
+    // strided, 4-B lanes: the LRU L1 thrashes at every step (docs/gpu-model.md), the ideal never
+    expect(by['strided-e4-ideal']).toMatchObject({ mrd: { predicted: 13565952 }, other: { mrd: 2097152 }, off: true })
+    const md = ncu(['--from', fixtures, '--only', 'merged-aligned'])
+    expect(md.stdout).toContain('model: `pcie-scope-model --l1-model lru` (blocks scheduled over the spec')
+    expect(md.stdout).toContain('| sectors/request predicted | measured | MRds, ideal L1 | error |')
+    expect(md.stdout).toMatch(/\| merged-aligned-e4-ideal \| 67,108,864 \| 524,288 \| 524,480 \| \+0\.0 % \|.*\| 524,288 \| \+0\.0 % \|$/m)
+    expect(ncu(['--from', fixtures, '--l1-model', 'fifo']).stderr).toMatch(/--l1-model must be lru or ideal/)
+  })
+
   it('prints the Markdown table with the GPU named and the > 5 % kernels explained', () => {
-    const r = ncu(['--from', fixtures])
+    const r = ncu(['--from', fixtures, '--l1-model', 'ideal', '--single'])
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toMatch(/^### \d{4}-\d\d-\d\d: NVIDIA H100 80GB HBM3\n/)
     expect(r.stdout).toContain('NVIDIA H100 80GB HBM3 (PCIe Gen5 x16), driver 580.159.04, CUDA runtime 13.0;')
@@ -100,7 +120,7 @@ describe('bench/gpu-ncu.mjs (saved ncu profiles against the model)', () => {
     const env = { ...process.env, PCIE_SCOPE_CACHE: mkdtempSync(join(tmpdir(), 'ps-ncu-graph-')) }
     const run = (args: string[]) =>
       spawnSync(process.execPath, ['bench/gpu-ncu.mjs', '--build', build, ...args], { cwd: root, encoding: 'utf8', env })
-    const r = run(['--from', fixtures, '--graph', 'kron:8', '--json'])
+    const r = run(['--from', fixtures, '--graph', 'kron:8', '--json', '--l1-model', 'ideal', '--single'])
     expect(r.status, r.stderr).toBe(0)
     const { rows } = JSON.parse(r.stdout) as { rows: Row[] }
     // the fixtures: aligned measured as predicted (split over its 4 launches), naive 1.5 x the reads
@@ -109,7 +129,7 @@ describe('bench/gpu-ncu.mjs (saved ncu profiles against the model)', () => {
     expect(rows[1]!.readBytes).toMatchObject({ predicted: 41508, measured: 41508 })
     expect(rows[0]!.mrd).toMatchObject({ predicted: 1084, measured: 1626, errorPercent: 50 })
     expect(rows[0]!.off).toBe(true)
-    const md = run(['--from', fixtures, '--graph', 'kron:8'])
+    const md = run(['--from', fixtures, '--graph', 'kron:8', '--l1-model', 'ideal', '--single'])
     expect(md.stdout).toContain('graph kernels on `kron:8`, zero-copy edge list, every host-memory launch of one run under `ncu`, summed')
     expect(md.stdout).toMatch(/bfs-naive walks thread-private lists/)
     // a profile that lost a launch is refused

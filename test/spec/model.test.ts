@@ -95,6 +95,19 @@ describe('spec validation', () => {
     )
     expect(problems((s) => (s.workloads.limits.bytes.min = 6))).toContain('limits.bytes: min and max must be multiples of 4')
   })
+  it('refuses GPUs the scheduled model cannot describe', () => {
+    expect(problems((s) => (s.workloads.gpus.values[0]!.l1Bytes = 1000))).toContain(
+      'gpus.values: h100 l1Bytes must be a non-negative multiple of the 128-B line',
+    )
+    expect(problems((s) => (s.workloads.gpus.values[0]!.smCount = 0))).toContain('gpus.values: h100 smCount must be a positive integer')
+    expect(problems((s) => (s.workloads.gpus.values[0]!.maxWarpsPerSm = 4))).toContain(
+      'gpus.values: h100 cannot hold one block of 256 threads',
+    )
+    expect(problems((s) => (s.workloads.gpus.blockThreads = 100))).toContain(
+      'gpus.blockThreads must be a positive multiple of 32 (whole warps)',
+    )
+    expect(problems((s) => (s.workloads.gpus.default = 'a100'))).toContain('gpus: default a100 is not one of the values')
+  })
   it('refuses lane widths that are not powers of two, and defaults outside the element and L1 tables', () => {
     expect(problems((s) => s.workloads.elementBytes.values.push(12))).toContain(
       'elementBytes: values must be powers of two up to lineBytes',

@@ -19,7 +19,12 @@ export interface NativeWorkload {
   offset: number
   elementBytes?: number
   l1?: 'ideal' | 'bypass'
+  /** how default loads use L1 in the model: one ideal L1 (default) or the scheduled LRU model (docs/gpu-model.md) */
+  l1Model?: L1ModelName
 }
+
+/** The traffic model's L1 models (native/model/sm_schedule.h `L1Model`). */
+export type L1ModelName = 'ideal' | 'lru'
 
 /** The model's MRd stream for a workload, the same numbers as the twin's done line. */
 export interface Prediction {
@@ -39,6 +44,8 @@ export interface NativeGraphWorkload {
   /** BFS / SSSP root (absent: the first vertex of largest degree among the first 1024; CC and PageRank have none) */
   source?: number
   l1?: 'ideal' | 'bypass'
+  /** as NativeWorkload's */
+  l1Model?: L1ModelName
 }
 
 /** The graph a graph run or prediction used. */
@@ -55,6 +62,7 @@ export interface GraphInfo {
 /** The model's MRds for one run of a graph kernel: every launch, warp by warp. */
 export interface GraphPrediction extends GraphInfo, Prediction {
   l1: 'ideal' | 'bypass'
+  l1Model: L1ModelName
   launches: number
   /** bytes the kernel's loads asked for: neighbour ids x idBytes (+ 4 B weights for SSSP) */
   usefulBytes: number
@@ -64,7 +72,7 @@ export interface GraphPrediction extends GraphInfo, Prediction {
 export const GRAPH_MEMORIES = ['zerocopy', 'uvm', 'uvm-accessed-by', 'device'] as const
 export type GraphMemory = (typeof GRAPH_MEMORIES)[number]
 
-export interface GpuGraphRunRequest extends Omit<NativeGraphWorkload, 'l1'> {
+export interface GpuGraphRunRequest extends Omit<NativeGraphWorkload, 'l1' | 'l1Model'> {
   /** edge-list memory (default zerocopy) */
   memory?: GraphMemory
   warmup?: number

@@ -92,6 +92,24 @@ constexpr uint32_t kPageRankIterations = 10;
 constexpr double kPageRankDamping = 0.85;
 constexpr double kPageRankTolerance = 0.001;
 
+// GPUs of the scheduled model: the GPUs the scheduled traffic model (native/model/sm_schedule.h) describes, and the launch shape the CUDA kernels use: SMs, the L1 the kernels get beside their shared-memory carveout, resident blocks and warps per SM (docs/gpu-model.md).
+constexpr uint32_t kGpuBlockThreads = 256; // threads per block of every CUDA kernel
+constexpr uint32_t kGpuMinBlocksPerSm = 8; // __launch_bounds__ of the micro kernels
+constexpr uint32_t kGpuCount = 1;
+struct GpuInfo {
+    const char *name;
+    uint32_t sm_count;
+    uint32_t l1_bytes; // per SM, beside the shared-memory carveout
+    uint32_t max_blocks_per_sm;
+    uint32_t max_warps_per_sm;
+    const char *doc;
+};
+constexpr GpuInfo kGpus[kGpuCount] = {
+    {"h100", 132, 253952, 32, 64, "NVIDIA H100 (compute capability 9.0): 132 SMs; 256 KiB of L1 + shared memory per SM, of which the 1 KiB per resident block the system reserves takes an 8 KiB shared-memory carveout at 8 blocks, leaving 248 KiB of L1; at most 32 blocks and 64 warps per SM"},
+};
+constexpr uint32_t kGpuDefault = 0; // index into kGpus
+constexpr const char *kGpuNameList = "h100";
+
 // MRd size classes: exact sizes in class order; class kSizeClassCount - 1 is every other size.
 constexpr int kSizeClassCount = 5;
 constexpr uint32_t kSizeClassExactBytes[kSizeClassCount - 1] = {32, 64, 96, 128};

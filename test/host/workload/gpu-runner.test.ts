@@ -39,6 +39,7 @@ describe('GpuWorkloadRunner', () => {
         idBytes: 4,
         source: 9,
         l1: 'ideal',
+        l1Model: 'ideal',
         launches: 4,
         usefulBytes: 800,
       }

@@ -70,6 +70,32 @@ describe('predictGraph (the graph kernels\' model in process)', () => {
     expect(p['pagerank-aligned']).toMatchObject({ launches: PAGERANK.iterations, usefulBytes: PAGERANK.iterations * p['pagerank-aligned']!.edges * 8 })
     expect(p['cc-aligned']!.launches).toBeGreaterThan(1)
   })
+  it('l1Model lru: the scheduled model (132 SMs, an LRU L1 each) next to the ideal L1', async () => {
+    const [ideal, lru] = await Promise.all([
+      addon.predictGraph({ kernel: 'bfs-aligned', graph: 'kron:12' }),
+      addon.predictGraph({ kernel: 'bfs-aligned', graph: 'kron:12', l1Model: 'lru' }),
+    ])
+    expect(ideal.l1Model).toBe('ideal')
+    expect(lru.l1Model).toBe('lru')
+    expect(lru.usefulBytes).toBe(ideal.usefulBytes)
+    // lines shared by lists on different SMs are fetched once per SM, never fewer times
+    expect(lru.count).toBeGreaterThanOrEqual(ideal.count)
+    // the kernels branch's algorithms too: the same launches and loads (SSSP's weights included)
+    for (const kernel of ['sssp-aligned', 'cc-naive', 'pagerank-merged'] as const) {
+      const [i, l] = await Promise.all([
+        addon.predictGraph({ kernel, graph: 'kron:9' }),
+        addon.predictGraph({ kernel, graph: 'kron:9', l1Model: 'lru' }),
+      ])
+      expect(l.l1Model, kernel).toBe('lru')
+      expect(l.launches, kernel).toBe(i.launches)
+      expect(l.usefulBytes, kernel).toBe(i.usefulBytes)
+      expect(l.count, kernel).toBeGreaterThanOrEqual(i.count)
+    }
+    await expect(addon.predictGraph({ kernel: 'bfs-aligned', graph: 'kron:8', l1Model: 'fifo' as never })).rejects.toMatchObject({
+      code: 'PS_WORKLOAD_INVALID',
+      message: 'l1Model must be one of ideal, lru.',
+    })
+  })
   it('refuses bad requests and graphs with stable codes and one sentence, off the JS thread', async () => {
     await expect(addon.predictGraph({ kernel: 'dfs' as never, graph: 'kron:8' })).rejects.toMatchObject({ code: 'PS_WORKLOAD_INVALID' })
     await expect(addon.predictGraph({ kernel: 'bfs-naive', graph: 'kron:x' })).rejects.toMatchObject({
@@ -100,6 +126,15 @@ describe('predict (traffic model in process)', () => {
     })
     expect(addon.predictSync({ pattern: 'strided', bytes: MiB, offset: 0, l1: 'bypass' })).toMatchObject({ count: MiB / 4, bytes: MiB * 8 })
   })
+  it('strided 32 MiB with l1Model lru: 8 blocks per SM overflow the L1 and LRU refetches (docs/gpu-model.md)', async () => {
+    const w = { pattern: 'strided', bytes: 32 * MiB, offset: 0, elementBytes: 16 } as const
+    expect(addon.predictSync(w).count).toBe((32 * MiB) / 32)
+    expect((await addon.predict({ ...w, l1Model: 'lru' })).count).toBe(1867776)
+    // 16 MiB keeps at most 4 blocks per SM: the LRU L1 holds every line, the ideal count
+    expect(addon.predictSync({ ...w, bytes: 16 * MiB, l1Model: 'lru' }).count).toBe((16 * MiB) / 32)
+    expect(() => addon.predictSync({ ...w, l1Model: 'lfu' as never })).toThrow(/l1Model must be one of ideal, lru/)
+  })
+
   it('merged-misaligned +32 1 MiB: 8192 pairs of 96 + 32 B; the offset defaults to the pattern’s', async () => {
     const want = { count: 16384, bytes: MiB, bySize: { '32': 8192, '64': 0, '96': 8192, '128': 0, other: 0 } }
     expect(addon.predictSync({ pattern: 'merged-misaligned', bytes: MiB, offset: 32 })).toMatchObject(want)

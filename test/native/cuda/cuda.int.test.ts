@@ -154,7 +154,17 @@ describe('pcie-scope-model (the traffic model for one workload, for bench/gpu-nc
     expect(s.objects[0]).toMatchObject({ mrd: { count: n / 8, bySize: { '32': n / 8 } }, sectorsPerRequest: 1 })
     const m = runRunner(model, ['--pattern', 'merged-misaligned', '--bytes', String(n)])
     expect(m.objects[0]).toMatchObject({ offset: 32, mrd: { bySize: { '32': n / 128, '96': n / 128 } } })
-    for (const bad of [['--bytes', '64'], ['--pattern', 'zig', '--bytes', '64'], ['--pattern', 'strided', '--bytes', '64', '--offset', '8', '--element-bytes', '16']]) {
+    // the scheduled model: 1 MiB of strided walks keeps under 4 blocks per SM, so its LRU L1 holds every line
+    const lru = runRunner(model, ['--pattern', 'strided', '--bytes', String(n), '--l1-model', 'lru', '--warp-order', 'greedy'])
+    expect(lru.objects[0]).toMatchObject({ l1Model: 'lru', mrd: { count: n / 32 } })
+    expect(a.objects[0]).toMatchObject({ l1Model: 'ideal' })
+    for (const bad of [
+      ['--bytes', '64'],
+      ['--pattern', 'zig', '--bytes', '64'],
+      ['--pattern', 'strided', '--bytes', '64', '--offset', '8', '--element-bytes', '16'],
+      ['--pattern', 'strided', '--bytes', '64', '--l1-model', 'fifo'],
+      ['--pattern', 'strided', '--bytes', '64', '--warp-order', 'oldest'],
+    ]) {
       const r = runRunner(model, bad)
       expect(r.status, bad.join(' ')).toBe(2)
       expect((r.objects[0]!.error as { code: string }).code).toBe('PS_MODEL_BAD_ARGUMENT')

@@ -1,6 +1,6 @@
 // pcie-scope-model's graph mode (native/cuda/graph_model_json.cpp over native/model's graph
-// traffic): the BFS kernels' predicted edge-list traffic as JSON, the graph cache, and the stable
-// error codes for bad graphs, files and arguments.
+// traffic): the graph kernels' predicted host-memory traffic as JSON (ideal and scheduled L1),
+// the graph cache, and the stable error codes for bad graphs, files and arguments.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -64,6 +64,23 @@ describe('pcie-scope-model --graph (graph kernels over a CSR in host memory)', (
       expect(aligned.edgesRead, algo).toBe(merged.edgesRead)
       expect(aligned.usefulBytes, algo).toBe((algo === 'sssp' ? 12 : 8) * aligned.edgesRead)
       if (algo === 'pagerank') expect(aligned.edgesRead).toBe(PAGERANK.iterations * aligned.edges)
+    }
+  })
+
+  it('--l1-model lru predicts every graph kernel: the same launches and loads as the ideal L1, never fewer reads', () => {
+    for (const k of GRAPH_KERNELS) {
+      const [ideal, lru] = ['ideal', 'lru'].map((m) => {
+        const r = model(['--pattern', k, '--graph', 'kron:9:3', '--l1-model', m])
+        expect(r.status, r.stdout + r.stderr).toBe(0)
+        return r.objects[0] as unknown as GraphResult & { l1Model: string }
+      })
+      expect(ideal!.l1Model, k).toBe('ideal')
+      expect(lru!.l1Model, k).toBe('lru')
+      expect(lru!.levels, k).toBe(ideal!.levels)
+      expect(lru!.edgesRead, k).toBe(ideal!.edgesRead)
+      expect(lru!.usefulBytes, k).toBe(ideal!.usefulBytes)
+      // 132 SMs, each with a cold L1: a line shared by lists on two SMs is read by both
+      expect(lru!.mrd.count, k).toBeGreaterThanOrEqual(ideal!.mrd.count)
     }
   })
 
