@@ -9,7 +9,8 @@ import { generatedFiles } from '../../spec/generate.js'
 const root = join(import.meta.dirname, '../..')
 const tsx = join(root, 'node_modules/.bin/tsx')
 
-describe('spec generator', () => {
+// the freshness checks spawn the generator through tsx: seconds each, more under load
+describe('spec generator', { timeout: 60_000 }, () => {
   it('finds every generated file fresh (npm run gen:check)', () => {
     const r = spawnSync(tsx, ['spec/generate.ts', '--check'], { cwd: root, encoding: 'utf8' })
     expect(r.stderr).toBe('')

@@ -18,7 +18,8 @@ const cli = (...args: string[]) => {
 /** In-process run for the cheap cases. */
 const run = runCli
 
-describe('pcie-scope CLI (spawned)', () => {
+// each test spawns the CLI through tsx (2-3 s to start on a quiet 2-core machine, far more under load)
+describe('pcie-scope CLI (spawned)', { timeout: 60_000 }, () => {
   it('exits 2 with a clear message on an unknown pattern', () => {
     const r = cli('capture', '--twin', '--pattern', 'zigzag', '--json')
     expect(r.code).toBe(2)
