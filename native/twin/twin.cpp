@@ -177,7 +177,7 @@ void Twin::end_completion()
 void Twin::drive_request()
 {
     if (req_valid_)
-        return; // held until accepted
+        return;          // held until accepted
     LinkGate gate = up_; // the wire as it stands after the MRds already in this beat
     unsigned n = 0;
     while (n < segments_) {
