@@ -77,6 +77,7 @@ integer    n_order = 0, n_started = 0;
 integer    n_issued = 0, n_done = 0, n_ur = 0, n_ur_seen = 0, n_cpl = 0;
 integer    multi_req_beats = 0, multi_cpl_beats = 0;
 reg [9:0]  next_tag = 0;
+reg [SEG*128-1:0] hdr_build = 0;
 
 task check(input ok, input [8*48-1:0] what);
     begin
@@ -125,16 +126,16 @@ task put_req(input integer s);
         t_ur[tag] = 1'b0;
         if (kind == 0) begin  // MRd longer than MPS: UR
             len = MPS/4 + 1 + $unsigned($random(seed)) % 8;
-            rx_hdr[s*128 +: 128] = mk_hdr(3'b000, 5'b00000, len, tag, 4'hF, 4'hF, addr);
+            hdr_build[s*128 +: 128] = mk_hdr(3'b000, 5'b00000, len, tag, 4'hF, 4'hF, addr);
             t_ur[tag] = 1'b1;
         end else if (kind == 1) begin  // IO read: UR
-            rx_hdr[s*128 +: 128] = mk_hdr(3'b000, 5'b00010, 10'd1, tag, 4'h0, 4'hF, addr);
+            hdr_build[s*128 +: 128] = mk_hdr(3'b000, 5'b00010, 10'd1, tag, 4'h0, 4'hF, addr);
             t_ur[tag] = 1'b1;
         end else if (kind == 2) begin  // MWr of one DW: posted, dropped
-            rx_hdr[s*128 +: 128] = mk_hdr(3'b010, 5'b00000, 10'd1, tag, 4'h0, 4'hF, addr);
+            hdr_build[s*128 +: 128] = mk_hdr(3'b010, 5'b00000, 10'd1, tag, 4'h0, 4'hF, addr);
             t_active[tag] = 1'b0;
         end else begin
-            rx_hdr[s*128 +: 128] = mk_hdr(3'b000, 5'b00000, len, tag, lbe, fbe, addr);
+            hdr_build[s*128 +: 128] = mk_hdr(3'b000, 5'b00000, len, tag, lbe, fbe, addr);
             nb = (len == 1) ? (4 - lead(fbe) - trail(fbe)) : (len*4 - lead(fbe) - trail(lbe));
             if (len == 1 && fbe == 4'hE) nb = 3;
             if (len == 1 && fbe == 4'hC) nb = 2;
@@ -166,6 +167,9 @@ initial begin
             if (nreq > SEG) nreq = SEG;
             if (n_issued + nreq > REQS) nreq = REQS - n_issued;
             for (s = 0; s < nreq; s = s + 1) put_req(s);
+            // the whole bus in one assignment (Verilator 5.006 --timing missed part-selects
+            // written inside the task)
+            rx_hdr = hdr_build;
             n_issued = n_issued + nreq;
             if (nreq > 1) multi_req_beats = multi_req_beats + 1;
         end
@@ -193,7 +197,7 @@ reg [31:0] c_dw_addr;
 integer    c_dws, c_len, c_bytes;
 reg        c_last;
 reg [127:0] h;
-integer    j, sops;
+integer    j, m, sops;
 reg [9:0]  tg;
 reg [11:0] bc;
 integer    want_bc;
@@ -201,12 +205,12 @@ integer    want_bc;
 always @(posedge clk) begin
     if (!rst && tx_ready && (tx_valid != 0)) begin
         sops = 0;
-        for (s = 0; s < SEG; s = s + 1) begin
-            if (tx_valid[s]) begin
-                if (tx_sop[s]) begin
+        for (m = 0; m < SEG; m = m + 1) begin
+            if (tx_valid[m]) begin
+                if (tx_sop[m]) begin
                     sops = sops + 1;
                     check(!c_active, "sop while a completion is open");
-                    h = tx_hdr[s*128 +: 128];
+                    h = tx_hdr[m*128 +: 128];
                     tg = {h[119], h[115], h[47:40]};
                     bc = h[75:64];
                     c_active = 1'b1;
@@ -242,14 +246,14 @@ always @(posedge clk) begin
                     end
                 end
                 check(c_active, "segment outside a completion");
-                for (j = s*SEG_DW; j < (s+1)*SEG_DW; j = j + 1) begin
+                for (j = m*SEG_DW; j < (m+1)*SEG_DW; j = j + 1) begin
                     if (tx_strb[j]) begin
                         check(c_data && tx_data[j*32 +: 32] == c_dw_addr, "payload DW");
                         c_dw_addr = c_dw_addr + 4;
                         c_dws = c_dws + 1;
                     end
                 end
-                if (tx_eop[s]) begin
+                if (tx_eop[m]) begin
                     n_cpl = n_cpl + 1;
                     check(c_data ? (c_dws == c_len) : (c_dws == 0), "payload length");
                     t_next[c_tag] = t_next[c_tag] + c_bytes;
