@@ -31,7 +31,15 @@
  *   accepted and dropped, payload beats included.
  *
  * Completions echo Requester ID, the 10-bit Tag (T9, T8, Tag[7:0]), TC and Attr.
- * rx ready falls only while the FIFO is full; tx ready is honoured on every beat.
+ * rx ready falls only while the FIFO has room for fewer than TLP_SEG_COUNT requests; tx ready
+ * is honoured on every beat.
+ *
+ * Segments (TLP_SEG_COUNT 2 or 4, as a straddled interface delivers): every segment of a
+ * request beat may start a request (its header in rx_req_tlp_hdr[128*s +: 128]); they enter
+ * the FIFO in segment order. A completion beat is TLP_SEG_COUNT segments of
+ * TLP_STRB_WIDTH/TLP_SEG_COUNT DWs; each completion starts at a segment boundary (its header in
+ * tx_cpl_tlp_hdr[128*s +: 128], sop[s]), its payload runs on from there, and the next one starts
+ * in the segment after the one holding eop. A Cpl with status UR is the last TLP of its beat.
  */
 module bar_responder #
 (
@@ -39,7 +47,7 @@ module bar_responder #
     parameter TLP_DATA_WIDTH = 256,
     // TLP strobe width
     parameter TLP_STRB_WIDTH = TLP_DATA_WIDTH/32,
-    // TLP segments per beat (the responder handles 1)
+    // TLP segments per beat (1, 2 or 4): up to this many requests in and completions out per beat
     parameter TLP_SEG_COUNT = 1,
     // Completer ID in the completions
     parameter [15:0] COMPLETER_ID = 16'h0200,
@@ -85,19 +93,26 @@ module bar_responder #
 
 localparam MAX_DW = MAX_PAYLOAD_BYTES/4;
 localparam FIFO_AW = $clog2(FIFO_DEPTH);
-// DW counts (remaining payload, strobe width) share one width
-localparam [31:0] STRB_DW_32 = TLP_STRB_WIDTH;
+// DWs per segment; DW counts (remaining payload, segment width) share one width
+localparam SEG_DW_INT = TLP_STRB_WIDTH/TLP_SEG_COUNT;
+localparam [31:0] SEG_DW_32 = SEG_DW_INT;
 localparam [31:0] MAX_DW_32 = MAX_DW;
-localparam [11:0] STRB_DW = STRB_DW_32[11:0];
+localparam [11:0] SEG_DW = SEG_DW_32[11:0];
 localparam [11:0] MAX_DW_12 = MAX_DW_32[11:0];
+localparam [31:0] SEG_32 = TLP_SEG_COUNT;
+localparam [31:0] FIFO_DEPTH_32 = FIFO_DEPTH;
 
 // FIFO entry: {ur, len_dw[11:0], byte_count[11:0], lower_addr[6:0], req_id[15:0],
 //              tag[9:0], tc[2:0], attr[2:0], addr_dw[29:0], t_accept[31:0]}
 localparam ENTRY_W = 1 + 12 + 12 + 7 + 16 + 10 + 3 + 3 + 30 + 32;
 
 initial begin
-    if (TLP_SEG_COUNT != 1) begin
-        $error("Error: bar_responder supports TLP_SEG_COUNT = 1 only (instance %m)");
+    if (TLP_SEG_COUNT != 1 && TLP_SEG_COUNT != 2 && TLP_SEG_COUNT != 4) begin
+        $error("Error: TLP_SEG_COUNT must be 1, 2 or 4 (instance %m)");
+        $finish;
+    end
+    if (TLP_STRB_WIDTH % TLP_SEG_COUNT != 0 || FIFO_DEPTH < TLP_SEG_COUNT) begin
+        $error("Error: TLP_STRB_WIDTH must split into whole segments and FIFO_DEPTH >= TLP_SEG_COUNT (instance %m)");
         $finish;
     end
     if (TLP_DATA_WIDTH < 32 || TLP_DATA_WIDTH % 32 != 0 || TLP_STRB_WIDTH * 32 != TLP_DATA_WIDTH) begin
@@ -115,177 +130,185 @@ initial begin
 end
 
 // free-running clock count for the accept times
-reg [31:0] now_reg = 32'd0, now_next;
+reg [31:0] now_reg = 32'd0;
 
 /*
- * Request decode
+ * Pending-request FIFO; up to TLP_SEG_COUNT requests enter it per clock and up to
+ * TLP_SEG_COUNT leave (one per completion segment)
  */
-wire [127:0] req_hdr  = rx_req_tlp_hdr[127:0];
-wire [4:0]   req_type = req_hdr[124:120];
+reg [ENTRY_W-1:0] fifo_mem [0:FIFO_DEPTH-1];
+reg [FIFO_AW:0]   wr_ptr_reg = {(FIFO_AW+1){1'b0}};
+reg [FIFO_AW:0]   rd_ptr_reg = {(FIFO_AW+1){1'b0}}, rd_ptr_next;
 
-wire        req_mem_read;
-wire        req_locked;
-wire        req_4dw;
-wire [10:0] req_len_dw;
-wire [1:0]  req_lead;
-wire [12:0] req_bytes;
-wire        req_zero_len;
-wire [29:0] req_addr_dw;
-wire [`PS_SIZE_CLASS_COUNT-1:0] req_class;
+wire [FIFO_AW:0] fifo_used = wr_ptr_reg - rd_ptr_reg;
+wire [31:0]      fifo_used_32 = {{(31-FIFO_AW){1'b0}}, fifo_used};
 
-probe_mrd_classify classify_inst (
-    .hdr(req_hdr),
-    .mem_read(req_mem_read),
-    .locked(req_locked),
-    .hdr_4dw(req_4dw),
-    .len_dw(req_len_dw),
-    .lead(req_lead),
-    .req_bytes(req_bytes),
-    .zero_len(req_zero_len),
-    .addr_dw(req_addr_dw),
-    .size_class(req_class)
-);
-
-// payload beats, the end of frame and the size class play no part here
-wire unused_rx = &{1'b0, rx_req_tlp_data, rx_req_tlp_strb, rx_req_tlp_eop, req_4dw, req_class,
-                   req_hdr[113:106], req_hdr[71:64], req_hdr[33:0],
-                   req_bytes[12], 1'b0};  // Byte Count 4096 encodes as 0
-
-// non-posted requests that are not plain memory reads (Fmt/Type decode, docs/pcie.md)
-wire req_io     = (req_type == 5'b00010);
-wire req_cfg    = (req_type[4:1] == 4'b0010);
-wire req_atomic = (req_type[4:2] == 3'b011) && (req_type != 5'b01111);
-wire req_prefix = req_hdr[127];  // Fmt 1xx
-
-wire req_answer_data = req_mem_read && !req_locked && (req_len_dw <= MAX_DW_12[10:0]);
-wire req_non_posted  = !req_prefix && (req_mem_read || req_io || req_cfg || req_atomic);
-
-// Byte Count and Lower Address carried by the completion
-wire [11:0] req_byte_count = !req_mem_read ? 12'd4 : (req_zero_len ? 12'd1 : req_bytes[11:0]);
-wire [6:0]  req_lower_addr = req_mem_read ? {req_addr_dw[4:0], req_lead} : 7'd0;
+// a beat is taken only while every segment of it would find room
+assign rx_req_tlp_ready = (fifo_used_32 + SEG_32) <= FIFO_DEPTH_32;
 
 /*
  * Latency jitter: a Galois LFSR (x^16 + x^14 + x^13 + x^11 + 1, period 65535) steps with every
- * request taken; the draw scales it onto 0..bar_jitter (multiply and keep the high half)
+ * request taken, in segment order; the draw scales it onto 0..bar_jitter (multiply and keep
+ * the high half)
  */
 localparam [15:0] LFSR_SEED = 16'hACE1;
 reg  [15:0] lfsr_reg = LFSR_SEED;
-wire [15:0] lfsr_next = {1'b0, lfsr_reg[15:1]} ^ (lfsr_reg[0] ? 16'hB400 : 16'h0000);
-wire [32:0] jitter_product = {17'd0, lfsr_reg} * {16'd0, {1'b0, bar_jitter} + 17'd1};
-wire [31:0] jitter_draw = {16'd0, jitter_product[31:16]};
+
+wire [TLP_SEG_COUNT-1:0]             push;
+// per segment: the entry less its accept time, and where and when it enters the FIFO
+wire [(ENTRY_W-32)*TLP_SEG_COUNT-1:0] push_fields;
+reg  [FIFO_AW*TLP_SEG_COUNT-1:0]     push_idx;
+reg  [32*TLP_SEG_COUNT-1:0]          push_time;
+reg  [15:0]                          lfsr_v;
+reg  [FIFO_AW:0]                     wr_v;
+reg  [32:0]                          jitter_product;
+// the oldest TLP_SEG_COUNT entries (those a beat of completions can start)
+wire [ENTRY_W*TLP_SEG_COUNT-1:0]     heads;
+integer k;
+
+always @* begin
+    lfsr_v = lfsr_reg;
+    wr_v = wr_ptr_reg;
+    push_idx = {FIFO_AW*TLP_SEG_COUNT{1'b0}};
+    push_time = {32*TLP_SEG_COUNT{1'b0}};
+    jitter_product = 33'd0;
+    for (k = 0; k < TLP_SEG_COUNT; k = k + 1) begin
+        jitter_product = {17'd0, lfsr_v} * {16'd0, {1'b0, bar_jitter} + 17'd1};
+        push_idx[k*FIFO_AW +: FIFO_AW] = wr_v[FIFO_AW-1:0];
+        push_time[k*32 +: 32] = now_reg + {16'd0, jitter_product[31:16]};
+        if (push[k]) begin
+            lfsr_v = {1'b0, lfsr_v[15:1]} ^ (lfsr_v[0] ? 16'hB400 : 16'h0000);
+            wr_v = wr_v + {{FIFO_AW{1'b0}}, 1'b1};
+        end
+    end
+end
 wire unused_jitter_product = &{1'b0, jitter_product[32], jitter_product[15:0], 1'b0};
 
-wire [ENTRY_W-1:0] push_entry = {
-    !req_answer_data,
-    {1'b0, req_len_dw},
-    req_byte_count,
-    req_lower_addr,
-    req_hdr[95:80],                          // Requester ID
-    {req_hdr[119], req_hdr[115], req_hdr[79:72]}, // 10-bit tag
-    req_hdr[118:116],                        // TC
-    {req_hdr[114], req_hdr[109:108]},        // Attr {IDO, RO, NS}
-    req_addr_dw,
-    now_reg + jitter_draw
-};
+// payload beats and the end of frame play no part here
+wire unused_rx = &{1'b0, rx_req_tlp_data, rx_req_tlp_strb, rx_req_tlp_eop, 1'b0};
+
+genvar g;
+generate
+    for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : seg
+        /*
+         * Request decode of segment g
+         */
+        wire [127:0] req_hdr  = rx_req_tlp_hdr[g*128 +: 128];
+        wire [4:0]   req_type = req_hdr[124:120];
+
+        wire        req_mem_read;
+        wire        req_locked;
+        wire        req_4dw;
+        wire [10:0] req_len_dw;
+        wire [1:0]  req_lead;
+        wire [12:0] req_bytes;
+        wire        req_zero_len;
+        wire [29:0] req_addr_dw;
+        wire [`PS_SIZE_CLASS_COUNT-1:0] req_class;
+
+        probe_mrd_classify classify_inst (
+            .hdr(req_hdr),
+            .mem_read(req_mem_read),
+            .locked(req_locked),
+            .hdr_4dw(req_4dw),
+            .len_dw(req_len_dw),
+            .lead(req_lead),
+            .req_bytes(req_bytes),
+            .zero_len(req_zero_len),
+            .addr_dw(req_addr_dw),
+            .size_class(req_class)
+        );
+
+        // the size class and the header fields a completion does not echo play no part here
+        wire unused_hdr = &{1'b0, req_4dw, req_class,
+                            req_hdr[113:106], req_hdr[71:64], req_hdr[33:0],
+                            req_bytes[12], 1'b0};  // Byte Count 4096 encodes as 0
+
+        // non-posted requests that are not plain memory reads (Fmt/Type decode, docs/pcie.md)
+        wire req_io     = (req_type == 5'b00010);
+        wire req_cfg    = (req_type[4:1] == 4'b0010);
+        wire req_atomic = (req_type[4:2] == 3'b011) && (req_type != 5'b01111);
+        wire req_prefix = req_hdr[127];  // Fmt 1xx
+
+        wire req_answer_data = req_mem_read && !req_locked && (req_len_dw <= MAX_DW_12[10:0]);
+        wire req_non_posted  = !req_prefix && (req_mem_read || req_io || req_cfg || req_atomic);
+
+        // Byte Count and Lower Address carried by the completion
+        wire [11:0] req_byte_count = !req_mem_read ? 12'd4 : (req_zero_len ? 12'd1 : req_bytes[11:0]);
+        wire [6:0]  req_lower_addr = req_mem_read ? {req_addr_dw[4:0], req_lead} : 7'd0;
+
+        assign push[g] = rx_req_tlp_valid[g] && rx_req_tlp_sop[g] && rx_req_tlp_ready && req_non_posted;
+
+        assign push_fields[(ENTRY_W-32)*g +: ENTRY_W-32] = {
+            !req_answer_data,
+            {1'b0, req_len_dw},
+            req_byte_count,
+            req_lower_addr,
+            req_hdr[95:80],                          // Requester ID
+            {req_hdr[119], req_hdr[115], req_hdr[79:72]}, // 10-bit tag
+            req_hdr[118:116],                        // TC
+            {req_hdr[114], req_hdr[109:108]},        // Attr {IDO, RO, NS}
+            req_addr_dw
+        };
+
+        localparam [31:0] G_PTR = g;
+        wire [FIFO_AW:0] head_ptr = rd_ptr_reg + G_PTR[FIFO_AW:0];
+        assign heads[ENTRY_W*g +: ENTRY_W] = fifo_mem[head_ptr[FIFO_AW-1:0]];
+        wire unused_head_ptr = &{1'b0, head_ptr[FIFO_AW], 1'b0};
+    end
+endgenerate
 
 /*
- * Pending-request FIFO
+ * Completion output. One beat is TLP_SEG_COUNT segments of SEG_DW DWs; a completion starts
+ * at a segment boundary and its payload runs on from there (into the next beats when longer).
+ * The segments of a beat are filled in order: the rest of the completion in flight, then as
+ * many completions as start in the free segments, each the next CplD of the head read (the
+ * first one once it is due, a split read's next one at once). A Cpl with status UR ends its
+ * beat, so that 'bar_ur' counts one per beat.
  */
-reg [ENTRY_W-1:0] fifo_mem [0:FIFO_DEPTH-1];
-reg [FIFO_AW:0]   wr_ptr_reg = {(FIFO_AW+1){1'b0}}, wr_ptr_next;
-reg [FIFO_AW:0]   rd_ptr_reg = {(FIFO_AW+1){1'b0}}, rd_ptr_next;
-
-wire fifo_empty = (wr_ptr_reg == rd_ptr_reg);
-wire fifo_full  = (wr_ptr_reg == (rd_ptr_reg ^ {1'b1, {FIFO_AW{1'b0}}}));
-
-assign rx_req_tlp_ready = !fifo_full;
-
-wire push = rx_req_tlp_valid[0] && rx_req_tlp_sop[0] && !fifo_full && req_non_posted;
-
-wire [ENTRY_W-1:0] head = fifo_mem[rd_ptr_reg[FIFO_AW-1:0]];
-
-wire        head_ur         = head[ENTRY_W-1];
-wire [11:0] head_len_dw     = head[ENTRY_W-2 -: 12];
-wire [11:0] head_byte_count = head[ENTRY_W-14 -: 12];
-wire [6:0]  head_lower_addr = head[ENTRY_W-26 -: 7];
-wire [15:0] head_req_id     = head[ENTRY_W-33 -: 16];
-wire [9:0]  head_tag        = head[ENTRY_W-49 -: 10];
-wire [2:0]  head_tc         = head[ENTRY_W-59 -: 3];
-wire [2:0]  head_attr       = head[ENTRY_W-62 -: 3];
-wire [29:0] head_addr_dw    = head[61:32];
-wire [31:0] head_t_accept   = head[31:0];
-
-// the head is due when its completion, valid next clock, is bar_latency clocks past its
-// (jittered) accept time; before that time the age is negative
-wire [31:0] head_age = now_reg - head_t_accept;
-wire        head_due = !head_age[31] && ({1'b0, head_age} + 33'd1) >= {17'd0, bar_latency};
-
-/*
- * The next CplD of the head's read: the first one, or the next of a split read.
- * Byte addresses carry a 33rd bit so that a read at the top of the 4-GB space
- * does not wrap.
- */
-reg         split_reg = 1'b0, split_next;   // the head's read has more CplDs to send
-reg  [32:0] sub_ba_reg = 33'd0, sub_ba_next; // byte address of that CplD's first byte
-reg  [12:0] sub_rb_reg = 13'd0, sub_rb_next; // bytes still to complete (its Byte Count)
-
-wire        split_on  = (cpl_split == 8'd64) || (cpl_split == 8'd128);
-wire [32:0] first_ba  = {1'b0, head_addr_dw, head_lower_addr[1:0]};
-wire [12:0] first_rb  = (head_byte_count == 12'd0) ? 13'd4096 : {1'b0, head_byte_count};
-wire [32:0] cur_ba    = split_reg ? sub_ba_reg : first_ba;
-wire [12:0] cur_rb    = split_reg ? sub_rb_reg : first_rb;
-wire [32:0] cur_end_all = cur_ba + {20'd0, cur_rb};
-// the next multiple of cpl_split above the first byte
-wire [32:0] cur_bound = (cur_ba | {25'd0, cpl_split - 8'd1}) + 33'd1;
-wire        cur_last  = !split_on || (cur_end_all <= cur_bound);
-wire [32:0] cur_end   = cur_last ? cur_end_all : cur_bound;
-wire [32:0] cur_end_dw = (cur_end + 33'd3) >> 2;
-wire [32:0] cur_len_dw_w = cur_end_dw - (cur_ba >> 2);
-wire [11:0] cur_len_dw = cur_len_dw_w[11:0];
-wire [32:0] cur_bytes_w = cur_end - cur_ba;
-wire [12:0] cur_rb_after = cur_rb - cur_bytes_w[12:0];
-// a CplD of at most 4096 bytes: the high bits are zero
-wire unused_sub = &{1'b0, cur_len_dw_w[32:12], cur_bytes_w[32:13], cur_ba[32], 1'b0};
-
-wire [127:0] head_cpl_hdr = {
-    head_ur ? 8'h0A : 8'h4A,                 // Fmt/Type: Cpl or CplD
-    head_tag[9], head_tc, head_tag[8], head_attr[2], 1'b0, 1'b0, // T9 TC T8 Attr2 LN TH
-    1'b0, 1'b0, head_attr[1:0], 2'b00,       // TD EP Attr[1:0] AT
-    head_ur ? 10'd0 : cur_len_dw[9:0],       // Length (1024 DW encodes as 0)
-    COMPLETER_ID,
-    head_ur ? 3'b001 : 3'b000,               // status UR or SC
-    1'b0,                                    // BCM
-    head_ur ? head_byte_count : cur_rb[11:0], // Byte Count (4096 encodes as 0)
-    head_req_id,
-    head_tag[7:0],
-    1'b0,
-    head_ur ? head_lower_addr : cur_ba[6:0],
-    32'd0                                    // no DW3 in a 3DW header
-};
-wire unused_head = &{1'b0, head_len_dw, 1'b0};
-
-/*
- * Completion output
- */
-reg                      busy_reg = 1'b0, busy_next;
+reg                      busy_reg = 1'b0, busy_next;     // a CplD's payload continues
 reg [29:0]               cur_dw_reg = 30'd0, cur_dw_next;
 reg [11:0]               rem_reg = 12'd0, rem_next;
+reg                      split_reg = 1'b0, split_next;   // the head's read has more CplDs to send
+reg  [32:0]              sub_ba_reg = 33'd0, sub_ba_next; // byte address of that CplD's first byte
+reg  [12:0]              sub_rb_reg = 13'd0, sub_rb_next; // bytes still to complete (its Byte Count)
 
-reg                      tx_valid_reg = 1'b0, tx_valid_next;
-reg                      tx_sop_reg = 1'b0, tx_sop_next;
-reg                      tx_eop_reg = 1'b0, tx_eop_next;
-reg                      tx_ur_reg = 1'b0, tx_ur_next;
-reg [TLP_DATA_WIDTH-1:0] tx_data_reg = {TLP_DATA_WIDTH{1'b0}}, tx_data_next;
-reg [TLP_STRB_WIDTH-1:0] tx_strb_reg = {TLP_STRB_WIDTH{1'b0}}, tx_strb_next;
-reg [127:0]              tx_hdr_reg = 128'd0, tx_hdr_next;
+reg [TLP_SEG_COUNT-1:0]     tx_valid_reg = {TLP_SEG_COUNT{1'b0}}, tx_valid_next;
+reg [TLP_SEG_COUNT-1:0]     tx_sop_reg = {TLP_SEG_COUNT{1'b0}}, tx_sop_next;
+reg [TLP_SEG_COUNT-1:0]     tx_eop_reg = {TLP_SEG_COUNT{1'b0}}, tx_eop_next;
+reg                         tx_ur_reg = 1'b0, tx_ur_next;
+reg [TLP_DATA_WIDTH-1:0]    tx_data_reg = {TLP_DATA_WIDTH{1'b0}}, tx_data_next;
+reg [TLP_STRB_WIDTH-1:0]    tx_strb_reg = {TLP_STRB_WIDTH{1'b0}}, tx_strb_next;
+reg [TLP_SEG_COUNT*128-1:0] tx_hdr_reg = {TLP_SEG_COUNT*128{1'b0}}, tx_hdr_next;
 
-reg                      pop;
-reg [29:0]               beat_dw;
-reg [11:0]               beat_rem;
-reg [11:0]               beat_cnt;
-reg [TLP_DATA_WIDTH-1:0] beat_data;
-reg [TLP_STRB_WIDTH-1:0] beat_strb;
-integer j;
+// the segment loop's view of the head read
+reg [ENTRY_W-1:0] head;
+reg         head_ur;
+reg [11:0]  head_byte_count;
+reg [6:0]   head_lower_addr;
+reg [15:0]  head_req_id;
+reg [9:0]   head_tag;
+reg [2:0]   head_tc;
+reg [2:0]   head_attr;
+reg [29:0]  head_addr_dw;
+reg [31:0]  head_age;
+reg         head_due;
+reg [31:0]  popped;       // reads left the FIFO so far in this beat
+reg         stop;         // a UR went into this beat
+// the next CplD of the head's read (byte addresses carry a 33rd bit so that a read at the top
+// of the 4-GB space does not wrap)
+reg [32:0]  first_ba, cur_ba, cur_end_all, cur_bound, cur_end, cur_end_dw, cur_len_dw_w, cur_bytes_w;
+reg [12:0]  first_rb, cur_rb;
+reg         cur_last;
+reg [11:0]  cur_len_dw;
+reg [127:0] head_cpl_hdr;
+// one segment's payload
+reg [29:0]  beat_dw;
+reg [11:0]  beat_rem;
+reg [11:0]  beat_cnt;
+integer s, j;
+
+wire split_on = (cpl_split == 8'd64) || (cpl_split == 8'd128);
 
 assign tx_cpl_tlp_data  = tx_data_reg;
 assign tx_cpl_tlp_strb  = tx_strb_reg;
@@ -294,12 +317,15 @@ assign tx_cpl_tlp_valid = tx_valid_reg;
 assign tx_cpl_tlp_sop   = tx_sop_reg;
 assign tx_cpl_tlp_eop   = tx_eop_reg;
 
-assign bar_ur = tx_valid_reg && tx_ur_reg && tx_cpl_tlp_ready;
+assign bar_ur = (|tx_valid_reg) && tx_ur_reg && tx_cpl_tlp_ready;
 
 always @* begin
     busy_next     = busy_reg;
     cur_dw_next   = cur_dw_reg;
     rem_next      = rem_reg;
+    split_next    = split_reg;
+    sub_ba_next   = sub_ba_reg;
+    sub_rb_next   = sub_rb_reg;
     tx_valid_next = tx_valid_reg;
     tx_sop_next   = tx_sop_reg;
     tx_eop_next   = tx_eop_reg;
@@ -307,82 +333,139 @@ always @* begin
     tx_data_next  = tx_data_reg;
     tx_strb_next  = tx_strb_reg;
     tx_hdr_next   = tx_hdr_reg;
-    split_next    = split_reg;
-    sub_ba_next   = sub_ba_reg;
-    sub_rb_next   = sub_rb_reg;
-    pop           = 1'b0;
+    popped        = 32'd0;
+    stop          = 1'b0;
 
-    wr_ptr_next = push ? wr_ptr_reg + {{FIFO_AW{1'b0}}, 1'b1} : wr_ptr_reg;
-    now_next    = now_reg + 32'd1;
-
-    // the next payload beat: continue the current CplD, or start the head's
-    beat_dw  = busy_reg ? cur_dw_reg : cur_ba[31:2];
-    beat_rem = busy_reg ? rem_reg : cur_len_dw;
-    beat_cnt = 12'd0;
-    beat_data = {TLP_DATA_WIDTH{1'b0}};
-    beat_strb = {TLP_STRB_WIDTH{1'b0}};
-    for (j = 0; j < TLP_STRB_WIDTH; j = j + 1) begin
-        if (beat_cnt < beat_rem) begin
-            beat_data[j*32 +: 32] = {beat_dw, 2'b00};
-            beat_strb[j] = 1'b1;
-        end
-        beat_dw  = beat_dw + 30'd1;
-        beat_cnt = beat_cnt + 12'd1;
-    end
+    head = {ENTRY_W{1'b0}};
+    head_ur = 1'b0; head_byte_count = 12'd0; head_lower_addr = 7'd0; head_req_id = 16'd0;
+    head_tag = 10'd0; head_tc = 3'd0; head_attr = 3'd0; head_addr_dw = 30'd0;
+    head_age = 32'd0; head_due = 1'b0;
+    first_ba = 33'd0; cur_ba = 33'd0; cur_end_all = 33'd0; cur_bound = 33'd0; cur_end = 33'd0;
+    cur_end_dw = 33'd0; cur_len_dw_w = 33'd0; cur_bytes_w = 33'd0; first_rb = 13'd0; cur_rb = 13'd0;
+    cur_last = 1'b0; cur_len_dw = 12'd0; head_cpl_hdr = 128'd0;
+    beat_dw = 30'd0; beat_rem = 12'd0; beat_cnt = 12'd0;
 
     // load a beat when the output register is empty or being taken
-    if (!tx_valid_reg || tx_cpl_tlp_ready) begin
-        tx_valid_next = 1'b0;
-        tx_sop_next   = 1'b0;
-        tx_eop_next   = 1'b0;
+    if (!(|tx_valid_reg) || tx_cpl_tlp_ready) begin
+        tx_valid_next = {TLP_SEG_COUNT{1'b0}};
+        tx_sop_next   = {TLP_SEG_COUNT{1'b0}};
+        tx_eop_next   = {TLP_SEG_COUNT{1'b0}};
         tx_ur_next    = 1'b0;
+        tx_data_next  = {TLP_DATA_WIDTH{1'b0}};
+        tx_strb_next  = {TLP_STRB_WIDTH{1'b0}};
 
-        if (busy_reg) begin
-            tx_valid_next = 1'b1;
-            tx_eop_next   = (rem_reg <= STRB_DW);
-            tx_data_next  = beat_data;
-            tx_strb_next  = beat_strb;
-            busy_next     = (rem_reg > STRB_DW);
-            cur_dw_next   = beat_dw;
-            rem_next      = rem_reg - STRB_DW;
-        end else if (!fifo_empty && (split_reg || head_due)) begin
-            tx_valid_next = 1'b1;
-            tx_sop_next   = 1'b1;
-            tx_hdr_next   = head_cpl_hdr;
-            if (head_ur) begin
-                pop          = 1'b1;
-                tx_eop_next  = 1'b1;
-                tx_ur_next   = 1'b1;
-                tx_data_next = {TLP_DATA_WIDTH{1'b0}};
-                tx_strb_next = {TLP_STRB_WIDTH{1'b0}};
+        for (s = 0; s < TLP_SEG_COUNT; s = s + 1) begin
+            // the head read as seen by this segment (the FIFO's oldest not yet popped)
+            head            = heads[ENTRY_W*popped +: ENTRY_W];
+            head_ur         = head[ENTRY_W-1];
+            head_byte_count = head[ENTRY_W-14 -: 12];
+            head_lower_addr = head[ENTRY_W-26 -: 7];
+            head_req_id     = head[ENTRY_W-33 -: 16];
+            head_tag        = head[ENTRY_W-49 -: 10];
+            head_tc         = head[ENTRY_W-59 -: 3];
+            head_attr       = head[ENTRY_W-62 -: 3];
+            head_addr_dw    = head[61:32];
+            // due when its completion, valid next clock, is bar_latency clocks past its
+            // (jittered) accept time; before that time the age is negative
+            head_age = now_reg - head[31:0];
+            head_due = !head_age[31] && ({1'b0, head_age} + 33'd1) >= {17'd0, bar_latency};
+
+            first_ba    = {1'b0, head_addr_dw, head_lower_addr[1:0]};
+            first_rb    = (head_byte_count == 12'd0) ? 13'd4096 : {1'b0, head_byte_count};
+            cur_ba      = split_next ? sub_ba_next : first_ba;
+            cur_rb      = split_next ? sub_rb_next : first_rb;
+            cur_end_all = cur_ba + {20'd0, cur_rb};
+            // the next multiple of cpl_split above the first byte
+            cur_bound   = (cur_ba | {25'd0, cpl_split - 8'd1}) + 33'd1;
+            cur_last    = !split_on || (cur_end_all <= cur_bound);
+            cur_end     = cur_last ? cur_end_all : cur_bound;
+            cur_end_dw  = (cur_end + 33'd3) >> 2;
+            cur_len_dw_w = cur_end_dw - (cur_ba >> 2);
+            cur_len_dw  = cur_len_dw_w[11:0];
+            cur_bytes_w = cur_end - cur_ba;
+
+            head_cpl_hdr = {
+                head_ur ? 8'h0A : 8'h4A,                 // Fmt/Type: Cpl or CplD
+                head_tag[9], head_tc, head_tag[8], head_attr[2], 1'b0, 1'b0, // T9 TC T8 Attr2 LN TH
+                1'b0, 1'b0, head_attr[1:0], 2'b00,       // TD EP Attr[1:0] AT
+                head_ur ? 10'd0 : cur_len_dw[9:0],       // Length (1024 DW encodes as 0)
+                COMPLETER_ID,
+                head_ur ? 3'b001 : 3'b000,               // status UR or SC
+                1'b0,                                    // BCM
+                head_ur ? head_byte_count : cur_rb[11:0], // Byte Count (4096 encodes as 0)
+                head_req_id,
+                head_tag[7:0],
+                1'b0,
+                head_ur ? head_lower_addr : cur_ba[6:0],
+                32'd0                                    // no DW3 in a 3DW header
+            };
+
+            // this segment's payload: the rest of the current CplD, or the start of the head's
+            beat_dw  = busy_next ? cur_dw_next : cur_ba[31:2];
+            beat_rem = busy_next ? rem_next : cur_len_dw;
+            beat_cnt = 12'd0;
+
+            if (busy_next) begin
+                tx_valid_next[s] = 1'b1;
+                tx_eop_next[s]   = (rem_next <= SEG_DW);
+                busy_next        = (rem_next > SEG_DW);
+                rem_next         = rem_next - SEG_DW;
+            end else if (!stop && (popped < fifo_used_32) && (split_next || head_due)) begin
+                tx_valid_next[s] = 1'b1;
+                tx_sop_next[s]   = 1'b1;
+                tx_hdr_next[s*128 +: 128] = head_cpl_hdr;
+                if (head_ur) begin
+                    popped         = popped + 32'd1;
+                    stop           = 1'b1;
+                    tx_eop_next[s] = 1'b1;
+                    tx_ur_next     = 1'b1;
+                    beat_rem       = 12'd0;
+                end else begin
+                    // the read leaves the FIFO with its last CplD
+                    if (cur_last)
+                        popped = popped + 32'd1;
+                    split_next     = !cur_last;
+                    sub_ba_next    = cur_end;
+                    sub_rb_next    = cur_rb - cur_bytes_w[12:0];
+                    tx_eop_next[s] = (cur_len_dw <= SEG_DW);
+                    busy_next      = (cur_len_dw > SEG_DW);
+                    rem_next       = cur_len_dw - SEG_DW;
+                end
             end else begin
-                // the read leaves the FIFO with its last CplD
-                pop          = cur_last;
-                split_next   = !cur_last;
-                sub_ba_next  = cur_end;
-                sub_rb_next  = cur_rb_after;
-                tx_eop_next  = (cur_len_dw <= STRB_DW);
-                tx_data_next = beat_data;
-                tx_strb_next = beat_strb;
-                busy_next    = (cur_len_dw > STRB_DW);
-                cur_dw_next  = beat_dw;
-                rem_next     = cur_len_dw - STRB_DW;
+                beat_rem = 12'd0;
             end
+
+            for (j = 0; j < SEG_DW_INT; j = j + 1) begin
+                if (beat_cnt < beat_rem) begin
+                    tx_data_next[(s*SEG_DW_INT + j)*32 +: 32] = {beat_dw, 2'b00};
+                    tx_strb_next[s*SEG_DW_INT + j] = 1'b1;
+                end
+                beat_dw  = beat_dw + 30'd1;
+                beat_cnt = beat_cnt + 12'd1;
+            end
+            if (tx_valid_next[s])
+                cur_dw_next = beat_dw;
         end
     end
 
-    rd_ptr_next = pop ? rd_ptr_reg + {{FIFO_AW{1'b0}}, 1'b1} : rd_ptr_reg;
+    rd_ptr_next = rd_ptr_reg + popped[FIFO_AW:0];
 end
 
-always @(posedge clk) begin
-    if (push) begin
-        fifo_mem[wr_ptr_reg[FIFO_AW-1:0]] <= push_entry;
-        lfsr_reg <= lfsr_next;
-    end
+// a CplD of at most 4096 bytes: the high bits are zero; the length is re-derived per CplD
+wire unused_sub = &{1'b0, cur_len_dw_w[32:12], cur_bytes_w[32:13], cur_ba[32], head[ENTRY_W-2 -: 12],
+                   popped[31:FIFO_AW+1], 1'b0};
 
-    wr_ptr_reg   <= wr_ptr_next;
+integer w;
+always @(posedge clk) begin
+    for (w = 0; w < TLP_SEG_COUNT; w = w + 1)
+        if (push[w])
+            fifo_mem[push_idx[w*FIFO_AW +: FIFO_AW]] <=
+                {push_fields[(ENTRY_W-32)*w +: ENTRY_W-32], push_time[w*32 +: 32]};
+
+    lfsr_reg     <= lfsr_v;
+    wr_ptr_reg   <= wr_v;
     rd_ptr_reg   <= rd_ptr_next;
-    now_reg      <= now_next;
+    now_reg      <= now_reg + 32'd1;
     busy_reg     <= busy_next;
     split_reg    <= split_next;
     sub_ba_reg   <= sub_ba_next;
@@ -404,9 +487,9 @@ always @(posedge clk) begin
         lfsr_reg     <= LFSR_SEED;
         busy_reg     <= 1'b0;
         split_reg    <= 1'b0;
-        tx_valid_reg <= 1'b0;
-        tx_sop_reg   <= 1'b0;
-        tx_eop_reg   <= 1'b0;
+        tx_valid_reg <= {TLP_SEG_COUNT{1'b0}};
+        tx_sop_reg   <= {TLP_SEG_COUNT{1'b0}};
+        tx_eop_reg   <= {TLP_SEG_COUNT{1'b0}};
         tx_ur_reg    <= 1'b0;
     end
 end

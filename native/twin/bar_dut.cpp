@@ -1,19 +1,28 @@
-// Mode endpoint: pcie_scope_bar_top (Vtop), its ports one to one.
+// Mode endpoint: pcie_scope_bar_top, its ports one to one: Vtop (TLP_SEG_COUNT 1) and, where
+// CMake built them, Vtop_s2 / Vtop_s4 (2 and 4 segments per beat; PS_TWIN_BAR_S2/S4).
 #include "Vtop.h"
+#ifdef PS_TWIN_BAR_S2
+#include "Vtop_s2.h"
+#endif
+#ifdef PS_TWIN_BAR_S4
+#include "Vtop_s4.h"
+#endif
 #include "dut.h"
 
 namespace ps {
 
 namespace {
-class BarDut final : public Dut {
+template <class Top> class BarDut final : public Dut {
 public:
-    explicit BarDut(VerilatedContext *ctx) : top_(new Vtop(ctx, "top")) {}
+    BarDut(VerilatedContext *ctx, unsigned segments)
+        : top_(new Top(ctx, "top")), segments_(segments)
+    {}
     void eval() override
     {
         put_csr_inputs(*this, *top_);
         top_->rx_req_tlp_data = rx_req_tlp_data;
         top_->rx_req_tlp_strb = rx_req_tlp_strb;
-        top_->rx_req_tlp_hdr = rx_req_tlp_hdr;
+        copy_words(top_->rx_req_tlp_hdr, rx_req_tlp_hdr);
         top_->rx_req_tlp_valid = rx_req_tlp_valid;
         top_->rx_req_tlp_sop = rx_req_tlp_sop;
         top_->rx_req_tlp_eop = rx_req_tlp_eop;
@@ -23,18 +32,56 @@ public:
         rx_req_tlp_ready = top_->rx_req_tlp_ready;
         tx_cpl_tlp_data = top_->tx_cpl_tlp_data;
         tx_cpl_tlp_strb = top_->tx_cpl_tlp_strb;
-        tx_cpl_tlp_hdr = top_->tx_cpl_tlp_hdr;
+        copy_words(tx_cpl_tlp_hdr, top_->tx_cpl_tlp_hdr);
         tx_cpl_tlp_valid = top_->tx_cpl_tlp_valid;
         tx_cpl_tlp_sop = top_->tx_cpl_tlp_sop;
         tx_cpl_tlp_eop = top_->tx_cpl_tlp_eop;
     }
     void final() override { top_->final(); }
+    unsigned segments() const override { return segments_; }
 
 private:
-    std::unique_ptr<Vtop> top_;
+    std::unique_ptr<Top> top_;
+    unsigned segments_;
 };
 } // namespace
 
-std::unique_ptr<Dut> make_bar_dut(VerilatedContext *ctx) { return std::make_unique<BarDut>(ctx); }
+bool bar_segments_built(unsigned segments)
+{
+    switch (segments) {
+    case 1:
+        return true;
+#ifdef PS_TWIN_BAR_S2
+    case 2:
+        return true;
+#endif
+#ifdef PS_TWIN_BAR_S4
+    case 4:
+        return true;
+#endif
+    default:
+        return false;
+    }
+}
+
+std::unique_ptr<Dut> make_bar_dut(VerilatedContext *ctx, unsigned segments)
+{
+    switch (segments) {
+    case 1:
+        return std::make_unique<BarDut<Vtop>>(ctx, 1);
+#ifdef PS_TWIN_BAR_S2
+    case 2:
+        return std::make_unique<BarDut<Vtop_s2>>(ctx, 2);
+#endif
+#ifdef PS_TWIN_BAR_S4
+    case 4:
+        return std::make_unique<BarDut<Vtop_s4>>(ctx, 4);
+#endif
+    default:
+        return nullptr;
+    }
+}
+
+std::unique_ptr<Dut> make_endpoint_dut(VerilatedContext *ctx) { return make_bar_dut(ctx, 1); }
 
 } // namespace ps

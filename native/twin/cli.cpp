@@ -51,6 +51,7 @@ const char *usage()
             "                       [--cpl-split 0|64|128]\n"
             "                       [--tags N]\n"
             "                       [--link genGxL|ideal] [--mode endpoint|switch]\n"
+            "                       [--segments 1|2|4]\n"
             "                       [--run PATTERN --bytes N [--offset B] [--element-bytes E]\n"
             "                        [--l1 ideal|bypass]] [--help]\n"
             "                       [--run GRAPH_KERNEL --graph G [--id-bytes 4|8]\n"
@@ -80,6 +81,11 @@ const char *usage()
             "                      enumerates it and answers the reads (BAR_LATENCY, CPL_SPLIT);\n"
             "                      the ready line carries the topology, stdin takes\n"
             "                      `cfg-read BB:DD.F REG`\n"
+            "  --segments N        TLP segments per 512-bit beat of the BAR top (endpoint mode):\n"
+            "                      1 (default), 2 or 4; the GPU model puts up to N MRds in one\n"
+            "                      request beat and the BAR responder up to N completions in one\n"
+            "                      completion beat (a straddled interface). A count the build\n"
+            "                      lacks (CMake PS_TWIN_SEGMENTS, default 4) is refused\n"
             "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its\n"
             "                      done line and exit. PATTERN: ")
         + kPatternNameList
@@ -206,6 +212,14 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
                 return false;
             }
             o->tags = (uint32_t)v;
+        } else if (a == "--segments") {
+            if (!value(&v))
+                return false;
+            if (v != 1 && v != 2 && v != 4) {
+                *err = "--segments must be 1, 2 or 4";
+                return false;
+            }
+            o->segments = (uint32_t)v;
         } else if (a == "--model-only") {
             o->model_only = true;
         } else if (a == "--mode") {
@@ -290,6 +304,10 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     if (dist_given && (cycles_given || latency_ns_given)) {
         *err = "--latency-dist sets BAR_LATENCY too: give it alone, not with --latency-cycles or "
                "--latency-ns";
+        return false;
+    }
+    if (o->switch_mode && o->segments != 1) {
+        *err = "--segments needs --mode endpoint: the switch top runs with 1 segment";
         return false;
     }
     if (cycles_given && o->latency_ns) {

@@ -6,19 +6,25 @@
 #ifndef PCIE_SCOPE_TWIN_DUT_H
 #define PCIE_SCOPE_TWIN_DUT_H
 
+#include <cstddef>
 #include <memory>
 
 #include "verilated.h"
 
 namespace ps {
 
+// Most TLP segments per beat a design may have (a straddled 512-bit interface: 4).
+constexpr unsigned kMaxSegments = 4;
+
+// Segment s of a beat: header hdr[128*s +: 128] (words 4s..4s+3), valid/sop/eop bit s, its
+// payload DWs [s*D, (s+1)*D) of the 16-DW data for D = 16/segments (bar_responder.v).
 struct DutPorts {
     CData clk = 0;
     CData rst = 1;
     // GPU -> design: the GPU's requests (and, in switch mode, nothing else of the GPU's)
     VlWide<16> rx_req_tlp_data{};
     SData rx_req_tlp_strb = 0;
-    VlWide<4> rx_req_tlp_hdr{};
+    VlWide<4 * kMaxSegments> rx_req_tlp_hdr{};
     CData rx_req_tlp_valid = 0;
     CData rx_req_tlp_sop = 1;
     CData rx_req_tlp_eop = 1;
@@ -26,7 +32,7 @@ struct DutPorts {
     // design -> GPU: completions
     VlWide<16> tx_cpl_tlp_data{};
     SData tx_cpl_tlp_strb = 0;
-    VlWide<4> tx_cpl_tlp_hdr{};
+    VlWide<4 * kMaxSegments> tx_cpl_tlp_hdr{};
     CData tx_cpl_tlp_valid = 0;
     CData tx_cpl_tlp_sop = 0;
     CData tx_cpl_tlp_eop = 0;
@@ -57,10 +63,22 @@ public:
     // Settles the design on the current inputs (a rising clk edge included).
     virtual void eval() = 0;
     virtual void final() = 0;
+    // TLP segments per beat of the design's streams (TLP_SEG_COUNT): 1, 2 or 4.
+    virtual unsigned segments() const { return 1; }
 };
 
-// pcie_scope_bar_top: the FPGA as the GPU's BAR endpoint (mode endpoint).
-std::unique_ptr<Dut> make_bar_dut(VerilatedContext *ctx);
+// pcie_scope_bar_top: the FPGA as the GPU's BAR endpoint (mode endpoint), Verilated with
+// TLP_SEG_COUNT = segments; nullptr when this build has no such variant (bar_segments_built).
+std::unique_ptr<Dut> make_bar_dut(VerilatedContext *ctx, unsigned segments = 1);
+// Whether this build has the BAR top with that many segments (1 always; CMake's variants).
+bool bar_segments_built(unsigned segments);
+
+// Copies the first min(N, M) words of one wide port to another (the rest of dst: zero).
+template <std::size_t N, std::size_t M> void copy_words(VlWide<N> &dst, const VlWide<M> &src)
+{
+    for (std::size_t i = 0; i < N; ++i)
+        dst[i] = i < M ? src[i] : 0;
+}
 
 // Copies the ports a DutPorts and a Verilated top share by name (the CSR side and clock).
 template <class Top> void put_csr_inputs(const DutPorts &p, Top &t)

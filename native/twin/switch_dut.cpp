@@ -71,7 +71,7 @@ void SwitchDut::put_inputs()
     } else {
         top_->dn_rx_data = rx_req_tlp_data;
         top_->dn_rx_strb = rx_req_tlp_strb;
-        top_->dn_rx_hdr = rx_req_tlp_hdr;
+        copy_words(top_->dn_rx_hdr, rx_req_tlp_hdr);
         top_->dn_rx_valid = rx_req_tlp_valid;
         top_->dn_rx_sop = rx_req_tlp_sop;
         top_->dn_rx_eop = rx_req_tlp_eop;
@@ -86,7 +86,7 @@ void SwitchDut::get_outputs()
     const bool cfg = gpu_config_beat();
     tx_cpl_tlp_data = top_->dn_tx_data;
     tx_cpl_tlp_strb = top_->dn_tx_strb;
-    tx_cpl_tlp_hdr = top_->dn_tx_hdr;
+    copy_words(tx_cpl_tlp_hdr, top_->dn_tx_hdr);
     tx_cpl_tlp_valid = top_->dn_tx_valid && !cfg;
     tx_cpl_tlp_sop = top_->dn_tx_sop;
     tx_cpl_tlp_eop = top_->dn_tx_eop;

@@ -14,16 +14,17 @@ constexpr uint32_t kBeatDws = sizeof(DutPorts::tx_cpl_tlp_data) / 4; // 16 at 51
 constexpr uint64_t kAxiTimeoutCycles = 100000;
 constexpr uint64_t kWatchdogCycles = 4000000; // no completion for this long: give up
 
-inline void set_hdr(VlWide<4> &port, const TlpHeader &h)
+// segment s's header: bits [128*s +: 128], word 4s = its bits [31:0] = DW3
+inline void set_hdr(VlWide<4 * kMaxSegments> &port, unsigned s, const TlpHeader &h)
 {
-    for (int i = 0; i < 4; ++i)
-        port[i] = h.dw[3 - i]; // word 0 = bits [31:0] = DW3
+    for (unsigned i = 0; i < 4; ++i)
+        port[4 * s + i] = h.dw[3 - i];
 }
-inline TlpHeader get_hdr(const VlWide<4> &port)
+inline TlpHeader get_hdr(const VlWide<4 * kMaxSegments> &port, unsigned s)
 {
     TlpHeader h;
-    for (int i = 0; i < 4; ++i)
-        h.dw[3 - i] = port[i];
+    for (unsigned i = 0; i < 4; ++i)
+        h.dw[3 - i] = port[4 * s + i];
     return h;
 }
 } // namespace
@@ -42,6 +43,7 @@ Twin::Twin(uint32_t tag_budget, const DutFactory &make_dut)
         t = TagState{0, 0, 0, false};
     ctx_.reset(new VerilatedContext);
     top_ = make_dut(ctx_.get());
+    segments_ = top_->segments();
     top_->clk = 0;
     top_->rst = 1;
     top_->rx_req_tlp_valid = 0;
@@ -90,91 +92,118 @@ void Twin::release_tag(uint8_t tag)
     ++free_count_;
 }
 
-// Called before the rising edge for every accepted beat (tx_cpl_tlp_valid && tx_cpl_tlp_ready).
+// Called before the rising edge for every accepted beat (a valid segment and tx_cpl_tlp_ready):
+// its segments in order, each continuing the completion in flight or starting one.
 void Twin::sample_completion_beat()
 {
     const uint32_t strb = top_->tx_cpl_tlp_strb;
-    if (top_->tx_cpl_tlp_sop) {
-        if (cpl_.active)
-            ++res_.payload_errors; // previous one never saw eop
-        cpl_ = CplRx{};
-        cpl_.active = true;
-        const CplInfo c = parse_cpl_header(get_hdr(top_->tx_cpl_tlp_hdr));
-        down_.send(cpl_wire_bytes(c.has_data ? c.length_dw * 4 : 0)); // the TLP now owns the wire
-        cpl_.tag = c.tag;
-        cpl_.has_data = c.has_data;
-        cpl_.dws_expected = c.length_dw;
-        TagState &t = tags_[c.tag];
-        if (!c.is_completion || !t.active || c.requester_id != requester_id_
-            || c.completer_id != completer_id_) {
-            cpl_.error = true;
-            cpl_.last = false; // unexpected: retires nothing
-            cpl_.tag = 0;
-        } else {
-            const uint64_t first = t.addr + (t.len - t.remaining); // first byte of this CplD
-            cpl_.next_value = (uint32_t)(first & ~3ull);
-            cpl_.last = cpl_is_last(c);
-            if (!c.has_data || c.status != kCplStatusSC)
-                cpl_.error = true;
-            if (c.byte_count != t.remaining)
-                cpl_.error = true;
-            if (c.lower_addr != (uint8_t)(first & 0x7F))
-                cpl_.error = true;
-            const uint32_t room = c.length_dw * 4 - (c.lower_addr & 3u);
-            cpl_.bytes = cpl_.last ? c.byte_count : room;
-            if (cpl_.bytes > t.remaining)
-                cpl_.error = true;
+    const uint32_t seg_dws = kBeatDws / segments_;
+    for (unsigned s = 0; s < segments_; ++s) {
+        if (!((top_->tx_cpl_tlp_valid >> s) & 1u))
+            continue;
+        if ((top_->tx_cpl_tlp_sop >> s) & 1u)
+            start_completion(get_hdr(top_->tx_cpl_tlp_hdr, s));
+        if (!cpl_.active)
+            continue; // segment without a start: ignore (counted at eop below)
+        if (cpl_.has_data) {
+            for (uint32_t j = s * seg_dws; j < (s + 1) * seg_dws; ++j) {
+                if (!((strb >> j) & 1u))
+                    continue;
+                const uint32_t v = top_->tx_cpl_tlp_data[j];
+                if (v != cpl_.next_value)
+                    cpl_.error = true;
+                cpl_.next_value += 4;
+                ++cpl_.dws_seen;
+            }
         }
-    }
-    if (!cpl_.active)
-        return; // beat without a start: ignore (counted at eop below)
-    if (cpl_.has_data) {
-        for (uint32_t j = 0; j < kBeatDws; ++j) {
-            if (!((strb >> j) & 1u))
-                continue;
-            const uint32_t v = top_->tx_cpl_tlp_data[j];
-            if (v != cpl_.next_value)
-                cpl_.error = true;
-            cpl_.next_value += 4;
-            ++cpl_.dws_seen;
-        }
-    }
-    if (top_->tx_cpl_tlp_eop) {
-        if (cpl_.dws_seen != cpl_.dws_expected)
-            cpl_.error = true;
-        ++res_.completions;
-        if (cpl_.error)
-            ++res_.payload_errors;
-        TagState &t = tags_[cpl_.tag];
-        if (t.active && (cpl_.bytes > 0 || cpl_.last)) {
-            t.remaining = cpl_.bytes >= t.remaining ? 0 : t.remaining - cpl_.bytes;
-            if (cpl_.last)
-                release_tag(cpl_.tag);
-        }
-        last_progress_cycle_ = cycle_;
-        cpl_.active = false;
+        if ((top_->tx_cpl_tlp_eop >> s) & 1u)
+            end_completion();
     }
 }
 
+void Twin::start_completion(const TlpHeader &hdr)
+{
+    if (cpl_.active)
+        ++res_.payload_errors; // previous one never saw eop
+    cpl_ = CplRx{};
+    cpl_.active = true;
+    const CplInfo c = parse_cpl_header(hdr);
+    down_.send(cpl_wire_bytes(c.has_data ? c.length_dw * 4 : 0)); // the TLP now owns the wire
+    cpl_.tag = c.tag;
+    cpl_.has_data = c.has_data;
+    cpl_.dws_expected = c.length_dw;
+    TagState &t = tags_[c.tag];
+    if (!c.is_completion || !t.active || c.requester_id != requester_id_
+        || c.completer_id != completer_id_) {
+        cpl_.error = true;
+        cpl_.last = false; // unexpected: retires nothing
+        cpl_.tag = 0;
+    } else {
+        const uint64_t first = t.addr + (t.len - t.remaining); // first byte of this CplD
+        cpl_.next_value = (uint32_t)(first & ~3ull);
+        cpl_.last = cpl_is_last(c);
+        if (!c.has_data || c.status != kCplStatusSC)
+            cpl_.error = true;
+        if (c.byte_count != t.remaining)
+            cpl_.error = true;
+        if (c.lower_addr != (uint8_t)(first & 0x7F))
+            cpl_.error = true;
+        const uint32_t room = c.length_dw * 4 - (c.lower_addr & 3u);
+        cpl_.bytes = cpl_.last ? c.byte_count : room;
+        if (cpl_.bytes > t.remaining)
+            cpl_.error = true;
+    }
+}
+
+void Twin::end_completion()
+{
+    if (cpl_.dws_seen != cpl_.dws_expected)
+        cpl_.error = true;
+    ++res_.completions;
+    if (cpl_.error)
+        ++res_.payload_errors;
+    TagState &t = tags_[cpl_.tag];
+    if (t.active && (cpl_.bytes > 0 || cpl_.last)) {
+        t.remaining = cpl_.bytes >= t.remaining ? 0 : t.remaining - cpl_.bytes;
+        if (cpl_.last)
+            release_tag(cpl_.tag);
+    }
+    last_progress_cycle_ = cycle_;
+    cpl_.active = false;
+}
+
+// Puts up to segments_ MRds on the request stream, one per segment from segment 0, while the
+// model has reads, tags are free and the link would carry them.
 void Twin::drive_request()
 {
     if (req_valid_)
-        return; // held until accepted
-    if (!have_next_ && gen_ && !cancelled_ && !gen_->exhausted())
-        have_next_ = gen_->next(&next_);
-    if (!have_next_ || free_count_ == 0 || outstanding_ >= tag_budget_ || !up_.open()) {
+        return;          // held until accepted
+    LinkGate gate = up_; // the wire as it stands after the MRds already in this beat
+    unsigned n = 0;
+    while (n < segments_) {
+        if (!have_next_ && gen_ && !cancelled_ && !gen_->exhausted())
+            have_next_ = gen_->next(&next_);
+        if (!have_next_ || free_count_ == 0 || outstanding_ + n >= tag_budget_ || !gate.open())
+            break;
+        req_tag_[n] = free_tags_[free_head_];
+        free_head_ = (free_head_ + 1) % 256;
+        --free_count_;
+        req_[n] = next_;
+        have_next_ = false;
+        set_hdr(top_->rx_req_tlp_hdr, n,
+                make_mrd_header(req_[n].addr, req_[n].len, req_tag_[n], requester_id_));
+        gate.send(mrd_wire_bytes(req_[n].addr));
+        ++n;
+    }
+    req_count_ = n;
+    if (n == 0) {
         top_->rx_req_tlp_valid = 0;
         return;
     }
-    req_tag_ = free_tags_[free_head_];
-    free_head_ = (free_head_ + 1) % 256;
-    --free_count_;
-    req_ = next_;
-    have_next_ = false;
-    set_hdr(top_->rx_req_tlp_hdr, make_mrd_header(req_.addr, req_.len, req_tag_, requester_id_));
-    top_->rx_req_tlp_valid = 1;
-    top_->rx_req_tlp_sop = 1;
-    top_->rx_req_tlp_eop = 1;
+    const CData mask = (CData)((1u << n) - 1u);
+    top_->rx_req_tlp_valid = mask;
+    top_->rx_req_tlp_sop = mask;
+    top_->rx_req_tlp_eop = mask;
     req_valid_ = true;
 }
 
@@ -183,7 +212,7 @@ void Twin::tick()
     // 1. sample handshakes on the settled outputs (what the DUT will see at the edge)
     const bool req_fire = req_valid_ && top_->rx_req_tlp_ready;
     if (top_->tx_cpl_tlp_valid && top_->tx_cpl_tlp_ready)
-        sample_completion_beat();
+        sample_completion_beat(); // any valid segment
     const bool aw_fire = top_->s_axil_awvalid && top_->s_axil_awready;
     const bool w_fire = top_->s_axil_wvalid && top_->s_axil_wready;
     const bool b_fire = top_->s_axil_bvalid && top_->s_axil_bready;
@@ -201,13 +230,16 @@ void Twin::tick()
     up_.tick();
     down_.tick();
     if (req_fire) {
-        up_.send(mrd_wire_bytes(req_.addr));
-        TagState &t = tags_[req_tag_];
-        t = TagState{req_.addr, req_.len, req_.len, true};
-        ++outstanding_;
-        ++res_.mrds;
-        res_.mrd_bytes += req_.len;
-        ++res_.by_size[size_class_of(req_.len)];
+        for (unsigned i = 0; i < req_count_; ++i) {
+            const Mrd &r = req_[i];
+            up_.send(mrd_wire_bytes(r.addr));
+            tags_[req_tag_[i]] = TagState{r.addr, r.len, r.len, true};
+            ++outstanding_;
+            ++res_.mrds;
+            res_.mrd_bytes += r.len;
+            ++res_.by_size[size_class_of(r.len)];
+        }
+        req_count_ = 0;
         req_valid_ = false;
         top_->rx_req_tlp_valid = 0;
         last_progress_cycle_ = cycle_;

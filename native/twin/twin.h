@@ -15,6 +15,7 @@
 #include <string>
 
 #include "link.h"
+#include "tlp.h"
 #include "traffic.h"
 
 class VerilatedContext;
@@ -24,7 +25,9 @@ namespace ps {
 class Dut;
 // Builds the design under test (dut.h): make_bar_dut by default, a SwitchDut in switch mode.
 using DutFactory = std::function<std::unique_ptr<Dut>(VerilatedContext *)>;
-std::unique_ptr<Dut> make_bar_dut(VerilatedContext *ctx);
+std::unique_ptr<Dut> make_bar_dut(VerilatedContext *ctx, unsigned segments);
+// make_bar_dut with 1 segment per beat
+std::unique_ptr<Dut> make_endpoint_dut(VerilatedContext *ctx);
 
 struct WorkloadResult {
     uint64_t mrds = 0;
@@ -38,7 +41,7 @@ struct WorkloadResult {
 
 class Twin {
 public:
-    explicit Twin(uint32_t tag_budget, const DutFactory &make_dut = make_bar_dut);
+    explicit Twin(uint32_t tag_budget, const DutFactory &make_dut = make_endpoint_dut);
     ~Twin();
     Twin(const Twin &) = delete;
     Twin &operator=(const Twin &) = delete;
@@ -81,6 +84,9 @@ public:
     }
 
     uint64_t cycle() const { return cycle_; }
+    // TLP segments per beat of the design (--segments): up to this many MRds per request beat
+    // and completions per completion beat.
+    unsigned segments() const { return segments_; }
     uint32_t outstanding() const { return outstanding_; }
 
 private:
@@ -108,6 +114,8 @@ private:
     };
 
     void sample_completion_beat();
+    void start_completion(const TlpHeader &hdr);
+    void end_completion();
     void drive_request();
     void release_tag(uint8_t tag);
 
@@ -121,7 +129,9 @@ private:
 
     // requester
     std::unique_ptr<MrdSource> gen_;
-    bool req_valid_ = false; // a request is on the bus
+    bool req_valid_ = false; // a request beat is on the bus
+    unsigned segments_ = 1;
+    unsigned req_count_ = 0; // MRds in that beat, one per segment from segment 0
     bool have_next_ = false;
     Mrd next_{};
     uint32_t tag_budget_;
@@ -131,8 +141,8 @@ private:
     uint32_t free_head_ = 0, free_count_ = 0;
     TagState tags_[256];
     uint32_t outstanding_ = 0;
-    uint8_t req_tag_ = 0;
-    Mrd req_{};
+    uint8_t req_tag_[4] = {};
+    Mrd req_[4] = {};
 
     // completer side
     CplRx cpl_{};

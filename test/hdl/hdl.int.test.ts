@@ -41,6 +41,10 @@ const LINT: Array<[string, string[], string[]]> = [
   ['probe_counters', ['-GTLP_SEG_COUNT=2'], ['hdl/rtl/probe_counters.v', 'hdl/rtl/probe_counter.v', 'hdl/rtl/probe_mrd_classify.v', 'hdl/rtl/probe_addr_filter.v']],
   ['probe_counters', ['-GTLP_SEG_COUNT=4'], ['hdl/rtl/probe_counters.v', 'hdl/rtl/probe_counter.v', 'hdl/rtl/probe_mrd_classify.v', 'hdl/rtl/probe_addr_filter.v']],
   ['bar_responder', ['-GTLP_DATA_WIDTH=128', '-GMAX_PAYLOAD_BYTES=4096'], ['hdl/rtl/bar_responder.v', 'hdl/rtl/probe_mrd_classify.v']],
+  ['bar_responder', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=2'], ['hdl/rtl/bar_responder.v', 'hdl/rtl/probe_mrd_classify.v']],
+  ['bar_responder', ['-GTLP_DATA_WIDTH=256', '-GTLP_SEG_COUNT=4', '-GFIFO_DEPTH=4'], ['hdl/rtl/bar_responder.v', 'hdl/rtl/probe_mrd_classify.v']],
+  ['pcie_scope_bar_top', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=2'], RTL],
+  ['pcie_scope_bar_top', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=4', '-GTAG_WIDTH=10'], RTL],
   ['probe_csr', [], ['hdl/rtl/probe_csr.v']],
   ['probe_counter', [], ['hdl/rtl/probe_counter.v']],
   ['probe_mrd_classify', [], ['hdl/rtl/probe_mrd_classify.v']],
@@ -73,6 +77,13 @@ describe('HDL lint (verilator --lint-only -Wall, no waivers)', () => {
 describe('HDL compile', () => {
   it('iverilog -g2005 -Wall compiles the RTL without a warning', () => {
     const r = run('iverilog', ['-g2005', '-Wall', ...inc, '-s', 'pcie_scope_bar_top', '-o', join(build, 'rtl.vvp'), ...RTL])
+    expect(r.out).toBe('')
+    expect(r.status).toBe(0)
+  })
+
+  it.each([2, 4])('iverilog -g2005 -Wall compiles the RTL at %i segments (512 bits) without a warning', (seg) => {
+    const params = [`-Ppcie_scope_bar_top.TLP_SEG_COUNT=${seg}`, '-Ppcie_scope_bar_top.TLP_DATA_WIDTH=512']
+    const r = run('iverilog', ['-g2005', '-Wall', ...inc, ...params, '-s', 'pcie_scope_bar_top', '-o', join(build, `rtl-s${seg}.vvp`), ...RTL])
     expect(r.out).toBe('')
     expect(r.status).toBe(0)
   })
@@ -111,5 +122,50 @@ describe.each(TBS)('testbench %s', (top, tb, files) => {
     expect(res!.failed, r.out.slice(-4000)).toBe(0)
     expect(res!.passed).toBeGreaterThan(0)
     expect(r.status).toBe(0)
+  })
+})
+
+// bar_responder with several TLPs per beat: every request segment may start a read, every
+// completion is checked against its read (tb_bar_responder_seg.sv keeps its own scoreboard)
+const SEG_TB = 'hdl/tb/tb_bar_responder_seg.sv'
+const SEG_RTL = ['hdl/rtl/bar_responder.v', 'hdl/rtl/probe_mrd_classify.v']
+
+describe('testbench tb_bar_responder_seg (segments per beat)', () => {
+  it.each([
+    [1, 64],
+    [2, 0],
+    [2, 64],
+    [4, 0],
+    [4, 128],
+  ])('answers every read exactly at %i segments, CPL_SPLIT %i (Icarus)', (seg, split) => {
+    const vvp = join(build, 'icarus', `tb_bar_responder_seg_${seg}_${split}.vvp`)
+    mkdirSync(join(build, 'icarus'), { recursive: true })
+    const params = [`-Ptb_bar_responder_seg.SEG=${seg}`, `-Ptb_bar_responder_seg.SPLIT=${split}`]
+    const c = run('iverilog', ['-g2012', ...inc, ...params, '-s', 'tb_bar_responder_seg', '-o', vvp, SEG_TB, ...SEG_RTL])
+    expect(c.status, c.out).toBe(0)
+    const r = run('vvp', ['-n', vvp])
+    const res = closing(r.stdout)
+    expect(res, r.out.slice(-4000)).toBeDefined()
+    expect(res!.failed, r.out.slice(-4000)).toBe(0)
+    expect(res!.passed).toBeGreaterThan(0)
+    // every non-posted request answered, several TLPs per beat seen both ways
+    const m = /^SEG \d+ SPLIT \d+: (\d+) requests, (\d+) answered, \d+ completions, \d+ UR, (\d+) multi-request beats, (\d+) multi-completion beats$/m.exec(r.stdout)
+    expect(m, r.stdout.slice(-2000)).not.toBeNull()
+    expect(m![2]).toBe(m![1])
+    if (seg > 1) {
+      expect(Number(m![3])).toBeGreaterThan(0)
+      expect(Number(m![4])).toBeGreaterThan(0)
+    }
+  })
+
+  it('answers every read exactly at 4 segments under Verilator (--binary --timing)', () => {
+    const mdir = join(build, 'verilator', 'tb_bar_responder_seg')
+    const c = verilateBench(mdir, [...inc, '-GSEG=4', '-GSPLIT=64', '--top-module', 'tb_bar_responder_seg', SEG_TB, ...SEG_RTL])
+    expect(c.status, c.out.slice(-4000)).toBe(0)
+    const r = run(join(mdir, 'Vtb'), [])
+    const res = closing(r.stdout)
+    expect(res, r.out.slice(-4000)).toBeDefined()
+    expect(res!.failed, r.out.slice(-4000)).toBe(0)
+    expect(res!.passed).toBeGreaterThan(0)
   })
 })

@@ -305,6 +305,48 @@ describe('twin graph runs (each kernel launch by launch through the RTL probe)',
   })
 })
 
+describe('twin --segments (several TLPs per 512-bit beat through the BAR top)', () => {
+  const MiB = 1 << 20
+  const counts = (ev: DoneEvent) => ({ mrd: ev.mrd, completions: ev.completions, payloadErrors: ev.payloadErrors })
+
+  it('--segments 4 gives exactly the MRd and CplD counts of --segments 1 for every pattern, every payload checked', () => {
+    for (const p of PATTERN_SPECS) {
+      for (const split of ['0', '64']) {
+        const args = ['--run', p.name, '--bytes', String(MiB), '--cpl-split', split]
+        const one = runBatch(args)
+        const four = runBatch([...args, '--segments', '4'])
+        expect(one.payloadErrors, `${p.name} split ${split}`).toBe(0)
+        expect(counts(four), `${p.name} split ${split}`).toEqual(counts(one))
+        expect(four.simCycles, `${p.name} split ${split}`).toBeLessThanOrEqual(one.simCycles)
+      }
+    }
+  })
+
+  it('fewer simulated cycles where the wire allows: 96 + 32-B pairs on an ideal link, 32-B reads at a short latency', () => {
+    const misaligned = ['--run', 'merged-misaligned', '--bytes', String(MiB), '--link', 'ideal']
+    const a1 = runBatch(misaligned)
+    const a4 = runBatch([...misaligned, '--segments', '4'])
+    expect(counts(a4)).toEqual(counts(a1))
+    // two CplDs of 32 and 96 B take 1 + 2 beats with one segment, 2 beats with four
+    expect(a4.simCycles).toBeLessThan(a1.simCycles * 0.75)
+    const strided = ['--run', 'strided', '--bytes', String(MiB), '--link', 'ideal', '--latency-cycles', '16']
+    const b1 = runBatch(strided)
+    const b4 = runBatch([...strided, '--segments', '4'])
+    expect(counts(b4)).toEqual(counts(b1))
+    // one 32-B CplD per beat, or two; four MRds per beat
+    expect(b4.simCycles).toBeLessThan(b1.simCycles * 0.6)
+  })
+
+  it('rejects --segments other than 1, 2, 4, with --mode switch, and a count this build lacks', () => {
+    expect(rejected(['--segments', '3'])).toMatch(/--segments must be 1, 2 or 4/)
+    expect(rejected(['--mode', 'switch', '--segments', '4'])).toMatch(/--segments needs --mode endpoint/)
+    const r = spawnSync(twinBin, ['--run', 'strided', '--bytes', '4096', '--segments', '2'], { encoding: 'utf8' })
+    // 2 segments are built only with PS_TWIN_SEGMENTS="2;4"
+    if (r.status !== 0) expect(r.stderr).toMatch(/--segments 2: this build has no such BAR top/)
+    else expect(JSON.parse(r.stdout.trim().split('\n').pop()!)).toMatchObject({ payloadErrors: 0 })
+  })
+})
+
 describe('the twin and spec/workloads.json agree', () => {
   it('runs every spec pattern at its default offset, and the done line passes the host schema', () => {
     for (const p of PATTERN_SPECS) {
@@ -395,8 +437,12 @@ describe('twin interactive mode (PTY + stdin)', () => {
     expect(await twin.exited).toBe(0)
   })
 
-  it('the firmware reads the probe over AXI while traffic flows: probe counts = model counts', async () => {
-    const twin = (live = new Twin())
+  it.each([
+    [1, 'strided'],
+    [4, 'strided'],
+    [4, 'merged-misaligned'],
+  ])('the firmware reads the probe over AXI while traffic flows: probe counts = model counts (%i segments, %s)', async (segments, pattern) => {
+    const twin = (live = new Twin(segments > 1 ? ['--segments', String(segments), '--latency-cycles', '16'] : []))
     const ready = await twin.nextEvent()
     const fd = (ptyFd = openSync(String(ready.pty), constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK))
     let acc = Buffer.alloc(0)
@@ -421,7 +467,7 @@ describe('twin interactive mode (PTY + stdin)', () => {
     await command(1, 1, [1, 2, 3, 4]) // PING (hello)
     await command(2, 3, [10, 0]) // START, 10 ms period: counters enabled, snapshots stream
     const MiB = 1 << 20
-    twin.send(`run 3 strided ${4 * MiB} 0`)
+    twin.send(`run 3 ${pattern} ${4 * MiB} ${pattern === 'strided' ? 0 : 32}`)
     const done = (await twin.nextEvent()) as unknown as DoneEvent
     expect(done).toMatchObject({ event: 'done', id: 3, payloadErrors: 0 })
     pump()
@@ -433,11 +479,16 @@ describe('twin interactive mode (PTY + stdin)', () => {
     expect(snap, 'an ON_DEMAND snapshot before the reply').toBeDefined()
     const counter = (i: number) => Number(snap.payload.readBigUInt64LE(5 + 8 * i))
     expect(counter(2)).toBe(done.mrd.bySize['32']) // MRD_32
-    expect(counter(3) + counter(4) + counter(5) + counter(6)).toBe(0)
+    expect(counter(4)).toBe(done.mrd.bySize['96']) // MRD_96
+    expect(counter(3) + counter(5) + counter(6)).toBe(0)
     expect(counter(7)).toBe(done.mrd.bytes) // MRD_BYTES
     expect(counter(8)).toBe(done.completions) // CPLD_COUNT
     expect(counter(9)).toBe(done.mrd.bytes) // CPLD_BYTES
     expect(counter(10)).toBe(0) // BAR_UR
+    // the tracker: every read started and completed by tag, none unexpected, mismatched, lost or reused
+    expect(counter(15)).toBe(done.mrd.count) // READS_STARTED
+    expect(counter(24)).toBe(done.mrd.count) // LAT_LAST_COUNT
+    expect(counter(28) + counter(29) + counter(30) + counter(31)).toBe(0)
     expect(counter(0)).toBeGreaterThanOrEqual(done.simCycles) // CYCLES while enabled
     expect(streamed).toBeGreaterThanOrEqual(1)
     twin.child.stdin!.end()
