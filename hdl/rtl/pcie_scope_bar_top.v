@@ -34,7 +34,9 @@ module pcie_scope_bar_top #
     parameter LINK_GEN = 4,
     parameter LINK_WIDTH = 16,
     parameter MRRS = 512,
-    parameter BUILD_ID = 0
+    parameter BUILD_ID = 0,
+    // the BAR responder answers reads of up to this many bytes (reported in MPS); larger ones get UR
+    parameter MAX_PAYLOAD_BYTES = 256
 )
 (
     input  wire                         clk,
@@ -85,7 +87,6 @@ module pcie_scope_bar_top #
 );
 
 localparam [15:0] COMPLETER_ID = 16'h0200;
-localparam MAX_PAYLOAD_BYTES = 256;
 localparam FIFO_DEPTH = 256;
 
 wire [15:0] bar_latency;

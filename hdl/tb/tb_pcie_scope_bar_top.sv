@@ -36,9 +36,15 @@
  */
 // testbench arithmetic mixes integer bookkeeping with DUT-width vectors on purpose
 /* verilator lint_off WIDTH */
-module tb_pcie_scope_bar_top;
+// TLP_DATA_WIDTH, TAG_WIDTH and MPS (the top's MAX_PAYLOAD_BYTES) must be those the golden
+// vectors were written for (golden.ts --strb, --mps); bench/golden-sweep.mjs sweeps them
+module tb_pcie_scope_bar_top #
+(
+    parameter TLP_DATA_WIDTH = 256,
+    parameter TAG_WIDTH = 8,
+    parameter MPS = 256
+);
 
-localparam TLP_DATA_WIDTH = 256;
 localparam TLP_STRB_WIDTH = TLP_DATA_WIDTH/32;
 localparam CLK_HZ = 250000000;
 localparam MAX_REQ = 8192;
@@ -91,6 +97,8 @@ reg         s_axil_rready = 1'b1;
 pcie_scope_bar_top #(
     .TLP_DATA_WIDTH(TLP_DATA_WIDTH),
     .TLP_SEG_COUNT(1),
+    .TAG_WIDTH(TAG_WIDTH),
+    .MAX_PAYLOAD_BYTES(MPS),
     .CLK_HZ(CLK_HZ),
     .CNT_WIDTH(64)
 ) dut (
@@ -596,8 +604,8 @@ initial begin
     expect_reg(`PS_REG_CPL_SPLIT, 32'h0000_0040, "CPL_SPLIT keeps bits 7:0");
     axil_write(`PS_REG_CPL_SPLIT, 32'd0, 4'hf);
     // info registers (the top's parameters) and the sampler and filter registers
-    expect_reg(`PS_REG_MPS, 32'd256, "MPS");
-    expect_reg(`PS_REG_TAG_BITS, 32'd8, "TAG_BITS");
+    expect_reg(`PS_REG_MPS, MPS, "MPS");
+    expect_reg(`PS_REG_TAG_BITS, TAG_WIDTH, "TAG_BITS");
     expect_reg(`PS_REG_RCB, 32'd0, "RCB follows CPL_SPLIT 0");
     expect_reg(`PS_REG_SAMPLE_STATUS, 32'd256 << 16, "SAMPLE_STATUS: depth 256, empty");
     expect_reg(`PS_REG_SMP_TS_LO, 32'd0, "SMP_* read 0 while empty");

@@ -8,7 +8,7 @@
  * - reads of 1..128 DW (4..512 B, now and then partial byte enables or zero-length) at
  *   random DW-aligned 32- or 64-bit addresses, MRd and a few MRdLk, from three
  *   Requester IDs, on free tags (T9/T8 set for 10-bit tags);
- * - completions split at 64- or 128-B RCB boundaries, sometimes combined up to 256 B,
+ * - completions split at 64- or 128-B RCB boundaries, sometimes combined up to MPS,
  *   after random delays, interleaved across tags, now and then two pieces of one read in
  *   one beat; some reads end in UR or CA (CA sometimes after SC pieces), some are never
  *   answered (timeouts), some silent ones have their tag reused by a new read;
@@ -27,7 +27,11 @@
  * completions and mismatches injected, and an empty table at the end.
  *
  * Parameters (iverilog -P tb_probe_tracker.X=..., verilator -GX=...): SEG, TAG_WIDTH,
- * SEED, TRAFFIC_CYCLES. The last line is "N passed, N failed".
+ * SEED, TRAFFIC_CYCLES, RCB (64 or 128: every read split at that boundary; 0: each read draws
+ * 64 or 128) and MPS (the largest combined completion, 128 or 256 B). All four can also be
+ * given at run time (+SEED=n +TRAFFIC_CYCLES=n +RCB=n +MPS=n), so one Verilator build runs
+ * many seeds and both RCB and MPS (bench/golden-sweep.mjs). The last lines are "TLPs: ..." (TLP starts accepted on both
+ * streams) and "N passed, N failed".
  */
 // testbench arithmetic mixes integer bookkeeping with vectors on purpose. Every random draw is a
 // plain assignment or the left operand of && / || (Verilator 5.006 evaluates both arms of a ?:,
@@ -40,7 +44,9 @@ module tb_probe_tracker #
     parameter SEG = 1,
     parameter TAG_WIDTH = 8,
     parameter SEED = 1,
-    parameter TRAFFIC_CYCLES = SEG > 1 ? 12000 : 24000
+    parameter TRAFFIC_CYCLES = SEG > 1 ? 12000 : 24000,
+    parameter RCB = 0,
+    parameter MPS = 256
 );
 
 localparam TAGS = 1 << TAG_WIDTH;
@@ -167,6 +173,11 @@ endfunction
  * Random numbers: xorshift32, seeded
  */
 reg [31:0] lfsr = 32'h9e37_79b9 ^ SEED;
+// run-time overrides (+SEED=n, +TRAFFIC_CYCLES=n), read before the first draw
+integer seed_v = SEED;
+integer traffic_cycles = TRAFFIC_CYCLES;
+integer rcb_v = RCB;
+integer mps_v = MPS;
 function automatic [31:0] rnd(input integer dummy);
     begin
         lfsr = lfsr ^ (lfsr << 13);
@@ -633,6 +644,7 @@ task automatic place_read(input integer s, input integer reuse_tag);
             g_end[t] = addr[31:0] + lead + bytes;
             g_zero[t] = zero;
             g_rcb[t] = chance(500) ? 64 : 128;
+            if (rcb_v != 0) g_rcb[t] = rcb_v;
             // a late read is answered by one completion (at most 32 B here: within any MPS)
             g_late[t] = late;
             if (late) g_rcb[t] = 4096;
@@ -686,14 +698,16 @@ task automatic place_piece(input integer s, input integer t);
             len_dw = 1;
             bc = 1;
             final_piece = 1;
-            i_done = i_done + 1;
+            // a late read's fate is known when its completion is accepted (a zero-length late
+            // read was counted twice here before: seeds 2-5 failed "reads completed")
+            if (!g_late[t]) i_done = i_done + 1;
         end else begin
             boundary = (cur / g_rcb[t] + 1) * g_rcb[t];
             span = fin <= boundary ? fin : boundary;
-            // combine RCB pieces up to 256 B now and then
+            // combine RCB pieces up to MPS bytes now and then
             if (chance(300) && span < fin) begin
                 for (k = 0; k < 3; k = k + 1) begin
-                    if (span < fin && ((((span + g_rcb[t] < fin ? span + g_rcb[t] : fin) - 1) >> 2) - (cur >> 2) + 1) <= 64) begin
+                    if (span < fin && ((((span + g_rcb[t] < fin ? span + g_rcb[t] : fin) - 1) >> 2) - (cur >> 2) + 1) <= mps_v / 4) begin
                         span = span + g_rcb[t] < fin ? span + g_rcb[t] : fin;
                     end
                 end
@@ -883,12 +897,19 @@ task automatic build_tx_beat;
     end
 endtask
 
+// TLP starts accepted on each stream (reads and MWr noise; completions, unexpected ones and noise)
+integer tlp_rx = 0, tlp_tx = 0;
+
 // hand the accepted TLPs of this clock to the model, free the tags whose last piece went
 task automatic collect_accepted;
     integer s, n_cpl, k, t;
     begin
         a_req_n = 0;
         a_cpl_n = 0;
+        for (s = 0; s < SEG; s = s + 1) begin
+            if (rx_ready && rx_valid[s] && rx_sop[s]) tlp_rx = tlp_rx + 1;
+            if (tx_ready && tx_valid[s] && tx_sop[s]) tlp_tx = tlp_tx + 1;
+        end
         if (rx_ready) begin
             for (s = 0; s < SEG; s = s + 1) begin
                 if (rx_valid[s] && rx_sop[s] && rq_kind[s] == K_READ) begin
@@ -957,6 +978,12 @@ integer snap_burst = 0;
 integer n_snapshots = 0, n_clears = 0, n_disabled = 0;
 
 initial begin
+    // the result is used: Verilator 5.006 drops an unused $value$plusargs with its side effect
+    if (!$value$plusargs("SEED=%d", seed_v)) seed_v = SEED;
+    if (!$value$plusargs("TRAFFIC_CYCLES=%d", traffic_cycles)) traffic_cycles = TRAFFIC_CYCLES;
+    if (!$value$plusargs("RCB=%d", rcb_v)) rcb_v = RCB;
+    if (!$value$plusargs("MPS=%d", mps_v)) mps_v = MPS;
+    lfsr = 32'h9e37_79b9 ^ seed_v;
     for (i = 0; i < TAGS; i = i + 1) begin
         m_busy[i] = 0;
         m_rid[i] = 0;
@@ -977,7 +1004,7 @@ initial begin
     end
 
     while (traffic || fl_n > 0 || sl_n > 0 || rx_hold || tx_hold || cyc < 8) begin
-        if (cyc == TRAFFIC_CYCLES) traffic = 1'b0;
+        if (cyc == traffic_cycles) traffic = 1'b0;
 
         // a snapshot taken three clocks ago is in the shadows now
         slot = (cyc + 1) % 4;
@@ -1070,15 +1097,19 @@ initial begin
         check(cov_reuse_in_beat > 0, "tag reused within one beat", cov_reuse_in_beat, 1);
     end
 
+    $display("TLPs: %0d accepted (%0d requests, %0d completions), RCB %0d, MPS %0d", tlp_rx + tlp_tx, tlp_rx, tlp_tx, rcb_v, mps_v);
     $display("SEG %0d TAG_WIDTH %0d SEED %0d: %0d clocks, %0d reads (%0d completed, %0d UR, %0d CA, %0d timed out, %0d reused), %0d unexpected, %0d mismatches, %0d snapshots checked",
-             SEG, TAG_WIDTH, SEED, cyc, i_reads, i_done, i_ur, i_ca, l_timeout, i_reuse, i_unexpected, i_mismatch, snap_checks);
+             SEG, TAG_WIDTH, seed_v, cyc, i_reads, i_done, i_ur, i_ca, l_timeout, i_reuse, i_unexpected, i_mismatch, snap_checks);
     $display("%0d passed, %0d failed", pass_count, fail_count);
     if (fail_count != 0) $fatal(1, "tb_probe_tracker failed");
     $finish;
 end
 
+// 1 000 000 clocks (4 ms) for the default 24 000 traffic clocks; longer runs get as many more
+// (counted in clocks: a delay in ps would overflow 32 bits)
 initial begin
-    #4000000;
+    #1;
+    repeat (traffic_cycles + 976000) @(posedge clk);
     $display("FAIL: timeout");
     $display("%0d passed, %0d failed", pass_count, fail_count + 1);
     $fatal(1, "tb_probe_tracker timed out");

@@ -10,7 +10,7 @@
 // key has exactly one rule in COUNTER_RULES below, checked when this module loads, so a counter
 // added to spec/registers.json without a rule here stops every HDL test with its name.
 //
-// usage: tsx test/hdl/golden.ts [--out build/hdl/golden] [--seed N] [--strb 8] [--scale 1]
+// usage: tsx test/hdl/golden.ts [--out build/hdl/golden] [--seed N] [--strb 8] [--scale 1] [--mps 256]
 
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -82,7 +82,7 @@ export function trailOf(be: number): number {
   return 0
 }
 
-export function decode(hdr: bigint): Decoded {
+export function decode(hdr: bigint, mps = MAX_PAYLOAD_BYTES): Decoded {
   const fmt = field(hdr, 127, 125)
   const type = field(hdr, 124, 120)
   const lenRaw = field(hdr, 105, 96)
@@ -100,7 +100,7 @@ export function decode(hdr: bigint): Decoded {
   const cfg = (type >> 1) === 0b0010
   const atomic = (type >> 2) === 0b011 && type !== 0b01111
   const nonPosted = !prefix && (memRead || io || cfg || atomic)
-  const answerData = memRead && !locked && lenDw * 4 <= MAX_PAYLOAD_BYTES
+  const answerData = memRead && !locked && lenDw * 4 <= mps
   return { memRead, locked, lenDw, lead, bytes, zeroLen, nonPosted, answerData }
 }
 
@@ -124,9 +124,9 @@ function addrDw(hdr: bigint): number {
 
 export interface Completion { hdr: bigint; addrDw: number; nDw: number; reqIndex: number; ur: boolean }
 
-/** The completion the BAR responder must send for a non-posted request (no split). */
-export function completionFor(hdr: bigint, reqIndex: number): Completion {
-  const d = decode(hdr)
+/** The completion the BAR responder must send for a non-posted request (no split); reads above `mps` bytes get UR. */
+export function completionFor(hdr: bigint, reqIndex: number, mps = MAX_PAYLOAD_BYTES): Completion {
+  const d = decode(hdr, mps)
   const a = addrDw(hdr)
   const ur = !d.answerData
   const byteCount = !d.memRead ? 4 : (d.zeroLen ? 1 : d.bytes & 0xfff)
@@ -140,8 +140,8 @@ export function completionFor(hdr: bigint, reqIndex: number): Completion {
  * Boundary); each CplD carries the bytes still to come as Byte Count and its first byte's
  * address as Lower Address. Any other split value, and every UR, is one completion.
  */
-export function completionsFor(hdr: bigint, reqIndex: number, split: number): Completion[] {
-  const whole = completionFor(hdr, reqIndex)
+export function completionsFor(hdr: bigint, reqIndex: number, split: number, mps = MAX_PAYLOAD_BYTES): Completion[] {
+  const whole = completionFor(hdr, reqIndex, mps)
   if (whole.ur || (split !== 64 && split !== 128)) return [whole]
   const d = decode(hdr)
   let first = addrDw(hdr) * 4 + d.lead
@@ -414,7 +414,7 @@ export interface Expected {
  * Expected counter values after each request / completion: count only in enabled phases, zero
  * at a clear. A counter's value at a snapshot is its reqCum part plus its cplCum part.
  */
-export function expectedCounters(reqs: Request[]): Expected {
+export function expectedCounters(reqs: Request[], mps = MAX_PAYLOAD_BYTES): Expected {
   const n = RULED_COUNTERS.length
   const rx = new Array<bigint>(n).fill(0n)
   const tx = new Array<bigint>(n).fill(0n)
@@ -433,7 +433,7 @@ export function expectedCounters(reqs: Request[]): Expected {
     if (en && inWindow(q.hdr, PHASES[phase]!.filter)) addInto(rx, requestIncrements(d))
     reqCum.push([...rx])
     if (d.nonPosted) {
-      for (const c of completionsFor(q.hdr, i, PHASES[phase]!.split)) {
+      for (const c of completionsFor(q.hdr, i, PHASES[phase]!.split, mps)) {
         if (en) addInto(tx, completionIncrements(c))
         cpls.push(c)
         cplCum.push([...tx])
@@ -458,9 +458,10 @@ const counterWord = (vs: bigint[]) => [...vs].reverse().map((v) => hex(v, 16)).j
 const NAME_CHARS = 24
 const asciiWord = (s: string): bigint => [...s.slice(0, NAME_CHARS)].reduce((a, ch) => (a << 8n) | BigInt(ch.charCodeAt(0) & 0x7f), 0n)
 
-export function writeVectors(dir: string, seed: number, strb: number, scale = 1): { requests: number, completions: number } {
+/** `mps`: the top's MAX_PAYLOAD_BYTES the bench is built with (tb_pcie_scope_bar_top's MPS). */
+export function writeVectors(dir: string, seed: number, strb: number, scale = 1, mps = MAX_PAYLOAD_BYTES): { requests: number, completions: number } {
   const reqs = generate(seed, strb, scale)
-  const e = expectedCounters(reqs)
+  const e = expectedCounters(reqs, mps)
   const nUr = e.cpls.filter((c) => c.ur).length
   mkdirSync(dir, { recursive: true })
   const lines = (xs: string[]) => xs.join('\n') + '\n'
@@ -493,7 +494,7 @@ function main(argv: string[]): void {
     return (i >= 0 ? argv[i + 1] : undefined) ?? dflt
   }
   const out = arg('out', 'build/hdl/golden')
-  const res = writeVectors(out, Number(arg('seed', '1')), Number(arg('strb', '8')), Number(arg('scale', '1')))
+  const res = writeVectors(out, Number(arg('seed', '1')), Number(arg('strb', '8')), Number(arg('scale', '1')), Number(arg('mps', String(MAX_PAYLOAD_BYTES))))
   process.stdout.write(`${out}: ${res.requests} requests, ${res.completions} completions\n`)
 }
 
