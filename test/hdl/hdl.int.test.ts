@@ -130,6 +130,23 @@ describe.each(TBS)('testbench %s', (top, tb, files) => {
 const SEG_TB = 'hdl/tb/tb_bar_responder_seg.sv'
 const SEG_RTL = ['hdl/rtl/bar_responder.v', 'hdl/rtl/probe_mrd_classify.v']
 
+/** The bench passed, answered every request, and at 2+ segments saw several TLPs per beat both ways. */
+function answersEveryRead(r: { status: number | null; out: string; stdout: string }, seg: number) {
+  const res = closing(r.stdout)
+  expect(res, r.out.slice(-4000)).toBeDefined()
+  expect(res!.failed, r.out.slice(-4000)).toBe(0)
+  expect(res!.passed).toBeGreaterThan(0)
+  const m = /^SEG \d+ SPLIT \d+: (\d+) requests, (\d+) answered, \d+ completions, \d+ UR, (\d+) multi-request beats, (\d+) multi-completion beats$/m.exec(r.stdout)
+  expect(m, r.stdout.slice(-2000)).not.toBeNull()
+  expect(Number(m![1])).toBeGreaterThan(0)
+  expect(m![2]).toBe(m![1])
+  if (seg > 1) {
+    expect(Number(m![3])).toBeGreaterThan(0)
+    expect(Number(m![4])).toBeGreaterThan(0)
+  }
+  expect(r.status).toBe(0)
+}
+
 describe('testbench tb_bar_responder_seg (segments per beat)', () => {
   it.each([
     [1, 64],
@@ -143,29 +160,13 @@ describe('testbench tb_bar_responder_seg (segments per beat)', () => {
     const params = [`-Ptb_bar_responder_seg.SEG=${seg}`, `-Ptb_bar_responder_seg.SPLIT=${split}`]
     const c = run('iverilog', ['-g2012', ...inc, ...params, '-s', 'tb_bar_responder_seg', '-o', vvp, SEG_TB, ...SEG_RTL])
     expect(c.status, c.out).toBe(0)
-    const r = run('vvp', ['-n', vvp])
-    const res = closing(r.stdout)
-    expect(res, r.out.slice(-4000)).toBeDefined()
-    expect(res!.failed, r.out.slice(-4000)).toBe(0)
-    expect(res!.passed).toBeGreaterThan(0)
-    // every non-posted request answered, several TLPs per beat seen both ways
-    const m = /^SEG \d+ SPLIT \d+: (\d+) requests, (\d+) answered, \d+ completions, \d+ UR, (\d+) multi-request beats, (\d+) multi-completion beats$/m.exec(r.stdout)
-    expect(m, r.stdout.slice(-2000)).not.toBeNull()
-    expect(m![2]).toBe(m![1])
-    if (seg > 1) {
-      expect(Number(m![3])).toBeGreaterThan(0)
-      expect(Number(m![4])).toBeGreaterThan(0)
-    }
+    answersEveryRead(run('vvp', ['-n', vvp]), seg)
   })
 
   it('answers every read exactly at 4 segments under Verilator (--binary --timing)', () => {
     const mdir = join(build, 'verilator', 'tb_bar_responder_seg')
     const c = verilateBench(mdir, [...inc, '-GSEG=4', '-GSPLIT=64', '--top-module', 'tb_bar_responder_seg', SEG_TB, ...SEG_RTL])
     expect(c.status, c.out.slice(-4000)).toBe(0)
-    const r = run(join(mdir, 'Vtb'), [])
-    const res = closing(r.stdout)
-    expect(res, r.out.slice(-4000)).toBeDefined()
-    expect(res!.failed, r.out.slice(-4000)).toBe(0)
-    expect(res!.passed).toBeGreaterThan(0)
+    answersEveryRead(run(join(mdir, 'Vtb'), []), 4)
   })
 })
