@@ -14,6 +14,8 @@ local frame_types = {
   [130] = "SNAPSHOT",
   [131] = "INTERVAL",
   [132] = "HISTOGRAM",
+  [133] = "TAP_SNAPSHOT",
+  [134] = "TAP_HISTOGRAM",
 }
 local commands = {
   [1] = "PING",

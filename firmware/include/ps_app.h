@@ -40,6 +40,10 @@ typedef struct ps_app {
     uint8_t reply[PS_FRAME_MAX_PAYLOAD];   /* RESPONSE payload being built */
     uint8_t snapshot[PS_SNAPSHOT_BYTES];   /* SNAPSHOT payload being built */
     uint8_t histogram[PS_HISTOGRAM_BYTES]; /* HISTOGRAM payload being built */
+    uint8_t taps;                          /* taps of the design, read at each snapshot */
+    uint64_t counters[PS_TAP_COUNT][PS_CNT_COUNT]; /* each tap's counters of one snapshot */
+    uint8_t tap_snapshot[PS_TAP_SNAPSHOT_BYTES];   /* TAP_SNAPSHOT payload being built */
+    uint8_t tap_histogram[PS_TAP_HISTOGRAM_BYTES]; /* TAP_HISTOGRAM payload being built */
     uint8_t interval[PS_INTERVAL_BYTES + PS_INTERVAL_MAX_RECORDS * PS_INTERVAL_RECORD_BYTES];
     uint8_t wire[PS_FRAME_MAX_ENCODED]; /* one encoded frame on its way to the ring */
 } ps_app_t;

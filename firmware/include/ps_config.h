@@ -30,11 +30,20 @@
 
 /* --- buffers (all static, inside ps_app_t) ---------------------------------------------- */
 
-/* TX ring of encoded frames. 2 KiB is ~17 snapshot frames: rides out a host that pauses
- * reading. At least one maximal frame; any size works (a power of two keeps the ring's %
- * a mask, which matters on a MicroBlaze without a hardware divider). */
+/* TX ring of encoded frames. 4 KiB holds the largest burst one step queues: in the switch
+ * design a snapshot of each tap and then a latency histogram per kind and tap (2 x ~280 +
+ * 4 x ~540 B), and rides out a host that pauses reading. At least one maximal frame; any size
+ * works (a power of two keeps the ring's % a mask, which matters on a MicroBlaze without a
+ * hardware divider). */
 #ifndef PS_TXQ_BYTES
-#define PS_TXQ_BYTES 2048u
+#define PS_TXQ_BYTES 4096u
+#endif
+
+/* Interval records are queued only while the TX ring holds at most this many bytes less two
+ * maximal frames (the ring's size before the switch design's second tap), so a backed-up line
+ * delays a snapshot behind records by at most about 2 KiB of line time (22 ms at 921 600 baud). */
+#ifndef PS_APP_INTERVAL_TXQ_BYTES
+#define PS_APP_INTERVAL_TXQ_BYTES 2048u
 #endif
 
 /* Interval records held between the probe's FIFO and the UART (48 B each). When the UART

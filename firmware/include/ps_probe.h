@@ -27,13 +27,22 @@ typedef struct ps_probe_ident {
 /* Read ID, VERSION and CLK_HZ; the values are filled in even when the ID is wrong. */
 ps_probe_status_t ps_probe_identify(ps_probe_ident_t *ident);
 
+/* The design's probe taps (spec taps: tap i's registers at PS_TAP_BASE(i)): TAP_INFO bits 15:8
+ * of tap 0, read as 1 when 0 (a register map before 0.7) and at most PS_TAP_COUNT. The BAR
+ * design has 1, the switch design 2 (GPU side, host side). */
+unsigned ps_probe_tap_count(void);
+
+/* Every tap of the design alike: control, clear and filter act on all of them. */
 void ps_probe_enable(void);     /* set CTRL.ENABLE, other CTRL bits kept */
 void ps_probe_disable(void);    /* clear CTRL.ENABLE, other CTRL bits kept */
-bool ps_probe_is_enabled(void); /* STATUS.ENABLED, as the counters see it */
+bool ps_probe_is_enabled(void); /* STATUS.ENABLED of tap 0, as its counters see it */
 void ps_probe_clear(void);      /* CMD.CLEAR: zero the running counters */
 
-/* CMD.SNAPSHOT, then every shadow counter LO then HI, in spec order. */
+/* CMD.SNAPSHOT, then every shadow counter LO then HI, in spec order (tap 0). */
 void ps_probe_snapshot(uint64_t counters[PS_CNT_COUNT]);
+/* CMD.SNAPSHOT to taps 0..taps-1 back to back (a few bus clocks apart), then each tap's shadow
+ * counters into counters[tap]: the taps' snapshots as close together as the bus allows. */
+void ps_probe_snapshot_taps(unsigned taps, uint64_t counters[][PS_CNT_COUNT]);
 
 uint32_t ps_probe_bar_latency(void);            /* BAR_LATENCY register, in clock cycles */
 void ps_probe_set_bar_latency(uint32_t cycles); /* BAR_LATENCY; the caller range-checks */
@@ -65,12 +74,15 @@ typedef struct ps_probe_link_info {
 
 void ps_probe_link_info(ps_probe_link_info_t *info);
 
-/* HIST_BIN_CLOCKS: clocks per latency-histogram bin. */
+/* HIST_BIN_CLOCKS: clocks per latency-histogram bin (of tap 0; ps_probe_tap_*: of a tap). */
 uint32_t ps_probe_hist_bin_clocks(void);
+uint32_t ps_probe_tap_hist_bin_clocks(unsigned tap);
 /* The shadows of latency histogram `kind` (PS_HIST_KIND_*), bin 0 first, overflow bin last, LO
  * then HI. They were loaded by the last CMD.SNAPSHOT: call right after ps_probe_snapshot to get
  * the same reads' histogram. PS_HIST_WORDS * 2 register reads: call it rarely, not per snapshot. */
 void ps_probe_histogram(unsigned kind, uint64_t bins[PS_HIST_WORDS]);
+/* The same of tap `tap` (< PS_TAP_COUNT), loaded by its last CMD.SNAPSHOT. */
+void ps_probe_tap_histogram(unsigned tap, unsigned kind, uint64_t bins[PS_HIST_WORDS]);
 
 /* Interval records waiting in the sampler FIFO (SAMPLE_STATUS bits 15:0). */
 uint32_t ps_probe_sample_level(void);

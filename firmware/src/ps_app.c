@@ -39,25 +39,35 @@ static bool send_frame(ps_app_t *app, uint8_t type, const uint8_t *payload, size
     return true;
 }
 
-/* Returns whether it was queued. */
+/* Every tap is snapshotted together; tap 0 goes out as the SNAPSHOT frame, each further tap
+ * (the switch design's host side) as a TAP_SNAPSHOT naming it. When the SNAPSHOT does not fit,
+ * neither do the others: they would name a frame the host never got. Returns whether the
+ * SNAPSHOT was queued. */
 static bool send_snapshot(ps_app_t *app, uint8_t flags)
 {
-    uint64_t counters[PS_CNT_COUNT];
-    ps_probe_snapshot(counters);
+    app->taps = (uint8_t)ps_probe_tap_count();
+    ps_probe_snapshot_taps(app->taps, app->counters);
     size_t len = ps_telemetry_encode_snapshot(app->snapshot, sizeof app->snapshot, flags,
-                                              app->snapshot_index, counters, &app->stats);
+                                              app->snapshot_index, app->counters[0], &app->stats);
     PS_ASSERT(len == PS_SNAPSHOT_BYTES);
-    if (send_frame(app, PS_FRAME_SNAPSHOT, app->snapshot, len)) {
-        app->snapshot_index++;
-        return true;
+    if (!send_frame(app, PS_FRAME_SNAPSHOT, app->snapshot, len)) {
+        return false;
     }
-    return false;
+    for (unsigned tap = 1; tap < app->taps; tap++) {
+        len = ps_telemetry_encode_tap_snapshot(app->tap_snapshot, sizeof app->tap_snapshot,
+                                               (uint8_t)tap, app->snapshot_index,
+                                               app->counters[tap]);
+        PS_ASSERT(len == PS_TAP_SNAPSHOT_BYTES);
+        (void)send_frame(app, PS_FRAME_TAP_SNAPSHOT, app->tap_snapshot, len);
+    }
+    app->snapshot_index++;
+    return true;
 }
 
 /* The histogram shadows were loaded with the snapshot just queued (same CMD.SNAPSHOT), so the
  * frames name that snapshot; after a dropped snapshot the bins would belong to no frame. One
  * frame per kind (last, then first completion), each built in the same buffer once the one
- * before is queued. */
+ * before is queued; then the same per further tap as TAP_HISTOGRAM frames. */
 static void send_histograms(ps_app_t *app, uint8_t reason)
 {
     uint64_t bins[PS_HIST_WORDS];
@@ -69,6 +79,17 @@ static void send_histograms(ps_app_t *app, uint8_t reason)
                                                    bin_clocks, bins);
         PS_ASSERT(len == PS_HISTOGRAM_BYTES);
         (void)send_frame(app, PS_FRAME_HISTOGRAM, app->histogram, len);
+    }
+    for (unsigned tap = 1; tap < app->taps; tap++) {
+        bin_clocks = ps_probe_tap_hist_bin_clocks(tap);
+        for (unsigned kind = 0; kind < PS_HIST_KINDS; kind++) {
+            ps_probe_tap_histogram(tap, kind, bins);
+            size_t len = ps_telemetry_encode_tap_histogram(
+                app->tap_histogram, sizeof app->tap_histogram, (uint8_t)tap, reason,
+                (uint8_t)kind, app->snapshot_index - 1u, bin_clocks, bins);
+            PS_ASSERT(len == PS_TAP_HISTOGRAM_BYTES);
+            (void)send_frame(app, PS_FRAME_TAP_HISTOGRAM, app->tap_histogram, len);
+        }
     }
 }
 
@@ -181,7 +202,8 @@ static void poll_intervals(ps_app_t *app)
     if (!full && app->now_us - app->last_interval_us < PS_APP_INTERVAL_FLUSH_US) {
         return;
     }
-    if (ps_txq_free(&app->tx) < 2u * PS_FRAME_MAX_ENCODED) {
+    if (ps_txq_free(&app->tx) < 2u * PS_FRAME_MAX_ENCODED
+        || ps_txq_used(&app->tx) + 2u * PS_FRAME_MAX_ENCODED > PS_APP_INTERVAL_TXQ_BYTES) {
         return;
     }
     size_t len = ps_intervals_encode(&app->intervals, app->interval, sizeof app->interval,

@@ -13,14 +13,38 @@ ps_probe_status_t ps_probe_identify(ps_probe_ident_t *ident)
     return ident->id == PS_ID_MAGIC ? PS_PROBE_OK : PS_PROBE_ERR_NO_PROBE;
 }
 
+/* Register `offset` of tap `tap`'s window. */
+static uint32_t tap_read(unsigned tap, uint32_t offset)
+{
+    return ps_hal_reg_read(PS_TAP_BASE(tap) + offset);
+}
+
+static void tap_write(unsigned tap, uint32_t offset, uint32_t value)
+{
+    ps_hal_reg_write(PS_TAP_BASE(tap) + offset, value);
+}
+
+unsigned ps_probe_tap_count(void)
+{
+    unsigned n = (ps_hal_reg_read(PS_REG_TAP_INFO) >> 8) & 0xFFu;
+    if (n == 0u) { /* a register map before TAP_INFO: one tap */
+        return 1u;
+    }
+    return n < PS_TAP_COUNT ? n : PS_TAP_COUNT;
+}
+
 void ps_probe_enable(void)
 {
-    ps_hal_reg_write(PS_REG_CTRL, ps_hal_reg_read(PS_REG_CTRL) | PS_REG_CTRL_ENABLE);
+    for (unsigned tap = 0, n = ps_probe_tap_count(); tap < n; tap++) {
+        tap_write(tap, PS_REG_CTRL, tap_read(tap, PS_REG_CTRL) | PS_REG_CTRL_ENABLE);
+    }
 }
 
 void ps_probe_disable(void)
 {
-    ps_hal_reg_write(PS_REG_CTRL, ps_hal_reg_read(PS_REG_CTRL) & ~(uint32_t)PS_REG_CTRL_ENABLE);
+    for (unsigned tap = 0, n = ps_probe_tap_count(); tap < n; tap++) {
+        tap_write(tap, PS_REG_CTRL, tap_read(tap, PS_REG_CTRL) & ~(uint32_t)PS_REG_CTRL_ENABLE);
+    }
 }
 
 bool ps_probe_is_enabled(void)
@@ -28,32 +52,66 @@ bool ps_probe_is_enabled(void)
     return (ps_hal_reg_read(PS_REG_STATUS) & PS_REG_STATUS_ENABLED) != 0u;
 }
 
-void ps_probe_clear(void) { ps_hal_reg_write(PS_REG_CMD, PS_REG_CMD_CLEAR); }
+void ps_probe_clear(void)
+{
+    for (unsigned tap = 0, n = ps_probe_tap_count(); tap < n; tap++) {
+        tap_write(tap, PS_REG_CMD, PS_REG_CMD_CLEAR);
+    }
+}
+
+static void read_counters(unsigned tap, uint64_t counters[PS_CNT_COUNT])
+{
+    for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
+        uint32_t lo = tap_read(tap, PS_REG_CNT_LO(i));
+        uint32_t hi = tap_read(tap, PS_REG_CNT_HI(i));
+        counters[i] = ((uint64_t)hi << 32) | lo;
+    }
+}
 
 void ps_probe_snapshot(uint64_t counters[PS_CNT_COUNT])
 {
     /* The shadows are frozen by CMD.SNAPSHOT, so LO and HI of one counter cannot tear; the
      * copy happens on the edge that raises the write's BVALID, before any later read. */
     ps_hal_reg_write(PS_REG_CMD, PS_REG_CMD_SNAPSHOT);
-    for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
-        uint32_t lo = ps_hal_reg_read(PS_REG_CNT_LO(i));
-        uint32_t hi = ps_hal_reg_read(PS_REG_CNT_HI(i));
-        counters[i] = ((uint64_t)hi << 32) | lo;
+    read_counters(0u, counters);
+}
+
+void ps_probe_snapshot_taps(unsigned taps, uint64_t counters[][PS_CNT_COUNT])
+{
+    PS_ASSERT(taps >= 1u && taps <= PS_TAP_COUNT);
+    if (taps > PS_TAP_COUNT) {
+        taps = PS_TAP_COUNT;
+    }
+    for (unsigned tap = 0; tap < taps; tap++) { /* every tap frozen before any is read */
+        tap_write(tap, PS_REG_CMD, PS_REG_CMD_SNAPSHOT);
+    }
+    for (unsigned tap = 0; tap < taps; tap++) {
+        read_counters(tap, counters[tap]);
     }
 }
 
 uint32_t ps_probe_hist_bin_clocks(void) { return ps_hal_reg_read(PS_REG_HIST_BIN_CLOCKS); }
 
-void ps_probe_histogram(unsigned kind, uint64_t bins[PS_HIST_WORDS])
+uint32_t ps_probe_tap_hist_bin_clocks(unsigned tap)
+{
+    return tap_read(tap, PS_REG_HIST_BIN_CLOCKS);
+}
+
+void ps_probe_tap_histogram(unsigned tap, unsigned kind, uint64_t bins[PS_HIST_WORDS])
 {
     static const uint32_t bases[PS_HIST_KINDS] = PS_HIST_BASES;
-    PS_ASSERT(kind < PS_HIST_KINDS);
+    PS_ASSERT(kind < PS_HIST_KINDS && tap < PS_TAP_COUNT);
     uint32_t base = bases[kind < PS_HIST_KINDS ? kind : 0u];
     for (unsigned k = 0; k < PS_HIST_WORDS; k++) {
-        uint32_t lo = ps_hal_reg_read(PS_REG_HIST_LO(base, k));
-        uint32_t hi = ps_hal_reg_read(PS_REG_HIST_HI(base, k));
+        uint32_t lo = tap_read(tap, PS_REG_HIST_LO(base, k));
+        uint32_t hi = tap_read(tap, PS_REG_HIST_HI(base, k));
         bins[k] = ((uint64_t)hi << 32) | lo;
     }
+}
+
+void ps_probe_histogram(unsigned kind, uint64_t bins[PS_HIST_WORDS])
+{
+    ps_probe_tap_histogram(0u, kind, bins);
 }
 
 uint32_t ps_probe_bar_latency(void) { return ps_hal_reg_read(PS_REG_BAR_LATENCY); }
@@ -66,13 +124,15 @@ uint32_t ps_probe_sample_period(void) { return ps_hal_reg_read(PS_REG_SAMPLE_PER
 
 void ps_probe_set_filter(bool enable, uint64_t base, uint64_t limit)
 {
-    ps_hal_reg_write(PS_REG_FILTER_CTRL, 0u);
-    ps_hal_reg_write(PS_REG_FILTER_BASE_LO, (uint32_t)base);
-    ps_hal_reg_write(PS_REG_FILTER_BASE_HI, (uint32_t)(base >> 32));
-    ps_hal_reg_write(PS_REG_FILTER_LIMIT_LO, (uint32_t)limit);
-    ps_hal_reg_write(PS_REG_FILTER_LIMIT_HI, (uint32_t)(limit >> 32));
-    if (enable) {
-        ps_hal_reg_write(PS_REG_FILTER_CTRL, PS_REG_FILTER_CTRL_EN);
+    for (unsigned tap = 0, n = ps_probe_tap_count(); tap < n; tap++) {
+        tap_write(tap, PS_REG_FILTER_CTRL, 0u);
+        tap_write(tap, PS_REG_FILTER_BASE_LO, (uint32_t)base);
+        tap_write(tap, PS_REG_FILTER_BASE_HI, (uint32_t)(base >> 32));
+        tap_write(tap, PS_REG_FILTER_LIMIT_LO, (uint32_t)limit);
+        tap_write(tap, PS_REG_FILTER_LIMIT_HI, (uint32_t)(limit >> 32));
+        if (enable) {
+            tap_write(tap, PS_REG_FILTER_CTRL, PS_REG_FILTER_CTRL_EN);
+        }
     }
 }
 

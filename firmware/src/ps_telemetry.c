@@ -1,4 +1,5 @@
-/* ps_telemetry.c - SNAPSHOT payload, field by field at the generated offsets. */
+/* ps_telemetry.c - SNAPSHOT, HISTOGRAM and their TAP_ payloads, field by field at the generated
+ * offsets. */
 #include "ps_telemetry.h"
 
 #include "ps_assert.h"
@@ -49,4 +50,45 @@ size_t ps_telemetry_encode_histogram(uint8_t *dst, size_t dst_cap, uint8_t reaso
         ps_put_u64le(&dst[PS_HISTOGRAM_BINS_OFFSET + 8u * k], bins[k]);
     }
     return PS_HISTOGRAM_BYTES;
+}
+
+_Static_assert(PS_TAP_SNAPSHOT_COUNTERS_OFFSET + 8u * PS_CNT_COUNT == PS_TAP_SNAPSHOT_BYTES,
+               "protocol.h and regs.h disagree on the number of counters: run npm run gen");
+_Static_assert(PS_TAP_HISTOGRAM_BINS_OFFSET + 8u * PS_HIST_WORDS == PS_TAP_HISTOGRAM_BYTES,
+               "protocol.h and regs.h disagree on the histogram bins: run npm run gen");
+_Static_assert(PS_TAP_HISTOGRAM_BYTES <= PS_FRAME_MAX_PAYLOAD, "tap histogram must fit one frame");
+
+size_t ps_telemetry_encode_tap_snapshot(uint8_t *dst, size_t dst_cap, uint8_t tap,
+                                        uint32_t snapshot_index,
+                                        const uint64_t counters[PS_CNT_COUNT])
+{
+    PS_ASSERT(counters != NULL);
+    if (dst == NULL || dst_cap < PS_TAP_SNAPSHOT_BYTES) {
+        return 0;
+    }
+    ps_put_u8(&dst[PS_TAP_SNAPSHOT_TAP_OFFSET], tap);
+    ps_put_u32le(&dst[PS_TAP_SNAPSHOT_SNAPSHOT_INDEX_OFFSET], snapshot_index);
+    for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
+        ps_put_u64le(&dst[PS_TAP_SNAPSHOT_COUNTERS_OFFSET + 8u * i], counters[i]);
+    }
+    return PS_TAP_SNAPSHOT_BYTES;
+}
+
+size_t ps_telemetry_encode_tap_histogram(uint8_t *dst, size_t dst_cap, uint8_t tap, uint8_t reason,
+                                         uint8_t kind, uint32_t snapshot_index,
+                                         uint32_t bin_clocks, const uint64_t bins[PS_HIST_WORDS])
+{
+    PS_ASSERT(bins != NULL);
+    if (dst == NULL || dst_cap < PS_TAP_HISTOGRAM_BYTES) {
+        return 0;
+    }
+    ps_put_u8(&dst[PS_TAP_HISTOGRAM_TAP_OFFSET], tap);
+    ps_put_u8(&dst[PS_TAP_HISTOGRAM_REASON_OFFSET], reason);
+    ps_put_u8(&dst[PS_TAP_HISTOGRAM_KIND_OFFSET], kind);
+    ps_put_u32le(&dst[PS_TAP_HISTOGRAM_SNAPSHOT_INDEX_OFFSET], snapshot_index);
+    ps_put_u32le(&dst[PS_TAP_HISTOGRAM_BIN_CLOCKS_OFFSET], bin_clocks);
+    for (unsigned k = 0; k < PS_HIST_WORDS; k++) {
+        ps_put_u64le(&dst[PS_TAP_HISTOGRAM_BINS_OFFSET + 8u * k], bins[k]);
+    }
+    return PS_TAP_HISTOGRAM_BYTES;
 }

@@ -6,14 +6,20 @@
 
 /*
  * pcie-scope, switch design: the two-port switch (sw_router) between the host's root port
- * (upstream port, up_*) and the GPU (downstream port, dn_*), with the probe on the GPU's
- * side of the switch: probe_core (the same probe as the BAR top) taps the downstream port's
- * upstream-going requests (dn_rx, what the GPU sends) and the completions coming back to
- * it (dn_tx). The CSR block is the BAR top's, same map; BAR_LATENCY and CPL_SPLIT drive no
- * responder here: they leave as ports for a completer model beside the design (the twin's
- * host root complex). BAR_UR counts UR completions handed to the GPU
- * (the switch's own and those forwarded from the host). The switch's fate counters are
- * ports (sw_*_cnt), not on the CSR yet.
+ * (upstream port, up_*) and the GPU (downstream port, dn_*), with a probe (probe_core, the BAR
+ * top's) on each side of the switch, spec/registers.json `taps`:
+ *   tap 0, GPU side:  the GPU's requests as it sends them (dn_rx) and the completions as it
+ *                     receives them (dn_tx): the latency the GPU sees;
+ *   tap 1, host side: the same requests leaving towards the host (up_tx) and the host's
+ *                     completions arriving (up_rx): the host's latency alone.
+ * The GPU side's latency exceeds the host side's by the switch's traversal of the request
+ * (dn_rx -> up_tx) and of the completion (up_rx -> dn_tx), when no port is back-pressured.
+ * Each tap has the whole register map in its own 4-KiB window (address bit 12,
+ * probe_axil_tap_demux); TAP_INFO says which. BAR_LATENCY and CPL_SPLIT of tap 0 drive no
+ * responder: they leave as ports for a completer model beside the design (the twin's host root
+ * complex); tap 1's are unused. BAR_UR counts, per tap, the UR completions crossing its
+ * completion side (tap 0: handed to the GPU, the switch's own and the host's; tap 1: the
+ * host's). The switch's fate counters are ports (sw_*_cnt), not on the CSR yet.
  */
 module pcie_scope_switch_top #
 (
@@ -114,9 +120,9 @@ module pcie_scope_switch_top #
     output wire [7:0]                   cpl_split,
 
     /*
-     * AXI4-Lite slave (CSR)
+     * AXI4-Lite slave (CSR): bit 12 selects the tap (0 GPU side, 1 host side)
      */
-    input  wire [11:0]                  s_axil_awaddr,
+    input  wire [12:0]                  s_axil_awaddr,
     input  wire                         s_axil_awvalid,
     output wire                         s_axil_awready,
     input  wire [31:0]                  s_axil_wdata,
@@ -126,7 +132,7 @@ module pcie_scope_switch_top #
     output wire [1:0]                   s_axil_bresp,
     output wire                         s_axil_bvalid,
     input  wire                         s_axil_bready,
-    input  wire [11:0]                  s_axil_araddr,
+    input  wire [12:0]                  s_axil_araddr,
     input  wire                         s_axil_arvalid,
     output wire                         s_axil_arready,
     output wire [31:0]                  s_axil_rdata,
@@ -136,9 +142,13 @@ module pcie_scope_switch_top #
 );
 
 // BAR_JITTER: the twin's host model answers with a fixed latency in switch mode (no jitter draw
-// there yet); on a board the host answers and none of the completer settings apply
+// there yet); on a board the host answers and none of the completer settings apply. The host
+// side's completer settings have no user at all.
 wire [15:0] bar_jitter;
-wire unused_bar_jitter = &{1'b0, bar_jitter, 1'b0};
+wire [15:0] host_bar_latency;
+wire [15:0] host_bar_jitter;
+wire [7:0]  host_cpl_split;
+wire unused_completer = &{1'b0, bar_jitter, host_bar_latency, host_bar_jitter, host_cpl_split, 1'b0};
 
 sw_router #(
     .TLP_DATA_WIDTH(TLP_DATA_WIDTH),
@@ -161,39 +171,34 @@ switch_inst (
     .dn_rx_cnt(sw_dn_rx_cnt)
 );
 
-// a UR completion (Cpl, status 001) handed to the GPU
+// a UR completion (Cpl, status 001) handed to the GPU, and one arriving from the host
 wire gpu_ur = dn_tx_valid && dn_tx_ready && dn_tx_sop
               && dn_tx_hdr[124:120] == 5'b01010 && dn_tx_hdr[79:77] == 3'b001;
+wire host_ur = up_rx_valid && up_rx_ready && up_rx_sop
+               && up_rx_hdr[124:120] == 5'b01010 && up_rx_hdr[79:77] == 3'b001;
 
-probe_core #(
-    .TLP_SEG_COUNT(TLP_SEG_COUNT),
-    .CLK_HZ(CLK_HZ),
-    .CNT_WIDTH(CNT_WIDTH),
-    .TAG_WIDTH(TAG_WIDTH),
-    .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
-    .LAT_BIN_CYCLES(LAT_BIN_CYCLES),
-    .SAMPLE_FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
-    .LINK_GEN(LINK_GEN),
-    .LINK_WIDTH(LINK_WIDTH),
-    .MRRS(MRRS),
-    .BUILD_ID(BUILD_ID),
-    .MPS(MPS)
-)
-probe_core_inst (
+// the CSR port split by tap: tap i's handshakes at bit i, its data at [32*i +: 32]
+wire [11:0] tap_awaddr;
+wire [1:0]  tap_awvalid;
+wire [1:0]  tap_awready;
+wire [31:0] tap_wdata;
+wire [3:0]  tap_wstrb;
+wire [1:0]  tap_wvalid;
+wire [1:0]  tap_wready;
+wire [3:0]  tap_bresp;
+wire [1:0]  tap_bvalid;
+wire [1:0]  tap_bready;
+wire [11:0] tap_araddr;
+wire [1:0]  tap_arvalid;
+wire [1:0]  tap_arready;
+wire [63:0] tap_rdata;
+wire [3:0]  tap_rresp;
+wire [1:0]  tap_rvalid;
+wire [1:0]  tap_rready;
+
+probe_axil_tap_demux csr_demux_inst (
     .clk(clk),
     .rst(rst),
-    .rx_req_tlp_hdr(dn_rx_hdr),
-    .rx_req_tlp_valid(dn_rx_valid),
-    .rx_req_tlp_sop(dn_rx_sop),
-    .rx_req_tlp_ready(dn_rx_ready),
-    .tx_cpl_tlp_hdr(dn_tx_hdr),
-    .tx_cpl_tlp_valid(dn_tx_valid),
-    .tx_cpl_tlp_sop(dn_tx_sop),
-    .tx_cpl_tlp_ready(dn_tx_ready),
-    .bar_ur(gpu_ur),
-    .bar_latency(bar_latency),
-    .bar_jitter(bar_jitter),
-    .cpl_split(cpl_split),
     .s_axil_awaddr(s_axil_awaddr),
     .s_axil_awvalid(s_axil_awvalid),
     .s_axil_awready(s_axil_awready),
@@ -210,7 +215,126 @@ probe_core_inst (
     .s_axil_rdata(s_axil_rdata),
     .s_axil_rresp(s_axil_rresp),
     .s_axil_rvalid(s_axil_rvalid),
-    .s_axil_rready(s_axil_rready)
+    .s_axil_rready(s_axil_rready),
+    .m_axil_awaddr(tap_awaddr),
+    .m_axil_awvalid(tap_awvalid),
+    .m_axil_awready(tap_awready),
+    .m_axil_wdata(tap_wdata),
+    .m_axil_wstrb(tap_wstrb),
+    .m_axil_wvalid(tap_wvalid),
+    .m_axil_wready(tap_wready),
+    .m_axil_bresp(tap_bresp),
+    .m_axil_bvalid(tap_bvalid),
+    .m_axil_bready(tap_bready),
+    .m_axil_araddr(tap_araddr),
+    .m_axil_arvalid(tap_arvalid),
+    .m_axil_arready(tap_arready),
+    .m_axil_rdata(tap_rdata),
+    .m_axil_rresp(tap_rresp),
+    .m_axil_rvalid(tap_rvalid),
+    .m_axil_rready(tap_rready)
+);
+
+// tap 0, GPU side: the GPU's reads on dn_rx, their completions on dn_tx
+probe_core #(
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .CLK_HZ(CLK_HZ),
+    .CNT_WIDTH(CNT_WIDTH),
+    .TAG_WIDTH(TAG_WIDTH),
+    .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
+    .LAT_BIN_CYCLES(LAT_BIN_CYCLES),
+    .SAMPLE_FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
+    .LINK_GEN(LINK_GEN),
+    .LINK_WIDTH(LINK_WIDTH),
+    .MRRS(MRRS),
+    .BUILD_ID(BUILD_ID),
+    .MPS(MPS),
+    .TAP_ID(`PS_TAP_GPU),
+    .TAP_COUNT(`PS_TAP_COUNT)
+)
+probe_gpu_inst (
+    .clk(clk),
+    .rst(rst),
+    .rx_req_tlp_hdr(dn_rx_hdr),
+    .rx_req_tlp_valid(dn_rx_valid),
+    .rx_req_tlp_sop(dn_rx_sop),
+    .rx_req_tlp_ready(dn_rx_ready),
+    .tx_cpl_tlp_hdr(dn_tx_hdr),
+    .tx_cpl_tlp_valid(dn_tx_valid),
+    .tx_cpl_tlp_sop(dn_tx_sop),
+    .tx_cpl_tlp_ready(dn_tx_ready),
+    .bar_ur(gpu_ur),
+    .bar_latency(bar_latency),
+    .bar_jitter(bar_jitter),
+    .cpl_split(cpl_split),
+    .s_axil_awaddr(tap_awaddr),
+    .s_axil_awvalid(tap_awvalid[0]),
+    .s_axil_awready(tap_awready[0]),
+    .s_axil_wdata(tap_wdata),
+    .s_axil_wstrb(tap_wstrb),
+    .s_axil_wvalid(tap_wvalid[0]),
+    .s_axil_wready(tap_wready[0]),
+    .s_axil_bresp(tap_bresp[1:0]),
+    .s_axil_bvalid(tap_bvalid[0]),
+    .s_axil_bready(tap_bready[0]),
+    .s_axil_araddr(tap_araddr),
+    .s_axil_arvalid(tap_arvalid[0]),
+    .s_axil_arready(tap_arready[0]),
+    .s_axil_rdata(tap_rdata[31:0]),
+    .s_axil_rresp(tap_rresp[1:0]),
+    .s_axil_rvalid(tap_rvalid[0]),
+    .s_axil_rready(tap_rready[0])
+);
+
+// tap 1, host side: the same reads on up_tx, the host's completions on up_rx
+probe_core #(
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .CLK_HZ(CLK_HZ),
+    .CNT_WIDTH(CNT_WIDTH),
+    .TAG_WIDTH(TAG_WIDTH),
+    .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
+    .LAT_BIN_CYCLES(LAT_BIN_CYCLES),
+    .SAMPLE_FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
+    .LINK_GEN(LINK_GEN),
+    .LINK_WIDTH(LINK_WIDTH),
+    .MRRS(MRRS),
+    .BUILD_ID(BUILD_ID),
+    .MPS(MPS),
+    .TAP_ID(`PS_TAP_HOST),
+    .TAP_COUNT(`PS_TAP_COUNT)
+)
+probe_host_inst (
+    .clk(clk),
+    .rst(rst),
+    .rx_req_tlp_hdr(up_tx_hdr),
+    .rx_req_tlp_valid(up_tx_valid),
+    .rx_req_tlp_sop(up_tx_sop),
+    .rx_req_tlp_ready(up_tx_ready),
+    .tx_cpl_tlp_hdr(up_rx_hdr),
+    .tx_cpl_tlp_valid(up_rx_valid),
+    .tx_cpl_tlp_sop(up_rx_sop),
+    .tx_cpl_tlp_ready(up_rx_ready),
+    .bar_ur(host_ur),
+    .bar_latency(host_bar_latency),
+    .bar_jitter(host_bar_jitter),
+    .cpl_split(host_cpl_split),
+    .s_axil_awaddr(tap_awaddr),
+    .s_axil_awvalid(tap_awvalid[1]),
+    .s_axil_awready(tap_awready[1]),
+    .s_axil_wdata(tap_wdata),
+    .s_axil_wstrb(tap_wstrb),
+    .s_axil_wvalid(tap_wvalid[1]),
+    .s_axil_wready(tap_wready[1]),
+    .s_axil_bresp(tap_bresp[3:2]),
+    .s_axil_bvalid(tap_bvalid[1]),
+    .s_axil_bready(tap_bready[1]),
+    .s_axil_araddr(tap_araddr),
+    .s_axil_arvalid(tap_arvalid[1]),
+    .s_axil_arready(tap_arready[1]),
+    .s_axil_rdata(tap_rdata[63:32]),
+    .s_axil_rresp(tap_rresp[3:2]),
+    .s_axil_rvalid(tap_rvalid[1]),
+    .s_axil_rready(tap_rready[1])
 );
 
 endmodule

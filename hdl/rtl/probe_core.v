@@ -38,7 +38,10 @@ module probe_core #
     parameter MRRS = 512,
     parameter BUILD_ID = 0,
     // max payload size reported in the MPS info register
-    parameter MPS = 256
+    parameter MPS = 256,
+    // TAP_INFO: which tap of the design this probe is (spec taps.list) and how many it has
+    parameter TAP_ID = 0,
+    parameter TAP_COUNT = 1
 )
 (
     input  wire                         clk,
@@ -226,7 +229,9 @@ probe_csr #(
     .MRRS(MRRS),
     .TAG_BITS(TAG_WIDTH),
     .BUILD_ID(BUILD_ID),
-    .HIST_BIN_CLOCKS(LAT_BIN_CYCLES)
+    .HIST_BIN_CLOCKS(LAT_BIN_CYCLES),
+    .TAP_ID(TAP_ID),
+    .TAP_COUNT(TAP_COUNT)
 )
 csr_inst (
     .clk(clk),

@@ -42,7 +42,10 @@ module probe_csr #
     parameter TAG_BITS = 8,
     parameter BUILD_ID = 0,
     // clocks per latency-histogram bin, reported in HIST_BIN_CLOCKS
-    parameter HIST_BIN_CLOCKS = 64
+    parameter HIST_BIN_CLOCKS = 64,
+    // TAP_INFO: this window's tap id (spec taps.list) and the taps of the design
+    parameter TAP_ID = 0,
+    parameter TAP_COUNT = 1
 )
 (
     input  wire                               clk,
@@ -125,6 +128,9 @@ localparam HIST_KINDS = `PS_HIST_KINDS;
 localparam [12:0] HIST_LAST_END = {1'b0, `PS_REG_HIST_LAST_BASE} + 13'd8 * HIST_WORDS;
 localparam [12:0] HIST_FIRST_END = {1'b0, `PS_REG_HIST_FIRST_BASE} + 13'd8 * HIST_WORDS;
 localparam [31:0] HIST_BIN_CLOCKS_VALUE = HIST_BIN_CLOCKS;
+localparam [7:0] TAP_ID_VALUE = TAP_ID;
+localparam [7:0] TAP_COUNT_VALUE = TAP_COUNT;
+localparam [31:0] TAP_INFO_VALUE = {16'd0, TAP_COUNT_VALUE, TAP_ID_VALUE};
 
 initial begin
     if (CNT_WIDTH < 33 || CNT_WIDTH > 64) begin
@@ -282,6 +288,7 @@ always @* begin
         `PS_REG_TAG_BITS:        read_value = TAG_BITS_VALUE;
         `PS_REG_BUILD_ID:        read_value = BUILD_ID_VALUE;
         `PS_REG_HIST_BIN_CLOCKS: read_value = HIST_BIN_CLOCKS_VALUE;
+        `PS_REG_TAP_INFO:        read_value = TAP_INFO_VALUE;
         default: begin
             if ({1'b0, s_axil_araddr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, s_axil_araddr} < CNT_END) begin
                 read_value = cnt64[{cnt_idx, cnt_off[2], 5'd0} +: 32];

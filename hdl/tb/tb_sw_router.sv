@@ -73,8 +73,8 @@ wire [CNTN*32-1:0]        up_rx_cnt, dn_rx_cnt;
 reg [31:0] params [0:15];
 
 `ifdef SWITCH_TOP
-// the switch design's top: the same switch with the probe on the GPU side and the CSR block
-reg  [11:0] s_axil_awaddr = 0, s_axil_araddr = 0;
+// the switch design's top: the same switch with a probe on each side; address bit 12 picks the tap
+reg  [12:0] s_axil_awaddr = 0, s_axil_araddr = 0;
 reg         s_axil_awvalid = 0, s_axil_wvalid = 0, s_axil_arvalid = 0;
 reg  [31:0] s_axil_wdata = 0;
 reg  [3:0]  s_axil_wstrb = 0;
@@ -250,9 +250,12 @@ always @(posedge clk) begin
 end
 
 `ifdef SWITCH_TOP
-// ---------------------------------------------------------------- the probe on the GPU side
-// what the probe must have seen, counted here from the GPU-side streams
+// ---------------------------------------------------------------- the probes on both sides
+// what each tap must have seen, counted here from its streams: the GPU side (tap 0) from the
+// GPU's requests (dn_rx) and the completions to it (dn_tx), the host side (tap 1) from the
+// requests to the host (up_tx) and the completions from it (up_rx)
 integer seen_mrd = 0, seen_cpld = 0, seen_ur = 0;
+integer host_mrd = 0, host_cpld = 0, host_ur = 0;
 always @(posedge clk) begin
     if (!rst && dn_rx_valid && dn_rx_ready && dn_rx_sop && dn_rx_hdr[127:126] == 2'b00 && dn_rx_hdr[124:121] == 4'b0000)
         seen_mrd = seen_mrd + 1;
@@ -260,11 +263,17 @@ always @(posedge clk) begin
         if (dn_tx_hdr[126]) seen_cpld = seen_cpld + 1;
         if (dn_tx_hdr[79:77] == 3'b001) seen_ur = seen_ur + 1;
     end
+    if (!rst && up_tx_valid && up_tx_ready && up_tx_sop && up_tx_hdr[127:126] == 2'b00 && up_tx_hdr[124:121] == 4'b0000)
+        host_mrd = host_mrd + 1;
+    if (!rst && up_rx_valid && up_rx_ready && up_rx_sop && up_rx_hdr[124:120] == 5'b01010) begin
+        if (up_rx_hdr[126]) host_cpld = host_cpld + 1;
+        if (up_rx_hdr[79:77] == 3'b001) host_ur = host_ur + 1;
+    end
 end
 
 // one access at a time; ready is sampled at the negedge before the edge that takes the handshake
 task axil_write;
-    input [11:0] addr;
+    input [12:0] addr;
     input [31:0] data;
     reg aw_done, w_done;
     begin
@@ -290,7 +299,7 @@ task axil_write;
 endtask
 
 task axil_read;
-    input [11:0] addr;
+    input [12:0] addr;
     output [31:0] data;
     reg done;
     begin
@@ -310,15 +319,33 @@ task axil_read;
 endtask
 
 task check_probe;
+    input integer tap;
     input integer idx;
     input integer want;
     input [8*16-1:0] what;
     reg [31:0] got;
     begin
-        axil_read(`PS_REG_CNT_BASE + 8*idx, got);
+        axil_read(tap * `PS_TAP_STRIDE + `PS_REG_CNT_BASE + 8*idx, got);
         if (got != want) begin
             fail("probe counter");
-            $display("  %0s: got %0d want %0d", what, got, want);
+            $display("  tap %0d %0s: got %0d want %0d", tap, what, got, want);
+        end else begin
+            pass_count = pass_count + 1;
+        end
+    end
+endtask
+
+task check_probe_reg;
+    input integer tap;
+    input integer offset;
+    input integer want;
+    input [8*16-1:0] what;
+    reg [31:0] got;
+    begin
+        axil_read(tap * `PS_TAP_STRIDE + offset, got);
+        if (got != want) begin
+            fail("probe register");
+            $display("  tap %0d %0s: got 0x%0h want 0x%0h", tap, what, got, want);
         end else begin
             pass_count = pass_count + 1;
         end
@@ -373,7 +400,11 @@ initial begin
     repeat (4) @(posedge clk);
     @(negedge clk) rst = 1'b0;
 `ifdef SWITCH_TOP
-    axil_write(`PS_REG_CTRL, 32'd1 << `PS_REG_CTRL_ENABLE_BIT);
+    // TAP_INFO: each window names its tap and the design's tap count
+    check_probe_reg(`PS_TAP_GPU, `PS_REG_TAP_INFO, (`PS_TAP_COUNT << 8) | `PS_TAP_GPU, "TAP_INFO");
+    check_probe_reg(`PS_TAP_HOST, `PS_REG_TAP_INFO, (`PS_TAP_COUNT << 8) | `PS_TAP_HOST, "TAP_INFO");
+    axil_write(`PS_TAP_GPU * `PS_TAP_STRIDE + `PS_REG_CTRL, 32'd1 << `PS_REG_CTRL_ENABLE_BIT);
+    axil_write(`PS_TAP_HOST * `PS_TAP_STRIDE + `PS_REG_CTRL, 32'd1 << `PS_REG_CTRL_ENABLE_BIT);
 `endif
     for (phase = 0; phase < nph; phase = phase + 1) begin
         @(negedge clk);
@@ -419,12 +450,17 @@ initial begin
         $display("phase %0d done at %0d", phase, cyc);
     end
 `ifdef SWITCH_TOP
-    axil_write(`PS_REG_CMD, 32'd1 << `PS_REG_CMD_SNAPSHOT_BIT);
+    axil_write(`PS_TAP_GPU * `PS_TAP_STRIDE + `PS_REG_CMD, 32'd1 << `PS_REG_CMD_SNAPSHOT_BIT);
+    axil_write(`PS_TAP_HOST * `PS_TAP_STRIDE + `PS_REG_CMD, 32'd1 << `PS_REG_CMD_SNAPSHOT_BIT);
     repeat (4) @(negedge clk);
-    check_probe(`PS_CNT_READS_STARTED, seen_mrd, "READS_STARTED");
-    check_probe(`PS_CNT_CPLD_COUNT, seen_cpld, "CPLD_COUNT");
-    check_probe(`PS_CNT_BAR_UR, seen_ur, "BAR_UR");
+    check_probe(`PS_TAP_GPU, `PS_CNT_READS_STARTED, seen_mrd, "READS_STARTED");
+    check_probe(`PS_TAP_GPU, `PS_CNT_CPLD_COUNT, seen_cpld, "CPLD_COUNT");
+    check_probe(`PS_TAP_GPU, `PS_CNT_BAR_UR, seen_ur, "BAR_UR");
+    check_probe(`PS_TAP_HOST, `PS_CNT_READS_STARTED, host_mrd, "READS_STARTED");
+    check_probe(`PS_TAP_HOST, `PS_CNT_CPLD_COUNT, host_cpld, "CPLD_COUNT");
+    check_probe(`PS_TAP_HOST, `PS_CNT_BAR_UR, host_ur, "BAR_UR");
     $display("probe on the GPU side: %0d reads, %0d CplD, %0d UR", seen_mrd, seen_cpld, seen_ur);
+    $display("probe on the host side: %0d reads, %0d CplD, %0d UR", host_mrd, host_cpld, host_ur);
 `endif
     $display("%0d passed, %0d failed", pass_count, fail_count);
     if (fail_count != 0) $fatal(1, "tb_sw_router failed");

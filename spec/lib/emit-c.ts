@@ -50,6 +50,12 @@ export function emitCRegs(m: SpecModel): string {
   L.push(`#define PS_HIST_BASES { ${hist.kinds.map((k) => `PS_REG_HIST_${k.name}_BASE`).join(', ')} }`)
   L.push('#define PS_REG_HIST_LO(base, k) ((base) + 8u * (unsigned)(k))')
   L.push('#define PS_REG_HIST_HI(base, k) ((base) + 8u * (unsigned)(k) + 4u)')
+  const taps = regs.taps
+  L.push('', "/* probe taps: tap i's copy of every register above at PS_TAP_BASE(i) + offset; PS_TAP_<NAME> is")
+  L.push(" * its id (TAP_INFO bits 7:0, the TAP_* frames' tap byte); PS_TAP_COUNT the most a design has */")
+  L.push(`#define PS_TAP_STRIDE 0x${hex(num(taps.stride), 4)}u`, `#define PS_TAP_COUNT ${taps.list.length}u`)
+  L.push('#define PS_TAP_BASE(i) (PS_TAP_STRIDE * (unsigned)(i))')
+  taps.list.forEach((t, i) => L.push(`#define PS_TAP_${t.name} ${i}u /* ${t.doc} */`))
   L.push('', '#endif', '')
   return L.join('\n')
 }

@@ -75,6 +75,10 @@ export function emitTs(m: SpecModel): string {
   L.push(
     `export const HISTOGRAM_KINDS = ${J(regs.latencyHistogram.kinds.map((k) => ({ key: k.key, base: num(k.base), countCounter: m.counters.find((c) => c.name === k.countCounter)!.key, doc: k.doc })))} as const`,
   )
+  L.push("/** The probe taps by id (TAP_INFO, the TAP_* frames' tap byte); tap i's registers at i * TAP_STRIDE. */")
+  L.push(`export const TAP_STRIDE = ${num(regs.taps.stride)}`)
+  L.push(`export const TAPS = ${J(regs.taps.list.map((t) => ({ name: t.name, key: t.key, doc: t.doc })))} as const`)
+  L.push("export type TapKey = (typeof TAPS)[number]['key']")
   L.push("export type HistogramKindKey = (typeof HISTOGRAM_KINDS)[number]['key']")
   L.push(
     `export const COUNTERS = ${J(m.counters.map(({ name, key, index, offset, doc, source }) => ({ name, key, index, offset, doc, source })))} as const`,

@@ -48,6 +48,10 @@ export function emitVerilog(m: SpecModel): string {
     L.push(`\`define PS_HIST_${k.name} ${i}`)
     L.push(`\`define PS_REG_HIST_${k.name}_BASE ${aw}'h${hex(num(k.base), 3)}`)
   })
+  const taps = regs.taps
+  L.push('', "// probe taps: tap i's copy of the map at i * PS_TAP_STRIDE; PS_TAP_<NAME> is its id (TAP_INFO)")
+  L.push(`\`define PS_TAP_STRIDE 32'h${hex(num(taps.stride), 8)}`, `\`define PS_TAP_COUNT ${taps.list.length}`)
+  taps.list.forEach((t, i) => L.push(`\`define PS_TAP_${t.name} ${i}`))
   const sw = m.raw.switch
   L.push('', '// switch (spec/switch.json): port identity and per-direction counters, counter i at [32*i +: 32]')
   L.push(`\`define PS_SW_VENDOR_ID 16'h${hex(num(sw.vendorId), 4)}`)

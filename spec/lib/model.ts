@@ -42,6 +42,14 @@ export interface RegisterSpec {
   /** the tracker's latency histograms: per kind `bins` bins plus an overflow bin, 64-bit shadows from the kind's `base` */
   latencyHistogram: { bins: number; kinds: HistogramKind[] }
   counters: { base: string; width: number; list: CounterEntry[] }
+  /** probe taps: tap i's copy of the whole map at i * stride (its index in `list` is its id) */
+  taps: { stride: string; list: TapEntry[] }
+}
+/** One probe tap of a design; its index in `taps.list` is its id (TAP_INFO, the TAP_* frames). */
+export interface TapEntry {
+  name: string
+  key: string
+  doc: string
 }
 /** One latency histogram of the tracker; its index in `kinds` is its id on the wire. */
 export interface HistogramKind {
@@ -69,7 +77,7 @@ export interface Command {
   args: Item[]
   reply: Item[]
 }
-export type PayloadName = 'COMMAND' | 'RESPONSE' | 'SNAPSHOT' | 'INTERVAL' | 'HISTOGRAM'
+export type PayloadName = 'COMMAND' | 'RESPONSE' | 'SNAPSHOT' | 'INTERVAL' | 'HISTOGRAM' | 'TAP_SNAPSHOT' | 'TAP_HISTOGRAM'
 export interface ProtocolSpec {
   version: number
   framing: {
@@ -499,6 +507,21 @@ function checkGraphs(w: WorkloadSpec, P: string[]): void {
   if (!(pr.tolerance > 0 && pr.tolerance < 1)) P.push('graphs.pagerank: tolerance must lie in (0, 1)')
 }
 
+/** Taps: at least one, names and keys unique, windows a power of two and no smaller than the map. */
+function checkTaps(regs: RegisterSpec, P: string[]): void {
+  const t = regs.taps
+  const stride = num(t.stride)
+  if (!isInt(stride) || stride < 2 ** regs.addressWidth || (stride & (stride - 1)) !== 0)
+    P.push(`taps: stride ${t.stride} is not a power of two of at least 2**addressWidth`)
+  if (t.list.length === 0 || t.list.length > 255) P.push('taps: list must hold 1..255 taps (the frames carry the id as u8)')
+  for (const d of duplicates(t.list.map((x) => x.name))) P.push(`taps: name ${d} is used twice`)
+  for (const d of duplicates(t.list.map((x) => x.key))) P.push(`taps: key ${d} is used twice`)
+  for (const x of t.list) {
+    if (!/^[A-Z][A-Z0-9_]*$/.test(x.name)) P.push(`taps: name '${x.name}' is not UPPER_SNAKE`)
+    if (!/^[a-z][A-Za-z0-9]*$/.test(x.key)) P.push(`taps: key '${x.key}' of ${x.name} is not camelCase`)
+  }
+}
+
 function checkSwitch(sw: SwitchSpec, P: string[]): void {
   const fits = (v: string, bits: number) => /^0x[0-9a-fA-F]+$/.test(v) && num(v) < 2 ** bits
   for (const [k, bits] of [
@@ -522,6 +545,7 @@ export function buildModel(raw: RawSpec): SpecModel {
   const { counters, sizeClasses, first } = expandCounters(regs, base, regs.counters.width / 8)
   checkRegisters(regs, counters, P)
   checkHistogram(regs, counters, P)
+  checkTaps(regs, P)
   const histogramWords = regs.latencyHistogram.bins + 1
   checkProtocol(proto, P)
   checkWorkloads(raw.workloads, P)
@@ -532,6 +556,8 @@ export function buildModel(raw: RawSpec): SpecModel {
     SNAPSHOT: place(proto.payloads.SNAPSHOT, counters.length),
     INTERVAL: place(proto.payloads.INTERVAL, counters.length),
     HISTOGRAM: place(proto.payloads.HISTOGRAM, counters.length, histogramWords),
+    TAP_SNAPSHOT: place(proto.payloads.TAP_SNAPSHOT, counters.length),
+    TAP_HISTOGRAM: place(proto.payloads.TAP_HISTOGRAM, counters.length, histogramWords),
   }
   const commands = proto.commands.map((c) => ({
     ...c,

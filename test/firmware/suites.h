@@ -8,6 +8,7 @@ void suite_stream(void);
 void suite_link(void);
 void suite_intervals(void);
 void suite_histogram(void);
+void suite_taps(void);
 void suite_sim(const char *sim_binary);
 void suite_debug_off(void);
 void suite_debug(void); /* last: checks that no other suite tripped an assertion */

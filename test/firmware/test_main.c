@@ -11,6 +11,7 @@ int main(int argc, char **argv)
     suite_link();
     suite_intervals();
     suite_histogram();
+    suite_taps();
     if (argc > 1) {
         suite_sim(argv[1]);
     }

@@ -23,9 +23,10 @@ export const SWITCH_RTL = [
   'hdl/rtl/probe_mrd_classify.v',
 ]
 
-// the switch design's top: the switch plus the probe's blocks on the GPU side
+// the switch design's top: the switch plus a probe on each side, the CSR split by tap
 export const SWITCH_TOP_RTL = [
   'hdl/rtl/pcie_scope_switch_top.v',
+  'hdl/rtl/probe_axil_tap_demux.v',
   'hdl/rtl/probe_core.v',
   ...SWITCH_RTL,
   'hdl/rtl/probe_counters.v',
@@ -49,6 +50,7 @@ const LINT: Array<[string, string[], string[]?]> = [
   ['sw_cfg_space', ["-GPORT_TYPE=4'd6", "-GDEVICE_ID=16'h9c52"]],
   ['pcie_scope_switch_top', [], SWITCH_TOP_RTL],
   ['pcie_scope_switch_top', ['-GTLP_DATA_WIDTH=512', '-GTAG_WIDTH=10'], SWITCH_TOP_RTL],
+  ['probe_axil_tap_demux', [], ['hdl/rtl/probe_axil_tap_demux.v']],
 ]
 
 let vectors: { phases: number; tlpsIn: number; tlpsOut: number }
@@ -99,7 +101,11 @@ describe.each([
     // every expected beat and 2 x 7 counters per phase, plus the two bubble checks
     expect(res!.passed).toBeGreaterThan(vectors.tlpsOut)
     expect(out).toMatch(/^full rate: 64 \+ 64 beats in, 64 \+ 64 out, up port 64 clocks, dn port 64 clocks$/m)
-    if (dutName === 'pcie_scope_switch_top') expect(out).toMatch(/^probe on the GPU side: [1-9]\d* reads, [1-9]\d* CplD, [1-9]\d* UR$/m)
+    if (dutName === 'pcie_scope_switch_top') {
+      expect(out).toMatch(/^probe on the GPU side: [1-9]\d* reads, [1-9]\d* CplD, [1-9]\d* UR$/m)
+      // the host side sees the reads that reach the host and the host's completions (no UR of the switch's own)
+      expect(out).toMatch(/^probe on the host side: [1-9]\d* reads, [1-9]\d* CplD, \d+ UR$/m)
+    }
     expect(status).toBe(0)
   }
 

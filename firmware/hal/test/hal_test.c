@@ -37,6 +37,17 @@ typedef struct ps_test_state {
     /* the probe's interval-record FIFO (SAMPLE_STATUS, SMP_*, CMD.SAMPLE_POP) */
     uint32_t smp[PS_TEST_SAMPLE_DEPTH][PS_SMP_WORDS];
     size_t smp_head, smp_count;
+
+    /* tap 1 (ps_test_set_taps(2)): its plain registers, counters and histograms */
+    unsigned taps;
+    struct {
+        uint32_t regs[REG_WORDS];
+        uint64_t live[PS_CNT_COUNT];
+        uint64_t shadow[PS_CNT_COUNT];
+        uint64_t hist_live[PS_HIST_KINDS][PS_HIST_WORDS];
+        uint64_t hist_shadow[PS_HIST_KINDS][PS_HIST_WORDS];
+        uint32_t snapshots;
+    } tap1;
 } ps_test_state_t;
 
 static ps_test_state_t t;
@@ -64,6 +75,97 @@ void ps_test_reset(void)
     t.regs[PS_REG_HIST_BIN_CLOCKS / 4u] = 64u;
     t.rx_chunk = PS_TEST_UNLIMITED;
     t.tx_accept = PS_TEST_UNLIMITED;
+}
+
+void ps_test_set_taps(unsigned count)
+{
+    t.taps = count == 2u ? 2u : 1u;
+    t.regs[PS_REG_TAP_INFO / 4u] = (t.taps << 8) | PS_TAP_GPU;
+    t.tap1.regs[PS_REG_TAP_INFO / 4u] = (t.taps << 8) | PS_TAP_HOST;
+    t.tap1.regs[PS_REG_HIST_BIN_CLOCKS / 4u] = 64u;
+}
+
+void ps_test_set_tap_counter(unsigned tap, unsigned index, uint64_t live_value)
+{
+    if (tap == 0u) {
+        ps_test_set_counter(index, live_value);
+    } else if (tap == 1u && index < PS_CNT_COUNT) {
+        t.tap1.live[index] = live_value;
+    }
+}
+
+void ps_test_set_tap_hist_bin(unsigned tap, unsigned kind, unsigned bin, uint64_t live_value)
+{
+    if (tap == 0u) {
+        ps_test_set_hist_bin(kind, bin, live_value);
+    } else if (tap == 1u && kind < PS_HIST_KINDS && bin < PS_HIST_WORDS) {
+        t.tap1.hist_live[kind][bin] = live_value;
+    }
+}
+
+uint32_t ps_test_tap_reg(unsigned tap, uint32_t offset)
+{
+    if (tap == 0u) {
+        return ps_test_reg(offset);
+    }
+    return (tap == 1u && offset < 4u * REG_WORDS) ? t.tap1.regs[offset / 4u] : 0u;
+}
+
+uint32_t ps_test_tap_snapshots(unsigned tap)
+{
+    return tap == 0u ? t.stats.snapshots : tap == 1u ? t.tap1.snapshots : 0u;
+}
+
+/* A read of tap 1's window (offset inside it). */
+static uint32_t tap1_read(uint32_t offset)
+{
+    static const uint32_t hist_bases[PS_HIST_KINDS] = PS_HIST_BASES;
+    for (unsigned kind = 0; kind < PS_HIST_KINDS; kind++) {
+        uint32_t base = hist_bases[kind];
+        if (offset >= base && offset < base + 8u * PS_HIST_WORDS) {
+            uint64_t v = t.tap1.hist_shadow[kind][(offset - base) / 8u];
+            return (offset & 4u) ? (uint32_t)(v >> 32) : (uint32_t)v;
+        }
+    }
+    if (offset >= PS_REG_CNT_BASE && offset < PS_REG_CNT_BASE + 16u * PS_CNT_COUNT) {
+        uint64_t v = t.tap1.shadow[(offset - PS_REG_CNT_BASE) / 8u];
+        return (offset & 4u) ? (uint32_t)(v >> 32) : (uint32_t)v;
+    }
+    if (offset == PS_REG_STATUS) {
+        return t.tap1.regs[PS_REG_CTRL / 4u] & PS_REG_CTRL_ENABLE ? PS_REG_STATUS_ENABLED : 0u;
+    }
+    return (offset < 4u * REG_WORDS && offset != PS_REG_CMD) ? t.tap1.regs[offset / 4u] : 0u;
+}
+
+static void tap1_write(uint32_t offset, uint32_t value)
+{
+    switch (offset) {
+    case PS_REG_CTRL:
+    case PS_REG_FILTER_CTRL:
+    case PS_REG_FILTER_BASE_LO:
+    case PS_REG_FILTER_BASE_HI:
+    case PS_REG_FILTER_LIMIT_LO:
+    case PS_REG_FILTER_LIMIT_HI:
+        t.tap1.regs[offset / 4u] = value;
+        break;
+    case PS_REG_CMD:
+        if (value & PS_REG_CMD_SNAPSHOT) {
+            memcpy(t.tap1.shadow, t.tap1.live, sizeof t.tap1.shadow);
+            memcpy(t.tap1.hist_shadow, t.tap1.hist_live, sizeof t.tap1.hist_shadow);
+            t.tap1.snapshots++;
+        }
+        if (value & PS_REG_CMD_CLEAR) {
+            memset(t.tap1.hist_live, 0, sizeof t.tap1.hist_live);
+            for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
+                if (i != PS_CNT_TIMESTAMP) {
+                    t.tap1.live[i] = 0;
+                }
+            }
+        }
+        break;
+    default:
+        break;
+    }
 }
 
 void ps_test_set_counter(unsigned index, uint64_t live_value)
@@ -118,6 +220,10 @@ ps_test_reg_stats_t ps_test_regs_stats(void) { return t.stats; }
 uint32_t ps_hal_reg_read(uint32_t offset)
 {
     t.stats.reads++;
+    if (offset >= PS_TAP_STRIDE) { /* another tap's window: decoded only when there is one */
+        return (t.taps >= 2u && offset < 2u * PS_TAP_STRIDE) ? tap1_read(offset - PS_TAP_STRIDE)
+                                                             : 0u;
+    }
     static const uint32_t hist_bases[PS_HIST_KINDS] = PS_HIST_BASES;
     for (unsigned kind = 0; kind < PS_HIST_KINDS; kind++) {
         uint32_t base = hist_bases[kind];
@@ -158,6 +264,12 @@ uint32_t ps_hal_reg_read(uint32_t offset)
 void ps_hal_reg_write(uint32_t offset, uint32_t value)
 {
     t.stats.writes++;
+    if (offset >= PS_TAP_STRIDE) {
+        if (t.taps >= 2u && offset < 2u * PS_TAP_STRIDE) {
+            tap1_write(offset - PS_TAP_STRIDE, value);
+        }
+        return;
+    }
     switch (offset) {
     case PS_REG_CTRL:
         t.regs[PS_REG_CTRL / 4u] = value;

@@ -3,7 +3,7 @@
 #define PCIE_SCOPE_PROTOCOL_H
 
 /* frame = COBS(type u8 | seq u16 | payload | crc u16) followed by one 0x00 delimiter; all integers little-endian */
-#define PS_PROTOCOL_VERSION 2u
+#define PS_PROTOCOL_VERSION 3u
 #define PS_FRAME_DELIMITER 0x00u
 #define PS_FRAME_HEADER_BYTES 3u
 #define PS_FRAME_CRC_BYTES 2u
@@ -21,6 +21,8 @@
 #define PS_FRAME_SNAPSHOT 0x82u /* device-to-host: a consistent copy of every probe counter plus firmware link statistics */
 #define PS_FRAME_INTERVAL 0x83u /* device-to-host: interval records drained from the probe's sampler FIFO: the header below, then `count` records of the SMP_* words (registers.json order, u32 each) */
 #define PS_FRAME_HISTOGRAM 0x84u /* device-to-host: one latency histogram (its kind says which: registers.json latencyHistogram.kinds), read right after the SNAPSHOT frame it names (same shadows): every kind in turn, once a second while streaming, at STOP and on LATENCY_HISTOGRAM */
+#define PS_FRAME_TAP_SNAPSHOT 0x85u /* device-to-host: every counter of one more tap (registers.json taps; the switch design's host side), snapshotted right after the SNAPSHOT frame it names; sent after that frame in the same step, only by a design with more than one tap */
+#define PS_FRAME_TAP_HISTOGRAM 0x86u /* device-to-host: one latency histogram of one more tap (as HISTOGRAM, plus the tap id), read right after that tap's TAP_SNAPSHOT: sent after the GPU side's HISTOGRAM frames, whenever they are */
 
 #define PS_STATUS_OK 0u /* done */
 #define PS_STATUS_UNKNOWN_COMMAND 1u /* command id not in this catalogue */
@@ -62,6 +64,21 @@
 #define PS_HISTOGRAM_BIN_CLOCKS_OFFSET 6u /* u32 */
 #define PS_HISTOGRAM_BINS_OFFSET 10u /* histogram */
 #define PS_HISTOGRAM_BYTES 530u
+
+/* TAP_SNAPSHOT payload */
+#define PS_TAP_SNAPSHOT_TAP_OFFSET 0u /* u8 */
+#define PS_TAP_SNAPSHOT_SNAPSHOT_INDEX_OFFSET 1u /* u32 */
+#define PS_TAP_SNAPSHOT_COUNTERS_OFFSET 5u /* counters */
+#define PS_TAP_SNAPSHOT_BYTES 261u
+
+/* TAP_HISTOGRAM payload */
+#define PS_TAP_HISTOGRAM_TAP_OFFSET 0u /* u8 */
+#define PS_TAP_HISTOGRAM_REASON_OFFSET 1u /* u8 */
+#define PS_TAP_HISTOGRAM_KIND_OFFSET 2u /* u8 */
+#define PS_TAP_HISTOGRAM_SNAPSHOT_INDEX_OFFSET 3u /* u32 */
+#define PS_TAP_HISTOGRAM_BIN_CLOCKS_OFFSET 7u /* u32 */
+#define PS_TAP_HISTOGRAM_BINS_OFFSET 11u /* histogram */
+#define PS_TAP_HISTOGRAM_BYTES 531u
 
 /* INTERVAL: the header above, then up to PS_INTERVAL_MAX_RECORDS records of PS_SMP_WORDS u32 words */
 #define PS_INTERVAL_RECORD_BYTES 48u

@@ -3,7 +3,7 @@
 #define PCIE_SCOPE_REGS_H
 
 #define PS_ID_MAGIC 0x50435343u
-#define PS_VERSION_VALUE 0x00000006u
+#define PS_VERSION_VALUE 0x00000007u
 
 /* switch ports (spec/switch.json) */
 #define PS_SW_VENDOR_ID 0x10EEu
@@ -84,6 +84,8 @@
 #define PS_REG_BUILD_ID 0x068u
 /* HIST_BIN_CLOCKS (ro): info: clocks per latency-histogram bin (a power of two; a build parameter of the tracker) */
 #define PS_REG_HIST_BIN_CLOCKS 0x06Cu
+/* TAP_INFO (ro): info: bits 7:0 the id of the tap whose window this is (taps.list), bits 15:8 the taps the design has, each in its own window (1 in the BAR design, 2 in the switch design; 0 from a bitstream older than register map 0.7: read it as 1) */
+#define PS_REG_TAP_INFO 0x070u
 /* SMP_TS_LO (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP (free-running clock count) bits 31:0 */
 #define PS_REG_SMP_TS_LO 0x080u
 /* SMP_TS_HI (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP bits 63:32 */
@@ -167,5 +169,13 @@
 #define PS_HIST_BASES { PS_REG_HIST_LAST_BASE, PS_REG_HIST_FIRST_BASE }
 #define PS_REG_HIST_LO(base, k) ((base) + 8u * (unsigned)(k))
 #define PS_REG_HIST_HI(base, k) ((base) + 8u * (unsigned)(k) + 4u)
+
+/* probe taps: tap i's copy of every register above at PS_TAP_BASE(i) + offset; PS_TAP_<NAME> is
+ * its id (TAP_INFO bits 7:0, the TAP_* frames' tap byte); PS_TAP_COUNT the most a design has */
+#define PS_TAP_STRIDE 0x1000u
+#define PS_TAP_COUNT 2u
+#define PS_TAP_BASE(i) (PS_TAP_STRIDE * (unsigned)(i))
+#define PS_TAP_GPU 0u /* GPU side: the GPU's memory reads as it sends them and their completions as it receives them (the BAR design's only tap; in the switch design the downstream port, dn_rx / dn_tx) */
+#define PS_TAP_HOST 1u /* host side (switch design only): the same reads leaving the switch towards the host (up_tx) and the host's completions arriving (up_rx); its latency is the host's alone, without the switch's traversal */
 
 #endif

@@ -4,7 +4,7 @@
 
 `define PS_ADDR_WIDTH 12
 `define PS_ID_MAGIC 32'h50435343
-`define PS_VERSION_VALUE 32'h00000006
+`define PS_VERSION_VALUE 32'h00000007
 
 // ID (ro): constant idMagic ('PCSC'): proves the bus reaches the probe
 `define PS_REG_ID 12'h000
@@ -71,6 +71,8 @@
 `define PS_REG_BUILD_ID 12'h068
 // HIST_BIN_CLOCKS (ro): info: clocks per latency-histogram bin (a power of two; a build parameter of the tracker)
 `define PS_REG_HIST_BIN_CLOCKS 12'h06C
+// TAP_INFO (ro): info: bits 7:0 the id of the tap whose window this is (taps.list), bits 15:8 the taps the design has, each in its own window (1 in the BAR design, 2 in the switch design; 0 from a bitstream older than register map 0.7: read it as 1)
+`define PS_REG_TAP_INFO 12'h070
 // SMP_TS_LO (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP (free-running clock count) bits 31:0
 `define PS_REG_SMP_TS_LO 12'h080
 // SMP_TS_HI (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP bits 63:32
@@ -156,6 +158,12 @@
 // first-completion latency: request to the read's first successful completion
 `define PS_HIST_FIRST 1
 `define PS_REG_HIST_FIRST_BASE 12'h800
+
+// probe taps: tap i's copy of the map at i * PS_TAP_STRIDE; PS_TAP_<NAME> is its id (TAP_INFO)
+`define PS_TAP_STRIDE 32'h00001000
+`define PS_TAP_COUNT 2
+`define PS_TAP_GPU 0
+`define PS_TAP_HOST 1
 
 // switch (spec/switch.json): port identity and per-direction counters, counter i at [32*i +: 32]
 `define PS_SW_VENDOR_ID 16'h10EE

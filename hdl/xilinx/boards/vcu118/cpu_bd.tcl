@@ -89,7 +89,7 @@ proc ps_cpu_bd {csr_base lmb_bytes} {
         [get_bd_addr_segs axi_uartlite_0/S_AXI/Reg]
     assign_bd_address -target_address_space /microblaze_0/Data -offset 0x41C00000 -range 64K \
         [get_bd_addr_segs axi_timer_0/S_AXI/Reg]
-    assign_bd_address -target_address_space /microblaze_0/Data -offset $csr_base -range 4K \
+    assign_bd_address -target_address_space /microblaze_0/Data -offset $csr_base -range 8K \
         [get_bd_addr_segs M_AXI_CSR/Reg]
 
     validate_bd_design

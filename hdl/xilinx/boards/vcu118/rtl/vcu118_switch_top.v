@@ -111,8 +111,9 @@ cpu_bd_wrapper cpu_bd_inst (
     .M_AXI_CSR_rready(csr_rready)
 );
 
-// the CSR decodes 12 bits; the block design places it in a 4 KiB segment, protection unused
-wire unused_csr = &{1'b0, csr_awaddr[31:12], csr_araddr[31:12], csr_awprot, csr_arprot, 1'b0};
+// the CSR decodes 13 bits (bit 12: the probe tap, GPU or host side); the block design places it
+// in an 8 KiB segment, protection unused
+wire unused_csr = &{1'b0, csr_awaddr[31:13], csr_araddr[31:13], csr_awprot, csr_arprot, 1'b0};
 
 wire dn_perst_n;
 
@@ -367,7 +368,7 @@ switch_inst (
     .sw_dn_rx_cnt(sw_dn_rx_cnt),
     .bar_latency(bar_latency),
     .cpl_split(cpl_split),
-    .s_axil_awaddr(csr_awaddr[11:0]),
+    .s_axil_awaddr(csr_awaddr[12:0]),
     .s_axil_awvalid(csr_awvalid),
     .s_axil_awready(csr_awready),
     .s_axil_wdata(csr_wdata),
@@ -377,7 +378,7 @@ switch_inst (
     .s_axil_bresp(csr_bresp),
     .s_axil_bvalid(csr_bvalid),
     .s_axil_bready(csr_bready),
-    .s_axil_araddr(csr_araddr[11:0]),
+    .s_axil_araddr(csr_araddr[12:0]),
     .s_axil_arvalid(csr_arvalid),
     .s_axil_arready(csr_arready),
     .s_axil_rdata(csr_rdata),
