@@ -7,11 +7,12 @@
  * address bit 12 (the taps' window stride, 0x1000) picks the tap, bits 11:0 go to it unchanged,
  * so each probe_csr sees the register map it has alone.
  *
- * No clock is added: a request passes to the chosen slave in the clock it is presented. One
- * write and one read are in flight at a time (the firmware issues one access at a time anyway);
- * the target of a write is fixed by its address, so W waits for AW, and a second AW waits for
- * the first write's response. A slave answers (BVALID / RVALID) in a later clock than the one
- * that accepted the request, as AXI requires; probe_csr does.
+ * AW and AR pass to the chosen slave in the clock they are presented. One write and one read are
+ * in flight at a time (the firmware issues one access at a time anyway); the target of a write
+ * is fixed by its address, so W passes from the clock after AW was taken (WREADY never depends
+ * on this clock's AWVALID: a write costs one clock more than on probe_csr alone), and a second
+ * AW waits for the first write's response. A slave answers (BVALID / RVALID) in a later clock
+ * than the one that accepted the request, as AXI requires; probe_csr does.
  */
 module probe_axil_tap_demux
 (
@@ -61,24 +62,21 @@ module probe_axil_tap_demux
     output wire [1:0]   m_axil_rready
 );
 
-// write: busy from the first AW or W handshake to the B handshake; the target is latched then
+// write: busy from the AW handshake to the B handshake; the target is latched with the AW
 reg wr_busy = 1'b0;
 reg wr_sel = 1'b0;
-reg aw_done = 1'b0;
 reg w_done = 1'b0;
 
 wire w_sel = wr_busy ? wr_sel : s_axil_awaddr[12];
-// W may pass once the target is known: an AW is presented or was taken
-wire w_open = wr_busy || s_axil_awvalid;
 wire [1:0] w_onehot = w_sel ? 2'b10 : 2'b01;
 
 assign m_axil_awaddr = s_axil_awaddr[11:0];
-assign m_axil_awvalid = (s_axil_awvalid && !aw_done) ? w_onehot : 2'b00;
-assign s_axil_awready = !aw_done && m_axil_awready[w_sel];
+assign m_axil_awvalid = (s_axil_awvalid && !wr_busy) ? w_onehot : 2'b00;
+assign s_axil_awready = !wr_busy && m_axil_awready[w_sel];
 assign m_axil_wdata = s_axil_wdata;
 assign m_axil_wstrb = s_axil_wstrb;
-assign m_axil_wvalid = (s_axil_wvalid && w_open && !w_done) ? w_onehot : 2'b00;
-assign s_axil_wready = w_open && !w_done && m_axil_wready[w_sel];
+assign m_axil_wvalid = (s_axil_wvalid && wr_busy && !w_done) ? w_onehot : 2'b00;
+assign s_axil_wready = wr_busy && !w_done && m_axil_wready[wr_sel];
 assign s_axil_bvalid = wr_busy && m_axil_bvalid[wr_sel];
 assign s_axil_bresp = wr_sel ? m_axil_bresp[3:2] : m_axil_bresp[1:0];
 assign m_axil_bready = (wr_busy && s_axil_bready) ? (wr_sel ? 2'b10 : 2'b01) : 2'b00;
@@ -91,19 +89,14 @@ always @(posedge clk) begin
     if (rst) begin
         wr_busy <= 1'b0;
         wr_sel <= 1'b0;
-        aw_done <= 1'b0;
         w_done <= 1'b0;
     end else if (b_hs) begin
         wr_busy <= 1'b0;
-        aw_done <= 1'b0;
         w_done <= 1'b0;
     end else begin
-        if (aw_hs || w_hs) begin
-            wr_busy <= 1'b1;
-            wr_sel <= w_sel;
-        end
         if (aw_hs) begin
-            aw_done <= 1'b1;
+            wr_busy <= 1'b1;
+            wr_sel <= s_axil_awaddr[12];
         end
         if (w_hs) begin
             w_done <= 1'b1;

@@ -7,6 +7,7 @@
 #define PCIE_SCOPE_TWIN_DUT_H
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "verilated.h"
@@ -65,6 +66,9 @@ public:
     virtual void final() = 0;
     // TLP segments per beat of the design's streams (TLP_SEG_COUNT): 1, 2 or 4.
     virtual unsigned segments() const { return 1; }
+    // The CSR address bits the design decodes: one 4-KiB register map per probe tap (the BAR
+    // top has one; the switch top two, bit 12 picking the tap).
+    virtual uint32_t csr_address_mask() const { return 0xFFFu; }
 };
 
 // pcie_scope_bar_top: the FPGA as the GPU's BAR endpoint (mode endpoint), Verilated with

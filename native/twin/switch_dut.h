@@ -31,6 +31,7 @@ public:
     ~SwitchDut() override;
     void eval() override;
     void final() override;
+    uint32_t csr_address_mask() const override { return 0x1FFFu; } // two taps (spec taps)
 
     // Link Capabilities / Status of both switch ports, and the host link's serialisation.
     void set_link(const LinkConfig &link, uint64_t clock_hz);

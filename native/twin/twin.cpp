@@ -302,7 +302,7 @@ uint32_t Twin::axi_read(uint32_t offset)
 {
     axi_ = AxiState::Read;
     axi_complete_ = false;
-    top_->s_axil_araddr = offset & 0xFFFu;
+    top_->s_axil_araddr = static_cast<SData>(offset & top_->csr_address_mask());
     top_->s_axil_arvalid = 1;
     top_->s_axil_rready = 1;
     top_->eval();
@@ -326,7 +326,7 @@ void Twin::axi_write(uint32_t offset, uint32_t value)
 {
     axi_ = AxiState::Write;
     axi_complete_ = false;
-    top_->s_axil_awaddr = offset & 0xFFFu;
+    top_->s_axil_awaddr = static_cast<SData>(offset & top_->csr_address_mask());
     top_->s_axil_awvalid = 1;
     top_->s_axil_wdata = value;
     top_->s_axil_wstrb = 0xF;

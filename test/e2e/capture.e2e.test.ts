@@ -170,6 +170,10 @@ describe('pcie-scope capture --twin: rates against the link ceiling (e2e)', () =
   })
 
   it('--mode switch: the reads cross the switch RTL and the probe counts what endpoint mode counts, pattern by pattern', () => {
+    // The switch's pipeline (hdl/rtl/switch): an accepted beat is written into the other port's
+    // first-word-fall-through queue on its clock and can leave on the next, one clock each way:
+    // a read's request dn_rx -> up_tx and its completion up_rx -> dn_tx, 2 clocks (8 ns at 250 MHz)
+    const PIPELINE_CLOCKS = 2
     for (const pattern of ['strided', 'merged-aligned', 'merged-misaligned']) {
       const ep = capture('--pattern', pattern, '--mode', 'endpoint')
       const sw = capture('--pattern', pattern, '--mode', 'switch')
@@ -177,6 +181,20 @@ describe('pcie-scope capture --twin: rates against the link ceiling (e2e)', () =
       expect(sw.bytes).toEqual(ep.bytes)
       expect(sw.model).toMatchObject({ matchesProbe: true, payloadErrors: 0 })
       expectCleanReads(sw)
+      expect(ep.hostSide).toBeUndefined() // the BAR design has one tap
+      // the host-side tap: the same reads and sizes, the host's latency without the switch's traversal
+      const host = sw.hostSide!
+      expect(host.requests).toEqual(sw.requests)
+      expect(host.bytes).toEqual(sw.bytes)
+      expect(host.completions).toEqual(sw.completions)
+      expect(host.latencyNs.last.count).toBe(sw.requests.count)
+      const nsPerClock = 1e9 / sw.clockHz
+      const delay = (sw.latencyNs.last.mean! - host.latencyNs.last.mean!) / nsPerClock
+      expect(
+        Math.abs(delay - PIPELINE_CLOCKS),
+        `${pattern}: GPU side ${sw.latencyNs.last.mean} ns, host side ${host.latencyNs.last.mean} ns`,
+      ).toBeLessThanOrEqual(1)
+      expect(host.outstanding.peak).toBeLessThanOrEqual(sw.outstanding.peak)
     }
   })
 

@@ -12,6 +12,7 @@
  */
 import { PsError } from '../core/errors.js'
 import type { DeviceSession } from '../device/session.js'
+import type { TapView } from '../device/client.js'
 import { payloadCeiling, type PcieLinkInfo } from '../core/link.js'
 import type {
   FirmwareLinkStats,
@@ -106,6 +107,25 @@ export interface CaptureResult {
   filter?: { base: number; limit: number }
   /** interval records received while sampling (absent without a sample period) */
   intervals?: CaptureIntervals
+  /**
+   * The switch design's host-side tap (absent with one tap): the same reads as the switch sends
+   * them to the host and the host's completions as they arrive, so its latency is the host's
+   * alone; the top-level numbers are the GPU side's, which add the switch's traversal both ways.
+   */
+  hostSide?: TapSummary
+}
+
+/** A further probe tap's view of the same run, from its counters and histograms of the final snapshot. */
+export interface TapSummary {
+  requests: { count: number; bySize: BySize }
+  bytes: { requested: number; completed: number }
+  completions: InflightSummary['completions']
+  outstanding: InflightSummary['outstanding']
+  latencyNs: InflightSummary['latencyNs']
+  latencyHistograms: InflightSummary['latencyHistograms']
+  littlesLaw: InflightSummary['littlesLaw']
+  /** its TIMESTAMP at the snapshot (a few clocks after tap 0's: the taps are snapshotted in turn) */
+  timestamp: number
 }
 
 export interface CaptureIntervals {
@@ -164,9 +184,24 @@ const summarizeIntervals = (batches: IntervalBatch[], periodCycles: number, cloc
   }
 }
 
-const requestsFromSnapshot = (s: Snapshot): { count: number; bySize: BySize } => {
+const requestsFromSnapshot = (s: Pick<Snapshot, 'counters'>): { count: number; bySize: BySize } => {
   const bySize = bySizeFromCounters(s.counters)
   return { count: totalRequests(bySize), bySize }
+}
+
+const tapSummary = (view: TapView, clockHz: number, tagBudget: number | null): TapSummary => {
+  const c = view.snapshot.counters
+  const inflight = inflightSummary(c, clockHz, tagBudget, view.histograms)
+  return {
+    requests: requestsFromSnapshot(view.snapshot),
+    bytes: { requested: c.mrdBytes, completed: c.cpldBytes },
+    completions: inflight.completions,
+    outstanding: inflight.outstanding,
+    latencyNs: inflight.latencyNs,
+    latencyHistograms: inflight.latencyHistograms,
+    littlesLaw: inflight.littlesLaw,
+    timestamp: c.timestamp,
+  }
 }
 
 const pcieSummary = (link: PcieLinkInfo | null | undefined, payloadBytes: number, completions: number): CaptureResult['pcie'] => {
@@ -313,7 +348,7 @@ const measure = async (
     opts,
   )
   progress(`workload done (${model.issued.count} MRd issued); reading the probe counters`)
-  const { snapshot: snap, histograms } = await client.latencyHistograms()
+  const { snapshot: snap, histograms, taps } = await client.latencyHistograms()
   await client.stop()
   if (sampling.period > 0) {
     await new Promise((res) => setTimeout(res, INTERVAL_SETTLE_MS))
@@ -321,6 +356,7 @@ const measure = async (
   }
   const result = buildCaptureResult(session, w, snap, histograms, model, runner.kind, (performance.now() - t0) / 1000)
   result.linkInfo = sampling.linkInfo
+  if (taps.hostSide) result.hostSide = tapSummary(taps.hostSide, session.info.clockHz, session.tagBudget ?? null)
   if (opts.filter) result.filter = { ...opts.filter }
   if (sampling.period > 0)
     result.intervals = summarizeIntervals(sampling.batches, sampling.period, session.info.clockHz, result.probeWindow.to)

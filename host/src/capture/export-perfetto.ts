@@ -74,7 +74,9 @@ class TraceBuilder {
         return this.snapshot(r.snapshot)
       case 'interval':
       case 'histogram':
-        return [] // the sampler's records and the latency histograms are not drawn in the trace yet
+      case 'tap-snapshot':
+      case 'tap-histogram':
+        return [] // the sampler's records, the latency histograms and the host-side tap are not drawn in the trace yet
       case 'frame':
         return [] // raw link frames: the pcapng export's
       case 'mark': {

@@ -16,9 +16,19 @@ import {
   PATTERNS,
   type CounterKey,
   type HistogramKindKey,
+  TAPS,
+  type TapKey,
 } from '../core/generated.js'
 import type { PcieLinkInfo } from '../core/link.js'
-import { HISTOGRAM_REASONS, type IntervalBatch, type LatencyHistogram, type ProbeInfo, type Snapshot } from '../core/probe.js'
+import {
+  HISTOGRAM_REASONS,
+  type IntervalBatch,
+  type LatencyHistogram,
+  type ProbeInfo,
+  type Snapshot,
+  type TapHistogram,
+  type TapSnapshot,
+} from '../core/probe.js'
 import type { AnyWorkload } from '../core/workload.js'
 
 export const CAPTURE_FORMAT = 'pcie-scope-capture'
@@ -70,6 +80,20 @@ export interface HistogramRecordLine {
   t: 'histogram'
   at: number
   histogram: LatencyHistogram
+}
+
+/** One TAP_SNAPSHOT frame: a further tap's counters (the switch design's host side). */
+export interface TapSnapshotRecord {
+  t: 'tap-snapshot'
+  at: number
+  tapSnapshot: TapSnapshot
+}
+
+/** One TAP_HISTOGRAM frame: a further tap's latency histogram. */
+export interface TapHistogramRecordLine {
+  t: 'tap-histogram'
+  at: number
+  histogram: TapHistogram
 }
 
 export interface RunStartRecord {
@@ -144,6 +168,8 @@ export type CaptureRecord =
   | SnapshotRecord
   | IntervalRecordLine
   | HistogramRecordLine
+  | TapSnapshotRecord
+  | TapHistogramRecordLine
   | RunStartRecord
   | RunRecord
   | DeviceRecord
@@ -152,11 +178,14 @@ export type CaptureRecord =
   | FrameRecord
 export type RecordType = CaptureRecord['t']
 // a reader skips record types it does not know, so 'interval', 'histogram' and 'frame' (added in format 1) need
-// no new version: older readers read such captures, leaving those records out
+// no new version: older readers read such captures, leaving those records out (so 'tap-snapshot'
+// and 'tap-histogram', the switch design's host side, need none either)
 export const RECORD_TYPES: readonly RecordType[] = [
   'snapshot',
   'interval',
   'histogram',
+  'tap-snapshot',
+  'tap-histogram',
   'run-start',
   'run',
   'device',
@@ -224,6 +253,9 @@ const HistogramSchema = z.object({
   bins: z.array(count).length(HISTOGRAM_WORDS),
   receivedAt: z.number(),
 })
+const tapKey = z.enum(TAPS.map((t) => t.key) as [TapKey, ...TapKey[]])
+const TapSnapshotSchema = z.object({ seq: count, tap: tapKey, snapshotIndex: count, counters: Counters, receivedAt: z.number() })
+const TapHistogramSchema = HistogramSchema.extend({ tap: tapKey })
 const IntervalBatchSchema = z.object({
   seq: count,
   firstIndex: count,
@@ -280,6 +312,8 @@ export const RecordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('snapshot'), at: z.number(), snapshot: SnapshotSchema }),
   z.object({ t: z.literal('interval'), at: z.number(), batch: IntervalBatchSchema }),
   z.object({ t: z.literal('histogram'), at: z.number(), histogram: HistogramSchema }),
+  z.object({ t: z.literal('tap-snapshot'), at: z.number(), tapSnapshot: TapSnapshotSchema }),
+  z.object({ t: z.literal('tap-histogram'), at: z.number(), histogram: TapHistogramSchema }),
   z.object({ t: z.literal('run-start'), at: z.number(), id: count, origin, workload: WorkloadSchema, baseline: SnapshotSchema.nullable() }),
   z.object({
     t: z.literal('run'),

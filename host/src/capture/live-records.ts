@@ -2,7 +2,7 @@
  * The records of a scripted capture as they happen, in the capture format (docs/contracts.md
  * §5): the lines `capture --jsonl` prints are the lines a recording and the JSONL export hold.
  */
-import type { IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../core/probe.js'
+import type { IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot, TapHistogram, TapSnapshot } from '../core/probe.js'
 import type { AnyWorkload } from '../core/workload.js'
 import type { ProbeClient } from '../device/client.js'
 import type { CaptureRecord, ProbeWindow } from './format.js'
@@ -25,7 +25,11 @@ export const liveRecords = (client: Pick<ProbeClient, 'on' | 'off'>, emit: (r: C
   const onSnapshot = (s: Snapshot) => emit({ t: 'snapshot', at: s.receivedAt, snapshot: s })
   const onInterval = (b: IntervalBatch) => emit({ t: 'interval', at: b.receivedAt, batch: b })
   const onHistogram = (h: LatencyHistogram) => emit({ t: 'histogram', at: h.receivedAt, histogram: h })
+  const onTapSnapshot = (s: TapSnapshot) => emit({ t: 'tap-snapshot', at: s.receivedAt, tapSnapshot: s })
+  const onTapHistogram = (h: TapHistogram) => emit({ t: 'tap-histogram', at: h.receivedAt, histogram: h })
   client.on('snapshot', onSnapshot)
+  client.on('tap-snapshot', onTapSnapshot)
+  client.on('tap-histogram', onTapHistogram)
   client.on('interval', onInterval)
   client.on('histogram', onHistogram)
   let started = false
@@ -48,6 +52,8 @@ export const liveRecords = (client: Pick<ProbeClient, 'on' | 'off'>, emit: (r: C
     },
     stop: () => {
       client.off('snapshot', onSnapshot)
+      client.off('tap-snapshot', onTapSnapshot)
+      client.off('tap-histogram', onTapHistogram)
       client.off('interval', onInterval)
       client.off('histogram', onHistogram)
     },

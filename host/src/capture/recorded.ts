@@ -5,7 +5,7 @@
  * start and its result. A failed run is recorded with its error and the capture closed as
  * interrupted; a failed recording never hides a measurement that succeeded.
  */
-import type { IntervalBatch, LatencyHistogram, Snapshot } from '../core/probe.js'
+import type { IntervalBatch, LatencyHistogram, Snapshot, TapHistogram, TapSnapshot } from '../core/probe.js'
 import type { AnyWorkload } from '../core/workload.js'
 import { validateAnyWorkload } from '../core/workload-schema.js'
 import type { DeviceSession } from '../device/session.js'
@@ -44,7 +44,11 @@ export const runRecordedCapture = async (
   const onDisconnect = (e: PsError) => rec.device('disconnect', null, recordError(e))
   const onInterval = (b: IntervalBatch) => rec.interval(b)
   const onHistogram = (h: LatencyHistogram) => rec.histogram(h)
+  const onTapSnapshot = (s: TapSnapshot) => rec.tapSnapshot(s)
+  const onTapHistogram = (h: TapHistogram) => rec.tapHistogram(h)
   session.client.on('snapshot', onSnapshot)
+  session.client.on('tap-snapshot', onTapSnapshot)
+  session.client.on('tap-histogram', onTapHistogram)
   session.client.on('interval', onInterval)
   session.client.on('histogram', onHistogram)
   session.client.on('disconnect', onDisconnect)
@@ -66,6 +70,8 @@ export const runRecordedCapture = async (
     throw e
   } finally {
     session.client.off('snapshot', onSnapshot)
+    session.client.off('tap-snapshot', onTapSnapshot)
+    session.client.off('tap-histogram', onTapHistogram)
     session.client.off('interval', onInterval)
     session.client.off('histogram', onHistogram)
     session.client.off('disconnect', onDisconnect)

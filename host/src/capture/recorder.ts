@@ -4,7 +4,7 @@
  * to onError once, and recording stops; the measurement goes on.
  */
 import { isPsError, PsError } from '../core/errors.js'
-import type { IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../core/probe.js'
+import type { IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot, TapHistogram, TapSnapshot } from '../core/probe.js'
 import type { AnyWorkload } from '../core/workload.js'
 import type { CaptureRecord, DeviceRecord, ProbeWindow, RecordError, RunOrigin } from './format.js'
 import type { CaptureWriter } from './writer.js'
@@ -41,6 +41,14 @@ export class Recorder {
 
   histogram(h: LatencyHistogram): void {
     this.record({ t: 'histogram', at: h.receivedAt, histogram: h })
+  }
+
+  tapSnapshot(s: TapSnapshot): void {
+    this.record({ t: 'tap-snapshot', at: s.receivedAt, tapSnapshot: s })
+  }
+
+  tapHistogram(h: TapHistogram): void {
+    this.record({ t: 'tap-histogram', at: h.receivedAt, histogram: h })
   }
 
   runStart(id: number, origin: RunOrigin, workload: AnyWorkload, baseline: Snapshot | null): void {

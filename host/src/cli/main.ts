@@ -202,6 +202,16 @@ const formatCapture = (r: CaptureResult, path: string): string => {
           : 'no read completed',
       ]
     }),
+    ...(r.hostSide
+      ? [
+          [
+            'host side',
+            `${r.hostSide.requests.count} MRd; last-completion latency ${fmt(r.hostSide.latencyNs.last.mean ?? 0)} ns mean` +
+              ` (GPU side ${fmt((r.latencyNs.last.mean ?? 0) - (r.hostSide.latencyNs.last.mean ?? 0))} ns more: the switch, both ways);` +
+              ` outstanding ${fmt(r.hostSide.outstanding.avg)} average, ${r.hostSide.outstanding.peak} peak`,
+          ] as [string, string],
+        ]
+      : []),
     [
       "Little's law",
       r.littlesLaw

@@ -1,5 +1,5 @@
 /** What the probe and its firmware report, and what the host's decoder counts. */
-import type { CounterKey, HistogramKindKey } from './generated.js'
+import type { CounterKey, HistogramKindKey, TapKey } from './generated.js'
 
 /** Reply of the INFO command. */
 export interface ProbeInfo {
@@ -101,6 +101,24 @@ export interface LatencyHistogram {
 
 /** The latency histograms read with one snapshot, one of each kind (HISTOGRAM_KINDS). */
 export type LatencyHistograms = Record<HistogramKindKey, LatencyHistogram>
+
+/**
+ * One decoded TAP_SNAPSHOT frame: every counter of a further probe tap (TAPS: the switch
+ * design's host side, `hostSide`), snapshotted together with SNAPSHOT `snapshotIndex`.
+ */
+export interface TapSnapshot {
+  /** device frame sequence number (u16) */
+  seq: number
+  tap: TapKey
+  snapshotIndex: number
+  counters: Counters
+  receivedAt: number
+}
+
+/** One decoded TAP_HISTOGRAM frame: a latency histogram of a further tap. */
+export interface TapHistogram extends LatencyHistogram {
+  tap: TapKey
+}
 
 /** One decoded INTERVAL frame. */
 export interface IntervalBatch {

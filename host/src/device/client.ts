@@ -8,7 +8,8 @@
  * statistics and the last snapshot survive a reconnect.
  *
  * Events: 'snapshot' (Snapshot), 'interval' (IntervalBatch), 'histogram' (LatencyHistogram),
- * 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError).
+ * 'tap-snapshot' (TapSnapshot) and 'tap-histogram' (TapHistogram): a further probe tap's (the
+ * switch design's host side), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError).
  * Raw frames (for recorders of the link): watchRawFrames().
  */
 import { EventEmitter } from 'node:events'
@@ -16,9 +17,11 @@ import type { Duplex } from 'node:stream'
 import { PsError } from '../core/errors.js'
 import { FrameDecoder } from '../protocol/decoder.js'
 import { buildRawFrame, frameTypeName, rawFrameOnWire, type Frame } from '../protocol/frame.js'
-import { COMMANDS, FRAME_TYPE, HISTOGRAM_KINDS, STATUS, STATUS_DOC, type CommandName } from '../core/generated.js'
+import { COMMANDS, FRAME_TYPE, HISTOGRAM_KINDS, STATUS, STATUS_DOC, type CommandName, type TapKey } from '../core/generated.js'
 import {
   decodeHistogram,
+  decodeTapHistogram,
+  decodeTapSnapshot,
   decodeInfo,
   decodeInterval,
   decodeLinkInfo,
@@ -31,7 +34,17 @@ import {
 } from '../protocol/messages.js'
 import { createLogger } from '../util/log.js'
 import { Mutex } from '../util/mutex.js'
-import type { HostLinkStats, IntervalBatch, LatencyHistogram, LatencyHistograms, LinkInfo, ProbeInfo, Snapshot } from '../core/probe.js'
+import type {
+  HostLinkStats,
+  IntervalBatch,
+  LatencyHistogram,
+  LatencyHistograms,
+  LinkInfo,
+  ProbeInfo,
+  Snapshot,
+  TapHistogram,
+  TapSnapshot,
+} from '../core/probe.js'
 
 const log = createLogger('ps:device:client')
 
@@ -60,9 +73,17 @@ export interface ProbeClientEvents {
   snapshot: [Snapshot]
   interval: [IntervalBatch]
   histogram: [LatencyHistogram]
+  'tap-snapshot': [TapSnapshot]
+  'tap-histogram': [TapHistogram]
   disconnect: [PsError]
   reconnect: []
   'link-error': [PsError]
+}
+
+/** A further tap's frames that came with an ON_DEMAND snapshot: its counters and histograms. */
+export interface TapReply {
+  snapshot: TapSnapshot | undefined
+  histograms: Partial<LatencyHistograms>
 }
 
 /** A command's response, with the ON_DEMAND snapshot and histograms that came before it. */
@@ -70,6 +91,14 @@ export interface CommandReply {
   header: ResponseHeader
   onDemand: Snapshot | undefined
   histograms: Partial<LatencyHistograms>
+  /** the same of the further taps (the switch design's host side), by tap */
+  taps: Partial<Record<TapKey, TapReply>>
+}
+
+/** A further tap's view read with an ON_DEMAND snapshot: every counter, every histogram kind. */
+export interface TapView {
+  snapshot: TapSnapshot
+  histograms: LatencyHistograms
 }
 
 interface Pending {
@@ -79,6 +108,7 @@ interface Pending {
   timer: NodeJS.Timeout
   onDemand: Snapshot | undefined
   histograms: Partial<LatencyHistograms>
+  taps: Partial<Record<TapKey, TapReply>>
   resolve: (r: CommandReply) => void
   reject: (e: PsError) => void
 }
@@ -225,8 +255,8 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
    * An ON_DEMAND snapshot and the latency histograms read with it (LATENCY_HISTOGRAM), one of
    * every kind: all frames arrive before the response, each histogram naming the snapshot's index.
    */
-  async latencyHistograms(): Promise<{ snapshot: Snapshot; histograms: LatencyHistograms }> {
-    const { onDemand, histograms } = await this.command('LATENCY_HISTOGRAM')
+  async latencyHistograms(): Promise<{ snapshot: Snapshot; histograms: LatencyHistograms; taps: Partial<Record<TapKey, TapView>> }> {
+    const { onDemand, histograms, taps: tapReplies } = await this.command('LATENCY_HISTOGRAM')
     if (!onDemand) throw new PsError('PS_CMD_BAD_REPLY', 'the LATENCY_HISTOGRAM response arrived without its ON_DEMAND snapshot before it')
     const all: Partial<LatencyHistograms> = {}
     for (const { key } of HISTOGRAM_KINDS) {
@@ -240,7 +270,15 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
         )
       all[key] = h
     }
-    return { snapshot: onDemand, histograms: all as LatencyHistograms }
+    // further taps: complete ones of the same snapshot only (a design with one tap sends none)
+    const taps: Partial<Record<TapKey, TapView>> = {}
+    for (const [tap, r] of Object.entries(tapReplies) as [TapKey, TapReply][]) {
+      if (r.snapshot?.snapshotIndex !== onDemand.index) continue
+      if (!HISTOGRAM_KINDS.every(({ key }) => r.histograms[key]?.snapshotIndex === onDemand.index))
+        throw new PsError('PS_CMD_BAD_REPLY', `the LATENCY_HISTOGRAM response arrived without every ${tap} histogram of its snapshot`)
+      taps[tap] = { snapshot: r.snapshot, histograms: r.histograms as LatencyHistograms }
+    }
+    return { snapshot: onDemand, histograms: all as LatencyHistograms, taps }
   }
 
   /** What the host decoder counted on the received bytes. */
@@ -298,7 +336,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
         this.pending = undefined
         reject(new PsError('PS_CMD_TIMEOUT', `${name} (seq ${seq}) got no response within ${timeoutMs} ms`))
       }, timeoutMs)
-      this.pending = { name, cmdId: COMMANDS[name].id, seq, timer, onDemand: undefined, histograms: {}, resolve, reject }
+      this.pending = { name, cmdId: COMMANDS[name].id, seq, timer, onDemand: undefined, histograms: {}, taps: {}, resolve, reject }
       log.debug(() => `-> ${name} seq ${seq} ${JSON.stringify(args)}`)
       const raw = buildRawFrame(FRAME_TYPE.COMMAND, seq, payload)
       this.emitRaw('tx', raw)
@@ -355,6 +393,8 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
       else if (f.type === FRAME_TYPE.SNAPSHOT) this.onSnapshot(f)
       else if (f.type === FRAME_TYPE.INTERVAL) this.onInterval(f)
       else if (f.type === FRAME_TYPE.HISTOGRAM) this.onHistogram(f)
+      else if (f.type === FRAME_TYPE.TAP_SNAPSHOT) this.onTapSnapshot(f)
+      else if (f.type === FRAME_TYPE.TAP_HISTOGRAM) this.onTapHistogram(f)
       else
         this.linkError(
           new PsError('PS_FRAME_UNKNOWN_TYPE', `unexpected ${frameTypeName(f.type) ?? 'frame'} (0x${f.type.toString(16)}) from the device`),
@@ -389,7 +429,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
         ),
       )
     }
-    p.resolve({ header: h, onDemand: p.onDemand, histograms: p.histograms })
+    p.resolve({ header: h, onDemand: p.onDemand, histograms: p.histograms, taps: p.taps })
   }
 
   private onSnapshot(f: Frame): void {
@@ -406,6 +446,31 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     if (!r.ok) return this.linkError(r.error)
     if (r.value.reason === 'on-demand' && this.pending?.name === 'LATENCY_HISTOGRAM') this.pending.histograms[r.value.kind] = r.value
     this.emit('histogram', r.value)
+  }
+
+  /** The pending on-demand command's record of tap `tap`'s frames, if one is waiting for them. */
+  private pendingTap(tap: TapKey): TapReply | undefined {
+    const p = this.pending
+    if (p?.name !== 'SNAPSHOT' && p?.name !== 'LATENCY_HISTOGRAM') return undefined
+    return (p.taps[tap] ??= { snapshot: undefined, histograms: {} })
+  }
+
+  private onTapSnapshot(f: Frame): void {
+    const r = decodeTapSnapshot(f.seq, f.payload)
+    if (!r.ok) return this.linkError(r.error)
+    const s = r.value
+    // its SNAPSHOT came just before: an on-demand one names the same index
+    const t = this.pending?.onDemand?.index === s.snapshotIndex ? this.pendingTap(s.tap) : undefined
+    if (t) t.snapshot = s
+    this.emit('tap-snapshot', s)
+  }
+
+  private onTapHistogram(f: Frame): void {
+    const r = decodeTapHistogram(f.seq, f.payload)
+    if (!r.ok) return this.linkError(r.error)
+    const t = r.value.reason === 'on-demand' && this.pending?.name === 'LATENCY_HISTOGRAM' ? this.pendingTap(r.value.tap) : undefined
+    if (t) t.histograms[r.value.kind] = r.value
+    this.emit('tap-histogram', r.value)
   }
 
   private onInterval(f: Frame): void {

@@ -16,6 +16,8 @@ import {
   type LinkInfo,
   type ProbeInfo,
   type Snapshot,
+  type TapHistogram,
+  type TapSnapshot,
 } from '../core/probe.js'
 import {
   COMMAND_LAYOUT,
@@ -32,6 +34,9 @@ import {
   SNAPSHOT_FLAG,
   SNAPSHOT_LAYOUT,
   STATUS,
+  TAP_HISTOGRAM_LAYOUT,
+  TAP_SNAPSHOT_LAYOUT,
+  TAPS,
   type CommandName,
   type CounterKey,
   type StatusName,
@@ -432,4 +437,108 @@ export const decodeLinkInfo = (reply: Buffer): Decoded<LinkInfo> => {
       filterLimit: v['filterLimit']!,
     },
   }
+}
+
+/*
+ * TAP_SNAPSHOT and TAP_HISTOGRAM frames: a further probe tap's counters and latency histograms
+ * (TAPS by id; tap 0's travel in SNAPSHOT and HISTOGRAM frames).
+ */
+const TS = TAP_SNAPSHOT_LAYOUT.fields
+const TH = TAP_HISTOGRAM_LAYOUT.fields
+
+const tapKey = (id: number): TapSnapshot['tap'] | undefined => (id > 0 ? TAPS[id]?.key : undefined)
+const tapList = () => TAPS.map((t, i) => `${i} (${t.key})`).join(', ')
+
+export const decodeTapSnapshot = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<TapSnapshot> => {
+  if (payload.length !== TAP_SNAPSHOT_LAYOUT.bytes)
+    return {
+      ok: false,
+      error: new PsError('PS_CMD_BAD_REPLY', `TAP_SNAPSHOT payload of ${payload.length} B, expected ${TAP_SNAPSHOT_LAYOUT.bytes}`),
+    }
+  const id = readField(payload, TS.tap.type, TS.tap.offset)
+  const tap = tapKey(id)
+  if (tap === undefined)
+    return { ok: false, error: new PsError('PS_CMD_BAD_REPLY', `TAP_SNAPSHOT tap ${id} is not one of ${tapList()} other than 0`) }
+  return {
+    ok: true,
+    value: {
+      seq,
+      tap,
+      snapshotIndex: readField(payload, TS.snapshotIndex.type, TS.snapshotIndex.offset),
+      counters: readCounterBlock(payload, TS.counters.offset),
+      receivedAt,
+    },
+  }
+}
+
+/** Encode a TAP_SNAPSHOT payload (used by test devices). */
+export const encodeTapSnapshot = (s: Pick<TapSnapshot, 'tap' | 'snapshotIndex' | 'counters'>): Buffer => {
+  const buf = Buffer.alloc(TAP_SNAPSHOT_LAYOUT.bytes)
+  writeField(
+    buf,
+    TS.tap.type,
+    TS.tap.offset,
+    TAPS.findIndex((t) => t.key === s.tap),
+    'tap',
+  )
+  writeField(buf, TS.snapshotIndex.type, TS.snapshotIndex.offset, s.snapshotIndex, 'snapshotIndex')
+  for (const c of COUNTERS)
+    writeField(buf, 'u64', TS.counters.offset + c.index * COUNTER_BYTES, s.counters[c.key as CounterKey] ?? 0, c.key)
+  return buf
+}
+
+export const decodeTapHistogram = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<TapHistogram> => {
+  const bad = (why: string): Decoded<TapHistogram> => ({ ok: false, error: new PsError('PS_CMD_BAD_REPLY', `TAP_HISTOGRAM ${why}`) })
+  if (payload.length !== TAP_HISTOGRAM_LAYOUT.bytes) return bad(`payload of ${payload.length} B, expected ${TAP_HISTOGRAM_LAYOUT.bytes}`)
+  const id = readField(payload, TH.tap.type, TH.tap.offset)
+  const tap = tapKey(id)
+  if (tap === undefined) return bad(`tap ${id} is not one of ${tapList()} other than 0`)
+  // the rest is a HISTOGRAM payload's fields at their own offsets
+  const reason = HISTOGRAM_REASONS[readField(payload, TH.reason.type, TH.reason.offset)]
+  if (reason === undefined) return bad(`reason ${payload.readUInt8(TH.reason.offset)} is not one of ${HISTOGRAM_REASONS.join(', ')}`)
+  const kind = HISTOGRAM_KINDS[readField(payload, TH.kind.type, TH.kind.offset)]?.key
+  if (kind === undefined) return bad(`kind ${payload.readUInt8(TH.kind.offset)} is not a histogram kind`)
+  const binClocks = readField(payload, TH.binClocks.type, TH.binClocks.offset)
+  if (binClocks === 0) return bad('has 0 clocks per bin')
+  const bins: number[] = []
+  for (let k = 0; k < HISTOGRAM_WORDS; k++) bins.push(readField(payload, 'u64', TH.bins.offset + 8 * k))
+  return {
+    ok: true,
+    value: {
+      seq,
+      tap,
+      reason,
+      kind,
+      snapshotIndex: readField(payload, TH.snapshotIndex.type, TH.snapshotIndex.offset),
+      binClocks,
+      bins,
+      receivedAt,
+    },
+  }
+}
+
+/** Encode a TAP_HISTOGRAM payload (used by test devices). */
+export const encodeTapHistogram = (h: Pick<TapHistogram, 'tap' | 'reason' | 'kind' | 'snapshotIndex' | 'binClocks' | 'bins'>): Buffer => {
+  if (h.bins.length !== HISTOGRAM_WORDS)
+    throw new PsError('PS_REQUEST_INVALID', `a histogram has ${HISTOGRAM_WORDS} bins, got ${h.bins.length}`)
+  const buf = Buffer.alloc(TAP_HISTOGRAM_LAYOUT.bytes)
+  writeField(
+    buf,
+    TH.tap.type,
+    TH.tap.offset,
+    TAPS.findIndex((t) => t.key === h.tap),
+    'tap',
+  )
+  writeField(buf, TH.reason.type, TH.reason.offset, HISTOGRAM_REASONS.indexOf(h.reason), 'reason')
+  writeField(
+    buf,
+    TH.kind.type,
+    TH.kind.offset,
+    HISTOGRAM_KINDS.findIndex((k) => k.key === h.kind),
+    'kind',
+  )
+  writeField(buf, TH.snapshotIndex.type, TH.snapshotIndex.offset, h.snapshotIndex, 'snapshotIndex')
+  writeField(buf, TH.binClocks.type, TH.binClocks.offset, h.binClocks, 'binClocks')
+  h.bins.forEach((v, k) => writeField(buf, 'u64', TH.bins.offset + 8 * k, v, `bins[${k}]`))
+  return buf
 }
