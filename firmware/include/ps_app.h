@@ -36,11 +36,11 @@ typedef struct ps_app {
     ps_intervals_t intervals; /* records drained from the probe, waiting for the UART */
     /* Scratch for one step, kept here rather than on the stack: a MicroBlaze BSP's default
      * stack is 1 KiB, and these nest (command -> snapshot -> frame) to more than that. */
-    uint8_t rx_raw[PS_FRAME_MAX_RAW];      /* the COBS-decoded command frame */
-    uint8_t reply[PS_FRAME_MAX_PAYLOAD];   /* RESPONSE payload being built */
-    uint8_t snapshot[PS_SNAPSHOT_BYTES];   /* SNAPSHOT payload being built */
-    uint8_t histogram[PS_HISTOGRAM_BYTES]; /* HISTOGRAM payload being built */
-    uint8_t taps;                          /* taps of the design, read at each snapshot */
+    uint8_t rx_raw[PS_FRAME_MAX_RAW];              /* the COBS-decoded command frame */
+    uint8_t reply[PS_FRAME_MAX_PAYLOAD];           /* RESPONSE payload being built */
+    uint8_t snapshot[PS_SNAPSHOT_BYTES];           /* SNAPSHOT payload being built */
+    uint8_t histogram[PS_HISTOGRAM_BYTES];         /* HISTOGRAM payload being built */
+    uint8_t taps;                                  /* taps of the design, read at each snapshot */
     uint64_t counters[PS_TAP_COUNT][PS_CNT_COUNT]; /* each tap's counters of one snapshot */
     uint8_t tap_snapshot[PS_TAP_SNAPSHOT_BYTES];   /* TAP_SNAPSHOT payload being built */
     uint8_t tap_histogram[PS_TAP_HISTOGRAM_BYTES]; /* TAP_HISTOGRAM payload being built */

@@ -50,8 +50,8 @@ size_t ps_telemetry_encode_tap_snapshot(uint8_t *dst, size_t dst_cap, uint8_t ta
 /* Write a TAP_HISTOGRAM payload (PS_TAP_HISTOGRAM_BYTES): as ps_telemetry_encode_histogram, for
  * tap `tap`; returns its length, 0 if dst_cap is too small. */
 size_t ps_telemetry_encode_tap_histogram(uint8_t *dst, size_t dst_cap, uint8_t tap, uint8_t reason,
-                                         uint8_t kind, uint32_t snapshot_index,
-                                         uint32_t bin_clocks, const uint64_t bins[PS_HIST_WORDS]);
+                                         uint8_t kind, uint32_t snapshot_index, uint32_t bin_clocks,
+                                         const uint64_t bins[PS_HIST_WORDS]);
 
 #ifdef __cplusplus
 }

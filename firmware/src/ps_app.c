@@ -54,9 +54,9 @@ static bool send_snapshot(ps_app_t *app, uint8_t flags)
         return false;
     }
     for (unsigned tap = 1; tap < app->taps; tap++) {
-        len = ps_telemetry_encode_tap_snapshot(app->tap_snapshot, sizeof app->tap_snapshot,
-                                               (uint8_t)tap, app->snapshot_index,
-                                               app->counters[tap]);
+        len =
+            ps_telemetry_encode_tap_snapshot(app->tap_snapshot, sizeof app->tap_snapshot,
+                                             (uint8_t)tap, app->snapshot_index, app->counters[tap]);
         PS_ASSERT(len == PS_TAP_SNAPSHOT_BYTES);
         (void)send_frame(app, PS_FRAME_TAP_SNAPSHOT, app->tap_snapshot, len);
     }
@@ -85,8 +85,8 @@ static void send_histograms(ps_app_t *app, uint8_t reason)
         for (unsigned kind = 0; kind < PS_HIST_KINDS; kind++) {
             ps_probe_tap_histogram(tap, kind, bins);
             size_t len = ps_telemetry_encode_tap_histogram(
-                app->tap_histogram, sizeof app->tap_histogram, (uint8_t)tap, reason,
-                (uint8_t)kind, app->snapshot_index - 1u, bin_clocks, bins);
+                app->tap_histogram, sizeof app->tap_histogram, (uint8_t)tap, reason, (uint8_t)kind,
+                app->snapshot_index - 1u, bin_clocks, bins);
             PS_ASSERT(len == PS_TAP_HISTOGRAM_BYTES);
             (void)send_frame(app, PS_FRAME_TAP_HISTOGRAM, app->tap_histogram, len);
         }

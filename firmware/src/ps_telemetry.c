@@ -75,8 +75,8 @@ size_t ps_telemetry_encode_tap_snapshot(uint8_t *dst, size_t dst_cap, uint8_t ta
 }
 
 size_t ps_telemetry_encode_tap_histogram(uint8_t *dst, size_t dst_cap, uint8_t tap, uint8_t reason,
-                                         uint8_t kind, uint32_t snapshot_index,
-                                         uint32_t bin_clocks, const uint64_t bins[PS_HIST_WORDS])
+                                         uint8_t kind, uint32_t snapshot_index, uint32_t bin_clocks,
+                                         const uint64_t bins[PS_HIST_WORDS])
 {
     PS_ASSERT(bins != NULL);
     if (dst == NULL || dst_cap < PS_TAP_HISTOGRAM_BYTES) {

@@ -113,11 +113,11 @@ static void commands_act_on_both_taps(void)
     (void)host_call(&app, &rx, 3, PS_CMD_CLEAR, NULL, 0);
     (void)host_call(&app, &rx, 4, PS_CMD_SNAPSHOT, NULL, 0);
     TH_EQ(rx.frames[1].type, PS_FRAME_TAP_SNAPSHOT);
-    TH_EQ(ps_get_u64le(&rx.frames[1].payload[PS_TAP_SNAPSHOT_COUNTERS_OFFSET
-                                              + 8u * PS_CNT_READS_STARTED]),
+    TH_EQ(ps_get_u64le(
+              &rx.frames[1].payload[PS_TAP_SNAPSHOT_COUNTERS_OFFSET + 8u * PS_CNT_READS_STARTED]),
           0u);
-    TH_EQ(ps_get_u64le(&rx.frames[1].payload[PS_TAP_SNAPSHOT_COUNTERS_OFFSET
-                                              + 8u * PS_CNT_TIMESTAMP]),
+    TH_EQ(ps_get_u64le(
+              &rx.frames[1].payload[PS_TAP_SNAPSHOT_COUNTERS_OFFSET + 8u * PS_CNT_TIMESTAMP]),
           counter_value(1, PS_CNT_TIMESTAMP));
     (void)host_call(&app, &rx, 5, PS_CMD_STOP, NULL, 0);
     TH_EQ(ps_test_tap_reg(1, PS_REG_CTRL) & PS_REG_CTRL_ENABLE, 0u);

@@ -58,7 +58,19 @@ describe('describeCapture', () => {
     writeRun(w)
     w.close()
     const d = await describeCapture(dir)
-    expect(d.byType).toEqual({ snapshot: 8, interval: 0, histogram: 0, 'run-start': 1, run: 1, device: 1, mark: 0, gap: 0, frame: 0 })
+    expect(d.byType).toEqual({
+      snapshot: 8,
+      interval: 0,
+      histogram: 0,
+      'tap-snapshot': 0,
+      'tap-histogram': 0,
+      'run-start': 1,
+      run: 1,
+      device: 1,
+      mark: 0,
+      gap: 0,
+      frame: 0,
+    })
     expect(d.read).toMatchObject({ segments: 1, torn: 0, invalid: 0 })
     expect(d.probeTime).toEqual({ firstSeconds: 10_000 / CLOCK_HZ, lastSeconds: 17_000 / CLOCK_HZ })
     expect(d.manifest.probe.probeId).toBe(0x50435343)
