@@ -137,6 +137,20 @@ describe('pcie-scope capture --twin: requests in flight (e2e)', () => {
     expect(slow.rates.mrdPerSecond / fast.rates.mrdPerSecond).toBeLessThan(0.55)
   })
 
+  it('--segments 4 (up to four TLPs per beat) counts what one segment counts; --tags sets the budget the GPU model issues from', () => {
+    const one = capture('--pattern', 'merged-misaligned')
+    const four = capture('--pattern', 'merged-misaligned', '--segments', '4')
+    for (const r of [one, four]) expectCleanReads(r)
+    expect(four.requests).toEqual(one.requests)
+    expect(four.bytes).toEqual(one.bytes)
+    expect(four.completions.count).toBe(one.completions.count)
+    const small = capture('--pattern', 'strided', '--tags', '64')
+    expectCleanReads(small)
+    expect(small.outstanding.tagBudget).toBe(64)
+    expect(small.outstanding.peak).toBe(64)
+    expect(small.outstanding.avg).toBeGreaterThan(0.85 * 64)
+  })
+
   it('split completions keep every read whole: 96-B reads as 32 + 64 B at a 64-B boundary', () => {
     const r = capture('--pattern', 'merged-misaligned', '--cpl-split', '64')
     expectCleanReads(r)
