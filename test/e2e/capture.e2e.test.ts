@@ -119,10 +119,14 @@ describe('pcie-scope capture --twin: requests in flight (e2e)', () => {
     expect(strided.latencyNs.last.min).toBe(1000)
     expect(strided.latencyNs.last.mean).toBeLessThan(1010)
     expect(strided.rates.gbPerSecond).toBeLessThan(0.95 * strided.pcie.ceilingGbPerSecond!)
-    // wire-bound: the tags fill as well, but the reads queue behind the wire, so the mean latency
-    // rises well above the bare 1 µs while the payload sits at the ceiling
+    // wire-bound: the payload sits at the ceiling with the tags well below the budget (the
+    // completer's 16-KiB buffer holds 128 reads of 128 B; the rest wait in the GPU), the mean
+    // latency a queue's wait above the bare 1 µs
     expect(aligned.latencyNs.last.min).toBe(1000)
-    expect(aligned.latencyNs.last.mean).toBeGreaterThan(2000)
+    expect(aligned.latencyNs.last.mean).toBeGreaterThan(1100)
+    expect(aligned.latencyNs.last.mean).toBeLessThan(1500)
+    expect(aligned.outstanding.peak).toBeLessThanOrEqual(128)
+    expect(aligned.outstanding.avg).toBeLessThan(0.6 * 256)
     expect(aligned.rates.gbPerSecond).toBeGreaterThan(0.95 * aligned.pcie.ceilingGbPerSecond!)
   })
 
