@@ -31,8 +31,12 @@
  *   accepted and dropped, payload beats included.
  *
  * Completions echo Requester ID, the 10-bit Tag (T9, T8, Tag[7:0]), TC and Attr.
- * rx ready falls only while the FIFO has room for fewer than TLP_SEG_COUNT requests; tx ready
- * is honoured on every beat.
+ * rx ready falls while the FIFO has room for fewer than TLP_SEG_COUNT requests, or while the
+ * completion buffer lacks room for TLP_SEG_COUNT more reads of MAX_PAYLOAD_BYTES: each read
+ * taken reserves its payload (Length DWs) in a buffer of CPL_BUFFER_BYTES until its last CplD
+ * starts, so a completer whose buffer is full returns no non-posted credit and further reads
+ * wait on the requester's side of the link instead of in flight. tx ready is honoured on every
+ * beat.
  *
  * Segments (TLP_SEG_COUNT 2 or 4, as a straddled interface delivers): every segment of a
  * request beat may start a request (its header in rx_req_tlp_hdr[128*s +: 128]); they enter
@@ -54,7 +58,9 @@ module bar_responder #
     // longest read answered with data (Max_Payload_Size)
     parameter MAX_PAYLOAD_BYTES = 256,
     // pending-request FIFO depth (power of two)
-    parameter FIFO_DEPTH = 256
+    parameter FIFO_DEPTH = 256,
+    // completion buffer the reads taken reserve their payload in (0: no limit)
+    parameter CPL_BUFFER_BYTES = 16384
 )
 (
     input  wire                         clk,
@@ -143,8 +149,30 @@ reg [FIFO_AW:0]   rd_ptr_reg = {(FIFO_AW+1){1'b0}}, rd_ptr_next;
 wire [FIFO_AW:0] fifo_used = wr_ptr_reg - rd_ptr_reg;
 wire [31:0]      fifo_used_32 = {{(31-FIFO_AW){1'b0}}, fifo_used};
 
+// due: the entry's completion, valid next clock, is bar_latency clocks past its (jittered)
+// accept time; before that time the age is negative
+function entry_due(input [31:0] t_accept, input [31:0] now, input [15:0] latency);
+    reg [31:0] age;
+    begin
+        age = now - t_accept;
+        entry_due = !age[31] && ({1'b0, age} + 33'd1) >= {17'd0, latency};
+    end
+endfunction
+
+/*
+ * Completion buffer: the payload DWs of the reads taken and not yet answered (reserved when a
+ * read enters the FIFO, released when its last CplD starts)
+ */
+localparam BUF_W = 24;
+localparam [31:0] CPL_BUFFER_DW_32 = CPL_BUFFER_BYTES / 4;
+localparam [31:0] BEAT_RESERVE_DW_32 = TLP_SEG_COUNT * (MAX_PAYLOAD_BYTES / 4);
+reg  [BUF_W-1:0] reserved_dw_reg = {BUF_W{1'b0}};
+reg  [BUF_W-1:0] push_dw, pop_dw;
+wire [31:0]      reserved_dw_32 = {{(32-BUF_W){1'b0}}, reserved_dw_reg};
+wire buffer_full = (CPL_BUFFER_BYTES != 0) && (reserved_dw_32 + BEAT_RESERVE_DW_32 > CPL_BUFFER_DW_32);
+
 // a beat is taken only while every segment of it would find room
-assign rx_req_tlp_ready = (fifo_used_32 + SEG_32) <= FIFO_DEPTH_32;
+assign rx_req_tlp_ready = ((fifo_used_32 + SEG_32) <= FIFO_DEPTH_32) && !buffer_full;
 
 /*
  * Latency jitter: a Galois LFSR (x^16 + x^14 + x^13 + x^11 + 1, period 65535) steps with every
@@ -166,9 +194,14 @@ reg  [32:0]                          jitter_product;
 wire [ENTRY_W*TLP_SEG_COUNT-1:0]     heads;
 integer k;
 
+// one segment's entry less its accept time: {ur, len_dw[11:0], ...}
+reg  [ENTRY_W-33:0]                  push_entry;
+
 always @* begin
     lfsr_v = lfsr_reg;
     wr_v = wr_ptr_reg;
+    push_dw = {BUF_W{1'b0}};
+    push_entry = {(ENTRY_W-32){1'b0}};
     push_idx = {FIFO_AW*TLP_SEG_COUNT{1'b0}};
     push_time = {32*TLP_SEG_COUNT{1'b0}};
     jitter_product = 33'd0;
@@ -176,6 +209,10 @@ always @* begin
         jitter_product = {17'd0, lfsr_v} * {16'd0, {1'b0, bar_jitter} + 17'd1};
         push_idx[k*FIFO_AW +: FIFO_AW] = wr_v[FIFO_AW-1:0];
         push_time[k*32 +: 32] = now_reg + {16'd0, jitter_product[31:16]};
+        push_entry = push_fields[(ENTRY_W-32)*k +: ENTRY_W-32];
+        if (push[k] && !push_entry[ENTRY_W-33]) begin
+            push_dw = push_dw + {{(BUF_W-12){1'b0}}, push_entry[ENTRY_W-34 -: 12]};
+        end
         if (push[k]) begin
             lfsr_v = {1'b0, lfsr_v[15:1]} ^ (lfsr_v[0] ? 16'hB400 : 16'h0000);
             wr_v = wr_v + {{FIFO_AW{1'b0}}, 1'b1};
@@ -291,7 +328,6 @@ reg [9:0]   head_tag;
 reg [2:0]   head_tc;
 reg [2:0]   head_attr;
 reg [29:0]  head_addr_dw;
-reg [31:0]  head_age;
 reg         head_due;
 reg [31:0]  popped;       // reads left the FIFO so far in this beat
 reg         stop;         // a UR went into this beat
@@ -334,12 +370,13 @@ always @* begin
     tx_strb_next  = tx_strb_reg;
     tx_hdr_next   = tx_hdr_reg;
     popped        = 32'd0;
+    pop_dw        = {BUF_W{1'b0}};
     stop          = 1'b0;
 
     head = {ENTRY_W{1'b0}};
     head_ur = 1'b0; head_byte_count = 12'd0; head_lower_addr = 7'd0; head_req_id = 16'd0;
     head_tag = 10'd0; head_tc = 3'd0; head_attr = 3'd0; head_addr_dw = 30'd0;
-    head_age = 32'd0; head_due = 1'b0;
+    head_due = 1'b0;
     first_ba = 33'd0; cur_ba = 33'd0; cur_end_all = 33'd0; cur_bound = 33'd0; cur_end = 33'd0;
     cur_end_dw = 33'd0; cur_len_dw_w = 33'd0; cur_bytes_w = 33'd0; first_rb = 13'd0; cur_rb = 13'd0;
     cur_last = 1'b0; cur_len_dw = 12'd0; head_cpl_hdr = 128'd0;
@@ -365,10 +402,7 @@ always @* begin
             head_tc         = head[ENTRY_W-59 -: 3];
             head_attr       = head[ENTRY_W-62 -: 3];
             head_addr_dw    = head[61:32];
-            // due when its completion, valid next clock, is bar_latency clocks past its
-            // (jittered) accept time; before that time the age is negative
-            head_age = now_reg - head[31:0];
-            head_due = !head_age[31] && ({1'b0, head_age} + 33'd1) >= {17'd0, bar_latency};
+            head_due = entry_due(head[31:0], now_reg, bar_latency);
 
             first_ba    = {1'b0, head_addr_dw, head_lower_addr[1:0]};
             first_rb    = (head_byte_count == 12'd0) ? 13'd4096 : {1'b0, head_byte_count};
@@ -422,8 +456,10 @@ always @* begin
                     beat_rem       = 12'd0;
                 end else begin
                     // the read leaves the FIFO with its last CplD
-                    if (cur_last)
+                    if (cur_last) begin
                         popped = popped + 32'd1;
+                        pop_dw = pop_dw + {{(BUF_W-12){1'b0}}, head[ENTRY_W-2 -: 12]};
+                    end
                     split_next     = !cur_last;
                     sub_ba_next    = cur_end;
                     sub_rb_next    = cur_rb - cur_bytes_w[12:0];
@@ -452,7 +488,7 @@ always @* begin
 end
 
 // a CplD of at most 4096 bytes: the high bits are zero; the length is re-derived per CplD
-wire unused_sub = &{1'b0, cur_len_dw_w[32:12], cur_bytes_w[32:13], cur_ba[32], head[ENTRY_W-2 -: 12],
+wire unused_sub = &{1'b0, cur_len_dw_w[32:12], cur_bytes_w[32:13], cur_ba[32],
                    popped[31:FIFO_AW+1], 1'b0};
 
 integer w;
@@ -465,6 +501,7 @@ always @(posedge clk) begin
     lfsr_reg     <= lfsr_v;
     wr_ptr_reg   <= wr_v;
     rd_ptr_reg   <= rd_ptr_next;
+    reserved_dw_reg <= reserved_dw_reg + push_dw - pop_dw;
     now_reg      <= now_reg + 32'd1;
     busy_reg     <= busy_next;
     split_reg    <= split_next;
@@ -483,6 +520,7 @@ always @(posedge clk) begin
     if (rst) begin
         wr_ptr_reg   <= {(FIFO_AW+1){1'b0}};
         rd_ptr_reg   <= {(FIFO_AW+1){1'b0}};
+        reserved_dw_reg <= {BUF_W{1'b0}};
         now_reg      <= 32'd0;
         lfsr_reg     <= LFSR_SEED;
         busy_reg     <= 1'b0;

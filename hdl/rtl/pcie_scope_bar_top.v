@@ -36,7 +36,10 @@ module pcie_scope_bar_top #
     parameter MRRS = 512,
     parameter BUILD_ID = 0,
     // the BAR responder answers reads of up to this many bytes (reported in MPS); larger ones get UR
-    parameter MAX_PAYLOAD_BYTES = 256
+    parameter MAX_PAYLOAD_BYTES = 256,
+    // the BAR responder's completion buffer: the reads it has taken reserve their payload there
+    // until answered, and it takes no request while full (0: no limit)
+    parameter CPL_BUFFER_BYTES = 16384
 )
 (
     input  wire                         clk,
@@ -100,7 +103,8 @@ bar_responder #(
     .TLP_SEG_COUNT(TLP_SEG_COUNT),
     .COMPLETER_ID(COMPLETER_ID),
     .MAX_PAYLOAD_BYTES(MAX_PAYLOAD_BYTES),
-    .FIFO_DEPTH(FIFO_DEPTH)
+    .FIFO_DEPTH(FIFO_DEPTH),
+    .CPL_BUFFER_BYTES(CPL_BUFFER_BYTES)
 )
 bar_responder_inst (
     .clk(clk),

@@ -43,6 +43,8 @@ module pcie_scope_switch_top #
     parameter LINK_WIDTH = 16,
     parameter MPS = 256,
     parameter MRRS = 512,
+    // the host completer model's completion buffer, as the BAR responder's (cpl_buffer_bytes port)
+    parameter CPL_BUFFER_BYTES = 16384,
     parameter BUILD_ID = 0
 )
 (
@@ -118,6 +120,8 @@ module pcie_scope_switch_top #
      */
     output wire [15:0]                  bar_latency,
     output wire [7:0]                   cpl_split,
+    // CPL_BUFFER_BYTES, for the completer model (a constant of this build)
+    output wire [31:0]                  cpl_buffer_bytes,
 
     /*
      * AXI4-Lite slave (CSR): bit 12 selects the tap (0 GPU side, 1 host side)
@@ -336,6 +340,9 @@ probe_host_inst (
     .s_axil_rvalid(tap_rvalid[1]),
     .s_axil_rready(tap_rready[1])
 );
+
+localparam [31:0] CPL_BUFFER_BYTES_32 = CPL_BUFFER_BYTES;
+assign cpl_buffer_bytes = CPL_BUFFER_BYTES_32;
 
 endmodule
 

@@ -178,7 +178,7 @@ reg [31:0] wdata_reg = 32'd0, wdata_next;
 reg [3:0]  wstrb_reg = 4'd0, wstrb_next;
 reg        bvalid_reg = 1'b0, bvalid_next;
 reg        rvalid_reg = 1'b0, rvalid_next;
-reg [31:0] rdata_reg = 32'd0, rdata_next;
+reg [31:0] rdata_reg = 32'd0;
 
 reg        enable_reg = 1'b0, enable_next;
 reg        snapshot_pulse;
@@ -194,18 +194,18 @@ reg        pop_pulse;
 reg        filter_en_reg = 1'b0, filter_en_next;
 reg [63:0] filter_base_reg = 64'd0, filter_base_next;
 reg [63:0] filter_limit_reg = 64'd0, filter_limit_next;
-reg [11:0] smp_off;
 // SAMPLE_PERIOD as written; bits 31:18 are not kept
 reg [31:0] period_word;
 wire unused_period_word = &{1'b0, period_word[31:18], 1'b0};
 
 reg        write_fire;
-reg [31:0] read_value;
-reg [11:0] cnt_off;
-reg [IDX_WIDTH-1:0] cnt_idx;
 
-// the low bits pick nothing; the high bits are range-checked against CNT_END
+// the read address's offsets into the counter and sampler windows; the low bits pick nothing,
+// the high bits are range-checked against CNT_END and SMP_END
+wire [11:0] cnt_off = s_axil_araddr - `PS_REG_CNT_BASE;
+wire [11:0] smp_off = s_axil_araddr - `PS_REG_SMP_TS_LO;
 wire unused_cnt_off = &{1'b0, cnt_off[1:0], cnt_off[11:3+IDX_WIDTH], 1'b0};
+wire unused_smp_off = &{1'b0, smp_off[1:0], smp_off[11:2+SMP_IDX_WIDTH], 1'b0};
 
 assign s_axil_awready = !aw_held_reg;
 assign s_axil_wready  = !w_held_reg;
@@ -242,7 +242,6 @@ function [31:0] lanes(input [31:0] old, input [31:0] data, input [3:0] strb);
 endfunction
 
 // the low bits pick nothing; the high bits are range-checked against SMP_END
-wire unused_smp_off = &{1'b0, smp_off[1:0], smp_off[11:2+SMP_IDX_WIDTH], 1'b0};
 // the bin the read address names in the window it falls in (every probe_latency_hist answers
 // with its shadow of that bin, hist_words)
 wire in_hist_last  = {1'b0, s_axil_araddr} >= {1'b0, `PS_REG_HIST_LAST_BASE} && {1'b0, s_axil_araddr} < HIST_LAST_END;
@@ -256,53 +255,55 @@ wire unused_hist_addr_off = &{1'b0, hist_addr_off[1:0], hist_addr_off[11:3+HIST_
 // RCB in force: CPL_SPLIT when it names one, else 0 (split at MPS only)
 wire [31:0] rcb_value = (split_reg == 8'd64 || split_reg == 8'd128) ? {24'd0, split_reg} : 32'd0;
 
-// read decode
-always @* begin
-    cnt_off = s_axil_araddr - `PS_REG_CNT_BASE;
-    cnt_idx = cnt_off[3 +: IDX_WIDTH];
-    smp_off = s_axil_araddr - `PS_REG_SMP_TS_LO;
-    read_value = 32'd0;
+// read decode: a function called only on the clock a read is accepted, so the register mux is
+// evaluated once per read, not on every clock (what a Verilated twin pays for an always @* mux)
+// (addr: the read address; cnt_word: its 32-bit word in the counter window, counter index and
+// high/low half; smp_word: its word in the sampler record)
+function [31:0] read_value_at(input [11:0] addr, input [IDX_WIDTH:0] cnt_word, input [SMP_IDX_WIDTH-1:0] smp_word);
+    begin
+        read_value_at = 32'd0;
 
-    case ({s_axil_araddr[11:2], 2'b00})
-        `PS_REG_ID:          read_value = `PS_ID_MAGIC;
-        `PS_REG_VERSION:     read_value = `PS_VERSION_VALUE;
-        `PS_REG_CTRL:        read_value[`PS_REG_CTRL_ENABLE_BIT] = enable_reg;
-        `PS_REG_STATUS:      read_value[`PS_REG_STATUS_ENABLED_BIT] = status_enabled;
-        `PS_REG_CLK_HZ:      read_value = CLK_HZ_VALUE;
-        `PS_REG_BAR_LATENCY: read_value = {16'd0, latency_reg};
-        `PS_REG_BAR_JITTER:  read_value = {16'd0, jitter_reg};
-        `PS_REG_CPL_SPLIT:   read_value = {24'd0, split_reg};
-        `PS_REG_SAMPLE_PERIOD:   read_value = {14'd0, period_reg};
-        `PS_REG_SAMPLE_STATUS:   read_value = {sample_depth, sample_level};
-        `PS_REG_SAMPLE_OVERFLOW: read_value = sample_overflow;
-        `PS_REG_FILTER_CTRL:     read_value[`PS_REG_FILTER_CTRL_EN_BIT] = filter_en_reg;
-        `PS_REG_FILTER_BASE_LO:  read_value = filter_base_reg[31:0];
-        `PS_REG_FILTER_BASE_HI:  read_value = filter_base_reg[63:32];
-        `PS_REG_FILTER_LIMIT_LO: read_value = filter_limit_reg[31:0];
-        `PS_REG_FILTER_LIMIT_HI: read_value = filter_limit_reg[63:32];
-        `PS_REG_LINK_GEN:        read_value = LINK_GEN_VALUE;
-        `PS_REG_LINK_WIDTH:      read_value = LINK_WIDTH_VALUE;
-        `PS_REG_MPS:             read_value = MPS_VALUE;
-        `PS_REG_MRRS:            read_value = MRRS_VALUE;
-        `PS_REG_RCB:             read_value = rcb_value;
-        `PS_REG_TAG_BITS:        read_value = TAG_BITS_VALUE;
-        `PS_REG_BUILD_ID:        read_value = BUILD_ID_VALUE;
-        `PS_REG_HIST_BIN_CLOCKS: read_value = HIST_BIN_CLOCKS_VALUE;
-        `PS_REG_TAP_INFO:        read_value = TAP_INFO_VALUE;
-        default: begin
-            if ({1'b0, s_axil_araddr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, s_axil_araddr} < CNT_END) begin
-                read_value = cnt64[{cnt_idx, cnt_off[2], 5'd0} +: 32];
+        case ({addr[11:2], 2'b00})
+            `PS_REG_ID:          read_value_at = `PS_ID_MAGIC;
+            `PS_REG_VERSION:     read_value_at = `PS_VERSION_VALUE;
+            `PS_REG_CTRL:        read_value_at[`PS_REG_CTRL_ENABLE_BIT] = enable_reg;
+            `PS_REG_STATUS:      read_value_at[`PS_REG_STATUS_ENABLED_BIT] = status_enabled;
+            `PS_REG_CLK_HZ:      read_value_at = CLK_HZ_VALUE;
+            `PS_REG_BAR_LATENCY: read_value_at = {16'd0, latency_reg};
+            `PS_REG_BAR_JITTER:  read_value_at = {16'd0, jitter_reg};
+            `PS_REG_CPL_SPLIT:   read_value_at = {24'd0, split_reg};
+            `PS_REG_SAMPLE_PERIOD:   read_value_at = {14'd0, period_reg};
+            `PS_REG_SAMPLE_STATUS:   read_value_at = {sample_depth, sample_level};
+            `PS_REG_SAMPLE_OVERFLOW: read_value_at = sample_overflow;
+            `PS_REG_FILTER_CTRL:     read_value_at[`PS_REG_FILTER_CTRL_EN_BIT] = filter_en_reg;
+            `PS_REG_FILTER_BASE_LO:  read_value_at = filter_base_reg[31:0];
+            `PS_REG_FILTER_BASE_HI:  read_value_at = filter_base_reg[63:32];
+            `PS_REG_FILTER_LIMIT_LO: read_value_at = filter_limit_reg[31:0];
+            `PS_REG_FILTER_LIMIT_HI: read_value_at = filter_limit_reg[63:32];
+            `PS_REG_LINK_GEN:        read_value_at = LINK_GEN_VALUE;
+            `PS_REG_LINK_WIDTH:      read_value_at = LINK_WIDTH_VALUE;
+            `PS_REG_MPS:             read_value_at = MPS_VALUE;
+            `PS_REG_MRRS:            read_value_at = MRRS_VALUE;
+            `PS_REG_RCB:             read_value_at = rcb_value;
+            `PS_REG_TAG_BITS:        read_value_at = TAG_BITS_VALUE;
+            `PS_REG_BUILD_ID:        read_value_at = BUILD_ID_VALUE;
+            `PS_REG_HIST_BIN_CLOCKS: read_value_at = HIST_BIN_CLOCKS_VALUE;
+            `PS_REG_TAP_INFO:        read_value_at = TAP_INFO_VALUE;
+            default: begin
+                if ({1'b0, addr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, addr} < CNT_END) begin
+                    read_value_at = cnt64[{cnt_word, 5'd0} +: 32];
+                end
+                if (in_hist_last || in_hist_first) begin
+                    read_value_at = hist_addr_off[2] ? hist_sel[63:32] : hist_sel[31:0];
+                end
+                // the sampler FIFO head reads 0 while the FIFO is empty
+                if (addr >= `PS_REG_SMP_TS_LO && addr < SMP_END && sample_level != 16'd0) begin
+                    read_value_at = sample_head[{smp_word, 5'd0} +: 32];
+                end
             end
-            if (in_hist_last || in_hist_first) begin
-                read_value = hist_addr_off[2] ? hist_sel[63:32] : hist_sel[31:0];
-            end
-            // the sampler FIFO head reads 0 while the FIFO is empty
-            if (s_axil_araddr >= `PS_REG_SMP_TS_LO && s_axil_araddr < SMP_END && sample_level != 16'd0) begin
-                read_value = sample_head[{smp_off[2 +: SMP_IDX_WIDTH], 5'd0} +: 32];
-            end
-        end
-    endcase
-end
+        endcase
+    end
+endfunction
 
 always @* begin
     aw_held_next  = aw_held_reg;
@@ -312,7 +313,6 @@ always @* begin
     wstrb_next    = wstrb_reg;
     bvalid_next   = bvalid_reg && !s_axil_bready;
     rvalid_next   = rvalid_reg && !s_axil_rready;
-    rdata_next    = rdata_reg;
     enable_next   = enable_reg;
     snapshot_pulse = 1'b0;
     clear_pulse    = 1'b0;
@@ -396,7 +396,6 @@ always @* begin
     // read channel: one read in flight
     if (s_axil_arvalid && !rvalid_reg) begin
         rvalid_next = 1'b1;
-        rdata_next  = read_value;
     end
 end
 
@@ -408,7 +407,9 @@ always @(posedge clk) begin
     wstrb_reg    <= wstrb_next;
     bvalid_reg   <= bvalid_next;
     rvalid_reg   <= rvalid_next;
-    rdata_reg    <= rdata_next;
+    if (s_axil_arvalid && !rvalid_reg) begin
+        rdata_reg <= read_value_at(s_axil_araddr, cnt_off[2 +: IDX_WIDTH+1], smp_off[2 +: SMP_IDX_WIDTH]);
+    end
     enable_reg   <= enable_next;
     latency_reg  <= latency_next;
     jitter_reg   <= jitter_next;

@@ -8,10 +8,9 @@
  * events count only while 'enable', 'clear' empties every bin (this clock's events are lost,
  * as in probe_counter), 'snapshot' copies every bin including this clock's events.
  *
- * Each bin compares the clock's completion bins with its own index and adds only when one
- * hits it: no per-clock increment vector over all bins and no probe_counter per bin, whose
- * adders and wide increment bus cost the Verilated twin most of its speed once the bins were
- * read on the CSR (and so no longer optimised away).
+ * The bins are written by index (below): no per-clock increment vector over all bins and no
+ * probe_counter per bin, whose adders and wide increment bus cost the Verilated twin most of
+ * its speed once the bins were read on the CSR (and so no longer optimised away).
  */
 module probe_latency_hist #
 (
@@ -81,49 +80,71 @@ end
 // bits above the bin index only decide the overflow bin
 wire unused_scaled = &{1'b0, scaled[31:IDX_WIDTH], 1'b0};
 
-wire [CNT_WIDTH-1:0] shadow_word [0:WORDS-1];
+/*
+ * Bins as two flat vectors, written by index: each clock adds to the bins its completions hit
+ * (one adder per segment), a snapshot copies the whole vector. A per-bin compare and adder
+ * would cost the Verilated twin every bin on every clock; on an FPGA both forms are the same
+ * flip-flops (the snapshot reads every word at once, so no RAM can hold them).
+ */
+reg [WORDS*CNT_WIDTH-1:0] bins_reg = {WORDS*CNT_WIDTH{1'b0}};
+reg [WORDS*CNT_WIDTH-1:0] shadow_reg = {WORDS*CNT_WIDTH{1'b0}};
 
-assign rd_word = ({{(32-IDX_WIDTH){1'b0}}, rd_idx} < WORDS) ? shadow_word[rd_idx] : {CNT_WIDTH{1'b0}};
+// per segment: whether it is the first of this clock's hits on its bin (the one that writes),
+// and how many of this clock's hits share that bin (the segments from it on)
+reg [SEG_COUNT-1:0]         seg_lead;
+reg [SEG_COUNT*N_WIDTH-1:0] seg_n;
+integer a, b;
 
-genvar w;
-generate
-    for (w = 0; w < WORDS; w = w + 1) begin : g_bin
-        localparam [31:0] W32 = w;
-        // completions of this clock that fall in this bin
-        reg [N_WIDTH-1:0] n;
-        integer h;
-        always @* begin
-            n = {N_WIDTH{1'b0}};
-            for (h = 0; h < SEG_COUNT; h = h + 1) begin
-                if (ev_hit[h] && seg_bin[h*IDX_WIDTH +: IDX_WIDTH] == W32[IDX_WIDTH-1:0]) begin
-                    n = n + 1'b1;
+always @* begin
+    for (a = 0; a < SEG_COUNT; a = a + 1) begin
+        seg_lead[a] = ev_hit[a];
+        seg_n[a*N_WIDTH +: N_WIDTH] = {N_WIDTH{1'b0}};
+        for (b = 0; b < SEG_COUNT; b = b + 1) begin
+            if (ev_hit[b] && seg_bin[b*IDX_WIDTH +: IDX_WIDTH] == seg_bin[a*IDX_WIDTH +: IDX_WIDTH]) begin
+                if (b < a) begin
+                    seg_lead[a] = 1'b0;
+                end else begin
+                    seg_n[a*N_WIDTH +: N_WIDTH] = seg_n[a*N_WIDTH +: N_WIDTH] + 1'b1;
                 end
             end
         end
-        reg [CNT_WIDTH-1:0] bin_reg = {CNT_WIDTH{1'b0}};
-        reg [CNT_WIDTH-1:0] shadow_reg = {CNT_WIDTH{1'b0}};
-        wire [CNT_WIDTH-1:0] sum = bin_reg + (enable ? {{(CNT_WIDTH-N_WIDTH){1'b0}}, n} : {CNT_WIDTH{1'b0}});
+    end
+end
 
-        always @(posedge clk) begin
-            // a clock without a completion in this bin leaves it alone
-            if (clear) begin
-                bin_reg <= {CNT_WIDTH{1'b0}};
-            end else if (enable && n != {N_WIDTH{1'b0}}) begin
-                bin_reg <= sum;
-            end
+// the words of the bins hit this clock, events included
+reg [SEG_COUNT*CNT_WIDTH-1:0] seg_sum;
+
+always @* begin
+    for (a = 0; a < SEG_COUNT; a = a + 1) begin
+        seg_sum[a*CNT_WIDTH +: CNT_WIDTH] = bins_reg[seg_bin[a*IDX_WIDTH +: IDX_WIDTH]*CNT_WIDTH +: CNT_WIDTH] +
+            {{(CNT_WIDTH-N_WIDTH){1'b0}}, seg_n[a*N_WIDTH +: N_WIDTH]};
+    end
+end
+
+// later assignments win: the snapshot's copy, then this clock's bins, then clear and reset
+always @(posedge clk) begin
+    if (snapshot) begin
+        shadow_reg <= bins_reg;
+    end
+    for (a = 0; a < SEG_COUNT; a = a + 1) begin
+        if (enable && seg_lead[a]) begin
+            bins_reg[seg_bin[a*IDX_WIDTH +: IDX_WIDTH]*CNT_WIDTH +: CNT_WIDTH] <= seg_sum[a*CNT_WIDTH +: CNT_WIDTH];
             if (snapshot) begin
-                shadow_reg <= sum;
-            end
-            if (rst) begin
-                bin_reg <= {CNT_WIDTH{1'b0}};
-                shadow_reg <= {CNT_WIDTH{1'b0}};
+                shadow_reg[seg_bin[a*IDX_WIDTH +: IDX_WIDTH]*CNT_WIDTH +: CNT_WIDTH] <= seg_sum[a*CNT_WIDTH +: CNT_WIDTH];
             end
         end
-
-        assign shadow[w*CNT_WIDTH +: CNT_WIDTH] = shadow_reg;
-        assign shadow_word[w] = shadow_reg;
     end
-endgenerate
+    if (clear) begin
+        bins_reg <= {WORDS*CNT_WIDTH{1'b0}};
+    end
+    if (rst) begin
+        bins_reg <= {WORDS*CNT_WIDTH{1'b0}};
+        shadow_reg <= {WORDS*CNT_WIDTH{1'b0}};
+    end
+end
+
+assign rd_word = ({{(32-IDX_WIDTH){1'b0}}, rd_idx} < WORDS) ? shadow_reg[rd_idx*CNT_WIDTH +: CNT_WIDTH] : {CNT_WIDTH{1'b0}};
+assign shadow = shadow_reg;
 
 endmodule
 

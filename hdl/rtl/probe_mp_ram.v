@@ -52,26 +52,51 @@ end
 // every bank's read of every read port: bank w, port r at [(w*RD_PORTS + r)*DATA_WIDTH]
 wire [WR_PORTS*RD_PORTS*DATA_WIDTH-1:0] bank_rd_data;
 
-genvar w, r;
+// LUT RAM in pieces of at most 256 words, the deepest dual-port LUT RAM of UltraScale+
+// (RAM256X1D); a deeper table is several pieces and a read multiplexer. Yosys 0.23 maps a
+// 1024-word single-port table to a LUT RAM cell its own library lacks, and stops.
+localparam PIECE_ADDR_WIDTH = ADDR_WIDTH > 8 ? 8 : ADDR_WIDTH;
+localparam PIECE_DEPTH = 1 << PIECE_ADDR_WIDTH;
+localparam PIECES = 1 << (ADDR_WIDTH - PIECE_ADDR_WIDTH);
+
+// the piece that holds an address (0 when the table is one piece)
+function [31:0] piece_of(input [ADDR_WIDTH-1:0] addr);
+    piece_of = {{(32-ADDR_WIDTH){1'b0}}, addr} >> PIECE_ADDR_WIDTH;
+endfunction
+
+genvar w, r, q;
 generate
     for (w = 0; w < WR_PORTS; w = w + 1) begin : g_bank
-        reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
-        integer i;
+        wire [ADDR_WIDTH-1:0] bank_wr_addr = wr_addr[w*ADDR_WIDTH +: ADDR_WIDTH];
+        // every piece's read of every read port: piece q, port r at [(q*RD_PORTS + r)*DATA_WIDTH]
+        wire [PIECES*RD_PORTS*DATA_WIDTH-1:0] piece_rd_data;
 
-        initial begin
-            for (i = 0; i < DEPTH; i = i + 1) begin
-                mem[i] = {DATA_WIDTH{1'b0}};
+        for (q = 0; q < PIECES; q = q + 1) begin : g_piece
+            reg [DATA_WIDTH-1:0] mem [0:PIECE_DEPTH-1];
+            integer i;
+
+            initial begin
+                for (i = 0; i < PIECE_DEPTH; i = i + 1) begin
+                    mem[i] = {DATA_WIDTH{1'b0}};
+                end
             end
-        end
 
-        always @(posedge clk) begin
-            if (wr_en[w]) begin
-                mem[wr_addr[w*ADDR_WIDTH +: ADDR_WIDTH]] <= wr_data[w*DATA_WIDTH +: DATA_WIDTH];
+            always @(posedge clk) begin
+                if (wr_en[w] && piece_of(bank_wr_addr) == q) begin
+                    mem[bank_wr_addr[PIECE_ADDR_WIDTH-1:0]] <= wr_data[w*DATA_WIDTH +: DATA_WIDTH];
+                end
+            end
+
+            for (r = 0; r < RD_PORTS; r = r + 1) begin : g_rd
+                assign piece_rd_data[(q*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH] =
+                    mem[rd_addr[r*ADDR_WIDTH +: PIECE_ADDR_WIDTH]];
             end
         end
 
         for (r = 0; r < RD_PORTS; r = r + 1) begin : g_rd
-            assign bank_rd_data[(w*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH] = mem[rd_addr[r*ADDR_WIDTH +: ADDR_WIDTH]];
+            wire [ADDR_WIDTH-1:0] port_addr = rd_addr[r*ADDR_WIDTH +: ADDR_WIDTH];
+            assign bank_rd_data[(w*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH] =
+                piece_rd_data[(piece_of(port_addr)*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH];
         end
     end
 

@@ -93,6 +93,8 @@ void HostRootComplex::take_request(const TlpHeader &h)
     r.tag = (uint8_t)(h.dw[1] >> 8);
     r.tc_attr = h.dw[0] & 0x00F83000u; // T9, TC, T8, Attr2, Attr
     r.taken = cycle_ + 1;
+    r.reserved = len_dw * 4;
+    reserved_bytes_ += r.reserved;
     reads_.push_back(r);
 }
 
@@ -163,6 +165,7 @@ bool HostRootComplex::next_completion(uint16_t latency, uint8_t split)
     tx_.dws = len_dw;
     tx_.first = (uint32_t)(first & ~3ull);
     if (last) {
+        reserved_bytes_ -= r.reserved;
         reads_.pop_front();
         split_done_ = 0;
         ++reads_answered_;
@@ -215,8 +218,12 @@ void HostRootComplex::drive(Vswitch &top)
             to_switch_.send(wire_bytes(tx_.hdr, tx_.dws * 4));
     }
     present(top);
-    // the rest of a started TLP at once; a new one waits for the wire
-    top.up_tx_ready = rx_in_tlp_ || from_switch_.open();
+    // the rest of a started TLP at once; a new one waits for the wire, and for room for one more
+    // read of kMaxPayloadBytes in the completion buffer, as the BAR responder's (bar_responder.v):
+    // a full one returns no non-posted credit (only reads go up during a run)
+    const bool buffer_full
+        = top.cpl_buffer_bytes != 0 && reserved_bytes_ + kMaxPayloadBytes > top.cpl_buffer_bytes;
+    top.up_tx_ready = rx_in_tlp_ || (from_switch_.open() && !buffer_full);
 }
 
 } // namespace ps

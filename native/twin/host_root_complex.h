@@ -3,7 +3,9 @@
 // with the BAR responder's rules (bar_responder.v: first CplD max(latency, 2) clocks after the
 // read was taken, split at the Read Completion Boundary when CPL_SPLIT is 64 or 128, payload DW i
 // = A + 4 i of the CplD's DW-aligned start address A), so the twin's completion checker verifies
-// every byte as in endpoint mode; and the configuration requester the enumerator uses.
+// every byte as in endpoint mode; a read taken reserves its payload DWs in a completion buffer of
+// CPL_BUFFER_BYTES until its last CplD, and a full buffer takes no read, as the responder;
+// and the configuration requester the enumerator uses.
 //
 // Clocking as in Twin::tick(): sample() on the settled signals before a rising edge, drive()
 // after it.
@@ -63,6 +65,7 @@ private:
         uint8_t tag;
         uint32_t tc_attr; // DW0 bits carrying T9, TC, T8 and Attr, echoed
         uint64_t taken;   // cycle the read was taken
+        uint32_t reserved; // completion buffer it holds until its last CplD (Length DWs x 4)
     };
     struct Sending { // the TLP being handed to up_rx, beat by beat
         bool active = false;
@@ -83,6 +86,7 @@ private:
     LinkGate to_switch_, from_switch_;
     std::deque<Read> reads_;
     uint32_t split_done_ = 0; // bytes of the head read already completed
+    uint64_t reserved_bytes_ = 0; // completion buffer held by the reads taken (Length DWs x 4)
     std::deque<ConfigTlp> cfg_out_;
     std::map<uint8_t, CfgResult> cfg_done_;
     uint8_t next_tag_ = 0;

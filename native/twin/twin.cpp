@@ -105,19 +105,37 @@ void Twin::sample_completion_beat()
             start_completion(get_hdr(top_->tx_cpl_tlp_hdr, s));
         if (!cpl_.active)
             continue; // segment without a start: ignore (counted at eop below)
-        if (cpl_.has_data) {
-            for (uint32_t j = s * seg_dws; j < (s + 1) * seg_dws; ++j) {
-                if (!((strb >> j) & 1u))
-                    continue;
-                const uint32_t v = top_->tx_cpl_tlp_data[j];
-                if (v != cpl_.next_value)
-                    cpl_.error = true;
-                cpl_.next_value += 4;
-                ++cpl_.dws_seen;
-            }
-        }
+        if (cpl_.has_data)
+            check_payload_dws(strb, s * seg_dws, seg_dws);
         if ((top_->tx_cpl_tlp_eop >> s) & 1u)
             end_completion();
+    }
+}
+
+// payload DW i of a CplD must read its address; enabled DWs are a run from the segment's start
+// in every beat the responder sends, so that case compares without a branch per DW
+void Twin::check_payload_dws(uint32_t strb, uint32_t first, uint32_t count)
+{
+    const uint32_t mask = (count >= 32 ? ~0u : ((1u << count) - 1u)) << first;
+    const uint32_t enabled = strb & mask;
+    const uint32_t run = (uint32_t)__builtin_popcount(enabled);
+    if (enabled == ((run >= 32 ? ~0u : ((1u << run) - 1u)) << first)) {
+        uint32_t diff = 0;
+        for (uint32_t i = 0; i < run; ++i)
+            diff |= top_->tx_cpl_tlp_data[first + i] ^ (cpl_.next_value + 4 * i);
+        if (diff != 0)
+            cpl_.error = true;
+        cpl_.next_value += 4 * run;
+        cpl_.dws_seen += run;
+        return;
+    }
+    for (uint32_t j = first; j < first + count; ++j) { // scattered strobes: one DW at a time
+        if (!((strb >> j) & 1u))
+            continue;
+        if (top_->tx_cpl_tlp_data[j] != cpl_.next_value)
+            cpl_.error = true;
+        cpl_.next_value += 4;
+        ++cpl_.dws_seen;
     }
 }
 

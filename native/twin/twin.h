@@ -114,6 +114,7 @@ private:
     };
 
     void sample_completion_beat();
+    void check_payload_dws(uint32_t strb, uint32_t first, uint32_t count);
     void start_completion(const TlpHeader &hdr);
     void end_completion();
     void drive_request();

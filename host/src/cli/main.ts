@@ -1,12 +1,12 @@
 /**
  * pcie-scope command line.
  *
- *   pcie-scope capture [--twin | --gpu --port PATH] --pattern NAME [--bytes N] [--offset B] [--element-bytes E] [--l1 ideal|bypass] [--latency-cycles N | --latency-ns N | --latency-dist D] [--cpl-split B]
+ *   pcie-scope capture [--twin | --gpu --port PATH] --pattern NAME [--bytes N] [--offset B] [--element-bytes E] [--l1 ideal|bypass] [--latency-cycles N | --latency-ns N | --latency-dist D] [--cpl-split B] [--segments 1|2|4] [--tags N]
  *                      [--sample-us N] [--filter BASE:LIMIT] [--out DIR [--frames]] [--json | --jsonl]
  *   pcie-scope capture [--twin | --gpu --port PATH [--memory M]] --pattern KERNEL --graph G [--id-bytes 4|8] [--source-vertex V] [same options]
  *   pcie-scope bench   --gpu | --twin [--suite micro] [--bytes N] [--repeats N] [--json]
  *   pcie-scope bench   --gpu | --twin --suite graph [--graph G] [--id-bytes 4|8] [--memory M] [--json]
- *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--sample-us N] [--dir ROOT | --no-record] [--record-frames]
+ *   pcie-scope serve   [--twin | --port PATH] [--http HOST:PORT] [--token T] [--demo] [--segments 1|2|4] [--sample-us N] [--dir ROOT | --no-record] [--record-frames]
  *   pcie-scope ls      [--dir ROOT] [--json]
  *   pcie-scope info    CAPTURE [--dir ROOT] [--json]
  *   pcie-scope export  CAPTURE --format csv|jsonl|perfetto|vcd [-o FILE] [--dir ROOT]
@@ -59,6 +59,7 @@ import { resolveCaptureArg } from '../capture/names.js'
 import { DEFAULT_RUN_LIMITS } from '../server/runs.js'
 import { WS_BATCH_MS } from '../core/wire.js'
 import { addRecordingCommands, CAPTURE_ARG_HELP, captureRoot, ROOT_HELP } from './recordings.js'
+import { TWIN_SEGMENTS, type TwinSegments } from '../transport/twin.js'
 
 export interface CliIo {
   stdout: (s: string) => void
@@ -98,6 +99,15 @@ const MODE_OPTION = () =>
     '--mode <design>',
     'twin only: endpoint (the BAR endpoint, default) or switch (the switch RTL, a host model above it)',
   ).choices(['endpoint', 'switch'])
+
+/** --segments: the BAR top with that many TLP segments per beat; a fresh Option per command */
+const SEGMENTS_OPTION = () =>
+  new Option(
+    '--segments <n>',
+    'twin only, endpoint mode: TLP segments per 512-bit beat, up to that many MRds and completions per clock (default 1)',
+  )
+    .choices(TWIN_SEGMENTS.map(String))
+    .argParser((v) => Number(v) as TwinSegments)
 
 const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID', 'PS_CAPTURE_NAME_INVALID'])
 
@@ -397,6 +407,8 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
     )
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
     .addOption(MODE_OPTION())
+    .addOption(SEGMENTS_OPTION())
+    .option('--tags <n>', "twin only: the GPU model's outstanding-read budget, 1..256 (default 256)", parseIntArg)
     .option(
       '--cpl-split <bytes>',
       "twin only: split each read's completions at 64- or 128-B boundaries as a root complex does (0: one CplD)",
@@ -433,6 +445,8 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           latencyCycles?: number
           link?: string
           mode?: TwinMode
+          segments?: TwinSegments
+          tags?: number
           cplSplit?: 0 | 64 | 128
           latencyNs?: number
           latencyDist?: string
@@ -452,6 +466,11 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
         if ('port' in source && o.mode !== undefined) throw new PsError('PS_USAGE', '--mode only applies to the twin')
         if ('port' in source && o.cplSplit !== undefined) throw new PsError('PS_USAGE', '--cpl-split only applies to the twin')
+        if ('port' in source && o.segments !== undefined) throw new PsError('PS_USAGE', '--segments only applies to the twin')
+        if ('port' in source && o.tags !== undefined) throw new PsError('PS_USAGE', '--tags only applies to the twin')
+        if (o.segments !== undefined && o.segments !== 1 && o.mode === 'switch')
+          throw new PsError('PS_USAGE', '--segments applies to the endpoint design; the switch takes one TLP per beat')
+        if (o.tags !== undefined && !(o.tags >= 1 && o.tags <= 256)) throw new PsError('PS_USAGE', '--tags must be 1..256')
         if ('port' in source && o.latencyNs !== undefined) throw new PsError('PS_USAGE', '--latency-ns only applies to the twin')
         if ('port' in source && o.latencyDist !== undefined) throw new PsError('PS_USAGE', '--latency-dist only applies to the twin')
         if (o.latencyDist !== undefined && (o.latencyNs !== undefined || o.latencyCycles !== undefined))
@@ -496,6 +515,8 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
                   ...(o.link !== undefined ? { link: o.link } : {}),
                   ...(o.mode !== undefined ? { mode: o.mode } : {}),
                   ...(o.cplSplit !== undefined ? { cplSplit: o.cplSplit } : {}),
+                  ...(o.segments !== undefined ? { segments: o.segments } : {}),
+                  ...(o.tags !== undefined ? { tags: o.tags } : {}),
                   ...(o.latencyNs !== undefined ? { latencyNs: o.latencyNs } : {}),
                   ...(o.latencyDist !== undefined ? { latencyDist: o.latencyDist } : {}),
                 },
@@ -578,6 +599,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
     )
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
     .addOption(MODE_OPTION())
+    .addOption(SEGMENTS_OPTION())
     .option('--token <token>', 'access token (default: a random one per run)')
     .option('--demo', 'demo mode of the server')
     .option(
@@ -622,6 +644,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           sampleUs?: number
           link?: string
           mode?: TwinMode
+          segments?: TwinSegments
           dir?: string
           record: boolean
           recordFrames?: boolean
@@ -635,12 +658,16 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         const source = pickSource(o)
         if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
         if ('port' in source && o.mode !== undefined) throw new PsError('PS_USAGE', '--mode only applies to the twin')
+        if ('port' in source && o.segments !== undefined) throw new PsError('PS_USAGE', '--segments only applies to the twin')
+        if (o.segments !== undefined && o.segments !== 1 && o.mode === 'switch')
+          throw new PsError('PS_USAGE', '--segments applies to the endpoint design; the switch takes one TLP per beat')
         // loaded here so that `capture` never pays for express and ws
         const { startServer } = await import('../server/index.js')
         const server = await startServer({
           twin: 'twin' in source,
           ...(o.link !== undefined ? { link: o.link } : {}),
           ...(o.mode !== undefined ? { mode: o.mode } : {}),
+          ...(o.segments !== undefined ? { segments: o.segments } : {}),
           ...('port' in source ? { port: source.port } : {}),
           ...('port' in source && source.baudRate !== undefined ? { baudRate: source.baudRate } : {}),
           http: o.http,

@@ -52,6 +52,7 @@ import { loadAddon, type NativeAddon } from '../native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { SessionRecording } from './recording.js'
 import { sampleCycles } from '../core/sample-period.js'
+import type { TwinSegments } from '../transport/twin.js'
 
 export type { ServerSession, ServerProbeClient } from './session.js'
 export type * from '../core/wire.js'
@@ -62,6 +63,8 @@ export interface StartServerOptions {
   link?: string
   /** twin only: the design, the BAR endpoint (default) or the switch with a host model above it */
   mode?: 'endpoint' | 'switch'
+  /** twin only, endpoint mode: TLP segments per beat (1, 2 or 4; the twin's default 1) */
+  segments?: TwinSegments
   /** serial device when not on the twin */
   port?: string
   baudRate?: number
@@ -156,6 +159,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
             twin: true,
             ...(opts.link !== undefined ? { link: opts.link } : {}),
             ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
+            ...(opts.segments !== undefined ? { segments: opts.segments } : {}),
             ...(opts.supervision ? { supervision: opts.supervision } : {}),
           }
         : { port: requirePort(opts.port), ...(opts.baudRate ? { baudRate: opts.baudRate } : {}) },

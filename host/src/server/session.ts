@@ -8,6 +8,7 @@ import type { HostLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import type { WorkloadRunner } from '../core/workload.js'
 import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
+import type { TwinSegments } from '../transport/twin.js'
 
 /** What the server sees of a twin supervisor (device/supervisor.ts). */
 export interface ServerTwinSupervisor {
@@ -60,7 +61,14 @@ export interface SupervisionOptions {
 }
 
 export type OpenSessionOptions =
-  | { twin: true; latencyCycles?: number; link?: string; mode?: 'endpoint' | 'switch'; supervision?: SupervisionOptions }
+  | {
+      twin: true
+      latencyCycles?: number
+      link?: string
+      mode?: 'endpoint' | 'switch'
+      segments?: TwinSegments
+      supervision?: SupervisionOptions
+    }
   | { port: string; baudRate?: number }
 
 /**
@@ -70,8 +78,12 @@ export type OpenSessionOptions =
 export async function openDeviceSession(opts: OpenSessionOptions): Promise<ServerSession> {
   const { openSession } = await import('../device/session.js')
   if ('twin' in opts) {
-    const { link, mode, supervision, ...rest } = opts
-    const twinOptions = { ...(link !== undefined ? { link } : {}), ...(mode !== undefined ? { mode } : {}) }
+    const { link, mode, segments, supervision, ...rest } = opts
+    const twinOptions = {
+      ...(link !== undefined ? { link } : {}),
+      ...(mode !== undefined ? { mode } : {}),
+      ...(segments !== undefined ? { segments } : {}),
+    }
     const { SupervisedTwin } = await import('../device/supervisor.js')
     // every twin the server runs is supervised: a crashed or hung one is restarted
     return SupervisedTwin.open({

@@ -53,6 +53,10 @@ interface TwinReady {
   topology?: TwinTopology
 }
 
+/** the BAR top's TLP segments per beat the twin is built with (--segments) */
+export const TWIN_SEGMENTS = [1, 2, 4] as const
+export type TwinSegments = (typeof TWIN_SEGMENTS)[number]
+
 export interface TwinOptions {
   /** path of the executable (default: PCIE_SCOPE_TWIN, else <package root>/build/twin/pcie-scope-twin) */
   binaryPath?: string
@@ -70,6 +74,8 @@ export interface TwinOptions {
   link?: string
   /** the design: "endpoint" (twin default, the BAR top) or "switch" (the switch top and a host model) */
   mode?: 'endpoint' | 'switch'
+  /** endpoint mode: TLP segments per 512-bit beat, up to that many TLPs per clock (twin default 1) */
+  segments?: TwinSegments
   extraArgs?: string[]
   /** time allowed for the ready line (default 20 s) */
   readyTimeoutMs?: number
@@ -195,6 +201,7 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
     if (opts.tags !== undefined) args.push('--tags', String(opts.tags))
     if (opts.link !== undefined) args.push('--link', opts.link)
     if (opts.mode !== undefined) args.push('--mode', opts.mode)
+    if (opts.segments !== undefined) args.push('--segments', String(opts.segments))
     args.push(...(opts.extraArgs ?? []))
     log.debug(() => `spawn ${bin} ${args.join(' ')}`)
     // A process group of its own: a terminal's Ctrl-C reaches the host, which cancels the run and

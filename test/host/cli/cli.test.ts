@@ -69,6 +69,10 @@ describe('pcie-scope CLI (in process)', () => {
       ['--period-ms', '5'], // the firmware's range comes from spec/protocol.json: 10..60000
       ['--period-ms', '60001'],
       ['--link', 'gen3x12'],
+      ['--segments', '3'],
+      ['--segments', '4', '--mode', 'switch'], // the switch takes one TLP per beat
+      ['--tags', '0'],
+      ['--tags', '257'],
     ]) {
       const r = await run('capture', '--twin', '--pattern', 'strided', ...args)
       expect(r.code, args.join(' ')).toBe(2)
@@ -78,6 +82,9 @@ describe('pcie-scope CLI (in process)', () => {
   it('rejects --twin with --port, and twin-only options on a board', async () => {
     expect((await run('capture', '--twin', '--port', '/dev/ttyUSB0', '--pattern', 'strided')).code).toBe(2)
     expect((await run('capture', '--port', '/dev/ttyUSB0', '--latency-cycles', '9', '--pattern', 'strided')).code).toBe(2)
+    expect((await run('capture', '--port', '/dev/ttyUSB0', '--segments', '4', '--pattern', 'strided')).code).toBe(2)
+    expect((await run('capture', '--port', '/dev/ttyUSB0', '--tags', '64', '--pattern', 'strided')).code).toBe(2)
+    expect((await run('serve', '--port', '/dev/ttyUSB0', '--segments', '4')).code).toBe(2)
   })
   it('refuses a board capture with PS_WORKLOAD_UNSUPPORTED (exit 1) before touching the port', async () => {
     const r = await run('capture', '--port', '/dev/does-not-exist', '--pattern', 'strided', '--json')
