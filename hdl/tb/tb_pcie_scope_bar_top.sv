@@ -50,6 +50,8 @@ localparam CLK_HZ = 250000000;
 localparam MAX_REQ = 8192;
 localparam MAX_CPL = 8192;
 localparam FIFO_DEPTH = 256;
+// the responder's completion buffer (reads answered with data reserve their Length in DWs)
+localparam CPL_BUFFER_BYTES = 16384;
 localparam CNT_COUNT = `PS_CNT_COUNT;
 // counter kinds, as RULE_CODE in test/hdl/golden.ts
 localparam RULE_EVENTS = 8'd0;
@@ -99,6 +101,7 @@ pcie_scope_bar_top #(
     .TLP_SEG_COUNT(1),
     .TAG_WIDTH(TAG_WIDTH),
     .MAX_PAYLOAD_BYTES(MPS),
+    .CPL_BUFFER_BYTES(CPL_BUFFER_BYTES),
     .CLK_HZ(CLK_HZ),
     .CNT_WIDTH(64)
 ) dut (
@@ -195,20 +198,32 @@ reg [127:0] held_hdr;
 reg [TLP_DATA_WIDTH-1:0] held_data;
 reg [TLP_STRB_WIDTH+1:0] held_ctl;
 
+// completion-buffer DWs a request reserves: its Length when the responder answers it with data
+// (MRd, 3 or 4 DW, Length * 4 <= MPS), else 0
+function integer reserve_dw(input [127:0] h);
+    integer len;
+    begin
+        len = (h[105:96] == 10'd0) ? 1024 : h[105:96];
+        reserve_dw = (h[127:126] == 2'b00 && h[124:120] == 5'b00000 && len * 4 <= MPS) ? len : 0;
+    end
+endfunction
+integer reserved = 0;
+
 // one monitor for both streams, so the FIFO-occupancy invariant sees consistent counts
 always @(posedge clk) begin : monitor
     integer j, i, k, lat, ndw;
     reg ok;
     reg [31:0] want;
     if (!rst) begin
-        // rx ready falls exactly when the 256-entry FIFO is full
+        // rx ready falls exactly when the 256-entry FIFO is full or the completion buffer lacks
+        // room for one more read of MPS
         if (!rx_req_tlp_ready) begin
             ready_low_cycles = ready_low_cycles + 1;
-            if (np_acc - np_done < FIFO_DEPTH) begin
+            if (np_acc - np_done < FIFO_DEPTH && reserved + MPS / 4 <= CPL_BUFFER_BYTES / 4) begin
                 inv_fail = inv_fail + 1;
-                if (inv_fail < 5) $display("FAIL @%0d rx ready low with %0d pending", cyc, np_acc - np_done);
+                if (inv_fail < 5) $display("FAIL @%0d rx ready low with %0d pending, %0d DWs reserved", cyc, np_acc - np_done, reserved);
             end
-        end else if (np_acc - np_done > FIFO_DEPTH) begin
+        end else if (np_acc - np_done > FIFO_DEPTH || reserved > CPL_BUFFER_BYTES / 4) begin
             inv_fail = inv_fail + 1;
             if (inv_fail < 5) $display("FAIL @%0d rx ready high with %0d pending", cyc, np_acc - np_done);
         end
@@ -231,6 +246,7 @@ always @(posedge clk) begin : monitor
             acc_edge[acc_idx] = cyc;
             req_latency[acc_idx] = latency_now;
             if (req_meta[acc_idx][0]) np_acc = np_acc + 1;
+            reserved = reserved + reserve_dw(req_hdr[acc_idx]);
             acc_idx = acc_idx + 1;
         end
 
@@ -252,7 +268,10 @@ always @(posedge clk) begin : monitor
                 cpl_sop = cpl_sop + 1;
                 // a split read leaves the responder's FIFO with its last CplD
                 cpl_seen[k] = cpl_seen[k] + 8'd1;
-                if (cpl_seen[k] == req_meta[k][8:1]) np_done = np_done + 1;
+                if (cpl_seen[k] == req_meta[k][8:1]) begin
+                    np_done = np_done + 1;
+                    reserved = reserved - reserve_dw(req_hdr[k]);
+                end
                 in_cpl = 1;
                 beat = 0;
             end
