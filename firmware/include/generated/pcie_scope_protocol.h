@@ -3,7 +3,7 @@
 #define PCIE_SCOPE_PROTOCOL_H
 
 /* frame = COBS(type u8 | seq u16 | payload | crc u16) followed by one 0x00 delimiter; all integers little-endian */
-#define PS_PROTOCOL_VERSION 2u
+#define PS_PROTOCOL_VERSION 3u
 #define PS_FRAME_DELIMITER 0x00u
 #define PS_FRAME_HEADER_BYTES 3u
 #define PS_FRAME_CRC_BYTES 2u
@@ -41,12 +41,12 @@
 #define PS_SNAPSHOT_FLAGS_OFFSET 0u /* u8 */
 #define PS_SNAPSHOT_INDEX_OFFSET 1u /* u32 */
 #define PS_SNAPSHOT_COUNTERS_OFFSET 5u /* counters */
-#define PS_SNAPSHOT_RX_FRAMES_OFFSET 261u /* u32 */
-#define PS_SNAPSHOT_RX_BAD_FRAMES_OFFSET 265u /* u32 */
-#define PS_SNAPSHOT_RX_OVERFLOWS_OFFSET 269u /* u32 */
-#define PS_SNAPSHOT_UNKNOWN_COMMANDS_OFFSET 273u /* u32 */
-#define PS_SNAPSHOT_TX_DROPPED_OFFSET 277u /* u32 */
-#define PS_SNAPSHOT_BYTES 281u
+#define PS_SNAPSHOT_RX_FRAMES_OFFSET 309u /* u32 */
+#define PS_SNAPSHOT_RX_BAD_FRAMES_OFFSET 313u /* u32 */
+#define PS_SNAPSHOT_RX_OVERFLOWS_OFFSET 317u /* u32 */
+#define PS_SNAPSHOT_UNKNOWN_COMMANDS_OFFSET 321u /* u32 */
+#define PS_SNAPSHOT_TX_DROPPED_OFFSET 325u /* u32 */
+#define PS_SNAPSHOT_BYTES 329u
 
 /* INTERVAL payload */
 #define PS_INTERVAL_COUNT_OFFSET 0u /* u8 */
