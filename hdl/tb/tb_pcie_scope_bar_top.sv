@@ -48,7 +48,7 @@ module tb_pcie_scope_bar_top #
 localparam TLP_STRB_WIDTH = TLP_DATA_WIDTH/32;
 localparam CLK_HZ = 250000000;
 localparam MAX_REQ = 8192;
-localparam MAX_CPL = 8192;
+localparam MAX_CPL = 16384;
 localparam FIFO_DEPTH = 256;
 localparam CNT_COUNT = `PS_CNT_COUNT;
 // counter kinds, as RULE_CODE in test/hdl/golden.ts

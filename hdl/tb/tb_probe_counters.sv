@@ -34,7 +34,7 @@ module tb_probe_counters;
 
 localparam SEG = `SEG_COUNT;
 localparam MAX_REQ = 8192;
-localparam MAX_CPL = 8192;
+localparam MAX_CPL = 16384;
 // the DUT owns the probe counters; the golden files list every counter of the spec
 localparam CNT_COUNT = `PS_CNT_PROBE_COUNT;
 localparam ALL_COUNT = `PS_CNT_COUNT;
@@ -134,6 +134,11 @@ initial begin
     $readmemh({`GOLDEN_DIR, "/sizes.hex"}, sizes);
     n_req = sizes[0];
     n_cpl = sizes[1];
+    if (n_req < 1 || n_req > MAX_REQ || n_cpl > MAX_CPL) begin
+        $display("FAIL golden vectors hold %0d requests and %0d completions, more than the bench's %0d / %0d", n_req, n_cpl, MAX_REQ, MAX_CPL);
+        $display("0 passed, 1 failed");
+        $fatal(1, "tb_probe_counters: golden vectors too large");
+    end
     $readmemh({`GOLDEN_DIR, "/req_hdr.hex"}, req_hdr, 0, n_req - 1);
     $readmemh({`GOLDEN_DIR, "/probe_cpl.hex"}, cpl_exp, 0, n_cpl - 1);
     if (sizes[3] != ALL_COUNT) begin
