@@ -99,7 +99,11 @@ describe.each([
     // every expected beat and 2 x 7 counters per phase, plus the two bubble checks
     expect(res!.passed).toBeGreaterThan(vectors.tlpsOut)
     expect(out).toMatch(/^full rate: 64 \+ 64 beats in, 64 \+ 64 out, up port 64 clocks, dn port 64 clocks$/m)
-    if (dutName === 'pcie_scope_switch_top') expect(out).toMatch(/^probe on the GPU side: [1-9]\d* reads, [1-9]\d* CplD, [1-9]\d* UR$/m)
+    if (dutName === 'pcie_scope_switch_top') {
+      expect(out).toMatch(/^probe on the GPU side: [1-9]\d* reads, [1-9]\d* CplD, [1-9]\d* UR$/m)
+      // the switch golden poisons nothing: POISONED is checked at 0
+      expect(out).toMatch(/^probe on the GPU side: [1-9]\d* Cpl without data, [1-9]\d* MWr, \d+ poisoned$/m)
+    }
     expect(status).toBe(0)
   }
 
