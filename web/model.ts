@@ -54,8 +54,8 @@ export const SIZE_KEYS = SIZE_COUNTER_KEYS
 export const SIZE_LABELS = SIZE_CLASSES.map((c) => c.label)
 
 /**
- * One colour per size class: exact sizes from red (small, slow) to teal (a full 128-B line), the
- * catch-all grey; adding a class to the spec adds a colour.
+ * One colour per size class: exact sizes from red (the smallest, slowest) to teal (the largest),
+ * the catch-all grey; adding a class to the spec adds a colour.
  */
 export const SIZE_COLOURS: readonly string[] = (() => {
   const exact = SIZE_CLASSES.filter((c) => c.bytes !== null).length

@@ -15,10 +15,12 @@
  * while enabled), TIMESTAMP (free-running, never cleared), one MRD_<size> per size
  * class (PS_CNT_SIZE_FIRST onwards, the catch-all MRD_OTHER last), MRD_BYTES
  * (requested bytes), CPLD_COUNT, CPLD_BYTES (payload bytes = Length * 4 of each CplD),
- * BAR_UR (pulses from the BAR responder). With the address filter on, memory reads outside
- * [filter_base, filter_limit] count nowhere (size classes, MRD_BYTES); CPLD_COUNT and
- * CPLD_BYTES stay the wire's (a completion carries no address; the tracker and the sampler
- * leave out the completions of filtered-out reads). All but TIMESTAMP count only while 'enable'
+ * BAR_UR (pulses from the BAR responder), CPL_COUNT (completions without data), MWR_COUNT,
+ * MWR_BYTES (memory writes and their byte-enable exact bytes), POISONED (EP set, either tap).
+ * With the address filter on, memory reads and writes outside [filter_base, filter_limit]
+ * count nowhere (size classes, MRD_BYTES, MWR_*); CPLD_*, CPL_COUNT and POISONED stay the
+ * wire's (a completion carries no address; the tracker and the sampler leave out the
+ * completions of filtered-out reads). All but TIMESTAMP count only while 'enable'
  * is set. Every counter must be wired below: WIRED lists them, and elaboration and lint
  * stop when a spec counter has no increment, so a counter cannot silently read 0. 'clear' zeroes them; 'snapshot' copies every counter into
  * its shadow on the same clock, so the shadow set is one consistent view.
@@ -100,8 +102,13 @@ wire [TLP_SEG_COUNT-1:0] tx_evt = tx_cpl_tlp_valid & tx_cpl_tlp_sop & {TLP_SEG_C
 wire [TLP_SEG_COUNT*CLASS_COUNT-1:0] seg_class;
 wire [TLP_SEG_COUNT*13-1:0] seg_bytes;
 wire [TLP_SEG_COUNT-1:0]    seg_mrd;
+wire [TLP_SEG_COUNT-1:0]    seg_mwr;
 wire [TLP_SEG_COUNT-1:0]    seg_cpld;
 wire [TLP_SEG_COUNT*13-1:0] seg_cpld_bytes;
+wire [TLP_SEG_COUNT-1:0]    seg_cpl;
+// EP set: one bit per segment and tap
+wire [TLP_SEG_COUNT-1:0]    seg_rx_ep;
+wire [TLP_SEG_COUNT-1:0]    seg_tx_ep;
 
 genvar seg;
 generate
@@ -144,12 +151,23 @@ generate
 
         assign seg_mrd[seg] = rx_evt[seg] && mem_read && in_window;
 
+        // memory write: Fmt 01x (3DW or 4DW, with data), Type 00000; its bytes by the enables
+        // exactly as a read's (req_bytes), so the classifier serves both
+        assign seg_mwr[seg] = rx_evt[seg] && (rx_hdr[127:126] == 2'b01) && (rx_hdr[124:120] == 5'b00000) && in_window;
+
         // completion with data: Fmt x1x (no prefix), Type 0101x; Length 0 = 1024 DW
         wire [9:0] cpl_len = tx_hdr[105:96];
         assign seg_cpld[seg] = tx_evt[seg] && (tx_hdr[127:126] == 2'b01) && (tx_hdr[124:121] == 4'b0101);
         assign seg_cpld_bytes[seg*13 +: 13] = {cpl_len == 10'd0, cpl_len, 2'b00};
+        // completion without data: Fmt 000, Type 0101x (Cpl, CplLk), any status
+        assign seg_cpl[seg] = tx_evt[seg] && (tx_hdr[127:125] == 3'b000) && (tx_hdr[124:121] == 4'b0101);
 
-        wire unused_tx_hdr = &{1'b0, tx_hdr[125], tx_hdr[120:106], tx_hdr[95:0], 1'b0};
+        // poisoned: EP (DW0 bit 14) on any TLP that is not a prefix (Fmt 1xx), whatever the
+        // filter: a poisoned payload is worth seeing wherever it goes
+        assign seg_rx_ep[seg] = rx_evt[seg] && !rx_hdr[127] && rx_hdr[110];
+        assign seg_tx_ep[seg] = tx_evt[seg] && !tx_hdr[127] && tx_hdr[110];
+
+        wire unused_tx_hdr = &{1'b0, tx_hdr[120:111], tx_hdr[109:106], tx_hdr[95:0], 1'b0};
     end
 endgenerate
 
@@ -159,12 +177,16 @@ localparam [CNT_COUNT-1:0] WIRED =
     (ONE << `PS_CNT_CYCLES) | (ONE << `PS_CNT_TIMESTAMP) |
     (((ONE << CLASS_COUNT) - ONE) << SIZE_FIRST) |
     (ONE << `PS_CNT_MRD_BYTES) | (ONE << `PS_CNT_CPLD_COUNT) | (ONE << `PS_CNT_CPLD_BYTES) |
-    (ONE << `PS_CNT_BAR_UR);
+    (ONE << `PS_CNT_BAR_UR) | (ONE << `PS_CNT_CPL_COUNT) | (ONE << `PS_CNT_MWR_COUNT) |
+    (ONE << `PS_CNT_MWR_BYTES) | (ONE << `PS_CNT_POISONED);
 
 // per-clock increments
 reg [CLASS_COUNT*INC_WIDTH-1:0] inc_class;
 reg [INC_WIDTH-1:0] inc_mrd_bytes;
-reg [INC_WIDTH-1:0] inc_cpld, inc_cpld_bytes;
+reg [INC_WIDTH-1:0] inc_cpld, inc_cpld_bytes, inc_cpl;
+reg [INC_WIDTH-1:0] inc_mwr, inc_mwr_bytes;
+// both taps: up to 2 * TLP_SEG_COUNT poisoned TLPs per clock
+reg [INC_WIDTH-1:0] inc_poisoned;
 // the same, one slice per counter in spec order
 reg [CNT_COUNT*INC_WIDTH-1:0] inc;
 reg [CNT_COUNT-1:0] inc_en;
@@ -176,6 +198,10 @@ always @* begin
     inc_mrd_bytes  = {INC_WIDTH{1'b0}};
     inc_cpld       = {INC_WIDTH{1'b0}};
     inc_cpld_bytes = {INC_WIDTH{1'b0}};
+    inc_cpl        = {INC_WIDTH{1'b0}};
+    inc_mwr        = {INC_WIDTH{1'b0}};
+    inc_mwr_bytes  = {INC_WIDTH{1'b0}};
+    inc_poisoned   = {INC_WIDTH{1'b0}};
 
     for (i = 0; i < TLP_SEG_COUNT; i = i + 1) begin
         if (seg_mrd[i]) begin
@@ -185,10 +211,16 @@ always @* begin
             end
             inc_mrd_bytes = inc_mrd_bytes + {{(INC_WIDTH-13){1'b0}}, seg_bytes[i*13 +: 13]};
         end
+        if (seg_mwr[i]) begin
+            inc_mwr       = inc_mwr       + {{(INC_WIDTH-1){1'b0}}, 1'b1};
+            inc_mwr_bytes = inc_mwr_bytes + {{(INC_WIDTH-13){1'b0}}, seg_bytes[i*13 +: 13]};
+        end
         if (seg_cpld[i]) begin
             inc_cpld       = inc_cpld       + {{(INC_WIDTH-1){1'b0}}, 1'b1};
             inc_cpld_bytes = inc_cpld_bytes + {{(INC_WIDTH-13){1'b0}}, seg_cpld_bytes[i*13 +: 13]};
         end
+        inc_cpl      = inc_cpl      + {{(INC_WIDTH-1){1'b0}}, seg_cpl[i]};
+        inc_poisoned = inc_poisoned + {{(INC_WIDTH-1){1'b0}}, seg_rx_ep[i]} + {{(INC_WIDTH-1){1'b0}}, seg_tx_ep[i]};
     end
 
     inc = {CNT_COUNT*INC_WIDTH{1'b0}};
@@ -199,6 +231,10 @@ always @* begin
     inc[`PS_CNT_CPLD_COUNT*INC_WIDTH +: INC_WIDTH] = inc_cpld;
     inc[`PS_CNT_CPLD_BYTES*INC_WIDTH +: INC_WIDTH] = inc_cpld_bytes;
     inc[`PS_CNT_BAR_UR*INC_WIDTH     +: INC_WIDTH] = {{(INC_WIDTH-1){1'b0}}, bar_ur};
+    inc[`PS_CNT_CPL_COUNT*INC_WIDTH  +: INC_WIDTH] = inc_cpl;
+    inc[`PS_CNT_MWR_COUNT*INC_WIDTH  +: INC_WIDTH] = inc_mwr;
+    inc[`PS_CNT_MWR_BYTES*INC_WIDTH  +: INC_WIDTH] = inc_mwr_bytes;
+    inc[`PS_CNT_POISONED*INC_WIDTH   +: INC_WIDTH] = inc_poisoned;
 
     // the timestamp runs whatever the enable
     inc_en = {CNT_COUNT{enable}};

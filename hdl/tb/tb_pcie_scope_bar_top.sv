@@ -48,7 +48,7 @@ module tb_pcie_scope_bar_top #
 localparam TLP_STRB_WIDTH = TLP_DATA_WIDTH/32;
 localparam CLK_HZ = 250000000;
 localparam MAX_REQ = 8192;
-localparam MAX_CPL = 8192;
+localparam MAX_CPL = 16384;
 localparam FIFO_DEPTH = 256;
 // the responder's completion buffer (reads answered with data reserve their Length in DWs)
 localparam CPL_BUFFER_BYTES = 16384;

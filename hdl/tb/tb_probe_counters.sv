@@ -15,7 +15,7 @@
  * (Icarus -g2012 and Verilator --binary --timing).
  *
  * Every golden request header (req_hdr.hex) is driven on the RX tap and every golden
- * completion header (cpl.hex) on the TX tap, spread over SEG_COUNT segments with random
+ * completion header (probe_cpl.hex: the responder's, some with EP set) on the TX tap, spread over SEG_COUNT segments with random
  * valid, random non-sop beats and random ready (a TLP counts only on valid & ready & sop).
  * bar_ur pulses once per UR completion. At random clocks the bench pulses snapshot and
  * clear together; the sum of all those shadows must equal the golden totals
@@ -34,7 +34,7 @@ module tb_probe_counters;
 
 localparam SEG = `SEG_COUNT;
 localparam MAX_REQ = 8192;
-localparam MAX_CPL = 8192;
+localparam MAX_CPL = 16384;
 // the DUT owns the probe counters; the golden files list every counter of the spec
 localparam CNT_COUNT = `PS_CNT_PROBE_COUNT;
 localparam ALL_COUNT = `PS_CNT_COUNT;
@@ -77,7 +77,7 @@ probe_counters #(
 
 reg [31:0]  sizes  [0:4];
 reg [127:0] req_hdr [0:MAX_REQ-1];
-reg [191:0] cpl_exp [0:MAX_CPL-1];
+reg [127:0] cpl_exp [0:MAX_CPL-1];
 reg [63:0]  totals [0:ALL_COUNT-1];
 reg [199:0] cnt_info [0:ALL_COUNT-1];   // name[199:8] rule[7:0]
 integer n_req, n_cpl, n_ur;
@@ -134,8 +134,13 @@ initial begin
     $readmemh({`GOLDEN_DIR, "/sizes.hex"}, sizes);
     n_req = sizes[0];
     n_cpl = sizes[1];
+    if (n_req < 1 || n_req > MAX_REQ || n_cpl > MAX_CPL) begin
+        $display("FAIL golden vectors hold %0d requests and %0d completions, more than the bench's %0d / %0d", n_req, n_cpl, MAX_REQ, MAX_CPL);
+        $display("0 passed, 1 failed");
+        $fatal(1, "tb_probe_counters: golden vectors too large");
+    end
     $readmemh({`GOLDEN_DIR, "/req_hdr.hex"}, req_hdr, 0, n_req - 1);
-    $readmemh({`GOLDEN_DIR, "/cpl.hex"}, cpl_exp, 0, n_cpl - 1);
+    $readmemh({`GOLDEN_DIR, "/probe_cpl.hex"}, cpl_exp, 0, n_cpl - 1);
     if (sizes[3] != ALL_COUNT) begin
         $display("FAIL golden vectors have %0d counters, the generated PS_CNT_COUNT is %0d: regenerate both", sizes[3], ALL_COUNT);
         $display("0 passed, 1 failed");
@@ -214,10 +219,10 @@ initial begin
                 if (k < n_cpl && r[1:0] != 0) begin
                     tx_valid[s] = 1;
                     if (r[6:3] == 0) begin
-                        tx_hdr[s*128 +: 128] = cpl_exp[k][191:64];
+                        tx_hdr[s*128 +: 128] = cpl_exp[k];
                     end else begin
                         tx_sop[s] = 1;
-                        tx_hdr[s*128 +: 128] = cpl_exp[k][191:64];
+                        tx_hdr[s*128 +: 128] = cpl_exp[k];
                         k = k + 1;
                     end
                 end

@@ -9,13 +9,17 @@
  * reads inside the window and their completions (the bench knows which they are). So A
  * must equal B everywhere: every tracker statistic, every MRd counter, every interval
  * record, at every snapshot; no completion of a filtered-out read may show in A as
- * unexpected. The one planned difference: probe_counters' CPLD_COUNT / CPLD_BYTES count
- * the wire, so A's exceed B's by exactly the completions of filtered-out reads.
+ * unexpected. The planned differences: probe_counters' CPLD_COUNT / CPLD_BYTES and CPL_COUNT
+ * count the wire, so A's exceed B's by exactly the completions (with data, and UR) of
+ * filtered-out reads, and POISONED counts the wire, so A's exceeds B's by the poisoned
+ * writes outside the window. Memory writes follow the window as reads do (MWR_COUNT and
+ * MWR_BYTES of A = B's).
  *
  * Traffic: reads of 1..32 DW at 32- and 64-bit addresses around the window's edges, on
  * free tags, answered by 1..N completions split at 64-B boundaries after random delays
  * (some end in UR), 1..SEG TLP starts per beat; the window moves, and the filter goes off
- * and on, while reads are in flight. The last line is "N passed, N failed".
+ * and on, while reads are in flight; memory writes (some poisoned, partial enables) at the
+ * same addresses among them. The last line is "N passed, N failed".
  */
 /* verilator lint_off WIDTH */
 `include "pcie_scope_regs.vh"
@@ -200,8 +204,11 @@ function automatic in_window(input [63:0] addr);
 endfunction
 
 integer out_cpl = 0, out_cpl_bytes = 0;   // completions of filtered-out reads (A's CPLD minus B's)
+integer out_ur = 0;                       // UR completions of filtered-out reads (A's CPL_COUNT minus B's)
+integer out_ep = 0;                       // poisoned writes outside the window (A's POISONED minus B's)
 integer n_reads = 0, n_out = 0, n_cpl = 0, n_rec = 0, n_snap = 0, n_moves = 0;
-reg [63:0] snap_out_cpl, snap_out_bytes;
+integer n_writes = 0, n_writes_out = 0;
+reg [63:0] snap_out_cpl, snap_out_bytes, snap_out_ur, snap_out_ep;
 integer snap_at = -1;
 
 task automatic place_read(input integer s);
@@ -233,6 +240,34 @@ task automatic place_read(input integer s);
     end
 endtask
 
+// a memory write: no tag, no completion; B sees it only inside the window
+task automatic place_write(input integer s);
+    integer len_dw;
+    reg [63:0] addr;
+    reg [127:0] h;
+    reg kept_w;
+    begin
+        len_dw = 1 + rnd(0) % 32;
+        addr = 64'h1000_0000 + ((rnd(0) % 16384) << 2);
+        if (chance(250)) addr[63:32] = 32'h0000_0001;
+        h = mrd_hdr(0, len_dw, addr);
+        h[127:126] = 2'b01;                            // Fmt 01x: with data
+        h[79:72] = 8'd0;                               // no tag
+        h[67:64] = rnd(0) % 16;                        // partial enables, zero-length now and then
+        if (len_dw > 1) h[71:68] = 4'hf >> (rnd(0) % 4);
+        h[110] = chance(200);                          // EP
+        kept_w = in_window(addr);
+        rx_hdr[s*128 +: 128] = h;
+        rx_valid_a[s] = 1;
+        rx_valid_b[s] = kept_w;
+        n_writes = n_writes + 1;
+        if (!kept_w) begin
+            n_writes_out = n_writes_out + 1;
+            if (h[110]) out_ep = out_ep + 1;
+        end
+    end
+endtask
+
 // one completion piece for a due read: up to the next 64-B boundary, or a UR ending it
 task automatic place_cpl(input integer s, input integer t);
     integer bytes, la, len_dw;
@@ -240,6 +275,7 @@ task automatic place_cpl(input integer s, input integer t);
         la = next_addr[t][6:0];
         if (ur_end[t]) begin
             tx_hdr[s*128 +: 128] = cpl_hdr(t, 1, 0, remain[t], la);
+            if (!kept[t]) out_ur = out_ur + 1;
             busy[t] = 0;
         end else begin
             bytes = 64 - (la % 64);
@@ -309,7 +345,10 @@ initial begin
             end else begin
                 placed = 0;
             end
-            if (!placed && cyc < CLOCKS && chance(350)) place_read(s);
+            if (!placed && cyc < CLOCKS && chance(350)) begin
+                if (chance(100)) place_write(s);
+                else place_read(s);
+            end
         end
 
         // both FIFOs hold the same records: pop them together
@@ -329,6 +368,8 @@ initial begin
         if (snapshot) begin
             snap_out_cpl = out_cpl;
             snap_out_bytes = out_cpl_bytes;
+            snap_out_ur = out_ur;
+            snap_out_ep = out_ep;
         end
         #1;
         if (snap_at >= 0 && cyc == snap_at + 4) begin
@@ -340,6 +381,12 @@ initial begin
                 else if (i == `PS_CNT_CPLD_BYTES)
                     check(cnt_a[i*64 +: 64] == cnt_b[i*64 +: 64] + snap_out_bytes, "CPLD_BYTES A = B + filtered-out",
                           cnt_a[i*64 +: 64], cnt_b[i*64 +: 64] + snap_out_bytes);
+                else if (i == `PS_CNT_CPL_COUNT)
+                    check(cnt_a[i*64 +: 64] == cnt_b[i*64 +: 64] + snap_out_ur, "CPL_COUNT A = B + filtered-out UR",
+                          cnt_a[i*64 +: 64], cnt_b[i*64 +: 64] + snap_out_ur);
+                else if (i == `PS_CNT_POISONED)
+                    check(cnt_a[i*64 +: 64] == cnt_b[i*64 +: 64] + snap_out_ep, "POISONED A = B + writes outside",
+                          cnt_a[i*64 +: 64], cnt_b[i*64 +: 64] + snap_out_ep);
                 else
                     check(cnt_a[i*64 +: 64] == cnt_b[i*64 +: 64], "probe counter A = B", cnt_a[i*64 +: 64], cnt_b[i*64 +: 64]);
             end
@@ -361,12 +408,17 @@ initial begin
     // the run exercised what it claims to
     check(n_out > 500 && n_reads - n_out > 500, "reads inside and outside", n_out, 500);
     check(out_cpl > 500, "completions of filtered-out reads", out_cpl, 500);
+    check(out_ur > 5, "UR completions of filtered-out reads", out_ur, 5);
+    check(n_writes_out > 20 && n_writes - n_writes_out > 20, "writes inside and outside", n_writes_out, 20);
+    check(out_ep > 3, "poisoned writes outside", out_ep, 3);
+    check(cnt_a[`PS_CNT_MWR_COUNT*64 +: 64] == n_writes - n_writes_out, "A's MWR_COUNT = writes inside",
+          cnt_a[`PS_CNT_MWR_COUNT*64 +: 64], n_writes - n_writes_out);
     check(n_rec > 200, "interval records compared", n_rec, 200);
     check(n_snap > 20, "snapshots compared", n_snap, 20);
     check(n_moves > 10, "window moves", n_moves, 10);
 
-    $display("SEG %0d TAG_WIDTH %0d SEED %0d: %0d reads (%0d filtered out), %0d completions (%0d of filtered-out reads), %0d records, %0d snapshots",
-             SEG, TAG_WIDTH, SEED, n_reads, n_out, n_cpl, out_cpl, n_rec, n_snap);
+    $display("SEG %0d TAG_WIDTH %0d SEED %0d: %0d reads (%0d filtered out), %0d completions (%0d of filtered-out reads), %0d writes (%0d filtered out), %0d records, %0d snapshots",
+             SEG, TAG_WIDTH, SEED, n_reads, n_out, n_cpl, out_cpl, n_writes, n_writes_out, n_rec, n_snap);
     $display("%0d passed, %0d failed", pass_count, fail_count);
     if (fail_count != 0) $fatal(1, "tb_probe_filter failed");
     $finish;

@@ -254,14 +254,22 @@ end
 // what each tap must have seen, counted here from its streams: the GPU side (tap 0) from the
 // GPU's requests (dn_rx) and the completions to it (dn_tx), the host side (tap 1) from the
 // requests to the host (up_tx) and the completions from it (up_rx)
-integer seen_mrd = 0, seen_cpld = 0, seen_ur = 0;
+integer seen_mrd = 0, seen_cpld = 0, seen_ur = 0, seen_cpl = 0, seen_mwr = 0, seen_ep = 0;
 integer host_mrd = 0, host_cpld = 0, host_ur = 0;
 always @(posedge clk) begin
-    if (!rst && dn_rx_valid && dn_rx_ready && dn_rx_sop && dn_rx_hdr[127:126] == 2'b00 && dn_rx_hdr[124:121] == 4'b0000)
-        seen_mrd = seen_mrd + 1;
-    if (!rst && dn_tx_valid && dn_tx_ready && dn_tx_sop && dn_tx_hdr[124:120] == 5'b01010) begin
-        if (dn_tx_hdr[126]) seen_cpld = seen_cpld + 1;
-        if (dn_tx_hdr[79:77] == 3'b001) seen_ur = seen_ur + 1;
+    if (!rst && dn_rx_valid && dn_rx_ready && dn_rx_sop) begin
+        if (dn_rx_hdr[127:126] == 2'b00 && dn_rx_hdr[124:121] == 4'b0000) seen_mrd = seen_mrd + 1;
+        if (dn_rx_hdr[127:126] == 2'b01 && dn_rx_hdr[124:120] == 5'b00000) seen_mwr = seen_mwr + 1;
+        if (!dn_rx_hdr[127] && dn_rx_hdr[110]) seen_ep = seen_ep + 1;
+    end
+    if (!rst && dn_tx_valid && dn_tx_ready && dn_tx_sop) begin
+        if (dn_tx_hdr[124:120] == 5'b01010) begin
+            if (dn_tx_hdr[126]) seen_cpld = seen_cpld + 1;
+            if (dn_tx_hdr[79:77] == 3'b001) seen_ur = seen_ur + 1;
+        end
+        // completions without data, CplLk included, whatever the status
+        if (dn_tx_hdr[127:125] == 3'b000 && dn_tx_hdr[124:121] == 4'b0101) seen_cpl = seen_cpl + 1;
+        if (!dn_tx_hdr[127] && dn_tx_hdr[110]) seen_ep = seen_ep + 1;
     end
     if (!rst && up_tx_valid && up_tx_ready && up_tx_sop && up_tx_hdr[127:126] == 2'b00 && up_tx_hdr[124:121] == 4'b0000)
         host_mrd = host_mrd + 1;
@@ -456,9 +464,13 @@ initial begin
     check_probe(`PS_TAP_GPU, `PS_CNT_READS_STARTED, seen_mrd, "READS_STARTED");
     check_probe(`PS_TAP_GPU, `PS_CNT_CPLD_COUNT, seen_cpld, "CPLD_COUNT");
     check_probe(`PS_TAP_GPU, `PS_CNT_BAR_UR, seen_ur, "BAR_UR");
+    check_probe(`PS_TAP_GPU, `PS_CNT_CPL_COUNT, seen_cpl, "CPL_COUNT");
+    check_probe(`PS_TAP_GPU, `PS_CNT_MWR_COUNT, seen_mwr, "MWR_COUNT");
+    check_probe(`PS_TAP_GPU, `PS_CNT_POISONED, seen_ep, "POISONED");
     check_probe(`PS_TAP_HOST, `PS_CNT_READS_STARTED, host_mrd, "READS_STARTED");
     check_probe(`PS_TAP_HOST, `PS_CNT_CPLD_COUNT, host_cpld, "CPLD_COUNT");
     check_probe(`PS_TAP_HOST, `PS_CNT_BAR_UR, host_ur, "BAR_UR");
+    $display("probe on the GPU side: %0d Cpl without data, %0d MWr, %0d poisoned", seen_cpl, seen_mwr, seen_ep);
     $display("probe on the GPU side: %0d reads, %0d CplD, %0d UR", seen_mrd, seen_cpld, seen_ur);
     $display("probe on the host side: %0d reads, %0d CplD, %0d UR", host_mrd, host_cpld, host_ur);
 `endif

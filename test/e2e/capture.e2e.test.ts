@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { CaptureResult } from '../../host/src/capture/capture.js'
 import type { CaptureDescription } from '../../host/src/capture/catalog.js'
 import { COUNTERS } from '../../host/src/core/generated.js'
+import { SIZE_KEYS, zeroBySize } from '../../host/src/core/size-classes.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const twin = `${root}build/twin/pcie-scope-twin`
@@ -41,7 +42,10 @@ const expectCleanLink = (r: CaptureResult) => {
 
 /** The tracker saw every read start and end inside the window, with no completion error. */
 const expectCleanReads = (r: CaptureResult) => {
-  expect(r.completions).toMatchObject({ byStatus: { ur: 0, ca: 0, other: 0 }, unexpected: 0, mismatch: 0, timeouts: 0 })
+  expect(r.completions).toMatchObject({ withoutData: 0, byStatus: { ur: 0, ca: 0, other: 0 }, unexpected: 0, mismatch: 0, timeouts: 0 })
+  // the GPU model only reads, and nothing is poisoned
+  expect(r.writes).toEqual({ count: 0, bytes: 0 })
+  expect(r.poisoned).toBe(0)
   expect(r.latencyNs.last.count).toBe(r.requests.count)
   expect(r.latencyNs.first.count).toBe(r.requests.count)
   // Little's law on the probe's own numbers: read rate × mean latency = average outstanding
@@ -70,11 +74,11 @@ describe('pcie-scope capture --twin (e2e)', () => {
   it('merged-aligned: only 128-B requests, exactly bytes/128', () => {
     const r = capture('--pattern', 'merged-aligned')
     expect(r).toMatchObject({ source: 'twin', pattern: 'merged-aligned', offset: 0 })
-    expect(r.requests.bySize).toEqual({ '32': 0, '64': 0, '96': 0, '128': BYTES / 128, other: 0 })
+    expect(r.requests.bySize).toEqual({ ...zeroBySize(), '128': BYTES / 128 })
     expect(r.requests.count).toBe(BYTES / 128)
     expect(r.bytes.requested).toBe(BYTES)
     expect(r.bytes.completed).toBe(BYTES)
-    expect(r.completions).toMatchObject({ count: BYTES / 128, bytes: BYTES })
+    expect(r.completions).toMatchObject({ count: BYTES / 128, bytes: BYTES, withoutData: 0 })
     expect(r.cycles).toBeGreaterThan(0)
     expect(r.seconds).toBeCloseTo(r.cycles / r.clockHz, 12)
     expectModelMatches(r)
@@ -83,7 +87,7 @@ describe('pcie-scope capture --twin (e2e)', () => {
 
   it('strided: only 32-B requests, exactly bytes/32', () => {
     const r = capture('--pattern', 'strided')
-    expect(r.requests.bySize).toEqual({ '32': BYTES / 32, '64': 0, '96': 0, '128': 0, other: 0 })
+    expect(r.requests.bySize).toEqual({ ...zeroBySize(), '32': BYTES / 32 })
     expect(r.requests.count).toBe(BYTES / 32)
     expect(r.bytes.requested).toBe(BYTES)
     expectModelMatches(r)
@@ -94,9 +98,7 @@ describe('pcie-scope capture --twin (e2e)', () => {
     const r = capture('--pattern', 'merged-misaligned', '--offset', '32')
     expect(r).toMatchObject({ pattern: 'merged-misaligned', offset: 32 })
     const b = r.requests.bySize
-    expect(b['64']).toBe(0)
-    expect(b['128']).toBe(0)
-    expect(b.other).toBe(0)
+    for (const k of SIZE_KEYS) if (k !== '32' && k !== '96') expect(b[k], k).toBe(0)
     expect(Math.abs(b['32'] - b['96'])).toBeLessThanOrEqual(1)
     expect(b['32'] + b['96']).toBeGreaterThanOrEqual((2 * BYTES) / 128 - 1)
     expect(b['32'] + b['96']).toBeLessThanOrEqual((2 * BYTES) / 128 + 1)

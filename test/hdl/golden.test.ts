@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { COUNTERS, SIZE_CLASSES } from '../../host/src/core/generated.js'
 import {
   COUNTER_RULES, FILTER_WINDOW, PHASES, RULED_COUNTERS, buildCounterRules, completionFor, completionsFor, decode, expectedCounters, generate,
-  inWindow, sizeClassOf, totals,
+  inWindow, poisonSome, sizeClassOf, totals,
 } from './golden.js'
 
 // header image from DW0..DW3
@@ -23,6 +23,9 @@ describe('golden model, hand-worked cases (requested bytes, docs/pcie.md)', () =
     ['zero-length read = 0 B', img(0x00000001, 0x01000000, 0x1000), 0, 'mrdOther'],
     ['Length 0 = 1024 DW = 4096 B', img(0x00000000, 0x010000ff, 0x1000), 4096, 'mrdOther'],
     ['Length 2, FBE 1000, LBE 0001 = 2 B', img(0x00000002, 0x01000018, 0x1000), 2, 'mrdOther'],
+    ['MRd 64 DW = 256 B', img(0x00000040, 0x010000ff, 0x1000), 256, 'mrd256'],
+    ['MRd 4DW 128 DW = 512 B', img(0x20000080, 0x010000ff, 0x1, 0x0), 512, 'mrd512'],
+    ['129 DW, FBE 1000, LBE 0111 = 512 B', img(0x00000081, 0x01000078, 0x1000), 512, 'mrd512'],
   ])('%s', (_what, hdr, bytes, counter) => {
     const d = decode(hdr)
     expect(d.memRead).toBe(true)
@@ -68,6 +71,69 @@ describe('golden model, hand-worked cases (requested bytes, docs/pcie.md)', () =
   })
 })
 
+describe('golden model, writes, completions without data, poisoned TLPs', () => {
+  const rule = (key: string) => RULED_COUNTERS.find((c) => c.key === key)!.rule
+  const onRequest = (key: string, hdr: bigint, inWin = true) => {
+    const r = rule(key)
+    return r.kind === 'events' && r.request ? r.request(decode(hdr), inWin) : 0n
+  }
+  const onCompletion = (key: string, hdr: bigint) => {
+    const r = rule(key)
+    return r.kind === 'events' && r.completion ? r.completion({ hdr, addrDw: 0, nDw: 0, reqIndex: 0, ur: false }) : 0n
+  }
+
+  it.each([
+    // [what, header, bytes written]
+    ['MWr 3DW 16 DW', img(0x40000010, 0x010000ff, 0x1000), 64],
+    ['MWr 4DW 3 DW, FBE 1100, LBE 0011', img(0x60000003, 0x0100003c, 0x1, 0x1000), 8],
+    ['zero-length MWr (Length 1, FBE 0)', img(0x40000001, 0x01000000, 0x1000), 0],
+  ])('%s: MWR_COUNT 1, MWR_BYTES by the enables, no MRd counter', (_what, hdr, bytes) => {
+    expect(decode(hdr).memWrite).toBe(true)
+    expect(onRequest('mwrCount', hdr)).toBe(1n)
+    expect(onRequest('mwrBytes', hdr)).toBe(BigInt(bytes))
+    expect(onRequest('mrdBytes', hdr)).toBe(0n)
+    // outside the filter window a write counts nowhere
+    expect(onRequest('mwrCount', hdr, false)).toBe(0n)
+    expect(onRequest('mwrBytes', hdr, false)).toBe(0n)
+  })
+
+  it('counts no MWr for reads, messages with data, IO/configuration writes or atomics', () => {
+    for (const dw0 of [0x00000010, 0x72000001, 0x42000001, 0x44000001, 0x4c000001, 0x4a000001]) {
+      expect(onRequest('mwrCount', img(dw0, 0x010000ff, 0x1000)), dw0.toString(16)).toBe(0n)
+    }
+  })
+
+  it('counts completions without data from the header: Cpl and CplLk of any status, never CplD', () => {
+    expect(onCompletion('cplCount', img(0x0a000000, 0x02002004, 0x01002a00))).toBe(1n) // Cpl UR
+    expect(onCompletion('cplCount', img(0x0b000000, 0x02000004, 0x01002a00))).toBe(1n) // CplLk SC
+    expect(onCompletion('cplCount', img(0x4a000010, 0x02000040, 0x01002a44))).toBe(0n) // CplD
+    expect(onCompletion('cplCount', img(0x4b000010, 0x02000040, 0x01002a44))).toBe(0n) // CplDLk
+  })
+
+  it('counts EP on either tap, on any TLP but a prefix, whatever the filter', () => {
+    expect(onRequest('poisoned', img(0x40004010, 0x010000ff, 0x1000))).toBe(1n)        // poisoned MWr
+    expect(onRequest('poisoned', img(0x40004010, 0x010000ff, 0x1000), false)).toBe(1n) // outside the window too
+    expect(onRequest('poisoned', img(0x00004010, 0x010000ff, 0x1000))).toBe(1n)        // EP on a read: seen, counted
+    expect(onRequest('poisoned', img(0x40000010, 0x010000ff, 0x1000))).toBe(0n)
+    expect(onRequest('poisoned', img(0x90004000, 0, 0))).toBe(0n)                       // a prefix has no EP bit
+    expect(onCompletion('poisoned', img(0x4a004010, 0x02000040, 0x01002a44))).toBe(1n)
+    expect(onCompletion('poisoned', img(0x0a004000, 0x02002004, 0x01002a00))).toBe(1n)
+    expect(onCompletion('poisoned', img(0x4a000010, 0x02000040, 0x01002a44))).toBe(0n)
+  })
+
+  it('poisons some of the probe-only bench completions, the same ones for a seed, and leaves the rest as the responder sends them', () => {
+    const reqs = generate(1, 8)
+    const cpls = expectedCounters(reqs).cpls
+    const a = poisonSome(cpls, 1)
+    expect(a).toEqual(poisonSome(cpls, 1))
+    const ep = a.filter((c) => (c.hdr >> 110n) & 1n)
+    expect(ep.length).toBeGreaterThan(cpls.length / 30)
+    expect(ep.some((c) => c.ur) && ep.some((c) => !c.ur)).toBe(true)
+    a.forEach((c, i) => expect(c.hdr & ~(1n << 110n)).toBe(cpls[i]!.hdr))
+    expect(cpls.every((c) => ((c.hdr >> 110n) & 1n) === 0n)).toBe(true)
+  })
+})
+
 describe('golden model counter rules follow the generated counter list', () => {
   it('has one rule per generated counter, in index order', () => {
     expect(RULED_COUNTERS.map((c) => c.key)).toEqual(COUNTERS.map((c) => c.key))
@@ -87,16 +153,18 @@ describe('golden model counter rules follow the generated counter list', () => {
   })
 
   it('gives a new size class its rule from the size-class table, with no golden-model edit', () => {
-    const classes = [...SIZE_CLASSES.filter((c) => c.bytes !== null), { bytes: 256, counter: 'mrd256' }, ...SIZE_CLASSES.filter((c) => c.bytes === null)]
-    const counters = [...COUNTERS, { name: 'MRD_256', key: 'mrd256', index: COUNTERS.length }]
+    const classes = [...SIZE_CLASSES.filter((c) => c.bytes !== null), { bytes: 1024, counter: 'mrd1024' }, ...SIZE_CLASSES.filter((c) => c.bytes === null)]
+    const counters = [...COUNTERS, { name: 'MRD_1024', key: 'mrd1024', index: COUNTERS.length }]
     const ruled = buildCounterRules(counters, classes)
-    const r256 = ruled.find((c) => c.key === 'mrd256')!.rule
+    const r1024 = ruled.find((c) => c.key === 'mrd1024')!.rule
     const other = ruled.find((c) => c.key === 'mrdOther')!.rule
-    const read256 = decode(img(0x00000040, 0x010000ff, 0x1000))
+    const read1024 = decode(img(0x00000100, 0x010000ff, 0x1000))
     const read4096 = decode(img(0x00000000, 0x010000ff, 0x1000))
-    expect(r256.kind === 'events' && r256.request?.(read256)).toBe(1n)
-    expect(other.kind === 'events' && other.request?.(read256)).toBe(0n)
-    expect(other.kind === 'events' && other.request?.(read4096)).toBe(1n)
+    expect(r1024.kind === 'events' && r1024.request?.(read1024, true)).toBe(1n)
+    expect(other.kind === 'events' && other.request?.(read1024, true)).toBe(0n)
+    expect(other.kind === 'events' && other.request?.(read4096, true)).toBe(1n)
+    // outside the filter window a read counts in no class
+    expect(r1024.kind === 'events' && r1024.request?.(read1024, false)).toBe(0n)
   })
 
   it('moves every event counter in the default vectors (a counter that stays 0 proves nothing)', () => {
@@ -130,5 +198,14 @@ describe('golden model, address filter (probe_addr_filter.v)', () => {
     const e = expectedCounters(reqs)
     const mrdBytes = RULED_COUNTERS.findIndex((c) => c.key === 'mrdBytes')
     expect(e.reqCum.at(-1)![mrdBytes]).toBe(inside.reduce((a, q) => a + BigInt(decode(q.hdr).bytes), 0n))
+    // writes follow the same window; poisoned TLPs count whatever it says
+    const writes = reqs.filter((q) => q.phase === p3 && decode(q.hdr).memWrite)
+    const writesIn = writes.filter((q) => inWindow(q.hdr, FILTER_WINDOW))
+    expect(writesIn.length).toBeGreaterThan(0)
+    expect(writesIn.length).toBeLessThan(writes.length)
+    const mwrCount = RULED_COUNTERS.findIndex((c) => c.key === 'mwrCount')
+    expect(e.reqCum.at(-1)![mwrCount]).toBe(BigInt(writesIn.length))
+    const poisoned = RULED_COUNTERS.findIndex((c) => c.key === 'poisoned')
+    expect(e.reqCum.at(-1)![poisoned]).toBe(BigInt(reqs.filter((q) => q.phase === p3 && decode(q.hdr).poisoned).length))
   })
 })

@@ -55,6 +55,10 @@ export interface Request {
 export interface Decoded {
   memRead: boolean; locked: boolean; lenDw: number; lead: number; bytes: number; zeroLen: boolean
   nonPosted: boolean; answerData: boolean
+  /** MWr (Fmt 01x, Type 00000): `bytes` is what its enables write, by the read rule */
+  memWrite: boolean
+  /** EP set (DW0 bit 14) on a TLP that is not a prefix */
+  poisoned: boolean
 }
 
 /** Mulberry32: small seeded PRNG, same sequence on every platform. */
@@ -101,7 +105,9 @@ export function decode(hdr: bigint, mps = MAX_PAYLOAD_BYTES): Decoded {
   const atomic = (type >> 2) === 0b011 && type !== 0b01111
   const nonPosted = !prefix && (memRead || io || cfg || atomic)
   const answerData = memRead && !locked && lenDw * 4 <= mps
-  return { memRead, locked, lenDw, lead, bytes, zeroLen, nonPosted, answerData }
+  const memWrite = (fmt >> 1) === 0b01 && type === 0
+  const poisoned = !prefix && field(hdr, 110, 110) === 1
+  return { memRead, locked, lenDw, lead, bytes, zeroLen, nonPosted, answerData, memWrite, poisoned }
 }
 
 /** Size classes as generated from spec/registers.json: `bytes` null for the catch-all. */
@@ -177,14 +183,14 @@ function cplOf(hdr: bigint, reqIndex: number, f: { ur: boolean; addrDw: number; 
 
 interface HdrFields {
   fmt: number; type: number; len: number; fbe: number; lbe: number; addr: bigint
-  tag?: number; tc?: number; attr?: number; reqId?: number; dw2?: number; dw3?: number
+  tag?: number; tc?: number; attr?: number; reqId?: number; dw2?: number; dw3?: number; ep?: boolean
 }
 
 function build(f: HdrFields): bigint {
   const tag = f.tag ?? 0
   const attr = f.attr ?? 0
   const dw0 = (f.fmt << 29) | (f.type << 24) | ((tag >> 9) << 23) | ((f.tc ?? 0) << 20) | (((tag >> 8) & 1) << 19) |
-    ((attr >> 2) << 18) | ((attr & 3) << 12) | (f.len & 0x3ff)
+    ((attr >> 2) << 18) | ((f.ep ? 1 : 0) << 14) | ((attr & 3) << 12) | (f.len & 0x3ff)
   const dw1 = ((f.reqId ?? 0) << 16) | ((tag & 0xff) << 8) | (f.lbe << 4) | f.fbe
   let dw2: number, dw3: number
   if (f.dw2 !== undefined) { dw2 = f.dw2; dw3 = f.dw3 ?? 0 }
@@ -209,6 +215,9 @@ export function generate(seed: number, strb: number, scale = 1): Request[] {
     return (read ? 0 : 2) | (four ? 1 : 0)
   }
   const beatsFor = (dw: number) => Math.ceil(dw / strb)
+  // EP on TLPs with data (a transmitter may set it only there; the probe counts it on any TLP)
+  const poison = () => r() < 0.08
+  const exactSizes = SIZE_CLASSES.flatMap((c) => (c.bytes === null ? [] : [c.bytes]))
 
   const gpuRead = (): bigint => {
     const size = pick([32, 64, 96, 128])
@@ -220,8 +229,8 @@ export function generate(seed: number, strb: number, scale = 1): Request[] {
     const c = int(6)
     const addr = addr64() & ~3n
     if (c === 0) {
-      // partial enables that still request exactly 32/64/96/128 bytes: classed by bytes, not Length
-      const size = pick([32, 64, 96, 128])
+      // partial enables that still request exactly an exact class's bytes: classed by bytes, not Length
+      const size = pick(exactSizes.filter((b) => b < 4096))
       const [fbe, lbe] = pick([[0xc, 0x3], [0x8, 0x7], [0xe, 0x1]] as const)
       return build({ fmt: memFmt(addr, true), type: 0, len: size / 4 + 1, fbe, lbe, addr, ...common() })
     }
@@ -241,6 +250,11 @@ export function generate(seed: number, strb: number, scale = 1): Request[] {
   const kinds: Array<[number, () => { hdr: bigint, beats: number }]> = [
     [45, () => ({ hdr: gpuRead(), beats: 0 })],
     [15, () => ({ hdr: oddRead(), beats: 0 })],
+    [6, () => { // every exact size class, whole DWs (those above MAX_PAYLOAD_BYTES get UR)
+      const size = pick(exactSizes)
+      const addr = addr64() & ~3n
+      return { hdr: build({ fmt: memFmt(addr, true), type: 0, len: size / 4, fbe: 0xf, lbe: size > 4 ? 0xf : 0, addr, ...common() }), beats: 0 }
+    }],
     [3, () => { // zero-length read
       const addr = addr64() & ~3n
       return { hdr: build({ fmt: memFmt(addr, true), type: 0, len: 1, fbe: 0, lbe: 0, addr, ...common() }), beats: 0 }
@@ -254,15 +268,17 @@ export function generate(seed: number, strb: number, scale = 1): Request[] {
       const addr = addr64() & ~3n
       return { hdr: build({ fmt: memFmt(addr, true), type: 1, len: 8, fbe: 0xf, lbe: 0xf, addr, ...common() }), beats: 0 }
     }],
-    [10, () => { // MWr: posted, dropped
+    [10, () => { // MWr: posted, dropped; partial enables, now and then zero-length (Length 1, FirstBE 0)
       const addr = addr64() & ~3n
       const len = 1 + int(40)
-      return { hdr: build({ fmt: memFmt(addr, false), type: 0, len, fbe: 0xf, lbe: len > 1 ? 0xf : 0, addr, ...common() }), beats: beatsFor(len) }
+      const fbe = len === 1 ? int(16) : pick([0xf, 0xf, 0xe, 0xc, 0x8])
+      const lbe = len > 1 ? pick([0xf, 0xf, 0x7, 0x3, 0x1]) : 0
+      return { hdr: build({ fmt: memFmt(addr, false), type: 0, len, fbe, lbe, addr, ...common(), ep: poison() }), beats: beatsFor(len) }
     }],
     [3, () => { // Msg / MsgD: posted, dropped
       const data = r() < 0.5
       return {
-        hdr: build({ fmt: data ? 3 : 1, type: 0x10 | int(6), len: data ? 1 : 0, fbe: int(16), lbe: int(16), addr: 0n, dw2: int(0x100000000), dw3: int(0x100000000), ...common() }),
+        hdr: build({ fmt: data ? 3 : 1, type: 0x10 | int(6), len: data ? 1 : 0, fbe: int(16), lbe: int(16), addr: 0n, dw2: int(0x100000000), dw3: int(0x100000000), ...common(), ep: data && poison() }),
         beats: data ? 1 : 0,
       }
     }],
@@ -271,7 +287,7 @@ export function generate(seed: number, strb: number, scale = 1): Request[] {
       const type = [0b00100, 0b00101, 0b00010, 0b00010][c]!
       const write = r() < 0.5
       return {
-        hdr: build({ fmt: write ? 2 : 0, type, len: 1, fbe: 1 + int(15), lbe: 0, addr: BigInt(int(0x100000000)), ...common() }),
+        hdr: build({ fmt: write ? 2 : 0, type, len: 1, fbe: 1 + int(15), lbe: 0, addr: BigInt(int(0x100000000)), ...common(), ep: write && poison() }),
         beats: write ? 1 : 0,
       }
     }],
@@ -279,10 +295,10 @@ export function generate(seed: number, strb: number, scale = 1): Request[] {
       const addr = addr64() & ~7n
       const type = pick([0b01100, 0b01101, 0b01110])
       const len = type === 0b01110 ? 2 : 1
-      return { hdr: build({ fmt: memFmt(addr, false), type, len, fbe: 0, lbe: 0, addr, ...common() }), beats: beatsFor(len) }
+      return { hdr: build({ fmt: memFmt(addr, false), type, len, fbe: 0, lbe: 0, addr, ...common(), ep: poison() }), beats: beatsFor(len) }
     }],
     [1, () => { // a completion on the request stream: dropped
-      return { hdr: build({ fmt: 2, type: 0b01010, len: 1, fbe: 0, lbe: 0, addr: BigInt(int(0x100000000)), ...common() }), beats: 1 }
+      return { hdr: build({ fmt: 2, type: 0b01010, len: 1, fbe: 0, lbe: 0, addr: BigInt(int(0x100000000)), ...common(), ep: poison() }), beats: 1 }
     }],
   ]
   const total = kinds.reduce((s, [w]) => s + w, 0)
@@ -320,11 +336,13 @@ export function generate(seed: number, strb: number, scale = 1): Request[] {
  * them exactly, and the twin's tests check Little's law and the identities on real traffic;
  * the top bench reads them (they must elaborate and be readable) without predicting them.
  */
+// A request rule is told whether the request lies inside the address filter's window (always
+// true with the filter off): reads and writes outside count nowhere, POISONED counts the wire.
 export type CounterRule =
   | { kind: 'cycles' }
   | { kind: 'free' }
   | { kind: 'tracker' }
-  | { kind: 'events'; request?: (d: Decoded) => bigint; completion?: (c: Completion) => bigint }
+  | { kind: 'events'; request?: (d: Decoded, inWindow: boolean) => bigint; completion?: (c: Completion) => bigint }
 
 /** Bench code of each rule kind (counters.hex, read by hdl/tb/*.sv). */
 export const RULE_CODE = { events: 0, cycles: 1, free: 2, tracker: 3 } as const
@@ -338,10 +356,19 @@ export type FixedCounterKey = Exclude<CounterKey, SizeCounterKey>
 export const COUNTER_RULES: Record<FixedCounterKey, CounterRule> = {
   cycles: { kind: 'cycles' },
   timestamp: { kind: 'free' },
-  mrdBytes: { kind: 'events', request: (d) => (d.memRead ? BigInt(d.bytes) : 0n) },
+  mrdBytes: { kind: 'events', request: (d, inWin) => (d.memRead && inWin ? BigInt(d.bytes) : 0n) },
   cpldCount: { kind: 'events', completion: (c) => (c.ur ? 0n : 1n) },
   cpldBytes: { kind: 'events', completion: (c) => (c.ur ? 0n : BigInt(c.nDw * 4)) },
   barUr: { kind: 'events', completion: (c) => (c.ur ? 1n : 0n) },
+  // from the completion's header (Fmt 000, Type 0101x), not from `ur`: the probe decodes the wire
+  cplCount: { kind: 'events', completion: (c) => (field(c.hdr, 127, 125) === 0 && field(c.hdr, 124, 121) === 0b0101 ? 1n : 0n) },
+  mwrCount: { kind: 'events', request: (d, inWin) => (d.memWrite && inWin ? 1n : 0n) },
+  mwrBytes: { kind: 'events', request: (d, inWin) => (d.memWrite && inWin ? BigInt(d.bytes) : 0n) },
+  poisoned: {
+    kind: 'events',
+    request: (d) => (d.poisoned ? 1n : 0n),
+    completion: (c) => (field(c.hdr, 127, 127) === 0 && field(c.hdr, 110, 110) === 1 ? 1n : 0n),
+  },
   ...trackerRules(),
 }
 
@@ -355,7 +382,7 @@ function trackerRules(): Record<TrackerCounterKey, CounterRule> {
 
 /** A size-class counter: one per memory read whose requested bytes fall in its class. */
 function sizeClassRule(cls: SizeClassEntry, classes: readonly SizeClassEntry[]): CounterRule {
-  return { kind: 'events', request: (d) => (d.memRead && sizeClassOf(d.bytes, classes) === cls ? 1n : 0n) }
+  return { kind: 'events', request: (d, inWin) => (d.memRead && inWin && sizeClassOf(d.bytes, classes) === cls ? 1n : 0n) }
 }
 
 export interface CounterEntry { readonly name: string; readonly key: string; readonly index: number }
@@ -398,8 +425,8 @@ export function buildCounterRules(
 /** Every generated counter with its rule; checked at module load. */
 export const RULED_COUNTERS: readonly RuledCounter[] = buildCounterRules()
 
-const requestIncrements = (d: Decoded): bigint[] =>
-  RULED_COUNTERS.map(({ rule }) => (rule.kind === 'events' && rule.request ? rule.request(d) : 0n))
+const requestIncrements = (d: Decoded, inWin: boolean): bigint[] =>
+  RULED_COUNTERS.map(({ rule }) => (rule.kind === 'events' && rule.request ? rule.request(d, inWin) : 0n))
 const completionIncrements = (c: Completion): bigint[] =>
   RULED_COUNTERS.map(({ rule }) => (rule.kind === 'events' && rule.completion ? rule.completion(c) : 0n))
 const addInto = (acc: bigint[], inc: bigint[]): void => { inc.forEach((v, i) => { acc[i] = acc[i]! + v }) }
@@ -429,8 +456,8 @@ export function expectedCounters(reqs: Request[], mps = MAX_PAYLOAD_BYTES): Expe
     }
     const en = PHASES[phase]!.enabled
     const d = decode(q.hdr)
-    // outside the filter window a read counts nowhere; its completions still count (the wire's)
-    if (en && inWindow(q.hdr, PHASES[phase]!.filter)) addInto(rx, requestIncrements(d))
+    // outside the filter window a read or write counts nowhere; completions still count (the wire's)
+    if (en) addInto(rx, requestIncrements(d, inWindow(q.hdr, PHASES[phase]!.filter)))
     reqCum.push([...rx])
     if (d.nonPosted) {
       for (const c of completionsFor(q.hdr, i, PHASES[phase]!.split, mps)) {
@@ -443,12 +470,22 @@ export function expectedCounters(reqs: Request[], mps = MAX_PAYLOAD_BYTES): Expe
   return { reqCum, cpls, cplCum }
 }
 
-/** Every counter over every request and completion, whatever the phase (0 for clock-driven counters). */
+/** Every counter over every request and completion, whatever the phase, filter off (0 for clock-driven counters). */
 export function totals(reqs: Request[], cpls: Completion[]): bigint[] {
   const t = new Array<bigint>(RULED_COUNTERS.length).fill(0n)
-  for (const q of reqs) addInto(t, requestIncrements(decode(q.hdr)))
+  for (const q of reqs) addInto(t, requestIncrements(decode(q.hdr), true))
   for (const c of cpls) addInto(t, completionIncrements(c))
   return t
+}
+
+/**
+ * The completion stream of the probe-only bench (tb_probe_counters): the responder's completions
+ * with EP set on about one in twelve, with data or without, as a completer that poisons would
+ * send (the BAR responder never does, so the top bench cannot show POISONED on its completion tap).
+ */
+export function poisonSome(cpls: readonly Completion[], seed: number): Completion[] {
+  const r = rng(seed ^ 0x5eed_e9)
+  return cpls.map((c) => (r() < 0.08 ? { ...c, hdr: c.hdr | (1n << 110n) } : c))
 }
 
 const hex = (v: bigint, digits: number) => v.toString(16).padStart(digits, '0')
@@ -483,8 +520,11 @@ export function writeVectors(dir: string, seed: number, strb: number, scale = 1,
   // the filter window of phase 3: base lo, base hi, limit lo, limit hi
   const w32 = (v: bigint, hi: boolean) => hex(hi ? v >> 32n : v & 0xffff_ffffn, 8)
   writeFileSync(join(dir, 'filter.hex'), lines([w32(FILTER_WINDOW.base, false), w32(FILTER_WINDOW.base, true), w32(FILTER_WINDOW.limit, false), w32(FILTER_WINDOW.limit, true)]))
-  // probe-only bench: every request and every completion header counted once, whatever the phase
-  writeFileSync(join(dir, 'probe_totals.hex'), lines(totals(reqs, e.cpls).map((v) => hex(v, 16))))
+  // probe-only bench: every request and every completion header counted once, whatever the phase;
+  // its completion tap sees some of them poisoned (probe_cpl.hex: header only)
+  const probeCpls = poisonSome(e.cpls, seed)
+  writeFileSync(join(dir, 'probe_cpl.hex'), lines(probeCpls.map((c) => hex(c.hdr, 32))))
+  writeFileSync(join(dir, 'probe_totals.hex'), lines(totals(reqs, probeCpls).map((v) => hex(v, 16))))
   return { requests: reqs.length, completions: e.cpls.length }
 }
 

@@ -105,6 +105,8 @@ describe.each([
       expect(out).toMatch(/^probe on the GPU side: [1-9]\d* reads, [1-9]\d* CplD, [1-9]\d* UR$/m)
       // the host side sees the reads that reach the host and the host's completions (no UR of the switch's own)
       expect(out).toMatch(/^probe on the host side: [1-9]\d* reads, [1-9]\d* CplD, \d+ UR$/m)
+      // the switch golden poisons nothing: POISONED is checked at 0
+      expect(out).toMatch(/^probe on the GPU side: [1-9]\d* Cpl without data, [1-9]\d* MWr, \d+ poisoned$/m)
     }
     expect(status).toBe(0)
   }

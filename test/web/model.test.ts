@@ -40,7 +40,7 @@ describe('histogram and rates', () => {
     c.counters.cpldBytes += 10 * 32 + 4 * 128
     const b = c.tick(250_000) // 1 ms at 250 MHz
     b.receivedAt = a.receivedAt + 10_000 // wall time must not matter
-    expect(histogram(b)).toEqual([10, 0, 0, 5, 0])
+    expect(histogram(b)).toEqual(SIZE_CLASSES.map((s) => (s.bytes === 32 ? 10 : s.bytes === 128 ? 5 : 0)))
     expect(totalRequests(b)).toBe(15)
     const r = rateBetween(a, b, 250_000_000)
     expect(r?.mrdPerSec).toBeCloseTo(15_000)

@@ -3,6 +3,7 @@ import type { IntervalRecord, Snapshot } from '../../host/src/core/probe.js'
 import type { RunReport, ServerMessage, ServerStatus } from '../../host/src/core/wire.js'
 import { AppState } from '../../web/state.js'
 import { HISTOGRAM_WORDS } from '../../host/src/core/generated.js'
+import { SIZE_KEYS } from '../../host/src/core/size-classes.js'
 import { CLOCK_HZ, FakeClient, fakeInfo } from '../host/server/fake-session.js'
 
 const PERIOD = 25_000_000 // 100 ms of probe clock
@@ -140,7 +141,11 @@ describe('AppState runs', () => {
       0,
     )
     expect(state.marks.at(-1)?.to).toBeCloseTo(end.counters.timestamp / CLOCK_HZ)
-    expect(state.shownHistogram()).toMatchObject({ caption: 'run #7 strided', counts: [128, 0, 0, 0, 0], bytes: 4096 })
+    expect(state.shownHistogram()).toMatchObject({
+      caption: 'run #7 strided',
+      counts: SIZE_KEYS.map((k) => (k === '32' ? 128 : 0)),
+      bytes: 4096,
+    })
     state.histogramMode = 'total'
     expect(state.shownHistogram().caption).toBe('since last clear')
     expect(state.shownHistogram().counts[3]).toBe(end.counters.mrd128)

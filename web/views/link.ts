@@ -40,7 +40,9 @@ export function linkView(): View {
       num('tx dropped', fw?.txDropped, true, 'fw-txDropped')
       group('server')
       num('WebSocket batches dropped (slow clients)', state.wsDrops, true, 'ws-drops')
+      group('PCIe (probe counters)')
       num('BAR unsupported requests', state.last?.counters.barUr, true, 'bar-ur')
+      num('poisoned TLPs (EP set, either direction)', state.last?.counters.poisoned, true, 'poisoned')
       body.replaceChildren(...rows)
     },
   }

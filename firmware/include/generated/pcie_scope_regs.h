@@ -113,7 +113,7 @@
 
 /* counters: 64-bit shadows; low word at PS_REG_CNT_LO(i), high word at PS_REG_CNT_HI(i) */
 #define PS_REG_CNT_BASE 0x100u
-#define PS_CNT_COUNT 32u
+#define PS_CNT_COUNT 38u
 #define PS_REG_CNT_LO(i) (PS_REG_CNT_BASE + 8u * (unsigned)(i))
 #define PS_REG_CNT_HI(i) (PS_REG_CNT_BASE + 8u * (unsigned)(i) + 4u)
 #define PS_CNT_CYCLES 0u /* clock cycles while CTRL.ENABLE was set */
@@ -122,36 +122,42 @@
 #define PS_CNT_MRD_64 3u /* memory-read requests of exactly 64 requested bytes */
 #define PS_CNT_MRD_96 4u /* memory-read requests of exactly 96 requested bytes */
 #define PS_CNT_MRD_128 5u /* memory-read requests of exactly 128 requested bytes */
-#define PS_CNT_MRD_OTHER 6u /* memory-read requests of any other size */
-#define PS_CNT_MRD_BYTES 7u /* requested bytes summed over all memory reads (byte-enable exact) */
-#define PS_CNT_CPLD_COUNT 8u /* completions with data leaving the BAR responder */
-#define PS_CNT_CPLD_BYTES 9u /* payload bytes of those completions */
-#define PS_CNT_BAR_UR 10u /* requests the BAR responder answered with Unsupported Request */
-#define PS_CNT_OUTSTANDING 11u /* reads outstanding at the snapshot: a gauge of the tracker's table, never cleared, whatever CTRL.ENABLE */
-#define PS_CNT_OUTSTANDING_PEAK 12u /* most reads outstanding at the end of an enabled clock */
-#define PS_CNT_OUTSTANDING_SUM 13u /* reads outstanding summed over enabled clocks: average outstanding = OUTSTANDING_SUM / TRACKER_CYCLES */
-#define PS_CNT_TRACKER_CYCLES 14u /* enabled clocks seen by the tracker (equals CYCLES: the average's denominator in the same snapshot) */
-#define PS_CNT_READS_STARTED 15u /* memory reads started (MRd, MRdLk), keyed by tag */
-#define PS_CNT_READS_RETIRED 16u /* reads retired for any reason: last completion, error status, timeout, tag reuse */
-#define PS_CNT_LAT_FIRST_MIN 17u /* first-completion latency in clocks, request to first CplD at the tap: minimum (all ones while LAT_FIRST_COUNT is 0) */
-#define PS_CNT_LAT_FIRST_MAX 18u /* first-completion latency in clocks: maximum */
-#define PS_CNT_LAT_FIRST_SUM 19u /* first-completion latency in clocks: sum (mean = LAT_FIRST_SUM / LAT_FIRST_COUNT) */
-#define PS_CNT_LAT_FIRST_COUNT 20u /* reads that had a first successful completion */
-#define PS_CNT_LAT_LAST_MIN 21u /* last-completion latency in clocks, request to the CplD that completes it: minimum (all ones while LAT_LAST_COUNT is 0) */
-#define PS_CNT_LAT_LAST_MAX 22u /* last-completion latency in clocks: maximum */
-#define PS_CNT_LAT_LAST_SUM 23u /* last-completion latency in clocks: sum (Little's law: equals OUTSTANDING_SUM when every read starts and ends inside the window) */
-#define PS_CNT_LAT_LAST_COUNT 24u /* reads completed successfully (all their bytes arrived) */
-#define PS_CNT_CPL_UR 25u /* reads ended by a completion with status Unsupported Request */
-#define PS_CNT_CPL_CA 26u /* reads ended by a completion with status Completer Abort */
-#define PS_CNT_CPL_OTHER_STATUS 27u /* reads ended by a completion with another non-success status (CRS, reserved) */
-#define PS_CNT_CPL_UNEXPECTED 28u /* completions that match no outstanding read (unknown tag, or another Requester ID) */
-#define PS_CNT_CPL_MISMATCH 29u /* completions whose Byte Count is not the bytes the read still expects */
-#define PS_CNT_READ_TIMEOUTS 30u /* reads retired by the timeout scan: their completions never came (lost) */
-#define PS_CNT_TAG_REUSE 31u /* reads started on a tag still outstanding (the older read retires unanswered) */
+#define PS_CNT_MRD_256 6u /* memory-read requests of exactly 256 requested bytes */
+#define PS_CNT_MRD_512 7u /* memory-read requests of exactly 512 requested bytes */
+#define PS_CNT_MRD_OTHER 8u /* memory-read requests of any other size */
+#define PS_CNT_MRD_BYTES 9u /* requested bytes summed over all memory reads (byte-enable exact) */
+#define PS_CNT_CPLD_COUNT 10u /* completions with data leaving the BAR responder */
+#define PS_CNT_CPLD_BYTES 11u /* payload bytes of those completions */
+#define PS_CNT_BAR_UR 12u /* requests the BAR responder answered with Unsupported Request */
+#define PS_CNT_CPL_COUNT 13u /* completions without data (Cpl, CplLk: Fmt 000, Type 0101x) on the completion tap, every status */
+#define PS_CNT_MWR_COUNT 14u /* memory writes (MWr, 3DW or 4DW) on the request tap; like memory reads, only those inside the address filter's window */
+#define PS_CNT_MWR_BYTES 15u /* bytes those writes carry by their byte enables (byte-enable exact, as MRD_BYTES; a zero-length write carries 0) */
+#define PS_CNT_POISONED 16u /* TLPs with EP (poisoned) set in header DW0 bit 14, on either tap, every type, whatever the address filter */
+#define PS_CNT_OUTSTANDING 17u /* reads outstanding at the snapshot: a gauge of the tracker's table, never cleared, whatever CTRL.ENABLE */
+#define PS_CNT_OUTSTANDING_PEAK 18u /* most reads outstanding at the end of an enabled clock */
+#define PS_CNT_OUTSTANDING_SUM 19u /* reads outstanding summed over enabled clocks: average outstanding = OUTSTANDING_SUM / TRACKER_CYCLES */
+#define PS_CNT_TRACKER_CYCLES 20u /* enabled clocks seen by the tracker (equals CYCLES: the average's denominator in the same snapshot) */
+#define PS_CNT_READS_STARTED 21u /* memory reads started (MRd, MRdLk), keyed by tag */
+#define PS_CNT_READS_RETIRED 22u /* reads retired for any reason: last completion, error status, timeout, tag reuse */
+#define PS_CNT_LAT_FIRST_MIN 23u /* first-completion latency in clocks, request to first CplD at the tap: minimum (all ones while LAT_FIRST_COUNT is 0) */
+#define PS_CNT_LAT_FIRST_MAX 24u /* first-completion latency in clocks: maximum */
+#define PS_CNT_LAT_FIRST_SUM 25u /* first-completion latency in clocks: sum (mean = LAT_FIRST_SUM / LAT_FIRST_COUNT) */
+#define PS_CNT_LAT_FIRST_COUNT 26u /* reads that had a first successful completion */
+#define PS_CNT_LAT_LAST_MIN 27u /* last-completion latency in clocks, request to the CplD that completes it: minimum (all ones while LAT_LAST_COUNT is 0) */
+#define PS_CNT_LAT_LAST_MAX 28u /* last-completion latency in clocks: maximum */
+#define PS_CNT_LAT_LAST_SUM 29u /* last-completion latency in clocks: sum (Little's law: equals OUTSTANDING_SUM when every read starts and ends inside the window) */
+#define PS_CNT_LAT_LAST_COUNT 30u /* reads completed successfully (all their bytes arrived) */
+#define PS_CNT_CPL_UR 31u /* reads ended by a completion with status Unsupported Request */
+#define PS_CNT_CPL_CA 32u /* reads ended by a completion with status Completer Abort */
+#define PS_CNT_CPL_OTHER_STATUS 33u /* reads ended by a completion with another non-success status (CRS, reserved) */
+#define PS_CNT_CPL_UNEXPECTED 34u /* completions that match no outstanding read (unknown tag, or another Requester ID) */
+#define PS_CNT_CPL_MISMATCH 35u /* completions whose Byte Count is not the bytes the read still expects */
+#define PS_CNT_READ_TIMEOUTS 36u /* reads retired by the timeout scan: their completions never came (lost) */
+#define PS_CNT_TAG_REUSE 37u /* reads started on a tag still outstanding (the older read retires unanswered) */
 
 /* MRd size classes: the exact sizes in class order, then one class for every other size */
-#define PS_SIZE_CLASS_COUNT 5u
-#define PS_SIZE_EXACT_BYTES_INIT { 32u, 64u, 96u, 128u }
+#define PS_SIZE_CLASS_COUNT 7u
+#define PS_SIZE_EXACT_BYTES_INIT { 32u, 64u, 96u, 128u, 256u, 512u }
 #define PS_CNT_SIZE_FIRST 2u
 
 /* interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO */

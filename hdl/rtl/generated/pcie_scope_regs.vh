@@ -100,49 +100,55 @@
 
 // counters: 64-bit shadows, low word at PS_REG_CNT_BASE + 8*index
 `define PS_REG_CNT_BASE 12'h100
-`define PS_CNT_COUNT 32
+`define PS_CNT_COUNT 38
 `define PS_CNT_CYCLES 0
 `define PS_CNT_TIMESTAMP 1
 `define PS_CNT_MRD_32 2
 `define PS_CNT_MRD_64 3
 `define PS_CNT_MRD_96 4
 `define PS_CNT_MRD_128 5
-`define PS_CNT_MRD_OTHER 6
-`define PS_CNT_MRD_BYTES 7
-`define PS_CNT_CPLD_COUNT 8
-`define PS_CNT_CPLD_BYTES 9
-`define PS_CNT_BAR_UR 10
-`define PS_CNT_OUTSTANDING 11
-`define PS_CNT_OUTSTANDING_PEAK 12
-`define PS_CNT_OUTSTANDING_SUM 13
-`define PS_CNT_TRACKER_CYCLES 14
-`define PS_CNT_READS_STARTED 15
-`define PS_CNT_READS_RETIRED 16
-`define PS_CNT_LAT_FIRST_MIN 17
-`define PS_CNT_LAT_FIRST_MAX 18
-`define PS_CNT_LAT_FIRST_SUM 19
-`define PS_CNT_LAT_FIRST_COUNT 20
-`define PS_CNT_LAT_LAST_MIN 21
-`define PS_CNT_LAT_LAST_MAX 22
-`define PS_CNT_LAT_LAST_SUM 23
-`define PS_CNT_LAT_LAST_COUNT 24
-`define PS_CNT_CPL_UR 25
-`define PS_CNT_CPL_CA 26
-`define PS_CNT_CPL_OTHER_STATUS 27
-`define PS_CNT_CPL_UNEXPECTED 28
-`define PS_CNT_CPL_MISMATCH 29
-`define PS_CNT_READ_TIMEOUTS 30
-`define PS_CNT_TAG_REUSE 31
+`define PS_CNT_MRD_256 6
+`define PS_CNT_MRD_512 7
+`define PS_CNT_MRD_OTHER 8
+`define PS_CNT_MRD_BYTES 9
+`define PS_CNT_CPLD_COUNT 10
+`define PS_CNT_CPLD_BYTES 11
+`define PS_CNT_BAR_UR 12
+`define PS_CNT_CPL_COUNT 13
+`define PS_CNT_MWR_COUNT 14
+`define PS_CNT_MWR_BYTES 15
+`define PS_CNT_POISONED 16
+`define PS_CNT_OUTSTANDING 17
+`define PS_CNT_OUTSTANDING_PEAK 18
+`define PS_CNT_OUTSTANDING_SUM 19
+`define PS_CNT_TRACKER_CYCLES 20
+`define PS_CNT_READS_STARTED 21
+`define PS_CNT_READS_RETIRED 22
+`define PS_CNT_LAT_FIRST_MIN 23
+`define PS_CNT_LAT_FIRST_MAX 24
+`define PS_CNT_LAT_FIRST_SUM 25
+`define PS_CNT_LAT_FIRST_COUNT 26
+`define PS_CNT_LAT_LAST_MIN 27
+`define PS_CNT_LAT_LAST_MAX 28
+`define PS_CNT_LAT_LAST_SUM 29
+`define PS_CNT_LAT_LAST_COUNT 30
+`define PS_CNT_CPL_UR 31
+`define PS_CNT_CPL_CA 32
+`define PS_CNT_CPL_OTHER_STATUS 33
+`define PS_CNT_CPL_UNEXPECTED 34
+`define PS_CNT_CPL_MISMATCH 35
+`define PS_CNT_READ_TIMEOUTS 36
+`define PS_CNT_TAG_REUSE 37
 // probe_counters owns counters 0..PS_CNT_PROBE_COUNT-1; probe_tracker the rest, from PS_CNT_TRACKER_FIRST
-`define PS_CNT_PROBE_COUNT 11
+`define PS_CNT_PROBE_COUNT 17
 `define PS_CNT_TRACKER_FIRST `PS_CNT_PROBE_COUNT
 `define PS_CNT_TRACKER_COUNT 21
 
 // MRd size classes: class k < PS_SIZE_EXACT_COUNT is exactly PS_SIZE_EXACT_BYTES[k*13 +: 13] requested
 // bytes; class PS_SIZE_EXACT_COUNT catches every other size. Class k counts in counter PS_CNT_SIZE_FIRST + k.
-`define PS_SIZE_CLASS_COUNT 5
-`define PS_SIZE_EXACT_COUNT 4
-`define PS_SIZE_EXACT_BYTES {13'd128, 13'd96, 13'd64, 13'd32}
+`define PS_SIZE_CLASS_COUNT 7
+`define PS_SIZE_EXACT_COUNT 6
+`define PS_SIZE_EXACT_BYTES {13'd512, 13'd256, 13'd128, 13'd96, 13'd64, 13'd32}
 `define PS_CNT_SIZE_FIRST 2
 
 // interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO

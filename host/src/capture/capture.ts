@@ -54,8 +54,12 @@ export interface CaptureResult {
   requests: { count: number; bySize: BySize }
   /** requested bytes (MRd) and completed payload bytes (CplD), counted by the probe */
   bytes: { requested: number; completed: number }
-  /** completions counted by the probe: with data (count, payload bytes), errors by status */
+  /** completions counted by the probe: with data (count, payload bytes), without data, errors by status */
   completions: InflightSummary['completions']
+  /** memory writes counted by the probe (inside the filter window) and the bytes their enables wrote */
+  writes: { count: number; bytes: number }
+  /** TLPs with EP (poisoned) set, on either direction, whatever the filter */
+  poisoned: number
   /** probe clock cycles while the counters were enabled */
   cycles: number
   /** the same window in nanoseconds */
@@ -239,6 +243,8 @@ const buildCaptureResult = (
     requests,
     bytes: { requested, completed: snap.counters.cpldBytes },
     completions: inflight.completions,
+    writes: { count: snap.counters.mwrCount, bytes: snap.counters.mwrBytes },
+    poisoned: snap.counters.poisoned,
     cycles,
     durationNs: inflight.durationNs,
     outstanding: inflight.outstanding,

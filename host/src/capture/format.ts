@@ -231,7 +231,17 @@ export const MAX_MANIFEST_WORKLOADS = 32
 // ---- reader-side checks -------------------------------------------------------------------
 
 const count = z.number().nonnegative()
-const Counters = z.object(Object.fromEntries(COUNTERS.map((c) => [c.key, count])) as Record<CounterKey, typeof count>)
+/**
+ * Counters that register map 0.7 added: a recording made before it has none of them and reads
+ * them as 0 (its probe had no such class or counter: its 256- and 512-B reads are in mrdOther).
+ */
+export const COUNTERS_SINCE_0_7: readonly string[] = ['mrd256', 'mrd512', 'cplCount', 'mwrCount', 'mwrBytes', 'poisoned']
+const Counters = z.object(
+  Object.fromEntries(COUNTERS.map((c) => [c.key, COUNTERS_SINCE_0_7.includes(c.key) ? count.default(0) : count])) as Record<
+    CounterKey,
+    typeof count
+  >,
+)
 
 const SnapshotSchema = z.object({
   seq: count,

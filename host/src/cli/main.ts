@@ -187,7 +187,8 @@ const formatCapture = (r: CaptureResult, path: string): string => {
     ['source', `${r.source} (${path})`],
     ['MRd requests', `${r.requests.count}  [${SIZE_CLASSES.map((c) => `${c.label}: ${b[c.key]}`).join('  ')}]`],
     ['requested bytes', String(r.bytes.requested)],
-    ['completions', `${r.completions.count} (${r.bytes.completed} B)`],
+    ['completions', `${r.completions.count} with data (${r.bytes.completed} B), ${r.completions.withoutData} without`],
+    ['MWr requests', `${r.writes.count} (${r.writes.bytes} B)`],
     [
       'time',
       `${r.cycles} cycles = ${fmt(r.seconds * 1e6, 4)} µs at ${fmt(r.clockHz / 1e6)} MHz${r.source === 'twin' ? ' (simulated)' : ''}`,
@@ -232,6 +233,7 @@ const formatCapture = (r: CaptureResult, path: string): string => {
       'completion errors',
       `UR ${r.completions.byStatus.ur}, CA ${r.completions.byStatus.ca}, other ${r.completions.byStatus.other}, unexpected ${r.completions.unexpected}, byte-count mismatch ${r.completions.mismatch}, timed out ${r.completions.timeouts}`,
     ],
+    ['poisoned TLPs', String(r.poisoned)],
     [
       'ceiling',
       r.pcie.ceilingGbPerSecond === null

@@ -339,7 +339,7 @@ export const RESPONSE_LAYOUT = {
   }
 } as const
 export const SNAPSHOT_LAYOUT = {
-  "bytes": 281,
+  "bytes": 329,
   "fields": {
     "flags": {
       "type": "u8",
@@ -354,31 +354,31 @@ export const SNAPSHOT_LAYOUT = {
     "counters": {
       "type": "counters",
       "offset": 5,
-      "bytes": 256
+      "bytes": 304
     },
     "rxFrames": {
       "type": "u32",
-      "offset": 261,
+      "offset": 309,
       "bytes": 4
     },
     "rxBadFrames": {
       "type": "u32",
-      "offset": 265,
+      "offset": 313,
       "bytes": 4
     },
     "rxOverflows": {
       "type": "u32",
-      "offset": 269,
+      "offset": 317,
       "bytes": 4
     },
     "unknownCommands": {
       "type": "u32",
-      "offset": 273,
+      "offset": 321,
       "bytes": 4
     },
     "txDropped": {
       "type": "u32",
-      "offset": 277,
+      "offset": 325,
       "bytes": 4
     }
   }
@@ -439,7 +439,7 @@ export const HISTOGRAM_LAYOUT = {
   }
 } as const
 export const TAP_SNAPSHOT_LAYOUT = {
-  "bytes": 261,
+  "bytes": 309,
   "fields": {
     "tap": {
       "type": "u8",
@@ -454,7 +454,7 @@ export const TAP_SNAPSHOT_LAYOUT = {
     "counters": {
       "type": "counters",
       "offset": 5,
-      "bytes": 256
+      "bytes": 304
     }
   }
 } as const
@@ -641,210 +641,258 @@ export const COUNTERS = [
     "source": "probe"
   },
   {
-    "name": "MRD_OTHER",
-    "key": "mrdOther",
+    "name": "MRD_256",
+    "key": "mrd256",
     "index": 6,
     "offset": 304,
+    "doc": "memory-read requests of exactly 256 requested bytes",
+    "source": "probe"
+  },
+  {
+    "name": "MRD_512",
+    "key": "mrd512",
+    "index": 7,
+    "offset": 312,
+    "doc": "memory-read requests of exactly 512 requested bytes",
+    "source": "probe"
+  },
+  {
+    "name": "MRD_OTHER",
+    "key": "mrdOther",
+    "index": 8,
+    "offset": 320,
     "doc": "memory-read requests of any other size",
     "source": "probe"
   },
   {
     "name": "MRD_BYTES",
     "key": "mrdBytes",
-    "index": 7,
-    "offset": 312,
+    "index": 9,
+    "offset": 328,
     "doc": "requested bytes summed over all memory reads (byte-enable exact)",
     "source": "probe"
   },
   {
     "name": "CPLD_COUNT",
     "key": "cpldCount",
-    "index": 8,
-    "offset": 320,
+    "index": 10,
+    "offset": 336,
     "doc": "completions with data leaving the BAR responder",
     "source": "probe"
   },
   {
     "name": "CPLD_BYTES",
     "key": "cpldBytes",
-    "index": 9,
-    "offset": 328,
+    "index": 11,
+    "offset": 344,
     "doc": "payload bytes of those completions",
     "source": "probe"
   },
   {
     "name": "BAR_UR",
     "key": "barUr",
-    "index": 10,
-    "offset": 336,
+    "index": 12,
+    "offset": 352,
     "doc": "requests the BAR responder answered with Unsupported Request",
+    "source": "probe"
+  },
+  {
+    "name": "CPL_COUNT",
+    "key": "cplCount",
+    "index": 13,
+    "offset": 360,
+    "doc": "completions without data (Cpl, CplLk: Fmt 000, Type 0101x) on the completion tap, every status",
+    "source": "probe"
+  },
+  {
+    "name": "MWR_COUNT",
+    "key": "mwrCount",
+    "index": 14,
+    "offset": 368,
+    "doc": "memory writes (MWr, 3DW or 4DW) on the request tap; like memory reads, only those inside the address filter's window",
+    "source": "probe"
+  },
+  {
+    "name": "MWR_BYTES",
+    "key": "mwrBytes",
+    "index": 15,
+    "offset": 376,
+    "doc": "bytes those writes carry by their byte enables (byte-enable exact, as MRD_BYTES; a zero-length write carries 0)",
+    "source": "probe"
+  },
+  {
+    "name": "POISONED",
+    "key": "poisoned",
+    "index": 16,
+    "offset": 384,
+    "doc": "TLPs with EP (poisoned) set in header DW0 bit 14, on either tap, every type, whatever the address filter",
     "source": "probe"
   },
   {
     "name": "OUTSTANDING",
     "key": "outstanding",
-    "index": 11,
-    "offset": 344,
+    "index": 17,
+    "offset": 392,
     "doc": "reads outstanding at the snapshot: a gauge of the tracker's table, never cleared, whatever CTRL.ENABLE",
     "source": "tracker"
   },
   {
     "name": "OUTSTANDING_PEAK",
     "key": "outstandingPeak",
-    "index": 12,
-    "offset": 352,
+    "index": 18,
+    "offset": 400,
     "doc": "most reads outstanding at the end of an enabled clock",
     "source": "tracker"
   },
   {
     "name": "OUTSTANDING_SUM",
     "key": "outstandingSum",
-    "index": 13,
-    "offset": 360,
+    "index": 19,
+    "offset": 408,
     "doc": "reads outstanding summed over enabled clocks: average outstanding = OUTSTANDING_SUM / TRACKER_CYCLES",
     "source": "tracker"
   },
   {
     "name": "TRACKER_CYCLES",
     "key": "trackerCycles",
-    "index": 14,
-    "offset": 368,
+    "index": 20,
+    "offset": 416,
     "doc": "enabled clocks seen by the tracker (equals CYCLES: the average's denominator in the same snapshot)",
     "source": "tracker"
   },
   {
     "name": "READS_STARTED",
     "key": "readsStarted",
-    "index": 15,
-    "offset": 376,
+    "index": 21,
+    "offset": 424,
     "doc": "memory reads started (MRd, MRdLk), keyed by tag",
     "source": "tracker"
   },
   {
     "name": "READS_RETIRED",
     "key": "readsRetired",
-    "index": 16,
-    "offset": 384,
+    "index": 22,
+    "offset": 432,
     "doc": "reads retired for any reason: last completion, error status, timeout, tag reuse",
     "source": "tracker"
   },
   {
     "name": "LAT_FIRST_MIN",
     "key": "latFirstMin",
-    "index": 17,
-    "offset": 392,
+    "index": 23,
+    "offset": 440,
     "doc": "first-completion latency in clocks, request to first CplD at the tap: minimum (all ones while LAT_FIRST_COUNT is 0)",
     "source": "tracker"
   },
   {
     "name": "LAT_FIRST_MAX",
     "key": "latFirstMax",
-    "index": 18,
-    "offset": 400,
+    "index": 24,
+    "offset": 448,
     "doc": "first-completion latency in clocks: maximum",
     "source": "tracker"
   },
   {
     "name": "LAT_FIRST_SUM",
     "key": "latFirstSum",
-    "index": 19,
-    "offset": 408,
+    "index": 25,
+    "offset": 456,
     "doc": "first-completion latency in clocks: sum (mean = LAT_FIRST_SUM / LAT_FIRST_COUNT)",
     "source": "tracker"
   },
   {
     "name": "LAT_FIRST_COUNT",
     "key": "latFirstCount",
-    "index": 20,
-    "offset": 416,
+    "index": 26,
+    "offset": 464,
     "doc": "reads that had a first successful completion",
     "source": "tracker"
   },
   {
     "name": "LAT_LAST_MIN",
     "key": "latLastMin",
-    "index": 21,
-    "offset": 424,
+    "index": 27,
+    "offset": 472,
     "doc": "last-completion latency in clocks, request to the CplD that completes it: minimum (all ones while LAT_LAST_COUNT is 0)",
     "source": "tracker"
   },
   {
     "name": "LAT_LAST_MAX",
     "key": "latLastMax",
-    "index": 22,
-    "offset": 432,
+    "index": 28,
+    "offset": 480,
     "doc": "last-completion latency in clocks: maximum",
     "source": "tracker"
   },
   {
     "name": "LAT_LAST_SUM",
     "key": "latLastSum",
-    "index": 23,
-    "offset": 440,
+    "index": 29,
+    "offset": 488,
     "doc": "last-completion latency in clocks: sum (Little's law: equals OUTSTANDING_SUM when every read starts and ends inside the window)",
     "source": "tracker"
   },
   {
     "name": "LAT_LAST_COUNT",
     "key": "latLastCount",
-    "index": 24,
-    "offset": 448,
+    "index": 30,
+    "offset": 496,
     "doc": "reads completed successfully (all their bytes arrived)",
     "source": "tracker"
   },
   {
     "name": "CPL_UR",
     "key": "cplUr",
-    "index": 25,
-    "offset": 456,
+    "index": 31,
+    "offset": 504,
     "doc": "reads ended by a completion with status Unsupported Request",
     "source": "tracker"
   },
   {
     "name": "CPL_CA",
     "key": "cplCa",
-    "index": 26,
-    "offset": 464,
+    "index": 32,
+    "offset": 512,
     "doc": "reads ended by a completion with status Completer Abort",
     "source": "tracker"
   },
   {
     "name": "CPL_OTHER_STATUS",
     "key": "cplOtherStatus",
-    "index": 27,
-    "offset": 472,
+    "index": 33,
+    "offset": 520,
     "doc": "reads ended by a completion with another non-success status (CRS, reserved)",
     "source": "tracker"
   },
   {
     "name": "CPL_UNEXPECTED",
     "key": "cplUnexpected",
-    "index": 28,
-    "offset": 480,
+    "index": 34,
+    "offset": 528,
     "doc": "completions that match no outstanding read (unknown tag, or another Requester ID)",
     "source": "tracker"
   },
   {
     "name": "CPL_MISMATCH",
     "key": "cplMismatch",
-    "index": 29,
-    "offset": 488,
+    "index": 35,
+    "offset": 536,
     "doc": "completions whose Byte Count is not the bytes the read still expects",
     "source": "tracker"
   },
   {
     "name": "READ_TIMEOUTS",
     "key": "readTimeouts",
-    "index": 30,
-    "offset": 496,
+    "index": 36,
+    "offset": 544,
     "doc": "reads retired by the timeout scan: their completions never came (lost)",
     "source": "tracker"
   },
   {
     "name": "TAG_REUSE",
     "key": "tagReuse",
-    "index": 31,
-    "offset": 504,
+    "index": 37,
+    "offset": 552,
     "doc": "reads started on a tag still outstanding (the older read retires unanswered)",
     "source": "tracker"
   }
@@ -876,6 +924,18 @@ export const SIZE_CLASSES = [
     "bytes": 128,
     "label": "128 B",
     "counter": "mrd128"
+  },
+  {
+    "key": "256",
+    "bytes": 256,
+    "label": "256 B",
+    "counter": "mrd256"
+  },
+  {
+    "key": "512",
+    "bytes": 512,
+    "label": "512 B",
+    "counter": "mrd512"
   },
   {
     "key": "other",

@@ -49,6 +49,8 @@ export interface InflightSummary {
     /** completions with data, and their payload bytes */
     count: number
     bytes: number
+    /** completions without data (Cpl: error status, or a success that carried none) */
+    withoutData: number
     /** reads ended by an error status */
     byStatus: { ur: number; ca: number; other: number }
     /** completions that matched no outstanding read */
@@ -122,6 +124,7 @@ export function inflightSummary(
     completions: {
       count: c.cpldCount,
       bytes: c.cpldBytes,
+      withoutData: c.cplCount,
       byStatus: { ur: c.cplUr, ca: c.cplCa, other: c.cplOtherStatus },
       unexpected: c.cplUnexpected,
       mismatch: c.cplMismatch,

@@ -111,9 +111,9 @@ constexpr uint32_t kGpuDefault = 0; // index into kGpus
 constexpr const char *kGpuNameList = "h100";
 
 // MRd size classes: exact sizes in class order; class kSizeClassCount - 1 is every other size.
-constexpr int kSizeClassCount = 5;
-constexpr uint32_t kSizeClassExactBytes[kSizeClassCount - 1] = {32, 64, 96, 128};
-constexpr const char *kSizeClassKeys[kSizeClassCount] = {"32", "64", "96", "128", "other"};
+constexpr int kSizeClassCount = 7;
+constexpr uint32_t kSizeClassExactBytes[kSizeClassCount - 1] = {32, 64, 96, 128, 256, 512};
+constexpr const char *kSizeClassKeys[kSizeClassCount] = {"32", "64", "96", "128", "256", "512", "other"};
 
 // Class of a read of `len` requested bytes.
 inline int size_class_of(uint32_t len) {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { runCapture } from '../../../host/src/capture/capture.js'
 import type { Snapshot } from '../../../host/src/core/probe.js'
 import { closeSessions, fakeSession } from './fake-capture-session.js'
+import { zeroBySize } from '../../../host/src/core/size-classes.js'
 
 afterEach(closeSessions)
 
@@ -27,9 +28,19 @@ describe('runCapture', () => {
       source: 'twin',
       pattern: 'merged-aligned',
       offset: 0,
-      requests: { count: 8192, bySize: { '32': 0, '64': 0, '96': 0, '128': 8192, other: 0 } },
+      requests: { count: 8192, bySize: { ...zeroBySize(), '128': 8192 } },
       bytes: { requested: 1 << 20, completed: 1 << 20 },
-      completions: { count: 8192, bytes: 1 << 20, byStatus: { ur: 0, ca: 0, other: 0 }, unexpected: 0, mismatch: 0, timeouts: 0 },
+      completions: {
+        count: 8192,
+        bytes: 1 << 20,
+        withoutData: 0,
+        byStatus: { ur: 0, ca: 0, other: 0 },
+        unexpected: 0,
+        mismatch: 0,
+        timeouts: 0,
+      },
+      writes: { count: 0, bytes: 0 },
+      poisoned: 0,
       cycles: 32768,
       outstanding: { avg: (8192 * 250) / 32768, peak: 64, tagBudget: null },
       latencyNs: {
@@ -47,6 +58,14 @@ describe('runCapture', () => {
     expect(r.rates.gbPerSecond).toBeCloseTo((1 << 20) / r.seconds / 1e9, 6)
     expect(r.wallSeconds).toBeGreaterThan(0)
     expect(JSON.parse(JSON.stringify(r))).toEqual(r)
+  })
+
+  it('reports completions without data, memory writes and poisoned TLPs from their counters', async () => {
+    const { s } = await fakeSession({ extra: { cplCount: 3, mwrCount: 5, mwrBytes: 300, poisoned: 2 } })
+    const r = await runCapture(s, { pattern: 'merged-aligned', bytes: 4096, offset: 0 })
+    expect(r.completions.withoutData).toBe(3)
+    expect(r.writes).toEqual({ count: 5, bytes: 300 })
+    expect(r.poisoned).toBe(2)
   })
 
   it('gives the probe window: from START (TIMESTAMP − CYCLES) to the final snapshot', async () => {

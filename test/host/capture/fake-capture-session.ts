@@ -7,13 +7,17 @@ import type { DeviceSession } from '../../../host/src/device/session.js'
 import { PsError } from '../../../host/src/core/errors.js'
 import type { Workload, WorkloadResult, WorkloadRunner } from '../../../host/src/core/workload.js'
 import { duplexPair, FakeDevice } from '../device/fake-device.js'
+import { zeroBySize } from '../../../host/src/core/size-classes.js'
+import type { CounterKey } from '../../../host/src/core/generated.js'
 
 const sessions: DeviceSession[] = []
 export const closeSessions = async (): Promise<void> => {
   await Promise.all(sessions.splice(0).map((s) => s.close()))
 }
 
-export const fakeSession = async (opts: { lie?: boolean; runner?: boolean; stream?: number; fail?: boolean } = {}) => {
+export const fakeSession = async (
+  opts: { lie?: boolean; runner?: boolean; stream?: number; fail?: boolean; extra?: Partial<Record<CounterKey, number>> } = {},
+) => {
   const [host, dev] = duplexPair()
   const device = new FakeDevice(dev)
   const client = new ProbeClient(host, { timeoutMs: 500 })
@@ -45,6 +49,8 @@ export const fakeSession = async (opts: { lie?: boolean; runner?: boolean; strea
           device.histogramBins[3]! += part // 250 clocks: bin 3 of 64-clock bins, [192, 256)
           device.counters.outstandingSum += part * 250
           device.counters.outstandingPeak = 64
+          // other traffic the run puts beside its reads, once per run
+          if (i === 0) for (const [k, v] of Object.entries(opts.extra ?? {})) device.counters[k as CounterKey] += v
         }
         if (opts.stream) {
           device.sendSnapshot(false)
@@ -55,7 +61,7 @@ export const fakeSession = async (opts: { lie?: boolean; runner?: boolean; strea
       const count = opts.lie ? n + 1 : n
       return {
         workload: w,
-        issued: { count, bySize: { '32': 0, '64': 0, '96': 0, '128': count, other: 0 }, bytes: w.bytes },
+        issued: { count, bySize: { ...zeroBySize(), '128': count }, bytes: w.bytes },
         completions: n,
         payloadErrors: 0,
         simCycles: w.bytes / 32,

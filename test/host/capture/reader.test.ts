@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { segmentName, type CaptureRecord } from '../../../host/src/capture/format.js'
+import { COUNTERS_SINCE_0_7, segmentName, type CaptureRecord } from '../../../host/src/capture/format.js'
 import { HISTOGRAM_WORDS } from '../../../host/src/core/generated.js'
 import { listSegments, newReadStats, parseRecordLine, readRecords } from '../../../host/src/capture/reader.js'
 import { newWriter, removeRoots, snap, tempRoot, writeRun } from './fixtures.js'
@@ -109,5 +109,14 @@ describe('parseRecordLine', () => {
     const first = parseRecordLine(JSON.stringify({ t: 'histogram', at: 5, histogram: { ...histogram, kind: 'first' } }))
     expect(first.kind === 'record' && first.record.t === 'histogram' && first.record.histogram.kind).toBe('first')
     expect(parseRecordLine(JSON.stringify({ t: 'histogram', at: 5, histogram: { ...histogram, kind: 'middle' } })).kind).toBe('invalid')
+  })
+
+  it('reads a snapshot recorded before register map 0.7 with its new counters at 0, and refuses one missing an older counter', () => {
+    const s = snap(4, { mrd128: 7, mrdOther: 2 })
+    const old = { ...s, counters: Object.fromEntries(Object.entries(s.counters).filter(([k]) => !COUNTERS_SINCE_0_7.includes(k))) }
+    const r = parseRecordLine(JSON.stringify({ t: 'snapshot', at: 5, snapshot: old }))
+    expect(r.kind === 'record' && r.record.t === 'snapshot' && r.record.snapshot.counters).toEqual(s.counters)
+    const { mrd128: _dropped, ...noMrd128 } = s.counters
+    expect(parseRecordLine(JSON.stringify({ t: 'snapshot', at: 5, snapshot: { ...s, counters: noMrd128 } })).kind).toBe('invalid')
   })
 })

@@ -25,6 +25,7 @@ describe('inflightSummary', () => {
       cpldCount: 800_000,
       cpldBytes: 800_000 * 128,
       cplUr: 2,
+      cplCount: 2,
       readTimeouts: 1,
     })
     const s = inflightSummary(c, 250e6, 256)
@@ -34,7 +35,13 @@ describe('inflightSummary', () => {
     expect(s.latencyHistograms).toEqual({ first: null, last: null })
     expect(s.latencyNs.first.mean).toBeCloseTo(1000)
     expect(s.littlesLaw).toEqual({ rateTimesLatency: 200, measuredOutstanding: 200, errorPercent: 0 })
-    expect(s.completions).toMatchObject({ count: 800_000, bytes: 800_000 * 128, byStatus: { ur: 2, ca: 0, other: 0 }, timeouts: 1 })
+    expect(s.completions).toMatchObject({
+      count: 800_000,
+      bytes: 800_000 * 128,
+      withoutData: 2,
+      byStatus: { ur: 2, ca: 0, other: 0 },
+      timeouts: 1,
+    })
   })
 
   it('reports Little’s law off when reads leave the window unfinished', () => {

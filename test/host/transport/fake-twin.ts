@@ -2,8 +2,13 @@
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { zeroBySize } from '../../../host/src/core/size-classes.js'
+
+// the spec's size classes, every one zero (the script runs outside the TypeScript build)
+const ZERO_BY_SIZE = JSON.stringify(zeroBySize())
 
 const SCRIPT = `#!/usr/bin/env node
+const zeroBySize = () => (${ZERO_BY_SIZE})
 const mode = process.env.FAKE_TWIN_MODE || 'normal'
 const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n')
 process.stderr.write('fake twin starting ' + process.argv.slice(2).join(' ') + '\\n')
@@ -37,7 +42,7 @@ process.stdin.on('data', (d) => {
       const r = running.get(Number(id))
       if (!r) { out({ event: 'error', command: 'cancel', id: Number(id), message: 'no run ' + id + ' is queued or running' }); continue }
       clearTimeout(r.timer); running.delete(Number(id))
-      out({ ...r.done, mrd: { count: 0, bySize: { '32': 0, '64': 0, '96': 0, '128': 0, other: 0 }, bytes: 0 }, completions: 0, cancelled: true })
+      out({ ...r.done, mrd: { count: 0, bySize: zeroBySize(), bytes: 0 }, completions: 0, cancelled: true })
       continue
     }
     if (cmd !== 'run') { out({ event: 'error', message: 'bad line: ' + line }); continue }
@@ -45,7 +50,7 @@ process.stdin.on('data', (d) => {
     if (pattern === 'bogus') { out({ event: 'error', message: 'unknown pattern bogus' }); continue }
     const n = Number(bytes), size = pattern === 'strided' ? 32 : 128
     const count = n / size
-    const bySize = { '32': 0, '64': 0, '96': 0, '128': 0, other: 0 }; bySize[String(size)] = count
+    const bySize = zeroBySize(); bySize[String(size)] = count
     const done = { event: 'done', id: Number(id), pattern, bytes: n, offset: Number(offset),
       mrd: { count, bySize, bytes: n }, completions: count, payloadErrors: 0, simCycles: n / 32, wallSeconds: 0.001 }
     // slow and deaf: a run takes 10 s (deaf: and a cancel goes unanswered)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseTwinLine } from '../../../host/src/transport/twin-lines.js'
+import { zeroBySize } from '../../../host/src/core/size-classes.js'
 
 const done = {
   event: 'done',
@@ -7,7 +8,7 @@ const done = {
   pattern: 'strided',
   bytes: 4096,
   offset: 0,
-  mrd: { count: 128, bySize: { '32': 128, '64': 0, '96': 0, '128': 0, other: 0 }, bytes: 4096 },
+  mrd: { count: 128, bySize: { ...zeroBySize(), '32': 128 }, bytes: 4096 },
   completions: 128,
   payloadErrors: 0,
   simCycles: 900,
@@ -51,7 +52,7 @@ describe('parseTwinLine', () => {
       kind: 'invalid',
       reason: expect.stringMatching(/malformed done line: mrd\.bySize\.64/),
     })
-    const extraClass = { ...done, mrd: { ...done.mrd, bySize: { ...done.mrd.bySize, '256': 0 } } }
+    const extraClass = { ...done, mrd: { ...done.mrd, bySize: { ...done.mrd.bySize, '1024': 0 } } }
     expect(parseTwinLine(JSON.stringify(extraClass))).toMatchObject({ kind: 'invalid' })
     expect(parseTwinLine(JSON.stringify({ ...done, pattern: 'zigzag' }))).toMatchObject({
       kind: 'invalid',
@@ -73,7 +74,7 @@ describe('parseTwinLine', () => {
       idBytes: 8,
       source: 233,
       launches: 4,
-      mrd: { count: 451, bySize: { '32': 135, '64': 108, '96': 55, '128': 153, other: 0 }, bytes: 36096 },
+      mrd: { count: 451, bySize: { ...zeroBySize(), '32': 135, '64': 108, '96': 55, '128': 153 }, bytes: 36096 },
       completions: 451,
       payloadErrors: 0,
       simCycles: 1041,

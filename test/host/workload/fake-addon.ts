@@ -10,6 +10,7 @@ import type {
   NativeWorkload,
   Prediction,
 } from '../../../host/src/native/addon.js'
+import { zeroBySize } from '../../../host/src/core/size-classes.js'
 
 export const FAKE_DEVICE: GpuDevice = {
   name: 'Fake H200',
@@ -29,7 +30,7 @@ export const nativeError = (code: string, message: string): Error => Object.assi
 /** The model's numbers for 4-B lanes and an ideal L1 (test/native/model expectations). */
 export const fakePredict = (w: NativeWorkload): Prediction => {
   const lines = Math.ceil(w.bytes / 128)
-  const by = { '32': 0, '64': 0, '96': 0, '128': 0, other: 0 }
+  const by = zeroBySize()
   if (w.pattern === 'strided') by['32'] = lines * 4
   else if (w.pattern === 'merged-aligned') by['128'] = lines
   else {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { PsError } from '../../../host/src/core/errors.js'
 import { ceiling128Gbps, gpuAvailability, gpuError, GpuWorkloadRunner } from '../../../host/src/workload/gpu-runner.js'
 import { FAKE_DEVICE, makeFakeAddon, nativeError } from './fake-addon.js'
+import { zeroBySize } from '../../../host/src/core/size-classes.js'
 
 describe('GpuWorkloadRunner', () => {
   it('predicts, runs and reports the GPU section beside the prediction', async () => {
@@ -10,7 +11,7 @@ describe('GpuWorkloadRunner', () => {
     expect(runner.kind).toBe('cuda')
     const r = await runner.run({ pattern: 'merged-misaligned', bytes: 1 << 20, offset: 32 })
     expect(addon.runs).toEqual([{ pattern: 'merged-misaligned', bytes: 1 << 20, offset: 32, repeats: 3, warmup: 1 }])
-    expect(r.issued).toEqual({ count: 16384, bytes: 1 << 20, bySize: { '32': 8192, '64': 0, '96': 8192, '128': 0, other: 0 } })
+    expect(r.issued).toEqual({ count: 16384, bytes: 1 << 20, bySize: { ...zeroBySize(), '32': 8192, '96': 8192 } })
     expect(r.completions).toBe(16384)
     expect(r.simCycles).toBe(0)
     const gpu = r.gpu!
@@ -26,7 +27,7 @@ describe('GpuWorkloadRunner', () => {
 
   it("runs a graph kernel: the model's MRds, then the BFS on the GPU over the chosen edge-list memory", async () => {
     const addon = makeFakeAddon()
-    const predicted = { count: 7, bytes: 896, instructions: 7, bySize: { '32': 0, '64': 0, '96': 0, '128': 7, other: 0 } }
+    const predicted = { count: 7, bytes: 896, instructions: 7, bySize: { ...zeroBySize(), '128': 7 } }
     const asked: unknown[] = []
     addon.predictGraph = async (w) => {
       asked.push(w)

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { TwinWorkloadRunner } from '../../../host/src/workload/twin-runner.js'
 import type { TwinDone, TwinGraphRunRequest, TwinRunRequest } from '../../../host/src/transport/twin.js'
 import type { TwinGraphDone } from '../../../host/src/transport/twin-lines.js'
+import { zeroBySize } from '../../../host/src/core/size-classes.js'
 
-const MRD = { count: 2, bySize: { '32': 1, '64': 0, '96': 1, '128': 0, other: 0 }, bytes: 128 }
+const MRD = { count: 2, bySize: { ...zeroBySize(), '32': 1, '96': 1 }, bytes: 128 }
 const noGraph = async (): Promise<TwinGraphDone> => {
   throw new Error('not a graph run')
 }
@@ -18,7 +19,7 @@ describe('TwinWorkloadRunner', () => {
           event: 'done',
           id: 1,
           ...req,
-          mrd: { count: 2, bySize: { '32': 1, '64': 0, '96': 1, '128': 0, other: 0 }, bytes: 128 },
+          mrd: { count: 2, bySize: { ...zeroBySize(), '32': 1, '96': 1 }, bytes: 128 },
           completions: 2,
           payloadErrors: 0,
           simCycles: 10,
@@ -31,7 +32,7 @@ describe('TwinWorkloadRunner', () => {
     const r = await runner.run({ pattern: 'merged-misaligned', bytes: 128, offset: 32 })
     expect(r).toEqual({
       workload: { pattern: 'merged-misaligned', bytes: 128, offset: 32 },
-      issued: { count: 2, bySize: { '32': 1, '64': 0, '96': 1, '128': 0, other: 0 }, bytes: 128 },
+      issued: { count: 2, bySize: { ...zeroBySize(), '32': 1, '96': 1 }, bytes: 128 },
       completions: 2,
       payloadErrors: 0,
       simCycles: 10,

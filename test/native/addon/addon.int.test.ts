@@ -11,6 +11,7 @@ import { PAGERANK } from '../../../host/src/core/generated.js'
 import { loadAddon, type NativeAddon } from '../../../host/src/native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../../../host/src/workload/gpu-runner.js'
 import { gpuPresent } from '../cuda/gpu-runner.js'
+import { zeroBySize } from '../../../host/src/core/size-classes.js'
 
 const root = resolve(import.meta.dirname, '../../..')
 const MiB = 1 << 20
@@ -41,7 +42,7 @@ describe('predictGraph (the graph kernels\' model in process)', () => {
       launches: 5,
       count: 146970,
       bytes: 14855040,
-      bySize: { '32': 28128, '64': 14978, '96': 9320, '128': 94544, other: 0 },
+      bySize: { ...zeroBySize(), '32': 28128, '64': 14978, '96': 9320, '128': 94544 },
     })
   })
   it('4-B ids halve the useful bytes; the naive walk sends mostly 32-B reads', async () => {
@@ -115,14 +116,14 @@ describe('predict (traffic model in process)', () => {
       count: 8192,
       bytes: MiB,
       instructions: 8192,
-      bySize: { '32': 0, '64': 0, '96': 0, '128': 8192, other: 0 },
+      bySize: { ...zeroBySize(), '128': 8192 },
     })
   })
   it('strided 1 MiB: 32768 reads of 32 B (ideal L1), 262144 with L1 bypassed', () => {
     expect(addon.predictSync({ pattern: 'strided', bytes: MiB, offset: 0 })).toMatchObject({
       count: 32768,
       bytes: MiB,
-      bySize: { '32': 32768, '64': 0, '96': 0, '128': 0, other: 0 },
+      bySize: { ...zeroBySize(), '32': 32768 },
     })
     expect(addon.predictSync({ pattern: 'strided', bytes: MiB, offset: 0, l1: 'bypass' })).toMatchObject({ count: MiB / 4, bytes: MiB * 8 })
   })
@@ -136,7 +137,7 @@ describe('predict (traffic model in process)', () => {
   })
 
   it('merged-misaligned +32 1 MiB: 8192 pairs of 96 + 32 B; the offset defaults to the pattern’s', async () => {
-    const want = { count: 16384, bytes: MiB, bySize: { '32': 8192, '64': 0, '96': 8192, '128': 0, other: 0 } }
+    const want = { count: 16384, bytes: MiB, bySize: { ...zeroBySize(), '32': 8192, '96': 8192 } }
     expect(addon.predictSync({ pattern: 'merged-misaligned', bytes: MiB, offset: 32 })).toMatchObject(want)
     expect(await addon.predict({ pattern: 'merged-misaligned', bytes: MiB } as never)).toMatchObject(want)
   })

@@ -10,9 +10,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { cobsDecode } from '../../../host/src/protocol/cobs.js'
 import { crc16 } from '../../../host/src/protocol/crc16.js'
 import { encodeFrame, parseFrame } from '../../../host/src/protocol/frame.js'
-import { SNAPSHOT_FLAG } from '../../../host/src/core/generated.js'
+import { COUNTERS, SNAPSHOT_FLAG, SNAPSHOT_LAYOUT, type CounterKey } from '../../../host/src/core/generated.js'
 import { GRAPH_KERNELS, PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS } from '../../../host/src/core/generated.js'
 import { parseTwinLine, type TwinDone } from '../../../host/src/transport/twin-lines.js'
+import { SIZE_CLASSES, zeroBySize } from '../../../host/src/core/size-classes.js'
 
 const root = resolve(import.meta.dirname, '../../..')
 const twinBin = resolve(root, 'build/twin/pcie-scope-twin')
@@ -121,7 +122,7 @@ describe('twin batch mode (model-side counts)', () => {
     const ev = runBatch(['--run', 'merged-aligned', '--bytes', String(MiB)])
     expect(ev).toMatchObject({ pattern: 'merged-aligned', bytes: MiB, offset: 0, id: 0 })
     expect(ev.mrd.count).toBe(MiB / 128)
-    expect(ev.mrd.bySize).toEqual({ '32': 0, '64': 0, '96': 0, '128': MiB / 128, other: 0 })
+    expect(ev.mrd.bySize).toEqual({ ...zeroBySize(), '128': MiB / 128 })
     expect(ev.mrd.bytes).toBe(MiB)
     expect(ev.completions).toBe(ev.mrd.count)
     expect(ev.payloadErrors).toBe(0)
@@ -131,7 +132,7 @@ describe('twin batch mode (model-side counts)', () => {
   it('strided: only 32-B MRds, bytes/32 of them (ideal L1)', () => {
     const ev = runBatch(['--run', 'strided', '--bytes', String(MiB)])
     expect(ev.mrd.count).toBe(MiB / 32)
-    expect(ev.mrd.bySize).toEqual({ '32': MiB / 32, '64': 0, '96': 0, '128': 0, other: 0 })
+    expect(ev.mrd.bySize).toEqual({ ...zeroBySize(), '32': MiB / 32 })
     expect(ev.completions).toBe(ev.mrd.count)
     expect(ev.payloadErrors).toBe(0)
   })
@@ -160,7 +161,7 @@ describe('twin batch mode (model-side counts)', () => {
     const wide = runBatch(['--run', 'merged-misaligned', '--bytes', String(n), '--element-bytes', '16', '--l1', 'bypass'])
     expect(wide).toMatchObject({ offset: 32, elementBytes: 16, l1: 'bypass', payloadErrors: 0 })
     const spans = n / 512 // a 16-B-lane warp instruction covers 512 B: 96 + 3 x 128 + 32 at +32
-    expect(wide.mrd.bySize).toEqual({ '32': spans, '64': 0, '96': spans, '128': 3 * spans, other: 0 })
+    expect(wide.mrd.bySize).toEqual({ ...zeroBySize(), '32': spans, '96': spans, '128': 3 * spans })
     expect(wide.completions).toBe(wide.mrd.count)
     const cg = runBatch(['--run', 'strided', '--bytes', String(n), '--element-bytes', '8', '--l1', 'bypass'])
     expect(cg.mrd.bySize['32']).toBe(n / 8) // one 32-B read per 8-B load: L1 does not help
@@ -477,19 +478,20 @@ describe('twin interactive mode (PTY + stdin)', () => {
     // periodic snapshots taken during the run may still be in the PTY: take the ON_DEMAND one
     const snap = frames.find((f) => f.type === 0x82 && (f.payload[0]! & SNAPSHOT_FLAG.ON_DEMAND) !== 0)!
     expect(snap, 'an ON_DEMAND snapshot before the reply').toBeDefined()
-    const counter = (i: number) => Number(snap.payload.readBigUInt64LE(5 + 8 * i))
-    expect(counter(2)).toBe(done.mrd.bySize['32']) // MRD_32
-    expect(counter(4)).toBe(done.mrd.bySize['96']) // MRD_96
-    expect(counter(3) + counter(5) + counter(6)).toBe(0)
-    expect(counter(7)).toBe(done.mrd.bytes) // MRD_BYTES
-    expect(counter(8)).toBe(done.completions) // CPLD_COUNT
-    expect(counter(9)).toBe(done.mrd.bytes) // CPLD_BYTES
-    expect(counter(10)).toBe(0) // BAR_UR
+    const counter = (key: CounterKey) =>
+      Number(snap.payload.readBigUInt64LE(SNAPSHOT_LAYOUT.fields.counters.offset + 8 * COUNTERS.find((c) => c.key === key)!.index))
+    // every size class as the model issued it (the 32- and 96-B ones here, the rest 0)
+    for (const c of SIZE_CLASSES) expect(counter(c.counter), c.counter).toBe(done.mrd.bySize[c.key])
+    expect(counter('mrdBytes')).toBe(done.mrd.bytes)
+    expect(counter('cpldCount')).toBe(done.completions)
+    expect(counter('cpldBytes')).toBe(done.mrd.bytes)
+    // no UR, no completion without data, no write, nothing poisoned
+    expect([counter('barUr'), counter('cplCount'), counter('mwrCount'), counter('mwrBytes'), counter('poisoned')]).toEqual([0, 0, 0, 0, 0])
     // the tracker: every read started and completed by tag, none unexpected, mismatched, lost or reused
-    expect(counter(15)).toBe(done.mrd.count) // READS_STARTED
-    expect(counter(24)).toBe(done.mrd.count) // LAT_LAST_COUNT
-    expect(counter(28) + counter(29) + counter(30) + counter(31)).toBe(0)
-    expect(counter(0)).toBeGreaterThanOrEqual(done.simCycles) // CYCLES while enabled
+    expect(counter('readsStarted')).toBe(done.mrd.count)
+    expect(counter('latLastCount')).toBe(done.mrd.count)
+    expect(counter('cplUnexpected') + counter('cplMismatch') + counter('readTimeouts') + counter('tagReuse')).toBe(0)
+    expect(counter('cycles')).toBeGreaterThanOrEqual(done.simCycles) // CYCLES while enabled
     expect(streamed).toBeGreaterThanOrEqual(1)
     twin.child.stdin!.end()
     expect(await twin.exited).toBe(0)
