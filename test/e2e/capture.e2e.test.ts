@@ -192,7 +192,9 @@ describe('pcie-scope capture --twin: rates against the link ceiling (e2e)', () =
   it('--mode switch: the reads cross the switch RTL and the probe counts what endpoint mode counts, pattern by pattern', () => {
     // The switch's pipeline (hdl/rtl/switch): an accepted beat is written into the other port's
     // first-word-fall-through queue on its clock and can leave on the next, one clock each way:
-    // a read's request dn_rx -> up_tx and its completion up_rx -> dn_tx, 2 clocks (8 ns at 250 MHz)
+    // a read's request dn_rx -> up_tx and its completion up_rx -> dn_tx, 2 clocks (8 ns at 250 MHz).
+    // Wire-bound 128-B reads also wait in the switch's upstream queue while the host's completion
+    // buffer is full (no non-posted credit): the GPU side sees that wait, the host side does not.
     const PIPELINE_CLOCKS = 2
     for (const pattern of ['strided', 'merged-aligned', 'merged-misaligned']) {
       const ep = capture('--pattern', pattern, '--mode', 'endpoint')
@@ -210,10 +212,11 @@ describe('pcie-scope capture --twin: rates against the link ceiling (e2e)', () =
       expect(host.latencyNs.last.count).toBe(sw.requests.count)
       const nsPerClock = 1e9 / sw.clockHz
       const delay = (sw.latencyNs.last.mean! - host.latencyNs.last.mean!) / nsPerClock
-      expect(
-        Math.abs(delay - PIPELINE_CLOCKS),
-        `${pattern}: GPU side ${sw.latencyNs.last.mean} ns, host side ${host.latencyNs.last.mean} ns`,
-      ).toBeLessThanOrEqual(1)
+      const shown = `${pattern}: GPU side ${sw.latencyNs.last.mean} ns, host side ${host.latencyNs.last.mean} ns`
+      if (pattern === 'merged-aligned') {
+        expect(delay, shown).toBeGreaterThan(PIPELINE_CLOCKS + 8)
+        expect(host.outstanding.avg, shown).toBeLessThan(0.6 * host.outstanding.tagBudget!)
+      } else expect(Math.abs(delay - PIPELINE_CLOCKS), shown).toBeLessThanOrEqual(1)
       expect(host.outstanding.peak).toBeLessThanOrEqual(sw.outstanding.peak)
     }
   })
