@@ -125,7 +125,10 @@ wire [`PS_HIST_KINDS*CNT_WIDTH-1:0] hist_words;
 // the tracker's statistics: its counters, then each histogram's bins and overflow bin; the CSR
 // reads the bins one at a time through hist_idx / hist_words (a 65-word bus would be copied every
 // clock by a Verilated model), so the bus's bins go unused here
-assign cnt_shadow = {tracker_shadow[`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0], probe_shadow};
+// two part-selects, not one concatenation: a Verilated model builds a wide concatenation word by
+// word on every clock
+assign cnt_shadow[`PS_CNT_PROBE_COUNT*CNT_WIDTH-1:0] = probe_shadow;
+assign cnt_shadow[`PS_CNT_COUNT*CNT_WIDTH-1:`PS_CNT_PROBE_COUNT*CNT_WIDTH] = tracker_shadow[`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0];
 wire unused_histogram_bus = &{1'b0, tracker_shadow[TRACKER_STATS*CNT_WIDTH-1:`PS_CNT_TRACKER_COUNT*CNT_WIDTH], 1'b0};
 
 

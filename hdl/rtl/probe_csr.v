@@ -143,19 +143,17 @@ initial begin
     end
 end
 
-// counters widened to 64 bits, counter i at [i*64 +: 64]
-wire [CNT_COUNT*64-1:0] cnt64;
-
-genvar c;
-generate
-    for (c = 0; c < CNT_COUNT; c = c + 1) begin : g_cnt
-        if (CNT_WIDTH < 64) begin : g_pad
-            assign cnt64[c*64 +: 64] = {{(64-CNT_WIDTH){1'b0}}, cnt_shadow[c*CNT_WIDTH +: CNT_WIDTH]};
-        end else begin : g_full
-            assign cnt64[c*64 +: 64] = cnt_shadow[c*CNT_WIDTH +: CNT_WIDTH];
-        end
+// 32-bit word w of the counters widened to 64 bits (counter w/2, high half when w is odd); read
+// by the read function on a read's clock only: a bus of every counter widened here would be
+// rebuilt by a Verilated model on every clock
+function [31:0] cnt_word_at(input [IDX_WIDTH:0] w);
+    reg [63:0] wide;
+    begin
+        wide = 64'd0;
+        wide[CNT_WIDTH-1:0] = cnt_shadow[w[IDX_WIDTH:1]*CNT_WIDTH +: CNT_WIDTH];
+        cnt_word_at = w[0] ? wide[63:32] : wide[31:0];
     end
-endgenerate
+endfunction
 
 // the addressed bin of each histogram, widened to 64 bits, kind k at [k*64 +: 64]
 wire [HIST_KINDS*64-1:0] hist64;
@@ -291,7 +289,7 @@ function [31:0] read_value_at(input [11:0] addr, input [IDX_WIDTH:0] cnt_word, i
             `PS_REG_TAP_INFO:        read_value_at = TAP_INFO_VALUE;
             default: begin
                 if ({1'b0, addr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, addr} < CNT_END) begin
-                    read_value_at = cnt64[{cnt_word, 5'd0} +: 32];
+                    read_value_at = cnt_word_at(cnt_word);
                 end
                 if (in_hist_last || in_hist_first) begin
                     read_value_at = hist_addr_off[2] ? hist_sel[63:32] : hist_sel[31:0];

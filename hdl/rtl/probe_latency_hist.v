@@ -8,9 +8,9 @@
  * events count only while 'enable', 'clear' empties every bin (this clock's events are lost,
  * as in probe_counter), 'snapshot' copies every bin including this clock's events.
  *
- * The bins are written by index (below): no per-clock increment vector over all bins and no
- * probe_counter per bin, whose adders and wide increment bus cost the Verilated twin most of
- * its speed once the bins were read on the CSR (and so no longer optimised away).
+ * Each bin is updated only on a clock that hits it (below): no per-clock increment vector over
+ * all bins and no probe_counter per bin, whose adders and wide increment bus cost the Verilated
+ * twin most of its speed once the bins were read on the CSR (and so no longer optimised away).
  */
 module probe_latency_hist #
 (
@@ -81,70 +81,60 @@ end
 wire unused_scaled = &{1'b0, scaled[31:IDX_WIDTH], 1'b0};
 
 /*
- * Bins as two flat vectors, written by index: each clock adds to the bins its completions hit
- * (one adder per segment), a snapshot copies the whole vector. A per-bin compare and adder
- * would cost the Verilated twin every bin on every clock; on an FPGA both forms are the same
- * flip-flops (the snapshot reads every word at once, so no RAM can hold them).
+ * Bins: one running word and one shadow per bin, each updated only on a clock some completion
+ * falls in it (word_hit, one decoder for all bins) or on snapshot and clear. A Verilated model
+ * then spends one bit test per bin per clock; synthesis gets a decoder and a clock enable per
+ * word, no per-bin comparators on the clock's latencies.
  */
-reg [WORDS*CNT_WIDTH-1:0] bins_reg = {WORDS*CNT_WIDTH{1'b0}};
-reg [WORDS*CNT_WIDTH-1:0] shadow_reg = {WORDS*CNT_WIDTH{1'b0}};
-
-// per segment: whether it is the first of this clock's hits on its bin (the one that writes),
-// and how many of this clock's hits share that bin (the segments from it on)
-reg [SEG_COUNT-1:0]         seg_lead;
-reg [SEG_COUNT*N_WIDTH-1:0] seg_n;
-integer a, b;
+reg [WORDS-1:0]         word_hit;
+// per bin, the completions of this clock in it while enabled (bin k at [k*N_WIDTH +: N_WIDTH])
+reg [WORDS*N_WIDTH-1:0] word_n;
+integer a;
 
 always @* begin
+    word_hit = {WORDS{1'b0}};
+    word_n = {WORDS*N_WIDTH{1'b0}};
     for (a = 0; a < SEG_COUNT; a = a + 1) begin
-        seg_lead[a] = ev_hit[a];
-        seg_n[a*N_WIDTH +: N_WIDTH] = {N_WIDTH{1'b0}};
-        for (b = 0; b < SEG_COUNT; b = b + 1) begin
-            if (ev_hit[b] && seg_bin[b*IDX_WIDTH +: IDX_WIDTH] == seg_bin[a*IDX_WIDTH +: IDX_WIDTH]) begin
-                if (b < a) begin
-                    seg_lead[a] = 1'b0;
-                end else begin
-                    seg_n[a*N_WIDTH +: N_WIDTH] = seg_n[a*N_WIDTH +: N_WIDTH] + 1'b1;
-                end
-            end
+        if (enable && ev_hit[a]) begin
+            word_hit[seg_bin[a*IDX_WIDTH +: IDX_WIDTH]] = 1'b1;
+            word_n[seg_bin[a*IDX_WIDTH +: IDX_WIDTH]*N_WIDTH +: N_WIDTH] =
+                word_n[seg_bin[a*IDX_WIDTH +: IDX_WIDTH]*N_WIDTH +: N_WIDTH] + 1'b1;
         end
     end
 end
 
-// the words of the bins hit this clock, events included
-reg [SEG_COUNT*CNT_WIDTH-1:0] seg_sum;
+wire [CNT_WIDTH-1:0] shadow_word [0:WORDS-1];
 
-always @* begin
-    for (a = 0; a < SEG_COUNT; a = a + 1) begin
-        seg_sum[a*CNT_WIDTH +: CNT_WIDTH] = bins_reg[seg_bin[a*IDX_WIDTH +: IDX_WIDTH]*CNT_WIDTH +: CNT_WIDTH] +
-            {{(CNT_WIDTH-N_WIDTH){1'b0}}, seg_n[a*N_WIDTH +: N_WIDTH]};
-    end
-end
+assign rd_word = ({{(32-IDX_WIDTH){1'b0}}, rd_idx} < WORDS) ? shadow_word[rd_idx] : {CNT_WIDTH{1'b0}};
 
-// later assignments win: the snapshot's copy, then this clock's bins, then clear and reset
-always @(posedge clk) begin
-    if (snapshot) begin
-        shadow_reg <= bins_reg;
-    end
-    for (a = 0; a < SEG_COUNT; a = a + 1) begin
-        if (enable && seg_lead[a]) begin
-            bins_reg[seg_bin[a*IDX_WIDTH +: IDX_WIDTH]*CNT_WIDTH +: CNT_WIDTH] <= seg_sum[a*CNT_WIDTH +: CNT_WIDTH];
+genvar w;
+generate
+    for (w = 0; w < WORDS; w = w + 1) begin : g_bin
+        reg [CNT_WIDTH-1:0] bin_reg = {CNT_WIDTH{1'b0}};
+        reg [CNT_WIDTH-1:0] shadow_reg = {CNT_WIDTH{1'b0}};
+
+        // later assignments win: clear after this clock's hits (they are lost), reset last
+        always @(posedge clk) begin
+            // one expression for both, so that synthesis builds one adder per bin
+            if (word_hit[w]) begin
+                bin_reg <= bin_reg + {{(CNT_WIDTH-N_WIDTH){1'b0}}, word_n[w*N_WIDTH +: N_WIDTH]};
+            end
             if (snapshot) begin
-                shadow_reg[seg_bin[a*IDX_WIDTH +: IDX_WIDTH]*CNT_WIDTH +: CNT_WIDTH] <= seg_sum[a*CNT_WIDTH +: CNT_WIDTH];
+                shadow_reg <= bin_reg + {{(CNT_WIDTH-N_WIDTH){1'b0}}, word_n[w*N_WIDTH +: N_WIDTH]};
+            end
+            if (clear) begin
+                bin_reg <= {CNT_WIDTH{1'b0}};
+            end
+            if (rst) begin
+                bin_reg <= {CNT_WIDTH{1'b0}};
+                shadow_reg <= {CNT_WIDTH{1'b0}};
             end
         end
-    end
-    if (clear) begin
-        bins_reg <= {WORDS*CNT_WIDTH{1'b0}};
-    end
-    if (rst) begin
-        bins_reg <= {WORDS*CNT_WIDTH{1'b0}};
-        shadow_reg <= {WORDS*CNT_WIDTH{1'b0}};
-    end
-end
 
-assign rd_word = ({{(32-IDX_WIDTH){1'b0}}, rd_idx} < WORDS) ? shadow_reg[rd_idx*CNT_WIDTH +: CNT_WIDTH] : {CNT_WIDTH{1'b0}};
-assign shadow = shadow_reg;
+        assign shadow[w*CNT_WIDTH +: CNT_WIDTH] = shadow_reg;
+        assign shadow_word[w] = shadow_reg;
+    end
+endgenerate
 
 endmodule
 

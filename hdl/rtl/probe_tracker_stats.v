@@ -130,7 +130,9 @@ reg [INC_WIDTH-1:0] ur_count, ca_count, other_count, unexpected_count, mismatch_
 reg [AGE_WIDTH-1:0] first_min, first_max, last_min, last_max;
 reg [AGE_WIDTH-1:0] latency;
 // every additive statistic's increment, slice i for statistic i (0 for the others)
-reg [STAT_COUNT*INC_WIDTH-1:0] inc;
+// (the statistics before the histogram bins only: a Verilated model zeroes the whole vector
+// every clock)
+reg [STAT_HIST_FIRST*INC_WIDTH-1:0] inc;
 integer s;
 
 // widen a per-clock count to the increment width
@@ -182,7 +184,7 @@ always @* begin
         mismatch_count   = mismatch_count + widen_bit(ev_mismatch[s]);
     end
 
-    inc = {STAT_COUNT*INC_WIDTH{1'b0}};
+    inc = {STAT_HIST_FIRST*INC_WIDTH{1'b0}};
     inc[STAT_OCC_SUM*INC_WIDTH     +: INC_WIDTH] = {{(INC_WIDTH-TAG_WIDTH-1){1'b0}}, outstanding};
     inc[STAT_CYCLES*INC_WIDTH      +: INC_WIDTH] = widen_bit(1'b1);
     inc[STAT_STARTED*INC_WIDTH     +: INC_WIDTH] = widen_ev(ev_started);
@@ -259,8 +261,7 @@ assign stat_shadow[STAT_LAST_MAX*CNT_WIDTH  +: CNT_WIDTH] = {{(CNT_WIDTH-AGE_WID
  */
 // the gauge, the extremes and the histogram (probe_latency_hist) take no increment here
 wire unused_inc = &{1'b0, inc[STAT_OUTSTANDING*INC_WIDTH +: INC_WIDTH], inc[STAT_PEAK*INC_WIDTH +: INC_WIDTH],
-                    inc[STAT_FIRST_MIN*INC_WIDTH +: 2*INC_WIDTH], inc[STAT_LAST_MIN*INC_WIDTH +: 2*INC_WIDTH],
-                    inc[STAT_HIST_FIRST*INC_WIDTH +: `PS_HIST_KINDS*HIST_WORDS*INC_WIDTH], 1'b0};
+                    inc[STAT_FIRST_MIN*INC_WIDTH +: 2*INC_WIDTH], inc[STAT_LAST_MIN*INC_WIDTH +: 2*INC_WIDTH], 1'b0};
 
 /*
  * Histograms: one probe_latency_hist per kind, bins written by index, not one adder per bin;

@@ -221,8 +221,8 @@ void HostRootComplex::drive(Vswitch &top)
     // the rest of a started TLP at once; a new one waits for the wire, and for room for one more
     // read of kMaxPayloadBytes in the completion buffer, as the BAR responder's (bar_responder.v):
     // a full one returns no non-posted credit (only reads go up during a run)
-    const bool buffer_full
-        = top.cpl_buffer_bytes != 0 && reserved_bytes_ + kMaxPayloadBytes > top.cpl_buffer_bytes;
+    const bool buffer_full =
+        top.cpl_buffer_bytes != 0 && reserved_bytes_ + kMaxPayloadBytes > top.cpl_buffer_bytes;
     top.up_tx_ready = rx_in_tlp_ || (from_switch_.open() && !buffer_full);
 }
 

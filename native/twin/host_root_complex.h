@@ -63,8 +63,8 @@ private:
         uint32_t bytes; // requested bytes (0: a zero-length read)
         uint16_t requester;
         uint8_t tag;
-        uint32_t tc_attr; // DW0 bits carrying T9, TC, T8 and Attr, echoed
-        uint64_t taken;   // cycle the read was taken
+        uint32_t tc_attr;  // DW0 bits carrying T9, TC, T8 and Attr, echoed
+        uint64_t taken;    // cycle the read was taken
         uint32_t reserved; // completion buffer it holds until its last CplD (Length DWs x 4)
     };
     struct Sending { // the TLP being handed to up_rx, beat by beat
@@ -85,7 +85,7 @@ private:
     uint64_t cycle_ = 0;
     LinkGate to_switch_, from_switch_;
     std::deque<Read> reads_;
-    uint32_t split_done_ = 0; // bytes of the head read already completed
+    uint32_t split_done_ = 0;     // bytes of the head read already completed
     uint64_t reserved_bytes_ = 0; // completion buffer held by the reads taken (Length DWs x 4)
     std::deque<ConfigTlp> cfg_out_;
     std::map<uint8_t, CfgResult> cfg_done_;
