@@ -90,7 +90,7 @@ describe('pcie-scope export', () => {
     const r = await run('export', 'done', '--dir', rootWithCaptures(), '--format', 'csv')
     expect(r.code).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
-    expect(lines[0]).toBe(['time_s', ...COUNTERS.map((c) => c.name)].join(','))
+    expect(lines[0]).toBe(['time_s', ...COUNTERS.map((c) => c.name), 'tap'].join(','))
     expect(lines).toHaveLength(9)
     expect(r.stderr).toBe('')
   })
