@@ -11,6 +11,7 @@ import { takeToken } from './token.js'
 import { countersView } from './views/counters.js'
 import { headerView } from './views/header.js'
 import { histogramView } from './views/histogram.js'
+import { hostSideView } from './views/host-side.js'
 import { inflightView } from './views/inflight.js'
 import { latencyView } from './views/latency.js'
 import { linkView } from './views/link.js'
@@ -26,6 +27,7 @@ const views: View[] = [
   rateView(),
   inflightView(),
   latencyView(),
+  hostSideView(),
   countersView(),
   linkView(),
   runView(),

@@ -15,6 +15,7 @@ import { counterDeltas } from '../host/src/core/rates.js'
 import { histogramTotal, latencyPercentilesNs, noLatencyHistograms, type LatencyPercentilesNs } from '../host/src/core/latency-histogram.js'
 import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS, type Limit } from './model.js'
 import { intervalBatchPoints, intervalLimit, type IntervalPoint } from './intervals.js'
+import { HostSide, type HostSideComparison } from './host-side.js'
 
 const RATE_POINTS = 600
 /** interval records kept for the in-flight chart (a few seconds at a 10-µs period, more at longer ones) */
@@ -69,6 +70,8 @@ export interface TestHook {
   intervalPoints: number
   intervalLimit: Limit | null
   intervalGaps: number
+  /** switch mode: the host side next to the GPU side (null in endpoint mode and before the first pair) */
+  hostSide: HostSideComparison | null
 }
 
 export class AppState {
@@ -110,6 +113,8 @@ export class AppState {
   tagBudget: number | null = null
   /** the newest HISTOGRAM frame of each kind (first- and last-completion latency) */
   latencyHistograms = noLatencyHistograms<LatencyHistogram>()
+  /** the switch design's host side (TAP_SNAPSHOT / TAP_HISTOGRAM frames), paired with the GPU side */
+  readonly hostSide = new HostSide()
   gaps = 0
   aboveCeilingCount = 0
   readonly marks: RunMark[] = []
@@ -148,6 +153,7 @@ export class AppState {
         // history from before this page: its age is what the server recorded, not now
         for (const s of m.recent) this.ingest(s, Math.min(now, s.receivedAt))
         this.latencyHistograms = { ...m.latencyHistograms }
+        this.hostSide.restore(m.taps?.hostSide, this.latencyHistograms)
         if (m.lastRun) this.setRun(m.lastRun)
         break
       case 'status': {
@@ -162,6 +168,8 @@ export class AppState {
       }
       case 'snapshot':
         for (const s of m.snapshots) this.ingest(s, now)
+        // after the snapshots: each names one of them or an earlier one
+        for (const t of m.tapSnapshots ?? []) this.hostSide.tapSnapshot(t)
         this.hostStats = m.hostStats
         this.wsDrops = m.wsDrops
         break
@@ -170,6 +178,9 @@ export class AppState {
         break
       case 'latency-histogram':
         this.latencyHistograms[m.histogram.kind] = m.histogram
+        break
+      case 'tap-histogram':
+        this.hostSide.tapHistogram(m.histogram, this.latencyHistograms[m.histogram.kind])
         break
       case 'run-start': {
         const { type: _type, ...r } = m
@@ -242,6 +253,11 @@ export class AppState {
     return h && this.info ? latencyPercentilesNs(h.bins, h.binClocks, this.info.clockHz) : null
   }
 
+  /** Switch mode: the host side next to the GPU side, or null (endpoint mode, or no pair yet). */
+  hostSideComparison(): HostSideComparison | null {
+    return this.info ? this.hostSide.comparison(this.info.clockHz) : null
+  }
+
   staleAfterMs(): number {
     return staleAfterMs(this.status?.streaming?.periodMs ?? COMMANDS.START.args[0].default)
   }
@@ -273,6 +289,7 @@ export class AppState {
       intervalPoints: this.intervalAvg.view().filter((p) => Number.isFinite(p.y)).length,
       intervalLimit: this.intervalLimitNow ?? null,
       intervalGaps: this.intervalGaps,
+      hostSide: this.hostSideComparison(),
     }
   }
 
@@ -318,6 +335,7 @@ export class AppState {
     this.intervalLimitNow = undefined
     this.intervalNextIndex = undefined
     this.marks.length = 0
+    this.hostSide.reset()
     this.gapPending = false
   }
 
@@ -353,6 +371,7 @@ export class AppState {
       this.resetSeries() // the firmware restarted (board reset, new twin): a new time axis
     }
     this.last = s
+    this.hostSide.gpuSnapshot(s)
     // only the periodic stream proves it is flowing; an answer to SNAPSHOT does not
     if (!s.onDemand) this.lastAt = Math.max(this.lastAt ?? 0, now)
     const prev = this.prevForRate

@@ -171,10 +171,16 @@ describe('web UI in Chromium', () => {
 
   /** A page on a server over the fake session, for the checks that need to steer the device. */
   async function onFake(
-    opts: { runDelayMs?: number; demo?: boolean; captures?: { root: string; record: boolean }; gpu?: StartServerOptions['gpu'] },
+    opts: {
+      runDelayMs?: number
+      demo?: boolean
+      captures?: { root: string; record: boolean }
+      gpu?: StartServerOptions['gpu']
+      switchMode?: boolean
+    },
     body: (page: Page, server: RunningServer, session: ReturnType<typeof fakeSession>) => Promise<void>,
   ) {
-    const session = fakeSession({ runDelayMs: opts.runDelayMs ?? 150 })
+    const session = fakeSession({ runDelayMs: opts.runDelayMs ?? 150, switchMode: opts.switchMode ?? false })
     const server = await startServer({
       twin: true,
       demo: opts.demo ?? true,
@@ -209,6 +215,7 @@ describe('web UI in Chromium', () => {
         await page.goto(server.url)
         await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
         expect(page.url()).not.toContain('token')
+        expect(await page.getByTestId('hostside-card').isVisible()).toBe(false) // endpoint mode: no host side
         await page.reload() // the token survives a reload of the same tab
         await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
 
@@ -415,6 +422,21 @@ describe('web UI in Chromium', () => {
         await page.getByTestId('run-pattern').selectOption('strided')
         expect(await page.getByTestId('run-bytes').isVisible()).toBe(true)
         expect(await page.getByTestId('run-graph-scale').isVisible()).toBe(false)
+      })
+    })
+
+    it('in switch mode shows the host side next to the GPU side, 8 ns apart (the switch’s 2 clocks)', async () => {
+      await onFake({ switchMode: true }, async (page, server) => {
+        await page.goto(server.url)
+        await expect.poll(() => page.getByTestId('hostside-card').isVisible(), { timeout: 10_000 }).toBe(true)
+        await expect.poll(() => page.getByTestId('hostside-traversal').textContent(), { timeout: 10_000 }).toBe('8.0 ns')
+        expect(await page.getByTestId('hostside-mean-gpu').textContent()).toBe('1008.0 ns')
+        expect(await page.getByTestId('hostside-mean-host').textContent()).toBe('1000.0 ns')
+        expect(await page.getByTestId('hostside-mean-diff').textContent()).toBe('+8.0 ns (2.0 clocks)')
+        // the histograms come once a second: p50 and p99 of both sides
+        await expect.poll(() => page.getByTestId('hostside-p99-host').textContent(), { timeout: 10_000 }).toMatch(/^\d+ ns$/)
+        expect(await page.getByTestId('hostside-outstanding-gpu').textContent()).toBe('40.0')
+        await page.screenshot({ path: join(shots, 'ui-host-side.png'), fullPage: true })
       })
     })
 

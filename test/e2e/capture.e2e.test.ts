@@ -263,7 +263,7 @@ describe('pcie-scope capture --out, info, export (e2e)', () => {
 
       const csv = cli('export', dir, '--format', 'csv').stdout.trimEnd().split('\n')
       const header = csv[0]!.split(',')
-      expect(header).toEqual(['time_s', ...COUNTERS.map((k) => k.name)])
+      expect(header).toEqual(['time_s', ...COUNTERS.map((k) => k.name), 'tap'])
       expect(csv).toHaveLength(1 + info.byType.snapshot)
       const rows = csv.slice(1).map((line) => line.split(','))
       const col = (row: string[], name: string) => Number(row[header.indexOf(name)])

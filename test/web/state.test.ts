@@ -23,6 +23,7 @@ function started() {
     counters: [],
     recent: [],
     latencyHistograms: { last: null, first: null },
+    taps: {},
     lastRun: null,
   }
   state.apply(hello, 0)

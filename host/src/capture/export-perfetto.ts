@@ -6,18 +6,23 @@
  *     (a clear, a device event or an interval without enabled cycles drops them to 0)
  *   slices on the "runs" track: one per workload run, over its probe window
  *   instants on the "events" track: marks (start, stop, clear) and device events
+ *   switch design only (tap-snapshot records): a second process, "pcie-scope NAME host side",
+ *     with the same three counter tracks from the host side's snapshots (the reads as the switch
+ *     sends them on to the host); the first process is then the GPU side
  *
  * Timestamps are µs of probe time, TIMESTAMP / clockHz (probe-time.ts keeps them in order across
  * a probe reset). Events are streamed as records are read, so a long capture never sits in memory.
  */
 import { SIZE_CLASSES } from '../core/size-classes.js'
 import { workloadLabel } from '../core/workload.js'
-import type { Snapshot } from '../core/probe.js'
+import type { Snapshot, TapSnapshot } from '../core/probe.js'
 import type { OpenedCapture } from './catalog.js'
 import type { CaptureRecord, RunStartRecord } from './format.js'
 import { ProbeTimeline, ratesBetween, type IntervalRates } from './probe-time.js'
 
 const PID = 1
+/** the switch design's host side: its counter tracks in a process of their own (process 1, the capture's, is the GPU side) */
+const PID_HOST_SIDE = 2
 const TID_RUNS = 1
 const TID_EVENTS = 2
 
@@ -35,17 +40,63 @@ export interface TraceEvent {
   args?: Record<string, unknown>
 }
 
-const counterEvents = (ts: number, r: IntervalRates | undefined): TraceEvent[] => [
-  { name: COUNTER_TRACKS.mrd, ph: 'C', ts, pid: PID, args: { 'MRd/s': r?.mrdPerSecond ?? 0 } },
-  { name: COUNTER_TRACKS.payload, ph: 'C', ts, pid: PID, args: { 'GB/s': r?.payloadGbPerSecond ?? 0 } },
+const counterEvents = (pid: number, ts: number, r: IntervalRates | undefined): TraceEvent[] => [
+  { name: COUNTER_TRACKS.mrd, ph: 'C', ts, pid, args: { 'MRd/s': r?.mrdPerSecond ?? 0 } },
+  { name: COUNTER_TRACKS.payload, ph: 'C', ts, pid, args: { 'GB/s': r?.payloadGbPerSecond ?? 0 } },
   {
     name: COUNTER_TRACKS.bySize,
     ph: 'C',
     ts,
-    pid: PID,
+    pid,
     args: Object.fromEntries(SIZE_CLASSES.map((c) => [c.label, r?.bySizePerSecond[c.key] ?? 0])),
   },
 ]
+
+/**
+ * One tap's counter tracks: a sample per interval between its consecutive snapshots, dropped to
+ * 0 where the counters cannot be compared (a clear, a device event).
+ */
+class CounterStretch {
+  private prev: { counters: Snapshot['counters']; us: number } | undefined
+  /** time of the last counter sample, and whether it was the zero that ends a stretch */
+  private lastCounterUs = -Infinity
+  private countersAtZero = true
+
+  constructor(
+    private readonly pid: number,
+    private readonly clockHz: number,
+  ) {}
+
+  /** A snapshot of this tap at `us` on the trace's axis. */
+  observe(s: Pick<Snapshot, 'counters'>, us: number): TraceEvent[] {
+    const out: TraceEvent[] = []
+    if (this.prev && us > this.prev.us) {
+      const rates = ratesBetween(this.prev, s, this.clockHz)
+      if (rates) out.push(...this.counters(this.prev.us, rates))
+      else out.push(...this.zero(this.prev.us))
+    }
+    if (!this.prev || us > this.prev.us) this.prev = { counters: s.counters, us }
+    return out
+  }
+
+  /** The counters cannot be compared across this point: close the stretch at the last snapshot. */
+  break(): TraceEvent[] {
+    const out = this.prev ? this.zero(this.prev.us) : []
+    this.prev = undefined
+    return out
+  }
+
+  private counters(ts: number, rates: IntervalRates | undefined): TraceEvent[] {
+    if (!(ts > this.lastCounterUs)) return []
+    this.lastCounterUs = ts
+    this.countersAtZero = rates === undefined
+    return counterEvents(this.pid, ts, rates)
+  }
+
+  private zero(ts: number): TraceEvent[] {
+    return this.countersAtZero ? [] : this.counters(ts, undefined)
+  }
+}
 
 const metadata = (capture: OpenedCapture): TraceEvent[] => [
   { name: 'process_name', ph: 'M', ts: 0, pid: PID, args: { name: `pcie-scope ${capture.manifest.name}` } },
@@ -56,27 +107,31 @@ const metadata = (capture: OpenedCapture): TraceEvent[] => [
 /** Turns records into trace events, in the order read. */
 class TraceBuilder {
   private readonly timeline: ProbeTimeline
-  private prev: { s: Snapshot; us: number } | undefined
-  /** time of the last counter sample, and whether it was the zero that ends a stretch */
-  private lastCounterUs = -Infinity
-  private countersAtZero = true
+  private readonly gpuSide: CounterStretch
+  /** the host side's tracks, from its first tap snapshot on (the switch design) */
+  private hostSide: CounterStretch | undefined
   private readonly openRuns = new Map<number, { start: RunStartRecord; fromUs: number | undefined }>()
   /** instants met before the first snapshot: they wait for a time to stand at */
   private pending: { name: string; args: Record<string, unknown> }[] = []
 
-  constructor(private readonly clockHz: number) {
+  constructor(
+    private readonly clockHz: number,
+    private readonly captureName: string,
+  ) {
     this.timeline = new ProbeTimeline(clockHz)
+    this.gpuSide = new CounterStretch(PID, clockHz)
   }
 
   add(r: CaptureRecord): TraceEvent[] {
     switch (r.t) {
       case 'snapshot':
         return this.snapshot(r.snapshot)
+      case 'tap-snapshot':
+        return this.tapSnapshot(r.tapSnapshot)
       case 'interval':
       case 'histogram':
-      case 'tap-snapshot':
       case 'tap-histogram':
-        return [] // the sampler's records, the latency histograms and the host-side tap are not drawn in the trace yet
+        return [] // the sampler's records (the VCD export's) and the latency histograms are not drawn in the trace
       case 'frame':
         return [] // raw link frames: the pcapng export's
       case 'mark': {
@@ -122,31 +177,25 @@ class TraceBuilder {
     const out: TraceEvent[] = this.pending.map((p) => ({ name: p.name, ph: 'i', s: 't', ts: us, pid: PID, tid: TID_EVENTS, args: p.args }))
     this.pending = []
     for (const run of this.openRuns.values()) run.fromUs ??= us
-    if (this.prev && us > this.prev.us) {
-      const rates = ratesBetween(this.prev.s, s, this.clockHz)
-      if (rates) out.push(...this.counters(this.prev.us, rates))
-      else out.push(...this.zero(this.prev.us))
+    out.push(...this.gpuSide.observe(s, us))
+    return out
+  }
+
+  /** A host-side snapshot: on the same probe clock, so on the axis its SNAPSHOT set. */
+  private tapSnapshot(t: TapSnapshot): TraceEvent[] {
+    if (t.tap !== 'hostSide' || this.timeline.lastUs === undefined) return []
+    const out: TraceEvent[] = []
+    if (!this.hostSide) {
+      this.hostSide = new CounterStretch(PID_HOST_SIDE, this.clockHz)
+      out.push({ name: 'process_name', ph: 'M', ts: 0, pid: PID_HOST_SIDE, args: { name: `pcie-scope ${this.captureName} host side` } })
     }
-    if (!this.prev || us > this.prev.us) this.prev = { s, us }
+    out.push(...this.hostSide.observe(t, this.timeline.us(t.counters.timestamp)))
     return out
   }
 
-  private counters(ts: number, rates: IntervalRates | undefined): TraceEvent[] {
-    if (!(ts > this.lastCounterUs)) return []
-    this.lastCounterUs = ts
-    this.countersAtZero = rates === undefined
-    return counterEvents(ts, rates)
-  }
-
-  private zero(ts: number): TraceEvent[] {
-    return this.countersAtZero ? [] : this.counters(ts, undefined)
-  }
-
-  /** The counters cannot be compared across this point: close the stretch at the last snapshot. */
+  /** The counters cannot be compared across this point: close both taps' stretches at their last snapshots. */
   private breakCounters(): TraceEvent[] {
-    const out = this.prev ? this.zero(this.prev.us) : []
-    this.prev = undefined
-    return out
+    return [...this.gpuSide.break(), ...(this.hostSide?.break() ?? [])]
   }
 
   private instant(name: string, args: Record<string, unknown>): TraceEvent[] {
@@ -186,7 +235,7 @@ export async function* exportPerfetto(capture: OpenedCapture, records: AsyncIter
     return text
   }
   yield lines(metadata(capture))
-  const builder = new TraceBuilder(m.probe.clockHz)
+  const builder = new TraceBuilder(m.probe.clockHz, m.name)
   for await (const r of records) {
     const text = lines(builder.add(r))
     if (text) yield text

@@ -47,7 +47,11 @@ export interface IntervalRates {
 }
 
 /** Rates between two snapshots (core/rates.ts, the live page's rule), payload in GB/s. */
-export const ratesBetween = (prev: Snapshot, cur: Snapshot, clockHz: number): IntervalRates | undefined => {
+export const ratesBetween = (
+  prev: Pick<Snapshot, 'counters'>,
+  cur: Pick<Snapshot, 'counters'>,
+  clockHz: number,
+): IntervalRates | undefined => {
   const r = intervalRates(prev, cur, clockHz)
   return r && { mrdPerSecond: r.mrdPerSecond, payloadGbPerSecond: r.payloadPerSecond / 1e9, bySizePerSecond: r.bySizePerSecond }
 }

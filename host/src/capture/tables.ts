@@ -9,7 +9,8 @@
  * columns let SQL take differences between rows (`mrd_bytes - lag(mrd_bytes)`) without overflow.
  */
 import { COUNTERS } from '../core/generated.js'
-import type { Snapshot } from '../core/probe.js'
+import { histogramTotal, latencyPercentilesNs } from '../core/latency-histogram.js'
+import type { LatencyHistogram, Snapshot } from '../core/probe.js'
 import { elementBytesOf, idBytesOf, isGraphWorkload, l1Of, type AnyWorkload } from '../core/workload.js'
 import type { CaptureRecord, RecordError, RecordType } from './format.js'
 
@@ -71,6 +72,38 @@ const snapshotCells = (s: Snapshot, clockHz: number): Cell[] => [
 ]
 
 const ratio = (num: number, den: number): number | null => (den > 0 ? num / den : null)
+
+// a latency histogram (either tap's): where it came from, its reads, p50/p99 by the host's one
+// rule (core/latency-histogram.ts) and the bins themselves as a JSON array
+const HISTOGRAM_COLUMNS = [
+  big('at_ms'),
+  big('seq'),
+  text('reason'),
+  text('kind'),
+  big('snapshot_index'),
+  big('bin_clocks'),
+  big('reads'),
+  dbl('p50_ns'),
+  dbl('p99_ns'),
+  bool('overflow'),
+  text('bins_json'),
+]
+const histogramCells = (at: number, h: LatencyHistogram, clockHz: number): Cell[] => {
+  const p = latencyPercentilesNs(h.bins, h.binClocks, clockHz)
+  return [
+    at,
+    h.seq,
+    h.reason,
+    h.kind,
+    h.snapshotIndex,
+    h.binClocks,
+    histogramTotal(h.bins),
+    p?.p50 ?? null,
+    p?.p99 ?? null,
+    p?.overflow ?? null,
+    JSON.stringify(h.bins),
+  ]
+}
 
 export const TABLES: readonly TableDef[] = [
   {
@@ -138,6 +171,41 @@ export const TABLES: readonly TableDef[] = [
             ratio(s.occSum, s.cycles),
             ratio(s.latSum, s.latCount),
           ]),
+  },
+  {
+    name: 'histograms',
+    record: 'histogram',
+    columns: HISTOGRAM_COLUMNS,
+    rows: (r, hz) => (r.t === 'histogram' ? [histogramCells(r.at, r.histogram, hz)] : []),
+  },
+  {
+    // the switch design's host side: the same columns as snapshots but the firmware's link
+    // statistics (those are the SNAPSHOT's), with the tap and the SNAPSHOT it was taken with
+    name: 'tap_snapshots',
+    record: 'tap-snapshot',
+    columns: [
+      big('at_ms'),
+      big('seq'),
+      text('tap'),
+      big('snapshot_index'),
+      dbl('time_s'),
+      ...COUNTERS.map((c) => big(counterColumn(c.name))),
+    ],
+    rows: (r, hz) => {
+      if (r.t !== 'tap-snapshot') return []
+      const t = r.tapSnapshot
+      return [[r.at, t.seq, t.tap, t.snapshotIndex, t.counters.timestamp / hz, ...COUNTERS.map((c) => t.counters[c.key])]]
+    },
+  },
+  {
+    name: 'tap_histograms',
+    record: 'tap-histogram',
+    columns: [...HISTOGRAM_COLUMNS.slice(0, 2), text('tap'), ...HISTOGRAM_COLUMNS.slice(2)],
+    rows: (r, hz) => {
+      if (r.t !== 'tap-histogram') return []
+      const [at, seq, ...rest] = histogramCells(r.at, r.histogram, hz)
+      return [[at!, seq!, r.histogram.tap, ...rest]]
+    },
   },
   {
     name: 'run_starts',

@@ -23,7 +23,12 @@ export interface IntervalRates {
 }
 
 /** Undefined when no enabled time passed, or a counter went backwards (cleared in between). */
-export function intervalRates(prev: Snapshot, cur: Snapshot, clockHz: number, link?: PcieLinkInfo | null): IntervalRates | undefined {
+export function intervalRates(
+  prev: Pick<Snapshot, 'counters'>,
+  cur: Pick<Snapshot, 'counters'>,
+  clockHz: number,
+  link?: PcieLinkInfo | null,
+): IntervalRates | undefined {
   const dc = cur.counters.cycles - prev.counters.cycles
   if (!(dc > 0) || !(clockHz > 0)) return undefined
   const dPayload = cur.counters.cpldBytes - prev.counters.cpldBytes

@@ -2,10 +2,10 @@
  * Shapes that cross the server ↔ browser boundary (REST bodies and WebSocket messages).
  * Types only: the web UI imports this file too, so it must not pull in Node modules.
  */
-import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from './probe.js'
+import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot, TapHistogram, TapSnapshot } from './probe.js'
 import type { PatternName, AnyWorkload, WorkloadResult } from './workload.js'
 import type { PcieLinkInfo } from './link.js'
-import type { CounterKey, HistogramKindKey } from './generated.js'
+import type { CounterKey, HistogramKindKey, TapKey } from './generated.js'
 
 export interface CounterMeta {
   key: CounterKey
@@ -133,6 +133,15 @@ export interface RunStart {
   baseline: Snapshot
 }
 
+/**
+ * A further probe tap's newest readings (the switch design's host side): its newest TAP_SNAPSHOT
+ * and the newest TAP_HISTOGRAM of each kind, each null before the first.
+ */
+export interface TapReadings {
+  snapshot: TapSnapshot | null
+  histograms: Record<HistogramKindKey, TapHistogram | null>
+}
+
 export type ServerMessage =
   | {
       type: 'hello'
@@ -146,14 +155,28 @@ export type ServerMessage =
       recent: Snapshot[]
       /** the newest latency histogram of each kind, so a reloaded page shows them (null before the first) */
       latencyHistograms: Record<HistogramKindKey, LatencyHistogram | null>
+      /** the further taps' newest readings, by tap (empty with one tap: the BAR design) */
+      taps: Partial<Record<TapKey, TapReadings>>
       lastRun: RunReport | null
     }
   | ({ type: 'status' } & ServerStatus)
-  | { type: 'snapshot'; snapshots: Snapshot[]; hostStats: HostLinkStats | null; wsDrops: number }
+  | {
+      type: 'snapshot'
+      snapshots: Snapshot[]
+      /**
+       * the further taps' TAP_SNAPSHOT frames of the same batch, in arrival order (each after the
+       * SNAPSHOT it names, which is in this batch or an earlier one); absent when there are none
+       */
+      tapSnapshots?: TapSnapshot[]
+      hostStats: HostLinkStats | null
+      wsDrops: number
+    }
   /** an INTERVAL frame: the sampler's records, as the firmware drained them (only while the server set a sample period) */
   | { type: 'intervals'; batch: IntervalBatch }
   /** a HISTOGRAM frame (one kind; every kind in turn): once a second while streaming, at STOP, on demand; after the snapshot it names */
   | { type: 'latency-histogram'; histogram: LatencyHistogram }
+  /** a TAP_HISTOGRAM frame (a further tap's, the switch design's host side): after tap 0's HISTOGRAM frames of the same snapshot */
+  | { type: 'tap-histogram'; histogram: TapHistogram }
   | ({ type: 'run-start' } & RunStart)
   | { type: 'run'; report: RunReport; result: WorkloadResult; demo: DemoState }
   | { type: 'run-error'; origin: 'demo' | 'manual'; error: DeviceError }

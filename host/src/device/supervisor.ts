@@ -18,7 +18,7 @@
  */
 import { EventEmitter } from 'node:events'
 import { isPsError, PsError } from '../core/errors.js'
-import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../core/probe.js'
+import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot, TapHistogram, TapSnapshot } from '../core/probe.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
 import type { AnyWorkload, WorkloadResult, WorkloadRunner } from '../core/workload.js'
@@ -253,6 +253,9 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     }
     const onHistogram = (h: LatencyHistogram) => this.client.emit('histogram', h)
     const onInterval = (b: IntervalBatch) => this.client.emit('interval', b)
+    // the switch design's host side: serve --twin --mode switch forwards and records these too
+    const onTapSnapshot = (t: TapSnapshot) => this.client.emit('tap-snapshot', t)
+    const onTapHistogram = (h: TapHistogram) => this.client.emit('tap-histogram', h)
     const onLinkError = (e: PsError) => this.client.emit('link-error', e)
     // A twin that dies closes its PTY first: its own exit follows within moments and tells the
     // story. The PTY gone while the twin still runs after that grace: the link is unusable, so
@@ -270,6 +273,8 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     c.on('snapshot', onSnapshot)
     c.on('histogram', onHistogram)
     c.on('interval', onInterval)
+    c.on('tap-snapshot', onTapSnapshot)
+    c.on('tap-histogram', onTapHistogram)
     c.on('link-error', onLinkError)
     c.on('disconnect', onDisconnect)
     twin.on('exit', onExit)
@@ -278,6 +283,8 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
       c.off('snapshot', onSnapshot)
       c.off('histogram', onHistogram)
       c.off('interval', onInterval)
+      c.off('tap-snapshot', onTapSnapshot)
+      c.off('tap-histogram', onTapHistogram)
       c.off('link-error', onLinkError)
       c.off('disconnect', onDisconnect)
       twin.off('exit', onExit)

@@ -1,6 +1,6 @@
 /**
  * What the server knows about its device: the session, whether it is connected (and why not),
- * the recent snapshots, link errors by code, and the streaming period to restore after a
+ * the recent snapshots, the further taps' newest readings (the switch design's host side), link errors by code, and the streaming period to restore after a
  * reconnect. It assembles the status and hello messages from that; the parts owned elsewhere
  * (WebSocket counts, the demo, the last run) are passed in.
  *
@@ -8,10 +8,10 @@
  * then fail fast with the disconnect's code.
  */
 import { isPsError, PsError, type PsErrorCode } from '../core/errors.js'
-import { COMMANDS, COUNTERS, type HistogramKindKey } from '../core/generated.js'
+import { COMMANDS, COUNTERS, type HistogramKindKey, type TapKey } from '../core/generated.js'
 import { noLatencyHistograms } from '../core/latency-histogram.js'
-import type { HostLinkStats, IntervalBatch, LatencyHistogram, Snapshot } from '../core/probe.js'
-import type { CounterMeta, DeviceError, RunReport, ServerMessage, ServerStatus } from '../core/wire.js'
+import type { HostLinkStats, IntervalBatch, LatencyHistogram, Snapshot, TapHistogram, TapSnapshot } from '../core/probe.js'
+import type { CounterMeta, DeviceError, RunReport, ServerMessage, ServerStatus, TapReadings } from '../core/wire.js'
 import type { ServerSession } from './session.js'
 
 /** snapshots kept in memory for /api/status and for clients that connect later */
@@ -35,6 +35,10 @@ export interface DeviceStateEvents {
   histogram?(h: LatencyHistogram): void
   /** a batch of the sampler's interval records (only while a sample period is set) */
   intervals?(b: IntervalBatch): void
+  /** a further tap's snapshot (the switch design's host side), after the snapshot it names */
+  tapSnapshot?(s: TapSnapshot): void
+  /** a further tap's latency histogram, after tap 0's of the same snapshot */
+  tapHistogram?(h: TapHistogram): void
 }
 
 export class DeviceState {
@@ -48,11 +52,15 @@ export class DeviceState {
   private restoreFailed = false
   private readonly recent: Snapshot[] = []
   private readonly lastHistograms: Record<HistogramKindKey, LatencyHistogram | null> = noLatencyHistograms<LatencyHistogram>()
+  /** the further taps' newest readings: only taps that sent something have an entry */
+  private readonly taps: Partial<Record<TapKey, TapReadings>> = {}
   private readonly linkErrors: Record<string, number> = {}
   private readonly listeners: {
     snapshot: (s: Snapshot) => void
     histogram: (h: LatencyHistogram) => void
     interval: (b: IntervalBatch) => void
+    'tap-snapshot': (s: TapSnapshot) => void
+    'tap-histogram': (h: TapHistogram) => void
     disconnect: (e: unknown) => void
     reconnect: () => void
     'link-error': (e: unknown) => void
@@ -69,6 +77,14 @@ export class DeviceState {
         this.on.histogram?.(h)
       },
       interval: (b) => this.on.intervals?.(b),
+      'tap-snapshot': (t) => {
+        this.tap(t.tap).snapshot = t
+        this.on.tapSnapshot?.(t)
+      },
+      'tap-histogram': (h) => {
+        this.tap(h.tap).histograms[h.kind] = h
+        this.on.tapHistogram?.(h)
+      },
       disconnect: (e) => this.onDisconnect(e),
       reconnect: () => this.onReconnect(),
       'link-error': (e) => this.onLinkError(e),
@@ -175,8 +191,15 @@ export class DeviceState {
       counters: COUNTER_META,
       recent: this.recent.slice(-RECENT_SNAPSHOTS),
       latencyHistograms: { ...this.lastHistograms },
+      taps: Object.fromEntries(
+        Object.entries(this.taps).map(([k, r]) => [k, { snapshot: r.snapshot, histograms: { ...r.histograms } }]),
+      ) as Partial<Record<TapKey, TapReadings>>,
       lastRun,
     }
+  }
+
+  private tap(key: TapKey): TapReadings {
+    return (this.taps[key] ??= { snapshot: null, histograms: noLatencyHistograms<TapHistogram>() })
   }
 
   private onSnapshot(s: Snapshot): void {

@@ -1,6 +1,6 @@
 /**
- * WebSocket fan-out (docs/host-notes.md): snapshots are batched to at most one message
- * per BATCH_MS per client; a client whose send buffer holds more than maxBufferedBytes skips that
+ * WebSocket fan-out (docs/host-notes.md): snapshots (and the further taps' snapshots with them)
+ * are batched to at most one message per BATCH_MS per client; a client whose send buffer holds more than maxBufferedBytes skips that
  * batch (counted), since a live view wants fresh data; a client that holds more than
  * dropBufferedBytes, or stays behind for stuckMs (it stopped reading), is terminated and counted,
  * so it cannot grow the server's memory; a ping every HEARTBEAT_MS terminates clients that did not
@@ -9,7 +9,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, WebSocket } from 'ws'
-import type { HostLinkStats, Snapshot } from '../core/probe.js'
+import type { HostLinkStats, Snapshot, TapSnapshot } from '../core/probe.js'
 import { WS_BATCH_MS, type ServerMessage } from '../core/wire.js'
 
 const BATCH_MS = WS_BATCH_MS
@@ -20,7 +20,7 @@ const DROP_BUFFERED_BYTES = 4 * 1024 * 1024
 /** a client behind (over maxBufferedBytes) this long without catching up stopped reading: dropped */
 const STUCK_MS = 10_000
 const WS_MAX_PAYLOAD = 64 * 1024
-/** a batch never holds more than this many snapshots (older ones are dropped from it) */
+/** a batch never holds more than this many snapshots, nor tap snapshots (older ones are dropped from it) */
 const MAX_BATCH = 200
 
 /** The part of a ws WebSocket the hub uses (tests pass fakes). */
@@ -56,6 +56,7 @@ export class WsHub {
   readonly wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, perMessageDeflate: false })
   private readonly clients = new Map<HubSocket, ClientState>()
   private pending: Snapshot[] = []
+  private pendingTaps: TapSnapshot[] = []
   private flushTimer: NodeJS.Timeout | undefined
   private lastFlush = 0
   private readonly heartbeat: NodeJS.Timeout
@@ -126,6 +127,18 @@ export class WsHub {
     if (this.clients.size === 0) return
     this.pending.push(s)
     if (this.pending.length > MAX_BATCH) this.pending.splice(0, this.pending.length - MAX_BATCH)
+    this.schedule()
+  }
+
+  /** A further tap's snapshot: it rides in the same batch as the snapshots, after them. */
+  queueTapSnapshot(s: TapSnapshot): void {
+    if (this.clients.size === 0) return
+    this.pendingTaps.push(s)
+    if (this.pendingTaps.length > MAX_BATCH) this.pendingTaps.splice(0, this.pendingTaps.length - MAX_BATCH)
+    this.schedule()
+  }
+
+  private schedule(): void {
     if (this.flushTimer) return
     const wait = Math.max(0, this.lastFlush + this.batchMs - Date.now())
     this.flushTimer = setTimeout(() => this.flush(), wait)
@@ -135,14 +148,17 @@ export class WsHub {
     if (this.flushTimer) clearTimeout(this.flushTimer)
     this.flushTimer = undefined
     this.lastFlush = Date.now()
-    if (this.pending.length === 0) return
+    if (this.pending.length === 0 && this.pendingTaps.length === 0) return
     const msg: ServerMessage = {
       type: 'snapshot',
       snapshots: this.pending,
+      // only where a further tap streams (the switch design): the BAR design's messages stay as they were
+      ...(this.pendingTaps.length > 0 ? { tapSnapshots: this.pendingTaps } : {}),
       hostStats: this.opts.hostStats(),
       wsDrops: this.drops,
     }
     this.pending = []
+    this.pendingTaps = []
     const text = JSON.stringify(msg)
     for (const [ws, state] of this.clients) {
       if (ws.readyState !== WebSocket.OPEN || this.dropIfStuck(ws)) continue

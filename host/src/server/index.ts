@@ -31,7 +31,8 @@
  *   GET  /api/openapi.json  OpenAPI 3.0 from the zod schemas
  * WebSocket /ws?token=… (server → browser, JSON text; see wire.ts ServerMessage):
  *   hello, status (on connect, on device disconnect or reconnect, on START/STOP), snapshot (batched
- *   ≤ 20 Hz, skipped for clients with > 1 MiB buffered, counted in wsDrops), run-start (before a
+ *   ≤ 40 Hz with the further taps' snapshots as tapSnapshots, skipped for clients with > 1 MiB
+ *   buffered, counted in wsDrops), latency-histogram and tap-histogram, intervals, run-start (before a
  *   workload, with its baseline snapshot), run (after every workload), run-error, twin-failure
  *   and twin-restarted (the supervisor's news).
  */
@@ -215,6 +216,15 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       hub.flush() // the snapshot it names reaches the page first
       hub.broadcast({ type: 'latency-histogram', histogram: h })
       recorder.current?.histogram(h)
+    },
+    tapSnapshot: (t) => {
+      hub.queueTapSnapshot(t)
+      recorder.current?.tapSnapshot(t)
+    },
+    tapHistogram: (h) => {
+      hub.flush() // the tap snapshot it names reaches the page first
+      hub.broadcast({ type: 'tap-histogram', histogram: h })
+      recorder.current?.tapHistogram(h)
     },
   })
   const status = (): ServerStatus =>

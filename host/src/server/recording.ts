@@ -1,8 +1,8 @@
 /**
  * The server's recording: one capture per server session under the capture root, named
- * `serve-YYYYMMDD-HHMMSS` (UTC, `-2`, `-3`… when taken): the device at start, every snapshot,
- * each run's start and result (or error), START / STOP / CLEAR as marks, disconnects and
- * reconnects. A recording that fails (a full disk) is logged once and stops; the server serves on.
+ * `serve-YYYYMMDD-HHMMSS` (UTC, `-2`, `-3`… when taken): the device at start, every snapshot and
+ * histogram (in switch mode the host side's tap snapshots and histograms too), each run's start
+ * and result (or error), START / STOP / CLEAR as marks, disconnects and reconnects. A recording that fails (a full disk) is logged once and stops; the server serves on.
  */
 import { join } from 'node:path'
 import { isPsError, PsError } from '../core/errors.js'

@@ -19,12 +19,17 @@ export interface ServerTwinSupervisor {
   off(event: 'restarted', listener: () => void): unknown
 }
 
+/** The client events the server listens to. */
+export type ClientEvent =
+  'snapshot' | 'histogram' | 'interval' | 'tap-snapshot' | 'tap-histogram' | 'disconnect' | 'reconnect' | 'link-error'
+
 export interface ServerProbeClient {
-  // events: 'snapshot' (Snapshot), 'histogram' (LatencyHistogram), 'interval' (IntervalBatch), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError)
+  // events: 'snapshot' (Snapshot), 'histogram' (LatencyHistogram), 'interval' (IntervalBatch), 'tap-snapshot' (TapSnapshot),
+  // 'tap-histogram' (TapHistogram), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any[] is what lets EventEmitter/ws overloads match structurally
-  on(event: 'snapshot' | 'histogram' | 'interval' | 'disconnect' | 'reconnect' | 'link-error', listener: (...args: any[]) => void): unknown
+  on(event: ClientEvent, listener: (...args: any[]) => void): unknown
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any[] is what lets EventEmitter/ws overloads match structurally
-  off(event: 'snapshot' | 'histogram' | 'interval' | 'disconnect' | 'reconnect' | 'link-error', listener: (...args: any[]) => void): unknown
+  off(event: ClientEvent, listener: (...args: any[]) => void): unknown
   start(periodMs?: number): Promise<void>
   /** interval sampler period in probe clocks (SET_SAMPLE_PERIOD; 0 = off) */
   setSamplePeriod(cycles: number): Promise<void>

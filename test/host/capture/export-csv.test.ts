@@ -16,8 +16,8 @@ const text = async (chunks: AsyncIterable<string>): Promise<string> => {
 }
 
 describe('CSV export', () => {
-  it('has time_s and then exactly the generated counter list as its header', () => {
-    expect(csvHeader()).toEqual(['time_s', ...COUNTERS.map((c) => c.name)])
+  it('has time_s, exactly the generated counter list, then tap as its header', () => {
+    expect(csvHeader()).toEqual(['time_s', ...COUNTERS.map((c) => c.name), 'tap'])
     expect(csvHeader()).toContain('MRD_128') // the list is the spec's, not empty
   })
 

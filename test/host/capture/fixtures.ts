@@ -7,7 +7,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { COUNTERS, type CounterKey } from '../../../host/src/core/generated.js'
-import type { IntervalRecord, ProbeInfo, Snapshot } from '../../../host/src/core/probe.js'
+import type { IntervalRecord, LatencyHistogram, ProbeInfo, Snapshot, TapSnapshot } from '../../../host/src/core/probe.js'
 import { MANIFEST_FILE, segmentName, type CaptureManifest } from '../../../host/src/capture/format.js'
 import { CaptureWriter, type CaptureWriterOptions } from '../../../host/src/capture/writer.js'
 import type { Workload } from '../../../host/src/core/workload.js'
@@ -54,24 +54,67 @@ export const snap = (index: number, counters: Partial<Record<CounterKey, number>
 export const newWriter = (dir: string, opts: CaptureWriterOptions = {}): CaptureWriter =>
   CaptureWriter.create(dir, { source: 'twin', path: '/dev/pts/test', probe: probeInfo(), link: null, workloads: [WORKLOAD] }, opts)
 
+/** switch design: the GPU side's reads take this long in the fixtures, the host side's 2 clocks less */
+export const GPU_LATENCY_CLOCKS = 252
+export const SWITCH_CLOCKS = 2
+/** the host side's TIMESTAMP trails the GPU side's by the few bus clocks between their CMD.SNAPSHOT writes */
+export const TAP_SNAPSHOT_SKEW = 3
+
+/** The host side's TAP_SNAPSHOT taken with `s`: the same reads, each SWITCH_CLOCKS shorter there. */
+export const hostSideOf = (s: Snapshot): TapSnapshot => {
+  const c = s.counters
+  return {
+    seq: (s.seq + 1) & 0xffff,
+    tap: 'hostSide',
+    snapshotIndex: s.index,
+    counters: { ...c, timestamp: c.timestamp + TAP_SNAPSHOT_SKEW, latLastSum: c.latLastSum - SWITCH_CLOCKS * c.latLastCount },
+    receivedAt: s.receivedAt,
+  }
+}
+
+/** A last-completion histogram of `s` with every read in the bin of `latency` clocks (64-clock bins). */
+export const histogramOf = (s: Snapshot, latency: number): LatencyHistogram => {
+  const bins = Array<number>(65).fill(0)
+  bins[Math.floor(latency / 64)] = s.counters.latLastCount
+  return { seq: 0, reason: 'final', kind: 'last', snapshotIndex: s.index, binClocks: 64, bins, receivedAt: s.receivedAt }
+}
+
 /**
  * One scripted run of 8 snapshots, 512 128-B reads spread evenly over 7 intervals of 1000 cycles
- * after the baseline, as the CLI records it.
+ * after the baseline, as the CLI records it. With `hostSide` (the switch design) every read
+ * completes after GPU_LATENCY_CLOCKS, each snapshot is followed by its host side's TAP_SNAPSHOT,
+ * and the last by both taps' last-completion histograms.
  */
-export const writeRun = (w: CaptureWriter): Snapshot[] => {
+export const writeRun = (w: CaptureWriter, opts: { hostSide?: boolean } = {}): Snapshot[] => {
   const snaps: Snapshot[] = []
   const base = snap(0, { timestamp: 10_000 }, { onDemand: true, enabled: false })
   snaps.push(base)
   w.append({ t: 'device', at: base.receivedAt - 1, event: 'connect', info: probeInfo(), error: null })
   w.append({ t: 'snapshot', at: base.receivedAt, snapshot: base })
+  if (opts.hostSide) w.append({ t: 'tap-snapshot', at: base.receivedAt, tapSnapshot: hostSideOf(base) })
   w.append({ t: 'run-start', at: base.receivedAt, id: 1, origin: 'capture', workload: WORKLOAD, baseline: base })
   for (let i = 1; i <= 7; i++) {
     const n = Math.round((512 * i) / 7)
-    const s = snap(i, { timestamp: 10_000 + 1000 * i, cycles: 1000 * i, mrd128: n, mrdBytes: n * 128, cpldCount: n, cpldBytes: n * 128 })
+    const latency = opts.hostSide ? { latLastCount: n, latLastSum: n * GPU_LATENCY_CLOCKS } : {}
+    const s = snap(i, {
+      timestamp: 10_000 + 1000 * i,
+      cycles: 1000 * i,
+      mrd128: n,
+      mrdBytes: n * 128,
+      cpldCount: n,
+      cpldBytes: n * 128,
+      ...latency,
+    })
     snaps.push(s)
     w.append({ t: 'snapshot', at: s.receivedAt, snapshot: s })
+    if (opts.hostSide) w.append({ t: 'tap-snapshot', at: s.receivedAt, tapSnapshot: hostSideOf(s) })
   }
   const last = snaps.at(-1)!
+  if (opts.hostSide) {
+    w.append({ t: 'histogram', at: last.receivedAt, histogram: histogramOf(last, GPU_LATENCY_CLOCKS) })
+    const host = { ...histogramOf(last, GPU_LATENCY_CLOCKS - SWITCH_CLOCKS), tap: 'hostSide' as const }
+    w.append({ t: 'tap-histogram', at: last.receivedAt, histogram: host })
+  }
   w.append({
     t: 'run',
     at: last.receivedAt,

@@ -193,6 +193,29 @@ describe('SupervisedTwin', () => {
     expect(x.message).toMatch(/^the twin's serial link closed \(serial port closed\)/)
   })
 
+  it('passes on every event of the twin of the moment, the host side’s tap frames too, and none of a retired twin', async () => {
+    const f = fakeSessions()
+    const s = await supervise(f)
+    const seen: string[] = []
+    for (const e of ['snapshot', 'histogram', 'interval', 'tap-snapshot', 'tap-histogram'] as const)
+      s.client.on(e, (x: { tap?: string }) => seen.push(`${e}${x.tap ? ` ${x.tap}` : ''}`))
+    const first = f.made[0]!.client
+    first.emit('snapshot', { index: 1 })
+    first.emit('tap-snapshot', { tap: 'hostSide', snapshotIndex: 1 })
+    first.emit('histogram', { kind: 'last' })
+    first.emit('tap-histogram', { tap: 'hostSide', kind: 'last' })
+    first.emit('interval', { records: [] })
+    expect(seen).toEqual(['snapshot', 'tap-snapshot hostSide', 'histogram', 'tap-histogram hostSide', 'interval'])
+    const reconnected = next(s.client, 'reconnect')
+    f.made[0]!.twin.die(1, null)
+    await reconnected
+    first.emit('tap-snapshot', { tap: 'hostSide', snapshotIndex: 2 })
+    expect(seen).toHaveLength(5)
+    f.made[1]!.client.emit('tap-snapshot', { tap: 'hostSide', snapshotIndex: 0 })
+    expect(seen.at(-1)).toBe('tap-snapshot hostSide')
+    expect(seen).toHaveLength(6)
+  })
+
   it('describes exits by code or signal', () => {
     expect(describeExit(0, null, [])).toBe('exited with code 0')
     expect(describeExit(null, 'SIGKILL', ['a', 'b'])).toBe('was killed by SIGKILL; its last stderr lines: a | b')

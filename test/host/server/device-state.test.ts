@@ -143,4 +143,28 @@ describe('DeviceState', () => {
     }
     expect(state.hostStats()).toBeNull()
   })
+
+  it('keeps the host side’s newest tap snapshot and histograms for hello, and passes them on', () => {
+    const session = fakeSession({ switchMode: true })
+    const seen: string[] = []
+    const state = new DeviceState(session, {
+      snapshot: () => seen.push('snapshot'),
+      connection: () => {},
+      tapSnapshot: (t) => seen.push(`tap-snapshot ${t.snapshotIndex}`),
+      tapHistogram: (h) => seen.push(`tap-histogram ${h.kind}`),
+    })
+    const empty = state.hello(null)
+    expect(empty.type === 'hello' && empty.taps).toEqual({}) // nothing from a further tap yet: as in the BAR design
+    session.client.enabled = true
+    for (let i = 0; i < 10; i++) session.client.tick()
+    expect(seen.slice(-4)).toEqual(['snapshot', 'tap-snapshot 9', 'tap-histogram last', 'tap-histogram first'])
+    const hello = state.hello(null)
+    if (hello.type !== 'hello') throw new Error('no hello')
+    expect(hello.taps.hostSide?.snapshot).toMatchObject({ tap: 'hostSide', snapshotIndex: 9 })
+    expect(hello.taps.hostSide?.histograms.last).toMatchObject({ tap: 'hostSide', kind: 'last', snapshotIndex: 9 })
+    expect(hello.taps.hostSide?.histograms.first).toMatchObject({ kind: 'first' })
+    state.detach()
+    session.client.tick()
+    expect(seen.at(-1)).toBe('tap-histogram first') // detached: no more
+  })
 })

@@ -3,7 +3,17 @@
  * EventEmitter, with counters that a fake workload runner advances.
  */
 import { EventEmitter } from 'node:events'
-import type { HostLinkStats, IntervalBatch, IntervalRecord, ProbeInfo, Snapshot } from '../../../host/src/core/probe.js'
+import type {
+  Counters,
+  HostLinkStats,
+  IntervalBatch,
+  IntervalRecord,
+  LatencyHistogram,
+  ProbeInfo,
+  Snapshot,
+  TapHistogram,
+  TapSnapshot,
+} from '../../../host/src/core/probe.js'
 import {
   generatedGraph,
   idBytesOf,
@@ -14,7 +24,7 @@ import {
 } from '../../../host/src/core/workload.js'
 import { PsError } from '../../../host/src/core/errors.js'
 import { zeroBySize } from '../../../host/src/core/size-classes.js'
-import { COUNTERS, type CounterKey } from '../../../host/src/core/generated.js'
+import { COUNTERS, HISTOGRAM_KINDS, HISTOGRAM_WORDS, type CounterKey } from '../../../host/src/core/generated.js'
 import type { ServerSession } from '../../../host/src/server/index.js'
 import type { SupervisionStatus } from '../../../host/src/core/wire.js'
 import { sleep } from '../../../host/src/util/sleep.js'
@@ -33,8 +43,40 @@ export const fakeInfo = (): ProbeInfo => ({
   barLatencyCycles: 250,
 })
 
+/** the switch's traversal both ways on the twin: the GPU side's latency is the host side's plus this */
+export const SWITCH_CLOCKS = 2
+/** a fake read's latency on the GPU side in switch mode: 252 clocks, 1008 ns at 250 MHz */
+export const FAKE_LATENCY_CLOCKS = 252
+/** the fake histograms' bin width: 64 clocks, 256 ns at 250 MHz (as the probe's) */
+export const FAKE_BIN_CLOCKS = 64
+
+/**
+ * The host side of the same reads: each read is outstanding SWITCH_CLOCKS fewer clocks there (the
+ * request leaves the switch later, its completion enters it earlier).
+ */
+export const hostSideCounters = (c: Readonly<Counters>): Counters => ({
+  ...c,
+  latFirstSum: c.latFirstSum - SWITCH_CLOCKS * c.latFirstCount,
+  latLastSum: c.latLastSum - SWITCH_CLOCKS * c.latLastCount,
+  outstandingSum: c.outstandingSum - SWITCH_CLOCKS * c.latLastCount,
+})
+
+/** Every read of `c` in the bin of `latencyClocks`. */
+const fakeBins = (count: number, latencyClocks: number): number[] => {
+  const bins = Array<number>(HISTOGRAM_WORDS).fill(0)
+  bins[Math.min(HISTOGRAM_WORDS - 1, Math.floor(latencyClocks / FAKE_BIN_CLOCKS))] = count
+  return bins
+}
+
 export class FakeClient extends EventEmitter {
   counters = Object.fromEntries(COUNTERS.map((c) => [c.key, 0])) as Record<CounterKey, number>
+  /**
+   * switch mode: while counting, each tick completes 100 reads of FAKE_LATENCY_CLOCKS with 40 in
+   * flight, and is followed by the host side's TAP_SNAPSHOT; every tenth brings the histograms of
+   * both taps (as the firmware's once a second at 100 ms)
+   */
+  switchMode = false
+  private ticks = 0
   enabled = false
   index = 0
   calls: string[] = []
@@ -57,10 +99,50 @@ export class FakeClient extends EventEmitter {
     const from = this.counters.timestamp
     this.counters.cycles += cycles
     this.counters.timestamp += cycles
+    if (this.switchMode && this.enabled) {
+      const c = this.counters
+      c.trackerCycles += cycles
+      c.outstandingSum += 40 * cycles
+      for (const k of ['latFirst', 'latLast'] as const) {
+        c[`${k}Count`] += 100
+        c[`${k}Sum`] += 100 * FAKE_LATENCY_CLOCKS
+      }
+    }
     if (this.samplePeriod > 0 && this.enabled) this.emitIntervals(from, cycles)
     const s = this.makeSnapshot()
     this.emit('snapshot', s)
+    if (this.switchMode) {
+      this.emit('tap-snapshot', this.tapSnapshotOf(s))
+      if (++this.ticks % 10 === 0) this.emitHistograms(s)
+    }
     return s
+  }
+  /** the host side's TAP_SNAPSHOT taken with `s` */
+  tapSnapshotOf(s: Snapshot): TapSnapshot {
+    return {
+      seq: (s.seq + 1) & 0xffff,
+      tap: 'hostSide',
+      snapshotIndex: s.index,
+      counters: hostSideCounters(s.counters),
+      receivedAt: s.receivedAt,
+    }
+  }
+  /** both taps' histograms of `s`, tap 0's first (as the firmware sends them) */
+  emitHistograms(s: Snapshot): { gpu: LatencyHistogram[]; host: TapHistogram[] } {
+    const of = (kind: (typeof HISTOGRAM_KINDS)[number]['key'], latency: number): LatencyHistogram => ({
+      seq: 0,
+      reason: 'periodic',
+      kind,
+      snapshotIndex: s.index,
+      binClocks: FAKE_BIN_CLOCKS,
+      bins: fakeBins(s.counters[kind === 'last' ? 'latLastCount' : 'latFirstCount'], latency),
+      receivedAt: Date.now(),
+    })
+    const gpu = HISTOGRAM_KINDS.map((k) => of(k.key, FAKE_LATENCY_CLOCKS))
+    const host = HISTOGRAM_KINDS.map((k): TapHistogram => ({ ...of(k.key, FAKE_LATENCY_CLOCKS - SWITCH_CLOCKS), tap: 'hostSide' }))
+    for (const h of gpu) this.emit('histogram', h)
+    for (const h of host) this.emit('tap-histogram', h)
+    return { gpu, host }
   }
   private intervalIndex = 0
   /** the last few sampler records of `cycles` clocks from `from`: 100 reads in flight at 10 µs (Little: 0.04 reads a clock × 2500 clocks) */
@@ -216,9 +298,10 @@ export class FakeSupervisor extends EventEmitter {
 }
 
 export function fakeSession(
-  opts: { runner?: boolean; runDelayMs?: number } = {},
+  opts: { runner?: boolean; runDelayMs?: number; switchMode?: boolean } = {},
 ): ServerSession & { client: FakeClient; closed: boolean; supervisor: FakeSupervisor } {
   const client = new FakeClient()
+  client.switchMode = opts.switchMode ?? false
   const runner = opts.runner === false ? undefined : new FakeRunner(client, opts.runDelayMs)
   return {
     source: 'twin',

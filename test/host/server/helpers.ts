@@ -20,9 +20,11 @@ export async function serve(
     /** GPU runs: a (fake) addon loader; default none, so no test depends on this machine's build */
     gpu?: StartServerOptions['gpu']
     sampleUs?: number
+    /** the fake device has the switch design's host-side tap */
+    switchMode?: boolean
   } = {},
 ) {
-  const session = fakeSession({ runner: o.runner ?? true, runDelayMs: o.runDelayMs ?? 20 })
+  const session = fakeSession({ runner: o.runner ?? true, runDelayMs: o.runDelayMs ?? 20, switchMode: o.switchMode ?? false })
   const srv = await startServer({
     twin: true,
     http: { host: '127.0.0.1', port: 0 },

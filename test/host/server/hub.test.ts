@@ -102,9 +102,39 @@ describe('WsHub', () => {
     await hub.close()
   })
 
+  it('sends the host side’s tap snapshots in the same batch as the snapshots, after them', () => {
+    const hub = new WsHub({ greeting: () => [], hostStats: () => null })
+    const a = new FakeSocket()
+    hub.attach(a)
+    const client = fakeSession({ switchMode: true }).client
+    const s = snap(7)
+    hub.queueSnapshot(s)
+    hub.queueTapSnapshot(client.tapSnapshotOf(s))
+    hub.flush()
+    // a tap snapshot whose SNAPSHOT went out in an earlier batch travels alone
+    hub.queueTapSnapshot(client.tapSnapshotOf(snap(8)))
+    hub.flush()
+    const [first, second] = a.sent.map((t) => JSON.parse(t) as Record<string, unknown>)
+    expect(a.sent).toHaveLength(2)
+    expect(first).toMatchObject({ type: 'snapshot', snapshots: [{ index: 7 }], tapSnapshots: [{ tap: 'hostSide', snapshotIndex: 7 }] })
+    expect(second).toMatchObject({ type: 'snapshot', snapshots: [], tapSnapshots: [{ snapshotIndex: 8 }] })
+    void hub.close()
+  })
+
+  it('leaves tapSnapshots out where no further tap streams (the BAR design)', () => {
+    const hub = new WsHub({ greeting: () => [], hostStats: () => null })
+    const a = new FakeSocket()
+    hub.attach(a)
+    hub.queueSnapshot(snap(1))
+    hub.flush()
+    expect(Object.keys(JSON.parse(a.sent[0]!) as object)).toEqual(['type', 'snapshots', 'hostStats', 'wsDrops'])
+    void hub.close()
+  })
+
   it('does not buffer snapshots while nobody listens', () => {
     const hub = new WsHub({ greeting: () => [], hostStats: () => null })
     hub.queueSnapshot(snap(1))
+    hub.queueTapSnapshot(fakeSession({ switchMode: true }).client.tapSnapshotOf(snap(1)))
     const a = new FakeSocket()
     hub.attach(a)
     hub.flush()

@@ -129,6 +129,48 @@ describe('WebSocket /ws', () => {
   })
 })
 
+describe('switch mode: the host side', () => {
+  it('forwards tap snapshots in the snapshot batches and tap histograms after the GPU side’s', async () => {
+    const { base, client } = await serve({ switchMode: true })
+    const c = await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => c.messages.length).toBe(2)
+    expect(c.of('hello')[0]?.taps).toEqual({})
+    await client.start(60_000) // counting, with no timer tick of its own in the test's time
+    for (let i = 0; i < 10; i++) client.tick()
+    await expect.poll(() => c.of('tap-histogram').length).toBe(2)
+    const batches = c.of('snapshot')
+    expect(batches.flatMap((m) => m.tapSnapshots ?? []).map((t) => t.snapshotIndex)).toEqual([...Array(10).keys()])
+    // every tap snapshot reaches the page with or after the snapshot it names
+    const seenAt = new Map<number, number>()
+    batches.forEach((m, i) => m.snapshots.forEach((s) => seenAt.set(s.index, i)))
+    batches.forEach((m, i) => m.tapSnapshots?.forEach((t) => expect(seenAt.get(t.snapshotIndex)).toBeLessThanOrEqual(i)))
+    const types = c.messages.map((m) =>
+      m.type === 'tap-histogram' || m.type === 'latency-histogram' ? `${m.type} ${m.histogram.kind}` : m.type,
+    )
+    expect(types.slice(-4)).toEqual(['latency-histogram last', 'latency-histogram first', 'tap-histogram last', 'tap-histogram first'])
+    const tapHist = c.of('tap-histogram')[0]!.histogram
+    expect(tapHist).toMatchObject({ tap: 'hostSide', snapshotIndex: 9 })
+    // a page that connects later gets the newest host-side readings in hello
+    const late = await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => late.of('hello').length).toBe(1)
+    const taps = late.of('hello')[0]!.taps
+    expect(taps.hostSide?.snapshot?.snapshotIndex).toBe(9)
+    expect(taps.hostSide?.histograms).toMatchObject({ last: { snapshotIndex: 9 }, first: { snapshotIndex: 9 } })
+    await Promise.all([c.close(), late.close()])
+  })
+
+  it('in endpoint mode sends neither tapSnapshots nor tap-histogram', async () => {
+    const { base, client } = await serve()
+    const c = await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => c.messages.length).toBe(2)
+    for (let i = 0; i < 10; i++) client.tick()
+    await expect.poll(() => c.of('snapshot').flatMap((m) => m.snapshots).length).toBe(10)
+    expect(c.of('snapshot').every((m) => !('tapSnapshots' in m))).toBe(true)
+    expect(c.of('tap-histogram')).toEqual([])
+    await c.close()
+  })
+})
+
 describe('device disconnect', () => {
   it('keeps serving, reports connected:false with the code, keeps the last snapshot, 503s device commands', async () => {
     const { base, client } = await serve()

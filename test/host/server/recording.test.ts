@@ -41,6 +41,17 @@ describe('POST /api/recording', () => {
     expect((await post(base, { action: 'stop' })).json).toEqual({ recording: null, stopped: null })
   })
 
+  it('records the host side’s tap snapshots and histograms in switch mode', async () => {
+    const root = tempRoot()
+    const { base, client } = await serve({ captures: { root, record: true }, switchMode: true })
+    const name = (await http(base, 'GET', '/api/recording', { token: TOKEN })).json.recording as string
+    await client.start(60_000)
+    for (let i = 0; i < 10; i++) client.tick()
+    await post(base, { action: 'stop' })
+    const d = await http(base, 'GET', `/api/captures/${name}`, { token: TOKEN })
+    expect(d.json.byType).toMatchObject({ snapshot: 10, 'tap-snapshot': 10, histogram: 2, 'tap-histogram': 2 })
+  })
+
   it('a new start after a stop records into a new capture', async () => {
     const root = tempRoot()
     const { base } = await serve({ captures: { root, record: true } })
