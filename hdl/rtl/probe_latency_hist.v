@@ -115,12 +115,14 @@ generate
 
         // later assignments win: clear after this clock's hits (they are lost), reset last
         always @(posedge clk) begin
-            // one expression for both, so that synthesis builds one adder per bin
-            if (word_hit[w]) begin
-                bin_reg <= bin_reg + {{(CNT_WIDTH-N_WIDTH){1'b0}}, word_n[w*N_WIDTH +: N_WIDTH]};
-            end
+            // one expression for both, so that synthesis builds one adder per bin; the shadow
+            // first, so that no read of bin_reg follows a write to it (a Verilated model then
+            // needs no delayed copy of each bin)
             if (snapshot) begin
                 shadow_reg <= bin_reg + {{(CNT_WIDTH-N_WIDTH){1'b0}}, word_n[w*N_WIDTH +: N_WIDTH]};
+            end
+            if (word_hit[w]) begin
+                bin_reg <= bin_reg + {{(CNT_WIDTH-N_WIDTH){1'b0}}, word_n[w*N_WIDTH +: N_WIDTH]};
             end
             if (clear) begin
                 bin_reg <= {CNT_WIDTH{1'b0}};
