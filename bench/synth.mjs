@@ -5,6 +5,7 @@
  * (moved here from the HDL tests, where they cost two minutes of every `npm test`):
  *   - no latches anywhere;
  *   - the tracker's tag table lands in LUT RAM, the sampler's record FIFO in block RAM;
+ *   - the BAR top at 512 bits with 10-bit tags within 2 % of an XCVU9P's LUTs;
  *   - flip-flops within budget: the counters' and the latency-histogram bins' running value +
  *     shadow, plus at most 2 000 more.
  * The baseline in the same run is the BAR top at its default 256-bit width, so each row's ratio
@@ -47,6 +48,11 @@ const TOP = [
 const files = (mods) => mods.map((m) => `hdl/rtl/${m}.v`)
 
 const RAM = { lut: ['RAM64M8', 'RAM64M', 'RAM32M', 'RAM32M16', 'RAM256X1S', 'RAM128X1D'], block: ['RAMB18E2', 'RAMB36E2'] }
+// LUTs (SLICEM LUT sites) each LUT-RAM primitive occupies (UltraScale+ CLB user guide, UG574)
+const LUTRAM_SITES = { RAM64M8: 8, RAM64M: 4, RAM32M: 4, RAM32M16: 8, RAM256X1S: 4, RAM128X1D: 4 }
+// the issue's budget: the probe at 512 bits with 10-bit tags within 2 % of an XCVU9P's 1 182 240
+// CLB LUTs (AMD Virtex UltraScale+ product table)
+const VU9P_LUTS = 1182240
 // every 64-bit statistic is a running value and a shadow: the counters and each histogram's bins
 const ffBudget = (COUNTERS.length + HISTOGRAM_KINDS.length * HISTOGRAM_WORDS) * 64 * 2 + 2000
 
@@ -59,9 +65,15 @@ const configs = [
     params: ['TLP_DATA_WIDTH 512'],
     checks: ['ffBudget', 'bram'],
   },
-  // 10-bit tags (a 1024-entry tag table) stop Yosys 0.23's LUT-RAM mapper ("invalid
-  // OPTION_ABITS/WIDTH combination", lutrams_xc5v_map.v): a tool limit, noted in bench/RESULTS.md
   { name: 'probe_tracker alone, defaults', top: 'probe_tracker', mods: TRACKER, params: [], checks: ['lutram'] },
+  // 10-bit tags: a 1024-entry tag table, in 256-word LUT-RAM pieces (probe_mp_ram)
+  {
+    name: 'BAR top, 512-bit, 10-bit tags (the VU9P budget)',
+    top: 'pcie_scope_bar_top',
+    mods: TOP,
+    params: ['TLP_DATA_WIDTH 512', 'TAG_WIDTH 10'],
+    checks: ['bram', 'lutram', 'vu9p'],
+  },
 ]
 
 const rows = []
@@ -91,6 +103,11 @@ for (const c of configs) {
     luts: sum(['LUT1', 'LUT2', 'LUT3', 'LUT4', 'LUT5', 'LUT6']),
     lcs: Number(/Estimated number of LCs:\s+(\d+)/.exec(stat)?.[1] ?? NaN),
     lutram: sum(RAM.lut),
+    // LUT sites: Yosys's estimate of logic cells (small LUTs paired into one site, as Vivado
+    // packs them) plus the sites LUT RAM occupies
+    sites:
+      Number(/Estimated number of LCs:\s+(\d+)/.exec(stat)?.[1] ?? NaN) +
+      Object.entries(LUTRAM_SITES).reduce((a, [n, k]) => a + k * cells(n), 0),
     bram18: cells('RAMB18E2') + 2 * cells('RAMB36E2'),
     seconds,
   }
@@ -98,19 +115,22 @@ for (const c of configs) {
   if (c.checks.includes('ffBudget') && m.ffs > ffBudget) problems.push(`${m.ffs} FFs > budget ${ffBudget}`)
   if (c.checks.includes('bram') && m.bram18 < 1) problems.push('the record FIFO is not in block RAM')
   if (c.checks.includes('lutram') && m.lutram < 1) problems.push('the tag table is not in LUT RAM')
+  if (c.checks.includes('vu9p') && !(m.sites <= 0.02 * VU9P_LUTS)) problems.push(`${m.sites} LUT sites > 2 % of the XCVU9P's ${VU9P_LUTS}`)
   failed += problems.length ? 1 : 0
   rows.push({ c, m, problems })
 }
 
 const base = rows[0]?.m
 console.log(`Probe area, Yosys synth_xilinx -family xcup (not Vivado: expect Vivado's LUT counts to differ); ${cpus()[0]?.model ?? '?'}\n`)
-console.log('| configuration | FFs | LUTs | LCs (Yosys estimate) | LUT RAM cells | BRAM18 | LUTs vs baseline | checks | synth s |')
-console.log('|---|---:|---:|---:|---:|---:|---:|---|---:|')
+console.log(
+  '| configuration | FFs | LUTs | LCs (Yosys estimate) | LUT RAM cells | BRAM18 | LUT sites (LCs + LUT RAM) / XCVU9P | LUTs vs baseline | checks | synth s |',
+)
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|---:|')
 for (const { c, m, problems, error } of rows) {
   if (error) console.log(`| ${c.name} | | | | | | | FAILED: ${error} | |`)
   else
     console.log(
-      `| ${c.name} | ${m.ffs} | ${m.luts} | ${m.lcs} | ${m.lutram} | ${m.bram18} | ${base ? (m.luts / base.luts).toFixed(2) : '?'} | ${problems.length ? 'FAILED: ' + problems.join('; ') : 'ok'} | ${m.seconds.toFixed(0)} |`,
+      `| ${c.name} | ${m.ffs} | ${m.luts} | ${m.lcs} | ${m.lutram} | ${m.bram18} | ${m.sites} (${((100 * m.sites) / VU9P_LUTS).toFixed(2)} %) | ${base ? (m.luts / base.luts).toFixed(2) : '?'} | ${problems.length ? 'FAILED: ' + problems.join('; ') : 'ok'} | ${m.seconds.toFixed(0)} |`,
     )
 }
 process.exit(failed ? 1 : 0)

@@ -39,7 +39,7 @@ const LINT: Array<[string, string[], string[]]> = [
 // both simulators in at least one configuration; the 4-segment filter bench (20 s under Icarus)
 // runs under Verilator alone, bench/golden-sweep.mjs takes the long runs
 const BENCH: Array<[string, Array<[string, number]>, { icarus: boolean }]> = [
-  ['tb_probe_sampler', [['SEG', 4], ['TAG_WIDTH', 10]], { icarus: true }],
+  ['tb_probe_sampler', [['SEG', 4], ['TAG_WIDTH', 10], ['CLOCKS', 12000]], { icarus: true }],
   ['tb_probe_sampler', [['SEG', 1], ['TAG_WIDTH', 8], ['SEED', 7], ['CLOCKS', 12000]], { icarus: true }],
   ['tb_probe_filter', [['SEG', 4], ['TAG_WIDTH', 8]], { icarus: false }],
   ['tb_probe_filter', [['SEG', 1], ['TAG_WIDTH', 10], ['SEED', 3]], { icarus: true }],
