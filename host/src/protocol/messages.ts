@@ -370,48 +370,55 @@ export const encodeInterval = (b: Pick<IntervalBatch, 'firstIndex' | 'dropped' |
  */
 const HG = HISTOGRAM_LAYOUT.fields
 
-export const decodeHistogram = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<LatencyHistogram> => {
-  const bad = (why: string): Decoded<LatencyHistogram> => ({ ok: false, error: new PsError('PS_CMD_BAD_REPLY', `HISTOGRAM ${why}`) })
-  if (payload.length !== HISTOGRAM_LAYOUT.bytes) return bad(`payload of ${payload.length} B, expected ${HISTOGRAM_LAYOUT.bytes}`)
-  const reason = HISTOGRAM_REASONS[readField(payload, HG.reason.type, HG.reason.offset)]
-  if (reason === undefined) return bad(`reason ${payload.readUInt8(HG.reason.offset)} is not one of ${HISTOGRAM_REASONS.join(', ')}`)
-  const kind = HISTOGRAM_KINDS[readField(payload, HG.kind.type, HG.kind.offset)]?.key
+/** The fields HISTOGRAM and TAP_HISTOGRAM share, each at its layout's offset. */
+type HistogramFields = Record<
+  'reason' | 'kind' | 'snapshotIndex' | 'binClocks' | 'bins',
+  { readonly type: Parameters<typeof readField>[1]; readonly offset: number }
+>
+type HistogramBody = Pick<LatencyHistogram, 'reason' | 'kind' | 'snapshotIndex' | 'binClocks' | 'bins'>
+
+/** Read the histogram fields of a payload; a string says what is wrong with them. */
+const readHistogramBody = (payload: Buffer, f: HistogramFields): HistogramBody | string => {
+  const reason = HISTOGRAM_REASONS[readField(payload, f.reason.type, f.reason.offset)]
+  if (reason === undefined) return `reason ${payload.readUInt8(f.reason.offset)} is not one of ${HISTOGRAM_REASONS.join(', ')}`
+  const kind = HISTOGRAM_KINDS[readField(payload, f.kind.type, f.kind.offset)]?.key
   if (kind === undefined)
-    return bad(`kind ${payload.readUInt8(HG.kind.offset)} is not one of ${HISTOGRAM_KINDS.map((k, i) => `${i} (${k.key})`).join(', ')}`)
-  const binClocks = readField(payload, HG.binClocks.type, HG.binClocks.offset)
-  if (binClocks === 0) return bad('has 0 clocks per bin')
+    return `kind ${payload.readUInt8(f.kind.offset)} is not one of ${HISTOGRAM_KINDS.map((k, i) => `${i} (${k.key})`).join(', ')}`
+  const binClocks = readField(payload, f.binClocks.type, f.binClocks.offset)
+  if (binClocks === 0) return 'has 0 clocks per bin'
   const bins: number[] = []
-  for (let k = 0; k < HISTOGRAM_WORDS; k++) bins.push(readField(payload, 'u64', HG.bins.offset + 8 * k))
-  return {
-    ok: true,
-    value: {
-      seq,
-      reason,
-      kind,
-      snapshotIndex: readField(payload, HG.snapshotIndex.type, HG.snapshotIndex.offset),
-      binClocks,
-      bins,
-      receivedAt,
-    },
-  }
+  for (let k = 0; k < HISTOGRAM_WORDS; k++) bins.push(readField(payload, 'u64', f.bins.offset + 8 * k))
+  return { reason, kind, snapshotIndex: readField(payload, f.snapshotIndex.type, f.snapshotIndex.offset), binClocks, bins }
 }
 
-/** Encode a HISTOGRAM payload (used by test devices). */
-export const encodeHistogram = (h: Pick<LatencyHistogram, 'reason' | 'kind' | 'snapshotIndex' | 'binClocks' | 'bins'>): Buffer => {
+const writeHistogramBody = (buf: Buffer, f: HistogramFields, h: HistogramBody): void => {
   if (h.bins.length !== HISTOGRAM_WORDS)
     throw new PsError('PS_REQUEST_INVALID', `a histogram has ${HISTOGRAM_WORDS} bins, got ${h.bins.length}`)
-  const buf = Buffer.alloc(HISTOGRAM_LAYOUT.bytes)
-  writeField(buf, HG.reason.type, HG.reason.offset, HISTOGRAM_REASONS.indexOf(h.reason), 'reason')
+  writeField(buf, f.reason.type, f.reason.offset, HISTOGRAM_REASONS.indexOf(h.reason), 'reason')
   writeField(
     buf,
-    HG.kind.type,
-    HG.kind.offset,
+    f.kind.type,
+    f.kind.offset,
     HISTOGRAM_KINDS.findIndex((k) => k.key === h.kind),
     'kind',
   )
-  writeField(buf, HG.snapshotIndex.type, HG.snapshotIndex.offset, h.snapshotIndex, 'snapshotIndex')
-  writeField(buf, HG.binClocks.type, HG.binClocks.offset, h.binClocks, 'binClocks')
-  h.bins.forEach((v, k) => writeField(buf, 'u64', HG.bins.offset + 8 * k, v, `bins[${k}]`))
+  writeField(buf, f.snapshotIndex.type, f.snapshotIndex.offset, h.snapshotIndex, 'snapshotIndex')
+  writeField(buf, f.binClocks.type, f.binClocks.offset, h.binClocks, 'binClocks')
+  h.bins.forEach((v, k) => writeField(buf, 'u64', f.bins.offset + 8 * k, v, `bins[${k}]`))
+}
+
+export const decodeHistogram = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<LatencyHistogram> => {
+  const bad = (why: string): Decoded<LatencyHistogram> => ({ ok: false, error: new PsError('PS_CMD_BAD_REPLY', `HISTOGRAM ${why}`) })
+  if (payload.length !== HISTOGRAM_LAYOUT.bytes) return bad(`payload of ${payload.length} B, expected ${HISTOGRAM_LAYOUT.bytes}`)
+  const body = readHistogramBody(payload, HG)
+  if (typeof body === 'string') return bad(body)
+  return { ok: true, value: { seq, ...body, receivedAt } }
+}
+
+/** Encode a HISTOGRAM payload (used by test devices). */
+export const encodeHistogram = (h: HistogramBody): Buffer => {
+  const buf = Buffer.alloc(HISTOGRAM_LAYOUT.bytes)
+  writeHistogramBody(buf, HG, h)
   return buf
 }
 
@@ -493,34 +500,13 @@ export const decodeTapHistogram = (seq: number, payload: Buffer, receivedAt: num
   const id = readField(payload, TH.tap.type, TH.tap.offset)
   const tap = tapKey(id)
   if (tap === undefined) return bad(`tap ${id} is not one of ${tapList()} other than 0`)
-  // the rest is a HISTOGRAM payload's fields at their own offsets
-  const reason = HISTOGRAM_REASONS[readField(payload, TH.reason.type, TH.reason.offset)]
-  if (reason === undefined) return bad(`reason ${payload.readUInt8(TH.reason.offset)} is not one of ${HISTOGRAM_REASONS.join(', ')}`)
-  const kind = HISTOGRAM_KINDS[readField(payload, TH.kind.type, TH.kind.offset)]?.key
-  if (kind === undefined) return bad(`kind ${payload.readUInt8(TH.kind.offset)} is not a histogram kind`)
-  const binClocks = readField(payload, TH.binClocks.type, TH.binClocks.offset)
-  if (binClocks === 0) return bad('has 0 clocks per bin')
-  const bins: number[] = []
-  for (let k = 0; k < HISTOGRAM_WORDS; k++) bins.push(readField(payload, 'u64', TH.bins.offset + 8 * k))
-  return {
-    ok: true,
-    value: {
-      seq,
-      tap,
-      reason,
-      kind,
-      snapshotIndex: readField(payload, TH.snapshotIndex.type, TH.snapshotIndex.offset),
-      binClocks,
-      bins,
-      receivedAt,
-    },
-  }
+  const body = readHistogramBody(payload, TH)
+  if (typeof body === 'string') return bad(body)
+  return { ok: true, value: { seq, tap, ...body, receivedAt } }
 }
 
 /** Encode a TAP_HISTOGRAM payload (used by test devices). */
-export const encodeTapHistogram = (h: Pick<TapHistogram, 'tap' | 'reason' | 'kind' | 'snapshotIndex' | 'binClocks' | 'bins'>): Buffer => {
-  if (h.bins.length !== HISTOGRAM_WORDS)
-    throw new PsError('PS_REQUEST_INVALID', `a histogram has ${HISTOGRAM_WORDS} bins, got ${h.bins.length}`)
+export const encodeTapHistogram = (h: Pick<TapHistogram, 'tap'> & HistogramBody): Buffer => {
   const buf = Buffer.alloc(TAP_HISTOGRAM_LAYOUT.bytes)
   writeField(
     buf,
@@ -529,16 +515,6 @@ export const encodeTapHistogram = (h: Pick<TapHistogram, 'tap' | 'reason' | 'kin
     TAPS.findIndex((t) => t.key === h.tap),
     'tap',
   )
-  writeField(buf, TH.reason.type, TH.reason.offset, HISTOGRAM_REASONS.indexOf(h.reason), 'reason')
-  writeField(
-    buf,
-    TH.kind.type,
-    TH.kind.offset,
-    HISTOGRAM_KINDS.findIndex((k) => k.key === h.kind),
-    'kind',
-  )
-  writeField(buf, TH.snapshotIndex.type, TH.snapshotIndex.offset, h.snapshotIndex, 'snapshotIndex')
-  writeField(buf, TH.binClocks.type, TH.binClocks.offset, h.binClocks, 'binClocks')
-  h.bins.forEach((v, k) => writeField(buf, 'u64', TH.bins.offset + 8 * k, v, `bins[${k}]`))
+  writeHistogramBody(buf, TH, h)
   return buf
 }
