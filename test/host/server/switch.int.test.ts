@@ -52,7 +52,10 @@ describe('serve --twin --mode switch', () => {
     expect(cmp!.meanDiffClocks).toBeCloseTo(2, 9)
     expect(cmp!.diff.meanNs).toBeCloseTo(8, 6)
     // the percentiles come from the newest host-side histogram of the last completion
-    const newest = c.of('tap-histogram').filter((m) => m.histogram.kind === 'last').at(-1)!
+    const newest = c
+      .of('tap-histogram')
+      .filter((m) => m.histogram.kind === 'last')
+      .at(-1)!
     expect(cmp!.histogramSnapshotIndex).toBe(newest.histogram.snapshotIndex)
   })
 })
