@@ -46,7 +46,7 @@ proc switch_id {key} {
 # the downstream facts a lab confirms first (op103_pins.tcl says from where)
 if {$design eq "switch"} {
     source $here/op103_pins.tcl
-    foreach fact {OP103_PERST_N_PIN OP103_HOST_MODE_N_PIN OP103_PCIE_BLOCK OP103_GT_QUAD} {
+    foreach fact {OP103_PERST_N_PIN OP103_PERSTB_N_PIN OP103_HOST_MODE_N_PIN OP103_LOCAL_CLKS_N_PIN OP103_PCIE_BLOCK OP103_GT_QUAD} {
         if {[set $fact] eq ""} {
             error "$fact is empty: fill it in hdl/xilinx/boards/vcu118/op103_pins.tcl from the source named there"
         }
@@ -70,8 +70,10 @@ if {$design eq "switch"} {
     # the OP103's sideband pins, as a constraints file of their own
     set fh [open $out/op103_pins.xdc w]
     puts $fh "set_property -dict {PACKAGE_PIN $OP103_PERST_N_PIN IOSTANDARD LVCMOS18} \[get_ports pcie_dn_perst_n\]"
+    puts $fh "set_property -dict {PACKAGE_PIN $OP103_PERSTB_N_PIN IOSTANDARD LVCMOS18} \[get_ports pcie_dn_perstb_n\]"
     puts $fh "set_property -dict {PACKAGE_PIN $OP103_HOST_MODE_N_PIN IOSTANDARD LVCMOS18} \[get_ports op103_host_mode_n\]"
-    puts $fh "set_false_path -to \[get_ports op103_host_mode_n\]"
+    puts $fh "set_property -dict {PACKAGE_PIN $OP103_LOCAL_CLKS_N_PIN IOSTANDARD LVCMOS18} \[get_ports op103_local_clks_n\]"
+    puts $fh "set_false_path -to \[get_ports {op103_host_mode_n op103_local_clks_n}\]"
     close $fh
     add_files -fileset constrs_1 $out/op103_pins.xdc
 }

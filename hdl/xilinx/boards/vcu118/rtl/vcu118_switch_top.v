@@ -57,7 +57,9 @@ module vcu118_switch_top #
     input  wire        pcie_dn_refclk_p,
     input  wire        pcie_dn_refclk_n,
     output wire        pcie_dn_perst_n,
-    output wire        op103_host_mode_n
+    output wire        pcie_dn_perstb_n,
+    output wire        op103_host_mode_n,
+    output wire        op103_local_clks_n
 );
 
 localparam DATA_WIDTH = 256;
@@ -123,9 +125,14 @@ pcie_perst_gen perst_gen_inst (
     .perst_n(dn_perst_n)
 );
 
+// the OP103 carries one x8 link on both of its x4 channels: each channel's PERST# gets the reset
 assign pcie_dn_perst_n = dn_perst_n;
-// OP103: low selects host mode (the FPGA is the root, the MCIO side the device)
+assign pcie_dn_perstb_n = dn_perst_n;
+// OP103: low selects host mode (the FPGA is the root, the MCIO side the device), and low on
+// LOCAL_CLKS_N its own 100 MHz oscillators as the reference clock of both sides (in host mode
+// the GPU takes its REFCLK from the adapter, not from a host)
 assign op103_host_mode_n = 1'b0;
+assign op103_local_clks_n = 1'b0;
 
 /*
  * upstream block (Endpoint) and its port

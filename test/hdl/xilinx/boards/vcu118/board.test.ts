@@ -19,7 +19,7 @@ const bd = read(`${BOARD}/cpu_bd.tcl`)
 // transceiver lanes: placed by the IP's quad selection, not by pin
 const GT = /^pcie_(up|dn)_(rx|tx)_[pn]$/
 // placed by the constraints build.tcl writes from op103_pins.tcl
-const OP103 = ['pcie_dn_perst_n', 'op103_host_mode_n']
+const OP103 = ['pcie_dn_perst_n', 'pcie_dn_perstb_n', 'op103_host_mode_n', 'op103_local_clks_n']
 
 describe.each(['switch', 'bar'] as const)('vcu118 %s constraints', (design) => {
   const ports = modulePorts(read(topFile(design)))
@@ -28,7 +28,7 @@ describe.each(['switch', 'bar'] as const)('vcu118 %s constraints', (design) => {
   it('reads the ports of the top', () => {
     expect(ports).toContain('clk_125mhz_p')
     expect(ports).toContain('pcie_up_tx_n')
-    expect(ports.length).toBe(design === 'switch' ? 21 : 13)
+    expect(ports.length).toBe(design === 'switch' ? 23 : 13)
   })
 
   it('names only ports the top has', () => {
@@ -58,10 +58,24 @@ describe.each(['switch', 'bar'] as const)('vcu118 %s constraints', (design) => {
 })
 
 describe('vcu118 OP103 facts', () => {
-  it('build.tcl places the OP103 sideband ports, and stops while op103_pins.tcl has an empty fact', () => {
-    for (const p of OP103) expect(build).toContain(`get_ports ${p}`)
-    expect(build).toMatch(/foreach fact \{OP103_PERST_N_PIN OP103_HOST_MODE_N_PIN OP103_PCIE_BLOCK OP103_GT_QUAD\}/)
-    expect(read(`${BOARD}/op103_pins.tcl`)).toMatch(/set OP103_PERST_N_PIN ""/)
+  const facts = read(`${BOARD}/op103_pins.tcl`)
+  const fact = (name: string) => new RegExp(`^set ${name} "([^"]*)"`, 'm').exec(facts)?.[1]
+  const PINS = ['OP103_PERST_N_PIN', 'OP103_PERSTB_N_PIN', 'OP103_HOST_MODE_N_PIN', 'OP103_LOCAL_CLKS_N_PIN']
+
+  it('build.tcl places every OP103 sideband port and stops while op103_pins.tcl has an empty fact', () => {
+    for (const p of OP103) expect(build).toMatch(new RegExp(`get_ports (\\{[^}]*)?\\b${p}\\b`))
+    const checked = /foreach fact \{([^}]*)\}/.exec(build)?.[1]?.split(/\s+/) ?? []
+    expect(checked).toEqual([...PINS, 'OP103_PCIE_BLOCK', 'OP103_GT_QUAD'])
+  })
+
+  it('op103_pins.tcl gives each sideband pin a distinct VCU118 package pin and names its FMC pair', () => {
+    const pins = PINS.map(fact)
+    for (const p of pins) expect(p).toMatch(/^[A-Z]{1,2}\d{1,2}$/)
+    expect(new Set(pins).size).toBe(PINS.length)
+    for (const name of PINS) expect(facts).toMatch(new RegExp(`^set ${name} "[A-Z0-9]+" +;# LA\\d\\d(_CC)?_[PN], `, 'm'))
+    // none of them is a pin the board's other constraints already use
+    const used = new Set([...xdcOf('switch').matchAll(/PACKAGE_PIN\s+(\w+)/g)].map((m) => m[1]))
+    expect(pins.filter((p) => used.has(p!))).toEqual([])
   })
 })
 
