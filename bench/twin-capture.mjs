@@ -10,7 +10,8 @@
  *    64 MiB); the baseline is the traffic model alone (--model-only), so the ratio is the share
  *    of the model's speed that survives driving the Verilated RTL and the link.
  *
- * Usage: node bench/twin-capture.mjs [--runs N] [--capture-bytes N] [--sim-bytes N]
+ * Usage: node bench/twin-capture.mjs [--runs N] [--capture-bytes N] [--sim-bytes N] [--mode switch|endpoint]
+ * (--mode: the twin's design for every capture and batch run; without it the twin's default, the switch)
  * Needs `npm run build` first (npm test or npm start do it).
  */
 import { spawnSync } from 'node:child_process'
@@ -30,6 +31,10 @@ const arg = (name, dflt) => {
 const runs = arg('--runs', 5)
 const captureBytes = arg('--capture-bytes', 1 << 20)
 const simBytes = arg('--sim-bytes', 64 << 20)
+const modeAt = process.argv.indexOf('--mode')
+const mode = modeAt > 0 ? process.argv[modeAt + 1] : undefined
+if (mode !== undefined && mode !== 'switch' && mode !== 'endpoint') throw new Error('--mode must be switch or endpoint')
+const modeArgs = mode ? ['--mode', mode] : []
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -44,7 +49,7 @@ function timed(cmd, args) {
   return { seconds, out: JSON.parse(r.stdout.trim().split('\n').pop()) }
 }
 
-const batch = (pattern, bytes, extra = []) => timed(twin, ['--run', pattern, '--bytes', String(bytes), ...extra])
+const batch = (pattern, bytes, extra = []) => timed(twin, [...modeArgs, '--run', pattern, '--bytes', String(bytes), ...extra])
 
 const lines = []
 const say = (s = '') => lines.push(s)
@@ -52,6 +57,7 @@ const say = (s = '') => lines.push(s)
 say(
   `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
 )
+say(`Design: ${mode ?? 'switch (the twin default)'}`)
 say()
 say(`### CLI captures (${captureBytes} B, median of ${runs})`)
 say()
@@ -64,7 +70,7 @@ for (const p of patterns) {
   const base = []
   let last
   for (let i = 0; i < runs; i++) {
-    const c = timed(process.execPath, [cli, 'capture', '--twin', '--pattern', p, '--bytes', String(captureBytes), '--json'])
+    const c = timed(process.execPath, [cli, 'capture', '--twin', ...modeArgs, '--pattern', p, '--bytes', String(captureBytes), '--json'])
     cap.push(c.seconds)
     last = c.out
     base.push(batch(p, captureBytes).seconds)

@@ -6,6 +6,7 @@
  * where the counters were cleared or stopped, or the stream went quiet, a NaN point breaks it.
  */
 import type { PcieLinkInfo } from '../host/src/core/link.js'
+import type { TwinMode } from '../host/src/core/twin-mode.js'
 import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
 import type { CounterMeta, RecordingsListing, RunReport, RunStart, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
 import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
@@ -81,6 +82,8 @@ export class AppState {
   histogramMode: HistogramMode = 'total'
   info: ProbeInfo | undefined
   pcieLink: PcieLinkInfo | null = null
+  /** the twin's design (switch: the host side is tapped too), null for a board or before hello */
+  twinMode: TwinMode | null = null
   counters: CounterMeta[] = []
   status: ServerStatus | undefined
   hostStats: HostLinkStats | null = null
@@ -115,6 +118,11 @@ export class AppState {
   latencyHistograms = noLatencyHistograms<LatencyHistogram>()
   /** the switch design's host side (TAP_SNAPSHOT / TAP_HISTOGRAM frames), paired with the GPU side */
   readonly hostSide = new HostSide()
+
+  /** the host-side card shows: the twin runs the switch, or a host-side frame arrived (a board's switch design) */
+  get showHostSide(): boolean {
+    return this.twinMode === 'switch' || this.hostSide.seen
+  }
   gaps = 0
   aboveCeilingCount = 0
   readonly marks: RunMark[] = []
@@ -147,6 +155,7 @@ export class AppState {
       case 'hello':
         this.info = m.info
         this.pcieLink = m.pcieLink
+        this.twinMode = m.twinMode
         this.tagBudget = m.tagBudget
         this.counters = m.counters
         this.resetSeries()
@@ -161,6 +170,7 @@ export class AppState {
         // a reconnect or a restart of streaming is a gap, whatever the counters say
         if (this.status && (this.status.connected !== st.connected || !this.status.streaming !== !st.streaming)) this.gapPending = true
         this.status = st
+        this.twinMode = st.twinMode
         this.hostStats = st.hostStats
         this.wsDrops = st.wsDrops
         if (st.lastSnapshot && !this.last) this.ingest(st.lastSnapshot, Math.min(now, st.lastSnapshot.receivedAt))

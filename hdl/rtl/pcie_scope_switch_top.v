@@ -115,10 +115,11 @@ module pcie_scope_switch_top #
     output wire [`PS_SW_CNT_COUNT*32-1:0] sw_dn_rx_cnt,
 
     /*
-     * the CSR's BAR_LATENCY and CPL_SPLIT: settings of a completer model outside the design
-     * (the twin's host root complex); unused on a board, where the host answers
+     * the CSR's BAR_LATENCY, BAR_JITTER and CPL_SPLIT: settings of a completer model outside the
+     * design (the twin's host root complex); unused on a board, where the host answers
      */
     output wire [15:0]                  bar_latency,
+    output wire [15:0]                  bar_jitter,
     output wire [7:0]                   cpl_split,
     // CPL_BUFFER_BYTES, for the completer model (a constant of this build)
     output wire [31:0]                  cpl_buffer_bytes,
@@ -145,14 +146,12 @@ module pcie_scope_switch_top #
     input  wire                         s_axil_rready
 );
 
-// BAR_JITTER: the twin's host model answers with a fixed latency in switch mode (no jitter draw
-// there yet); on a board the host answers and none of the completer settings apply. The host
-// side's completer settings have no user at all.
-wire [15:0] bar_jitter;
+// On a board the host answers and none of the completer settings apply. The host side's
+// completer settings have no user at all.
 wire [15:0] host_bar_latency;
 wire [15:0] host_bar_jitter;
 wire [7:0]  host_cpl_split;
-wire unused_completer = &{1'b0, bar_jitter, host_bar_latency, host_bar_jitter, host_cpl_split, 1'b0};
+wire unused_completer = &{1'b0, host_bar_latency, host_bar_jitter, host_cpl_split, 1'b0};
 
 sw_router #(
     .TLP_DATA_WIDTH(TLP_DATA_WIDTH),

@@ -96,7 +96,7 @@ pcie_scope_switch_top #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH)) dut (
     .dn_link_max_speed(params[6][3:0]), .dn_link_max_width(params[7][5:0]),
     .dn_link_speed(params[8][3:0]), .dn_link_width(params[9][5:0]), .dn_link_up(params[10][0]),
     .sw_up_rx_cnt(up_rx_cnt), .sw_dn_rx_cnt(dn_rx_cnt),
-    .bar_latency(), .cpl_split(), .cpl_buffer_bytes(),  // the completer settings: no completer model in this bench
+    .bar_latency(), .bar_jitter(), .cpl_split(), .cpl_buffer_bytes(),  // the completer settings: no completer model in this bench
     .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
     .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready),
     .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid), .s_axil_bready(1'b1),

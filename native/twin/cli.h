@@ -21,10 +21,11 @@ struct Options {
     uint32_t cpl_split = 0; // CPL_SPLIT written at start: 0 (one CplD per read), 64 or 128
     uint32_t tags = 256;    // outstanding-request budget (8-bit tags)
     LinkConfig link;        // PCIe link between GPU and FPGA (default gen3x16)
-    bool switch_mode = false; // --mode switch: pcie_scope_switch_top between GPU and host
-    uint32_t segments = 1;    // --segments: TLP segments per beat of the BAR top (1, 2 or 4)
-    bool batch = false;       // --run given
-    bool model_only = false;  // --model-only: generator alone, the benchmark baseline
+    bool switch_mode = true; // --mode switch (default): pcie_scope_switch_top between GPU and
+                             // host; --mode endpoint: the BAR top
+    uint32_t segments = 1;   // --segments: TLP segments per beat of the BAR top (1, 2 or 4)
+    bool batch = false;      // --run given
+    bool model_only = false; // --model-only: generator alone, the benchmark baseline
     Pattern pattern = Pattern::MergedAligned;
     uint64_t bytes = 0;
     uint32_t offset = 0;

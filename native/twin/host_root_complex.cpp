@@ -76,7 +76,7 @@ bool HostRootComplex::cfg_take(uint8_t tag, CfgResult *out)
     return true;
 }
 
-void HostRootComplex::take_request(const TlpHeader &h)
+void HostRootComplex::take_request(const TlpHeader &h, uint16_t jitter)
 {
     const uint32_t len = h.dw[0] & 0x3FFu;
     const uint32_t len_dw = len ? len : 1024;
@@ -92,7 +92,11 @@ void HostRootComplex::take_request(const TlpHeader &h)
     r.requester = (uint16_t)(h.dw[1] >> 16);
     r.tag = (uint8_t)(h.dw[1] >> 8);
     r.tc_attr = h.dw[0] & 0x00F83000u; // T9, TC, T8, Attr2, Attr
-    r.taken = cycle_ + 1;
+    // the responder's draw: the LFSR scaled onto 0..jitter (multiply, keep the high half), then
+    // the LFSR steps (x^16 + x^14 + x^13 + x^11 + 1); the read is due that much later
+    const uint32_t draw = (uint32_t)(((uint64_t)lfsr_ * ((uint64_t)jitter + 1)) >> 16);
+    lfsr_ = (uint16_t)((lfsr_ >> 1) ^ ((lfsr_ & 1u) ? 0xB400u : 0u));
+    r.taken = cycle_ + 1 + draw;
     r.reserved = len_dw * 4;
     reserved_bytes_ += r.reserved;
     reads_.push_back(r);
@@ -121,7 +125,7 @@ void HostRootComplex::sample(const Vswitch &top)
             const uint32_t len = h.dw[0] & 0x3FFu;
             from_switch_.send(wire_bytes(h, with_data ? (len ? len : 1024) * 4 : 0));
             if (type == 0x00 && !with_data)
-                take_request(h); // MRd
+                take_request(h, top.bar_jitter); // MRd
             else if (type == 0x0A)
                 take_completion(h, top.up_tx_data[0]);
             else

@@ -1,8 +1,9 @@
 // The host above the switch's upstream port in switch mode: a root complex that answers the
 // memory reads leaving the switch upstream (up_tx) with CplDs into its upstream ingress (up_rx),
 // with the BAR responder's rules (bar_responder.v: first CplD max(latency, 2) clocks after the
-// read was taken, split at the Read Completion Boundary when CPL_SPLIT is 64 or 128, payload DW i
-// = A + 4 i of the CplD's DW-aligned start address A), so the twin's completion checker verifies
+// read was taken plus a draw in 0..BAR_JITTER from the responder's LFSR, in request order, split
+// at the Read Completion Boundary when CPL_SPLIT is 64 or 128, payload DW i = A + 4 i of the
+// CplD's DW-aligned start address A), so the twin's completion checker verifies
 // every byte as in endpoint mode; a read taken reserves its payload DWs in a completion buffer of
 // CPL_BUFFER_BYTES until its last CplD, and a full buffer takes no read, as the responder;
 // and the configuration requester the enumerator uses.
@@ -77,12 +78,14 @@ private:
         bool is_cfg = false;
     };
 
-    void take_request(const TlpHeader &h);
+    void take_request(const TlpHeader &h, uint16_t jitter);
     void take_completion(const TlpHeader &h, uint32_t data0);
     bool next_completion(uint16_t latency, uint8_t split);
     void present(Vswitch &top);
 
     uint64_t cycle_ = 0;
+    // bar_responder.v's latency draw: the same Galois LFSR and seed, stepped once per read taken
+    uint16_t lfsr_ = 0xACE1;
     LinkGate to_switch_, from_switch_;
     std::deque<Read> reads_;
     uint32_t split_done_ = 0;     // bytes of the head read already completed

@@ -59,7 +59,7 @@ describe('web UI in Chromium', () => {
   async function watch(
     server: RunningServer,
     shot: string,
-    opts: { manualRun: boolean; ceiling?: RegExp; inflight?: boolean; intervals?: boolean },
+    opts: { manualRun: boolean; ceiling?: RegExp; inflight?: boolean; intervals?: boolean; switchMode?: boolean },
   ) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
     const problems: string[] = []
@@ -74,6 +74,16 @@ describe('web UI in Chromium', () => {
       // the words follow the state (polled: on a loaded machine a late snapshot can flip it back)
       await expect.poll(() => page.getByTestId('conn-state').textContent(), { timeout: 10_000 }).toBe('live')
 
+      if (opts.switchMode) {
+        // the twin's default design: the header names it, and the host-side card fills in
+        await expect
+          .poll(async () => (await page.getByTestId('source').textContent()) ?? '', { timeout: 10_000 })
+          .toMatch(/^twin · switch between GPU and host · /)
+        expect(await page.getByTestId('hostside-card').isVisible()).toBe(true)
+        await expect
+          .poll(async () => (await page.getByTestId('hostside-mean-host').textContent()) ?? '', { timeout: 60_000 })
+          .toMatch(/^[\d.]+ ns$/)
+      }
       // the histogram total shown on the page grows while the demo runs
       await expect.poll(() => shownTotal(page), { timeout: 60_000 }).toBeGreaterThan(0)
       const first = await shownTotal(page)
@@ -148,11 +158,17 @@ describe('web UI in Chromium', () => {
     }
   }
 
-  it('on the twin: the histogram fills and grows while the demo loops', async () => {
+  it('on the twin (switch mode, its default): the histogram fills and grows while the demo loops, the host side beside it', async () => {
     expect(twinAvailable, 'the twin is not built: run `npm run build:twin`').toBe(true)
     const server = await startServer({ twin: true, demo: true, sampleUs: 10, http: { host: '127.0.0.1', port: 0 } })
     try {
-      await watch(server, 'ui-twin.png', { manualRun: true, ceiling: /GB\/s on gen3x16$/, inflight: true, intervals: true })
+      await watch(server, 'ui-twin.png', {
+        manualRun: true,
+        ceiling: /GB\/s on gen3x16$/,
+        inflight: true,
+        intervals: true,
+        switchMode: true,
+      })
     } finally {
       await server.close()
     }
@@ -216,6 +232,7 @@ describe('web UI in Chromium', () => {
         await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
         expect(page.url()).not.toContain('token')
         expect(await page.getByTestId('hostside-card').isVisible()).toBe(false) // endpoint mode: no host side
+        expect(await page.getByTestId('source').textContent()).toMatch(/^twin · BAR endpoint · /)
         await page.reload() // the token survives a reload of the same tab
         await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
 

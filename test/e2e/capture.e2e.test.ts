@@ -1,6 +1,7 @@
 /**
  * End to end: the real CLI (compiled) → real twin (Verilated RTL + firmware + traffic model) over
- * a real PTY. The request counts come from the probe's counters read over the UART.
+ * a real PTY. The request counts come from the probe's counters read over the UART. Each micro
+ * pattern runs in both designs, the switch (the twin's default) and the BAR endpoint, once each.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -10,8 +11,9 @@ import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { CaptureResult } from '../../host/src/capture/capture.js'
 import type { CaptureDescription } from '../../host/src/capture/catalog.js'
-import { COUNTERS } from '../../host/src/core/generated.js'
+import { COUNTERS, PATTERNS, type PatternName } from '../../host/src/core/generated.js'
 import { SIZE_KEYS, zeroBySize } from '../../host/src/core/size-classes.js'
+import { TWIN_MODES, type TwinMode } from '../../host/src/core/twin-mode.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const twin = `${root}build/twin/pcie-scope-twin`
@@ -34,6 +36,34 @@ const capture = (...args: string[]): CaptureResult => {
   return JSON.parse(lines[0]!) as CaptureResult
 }
 
+/**
+ * One capture per design and argument list, shared by every test that reads it (each costs a
+ * twin's start and a simulated MiB). The switch is the twin's default design: its captures give
+ * no --mode, so they also show that the default is the switch.
+ */
+const captures = new Map<string, CaptureResult>()
+const captureIn = (mode: TwinMode, ...args: string[]): CaptureResult => {
+  const key = JSON.stringify([mode, ...args])
+  let r = captures.get(key)
+  if (!r) {
+    r = mode === 'switch' ? capture(...args) : capture('--mode', mode, ...args)
+    expect(r.twinMode, key).toBe(mode)
+    captures.set(key, r)
+  }
+  return r
+}
+const micro = (mode: TwinMode, pattern: PatternName) => captureIn(mode, '--pattern', pattern)
+
+/**
+ * The switch's pipeline (hdl/rtl/switch): an accepted beat is written into the other port's
+ * first-word-fall-through queue on its clock and can leave on the next, one clock each way: a
+ * read's request dn_rx -> up_tx and its completion up_rx -> dn_tx, 2 clocks (8 ns at 250 MHz).
+ */
+const PIPELINE_CLOCKS = 2
+const PIPELINE_NS = (PIPELINE_CLOCKS * 1e9) / 250e6
+/** the completer's bare latency as the GPU side sees it: the switch's pipeline on top in switch mode */
+const bareNs = (mode: TwinMode, completerNs: number) => completerNs + (mode === 'switch' ? PIPELINE_NS : 0)
+
 const expectCleanLink = (r: CaptureResult) => {
   expect(r.link.host).toMatchObject({ badFrames: 0, crcErrors: 0, overflows: 0, seqGaps: 0, unknownFrames: 0 })
   expect(r.link.host.frames).toBeGreaterThan(0)
@@ -52,6 +82,13 @@ const expectCleanReads = (r: CaptureResult) => {
   expect(Math.abs(r.littlesLaw!.errorPercent)).toBeLessThan(2)
   expect(r.outstanding.peak).toBeLessThanOrEqual(r.outstanding.tagBudget!)
   expect(r.durationNs).toBeCloseTo((r.cycles / r.clockHz) * 1e9, 3)
+  // the switch's host side: the same reads, each one completed, Little's law on its own counters
+  if (r.twinMode === 'switch') {
+    const host = r.hostSide!
+    expect(host.latencyNs.last.count).toBe(r.requests.count)
+    expect(Math.abs(host.littlesLaw!.errorPercent)).toBeLessThan(2)
+    expect(host.outstanding.peak).toBeLessThanOrEqual(r.outstanding.peak)
+  } else expect(r.hostSide).toBeUndefined() // the BAR design has one tap
 }
 
 const expectModelMatches = (r: CaptureResult) => {
@@ -70,9 +107,9 @@ beforeAll(() => {
   if (!existsSync(`${root}dist/host/cli/main.js`)) throw new Error('`tsc -p tsconfig.build.json` produced no dist/host/cli/main.js')
 })
 
-describe('pcie-scope capture --twin (e2e)', () => {
+describe.each(TWIN_MODES)('pcie-scope capture --twin, the micro patterns in %s mode (e2e)', (mode) => {
   it('merged-aligned: only 128-B requests, exactly bytes/128', () => {
-    const r = capture('--pattern', 'merged-aligned')
+    const r = micro(mode, 'merged-aligned')
     expect(r).toMatchObject({ source: 'twin', pattern: 'merged-aligned', offset: 0 })
     expect(r.requests.bySize).toEqual({ ...zeroBySize(), '128': BYTES / 128 })
     expect(r.requests.count).toBe(BYTES / 128)
@@ -86,7 +123,7 @@ describe('pcie-scope capture --twin (e2e)', () => {
   })
 
   it('strided: only 32-B requests, exactly bytes/32', () => {
-    const r = capture('--pattern', 'strided')
+    const r = micro(mode, 'strided')
     expect(r.requests.bySize).toEqual({ ...zeroBySize(), '32': BYTES / 32 })
     expect(r.requests.count).toBe(BYTES / 32)
     expect(r.bytes.requested).toBe(BYTES)
@@ -94,8 +131,8 @@ describe('pcie-scope capture --twin (e2e)', () => {
     expectCleanLink(r)
   })
 
-  it('merged-misaligned --offset 32: 32-B and 96-B requests in equal numbers apart from the ends', () => {
-    const r = capture('--pattern', 'merged-misaligned', '--offset', '32')
+  it('merged-misaligned (default offset 32): 32-B and 96-B requests in equal numbers apart from the ends', () => {
+    const r = micro(mode, 'merged-misaligned')
     expect(r).toMatchObject({ pattern: 'merged-misaligned', offset: 32 })
     const b = r.requests.bySize
     for (const k of SIZE_KEYS) if (k !== '32' && k !== '96') expect(b[k], k).toBe(0)
@@ -107,68 +144,101 @@ describe('pcie-scope capture --twin (e2e)', () => {
     expectModelMatches(r)
     expectCleanLink(r)
   })
-})
 
-describe('pcie-scope capture --twin: requests in flight (e2e)', () => {
-  it('every pattern obeys Little’s law on the probe’s counters; 32-B reads hold the tag pool full at the bare latency', () => {
-    const strided = capture('--pattern', 'strided')
-    const aligned = capture('--pattern', 'merged-aligned')
-    const misaligned = capture('--pattern', 'merged-misaligned')
+  it('every pattern obeys Little’s law on the probe’s counters; 32-B reads hold the tag pool full; 128-B reads are wire-bound', () => {
+    const strided = micro(mode, 'strided')
+    const aligned = micro(mode, 'merged-aligned')
+    const misaligned = micro(mode, 'merged-misaligned')
     for (const r of [strided, aligned, misaligned]) expectCleanReads(r)
+    // in switch mode the host side is what the completer sees; the GPU side adds the switch
+    const completerSide = (r: CaptureResult) => (mode === 'switch' ? r.hostSide! : r)
     expect(strided.outstanding.tagBudget).toBe(256)
-    // tag-bound: at least 85 % of the budget in flight, every read taking the bare 1 µs BAR latency
-    expect(strided.outstanding.avg).toBeGreaterThan(0.85 * 256)
-    expect(strided.latencyNs.last.min).toBe(1000)
-    expect(strided.latencyNs.last.mean).toBeLessThan(1010)
+    // tag-bound: at least 85 % of the budget in flight (on both sides of the switch), every read
+    // taking the bare 1 µs completer latency (plus the switch's 8 ns on the GPU side)
+    for (const r of [strided, completerSide(strided)]) expect(r.outstanding.avg).toBeGreaterThan(0.85 * 256)
+    expect(strided.latencyNs.last.min).toBe(bareNs(mode, 1000))
+    expect(strided.latencyNs.last.mean).toBeLessThan(bareNs(mode, 1010))
+    expect(completerSide(strided).latencyNs.last.min).toBe(1000)
     expect(strided.rates.gbPerSecond).toBeLessThan(0.95 * strided.pcie.ceilingGbPerSecond!)
     // wire-bound: the payload sits at the ceiling with the tags well below the budget (the
-    // completer's 16-KiB buffer holds 128 reads of 128 B; the rest wait in the GPU), the mean
-    // latency a queue's wait above the bare 1 µs
-    expect(aligned.latencyNs.last.min).toBe(1000)
-    expect(aligned.latencyNs.last.mean).toBeGreaterThan(1100)
-    expect(aligned.latencyNs.last.mean).toBeLessThan(1500)
-    expect(aligned.outstanding.peak).toBeLessThanOrEqual(128)
+    // completer's 16-KiB buffer holds 128 reads of 128 B; the rest wait in the GPU, and in switch
+    // mode some in the switch's upstream queue, which the GPU side counts in flight), the mean
+    // latency at the completer a queue's wait above the bare 1 µs
+    const completer = completerSide(aligned)
+    expect(completer.latencyNs.last.min).toBe(1000)
+    expect(completer.latencyNs.last.mean).toBeGreaterThan(1100)
+    expect(completer.latencyNs.last.mean).toBeLessThan(1500)
+    expect(completer.outstanding.peak).toBeLessThanOrEqual(128)
     expect(aligned.outstanding.avg).toBeLessThan(0.6 * 256)
     expect(aligned.rates.gbPerSecond).toBeGreaterThan(0.95 * aligned.pcie.ceilingGbPerSecond!)
   })
 
   it('a longer completion latency lowers a tag-bound rate as Little’s law predicts', () => {
-    const fast = capture('--pattern', 'strided', '--latency-cycles', '250')
-    const slow = capture('--pattern', 'strided', '--latency-ns', '2000')
+    const fast = micro(mode, 'strided') // the twin's default latency: 250 clocks, 1 µs
+    const slow = captureIn(mode, '--pattern', 'strided', '--latency-ns', '2000')
     for (const r of [fast, slow]) expectCleanReads(r)
-    expect([fast.latencyNs.last.min, slow.latencyNs.last.min]).toEqual([1000, 2000])
+    expect([fast.latencyNs.last.min, slow.latencyNs.last.min]).toEqual([bareNs(mode, 1000), bareNs(mode, 2000)])
     // rate = outstanding / latency: twice the latency at the same occupancy halves the rate
     const predicted = (slow.outstanding.avg / fast.outstanding.avg) * (fast.latencyNs.last.mean! / slow.latencyNs.last.mean!)
     expect(slow.rates.mrdPerSecond / fast.rates.mrdPerSecond).toBeCloseTo(predicted, 2)
     expect(slow.rates.mrdPerSecond / fast.rates.mrdPerSecond).toBeLessThan(0.55)
   })
+})
 
-  it('--segments 4 (up to four TLPs per beat) counts what one segment counts; --tags sets the budget the GPU model issues from', () => {
-    const one = capture('--pattern', 'merged-misaligned')
-    const four = capture('--pattern', 'merged-misaligned', '--segments', '4')
+describe('pcie-scope capture --twin: switch mode against endpoint mode (e2e)', () => {
+  it('the reads cross the switch RTL and the probe counts what endpoint mode counts, pattern by pattern', () => {
+    for (const pattern of PATTERNS) {
+      const ep = micro('endpoint', pattern)
+      const sw = micro('switch', pattern)
+      // the same workload, the same MRd histogram, bytes and completions
+      expect(sw.requests).toEqual(ep.requests)
+      expect(sw.bytes).toEqual(ep.bytes)
+      expect(sw.completions.count).toBe(ep.completions.count)
+      expect(sw.completions.bytes).toBe(ep.completions.bytes)
+      // the host-side tap: the same reads and sizes, the host's latency without the switch's traversal
+      const host = sw.hostSide!
+      expect(host.requests).toEqual(sw.requests)
+      expect(host.bytes).toEqual(sw.bytes)
+      expect(host.completions).toEqual(sw.completions)
+      const nsPerClock = 1e9 / sw.clockHz
+      const delay = (sw.latencyNs.last.mean! - host.latencyNs.last.mean!) / nsPerClock
+      const shown = `${pattern}: GPU side ${sw.latencyNs.last.mean} ns, host side ${host.latencyNs.last.mean} ns`
+      // wire-bound 128-B reads also wait in the switch's upstream queue while the host's
+      // completion buffer is full (no non-posted credit): the GPU side sees that wait, the host side does not
+      if (pattern === 'merged-aligned') expect(delay, shown).toBeGreaterThan(PIPELINE_CLOCKS + 8)
+      else expect(Math.abs(delay - PIPELINE_CLOCKS), shown).toBeLessThanOrEqual(1)
+      // the host side's latency is the completer's, as in endpoint mode
+      expect(host.latencyNs.last.min).toBe(ep.latencyNs.last.min)
+    }
+  })
+
+  it('--segments 4 (endpoint mode: up to four TLPs per beat) counts what one segment counts; --tags sets the budget the GPU model issues from', () => {
+    const one = micro('endpoint', 'merged-misaligned')
+    const four = captureIn('endpoint', '--pattern', 'merged-misaligned', '--segments', '4')
     for (const r of [one, four]) expectCleanReads(r)
     expect(four.requests).toEqual(one.requests)
     expect(four.bytes).toEqual(one.bytes)
     expect(four.completions.count).toBe(one.completions.count)
-    const small = capture('--pattern', 'strided', '--tags', '64')
+    const small = captureIn('switch', '--pattern', 'strided', '--tags', '64')
     expectCleanReads(small)
     expect(small.outstanding.tagBudget).toBe(64)
     expect(small.outstanding.peak).toBe(64)
     expect(small.outstanding.avg).toBeGreaterThan(0.85 * 64)
   })
 
-  it('split completions keep every read whole: 96-B reads as 32 + 64 B at a 64-B boundary', () => {
-    const r = capture('--pattern', 'merged-misaligned', '--cpl-split', '64')
+  it('split completions keep every read whole: 96-B reads as 32 + 64 B at a 64-B boundary (the host model splits)', () => {
+    const r = captureIn('switch', '--pattern', 'merged-misaligned', '--cpl-split', '64')
     expectCleanReads(r)
     expect(r.completions.count).toBe(r.requests.count + r.requests.bySize['96'])
+    expect(r.hostSide!.completions.count).toBe(r.completions.count)
     expect(r.bytes.completed).toBe(BYTES)
   })
 })
 
 describe('pcie-scope capture --twin: rates against the link ceiling (e2e)', () => {
   it('merged 128-B lines nearly saturate a gen3x16 link; 32-B reads move less and stall on the tag budget', () => {
-    const aligned = capture('--pattern', 'merged-aligned', '--link', 'gen3x16')
-    const strided = capture('--pattern', 'strided', '--link', 'gen3x16', '--latency-cycles', '400')
+    const aligned = micro('switch', 'merged-aligned') // gen3x16, the twin's default link
+    const strided = captureIn('switch', '--pattern', 'strided', '--link', 'gen3x16', '--latency-cycles', '400')
     for (const r of [aligned, strided]) {
       expect(r.pcie.link).toBe('gen3x16')
       expect(r.pcie.tlpGbPerSecond).toBeCloseTo(14.21, 1)
@@ -184,41 +254,9 @@ describe('pcie-scope capture --twin: rates against the link ceiling (e2e)', () =
   })
 
   it('an ideal link lifts the wire limit: no ceiling, and 128-B reads run faster than on gen3x16', () => {
-    const ideal = capture('--pattern', 'merged-aligned', '--link', 'ideal')
+    const ideal = captureIn('switch', '--pattern', 'merged-aligned', '--link', 'ideal')
     expect(ideal.pcie).toEqual({ link: 'ideal', tlpGbPerSecond: null, ceilingGbPerSecond: null })
     expect(ideal.rates.gbPerSecond).toBeGreaterThan(13)
-  })
-
-  it('--mode switch: the reads cross the switch RTL and the probe counts what endpoint mode counts, pattern by pattern', () => {
-    // The switch's pipeline (hdl/rtl/switch): an accepted beat is written into the other port's
-    // first-word-fall-through queue on its clock and can leave on the next, one clock each way:
-    // a read's request dn_rx -> up_tx and its completion up_rx -> dn_tx, 2 clocks (8 ns at 250 MHz).
-    // Wire-bound 128-B reads also wait in the switch's upstream queue while the host's completion
-    // buffer is full (no non-posted credit): the GPU side sees that wait, the host side does not.
-    const PIPELINE_CLOCKS = 2
-    for (const pattern of ['strided', 'merged-aligned', 'merged-misaligned']) {
-      const ep = capture('--pattern', pattern, '--mode', 'endpoint')
-      const sw = capture('--pattern', pattern, '--mode', 'switch')
-      expect(sw.requests).toEqual(ep.requests)
-      expect(sw.bytes).toEqual(ep.bytes)
-      expect(sw.model).toMatchObject({ matchesProbe: true, payloadErrors: 0 })
-      expectCleanReads(sw)
-      expect(ep.hostSide).toBeUndefined() // the BAR design has one tap
-      // the host-side tap: the same reads and sizes, the host's latency without the switch's traversal
-      const host = sw.hostSide!
-      expect(host.requests).toEqual(sw.requests)
-      expect(host.bytes).toEqual(sw.bytes)
-      expect(host.completions).toEqual(sw.completions)
-      expect(host.latencyNs.last.count).toBe(sw.requests.count)
-      const nsPerClock = 1e9 / sw.clockHz
-      const delay = (sw.latencyNs.last.mean! - host.latencyNs.last.mean!) / nsPerClock
-      const shown = `${pattern}: GPU side ${sw.latencyNs.last.mean} ns, host side ${host.latencyNs.last.mean} ns`
-      if (pattern === 'merged-aligned') {
-        expect(delay, shown).toBeGreaterThan(PIPELINE_CLOCKS + 8)
-        expect(host.outstanding.avg, shown).toBeLessThan(0.6 * host.outstanding.tagBudget!)
-      } else expect(Math.abs(delay - PIPELINE_CLOCKS), shown).toBeLessThanOrEqual(1)
-      expect(host.outstanding.peak).toBeLessThanOrEqual(sw.outstanding.peak)
-    }
   })
 
   it('rejects a link it cannot model with a usage error', () => {
@@ -244,7 +282,7 @@ describe('pcie-scope capture --out, info, export (e2e)', () => {
     return r
   }
 
-  it('records a twin capture, describes it and exports its snapshots as CSV', () => {
+  it('records a twin capture (the default design: the switch, both taps), describes it and exports its snapshots as CSV', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'ps-e2e-captures-')), 'aligned-64k')
     try {
       const c = cli('capture', '--twin', '--pattern', 'merged-aligned', '--bytes', '65536', '--out', dir, '--json')
@@ -257,6 +295,9 @@ describe('pcie-scope capture --out, info, export (e2e)', () => {
       expect(info.workloads).toEqual([{ pattern: 'merged-aligned', bytes: 65536, offset: 0 }])
       expect(info.byType).toMatchObject({ 'run-start': 1, run: 1, device: 1 })
       expect(info.byType.snapshot).toBeGreaterThanOrEqual(2) // the baseline and the final snapshot at least
+      expect(result.twinMode).toBe('switch')
+      const hostRows = info.byType['tap-snapshot'] ?? 0
+      expect(hostRows).toBeGreaterThanOrEqual(1) // the switch's host side, recorded with them
       expect(info.read).toMatchObject({ torn: 0, invalid: 0, unknown: 0 })
       expect(info.manifest.probe).toMatchObject({ probeId: 0x50435343, clockHz: result.clockHz })
       expect(info.manifest.link?.name).toBe('gen3x16')
@@ -264,8 +305,11 @@ describe('pcie-scope capture --out, info, export (e2e)', () => {
       const csv = cli('export', dir, '--format', 'csv').stdout.trimEnd().split('\n')
       const header = csv[0]!.split(',')
       expect(header).toEqual(['time_s', ...COUNTERS.map((k) => k.name), 'tap'])
-      expect(csv).toHaveLength(1 + info.byType.snapshot)
-      const rows = csv.slice(1).map((line) => line.split(','))
+      // a row per snapshot (gpuSide), each host-side snapshot a hostSide row after its own
+      expect(csv).toHaveLength(1 + info.byType.snapshot + hostRows)
+      const all = csv.slice(1).map((line) => line.split(','))
+      expect(all.filter((r) => r.at(-1) === 'hostSide')).toHaveLength(hostRows)
+      const rows = all.filter((r) => r.at(-1) === 'gpuSide')
       const col = (row: string[], name: string) => Number(row[header.indexOf(name)])
       // the snapshot the result was read from is a row (a streamed one may still follow it)
       const final = rows.find((r) => col(r, 'TIMESTAMP') === result.probeWindow.to)
@@ -275,8 +319,7 @@ describe('pcie-scope capture --out, info, export (e2e)', () => {
       expect(col(final!, 'CYCLES')).toBe(result.cycles)
       expect(col(final!, 'time_s')).toBeCloseTo(result.probeWindow.to / result.clockHz, 9)
       expect(col(rows.at(-1)!, 'MRD_128')).toBe(65536 / 128)
-      const first = csv[1]!.split(',')
-      expect(Number(first[header.indexOf('CYCLES')])).toBe(0) // the baseline of the cleared counters
+      expect(col(rows[0]!, 'CYCLES')).toBe(0) // the baseline of the cleared counters
 
       const trace = JSON.parse(cli('export', dir, '--format', 'perfetto').stdout) as { traceEvents: { ph: string; name: string }[] }
       expect(trace.traceEvents.filter((e) => e.ph === 'X').map((e) => e.name)).toEqual(['merged-aligned 65536 B'])

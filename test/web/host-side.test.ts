@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Snapshot, TapSnapshot } from '../../host/src/core/probe.js'
 import type { ServerMessage } from '../../host/src/core/wire.js'
+import type { TwinMode } from '../../host/src/core/twin-mode.js'
 import { HostSide } from '../../web/host-side.js'
 import { AppState } from '../../web/state.js'
 import { CLOCK_HZ, FAKE_LATENCY_CLOCKS, FakeClient, fakeInfo, SWITCH_CLOCKS } from '../host/server/fake-session.js'
@@ -24,7 +25,7 @@ function device(switchMode = true) {
   return { c, out }
 }
 
-function page(opts: { taps?: Extract<ServerMessage, { type: 'hello' }>['taps']; recent?: Snapshot[] } = {}) {
+function page(opts: { taps?: Extract<ServerMessage, { type: 'hello' }>['taps']; recent?: Snapshot[]; twinMode?: TwinMode | null } = {}) {
   const state = new AppState('tok')
   state.apply(
     {
@@ -34,6 +35,7 @@ function page(opts: { taps?: Extract<ServerMessage, { type: 'hello' }>['taps']; 
       info: fakeInfo(),
       pcieLink: null,
       tagBudget: 256,
+      twinMode: opts.twinMode === undefined ? 'switch' : opts.twinMode,
       counters: [],
       recent: opts.recent ?? [],
       latencyHistograms: { last: null, first: null },
@@ -72,14 +74,42 @@ describe('the host side next to the GPU side (web/host-side.ts)', () => {
     expect(state.hook(1_000).hostSide).toEqual(cmp)
   })
 
-  it('in endpoint mode nothing changes: no host side, no comparison', () => {
+  it('in endpoint mode nothing changes: no host side, no comparison, no card', () => {
     const { c, out } = device(false)
-    const state = page()
+    const state = page({ twinMode: 'endpoint' })
     for (let i = 0; i < 10; i++) c.tick()
     for (const m of out) state.apply(m, 1_000)
     expect(state.hostSide.seen).toBe(false)
     expect(state.hostSideComparison()).toBeNull()
     expect(state.hook(1_000).hostSide).toBeNull()
+    expect(state.showHostSide).toBe(false)
+  })
+
+  it('shows the card as soon as the twin says it runs the switch, and for a host side from a board', () => {
+    // the twin's default design: the card is there before the first host-side snapshot arrives
+    const sw = page()
+    expect(sw.twinMode).toBe('switch')
+    expect(sw.hostSide.seen).toBe(false)
+    expect(sw.showHostSide).toBe(true)
+    // a board says no design (twinMode null): its host-side frames alone show the card
+    const { c, out } = device()
+    const board = page({ twinMode: null })
+    expect(board.showHostSide).toBe(false)
+    for (let i = 0; i < 10; i++) c.tick()
+    for (const m of out) board.apply(m, 1_000)
+    expect(board.showHostSide).toBe(true)
+    // a status names the design too (a server's twin restarted with another one)
+    const status = {
+      type: 'status',
+      twinMode: 'endpoint',
+      connected: true,
+      streaming: null,
+      hostStats: null,
+      wsDrops: 0,
+      lastSnapshot: null,
+    }
+    sw.apply(status as unknown as ServerMessage, 2_000)
+    expect(sw.showHostSide).toBe(false)
   })
 
   it('a reloaded page restores the host side from hello', () => {
@@ -99,6 +129,7 @@ describe('the host side next to the GPU side (web/host-side.ts)', () => {
         info: fakeInfo(),
         pcieLink: null,
         tagBudget: 256,
+        twinMode: 'switch',
         counters: [],
         recent,
         latencyHistograms: { last: gpu.find((h) => h.kind === 'last')!, first: gpu.find((h) => h.kind === 'first')! },

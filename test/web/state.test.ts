@@ -20,6 +20,7 @@ function started() {
     info: fakeInfo(),
     pcieLink: null,
     tagBudget: 256,
+    twinMode: 'endpoint',
     counters: [],
     recent: [],
     latencyHistograms: { last: null, first: null },

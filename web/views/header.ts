@@ -46,7 +46,9 @@ export function headerView(): View {
       pause.setAttribute('aria-pressed', String(state.paused))
       const st = state.status
       if (!st) return
-      $('source').textContent = `${st.source} · ${st.path}${state.info ? ` · ${si(state.info.clockHz, 'Hz')} probe clock` : ''}`
+      const design = st.twinMode === null ? '' : ` · ${st.twinMode === 'switch' ? 'switch between GPU and host' : 'BAR endpoint'}`
+      $('source').textContent = `${st.source}${design} · ${st.path}${state.info ? ` · ${si(state.info.clockHz, 'Hz')} probe clock` : ''}`
+      $('source').dataset.mode = st.twinMode ?? ''
       const d = st.demo
       const lastDemo = state.lastRun?.origin === 'demo' ? ` · last: ${state.lastRun.result.workload.pattern}` : ''
       $('demo').textContent = d.enabled ? `demo loop: ${d.runs} runs${d.current ? ` · now: ${d.current}` : lastDemo}` : ''

@@ -1,8 +1,9 @@
 /**
  * Switch mode: the host side of the switch next to the GPU side (web/host-side.ts pairs them):
  * completion latency (mean, p50, p99), reads in flight, and the difference, which for the
- * latency is the switch's traversal both ways. The card stays hidden until the probe sends a
- * host side, so in endpoint mode the page is as it was.
+ * latency is the switch's traversal both ways. The card shows whenever the twin runs the switch
+ * (its default design; it waits for the first host-side snapshot) or a host side arrives (a
+ * board's switch design), and stays hidden in endpoint mode.
  */
 import { $, el, row, tbodyOf } from '../dom.js'
 import { int } from '../model.js'
@@ -44,7 +45,7 @@ export function hostSideView(): View {
       }
     },
     render({ state }) {
-      card.hidden = !state.hostSide.seen
+      card.hidden = !state.showHostSide
       if (state.paused || card.hidden) return
       const cmp = state.hostSideComparison()
       for (const l of LINES) {

@@ -37,11 +37,14 @@ import type { GraphKernelName, PatternName } from '../core/generated.js'
 import { createLogger } from '../util/log.js'
 import { inflightSummary, type InflightSummary } from '../core/inflight.js'
 import { validateAnyWorkload } from '../core/workload-schema.js'
+import type { TwinMode } from '../core/twin-mode.js'
 
 const log = createLogger('ps:capture')
 
 export interface CaptureResult {
   source: 'twin' | 'serial'
+  /** the twin's design: switch (its default; `hostSide` then holds the host side) or endpoint; absent on a board */
+  twinMode?: TwinMode
   /** a micro pattern or a graph kernel */
   pattern: PatternName | GraphKernelName
   /** a micro pattern's offset within a line (absent for a graph kernel) */
@@ -218,7 +221,7 @@ const pcieSummary = (link: PcieLinkInfo | null | undefined, payloadBytes: number
 }
 
 const buildCaptureResult = (
-  session: Pick<DeviceSession, 'source' | 'info' | 'client' | 'pcieLink' | 'tagBudget'>,
+  session: Pick<DeviceSession, 'source' | 'info' | 'client' | 'pcieLink' | 'tagBudget' | 'twinMode'>,
   workload: AnyWorkload,
   snap: Snapshot,
   histograms: LatencyHistograms,
@@ -236,6 +239,7 @@ const buildCaptureResult = (
   const matchesProbe = sameMrdCounts(issued, { ...requests, bytes: requested })
   return {
     source: session.source,
+    ...(session.twinMode !== undefined ? { twinMode: session.twinMode } : {}),
     pattern: workload.pattern,
     ...(isGraphWorkload(workload) ? {} : { offset: workload.offset }),
     workload,

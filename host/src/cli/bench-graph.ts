@@ -14,6 +14,7 @@ import type { GpuGraphRunRequest, GpuGraphRunResult, GraphMemory, GraphPredictio
 import { gpuError } from '../workload/gpu-runner.js'
 import type { CliDeps } from './main.js'
 import type { ProgressBar } from './progress-bar.js'
+import type { TwinMode } from '../core/twin-mode.js'
 
 /** Defaults: a GPU needs a graph large enough to time; the twin simulates every clock. */
 export const DEFAULT_GRAPH = { gpu: 'kron:20', twin: 'kron:16' } as const
@@ -43,6 +44,10 @@ export interface GraphBenchReport {
   rows: GraphBenchRow[]
 }
 
+/** the twin session a --twin suite runs on: the twin's default design unless --mode names one */
+export const twinSessionOptions = (mode: TwinMode | undefined) =>
+  ({ twin: true, ...(mode !== undefined ? { twinOptions: { mode } } : {}) }) as const
+
 export interface GraphBenchOptions {
   source: 'gpu' | 'twin'
   graph: string
@@ -50,6 +55,8 @@ export interface GraphBenchOptions {
   memories: readonly GraphMemory[]
   repeats?: number
   bar: ProgressBar
+  /** twin: its design (the twin's default, switch, when absent) */
+  mode?: TwinMode
 }
 
 /** Errors after which the other kernels cannot run either. */
@@ -81,7 +88,7 @@ export const runGraphBench = async (deps: CliDeps, o: GraphBenchOptions): Promis
   const jobs: Array<{ kernel: GraphKernelName; memory?: GraphMemory }> = GRAPH_KERNELS.flatMap((kernel) =>
     o.source === 'gpu' ? o.memories.map((memory) => ({ kernel, memory })) : [{ kernel }],
   )
-  const session = o.source === 'twin' ? await deps.openSession({ twin: true }) : undefined
+  const session = o.source === 'twin' ? await deps.openSession(twinSessionOptions(o.mode)) : undefined
   try {
     for (const [i, job] of jobs.entries()) {
       const name = `${job.kernel}${job.memory ? ` ${job.memory}` : ''}`

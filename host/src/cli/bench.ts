@@ -22,9 +22,10 @@ import { runCapture } from '../capture/capture.js'
 import type { Prediction } from '../native/addon.js'
 import { GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { SUITES, suiteKernels, type SuiteKernel, type SuiteName } from '../workload/suite.js'
-import { parseIntArg, parseSize } from './args.js'
+import { parseIntArg, parseSize, twinModeOption } from './args.js'
+import type { TwinMode } from '../core/twin-mode.js'
 import { GRAPH_MEMORIES, type GraphMemory } from '../native/addon.js'
-import { DEFAULT_GRAPH, runGraphBench, type GraphBenchReport } from './bench-graph.js'
+import { DEFAULT_GRAPH, runGraphBench, twinSessionOptions, type GraphBenchReport } from './bench-graph.js'
 import { createProgressBar } from './progress-bar.js'
 import type { CliDeps, CliIo } from './main.js'
 
@@ -172,6 +173,8 @@ interface BenchOptions {
   /** one of GRAPH_ID_BYTES, as typed */
   idBytes: string
   memory?: GraphMemory
+  /** --twin: the twin's design (its default: switch) */
+  mode?: TwinMode
 }
 
 const benchGraph = async (
@@ -192,6 +195,7 @@ const benchGraph = async (
       source,
       graph: o.graph ?? DEFAULT_GRAPH[source],
       idBytes: Number(o.idBytes) as GraphIdBytes,
+      ...(o.mode !== undefined ? { mode: o.mode } : {}),
       memories,
       ...(o.repeats !== undefined ? { repeats: o.repeats } : {}),
       bar,
@@ -234,10 +238,12 @@ export const addBenchCommand = (program: Command, io: CliIo, setCode: (c: number
       parseSize,
     )
     .option('--repeats <n>', 'GPU: timed runs per kernel, median reported (default 10)', parseIntArg)
+    .addOption(twinModeOption())
     .option('--json', 'print exactly one JSON object on stdout, no progress bar')
     .action(async (o: BenchOptions) => {
       if (o.gpu === o.twin) throw new PsError('PS_USAGE', 'give exactly one of --gpu and --twin')
       if (o.twin && o.repeats !== undefined) throw new PsError('PS_USAGE', '--repeats only applies with --gpu')
+      if (o.gpu && o.mode !== undefined) throw new PsError('PS_USAGE', '--mode only applies to the twin')
       const source = o.gpu ? 'gpu' : 'twin'
       if (o.suite === 'graph') return benchGraph(o, source, io, setCode, deps)
       if (o.graph !== undefined || o.memory !== undefined) throw new PsError('PS_USAGE', '--graph and --memory only apply to --suite graph')
@@ -247,7 +253,7 @@ export const addBenchCommand = (program: Command, io: CliIo, setCode: (c: number
       const workloads = kernels.map(workloadOf) // every kernel valid before anything runs
       const bar = createProgressBar(io.stderr, !o.json && (io.stderrIsTTY ?? false), kernels.length)
       const report: BenchReport = { suite: o.suite, source, bytes, device: null, rows: [] }
-      const session = source === 'twin' ? await deps.openSession({ twin: true }) : undefined
+      const session = source === 'twin' ? await deps.openSession(twinSessionOptions(o.mode)) : undefined
       try {
         for (const [i, k] of kernels.entries()) {
           const w = workloads[i]!

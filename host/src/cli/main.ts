@@ -52,7 +52,7 @@ import { packageVersion } from '../util/package-root.js'
 import { validateGraphWorkload, validateWorkload } from '../core/workload-schema.js'
 import { GRAPH_MEMORIES, type GraphMemory } from '../native/addon.js'
 import { SIZE_CLASSES } from '../core/size-classes.js'
-import { parseCplSplit, parseFilter, parseHostPort, parseIntArg, parseLatencyDist, parseLink, parseSize } from './args.js'
+import { parseCplSplit, parseFilter, parseHostPort, parseIntArg, parseLatencyDist, parseLink, parseSize, twinModeOption } from './args.js'
 import { runRecordedCapture } from '../capture/recorded.js'
 import { checkCaptureDirFree } from '../capture/writer.js'
 import { resolveCaptureArg } from '../capture/names.js'
@@ -60,6 +60,7 @@ import { DEFAULT_RUN_LIMITS } from '../server/runs.js'
 import { WS_BATCH_MS } from '../core/wire.js'
 import { addRecordingCommands, CAPTURE_ARG_HELP, captureRoot, ROOT_HELP } from './recordings.js'
 import { TWIN_SEGMENTS, type TwinSegments } from '../transport/twin.js'
+import type { TwinMode } from '../core/twin-mode.js'
 
 export interface CliIo {
   stdout: (s: string) => void
@@ -92,22 +93,19 @@ const EXIT_INTERRUPTED = 130
 const MIB = 1024 * 1024
 
 const { bytes: BYTES, offset: OFFSET } = WORKLOAD_LIMITS
-type TwinMode = 'endpoint' | 'switch'
-/** --mode: the twin's design; a fresh Option per command (commander keeps state in it) */
-const MODE_OPTION = () =>
-  new Option(
-    '--mode <design>',
-    'twin only: endpoint (the BAR endpoint, default) or switch (the switch RTL, a host model above it)',
-  ).choices(['endpoint', 'switch'])
 
 /** --segments: the BAR top with that many TLP segments per beat; a fresh Option per command */
 const SEGMENTS_OPTION = () =>
   new Option(
     '--segments <n>',
-    'twin only, endpoint mode: TLP segments per 512-bit beat, up to that many MRds and completions per clock (default 1)',
+    'twin only, with --mode endpoint: TLP segments per 512-bit beat of the BAR top, up to that many MRds and completions per clock (default 1)',
   )
     .choices(TWIN_SEGMENTS.map(String))
     .argParser((v) => Number(v) as TwinSegments)
+
+/** --segments 2|4 widens the BAR top; the switch, the twin's default design, takes one TLP per beat */
+const SEGMENTS_NEED_ENDPOINT =
+  '--segments 2|4 applies to the BAR endpoint: add --mode endpoint (the switch, the default design, takes one TLP per beat)'
 
 const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID', 'PS_CAPTURE_NAME_INVALID'])
 
@@ -176,6 +174,16 @@ const formatCapture = (r: CaptureResult, path: string): string => {
   const gg = r.model.gpuGraph
   const rows: [string, string][] = [
     ['workload', workloadRow(r.workload)],
+    ...(r.twinMode
+      ? [
+          [
+            'design',
+            r.twinMode === 'switch'
+              ? 'switch between the GPU and the host model (the twin default; --mode endpoint for the BAR endpoint)'
+              : "the GPU's BAR endpoint (--mode endpoint)",
+          ] as [string, string],
+        ]
+      : []),
     ...(g
       ? ([
           [
@@ -358,7 +366,9 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
 
   program
     .command('capture')
-    .description('run one workload and print the probe counters (from the FPGA, over the UART)')
+    .description(
+      "run one workload and print the probe counters (from the FPGA, over the UART); on the twin the FPGA is by default the switch between the GPU and the host, tapped on both sides (hostSide), and --mode endpoint makes it the GPU's BAR endpoint",
+    )
     .option('--twin', 'use the twin (Verilated RTL + firmware + GPU traffic model); the default without --port')
     .option('--port <path>', 'serial device of a board; needs --gpu, which runs the workload')
     .option('--gpu', "with --port: run the workload as a CUDA kernel on this machine's GPU while the board's probe counts")
@@ -400,7 +410,11 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
       parseIntArg,
     )
     .addOption(new Option('--l1 <mode>', 'ideal: default loads cached in L1; bypass: ld.global.cg loads (default ideal)').choices(L1_LOADS))
-    .option('--latency-cycles <n>', 'twin only: BAR completion latency in clock cycles (twin default 250)', parseIntArg)
+    .option(
+      '--latency-cycles <n>',
+      "twin only: the completer's latency in clock cycles, the host model's in switch mode, the BAR responder's with --mode endpoint (twin default 250)",
+      parseIntArg,
+    )
     .option('--latency-ns <n>', 'twin only: the same in nanoseconds at the probe clock (1000 = 250 cycles at 250 MHz)', parseIntArg)
     .option(
       '--latency-dist <d>',
@@ -408,7 +422,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
       parseLatencyDist,
     )
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
-    .addOption(MODE_OPTION())
+    .addOption(twinModeOption())
     .addOption(SEGMENTS_OPTION())
     .option('--tags <n>', "twin only: the GPU model's outstanding-read budget, 1..256 (default 256)", parseIntArg)
     .option(
@@ -470,8 +484,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         if ('port' in source && o.cplSplit !== undefined) throw new PsError('PS_USAGE', '--cpl-split only applies to the twin')
         if ('port' in source && o.segments !== undefined) throw new PsError('PS_USAGE', '--segments only applies to the twin')
         if ('port' in source && o.tags !== undefined) throw new PsError('PS_USAGE', '--tags only applies to the twin')
-        if (o.segments !== undefined && o.segments !== 1 && o.mode === 'switch')
-          throw new PsError('PS_USAGE', '--segments applies to the endpoint design; the switch takes one TLP per beat')
+        if (o.segments !== undefined && o.segments !== 1 && o.mode !== 'endpoint') throw new PsError('PS_USAGE', SEGMENTS_NEED_ENDPOINT)
         if (o.tags !== undefined && !(o.tags >= 1 && o.tags <= 256)) throw new PsError('PS_USAGE', '--tags must be 1..256')
         if ('port' in source && o.latencyNs !== undefined) throw new PsError('PS_USAGE', '--latency-ns only applies to the twin')
         if ('port' in source && o.latencyDist !== undefined) throw new PsError('PS_USAGE', '--latency-dist only applies to the twin')
@@ -590,7 +603,9 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
 
   program
     .command('serve')
-    .description('start the control server (REST + WebSocket + web UI) on one probe')
+    .description(
+      "start the control server (REST + WebSocket + web UI) on one probe; the twin runs the switch between the GPU and the host by default (the page adds the host side), --mode endpoint the GPU's BAR endpoint",
+    )
     .option('--twin', 'serve the twin (the default without --port)')
     .option('--port <path>', 'serial device of a board')
     .option('--baud <n>', 'baud rate with --port (default 115200)', parseIntArg)
@@ -600,7 +615,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         .default({ host: '127.0.0.1', port: 8737 }, '127.0.0.1:8737'),
     )
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
-    .addOption(MODE_OPTION())
+    .addOption(twinModeOption())
     .addOption(SEGMENTS_OPTION())
     .option('--token <token>', 'access token (default: a random one per run)')
     .option('--demo', 'demo mode of the server')
@@ -661,8 +676,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
         if ('port' in source && o.mode !== undefined) throw new PsError('PS_USAGE', '--mode only applies to the twin')
         if ('port' in source && o.segments !== undefined) throw new PsError('PS_USAGE', '--segments only applies to the twin')
-        if (o.segments !== undefined && o.segments !== 1 && o.mode === 'switch')
-          throw new PsError('PS_USAGE', '--segments applies to the endpoint design; the switch takes one TLP per beat')
+        if (o.segments !== undefined && o.segments !== 1 && o.mode !== 'endpoint') throw new PsError('PS_USAGE', SEGMENTS_NEED_ENDPOINT)
         // loaded here so that `capture` never pays for express and ws
         const { startServer } = await import('../server/index.js')
         const server = await startServer({

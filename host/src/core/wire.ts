@@ -5,6 +5,7 @@
 import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot, TapHistogram, TapSnapshot } from './probe.js'
 import type { PatternName, AnyWorkload, WorkloadResult } from './workload.js'
 import type { PcieLinkInfo } from './link.js'
+import type { TwinMode } from './twin-mode.js'
 import type { CounterKey, HistogramKindKey, TapKey } from './generated.js'
 
 export interface CounterMeta {
@@ -49,6 +50,8 @@ export interface ServerStatus {
   pcieLink: PcieLinkInfo | null
   /** reads the requester may have outstanding, when the source knows it (the twin does) */
   tagBudget: number | null
+  /** the twin's design: switch (its default: the host side is tapped too) or endpoint; null for a board */
+  twinMode: TwinMode | null
   runner: 'twin' | 'cuda' | null
   /** the sources POST /api/run accepts now; gpu also names the GPUs found */
   sources: { twin: SourceAvailability; gpu: SourceAvailability & { devices: string[] } }
@@ -150,6 +153,8 @@ export type ServerMessage =
       info: ProbeInfo
       pcieLink: PcieLinkInfo | null
       tagBudget: number | null
+      /** the twin's design (switch or endpoint); null for a board */
+      twinMode: TwinMode | null
       counters: CounterMeta[]
       /** the most recent snapshots (oldest first) so a reloaded page shows history */
       recent: Snapshot[]

@@ -17,6 +17,7 @@ import { sleep } from '../util/sleep.js'
 import { TwinWorkloadRunner } from '../workload/twin-runner.js'
 import { ProbeClient, type ProbeClientOptions } from './client.js'
 import type { PcieLinkInfo } from '../core/link.js'
+import type { TwinMode } from '../core/twin-mode.js'
 import type { ProbeInfo } from '../core/probe.js'
 import type { WorkloadRunner } from '../core/workload.js'
 
@@ -33,6 +34,8 @@ export interface DeviceSession {
   readonly pcieLink?: PcieLinkInfo
   /** reads the requester may have outstanding, when known (the twin's GPU model says) */
   readonly tagBudget?: number
+  /** twin sessions: the design the twin runs (switch, its default, or the BAR endpoint) */
+  readonly twinMode?: TwinMode
   /** twin sessions: the twin process (diagnostics, tests); not part of the cross-module contract */
   readonly twin?: TwinProcess
   close(): Promise<void>
@@ -183,6 +186,7 @@ const openTwinSession = async (
       runner,
       ...(twin.link ? { pcieLink: twin.link } : {}),
       ...(twin.tags !== undefined ? { tagBudget: twin.tags } : {}),
+      ...(twin.mode !== undefined ? { twinMode: twin.mode } : {}),
       twin,
       close: () =>
         (closing ??= (async () => {

@@ -20,6 +20,7 @@ import { EventEmitter } from 'node:events'
 import { isPsError, PsError } from '../core/errors.js'
 import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot, TapHistogram, TapSnapshot } from '../core/probe.js'
 import type { PcieLinkInfo } from '../core/link.js'
+import type { TwinMode } from '../core/twin-mode.js'
 import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
 import type { AnyWorkload, WorkloadResult, WorkloadRunner } from '../core/workload.js'
 import { createLogger } from '../util/log.js'
@@ -143,6 +144,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
   private lastInfo: ProbeInfo
   readonly pcieLink?: PcieLinkInfo
   readonly tagBudget?: number
+  readonly twinMode?: TwinMode
   private readonly opts: Required<Omit<SupervisorOptions, 'open'>> & Pick<SupervisorOptions, 'open'>
   private state: SupervisionStatus['state'] = 'up'
   private restarts = 0
@@ -173,6 +175,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     this.lastInfo = first.info
     if (first.pcieLink) this.pcieLink = first.pcieLink
     if (first.tagBudget !== undefined) this.tagBudget = first.tagBudget
+    if (first.twinMode !== undefined) this.twinMode = first.twinMode
     this.upSince = Date.now()
     this.runner = { kind: 'twin', run: (w, signal) => this.run(w, signal) }
     this.adopt(first)

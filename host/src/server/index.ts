@@ -54,6 +54,7 @@ import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { SessionRecording } from './recording.js'
 import { sampleCycles } from '../core/sample-period.js'
 import type { TwinSegments } from '../transport/twin.js'
+import type { TwinMode } from '../core/twin-mode.js'
 
 export type { ServerSession, ServerProbeClient } from './session.js'
 export type * from '../core/wire.js'
@@ -62,8 +63,8 @@ export interface StartServerOptions {
   twin: boolean
   /** twin only: the modelled PCIe link, e.g. "gen3x16" (the twin's default) or "ideal" */
   link?: string
-  /** twin only: the design, the BAR endpoint (default) or the switch with a host model above it */
-  mode?: 'endpoint' | 'switch'
+  /** twin only: the design, the switch with a host model above it (the twin's default) or the BAR endpoint */
+  mode?: TwinMode
   /** twin only, endpoint mode: TLP segments per beat (1, 2 or 4; the twin's default 1) */
   segments?: TwinSegments
   /** serial device when not on the twin */

@@ -9,6 +9,7 @@ import type { PcieLinkInfo } from '../core/link.js'
 import type { WorkloadRunner } from '../core/workload.js'
 import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
 import type { TwinSegments } from '../transport/twin.js'
+import type { TwinMode } from '../core/twin-mode.js'
 
 /** What the server sees of a twin supervisor (device/supervisor.ts). */
 export interface ServerTwinSupervisor {
@@ -51,6 +52,8 @@ export interface ServerSession {
   readonly pcieLink?: PcieLinkInfo
   /** reads the requester may have outstanding, when the source knows it (the twin does) */
   readonly tagBudget?: number
+  /** the twin's design (switch or endpoint); absent for a serial device */
+  readonly twinMode?: TwinMode
   /** a supervised twin: restarts it when it exits or hangs (absent for a serial device) */
   readonly supervisor?: ServerTwinSupervisor
   close(): Promise<void>
@@ -70,7 +73,7 @@ export type OpenSessionOptions =
       twin: true
       latencyCycles?: number
       link?: string
-      mode?: 'endpoint' | 'switch'
+      mode?: TwinMode
       segments?: TwinSegments
       supervision?: SupervisionOptions
     }

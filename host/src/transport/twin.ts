@@ -27,6 +27,7 @@ import { packageRoot } from '../util/package-root.js'
 import { GRAPH_ID_BYTES_DEFAULT, L1_LOAD_DEFAULT, type GraphKernelName } from '../core/generated.js'
 import { elementBytesOf, l1Of, type ElementBytes, type GraphIdBytes, type L1LoadName, type PatternName } from '../core/workload.js'
 import type { PcieLinkInfo } from '../core/link.js'
+import type { TwinMode } from '../core/twin-mode.js'
 
 const log = createLogger('ps:transport:twin')
 const logStderr = createLogger('ps:transport:twin:stderr')
@@ -47,8 +48,8 @@ interface TwinReady {
   link?: PcieLinkInfo
   /** the GPU model's outstanding-request budget */
   tags?: number
-  /** the design: BAR endpoint or switch */
-  mode?: 'endpoint' | 'switch'
+  /** the design: switch or BAR endpoint */
+  mode?: TwinMode
   /** switch mode: the tree the host model enumerated */
   topology?: TwinTopology
 }
@@ -72,8 +73,8 @@ export interface TwinOptions {
   tags?: number
   /** PCIe link between GPU and FPGA: "gen3x16" (twin default), "gen4x8", …, or "ideal" */
   link?: string
-  /** the design: "endpoint" (twin default, the BAR top) or "switch" (the switch top and a host model) */
-  mode?: 'endpoint' | 'switch'
+  /** the design: "switch" (twin default: the switch top and a host model) or "endpoint" (the BAR top) */
+  mode?: TwinMode
   /** endpoint mode: TLP segments per 512-bit beat, up to that many TLPs per clock (twin default 1) */
   segments?: TwinSegments
   extraArgs?: string[]
@@ -148,7 +149,8 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
   readonly pty: string
   readonly link: PcieLinkInfo | undefined
   readonly tags: number | undefined
-  readonly mode: 'endpoint' | 'switch' | undefined
+  /** the design the twin runs, from its ready line (absent from twins that predate switch mode) */
+  readonly mode: TwinMode | undefined
   readonly topology: TwinTopology | undefined
   private readonly child: ChildProcessWithoutNullStreams
   private readonly closeGraceMs: number

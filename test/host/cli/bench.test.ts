@@ -122,6 +122,23 @@ describe('pcie-scope bench --twin', () => {
     expect(r.code).toBe(1)
     expect(addon.runs).toHaveLength(0)
   })
+
+  it("runs on the twin's default design (the switch) unless --mode names one; --mode is the twin's alone", async () => {
+    const opened: OpenSessionOptions[] = []
+    const deps = {
+      loadAddon: () => makeFakeAddon(),
+      openSession: async (o: OpenSessionOptions) => {
+        opened.push(o)
+        return (await fakeSession()).s
+      },
+    }
+    await run(['bench', '--twin', '--bytes', '4096'], deps)
+    await run(['bench', '--twin', '--bytes', '4096', '--mode', 'endpoint'], deps)
+    expect(opened).toEqual([{ twin: true }, { twin: true, twinOptions: { mode: 'endpoint' } }])
+    const gpu = await run(['bench', '--gpu', '--mode', 'switch'], deps)
+    expect(gpu.code).toBe(2)
+    expect(gpu.stderr).toContain('--mode only applies to the twin')
+  })
 })
 
 /** A board session whose probe counts what the (GPU) runner it was opened with says it issued. */

@@ -71,6 +71,8 @@ describe('pcie-scope CLI (in process)', () => {
       ['--link', 'gen3x12'],
       ['--segments', '3'],
       ['--segments', '4', '--mode', 'switch'], // the switch takes one TLP per beat
+      ['--segments', '2'], // ... and is the default design: --segments needs --mode endpoint
+      ['--mode', 'bar'],
       ['--tags', '0'],
       ['--tags', '257'],
     ]) {
@@ -78,6 +80,18 @@ describe('pcie-scope CLI (in process)', () => {
       expect(r.code, args.join(' ')).toBe(2)
       expect(r.stdout).toBe('')
     }
+  })
+  it('says in its help that the twin runs the switch unless --mode endpoint; --segments 2|4 names --mode endpoint', async () => {
+    for (const command of ['capture', 'serve', 'bench']) {
+      const help = (await run(command, '--help')).stdout.replace(/\s+/g, ' ')
+      expect(help, command).toMatch(/--mode <design> twin only: switch \(default: the switch RTL between the GPU model and a host model/)
+      expect(help, command).toMatch(
+        /endpoint \(the FPGA as the GPU's BAR endpoint, the BAR responder answering; needed for --segments 2\|4\)/,
+      )
+    }
+    const r = await run('capture', '--twin', '--pattern', 'strided', '--segments', '4')
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('--segments 2|4 applies to the BAR endpoint: add --mode endpoint')
   })
   it('rejects --twin with --port, and twin-only options on a board', async () => {
     expect((await run('capture', '--twin', '--port', '/dev/ttyUSB0', '--pattern', 'strided')).code).toBe(2)

@@ -307,6 +307,8 @@ export function fakeSession(
     source: 'twin',
     path: '/dev/pts/fake',
     info: fakeInfo(),
+    // the fake's design: the BAR endpoint unless asked for the switch's two taps
+    twinMode: client.switchMode ? 'switch' : 'endpoint',
     client,
     runner,
     supervisor: new FakeSupervisor(),

@@ -125,6 +125,7 @@ describe('WebSocket /ws', () => {
     await expect.poll(() => c.of('status').at(-1)?.streaming).toBeNull()
     const st = await http(base, 'GET', '/api/status', { token: TOKEN })
     expect((st.json as { streaming: unknown }).streaming).toBeNull()
+    expect(st.json).toMatchObject({ twinMode: 'endpoint' }) // the fake session's default design
     await c.close()
   })
 })
@@ -135,6 +136,10 @@ describe('switch mode: the host side', () => {
     const c = await openWs(wsUrl(base, TOKEN))
     await expect.poll(() => c.messages.length).toBe(2)
     expect(c.of('hello')[0]?.taps).toEqual({})
+    // the design is named in hello, in the status message and at GET /api/status
+    expect(c.of('hello')[0]?.twinMode).toBe('switch')
+    expect(c.of('status')[0]?.twinMode).toBe('switch')
+    expect((await http(base, 'GET', '/api/status', { token: TOKEN })).json).toMatchObject({ twinMode: 'switch' })
     await client.start(60_000) // counting, with no timer tick of its own in the test's time
     for (let i = 0; i < 10; i++) client.tick()
     await expect.poll(() => c.of('tap-histogram').length).toBe(2)

@@ -1,5 +1,5 @@
 /**
- * `serve --twin --mode switch` on the real twin: the host side's TAP_SNAPSHOT and TAP_HISTOGRAM
+ * `serve --twin` in switch mode (the twin's default design) on the real twin: the host side's TAP_SNAPSHOT and TAP_HISTOGRAM
  * frames travel from the switch RTL's second probe through the firmware, the client and the
  * server to a WebSocket client, and the page's state pairs them with the GPU side's: the mean
  * latency differs by the switch's 2 clocks both ways.
@@ -15,7 +15,7 @@ import { openWs, wsUrl } from './helpers.js'
 
 const twin = process.env.PCIE_SCOPE_TWIN ?? join(packageRoot(), 'build/twin/pcie-scope-twin')
 
-describe('serve --twin --mode switch', () => {
+describe('serve --twin (switch mode, the default)', () => {
   let server: RunningServer | undefined
   afterAll(async () => {
     await server?.close()
@@ -23,10 +23,13 @@ describe('serve --twin --mode switch', () => {
 
   it('forwards the host side to the page: 8 ns (2 clocks) between the two sides’ mean latency', { timeout: 60_000 }, async () => {
     expect(existsSync(twin), 'the twin is not built: run `npm run build:twin`').toBe(true)
-    server = await startServer({ twin: true, mode: 'switch', http: { host: '127.0.0.1', port: 0 }, gpu: false })
+    server = await startServer({ twin: true, http: { host: '127.0.0.1', port: 0 }, gpu: false })
     const base = new URL(server.url).origin
     const c = await openWs(wsUrl(base, server.token))
     const auth = { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' }
+    // no --mode: the twin runs the switch, and the server says so
+    const status = (await (await fetch(`${base}/api/status`, { headers: auth })).json()) as { twinMode: string }
+    expect(status.twinMode).toBe('switch')
     expect((await fetch(`${base}/api/start`, { method: 'POST', headers: auth, body: '{"periodMs":100}' })).status).toBe(200)
     const run = await fetch(`${base}/api/run`, {
       method: 'POST',
@@ -45,6 +48,8 @@ describe('serve --twin --mode switch', () => {
 
     const state = new AppState(server.token)
     for (const m of c.messages) state.apply(m, Date.now())
+    expect(state.twinMode).toBe('switch')
+    expect(state.showHostSide).toBe(true)
     const cmp = state.hostSideComparison()
     expect(cmp).not.toBeNull()
     expect(cmp!.host.reads).toBe(reads) // the run is over: every read completed on both sides

@@ -35,6 +35,17 @@ TEST(cli_defaults_and_batch)
     CHECK(!o.batch);
     CHECK_EQ(o.latency_cycles, 250u);
     CHECK_EQ(o.tags, 256u);
+    CHECK(o.switch_mode); // the switch between the GPU and the host model is the default
+    CHECK_EQ(o.segments, 1u);
+    Options ep;
+    CHECK(opts({"--mode", "endpoint", "--segments", "4"}, &ep, &err));
+    CHECK(!ep.switch_mode);
+    CHECK_EQ(ep.segments, 4u);
+    Options sw;
+    CHECK(opts({"--mode", "switch", "--latency-dist", "uniform:1000:3000", "--cpl-split", "64"},
+               &sw, &err));
+    CHECK(sw.switch_mode);
+    CHECK_EQ(sw.jitter_ns, 2000u);
     Options b;
     CHECK(opts({"--run", "merged-misaligned", "--bytes", "4096"}, &b, &err));
     CHECK(b.batch && b.pattern == Pattern::MergedMisaligned);
@@ -73,6 +84,9 @@ TEST(cli_rejects)
              {"--latency-ns", "0"},
              {"--latency-cycles", "100", "--latency-ns", "400"},
              {"--cpl-split", "32"},
+             {"--segments", "4"}, // the switch (the default) takes one TLP per beat
+             {"--mode", "switch", "--segments", "2"},
+             {"--mode", "bar"},
              {"--run", "zigzag", "--bytes", "64"},
              {"--run", "strided"},
              {"--run", "strided", "--bytes", "6"},

@@ -1,4 +1,4 @@
-// The twin in switch mode (--mode switch): the host model's enumeration through the switch RTL
+// The twin in switch mode (its default design; --mode endpoint for the BAR endpoint): the host model's enumeration through the switch RTL
 // reads back what it programmed, a configuration target beyond the subordinate bus gets UR and
 // is counted by the switch, the micro patterns give the endpoint mode's MRd counts with every
 // completion byte checked, and `pcie-scope topology --twin` prints the tree.
@@ -49,8 +49,8 @@ function batch(args: string[]): TwinDone {
 }
 
 describe('twin --mode switch: enumeration through the switch RTL', () => {
-  it('reads back the bus numbers, windows and BAR it programmed', async () => {
-    const { ready } = await session(['--mode', 'switch'], [])
+  it('reads back the bus numbers, windows and BAR it programmed (the default design: no --mode)', async () => {
+    const { ready } = await session([], [])
     expect(ready.mode).toBe('switch')
     const t = TopologySchema.parse(ready.topology)
     if (!t.found) throw new Error(t.problem)
@@ -88,17 +88,30 @@ describe('twin --mode switch: enumeration through the switch RTL', () => {
   })
 })
 
-describe('twin --mode switch: the micro patterns', () => {
+describe('twin --mode switch: the micro patterns and the completer settings', () => {
   it.each(['strided', 'merged-aligned', 'merged-misaligned'])('%s: the MRd histogram of endpoint mode, 0 payload errors', (pattern) => {
     for (const split of ['0', '64']) {
       const args = ['--run', pattern, '--bytes', String(1 << 20), '--cpl-split', split]
-      const endpoint = batch(args)
+      const endpoint = batch(['--mode', 'endpoint', ...args])
       const sw = batch(['--mode', 'switch', ...args])
       expect(sw.mrd).toEqual(endpoint.mrd)
       expect(sw.completions).toBe(endpoint.completions)
       expect(sw.payloadErrors).toBe(0)
       expect(endpoint.payloadErrors).toBe(0)
     }
+  })
+
+  it('--latency-dist: the host model draws each read\'s latency as the BAR responder does (same LFSR, same seed)', () => {
+    const args = ['--run', 'strided', '--bytes', '65536', '--latency-dist', 'uniform:1000:3000']
+    const endpoint = batch(['--mode', 'endpoint', ...args])
+    const sw = batch(args)
+    const fixed = batch(['--run', 'strided', '--bytes', '65536', '--latency-ns', '1000'])
+    expect(sw.mrd).toEqual(endpoint.mrd)
+    expect(sw.payloadErrors).toBe(0)
+    // a mean of 2 us instead of 1 us with the same tags in flight: the run takes about twice as long
+    expect(sw.simCycles).toBeGreaterThan(1.6 * fixed.simCycles)
+    // the same draws, in the same order: the switch adds only its pipeline to the endpoint's time
+    expect(Math.abs(sw.simCycles - endpoint.simCycles)).toBeLessThan(0.02 * endpoint.simCycles)
   })
 })
 

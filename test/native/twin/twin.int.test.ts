@@ -306,14 +306,16 @@ describe('twin graph runs (each kernel launch by launch through the RTL probe)',
   })
 })
 
-describe('twin --segments (several TLPs per 512-bit beat through the BAR top)', () => {
+describe('twin --mode endpoint --segments (several TLPs per 512-bit beat through the BAR top)', () => {
   const MiB = 1 << 20
+  // the BAR top is the endpoint design's: --segments needs --mode endpoint (the switch is the default)
+  const endpoint = ['--mode', 'endpoint']
   const counts = (ev: DoneEvent) => ({ mrd: ev.mrd, completions: ev.completions, payloadErrors: ev.payloadErrors })
 
   it('--segments 4 gives exactly the MRd and CplD counts of --segments 1 for every pattern, every payload checked', () => {
     for (const p of PATTERN_SPECS) {
       for (const split of ['0', '64']) {
-        const args = ['--run', p.name, '--bytes', String(MiB), '--cpl-split', split]
+        const args = [...endpoint, '--run', p.name, '--bytes', String(MiB), '--cpl-split', split]
         const one = runBatch(args)
         const four = runBatch([...args, '--segments', '4'])
         expect(one.payloadErrors, `${p.name} split ${split}`).toBe(0)
@@ -324,13 +326,13 @@ describe('twin --segments (several TLPs per 512-bit beat through the BAR top)', 
   })
 
   it('fewer simulated cycles where the wire allows: 96 + 32-B pairs on an ideal link, 32-B reads at a short latency', () => {
-    const misaligned = ['--run', 'merged-misaligned', '--bytes', String(MiB), '--link', 'ideal']
+    const misaligned = [...endpoint, '--run', 'merged-misaligned', '--bytes', String(MiB), '--link', 'ideal']
     const a1 = runBatch(misaligned)
     const a4 = runBatch([...misaligned, '--segments', '4'])
     expect(counts(a4)).toEqual(counts(a1))
     // two CplDs of 32 and 96 B take 1 + 2 beats with one segment, 2 beats with four
     expect(a4.simCycles).toBeLessThan(a1.simCycles * 0.75)
-    const strided = ['--run', 'strided', '--bytes', String(MiB), '--link', 'ideal', '--latency-cycles', '16']
+    const strided = [...endpoint, '--run', 'strided', '--bytes', String(MiB), '--link', 'ideal', '--latency-cycles', '16']
     const b1 = runBatch(strided)
     const b4 = runBatch([...strided, '--segments', '4'])
     expect(counts(b4)).toEqual(counts(b1))
@@ -338,10 +340,11 @@ describe('twin --segments (several TLPs per 512-bit beat through the BAR top)', 
     expect(b4.simCycles).toBeLessThan(b1.simCycles * 0.6)
   })
 
-  it('rejects --segments other than 1, 2, 4, with --mode switch, and a count this build lacks', () => {
+  it('rejects --segments other than 1, 2, 4, without --mode endpoint, and a count this build lacks', () => {
     expect(rejected(['--segments', '3'])).toMatch(/--segments must be 1, 2 or 4/)
     expect(rejected(['--mode', 'switch', '--segments', '4'])).toMatch(/--segments needs --mode endpoint/)
-    const r = spawnSync(twinBin, ['--run', 'strided', '--bytes', '4096', '--segments', '2'], { encoding: 'utf8' })
+    expect(rejected(['--segments', '4'])).toMatch(/--segments needs --mode endpoint/) // the switch is the default
+    const r = spawnSync(twinBin, [...endpoint, '--run', 'strided', '--bytes', '4096', '--segments', '2'], { encoding: 'utf8' })
     // 2 segments are built only with PS_TWIN_SEGMENTS="2;4"
     if (r.status !== 0) expect(r.stderr).toMatch(/--segments 2: this build has no such BAR top/)
     else expect(JSON.parse(r.stdout.trim().split('\n').pop()!)).toMatchObject({ payloadErrors: 0 })
@@ -381,7 +384,8 @@ describe('twin interactive mode (PTY + stdin)', () => {
   it('serves the firmware on a raw PTY, runs workloads from stdin, exits 0 on EOF', async () => {
     const twin = (live = new Twin())
     const ready = await twin.nextEvent()
-    expect(ready).toMatchObject({ event: 'ready', clockHz: 250_000_000 })
+    // the switch between the GPU and the host model is the default design
+    expect(ready).toMatchObject({ event: 'ready', clockHz: 250_000_000, mode: 'switch' })
     expect(String(ready.pty)).toMatch(/^\/dev\/pts\/\d+$/)
 
     const fd = (ptyFd = openSync(String(ready.pty), constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK))
@@ -443,7 +447,8 @@ describe('twin interactive mode (PTY + stdin)', () => {
     [4, 'strided'],
     [4, 'merged-misaligned'],
   ])('the firmware reads the probe over AXI while traffic flows: probe counts = model counts (%i segments, %s)', async (segments, pattern) => {
-    const twin = (live = new Twin(segments > 1 ? ['--segments', String(segments), '--latency-cycles', '16'] : []))
+    // one segment: the default design (the switch); more: the BAR top (--mode endpoint)
+    const twin = (live = new Twin(segments > 1 ? ['--mode', 'endpoint', '--segments', String(segments), '--latency-cycles', '16'] : []))
     const ready = await twin.nextEvent()
     const fd = (ptyFd = openSync(String(ready.pty), constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK))
     let acc = Buffer.alloc(0)

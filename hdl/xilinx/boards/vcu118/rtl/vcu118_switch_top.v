@@ -340,10 +340,11 @@ wire [2:0] dn_width_code = dn_status[2:0];
  */
 wire [`PS_SW_CNT_COUNT*32-1:0] sw_up_rx_cnt, sw_dn_rx_cnt;
 wire [15:0] bar_latency;
+wire [15:0] bar_jitter;
 wire [7:0]  cpl_split;
 wire [31:0] cpl_buffer_bytes;
 // the completer settings drive the twin's host model only; on a board the host answers
-wire unused_completer = &{1'b0, bar_latency, cpl_split, cpl_buffer_bytes, 1'b0};
+wire unused_completer = &{1'b0, bar_latency, bar_jitter, cpl_split, cpl_buffer_bytes, 1'b0};
 
 // block encodings (cfg_current_speed: 0 = 2.5 GT/s ..., cfg_negotiated_width: log2 of lanes)
 // to Link Status encodings (speed 1 = 2.5 GT/s ..., width in lanes)
@@ -375,6 +376,7 @@ switch_inst (
     .sw_up_rx_cnt(sw_up_rx_cnt),
     .sw_dn_rx_cnt(sw_dn_rx_cnt),
     .bar_latency(bar_latency),
+    .bar_jitter(bar_jitter),
     .cpl_split(cpl_split),
     .cpl_buffer_bytes(cpl_buffer_bytes),
     .s_axil_awaddr(csr_awaddr[12:0]),
