@@ -33,6 +33,8 @@ const TOOLS = {
   test: [
     { cmd: 'iverilog', pkg: 'iverilog' },
     { cmd: 'yosys', pkg: 'yosys' },
+    // the HDL benches' Verilator builds share their runtime objects through it (test/hdl/tools.ts)
+    { cmd: 'ccache', pkg: 'ccache' },
     { cmd: 'python3', pkg: 'python3' },
     { cmd: 'clang-format', pkg: 'clang-format' },
     // the firmware's coverage-guided fuzz target: clang plus its libFuzzer/sanitizer runtime
