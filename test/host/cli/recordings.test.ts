@@ -133,7 +133,8 @@ describe('pcie-scope export', () => {
   })
 })
 
-describe('pcie-scope export --format parquet and query', () => {
+// DuckDB's first load and a Parquet write take seconds on a loaded 2-core machine
+describe('pcie-scope export --format parquet and query', { timeout: 30_000 }, () => {
   it('parquet needs -o; with it, writes the chosen table that query-by-DuckDB reads back', async () => {
     const root = rootWithCaptures()
     const refused = await run('export', 'done', '--dir', root, '--format', 'parquet')
