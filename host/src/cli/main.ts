@@ -100,11 +100,11 @@ const MODE_OPTION = () =>
     'twin only: endpoint (the BAR endpoint, default) or switch (the switch RTL, a host model above it)',
   ).choices(['endpoint', 'switch'])
 
-/** --segments: the BAR top with that many TLP segments per beat; a fresh Option per command */
+/** --segments: the twin's design (BAR top or switch top) with that many TLP segments per beat; a fresh Option per command */
 const SEGMENTS_OPTION = () =>
   new Option(
     '--segments <n>',
-    'twin only, endpoint mode: TLP segments per 512-bit beat, up to that many MRds and completions per clock (default 1)',
+    'twin only, either mode: TLP segments per 512-bit beat of the design (the BAR top or the switch and its host model), up to that many MRds and completions per clock (default 1)',
   )
     .choices(TWIN_SEGMENTS.map(String))
     .argParser((v) => Number(v) as TwinSegments)
@@ -470,8 +470,6 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         if ('port' in source && o.cplSplit !== undefined) throw new PsError('PS_USAGE', '--cpl-split only applies to the twin')
         if ('port' in source && o.segments !== undefined) throw new PsError('PS_USAGE', '--segments only applies to the twin')
         if ('port' in source && o.tags !== undefined) throw new PsError('PS_USAGE', '--tags only applies to the twin')
-        if (o.segments !== undefined && o.segments !== 1 && o.mode === 'switch')
-          throw new PsError('PS_USAGE', '--segments applies to the endpoint design; the switch takes one TLP per beat')
         if (o.tags !== undefined && !(o.tags >= 1 && o.tags <= 256)) throw new PsError('PS_USAGE', '--tags must be 1..256')
         if ('port' in source && o.latencyNs !== undefined) throw new PsError('PS_USAGE', '--latency-ns only applies to the twin')
         if ('port' in source && o.latencyDist !== undefined) throw new PsError('PS_USAGE', '--latency-dist only applies to the twin')
@@ -661,8 +659,6 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
         if ('port' in source && o.mode !== undefined) throw new PsError('PS_USAGE', '--mode only applies to the twin')
         if ('port' in source && o.segments !== undefined) throw new PsError('PS_USAGE', '--segments only applies to the twin')
-        if (o.segments !== undefined && o.segments !== 1 && o.mode === 'switch')
-          throw new PsError('PS_USAGE', '--segments applies to the endpoint design; the switch takes one TLP per beat')
         // loaded here so that `capture` never pays for express and ws
         const { startServer } = await import('../server/index.js')
         const server = await startServer({

@@ -64,7 +64,7 @@ export interface StartServerOptions {
   link?: string
   /** twin only: the design, the BAR endpoint (default) or the switch with a host model above it */
   mode?: 'endpoint' | 'switch'
-  /** twin only, endpoint mode: TLP segments per beat (1, 2 or 4; the twin's default 1) */
+  /** twin only, either mode: TLP segments per beat (1, 2 or 4; the twin's default 1) */
   segments?: TwinSegments
   /** serial device when not on the twin */
   port?: string

@@ -70,7 +70,6 @@ describe('pcie-scope CLI (in process)', () => {
       ['--period-ms', '60001'],
       ['--link', 'gen3x12'],
       ['--segments', '3'],
-      ['--segments', '4', '--mode', 'switch'], // the switch takes one TLP per beat
       ['--tags', '0'],
       ['--tags', '257'],
     ]) {

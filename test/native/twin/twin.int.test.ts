@@ -338,13 +338,18 @@ describe('twin --segments (several TLPs per 512-bit beat through the BAR top)', 
     expect(b4.simCycles).toBeLessThan(b1.simCycles * 0.6)
   })
 
-  it('rejects --segments other than 1, 2, 4, with --mode switch, and a count this build lacks', () => {
+  it('rejects --segments other than 1, 2, 4, and a count this build lacks', () => {
     expect(rejected(['--segments', '3'])).toMatch(/--segments must be 1, 2 or 4/)
-    expect(rejected(['--mode', 'switch', '--segments', '4'])).toMatch(/--segments needs --mode endpoint/)
-    const r = spawnSync(twinBin, ['--run', 'strided', '--bytes', '4096', '--segments', '2'], { encoding: 'utf8' })
-    // 2 segments are built only with PS_TWIN_SEGMENTS="2;4"
-    if (r.status !== 0) expect(r.stderr).toMatch(/--segments 2: this build has no such BAR top/)
-    else expect(JSON.parse(r.stdout.trim().split('\n').pop()!)).toMatchObject({ payloadErrors: 0 })
+    expect(rejected(['--mode', 'switch', '--segments', '3'])).toMatch(/--segments must be 1, 2 or 4/)
+    // 2 segments are built only with PS_TWIN_SEGMENTS="2;4", for both tops
+    for (const [mode, top] of [
+      ['endpoint', 'BAR'],
+      ['switch', 'switch'],
+    ] as const) {
+      const r = spawnSync(twinBin, ['--run', 'strided', '--bytes', '4096', '--mode', mode, '--segments', '2'], { encoding: 'utf8' })
+      if (r.status !== 0) expect(r.stderr).toMatch(new RegExp(`--segments 2: this build has no such ${top} top`))
+      else expect(JSON.parse(r.stdout.trim().split('\n').pop()!)).toMatchObject({ payloadErrors: 0 })
+    }
   })
 })
 
