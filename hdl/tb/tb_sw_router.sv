@@ -25,9 +25,9 @@
  * completion equal to the local list's head is local), so each TLP arrives once, in order
  * within its class, rewritten as the golden model says; a non-posted request or forwarded
  * completion only after the posted TLPs that entered before it (pb_*.hex); no TLP starting
- * inside another, no empty segment inside a TLP; both ports' fate counters exactly at every
- * phase end; beats held stable while not accepted (by construction of the driver, valid
- * never drops before ready). Back-pressure phases: random idle input clocks and random output
+ * inside another, no empty segment inside a TLP; an output beat not taken offered again
+ * unchanged; both ports' fate counters exactly at every phase end; input beats held stable
+ * while not accepted (by construction of the driver, valid never drops before ready). Back-pressure phases: random idle input clocks and random output
  * ready. Full-rate phase (the throughput test): every segment of every input beat holds a
  * forwarded TLP, valid on every clock, ready always; no input stall, no output bubble between
  * a port's first and last beat, as many beats and segments out as in on each port.
@@ -306,8 +306,24 @@ task take_beat;
     end
 endtask
 
+// a beat offered and not taken must be offered again unchanged
+localparam OW = 3*S + TLP_STRB_WIDTH + TLP_DATA_WIDTH + 128*S;
+reg [OW-1:0] offered [0:1];
+reg          waiting [0:1];
+initial begin
+    waiting[0] = 1'b0;
+    waiting[1] = 1'b0;
+end
 always @(posedge clk) begin
     if (!rst) begin
+        if (waiting[0] && {up_tx_valid, up_tx_sop, up_tx_eop, up_tx_strb, up_tx_data, up_tx_hdr} !== offered[0])
+            fail("a beat not taken changed");
+        if (waiting[1] && {dn_tx_valid, dn_tx_sop, dn_tx_eop, dn_tx_strb, dn_tx_data, dn_tx_hdr} !== offered[1])
+            fail("a beat not taken changed");
+        waiting[0] = |up_tx_valid && !up_tx_ready;
+        waiting[1] = |dn_tx_valid && !dn_tx_ready;
+        offered[0] = {up_tx_valid, up_tx_sop, up_tx_eop, up_tx_strb, up_tx_data, up_tx_hdr};
+        offered[1] = {dn_tx_valid, dn_tx_sop, dn_tx_eop, dn_tx_strb, dn_tx_data, dn_tx_hdr};
         if (|up_tx_valid && up_tx_ready) take_beat(0, up_tx_valid, up_tx_sop, up_tx_eop, up_tx_strb, up_tx_data, up_tx_hdr);
         if (|dn_tx_valid && dn_tx_ready) take_beat(1, dn_tx_valid, dn_tx_sop, dn_tx_eop, dn_tx_strb, dn_tx_data, dn_tx_hdr);
     end
