@@ -99,7 +99,7 @@ function non_posted;
     end
 endfunction
 
-reg [31:0]      avail, p, pi, kk;
+reg [31:0]      avail, p, kk;
 reg             loc_ok, loc_used, cont, stop, fwd_ok, ends;
 reg [SEG_W-1:0] sg;
 reg [SD*32-1:0] loc_seg_data;
@@ -119,7 +119,6 @@ always @* begin
     tx_sop = {S{1'b0}};
     tx_eop = {S{1'b0}};
     p = 32'd0;
-    pi = 32'd0;
     kk = 32'd0;
     sg = {SEG_W{1'b0}};
     loc_used = 1'b0;
@@ -136,8 +135,13 @@ always @* begin
     end
     stop = busy_reg && !(ends || avail == S_32);
     for (o = 0; o < S; o = o + 1) begin
-        pi = (p < S_32) ? p : 32'd0;
-        sg = head[pi*SEG_W +: SEG_W];
+        // the queue's next segment: p is o, or o - 1 once a local completion took a segment
+        // (every slot before this one took a segment; constant slices, no shifter)
+        if (loc_used && o > 0) begin
+            sg = head[(o-1)*SEG_W +: SEG_W];
+        end else begin
+            sg = head[o*SEG_W +: SEG_W];
+        end
         if (!stop) begin
             if (cont) begin
                 if (p < avail) begin
@@ -189,7 +193,7 @@ always @* begin
     pop_count = xfer ? p[CW-1:0] : {CW{1'b0}};
     l_pop = xfer && loc_used;
 end
-wire unused_p = &{1'b0, p[31:CW], pi, kk, fwd_ok, 1'b0};
+wire unused_p = &{1'b0, p[31:CW], kk, fwd_ok, 1'b0};
 
 always @(posedge clk) begin
     if (xfer) begin

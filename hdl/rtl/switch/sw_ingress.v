@@ -197,17 +197,32 @@ always @(posedge clk) begin
     end
 end
 
-// the locally terminated TLP of this clock
-wire [127:0] l_hdr = rx_hdr[lsel*128 +: 128];
-wire [1:0]   l_act = act[2*lsel +: 2];
-wire         l_cfg_dn = cfg_dn[lsel];
-wire         l_first = room && found;
+// the locally terminated TLP of this clock (a mux over the segments: constant slices)
+reg [127:0] l_hdr;
+reg [1:0]   l_act;
+reg         l_cfg_dn;
+reg [31:0]  l_data;
+always @* begin
+    l_hdr = rx_hdr[127:0];
+    l_act = act[1:0];
+    l_cfg_dn = cfg_dn[0];
+    l_data = rx_data[31:0];
+    for (s = 1; s < S; s = s + 1) begin
+        if (lsel == s) begin
+            l_hdr = rx_hdr[s*128 +: 128];
+            l_act = act[2*s +: 2];
+            l_cfg_dn = cfg_dn[s];
+            l_data = rx_data[s*32*SD +: 32];
+        end
+    end
+end
+wire l_first = room && found;
 
 // local configuration access
 wire cfg_write = l_hdr[126];
 assign cfg_dw = l_hdr[43:34];
 assign cfg_be = l_hdr[67:64];
-assign cfg_wr_data = rx_data[lsel*32*SD +: 32];
+assign cfg_wr_data = l_data;
 assign cfg_wr_up = l_first && l_act == ACT_CFG && cfg_write && !l_cfg_dn;
 assign cfg_wr_dn = l_first && l_act == ACT_CFG && cfg_write && l_cfg_dn;
 assign ur_event = l_first && l_act == ACT_UR;

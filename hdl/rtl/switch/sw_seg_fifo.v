@@ -68,7 +68,7 @@ reg [SEG_COUNT-1:0]            bank_we;
 reg [SEG_COUNT*WIDTH-1:0]      bank_wdata;
 reg [SEG_COUNT*ADDR_WIDTH-1:0] bank_waddr;
 reg [31:0] k, idx;
-integer s;
+integer s, b;
 always @* begin
     bank_we = {SEG_COUNT{1'b0}};
     bank_wdata = {SEG_COUNT*WIDTH{1'b0}};
@@ -78,9 +78,13 @@ always @* begin
     for (s = 0; s < SEG_COUNT; s = s + 1) begin
         idx = {{(32-PW){1'b0}}, wr_ptr_reg} + k;
         if (in_valid[s]) begin
-            bank_we[idx & MASK_32] = 1'b1;
-            bank_wdata[(idx & MASK_32)*WIDTH +: WIDTH] = in_data[s*WIDTH +: WIDTH];
-            bank_waddr[(idx & MASK_32)*ADDR_WIDTH +: ADDR_WIDTH] = idx[SB +: ADDR_WIDTH];
+            for (b = 0; b < SEG_COUNT; b = b + 1) begin
+                if ((idx & MASK_32) == b) begin
+                    bank_we[b] = 1'b1;
+                    bank_wdata[b*WIDTH +: WIDTH] = in_data[s*WIDTH +: WIDTH];
+                    bank_waddr[b*ADDR_WIDTH +: ADDR_WIDTH] = idx[SB +: ADDR_WIDTH];
+                end
+            end
             k = k + 32'd1;
         end
     end
@@ -114,7 +118,11 @@ always @* begin
     ridx_j = 32'd0;
     for (j = 0; j < SEG_COUNT; j = j + 1) begin
         ridx_j = {{(32-PW){1'b0}}, rd_ptr_reg} + j;
-        out_data[j*WIDTH +: WIDTH] = bank_rdata[(ridx_j & MASK_32)*WIDTH +: WIDTH];
+        for (b = 0; b < SEG_COUNT; b = b + 1) begin
+            if ((ridx_j & MASK_32) == b) begin
+                out_data[j*WIDTH +: WIDTH] = bank_rdata[b*WIDTH +: WIDTH];
+            end
+        end
     end
 end
 wire unused_ridx_j = &{1'b0, ridx_j, 1'b0};
