@@ -2,12 +2,15 @@
 /**
  * The switch RTL (hdl/rtl/switch/) at length and in area, printed as Markdown for bench/RESULTS.md.
  *
- * 1. A long seeded random run: tb_sw_router under Verilator with N random TLPs per direction
- *    (the vitest gate runs 1 500), checked against the golden router like the short run,
- *    plus the full-rate phase (64 single-beat TLPs per direction, no bubble allowed).
- * 2. Yosys synth_xilinx -family xcup of sw_router at 256 and 512 bits: flip-flops, LUTs, LUT RAM.
+ * 1. A long seeded random run per layout: tb_sw_router under Verilator with N random TLPs per
+ *    direction (the vitest gate runs 1 500 at 1 segment, 800 at 4), checked against the golden
+ *    router like the short run, plus the full-rate phase, the throughput test (--full-rate beats
+ *    per direction whose every segment holds a forwarded TLP; as many beats out, no bubble), at
+ *    1 segment of 256 bits and 4 segments of 512 bits.
+ * 2. Yosys synth_xilinx -family xcup of sw_router at 256 and 512 bits, and at 512 bits with 4
+ *    segments: flip-flops, LUTs, LUT RAM.
  *
- * Usage: node bench/switch.mjs [--random N] [--seed S]
+ * Usage: node bench/switch.mjs [--random N] [--seed S] [--full-rate BEATS]
  * Needs verilator and yosys (scripts/setup.mjs installs them).
  */
 import { spawnSync } from 'node:child_process'
@@ -23,10 +26,11 @@ const arg = (name, dflt) => {
 }
 const random = Number(arg('random', '8000'))
 const seed = Number(arg('seed', '2'))
+const fullRate = Number(arg('full-rate', '4096'))
 const out = join(root, 'build/bench/switch')
 mkdirSync(out, { recursive: true })
 
-const RTL = ['sw_router', 'sw_ingress', 'sw_route', 'sw_egress', 'sw_fifo', 'sw_cfg_space']
+const RTL = ['sw_router', 'sw_ingress', 'sw_route', 'sw_egress', 'sw_fifo', 'sw_seg_fifo', 'sw_cfg_space']
   .map((m) => `hdl/rtl/switch/${m}.v`)
   .concat('hdl/rtl/probe_mrd_classify.v')
 
@@ -41,43 +45,70 @@ function run(cmd, args) {
   return { stdout: r.stdout, seconds: s }
 }
 
-// 1. long random run
-const golden = join(out, 'golden')
-const gen = run('npx', ['tsx', 'test/hdl/switch-golden.ts', '--out', golden, '--seed', String(seed), '--random', String(random)])
-const cap = 4 * random + 4096
-const mdir = join(out, 'verilator')
-mkdirSync(mdir, { recursive: true })
-run('verilator', [
-  '--binary',
-  '--timing',
-  '-j',
-  '2',
-  '-Ihdl/rtl/generated',
-  `-DGOLDEN_DIR="${golden}"`,
-  `-DTB_MAXB=${cap}`,
-  `-DTB_MAXT=${cap}`,
-  '--top-module',
-  'tb_sw_router',
-  '-Mdir',
-  mdir,
-  '-o',
-  'Vtb',
-  'hdl/tb/tb_sw_router.sv',
-  ...RTL,
-])
-const sim = run(join(mdir, 'Vtb'), [])
-const closing = /^(\d+) passed, (\d+) failed$/m.exec(sim.stdout)
-const full = /^full rate: .*$/m.exec(sim.stdout)?.[0]
-const clocks = [...sim.stdout.matchAll(/^phase \d+ done at (\d+)$/gm)].pop()?.[1]
+// 1. long random run, per layout
+function longRun(segments, dataDw) {
+  const golden = join(out, `golden_seg${segments}`)
+  const gen = run('npx', [
+    'tsx',
+    'test/hdl/switch-golden.ts',
+    '--out',
+    golden,
+    '--seed',
+    String(seed),
+    '--random',
+    String(random),
+    '--segments',
+    String(segments),
+    '--data-dw',
+    String(dataDw),
+    '--full-rate',
+    String(fullRate),
+  ])
+  const cap = 4 * random + 4 * fullRate + 4096
+  const mdir = join(out, `verilator_seg${segments}`)
+  mkdirSync(mdir, { recursive: true })
+  run('verilator', [
+    '--binary',
+    '--timing',
+    '-j',
+    '2',
+    '-Ihdl/rtl/generated',
+    `-DGOLDEN_DIR="${golden}"`,
+    `-DTB_MAXB=${cap}`,
+    `-DTB_MAXT=${cap}`,
+    `-DTB_SEGS=${segments}`,
+    `-DTB_DW=${dataDw}`,
+    '--top-module',
+    'tb_sw_router',
+    '-Mdir',
+    mdir,
+    '-o',
+    'Vtb',
+    'hdl/tb/tb_sw_router.sv',
+    ...RTL,
+  ])
+  const sim = run(join(mdir, 'Vtb'), [])
+  return {
+    segments,
+    dataDw,
+    gen,
+    sim,
+    closing: /^(\d+) passed, (\d+) failed$/m.exec(sim.stdout),
+    full: [...sim.stdout.matchAll(/^full rate .*$/gm)].map((m) => m[0]),
+    multi: /^beats with several TLP starts: .*$/m.exec(sim.stdout)?.[0],
+    clocks: [...sim.stdout.matchAll(/^phase \d+ done at (\d+)$/gm)].pop()?.[1],
+  }
+}
+const runs = [longRun(1, 8), longRun(4, 16)]
 
 // 2. area
 // width null: the RTL's default (256), as test/hdl/switch.int.test.ts synthesises it; a number: set
 // through chparam (Yosys 0.23 maps the re-derived module differently, so 256 is reported both ways)
-function synth(width) {
-  const report = join(out, `synth_${width ?? 'default'}.log`)
+function synth(width, segments = 1) {
+  const report = join(out, `synth_${width ?? 'default'}_seg${segments}.log`)
   const script = [
     `read_verilog -Ihdl/rtl/generated ${RTL.join(' ')}`,
-    ...(width ? [`chparam -set TLP_DATA_WIDTH ${width} sw_router`] : []),
+    ...(width ? [`chparam -set TLP_DATA_WIDTH ${width} -set TLP_SEG_COUNT ${segments} sw_router`] : []),
     'synth_xilinx -family xcup -top sw_router -flatten',
     'select -assert-none t:$dlatch t:LDCE t:LDPE',
     `tee -o ${report} stat -tech xilinx`,
@@ -89,6 +120,7 @@ function synth(width) {
   const lcs = Number(/Estimated number of LCs:\s+(\d+)/.exec(stat)?.[1])
   return {
     width,
+    segments,
     ffs: cell('FDRE') + cell('FDSE'),
     luts,
     lcs,
@@ -96,22 +128,27 @@ function synth(width) {
     seconds: r.seconds,
   }
 }
-const areas = [synth(null), synth(256), synth(512)]
+const areas = [synth(null), synth(256), synth(512), synth(512, 4)]
 
 const date = new Date().toISOString().slice(0, 10)
 const yosys = spawnSync('yosys', ['-V'], { encoding: 'utf8' }).stdout.trim().split(' ').slice(0, 2).join(' ')
 const L = []
-L.push(`### ${date}: sw_router, seed ${seed}, ${random} random TLPs per direction`, '')
+L.push(`### ${date}: sw_router, seed ${seed}, ${random} random TLPs per direction, ${fullRate} full-rate beats`, '')
 L.push(`Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; ${yosys}`, '')
-L.push(`Golden vectors: ${gen.stdout.trim()} (${gen.seconds.toFixed(1)} s).`)
-L.push(
-  `Verilator run: ${closing ? `${closing[1]} passed, ${closing[2]} failed` : 'no closing line'}, ${clocks} clocks, ${sim.seconds.toFixed(1)} s.`,
-)
-L.push(`Throughput: ${full ?? 'no full-rate line'}.`, '')
-L.push('| TLP_DATA_WIDTH | flip-flops | LUTs | LUT RAM cells | Yosys LCs | synth s |', '|---|---|---|---|---|---|')
+for (const r of runs) {
+  L.push(`${r.segments} segment(s) of ${(32 * r.dataDw) / r.segments} bits (${32 * r.dataDw}-bit beats):`, '')
+  L.push(`- golden vectors: ${r.gen.stdout.trim()} (${r.gen.seconds.toFixed(1)} s);`)
+  L.push(
+    `- Verilator run: ${r.closing ? `${r.closing[1]} passed, ${r.closing[2]} failed` : 'no closing line'}, ${r.clocks} clocks, ${r.sim.seconds.toFixed(1)} s;`,
+  )
+  L.push(`- ${r.multi ?? 'no several-starts line'};`)
+  for (const f of r.full) L.push(`- ${f}`)
+  L.push('')
+}
+L.push('| TLP_DATA_WIDTH | segments | flip-flops | LUTs | LUT RAM cells | Yosys LCs | synth s |', '|---|---|---|---|---|---|---|')
 for (const a of areas)
   L.push(
-    `| ${a.width ? `${a.width} (chparam)` : '256 (default)'} | ${a.ffs} | ${a.luts} | ${a.lutram} | ${a.lcs} | ${a.seconds.toFixed(0)} |`,
+    `| ${a.width ? `${a.width} (chparam)` : '256 (default)'} | ${a.segments} | ${a.ffs} | ${a.luts} | ${a.lutram} | ${a.lcs} | ${a.seconds.toFixed(0)} |`,
   )
 process.stdout.write(L.join('\n') + '\n')
-if (!closing || closing[2] !== '0') process.exit(1)
+if (runs.some((r) => !r.closing || r.closing[2] !== '0')) process.exit(1)

@@ -6,12 +6,15 @@
  *   - no latches anywhere;
  *   - the tracker's tag table lands in LUT RAM, the sampler's record FIFO in block RAM;
  *   - the BAR top at 512 bits with 10-bit tags within 2 % of an XCVU9P's LUTs;
+ *   - the switch top (sw_router and its two probe taps) at 512 bits with 4 TLP segments per beat,
+ *     its share of the XCVU9P reported beside them (no budget: the issue gives the probe's only);
  *   - flip-flops within budget: the counters' and the latency-histogram bins' running value +
  *     shadow, plus at most 2 000 more.
  * The baseline in the same run is the BAR top at its default 256-bit width, so each row's ratio
  * says what a configuration costs against it. Exits 1 when a check fails.
  *
- * Usage: node bench/synth.mjs
+ * Usage: node bench/synth.mjs [--only TEXT]   (--only: the configurations whose name contains TEXT,
+ * without the baseline: their "vs baseline" column is then empty)
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
@@ -39,6 +42,18 @@ const TOP = [
   'pcie_scope_bar_top',
   'probe_core',
   'bar_responder',
+  'probe_counters',
+  'probe_csr',
+  'probe_sampler',
+  'probe_sample_fifo',
+  ...TRACKER,
+]
+// the switch design: sw_router and a probe_core on each side, the CSR split by tap
+const SWITCH_TOP = [
+  'pcie_scope_switch_top',
+  'probe_axil_tap_demux',
+  'probe_core',
+  ...['sw_router', 'sw_ingress', 'sw_route', 'sw_egress', 'sw_fifo', 'sw_seg_fifo', 'sw_cfg_space'].map((m) => `switch/${m}`),
   'probe_counters',
   'probe_csr',
   'probe_sampler',
@@ -74,11 +89,21 @@ const configs = [
     params: ['TLP_DATA_WIDTH 512', 'TAG_WIDTH 10'],
     checks: ['bram', 'lutram', 'vu9p'],
   },
+  {
+    name: 'switch top with its two taps, 512-bit, 4 segments, 8-bit tags',
+    top: 'pcie_scope_switch_top',
+    mods: SWITCH_TOP,
+    params: ['TLP_DATA_WIDTH 512', 'TLP_SEG_COUNT 4'],
+    checks: ['bram', 'lutram'],
+  },
 ]
+const onlyAt = process.argv.indexOf('--only')
+const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined
+const selected = only ? configs.filter((c) => c.name.includes(only)) : configs
 
 const rows = []
 let failed = 0
-for (const c of configs) {
+for (const c of selected) {
   const report = join(build, `${c.name.replace(/[^a-z0-9]+/gi, '_')}.log`)
   const script = [
     `read_verilog -Ihdl/rtl/generated ${files(c.mods).join(' ')}`,
@@ -120,8 +145,11 @@ for (const c of configs) {
   rows.push({ c, m, problems })
 }
 
-const base = rows[0]?.m
-console.log(`Probe area, Yosys synth_xilinx -family xcup (not Vivado: expect Vivado's LUT counts to differ); ${cpus()[0]?.model ?? '?'}\n`)
+const base = only ? undefined : rows[0]?.m
+const yosys = spawnSync('yosys', ['-V'], { encoding: 'utf8' }).stdout.trim().split(' ').slice(0, 2).join(' ')
+console.log(
+  `Probe area, ${yosys} synth_xilinx -family xcup (not Vivado: expect Vivado's LUT counts to differ); ${cpus().length} × ${cpus()[0]?.model.trim() ?? '?'}, ${new Date().toISOString().slice(0, 10)}\n`,
+)
 console.log(
   '| configuration | FFs | LUTs | LCs (Yosys estimate) | LUT RAM cells | BRAM18 | LUT sites (LCs + LUT RAM) / XCVU9P | LUTs vs baseline | checks | synth s |',
 )

@@ -129,6 +129,10 @@ bar_responder_inst (
     .bar_ur(bar_ur)
 );
 
+// the responder's UR pulse (at most one per beat) in segment 0's bit
+localparam [TLP_SEG_COUNT-1:0] SEG0 = 1;
+wire [TLP_SEG_COUNT-1:0] bar_ur_seg = {TLP_SEG_COUNT{bar_ur}} & SEG0;
+
 probe_core #(
     .TLP_SEG_COUNT(TLP_SEG_COUNT),
     .CLK_HZ(CLK_HZ),
@@ -154,7 +158,7 @@ probe_core_inst (
     .tx_cpl_tlp_valid(tx_cpl_tlp_valid),
     .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
     .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
-    .bar_ur(bar_ur),
+    .bar_ur(bar_ur_seg),
     .bar_latency(bar_latency),
     .bar_jitter(bar_jitter),
     .cpl_split(cpl_split),

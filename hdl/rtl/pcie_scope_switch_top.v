@@ -27,7 +27,7 @@ module pcie_scope_switch_top #
     parameter TLP_DATA_WIDTH = 256,
     // TLP strobe width
     parameter TLP_STRB_WIDTH = TLP_DATA_WIDTH/32,
-    // TLP segments per beat (the switch: 1 only)
+    // TLP segments per beat (1, 2 or 4: the switch and both probes)
     parameter TLP_SEG_COUNT = 1,
     // clock frequency in Hz, reported in CLK_HZ
     parameter CLK_HZ = 250000000,
@@ -56,10 +56,10 @@ module pcie_scope_switch_top #
      */
     input  wire [TLP_DATA_WIDTH-1:0]    up_rx_data,
     input  wire [TLP_STRB_WIDTH-1:0]    up_rx_strb,
-    input  wire [127:0]                 up_rx_hdr,
-    input  wire                         up_rx_valid,
-    input  wire                         up_rx_sop,
-    input  wire                         up_rx_eop,
+    input  wire [TLP_SEG_COUNT*128-1:0] up_rx_hdr,
+    input  wire [TLP_SEG_COUNT-1:0]     up_rx_valid,
+    input  wire [TLP_SEG_COUNT-1:0]     up_rx_sop,
+    input  wire [TLP_SEG_COUNT-1:0]     up_rx_eop,
     output wire                         up_rx_ready,
 
     /*
@@ -67,10 +67,10 @@ module pcie_scope_switch_top #
      */
     output wire [TLP_DATA_WIDTH-1:0]    up_tx_data,
     output wire [TLP_STRB_WIDTH-1:0]    up_tx_strb,
-    output wire [127:0]                 up_tx_hdr,
-    output wire                         up_tx_valid,
-    output wire                         up_tx_sop,
-    output wire                         up_tx_eop,
+    output wire [TLP_SEG_COUNT*128-1:0] up_tx_hdr,
+    output wire [TLP_SEG_COUNT-1:0]     up_tx_valid,
+    output wire [TLP_SEG_COUNT-1:0]     up_tx_sop,
+    output wire [TLP_SEG_COUNT-1:0]     up_tx_eop,
     input  wire                         up_tx_ready,
 
     /*
@@ -78,10 +78,10 @@ module pcie_scope_switch_top #
      */
     input  wire [TLP_DATA_WIDTH-1:0]    dn_rx_data,
     input  wire [TLP_STRB_WIDTH-1:0]    dn_rx_strb,
-    input  wire [127:0]                 dn_rx_hdr,
-    input  wire                         dn_rx_valid,
-    input  wire                         dn_rx_sop,
-    input  wire                         dn_rx_eop,
+    input  wire [TLP_SEG_COUNT*128-1:0] dn_rx_hdr,
+    input  wire [TLP_SEG_COUNT-1:0]     dn_rx_valid,
+    input  wire [TLP_SEG_COUNT-1:0]     dn_rx_sop,
+    input  wire [TLP_SEG_COUNT-1:0]     dn_rx_eop,
     output wire                         dn_rx_ready,
 
     /*
@@ -89,10 +89,10 @@ module pcie_scope_switch_top #
      */
     output wire [TLP_DATA_WIDTH-1:0]    dn_tx_data,
     output wire [TLP_STRB_WIDTH-1:0]    dn_tx_strb,
-    output wire [127:0]                 dn_tx_hdr,
-    output wire                         dn_tx_valid,
-    output wire                         dn_tx_sop,
-    output wire                         dn_tx_eop,
+    output wire [TLP_SEG_COUNT*128-1:0] dn_tx_hdr,
+    output wire [TLP_SEG_COUNT-1:0]     dn_tx_valid,
+    output wire [TLP_SEG_COUNT-1:0]     dn_tx_sop,
+    output wire [TLP_SEG_COUNT-1:0]     dn_tx_eop,
     input  wire                         dn_tx_ready,
 
     /*
@@ -174,11 +174,22 @@ switch_inst (
     .dn_rx_cnt(sw_dn_rx_cnt)
 );
 
-// a UR completion (Cpl, status 001) handed to the GPU, and one arriving from the host
-wire gpu_ur = dn_tx_valid && dn_tx_ready && dn_tx_sop
-              && dn_tx_hdr[124:120] == 5'b01010 && dn_tx_hdr[79:77] == 3'b001;
-wire host_ur = up_rx_valid && up_rx_ready && up_rx_sop
-               && up_rx_hdr[124:120] == 5'b01010 && up_rx_hdr[79:77] == 3'b001;
+// the UR completions (Cpl, status 001) handed to the GPU, and those arriving from the host,
+// one bit per segment
+wire [TLP_SEG_COUNT-1:0] gpu_ur;
+wire [TLP_SEG_COUNT-1:0] host_ur;
+genvar g;
+generate
+    for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : ur
+        wire [127:0] dh = dn_tx_hdr[g*128 +: 128];
+        wire [127:0] uh = up_rx_hdr[g*128 +: 128];
+        assign gpu_ur[g] = dn_tx_valid[g] && dn_tx_ready && dn_tx_sop[g]
+                           && dh[124:120] == 5'b01010 && dh[79:77] == 3'b001;
+        assign host_ur[g] = up_rx_valid[g] && up_rx_ready && up_rx_sop[g]
+                            && uh[124:120] == 5'b01010 && uh[79:77] == 3'b001;
+        wire unused_hdr = &{1'b0, dh[127:125], dh[119:80], dh[76:0], uh[127:125], uh[119:80], uh[76:0], 1'b0};
+    end
+endgenerate
 
 // the CSR port split by tap: tap i's handshakes at bit i, its data at [32*i +: 32]
 wire [11:0] tap_awaddr;

@@ -58,8 +58,9 @@ module probe_core #
     input  wire [TLP_SEG_COUNT-1:0]     tx_cpl_tlp_valid,
     input  wire [TLP_SEG_COUNT-1:0]     tx_cpl_tlp_sop,
     input  wire                         tx_cpl_tlp_ready,
-    // a request answered Unsupported Request
-    input  wire                         bar_ur,
+    // requests answered Unsupported Request: the UR completions handed over this clock, one
+    // bit per segment (the BAR responder's one per beat in bit 0; the switch's per segment)
+    input  wire [TLP_SEG_COUNT-1:0]     bar_ur,
 
     /*
      * CSR outputs for a BAR responder

@@ -15,7 +15,7 @@
  * while enabled), TIMESTAMP (free-running, never cleared), one MRD_<size> per size
  * class (PS_CNT_SIZE_FIRST onwards, the catch-all MRD_OTHER last), MRD_BYTES
  * (requested bytes), CPLD_COUNT, CPLD_BYTES (payload bytes = Length * 4 of each CplD),
- * BAR_UR (pulses from the BAR responder), CPL_COUNT (completions without data), MWR_COUNT,
+ * BAR_UR (UR completions: bar_ur, one bit per segment), CPL_COUNT (completions without data), MWR_COUNT,
  * MWR_BYTES (memory writes and their byte-enable exact bytes), POISONED (EP set, either tap).
  * With the address filter on, memory reads and writes outside [filter_base, filter_limit]
  * count nowhere (size classes, MRD_BYTES, MWR_*); CPLD_*, CPL_COUNT and POISONED stay the
@@ -63,7 +63,8 @@ module probe_counters #
     /*
      * Unsupported Request answered by the BAR responder
      */
-    input  wire                           bar_ur,
+    // UR completions handed over this clock, one bit per segment (their number counts)
+    input  wire [TLP_SEG_COUNT-1:0]       bar_ur,
 
     /*
      * Address filter (CSR FILTER_*): memory reads outside the window are not counted
@@ -187,6 +188,8 @@ reg [INC_WIDTH-1:0] inc_cpld, inc_cpld_bytes, inc_cpl;
 reg [INC_WIDTH-1:0] inc_mwr, inc_mwr_bytes;
 // both taps: up to 2 * TLP_SEG_COUNT poisoned TLPs per clock
 reg [INC_WIDTH-1:0] inc_poisoned;
+// UR completions: up to TLP_SEG_COUNT per clock
+reg [INC_WIDTH-1:0] inc_bar_ur;
 // the same, one slice per counter in spec order
 reg [CNT_COUNT*INC_WIDTH-1:0] inc;
 reg [CNT_COUNT-1:0] inc_en;
@@ -202,6 +205,7 @@ always @* begin
     inc_mwr        = {INC_WIDTH{1'b0}};
     inc_mwr_bytes  = {INC_WIDTH{1'b0}};
     inc_poisoned   = {INC_WIDTH{1'b0}};
+    inc_bar_ur     = {INC_WIDTH{1'b0}};
 
     for (i = 0; i < TLP_SEG_COUNT; i = i + 1) begin
         if (seg_mrd[i]) begin
@@ -221,6 +225,7 @@ always @* begin
         end
         inc_cpl      = inc_cpl      + {{(INC_WIDTH-1){1'b0}}, seg_cpl[i]};
         inc_poisoned = inc_poisoned + {{(INC_WIDTH-1){1'b0}}, seg_rx_ep[i]} + {{(INC_WIDTH-1){1'b0}}, seg_tx_ep[i]};
+        inc_bar_ur   = inc_bar_ur   + {{(INC_WIDTH-1){1'b0}}, bar_ur[i]};
     end
 
     inc = {CNT_COUNT*INC_WIDTH{1'b0}};
@@ -230,7 +235,7 @@ always @* begin
     inc[`PS_CNT_MRD_BYTES*INC_WIDTH  +: INC_WIDTH] = inc_mrd_bytes;
     inc[`PS_CNT_CPLD_COUNT*INC_WIDTH +: INC_WIDTH] = inc_cpld;
     inc[`PS_CNT_CPLD_BYTES*INC_WIDTH +: INC_WIDTH] = inc_cpld_bytes;
-    inc[`PS_CNT_BAR_UR*INC_WIDTH     +: INC_WIDTH] = {{(INC_WIDTH-1){1'b0}}, bar_ur};
+    inc[`PS_CNT_BAR_UR*INC_WIDTH     +: INC_WIDTH] = inc_bar_ur;
     inc[`PS_CNT_CPL_COUNT*INC_WIDTH  +: INC_WIDTH] = inc_cpl;
     inc[`PS_CNT_MWR_COUNT*INC_WIDTH  +: INC_WIDTH] = inc_mwr;
     inc[`PS_CNT_MWR_BYTES*INC_WIDTH  +: INC_WIDTH] = inc_mwr_bytes;

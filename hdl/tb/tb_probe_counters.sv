@@ -17,7 +17,7 @@
  * Every golden request header (req_hdr.hex) is driven on the RX tap and every golden
  * completion header (probe_cpl.hex: the responder's, some with EP set) on the TX tap, spread over SEG_COUNT segments with random
  * valid, random non-sop beats and random ready (a TLP counts only on valid & ready & sop).
- * bar_ur pulses once per UR completion. At random clocks the bench pulses snapshot and
+ * bar_ur sets one bit per UR completion, several per clock. At random clocks the bench pulses snapshot and
  * clear together; the sum of all those shadows must equal the golden totals
  * (probe_totals.hex): a snapshot-and-clear loses and doubles no event, even with
  * several events per clock.
@@ -59,7 +59,7 @@ reg  [SEG*128-1:0]   tx_hdr = 0;
 reg  [SEG-1:0]       tx_valid = 0;
 reg  [SEG-1:0]       tx_sop = 0;
 reg                  tx_ready = 0;
-reg                  bar_ur = 0;
+reg  [SEG-1:0]       bar_ur = 0;
 wire [CNT_COUNT*64-1:0] cnt_shadow;
 
 probe_counters #(
@@ -231,8 +231,11 @@ initial begin
         r = rnd(0);
         rx_ready = r[1:0] != 0;
         tx_ready = r[3:2] != 0;
-        bar_ur = (ur_left > 0) && (r[5:4] == 0);
-        if (bar_ur) ur_left = ur_left - 1;
+        // up to SEG UR completions per clock, one bit per segment
+        for (s = 0; s < SEG; s = s + 1) begin
+            bar_ur[s] = (ur_left > 0) && (r[5:4] == 0) && (s == 0 || r[16 + s]);
+            if (bar_ur[s]) ur_left = ur_left - 1;
+        end
         pending_snap = (r[12:8] == 0);
         snapshot = pending_snap;
         clear = pending_snap;
@@ -259,7 +262,7 @@ initial begin
     rx_valid = {SEG{1'b1}};
     rx_sop = {SEG{1'b1}};
     rx_ready = 1;
-    bar_ur = 1;
+    bar_ur = {SEG{1'b1}};
     repeat (5) @(negedge clk);
     rx_valid = 0;
     bar_ur = 0;

@@ -82,7 +82,7 @@ generate
             .clk(clk), .rst(rst), .enable(1'b1), .clear(1'b0), .snapshot(snapshot), .enabled(enabled),
             .rx_req_tlp_hdr(rx_hdr), .rx_req_tlp_valid(rxv), .rx_req_tlp_sop(rxv), .rx_req_tlp_ready(1'b1),
             .tx_cpl_tlp_hdr(tx_hdr), .tx_cpl_tlp_valid(txv), .tx_cpl_tlp_sop(txv), .tx_cpl_tlp_ready(1'b1),
-            .bar_ur(1'b0), .filter_en(fen), .filter_base(f_base), .filter_limit(f_limit),
+            .bar_ur({SEG{1'b0}}), .filter_en(fen), .filter_base(f_base), .filter_limit(f_limit),
             .cnt_shadow(cnt)
         );
 

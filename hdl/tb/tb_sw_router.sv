@@ -17,14 +17,20 @@
  * GPU reads, host completions, reprogramming, Bus Master off, restore, random mixed
  * traffic, full rate. In a phase both inputs run at once.
  *
- * Checked: every output beat against the head of its list (class from the header: a
+ * TB_SEGS segments per beat of TB_DW DWs (1 and 8 by default: 256 bits; 4 and 16: 512 bits),
+ * the straddled format (header, valid, sop, eop per segment): the vectors start TLPs in any
+ * segment, after up to two empty ones in back-pressure phases.
+ *
+ * Checked: every output segment against the head of its list (class from the header: a
  * completion equal to the local list's head is local), so each TLP arrives once, in order
  * within its class, rewritten as the golden model says; a non-posted request or forwarded
- * completion only after the posted TLPs that entered before it (pb_*.hex); both ports'
- * fate counters exactly at every phase end; beats held stable while not accepted (by
- * construction of the driver, valid never drops before ready). Back-pressure phases: random
- * idle input clocks and random output ready. Full-rate phases: valid on every clock, ready
- * always; no input stall and no output bubble between a port's first and last beat.
+ * completion only after the posted TLPs that entered before it (pb_*.hex); no TLP starting
+ * inside another, no empty segment inside a TLP; an output beat not taken offered again
+ * unchanged; both ports' fate counters exactly at every phase end; input beats held stable
+ * while not accepted (by construction of the driver, valid never drops before ready). Back-pressure phases: random idle input clocks and random output
+ * ready. Full-rate phase (the throughput test): every segment of every input beat holds a
+ * forwarded TLP, valid on every clock, ready always; no input stall, no output bubble between
+ * a port's first and last beat, as many beats and segments out as in on each port.
  */
 // testbench arithmetic mixes integer bookkeeping with DUT-width vectors on purpose
 /* verilator lint_off WIDTH */
@@ -34,10 +40,20 @@ module tb_sw_router;
 `define SEED 1
 `endif
 
-localparam DW_BEAT = 8;
+`ifndef TB_SEGS
+`define TB_SEGS 1
+`endif
+`ifndef TB_DW
+`define TB_DW 8
+`endif
+localparam S = `TB_SEGS;
+localparam DW_BEAT = `TB_DW;
+localparam SD = DW_BEAT / S;
 localparam TLP_DATA_WIDTH = 32 * DW_BEAT;
 localparam TLP_STRB_WIDTH = DW_BEAT;
-localparam BW = 2 + TLP_STRB_WIDTH + TLP_DATA_WIDTH + 128;
+// an input beat {sop, eop, valid per segment, strb, data, hdr per segment}; an output segment
+localparam IW = 3*S + TLP_STRB_WIDTH + TLP_DATA_WIDTH + 128*S;
+localparam BW = 2 + SD + 32*SD + 128;
 // vector capacity: beats per input port and per output list, TLPs per list (bench/switch.mjs raises them)
 `ifndef TB_MAXB
 `define TB_MAXB 16384
@@ -58,15 +74,15 @@ always #2 clk = ~clk;
 // DUT ports: index 0 = up, 1 = dn
 reg  [TLP_DATA_WIDTH-1:0] up_rx_data = 0, dn_rx_data = 0;
 reg  [TLP_STRB_WIDTH-1:0] up_rx_strb = 0, dn_rx_strb = 0;
-reg  [127:0]              up_rx_hdr = 0, dn_rx_hdr = 0;
-reg                       up_rx_valid = 0, dn_rx_valid = 0;
-reg                       up_rx_sop = 0, dn_rx_sop = 0;
-reg                       up_rx_eop = 0, dn_rx_eop = 0;
+reg  [128*S-1:0]          up_rx_hdr = 0, dn_rx_hdr = 0;
+reg  [S-1:0]              up_rx_valid = 0, dn_rx_valid = 0;
+reg  [S-1:0]              up_rx_sop = 0, dn_rx_sop = 0;
+reg  [S-1:0]              up_rx_eop = 0, dn_rx_eop = 0;
 wire                      up_rx_ready, dn_rx_ready;
 wire [TLP_DATA_WIDTH-1:0] up_tx_data, dn_tx_data;
 wire [TLP_STRB_WIDTH-1:0] up_tx_strb, dn_tx_strb;
-wire [127:0]              up_tx_hdr, dn_tx_hdr;
-wire                      up_tx_valid, dn_tx_valid, up_tx_sop, dn_tx_sop, up_tx_eop, dn_tx_eop;
+wire [128*S-1:0]          up_tx_hdr, dn_tx_hdr;
+wire [S-1:0]              up_tx_valid, dn_tx_valid, up_tx_sop, dn_tx_sop, up_tx_eop, dn_tx_eop;
 reg                       up_tx_ready = 0, dn_tx_ready = 0;
 wire [CNTN*32-1:0]        up_rx_cnt, dn_rx_cnt;
 
@@ -81,7 +97,7 @@ reg  [3:0]  s_axil_wstrb = 0;
 wire        s_axil_awready, s_axil_wready, s_axil_bvalid, s_axil_arready, s_axil_rvalid;
 wire [1:0]  s_axil_bresp, s_axil_rresp;
 wire [31:0] s_axil_rdata;
-pcie_scope_switch_top #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH)) dut (
+pcie_scope_switch_top #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_SEG_COUNT(S)) dut (
     .clk(clk), .rst(rst),
     .up_rx_data(up_rx_data), .up_rx_strb(up_rx_strb), .up_rx_hdr(up_rx_hdr), .up_rx_valid(up_rx_valid),
     .up_rx_sop(up_rx_sop), .up_rx_eop(up_rx_eop), .up_rx_ready(up_rx_ready),
@@ -104,7 +120,7 @@ pcie_scope_switch_top #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH)) dut (
     .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(1'b1)
 );
 `else
-sw_router #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .QUEUE_ADDR_WIDTH(4)) dut (
+sw_router #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_SEG_COUNT(S), .QUEUE_ADDR_WIDTH(4)) dut (
     .clk(clk), .rst(rst),
     .up_rx_data(up_rx_data), .up_rx_strb(up_rx_strb), .up_rx_hdr(up_rx_hdr), .up_rx_valid(up_rx_valid),
     .up_rx_sop(up_rx_sop), .up_rx_eop(up_rx_eop), .up_rx_ready(up_rx_ready),
@@ -122,8 +138,8 @@ sw_router #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .QUEUE_ADDR_WIDTH(4)) dut (
 );
 `endif
 
-reg [BW-1:0] in_beats [0:2*MAXB-1];        // port p at p*MAXB
-reg [BW-1:0] out_beats [0:8*MAXB-1];       // list k (port*4 + {P, NP, CPL, LOC}) at k*MAXB
+reg [IW-1:0] in_beats [0:2*MAXB-1];        // port p at p*MAXB
+reg [BW-1:0] out_beats [0:8*MAXB-1];       // segments of list k (port*4 + {P, NP, CPL, LOC}) at k*MAXB
 reg [31:0]   pb [0:8*MAXT-1];              // list k at k*MAXT
 reg [31:0]   ph [0:MAXPH*PH_WORDS-1];
 
@@ -135,14 +151,19 @@ integer phase = 0;
 reg     bp = 1'b1;                         // back-pressure in this phase
 integer in_lim [0:1];
 integer in_pos [0:1];
-integer out_pos [0:7];                     // beats taken from each list
+integer out_pos [0:7];                     // segments taken from each list
 integer out_tlp [0:7];                     // TLPs started from each list
 integer p_done [0:1];                      // posted TLPs delivered per egress
 integer cur_list [0:1];                    // list of the TLP in progress per egress
 integer first_out [0:1];
 integer last_out [0:1];
-integer n_out [0:1];
+integer n_out [0:1];                       // beats out per port in this phase
+integer seg_out [0:1];                     // segments out and in per port in this phase
+integer seg_in [0:1];
 integer stalls = 0;
+integer starts;
+integer multi_in = 0;                      // beats with several TLP starts, in and out (all phases)
+integer multi_out = 0;
 integer k;
 
 always @(posedge clk) cyc <= cyc + 1;
@@ -159,33 +180,47 @@ endtask
 // at a posedge: an accepted beat advances; a new beat is offered (randomly withheld under
 // back-pressure); an offered beat stays until accepted
 always @(posedge clk) begin : drive
-    reg [BW-1:0] b;
-    integer r0, r1, r2, r3;
+    reg [IW-1:0] b;
+    integer r0, r1, r2, r3, q;
     if (!rst) begin
         r0 = $random(seed);
         r1 = $random(seed);
         r2 = $random(seed);
         r3 = $random(seed);
-        if (up_rx_valid && up_rx_ready) in_pos[0] = in_pos[0] + 1;
-        if (up_rx_valid && !up_rx_ready && !bp) stalls = stalls + 1;
-        if (!(up_rx_valid && !up_rx_ready)) begin
+        if (|up_rx_valid && up_rx_ready) begin
+            in_pos[0] = in_pos[0] + 1;
+            starts = 0;
+            for (q = 0; q < S; q = q + 1) begin
+                seg_in[0] = seg_in[0] + up_rx_valid[q];
+                starts = starts + (up_rx_valid[q] && up_rx_sop[q]);
+            end
+            if (starts > 1) multi_in = multi_in + 1;
+        end
+        if (|up_rx_valid && !up_rx_ready && !bp) stalls = stalls + 1;
+        if (!(|up_rx_valid && !up_rx_ready)) begin
             if (in_pos[0] < in_lim[0] && (!bp || (r0 & 3) != 0)) begin
                 b = in_beats[in_pos[0]];
-                {up_rx_sop, up_rx_eop, up_rx_strb, up_rx_data, up_rx_hdr} <= b;
-                up_rx_valid <= 1'b1;
+                {up_rx_sop, up_rx_eop, up_rx_valid, up_rx_strb, up_rx_data, up_rx_hdr} <= b;
             end else begin
-                up_rx_valid <= 1'b0;
+                up_rx_valid <= {S{1'b0}};
             end
         end
-        if (dn_rx_valid && dn_rx_ready) in_pos[1] = in_pos[1] + 1;
-        if (dn_rx_valid && !dn_rx_ready && !bp) stalls = stalls + 1;
-        if (!(dn_rx_valid && !dn_rx_ready)) begin
+        if (|dn_rx_valid && dn_rx_ready) begin
+            in_pos[1] = in_pos[1] + 1;
+            starts = 0;
+            for (q = 0; q < S; q = q + 1) begin
+                seg_in[1] = seg_in[1] + dn_rx_valid[q];
+                starts = starts + (dn_rx_valid[q] && dn_rx_sop[q]);
+            end
+            if (starts > 1) multi_in = multi_in + 1;
+        end
+        if (|dn_rx_valid && !dn_rx_ready && !bp) stalls = stalls + 1;
+        if (!(|dn_rx_valid && !dn_rx_ready)) begin
             if (in_pos[1] < in_lim[1] && (!bp || (r1 & 3) != 0)) begin
                 b = in_beats[MAXB + in_pos[1]];
-                {dn_rx_sop, dn_rx_eop, dn_rx_strb, dn_rx_data, dn_rx_hdr} <= b;
-                dn_rx_valid <= 1'b1;
+                {dn_rx_sop, dn_rx_eop, dn_rx_valid, dn_rx_strb, dn_rx_data, dn_rx_hdr} <= b;
             end else begin
-                dn_rx_valid <= 1'b0;
+                dn_rx_valid <= {S{1'b0}};
             end
         end
         up_tx_ready <= !bp || (r2 % 3) != 0;
@@ -210,9 +245,8 @@ task take;
     integer l, c;
     reg [BW-1:0] loc_head;
     begin
-        if (n_out[e] == 0) first_out[e] = cyc;
-        last_out[e] = cyc;
-        n_out[e] = n_out[e] + 1;
+        seg_out[e] = seg_out[e] + 1;
+        if (beat[BW-1] && cur_list[e] >= 0) fail("a TLP starts inside another");
         if (beat[BW-1]) begin
             c = cls_of(beat[127:0]);
             loc_head = out_beats[(e*4 + 3)*MAXB + out_pos[e*4 + 3]];
@@ -242,10 +276,56 @@ task take;
     end
 endtask
 
+// an output beat: its valid segments in order (the header compared at sop only); a TLP holds
+// every segment from its sop to its eop, so an empty segment inside one fails
+task take_beat;
+    input integer e;
+    input [S-1:0] valid, sop, eop;
+    input [TLP_STRB_WIDTH-1:0] strb;
+    input [TLP_DATA_WIDTH-1:0] data;
+    input [128*S-1:0] hdr;
+    integer q, n;
+    reg hole;
+    begin
+        n = 0;
+        for (q = 0; q < S; q = q + 1) n = n + (valid[q] && sop[q]);
+        if (n > 1) multi_out = multi_out + 1;
+        if (n_out[e] == 0) first_out[e] = cyc;
+        last_out[e] = cyc;
+        n_out[e] = n_out[e] + 1;
+        hole = 1'b0;
+        for (q = 0; q < S; q = q + 1) begin
+            if (valid[q]) begin
+                if (hole) fail("an empty segment inside a TLP");
+                take(e, {sop[q], eop[q], strb[q*SD +: SD], data[q*32*SD +: 32*SD], sop[q] ? hdr[q*128 +: 128] : 128'd0});
+            end else if (cur_list[e] >= 0) begin
+                hole = 1'b1;
+            end
+        end
+        if (hole) fail("a TLP runs on after an empty segment");
+    end
+endtask
+
+// a beat offered and not taken must be offered again unchanged
+localparam OW = 3*S + TLP_STRB_WIDTH + TLP_DATA_WIDTH + 128*S;
+reg [OW-1:0] offered [0:1];
+reg          waiting [0:1];
+initial begin
+    waiting[0] = 1'b0;
+    waiting[1] = 1'b0;
+end
 always @(posedge clk) begin
     if (!rst) begin
-        if (up_tx_valid && up_tx_ready) take(0, {up_tx_sop, up_tx_eop, up_tx_strb, up_tx_data, up_tx_hdr});
-        if (dn_tx_valid && dn_tx_ready) take(1, {dn_tx_sop, dn_tx_eop, dn_tx_strb, dn_tx_data, dn_tx_hdr});
+        if (waiting[0] && {up_tx_valid, up_tx_sop, up_tx_eop, up_tx_strb, up_tx_data, up_tx_hdr} !== offered[0])
+            fail("a beat not taken changed");
+        if (waiting[1] && {dn_tx_valid, dn_tx_sop, dn_tx_eop, dn_tx_strb, dn_tx_data, dn_tx_hdr} !== offered[1])
+            fail("a beat not taken changed");
+        waiting[0] = |up_tx_valid && !up_tx_ready;
+        waiting[1] = |dn_tx_valid && !dn_tx_ready;
+        offered[0] = {up_tx_valid, up_tx_sop, up_tx_eop, up_tx_strb, up_tx_data, up_tx_hdr};
+        offered[1] = {dn_tx_valid, dn_tx_sop, dn_tx_eop, dn_tx_strb, dn_tx_data, dn_tx_hdr};
+        if (|up_tx_valid && up_tx_ready) take_beat(0, up_tx_valid, up_tx_sop, up_tx_eop, up_tx_strb, up_tx_data, up_tx_hdr);
+        if (|dn_tx_valid && dn_tx_ready) take_beat(1, dn_tx_valid, dn_tx_sop, dn_tx_eop, dn_tx_strb, dn_tx_data, dn_tx_hdr);
     end
 end
 
@@ -256,26 +336,34 @@ end
 // requests to the host (up_tx) and the completions from it (up_rx)
 integer seen_mrd = 0, seen_cpld = 0, seen_ur = 0, seen_cpl = 0, seen_mwr = 0, seen_ep = 0;
 integer host_mrd = 0, host_cpld = 0, host_ur = 0;
+reg [127:0] ph_h;
+integer q;
 always @(posedge clk) begin
-    if (!rst && dn_rx_valid && dn_rx_ready && dn_rx_sop) begin
-        if (dn_rx_hdr[127:126] == 2'b00 && dn_rx_hdr[124:121] == 4'b0000) seen_mrd = seen_mrd + 1;
-        if (dn_rx_hdr[127:126] == 2'b01 && dn_rx_hdr[124:120] == 5'b00000) seen_mwr = seen_mwr + 1;
-        if (!dn_rx_hdr[127] && dn_rx_hdr[110]) seen_ep = seen_ep + 1;
-    end
-    if (!rst && dn_tx_valid && dn_tx_ready && dn_tx_sop) begin
-        if (dn_tx_hdr[124:120] == 5'b01010) begin
-            if (dn_tx_hdr[126]) seen_cpld = seen_cpld + 1;
-            if (dn_tx_hdr[79:77] == 3'b001) seen_ur = seen_ur + 1;
+    for (q = 0; q < S; q = q + 1) begin
+        ph_h = dn_rx_hdr[q*128 +: 128];
+        if (!rst && dn_rx_valid[q] && dn_rx_ready && dn_rx_sop[q]) begin
+            if (ph_h[127:126] == 2'b00 && ph_h[124:121] == 4'b0000) seen_mrd = seen_mrd + 1;
+            if (ph_h[127:126] == 2'b01 && ph_h[124:120] == 5'b00000) seen_mwr = seen_mwr + 1;
+            if (!ph_h[127] && ph_h[110]) seen_ep = seen_ep + 1;
         end
-        // completions without data, CplLk included, whatever the status
-        if (dn_tx_hdr[127:125] == 3'b000 && dn_tx_hdr[124:121] == 4'b0101) seen_cpl = seen_cpl + 1;
-        if (!dn_tx_hdr[127] && dn_tx_hdr[110]) seen_ep = seen_ep + 1;
-    end
-    if (!rst && up_tx_valid && up_tx_ready && up_tx_sop && up_tx_hdr[127:126] == 2'b00 && up_tx_hdr[124:121] == 4'b0000)
-        host_mrd = host_mrd + 1;
-    if (!rst && up_rx_valid && up_rx_ready && up_rx_sop && up_rx_hdr[124:120] == 5'b01010) begin
-        if (up_rx_hdr[126]) host_cpld = host_cpld + 1;
-        if (up_rx_hdr[79:77] == 3'b001) host_ur = host_ur + 1;
+        ph_h = dn_tx_hdr[q*128 +: 128];
+        if (!rst && dn_tx_valid[q] && dn_tx_ready && dn_tx_sop[q]) begin
+            if (ph_h[124:120] == 5'b01010) begin
+                if (ph_h[126]) seen_cpld = seen_cpld + 1;
+                if (ph_h[79:77] == 3'b001) seen_ur = seen_ur + 1;
+            end
+            // completions without data, CplLk included, whatever the status
+            if (ph_h[127:125] == 3'b000 && ph_h[124:121] == 4'b0101) seen_cpl = seen_cpl + 1;
+            if (!ph_h[127] && ph_h[110]) seen_ep = seen_ep + 1;
+        end
+        ph_h = up_tx_hdr[q*128 +: 128];
+        if (!rst && up_tx_valid[q] && up_tx_ready && up_tx_sop[q] && ph_h[127:126] == 2'b00 && ph_h[124:121] == 4'b0000)
+            host_mrd = host_mrd + 1;
+        ph_h = up_rx_hdr[q*128 +: 128];
+        if (!rst && up_rx_valid[q] && up_rx_ready && up_rx_sop[q] && ph_h[124:120] == 5'b01010) begin
+            if (ph_h[126]) host_cpld = host_cpld + 1;
+            if (ph_h[79:77] == 3'b001) host_ur = host_ur + 1;
+        end
     end
 end
 
@@ -376,9 +464,10 @@ integer nph, t0, i, e;
 initial begin
     $readmemh({`GOLDEN_DIR, "/params.hex"}, params);
     nph = params[0];
-    if (params[1] != CNTN || nph > MAXPH) begin
+    if (params[1] != CNTN || nph > MAXPH || params[11] != S || params[12] != DW_BEAT) begin
         $display("0 passed, 1 failed");
-        $fatal(1, "tb_sw_router: golden vectors have %0d counters, the generated PS_SW_CNT_COUNT is %0d", params[1], CNTN);
+        $fatal(1, "tb_sw_router: golden vectors have %0d counters, %0d segments of %0d DWs; the bench %0d, %0d, %0d",
+               params[1], params[11], params[12], CNTN, S, DW_BEAT);
     end
     $readmemh({`GOLDEN_DIR, "/phases.hex"}, ph, 0, nph*PH_WORDS - 1);
     if (ph[(nph-1)*PH_WORDS + 1] > 0) $readmemh({`GOLDEN_DIR, "/in_up.hex"}, in_beats, 0, ph[(nph-1)*PH_WORDS + 1] - 1);
@@ -419,6 +508,8 @@ initial begin
         bp = ph[phase*PH_WORDS] != 0;
         for (e = 0; e < 2; e = e + 1) begin
             n_out[e] = 0;
+            seg_out[e] = 0;
+            seg_in[e] = 0;
         end
         stalls = 0;
         in_lim[0] = ph[phase*PH_WORDS + 1];
@@ -450,10 +541,18 @@ initial begin
                 end else begin
                     pass_count = pass_count + 1;
                 end
+                // egress e carries what ingress 1 - e took
+                if (n_out[e] != ph[phase*PH_WORDS + 2 - e] - ph[(phase-1)*PH_WORDS + 2 - e] || seg_out[e] != seg_in[1-e]) begin
+                    fail("beats or segments out differ from in at full rate");
+                    $display("  egress %0d: %0d beats out, %0d segments in, %0d out", e, n_out[e], seg_in[1-e], seg_out[e]);
+                end else begin
+                    pass_count = pass_count + 1;
+                end
             end
-            $display("full rate: %0d + %0d beats in, %0d + %0d out, up port %0d clocks, dn port %0d clocks",
-                     in_lim[0] - ph[(phase-1)*PH_WORDS + 1], in_lim[1] - ph[(phase-1)*PH_WORDS + 2],
-                     n_out[0], n_out[1], last_out[0] - first_out[0] + 1, last_out[1] - first_out[1] + 1);
+            $display("full rate down: %0d TLPs in %0d beats (%0d segments) in, %0d beats (%0d segments) out over %0d clocks",
+                     params[13], in_lim[0] - ph[(phase-1)*PH_WORDS + 1], seg_in[0], n_out[1], seg_out[1], last_out[1] - first_out[1] + 1);
+            $display("full rate up: %0d TLPs in %0d beats (%0d segments) in, %0d beats (%0d segments) out over %0d clocks",
+                     params[14], in_lim[1] - ph[(phase-1)*PH_WORDS + 2], seg_in[1], n_out[0], seg_out[0], last_out[0] - first_out[0] + 1);
         end
         $display("phase %0d done at %0d", phase, cyc);
     end
@@ -474,6 +573,7 @@ initial begin
     $display("probe on the GPU side: %0d reads, %0d CplD, %0d UR", seen_mrd, seen_cpld, seen_ur);
     $display("probe on the host side: %0d reads, %0d CplD, %0d UR", host_mrd, host_cpld, host_ur);
 `endif
+    $display("beats with several TLP starts: %0d in, %0d out", multi_in, multi_out);
     $display("%0d passed, %0d failed", pass_count, fail_count);
     if (fail_count != 0) $fatal(1, "tb_sw_router failed");
     $finish;

@@ -82,13 +82,13 @@ const char *usage()
             "                      model that enumerates it and answers the reads (BAR_LATENCY,\n"
             "                      BAR_JITTER, CPL_SPLIT); the ready line carries the topology,\n"
             "                      stdin takes `cfg-read BB:DD.F REG`; endpoint: the FPGA is the\n"
-            "                      GPU's BAR endpoint (the BAR responder answers; --segments)\n"
-            "  --segments N        TLP segments per 512-bit beat of the BAR top (--mode "
-            "endpoint):\n"
+            "                      GPU's BAR endpoint (the BAR responder answers)\n"
+            "  --segments N        TLP segments per 512-bit beat of the design, either mode:\n"
             "                      1 (default), 2 or 4; the GPU model puts up to N MRds in one\n"
-            "                      request beat and the BAR responder up to N completions in one\n"
-            "                      completion beat (a straddled interface). A count the build\n"
-            "                      lacks (CMake PS_TWIN_SEGMENTS, default 4) is refused\n"
+            "                      request beat and the BAR responder (or the switch, and the\n"
+            "                      host model above it) up to N completions in one completion\n"
+            "                      beat (a straddled interface). A count the build lacks (CMake\n"
+            "                      PS_TWIN_SEGMENTS, default 4) is refused\n"
             "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its\n"
             "                      done line and exit. PATTERN: ")
         + kPatternNameList
@@ -307,10 +307,6 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     if (dist_given && (cycles_given || latency_ns_given)) {
         *err = "--latency-dist sets BAR_LATENCY too: give it alone, not with --latency-cycles or "
                "--latency-ns";
-        return false;
-    }
-    if (o->switch_mode && o->segments != 1) {
-        *err = "--segments needs --mode endpoint: the switch top runs with 1 segment";
         return false;
     }
     if (cycles_given && o->latency_ns) {

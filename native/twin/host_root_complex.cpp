@@ -1,11 +1,22 @@
 #include "host_root_complex.h"
 
 #include "Vswitch.h"
+#ifdef PS_TWIN_SWITCH_S2
+#include "Vswitch_s2.h"
+#endif
+#ifdef PS_TWIN_SWITCH_S4
+#include "Vswitch_s4.h"
+#endif
 
 namespace ps {
 
 namespace {
 constexpr uint32_t kBeatDws = sizeof(((Vswitch *)nullptr)->up_rx_data) / 4; // 16 at 512 bits
+// TLP segments per beat of a switch top (its headers: 4 words each)
+template <class Top> constexpr unsigned segments_of()
+{
+    return sizeof(((Top *)nullptr)->up_rx_hdr) / 16;
+}
 constexpr uint32_t kMaxPayloadBytes = 256; // MPS of the modelled root port
 
 uint32_t type_of(const TlpHeader &h) { return (h.dw[0] >> 24) & 0x1Fu; }
@@ -17,11 +28,11 @@ uint32_t wire_bytes(const TlpHeader &h, uint32_t payload_bytes)
     return ((fmt_of(h) & 1u) ? 16u : 12u) + 8u + payload_bytes;
 }
 
-TlpHeader header_of(const VlWide<4> &port)
+TlpHeader header_at(const uint32_t *words, unsigned seg)
 {
     TlpHeader h;
     for (int i = 0; i < 4; ++i)
-        h.dw[3 - i] = port[i];
+        h.dw[3 - i] = words[4 * seg + i];
     return h;
 }
 
@@ -115,32 +126,41 @@ void HostRootComplex::take_completion(const TlpHeader &h, uint32_t data0)
     cfg_done_[c.tag] = r;
 }
 
-void HostRootComplex::sample(const Vswitch &top)
+template <class Top> void HostRootComplex::sample(const Top &top)
 {
+    constexpr unsigned segs = segments_of<Top>();
+    constexpr uint32_t seg_dws = kBeatDws / segs;
     if (top.up_tx_valid && top.up_tx_ready) {
-        if (top.up_tx_sop) {
-            const TlpHeader h = header_of(top.up_tx_hdr);
-            const uint32_t type = type_of(h);
-            const bool with_data = (fmt_of(h) & 2u) != 0;
-            const uint32_t len = h.dw[0] & 0x3FFu;
-            from_switch_.send(wire_bytes(h, with_data ? (len ? len : 1024) * 4 : 0));
-            if (type == 0x00 && !with_data)
-                take_request(h, top.bar_jitter); // MRd
-            else if (type == 0x0A)
-                take_completion(h, top.up_tx_data[0]);
-            else
-                ++unexpected_; // writes, messages, locked reads: nothing the GPU model sends
+        for (unsigned s = 0; s < segs; ++s) {
+            if (!((top.up_tx_valid >> s) & 1u))
+                continue;
+            if ((top.up_tx_sop >> s) & 1u) {
+                const TlpHeader h = header_at(&top.up_tx_hdr[0], s);
+                const uint32_t type = type_of(h);
+                const bool with_data = (fmt_of(h) & 2u) != 0;
+                const uint32_t len = h.dw[0] & 0x3FFu;
+                from_switch_.send(wire_bytes(h, with_data ? (len ? len : 1024) * 4 : 0));
+                if (type == 0x00 && !with_data)
+                    take_request(h, top.bar_jitter); // MRd
+                else if (type == 0x0A)
+                    take_completion(h, top.up_tx_data[s * seg_dws]);
+                else
+                    ++unexpected_; // writes, messages, locked reads: nothing the GPU model sends
+            }
+            rx_in_tlp_ = !((top.up_tx_eop >> s) & 1u);
         }
-        rx_in_tlp_ = !top.up_tx_eop;
     }
-    if (tx_.active && top.up_rx_valid && top.up_rx_ready) {
-        tx_.sent += tx_.dws - tx_.sent < kBeatDws ? tx_.dws - tx_.sent : kBeatDws;
-        if (top.up_rx_eop)
-            tx_.active = false;
+    if (offered_ && top.up_rx_valid && top.up_rx_ready) {
+        // the beat is taken: the TLPs that ended in it leave, the last may run on
+        for (Sending &t : tx_)
+            t.sent += t.in_beat;
+        while (!tx_.empty() && tx_.front().sent >= tx_.front().dws)
+            tx_.pop_front();
+        offered_ = false;
     }
 }
 
-// Builds the next CplD of the head read if it is due; false when none is.
+// Queues the next CplD of the head read if it is due; false when none is.
 bool HostRootComplex::next_completion(uint16_t latency, uint8_t split)
 {
     if (reads_.empty())
@@ -161,13 +181,13 @@ bool HostRootComplex::next_completion(uint16_t latency, uint8_t split)
     const bool last = end == end_all;
     const uint32_t len_dw = r.bytes == 0 ? 1 : (uint32_t)(((end + 3) >> 2) - (first >> 2));
     const uint32_t byte_count = r.bytes == 0 ? 1 : remaining;
-    tx_ = Sending{};
-    tx_.active = true;
-    tx_.hdr = make_cpl_header(true, len_dw, kCplStatusSC, byte_count & 0xFFFu, r.tag,
-                              (uint8_t)(first & 0x7F), r.requester, kHostId);
-    tx_.hdr.dw[0] |= r.tc_attr;
-    tx_.dws = len_dw;
-    tx_.first = (uint32_t)(first & ~3ull);
+    Sending t{};
+    t.hdr = make_cpl_header(true, len_dw, kCplStatusSC, byte_count & 0xFFFu, r.tag,
+                            (uint8_t)(first & 0x7F), r.requester, kHostId);
+    t.hdr.dw[0] |= r.tc_attr;
+    t.dws = len_dw;
+    t.first = (uint32_t)(first & ~3ull);
+    tx_.push_back(t);
     if (last) {
         reserved_bytes_ -= r.reserved;
         reads_.pop_front();
@@ -179,55 +199,99 @@ bool HostRootComplex::next_completion(uint16_t latency, uint8_t split)
     return true;
 }
 
-void HostRootComplex::present(Vswitch &top)
+bool HostRootComplex::start_next(uint16_t latency, uint8_t split)
 {
-    top.up_rx_valid = tx_.active;
-    if (!tx_.active)
-        return;
-    top.up_rx_sop = tx_.sent == 0;
-    const uint32_t left = tx_.dws - tx_.sent;
-    const uint32_t n = left < kBeatDws ? left : kBeatDws;
-    top.up_rx_eop = left <= kBeatDws;
-    if (top.up_rx_sop)
-        for (int i = 0; i < 4; ++i)
-            top.up_rx_hdr[i] = tx_.hdr.dw[3 - i];
-    uint32_t strb = 0;
-    for (uint32_t j = 0; j < kBeatDws; ++j) {
-        const bool on = j < n;
-        top.up_rx_data[j] = !on ? 0u : tx_.is_cfg ? tx_.cfg_data : tx_.first + 4u * (tx_.sent + j);
-        strb |= (on ? 1u : 0u) << j;
+    if (!to_switch_.open())
+        return false;
+    if (!cfg_out_.empty()) {
+        const ConfigTlp req = cfg_out_.front();
+        cfg_out_.pop_front();
+        Sending t{};
+        t.is_cfg = true;
+        t.hdr = req.hdr;
+        t.cfg_data = req.data;
+        t.dws = (fmt_of(req.hdr) & 2u) ? 1 : 0;
+        tx_.push_back(t);
+    } else if (!next_completion(latency, split)) {
+        return false;
     }
-    top.up_rx_strb = (SData)strb;
+    to_switch_.send(wire_bytes(tx_.back().hdr, tx_.back().dws * 4));
+    return true;
 }
 
-void HostRootComplex::drive(Vswitch &top)
+// Fills the next up_rx beat: the TLP begun in an earlier beat from segment 0, then new TLPs, each
+// from the segment after the last one's end, while segments are left and the wire lets them start.
+template <class Top> void HostRootComplex::compose(Top &top)
+{
+    constexpr unsigned segs = segments_of<Top>();
+    constexpr uint32_t seg_dws = kBeatDws / segs;
+    top.up_rx_valid = 0;
+    top.up_rx_sop = 0;
+    top.up_rx_eop = 0;
+    for (uint32_t j = 0; j < kBeatDws; ++j)
+        top.up_rx_data[j] = 0;
+    for (unsigned i = 0; i < 4 * segs; ++i)
+        top.up_rx_hdr[i] = 0;
+    uint32_t strb = 0;
+    unsigned seg = 0;
+    size_t i = 0;
+    while (seg < segs) {
+        if (i == tx_.size() && !start_next(top.bar_latency, top.cpl_split))
+            break;
+        Sending &t = tx_[i];
+        const bool sop = t.sent == 0;
+        const uint32_t left = t.dws - t.sent;
+        const uint32_t room = (segs - seg) * seg_dws;
+        const uint32_t n = left < room ? left : room;
+        const unsigned used = n == 0 ? 1 : (n + seg_dws - 1) / seg_dws;
+        if (sop)
+            for (int w = 0; w < 4; ++w)
+                top.up_rx_hdr[4 * seg + w] = t.hdr.dw[3 - w];
+        for (uint32_t j = 0; j < n; ++j) {
+            const uint32_t at = seg * seg_dws + j;
+            top.up_rx_data[at] = t.is_cfg ? t.cfg_data : t.first + 4u * (t.sent + j);
+            strb |= 1u << at;
+        }
+        for (unsigned k = 0; k < used; ++k)
+            top.up_rx_valid |= (CData)(1u << (seg + k));
+        if (sop)
+            top.up_rx_sop |= (CData)(1u << seg);
+        t.in_beat = n;
+        seg += used;
+        ++i;
+        if (n < left)
+            break; // runs on into the next beat
+        top.up_rx_eop |= (CData)(1u << (seg - 1));
+    }
+    top.up_rx_strb = (SData)strb;
+    offered_ = i > 0;
+}
+
+template <class Top> void HostRootComplex::drive(Top &top)
 {
     ++cycle_;
     to_switch_.tick();
     from_switch_.tick();
-    if (!tx_.active && to_switch_.open()) {
-        if (!cfg_out_.empty()) {
-            const ConfigTlp req = cfg_out_.front();
-            cfg_out_.pop_front();
-            tx_ = Sending{};
-            tx_.active = true;
-            tx_.is_cfg = true;
-            tx_.hdr = req.hdr;
-            tx_.cfg_data = req.data;
-            tx_.dws = (fmt_of(req.hdr) & 2u) ? 1 : 0;
-        } else {
-            next_completion(top.bar_latency, top.cpl_split);
-        }
-        if (tx_.active)
-            to_switch_.send(wire_bytes(tx_.hdr, tx_.dws * 4));
-    }
-    present(top);
-    // the rest of a started TLP at once; a new one waits for the wire, and for room for one more
-    // read of kMaxPayloadBytes in the completion buffer, as the BAR responder's (bar_responder.v):
-    // a full one returns no non-posted credit (only reads go up during a run)
-    const bool buffer_full =
-        top.cpl_buffer_bytes != 0 && reserved_bytes_ + kMaxPayloadBytes > top.cpl_buffer_bytes;
+    if (!offered_)
+        compose(top);
+    // a new read waits for the wire, and for room for a beat of reads of kMaxPayloadBytes in the
+    // completion buffer, as the BAR responder's (bar_responder.v): a full one returns no
+    // non-posted credit (only reads go up during a run); the rest of a started TLP goes at once
+    constexpr unsigned segs = segments_of<Top>();
+    const bool buffer_full = top.cpl_buffer_bytes != 0
+        && reserved_bytes_ + segs * kMaxPayloadBytes > top.cpl_buffer_bytes;
     top.up_tx_ready = rx_in_tlp_ || (from_switch_.open() && !buffer_full);
 }
+
+template void HostRootComplex::sample<Vswitch>(const Vswitch &);
+template void HostRootComplex::drive<Vswitch>(Vswitch &);
+#ifdef PS_TWIN_SWITCH_S2
+template void HostRootComplex::sample<Vswitch_s2>(const Vswitch_s2 &);
+template void HostRootComplex::drive<Vswitch_s2>(Vswitch_s2 &);
+#endif
+#ifdef PS_TWIN_SWITCH_S4
+template void HostRootComplex::sample<Vswitch_s4>(const Vswitch_s4 &);
+template void HostRootComplex::drive<Vswitch_s4>(Vswitch_s4 &);
+#endif
 
 } // namespace ps

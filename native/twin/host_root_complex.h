@@ -9,7 +9,10 @@
 // and the configuration requester the enumerator uses.
 //
 // Clocking as in Twin::tick(): sample() on the settled signals before a rising edge, drive()
-// after it.
+// after it. Segments (Vswitch: 1 per beat, Vswitch_s2 / Vswitch_s4: 2 / 4): up_tx takes up to that
+// many reads per beat; up_rx beats are filled segment by segment, the TLP in flight first, then as
+// many new ones as the link lets start (each in the segment after the last one's end), and a beat
+// offered is offered unchanged until the switch takes it.
 #ifndef PCIE_SCOPE_TWIN_HOST_ROOT_COMPLEX_H
 #define PCIE_SCOPE_TWIN_HOST_ROOT_COMPLEX_H
 
@@ -21,8 +24,6 @@
 #include "gpu_function.h"
 #include "link.h"
 #include "tlp.h"
-
-class Vswitch;
 
 namespace ps {
 
@@ -52,8 +53,9 @@ public:
     // True once the request of that tag has completed; *out then holds the result.
     bool cfg_take(uint8_t tag, CfgResult *out);
 
-    void sample(const Vswitch &top);
-    void drive(Vswitch &top);
+    // Top: Vswitch, Vswitch_s2 or Vswitch_s4 (instantiated in host_root_complex.cpp)
+    template <class Top> void sample(const Top &top);
+    template <class Top> void drive(Top &top);
 
     uint64_t reads_answered() const { return reads_answered_; }
     uint64_t unexpected() const { return unexpected_; }
@@ -68,20 +70,22 @@ private:
         uint64_t taken;    // cycle the read was taken
         uint32_t reserved; // completion buffer it holds until its last CplD (Length DWs x 4)
     };
-    struct Sending { // the TLP being handed to up_rx, beat by beat
-        bool active = false;
+    struct Sending { // a TLP being handed to up_rx, beat by beat
         TlpHeader hdr{};
         uint32_t dws = 0;   // payload DWs
         uint32_t sent = 0;  // payload DWs handed over
         uint32_t first = 0; // value of payload DW 0
         uint32_t cfg_data = 0;
         bool is_cfg = false;
+        uint32_t in_beat = 0; // payload DWs of it in the beat offered
     };
 
     void take_request(const TlpHeader &h, uint16_t jitter);
     void take_completion(const TlpHeader &h, uint32_t data0);
     bool next_completion(uint16_t latency, uint8_t split);
-    void present(Vswitch &top);
+    // starts the next TLP for up_rx (a configuration request first) when the wire is free
+    bool start_next(uint16_t latency, uint8_t split);
+    template <class Top> void compose(Top &top);
 
     uint64_t cycle_ = 0;
     // bar_responder.v's latency draw: the same Galois LFSR and seed, stepped once per read taken
@@ -93,7 +97,8 @@ private:
     std::deque<ConfigTlp> cfg_out_;
     std::map<uint8_t, CfgResult> cfg_done_;
     uint8_t next_tag_ = 0;
-    Sending tx_;
+    std::deque<Sending> tx_; // the TLPs of the beat offered on up_rx, the first maybe begun before
+    bool offered_ = false;   // a beat is offered on up_rx and not yet taken
     bool rx_in_tlp_ = false; // a multi-beat TLP from up_tx is being dropped
     uint64_t reads_answered_ = 0;
     uint64_t unexpected_ = 0;

@@ -421,18 +421,19 @@ int main(int argc, char **argv)
     if (opts.batch && opts.model_only)
         return run_model_only(opts);
 
-    if (!ps::bar_segments_built(opts.segments)) {
+    if (opts.switch_mode ? !ps::switch_segments_built(opts.segments)
+                         : !ps::bar_segments_built(opts.segments)) {
         fprintf(stderr,
-                "pcie-scope-twin: --segments %u: this build has no such BAR top (CMake "
+                "pcie-scope-twin: --segments %u: this build has no such %s top (CMake "
                 "PS_TWIN_SEGMENTS)\n",
-                opts.segments);
+                opts.segments, opts.switch_mode ? "switch" : "BAR");
         return 2;
     }
     ps::SwitchDut *switch_dut = nullptr;
     ps::Twin twin(opts.tags, [&](VerilatedContext *ctx) -> std::unique_ptr<ps::Dut> {
         if (!opts.switch_mode)
             return ps::make_bar_dut(ctx, opts.segments);
-        auto d = std::make_unique<ps::SwitchDut>(ctx);
+        auto d = ps::make_switch_dut(ctx, opts.segments);
         switch_dut = d.get();
         return d;
     });

@@ -1,16 +1,22 @@
 #include "switch_dut.h"
 
 #include "Vswitch.h"
+#ifdef PS_TWIN_SWITCH_S2
+#include "Vswitch_s2.h"
+#endif
+#ifdef PS_TWIN_SWITCH_S4
+#include "Vswitch_s4.h"
+#endif
 #include "pcie_scope_regs.h"
 
 namespace ps {
 
 namespace {
-TlpHeader header_of(const VlWide<4> &port)
+TlpHeader header_at(const uint32_t *words, unsigned seg)
 {
     TlpHeader h;
     for (int i = 0; i < 4; ++i)
-        h.dw[3 - i] = port[i];
+        h.dw[3 - i] = words[4 * seg + i];
     return h;
 }
 
@@ -22,112 +28,164 @@ template <class Wide> SwitchFates fates_of(const Wide &w)
         f.count[i] = w[i];
     return f;
 }
-} // namespace
 
-SwitchDut::SwitchDut(VerilatedContext *ctx) : top_(new Vswitch(ctx, "top"))
-{
-    top_->up_rx_valid = 0;
-    top_->up_tx_ready = 1;
-    top_->dn_link_up = 1;
-    set_link(LinkConfig{}, 250000000);
-}
+template <class Top> class SwitchDutImpl final : public SwitchDut {
+public:
+    // TLP segments per beat of this top (its headers: 4 words each) and DWs per segment
+    static constexpr unsigned kSegs = sizeof(((Top *)nullptr)->dn_tx_hdr) / 16;
+    static constexpr unsigned kSegDws = 16 / kSegs;
+
+    explicit SwitchDutImpl(VerilatedContext *ctx) : top_(new Top(ctx, "top"))
+    {
+        top_->up_rx_valid = 0;
+        top_->up_tx_ready = 1;
+        top_->dn_link_up = 1;
+        set_link(LinkConfig{}, 250000000);
+    }
+    unsigned segments() const override { return kSegs; }
+
+    void set_link(const LinkConfig &link, uint64_t clock_hz) override
+    {
+        // an ideal link has no speed: the ports report the fastest the modelled IP can train
+        const uint8_t speed = link.ideal ? 5 : (uint8_t)link.gen;
+        const uint8_t width = link.ideal ? 16 : (uint8_t)link.lanes;
+        top_->up_link_max_speed = top_->up_link_speed = speed;
+        top_->up_link_max_width = top_->up_link_width = width;
+        top_->dn_link_max_speed = top_->dn_link_speed = speed;
+        top_->dn_link_max_width = top_->dn_link_width = width;
+        host_.set_link(link, clock_hz);
+    }
+
+    void eval() override
+    {
+        const bool rising = clk && !prev_clk_;
+        prev_clk_ = clk;
+        bool answered = false;
+        std::deque<ConfigTlp> asked;
+        if (rising) {
+            // the handshakes the design sees at this edge, on the settled signals
+            host_.sample(*top_);
+            answered = !gpu_answers_.empty() && (top_->dn_rx_valid & 1u) && top_->dn_rx_ready;
+            const unsigned cfg = gpu_config_segments();
+            if (cfg && top_->dn_tx_ready)
+                for (unsigned s = 0; s < kSegs; ++s)
+                    if ((cfg >> s) & 1u)
+                        asked.push_back(ConfigTlp{header_at(&top_->dn_tx_hdr[0], s),
+                                                  top_->dn_tx_data[s * kSegDws]});
+        }
+        put_inputs();
+        top_->eval();
+        if (rising) {
+            if (answered)
+                gpu_answers_.pop_front();
+            for (const ConfigTlp &c : asked)
+                gpu_answers_.push_back(gpu_.answer(c));
+            host_.drive(*top_);
+        } else {
+            // dn_tx_ready follows the dn_tx headers: settle again when the new headers changed it
+            const CData ready = top_->dn_tx_ready;
+            put_inputs();
+            if (top_->dn_tx_ready != ready)
+                top_->eval();
+        }
+        get_outputs();
+    }
+    void final() override { top_->final(); }
+
+    SwitchFates upstream_fates() const override { return fates_of(top_->sw_up_rx_cnt); }
+    SwitchFates downstream_fates() const override { return fates_of(top_->sw_dn_rx_cnt); }
+
+private:
+    // the segments of dn_tx that start a configuration request (CfgRd0/CfgWr0: one segment each;
+    // CfgRd1/CfgWr1 would be misrouted)
+    unsigned gpu_config_segments() const
+    {
+        unsigned m = 0;
+        for (unsigned s = 0; s < kSegs; ++s) {
+            if (!((top_->dn_tx_valid >> s) & 1u) || !((top_->dn_tx_sop >> s) & 1u))
+                continue;
+            const uint32_t type = (top_->dn_tx_hdr[4 * s + 3] >> 24) & 0x1Fu;
+            if (type == 0x04 || type == 0x05)
+                m |= 1u << s;
+        }
+        return m;
+    }
+
+    void put_inputs()
+    {
+        put_csr_inputs(*this, *top_);
+        if (!gpu_answers_.empty()) {
+            const ConfigTlp &c = gpu_answers_.front();
+            for (unsigned i = 0; i < 4 * kSegs; ++i)
+                top_->dn_rx_hdr[i] = i < 4 ? c.hdr.dw[3 - i] : 0;
+            const bool with_data = (c.hdr.dw[0] >> 30) & 1u;
+            top_->dn_rx_data[0] = c.data;
+            top_->dn_rx_strb = with_data ? 1 : 0;
+            top_->dn_rx_valid = 1;
+            top_->dn_rx_sop = 1;
+            top_->dn_rx_eop = 1;
+        } else {
+            top_->dn_rx_data = rx_req_tlp_data;
+            top_->dn_rx_strb = rx_req_tlp_strb;
+            copy_words(top_->dn_rx_hdr, rx_req_tlp_hdr);
+            const CData mask = (CData)((1u << kSegs) - 1u);
+            top_->dn_rx_valid = rx_req_tlp_valid & mask;
+            top_->dn_rx_sop = rx_req_tlp_sop & mask;
+            top_->dn_rx_eop = rx_req_tlp_eop & mask;
+        }
+        // a beat of configuration requests only is the GPU function's to take
+        const unsigned cfg = gpu_config_segments();
+        top_->dn_tx_ready = (cfg && !(top_->dn_tx_valid & ~cfg)) ? 1 : tx_cpl_tlp_ready;
+    }
+
+    void get_outputs()
+    {
+        get_csr_outputs(*top_, *this);
+        rx_req_tlp_ready = gpu_answers_.empty() && top_->dn_rx_ready;
+        const unsigned cfg = gpu_config_segments();
+        tx_cpl_tlp_data = top_->dn_tx_data;
+        tx_cpl_tlp_strb = top_->dn_tx_strb;
+        copy_words(tx_cpl_tlp_hdr, top_->dn_tx_hdr);
+        tx_cpl_tlp_valid = (CData)(top_->dn_tx_valid & ~cfg);
+        tx_cpl_tlp_sop = top_->dn_tx_sop;
+        tx_cpl_tlp_eop = top_->dn_tx_eop;
+    }
+
+    std::unique_ptr<Top> top_;
+};
+} // namespace
 
 SwitchDut::~SwitchDut() = default;
 
-void SwitchDut::set_link(const LinkConfig &link, uint64_t clock_hz)
+bool switch_segments_built(unsigned segments)
 {
-    // an ideal link has no speed: the ports report the fastest the modelled IP can train
-    const uint8_t speed = link.ideal ? 5 : (uint8_t)link.gen;
-    const uint8_t width = link.ideal ? 16 : (uint8_t)link.lanes;
-    top_->up_link_max_speed = top_->up_link_speed = speed;
-    top_->up_link_max_width = top_->up_link_width = width;
-    top_->dn_link_max_speed = top_->dn_link_speed = speed;
-    top_->dn_link_max_width = top_->dn_link_width = width;
-    host_.set_link(link, clock_hz);
+#ifdef PS_TWIN_SWITCH_S2
+    if (segments == 2)
+        return true;
+#endif
+#ifdef PS_TWIN_SWITCH_S4
+    if (segments == 4)
+        return true;
+#endif
+    return segments == 1;
 }
 
-bool SwitchDut::gpu_config_beat() const
+std::unique_ptr<SwitchDut> make_switch_dut(VerilatedContext *ctx, unsigned segments)
 {
-    if (!top_->dn_tx_valid || !top_->dn_tx_sop)
-        return false;
-    const uint32_t type = (top_->dn_tx_hdr[3] >> 24) & 0x1Fu;
-    return type == 0x04 || type == 0x05; // CfgRd0/CfgWr0 (CfgRd1/CfgWr1 would be misrouted)
-}
-
-void SwitchDut::put_inputs()
-{
-    put_csr_inputs(*this, *top_);
-    const bool answering = !gpu_answers_.empty();
-    if (answering) {
-        const ConfigTlp &c = gpu_answers_.front();
-        for (int i = 0; i < 4; ++i)
-            top_->dn_rx_hdr[i] = c.hdr.dw[3 - i];
-        const bool with_data = (c.hdr.dw[0] >> 30) & 1u;
-        top_->dn_rx_data[0] = c.data;
-        top_->dn_rx_strb = with_data ? 1 : 0;
-        top_->dn_rx_valid = 1;
-        top_->dn_rx_sop = 1;
-        top_->dn_rx_eop = 1;
-    } else {
-        top_->dn_rx_data = rx_req_tlp_data;
-        top_->dn_rx_strb = rx_req_tlp_strb;
-        copy_words(top_->dn_rx_hdr, rx_req_tlp_hdr);
-        top_->dn_rx_valid = rx_req_tlp_valid;
-        top_->dn_rx_sop = rx_req_tlp_sop;
-        top_->dn_rx_eop = rx_req_tlp_eop;
+    switch (segments) {
+    case 1:
+        return std::make_unique<SwitchDutImpl<Vswitch>>(ctx);
+#ifdef PS_TWIN_SWITCH_S2
+    case 2:
+        return std::make_unique<SwitchDutImpl<Vswitch_s2>>(ctx);
+#endif
+#ifdef PS_TWIN_SWITCH_S4
+    case 4:
+        return std::make_unique<SwitchDutImpl<Vswitch_s4>>(ctx);
+#endif
+    default:
+        return nullptr;
     }
-    top_->dn_tx_ready = gpu_config_beat() ? 1 : tx_cpl_tlp_ready;
 }
-
-void SwitchDut::get_outputs()
-{
-    get_csr_outputs(*top_, *this);
-    rx_req_tlp_ready = gpu_answers_.empty() && top_->dn_rx_ready;
-    const bool cfg = gpu_config_beat();
-    tx_cpl_tlp_data = top_->dn_tx_data;
-    tx_cpl_tlp_strb = top_->dn_tx_strb;
-    copy_words(tx_cpl_tlp_hdr, top_->dn_tx_hdr);
-    tx_cpl_tlp_valid = top_->dn_tx_valid && !cfg;
-    tx_cpl_tlp_sop = top_->dn_tx_sop;
-    tx_cpl_tlp_eop = top_->dn_tx_eop;
-}
-
-void SwitchDut::eval()
-{
-    const bool rising = clk && !prev_clk_;
-    prev_clk_ = clk;
-    bool answered = false;
-    bool asked = false;
-    ConfigTlp request{};
-    if (rising) {
-        // the handshakes the design sees at this edge, on the settled signals
-        host_.sample(*top_);
-        answered = !gpu_answers_.empty() && top_->dn_rx_valid && top_->dn_rx_ready;
-        asked = top_->dn_tx_valid && top_->dn_tx_ready && gpu_config_beat();
-        if (asked)
-            request = ConfigTlp{header_of(top_->dn_tx_hdr), top_->dn_tx_data[0]};
-    }
-    put_inputs();
-    top_->eval();
-    if (rising) {
-        if (answered)
-            gpu_answers_.pop_front();
-        if (asked)
-            gpu_answers_.push_back(gpu_.answer(request));
-        host_.drive(*top_);
-    } else {
-        // dn_tx_ready follows the dn_tx header: settle again when the new header changed it
-        const CData ready = top_->dn_tx_ready;
-        put_inputs();
-        if (top_->dn_tx_ready != ready)
-            top_->eval();
-    }
-    get_outputs();
-}
-
-void SwitchDut::final() { top_->final(); }
-
-SwitchFates SwitchDut::upstream_fates() const { return fates_of(top_->sw_up_rx_cnt); }
-SwitchFates SwitchDut::downstream_fates() const { return fates_of(top_->sw_dn_rx_cnt); }
 
 } // namespace ps

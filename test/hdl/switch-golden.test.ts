@@ -14,6 +14,7 @@ import {
   ioRd,
   mem,
   msg,
+  packBeats,
   randomTraffic,
   reprogram,
   SwitchModel,
@@ -157,9 +158,64 @@ describe('routing', () => {
 
   it('orders the expected lists: every forwarded non-posted TLP knows the posted TLPs before it', () => {
     const sw = enumerated()
-    const lists = expectOutputs(sw, fullRate(12))
-    expect(lists.dn.P.length + lists.dn.CPL.length).toBe(12)
-    expect(lists.dn.CPL.map((e) => e.postedBefore)).toEqual([0, 1, 2, 3, 4, 5])
+    const ph = fullRate(16)
+    const lists = expectOutputs(sw, ph)
+    let posted = 0
+    const want: number[] = []
+    for (const t of ph.up) {
+      const type = Number((t.hdr >> 120n) & 0x1fn)
+      const write = ((t.hdr >> 126n) & 1n) === 1n
+      if (type === 0b01010) want.push(posted)
+      else if (type === 0 && write) posted++
+    }
+    expect(lists.dn.CPL.map((e) => e.postedBefore)).toEqual(want)
+    expect(want.length).toBeGreaterThan(0)
+    expect(posted).toBeGreaterThan(0)
+  })
+
+  it.each([
+    [{ segments: 1, dataDw: 8 }, 64],
+    [{ segments: 4, dataDw: 16 }, 64],
+    [{ segments: 2, dataDw: 16 }, 10],
+  ])('fills every segment of every full-rate beat with a forwarded TLP (%j, %i beats)', (layout, beats) => {
+    const sw = enumerated()
+    const ph = fullRate(beats, layout)
+    const segDw = layout.dataDw / layout.segments
+    for (const from of ['up', 'dn'] as const) {
+      const segs = ph[from].map((t) => Math.max(1, Math.ceil(t.payload.length / segDw)))
+      expect(segs.reduce((a, b) => a + b, 0)).toBe(beats * layout.segments)
+      expect(ph[from].map((t) => fateOf(sw.receive(from, t)).startsWith('fwd:'))).not.toContain(false)
+      // TLPs of one to three segments: several start in a beat when there are several segments
+      expect(Math.max(...segs)).toBe(3)
+      const beatsOut = packBeats(ph[from], layout)
+      expect(beatsOut.length).toBe(beats)
+      // every beat's valid bits set: {sop, eop, valid, strb, data, hdr}
+      const validAt = layout.dataDw + 32 * layout.dataDw + 128 * layout.segments
+      const full = (1n << BigInt(layout.segments)) - 1n
+      for (const b of beatsOut) expect((BigInt('0x' + b) >> BigInt(validAt)) & full).toBe(full)
+    }
+  })
+
+  it('packs TLPs into segments: a TLP starts in the segment after the last one ends, or after empty ones', () => {
+    const layout = { segments: 4, dataDw: 16 }
+    const a = mem(0x1_0000_0000n, 1, 0x300, 1) // one segment
+    const b = mem(0x1_0000_0000n, 6, 0x300, 2, [1, 2, 3, 4, 5, 6]) // two segments
+    const gaps = [0, 1, 2]
+    const beats = packBeats([a, b, a], layout, () => gaps.shift() ?? 0)
+    // segments: a | idle | b b || idle idle | a | pad
+    expect(beats.length).toBe(2)
+    const w = beats.map((h) => BigInt('0x' + h))
+    const S = 4
+    const field = (v: bigint, at: number) => Number((v >> BigInt(at)) & 0xfn)
+    const base = 16 + 32 * 16 + 128 * S
+    const [sop0, eop0, valid0] = [field(w[0]!, base + 2 * S), field(w[0]!, base + S), field(w[0]!, base)]
+    expect([sop0, eop0, valid0]).toEqual([0b0101, 0b1001, 0b1101])
+    const [sop1, eop1, valid1] = [field(w[1]!, base + 2 * S), field(w[1]!, base + S), field(w[1]!, base)]
+    expect([sop1, eop1, valid1]).toEqual([0b0100, 0b0100, 0b0100])
+    // b's header in segment 2, its DWs 1..4 in segment 2 and 5..6 in segment 3
+    expect((w[0]! >> 256n) & ((1n << 128n) - 1n)).toBe(b.hdr)
+    expect(Number((w[0]! >> BigInt(128 * S + 32 * 8)) & 0xffffffffn)).toBe(1)
+    expect(Number((w[0]! >> BigInt(128 * S + 32 * 13)) & 0xffffffffn)).toBe(6)
   })
 
   it('cuts TLPs into 256-bit beats', () => {

@@ -270,27 +270,82 @@ export class SwitchModel {
 
 export const DATA_DW = 8 // 256-bit beats
 
-/** Beats of a TLP: [sop, eop, strb, data DWs]; a header-only TLP is one beat with strb 0. */
-export function beatsOf(t: Tlp, dataDw = DATA_DW): { sop: boolean; eop: boolean; strb: number; data: number[] }[] {
-  const n = Math.max(1, Math.ceil(t.payload.length / dataDw))
+/**
+ * The stream's shape: DWs per beat and TLP segments per beat (the straddled format of
+ * bar_responder and the switch: a beat is `segments` segments of dataDw / segments DWs; a TLP
+ * starts in any segment and runs on into the next ones).
+ */
+export interface Layout {
+  segments: number
+  dataDw: number
+}
+export const ONE_SEGMENT: Layout = { segments: 1, dataDw: DATA_DW }
+
+/** Segments of a TLP, segDw DWs each: [sop, eop, strb, data DWs]; a header-only TLP is one segment with strb 0. */
+export function beatsOf(t: Tlp, segDw = DATA_DW): { sop: boolean; eop: boolean; strb: number; data: number[] }[] {
+  const n = Math.max(1, Math.ceil(t.payload.length / segDw))
   const out = []
   for (let b = 0; b < n; b++) {
-    const data = t.payload.slice(b * dataDw, (b + 1) * dataDw)
+    const data = t.payload.slice(b * segDw, (b + 1) * segDw)
     out.push({ sop: b === 0, eop: b === n - 1, strb: (1 << data.length) - 1, data })
   }
   return out
 }
 
-function beatHex(t: Tlp, dataDw = DATA_DW): string[] {
-  return beatsOf(t, dataDw).map((b) => {
+const hex = (v: bigint, bits: number): string => v.toString(16).padStart(Math.ceil(bits / 4), '0')
+
+/** One output segment as tb_sw_router compares it: {sop, eop, strb, data, hdr} (hdr 0 after the first). */
+function segmentHex(t: Tlp, segDw: number): string[] {
+  return beatsOf(t, segDw).map((b) => {
     let data = 0n
     b.data.forEach((v, i) => (data |= BigInt(v >>> 0) << BigInt(32 * i)))
     const hdr = b.sop ? t.hdr : 0n
-    const word = (BigInt(b.sop ? 1 : 0) << BigInt(1 + dataDw + 32 * dataDw + 128)) |
-      (BigInt(b.eop ? 1 : 0) << BigInt(dataDw + 32 * dataDw + 128)) |
-      (BigInt(b.strb) << BigInt(32 * dataDw + 128)) | (data << 128n) | hdr
-    return word.toString(16).padStart(Math.ceil((2 + dataDw + 32 * dataDw + 128) / 4), '0')
+    const word = (BigInt(b.sop ? 1 : 0) << BigInt(1 + segDw + 32 * segDw + 128)) |
+      (BigInt(b.eop ? 1 : 0) << BigInt(segDw + 32 * segDw + 128)) |
+      (BigInt(b.strb) << BigInt(32 * segDw + 128)) | (data << 128n) | hdr
+    return hex(word, 2 + segDw + 32 * segDw + 128)
   })
+}
+
+/**
+ * Input beats of one port: {sop[S], eop[S], valid[S], strb, data, hdr[S*128]} per beat (segment s's
+ * header at [128*s], its DWs at data[32*segDw*s]). The TLPs in order, each starting in the segment
+ * after the last one's end, or after `idle()` empty segments; the last beat padded with empty ones; a
+ * beat left with no TLP in it is left out.
+ */
+export function packBeats(tlps: Tlp[], layout: Layout, idle: () => number = () => 0): string[] {
+  const S = layout.segments
+  const segDw = layout.dataDw / S
+  const segs: ({ sop: boolean; eop: boolean; strb: number; data: number[]; hdr: bigint } | null)[] = []
+  for (const t of tlps) {
+    for (let i = idle(); i > 0; i--) segs.push(null)
+    for (const b of beatsOf(t, segDw)) segs.push({ ...b, hdr: b.sop ? t.hdr : 0n })
+  }
+  while (segs.length % S) segs.push(null)
+  const width = 3 * S + layout.dataDw + 32 * layout.dataDw + 128 * S
+  const out: string[] = []
+  for (let b = 0; b < segs.length; b += S) {
+    let sop = 0n, eop = 0n, valid = 0n, strb = 0n, data = 0n, hdr = 0n
+    for (let s = 0; s < S; s++) {
+      const g = segs[b + s]
+      if (!g) continue
+      const bit = 1n << BigInt(s)
+      valid |= bit
+      if (g.sop) sop |= bit
+      if (g.eop) eop |= bit
+      strb |= BigInt(g.strb) << BigInt(s * segDw)
+      g.data.forEach((v, i) => (data |= BigInt(v >>> 0) << BigInt(32 * (s * segDw + i))))
+      hdr |= g.hdr << BigInt(128 * s)
+    }
+    // a beat of empty segments only is no beat (the bench's idle clocks are its own)
+    if (!valid) continue
+    const sh = (v: bigint, at: number) => v << BigInt(at)
+    const dBits = 32 * layout.dataDw
+    const word = sh(sop, 2 * S + layout.dataDw + dBits + 128 * S) | sh(eop, S + layout.dataDw + dBits + 128 * S) |
+      sh(valid, layout.dataDw + dBits + 128 * S) | sh(strb, dBits + 128 * S) | sh(data, 128 * S) | hdr
+    out.push(hex(word, width))
+  }
+  return out
 }
 
 export interface Phase {
@@ -471,19 +526,60 @@ export function randomTraffic(seed: number, count: number): Phase {
   return { name: 'random', backpressure: true, up, dn }
 }
 
-/** One single-beat TLP per clock in each direction, all forwarded: the throughput check. */
-export function fullRate(count: number): Phase {
-  const up: Tlp[] = []
-  const dn: Tlp[] = []
-  for (let i = 0; i < count; i++) {
-    up.push(i % 2 ? mem(0xf000_0000n + BigInt(64 * i), 8, HOST_ID, i & 0xff, Array(8).fill(i)) : cpl(HOST_ID, GPU_ID, i & 0xff, 0, 32, 0, Array(8).fill(i)))
-    dn.push(i % 3 ? mem(0x1_0000_0000n + BigInt(64 * i), 16, GPU_ID, i & 0xff) : mem(0x1_0000_0000n, 8, GPU_ID, i & 0xff, Array(8).fill(i)))
+/**
+ * The throughput check: `beats` beats in each direction with every segment of every beat holding
+ * part of a forwarded TLP (TLPs of one to three segments, back to back, of every class), so a
+ * switch without bubbles puts out the same number of beats, each as full.
+ */
+export function fullRate(beats: number, layout: Layout = ONE_SEGMENT, seed = 1): Phase {
+  const r = rng(seed * 7919 + layout.segments)
+  const int = (n: number) => Math.floor(r() * n)
+  const segDw = layout.dataDw / layout.segments
+  const total = beats * layout.segments
+  const stream = (make: (segs: number, i: number) => Tlp): Tlp[] => {
+    const out: Tlp[] = []
+    for (let left = total, i = 0; left > 0; i++) {
+      const segs = Math.min(left, 1 + int(3))
+      out.push(make(segs, i))
+      left -= segs
+    }
+    return out
   }
+  // a payload of exactly `segs` segments
+  const payload = (segs: number, i: number) => Array.from({ length: (segs - 1) * segDw + 1 + int(segDw) }, (_, k) => (i << 8) + k)
+  const up = stream((segs, i) => {
+    const tag = i & 0xff
+    const kind = segs === 1 ? int(4) : int(2)
+    if (kind === 0) {
+      const p = payload(segs, i)
+      return mem(0xf000_0000n + BigInt(64 * (i & 0xffff)), p.length, HOST_ID, tag, p)
+    }
+    if (kind === 1) {
+      const p = payload(segs, i)
+      return cpl(HOST_ID, GPU_ID, tag, 0, 4 * p.length, 0, p)
+    }
+    if (kind === 2) return mem((ENUM.pref[0] << 20n) + BigInt(128 * (i & 0xffff)), 1 + int(32), HOST_ID, tag)
+    return cfgRd(true, ENUM.dnSec, 0, 0, int(64), HOST_ID, tag)
+  })
+  const dn = stream((segs, i) => {
+    const tag = i & 0xff
+    const kind = segs === 1 ? int(4) : int(2)
+    if (kind === 0) {
+      const p = payload(segs, i)
+      return mem(0x1_0000_0000n + BigInt(64 * (i & 0xffff)), p.length, GPU_ID, tag, p)
+    }
+    if (kind === 1) {
+      const p = payload(segs, i)
+      return cpl(GPU_ID, HOST_ID, tag, 0, 4 * p.length, 0, p)
+    }
+    if (kind === 2) return mem(0x1_0000_0000n + BigInt(128 * (i & 0xffff)), 1 + int(32), GPU_ID, tag)
+    return msg(0, 0x20, GPU_ID)
+  })
   return { name: 'full-rate', backpressure: false, up, dn }
 }
 
 /** The bench's phases: enumeration, illegal targets, GPU reads and their completions, reprogramming, random, full rate. */
-export function scenario(seed: number, randomCount: number): Scenario {
+export function scenario(seed: number, randomCount: number, layout: Layout = ONE_SEGMENT, fullRateBeats = 64): Scenario {
   const reads: Tlp[] = []
   const cpls: Tlp[] = []
   for (let i = 0; i < 32; i++) {
@@ -501,21 +597,38 @@ export function scenario(seed: number, randomCount: number): Scenario {
       { name: 'bus-master-off', backpressure: true, up: [], dn: re.gpu },
       { name: 'restore', backpressure: true, up: re.restore, dn: [] },
       randomTraffic(seed, randomCount),
-      fullRate(64),
+      fullRate(fullRateBeats, layout, seed),
     ],
   }
 }
 
+export interface VectorOptions {
+  layout?: Layout
+  /** beats per direction in the full-rate phase */
+  fullRateBeats?: number
+}
+
 /**
- * Writes the bench's files: in_up.hex / in_dn.hex (beats {sop, eop, strb, data, hdr}), out_<port>_<cls>.hex
- * (expected beats), pb_<port>_<cls>.hex (per TLP: posted TLPs that must leave first), phases.hex (per phase:
- * backpressure flag, cumulative input beats and expected output beats/TLPs, then both ports' counters),
- * params.hex (phase count, counter count, link values).
+ * Writes the bench's files: in_up.hex / in_dn.hex (beats {sop, eop, valid per segment, strb, data, hdr
+ * per segment}; in back-pressure phases up to two empty segments before a TLP, so TLPs start in every
+ * segment), out_<port>_<cls>.hex (expected segments {sop, eop, strb, data, hdr}), pb_<port>_<cls>.hex (per
+ * TLP: posted TLPs that must leave first), phases.hex (per phase: backpressure flag, cumulative input beats
+ * and expected output segments/TLPs, then both ports' counters), params.hex (phase count, counter count,
+ * link values, segments, DWs per beat, full-rate TLPs per direction).
  */
-export function writeSwitchVectors(dir: string, seed: number, randomCount: number): { phases: number; tlpsIn: number; tlpsOut: number } {
+export function writeSwitchVectors(
+  dir: string,
+  seed: number,
+  randomCount: number,
+  opts: VectorOptions = {},
+): { phases: number; tlpsIn: number; tlpsOut: number; fullRate: { up: number; dn: number } } {
+  const layout = opts.layout ?? ONE_SEGMENT
+  const segDw = layout.dataDw / layout.segments
   mkdirSync(dir, { recursive: true })
   const sw = new SwitchModel()
-  const s = scenario(seed, randomCount)
+  const s = scenario(seed, randomCount, layout, opts.fullRateBeats ?? 64)
+  const r = rng(seed * 31 + 5)
+  const idle = () => (r() < 0.3 ? 1 + Math.floor(r() * 2) : 0)
   const inHex: Record<Port, string[]> = { up: [], dn: [] }
   const outKeys = ['up_P', 'up_NP', 'up_CPL', 'up_LOC', 'dn_P', 'dn_NP', 'dn_CPL', 'dn_LOC'] as const
   const outHex = Object.fromEntries(outKeys.map((k) => [k, [] as string[]])) as Record<(typeof outKeys)[number], string[]>
@@ -524,7 +637,7 @@ export function writeSwitchVectors(dir: string, seed: number, randomCount: numbe
   let tlpsIn = 0
   let tlpsOut = 0
   for (const ph of s.phases) {
-    for (const p of ['up', 'dn'] as const) for (const t of ph[p]) inHex[p].push(...beatHex(t))
+    for (const p of ['up', 'dn'] as const) inHex[p].push(...packBeats(ph[p], layout, ph.backpressure ? idle : () => 0))
     tlpsIn += ph.up.length + ph.dn.length
     const lists = expectOutputs(sw, ph)
     for (const k of outKeys) {
@@ -532,7 +645,7 @@ export function writeSwitchVectors(dir: string, seed: number, randomCount: numbe
       // posted TLPs already expected on this egress in earlier phases come first too
       const earlier = pbHex[`${p}_P`].length - (c === 'P' ? 0 : lists[p].P.length)
       for (const e of lists[p][c]) {
-        outHex[k].push(...beatHex(e.tlp))
+        outHex[k].push(...segmentHex(e.tlp, segDw))
         pbHex[k].push((earlier + e.postedBefore).toString(16).padStart(8, '0'))
         tlpsOut++
       }
@@ -550,13 +663,15 @@ export function writeSwitchVectors(dir: string, seed: number, randomCount: numbe
   }
   w('phases.hex', phaseLines)
   const L = LINKS
+  const full = s.phases[s.phases.length - 1]!
   w('params.hex', [
     s.phases.length, SWITCH_COUNTERS.length,
     L.up.maxSpeed, L.up.maxWidth, L.up.speed, L.up.width,
     L.dn.maxSpeed, L.dn.maxWidth, L.dn.speed, L.dn.width, L.dn.up ? 1 : 0,
-    ...Array<number>(5).fill(0), // padding to the bench's 16 words
+    layout.segments, layout.dataDw, full.up.length, full.dn.length,
+    0, // padding to the bench's 16 words
   ].map((v) => v.toString(16).padStart(8, '0')))
-  return { phases: s.phases.length, tlpsIn, tlpsOut }
+  return { phases: s.phases.length, tlpsIn, tlpsOut, fullRate: { up: full.up.length, dn: full.dn.length } }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
@@ -564,6 +679,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
     const i = process.argv.indexOf(k)
     return i >= 0 ? process.argv[i + 1]! : d
   }
-  const res = writeSwitchVectors(arg('--out', 'build/hdl/switch-golden'), Number(arg('--seed', '1')), Number(arg('--random', '400')))
+  const segments = Number(arg('--segments', '1'))
+  const res = writeSwitchVectors(arg('--out', 'build/hdl/switch-golden'), Number(arg('--seed', '1')), Number(arg('--random', '400')), {
+    layout: { segments, dataDw: Number(arg('--data-dw', segments > 1 ? '16' : String(DATA_DW))) },
+    fullRateBeats: Number(arg('--full-rate', '64')),
+  })
   console.log(`${res.phases} phases, ${res.tlpsIn} TLPs in, ${res.tlpsOut} TLPs out`)
 }

@@ -1,8 +1,11 @@
 // Switch HDL gates: Verilator -Wall lint of every switch module (no waivers), Icarus -g2005,
-// Yosys check -assert, and tb_sw_router under Icarus and Verilator, on sw_router and on
-// pcie_scope_switch_top, against vectors from the golden router (test/hdl/switch-golden.ts; its
-// unit tests need no simulator). synth_xilinx (area, no latches) is in bench/switch.mjs, to keep
-// this file near its one-minute budget.
+// Yosys check -assert, and tb_sw_router under Icarus and Verilator, on sw_router at 1 segment
+// (256 bits) and at 4 (512 bits: several TLP starts per beat), and on pcie_scope_switch_top,
+// against vectors from the golden router (test/hdl/switch-golden.ts; its unit tests need no
+// simulator). Each run ends with the throughput test: a stretch of beats whose every segment
+// holds a forwarded TLP must leave in as many beats, with no stall and no bubble.
+// synth_xilinx (area, no latches) is in bench/switch.mjs and bench/synth.mjs, to keep this file
+// near its one-minute budget.
 // Run: npx vitest run --project int test/hdl/switch.int.test.ts
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -19,6 +22,7 @@ export const SWITCH_RTL = [
   'hdl/rtl/switch/sw_route.v',
   'hdl/rtl/switch/sw_egress.v',
   'hdl/rtl/switch/sw_fifo.v',
+  'hdl/rtl/switch/sw_seg_fifo.v',
   'hdl/rtl/switch/sw_cfg_space.v',
   'hdl/rtl/probe_mrd_classify.v',
 ]
@@ -46,18 +50,31 @@ export const SWITCH_TOP_RTL = [
 const LINT: Array<[string, string[], string[]?]> = [
   ['sw_router', []],
   ['sw_router', ['-GTLP_DATA_WIDTH=512']],
+  ['sw_router', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=2']],
+  ['sw_router', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=4']],
   ['sw_router', ['-GTLP_DATA_WIDTH=64', '-GQUEUE_ADDR_WIDTH=2', '-GCNT_WIDTH=16']],
   ['sw_cfg_space', ["-GPORT_TYPE=4'd6", "-GDEVICE_ID=16'h9c52"]],
   ['pcie_scope_switch_top', [], SWITCH_TOP_RTL],
   ['pcie_scope_switch_top', ['-GTLP_DATA_WIDTH=512', '-GTAG_WIDTH=10'], SWITCH_TOP_RTL],
+  ['pcie_scope_switch_top', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=4'], SWITCH_TOP_RTL],
   ['probe_axil_tap_demux', [], ['hdl/rtl/probe_axil_tap_demux.v']],
 ]
 
-let vectors: { phases: number; tlpsIn: number; tlpsOut: number }
+// 1 segment of 8 DWs (256 bits), 4 segments of 4 DWs (512 bits); the random phase is shorter at 4
+// segments (its TLPs pack four to a beat), bench/switch.mjs runs both at length
+const LAYOUTS = {
+  1: { layout: { segments: 1, dataDw: 8 }, random: 1500, defs: [] as string[] },
+  4: { layout: { segments: 4, dataDw: 16 }, random: 800, defs: ['-DTB_SEGS=4', '-DTB_DW=16'] },
+}
+type Vectors = ReturnType<typeof writeSwitchVectors>
+const vectors: Record<number, Vectors> = {}
+const goldenDir = (segs: number) => join(golden, `seg${segs}`)
 
 beforeAll(() => {
   mkdirSync(build, { recursive: true })
-  vectors = writeSwitchVectors(golden, 1, 1500)
+  for (const [segs, l] of Object.entries(LAYOUTS)) {
+    vectors[Number(segs)] = writeSwitchVectors(goldenDir(Number(segs)), 1, l.random, { layout: l.layout, fullRateBeats: 64 })
+  }
 })
 
 describe('switch lint and compile', () => {
@@ -81,26 +98,44 @@ describe('switch lint and compile', () => {
     expect(r.status).toBe(0)
   })
 
-  it('yosys: hierarchy -check, proc, check -assert', () => {
-    const script = `read_verilog ${inc.join(' ')} ${SWITCH_RTL.join(' ')}; hierarchy -check -top sw_router; proc; check -assert`
+  it.each([
+    ['1 segment, 256 bits', ''],
+    ['4 segments, 512 bits', 'chparam -set TLP_DATA_WIDTH 512 -set TLP_SEG_COUNT 4 sw_router; '],
+  ])('yosys: hierarchy -check, proc, check -assert (%s)', (_name, chparam) => {
+    const script = `read_verilog ${inc.join(' ')} ${SWITCH_RTL.join(' ')}; ${chparam}hierarchy -check -top sw_router; proc; check -assert`
     const r = run('yosys', ['-q', '-p', script])
     expect(r.status, r.out).toBe(0)
   })
 })
 
 describe.each([
-  ['sw_router', [], SWITCH_RTL],
-  ['pcie_scope_switch_top', ['-DSWITCH_TOP'], SWITCH_TOP_RTL],
-] as const)('testbench tb_sw_router on %s', (dutName, defs, files) => {
-  const def = `-DGOLDEN_DIR="${golden}"`
+  ['sw_router', 1, [], SWITCH_RTL, ['icarus', 'verilator']],
+  ['sw_router', 4, [], SWITCH_RTL, ['icarus', 'verilator']],
+  ['pcie_scope_switch_top', 1, ['-DSWITCH_TOP'], SWITCH_TOP_RTL, ['icarus', 'verilator']],
+  ['pcie_scope_switch_top', 4, ['-DSWITCH_TOP'], SWITCH_TOP_RTL, ['icarus', 'verilator']],
+] as const)('testbench tb_sw_router on %s at %i segment(s)', (dutName, segs, defs, files, sims) => {
   const tb = 'hdl/tb/tb_sw_router.sv'
+  const l = LAYOUTS[segs]
+  const args = () => [...inc, `-DGOLDEN_DIR="${goldenDir(segs)}"`, ...l.defs, ...defs]
   const check = (out: string, status: number | null) => {
+    const v = vectors[segs]!
     const res = closing(out)
     expect(res, out.slice(-4000)).toBeDefined()
     expect(res!.failed, out.slice(-4000)).toBe(0)
-    // every expected beat and 2 x 7 counters per phase, plus the two bubble checks
-    expect(res!.passed).toBeGreaterThan(vectors.tlpsOut)
-    expect(out).toMatch(/^full rate: 64 \+ 64 beats in, 64 \+ 64 out, up port 64 clocks, dn port 64 clocks$/m)
+    // every expected segment and 2 x 7 counters per phase, plus the throughput checks
+    expect(res!.passed).toBeGreaterThan(v.tlpsOut)
+    // the throughput test: 64 beats each way, every segment a forwarded TLP, out in 64 beats over 64 clocks
+    const perBeat = l.layout.segments
+    expect(out).toContain(`full rate down: ${v.fullRate.up} TLPs in 64 beats (${64 * perBeat} segments) in, 64 beats (${64 * perBeat} segments) out over 64 clocks`)
+    expect(out).toContain(`full rate up: ${v.fullRate.dn} TLPs in 64 beats (${64 * perBeat} segments) in, 64 beats (${64 * perBeat} segments) out over 64 clocks`)
+    // several TLPs start in one beat, in and out (none can at 1 segment)
+    const multi = /^beats with several TLP starts: (\d+) in, (\d+) out$/m.exec(out)
+    expect(multi).not.toBeNull()
+    if (segs > 1) {
+      expect(Number(multi![1])).toBeGreaterThan(100)
+      expect(Number(multi![2])).toBeGreaterThan(100)
+      expect(v.fullRate.up + v.fullRate.dn).toBeGreaterThan(64 * 2)
+    }
     if (dutName === 'pcie_scope_switch_top') {
       expect(out).toMatch(/^probe on the GPU side: [1-9]\d* reads, [1-9]\d* CplD, [1-9]\d* UR$/m)
       // the host side sees the reads that reach the host and the host's completions (no UR of the switch's own)
@@ -111,18 +146,18 @@ describe.each([
     expect(status).toBe(0)
   }
 
-  it('passes under Icarus (iverilog -g2012)', () => {
-    const vvp = join(build, 'icarus', `tb_sw_router_${dutName}.vvp`)
+  if (sims.includes('icarus')) it('passes under Icarus (iverilog -g2012)', () => {
+    const vvp = join(build, 'icarus', `tb_sw_router_${dutName}_seg${segs}.vvp`)
     mkdirSync(join(build, 'icarus'), { recursive: true })
-    const c = run('iverilog', ['-g2012', ...inc, def, ...defs, '-s', 'tb_sw_router', '-o', vvp, tb, ...files])
+    const c = run('iverilog', ['-g2012', ...args(), '-s', 'tb_sw_router', '-o', vvp, tb, ...files])
     expect(c.status, c.out).toBe(0)
     const r = run('vvp', ['-n', vvp])
     check(r.stdout, r.status)
   })
 
-  it('passes under Verilator (--binary --timing)', () => {
-    const mdir = join(build, 'verilator', `tb_sw_router_${dutName}`)
-    const c = verilateBench(mdir, [...inc, def, ...defs, '--top-module', 'tb_sw_router', tb, ...files])
+  if (sims.includes('verilator')) it('passes under Verilator (--binary --timing)', () => {
+    const mdir = join(build, 'verilator', `tb_sw_router_${dutName}_seg${segs}`)
+    const c = verilateBench(mdir, [...args(), '--top-module', 'tb_sw_router', tb, ...files])
     expect(c.status, c.out.slice(-4000)).toBe(0)
     const r = run(join(mdir, 'Vtb'), [])
     check(r.stdout, r.status)

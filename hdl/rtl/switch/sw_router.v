@@ -12,14 +12,18 @@
  * everything else is routed (sw_ingress, sw_route) into the other port's ordering
  * queues (sw_egress). hdl/README.md "Switch" lists what is implemented.
  *
- * One TLP per beat (TLP_SEG_COUNT = 1); any data width of 64 bits or more.
+ * TLP_SEG_COUNT 1, 2 or 4 segments per beat (the straddled format of bar_responder and
+ * probe_core: a TLP starts in any segment, header, valid, sop and eop per segment, data and
+ * strb per beat); any data width of 64 bits or more that splits into whole segments.
+ * Forwarded TLPs pass at one per segment per beat; locally terminated ones (configuration
+ * of the switch's ports, UR) at one per clock.
  */
 module sw_router #
 (
     parameter TLP_DATA_WIDTH = 256,
     parameter TLP_STRB_WIDTH = TLP_DATA_WIDTH/32,
     parameter TLP_SEG_COUNT = 1,
-    // beats per ordering queue, as address bits
+    // beats in each port's forwarded queue (and completions in its local queue), as address bits
     parameter QUEUE_ADDR_WIDTH = 4,
     parameter CNT_WIDTH = 32
 )
@@ -29,34 +33,34 @@ module sw_router #
 
     input  wire [TLP_DATA_WIDTH-1:0]  up_rx_data,
     input  wire [TLP_STRB_WIDTH-1:0]  up_rx_strb,
-    input  wire [127:0]               up_rx_hdr,
-    input  wire                       up_rx_valid,
-    input  wire                       up_rx_sop,
-    input  wire                       up_rx_eop,
+    input  wire [TLP_SEG_COUNT*128-1:0] up_rx_hdr,
+    input  wire [TLP_SEG_COUNT-1:0]  up_rx_valid,
+    input  wire [TLP_SEG_COUNT-1:0]  up_rx_sop,
+    input  wire [TLP_SEG_COUNT-1:0]  up_rx_eop,
     output wire                       up_rx_ready,
 
     output wire [TLP_DATA_WIDTH-1:0]  up_tx_data,
     output wire [TLP_STRB_WIDTH-1:0]  up_tx_strb,
-    output wire [127:0]               up_tx_hdr,
-    output wire                       up_tx_valid,
-    output wire                       up_tx_sop,
-    output wire                       up_tx_eop,
+    output wire [TLP_SEG_COUNT*128-1:0] up_tx_hdr,
+    output wire [TLP_SEG_COUNT-1:0]  up_tx_valid,
+    output wire [TLP_SEG_COUNT-1:0]  up_tx_sop,
+    output wire [TLP_SEG_COUNT-1:0]  up_tx_eop,
     input  wire                       up_tx_ready,
 
     input  wire [TLP_DATA_WIDTH-1:0]  dn_rx_data,
     input  wire [TLP_STRB_WIDTH-1:0]  dn_rx_strb,
-    input  wire [127:0]               dn_rx_hdr,
-    input  wire                       dn_rx_valid,
-    input  wire                       dn_rx_sop,
-    input  wire                       dn_rx_eop,
+    input  wire [TLP_SEG_COUNT*128-1:0] dn_rx_hdr,
+    input  wire [TLP_SEG_COUNT-1:0]  dn_rx_valid,
+    input  wire [TLP_SEG_COUNT-1:0]  dn_rx_sop,
+    input  wire [TLP_SEG_COUNT-1:0]  dn_rx_eop,
     output wire                       dn_rx_ready,
 
     output wire [TLP_DATA_WIDTH-1:0]  dn_tx_data,
     output wire [TLP_STRB_WIDTH-1:0]  dn_tx_strb,
-    output wire [127:0]               dn_tx_hdr,
-    output wire                       dn_tx_valid,
-    output wire                       dn_tx_sop,
-    output wire                       dn_tx_eop,
+    output wire [TLP_SEG_COUNT*128-1:0] dn_tx_hdr,
+    output wire [TLP_SEG_COUNT-1:0]  dn_tx_valid,
+    output wire [TLP_SEG_COUNT-1:0]  dn_tx_sop,
+    output wire [TLP_SEG_COUNT-1:0]  dn_tx_eop,
     input  wire                       dn_tx_ready,
 
     // the real links: Link Capabilities (max) and Link Status (current) of each port
@@ -77,11 +81,17 @@ module sw_router #
 );
 
 initial begin
-    if (TLP_SEG_COUNT != 1) begin
-        $error("sw_router: only TLP_SEG_COUNT = 1 is implemented");
+    if (TLP_SEG_COUNT != 1 && TLP_SEG_COUNT != 2 && TLP_SEG_COUNT != 4) begin
+        $error("Error: TLP_SEG_COUNT must be 1, 2 or 4 (instance %m)");
+        $finish;
+    end
+    if (TLP_DATA_WIDTH < 64 || TLP_STRB_WIDTH * 32 != TLP_DATA_WIDTH || TLP_STRB_WIDTH % TLP_SEG_COUNT != 0) begin
+        $error("Error: TLP_DATA_WIDTH must be 64 or more, TLP_STRB_WIDTH = TLP_DATA_WIDTH/32, in whole segments (instance %m)");
         $finish;
     end
 end
+
+localparam SEG_W = TLP_DATA_WIDTH/TLP_SEG_COUNT + TLP_STRB_WIDTH/TLP_SEG_COUNT + 130;
 
 wire up_mem_enable;
 wire up_bus_master;
@@ -130,18 +140,10 @@ sw_cfg_space #(.DEVICE_ID(`PS_SW_DN_DEVICE_ID), .PORT_TYPE(4'd6), .PORT_NUMBER(8
 // the downstream port's primary bus is the internal bus; routing uses the upstream copy
 wire unused_dn_primary = &{1'b0, dn_primary_bus, 1'b0};
 
-// host -> GPU
-wire [TLP_DATA_WIDTH-1:0] d_fwd_data;
-wire [TLP_STRB_WIDTH-1:0] d_fwd_strb;
-wire [127:0] d_fwd_hdr;
-wire d_fwd_sop, d_fwd_eop, d_fwd_valid, d_fwd_full;
-wire [1:0] d_fwd_cls;
-// GPU -> host
-wire [TLP_DATA_WIDTH-1:0] u_fwd_data;
-wire [TLP_STRB_WIDTH-1:0] u_fwd_strb;
-wire [127:0] u_fwd_hdr;
-wire u_fwd_sop, u_fwd_eop, u_fwd_valid, u_fwd_full;
-wire [1:0] u_fwd_cls;
+// host -> GPU and GPU -> host: the segments of each ingress beat, those forwarded marked
+wire [TLP_SEG_COUNT*SEG_W-1:0] d_fwd_seg, u_fwd_seg;
+wire [TLP_SEG_COUNT-1:0] d_fwd_valid, u_fwd_valid;
+wire d_fwd_room, u_fwd_room;
 // local completions to the host (for up_rx) and to the GPU (for dn_rx)
 wire [127:0] u_loc_hdr, d_loc_hdr;
 wire [31:0] u_loc_data, d_loc_data;
@@ -154,7 +156,7 @@ wire [3:0]  dn_cfg_be;
 wire [31:0] dn_cfg_wr_data;
 wire unused_dn_cfg = &{1'b0, dn_cfg_dw, dn_cfg_wr_up, dn_cfg_wr_dn, dn_cfg_be, dn_cfg_wr_data, 1'b0};
 
-sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .FROM_UP(1), .CNT_WIDTH(CNT_WIDTH)) up_in (
+sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .TLP_SEG_COUNT(TLP_SEG_COUNT), .FROM_UP(1), .CNT_WIDTH(CNT_WIDTH)) up_in (
     .clk(clk), .rst(rst),
     .rx_data(up_rx_data), .rx_strb(up_rx_strb), .rx_hdr(up_rx_hdr), .rx_valid(up_rx_valid),
     .rx_sop(up_rx_sop), .rx_eop(up_rx_eop), .rx_ready(up_rx_ready),
@@ -177,14 +179,13 @@ sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .
         .dn_pref_limit(dn_pref_limit),
     .cfg_dw(cfg_dw), .cfg_wr_up(cfg_wr_up), .cfg_wr_dn(cfg_wr_dn), .cfg_be(cfg_be),
     .cfg_wr_data(cfg_wr_data), .cfg_rd_up(cfg_rd_up), .cfg_rd_dn(cfg_rd_dn), .ur_event(up_ur_event),
-    .fwd_data(d_fwd_data), .fwd_strb(d_fwd_strb), .fwd_hdr(d_fwd_hdr), .fwd_sop(d_fwd_sop),
-    .fwd_eop(d_fwd_eop), .fwd_cls(d_fwd_cls), .fwd_valid(d_fwd_valid), .fwd_full(d_fwd_full),
+    .fwd_seg(d_fwd_seg), .fwd_valid(d_fwd_valid), .fwd_room(d_fwd_room),
     .loc_hdr(u_loc_hdr), .loc_data(u_loc_data), .loc_has_data(u_loc_has_data),
     .loc_valid(u_loc_valid), .loc_full(u_loc_full),
     .cnt(up_rx_cnt)
 );
 
-sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .FROM_UP(0), .CNT_WIDTH(CNT_WIDTH)) dn_in (
+sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .TLP_SEG_COUNT(TLP_SEG_COUNT), .FROM_UP(0), .CNT_WIDTH(CNT_WIDTH)) dn_in (
     .clk(clk), .rst(rst),
     .rx_data(dn_rx_data), .rx_strb(dn_rx_strb), .rx_hdr(dn_rx_hdr), .rx_valid(dn_rx_valid),
     .rx_sop(dn_rx_sop), .rx_eop(dn_rx_eop), .rx_ready(dn_rx_ready),
@@ -207,27 +208,24 @@ sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .
         .dn_pref_limit(dn_pref_limit),
     .cfg_dw(dn_cfg_dw), .cfg_wr_up(dn_cfg_wr_up), .cfg_wr_dn(dn_cfg_wr_dn), .cfg_be(dn_cfg_be),
     .cfg_wr_data(dn_cfg_wr_data), .cfg_rd_up(32'd0), .cfg_rd_dn(32'd0), .ur_event(dn_ur_event),
-    .fwd_data(u_fwd_data), .fwd_strb(u_fwd_strb), .fwd_hdr(u_fwd_hdr), .fwd_sop(u_fwd_sop),
-    .fwd_eop(u_fwd_eop), .fwd_cls(u_fwd_cls), .fwd_valid(u_fwd_valid), .fwd_full(u_fwd_full),
+    .fwd_seg(u_fwd_seg), .fwd_valid(u_fwd_valid), .fwd_room(u_fwd_room),
     .loc_hdr(d_loc_hdr), .loc_data(d_loc_data), .loc_has_data(d_loc_has_data),
     .loc_valid(d_loc_valid), .loc_full(d_loc_full),
     .cnt(dn_rx_cnt)
 );
 
-sw_egress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .QUEUE_ADDR_WIDTH(QUEUE_ADDR_WIDTH)) up_out (
+sw_egress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .TLP_SEG_COUNT(TLP_SEG_COUNT), .QUEUE_ADDR_WIDTH(QUEUE_ADDR_WIDTH)) up_out (
     .clk(clk), .rst(rst),
-    .fwd_data(u_fwd_data), .fwd_strb(u_fwd_strb), .fwd_hdr(u_fwd_hdr), .fwd_sop(u_fwd_sop),
-    .fwd_eop(u_fwd_eop), .fwd_cls(u_fwd_cls), .fwd_valid(u_fwd_valid), .fwd_full(u_fwd_full),
+    .fwd_seg(u_fwd_seg), .fwd_valid(u_fwd_valid), .fwd_room(u_fwd_room),
     .loc_hdr(u_loc_hdr), .loc_data(u_loc_data), .loc_has_data(u_loc_has_data),
     .loc_valid(u_loc_valid), .loc_full(u_loc_full),
     .tx_data(up_tx_data), .tx_strb(up_tx_strb), .tx_hdr(up_tx_hdr), .tx_valid(up_tx_valid),
     .tx_sop(up_tx_sop), .tx_eop(up_tx_eop), .tx_ready(up_tx_ready)
 );
 
-sw_egress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .QUEUE_ADDR_WIDTH(QUEUE_ADDR_WIDTH)) dn_out (
+sw_egress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .TLP_SEG_COUNT(TLP_SEG_COUNT), .QUEUE_ADDR_WIDTH(QUEUE_ADDR_WIDTH)) dn_out (
     .clk(clk), .rst(rst),
-    .fwd_data(d_fwd_data), .fwd_strb(d_fwd_strb), .fwd_hdr(d_fwd_hdr), .fwd_sop(d_fwd_sop),
-    .fwd_eop(d_fwd_eop), .fwd_cls(d_fwd_cls), .fwd_valid(d_fwd_valid), .fwd_full(d_fwd_full),
+    .fwd_seg(d_fwd_seg), .fwd_valid(d_fwd_valid), .fwd_room(d_fwd_room),
     .loc_hdr(d_loc_hdr), .loc_data(d_loc_data), .loc_has_data(d_loc_has_data),
     .loc_valid(d_loc_valid), .loc_full(d_loc_full),
     .tx_data(dn_tx_data), .tx_strb(dn_tx_strb), .tx_hdr(dn_tx_hdr), .tx_valid(dn_tx_valid),

@@ -94,18 +94,14 @@ const MIB = 1024 * 1024
 
 const { bytes: BYTES, offset: OFFSET } = WORKLOAD_LIMITS
 
-/** --segments: the BAR top with that many TLP segments per beat; a fresh Option per command */
+/** --segments: the twin's design (BAR top or switch top) with that many TLP segments per beat; a fresh Option per command */
 const SEGMENTS_OPTION = () =>
   new Option(
     '--segments <n>',
-    'twin only, with --mode endpoint: TLP segments per 512-bit beat of the BAR top, up to that many MRds and completions per clock (default 1)',
+    'twin only, either mode: TLP segments per 512-bit beat of the design (the BAR top or the switch and its host model), up to that many MRds and completions per clock (default 1)',
   )
     .choices(TWIN_SEGMENTS.map(String))
     .argParser((v) => Number(v) as TwinSegments)
-
-/** --segments 2|4 widens the BAR top; the switch, the twin's default design, takes one TLP per beat */
-const SEGMENTS_NEED_ENDPOINT =
-  '--segments 2|4 applies to the BAR endpoint: add --mode endpoint (the switch, the default design, takes one TLP per beat)'
 
 const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID', 'PS_CAPTURE_NAME_INVALID'])
 
@@ -484,7 +480,6 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         if ('port' in source && o.cplSplit !== undefined) throw new PsError('PS_USAGE', '--cpl-split only applies to the twin')
         if ('port' in source && o.segments !== undefined) throw new PsError('PS_USAGE', '--segments only applies to the twin')
         if ('port' in source && o.tags !== undefined) throw new PsError('PS_USAGE', '--tags only applies to the twin')
-        if (o.segments !== undefined && o.segments !== 1 && o.mode !== 'endpoint') throw new PsError('PS_USAGE', SEGMENTS_NEED_ENDPOINT)
         if (o.tags !== undefined && !(o.tags >= 1 && o.tags <= 256)) throw new PsError('PS_USAGE', '--tags must be 1..256')
         if ('port' in source && o.latencyNs !== undefined) throw new PsError('PS_USAGE', '--latency-ns only applies to the twin')
         if ('port' in source && o.latencyDist !== undefined) throw new PsError('PS_USAGE', '--latency-dist only applies to the twin')
@@ -676,7 +671,6 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         if ('port' in source && o.link !== undefined) throw new PsError('PS_USAGE', '--link only applies to the twin')
         if ('port' in source && o.mode !== undefined) throw new PsError('PS_USAGE', '--mode only applies to the twin')
         if ('port' in source && o.segments !== undefined) throw new PsError('PS_USAGE', '--segments only applies to the twin')
-        if (o.segments !== undefined && o.segments !== 1 && o.mode !== 'endpoint') throw new PsError('PS_USAGE', SEGMENTS_NEED_ENDPOINT)
         // loaded here so that `capture` never pays for express and ws
         const { startServer } = await import('../server/index.js')
         const server = await startServer({

@@ -65,7 +65,7 @@ export interface StartServerOptions {
   link?: string
   /** twin only: the design, the switch with a host model above it (the twin's default) or the BAR endpoint */
   mode?: TwinMode
-  /** twin only, endpoint mode: TLP segments per beat (1, 2 or 4; the twin's default 1) */
+  /** twin only, either mode: TLP segments per beat (1, 2 or 4; the twin's default 1) */
   segments?: TwinSegments
   /** serial device when not on the twin */
   port?: string

@@ -54,7 +54,7 @@ interface TwinReady {
   topology?: TwinTopology
 }
 
-/** the BAR top's TLP segments per beat the twin is built with (--segments) */
+/** TLP segments per beat of the twin's design, BAR top or switch top (--segments; the build's variants) */
 export const TWIN_SEGMENTS = [1, 2, 4] as const
 export type TwinSegments = (typeof TWIN_SEGMENTS)[number]
 
@@ -75,7 +75,7 @@ export interface TwinOptions {
   link?: string
   /** the design: "switch" (twin default: the switch top and a host model) or "endpoint" (the BAR top) */
   mode?: TwinMode
-  /** endpoint mode: TLP segments per 512-bit beat, up to that many TLPs per clock (twin default 1) */
+  /** either mode: TLP segments per 512-bit beat, up to that many TLPs per clock (twin default 1) */
   segments?: TwinSegments
   extraArgs?: string[]
   /** time allowed for the ready line (default 20 s) */

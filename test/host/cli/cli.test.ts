@@ -70,8 +70,6 @@ describe('pcie-scope CLI (in process)', () => {
       ['--period-ms', '60001'],
       ['--link', 'gen3x12'],
       ['--segments', '3'],
-      ['--segments', '4', '--mode', 'switch'], // the switch takes one TLP per beat
-      ['--segments', '2'], // ... and is the default design: --segments needs --mode endpoint
       ['--mode', 'bar'],
       ['--tags', '0'],
       ['--tags', '257'],

@@ -1,7 +1,8 @@
 // The twin in switch mode (its default design; --mode endpoint for the BAR endpoint): the host model's enumeration through the switch RTL
 // reads back what it programmed, a configuration target beyond the subordinate bus gets UR and
 // is counted by the switch, the micro patterns give the endpoint mode's MRd counts with every
-// completion byte checked, and `pcie-scope topology --twin` prints the tree.
+// completion byte checked (at 1 TLP segment per beat and at 4), and `pcie-scope topology --twin`
+// prints the tree.
 import { spawn, spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -112,6 +113,36 @@ describe('twin --mode switch: the micro patterns and the completer settings', ()
     expect(sw.simCycles).toBeGreaterThan(1.6 * fixed.simCycles)
     // the same draws, in the same order: the switch adds only its pipeline to the endpoint's time
     expect(Math.abs(sw.simCycles - endpoint.simCycles)).toBeLessThan(0.02 * endpoint.simCycles)
+  })
+
+  it.each(['strided', 'merged-misaligned'])(
+    '%s at 4 segments: the histogram, completions and 0 payload errors of 1 segment and of endpoint mode',
+    (pattern) => {
+      for (const split of ['0', '64']) {
+        const args = ['--run', pattern, '--bytes', String(1 << 20), '--cpl-split', split]
+        const endpoint = batch(['--mode', 'endpoint', ...args])
+        const sw1 = batch(['--mode', 'switch', ...args])
+        const sw4 = batch(['--mode', 'switch', '--segments', '4', ...args])
+        expect(sw4.mrd).toEqual(sw1.mrd)
+        expect(sw4.mrd).toEqual(endpoint.mrd)
+        expect(sw4.completions).toBe(sw1.completions)
+        expect(sw4.completions).toBe(endpoint.completions)
+        expect(sw4.payloadErrors).toBe(0)
+      }
+    },
+  )
+
+  it('at 4 segments on an ideal link: no clock more than the endpoint at 4 segments but the traversal, about half those of 1 segment', () => {
+    const args = ['--run', 'strided', '--bytes', String(1 << 20), '--link', 'ideal', '--latency-cycles', '16']
+    const endpoint4 = batch(['--mode', 'endpoint', '--segments', '4', ...args])
+    const sw1 = batch(['--mode', 'switch', ...args])
+    const sw4 = batch(['--mode', 'switch', '--segments', '4', ...args])
+    expect(sw4.mrd).toEqual(endpoint4.mrd)
+    expect(sw4.payloadErrors).toBe(0)
+    // four MRds per beat up, two 32-B CplDs per beat down: the switch passes them without a bubble
+    expect(sw4.simCycles).toBeGreaterThanOrEqual(endpoint4.simCycles)
+    expect(sw4.simCycles).toBeLessThanOrEqual(endpoint4.simCycles + 4)
+    expect(sw4.simCycles).toBeLessThan(sw1.simCycles * 0.6)
   })
 })
 

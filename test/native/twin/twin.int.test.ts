@@ -308,7 +308,7 @@ describe('twin graph runs (each kernel launch by launch through the RTL probe)',
 
 describe('twin --mode endpoint --segments (several TLPs per 512-bit beat through the BAR top)', () => {
   const MiB = 1 << 20
-  // the BAR top is the endpoint design's: --segments needs --mode endpoint (the switch is the default)
+  // the BAR top is the endpoint design (the switch is the default)
   const endpoint = ['--mode', 'endpoint']
   const counts = (ev: DoneEvent) => ({ mrd: ev.mrd, completions: ev.completions, payloadErrors: ev.payloadErrors })
 
@@ -340,14 +340,18 @@ describe('twin --mode endpoint --segments (several TLPs per 512-bit beat through
     expect(b4.simCycles).toBeLessThan(b1.simCycles * 0.6)
   })
 
-  it('rejects --segments other than 1, 2, 4, without --mode endpoint, and a count this build lacks', () => {
+  it('rejects --segments other than 1, 2, 4, and a count this build lacks', () => {
     expect(rejected(['--segments', '3'])).toMatch(/--segments must be 1, 2 or 4/)
-    expect(rejected(['--mode', 'switch', '--segments', '4'])).toMatch(/--segments needs --mode endpoint/)
-    expect(rejected(['--segments', '4'])).toMatch(/--segments needs --mode endpoint/) // the switch is the default
-    const r = spawnSync(twinBin, [...endpoint, '--run', 'strided', '--bytes', '4096', '--segments', '2'], { encoding: 'utf8' })
-    // 2 segments are built only with PS_TWIN_SEGMENTS="2;4"
-    if (r.status !== 0) expect(r.stderr).toMatch(/--segments 2: this build has no such BAR top/)
-    else expect(JSON.parse(r.stdout.trim().split('\n').pop()!)).toMatchObject({ payloadErrors: 0 })
+    expect(rejected(['--mode', 'switch', '--segments', '3'])).toMatch(/--segments must be 1, 2 or 4/)
+    // 2 segments are built only with PS_TWIN_SEGMENTS="2;4", for both tops
+    for (const [mode, top] of [
+      ['endpoint', 'BAR'],
+      ['switch', 'switch'],
+    ] as const) {
+      const r = spawnSync(twinBin, ['--run', 'strided', '--bytes', '4096', '--mode', mode, '--segments', '2'], { encoding: 'utf8' })
+      if (r.status !== 0) expect(r.stderr).toMatch(new RegExp(`--segments 2: this build has no such ${top} top`))
+      else expect(JSON.parse(r.stdout.trim().split('\n').pop()!)).toMatchObject({ payloadErrors: 0 })
+    }
   })
 })
 

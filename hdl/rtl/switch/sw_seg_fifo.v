@@ -1,0 +1,142 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Segment FIFO of the switch's egress: up to SEG_COUNT entries in and SEG_COUNT out per
+ * clock, first-word fall-through.
+ *
+ * The entries written on one clock are the in_valid segments of in_data, taken in segment
+ * order (any subset: the FIFO packs them); out_data shows the oldest SEG_COUNT entries,
+ * oldest at segment 0, out_count of them valid; out_pop removes that many (at most
+ * out_count). SEG_COUNT banks of LUT RAM, entry i in bank i mod SEG_COUNT: each bank has
+ * one write and one read port, so a word written on one clock can leave on the next.
+ */
+module sw_seg_fifo #
+(
+    parameter WIDTH = 8,
+    // entries in and out per clock: 1, 2 or 4
+    parameter SEG_COUNT = 1,
+    // entries per bank, as address bits (the FIFO holds SEG_COUNT << ADDR_WIDTH)
+    parameter ADDR_WIDTH = 4,
+    // width of the counts: $clog2(SEG_COUNT + 1)
+    parameter CW = 1
+)
+(
+    input  wire                       clk,
+    input  wire                       rst,
+
+    input  wire [SEG_COUNT*WIDTH-1:0] in_data,
+    input  wire [SEG_COUNT-1:0]       in_valid,
+    // at least SEG_COUNT entries free: a whole beat fits
+    output wire                       room,
+
+    output reg  [SEG_COUNT*WIDTH-1:0] out_data,
+    output wire [CW-1:0]              out_count,
+    input  wire [CW-1:0]              out_pop
+);
+
+localparam SB = (SEG_COUNT > 1) ? $clog2(SEG_COUNT) : 0;
+localparam PW = ADDR_WIDTH + SB + 1;
+localparam [31:0] CAP_32 = (SEG_COUNT << ADDR_WIDTH) - SEG_COUNT;
+localparam [31:0] SEG_32 = SEG_COUNT;
+localparam [31:0] MASK_32 = SEG_COUNT - 1;
+
+initial begin
+    if (SEG_COUNT != 1 && SEG_COUNT != 2 && SEG_COUNT != 4) begin
+        $error("Error: SEG_COUNT must be 1, 2 or 4 (instance %m)");
+        $finish;
+    end
+    if ((1 << CW) <= SEG_COUNT || (1 << (CW - 1)) > SEG_COUNT) begin
+        $error("Error: CW must be $clog2(SEG_COUNT + 1) (instance %m)");
+        $finish;
+    end
+end
+
+reg [PW-1:0] wr_ptr_reg = {PW{1'b0}};
+reg [PW-1:0] rd_ptr_reg = {PW{1'b0}};
+
+wire [PW-1:0] used = wr_ptr_reg - rd_ptr_reg;
+wire [31:0]   used_32 = {{(32-PW){1'b0}}, used};
+assign room = used_32 <= CAP_32;
+wire [31:0]   count_32 = used_32 < SEG_32 ? used_32 : SEG_32;
+assign out_count = count_32[CW-1:0];
+wire unused_count = &{1'b0, count_32[31:CW], 1'b0};
+
+// the k-th valid input segment goes to entry wr_ptr + k: bank (wr_ptr + k) mod SEG_COUNT
+reg [SEG_COUNT-1:0]            bank_we;
+reg [SEG_COUNT*WIDTH-1:0]      bank_wdata;
+reg [SEG_COUNT*ADDR_WIDTH-1:0] bank_waddr;
+reg [31:0] k, idx;
+integer s, b;
+always @* begin
+    bank_we = {SEG_COUNT{1'b0}};
+    bank_wdata = {SEG_COUNT*WIDTH{1'b0}};
+    bank_waddr = {SEG_COUNT*ADDR_WIDTH{1'b0}};
+    k = 32'd0;
+    idx = 32'd0;
+    for (s = 0; s < SEG_COUNT; s = s + 1) begin
+        idx = {{(32-PW){1'b0}}, wr_ptr_reg} + k;
+        if (in_valid[s]) begin
+            for (b = 0; b < SEG_COUNT; b = b + 1) begin
+                if ((idx & MASK_32) == b) begin
+                    bank_we[b] = 1'b1;
+                    bank_wdata[b*WIDTH +: WIDTH] = in_data[s*WIDTH +: WIDTH];
+                    bank_waddr[b*ADDR_WIDTH +: ADDR_WIDTH] = idx[SB +: ADDR_WIDTH];
+                end
+            end
+            k = k + 32'd1;
+        end
+    end
+end
+wire unused_idx = &{1'b0, idx, 1'b0};
+
+wire [SEG_COUNT*WIDTH-1:0] bank_rdata;
+
+genvar g;
+generate
+    for (g = 0; g < SEG_COUNT; g = g + 1) begin : bank
+        localparam [31:0] G_32 = g;
+        reg [WIDTH-1:0] mem [0:(1<<ADDR_WIDTH)-1];
+        always @(posedge clk) begin
+            if (bank_we[g]) begin
+                mem[bank_waddr[g*ADDR_WIDTH +: ADDR_WIDTH]] <= bank_wdata[g*WIDTH +: WIDTH];
+            end
+        end
+        // the one entry among the oldest SEG_COUNT that lives in this bank
+        wire [31:0] ridx = {{(32-PW){1'b0}}, rd_ptr_reg} + ((G_32 - {{(32-PW){1'b0}}, rd_ptr_reg}) & MASK_32);
+        assign bank_rdata[g*WIDTH +: WIDTH] = mem[ridx[SB +: ADDR_WIDTH]];
+        wire unused_ridx = &{1'b0, ridx, 1'b0};
+    end
+endgenerate
+
+// out segment j: entry rd_ptr + j
+reg [31:0] ridx_j;
+integer j;
+always @* begin
+    out_data = {SEG_COUNT*WIDTH{1'b0}};
+    ridx_j = 32'd0;
+    for (j = 0; j < SEG_COUNT; j = j + 1) begin
+        ridx_j = {{(32-PW){1'b0}}, rd_ptr_reg} + j;
+        for (b = 0; b < SEG_COUNT; b = b + 1) begin
+            if ((ridx_j & MASK_32) == b) begin
+                out_data[j*WIDTH +: WIDTH] = bank_rdata[b*WIDTH +: WIDTH];
+            end
+        end
+    end
+end
+wire unused_ridx_j = &{1'b0, ridx_j, 1'b0};
+
+always @(posedge clk) begin
+    wr_ptr_reg <= wr_ptr_reg + k[PW-1:0];
+    rd_ptr_reg <= rd_ptr_reg + {{(PW-CW){1'b0}}, out_pop};
+    if (rst) begin
+        wr_ptr_reg <= {PW{1'b0}};
+        rd_ptr_reg <= {PW{1'b0}};
+    end
+end
+wire unused_k = &{1'b0, k[31:PW], 1'b0};
+
+endmodule
+
+`resetall
