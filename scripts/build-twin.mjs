@@ -2,7 +2,7 @@
 // Builds the pcie-scope twin (native/twin: Verilated hdl/rtl + firmware + traffic model) into
 // build/twin/pcie-scope-twin. Plain Node, no dependencies. Usage: node scripts/build-twin.mjs
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -28,16 +28,27 @@ if (!cxx || !has(cxx)) missing.push('a C++17 compiler: c++/g++ (Debian: apt-get 
 if (!has('verilator')) missing.push('verilator (Debian: apt-get install verilator)')
 if (missing.length) fail(`missing tool${missing.length > 1 ? 's' : ''}: ${missing.join('; ')}`)
 
-function run(cmd, args) {
+function run(cmd, args, { mayFail = false } = {}) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' })
   if (r.error) fail(`${cmd}: ${r.error.message}`)
-  if (r.status !== 0) fail(`${cmd} ${args.join(' ')} failed (exit ${r.status})`)
+  if (r.status !== 0 && !mayFail) fail(`${cmd} ${args.join(' ')} failed (exit ${r.status})`)
+  return r.status === 0
 }
 
-if (!existsSync(join(build, 'CMakeCache.txt'))) {
+function configure() {
   const gen = has('ninja') ? ['-G', 'Ninja'] : []
   run('cmake', ['-S', src, '-B', build, ...gen, '-DCMAKE_BUILD_TYPE=Release'])
 }
-run('cmake', ['--build', build, '--parallel'])
+
+const configured = existsSync(join(build, 'CMakeCache.txt'))
+if (!configured) configure()
+// a build configured before a Verilog file was added or removed can fail to re-Verilate (the
+// sources' glob is re-read only by a fresh configure): start that build over once
+if (!run('cmake', ['--build', build, '--parallel'], { mayFail: configured })) {
+  console.log('build-twin: the incremental build failed; configuring afresh and building again')
+  rmSync(build, { recursive: true, force: true })
+  configure()
+  run('cmake', ['--build', build, '--parallel'])
+}
 if (!existsSync(binary)) fail(`the build finished but ${binary} is missing`)
 console.log(`build-twin: ${binary}`)
