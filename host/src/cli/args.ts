@@ -6,7 +6,7 @@ import { TWIN_MODES } from '../core/twin-mode.js'
 export const twinModeOption = (): Option =>
   new Option(
     '--mode <design>',
-    "twin only: switch (default: the switch RTL between the GPU model and a host model, both sides tapped) or endpoint (the FPGA as the GPU's BAR endpoint, the BAR responder answering; needed for --segments 2|4)",
+    "twin only: switch (default: the switch RTL between the GPU model and a host model, both sides tapped) or endpoint (the FPGA as the GPU's BAR endpoint, the BAR responder answering)",
   ).choices(TWIN_MODES)
 
 const SUFFIX: Record<string, number> = { '': 1, k: 1024, kib: 1024, m: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gib: 1024 ** 3 }
