@@ -84,8 +84,8 @@ TEST(cli_rejects)
              {"--latency-ns", "0"},
              {"--latency-cycles", "100", "--latency-ns", "400"},
              {"--cpl-split", "32"},
-             {"--segments", "4"}, // the switch (the default) takes one TLP per beat
-             {"--mode", "switch", "--segments", "2"},
+             {"--segments", "3"}, // 1, 2 or 4, in either design
+             {"--mode", "switch", "--segments", "8"},
              {"--mode", "bar"},
              {"--run", "zigzag", "--bytes", "64"},
              {"--run", "strided"},
