@@ -72,6 +72,9 @@ module pcie_scope_switch_top #
     output wire [TLP_SEG_COUNT-1:0]     up_tx_sop,
     output wire [TLP_SEG_COUNT-1:0]     up_tx_eop,
     input  wire                         up_tx_ready,
+    // the host can take a non-posted request now (its non-posted header credit); while low,
+    // posted TLPs and completions pass the non-posted requests waiting in the switch
+    input  wire                         up_tx_np_ok,
 
     /*
      * downstream port: TLPs from the GPU
@@ -94,6 +97,8 @@ module pcie_scope_switch_top #
     output wire [TLP_SEG_COUNT-1:0]     dn_tx_sop,
     output wire [TLP_SEG_COUNT-1:0]     dn_tx_eop,
     input  wire                         dn_tx_ready,
+    // the GPU can take a non-posted request now
+    input  wire                         dn_tx_np_ok,
 
     /*
      * the real links (Link Capabilities / Link Status of the switch ports)
@@ -163,9 +168,9 @@ switch_inst (
     .clk(clk),
     .rst(rst),
     .up_rx_data(up_rx_data), .up_rx_strb(up_rx_strb), .up_rx_hdr(up_rx_hdr), .up_rx_valid(up_rx_valid), .up_rx_sop(up_rx_sop), .up_rx_eop(up_rx_eop), .up_rx_ready(up_rx_ready),
-    .up_tx_data(up_tx_data), .up_tx_strb(up_tx_strb), .up_tx_hdr(up_tx_hdr), .up_tx_valid(up_tx_valid), .up_tx_sop(up_tx_sop), .up_tx_eop(up_tx_eop), .up_tx_ready(up_tx_ready),
+    .up_tx_data(up_tx_data), .up_tx_strb(up_tx_strb), .up_tx_hdr(up_tx_hdr), .up_tx_valid(up_tx_valid), .up_tx_sop(up_tx_sop), .up_tx_eop(up_tx_eop), .up_tx_ready(up_tx_ready), .up_tx_np_ok(up_tx_np_ok),
     .dn_rx_data(dn_rx_data), .dn_rx_strb(dn_rx_strb), .dn_rx_hdr(dn_rx_hdr), .dn_rx_valid(dn_rx_valid), .dn_rx_sop(dn_rx_sop), .dn_rx_eop(dn_rx_eop), .dn_rx_ready(dn_rx_ready),
-    .dn_tx_data(dn_tx_data), .dn_tx_strb(dn_tx_strb), .dn_tx_hdr(dn_tx_hdr), .dn_tx_valid(dn_tx_valid), .dn_tx_sop(dn_tx_sop), .dn_tx_eop(dn_tx_eop), .dn_tx_ready(dn_tx_ready),
+    .dn_tx_data(dn_tx_data), .dn_tx_strb(dn_tx_strb), .dn_tx_hdr(dn_tx_hdr), .dn_tx_valid(dn_tx_valid), .dn_tx_sop(dn_tx_sop), .dn_tx_eop(dn_tx_eop), .dn_tx_ready(dn_tx_ready), .dn_tx_np_ok(dn_tx_np_ok),
     .up_link_max_speed(up_link_max_speed), .up_link_max_width(up_link_max_width),
     .up_link_speed(up_link_speed), .up_link_width(up_link_width),
     .dn_link_max_speed(dn_link_max_speed), .dn_link_max_width(dn_link_max_width),

@@ -24,13 +24,20 @@
  * Checked: every output segment against the head of its list (class from the header: a
  * completion equal to the local list's head is local), so each TLP arrives once, in order
  * within its class, rewritten as the golden model says; a non-posted request or forwarded
- * completion only after the posted TLPs that entered before it (pb_*.hex); no TLP starting
+ * completion only after the posted TLPs that entered before it (pb_*.hex), a non-posted
+ * request only after the forwarded completions that entered before it (cb_*_NP.hex) and only
+ * in a beat first offered while that port's np_ok was high (a beat offered and not taken
+ * keeps what it holds when np_ok falls); no TLP starting
  * inside another, no empty segment inside a TLP; an output beat not taken offered again
  * unchanged; both ports' fate counters exactly at every phase end; input beats held stable
  * while not accepted (by construction of the driver, valid never drops before ready). Back-pressure phases: random idle input clocks and random output
  * ready. Full-rate phase (the throughput test): every segment of every input beat holds a
  * forwarded TLP, valid on every clock, ready always; no input stall, no output bubble between
  * a port's first and last beat, as many beats and segments out as in on each port.
+ * np_ok (the link partner takes a non-posted request): high, except in phases flagged for it
+ * (phases.hex word 0): random low stretches (bit 1), or held low on up (bit 2) / dn (bit 3)
+ * until every posted TLP and completion of the phase has left that port (checked: no
+ * non-posted request left it meanwhile), then high.
  */
 // testbench arithmetic mixes integer bookkeeping with DUT-width vectors on purpose
 /* verilator lint_off WIDTH */
@@ -84,6 +91,7 @@ wire [TLP_STRB_WIDTH-1:0] up_tx_strb, dn_tx_strb;
 wire [128*S-1:0]          up_tx_hdr, dn_tx_hdr;
 wire [S-1:0]              up_tx_valid, dn_tx_valid, up_tx_sop, dn_tx_sop, up_tx_eop, dn_tx_eop;
 reg                       up_tx_ready = 0, dn_tx_ready = 0;
+reg                       up_tx_np_ok = 1, dn_tx_np_ok = 1;
 wire [CNTN*32-1:0]        up_rx_cnt, dn_rx_cnt;
 
 reg [31:0] params [0:15];
@@ -102,11 +110,11 @@ pcie_scope_switch_top #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_SEG_COUNT(S)) dut 
     .up_rx_data(up_rx_data), .up_rx_strb(up_rx_strb), .up_rx_hdr(up_rx_hdr), .up_rx_valid(up_rx_valid),
     .up_rx_sop(up_rx_sop), .up_rx_eop(up_rx_eop), .up_rx_ready(up_rx_ready),
     .up_tx_data(up_tx_data), .up_tx_strb(up_tx_strb), .up_tx_hdr(up_tx_hdr), .up_tx_valid(up_tx_valid),
-    .up_tx_sop(up_tx_sop), .up_tx_eop(up_tx_eop), .up_tx_ready(up_tx_ready),
+    .up_tx_sop(up_tx_sop), .up_tx_eop(up_tx_eop), .up_tx_ready(up_tx_ready), .up_tx_np_ok(up_tx_np_ok),
     .dn_rx_data(dn_rx_data), .dn_rx_strb(dn_rx_strb), .dn_rx_hdr(dn_rx_hdr), .dn_rx_valid(dn_rx_valid),
     .dn_rx_sop(dn_rx_sop), .dn_rx_eop(dn_rx_eop), .dn_rx_ready(dn_rx_ready),
     .dn_tx_data(dn_tx_data), .dn_tx_strb(dn_tx_strb), .dn_tx_hdr(dn_tx_hdr), .dn_tx_valid(dn_tx_valid),
-    .dn_tx_sop(dn_tx_sop), .dn_tx_eop(dn_tx_eop), .dn_tx_ready(dn_tx_ready),
+    .dn_tx_sop(dn_tx_sop), .dn_tx_eop(dn_tx_eop), .dn_tx_ready(dn_tx_ready), .dn_tx_np_ok(dn_tx_np_ok),
     .up_link_max_speed(params[2][3:0]), .up_link_max_width(params[3][5:0]),
     .up_link_speed(params[4][3:0]), .up_link_width(params[5][5:0]),
     .dn_link_max_speed(params[6][3:0]), .dn_link_max_width(params[7][5:0]),
@@ -125,11 +133,11 @@ sw_router #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_SEG_COUNT(S), .QUEUE_ADDR_WIDT
     .up_rx_data(up_rx_data), .up_rx_strb(up_rx_strb), .up_rx_hdr(up_rx_hdr), .up_rx_valid(up_rx_valid),
     .up_rx_sop(up_rx_sop), .up_rx_eop(up_rx_eop), .up_rx_ready(up_rx_ready),
     .up_tx_data(up_tx_data), .up_tx_strb(up_tx_strb), .up_tx_hdr(up_tx_hdr), .up_tx_valid(up_tx_valid),
-    .up_tx_sop(up_tx_sop), .up_tx_eop(up_tx_eop), .up_tx_ready(up_tx_ready),
+    .up_tx_sop(up_tx_sop), .up_tx_eop(up_tx_eop), .up_tx_ready(up_tx_ready), .up_tx_np_ok(up_tx_np_ok),
     .dn_rx_data(dn_rx_data), .dn_rx_strb(dn_rx_strb), .dn_rx_hdr(dn_rx_hdr), .dn_rx_valid(dn_rx_valid),
     .dn_rx_sop(dn_rx_sop), .dn_rx_eop(dn_rx_eop), .dn_rx_ready(dn_rx_ready),
     .dn_tx_data(dn_tx_data), .dn_tx_strb(dn_tx_strb), .dn_tx_hdr(dn_tx_hdr), .dn_tx_valid(dn_tx_valid),
-    .dn_tx_sop(dn_tx_sop), .dn_tx_eop(dn_tx_eop), .dn_tx_ready(dn_tx_ready),
+    .dn_tx_sop(dn_tx_sop), .dn_tx_eop(dn_tx_eop), .dn_tx_ready(dn_tx_ready), .dn_tx_np_ok(dn_tx_np_ok),
     .up_link_max_speed(params[2][3:0]), .up_link_max_width(params[3][5:0]),
     .up_link_speed(params[4][3:0]), .up_link_width(params[5][5:0]),
     .dn_link_max_speed(params[6][3:0]), .dn_link_max_width(params[7][5:0]),
@@ -141,6 +149,7 @@ sw_router #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_SEG_COUNT(S), .QUEUE_ADDR_WIDT
 reg [IW-1:0] in_beats [0:2*MAXB-1];        // port p at p*MAXB
 reg [BW-1:0] out_beats [0:8*MAXB-1];       // segments of list k (port*4 + {P, NP, CPL, LOC}) at k*MAXB
 reg [31:0]   pb [0:8*MAXT-1];              // list k at k*MAXT
+reg [31:0]   cb [0:2*MAXT-1];              // non-posted list of port e at e*MAXT
 reg [31:0]   ph [0:MAXPH*PH_WORDS-1];
 
 integer pass_count = 0;
@@ -154,6 +163,14 @@ integer in_pos [0:1];
 integer out_pos [0:7];                     // segments taken from each list
 integer out_tlp [0:7];                     // TLPs started from each list
 integer p_done [0:1];                      // posted TLPs delivered per egress
+integer c_done [0:1];                      // forwarded completions delivered per egress
+reg     np_rand = 1'b0;                    // np_ok drops at random in this phase
+reg     np_block [0:1];                    // np_ok held low on this egress in this phase...
+integer np_rel_phase [0:1];                // ...until released in phase np_rel_phase
+integer np_start [0:1];                    // non-posted segments out of each egress at the phase start
+integer np_held = 0;                       // non-posted requests held back, posted TLPs and completions out meanwhile
+integer pc_passed = 0;
+reg     offer_ok [0:1];                    // np_ok when the beat now offered was first offered
 integer cur_list [0:1];                    // list of the TLP in progress per egress
 integer first_out [0:1];
 integer last_out [0:1];
@@ -225,6 +242,14 @@ always @(posedge clk) begin : drive
         end
         up_tx_ready <= !bp || (r2 % 3) != 0;
         dn_tx_ready <= !bp || (r3 % 3) != 0;
+        r0 = $random(seed);
+        r1 = $random(seed);
+        if (np_block[0] && np_rel_phase[0] != phase) up_tx_np_ok <= 1'b0;
+        else if (np_rand) up_tx_np_ok <= up_tx_np_ok ? (r0 & 15) != 0 : (r0 & 7) == 0;
+        else up_tx_np_ok <= 1'b1;
+        if (np_block[1] && np_rel_phase[1] != phase) dn_tx_np_ok <= 1'b0;
+        else if (np_rand) dn_tx_np_ok <= dn_tx_np_ok ? (r1 & 15) != 0 : (r1 & 7) == 0;
+        else dn_tx_np_ok <= 1'b1;
     end
 end
 
@@ -256,7 +281,12 @@ task take;
             if ((c == 1 || c == 2) && out_tlp[l] < ph[phase*PH_WORDS + 11 + l] && p_done[e] < pb[l*MAXT + out_tlp[l]]) begin
                 fail("a non-posted request or completion passed a posted TLP");
             end
+            if (c == 1 && out_tlp[l] < ph[phase*PH_WORDS + 11 + l] && c_done[e] < cb[e*MAXT + out_tlp[l]]) begin
+                fail("a non-posted request passed a completion");
+            end
+            if (c == 1 && !offer_ok[e]) fail("a non-posted request while np_ok was low");
             if (c == 0) p_done[e] = p_done[e] + 1;
+            if (c == 2) c_done[e] = c_done[e] + 1;
             out_tlp[l] = out_tlp[l] + 1;
         end
         l = cur_list[e];
@@ -316,6 +346,8 @@ initial begin
 end
 always @(posedge clk) begin
     if (!rst) begin
+        if (!waiting[0]) offer_ok[0] = up_tx_np_ok;
+        if (!waiting[1]) offer_ok[1] = dn_tx_np_ok;
         if (waiting[0] && {up_tx_valid, up_tx_sop, up_tx_eop, up_tx_strb, up_tx_data, up_tx_hdr} !== offered[0])
             fail("a beat not taken changed");
         if (waiting[1] && {dn_tx_valid, dn_tx_sop, dn_tx_eop, dn_tx_strb, dn_tx_data, dn_tx_hdr} !== offered[1])
@@ -326,6 +358,26 @@ always @(posedge clk) begin
         offered[1] = {dn_tx_valid, dn_tx_sop, dn_tx_eop, dn_tx_strb, dn_tx_data, dn_tx_hdr};
         if (|up_tx_valid && up_tx_ready) take_beat(0, up_tx_valid, up_tx_sop, up_tx_eop, up_tx_strb, up_tx_data, up_tx_hdr);
         if (|dn_tx_valid && dn_tx_ready) take_beat(1, dn_tx_valid, dn_tx_sop, dn_tx_eop, dn_tx_strb, dn_tx_data, dn_tx_hdr);
+    end
+end
+
+// np_ok held low on an egress: released once every posted TLP and completion of the phase has
+// left it; no non-posted request may have left it before
+always @(posedge clk) begin : np_release
+    integer ee;
+    for (ee = 0; ee < 2; ee = ee + 1) begin
+        if (!rst && np_block[ee] && np_rel_phase[ee] != phase
+            && out_pos[ee*4 + 0] >= ph[phase*PH_WORDS + 3 + ee*4 + 0] && out_pos[ee*4 + 2] >= ph[phase*PH_WORDS + 3 + ee*4 + 2]) begin
+            np_rel_phase[ee] = phase;
+            np_held = np_held + (ph[phase*PH_WORDS + 11 + ee*4 + 1] - ph[(phase-1)*PH_WORDS + 11 + ee*4 + 1]);
+            pc_passed = pc_passed + (ph[phase*PH_WORDS + 11 + ee*4 + 0] - ph[(phase-1)*PH_WORDS + 11 + ee*4 + 0])
+                + (ph[phase*PH_WORDS + 11 + ee*4 + 2] - ph[(phase-1)*PH_WORDS + 11 + ee*4 + 2]);
+            if (out_pos[ee*4 + 1] != np_start[ee]) begin
+                fail("a non-posted request left while np_ok was held low");
+            end else begin
+                pass_count = pass_count + 1;
+            end
+        end
     end
 end
 
@@ -484,6 +536,8 @@ initial begin
     if (ph[(nph-1)*PH_WORDS + 13] > 0) $readmemh({`GOLDEN_DIR, "/pb_up_CPL.hex"}, pb, 2*MAXT, 2*MAXT + ph[(nph-1)*PH_WORDS + 13] - 1);
     if (ph[(nph-1)*PH_WORDS + 16] > 0) $readmemh({`GOLDEN_DIR, "/pb_dn_NP.hex"}, pb, 5*MAXT, 5*MAXT + ph[(nph-1)*PH_WORDS + 16] - 1);
     if (ph[(nph-1)*PH_WORDS + 17] > 0) $readmemh({`GOLDEN_DIR, "/pb_dn_CPL.hex"}, pb, 6*MAXT, 6*MAXT + ph[(nph-1)*PH_WORDS + 17] - 1);
+    if (ph[(nph-1)*PH_WORDS + 12] > 0) $readmemh({`GOLDEN_DIR, "/cb_up_NP.hex"}, cb, 0, ph[(nph-1)*PH_WORDS + 12] - 1);
+    if (ph[(nph-1)*PH_WORDS + 16] > 0) $readmemh({`GOLDEN_DIR, "/cb_dn_NP.hex"}, cb, MAXT, MAXT + ph[(nph-1)*PH_WORDS + 16] - 1);
     for (i = 0; i < 8; i = i + 1) begin
         out_pos[i] = 0;
         out_tlp[i] = 0;
@@ -492,7 +546,12 @@ initial begin
         in_pos[e] = 0;
         in_lim[e] = 0;
         p_done[e] = 0;
+        c_done[e] = 0;
         cur_list[e] = -1;
+        np_block[e] = 1'b0;
+        np_rel_phase[e] = -1;
+        np_start[e] = 0;
+        offer_ok[e] = 1'b1;
     end
     repeat (4) @(posedge clk);
     @(negedge clk) rst = 1'b0;
@@ -505,8 +564,11 @@ initial begin
 `endif
     for (phase = 0; phase < nph; phase = phase + 1) begin
         @(negedge clk);
-        bp = ph[phase*PH_WORDS] != 0;
+        bp = ph[phase*PH_WORDS][0];
+        np_rand = ph[phase*PH_WORDS][1];
         for (e = 0; e < 2; e = e + 1) begin
+            np_block[e] = ph[phase*PH_WORDS][2 + e];
+            np_start[e] = out_pos[e*4 + 1];
             n_out[e] = 0;
             seg_out[e] = 0;
             seg_in[e] = 0;
@@ -574,6 +636,7 @@ initial begin
     $display("probe on the host side: %0d reads, %0d CplD, %0d UR", host_mrd, host_cpld, host_ur);
 `endif
     $display("beats with several TLP starts: %0d in, %0d out", multi_in, multi_out);
+    $display("np_ok held low: %0d posted TLPs and completions out, %0d non-posted requests held back", pc_passed, np_held);
     $display("%0d passed, %0d failed", pass_count, fail_count);
     if (fail_count != 0) $fatal(1, "tb_sw_router failed");
     $finish;

@@ -274,13 +274,16 @@ template <class Top> void HostRootComplex::drive(Top &top)
     from_switch_.tick();
     if (!offered_)
         compose(top);
-    // a new read waits for the wire, and for room for a beat of reads of kMaxPayloadBytes in the
-    // completion buffer, as the BAR responder's (bar_responder.v): a full one returns no
-    // non-posted credit (only reads go up during a run); the rest of a started TLP goes at once
+    // a new TLP waits for the wire; a new read also for room for a beat of reads of
+    // kMaxPayloadBytes in the completion buffer, as the BAR responder's (bar_responder.v): a full
+    // one returns no non-posted credit, so np_ok is low and the switch holds the reads back while
+    // posted TLPs and completions still go (ready stays high, as at a real root port); the rest
+    // of a started TLP goes at once
     constexpr unsigned segs = segments_of<Top>();
     const bool buffer_full = top.cpl_buffer_bytes != 0
         && reserved_bytes_ + segs * kMaxPayloadBytes > top.cpl_buffer_bytes;
-    top.up_tx_ready = rx_in_tlp_ || (from_switch_.open() && !buffer_full);
+    top.up_tx_ready = rx_in_tlp_ || from_switch_.open();
+    top.up_tx_np_ok = !buffer_full;
 }
 
 template void HostRootComplex::sample<Vswitch>(const Vswitch &);

@@ -5,7 +5,8 @@
 // at the Read Completion Boundary when CPL_SPLIT is 64 or 128, payload DW i = A + 4 i of the
 // CplD's DW-aligned start address A), so the twin's completion checker verifies
 // every byte as in endpoint mode; a read taken reserves its payload DWs in a completion buffer of
-// CPL_BUFFER_BYTES until its last CplD, and a full buffer takes no read, as the responder;
+// CPL_BUFFER_BYTES until its last CplD, and a full buffer takes no read, as the responder (it
+// lowers up_tx_np_ok, no non-posted credit, and keeps up_tx_ready for everything else);
 // and the configuration requester the enumerator uses.
 //
 // Clocking as in Twin::tick(): sample() on the settled signals before a rising edge, drive()

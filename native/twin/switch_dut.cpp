@@ -39,6 +39,10 @@ public:
     {
         top_->up_rx_valid = 0;
         top_->up_tx_ready = 1;
+        top_->up_tx_np_ok = 1;
+        // the GPU model never runs out of non-posted credit (it takes completions and answers
+        // configuration requests at once)
+        top_->dn_tx_np_ok = 1;
         top_->dn_link_up = 1;
         set_link(LinkConfig{}, 250000000);
     }

@@ -162,7 +162,7 @@ describe.each(TWIN_MODES)('pcie-scope capture --twin, the micro patterns in %s m
     expect(strided.rates.gbPerSecond).toBeLessThan(0.95 * strided.pcie.ceilingGbPerSecond!)
     // wire-bound: the payload sits at the ceiling with the tags well below the budget (the
     // completer's 16-KiB buffer holds 128 reads of 128 B; the rest wait in the GPU, and in switch
-    // mode some in the switch's upstream queue, which the GPU side counts in flight), the mean
+    // mode some in the switch's upstream non-posted queue, which the GPU side counts in flight), the mean
     // latency at the completer a queue's wait above the bare 1 µs
     const completer = completerSide(aligned)
     expect(completer.latencyNs.last.min).toBe(1000)
@@ -203,8 +203,9 @@ describe('pcie-scope capture --twin: switch mode against endpoint mode (e2e)', (
       const nsPerClock = 1e9 / sw.clockHz
       const delay = (sw.latencyNs.last.mean! - host.latencyNs.last.mean!) / nsPerClock
       const shown = `${pattern}: GPU side ${sw.latencyNs.last.mean} ns, host side ${host.latencyNs.last.mean} ns`
-      // wire-bound 128-B reads also wait in the switch's upstream queue while the host's
-      // completion buffer is full (no non-posted credit): the GPU side sees that wait, the host side does not
+      // wire-bound 128-B reads also wait in the switch's upstream non-posted queue while the host's
+      // completion buffer is full (up_tx_np_ok low, no non-posted credit): the GPU side sees that
+      // wait, the host side does not
       if (pattern === 'merged-aligned') expect(delay, shown).toBeGreaterThan(PIPELINE_CLOCKS + 8)
       else expect(Math.abs(delay - PIPELINE_CLOCKS), shown).toBeLessThanOrEqual(1)
       // the host side's latency is the completer's, as in endpoint mode

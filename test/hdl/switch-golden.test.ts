@@ -1,5 +1,8 @@
 // Unit tests of the golden router (test/hdl/switch-golden.ts): the rules it encodes, checked
 // one by one without a simulator.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SWITCH_COUNTERS, SWITCH_IDS } from '../../host/src/core/generated.js'
 import {
@@ -14,10 +17,12 @@ import {
   ioRd,
   mem,
   msg,
+  npBlocked,
   packBeats,
   randomTraffic,
   reprogram,
   SwitchModel,
+  writeSwitchVectors,
   type Fate,
   type Tlp,
 } from './switch-golden.js'
@@ -171,6 +176,66 @@ describe('routing', () => {
     expect(lists.dn.CPL.map((e) => e.postedBefore)).toEqual(want)
     expect(want.length).toBeGreaterThan(0)
     expect(posted).toBeGreaterThan(0)
+  })
+
+  it('every forwarded non-posted request knows the completions before it', () => {
+    const sw = enumerated()
+    const ph = npBlocked(1)
+    const lists = expectOutputs(sw, ph)
+    for (const [from, to] of [['up', 'dn'], ['dn', 'up']] as const) {
+      let cpls = 0
+      const want: number[] = []
+      for (const t of ph[from]) {
+        const type = Number((t.hdr >> 120n) & 0x1fn)
+        const write = ((t.hdr >> 126n) & 1n) === 1n
+        if (type === 0b01010) cpls++
+        else if (!write && (type === 0 || type === 0b00101)) want.push(cpls)
+      }
+      expect(lists[to].NP.map((e) => e.cplBefore)).toEqual(want)
+      expect(want.length).toBeGreaterThan(0)
+      expect(cpls).toBeGreaterThan(0)
+    }
+  })
+
+  it('holds non-posted requests back on both ports in a phase of mixed classes that all fit the queues', () => {
+    const sw = enumerated()
+    const ph = npBlocked(1)
+    expect(ph.npBlocked).toEqual(['up', 'dn'])
+    const lists = expectOutputs(sw, ph)
+    for (const p of ['up', 'dn'] as const) {
+      // every TLP is forwarded; all three classes, non-posted ones behind posted TLPs and completions
+      expect(lists[p].P.length).toBeGreaterThan(4)
+      expect(lists[p].CPL.length).toBeGreaterThan(4)
+      expect(lists[p].NP.length).toBe(12)
+      expect(lists[p].LOC.length).toBe(0)
+      expect(lists[p].NP.some((e) => e.postedBefore > 0 && e.cplBefore > 0)).toBe(true)
+      // one segment each at 4 DWs per segment: 12 fit the 16 entries of a queue
+      for (const e of lists[p].NP) expect(e.tlp.payload.length).toBe(0)
+    }
+    expect(lists.up.P.length + lists.up.NP.length + lists.up.CPL.length).toBe(ph.dn.length)
+    expect(lists.dn.P.length + lists.dn.NP.length + lists.dn.CPL.length).toBe(ph.up.length)
+  })
+
+  it('flags the np_ok phases for the bench and writes the completions before each non-posted request', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switch-golden-'))
+    try {
+      const res = writeSwitchVectors(dir, 1, 50, { fullRateBeats: 8 })
+      const phases = readFileSync(join(dir, 'phases.hex'), 'utf8').trim().split('\n').map((l) => l.split(' ').map((w) => parseInt(w, 16)))
+      expect(phases.length).toBe(res.phases)
+      // random (back-pressure, np_ok random), np-blocked (back-pressure, held low on up and dn), full rate (none)
+      expect(phases.map((w) => w[0]).slice(-3)).toEqual([0b0011, 0b1101, 0])
+      expect(phases.slice(0, -3).map((w) => w[0])).not.toContain(0)
+      const last = phases[phases.length - 1]!
+      for (const [p, word] of [['up', 12], ['dn', 16]] as const) {
+        const cb = readFileSync(join(dir, `cb_${p}_NP.hex`), 'utf8').trim().split('\n').map((l) => parseInt(l, 16))
+        // one per non-posted request, as many as pb_<port>_NP.hex; cumulative, so never falling
+        expect(cb.length).toBe(last[word])
+        for (let i = 1; i < cb.length; i++) expect(cb[i]).toBeGreaterThanOrEqual(cb[i - 1]!)
+        expect(cb[cb.length - 1]).toBeGreaterThan(0)
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it.each([

@@ -352,12 +352,22 @@ export interface Phase {
   name: string
   /** random idle clocks on inputs and random ready on outputs; false: full rate, checked for bubbles */
   backpressure: boolean
+  /** each egress's np_ok (the link partner takes a non-posted request) drops for random stretches */
+  npRandom?: boolean
+  /**
+   * these egress ports' np_ok stays low until every posted TLP and completion of the phase has
+   * left them (none of them may wait behind a non-posted request), then rises
+   */
+  npBlocked?: Port[]
   up: Tlp[]
   dn: Tlp[]
 }
 
-/** Output lists per egress port: forwarded P / NP / CPL in arrival order, local completions. */
-export type Lists = Record<Port, Record<Cls | 'LOC', { tlp: Tlp; postedBefore: number }[]>>
+/**
+ * Output lists per egress port: forwarded P / NP / CPL in arrival order, local completions; with
+ * each TLP the posted TLPs and the completions forwarded to that port before it (in this phase).
+ */
+export type Lists = Record<Port, Record<Cls | 'LOC', { tlp: Tlp; postedBefore: number; cplBefore: number }[]>>
 
 export function expectOutputs(sw: SwitchModel, phase: Phase): Lists {
   const lists: Lists = {
@@ -368,12 +378,14 @@ export function expectOutputs(sw: SwitchModel, phase: Phase): Lists {
   // (the generator never mixes fate-changing configuration writes with dn traffic)
   for (const from of ['up', 'dn'] as const) {
     let posted = 0
+    let cpls = 0
     for (const t of phase[from]) {
       const f = sw.receive(from, t)
       if (f.kind === 'fwd') {
-        lists[f.to][f.cls].push({ tlp: f.tlp, postedBefore: posted })
+        lists[f.to][f.cls].push({ tlp: f.tlp, postedBefore: posted, cplBefore: cpls })
         if (f.cls === 'P') posted++
-      } else if (f.kind === 'local') lists[f.to].LOC.push({ tlp: f.cpl, postedBefore: 0 })
+        if (f.cls === 'CPL') cpls++
+      } else if (f.kind === 'local') lists[f.to].LOC.push({ tlp: f.cpl, postedBefore: 0, cplBefore: 0 })
     }
   }
   return lists
@@ -527,6 +539,48 @@ export function randomTraffic(seed: number, count: number): Phase {
 }
 
 /**
+ * Non-posted requests held back: both egress ports see np_ok low while posted TLPs, completions
+ * and non-posted requests arrive mixed; every posted TLP and completion must leave, no
+ * non-posted request until np_ok rises, then all of them in order. `count` TLPs per direction,
+ * about a third non-posted (at most 12 per port: they all fit the switch's non-posted queue).
+ */
+export function npBlocked(seed: number, count = 36): Phase {
+  const r = rng(seed * 104729 + 3)
+  const int = (n: number) => Math.floor(r() * n)
+  const words = (n: number) => Array.from({ length: n }, () => (r() * 2 ** 32) >>> 0)
+  const up: Tlp[] = []
+  const dn: Tlp[] = []
+  let npUp = 0
+  let npDn = 0
+  for (let i = 0; i < count; i++) {
+    const tag = i & 0xff
+    const kindUp = npUp < 12 && i % 3 === 1 ? 2 : int(2)
+    if (kindUp === 2) npUp++
+    up.push(
+      kindUp === 0
+        ? mem(0xf000_0000n + BigInt(64 * i), 1 + int(16), HOST_ID, tag, words(1 + int(16)))
+        : kindUp === 1
+          ? cpl(HOST_ID, GPU_ID, tag, 0, 64, 0, words(1 + int(16)))
+          : i % 2
+            ? mem(0xf000_0000n + BigInt(128 * i), 1 + int(32), HOST_ID, tag)
+            : cfgRd(true, ENUM.dnSec, 0, 0, int(64), HOST_ID, tag),
+    )
+    const kindDn = npDn < 12 && i % 3 === 2 ? 2 : int(2)
+    if (kindDn === 2) npDn++
+    dn.push(
+      kindDn === 0
+        ? i % 4 === 0
+          ? msg(0, 0x20, GPU_ID)
+          : mem(0x1_0000_0000n + BigInt(64 * i), 1 + int(16), GPU_ID, tag, words(1 + int(16)))
+        : kindDn === 1
+          ? cpl(GPU_ID, HOST_ID, tag, 0, 64, 0, words(1 + int(16)))
+          : mem(0x1_0000_0000n + BigInt(128 * i), 1 + int(32), GPU_ID, tag),
+    )
+  }
+  return { name: 'np-blocked', backpressure: true, npBlocked: ['up', 'dn'], up, dn }
+}
+
+/**
  * The throughput check: `beats` beats in each direction with every segment of every beat holding
  * part of a forwarded TLP (TLPs of one to three segments, back to back, of every class), so a
  * switch without bubbles puts out the same number of beats, each as full.
@@ -578,7 +632,10 @@ export function fullRate(beats: number, layout: Layout = ONE_SEGMENT, seed = 1):
   return { name: 'full-rate', backpressure: false, up, dn }
 }
 
-/** The bench's phases: enumeration, illegal targets, GPU reads and their completions, reprogramming, random, full rate. */
+/**
+ * The bench's phases: enumeration, illegal targets, GPU reads and their completions, reprogramming,
+ * random (np_ok dropping at random), non-posted requests held back, full rate.
+ */
 export function scenario(seed: number, randomCount: number, layout: Layout = ONE_SEGMENT, fullRateBeats = 64): Scenario {
   const reads: Tlp[] = []
   const cpls: Tlp[] = []
@@ -596,7 +653,8 @@ export function scenario(seed: number, randomCount: number, layout: Layout = ONE
       { name: 'reprogram', backpressure: true, up: re.narrow, dn: [] },
       { name: 'bus-master-off', backpressure: true, up: [], dn: re.gpu },
       { name: 'restore', backpressure: true, up: re.restore, dn: [] },
-      randomTraffic(seed, randomCount),
+      { ...randomTraffic(seed, randomCount), npRandom: true },
+      npBlocked(seed),
       fullRate(fullRateBeats, layout, seed),
     ],
   }
@@ -612,7 +670,9 @@ export interface VectorOptions {
  * Writes the bench's files: in_up.hex / in_dn.hex (beats {sop, eop, valid per segment, strb, data, hdr
  * per segment}; in back-pressure phases up to two empty segments before a TLP, so TLPs start in every
  * segment), out_<port>_<cls>.hex (expected segments {sop, eop, strb, data, hdr}), pb_<port>_<cls>.hex (per
- * TLP: posted TLPs that must leave first), phases.hex (per phase: backpressure flag, cumulative input beats
+ * TLP: posted TLPs that must leave first), cb_<port>_NP.hex (per non-posted request: forwarded completions
+ * that must leave first), phases.hex (per phase: flags (bit 0 back-pressure, bit 1 np_ok random, bits 2
+ * and 3 np_ok held low on up and on dn until the phase's posted TLPs and completions are out), cumulative input beats
  * and expected output segments/TLPs, then both ports' counters), params.hex (phase count, counter count,
  * link values, segments, DWs per beat, full-rate TLPs per direction).
  */
@@ -633,6 +693,8 @@ export function writeSwitchVectors(
   const outKeys = ['up_P', 'up_NP', 'up_CPL', 'up_LOC', 'dn_P', 'dn_NP', 'dn_CPL', 'dn_LOC'] as const
   const outHex = Object.fromEntries(outKeys.map((k) => [k, [] as string[]])) as Record<(typeof outKeys)[number], string[]>
   const pbHex = Object.fromEntries(outKeys.map((k) => [k, [] as string[]])) as Record<(typeof outKeys)[number], string[]>
+  const cbHex: Record<Port, string[]> = { up: [], dn: [] }
+  const cplSoFar: Record<Port, number> = { up: 0, dn: 0 }
   const phaseLines: string[] = []
   let tlpsIn = 0
   let tlpsOut = 0
@@ -647,10 +709,13 @@ export function writeSwitchVectors(
       for (const e of lists[p][c]) {
         outHex[k].push(...segmentHex(e.tlp, segDw))
         pbHex[k].push((earlier + e.postedBefore).toString(16).padStart(8, '0'))
+        if (c === 'NP') cbHex[p].push((cplSoFar[p] + e.cplBefore).toString(16).padStart(8, '0'))
         tlpsOut++
       }
     }
-    const nums = [ph.backpressure ? 1 : 0, inHex.up.length, inHex.dn.length, ...outKeys.map((k) => outHex[k].length), ...outKeys.map((k) => pbHex[k].length)]
+    for (const p of ['up', 'dn'] as const) cplSoFar[p] += lists[p].CPL.length
+    const flags = (ph.backpressure ? 1 : 0) | (ph.npRandom ? 2 : 0) | (ph.npBlocked?.includes('up') ? 4 : 0) | (ph.npBlocked?.includes('dn') ? 8 : 0)
+    const nums = [flags, inHex.up.length, inHex.dn.length, ...outKeys.map((k) => outHex[k].length), ...outKeys.map((k) => pbHex[k].length)]
     const cnts = [...sw.counters.up, ...sw.counters.dn]
     phaseLines.push([...nums, ...cnts].map((v) => v.toString(16).padStart(8, '0')).join(' '))
   }
@@ -661,6 +726,8 @@ export function writeSwitchVectors(
     w(`out_${k}.hex`, outHex[k])
     w(`pb_${k}.hex`, pbHex[k])
   }
+  w('cb_up_NP.hex', cbHex.up)
+  w('cb_dn_NP.hex', cbHex.dn)
   w('phases.hex', phaseLines)
   const L = LINKS
   const full = s.phases[s.phases.length - 1]!

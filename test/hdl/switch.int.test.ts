@@ -2,8 +2,11 @@
 // Yosys check -assert, and tb_sw_router under Icarus and Verilator, on sw_router at 1 segment
 // (256 bits) and at 4 (512 bits: several TLP starts per beat), and on pcie_scope_switch_top,
 // against vectors from the golden router (test/hdl/switch-golden.ts; its unit tests need no
-// simulator). Each run ends with the throughput test: a stretch of beats whose every segment
-// holds a forwarded TLP must leave in as many beats, with no stall and no bubble.
+// simulator). The random phase drops each port's np_ok at random, a later phase holds it low
+// while posted TLPs, completions and non-posted requests arrive mixed (posted TLPs and
+// completions must all leave, non-posted requests only after np_ok rises). Each run ends with
+// the throughput test: a stretch of beats whose every segment holds a forwarded TLP must leave in
+// as many beats, with no stall and no bubble.
 // synth_xilinx (area, no latches) is in bench/switch.mjs and bench/synth.mjs, to keep this file
 // near its one-minute budget.
 // Run: npx vitest run --project int test/hdl/switch.int.test.ts
@@ -136,6 +139,12 @@ describe.each([
       expect(Number(multi![2])).toBeGreaterThan(100)
       expect(v.fullRate.up + v.fullRate.dn).toBeGreaterThan(64 * 2)
     }
+    // the phase with np_ok held low on both ports: 12 non-posted requests held back on each while
+    // every posted TLP and completion of the phase left (no non-posted request before that)
+    const held = /^np_ok held low: (\d+) posted TLPs and completions out, (\d+) non-posted requests held back$/m.exec(out)
+    expect(held).not.toBeNull()
+    expect(Number(held![1])).toBeGreaterThan(24)
+    expect(Number(held![2])).toBe(24)
     if (dutName === 'pcie_scope_switch_top') {
       expect(out).toMatch(/^probe on the GPU side: [1-9]\d* reads, [1-9]\d* CplD, [1-9]\d* UR$/m)
       // the host side sees the reads that reach the host and the host's completions (no UR of the switch's own)

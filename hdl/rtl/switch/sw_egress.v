@@ -4,30 +4,36 @@
 
 /*
  * One egress port of the switch: the segments of the TLPs forwarded from the other port in
- * one queue in arrival order (sw_seg_fifo, up to TLP_SEG_COUNT segments in and out per
- * clock), a second queue for the completions the switch makes itself (configuration, UR),
- * and the beat packer.
+ * two queues in arrival order (sw_seg_fifo, up to TLP_SEG_COUNT segments in and out per clock
+ * each): posted TLPs and completions in one, non-posted requests in the other; a third queue
+ * for the completions the switch makes itself (configuration, UR); and the beat packer.
  *
- * Ordering: forwarded TLPs leave in the order they arrived, whatever their class, so no TLP
- * passes another (within a class and across classes: a non-posted request or completion
- * never passes a posted TLP, posted TLPs do not pass the others either). A local completion
- * goes at a TLP boundary before a forwarded non-posted request, after a forwarded posted TLP
- * or completion; at most one per beat.
+ * Ordering: posted TLPs and completions leave in the order they arrived among themselves, and
+ * so do non-posted requests. Each posted TLP or completion is queued with the number of
+ * non-posted requests that arrived before it (modulo 2^TW), so the packer knows which of the
+ * two queue heads arrived first. The older head goes first, except that a non-posted request
+ * goes only while tx_np_ok is high (the link partner can take one): while it is low, posted
+ * TLPs and completions pass the non-posted requests waiting (the passing the PCIe ordering
+ * table requires); a non-posted request never passes an older posted TLP or completion. With
+ * tx_np_ok always high the order is strict arrival order. A local completion goes at a TLP
+ * boundary before a forwarded non-posted request, after a forwarded posted TLP or
+ * completion; at most one per beat.
  *
  * A beat is TLP_SEG_COUNT segments, filled in order (the format of sw_ingress): the rest of
  * the TLP in progress, then as many TLPs as start in the segments left; a TLP keeps its
- * segments contiguous to its eop. A TLP starts only when the queue holds its segments up to
+ * segments contiguous to its eop. A TLP starts only when its queue holds its segments up to
  * its eop or to the end of the beat, and a TLP continued from the last beat leaves only when
- * the queue holds the rest of it or a whole beat of it, so no TLP has a hole; when the queue
- * keeps up with a full-rate input every segment of every beat is filled. A beat offered and
- * not taken is offered again unchanged.
+ * its queue holds the rest of it or a whole beat of it, so no TLP has a hole; when the queues
+ * keep up with a full-rate input every segment of every beat is filled. A beat offered and
+ * not taken is offered again unchanged (what each segment took is kept; tx_np_ok is looked
+ * at when a beat is first offered). fwd_room: both forwarded queues have room for a beat.
  */
 module sw_egress #
 (
     parameter TLP_DATA_WIDTH = 256,
     parameter TLP_STRB_WIDTH = TLP_DATA_WIDTH/32,
     parameter TLP_SEG_COUNT = 1,
-    // beats in the forwarded queue and completions in the local queue, as address bits
+    // beats in each forwarded queue and completions in the local queue, as address bits
     parameter QUEUE_ADDR_WIDTH = 4
 )
 (
@@ -53,7 +59,9 @@ module sw_egress #
     output reg  [TLP_SEG_COUNT-1:0]    tx_valid,
     output reg  [TLP_SEG_COUNT-1:0]    tx_sop,
     output reg  [TLP_SEG_COUNT-1:0]    tx_eop,
-    input  wire                        tx_ready
+    input  wire                        tx_ready,
+    // the link partner can take a non-posted request now
+    input  wire                        tx_np_ok
 );
 
 localparam S = TLP_SEG_COUNT;
@@ -61,34 +69,14 @@ localparam SD = TLP_STRB_WIDTH / TLP_SEG_COUNT;
 localparam SEG_W = 32*SD + SD + 130;
 localparam LOC = 128 + 32 + 1;
 localparam CW = (S == 1) ? 1 : (S == 2) ? 2 : 3;
+localparam SB = (S == 1) ? 0 : (S == 2) ? 1 : 2;
+// the non-posted arrival tag: more values than non-posted requests the queue can hold
+localparam TW = QUEUE_ADDR_WIDTH + SB + 1;
+localparam PCW = TW + SEG_W;
+localparam [TW-1:0] ONE_TW = {{(TW-1){1'b0}}, 1'b1};
 localparam [31:0] S_32 = S;
-
-wire [S*SEG_W-1:0] head;
-wire [CW-1:0]      head_count;
-reg  [CW-1:0]      pop_count;
-
-sw_seg_fifo #(.WIDTH(SEG_W), .SEG_COUNT(S), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .CW(CW)) fwd_fifo (
-    .clk(clk), .rst(rst),
-    .in_data(fwd_seg), .in_valid(fwd_valid), .room(fwd_room),
-    .out_data(head), .out_count(head_count), .out_pop(pop_count)
-);
-
-wire [LOC-1:0] l_out;
-wire l_valid;
-reg  l_pop;
-sw_fifo #(.WIDTH(LOC), .ADDR_WIDTH(QUEUE_ADDR_WIDTH)) loc_fifo (
-    .clk(clk), .rst(rst),
-    .in_data({loc_hdr, loc_data, loc_has_data}), .in_valid(loc_valid), .full(loc_full),
-    .out_data(l_out), .out_valid(l_valid), .out_pop(l_pop)
-);
-
-// a forwarded TLP continues from the last beat
-reg          busy_reg = 1'b0;
-// the beat offered last clock and not taken: how many queued segments and whether a local
-// completion it held, so that it is offered again as it was
-reg          hold_reg = 1'b0;
-reg [CW-1:0] hold_count_reg = {CW{1'b0}};
-reg          hold_loc_reg = 1'b0;
+// what a segment of the offered beat holds
+localparam [1:0] SEL_NONE = 2'd0, SEL_PC = 2'd1, SEL_NP = 2'd2, SEL_LOC = 2'd3;
 
 // ordering class of a forwarded header from {Fmt[1], Type[4:1]}: a non-posted request (not a
 // posted TLP, not a completion)
@@ -99,15 +87,104 @@ function non_posted;
     end
 endfunction
 
-reg [31:0]      avail, p, kk;
-reg             loc_ok, loc_used, cont, stop, fwd_ok, ends;
-reg [SEG_W-1:0] sg;
+// ---------------------------------------------------------------- the two forwarded queues
+
+// class of the forwarded TLP running on from the last input beat; non-posted requests arrived
+reg          in_np_reg = 1'b0;
+reg [TW-1:0] np_in_reg = {TW{1'b0}};
+
+reg [S*PCW-1:0] pc_in;
+reg [S-1:0]     pc_valid, np_valid;
+reg             in_np;
+reg [TW-1:0]    np_in;
+reg [SEG_W-1:0] isg;
+integer i;
+always @* begin
+    in_np = in_np_reg;
+    np_in = np_in_reg;
+    pc_in = {S*PCW{1'b0}};
+    pc_valid = {S{1'b0}};
+    np_valid = {S{1'b0}};
+    for (i = 0; i < S; i = i + 1) begin
+        isg = fwd_seg[i*SEG_W +: SEG_W];
+        if (fwd_valid[i]) begin
+            if (isg[1]) begin
+                in_np = non_posted({isg[128], isg[126:123]});
+            end
+            pc_valid[i] = !in_np;
+            np_valid[i] = in_np;
+            if (isg[1] && in_np) begin
+                np_in = np_in + ONE_TW;
+            end
+        end
+        // a posted TLP or completion carries the non-posted requests that arrived before it
+        pc_in[i*PCW +: PCW] = {np_in, isg};
+    end
+end
+
+always @(posedge clk) begin
+    in_np_reg <= in_np;
+    np_in_reg <= np_in;
+    if (rst) begin
+        in_np_reg <= 1'b0;
+        np_in_reg <= {TW{1'b0}};
+    end
+end
+
+wire [S*PCW-1:0]   pc_head;
+wire [S*SEG_W-1:0] np_head;
+wire [CW-1:0]      pc_count, np_count;
+wire               pc_room, np_room;
+reg  [CW-1:0]      pc_pop, np_pop;
+
+sw_seg_fifo #(.WIDTH(PCW), .SEG_COUNT(S), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .CW(CW)) pc_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(pc_in), .in_valid(pc_valid), .room(pc_room),
+    .out_data(pc_head), .out_count(pc_count), .out_pop(pc_pop)
+);
+
+sw_seg_fifo #(.WIDTH(SEG_W), .SEG_COUNT(S), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .CW(CW)) np_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(fwd_seg), .in_valid(np_valid), .room(np_room),
+    .out_data(np_head), .out_count(np_count), .out_pop(np_pop)
+);
+
+assign fwd_room = pc_room && np_room;
+
+wire [LOC-1:0] l_out;
+wire l_valid;
+reg  l_pop;
+sw_fifo #(.WIDTH(LOC), .ADDR_WIDTH(QUEUE_ADDR_WIDTH)) loc_fifo (
+    .clk(clk), .rst(rst),
+    .in_data({loc_hdr, loc_data, loc_has_data}), .in_valid(loc_valid), .full(loc_full),
+    .out_data(l_out), .out_valid(l_valid), .out_pop(l_pop)
+);
+
+// ---------------------------------------------------------------- the packer
+
+// a forwarded TLP continues from the last beat, and from which queue
+reg          busy_reg = 1'b0;
+reg          busy_np_reg = 1'b0;
+// non-posted requests started
+reg [TW-1:0] np_out_reg = {TW{1'b0}};
+// the beat offered last clock and not taken: what each segment held, offered again as it was
+reg          hold_reg = 1'b0;
+reg [2*S-1:0] hold_sel_reg = {2*S{1'b0}};
+
+reg [31:0]      a_pc, a_np, pp, pn, kk;
+reg [TW-1:0]    nq;
+reg             loc_ok, loc_used, cont, cont_np, stop, ends_pc, ends_np, np_first, fit_pc, fit_np;
+reg [PCW-1:0]   sg_pc;
+reg [SEG_W-1:0] sg_np;
+reg [1:0]       sel;
+reg [2*S-1:0]   sel_all;
 reg [SD*32-1:0] loc_seg_data;
 reg [SD-1:0]    loc_seg_strb;
 integer o, k;
 always @* begin
-    avail = hold_reg ? {{(32-CW){1'b0}}, hold_count_reg} : {{(32-CW){1'b0}}, head_count};
-    loc_ok = hold_reg ? hold_loc_reg : l_valid;
+    a_pc = {{(32-CW){1'b0}}, pc_count};
+    a_np = {{(32-CW){1'b0}}, np_count};
+    loc_ok = l_valid;
     loc_seg_data = {SD*32{1'b0}};
     loc_seg_data[31:0] = l_out[32:1];
     loc_seg_strb = {SD{1'b0}};
@@ -118,95 +195,137 @@ always @* begin
     tx_valid = {S{1'b0}};
     tx_sop = {S{1'b0}};
     tx_eop = {S{1'b0}};
-    p = 32'd0;
+    pp = 32'd0;
+    pn = 32'd0;
     kk = 32'd0;
-    sg = {SEG_W{1'b0}};
+    nq = np_out_reg;
+    sg_pc = {PCW{1'b0}};
+    sg_np = {SEG_W{1'b0}};
+    sel = SEL_NONE;
+    sel_all = {2*S{1'b0}};
     loc_used = 1'b0;
-    fwd_ok = 1'b0;
+    np_first = 1'b0;
+    fit_pc = 1'b0;
+    fit_np = 1'b0;
     cont = busy_reg;
+    cont_np = busy_np_reg;
     // a TLP continued from the last beat: the rest of it, or a whole beat of it, is queued
-    ends = 1'b0;
+    ends_pc = 1'b0;
+    ends_np = 1'b0;
     for (k = 0; k < S; k = k + 1) begin
         kk = k;
-        sg = head[k*SEG_W +: SEG_W];
-        if (kk < avail && sg[0]) begin
-            ends = 1'b1;
+        if (kk < a_pc && pc_head[k*PCW]) begin
+            ends_pc = 1'b1;
+        end
+        if (kk < a_np && np_head[k*SEG_W]) begin
+            ends_np = 1'b1;
         end
     end
-    stop = busy_reg && !(ends || avail == S_32);
+    stop = busy_reg && (busy_np_reg ? !(ends_np || a_np == S_32) : !(ends_pc || a_pc == S_32));
     for (o = 0; o < S; o = o + 1) begin
-        // the queue's next segment: p is o, or o - 1 once a local completion took a segment
-        // (every slot before this one took a segment; constant slices, no shifter)
-        if (loc_used && o > 0) begin
-            sg = head[(o-1)*SEG_W +: SEG_W];
-        end else begin
-            sg = head[o*SEG_W +: SEG_W];
+        // the queues' next segments: entry pp of one, pn of the other, each at most o (every
+        // slot before this one took a segment of one of them; constant slices, no shifter)
+        for (k = 0; k < S; k = k + 1) begin
+            kk = k;
+            if (k <= o && kk == pp) begin
+                sg_pc = pc_head[k*PCW +: PCW];
+            end
+            if (k <= o && kk == pn) begin
+                sg_np = np_head[k*SEG_W +: SEG_W];
+            end
         end
-        if (!stop) begin
-            if (cont) begin
-                if (p < avail) begin
-                    tx_valid[o] = 1'b1;
-                    {tx_data[o*32*SD +: 32*SD], tx_strb[o*SD +: SD], tx_hdr[o*128 +: 128], tx_sop[o], tx_eop[o]} = sg;
-                    cont = !sg[0];
-                    p = p + 32'd1;
-                end else begin
-                    stop = 1'b1;
-                end
+        if (hold_reg) begin
+            sel = hold_sel_reg[2*o +: 2];
+        end else if (stop) begin
+            sel = SEL_NONE;
+        end else if (cont) begin
+            if (cont_np ? pn < a_np : pp < a_pc) begin
+                sel = cont_np ? SEL_NP : SEL_PC;
             end else begin
-                // the TLP at the queue's head fits: its eop is queued, or its segments to the end of this beat
-                ends = 1'b0;
-                for (k = 0; k < S; k = k + 1) begin
-                    kk = k;
-                    if (kk >= p && kk < avail && head[k*SEG_W]) begin
-                        ends = 1'b1;
-                    end
+                sel = SEL_NONE;
+            end
+        end else begin
+            // which queued TLP arrived first: the non-posted request when no posted TLP or
+            // completion is queued, or when the one queued arrived after that request (it
+            // counted more non-posted arrivals than have started)
+            np_first = pn < a_np && (pp >= a_pc || sg_pc[PCW-1:SEG_W] != nq);
+            // the TLP at each queue's head fits: its eop is queued, or its segments to the end of this beat
+            ends_pc = 1'b0;
+            ends_np = 1'b0;
+            for (k = 0; k < S; k = k + 1) begin
+                kk = k;
+                if (kk >= pp && kk < a_pc && pc_head[k*PCW]) begin
+                    ends_pc = 1'b1;
                 end
-                fwd_ok = p < avail && (ends || avail - p >= S_32 - o);
-                if (fwd_ok && !non_posted({sg[128], sg[126:123]})) begin
-                    tx_valid[o] = 1'b1;
-                    {tx_data[o*32*SD +: 32*SD], tx_strb[o*SD +: SD], tx_hdr[o*128 +: 128], tx_sop[o], tx_eop[o]} = sg;
-                    cont = !sg[0];
-                    p = p + 32'd1;
-                end else if (loc_ok && !loc_used) begin
-                    tx_valid[o] = 1'b1;
-                    tx_data[o*32*SD +: 32*SD] = loc_seg_data;
-                    tx_strb[o*SD +: SD] = loc_seg_strb;
-                    tx_hdr[o*128 +: 128] = l_out[LOC-1:33];
-                    tx_sop[o] = 1'b1;
-                    tx_eop[o] = 1'b1;
-                    loc_used = 1'b1;
-                end else if (fwd_ok) begin
-                    tx_valid[o] = 1'b1;
-                    {tx_data[o*32*SD +: 32*SD], tx_strb[o*SD +: SD], tx_hdr[o*128 +: 128], tx_sop[o], tx_eop[o]} = sg;
-                    cont = !sg[0];
-                    p = p + 32'd1;
-                end else begin
-                    stop = 1'b1;
+                if (kk >= pn && kk < a_np && np_head[k*SEG_W]) begin
+                    ends_np = 1'b1;
                 end
             end
+            fit_pc = pp < a_pc && (ends_pc || a_pc - pp >= S_32 - o);
+            fit_np = pn < a_np && (ends_np || a_np - pn >= S_32 - o);
+            if (fit_pc && !(np_first && tx_np_ok)) begin
+                sel = SEL_PC;
+            end else if (loc_ok && !loc_used) begin
+                sel = SEL_LOC;
+            end else if (fit_np && np_first && tx_np_ok) begin
+                sel = SEL_NP;
+            end else begin
+                sel = SEL_NONE;
+            end
+        end
+        if (sel == SEL_NONE) begin
+            stop = 1'b1;
+        end
+        sel_all[2*o +: 2] = sel;
+        if (sel == SEL_PC) begin
+            tx_valid[o] = 1'b1;
+            {tx_data[o*32*SD +: 32*SD], tx_strb[o*SD +: SD], tx_hdr[o*128 +: 128], tx_sop[o], tx_eop[o]} = sg_pc[SEG_W-1:0];
+            cont = !sg_pc[0];
+            cont_np = 1'b0;
+            pp = pp + 32'd1;
+        end else if (sel == SEL_NP) begin
+            tx_valid[o] = 1'b1;
+            {tx_data[o*32*SD +: 32*SD], tx_strb[o*SD +: SD], tx_hdr[o*128 +: 128], tx_sop[o], tx_eop[o]} = sg_np;
+            cont = !sg_np[0];
+            cont_np = 1'b1;
+            if (sg_np[1]) begin
+                nq = nq + ONE_TW;
+            end
+            pn = pn + 32'd1;
+        end else if (sel == SEL_LOC) begin
+            tx_valid[o] = 1'b1;
+            tx_data[o*32*SD +: 32*SD] = loc_seg_data;
+            tx_strb[o*SD +: SD] = loc_seg_strb;
+            tx_hdr[o*128 +: 128] = l_out[LOC-1:33];
+            tx_sop[o] = 1'b1;
+            tx_eop[o] = 1'b1;
+            loc_used = 1'b1;
         end
     end
 end
 
 wire xfer = tx_ready && |tx_valid;
 always @* begin
-    pop_count = xfer ? p[CW-1:0] : {CW{1'b0}};
+    pc_pop = xfer ? pp[CW-1:0] : {CW{1'b0}};
+    np_pop = xfer ? pn[CW-1:0] : {CW{1'b0}};
     l_pop = xfer && loc_used;
 end
-wire unused_p = &{1'b0, p[31:CW], kk, fwd_ok, 1'b0};
+wire unused_p = &{1'b0, pp[31:CW], pn[31:CW], kk, 1'b0};
 
 always @(posedge clk) begin
     if (xfer) begin
         busy_reg <= cont;
+        busy_np_reg <= cont_np;
+        np_out_reg <= nq;
     end
     hold_reg <= |tx_valid && !tx_ready;
-    hold_count_reg <= p[CW-1:0];
-    hold_loc_reg <= loc_used;
+    hold_sel_reg <= sel_all;
     if (rst) begin
         busy_reg <= 1'b0;
+        busy_np_reg <= 1'b0;
+        np_out_reg <= {TW{1'b0}};
         hold_reg <= 1'b0;
-        hold_count_reg <= {CW{1'b0}};
-        hold_loc_reg <= 1'b0;
+        hold_sel_reg <= {2*S{1'b0}};
     end
 end
 

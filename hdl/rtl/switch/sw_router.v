@@ -10,7 +10,8 @@
  * the GPU (dn_rx / dn_tx). Each port has an emulated type-1 configuration space
  * (sw_cfg_space); configuration requests for the switch's own ports are answered here,
  * everything else is routed (sw_ingress, sw_route) into the other port's ordering
- * queues (sw_egress). hdl/README.md "Switch" lists what is implemented.
+ * queues (sw_egress). *_tx_np_ok: the link partner of that port can take a non-posted request
+ * now; while it is low, posted TLPs and completions pass the non-posted requests waiting. hdl/README.md "Switch" lists what is implemented.
  *
  * TLP_SEG_COUNT 1, 2 or 4 segments per beat (the straddled format of bar_responder and
  * probe_core: a TLP starts in any segment, header, valid, sop and eop per segment, data and
@@ -46,6 +47,8 @@ module sw_router #
     output wire [TLP_SEG_COUNT-1:0]  up_tx_sop,
     output wire [TLP_SEG_COUNT-1:0]  up_tx_eop,
     input  wire                       up_tx_ready,
+    // the host's root port can take a non-posted request now (non-posted header credit)
+    input  wire                       up_tx_np_ok,
 
     input  wire [TLP_DATA_WIDTH-1:0]  dn_rx_data,
     input  wire [TLP_STRB_WIDTH-1:0]  dn_rx_strb,
@@ -62,6 +65,8 @@ module sw_router #
     output wire [TLP_SEG_COUNT-1:0]  dn_tx_sop,
     output wire [TLP_SEG_COUNT-1:0]  dn_tx_eop,
     input  wire                       dn_tx_ready,
+    // the GPU can take a non-posted request now
+    input  wire                       dn_tx_np_ok,
 
     // the real links: Link Capabilities (max) and Link Status (current) of each port
     input  wire [3:0]                 up_link_max_speed,
@@ -220,7 +225,7 @@ sw_egress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .T
     .loc_hdr(u_loc_hdr), .loc_data(u_loc_data), .loc_has_data(u_loc_has_data),
     .loc_valid(u_loc_valid), .loc_full(u_loc_full),
     .tx_data(up_tx_data), .tx_strb(up_tx_strb), .tx_hdr(up_tx_hdr), .tx_valid(up_tx_valid),
-    .tx_sop(up_tx_sop), .tx_eop(up_tx_eop), .tx_ready(up_tx_ready)
+    .tx_sop(up_tx_sop), .tx_eop(up_tx_eop), .tx_ready(up_tx_ready), .tx_np_ok(up_tx_np_ok)
 );
 
 sw_egress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .TLP_SEG_COUNT(TLP_SEG_COUNT), .QUEUE_ADDR_WIDTH(QUEUE_ADDR_WIDTH)) dn_out (
@@ -229,7 +234,7 @@ sw_egress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .T
     .loc_hdr(d_loc_hdr), .loc_data(d_loc_data), .loc_has_data(d_loc_has_data),
     .loc_valid(d_loc_valid), .loc_full(d_loc_full),
     .tx_data(dn_tx_data), .tx_strb(dn_tx_strb), .tx_hdr(dn_tx_hdr), .tx_valid(dn_tx_valid),
-    .tx_sop(dn_tx_sop), .tx_eop(dn_tx_eop), .tx_ready(dn_tx_ready)
+    .tx_sop(dn_tx_sop), .tx_eop(dn_tx_eop), .tx_ready(dn_tx_ready), .tx_np_ok(dn_tx_np_ok)
 );
 
 endmodule

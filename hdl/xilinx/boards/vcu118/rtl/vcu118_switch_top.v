@@ -165,6 +165,8 @@ wire [32:0] up_cc_tuser;
 wire up_lnk_up;
 wire [1:0] up_cfg_speed;
 wire [2:0] up_cfg_width;
+// non-posted header credit the host's root port has left (PG213; 15 means 15 or more)
+wire [3:0] up_tfc_nph_av;
 
 pcie_up pcie_up_inst (
     .pci_exp_rxp(pcie_up_rx_p),
@@ -183,6 +185,7 @@ pcie_up pcie_up_inst (
     .s_axis_cc_tdata(up_cc_tdata), .s_axis_cc_tkeep(up_cc_tkeep), .s_axis_cc_tvalid(up_cc_tvalid), .s_axis_cc_tready(up_cc_tready4), .s_axis_cc_tlast(up_cc_tlast), .s_axis_cc_tuser(up_cc_tuser),
     .cfg_current_speed(up_cfg_speed),
     .cfg_negotiated_width(up_cfg_width),
+    .pcie_tfc_nph_av(up_tfc_nph_av),
     `PCIE4_INPUT_TIEOFFS
 );
 
@@ -362,8 +365,14 @@ switch_inst (
     .rst(up_rst),
     .up_rx_data(up_rx_data), .up_rx_strb(up_rx_strb), .up_rx_hdr(up_rx_hdr), .up_rx_valid(up_rx_valid), .up_rx_sop(up_rx_sop), .up_rx_eop(up_rx_eop), .up_rx_ready(up_rx_ready),
     .up_tx_data(up_tx_data), .up_tx_strb(up_tx_strb), .up_tx_hdr(up_tx_hdr), .up_tx_valid(up_tx_valid), .up_tx_sop(up_tx_sop), .up_tx_eop(up_tx_eop), .up_tx_ready(up_tx_ready),
+    // the switch holds non-posted requests for the host back while the block has no
+    // non-posted header credit, and lets posted TLPs and completions pass them; toward the GPU
+    // it never does (the Root Port's credit would have to cross into the switch's clock and
+    // allow for the requests in the clock-crossing FIFO: hdl/xilinx/README.md)
+    .up_tx_np_ok(up_tfc_nph_av != 4'd0),
     .dn_rx_data(sw_dn_rx_data), .dn_rx_strb(sw_dn_rx_strb), .dn_rx_hdr(sw_dn_rx_hdr), .dn_rx_valid(sw_dn_rx_valid), .dn_rx_sop(sw_dn_rx_sop), .dn_rx_eop(sw_dn_rx_eop), .dn_rx_ready(sw_dn_rx_ready),
     .dn_tx_data(sw_dn_tx_data), .dn_tx_strb(sw_dn_tx_strb), .dn_tx_hdr(sw_dn_tx_hdr), .dn_tx_valid(sw_dn_tx_valid), .dn_tx_sop(sw_dn_tx_sop), .dn_tx_eop(sw_dn_tx_eop), .dn_tx_ready(sw_dn_tx_ready),
+    .dn_tx_np_ok(1'b1),
     .up_link_max_speed(LINK_MAX_SPEED),
     .up_link_max_width(LINK_MAX_WIDTH),
     .up_link_speed({2'b00, up_cfg_speed} + 4'd1),
