@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "tlp.h"
 #include "verilated.h"
 
 namespace ps {
@@ -76,6 +77,16 @@ public:
 std::unique_ptr<Dut> make_bar_dut(VerilatedContext *ctx, unsigned segments = 1);
 // Whether this build has the BAR top with that many segments (1 always; CMake's variants).
 bool bar_segments_built(unsigned segments);
+
+// Segment seg's header from a port's header words: bits [128*seg +: 128], word 4*seg holding its
+// bits [31:0] = DW3 (the layout every top's *_hdr port has).
+inline TlpHeader header_at(const uint32_t *words, unsigned seg)
+{
+    TlpHeader h;
+    for (unsigned i = 0; i < 4; ++i)
+        h.dw[3 - i] = words[4 * seg + i];
+    return h;
+}
 
 // Copies the first min(N, M) words of one wide port to another (the rest of dst: zero).
 template <std::size_t N, std::size_t M> void copy_words(VlWide<N> &dst, const VlWide<M> &src)

@@ -1,5 +1,7 @@
 #include "host_root_complex.h"
 
+#include "dut.h"
+
 #include "Vswitch.h"
 #ifdef PS_TWIN_SWITCH_S2
 #include "Vswitch_s2.h"
@@ -26,14 +28,6 @@ uint32_t fmt_of(const TlpHeader &h) { return h.dw[0] >> 29; }
 uint32_t wire_bytes(const TlpHeader &h, uint32_t payload_bytes)
 {
     return ((fmt_of(h) & 1u) ? 16u : 12u) + 8u + payload_bytes;
-}
-
-TlpHeader header_at(const uint32_t *words, unsigned seg)
-{
-    TlpHeader h;
-    for (int i = 0; i < 4; ++i)
-        h.dw[3 - i] = words[4 * seg + i];
-    return h;
 }
 
 uint32_t lowest_set(uint32_t be)

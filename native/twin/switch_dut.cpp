@@ -12,14 +12,6 @@
 namespace ps {
 
 namespace {
-TlpHeader header_at(const uint32_t *words, unsigned seg)
-{
-    TlpHeader h;
-    for (int i = 0; i < 4; ++i)
-        h.dw[3 - i] = words[4 * seg + i];
-    return h;
-}
-
 template <class Wide> SwitchFates fates_of(const Wide &w)
 {
     static_assert(PS_SW_CNT_COUNT <= 8, "SwitchFates holds 8 counters");
@@ -65,7 +57,10 @@ public:
         const bool rising = clk && !prev_clk_;
         prev_clk_ = clk;
         bool answered = false;
-        std::deque<ConfigTlp> asked;
+        // the configuration requests taken at this edge (at most one per segment; no container
+        // built on every eval: this runs twice a clock)
+        ConfigTlp asked[kSegs];
+        unsigned n_asked = 0;
         if (rising) {
             // the handshakes the design sees at this edge, on the settled signals
             host_.sample(*top_);
@@ -74,21 +69,22 @@ public:
             if (cfg && top_->dn_tx_ready)
                 for (unsigned s = 0; s < kSegs; ++s)
                     if ((cfg >> s) & 1u)
-                        asked.push_back(ConfigTlp{header_at(&top_->dn_tx_hdr[0], s),
-                                                  top_->dn_tx_data[s * kSegDws]});
+                        asked[n_asked++] = ConfigTlp{header_at(&top_->dn_tx_hdr[0], s),
+                                                     top_->dn_tx_data[s * kSegDws]};
         }
         put_inputs();
         top_->eval();
         if (rising) {
             if (answered)
                 gpu_answers_.pop_front();
-            for (const ConfigTlp &c : asked)
-                gpu_answers_.push_back(gpu_.answer(c));
+            for (unsigned i = 0; i < n_asked; ++i)
+                gpu_answers_.push_back(gpu_.answer(asked[i]));
             host_.drive(*top_);
         } else {
             // dn_tx_ready follows the dn_tx headers: settle again when the new headers changed it
+            // (the other inputs are as put above)
             const CData ready = top_->dn_tx_ready;
-            put_inputs();
+            put_dn_tx_ready();
             if (top_->dn_tx_ready != ready)
                 top_->eval();
         }
@@ -137,7 +133,12 @@ private:
             top_->dn_rx_sop = rx_req_tlp_sop & mask;
             top_->dn_rx_eop = rx_req_tlp_eop & mask;
         }
-        // a beat of configuration requests only is the GPU function's to take
+        put_dn_tx_ready();
+    }
+
+    // a beat of configuration requests only is the GPU function's to take
+    void put_dn_tx_ready()
+    {
         const unsigned cfg = gpu_config_segments();
         top_->dn_tx_ready = (cfg && !(top_->dn_tx_valid & ~cfg)) ? 1 : tx_cpl_tlp_ready;
     }

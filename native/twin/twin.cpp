@@ -20,13 +20,6 @@ inline void set_hdr(VlWide<4 * kMaxSegments> &port, unsigned s, const TlpHeader 
     for (unsigned i = 0; i < 4; ++i)
         port[4 * s + i] = h.dw[3 - i];
 }
-inline TlpHeader get_hdr(const VlWide<4 * kMaxSegments> &port, unsigned s)
-{
-    TlpHeader h;
-    for (unsigned i = 0; i < 4; ++i)
-        h.dw[3 - i] = port[4 * s + i];
-    return h;
-}
 } // namespace
 
 Twin::Twin(uint32_t tag_budget, const DutFactory &make_dut)
@@ -102,7 +95,7 @@ void Twin::sample_completion_beat()
         if (!((top_->tx_cpl_tlp_valid >> s) & 1u))
             continue;
         if ((top_->tx_cpl_tlp_sop >> s) & 1u)
-            start_completion(get_hdr(top_->tx_cpl_tlp_hdr, s));
+            start_completion(header_at(&top_->tx_cpl_tlp_hdr[0], s));
         if (!cpl_.active)
             continue; // segment without a start: ignore (counted at eop below)
         if (cpl_.has_data)
