@@ -32,6 +32,7 @@ const TRACKER = [
   'probe_tracker_table',
   'probe_tracker_stats',
   'probe_latency_hist',
+  'probe_hist_bank',
   'probe_mp_ram',
   'probe_extreme',
   'probe_counter',

@@ -355,6 +355,10 @@ assign tx_cpl_tlp_eop   = tx_eop_reg;
 
 assign bar_ur = (|tx_valid_reg) && tx_ur_reg && tx_cpl_tlp_ready;
 
+// the output register takes the prepared beat when it is empty or being taken (the beat itself
+// is prepared from registers only)
+wire tx_load = !(|tx_valid_reg) || tx_cpl_tlp_ready;
+
 always @* begin
     busy_next     = busy_reg;
     cur_dw_next   = cur_dw_reg;
@@ -382,8 +386,8 @@ always @* begin
     cur_last = 1'b0; cur_len_dw = 12'd0; head_cpl_hdr = 128'd0;
     beat_dw = 30'd0; beat_rem = 12'd0; beat_cnt = 12'd0;
 
-    // load a beat when the output register is empty or being taken
-    if (!(|tx_valid_reg) || tx_cpl_tlp_ready) begin
+    // the beat loaded when the output register is empty or being taken
+    begin
         tx_valid_next = {TLP_SEG_COUNT{1'b0}};
         tx_sop_next   = {TLP_SEG_COUNT{1'b0}};
         tx_eop_next   = {TLP_SEG_COUNT{1'b0}};
@@ -500,22 +504,24 @@ always @(posedge clk) begin
 
     lfsr_reg     <= lfsr_v;
     wr_ptr_reg   <= wr_v;
-    rd_ptr_reg   <= rd_ptr_next;
-    reserved_dw_reg <= reserved_dw_reg + push_dw - pop_dw;
+    reserved_dw_reg <= reserved_dw_reg + push_dw - (tx_load ? pop_dw : {BUF_W{1'b0}});
     now_reg      <= now_reg + 32'd1;
-    busy_reg     <= busy_next;
-    split_reg    <= split_next;
-    sub_ba_reg   <= sub_ba_next;
-    sub_rb_reg   <= sub_rb_next;
-    cur_dw_reg   <= cur_dw_next;
-    rem_reg      <= rem_next;
-    tx_valid_reg <= tx_valid_next;
-    tx_sop_reg   <= tx_sop_next;
-    tx_eop_reg   <= tx_eop_next;
-    tx_ur_reg    <= tx_ur_next;
-    tx_data_reg  <= tx_data_next;
-    tx_strb_reg  <= tx_strb_next;
-    tx_hdr_reg   <= tx_hdr_next;
+    if (tx_load) begin
+        rd_ptr_reg   <= rd_ptr_next;
+        busy_reg     <= busy_next;
+        split_reg    <= split_next;
+        sub_ba_reg   <= sub_ba_next;
+        sub_rb_reg   <= sub_rb_next;
+        cur_dw_reg   <= cur_dw_next;
+        rem_reg      <= rem_next;
+        tx_valid_reg <= tx_valid_next;
+        tx_sop_reg   <= tx_sop_next;
+        tx_eop_reg   <= tx_eop_next;
+        tx_ur_reg    <= tx_ur_next;
+        tx_data_reg  <= tx_data_next;
+        tx_strb_reg  <= tx_strb_next;
+        tx_hdr_reg   <= tx_hdr_next;
+    end
 
     if (rst) begin
         wr_ptr_reg   <= {(FIFO_AW+1){1'b0}};

@@ -97,8 +97,53 @@ initial begin
     end
 end
 
-wire [TLP_SEG_COUNT-1:0] rx_evt = rx_req_tlp_valid & rx_req_tlp_sop & {TLP_SEG_COUNT{rx_req_tlp_ready}};
-wire [TLP_SEG_COUNT-1:0] tx_evt = tx_cpl_tlp_valid & tx_cpl_tlp_sop & {TLP_SEG_COUNT{tx_cpl_tlp_ready}};
+/*
+ * Tap stage: the taps, the controls and the address filter are registered together, so every counter sees exactly
+ * what it saw without the stage, one clock later (the shadows move one clock after the command
+ * that asks for them). The decode below then reads registers only: on the board a 512-bit tap
+ * loads the PCIe block's bus with one flip-flop per bit instead of every decoder; in a
+ * Verilated model the decode runs once a clock, not on every input change.
+ */
+reg [TLP_SEG_COUNT*128-1:0] rx_hdr_reg = {TLP_SEG_COUNT*128{1'b0}};
+reg [TLP_SEG_COUNT*128-1:0] tx_hdr_reg = {TLP_SEG_COUNT*128{1'b0}};
+reg [TLP_SEG_COUNT-1:0]     rx_evt_reg = {TLP_SEG_COUNT{1'b0}};
+reg [TLP_SEG_COUNT-1:0]     tx_evt_reg = {TLP_SEG_COUNT{1'b0}};
+reg [TLP_SEG_COUNT-1:0]     bar_ur_reg = {TLP_SEG_COUNT{1'b0}};
+// tick: a clock of the tap stage after reset (TIMESTAMP counts them, as it counted clocks)
+reg                         tick_reg = 1'b0;
+reg                         enable_reg = 1'b0;
+reg                         clear_reg = 1'b0;
+reg                         snapshot_reg = 1'b0;
+reg                         filter_en_reg = 1'b0;
+reg [63:0]                  filter_base_reg = 64'd0;
+reg [63:0]                  filter_limit_reg = 64'd0;
+
+always @(posedge clk) begin
+    rx_hdr_reg   <= rx_req_tlp_hdr;
+    tx_hdr_reg   <= tx_cpl_tlp_hdr;
+    rx_evt_reg   <= rx_req_tlp_valid & rx_req_tlp_sop & {TLP_SEG_COUNT{rx_req_tlp_ready}};
+    tx_evt_reg   <= tx_cpl_tlp_valid & tx_cpl_tlp_sop & {TLP_SEG_COUNT{tx_cpl_tlp_ready}};
+    bar_ur_reg   <= bar_ur;
+    tick_reg     <= 1'b1;
+    enable_reg   <= enable;
+    clear_reg    <= clear;
+    snapshot_reg <= snapshot;
+    filter_en_reg    <= filter_en;
+    filter_base_reg  <= filter_base;
+    filter_limit_reg <= filter_limit;
+    if (rst) begin
+        rx_evt_reg   <= {TLP_SEG_COUNT{1'b0}};
+        tx_evt_reg   <= {TLP_SEG_COUNT{1'b0}};
+        bar_ur_reg   <= {TLP_SEG_COUNT{1'b0}};
+        tick_reg     <= 1'b0;
+        enable_reg   <= 1'b0;
+        clear_reg    <= 1'b0;
+        snapshot_reg <= 1'b0;
+    end
+end
+
+wire [TLP_SEG_COUNT-1:0] rx_evt = rx_evt_reg;
+wire [TLP_SEG_COUNT-1:0] tx_evt = tx_evt_reg;
 
 wire [TLP_SEG_COUNT*CLASS_COUNT-1:0] seg_class;
 wire [TLP_SEG_COUNT*13-1:0] seg_bytes;
@@ -114,8 +159,8 @@ wire [TLP_SEG_COUNT-1:0]    seg_tx_ep;
 genvar seg;
 generate
     for (seg = 0; seg < TLP_SEG_COUNT; seg = seg + 1) begin : g_seg
-        wire [127:0] rx_hdr = rx_req_tlp_hdr[seg*128 +: 128];
-        wire [127:0] tx_hdr = tx_cpl_tlp_hdr[seg*128 +: 128];
+        wire [127:0] rx_hdr = rx_hdr_reg[seg*128 +: 128];
+        wire [127:0] tx_hdr = tx_hdr_reg[seg*128 +: 128];
 
         wire        mem_read;
         wire        locked;
@@ -144,9 +189,9 @@ generate
 
         probe_addr_filter filter_inst (
             .hdr(rx_hdr),
-            .en(filter_en),
-            .base(filter_base),
-            .limit(filter_limit),
+            .en(filter_en_reg),
+            .base(filter_base_reg),
+            .limit(filter_limit_reg),
             .in_window(in_window)
         );
 
@@ -225,7 +270,7 @@ always @* begin
         end
         inc_cpl      = inc_cpl      + {{(INC_WIDTH-1){1'b0}}, seg_cpl[i]};
         inc_poisoned = inc_poisoned + {{(INC_WIDTH-1){1'b0}}, seg_rx_ep[i]} + {{(INC_WIDTH-1){1'b0}}, seg_tx_ep[i]};
-        inc_bar_ur   = inc_bar_ur   + {{(INC_WIDTH-1){1'b0}}, bar_ur[i]};
+        inc_bar_ur   = inc_bar_ur   + {{(INC_WIDTH-1){1'b0}}, bar_ur_reg[i]};
     end
 
     inc = {CNT_COUNT*INC_WIDTH{1'b0}};
@@ -242,8 +287,8 @@ always @* begin
     inc[`PS_CNT_POISONED*INC_WIDTH   +: INC_WIDTH] = inc_poisoned;
 
     // the timestamp runs whatever the enable
-    inc_en = {CNT_COUNT{enable}};
-    inc_en[`PS_CNT_TIMESTAMP] = 1'b1;
+    inc_en = {CNT_COUNT{enable_reg}};
+    inc_en[`PS_CNT_TIMESTAMP] = tick_reg;
 end
 
 assign enabled = enable;
@@ -269,8 +314,8 @@ generate
             .count_en(inc_en[c]),
             .inc(inc[c*INC_WIDTH +: INC_WIDTH]),
             // the timestamp is never cleared
-            .clear(clear && (c != `PS_CNT_TIMESTAMP)),
-            .snapshot(snapshot),
+            .clear(clear_reg && (c != `PS_CNT_TIMESTAMP)),
+            .snapshot(snapshot_reg),
             .shadow(cnt_shadow[c*CNT_WIDTH +: CNT_WIDTH])
         );
     end

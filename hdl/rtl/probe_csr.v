@@ -303,14 +303,9 @@ function [31:0] read_value_at(input [11:0] addr, input [IDX_WIDTH:0] cnt_word, i
     end
 endfunction
 
+// the write decode reads registers only, so that what it drives (the counters' snapshot and
+// clear) is not recomputed whenever an input changes (a Verilated model's input pass)
 always @* begin
-    aw_held_next  = aw_held_reg;
-    awaddr_next   = awaddr_reg;
-    w_held_next   = w_held_reg;
-    wdata_next    = wdata_reg;
-    wstrb_next    = wstrb_reg;
-    bvalid_next   = bvalid_reg && !s_axil_bready;
-    rvalid_next   = rvalid_reg && !s_axil_rready;
     enable_next   = enable_reg;
     snapshot_pulse = 1'b0;
     clear_pulse    = 1'b0;
@@ -325,23 +320,8 @@ always @* begin
     filter_base_next  = filter_base_reg;
     filter_limit_next = filter_limit_reg;
 
-    // write channel: hold address and data until both are here and B is free
-    if (s_axil_awvalid && !aw_held_reg) begin
-        aw_held_next = 1'b1;
-        awaddr_next  = s_axil_awaddr;
-    end
-    if (s_axil_wvalid && !w_held_reg) begin
-        w_held_next = 1'b1;
-        wdata_next  = s_axil_wdata;
-        wstrb_next  = s_axil_wstrb;
-    end
-
     write_fire = aw_held_reg && w_held_reg && !bvalid_reg;
     if (write_fire) begin
-        aw_held_next = 1'b0;
-        w_held_next  = 1'b0;
-        bvalid_next  = 1'b1;
-
         case ({awaddr_reg[11:2], 2'b00})
             `PS_REG_CTRL: begin
                 if (wstrb_reg[0]) begin
@@ -390,8 +370,33 @@ always @* begin
             end
         endcase
     end
+end
 
-    // read channel: one read in flight
+// the AXI4-Lite channels: hold address and data until both are here and B is free; one read in
+// flight
+always @* begin
+    aw_held_next  = aw_held_reg;
+    awaddr_next   = awaddr_reg;
+    w_held_next   = w_held_reg;
+    wdata_next    = wdata_reg;
+    wstrb_next    = wstrb_reg;
+    bvalid_next   = bvalid_reg && !s_axil_bready;
+    rvalid_next   = rvalid_reg && !s_axil_rready;
+
+    if (s_axil_awvalid && !aw_held_reg) begin
+        aw_held_next = 1'b1;
+        awaddr_next  = s_axil_awaddr;
+    end
+    if (s_axil_wvalid && !w_held_reg) begin
+        w_held_next = 1'b1;
+        wdata_next  = s_axil_wdata;
+        wstrb_next  = s_axil_wstrb;
+    end
+    if (write_fire) begin
+        aw_held_next = 1'b0;
+        w_held_next  = 1'b0;
+        bvalid_next  = 1'b1;
+    end
     if (s_axil_arvalid && !rvalid_reg) begin
         rvalid_next = 1'b1;
     end

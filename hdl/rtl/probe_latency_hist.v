@@ -4,13 +4,15 @@
 
 /*
  * A latency histogram of probe_tracker (one instance per kind: first and last completion):
- * LAT_BINS bins of LAT_BIN_CYCLES clocks plus an overflow bin, each a CNT_WIDTH counter with a shadow, with probe_counter's rules:
- * events count only while 'enable', 'clear' empties every bin (this clock's events are lost,
- * as in probe_counter), 'snapshot' copies every bin including this clock's events.
+ * LAT_BINS bins of LAT_BIN_CYCLES clocks plus an overflow bin, each CNT_WIDTH bits, with
+ * probe_counter's rules: events count only while 'enable', 'clear' empties every bin (this
+ * clock's events are lost, as in probe_counter), 'snapshot' freezes every bin including this
+ * clock's events for the readers.
  *
- * Each bin is updated only on a clock that hits it (below): no per-clock increment vector over
- * all bins and no probe_counter per bin, whose adders and wide increment bus cost the Verilated
- * twin most of its speed once the bins were read on the CSR (and so no longer optimised away).
+ * One probe_hist_bank (bins in LUT RAM, a lazy snapshot) per segment, each counting that
+ * segment's completions; a bin's value is the sum over the banks. Nothing updates per bin per
+ * clock: a Verilated model pays per segment, not per bin, and synthesis builds one adder per
+ * segment instead of one per bin.
  */
 module probe_latency_hist #
 (
@@ -37,8 +39,9 @@ module probe_latency_hist #
     input  wire [SEG_COUNT-1:0]                 ev_hit,
     input  wire [SEG_COUNT*AGE_WIDTH-1:0]       ev_latency,
 
-    // bin k at [k*CNT_WIDTH +: CNT_WIDTH], the overflow bin last (for benches: a bus this wide
-    // costs a Verilated model a copy of every bin per clock, so a design reads rd_word instead)
+    // every bin's snapshot value, bin k at [k*CNT_WIDTH +: CNT_WIDTH], the overflow bin last (for
+    // benches: it reads every bin of every bank, so a design reads rd_word instead, and unread it
+    // is optimised away)
     output wire [(LAT_BINS+1)*CNT_WIDTH-1:0]    shadow,
     // the shadow of bin rd_idx (0 past the overflow bin)
     input  wire [$clog2(LAT_BINS+1)-1:0]        rd_idx,
@@ -48,7 +51,6 @@ module probe_latency_hist #
 localparam WORDS = LAT_BINS + 1;
 localparam IDX_WIDTH = $clog2(WORDS);
 localparam BIN_SHIFT = $clog2(LAT_BIN_CYCLES);
-localparam N_WIDTH = $clog2(SEG_COUNT + 1);
 localparam [31:0] LAT_BINS_32 = LAT_BINS;
 localparam [IDX_WIDTH-1:0] OVERFLOW_BIN = LAT_BINS_32[IDX_WIDTH-1:0];
 
@@ -57,8 +59,8 @@ initial begin
         $error("Error: LAT_BIN_CYCLES must be a power of two, LAT_BINS positive, AGE_WIDTH %0d..32 (instance %m)", IDX_WIDTH);
         $finish;
     end
-    if (CNT_WIDTH <= N_WIDTH || CNT_WIDTH > 64) begin
-        $error("Error: CNT_WIDTH must be %0d..64 (instance %m)", N_WIDTH + 1);
+    if (CNT_WIDTH < 2 || CNT_WIDTH > 64) begin
+        $error("Error: CNT_WIDTH must be 2..64 (instance %m)");
         $finish;
     end
 end
@@ -80,63 +82,63 @@ end
 // bits above the bin index only decide the overflow bin
 wire unused_scaled = &{1'b0, scaled[31:IDX_WIDTH], 1'b0};
 
-/*
- * Bins: one running word and one shadow per bin, each updated only on a clock some completion
- * falls in it (word_hit, one decoder for all bins) or on snapshot and clear. A Verilated model
- * then spends one bit test per bin per clock; synthesis gets a decoder and a clock enable per
- * word, no per-bin comparators on the clock's latencies.
- */
-reg [WORDS-1:0]         word_hit;
-// per bin, the completions of this clock in it while enabled (bin k at [k*N_WIDTH +: N_WIDTH])
-reg [WORDS*N_WIDTH-1:0] word_n;
+// each bank's snapshot of bin rd_idx, and of every bin (bank s at [s*WORDS*CNT_WIDTH +: ...])
+wire [SEG_COUNT*CNT_WIDTH-1:0]         bank_word;
+wire [SEG_COUNT*WORDS*CNT_WIDTH-1:0]   bank_shadow;
+
+genvar b;
+generate
+    for (b = 0; b < SEG_COUNT; b = b + 1) begin : g_bank
+        probe_hist_bank #(
+            .WORDS(WORDS),
+            .IDX_WIDTH(IDX_WIDTH),
+            .CNT_WIDTH(CNT_WIDTH)
+        )
+        bank_inst (
+            .clk(clk),
+            .rst(rst),
+            .enable(enable),
+            .clear(clear),
+            .snapshot(snapshot),
+            .hit(ev_hit[b]),
+            .idx(seg_bin[b*IDX_WIDTH +: IDX_WIDTH]),
+            .rd_idx(rd_idx),
+            .rd_word(bank_word[b*CNT_WIDTH +: CNT_WIDTH]),
+            .shadow(bank_shadow[b*WORDS*CNT_WIDTH +: WORDS*CNT_WIDTH])
+        );
+    end
+endgenerate
+
+reg [CNT_WIDTH-1:0]         word_sum;
 integer a;
 
 always @* begin
-    word_hit = {WORDS{1'b0}};
-    word_n = {WORDS*N_WIDTH{1'b0}};
+    word_sum = {CNT_WIDTH{1'b0}};
     for (a = 0; a < SEG_COUNT; a = a + 1) begin
-        if (enable && ev_hit[a]) begin
-            word_hit[seg_bin[a*IDX_WIDTH +: IDX_WIDTH]] = 1'b1;
-            word_n[seg_bin[a*IDX_WIDTH +: IDX_WIDTH]*N_WIDTH +: N_WIDTH] =
-                word_n[seg_bin[a*IDX_WIDTH +: IDX_WIDTH]*N_WIDTH +: N_WIDTH] + 1'b1;
-        end
+        word_sum = word_sum + bank_word[a*CNT_WIDTH +: CNT_WIDTH];
     end
 end
 
-wire [CNT_WIDTH-1:0] shadow_word [0:WORDS-1];
-
-assign rd_word = ({{(32-IDX_WIDTH){1'b0}}, rd_idx} < WORDS) ? shadow_word[rd_idx] : {CNT_WIDTH{1'b0}};
-
-genvar w;
 generate
-    for (w = 0; w < WORDS; w = w + 1) begin : g_bin
-        reg [CNT_WIDTH-1:0] bin_reg = {CNT_WIDTH{1'b0}};
-        reg [CNT_WIDTH-1:0] shadow_reg = {CNT_WIDTH{1'b0}};
-
-        // later assignments win: clear after this clock's hits (they are lost), reset last
-        always @(posedge clk) begin
-            // one expression for both, so that synthesis builds one adder per bin; the shadow
-            // first, so that no read of bin_reg follows a write to it (a Verilated model then
-            // needs no delayed copy of each bin)
-            if (snapshot) begin
-                shadow_reg <= bin_reg + {{(CNT_WIDTH-N_WIDTH){1'b0}}, word_n[w*N_WIDTH +: N_WIDTH]};
+    if (SEG_COUNT == 1) begin : g_one_bank
+        assign shadow = bank_shadow;
+    end else begin : g_sum_banks
+        genvar w;
+        for (w = 0; w < WORDS; w = w + 1) begin : g_word
+            reg [CNT_WIDTH-1:0] bin_sum;
+            integer c;
+            always @* begin
+                bin_sum = {CNT_WIDTH{1'b0}};
+                for (c = 0; c < SEG_COUNT; c = c + 1) begin
+                    bin_sum = bin_sum + bank_shadow[(c*WORDS + w)*CNT_WIDTH +: CNT_WIDTH];
+                end
             end
-            if (word_hit[w]) begin
-                bin_reg <= bin_reg + {{(CNT_WIDTH-N_WIDTH){1'b0}}, word_n[w*N_WIDTH +: N_WIDTH]};
-            end
-            if (clear) begin
-                bin_reg <= {CNT_WIDTH{1'b0}};
-            end
-            if (rst) begin
-                bin_reg <= {CNT_WIDTH{1'b0}};
-                shadow_reg <= {CNT_WIDTH{1'b0}};
-            end
+            assign shadow[w*CNT_WIDTH +: CNT_WIDTH] = bin_sum;
         end
-
-        assign shadow[w*CNT_WIDTH +: CNT_WIDTH] = shadow_reg;
-        assign shadow_word[w] = shadow_reg;
     end
 endgenerate
+
+assign rd_word = word_sum;
 
 endmodule
 

@@ -129,6 +129,9 @@ integer enabled_edges = 0, snapshots = 0, multi_beats = 0;
 reg [63:0] last_ts [0:CNT_COUNT-1];
 reg [31:0] r;
 reg        pending_snap = 0;
+// the pulse before it: probe_counters registers its taps and controls, so a snapshot sampled at
+// one edge is in the shadows after the next
+reg        landing_snap = 0;
 
 initial begin
     $readmemh({`GOLDEN_DIR, "/sizes.hex"}, sizes);
@@ -172,8 +175,8 @@ initial begin
         if (tx_ready) begin
             for (s = 0; s < SEG; s = s + 1) if (tx_valid[s] && tx_sop[s]) next_cpl = next_cpl + 1;
         end
-        // a snapshot-and-clear pulse was sampled at the last edge: fold its shadows in
-        if (pending_snap) begin
+        // a snapshot-and-clear pulse sampled two edges ago: its shadows are in now, fold them in
+        if (landing_snap) begin
             for (c = 0; c < CNT_COUNT; c = c + 1) begin
                 if (rule_of(c) == RULE_FREE) begin
                     if (cnt_shadow[c*64 +: 64] > last_ts[c]) check_counter(c, "increases", 1, 1);
@@ -236,6 +239,7 @@ initial begin
             bar_ur[s] = (ur_left > 0) && (r[5:4] == 0) && (s == 0 || r[16 + s]);
             if (bar_ur[s]) ur_left = ur_left - 1;
         end
+        landing_snap = pending_snap;
         pending_snap = (r[12:8] == 0);
         snapshot = pending_snap;
         clear = pending_snap;
@@ -246,7 +250,7 @@ initial begin
     rx_valid = 0;
     tx_valid = 0;
     bar_ur = 0;
-    if (pending_snap) begin
+    if (landing_snap) begin
         for (c = 0; c < CNT_COUNT; c = c + 1) if (rule_of(c) != RULE_FREE) sum[c] = sum[c] + cnt_shadow[c*64 +: 64];
         snapshots = snapshots + 1;
     end
@@ -254,7 +258,10 @@ initial begin
     snapshot = 1;
     clear = 1;
     @(negedge clk);
-    for (c = 0; c < CNT_COUNT; c = c + 1) if (rule_of(c) != RULE_FREE) sum[c] = sum[c] + cnt_shadow[c*64 +: 64];
+    if (pending_snap) begin
+        for (c = 0; c < CNT_COUNT; c = c + 1) if (rule_of(c) != RULE_FREE) sum[c] = sum[c] + cnt_shadow[c*64 +: 64];
+        snapshots = snapshots + 1;
+    end
     snapshot = 0;
     clear = 0;
     // disabled: nothing moves but the timestamp
@@ -263,12 +270,16 @@ initial begin
     rx_sop = {SEG{1'b1}};
     rx_ready = 1;
     bar_ur = {SEG{1'b1}};
-    repeat (5) @(negedge clk);
+    @(negedge clk);
+    // the final snapshot-and-clear is in
+    for (c = 0; c < CNT_COUNT; c = c + 1) if (rule_of(c) != RULE_FREE) sum[c] = sum[c] + cnt_shadow[c*64 +: 64];
+    repeat (4) @(negedge clk);
     rx_valid = 0;
     bar_ur = 0;
     snapshot = 1;
     @(negedge clk);
     snapshot = 0;
+    @(negedge clk);
     for (c = 0; c < CNT_COUNT; c = c + 1) begin
         if (rule_of(c) != RULE_FREE) check_counter(c, "moved while disabled", cnt_shadow[c*64 +: 64], 0);
     end

@@ -442,6 +442,9 @@ task automatic model_step(input en, input clr, input snap);
 endtask
 
 integer snap_checks = 0;
+// the shadows one clock ago, and the clocks they were checked to be unchanged
+reg [STAT_COUNT*64-1:0] held_shadow;
+integer held_checks = 0;
 
 integer hist_port_checks = 0;
 always @(negedge clk) begin
@@ -1009,6 +1012,13 @@ initial begin
         // a snapshot taken three clocks ago is in the shadows now
         slot = (cyc + 1) % 4;
         if (cyc >= 3 && m_ring_snap[slot]) check_shadows(slot);
+        // and on no other clock do the shadows move (the histograms' snapshot is lazy: a bin's
+        // value moves to another RAM when it first counts again)
+        if (cyc >= 4 && !m_ring_snap[slot]) begin
+            held_checks = held_checks + 1;
+            check(stat_shadow == held_shadow, "shadows held between snapshots", 0, 0);
+        end
+        held_shadow = stat_shadow;
 
         // control: enable toggles, snapshots (sometimes on consecutive clocks), clears
         draw_off = chance(1);
@@ -1081,6 +1091,7 @@ initial begin
 
     // the run exercised what it claims to
     check(snap_checks > 20, "snapshots checked", snap_checks, 20);
+    check(held_checks > 100, "clocks the shadows were held", held_checks, 100);
     check(n_clears > 5, "clears", n_clears, 5);
     check(n_disabled > 100, "clocks disabled", n_disabled, 100);
     check(cov_overflow > 0, "overflow bin reached", cov_overflow, 1);

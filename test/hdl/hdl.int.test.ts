@@ -23,6 +23,7 @@ const RTL = [
   'hdl/rtl/probe_tracker_table.v',
   'hdl/rtl/probe_tracker_stats.v',
   'hdl/rtl/probe_latency_hist.v',
+  'hdl/rtl/probe_hist_bank.v',
   'hdl/rtl/probe_extreme.v',
   'hdl/rtl/probe_mp_ram.v',
   'hdl/rtl/probe_addr_filter.v',

@@ -43,6 +43,7 @@ export const SWITCH_TOP_RTL = [
   'hdl/rtl/probe_tracker_table.v',
   'hdl/rtl/probe_tracker_stats.v',
   'hdl/rtl/probe_latency_hist.v',
+  'hdl/rtl/probe_hist_bank.v',
   'hdl/rtl/probe_extreme.v',
   'hdl/rtl/probe_mp_ram.v',
   'hdl/rtl/probe_addr_filter.v',

@@ -1,0 +1,114 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * One bank of a latency histogram (probe_latency_hist keeps one per TLP segment): WORDS bins of
+ * CNT_WIDTH bits in a RAM, counting at most one event per clock, with probe_counter's rules:
+ * events count only while 'enable'; 'clear' empties every bin (this clock's event is lost);
+ * 'snapshot' freezes every bin including this clock's event for the readers.
+ *
+ * Nothing here touches every bin on a clock, so a Verilated model pays the same per clock for
+ * 65 bins as for one, and synthesis builds LUT RAM with one adder instead of a register, a
+ * shadow and an adder per bin:
+ *
+ *  - run_mem holds the running bins; run_valid[k] says run_mem[k] has counted since the last
+ *    clear (a clear empties the bank by clearing the vector, not the RAM);
+ *  - the snapshot is lazy: at a snapshot, snap_valid takes run_valid (with this clock's event),
+ *    and moved is cleared. Until bin k counts again its snapshot value is still in run_mem[k]
+ *    (0 unless snap_valid[k]); the first event on bin k after the snapshot copies that value to
+ *    snap_mem[k] first and sets moved[k]. A bin's snapshot value is therefore
+ *    moved[k] ? snap_mem[k] : (snap_valid[k] ? run_mem[k] : 0).
+ *
+ * An event reads and writes run_mem[idx] in one clock (asynchronous read: LUT RAM), so back-to-
+ * back events on one bin need no forwarding.
+ */
+module probe_hist_bank #
+(
+    // bins
+    parameter WORDS = 65,
+    // bin index width
+    parameter IDX_WIDTH = 7,
+    // bin width in bits
+    parameter CNT_WIDTH = 64
+)
+(
+    input  wire                         clk,
+    input  wire                         rst,
+
+    input  wire                         enable,
+    input  wire                         clear,
+    input  wire                         snapshot,
+
+    // this clock's event and its bin
+    input  wire                         hit,
+    input  wire [IDX_WIDTH-1:0]         idx,
+
+    // the snapshot value of bin rd_idx (0 past the last bin)
+    input  wire [IDX_WIDTH-1:0]         rd_idx,
+    output wire [CNT_WIDTH-1:0]         rd_word,
+
+    // every bin's snapshot value, bin k at [k*CNT_WIDTH +: CNT_WIDTH] (for benches: a design
+    // reads rd_word; unread, this bus and its reads of every bin are optimised away)
+    output wire [WORDS*CNT_WIDTH-1:0]   shadow
+);
+
+initial begin
+    if (WORDS < 2 || WORDS > (1 << IDX_WIDTH) || CNT_WIDTH < 2 || CNT_WIDTH > 64) begin
+        $error("Error: WORDS must be 2..2**IDX_WIDTH, CNT_WIDTH 2..64 (instance %m)");
+        $finish;
+    end
+end
+
+reg [CNT_WIDTH-1:0] run_mem  [0:WORDS-1];
+reg [CNT_WIDTH-1:0] snap_mem [0:WORDS-1];
+reg [WORDS-1:0]     run_valid  = {WORDS{1'b0}};
+reg [WORDS-1:0]     snap_valid = {WORDS{1'b0}};
+reg [WORDS-1:0]     moved      = {WORDS{1'b0}};
+
+wire                 count     = enable && hit;
+wire [WORDS-1:0]     hit_mask  = {{(WORDS-1){1'b0}}, count} << idx;
+wire [CNT_WIDTH-1:0] raw       = run_mem[idx];
+wire [CNT_WIDTH-1:0] running   = run_valid[idx] ? raw : {CNT_WIDTH{1'b0}};
+wire [CNT_WIDTH-1:0] snap_held = snap_valid[idx] ? raw : {CNT_WIDTH{1'b0}};
+
+always @(posedge clk) begin
+    if (count) begin
+        run_mem[idx] <= running + {{(CNT_WIDTH-1){1'b0}}, 1'b1};
+        if (!moved[idx]) begin
+            snap_mem[idx] <= snap_held;
+        end
+    end
+
+    run_valid <= clear ? {WORDS{1'b0}} : (run_valid | hit_mask);
+    moved     <= snapshot ? {WORDS{1'b0}} : (moved | hit_mask);
+    if (snapshot) begin
+        snap_valid <= run_valid | hit_mask;
+    end
+
+    if (rst) begin
+        run_valid  <= {WORDS{1'b0}};
+        snap_valid <= {WORDS{1'b0}};
+        moved      <= {WORDS{1'b0}};
+    end
+end
+
+// a bin's snapshot value, as the header says (spelt out in each assign, not a function: a
+// continuous assign is sensitive to what it names, not to what a function it calls reads)
+localparam [31:0] WORDS_32 = WORDS;
+
+assign rd_word = ({{(32-IDX_WIDTH){1'b0}}, rd_idx} >= WORDS_32) ? {CNT_WIDTH{1'b0}} :
+                 moved[rd_idx] ? snap_mem[rd_idx] :
+                 snap_valid[rd_idx] ? run_mem[rd_idx] : {CNT_WIDTH{1'b0}};
+
+genvar w;
+generate
+    for (w = 0; w < WORDS; w = w + 1) begin : g_word
+        assign shadow[w*CNT_WIDTH +: CNT_WIDTH] = moved[w] ? snap_mem[w] :
+                                                  snap_valid[w] ? run_mem[w] : {CNT_WIDTH{1'b0}};
+    end
+endgenerate
+
+endmodule
+
+`resetall
