@@ -67,23 +67,31 @@ reg [WORDS-1:0]     snap_valid = {WORDS{1'b0}};
 reg [WORDS-1:0]     moved      = {WORDS{1'b0}};
 
 wire                 count     = enable && hit;
-wire [WORDS-1:0]     hit_mask  = {{(WORDS-1){1'b0}}, count} << idx;
 wire [CNT_WIDTH-1:0] raw       = run_mem[idx];
 wire [CNT_WIDTH-1:0] running   = run_valid[idx] ? raw : {CNT_WIDTH{1'b0}};
 wire [CNT_WIDTH-1:0] snap_held = snap_valid[idx] ? raw : {CNT_WIDTH{1'b0}};
 
+// later assignments win: a clear or a snapshot after this clock's event (bits set by index, not
+// a shifted mask: a 65-bit shift costs a Verilated model a loop over words)
 always @(posedge clk) begin
     if (count) begin
         run_mem[idx] <= running + {{(CNT_WIDTH-1){1'b0}}, 1'b1};
         if (!moved[idx]) begin
             snap_mem[idx] <= snap_held;
         end
+        run_valid[idx] <= 1'b1;
+        moved[idx] <= 1'b1;
     end
 
-    run_valid <= clear ? {WORDS{1'b0}} : (run_valid | hit_mask);
-    moved     <= snapshot ? {WORDS{1'b0}} : (moved | hit_mask);
+    if (clear) begin
+        run_valid <= {WORDS{1'b0}};
+    end
     if (snapshot) begin
-        snap_valid <= run_valid | hit_mask;
+        moved <= {WORDS{1'b0}};
+        snap_valid <= run_valid;
+        if (count) begin
+            snap_valid[idx] <= 1'b1;
+        end
     end
 
     if (rst) begin

@@ -49,14 +49,44 @@ int coalesce(const WarpLoad &load, L1Mode mode, SectorBitmap *l1, Mrd *out)
     return coalesce_through(load, mode == L1Mode::Ideal ? l1 : nullptr, out);
 }
 
-int coalesce_through(const WarpLoad &load, SectorCache *l1, Mrd *out)
+namespace {
+
+// R1 for a warp whose 32 lanes are all active and consecutive (lane i at addr[0] + i * w), the
+// commonest load: its sectors are one run, so the (line, mask) pairs follow from the run's ends
+// without a per-lane search. Returns the pairs' number, or -1 when the load is not such a warp.
+int contiguous_lines(const WarpLoad &load, uint32_t w, uint64_t *lines, uint32_t *masks)
 {
-    // R1: (line, sector mask) pairs of the active lanes.
-    uint64_t lines[kMaxMrdsPerInstruction];
-    uint32_t masks[kMaxMrdsPerInstruction];
+    if (load.active != 0xFFFFFFFFu)
+        return -1;
+    const uint64_t a0 = load.addr[0];
+    for (uint32_t lane = 1; lane < kWarpSize; ++lane)
+        if (load.addr[lane] != a0 + (uint64_t)lane * w)
+            return -1;
+    const uint64_t first = a0 / kSectorBytes;
+    const uint64_t last = (a0 + (uint64_t)kWarpSize * w - 1) / kSectorBytes;
+    int n = 0;
+    for (uint64_t s = first; s <= last; ++s) {
+        const uint64_t line = (s * kSectorBytes) & ~(uint64_t)(kLineBytes - 1);
+        const uint32_t bit = 1u << (s % kSectorsPerLine);
+        if (n > 0 && lines[n - 1] == line) {
+            masks[n - 1] |= bit;
+        } else {
+            if (n == kMaxMrdsPerInstruction)
+                return -1; // the general path keeps the first lines; so must this
+            lines[n] = line;
+            masks[n] = bit;
+            ++n;
+        }
+    }
+    return n;
+}
+
+// R1 for any warp: lane by lane, each sector's line found among those seen (the first
+// kMaxMrdsPerInstruction lines kept). Returns the pairs' number.
+int lane_lines(const WarpLoad &load, uint32_t w, uint64_t *lines, uint32_t *masks)
+{
     int n = 0;
     uint64_t max_line = 0;
-    const uint32_t w = load.lane_bytes ? load.lane_bytes : 1;
     for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
         if (!((load.active >> lane) & 1u))
             continue;
@@ -82,6 +112,20 @@ int coalesce_through(const WarpLoad &load, SectorCache *l1, Mrd *out)
             }
         }
     }
+    return n;
+}
+
+} // namespace
+
+int coalesce_through(const WarpLoad &load, SectorCache *l1, Mrd *out)
+{
+    // R1: (line, sector mask) pairs of the active lanes.
+    uint64_t lines[kMaxMrdsPerInstruction];
+    uint32_t masks[kMaxMrdsPerInstruction];
+    const uint32_t w = load.lane_bytes ? load.lane_bytes : 1;
+    int n = contiguous_lines(load, w, lines, masks);
+    if (n < 0)
+        n = lane_lines(load, w, lines, masks);
     // Ascending line order (insertion sort: n is small and usually already sorted).
     for (int i = 1; i < n; ++i) {
         const uint64_t l = lines[i];

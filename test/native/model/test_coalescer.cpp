@@ -239,3 +239,27 @@ TEST(random_against_reference)
             return;
     }
 }
+
+// A warp of 32 consecutive lanes takes the coalescer's contiguous path; the same addresses in
+// another lane order take the lane-by-lane path. Both must give the same reads, for every lane
+// width and offset into a line.
+TEST(contiguous_path_matches_lane_path)
+{
+    int compared = 0;
+    for (uint32_t lane_bytes : {1u, 2u, 4u, 8u, 12u, 16u}) {
+        for (uint64_t offset = 0; offset < 256; offset += 4) {
+            const WarpLoad span = span_load(kLine + offset, lane_bytes);
+            WarpLoad reversed = span;
+            for (uint32_t l = 0; l < 32; ++l)
+                reversed.addr[l] = span.addr[31 - l];
+            CHECK_EQ(describe(run(span)), describe(run(reversed)));
+            SectorBitmap l1_span, l1_reversed;
+            l1_span.reset(kLine, 4096);
+            l1_reversed.reset(kLine, 4096);
+            CHECK_EQ(describe(run(span, L1Mode::Ideal, &l1_span)),
+                     describe(run(reversed, L1Mode::Ideal, &l1_reversed)));
+            ++compared;
+        }
+    }
+    CHECK_EQ(compared, 6 * 64);
+}
