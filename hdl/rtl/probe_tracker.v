@@ -63,8 +63,9 @@
  * of them in one clock including that clock's events, as in probe_counters. OUTSTANDING is
  * the live count (the table is never cleared and tracks reads whatever the enable). The
  * taps go through two register stages, so the shadows show a snapshot taken at tap clock
- * n from the clock after edge n+2 (two clocks later than probe_counters); enable, clear
- * and snapshot are delayed with the taps, so both blocks' snapshots cover the same TLPs.
+ * n from the clock after edge n+2 (one clock after probe_counters', whose taps go through
+ * one); enable, clear and snapshot are delayed with the taps, so both blocks' snapshots
+ * cover the same TLPs.
  */
 module probe_tracker #
 (
