@@ -10,7 +10,8 @@
  * the GPU (dn_rx / dn_tx). Each port has an emulated type-1 configuration space
  * (sw_cfg_space); configuration requests for the switch's own ports are answered here,
  * everything else is routed (sw_ingress, sw_route) into the other port's ordering
- * queues (sw_egress). *_tx_np_ok: the link partner of that port can take a non-posted request
+ * queues (sw_egress). Each receive port enters through a register slice (sw_rx_slice): one
+ * clock of latency, *_rx_ready from a flip-flop. *_tx_np_ok: the link partner of that port can take a non-posted request
  * now; while it is low, posted TLPs and completions pass the non-posted requests waiting. hdl/README.md "Switch" lists what is implemented.
  *
  * TLP_SEG_COUNT 1, 2 or 4 segments per beat (the straddled format of bar_responder and
@@ -161,10 +162,30 @@ wire [3:0]  dn_cfg_be;
 wire [31:0] dn_cfg_wr_data;
 wire unused_dn_cfg = &{1'b0, dn_cfg_dw, dn_cfg_wr_up, dn_cfg_wr_dn, dn_cfg_be, dn_cfg_wr_data, 1'b0};
 
+// each receive port through a register slice (sw_rx_slice) before its ingress
+localparam SLICE_W = TLP_DATA_WIDTH + TLP_STRB_WIDTH + TLP_SEG_COUNT*130;
+wire [TLP_DATA_WIDTH-1:0]    up_in_data, dn_in_data;
+wire [TLP_STRB_WIDTH-1:0]    up_in_strb, dn_in_strb;
+wire [TLP_SEG_COUNT*128-1:0] up_in_hdr, dn_in_hdr;
+wire [TLP_SEG_COUNT-1:0]     up_in_valid, up_in_sop, up_in_eop, dn_in_valid, dn_in_sop, dn_in_eop;
+wire                         up_in_ready, dn_in_ready;
+
+sw_rx_slice #(.WIDTH(SLICE_W), .SEG_COUNT(TLP_SEG_COUNT)) up_slice (
+    .clk(clk), .rst(rst),
+    .in_data({up_rx_data, up_rx_strb, up_rx_hdr, up_rx_sop, up_rx_eop}), .in_valid(up_rx_valid), .in_ready(up_rx_ready),
+    .out_data({up_in_data, up_in_strb, up_in_hdr, up_in_sop, up_in_eop}), .out_valid(up_in_valid), .out_ready(up_in_ready)
+);
+
+sw_rx_slice #(.WIDTH(SLICE_W), .SEG_COUNT(TLP_SEG_COUNT)) dn_slice (
+    .clk(clk), .rst(rst),
+    .in_data({dn_rx_data, dn_rx_strb, dn_rx_hdr, dn_rx_sop, dn_rx_eop}), .in_valid(dn_rx_valid), .in_ready(dn_rx_ready),
+    .out_data({dn_in_data, dn_in_strb, dn_in_hdr, dn_in_sop, dn_in_eop}), .out_valid(dn_in_valid), .out_ready(dn_in_ready)
+);
+
 sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .TLP_SEG_COUNT(TLP_SEG_COUNT), .FROM_UP(1), .CNT_WIDTH(CNT_WIDTH)) up_in (
     .clk(clk), .rst(rst),
-    .rx_data(up_rx_data), .rx_strb(up_rx_strb), .rx_hdr(up_rx_hdr), .rx_valid(up_rx_valid),
-    .rx_sop(up_rx_sop), .rx_eop(up_rx_eop), .rx_ready(up_rx_ready),
+    .rx_data(up_in_data), .rx_strb(up_in_strb), .rx_hdr(up_in_hdr), .rx_valid(up_in_valid),
+    .rx_sop(up_in_sop), .rx_eop(up_in_eop), .rx_ready(up_in_ready),
     .up_mem_enable(up_mem_enable),
         .up_bus_master(up_bus_master),
         .up_primary_bus(up_primary_bus),
@@ -192,8 +213,8 @@ sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .
 
 sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .TLP_SEG_COUNT(TLP_SEG_COUNT), .FROM_UP(0), .CNT_WIDTH(CNT_WIDTH)) dn_in (
     .clk(clk), .rst(rst),
-    .rx_data(dn_rx_data), .rx_strb(dn_rx_strb), .rx_hdr(dn_rx_hdr), .rx_valid(dn_rx_valid),
-    .rx_sop(dn_rx_sop), .rx_eop(dn_rx_eop), .rx_ready(dn_rx_ready),
+    .rx_data(dn_in_data), .rx_strb(dn_in_strb), .rx_hdr(dn_in_hdr), .rx_valid(dn_in_valid),
+    .rx_sop(dn_in_sop), .rx_eop(dn_in_eop), .rx_ready(dn_in_ready),
     .up_mem_enable(up_mem_enable),
         .up_bus_master(up_bus_master),
         .up_primary_bus(up_primary_bus),
