@@ -54,7 +54,9 @@ const SWITCH_TOP = [
   'pcie_scope_switch_top',
   'probe_axil_tap_demux',
   'probe_core',
-  ...['sw_router', 'sw_ingress', 'sw_route', 'sw_egress', 'sw_fifo', 'sw_seg_fifo', 'sw_rx_slice', 'sw_cfg_space'].map((m) => `switch/${m}`),
+  ...['sw_router', 'sw_ingress', 'sw_route', 'sw_egress', 'sw_fifo', 'sw_seg_fifo', 'sw_rx_slice', 'sw_cfg_space'].map(
+    (m) => `switch/${m}`,
+  ),
   'probe_counters',
   'probe_csr',
   'probe_sampler',
