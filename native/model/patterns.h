@@ -125,27 +125,47 @@ PS_HD inline PatternShape pattern_shape(const PatternSpec &spec)
     return s;
 }
 
+// Byte index into the useful data of thread `thread`'s load in loop iteration `iteration`, for
+// pattern P (the arithmetic of the pattern table above; pattern_access applies offset and bounds).
+template <Pattern P>
+PS_HD inline uint64_t pattern_index(const PatternShape &shape, uint64_t thread, uint32_t iteration)
+{
+    if (P == Pattern::Strided)
+        return thread * kLineBytes + (uint64_t)shape.lane_bytes * iteration;
+    // merged-aligned and merged-misaligned: one span per warp instruction, grid-stride
+    const uint64_t warp = thread / kWarpSize;
+    const uint64_t lane = thread % kWarpSize;
+    const uint64_t span = warp + (uint64_t)iteration * shape.warps;
+    return span * shape.span_bytes + (uint64_t)shape.lane_bytes * lane;
+}
+
+// Active predicate and byte offset (from the aligned base) of pattern P's load `index` (its
+// pattern_index): exactly what the kernel computes.
+PS_HD inline bool pattern_bounds(const PatternSpec &spec, const PatternShape &shape,
+                                 uint32_t iteration, uint64_t index, uint64_t *byte_offset)
+{
+    *byte_offset = spec.offset + index;
+    return iteration < shape.iterations && index < spec.bytes;
+}
+
 // Active predicate and byte offset (from the aligned base) of thread `thread`'s load in loop
 // iteration `iteration`. Exactly what the kernel computes.
 PS_HD inline bool pattern_access(const PatternSpec &spec, const PatternShape &shape,
                                  uint64_t thread, uint32_t iteration, uint64_t *byte_offset)
 {
-    uint64_t index = 0; // byte index into the useful data
+    uint64_t index = 0;
     switch (spec.pattern) {
     case Pattern::Strided:
-        index = thread * kLineBytes + (uint64_t)shape.lane_bytes * iteration;
+        index = pattern_index<Pattern::Strided>(shape, thread, iteration);
         break;
     case Pattern::MergedAligned:
-    case Pattern::MergedMisaligned: {
-        const uint64_t warp = thread / kWarpSize;
-        const uint64_t lane = thread % kWarpSize;
-        const uint64_t span = warp + (uint64_t)iteration * shape.warps;
-        index = span * shape.span_bytes + (uint64_t)shape.lane_bytes * lane;
+        index = pattern_index<Pattern::MergedAligned>(shape, thread, iteration);
+        break;
+    case Pattern::MergedMisaligned:
+        index = pattern_index<Pattern::MergedMisaligned>(shape, thread, iteration);
         break;
     }
-    }
-    *byte_offset = spec.offset + index;
-    return iteration < shape.iterations && index < spec.bytes;
+    return pattern_bounds(spec, shape, iteration, index, byte_offset);
 }
 
 // ---- host-only helpers (names and defaults from the spec's table) -----------------------------

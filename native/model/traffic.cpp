@@ -30,17 +30,48 @@ void TrafficGenerator::fill_slot(Slot &s)
     }
 }
 
-uint32_t TrafficGenerator::warp_load(uint64_t warp, uint32_t iter, WarpLoad *load) const
+namespace {
+
+// One warp's 32 loads of pattern P: pattern_access lane by lane, with the pattern chosen once
+// per warp instead of once per lane.
+template <Pattern P>
+uint32_t warp_lanes(const PatternSpec &spec, const PatternShape &shape, uint64_t base,
+                    uint64_t warp, uint32_t iter, WarpLoad *load)
 {
-    load->lane_bytes = shape_.lane_bytes;
-    load->active = 0;
+    uint32_t active = 0;
     const uint64_t thread0 = warp * kWarpSize;
     for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
         uint64_t off;
-        if (pattern_access(cfg_.spec, shape_, thread0 + lane, iter, &off)) {
-            load->addr[lane] = cfg_.base + off;
-            load->active |= 1u << lane;
+        if (pattern_bounds(spec, shape, iter, pattern_index<P>(shape, thread0 + lane, iter),
+                           &off)) {
+            load->addr[lane] = base + off;
+            active |= 1u << lane;
         }
+    }
+    return active;
+}
+
+} // namespace
+
+uint32_t TrafficGenerator::warp_load(uint64_t warp, uint32_t iter, WarpLoad *load) const
+{
+    load->lane_bytes = shape_.lane_bytes;
+    const PatternSpec &spec = cfg_.spec;
+    switch (spec.pattern) {
+    case Pattern::Strided:
+        load->active = warp_lanes<Pattern::Strided>(spec, shape_, cfg_.base, warp, iter, load);
+        break;
+    case Pattern::MergedAligned:
+        load->active =
+            warp_lanes<Pattern::MergedAligned>(spec, shape_, cfg_.base, warp, iter, load);
+        break;
+    case Pattern::MergedMisaligned:
+        load->active =
+            warp_lanes<Pattern::MergedMisaligned>(spec, shape_, cfg_.base, warp, iter, load);
+        break;
+    default:
+        load->active = 0;
+        break;
     }
     return load->active;
 }
