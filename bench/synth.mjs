@@ -71,7 +71,8 @@ const LUTRAM_SITES = { RAM64M8: 8, RAM64M: 4, RAM32M: 4, RAM32M16: 8, RAM256X1S:
 // the budget: the probe at 512 bits with 10-bit tags within 2 % of an XCVU9P's 1 182 240
 // CLB LUTs (AMD Virtex UltraScale+ product table)
 const VU9P_LUTS = 1182240
-// every 64-bit statistic is a running value and a shadow: the counters and each histogram's bins
+// a ceiling on flip-flops: every counter and every histogram bin as a 64-bit running value and a
+// shadow, plus 2 000 (the bins are LUT RAM since probe_hist_bank, so the tops stay well below it)
 const ffBudget = (COUNTERS.length + HISTOGRAM_KINDS.length * HISTOGRAM_WORDS) * 64 * 2 + 2000
 
 const configs = [
