@@ -366,12 +366,6 @@ always @* begin
     split_next    = split_reg;
     sub_ba_next   = sub_ba_reg;
     sub_rb_next   = sub_rb_reg;
-    tx_valid_next = tx_valid_reg;
-    tx_sop_next   = tx_sop_reg;
-    tx_eop_next   = tx_eop_reg;
-    tx_ur_next    = tx_ur_reg;
-    tx_data_next  = tx_data_reg;
-    tx_strb_next  = tx_strb_reg;
     tx_hdr_next   = tx_hdr_reg;
     popped        = 32'd0;
     pop_dw        = {BUF_W{1'b0}};
@@ -386,106 +380,104 @@ always @* begin
     cur_last = 1'b0; cur_len_dw = 12'd0; head_cpl_hdr = 128'd0;
     beat_dw = 30'd0; beat_rem = 12'd0; beat_cnt = 12'd0;
 
-    // the beat loaded when the output register is empty or being taken
-    begin
-        tx_valid_next = {TLP_SEG_COUNT{1'b0}};
-        tx_sop_next   = {TLP_SEG_COUNT{1'b0}};
-        tx_eop_next   = {TLP_SEG_COUNT{1'b0}};
-        tx_ur_next    = 1'b0;
-        tx_data_next  = {TLP_DATA_WIDTH{1'b0}};
-        tx_strb_next  = {TLP_STRB_WIDTH{1'b0}};
+    // the beat the output register takes when it is empty or being taken (tx_load)
+    tx_valid_next = {TLP_SEG_COUNT{1'b0}};
+    tx_sop_next   = {TLP_SEG_COUNT{1'b0}};
+    tx_eop_next   = {TLP_SEG_COUNT{1'b0}};
+    tx_ur_next    = 1'b0;
+    tx_data_next  = {TLP_DATA_WIDTH{1'b0}};
+    tx_strb_next  = {TLP_STRB_WIDTH{1'b0}};
 
-        for (s = 0; s < TLP_SEG_COUNT; s = s + 1) begin
-            // the head read as seen by this segment (the FIFO's oldest not yet popped)
-            head            = heads[ENTRY_W*popped +: ENTRY_W];
-            head_ur         = head[ENTRY_W-1];
-            head_byte_count = head[ENTRY_W-14 -: 12];
-            head_lower_addr = head[ENTRY_W-26 -: 7];
-            head_req_id     = head[ENTRY_W-33 -: 16];
-            head_tag        = head[ENTRY_W-49 -: 10];
-            head_tc         = head[ENTRY_W-59 -: 3];
-            head_attr       = head[ENTRY_W-62 -: 3];
-            head_addr_dw    = head[61:32];
-            head_due = entry_due(head[31:0], now_reg, bar_latency);
+    for (s = 0; s < TLP_SEG_COUNT; s = s + 1) begin
+        // the head read as seen by this segment (the FIFO's oldest not yet popped)
+        head            = heads[ENTRY_W*popped +: ENTRY_W];
+        head_ur         = head[ENTRY_W-1];
+        head_byte_count = head[ENTRY_W-14 -: 12];
+        head_lower_addr = head[ENTRY_W-26 -: 7];
+        head_req_id     = head[ENTRY_W-33 -: 16];
+        head_tag        = head[ENTRY_W-49 -: 10];
+        head_tc         = head[ENTRY_W-59 -: 3];
+        head_attr       = head[ENTRY_W-62 -: 3];
+        head_addr_dw    = head[61:32];
+        head_due = entry_due(head[31:0], now_reg, bar_latency);
 
-            first_ba    = {1'b0, head_addr_dw, head_lower_addr[1:0]};
-            first_rb    = (head_byte_count == 12'd0) ? 13'd4096 : {1'b0, head_byte_count};
-            cur_ba      = split_next ? sub_ba_next : first_ba;
-            cur_rb      = split_next ? sub_rb_next : first_rb;
-            cur_end_all = cur_ba + {20'd0, cur_rb};
-            // the next multiple of cpl_split above the first byte
-            cur_bound   = (cur_ba | {25'd0, cpl_split - 8'd1}) + 33'd1;
-            cur_last    = !split_on || (cur_end_all <= cur_bound);
-            cur_end     = cur_last ? cur_end_all : cur_bound;
-            cur_end_dw  = (cur_end + 33'd3) >> 2;
-            cur_len_dw_w = cur_end_dw - (cur_ba >> 2);
-            cur_len_dw  = cur_len_dw_w[11:0];
-            cur_bytes_w = cur_end - cur_ba;
+        first_ba    = {1'b0, head_addr_dw, head_lower_addr[1:0]};
+        first_rb    = (head_byte_count == 12'd0) ? 13'd4096 : {1'b0, head_byte_count};
+        cur_ba      = split_next ? sub_ba_next : first_ba;
+        cur_rb      = split_next ? sub_rb_next : first_rb;
+        cur_end_all = cur_ba + {20'd0, cur_rb};
+        // the next multiple of cpl_split above the first byte
+        cur_bound   = (cur_ba | {25'd0, cpl_split - 8'd1}) + 33'd1;
+        cur_last    = !split_on || (cur_end_all <= cur_bound);
+        cur_end     = cur_last ? cur_end_all : cur_bound;
+        cur_end_dw  = (cur_end + 33'd3) >> 2;
+        cur_len_dw_w = cur_end_dw - (cur_ba >> 2);
+        cur_len_dw  = cur_len_dw_w[11:0];
+        cur_bytes_w = cur_end - cur_ba;
 
-            head_cpl_hdr = {
-                head_ur ? 8'h0A : 8'h4A,                 // Fmt/Type: Cpl or CplD
-                head_tag[9], head_tc, head_tag[8], head_attr[2], 1'b0, 1'b0, // T9 TC T8 Attr2 LN TH
-                1'b0, 1'b0, head_attr[1:0], 2'b00,       // TD EP Attr[1:0] AT
-                head_ur ? 10'd0 : cur_len_dw[9:0],       // Length (1024 DW encodes as 0)
-                COMPLETER_ID,
-                head_ur ? 3'b001 : 3'b000,               // status UR or SC
-                1'b0,                                    // BCM
-                head_ur ? head_byte_count : cur_rb[11:0], // Byte Count (4096 encodes as 0)
-                head_req_id,
-                head_tag[7:0],
-                1'b0,
-                head_ur ? head_lower_addr : cur_ba[6:0],
-                32'd0                                    // no DW3 in a 3DW header
-            };
+        head_cpl_hdr = {
+            head_ur ? 8'h0A : 8'h4A,                 // Fmt/Type: Cpl or CplD
+            head_tag[9], head_tc, head_tag[8], head_attr[2], 1'b0, 1'b0, // T9 TC T8 Attr2 LN TH
+            1'b0, 1'b0, head_attr[1:0], 2'b00,       // TD EP Attr[1:0] AT
+            head_ur ? 10'd0 : cur_len_dw[9:0],       // Length (1024 DW encodes as 0)
+            COMPLETER_ID,
+            head_ur ? 3'b001 : 3'b000,               // status UR or SC
+            1'b0,                                    // BCM
+            head_ur ? head_byte_count : cur_rb[11:0], // Byte Count (4096 encodes as 0)
+            head_req_id,
+            head_tag[7:0],
+            1'b0,
+            head_ur ? head_lower_addr : cur_ba[6:0],
+            32'd0                                    // no DW3 in a 3DW header
+        };
 
-            // this segment's payload: the rest of the current CplD, or the start of the head's
-            beat_dw  = busy_next ? cur_dw_next : cur_ba[31:2];
-            beat_rem = busy_next ? rem_next : cur_len_dw;
-            beat_cnt = 12'd0;
+        // this segment's payload: the rest of the current CplD, or the start of the head's
+        beat_dw  = busy_next ? cur_dw_next : cur_ba[31:2];
+        beat_rem = busy_next ? rem_next : cur_len_dw;
+        beat_cnt = 12'd0;
 
-            if (busy_next) begin
-                tx_valid_next[s] = 1'b1;
-                tx_eop_next[s]   = (rem_next <= SEG_DW);
-                busy_next        = (rem_next > SEG_DW);
-                rem_next         = rem_next - SEG_DW;
-            end else if (!stop && (popped < fifo_used_32) && (split_next || head_due)) begin
-                tx_valid_next[s] = 1'b1;
-                tx_sop_next[s]   = 1'b1;
-                tx_hdr_next[s*128 +: 128] = head_cpl_hdr;
-                if (head_ur) begin
-                    popped         = popped + 32'd1;
-                    stop           = 1'b1;
-                    tx_eop_next[s] = 1'b1;
-                    tx_ur_next     = 1'b1;
-                    beat_rem       = 12'd0;
-                end else begin
-                    // the read leaves the FIFO with its last CplD
-                    if (cur_last) begin
-                        popped = popped + 32'd1;
-                        pop_dw = pop_dw + {{(BUF_W-12){1'b0}}, head[ENTRY_W-2 -: 12]};
-                    end
-                    split_next     = !cur_last;
-                    sub_ba_next    = cur_end;
-                    sub_rb_next    = cur_rb - cur_bytes_w[12:0];
-                    tx_eop_next[s] = (cur_len_dw <= SEG_DW);
-                    busy_next      = (cur_len_dw > SEG_DW);
-                    rem_next       = cur_len_dw - SEG_DW;
-                end
+        if (busy_next) begin
+            tx_valid_next[s] = 1'b1;
+            tx_eop_next[s]   = (rem_next <= SEG_DW);
+            busy_next        = (rem_next > SEG_DW);
+            rem_next         = rem_next - SEG_DW;
+        end else if (!stop && (popped < fifo_used_32) && (split_next || head_due)) begin
+            tx_valid_next[s] = 1'b1;
+            tx_sop_next[s]   = 1'b1;
+            tx_hdr_next[s*128 +: 128] = head_cpl_hdr;
+            if (head_ur) begin
+                popped         = popped + 32'd1;
+                stop           = 1'b1;
+                tx_eop_next[s] = 1'b1;
+                tx_ur_next     = 1'b1;
+                beat_rem       = 12'd0;
             end else begin
-                beat_rem = 12'd0;
-            end
-
-            for (j = 0; j < SEG_DW_INT; j = j + 1) begin
-                if (beat_cnt < beat_rem) begin
-                    tx_data_next[(s*SEG_DW_INT + j)*32 +: 32] = {beat_dw, 2'b00};
-                    tx_strb_next[s*SEG_DW_INT + j] = 1'b1;
+                // the read leaves the FIFO with its last CplD
+                if (cur_last) begin
+                    popped = popped + 32'd1;
+                    pop_dw = pop_dw + {{(BUF_W-12){1'b0}}, head[ENTRY_W-2 -: 12]};
                 end
-                beat_dw  = beat_dw + 30'd1;
-                beat_cnt = beat_cnt + 12'd1;
+                split_next     = !cur_last;
+                sub_ba_next    = cur_end;
+                sub_rb_next    = cur_rb - cur_bytes_w[12:0];
+                tx_eop_next[s] = (cur_len_dw <= SEG_DW);
+                busy_next      = (cur_len_dw > SEG_DW);
+                rem_next       = cur_len_dw - SEG_DW;
             end
-            if (tx_valid_next[s])
-                cur_dw_next = beat_dw;
+        end else begin
+            beat_rem = 12'd0;
         end
+
+        for (j = 0; j < SEG_DW_INT; j = j + 1) begin
+            if (beat_cnt < beat_rem) begin
+                tx_data_next[(s*SEG_DW_INT + j)*32 +: 32] = {beat_dw, 2'b00};
+                tx_strb_next[s*SEG_DW_INT + j] = 1'b1;
+            end
+            beat_dw  = beat_dw + 30'd1;
+            beat_cnt = beat_cnt + 12'd1;
+        end
+        if (tx_valid_next[s])
+            cur_dw_next = beat_dw;
     end
 
     rd_ptr_next = rd_ptr_reg + popped[FIFO_AW:0];

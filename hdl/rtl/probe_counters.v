@@ -98,16 +98,17 @@ initial begin
 end
 
 /*
- * Tap stage: the taps, the controls and the address filter are registered together, so every counter sees exactly
- * what it saw without the stage, one clock later (the shadows move one clock after the command
- * that asks for them). The decode below then reads registers only: on the board a 512-bit tap
+ * Tap stage: the taps, the controls and the address filter are registered together, so every
+ * counter sees exactly what it saw without the stage, one clock later (the shadows move one
+ * clock after the command that asks for them). The decode below then reads registers only: on the board a 512-bit tap
  * loads the PCIe block's bus with one flip-flop per bit instead of every decoder; in a
  * Verilated model the decode runs once a clock, not on every input change.
  */
 reg [TLP_SEG_COUNT*128-1:0] rx_hdr_reg = {TLP_SEG_COUNT*128{1'b0}};
 reg [TLP_SEG_COUNT*128-1:0] tx_hdr_reg = {TLP_SEG_COUNT*128{1'b0}};
-reg [TLP_SEG_COUNT-1:0]     rx_evt_reg = {TLP_SEG_COUNT{1'b0}};
-reg [TLP_SEG_COUNT-1:0]     tx_evt_reg = {TLP_SEG_COUNT{1'b0}};
+// the TLPs that started on each tap (valid & sop & ready per segment)
+reg [TLP_SEG_COUNT-1:0]     rx_evt = {TLP_SEG_COUNT{1'b0}};
+reg [TLP_SEG_COUNT-1:0]     tx_evt = {TLP_SEG_COUNT{1'b0}};
 reg [TLP_SEG_COUNT-1:0]     bar_ur_reg = {TLP_SEG_COUNT{1'b0}};
 // tick: a clock of the tap stage after reset (TIMESTAMP counts them, as it counted clocks)
 reg                         tick_reg = 1'b0;
@@ -121,8 +122,8 @@ reg [63:0]                  filter_limit_reg = 64'd0;
 always @(posedge clk) begin
     rx_hdr_reg   <= rx_req_tlp_hdr;
     tx_hdr_reg   <= tx_cpl_tlp_hdr;
-    rx_evt_reg   <= rx_req_tlp_valid & rx_req_tlp_sop & {TLP_SEG_COUNT{rx_req_tlp_ready}};
-    tx_evt_reg   <= tx_cpl_tlp_valid & tx_cpl_tlp_sop & {TLP_SEG_COUNT{tx_cpl_tlp_ready}};
+    rx_evt       <= rx_req_tlp_valid & rx_req_tlp_sop & {TLP_SEG_COUNT{rx_req_tlp_ready}};
+    tx_evt       <= tx_cpl_tlp_valid & tx_cpl_tlp_sop & {TLP_SEG_COUNT{tx_cpl_tlp_ready}};
     bar_ur_reg   <= bar_ur;
     tick_reg     <= 1'b1;
     enable_reg   <= enable;
@@ -132,8 +133,8 @@ always @(posedge clk) begin
     filter_base_reg  <= filter_base;
     filter_limit_reg <= filter_limit;
     if (rst) begin
-        rx_evt_reg   <= {TLP_SEG_COUNT{1'b0}};
-        tx_evt_reg   <= {TLP_SEG_COUNT{1'b0}};
+        rx_evt       <= {TLP_SEG_COUNT{1'b0}};
+        tx_evt       <= {TLP_SEG_COUNT{1'b0}};
         bar_ur_reg   <= {TLP_SEG_COUNT{1'b0}};
         tick_reg     <= 1'b0;
         enable_reg   <= 1'b0;
@@ -141,9 +142,6 @@ always @(posedge clk) begin
         snapshot_reg <= 1'b0;
     end
 end
-
-wire [TLP_SEG_COUNT-1:0] rx_evt = rx_evt_reg;
-wire [TLP_SEG_COUNT-1:0] tx_evt = tx_evt_reg;
 
 wire [TLP_SEG_COUNT*CLASS_COUNT-1:0] seg_class;
 wire [TLP_SEG_COUNT*13-1:0] seg_bytes;

@@ -119,22 +119,18 @@ always @* begin
     end
 end
 
+genvar w;
 generate
-    if (SEG_COUNT == 1) begin : g_one_bank
-        assign shadow = bank_shadow;
-    end else begin : g_sum_banks
-        genvar w;
-        for (w = 0; w < WORDS; w = w + 1) begin : g_word
-            reg [CNT_WIDTH-1:0] bin_sum;
-            integer c;
-            always @* begin
-                bin_sum = {CNT_WIDTH{1'b0}};
-                for (c = 0; c < SEG_COUNT; c = c + 1) begin
-                    bin_sum = bin_sum + bank_shadow[(c*WORDS + w)*CNT_WIDTH +: CNT_WIDTH];
-                end
+    for (w = 0; w < WORDS; w = w + 1) begin : g_word
+        reg [CNT_WIDTH-1:0] bin_sum;
+        integer c;
+        always @* begin
+            bin_sum = {CNT_WIDTH{1'b0}};
+            for (c = 0; c < SEG_COUNT; c = c + 1) begin
+                bin_sum = bin_sum + bank_shadow[(c*WORDS + w)*CNT_WIDTH +: CNT_WIDTH];
             end
-            assign shadow[w*CNT_WIDTH +: CNT_WIDTH] = bin_sum;
         end
+        assign shadow[w*CNT_WIDTH +: CNT_WIDTH] = bin_sum;
     end
 endgenerate
 

@@ -56,8 +56,9 @@ uint32_t warp_lanes(const PatternSpec &spec, const PatternShape &shape, uint64_t
 uint32_t TrafficGenerator::warp_load(uint64_t warp, uint32_t iter, WarpLoad *load) const
 {
     load->lane_bytes = shape_.lane_bytes;
+    load->active = 0;
     const PatternSpec &spec = cfg_.spec;
-    switch (spec.pattern) {
+    switch (spec.pattern) { // no default: a new pattern must be added here (-Werror=switch)
     case Pattern::Strided:
         load->active = warp_lanes<Pattern::Strided>(spec, shape_, cfg_.base, warp, iter, load);
         break;
@@ -68,9 +69,6 @@ uint32_t TrafficGenerator::warp_load(uint64_t warp, uint32_t iter, WarpLoad *loa
     case Pattern::MergedMisaligned:
         load->active =
             warp_lanes<Pattern::MergedMisaligned>(spec, shape_, cfg_.base, warp, iter, load);
-        break;
-    default:
-        load->active = 0;
         break;
     }
     return load->active;

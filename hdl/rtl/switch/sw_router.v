@@ -11,8 +11,8 @@
  * (sw_cfg_space); configuration requests for the switch's own ports are answered here,
  * everything else is routed (sw_ingress, sw_route) into the other port's ordering
  * queues (sw_egress). Each receive port enters through a register slice (sw_rx_slice): one
- * clock of latency, *_rx_ready from a flip-flop. *_tx_np_ok: the link partner of that port can take a non-posted request
- * now; while it is low, posted TLPs and completions pass the non-posted requests waiting. hdl/README.md "Switch" lists what is implemented.
+ * clock of latency, *_rx_ready from a flip-flop. *_tx_np_ok: the link partner of that port
+ * can take a non-posted request now; while it is low, posted TLPs and completions pass the non-posted requests waiting. hdl/README.md "Switch" lists what is implemented.
  *
  * TLP_SEG_COUNT 1, 2 or 4 segments per beat (the straddled format of bar_responder and
  * probe_core: a TLP starts in any segment, header, valid, sop and eop per segment, data and
