@@ -281,15 +281,27 @@ reg [TAGS-1:0] out_reg = {TAGS{1'b0}}, out_next;
 reg [SEG-1:0]  req_start;
 reg [SEG-1:0]  cpl_start;
 reg [SEG-1:0]  cpl_kept_data;
-integer s;
+// a completion's view of its tag's bit, and the completions that cleared it this clock (read
+// from the register, with earlier segments' clears by tag compare: no chained vector updates)
+reg            view_out;
+reg [SEG-1:0]  out_clear;
+integer s, j;
 
 always @* begin
     out_next = out_reg;
     cpl_start = cpl_seen;
+    out_clear = {SEG{1'b0}};
     for (s = 0; s < SEG; s = s + 1) begin
-        if (cpl_seen[s] && out_next[cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]]) begin
+        view_out = out_reg[cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]];
+        for (j = 0; j < SEG; j = j + 1) begin
+            if (j < s && out_clear[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]) begin
+                view_out = 1'b0;
+            end
+        end
+        if (cpl_seen[s] && view_out) begin
             cpl_start[s] = 1'b0;
             if (cpl_final[s]) begin
+                out_clear[s] = 1'b1;
                 out_next[cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]] = 1'b0;
             end
         end

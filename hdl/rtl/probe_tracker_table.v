@@ -10,8 +10,13 @@
  * had its first successful completion and the bytes still expected after it. Storage:
  * busy and first are flip-flop vectors (read and written by every segment at once); the
  * rest sits in probe_mp_ram LUT RAM, split by writer so every RAM has one writer per
- * segment: the request side (Requester ID, expected bytes; start time) and the
- * completion side (bytes still expected once 'first' is set).
+ * segment: the request side (Requester ID, expected bytes and start time in one word, so
+ * one live-value table serves them) and the completion side (bytes still expected once
+ * 'first' is set).
+ *
+ * Every read of busy and first is of the registers; a write earlier in the same clock
+ * reaches a later reader by comparing tags. So each vector bit is one register and a
+ * decoder per writer: no reader waits on a chain of whole-vector updates.
  *
  * Order within a clock: completions in segment order, each seeing the result of an
  * earlier segment on the same tag (several completions of one read in one beat are
@@ -130,51 +135,48 @@ assign outstanding   = outstanding_reg;
 wire [TAG_WIDTH-1:0] scan_tag = now_reg[TAG_WIDTH-1:0];
 
 /*
- * RAMs: request side {Requester ID, expected bytes} and start time (one more read port
- * for the scan), completion side bytes still expected
+ * RAMs: request side {start time, Requester ID, expected bytes} (one more read port for the
+ * scan, which uses its start time only), completion side bytes still expected
  */
+localparam REQ_WIDTH = AGE_WIDTH + ID_WIDTH;
+
+wire [(SEG+1)*REQ_WIDTH-1:0] req_rd;
 wire [SEG*ID_WIDTH-1:0]      id_rd;
 wire [(SEG+1)*AGE_WIDTH-1:0] start_rd;
 wire [SEG*13-1:0]            rem_rd;
 reg  [SEG-1:0]               rem_wr_en;
 reg  [SEG*13-1:0]            rem_wr_data;
 
-wire [SEG*ID_WIDTH-1:0] id_wr_data;
+wire [SEG*REQ_WIDTH-1:0] req_wr_data;
 genvar g;
 generate
-    for (g = 0; g < SEG; g = g + 1) begin : g_id
-        assign id_wr_data[g*ID_WIDTH +: ID_WIDTH] = {req_rid[g*16 +: 16], req_expect[g*13 +: 13]};
+    for (g = 0; g < SEG; g = g + 1) begin : g_req
+        assign req_wr_data[g*REQ_WIDTH +: REQ_WIDTH] = {now_reg, req_rid[g*16 +: 16], req_expect[g*13 +: 13]};
+    end
+    for (g = 0; g <= SEG; g = g + 1) begin : g_rd
+        assign start_rd[g*AGE_WIDTH +: AGE_WIDTH] = req_rd[g*REQ_WIDTH + ID_WIDTH +: AGE_WIDTH];
+        if (g < SEG) begin : g_id
+            assign id_rd[g*ID_WIDTH +: ID_WIDTH] = req_rd[g*REQ_WIDTH +: ID_WIDTH];
+        end
     end
 endgenerate
 
-probe_mp_ram #(
-    .ADDR_WIDTH(TAG_WIDTH),
-    .DATA_WIDTH(ID_WIDTH),
-    .WR_PORTS(SEG),
-    .RD_PORTS(SEG)
-)
-id_ram_inst (
-    .clk(clk),
-    .wr_en(req_start),
-    .wr_addr(req_tag),
-    .wr_data(id_wr_data),
-    .rd_addr(cpl_tag),
-    .rd_data(id_rd)
-);
+// the scan reads the start time only
+wire unused_scan_id = &{1'b0, req_rd[SEG*REQ_WIDTH +: ID_WIDTH], 1'b0};
 
 probe_mp_ram #(
     .ADDR_WIDTH(TAG_WIDTH),
-    .DATA_WIDTH(AGE_WIDTH),
+    .DATA_WIDTH(REQ_WIDTH),
     .WR_PORTS(SEG),
     .RD_PORTS(SEG+1)
 )
-start_ram_inst (
+req_ram_inst (
     .clk(clk),
     .wr_en(req_start),
     .wr_addr(req_tag),
-    .wr_data({SEG{now_reg}}),
+    .wr_data(req_wr_data),
     .rd_addr({scan_tag, cpl_tag}),
-    .rd_data(start_rd)
+    .rd_data(req_rd)
 );
 
 probe_mp_ram #(
@@ -197,6 +199,9 @@ reg                 view_busy, view_first;
 reg [12:0]          view_rem;
 reg [SEG-1:0]       post_busy, post_first;
 reg [SEG*13-1:0]    post_rem;
+// completions that retired their read this clock, and the scan's view of its tag
+reg [SEG-1:0]       cpl_retire;
+reg                 scan_busy;
 
 reg [TAG_WIDTH-1:0] tag;
 reg [2:0]           status;
@@ -226,6 +231,7 @@ always @* begin
     post_busy   = {SEG{1'b0}};
     post_first  = {SEG{1'b0}};
     post_rem    = {SEG*13{1'b0}};
+    cpl_retire  = {SEG{1'b0}};
 
     // completions, in segment order
     for (s = 0; s < SEG; s = s + 1) begin
@@ -270,6 +276,7 @@ always @* begin
 
         rem_wr_en[s] = hit && data_ok && !last;
         rem_wr_data[s*13 +: 13] = post_rem[s*13 +: 13];
+        cpl_retire[s] = retire;
 
         if (retire) begin
             busy_next[tag]  = 1'b0;
@@ -280,19 +287,40 @@ always @* begin
         end
     end
 
-    // timeout scan: one tag per clock
+    // timeout scan: one tag per clock, unless a completion of this clock retired it
     scan_age = now_reg - start_rd[SEG*AGE_WIDTH +: AGE_WIDTH];
-    ev_timeout_next = busy_next[scan_tag] && (scan_age >= TIMEOUT);
+    scan_busy = busy_reg[scan_tag];
+    for (j = 0; j < SEG; j = j + 1) begin
+        if (cpl_retire[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == scan_tag) begin
+            scan_busy = 1'b0;
+        end
+    end
+    ev_timeout_next = scan_busy && (scan_age >= TIMEOUT);
     if (ev_timeout_next) begin
         busy_next[scan_tag] = 1'b0;
         ev_retired_next = ev_retired_next + EV_ONE;
     end
 
-    // requests, in segment order; a busy tag retires its older read
+    // requests, in segment order; a busy tag (after this clock's completions, the scan and
+    // earlier requests) retires its older read
     for (s = 0; s < SEG; s = s + 1) begin
         if (req_start[s]) begin
             tag = req_tag[s*TAG_WIDTH +: TAG_WIDTH];
-            if (busy_next[tag]) begin
+            view_busy = busy_reg[tag];
+            for (j = 0; j < SEG; j = j + 1) begin
+                if (cpl_retire[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == tag) begin
+                    view_busy = 1'b0;
+                end
+            end
+            if (ev_timeout_next && scan_tag == tag) begin
+                view_busy = 1'b0;
+            end
+            for (j = 0; j < SEG; j = j + 1) begin
+                if (j < s && req_start[j] && req_tag[j*TAG_WIDTH +: TAG_WIDTH] == tag) begin
+                    view_busy = 1'b1;
+                end
+            end
+            if (view_busy) begin
                 ev_reuse_next   = ev_reuse_next + EV_ONE;
                 ev_retired_next = ev_retired_next + EV_ONE;
             end

@@ -32,18 +32,30 @@ void TrafficGenerator::fill_slot(Slot &s)
 
 namespace {
 
-// One warp's 32 loads of pattern P: pattern_access lane by lane, with the pattern chosen once
-// per warp instead of once per lane.
+// One warp's 32 loads of pattern P, with the pattern chosen once per warp. Every pattern's index
+// is affine in the lane, ascending (index(thread0 + l) = index(thread0) + l * step, step > 0:
+// test_traffic checks warp_load against pattern_access for each pattern, width and iteration),
+// so the warp takes two pattern_index calls instead of 32, and when pattern_bounds passes its
+// first and last lanes it passes every lane between them.
 template <Pattern P>
 uint32_t warp_lanes(const PatternSpec &spec, const PatternShape &shape, uint64_t base,
                     uint64_t warp, uint32_t iter, WarpLoad *load)
 {
-    uint32_t active = 0;
     const uint64_t thread0 = warp * kWarpSize;
-    for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+    const uint64_t first = pattern_index<P>(shape, thread0, iter);
+    const uint64_t step = pattern_index<P>(shape, thread0 + 1, iter) - first;
+    uint64_t off0, off_last;
+    if (pattern_bounds(spec, shape, iter, first, &off0)
+        && pattern_bounds(spec, shape, iter, first + (kWarpSize - 1) * step, &off_last)) {
+        for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+            load->addr[lane] = base + off0 + lane * step;
+        return 0xFFFFFFFFu;
+    }
+    uint32_t active = 0;
+    uint64_t index = first;
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane, index += step) {
         uint64_t off;
-        if (pattern_bounds(spec, shape, iter, pattern_index<P>(shape, thread0 + lane, iter),
-                           &off)) {
+        if (pattern_bounds(spec, shape, iter, index, &off)) {
             load->addr[lane] = base + off;
             active |= 1u << lane;
         }

@@ -69,6 +69,9 @@ public:
     const TrafficCounts &counts() const { return counts_; }
     const PatternShape &shape() const { return shape_; }
     const TrafficConfig &config() const { return cfg_; }
+    // Warp `warp`'s loads in loop iteration `iter` (the pattern's arithmetic, offset and bounds:
+    // lane l as pattern_access gives it); returns the active-lane mask.
+    uint32_t warp_load(uint64_t warp, uint32_t iter, WarpLoad *load) const;
 
 private:
     struct Slot {
@@ -93,7 +96,6 @@ private:
     bool issue_instruction(); // fills buf_; false when no warp is left
     bool issue_scheduled();
     void fill_slot(Slot &s);
-    uint32_t warp_load(uint64_t warp, uint32_t iter, WarpLoad *load) const;
 
     TrafficConfig cfg_;
     PatternShape shape_;

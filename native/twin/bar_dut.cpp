@@ -17,12 +17,19 @@ public:
     BarDut(VerilatedContext *ctx, unsigned segments)
         : top_(new Top(ctx, "top")), segments_(segments)
     {}
+    // The twin sets a beat's request payload while clk is low, and pcie_scope_bar_top's
+    // completion payload comes from registers (no input reaches an output without a clock
+    // edge), so the wide buses are copied only on the eval that can change them: the request
+    // payload on clk low, the completion payload after the edge. Control bits go both ways
+    // on every eval.
     void eval() override
     {
         put_csr_inputs(*this, *top_);
-        top_->rx_req_tlp_data = rx_req_tlp_data;
-        top_->rx_req_tlp_strb = rx_req_tlp_strb;
-        copy_words(top_->rx_req_tlp_hdr, rx_req_tlp_hdr);
+        if (!clk) {
+            top_->rx_req_tlp_data = rx_req_tlp_data;
+            top_->rx_req_tlp_strb = rx_req_tlp_strb;
+            copy_words(top_->rx_req_tlp_hdr, rx_req_tlp_hdr);
+        }
         top_->rx_req_tlp_valid = rx_req_tlp_valid;
         top_->rx_req_tlp_sop = rx_req_tlp_sop;
         top_->rx_req_tlp_eop = rx_req_tlp_eop;
@@ -30,9 +37,11 @@ public:
         top_->eval();
         get_csr_outputs(*top_, *this);
         rx_req_tlp_ready = top_->rx_req_tlp_ready;
-        tx_cpl_tlp_data = top_->tx_cpl_tlp_data;
-        tx_cpl_tlp_strb = top_->tx_cpl_tlp_strb;
-        copy_words(tx_cpl_tlp_hdr, top_->tx_cpl_tlp_hdr);
+        if (clk) {
+            tx_cpl_tlp_data = top_->tx_cpl_tlp_data;
+            tx_cpl_tlp_strb = top_->tx_cpl_tlp_strb;
+            copy_words(tx_cpl_tlp_hdr, top_->tx_cpl_tlp_hdr);
+        }
         tx_cpl_tlp_valid = top_->tx_cpl_tlp_valid;
         tx_cpl_tlp_sop = top_->tx_cpl_tlp_sop;
         tx_cpl_tlp_eop = top_->tx_cpl_tlp_eop;

@@ -246,6 +246,43 @@ TEST(lazy_1gib_strided)
                 (unsigned long long)count, s, count / s / 1e6);
 }
 
+// warp_load builds a warp from two pattern_index calls (the index is affine in the lane): every
+// lane must still be what pattern_access says, for every pattern, width, offset, partial size
+// and iteration, the last warp and one iteration past the end included.
+TEST(warp_load_matches_pattern_access_lane_by_lane)
+{
+    const Pattern patterns[] = {Pattern::Strided, Pattern::MergedAligned, Pattern::MergedMisaligned};
+    const uint32_t widths[] = {4, 8, 16};
+    const uint64_t sizes[] = {4096, 100000, 1u << 20};
+    uint64_t lanes_checked = 0;
+    for (Pattern p : patterns)
+        for (uint32_t w : widths)
+            for (uint64_t bytes : sizes) {
+                const uint64_t size = bytes / w * w;
+                for (uint32_t offset : {0u, 32u, 48u}) {
+                    TrafficGenerator g(cfg_of(p, size, offset, L1Mode::Ideal, w));
+                    const PatternShape &shape = g.shape();
+                    const PatternSpec &spec = g.config().spec;
+                    const uint64_t warps[] = {0, 1, shape.warps / 2, shape.warps - 1};
+                    for (uint64_t warp : warps)
+                        for (uint32_t iter = 0; iter <= shape.iterations; ++iter) {
+                            WarpLoad load{};
+                            const uint32_t active = g.warp_load(warp, iter, &load);
+                            CHECK_EQ(active, load.active);
+                            for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+                                uint64_t off = 0;
+                                const bool on = pattern_access(spec, shape, warp * kWarpSize + lane, iter, &off);
+                                CHECK_EQ(on, ((active >> lane) & 1u) != 0);
+                                if (on)
+                                    CHECK_EQ(load.addr[lane], kBase + off);
+                                ++lanes_checked;
+                            }
+                        }
+                }
+            }
+    CHECK(lanes_checked > 80000); // 81 792: the loops ran
+}
+
 TEST(empty_workload)
 {
     TrafficGenerator g(cfg_of(Pattern::Strided, 0, 0));
