@@ -251,7 +251,8 @@ TEST(lazy_1gib_strided)
 // and iteration, the last warp and one iteration past the end included.
 TEST(warp_load_matches_pattern_access_lane_by_lane)
 {
-    const Pattern patterns[] = {Pattern::Strided, Pattern::MergedAligned, Pattern::MergedMisaligned};
+    const Pattern patterns[] = {Pattern::Strided, Pattern::MergedAligned,
+                                Pattern::MergedMisaligned};
     const uint32_t widths[] = {4, 8, 16};
     const uint64_t sizes[] = {4096, 100000, 1u << 20};
     uint64_t lanes_checked = 0;
@@ -271,7 +272,8 @@ TEST(warp_load_matches_pattern_access_lane_by_lane)
                             CHECK_EQ(active, load.active);
                             for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
                                 uint64_t off = 0;
-                                const bool on = pattern_access(spec, shape, warp * kWarpSize + lane, iter, &off);
+                                const bool on = pattern_access(spec, shape, warp * kWarpSize + lane,
+                                                               iter, &off);
                                 CHECK_EQ(on, ((active >> lane) & 1u) != 0);
                                 if (on)
                                     CHECK_EQ(load.addr[lane], kBase + off);
