@@ -95,7 +95,6 @@ wire        ctrl_enable;
 wire        cmd_snapshot;
 wire        cmd_clear;
 wire        status_enabled;
-wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow;
 wire [`PS_CNT_PROBE_COUNT*CNT_WIDTH-1:0] probe_shadow;
 wire [17:0] sample_period;
 wire        sample_pop;
@@ -118,19 +117,16 @@ wire [TLP_SEG_COUNT*32-1:0]   smp_latency;
 wire [TAG_WIDTH:0]            smp_outstanding;
 
 localparam LAT_BINS = `PS_HIST_BINS;
-localparam TRACKER_STATS = `PS_CNT_TRACKER_COUNT + `PS_HIST_KINDS * (1 + LAT_BINS);
-wire [TRACKER_STATS*CNT_WIDTH-1:0] tracker_shadow;
+wire [`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0] tracker_shadow;
+wire [`PS_HIST_KINDS*(LAT_BINS+1)*CNT_WIDTH-1:0] hist_shadow;
 wire [$clog2(LAT_BINS+1)-1:0] hist_idx;
 wire [`PS_HIST_KINDS*CNT_WIDTH-1:0] hist_words;
 
-// the tracker's statistics: its counters, then each histogram's bins and overflow bin; the CSR
-// reads the bins one at a time through hist_idx / hist_words (a 65-word bus would be copied every
-// clock by a Verilated model), so the bus's bins go unused here
-// two part-selects, not one concatenation: a Verilated model builds a wide concatenation word by
-// word on every clock
-assign cnt_shadow[`PS_CNT_PROBE_COUNT*CNT_WIDTH-1:0] = probe_shadow;
-assign cnt_shadow[`PS_CNT_COUNT*CNT_WIDTH-1:`PS_CNT_PROBE_COUNT*CNT_WIDTH] = tracker_shadow[`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0];
-wire unused_histogram_bus = &{1'b0, tracker_shadow[TRACKER_STATS*CNT_WIDTH-1:`PS_CNT_TRACKER_COUNT*CNT_WIDTH], 1'b0};
+// The CSR reads the counters' shadows where they are kept, probe_counters' and the tracker's
+// register buses, as two buses: one concatenated here would be a wire that a Verilated model
+// rebuilds word by word on every clock. It reads the histograms' bins one at a time through
+// hist_idx / hist_words, so the tracker's all-bins bus goes unused here.
+wire unused_histogram_bus = &{1'b0, hist_shadow, 1'b0};
 
 
 probe_counters #(
@@ -194,6 +190,7 @@ tracker_inst (
     .smp_latency(smp_latency),
     .smp_outstanding(smp_outstanding),
     .stat_shadow(tracker_shadow),
+    .hist_shadow(hist_shadow),
     .hist_rd_idx(hist_idx),
     .hist_rd_words(hist_words)
 );
@@ -269,7 +266,8 @@ csr_inst (
     .filter_base(filter_base),
     .filter_limit(filter_limit),
     .status_enabled(status_enabled),
-    .cnt_shadow(cnt_shadow),
+    .probe_shadow(probe_shadow),
+    .tracker_shadow(tracker_shadow),
     .hist_idx(hist_idx),
     .hist_words(hist_words),
     .sample_head(sample_head),

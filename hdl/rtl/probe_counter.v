@@ -4,11 +4,13 @@
 
 /*
  * One probe counter: a running count that adds 'inc' on every clock where
- * 'count_en' is set, and a shadow copy for consistent reads.
+ * 'count_en' is set.
  *
- * 'snapshot' copies the running value including this clock's increment into the
- * shadow; 'clear' zeroes the running value after that. Both in one clock give a
- * snapshot-and-clear that loses no event.
+ * snap_value is the running value including this clock's increment: what a snapshot taken
+ * on this clock keeps. The shadows live with the caller, one register bus per block
+ * (probe_counters, probe_tracker_stats) written only on a snapshot, so a Verilated model
+ * copies no shadow on the clocks between and the CSR reads the bus in place. 'clear' zeroes
+ * the running value after this clock: a snapshot and a clear in one clock lose no event.
  */
 module probe_counter #
 (
@@ -24,9 +26,8 @@ module probe_counter #
     input  wire                 count_en,
     input  wire [INC_WIDTH-1:0] inc,
     input  wire                 clear,
-    input  wire                 snapshot,
 
-    output wire [CNT_WIDTH-1:0] shadow
+    output wire [CNT_WIDTH-1:0] snap_value
 );
 
 initial begin
@@ -37,10 +38,9 @@ initial begin
 end
 
 reg [CNT_WIDTH-1:0] count_reg = {CNT_WIDTH{1'b0}}, count_next;
-reg [CNT_WIDTH-1:0] shadow_reg = {CNT_WIDTH{1'b0}}, shadow_next;
 reg [CNT_WIDTH-1:0] sum;
 
-assign shadow = shadow_reg;
+assign snap_value = sum;
 
 always @* begin
     sum = count_reg;
@@ -48,17 +48,14 @@ always @* begin
         sum = count_reg + {{(CNT_WIDTH-INC_WIDTH){1'b0}}, inc};
     end
 
-    count_next  = clear ? {CNT_WIDTH{1'b0}} : sum;
-    shadow_next = snapshot ? sum : shadow_reg;
+    count_next = clear ? {CNT_WIDTH{1'b0}} : sum;
 end
 
 always @(posedge clk) begin
-    count_reg  <= count_next;
-    shadow_reg <= shadow_next;
+    count_reg <= count_next;
 
     if (rst) begin
-        count_reg  <= {CNT_WIDTH{1'b0}};
-        shadow_reg <= {CNT_WIDTH{1'b0}};
+        count_reg <= {CNT_WIDTH{1'b0}};
     end
 end
 

@@ -299,9 +299,17 @@ generate
     end
 endgenerate
 
+// the shadows: one register bus, counter c's slot written on a snapshot only (the CSR reads
+// the bus as it stands; a Verilated model copies nothing on the clocks between)
+reg [CNT_COUNT*CNT_WIDTH-1:0] shadow_reg = {CNT_COUNT*CNT_WIDTH{1'b0}};
+
+assign cnt_shadow = shadow_reg;
+
 genvar c;
 generate
     for (c = 0; c < CNT_COUNT; c = c + 1) begin : g_cnt
+        wire [CNT_WIDTH-1:0] snap_value;
+
         probe_counter #(
             .CNT_WIDTH(CNT_WIDTH),
             .INC_WIDTH(INC_WIDTH)
@@ -313,9 +321,17 @@ generate
             .inc(inc[c*INC_WIDTH +: INC_WIDTH]),
             // the timestamp is never cleared
             .clear(clear_reg && (c != `PS_CNT_TIMESTAMP)),
-            .snapshot(snapshot_reg),
-            .shadow(cnt_shadow[c*CNT_WIDTH +: CNT_WIDTH])
+            .snap_value(snap_value)
         );
+
+        always @(posedge clk) begin
+            if (snapshot_reg) begin
+                shadow_reg[c*CNT_WIDTH +: CNT_WIDTH] <= snap_value;
+            end
+            if (rst) begin
+                shadow_reg[c*CNT_WIDTH +: CNT_WIDTH] <= {CNT_WIDTH{1'b0}};
+            end
+        end
     end
 endgenerate
 

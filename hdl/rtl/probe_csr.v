@@ -91,7 +91,8 @@ module probe_csr #
      * Register inputs
      */
     input  wire                               status_enabled,
-    input  wire [`PS_CNT_COUNT*CNT_WIDTH-1:0] cnt_shadow,
+    input  wire [`PS_CNT_PROBE_COUNT*CNT_WIDTH-1:0]   probe_shadow,
+    input  wire [`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0] tracker_shadow,
     // the latency histograms: the bin the read address names, and its shadow in every histogram
     // (kind k, PS_HIST_*, at [k*CNT_WIDTH +: CNT_WIDTH])
     output wire [$clog2(`PS_HIST_BINS+1)-1:0]   hist_idx,
@@ -143,14 +144,26 @@ initial begin
     end
 end
 
-// 32-bit word w of the counters widened to 64 bits (counter w/2, high half when w is odd); read
-// by the read function on a read's clock only: a bus of every counter widened here would be
-// rebuilt by a Verilated model on every clock
+// the first tracker counter's index: the counters PS_CNT_PROBE_COUNT onwards are the tracker's
+localparam [31:0] TRACKER_FIRST_32 = `PS_CNT_PROBE_COUNT;
+localparam [IDX_WIDTH-1:0] TRACKER_FIRST = TRACKER_FIRST_32[IDX_WIDTH-1:0];
+
+// 32-bit word w of the counters widened to 64 bits (counter w/2, high half when w is odd), from
+// probe_counters' shadows or the tracker's; read by the read function on a read's clock only:
+// a bus of every counter joined or widened here would be rebuilt by a Verilated model on every
+// clock
 function [31:0] cnt_word_at(input [IDX_WIDTH:0] w);
     reg [63:0] wide;
+    reg [IDX_WIDTH-1:0] c, t;
     begin
         wide = 64'd0;
-        wide[CNT_WIDTH-1:0] = cnt_shadow[w[IDX_WIDTH:1]*CNT_WIDTH +: CNT_WIDTH];
+        c = w[IDX_WIDTH:1];
+        t = c - TRACKER_FIRST;
+        if (c < TRACKER_FIRST) begin
+            wide[CNT_WIDTH-1:0] = probe_shadow[c*CNT_WIDTH +: CNT_WIDTH];
+        end else begin
+            wide[CNT_WIDTH-1:0] = tracker_shadow[t*CNT_WIDTH +: CNT_WIDTH];
+        end
         cnt_word_at = w[0] ? wide[63:32] : wide[31:0];
     end
 endfunction

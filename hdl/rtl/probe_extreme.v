@@ -4,11 +4,12 @@
 
 /*
  * One extreme statistic: the running minimum (TAKE_MAX = 0) or maximum (TAKE_MAX = 1)
- * of the samples taken on clocks where 'sample_en' is set, and a shadow copy.
+ * of the samples taken on clocks where 'sample_en' is set.
  *
  * The empty value is all ones for a minimum and zero for a maximum. As in
- * probe_counter, 'snapshot' copies the value including this clock's sample into the
- * shadow and 'clear' empties the running value after that.
+ * probe_counter, snap_value is the value including this clock's sample (what a snapshot
+ * on this clock keeps: the shadow is the caller's) and 'clear' empties the running value
+ * after this clock.
  */
 module probe_extreme #
 (
@@ -24,18 +25,16 @@ module probe_extreme #
     input  wire             sample_en,
     input  wire [WIDTH-1:0] sample,
     input  wire             clear,
-    input  wire             snapshot,
 
-    output wire [WIDTH-1:0] shadow
+    output wire [WIDTH-1:0] snap_value
 );
 
 localparam [WIDTH-1:0] EMPTY = TAKE_MAX ? {WIDTH{1'b0}} : {WIDTH{1'b1}};
 
 reg [WIDTH-1:0] value_reg = EMPTY, value_next;
-reg [WIDTH-1:0] shadow_reg = EMPTY, shadow_next;
 reg [WIDTH-1:0] updated;
 
-assign shadow = shadow_reg;
+assign snap_value = updated;
 
 always @* begin
     updated = value_reg;
@@ -43,17 +42,14 @@ always @* begin
         updated = sample;
     end
 
-    value_next  = clear ? EMPTY : updated;
-    shadow_next = snapshot ? updated : shadow_reg;
+    value_next = clear ? EMPTY : updated;
 end
 
 always @(posedge clk) begin
-    value_reg  <= value_next;
-    shadow_reg <= shadow_next;
+    value_reg <= value_next;
 
     if (rst) begin
-        value_reg  <= EMPTY;
-        shadow_reg <= EMPTY;
+        value_reg <= EMPTY;
     end
 end
 

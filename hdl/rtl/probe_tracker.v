@@ -56,9 +56,9 @@
  *   0 OUTSTANDING  1 PEAK  2 OCC_SUM  3 CYCLES  4 STARTED  5 RETIRED
  *   6..9 FIRST_MIN/MAX/SUM/COUNT  10..13 LAST_MIN/MAX/SUM/COUNT
  *   14 CPL_UR  15 CPL_CA  16 CPL_OTHER  17 UNEXPECTED  18 MISMATCH  19 TIMEOUT  20 TAG_REUSE
- *   21 + h*(LAT_BINS+1) + k: bin k of the histogram of kind h (PS_HIST_LAST 0: last-,
- *   PS_HIST_FIRST 1: first-completion latency in [k, k+1) * LAT_BIN_CYCLES clocks), bin
- *   LAT_BINS its overflow bin.
+ * and on hist_shadow, word h*(LAT_BINS+1) + k: bin k of the histogram of kind h
+ *   (PS_HIST_LAST 0: last-, PS_HIST_FIRST 1: first-completion latency in [k, k+1) *
+ *   LAT_BIN_CYCLES clocks), bin LAT_BINS its overflow bin.
  * Event statistics count only while 'enable', 'clear' empties them, 'snapshot' copies all
  * of them in one clock including that clock's events, as in probe_counters. OUTSTANDING is
  * the live count (the table is never cleared and tracks reads whatever the enable). The
@@ -79,9 +79,7 @@ module probe_tracker #
     parameter TIMEOUT_CYCLES = 250000,
     // first- and last-completion latency histograms: bins, and clocks per bin (a power of two)
     parameter LAT_BINS = 64,
-    parameter LAT_BIN_CYCLES = 64,
-    // statistics on stat_shadow (probe_tracker_stats STAT_*): derived, leave at the default
-    parameter STAT_COUNT = `PS_CNT_TRACKER_COUNT + `PS_HIST_KINDS * (1 + LAT_BINS)
+    parameter LAT_BIN_CYCLES = 64
 )
 (
     input  wire                           clk,
@@ -136,7 +134,9 @@ module probe_tracker #
     /*
      * Statistic shadows, statistic i at [i*CNT_WIDTH +: CNT_WIDTH] (probe_tracker_stats STAT_*)
      */
-    output wire [STAT_COUNT*CNT_WIDTH-1:0] stat_shadow,
+    output wire [`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0] stat_shadow,
+    // every histogram's bins (probe_tracker_stats hist_shadow; for benches)
+    output wire [`PS_HIST_KINDS*(LAT_BINS+1)*CNT_WIDTH-1:0] hist_shadow,
     // the latency histograms' shadows of bin hist_rd_idx, kind k (PS_HIST_*) at
     // [k*CNT_WIDTH +: CNT_WIDTH] (a design reads these, not stat_shadow's bins)
     input  wire [$clog2(LAT_BINS+1)-1:0]          hist_rd_idx,
@@ -492,8 +492,7 @@ probe_tracker_stats #(
     .EV_WIDTH(EV_WIDTH),
     .CNT_WIDTH(CNT_WIDTH),
     .LAT_BINS(LAT_BINS),
-    .LAT_BIN_CYCLES(LAT_BIN_CYCLES),
-    .STAT_COUNT(STAT_COUNT)
+    .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
 )
 stats_inst (
     .clk(clk),
@@ -515,6 +514,7 @@ stats_inst (
     .ev_reuse(ev_reuse),
     .outstanding(outstanding),
     .stat_shadow(stat_shadow),
+    .hist_shadow(hist_shadow),
     .hist_rd_idx(hist_rd_idx),
     .hist_rd_words(hist_rd_words)
 );

@@ -6,8 +6,12 @@
 
 /*
  * Statistics of probe_tracker: turns one clock of table events into counters, extremes
- * and the first- and last-completion latency histograms, each with a shadow, on a flat bus
- * in the order of the STAT_* localparams below.
+ * and the first- and last-completion latency histograms, each with a shadow. The shadows of
+ * the counters, extremes and OUTSTANDING are one register bus (stat_shadow, in the order of
+ * the STAT_* localparams below), each slot written on a snapshot only, so the CSR reads it in
+ * place and a Verilated model copies nothing on the clocks between; the histograms' shadows
+ * are bins in LUT RAM (probe_hist_bank), read one at a time (hist_rd_idx) or, by benches,
+ * all at once (hist_shadow).
  *
  * Events count only while 'enable'; 'clear' empties every statistic but OUTSTANDING (the
  * live count of the table, which no clear may change); 'snapshot' copies all of them,
@@ -31,9 +35,7 @@ module probe_tracker_stats #
     parameter CNT_WIDTH = 64,
     // histogram bins (plus one overflow bin) and clocks per bin (a power of two), per histogram
     parameter LAT_BINS = 64,
-    parameter LAT_BIN_CYCLES = 64,
-    // statistics on the bus: derived, leave at the default
-    parameter STAT_COUNT = `PS_CNT_TRACKER_COUNT + `PS_HIST_KINDS * (1 + LAT_BINS)
+    parameter LAT_BIN_CYCLES = 64
 )
 (
     input  wire                           clk,
@@ -60,7 +62,10 @@ module probe_tracker_stats #
     input  wire [EV_WIDTH-1:0]            ev_reuse,
     input  wire [TAG_WIDTH:0]             outstanding,
 
-    output wire [STAT_COUNT*CNT_WIDTH-1:0] stat_shadow,
+    output wire [`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0] stat_shadow,
+    // every histogram's bins: kind h, bin k at [(h*(LAT_BINS+1) + k)*CNT_WIDTH +: CNT_WIDTH]
+    // (for benches: a design reads hist_rd_words; unread, this bus is optimised away)
+    output wire [`PS_HIST_KINDS*(LAT_BINS+1)*CNT_WIDTH-1:0] hist_shadow,
     // every histogram's shadow of bin hist_rd_idx (probe_latency_hist rd_idx / rd_word), the
     // histogram of kind k (PS_HIST_LAST, PS_HIST_FIRST) at [k*CNT_WIDTH +: CNT_WIDTH]
     input  wire [$clog2(LAT_BINS+1)-1:0]          hist_rd_idx,
@@ -94,7 +99,7 @@ localparam STAT_MISMATCH    = `PS_CNT_CPL_MISMATCH - `PS_CNT_TRACKER_FIRST;  // 
 localparam STAT_TIMEOUT     = `PS_CNT_READ_TIMEOUTS - `PS_CNT_TRACKER_FIRST;  // reads retired by the timeout scan
 localparam STAT_TAG_REUSE   = `PS_CNT_TAG_REUSE - `PS_CNT_TRACKER_FIRST;  // reads started on a tag still outstanding (the older one retires)
 localparam HIST_WORDS       = LAT_BINS + 1;
-localparam STAT_HIST_FIRST  = `PS_CNT_TRACKER_COUNT;  // histogram of kind h: bin k at STAT_HIST_FIRST + h*HIST_WORDS + k, overflow at + LAT_BINS
+localparam STAT_HIST_FIRST  = `PS_CNT_TRACKER_COUNT;  // statistics before the histograms (hist_shadow: kind h, bin k at h*HIST_WORDS + k, overflow at + LAT_BINS)
 
 // The 21 statistics above are distinct tracker counters of the spec (their indices come from
 // it); a tracker counter added to the spec without a statistic here would read 0 forever: stop
@@ -114,10 +119,6 @@ endgenerate
 localparam INC_WIDTH = AGE_WIDTH + $clog2(SEG + 1);
 
 initial begin
-    if (STAT_COUNT != STAT_HIST_FIRST + `PS_HIST_KINDS * HIST_WORDS) begin
-        $error("Error: STAT_COUNT must be %0d (instance %m)", STAT_HIST_FIRST + `PS_HIST_KINDS * HIST_WORDS);
-        $finish;
-    end
     if (CNT_WIDTH <= INC_WIDTH || CNT_WIDTH > 64 || TAG_WIDTH + 1 < EV_WIDTH || AGE_WIDTH > 32) begin
         $error("Error: CNT_WIDTH must be %0d..64 (instance %m)", INC_WIDTH + 1);
         $finish;
@@ -203,58 +204,68 @@ always @* begin
 end
 
 /*
- * OUTSTANDING: the live count, copied on snapshot
+ * The shadows: statistic i's slot of shadow_reg takes its value including this clock's events
+ * (snap_value) on a snapshot. OUTSTANDING is the live count; an empty minimum (all ones: no
+ * latency reaches it) reads all ones at full width.
  */
-reg [TAG_WIDTH:0] outstanding_shadow_reg = {(TAG_WIDTH+1){1'b0}};
+localparam [CNT_WIDTH-1:0] ONES = {CNT_WIDTH{1'b1}};
+localparam [STAT_HIST_FIRST*CNT_WIDTH-1:0] SHADOW_EMPTY =
+    ({{((STAT_HIST_FIRST-1)*CNT_WIDTH){1'b0}}, ONES} << (STAT_FIRST_MIN*CNT_WIDTH)) |
+    ({{((STAT_HIST_FIRST-1)*CNT_WIDTH){1'b0}}, ONES} << (STAT_LAST_MIN*CNT_WIDTH));
+
+reg [STAT_HIST_FIRST*CNT_WIDTH-1:0] shadow_reg = SHADOW_EMPTY;
+
+assign stat_shadow = shadow_reg;
+
+wire [TAG_WIDTH:0]   peak_value;
+wire [AGE_WIDTH-1:0] first_min_value, first_max_value, last_min_value, last_max_value;
 
 always @(posedge clk) begin
     if (snapshot) begin
-        outstanding_shadow_reg <= outstanding;
+        shadow_reg[STAT_OUTSTANDING*CNT_WIDTH +: CNT_WIDTH] <= {{(CNT_WIDTH-TAG_WIDTH-1){1'b0}}, outstanding};
+        shadow_reg[STAT_PEAK*CNT_WIDTH      +: CNT_WIDTH] <= {{(CNT_WIDTH-TAG_WIDTH-1){1'b0}}, peak_value};
+        shadow_reg[STAT_FIRST_MIN*CNT_WIDTH +: CNT_WIDTH] <= {{(CNT_WIDTH-AGE_WIDTH){&first_min_value}}, first_min_value};
+        shadow_reg[STAT_FIRST_MAX*CNT_WIDTH +: CNT_WIDTH] <= {{(CNT_WIDTH-AGE_WIDTH){1'b0}}, first_max_value};
+        shadow_reg[STAT_LAST_MIN*CNT_WIDTH  +: CNT_WIDTH] <= {{(CNT_WIDTH-AGE_WIDTH){&last_min_value}}, last_min_value};
+        shadow_reg[STAT_LAST_MAX*CNT_WIDTH  +: CNT_WIDTH] <= {{(CNT_WIDTH-AGE_WIDTH){1'b0}}, last_max_value};
     end
     if (rst) begin
-        outstanding_shadow_reg <= {(TAG_WIDTH+1){1'b0}};
+        shadow_reg[STAT_OUTSTANDING*CNT_WIDTH +: CNT_WIDTH] <= {CNT_WIDTH{1'b0}};
+        shadow_reg[STAT_PEAK*CNT_WIDTH      +: CNT_WIDTH] <= {CNT_WIDTH{1'b0}};
+        shadow_reg[STAT_FIRST_MIN*CNT_WIDTH +: CNT_WIDTH] <= {CNT_WIDTH{1'b1}};
+        shadow_reg[STAT_FIRST_MAX*CNT_WIDTH +: CNT_WIDTH] <= {CNT_WIDTH{1'b0}};
+        shadow_reg[STAT_LAST_MIN*CNT_WIDTH  +: CNT_WIDTH] <= {CNT_WIDTH{1'b1}};
+        shadow_reg[STAT_LAST_MAX*CNT_WIDTH  +: CNT_WIDTH] <= {CNT_WIDTH{1'b0}};
     end
 end
-
-assign stat_shadow[STAT_OUTSTANDING*CNT_WIDTH +: CNT_WIDTH] = {{(CNT_WIDTH-TAG_WIDTH-1){1'b0}}, outstanding_shadow_reg};
 
 /*
  * Extremes: peak outstanding, latency min / max
  */
-wire [TAG_WIDTH:0]   peak_shadow;
-wire [AGE_WIDTH-1:0] first_min_shadow, first_max_shadow, last_min_shadow, last_max_shadow;
-
 probe_extreme #(.WIDTH(TAG_WIDTH+1), .TAKE_MAX(1)) peak_inst (
     .clk(clk), .rst(rst), .sample_en(enable), .sample(outstanding),
-    .clear(clear), .snapshot(snapshot), .shadow(peak_shadow)
+    .clear(clear), .snap_value(peak_value)
 );
 
 probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(0)) first_min_inst (
     .clk(clk), .rst(rst), .sample_en(enable && (ev_first != {SEG{1'b0}})), .sample(first_min),
-    .clear(clear), .snapshot(snapshot), .shadow(first_min_shadow)
+    .clear(clear), .snap_value(first_min_value)
 );
 
 probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(1)) first_max_inst (
     .clk(clk), .rst(rst), .sample_en(enable && (ev_first != {SEG{1'b0}})), .sample(first_max),
-    .clear(clear), .snapshot(snapshot), .shadow(first_max_shadow)
+    .clear(clear), .snap_value(first_max_value)
 );
 
 probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(0)) last_min_inst (
     .clk(clk), .rst(rst), .sample_en(enable && (ev_last != {SEG{1'b0}})), .sample(last_min),
-    .clear(clear), .snapshot(snapshot), .shadow(last_min_shadow)
+    .clear(clear), .snap_value(last_min_value)
 );
 
 probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(1)) last_max_inst (
     .clk(clk), .rst(rst), .sample_en(enable && (ev_last != {SEG{1'b0}})), .sample(last_max),
-    .clear(clear), .snapshot(snapshot), .shadow(last_max_shadow)
+    .clear(clear), .snap_value(last_max_value)
 );
-
-// an empty minimum (all ones: no latency reaches it) reads all ones at full width
-assign stat_shadow[STAT_PEAK*CNT_WIDTH      +: CNT_WIDTH] = {{(CNT_WIDTH-TAG_WIDTH-1){1'b0}}, peak_shadow};
-assign stat_shadow[STAT_FIRST_MIN*CNT_WIDTH +: CNT_WIDTH] = {{(CNT_WIDTH-AGE_WIDTH){&first_min_shadow}}, first_min_shadow};
-assign stat_shadow[STAT_FIRST_MAX*CNT_WIDTH +: CNT_WIDTH] = {{(CNT_WIDTH-AGE_WIDTH){1'b0}}, first_max_shadow};
-assign stat_shadow[STAT_LAST_MIN*CNT_WIDTH  +: CNT_WIDTH] = {{(CNT_WIDTH-AGE_WIDTH){&last_min_shadow}}, last_min_shadow};
-assign stat_shadow[STAT_LAST_MAX*CNT_WIDTH  +: CNT_WIDTH] = {{(CNT_WIDTH-AGE_WIDTH){1'b0}}, last_max_shadow};
 
 /*
  * Counters: everything else
@@ -289,7 +300,7 @@ generate
             .snapshot(snapshot),
             .ev_hit(hist_events[h*SEG +: SEG]),
             .ev_latency(ev_latency),
-            .shadow(stat_shadow[(STAT_HIST_FIRST + h*HIST_WORDS)*CNT_WIDTH +: HIST_WORDS*CNT_WIDTH]),
+            .shadow(hist_shadow[h*HIST_WORDS*CNT_WIDTH +: HIST_WORDS*CNT_WIDTH]),
             .rd_idx(hist_rd_idx),
             .rd_word(hist_rd_words[h*CNT_WIDTH +: CNT_WIDTH])
         );
@@ -298,9 +309,11 @@ endgenerate
 
 genvar c;
 generate
-    for (c = 0; c < STAT_COUNT; c = c + 1) begin : g_cnt
+    for (c = 0; c < STAT_HIST_FIRST; c = c + 1) begin : g_cnt
         if (c != STAT_OUTSTANDING && c != STAT_PEAK && c != STAT_FIRST_MIN && c != STAT_FIRST_MAX &&
-            c != STAT_LAST_MIN && c != STAT_LAST_MAX && c < STAT_HIST_FIRST) begin : g_add
+            c != STAT_LAST_MIN && c != STAT_LAST_MAX) begin : g_add
+            wire [CNT_WIDTH-1:0] snap_value;
+
             probe_counter #(
                 .CNT_WIDTH(CNT_WIDTH),
                 .INC_WIDTH(INC_WIDTH)
@@ -311,9 +324,17 @@ generate
                 .count_en(enable),
                 .inc(inc[c*INC_WIDTH +: INC_WIDTH]),
                 .clear(clear),
-                .snapshot(snapshot),
-                .shadow(stat_shadow[c*CNT_WIDTH +: CNT_WIDTH])
+                .snap_value(snap_value)
             );
+
+            always @(posedge clk) begin
+                if (snapshot) begin
+                    shadow_reg[c*CNT_WIDTH +: CNT_WIDTH] <= snap_value;
+                end
+                if (rst) begin
+                    shadow_reg[c*CNT_WIDTH +: CNT_WIDTH] <= {CNT_WIDTH{1'b0}};
+                end
+            end
         end
     end
 endgenerate

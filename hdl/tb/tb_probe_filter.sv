@@ -67,6 +67,8 @@ generate
         wire           fen = p == 0 ? f_en : 1'b0;
         wire [PROBE_COUNT*64-1:0] cnt;
         wire [STAT_COUNT*64-1:0]  st;
+        wire [`PS_CNT_TRACKER_COUNT*64-1:0] st_cnt;
+        wire [(STAT_COUNT-`PS_CNT_TRACKER_COUNT)*64-1:0] st_hist;
         wire [WORDS*32-1:0]       head;
         wire [15:0]               level, depth;
         wire [31:0]               ovf;
@@ -94,9 +96,11 @@ generate
             .filter_en(fen), .filter_base(f_base), .filter_limit(f_limit),
             .smp_enable(s_en), .smp_clear(s_clr), .smp_mrd(s_mrd), .smp_mrd_bytes(s_mrd_b),
             .smp_cpld(s_cpld), .smp_cpld_bytes(s_cpld_b), .smp_first(s_first), .smp_latency(s_lat),
-            .smp_outstanding(s_occ), .stat_shadow(st),
+            .smp_outstanding(s_occ), .stat_shadow(st_cnt), .hist_shadow(st_hist),
             .hist_rd_idx({$clog2(LAT_BINS+1){1'b0}}), .hist_rd_words()
         );
+        // every statistic, the histograms' bins after the counters
+        assign st = {st_hist, st_cnt};
 
         probe_sampler #(.TLP_SEG_COUNT(SEG), .TAG_WIDTH(TAG_WIDTH), .FIFO_ADDR_WIDTH(4)) sampler_inst (
             .clk(clk), .rst(rst), .period(period), .pop(pop),

@@ -100,7 +100,11 @@ reg  [SEG*128-1:0] tx_hdr = 0;
 reg  [SEG-1:0]     tx_valid = 0;
 reg  [SEG-1:0]     tx_sop = 0;
 reg                tx_ready = 0;
+// every statistic: the tracker's counters, then the histograms' bins (two ports of the DUT)
 wire [STAT_COUNT*64-1:0] stat_shadow;
+wire [S_HIST_FIRST*64-1:0] stat_cnt_shadow;
+wire [(STAT_COUNT-S_HIST_FIRST)*64-1:0] stat_hist_shadow;
+assign stat_shadow = {stat_hist_shadow, stat_cnt_shadow};
 // the histograms' indexed read port walks the bins, one a clock; it must match the bus
 reg  [$clog2(LAT_BINS+1)-1:0]   hist_rd_idx = 0;
 wire [`PS_HIST_KINDS*64-1:0]    hist_rd_words;
@@ -121,7 +125,8 @@ probe_tracker #(
     // the sampler taps: tb_probe_filter and tb_probe_sampler check them
     .smp_enable(), .smp_clear(), .smp_mrd(), .smp_mrd_bytes(), .smp_cpld(), .smp_cpld_bytes(),
     .smp_first(), .smp_latency(), .smp_outstanding(),
-    .stat_shadow(stat_shadow),
+    .stat_shadow(stat_cnt_shadow),
+    .hist_shadow(stat_hist_shadow),
     .hist_rd_idx(hist_rd_idx),
     .hist_rd_words(hist_rd_words)
 );
