@@ -9,7 +9,10 @@
  *
  * Write address and write data are accepted independently (each into a holding
  * register); the write takes effect on the clock after both are held, the same clock
- * that raises BVALID. One read is in flight at a time; RDATA is registered.
+ * that raises BVALID. One read is in flight at a time: the read address is held for a
+ * clock, then the register it names is loaded into RDATA with RVALID (two clocks from the
+ * AR handshake to RVALID). Every input of the AXI port reaches only flip-flops, so a
+ * Verilated model evaluates the CSR once a clock, not on every input change.
  * Every access gets OKAY: unmapped and write-only registers read 0, writes to
  * unmapped or read-only registers are ignored (firmware never traps on a probe read).
  * Byte lanes are honoured through WSTRB. Address bits [1:0] are ignored.
@@ -182,13 +185,17 @@ generate
     end
 endgenerate
 
-reg        aw_held_reg = 1'b0, aw_held_next;
-reg [11:0] awaddr_reg = 12'd0, awaddr_next;
-reg        w_held_reg = 1'b0, w_held_next;
-reg [31:0] wdata_reg = 32'd0, wdata_next;
-reg [3:0]  wstrb_reg = 4'd0, wstrb_next;
-reg        bvalid_reg = 1'b0, bvalid_next;
-reg        rvalid_reg = 1'b0, rvalid_next;
+reg        aw_held_reg = 1'b0;
+// the write address's dword (bits [1:0] are ignored)
+reg [11:2] awaddr_reg = 10'd0;
+wire unused_awaddr_lanes = &{1'b0, s_axil_awaddr[1:0], 1'b0};
+reg        w_held_reg = 1'b0;
+reg [31:0] wdata_reg = 32'd0;
+reg [3:0]  wstrb_reg = 4'd0;
+reg        bvalid_reg = 1'b0;
+reg        ar_held_reg = 1'b0;
+reg [11:0] araddr_reg = 12'd0;
+reg        rvalid_reg = 1'b0;
 reg [31:0] rdata_reg = 32'd0;
 
 reg        enable_reg = 1'b0, enable_next;
@@ -213,8 +220,8 @@ reg        write_fire;
 
 // the read address's offsets into the counter and sampler windows; the low bits pick nothing,
 // the high bits are range-checked against CNT_END and SMP_END
-wire [11:0] cnt_off = s_axil_araddr - `PS_REG_CNT_BASE;
-wire [11:0] smp_off = s_axil_araddr - `PS_REG_SMP_TS_LO;
+wire [11:0] cnt_off = araddr_reg - `PS_REG_CNT_BASE;
+wire [11:0] smp_off = araddr_reg - `PS_REG_SMP_TS_LO;
 wire unused_cnt_off = &{1'b0, cnt_off[1:0], cnt_off[11:3+IDX_WIDTH], 1'b0};
 wire unused_smp_off = &{1'b0, smp_off[1:0], smp_off[11:2+SMP_IDX_WIDTH], 1'b0};
 
@@ -222,7 +229,7 @@ assign s_axil_awready = !aw_held_reg;
 assign s_axil_wready  = !w_held_reg;
 assign s_axil_bresp   = RESP_OKAY;
 assign s_axil_bvalid  = bvalid_reg;
-assign s_axil_arready = !rvalid_reg;
+assign s_axil_arready = !rvalid_reg && !ar_held_reg;
 assign s_axil_rdata   = rdata_reg;
 assign s_axil_rresp   = RESP_OKAY;
 assign s_axil_rvalid  = rvalid_reg;
@@ -255,9 +262,9 @@ endfunction
 // the low bits pick nothing; the high bits are range-checked against SMP_END
 // the bin the read address names in the window it falls in (every probe_latency_hist answers
 // with its shadow of that bin, hist_words)
-wire in_hist_last  = {1'b0, s_axil_araddr} >= {1'b0, `PS_REG_HIST_LAST_BASE} && {1'b0, s_axil_araddr} < HIST_LAST_END;
-wire in_hist_first = {1'b0, s_axil_araddr} >= {1'b0, `PS_REG_HIST_FIRST_BASE} && {1'b0, s_axil_araddr} < HIST_FIRST_END;
-wire [11:0] hist_addr_off = s_axil_araddr - (in_hist_first ? `PS_REG_HIST_FIRST_BASE : `PS_REG_HIST_LAST_BASE);
+wire in_hist_last  = {1'b0, araddr_reg} >= {1'b0, `PS_REG_HIST_LAST_BASE} && {1'b0, araddr_reg} < HIST_LAST_END;
+wire in_hist_first = {1'b0, araddr_reg} >= {1'b0, `PS_REG_HIST_FIRST_BASE} && {1'b0, araddr_reg} < HIST_FIRST_END;
+wire [11:0] hist_addr_off = araddr_reg - (in_hist_first ? `PS_REG_HIST_FIRST_BASE : `PS_REG_HIST_LAST_BASE);
 assign hist_idx = hist_addr_off[3 +: HIST_IDX_WIDTH];
 wire [63:0] hist_sel = in_hist_first ? hist64[`PS_HIST_FIRST*64 +: 64] : hist64[`PS_HIST_LAST*64 +: 64];
 // bit 2 picks the word; the high bits are range-checked against the window's end
@@ -335,7 +342,7 @@ always @* begin
 
     write_fire = aw_held_reg && w_held_reg && !bvalid_reg;
     if (write_fire) begin
-        case ({awaddr_reg[11:2], 2'b00})
+        case ({awaddr_reg, 2'b00})
             `PS_REG_CTRL: begin
                 if (wstrb_reg[0]) begin
                     enable_next = wdata_reg[`PS_REG_CTRL_ENABLE_BIT];
@@ -386,46 +393,39 @@ always @* begin
 end
 
 // the AXI4-Lite channels: hold address and data until both are here and B is free; one read in
-// flight
-always @* begin
-    aw_held_next  = aw_held_reg;
-    awaddr_next   = awaddr_reg;
-    w_held_next   = w_held_reg;
-    wdata_next    = wdata_reg;
-    wstrb_next    = wstrb_reg;
-    bvalid_next   = bvalid_reg && !s_axil_bready;
-    rvalid_next   = rvalid_reg && !s_axil_rready;
-
+// flight, its address held a clock before the register it names answers (later assignments win)
+always @(posedge clk) begin
     if (s_axil_awvalid && !aw_held_reg) begin
-        aw_held_next = 1'b1;
-        awaddr_next  = s_axil_awaddr;
+        aw_held_reg <= 1'b1;
+        awaddr_reg  <= s_axil_awaddr[11:2];
     end
     if (s_axil_wvalid && !w_held_reg) begin
-        w_held_next = 1'b1;
-        wdata_next  = s_axil_wdata;
-        wstrb_next  = s_axil_wstrb;
+        w_held_reg <= 1'b1;
+        wdata_reg  <= s_axil_wdata;
+        wstrb_reg  <= s_axil_wstrb;
+    end
+    if (bvalid_reg && s_axil_bready) begin
+        bvalid_reg <= 1'b0;
     end
     if (write_fire) begin
-        aw_held_next = 1'b0;
-        w_held_next  = 1'b0;
-        bvalid_next  = 1'b1;
+        aw_held_reg <= 1'b0;
+        w_held_reg  <= 1'b0;
+        bvalid_reg  <= 1'b1;
     end
-    if (s_axil_arvalid && !rvalid_reg) begin
-        rvalid_next = 1'b1;
-    end
-end
 
-always @(posedge clk) begin
-    aw_held_reg  <= aw_held_next;
-    awaddr_reg   <= awaddr_next;
-    w_held_reg   <= w_held_next;
-    wdata_reg    <= wdata_next;
-    wstrb_reg    <= wstrb_next;
-    bvalid_reg   <= bvalid_next;
-    rvalid_reg   <= rvalid_next;
-    if (s_axil_arvalid && !rvalid_reg) begin
-        rdata_reg <= read_value_at(s_axil_araddr, cnt_off[2 +: IDX_WIDTH+1], smp_off[2 +: SMP_IDX_WIDTH]);
+    if (s_axil_arvalid && !rvalid_reg && !ar_held_reg) begin
+        ar_held_reg <= 1'b1;
+        araddr_reg  <= s_axil_araddr;
     end
+    if (ar_held_reg) begin
+        ar_held_reg <= 1'b0;
+        rvalid_reg  <= 1'b1;
+        rdata_reg   <= read_value_at(araddr_reg, cnt_off[2 +: IDX_WIDTH+1], smp_off[2 +: SMP_IDX_WIDTH]);
+    end
+    if (rvalid_reg && s_axil_rready) begin
+        rvalid_reg <= 1'b0;
+    end
+
     enable_reg   <= enable_next;
     latency_reg  <= latency_next;
     jitter_reg   <= jitter_next;
@@ -439,6 +439,7 @@ always @(posedge clk) begin
         aw_held_reg  <= 1'b0;
         w_held_reg   <= 1'b0;
         bvalid_reg   <= 1'b0;
+        ar_held_reg  <= 1'b0;
         rvalid_reg   <= 1'b0;
         enable_reg   <= 1'b0;
         latency_reg  <= BAR_LATENCY_RESET;
