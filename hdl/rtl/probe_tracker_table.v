@@ -16,7 +16,8 @@
  *
  * Every read of busy and first is of the registers; a write earlier in the same clock
  * reaches a later reader by comparing tags. So each vector bit is one register and a
- * decoder per writer: no reader waits on a chain of whole-vector updates.
+ * decoder per writer (no reader waits on a chain of whole-vector updates), and the writes
+ * are bits set in place in the clocked block (a Verilated model copies no vector).
  *
  * Order within a clock: completions in segment order, each seeing the result of an
  * earlier segment on the same tag (several completions of one read in one beat are
@@ -101,8 +102,8 @@ initial begin
 end
 
 reg [AGE_WIDTH-1:0] now_reg = {AGE_WIDTH{1'b1}};
-reg [TAGS-1:0]      busy_reg = {TAGS{1'b0}}, busy_next;
-reg [TAGS-1:0]      first_reg = {TAGS{1'b0}}, first_next;
+reg [TAGS-1:0]      busy_reg = {TAGS{1'b0}};
+reg [TAGS-1:0]      first_reg = {TAGS{1'b0}};
 reg [TAG_WIDTH:0]   outstanding_reg = {(TAG_WIDTH+1){1'b0}}, outstanding_next;
 
 reg [SEG-1:0]           ev_first_reg = {SEG{1'b0}}, ev_first_next;
@@ -199,8 +200,9 @@ reg                 view_busy, view_first;
 reg [12:0]          view_rem;
 reg [SEG-1:0]       post_busy, post_first;
 reg [SEG*13-1:0]    post_rem;
-// completions that retired their read this clock, and the scan's view of its tag
-reg [SEG-1:0]       cpl_retire;
+// completions that retired their read this clock (and those that had data: 'first' set),
+// and the scan's view of its tag
+reg [SEG-1:0]       cpl_retire, cpl_first;
 reg                 scan_busy;
 
 reg [TAG_WIDTH-1:0] tag;
@@ -211,8 +213,6 @@ reg [AGE_WIDTH-1:0] scan_age;
 integer s, j;
 
 always @* begin
-    busy_next  = busy_reg;
-    first_next = first_reg;
 
     ev_first_next      = {SEG{1'b0}};
     ev_last_next       = {SEG{1'b0}};
@@ -232,6 +232,7 @@ always @* begin
     post_first  = {SEG{1'b0}};
     post_rem    = {SEG*13{1'b0}};
     cpl_retire  = {SEG{1'b0}};
+    cpl_first   = {SEG{1'b0}};
 
     // completions, in segment order
     for (s = 0; s < SEG; s = s + 1) begin
@@ -277,13 +278,10 @@ always @* begin
         rem_wr_en[s] = hit && data_ok && !last;
         rem_wr_data[s*13 +: 13] = post_rem[s*13 +: 13];
         cpl_retire[s] = retire;
+        cpl_first[s]  = hit && data_ok;
 
         if (retire) begin
-            busy_next[tag]  = 1'b0;
             ev_retired_next = ev_retired_next + EV_ONE;
-        end
-        if (hit && data_ok) begin
-            first_next[tag] = 1'b1;
         end
     end
 
@@ -297,7 +295,6 @@ always @* begin
     end
     ev_timeout_next = scan_busy && (scan_age >= TIMEOUT);
     if (ev_timeout_next) begin
-        busy_next[scan_tag] = 1'b0;
         ev_retired_next = ev_retired_next + EV_ONE;
     end
 
@@ -324,8 +321,6 @@ always @* begin
                 ev_reuse_next   = ev_reuse_next + EV_ONE;
                 ev_retired_next = ev_retired_next + EV_ONE;
             end
-            busy_next[tag]  = 1'b1;
-            first_next[tag] = 1'b0;
             ev_started_next = ev_started_next + EV_ONE;
         end
     end
@@ -334,10 +329,37 @@ always @* begin
                                        - {{(TAG_WIDTH+1-EV_WIDTH){1'b0}}, ev_retired_next};
 end
 
+// busy and first: this clock's writes in the order above (completions, the scan, requests; the
+// later write wins), each a bit written in place (a Verilated model copies no vector)
+integer w;
+
+always @(posedge clk) begin
+    for (w = 0; w < SEG; w = w + 1) begin
+        if (cpl_retire[w]) begin
+            busy_reg[cpl_tag[w*TAG_WIDTH +: TAG_WIDTH]] <= 1'b0;
+        end
+        if (cpl_first[w]) begin
+            first_reg[cpl_tag[w*TAG_WIDTH +: TAG_WIDTH]] <= 1'b1;
+        end
+    end
+    if (ev_timeout_next) begin
+        busy_reg[scan_tag] <= 1'b0;
+    end
+    for (w = 0; w < SEG; w = w + 1) begin
+        if (req_start[w]) begin
+            busy_reg[req_tag[w*TAG_WIDTH +: TAG_WIDTH]]  <= 1'b1;
+            first_reg[req_tag[w*TAG_WIDTH +: TAG_WIDTH]] <= 1'b0;
+        end
+    end
+
+    if (rst) begin
+        busy_reg  <= {TAGS{1'b0}};
+        first_reg <= {TAGS{1'b0}};
+    end
+end
+
 always @(posedge clk) begin
     now_reg         <= now_reg + {{(AGE_WIDTH-1){1'b0}}, 1'b1};
-    busy_reg        <= busy_next;
-    first_reg       <= first_next;
     outstanding_reg <= outstanding_next;
 
     ev_first_reg      <= ev_first_next;
@@ -355,8 +377,6 @@ always @(posedge clk) begin
 
     if (rst) begin
         now_reg         <= {AGE_WIDTH{1'b1}};
-        busy_reg        <= {TAGS{1'b0}};
-        first_reg       <= {TAGS{1'b0}};
         outstanding_reg <= {(TAG_WIDTH+1){1'b0}};
 
         ev_first_reg      <= {SEG{1'b0}};
