@@ -1,5 +1,6 @@
-// Mode endpoint: pcie_scope_bar_top, its ports one to one: Vtop (TLP_SEG_COUNT 1) and, where
-// CMake built them, Vtop_s2 / Vtop_s4 (2 and 4 segments per beat; PS_TWIN_BAR_S2/S4).
+// Mode endpoint: pcie_scope_bar_top, its ports one to one, inside twin_bar_top (rtl/), which
+// clocks it from a toggle: Vtop (TLP_SEG_COUNT 1) and, where CMake built them, Vtop_s2 / Vtop_s4
+// (2 and 4 segments per beat; PS_TWIN_BAR_S2/S4).
 #include "Vtop.h"
 #ifdef PS_TWIN_BAR_S2
 #include "Vtop_s2.h"
@@ -16,32 +17,36 @@ template <class Top> class BarDut final : public Dut {
 public:
     BarDut(VerilatedContext *ctx, unsigned segments)
         : top_(new Top(ctx, "top")), segments_(segments)
-    {}
-    // The twin sets a beat's request payload while clk is low, and pcie_scope_bar_top's
-    // completion payload comes from registers (no input reaches an output without a clock
-    // edge), so the wide buses are copied only on the eval that can change them: the request
-    // payload on clk low, the completion payload after the edge. Control bits go both ways
-    // on every eval.
+    {
+        top_->tick = 0;
+        top_->eval(); // settles the design with its clock low
+    }
+    // One Verilated eval per cycle: on the twin's rising edge the inputs go in, 'tick' flips
+    // (twin_bar_top turns that into one edge of the design's clock) and the outputs come out. No
+    // output of pcie_scope_bar_top follows an input without a clock edge, so the evals the twin
+    // makes with clk low (to settle new inputs) have nothing to show: the inputs wait here for
+    // the edge.
     void eval() override
     {
+        const bool rising = clk && !prev_clk_;
+        prev_clk_ = clk;
+        if (!rising)
+            return;
         put_csr_inputs(*this, *top_);
-        if (!clk) {
-            top_->rx_req_tlp_data = rx_req_tlp_data;
-            top_->rx_req_tlp_strb = rx_req_tlp_strb;
-            copy_words(top_->rx_req_tlp_hdr, rx_req_tlp_hdr);
-        }
+        top_->rx_req_tlp_data = rx_req_tlp_data;
+        top_->rx_req_tlp_strb = rx_req_tlp_strb;
+        copy_words(top_->rx_req_tlp_hdr, rx_req_tlp_hdr);
         top_->rx_req_tlp_valid = rx_req_tlp_valid;
         top_->rx_req_tlp_sop = rx_req_tlp_sop;
         top_->rx_req_tlp_eop = rx_req_tlp_eop;
         top_->tx_cpl_tlp_ready = tx_cpl_tlp_ready;
+        top_->tick = !top_->tick;
         top_->eval();
         get_csr_outputs(*top_, *this);
         rx_req_tlp_ready = top_->rx_req_tlp_ready;
-        if (clk) {
-            tx_cpl_tlp_data = top_->tx_cpl_tlp_data;
-            tx_cpl_tlp_strb = top_->tx_cpl_tlp_strb;
-            copy_words(tx_cpl_tlp_hdr, top_->tx_cpl_tlp_hdr);
-        }
+        tx_cpl_tlp_data = top_->tx_cpl_tlp_data;
+        tx_cpl_tlp_strb = top_->tx_cpl_tlp_strb;
+        copy_words(tx_cpl_tlp_hdr, top_->tx_cpl_tlp_hdr);
         tx_cpl_tlp_valid = top_->tx_cpl_tlp_valid;
         tx_cpl_tlp_sop = top_->tx_cpl_tlp_sop;
         tx_cpl_tlp_eop = top_->tx_cpl_tlp_eop;
@@ -52,6 +57,7 @@ public:
 private:
     std::unique_ptr<Top> top_;
     unsigned segments_;
+    CData prev_clk_ = 0;
 };
 } // namespace
 

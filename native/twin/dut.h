@@ -95,10 +95,10 @@ template <std::size_t N, std::size_t M> void copy_words(VlWide<N> &dst, const Vl
         dst[i] = i < M ? src[i] : 0;
 }
 
-// Copies the ports a DutPorts and a Verilated top share by name (the CSR side and clock).
+// Copies the ports a DutPorts and a Verilated top share by name (the CSR side and reset; each mode
+// drives its top's clock itself).
 template <class Top> void put_csr_inputs(const DutPorts &p, Top &t)
 {
-    t.clk = p.clk;
     t.rst = p.rst;
     t.s_axil_awaddr = p.s_axil_awaddr;
     t.s_axil_awvalid = p.s_axil_awvalid;

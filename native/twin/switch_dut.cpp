@@ -113,6 +113,7 @@ private:
 
     void put_inputs()
     {
+        top_->clk = clk;
         put_csr_inputs(*this, *top_);
         if (!gpu_answers_.empty()) {
             const ConfigTlp &c = gpu_answers_.front();
