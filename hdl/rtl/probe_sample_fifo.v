@@ -6,10 +6,12 @@
  * Interval-record FIFO for probe_sampler, in block-RAM form: one write port, one
  * registered read port, no reset on the memory, so synthesis maps it to BRAM.
  *
- * The head word is always on 'head' (no read strobe): each clock the memory reads the
- * address the head will have after this clock's pop. A pushed word shows at the head,
- * and in 'level', one clock after the push (the memory's read latency); 'level' is
- * what a reader may rely on. A pop while 'level' is 0 is ignored. A push while 'full'
+ * The head word is always on 'head' (no read strobe): the memory reads the address the
+ * head will have after this clock's pop, on the clocks where the head can change (a pop,
+ * or the clock after a push, which may have written the head's word; a read enable, as
+ * block RAM has, so a Verilated model copies no record on the clocks between). A pushed
+ * word shows at the head, and in 'level', one clock after the push (the memory's read
+ * latency); 'level' is what a reader may rely on. A pop while 'level' is 0 is ignored. A push while 'full'
  * with no pop in the same clock is refused: the caller counts it (probe_sampler's
  * overflow counter).
  */
@@ -64,7 +66,9 @@ always @(posedge clk) begin
     if (push_ok) begin
         mem[wr_ptr_reg[ADDR_WIDTH-1:0]] <= push_data;
     end
-    head_reg <= mem[rd_ptr_next[ADDR_WIDTH-1:0]];
+    if (pop_ok || pushed_reg) begin
+        head_reg <= mem[rd_ptr_next[ADDR_WIDTH-1:0]];
+    end
 end
 
 always @(posedge clk) begin

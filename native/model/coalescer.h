@@ -52,6 +52,10 @@ struct WarpLoad {
     uint64_t addr[kWarpSize]; // byte address of each lane's load
     uint32_t active;          // bit l = lane l active
     uint32_t lane_bytes;      // 1, 2, 4, 8 or 16
+    // Set by a producer that knows it (every lane active, lane l at addr[0] + l * lane_bytes),
+    // so the coalescer skips checking it lane by lane; false: the coalescer checks. Every
+    // producer sets it with the lanes.
+    bool lanes_in_run = false;
 };
 
 // 32 lanes, each touching at most two lines (lane_bytes <= 16): at most 64 MRds.

@@ -47,6 +47,7 @@ uint32_t GraphTrafficGenerator::LevelProgram::warp_gpu_load(uint64_t /*warp*/, u
     const uint32_t bytes = graph_load_bytes(which, g.id_bytes);
     const uint32_t active = host.active;
     load->lane_bytes = kGraphStateBytes;
+    load->lanes_in_run = false;
     load->active = active;
     for (uint32_t lane = 0; lane < kWarpSize; ++lane)
         if ((active >> lane) & 1u) {
@@ -98,6 +99,7 @@ uint32_t GraphTrafficGenerator::warp_lanes(uint64_t warp, uint64_t step, WarpLoa
     }
     load->active = active;
     load->lane_bytes = graph_load_bytes(which, g.id_bytes);
+    load->lanes_in_run = false;
     return active;
 }
 

@@ -49,8 +49,10 @@ uint32_t warp_lanes(const PatternSpec &spec, const PatternShape &shape, uint64_t
         && pattern_bounds(spec, shape, iter, first + (kWarpSize - 1) * step, &off_last)) {
         for (uint32_t lane = 0; lane < kWarpSize; ++lane)
             load->addr[lane] = base + off0 + lane * step;
+        load->lanes_in_run = step == shape.lane_bytes;
         return 0xFFFFFFFFu;
     }
+    load->lanes_in_run = false;
     uint32_t active = 0;
     uint64_t index = first;
     for (uint32_t lane = 0; lane < kWarpSize; ++lane, index += step) {

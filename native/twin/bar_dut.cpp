@@ -25,7 +25,8 @@ public:
     // (twin_bar_top turns that into one edge of the design's clock) and the outputs come out. No
     // output of pcie_scope_bar_top follows an input without a clock edge, so the evals the twin
     // makes with clk low (to settle new inputs) have nothing to show: the inputs wait here for
-    // the edge.
+    // the edge. A beat's payload buses travel only with a valid segment (a stream's payload
+    // means nothing without one).
     void eval() override
     {
         const bool rising = clk && !prev_clk_;
@@ -33,9 +34,11 @@ public:
         if (!rising)
             return;
         put_csr_inputs(*this, *top_);
-        top_->rx_req_tlp_data = rx_req_tlp_data;
-        top_->rx_req_tlp_strb = rx_req_tlp_strb;
-        copy_words(top_->rx_req_tlp_hdr, rx_req_tlp_hdr);
+        if (rx_req_tlp_valid) {
+            top_->rx_req_tlp_data = rx_req_tlp_data;
+            top_->rx_req_tlp_strb = rx_req_tlp_strb;
+            copy_words(top_->rx_req_tlp_hdr, rx_req_tlp_hdr);
+        }
         top_->rx_req_tlp_valid = rx_req_tlp_valid;
         top_->rx_req_tlp_sop = rx_req_tlp_sop;
         top_->rx_req_tlp_eop = rx_req_tlp_eop;
@@ -44,10 +47,12 @@ public:
         top_->eval();
         get_csr_outputs(*top_, *this);
         rx_req_tlp_ready = top_->rx_req_tlp_ready;
-        tx_cpl_tlp_data = top_->tx_cpl_tlp_data;
-        tx_cpl_tlp_strb = top_->tx_cpl_tlp_strb;
-        copy_words(tx_cpl_tlp_hdr, top_->tx_cpl_tlp_hdr);
         tx_cpl_tlp_valid = top_->tx_cpl_tlp_valid;
+        if (tx_cpl_tlp_valid) {
+            tx_cpl_tlp_data = top_->tx_cpl_tlp_data;
+            tx_cpl_tlp_strb = top_->tx_cpl_tlp_strb;
+            copy_words(tx_cpl_tlp_hdr, top_->tx_cpl_tlp_hdr);
+        }
         tx_cpl_tlp_sop = top_->tx_cpl_tlp_sop;
         tx_cpl_tlp_eop = top_->tx_cpl_tlp_eop;
     }

@@ -81,6 +81,22 @@ TEST(mask_holes_are_overfetched)
     CHECK_EQ(describe(run(mask_load(kLine, {0, 2, 3}))), "128@0");
 }
 
+// A producer may mark a whole-warp run (lanes_in_run) so the coalescer skips checking it lane
+// by lane: the MRds must be those of the same load unmarked, for every width and offset.
+TEST(marked_run_same_as_checked)
+{
+    int compared = 0;
+    for (uint32_t w : {1u, 2u, 4u, 8u, 16u})
+        for (uint64_t off = 0; off < 128; off += 4) {
+            WarpLoad checked = span_load(kLine + off, w);
+            WarpLoad marked = checked;
+            marked.lanes_in_run = true;
+            CHECK_EQ(describe(run(marked)), describe(run(checked)));
+            ++compared;
+        }
+    CHECK_EQ(compared, 5 * 32);
+}
+
 TEST(warp_span_128_misaligned)
 {
     CHECK_EQ(describe(run(span_load(kLine + 0, 4))), "128@0");

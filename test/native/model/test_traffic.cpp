@@ -255,7 +255,7 @@ TEST(warp_load_matches_pattern_access_lane_by_lane)
                                 Pattern::MergedMisaligned};
     const uint32_t widths[] = {4, 8, 16};
     const uint64_t sizes[] = {4096, 100000, 1u << 20};
-    uint64_t lanes_checked = 0;
+    uint64_t lanes_checked = 0, runs_marked = 0;
     for (Pattern p : patterns)
         for (uint32_t w : widths)
             for (uint64_t bytes : sizes) {
@@ -270,6 +270,13 @@ TEST(warp_load_matches_pattern_access_lane_by_lane)
                             WarpLoad load{};
                             const uint32_t active = g.warp_load(warp, iter, &load);
                             CHECK_EQ(active, load.active);
+                            if (load.lanes_in_run) { // the coalescer trusts it: it must hold
+                                CHECK_EQ(active, 0xFFFFFFFFu);
+                                for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+                                    CHECK_EQ(load.addr[lane],
+                                             load.addr[0] + lane * load.lane_bytes);
+                                ++runs_marked;
+                            }
                             for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
                                 uint64_t off = 0;
                                 const bool on = pattern_access(spec, shape, warp * kWarpSize + lane,
@@ -283,6 +290,7 @@ TEST(warp_load_matches_pattern_access_lane_by_lane)
                 }
             }
     CHECK(lanes_checked > 80000); // 81 792: the loops ran
+    CHECK(runs_marked > 100);     // the merged patterns' whole warps are marked
 }
 
 TEST(empty_workload)
