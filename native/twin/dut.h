@@ -62,7 +62,8 @@ struct DutPorts {
 class Dut : public DutPorts {
 public:
     virtual ~Dut() = default;
-    // Settles the design on the current inputs (a rising clk edge included).
+    // Settles the design on the current inputs (a rising clk edge included). A design whose
+    // outputs follow no input without a clock edge may wait for the edge (bar_dut.cpp).
     virtual void eval() = 0;
     virtual void final() = 0;
     // TLP segments per beat of the design's streams (TLP_SEG_COUNT): 1, 2 or 4.

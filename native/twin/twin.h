@@ -4,7 +4,9 @@
 //
 // One tick() = one clock cycle. Inputs are set while clk is low and settled with eval();
 // tick() samples every valid/ready pair from the settled outputs, raises clk (the DUT sees
-// the same handshakes), then updates every driver for the next cycle and settles again.
+// the same handshakes), then updates every driver for the next cycle and settles again. How a
+// mode evaluates its design is its Dut's business: the BAR top once a clock, at the edge
+// (bar_dut.cpp), the switch top on both edges (switch_dut.cpp).
 #ifndef PCIE_SCOPE_TWIN_H
 #define PCIE_SCOPE_TWIN_H
 
