@@ -59,7 +59,7 @@ int contiguous_lines(const WarpLoad &load, uint32_t w, uint64_t *lines, uint32_t
     if (load.active != 0xFFFFFFFFu)
         return -1;
     const uint64_t a0 = load.addr[0];
-    if (!load.lanes_in_run || w != load.lane_bytes)
+    if (!load.lanes_in_run)
         for (uint32_t lane = 1; lane < kWarpSize; ++lane)
             if (load.addr[lane] != a0 + (uint64_t)lane * w)
                 return -1;
