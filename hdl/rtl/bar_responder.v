@@ -104,6 +104,7 @@ localparam SEG_DW_INT = TLP_STRB_WIDTH/TLP_SEG_COUNT;
 localparam [31:0] SEG_DW_32 = SEG_DW_INT;
 localparam [31:0] MAX_DW_32 = MAX_DW;
 localparam [11:0] SEG_DW = SEG_DW_32[11:0];
+localparam [29:0] SEG_DW_30 = SEG_DW_32[29:0];
 localparam [11:0] MAX_DW_12 = MAX_DW_32[11:0];
 localparam [31:0] SEG_32 = TLP_SEG_COUNT;
 localparam [31:0] FIFO_DEPTH_32 = FIFO_DEPTH;
@@ -205,15 +206,17 @@ always @* begin
     push_idx = {FIFO_AW*TLP_SEG_COUNT{1'b0}};
     push_time = {32*TLP_SEG_COUNT{1'b0}};
     jitter_product = 33'd0;
+    // (the draw and the entry are made only for a segment that pushes: a Verilated model runs
+    // none of it on the clocks without a request)
     for (k = 0; k < TLP_SEG_COUNT; k = k + 1) begin
-        jitter_product = {17'd0, lfsr_v} * {16'd0, {1'b0, bar_jitter} + 17'd1};
         push_idx[k*FIFO_AW +: FIFO_AW] = wr_v[FIFO_AW-1:0];
-        push_time[k*32 +: 32] = now_reg + {16'd0, jitter_product[31:16]};
-        push_entry = push_fields[(ENTRY_W-32)*k +: ENTRY_W-32];
-        if (push[k] && !push_entry[ENTRY_W-33]) begin
-            push_dw = push_dw + {{(BUF_W-12){1'b0}}, push_entry[ENTRY_W-34 -: 12]};
-        end
         if (push[k]) begin
+            jitter_product = {17'd0, lfsr_v} * {16'd0, {1'b0, bar_jitter} + 17'd1};
+            push_time[k*32 +: 32] = now_reg + {16'd0, jitter_product[31:16]};
+            push_entry = push_fields[(ENTRY_W-32)*k +: ENTRY_W-32];
+            if (!push_entry[ENTRY_W-33]) begin
+                push_dw = push_dw + {{(BUF_W-12){1'b0}}, push_entry[ENTRY_W-34 -: 12]};
+            end
             lfsr_v = {1'b0, lfsr_v[15:1]} ^ (lfsr_v[0] ? 16'hB400 : 16'h0000);
             wr_v = wr_v + {{FIFO_AW{1'b0}}, 1'b1};
         end
@@ -276,17 +279,25 @@ generate
 
         assign push[g] = rx_req_tlp_valid[g] && rx_req_tlp_sop[g] && rx_req_tlp_ready && req_non_posted;
 
-        assign push_fields[(ENTRY_W-32)*g +: ENTRY_W-32] = {
-            !req_answer_data,
-            {1'b0, req_len_dw},
-            req_byte_count,
-            req_lower_addr,
-            req_hdr[95:80],                          // Requester ID
-            {req_hdr[119], req_hdr[115], req_hdr[79:72]}, // 10-bit tag
-            req_hdr[118:116],                        // TC
-            {req_hdr[114], req_hdr[109:108]},        // Attr {IDO, RO, NS}
-            req_addr_dw
-        };
+        // the FIFO entry less its accept time, packed only on a clock the segment pushes
+        reg [ENTRY_W-33:0] fields;
+        always @* begin
+            fields = {(ENTRY_W-32){1'b0}};
+            if (push[g]) begin
+                fields = {
+                    !req_answer_data,
+                    {1'b0, req_len_dw},
+                    req_byte_count,
+                    req_lower_addr,
+                    req_hdr[95:80],                          // Requester ID
+                    {req_hdr[119], req_hdr[115], req_hdr[79:72]}, // 10-bit tag
+                    req_hdr[118:116],                        // TC
+                    {req_hdr[114], req_hdr[109:108]},        // Attr {IDO, RO, NS}
+                    req_addr_dw
+                };
+            end
+        end
+        assign push_fields[(ENTRY_W-32)*g +: ENTRY_W-32] = fields;
 
         localparam [31:0] G_PTR = g;
         wire [FIFO_AW:0] head_ptr = rd_ptr_reg + G_PTR[FIFO_AW:0];
@@ -341,7 +352,7 @@ reg [127:0] head_cpl_hdr;
 // one segment's payload
 reg [29:0]  beat_dw;
 reg [11:0]  beat_rem;
-reg [11:0]  beat_cnt;
+reg [31:0]  beat_ba;
 integer s, j;
 
 wire split_on = (cpl_split == 8'd64) || (cpl_split == 8'd128);
@@ -378,7 +389,7 @@ always @* begin
     first_ba = 33'd0; cur_ba = 33'd0; cur_end_all = 33'd0; cur_bound = 33'd0; cur_end = 33'd0;
     cur_end_dw = 33'd0; cur_len_dw_w = 33'd0; cur_bytes_w = 33'd0; first_rb = 13'd0; cur_rb = 13'd0;
     cur_last = 1'b0; cur_len_dw = 12'd0; head_cpl_hdr = 128'd0;
-    beat_dw = 30'd0; beat_rem = 12'd0; beat_cnt = 12'd0;
+    beat_dw = 30'd0; beat_rem = 12'd0; beat_ba = 32'd0;
 
     // the beat the output register takes when it is empty or being taken (tx_load)
     tx_valid_next = {TLP_SEG_COUNT{1'b0}};
@@ -389,95 +400,107 @@ always @* begin
     tx_strb_next  = {TLP_STRB_WIDTH{1'b0}};
 
     for (s = 0; s < TLP_SEG_COUNT; s = s + 1) begin
-        // the head read as seen by this segment (the FIFO's oldest not yet popped)
-        head            = heads[ENTRY_W*popped +: ENTRY_W];
-        head_ur         = head[ENTRY_W-1];
-        head_byte_count = head[ENTRY_W-14 -: 12];
-        head_lower_addr = head[ENTRY_W-26 -: 7];
-        head_req_id     = head[ENTRY_W-33 -: 16];
-        head_tag        = head[ENTRY_W-49 -: 10];
-        head_tc         = head[ENTRY_W-59 -: 3];
-        head_attr       = head[ENTRY_W-62 -: 3];
-        head_addr_dw    = head[61:32];
-        head_due = entry_due(head[31:0], now_reg, bar_latency);
-
-        first_ba    = {1'b0, head_addr_dw, head_lower_addr[1:0]};
-        first_rb    = (head_byte_count == 12'd0) ? 13'd4096 : {1'b0, head_byte_count};
-        cur_ba      = split_next ? sub_ba_next : first_ba;
-        cur_rb      = split_next ? sub_rb_next : first_rb;
-        cur_end_all = cur_ba + {20'd0, cur_rb};
-        // the next multiple of cpl_split above the first byte
-        cur_bound   = (cur_ba | {25'd0, cpl_split - 8'd1}) + 33'd1;
-        cur_last    = !split_on || (cur_end_all <= cur_bound);
-        cur_end     = cur_last ? cur_end_all : cur_bound;
-        cur_end_dw  = (cur_end + 33'd3) >> 2;
-        cur_len_dw_w = cur_end_dw - (cur_ba >> 2);
-        cur_len_dw  = cur_len_dw_w[11:0];
-        cur_bytes_w = cur_end - cur_ba;
-
-        head_cpl_hdr = {
-            head_ur ? 8'h0A : 8'h4A,                 // Fmt/Type: Cpl or CplD
-            head_tag[9], head_tc, head_tag[8], head_attr[2], 1'b0, 1'b0, // T9 TC T8 Attr2 LN TH
-            1'b0, 1'b0, head_attr[1:0], 2'b00,       // TD EP Attr[1:0] AT
-            head_ur ? 10'd0 : cur_len_dw[9:0],       // Length (1024 DW encodes as 0)
-            COMPLETER_ID,
-            head_ur ? 3'b001 : 3'b000,               // status UR or SC
-            1'b0,                                    // BCM
-            head_ur ? head_byte_count : cur_rb[11:0], // Byte Count (4096 encodes as 0)
-            head_req_id,
-            head_tag[7:0],
-            1'b0,
-            head_ur ? head_lower_addr : cur_ba[6:0],
-            32'd0                                    // no DW3 in a 3DW header
-        };
-
         // this segment's payload: the rest of the current CplD, or the start of the head's
-        beat_dw  = busy_next ? cur_dw_next : cur_ba[31:2];
-        beat_rem = busy_next ? rem_next : cur_len_dw;
-        beat_cnt = 12'd0;
+        // (the head's fields are decoded only where a CplD may start: a Verilated model runs
+        // none of it on the clocks that carry payload or nothing)
+        beat_dw  = cur_dw_next;
+        beat_rem = 12'd0;
 
         if (busy_next) begin
+            beat_rem         = rem_next;
             tx_valid_next[s] = 1'b1;
             tx_eop_next[s]   = (rem_next <= SEG_DW);
             busy_next        = (rem_next > SEG_DW);
             rem_next         = rem_next - SEG_DW;
-        end else if (!stop && (popped < fifo_used_32) && (split_next || head_due)) begin
-            tx_valid_next[s] = 1'b1;
-            tx_sop_next[s]   = 1'b1;
-            tx_hdr_next[s*128 +: 128] = head_cpl_hdr;
-            if (head_ur) begin
-                popped         = popped + 32'd1;
-                stop           = 1'b1;
-                tx_eop_next[s] = 1'b1;
-                tx_ur_next     = 1'b1;
-                beat_rem       = 12'd0;
-            end else begin
-                // the read leaves the FIFO with its last CplD
-                if (cur_last) begin
-                    popped = popped + 32'd1;
-                    pop_dw = pop_dw + {{(BUF_W-12){1'b0}}, head[ENTRY_W-2 -: 12]};
+        end else if (!stop && (popped < fifo_used_32)) begin
+            // the head read as seen by this segment (the FIFO's oldest not yet popped)
+            head            = heads[ENTRY_W*popped +: ENTRY_W];
+            head_ur         = head[ENTRY_W-1];
+            head_byte_count = head[ENTRY_W-14 -: 12];
+            head_lower_addr = head[ENTRY_W-26 -: 7];
+            head_req_id     = head[ENTRY_W-33 -: 16];
+            head_tag        = head[ENTRY_W-49 -: 10];
+            head_tc         = head[ENTRY_W-59 -: 3];
+            head_attr       = head[ENTRY_W-62 -: 3];
+            head_addr_dw    = head[61:32];
+            head_due = entry_due(head[31:0], now_reg, bar_latency);
+
+            if (split_next || head_due) begin
+                first_ba    = {1'b0, head_addr_dw, head_lower_addr[1:0]};
+                first_rb    = (head_byte_count == 12'd0) ? 13'd4096 : {1'b0, head_byte_count};
+                cur_ba      = split_next ? sub_ba_next : first_ba;
+                cur_rb      = split_next ? sub_rb_next : first_rb;
+                cur_end_all = cur_ba + {20'd0, cur_rb};
+                // the next multiple of cpl_split above the first byte
+                cur_bound   = (cur_ba | {25'd0, cpl_split - 8'd1}) + 33'd1;
+                cur_last    = !split_on || (cur_end_all <= cur_bound);
+                cur_end     = cur_last ? cur_end_all : cur_bound;
+                cur_end_dw  = (cur_end + 33'd3) >> 2;
+                cur_len_dw_w = cur_end_dw - (cur_ba >> 2);
+                cur_len_dw  = cur_len_dw_w[11:0];
+                cur_bytes_w = cur_end - cur_ba;
+
+                head_cpl_hdr = {
+                    head_ur ? 8'h0A : 8'h4A,                 // Fmt/Type: Cpl or CplD
+                    head_tag[9], head_tc, head_tag[8], head_attr[2], 1'b0, 1'b0, // T9 TC T8 Attr2 LN TH
+                    1'b0, 1'b0, head_attr[1:0], 2'b00,       // TD EP Attr[1:0] AT
+                    head_ur ? 10'd0 : cur_len_dw[9:0],       // Length (1024 DW encodes as 0)
+                    COMPLETER_ID,
+                    head_ur ? 3'b001 : 3'b000,               // status UR or SC
+                    1'b0,                                    // BCM
+                    head_ur ? head_byte_count : cur_rb[11:0], // Byte Count (4096 encodes as 0)
+                    head_req_id,
+                    head_tag[7:0],
+                    1'b0,
+                    head_ur ? head_lower_addr : cur_ba[6:0],
+                    32'd0                                    // no DW3 in a 3DW header
+                };
+
+                beat_dw  = cur_ba[31:2];
+                tx_valid_next[s] = 1'b1;
+                tx_sop_next[s]   = 1'b1;
+                tx_hdr_next[s*128 +: 128] = head_cpl_hdr;
+                if (head_ur) begin
+                    popped         = popped + 32'd1;
+                    stop           = 1'b1;
+                    tx_eop_next[s] = 1'b1;
+                    tx_ur_next     = 1'b1;
+                end else begin
+                    beat_rem = cur_len_dw;
+                    // the read leaves the FIFO with its last CplD
+                    if (cur_last) begin
+                        popped = popped + 32'd1;
+                        pop_dw = pop_dw + {{(BUF_W-12){1'b0}}, head[ENTRY_W-2 -: 12]};
+                    end
+                    split_next     = !cur_last;
+                    sub_ba_next    = cur_end;
+                    sub_rb_next    = cur_rb - cur_bytes_w[12:0];
+                    tx_eop_next[s] = (cur_len_dw <= SEG_DW);
+                    busy_next      = (cur_len_dw > SEG_DW);
+                    rem_next       = cur_len_dw - SEG_DW;
                 end
-                split_next     = !cur_last;
-                sub_ba_next    = cur_end;
-                sub_rb_next    = cur_rb - cur_bytes_w[12:0];
-                tx_eop_next[s] = (cur_len_dw <= SEG_DW);
-                busy_next      = (cur_len_dw > SEG_DW);
-                rem_next       = cur_len_dw - SEG_DW;
             end
-        end else begin
-            beat_rem = 12'd0;
         end
 
-        for (j = 0; j < SEG_DW_INT; j = j + 1) begin
-            if (beat_cnt < beat_rem) begin
-                tx_data_next[(s*SEG_DW_INT + j)*32 +: 32] = {beat_dw, 2'b00};
-                tx_strb_next[s*SEG_DW_INT + j] = 1'b1;
+        if (tx_valid_next[s]) begin
+            // payload DW j of the segment is the byte address of its first byte; a segment the
+            // payload fills (the common case) is written without a compare per DW
+            beat_ba = {beat_dw, 2'b00};
+            if (beat_rem >= SEG_DW) begin
+                for (j = 0; j < SEG_DW_INT; j = j + 1) begin
+                    tx_data_next[(s*SEG_DW_INT + j)*32 +: 32] = beat_ba + 4 * j;
+                end
+                tx_strb_next[s*SEG_DW_INT +: SEG_DW_INT] = {SEG_DW_INT{1'b1}};
+            end else begin
+                for (j = 0; j < SEG_DW_INT; j = j + 1) begin
+                    if (j < beat_rem) begin
+                        tx_data_next[(s*SEG_DW_INT + j)*32 +: 32] = beat_ba + 4 * j;
+                        tx_strb_next[s*SEG_DW_INT + j] = 1'b1;
+                    end
+                end
             end
-            beat_dw  = beat_dw + 30'd1;
-            beat_cnt = beat_cnt + 12'd1;
+            cur_dw_next = beat_dw + SEG_DW_30;
         end
-        if (tx_valid_next[s])
-            cur_dw_next = beat_dw;
     end
 
     rd_ptr_next = rd_ptr_reg + popped[FIFO_AW:0];

@@ -235,7 +235,6 @@ reg [INC_WIDTH-1:0] inc_poisoned;
 reg [INC_WIDTH-1:0] inc_bar_ur;
 // the same, one slice per counter in spec order
 reg [CNT_COUNT*INC_WIDTH-1:0] inc;
-reg [CNT_COUNT-1:0] inc_en;
 integer i;
 integer k;
 
@@ -285,8 +284,11 @@ always @* begin
     inc[`PS_CNT_POISONED*INC_WIDTH   +: INC_WIDTH] = inc_poisoned;
 
     // the timestamp runs whatever the enable
-    inc_en = {CNT_COUNT{enable_reg}};
-    inc_en[`PS_CNT_TIMESTAMP] = tick_reg;
+    // the enable gates the increments: every counter's add runs unconditionally
+    if (!enable_reg) begin
+        inc = {CNT_COUNT*INC_WIDTH{1'b0}};
+    end
+    inc[`PS_CNT_TIMESTAMP*INC_WIDTH  +: INC_WIDTH] = {{(INC_WIDTH-1){1'b0}}, tick_reg};
 end
 
 assign enabled = enable;
@@ -317,7 +319,7 @@ generate
         counter_inst (
             .clk(clk),
             .rst(rst),
-            .count_en(inc_en[c]),
+            .count_en(1'b1),
             .inc(inc[c*INC_WIDTH +: INC_WIDTH]),
             // the timestamp is never cleared
             .clear(clear_reg && (c != `PS_CNT_TIMESTAMP)),
