@@ -198,38 +198,32 @@ reg [11:0] araddr_reg = 12'd0;
 reg        rvalid_reg = 1'b0;
 reg [31:0] rdata_reg = 32'd0;
 
-reg        enable_reg = 1'b0;
-reg [15:0] latency_reg = BAR_LATENCY_RESET;
-reg [15:0] jitter_reg = 16'd0;
-reg [7:0]  split_reg = CPL_SPLIT_RESET;
-reg [17:0] period_reg = 18'd0;
-reg        filter_en_reg = 1'b0;
-reg [63:0] filter_base_reg = 64'd0;
-reg [63:0] filter_limit_reg = 64'd0;
+reg        enable_reg = 1'b0, enable_next;
+reg        snapshot_pulse;
+reg        clear_pulse;
+reg [15:0] latency_reg = BAR_LATENCY_RESET, latency_next;
+reg [15:0] jitter_reg = 16'd0, jitter_next;
+// BAR_JITTER as written; bits 31:16 are not kept
+reg [31:0] jitter_word;
+wire unused_jitter_word = &{1'b0, jitter_word[31:16], 1'b0};
+reg [7:0]  split_reg = CPL_SPLIT_RESET, split_next;
+reg [17:0] period_reg = 18'd0, period_next;
+reg        pop_pulse;
+reg        filter_en_reg = 1'b0, filter_en_next;
+reg [63:0] filter_base_reg = 64'd0, filter_base_next;
+reg [63:0] filter_limit_reg = 64'd0, filter_limit_next;
+// SAMPLE_PERIOD as written; bits 31:18 are not kept
+reg [31:0] period_word;
+wire unused_period_word = &{1'b0, period_word[31:18], 1'b0};
 
-// a write's address and data are both held and B is free: it takes effect on this clock
-wire write_fire = aw_held_reg && w_held_reg && !bvalid_reg;
-// the command pulses leave on the write's clock (the register writes take the same edge)
-wire cmd_write  = write_fire && ({awaddr_reg, 2'b00} == `PS_REG_CMD) && wstrb_reg[0];
-wire snapshot_pulse = cmd_write && wdata_reg[`PS_REG_CMD_SNAPSHOT_BIT];
-wire clear_pulse    = cmd_write && wdata_reg[`PS_REG_CMD_CLEAR_BIT];
-wire pop_pulse      = cmd_write && wdata_reg[`PS_REG_CMD_SAMPLE_POP_BIT];
+reg        write_fire;
 
 // the read address's offsets into the counter and sampler windows; the low bits pick nothing,
 // the high bits are range-checked against CNT_END and SMP_END
-// a read address's 32-bit word in the counter window and in the sampler record (the windows
-// start dword-aligned, so the word is the difference of the dword addresses)
-localparam [11:0] CNT_BASE = `PS_REG_CNT_BASE;
-localparam [11:0] SMP_BASE = `PS_REG_SMP_TS_LO;
-localparam [11:0] HIST_LAST_BASE = `PS_REG_HIST_LAST_BASE;
-localparam [11:0] HIST_FIRST_BASE = `PS_REG_HIST_FIRST_BASE;
-// (dw: the address's dword bits from bit 2)
-function [IDX_WIDTH:0] cnt_word_of(input [IDX_WIDTH:0] dw);
-    cnt_word_of = dw - CNT_BASE[2 +: IDX_WIDTH+1];
-endfunction
-function [SMP_IDX_WIDTH-1:0] smp_word_of(input [SMP_IDX_WIDTH-1:0] dw);
-    smp_word_of = dw - SMP_BASE[2 +: SMP_IDX_WIDTH];
-endfunction
+wire [11:0] cnt_off = araddr_reg - `PS_REG_CNT_BASE;
+wire [11:0] smp_off = araddr_reg - `PS_REG_SMP_TS_LO;
+wire unused_cnt_off = &{1'b0, cnt_off[1:0], cnt_off[11:3+IDX_WIDTH], 1'b0};
+wire unused_smp_off = &{1'b0, smp_off[1:0], smp_off[11:2+SMP_IDX_WIDTH], 1'b0};
 
 assign s_axil_awready = !aw_held_reg;
 assign s_axil_wready  = !w_held_reg;
@@ -265,32 +259,16 @@ function [31:0] lanes(input [31:0] old, input [31:0] data, input [3:0] strb);
     end
 endfunction
 
-// BAR_JITTER and SAMPLE_PERIOD as a write leaves them (the bits above the registers' are not kept)
-function [15:0] written_low(input [15:0] old, input [15:0] data, input [1:0] strb);
-    written_low = {strb[1] ? data[15:8] : old[15:8], strb[0] ? data[7:0] : old[7:0]};
-endfunction
-function [17:0] written_period(input [17:0] old, input [17:0] data, input [2:0] strb);
-    written_period = {strb[2] ? data[17:16] : old[17:16], written_low(old[15:0], data[15:0], strb[1:0])};
-endfunction
-
-// the histogram windows (bins then overflow, 64-bit words from each base); the bin a read names
-// is taken with its address (hist_idx_reg), so that each probe_latency_hist answers with its
-// shadow of that bin (hist_words) by the clock the read is decoded
-function in_hist_last(input [11:0] addr);
-    in_hist_last = {1'b0, addr} >= {1'b0, `PS_REG_HIST_LAST_BASE} && {1'b0, addr} < HIST_LAST_END;
-endfunction
-function in_hist_first(input [11:0] addr);
-    in_hist_first = {1'b0, addr} >= {1'b0, `PS_REG_HIST_FIRST_BASE} && {1'b0, addr} < HIST_FIRST_END;
-endfunction
-// the bin an address names in the histogram window it falls in (the windows start 8-byte
-// aligned: bit 2 picks the word, the bits from 3 the bin; the high bits are range-checked
-// against the window's end)
-function [HIST_IDX_WIDTH-1:0] hist_bin_of(input [11:0] addr);
-    hist_bin_of = addr[3 +: HIST_IDX_WIDTH] -
-        (in_hist_first(addr) ? HIST_FIRST_BASE[3 +: HIST_IDX_WIDTH] : HIST_LAST_BASE[3 +: HIST_IDX_WIDTH]);
-endfunction
-reg  [HIST_IDX_WIDTH-1:0] hist_idx_reg = {HIST_IDX_WIDTH{1'b0}};
-assign hist_idx = hist_idx_reg;
+// the low bits pick nothing; the high bits are range-checked against SMP_END
+// the bin the read address names in the window it falls in (every probe_latency_hist answers
+// with its shadow of that bin, hist_words)
+wire in_hist_last  = {1'b0, araddr_reg} >= {1'b0, `PS_REG_HIST_LAST_BASE} && {1'b0, araddr_reg} < HIST_LAST_END;
+wire in_hist_first = {1'b0, araddr_reg} >= {1'b0, `PS_REG_HIST_FIRST_BASE} && {1'b0, araddr_reg} < HIST_FIRST_END;
+wire [11:0] hist_addr_off = araddr_reg - (in_hist_first ? `PS_REG_HIST_FIRST_BASE : `PS_REG_HIST_LAST_BASE);
+assign hist_idx = hist_addr_off[3 +: HIST_IDX_WIDTH];
+wire [63:0] hist_sel = in_hist_first ? hist64[`PS_HIST_FIRST*64 +: 64] : hist64[`PS_HIST_LAST*64 +: 64];
+// bit 2 picks the word; the high bits are range-checked against the window's end
+wire unused_hist_addr_off = &{1'b0, hist_addr_off[1:0], hist_addr_off[11:3+HIST_IDX_WIDTH], 1'b0};
 
 // RCB in force: CPL_SPLIT when it names one, else 0 (split at MPS only)
 wire [31:0] rcb_value = (split_reg == 8'd64 || split_reg == 8'd128) ? {24'd0, split_reg} : 32'd0;
@@ -300,10 +278,8 @@ wire [31:0] rcb_value = (split_reg == 8'd64 || split_reg == 8'd128) ? {24'd0, sp
 // (addr: the read address; cnt_word: its 32-bit word in the counter window, counter index and
 // high/low half; smp_word: its word in the sampler record)
 function [31:0] read_value_at(input [11:0] addr, input [IDX_WIDTH:0] cnt_word, input [SMP_IDX_WIDTH-1:0] smp_word);
-    reg [63:0] hist_sel;
     begin
         read_value_at = 32'd0;
-        hist_sel = 64'd0;
 
         case ({addr[11:2], 2'b00})
             `PS_REG_ID:          read_value_at = `PS_ID_MAGIC;
@@ -335,9 +311,8 @@ function [31:0] read_value_at(input [11:0] addr, input [IDX_WIDTH:0] cnt_word, i
                 if ({1'b0, addr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, addr} < CNT_END) begin
                     read_value_at = cnt_word_at(cnt_word);
                 end
-                if (in_hist_last(addr) || in_hist_first(addr)) begin
-                    hist_sel = in_hist_first(addr) ? hist64[`PS_HIST_FIRST*64 +: 64] : hist64[`PS_HIST_LAST*64 +: 64];
-                    read_value_at = addr[2] ? hist_sel[63:32] : hist_sel[31:0];
+                if (in_hist_last || in_hist_first) begin
+                    read_value_at = hist_addr_off[2] ? hist_sel[63:32] : hist_sel[31:0];
                 end
                 // the sampler FIFO head reads 0 while the FIFO is empty
                 if (addr >= `PS_REG_SMP_TS_LO && addr < SMP_END && sample_level != 16'd0) begin
@@ -347,6 +322,75 @@ function [31:0] read_value_at(input [11:0] addr, input [IDX_WIDTH:0] cnt_word, i
         endcase
     end
 endfunction
+
+// the write decode reads registers only, so that what it drives (the counters' snapshot and
+// clear) is not recomputed whenever an input changes (a Verilated model's input pass)
+always @* begin
+    enable_next   = enable_reg;
+    snapshot_pulse = 1'b0;
+    clear_pulse    = 1'b0;
+    latency_next  = latency_reg;
+    jitter_next   = jitter_reg;
+    jitter_word   = 32'd0;
+    split_next    = split_reg;
+    period_next   = period_reg;
+    period_word   = 32'd0;
+    pop_pulse     = 1'b0;
+    filter_en_next    = filter_en_reg;
+    filter_base_next  = filter_base_reg;
+    filter_limit_next = filter_limit_reg;
+
+    write_fire = aw_held_reg && w_held_reg && !bvalid_reg;
+    if (write_fire) begin
+        case ({awaddr_reg, 2'b00})
+            `PS_REG_CTRL: begin
+                if (wstrb_reg[0]) begin
+                    enable_next = wdata_reg[`PS_REG_CTRL_ENABLE_BIT];
+                end
+            end
+            `PS_REG_CMD: begin
+                if (wstrb_reg[0]) begin
+                    snapshot_pulse = wdata_reg[`PS_REG_CMD_SNAPSHOT_BIT];
+                    clear_pulse    = wdata_reg[`PS_REG_CMD_CLEAR_BIT];
+                    pop_pulse      = wdata_reg[`PS_REG_CMD_SAMPLE_POP_BIT];
+                end
+            end
+            `PS_REG_BAR_LATENCY: begin
+                if (wstrb_reg[0]) begin
+                    latency_next[7:0] = wdata_reg[7:0];
+                end
+                if (wstrb_reg[1]) begin
+                    latency_next[15:8] = wdata_reg[15:8];
+                end
+            end
+            `PS_REG_BAR_JITTER: begin
+                jitter_word = lanes({16'd0, jitter_reg}, wdata_reg, wstrb_reg);
+                jitter_next = jitter_word[15:0];
+            end
+            `PS_REG_CPL_SPLIT: begin
+                if (wstrb_reg[0]) begin
+                    split_next = wdata_reg[7:0];
+                end
+            end
+            `PS_REG_SAMPLE_PERIOD: begin
+                period_word = lanes({14'd0, period_reg}, wdata_reg, wstrb_reg);
+                period_next = period_word[17:0];
+            end
+            `PS_REG_FILTER_CTRL: begin
+                if (wstrb_reg[0]) begin
+                    filter_en_next = wdata_reg[`PS_REG_FILTER_CTRL_EN_BIT];
+                end
+            end
+            `PS_REG_FILTER_BASE_LO:  filter_base_next[31:0]   = lanes(filter_base_reg[31:0], wdata_reg, wstrb_reg);
+            `PS_REG_FILTER_BASE_HI:  filter_base_next[63:32]  = lanes(filter_base_reg[63:32], wdata_reg, wstrb_reg);
+            `PS_REG_FILTER_LIMIT_LO: filter_limit_next[31:0]  = lanes(filter_limit_reg[31:0], wdata_reg, wstrb_reg);
+            `PS_REG_FILTER_LIMIT_HI: filter_limit_next[63:32] = lanes(filter_limit_reg[63:32], wdata_reg, wstrb_reg);
+            default: begin
+                // read-only or unmapped: ignored
+            end
+        endcase
+    end
+end
 
 // the AXI4-Lite channels: hold address and data until both are here and B is free; one read in
 // flight, its address held a clock before the register it names answers (later assignments win)
@@ -373,56 +417,23 @@ always @(posedge clk) begin
         ar_held_reg <= 1'b1;
         araddr_reg  <= s_axil_araddr;
     end
-    if (s_axil_arvalid && !rvalid_reg && !ar_held_reg) begin
-        hist_idx_reg <= hist_bin_of(s_axil_araddr);
-    end
     if (ar_held_reg) begin
         ar_held_reg <= 1'b0;
         rvalid_reg  <= 1'b1;
-        rdata_reg   <= read_value_at(araddr_reg, cnt_word_of(araddr_reg[2 +: IDX_WIDTH+1]),
-                                     smp_word_of(araddr_reg[2 +: SMP_IDX_WIDTH]));
+        rdata_reg   <= read_value_at(araddr_reg, cnt_off[2 +: IDX_WIDTH+1], smp_off[2 +: SMP_IDX_WIDTH]);
     end
     if (rvalid_reg && s_axil_rready) begin
         rvalid_reg <= 1'b0;
     end
 
-    // the write decode: on a write's clock only (a Verilated model runs none of it between)
-    if (write_fire) begin
-        case ({awaddr_reg, 2'b00})
-            `PS_REG_CTRL: begin
-                if (wstrb_reg[0]) begin
-                    enable_reg <= wdata_reg[`PS_REG_CTRL_ENABLE_BIT];
-                end
-            end
-            `PS_REG_BAR_LATENCY: begin
-                if (wstrb_reg[0]) begin
-                    latency_reg[7:0] <= wdata_reg[7:0];
-                end
-                if (wstrb_reg[1]) begin
-                    latency_reg[15:8] <= wdata_reg[15:8];
-                end
-            end
-            `PS_REG_BAR_JITTER:    jitter_reg <= written_low(jitter_reg, wdata_reg[15:0], wstrb_reg[1:0]);
-            `PS_REG_CPL_SPLIT: begin
-                if (wstrb_reg[0]) begin
-                    split_reg <= wdata_reg[7:0];
-                end
-            end
-            `PS_REG_SAMPLE_PERIOD: period_reg <= written_period(period_reg, wdata_reg[17:0], wstrb_reg[2:0]);
-            `PS_REG_FILTER_CTRL: begin
-                if (wstrb_reg[0]) begin
-                    filter_en_reg <= wdata_reg[`PS_REG_FILTER_CTRL_EN_BIT];
-                end
-            end
-            `PS_REG_FILTER_BASE_LO:  filter_base_reg[31:0]   <= lanes(filter_base_reg[31:0], wdata_reg, wstrb_reg);
-            `PS_REG_FILTER_BASE_HI:  filter_base_reg[63:32]  <= lanes(filter_base_reg[63:32], wdata_reg, wstrb_reg);
-            `PS_REG_FILTER_LIMIT_LO: filter_limit_reg[31:0]  <= lanes(filter_limit_reg[31:0], wdata_reg, wstrb_reg);
-            `PS_REG_FILTER_LIMIT_HI: filter_limit_reg[63:32] <= lanes(filter_limit_reg[63:32], wdata_reg, wstrb_reg);
-            default: begin
-                // read-only, the command register (its pulses above) or unmapped: nothing kept
-            end
-        endcase
-    end
+    enable_reg   <= enable_next;
+    latency_reg  <= latency_next;
+    jitter_reg   <= jitter_next;
+    split_reg    <= split_next;
+    period_reg   <= period_next;
+    filter_en_reg    <= filter_en_next;
+    filter_base_reg  <= filter_base_next;
+    filter_limit_reg <= filter_limit_next;
 
     if (rst) begin
         aw_held_reg  <= 1'b0;
