@@ -37,25 +37,18 @@ initial begin
     end
 end
 
-reg [CNT_WIDTH-1:0] count_reg = {CNT_WIDTH{1'b0}}, count_next;
-reg [CNT_WIDTH-1:0] sum;
+reg [CNT_WIDTH-1:0] count_reg = {CNT_WIDTH{1'b0}};
 
-assign snap_value = sum;
+// (continuous, so that every simulator has it from time 0, whatever its inputs do)
+assign snap_value = count_en ? count_reg + {{(CNT_WIDTH-INC_WIDTH){1'b0}}, inc} : count_reg;
 
-always @* begin
-    sum = count_reg;
-    if (count_en) begin
-        sum = count_reg + {{(CNT_WIDTH-INC_WIDTH){1'b0}}, inc};
-    end
-
-    count_next = clear ? {CNT_WIDTH{1'b0}} : sum;
-end
-
+// the clocked block takes the sum itself (no next-state variable for a Verilated model to store
+// and load again on every clock)
 always @(posedge clk) begin
-    count_reg <= count_next;
-
-    if (rst) begin
+    if (clear || rst) begin
         count_reg <= {CNT_WIDTH{1'b0}};
+    end else begin
+        count_reg <= snap_value;
     end
 end
 

@@ -31,25 +31,18 @@ module probe_extreme #
 
 localparam [WIDTH-1:0] EMPTY = TAKE_MAX ? {WIDTH{1'b0}} : {WIDTH{1'b1}};
 
-reg [WIDTH-1:0] value_reg = EMPTY, value_next;
-reg [WIDTH-1:0] updated;
+reg [WIDTH-1:0] value_reg = EMPTY;
 
-assign snap_value = updated;
+// (continuous, so that every simulator has it from time 0, whatever its inputs do)
+assign snap_value = (sample_en && (TAKE_MAX ? (sample > value_reg) : (sample < value_reg))) ? sample : value_reg;
 
-always @* begin
-    updated = value_reg;
-    if (sample_en && (TAKE_MAX ? (sample > value_reg) : (sample < value_reg))) begin
-        updated = sample;
-    end
-
-    value_next = clear ? EMPTY : updated;
-end
-
+// the clocked block takes the updated value itself (no next-state variable for a Verilated
+// model to store and load again on every clock)
 always @(posedge clk) begin
-    value_reg <= value_next;
-
-    if (rst) begin
+    if (clear || rst) begin
         value_reg <= EMPTY;
+    end else begin
+        value_reg <= snap_value;
     end
 end
 
