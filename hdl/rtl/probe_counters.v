@@ -21,9 +21,10 @@
  * count nowhere (size classes, MRD_BYTES, MWR_*); CPLD_*, CPL_COUNT and POISONED stay the
  * wire's (a completion carries no address; the tracker and the sampler leave out the
  * completions of filtered-out reads). All but TIMESTAMP count only while 'enable'
- * is set. Every counter must be wired below: WIRED lists them, and elaboration and lint
- * stop when a spec counter has no increment, so a counter cannot silently read 0. 'clear' zeroes them; 'snapshot' copies every counter into
- * its shadow on the same clock, so the shadow set is one consistent view.
+ * is set. Every counter must be wired below (g_cnt picks each one's increment by index):
+ * elaboration and lint stop when a spec counter has no increment, so a counter cannot
+ * silently read 0. 'clear' zeroes them; 'snapshot' copies every counter into its shadow on
+ * the same clock, so the shadow set is one consistent view.
  */
 module probe_counters #
 (
@@ -215,15 +216,6 @@ generate
     end
 endgenerate
 
-// the counters the logic below gives an increment: one bit per counter index
-localparam [CNT_COUNT-1:0] ONE = {{(CNT_COUNT-1){1'b0}}, 1'b1};
-localparam [CNT_COUNT-1:0] WIRED =
-    (ONE << `PS_CNT_CYCLES) | (ONE << `PS_CNT_TIMESTAMP) |
-    (((ONE << CLASS_COUNT) - ONE) << SIZE_FIRST) |
-    (ONE << `PS_CNT_MRD_BYTES) | (ONE << `PS_CNT_CPLD_COUNT) | (ONE << `PS_CNT_CPLD_BYTES) |
-    (ONE << `PS_CNT_BAR_UR) | (ONE << `PS_CNT_CPL_COUNT) | (ONE << `PS_CNT_MWR_COUNT) |
-    (ONE << `PS_CNT_MWR_BYTES) | (ONE << `PS_CNT_POISONED);
-
 // per-clock increments
 reg [CLASS_COUNT*INC_WIDTH-1:0] inc_class;
 reg [INC_WIDTH-1:0] inc_mrd_bytes;
@@ -233,8 +225,6 @@ reg [INC_WIDTH-1:0] inc_mwr, inc_mwr_bytes;
 reg [INC_WIDTH-1:0] inc_poisoned;
 // UR completions: up to TLP_SEG_COUNT per clock
 reg [INC_WIDTH-1:0] inc_bar_ur;
-// the same, one slice per counter in spec order
-reg [CNT_COUNT*INC_WIDTH-1:0] inc;
 integer i;
 integer k;
 
@@ -270,36 +260,22 @@ always @* begin
         inc_bar_ur   = inc_bar_ur   + {{(INC_WIDTH-1){1'b0}}, bar_ur_reg[i]};
     end
 
-    inc = {CNT_COUNT*INC_WIDTH{1'b0}};
-    inc[`PS_CNT_CYCLES*INC_WIDTH     +: INC_WIDTH] = {{(INC_WIDTH-1){1'b0}}, 1'b1};
-    inc[`PS_CNT_TIMESTAMP*INC_WIDTH  +: INC_WIDTH] = {{(INC_WIDTH-1){1'b0}}, 1'b1};
-    inc[SIZE_FIRST*INC_WIDTH +: CLASS_COUNT*INC_WIDTH] = inc_class;
-    inc[`PS_CNT_MRD_BYTES*INC_WIDTH  +: INC_WIDTH] = inc_mrd_bytes;
-    inc[`PS_CNT_CPLD_COUNT*INC_WIDTH +: INC_WIDTH] = inc_cpld;
-    inc[`PS_CNT_CPLD_BYTES*INC_WIDTH +: INC_WIDTH] = inc_cpld_bytes;
-    inc[`PS_CNT_BAR_UR*INC_WIDTH     +: INC_WIDTH] = inc_bar_ur;
-    inc[`PS_CNT_CPL_COUNT*INC_WIDTH  +: INC_WIDTH] = inc_cpl;
-    inc[`PS_CNT_MWR_COUNT*INC_WIDTH  +: INC_WIDTH] = inc_mwr;
-    inc[`PS_CNT_MWR_BYTES*INC_WIDTH  +: INC_WIDTH] = inc_mwr_bytes;
-    inc[`PS_CNT_POISONED*INC_WIDTH   +: INC_WIDTH] = inc_poisoned;
-
-    // the timestamp runs whatever the enable
-    // the enable gates the increments: every counter's add runs unconditionally
+    // the enable gates the increments (the timestamp alone runs whatever the enable)
     if (!enable_reg) begin
-        inc = {CNT_COUNT*INC_WIDTH{1'b0}};
+        inc_class      = {CLASS_COUNT*INC_WIDTH{1'b0}};
+        inc_mrd_bytes  = {INC_WIDTH{1'b0}};
+        inc_cpld       = {INC_WIDTH{1'b0}};
+        inc_cpld_bytes = {INC_WIDTH{1'b0}};
+        inc_cpl        = {INC_WIDTH{1'b0}};
+        inc_mwr        = {INC_WIDTH{1'b0}};
+        inc_mwr_bytes  = {INC_WIDTH{1'b0}};
+        inc_poisoned   = {INC_WIDTH{1'b0}};
+        inc_bar_ur     = {INC_WIDTH{1'b0}};
     end
-    inc[`PS_CNT_TIMESTAMP*INC_WIDTH  +: INC_WIDTH] = {{(INC_WIDTH-1){1'b0}}, tick_reg};
 end
 
 assign enabled = enable;
 
-// A counter of spec/registers.json that nothing above increments would read 0 forever: stop
-// elaboration (and lint) by naming a module that does not exist.
-generate
-    if (WIRED != {CNT_COUNT{1'b1}}) begin : g_unwired
-        spec_counter_without_increment_in_probe_counters unwired_counter_error ();
-    end
-endgenerate
 
 // the shadows: one register bus, counter c's slot written on a snapshot only (the CSR reads
 // the bus as it stands; a Verilated model copies nothing on the clocks between)
@@ -312,6 +288,38 @@ generate
     for (c = 0; c < CNT_COUNT; c = c + 1) begin : g_cnt
         wire [CNT_WIDTH-1:0] snap_value;
 
+        // the counter's increment, its own wire chosen at elaboration (one packed vector of
+        // every increment would be zeroed, filled and sliced again by a Verilated model on
+        // every clock). A counter of spec/registers.json that nothing here increments would
+        // read 0 forever: elaboration (and lint) stops on the module that does not exist.
+        wire [INC_WIDTH-1:0] cnt_inc;
+        if (c == `PS_CNT_TIMESTAMP) begin : g_timestamp
+            assign cnt_inc = {{(INC_WIDTH-1){1'b0}}, tick_reg};
+        end else if (c == `PS_CNT_CYCLES) begin : g_cycles
+            assign cnt_inc = {{(INC_WIDTH-1){1'b0}}, enable_reg};
+        end else if (c >= SIZE_FIRST && c < SIZE_FIRST + CLASS_COUNT) begin : g_class
+            assign cnt_inc = inc_class[(c-SIZE_FIRST)*INC_WIDTH +: INC_WIDTH];
+        end else if (c == `PS_CNT_MRD_BYTES) begin : g_mrd_bytes
+            assign cnt_inc = inc_mrd_bytes;
+        end else if (c == `PS_CNT_CPLD_COUNT) begin : g_cpld
+            assign cnt_inc = inc_cpld;
+        end else if (c == `PS_CNT_CPLD_BYTES) begin : g_cpld_bytes
+            assign cnt_inc = inc_cpld_bytes;
+        end else if (c == `PS_CNT_BAR_UR) begin : g_bar_ur
+            assign cnt_inc = inc_bar_ur;
+        end else if (c == `PS_CNT_CPL_COUNT) begin : g_cpl
+            assign cnt_inc = inc_cpl;
+        end else if (c == `PS_CNT_MWR_COUNT) begin : g_mwr
+            assign cnt_inc = inc_mwr;
+        end else if (c == `PS_CNT_MWR_BYTES) begin : g_mwr_bytes
+            assign cnt_inc = inc_mwr_bytes;
+        end else if (c == `PS_CNT_POISONED) begin : g_poisoned
+            assign cnt_inc = inc_poisoned;
+        end else begin : g_unwired
+            assign cnt_inc = {INC_WIDTH{1'b0}};
+            spec_counter_without_increment_in_probe_counters unwired_counter_error ();
+        end
+
         probe_counter #(
             .CNT_WIDTH(CNT_WIDTH),
             .INC_WIDTH(INC_WIDTH)
@@ -320,7 +328,7 @@ generate
             .clk(clk),
             .rst(rst),
             .count_en(1'b1),
-            .inc(inc[c*INC_WIDTH +: INC_WIDTH]),
+            .inc(cnt_inc),
             // the timestamp is never cleared
             .clear(clear_reg && (c != `PS_CNT_TIMESTAMP)),
             .snap_value(snap_value)

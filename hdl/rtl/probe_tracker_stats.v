@@ -130,10 +130,6 @@ reg [INC_WIDTH-1:0] first_count, first_sum, last_count, last_sum;
 reg [INC_WIDTH-1:0] ur_count, ca_count, other_count, unexpected_count, mismatch_count;
 reg [AGE_WIDTH-1:0] first_min, first_max, last_min, last_max;
 reg [AGE_WIDTH-1:0] latency;
-// every additive statistic's increment, slice i for statistic i (0 for the others)
-// (the statistics before the histogram bins only: a Verilated model zeroes the whole vector
-// every clock)
-reg [STAT_HIST_FIRST*INC_WIDTH-1:0] inc;
 integer s;
 
 // widen a per-clock count to the increment width
@@ -185,22 +181,6 @@ always @* begin
         mismatch_count   = mismatch_count + widen_bit(ev_mismatch[s]);
     end
 
-    inc = {STAT_HIST_FIRST*INC_WIDTH{1'b0}};
-    inc[STAT_OCC_SUM*INC_WIDTH     +: INC_WIDTH] = {{(INC_WIDTH-TAG_WIDTH-1){1'b0}}, outstanding};
-    inc[STAT_CYCLES*INC_WIDTH      +: INC_WIDTH] = widen_bit(1'b1);
-    inc[STAT_STARTED*INC_WIDTH     +: INC_WIDTH] = widen_ev(ev_started);
-    inc[STAT_RETIRED*INC_WIDTH     +: INC_WIDTH] = widen_ev(ev_retired);
-    inc[STAT_FIRST_SUM*INC_WIDTH   +: INC_WIDTH] = first_sum;
-    inc[STAT_FIRST_COUNT*INC_WIDTH +: INC_WIDTH] = first_count;
-    inc[STAT_LAST_SUM*INC_WIDTH    +: INC_WIDTH] = last_sum;
-    inc[STAT_LAST_COUNT*INC_WIDTH  +: INC_WIDTH] = last_count;
-    inc[STAT_CPL_UR*INC_WIDTH      +: INC_WIDTH] = ur_count;
-    inc[STAT_CPL_CA*INC_WIDTH      +: INC_WIDTH] = ca_count;
-    inc[STAT_CPL_OTHER*INC_WIDTH   +: INC_WIDTH] = other_count;
-    inc[STAT_UNEXPECTED*INC_WIDTH  +: INC_WIDTH] = unexpected_count;
-    inc[STAT_MISMATCH*INC_WIDTH    +: INC_WIDTH] = mismatch_count;
-    inc[STAT_TIMEOUT*INC_WIDTH     +: INC_WIDTH] = widen_bit(ev_timeout);
-    inc[STAT_TAG_REUSE*INC_WIDTH   +: INC_WIDTH] = widen_ev(ev_reuse);
 end
 
 /*
@@ -270,10 +250,6 @@ probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(1)) last_max_inst (
 /*
  * Counters: everything else
  */
-// the gauge, the extremes and the histogram (probe_latency_hist) take no increment here
-wire unused_inc = &{1'b0, inc[STAT_OUTSTANDING*INC_WIDTH +: INC_WIDTH], inc[STAT_PEAK*INC_WIDTH +: INC_WIDTH],
-                    inc[STAT_FIRST_MIN*INC_WIDTH +: 2*INC_WIDTH], inc[STAT_LAST_MIN*INC_WIDTH +: 2*INC_WIDTH], 1'b0};
-
 /*
  * Histograms: one probe_latency_hist per kind, bins written by index, not one adder per bin;
  * the first-completion one takes the same latencies on the ev_first strobes
@@ -314,6 +290,45 @@ generate
             c != STAT_LAST_MIN && c != STAT_LAST_MAX) begin : g_add
             wire [CNT_WIDTH-1:0] snap_value;
 
+            // the statistic's increment, its own wire chosen at elaboration (one packed vector
+            // of every increment would be zeroed, filled and sliced again by a Verilated model
+            // on every clock)
+            wire [INC_WIDTH-1:0] stat_inc;
+            if (c == STAT_OCC_SUM) begin : g_occ_sum
+                assign stat_inc = {{(INC_WIDTH-TAG_WIDTH-1){1'b0}}, outstanding};
+            end else if (c == STAT_CYCLES) begin : g_cycles
+                assign stat_inc = widen_bit(1'b1);
+            end else if (c == STAT_STARTED) begin : g_started
+                assign stat_inc = widen_ev(ev_started);
+            end else if (c == STAT_RETIRED) begin : g_retired
+                assign stat_inc = widen_ev(ev_retired);
+            end else if (c == STAT_FIRST_SUM) begin : g_first_sum
+                assign stat_inc = first_sum;
+            end else if (c == STAT_FIRST_COUNT) begin : g_first_count
+                assign stat_inc = first_count;
+            end else if (c == STAT_LAST_SUM) begin : g_last_sum
+                assign stat_inc = last_sum;
+            end else if (c == STAT_LAST_COUNT) begin : g_last_count
+                assign stat_inc = last_count;
+            end else if (c == STAT_CPL_UR) begin : g_ur
+                assign stat_inc = ur_count;
+            end else if (c == STAT_CPL_CA) begin : g_ca
+                assign stat_inc = ca_count;
+            end else if (c == STAT_CPL_OTHER) begin : g_other
+                assign stat_inc = other_count;
+            end else if (c == STAT_UNEXPECTED) begin : g_unexpected
+                assign stat_inc = unexpected_count;
+            end else if (c == STAT_MISMATCH) begin : g_mismatch
+                assign stat_inc = mismatch_count;
+            end else if (c == STAT_TIMEOUT) begin : g_timeout
+                assign stat_inc = widen_bit(ev_timeout);
+            end else if (c == STAT_TAG_REUSE) begin : g_tag_reuse
+                assign stat_inc = widen_ev(ev_reuse);
+            end else begin : g_unwired
+                assign stat_inc = {INC_WIDTH{1'b0}};
+                spec_tracker_counter_without_statistic_in_probe_tracker_stats unwired_statistic_error ();
+            end
+
             probe_counter #(
                 .CNT_WIDTH(CNT_WIDTH),
                 .INC_WIDTH(INC_WIDTH)
@@ -322,7 +337,7 @@ generate
                 .clk(clk),
                 .rst(rst),
                 .count_en(enable),
-                .inc(inc[c*INC_WIDTH +: INC_WIDTH]),
+                .inc(stat_inc),
                 .clear(clear),
                 .snap_value(snap_value)
             );
