@@ -141,9 +141,9 @@ reg [31:0] now_reg = 32'd0;
 
 /*
  * Pending-request FIFO; up to TLP_SEG_COUNT requests enter it per clock and up to
- * TLP_SEG_COUNT leave (one per completion segment)
+ * TLP_SEG_COUNT leave (one per completion segment). Its storage is below (fifo_bank): one RAM
+ * per segment, each written and read once a clock.
  */
-reg [ENTRY_W-1:0] fifo_mem [0:FIFO_DEPTH-1];
 reg [FIFO_AW:0]   wr_ptr_reg = {(FIFO_AW+1){1'b0}};
 reg [FIFO_AW:0]   rd_ptr_reg = {(FIFO_AW+1){1'b0}}, rd_ptr_next;
 
@@ -299,10 +299,77 @@ generate
         end
         assign push_fields[(ENTRY_W-32)*g +: ENTRY_W-32] = fields;
 
-        localparam [31:0] G_PTR = g;
-        wire [FIFO_AW:0] head_ptr = rd_ptr_reg + G_PTR[FIFO_AW:0];
-        assign heads[ENTRY_W*g +: ENTRY_W] = fifo_mem[head_ptr[FIFO_AW-1:0]];
-        wire unused_head_ptr = &{1'b0, head_ptr[FIFO_AW], 1'b0};
+    end
+endgenerate
+
+/*
+ * The FIFO's storage: entry a in bank a mod TLP_SEG_COUNT, at a / TLP_SEG_COUNT. The pushes of
+ * a clock take consecutive addresses and the heads are the oldest TLP_SEG_COUNT entries, so
+ * each bank takes at most one write and gives one read a clock: plain LUT RAM, where one
+ * memory with a write and a read per segment would be flip-flops and multiplexers.
+ */
+localparam SB = $clog2(TLP_SEG_COUNT);
+// bank address bits (a FIFO of TLP_SEG_COUNT entries has banks of one: an address of one bit,
+// always 0)
+localparam BANK_AW = (FIFO_AW > SB) ? FIFO_AW - SB : 1;
+
+generate
+    if (TLP_SEG_COUNT == 1) begin : g_fifo
+        reg [ENTRY_W-1:0] fifo_mem [0:FIFO_DEPTH-1];
+        always @(posedge clk) begin
+            if (push[0]) begin
+                fifo_mem[push_idx[FIFO_AW-1:0]] <= {push_fields, push_time};
+            end
+        end
+        assign heads = fifo_mem[rd_ptr_reg[FIFO_AW-1:0]];
+    end else begin : g_fifo_banked
+        // each push's address in its bank (the FIFO address less its bank bits)
+        wire [BANK_AW*TLP_SEG_COUNT-1:0] push_bank_addr;
+        for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : push_at
+            wire [FIFO_AW:0] wide = {1'b0, push_idx[g*FIFO_AW +: FIFO_AW]} >> SB;
+            assign push_bank_addr[BANK_AW*g +: BANK_AW] = wide[BANK_AW-1:0];
+            wire unused_wide = &{1'b0, wide, 1'b0};
+        end
+        // bank b's entry among the oldest, bank b at [ENTRY_W*b +: ENTRY_W]
+        wire [ENTRY_W*TLP_SEG_COUNT-1:0] bank_out;
+        for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : fifo_bank
+            localparam [SB-1:0] BANK = g;
+            reg [ENTRY_W-1:0] mem [0:(1 << BANK_AW)-1];
+            // the push that lands here this clock, if any
+            reg               wr_en;
+            reg [BANK_AW-1:0] wr_addr;
+            reg [ENTRY_W-1:0] wr_data;
+            integer q;
+            always @* begin
+                wr_en   = 1'b0;
+                wr_addr = {BANK_AW{1'b0}};
+                wr_data = {ENTRY_W{1'b0}};
+                for (q = 0; q < TLP_SEG_COUNT; q = q + 1) begin
+                    if (push[q] && push_idx[q*FIFO_AW +: SB] == BANK) begin
+                        wr_en   = 1'b1;
+                        wr_addr = push_bank_addr[BANK_AW*q +: BANK_AW];
+                        wr_data = {push_fields[(ENTRY_W-32)*q +: ENTRY_W-32], push_time[q*32 +: 32]};
+                    end
+                end
+            end
+            always @(posedge clk) begin
+                if (wr_en) begin
+                    mem[wr_addr] <= wr_data;
+                end
+            end
+            // this bank's entry among the oldest: rd_ptr + ((BANK - rd_ptr) mod TLP_SEG_COUNT)
+            wire [SB-1:0]    rd_off = BANK - rd_ptr_reg[SB-1:0];
+            wire [FIFO_AW:0] rd_addr = rd_ptr_reg + {{(FIFO_AW+1-SB){1'b0}}, rd_off};
+            wire [FIFO_AW:0] rd_wide = {1'b0, rd_addr[FIFO_AW-1:0]} >> SB;
+            assign bank_out[ENTRY_W*g +: ENTRY_W] = mem[rd_wide[BANK_AW-1:0]];
+            wire unused_rd_addr = &{1'b0, rd_addr[FIFO_AW], rd_wide, 1'b0};
+        end
+        // head g (the g-th oldest entry) is in bank (rd_ptr + g) mod TLP_SEG_COUNT
+        for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : head_of
+            localparam [SB-1:0] G_OFF = g;
+            wire [SB-1:0] bank = rd_ptr_reg[SB-1:0] + G_OFF;
+            assign heads[ENTRY_W*g +: ENTRY_W] = bank_out[ENTRY_W*bank +: ENTRY_W];
+        end
     end
 endgenerate
 
@@ -510,13 +577,7 @@ end
 wire unused_sub = &{1'b0, cur_len_dw_w[32:12], cur_bytes_w[32:13], cur_ba[32],
                    popped[31:FIFO_AW+1], 1'b0};
 
-integer w;
 always @(posedge clk) begin
-    for (w = 0; w < TLP_SEG_COUNT; w = w + 1)
-        if (push[w])
-            fifo_mem[push_idx[w*FIFO_AW +: FIFO_AW]] <=
-                {push_fields[(ENTRY_W-32)*w +: ENTRY_W-32], push_time[w*32 +: 32]};
-
     lfsr_reg     <= lfsr_v;
     wr_ptr_reg   <= wr_v;
     reserved_dw_reg <= reserved_dw_reg + push_dw - (tx_load ? pop_dw : {BUF_W{1'b0}});
