@@ -26,14 +26,16 @@ public:
     // output of pcie_scope_bar_top follows an input without a clock edge, so the evals the twin
     // makes with clk low (to settle new inputs) have nothing to show: the inputs wait here for
     // the edge. A beat's payload buses travel only with a valid segment (a stream's payload
-    // means nothing without one).
+    // means nothing without one), the CSR ports only while the twin uses them (CsrGate).
     void eval() override
     {
         const bool rising = clk && !prev_clk_;
         prev_clk_ = clk;
         if (!rising)
             return;
-        put_csr_inputs(*this, *top_);
+        const bool csr = csr_gate_.open(*this);
+        if (csr)
+            put_csr_inputs(*this, *top_);
         if (rx_req_tlp_valid) {
             top_->rx_req_tlp_data = rx_req_tlp_data;
             top_->rx_req_tlp_strb = rx_req_tlp_strb;
@@ -45,7 +47,8 @@ public:
         top_->tx_cpl_tlp_ready = tx_cpl_tlp_ready;
         top_->tick = !top_->tick;
         top_->eval();
-        get_csr_outputs(*top_, *this);
+        if (csr)
+            get_csr_outputs(*top_, *this);
         rx_req_tlp_ready = top_->rx_req_tlp_ready;
         tx_cpl_tlp_valid = top_->tx_cpl_tlp_valid;
         if (tx_cpl_tlp_valid) {
@@ -63,6 +66,7 @@ private:
     std::unique_ptr<Top> top_;
     unsigned segments_;
     CData prev_clk_ = 0;
+    CsrGate csr_gate_;
 };
 } // namespace
 

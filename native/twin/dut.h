@@ -123,6 +123,25 @@ template <class Top> void get_csr_outputs(const Top &t, DutPorts &p)
     p.s_axil_rvalid = t.s_axil_rvalid;
 }
 
+// Whether the CSR ports should cross on this evaluation: while the twin uses the AXI4-Lite port
+// (a valid or ready of its own raised), on the evaluation after, and in reset. An idle CSR's
+// outputs do not change (ready high, no response pending: the twin takes every response it
+// asks for), so the copies the twin holds of them stay exact without crossing every clock.
+class CsrGate {
+public:
+    bool open(const DutPorts &p)
+    {
+        const bool now = p.rst || p.s_axil_awvalid || p.s_axil_wvalid || p.s_axil_bready
+            || p.s_axil_arvalid || p.s_axil_rready;
+        const bool cross = now || was_;
+        was_ = now;
+        return cross;
+    }
+
+private:
+    bool was_ = true;
+};
+
 } // namespace ps
 
 #endif
