@@ -5,7 +5,8 @@
  * (moved here from the HDL tests, where they cost two minutes of every `npm test`):
  *   - no latches anywhere;
  *   - the tracker's tag table lands in LUT RAM, the sampler's record FIFO in block RAM;
- *   - the BAR top at 512 bits with 10-bit tags within 2 % of an XCVU9P's LUTs;
+ *   - the probe (probe_core) at 512 bits with 10-bit tags within 2 % of an XCVU9P's LUTs, at 1, 2
+ *     and 4 TLP segments per beat; the BAR top (the probe and the BAR responder) beside it;
  *   - the switch top (sw_router and its two probe taps) at 512 bits with 4 TLP segments per beat,
  *     its share of the XCVU9P reported beside them (no budget: the issue gives the probe's only);
  *   - flip-flops within budget: the counters' and the latency-histogram bins' running value +
@@ -39,16 +40,9 @@ const TRACKER = [
   'probe_mrd_classify',
   'probe_addr_filter',
 ]
-const TOP = [
-  'pcie_scope_bar_top',
-  'probe_core',
-  'bar_responder',
-  'probe_counters',
-  'probe_csr',
-  'probe_sampler',
-  'probe_sample_fifo',
-  ...TRACKER,
-]
+// the probe itself: counters, tracker, sampler and CSR (probe_core), without a BAR responder
+const PROBE = ['probe_core', 'probe_counters', 'probe_csr', 'probe_sampler', 'probe_sample_fifo', ...TRACKER]
+const TOP = ['pcie_scope_bar_top', 'bar_responder', ...PROBE]
 // the switch design: sw_router and a probe_core on each side, the CSR split by tap
 const SWITCH_TOP = [
   'pcie_scope_switch_top',
@@ -65,9 +59,22 @@ const SWITCH_TOP = [
 ]
 const files = (mods) => mods.map((m) => `hdl/rtl/${m}.v`)
 
-const RAM = { lut: ['RAM64M8', 'RAM64M', 'RAM32M', 'RAM32M16', 'RAM256X1S', 'RAM128X1D'], block: ['RAMB18E2', 'RAMB36E2'] }
-// LUTs (SLICEM LUT sites) each LUT-RAM primitive occupies (UltraScale+ CLB user guide, UG574)
-const LUTRAM_SITES = { RAM64M8: 8, RAM64M: 4, RAM32M: 4, RAM32M16: 8, RAM256X1S: 4, RAM128X1D: 4 }
+// LUTs (SLICEM LUT sites) each LUT-RAM primitive occupies (UltraScale+ CLB user guide, UG574:
+// a LUT holds 64 x 1 bits, a dual-port RAM a copy per read port)
+const LUTRAM_SITES = {
+  RAM64M8: 8,
+  RAM64M: 4,
+  RAM32M: 4,
+  RAM32M16: 8,
+  RAM64X1S: 1,
+  RAM64X1D: 2,
+  RAM128X1S: 2,
+  RAM128X1D: 4,
+  RAM256X1S: 4,
+  RAM256X1D: 8,
+  RAM512X1S: 8,
+}
+const RAM = { lut: Object.keys(LUTRAM_SITES), block: ['RAMB18E2', 'RAMB36E2'] }
 // the issue's budget: the probe at 512 bits with 10-bit tags within 2 % of an XCVU9P's 1 182 240
 // CLB LUTs (AMD Virtex UltraScale+ product table)
 const VU9P_LUTS = 1182240
@@ -85,23 +92,28 @@ const configs = [
     checks: ['ffBudget', 'bram'],
   },
   { name: 'probe_tracker alone, defaults', top: 'probe_tracker', mods: TRACKER, params: [], checks: ['lutram'] },
-  // 10-bit tags: a 1024-entry tag table, in 256-word LUT-RAM pieces (probe_mp_ram)
-  {
-    name: 'BAR top, 512-bit, 10-bit tags (the VU9P budget)',
+  // the issue's budget is the probe's: probe_core at 512 bits (headers only: the width is the
+  // segments') with 10-bit tags, a 1024-entry tag table in 256-word LUT-RAM pieces
+  // (probe_mp_ram), at 1, 2 and 4 TLP starts per clock (a straddled 512-bit interface: the
+  // UltraScale+ completer request and completion interfaces straddle 2, its requester
+  // completion interface 4)
+  ...[1, 2, 4].map((seg) => ({
+    name: `the probe (probe_core), 512-bit, ${seg} segment${seg > 1 ? 's' : ''}, 10-bit tags (the VU9P budget)`,
+    top: 'probe_core',
+    mods: PROBE,
+    params: [`TLP_SEG_COUNT ${seg}`, 'TAG_WIDTH 10'],
+    checks: ['bram', 'lutram', 'vu9p'],
+  })),
+  // the BAR-endpoint top: the probe and the BAR responder (the completer the GPU reads), reported
+  // against the same device; every per-segment part of both (classifiers, tracker lookups,
+  // histogram banks, the responder's beat) once per segment
+  ...[1, 2, 4].map((seg) => ({
+    name: `BAR top, 512-bit, ${seg} segment${seg > 1 ? 's' : ''}, 10-bit tags`,
     top: 'pcie_scope_bar_top',
     mods: TOP,
-    params: ['TLP_DATA_WIDTH 512', 'TAG_WIDTH 10'],
-    checks: ['bram', 'lutram', 'vu9p'],
-  },
-  // four TLPs per clock, as a straddled 512-bit interface delivers: every per-segment part of the
-  // probe (classifiers, tracker lookups, histogram banks) four times
-  {
-    name: 'BAR top, 512-bit, 4 segments, 10-bit tags (the VU9P budget)',
-    top: 'pcie_scope_bar_top',
-    mods: TOP,
-    params: ['TLP_DATA_WIDTH 512', 'TLP_SEG_COUNT 4', 'TAG_WIDTH 10'],
-    checks: ['bram', 'lutram', 'vu9p'],
-  },
+    params: ['TLP_DATA_WIDTH 512', `TLP_SEG_COUNT ${seg}`, 'TAG_WIDTH 10'],
+    checks: ['bram', 'lutram'],
+  })),
   {
     name: 'switch top with its two taps, 512-bit, 4 segments, 8-bit tags',
     top: 'pcie_scope_switch_top',
