@@ -239,38 +239,29 @@ always @* begin
     inc_poisoned   = {INC_WIDTH{1'b0}};
     inc_bar_ur     = {INC_WIDTH{1'b0}};
 
+    // (the enable gates the increments: every counter's add runs unconditionally; the timestamp
+    // alone runs whatever the enable)
     for (i = 0; i < TLP_SEG_COUNT; i = i + 1) begin
-        if (seg_mrd[i]) begin
-            for (k = 0; k < CLASS_COUNT; k = k + 1) begin
-                inc_class[k*INC_WIDTH +: INC_WIDTH] = inc_class[k*INC_WIDTH +: INC_WIDTH] +
-                    {{(INC_WIDTH-1){1'b0}}, seg_class[i*CLASS_COUNT+k]};
+        if (enable_reg) begin
+            if (seg_mrd[i]) begin
+                for (k = 0; k < CLASS_COUNT; k = k + 1) begin
+                    inc_class[k*INC_WIDTH +: INC_WIDTH] = inc_class[k*INC_WIDTH +: INC_WIDTH] +
+                        {{(INC_WIDTH-1){1'b0}}, seg_class[i*CLASS_COUNT+k]};
+                end
+                inc_mrd_bytes = inc_mrd_bytes + {{(INC_WIDTH-13){1'b0}}, seg_bytes[i*13 +: 13]};
             end
-            inc_mrd_bytes = inc_mrd_bytes + {{(INC_WIDTH-13){1'b0}}, seg_bytes[i*13 +: 13]};
+            if (seg_mwr[i]) begin
+                inc_mwr       = inc_mwr       + {{(INC_WIDTH-1){1'b0}}, 1'b1};
+                inc_mwr_bytes = inc_mwr_bytes + {{(INC_WIDTH-13){1'b0}}, seg_bytes[i*13 +: 13]};
+            end
+            if (seg_cpld[i]) begin
+                inc_cpld       = inc_cpld       + {{(INC_WIDTH-1){1'b0}}, 1'b1};
+                inc_cpld_bytes = inc_cpld_bytes + {{(INC_WIDTH-13){1'b0}}, seg_cpld_bytes[i*13 +: 13]};
+            end
+            inc_cpl      = inc_cpl      + {{(INC_WIDTH-1){1'b0}}, seg_cpl[i]};
+            inc_poisoned = inc_poisoned + {{(INC_WIDTH-1){1'b0}}, seg_rx_ep[i]} + {{(INC_WIDTH-1){1'b0}}, seg_tx_ep[i]};
+            inc_bar_ur   = inc_bar_ur   + {{(INC_WIDTH-1){1'b0}}, bar_ur_reg[i]};
         end
-        if (seg_mwr[i]) begin
-            inc_mwr       = inc_mwr       + {{(INC_WIDTH-1){1'b0}}, 1'b1};
-            inc_mwr_bytes = inc_mwr_bytes + {{(INC_WIDTH-13){1'b0}}, seg_bytes[i*13 +: 13]};
-        end
-        if (seg_cpld[i]) begin
-            inc_cpld       = inc_cpld       + {{(INC_WIDTH-1){1'b0}}, 1'b1};
-            inc_cpld_bytes = inc_cpld_bytes + {{(INC_WIDTH-13){1'b0}}, seg_cpld_bytes[i*13 +: 13]};
-        end
-        inc_cpl      = inc_cpl      + {{(INC_WIDTH-1){1'b0}}, seg_cpl[i]};
-        inc_poisoned = inc_poisoned + {{(INC_WIDTH-1){1'b0}}, seg_rx_ep[i]} + {{(INC_WIDTH-1){1'b0}}, seg_tx_ep[i]};
-        inc_bar_ur   = inc_bar_ur   + {{(INC_WIDTH-1){1'b0}}, bar_ur_reg[i]};
-    end
-
-    // the enable gates the increments (the timestamp alone runs whatever the enable)
-    if (!enable_reg) begin
-        inc_class      = {CLASS_COUNT*INC_WIDTH{1'b0}};
-        inc_mrd_bytes  = {INC_WIDTH{1'b0}};
-        inc_cpld       = {INC_WIDTH{1'b0}};
-        inc_cpld_bytes = {INC_WIDTH{1'b0}};
-        inc_cpl        = {INC_WIDTH{1'b0}};
-        inc_mwr        = {INC_WIDTH{1'b0}};
-        inc_mwr_bytes  = {INC_WIDTH{1'b0}};
-        inc_poisoned   = {INC_WIDTH{1'b0}};
-        inc_bar_ur     = {INC_WIDTH{1'b0}};
     end
 end
 
