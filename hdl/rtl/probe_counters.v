@@ -239,8 +239,8 @@ always @* begin
     inc_poisoned   = {INC_WIDTH{1'b0}};
     inc_bar_ur     = {INC_WIDTH{1'b0}};
 
-    // (the enable gates the increments: every counter's add runs unconditionally; the timestamp
-    // alone runs whatever the enable)
+    // the enable gates the increments, so every counter's add runs unconditionally (the
+    // timestamp's, picked below, runs whatever the enable)
     for (i = 0; i < TLP_SEG_COUNT; i = i + 1) begin
         if (enable_reg) begin
             if (seg_mrd[i]) begin
