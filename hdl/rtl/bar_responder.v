@@ -206,8 +206,8 @@ always @* begin
     push_idx = {FIFO_AW*TLP_SEG_COUNT{1'b0}};
     push_time = {32*TLP_SEG_COUNT{1'b0}};
     jitter_product = 33'd0;
-    // (the draw and the entry are made only for a segment that pushes: a Verilated model runs
-    // none of it on the clocks without a request)
+    // the draw and the entry only for a segment that pushes (a Verilated model runs none of it
+    // on the clocks without a request)
     for (k = 0; k < TLP_SEG_COUNT; k = k + 1) begin
         push_idx[k*FIFO_AW +: FIFO_AW] = wr_v[FIFO_AW-1:0];
         if (push[k]) begin
@@ -298,7 +298,6 @@ generate
             end
         end
         assign push_fields[(ENTRY_W-32)*g +: ENTRY_W-32] = fields;
-
     end
 endgenerate
 
