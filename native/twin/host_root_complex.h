@@ -9,11 +9,15 @@
 // lowers up_tx_np_ok, no non-posted credit, and keeps up_tx_ready for everything else);
 // and the configuration requester the enumerator uses.
 //
-// Clocking as in Twin::tick(): sample() on the settled signals before a rising edge, drive()
-// after it. Segments (Vswitch: 1 per beat, Vswitch_s2 / Vswitch_s4: 2 / 4): up_tx takes up to that
-// many reads per beat; up_rx beats are filled segment by segment, the TLP in flight first, then as
-// many new ones as the link lets start (each in the segment after the last one's end), and a beat
-// offered is offered unchanged until the switch takes it.
+// Clocking: sample() on the settled signals before a rising edge, then drive(), also before it,
+// with what the host drives for the clock after that edge: twin_switch_top (native/twin/rtl)
+// registers those inputs at the edge, so the switch sees them as from a host that drove them
+// after it. drive() reads the completer settings (BAR_LATENCY, CPL_SPLIT) as they stand before
+// the edge: a CSR write reaches the host model one clock after it lands. Segments (Vswitch: 1 per
+// beat, Vswitch_s2 / Vswitch_s4: 2 / 4): up_tx takes up to that many reads per beat; up_rx beats
+// are filled segment by segment, the TLP in flight first, then as many new ones as the link lets
+// start (each in the segment after the last one's end), and a beat offered is offered unchanged
+// until the switch takes it.
 #ifndef PCIE_SCOPE_TWIN_HOST_ROOT_COMPLEX_H
 #define PCIE_SCOPE_TWIN_HOST_ROOT_COMPLEX_H
 

@@ -37,6 +37,8 @@ public:
         top_->dn_tx_np_ok = 1;
         top_->dn_link_up = 1;
         set_link(LinkConfig{}, 250000000);
+        top_->tick = 0;
+        top_->eval(); // the design with its clock low
     }
     unsigned segments() const override { return kSegs; }
 
@@ -52,42 +54,48 @@ public:
         host_.set_link(link, clock_hz);
     }
 
+    // One Verilated eval per cycle, as in endpoint mode (bar_dut.cpp): on the twin's rising edge
+    // the inputs go in, 'tick' flips (rtl/twin_switch_top.v makes that one edge of the design's
+    // clock) and the outputs come out. The host model drives its inputs for the next clock
+    // before the edge (twin_switch_top registers them). The twin's eval with the clock low
+    // settles the design only while the CSR port crosses (its readies follow the address); the
+    // other inputs set after an edge wait for the next one.
     void eval() override
     {
         const bool rising = clk && !prev_clk_;
         prev_clk_ = clk;
-        bool answered = false;
-        // the configuration requests taken at this edge (at most one per segment; no container
-        // built on every eval: this runs twice a clock)
+        if (!rising) {
+            csr_crossing_ = csr_gate_.open(*this);
+            if (!csr_crossing_)
+                return;
+            put_inputs();
+            top_->eval();
+            put_dn_tx_ready();
+            get_outputs();
+            return;
+        }
+        // the handshakes the design sees at this edge, on the settled signals
+        host_.sample(*top_);
+        const bool answered =
+            !gpu_answers_.empty() && (top_->dn_rx_valid & 1u) && top_->dn_rx_ready;
+        // the configuration requests taken at this edge (at most one per segment)
         ConfigTlp asked[kSegs];
         unsigned n_asked = 0;
-        if (rising) {
-            // the handshakes the design sees at this edge, on the settled signals
-            host_.sample(*top_);
-            answered = !gpu_answers_.empty() && (top_->dn_rx_valid & 1u) && top_->dn_rx_ready;
-            const unsigned cfg = gpu_config_segments();
-            if (cfg && top_->dn_tx_ready)
-                for (unsigned s = 0; s < kSegs; ++s)
-                    if ((cfg >> s) & 1u)
-                        asked[n_asked++] = ConfigTlp{header_at(&top_->dn_tx_hdr[0], s),
-                                                     top_->dn_tx_data[s * kSegDws]};
-        }
+        const unsigned cfg = gpu_config_segments();
+        if (cfg && top_->dn_tx_ready)
+            for (unsigned s = 0; s < kSegs; ++s)
+                if ((cfg >> s) & 1u)
+                    asked[n_asked++] =
+                        ConfigTlp{header_at(&top_->dn_tx_hdr[0], s), top_->dn_tx_data[s * kSegDws]};
+        host_.drive(*top_);
+        csr_crossing_ = csr_gate_.open(*this);
         put_inputs();
+        top_->tick = !top_->tick;
         top_->eval();
-        if (rising) {
-            if (answered)
-                gpu_answers_.pop_front();
-            for (unsigned i = 0; i < n_asked; ++i)
-                gpu_answers_.push_back(gpu_.answer(asked[i]));
-            host_.drive(*top_);
-        } else {
-            // dn_tx_ready follows the dn_tx headers: settle again when the new headers changed it
-            // (the other inputs are as put above)
-            const CData ready = top_->dn_tx_ready;
-            put_dn_tx_ready();
-            if (top_->dn_tx_ready != ready)
-                top_->eval();
-        }
+        if (answered)
+            gpu_answers_.pop_front();
+        for (unsigned i = 0; i < n_asked; ++i)
+            gpu_answers_.push_back(gpu_.answer(asked[i]));
         get_outputs();
     }
     void final() override { top_->final(); }
@@ -113,8 +121,6 @@ private:
 
     void put_inputs()
     {
-        top_->clk = clk;
-        csr_crossing_ = csr_gate_.open(*this);
         if (csr_crossing_)
             put_csr_inputs(*this, *top_);
         if (!gpu_answers_.empty()) {
@@ -128,10 +134,13 @@ private:
             top_->dn_rx_sop = 1;
             top_->dn_rx_eop = 1;
         } else {
-            top_->dn_rx_data = rx_req_tlp_data;
-            top_->dn_rx_strb = rx_req_tlp_strb;
-            copy_words(top_->dn_rx_hdr, rx_req_tlp_hdr);
+            // a beat's payload buses travel only with a valid segment, as in endpoint mode
             const CData mask = (CData)((1u << kSegs) - 1u);
+            if (rx_req_tlp_valid & mask) {
+                top_->dn_rx_data = rx_req_tlp_data;
+                top_->dn_rx_strb = rx_req_tlp_strb;
+                copy_words(top_->dn_rx_hdr, rx_req_tlp_hdr);
+            }
             top_->dn_rx_valid = rx_req_tlp_valid & mask;
             top_->dn_rx_sop = rx_req_tlp_sop & mask;
             top_->dn_rx_eop = rx_req_tlp_eop & mask;
@@ -152,10 +161,12 @@ private:
             get_csr_outputs(*top_, *this);
         rx_req_tlp_ready = gpu_answers_.empty() && top_->dn_rx_ready;
         const unsigned cfg = gpu_config_segments();
-        tx_cpl_tlp_data = top_->dn_tx_data;
-        tx_cpl_tlp_strb = top_->dn_tx_strb;
-        copy_words(tx_cpl_tlp_hdr, top_->dn_tx_hdr);
         tx_cpl_tlp_valid = (CData)(top_->dn_tx_valid & ~cfg);
+        if (tx_cpl_tlp_valid) {
+            tx_cpl_tlp_data = top_->dn_tx_data;
+            tx_cpl_tlp_strb = top_->dn_tx_strb;
+            copy_words(tx_cpl_tlp_hdr, top_->dn_tx_hdr);
+        }
         tx_cpl_tlp_sop = top_->dn_tx_sop;
         tx_cpl_tlp_eop = top_->dn_tx_eop;
     }

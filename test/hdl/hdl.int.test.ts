@@ -49,6 +49,8 @@ const LINT: Array<[string, string[], string[]]> = [
   ['probe_csr', [], ['hdl/rtl/probe_csr.v']],
   ['probe_counter', [], ['hdl/rtl/probe_counter.v']],
   ['probe_mrd_classify', [], ['hdl/rtl/probe_mrd_classify.v']],
+  // the twin's endpoint-mode wrapper (native/twin/rtl: simulation only), lint-clean as the design
+  ['twin_bar_top', [], [...RTL, 'native/twin/rtl/twin_bar_top.v']],
 ]
 
 // testbench top, its file, the RTL it needs

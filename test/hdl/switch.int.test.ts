@@ -63,6 +63,9 @@ const LINT: Array<[string, string[], string[]?]> = [
   ['pcie_scope_switch_top', ['-GTLP_DATA_WIDTH=512', '-GTAG_WIDTH=10'], SWITCH_TOP_RTL],
   ['pcie_scope_switch_top', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=4'], SWITCH_TOP_RTL],
   ['probe_axil_tap_demux', [], ['hdl/rtl/probe_axil_tap_demux.v']],
+  // the twin's simulation-only wrappers (native/twin/rtl), lint-clean as the design
+  ['twin_switch_top', [], [...SWITCH_TOP_RTL, 'native/twin/rtl/twin_switch_top.v']],
+  ['twin_switch_top', ['-GTLP_SEG_COUNT=4'], [...SWITCH_TOP_RTL, 'native/twin/rtl/twin_switch_top.v']],
 ]
 
 // 1 segment of 8 DWs (256 bits), 4 segments of 4 DWs (512 bits); the random phase is shorter at 4
