@@ -40,7 +40,7 @@ module sw_egress #
     input  wire                        clk,
     input  wire                        rst,
 
-    // forwarded segments (sw_ingress's fwd_seg: {data, strb, hdr, sop, eop} each)
+    // forwarded segments (sw_ingress's fwd_seg: {sop, eop, strb, hdr, data} each)
     input  wire [TLP_SEG_COUNT*(TLP_DATA_WIDTH/TLP_SEG_COUNT+TLP_STRB_WIDTH/TLP_SEG_COUNT+130)-1:0] fwd_seg,
     input  wire [TLP_SEG_COUNT-1:0]    fwd_valid,
     // room for a whole beat of segments
@@ -67,6 +67,11 @@ module sw_egress #
 localparam S = TLP_SEG_COUNT;
 localparam SD = TLP_STRB_WIDTH / TLP_SEG_COUNT;
 localparam SEG_W = 32*SD + SD + 130;
+// fields of a forwarded segment ({sop, eop, strb, hdr, data}, sw_ingress): data at bit 0 and the
+// header after it on a 32-bit boundary where a segment is whole words of data
+localparam F_HDR = 32*SD;
+localparam F_EOP = F_HDR + 128 + SD;
+localparam F_SOP = F_EOP + 1;
 localparam LOC = 128 + 32 + 1;
 localparam CW = (S == 1) ? 1 : (S == 2) ? 2 : 3;
 localparam SB = (S == 1) ? 0 : (S == 2) ? 1 : 2;
@@ -108,12 +113,12 @@ always @* begin
     for (i = 0; i < S; i = i + 1) begin
         isg = fwd_seg[i*SEG_W +: SEG_W];
         if (fwd_valid[i]) begin
-            if (isg[1]) begin
-                in_np = non_posted({isg[128], isg[126:123]});
+            if (isg[F_SOP]) begin
+                in_np = non_posted({isg[F_HDR+126], isg[F_HDR+124:F_HDR+121]});
             end
             pc_valid[i] = !in_np;
             np_valid[i] = in_np;
-            if (isg[1] && in_np) begin
+            if (isg[F_SOP] && in_np) begin
                 np_in = np_in + ONE_TW;
             end
         end
@@ -214,10 +219,10 @@ always @* begin
     ends_np = 1'b0;
     for (k = 0; k < S; k = k + 1) begin
         kk = k;
-        if (kk < a_pc && pc_head[k*PCW]) begin
+        if (kk < a_pc && pc_head[k*PCW+F_EOP]) begin
             ends_pc = 1'b1;
         end
-        if (kk < a_np && np_head[k*SEG_W]) begin
+        if (kk < a_np && np_head[k*SEG_W+F_EOP]) begin
             ends_np = 1'b1;
         end
     end
@@ -254,10 +259,10 @@ always @* begin
             ends_np = 1'b0;
             for (k = 0; k < S; k = k + 1) begin
                 kk = k;
-                if (kk >= pp && kk < a_pc && pc_head[k*PCW]) begin
+                if (kk >= pp && kk < a_pc && pc_head[k*PCW+F_EOP]) begin
                     ends_pc = 1'b1;
                 end
-                if (kk >= pn && kk < a_np && np_head[k*SEG_W]) begin
+                if (kk >= pn && kk < a_np && np_head[k*SEG_W+F_EOP]) begin
                     ends_np = 1'b1;
                 end
             end
@@ -279,16 +284,16 @@ always @* begin
         sel_all[2*o +: 2] = sel;
         if (sel == SEL_PC) begin
             tx_valid[o] = 1'b1;
-            {tx_data[o*32*SD +: 32*SD], tx_strb[o*SD +: SD], tx_hdr[o*128 +: 128], tx_sop[o], tx_eop[o]} = sg_pc[SEG_W-1:0];
-            cont = !sg_pc[0];
+            {tx_sop[o], tx_eop[o], tx_strb[o*SD +: SD], tx_hdr[o*128 +: 128], tx_data[o*32*SD +: 32*SD]} = sg_pc[SEG_W-1:0];
+            cont = !sg_pc[F_EOP];
             cont_np = 1'b0;
             pp = pp + 32'd1;
         end else if (sel == SEL_NP) begin
             tx_valid[o] = 1'b1;
-            {tx_data[o*32*SD +: 32*SD], tx_strb[o*SD +: SD], tx_hdr[o*128 +: 128], tx_sop[o], tx_eop[o]} = sg_np;
-            cont = !sg_np[0];
+            {tx_sop[o], tx_eop[o], tx_strb[o*SD +: SD], tx_hdr[o*128 +: 128], tx_data[o*32*SD +: 32*SD]} = sg_np;
+            cont = !sg_np[F_EOP];
             cont_np = 1'b1;
-            if (sg_np[1]) begin
+            if (sg_np[F_SOP]) begin
                 nq = nq + ONE_TW;
             end
             pn = pn + 32'd1;

@@ -78,7 +78,8 @@ module sw_ingress #
     output wire                        ur_event,
 
     // to the other port's egress: segment s at [s*SEG_W +: SEG_W] as
-    // {data, strb, hdr, sop, eop}, fwd_valid[s] where it belongs to a forwarded TLP
+    // {sop, eop, strb, hdr, data} (data at bit 0, sw_egress's F_* offsets), fwd_valid[s] where it
+    // belongs to a forwarded TLP
     output wire [TLP_SEG_COUNT*(TLP_DATA_WIDTH/TLP_SEG_COUNT+TLP_STRB_WIDTH/TLP_SEG_COUNT+130)-1:0] fwd_seg,
     output reg  [TLP_SEG_COUNT-1:0]    fwd_valid,
     // the egress queue takes a whole beat
@@ -127,9 +128,9 @@ generate
         wire unused_cls = &{1'b0, cls_unused, 1'b0};
         wire [127:0] h = rx_hdr[g*128 +: 128];
         assign fwd_seg[g*SEG_W +: SEG_W] = {
-            rx_data[g*32*SD +: 32*SD], rx_strb[g*SD +: SD],
+            rx_sop[g], rx_eop[g], rx_strb[g*SD +: SD],
             h[127:121], h[120] && !(rx_sop[g] && to_type0[g]), h[119:0],
-            rx_sop[g], rx_eop[g]
+            rx_data[g*32*SD +: 32*SD]
         };
     end
 endgenerate

@@ -162,7 +162,9 @@ wire [3:0]  dn_cfg_be;
 wire [31:0] dn_cfg_wr_data;
 wire unused_dn_cfg = &{1'b0, dn_cfg_dw, dn_cfg_wr_up, dn_cfg_wr_dn, dn_cfg_be, dn_cfg_wr_data, 1'b0};
 
-// each receive port through a register slice (sw_rx_slice) before its ingress
+// each receive port through a register slice (sw_rx_slice) before its ingress; the payload at
+// bit 0 and the headers after it, so both sit on 32-bit boundaries (a Verilated model copies
+// them word by word, without shifts)
 localparam SLICE_W = TLP_DATA_WIDTH + TLP_STRB_WIDTH + TLP_SEG_COUNT*130;
 wire [TLP_DATA_WIDTH-1:0]    up_in_data, dn_in_data;
 wire [TLP_STRB_WIDTH-1:0]    up_in_strb, dn_in_strb;
@@ -172,14 +174,14 @@ wire                         up_in_ready, dn_in_ready;
 
 sw_rx_slice #(.WIDTH(SLICE_W), .SEG_COUNT(TLP_SEG_COUNT)) up_slice (
     .clk(clk), .rst(rst),
-    .in_data({up_rx_data, up_rx_strb, up_rx_hdr, up_rx_sop, up_rx_eop}), .in_valid(up_rx_valid), .in_ready(up_rx_ready),
-    .out_data({up_in_data, up_in_strb, up_in_hdr, up_in_sop, up_in_eop}), .out_valid(up_in_valid), .out_ready(up_in_ready)
+    .in_data({up_rx_sop, up_rx_eop, up_rx_strb, up_rx_hdr, up_rx_data}), .in_valid(up_rx_valid), .in_ready(up_rx_ready),
+    .out_data({up_in_sop, up_in_eop, up_in_strb, up_in_hdr, up_in_data}), .out_valid(up_in_valid), .out_ready(up_in_ready)
 );
 
 sw_rx_slice #(.WIDTH(SLICE_W), .SEG_COUNT(TLP_SEG_COUNT)) dn_slice (
     .clk(clk), .rst(rst),
-    .in_data({dn_rx_data, dn_rx_strb, dn_rx_hdr, dn_rx_sop, dn_rx_eop}), .in_valid(dn_rx_valid), .in_ready(dn_rx_ready),
-    .out_data({dn_in_data, dn_in_strb, dn_in_hdr, dn_in_sop, dn_in_eop}), .out_valid(dn_in_valid), .out_ready(dn_in_ready)
+    .in_data({dn_rx_sop, dn_rx_eop, dn_rx_strb, dn_rx_hdr, dn_rx_data}), .in_valid(dn_rx_valid), .in_ready(dn_rx_ready),
+    .out_data({dn_in_sop, dn_in_eop, dn_in_strb, dn_in_hdr, dn_in_data}), .out_valid(dn_in_valid), .out_ready(dn_in_ready)
 );
 
 sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .TLP_SEG_COUNT(TLP_SEG_COUNT), .FROM_UP(1), .CNT_WIDTH(CNT_WIDTH)) up_in (
