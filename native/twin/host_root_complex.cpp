@@ -241,11 +241,18 @@ template <class Top> void HostRootComplex::compose(Top &top)
         if (sop)
             for (int w = 0; w < 4; ++w)
                 top.up_rx_hdr[4 * seg + w] = t.hdr.dw[3 - w];
-        for (uint32_t j = 0; j < n; ++j) {
-            const uint32_t at = seg * seg_dws + j;
-            top.up_rx_data[at] = t.is_cfg ? t.cfg_data : t.first + 4u * (t.sent + j);
-            strb |= 1u << at;
+        // payload DW i of a CplD = its first DW's address + 4 i; a loop per case, so each
+        // vectorises
+        uint32_t *dw = &top.up_rx_data[seg * seg_dws];
+        if (t.is_cfg) {
+            for (uint32_t j = 0; j < n; ++j)
+                dw[j] = t.cfg_data;
+        } else {
+            const uint32_t base = t.first + 4u * t.sent;
+            for (uint32_t j = 0; j < n; ++j)
+                dw[j] = base + 4u * j;
         }
+        strb |= (uint32_t)(((1ull << n) - 1u) << (seg * seg_dws));
         for (unsigned k = 0; k < used; ++k)
             top.up_rx_valid |= (CData)(1u << (seg + k));
         if (sop)

@@ -63,33 +63,47 @@ wire [31:0]   count_32 = used_32 < SEG_32 ? used_32 : SEG_32;
 assign out_count = count_32[CW-1:0];
 wire unused_count = &{1'b0, count_32[31:CW], 1'b0};
 
-// the k-th valid input segment goes to entry wr_ptr + k: bank (wr_ptr + k) mod SEG_COUNT
+// the k-th valid input segment goes to entry wr_ptr + k: bank (wr_ptr + k) mod SEG_COUNT.
+// A bank not written this clock keeps its segment's data on its write port (a don't-care: no
+// zeroing mux on the board, no wide clear in a Verilated model); one segment needs no steering.
 reg [SEG_COUNT-1:0]            bank_we;
 reg [SEG_COUNT*WIDTH-1:0]      bank_wdata;
 reg [SEG_COUNT*ADDR_WIDTH-1:0] bank_waddr;
-reg [31:0] k, idx;
-integer s, b;
-always @* begin
-    bank_we = {SEG_COUNT{1'b0}};
-    bank_wdata = {SEG_COUNT*WIDTH{1'b0}};
-    bank_waddr = {SEG_COUNT*ADDR_WIDTH{1'b0}};
-    k = 32'd0;
-    idx = 32'd0;
-    for (s = 0; s < SEG_COUNT; s = s + 1) begin
-        idx = {{(32-PW){1'b0}}, wr_ptr_reg} + k;
-        if (in_valid[s]) begin
-            for (b = 0; b < SEG_COUNT; b = b + 1) begin
-                if ((idx & MASK_32) == b) begin
-                    bank_we[b] = 1'b1;
-                    bank_wdata[b*WIDTH +: WIDTH] = in_data[s*WIDTH +: WIDTH];
-                    bank_waddr[b*ADDR_WIDTH +: ADDR_WIDTH] = idx[SB +: ADDR_WIDTH];
+reg [31:0] k;
+generate
+    if (SEG_COUNT == 1) begin : g_one_in
+        always @* begin
+            bank_we = in_valid;
+            bank_wdata = in_data;
+            bank_waddr = wr_ptr_reg[ADDR_WIDTH-1:0];
+            k = {31'd0, in_valid[0]};
+        end
+    end else begin : g_many_in
+        reg [31:0] idx;
+        integer s, b;
+        always @* begin
+            bank_we = {SEG_COUNT{1'b0}};
+            bank_wdata = in_data;
+            bank_waddr = {SEG_COUNT*ADDR_WIDTH{1'b0}};
+            k = 32'd0;
+            idx = 32'd0;
+            for (s = 0; s < SEG_COUNT; s = s + 1) begin
+                idx = {{(32-PW){1'b0}}, wr_ptr_reg} + k;
+                if (in_valid[s]) begin
+                    for (b = 0; b < SEG_COUNT; b = b + 1) begin
+                        if ((idx & MASK_32) == b) begin
+                            bank_we[b] = 1'b1;
+                            bank_wdata[b*WIDTH +: WIDTH] = in_data[s*WIDTH +: WIDTH];
+                            bank_waddr[b*ADDR_WIDTH +: ADDR_WIDTH] = idx[SB +: ADDR_WIDTH];
+                        end
+                    end
+                    k = k + 32'd1;
                 end
             end
-            k = k + 32'd1;
         end
+        wire unused_idx = &{1'b0, idx, 1'b0};
     end
-end
-wire unused_idx = &{1'b0, idx, 1'b0};
+endgenerate
 
 wire [SEG_COUNT*WIDTH-1:0] bank_rdata;
 
@@ -111,21 +125,29 @@ generate
 endgenerate
 
 // out segment j: entry rd_ptr + j
-reg [31:0] ridx_j;
-integer j;
-always @* begin
-    out_data = {SEG_COUNT*WIDTH{1'b0}};
-    ridx_j = 32'd0;
-    for (j = 0; j < SEG_COUNT; j = j + 1) begin
-        ridx_j = {{(32-PW){1'b0}}, rd_ptr_reg} + j;
-        for (b = 0; b < SEG_COUNT; b = b + 1) begin
-            if ((ridx_j & MASK_32) == b) begin
-                out_data[j*WIDTH +: WIDTH] = bank_rdata[b*WIDTH +: WIDTH];
+generate
+    if (SEG_COUNT == 1) begin : g_one_out
+        always @* begin
+            out_data = bank_rdata;
+        end
+    end else begin : g_many_out
+        reg [31:0] ridx_j;
+        integer j, b;
+        always @* begin
+            out_data = bank_rdata;
+            ridx_j = 32'd0;
+            for (j = 0; j < SEG_COUNT; j = j + 1) begin
+                ridx_j = {{(32-PW){1'b0}}, rd_ptr_reg} + j;
+                for (b = 0; b < SEG_COUNT; b = b + 1) begin
+                    if ((ridx_j & MASK_32) == b) begin
+                        out_data[j*WIDTH +: WIDTH] = bank_rdata[b*WIDTH +: WIDTH];
+                    end
+                end
             end
         end
+        wire unused_ridx_j = &{1'b0, ridx_j, 1'b0};
     end
-end
-wire unused_ridx_j = &{1'b0, ridx_j, 1'b0};
+endgenerate
 
 always @(posedge clk) begin
     wr_ptr_reg <= wr_ptr_reg + k[PW-1:0];
