@@ -13,9 +13,9 @@
  * The host model's inputs (up_rx_*, up_tx_ready, up_tx_np_ok) arrive one clock ahead and are
  * registered here: the twin computes, before an edge, what the host drives after it, and the
  * switch top sees at the next edge exactly what it would see from a host that drove them
- * after this one. Its tx_np_ok thus comes from a flip-flop, so the egress packer that offers
- * up_tx (combinational in tx_np_ok) is evaluated once a clock, after the edge, and not again
- * for an input change before it. dn_tx_* follow dn_tx_np_ok (constant in the twin) and
+ * after this one. Its tx_np_ok thus comes from a flip-flop, and so does the GPU side's
+ * (dn_tx_np_ok, constant in the twin): each egress packer, combinational in its tx_np_ok, is
+ * evaluated once a clock, after the edge, and not again for an input change before it.
  * s_axil_arready/awready follow the CSR address without a flip-flop (probe_axil_tap_demux):
  * the twin settles the design again, without an edge, while the CSR port is in use
  * (switch_dut.cpp); every other input waits for the edge.
@@ -107,6 +107,9 @@ reg [TLP_SEG_COUNT-1:0]     up_rx_sop_q = {TLP_SEG_COUNT{1'b0}};
 reg [TLP_SEG_COUNT-1:0]     up_rx_eop_q = {TLP_SEG_COUNT{1'b0}};
 reg                         up_tx_ready_q = 1'b1;
 reg                         up_tx_np_ok_q = 1'b1;
+// the GPU model's non-posted credit (constant in the twin): a register too, so that neither
+// port's egress packer hangs off an input
+reg                         dn_tx_np_ok_q = 1'b1;
 
 always @(posedge clk) begin
     tick_seen <= tick;
@@ -118,6 +121,7 @@ always @(posedge clk) begin
     up_rx_eop_q <= up_rx_eop;
     up_tx_ready_q <= up_tx_ready;
     up_tx_np_ok_q <= up_tx_np_ok;
+    dn_tx_np_ok_q <= dn_tx_np_ok;
 end
 
 pcie_scope_switch_top #(
@@ -157,7 +161,7 @@ switch_top_inst (
     .dn_tx_sop(dn_tx_sop),
     .dn_tx_eop(dn_tx_eop),
     .dn_tx_ready(dn_tx_ready),
-    .dn_tx_np_ok(dn_tx_np_ok),
+    .dn_tx_np_ok(dn_tx_np_ok_q),
     .up_link_max_speed(up_link_max_speed),
     .up_link_max_width(up_link_max_width),
     .up_link_speed(up_link_speed),
