@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "tlp.h"
 #include "verilated.h"
@@ -121,6 +122,41 @@ template <class Top> void get_csr_outputs(const Top &t, DutPorts &p)
     p.s_axil_rdata = t.s_axil_rdata;
     p.s_axil_rresp = t.s_axil_rresp;
     p.s_axil_rvalid = t.s_axil_rvalid;
+}
+
+// PS_TWIN_CHECK_SETTLE=1 in the environment: each mode also makes the evaluation it skips (the
+// twin's eval with the clock low, which has nothing to show while no output follows an input
+// without a clock edge: twin_bar_top.v, twin_switch_top.v) and stops the twin with a message
+// naming the mode if that evaluation changes an output. The tests run the twin so.
+bool settle_check_enabled();
+[[noreturn]] void settle_check_failed(const char *mode);
+
+// The words of a design's outputs, in a fixed order, to compare before and after an evaluation.
+class OutputWords {
+public:
+    template <std::size_t N> OutputWords &operator<<(const VlWide<N> &w)
+    {
+        for (std::size_t i = 0; i < N; ++i)
+            words_.push_back(w[i]);
+        return *this;
+    }
+    OutputWords &operator<<(uint32_t v)
+    {
+        words_.push_back(v);
+        return *this;
+    }
+    bool operator==(const OutputWords &o) const { return words_ == o.words_; }
+    bool operator!=(const OutputWords &o) const { return !(*this == o); }
+
+private:
+    std::vector<uint32_t> words_;
+};
+
+// The AXI4-Lite outputs of a top, into OutputWords.
+template <class Top> OutputWords &csr_output_words(OutputWords &w, const Top &t)
+{
+    return w << t.s_axil_awready << t.s_axil_wready << t.s_axil_bresp << t.s_axil_bvalid
+             << t.s_axil_arready << t.s_axil_rdata << t.s_axil_rresp << t.s_axil_rvalid;
 }
 
 // Whether the CSR ports should cross on this evaluation: while the twin uses the AXI4-Lite port

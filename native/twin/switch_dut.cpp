@@ -66,10 +66,14 @@ public:
         prev_clk_ = clk;
         if (!rising) {
             csr_crossing_ = csr_gate_.open(*this);
-            if (!csr_crossing_)
+            if (!csr_crossing_ && !settle_check_)
                 return;
+            const OutputWords before = settle_check_ ? outputs() : OutputWords{};
             put_inputs();
             top_->eval();
+            // no output follows the inputs set since the edge but the CSR's readies (dut.h)
+            if (settle_check_ && !csr_crossing_ && outputs() != before)
+                settle_check_failed("switch (pcie_scope_switch_top)");
             put_dn_tx_ready();
             get_outputs();
             return;
@@ -171,10 +175,22 @@ private:
         tx_cpl_tlp_eop = top_->dn_tx_eop;
     }
 
+    OutputWords outputs() const
+    {
+        OutputWords w;
+        w << top_->dn_rx_ready << top_->dn_tx_data << top_->dn_tx_strb << top_->dn_tx_hdr
+          << top_->dn_tx_valid << top_->dn_tx_sop << top_->dn_tx_eop << top_->up_rx_ready
+          << top_->up_tx_data << top_->up_tx_strb << top_->up_tx_hdr << top_->up_tx_valid
+          << top_->up_tx_sop << top_->up_tx_eop << top_->sw_up_rx_cnt << top_->sw_dn_rx_cnt
+          << top_->bar_latency << top_->bar_jitter << top_->cpl_split << top_->cpl_buffer_bytes;
+        return csr_output_words(w, *top_);
+    }
+
     std::unique_ptr<Top> top_;
     // the CSR ports cross only while the twin uses them (dut.h)
     CsrGate csr_gate_;
     bool csr_crossing_ = true;
+    const bool settle_check_ = settle_check_enabled();
 };
 } // namespace
 

@@ -41,8 +41,8 @@ async function session(args: string[], commands: string[]): Promise<{ ready: Twi
   }
 }
 
-function batch(args: string[]): TwinDone {
-  const r = spawnSync(twinBin, args, { encoding: 'utf8', timeout: 120_000 })
+function batch(args: string[], env: NodeJS.ProcessEnv = process.env): TwinDone {
+  const r = spawnSync(twinBin, args, { encoding: 'utf8', timeout: 120_000, env })
   expect(r.status, r.stderr).toBe(0)
   const parsed = parseTwinLine(r.stdout.trim())
   if (parsed.kind !== 'done') throw new Error(`not a done line: ${r.stdout}`)
@@ -143,6 +143,29 @@ describe('twin --mode switch: the micro patterns and the completer settings', ()
     expect(sw4.simCycles).toBeGreaterThanOrEqual(endpoint4.simCycles)
     expect(sw4.simCycles).toBeLessThanOrEqual(endpoint4.simCycles + 4)
     expect(sw4.simCycles).toBeLessThan(sw1.simCycles * 0.6)
+  })
+})
+
+describe('one evaluation a clock (native/twin/rtl): nothing the skipped evaluation would show', () => {
+  // PS_TWIN_CHECK_SETTLE=1 makes the evaluation each mode skips and stops the twin (exit 3) if it
+  // changes an output; the cases cover the host model's np_ok falling (a 3-us latency fills its
+  // completion buffer), split completions with jitter, and several TLPs per beat
+  const cases = [
+    ['--run', 'merged-aligned', '--bytes', '262144', '--latency-ns', '3000'],
+    ['--run', 'merged-misaligned', '--bytes', '131072', '--cpl-split', '64', '--latency-dist', 'uniform:800:1600'],
+    ['--run', 'strided', '--bytes', '32768', '--tags', '32'],
+  ]
+  it.each(['switch', 'endpoint'])('%s mode at 1 and 4 segments: the checked runs pass and equal the unchecked ones', (mode) => {
+    const check = { ...process.env, PS_TWIN_CHECK_SETTLE: '1' }
+    for (const segments of ['1', '4']) {
+      for (const args of cases) {
+        const all = ['--mode', mode, '--segments', segments, ...args]
+        const checked = batch(all, check)
+        const plain = batch(all)
+        expect({ ...checked, wallSeconds: 0 }).toEqual({ ...plain, wallSeconds: 0 })
+        expect(checked.payloadErrors).toBe(0)
+      }
+    }
   })
 })
 
