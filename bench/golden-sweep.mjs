@@ -56,6 +56,7 @@ const TOP_RTL = [
   'pcie_scope_bar_top',
   'probe_core',
   'bar_responder',
+  'seg_fifo',
   'probe_counters',
   'probe_csr',
   'probe_sampler',

@@ -30,9 +30,9 @@ const fullRate = Number(arg('full-rate', '4096'))
 const out = join(root, 'build/bench/switch')
 mkdirSync(out, { recursive: true })
 
-const RTL = ['sw_router', 'sw_ingress', 'sw_route', 'sw_egress', 'sw_fifo', 'sw_seg_fifo', 'sw_rx_slice', 'sw_cfg_space']
+const RTL = ['sw_router', 'sw_ingress', 'sw_route', 'sw_egress', 'sw_fifo', 'sw_rx_slice', 'sw_cfg_space']
   .map((m) => `hdl/rtl/switch/${m}.v`)
-  .concat('hdl/rtl/probe_mrd_classify.v')
+  .concat('hdl/rtl/seg_fifo.v', 'hdl/rtl/probe_mrd_classify.v')
 
 function run(cmd, args) {
   const t0 = process.hrtime.bigint()

@@ -42,15 +42,14 @@ const TRACKER = [
 ]
 // the probe itself: counters, tracker, sampler and CSR (probe_core), without a BAR responder
 const PROBE = ['probe_core', 'probe_counters', 'probe_csr', 'probe_sampler', 'probe_sample_fifo', ...TRACKER]
-const TOP = ['pcie_scope_bar_top', 'bar_responder', ...PROBE]
+const TOP = ['pcie_scope_bar_top', 'bar_responder', 'seg_fifo', ...PROBE]
 // the switch design: sw_router and a probe_core on each side, the CSR split by tap
 const SWITCH_TOP = [
   'pcie_scope_switch_top',
   'probe_axil_tap_demux',
   'probe_core',
-  ...['sw_router', 'sw_ingress', 'sw_route', 'sw_egress', 'sw_fifo', 'sw_seg_fifo', 'sw_rx_slice', 'sw_cfg_space'].map(
-    (m) => `switch/${m}`,
-  ),
+  'seg_fifo',
+  ...['sw_router', 'sw_ingress', 'sw_route', 'sw_egress', 'sw_fifo', 'sw_rx_slice', 'sw_cfg_space'].map((m) => `switch/${m}`),
   'probe_counters',
   'probe_csr',
   'probe_sampler',

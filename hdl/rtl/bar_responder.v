@@ -106,8 +106,9 @@ localparam [31:0] MAX_DW_32 = MAX_DW;
 localparam [11:0] SEG_DW = SEG_DW_32[11:0];
 localparam [29:0] SEG_DW_30 = SEG_DW_32[29:0];
 localparam [11:0] MAX_DW_12 = MAX_DW_32[11:0];
-localparam [31:0] SEG_32 = TLP_SEG_COUNT;
-localparam [31:0] FIFO_DEPTH_32 = FIFO_DEPTH;
+// segment-index bits, and the width of a count of 0..TLP_SEG_COUNT entries
+localparam SB = (TLP_SEG_COUNT > 1) ? $clog2(TLP_SEG_COUNT) : 0;
+localparam CW = SB + 1;
 
 // FIFO entry: {ur, len_dw[11:0], byte_count[11:0], lower_addr[6:0], req_id[15:0],
 //              tag[9:0], tc[2:0], attr[2:0], addr_dw[29:0], t_accept[31:0]}
@@ -140,15 +141,15 @@ end
 reg [31:0] now_reg = 32'd0;
 
 /*
- * Pending-request FIFO; up to TLP_SEG_COUNT requests enter it per clock and up to
- * TLP_SEG_COUNT leave (one per completion segment). Its storage is below (fifo_bank): one RAM
- * per segment, each written and read once a clock.
+ * Pending-request FIFO (seg_fifo, below): up to TLP_SEG_COUNT requests enter it per clock and
+ * up to TLP_SEG_COUNT leave (one per completion segment)
  */
-reg [FIFO_AW:0]   wr_ptr_reg = {(FIFO_AW+1){1'b0}};
-reg [FIFO_AW:0]   rd_ptr_reg = {(FIFO_AW+1){1'b0}}, rd_ptr_next;
-
-wire [FIFO_AW:0] fifo_used = wr_ptr_reg - rd_ptr_reg;
-wire [31:0]      fifo_used_32 = {{(31-FIFO_AW){1'b0}}, fifo_used};
+// room for a whole beat of requests; the oldest entries present (up to TLP_SEG_COUNT); the
+// reads that leave with the beat taken
+wire          fifo_room;
+wire [CW-1:0] fifo_count;
+wire [CW-1:0] fifo_pop;
+wire [31:0]   fifo_count_32 = {{(32-CW){1'b0}}, fifo_count};
 
 // due: the entry's completion, valid next clock, is bar_latency clocks past its (jittered)
 // accept time; before that time the age is negative
@@ -173,7 +174,7 @@ wire [31:0]      reserved_dw_32 = {{(32-BUF_W){1'b0}}, reserved_dw_reg};
 wire buffer_full = (CPL_BUFFER_BYTES != 0) && (reserved_dw_32 + BEAT_RESERVE_DW_32 > CPL_BUFFER_DW_32);
 
 // a beat is taken only while every segment of it would find room
-assign rx_req_tlp_ready = ((fifo_used_32 + SEG_32) <= FIFO_DEPTH_32) && !buffer_full;
+assign rx_req_tlp_ready = fifo_room && !buffer_full;
 
 /*
  * Latency jitter: a Galois LFSR (x^16 + x^14 + x^13 + x^11 + 1, period 65535) steps with every
@@ -184,12 +185,10 @@ localparam [15:0] LFSR_SEED = 16'hACE1;
 reg  [15:0] lfsr_reg = LFSR_SEED;
 
 wire [TLP_SEG_COUNT-1:0]             push;
-// per segment: the entry less its accept time, and where and when it enters the FIFO
+// per segment: the entry less its accept time, and when it enters the FIFO
 wire [(ENTRY_W-32)*TLP_SEG_COUNT-1:0] push_fields;
-reg  [FIFO_AW*TLP_SEG_COUNT-1:0]     push_idx;
 reg  [32*TLP_SEG_COUNT-1:0]          push_time;
 reg  [15:0]                          lfsr_v;
-reg  [FIFO_AW:0]                     wr_v;
 reg  [32:0]                          jitter_product;
 // the oldest TLP_SEG_COUNT entries (those a beat of completions can start)
 wire [ENTRY_W*TLP_SEG_COUNT-1:0]     heads;
@@ -200,16 +199,13 @@ reg  [ENTRY_W-33:0]                  push_entry;
 
 always @* begin
     lfsr_v = lfsr_reg;
-    wr_v = wr_ptr_reg;
     push_dw = {BUF_W{1'b0}};
     push_entry = {(ENTRY_W-32){1'b0}};
-    push_idx = {FIFO_AW*TLP_SEG_COUNT{1'b0}};
     push_time = {32*TLP_SEG_COUNT{1'b0}};
     jitter_product = 33'd0;
     // the draw and the entry only for a segment that pushes (a Verilated model runs none of it
     // on the clocks without a request)
     for (k = 0; k < TLP_SEG_COUNT; k = k + 1) begin
-        push_idx[k*FIFO_AW +: FIFO_AW] = wr_v[FIFO_AW-1:0];
         if (push[k]) begin
             jitter_product = {17'd0, lfsr_v} * {16'd0, {1'b0, bar_jitter} + 17'd1};
             push_time[k*32 +: 32] = now_reg + {16'd0, jitter_product[31:16]};
@@ -218,7 +214,6 @@ always @* begin
                 push_dw = push_dw + {{(BUF_W-12){1'b0}}, push_entry[ENTRY_W-34 -: 12]};
             end
             lfsr_v = {1'b0, lfsr_v[15:1]} ^ (lfsr_v[0] ? 16'hB400 : 16'h0000);
-            wr_v = wr_v + {{FIFO_AW{1'b0}}, 1'b1};
         end
     end
 end
@@ -301,76 +296,21 @@ generate
     end
 endgenerate
 
-/*
- * The FIFO's storage: entry a in bank a mod TLP_SEG_COUNT, at a / TLP_SEG_COUNT. The pushes of
- * a clock take consecutive addresses and the heads are the oldest TLP_SEG_COUNT entries, so
- * each bank takes at most one write and gives one read a clock: plain LUT RAM, where one
- * memory with a write and a read per segment would be flip-flops and multiplexers.
- */
-localparam SB = $clog2(TLP_SEG_COUNT);
-// bank address bits (a FIFO of TLP_SEG_COUNT entries has banks of one: an address of one bit,
-// always 0)
-localparam BANK_AW = (FIFO_AW > SB) ? FIFO_AW - SB : 1;
-
+// the pushes of a clock take consecutive entries in segment order, the oldest TLP_SEG_COUNT
+// entries are the heads (seg_fifo: one LUT RAM bank per segment, each written and read once a
+// clock)
+wire [ENTRY_W*TLP_SEG_COUNT-1:0] fifo_in;
 generate
-    if (TLP_SEG_COUNT == 1) begin : g_fifo
-        reg [ENTRY_W-1:0] fifo_mem [0:FIFO_DEPTH-1];
-        always @(posedge clk) begin
-            if (push[0]) begin
-                fifo_mem[push_idx[FIFO_AW-1:0]] <= {push_fields, push_time};
-            end
-        end
-        assign heads = fifo_mem[rd_ptr_reg[FIFO_AW-1:0]];
-    end else begin : g_fifo_banked
-        // each push's address in its bank (the FIFO address less its bank bits)
-        wire [BANK_AW*TLP_SEG_COUNT-1:0] push_bank_addr;
-        for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : push_at
-            wire [FIFO_AW:0] wide = {1'b0, push_idx[g*FIFO_AW +: FIFO_AW]} >> SB;
-            assign push_bank_addr[BANK_AW*g +: BANK_AW] = wide[BANK_AW-1:0];
-            wire unused_wide = &{1'b0, wide, 1'b0};
-        end
-        // bank b's entry among the oldest, bank b at [ENTRY_W*b +: ENTRY_W]
-        wire [ENTRY_W*TLP_SEG_COUNT-1:0] bank_out;
-        for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : fifo_bank
-            localparam [SB-1:0] BANK = g;
-            reg [ENTRY_W-1:0] mem [0:(1 << BANK_AW)-1];
-            // the push that lands here this clock, if any
-            reg               wr_en;
-            reg [BANK_AW-1:0] wr_addr;
-            reg [ENTRY_W-1:0] wr_data;
-            integer q;
-            always @* begin
-                wr_en   = 1'b0;
-                wr_addr = {BANK_AW{1'b0}};
-                wr_data = {ENTRY_W{1'b0}};
-                for (q = 0; q < TLP_SEG_COUNT; q = q + 1) begin
-                    if (push[q] && push_idx[q*FIFO_AW +: SB] == BANK) begin
-                        wr_en   = 1'b1;
-                        wr_addr = push_bank_addr[BANK_AW*q +: BANK_AW];
-                        wr_data = {push_fields[(ENTRY_W-32)*q +: ENTRY_W-32], push_time[q*32 +: 32]};
-                    end
-                end
-            end
-            always @(posedge clk) begin
-                if (wr_en) begin
-                    mem[wr_addr] <= wr_data;
-                end
-            end
-            // this bank's entry among the oldest: rd_ptr + ((BANK - rd_ptr) mod TLP_SEG_COUNT)
-            wire [SB-1:0]    rd_off = BANK - rd_ptr_reg[SB-1:0];
-            wire [FIFO_AW:0] rd_addr = rd_ptr_reg + {{(FIFO_AW+1-SB){1'b0}}, rd_off};
-            wire [FIFO_AW:0] rd_wide = {1'b0, rd_addr[FIFO_AW-1:0]} >> SB;
-            assign bank_out[ENTRY_W*g +: ENTRY_W] = mem[rd_wide[BANK_AW-1:0]];
-            wire unused_rd_addr = &{1'b0, rd_addr[FIFO_AW], rd_wide, 1'b0};
-        end
-        // head g (the g-th oldest entry) is in bank (rd_ptr + g) mod TLP_SEG_COUNT
-        for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : head_of
-            localparam [SB-1:0] G_OFF = g;
-            wire [SB-1:0] bank = rd_ptr_reg[SB-1:0] + G_OFF;
-            assign heads[ENTRY_W*g +: ENTRY_W] = bank_out[ENTRY_W*bank +: ENTRY_W];
-        end
+    for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : fifo_entry
+        assign fifo_in[ENTRY_W*g +: ENTRY_W] = {push_fields[(ENTRY_W-32)*g +: ENTRY_W-32], push_time[g*32 +: 32]};
     end
 endgenerate
+
+seg_fifo #(.WIDTH(ENTRY_W), .SEG_COUNT(TLP_SEG_COUNT), .ADDR_WIDTH(FIFO_AW - SB), .CW(CW)) fifo_inst (
+    .clk(clk), .rst(rst),
+    .in_data(fifo_in), .in_valid(push), .room(fifo_room),
+    .out_data(heads), .out_count(fifo_count), .out_pop(fifo_pop)
+);
 
 /*
  * Completion output. One beat is TLP_SEG_COUNT segments of SEG_DW DWs; a completion starts
@@ -478,7 +418,7 @@ always @* begin
             tx_eop_next[s]   = (rem_next <= SEG_DW);
             busy_next        = (rem_next > SEG_DW);
             rem_next         = rem_next - SEG_DW;
-        end else if (!stop && (popped < fifo_used_32)) begin
+        end else if (!stop && (popped < fifo_count_32)) begin
             // the head read as seen by this segment (the FIFO's oldest not yet popped)
             head            = heads[ENTRY_W*popped +: ENTRY_W];
             head_ur         = head[ENTRY_W-1];
@@ -569,20 +509,18 @@ always @* begin
         end
     end
 
-    rd_ptr_next = rd_ptr_reg + popped[FIFO_AW:0];
 end
 
 // a CplD of at most 4096 bytes: the high bits are zero; the length is re-derived per CplD
 wire unused_sub = &{1'b0, cur_len_dw_w[32:12], cur_bytes_w[32:13], cur_ba[32],
-                   popped[31:FIFO_AW+1], 1'b0};
+                   popped[31:CW], 1'b0};
+assign fifo_pop = tx_load ? popped[CW-1:0] : {CW{1'b0}};
 
 always @(posedge clk) begin
     lfsr_reg     <= lfsr_v;
-    wr_ptr_reg   <= wr_v;
     reserved_dw_reg <= reserved_dw_reg + push_dw - (tx_load ? pop_dw : {BUF_W{1'b0}});
     now_reg      <= now_reg + 32'd1;
     if (tx_load) begin
-        rd_ptr_reg   <= rd_ptr_next;
         busy_reg     <= busy_next;
         split_reg    <= split_next;
         sub_ba_reg   <= sub_ba_next;
@@ -599,8 +537,6 @@ always @(posedge clk) begin
     end
 
     if (rst) begin
-        wr_ptr_reg   <= {(FIFO_AW+1){1'b0}};
-        rd_ptr_reg   <= {(FIFO_AW+1){1'b0}};
         reserved_dw_reg <= {BUF_W{1'b0}};
         now_reg      <= 32'd0;
         lfsr_reg     <= LFSR_SEED;

@@ -267,7 +267,6 @@ end
 
 assign enabled = enable;
 
-
 // the shadows: one register bus, counter c's slot written on a snapshot only (the CSR reads
 // the bus as it stands; a Verilated model copies nothing on the clocks between)
 reg [CNT_COUNT*CNT_WIDTH-1:0] shadow_reg = {CNT_COUNT*CNT_WIDTH{1'b0}};

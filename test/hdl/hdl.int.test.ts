@@ -15,6 +15,7 @@ const RTL = [
   'hdl/rtl/pcie_scope_bar_top.v',
   'hdl/rtl/probe_core.v',
   'hdl/rtl/bar_responder.v',
+  'hdl/rtl/seg_fifo.v',
   'hdl/rtl/probe_counters.v',
   'hdl/rtl/probe_counter.v',
   'hdl/rtl/probe_mrd_classify.v',
@@ -41,9 +42,9 @@ const LINT: Array<[string, string[], string[]]> = [
   ['pcie_scope_bar_top', ['-GTLP_DATA_WIDTH=512', '-GTAG_WIDTH=10'], RTL],
   ['probe_counters', ['-GTLP_SEG_COUNT=2'], ['hdl/rtl/probe_counters.v', 'hdl/rtl/probe_counter.v', 'hdl/rtl/probe_mrd_classify.v', 'hdl/rtl/probe_addr_filter.v']],
   ['probe_counters', ['-GTLP_SEG_COUNT=4'], ['hdl/rtl/probe_counters.v', 'hdl/rtl/probe_counter.v', 'hdl/rtl/probe_mrd_classify.v', 'hdl/rtl/probe_addr_filter.v']],
-  ['bar_responder', ['-GTLP_DATA_WIDTH=128', '-GMAX_PAYLOAD_BYTES=4096'], ['hdl/rtl/bar_responder.v', 'hdl/rtl/probe_mrd_classify.v']],
-  ['bar_responder', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=2'], ['hdl/rtl/bar_responder.v', 'hdl/rtl/probe_mrd_classify.v']],
-  ['bar_responder', ['-GTLP_DATA_WIDTH=256', '-GTLP_SEG_COUNT=4', '-GFIFO_DEPTH=4'], ['hdl/rtl/bar_responder.v', 'hdl/rtl/probe_mrd_classify.v']],
+  ['bar_responder', ['-GTLP_DATA_WIDTH=128', '-GMAX_PAYLOAD_BYTES=4096'], ['hdl/rtl/bar_responder.v', 'hdl/rtl/seg_fifo.v', 'hdl/rtl/probe_mrd_classify.v']],
+  ['bar_responder', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=2'], ['hdl/rtl/bar_responder.v', 'hdl/rtl/seg_fifo.v', 'hdl/rtl/probe_mrd_classify.v']],
+  ['bar_responder', ['-GTLP_DATA_WIDTH=256', '-GTLP_SEG_COUNT=4', '-GFIFO_DEPTH=4'], ['hdl/rtl/bar_responder.v', 'hdl/rtl/seg_fifo.v', 'hdl/rtl/probe_mrd_classify.v']],
   ['pcie_scope_bar_top', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=2'], RTL],
   ['pcie_scope_bar_top', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=4', '-GTAG_WIDTH=10'], RTL],
   ['probe_csr', [], ['hdl/rtl/probe_csr.v']],
@@ -131,7 +132,7 @@ describe.each(TBS)('testbench %s', (top, tb, files) => {
 // bar_responder with several TLPs per beat: every request segment may start a read, every
 // completion is checked against its read (tb_bar_responder_seg.sv keeps its own scoreboard)
 const SEG_TB = 'hdl/tb/tb_bar_responder_seg.sv'
-const SEG_RTL = ['hdl/rtl/bar_responder.v', 'hdl/rtl/probe_mrd_classify.v']
+const SEG_RTL = ['hdl/rtl/bar_responder.v', 'hdl/rtl/seg_fifo.v', 'hdl/rtl/probe_mrd_classify.v']
 
 /** The bench passed, answered every request, and at 2+ segments saw several TLPs per beat both ways. */
 function answersEveryRead(r: { status: number | null; out: string; stdout: string }, seg: number) {

@@ -25,7 +25,7 @@ export const SWITCH_RTL = [
   'hdl/rtl/switch/sw_route.v',
   'hdl/rtl/switch/sw_egress.v',
   'hdl/rtl/switch/sw_fifo.v',
-  'hdl/rtl/switch/sw_seg_fifo.v',
+  'hdl/rtl/seg_fifo.v',
   'hdl/rtl/switch/sw_rx_slice.v',
   'hdl/rtl/switch/sw_cfg_space.v',
   'hdl/rtl/probe_mrd_classify.v',

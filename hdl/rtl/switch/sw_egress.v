@@ -4,7 +4,7 @@
 
 /*
  * One egress port of the switch: the segments of the TLPs forwarded from the other port in
- * two queues in arrival order (sw_seg_fifo, up to TLP_SEG_COUNT segments in and out per clock
+ * two queues in arrival order (seg_fifo, up to TLP_SEG_COUNT segments in and out per clock
  * each): posted TLPs and completions in one, non-posted requests in the other; a third queue
  * for the completions the switch makes itself (configuration, UR); and the beat packer.
  *
@@ -142,13 +142,13 @@ wire [CW-1:0]      pc_count, np_count;
 wire               pc_room, np_room;
 reg  [CW-1:0]      pc_pop, np_pop;
 
-sw_seg_fifo #(.WIDTH(PCW), .SEG_COUNT(S), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .CW(CW)) pc_fifo (
+seg_fifo #(.WIDTH(PCW), .SEG_COUNT(S), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .CW(CW)) pc_fifo (
     .clk(clk), .rst(rst),
     .in_data(pc_in), .in_valid(pc_valid), .room(pc_room),
     .out_data(pc_head), .out_count(pc_count), .out_pop(pc_pop)
 );
 
-sw_seg_fifo #(.WIDTH(SEG_W), .SEG_COUNT(S), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .CW(CW)) np_fifo (
+seg_fifo #(.WIDTH(SEG_W), .SEG_COUNT(S), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .CW(CW)) np_fifo (
     .clk(clk), .rst(rst),
     .in_data(fwd_seg), .in_valid(np_valid), .room(np_room),
     .out_data(np_head), .out_count(np_count), .out_pop(np_pop)

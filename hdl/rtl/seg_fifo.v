@@ -3,8 +3,9 @@
 `default_nettype none
 
 /*
- * Segment FIFO of the switch's egress: up to SEG_COUNT entries in and SEG_COUNT out per
- * clock, first-word fall-through.
+ * Segment FIFO: up to SEG_COUNT entries in and SEG_COUNT out per clock, first-word
+ * fall-through. The switch's egress queues its forwarded segments in it (sw_egress), the BAR
+ * responder the reads it has taken (bar_responder).
  *
  * The entries written on one clock are the in_valid segments of in_data, taken in segment
  * order (any subset: the FIFO packs them); out_data shows the oldest SEG_COUNT entries,
@@ -12,12 +13,13 @@
  * out_count). SEG_COUNT banks of LUT RAM, entry i in bank i mod SEG_COUNT: each bank has
  * one write and one read port, so a word written on one clock can leave on the next.
  */
-module sw_seg_fifo #
+module seg_fifo #
 (
     parameter WIDTH = 8,
     // entries in and out per clock: 1, 2 or 4
     parameter SEG_COUNT = 1,
-    // entries per bank, as address bits (the FIFO holds SEG_COUNT << ADDR_WIDTH)
+    // entries per bank, as address bits (the FIFO holds SEG_COUNT << ADDR_WIDTH; 0: one entry
+    // per bank)
     parameter ADDR_WIDTH = 4,
     // width of the counts: $clog2(SEG_COUNT + 1)
     parameter CW = 1
@@ -38,6 +40,9 @@ module sw_seg_fifo #
 
 localparam SB = (SEG_COUNT > 1) ? $clog2(SEG_COUNT) : 0;
 localparam PW = ADDR_WIDTH + SB + 1;
+// a bank's address bits: with ADDR_WIDTH 0 a bank is addressed by the pointers' wrap bit, two
+// words of which the FIFO's bound lets one be used at a time
+localparam BAW = (ADDR_WIDTH > 0) ? ADDR_WIDTH : 1;
 localparam [31:0] CAP_32 = (SEG_COUNT << ADDR_WIDTH) - SEG_COUNT;
 localparam [31:0] SEG_32 = SEG_COUNT;
 localparam [31:0] MASK_32 = SEG_COUNT - 1;
@@ -68,14 +73,14 @@ wire unused_count = &{1'b0, count_32[31:CW], 1'b0};
 // zeroing mux on the board, no wide clear in a Verilated model); one segment needs no steering.
 reg [SEG_COUNT-1:0]            bank_we;
 reg [SEG_COUNT*WIDTH-1:0]      bank_wdata;
-reg [SEG_COUNT*ADDR_WIDTH-1:0] bank_waddr;
+reg [SEG_COUNT*BAW-1:0]        bank_waddr;
 reg [31:0] k;
 generate
     if (SEG_COUNT == 1) begin : g_one_in
         always @* begin
             bank_we = in_valid;
             bank_wdata = in_data;
-            bank_waddr = wr_ptr_reg[ADDR_WIDTH-1:0];
+            bank_waddr = wr_ptr_reg[BAW-1:0];
             k = {31'd0, in_valid[0]};
         end
     end else begin : g_many_in
@@ -84,7 +89,7 @@ generate
         always @* begin
             bank_we = {SEG_COUNT{1'b0}};
             bank_wdata = in_data;
-            bank_waddr = {SEG_COUNT*ADDR_WIDTH{1'b0}};
+            bank_waddr = {SEG_COUNT*BAW{1'b0}};
             k = 32'd0;
             idx = 32'd0;
             for (s = 0; s < SEG_COUNT; s = s + 1) begin
@@ -94,7 +99,7 @@ generate
                         if ((idx & MASK_32) == b) begin
                             bank_we[b] = 1'b1;
                             bank_wdata[b*WIDTH +: WIDTH] = in_data[s*WIDTH +: WIDTH];
-                            bank_waddr[b*ADDR_WIDTH +: ADDR_WIDTH] = idx[SB +: ADDR_WIDTH];
+                            bank_waddr[b*BAW +: BAW] = idx[SB +: BAW];
                         end
                     end
                     k = k + 32'd1;
@@ -111,15 +116,15 @@ genvar g;
 generate
     for (g = 0; g < SEG_COUNT; g = g + 1) begin : bank
         localparam [31:0] G_32 = g;
-        reg [WIDTH-1:0] mem [0:(1<<ADDR_WIDTH)-1];
+        reg [WIDTH-1:0] mem [0:(1<<BAW)-1];
         always @(posedge clk) begin
             if (bank_we[g]) begin
-                mem[bank_waddr[g*ADDR_WIDTH +: ADDR_WIDTH]] <= bank_wdata[g*WIDTH +: WIDTH];
+                mem[bank_waddr[g*BAW +: BAW]] <= bank_wdata[g*WIDTH +: WIDTH];
             end
         end
         // the one entry among the oldest SEG_COUNT that lives in this bank
         wire [31:0] ridx = {{(32-PW){1'b0}}, rd_ptr_reg} + ((G_32 - {{(32-PW){1'b0}}, rd_ptr_reg}) & MASK_32);
-        assign bank_rdata[g*WIDTH +: WIDTH] = mem[ridx[SB +: ADDR_WIDTH]];
+        assign bank_rdata[g*WIDTH +: WIDTH] = mem[ridx[SB +: BAW]];
         wire unused_ridx = &{1'b0, ridx, 1'b0};
     end
 endgenerate
