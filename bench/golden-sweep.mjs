@@ -47,6 +47,7 @@ const TRACKER_RTL = [
   'probe_latency_hist',
   'probe_hist_bank',
   'probe_mp_ram',
+  'probe_xor_ram',
   'probe_extreme',
   'probe_counter',
   'probe_mrd_classify',

@@ -11,8 +11,8 @@
  * One write port is a plain memory (LUT RAM on an FPGA, one copy per read port).
  * With several write ports each port writes its own bank and a live-value table (one
  * entry of clog2(WR_PORTS) bits per address) remembers which bank holds the newest
- * word; a read picks that bank. Only the live-value table is flip-flops, so the data
- * words stay in LUT RAM whatever the port count.
+ * word; a read picks that bank. The live-value table is a probe_xor_ram, so it and the
+ * data words stay in LUT RAM whatever the port count.
  *
  * Every word reads 0 until it is first written.
  */
@@ -38,7 +38,6 @@ module probe_mp_ram #
     output wire [RD_PORTS*DATA_WIDTH-1:0] rd_data
 );
 
-localparam DEPTH = 1 << ADDR_WIDTH;
 // bank select width (1 when there is a single bank, then unused)
 localparam SEL_WIDTH = WR_PORTS > 1 ? $clog2(WR_PORTS) : 1;
 
@@ -103,34 +102,39 @@ generate
     if (WR_PORTS == 1) begin : g_single
         assign rd_data = bank_rd_data;
     end else begin : g_lvt
-        // live-value table: the bank that holds each address's newest word
-        reg [SEL_WIDTH-1:0] lvt [0:DEPTH-1];
-        integer i, p;
+        // live-value table: the bank that holds each address's newest word (later ports
+        // override earlier ones, as the banks' priority says), itself a multi-write RAM
+        wire [RD_PORTS*SEL_WIDTH-1:0] sel;
+        wire [WR_PORTS*SEL_WIDTH-1:0] port_index;
 
-        initial begin
-            for (i = 0; i < DEPTH; i = i + 1) begin
-                lvt[i] = {SEL_WIDTH{1'b0}};
-            end
+        for (w = 0; w < WR_PORTS; w = w + 1) begin : g_index
+            assign port_index[w*SEL_WIDTH +: SEL_WIDTH] = w[SEL_WIDTH-1:0];
         end
 
-        // later ports override earlier ones, as the banks' priority says
-        always @(posedge clk) begin
-            for (p = 0; p < WR_PORTS; p = p + 1) begin
-                if (wr_en[p]) begin
-                    lvt[wr_addr[p*ADDR_WIDTH +: ADDR_WIDTH]] <= p[SEL_WIDTH-1:0];
-                end
-            end
-        end
+        probe_xor_ram #(
+            .ADDR_WIDTH(ADDR_WIDTH),
+            .DATA_WIDTH(SEL_WIDTH),
+            .WR_PORTS(WR_PORTS),
+            .RD_PORTS(RD_PORTS)
+        )
+        lvt_inst (
+            .clk(clk),
+            .wr_en(wr_en),
+            .wr_addr(wr_addr),
+            .wr_data(port_index),
+            .rd_addr(rd_addr),
+            .rd_data(sel)
+        );
 
         for (r = 0; r < RD_PORTS; r = r + 1) begin : g_rd
-            wire [SEL_WIDTH-1:0] sel = lvt[rd_addr[r*ADDR_WIDTH +: ADDR_WIDTH]];
+            wire [SEL_WIDTH-1:0] port_sel = sel[r*SEL_WIDTH +: SEL_WIDTH];
             reg  [DATA_WIDTH-1:0] word;
             integer b;
 
             always @* begin
                 word = bank_rd_data[r*DATA_WIDTH +: DATA_WIDTH];
                 for (b = 1; b < WR_PORTS; b = b + 1) begin
-                    if (sel == b[SEL_WIDTH-1:0]) begin
+                    if (port_sel == b[SEL_WIDTH-1:0]) begin
                         word = bank_rd_data[(b*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH];
                     end
                 end

@@ -275,24 +275,68 @@ endgenerate
 /*
  * Filtered-out reads: one bit per tag (see the header comment)
  */
-localparam TAGS = 1 << TAG_WIDTH;
+// A reset empties the tag state though it sits in LUT RAM: each word carries the epoch it was
+// written in, the epoch flips at each reset, and a word of another epoch reads as empty
+reg epoch_reg = 1'b0;
+reg rst_reg = 1'b0;
 
-reg [TAGS-1:0] out_reg = {TAGS{1'b0}}, out_next;
+always @(posedge clk) begin
+    rst_reg <= rst;
+    if (rst && !rst_reg) begin
+        epoch_reg <= !epoch_reg;
+    end
+end
+
+// The bits, {epoch, filtered out} per tag, read at each completion's tag and at a sweep tag:
+// written by the completions that end a filtered-out read (0), the sweep (0, on a set bit of
+// another epoch: every tag within 2**TAG_WIDTH clocks of a reset, so a bit cannot come back
+// after the next one), then the requests (1 when outside the window); the later write wins
+reg  [TAG_WIDTH-1:0] sweep_reg = {TAG_WIDTH{1'b0}};
+wire [2*SEG+1:0]     out_rd;
+reg  [2*SEG:0]       out_wr_en;
+reg  [4*SEG+1:0]     out_wr_data;
+wire [SEG:0]         out_stale;
+
+always @(posedge clk) begin
+    sweep_reg <= sweep_reg + {{(TAG_WIDTH-1){1'b0}}, 1'b1};
+end
+
+probe_xor_ram #(
+    .ADDR_WIDTH(TAG_WIDTH),
+    .DATA_WIDTH(2),
+    .WR_PORTS(2*SEG + 1),
+    .RD_PORTS(SEG + 1)
+)
+out_ram_inst (
+    .clk(clk),
+    .wr_en(out_wr_en),
+    .wr_addr({req_tag, sweep_reg, cpl_tag}),
+    .wr_data(out_wr_data),
+    .rd_addr({sweep_reg, cpl_tag}),
+    .rd_data(out_rd)
+);
+
 reg [SEG-1:0]  req_start;
 reg [SEG-1:0]  cpl_start;
 reg [SEG-1:0]  cpl_kept_data;
 // a completion's view of its tag's bit, and the completions that cleared it this clock (read
-// from the register, with earlier segments' clears by tag compare: no chained vector updates)
+// before this clock's writes, with earlier segments' clears by tag compare)
 reg            view_out;
 reg [SEG-1:0]  out_clear;
 integer s, j;
 
+genvar o;
+generate
+    for (o = 0; o <= SEG; o = o + 1) begin : g_out_stale
+        assign out_stale[o] = out_rd[2*o + 1] != epoch_reg;
+    end
+endgenerate
+
 always @* begin
-    out_next = out_reg;
     cpl_start = cpl_seen;
     out_clear = {SEG{1'b0}};
     for (s = 0; s < SEG; s = s + 1) begin
-        view_out = out_reg[cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]];
+        view_out = out_rd[2*s] && !out_stale[s];
         for (j = 0; j < SEG; j = j + 1) begin
             if (j < s && out_clear[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]) begin
                 view_out = 1'b0;
@@ -300,29 +344,17 @@ always @* begin
         end
         if (cpl_seen[s] && view_out) begin
             cpl_start[s] = 1'b0;
-            if (cpl_final[s]) begin
-                out_clear[s] = 1'b1;
-                out_next[cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]] = 1'b0;
-            end
+            out_clear[s] = cpl_final[s];
         end
     end
+    out_wr_en = {req_seen, out_stale[SEG] && out_rd[2*SEG], out_clear};
     for (s = 0; s < SEG; s = s + 1) begin
-        if (req_seen[s]) begin
-            out_next[req_tag[s*TAG_WIDTH +: TAG_WIDTH]] = !req_in[s];
-        end
+        out_wr_data[2*s +: 2] = {epoch_reg, 1'b0};
+        out_wr_data[2*(SEG + 1 + s) +: 2] = {epoch_reg, !req_in[s]};
     end
+    out_wr_data[2*SEG +: 2] = {epoch_reg, 1'b0};
     req_start = req_seen & req_in;
     cpl_kept_data = cpl_start & cpl_data;
-end
-
-// (the next-state vector here, not bits written in place as in probe_tracker_table: the BAR top
-// at one segment with 10-bit tags maps to 16 941 LCs this way, 18 298 the other, in Yosys; the
-// twin pays 0.4 % more instructions)
-always @(posedge clk) begin
-    out_reg <= out_next;
-    if (rst) begin
-        out_reg <= {TAGS{1'b0}};
-    end
 end
 
 // sampler sums of this clock's reads and completions with data
@@ -437,6 +469,7 @@ probe_tracker_table #(
 table_inst (
     .clk(clk),
     .rst(rst),
+    .epoch(epoch_reg),
     .req_start(a_req_start_reg),
     .req_tag(a_req_tag_reg),
     .req_rid(a_req_rid_reg),

@@ -43,6 +43,8 @@ module probe_tracker_table #
 (
     input  wire                           clk,
     input  wire                           rst,
+    // flips at each reset (probe_tracker): an entry written under another epoch is empty
+    input  wire                           epoch,
 
     /*
      * Reads starting this clock, per segment
@@ -84,7 +86,6 @@ module probe_tracker_table #
 );
 
 localparam SEG = SEG_COUNT;
-localparam TAGS = 1 << TAG_WIDTH;
 localparam ID_WIDTH = 16 + 13;
 localparam [31:0] TIMEOUT_32 = TIMEOUT_CYCLES;
 localparam [AGE_WIDTH-1:0] TIMEOUT = TIMEOUT_32[AGE_WIDTH-1:0];
@@ -102,8 +103,6 @@ initial begin
 end
 
 reg [AGE_WIDTH-1:0] now_reg = {AGE_WIDTH{1'b1}};
-reg [TAGS-1:0]      busy_reg = {TAGS{1'b0}};
-reg [TAGS-1:0]      first_reg = {TAGS{1'b0}};
 reg [TAG_WIDTH:0]   outstanding_reg = {(TAG_WIDTH+1){1'b0}}, outstanding_next;
 
 reg [SEG-1:0]           ev_first_reg = {SEG{1'b0}}, ev_first_next;
@@ -195,6 +194,45 @@ rem_ram_inst (
     .rd_data(rem_rd)
 );
 
+/*
+ * busy and first of every tag, {epoch, busy, first} per word: written by the completions, the
+ * scan and the requests, in that order (the later write wins), read at each of their tags. A
+ * word of another epoch reads as idle (so a reset empties the table at once, though LUT RAM
+ * has no reset), and the scan rewrites such a word it finds busy or first (every tag within
+ * 2**TAG_WIDTH clocks of a reset, so a word cannot come back after the next one)
+ */
+localparam ST_PORTS = 2*SEG + 1;
+
+wire [ST_PORTS*3-1:0] st_rd;
+reg  [ST_PORTS-1:0]   st_wr_en;
+reg  [ST_PORTS*3-1:0] st_wr_data;
+// each read's busy and first, empty unless of this epoch
+reg  [ST_PORTS-1:0]   st_busy, st_first, st_stale;
+integer e;
+
+always @* begin
+    for (e = 0; e < ST_PORTS; e = e + 1) begin
+        st_stale[e] = st_rd[e*3 + 2] != epoch;
+        st_busy[e]  = st_rd[e*3 + 1] && !st_stale[e];
+        st_first[e] = st_rd[e*3] && !st_stale[e];
+    end
+end
+
+probe_xor_ram #(
+    .ADDR_WIDTH(TAG_WIDTH),
+    .DATA_WIDTH(3),
+    .WR_PORTS(ST_PORTS),
+    .RD_PORTS(ST_PORTS)
+)
+state_ram_inst (
+    .clk(clk),
+    .wr_en(st_wr_en),
+    .wr_addr({req_tag, scan_tag, cpl_tag}),
+    .wr_data(st_wr_data),
+    .rd_addr({req_tag, scan_tag, cpl_tag}),
+    .rd_data(st_rd)
+);
+
 // each completion segment's view of its entry, and the entry after it
 reg                 view_busy, view_first;
 reg [12:0]          view_rem;
@@ -202,7 +240,7 @@ reg [SEG-1:0]       post_busy, post_first;
 reg [SEG*13-1:0]    post_rem;
 // completions that retired their read this clock (and those that had data: 'first' set),
 // and the scan's view of its tag
-reg [SEG-1:0]       cpl_retire, cpl_first;
+reg [SEG-1:0]       cpl_retire;
 reg                 scan_busy;
 
 reg [TAG_WIDTH-1:0] tag;
@@ -227,12 +265,13 @@ always @* begin
     ev_reuse_next      = {EV_WIDTH{1'b0}};
 
     rem_wr_en   = {SEG{1'b0}};
+    st_wr_en    = {ST_PORTS{1'b0}};
+    st_wr_data  = {ST_PORTS*3{1'b0}};
     rem_wr_data = {SEG*13{1'b0}};
     post_busy   = {SEG{1'b0}};
     post_first  = {SEG{1'b0}};
     post_rem    = {SEG*13{1'b0}};
     cpl_retire  = {SEG{1'b0}};
-    cpl_first   = {SEG{1'b0}};
 
     // completions, in segment order
     for (s = 0; s < SEG; s = s + 1) begin
@@ -241,9 +280,9 @@ always @* begin
         bc      = cpl_bc[s*13 +: 13];
         carried = cpl_carried[s*13 +: 13];
 
-        view_busy  = busy_reg[tag];
-        view_first = first_reg[tag];
-        view_rem   = first_reg[tag] ? rem_rd[s*13 +: 13] : id_rd[s*ID_WIDTH +: 13];
+        view_busy  = st_busy[s];
+        view_first = st_first[s];
+        view_rem   = st_first[s] ? rem_rd[s*13 +: 13] : id_rd[s*ID_WIDTH +: 13];
         // an earlier segment of this clock on the same tag has the newer state
         for (j = 0; j < SEG; j = j + 1) begin
             if (j < s && cpl_start[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == tag) begin
@@ -276,9 +315,10 @@ always @* begin
         end
 
         rem_wr_en[s] = hit && data_ok && !last;
+        st_wr_en[s] = hit;
+        st_wr_data[s*3 +: 3] = {epoch, post_busy[s], post_first[s]};
         rem_wr_data[s*13 +: 13] = post_rem[s*13 +: 13];
         cpl_retire[s] = retire;
-        cpl_first[s]  = hit && data_ok;
 
         if (retire) begin
             ev_retired_next = ev_retired_next + EV_ONE;
@@ -287,13 +327,15 @@ always @* begin
 
     // timeout scan: one tag per clock, unless a completion of this clock retired it
     scan_age = now_reg - start_rd[SEG*AGE_WIDTH +: AGE_WIDTH];
-    scan_busy = busy_reg[scan_tag];
+    scan_busy = st_busy[SEG];
     for (j = 0; j < SEG; j = j + 1) begin
         if (cpl_retire[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == scan_tag) begin
             scan_busy = 1'b0;
         end
     end
     ev_timeout_next = scan_busy && (scan_age >= TIMEOUT);
+    st_wr_en[SEG] = ev_timeout_next || (st_stale[SEG] && st_rd[SEG*3 +: 2] != 2'b00);
+    st_wr_data[SEG*3 +: 3] = {epoch, 2'b00};
     if (ev_timeout_next) begin
         ev_retired_next = ev_retired_next + EV_ONE;
     end
@@ -301,9 +343,11 @@ always @* begin
     // requests, in segment order; a busy tag (after this clock's completions, the scan and
     // earlier requests) retires its older read
     for (s = 0; s < SEG; s = s + 1) begin
+        st_wr_en[SEG + 1 + s] = req_start[s];
+        st_wr_data[(SEG + 1 + s)*3 +: 3] = {epoch, 2'b10};
         if (req_start[s]) begin
             tag = req_tag[s*TAG_WIDTH +: TAG_WIDTH];
-            view_busy = busy_reg[tag];
+            view_busy = st_busy[SEG + 1 + s];
             for (j = 0; j < SEG; j = j + 1) begin
                 if (cpl_retire[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == tag) begin
                     view_busy = 1'b0;
@@ -327,35 +371,6 @@ always @* begin
 
     outstanding_next = outstanding_reg + {{(TAG_WIDTH+1-EV_WIDTH){1'b0}}, ev_started_next}
                                        - {{(TAG_WIDTH+1-EV_WIDTH){1'b0}}, ev_retired_next};
-end
-
-// busy and first: this clock's writes in the order above (completions, the scan, requests; the
-// later write wins), each a bit written in place (a Verilated model copies no vector)
-integer w;
-
-always @(posedge clk) begin
-    for (w = 0; w < SEG; w = w + 1) begin
-        if (cpl_retire[w]) begin
-            busy_reg[cpl_tag[w*TAG_WIDTH +: TAG_WIDTH]] <= 1'b0;
-        end
-        if (cpl_first[w]) begin
-            first_reg[cpl_tag[w*TAG_WIDTH +: TAG_WIDTH]] <= 1'b1;
-        end
-    end
-    if (ev_timeout_next) begin
-        busy_reg[scan_tag] <= 1'b0;
-    end
-    for (w = 0; w < SEG; w = w + 1) begin
-        if (req_start[w]) begin
-            busy_reg[req_tag[w*TAG_WIDTH +: TAG_WIDTH]]  <= 1'b1;
-            first_reg[req_tag[w*TAG_WIDTH +: TAG_WIDTH]] <= 1'b0;
-        end
-    end
-
-    if (rst) begin
-        busy_reg  <= {TAGS{1'b0}};
-        first_reg <= {TAGS{1'b0}};
-    end
 end
 
 always @(posedge clk) begin

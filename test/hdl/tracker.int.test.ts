@@ -1,6 +1,8 @@
 // probe_tracker gates: Verilator -Wall lint (no waivers) over TLP_SEG_COUNT 1/2/4 x TAG_WIDTH 8/10, Icarus -g2005 -Wall,
 // Yosys structural check and an UltraScale+ synthesis with no latches, and the self-checking tb_probe_tracker
-// (its own reference model, no golden vectors) under Icarus and Verilator for 1 and 4 segments.
+// (its own reference model, no golden vectors) under Icarus and Verilator for 1 and 4 segments, and the directed
+// tb_probe_tracker_reset (the tag state across resets), and tb_probe_xor_ram (the multi-write RAM of the tag
+// state, in each of its forms, against its behaviour).
 // Run: npx vitest run --project int test/hdl/tracker.int.test.ts
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -16,6 +18,7 @@ const RTL = [
   'hdl/rtl/probe_latency_hist.v',
   'hdl/rtl/probe_hist_bank.v',
   'hdl/rtl/probe_mp_ram.v',
+  'hdl/rtl/probe_xor_ram.v',
   'hdl/rtl/probe_extreme.v',
   'hdl/rtl/probe_counter.v',
   'hdl/rtl/probe_mrd_classify.v',
@@ -30,6 +33,12 @@ const LINT: Array<[string, string[]]> = [
   ...[1, 2, 4].flatMap((seg) => [8, 10].map((tag): [string, string[]] => ['probe_tracker', [`-GTLP_SEG_COUNT=${seg}`, `-GTAG_WIDTH=${tag}`]])),
   ['probe_tracker', ['-GTLP_SEG_COUNT=2', '-GCNT_WIDTH=32', '-GTIMEOUT_CYCLES=1000', '-GLAT_BINS=8', '-GLAT_BIN_CYCLES=1']],
   ['probe_mp_ram', ['-GWR_PORTS=3', '-GRD_PORTS=2']],
+  // probe_xor_ram's three forms: Verilator's (one memory), the XOR banks (as Verilator builds
+  // them with PROBE_XOR_RAM_BANKS, and as synthesised)
+  ['probe_xor_ram', ['-GWR_PORTS=3', '-GRD_PORTS=2']],
+  ['probe_xor_ram', ['-GWR_PORTS=9', '-GRD_PORTS=9', '-GDATA_WIDTH=3', '+define+PROBE_XOR_RAM_BANKS']],
+  ['probe_xor_ram', ['-GWR_PORTS=9', '-GRD_PORTS=9', '-GDATA_WIDTH=3', '-DSYNTHESIS']],
+  ['probe_tracker', ['-GTLP_SEG_COUNT=4', '-GTAG_WIDTH=10', '+define+PROBE_XOR_RAM_BANKS']],
   ['probe_extreme', ['-GTAKE_MAX=0']],
 ]
 
@@ -49,11 +58,13 @@ describe('probe_tracker lint (verilator --lint-only -Wall, no waivers)', () => {
 })
 
 describe('probe_tracker compile and synthesis', () => {
-  it('iverilog -g2005 -Wall compiles the RTL without a warning', () => {
+  it('iverilog -g2005 -Wall compiles the RTL without a warning (and as synthesised)', () => {
     mkdirSync(build, { recursive: true })
-    const r = run('iverilog', ['-g2005', '-Wall', ...inc, '-s', 'probe_tracker', '-o', join(build, 'tracker.vvp'), ...RTL])
-    expect(r.out).toBe('')
-    expect(r.status).toBe(0)
+    for (const defs of [[], ['-DSYNTHESIS']]) {
+      const r = run('iverilog', ['-g2005', '-Wall', ...defs, ...inc, '-s', 'probe_tracker', '-o', join(build, 'tracker.vvp'), ...RTL])
+      expect(r.out).toBe('')
+      expect(r.status).toBe(0)
+    }
   })
 
   // 10-bit tags at 1 segment (the tag table in 256-word pieces), 4 segments at 8 bits (the
@@ -107,6 +118,73 @@ describe.each(BENCH)('tb_probe_tracker, %i segment(s), %i-bit tags, %i clocks of
     const mdir = join(build, 'verilator', name)
     const params = [`-GSEG=${seg}`, `-GTAG_WIDTH=${tag}`, `-GTRAFFIC_CYCLES=${cycles}`]
     const c = verilateBench(mdir, [...inc, ...params, '--top-module', 'tb_probe_tracker', TB, ...RTL])
+    expect(c.status, c.out.slice(-4000)).toBe(0)
+    passes(run(join(mdir, 'Vtb'), []))
+  })
+})
+
+// the tag state is LUT RAM without a reset: a reset empties it by epoch, and the scan rewrites
+// the old epoch's words before a second reset can bring that epoch back
+describe.each([1, 4])('tb_probe_tracker_reset, %i segment(s)', (seg) => {
+  const TB_RESET = 'hdl/tb/tb_probe_tracker_reset.sv'
+  const name = `tb_probe_tracker_reset_s${seg}`
+
+  function passes(r: { status: number | null; out: string; stdout: string }) {
+    const res = closing(r.stdout)
+    expect(res, r.out.slice(-4000)).toBeDefined()
+    expect(res!.failed, r.out.slice(-4000)).toBe(0)
+    expect(res!.passed).toBe(24)
+    expect(r.status).toBe(0)
+  }
+
+  it('passes under Icarus (iverilog -g2012)', () => {
+    const vvp = join(build, 'icarus', `${name}.vvp`)
+    mkdirSync(join(build, 'icarus'), { recursive: true })
+    const c = run('iverilog', ['-g2012', ...inc, `-Ptb_probe_tracker_reset.SEG=${seg}`, '-s', 'tb_probe_tracker_reset', '-o', vvp, TB_RESET, ...RTL])
+    expect(c.status, c.out).toBe(0)
+    passes(run('vvp', ['-n', vvp]))
+  })
+
+  it('passes under Verilator (--binary --timing)', () => {
+    const mdir = join(build, 'verilator', name)
+    const c = verilateBench(mdir, [...inc, `-GSEG=${seg}`, '--top-module', 'tb_probe_tracker_reset', TB_RESET, ...RTL])
+    expect(c.status, c.out.slice(-4000)).toBe(0)
+    passes(run(join(mdir, 'Vtb'), []))
+  })
+})
+
+// probe_xor_ram's XOR forms against its behaviour on random traffic with same-address writes:
+// under Icarus as one vector and as synthesised (-DSYNTHESIS: banks in copies of 7 read ports),
+// under Verilator as banks (PROBE_XOR_RAM_BANKS)
+describe.each([
+  [2, 1, 1],
+  [5, 5, 3],
+  [9, 5, 2],
+])('tb_probe_xor_ram, %i write ports, %i read ports, %i-bit words', (wr, rd, width) => {
+  const TB_XOR = ['hdl/tb/tb_probe_xor_ram.sv', 'hdl/rtl/probe_xor_ram.v']
+  const name = `tb_probe_xor_ram_w${wr}_r${rd}_d${width}`
+
+  function passes(r: { status: number | null; out: string; stdout: string }) {
+    const res = closing(r.stdout)
+    expect(res, r.out.slice(-4000)).toBeDefined()
+    expect(res!.failed, r.out.slice(-4000)).toBe(0)
+    expect(res!.passed).toBe(4000 * rd + 16)
+    expect(r.status).toBe(0)
+  }
+
+  it.each([[[]], [['-DSYNTHESIS']]])('passes under Icarus (iverilog -g2012) %j', (defs: string[]) => {
+    const vvp = join(build, 'icarus', `${name}${defs.length ? '_synth' : ''}.vvp`)
+    mkdirSync(join(build, 'icarus'), { recursive: true })
+    const params = [`-Ptb_probe_xor_ram.WR_PORTS=${wr}`, `-Ptb_probe_xor_ram.RD_PORTS=${rd}`, `-Ptb_probe_xor_ram.DATA_WIDTH=${width}`]
+    const c = run('iverilog', ['-g2012', ...defs, ...params, '-s', 'tb_probe_xor_ram', '-o', vvp, ...TB_XOR])
+    expect(c.status, c.out).toBe(0)
+    passes(run('vvp', ['-n', vvp]))
+  })
+
+  it('passes under Verilator (--binary --timing), the XOR banks', () => {
+    const mdir = join(build, 'verilator', name)
+    const params = [`-GWR_PORTS=${wr}`, `-GRD_PORTS=${rd}`, `-GDATA_WIDTH=${width}`, '+define+PROBE_XOR_RAM_BANKS']
+    const c = verilateBench(mdir, [...params, '--top-module', 'tb_probe_xor_ram', ...TB_XOR])
     expect(c.status, c.out.slice(-4000)).toBe(0)
     passes(run(join(mdir, 'Vtb'), []))
   })
