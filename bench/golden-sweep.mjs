@@ -22,7 +22,7 @@
  * Needs verilator and Node's tsx (scripts/setup.mjs installs them).
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -82,7 +82,11 @@ function build(name, top, params, files, defines = []) {
   const mdir = join(out, name)
   const bin = join(mdir, 'Vtb')
   const sources = [...files, `hdl/tb/${top}.sv`, 'hdl/rtl/generated/pcie_scope_regs.vh'].map((f) => join(root, f))
-  if (existsSync(bin) && sources.every((f) => statSync(f).mtimeMs < statSync(bin).mtimeMs)) return { bin, seconds: 0 }
+  // the build's arguments beside it: a binary built with other flags is built again
+  const stamp = join(mdir, 'args.json')
+  const args = JSON.stringify({ params, files, defines, xor: 'PROBE_XOR_RAM_BANKS' })
+  const fresh = existsSync(bin) && existsSync(stamp) && readFileSync(stamp, 'utf8') === args
+  if (fresh && sources.every((f) => statSync(f).mtimeMs < statSync(bin).mtimeMs)) return { bin, seconds: 0 }
   mkdirSync(mdir, { recursive: true })
   const fastBuild = ['-MAKEFLAGS', 'VM_PARALLEL_BUILDS=0', '--unroll-stmts', '1000']
   const r = run('verilator', [
@@ -96,6 +100,8 @@ function build(name, top, params, files, defines = []) {
     '-o',
     'Vtb',
     '-Ihdl/rtl/generated',
+    // the tag state as synthesised (probe_xor_ram's XOR banks), not Verilator's one-memory form
+    '+define+PROBE_XOR_RAM_BANKS',
     ...defines,
     ...params,
     '--top-module',
@@ -107,6 +113,7 @@ function build(name, top, params, files, defines = []) {
     process.stderr.write(`verilator ${name} failed:\n${r.out.slice(-4000)}\n`)
     process.exit(1)
   }
+  writeFileSync(stamp, args)
   return { bin, seconds: r.seconds }
 }
 

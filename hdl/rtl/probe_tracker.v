@@ -273,7 +273,7 @@ generate
 endgenerate
 
 /*
- * Filtered-out reads: one bit per tag (see the header comment)
+ * Filtered-out reads: one bit per tag (see the header comment), LUT RAM
  */
 // A reset empties the tag state though it sits in LUT RAM: each word carries the epoch it was
 // written in, the epoch flips at each reset, and a word of another epoch reads as empty

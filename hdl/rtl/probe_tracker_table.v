@@ -7,17 +7,17 @@
  * decoded TLP starts per clock; the events it finds leave registered, one clock later.
  *
  * Per entry: busy, Requester ID, start time, the bytes the read asked for, whether it
- * had its first successful completion and the bytes still expected after it. Storage:
- * busy and first are flip-flop vectors (read and written by every segment at once); the
- * rest sits in probe_mp_ram LUT RAM, split by writer so every RAM has one writer per
- * segment: the request side (Requester ID, expected bytes and start time in one word, so
- * one live-value table serves them) and the completion side (bytes still expected once
- * 'first' is set).
+ * had its first successful completion and the bytes still expected after it. All of it is
+ * LUT RAM: busy and first (read and written by every segment at once) in a probe_xor_ram
+ * with a write port per writer; the rest in probe_mp_ram, split by writer so every RAM has
+ * one writer per segment: the request side (Requester ID, expected bytes and start time in
+ * one word, so one live-value table serves them) and the completion side (bytes still
+ * expected once 'first' is set).
  *
- * Every read of busy and first is of the registers; a write earlier in the same clock
- * reaches a later reader by comparing tags. So each vector bit is one register and a
- * decoder per writer (no reader waits on a chain of whole-vector updates), and the writes
- * are bits set in place in the clocked block (a Verilated model copies no vector).
+ * Every read of busy and first is of the RAM as it stood before this clock; a write earlier
+ * in the same clock reaches a later reader by comparing tags (no reader waits on a chain of
+ * whole-table updates). LUT RAM has no reset: a reset empties busy and first by an epoch in
+ * each word (the state RAM's comment below).
  *
  * Order within a clock: completions in segment order, each seeing the result of an
  * earlier segment on the same tag (several completions of one read in one beat are

@@ -18,15 +18,15 @@
  * about 13 600 LUTs as flip-flops against about 2 000 LUT sites here).
  *
  * Three forms of the same RAM, chosen by the tool that reads this file:
- * - synthesis (SYNTHESIS): the XOR banks, each a memory in copies of 7 read ports, written
- *   alike (UltraScale+ RAM64M8: 64 words, one write and 7 read addresses);
+ * - synthesis (SYNTHESIS): the XOR banks, each a memory with its own write port;
  * - Verilator (VERILATOR, unless PROBE_XOR_RAM_BANKS): one memory written port after port,
  *   which is the behaviour above at a fraction of the XOR logic's cost in a cycle-based
  *   model (the twin);
  * - event-driven simulators (Icarus): the XOR banks one after another in one vector, read in
  *   one block, so a clock's writes wake the RAM's readers once, not once per read port.
  * tb_probe_xor_ram checks the XOR forms (banked, as synthesised, and as one vector) against the
- * behaviour on random traffic; every probe bench runs the XOR form under Icarus.
+ * behaviour on random traffic; every probe bench runs the XOR form under Icarus, and the golden
+ * sweep under Verilator with PROBE_XOR_RAM_BANKS.
  */
 module probe_xor_ram #
 (
@@ -100,14 +100,6 @@ endgenerate
 `else
 // read ports of each bank: the outside's, then the other write ports' addresses
 localparam PORTS = RD_PORTS + WR_PORTS - 1;
-// read ports per copy of a bank: 7 for synthesis (RAM64M8, one write and 7 read addresses)
-`ifdef SYNTHESIS
-localparam PORTS_PER_COPY = 7;
-`else
-localparam PORTS_PER_COPY = PORTS;
-`endif
-localparam COPIES = (PORTS + PORTS_PER_COPY - 1) / PORTS_PER_COPY;
-
 // the read port of bank b that port p's address drives: p < RD_PORTS the outside's, then
 // write port w (w != b) at RD_PORTS + (w < b ? w : w - 1)
 function integer wr_port_index(input integer b, input integer w);
@@ -155,11 +147,11 @@ assign rd_data = word;
 
 `ifdef PROBE_XOR_RAM_BANKED
 /*
- * Synthesis (and Verilator with PROBE_XOR_RAM_BANKS): each bank its own memory (one write
- * port), for synthesis in copies of 7 read ports
+ * Synthesis (and Verilator with PROBE_XOR_RAM_BANKS): each bank its own memory, one write port
+ * and a read port per address (UltraScale+ LUT RAM: one LUT per 64 words, bit and read port)
  */
 wire [WR_PORTS*PORTS*ADDR_WIDTH-1:0] bank_rd_addr;
-genvar g, c, p;
+genvar g, p;
 generate
     for (g = 0; g < WR_PORTS; g = g + 1) begin : g_bank
         for (p = 0; p < PORTS; p = p + 1) begin : g_addr
@@ -172,25 +164,23 @@ generate
             end
         end
 
-        for (c = 0; c < COPIES; c = c + 1) begin : g_copy
-            reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
-            integer i;
+        reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
+        integer i;
 
-            initial begin
-                for (i = 0; i < DEPTH; i = i + 1) begin
-                    mem[i] = {DATA_WIDTH{1'b0}};
-                end
+        initial begin
+            for (i = 0; i < DEPTH; i = i + 1) begin
+                mem[i] = {DATA_WIDTH{1'b0}};
             end
+        end
 
-            always @(posedge clk) begin
-                if (bank_wr_en[g]) begin
-                    mem[wr_addr[g*ADDR_WIDTH +: ADDR_WIDTH]] <= bank_wr_data[g*DATA_WIDTH +: DATA_WIDTH];
-                end
+        always @(posedge clk) begin
+            if (bank_wr_en[g]) begin
+                mem[wr_addr[g*ADDR_WIDTH +: ADDR_WIDTH]] <= bank_wr_data[g*DATA_WIDTH +: DATA_WIDTH];
             end
+        end
 
-            for (p = c*PORTS_PER_COPY; p < PORTS && p < (c + 1)*PORTS_PER_COPY; p = p + 1) begin : g_rd
-                assign bank_rd[(g*PORTS + p)*DATA_WIDTH +: DATA_WIDTH] = mem[bank_rd_addr[(g*PORTS + p)*ADDR_WIDTH +: ADDR_WIDTH]];
-            end
+        for (p = 0; p < PORTS; p = p + 1) begin : g_rd
+            assign bank_rd[(g*PORTS + p)*DATA_WIDTH +: DATA_WIDTH] = mem[bank_rd_addr[(g*PORTS + p)*ADDR_WIDTH +: ADDR_WIDTH]];
         end
     end
 endgenerate

@@ -154,8 +154,8 @@ describe.each([1, 4])('tb_probe_tracker_reset, %i segment(s)', (seg) => {
 })
 
 // probe_xor_ram's XOR forms against its behaviour on random traffic with same-address writes:
-// under Icarus as one vector and as synthesised (-DSYNTHESIS: banks in copies of 7 read ports),
-// under Verilator as banks (PROBE_XOR_RAM_BANKS)
+// under Icarus as one vector and as synthesised (-DSYNTHESIS: a memory per bank), under Verilator
+// as the same banks (PROBE_XOR_RAM_BANKS)
 describe.each([
   [2, 1, 1],
   [5, 5, 3],
