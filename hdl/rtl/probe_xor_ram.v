@@ -15,7 +15,7 @@
  * write port: LUT RAM on an FPGA, where a read port costs one LUT per 64 words and bit. A
  * per-address flip-flop vector written by several ports costs a decoder per port and a
  * multiplexer per bit instead (bench/RESULTS.md: for 1 024 one-bit entries and five writers,
- * about 13 600 LUTs as flip-flops against about 2 000 LUT sites here).
+ * about 13 600 LUTs as flip-flops against about 1 100 LUT sites here).
  *
  * Three forms of the same RAM, chosen by the tool that reads this file:
  * - synthesis (SYNTHESIS): the XOR banks, each a memory with its own write port;
