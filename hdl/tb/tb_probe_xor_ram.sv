@@ -6,9 +6,10 @@
  * writes on every port, often to one address from several ports in a clock, and random reads,
  * compared every clock with a reference memory written port after port (the later port wins; a
  * read sees the word before this clock's writes). Whichever form of the RAM the simulator builds
- * is checked: under Icarus the XOR banks as one vector, with -DSYNTHESIS the banks as synthesised,
- * under Verilator with +define+PROBE_XOR_RAM_BANKS the same banks. A small address space makes
- * collisions common. The last line is "N passed, N failed".
+ * is checked: under Icarus the XOR banks as one vector (with -DSYNTHESIS the banks as
+ * synthesised, slowly), under Verilator with +define+PROBE_XOR_RAM_BANKS the banks as
+ * synthesised. A small address space makes collisions common. The last line is "N passed,
+ * N failed".
  */
 /* verilator lint_off WIDTH */
 module tb_probe_xor_ram #
