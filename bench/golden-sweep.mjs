@@ -82,14 +82,8 @@ function build(name, top, params, files, defines = []) {
   const mdir = join(out, name)
   const bin = join(mdir, 'Vtb')
   const sources = [...files, `hdl/tb/${top}.sv`, 'hdl/rtl/generated/pcie_scope_regs.vh'].map((f) => join(root, f))
-  // the build's arguments beside it: a binary built with other flags is built again
-  const stamp = join(mdir, 'args.json')
-  const args = JSON.stringify({ params, files, defines, xor: 'PROBE_XOR_RAM_BANKS' })
-  const fresh = existsSync(bin) && existsSync(stamp) && readFileSync(stamp, 'utf8') === args
-  if (fresh && sources.every((f) => statSync(f).mtimeMs < statSync(bin).mtimeMs)) return { bin, seconds: 0 }
-  mkdirSync(mdir, { recursive: true })
   const fastBuild = ['-MAKEFLAGS', 'VM_PARALLEL_BUILDS=0', '--unroll-stmts', '1000']
-  const r = run('verilator', [
+  const args = [
     '--binary',
     '--timing',
     '-j',
@@ -108,12 +102,18 @@ function build(name, top, params, files, defines = []) {
     top,
     `hdl/tb/${top}.sv`,
     ...files,
-  ])
+  ]
+  // the build's arguments beside it: a binary built with other flags is built again
+  const stamp = join(mdir, 'args.json')
+  const fresh = existsSync(bin) && existsSync(stamp) && readFileSync(stamp, 'utf8') === JSON.stringify(args)
+  if (fresh && sources.every((f) => statSync(f).mtimeMs < statSync(bin).mtimeMs)) return { bin, seconds: 0 }
+  mkdirSync(mdir, { recursive: true })
+  const r = run('verilator', args)
   if (r.status !== 0) {
     process.stderr.write(`verilator ${name} failed:\n${r.out.slice(-4000)}\n`)
     process.exit(1)
   }
-  writeFileSync(stamp, args)
+  writeFileSync(stamp, JSON.stringify(args))
   return { bin, seconds: r.seconds }
 }
 

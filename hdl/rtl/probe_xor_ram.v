@@ -106,6 +106,11 @@ function integer wr_port_index(input integer b, input integer w);
     wr_port_index = RD_PORTS + (w < b ? w : w - 1);
 endfunction
 
+// its inverse: the write port whose address read port p >= RD_PORTS of bank b carries
+function integer port_writer(input integer b, input integer p);
+    port_writer = (p - RD_PORTS) < b ? (p - RD_PORTS) : (p - RD_PORTS + 1);
+endfunction
+
 // every bank's read at every port: bank b, port p at [(b*PORTS + p)*DATA_WIDTH]
 wire [WR_PORTS*PORTS*DATA_WIDTH-1:0] bank_rd;
 
@@ -158,9 +163,7 @@ generate
             if (p < RD_PORTS) begin : g_out
                 assign bank_rd_addr[(g*PORTS + p)*ADDR_WIDTH +: ADDR_WIDTH] = rd_addr[p*ADDR_WIDTH +: ADDR_WIDTH];
             end else begin : g_wr
-                // the write port this read serves (the bank's own port skipped)
-                localparam integer WP = (p - RD_PORTS) < g ? (p - RD_PORTS) : (p - RD_PORTS + 1);
-                assign bank_rd_addr[(g*PORTS + p)*ADDR_WIDTH +: ADDR_WIDTH] = wr_addr[WP*ADDR_WIDTH +: ADDR_WIDTH];
+                assign bank_rd_addr[(g*PORTS + p)*ADDR_WIDTH +: ADDR_WIDTH] = wr_addr[port_writer(g, p)*ADDR_WIDTH +: ADDR_WIDTH];
             end
         end
 
@@ -216,7 +219,7 @@ always @* begin
         for (rp = 0; rp < PORTS; rp = rp + 1) begin
             bank_rd_word[(rb*PORTS + rp)*DATA_WIDTH +: DATA_WIDTH] = mem[(rb*DEPTH + {{(32-ADDR_WIDTH){1'b0}},
                 rp < RD_PORTS ? rd_addr[rp*ADDR_WIDTH +: ADDR_WIDTH]
-                              : wr_addr[(rp - RD_PORTS < rb ? rp - RD_PORTS : rp - RD_PORTS + 1)*ADDR_WIDTH +: ADDR_WIDTH]})*DATA_WIDTH +: DATA_WIDTH];
+                              : wr_addr[port_writer(rb, rp)*ADDR_WIDTH +: ADDR_WIDTH]})*DATA_WIDTH +: DATA_WIDTH];
         end
     end
 end
