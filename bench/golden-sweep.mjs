@@ -95,7 +95,7 @@ function build(name, top, params, files, defines = []) {
     'Vtb',
     '-Ihdl/rtl/generated',
     // the tag state as synthesised (probe_xor_ram's XOR banks), not Verilator's one-memory form
-    '+define+PROBE_XOR_RAM_BANKS',
+    '+define+PROBE_RAM_BANKS',
     ...defines,
     ...params,
     '--top-module',

@@ -3,18 +3,28 @@
 `default_nettype none
 
 /*
- * Multi-port RAM: WR_PORTS write ports, RD_PORTS asynchronous read ports.
+ * Multi-port RAM in block RAM: WR_PORTS write ports, RD_PORTS read ports whose address comes
+ * one clock early.
  *
- * A read returns the word as it stood before this clock's writes. Two writes to one
- * address in one clock: the higher port index wins.
+ * rd_addr_next is the address a port reads in the next clock; rd_data, in that clock, is the
+ * word at that address as it stood before that clock's writes: every earlier clock's writes
+ * are in it. This is the behaviour of an asynchronous read at the registered address (and the
+ * Verilated and Icarus form is exactly that), built from synchronous block RAM. Two writes to
+ * one address in one clock: the higher port index wins. Every word reads 0 until it is first
+ * written.
  *
- * One write port is a plain memory (LUT RAM on an FPGA, one copy per read port).
- * With several write ports each port writes its own bank and a live-value table (one
- * entry of clog2(WR_PORTS) bits per address) remembers which bank holds the newest
- * word; a read picks that bank. The live-value table is a probe_xor_ram, so it and the
- * data words stay in LUT RAM whatever the port count.
+ * Synthesis form (SYNTHESIS, or PROBE_RAM_BANKS for a simulator): each write port writes its
+ * own bank, and each bank has a copy per read port, a memory with one write and one
+ * registered read (a simple dual-port block RAM). A copy reads at rd_addr_next, so its word
+ * misses only the write of the clock it reads in: the bank's write of that clock is kept in a
+ * register and forwarded when its address matches. With several write ports a live-value
+ * table (a probe_xor_ram in LUT RAM, one entry of clog2(WR_PORTS) bits per address) says which
+ * bank holds each address's newest word.
  *
- * Every word reads 0 until it is first written.
+ * Block RAM, not LUT RAM: a LUT-RAM read port costs one LUT per 64 words and bit, so the
+ * tracker's 1 024 x 47-bit request table with two writers and three readers took about 6 000
+ * LUT sites; here it takes 18 BRAM18 of the 4 320 in an XCVU9P and a few hundred LUTs of
+ * forwarding (bench/RESULTS.md).
  */
 module probe_mp_ram #
 (
@@ -24,7 +34,7 @@ module probe_mp_ram #
     parameter DATA_WIDTH = 16,
     // write ports
     parameter WR_PORTS = 1,
-    // asynchronous read ports
+    // read ports
     parameter RD_PORTS = 1
 )
 (
@@ -34,12 +44,12 @@ module probe_mp_ram #
     input  wire [WR_PORTS*ADDR_WIDTH-1:0] wr_addr,
     input  wire [WR_PORTS*DATA_WIDTH-1:0] wr_data,
 
-    input  wire [RD_PORTS*ADDR_WIDTH-1:0] rd_addr,
+    // the addresses read in the next clock
+    input  wire [RD_PORTS*ADDR_WIDTH-1:0] rd_addr_next,
     output wire [RD_PORTS*DATA_WIDTH-1:0] rd_data
 );
 
-// bank select width (1 when there is a single bank, then unused)
-localparam SEL_WIDTH = WR_PORTS > 1 ? $clog2(WR_PORTS) : 1;
+localparam DEPTH = 1 << ADDR_WIDTH;
 
 initial begin
     if (ADDR_WIDTH < 1 || ADDR_WIDTH > 16 || DATA_WIDTH < 1 || WR_PORTS < 1 || RD_PORTS < 1) begin
@@ -48,62 +58,100 @@ initial begin
     end
 end
 
-// every bank's read of every read port: bank w, port r at [(w*RD_PORTS + r)*DATA_WIDTH]
+reg [RD_PORTS*ADDR_WIDTH-1:0] rd_addr_reg = {RD_PORTS*ADDR_WIDTH{1'b0}};
+
+always @(posedge clk) begin
+    rd_addr_reg <= rd_addr_next;
+end
+
+`ifdef SYNTHESIS
+`define PROBE_MP_RAM_BANKED
+`elsif PROBE_RAM_BANKS
+`define PROBE_MP_RAM_BANKED
+`endif
+
+`ifndef PROBE_MP_RAM_BANKED
+/*
+ * The behaviour: one memory, the later port's write last, read at the registered address
+ */
+reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
+integer i, w;
+
+initial begin
+    for (i = 0; i < DEPTH; i = i + 1) begin
+        mem[i] = {DATA_WIDTH{1'b0}};
+    end
+end
+
+always @(posedge clk) begin
+    for (w = 0; w < WR_PORTS; w = w + 1) begin
+        if (wr_en[w]) begin
+            mem[wr_addr[w*ADDR_WIDTH +: ADDR_WIDTH]] <= wr_data[w*DATA_WIDTH +: DATA_WIDTH];
+        end
+    end
+end
+
+genvar r;
+generate
+    for (r = 0; r < RD_PORTS; r = r + 1) begin : g_rd
+        assign rd_data[r*DATA_WIDTH +: DATA_WIDTH] = mem[rd_addr_reg[r*ADDR_WIDTH +: ADDR_WIDTH]];
+    end
+endgenerate
+`else
+/*
+ * Banks of block-RAM copies, the clock's write forwarded, and a live-value table
+ */
+// bank w's word for read port r, at [(w*RD_PORTS + r)*DATA_WIDTH]
 wire [WR_PORTS*RD_PORTS*DATA_WIDTH-1:0] bank_rd_data;
 
-// LUT RAM in pieces of at most 256 words, the deepest dual-port LUT RAM of UltraScale+
-// (RAM256X1D); a deeper table is several pieces and a read multiplexer. Yosys 0.23 maps a
-// 1024-word single-port table to a LUT RAM cell its own library lacks, and stops.
-localparam PIECE_ADDR_WIDTH = ADDR_WIDTH > 8 ? 8 : ADDR_WIDTH;
-localparam PIECE_DEPTH = 1 << PIECE_ADDR_WIDTH;
-localparam PIECES = 1 << (ADDR_WIDTH - PIECE_ADDR_WIDTH);
-
-// the piece that holds an address (0 when the table is one piece)
-function [31:0] piece_of(input [ADDR_WIDTH-1:0] addr);
-    piece_of = {{(32-ADDR_WIDTH){1'b0}}, addr} >> PIECE_ADDR_WIDTH;
-endfunction
-
-genvar w, r, q;
+genvar w, r;
 generate
     for (w = 0; w < WR_PORTS; w = w + 1) begin : g_bank
-        wire [ADDR_WIDTH-1:0] bank_wr_addr = wr_addr[w*ADDR_WIDTH +: ADDR_WIDTH];
-        // every piece's read of every read port: piece q, port r at [(q*RD_PORTS + r)*DATA_WIDTH]
-        wire [PIECES*RD_PORTS*DATA_WIDTH-1:0] piece_rd_data;
+        // the write the copies' reads of this clock missed
+        reg                  fwd_en_reg = 1'b0;
+        reg [ADDR_WIDTH-1:0] fwd_addr_reg = {ADDR_WIDTH{1'b0}};
+        reg [DATA_WIDTH-1:0] fwd_data_reg = {DATA_WIDTH{1'b0}};
 
-        for (q = 0; q < PIECES; q = q + 1) begin : g_piece
-            reg [DATA_WIDTH-1:0] mem [0:PIECE_DEPTH-1];
+        always @(posedge clk) begin
+            fwd_en_reg   <= wr_en[w];
+            fwd_addr_reg <= wr_addr[w*ADDR_WIDTH +: ADDR_WIDTH];
+            fwd_data_reg <= wr_data[w*DATA_WIDTH +: DATA_WIDTH];
+        end
+
+        for (r = 0; r < RD_PORTS; r = r + 1) begin : g_copy
+            reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
+            reg [DATA_WIDTH-1:0] rd_reg = {DATA_WIDTH{1'b0}};
             integer i;
 
             initial begin
-                for (i = 0; i < PIECE_DEPTH; i = i + 1) begin
+                for (i = 0; i < DEPTH; i = i + 1) begin
                     mem[i] = {DATA_WIDTH{1'b0}};
                 end
             end
 
             always @(posedge clk) begin
-                if (wr_en[w] && piece_of(bank_wr_addr) == q) begin
-                    mem[bank_wr_addr[PIECE_ADDR_WIDTH-1:0]] <= wr_data[w*DATA_WIDTH +: DATA_WIDTH];
+                if (wr_en[w]) begin
+                    mem[wr_addr[w*ADDR_WIDTH +: ADDR_WIDTH]] <= wr_data[w*DATA_WIDTH +: DATA_WIDTH];
                 end
             end
 
-            for (r = 0; r < RD_PORTS; r = r + 1) begin : g_rd
-                assign piece_rd_data[(q*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH] =
-                    mem[rd_addr[r*ADDR_WIDTH +: PIECE_ADDR_WIDTH]];
+            // read-first: the word before this edge's write
+            always @(posedge clk) begin
+                rd_reg <= mem[rd_addr_next[r*ADDR_WIDTH +: ADDR_WIDTH]];
             end
-        end
 
-        for (r = 0; r < RD_PORTS; r = r + 1) begin : g_rd
-            wire [ADDR_WIDTH-1:0] port_addr = rd_addr[r*ADDR_WIDTH +: ADDR_WIDTH];
             assign bank_rd_data[(w*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH] =
-                piece_rd_data[(piece_of(port_addr)*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH];
+                (fwd_en_reg && fwd_addr_reg == rd_addr_reg[r*ADDR_WIDTH +: ADDR_WIDTH]) ? fwd_data_reg : rd_reg;
         end
     end
 
     if (WR_PORTS == 1) begin : g_single
         assign rd_data = bank_rd_data;
     end else begin : g_lvt
+        localparam SEL_WIDTH = $clog2(WR_PORTS);
+
         // live-value table: the bank that holds each address's newest word (later ports
-        // override earlier ones, as the banks' priority says), itself a multi-write RAM
+        // override earlier ones, as the banks' priority says), read at the registered address
         wire [RD_PORTS*SEL_WIDTH-1:0] sel;
         wire [WR_PORTS*SEL_WIDTH-1:0] port_index;
 
@@ -122,7 +170,7 @@ generate
             .wr_en(wr_en),
             .wr_addr(wr_addr),
             .wr_data(port_index),
-            .rd_addr(rd_addr),
+            .rd_addr(rd_addr_reg),
             .rd_data(sel)
         );
 
@@ -144,6 +192,7 @@ generate
         end
     end
 endgenerate
+`endif
 
 endmodule
 

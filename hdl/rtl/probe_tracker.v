@@ -476,6 +476,7 @@ table_inst (
     .req_expect(a_req_expect_reg),
     .cpl_start(a_cpl_start_reg),
     .cpl_tag(a_cpl_tag_reg),
+    .cpl_tag_next(cpl_tag),
     .cpl_rid(a_cpl_rid_reg),
     .cpl_status(a_cpl_status_reg),
     .cpl_data(a_cpl_data_reg),

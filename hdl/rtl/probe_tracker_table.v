@@ -7,12 +7,13 @@
  * decoded TLP starts per clock; the events it finds leave registered, one clock later.
  *
  * Per entry: busy, Requester ID, start time, the bytes the read asked for, whether it
- * had its first successful completion and the bytes still expected after it. All of it is
- * LUT RAM: busy and first (read and written by every segment at once) in a probe_xor_ram
- * with a write port per writer; the rest in probe_mp_ram, split by writer so every RAM has
- * one writer per segment: the request side (Requester ID, expected bytes and start time in
- * one word, so one live-value table serves them) and the completion side (bytes still
- * expected once 'first' is set).
+ * had its first successful completion and the bytes still expected after it. busy and first
+ * (read and written by every segment at once) sit in LUT RAM, a probe_xor_ram with a write
+ * port per writer. The rest sits in block RAM (probe_mp_ram), split by writer so every RAM
+ * has one writer per segment: the request side (Requester ID, expected bytes and start time
+ * in one word, so one live-value table serves them) and the completion side (bytes still
+ * expected once 'first' is set). Block RAM reads are synchronous, so these two read at the
+ * next clock's tags: the completions' (cpl_tag_next, from the stage before) and the scan's.
  *
  * Every read of busy and first is of the RAM as it stood before this clock; a write earlier
  * in the same clock reaches a later reader by comparing tags (no reader waits on a chain of
@@ -59,6 +60,8 @@ module probe_tracker_table #
      */
     input  wire [SEG_COUNT-1:0]           cpl_start,
     input  wire [SEG_COUNT*TAG_WIDTH-1:0] cpl_tag,
+    // the next clock's cpl_tag (the request and completion-side RAMs read a clock early)
+    input  wire [SEG_COUNT*TAG_WIDTH-1:0] cpl_tag_next,
     input  wire [SEG_COUNT*16-1:0]        cpl_rid,
     input  wire [SEG_COUNT*3-1:0]         cpl_status,
     input  wire [SEG_COUNT-1:0]           cpl_data,
@@ -132,7 +135,9 @@ assign ev_timeout    = ev_timeout_reg;
 assign ev_reuse      = ev_reuse_reg;
 assign outstanding   = outstanding_reg;
 
+wire [AGE_WIDTH-1:0] now_next = rst ? {AGE_WIDTH{1'b1}} : now_reg + {{(AGE_WIDTH-1){1'b0}}, 1'b1};
 wire [TAG_WIDTH-1:0] scan_tag = now_reg[TAG_WIDTH-1:0];
+wire [TAG_WIDTH-1:0] scan_tag_next = now_next[TAG_WIDTH-1:0];
 
 /*
  * RAMs: request side {start time, Requester ID, expected bytes} (one more read port for the
@@ -175,7 +180,7 @@ req_ram_inst (
     .wr_en(req_start),
     .wr_addr(req_tag),
     .wr_data(req_wr_data),
-    .rd_addr({scan_tag, cpl_tag}),
+    .rd_addr_next({scan_tag_next, cpl_tag_next}),
     .rd_data(req_rd)
 );
 
@@ -190,7 +195,7 @@ rem_ram_inst (
     .wr_en(rem_wr_en),
     .wr_addr(cpl_tag),
     .wr_data(rem_wr_data),
-    .rd_addr(cpl_tag),
+    .rd_addr_next(cpl_tag_next),
     .rd_data(rem_rd)
 );
 
@@ -374,7 +379,7 @@ always @* begin
 end
 
 always @(posedge clk) begin
-    now_reg         <= now_reg + {{(AGE_WIDTH-1){1'b0}}, 1'b1};
+    now_reg         <= now_next;
     outstanding_reg <= outstanding_next;
 
     ev_first_reg      <= ev_first_next;
@@ -391,7 +396,6 @@ always @(posedge clk) begin
     ev_reuse_reg      <= ev_reuse_next;
 
     if (rst) begin
-        now_reg         <= {AGE_WIDTH{1'b1}};
         outstanding_reg <= {(TAG_WIDTH+1){1'b0}};
 
         ev_first_reg      <= {SEG{1'b0}};

@@ -19,14 +19,14 @@
  *
  * Three forms of the same RAM, chosen by the tool that reads this file:
  * - synthesis (SYNTHESIS): the XOR banks, each a memory with its own write port;
- * - Verilator (VERILATOR, unless PROBE_XOR_RAM_BANKS): one memory written port after port,
+ * - Verilator (VERILATOR, unless PROBE_RAM_BANKS): one memory written port after port,
  *   which is the behaviour above at a fraction of the XOR logic's cost in a cycle-based
  *   model (the twin);
  * - event-driven simulators (Icarus): the XOR banks one after another in one vector, read in
  *   one block, so a clock's writes wake the RAM's readers once, not once per read port.
  * tb_probe_xor_ram checks the XOR forms (banked, as synthesised, and as one vector) against the
  * behaviour on random traffic; every probe bench runs the XOR form under Icarus, and the golden
- * sweep under Verilator with PROBE_XOR_RAM_BANKS.
+ * sweep under Verilator with PROBE_RAM_BANKS.
  */
 module probe_xor_ram #
 (
@@ -62,7 +62,7 @@ end
 `ifdef SYNTHESIS
 `define PROBE_XOR_RAM_XOR
 `define PROBE_XOR_RAM_BANKED
-`elsif PROBE_XOR_RAM_BANKS
+`elsif PROBE_RAM_BANKS
 `define PROBE_XOR_RAM_XOR
 `define PROBE_XOR_RAM_BANKED
 `elsif VERILATOR
@@ -152,7 +152,7 @@ assign rd_data = word;
 
 `ifdef PROBE_XOR_RAM_BANKED
 /*
- * Synthesis (and Verilator with PROBE_XOR_RAM_BANKS): each bank its own memory, one write port
+ * Synthesis (and Verilator with PROBE_RAM_BANKS): each bank its own memory, one write port
  * and a read port per address (UltraScale+ LUT RAM: one LUT per 64 words, bit and read port)
  */
 wire [WR_PORTS*PORTS*ADDR_WIDTH-1:0] bank_rd_addr;

@@ -7,7 +7,7 @@
  * compared every clock with a reference memory written port after port (the later port wins; a
  * read sees the word before this clock's writes). Whichever form of the RAM the simulator builds
  * is checked: under Icarus the XOR banks as one vector (with -DSYNTHESIS the banks as
- * synthesised, slowly), under Verilator with +define+PROBE_XOR_RAM_BANKS the banks as
+ * synthesised, slowly), under Verilator with +define+PROBE_RAM_BANKS the banks as
  * synthesised. A small address space makes collisions common. The last line is "N passed,
  * N failed".
  */

@@ -2,7 +2,7 @@
 // Yosys structural check and an UltraScale+ synthesis with no latches, and the self-checking tb_probe_tracker
 // (its own reference model, no golden vectors) under Icarus and Verilator for 1 and 4 segments, and the directed
 // tb_probe_tracker_reset (the tag state across resets), and tb_probe_xor_ram (the multi-write RAM of the tag
-// state, in its XOR forms, against its behaviour).
+// state, in its XOR forms, against its behaviour), and tb_probe_mp_ram (the block-RAM tag table against its behaviour).
 // Run: npx vitest run --project int test/hdl/tracker.int.test.ts
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -32,13 +32,16 @@ const TB = 'hdl/tb/tb_probe_tracker.sv'
 const LINT: Array<[string, string[]]> = [
   ...[1, 2, 4].flatMap((seg) => [8, 10].map((tag): [string, string[]] => ['probe_tracker', [`-GTLP_SEG_COUNT=${seg}`, `-GTAG_WIDTH=${tag}`]])),
   ['probe_tracker', ['-GTLP_SEG_COUNT=2', '-GCNT_WIDTH=32', '-GTIMEOUT_CYCLES=1000', '-GLAT_BINS=8', '-GLAT_BIN_CYCLES=1']],
+  // probe_mp_ram's two forms: one memory (simulators), block-RAM banks (synthesis)
   ['probe_mp_ram', ['-GWR_PORTS=3', '-GRD_PORTS=2']],
+  ['probe_mp_ram', ['-GWR_PORTS=3', '-GRD_PORTS=2', '+define+PROBE_RAM_BANKS']],
+  ['probe_mp_ram', ['-GWR_PORTS=1', '-GRD_PORTS=2', '-DSYNTHESIS']],
   // probe_xor_ram's three forms: Verilator's (one memory), the XOR banks (as Verilator builds
-  // them with PROBE_XOR_RAM_BANKS, and as synthesised)
+  // them with PROBE_RAM_BANKS, and as synthesised)
   ['probe_xor_ram', ['-GWR_PORTS=3', '-GRD_PORTS=2']],
-  ['probe_xor_ram', ['-GWR_PORTS=9', '-GRD_PORTS=9', '-GDATA_WIDTH=3', '+define+PROBE_XOR_RAM_BANKS']],
+  ['probe_xor_ram', ['-GWR_PORTS=9', '-GRD_PORTS=9', '-GDATA_WIDTH=3', '+define+PROBE_RAM_BANKS']],
   ['probe_xor_ram', ['-GWR_PORTS=9', '-GRD_PORTS=9', '-GDATA_WIDTH=3', '-DSYNTHESIS']],
-  ['probe_tracker', ['-GTLP_SEG_COUNT=4', '-GTAG_WIDTH=10', '+define+PROBE_XOR_RAM_BANKS']],
+  ['probe_tracker', ['-GTLP_SEG_COUNT=4', '-GTAG_WIDTH=10', '+define+PROBE_RAM_BANKS']],
   ['probe_extreme', ['-GTAKE_MAX=0']],
 ]
 
@@ -154,7 +157,7 @@ describe.each([1, 4])('tb_probe_tracker_reset, %i segment(s)', (seg) => {
 })
 
 // probe_xor_ram's XOR forms against its behaviour on random traffic with same-address writes:
-// under Icarus as one vector, under Verilator as the banks synthesis builds (PROBE_XOR_RAM_BANKS
+// under Icarus as one vector, under Verilator as the banks synthesis builds (PROBE_RAM_BANKS
 // selects the same code as SYNTHESIS; Icarus runs it 40x slower)
 describe.each([
   [2, 1, 1],
@@ -183,9 +186,51 @@ describe.each([
 
   it('passes under Verilator (--binary --timing), the XOR banks', () => {
     const mdir = join(build, 'verilator', name)
-    const params = [`-GWR_PORTS=${wr}`, `-GRD_PORTS=${rd}`, `-GDATA_WIDTH=${width}`, '+define+PROBE_XOR_RAM_BANKS']
+    const params = [`-GWR_PORTS=${wr}`, `-GRD_PORTS=${rd}`, `-GDATA_WIDTH=${width}`, '+define+PROBE_RAM_BANKS']
     const c = verilateBench(mdir, [...params, '--top-module', 'tb_probe_xor_ram', ...TB_XOR])
     expect(c.status, c.out.slice(-4000)).toBe(0)
     passes(run(join(mdir, 'Vtb'), []))
   })
+})
+
+// probe_mp_ram against its behaviour on random traffic with same-address writes and reads of a
+// word written in the clock the read is issued in: the block-RAM banks (PROBE_RAM_BANKS, the
+// code synthesis reads) under Icarus and Verilator, the one memory under Icarus
+describe.each([
+  [1, 2, 13],
+  [2, 3, 47],
+  [4, 5, 13],
+])('tb_probe_mp_ram, %i write ports, %i read ports, %i-bit words', (wr, rd, width) => {
+  const TB_MP = ['hdl/tb/tb_probe_mp_ram.sv', 'hdl/rtl/probe_mp_ram.v', 'hdl/rtl/probe_xor_ram.v']
+  const name = `tb_probe_mp_ram_w${wr}_r${rd}_d${width}`
+
+  function passes(r: { status: number | null; out: string; stdout: string }) {
+    const res = closing(r.stdout)
+    expect(res, r.out.slice(-4000)).toBeDefined()
+    expect(res!.failed, r.out.slice(-4000)).toBe(0)
+    expect(res!.passed).toBe(4000 * rd)
+    expect(r.status).toBe(0)
+  }
+
+  it.each([
+    ['the block-RAM banks', ['-DPROBE_RAM_BANKS']],
+    ['one memory', []],
+  ])('passes under Icarus (iverilog -g2012), %s', (form, defines) => {
+    const vvp = join(build, 'icarus', `${name}_${defines.length ? 'banks' : 'one'}.vvp`)
+    mkdirSync(join(build, 'icarus'), { recursive: true })
+    const params = [`-Ptb_probe_mp_ram.WR_PORTS=${wr}`, `-Ptb_probe_mp_ram.RD_PORTS=${rd}`, `-Ptb_probe_mp_ram.DATA_WIDTH=${width}`]
+    const c = run('iverilog', ['-g2012', ...defines, ...params, '-s', 'tb_probe_mp_ram', '-o', vvp, ...TB_MP])
+    expect(c.status, `${form}: ${c.out}`).toBe(0)
+    passes(run('vvp', ['-n', vvp]))
+  })
+
+  // one Verilator build (about 15 s) for the widest configuration
+  if (wr === 4)
+    it('passes under Verilator (--binary --timing), the block-RAM banks', () => {
+      const mdir = join(build, 'verilator', name)
+      const params = [`-GWR_PORTS=${wr}`, `-GRD_PORTS=${rd}`, `-GDATA_WIDTH=${width}`, '+define+PROBE_RAM_BANKS']
+      const c = verilateBench(mdir, [...params, '--top-module', 'tb_probe_mp_ram', ...TB_MP])
+      expect(c.status, c.out.slice(-4000)).toBe(0)
+      passes(run(join(mdir, 'Vtb'), []))
+    })
 })
