@@ -48,6 +48,7 @@ const TRACKER_RTL = [
   'probe_hist_bank',
   'probe_mp_ram',
   'probe_xor_ram',
+  'probe_xor_bram',
   'probe_extreme',
   'probe_counter',
   'probe_mrd_classify',

@@ -119,6 +119,7 @@ generate
         end
 
         for (r = 0; r < RD_PORTS; r = r + 1) begin : g_copy
+            (* ram_style = "block" *)
             reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
             reg [DATA_WIDTH-1:0] rd_reg = {DATA_WIDTH{1'b0}};
             integer i;

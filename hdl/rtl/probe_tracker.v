@@ -472,6 +472,7 @@ table_inst (
     .epoch(epoch_reg),
     .req_start(a_req_start_reg),
     .req_tag(a_req_tag_reg),
+    .req_tag_next(req_tag),
     .req_rid(a_req_rid_reg),
     .req_expect(a_req_expect_reg),
     .cpl_start(a_cpl_start_reg),

@@ -7,13 +7,14 @@
  * decoded TLP starts per clock; the events it finds leave registered, one clock later.
  *
  * Per entry: busy, Requester ID, start time, the bytes the read asked for, whether it
- * had its first successful completion and the bytes still expected after it. busy and first
- * (read and written by every segment at once) sit in LUT RAM, a probe_xor_ram with a write
- * port per writer. The rest sits in block RAM (probe_mp_ram), split by writer so every RAM
- * has one writer per segment: the request side (Requester ID, expected bytes and start time
- * in one word, so one live-value table serves them) and the completion side (bytes still
- * expected once 'first' is set). Block RAM reads are synchronous, so these two read at the
- * next clock's tags: the completions' (cpl_tag_next, from the stage before) and the scan's.
+ * had its first successful completion and the bytes still expected after it. All of it sits
+ * in block RAM. busy and first (read and written by every segment at once) in a
+ * probe_xor_bram with a port per writer; the rest in probe_mp_ram, split by writer so every
+ * RAM has one writer per segment: the request side (Requester ID, expected bytes and start
+ * time in one word, so one live-value table serves them) and the completion side (bytes
+ * still expected once 'first' is set). Block RAM reads are synchronous, so the RAMs take the
+ * next clock's tags: the requests' and completions' (req_tag_next, cpl_tag_next, from the
+ * stage before) and the scan's.
  *
  * Every read of busy and first is of the RAM as it stood before this clock; a write earlier
  * in the same clock reaches a later reader by comparing tags (no reader waits on a chain of
@@ -52,6 +53,8 @@ module probe_tracker_table #
      */
     input  wire [SEG_COUNT-1:0]           req_start,
     input  wire [SEG_COUNT*TAG_WIDTH-1:0] req_tag,
+    // the next clock's req_tag (the state RAM reads a clock early)
+    input  wire [SEG_COUNT*TAG_WIDTH-1:0] req_tag_next,
     input  wire [SEG_COUNT*16-1:0]        req_rid,
     input  wire [SEG_COUNT*13-1:0]        req_expect,
 
@@ -60,7 +63,7 @@ module probe_tracker_table #
      */
     input  wire [SEG_COUNT-1:0]           cpl_start,
     input  wire [SEG_COUNT*TAG_WIDTH-1:0] cpl_tag,
-    // the next clock's cpl_tag (the request and completion-side RAMs read a clock early)
+    // the next clock's cpl_tag (the table's RAMs read a clock early)
     input  wire [SEG_COUNT*TAG_WIDTH-1:0] cpl_tag_next,
     input  wire [SEG_COUNT*16-1:0]        cpl_rid,
     input  wire [SEG_COUNT*3-1:0]         cpl_status,
@@ -223,18 +226,16 @@ always @* begin
     end
 end
 
-probe_xor_ram #(
+probe_xor_bram #(
     .ADDR_WIDTH(TAG_WIDTH),
     .DATA_WIDTH(3),
-    .WR_PORTS(ST_PORTS),
-    .RD_PORTS(ST_PORTS)
+    .PORTS(ST_PORTS)
 )
 state_ram_inst (
     .clk(clk),
+    .addr_next({req_tag_next, scan_tag_next, cpl_tag_next}),
     .wr_en(st_wr_en),
-    .wr_addr({req_tag, scan_tag, cpl_tag}),
     .wr_data(st_wr_data),
-    .rd_addr({req_tag, scan_tag, cpl_tag}),
     .rd_data(st_rd)
 );
 

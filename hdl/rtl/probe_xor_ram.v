@@ -6,9 +6,11 @@
  * Multi-port RAM without a live-value table: WR_PORTS write ports, RD_PORTS asynchronous
  * read ports, each write port its own bank, the word the XOR of every bank's entry.
  *
- * Same behaviour as probe_mp_ram: a read returns the word as it stood before this clock's
- * writes; of two writes to one address in one clock the higher port index wins (the lower
- * one is dropped); every word reads 0 until it is first written.
+ * A read returns the word as it stood before this clock's writes; of two writes to one
+ * address in one clock the higher port index wins (the lower one is dropped); every word reads
+ * 0 until it is first written. (The same rules as probe_mp_ram and probe_xor_bram, the block-RAM
+ * RAMs, which need their read addresses a clock early; this one reads asynchronously, for the
+ * filtered-out bits, read at the taps' own tags, and the live-value tables.)
  *
  * A write to address a stores data XOR the other banks' entries at a, so the XOR of all
  * banks is then the data. Each bank therefore has RD_PORTS + WR_PORTS - 1 read ports and one

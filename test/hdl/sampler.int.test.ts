@@ -24,6 +24,7 @@ const PROBE = [
   'hdl/rtl/probe_extreme.v',
   'hdl/rtl/probe_mp_ram.v',
   'hdl/rtl/probe_xor_ram.v',
+  'hdl/rtl/probe_xor_bram.v',
   'hdl/rtl/probe_addr_filter.v',
   ...SAMPLER,
 ]

@@ -1,8 +1,9 @@
 // probe_tracker gates: Verilator -Wall lint (no waivers) over TLP_SEG_COUNT 1/2/4 x TAG_WIDTH 8/10, Icarus -g2005 -Wall,
 // Yosys structural check and an UltraScale+ synthesis with no latches, and the self-checking tb_probe_tracker
 // (its own reference model, no golden vectors) under Icarus and Verilator for 1 and 4 segments, and the directed
-// tb_probe_tracker_reset (the tag state across resets), and tb_probe_xor_ram (the multi-write RAM of the tag
-// state, in its XOR forms, against its behaviour), and tb_probe_mp_ram (the block-RAM tag table against its behaviour).
+// tb_probe_tracker_reset (the tag state across resets), and tb_probe_xor_ram (the multi-write LUT RAM of the
+// filtered-out bits and the live-value tables, in its XOR forms, against its behaviour), tb_probe_mp_ram and
+// tb_probe_xor_bram (the block-RAM tag table against its behaviour).
 // Run: npx vitest run --project int test/hdl/tracker.int.test.ts
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -19,6 +20,7 @@ const RTL = [
   'hdl/rtl/probe_hist_bank.v',
   'hdl/rtl/probe_mp_ram.v',
   'hdl/rtl/probe_xor_ram.v',
+  'hdl/rtl/probe_xor_bram.v',
   'hdl/rtl/probe_extreme.v',
   'hdl/rtl/probe_counter.v',
   'hdl/rtl/probe_mrd_classify.v',
@@ -36,6 +38,10 @@ const LINT: Array<[string, string[]]> = [
   ['probe_mp_ram', ['-GWR_PORTS=3', '-GRD_PORTS=2']],
   ['probe_mp_ram', ['-GWR_PORTS=3', '-GRD_PORTS=2', '+define+PROBE_RAM_BANKS']],
   ['probe_mp_ram', ['-GWR_PORTS=1', '-GRD_PORTS=2', '-DSYNTHESIS']],
+  // probe_xor_bram's two forms, as probe_mp_ram's
+  ['probe_xor_bram', ['-GPORTS=2']],
+  ['probe_xor_bram', ['-GPORTS=9', '-GDATA_WIDTH=3', '+define+PROBE_RAM_BANKS']],
+  ['probe_xor_bram', ['-GPORTS=5', '-GDATA_WIDTH=3', '-DSYNTHESIS']],
   // probe_xor_ram's three forms: Verilator's (one memory), the XOR banks (as Verilator builds
   // them with PROBE_RAM_BANKS, and as synthesised)
   ['probe_xor_ram', ['-GWR_PORTS=3', '-GRD_PORTS=2']],
@@ -230,6 +236,48 @@ describe.each([
       const mdir = join(build, 'verilator', name)
       const params = [`-GWR_PORTS=${wr}`, `-GRD_PORTS=${rd}`, `-GDATA_WIDTH=${width}`, '+define+PROBE_RAM_BANKS']
       const c = verilateBench(mdir, [...params, '--top-module', 'tb_probe_mp_ram', ...TB_MP])
+      expect(c.status, c.out.slice(-4000)).toBe(0)
+      passes(run(join(mdir, 'Vtb'), []))
+    })
+})
+
+// probe_xor_bram (the tag state: every port reads its address a clock early and may write it)
+// against its behaviour: the block-RAM XOR banks under Icarus and Verilator, the one memory under
+// Icarus
+describe.each([
+  [2, 1],
+  [5, 3],
+  [9, 3],
+])('tb_probe_xor_bram, %i ports, %i-bit words', (ports, width) => {
+  const TB_XB = ['hdl/tb/tb_probe_xor_bram.sv', 'hdl/rtl/probe_xor_bram.v']
+  const name = `tb_probe_xor_bram_p${ports}_d${width}`
+
+  function passes(r: { status: number | null; out: string; stdout: string }) {
+    const res = closing(r.stdout)
+    expect(res, r.out.slice(-4000)).toBeDefined()
+    expect(res!.failed, r.out.slice(-4000)).toBe(0)
+    expect(res!.passed).toBe(4000 * ports)
+    expect(r.status).toBe(0)
+  }
+
+  it.each([
+    ['the block-RAM XOR banks', ['-DPROBE_RAM_BANKS']],
+    ['one memory', []],
+  ])('passes under Icarus (iverilog -g2012), %s', (form, defines) => {
+    const vvp = join(build, 'icarus', `${name}_${defines.length ? 'banks' : 'one'}.vvp`)
+    mkdirSync(join(build, 'icarus'), { recursive: true })
+    const params = [`-Ptb_probe_xor_bram.PORTS=${ports}`, `-Ptb_probe_xor_bram.DATA_WIDTH=${width}`]
+    const c = run('iverilog', ['-g2012', ...defines, ...params, '-s', 'tb_probe_xor_bram', '-o', vvp, ...TB_XB])
+    expect(c.status, `${form}: ${c.out}`).toBe(0)
+    passes(run('vvp', ['-n', vvp]))
+  })
+
+  // one Verilator build (about 15 s) for the widest configuration
+  if (ports === 9)
+    it('passes under Verilator (--binary --timing), the block-RAM XOR banks', () => {
+      const mdir = join(build, 'verilator', name)
+      const params = [`-GPORTS=${ports}`, `-GDATA_WIDTH=${width}`, '+define+PROBE_RAM_BANKS']
+      const c = verilateBench(mdir, [...params, '--top-module', 'tb_probe_xor_bram', ...TB_XB])
       expect(c.status, c.out.slice(-4000)).toBe(0)
       passes(run(join(mdir, 'Vtb'), []))
     })
