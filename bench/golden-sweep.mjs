@@ -49,6 +49,7 @@ const TRACKER_RTL = [
   'probe_mp_ram',
   'probe_xor_ram',
   'probe_xor_bram',
+  'probe_ram_model',
   'probe_extreme',
   'probe_counter',
   'probe_mrd_classify',

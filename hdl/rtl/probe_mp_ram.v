@@ -9,7 +9,7 @@
  * rd_addr_next is the address a port reads in the next clock; rd_data, in that clock, is the
  * word at that address as it stood before that clock's writes: every earlier clock's writes
  * are in it. This is the behaviour of an asynchronous read at the registered address (and the
- * Verilated and Icarus form is exactly that), built from synchronous block RAM. Two writes to
+ * Verilated and Icarus form is exactly that: probe_ram_model), built from synchronous block RAM. Two writes to
  * one address in one clock: the higher port index wins. Every word reads 0 until it is first
  * written.
  *
@@ -49,8 +49,6 @@ module probe_mp_ram #
     output wire [RD_PORTS*DATA_WIDTH-1:0] rd_data
 );
 
-localparam DEPTH = 1 << ADDR_WIDTH;
-
 initial begin
     if (ADDR_WIDTH < 1 || ADDR_WIDTH > 16 || DATA_WIDTH < 1 || WR_PORTS < 1 || RD_PORTS < 1) begin
         $error("Error: probe_mp_ram needs ADDR_WIDTH 1..16, DATA_WIDTH, WR_PORTS and RD_PORTS >= 1 (instance %m)");
@@ -71,36 +69,27 @@ end
 `endif
 
 `ifndef PROBE_MP_RAM_BANKED
-/*
- * The behaviour: one memory, the later port's write last, read at the registered address
- */
-reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
-integer i, w;
-
-initial begin
-    for (i = 0; i < DEPTH; i = i + 1) begin
-        mem[i] = {DATA_WIDTH{1'b0}};
-    end
-end
-
-always @(posedge clk) begin
-    for (w = 0; w < WR_PORTS; w = w + 1) begin
-        if (wr_en[w]) begin
-            mem[wr_addr[w*ADDR_WIDTH +: ADDR_WIDTH]] <= wr_data[w*DATA_WIDTH +: DATA_WIDTH];
-        end
-    end
-end
-
-genvar r;
-generate
-    for (r = 0; r < RD_PORTS; r = r + 1) begin : g_rd
-        assign rd_data[r*DATA_WIDTH +: DATA_WIDTH] = mem[rd_addr_reg[r*ADDR_WIDTH +: ADDR_WIDTH]];
-    end
-endgenerate
+// the behaviour: one memory, read at the registered address
+probe_ram_model #(
+    .ADDR_WIDTH(ADDR_WIDTH),
+    .DATA_WIDTH(DATA_WIDTH),
+    .WR_PORTS(WR_PORTS),
+    .RD_PORTS(RD_PORTS)
+)
+model_inst (
+    .clk(clk),
+    .wr_en(wr_en),
+    .wr_addr(wr_addr),
+    .wr_data(wr_data),
+    .rd_addr(rd_addr_reg),
+    .rd_data(rd_data)
+);
 `else
 /*
  * Banks of block-RAM copies, the clock's write forwarded, and a live-value table
  */
+localparam DEPTH = 1 << ADDR_WIDTH;
+
 // bank w's word for read port r, at [(w*RD_PORTS + r)*DATA_WIDTH]
 wire [WR_PORTS*RD_PORTS*DATA_WIDTH-1:0] bank_rd_data;
 

@@ -14,14 +14,14 @@
  *
  * Synthesis form (SYNTHESIS, or PROBE_RAM_BANKS for a simulator): each port writes its own
  * bank, the word is the XOR of every bank's entry, and a write stores its data XOR the other
- * banks' entries at its address. Each bank has a copy per port, a memory with one write and
- * one registered read (a simple dual-port block RAM) at that port's addr_next; a copy's word
- * misses only the bank's write of the clock it was read in, which a register keeps and an
- * address compare forwards. PORTS x PORTS copies: 25 BRAM18 at five ports, 81 at nine, each
+ * banks' entries at its address. Each bank is a probe_mp_ram with one write port and a read
+ * port per port: a copy per port, a simple dual-port block RAM read at that port's addr_next,
+ * whose word misses only the bank's write of the clock it was read in, which a register keeps
+ * and an address compare forwards. PORTS x PORTS copies: 25 BRAM18 at five ports, 81 at nine, each
  * holding DATA_WIDTH bits a word. Block RAM, not LUT RAM, because a LUT-RAM copy costs one LUT
  * per 64 words and bit: at nine ports and 1 024 words the LUT-RAM form took about 10 000 LUT
- * sites (bench/RESULTS.md). Simulators otherwise build one memory read at the registered
- * address.
+ * sites (bench/RESULTS.md). Simulators otherwise build probe_ram_model (one memory) at the
+ * registered addresses.
  */
 module probe_xor_bram #
 (
@@ -44,8 +44,6 @@ module probe_xor_bram #
     output wire [PORTS*DATA_WIDTH-1:0] rd_data
 );
 
-localparam DEPTH = 1 << ADDR_WIDTH;
-
 initial begin
     if (ADDR_WIDTH < 1 || ADDR_WIDTH > 16 || DATA_WIDTH < 1 || PORTS < 2) begin
         $error("Error: probe_xor_bram needs ADDR_WIDTH 1..16, DATA_WIDTH >= 1, PORTS >= 2 (instance %m)");
@@ -66,35 +64,24 @@ end
 `endif
 
 `ifndef PROBE_XOR_BRAM_BANKED
-/*
- * The behaviour: one memory, the later port's write last, read at the registered address
- */
-reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
-integer i;
-
-initial begin
-    for (i = 0; i < DEPTH; i = i + 1) begin
-        mem[i] = {DATA_WIDTH{1'b0}};
-    end
-end
-
-always @(posedge clk) begin
-    for (i = 0; i < PORTS; i = i + 1) begin
-        if (wr_en[i]) begin
-            mem[addr_reg[i*ADDR_WIDTH +: ADDR_WIDTH]] <= wr_data[i*DATA_WIDTH +: DATA_WIDTH];
-        end
-    end
-end
-
-genvar r;
-generate
-    for (r = 0; r < PORTS; r = r + 1) begin : g_rd
-        assign rd_data[r*DATA_WIDTH +: DATA_WIDTH] = mem[addr_reg[r*ADDR_WIDTH +: ADDR_WIDTH]];
-    end
-endgenerate
+// the behaviour: one memory, read and written at the registered addresses
+probe_ram_model #(
+    .ADDR_WIDTH(ADDR_WIDTH),
+    .DATA_WIDTH(DATA_WIDTH),
+    .WR_PORTS(PORTS),
+    .RD_PORTS(PORTS)
+)
+model_inst (
+    .clk(clk),
+    .wr_en(wr_en),
+    .wr_addr(addr_reg),
+    .wr_data(wr_data),
+    .rd_addr(addr_reg),
+    .rd_data(rd_data)
+);
 `else
 /*
- * XOR banks of block-RAM copies, each bank's last write forwarded
+ * XOR banks, each a probe_mp_ram: block-RAM copies, the bank's last write forwarded
  */
 // bank b's entry at port p's address: [(b*PORTS + p)*DATA_WIDTH]
 wire [PORTS*PORTS*DATA_WIDTH-1:0] bank_rd;
@@ -136,46 +123,24 @@ end
 
 assign rd_data = word;
 
-genvar g, p;
+// each bank: a copy per port, the bank's last write forwarded (probe_mp_ram, one write port)
+genvar g;
 generate
     for (g = 0; g < PORTS; g = g + 1) begin : g_bank
-        // the write the copies' reads of this clock missed
-        reg                  fwd_en_reg = 1'b0;
-        reg [ADDR_WIDTH-1:0] fwd_addr_reg = {ADDR_WIDTH{1'b0}};
-        reg [DATA_WIDTH-1:0] fwd_data_reg = {DATA_WIDTH{1'b0}};
-
-        always @(posedge clk) begin
-            fwd_en_reg   <= bank_wr_en[g];
-            fwd_addr_reg <= addr_reg[g*ADDR_WIDTH +: ADDR_WIDTH];
-            fwd_data_reg <= bank_wr_data[g*DATA_WIDTH +: DATA_WIDTH];
-        end
-
-        for (p = 0; p < PORTS; p = p + 1) begin : g_copy
-            (* ram_style = "block" *)
-            reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
-            reg [DATA_WIDTH-1:0] rd_reg = {DATA_WIDTH{1'b0}};
-            integer i;
-
-            initial begin
-                for (i = 0; i < DEPTH; i = i + 1) begin
-                    mem[i] = {DATA_WIDTH{1'b0}};
-                end
-            end
-
-            always @(posedge clk) begin
-                if (bank_wr_en[g]) begin
-                    mem[addr_reg[g*ADDR_WIDTH +: ADDR_WIDTH]] <= bank_wr_data[g*DATA_WIDTH +: DATA_WIDTH];
-                end
-            end
-
-            // read-first: the word before this edge's write
-            always @(posedge clk) begin
-                rd_reg <= mem[addr_next[p*ADDR_WIDTH +: ADDR_WIDTH]];
-            end
-
-            assign bank_rd[(g*PORTS + p)*DATA_WIDTH +: DATA_WIDTH] =
-                (fwd_en_reg && fwd_addr_reg == addr_reg[p*ADDR_WIDTH +: ADDR_WIDTH]) ? fwd_data_reg : rd_reg;
-        end
+        probe_mp_ram #(
+            .ADDR_WIDTH(ADDR_WIDTH),
+            .DATA_WIDTH(DATA_WIDTH),
+            .WR_PORTS(1),
+            .RD_PORTS(PORTS)
+        )
+        bank_inst (
+            .clk(clk),
+            .wr_en(bank_wr_en[g]),
+            .wr_addr(addr_reg[g*ADDR_WIDTH +: ADDR_WIDTH]),
+            .wr_data(bank_wr_data[g*DATA_WIDTH +: DATA_WIDTH]),
+            .rd_addr_next(addr_next),
+            .rd_data(bank_rd[g*PORTS*DATA_WIDTH +: PORTS*DATA_WIDTH])
+        );
     end
 endgenerate
 `endif

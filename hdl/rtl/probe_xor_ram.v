@@ -21,9 +21,9 @@
  *
  * Three forms of the same RAM, chosen by the tool that reads this file:
  * - synthesis (SYNTHESIS): the XOR banks, each a memory with its own write port;
- * - Verilator (VERILATOR, unless PROBE_RAM_BANKS): one memory written port after port,
- *   which is the behaviour above at a fraction of the XOR logic's cost in a cycle-based
- *   model (the twin);
+ * - Verilator (VERILATOR, unless PROBE_RAM_BANKS): one memory written port after port
+ *   (probe_ram_model), which is the behaviour above at a fraction of the XOR logic's cost in
+ *   a cycle-based model (the twin);
  * - event-driven simulators (Icarus): the XOR banks one after another in one vector, read in
  *   one block, so a clock's writes wake the RAM's readers once, not once per read port.
  * tb_probe_xor_ram checks the XOR forms (banked, as synthesised, and as one vector) against the
@@ -52,8 +52,6 @@ module probe_xor_ram #
     output wire [RD_PORTS*DATA_WIDTH-1:0] rd_data
 );
 
-localparam DEPTH = 1 << ADDR_WIDTH;
-
 initial begin
     if (ADDR_WIDTH < 1 || ADDR_WIDTH > 16 || DATA_WIDTH < 1 || WR_PORTS < 2 || RD_PORTS < 1) begin
         $error("Error: probe_xor_ram needs ADDR_WIDTH 1..16, DATA_WIDTH >= 1, WR_PORTS >= 2, RD_PORTS >= 1 (instance %m)");
@@ -73,33 +71,24 @@ end
 `endif
 
 `ifndef PROBE_XOR_RAM_XOR
-/*
- * The behaviour: one memory, the later port's write last
- */
-reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
-integer i;
-
-initial begin
-    for (i = 0; i < DEPTH; i = i + 1) begin
-        mem[i] = {DATA_WIDTH{1'b0}};
-    end
-end
-
-always @(posedge clk) begin
-    for (i = 0; i < WR_PORTS; i = i + 1) begin
-        if (wr_en[i]) begin
-            mem[wr_addr[i*ADDR_WIDTH +: ADDR_WIDTH]] <= wr_data[i*DATA_WIDTH +: DATA_WIDTH];
-        end
-    end
-end
-
-genvar r;
-generate
-    for (r = 0; r < RD_PORTS; r = r + 1) begin : g_rd
-        assign rd_data[r*DATA_WIDTH +: DATA_WIDTH] = mem[rd_addr[r*ADDR_WIDTH +: ADDR_WIDTH]];
-    end
-endgenerate
+// the behaviour: one memory
+probe_ram_model #(
+    .ADDR_WIDTH(ADDR_WIDTH),
+    .DATA_WIDTH(DATA_WIDTH),
+    .WR_PORTS(WR_PORTS),
+    .RD_PORTS(RD_PORTS)
+)
+model_inst (
+    .clk(clk),
+    .wr_en(wr_en),
+    .wr_addr(wr_addr),
+    .wr_data(wr_data),
+    .rd_addr(rd_addr),
+    .rd_data(rd_data)
+);
 `else
+localparam DEPTH = 1 << ADDR_WIDTH;
+
 // read ports of each bank: the outside's, then the other write ports' addresses
 localparam PORTS = RD_PORTS + WR_PORTS - 1;
 // the read port of bank b that port p's address drives: p < RD_PORTS the outside's, then

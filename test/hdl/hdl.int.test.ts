@@ -29,6 +29,7 @@ const RTL = [
   'hdl/rtl/probe_mp_ram.v',
   'hdl/rtl/probe_xor_ram.v',
   'hdl/rtl/probe_xor_bram.v',
+  'hdl/rtl/probe_ram_model.v',
   'hdl/rtl/probe_addr_filter.v',
   'hdl/rtl/probe_sampler.v',
   'hdl/rtl/probe_sample_fifo.v',

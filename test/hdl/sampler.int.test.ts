@@ -25,6 +25,7 @@ const PROBE = [
   'hdl/rtl/probe_mp_ram.v',
   'hdl/rtl/probe_xor_ram.v',
   'hdl/rtl/probe_xor_bram.v',
+  'hdl/rtl/probe_ram_model.v',
   'hdl/rtl/probe_addr_filter.v',
   ...SAMPLER,
 ]

@@ -21,6 +21,7 @@ const RTL = [
   'hdl/rtl/probe_mp_ram.v',
   'hdl/rtl/probe_xor_ram.v',
   'hdl/rtl/probe_xor_bram.v',
+  'hdl/rtl/probe_ram_model.v',
   'hdl/rtl/probe_extreme.v',
   'hdl/rtl/probe_counter.v',
   'hdl/rtl/probe_mrd_classify.v',
@@ -170,7 +171,7 @@ describe.each([
   [5, 5, 3],
   [9, 5, 2],
 ])('tb_probe_xor_ram, %i write ports, %i read ports, %i-bit words', (wr, rd, width) => {
-  const TB_XOR = ['hdl/tb/tb_probe_xor_ram.sv', 'hdl/rtl/probe_xor_ram.v']
+  const TB_XOR = ['hdl/tb/tb_probe_xor_ram.sv', 'hdl/rtl/probe_xor_ram.v', 'hdl/rtl/probe_ram_model.v']
   const name = `tb_probe_xor_ram_w${wr}_r${rd}_d${width}`
 
   function passes(r: { status: number | null; out: string; stdout: string }) {
@@ -207,7 +208,7 @@ describe.each([
   [2, 3, 47],
   [4, 5, 13],
 ])('tb_probe_mp_ram, %i write ports, %i read ports, %i-bit words', (wr, rd, width) => {
-  const TB_MP = ['hdl/tb/tb_probe_mp_ram.sv', 'hdl/rtl/probe_mp_ram.v', 'hdl/rtl/probe_xor_ram.v']
+  const TB_MP = ['hdl/tb/tb_probe_mp_ram.sv', 'hdl/rtl/probe_mp_ram.v', 'hdl/rtl/probe_xor_ram.v', 'hdl/rtl/probe_ram_model.v']
   const name = `tb_probe_mp_ram_w${wr}_r${rd}_d${width}`
 
   function passes(r: { status: number | null; out: string; stdout: string }) {
@@ -249,7 +250,7 @@ describe.each([
   [5, 3],
   [9, 3],
 ])('tb_probe_xor_bram, %i ports, %i-bit words', (ports, width) => {
-  const TB_XB = ['hdl/tb/tb_probe_xor_bram.sv', 'hdl/rtl/probe_xor_bram.v']
+  const TB_XB = ['hdl/tb/tb_probe_xor_bram.sv', 'hdl/rtl/probe_xor_bram.v', 'hdl/rtl/probe_mp_ram.v', 'hdl/rtl/probe_xor_ram.v', 'hdl/rtl/probe_ram_model.v']
   const name = `tb_probe_xor_bram_p${ports}_d${width}`
 
   function passes(r: { status: number | null; out: string; stdout: string }) {
