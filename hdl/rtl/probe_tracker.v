@@ -275,8 +275,8 @@ endgenerate
 /*
  * Filtered-out reads: one bit per tag (see the header comment), LUT RAM
  */
-// A reset empties the tag state though it sits in LUT RAM: each word carries the epoch it was
-// written in, the epoch flips at each reset, and a word of another epoch reads as empty
+// A reset empties the tag state though its RAMs have no reset: each word carries the epoch it
+// was written in, the epoch flips at each reset, and a word of another epoch reads as empty
 reg epoch_reg = 1'b0;
 reg rst_reg = 1'b0;
 

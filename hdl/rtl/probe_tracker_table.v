@@ -18,7 +18,7 @@
  *
  * Every read of busy and first is of the RAM as it stood before this clock; a write earlier
  * in the same clock reaches a later reader by comparing tags (no reader waits on a chain of
- * whole-table updates). LUT RAM has no reset: a reset empties busy and first by an epoch in
+ * whole-table updates). The RAMs have no reset: a reset empties busy and first by an epoch in
  * each word (the state RAM's comment below).
  *
  * Order within a clock: completions in segment order, each seeing the result of an
@@ -205,8 +205,8 @@ rem_ram_inst (
 /*
  * busy and first of every tag, {epoch, busy, first} per word: written by the completions, the
  * scan and the requests, in that order (the later write wins), read at each of their tags. A
- * word of another epoch reads as idle (so a reset empties the table at once, though LUT RAM
- * has no reset), and the scan rewrites such a word it finds busy or first (every tag within
+ * word of another epoch reads as idle (so a reset empties the table at once, though block
+ * RAM has no reset), and the scan rewrites such a word it finds busy or first (every tag within
  * 2**TAG_WIDTH clocks of a reset, so a word cannot come back after the next one)
  */
 localparam ST_PORTS = 2*SEG + 1;
