@@ -96,7 +96,8 @@ function build(name, top, params, files, defines = []) {
     '-o',
     'Vtb',
     '-Ihdl/rtl/generated',
-    // the tag state as synthesised (probe_xor_ram's XOR banks), not Verilator's one-memory form
+    // the tracker's RAMs as synthesised (XOR banks, block-RAM copies and their forwarding), not
+    // the one memory (probe_ram_model) simulators otherwise build
     '+define+PROBE_RAM_BANKS',
     ...defines,
     ...params,

@@ -31,6 +31,14 @@ const TB = 'hdl/tb/tb_probe_tracker.sv'
 
 
 
+type BenchRun = { status: number | null; out: string; stdout: string }
+
+// a bench that must close with exactly this many passed checks, none failed, and exit 0
+function closesWith(r: BenchRun, passed: number) {
+  expect(closing(r.stdout), r.out.slice(-4000)).toEqual({ passed, failed: 0 })
+  expect(r.status).toBe(0)
+}
+
 // top, parameters
 const LINT: Array<[string, string[]]> = [
   ...[1, 2, 4].flatMap((seg) => [8, 10].map((tag): [string, string[]] => ['probe_tracker', [`-GTLP_SEG_COUNT=${seg}`, `-GTAG_WIDTH=${tag}`]])),
@@ -139,13 +147,7 @@ describe.each([1, 4])('tb_probe_tracker_reset, %i segment(s)', (seg) => {
   const TB_RESET = 'hdl/tb/tb_probe_tracker_reset.sv'
   const name = `tb_probe_tracker_reset_s${seg}`
 
-  function passes(r: { status: number | null; out: string; stdout: string }) {
-    const res = closing(r.stdout)
-    expect(res, r.out.slice(-4000)).toBeDefined()
-    expect(res!.failed, r.out.slice(-4000)).toBe(0)
-    expect(res!.passed).toBe(24)
-    expect(r.status).toBe(0)
-  }
+  const passes = (r: BenchRun) => closesWith(r, 24)
 
   it('passes under Icarus (iverilog -g2012)', () => {
     const vvp = join(build, 'icarus', `${name}.vvp`)
@@ -174,13 +176,7 @@ describe.each([
   const TB_XOR = ['hdl/tb/tb_probe_xor_ram.sv', 'hdl/rtl/probe_xor_ram.v', 'hdl/rtl/probe_ram_model.v']
   const name = `tb_probe_xor_ram_w${wr}_r${rd}_d${width}`
 
-  function passes(r: { status: number | null; out: string; stdout: string }) {
-    const res = closing(r.stdout)
-    expect(res, r.out.slice(-4000)).toBeDefined()
-    expect(res!.failed, r.out.slice(-4000)).toBe(0)
-    expect(res!.passed).toBe(4000 * rd + 16)
-    expect(r.status).toBe(0)
-  }
+  const passes = (r: BenchRun) => closesWith(r, 4000 * rd + 16)
 
   it('passes under Icarus (iverilog -g2012), the XOR banks as one vector', () => {
     const vvp = join(build, 'icarus', `${name}.vvp`)
@@ -211,13 +207,7 @@ describe.each([
   const TB_MP = ['hdl/tb/tb_probe_mp_ram.sv', 'hdl/rtl/probe_mp_ram.v', 'hdl/rtl/probe_xor_ram.v', 'hdl/rtl/probe_ram_model.v']
   const name = `tb_probe_mp_ram_w${wr}_r${rd}_d${width}`
 
-  function passes(r: { status: number | null; out: string; stdout: string }) {
-    const res = closing(r.stdout)
-    expect(res, r.out.slice(-4000)).toBeDefined()
-    expect(res!.failed, r.out.slice(-4000)).toBe(0)
-    expect(res!.passed).toBe(4000 * rd)
-    expect(r.status).toBe(0)
-  }
+  const passes = (r: BenchRun) => closesWith(r, 4000 * rd)
 
   it.each([
     ['the block-RAM banks', ['-DPROBE_RAM_BANKS']],
@@ -253,13 +243,7 @@ describe.each([
   const TB_XB = ['hdl/tb/tb_probe_xor_bram.sv', 'hdl/rtl/probe_xor_bram.v', 'hdl/rtl/probe_mp_ram.v', 'hdl/rtl/probe_xor_ram.v', 'hdl/rtl/probe_ram_model.v']
   const name = `tb_probe_xor_bram_p${ports}_d${width}`
 
-  function passes(r: { status: number | null; out: string; stdout: string }) {
-    const res = closing(r.stdout)
-    expect(res, r.out.slice(-4000)).toBeDefined()
-    expect(res!.failed, r.out.slice(-4000)).toBe(0)
-    expect(res!.passed).toBe(4000 * ports)
-    expect(r.status).toBe(0)
-  }
+  const passes = (r: BenchRun) => closesWith(r, 4000 * ports)
 
   it.each([
     ['the block-RAM XOR banks', ['-DPROBE_RAM_BANKS']],
