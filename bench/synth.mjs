@@ -12,6 +12,8 @@
  *     its share of the XCVU9P reported beside them (no budget: the issue gives the probe's only);
  *   - flip-flops within budget: the counters' and the latency-histogram bins' running value +
  *     shadow, plus at most 2 000 more.
+ * Each row also gives its deepest register-to-register path in LUT levels (logic-depth.mjs), and
+ * the Verilog nets along it after the table: a proxy for timing, which needs Vivado.
  * The baseline in the same run is the BAR top at its default 256-bit width, so each row's ratio
  * says what a configuration costs against it. Exits 1 when a check fails.
  *
@@ -23,6 +25,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { logicDepthOfFile } from './logic-depth.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const build = join(root, 'build/synth')
@@ -200,6 +203,7 @@ for (const c of selected) {
     lutramSites: lutram.sites,
     unread: lutram.unread,
     bram18: cells('RAMB18E2') + 2 * cells('RAMB36E2'),
+    depth: logicDepthOfFile(report.replace(/\.log$/, '.json')),
     seconds,
   }
   const problems = []
@@ -217,14 +221,22 @@ console.log(
   `Probe area, ${yosys} synth_xilinx -family xcup (not Vivado: expect Vivado's LUT counts to differ); ${cpus().length} × ${cpus()[0]?.model.trim() ?? '?'}, ${new Date().toISOString().slice(0, 10)}\n`,
 )
 console.log(
-  '| configuration | FFs | LUTs | LCs (Yosys estimate) | LUT RAM cells | LUT RAM sites (macro LUTs unread) | BRAM18 | LUT sites (LCs + LUT RAM) / XCVU9P | LUTs vs baseline | checks | synth s |',
+  '| configuration | FFs | LUTs | LCs (Yosys estimate) | LUT RAM cells | LUT RAM sites (macro LUTs unread) | BRAM18 | LUT sites (LCs + LUT RAM) / XCVU9P | LUTs vs baseline | deepest path: LUT levels / carry cells | checks | synth s |',
 )
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|')
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|')
 for (const { c, m, problems, error } of rows) {
-  if (error) console.log(`| ${c.name} | | | | | | | | FAILED: ${error} | |`)
+  if (error) console.log(`| ${c.name} | | | | | | | | | FAILED: ${error} | |`)
   else
     console.log(
-      `| ${c.name} | ${m.ffs} | ${m.luts} | ${m.lcs} | ${m.lutram} | ${m.lutramSites} (${m.unread}) | ${m.bram18} | ${m.sites} (${((100 * m.sites) / VU9P_LUTS).toFixed(2)} %) | ${base ? (m.luts / base.luts).toFixed(2) : '?'} | ${problems.length ? 'FAILED: ' + problems.join('; ') : 'ok'} | ${m.seconds.toFixed(0)} |`,
+      `| ${c.name} | ${m.ffs} | ${m.luts} | ${m.lcs} | ${m.lutram} | ${m.lutramSites} (${m.unread}) | ${m.bram18} | ${m.sites} (${((100 * m.sites) / VU9P_LUTS).toFixed(2)} %) | ${base ? (m.luts / base.luts).toFixed(2) : '?'} | ${m.depth.level} / ${m.depth.carry} | ${problems.length ? 'FAILED: ' + problems.join('; ') : 'ok'} | ${m.seconds.toFixed(0)} |`,
     )
+}
+// each configuration's deepest path, by the Verilog nets along it (Yosys's own $-names left out)
+for (const { c, m } of rows) {
+  if (!m) continue
+  const named = m.depth.cells.map((x) => x.net).filter((n) => !n.startsWith('$'))
+  console.log(
+    `\n${c.name}: ${m.depth.level} LUT levels, ${m.depth.carry} carry cells, ${m.depth.muxf} MUXF; through ${named.join(' -> ') || '(unnamed nets)'}`,
+  )
 }
 process.exit(failed ? 1 : 0)

@@ -1,0 +1,13 @@
+// Types of logic-depth.mjs, for the tests that import it.
+export interface DepthCell {
+  type: string
+  net: string
+}
+export interface Depth {
+  level: number
+  carry: number
+  muxf: number
+  cells: DepthCell[]
+}
+export function logicDepth(netlist: unknown): Depth
+export function logicDepthOfFile(path: string): Depth

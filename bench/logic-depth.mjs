@@ -1,0 +1,141 @@
+/**
+ * Logic depth of a Yosys `synth_xilinx` netlist (its `write_json`): the longest combinational
+ * path between storage elements, counted in LUT levels, with the carry cells and wide-function
+ * multiplexers on that path. Not a timing analysis (no delays, no placement): the count of
+ * levels is the first thing a Vivado `report_design_analysis` shows for a critical path, and a
+ * path much deeper than its neighbours is the one to pipeline.
+ *
+ * Sources of a path: flip-flop and block-RAM outputs, the top's inputs. A LUT RAM read
+ * (RAM64M8 and the like) is one level from its read address to its data out; its write side
+ * (data, write enable, write address) ends a path. Each LUT is one level; CARRY4/CARRY8 and
+ * MUXF7/8/9 cells are counted apart (a carry chain is fast per bit, long chains are not).
+ */
+import { readFileSync } from 'node:fs'
+
+const LUT = /^LUT[1-6]$/
+const CARRY = /^CARRY[48]$/
+const MUXF = /^MUXF[789]$/
+// LUT RAM read ports: read-address inputs -> data outputs (UltraScale+ library, UG974)
+const LUTRAM_READS = {
+  RAM32M: { ins: ['ADDRA', 'ADDRB', 'ADDRC', 'ADDRD'], outs: ['DOA', 'DOB', 'DOC', 'DOD'] },
+  RAM64M: { ins: ['ADDRA', 'ADDRB', 'ADDRC', 'ADDRD'], outs: ['DOA', 'DOB', 'DOC', 'DOD'] },
+  RAM32M16: {
+    ins: ['ADDRA', 'ADDRB', 'ADDRC', 'ADDRD', 'ADDRE', 'ADDRF', 'ADDRG', 'ADDRH'],
+    outs: ['DOA', 'DOB', 'DOC', 'DOD', 'DOE', 'DOF', 'DOG', 'DOH'],
+  },
+  RAM64M8: {
+    ins: ['ADDRA', 'ADDRB', 'ADDRC', 'ADDRD', 'ADDRE', 'ADDRF', 'ADDRG', 'ADDRH'],
+    outs: ['DOA', 'DOB', 'DOC', 'DOD', 'DOE', 'DOF', 'DOG', 'DOH'],
+  },
+  RAM32X1D: { ins: ['A0', 'A1', 'A2', 'A3', 'A4', 'DPRA0', 'DPRA1', 'DPRA2', 'DPRA3', 'DPRA4'], outs: ['SPO', 'DPO'] },
+  RAM64X1D: { ins: ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'DPRA0', 'DPRA1', 'DPRA2', 'DPRA3', 'DPRA4', 'DPRA5'], outs: ['SPO', 'DPO'] },
+  RAM128X1D: { ins: ['A', 'DPRA'], outs: ['SPO', 'DPO'] },
+  RAM256X1D: { ins: ['A', 'DPRA'], outs: ['SPO', 'DPO'] },
+}
+
+/** How a cell passes signals combinationally: its input ports, output ports and the weights. */
+function combinational(cell) {
+  const t = cell.type
+  const dirs = Object.entries(cell.port_directions ?? {})
+  const ins = dirs.filter(([, d]) => d === 'input').map(([p]) => p)
+  const outs = dirs.filter(([, d]) => d === 'output').map(([p]) => p)
+  if (LUT.test(t)) return { ins, outs, level: 1, carry: 0, muxf: 0 }
+  if (t === 'INV') return { ins, outs, level: 1, carry: 0, muxf: 0 }
+  if (CARRY.test(t)) return { ins, outs, level: 0, carry: 1, muxf: 0 }
+  if (MUXF.test(t)) return { ins, outs, level: 0, carry: 0, muxf: 1 }
+  if (LUTRAM_READS[t]) return { ...LUTRAM_READS[t], level: 1, carry: 0, muxf: 0 }
+  return null
+}
+
+// a path's cost, compared by LUT levels first, then carry cells, then multiplexers
+const deeper = (a, b) => a.level - b.level || a.carry - b.carry || a.muxf - b.muxf
+
+/**
+ * The deepest path of the netlist's top module: { level, carry, muxf, cells } where cells lists
+ * the combinational cells along it, source first, each as { type, net } (net: the name of the
+ * signal it drives).
+ */
+export function logicDepth(netlist) {
+  const top = Object.values(netlist.modules).find((m) => m.attributes?.top) ?? Object.values(netlist.modules)[0]
+  // bit -> the combinational cell driving it, with that cell's input bits
+  const driver = new Map()
+  for (const cell of Object.values(top.cells)) {
+    const c = combinational(cell)
+    if (!c) continue
+    const inBits = c.ins.flatMap((p) => cell.connections[p] ?? []).filter((b) => typeof b === 'number')
+    for (const p of c.outs) for (const bit of cell.connections[p] ?? []) if (typeof bit === 'number') driver.set(bit, { cell, c, inBits })
+  }
+  const memo = new Map()
+  const ZERO = { level: 0, carry: 0, muxf: 0, from: null, cell: null }
+  // depth at a bit: an iterative depth-first walk (paths run through thousands of cells, too
+  // deep to recurse); a bit is grey while the inputs of its driver are being walked
+  const grey = new Set()
+  const depthAt = (start) => {
+    const stack = [start]
+    while (stack.length) {
+      const bit = stack[stack.length - 1]
+      if (memo.has(bit)) {
+        stack.pop()
+        continue
+      }
+      const d = driver.get(bit)
+      if (!d) {
+        memo.set(bit, ZERO)
+        stack.pop()
+        continue
+      }
+      if (!grey.has(bit)) {
+        grey.add(bit)
+        for (const b of d.inBits) {
+          if (memo.has(b)) continue
+          if (grey.has(b)) throw new Error(`combinational loop through ${d.cell.type} (${d.cell.attributes?.src ?? '?'})`)
+          stack.push(b)
+        }
+        continue
+      }
+      let best = ZERO
+      let from = null
+      for (const b of d.inBits) {
+        const m = memo.get(b)
+        if (from === null || deeper(m, best) > 0) {
+          best = m
+          from = b
+        }
+      }
+      memo.set(bit, {
+        level: best.level + d.c.level,
+        carry: best.carry + d.c.carry,
+        muxf: best.muxf + d.c.muxf,
+        from,
+        cell: d.cell,
+      })
+      grey.delete(bit)
+      stack.pop()
+    }
+    return memo.get(start)
+  }
+  let end = null
+  let worst = ZERO
+  for (const bit of driver.keys()) {
+    const d = depthAt(bit)
+    if (deeper(d, worst) > 0) {
+      worst = d
+      end = bit
+    }
+  }
+  // a bit's name: the first net of the Verilog that carries it (Yosys's own names, $..., last)
+  const names = new Map()
+  for (const [name, net] of Object.entries(top.netnames ?? {}).sort(([, a], [, b]) => (a.hide_name ?? 0) - (b.hide_name ?? 0)))
+    net.bits.forEach((bit, i) => {
+      if (!names.has(bit)) names.set(bit, net.bits.length > 1 ? `${name}[${i}]` : name)
+    })
+  const cells = []
+  for (let bit = end; bit !== null && memo.get(bit)?.cell; bit = memo.get(bit).from)
+    cells.unshift({ type: memo.get(bit).cell.type, net: names.get(bit) ?? String(bit) })
+  return { level: worst.level, carry: worst.carry, muxf: worst.muxf, cells }
+}
+
+/** logicDepth of a `write_json` file. */
+export function logicDepthOfFile(path) {
+  return logicDepth(JSON.parse(readFileSync(path, 'utf8')))
+}
