@@ -3,11 +3,18 @@ export interface DepthCell {
   type: string
   net: string
 }
+export interface BlockDepth {
+  block: string
+  level: number
+  carry: number
+  muxf: number
+}
 export interface Depth {
   level: number
   carry: number
   muxf: number
   cells: DepthCell[]
+  byBlock: BlockDepth[]
 }
 export function logicDepth(netlist: unknown): Depth
 export function logicDepthOfFile(path: string): Depth

@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs'
 const LUT = /^LUT[1-6]$/
 const CARRY = /^CARRY[48]$/
 const MUXF = /^MUXF[789]$/
+const FLOP = /^FD[RSCP]E$/
 // LUT RAM read ports: read-address inputs -> data outputs (UltraScale+ library, UG974)
 const LUTRAM_READS = {
   RAM32M: { ins: ['ADDRA', 'ADDRB', 'ADDRC', 'ADDRD'], outs: ['DOA', 'DOB', 'DOC', 'DOD'] },
@@ -53,7 +54,8 @@ const deeper = (a, b) => a.level - b.level || a.carry - b.carry || a.muxf - b.mu
 /**
  * The deepest path of the netlist's top module: { level, carry, muxf, cells } where cells lists
  * the combinational cells along it, source first, each as { type, net } (net: the name of the
- * signal it drives).
+ * signal it drives), and byBlock: for each instance whose registers end a path, the deepest path
+ * into them ({ block, level, carry, muxf }), deepest first.
  */
 export function logicDepth(netlist) {
   const top = Object.values(netlist.modules).find((m) => m.attributes?.top) ?? Object.values(netlist.modules)[0]
@@ -132,7 +134,27 @@ export function logicDepth(netlist) {
   const cells = []
   for (let bit = end; bit !== null && memo.get(bit)?.cell; bit = memo.get(bit).from)
     cells.unshift({ type: memo.get(bit).cell.type, net: names.get(bit) ?? String(bit) })
-  return { level: worst.level, carry: worst.carry, muxf: worst.muxf, cells }
+
+  // per block: the deepest path into a flip-flop (D, enable, reset) of each instance, named by the
+  // instance path of the register it loads (the flip-flop's Q net without its last name)
+  const blocks = new Map()
+  for (const cell of Object.values(top.cells)) {
+    if (!FLOP.test(cell.type)) continue
+    const q = names.get(cell.connections.Q?.[0])
+    if (!q || q.startsWith('$')) continue
+    const block = q.includes('.') ? q.slice(0, q.lastIndexOf('.')) : '(top)'
+    for (const port of ['D', 'CE', 'R', 'S', 'CLR', 'PRE'])
+      for (const bit of cell.connections[port] ?? []) {
+        if (typeof bit !== 'number') continue
+        const d = depthAt(bit)
+        const had = blocks.get(block)
+        if (!had || deeper(d, had) > 0) blocks.set(block, { level: d.level, carry: d.carry, muxf: d.muxf })
+      }
+  }
+  const byBlock = [...blocks.entries()]
+    .map(([block, d]) => ({ block, ...d }))
+    .sort((a, b) => deeper(b, a) || a.block.localeCompare(b.block))
+  return { level: worst.level, carry: worst.carry, muxf: worst.muxf, cells, byBlock }
 }
 
 /** logicDepth of a `write_json` file. */

@@ -238,5 +238,7 @@ for (const { c, m } of rows) {
   console.log(
     `\n${c.name}: ${m.depth.level} LUT levels, ${m.depth.carry} carry cells, ${m.depth.muxf} MUXF; through ${named.join(' -> ') || '(unnamed nets)'}`,
   )
+  const blocks = m.depth.byBlock.slice(0, 8).map((b) => `${b.block} ${b.level}/${b.carry}`)
+  console.log(`  deepest into each block's registers (LUT levels / carry cells): ${blocks.join(', ')}`)
 }
 process.exit(failed ? 1 : 0)

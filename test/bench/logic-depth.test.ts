@@ -65,6 +65,20 @@ describe('logicDepth', () => {
     expect(d.cells.map((c) => c.net)).toEqual(['a_out', 'b_out', 'ram_out', 'c_out'])
   })
 
+  it('names the deepest path into the registers of each instance, deepest first', () => {
+    const d = logicDepth(
+      netlist(
+        { q: ff(9, 2), a: lut([2], 3), b: lut([3], 4), shallow: ff(3, 5), deep: ff(4, 6) },
+        { 'u.src_reg': [2], 'u.v.shallow_reg': [5], 'u.w.deep_reg': [6] },
+      ),
+    )
+    expect(d.byBlock).toEqual([
+      { block: 'u.w', level: 2, carry: 0, muxf: 0 },
+      { block: 'u.v', level: 1, carry: 0, muxf: 0 },
+      { block: 'u', level: 0, carry: 0, muxf: 0 },
+    ])
+  })
+
   it('counts carry cells apart, and prefers the path with more of them at equal LUT levels', () => {
     const d = logicDepth(
       netlist({
