@@ -126,21 +126,28 @@ export function logicDepth(netlist) {
     }
   }
   // a bit's name: the first net of the Verilog that carries it (Yosys's own names, $..., last)
+  // a bit's name: the first Verilog net that carries it (Yosys's own names, $..., last); a
+  // register's: the deepest one, where it is declared (the ports that pass it up are shallower)
   const names = new Map()
+  const registerNames = new Map()
+  const depthOf = (name) => name.split('.').length
   for (const [name, net] of Object.entries(top.netnames ?? {}).sort(([, a], [, b]) => (a.hide_name ?? 0) - (b.hide_name ?? 0)))
     net.bits.forEach((bit, i) => {
-      if (!names.has(bit)) names.set(bit, net.bits.length > 1 ? `${name}[${i}]` : name)
+      const full = net.bits.length > 1 ? `${name}[${i}]` : name
+      if (!names.has(bit)) names.set(bit, full)
+      const had = registerNames.get(bit)
+      if (!name.startsWith('$') && (!had || depthOf(full) > depthOf(had))) registerNames.set(bit, full)
     })
   const cells = []
   for (let bit = end; bit !== null && memo.get(bit)?.cell; bit = memo.get(bit).from)
     cells.unshift({ type: memo.get(bit).cell.type, net: names.get(bit) ?? String(bit) })
 
   // per block: the deepest path into a flip-flop (D, enable, reset) of each instance, named by the
-  // instance path of the register it loads (the flip-flop's Q net without its last name)
+  // instance path of the register it loads (the register's name without its last part)
   const blocks = new Map()
   for (const cell of Object.values(top.cells)) {
     if (!FLOP.test(cell.type)) continue
-    const q = names.get(cell.connections.Q?.[0])
+    const q = registerNames.get(cell.connections.Q?.[0])
     if (!q || q.startsWith('$')) continue
     const block = q.includes('.') ? q.slice(0, q.lastIndexOf('.')) : '(top)'
     for (const port of ['D', 'CE', 'R', 'S', 'CLR', 'PRE'])
