@@ -17,4 +17,5 @@ export interface Depth {
   byBlock: BlockDepth[]
 }
 export function logicDepth(netlist: unknown): Depth
-export function logicDepthOfFile(path: string): Depth
+export function topModule(netlist: unknown): unknown
+export const LUTRAM_READS: Record<string, { ins: string[]; outs: string[] }>

@@ -10,14 +10,13 @@
  * (data, write enable, write address) ends a path. Each LUT is one level; CARRY4/CARRY8 and
  * MUXF7/8/9 cells are counted apart (a carry chain is fast per bit, long chains are not).
  */
-import { readFileSync } from 'node:fs'
-
-const LUT = /^LUT[1-6]$/
+// a LUT level: a LUT, or an inverter Yosys left standing (a LUT1 once placed)
+const LUT = /^(LUT[1-6]|INV)$/
 const CARRY = /^CARRY[48]$/
 const MUXF = /^MUXF[789]$/
 const FLOP = /^FD[RSCP]E$/
 // LUT RAM read ports: read-address inputs -> data outputs (UltraScale+ library, UG974)
-const LUTRAM_READS = {
+export const LUTRAM_READS = {
   RAM32M: { ins: ['ADDRA', 'ADDRB', 'ADDRC', 'ADDRD'], outs: ['DOA', 'DOB', 'DOC', 'DOD'] },
   RAM64M: { ins: ['ADDRA', 'ADDRB', 'ADDRC', 'ADDRD'], outs: ['DOA', 'DOB', 'DOC', 'DOD'] },
   RAM32M16: {
@@ -41,11 +40,15 @@ function combinational(cell) {
   const ins = dirs.filter(([, d]) => d === 'input').map(([p]) => p)
   const outs = dirs.filter(([, d]) => d === 'output').map(([p]) => p)
   if (LUT.test(t)) return { ins, outs, level: 1, carry: 0, muxf: 0 }
-  if (t === 'INV') return { ins, outs, level: 1, carry: 0, muxf: 0 }
   if (CARRY.test(t)) return { ins, outs, level: 0, carry: 1, muxf: 0 }
   if (MUXF.test(t)) return { ins, outs, level: 0, carry: 0, muxf: 1 }
   if (LUTRAM_READS[t]) return { ...LUTRAM_READS[t], level: 1, carry: 0, muxf: 0 }
   return null
+}
+
+/** The top module of a Yosys `write_json` netlist (the one marked top, else the first). */
+export function topModule(netlist) {
+  return Object.values(netlist.modules).find((m) => m.attributes?.top) ?? Object.values(netlist.modules)[0]
 }
 
 // a path's cost, compared by LUT levels first, then carry cells, then multiplexers
@@ -58,7 +61,7 @@ const deeper = (a, b) => a.level - b.level || a.carry - b.carry || a.muxf - b.mu
  * into them ({ block, level, carry, muxf }), deepest first.
  */
 export function logicDepth(netlist) {
-  const top = Object.values(netlist.modules).find((m) => m.attributes?.top) ?? Object.values(netlist.modules)[0]
+  const top = topModule(netlist)
   // bit -> the combinational cell driving it, with that cell's input bits
   const driver = new Map()
   for (const cell of Object.values(top.cells)) {
@@ -125,7 +128,6 @@ export function logicDepth(netlist) {
       end = bit
     }
   }
-  // a bit's name: the first net of the Verilog that carries it (Yosys's own names, $..., last)
   // a bit's name: the first Verilog net that carries it (Yosys's own names, $..., last); a
   // register's: the deepest one, where it is declared (the ports that pass it up are shallower)
   const names = new Map()
@@ -148,7 +150,7 @@ export function logicDepth(netlist) {
   for (const cell of Object.values(top.cells)) {
     if (!FLOP.test(cell.type)) continue
     const q = registerNames.get(cell.connections.Q?.[0])
-    if (!q || q.startsWith('$')) continue
+    if (!q) continue
     const block = q.includes('.') ? q.slice(0, q.lastIndexOf('.')) : '(top)'
     for (const port of ['D', 'CE', 'R', 'S', 'CLR', 'PRE'])
       for (const bit of cell.connections[port] ?? []) {
@@ -162,9 +164,4 @@ export function logicDepth(netlist) {
     .map(([block, d]) => ({ block, ...d }))
     .sort((a, b) => deeper(b, a) || a.block.localeCompare(b.block))
   return { level: worst.level, carry: worst.carry, muxf: worst.muxf, cells, byBlock }
-}
-
-/** logicDepth of a `write_json` file. */
-export function logicDepthOfFile(path) {
-  return logicDepth(JSON.parse(readFileSync(path, 'utf8')))
 }

@@ -25,7 +25,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { logicDepthOfFile } from './logic-depth.mjs'
+import { LUTRAM_READS, logicDepth, topModule } from './logic-depth.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const build = join(root, 'build/synth')
@@ -86,18 +86,12 @@ const RAM = { lut: Object.keys(LUTRAM_SITES), block: ['RAMB18E2', 'RAMB36E2'] }
 // narrow memory with a few read ports to a whole RAM64M8 per port and leaves the other outputs
 // unconnected; Vivado's opt_design sweep removes such unconnected leaf cells (UG904, "Remove
 // unconnected leaf-level instances"). So these count the LUTs whose output something reads.
-const MACRO_OUTPUTS = {
-  RAM64M8: ['DOA', 'DOB', 'DOC', 'DOD', 'DOE', 'DOF', 'DOG', 'DOH'],
-  RAM32M16: ['DOA', 'DOB', 'DOC', 'DOD', 'DOE', 'DOF', 'DOG', 'DOH'],
-  RAM64M: ['DOA', 'DOB', 'DOC', 'DOD'],
-  RAM32M: ['DOA', 'DOB', 'DOC', 'DOD'],
-}
+const MACRO_OUTPUTS = Object.fromEntries(['RAM64M8', 'RAM32M16', 'RAM64M', 'RAM32M'].map((t) => [t, LUTRAM_READS[t].outs]))
 
 // LUT-RAM sites of a flattened netlist (Yosys write_json): every primitive at its LUTRAM_SITES,
 // except the macros above, at the LUTs whose output has a reader; and the macro LUTs left unread
-function lutramSites(netlistPath) {
-  const netlist = JSON.parse(readFileSync(netlistPath, 'utf8'))
-  const top = Object.values(netlist.modules).find((m) => m.attributes?.top) ?? Object.values(netlist.modules)[0]
+function lutramSites(netlist) {
+  const top = topModule(netlist)
   const read = new Set()
   for (const cell of Object.values(top.cells)) {
     for (const [port, dir] of Object.entries(cell.port_directions ?? {})) {
@@ -189,7 +183,9 @@ for (const c of selected) {
     continue
   }
   const stat = readFileSync(report, 'utf8')
-  const lutram = lutramSites(report.replace(/\.log$/, '.json'))
+  // the netlist, read once for the LUT-RAM sites and the logic depth
+  const netlist = JSON.parse(readFileSync(report.replace(/\.log$/, '.json'), 'utf8'))
+  const lutram = lutramSites(netlist)
   const cells = (n) => Number(new RegExp(`^\\s+${n}\\s+(\\d+)$`, 'm').exec(stat)?.[1] ?? 0)
   const sum = (ns) => ns.reduce((a, n) => a + cells(n), 0)
   const m = {
@@ -203,7 +199,7 @@ for (const c of selected) {
     lutramSites: lutram.sites,
     unread: lutram.unread,
     bram18: cells('RAMB18E2') + 2 * cells('RAMB36E2'),
-    depth: logicDepthOfFile(report.replace(/\.log$/, '.json')),
+    depth: logicDepth(netlist),
     seconds,
   }
   const problems = []
