@@ -40,6 +40,9 @@ const TOOLS = {
     // the firmware's coverage-guided fuzz target: clang plus its libFuzzer/sanitizer runtime
     { cmd: 'clang', pkg: 'clang' },
     { pkg: 'libclang-rt-dev', probe: () => canLinkLibFuzzer() },
+    // the line coverage the fuzz targets reach (make -C firmware libfuzzer reports it)
+    { cmd: 'llvm-cov', pkg: 'llvm' },
+    { cmd: 'llvm-profdata', pkg: 'llvm' },
     { cmd: 'chromium', pkg: 'chromium', path: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
     // independent readers of the exports: VCD (GTKWave's vcd2fst/fst2vcd: sigrok-cli 0.7 with
     // libsigrok 0.5.2 reads 1-bit wires only and stops at the first vector value)

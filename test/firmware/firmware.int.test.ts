@@ -1,9 +1,11 @@
 /**
  * Firmware tests run as child processes of make: the host-built unit tests (test and sim
- * ports), the ASan/UBSan fuzz driver and the compile check of the MicroBlaze port. Each must
- * exit 0 and end with the project's closing line, with tests found and none failed.
+ * ports), the ASan/UBSan fuzz driver, the two libFuzzer targets (with the line coverage they
+ * reach in each firmware source) and the compile check of the MicroBlaze port. Each must exit 0
+ * and end with the project's closing line, with tests found and none failed.
  */
 import { execFile } from 'node:child_process'
+import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -30,15 +32,34 @@ const make = (target: string): Promise<MakeRun> =>
     )
   })
 
-describe.each(['test', 'fuzz', 'libfuzzer', 'xilinx-check'])('make %s', (target) => {
+const expectClosing = (run: MakeRun): void => {
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+  const lines = run.stdout.trimEnd().split('\n')
+  expect(lines.filter((l) => CLOSING.test(l)), 'exactly one closing line').toHaveLength(1)
+  const match = CLOSING.exec(lines.at(-1) ?? '')
+  expect(match, `last line: ${lines.at(-1)}`).not.toBeNull()
+  expect(Number(match?.[1])).toBeGreaterThan(0)
+  expect(Number(match?.[2])).toBe(0)
+}
+
+describe.each(['test', 'fuzz', 'xilinx-check'])('make %s', (target) => {
   it('exits 0 and closes with "N passed, 0 failed", N > 0', async () => {
-    const run = await make(target)
-    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
-    const lines = run.stdout.trimEnd().split('\n')
-    expect(lines.filter((l) => CLOSING.test(l)), 'exactly one closing line').toHaveLength(1)
-    const match = CLOSING.exec(lines.at(-1) ?? '')
-    expect(match, `last line: ${lines.at(-1)}`).not.toBeNull()
-    expect(Number(match?.[1])).toBeGreaterThan(0)
-    expect(Number(match?.[2])).toBe(0)
+    expectClosing(await make(target))
+  })
+})
+
+/** The fuzz targets must keep reaching every firmware source, not only the receive path. */
+const MIN_LINE_COVERAGE = 85
+
+describe('make libfuzzer', () => {
+  it(`runs both targets without a crash and covers every firmware source to ${MIN_LINE_COVERAGE} % of its lines`, async () => {
+    const run = await make('libfuzzer')
+    expectClosing(run)
+    const covered = new Map([...run.stdout.matchAll(/^coverage (\S+\.c) ([\d.]+)%$/gm)].map((m) => [m[1], Number(m[2])]))
+    const sources = readdirSync(path.join(root, 'firmware/src')).filter((f) => f.endsWith('.c'))
+    expect(sources.length).toBeGreaterThan(0)
+    for (const source of sources) {
+      expect(covered.get(source), `${source} line coverage`).toBeGreaterThanOrEqual(MIN_LINE_COVERAGE)
+    }
   })
 })
