@@ -8,8 +8,13 @@
  *    started after a back-off (minMs doubling to maxMs; back to minMs once a twin stayed up healthyMs).
  *    When it answers hello the client emits 'reconnect' (DeviceState then restores START).
  *  - hang: whenever nothing came from the twin for checkEveryMs (no snapshot, no answer), a PING
- *    is sent; unanswered within hangTimeoutMs the twin counts as hung, is SIGKILLed (a SIGSTOPped
- *    process dies too), and the exit path above follows.
+ *    is sent; a twin silent for hangTimeoutMs since it last spoke (the PING's wait counted from
+ *    then, not from the PING) counts as hung, is SIGKILLed (a SIGSTOPped process dies too), and
+ *    the exit path above follows.
+ *  - one cause, one code: whatever was waiting on a twin that then failed (a command, a
+ *    snapshot, a run) is rejected with that twin's failure (PS_TWIN_HUNG or PS_TWIN_EXITED, the
+ *    message /api/status shows), not with what the dying link happened to say on the way
+ *    (a closed port, a timeout).
  *  - a run cancelled (deadline, client gone) stops in the twin itself (`cancel ID`); a twin that
  *    does not answer the cancel in time is still busy with the run, so it is ended and restarted.
  *  - restart(why): ends a twin on purpose.
@@ -85,6 +90,8 @@ export class SupervisedClient extends EventEmitter<ProbeClientEvents> {
   private downError: PsError = new PsError('PS_TWIN_EXITED', 'the twin is not running')
   private retired = zeroStats()
   private last: Snapshot | undefined
+  /** @internal how a twin's client ended, once it has: the supervisor's story of that twin */
+  fateOf: (c: ProbeClient) => Promise<PsError | undefined> = () => Promise.resolve(undefined)
 
   /** @internal the supervisor switches the target */
   up(c: ProbeClient): void {
@@ -131,9 +138,21 @@ export class SupervisedClient extends EventEmitter<ProbeClientEvents> {
   }
 
   private async call<T>(fn: (c: ProbeClient) => Promise<T>): Promise<T> {
-    return fn(this.current())
+    const c = this.current()
+    try {
+      return await fn(c)
+    } catch (e) {
+      throw (isLinkSymptom(e) ? await this.fateOf(c) : undefined) ?? e
+    }
   }
 }
+
+/** Errors a command meets when its twin dies or stops under it: symptoms, not the cause. */
+const isLinkSymptom = (e: unknown): boolean =>
+  isPsError(e, 'PS_SERIAL_DISCONNECTED') ||
+  isPsError(e, 'PS_DEVICE_CLOSED') ||
+  isPsError(e, 'PS_CMD_TIMEOUT') ||
+  isPsError(e, 'PS_TWIN_EXITED')
 
 export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
   readonly source = 'twin' as const
@@ -160,6 +179,8 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
   private readonly closed = new AbortController()
   private unwire: () => void = () => {}
   private restarting: Promise<void> | undefined
+  /** each twin's failure, settled when it ends (undefined: the server closed it) */
+  private readonly fates = new WeakMap<object, { settle: (e: PsError | undefined) => void; fate: Promise<PsError | undefined> }>()
 
   private constructor(first: DeviceSession, opts: SupervisorOptions) {
     super()
@@ -178,6 +199,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     if (first.twinMode !== undefined) this.twinMode = first.twinMode
     this.upSince = Date.now()
     this.runner = { kind: 'twin', run: (w, signal) => this.run(w, signal) }
+    this.client.fateOf = (c) => this.fateWithin(c)
     this.adopt(first)
     this.watchdog = setInterval(() => this.check(), Math.max(50, Math.floor(this.opts.checkEveryMs / 2)))
     this.watchdog.unref()
@@ -231,14 +253,32 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     const s = this.current
     this.current = undefined
     this.unwire()
+    if (s) this.fates.get(s.client)?.settle(undefined)
     if (s) await s.close()
     await this.restarting
   }
 
-  private run(w: AnyWorkload, signal?: AbortSignal): Promise<WorkloadResult> {
-    const runner = this.current?.runner
-    if (!runner) return Promise.reject(new PsError('PS_TWIN_EXITED', `no twin to run on: ${this.lastFailure?.message ?? 'not running'}`))
-    return runner.run(w, signal)
+  private async run(w: AnyWorkload, signal?: AbortSignal): Promise<WorkloadResult> {
+    const s = this.current
+    if (!s) throw new PsError('PS_TWIN_EXITED', `no twin to run on: ${this.lastFailure?.message ?? 'not running'}`)
+    try {
+      return await s.runner.run(w, signal)
+    } catch (e) {
+      throw (isLinkSymptom(e) ? await this.fateWithin(s.client) : undefined) ?? e
+    }
+  }
+
+  /** The failure of the twin behind this client, if it comes within the link's grace period: a
+   * closed PTY or a timeout is followed by the twin's exit (or the watchdog's verdict) within it. */
+  private fateWithin(key: object): Promise<PsError | undefined> {
+    const f = this.fates.get(key)
+    if (!f) return Promise.resolve(undefined)
+    let timer: NodeJS.Timeout | undefined
+    const grace = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, LINK_GRACE_MS + this.opts.checkEveryMs)
+      timer.unref()
+    })
+    return Promise.race([f.fate, grace]).finally(() => clearTimeout(timer))
   }
 
   private adopt(s: DeviceSession): void {
@@ -248,6 +288,9 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     this.lastPath = s.path
     this.lastInfo = s.info
     this.lastProgress = Date.now()
+    let settle: (e: PsError | undefined) => void = () => {}
+    const fate = new Promise<PsError | undefined>((resolve) => (settle = resolve))
+    this.fates.set(s.client, { settle, fate })
     const c = s.client
     const onSnapshot = (snap: Snapshot) => {
       this.lastProgress = Date.now()
@@ -298,20 +341,23 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     if (!twin.isRunning) void this.onExit(s)
   }
 
-  /** The watchdog: a quiet twin is PINGed; an unanswered PING is a hang. */
+  /** The watchdog: a quiet twin is PINGed; a twin that says nothing, the PING's answer included,
+   * for hangTimeoutMs since it last spoke is hung. */
   private check(): void {
     const s = this.current
-    if (!s || this.pinging || Date.now() - this.lastProgress < this.opts.checkEveryMs) return
+    const quietMs = Date.now() - this.lastProgress
+    if (!s || this.pinging || quietMs < this.opts.checkEveryMs) return
     this.pinging = true
     const t = this.opts.hangTimeoutMs
     s.client
-      .command('PING', { nonce: (Math.random() * 0x1_0000_0000) >>> 0 }, { timeoutMs: t })
+      .command('PING', { nonce: (Math.random() * 0x1_0000_0000) >>> 0 }, { timeoutMs: Math.max(1, t - quietMs) })
       .then(() => {
         if (s === this.current) this.lastProgress = Date.now()
       })
       .catch((e: unknown) => {
         if (s !== this.current) return
-        if (isPsError(e, 'PS_CMD_TIMEOUT')) this.end(s, 'hang', `the twin stopped answering: a PING got no reply within ${t} ms`)
+        if (isPsError(e, 'PS_CMD_TIMEOUT'))
+          this.end(s, 'hang', `the twin stopped answering: nothing from it, a PING's answer included, for ${t} ms`)
         else log.debug(() => `watchdog PING: ${e instanceof Error ? e.message : String(e)}`)
       })
       .finally(() => {
@@ -348,6 +394,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     this.upSince = null
     this.unwire()
     const err = new PsError(ending?.reason === 'hang' ? 'PS_TWIN_HUNG' : 'PS_TWIN_EXITED', failure.message)
+    this.fates.get(s.client)?.settle(err)
     this.client.down(err)
     this.fail(failure)
     this.client.emit('disconnect', err)

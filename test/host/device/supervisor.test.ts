@@ -28,7 +28,9 @@ class FakeTwin extends EventEmitter {
   die(code: number | null, signal: NodeJS.Signals | null) {
     if (this.exitStatus) return
     this.exitStatus = { code, signal }
-    queueMicrotask(() => this.emit('exit', code, signal))
+    // the PTY closes first: what waited on the link fails with the link's words
+    this.emit('link-dies')
+    setTimeout(() => this.emit('exit', code, signal), 5)
   }
 }
 
@@ -38,9 +40,20 @@ class FakeClient extends EventEmitter {
   hostStats() {
     return { frames: this.frames, badFrames: 0, crcErrors: 0, overflows: 0, seqGaps: 1, lostFrames: 3, unknownFrames: 0, bytes: 10 }
   }
-  command(name: string) {
-    if (name === 'PING' && !this.answerPing) return Promise.reject(new PsError('PS_CMD_TIMEOUT', 'PING got no response'))
-    return Promise.resolve({})
+  pingsSentAt: number[] = []
+  command(name: string, _args?: unknown, opts?: { timeoutMs?: number }) {
+    if (name !== 'PING' || this.answerPing) return Promise.resolve({})
+    this.pingsSentAt.push(Date.now())
+    // as the real client: the PING waits its timeout out, then fails
+    return new Promise((_resolve, reject) =>
+      setTimeout(() => reject(new PsError('PS_CMD_TIMEOUT', 'PING got no response')), opts?.timeoutMs ?? 0),
+    )
+  }
+  /** a snapshot that waits until the link dies under it, as one queued behind a hung twin does */
+  snapshot() {
+    return new Promise((_resolve, reject) =>
+      this.once('link-dies', () => reject(new PsError('PS_SERIAL_DISCONNECTED', 'bad file descriptor'))),
+    )
   }
   start() {
     return Promise.resolve()
@@ -60,6 +73,7 @@ const fakeSessions = () => {
     }
     const twin = new FakeTwin(1000 + n++)
     const client = new FakeClient()
+    twin.on('link-dies', () => client.emit('link-dies'))
     const rec = { twin, client, closed: false }
     made.push(rec)
     return {
@@ -67,7 +81,14 @@ const fakeSessions = () => {
       path: `/dev/pts/${n}`,
       info,
       client: client as unknown as DeviceSession['client'],
-      runner: { kind: 'twin', run: () => Promise.reject(new Error('not used')) },
+      // a run in flight ends with the twin's exit, as the twin runner's does
+      runner: {
+        kind: 'twin',
+        run: () =>
+          new Promise((_resolve, reject) =>
+            twin.once('exit', () => reject(new PsError('PS_TWIN_EXITED', 'the twin exited during the run'))),
+          ),
+      },
       twin: twin as unknown as DeviceSession['twin'],
       close: async () => {
         rec.closed = true
@@ -172,6 +193,43 @@ describe('SupervisedTwin', () => {
     expect((await disconnected).code).toBe('PS_TWIN_HUNG')
     await next(s, 'restarted')
     expect(s.twinPid).toBe(1001)
+  })
+
+  it('a twin silent for hangTimeoutMs since it last spoke is hung: the PING waits only the rest of it', async () => {
+    const f = fakeSessions()
+    const s = await supervise(f, { hangTimeoutMs: 400, checkEveryMs: 100 })
+    const quietFrom = Date.now()
+    f.made[0]!.client.answerPing = false
+    const x = await next<TwinFailure>(s, 'failure')
+    const foundAfter = x.at - quietFrom
+    // the PING goes out 100..150 ms into the silence; the verdict comes 400 ms after the last word
+    expect(f.made[0]!.client.pingsSentAt[0]! - quietFrom).toBeGreaterThanOrEqual(100)
+    expect(foundAfter).toBeGreaterThanOrEqual(395)
+    expect(foundAfter).toBeLessThan(480)
+    expect(x.message).toContain('for 400 ms')
+  })
+
+  it('a snapshot and a run waiting on a hung twin fail with its one cause, PS_TWIN_HUNG, as the status says', async () => {
+    const f = fakeSessions()
+    const s = await supervise(f, { hangTimeoutMs: 100, checkEveryMs: 20 })
+    const snapshot = s.client.snapshot()
+    const run = s.runner.run({ kind: 'micro', pattern: 'strided', bytes: 4096 } as never)
+    f.made[0]!.client.answerPing = false
+    const failure = await next<TwinFailure>(s, 'failure')
+    await expect(snapshot).rejects.toMatchObject({ code: 'PS_TWIN_HUNG', message: failure.message })
+    await expect(run).rejects.toMatchObject({ code: 'PS_TWIN_HUNG', message: failure.message })
+    expect(s.supervision().lastFailure?.reason).toBe('hang')
+  })
+
+  it('a snapshot and a run cut off by a crash fail with PS_TWIN_EXITED and its story, not the closed port', async () => {
+    const f = fakeSessions()
+    const s = await supervise(f)
+    const snapshot = s.client.snapshot()
+    const run = s.runner.run({ kind: 'micro', pattern: 'strided', bytes: 4096 } as never)
+    f.made[0]!.twin.die(134, null)
+    const failure = await next<TwinFailure>(s, 'failure')
+    await expect(snapshot).rejects.toMatchObject({ code: 'PS_TWIN_EXITED', message: failure.message })
+    await expect(run).rejects.toMatchObject({ code: 'PS_TWIN_EXITED', message: failure.message })
   })
 
   it('a PTY that closes before the twin exits: the exit tells the story, not the closed link', async () => {
