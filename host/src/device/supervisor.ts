@@ -260,7 +260,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
 
   private async run(w: AnyWorkload, signal?: AbortSignal): Promise<WorkloadResult> {
     const s = this.current
-    if (!s) throw new PsError('PS_TWIN_EXITED', `no twin to run on: ${this.lastFailure?.message ?? 'not running'}`)
+    if (!s?.runner) throw new PsError('PS_TWIN_EXITED', `no twin to run on: ${this.lastFailure?.message ?? 'not running'}`)
     try {
       return await s.runner.run(w, signal)
     } catch (e) {
@@ -275,7 +275,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     if (!f) return Promise.resolve(undefined)
     let timer: NodeJS.Timeout | undefined
     const grace = new Promise<undefined>((resolve) => {
-      timer = setTimeout(resolve, LINK_GRACE_MS + this.opts.checkEveryMs)
+      timer = setTimeout(() => resolve(undefined), LINK_GRACE_MS + this.opts.checkEveryMs)
       timer.unref()
     })
     return Promise.race([f.fate, grace]).finally(() => clearTimeout(timer))
