@@ -45,7 +45,7 @@ build/gpu/pcie-scope-gpu --suite micro --bytes "$bytes" --warmup 2 --repeats 7 |
 
 fi
 if want aligned; then
-step "merged-aligned at 1 GiB (issue targets: >= 0.88 x memcpy, >= 0.95 x 128-B ceiling)"
+step "merged-aligned at 1 GiB (targets: >= 0.88 x memcpy, >= 0.95 x 128-B ceiling)"
 for r in 1 2 3; do
   build/gpu/pcie-scope-gpu --pattern merged-aligned --bytes 1073741824 --warmup 2 --repeats 9 | tee -a "$out/aligned-1g.jsonl"
 done

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const OFF_LIMIT_PERCENT = 5
-const BFS_LIMIT_PERCENT = 7 // issue 10's goal for BFS merged / aligned
+const BFS_LIMIT_PERCENT = 7 // the goal for BFS merged / aligned
 
 const errorPercent = (pred, meas) => ((meas - pred) / pred) * 100
 

@@ -9,7 +9,7 @@
  *   - the probe (probe_core) at 512 bits with 10-bit tags within 2 % of an XCVU9P's LUTs, at 1, 2
  *     and 4 TLP segments per beat; the BAR top (the probe and the BAR responder) beside it;
  *   - the switch top (sw_router and its two probe taps) at 512 bits with 4 TLP segments per beat,
- *     its share of the XCVU9P reported beside them (no budget: the issue gives the probe's only);
+ *     its share of the XCVU9P reported beside them (no budget: only the probe has one);
  *   - flip-flops within budget: the counters' and the latency-histogram bins' running value +
  *     shadow, plus at most 2 000 more.
  * Each row also gives its deepest register-to-register path in LUT levels (logic-depth.mjs), and
@@ -111,7 +111,7 @@ function lutramSites(netlist) {
   }
   return { sites, unread }
 }
-// the issue's budget: the probe at 512 bits with 10-bit tags within 2 % of an XCVU9P's 1 182 240
+// the budget: the probe at 512 bits with 10-bit tags within 2 % of an XCVU9P's 1 182 240
 // CLB LUTs (AMD Virtex UltraScale+ product table)
 const VU9P_LUTS = 1182240
 // a ceiling on flip-flops: every counter and every histogram bin as a 64-bit running value and a
@@ -128,7 +128,7 @@ const configs = [
     checks: ['ffBudget', 'bram'],
   },
   { name: 'probe_tracker alone, defaults', top: 'probe_tracker', mods: TRACKER, params: [], checks: ['lutram'] },
-  // the issue's budget is the probe's: probe_core at 512 bits (headers only: the width is the
+  // the budget is the probe's: probe_core at 512 bits (headers only: the width is the
   // segments') with 10-bit tags, a 1024-entry tag table in block RAM (probe_mp_ram,
   // probe_xor_bram), at 1, 2 and 4 TLP starts per clock (a straddled 512-bit interface: the
   // UltraScale+ completer request and completion interfaces straddle 2, its requester

@@ -2,7 +2,7 @@
 /**
  * Benchmarks of the twin, printed as Markdown for bench/RESULTS.md:
  *
- * 1. The three CLI captures of the README (1 MiB each): wall time of the whole command (twin
+ * 1. A CLI capture of each of the three patterns (1 MiB each): wall time of the whole command (twin
  *    start, PTY, firmware hello, workload, on-demand snapshot, exit), median of N runs; the
  *    baseline measured in the same run is the twin's batch mode on the same workload (RTL +
  *    model, no PTY/firmware/host), so the ratio is what the real UART path costs.

@@ -81,7 +81,7 @@ describe('predictGraph (the graph kernels\' model in process)', () => {
     expect(lru.usefulBytes).toBe(ideal.usefulBytes)
     // lines shared by lists on different SMs are fetched once per SM, never fewer times
     expect(lru.count).toBeGreaterThanOrEqual(ideal.count)
-    // the kernels branch's algorithms too: the same launches and loads (SSSP's weights included)
+    // SSSP, CC and PageRank too: the same launches and loads (SSSP's weights included)
     for (const kernel of ['sssp-aligned', 'cc-naive', 'pagerank-merged'] as const) {
       const [i, l] = await Promise.all([
         addon.predictGraph({ kernel, graph: 'kron:9' }),

@@ -1,4 +1,4 @@
-// native/cuda ON A GPU: correctness of every kernel (checksum against the CPU) and the issue's
+// native/cuda ON A GPU: correctness of every kernel (checksum against the CPU) and the
 // bandwidth targets for merged-aligned on a PCIe Gen5 x16 GPU (>= 0.88 x cudaMemcpy in the same
 // run, >= 95 % of the project's 128-B ceiling). Where `nvidia-smi -L` lists no GPU the tests are
 // skipped, and their titles say so.
