@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ProbeClient } from '../../../host/src/device/client.js'
-import { buildRawFrame, encodeFrame } from '../../../host/src/protocol/frame.js'
+import { buildRawFrame } from '../../../host/src/protocol/frame.js'
 import { cobsDecode } from '../../../host/src/protocol/cobs.js'
 import type { RawFrame } from '../../../host/src/device/client.js'
 import { FRAME_TYPE, FRAMING, HISTOGRAM_WORDS, STATUS } from '../../../host/src/core/generated.js'
-import { encodeHistogram, encodeInterval, encodeResponse } from '../../../host/src/protocol/messages.js'
 import type { PsError } from '../../../host/src/core/errors.js'
 import type { IntervalBatch, LatencyHistogram, Snapshot } from '../../../host/src/core/probe.js'
 import { duplexPair, FakeDevice, type FakeDeviceOptions } from './fake-device.js'
+import { encodeFrame, encodeHistogram, encodeInterval, encodeResponse } from '../protocol/device-codec.js'
 
 const clients: ProbeClient[] = []
 const setup = (opts: FakeDeviceOptions = {}, timeoutMs = 200) => {

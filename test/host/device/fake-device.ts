@@ -5,17 +5,18 @@
  */
 import { Duplex } from 'node:stream'
 import { FrameDecoder } from '../../../host/src/protocol/decoder.js'
-import { encodeFrame, type Frame } from '../../../host/src/protocol/frame.js'
+import { type Frame } from '../../../host/src/protocol/frame.js'
 import { COMMANDS, COUNTERS, FRAME_TYPE, HISTOGRAM_WORDS, STATUS, type CommandName } from '../../../host/src/core/generated.js'
+import type { Counters } from '../../../host/src/core/probe.js'
 import {
   decodeCommand,
+  encodeFrame,
   encodeHistogram,
   encodeReply,
   encodeResponse,
   encodeSnapshot,
   zeroCounters,
-} from '../../../host/src/protocol/messages.js'
-import type { Counters } from '../../../host/src/core/probe.js'
+} from '../protocol/device-codec.js'
 
 class End extends Duplex {
   peer!: End

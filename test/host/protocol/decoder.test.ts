@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { FrameDecoder } from '../../../host/src/protocol/decoder.js'
-import { encodeFrame, type Frame } from '../../../host/src/protocol/frame.js'
+import { type Frame } from '../../../host/src/protocol/frame.js'
 import { FRAME_TYPE, FRAMING } from '../../../host/src/core/generated.js'
 import type { PsError } from '../../../host/src/core/errors.js'
+import { encodeFrame } from './device-codec.js'
 
 const collect = (d: FrameDecoder) => {
   const frames: Frame[] = []
