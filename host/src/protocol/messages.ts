@@ -29,6 +29,7 @@ import {
   INTERVAL_LAYOUT,
   INTERVAL_MAX_RECORDS,
   INTERVAL_RECORD_BYTES,
+  LINK_STATS,
   RESPONSE_LAYOUT,
   SAMPLE_WORDS,
   SNAPSHOT_FLAG,
@@ -38,6 +39,7 @@ import {
   TAP_SNAPSHOT_LAYOUT,
   TAPS,
   type CommandName,
+  type LinkStatKey,
   type StatusName,
 } from '../core/generated.js'
 
@@ -185,14 +187,8 @@ export const decodeInfo = (reply: Buffer): Decoded<ProbeInfo> => {
   }
 }
 
-/** the firmware's own link statistics, in every SNAPSHOT */
-export const FW_FIELDS = [
-  'rxFrames',
-  'rxBadFrames',
-  'rxOverflows',
-  'unknownCommands',
-  'txDropped',
-] as const satisfies readonly (keyof FirmwareLinkStats)[]
+/** the firmware's own link statistics, in every SNAPSHOT, in the spec's order */
+export const FW_FIELDS: readonly LinkStatKey[] = LINK_STATS.map((s) => s.key)
 
 // Every snapshot goes through here: the layout is resolved to plain offsets once, and the
 // counters come from the generated reader, one object literal (bench/decoder.mjs).
