@@ -82,6 +82,12 @@ export class FakeDevice {
     this.end.write(encodeFrame(type, seq & 0xffff, payload))
   }
 
+  /** Lose `frames` frames on the way (their sequence numbers used), `snapshots` of them SNAPSHOTs. */
+  lose(frames: number, snapshots = 0): void {
+    this.seq = (this.seq + frames) & 0xffff
+    this.index += snapshots
+  }
+
   sendRaw(bytes: Buffer): void {
     this.end.write(bytes)
   }
