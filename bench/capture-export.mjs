@@ -33,7 +33,9 @@ const { exportPcapng } = await load('capture/export-pcapng.js')
 const { loadCapture, runQuery } = await load('capture/duckdb.js')
 const { readRecords } = await load('capture/reader.js')
 const { buildRawFrame } = await load('protocol/frame.js')
-const { encodeSnapshot, encodeInterval, zeroCounters } = await load('protocol/messages.js')
+// the device's side (what a probe encodes) is test code, loaded through tsx
+const { tsImport } = await import('tsx/esm/api')
+const { encodeSnapshot, encodeInterval, zeroCounters } = await tsImport('../test/host/protocol/device-codec.ts', import.meta.url)
 const { FRAME_TYPE, INTERVAL_MAX_RECORDS } = await load('core/generated.js')
 
 const arg = (name, dflt) => {

@@ -23,8 +23,11 @@ const load = (p) => import(pathToFileURL(join(root, 'dist/host', p)).href)
 const { FrameDecoder } = await load('protocol/decoder.js')
 const { cobsDecode } = await load('protocol/cobs.js')
 const { DelimiterParser } = await import('@serialport/parser-delimiter')
-const { encodeFrame, parseFrame } = await load('protocol/frame.js')
-const { encodeSnapshot, decodeSnapshot, zeroCounters } = await load('protocol/messages.js')
+const { parseFrame } = await load('protocol/frame.js')
+const { decodeSnapshot } = await load('protocol/messages.js')
+// the device's side (what a probe encodes) is test code, loaded from this checkout through tsx
+const { tsImport } = await import('tsx/esm/api')
+const { encodeFrame, encodeSnapshot, zeroCounters } = await tsImport('../test/host/protocol/device-codec.ts', import.meta.url)
 const { FRAME_TYPE } = await load('core/generated.js')
 
 const arg = (name, dflt) => {

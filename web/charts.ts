@@ -70,20 +70,6 @@ export function runBandsPlugin<T extends ChartType>(marks: () => readonly RunMar
   }
 }
 
-/** For the browser tests: each chart's axis titles and how many points its tooltip shows. */
-export function chartsSummary(): { canvas: string; axes: Record<string, string>; tooltipPoints: number }[] {
-  return Object.values(Chart.instances).map((c) => ({
-    canvas: c.canvas.id,
-    axes: Object.fromEntries(
-      Object.entries(c.options.scales ?? {}).map(([k, s]) => {
-        const title = (s as { title?: { text?: unknown } } | undefined)?.title?.text
-        return [k, typeof title === 'string' ? title : '']
-      }),
-    ),
-    tooltipPoints: c.tooltip?.getActiveElements().length ?? 0,
-  }))
-}
-
 /** One line of a time-series chart: which axis, and dashed for a limit drawn beside a reading. */
 export interface SeriesSpec {
   label: string

@@ -24,17 +24,17 @@ export function startFeed(state: AppState, api: ApiClient, changed: () => void):
       await api.get('status')
     } catch (e) {
       if (e instanceof ApiError && e.unauthorized) {
-        state.auth = 'rejected'
+        state.tokenRejected()
         return changed()
       }
-      state.feed = 'unreachable'
+      state.feedLost()
       changed()
       return retry()
     }
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:'
     const ws = new WebSocket(`${proto}//${location.host}/ws?token=${encodeURIComponent(state.token)}`)
     ws.onopen = () => {
-      state.feed = 'open'
+      state.feedOpened()
       retryMs = RETRY_FIRST_MS
       changed()
     }
@@ -48,7 +48,7 @@ export function startFeed(state: AppState, api: ApiClient, changed: () => void):
       changed()
     }
     ws.onclose = () => {
-      state.feed = 'unreachable'
+      state.feedLost()
       changed()
       retry()
     }

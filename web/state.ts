@@ -13,7 +13,7 @@ import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs
 import { COMMANDS, type HistogramKindKey } from '../host/src/core/generated.js'
 import { isGraphWorkload, type AnyWorkload } from '../host/src/core/workload.js'
 import { counterDeltas } from '../host/src/core/rates.js'
-import { histogramTotal, latencyPercentilesNs, noLatencyHistograms, type LatencyPercentilesNs } from '../host/src/core/latency-histogram.js'
+import { latencyPercentilesNs, noLatencyHistograms, type LatencyPercentilesNs } from '../host/src/core/latency-histogram.js'
 import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS, type Limit } from './model.js'
 import { intervalBatchPoints, intervalLimit, type IntervalPoint } from './intervals.js'
 import { HostSide, type HostSideComparison } from './host-side.js'
@@ -38,42 +38,6 @@ export interface RunMark {
 /** What the run-result box shows. */
 export type RunBox =
   { kind: 'idle' } | { kind: 'pending'; text: string } | { kind: 'report'; report: RunReport } | { kind: 'error'; text: string }
-
-/** What tests read from `window.__pcieScope` (test/e2e/browser.e2e.test.ts). */
-export interface TestHook {
-  live: LiveState['key']
-  histogram: number[]
-  histogramMode: HistogramMode
-  total: number
-  snapshots: number
-  ratePoints: number
-  /** NaN points that break the rate lines */
-  gaps: number
-  /** the newest payload rate and ceiling in B/s (undefined before the first) */
-  payloadPerSec: number | undefined
-  ceilingPerSec: number | undefined
-  aboveCeiling: number
-  marks: RunMark[]
-  wsOpen: boolean
-  connected: boolean
-  lastRun: RunReport | null
-  /** every text the run-result box has shown, oldest first */
-  runBoxHistory: string[]
-  /** the newest last-completion latency histogram: reads in it, and its p50 / p99 in ns (null before one) */
-  latencyReads: number
-  latencyP50Ns: number | null
-  latencyP99Ns: number | null
-  /** the same for the newest first-completion histogram */
-  latencyFirstReads: number
-  latencyFirstP50Ns: number | null
-  latencyFirstP99Ns: number | null
-  /** interval records drawn (INTERVAL frames through the server), the newest one's limit, and NaN breaks */
-  intervalPoints: number
-  intervalLimit: Limit | null
-  intervalGaps: number
-  /** switch mode: the host side next to the GPU side (null in endpoint mode and before the first pair) */
-  hostSide: HostSideComparison | null
-}
 
 export class AppState {
   auth: AuthState
@@ -136,7 +100,6 @@ export class AppState {
   recordings: RecordingsListing | null = null
   /** the last control command's failure, shown in the header until the next command */
   notice = ''
-  readonly runBoxHistory: string[] = []
   private prevForRate: Snapshot | undefined
   private lastX: number | undefined
   private gapPending = false
@@ -221,6 +184,34 @@ export class AppState {
     this.notice = notice
   }
 
+  /** Pause freezes the view; data still arrives. */
+  togglePaused(): void {
+    this.paused = !this.paused
+  }
+
+  setHistogramMode(mode: HistogramMode): void {
+    this.histogramMode = mode
+  }
+
+  setRecordings(listing: RecordingsListing): void {
+    this.recordings = listing
+  }
+
+  /** The WebSocket opened. */
+  feedOpened(): void {
+    this.feed = 'open'
+  }
+
+  /** The server did not answer, or the WebSocket closed. */
+  feedLost(): void {
+    this.feed = 'unreachable'
+  }
+
+  /** GET /api/status answered 401: the token is wrong, and retrying cannot help. */
+  tokenRejected(): void {
+    this.auth = 'rejected'
+  }
+
   /** A run from the form: the box says so until its own result or error arrives. */
   manualStarted(text: string): void {
     this.manualPending = true
@@ -272,37 +263,6 @@ export class AppState {
     return staleAfterMs(this.status?.streaming?.periodMs ?? COMMANDS.START.args[0].default)
   }
 
-  hook(now: number): TestHook {
-    const shown = this.shownHistogram().counts
-    return {
-      live: this.live(now).key,
-      histogram: shown,
-      histogramMode: this.histogramMode,
-      total: shown.reduce((a, b) => a + b, 0),
-      snapshots: this.snapshotsSeen,
-      ratePoints: this.mrdRate.view().filter((p) => Number.isFinite(p.y)).length,
-      gaps: this.gaps,
-      payloadPerSec: this.payloadRate.last()?.y,
-      ceilingPerSec: this.ceilingRate.last()?.y,
-      aboveCeiling: this.aboveCeilingCount,
-      marks: this.marks.map((m) => ({ ...m })),
-      wsOpen: this.feed === 'open',
-      connected: this.feed === 'open' && (this.status?.connected ?? false),
-      lastRun: this.lastRun,
-      runBoxHistory: [...this.runBoxHistory],
-      latencyReads: histogramTotal(this.latencyHistograms.last?.bins ?? []),
-      latencyP50Ns: this.latencyPercentiles('last')?.p50 ?? null,
-      latencyP99Ns: this.latencyPercentiles('last')?.p99 ?? null,
-      latencyFirstReads: histogramTotal(this.latencyHistograms.first?.bins ?? []),
-      latencyFirstP50Ns: this.latencyPercentiles('first')?.p50 ?? null,
-      latencyFirstP99Ns: this.latencyPercentiles('first')?.p99 ?? null,
-      intervalPoints: this.intervalAvg.view().filter((p) => Number.isFinite(p.y)).length,
-      intervalLimit: this.intervalLimitNow ?? null,
-      intervalGaps: this.intervalGaps,
-      hostSide: this.hostSideComparison(),
-    }
-  }
-
   private t(timestamp: number): number {
     return this.info?.clockHz ? timestamp / this.info.clockHz : 0
   }
@@ -323,10 +283,8 @@ export class AppState {
     if (r.origin === 'manual' || !this.manualPending) this.showRunBox({ kind: 'report', report: r })
   }
 
-  private showRunBox(b: RunBox): void {
+  protected showRunBox(b: RunBox): void {
     this.runBox = b
-    this.runBoxHistory.push(runBoxText(b))
-    if (this.runBoxHistory.length > 100) this.runBoxHistory.shift()
   }
 
   private addMark(m: RunMark): void {
@@ -425,16 +383,3 @@ export const workloadLabel = (w: AnyWorkload): string =>
   isGraphWorkload(w) ? `${w.pattern} ${w.graph}` : `${w.pattern}${w.offset ? ` +${w.offset}` : ''}`
 
 const zeroHistogram = (): number[] => SIZE_KEYS.map(() => 0)
-
-export function runBoxText(b: RunBox): string {
-  switch (b.kind) {
-    case 'idle':
-      return 'no run yet'
-    case 'pending':
-      return b.text
-    case 'error':
-      return b.text
-    case 'report':
-      return `run #${b.report.id} (${b.report.origin}) ${b.report.result.workload.pattern}`
-  }
-}

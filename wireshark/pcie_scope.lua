@@ -164,8 +164,15 @@ local function crc16(tvb, n)
   return bit.bxor(crc, 0x0000)
 end
 
+-- a payload whose whole length the spec fixes: anything else is flagged
 local function check_length(tree, item, got, want)
   if got ~= want then item:add_proto_expert_info(e_length, "payload of " .. got .. " B, the spec says " .. want .. " B") end
+  return got >= want
+end
+
+-- a header that a body follows (a RESPONSE's reply, an INTERVAL's records): only too short is wrong
+local function check_header(item, got, want)
+  if got < want then item:add_proto_expert_info(e_length, "payload of " .. got .. " B, shorter than its " .. want .. "-B header") end
   return got >= want
 end
 
@@ -205,7 +212,7 @@ local function dissect_command(tvb, tree, item, pinfo)
 end
 
 local function dissect_response(tvb, tree, item, pinfo)
-  if not check_length(tree, item, tvb:len(), 4) then return end
+  if not check_header(item, tvb:len(), 4) then return end
   tree:add_le(F.response_cmd, tvb(0 + 0, 1))
   tree:add_le(F.response_status, tvb(0 + 1, 1))
   tree:add_le(F.response_request_seq, tvb(0 + 2, 2))
@@ -311,7 +318,7 @@ local function dissect_snapshot(tvb, tree, item, pinfo)
 end
 
 local function dissect_interval(tvb, tree, item, pinfo)
-  if not check_length(tree, item, tvb:len(), 13) then return end
+  if not check_header(item, tvb:len(), 13) then return end
   tree:add_le(F.interval_count, tvb(0 + 0, 1))
   tree:add_le(F.interval_first_index, tvb(0 + 1, 4))
   tree:add_le(F.interval_dropped, tvb(0 + 5, 4))

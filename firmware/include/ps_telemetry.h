@@ -14,14 +14,8 @@
 extern "C" {
 #endif
 
-/* What the firmware counted on its UART; reported in every snapshot (wraps at 2^32). */
-typedef struct ps_link_stats {
-    uint32_t rx_frames;        /* good COMMAND frames */
-    uint32_t rx_bad_frames;    /* COBS, CRC, length or frame-type failures */
-    uint32_t rx_overflows;     /* frames longer than the receive buffer */
-    uint32_t unknown_commands; /* commands answered UNKNOWN_COMMAND */
-    uint32_t tx_dropped;       /* outgoing frames that did not fit the TX ring */
-} ps_link_stats_t;
+/* ps_link_stats_t, what the firmware counts on its UART, comes from the spec (linkStats in
+ * spec/protocol.json) with the SNAPSHOT layout: generated/pcie_scope_protocol.h. */
 
 /* Write a SNAPSHOT payload (PS_SNAPSHOT_BYTES); returns its length, 0 if dst_cap is too small. */
 size_t ps_telemetry_encode_snapshot(uint8_t *dst, size_t dst_cap, uint8_t flags, uint32_t index,

@@ -22,11 +22,10 @@ size_t ps_telemetry_encode_snapshot(uint8_t *dst, size_t dst_cap, uint8_t flags,
     for (unsigned i = 0; i < PS_CNT_COUNT; i++) {
         ps_put_u64le(&dst[PS_SNAPSHOT_COUNTERS_OFFSET + 8u * i], counters[i]);
     }
-    ps_put_u32le(&dst[PS_SNAPSHOT_RX_FRAMES_OFFSET], stats->rx_frames);
-    ps_put_u32le(&dst[PS_SNAPSHOT_RX_BAD_FRAMES_OFFSET], stats->rx_bad_frames);
-    ps_put_u32le(&dst[PS_SNAPSHOT_RX_OVERFLOWS_OFFSET], stats->rx_overflows);
-    ps_put_u32le(&dst[PS_SNAPSHOT_UNKNOWN_COMMANDS_OFFSET], stats->unknown_commands);
-    ps_put_u32le(&dst[PS_SNAPSHOT_TX_DROPPED_OFFSET], stats->tx_dropped);
+    /* every link statistic of the spec, at its generated offset */
+#define PS_PUT_LINK_STAT(member, offset) ps_put_u32le(&dst[(offset)], stats->member);
+    PS_LINK_STATS(PS_PUT_LINK_STAT)
+#undef PS_PUT_LINK_STAT
     return PS_SNAPSHOT_BYTES;
 }
 

@@ -70,10 +70,35 @@ const cFields = (prefix: string, fields: Placed[]): string[] =>
     return lines
   })
 
+/**
+ * The firmware's link statistics: the struct it counts in, and PS_LINK_STATS(X), which calls
+ * X(member, offset) for each in SNAPSHOT order (the SNAPSHOT encoder writes them with it).
+ */
+const cLinkStats = (m: SpecModel): string[] => {
+  const member = (name: string) => snake(name).toLowerCase()
+  const width = Math.max(...m.linkStats.map((s) => member(s.name).length)) + 1
+  return [
+    `/* ${m.raw.protocol.linkStats.doc} */`,
+    `#define PS_LINK_STAT_COUNT ${m.linkStats.length}u`,
+    '#define PS_LINK_STATS(X) \\',
+    ...m.linkStats.map((s, i) => `    X(${member(s.name)}, PS_SNAPSHOT_${snake(s.name)}_OFFSET)${i + 1 < m.linkStats.length ? ' \\' : ''}`),
+    'typedef struct ps_link_stats {',
+    ...m.linkStats.map((s) => `    uint32_t ${`${member(s.name)};`.padEnd(width)} /* ${s.doc} */`),
+    '} ps_link_stats_t;',
+  ]
+}
+
 export function emitCProtocol(m: SpecModel): string {
   const proto = m.raw.protocol
   const fr = proto.framing
-  const L: string[] = [banner('/*').concat(' */'), '#ifndef PCIE_SCOPE_PROTOCOL_H', '#define PCIE_SCOPE_PROTOCOL_H', '']
+  const L: string[] = [
+    banner('/*').concat(' */'),
+    '#ifndef PCIE_SCOPE_PROTOCOL_H',
+    '#define PCIE_SCOPE_PROTOCOL_H',
+    '',
+    '#include <stdint.h>',
+    '',
+  ]
   L.push(`/* ${fr.doc} */`)
   L.push(`#define PS_PROTOCOL_VERSION ${proto.version}u`)
   L.push(`#define PS_FRAME_DELIMITER 0x${hex(fr.delimiter, 2)}u`)
@@ -95,7 +120,7 @@ export function emitCProtocol(m: SpecModel): string {
   L.push('/* INTERVAL: the header above, then up to PS_INTERVAL_MAX_RECORDS records of PS_SMP_WORDS u32 words */')
   L.push(`#define PS_INTERVAL_RECORD_BYTES ${m.intervalRecordBytes}u`, `#define PS_INTERVAL_MAX_RECORDS ${m.intervalMaxRecords}u`, '')
   for (const f of proto.snapshotFlags) L.push(`#define PS_SNAPSHOT_FLAG_${f.name} (1u << ${f.bit})`)
-  L.push('')
+  L.push('', ...cLinkStats(m), '')
   for (const c of m.commands) {
     L.push(`/* ${c.name}: ${c.doc} */`)
     L.push(`#define PS_CMD_${c.name} ${c.id}u`)

@@ -102,8 +102,15 @@ export function emitLua(m: SpecModel): string {
     `  return bit.bxor(crc, ${proto.framing.crc.xorout})`,
     'end',
     '',
+    '-- a payload whose whole length the spec fixes: anything else is flagged',
     'local function check_length(tree, item, got, want)',
     '  if got ~= want then item:add_proto_expert_info(e_length, "payload of " .. got .. " B, the spec says " .. want .. " B") end',
+    '  return got >= want',
+    'end',
+    '',
+    "-- a header that a body follows (a RESPONSE's reply, an INTERVAL's records): only too short is wrong",
+    'local function check_header(item, got, want)',
+    '  if got < want then item:add_proto_expert_info(e_length, "payload of " .. got .. " B, shorter than its " .. want .. "-B header") end',
     '  return got >= want',
     'end',
     '',
@@ -126,7 +133,7 @@ export function emitLua(m: SpecModel): string {
   const rspBase = m.layouts.RESPONSE.bytes
   const rf = (n: string) => m.layouts.RESPONSE.fields.find((f) => f.name === n)!.offset
   L.push('local function dissect_response(tvb, tree, item, pinfo)')
-  L.push(`  if not check_length(tree, item, tvb:len(), ${rspBase}) then return end`)
+  L.push(`  if not check_header(item, tvb:len(), ${rspBase}) then return end`)
   L.push(...addLayout('response', m.layouts.RESPONSE, '0', '  '))
   L.push(`  local cmd = tvb(${rf('cmd')}, 1):uint()`, `  local status = tvb(${rf('status')}, 1):uint()`)
   L.push('  pinfo.cols.info:append(" " .. (commands[cmd] or ("command " .. cmd)) .. " " .. (statuses[status] or ("status " .. status)))')
@@ -151,7 +158,7 @@ export function emitLua(m: SpecModel): string {
   const iv = m.layouts.INTERVAL
   const countAt = iv.fields.find((f) => f.name === 'count')!.offset
   L.push('local function dissect_interval(tvb, tree, item, pinfo)')
-  L.push(`  if not check_length(tree, item, tvb:len(), ${iv.bytes}) then return end`)
+  L.push(`  if not check_header(item, tvb:len(), ${iv.bytes}) then return end`)
   L.push(...addLayout('interval', iv, '0', '  '))
   L.push(`  local count = tvb(${countAt}, 1):uint()`)
   L.push('  pinfo.cols.info:append(" " .. count .. " records")')

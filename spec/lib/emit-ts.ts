@@ -62,6 +62,9 @@ export function emitTs(m: SpecModel): string {
     )
   }
   L.push(`export const SNAPSHOT_FLAG = ${J(Object.fromEntries(proto.snapshotFlags.map((f) => [f.name, 1 << f.bit])))} as const`)
+  L.push(`/** ${proto.linkStats.doc}; in SNAPSHOT order. error: a value above 0 means something went wrong. */`)
+  L.push(`export const LINK_STATS = ${J(m.linkStats.map((s) => ({ key: s.name, label: s.label, error: s.error, doc: s.doc })))} as const`)
+  L.push("export type LinkStatKey = (typeof LINK_STATS)[number]['key']")
   L.push(`export const REG = ${J(Object.fromEntries(regs.registers.map((r) => [r.name, num(r.offset)])))} as const`)
   L.push(`export const ID_MAGIC = 0x${hex(num(regs.idMagic), 8)}`)
   L.push(`export const REG_VERSION_VALUE = 0x${hex(m.versionValue, 8)}`)

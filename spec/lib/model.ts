@@ -60,8 +60,11 @@ export interface HistogramKind {
   countCounter: string
   doc: string
 }
-/** Payload item types: a scalar, every counter (u64 each) or every latency-histogram bin (u64 each). */
-export type ItemType = ScalarType | 'counters' | 'histogram'
+/**
+ * Payload item types: a scalar, every counter (u64 each), every latency-histogram bin (u64 each)
+ * or every firmware link statistic (`linkStats`: one u32 field each, named after it).
+ */
+export type ItemType = ScalarType | 'counters' | 'histogram' | 'linkStats'
 export interface Item {
   name: string
   type: ItemType
@@ -92,6 +95,17 @@ export interface ProtocolSpec {
   commands: Command[]
   payloads: Record<PayloadName, Item[]>
   snapshotFlags: { name: string; bit: number }[]
+  linkStats: { doc: string; list: LinkStat[] }
+}
+/** One of the firmware's link statistics: a u32 it counts on its UART and sends in every SNAPSHOT. */
+export interface LinkStat {
+  /** camelCase: the SNAPSHOT field, the host's key (the firmware's struct member is its snake_case) */
+  name: string
+  /** the page's words for it */
+  label: string
+  /** a value above 0 means something went wrong */
+  error: boolean
+  doc: string
 }
 export interface Limit {
   min: number
@@ -222,6 +236,8 @@ export interface SpecModel {
   intervalMaxRecords: number
   /** latency-histogram words on the CSR and in a HISTOGRAM frame: the bins, then the overflow bin */
   histogramWords: number
+  /** the firmware's link statistics, in SNAPSHOT order */
+  linkStats: LinkStat[]
   maxRaw: number
   maxEncoded: number
 }
@@ -283,10 +299,15 @@ const expandCounters = (
   return { counters, sizeClasses, first }
 }
 
+/** The `linkStats` item becomes one u32 field per statistic, named after it. */
+const expandLinkStats = (items: Item[], stats: readonly LinkStat[]): Item[] =>
+  items.flatMap((it) => (it.type === 'linkStats' ? stats.map((s) => ({ name: s.name, type: 'u32' as const, doc: s.doc })) : [it]))
+
 const place = (items: Item[], counterCount: number, histogramWords = 0): Layout => {
   let offset = 0
   const fields = items.map((it) => {
-    const bytes = it.type === 'counters' ? counterCount * 8 : it.type === 'histogram' ? histogramWords * 8 : (SCALAR_BYTES[it.type] ?? 0)
+    const bytes =
+      it.type === 'counters' ? counterCount * 8 : it.type === 'histogram' ? histogramWords * 8 : (SCALAR_BYTES[it.type as ScalarType] ?? 0)
     const p: Placed = { name: it.name, type: it.type, offset, bytes, doc: it.doc }
     // value range of an argument: 0 selects `default`, anything else outside min..max is refused
     if (it.min !== undefined) p.min = it.min
@@ -396,6 +417,10 @@ function checkProtocol(proto: ProtocolSpec, P: string[]): void {
   ]
   for (const [owner, it] of items) {
     if (it.type === 'counters' || it.type === 'histogram') continue
+    if (it.type === 'linkStats') {
+      if (owner !== 'SNAPSHOT') P.push(`${owner}.${it.name}: linkStats belong in SNAPSHOT only`)
+      continue
+    }
     if (SCALAR_BYTES[it.type] === undefined) {
       P.push(`${owner}.${it.name}: unknown type ${String(it.type)}`)
       continue
@@ -411,6 +436,15 @@ function checkProtocol(proto: ProtocolSpec, P: string[]): void {
   }
   for (const c of proto.commands) {
     for (const d of duplicates([...c.args.map((a) => a.name)])) P.push(`commands: ${c.name} argument ${d} is used twice`)
+  }
+  const stats = proto.linkStats.list
+  if (proto.payloads.SNAPSHOT.filter((i) => i.type === 'linkStats').length !== 1) P.push('SNAPSHOT: needs exactly one linkStats item')
+  for (const d of duplicates(stats.map((s) => s.name))) P.push(`linkStats: ${d} is used twice`)
+  const snapshotNames = proto.payloads.SNAPSHOT.filter((i) => i.type !== 'linkStats').map((i) => i.name)
+  for (const s of stats) {
+    if (!/^[a-z][a-zA-Z0-9]*$/.test(s.name)) P.push(`linkStats: ${s.name} is not camelCase`)
+    if (snapshotNames.includes(s.name)) P.push(`linkStats: ${s.name} is also a SNAPSHOT field`)
+    if (typeof s.error !== 'boolean' || !s.label) P.push(`linkStats: ${s.name} needs a label and error: true or false`)
   }
 }
 
@@ -553,7 +587,7 @@ export function buildModel(raw: RawSpec): SpecModel {
   const layouts = {
     COMMAND: place(proto.payloads.COMMAND, counters.length),
     RESPONSE: place(proto.payloads.RESPONSE, counters.length),
-    SNAPSHOT: place(proto.payloads.SNAPSHOT, counters.length),
+    SNAPSHOT: place(expandLinkStats(proto.payloads.SNAPSHOT, proto.linkStats.list), counters.length),
     INTERVAL: place(proto.payloads.INTERVAL, counters.length),
     HISTOGRAM: place(proto.payloads.HISTOGRAM, counters.length, histogramWords),
     TAP_SNAPSHOT: place(proto.payloads.TAP_SNAPSHOT, counters.length),
@@ -596,6 +630,7 @@ export function buildModel(raw: RawSpec): SpecModel {
     intervalRecordBytes,
     intervalMaxRecords,
     histogramWords,
+    linkStats: proto.linkStats.list,
     maxRaw,
     maxEncoded: maxRaw + Math.ceil(maxRaw / 254) + 1,
   }

@@ -1,6 +1,7 @@
 /**
- * The web UI end to end: build it with scripts/build-web.mjs, start the server, open the page in
- * Debian's Chromium through playwright-core and watch the histogram move.
+ * The web UI end to end: build its test build (scripts/build-web.mjs --test: the page plus the
+ * hooks read here, `window.__pcieScope`), start the server on it, open the page in Debian's
+ * Chromium through playwright-core and watch the histogram move.
  *
  * On the twin (build/twin/pcie-scope-twin + host/src/device/session.ts) this is the real path:
  * Verilated RTL → firmware → PTY → ProbeClient → server → ws → chart.js. A second test drives
@@ -18,7 +19,7 @@ import { startServer, type RunningServer, type StartServerOptions } from '../../
 import { makeFakeAddon } from '../host/workload/fake-addon.js'
 import { SIZE_CLASSES } from '../../host/src/core/size-classes.js'
 import { GRAPH_KERNELS, GRAPH_SCALE, PATTERNS } from '../../host/src/core/workload.js'
-import type { TestHook } from '../../web/state.js'
+import type { TestHook } from '../../web/test-hook.js'
 import { fakeSession } from '../host/server/fake-session.js'
 import { describeCapture } from '../../host/src/capture/catalog.js'
 
@@ -26,6 +27,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const twinAvailable = existsSync(join(root, 'build/twin/pcie-scope-twin')) && existsSync(join(root, 'host/src/device/session.ts'))
 const shots = join(root, 'build/e2e')
+/** the test build of the page, apart from dist/web (the production one) */
+const webRoot = join(root, 'build/e2e-web')
 
 type Hook = TestHook
 const hook = (page: Page) => page.evaluate(() => (globalThis as unknown as { __pcieScope: Hook }).__pcieScope)
@@ -36,7 +39,7 @@ describe('web UI in Chromium', () => {
 
   beforeAll(async () => {
     if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath}: run \`npm test\` (it installs it) or set CHROMIUM_PATH`)
-    await promisify(execFile)(process.execPath, [join(root, 'scripts/build-web.mjs')], { cwd: root })
+    await promisify(execFile)(process.execPath, [join(root, 'scripts/build-web.mjs'), '--test', '--outdir', webRoot], { cwd: root })
     mkdirSync(shots, { recursive: true })
     browser = await chromium.launch({
       executablePath: chromiumPath,
@@ -160,7 +163,7 @@ describe('web UI in Chromium', () => {
 
   it('on the twin (switch mode, its default): the histogram fills and grows while the demo loops, the host side beside it', async () => {
     expect(twinAvailable, 'the twin is not built: run `npm run build:twin`').toBe(true)
-    const server = await startServer({ twin: true, demo: true, sampleUs: 10, http: { host: '127.0.0.1', port: 0 } })
+    const server = await startServer({ twin: true, demo: true, sampleUs: 10, http: { host: '127.0.0.1', port: 0 }, webRoot })
     try {
       await watch(server, 'ui-twin.png', {
         manualRun: true,
@@ -176,7 +179,7 @@ describe('web UI in Chromium', () => {
 
   it('on the fake session: same page, same checks', async () => {
     const session = fakeSession({ runDelayMs: 150 })
-    const server = await startServer({ twin: true, demo: true, http: { host: '127.0.0.1', port: 0 }, session })
+    const server = await startServer({ twin: true, demo: true, http: { host: '127.0.0.1', port: 0 }, session, webRoot })
     try {
       await watch(server, 'ui-fake.png', { manualRun: true })
     } finally {
@@ -202,6 +205,7 @@ describe('web UI in Chromium', () => {
       demo: opts.demo ?? true,
       http: { host: '127.0.0.1', port: 0 },
       session,
+      webRoot,
       ...(opts.captures ? { captures: opts.captures } : {}),
       gpu: opts.gpu ?? false,
     })

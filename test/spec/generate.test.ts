@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { COMMANDS, COUNTERS, CRC16, REG, SIZE_CLASSES, SNAPSHOT_LAYOUT } from '../../host/src/core/generated.js'
+import { COMMANDS, COUNTERS, CRC16, LINK_STATS, REG, SIZE_CLASSES, SNAPSHOT_LAYOUT } from '../../host/src/core/generated.js'
 import { generatedFiles } from '../../spec/generate.js'
 
 const root = join(import.meta.dirname, '../..')
@@ -57,7 +57,17 @@ describe('spec generator', { timeout: 60_000 }, () => {
 
   it('sizes the snapshot payload from the counter list', () => {
     expect(SNAPSHOT_LAYOUT.fields.counters.bytes).toBe(8 * COUNTERS.length)
-    expect(SNAPSHOT_LAYOUT.bytes).toBe(1 + 4 + 8 * COUNTERS.length + 5 * 4)
+    expect(SNAPSHOT_LAYOUT.bytes).toBe(1 + 4 + 8 * COUNTERS.length + 4 * LINK_STATS.length)
+  })
+
+  it('gives the firmware its link statistics from the spec: the struct and PS_LINK_STATS in SNAPSHOT order', () => {
+    const h = readFileSync(join(root, 'firmware/include/generated/pcie_scope_protocol.h'), 'utf8')
+    const member = (k: string) => k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
+    const xs = [...h.matchAll(/^ {4}X\((\w+), PS_SNAPSHOT_(\w+)_OFFSET\)/gm)].map((m) => [m[1], m[2]])
+    expect(xs).toEqual(LINK_STATS.map((s) => [member(s.key), member(s.key).toUpperCase()]))
+    const struct = h.slice(h.indexOf('typedef struct ps_link_stats {'), h.indexOf('} ps_link_stats_t;'))
+    expect([...struct.matchAll(/uint32_t (\w+);/g)].map((m) => m[1])).toEqual(LINK_STATS.map((s) => member(s.key)))
+    for (const s of LINK_STATS) expect(SNAPSHOT_LAYOUT.fields[s.key]).toMatchObject({ type: 'u32', bytes: 4 })
   })
 
   it('gives every command a unique id and the CRC its catalogue check value', () => {

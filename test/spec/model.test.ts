@@ -86,6 +86,22 @@ describe('spec validation', () => {
       'START.periodMs: max 70000 does not fit u16',
     )
   })
+  it('expands the link statistics into SNAPSHOT u32 fields after the counters, and refuses them misplaced or named twice', () => {
+    const m = buildModel(fresh())
+    const snap = m.layouts.SNAPSHOT.fields
+    const after = snap.findIndex((f) => f.type === 'counters') + 1
+    expect(snap.slice(after).map((f) => [f.name, f.type])).toEqual(m.linkStats.map((s) => [s.name, 'u32']))
+    const stats = (s: RawSpec) => s.protocol.linkStats.list
+    expect(problems((s) => stats(s).push({ ...stats(s)[0]! }))).toContain('linkStats: rxFrames is used twice')
+    expect(problems((s) => (stats(s)[1]!.name = 'index'))).toContain('linkStats: index is also a SNAPSHOT field')
+    expect(problems((s) => (stats(s)[1]!.name = 'rx_bad'))).toContain('linkStats: rx_bad is not camelCase')
+    expect(problems((s) => s.protocol.payloads.INTERVAL.push({ name: 'stats', type: 'linkStats' }))).toContain(
+      'INTERVAL.stats: linkStats belong in SNAPSHOT only',
+    )
+    expect(problems((s) => (s.protocol.payloads.SNAPSHOT = s.protocol.payloads.SNAPSHOT.filter((i) => i.type !== 'linkStats')))).toContain(
+      'SNAPSHOT: needs exactly one linkStats item',
+    )
+  })
   it('refuses duplicate patterns and default offsets that break the limits', () => {
     expect(problems((s) => s.workloads.patterns.push({ ...s.workloads.patterns[0]!, id: 3, enum: 'Other' }))).toContain(
       'patterns: name strided is used twice',

@@ -4,6 +4,7 @@ import type { ServerMessage } from '../../host/src/core/wire.js'
 import type { TwinMode } from '../../host/src/core/twin-mode.js'
 import { HostSide } from '../../web/host-side.js'
 import { AppState } from '../../web/state.js'
+import { TestAppState } from '../../web/test-hook.js'
 import { CLOCK_HZ, FAKE_LATENCY_CLOCKS, FakeClient, fakeInfo, SWITCH_CLOCKS } from '../host/server/fake-session.js'
 
 const NS_PER_CLOCK = 1e9 / CLOCK_HZ
@@ -26,7 +27,7 @@ function device(switchMode = true) {
 }
 
 function page(opts: { taps?: Extract<ServerMessage, { type: 'hello' }>['taps']; recent?: Snapshot[]; twinMode?: TwinMode | null } = {}) {
-  const state = new AppState('tok')
+  const state = new TestAppState('tok')
   state.apply(
     {
       type: 'hello',

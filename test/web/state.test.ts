@@ -1,16 +1,23 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { IntervalRecord, Snapshot } from '../../host/src/core/probe.js'
-import type { RunReport, ServerMessage, ServerStatus } from '../../host/src/core/wire.js'
+import type { RecordingsListing, RunReport, ServerMessage, ServerStatus } from '../../host/src/core/wire.js'
 import { AppState } from '../../web/state.js'
+import { TestAppState } from '../../web/test-hook.js'
 import { HISTOGRAM_WORDS } from '../../host/src/core/generated.js'
 import { SIZE_KEYS } from '../../host/src/core/size-classes.js'
 import { CLOCK_HZ, FakeClient, fakeInfo } from '../host/server/fake-session.js'
 
 const PERIOD = 25_000_000 // 100 ms of probe clock
 
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+
 function started() {
-  const state = new AppState('tok')
-  state.feed = 'open'
+  // the test build's state: the same page, and the run box's history readable
+  const state = new TestAppState('tok')
+  state.feedOpened()
   const c = new FakeClient()
   c.enabled = true
   const hello: ServerMessage = {
@@ -129,7 +136,7 @@ describe('AppState runs', () => {
     state.apply({ type: 'run-start', id: 7, origin: 'demo', workload: { pattern: 'strided', bytes: 4096, offset: 0 }, baseline: base }, 0)
     expect(state.marks.at(-1)).toMatchObject({ id: 7, label: 'strided', to: undefined })
     tick({ mrd128: 3 })
-    state.histogramMode = 'run'
+    state.setHistogramMode('run')
     expect(state.shownHistogram().caption).toBe('run #7 strided (running)')
     expect(state.shownHistogram().counts[3]).toBe(3)
     const end = tick({ mrd128: 0 })
@@ -148,7 +155,7 @@ describe('AppState runs', () => {
       counts: SIZE_KEYS.map((k) => (k === '32' ? 128 : 0)),
       bytes: 4096,
     })
-    state.histogramMode = 'total'
+    state.setHistogramMode('total')
     expect(state.shownHistogram().caption).toBe('since last clear')
     expect(state.shownHistogram().counts[3]).toBe(end.counters.mrd128)
   })
@@ -264,5 +271,42 @@ describe('AppState interval records', () => {
     // a twin that restarted: time goes back, a new axis
     state.apply(batch(0, [rec(2500, 4)]), now())
     expect(state.intervalAvg.view().map((p) => p.y)).toEqual([4])
+  })
+})
+
+describe('AppState controls', () => {
+  it('changes on the page’s controls and the feed’s events only through its methods', () => {
+    const state = new AppState('tok')
+    expect(state.live(0).key).not.toBe('wrong-token')
+    state.togglePaused()
+    expect(state.paused).toBe(true)
+    state.togglePaused()
+    expect(state.paused).toBe(false)
+    state.setHistogramMode('run')
+    expect(state.histogramMode).toBe('run')
+    const listing = { root: '/r', recording: null } as RecordingsListing
+    state.setRecordings(listing)
+    expect(state.recordings).toBe(listing)
+    state.feedOpened()
+    expect(state.feed).toBe('open')
+    state.feedLost()
+    expect(state.feed).toBe('unreachable')
+    state.tokenRejected()
+    expect(state.auth).toBe('rejected')
+  })
+
+  it('is the one writer of its fields: no view and not the feed assigns to the state', () => {
+    const dir = join(root, 'web/views')
+    const files = [...readdirSync(dir).map((f) => join(dir, f)), join(root, 'web/feed.ts'), join(root, 'web/app.ts')]
+    // `state.x = …`, `state.x.y += …`, `state.x++`: a view calls an AppState method instead
+    const write = /\bstate\.[\w.]+\s*(?:[-+*/|&]?=(?!=)|\+\+|--)/
+    const offenders = files.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .filter((l) => write.test(l))
+        .map((l) => `${f}: ${l.trim()}`),
+    )
+    expect(offenders).toEqual([])
+    expect(write.test('ctx.state.paused = !ctx.state.paused')).toBe(true) // the rule sees what it forbids
   })
 })

@@ -27,7 +27,7 @@ export function headerView(): View {
       $('btn-stop').addEventListener('click', () => command(ctx, 'stop'))
       $('btn-clear').addEventListener('click', () => command(ctx, 'clear'))
       pause.addEventListener('click', () => {
-        ctx.state.paused = !ctx.state.paused
+        ctx.state.togglePaused()
         ctx.changed()
       })
     },

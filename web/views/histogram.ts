@@ -32,7 +32,7 @@ export function histogramView(): View {
       const mode = $<HTMLSelectElement>('hist-mode')
       mode.value = ctx.state.histogramMode
       mode.addEventListener('change', () => {
-        ctx.state.histogramMode = mode.value as HistogramMode
+        ctx.state.setHistogramMode(mode.value as HistogramMode)
         ctx.changed()
       })
     },

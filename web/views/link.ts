@@ -1,4 +1,5 @@
 /** Link health: what the host decoder, the firmware and the server counted going wrong. */
+import { LINK_STATS } from '../../host/src/core/generated.js'
 import { el, row, tbodyOf } from '../dom.js'
 import { int } from '../model.js'
 import type { View } from './view.js'
@@ -33,11 +34,7 @@ export function linkView(): View {
       num('unknown frames', host?.unknownFrames, true, 'host-unknownFrames')
       group('firmware (commands received)')
       const fw = state.last?.firmware
-      num('rx frames', fw?.rxFrames, false, 'fw-rxFrames')
-      num('rx bad frames', fw?.rxBadFrames, true, 'fw-rxBadFrames')
-      num('rx overflows', fw?.rxOverflows, true, 'fw-rxOverflows')
-      num('unknown commands', fw?.unknownCommands, true, 'fw-unknownCommands')
-      num('tx dropped', fw?.txDropped, true, 'fw-txDropped')
+      for (const s of LINK_STATS) num(s.label, fw?.[s.key], s.error, `fw-${s.key}`)
       group('server')
       num('WebSocket batches dropped (slow clients)', state.wsDrops, true, 'ws-drops')
       group('PCIe (probe counters)')

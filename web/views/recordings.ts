@@ -28,7 +28,7 @@ export function recordingsView(): View {
   const refresh = (ctx: ViewContext) => {
     ctx.api.get<RecordingsListing>('captures').then(
       (listing) => {
-        ctx.state.recordings = listing
+        ctx.state.setRecordings(listing)
         ctx.changed()
       },
       (e: unknown) => {

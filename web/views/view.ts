@@ -1,7 +1,7 @@
 /**
  * A view owns one part of the page: `mount` finds its elements and wires its controls once,
  * `render` draws from the state on each animation frame the state changed in. Adding a view is
- * a new module and one line in main.ts.
+ * a new module and one line in app.ts.
  */
 import type { ApiClient } from '../api.js'
 import type { AppState } from '../state.js'

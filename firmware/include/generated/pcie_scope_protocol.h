@@ -2,6 +2,8 @@
 #ifndef PCIE_SCOPE_PROTOCOL_H
 #define PCIE_SCOPE_PROTOCOL_H
 
+#include <stdint.h>
+
 /* frame = COBS(type u8 | seq u16 | payload | crc u16) followed by one 0x00 delimiter; all integers little-endian */
 #define PS_PROTOCOL_VERSION 3u
 #define PS_FRAME_DELIMITER 0x00u
@@ -86,6 +88,22 @@
 
 #define PS_SNAPSHOT_FLAG_ON_DEMAND (1u << 0)
 #define PS_SNAPSHOT_FLAG_ENABLED (1u << 1)
+
+/* What the firmware counts on its UART, reported in every SNAPSHOT (u32 each, wrapping at 2^32) */
+#define PS_LINK_STAT_COUNT 5u
+#define PS_LINK_STATS(X) \
+    X(rx_frames, PS_SNAPSHOT_RX_FRAMES_OFFSET) \
+    X(rx_bad_frames, PS_SNAPSHOT_RX_BAD_FRAMES_OFFSET) \
+    X(rx_overflows, PS_SNAPSHOT_RX_OVERFLOWS_OFFSET) \
+    X(unknown_commands, PS_SNAPSHOT_UNKNOWN_COMMANDS_OFFSET) \
+    X(tx_dropped, PS_SNAPSHOT_TX_DROPPED_OFFSET)
+typedef struct ps_link_stats {
+    uint32_t rx_frames;        /* good command frames received */
+    uint32_t rx_bad_frames;    /* received frames dropped for COBS, CRC, length or frame-type errors */
+    uint32_t rx_overflows;     /* received frames dropped for exceeding the receive buffer */
+    uint32_t unknown_commands; /* commands answered UNKNOWN_COMMAND */
+    uint32_t tx_dropped;       /* outgoing frames dropped because the UART buffer was full */
+} ps_link_stats_t;
 
 /* PING: liveness check; the first command a host sends is its hello */
 #define PS_CMD_PING 1u

@@ -497,6 +497,40 @@ export const SNAPSHOT_FLAG = {
   "ON_DEMAND": 1,
   "ENABLED": 2
 } as const
+/** What the firmware counts on its UART, reported in every SNAPSHOT (u32 each, wrapping at 2^32); in SNAPSHOT order. error: a value above 0 means something went wrong. */
+export const LINK_STATS = [
+  {
+    "key": "rxFrames",
+    "label": "rx frames",
+    "error": false,
+    "doc": "good command frames received"
+  },
+  {
+    "key": "rxBadFrames",
+    "label": "rx bad frames",
+    "error": true,
+    "doc": "received frames dropped for COBS, CRC, length or frame-type errors"
+  },
+  {
+    "key": "rxOverflows",
+    "label": "rx overflows",
+    "error": true,
+    "doc": "received frames dropped for exceeding the receive buffer"
+  },
+  {
+    "key": "unknownCommands",
+    "label": "unknown commands",
+    "error": true,
+    "doc": "commands answered UNKNOWN_COMMAND"
+  },
+  {
+    "key": "txDropped",
+    "label": "tx dropped",
+    "error": true,
+    "doc": "outgoing frames dropped because the UART buffer was full"
+  }
+] as const
+export type LinkStatKey = (typeof LINK_STATS)[number]['key']
 export const REG = {
   "ID": 0,
   "VERSION": 4,

@@ -1,5 +1,5 @@
 /** What the probe and its firmware report, and what the host's decoder counts. */
-import type { CounterKey, HistogramKindKey, TapKey } from './generated.js'
+import type { CounterKey, HistogramKindKey, LinkStatKey, TapKey } from './generated.js'
 
 /** Reply of the INFO command. */
 export interface ProbeInfo {
@@ -20,14 +20,8 @@ export interface ProbeInfo {
  */
 export type Counters = Record<CounterKey, number>
 
-/** Statistics the firmware keeps about the UART link it receives on. */
-export interface FirmwareLinkStats {
-  rxFrames: number
-  rxBadFrames: number
-  rxOverflows: number
-  unknownCommands: number
-  txDropped: number
-}
+/** Statistics the firmware keeps about the UART link it receives on (LINK_STATS, from the spec). */
+export type FirmwareLinkStats = Record<LinkStatKey, number>
 
 /** One decoded SNAPSHOT frame. */
 export interface Snapshot {

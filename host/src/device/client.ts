@@ -2,8 +2,9 @@
  * ProbeClient: speaks the pcie-scope UART protocol over one Duplex byte stream (a SerialPort,
  * or any Duplex in tests). Commands run one at a time (mutex) and are matched to their RESPONSE
  * by requestSeq under per-command timeouts. SNAPSHOT frames are emitted as 'snapshot' events.
- * Decode problems are counted and emitted as 'link-error', never fatal. The stream closing
- * emits 'disconnect' and rejects the pending command with PS_SERIAL_DISCONNECTED; attach() then
+ * Decode problems are counted and emitted as 'link-error', never fatal. Lost frames are counted
+ * from sequence gaps, and from the snapshots' and intervals' own numbering where a lost run
+ * wraps the 16-bit sequence number (sequence-wrap.ts). The stream closing emits 'disconnect' and rejects the pending command with PS_SERIAL_DISCONNECTED; attach() then
  * takes a replacement stream (a re-opened serial port) and emits 'reconnect'. Host link
  * statistics and the last snapshot survive a reconnect.
  *
@@ -34,6 +35,7 @@ import {
 } from '../protocol/messages.js'
 import { createLogger } from '../util/log.js'
 import { Mutex } from '../util/mutex.js'
+import { SequenceWrapWatch } from './sequence-wrap.js'
 import type {
   HostLinkStats,
   IntervalBatch,
@@ -118,6 +120,8 @@ type ClosablePort = Duplex & { isOpen?: boolean; close?: (cb?: (err?: Error | nu
 export class ProbeClient extends EventEmitter<ProbeClientEvents> {
   private port: ClosablePort
   private readonly decoder = new FrameDecoder()
+  /** lost runs the sequence number wraps over, found from the snapshots' and intervals' own numbering */
+  private readonly wrapWatch = new SequenceWrapWatch()
   private readonly mutex = new Mutex()
   private readonly timeoutMs: number
   private readonly timeouts: Partial<Record<CommandName, number>>
@@ -150,6 +154,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     if (!this.disconnectError) throw new PsError('PS_USAGE', 'attach: the current stream is still connected')
     this.detach()
     this.decoder.reset()
+    this.wrapWatch.reset()
     this.port = port as ClosablePort
     this.disconnectError = undefined
     this.detach = this.wire(port)
@@ -434,8 +439,12 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
 
   private onSnapshot(f: Frame): void {
     const r = decodeSnapshot(f.seq, f.payload)
-    if (!r.ok) return this.linkError(r.error)
+    if (!r.ok) {
+      this.wrapWatch.reset() // it arrived, yet its index is unknown: no loss to infer across it
+      return this.linkError(r.error)
+    }
     const s = r.value
+    this.decoder.countWrappedLoss(this.wrapWatch.snapshot(s, this.decoder.lostFrames))
     this.last = s
     if (s.onDemand && (this.pending?.name === 'SNAPSHOT' || this.pending?.name === 'LATENCY_HISTOGRAM')) this.pending.onDemand = s
     this.emit('snapshot', s)
@@ -475,7 +484,11 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
 
   private onInterval(f: Frame): void {
     const r = decodeInterval(f.seq, f.payload)
-    if (!r.ok) return this.linkError(r.error)
+    if (!r.ok) {
+      this.wrapWatch.reset()
+      return this.linkError(r.error)
+    }
+    this.decoder.countWrappedLoss(this.wrapWatch.interval(r.value, this.decoder.lostFrames))
     this.emit('interval', r.value)
   }
 

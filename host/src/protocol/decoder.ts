@@ -20,6 +20,9 @@ import type { HostLinkStats } from '../core/probe.js'
 
 const log = createLogger('ps:protocol:decoder')
 
+/** sequence numbers are u16: a run of this many lost frames looks like none */
+export const SEQ_SPACE = 0x1_0000
+
 export interface FrameDecoderOptions extends Omit<TransformOptions, 'readableObjectMode' | 'writableObjectMode' | 'objectMode'> {
   /** largest encoded frame (delimiter excluded) accepted; default FRAMING.maxEncodedBytes - 1 */
   maxFrameBytes?: number
@@ -56,6 +59,22 @@ export class FrameDecoder extends Transform {
   /** A copy of the counters. */
   get stats(): HostLinkStats {
     return { ...this.counts }
+  }
+
+  /** Frames lost so far (what `stats.lostFrames` says, without the copy). */
+  get lostFrames(): number {
+    return this.counts.lostFrames
+  }
+
+  /**
+   * Count frames lost where the sequence number looked contiguous: it wrapped `wraps` times
+   * (65 536 frames each), as the caller found from the frames' own numbering. One gap.
+   */
+  countWrappedLoss(wraps: number): void {
+    if (!(wraps > 0)) return
+    this.counts.seqGaps++
+    this.counts.lostFrames += wraps * SEQ_SPACE
+    log.debug(() => `sequence wrapped ${wraps} time(s) over lost frames`)
   }
 
   /** Forget the sequence history (after a reconnect the device may restart its numbering). */

@@ -36,10 +36,6 @@ export const buildRawFrame = (type: number, seq: number, payload: Uint8Array = B
   return raw
 }
 
-/** Encode a frame for the wire: COBS bytes followed by the 0x00 delimiter. */
-export const encodeFrame = (type: number, seq: number, payload: Uint8Array = Buffer.alloc(0)): Buffer =>
-  rawFrameOnWire(buildRawFrame(type, seq, payload))
-
 /** Raw frame bytes (buildRawFrame's) as they go on the wire: COBS, then the delimiter. */
 export const rawFrameOnWire = (raw: Uint8Array): Buffer => {
   const enc = cobsEncode(raw)

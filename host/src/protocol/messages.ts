@@ -1,7 +1,8 @@
 /**
- * Payload codecs driven by the generated layouts: COMMAND payloads (cmd + args), RESPONSE
- * payloads (header + the command's reply fields), the INFO and LINK_INFO replies, SNAPSHOT and
- * INTERVAL payloads.
+ * Payload codecs driven by the generated layouts, the host's side of them: COMMAND payloads
+ * (cmd + args) out; RESPONSE payloads (header + the command's reply fields), the INFO and
+ * LINK_INFO replies, SNAPSHOT, INTERVAL, HISTOGRAM and TAP_* payloads in. The device's side
+ * (what a probe encodes) lives with the tests' fake devices: test/host/protocol/device-codec.ts.
  * No offsets or ids are written here; they all come from generated.ts.
  */
 import { PsError } from '../core/errors.js'
@@ -22,13 +23,13 @@ import {
 import {
   COMMAND_LAYOUT,
   COMMANDS,
-  COUNTERS,
   HISTOGRAM_KINDS,
   HISTOGRAM_LAYOUT,
   HISTOGRAM_WORDS,
   INTERVAL_LAYOUT,
   INTERVAL_MAX_RECORDS,
   INTERVAL_RECORD_BYTES,
+  LINK_STATS,
   RESPONSE_LAYOUT,
   SAMPLE_WORDS,
   SNAPSHOT_FLAG,
@@ -38,11 +39,11 @@ import {
   TAP_SNAPSHOT_LAYOUT,
   TAPS,
   type CommandName,
-  type CounterKey,
+  type LinkStatKey,
   type StatusName,
 } from '../core/generated.js'
 
-export type ScalarType = 'u8' | 'u16' | 'u32' | 'u64'
+type ScalarType = 'u8' | 'u16' | 'u32' | 'u64'
 const SIZES: Record<ScalarType, number> = { u8: 1, u16: 2, u32: 4, u64: 8 }
 
 const scalarSize = (t: string): number => {
@@ -80,13 +81,13 @@ export const writeField = (buf: Buffer, type: string, offset: number, value: num
   } else buf.writeUIntLE(value, offset, bytes)
 }
 
-interface FieldDef {
+export interface FieldDef {
   readonly name: string
   readonly type: string
   readonly offset: number
 }
 
-const decodeFields = (buf: Buffer, fields: readonly FieldDef[], base = 0): Record<string, number> => {
+export const decodeFields = (buf: Buffer, fields: readonly FieldDef[], base = 0): Record<string, number> => {
   const out: Record<string, number> = {}
   for (const f of fields) out[f.name] = readField(buf, f.type, base + f.offset)
   return out
@@ -95,7 +96,7 @@ const decodeFields = (buf: Buffer, fields: readonly FieldDef[], base = 0): Recor
 const COMMAND_BY_ID = new Map<number, CommandName>((Object.keys(COMMANDS) as CommandName[]).map((n) => [COMMANDS[n].id, n]))
 const STATUS_BY_ID = new Map<number, StatusName>((Object.keys(STATUS) as StatusName[]).map((n) => [STATUS[n], n]))
 
-const commandName = (id: number): CommandName | undefined => COMMAND_BY_ID.get(id)
+export const commandName = (id: number): CommandName | undefined => COMMAND_BY_ID.get(id)
 export const statusName = (id: number): StatusName | undefined => STATUS_BY_ID.get(id)
 
 export type CommandArgs = Record<string, number>
@@ -117,21 +118,6 @@ export const encodeCommand = (name: CommandName, args: CommandArgs = {}): Buffer
     if (!argDefs.some((a) => a.name === k)) throw new PsError('PS_REQUEST_INVALID', `${name}: unexpected argument ${k}`)
   }
   return buf
-}
-
-/** Decode a COMMAND payload (used by test devices and for diagnostics). */
-export const decodeCommand = (
-  payload: Buffer,
-): { ok: true; cmd: number; name: CommandName | undefined; args: CommandArgs; argBytes: Buffer } | { ok: false; message: string } => {
-  if (payload.length < COMMAND_LAYOUT.bytes) return { ok: false, message: 'empty COMMAND payload' }
-  const cmd = readField(payload, COMMAND_LAYOUT.fields.cmd.type, COMMAND_LAYOUT.fields.cmd.offset)
-  const name = commandName(cmd)
-  const argBytes = Buffer.from(payload.subarray(COMMAND_LAYOUT.bytes))
-  if (!name) return { ok: true, cmd, name, args: {}, argBytes }
-  const def = COMMANDS[name]
-  if (argBytes.length !== def.argsBytes)
-    return { ok: false, message: `${name}: ${argBytes.length} argument bytes, expected ${def.argsBytes}` }
-  return { ok: true, cmd, name, args: decodeFields(argBytes, def.args), argBytes }
 }
 
 export interface ResponseHeader {
@@ -172,17 +158,6 @@ export const decodeResponse = (payload: Buffer): Decoded<ResponseHeader> => {
   }
 }
 
-/** Encode a RESPONSE payload (used by test devices). */
-export const encodeResponse = (cmd: number, status: number, requestSeq: number, reply: Uint8Array = Buffer.alloc(0)): Buffer => {
-  const buf = Buffer.alloc(RESPONSE_LAYOUT.bytes + reply.length)
-  const f = RESPONSE_LAYOUT.fields
-  writeField(buf, f.cmd.type, f.cmd.offset, cmd, 'cmd')
-  writeField(buf, f.status.type, f.status.offset, status, 'status')
-  writeField(buf, f.requestSeq.type, f.requestSeq.offset, requestSeq, 'requestSeq')
-  buf.set(reply, RESPONSE_LAYOUT.bytes)
-  return buf
-}
-
 /** Decode the reply fields of command `name` (exact length required). */
 export const decodeReply = (name: CommandName, reply: Buffer): Decoded<Record<string, number>> => {
   const def = COMMANDS[name]
@@ -190,14 +165,6 @@ export const decodeReply = (name: CommandName, reply: Buffer): Decoded<Record<st
     return { ok: false, error: new PsError('PS_CMD_BAD_REPLY', `${name} reply of ${reply.length} B, expected ${def.replyBytes}`) }
   }
   return { ok: true, value: decodeFields(reply, def.reply) }
-}
-
-/** Encode reply fields of command `name` (used by test devices). */
-export const encodeReply = (name: CommandName, values: Record<string, number>): Buffer => {
-  const def = COMMANDS[name]
-  const buf = Buffer.alloc(def.replyBytes)
-  for (const f of def.reply as readonly FieldDef[]) writeField(buf, f.type, f.offset, values[f.name] ?? 0, `${name}.${f.name}`)
-  return buf
 }
 
 export const decodeInfo = (reply: Buffer): Decoded<ProbeInfo> => {
@@ -220,14 +187,8 @@ export const decodeInfo = (reply: Buffer): Decoded<ProbeInfo> => {
   }
 }
 
-const COUNTER_BYTES = 8
-const FW_FIELDS = [
-  'rxFrames',
-  'rxBadFrames',
-  'rxOverflows',
-  'unknownCommands',
-  'txDropped',
-] as const satisfies readonly (keyof FirmwareLinkStats)[]
+/** the firmware's own link statistics, in every SNAPSHOT, in the spec's order */
+export const FW_FIELDS: readonly LinkStatKey[] = LINK_STATS.map((s) => s.key)
 
 // Every snapshot goes through here: the layout is resolved to plain offsets once, and the
 // counters come from the generated reader, one object literal (bench/decoder.mjs).
@@ -262,36 +223,18 @@ export const decodeSnapshot = (seq: number, payload: Buffer, receivedAt: number 
   }
 }
 
-/** Encode a SNAPSHOT payload (used by test devices). */
-export const encodeSnapshot = (s: Pick<Snapshot, 'index' | 'onDemand' | 'enabled' | 'counters' | 'firmware'>): Buffer => {
-  const L = SNAPSHOT_LAYOUT.fields
-  const buf = Buffer.alloc(SNAPSHOT_LAYOUT.bytes)
-  const flags = (s.onDemand ? SNAPSHOT_FLAG.ON_DEMAND : 0) | (s.enabled ? SNAPSHOT_FLAG.ENABLED : 0)
-  writeField(buf, L.flags.type, L.flags.offset, flags, 'flags')
-  writeField(buf, L.index.type, L.index.offset, s.index, 'index')
-  for (const c of COUNTERS) writeField(buf, 'u64', L.counters.offset + c.index * COUNTER_BYTES, s.counters[c.key as CounterKey] ?? 0, c.key)
-  for (const k of FW_FIELDS) writeField(buf, L[k].type, L[k].offset, s.firmware[k], k)
-  return buf
-}
-
-/** A Counters record with every key at 0. */
-export const zeroCounters = (): Counters => {
-  const c = {} as Counters
-  for (const d of COUNTERS) c[d.key as CounterKey] = 0
-  return c
-}
-
 /*
  * INTERVAL frames: the INTERVAL_LAYOUT header, then `count` records of the SMP_* words.
  * Record fields come from SAMPLE_WORDS: a _LO/_HI pair is one 64-bit field.
  */
 const camel = (s: string): string => s.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())
-interface RecordField {
+export interface RecordField {
   key: keyof IntervalRecord
   lo: number
   hi: number | undefined
 }
-const RECORD_FIELDS: readonly RecordField[] = (() => {
+/** each IntervalRecord field at its byte offset in a record (lo word, and hi word for a 64-bit one) */
+export const RECORD_FIELDS: readonly RecordField[] = (() => {
   const words: readonly string[] = SAMPLE_WORDS
   const out: RecordField[] = []
   words.forEach((w, i) => {
@@ -341,29 +284,6 @@ export const decodeInterval = (seq: number, payload: Buffer, receivedAt: number 
   }
 }
 
-/** Encode an INTERVAL payload (used by test devices). */
-export const encodeInterval = (b: Pick<IntervalBatch, 'firstIndex' | 'dropped' | 'overflow' | 'records'>): Buffer => {
-  if (b.records.length > INTERVAL_MAX_RECORDS)
-    throw new PsError('PS_REQUEST_INVALID', `at most ${INTERVAL_MAX_RECORDS} records per INTERVAL frame`)
-  const buf = Buffer.alloc(INTERVAL_LAYOUT.bytes + b.records.length * INTERVAL_RECORD_BYTES)
-  writeField(buf, IV.count.type, IV.count.offset, b.records.length, 'count')
-  writeField(buf, IV.firstIndex.type, IV.firstIndex.offset, b.firstIndex, 'firstIndex')
-  writeField(buf, IV.dropped.type, IV.dropped.offset, b.dropped, 'dropped')
-  writeField(buf, IV.overflow.type, IV.overflow.offset, b.overflow, 'overflow')
-  b.records.forEach((rec, r) => {
-    const base = INTERVAL_LAYOUT.bytes + r * INTERVAL_RECORD_BYTES
-    for (const f of RECORD_FIELDS) {
-      const v = rec[f.key]
-      if (f.hi === undefined) writeField(buf, 'u32', base + f.lo, v, f.key)
-      else {
-        writeField(buf, 'u32', base + f.lo, v % 0x1_0000_0000, f.key)
-        writeField(buf, 'u32', base + f.hi, Math.floor(v / 0x1_0000_0000), f.key)
-      }
-    }
-  })
-  return buf
-}
-
 /*
  * HISTOGRAM frames: reason, kind (HISTOGRAM_KINDS by id), the snapshot they go with, clocks per
  * bin, then every bin as u64.
@@ -371,11 +291,11 @@ export const encodeInterval = (b: Pick<IntervalBatch, 'firstIndex' | 'dropped' |
 const HG = HISTOGRAM_LAYOUT.fields
 
 /** The fields HISTOGRAM and TAP_HISTOGRAM share, each at its layout's offset. */
-type HistogramFields = Record<
+export type HistogramFields = Record<
   'reason' | 'kind' | 'snapshotIndex' | 'binClocks' | 'bins',
   { readonly type: Parameters<typeof readField>[1]; readonly offset: number }
 >
-type HistogramBody = Pick<LatencyHistogram, 'reason' | 'kind' | 'snapshotIndex' | 'binClocks' | 'bins'>
+export type HistogramBody = Pick<LatencyHistogram, 'reason' | 'kind' | 'snapshotIndex' | 'binClocks' | 'bins'>
 
 /** Read the histogram fields of a payload; a string says what is wrong with them. */
 const readHistogramBody = (payload: Buffer, f: HistogramFields): HistogramBody | string => {
@@ -391,35 +311,12 @@ const readHistogramBody = (payload: Buffer, f: HistogramFields): HistogramBody |
   return { reason, kind, snapshotIndex: readField(payload, f.snapshotIndex.type, f.snapshotIndex.offset), binClocks, bins }
 }
 
-const writeHistogramBody = (buf: Buffer, f: HistogramFields, h: HistogramBody): void => {
-  if (h.bins.length !== HISTOGRAM_WORDS)
-    throw new PsError('PS_REQUEST_INVALID', `a histogram has ${HISTOGRAM_WORDS} bins, got ${h.bins.length}`)
-  writeField(buf, f.reason.type, f.reason.offset, HISTOGRAM_REASONS.indexOf(h.reason), 'reason')
-  writeField(
-    buf,
-    f.kind.type,
-    f.kind.offset,
-    HISTOGRAM_KINDS.findIndex((k) => k.key === h.kind),
-    'kind',
-  )
-  writeField(buf, f.snapshotIndex.type, f.snapshotIndex.offset, h.snapshotIndex, 'snapshotIndex')
-  writeField(buf, f.binClocks.type, f.binClocks.offset, h.binClocks, 'binClocks')
-  h.bins.forEach((v, k) => writeField(buf, 'u64', f.bins.offset + 8 * k, v, `bins[${k}]`))
-}
-
 export const decodeHistogram = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<LatencyHistogram> => {
   const bad = (why: string): Decoded<LatencyHistogram> => ({ ok: false, error: new PsError('PS_CMD_BAD_REPLY', `HISTOGRAM ${why}`) })
   if (payload.length !== HISTOGRAM_LAYOUT.bytes) return bad(`payload of ${payload.length} B, expected ${HISTOGRAM_LAYOUT.bytes}`)
   const body = readHistogramBody(payload, HG)
   if (typeof body === 'string') return bad(body)
   return { ok: true, value: { seq, ...body, receivedAt } }
-}
-
-/** Encode a HISTOGRAM payload (used by test devices). */
-export const encodeHistogram = (h: HistogramBody): Buffer => {
-  const buf = Buffer.alloc(HISTOGRAM_LAYOUT.bytes)
-  writeHistogramBody(buf, HG, h)
-  return buf
 }
 
 export const decodeLinkInfo = (reply: Buffer): Decoded<LinkInfo> => {
@@ -478,22 +375,6 @@ export const decodeTapSnapshot = (seq: number, payload: Buffer, receivedAt: numb
   }
 }
 
-/** Encode a TAP_SNAPSHOT payload (used by test devices). */
-export const encodeTapSnapshot = (s: Pick<TapSnapshot, 'tap' | 'snapshotIndex' | 'counters'>): Buffer => {
-  const buf = Buffer.alloc(TAP_SNAPSHOT_LAYOUT.bytes)
-  writeField(
-    buf,
-    TS.tap.type,
-    TS.tap.offset,
-    TAPS.findIndex((t) => t.key === s.tap),
-    'tap',
-  )
-  writeField(buf, TS.snapshotIndex.type, TS.snapshotIndex.offset, s.snapshotIndex, 'snapshotIndex')
-  for (const c of COUNTERS)
-    writeField(buf, 'u64', TS.counters.offset + c.index * COUNTER_BYTES, s.counters[c.key as CounterKey] ?? 0, c.key)
-  return buf
-}
-
 export const decodeTapHistogram = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<TapHistogram> => {
   const bad = (why: string): Decoded<TapHistogram> => ({ ok: false, error: new PsError('PS_CMD_BAD_REPLY', `TAP_HISTOGRAM ${why}`) })
   if (payload.length !== TAP_HISTOGRAM_LAYOUT.bytes) return bad(`payload of ${payload.length} B, expected ${TAP_HISTOGRAM_LAYOUT.bytes}`)
@@ -503,18 +384,4 @@ export const decodeTapHistogram = (seq: number, payload: Buffer, receivedAt: num
   const body = readHistogramBody(payload, TH)
   if (typeof body === 'string') return bad(body)
   return { ok: true, value: { seq, tap, ...body, receivedAt } }
-}
-
-/** Encode a TAP_HISTOGRAM payload (used by test devices). */
-export const encodeTapHistogram = (h: Pick<TapHistogram, 'tap'> & HistogramBody): Buffer => {
-  const buf = Buffer.alloc(TAP_HISTOGRAM_LAYOUT.bytes)
-  writeField(
-    buf,
-    TH.tap.type,
-    TH.tap.offset,
-    TAPS.findIndex((t) => t.key === h.tap),
-    'tap',
-  )
-  writeHistogramBody(buf, TH, h)
-  return buf
 }

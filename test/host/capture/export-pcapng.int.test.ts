@@ -14,8 +14,9 @@ import { Recorder } from '../../../host/src/capture/recorder.js'
 import { COMMANDS, FRAME_TYPE, STATUS } from '../../../host/src/core/generated.js'
 import type { IntervalRecord } from '../../../host/src/core/probe.js'
 import { buildRawFrame } from '../../../host/src/protocol/frame.js'
-import { encodeCommand, encodeInterval, encodeReply, encodeResponse, encodeSnapshot } from '../../../host/src/protocol/messages.js'
+import { encodeCommand } from '../../../host/src/protocol/messages.js'
 import { newWriter, removeRoots, snap, tempRoot } from './fixtures.js'
+import { encodeInterval, encodeReply, encodeResponse, encodeSnapshot } from '../protocol/device-codec.js'
 
 afterAll(removeRoots)
 

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ProbeClient } from '../../../host/src/device/client.js'
-import { buildRawFrame, encodeFrame } from '../../../host/src/protocol/frame.js'
+import { SEQ_SPACE } from '../../../host/src/protocol/decoder.js'
+import { buildRawFrame } from '../../../host/src/protocol/frame.js'
 import { cobsDecode } from '../../../host/src/protocol/cobs.js'
 import type { RawFrame } from '../../../host/src/device/client.js'
 import { FRAME_TYPE, FRAMING, HISTOGRAM_WORDS, STATUS } from '../../../host/src/core/generated.js'
-import { encodeHistogram, encodeInterval, encodeResponse } from '../../../host/src/protocol/messages.js'
 import type { PsError } from '../../../host/src/core/errors.js'
 import type { IntervalBatch, LatencyHistogram, Snapshot } from '../../../host/src/core/probe.js'
 import { duplexPair, FakeDevice, type FakeDeviceOptions } from './fake-device.js'
+import { encodeFrame, encodeHistogram, encodeInterval, encodeResponse } from '../protocol/device-codec.js'
 
 const clients: ProbeClient[] = []
 const setup = (opts: FakeDeviceOptions = {}, timeoutMs = 200) => {
@@ -274,5 +275,67 @@ describe('ProbeClient', () => {
     expect(client.hostStats().badFrames).toBe(0)
     // the snapshot after the throwing listener was still decoded and kept
     expect(client.lastSnapshot()).toMatchObject({ index: 1, onDemand: false })
+  })
+})
+
+describe('ProbeClient: a lost run the sequence number wraps over', () => {
+  it('counts 65 536 frames lost, one gap, when the snapshot index jumps while the sequence looks contiguous', async () => {
+    const { client, device } = setup()
+    const seen: Snapshot[] = []
+    client.on('snapshot', (s) => seen.push(s))
+    device.sendSnapshot(false)
+    device.lose(SEQ_SPACE, 3) // exactly one wrap: the next frame's number is the one expected
+    device.sendSnapshot(false)
+    device.sendSnapshot(false)
+    await client.ping()
+    expect(seen.map((s) => s.index)).toEqual([0, 4, 5])
+    expect(client.hostStats()).toMatchObject({ frames: 4, seqGaps: 1, lostFrames: SEQ_SPACE })
+    // an ordinary gap is counted once, as before
+    device.lose(2, 1)
+    device.sendSnapshot(false)
+    await client.ping()
+    expect(client.hostStats()).toMatchObject({ seqGaps: 2, lostFrames: SEQ_SPACE + 2 })
+  })
+
+  it('infers nothing across a SNAPSHOT that arrived but could not be read', async () => {
+    const { client, device, linkErrors } = setup()
+    device.sendSnapshot(false)
+    device.send(FRAME_TYPE.SNAPSHOT, Buffer.alloc(5)) // its index is unknown to the host
+    device.lose(0, 1)
+    device.sendSnapshot(false)
+    await client.ping()
+    expect(linkErrors.map((e) => e.code)).toEqual(['PS_CMD_BAD_REPLY'])
+    expect(client.hostStats()).toMatchObject({ seqGaps: 0, lostFrames: 0 })
+  })
+
+  it('counts it from the INTERVAL records too, and forgets the numbering on a new stream', async () => {
+    const { client, device, host } = setup()
+    const rec = (ts: number) => ({
+      ts,
+      cycles: 10,
+      mrdCount: 0,
+      mrdBytes: 0,
+      cpldCount: 0,
+      cpldBytes: 0,
+      occSum: 0,
+      occPeak: 0,
+      latSum: 0,
+      latCount: 0,
+    })
+    device.send(FRAME_TYPE.INTERVAL, encodeInterval({ firstIndex: 0, dropped: 0, overflow: 0, records: [rec(10), rec(20)] }))
+    device.lose(SEQ_SPACE)
+    device.send(FRAME_TYPE.INTERVAL, encodeInterval({ firstIndex: 9, dropped: 0, overflow: 0, records: [rec(90)] }))
+    await client.ping()
+    expect(client.hostStats()).toMatchObject({ seqGaps: 1, lostFrames: SEQ_SPACE })
+    // a re-opened stream to a device that counts afresh: no loss made up from the old numbers
+    host.destroy()
+    await new Promise((r) => setTimeout(r, 10))
+    const [host2, dev2] = duplexPair()
+    const device2 = new FakeDevice(dev2)
+    client.attach(host2)
+    device2.send(FRAME_TYPE.INTERVAL, encodeInterval({ firstIndex: 500, dropped: 0, overflow: 0, records: [rec(5000)] }))
+    device2.sendSnapshot(false)
+    await client.ping()
+    expect(client.hostStats()).toMatchObject({ seqGaps: 1, lostFrames: SEQ_SPACE })
   })
 })

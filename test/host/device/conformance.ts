@@ -11,8 +11,9 @@ import { expect, it } from 'vitest'
 import { type ProbeClient } from '../../../host/src/device/client.js'
 import type { Snapshot } from '../../../host/src/core/probe.js'
 import { cobsEncode } from '../../../host/src/protocol/cobs.js'
-import { buildRawFrame, encodeFrame } from '../../../host/src/protocol/frame.js'
+import { buildRawFrame } from '../../../host/src/protocol/frame.js'
 import { COMMANDS, COUNTERS, FRAME_TYPE, FRAMING, ID_MAGIC, PROTOCOL_VERSION, REG_VERSION_VALUE } from '../../../host/src/core/generated.js'
+import { encodeFrame } from '../protocol/device-codec.js'
 
 export interface Target {
   port: SerialPort

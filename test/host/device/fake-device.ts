@@ -5,17 +5,18 @@
  */
 import { Duplex } from 'node:stream'
 import { FrameDecoder } from '../../../host/src/protocol/decoder.js'
-import { encodeFrame, type Frame } from '../../../host/src/protocol/frame.js'
+import { type Frame } from '../../../host/src/protocol/frame.js'
 import { COMMANDS, COUNTERS, FRAME_TYPE, HISTOGRAM_WORDS, STATUS, type CommandName } from '../../../host/src/core/generated.js'
+import type { Counters } from '../../../host/src/core/probe.js'
 import {
   decodeCommand,
+  encodeFrame,
   encodeHistogram,
   encodeReply,
   encodeResponse,
   encodeSnapshot,
   zeroCounters,
-} from '../../../host/src/protocol/messages.js'
-import type { Counters } from '../../../host/src/core/probe.js'
+} from '../protocol/device-codec.js'
 
 class End extends Duplex {
   peer!: End
@@ -79,6 +80,12 @@ export class FakeDevice {
   send(type: number, payload: Buffer, seq = this.seq++): void {
     this.seq = (seq + 1) & 0xffff
     this.end.write(encodeFrame(type, seq & 0xffff, payload))
+  }
+
+  /** Lose `frames` frames on the way (their sequence numbers used), `snapshots` of them SNAPSHOTs. */
+  lose(frames: number, snapshots = 0): void {
+    this.seq = (this.seq + frames) & 0xffff
+    this.index += snapshots
   }
 
   sendRaw(bytes: Buffer): void {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { FrameDecoder } from '../../../host/src/protocol/decoder.js'
-import { encodeFrame, type Frame } from '../../../host/src/protocol/frame.js'
+import { FrameDecoder, SEQ_SPACE } from '../../../host/src/protocol/decoder.js'
+import { type Frame } from '../../../host/src/protocol/frame.js'
 import { FRAME_TYPE, FRAMING } from '../../../host/src/core/generated.js'
 import type { PsError } from '../../../host/src/core/errors.js'
+import { encodeFrame } from './device-codec.js'
 
 const collect = (d: FrameDecoder) => {
   const frames: Frame[] = []
@@ -104,6 +105,18 @@ describe('FrameDecoder', () => {
     d.resetSequence()
     d.write(frameBytes(100))
     expect(d.stats.seqGaps).toBe(1)
+  })
+
+  it('counts a wrapped loss its caller found as one gap of 65 536 frames a wrap', () => {
+    const d = new FrameDecoder()
+    collect(d)
+    d.write(Buffer.concat([frameBytes(1), frameBytes(2)]))
+    d.countWrappedLoss(0)
+    expect(d.stats).toMatchObject({ seqGaps: 0, lostFrames: 0 })
+    d.countWrappedLoss(2)
+    expect(d.stats).toMatchObject({ seqGaps: 1, lostFrames: 2 * SEQ_SPACE })
+    expect(d.lostFrames).toBe(2 * SEQ_SPACE)
+    expect(SEQ_SPACE).toBe(65_536)
   })
 
   it('counts lost frames, not gap events: three frames in four lost is 3 × N lost, N gaps', () => {

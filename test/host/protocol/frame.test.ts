@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { cobsDecode } from '../../../host/src/protocol/cobs.js'
-import { buildRawFrame, encodeFrame, frameTypeName, parseFrame } from '../../../host/src/protocol/frame.js'
+import { buildRawFrame, frameTypeName, parseFrame } from '../../../host/src/protocol/frame.js'
 import { FRAME_TYPE, FRAMING } from '../../../host/src/core/generated.js'
 import { isPsError } from '../../../host/src/core/errors.js'
+import { encodeFrame } from './device-codec.js'
 
 const decodeWire = (wire: Buffer) => {
   expect(wire[wire.length - 1]).toBe(0)

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import {
-  decodeCommand,
   decodeHistogram,
   decodeInfo,
   decodeInterval,
@@ -9,14 +8,8 @@ import {
   decodeResponse,
   decodeSnapshot,
   encodeCommand,
-  encodeHistogram,
-  encodeInterval,
-  encodeReply,
-  encodeResponse,
-  encodeSnapshot,
   readField,
   writeField,
-  zeroCounters,
 } from '../../../host/src/protocol/messages.js'
 import {
   COMMANDS,
@@ -33,6 +26,15 @@ import {
   type CommandName,
 } from '../../../host/src/core/generated.js'
 import type { IntervalRecord } from '../../../host/src/core/probe.js'
+import {
+  decodeCommand,
+  encodeHistogram,
+  encodeInterval,
+  encodeReply,
+  encodeResponse,
+  encodeSnapshot,
+  zeroCounters,
+} from './device-codec.js'
 
 describe('messages', () => {
   it('encodes every command per its layout and decodes it back', () => {

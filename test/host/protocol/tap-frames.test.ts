@@ -1,14 +1,9 @@
 // TAP_SNAPSHOT and TAP_HISTOGRAM frames: a further probe tap's counters and latency histograms
 // (the switch design's host side), decoded by the generated layouts.
 import { describe, expect, it } from 'vitest'
-import {
-  decodeTapHistogram,
-  decodeTapSnapshot,
-  encodeTapHistogram,
-  encodeTapSnapshot,
-  zeroCounters,
-} from '../../../host/src/protocol/messages.js'
+import { decodeTapHistogram, decodeTapSnapshot } from '../../../host/src/protocol/messages.js'
 import { COUNTERS, HISTOGRAM_WORDS, TAP_HISTOGRAM_LAYOUT, TAP_SNAPSHOT_LAYOUT, TAPS } from '../../../host/src/core/generated.js'
+import { encodeTapHistogram, encodeTapSnapshot, zeroCounters } from './device-codec.js'
 
 describe('probe taps in the spec', () => {
   it('lists the GPU side first (tap 0, the SNAPSHOT frame) and the host side as tap 1', () => {

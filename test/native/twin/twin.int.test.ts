@@ -9,11 +9,12 @@ import { createInterface } from 'node:readline'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { cobsDecode } from '../../../host/src/protocol/cobs.js'
 import { crc16 } from '../../../host/src/protocol/crc16.js'
-import { encodeFrame, parseFrame } from '../../../host/src/protocol/frame.js'
+import { parseFrame } from '../../../host/src/protocol/frame.js'
 import { COUNTERS, SNAPSHOT_FLAG, SNAPSHOT_LAYOUT, type CounterKey } from '../../../host/src/core/generated.js'
 import { GRAPH_KERNELS, PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS } from '../../../host/src/core/generated.js'
 import { parseTwinLine, type TwinDone } from '../../../host/src/transport/twin-lines.js'
 import { SIZE_CLASSES, zeroBySize } from '../../../host/src/core/size-classes.js'
+import { encodeFrame } from '../../host/protocol/device-codec.js'
 
 const root = resolve(import.meta.dirname, '../../..')
 const twinBin = resolve(root, 'build/twin/pcie-scope-twin')

@@ -1,0 +1,34 @@
+/**
+ * The browser tests' entry (`node scripts/build-web.mjs --test`): the same page as main.ts, plus
+ * what test/e2e/browser.e2e.test.ts reads: `window.__pcieScope` (web/test-hook.ts) and
+ * `window.__pcieScopeCharts` (each chart's axis titles and how many points its tooltip shows).
+ */
+import { startPage } from './app.js'
+import { Chart } from './charts.js'
+import { TestAppState, type TestHook } from './test-hook.js'
+import { takeToken } from './token.js'
+
+interface ChartSummary {
+  canvas: string
+  axes: Record<string, string>
+  tooltipPoints: number
+}
+
+function chartsSummary(): ChartSummary[] {
+  return Object.values(Chart.instances).map((c) => ({
+    canvas: c.canvas.id,
+    axes: Object.fromEntries(
+      Object.entries(c.options.scales ?? {}).map(([k, s]) => {
+        const title = (s as { title?: { text?: unknown } } | undefined)?.title?.text
+        return [k, typeof title === 'string' ? title : '']
+      }),
+    ),
+    tooltipPoints: c.tooltip?.getActiveElements().length ?? 0,
+  }))
+}
+
+const state = new TestAppState(takeToken(location, history, sessionStorage))
+const ctx = startPage(state)
+// computed when read, so rendering pays nothing for it
+Object.defineProperty(window, '__pcieScope', { get: (): TestHook => state.hook(ctx.now()) })
+Object.defineProperty(window, '__pcieScopeCharts', { value: chartsSummary })
