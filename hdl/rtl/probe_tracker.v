@@ -347,7 +347,9 @@ always @* begin
             out_clear[s] = cpl_final[s];
         end
     end
-    out_wr_en = {req_seen, out_stale[SEG] && out_rd[2*SEG], out_clear};
+    // no request writes while in reset: from its second clock on they would carry the new
+    // epoch, and a filtered-out bit would outlive the reset that empties the table
+    out_wr_en = {req_seen & {SEG{!rst}}, out_stale[SEG] && out_rd[2*SEG], out_clear};
     for (s = 0; s < SEG; s = s + 1) begin
         out_wr_data[2*s +: 2] = {epoch_reg, 1'b0};
         out_wr_data[2*(SEG + 1 + s) +: 2] = {epoch_reg, !req_in[s]};
