@@ -107,8 +107,8 @@ localparam [11:0] SEG_DW = SEG_DW_32[11:0];
 localparam [29:0] SEG_DW_30 = SEG_DW_32[29:0];
 localparam [11:0] MAX_DW_12 = MAX_DW_32[11:0];
 // segment-index bits, and the width of a count of 0..TLP_SEG_COUNT entries
-localparam SB = (TLP_SEG_COUNT > 1) ? $clog2(TLP_SEG_COUNT) : 0;
-localparam CW = SB + 1;
+localparam SEG_INDEX_WIDTH = (TLP_SEG_COUNT > 1) ? $clog2(TLP_SEG_COUNT) : 0;
+localparam COUNT_WIDTH = SEG_INDEX_WIDTH + 1;
 
 // FIFO entry: {ur, len_dw[11:0], byte_count[11:0], lower_addr[6:0], req_id[15:0],
 //              tag[9:0], tc[2:0], attr[2:0], addr_dw[29:0], t_accept[31:0]}
@@ -146,10 +146,10 @@ reg [31:0] now_reg = 32'd0;
  */
 // room for a whole beat of requests; the oldest entries present (up to TLP_SEG_COUNT); the
 // reads that leave with the beat taken
-wire          fifo_room;
-wire [CW-1:0] fifo_count;
-wire [CW-1:0] fifo_pop;
-wire [31:0]   fifo_count_32 = {{(32-CW){1'b0}}, fifo_count};
+wire                   fifo_room;
+wire [COUNT_WIDTH-1:0] fifo_count;
+wire [COUNT_WIDTH-1:0] fifo_pop;
+wire [31:0]            fifo_count_32 = {{(32-COUNT_WIDTH){1'b0}}, fifo_count};
 
 // due: the entry's completion, valid next clock, is bar_latency clocks past its (jittered)
 // accept time; before that time the age is negative
@@ -306,7 +306,7 @@ generate
     end
 endgenerate
 
-seg_fifo #(.WIDTH(ENTRY_W), .SEG_COUNT(TLP_SEG_COUNT), .ADDR_WIDTH(FIFO_AW - SB), .CW(CW)) fifo_inst (
+seg_fifo #(.WIDTH(ENTRY_W), .SEG_COUNT(TLP_SEG_COUNT), .ADDR_WIDTH(FIFO_AW - SEG_INDEX_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) fifo_inst (
     .clk(clk), .rst(rst),
     .in_data(fifo_in), .in_valid(push), .room(fifo_room),
     .out_data(heads), .out_count(fifo_count), .out_pop(fifo_pop)
@@ -513,8 +513,8 @@ end
 
 // a CplD of at most 4096 bytes: the high bits are zero; the length is re-derived per CplD
 wire unused_sub = &{1'b0, cur_len_dw_w[32:12], cur_bytes_w[32:13], cur_ba[32],
-                   popped[31:CW], 1'b0};
-assign fifo_pop = tx_load ? popped[CW-1:0] : {CW{1'b0}};
+                   popped[31:COUNT_WIDTH], 1'b0};
+assign fifo_pop = tx_load ? popped[COUNT_WIDTH-1:0] : {COUNT_WIDTH{1'b0}};
 
 always @(posedge clk) begin
     lfsr_reg     <= lfsr_v;

@@ -55,7 +55,7 @@ module xil_cq_rx #
     output wire [CNT_WIDTH-1:0]       drop_count
 );
 
-localparam W = DATA_WIDTH/32;
+localparam BEAT_DW = DATA_WIDTH/32;
 
 initial begin
     if ((DATA_WIDTH != 256 && DATA_WIDTH != 512) || (STRADDLE != 0 && STRADDLE != 1) ||
@@ -67,8 +67,8 @@ initial begin
 end
 
 // framing and byte enables per DW ({last_be, first_be} at each TLP's first DW)
-reg [W-1:0]   f_start, f_end;
-reg [W*8-1:0] f_side;
+reg [BEAT_DW-1:0]   f_start, f_end;
+reg [BEAT_DW*8-1:0] f_side;
 
 generate
 if (DATA_WIDTH == 512) begin : g_frame_512
@@ -77,9 +77,9 @@ if (DATA_WIDTH == 512) begin : g_frame_512
     wire [3:0] sop0_dw = {s_axis_cq_tuser[83:82], 2'b00};
     wire [3:0] sop1_dw = {s_axis_cq_tuser[85:84], 2'b00};
     always @* begin
-        f_start = {W{1'b0}};
-        f_end = {W{1'b0}};
-        f_side = {W*8{1'b0}};
+        f_start = {BEAT_DW{1'b0}};
+        f_end = {BEAT_DW{1'b0}};
+        f_side = {BEAT_DW*8{1'b0}};
         if (s_axis_cq_tuser[80]) begin
             f_start[sop0_dw] = 1'b1;
             f_side[sop0_dw*8 +: 8] = {s_axis_cq_tuser[11:8], s_axis_cq_tuser[3:0]};
@@ -99,13 +99,13 @@ end else begin : g_frame_256
     // sop [40], first_be [3:0], last_be [7:4]; the last kept DW ends the TLP on tlast
     integer i;
     always @* begin
-        f_start = {W{1'b0}};
-        f_end = {W{1'b0}};
-        f_side = {W*8{1'b0}};
+        f_start = {BEAT_DW{1'b0}};
+        f_end = {BEAT_DW{1'b0}};
+        f_side = {BEAT_DW*8{1'b0}};
         f_start[0] = s_axis_cq_tuser[40];
         f_side[7:0] = s_axis_cq_tuser[7:0];
-        for (i = 0; i < W; i = i + 1) begin
-            if (s_axis_cq_tlast && s_axis_cq_tkeep[i] && (i == W-1 || !s_axis_cq_tkeep[(i+1) % W])) begin
+        for (i = 0; i < BEAT_DW; i = i + 1) begin
+            if (s_axis_cq_tlast && s_axis_cq_tkeep[i] && (i == BEAT_DW-1 || !s_axis_cq_tkeep[(i+1) % BEAT_DW])) begin
                 f_end[i] = 1'b1;
             end
         end
