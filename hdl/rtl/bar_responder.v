@@ -114,28 +114,25 @@ localparam COUNT_WIDTH = SEG_INDEX_WIDTH + 1;
 //              tag[9:0], tc[2:0], attr[2:0], addr_dw[29:0], t_accept[31:0]}
 localparam ENTRY_W = 1 + 12 + 12 + 7 + 16 + 10 + 3 + 3 + 30 + 32;
 
-initial begin
-    if (TLP_SEG_COUNT != 1 && TLP_SEG_COUNT != 2 && TLP_SEG_COUNT != 4) begin
-        $error("Error: TLP_SEG_COUNT must be 1, 2 or 4 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (TLP_SEG_COUNT != 1 && TLP_SEG_COUNT != 2 && TLP_SEG_COUNT != 4) begin : g_check_tlp_seg_count
+        bar_responder_TLP_SEG_COUNT_must_be_1_2_or_4 unsupported_parameter ();
     end
-    if (TLP_STRB_WIDTH % TLP_SEG_COUNT != 0 || FIFO_DEPTH < TLP_SEG_COUNT) begin
-        $error("Error: TLP_STRB_WIDTH must split into whole segments and FIFO_DEPTH >= TLP_SEG_COUNT (instance %m)");
-        $finish;
+    if (TLP_STRB_WIDTH % TLP_SEG_COUNT != 0 || FIFO_DEPTH < TLP_SEG_COUNT) begin : g_check_tlp_strb_width
+        bar_responder_TLP_STRB_WIDTH_must_split_into_segments_and_FIFO_DEPTH_hold_a_beat unsupported_parameter ();
     end
-    if (TLP_DATA_WIDTH < 32 || TLP_DATA_WIDTH % 32 != 0 || TLP_STRB_WIDTH * 32 != TLP_DATA_WIDTH) begin
-        $error("Error: TLP_DATA_WIDTH must be a multiple of 32 and TLP_STRB_WIDTH = TLP_DATA_WIDTH/32 (instance %m)");
-        $finish;
+    if (TLP_DATA_WIDTH < 32 || TLP_DATA_WIDTH % 32 != 0 || TLP_STRB_WIDTH * 32 != TLP_DATA_WIDTH) begin : g_check_tlp_data_width
+        bar_responder_TLP_DATA_WIDTH_must_be_32_times_TLP_STRB_WIDTH unsupported_parameter ();
     end
-    if (MAX_PAYLOAD_BYTES < 4 || MAX_PAYLOAD_BYTES > 4096 || MAX_PAYLOAD_BYTES % 4 != 0) begin
-        $error("Error: MAX_PAYLOAD_BYTES must be 4..4096, a multiple of 4 (instance %m)");
-        $finish;
+    if (MAX_PAYLOAD_BYTES < 4 || MAX_PAYLOAD_BYTES > 4096 || MAX_PAYLOAD_BYTES % 4 != 0) begin : g_check_max_payload_bytes
+        bar_responder_MAX_PAYLOAD_BYTES_must_be_4_to_4096_in_whole_DWs unsupported_parameter ();
     end
-    if (FIFO_DEPTH < 2 || (1 << FIFO_AW) != FIFO_DEPTH) begin
-        $error("Error: FIFO_DEPTH must be a power of two >= 2 (instance %m)");
-        $finish;
+    if (FIFO_DEPTH < 2 || (1 << FIFO_AW) != FIFO_DEPTH) begin : g_check_fifo_depth
+        bar_responder_FIFO_DEPTH_must_be_a_power_of_two_from_2 unsupported_parameter ();
     end
-end
+endgenerate
 
 // free-running clock count for the accept times
 reg [31:0] now_reg = 32'd0;

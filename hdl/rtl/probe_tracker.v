@@ -149,28 +149,25 @@ localparam SEG_COUNT = TLP_SEG_COUNT;
 // value stays free so an all-ones latency means "none"
 localparam AGE_WIDTH = $clog2(TIMEOUT_CYCLES + (1 << TAG_WIDTH) + 1);
 
-initial begin
-    if (SEG_COUNT < 1 || SEG_COUNT > 4) begin
-        $error("Error: TLP_SEG_COUNT must be 1..4 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (SEG_COUNT < 1 || SEG_COUNT > 4) begin : g_check_tlp_seg_count
+        probe_tracker_TLP_SEG_COUNT_must_be_1_to_4 unsupported_parameter ();
     end
-    if (TAG_WIDTH != 8 && TAG_WIDTH != 10) begin
-        $error("Error: TAG_WIDTH must be 8 or 10 (instance %m)");
-        $finish;
+    if (TAG_WIDTH != 8 && TAG_WIDTH != 10) begin : g_check_tag_width
+        probe_tracker_TAG_WIDTH_must_be_8_or_10 unsupported_parameter ();
     end
-    if (TIMEOUT_CYCLES < 1 || AGE_WIDTH > 32) begin
-        $error("Error: TIMEOUT_CYCLES must be 1..2**32 - 2**TAG_WIDTH - 1 (instance %m)");
-        $finish;
+    if (TIMEOUT_CYCLES < 1 || AGE_WIDTH > 32) begin : g_check_timeout_cycles
+        probe_tracker_TIMEOUT_CYCLES_must_be_from_1_with_ages_within_32_bits unsupported_parameter ();
     end
-    if (CNT_WIDTH < AGE_WIDTH + 4 || CNT_WIDTH > 64) begin
-        $error("Error: CNT_WIDTH must be %0d..64 (instance %m)", AGE_WIDTH + 4);
-        $finish;
+    if (CNT_WIDTH < AGE_WIDTH + 4 || CNT_WIDTH > 64) begin : g_check_cnt_width
+        probe_tracker_CNT_WIDTH_must_be_AGE_WIDTH_plus_4_to_64 unsupported_parameter ();
     end
-    if (LAT_BINS < 1 || LAT_BIN_CYCLES < 1 || (LAT_BIN_CYCLES & (LAT_BIN_CYCLES - 1)) != 0) begin
-        $error("Error: LAT_BINS must be >= 1 and LAT_BIN_CYCLES a power of two (instance %m)");
-        $finish;
+    if (LAT_BINS < 1 || LAT_BIN_CYCLES < 1 || (LAT_BIN_CYCLES & (LAT_BIN_CYCLES - 1)) != 0) begin : g_check_lat_bins
+        probe_tracker_LAT_BINS_must_be_from_1_and_LAT_BIN_CYCLES_a_power_of_two unsupported_parameter ();
     end
-end
+endgenerate
 
 /*
  * Stage A: decode the taps, register what the table needs

@@ -116,12 +116,16 @@ endgenerate
 // the widest per-clock increment: a latency sum over the segments
 localparam INC_WIDTH = AGE_WIDTH + $clog2(SEG_COUNT + 1);
 
-initial begin
-    if (CNT_WIDTH <= INC_WIDTH || CNT_WIDTH > 64 || TAG_WIDTH + 1 < EV_WIDTH || AGE_WIDTH > 32) begin
-        $error("Error: CNT_WIDTH must be %0d..64 (instance %m)", INC_WIDTH + 1);
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (CNT_WIDTH <= INC_WIDTH || CNT_WIDTH > 64) begin : g_check_cnt_width
+        probe_tracker_stats_CNT_WIDTH_must_exceed_INC_WIDTH_up_to_64 unsupported_parameter ();
     end
-end
+    if (TAG_WIDTH + 1 < EV_WIDTH || AGE_WIDTH > 32) begin : g_check_ev_width
+        probe_tracker_stats_EV_WIDTH_must_be_at_most_TAG_WIDTH_plus_1_and_AGE_WIDTH_32 unsupported_parameter ();
+    end
+endgenerate
 
 // per-clock sums over the segments
 reg [INC_WIDTH-1:0] first_count, first_sum, last_count, last_sum;

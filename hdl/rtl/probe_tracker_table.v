@@ -100,12 +100,16 @@ localparam [2:0] STATUS_SC = 3'b000;
 localparam [2:0] STATUS_UR = 3'b001;
 localparam [2:0] STATUS_CA = 3'b100;
 
-initial begin
-    if (AGE_WIDTH <= TAG_WIDTH || AGE_WIDTH > 32 || (1 << EV_WIDTH) < 2*SEG_COUNT + 2) begin
-        $error("Error: AGE_WIDTH must be TAG_WIDTH+1..32 and EV_WIDTH hold 2*SEG_COUNT+1 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (AGE_WIDTH <= TAG_WIDTH || AGE_WIDTH > 32) begin : g_check_age_width
+        probe_tracker_table_AGE_WIDTH_must_be_TAG_WIDTH_plus_1_to_32 unsupported_parameter ();
     end
-end
+    if ((1 << EV_WIDTH) < 2*SEG_COUNT + 2) begin : g_check_ev_width
+        probe_tracker_table_EV_WIDTH_must_hold_2_SEG_COUNT_plus_1 unsupported_parameter ();
+    end
+endgenerate
 
 reg [AGE_WIDTH-1:0] now_reg = {AGE_WIDTH{1'b1}};
 reg [TAG_WIDTH:0]   outstanding_reg = {(TAG_WIDTH+1){1'b0}}, outstanding_next;

@@ -47,16 +47,16 @@ localparam [31:0] CAP_32 = (SEG_COUNT << ADDR_WIDTH) - SEG_COUNT;
 localparam [31:0] SEG_32 = SEG_COUNT;
 localparam [31:0] MASK_32 = SEG_COUNT - 1;
 
-initial begin
-    if (SEG_COUNT != 1 && SEG_COUNT != 2 && SEG_COUNT != 4) begin
-        $error("Error: SEG_COUNT must be 1, 2 or 4 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects
+// a block that names a module which does not exist, its name saying what to fix
+generate
+    if (SEG_COUNT != 1 && SEG_COUNT != 2 && SEG_COUNT != 4) begin : g_check_seg_count
+        seg_fifo_SEG_COUNT_must_be_1_2_or_4 unsupported_parameter ();
     end
-    if ((1 << COUNT_WIDTH) <= SEG_COUNT || (1 << (COUNT_WIDTH - 1)) > SEG_COUNT) begin
-        $error("Error: COUNT_WIDTH must be $clog2(SEG_COUNT + 1) (instance %m)");
-        $finish;
+    if ((1 << COUNT_WIDTH) <= SEG_COUNT || (1 << (COUNT_WIDTH - 1)) > SEG_COUNT) begin : g_check_count_width
+        seg_fifo_COUNT_WIDTH_must_be_clog2_of_SEG_COUNT_plus_1 unsupported_parameter ();
     end
-end
+endgenerate
 
 reg [PTR_WIDTH-1:0] wr_ptr_reg = {PTR_WIDTH{1'b0}};
 reg [PTR_WIDTH-1:0] rd_ptr_reg = {PTR_WIDTH{1'b0}};

@@ -87,6 +87,14 @@ localparam [31:0] SEG_COUNT_32 = SEG_COUNT;
 // what a segment of the offered beat holds
 localparam [1:0] SEL_NONE = 2'd0, SEL_PC = 2'd1, SEL_NP = 2'd2, SEL_LOC = 2'd3;
 
+// Parameter check at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (SEG_COUNT != 1 && SEG_COUNT != 2 && SEG_COUNT != 4) begin : g_check_tlp_seg_count
+        sw_egress_TLP_SEG_COUNT_must_be_1_2_or_4 unsupported_parameter ();
+    end
+endgenerate
+
 // ordering class of a forwarded header from {Fmt[1], Type[4:1]}: a non-posted request (not a
 // posted TLP, not a completion)
 function non_posted;

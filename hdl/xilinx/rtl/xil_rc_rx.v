@@ -57,13 +57,19 @@ module xil_rc_rx #
 
 localparam BEAT_DW = DATA_WIDTH/32;
 
-initial begin
-    if ((DATA_WIDTH != 256 && DATA_WIDTH != 512) || (STRADDLE != 0 && STRADDLE != 1) ||
-        USER_WIDTH != (DATA_WIDTH == 512 ? 161 : 75)) begin
-        $error("Error: unsupported parameters (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
+        xil_rc_rx_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
     end
-end
+    if (STRADDLE != 0 && STRADDLE != 1) begin : g_check_straddle
+        xil_rc_rx_STRADDLE_must_be_0_or_1 unsupported_parameter ();
+    end
+    if (USER_WIDTH != (DATA_WIDTH == 512 ? 161 : 75)) begin : g_check_user_width
+        xil_rc_rx_USER_WIDTH_must_be_161_at_512_bits_75_at_256 unsupported_parameter ();
+    end
+endgenerate
 
 reg  [BEAT_DW-1:0] f_start, f_end;
 wire               in_busy;

@@ -70,12 +70,16 @@ localparam COUNT_WIDTH = $clog2(BUF_DW+1);
 localparam integer IN_ROOM = BUF_DW - BEAT_DW;
 localparam [COUNT_WIDTH-1:0] IN_LIMIT = IN_ROOM[COUNT_WIDTH-1:0];
 
-initial begin
-    if ((DATA_WIDTH != 256 && DATA_WIDTH != 512) || DESC_DW < 3 || DESC_DW > 4 || SIDE_W < 1) begin
-        $error("Error: unsupported parameters (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
+        xil_rx_unpack_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
     end
-end
+    if (DESC_DW < 3 || DESC_DW > 4 || SIDE_W < 1) begin : g_check_desc_dw
+        xil_rx_unpack_DESC_DW_must_be_3_or_4_and_SIDE_W_from_1 unsupported_parameter ();
+    end
+endgenerate
 
 reg [BUF_DW*32-1:0]     buf_data_reg = {BUF_DW*32{1'b0}}, buf_data_next;
 reg [BUF_DW*SIDE_W-1:0] buf_side_reg = {BUF_DW*SIDE_W{1'b0}}, buf_side_next;

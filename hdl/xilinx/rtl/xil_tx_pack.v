@@ -55,12 +55,16 @@ module xil_tx_pack #
 localparam BEAT_DW = DATA_WIDTH/32;
 localparam COUNT_WIDTH = $clog2(BEAT_DW+1);
 
-initial begin
-    if ((DATA_WIDTH != 256 && DATA_WIDTH != 512) || DESC_DW < 3 || DESC_DW > 4 || SIDE_W < 1) begin
-        $error("Error: unsupported parameters (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
+        xil_tx_pack_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
     end
-end
+    if (DESC_DW < 3 || DESC_DW > 4 || SIDE_W < 1) begin : g_check_desc_dw
+        xil_tx_pack_DESC_DW_must_be_3_or_4_and_SIDE_W_from_1 unsupported_parameter ();
+    end
+endgenerate
 
 reg [DATA_WIDTH-1:0] o_data_reg = {DATA_WIDTH{1'b0}}, o_data_next;
 reg [BEAT_DW-1:0]    o_keep_reg = {BEAT_DW{1'b0}}, o_keep_next;
