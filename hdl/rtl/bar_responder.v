@@ -107,35 +107,32 @@ localparam [11:0] SEG_DW = SEG_DW_32[11:0];
 localparam [29:0] SEG_DW_30 = SEG_DW_32[29:0];
 localparam [11:0] MAX_DW_12 = MAX_DW_32[11:0];
 // segment-index bits, and the width of a count of 0..TLP_SEG_COUNT entries
-localparam SB = (TLP_SEG_COUNT > 1) ? $clog2(TLP_SEG_COUNT) : 0;
-localparam CW = SB + 1;
+localparam SEG_INDEX_WIDTH = (TLP_SEG_COUNT > 1) ? $clog2(TLP_SEG_COUNT) : 0;
+localparam COUNT_WIDTH = SEG_INDEX_WIDTH + 1;
 
 // FIFO entry: {ur, len_dw[11:0], byte_count[11:0], lower_addr[6:0], req_id[15:0],
 //              tag[9:0], tc[2:0], attr[2:0], addr_dw[29:0], t_accept[31:0]}
 localparam ENTRY_W = 1 + 12 + 12 + 7 + 16 + 10 + 3 + 3 + 30 + 32;
 
-initial begin
-    if (TLP_SEG_COUNT != 1 && TLP_SEG_COUNT != 2 && TLP_SEG_COUNT != 4) begin
-        $error("Error: TLP_SEG_COUNT must be 1, 2 or 4 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (TLP_SEG_COUNT != 1 && TLP_SEG_COUNT != 2 && TLP_SEG_COUNT != 4) begin : g_check_tlp_seg_count
+        bar_responder_TLP_SEG_COUNT_must_be_1_2_or_4 unsupported_parameter ();
     end
-    if (TLP_STRB_WIDTH % TLP_SEG_COUNT != 0 || FIFO_DEPTH < TLP_SEG_COUNT) begin
-        $error("Error: TLP_STRB_WIDTH must split into whole segments and FIFO_DEPTH >= TLP_SEG_COUNT (instance %m)");
-        $finish;
+    if (TLP_STRB_WIDTH % TLP_SEG_COUNT != 0 || FIFO_DEPTH < TLP_SEG_COUNT) begin : g_check_tlp_strb_width
+        bar_responder_TLP_STRB_WIDTH_must_split_into_segments_and_FIFO_DEPTH_hold_a_beat unsupported_parameter ();
     end
-    if (TLP_DATA_WIDTH < 32 || TLP_DATA_WIDTH % 32 != 0 || TLP_STRB_WIDTH * 32 != TLP_DATA_WIDTH) begin
-        $error("Error: TLP_DATA_WIDTH must be a multiple of 32 and TLP_STRB_WIDTH = TLP_DATA_WIDTH/32 (instance %m)");
-        $finish;
+    if (TLP_DATA_WIDTH < 32 || TLP_DATA_WIDTH % 32 != 0 || TLP_STRB_WIDTH * 32 != TLP_DATA_WIDTH) begin : g_check_tlp_data_width
+        bar_responder_TLP_DATA_WIDTH_must_be_32_times_TLP_STRB_WIDTH unsupported_parameter ();
     end
-    if (MAX_PAYLOAD_BYTES < 4 || MAX_PAYLOAD_BYTES > 4096 || MAX_PAYLOAD_BYTES % 4 != 0) begin
-        $error("Error: MAX_PAYLOAD_BYTES must be 4..4096, a multiple of 4 (instance %m)");
-        $finish;
+    if (MAX_PAYLOAD_BYTES < 4 || MAX_PAYLOAD_BYTES > 4096 || MAX_PAYLOAD_BYTES % 4 != 0) begin : g_check_max_payload_bytes
+        bar_responder_MAX_PAYLOAD_BYTES_must_be_4_to_4096_in_whole_DWs unsupported_parameter ();
     end
-    if (FIFO_DEPTH < 2 || (1 << FIFO_AW) != FIFO_DEPTH) begin
-        $error("Error: FIFO_DEPTH must be a power of two >= 2 (instance %m)");
-        $finish;
+    if (FIFO_DEPTH < 2 || (1 << FIFO_AW) != FIFO_DEPTH) begin : g_check_fifo_depth
+        bar_responder_FIFO_DEPTH_must_be_a_power_of_two_from_2 unsupported_parameter ();
     end
-end
+endgenerate
 
 // free-running clock count for the accept times
 reg [31:0] now_reg = 32'd0;
@@ -146,10 +143,10 @@ reg [31:0] now_reg = 32'd0;
  */
 // room for a whole beat of requests; the oldest entries present (up to TLP_SEG_COUNT); the
 // reads that leave with the beat taken
-wire          fifo_room;
-wire [CW-1:0] fifo_count;
-wire [CW-1:0] fifo_pop;
-wire [31:0]   fifo_count_32 = {{(32-CW){1'b0}}, fifo_count};
+wire                   fifo_room;
+wire [COUNT_WIDTH-1:0] fifo_count;
+wire [COUNT_WIDTH-1:0] fifo_pop;
+wire [31:0]            fifo_count_32 = {{(32-COUNT_WIDTH){1'b0}}, fifo_count};
 
 // due: the entry's completion, valid next clock, is bar_latency clocks past its (jittered)
 // accept time; before that time the age is negative
@@ -306,7 +303,7 @@ generate
     end
 endgenerate
 
-seg_fifo #(.WIDTH(ENTRY_W), .SEG_COUNT(TLP_SEG_COUNT), .ADDR_WIDTH(FIFO_AW - SB), .CW(CW)) fifo_inst (
+seg_fifo #(.WIDTH(ENTRY_W), .SEG_COUNT(TLP_SEG_COUNT), .ADDR_WIDTH(FIFO_AW - SEG_INDEX_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) fifo_inst (
     .clk(clk), .rst(rst),
     .in_data(fifo_in), .in_valid(push), .room(fifo_room),
     .out_data(heads), .out_count(fifo_count), .out_pop(fifo_pop)
@@ -513,8 +510,8 @@ end
 
 // a CplD of at most 4096 bytes: the high bits are zero; the length is re-derived per CplD
 wire unused_sub = &{1'b0, cur_len_dw_w[32:12], cur_bytes_w[32:13], cur_ba[32],
-                   popped[31:CW], 1'b0};
-assign fifo_pop = tx_load ? popped[CW-1:0] : {CW{1'b0}};
+                   popped[31:COUNT_WIDTH], 1'b0};
+assign fifo_pop = tx_load ? popped[COUNT_WIDTH-1:0] : {COUNT_WIDTH{1'b0}};
 
 always @(posedge clk) begin
     lfsr_reg     <= lfsr_v;

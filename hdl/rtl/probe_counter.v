@@ -30,12 +30,13 @@ module probe_counter #
     output wire [CNT_WIDTH-1:0] snap_value
 );
 
-initial begin
-    if (INC_WIDTH < 1 || CNT_WIDTH <= INC_WIDTH) begin
-        $error("Error: CNT_WIDTH must exceed INC_WIDTH (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (INC_WIDTH < 1 || CNT_WIDTH <= INC_WIDTH) begin : g_check_cnt_width
+        probe_counter_CNT_WIDTH_must_exceed_INC_WIDTH unsupported_parameter ();
     end
-end
+endgenerate
 
 reg [CNT_WIDTH-1:0] count_reg = {CNT_WIDTH{1'b0}};
 

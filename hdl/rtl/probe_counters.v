@@ -87,16 +87,16 @@ localparam SIZE_FIRST = `PS_CNT_SIZE_FIRST;
 // one segment adds at most 4096 bytes
 localparam INC_WIDTH = 13 + $clog2(TLP_SEG_COUNT+1);
 
-initial begin
-    if (TLP_SEG_COUNT < 1 || TLP_SEG_COUNT > 8) begin
-        $error("Error: TLP_SEG_COUNT must be 1..8 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (TLP_SEG_COUNT < 1 || TLP_SEG_COUNT > 8) begin : g_check_tlp_seg_count
+        probe_counters_TLP_SEG_COUNT_must_be_1_to_8 unsupported_parameter ();
     end
-    if (CNT_WIDTH <= INC_WIDTH || CNT_WIDTH > 64) begin
-        $error("Error: CNT_WIDTH must be %0d..64 (instance %m)", INC_WIDTH+1);
-        $finish;
+    if (CNT_WIDTH <= INC_WIDTH || CNT_WIDTH > 64) begin : g_check_cnt_width
+        probe_counters_CNT_WIDTH_must_exceed_INC_WIDTH_up_to_64 unsupported_parameter ();
     end
-end
+endgenerate
 
 /*
  * Tap stage: the taps, the controls and the address filter are registered together, so every

@@ -136,16 +136,16 @@ localparam [7:0] TAP_ID_VALUE = TAP_ID;
 localparam [7:0] TAP_COUNT_VALUE = TAP_COUNT;
 localparam [31:0] TAP_INFO_VALUE = {16'd0, TAP_COUNT_VALUE, TAP_ID_VALUE};
 
-initial begin
-    if (CNT_WIDTH < 33 || CNT_WIDTH > 64) begin
-        $error("Error: CNT_WIDTH must be 33..64 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (CNT_WIDTH < 33 || CNT_WIDTH > 64) begin : g_check_cnt_width
+        probe_csr_CNT_WIDTH_must_be_33_to_64 unsupported_parameter ();
     end
-    if (CLK_HZ < 1) begin
-        $error("Error: CLK_HZ must be positive (instance %m)");
-        $finish;
+    if (CLK_HZ < 1) begin : g_check_clk_hz
+        probe_csr_CLK_HZ_must_be_positive unsupported_parameter ();
     end
-end
+endgenerate
 
 // the first tracker counter's index: the counters PS_CNT_PROBE_COUNT onwards are the tracker's
 localparam [31:0] TRACKER_FIRST_32 = `PS_CNT_PROBE_COUNT;

@@ -53,12 +53,13 @@ module probe_hist_bank #
     output wire [WORDS*CNT_WIDTH-1:0]   shadow
 );
 
-initial begin
-    if (WORDS < 2 || WORDS > (1 << IDX_WIDTH) || CNT_WIDTH < 2 || CNT_WIDTH > 64) begin
-        $error("Error: WORDS must be 2..2**IDX_WIDTH, CNT_WIDTH 2..64 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (WORDS < 2 || WORDS > (1 << IDX_WIDTH) || CNT_WIDTH < 2 || CNT_WIDTH > 64) begin : g_check_words
+        probe_hist_bank_WORDS_must_be_2_to_2_pow_IDX_WIDTH_and_CNT_WIDTH_2_to_64 unsupported_parameter ();
     end
-end
+endgenerate
 
 reg [CNT_WIDTH-1:0] run_mem  [0:WORDS-1];
 reg [CNT_WIDTH-1:0] snap_mem [0:WORDS-1];

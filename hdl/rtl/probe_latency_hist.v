@@ -54,16 +54,19 @@ localparam BIN_SHIFT = $clog2(LAT_BIN_CYCLES);
 localparam [31:0] LAT_BINS_32 = LAT_BINS;
 localparam [IDX_WIDTH-1:0] OVERFLOW_BIN = LAT_BINS_32[IDX_WIDTH-1:0];
 
-initial begin
-    if (LAT_BIN_CYCLES != (1 << BIN_SHIFT) || LAT_BINS < 1 || AGE_WIDTH > 32 || AGE_WIDTH < IDX_WIDTH) begin
-        $error("Error: LAT_BIN_CYCLES must be a power of two, LAT_BINS positive, AGE_WIDTH %0d..32 (instance %m)", IDX_WIDTH);
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (LAT_BIN_CYCLES != (1 << BIN_SHIFT) || LAT_BINS < 1) begin : g_check_lat_bin_cycles
+        probe_latency_hist_LAT_BIN_CYCLES_must_be_a_power_of_two_and_LAT_BINS_positive unsupported_parameter ();
     end
-    if (CNT_WIDTH < 2 || CNT_WIDTH > 64) begin
-        $error("Error: CNT_WIDTH must be 2..64 (instance %m)");
-        $finish;
+    if (AGE_WIDTH > 32 || AGE_WIDTH < IDX_WIDTH) begin : g_check_age_width
+        probe_latency_hist_AGE_WIDTH_must_be_IDX_WIDTH_to_32 unsupported_parameter ();
     end
-end
+    if (CNT_WIDTH < 2 || CNT_WIDTH > 64) begin : g_check_cnt_width
+        probe_latency_hist_CNT_WIDTH_must_be_2_to_64 unsupported_parameter ();
+    end
+endgenerate
 
 // the bin of each segment's latency, segment s at [s*IDX_WIDTH +: IDX_WIDTH] (a vector, not an
 // array, so that every simulator's @* sees it change)

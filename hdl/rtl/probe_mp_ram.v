@@ -49,12 +49,13 @@ module probe_mp_ram #
     output wire [RD_PORTS*DATA_WIDTH-1:0] rd_data
 );
 
-initial begin
-    if (ADDR_WIDTH < 1 || ADDR_WIDTH > 16 || DATA_WIDTH < 1 || WR_PORTS < 1 || RD_PORTS < 1) begin
-        $error("Error: probe_mp_ram needs ADDR_WIDTH 1..16, DATA_WIDTH, WR_PORTS and RD_PORTS >= 1 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (ADDR_WIDTH < 1 || ADDR_WIDTH > 16 || DATA_WIDTH < 1 || WR_PORTS < 1 || RD_PORTS < 1) begin : g_check_params
+        probe_mp_ram_needs_ADDR_WIDTH_1_to_16_and_DATA_WIDTH_WR_PORTS_RD_PORTS_from_1 unsupported_parameter ();
     end
-end
+endgenerate
 
 reg [RD_PORTS*ADDR_WIDTH-1:0] rd_addr_reg = {RD_PORTS*ADDR_WIDTH{1'b0}};
 

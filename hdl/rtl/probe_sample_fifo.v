@@ -36,12 +36,13 @@ module probe_sample_fifo #
 
 localparam [ADDR_WIDTH:0] DEPTH = {1'b1, {ADDR_WIDTH{1'b0}}};
 
-initial begin
-    if (ADDR_WIDTH < 1 || ADDR_WIDTH > 15) begin
-        $error("Error: ADDR_WIDTH must be 1..15 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (ADDR_WIDTH < 1 || ADDR_WIDTH > 15) begin : g_check_addr_width
+        probe_sample_fifo_ADDR_WIDTH_must_be_1_to_15 unsupported_parameter ();
     end
-end
+endgenerate
 
 reg [DATA_WIDTH-1:0] mem [0:(1 << ADDR_WIDTH)-1];
 reg [DATA_WIDTH-1:0] head_reg;

@@ -90,16 +90,16 @@ localparam [WORDS-1:0] FILLED =
 localparam [31:0] DEPTH_32 = 32'd1 << FIFO_ADDR_WIDTH;
 localparam [63:0] TAP_LAG_64 = TAP_LAG;
 
-initial begin
-    if (TLP_SEG_COUNT < 1 || TLP_SEG_COUNT > 4) begin
-        $error("Error: TLP_SEG_COUNT must be 1..4 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (TLP_SEG_COUNT < 1 || TLP_SEG_COUNT > 4) begin : g_check_tlp_seg_count
+        probe_sampler_TLP_SEG_COUNT_must_be_1_to_4 unsupported_parameter ();
     end
-    if (FIFO_ADDR_WIDTH < 1 || FIFO_ADDR_WIDTH > 15 || TAG_WIDTH > 15) begin
-        $error("Error: FIFO_ADDR_WIDTH must be 1..15 and TAG_WIDTH at most 15 (instance %m)");
-        $finish;
+    if (FIFO_ADDR_WIDTH < 1 || FIFO_ADDR_WIDTH > 15 || TAG_WIDTH > 15) begin : g_check_fifo_addr_width
+        probe_sampler_FIFO_ADDR_WIDTH_must_be_1_to_15_and_TAG_WIDTH_at_most_15 unsupported_parameter ();
     end
-end
+endgenerate
 
 // A record word of spec/registers.json that nothing fills would read 0 forever: stop elaboration.
 generate

@@ -143,60 +143,57 @@ module probe_tracker #
     output wire [`PS_HIST_KINDS*CNT_WIDTH-1:0]    hist_rd_words
 );
 
-localparam SEG = TLP_SEG_COUNT;
+localparam SEG_COUNT = TLP_SEG_COUNT;
 
 // a read leaves the table at most TIMEOUT_CYCLES + 2**TAG_WIDTH - 1 clocks old; one more
 // value stays free so an all-ones latency means "none"
 localparam AGE_WIDTH = $clog2(TIMEOUT_CYCLES + (1 << TAG_WIDTH) + 1);
 
-initial begin
-    if (SEG < 1 || SEG > 4) begin
-        $error("Error: TLP_SEG_COUNT must be 1..4 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (SEG_COUNT < 1 || SEG_COUNT > 4) begin : g_check_tlp_seg_count
+        probe_tracker_TLP_SEG_COUNT_must_be_1_to_4 unsupported_parameter ();
     end
-    if (TAG_WIDTH != 8 && TAG_WIDTH != 10) begin
-        $error("Error: TAG_WIDTH must be 8 or 10 (instance %m)");
-        $finish;
+    if (TAG_WIDTH != 8 && TAG_WIDTH != 10) begin : g_check_tag_width
+        probe_tracker_TAG_WIDTH_must_be_8_or_10 unsupported_parameter ();
     end
-    if (TIMEOUT_CYCLES < 1 || AGE_WIDTH > 32) begin
-        $error("Error: TIMEOUT_CYCLES must be 1..2**32 - 2**TAG_WIDTH - 1 (instance %m)");
-        $finish;
+    if (TIMEOUT_CYCLES < 1 || AGE_WIDTH > 32) begin : g_check_timeout_cycles
+        probe_tracker_TIMEOUT_CYCLES_must_be_from_1_with_ages_within_32_bits unsupported_parameter ();
     end
-    if (CNT_WIDTH < AGE_WIDTH + 4 || CNT_WIDTH > 64) begin
-        $error("Error: CNT_WIDTH must be %0d..64 (instance %m)", AGE_WIDTH + 4);
-        $finish;
+    if (CNT_WIDTH < AGE_WIDTH + 4 || CNT_WIDTH > 64) begin : g_check_cnt_width
+        probe_tracker_CNT_WIDTH_must_be_AGE_WIDTH_plus_4_to_64 unsupported_parameter ();
     end
-    if (LAT_BINS < 1 || LAT_BIN_CYCLES < 1 || (LAT_BIN_CYCLES & (LAT_BIN_CYCLES - 1)) != 0) begin
-        $error("Error: LAT_BINS must be >= 1 and LAT_BIN_CYCLES a power of two (instance %m)");
-        $finish;
+    if (LAT_BINS < 1 || LAT_BIN_CYCLES < 1 || (LAT_BIN_CYCLES & (LAT_BIN_CYCLES - 1)) != 0) begin : g_check_lat_bins
+        probe_tracker_LAT_BINS_must_be_from_1_and_LAT_BIN_CYCLES_a_power_of_two unsupported_parameter ();
     end
-end
+endgenerate
 
 /*
  * Stage A: decode the taps, register what the table needs
  */
-wire [SEG-1:0] rx_evt = rx_req_tlp_valid & rx_req_tlp_sop & {SEG{rx_req_tlp_ready}};
-wire [SEG-1:0] tx_evt = tx_cpl_tlp_valid & tx_cpl_tlp_sop & {SEG{tx_cpl_tlp_ready}};
+wire [SEG_COUNT-1:0] rx_evt = rx_req_tlp_valid & rx_req_tlp_sop & {SEG_COUNT{rx_req_tlp_ready}};
+wire [SEG_COUNT-1:0] tx_evt = tx_cpl_tlp_valid & tx_cpl_tlp_sop & {SEG_COUNT{tx_cpl_tlp_ready}};
 
-wire [SEG-1:0]           req_seen;
-wire [SEG-1:0]           req_in;
-wire [SEG*13-1:0]        req_bytes_seg;
-wire [SEG*13-1:0]        cpl_dbytes;
-wire [SEG-1:0]           cpl_final;
-wire [SEG-1:0]           cpl_seen;
-wire [SEG*TAG_WIDTH-1:0] req_tag;
-wire [SEG*16-1:0]        req_rid;
-wire [SEG*13-1:0]        req_expect;
-wire [SEG*TAG_WIDTH-1:0] cpl_tag;
-wire [SEG*16-1:0]        cpl_rid;
-wire [SEG*3-1:0]         cpl_status;
-wire [SEG-1:0]           cpl_data;
-wire [SEG*13-1:0]        cpl_bc;
-wire [SEG*13-1:0]        cpl_carried;
+wire [SEG_COUNT-1:0]           req_seen;
+wire [SEG_COUNT-1:0]           req_in;
+wire [SEG_COUNT*13-1:0]        req_bytes_seg;
+wire [SEG_COUNT*13-1:0]        cpl_dbytes;
+wire [SEG_COUNT-1:0]           cpl_final;
+wire [SEG_COUNT-1:0]           cpl_seen;
+wire [SEG_COUNT*TAG_WIDTH-1:0] req_tag;
+wire [SEG_COUNT*16-1:0]        req_rid;
+wire [SEG_COUNT*13-1:0]        req_expect;
+wire [SEG_COUNT*TAG_WIDTH-1:0] cpl_tag;
+wire [SEG_COUNT*16-1:0]        cpl_rid;
+wire [SEG_COUNT*3-1:0]         cpl_status;
+wire [SEG_COUNT-1:0]           cpl_data;
+wire [SEG_COUNT*13-1:0]        cpl_bc;
+wire [SEG_COUNT*13-1:0]        cpl_carried;
 
 genvar seg;
 generate
-    for (seg = 0; seg < SEG; seg = seg + 1) begin : g_seg
+    for (seg = 0; seg < SEG_COUNT; seg = seg + 1) begin : g_seg
         wire [127:0] rx_hdr = rx_req_tlp_hdr[seg*128 +: 128];
         wire [127:0] tx_hdr = tx_cpl_tlp_hdr[seg*128 +: 128];
 
@@ -291,11 +288,11 @@ end
 // written by the completions that end a filtered-out read (0), the sweep (0, on a set bit of
 // another epoch: every tag within 2**TAG_WIDTH clocks of a reset, so a bit cannot come back
 // after the next one), then the requests (1 when outside the window); the later write wins
-reg  [TAG_WIDTH-1:0] sweep_reg = {TAG_WIDTH{1'b0}};
-wire [2*SEG+1:0]     out_rd;
-reg  [2*SEG:0]       out_wr_en;
-reg  [4*SEG+1:0]     out_wr_data;
-wire [SEG:0]         out_stale;
+reg  [TAG_WIDTH-1:0]   sweep_reg = {TAG_WIDTH{1'b0}};
+wire [2*SEG_COUNT+1:0] out_rd;
+reg  [2*SEG_COUNT:0]   out_wr_en;
+reg  [4*SEG_COUNT+1:0] out_wr_data;
+wire [SEG_COUNT:0]     out_stale;
 
 always @(posedge clk) begin
     sweep_reg <= sweep_reg + {{(TAG_WIDTH-1){1'b0}}, 1'b1};
@@ -304,8 +301,8 @@ end
 probe_xor_ram #(
     .ADDR_WIDTH(TAG_WIDTH),
     .DATA_WIDTH(2),
-    .WR_PORTS(2*SEG + 1),
-    .RD_PORTS(SEG + 1)
+    .WR_PORTS(2*SEG_COUNT + 1),
+    .RD_PORTS(SEG_COUNT + 1)
 )
 out_ram_inst (
     .clk(clk),
@@ -316,28 +313,28 @@ out_ram_inst (
     .rd_data(out_rd)
 );
 
-reg [SEG-1:0]  req_start;
-reg [SEG-1:0]  cpl_start;
-reg [SEG-1:0]  cpl_kept_data;
+reg [SEG_COUNT-1:0] req_start;
+reg [SEG_COUNT-1:0] cpl_start;
+reg [SEG_COUNT-1:0] cpl_kept_data;
 // a completion's view of its tag's bit, and the completions that cleared it this clock (read
 // before this clock's writes, with earlier segments' clears by tag compare)
-reg            view_out;
-reg [SEG-1:0]  out_clear;
+reg                 view_out;
+reg [SEG_COUNT-1:0] out_clear;
 integer s, j;
 
 genvar o;
 generate
-    for (o = 0; o <= SEG; o = o + 1) begin : g_out_stale
+    for (o = 0; o <= SEG_COUNT; o = o + 1) begin : g_out_stale
         assign out_stale[o] = out_rd[2*o + 1] != epoch_reg;
     end
 endgenerate
 
 always @* begin
     cpl_start = cpl_seen;
-    out_clear = {SEG{1'b0}};
-    for (s = 0; s < SEG; s = s + 1) begin
+    out_clear = {SEG_COUNT{1'b0}};
+    for (s = 0; s < SEG_COUNT; s = s + 1) begin
         view_out = out_rd[2*s] && !out_stale[s];
-        for (j = 0; j < SEG; j = j + 1) begin
+        for (j = 0; j < SEG_COUNT; j = j + 1) begin
             if (j < s && out_clear[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]) begin
                 view_out = 1'b0;
             end
@@ -347,12 +344,14 @@ always @* begin
             out_clear[s] = cpl_final[s];
         end
     end
-    out_wr_en = {req_seen, out_stale[SEG] && out_rd[2*SEG], out_clear};
-    for (s = 0; s < SEG; s = s + 1) begin
+    // no request writes while in reset: from its second clock on they would carry the new
+    // epoch, and a filtered-out bit would outlive the reset that empties the table
+    out_wr_en = {req_seen & {SEG_COUNT{!rst}}, out_stale[SEG_COUNT] && out_rd[2*SEG_COUNT], out_clear};
+    for (s = 0; s < SEG_COUNT; s = s + 1) begin
         out_wr_data[2*s +: 2] = {epoch_reg, 1'b0};
-        out_wr_data[2*(SEG + 1 + s) +: 2] = {epoch_reg, !req_in[s]};
+        out_wr_data[2*(SEG_COUNT + 1 + s) +: 2] = {epoch_reg, !req_in[s]};
     end
-    out_wr_data[2*SEG +: 2] = {epoch_reg, 1'b0};
+    out_wr_data[2*SEG_COUNT +: 2] = {epoch_reg, 1'b0};
     req_start = req_seen & req_in;
     cpl_kept_data = cpl_start & cpl_data;
 end
@@ -368,7 +367,7 @@ always @* begin
     smp_mrd_bytes_sum = 15'd0;
     smp_cpld_sum = 3'd0;
     smp_cpld_bytes_sum = 15'd0;
-    for (s = 0; s < SEG; s = s + 1) begin
+    for (s = 0; s < SEG_COUNT; s = s + 1) begin
         if (req_start[s]) begin
             smp_mrd_sum = smp_mrd_sum + 3'd1;
             smp_mrd_bytes_sum = smp_mrd_bytes_sum + {2'b00, req_bytes_seg[s*13 +: 13]};
@@ -402,17 +401,17 @@ always @(posedge clk) begin
     end
 end
 
-reg [SEG-1:0]           a_req_start_reg = {SEG{1'b0}};
-reg [SEG*TAG_WIDTH-1:0] a_req_tag_reg = {SEG*TAG_WIDTH{1'b0}};
-reg [SEG*16-1:0]        a_req_rid_reg = {SEG*16{1'b0}};
-reg [SEG*13-1:0]        a_req_expect_reg = {SEG*13{1'b0}};
-reg [SEG-1:0]           a_cpl_start_reg = {SEG{1'b0}};
-reg [SEG*TAG_WIDTH-1:0] a_cpl_tag_reg = {SEG*TAG_WIDTH{1'b0}};
-reg [SEG*16-1:0]        a_cpl_rid_reg = {SEG*16{1'b0}};
-reg [SEG*3-1:0]         a_cpl_status_reg = {SEG*3{1'b0}};
-reg [SEG-1:0]           a_cpl_data_reg = {SEG{1'b0}};
-reg [SEG*13-1:0]        a_cpl_bc_reg = {SEG*13{1'b0}};
-reg [SEG*13-1:0]        a_cpl_carried_reg = {SEG*13{1'b0}};
+reg [SEG_COUNT-1:0]           a_req_start_reg = {SEG_COUNT{1'b0}};
+reg [SEG_COUNT*TAG_WIDTH-1:0] a_req_tag_reg = {SEG_COUNT*TAG_WIDTH{1'b0}};
+reg [SEG_COUNT*16-1:0]        a_req_rid_reg = {SEG_COUNT*16{1'b0}};
+reg [SEG_COUNT*13-1:0]        a_req_expect_reg = {SEG_COUNT*13{1'b0}};
+reg [SEG_COUNT-1:0]           a_cpl_start_reg = {SEG_COUNT{1'b0}};
+reg [SEG_COUNT*TAG_WIDTH-1:0] a_cpl_tag_reg = {SEG_COUNT*TAG_WIDTH{1'b0}};
+reg [SEG_COUNT*16-1:0]        a_cpl_rid_reg = {SEG_COUNT*16{1'b0}};
+reg [SEG_COUNT*3-1:0]         a_cpl_status_reg = {SEG_COUNT*3{1'b0}};
+reg [SEG_COUNT-1:0]           a_cpl_data_reg = {SEG_COUNT{1'b0}};
+reg [SEG_COUNT*13-1:0]        a_cpl_bc_reg = {SEG_COUNT*13{1'b0}};
+reg [SEG_COUNT*13-1:0]        a_cpl_carried_reg = {SEG_COUNT*13{1'b0}};
 // enable, clear, snapshot travel with the taps: stage A, then stage B
 reg [2:0]               a_ctl_reg = 3'd0;
 reg [2:0]               b_ctl_reg = 3'd0;
@@ -433,8 +432,8 @@ always @(posedge clk) begin
     b_ctl_reg         <= a_ctl_reg;
 
     if (rst) begin
-        a_req_start_reg <= {SEG{1'b0}};
-        a_cpl_start_reg <= {SEG{1'b0}};
+        a_req_start_reg <= {SEG_COUNT{1'b0}};
+        a_cpl_start_reg <= {SEG_COUNT{1'b0}};
         a_ctl_reg       <= 3'd0;
         b_ctl_reg       <= 3'd0;
     end
@@ -443,24 +442,24 @@ end
 /*
  * Stage B: the outstanding-read table, one clock of TLPs per clock
  */
-localparam EV_WIDTH = $clog2(2*SEG + 2);
+localparam EV_WIDTH = $clog2(2*SEG_COUNT + 2);
 
-wire [SEG-1:0]           ev_first;
-wire [SEG-1:0]           ev_last;
-wire [SEG*AGE_WIDTH-1:0] ev_latency;
-wire [SEG-1:0]           ev_ur;
-wire [SEG-1:0]           ev_ca;
-wire [SEG-1:0]           ev_other;
-wire [SEG-1:0]           ev_unexpected;
-wire [SEG-1:0]           ev_mismatch;
-wire [EV_WIDTH-1:0]      ev_started;
-wire [EV_WIDTH-1:0]      ev_retired;
-wire                     ev_timeout;
-wire [EV_WIDTH-1:0]      ev_reuse;
-wire [TAG_WIDTH:0]       outstanding;
+wire [SEG_COUNT-1:0]           ev_first;
+wire [SEG_COUNT-1:0]           ev_last;
+wire [SEG_COUNT*AGE_WIDTH-1:0] ev_latency;
+wire [SEG_COUNT-1:0]           ev_ur;
+wire [SEG_COUNT-1:0]           ev_ca;
+wire [SEG_COUNT-1:0]           ev_other;
+wire [SEG_COUNT-1:0]           ev_unexpected;
+wire [SEG_COUNT-1:0]           ev_mismatch;
+wire [EV_WIDTH-1:0]            ev_started;
+wire [EV_WIDTH-1:0]            ev_retired;
+wire                           ev_timeout;
+wire [EV_WIDTH-1:0]            ev_reuse;
+wire [TAG_WIDTH:0]             outstanding;
 
 probe_tracker_table #(
-    .SEG_COUNT(SEG),
+    .SEG_COUNT(SEG_COUNT),
     .TAG_WIDTH(TAG_WIDTH),
     .AGE_WIDTH(AGE_WIDTH),
     .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
@@ -511,7 +510,7 @@ assign smp_first       = ev_first;
 assign smp_outstanding = outstanding;
 
 generate
-    for (seg = 0; seg < SEG; seg = seg + 1) begin : g_smp_lat
+    for (seg = 0; seg < SEG_COUNT; seg = seg + 1) begin : g_smp_lat
         if (AGE_WIDTH < 32) begin : g_pad
             assign smp_latency[seg*32 +: 32] = {{(32-AGE_WIDTH){1'b0}}, ev_latency[seg*AGE_WIDTH +: AGE_WIDTH]};
         end else begin : g_full
@@ -524,7 +523,7 @@ endgenerate
  * Stage C: statistics
  */
 probe_tracker_stats #(
-    .SEG_COUNT(SEG),
+    .SEG_COUNT(SEG_COUNT),
     .TAG_WIDTH(TAG_WIDTH),
     .AGE_WIDTH(AGE_WIDTH),
     .EV_WIDTH(EV_WIDTH),

@@ -72,8 +72,6 @@ module probe_tracker_stats #
     output wire [`PS_HIST_KINDS*CNT_WIDTH-1:0]    hist_rd_words
 );
 
-localparam SEG = SEG_COUNT;
-
 // Statistic order on stat_shadow: statistic i at [i*CNT_WIDTH +: CNT_WIDTH]; the order of the
 // tracker's counters in spec/registers.json (counter PS_CNT_TRACKER_FIRST + i is statistic i), so
 // the CSR block exposes statistics 0..PS_CNT_TRACKER_COUNT-1 as counters without a mapping
@@ -116,14 +114,18 @@ generate
 endgenerate
 
 // the widest per-clock increment: a latency sum over the segments
-localparam INC_WIDTH = AGE_WIDTH + $clog2(SEG + 1);
+localparam INC_WIDTH = AGE_WIDTH + $clog2(SEG_COUNT + 1);
 
-initial begin
-    if (CNT_WIDTH <= INC_WIDTH || CNT_WIDTH > 64 || TAG_WIDTH + 1 < EV_WIDTH || AGE_WIDTH > 32) begin
-        $error("Error: CNT_WIDTH must be %0d..64 (instance %m)", INC_WIDTH + 1);
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (CNT_WIDTH <= INC_WIDTH || CNT_WIDTH > 64) begin : g_check_cnt_width
+        probe_tracker_stats_CNT_WIDTH_must_exceed_INC_WIDTH_up_to_64 unsupported_parameter ();
     end
-end
+    if (TAG_WIDTH + 1 < EV_WIDTH || AGE_WIDTH > 32) begin : g_check_ev_width
+        probe_tracker_stats_EV_WIDTH_must_be_at_most_TAG_WIDTH_plus_1_and_AGE_WIDTH_32 unsupported_parameter ();
+    end
+endgenerate
 
 // per-clock sums over the segments
 reg [INC_WIDTH-1:0] first_count, first_sum, last_count, last_sum;
@@ -157,7 +159,7 @@ always @* begin
     last_max         = {AGE_WIDTH{1'b0}};
     latency          = {AGE_WIDTH{1'b0}};
 
-    for (s = 0; s < SEG; s = s + 1) begin
+    for (s = 0; s < SEG_COUNT; s = s + 1) begin
         latency = ev_latency[s*AGE_WIDTH +: AGE_WIDTH];
 
         if (ev_first[s]) begin
@@ -228,22 +230,22 @@ probe_extreme #(.WIDTH(TAG_WIDTH+1), .TAKE_MAX(1)) peak_inst (
 );
 
 probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(0)) first_min_inst (
-    .clk(clk), .rst(rst), .sample_en(enable && (ev_first != {SEG{1'b0}})), .sample(first_min),
+    .clk(clk), .rst(rst), .sample_en(enable && (ev_first != {SEG_COUNT{1'b0}})), .sample(first_min),
     .clear(clear), .snap_value(first_min_value)
 );
 
 probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(1)) first_max_inst (
-    .clk(clk), .rst(rst), .sample_en(enable && (ev_first != {SEG{1'b0}})), .sample(first_max),
+    .clk(clk), .rst(rst), .sample_en(enable && (ev_first != {SEG_COUNT{1'b0}})), .sample(first_max),
     .clear(clear), .snap_value(first_max_value)
 );
 
 probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(0)) last_min_inst (
-    .clk(clk), .rst(rst), .sample_en(enable && (ev_last != {SEG{1'b0}})), .sample(last_min),
+    .clk(clk), .rst(rst), .sample_en(enable && (ev_last != {SEG_COUNT{1'b0}})), .sample(last_min),
     .clear(clear), .snap_value(last_min_value)
 );
 
 probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(1)) last_max_inst (
-    .clk(clk), .rst(rst), .sample_en(enable && (ev_last != {SEG{1'b0}})), .sample(last_max),
+    .clk(clk), .rst(rst), .sample_en(enable && (ev_last != {SEG_COUNT{1'b0}})), .sample(last_max),
     .clear(clear), .snap_value(last_max_value)
 );
 
@@ -254,15 +256,15 @@ probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(1)) last_max_inst (
  * Histograms: one probe_latency_hist per kind, bins written by index, not one adder per bin;
  * the first-completion one takes the same latencies on the ev_first strobes
  */
-wire [`PS_HIST_KINDS*SEG-1:0] hist_events;
-assign hist_events[`PS_HIST_LAST*SEG +: SEG]  = ev_last;
-assign hist_events[`PS_HIST_FIRST*SEG +: SEG] = ev_first;
+wire [`PS_HIST_KINDS*SEG_COUNT-1:0] hist_events;
+assign hist_events[`PS_HIST_LAST*SEG_COUNT +: SEG_COUNT]  = ev_last;
+assign hist_events[`PS_HIST_FIRST*SEG_COUNT +: SEG_COUNT] = ev_first;
 
 genvar h;
 generate
     for (h = 0; h < `PS_HIST_KINDS; h = h + 1) begin : g_hist
         probe_latency_hist #(
-            .SEG_COUNT(SEG),
+            .SEG_COUNT(SEG_COUNT),
             .AGE_WIDTH(AGE_WIDTH),
             .CNT_WIDTH(CNT_WIDTH),
             .LAT_BINS(LAT_BINS),
@@ -274,7 +276,7 @@ generate
             .enable(enable),
             .clear(clear),
             .snapshot(snapshot),
-            .ev_hit(hist_events[h*SEG +: SEG]),
+            .ev_hit(hist_events[h*SEG_COUNT +: SEG_COUNT]),
             .ev_latency(ev_latency),
             .shadow(hist_shadow[h*HIST_WORDS*CNT_WIDTH +: HIST_WORDS*CNT_WIDTH]),
             .rd_idx(hist_rd_idx),

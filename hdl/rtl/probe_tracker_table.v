@@ -91,7 +91,6 @@ module probe_tracker_table #
     output wire [TAG_WIDTH:0]             outstanding
 );
 
-localparam SEG = SEG_COUNT;
 localparam ID_WIDTH = 16 + 13;
 localparam [31:0] TIMEOUT_32 = TIMEOUT_CYCLES;
 localparam [AGE_WIDTH-1:0] TIMEOUT = TIMEOUT_32[AGE_WIDTH-1:0];
@@ -101,28 +100,32 @@ localparam [2:0] STATUS_SC = 3'b000;
 localparam [2:0] STATUS_UR = 3'b001;
 localparam [2:0] STATUS_CA = 3'b100;
 
-initial begin
-    if (AGE_WIDTH <= TAG_WIDTH || AGE_WIDTH > 32 || (1 << EV_WIDTH) < 2*SEG + 2) begin
-        $error("Error: AGE_WIDTH must be TAG_WIDTH+1..32 and EV_WIDTH hold 2*SEG_COUNT+1 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (AGE_WIDTH <= TAG_WIDTH || AGE_WIDTH > 32) begin : g_check_age_width
+        probe_tracker_table_AGE_WIDTH_must_be_TAG_WIDTH_plus_1_to_32 unsupported_parameter ();
     end
-end
+    if ((1 << EV_WIDTH) < 2*SEG_COUNT + 2) begin : g_check_ev_width
+        probe_tracker_table_EV_WIDTH_must_hold_2_SEG_COUNT_plus_1 unsupported_parameter ();
+    end
+endgenerate
 
 reg [AGE_WIDTH-1:0] now_reg = {AGE_WIDTH{1'b1}};
 reg [TAG_WIDTH:0]   outstanding_reg = {(TAG_WIDTH+1){1'b0}}, outstanding_next;
 
-reg [SEG-1:0]           ev_first_reg = {SEG{1'b0}}, ev_first_next;
-reg [SEG-1:0]           ev_last_reg = {SEG{1'b0}}, ev_last_next;
-reg [SEG*AGE_WIDTH-1:0] ev_latency_reg = {SEG*AGE_WIDTH{1'b0}}, ev_latency_next;
-reg [SEG-1:0]           ev_ur_reg = {SEG{1'b0}}, ev_ur_next;
-reg [SEG-1:0]           ev_ca_reg = {SEG{1'b0}}, ev_ca_next;
-reg [SEG-1:0]           ev_other_reg = {SEG{1'b0}}, ev_other_next;
-reg [SEG-1:0]           ev_unexpected_reg = {SEG{1'b0}}, ev_unexpected_next;
-reg [SEG-1:0]           ev_mismatch_reg = {SEG{1'b0}}, ev_mismatch_next;
-reg [EV_WIDTH-1:0]      ev_started_reg = {EV_WIDTH{1'b0}}, ev_started_next;
-reg [EV_WIDTH-1:0]      ev_retired_reg = {EV_WIDTH{1'b0}}, ev_retired_next;
-reg                     ev_timeout_reg = 1'b0, ev_timeout_next;
-reg [EV_WIDTH-1:0]      ev_reuse_reg = {EV_WIDTH{1'b0}}, ev_reuse_next;
+reg [SEG_COUNT-1:0]           ev_first_reg = {SEG_COUNT{1'b0}}, ev_first_next;
+reg [SEG_COUNT-1:0]           ev_last_reg = {SEG_COUNT{1'b0}}, ev_last_next;
+reg [SEG_COUNT*AGE_WIDTH-1:0] ev_latency_reg = {SEG_COUNT*AGE_WIDTH{1'b0}}, ev_latency_next;
+reg [SEG_COUNT-1:0]           ev_ur_reg = {SEG_COUNT{1'b0}}, ev_ur_next;
+reg [SEG_COUNT-1:0]           ev_ca_reg = {SEG_COUNT{1'b0}}, ev_ca_next;
+reg [SEG_COUNT-1:0]           ev_other_reg = {SEG_COUNT{1'b0}}, ev_other_next;
+reg [SEG_COUNT-1:0]           ev_unexpected_reg = {SEG_COUNT{1'b0}}, ev_unexpected_next;
+reg [SEG_COUNT-1:0]           ev_mismatch_reg = {SEG_COUNT{1'b0}}, ev_mismatch_next;
+reg [EV_WIDTH-1:0]            ev_started_reg = {EV_WIDTH{1'b0}}, ev_started_next;
+reg [EV_WIDTH-1:0]            ev_retired_reg = {EV_WIDTH{1'b0}}, ev_retired_next;
+reg                           ev_timeout_reg = 1'b0, ev_timeout_next;
+reg [EV_WIDTH-1:0]            ev_reuse_reg = {EV_WIDTH{1'b0}}, ev_reuse_next;
 
 assign ev_first      = ev_first_reg;
 assign ev_last       = ev_last_reg;
@@ -148,35 +151,35 @@ wire [TAG_WIDTH-1:0] scan_tag_next = now_next[TAG_WIDTH-1:0];
  */
 localparam REQ_WIDTH = AGE_WIDTH + ID_WIDTH;
 
-wire [(SEG+1)*REQ_WIDTH-1:0] req_rd;
-wire [SEG*ID_WIDTH-1:0]      id_rd;
-wire [(SEG+1)*AGE_WIDTH-1:0] start_rd;
-wire [SEG*13-1:0]            rem_rd;
-reg  [SEG-1:0]               rem_wr_en;
-reg  [SEG*13-1:0]            rem_wr_data;
+wire [(SEG_COUNT+1)*REQ_WIDTH-1:0] req_rd;
+wire [SEG_COUNT*ID_WIDTH-1:0]      id_rd;
+wire [(SEG_COUNT+1)*AGE_WIDTH-1:0] start_rd;
+wire [SEG_COUNT*13-1:0]            rem_rd;
+reg  [SEG_COUNT-1:0]               rem_wr_en;
+reg  [SEG_COUNT*13-1:0]            rem_wr_data;
 
-wire [SEG*REQ_WIDTH-1:0] req_wr_data;
+wire [SEG_COUNT*REQ_WIDTH-1:0] req_wr_data;
 genvar g;
 generate
-    for (g = 0; g < SEG; g = g + 1) begin : g_req
+    for (g = 0; g < SEG_COUNT; g = g + 1) begin : g_req
         assign req_wr_data[g*REQ_WIDTH +: REQ_WIDTH] = {now_reg, req_rid[g*16 +: 16], req_expect[g*13 +: 13]};
     end
-    for (g = 0; g <= SEG; g = g + 1) begin : g_rd
+    for (g = 0; g <= SEG_COUNT; g = g + 1) begin : g_rd
         assign start_rd[g*AGE_WIDTH +: AGE_WIDTH] = req_rd[g*REQ_WIDTH + ID_WIDTH +: AGE_WIDTH];
-        if (g < SEG) begin : g_id
+        if (g < SEG_COUNT) begin : g_id
             assign id_rd[g*ID_WIDTH +: ID_WIDTH] = req_rd[g*REQ_WIDTH +: ID_WIDTH];
         end
     end
 endgenerate
 
 // the scan reads the start time only
-wire unused_scan_id = &{1'b0, req_rd[SEG*REQ_WIDTH +: ID_WIDTH], 1'b0};
+wire unused_scan_id = &{1'b0, req_rd[SEG_COUNT*REQ_WIDTH +: ID_WIDTH], 1'b0};
 
 probe_mp_ram #(
     .ADDR_WIDTH(TAG_WIDTH),
     .DATA_WIDTH(REQ_WIDTH),
-    .WR_PORTS(SEG),
-    .RD_PORTS(SEG+1)
+    .WR_PORTS(SEG_COUNT),
+    .RD_PORTS(SEG_COUNT+1)
 )
 req_ram_inst (
     .clk(clk),
@@ -190,8 +193,8 @@ req_ram_inst (
 probe_mp_ram #(
     .ADDR_WIDTH(TAG_WIDTH),
     .DATA_WIDTH(13),
-    .WR_PORTS(SEG),
-    .RD_PORTS(SEG)
+    .WR_PORTS(SEG_COUNT),
+    .RD_PORTS(SEG_COUNT)
 )
 rem_ram_inst (
     .clk(clk),
@@ -209,7 +212,7 @@ rem_ram_inst (
  * RAM has no reset), and the scan rewrites such a word it finds busy or first (every tag within
  * 2**TAG_WIDTH clocks of a reset, so a word cannot come back after the next one)
  */
-localparam ST_PORTS = 2*SEG + 1;
+localparam ST_PORTS = 2*SEG_COUNT + 1;
 
 wire [ST_PORTS*3-1:0] st_rd;
 reg  [ST_PORTS-1:0]   st_wr_en;
@@ -240,13 +243,13 @@ state_ram_inst (
 );
 
 // each completion segment's view of its entry, and the entry after it
-reg                 view_busy, view_first;
-reg [12:0]          view_rem;
-reg [SEG-1:0]       post_busy, post_first;
-reg [SEG*13-1:0]    post_rem;
+reg                    view_busy, view_first;
+reg [12:0]             view_rem;
+reg [SEG_COUNT-1:0]    post_busy, post_first;
+reg [SEG_COUNT*13-1:0] post_rem;
 // completions that retired their read this clock (and those that had data: 'first' set),
 // and the scan's view of its tag
-reg [SEG-1:0]       cpl_retire;
+reg [SEG_COUNT-1:0] cpl_retire;
 reg                 scan_busy;
 
 reg [TAG_WIDTH-1:0] tag;
@@ -258,29 +261,29 @@ integer s, j;
 
 always @* begin
 
-    ev_first_next      = {SEG{1'b0}};
-    ev_last_next       = {SEG{1'b0}};
-    ev_latency_next    = {SEG*AGE_WIDTH{1'b0}};
-    ev_ur_next         = {SEG{1'b0}};
-    ev_ca_next         = {SEG{1'b0}};
-    ev_other_next      = {SEG{1'b0}};
-    ev_unexpected_next = {SEG{1'b0}};
-    ev_mismatch_next   = {SEG{1'b0}};
+    ev_first_next      = {SEG_COUNT{1'b0}};
+    ev_last_next       = {SEG_COUNT{1'b0}};
+    ev_latency_next    = {SEG_COUNT*AGE_WIDTH{1'b0}};
+    ev_ur_next         = {SEG_COUNT{1'b0}};
+    ev_ca_next         = {SEG_COUNT{1'b0}};
+    ev_other_next      = {SEG_COUNT{1'b0}};
+    ev_unexpected_next = {SEG_COUNT{1'b0}};
+    ev_mismatch_next   = {SEG_COUNT{1'b0}};
     ev_started_next    = {EV_WIDTH{1'b0}};
     ev_retired_next    = {EV_WIDTH{1'b0}};
     ev_reuse_next      = {EV_WIDTH{1'b0}};
 
-    rem_wr_en   = {SEG{1'b0}};
+    rem_wr_en   = {SEG_COUNT{1'b0}};
     st_wr_en    = {ST_PORTS{1'b0}};
     st_wr_data  = {ST_PORTS*3{1'b0}};
-    rem_wr_data = {SEG*13{1'b0}};
-    post_busy   = {SEG{1'b0}};
-    post_first  = {SEG{1'b0}};
-    post_rem    = {SEG*13{1'b0}};
-    cpl_retire  = {SEG{1'b0}};
+    rem_wr_data = {SEG_COUNT*13{1'b0}};
+    post_busy   = {SEG_COUNT{1'b0}};
+    post_first  = {SEG_COUNT{1'b0}};
+    post_rem    = {SEG_COUNT*13{1'b0}};
+    cpl_retire  = {SEG_COUNT{1'b0}};
 
     // completions, in segment order
-    for (s = 0; s < SEG; s = s + 1) begin
+    for (s = 0; s < SEG_COUNT; s = s + 1) begin
         tag     = cpl_tag[s*TAG_WIDTH +: TAG_WIDTH];
         status  = cpl_status[s*3 +: 3];
         bc      = cpl_bc[s*13 +: 13];
@@ -290,7 +293,7 @@ always @* begin
         view_first = st_first[s];
         view_rem   = st_first[s] ? rem_rd[s*13 +: 13] : id_rd[s*ID_WIDTH +: 13];
         // an earlier segment of this clock on the same tag has the newer state
-        for (j = 0; j < SEG; j = j + 1) begin
+        for (j = 0; j < SEG_COUNT; j = j + 1) begin
             if (j < s && cpl_start[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == tag) begin
                 view_busy  = post_busy[j];
                 view_first = post_first[j];
@@ -332,29 +335,29 @@ always @* begin
     end
 
     // timeout scan: one tag per clock, unless a completion of this clock retired it
-    scan_age = now_reg - start_rd[SEG*AGE_WIDTH +: AGE_WIDTH];
-    scan_busy = st_busy[SEG];
-    for (j = 0; j < SEG; j = j + 1) begin
+    scan_age = now_reg - start_rd[SEG_COUNT*AGE_WIDTH +: AGE_WIDTH];
+    scan_busy = st_busy[SEG_COUNT];
+    for (j = 0; j < SEG_COUNT; j = j + 1) begin
         if (cpl_retire[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == scan_tag) begin
             scan_busy = 1'b0;
         end
     end
     ev_timeout_next = scan_busy && (scan_age >= TIMEOUT);
-    st_wr_en[SEG] = ev_timeout_next || (st_stale[SEG] && st_rd[SEG*3 +: 2] != 2'b00);
-    st_wr_data[SEG*3 +: 3] = {epoch, 2'b00};
+    st_wr_en[SEG_COUNT] = ev_timeout_next || (st_stale[SEG_COUNT] && st_rd[SEG_COUNT*3 +: 2] != 2'b00);
+    st_wr_data[SEG_COUNT*3 +: 3] = {epoch, 2'b00};
     if (ev_timeout_next) begin
         ev_retired_next = ev_retired_next + EV_ONE;
     end
 
     // requests, in segment order; a busy tag (after this clock's completions, the scan and
     // earlier requests) retires its older read
-    for (s = 0; s < SEG; s = s + 1) begin
-        st_wr_en[SEG + 1 + s] = req_start[s];
-        st_wr_data[(SEG + 1 + s)*3 +: 3] = {epoch, 2'b10};
+    for (s = 0; s < SEG_COUNT; s = s + 1) begin
+        st_wr_en[SEG_COUNT + 1 + s] = req_start[s];
+        st_wr_data[(SEG_COUNT + 1 + s)*3 +: 3] = {epoch, 2'b10};
         if (req_start[s]) begin
             tag = req_tag[s*TAG_WIDTH +: TAG_WIDTH];
-            view_busy = st_busy[SEG + 1 + s];
-            for (j = 0; j < SEG; j = j + 1) begin
+            view_busy = st_busy[SEG_COUNT + 1 + s];
+            for (j = 0; j < SEG_COUNT; j = j + 1) begin
                 if (cpl_retire[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == tag) begin
                     view_busy = 1'b0;
                 end
@@ -362,7 +365,7 @@ always @* begin
             if (ev_timeout_next && scan_tag == tag) begin
                 view_busy = 1'b0;
             end
-            for (j = 0; j < SEG; j = j + 1) begin
+            for (j = 0; j < SEG_COUNT; j = j + 1) begin
                 if (j < s && req_start[j] && req_tag[j*TAG_WIDTH +: TAG_WIDTH] == tag) begin
                     view_busy = 1'b1;
                 end
@@ -399,13 +402,13 @@ always @(posedge clk) begin
     if (rst) begin
         outstanding_reg <= {(TAG_WIDTH+1){1'b0}};
 
-        ev_first_reg      <= {SEG{1'b0}};
-        ev_last_reg       <= {SEG{1'b0}};
-        ev_ur_reg         <= {SEG{1'b0}};
-        ev_ca_reg         <= {SEG{1'b0}};
-        ev_other_reg      <= {SEG{1'b0}};
-        ev_unexpected_reg <= {SEG{1'b0}};
-        ev_mismatch_reg   <= {SEG{1'b0}};
+        ev_first_reg      <= {SEG_COUNT{1'b0}};
+        ev_last_reg       <= {SEG_COUNT{1'b0}};
+        ev_ur_reg         <= {SEG_COUNT{1'b0}};
+        ev_ca_reg         <= {SEG_COUNT{1'b0}};
+        ev_other_reg      <= {SEG_COUNT{1'b0}};
+        ev_unexpected_reg <= {SEG_COUNT{1'b0}};
+        ev_mismatch_reg   <= {SEG_COUNT{1'b0}};
         ev_started_reg    <= {EV_WIDTH{1'b0}};
         ev_retired_reg    <= {EV_WIDTH{1'b0}};
         ev_timeout_reg    <= 1'b0;

@@ -44,12 +44,13 @@ module probe_xor_bram #
     output wire [PORTS*DATA_WIDTH-1:0] rd_data
 );
 
-initial begin
-    if (ADDR_WIDTH < 1 || ADDR_WIDTH > 16 || DATA_WIDTH < 1 || PORTS < 2) begin
-        $error("Error: probe_xor_bram needs ADDR_WIDTH 1..16, DATA_WIDTH >= 1, PORTS >= 2 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (ADDR_WIDTH < 1 || ADDR_WIDTH > 16 || DATA_WIDTH < 1 || PORTS < 2) begin : g_check_params
+        probe_xor_bram_needs_ADDR_WIDTH_1_to_16_DATA_WIDTH_from_1_PORTS_from_2 unsupported_parameter ();
     end
-end
+endgenerate
 
 reg [PORTS*ADDR_WIDTH-1:0] addr_reg = {PORTS*ADDR_WIDTH{1'b0}};
 

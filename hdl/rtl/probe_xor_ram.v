@@ -52,12 +52,13 @@ module probe_xor_ram #
     output wire [RD_PORTS*DATA_WIDTH-1:0] rd_data
 );
 
-initial begin
-    if (ADDR_WIDTH < 1 || ADDR_WIDTH > 16 || DATA_WIDTH < 1 || WR_PORTS < 2 || RD_PORTS < 1) begin
-        $error("Error: probe_xor_ram needs ADDR_WIDTH 1..16, DATA_WIDTH >= 1, WR_PORTS >= 2, RD_PORTS >= 1 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (ADDR_WIDTH < 1 || ADDR_WIDTH > 16 || DATA_WIDTH < 1 || WR_PORTS < 2 || RD_PORTS < 1) begin : g_check_params
+        probe_xor_ram_needs_ADDR_WIDTH_1_to_16_DATA_WIDTH_from_1_WR_PORTS_from_2_RD_PORTS_from_1 unsupported_parameter ();
     end
-end
+endgenerate
 
 `ifdef SYNTHESIS
 `define PROBE_XOR_RAM_XOR

@@ -22,7 +22,7 @@ module seg_fifo #
     // per bank)
     parameter ADDR_WIDTH = 4,
     // width of the counts: $clog2(SEG_COUNT + 1)
-    parameter CW = 1
+    parameter COUNT_WIDTH = 1
 )
 (
     input  wire                       clk,
@@ -34,53 +34,53 @@ module seg_fifo #
     output wire                       room,
 
     output reg  [SEG_COUNT*WIDTH-1:0] out_data,
-    output wire [CW-1:0]              out_count,
-    input  wire [CW-1:0]              out_pop
+    output wire [COUNT_WIDTH-1:0]     out_count,
+    input  wire [COUNT_WIDTH-1:0]     out_pop
 );
 
-localparam SB = (SEG_COUNT > 1) ? $clog2(SEG_COUNT) : 0;
-localparam PW = ADDR_WIDTH + SB + 1;
+localparam SEG_INDEX_WIDTH = (SEG_COUNT > 1) ? $clog2(SEG_COUNT) : 0;
+localparam PTR_WIDTH = ADDR_WIDTH + SEG_INDEX_WIDTH + 1;
 // a bank's address bits: with ADDR_WIDTH 0 a bank is addressed by the pointers' wrap bit, two
 // words of which the FIFO's bound lets one be used at a time
-localparam BAW = (ADDR_WIDTH > 0) ? ADDR_WIDTH : 1;
+localparam BANK_ADDR_WIDTH = (ADDR_WIDTH > 0) ? ADDR_WIDTH : 1;
 localparam [31:0] CAP_32 = (SEG_COUNT << ADDR_WIDTH) - SEG_COUNT;
 localparam [31:0] SEG_32 = SEG_COUNT;
 localparam [31:0] MASK_32 = SEG_COUNT - 1;
 
-initial begin
-    if (SEG_COUNT != 1 && SEG_COUNT != 2 && SEG_COUNT != 4) begin
-        $error("Error: SEG_COUNT must be 1, 2 or 4 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects
+// a block that names a module which does not exist, its name saying what to fix
+generate
+    if (SEG_COUNT != 1 && SEG_COUNT != 2 && SEG_COUNT != 4) begin : g_check_seg_count
+        seg_fifo_SEG_COUNT_must_be_1_2_or_4 unsupported_parameter ();
     end
-    if ((1 << CW) <= SEG_COUNT || (1 << (CW - 1)) > SEG_COUNT) begin
-        $error("Error: CW must be $clog2(SEG_COUNT + 1) (instance %m)");
-        $finish;
+    if ((1 << COUNT_WIDTH) <= SEG_COUNT || (1 << (COUNT_WIDTH - 1)) > SEG_COUNT) begin : g_check_count_width
+        seg_fifo_COUNT_WIDTH_must_be_clog2_of_SEG_COUNT_plus_1 unsupported_parameter ();
     end
-end
+endgenerate
 
-reg [PW-1:0] wr_ptr_reg = {PW{1'b0}};
-reg [PW-1:0] rd_ptr_reg = {PW{1'b0}};
+reg [PTR_WIDTH-1:0] wr_ptr_reg = {PTR_WIDTH{1'b0}};
+reg [PTR_WIDTH-1:0] rd_ptr_reg = {PTR_WIDTH{1'b0}};
 
-wire [PW-1:0] used = wr_ptr_reg - rd_ptr_reg;
-wire [31:0]   used_32 = {{(32-PW){1'b0}}, used};
+wire [PTR_WIDTH-1:0] used = wr_ptr_reg - rd_ptr_reg;
+wire [31:0]          used_32 = {{(32-PTR_WIDTH){1'b0}}, used};
 assign room = used_32 <= CAP_32;
 wire [31:0]   count_32 = used_32 < SEG_32 ? used_32 : SEG_32;
-assign out_count = count_32[CW-1:0];
-wire unused_count = &{1'b0, count_32[31:CW], 1'b0};
+assign out_count = count_32[COUNT_WIDTH-1:0];
+wire unused_count = &{1'b0, count_32[31:COUNT_WIDTH], 1'b0};
 
 // the k-th valid input segment goes to entry wr_ptr + k: bank (wr_ptr + k) mod SEG_COUNT.
 // A bank not written this clock keeps its segment's data on its write port (a don't-care: no
 // zeroing mux on the board, no wide clear in a Verilated model); one segment needs no steering.
-reg [SEG_COUNT-1:0]            bank_we;
-reg [SEG_COUNT*WIDTH-1:0]      bank_wdata;
-reg [SEG_COUNT*BAW-1:0]        bank_waddr;
-reg [31:0] k;
+reg [SEG_COUNT-1:0]                 bank_we;
+reg [SEG_COUNT*WIDTH-1:0]           bank_wdata;
+reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] bank_waddr;
+reg [31:0]                          k;
 generate
     if (SEG_COUNT == 1) begin : g_one_in
         always @* begin
             bank_we = in_valid;
             bank_wdata = in_data;
-            bank_waddr = wr_ptr_reg[BAW-1:0];
+            bank_waddr = wr_ptr_reg[BANK_ADDR_WIDTH-1:0];
             k = {31'd0, in_valid[0]};
         end
     end else begin : g_many_in
@@ -89,17 +89,17 @@ generate
         always @* begin
             bank_we = {SEG_COUNT{1'b0}};
             bank_wdata = in_data;
-            bank_waddr = {SEG_COUNT*BAW{1'b0}};
+            bank_waddr = {SEG_COUNT*BANK_ADDR_WIDTH{1'b0}};
             k = 32'd0;
             idx = 32'd0;
             for (s = 0; s < SEG_COUNT; s = s + 1) begin
-                idx = {{(32-PW){1'b0}}, wr_ptr_reg} + k;
+                idx = {{(32-PTR_WIDTH){1'b0}}, wr_ptr_reg} + k;
                 if (in_valid[s]) begin
                     for (b = 0; b < SEG_COUNT; b = b + 1) begin
                         if ((idx & MASK_32) == b) begin
                             bank_we[b] = 1'b1;
                             bank_wdata[b*WIDTH +: WIDTH] = in_data[s*WIDTH +: WIDTH];
-                            bank_waddr[b*BAW +: BAW] = idx[SB +: BAW];
+                            bank_waddr[b*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] = idx[SEG_INDEX_WIDTH +: BANK_ADDR_WIDTH];
                         end
                     end
                     k = k + 32'd1;
@@ -116,15 +116,15 @@ genvar g;
 generate
     for (g = 0; g < SEG_COUNT; g = g + 1) begin : bank
         localparam [31:0] G_32 = g;
-        reg [WIDTH-1:0] mem [0:(1<<BAW)-1];
+        reg [WIDTH-1:0] mem [0:(1<<BANK_ADDR_WIDTH)-1];
         always @(posedge clk) begin
             if (bank_we[g]) begin
-                mem[bank_waddr[g*BAW +: BAW]] <= bank_wdata[g*WIDTH +: WIDTH];
+                mem[bank_waddr[g*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH]] <= bank_wdata[g*WIDTH +: WIDTH];
             end
         end
         // the one entry among the oldest SEG_COUNT that lives in this bank
-        wire [31:0] ridx = {{(32-PW){1'b0}}, rd_ptr_reg} + ((G_32 - {{(32-PW){1'b0}}, rd_ptr_reg}) & MASK_32);
-        assign bank_rdata[g*WIDTH +: WIDTH] = mem[ridx[SB +: BAW]];
+        wire [31:0] ridx = {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg} + ((G_32 - {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg}) & MASK_32);
+        assign bank_rdata[g*WIDTH +: WIDTH] = mem[ridx[SEG_INDEX_WIDTH +: BANK_ADDR_WIDTH]];
         wire unused_ridx = &{1'b0, ridx, 1'b0};
     end
 endgenerate
@@ -142,7 +142,7 @@ generate
             out_data = bank_rdata;
             ridx_j = 32'd0;
             for (j = 0; j < SEG_COUNT; j = j + 1) begin
-                ridx_j = {{(32-PW){1'b0}}, rd_ptr_reg} + j;
+                ridx_j = {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg} + j;
                 for (b = 0; b < SEG_COUNT; b = b + 1) begin
                     if ((ridx_j & MASK_32) == b) begin
                         out_data[j*WIDTH +: WIDTH] = bank_rdata[b*WIDTH +: WIDTH];
@@ -155,14 +155,14 @@ generate
 endgenerate
 
 always @(posedge clk) begin
-    wr_ptr_reg <= wr_ptr_reg + k[PW-1:0];
-    rd_ptr_reg <= rd_ptr_reg + {{(PW-CW){1'b0}}, out_pop};
+    wr_ptr_reg <= wr_ptr_reg + k[PTR_WIDTH-1:0];
+    rd_ptr_reg <= rd_ptr_reg + {{(PTR_WIDTH-COUNT_WIDTH){1'b0}}, out_pop};
     if (rst) begin
-        wr_ptr_reg <= {PW{1'b0}};
-        rd_ptr_reg <= {PW{1'b0}};
+        wr_ptr_reg <= {PTR_WIDTH{1'b0}};
+        rd_ptr_reg <= {PTR_WIDTH{1'b0}};
     end
 end
-wire unused_k = &{1'b0, k[31:PW], 1'b0};
+wire unused_k = &{1'b0, k[31:PTR_WIDTH], 1'b0};
 
 endmodule
 

@@ -22,33 +22,33 @@ parameter SPLIT = 64;
 parameter SEED = 1;
 parameter REQS = 3000;
 
-localparam W = 512;
-localparam SW = W/32;
-localparam SEG_DW = SW/SEG;
+localparam DATA_WIDTH = 512;
+localparam STRB_WIDTH = DATA_WIDTH/32;
+localparam SEG_DW = STRB_WIDTH/SEG;
 localparam MPS = 256;
 
 reg clk = 1'b0;
 reg rst = 1'b1;
 always #2 clk = ~clk;
 
-reg  [W-1:0]       rx_data = 0;
-reg  [SW-1:0]      rx_strb = 0;
-reg  [SEG*128-1:0] rx_hdr = 0;
-reg  [SEG-1:0]     rx_valid = 0;
-reg  [SEG-1:0]     rx_sop = 0;
-reg  [SEG-1:0]     rx_eop = 0;
-wire               rx_ready;
-wire [W-1:0]       tx_data;
-wire [SW-1:0]      tx_strb;
-wire [SEG*128-1:0] tx_hdr;
-wire [SEG-1:0]     tx_valid;
-wire [SEG-1:0]     tx_sop;
-wire [SEG-1:0]     tx_eop;
-reg                tx_ready = 1'b1;
-wire               bar_ur;
+reg  [DATA_WIDTH-1:0] rx_data = 0;
+reg  [STRB_WIDTH-1:0] rx_strb = 0;
+reg  [SEG*128-1:0]    rx_hdr = 0;
+reg  [SEG-1:0]        rx_valid = 0;
+reg  [SEG-1:0]        rx_sop = 0;
+reg  [SEG-1:0]        rx_eop = 0;
+wire                  rx_ready;
+wire [DATA_WIDTH-1:0] tx_data;
+wire [STRB_WIDTH-1:0] tx_strb;
+wire [SEG*128-1:0]    tx_hdr;
+wire [SEG-1:0]        tx_valid;
+wire [SEG-1:0]        tx_sop;
+wire [SEG-1:0]        tx_eop;
+reg                   tx_ready = 1'b1;
+wire                  bar_ur;
 
 bar_responder #(
-    .TLP_DATA_WIDTH(W),
+    .TLP_DATA_WIDTH(DATA_WIDTH),
     .TLP_SEG_COUNT(SEG),
     .MAX_PAYLOAD_BYTES(MPS),
     .FIFO_DEPTH(64)

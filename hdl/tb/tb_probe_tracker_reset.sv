@@ -14,6 +14,9 @@
  *    scan visits every tag); a second reset (the epoch the two were written in is current
  *    again); their completions are UNEXPECTED still, OUTSTANDING 0, none retired.
  * 3. A read and its completion after all that retire normally.
+ * 4. Two reads arrive while the reset is held (after its first clock, in the new epoch), one
+ *    inside the window, one outside; after the reset their completions are UNEXPECTED, both
+ *    (a reset empties the table at once: the one outside leaves no filtered-out bit behind).
  * The last line is "N passed, N failed".
  */
 /* verilator lint_off WIDTH */
@@ -201,6 +204,23 @@ initial begin
     expect_stats("3 read", 1, 1, 0, 2);
     complete(9);
     expect_stats("3 completed", 0, 1, 1, 2);
+
+    // 4. reads during a reset, in its second and third clocks
+    @(negedge clk);
+    rst = 1'b1;
+    @(negedge clk);
+    rx_hdr = mrd_hdr(10, 32'h1300);
+    rx_valid = 1;
+    @(negedge clk);
+    rx_hdr = mrd_hdr(11, 32'hb000);
+    @(negedge clk);
+    rx_valid = 0;
+    @(negedge clk);
+    rst = 1'b0;
+    expect_stats("4 reads in reset", 0, 0, 0, 0);
+    complete(10);
+    complete(11);
+    expect_stats("4 completed", 0, 0, 0, 2);
 
     $display("SEG %0d TAG_WIDTH %0d: resets checked", SEG, TAG_WIDTH);
     $display("%0d passed, %0d failed", passed, failed);

@@ -53,14 +53,14 @@ module tb_sw_router;
 `ifndef TB_DW
 `define TB_DW 8
 `endif
-localparam S = `TB_SEGS;
+localparam SEG_COUNT = `TB_SEGS;
 localparam DW_BEAT = `TB_DW;
-localparam SD = DW_BEAT / S;
+localparam SEG_DW = DW_BEAT / SEG_COUNT;
 localparam TLP_DATA_WIDTH = 32 * DW_BEAT;
 localparam TLP_STRB_WIDTH = DW_BEAT;
 // an input beat {sop, eop, valid per segment, strb, data, hdr per segment}; an output segment
-localparam IW = 3*S + TLP_STRB_WIDTH + TLP_DATA_WIDTH + 128*S;
-localparam BW = 2 + SD + 32*SD + 128;
+localparam IN_BEAT_WIDTH = 3*SEG_COUNT + TLP_STRB_WIDTH + TLP_DATA_WIDTH + 128*SEG_COUNT;
+localparam OUT_SEG_WIDTH = 2 + SEG_DW + 32*SEG_DW + 128;
 // vector capacity: beats per input port and per output list, TLPs per list (bench/switch.mjs raises them)
 `ifndef TB_MAXB
 `define TB_MAXB 16384
@@ -68,11 +68,11 @@ localparam BW = 2 + SD + 32*SD + 128;
 `ifndef TB_MAXT
 `define TB_MAXT 8192
 `endif
-localparam MAXB = `TB_MAXB;
-localparam MAXT = `TB_MAXT;
-localparam CNTN = `PS_SW_CNT_COUNT;
-localparam PH_WORDS = 1 + 2 + 8 + 8 + 2 * CNTN;
-localparam MAXPH = 16;
+localparam MAX_BEATS = `TB_MAXB;
+localparam MAX_TLPS = `TB_MAXT;
+localparam CNT_COUNT = `PS_SW_CNT_COUNT;
+localparam PH_WORDS = 1 + 2 + 8 + 8 + 2 * CNT_COUNT;
+localparam MAX_PHASES = 16;
 
 reg clk = 1'b0;
 reg rst = 1'b1;
@@ -81,18 +81,18 @@ always #2 clk = ~clk;
 // DUT ports: index 0 = up, 1 = dn
 reg  [TLP_DATA_WIDTH-1:0] up_rx_data = 0, dn_rx_data = 0;
 reg  [TLP_STRB_WIDTH-1:0] up_rx_strb = 0, dn_rx_strb = 0;
-reg  [128*S-1:0]          up_rx_hdr = 0, dn_rx_hdr = 0;
-reg  [S-1:0]              up_rx_valid = 0, dn_rx_valid = 0;
-reg  [S-1:0]              up_rx_sop = 0, dn_rx_sop = 0;
-reg  [S-1:0]              up_rx_eop = 0, dn_rx_eop = 0;
+reg  [128*SEG_COUNT-1:0]  up_rx_hdr = 0, dn_rx_hdr = 0;
+reg  [SEG_COUNT-1:0]      up_rx_valid = 0, dn_rx_valid = 0;
+reg  [SEG_COUNT-1:0]      up_rx_sop = 0, dn_rx_sop = 0;
+reg  [SEG_COUNT-1:0]      up_rx_eop = 0, dn_rx_eop = 0;
 wire                      up_rx_ready, dn_rx_ready;
 wire [TLP_DATA_WIDTH-1:0] up_tx_data, dn_tx_data;
 wire [TLP_STRB_WIDTH-1:0] up_tx_strb, dn_tx_strb;
-wire [128*S-1:0]          up_tx_hdr, dn_tx_hdr;
-wire [S-1:0]              up_tx_valid, dn_tx_valid, up_tx_sop, dn_tx_sop, up_tx_eop, dn_tx_eop;
+wire [128*SEG_COUNT-1:0]  up_tx_hdr, dn_tx_hdr;
+wire [SEG_COUNT-1:0]      up_tx_valid, dn_tx_valid, up_tx_sop, dn_tx_sop, up_tx_eop, dn_tx_eop;
 reg                       up_tx_ready = 0, dn_tx_ready = 0;
 reg                       up_tx_np_ok = 1, dn_tx_np_ok = 1;
-wire [CNTN*32-1:0]        up_rx_cnt, dn_rx_cnt;
+wire [CNT_COUNT*32-1:0]   up_rx_cnt, dn_rx_cnt;
 
 reg [31:0] params [0:15];
 
@@ -105,7 +105,7 @@ reg  [3:0]  s_axil_wstrb = 0;
 wire        s_axil_awready, s_axil_wready, s_axil_bvalid, s_axil_arready, s_axil_rvalid;
 wire [1:0]  s_axil_bresp, s_axil_rresp;
 wire [31:0] s_axil_rdata;
-pcie_scope_switch_top #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_SEG_COUNT(S)) dut (
+pcie_scope_switch_top #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_SEG_COUNT(SEG_COUNT)) dut (
     .clk(clk), .rst(rst),
     .up_rx_data(up_rx_data), .up_rx_strb(up_rx_strb), .up_rx_hdr(up_rx_hdr), .up_rx_valid(up_rx_valid),
     .up_rx_sop(up_rx_sop), .up_rx_eop(up_rx_eop), .up_rx_ready(up_rx_ready),
@@ -128,7 +128,7 @@ pcie_scope_switch_top #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_SEG_COUNT(S)) dut 
     .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(1'b1)
 );
 `else
-sw_router #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_SEG_COUNT(S), .QUEUE_ADDR_WIDTH(4)) dut (
+sw_router #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_SEG_COUNT(SEG_COUNT), .QUEUE_ADDR_WIDTH(4)) dut (
     .clk(clk), .rst(rst),
     .up_rx_data(up_rx_data), .up_rx_strb(up_rx_strb), .up_rx_hdr(up_rx_hdr), .up_rx_valid(up_rx_valid),
     .up_rx_sop(up_rx_sop), .up_rx_eop(up_rx_eop), .up_rx_ready(up_rx_ready),
@@ -146,11 +146,11 @@ sw_router #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_SEG_COUNT(S), .QUEUE_ADDR_WIDT
 );
 `endif
 
-reg [IW-1:0] in_beats [0:2*MAXB-1];        // port p at p*MAXB
-reg [BW-1:0] out_beats [0:8*MAXB-1];       // segments of list k (port*4 + {P, NP, CPL, LOC}) at k*MAXB
-reg [31:0]   pb [0:8*MAXT-1];              // list k at k*MAXT
-reg [31:0]   cb [0:2*MAXT-1];              // non-posted list of port e at e*MAXT
-reg [31:0]   ph [0:MAXPH*PH_WORDS-1];
+reg [IN_BEAT_WIDTH-1:0] in_beats [0:2*MAX_BEATS-1];        // port p at p*MAX_BEATS
+reg [OUT_SEG_WIDTH-1:0] out_beats [0:8*MAX_BEATS-1];       // segments of list k (port*4 + {P, NP, CPL, LOC}) at k*MAX_BEATS
+reg [31:0]              pb [0:8*MAX_TLPS-1];              // list k at k*MAX_TLPS
+reg [31:0]              cb [0:2*MAX_TLPS-1];              // non-posted list of port e at e*MAX_TLPS
+reg [31:0]              ph [0:MAX_PHASES*PH_WORDS-1];
 
 integer pass_count = 0;
 integer fail_count = 0;
@@ -197,7 +197,7 @@ endtask
 // at a posedge: an accepted beat advances; a new beat is offered (randomly withheld under
 // back-pressure); an offered beat stays until accepted
 always @(posedge clk) begin : drive
-    reg [IW-1:0] b;
+    reg [IN_BEAT_WIDTH-1:0] b;
     integer r0, r1, r2, r3, q;
     if (!rst) begin
         r0 = $random(seed);
@@ -207,7 +207,7 @@ always @(posedge clk) begin : drive
         if (|up_rx_valid && up_rx_ready) begin
             in_pos[0] = in_pos[0] + 1;
             starts = 0;
-            for (q = 0; q < S; q = q + 1) begin
+            for (q = 0; q < SEG_COUNT; q = q + 1) begin
                 seg_in[0] = seg_in[0] + up_rx_valid[q];
                 starts = starts + (up_rx_valid[q] && up_rx_sop[q]);
             end
@@ -219,13 +219,13 @@ always @(posedge clk) begin : drive
                 b = in_beats[in_pos[0]];
                 {up_rx_sop, up_rx_eop, up_rx_valid, up_rx_strb, up_rx_data, up_rx_hdr} <= b;
             end else begin
-                up_rx_valid <= {S{1'b0}};
+                up_rx_valid <= {SEG_COUNT{1'b0}};
             end
         end
         if (|dn_rx_valid && dn_rx_ready) begin
             in_pos[1] = in_pos[1] + 1;
             starts = 0;
-            for (q = 0; q < S; q = q + 1) begin
+            for (q = 0; q < SEG_COUNT; q = q + 1) begin
                 seg_in[1] = seg_in[1] + dn_rx_valid[q];
                 starts = starts + (dn_rx_valid[q] && dn_rx_sop[q]);
             end
@@ -234,10 +234,10 @@ always @(posedge clk) begin : drive
         if (|dn_rx_valid && !dn_rx_ready && !bp) stalls = stalls + 1;
         if (!(|dn_rx_valid && !dn_rx_ready)) begin
             if (in_pos[1] < in_lim[1] && (!bp || (r1 & 3) != 0)) begin
-                b = in_beats[MAXB + in_pos[1]];
+                b = in_beats[MAX_BEATS + in_pos[1]];
                 {dn_rx_sop, dn_rx_eop, dn_rx_valid, dn_rx_strb, dn_rx_data, dn_rx_hdr} <= b;
             end else begin
-                dn_rx_valid <= {S{1'b0}};
+                dn_rx_valid <= {SEG_COUNT{1'b0}};
             end
         end
         up_tx_ready <= !bp || (r2 % 3) != 0;
@@ -266,22 +266,22 @@ endfunction
 
 task take;
     input integer e;
-    input [BW-1:0] beat;
+    input [OUT_SEG_WIDTH-1:0] beat;
     integer l, c;
-    reg [BW-1:0] loc_head;
+    reg [OUT_SEG_WIDTH-1:0] loc_head;
     begin
         seg_out[e] = seg_out[e] + 1;
-        if (beat[BW-1] && cur_list[e] >= 0) fail("a TLP starts inside another");
-        if (beat[BW-1]) begin
+        if (beat[OUT_SEG_WIDTH-1] && cur_list[e] >= 0) fail("a TLP starts inside another");
+        if (beat[OUT_SEG_WIDTH-1]) begin
             c = cls_of(beat[127:0]);
-            loc_head = out_beats[(e*4 + 3)*MAXB + out_pos[e*4 + 3]];
+            loc_head = out_beats[(e*4 + 3)*MAX_BEATS + out_pos[e*4 + 3]];
             if (c == 2 && out_pos[e*4 + 3] < ph[phase*PH_WORDS + 3 + e*4 + 3] && loc_head[127:0] == beat[127:0]) c = 3;
             l = e*4 + c;
             cur_list[e] = l;
-            if ((c == 1 || c == 2) && out_tlp[l] < ph[phase*PH_WORDS + 11 + l] && p_done[e] < pb[l*MAXT + out_tlp[l]]) begin
+            if ((c == 1 || c == 2) && out_tlp[l] < ph[phase*PH_WORDS + 11 + l] && p_done[e] < pb[l*MAX_TLPS + out_tlp[l]]) begin
                 fail("a non-posted request or completion passed a posted TLP");
             end
-            if (c == 1 && out_tlp[l] < ph[phase*PH_WORDS + 11 + l] && c_done[e] < cb[e*MAXT + out_tlp[l]]) begin
+            if (c == 1 && out_tlp[l] < ph[phase*PH_WORDS + 11 + l] && c_done[e] < cb[e*MAX_TLPS + out_tlp[l]]) begin
                 fail("a non-posted request passed a completion");
             end
             if (c == 1 && !offer_ok[e]) fail("a non-posted request while np_ok was low");
@@ -294,15 +294,15 @@ task take;
             fail("unexpected output beat");
             $display("  port %0d list %0d beat %h", e, l, beat);
         end else begin
-            if (beat !== out_beats[l*MAXB + out_pos[l]]) begin
+            if (beat !== out_beats[l*MAX_BEATS + out_pos[l]]) begin
                 fail("output beat differs from the golden router");
-                $display("  port %0d list %0d beat %0d\n  got  %h\n  want %h", e, l, out_pos[l], beat, out_beats[l*MAXB + out_pos[l]]);
+                $display("  port %0d list %0d beat %0d\n  got  %h\n  want %h", e, l, out_pos[l], beat, out_beats[l*MAX_BEATS + out_pos[l]]);
             end else begin
                 pass_count = pass_count + 1;
             end
             out_pos[l] = out_pos[l] + 1;
         end
-        if (beat[BW-2]) cur_list[e] = -1;
+        if (beat[OUT_SEG_WIDTH-2]) cur_list[e] = -1;
     end
 endtask
 
@@ -310,24 +310,24 @@ endtask
 // every segment from its sop to its eop, so an empty segment inside one fails
 task take_beat;
     input integer e;
-    input [S-1:0] valid, sop, eop;
+    input [SEG_COUNT-1:0] valid, sop, eop;
     input [TLP_STRB_WIDTH-1:0] strb;
     input [TLP_DATA_WIDTH-1:0] data;
-    input [128*S-1:0] hdr;
+    input [128*SEG_COUNT-1:0] hdr;
     integer q, n;
     reg hole;
     begin
         n = 0;
-        for (q = 0; q < S; q = q + 1) n = n + (valid[q] && sop[q]);
+        for (q = 0; q < SEG_COUNT; q = q + 1) n = n + (valid[q] && sop[q]);
         if (n > 1) multi_out = multi_out + 1;
         if (n_out[e] == 0) first_out[e] = cyc;
         last_out[e] = cyc;
         n_out[e] = n_out[e] + 1;
         hole = 1'b0;
-        for (q = 0; q < S; q = q + 1) begin
+        for (q = 0; q < SEG_COUNT; q = q + 1) begin
             if (valid[q]) begin
                 if (hole) fail("an empty segment inside a TLP");
-                take(e, {sop[q], eop[q], strb[q*SD +: SD], data[q*32*SD +: 32*SD], sop[q] ? hdr[q*128 +: 128] : 128'd0});
+                take(e, {sop[q], eop[q], strb[q*SEG_DW +: SEG_DW], data[q*32*SEG_DW +: 32*SEG_DW], sop[q] ? hdr[q*128 +: 128] : 128'd0});
             end else if (cur_list[e] >= 0) begin
                 hole = 1'b1;
             end
@@ -337,9 +337,9 @@ task take_beat;
 endtask
 
 // a beat offered and not taken must be offered again unchanged
-localparam OW = 3*S + TLP_STRB_WIDTH + TLP_DATA_WIDTH + 128*S;
-reg [OW-1:0] offered [0:1];
-reg          waiting [0:1];
+localparam OFFER_WIDTH = 3*SEG_COUNT + TLP_STRB_WIDTH + TLP_DATA_WIDTH + 128*SEG_COUNT;
+reg [OFFER_WIDTH-1:0] offered [0:1];
+reg                   waiting [0:1];
 initial begin
     waiting[0] = 1'b0;
     waiting[1] = 1'b0;
@@ -391,7 +391,7 @@ integer host_mrd = 0, host_cpld = 0, host_ur = 0;
 reg [127:0] ph_h;
 integer q;
 always @(posedge clk) begin
-    for (q = 0; q < S; q = q + 1) begin
+    for (q = 0; q < SEG_COUNT; q = q + 1) begin
         ph_h = dn_rx_hdr[q*128 +: 128];
         if (!rst && dn_rx_valid[q] && dn_rx_ready && dn_rx_sop[q]) begin
             if (ph_h[127:126] == 2'b00 && ph_h[124:121] == 4'b0000) seen_mrd = seen_mrd + 1;
@@ -516,28 +516,28 @@ integer nph, t0, i, e;
 initial begin
     $readmemh({`GOLDEN_DIR, "/params.hex"}, params);
     nph = params[0];
-    if (params[1] != CNTN || nph > MAXPH || params[11] != S || params[12] != DW_BEAT) begin
+    if (params[1] != CNT_COUNT || nph > MAX_PHASES || params[11] != SEG_COUNT || params[12] != DW_BEAT) begin
         $display("0 passed, 1 failed");
         $fatal(1, "tb_sw_router: golden vectors have %0d counters, %0d segments of %0d DWs; the bench %0d, %0d, %0d",
-               params[1], params[11], params[12], CNTN, S, DW_BEAT);
+               params[1], params[11], params[12], CNT_COUNT, SEG_COUNT, DW_BEAT);
     end
     $readmemh({`GOLDEN_DIR, "/phases.hex"}, ph, 0, nph*PH_WORDS - 1);
     if (ph[(nph-1)*PH_WORDS + 1] > 0) $readmemh({`GOLDEN_DIR, "/in_up.hex"}, in_beats, 0, ph[(nph-1)*PH_WORDS + 1] - 1);
-    if (ph[(nph-1)*PH_WORDS + 2] > 0) $readmemh({`GOLDEN_DIR, "/in_dn.hex"}, in_beats, MAXB, MAXB + ph[(nph-1)*PH_WORDS + 2] - 1);
-    if (ph[(nph-1)*PH_WORDS + 3] > 0) $readmemh({`GOLDEN_DIR, "/out_up_P.hex"}, out_beats, 0*MAXB, 0*MAXB + ph[(nph-1)*PH_WORDS + 3] - 1);
-    if (ph[(nph-1)*PH_WORDS + 4] > 0) $readmemh({`GOLDEN_DIR, "/out_up_NP.hex"}, out_beats, 1*MAXB, 1*MAXB + ph[(nph-1)*PH_WORDS + 4] - 1);
-    if (ph[(nph-1)*PH_WORDS + 5] > 0) $readmemh({`GOLDEN_DIR, "/out_up_CPL.hex"}, out_beats, 2*MAXB, 2*MAXB + ph[(nph-1)*PH_WORDS + 5] - 1);
-    if (ph[(nph-1)*PH_WORDS + 6] > 0) $readmemh({`GOLDEN_DIR, "/out_up_LOC.hex"}, out_beats, 3*MAXB, 3*MAXB + ph[(nph-1)*PH_WORDS + 6] - 1);
-    if (ph[(nph-1)*PH_WORDS + 7] > 0) $readmemh({`GOLDEN_DIR, "/out_dn_P.hex"}, out_beats, 4*MAXB, 4*MAXB + ph[(nph-1)*PH_WORDS + 7] - 1);
-    if (ph[(nph-1)*PH_WORDS + 8] > 0) $readmemh({`GOLDEN_DIR, "/out_dn_NP.hex"}, out_beats, 5*MAXB, 5*MAXB + ph[(nph-1)*PH_WORDS + 8] - 1);
-    if (ph[(nph-1)*PH_WORDS + 9] > 0) $readmemh({`GOLDEN_DIR, "/out_dn_CPL.hex"}, out_beats, 6*MAXB, 6*MAXB + ph[(nph-1)*PH_WORDS + 9] - 1);
-    if (ph[(nph-1)*PH_WORDS + 10] > 0) $readmemh({`GOLDEN_DIR, "/out_dn_LOC.hex"}, out_beats, 7*MAXB, 7*MAXB + ph[(nph-1)*PH_WORDS + 10] - 1);
-    if (ph[(nph-1)*PH_WORDS + 12] > 0) $readmemh({`GOLDEN_DIR, "/pb_up_NP.hex"}, pb, 1*MAXT, 1*MAXT + ph[(nph-1)*PH_WORDS + 12] - 1);
-    if (ph[(nph-1)*PH_WORDS + 13] > 0) $readmemh({`GOLDEN_DIR, "/pb_up_CPL.hex"}, pb, 2*MAXT, 2*MAXT + ph[(nph-1)*PH_WORDS + 13] - 1);
-    if (ph[(nph-1)*PH_WORDS + 16] > 0) $readmemh({`GOLDEN_DIR, "/pb_dn_NP.hex"}, pb, 5*MAXT, 5*MAXT + ph[(nph-1)*PH_WORDS + 16] - 1);
-    if (ph[(nph-1)*PH_WORDS + 17] > 0) $readmemh({`GOLDEN_DIR, "/pb_dn_CPL.hex"}, pb, 6*MAXT, 6*MAXT + ph[(nph-1)*PH_WORDS + 17] - 1);
+    if (ph[(nph-1)*PH_WORDS + 2] > 0) $readmemh({`GOLDEN_DIR, "/in_dn.hex"}, in_beats, MAX_BEATS, MAX_BEATS + ph[(nph-1)*PH_WORDS + 2] - 1);
+    if (ph[(nph-1)*PH_WORDS + 3] > 0) $readmemh({`GOLDEN_DIR, "/out_up_P.hex"}, out_beats, 0*MAX_BEATS, 0*MAX_BEATS + ph[(nph-1)*PH_WORDS + 3] - 1);
+    if (ph[(nph-1)*PH_WORDS + 4] > 0) $readmemh({`GOLDEN_DIR, "/out_up_NP.hex"}, out_beats, 1*MAX_BEATS, 1*MAX_BEATS + ph[(nph-1)*PH_WORDS + 4] - 1);
+    if (ph[(nph-1)*PH_WORDS + 5] > 0) $readmemh({`GOLDEN_DIR, "/out_up_CPL.hex"}, out_beats, 2*MAX_BEATS, 2*MAX_BEATS + ph[(nph-1)*PH_WORDS + 5] - 1);
+    if (ph[(nph-1)*PH_WORDS + 6] > 0) $readmemh({`GOLDEN_DIR, "/out_up_LOC.hex"}, out_beats, 3*MAX_BEATS, 3*MAX_BEATS + ph[(nph-1)*PH_WORDS + 6] - 1);
+    if (ph[(nph-1)*PH_WORDS + 7] > 0) $readmemh({`GOLDEN_DIR, "/out_dn_P.hex"}, out_beats, 4*MAX_BEATS, 4*MAX_BEATS + ph[(nph-1)*PH_WORDS + 7] - 1);
+    if (ph[(nph-1)*PH_WORDS + 8] > 0) $readmemh({`GOLDEN_DIR, "/out_dn_NP.hex"}, out_beats, 5*MAX_BEATS, 5*MAX_BEATS + ph[(nph-1)*PH_WORDS + 8] - 1);
+    if (ph[(nph-1)*PH_WORDS + 9] > 0) $readmemh({`GOLDEN_DIR, "/out_dn_CPL.hex"}, out_beats, 6*MAX_BEATS, 6*MAX_BEATS + ph[(nph-1)*PH_WORDS + 9] - 1);
+    if (ph[(nph-1)*PH_WORDS + 10] > 0) $readmemh({`GOLDEN_DIR, "/out_dn_LOC.hex"}, out_beats, 7*MAX_BEATS, 7*MAX_BEATS + ph[(nph-1)*PH_WORDS + 10] - 1);
+    if (ph[(nph-1)*PH_WORDS + 12] > 0) $readmemh({`GOLDEN_DIR, "/pb_up_NP.hex"}, pb, 1*MAX_TLPS, 1*MAX_TLPS + ph[(nph-1)*PH_WORDS + 12] - 1);
+    if (ph[(nph-1)*PH_WORDS + 13] > 0) $readmemh({`GOLDEN_DIR, "/pb_up_CPL.hex"}, pb, 2*MAX_TLPS, 2*MAX_TLPS + ph[(nph-1)*PH_WORDS + 13] - 1);
+    if (ph[(nph-1)*PH_WORDS + 16] > 0) $readmemh({`GOLDEN_DIR, "/pb_dn_NP.hex"}, pb, 5*MAX_TLPS, 5*MAX_TLPS + ph[(nph-1)*PH_WORDS + 16] - 1);
+    if (ph[(nph-1)*PH_WORDS + 17] > 0) $readmemh({`GOLDEN_DIR, "/pb_dn_CPL.hex"}, pb, 6*MAX_TLPS, 6*MAX_TLPS + ph[(nph-1)*PH_WORDS + 17] - 1);
     if (ph[(nph-1)*PH_WORDS + 12] > 0) $readmemh({`GOLDEN_DIR, "/cb_up_NP.hex"}, cb, 0, ph[(nph-1)*PH_WORDS + 12] - 1);
-    if (ph[(nph-1)*PH_WORDS + 16] > 0) $readmemh({`GOLDEN_DIR, "/cb_dn_NP.hex"}, cb, MAXT, MAXT + ph[(nph-1)*PH_WORDS + 16] - 1);
+    if (ph[(nph-1)*PH_WORDS + 16] > 0) $readmemh({`GOLDEN_DIR, "/cb_dn_NP.hex"}, cb, MAX_TLPS, MAX_TLPS + ph[(nph-1)*PH_WORDS + 16] - 1);
     for (i = 0; i < 8; i = i + 1) begin
         out_pos[i] = 0;
         out_tlp[i] = 0;
@@ -585,11 +585,11 @@ initial begin
         end
         // nothing more may come out
         repeat (20) @(negedge clk);
-        for (k = 0; k < 2*CNTN; k = k + 1) begin
-            if ((k < CNTN ? up_rx_cnt[k*32 +: 32] : dn_rx_cnt[(k-CNTN)*32 +: 32]) != ph[phase*PH_WORDS + 19 + k]) begin
+        for (k = 0; k < 2*CNT_COUNT; k = k + 1) begin
+            if ((k < CNT_COUNT ? up_rx_cnt[k*32 +: 32] : dn_rx_cnt[(k-CNT_COUNT)*32 +: 32]) != ph[phase*PH_WORDS + 19 + k]) begin
                 fail("fate counter");
-                $display("  %0s counter %0d: got %0d want %0d", k < CNTN ? "up" : "dn", k % CNTN,
-                         k < CNTN ? up_rx_cnt[k*32 +: 32] : dn_rx_cnt[(k-CNTN)*32 +: 32], ph[phase*PH_WORDS + 19 + k]);
+                $display("  %0s counter %0d: got %0d want %0d", k < CNT_COUNT ? "up" : "dn", k % CNT_COUNT,
+                         k < CNT_COUNT ? up_rx_cnt[k*32 +: 32] : dn_rx_cnt[(k-CNT_COUNT)*32 +: 32], ph[phase*PH_WORDS + 19 + k]);
             end else begin
                 pass_count = pass_count + 1;
             end

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { closing, inc, root, run, verilateBench } from './tools.js'
+import { closing, expectElaborationStops, inc, root, run, verilateBench } from './tools.js'
 import { writeVectors } from './golden.js'
 
 const build = join(root, 'build/hdl')
@@ -175,5 +175,25 @@ describe('testbench tb_bar_responder_seg (segments per beat)', () => {
     const c = verilateBench(mdir, [...inc, '-GSEG=4', '-GSPLIT=64', '--top-module', 'tb_bar_responder_seg', SEG_TB, ...SEG_RTL])
     expect(c.status, c.out.slice(-4000)).toBe(0)
     answersEveryRead(run(join(mdir, 'Vtb'), []), 4)
+  })
+})
+
+// An unsupported parameter stops elaboration in all three tools: the check's block names a
+// module that does not exist, so each tool's error names what to fix. Top, the parameters (name,
+// value), the module the error must name, the files.
+const BAD_PARAMS: Array<[string, Array<[string, number]>, string, string[]]> = [
+  ['seg_fifo', [['SEG_COUNT', 3], ['COUNT_WIDTH', 2]], 'seg_fifo_SEG_COUNT_must_be_1_2_or_4', ['hdl/rtl/seg_fifo.v']],
+  ['seg_fifo', [['SEG_COUNT', 4], ['COUNT_WIDTH', 2]], 'seg_fifo_COUNT_WIDTH_must_be_clog2_of_SEG_COUNT_plus_1', ['hdl/rtl/seg_fifo.v']],
+  ['bar_responder', [['TLP_DATA_WIDTH', 384], ['TLP_SEG_COUNT', 3]], 'bar_responder_TLP_SEG_COUNT_must_be_1_2_or_4', SEG_RTL],
+  ['probe_counters', [['TLP_SEG_COUNT', 9]], 'probe_counters_TLP_SEG_COUNT_must_be_1_to_8', ['hdl/rtl/probe_counters.v', 'hdl/rtl/probe_counter.v', 'hdl/rtl/probe_mrd_classify.v', 'hdl/rtl/probe_addr_filter.v']],
+  ['probe_tracker', [['TLP_SEG_COUNT', 5]], 'probe_tracker_TLP_SEG_COUNT_must_be_1_to_4', RTL],
+  ['probe_tracker', [['TAG_WIDTH', 9]], 'probe_tracker_TAG_WIDTH_must_be_8_or_10', RTL],
+  ['probe_sampler', [['TLP_SEG_COUNT', 5]], 'probe_sampler_TLP_SEG_COUNT_must_be_1_to_4', RTL],
+  ['pcie_scope_bar_top', [['TLP_DATA_WIDTH', 384], ['TLP_SEG_COUNT', 3]], 'bar_responder_TLP_SEG_COUNT_must_be_1_2_or_4', RTL],
+]
+
+describe('HDL parameter checks stop elaboration', () => {
+  it.each(BAD_PARAMS)('%s %j: verilator --lint-only, iverilog and yosys name %s', (top, params, missing, files) => {
+    expectElaborationStops(top, params, missing, files, build)
   })
 })

@@ -13,7 +13,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { closing, inc, root, run, verilateBench } from './tools.js'
+import { closing, expectElaborationStops, inc, root, run, verilateBench } from './tools.js'
 import { writeSwitchVectors } from './switch-golden.js'
 
 const build = join(root, 'build/hdl')
@@ -116,6 +116,18 @@ describe('switch lint and compile', () => {
     const script = `read_verilog ${inc.join(' ')} ${SWITCH_RTL.join(' ')}; ${chparam}hierarchy -check -top sw_router; proc; check -assert`
     const r = run('yosys', ['-q', '-p', script])
     expect(r.status, r.out).toBe(0)
+  })
+  // the switch's segment layout is 1, 2 or 4 segments: 3 stops elaboration in each tool, in
+  // sw_router and in sw_egress on its own
+  it.each([
+    ['sw_router', 'sw_router_TLP_SEG_COUNT_must_be_1_2_or_4'],
+    ['sw_egress', 'sw_egress_TLP_SEG_COUNT_must_be_1_2_or_4'],
+  ])('%s at 3 segments stops elaboration, naming %s', (top, missing) => {
+    const params: Array<[string, number]> = [
+      ['TLP_DATA_WIDTH', 384],
+      ['TLP_SEG_COUNT', 3],
+    ]
+    expectElaborationStops(top, params, missing, SWITCH_RTL, build)
   })
 })
 

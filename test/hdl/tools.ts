@@ -1,8 +1,10 @@
 // Shared by the HDL gates (hdl.int.test.ts, tracker.int.test.ts): run a tool, read a bench's
-// closing line, synthesise for UltraScale+ and read the resource report.
+// closing line, synthesise for UltraScale+ and read the resource report, check that a
+// parameter check stops elaboration.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { expect } from 'vitest'
 
 export const root = join(import.meta.dirname, '../..')
 export const inc = ['-Ihdl/rtl/generated']
@@ -59,4 +61,25 @@ export function synthXcup(top: string, files: string[], report: string, setup: s
   const cells = (name: string) => Number(new RegExp(`^\\s+${name}\\s+(\\d+)$`, 'm').exec(stat)?.[1] ?? 0)
   const lcs = Number(/Estimated number of LCs:\s+(\d+)/.exec(stat)?.[1])
   return { r, cells, lcs, ffs: cells('FDRE') + cells('FDSE') }
+}
+
+/**
+ * Elaborate `top` with `params` under Verilator (lint), Icarus and Yosys, each of which must
+ * fail naming the module `missing`: a parameter check's block instantiates a module that does
+ * not exist, named for what to fix. `build` takes Icarus's output file.
+ */
+export function expectElaborationStops(top: string, params: Array<[string, number]>, missing: string, files: string[], build: string, incs = inc) {
+  const lint = run('verilator', ['--lint-only', '-Wall', ...incs, '--top-module', top, ...params.map(([k, v]) => `-G${k}=${v}`), ...files])
+  expect(lint.status, lint.out).not.toBe(0)
+  expect(lint.out).toContain(`Cannot find file containing module: '${missing}'`)
+
+  mkdirSync(build, { recursive: true })
+  const icarus = run('iverilog', ['-g2005', ...incs, ...params.map(([k, v]) => `-P${top}.${k}=${v}`), '-s', top, '-o', join(build, 'bad-params.vvp'), ...files])
+  expect(icarus.status, icarus.out).not.toBe(0)
+  expect(icarus.out).toContain(`Unknown module type: ${missing}`)
+
+  const chparam = `chparam ${params.map(([k, v]) => `-set ${k} ${v}`).join(' ')} ${top}`
+  const yosys = run('yosys', ['-q', '-p', `read_verilog ${incs.join(' ')} ${files.join(' ')}; ${chparam}; hierarchy -check -top ${top}`])
+  expect(yosys.status, yosys.out).not.toBe(0)
+  expect(yosys.out).toContain(`\\${missing}' referenced in module`)
 }

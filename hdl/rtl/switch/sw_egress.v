@@ -10,8 +10,8 @@
  *
  * Ordering: posted TLPs and completions leave in the order they arrived among themselves, and
  * so do non-posted requests. Each posted TLP or completion is queued with the number of
- * non-posted requests that arrived before it (modulo 2^TW), so the packer knows which of the
- * two queue heads arrived first. The older head goes first, except that a non-posted request
+ * non-posted requests that arrived before it (modulo 2^ARRIVAL_WIDTH), so the packer knows
+ * which of the two queue heads arrived first. The older head goes first, except that a non-posted request
  * goes only while tx_np_ok is high (the link partner can take one): while it is low, posted
  * TLPs and completions pass the non-posted requests waiting (the passing the PCIe ordering
  * table requires); a non-posted request never passes an older posted TLP or completion. With
@@ -64,24 +64,36 @@ module sw_egress #
     input  wire                        tx_np_ok
 );
 
-localparam S = TLP_SEG_COUNT;
-localparam SD = TLP_STRB_WIDTH / TLP_SEG_COUNT;
-localparam SEG_W = 32*SD + SD + 130;
+localparam SEG_COUNT = TLP_SEG_COUNT;
+// DWs per segment
+localparam SEG_DW = TLP_STRB_WIDTH / TLP_SEG_COUNT;
+localparam SEG_W = 32*SEG_DW + SEG_DW + 130;
 // fields of a forwarded segment ({sop, eop, strb, hdr, data}, sw_ingress): data at bit 0 and the
 // header after it on a 32-bit boundary where a segment is whole words of data
-localparam F_HDR = 32*SD;
-localparam F_EOP = F_HDR + 128 + SD;
+localparam F_HDR = 32*SEG_DW;
+localparam F_EOP = F_HDR + 128 + SEG_DW;
 localparam F_SOP = F_EOP + 1;
-localparam LOC = 128 + 32 + 1;
-localparam CW = (S == 1) ? 1 : (S == 2) ? 2 : 3;
-localparam SB = (S == 1) ? 0 : (S == 2) ? 1 : 2;
+// a local completion: {header, data DW, has data}
+localparam LOC_ENTRY_WIDTH = 128 + 32 + 1;
+// a count of 0..SEG_COUNT segments, and a segment index
+localparam COUNT_WIDTH = (SEG_COUNT == 1) ? 1 : (SEG_COUNT == 2) ? 2 : 3;
+localparam SEG_INDEX_WIDTH = (SEG_COUNT == 1) ? 0 : (SEG_COUNT == 2) ? 1 : 2;
 // the non-posted arrival tag: more values than non-posted requests the queue can hold
-localparam TW = QUEUE_ADDR_WIDTH + SB + 1;
-localparam PCW = TW + SEG_W;
-localparam [TW-1:0] ONE_TW = {{(TW-1){1'b0}}, 1'b1};
-localparam [31:0] S_32 = S;
+localparam ARRIVAL_WIDTH = QUEUE_ADDR_WIDTH + SEG_INDEX_WIDTH + 1;
+// a posted TLP's or completion's queue entry: {arrival tag, segment}
+localparam PC_ENTRY_WIDTH = ARRIVAL_WIDTH + SEG_W;
+localparam [ARRIVAL_WIDTH-1:0] ARRIVAL_ONE = {{(ARRIVAL_WIDTH-1){1'b0}}, 1'b1};
+localparam [31:0] SEG_COUNT_32 = SEG_COUNT;
 // what a segment of the offered beat holds
 localparam [1:0] SEL_NONE = 2'd0, SEL_PC = 2'd1, SEL_NP = 2'd2, SEL_LOC = 2'd3;
+
+// Parameter check at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (SEG_COUNT != 1 && SEG_COUNT != 2 && SEG_COUNT != 4) begin : g_check_tlp_seg_count
+        sw_egress_TLP_SEG_COUNT_must_be_1_2_or_4 unsupported_parameter ();
+    end
+endgenerate
 
 // ordering class of a forwarded header from {Fmt[1], Type[4:1]}: a non-posted request (not a
 // posted TLP, not a completion)
@@ -95,22 +107,22 @@ endfunction
 // ---------------------------------------------------------------- the two forwarded queues
 
 // class of the forwarded TLP running on from the last input beat; non-posted requests arrived
-reg          in_np_reg = 1'b0;
-reg [TW-1:0] np_in_reg = {TW{1'b0}};
+reg                     in_np_reg = 1'b0;
+reg [ARRIVAL_WIDTH-1:0] np_in_reg = {ARRIVAL_WIDTH{1'b0}};
 
-reg [S*PCW-1:0] pc_in;
-reg [S-1:0]     pc_valid, np_valid;
-reg             in_np;
-reg [TW-1:0]    np_in;
-reg [SEG_W-1:0] isg;
+reg [SEG_COUNT*PC_ENTRY_WIDTH-1:0] pc_in;
+reg [SEG_COUNT-1:0]                pc_valid, np_valid;
+reg                                in_np;
+reg [ARRIVAL_WIDTH-1:0]            np_in;
+reg [SEG_W-1:0]                    isg;
 integer i;
 always @* begin
     in_np = in_np_reg;
     np_in = np_in_reg;
-    pc_in = {S*PCW{1'b0}};
-    pc_valid = {S{1'b0}};
-    np_valid = {S{1'b0}};
-    for (i = 0; i < S; i = i + 1) begin
+    pc_in = {SEG_COUNT*PC_ENTRY_WIDTH{1'b0}};
+    pc_valid = {SEG_COUNT{1'b0}};
+    np_valid = {SEG_COUNT{1'b0}};
+    for (i = 0; i < SEG_COUNT; i = i + 1) begin
         isg = fwd_seg[i*SEG_W +: SEG_W];
         if (fwd_valid[i]) begin
             if (isg[F_SOP]) begin
@@ -119,11 +131,11 @@ always @* begin
             pc_valid[i] = !in_np;
             np_valid[i] = in_np;
             if (isg[F_SOP] && in_np) begin
-                np_in = np_in + ONE_TW;
+                np_in = np_in + ARRIVAL_ONE;
             end
         end
         // a posted TLP or completion carries the non-posted requests that arrived before it
-        pc_in[i*PCW +: PCW] = {np_in, isg};
+        pc_in[i*PC_ENTRY_WIDTH +: PC_ENTRY_WIDTH] = {np_in, isg};
     end
 end
 
@@ -132,23 +144,23 @@ always @(posedge clk) begin
     np_in_reg <= np_in;
     if (rst) begin
         in_np_reg <= 1'b0;
-        np_in_reg <= {TW{1'b0}};
+        np_in_reg <= {ARRIVAL_WIDTH{1'b0}};
     end
 end
 
-wire [S*PCW-1:0]   pc_head;
-wire [S*SEG_W-1:0] np_head;
-wire [CW-1:0]      pc_count, np_count;
-wire               pc_room, np_room;
-reg  [CW-1:0]      pc_pop, np_pop;
+wire [SEG_COUNT*PC_ENTRY_WIDTH-1:0] pc_head;
+wire [SEG_COUNT*SEG_W-1:0]          np_head;
+wire [COUNT_WIDTH-1:0]              pc_count, np_count;
+wire                                pc_room, np_room;
+reg  [COUNT_WIDTH-1:0]              pc_pop, np_pop;
 
-seg_fifo #(.WIDTH(PCW), .SEG_COUNT(S), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .CW(CW)) pc_fifo (
+seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) pc_fifo (
     .clk(clk), .rst(rst),
     .in_data(pc_in), .in_valid(pc_valid), .room(pc_room),
     .out_data(pc_head), .out_count(pc_count), .out_pop(pc_pop)
 );
 
-seg_fifo #(.WIDTH(SEG_W), .SEG_COUNT(S), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .CW(CW)) np_fifo (
+seg_fifo #(.WIDTH(SEG_W), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) np_fifo (
     .clk(clk), .rst(rst),
     .in_data(fwd_seg), .in_valid(np_valid), .room(np_room),
     .out_data(np_head), .out_count(np_count), .out_pop(np_pop)
@@ -156,10 +168,10 @@ seg_fifo #(.WIDTH(SEG_W), .SEG_COUNT(S), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .CW(CW))
 
 assign fwd_room = pc_room && np_room;
 
-wire [LOC-1:0] l_out;
-wire l_valid;
-reg  l_pop;
-sw_fifo #(.WIDTH(LOC), .ADDR_WIDTH(QUEUE_ADDR_WIDTH)) loc_fifo (
+wire [LOC_ENTRY_WIDTH-1:0] l_out;
+wire                       l_valid;
+reg                        l_pop;
+sw_fifo #(.WIDTH(LOC_ENTRY_WIDTH), .ADDR_WIDTH(QUEUE_ADDR_WIDTH)) loc_fifo (
     .clk(clk), .rst(rst),
     .in_data({loc_hdr, loc_data, loc_has_data}), .in_valid(loc_valid), .full(loc_full),
     .out_data(l_out), .out_valid(l_valid), .out_pop(l_pop)
@@ -171,43 +183,43 @@ sw_fifo #(.WIDTH(LOC), .ADDR_WIDTH(QUEUE_ADDR_WIDTH)) loc_fifo (
 reg          busy_reg = 1'b0;
 reg          busy_np_reg = 1'b0;
 // non-posted requests started
-reg [TW-1:0] np_out_reg = {TW{1'b0}};
+reg [ARRIVAL_WIDTH-1:0] np_out_reg = {ARRIVAL_WIDTH{1'b0}};
 // the beat offered last clock and not taken: what each segment held, offered again as it was
-reg          hold_reg = 1'b0;
-reg [2*S-1:0] hold_sel_reg = {2*S{1'b0}};
+reg                   hold_reg = 1'b0;
+reg [2*SEG_COUNT-1:0] hold_sel_reg = {2*SEG_COUNT{1'b0}};
 
-reg [31:0]      a_pc, a_np, pp, pn, kk;
-reg [TW-1:0]    nq;
-reg             loc_ok, loc_used, cont, cont_np, stop, ends_pc, ends_np, np_first, fit_pc, fit_np;
-reg [PCW-1:0]   sg_pc;
-reg [SEG_W-1:0] sg_np;
-reg [1:0]       sel;
-reg [2*S-1:0]   sel_all;
-reg [SD*32-1:0] loc_seg_data;
-reg [SD-1:0]    loc_seg_strb;
+reg [31:0]               a_pc, a_np, pp, pn, kk;
+reg [ARRIVAL_WIDTH-1:0]  nq;
+reg                      loc_ok, loc_used, cont, cont_np, stop, ends_pc, ends_np, np_first, fit_pc, fit_np;
+reg [PC_ENTRY_WIDTH-1:0] sg_pc;
+reg [SEG_W-1:0]          sg_np;
+reg [1:0]                sel;
+reg [2*SEG_COUNT-1:0]    sel_all;
+reg [SEG_DW*32-1:0]      loc_seg_data;
+reg [SEG_DW-1:0]         loc_seg_strb;
 integer o, k;
 always @* begin
-    a_pc = {{(32-CW){1'b0}}, pc_count};
-    a_np = {{(32-CW){1'b0}}, np_count};
+    a_pc = {{(32-COUNT_WIDTH){1'b0}}, pc_count};
+    a_np = {{(32-COUNT_WIDTH){1'b0}}, np_count};
     loc_ok = l_valid;
-    loc_seg_data = {SD*32{1'b0}};
+    loc_seg_data = {SEG_DW*32{1'b0}};
     loc_seg_data[31:0] = l_out[32:1];
-    loc_seg_strb = {SD{1'b0}};
+    loc_seg_strb = {SEG_DW{1'b0}};
     loc_seg_strb[0] = l_out[0];
     tx_data = {TLP_DATA_WIDTH{1'b0}};
     tx_strb = {TLP_STRB_WIDTH{1'b0}};
-    tx_hdr = {S*128{1'b0}};
-    tx_valid = {S{1'b0}};
-    tx_sop = {S{1'b0}};
-    tx_eop = {S{1'b0}};
+    tx_hdr = {SEG_COUNT*128{1'b0}};
+    tx_valid = {SEG_COUNT{1'b0}};
+    tx_sop = {SEG_COUNT{1'b0}};
+    tx_eop = {SEG_COUNT{1'b0}};
     pp = 32'd0;
     pn = 32'd0;
     kk = 32'd0;
     nq = np_out_reg;
-    sg_pc = {PCW{1'b0}};
+    sg_pc = {PC_ENTRY_WIDTH{1'b0}};
     sg_np = {SEG_W{1'b0}};
     sel = SEL_NONE;
-    sel_all = {2*S{1'b0}};
+    sel_all = {2*SEG_COUNT{1'b0}};
     loc_used = 1'b0;
     np_first = 1'b0;
     fit_pc = 1'b0;
@@ -217,23 +229,23 @@ always @* begin
     // a TLP continued from the last beat: the rest of it, or a whole beat of it, is queued
     ends_pc = 1'b0;
     ends_np = 1'b0;
-    for (k = 0; k < S; k = k + 1) begin
+    for (k = 0; k < SEG_COUNT; k = k + 1) begin
         kk = k;
-        if (kk < a_pc && pc_head[k*PCW+F_EOP]) begin
+        if (kk < a_pc && pc_head[k*PC_ENTRY_WIDTH+F_EOP]) begin
             ends_pc = 1'b1;
         end
         if (kk < a_np && np_head[k*SEG_W+F_EOP]) begin
             ends_np = 1'b1;
         end
     end
-    stop = busy_reg && (busy_np_reg ? !(ends_np || a_np == S_32) : !(ends_pc || a_pc == S_32));
-    for (o = 0; o < S; o = o + 1) begin
+    stop = busy_reg && (busy_np_reg ? !(ends_np || a_np == SEG_COUNT_32) : !(ends_pc || a_pc == SEG_COUNT_32));
+    for (o = 0; o < SEG_COUNT; o = o + 1) begin
         // the queues' next segments: entry pp of one, pn of the other, each at most o (every
         // slot before this one took a segment of one of them; constant slices, no shifter)
-        for (k = 0; k < S; k = k + 1) begin
+        for (k = 0; k < SEG_COUNT; k = k + 1) begin
             kk = k;
             if (k <= o && kk == pp) begin
-                sg_pc = pc_head[k*PCW +: PCW];
+                sg_pc = pc_head[k*PC_ENTRY_WIDTH +: PC_ENTRY_WIDTH];
             end
             if (k <= o && kk == pn) begin
                 sg_np = np_head[k*SEG_W +: SEG_W];
@@ -253,21 +265,21 @@ always @* begin
             // which queued TLP arrived first: the non-posted request when no posted TLP or
             // completion is queued, or when the one queued arrived after that request (it
             // counted more non-posted arrivals than have started)
-            np_first = pn < a_np && (pp >= a_pc || sg_pc[PCW-1:SEG_W] != nq);
+            np_first = pn < a_np && (pp >= a_pc || sg_pc[PC_ENTRY_WIDTH-1:SEG_W] != nq);
             // the TLP at each queue's head fits: its eop is queued, or its segments to the end of this beat
             ends_pc = 1'b0;
             ends_np = 1'b0;
-            for (k = 0; k < S; k = k + 1) begin
+            for (k = 0; k < SEG_COUNT; k = k + 1) begin
                 kk = k;
-                if (kk >= pp && kk < a_pc && pc_head[k*PCW+F_EOP]) begin
+                if (kk >= pp && kk < a_pc && pc_head[k*PC_ENTRY_WIDTH+F_EOP]) begin
                     ends_pc = 1'b1;
                 end
                 if (kk >= pn && kk < a_np && np_head[k*SEG_W+F_EOP]) begin
                     ends_np = 1'b1;
                 end
             end
-            fit_pc = pp < a_pc && (ends_pc || a_pc - pp >= S_32 - o);
-            fit_np = pn < a_np && (ends_np || a_np - pn >= S_32 - o);
+            fit_pc = pp < a_pc && (ends_pc || a_pc - pp >= SEG_COUNT_32 - o);
+            fit_np = pn < a_np && (ends_np || a_np - pn >= SEG_COUNT_32 - o);
             if (fit_pc && !(np_first && tx_np_ok)) begin
                 sel = SEL_PC;
             end else if (loc_ok && !loc_used) begin
@@ -284,24 +296,24 @@ always @* begin
         sel_all[2*o +: 2] = sel;
         if (sel == SEL_PC) begin
             tx_valid[o] = 1'b1;
-            {tx_sop[o], tx_eop[o], tx_strb[o*SD +: SD], tx_hdr[o*128 +: 128], tx_data[o*32*SD +: 32*SD]} = sg_pc[SEG_W-1:0];
+            {tx_sop[o], tx_eop[o], tx_strb[o*SEG_DW +: SEG_DW], tx_hdr[o*128 +: 128], tx_data[o*32*SEG_DW +: 32*SEG_DW]} = sg_pc[SEG_W-1:0];
             cont = !sg_pc[F_EOP];
             cont_np = 1'b0;
             pp = pp + 32'd1;
         end else if (sel == SEL_NP) begin
             tx_valid[o] = 1'b1;
-            {tx_sop[o], tx_eop[o], tx_strb[o*SD +: SD], tx_hdr[o*128 +: 128], tx_data[o*32*SD +: 32*SD]} = sg_np;
+            {tx_sop[o], tx_eop[o], tx_strb[o*SEG_DW +: SEG_DW], tx_hdr[o*128 +: 128], tx_data[o*32*SEG_DW +: 32*SEG_DW]} = sg_np;
             cont = !sg_np[F_EOP];
             cont_np = 1'b1;
             if (sg_np[F_SOP]) begin
-                nq = nq + ONE_TW;
+                nq = nq + ARRIVAL_ONE;
             end
             pn = pn + 32'd1;
         end else if (sel == SEL_LOC) begin
             tx_valid[o] = 1'b1;
-            tx_data[o*32*SD +: 32*SD] = loc_seg_data;
-            tx_strb[o*SD +: SD] = loc_seg_strb;
-            tx_hdr[o*128 +: 128] = l_out[LOC-1:33];
+            tx_data[o*32*SEG_DW +: 32*SEG_DW] = loc_seg_data;
+            tx_strb[o*SEG_DW +: SEG_DW] = loc_seg_strb;
+            tx_hdr[o*128 +: 128] = l_out[LOC_ENTRY_WIDTH-1:33];
             tx_sop[o] = 1'b1;
             tx_eop[o] = 1'b1;
             loc_used = 1'b1;
@@ -311,11 +323,11 @@ end
 
 wire xfer = tx_ready && |tx_valid;
 always @* begin
-    pc_pop = xfer ? pp[CW-1:0] : {CW{1'b0}};
-    np_pop = xfer ? pn[CW-1:0] : {CW{1'b0}};
+    pc_pop = xfer ? pp[COUNT_WIDTH-1:0] : {COUNT_WIDTH{1'b0}};
+    np_pop = xfer ? pn[COUNT_WIDTH-1:0] : {COUNT_WIDTH{1'b0}};
     l_pop = xfer && loc_used;
 end
-wire unused_p = &{1'b0, pp[31:CW], pn[31:CW], kk, 1'b0};
+wire unused_p = &{1'b0, pp[31:COUNT_WIDTH], pn[31:COUNT_WIDTH], kk, 1'b0};
 
 always @(posedge clk) begin
     if (xfer) begin
@@ -328,9 +340,9 @@ always @(posedge clk) begin
     if (rst) begin
         busy_reg <= 1'b0;
         busy_np_reg <= 1'b0;
-        np_out_reg <= {TW{1'b0}};
+        np_out_reg <= {ARRIVAL_WIDTH{1'b0}};
         hold_reg <= 1'b0;
-        hold_sel_reg <= {2*S{1'b0}};
+        hold_sel_reg <= {2*SEG_COUNT{1'b0}};
     end
 end
 

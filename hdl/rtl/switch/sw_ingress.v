@@ -96,20 +96,21 @@ module sw_ingress #
     output wire [`PS_SW_CNT_COUNT*CNT_WIDTH-1:0] cnt
 );
 
-localparam S = TLP_SEG_COUNT;
-localparam SD = TLP_STRB_WIDTH / TLP_SEG_COUNT;
-localparam SEG_W = 32*SD + SD + 130;
+localparam SEG_COUNT = TLP_SEG_COUNT;
+// DWs per segment
+localparam SEG_DW = TLP_STRB_WIDTH / TLP_SEG_COUNT;
+localparam SEG_W = 32*SEG_DW + SEG_DW + 130;
 localparam ACT_FWD = 2'd0, ACT_CFG = 2'd1, ACT_UR = 2'd2;
 
 // per segment: the fate of a TLP starting there
-wire [2*S-1:0] act;
-wire [3*S-1:0] cnt_idx;
-wire [S-1:0]   to_type0;
-wire [S-1:0]   cfg_dn;
+wire [2*SEG_COUNT-1:0] act;
+wire [3*SEG_COUNT-1:0] cnt_idx;
+wire [SEG_COUNT-1:0]   to_type0;
+wire [SEG_COUNT-1:0]   cfg_dn;
 
 genvar g;
 generate
-    for (g = 0; g < S; g = g + 1) begin : seg
+    for (g = 0; g < SEG_COUNT; g = g + 1) begin : seg
         wire [1:0] cls_unused;
         sw_route #(.FROM_UP(FROM_UP)) route (
             .hdr(rx_hdr[g*128 +: 128]),
@@ -128,19 +129,19 @@ generate
         wire unused_cls = &{1'b0, cls_unused, 1'b0};
         wire [127:0] h = rx_hdr[g*128 +: 128];
         assign fwd_seg[g*SEG_W +: SEG_W] = {
-            rx_sop[g], rx_eop[g], rx_strb[g*SD +: SD],
+            rx_sop[g], rx_eop[g], rx_strb[g*SEG_DW +: SEG_DW],
             h[127:121], h[120] && !(rx_sop[g] && to_type0[g]), h[119:0],
-            rx_data[g*32*SD +: 32*SD]
+            rx_data[g*32*SEG_DW +: 32*SEG_DW]
         };
     end
 endgenerate
 
 // segments of the current beat already taken on an earlier clock
-reg [S-1:0] done_reg = {S{1'b0}};
+reg [SEG_COUNT-1:0] done_reg = {SEG_COUNT{1'b0}};
 // the TLP in progress (continued in the next segment) is forwarded
 reg fwd_pkt_reg = 1'b0;
 
-wire [S-1:0] todo = rx_valid & ~done_reg;
+wire [SEG_COUNT-1:0] todo = rx_valid & ~done_reg;
 
 // the first locally terminated TLP among the segments not yet taken, and whether more follow it
 reg         found, split;
@@ -150,7 +151,7 @@ always @* begin
     found = 1'b0;
     split = 1'b0;
     lsel = 32'd0;
-    for (s = 0; s < S; s = s + 1) begin
+    for (s = 0; s < SEG_COUNT; s = s + 1) begin
         if (found && todo[s]) begin
             split = 1'b1;
         end
@@ -165,15 +166,15 @@ wire room = fwd_room && !loc_full;
 assign rx_ready = room && !split;
 
 // the segments taken this clock; the fate of each (forwarded or not) in segment order
-reg [S-1:0] take;
-reg [S-1:0] first;
-reg         cur;
+reg [SEG_COUNT-1:0] take;
+reg [SEG_COUNT-1:0] first;
+reg                 cur;
 always @* begin
     cur = fwd_pkt_reg;
-    take = {S{1'b0}};
-    first = {S{1'b0}};
-    fwd_valid = {S{1'b0}};
-    for (s = 0; s < S; s = s + 1) begin
+    take = {SEG_COUNT{1'b0}};
+    first = {SEG_COUNT{1'b0}};
+    fwd_valid = {SEG_COUNT{1'b0}};
+    for (s = 0; s < SEG_COUNT; s = s + 1) begin
         if (room && todo[s] && (!split || s <= lsel)) begin
             take[s] = 1'b1;
             if (rx_sop[s]) begin
@@ -188,13 +189,13 @@ end
 always @(posedge clk) begin
     fwd_pkt_reg <= cur;
     if (rx_ready && |rx_valid) begin
-        done_reg <= {S{1'b0}};
+        done_reg <= {SEG_COUNT{1'b0}};
     end else begin
         done_reg <= done_reg | take;
     end
     if (rst) begin
         fwd_pkt_reg <= 1'b0;
-        done_reg <= {S{1'b0}};
+        done_reg <= {SEG_COUNT{1'b0}};
     end
 end
 
@@ -208,12 +209,12 @@ always @* begin
     l_act = act[1:0];
     l_cfg_dn = cfg_dn[0];
     l_data = rx_data[31:0];
-    for (s = 1; s < S; s = s + 1) begin
+    for (s = 1; s < SEG_COUNT; s = s + 1) begin
         if (lsel == s) begin
             l_hdr = rx_hdr[s*128 +: 128];
             l_act = act[2*s +: 2];
             l_cfg_dn = cfg_dn[s];
-            l_data = rx_data[s*32*SD +: 32];
+            l_data = rx_data[s*32*SEG_DW +: 32];
         end
     end
 end
@@ -267,23 +268,23 @@ assign loc_has_data = with_data;
 assign loc_valid = l_first;
 
 // one counter per fate; up to TLP_SEG_COUNT TLPs start per clock
-localparam IW = 3;
+localparam INC_WIDTH = 3;
 generate
     for (g = 0; g < `PS_SW_CNT_COUNT; g = g + 1) begin : c
         localparam [2:0] IDX = g;
         reg [CNT_WIDTH-1:0] count_reg = 0;
-        reg [IW-1:0] inc;
+        reg [INC_WIDTH-1:0] inc;
         integer i;
         always @* begin
-            inc = {IW{1'b0}};
-            for (i = 0; i < S; i = i + 1) begin
+            inc = {INC_WIDTH{1'b0}};
+            for (i = 0; i < SEG_COUNT; i = i + 1) begin
                 if (first[i] && cnt_idx[3*i +: 3] == IDX) begin
                     inc = inc + 1'b1;
                 end
             end
         end
         always @(posedge clk) begin
-            count_reg <= count_reg + {{(CNT_WIDTH-IW){1'b0}}, inc};
+            count_reg <= count_reg + {{(CNT_WIDTH-INC_WIDTH){1'b0}}, inc};
             if (rst) begin
                 count_reg <= 0;
             end

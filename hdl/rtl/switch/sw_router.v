@@ -86,16 +86,16 @@ module sw_router #
     output wire [`PS_SW_CNT_COUNT*CNT_WIDTH-1:0] dn_rx_cnt
 );
 
-initial begin
-    if (TLP_SEG_COUNT != 1 && TLP_SEG_COUNT != 2 && TLP_SEG_COUNT != 4) begin
-        $error("Error: TLP_SEG_COUNT must be 1, 2 or 4 (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (TLP_SEG_COUNT != 1 && TLP_SEG_COUNT != 2 && TLP_SEG_COUNT != 4) begin : g_check_tlp_seg_count
+        sw_router_TLP_SEG_COUNT_must_be_1_2_or_4 unsupported_parameter ();
     end
-    if (TLP_DATA_WIDTH < 64 || TLP_STRB_WIDTH * 32 != TLP_DATA_WIDTH || TLP_STRB_WIDTH % TLP_SEG_COUNT != 0) begin
-        $error("Error: TLP_DATA_WIDTH must be 64 or more, TLP_STRB_WIDTH = TLP_DATA_WIDTH/32, in whole segments (instance %m)");
-        $finish;
+    if (TLP_DATA_WIDTH < 64 || TLP_STRB_WIDTH * 32 != TLP_DATA_WIDTH || TLP_STRB_WIDTH % TLP_SEG_COUNT != 0) begin : g_check_tlp_data_width
+        sw_router_TLP_DATA_WIDTH_must_be_from_64_and_32_times_TLP_STRB_WIDTH_in_whole_segments unsupported_parameter ();
     end
-end
+endgenerate
 
 localparam SEG_W = TLP_DATA_WIDTH/TLP_SEG_COUNT + TLP_STRB_WIDTH/TLP_SEG_COUNT + 130;
 

@@ -53,13 +53,19 @@ module xil_cc_tx #
     output wire [CNT_WIDTH-1:0]       drop_count
 );
 
-initial begin
-    if ((DATA_WIDTH != 256 && DATA_WIDTH != 512) || USER_WIDTH != (DATA_WIDTH == 512 ? 81 : 33) ||
-        (CPL_ID_ENABLE != 0 && CPL_ID_ENABLE != 1)) begin
-        $error("Error: unsupported parameters (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
+        xil_cc_tx_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
     end
-end
+    if (USER_WIDTH != (DATA_WIDTH == 512 ? 81 : 33)) begin : g_check_user_width
+        xil_cc_tx_USER_WIDTH_must_be_81_at_512_bits_33_at_256 unsupported_parameter ();
+    end
+    if (CPL_ID_ENABLE != 0 && CPL_ID_ENABLE != 1) begin : g_check_cpl_id_enable
+        xil_cc_tx_CPL_ID_ENABLE_must_be_0_or_1 unsupported_parameter ();
+    end
+endgenerate
 
 // header image fields (docs/pcie.md, "Header image")
 wire [31:0] h_dw0 = tx_tlp_hdr[127:96];

@@ -55,20 +55,25 @@ module xil_cq_rx #
     output wire [CNT_WIDTH-1:0]       drop_count
 );
 
-localparam W = DATA_WIDTH/32;
+localparam BEAT_DW = DATA_WIDTH/32;
 
-initial begin
-    if ((DATA_WIDTH != 256 && DATA_WIDTH != 512) || (STRADDLE != 0 && STRADDLE != 1) ||
-        (STRADDLE == 1 && DATA_WIDTH != 512) ||
-        USER_WIDTH != (DATA_WIDTH == 512 ? 183 : 88)) begin
-        $error("Error: unsupported parameters (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
+        xil_cq_rx_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
     end
-end
+    if ((STRADDLE != 0 && STRADDLE != 1) || (STRADDLE == 1 && DATA_WIDTH != 512)) begin : g_check_straddle
+        xil_cq_rx_STRADDLE_must_be_0_or_1_at_512_bits_0_at_256 unsupported_parameter ();
+    end
+    if (USER_WIDTH != (DATA_WIDTH == 512 ? 183 : 88)) begin : g_check_user_width
+        xil_cq_rx_USER_WIDTH_must_be_183_at_512_bits_88_at_256 unsupported_parameter ();
+    end
+endgenerate
 
 // framing and byte enables per DW ({last_be, first_be} at each TLP's first DW)
-reg [W-1:0]   f_start, f_end;
-reg [W*8-1:0] f_side;
+reg [BEAT_DW-1:0]   f_start, f_end;
+reg [BEAT_DW*8-1:0] f_side;
 
 generate
 if (DATA_WIDTH == 512) begin : g_frame_512
@@ -77,9 +82,9 @@ if (DATA_WIDTH == 512) begin : g_frame_512
     wire [3:0] sop0_dw = {s_axis_cq_tuser[83:82], 2'b00};
     wire [3:0] sop1_dw = {s_axis_cq_tuser[85:84], 2'b00};
     always @* begin
-        f_start = {W{1'b0}};
-        f_end = {W{1'b0}};
-        f_side = {W*8{1'b0}};
+        f_start = {BEAT_DW{1'b0}};
+        f_end = {BEAT_DW{1'b0}};
+        f_side = {BEAT_DW*8{1'b0}};
         if (s_axis_cq_tuser[80]) begin
             f_start[sop0_dw] = 1'b1;
             f_side[sop0_dw*8 +: 8] = {s_axis_cq_tuser[11:8], s_axis_cq_tuser[3:0]};
@@ -99,13 +104,13 @@ end else begin : g_frame_256
     // sop [40], first_be [3:0], last_be [7:4]; the last kept DW ends the TLP on tlast
     integer i;
     always @* begin
-        f_start = {W{1'b0}};
-        f_end = {W{1'b0}};
-        f_side = {W*8{1'b0}};
+        f_start = {BEAT_DW{1'b0}};
+        f_end = {BEAT_DW{1'b0}};
+        f_side = {BEAT_DW*8{1'b0}};
         f_start[0] = s_axis_cq_tuser[40];
         f_side[7:0] = s_axis_cq_tuser[7:0];
-        for (i = 0; i < W; i = i + 1) begin
-            if (s_axis_cq_tlast && s_axis_cq_tkeep[i] && (i == W-1 || !s_axis_cq_tkeep[(i+1) % W])) begin
+        for (i = 0; i < BEAT_DW; i = i + 1) begin
+            if (s_axis_cq_tlast && s_axis_cq_tkeep[i] && (i == BEAT_DW-1 || !s_axis_cq_tkeep[(i+1) % BEAT_DW])) begin
                 f_end[i] = 1'b1;
             end
         end

@@ -83,15 +83,15 @@ module xil_pcie_port #
     output wire [4*32-1:0]            drop_count
 );
 
-localparam S = DATA_WIDTH/32;
+localparam STRB_WIDTH = DATA_WIDTH/32;
 
 wire [DATA_WIDTH-1:0] req_rx_data, cpl_rx_data, req_tx_data, cpl_tx_data;
-wire [S-1:0]          req_rx_strb, cpl_rx_strb, req_tx_strb, cpl_tx_strb;
+wire [STRB_WIDTH-1:0] req_rx_strb, cpl_rx_strb, req_tx_strb, cpl_tx_strb;
 wire [127:0]          req_rx_hdr, cpl_rx_hdr, req_tx_hdr, cpl_tx_hdr;
-wire req_rx_valid, req_rx_sop, req_rx_eop, req_rx_ready;
-wire cpl_rx_valid, cpl_rx_sop, cpl_rx_eop, cpl_rx_ready;
-wire req_tx_valid, req_tx_sop, req_tx_eop, req_tx_ready;
-wire cpl_tx_valid, cpl_tx_sop, cpl_tx_eop, cpl_tx_ready;
+wire                  req_rx_valid, req_rx_sop, req_rx_eop, req_rx_ready;
+wire                  cpl_rx_valid, cpl_rx_sop, cpl_rx_eop, cpl_rx_ready;
+wire                  req_tx_valid, req_tx_sop, req_tx_eop, req_tx_ready;
+wire                  cpl_tx_valid, cpl_tx_sop, cpl_tx_eop, cpl_tx_ready;
 
 xil_cq_rx #(
     .DATA_WIDTH(DATA_WIDTH),

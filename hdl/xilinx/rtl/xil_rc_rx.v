@@ -55,18 +55,24 @@ module xil_rc_rx #
     output wire [CNT_WIDTH-1:0]       drop_count
 );
 
-localparam W = DATA_WIDTH/32;
+localparam BEAT_DW = DATA_WIDTH/32;
 
-initial begin
-    if ((DATA_WIDTH != 256 && DATA_WIDTH != 512) || (STRADDLE != 0 && STRADDLE != 1) ||
-        USER_WIDTH != (DATA_WIDTH == 512 ? 161 : 75)) begin
-        $error("Error: unsupported parameters (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
+        xil_rc_rx_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
     end
-end
+    if (STRADDLE != 0 && STRADDLE != 1) begin : g_check_straddle
+        xil_rc_rx_STRADDLE_must_be_0_or_1 unsupported_parameter ();
+    end
+    if (USER_WIDTH != (DATA_WIDTH == 512 ? 161 : 75)) begin : g_check_user_width
+        xil_rc_rx_USER_WIDTH_must_be_161_at_512_bits_75_at_256 unsupported_parameter ();
+    end
+endgenerate
 
-reg [W-1:0] f_start, f_end;
-wire        in_busy;
+reg  [BEAT_DW-1:0] f_start, f_end;
+wire               in_busy;
 
 generate
 if (DATA_WIDTH == 512) begin : g_frame_512
@@ -74,8 +80,8 @@ if (DATA_WIDTH == 512) begin : g_frame_512
     // is_eopN_ptr [83+4N:80+4N] (last DW)
     integer n;
     always @* begin
-        f_start = {W{1'b0}};
-        f_end = {W{1'b0}};
+        f_start = {BEAT_DW{1'b0}};
+        f_end = {BEAT_DW{1'b0}};
         for (n = 0; n < 4; n = n + 1) begin
             if ((STRADDLE == 1 || n == 0) && s_axis_rc_tuser[64+n]) begin
                 f_start[{s_axis_rc_tuser[68+2*n +: 2], 2'b00}] = 1'b1;
@@ -88,8 +94,8 @@ if (DATA_WIDTH == 512) begin : g_frame_512
 end else begin : g_frame_256
     // is_sof_0 [32], is_sof_1 [33], is_eof_0 [37:34], is_eof_1 [41:38] ({last DW, present})
     always @* begin
-        f_start = {W{1'b0}};
-        f_end = {W{1'b0}};
+        f_start = {BEAT_DW{1'b0}};
+        f_end = {BEAT_DW{1'b0}};
         if (s_axis_rc_tuser[32]) begin
             f_start[in_busy ? 4 : 0] = 1'b1;
         end
@@ -121,7 +127,7 @@ xil_rx_unpack #(
     .in_data(s_axis_rc_tdata),
     .in_start(f_start),
     .in_end(f_end),
-    .in_side({W{1'b0}}),
+    .in_side({BEAT_DW{1'b0}}),
     .in_valid(s_axis_rc_tvalid),
     .in_ready(s_axis_rc_tready),
     .head_desc(desc),

@@ -53,13 +53,19 @@ module xil_rq_tx #
     output wire [CNT_WIDTH-1:0]       drop_count
 );
 
-initial begin
-    if ((DATA_WIDTH != 256 && DATA_WIDTH != 512) || USER_WIDTH != (DATA_WIDTH == 512 ? 137 : 62) ||
-        (REQ_ID_ENABLE != 0 && REQ_ID_ENABLE != 1)) begin
-        $error("Error: unsupported parameters (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
+        xil_rq_tx_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
     end
-end
+    if (USER_WIDTH != (DATA_WIDTH == 512 ? 137 : 62)) begin : g_check_user_width
+        xil_rq_tx_USER_WIDTH_must_be_137_at_512_bits_62_at_256 unsupported_parameter ();
+    end
+    if (REQ_ID_ENABLE != 0 && REQ_ID_ENABLE != 1) begin : g_check_req_id_enable
+        xil_rq_tx_REQ_ID_ENABLE_must_be_0_or_1 unsupported_parameter ();
+    end
+endgenerate
 
 // header image fields (docs/pcie.md, "Header image")
 wire [31:0] h_dw0 = tx_tlp_hdr[127:96];

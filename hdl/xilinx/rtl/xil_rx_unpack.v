@@ -63,32 +63,36 @@ module xil_rx_unpack #
     input  wire                       out_ready
 );
 
-localparam W = DATA_WIDTH/32;
-localparam BUF_DW = 3*W;
-localparam CW = $clog2(BUF_DW+1);
+localparam BEAT_DW = DATA_WIDTH/32;
+localparam BUF_DW = 3*BEAT_DW;
+localparam COUNT_WIDTH = $clog2(BUF_DW+1);
 // a beat is taken while a whole beat of room is left
-localparam integer IN_ROOM = BUF_DW - W;
-localparam [CW-1:0] IN_LIMIT = IN_ROOM[CW-1:0];
+localparam integer IN_ROOM = BUF_DW - BEAT_DW;
+localparam [COUNT_WIDTH-1:0] IN_LIMIT = IN_ROOM[COUNT_WIDTH-1:0];
 
-initial begin
-    if ((DATA_WIDTH != 256 && DATA_WIDTH != 512) || DESC_DW < 3 || DESC_DW > 4 || SIDE_W < 1) begin
-        $error("Error: unsupported parameters (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
+        xil_rx_unpack_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
     end
-end
+    if (DESC_DW < 3 || DESC_DW > 4 || SIDE_W < 1) begin : g_check_desc_dw
+        xil_rx_unpack_DESC_DW_must_be_3_or_4_and_SIDE_W_from_1 unsupported_parameter ();
+    end
+endgenerate
 
 reg [BUF_DW*32-1:0]     buf_data_reg = {BUF_DW*32{1'b0}}, buf_data_next;
 reg [BUF_DW*SIDE_W-1:0] buf_side_reg = {BUF_DW*SIDE_W{1'b0}}, buf_side_next;
 reg [BUF_DW-1:0]        buf_sop_reg = {BUF_DW{1'b0}}, buf_sop_next;
 reg [BUF_DW-1:0]        buf_eop_reg = {BUF_DW{1'b0}}, buf_eop_next;
-reg [CW-1:0]            cnt_reg = {CW{1'b0}}, cnt_next;
+reg [COUNT_WIDTH-1:0]   cnt_reg = {COUNT_WIDTH{1'b0}}, cnt_next;
 reg                     drop_reg = 1'b0, drop_next;
 reg                     in_tlp_reg = 1'b0, in_tlp_next;
 
 // the input beat, packed
-reg [W*32-1:0]     c_data;
-reg [W*SIDE_W-1:0] c_side;
-reg [W-1:0]        c_sop, c_eop;
+reg [BEAT_DW*32-1:0]     c_data;
+reg [BEAT_DW*SIDE_W-1:0] c_side;
+reg [BEAT_DW-1:0]        c_sop, c_eop;
 integer            n_in;
 reg                st;
 
@@ -101,13 +105,13 @@ assign in_busy = in_tlp_reg;
 
 always @* begin
     // pack the input beat's in-TLP DWs
-    c_data = {W*32{1'b0}};
-    c_side = {W*SIDE_W{1'b0}};
-    c_sop = {W{1'b0}};
-    c_eop = {W{1'b0}};
+    c_data = {BEAT_DW*32{1'b0}};
+    c_side = {BEAT_DW*SIDE_W{1'b0}};
+    c_sop = {BEAT_DW{1'b0}};
+    c_eop = {BEAT_DW{1'b0}};
     n_in = 0;
     st = in_tlp_reg;
-    for (i = 0; i < W; i = i + 1) begin
+    for (i = 0; i < BEAT_DW; i = i + 1) begin
         if (in_start[i]) begin
             st = 1'b1;
         end
@@ -124,7 +128,7 @@ always @* begin
     end
 
     // the head: where does its TLP end, can a beat leave?
-    cnt = {{(32-CW){1'b0}}, cnt_reg};
+    cnt = {{(32-COUNT_WIDTH){1'b0}}, cnt_reg};
     head_start = cnt > 0 && buf_sop_reg[0];
     head_desc = buf_data_reg[DESC_DW*32-1:0];
     head_side = buf_side_reg[SIDE_W-1:0];
@@ -147,22 +151,22 @@ always @* begin
         pop = e_idx + 1;
         short_take = 1'b1;
     end else if (cnt > 0) begin
-        if (e_found && e_idx < base + W) begin
+        if (e_found && e_idx < base + BEAT_DW) begin
             emit = 1'b1;
             last = 1'b1;
             pop = e_idx + 1;
             n_out = e_idx + 1 - base;
-        end else if (cnt >= base + W) begin
+        end else if (cnt >= base + BEAT_DW) begin
             emit = 1'b1;
-            pop = base + W;
-            n_out = W;
+            pop = base + BEAT_DW;
+            n_out = BEAT_DW;
         end
     end
     dropping = head_start ? head_drop : drop_reg;
 
     out_data = {DATA_WIDTH{1'b0}};
-    out_strb = {W{1'b0}};
-    for (i = 0; i < W; i = i + 1) begin
+    out_strb = {BEAT_DW{1'b0}};
+    for (i = 0; i < BEAT_DW; i = i + 1) begin
         if (i < n_out) begin
             out_data[i*32 +: 32] = buf_data_reg[(base+i)*32 +: 32];
             out_strb[i] = 1'b1;
@@ -191,7 +195,7 @@ always @* begin
     in_tlp_next = in_tlp_reg;
     if (in_valid && in_ready) begin
         in_tlp_next = st;
-        for (i = 0; i < W; i = i + 1) begin
+        for (i = 0; i < BEAT_DW; i = i + 1) begin
             if (i < n_in) begin
                 buf_data_next[(k+i)*32 +: 32] = c_data[i*32 +: 32];
                 buf_side_next[(k+i)*SIDE_W +: SIDE_W] = c_side[i*SIDE_W +: SIDE_W];
@@ -201,7 +205,7 @@ always @* begin
         end
         k = k + n_in;
     end
-    cnt_next = k[CW-1:0];
+    cnt_next = k[COUNT_WIDTH-1:0];
 end
 
 always @(posedge clk) begin
@@ -216,7 +220,7 @@ always @(posedge clk) begin
     if (rst) begin
         buf_sop_reg <= {BUF_DW{1'b0}};
         buf_eop_reg <= {BUF_DW{1'b0}};
-        cnt_reg <= {CW{1'b0}};
+        cnt_reg <= {COUNT_WIDTH{1'b0}};
         drop_reg <= 1'b0;
         in_tlp_reg <= 1'b0;
     end

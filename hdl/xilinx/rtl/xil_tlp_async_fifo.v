@@ -38,9 +38,9 @@ module xil_tlp_async_fifo #
     input  wire                       out_tlp_ready
 );
 
-localparam W = 2 + 128 + DATA_WIDTH/32 + DATA_WIDTH;
+localparam ENTRY_WIDTH = 2 + 128 + DATA_WIDTH/32 + DATA_WIDTH;
 
-wire [W-1:0] dout;
+wire [ENTRY_WIDTH-1:0] dout;
 wire full, empty, wr_rst_busy, rd_rst_busy;
 
 assign in_tlp_ready = !full && !wr_rst_busy;
@@ -50,8 +50,8 @@ assign {out_tlp_eop, out_tlp_sop, out_tlp_hdr, out_tlp_strb, out_tlp_data} = dou
 xpm_fifo_async #(
     .FIFO_MEMORY_TYPE("auto"),
     .FIFO_WRITE_DEPTH(DEPTH),
-    .WRITE_DATA_WIDTH(W),
-    .READ_DATA_WIDTH(W),
+    .WRITE_DATA_WIDTH(ENTRY_WIDTH),
+    .READ_DATA_WIDTH(ENTRY_WIDTH),
     .READ_MODE("fwft"),
     .FIFO_READ_LATENCY(0),
     .CDC_SYNC_STAGES(2),

@@ -52,28 +52,32 @@ module xil_tx_pack #
     input  wire                       out_ready
 );
 
-localparam W = DATA_WIDTH/32;
-localparam CW = $clog2(W+1);
+localparam BEAT_DW = DATA_WIDTH/32;
+localparam COUNT_WIDTH = $clog2(BEAT_DW+1);
 
-initial begin
-    if ((DATA_WIDTH != 256 && DATA_WIDTH != 512) || DESC_DW < 3 || DESC_DW > 4 || SIDE_W < 1) begin
-        $error("Error: unsupported parameters (instance %m)");
-        $finish;
+// Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
+// block naming a module that does not exist, the name saying what to fix
+generate
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
+        xil_tx_pack_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
     end
-end
+    if (DESC_DW < 3 || DESC_DW > 4 || SIDE_W < 1) begin : g_check_desc_dw
+        xil_tx_pack_DESC_DW_must_be_3_or_4_and_SIDE_W_from_1 unsupported_parameter ();
+    end
+endgenerate
 
 reg [DATA_WIDTH-1:0] o_data_reg = {DATA_WIDTH{1'b0}}, o_data_next;
-reg [W-1:0]          o_keep_reg = {W{1'b0}}, o_keep_next;
+reg [BEAT_DW-1:0]    o_keep_reg = {BEAT_DW{1'b0}}, o_keep_next;
 reg                  o_valid_reg = 1'b0, o_valid_next;
 reg                  o_sop_reg = 1'b0, o_sop_next;
 reg                  o_last_reg = 1'b0, o_last_next;
 reg [3:0]            o_eptr_reg = 4'd0, o_eptr_next;
 reg [SIDE_W-1:0]     o_side_reg = {SIDE_W{1'b0}}, o_side_next;
 
-reg [DESC_DW*32-1:0] carry_reg = {DESC_DW*32{1'b0}}, carry_next;
-reg [CW-1:0]         carry_n_reg = {CW{1'b0}}, carry_n_next;
-reg                  flush_reg = 1'b0, flush_next;
-reg                  drop_reg = 1'b0, drop_next;
+reg [DESC_DW*32-1:0]  carry_reg = {DESC_DW*32{1'b0}}, carry_next;
+reg [COUNT_WIDTH-1:0] carry_n_reg = {COUNT_WIDTH{1'b0}}, carry_n_next;
+reg                   flush_reg = 1'b0, flush_next;
+reg                   drop_reg = 1'b0, drop_next;
 
 integer n, total, i;
 reg     can_load;
@@ -102,7 +106,7 @@ always @* begin
     can_load = !o_valid_reg || out_ready;
 
     n = 0;
-    for (i = 0; i < W; i = i + 1) begin
+    for (i = 0; i < BEAT_DW; i = i + 1) begin
         if (in_strb[i]) begin
             n = n + 1;
         end
@@ -113,7 +117,7 @@ always @* begin
         // the tail of a TLP that did not fit its last input beat
         o_data_next = {DATA_WIDTH{1'b0}};
         o_data_next[DESC_DW*32-1:0] = carry_reg;
-        total = {{(32-CW){1'b0}}, carry_n_reg};
+        total = {{(32-COUNT_WIDTH){1'b0}}, carry_n_reg};
         o_valid_next = 1'b1;
         o_sop_next = 1'b0;
         o_last_next = 1'b1;
@@ -131,19 +135,19 @@ always @* begin
             if (in_sop) begin
                 o_side_next = in_side;
             end
-            if (total > W) begin
-                carry_n_next = total[CW-1:0] - W[CW-1:0];
-                total = W;
+            if (total > BEAT_DW) begin
+                carry_n_next = total[COUNT_WIDTH-1:0] - BEAT_DW[COUNT_WIDTH-1:0];
+                total = BEAT_DW;
                 flush_next = in_eop;
                 o_last_next = 1'b0;
             end else begin
-                carry_n_next = {CW{1'b0}};
+                carry_n_next = {COUNT_WIDTH{1'b0}};
                 o_last_next = in_eop;
             end
         end
     end
     if (total > 0) begin
-        for (i = 0; i < W; i = i + 1) begin
+        for (i = 0; i < BEAT_DW; i = i + 1) begin
             o_keep_next[i] = i < total;
         end
         o_eptr_next = total[3:0] - 4'd1;
@@ -167,7 +171,7 @@ always @(posedge clk) begin
         o_valid_reg <= 1'b0;
         flush_reg <= 1'b0;
         drop_reg <= 1'b0;
-        carry_n_reg <= {CW{1'b0}};
+        carry_n_reg <= {COUNT_WIDTH{1'b0}};
     end
 end
 

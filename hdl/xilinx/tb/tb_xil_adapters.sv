@@ -24,9 +24,9 @@ parameter SEED = 1;
 `define GOLDEN_DIR "build/hdl/xilinx/512"
 `endif
 
-localparam W = DATA_WIDTH/32;
-localparam LW = 256 + DATA_WIDTH;
-localparam MAX = 8192;
+localparam BEAT_DW = DATA_WIDTH/32;
+localparam VEC_WIDTH = 256 + DATA_WIDTH;
+localparam MAX_VECS = 8192;
 localparam CQ_UW = DATA_WIDTH == 512 ? 183 : 88;
 localparam RC_UW = DATA_WIDTH == 512 ? 161 : 75;
 localparam RQ_UW = DATA_WIDTH == 512 ? 137 : 62;
@@ -54,15 +54,15 @@ localparam GAP = 4;
 localparam STALL = 5;
 
 // ---------------------------------------------------------------- CQ: AXI in, generic out
-reg [LW-1:0] cq_in [0:MAX-1];
-reg [LW-1:0] cq_out [0:MAX-1];
+reg [VEC_WIDTH-1:0] cq_in [0:MAX_VECS-1];
+reg [VEC_WIDTH-1:0] cq_out [0:MAX_VECS-1];
 reg [DATA_WIDTH-1:0] cq_tdata = 0;
-reg [W-1:0] cq_tkeep = 0;
+reg [BEAT_DW-1:0] cq_tkeep = 0;
 reg cq_tvalid = 1'b0, cq_tlast = 1'b0;
 reg [CQ_UW-1:0] cq_tuser = 0;
 wire cq_tready;
 wire [DATA_WIDTH-1:0] cq_data;
-wire [W-1:0] cq_strb;
+wire [BEAT_DW-1:0] cq_strb;
 wire [127:0] cq_hdr;
 wire cq_valid, cq_sop, cq_eop;
 reg cq_ready = 1'b0;
@@ -86,13 +86,13 @@ always @(posedge clk) begin
             failed = failed + 1;
             $display("FAIL @%0t cq: extra output beat", $time);
         end else if (cq_data !== cq_out[cq_o][DATA_WIDTH-1:0] ||
-                     cq_strb !== cq_out[cq_o][DATA_WIDTH+128 +: W] ||
+                     cq_strb !== cq_out[cq_o][DATA_WIDTH+128 +: BEAT_DW] ||
                      cq_sop !== cq_out[cq_o][DATA_WIDTH+144] || cq_eop !== cq_out[cq_o][DATA_WIDTH+145] ||
                      (cq_sop && cq_hdr !== cq_out[cq_o][DATA_WIDTH +: 128])) begin
             failed = failed + 1;
             $display("FAIL @%0t cq beat %0d: hdr %h sop %b eop %b strb %h, want hdr %h sop %b eop %b strb %h",
                      $time, cq_o, cq_hdr, cq_sop, cq_eop, cq_strb, cq_out[cq_o][DATA_WIDTH +: 128],
-                     cq_out[cq_o][DATA_WIDTH+144], cq_out[cq_o][DATA_WIDTH+145], cq_out[cq_o][DATA_WIDTH+128 +: W]);
+                     cq_out[cq_o][DATA_WIDTH+144], cq_out[cq_o][DATA_WIDTH+145], cq_out[cq_o][DATA_WIDTH+128 +: BEAT_DW]);
         end else begin
             passed = passed + 1;
         end
@@ -110,7 +110,7 @@ always @(negedge clk) begin
         if (!cq_tvalid && cq_i < counts[0] && cq_rin[3:0] >= GAP) begin
             cq_tdata = cq_in[cq_i][DATA_WIDTH-1:0];
             cq_tuser = cq_in[cq_i][DATA_WIDTH +: CQ_UW];
-            cq_tkeep = cq_in[cq_i][DATA_WIDTH+192 +: W];
+            cq_tkeep = cq_in[cq_i][DATA_WIDTH+192 +: BEAT_DW];
             cq_tlast = cq_in[cq_i][DATA_WIDTH+208];
             cq_tvalid = 1'b1;
         end
@@ -120,15 +120,15 @@ always @(negedge clk) begin
 end
 
 // ---------------------------------------------------------------- RC: AXI in, generic out
-reg [LW-1:0] rc_in [0:MAX-1];
-reg [LW-1:0] rc_out [0:MAX-1];
+reg [VEC_WIDTH-1:0] rc_in [0:MAX_VECS-1];
+reg [VEC_WIDTH-1:0] rc_out [0:MAX_VECS-1];
 reg [DATA_WIDTH-1:0] rc_tdata = 0;
-reg [W-1:0] rc_tkeep = 0;
+reg [BEAT_DW-1:0] rc_tkeep = 0;
 reg rc_tvalid = 1'b0, rc_tlast = 1'b0;
 reg [RC_UW-1:0] rc_tuser = 0;
 wire rc_tready;
 wire [DATA_WIDTH-1:0] rc_data;
-wire [W-1:0] rc_strb;
+wire [BEAT_DW-1:0] rc_strb;
 wire [127:0] rc_hdr;
 wire rc_valid, rc_sop, rc_eop;
 reg rc_ready = 1'b0;
@@ -152,13 +152,13 @@ always @(posedge clk) begin
             failed = failed + 1;
             $display("FAIL @%0t rc: extra output beat", $time);
         end else if (rc_data !== rc_out[rc_o][DATA_WIDTH-1:0] ||
-                     rc_strb !== rc_out[rc_o][DATA_WIDTH+128 +: W] ||
+                     rc_strb !== rc_out[rc_o][DATA_WIDTH+128 +: BEAT_DW] ||
                      rc_sop !== rc_out[rc_o][DATA_WIDTH+144] || rc_eop !== rc_out[rc_o][DATA_WIDTH+145] ||
                      (rc_sop && rc_hdr !== rc_out[rc_o][DATA_WIDTH +: 128])) begin
             failed = failed + 1;
             $display("FAIL @%0t rc beat %0d: hdr %h sop %b eop %b strb %h, want hdr %h sop %b eop %b strb %h",
                      $time, rc_o, rc_hdr, rc_sop, rc_eop, rc_strb, rc_out[rc_o][DATA_WIDTH +: 128],
-                     rc_out[rc_o][DATA_WIDTH+144], rc_out[rc_o][DATA_WIDTH+145], rc_out[rc_o][DATA_WIDTH+128 +: W]);
+                     rc_out[rc_o][DATA_WIDTH+144], rc_out[rc_o][DATA_WIDTH+145], rc_out[rc_o][DATA_WIDTH+128 +: BEAT_DW]);
         end else begin
             passed = passed + 1;
         end
@@ -176,7 +176,7 @@ always @(negedge clk) begin
         if (!rc_tvalid && rc_i < counts[3] && rc_rin[3:0] >= GAP) begin
             rc_tdata = rc_in[rc_i][DATA_WIDTH-1:0];
             rc_tuser = rc_in[rc_i][DATA_WIDTH +: RC_UW];
-            rc_tkeep = rc_in[rc_i][DATA_WIDTH+192 +: W];
+            rc_tkeep = rc_in[rc_i][DATA_WIDTH+192 +: BEAT_DW];
             rc_tlast = rc_in[rc_i][DATA_WIDTH+208];
             rc_tvalid = 1'b1;
         end
@@ -186,22 +186,22 @@ always @(negedge clk) begin
 end
 
 // ---------------------------------------------------------------- RQ: generic in, AXI out
-reg [LW-1:0] rq_in [0:MAX-1];
-reg [LW-1:0] rq_out [0:MAX-1];
+reg [VEC_WIDTH-1:0] rq_in [0:MAX_VECS-1];
+reg [VEC_WIDTH-1:0] rq_out [0:MAX_VECS-1];
 reg [DATA_WIDTH-1:0] rq_data = 0;
-reg [W-1:0] rq_strb = 0;
+reg [BEAT_DW-1:0] rq_strb = 0;
 reg [127:0] rq_hdr = 0;
 reg rq_valid = 1'b0, rq_sop = 1'b0, rq_eop = 1'b0;
 wire rq_ready;
 wire [DATA_WIDTH-1:0] rq_tdata;
-wire [W-1:0] rq_tkeep;
+wire [BEAT_DW-1:0] rq_tkeep;
 wire rq_tvalid, rq_tlast;
 wire [RQ_UW-1:0] rq_tuser;
 reg rq_tready = 1'b0;
 wire [31:0] rq_drops;
 integer rq_i = 0, rq_o = 0, rq_k;
 reg rq_acc = 1'b0, rq_held = 1'b0;
-reg [DATA_WIDTH+W+RQ_UW:0] rq_last_beat = 0;
+reg [DATA_WIDTH+BEAT_DW+RQ_UW:0] rq_last_beat = 0;
 reg [DATA_WIDTH-1:0] rq_mask;
 reg [31:0] rq_rin = SEED * 8 + 5, rq_rout = SEED * 8 + 6;
 
@@ -223,19 +223,19 @@ always @(posedge clk) begin
     rq_held = !rst && rq_tvalid && !rq_tready;
     rq_last_beat = {rq_tdata, rq_tkeep, rq_tlast, rq_tuser};
     if (!rst && rq_tvalid && rq_tready) begin
-        for (rq_k = 0; rq_k < W; rq_k = rq_k + 1) begin
-            rq_mask[rq_k*32 +: 32] = {32{rq_out[rq_o < MAX ? rq_o : 0][DATA_WIDTH+192+rq_k]}};
+        for (rq_k = 0; rq_k < BEAT_DW; rq_k = rq_k + 1) begin
+            rq_mask[rq_k*32 +: 32] = {32{rq_out[rq_o < MAX_VECS ? rq_o : 0][DATA_WIDTH+192+rq_k]}};
         end
         if (rq_o >= counts[7]) begin
             failed = failed + 1;
             $display("FAIL @%0t rq: extra output beat", $time);
         end else if ((rq_tdata & rq_mask) !== (rq_out[rq_o][DATA_WIDTH-1:0] & rq_mask) ||
-                     rq_tkeep !== rq_out[rq_o][DATA_WIDTH+192 +: W] ||
+                     rq_tkeep !== rq_out[rq_o][DATA_WIDTH+192 +: BEAT_DW] ||
                      rq_tlast !== rq_out[rq_o][DATA_WIDTH+208] ||
                      rq_tuser !== rq_out[rq_o][DATA_WIDTH +: RQ_UW]) begin
             failed = failed + 1;
             $display("FAIL @%0t rq beat %0d: keep %h last %b user %h data[127:0] %h, want keep %h last %b user %h data[127:0] %h",
-                     $time, rq_o, rq_tkeep, rq_tlast, rq_tuser, rq_tdata[127:0], rq_out[rq_o][DATA_WIDTH+192 +: W],
+                     $time, rq_o, rq_tkeep, rq_tlast, rq_tuser, rq_tdata[127:0], rq_out[rq_o][DATA_WIDTH+192 +: BEAT_DW],
                      rq_out[rq_o][DATA_WIDTH+208], rq_out[rq_o][DATA_WIDTH +: RQ_UW], rq_out[rq_o][127:0]);
         end else begin
             passed = passed + 1;
@@ -254,7 +254,7 @@ always @(negedge clk) begin
         if (!rq_valid && rq_i < counts[6] && rq_rin[3:0] >= GAP) begin
             rq_data = rq_in[rq_i][DATA_WIDTH-1:0];
             rq_hdr = rq_in[rq_i][DATA_WIDTH +: 128];
-            rq_strb = rq_in[rq_i][DATA_WIDTH+128 +: W];
+            rq_strb = rq_in[rq_i][DATA_WIDTH+128 +: BEAT_DW];
             rq_sop = rq_in[rq_i][DATA_WIDTH+144];
             rq_eop = rq_in[rq_i][DATA_WIDTH+145];
             rq_valid = 1'b1;
@@ -265,22 +265,22 @@ always @(negedge clk) begin
 end
 
 // ---------------------------------------------------------------- CC: generic in, AXI out
-reg [LW-1:0] cc_in [0:MAX-1];
-reg [LW-1:0] cc_out [0:MAX-1];
+reg [VEC_WIDTH-1:0] cc_in [0:MAX_VECS-1];
+reg [VEC_WIDTH-1:0] cc_out [0:MAX_VECS-1];
 reg [DATA_WIDTH-1:0] cc_data = 0;
-reg [W-1:0] cc_strb = 0;
+reg [BEAT_DW-1:0] cc_strb = 0;
 reg [127:0] cc_hdr = 0;
 reg cc_valid = 1'b0, cc_sop = 1'b0, cc_eop = 1'b0;
 wire cc_ready;
 wire [DATA_WIDTH-1:0] cc_tdata;
-wire [W-1:0] cc_tkeep;
+wire [BEAT_DW-1:0] cc_tkeep;
 wire cc_tvalid, cc_tlast;
 wire [CC_UW-1:0] cc_tuser;
 reg cc_tready = 1'b0;
 wire [31:0] cc_drops;
 integer cc_i = 0, cc_o = 0, cc_k;
 reg cc_acc = 1'b0, cc_held = 1'b0;
-reg [DATA_WIDTH+W+CC_UW:0] cc_last_beat = 0;
+reg [DATA_WIDTH+BEAT_DW+CC_UW:0] cc_last_beat = 0;
 reg [DATA_WIDTH-1:0] cc_mask;
 reg [31:0] cc_rin = SEED * 8 + 7, cc_rout = SEED * 8 + 8;
 
@@ -302,19 +302,19 @@ always @(posedge clk) begin
     cc_held = !rst && cc_tvalid && !cc_tready;
     cc_last_beat = {cc_tdata, cc_tkeep, cc_tlast, cc_tuser};
     if (!rst && cc_tvalid && cc_tready) begin
-        for (cc_k = 0; cc_k < W; cc_k = cc_k + 1) begin
-            cc_mask[cc_k*32 +: 32] = {32{cc_out[cc_o < MAX ? cc_o : 0][DATA_WIDTH+192+cc_k]}};
+        for (cc_k = 0; cc_k < BEAT_DW; cc_k = cc_k + 1) begin
+            cc_mask[cc_k*32 +: 32] = {32{cc_out[cc_o < MAX_VECS ? cc_o : 0][DATA_WIDTH+192+cc_k]}};
         end
         if (cc_o >= counts[10]) begin
             failed = failed + 1;
             $display("FAIL @%0t cc: extra output beat", $time);
         end else if ((cc_tdata & cc_mask) !== (cc_out[cc_o][DATA_WIDTH-1:0] & cc_mask) ||
-                     cc_tkeep !== cc_out[cc_o][DATA_WIDTH+192 +: W] ||
+                     cc_tkeep !== cc_out[cc_o][DATA_WIDTH+192 +: BEAT_DW] ||
                      cc_tlast !== cc_out[cc_o][DATA_WIDTH+208] ||
                      cc_tuser !== cc_out[cc_o][DATA_WIDTH +: CC_UW]) begin
             failed = failed + 1;
             $display("FAIL @%0t cc beat %0d: keep %h last %b user %h data[127:0] %h, want keep %h last %b user %h data[127:0] %h",
-                     $time, cc_o, cc_tkeep, cc_tlast, cc_tuser, cc_tdata[127:0], cc_out[cc_o][DATA_WIDTH+192 +: W],
+                     $time, cc_o, cc_tkeep, cc_tlast, cc_tuser, cc_tdata[127:0], cc_out[cc_o][DATA_WIDTH+192 +: BEAT_DW],
                      cc_out[cc_o][DATA_WIDTH+208], cc_out[cc_o][DATA_WIDTH +: CC_UW], cc_out[cc_o][127:0]);
         end else begin
             passed = passed + 1;
@@ -333,7 +333,7 @@ always @(negedge clk) begin
         if (!cc_valid && cc_i < counts[9] && cc_rin[3:0] >= GAP) begin
             cc_data = cc_in[cc_i][DATA_WIDTH-1:0];
             cc_hdr = cc_in[cc_i][DATA_WIDTH +: 128];
-            cc_strb = cc_in[cc_i][DATA_WIDTH+128 +: W];
+            cc_strb = cc_in[cc_i][DATA_WIDTH+128 +: BEAT_DW];
             cc_sop = cc_in[cc_i][DATA_WIDTH+144];
             cc_eop = cc_in[cc_i][DATA_WIDTH+145];
             cc_valid = 1'b1;
@@ -367,7 +367,7 @@ initial begin
     $readmemh({`GOLDEN_DIR, "/cc_in.hex"}, cc_in);
     $readmemh({`GOLDEN_DIR, "/cc_out.hex"}, cc_out);
     for (t = 0; t < 12; t = t + 1) begin
-        if (counts[t] > MAX) begin
+        if (counts[t] > MAX_VECS) begin
             $display("FAIL: vectors longer than the bench's MAX");
             $fatal(1);
         end

@@ -11,7 +11,7 @@
  */
 module tb_xil_port_streams;
 
-localparam W = 256;
+localparam DATA_WIDTH = 256;
 localparam TLPS = 300;
 
 reg clk = 1'b0;
@@ -28,8 +28,8 @@ reg [7:0]  src_beat [0:1];
 reg [7:0]  src_len [0:1];
 reg        src_valid [0:1];
 
-wire [W-1:0] a_data = {{(W-32){1'b0}}, 8'd0, src_tlp[0], src_beat[0]};
-wire [W-1:0] b_data = {{(W-32){1'b0}}, 8'd1, src_tlp[1], src_beat[1]};
+wire [DATA_WIDTH-1:0] a_data = {{(DATA_WIDTH-32){1'b0}}, 8'd0, src_tlp[0], src_beat[0]};
+wire [DATA_WIDTH-1:0] b_data = {{(DATA_WIDTH-32){1'b0}}, 8'd1, src_tlp[1], src_beat[1]};
 // a: MRd (Fmt 000, Type 00000); b: CplD (Fmt 010, Type 01010). The header is valid with sop
 // only: later beats carry the other kind's, so a split that looks past sop goes wrong
 localparam [127:0] MRD_HDR = {3'b000, 5'b00000, 120'd0};
@@ -38,28 +38,28 @@ wire [127:0] a_hdr = src_beat[0] == 0 ? MRD_HDR : CPLD_HDR;
 wire [127:0] b_hdr = src_beat[1] == 0 ? CPLD_HDR : MRD_HDR;
 wire a_ready, b_ready;
 
-wire [W-1:0] m_data;
-wire [W/32-1:0] m_strb;
+wire [DATA_WIDTH-1:0] m_data;
+wire [DATA_WIDTH/32-1:0] m_strb;
 wire [127:0] m_hdr;
 wire m_valid, m_sop, m_eop, m_ready;
 
-xil_rx_merge #(.DATA_WIDTH(W)) merge_inst (
+xil_rx_merge #(.DATA_WIDTH(DATA_WIDTH)) merge_inst (
     .clk(clk), .rst(rst),
-    .a_tlp_data(a_data), .a_tlp_strb({(W/32){1'b1}}), .a_tlp_hdr(a_hdr), .a_tlp_valid(src_valid[0]),
+    .a_tlp_data(a_data), .a_tlp_strb({(DATA_WIDTH/32){1'b1}}), .a_tlp_hdr(a_hdr), .a_tlp_valid(src_valid[0]),
     .a_tlp_sop(src_beat[0] == 0), .a_tlp_eop(src_beat[0] == src_len[0] - 1), .a_tlp_ready(a_ready),
-    .b_tlp_data(b_data), .b_tlp_strb({(W/32){1'b1}}), .b_tlp_hdr(b_hdr), .b_tlp_valid(src_valid[1]),
+    .b_tlp_data(b_data), .b_tlp_strb({(DATA_WIDTH/32){1'b1}}), .b_tlp_hdr(b_hdr), .b_tlp_valid(src_valid[1]),
     .b_tlp_sop(src_beat[1] == 0), .b_tlp_eop(src_beat[1] == src_len[1] - 1), .b_tlp_ready(b_ready),
     .out_tlp_data(m_data), .out_tlp_strb(m_strb), .out_tlp_hdr(m_hdr), .out_tlp_valid(m_valid),
     .out_tlp_sop(m_sop), .out_tlp_eop(m_eop), .out_tlp_ready(m_ready)
 );
 
-wire [W-1:0] rq_data, cc_data;
-wire [W/32-1:0] rq_strb, cc_strb;
+wire [DATA_WIDTH-1:0] rq_data, cc_data;
+wire [DATA_WIDTH/32-1:0] rq_strb, cc_strb;
 wire [127:0] rq_hdr, cc_hdr;
 wire rq_valid, rq_sop, rq_eop, cc_valid, cc_sop, cc_eop;
 reg rq_ready = 1'b0, cc_ready = 1'b0;
 
-xil_tx_split #(.DATA_WIDTH(W)) split_inst (
+xil_tx_split #(.DATA_WIDTH(DATA_WIDTH)) split_inst (
     .clk(clk), .rst(rst),
     .in_tlp_data(m_data), .in_tlp_strb(m_strb), .in_tlp_hdr(m_hdr), .in_tlp_valid(m_valid),
     .in_tlp_sop(m_sop), .in_tlp_eop(m_eop), .in_tlp_ready(m_ready),
@@ -86,10 +86,10 @@ reg [7:0]  exp_beat [0:1];
 // lengths as the sources chose them, by TLP number
 reg [7:0]  len_of [0:1][0:TLPS-1];
 // the merged stream: a held beat, and the source inside a TLP
-reg        m_held = 1'b0;
-reg [W-1:0] m_held_data;
-reg        m_in_tlp = 1'b0;
-reg [7:0]  m_src;
+reg                  m_held = 1'b0;
+reg [DATA_WIDTH-1:0] m_held_data;
+reg                  m_in_tlp = 1'b0;
+reg [7:0]            m_src;
 
 integer s;
 

@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { closing, root, run, verilateBench } from '../tools.js'
+import { closing, expectElaborationStops, root, run, verilateBench } from '../tools.js'
 import { writeXilinxVectors, type Vectors } from './descriptors.js'
 
 const build = join(root, 'build/hdl/xilinx')
@@ -50,6 +50,14 @@ describe('xilinx adapters: lint and compile', () => {
   it.each(['xil_rq_tx', 'xil_cc_tx'])('yosys: hierarchy -check, proc, check -assert on %s', (top) => {
     const r = run('yosys', ['-q', '-p', `read_verilog ${XILINX_RTL.join(' ')}; hierarchy -check -top ${top}; proc; check -assert`])
     expect(r.status, r.out).toBe(0)
+  })
+  // an unsupported width or straddle stops elaboration in each tool, naming what to fix
+  it.each([
+    ['xil_cq_rx', [['DATA_WIDTH', 128]], 'xil_cq_rx_DATA_WIDTH_must_be_256_or_512'],
+    ['xil_cq_rx', [['DATA_WIDTH', 256], ['STRADDLE', 1]], 'xil_cq_rx_STRADDLE_must_be_0_or_1_at_512_bits_0_at_256'],
+    ['xil_rq_tx', [['DATA_WIDTH', 1024]], 'xil_rq_tx_DATA_WIDTH_must_be_256_or_512'],
+  ] as Array<[string, Array<[string, number]>, string]>)('%s %j stops elaboration, naming %s', (top, params, missing) => {
+    expectElaborationStops(top, params, missing, XILINX_RTL, build, [])
   })
 })
 

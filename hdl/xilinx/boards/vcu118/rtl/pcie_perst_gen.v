@@ -20,18 +20,18 @@ module pcie_perst_gen #
     output wire perst_n
 );
 
-localparam CW = $clog2(HOLD_CYCLES + 1);
+localparam COUNT_WIDTH = $clog2(HOLD_CYCLES + 1);
 
-reg [CW-1:0] count_reg = {CW{1'b0}};
-reg          perst_n_reg = 1'b0;
+reg [COUNT_WIDTH-1:0] count_reg = {COUNT_WIDTH{1'b0}};
+reg                   perst_n_reg = 1'b0;
 
 assign perst_n = perst_n_reg;
 
 always @(posedge clk or posedge rst) begin
     if (rst) begin
-        count_reg <= {CW{1'b0}};
+        count_reg <= {COUNT_WIDTH{1'b0}};
         perst_n_reg <= 1'b0;
-    end else if (count_reg == HOLD_CYCLES[CW-1:0]) begin
+    end else if (count_reg == HOLD_CYCLES[COUNT_WIDTH-1:0]) begin
         perst_n_reg <= 1'b1;
     end else begin
         count_reg <= count_reg + 1'b1;

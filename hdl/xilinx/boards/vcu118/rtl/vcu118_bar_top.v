@@ -34,7 +34,7 @@ module vcu118_bar_top #
 );
 
 localparam DATA_WIDTH = 256;
-localparam S = DATA_WIDTH/32;
+localparam STRB_WIDTH = DATA_WIDTH/32;
 
 wire up_clk, up_rst;
 
@@ -98,7 +98,7 @@ IBUFDS_GTE4 up_refclk_ibuf_inst (
 );
 
 wire [DATA_WIDTH-1:0] up_cq_tdata, up_rc_tdata, up_rq_tdata, up_cc_tdata;
-wire [S-1:0] up_cq_tkeep, up_rc_tkeep, up_rq_tkeep, up_cc_tkeep;
+wire [STRB_WIDTH-1:0] up_cq_tkeep, up_rc_tkeep, up_rq_tkeep, up_cc_tkeep;
 wire up_cq_tvalid, up_cq_tready, up_cq_tlast;
 wire up_rc_tvalid, up_rc_tready, up_rc_tlast;
 wire up_rq_tvalid, up_rq_tlast;
@@ -131,7 +131,7 @@ pcie_up pcie_up_inst (
 );
 
 wire [DATA_WIDTH-1:0] rx_data, tx_data;
-wire [S-1:0] rx_strb, tx_strb;
+wire [STRB_WIDTH-1:0] rx_strb, tx_strb;
 wire [127:0] rx_hdr, tx_hdr;
 wire rx_valid, rx_sop, rx_eop, rx_ready;
 wire tx_valid, tx_sop, tx_eop, tx_ready;

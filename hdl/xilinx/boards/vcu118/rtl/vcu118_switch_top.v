@@ -63,7 +63,7 @@ module vcu118_switch_top #
 );
 
 localparam DATA_WIDTH = 256;
-localparam S = DATA_WIDTH/32;
+localparam STRB_WIDTH = DATA_WIDTH/32;
 // Gen3 x8 on both ports (Link Capabilities encoding: 3 = 8.0 GT/s)
 localparam [3:0] LINK_MAX_SPEED = 4'd3;
 localparam [5:0] LINK_MAX_WIDTH = 6'd8;
@@ -148,7 +148,7 @@ IBUFDS_GTE4 up_refclk_ibuf_inst (
 );
 
 wire [DATA_WIDTH-1:0] up_cq_tdata, up_rc_tdata, up_rq_tdata, up_cc_tdata;
-wire [S-1:0] up_cq_tkeep, up_rc_tkeep, up_rq_tkeep, up_cc_tkeep;
+wire [STRB_WIDTH-1:0] up_cq_tkeep, up_rc_tkeep, up_rq_tkeep, up_cc_tkeep;
 wire up_cq_tvalid, up_cq_tready, up_cq_tlast;
 wire up_rc_tvalid, up_rc_tready, up_rc_tlast;
 wire up_rq_tvalid, up_rq_tlast;
@@ -190,7 +190,7 @@ pcie_up pcie_up_inst (
 );
 
 wire [DATA_WIDTH-1:0] up_rx_data, up_tx_data;
-wire [S-1:0] up_rx_strb, up_tx_strb;
+wire [STRB_WIDTH-1:0] up_rx_strb, up_tx_strb;
 wire [127:0] up_rx_hdr, up_tx_hdr;
 wire up_rx_valid, up_rx_sop, up_rx_eop, up_rx_ready;
 wire up_tx_valid, up_tx_sop, up_tx_eop, up_tx_ready;
@@ -226,7 +226,7 @@ IBUFDS_GTE4 dn_refclk_ibuf_inst (
 
 wire dn_clk, dn_rst;
 wire [DATA_WIDTH-1:0] dn_cq_tdata, dn_rc_tdata, dn_rq_tdata, dn_cc_tdata;
-wire [S-1:0] dn_cq_tkeep, dn_rc_tkeep, dn_rq_tkeep, dn_cc_tkeep;
+wire [STRB_WIDTH-1:0] dn_cq_tkeep, dn_rc_tkeep, dn_rq_tkeep, dn_cc_tkeep;
 wire dn_cq_tvalid, dn_cq_tready, dn_cq_tlast;
 wire dn_rc_tvalid, dn_rc_tready, dn_rc_tlast;
 wire dn_rq_tvalid, dn_rq_tlast;
@@ -265,7 +265,7 @@ pcie_dn pcie_dn_inst (
 );
 
 wire [DATA_WIDTH-1:0] dn_rx_data, dn_tx_data;
-wire [S-1:0] dn_rx_strb, dn_tx_strb;
+wire [STRB_WIDTH-1:0] dn_rx_strb, dn_tx_strb;
 wire [127:0] dn_rx_hdr, dn_tx_hdr;
 wire dn_rx_valid, dn_rx_sop, dn_rx_eop, dn_rx_ready;
 wire dn_tx_valid, dn_tx_sop, dn_tx_eop, dn_tx_ready;
@@ -290,7 +290,7 @@ dn_port_inst (
  * the downstream streams into and out of the switch's clock
  */
 wire [DATA_WIDTH-1:0] sw_dn_rx_data, sw_dn_tx_data;
-wire [S-1:0] sw_dn_rx_strb, sw_dn_tx_strb;
+wire [STRB_WIDTH-1:0] sw_dn_rx_strb, sw_dn_tx_strb;
 wire [127:0] sw_dn_rx_hdr, sw_dn_tx_hdr;
 wire sw_dn_rx_valid, sw_dn_rx_sop, sw_dn_rx_eop, sw_dn_rx_ready;
 wire sw_dn_tx_valid, sw_dn_tx_sop, sw_dn_tx_eop, sw_dn_tx_ready;
