@@ -335,7 +335,10 @@ export class AppState {
     this.snapshotsSeen++
     const last = this.last
     if (last && s.counters.timestamp < last.counters.timestamp) {
-      if (s.index >= last.index) return // an older snapshot overtaken by a newer one: nothing new
+      // an older snapshot overtaken by a newer one (a run's on-demand baseline sent after the
+      // periodic batch that followed it): nothing new. Only a snapshot the host received after
+      // the newest one, with its clock gone back, is a firmware restart.
+      if (s.index >= last.index || s.receivedAt <= last.receivedAt) return
       this.resetSeries() // the firmware restarted (board reset, new twin): a new time axis
     }
     this.last = s

@@ -120,6 +120,24 @@ describe('AppState rates', () => {
     expect(state.mrdRate.length).toBe(0)
   })
 
+  it('keeps its history when a run’s on-demand baseline arrives after a newer periodic snapshot', () => {
+    const { state, c, tick } = started()
+    tick()
+    tick()
+    state.apply({ type: 'run-start', id: 1, origin: 'demo', workload: { pattern: 'strided', bytes: 4096, offset: 0 }, baseline: tick() }, 0)
+    // the server read the next run's baseline, then a periodic snapshot overtook it on the way
+    c.counters.timestamp += 1_000
+    const baseline = c.makeSnapshot(true)
+    baseline.receivedAt = 1_250
+    tick()
+    const points = state.mrdRate.length
+    expect(points).toBeGreaterThan(0)
+    state.apply({ type: 'run-start', id: 2, origin: 'manual', workload: { pattern: 'strided', bytes: 4096, offset: 0 }, baseline }, 2_000)
+    expect(state.mrdRate.length).toBe(points)
+    expect(state.marks.map((m) => m.id)).toEqual([1, 2])
+    expect(state.last?.index).toBe(baseline.index + 1)
+  })
+
   it('counts intervals whose payload reads above the link ceiling', () => {
     const { state, tick } = started()
     state.pcieLink = { name: 'slow', tlpBytesPerSecond: 1e5 }
