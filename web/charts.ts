@@ -159,3 +159,26 @@ export function followX(chart: Chart<'line', { x: number; y: number }[]>, first:
   x.min = first
   x.max = newest > first ? newest : first + 1e-3
 }
+
+/**
+ * An empty chart says so in words in the middle of its plot, instead of showing bare axes whose
+ * ticks mean nothing; `message` returns null once there is something to draw.
+ */
+export function noDataPlugin<T extends ChartType>(message: () => string | null): Plugin<T> {
+  return {
+    id: 'noData',
+    afterDraw(chart) {
+      const text = message()
+      const area = chart.chartArea
+      if (!text || !area) return
+      const ctx = chart.ctx
+      ctx.save()
+      ctx.font = '13px system-ui, sans-serif'
+      ctx.fillStyle = '#8593a6'
+      ctx.textAlign = 'center'
+      ctx.textBaseline = 'middle'
+      ctx.fillText(text, (area.left + area.right) / 2, (area.top + area.bottom) / 2)
+      ctx.restore()
+    },
+  }
+}

@@ -9,7 +9,7 @@
  */
 import type { Counters, LatencyHistogram, Snapshot, TapHistogram, TapSnapshot } from '../host/src/core/probe.js'
 import type { TapReadings } from '../host/src/core/wire.js'
-import { noLatencyHistograms, latencyPercentilesNs } from '../host/src/core/latency-histogram.js'
+import { histogramTotal, noLatencyHistograms, latencyPercentilesNs, observedLatency } from '../host/src/core/latency-histogram.js'
 import type { HistogramKindKey } from '../host/src/core/generated.js'
 
 /** GPU-side snapshots kept for a host-side snapshot to find its partner (a batch holds a few). */
@@ -129,9 +129,11 @@ export class HostSide {
     const pair = this.pair
     if (!pair) return null
     const h = this.histograms.last
-    const pct = (x: LatencyHistogram | undefined) => (x ? latencyPercentilesNs(x.bins, x.binClocks, clockHz) : null)
-    const gp = pct(h?.gpu)
-    const hp = pct(h?.host)
+    // within the smallest and largest latency each side's counters saw
+    const pct = (x: LatencyHistogram | undefined, c: Counters) =>
+      x ? latencyPercentilesNs(x.bins, x.binClocks, clockHz, observedLatency(c, x.kind, histogramTotal(x.bins))) : null
+    const gp = pct(h?.gpu, pair.gpu.counters)
+    const hp = pct(h?.host, pair.host.counters)
     const side = (c: Counters, prev: Counters | undefined, p: typeof gp): SideFigures => ({
       meanNs: meanLatencyNs(c, clockHz),
       p50Ns: p?.p50 ?? null,

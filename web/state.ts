@@ -13,7 +13,13 @@ import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs
 import { COMMANDS, type HistogramKindKey } from '../host/src/core/generated.js'
 import { isGraphWorkload, type AnyWorkload } from '../host/src/core/workload.js'
 import { counterDeltas } from '../host/src/core/rates.js'
-import { latencyPercentilesNs, noLatencyHistograms, type LatencyPercentilesNs } from '../host/src/core/latency-histogram.js'
+import {
+  histogramTotal,
+  latencyPercentilesNs,
+  noLatencyHistograms,
+  observedLatency,
+  type LatencyPercentilesNs,
+} from '../host/src/core/latency-histogram.js'
 import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS, type Limit } from './model.js'
 import { intervalBatchPoints, intervalLimit, type IntervalPoint } from './intervals.js'
 import { HostSide, type HostSideComparison } from './host-side.js'
@@ -248,10 +254,15 @@ export class AppState {
     return { counts: last ? histogram(last) : zeroHistogram(), bytes: last?.counters.mrdBytes, caption: 'since last clear' }
   }
 
-  /** p50 / p99 of the newest latency histogram of a kind (core/latency-histogram.ts's rule), null without one */
+  /**
+   * p50 / p99 of the newest latency histogram of a kind (core/latency-histogram.ts's rule), kept
+   * within the smallest and largest latency the newest snapshot counted; null without one
+   */
   latencyPercentiles(kind: HistogramKindKey = 'last'): LatencyPercentilesNs | null {
     const h = this.latencyHistograms[kind]
-    return h && this.info ? latencyPercentilesNs(h.bins, h.binClocks, this.info.clockHz) : null
+    if (!h || !this.info) return null
+    const observed = this.last ? observedLatency(this.last.counters, kind, histogramTotal(h.bins)) : undefined
+    return latencyPercentilesNs(h.bins, h.binClocks, this.info.clockHz, observed)
   }
 
   /** Switch mode: the host side next to the GPU side, or null (endpoint mode, or no pair yet). */

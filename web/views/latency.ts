@@ -1,16 +1,19 @@
 /**
  * Completion latency: the probe's first- and last-completion histograms (HISTOGRAM frames, via
- * the server's WebSocket) as two bar series over the same bins, with each one's p50 and p99 drawn
- * where the host's percentile rule (core/latency-histogram.ts) puts them: solid for the last
- * completion, dashed for the first.
+ * the server's WebSocket) as two bar series over the range of bins that holds reads
+ * (web/latency-bars.ts), with each one's p50 and p99 drawn where the host's percentile rule
+ * (core/latency-histogram.ts, kept within the counted min and max) puts them: solid for the last
+ * completion, dashed for the first. Each marker's label has a row of its own above the bars, so
+ * no two labels are ever drawn over each other.
  */
-import { Chart } from '../charts.js'
+import { Chart, noDataPlugin } from '../charts.js'
 import { $ } from '../dom.js'
 import { int } from '../model.js'
 import type { AppState } from '../state.js'
 import type { Plugin } from 'chart.js'
 import { histogramTotal } from '../../host/src/core/latency-histogram.js'
-import { HISTOGRAM_WORDS, type HistogramKindKey } from '../../host/src/core/generated.js'
+import type { HistogramKindKey } from '../../host/src/core/generated.js'
+import { barPosition, formatLatency, latencyBars, type LatencyBars } from '../latency-bars.js'
 import type { View } from './view.js'
 
 /** The series in drawing order: the first completion comes before the last. */
@@ -30,33 +33,43 @@ const MARKS = [
   { key: 'p99', colour: '#fc8181' },
 ] as const
 
-const us = (ns: number): string => `${(ns / 1000).toFixed(2)} µs`
+/** one text row per marker (4), above the bars */
+const ROW_PX = 13
+const LABEL_ROWS = KINDS.length * MARKS.length
 
-/** Vertical lines at p50 and p99: bins are equal-width categories, so ns maps linearly onto x. */
-function percentileLines(state: AppState): Plugin<'bar'> {
+/** Vertical lines at p50 and p99, each labelled on its own row above the plot. */
+function percentileLines(state: AppState, bars: () => LatencyBars | null): Plugin<'bar'> {
   return {
     id: 'percentileLines',
     afterDatasetsDraw(chart) {
-      const x = chart.scales['x']
-      if (!x || !state.info) return
+      const b = bars()
+      if (!b || b.bars.length === 0) return
       const { ctx, chartArea } = chart
+      const width = (chartArea.right - chartArea.left) / b.bars.length
       ctx.save()
+      ctx.font = '11px system-ui, sans-serif'
+      ctx.textBaseline = 'top'
+      let row = 0
       for (const k of KINDS) {
         const p = state.latencyPercentiles(k.kind)
-        const h = state.latencyHistograms[k.kind]
-        if (!p || !h) continue
-        const spanNs = (HISTOGRAM_WORDS * h.binClocks * 1e9) / state.info.clockHz
-        ctx.setLineDash(k.dash)
         for (const m of MARKS) {
-          const px = x.left + (p[m.key] / spanNs) * (x.right - x.left)
+          const labelY = chartArea.top - (LABEL_ROWS - row) * ROW_PX
+          row++
+          if (!p) continue
+          const px = chartArea.left + barPosition(b, p[m.key]) * width
+          ctx.setLineDash(k.dash)
           ctx.strokeStyle = m.colour
           ctx.lineWidth = 2
           ctx.beginPath()
-          ctx.moveTo(px, chartArea.top)
+          ctx.moveTo(px, labelY + ROW_PX / 2)
           ctx.lineTo(px, chartArea.bottom)
           ctx.stroke()
+          const text = `${k.kind} ${m.key} ${p.overflow && m.key === 'p99' ? '≥ ' : ''}${formatLatency(p[m.key], b.unit)}`
+          const w = ctx.measureText(text).width
+          // right of the line, or left of it where the text would run past the plot
+          const tx = px + 4 + w <= chartArea.right ? px + 4 : px - 4 - w
           ctx.fillStyle = m.colour
-          ctx.fillText(`${m.key} ${k.kind}`, px + 3, chartArea.top + (k.kind === 'first' ? 22 : 10))
+          ctx.fillText(text, tx, labelY)
         }
       }
       ctx.restore()
@@ -66,7 +79,7 @@ function percentileLines(state: AppState): Plugin<'bar'> {
 
 export function latencyView(): View {
   let chart: Chart<'bar', number[], string>
-  let labelsFor = ''
+  let shown: LatencyBars | null = null
   return {
     mount({ state }) {
       chart = new Chart($<HTMLCanvasElement>('latency-chart'), {
@@ -79,44 +92,48 @@ export function latencyView(): View {
           animation: false,
           responsive: true,
           maintainAspectRatio: false,
+          layout: { padding: { top: LABEL_ROWS * ROW_PX + 4 } },
           plugins: {
-            legend: { display: true },
-            tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${int(Number(item.raw))} reads from ${item.label}` } },
+            legend: { display: true, position: 'bottom' },
+            tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${int(Number(item.raw))} reads` } },
           },
           scales: {
-            x: { grid: { display: false }, title: { display: true, text: 'latency (bin start, µs)' } },
-            y: { beginAtZero: true, title: { display: true, text: 'reads (count)' } },
+            x: { grid: { display: false }, title: { display: true, text: 'latency (ns)' }, ticks: { maxRotation: 0, autoSkip: true } },
+            y: { beginAtZero: true, title: { display: true, text: 'reads (count)' }, ticks: { precision: 0 } },
           },
         },
-        plugins: [percentileLines(state)],
+        plugins: [percentileLines(state, () => shown), noDataPlugin<'bar'>(() => (shown ? null : 'no completed reads yet'))],
       })
     },
     render({ state }) {
       if (state.paused) return
       const clockHz = state.info?.clockHz ?? 0
-      const shown = KINDS.map((k) => state.latencyHistograms[k.kind])
-      const any = shown.find((h) => h !== null)
-      if (!any || clockHz <= 0) return
-      // both kinds share the bin width (HIST_BIN_CLOCKS), so one set of labels fits both
-      const binNs = (any.binClocks * 1e9) / clockHz
-      const key = `${binNs}/${any.bins.length}`
-      if (key !== labelsFor) {
-        chart.data.labels = any.bins.map((_, k) => (k === any.bins.length - 1 ? `≥ ${us(k * binNs)}` : us(k * binNs)))
-        labelsFor = key
-      }
+      const shownHists = KINDS.map((k) => state.latencyHistograms[k.kind])
+      const any = shownHists.find((h) => h !== null)
+      const binNs = any && clockHz > 0 ? (any.binClocks * 1e9) / clockHz : 0
+      // both kinds share the bin width (HIST_BIN_CLOCKS), so one set of bars fits both
+      shown = any ? latencyBars(shownHists[0]?.bins ?? null, shownHists[1]?.bins ?? null, binNs) : null
+      chart.data.labels = shown?.labels ?? []
       KINDS.forEach((k, i) => {
         const ds = chart.data.datasets[i]
-        if (ds) ds.data = [...(shown[i]?.bins ?? [])]
+        if (ds) ds.data = shown ? shown.bars.map((b) => (k.kind === 'first' ? b.first : b.last)) : []
         const p = state.latencyPercentiles(k.kind)
-        $(k.ids.p50).textContent = p ? us(p.p50) : '–'
-        $(k.ids.p99).textContent = p ? `${p.overflow ? '≥ ' : ''}${us(p.p99)}` : '–'
+        $(k.ids.p50).textContent = p ? formatLatency(p.p50, shown?.unit) : '–'
+        $(k.ids.p99).textContent = p ? `${p.overflow ? '≥ ' : ''}${formatLatency(p.p99, shown?.unit)}` : '–'
       })
+      const x = chart.options.scales?.['x']
+      if (x?.title) x.title.text = `latency (${shown?.unit ?? 'ns'})`
       chart.update('none')
+      if (!any || !shown) {
+        $('latency-caption').textContent = 'no read has completed since the clear'
+        return
+      }
       const last = state.latencyHistograms.last ?? any
       $('latency-caption').textContent =
         `${int(histogramTotal(last.bins))} reads completed since the clear (snapshot #${last.snapshotIndex}, ${last.reason}); ` +
         `${int(histogramTotal(state.latencyHistograms.first?.bins ?? []))} had a first completion; ` +
-        `bins of ${binNs.toFixed(0)} ns; a percentile is placed linearly inside its bin`
+        `the probe's bins are ${binNs.toFixed(0)} ns wide${shown.merge > 1 ? `, ${shown.merge} to a bar` : ''}; only the range holding reads is drawn; ` +
+        'a percentile is placed linearly inside its bin, within the smallest and largest latency counted'
     },
   }
 }

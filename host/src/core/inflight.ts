@@ -7,7 +7,7 @@
  */
 import type { Counters, LatencyHistogram } from '../core/probe.js'
 import { HISTOGRAM_KINDS, type HistogramKindKey } from './generated.js'
-import { histogramTotal, latencyPercentilesNs } from './latency-histogram.js'
+import { histogramTotal, latencyPercentilesNs, observedLatency } from './latency-histogram.js'
 
 export interface LatencyStats {
   /** null while no read completed */
@@ -106,7 +106,9 @@ export function inflightSummary(
   for (const { key, countCounter } of HISTOGRAM_KINDS) {
     const h = histograms[key]
     const matching = h && histogramTotal(h.bins) === c[countCounter] ? h : undefined
-    const p = matching ? latencyPercentilesNs(matching.bins, matching.binClocks, clockHz) : null
+    const p = matching
+      ? latencyPercentilesNs(matching.bins, matching.binClocks, clockHz, observedLatency(c, key, histogramTotal(matching.bins)))
+      : null
     pct[key] = p
     summaries[key] = matching ? { binNs: matching.binClocks * nsPerClock, bins: [...matching.bins], overflow: p?.overflow ?? false } : null
   }

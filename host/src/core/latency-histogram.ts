@@ -9,8 +9,41 @@
  * in bin × w. So p50 of reads all in bin k lies mid-bin, and the error is at most one bin
  * width. A quantile that lands in the overflow bin cannot be placed: it is reported as the
  * overflow bin's lower edge with `atLeast` set.
+ *
+ * The probe also counts the smallest and largest latency of the same reads (LAT_*_MIN/MAX).
+ * Given them, a bin's edges are narrowed to what was observed before interpolating, so a
+ * percentile never lies outside [min, max]: reads of 1016–1023 ns in a 768–1024 ns bin give
+ * p50 1019.5 ns, not the bin's middle (896 ns, below every read).
  */
 import { HISTOGRAM_KINDS, type HistogramKindKey } from './generated.js'
+import type { Counters } from './probe.js'
+
+/** The smallest and largest latency (clocks) the probe saw among the reads a histogram holds. */
+export interface ObservedLatency {
+  minClocks: number
+  maxClocks: number
+}
+
+/** The counters that bound each histogram kind (LAT_LAST_MIN/MAX, LAT_FIRST_MIN/MAX). */
+const BOUNDS: Record<HistogramKindKey, { min: 'latLastMin' | 'latFirstMin'; max: 'latLastMax' | 'latFirstMax' }> = {
+  last: { min: 'latLastMin', max: 'latLastMax' },
+  first: { min: 'latFirstMin', max: 'latFirstMax' },
+}
+
+/**
+ * The observed bounds of a kind from a snapshot's counters, or undefined when they cannot bound
+ * a histogram of `reads` reads: nothing completed (the minimum reads all ones, the maximum 0), or the counters
+ * hold fewer reads than the histogram (a clear came between them, so they describe other reads).
+ * Counters of a later snapshot without a clear between still bound it: the minimum only falls
+ * and the maximum only rises as reads are added.
+ */
+export function observedLatency(c: Readonly<Counters>, kind: HistogramKindKey, reads: number): ObservedLatency | undefined {
+  const count = c[HISTOGRAM_KINDS.find((k) => k.key === kind)!.countCounter]
+  const minClocks = c[BOUNDS[kind].min]
+  const maxClocks = c[BOUNDS[kind].max]
+  if (!(count > 0) || count < reads || !(maxClocks > 0) || !(minClocks <= maxClocks) || !Number.isSafeInteger(minClocks)) return undefined
+  return { minClocks, maxClocks }
+}
 
 export interface HistogramQuantile {
   /** latency in clocks */
@@ -21,20 +54,35 @@ export interface HistogramQuantile {
 
 export const histogramTotal = (bins: readonly number[]): number => bins.reduce((a, b) => a + b, 0)
 
-/** The q-quantile (0 < q ≤ 1) of a histogram in clocks; null while the histogram is empty. */
-export function histogramQuantile(bins: readonly number[], binClocks: number, q: number): HistogramQuantile | null {
+/**
+ * The q-quantile (0 < q ≤ 1) of a histogram in clocks; null while the histogram is empty. With
+ * `observed`, the bin's edges are first narrowed to [minClocks, maxClocks].
+ */
+export function histogramQuantile(
+  bins: readonly number[],
+  binClocks: number,
+  q: number,
+  observed?: ObservedLatency,
+): HistogramQuantile | null {
   if (!(q > 0 && q <= 1)) throw new RangeError(`quantile ${q} is outside (0, 1]`)
   const total = histogramTotal(bins)
   if (total === 0 || bins.length === 0) return null
+  const lo = observed?.minClocks ?? -Infinity
+  const hi = observed?.maxClocks ?? Infinity
+  const clamp = (x: number) => Math.min(hi, Math.max(lo, x))
   const rank = q * total
   const last = bins.length - 1
   let before = 0
   for (let k = 0; k < last; k++) {
     const n = bins[k]!
-    if (n > 0 && before + n >= rank) return { clocks: (k + (rank - before) / n) * binClocks, atLeast: false }
+    if (n > 0 && before + n >= rank) {
+      const from = clamp(k * binClocks)
+      const to = Math.max(from, clamp((k + 1) * binClocks))
+      return { clocks: from + ((rank - before) / n) * (to - from), atLeast: false }
+    }
     before += n
   }
-  return { clocks: last * binClocks, atLeast: true }
+  return { clocks: clamp(last * binClocks), atLeast: true }
 }
 
 export interface LatencyPercentilesNs {
@@ -44,10 +92,15 @@ export interface LatencyPercentilesNs {
   overflow: boolean
 }
 
-/** p50 and p99 in ns at `clockHz`; null while the histogram is empty. */
-export function latencyPercentilesNs(bins: readonly number[], binClocks: number, clockHz: number): LatencyPercentilesNs | null {
-  const p50 = histogramQuantile(bins, binClocks, 0.5)
-  const p99 = histogramQuantile(bins, binClocks, 0.99)
+/** p50 and p99 in ns at `clockHz`, within `observed` when given; null while the histogram is empty. */
+export function latencyPercentilesNs(
+  bins: readonly number[],
+  binClocks: number,
+  clockHz: number,
+  observed?: ObservedLatency,
+): LatencyPercentilesNs | null {
+  const p50 = histogramQuantile(bins, binClocks, 0.5, observed)
+  const p99 = histogramQuantile(bins, binClocks, 0.99, observed)
   if (!p50 || !p99 || !(clockHz > 0)) return null
   const ns = 1e9 / clockHz
   return { p50: p50.clocks * ns, p99: p99.clocks * ns, overflow: p50.atLeast || p99.atLeast }

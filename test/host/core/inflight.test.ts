@@ -60,6 +60,19 @@ describe('inflightSummary', () => {
     expect(s.outstanding.avg).toBe(0)
   })
 
+  it('keeps p50 and p99 within the smallest and largest latency the probe counted', () => {
+    const c = zero()
+    // every read took 254 or 255 clocks (1016–1020 ns): all in the [192, 256)-clock bin
+    Object.assign(c, { trackerCycles: 1000, latLastCount: 100, latLastSum: 100 * 254.5, latLastMin: 254, latLastMax: 255 })
+    const bins = Array<number>(HISTOGRAM_WORDS).fill(0)
+    bins[3] = 100
+    const s = inflightSummary(c, 250e6, null, { last: { bins, binClocks: 64 } })
+    expect(s.latencyNs.last.min).toBe(1016)
+    expect(s.latencyNs.last.p50).toBeCloseTo(1018)
+    expect(s.latencyNs.last.p99).toBeGreaterThanOrEqual(s.latencyNs.last.p50!)
+    expect(s.latencyNs.last.p99).toBeLessThanOrEqual(s.latencyNs.last.max!)
+  })
+
   it('takes p50/p99 of each kind from its histogram of the same snapshot', () => {
     const c = zero()
     Object.assign(c, {
@@ -77,8 +90,9 @@ describe('inflightSummary', () => {
     const firstBins = Array<number>(HISTOGRAM_WORDS).fill(0)
     firstBins[3] = 100 // [192, 256) clocks
     const s = inflightSummary(c, 250e6, null, { last: { bins, binClocks: 64 }, first: { bins: firstBins, binClocks: 64 } })
-    expect(s.latencyNs.last.p50).toBeCloseTo(((256 + 64 * (50 / 98)) * 1e9) / 250e6)
-    expect(s.latencyNs.last.p99).toBeCloseTo(((384 + 64 * 0.5) * 1e9) / 250e6)
+    // inside the bins narrowed to the counted min (260) and max (400) clocks
+    expect(s.latencyNs.last.p50).toBeCloseTo(((260 + 60 * (50 / 98)) * 1e9) / 250e6)
+    expect(s.latencyNs.last.p99).toBeCloseTo(((384 + 16 * 0.5) * 1e9) / 250e6)
     expect(s.latencyNs.first.p50).toBeCloseTo(((192 + 32) * 1e9) / 250e6)
     expect(s.latencyNs.first.p99).toBeCloseTo(((192 + 64 * 0.99) * 1e9) / 250e6)
     expect(s.latencyHistograms).toEqual({
@@ -88,7 +102,7 @@ describe('inflightSummary', () => {
     // a histogram of another snapshot (its total differs from its kind's count) is not mixed in
     const other = inflightSummary(c, 250e6, null, { last: { bins: bins.map((b) => b * 2), binClocks: 64 }, first: { bins, binClocks: 64 } })
     expect(other.latencyNs.last.p50).toBeNull()
-    expect(other.latencyNs.first.p50).toBeCloseTo(s.latencyNs.last.p50!)
+    expect(other.latencyNs.first.p50).toBeCloseTo(((256 + 64 * (50 / 98)) * 1e9) / 250e6) // the first kind's min/max are 0: no bounds
     expect(other.latencyHistograms.last).toBeNull()
     // each histogram is checked against its own kind's count: the last's bins do not stand in for the first's
     const swapped = inflightSummary({ ...c, latFirstCount: 99 }, 250e6, null, { first: { bins, binClocks: 64 } })

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { HISTOGRAM_WORDS } from '../../../host/src/core/generated.js'
-import { histogramQuantile, histogramTotal, latencyPercentilesNs } from '../../../host/src/core/latency-histogram.js'
+import { histogramQuantile, histogramTotal, latencyPercentilesNs, observedLatency } from '../../../host/src/core/latency-histogram.js'
+import { COUNTERS } from '../../../host/src/core/generated.js'
+import type { Counters } from '../../../host/src/core/probe.js'
 
 const empty = (): number[] => Array<number>(HISTOGRAM_WORDS).fill(0)
 
@@ -40,6 +42,18 @@ describe('histogramQuantile', () => {
     expect(histogramQuantile(bins, 64, 0.5)?.atLeast).toBe(false)
   })
 
+  it('narrows the bin to the observed min and max before interpolating', () => {
+    const bins = empty()
+    bins[3] = 100 // [192, 256) clocks; every read took 254 or 255
+    const observed = { minClocks: 254, maxClocks: 255 }
+    expect(histogramQuantile(bins, 64, 0.5, observed)).toEqual({ clocks: 254.5, atLeast: false })
+    expect(histogramQuantile(bins, 64, 1, observed)?.clocks).toBe(255)
+    // the overflow bin's lower edge is raised to the minimum, never past the maximum
+    const over = empty()
+    over[HISTOGRAM_WORDS - 1] = 10
+    expect(histogramQuantile(over, 64, 0.5, { minClocks: 5000, maxClocks: 6000 })).toEqual({ clocks: 5000, atLeast: true })
+  })
+
   it('is null for an empty histogram and refuses a quantile outside (0, 1]', () => {
     expect(histogramQuantile(empty(), 64, 0.5)).toBeNull()
     expect(() => histogramQuantile(empty(), 64, 0)).toThrow(RangeError)
@@ -56,5 +70,28 @@ describe('latencyPercentilesNs', () => {
     expect(p?.p99).toBeCloseTo((1152 + 64 * 0.99) * 4)
     expect(p?.overflow).toBe(false)
     expect(latencyPercentilesNs(empty(), 64, 250e6)).toBeNull()
+  })
+})
+
+describe('observedLatency', () => {
+  const counters = (o: Partial<Counters>): Counters => ({ ...(Object.fromEntries(COUNTERS.map((c) => [c.key, 0])) as Counters), ...o })
+
+  it('bounds a histogram with its kind’s min and max', () => {
+    const c = counters({ latLastCount: 10, latLastMin: 200, latLastMax: 300, latFirstCount: 10, latFirstMin: 100, latFirstMax: 150 })
+    expect(observedLatency(c, 'last', 10)).toEqual({ minClocks: 200, maxClocks: 300 })
+    expect(observedLatency(c, 'first', 8)).toEqual({ minClocks: 100, maxClocks: 150 })
+  })
+
+  it('gives none before a read completed or when the counters hold fewer reads (a clear between)', () => {
+    expect(observedLatency(counters({ latLastMin: 2 ** 64 - 1 }), 'last', 0)).toBeUndefined()
+    expect(observedLatency(counters({ latLastCount: 5, latLastMin: 200, latLastMax: 300 }), 'last', 10)).toBeUndefined()
+  })
+
+  it('turns p50 896 ns of reads that took at least 1016 ns into one inside what was seen', () => {
+    const bins = empty()
+    bins[3] = 100 // [768, 1024) ns at 250 MHz
+    expect(latencyPercentilesNs(bins, 64, 250e6)?.p50).toBe(896)
+    const c = counters({ latLastCount: 100, latLastMin: 254, latLastMax: 255 })
+    expect(latencyPercentilesNs(bins, 64, 250e6, observedLatency(c, 'last', 100))?.p50).toBe(1018)
   })
 })
