@@ -11,7 +11,7 @@ import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapsho
 import type { CounterMeta, RecordingsListing, RunReport, RunStart, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
 import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
 import { COMMANDS, type HistogramKindKey } from '../host/src/core/generated.js'
-import { isGraphWorkload, type AnyWorkload } from '../host/src/core/workload.js'
+import { RUN_HISTORY_MAX, runHistoryEntry, workloadLabel, type RunHistoryEntry } from './run-history.js'
 import { counterDeltas } from '../host/src/core/rates.js'
 import {
   histogramTotal,
@@ -102,6 +102,10 @@ export class AppState {
   /** a run from the form is pending: demo results leave the result box alone */
   manualPending = false
   runBox: RunBox = { kind: 'idle' }
+  /** the runs this page has seen, oldest first (web/run-history.ts) */
+  readonly runHistory: RunHistoryEntry[] = []
+  /** the run list shows demo runs too, not only the manual ones */
+  historyWithDemo = false
   /** the recordings on the server (GET /api/captures), null until listed */
   recordings: RecordingsListing | null = null
   /** the last control command's failure, shown in the header until the next command */
@@ -165,13 +169,15 @@ export class AppState {
         const { type: _type, ...r } = m
         this.running = r
         this.ingest(r.baseline, now)
-        this.addMark({
-          id: r.id,
-          origin: r.origin,
-          label: workloadLabel(r.workload),
-          from: this.t(r.baseline.counters.timestamp),
-          to: undefined,
-        })
+        // counters stopped: the probe will see nothing of this run, so no band names it
+        if (r.baseline.enabled)
+          this.addMark({
+            id: r.id,
+            origin: r.origin,
+            label: workloadLabel(r.workload),
+            from: this.t(r.baseline.counters.timestamp),
+            to: undefined,
+          })
         break
       }
       case 'run':
@@ -280,8 +286,12 @@ export class AppState {
 
   private setRun(r: RunReport): void {
     this.lastRun = r
-    const mark = this.marks.find((m) => m.id === r.id)
-    if (mark) mark.to = this.t(r.probeWindow.to)
+    const at = this.marks.findIndex((m) => m.id === r.id)
+    const mark = this.marks[at]
+    if (!r.countersEnabled) {
+      // the counters were stopped: the probe saw nothing, so no empty band is left named after it
+      if (mark) this.marks.splice(at, 1)
+    } else if (mark) mark.to = this.t(r.probeWindow.to)
     else
       this.addMark({
         id: r.id,
@@ -290,8 +300,29 @@ export class AppState {
         from: this.t(r.probeWindow.from),
         to: this.t(r.probeWindow.to),
       })
-    // a demo result must not replace the box while a run from the form waits for its own
-    if (r.origin === 'manual' || !this.manualPending) this.showRunBox({ kind: 'report', report: r })
+    // the WebSocket and the POST reply both bring a manual run's report: listed once
+    if (!this.runHistory.some((e) => e.id === r.id)) {
+      this.runHistory.push(runHistoryEntry(r, this.info?.clockHz))
+      if (this.runHistory.length > RUN_HISTORY_MAX) this.runHistory.shift()
+    }
+    // a demo result shows only where no manual run's result or error (or pending run) is shown
+    if (r.origin === 'manual' || !this.showsManual()) this.showRunBox({ kind: 'report', report: r })
+  }
+
+  /** The box holds a run from the form (pending, its result or its error) until dismissed or the next one. */
+  private showsManual(): boolean {
+    const b = this.runBox
+    return this.manualPending || b.kind === 'error' || (b.kind === 'report' && b.report.origin === 'manual')
+  }
+
+  /** The user closed a manual run's result: demo results show again. */
+  dismissRunBox(): void {
+    if (this.manualPending) return
+    this.showRunBox(this.lastRun?.origin === 'demo' ? { kind: 'report', report: this.lastRun } : { kind: 'idle' })
+  }
+
+  setHistoryWithDemo(on: boolean): void {
+    this.historyWithDemo = on
   }
 
   protected showRunBox(b: RunBox): void {
@@ -392,8 +423,6 @@ export class AppState {
   }
 }
 
-/** A run's name on the time axis: the pattern and its offset, or the graph kernel and its graph. */
-export const workloadLabel = (w: AnyWorkload): string =>
-  isGraphWorkload(w) ? `${w.pattern} ${w.graph}` : `${w.pattern}${w.offset ? ` +${w.offset}` : ''}`
+export { workloadLabel }
 
 const zeroHistogram = (): number[] => SIZE_KEYS.map(() => 0)

@@ -6,6 +6,7 @@ import type { IntervalRecord, Snapshot } from '../../host/src/core/probe.js'
 import type { RecordingsListing, RunReport, ServerMessage, ServerStatus } from '../../host/src/core/wire.js'
 import { AppState } from '../../web/state.js'
 import { TestAppState } from '../../web/test-hook.js'
+import { shownRuns } from '../../web/run-history.js'
 import { HISTOGRAM_WORDS } from '../../host/src/core/generated.js'
 import { SIZE_KEYS } from '../../host/src/core/size-classes.js'
 import { CLOCK_HZ, FakeClient, fakeInfo } from '../host/server/fake-session.js'
@@ -66,10 +67,11 @@ const report = (id: number, origin: 'demo' | 'manual', from: Snapshot, to: Snaps
   ({
     id,
     origin,
-    result: { workload: { pattern, bytes: 4096, offset: 0 } },
-    probe: { ...to.counters, mrd32: 128, mrd128: 0, mrdBytes: 4096 },
-    countersEnabled: true,
+    result: { workload: { pattern, bytes: 4096, offset: 0 }, issued: { count: 128, bytes: 4096 }, simCycles: 2_500 },
+    probe: { ...to.counters, mrd32: 128, mrd128: 0, mrdBytes: 4096, cpldBytes: 4096 },
+    countersEnabled: to.enabled,
     probeWindow: { from: from.counters.timestamp, to: to.counters.timestamp },
+    finishedAt: 1_700_000_000_000 + id,
   }) as unknown as RunReport
 
 describe('AppState rates', () => {
@@ -196,7 +198,7 @@ describe('AppState runs', () => {
     state.manualFinished({ report: report(2, 'manual', a, b, 'merged-misaligned') })
     expect(state.runBox.kind).toBe('report')
     expect(state.runBoxHistory).toEqual(['running merged-misaligned…', 'run #2 (manual) merged-misaligned'])
-    // once nothing is pending, demo results show again
+    // the manual result stays while the demo loop goes on, until the user closes it
     state.apply(
       {
         type: 'run',
@@ -206,7 +208,87 @@ describe('AppState runs', () => {
       },
       0,
     )
+    expect(state.runBoxHistory.at(-1)).toBe('run #2 (manual) merged-misaligned')
+    state.dismissRunBox()
     expect(state.runBoxHistory.at(-1)).toBe('run #3 (demo) strided')
+    state.apply(
+      {
+        type: 'run',
+        report: report(4, 'demo', a, b),
+        result: report(4, 'demo', a, b).result,
+        demo: { enabled: true, runs: 3, current: null },
+      },
+      0,
+    )
+    expect(state.runBoxHistory.at(-1)).toBe('run #4 (demo) strided')
+    // a manual run's error stays as well
+    state.manualStarted('running strided…')
+    state.manualFinished({ error: 'PS_X: no' })
+    state.apply(
+      {
+        type: 'run',
+        report: report(5, 'demo', a, b),
+        result: report(5, 'demo', a, b).result,
+        demo: { enabled: true, runs: 4, current: null },
+      },
+      0,
+    )
+    expect(state.runBox).toEqual({ kind: 'error', text: 'PS_X: no' })
+  })
+
+  it('lists every run once, with its pattern, GB/s, requests and when it finished', () => {
+    const { state, tick } = started()
+    const a = tick()
+    const b = tick()
+    const manual = report(1, 'manual', a, b, 'merged-aligned')
+    state.manualStarted('running merged-aligned…')
+    state.apply({ type: 'run', report: manual, result: manual.result, demo: { enabled: true, runs: 0, current: null } }, 0)
+    state.manualFinished({ report: manual }) // the POST reply brings the same run again
+    state.apply(
+      {
+        type: 'run',
+        report: report(2, 'demo', a, b),
+        result: report(2, 'demo', a, b).result,
+        demo: { enabled: true, runs: 1, current: null },
+      },
+      0,
+    )
+    expect(state.runHistory).toEqual([
+      // 4096 B of payload in 2500 clocks (10 µs at 250 MHz): 0.41 GB/s
+      { id: 1, origin: 'manual', label: 'merged-aligned', gbps: 4096 / 10e-6 / 1e9, requests: 128, at: 1_700_000_000_001, counted: true },
+      { id: 2, origin: 'demo', label: 'strided', gbps: 4096 / 10e-6 / 1e9, requests: 128, at: 1_700_000_000_002, counted: true },
+    ])
+    expect(shownRuns(state.runHistory, false).map((e) => e.id)).toEqual([1])
+    expect(shownRuns(state.runHistory, true).map((e) => e.id)).toEqual([2, 1])
+  })
+
+  it('leaves no named band for a run made while the counters were stopped', () => {
+    const { state, c, tick } = started()
+    tick()
+    c.enabled = false
+    const a = tick()
+    state.apply({ type: 'run-start', id: 9, origin: 'manual', workload: { pattern: 'strided', bytes: 4096, offset: 0 }, baseline: a }, 0)
+    const b = tick()
+    state.manualFinished({ report: report(9, 'manual', a, b) })
+    expect(state.marks).toEqual([])
+    expect(state.runHistory.map((e) => [e.id, e.counted, e.gbps])).toEqual([[9, false, null]])
+    // and one whose start was seen while counting, then stopped before its end, loses its band too
+    c.enabled = true
+    const d = tick()
+    state.apply({ type: 'run-start', id: 10, origin: 'demo', workload: { pattern: 'strided', bytes: 4096, offset: 0 }, baseline: d }, 0)
+    expect(state.marks.map((m) => m.id)).toEqual([10])
+    c.enabled = false
+    const e = tick()
+    state.apply(
+      {
+        type: 'run',
+        report: report(10, 'demo', d, e),
+        result: report(10, 'demo', d, e).result,
+        demo: { enabled: true, runs: 1, current: null },
+      },
+      0,
+    )
+    expect(state.marks).toEqual([])
   })
 
   it('reports a live state from the status and the newest snapshot', () => {

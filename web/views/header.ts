@@ -1,4 +1,5 @@
 /** The header: what the badge says (live, stopped, paused, stale, …), the source, the controls. */
+import { ApiError } from '../api.js'
 import { $ } from '../dom.js'
 import { si } from '../model.js'
 import type { View, ViewContext } from './view.js'
@@ -7,6 +8,7 @@ export function headerView(): View {
   let badge: HTMLElement
   let banner: HTMLElement
   let pause: HTMLButtonElement
+  let demoButton: HTMLButtonElement
 
   const command = (ctx: ViewContext, path: 'start' | 'stop' | 'clear') => {
     ctx.api.post(path).then(
@@ -26,6 +28,21 @@ export function headerView(): View {
       $('btn-start').addEventListener('click', () => command(ctx, 'start'))
       $('btn-stop').addEventListener('click', () => command(ctx, 'stop'))
       $('btn-clear').addEventListener('click', () => command(ctx, 'clear'))
+      demoButton = $<HTMLButtonElement>('btn-demo')
+      demoButton.addEventListener('click', () => {
+        const enabled = !(ctx.state.status?.demo.enabled ?? false)
+        ctx.api.post('demo', { enabled }).then(
+          () => ctx.state.say(''),
+          (e: unknown) => {
+            ctx.state.say(
+              e instanceof ApiError && e.status === 404
+                ? `this server cannot switch its demo loop from the page (it has no POST /api/demo); to run without it, start \`node bin/pcie-scope.mjs serve --twin\` instead of \`npm start\``
+                : `demo ${enabled ? 'start' : 'stop'} failed: ${(e as Error).message}`,
+            )
+            ctx.changed()
+          },
+        )
+      })
       pause.addEventListener('click', () => {
         ctx.state.togglePaused()
         ctx.changed()
@@ -52,6 +69,8 @@ export function headerView(): View {
       const d = st.demo
       const lastDemo = state.lastRun?.origin === 'demo' ? ` · last: ${state.lastRun.result.workload.pattern}` : ''
       $('demo').textContent = d.enabled ? `demo loop: ${d.runs} runs${d.current ? ` · now: ${d.current}` : lastDemo}` : ''
+      demoButton.hidden = false
+      demoButton.textContent = d.enabled ? 'Stop demo' : 'Start demo'
     },
   }
 }

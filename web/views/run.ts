@@ -7,7 +7,9 @@
 import type { RunReport } from '../../host/src/core/wire.js'
 import { defaultOffset, isGraphWorkload, WORKLOAD_LIMITS, type PatternName } from '../../host/src/core/workload.js'
 import { SIZE_CLASSES, SIZE_KEYS } from '../../host/src/core/size-classes.js'
-import { $, el, row } from '../dom.js'
+import { $, el, row, tbodyOf } from '../dom.js'
+import type { AppState } from '../state.js'
+import { shownRuns } from '../run-history.js'
 import { int, si } from '../model.js'
 import type { View } from './view.js'
 import { runSourceOptions, sourcesNote } from '../sources.js'
@@ -61,6 +63,15 @@ export function runView(): View {
       }
       select.addEventListener('change', pick)
       pick()
+      $('run-dismiss').addEventListener('click', () => {
+        ctx.state.dismissRunBox()
+        ctx.changed()
+      })
+      const withDemo = $<HTMLInputElement>('history-demo')
+      withDemo.addEventListener('change', () => {
+        ctx.state.setHistoryWithDemo(withDemo.checked)
+        ctx.changed()
+      })
       $<HTMLFormElement>('run-form').addEventListener('submit', (ev) => {
         ev.preventDefault()
         const { state } = ctx
@@ -104,10 +115,12 @@ export function runView(): View {
         ? `runs on: ${sources.map((o) => o.label).join(' or ')}`
         : 'no workload runner on this session'
       $<HTMLButtonElement>('run-button').disabled = sources.length === 0 || !st?.connected || state.manualPending
+      renderHistory(state)
       if (shown === state.runBox) return
       shown = state.runBox
       const box = $('run-result')
       const b = state.runBox
+      $('run-dismiss').hidden = !(b.kind === 'error' || (b.kind === 'report' && b.report.origin === 'manual'))
       if (b.kind === 'idle') box.replaceChildren(el('span', 'no run yet', 'muted'))
       else if (b.kind === 'pending') box.replaceChildren(el('p', b.text, 'muted'))
       else if (b.kind === 'error') {
@@ -117,6 +130,33 @@ export function runView(): View {
       } else box.replaceChildren(reportTable(b.report, state.info?.clockHz))
     },
   }
+}
+
+let historyShown = ''
+const timeFmt = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+
+/** The run list, rebuilt only when a run was added or the demo runs were switched in or out. */
+function renderHistory(state: AppState): void {
+  const newest = state.runHistory.at(-1)
+  const key = `${state.runHistory.length}/${newest?.id}/${state.historyWithDemo}`
+  if (key === historyShown) return
+  historyShown = key
+  const lines = shownRuns(state.runHistory, state.historyWithDemo)
+  const rows = lines.map((e) => {
+    const tr = row([
+      el('td', `#${e.id} ${e.origin}`, e.origin),
+      el('td', e.label),
+      el('td', e.gbps === null ? '–' : e.gbps.toFixed(2), 'num'),
+      el('td', int(e.requests), 'num'),
+      el('td', timeFmt.format(e.at), 'num'),
+    ])
+    if (!e.counted) tr.title = 'counters were stopped: the probe saw nothing of this run'
+    tr.dataset.testid = `run-history-${e.id}`
+    return tr
+  })
+  if (rows.length === 0)
+    rows.push(row([el('td', state.runHistory.length ? 'no manual run yet (tick "demo runs too" to list those)' : 'no run yet', 'muted')]))
+  tbodyOf('run-history').replaceChildren(...rows)
 }
 
 const SIZES = SIZE_CLASSES.map((c) => c.key).join('/')
