@@ -19,6 +19,7 @@ import {
 } from 'chart.js'
 import { si } from './model.js'
 import type { RunMark } from './state.js'
+import { fixedLabels, timeUnit } from './axis.js'
 
 const siSeconds = (v: number): string => si(v, 's')
 
@@ -78,11 +79,21 @@ export interface SeriesSpec {
   dashed?: boolean
 }
 
+/** A y axis: its title, its ticks' labels (all at once: web/axis.ts), whole-number steps for counts. */
+export interface YAxisSpec {
+  title: string
+  labels: (values: number[]) => string[]
+  wholeSteps?: boolean
+}
+
 export interface TimeChartSpec {
   series: SeriesSpec[]
-  xTitle: string
-  y: { title: string; tick: (v: number) => string }
-  y1: { title: string; tick: (v: number) => string }
+  /** the x axis title for the unit its ticks are in (s, ms or µs: one per axis) */
+  xTitle: (unit: string) => string
+  y: YAxisSpec
+  y1: YAxisSpec
+  /** what the empty chart says */
+  empty: string
   /** tooltip text of a point of series i */
   label: (series: number, y: number) => string
   marks: () => readonly RunMark[]
@@ -95,6 +106,11 @@ export interface TimeChartSpec {
  * never drawn across.
  */
 export function timeChart(canvas: HTMLCanvasElement, spec: TimeChartSpec): Chart<'line', { x: number; y: number }[]> {
+  const yTicks = (axis: YAxisSpec) => ({
+    ...(axis.wholeSteps ? { precision: 0 } : {}),
+    callback: (_v: number | string, i: number, ticks: { value: number }[]) => axis.labels(ticks.map((t) => t.value))[i] ?? '',
+  })
+  const hasData = (chart: Chart) => chart.data.datasets.some((d) => (d.data as { y: number }[]).some((p) => Number.isFinite(p.y)))
   return new Chart<'line', { x: number; y: number }[]>(canvas, {
     type: 'line',
     data: {
@@ -107,7 +123,18 @@ export function timeChart(canvas: HTMLCanvasElement, spec: TimeChartSpec): Chart
         ...(s.dashed ? { borderDash: [6, 4] } : {}),
       })),
     },
-    plugins: [runBandsPlugin<'line'>(spec.marks, spec.newestX)],
+    plugins: [
+      runBandsPlugin<'line'>(spec.marks, spec.newestX),
+      {
+        // an empty chart shows no ticks (chart.js would invent a 0..1 range) and says why instead
+        id: 'emptyAxes',
+        beforeUpdate(chart) {
+          const show = hasData(chart)
+          for (const scale of Object.values(chart.options.scales ?? {})) if (scale?.ticks) scale.ticks.display = show
+        },
+      },
+      noDataPlugin<'line'>((chart) => (hasData(chart) ? null : spec.empty)),
+    ],
     options: {
       animation: false,
       parsing: false,
@@ -129,15 +156,23 @@ export function timeChart(canvas: HTMLCanvasElement, spec: TimeChartSpec): Chart
       scales: {
         x: {
           type: 'linear',
-          title: { display: true, text: spec.xTitle },
-          ticks: { maxRotation: 0, callback: (v) => siSeconds(Number(v)) },
+          title: { display: true, text: spec.xTitle('s') },
+          // only the round ticks: the bounds (the oldest and newest point) would be odd values
+          ticks: {
+            maxRotation: 0,
+            includeBounds: false,
+            callback: (_v, i, ticks) => {
+              const values = ticks.map((t) => t.value)
+              return fixedLabels(values, timeUnit(Math.max(...values.map(Math.abs))).scale)[i] ?? ''
+            },
+          },
         },
         y: {
           type: 'linear',
           beginAtZero: true,
           position: 'left',
           title: { display: true, text: spec.y.title },
-          ticks: { callback: (v) => spec.y.tick(Number(v)) },
+          ticks: yTicks(spec.y),
         },
         y1: {
           type: 'linear',
@@ -145,30 +180,39 @@ export function timeChart(canvas: HTMLCanvasElement, spec: TimeChartSpec): Chart
           position: 'right',
           grid: { drawOnChartArea: false },
           title: { display: true, text: spec.y1.title },
-          ticks: { callback: (v) => spec.y1.tick(Number(v)) },
+          ticks: yTicks(spec.y1),
         },
       },
     },
   })
 }
 
-/** The x axis spans the oldest to the newest point shown. */
-export function followX(chart: Chart<'line', { x: number; y: number }[]>, first: number | undefined, newest: number | undefined): void {
+/**
+ * The x axis spans the oldest to the newest point shown, its title naming the one time unit its
+ * ticks are in (web/axis.ts picks it from the newest time, as the tick labels do).
+ */
+export function followX(
+  chart: Chart<'line', { x: number; y: number }[]>,
+  first: number | undefined,
+  newest: number | undefined,
+  xTitle: (unit: string) => string,
+): void {
   const x = chart.options.scales?.x
   if (!x || first === undefined || newest === undefined) return
   x.min = first
   x.max = newest > first ? newest : first + 1e-3
+  if (x.title) x.title.text = xTitle(timeUnit(Math.max(Math.abs(x.min), Math.abs(x.max))).unit)
 }
 
 /**
  * An empty chart says so in words in the middle of its plot, instead of showing bare axes whose
  * ticks mean nothing; `message` returns null once there is something to draw.
  */
-export function noDataPlugin<T extends ChartType>(message: () => string | null): Plugin<T> {
+export function noDataPlugin<T extends ChartType>(message: (chart: Chart) => string | null): Plugin<T> {
   return {
     id: 'noData',
     afterDraw(chart) {
-      const text = message()
+      const text = message(chart as Chart)
       const area = chart.chartArea
       if (!text || !area) return
       const ctx = chart.ctx

@@ -1,7 +1,8 @@
 /** Request-size histogram: since the last clear, or the current (or last) run alone. */
-import { Chart } from '../charts.js'
+import { Chart, noDataPlugin } from '../charts.js'
+import { countLabels } from '../axis.js'
 import { $ } from '../dom.js'
-import { int, si, SIZE_COLOURS, SIZE_LABELS } from '../model.js'
+import { int, SIZE_COLOURS, SIZE_LABELS } from '../model.js'
 import type { HistogramMode } from '../state.js'
 import type { View } from './view.js'
 
@@ -25,9 +26,16 @@ export function histogramView(): View {
           },
           scales: {
             x: { grid: { display: false }, title: { display: true, text: 'requested bytes per memory-read request (MRd)' } },
-            y: { beginAtZero: true, title: { display: true, text: 'requests (count)' }, ticks: { callback: (v) => si(Number(v)) } },
+            y: {
+              beginAtZero: true,
+              title: { display: true, text: 'requests (count)' },
+              ticks: { precision: 0, callback: (_v, i, ticks) => countLabels(ticks.map((t) => t.value))[i] ?? '' },
+            },
           },
         },
+        plugins: [
+          noDataPlugin<'bar'>((c) => ((c.data.datasets[0]?.data as number[]).some((n) => n > 0) ? null : 'no requests counted yet')),
+        ],
       })
       const mode = $<HTMLSelectElement>('hist-mode')
       mode.value = ctx.state.histogramMode

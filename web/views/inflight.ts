@@ -11,6 +11,7 @@ import { type Chart, followX, timeChart } from '../charts.js'
 import { $ } from '../dom.js'
 import { inflightSummary } from '../../host/src/core/inflight.js'
 import { limitOf, type Point } from '../model.js'
+import { countLabels, fixedLabels } from '../axis.js'
 import type { View } from './view.js'
 
 const LIMIT_TEXT = {
@@ -18,6 +19,8 @@ const LIMIT_TEXT = {
   tags: 'tag-bound: nearly every tag is in flight, so no more reads can be issued; larger requests or more tags would raise the rate',
   latency: 'latency-bound: too few reads in flight to cover the round trip; issue more reads at once',
 } as const
+
+const X_TITLE = (unit: string): string => `probe time (${unit})`
 
 const SERIES_TEXT: Record<number, string> = { 0: 'reads in flight', 1: 'tag budget', 3: 'peak in flight', 4: 'rate × latency' }
 
@@ -37,9 +40,10 @@ export function inflightView(): View {
           { label: 'reads in flight (peak per interval)', colour: '#f6ad55', axis: 'y' },
           { label: 'rate × latency (per interval)', colour: '#68d391', axis: 'y', dashed: true },
         ],
-        xTitle: 'probe time (s)',
-        y: { title: 'reads outstanding', tick: (v) => String(v) },
-        y1: { title: 'mean completion latency, µs', tick: (v) => (v * 1e6).toFixed(1) },
+        xTitle: X_TITLE,
+        y: { title: 'reads outstanding', labels: countLabels },
+        y1: { title: 'mean completion latency, µs', labels: (vs) => fixedLabels(vs, 1e6) },
+        empty: 'no data yet: reads in flight appear once two snapshots have counted',
         label: (i, y) => (i === 2 ? `mean latency: ${us(y)}` : `${SERIES_TEXT[i] ?? ''}: ${y.toFixed(1)} reads`),
         marks: () => state.marks,
         newestX: () => (state.intervalAvg.last() ?? state.outstandingAvg.last())?.x,
@@ -63,7 +67,7 @@ export function inflightView(): View {
       if (state.tagBudget !== null && first && newest)
         budgetLine.push({ x: first.x, y: state.tagBudget }, { x: newest.x, y: state.tagBudget })
       budget.data = budgetLine
-      followX(chart, first?.x, newest?.x)
+      followX(chart, first?.x, newest?.x, X_TITLE)
       chart.update('none')
 
       const c = state.last?.counters

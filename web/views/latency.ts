@@ -123,6 +123,9 @@ export function latencyView(): View {
       })
       const x = chart.options.scales?.['x']
       if (x?.title) x.title.text = `latency (${shown?.unit ?? 'ns'})`
+      // an empty chart shows no invented 0..1 count axis, only the words of noDataPlugin
+      const y = chart.options.scales?.['y']
+      if (y?.ticks) y.ticks.display = shown !== null
       chart.update('none')
       if (!any || !shown) {
         $('latency-caption').textContent = 'no read has completed since the clear'

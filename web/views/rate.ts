@@ -6,9 +6,11 @@ import { type Chart, followX, timeChart } from '../charts.js'
 import { $ } from '../dom.js'
 import type { Point } from '../model.js'
 import { si } from '../model.js'
+import { countLabels, fixedLabels } from '../axis.js'
 import type { View } from './view.js'
 
 const gbps = (v: number): string => `${(v / 1e9).toFixed(2)} GB/s`
+const X_TITLE = (unit: string): string => `probe time (${unit}): TIMESTAMP / probe clock, simulated on the twin`
 
 export function rateView(): View {
   let chart: Chart<'line', Point[]>
@@ -21,9 +23,10 @@ export function rateView(): View {
           // what the wire allows for the same completion mix: "why is it slower than the datasheet"
           { label: 'link ceiling (GB/s)', colour: '#fc8181', axis: 'y1', dashed: true },
         ],
-        xTitle: 'probe time (s): TIMESTAMP / probe clock, simulated on the twin',
-        y: { title: 'MRd requests per second', tick: (v) => si(v) },
-        y1: { title: 'completed payload, GB/s', tick: (v) => (v / 1e9).toFixed(1) },
+        xTitle: X_TITLE,
+        y: { title: 'MRd requests per second', labels: countLabels, wholeSteps: true },
+        y1: { title: 'completed payload, GB/s', labels: (vs) => fixedLabels(vs, 1e-9) },
+        empty: 'no data yet: rates appear once two snapshots have counted',
         label: (i, y) => (i === 0 ? `MRd: ${si(y)} requests/s` : `${i === 1 ? 'completed payload' : 'link ceiling'}: ${gbps(y)}`),
         marks: () => state.marks,
         newestX: () => state.mrdRate.last()?.x,
@@ -37,7 +40,7 @@ export function rateView(): View {
       mrd.data = state.mrdRate.view()
       payload.data = state.payloadRate.view()
       ceiling.data = state.ceilingRate.view()
-      followX(chart, state.mrdRate.view()[0]?.x, state.mrdRate.last()?.x)
+      followX(chart, state.mrdRate.view()[0]?.x, state.mrdRate.last()?.x, X_TITLE)
       chart.update('none')
 
       // the figures in the card's head are current only while live

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { countLabels, decimalsFor, fixedLabels, timeUnit } from '../../web/axis.js'
+
+describe('axis labels', () => {
+  it('gives neighbouring ticks different labels in one unit', () => {
+    // time ticks 2 ms apart near 298 ms: no "298 ms, 298 ms", no µs among the ms
+    const t = timeUnit(0.3)
+    expect(t.unit).toBe('ms')
+    const ticks = [0.296, 0.2965, 0.297, 0.2975, 0.298]
+    const labels = fixedLabels(ticks, t.scale)
+    expect(labels).toEqual(['296.0', '296.5', '297.0', '297.5', '298.0'])
+    expect(new Set(labels).size).toBe(ticks.length)
+    expect(timeUnit(12).unit).toBe('s')
+    expect(timeUnit(0.0004).unit).toBe('µs')
+  })
+
+  it('prints small GB/s ticks with the decimals they need, not "0.0" for each', () => {
+    const ticks = [0, 5e6, 10e6, 15e6, 20e6, 25e6, 30e6, 35e6, 40e6, 45e6, 50e6] // 0..0.05 GB/s
+    const labels = fixedLabels(ticks, 1e-9)
+    expect(new Set(labels).size).toBe(ticks.length)
+    expect(labels[1]).toBe('0.005')
+  })
+
+  it('never writes a count with a milli prefix, and uses one prefix per axis', () => {
+    expect(countLabels([0, 0.5, 1])).toEqual(['0.0', '0.5', '1.0'])
+    expect(countLabels([0, 1])).toEqual(['0', '1'])
+    expect(countLabels([0, 500_000, 1_000_000, 1_500_000])).toEqual(['0.0 M', '0.5 M', '1.0 M', '1.5 M'])
+    expect(decimalsFor(1)).toBe(0)
+    expect(decimalsFor(0.25)).toBe(2)
+    expect(decimalsFor(0.5)).toBe(1)
+    expect(decimalsFor(5e-3)).toBe(3)
+  })
+})

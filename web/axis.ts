@@ -1,0 +1,67 @@
+/**
+ * Axis tick labels (DOM-free): every tick of an axis in one unit, with just the decimals that tell
+ * neighbouring ticks apart, so an axis never reads "298 ms, 298 ms" or "0.0" eleven times, and
+ * never mixes µs and ms. Counts never get a milli prefix ("900 m" requests): their axes step by
+ * whole numbers.
+ */
+
+/** Decimals that print multiples of `step` exactly (0 for a whole step): 0.25 → 2, 0.5 → 1, 5e-3 → 3. */
+export function decimalsFor(step: number): number {
+  if (!(step > 0) || !Number.isFinite(step)) return 0
+  const least = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9))
+  for (let d = least; d < least + 3; d++) {
+    const x = step * 10 ** d
+    if (Math.abs(x - Math.round(x)) < 1e-6 * Math.max(1, x)) return Math.min(9, d)
+  }
+  return Math.min(9, least + 2)
+}
+
+/**
+ * The ticks' spacing: the largest gap between neighbours (0 with fewer than two); a bound the
+ * axis adds at its min or max sits closer to its neighbour than the spacing.
+ */
+export function tickStep(values: readonly number[]): number {
+  let step = 0
+  for (let i = 1; i < values.length; i++) step = Math.max(step, Math.abs(values[i]! - values[i - 1]!))
+  return step
+}
+
+/** Labels for ticks in a fixed unit (`scale` turns a value into it: 1e-9 for GB/s of B/s). */
+export function fixedLabels(values: readonly number[], scale = 1): string[] {
+  const digits = decimalsFor(tickStep(values) * scale)
+  return values.map((v) => (v * scale).toFixed(digits))
+}
+
+export interface AxisUnit {
+  unit: string
+  /** multiply a value in the base unit by this to get it in `unit` */
+  scale: number
+}
+
+const TIME: readonly AxisUnit[] = [
+  { unit: 's', scale: 1 },
+  { unit: 'ms', scale: 1e3 },
+  { unit: 'µs', scale: 1e6 },
+]
+
+/** The one time unit for an axis whose largest value is `maxAbs` seconds: s from 1 s, ms from 1 ms, else µs. */
+export function timeUnit(maxAbs: number): AxisUnit {
+  return TIME.find((u) => maxAbs * u.scale >= 1) ?? TIME[TIME.length - 1]!
+}
+
+const SI: readonly AxisUnit[] = [
+  { unit: 'G', scale: 1e-9 },
+  { unit: 'M', scale: 1e-6 },
+  { unit: 'k', scale: 1e-3 },
+  { unit: '', scale: 1 },
+]
+
+/**
+ * Labels for a count (or a count per second) axis: one SI prefix for every tick, chosen by the
+ * largest, never below one (no "m" of a request).
+ */
+export function countLabels(values: readonly number[]): string[] {
+  const maxAbs = Math.max(0, ...values.map(Math.abs))
+  const u = SI.find((p) => maxAbs * p.scale >= 1) ?? SI[SI.length - 1]!
+  return fixedLabels(values, u.scale).map((t) => `${t}${u.unit ? ` ${u.unit}` : ''}`)
+}
