@@ -2,10 +2,11 @@
  * The switch design's host side next to its GPU side (DOM-free). The host side's TAP_SNAPSHOT and
  * TAP_HISTOGRAM frames (via the server) are paired with the GPU side's SNAPSHOT and HISTOGRAM of
  * the same snapshot index, so that both columns describe the same reads: the GPU side's latency
- * is the host side's plus the switch's traversal both ways (4 clocks, 16 ns at 250 MHz, on the
- * twin). Latency means and the outstanding averages come from the counters (exact, since the
- * clear); p50 and p99 from the histograms (good to one bin, 256 ns at 250 MHz). In endpoint mode
- * no tap frame arrives and `seen` stays false.
+ * is the host side's plus the time in the switch, its traversal both ways (4 clocks, 16 ns at
+ * 250 MHz, on the twin) and any wait there while the host has no room for more reads. Latency
+ * means and the outstanding averages come from the counters (exact, since the clear); p50 and
+ * p99 from the histograms (good to one bin, 256 ns at 250 MHz). In endpoint mode no tap frame
+ * arrives and `seen` stays false.
  */
 import type { Counters, LatencyHistogram, Snapshot, TapHistogram, TapSnapshot } from '../host/src/core/probe.js'
 import type { TapReadings } from '../host/src/core/wire.js'
@@ -33,7 +34,7 @@ export interface SideFigures {
 export interface HostSideComparison {
   gpu: SideFigures
   host: SideFigures
-  /** GPU side minus host side (null where either is): the switch's traversal for the latencies */
+  /** GPU side minus host side (null where either is): for the latencies, the time in the switch (traversal plus any queueing) */
   diff: { meanNs: number | null; p50Ns: number | null; p99Ns: number | null; outstandingAvg: number | null }
   /** the mean latency difference in probe clocks */
   meanDiffClocks: number | null

@@ -2,10 +2,12 @@
 import { el, row, tbodyOf } from '../dom.js'
 import { int } from '../model.js'
 import type { View } from './view.js'
+import { counterDoc, designOf, type Design } from '../design-words.js'
 
 export function countersView(): View {
   const cells = new Map<string, HTMLTableCellElement>()
   let body: HTMLTableSectionElement
+  let builtFor: Design | undefined
   return {
     mount() {
       body = tbodyOf('counters-table')
@@ -13,14 +15,18 @@ export function countersView(): View {
     render({ state }) {
       const s = state.last
       if (state.paused || !s) return
-      if (cells.size !== state.counters.length) {
+      const design = designOf(state.showHostSide)
+      if (cells.size !== state.counters.length || design !== builtFor) {
+        builtFor = design
         body.replaceChildren()
         cells.clear()
         for (const c of state.counters) {
+          // the spec's docs speak of the BAR design; the switch design's words where it differs
+          const doc = counterDoc(c.doc, design)
           const name = el('td', c.name, 'name')
-          name.title = c.doc
+          name.title = doc
           const val = el('td', '0', 'num')
-          const tr = row([name, val, el('td', c.doc, 'muted small')])
+          const tr = row([name, val, el('td', doc, 'muted small')])
           tr.dataset.testid = `counter-${c.key}`
           body.append(tr)
           cells.set(c.key, val)

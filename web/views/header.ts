@@ -64,7 +64,13 @@ export function headerView(): View {
       const st = state.status
       if (!st) return
       const design = st.twinMode === null ? '' : ` · ${st.twinMode === 'switch' ? 'switch between GPU and host' : 'BAR endpoint'}`
-      $('source').textContent = `${st.source}${design} · ${st.path}${state.info ? ` · ${si(state.info.clockHz, 'Hz')} probe clock` : ''}`
+      // the link the server reports (the twin's link model): the one the rate chart's ceiling uses
+      const link = st.pcieLink ? ` · link ${st.pcieLink.name}` : ''
+      $('source').textContent =
+        `${st.source}${design} · ${st.path}${state.info ? ` · ${si(state.info.clockHz, 'Hz')} probe clock` : ''}${link}`
+      $('source').title = st.pcieLink
+        ? `the ceiling on the rate chart is this link's: ${st.pcieLink.name}, as the server reports it (on the twin, its link model, --link)`
+        : ''
       $('source').dataset.mode = st.twinMode ?? ''
       const d = st.demo
       const lastDemo = state.lastRun?.origin === 'demo' ? ` · last: ${state.lastRun.result.workload.pattern}` : ''

@@ -1,9 +1,11 @@
 /**
  * Switch mode: the host side of the switch next to the GPU side (web/host-side.ts pairs them):
  * completion latency (mean, p50, p99), reads in flight, and the difference, which for the
- * latency is the switch's traversal both ways. The card shows whenever the twin runs the switch
- * (its default design; it waits for the first host-side snapshot) or a host side arrives (a
- * board's switch design), and stays hidden in endpoint mode.
+ * latency is the time the reads spent in the switch: its traversal both ways plus any queueing
+ * (reads wait in the switch while the host has no room for more), not the traversal alone. The
+ * card shows whenever the twin runs the switch (its default design; it waits for the first
+ * host-side snapshot) or a host side arrives (a board's switch design), and stays hidden in
+ * endpoint mode.
  */
 import { $, el, row, tbodyOf } from '../dom.js'
 import { int } from '../model.js'
@@ -64,7 +66,7 @@ export function hostSideView(): View {
       $('hostside-caption').textContent = cmp
         ? `counters of snapshot #${cmp.snapshotIndex} on both taps` +
           (cmp.histogramSnapshotIndex !== null ? `; percentiles from the histograms of snapshot #${cmp.histogramSnapshotIndex}` : '') +
-          `, good to one bin, so their difference is not the traversal's${cmp.overflow ? ' (≥: a percentile is past the last bin)' : ''}`
+          `, good to one bin, so their difference is not the time in the switch${cmp.overflow ? ' (≥: a percentile is past the last bin)' : ''}`
         : 'waiting for a host-side snapshot paired with the GPU side’s'
     },
   }

@@ -3,6 +3,7 @@ import { LINK_STATS } from '../../host/src/core/generated.js'
 import { el, row, tbodyOf } from '../dom.js'
 import { int } from '../model.js'
 import type { View } from './view.js'
+import { designOf, urLabel } from '../design-words.js'
 
 export function linkView(): View {
   let body: HTMLTableSectionElement
@@ -38,7 +39,7 @@ export function linkView(): View {
       group('server')
       num('WebSocket batches dropped (slow clients)', state.wsDrops, true, 'ws-drops')
       group('PCIe (probe counters)')
-      num('BAR unsupported requests', state.last?.counters.barUr, true, 'bar-ur')
+      num(urLabel(designOf(state.showHostSide)), state.last?.counters.barUr, true, 'bar-ur')
       num('poisoned TLPs (EP set, either direction)', state.last?.counters.poisoned, true, 'poisoned')
       body.replaceChildren(...rows)
     },
