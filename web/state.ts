@@ -192,6 +192,18 @@ export class AppState {
     }
   }
 
+  /**
+   * The header's demo line: runs so far and the pattern running now, from the newest status. Only
+   * while the feed is open: the server's last word about its demo loop says nothing once it is
+   * gone, so a dead server leaves no "now: …" behind.
+   */
+  demoLine(): string {
+    const d = this.status?.demo
+    if (this.feed !== 'open' || this.auth !== 'ok' || !d?.enabled) return ''
+    const lastDemo = this.lastRun?.origin === 'demo' ? ` · last: ${this.lastRun.result.workload.pattern}` : ''
+    return `demo loop: ${d.runs} runs${d.current ? ` · now: ${d.current}` : lastDemo}`
+  }
+
   say(notice: string): void {
     this.notice = notice
   }

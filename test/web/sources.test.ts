@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerStatus } from '../../host/src/core/wire.js'
-import { runSourceOptions, sourcesNote } from '../../web/sources.js'
+import { runnerText, runSourceOptions, sourcesNote } from '../../web/sources.js'
 
 const status = (twin: boolean, gpu: boolean): Pick<ServerStatus, 'sources'> => ({
   sources: {
@@ -30,5 +30,17 @@ describe('sourcesNote', () => {
     expect(sourcesNote(status(true, true))).toBe('GPU: NVIDIA H200 (0000:65:00.0)')
     expect(sourcesNote(status(true, false))).toBe('no GPU runs: no CUDA device is usable on this machine.')
     expect(sourcesNote(undefined)).toBe('')
+  })
+})
+
+describe('runnerText', () => {
+  it('says why nothing can run before the server answered, instead of "no workload runner"', () => {
+    expect(runnerText('token-wrong', [])).toMatch(/token/)
+    expect(runnerText('token-missing', [])).toMatch(/token/)
+    expect(runnerText('unreachable', [])).toMatch(/unreachable/)
+    for (const k of ['token-wrong', 'token-missing', 'unreachable', 'connecting'] as const)
+      expect(runnerText(k, [])).not.toMatch(/no workload runner/)
+    expect(runnerText('live', runSourceOptions(status(true, true)))).toBe('runs on: twin or GPU')
+    expect(runnerText('live', runSourceOptions(status(false, false)))).toBe('no workload runner on this server')
   })
 })

@@ -291,6 +291,14 @@ describe('AppState runs', () => {
     expect(state.marks).toEqual([])
   })
 
+  it('drops the demo line ("now: …") once the server is gone', () => {
+    const { state, now } = started()
+    state.apply({ type: 'status', ...(state.status as ServerStatus), demo: { enabled: true, runs: 4, current: 'strided' } }, now())
+    expect(state.demoLine()).toBe('demo loop: 4 runs · now: strided')
+    state.feedLost()
+    expect(state.demoLine()).toBe('')
+  })
+
   it('reports a live state from the status and the newest snapshot', () => {
     const { state, tick, now } = started()
     tick()

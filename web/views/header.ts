@@ -61,6 +61,7 @@ export function headerView(): View {
       $('notice').textContent = state.notice
       pause.textContent = state.paused ? 'Resume' : 'Pause'
       pause.setAttribute('aria-pressed', String(state.paused))
+      $('demo').textContent = state.demoLine()
       const st = state.status
       if (!st) return
       const design = st.twinMode === null ? '' : ` · ${st.twinMode === 'switch' ? 'switch between GPU and host' : 'BAR endpoint'}`
@@ -72,11 +73,8 @@ export function headerView(): View {
         ? `the ceiling on the rate chart is this link's: ${st.pcieLink.name}, as the server reports it (on the twin, its link model, --link)`
         : ''
       $('source').dataset.mode = st.twinMode ?? ''
-      const d = st.demo
-      const lastDemo = state.lastRun?.origin === 'demo' ? ` · last: ${state.lastRun.result.workload.pattern}` : ''
-      $('demo').textContent = d.enabled ? `demo loop: ${d.runs} runs${d.current ? ` · now: ${d.current}` : lastDemo}` : ''
-      demoButton.hidden = false
-      demoButton.textContent = d.enabled ? 'Stop demo' : 'Start demo'
+      demoButton.hidden = live.key !== 'live' && live.key !== 'stopped' && live.key !== 'paused' && live.key !== 'stale'
+      demoButton.textContent = st.demo.enabled ? 'Stop demo' : 'Start demo'
     },
   }
 }

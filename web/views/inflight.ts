@@ -3,8 +3,8 @@
  * budget, the mean completion latency beside it, and Little's law read off the probe's own
  * counters (read rate × mean latency = reads in flight), saying which limit the traffic hits.
  *
- * While the server forwards the sampler's INTERVAL records (serve --sample-us), the lines are
- * theirs: outstanding average and peak per sampler period (microseconds), Little's law and the
+ * While the server forwards the sampler's INTERVAL records (a server started with `--sample-us N`,
+ * `npm start -- --sample-us 10`), the lines are theirs: outstanding average and peak per sampler period (microseconds), Little's law and the
  * limit per interval (web/intervals.ts); without them, the 10-per-second snapshots'.
  */
 import { type Chart, followX, timeChart } from '../charts.js'
@@ -19,6 +19,9 @@ const LIMIT_TEXT = {
   tags: 'tag-bound: nearly every tag is in flight, so no more reads can be issued; larger requests or more tags would raise the rate',
   latency: 'latency-bound: too few reads in flight to cover the round trip; issue more reads at once',
 } as const
+
+/** what the interval line says while no INTERVAL record came: how a user of npm start turns the sampler on */
+const SAMPLER_OFF = 'off: for per-interval lines (every 10 µs), restart the server with `npm start -- --sample-us 10`'
 
 const X_TITLE = (unit: string): string => `probe time (${unit})`
 
@@ -89,7 +92,7 @@ export function inflightView(): View {
       $('inflight-interval').textContent = iv
         ? `average ${iv.avgOutstanding.toFixed(1)}, peak ${iv.peakOutstanding}${budgetText}; ` +
           (iv.littleOutstanding !== undefined ? `rate × latency = ${iv.littleOutstanding.toFixed(1)} reads` : 'no completion in it')
-        : '–'
+        : SAMPLER_OFF
       const limit = !live
         ? undefined
         : sampled

@@ -12,7 +12,7 @@ import type { AppState } from '../state.js'
 import { shownRuns } from '../run-history.js'
 import { int, si } from '../model.js'
 import type { View } from './view.js'
-import { runSourceOptions, sourcesNote } from '../sources.js'
+import { runnerText, runSourceOptions, sourcesNote } from '../sources.js'
 import {
   DEFAULT_GRAPH_SCALE,
   GRAPH_GENERATOR_CHOICES,
@@ -111,9 +111,7 @@ export function runView(): View {
         if (sources.some((o) => o.value === keep)) sourceSelect.value = keep
         $('run-sources-note').textContent = sourcesNote(st)
       }
-      $('runner-kind').textContent = sources.length
-        ? `runs on: ${sources.map((o) => o.label).join(' or ')}`
-        : 'no workload runner on this session'
+      $('runner-kind').textContent = runnerText(state.live(ctx.now()).key, sources)
       $<HTMLButtonElement>('run-button').disabled = sources.length === 0 || !st?.connected || state.manualPending
       renderHistory(state)
       if (shown === state.runBox) return
