@@ -58,10 +58,11 @@ const SI: readonly AxisUnit[] = [
 
 /**
  * Labels for a count (or a count per second) axis: one SI prefix for every tick, chosen by the
- * largest, never below one (no "m" of a request).
+ * largest, never below one (no "m" of a request); `unit` follows the prefix (B/s: "1.5 GB/s").
  */
-export function countLabels(values: readonly number[]): string[] {
+export function countLabels(values: readonly number[], unit = ''): string[] {
   const maxAbs = Math.max(0, ...values.map(Math.abs))
   const u = SI.find((p) => maxAbs * p.scale >= 1) ?? SI[SI.length - 1]!
-  return fixedLabels(values, u.scale).map((t) => `${t}${u.unit ? ` ${u.unit}` : ''}`)
+  const suffix = `${u.unit}${unit}`
+  return fixedLabels(values, u.scale).map((t) => `${t}${suffix ? ` ${suffix}` : ''}`)
 }

@@ -110,7 +110,9 @@ export function timeChart(canvas: HTMLCanvasElement, spec: TimeChartSpec): Chart
     ...(axis.wholeSteps ? { precision: 0 } : {}),
     callback: (_v: number | string, i: number, ticks: { value: number }[]) => axis.labels(ticks.map((t) => t.value))[i] ?? '',
   })
-  const hasData = (chart: Chart) => chart.data.datasets.some((d) => (d.data as { y: number }[]).some((p) => Number.isFinite(p.y)))
+  const filled = (d: { data: unknown[] }) => (d.data as { y: number }[]).some((p) => Number.isFinite(p.y))
+  const hasData = (chart: Chart, axis?: string) =>
+    chart.data.datasets.some((d) => (axis === undefined || (d as { yAxisID?: string }).yAxisID === axis) && filled(d))
   return new Chart<'line', { x: number; y: number }[]>(canvas, {
     type: 'line',
     data: {
@@ -126,11 +128,12 @@ export function timeChart(canvas: HTMLCanvasElement, spec: TimeChartSpec): Chart
     plugins: [
       runBandsPlugin<'line'>(spec.marks, spec.newestX),
       {
-        // an empty chart shows no ticks (chart.js would invent a 0..1 range) and says why instead
+        // an axis none of whose lines has a point shows no ticks (chart.js would invent a 0..1
+        // range: "1000000.0 µs"); an empty chart says why instead
         id: 'emptyAxes',
         beforeUpdate(chart) {
-          const show = hasData(chart)
-          for (const scale of Object.values(chart.options.scales ?? {})) if (scale?.ticks) scale.ticks.display = show
+          for (const [id, scale] of Object.entries(chart.options.scales ?? {}))
+            if (scale?.ticks) scale.ticks.display = hasData(chart, id === 'x' ? undefined : id)
         },
       },
       noDataPlugin<'line'>((chart) => (hasData(chart) ? null : spec.empty)),

@@ -14,6 +14,12 @@ describe('axis labels', () => {
     expect(timeUnit(0.0004).unit).toBe('µs')
   })
 
+  it('gives a payload axis the prefix its values need: no row of equal labels for a slow stream', () => {
+    expect(countLabels([0, 0.5e9, 1e9, 1.5e9], 'B/s')).toEqual(['0.0 GB/s', '0.5 GB/s', '1.0 GB/s', '1.5 GB/s'])
+    const slow = countLabels([0, 200, 400, 600, 800, 1000, 1200], 'B/s')
+    expect(slow).toEqual(['0.0 kB/s', '0.2 kB/s', '0.4 kB/s', '0.6 kB/s', '0.8 kB/s', '1.0 kB/s', '1.2 kB/s'])
+  })
+
   it('prints small GB/s ticks with the decimals they need, not "0.0" for each', () => {
     const ticks = [0, 5e6, 10e6, 15e6, 20e6, 25e6, 30e6, 35e6, 40e6, 45e6, 50e6] // 0..0.05 GB/s
     const labels = fixedLabels(ticks, 1e-9)

@@ -6,7 +6,7 @@ import { type Chart, followX, timeChart } from '../charts.js'
 import { $ } from '../dom.js'
 import type { Point } from '../model.js'
 import { si } from '../model.js'
-import { countLabels, fixedLabels } from '../axis.js'
+import { countLabels } from '../axis.js'
 import type { View } from './view.js'
 
 const gbps = (v: number): string => `${(v / 1e9).toFixed(2)} GB/s`
@@ -25,7 +25,7 @@ export function rateView(): View {
         ],
         xTitle: X_TITLE,
         y: { title: 'MRd requests per second', labels: countLabels, wholeSteps: true },
-        y1: { title: 'completed payload, GB/s', labels: (vs) => fixedLabels(vs, 1e-9) },
+        y1: { title: 'completed payload, bytes per second', labels: (vs) => countLabels(vs, 'B/s') },
         empty: 'no data yet: rates appear once two snapshots have counted',
         label: (i, y) => (i === 0 ? `MRd: ${si(y)} requests/s` : `${i === 1 ? 'completed payload' : 'link ceiling'}: ${gbps(y)}`),
         marks: () => state.marks,
