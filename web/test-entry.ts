@@ -11,6 +11,8 @@ import { takeToken } from './token.js'
 interface ChartSummary {
   canvas: string
   axes: Record<string, string>
+  /** the tick labels each axis shows (none while its ticks are hidden, as on an empty chart) */
+  ticks: Record<string, string[]>
   tooltipPoints: number
 }
 
@@ -21,6 +23,12 @@ function chartsSummary(): ChartSummary[] {
       Object.entries(c.options.scales ?? {}).map(([k, s]) => {
         const title = (s as { title?: { text?: unknown } } | undefined)?.title?.text
         return [k, typeof title === 'string' ? title : '']
+      }),
+    ),
+    ticks: Object.fromEntries(
+      Object.entries(c.scales).map(([k, scale]) => {
+        const shown = (scale.options as { ticks?: { display?: boolean } }).ticks?.display !== false
+        return [k, shown ? scale.ticks.map((t) => String(t.label)) : []]
       }),
     ),
     tooltipPoints: c.tooltip?.getActiveElements().length ?? 0,

@@ -37,6 +37,8 @@ export interface TestHook {
   latencyReads: number
   latencyP50Ns: number | null
   latencyP99Ns: number | null
+  /** the fastest read's last-completion latency (LAT_LAST_MIN of the newest snapshot), ns; null before one */
+  latencyMinNs: number | null
   /** the same for the newest first-completion histogram */
   latencyFirstReads: number
   latencyFirstP50Ns: number | null
@@ -80,6 +82,8 @@ export class TestAppState extends AppState {
       latencyReads: histogramTotal(this.latencyHistograms.last?.bins ?? []),
       latencyP50Ns: this.latencyPercentiles('last')?.p50 ?? null,
       latencyP99Ns: this.latencyPercentiles('last')?.p99 ?? null,
+      latencyMinNs:
+        this.last && this.last.counters.latLastCount > 0 && this.info ? (this.last.counters.latLastMin * 1e9) / this.info.clockHz : null,
       latencyFirstReads: histogramTotal(this.latencyHistograms.first?.bins ?? []),
       latencyFirstP50Ns: this.latencyPercentiles('first')?.p50 ?? null,
       latencyFirstP99Ns: this.latencyPercentiles('first')?.p99 ?? null,

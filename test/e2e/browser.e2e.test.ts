@@ -62,7 +62,7 @@ describe('web UI in Chromium', () => {
   async function watch(
     server: RunningServer,
     shot: string,
-    opts: { manualRun: boolean; ceiling?: RegExp; inflight?: boolean; intervals?: boolean; switchMode?: boolean },
+    opts: { manualRun: boolean; ceiling?: RegExp; inflight?: boolean; intervals?: boolean; switchMode?: boolean; pageShot?: string },
   ) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
     const problems: string[] = []
@@ -86,6 +86,12 @@ describe('web UI in Chromium', () => {
         await expect
           .poll(async () => (await page.getByTestId('hostside-mean-host').textContent()) ?? '', { timeout: 60_000 })
           .toMatch(/^[\d.]+ ns$/)
+        // no BAR responder in this design: the counters and the link table say what counts here
+        await expect
+          .poll(async () => (await page.getByTestId('counter-cpldCount').textContent()) ?? '', { timeout: 10_000 })
+          .toMatch(/switch hands down/)
+        expect(await page.getByTestId('counters-table').textContent()).not.toMatch(/BAR responder/)
+        expect(await page.getByTestId('bar-ur').textContent()).toMatch(/^Unsupported Request completions to the GPU/)
       }
       // the histogram total shown on the page grows while the demo runs
       await expect.poll(() => shownTotal(page), { timeout: 60_000 }).toBeGreaterThan(0)
@@ -126,7 +132,13 @@ describe('web UI in Chromium', () => {
         expect(lat.latencyFirstP50Ns).toBeGreaterThan(0)
         expect(lat.latencyFirstP50Ns!).toBeLessThanOrEqual(lat.latencyP50Ns!)
         for (const id of ['latency-p50', 'latency-first-p50'])
-          await expect.poll(async () => (await page.getByTestId(id).textContent()) ?? '', { timeout: 5_000 }).toMatch(/^[\d.]+ µs$/)
+          await expect.poll(async () => (await page.getByTestId(id).textContent()) ?? '', { timeout: 5_000 }).toMatch(/^[\d.]+ (ns|µs)$/)
+        // only the bins holding reads are drawn, in one unit, and no percentile lies below the fastest read
+        const latencyChart = (await charts(page)).find((c) => c.canvas === 'latency-chart')!
+        expect(latencyChart.ticks['x']!.length).toBeGreaterThan(0)
+        expect(latencyChart.ticks['x']!.length).toBeLessThanOrEqual(25)
+        const min = (await hook(page)).latencyMinNs
+        expect(lat.latencyP50Ns!).toBeGreaterThanOrEqual(min! - 1e-6)
         expect((await page.getByTestId('latency-caption').textContent()) ?? '').toMatch(/reads completed since the clear/)
       }
 
@@ -155,6 +167,12 @@ describe('web UI in Chromium', () => {
       // completed payload can never read above what the link carries
       expect((await hook(page)).aboveCeiling).toBe(0)
       await page.screenshot({ path: join(shots, shot), fullPage: true })
+      if (opts.pageShot) {
+        // the picture of the page docs/img keeps: what a 1440×900 window shows
+        await page.setViewportSize({ width: 1440, height: 900 })
+        await page.evaluate(() => window.scrollTo(0, 0))
+        await page.screenshot({ path: join(shots, opts.pageShot) })
+      }
       expect(problems).toEqual([])
     } finally {
       await page.close()
@@ -171,6 +189,7 @@ describe('web UI in Chromium', () => {
         inflight: true,
         intervals: true,
         switchMode: true,
+        pageShot: 'page-1440x900.png',
       })
     } finally {
       await server.close()
@@ -225,7 +244,14 @@ describe('web UI in Chromium', () => {
   const charts = (page: Page) =>
     page.evaluate(() =>
       (
-        globalThis as unknown as { __pcieScopeCharts: () => { canvas: string; axes: Record<string, string>; tooltipPoints: number }[] }
+        globalThis as unknown as {
+          __pcieScopeCharts: () => {
+            canvas: string
+            axes: Record<string, string>
+            ticks: Record<string, string[]>
+            tooltipPoints: number
+          }[]
+        }
       ).__pcieScopeCharts(),
     )
 
@@ -246,6 +272,8 @@ describe('web UI in Chromium', () => {
         await expect.poll(() => badge(wrong), { timeout: 10_000 }).toBe('token-wrong')
         expect(await wrong.getByTestId('banner').isVisible()).toBe(true)
         expect(await wrong.getByTestId('banner').textContent()).toMatch(/refused this token.*printed/)
+        // the run card names the cause, not a missing runner
+        await expect.poll(() => wrong.getByTestId('runner-kind').textContent(), { timeout: 5_000 }).toMatch(/token/)
         await wrong.close()
 
         const none = await browser.newPage()
@@ -293,12 +321,26 @@ describe('web UI in Chromium', () => {
           .poll(async () => (await hook(page)).marks.map((m) => m.label), { timeout: 20_000 })
           .toEqual(expect.arrayContaining(['strided', 'merged-aligned', 'merged-misaligned +32']))
         expect((await hook(page)).marks.every((m) => m.origin === 'demo')).toBe(true)
+        await expect.poll(() => page.getByTestId('demo-state').textContent(), { timeout: 5_000 }).toMatch(/^demo loop: \d+ runs/)
+        // the server dies: its last word about the demo loop ("now: …") goes with it
+        await server.close()
+        await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('unreachable')
+        await expect.poll(() => page.getByTestId('demo-state').textContent(), { timeout: 5_000 }).toBe('')
       })
     })
 
     it('shows the histogram of the current run, or the total since clear', async () => {
       await onFake({ demo: false }, async (page, server) => {
         await page.goto(server.url)
+        // nothing counted yet: the charts say so, and show no invented axes ("900 m", "0.0" …)
+        await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('stopped')
+        await expect
+          .poll(async () => (await charts(page)).filter((c) => c.canvas !== 'size-histogram').map((c) => [c.canvas, c.ticks['y']]))
+          .toEqual([
+            ['rate-chart', []],
+            ['inflight-chart', []],
+            ['latency-chart', []],
+          ])
         await page.getByTestId('btn-start').click()
         await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
         for (const pattern of ['strided', 'merged-aligned']) {
@@ -326,11 +368,21 @@ describe('web UI in Chromium', () => {
         await expect.poll(async () => (await hook(page)).ratePoints, { timeout: 20_000 }).toBeGreaterThan(3)
         const byCanvas = Object.fromEntries((await charts(page)).map((c) => [c.canvas, c]))
         expect(byCanvas['rate-chart']?.axes).toEqual({
-          x: expect.stringMatching(/probe time \(s\)/),
+          x: expect.stringMatching(/probe time \((s|ms|µs)\)/),
           y: 'MRd requests per second',
-          y1: 'completed payload, GB/s',
+          y1: 'completed payload, bytes per second',
         })
         expect(byCanvas['size-histogram']?.axes).toEqual({ x: expect.stringMatching(/requested bytes/), y: 'requests (count)' })
+        // one unit per axis, every tick its own label, no milli of a request
+        for (const c of ['rate-chart', 'inflight-chart'])
+          for (const [axis, labels] of Object.entries(byCanvas[c]!.ticks)) {
+            // an axis whose lines have no point yet shows no ticks at all
+            if (c === 'rate-chart') expect(labels.length, `${c} ${axis}`).toBeGreaterThan(1)
+            expect(new Set(labels).size, `${c} ${axis}: ${labels.join(', ')}`).toBe(labels.length)
+            expect(labels.join(' '), `${c} ${axis}`).not.toMatch(/\d m\b|[µm]s/)
+          }
+        // the sampler is off on this server: the page says how a user of npm start turns it on
+        expect(await page.getByTestId('inflight-interval').textContent()).toMatch(/npm start -- --sample-us 10/)
         await page.getByTestId('btn-pause').click() // hold the picture still under the mouse
         const box = await page.getByTestId('rate-chart').boundingBox()
         expect(box).not.toBeNull()
@@ -418,6 +470,16 @@ describe('web UI in Chromium', () => {
         const manual = seen.findIndex((t) => t.includes('(manual)'))
         expect(manual).toBeGreaterThan(pending)
         expect(seen.slice(pending, manual).filter((t) => t.includes('(demo)'))).toEqual([])
+        // the manual result stays while demo runs go on, and the run list has it
+        const id = Number(/#(\d+) \(manual\)/.exec((await page.getByTestId('run-result').textContent()) ?? '')?.[1])
+        await expect.poll(async () => (await hook(page)).lastRun?.id ?? 0, { timeout: 20_000 }).toBeGreaterThan(id)
+        expect((await hook(page)).lastRun?.origin).toBe('demo')
+        expect(await page.getByTestId('run-result').textContent()).toMatch(/\(manual\) merged-misaligned/)
+        await expect
+          .poll(async () => (await page.getByTestId(`run-history-${id}`).textContent()) ?? '', { timeout: 5_000 })
+          .toMatch(/merged-misaligned \+32/)
+        await page.getByTestId('run-dismiss').click()
+        await expect.poll(async () => (await page.getByTestId('run-result').textContent()) ?? '', { timeout: 10_000 }).toMatch(/\(demo\)/)
       })
     })
 
