@@ -170,7 +170,7 @@ describe('web UI in Chromium', () => {
       if (opts.pageShot) {
         // the picture of the page docs/img keeps: what a 1440×900 window shows
         await page.setViewportSize({ width: 1440, height: 900 })
-        await page.evaluate(() => window.scrollTo(0, 0))
+        await page.evaluate('window.scrollTo(0, 0)')
         await page.screenshot({ path: join(shots, opts.pageShot) })
       }
       expect(problems).toEqual([])
