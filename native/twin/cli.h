@@ -75,7 +75,6 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
 // Workload parameter checks shared by --run and `run` (patterns.h workload_valid).
 bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std::string *err);
 
-std::string json_escape(const std::string &s);
 std::string link_json(const LinkConfig &link);
 // tags: the GPU model's outstanding-request budget (--tags)
 // extra_fields: more members, each with its leading comma (switch mode's topology)

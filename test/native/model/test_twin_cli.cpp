@@ -181,7 +181,6 @@ TEST(options_width_and_l1)
 
 TEST(json_events)
 {
-    CHECK_EQ(json_escape("a\"b\\c\nd\x01\xff"), std::string("a\\\"b\\\\c\\nd\\u0001\\u00ff"));
     CHECK_EQ(ready_event("/dev/pts/3", 250000000, LinkConfig{}, 256),
              std::string("{\"event\":\"ready\",\"pty\":\"/dev/pts/3\",\"clockHz\":250000000,"
                          "\"link\":{\"name\":\"gen3x16\",\"gen\":3,\"lanes\":16,"
