@@ -3,6 +3,8 @@
 #include "json.h"
 #include "options.h"
 
+#include "generated/twin_options.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -13,17 +15,6 @@ namespace ps {
 namespace {
 
 bool parse_u64(const std::string &s, uint64_t *out) { return parse_u64_decimal(s, out); }
-
-std::string default_offsets()
-{
-    std::string out;
-    for (const PatternInfo &p : kPatterns) {
-        if (!out.empty())
-            out += ", ";
-        out += std::string(p.name) + " " + std::to_string(p.default_offset);
-    }
-    return out;
-}
 
 std::vector<std::string> split(const std::string &line)
 {
@@ -44,93 +35,8 @@ std::vector<std::string> split(const std::string &line)
 
 } // namespace
 
-const char *usage()
-{
-    // pattern names and workload limits come from spec/workloads.json (generated/workloads.h)
-    static const std::string text =
-        std::string(
-            "usage: pcie-scope-twin [--latency-cycles N | --latency-ns N | --latency-dist D]\n"
-            "                       [--cpl-split 0|64|128]\n"
-            "                       [--tags N]\n"
-            "                       [--link genGxL|ideal] [--mode switch|endpoint]\n"
-            "                       [--segments 1|2|4]\n"
-            "                       [--run PATTERN --bytes N [--offset B] [--element-bytes E]\n"
-            "                        [--l1 ideal|bypass]] [--help]\n"
-            "                       [--run GRAPH_KERNEL --graph G [--id-bytes 4|8]\n"
-            "                        [--source V]]\n"
-            "\n"
-            "The pcie-scope digital twin: the Verilated RTL (pcie_scope_switch_top between the\n"
-            "GPU model and a host model, or pcie_scope_bar_top with --mode endpoint), the GPU\n"
-            "traffic model and the firmware, behind a pseudo-terminal.\n"
-            "\n"
-            "  --latency-cycles N  BAR_LATENCY written at start (0..65535, default 250): the\n"
-            "                      completer's latency, the host model's in switch mode, the\n"
-            "                      BAR responder's in endpoint mode\n"
-            "  --latency-ns N      the same in nanoseconds at the probe clock (1 us = 250 cycles\n"
-            "                      at 250 MHz); not with --latency-cycles\n"
-            "  --latency-dist D    completion latency per read: fixed (BAR_LATENCY alone, the\n"
-            "                      default) or uniform:LO:HI in ns, LO..HI drawn per read from "
-            "the\n"
-            "                      responder's LFSR (BAR_LATENCY = LO, BAR_JITTER = HI - LO; a\n"
-            "                      fixed seed, so runs repeat); not with --latency-cycles/-ns\n"
-            "  --cpl-split B       CPL_SPLIT written at start: 64 or 128 splits each read's\n"
-            "                      completions at that boundary, as a root complex's RCB;\n"
-            "                      0 (default) answers each read with one CplD\n"
-            "  --tags N            outstanding-request budget, 1..256 (default 256)\n"
-            "  --link genGxL       PCIe link between GPU and FPGA, e.g. gen3x16 (default), "
-            "gen4x8;\n"
-            "                      G 1..5, L 1/2/4/8/16; `ideal` = no wire limit\n"
-            "  --mode M            switch (default): the FPGA switch between the GPU and a host\n"
-            "                      model that enumerates it and answers the reads (BAR_LATENCY,\n"
-            "                      BAR_JITTER, CPL_SPLIT); the ready line carries the topology,\n"
-            "                      stdin takes `cfg-read BB:DD.F REG`; endpoint: the FPGA is the\n"
-            "                      GPU's BAR endpoint (the BAR responder answers)\n"
-            "  --segments N        TLP segments per 512-bit beat of the design, either mode:\n"
-            "                      1 (default), 2 or 4; the GPU model puts up to N MRds in one\n"
-            "                      request beat and the BAR responder (or the switch, and the\n"
-            "                      host model above it) up to N completions in one completion\n"
-            "                      beat (a straddled interface). A count the build lacks (CMake\n"
-            "                      PS_TWIN_SEGMENTS, default 4) is refused\n"
-            "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its\n"
-            "                      done line and exit. PATTERN: ")
-        + kPatternNameList
-        + "\n"
-          "  --bytes N           useful bytes of the batch workload: "
-        + kWorkloadBytesRule
-        + "\n"
-          "  --model-only        with --run: drain the traffic model alone (no RTL, no link):\n"
-          "                      the baseline the twin's simulation rate is measured against\n"
-          "  --offset B          data offset from a 128-B aligned base: "
-        + kWorkloadOffsetRule + "\n                      (default: the pattern's, "
-        + default_offsets()
-        + ")\n"
-          "  --element-bytes E   bytes per lane load, "
-        + kElementBytesRule
-        + " (default 4); bytes and offset must be\n"
-          "                      multiples of it\n"
-          "  --graph G           with --run GRAPH_KERNEL ("
-        + kGraphKernelNameList
-        + "):\n"
-          "                      kron:S[:SEED], urand:S[:SEED] or file:PATH (.mtx or an edge\n"
-          "                      list); the kernel's edge-list (and SSSP's weight) reads go\n"
-          "                      through the probe, launch by launch (graph_traffic.h)\n"
-          "  --id-bytes B        neighbour id width of the graph, 4 or 8 (default 8)\n"
-          "  --source V          BFS / SSSP root (default: the largest degree among the first\n"
-          "                      1024; cc and pagerank have none)\n"
-          "  --l1 MODE           "
-        + kL1LoadNameList
-        + ": default loads cached in L1, or ld.global.cg\n"
-          "                      loads that bypass it (default ideal)\n"
-          "\n"
-          "stdout: one JSON event per line (ready, done, error, injected). stdin: `run ID\n"
-          "PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]`, `run ID KERNEL GRAPH [ID_BYTES [SOURCE|-\n"
-          "[L1]]]` (KERNEL: "
-        + kGraphKernelNameList
-        + "), `cancel ID` (stop a run: its done line\n"
-          "says \"cancelled\":true), `inject garbage|truncate|crc|skip-seq [COUNT [SEED]]` (a\n"
-          "fault on the serial line, between the firmware's frames), `quit`; EOF = quit.\n";
-    return text.c_str();
-}
+// spec/twin.json (generated/twin_options.h), its workload facts from spec/workloads.json
+const char *usage() { return kTwinUsage; }
 
 bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std::string *err)
 {
@@ -140,185 +46,6 @@ bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std
     *err = msg;
     return false;
 }
-
-namespace {
-
-enum TwinOption : int {
-    kTwinOptLatencyCycles,
-    kTwinOptLatencyNs,
-    kTwinOptLatencyDist,
-    kTwinOptCplSplit,
-    kTwinOptTags,
-    kTwinOptLink,
-    kTwinOptMode,
-    kTwinOptSegments,
-    kTwinOptRun,
-    kTwinOptBytes,
-    kTwinOptModelOnly,
-    kTwinOptOffset,
-    kTwinOptElementBytes,
-    kTwinOptGraph,
-    kTwinOptIdBytes,
-    kTwinOptSource,
-    kTwinOptL1,
-    kTwinOptHelp,
-};
-
-using cli::Value;
-
-const cli::OptionDef kTwinOptions[] = {
-    {kTwinOptLatencyCycles,
-     "--latency-cycles",
-     nullptr,
-     Value::Uint,
-     0,
-     65535,
-     {},
-     0,
-     {},
-     0,
-     "--latency-cycles must be 0..65535"},
-    {kTwinOptLatencyNs,
-     "--latency-ns",
-     nullptr,
-     Value::Uint,
-     1,
-     1000000000,
-     {},
-     0,
-     {},
-     0,
-     "--latency-ns must be 1..1000000000"},
-    {kTwinOptLatencyDist,
-     "--latency-dist",
-     nullptr,
-     Value::Text,
-     0,
-     0,
-     {},
-     0,
-     {},
-     0,
-     "--latency-dist needs a value: fixed or uniform:LO:HI (ns)"},
-    {kTwinOptCplSplit,
-     "--cpl-split",
-     nullptr,
-     Value::Uint,
-     0,
-     0,
-     {0, 64, 128},
-     3,
-     {},
-     0,
-     "--cpl-split must be 0, 64 or 128"},
-    {kTwinOptTags, "--tags", nullptr, Value::Uint, 1, 256, {}, 0, {}, 0, "--tags must be 1..256"},
-    {kTwinOptLink,
-     "--link",
-     nullptr,
-     Value::Text,
-     0,
-     0,
-     {},
-     0,
-     {},
-     0,
-     "--link needs genGxL (G 1..5, L 1, 2, 4, 8 or 16) or ideal"},
-    {kTwinOptMode,
-     "--mode",
-     nullptr,
-     Value::Text,
-     0,
-     0,
-     {},
-     0,
-     {"switch", "endpoint"},
-     2,
-     "--mode needs endpoint or switch"},
-    {kTwinOptSegments,
-     "--segments",
-     nullptr,
-     Value::Uint,
-     0,
-     0,
-     {1, 2, 4},
-     3,
-     {},
-     0,
-     "--segments must be 1, 2 or 4"},
-    {kTwinOptRun,
-     "--run",
-     nullptr,
-     Value::Text,
-     0,
-     0,
-     {},
-     0,
-     {},
-     0,
-     std::string("--run needs a pattern: ") + kPatternNameList + ", " + kGraphKernelNameList},
-    {kTwinOptBytes, "--bytes", nullptr, Value::Uint, 0, UINT64_MAX, {}, 0, {}, 0, ""},
-    {kTwinOptModelOnly, "--model-only", nullptr, Value::None, 0, 0, {}, 0, {}, 0, ""},
-    {kTwinOptOffset,
-     "--offset",
-     nullptr,
-     Value::Uint,
-     0,
-     kWorkloadOffsetMax,
-     {},
-     0,
-     {},
-     0,
-     std::string("--offset must be ") + kWorkloadOffsetRule},
-    {kTwinOptElementBytes,
-     "--element-bytes",
-     nullptr,
-     Value::Uint,
-     0,
-     0,
-     {4, 8, 16},
-     3,
-     {},
-     0,
-     std::string("--element-bytes must be ") + kElementBytesRule},
-    {kTwinOptGraph,
-     "--graph",
-     nullptr,
-     Value::Text,
-     0,
-     0,
-     {},
-     0,
-     {},
-     0,
-     "--graph needs kron:S[:SEED], urand:S[:SEED] or file:PATH"},
-    {kTwinOptIdBytes,
-     "--id-bytes",
-     nullptr,
-     Value::Uint,
-     0,
-     0,
-     {4, 8},
-     2,
-     {},
-     0,
-     "--id-bytes must be 4 or 8"},
-    {kTwinOptSource, "--source", nullptr, Value::Uint, 0, UINT64_MAX, {}, 0, {}, 0, ""},
-    {kTwinOptL1,
-     "--l1",
-     nullptr,
-     Value::Text,
-     0,
-     0,
-     {},
-     0,
-     {"ideal", "bypass"},
-     2,
-     std::string("--l1 must be one of ") + kL1LoadNameList},
-    {kTwinOptHelp, "--help", "-h", Value::None, 0, 0, {}, 0, {}, 0, ""},
-};
-constexpr size_t kTwinOptionCount = sizeof kTwinOptions / sizeof kTwinOptions[0];
-
-} // namespace
 
 bool parse_options(int argc, char **argv, Options *o, std::string *err)
 {
