@@ -29,12 +29,12 @@ for t in rx codec; do
   done
   crashes=0
   for p in "${pids[@]}"; do wait "$p" || crashes=$((crashes + 1)); done
-  secs=$(echo "$(date +%s.%N) - $start" | bc)
+  secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')
   inputs=$(cat "$work/$t"-*.log | sed -n 's/^stat::number_of_executed_units: *//p' | awk '{s += $1} END {print s + 0}')
   mkdir -p "$out/corpus-$t"
   "$dir/ps_libfuzz_$t" -merge=1 "$out/corpus-$t" "$work/$t"-* >/dev/null 2>&1
   kept=$(ls "$out/corpus-$t" | wc -l)
-  printf '| %s | %d | %d | %.0f | %d | %d |\n' "$t" "$jobs" "$inputs" "$(echo "$inputs / $secs" | bc -l)" "$crashes" "$kept"
+  printf '| %s | %d | %d | %.0f | %d | %d |\n' "$t" "$jobs" "$inputs" "$(awk -v n="$inputs" -v s="$secs" 'BEGIN {print n / s}')" "$crashes" "$kept"
   if [ "$crashes" -ne 0 ]; then
     status=1
     for f in "$work/$t"-*.log; do grep -q 'ERROR\|deadly signal' "$f" && tail -30 "$f" >"$out/$(basename "$f")"; done
