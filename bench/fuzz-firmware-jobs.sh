@@ -22,9 +22,9 @@ for t in rx codec; do
   start=$(date +%s.%N)
   pids=()
   for j in $(seq 1 "$jobs"); do
-    mkdir -p "$work/$t-$j"
+    mkdir -p "$work/corpus-$t-$j"
     "$dir/ps_libfuzz_$t" -seed="$j" -runs="$runs" -max_len=1024 -print_final_stats=1 \
-      -artifact_prefix="$out/crash-$t-$j-" "$work/$t-$j" "$dir/fuzz-corpus/$t" >"$work/$t-$j.log" 2>&1 &
+      -artifact_prefix="$out/crash-$t-$j-" "$work/corpus-$t-$j" "$dir/fuzz-corpus/$t" >"$work/$t-$j.log" 2>&1 &
     pids+=($!)
   done
   crashes=0
@@ -32,7 +32,7 @@ for t in rx codec; do
   secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')
   inputs=$(cat "$work/$t"-*.log | sed -n 's/^stat::number_of_executed_units: *//p' | awk '{s += $1} END {print s + 0}')
   mkdir -p "$out/corpus-$t"
-  "$dir/ps_libfuzz_$t" -merge=1 "$out/corpus-$t" "$work/$t"-* >/dev/null 2>&1
+  "$dir/ps_libfuzz_$t" -merge=1 "$out/corpus-$t" "$work/corpus-$t"-* >/dev/null 2>&1
   kept=$(ls "$out/corpus-$t" | wc -l)
   printf '| %s | %d | %d | %.0f | %d | %d |\n' "$t" "$jobs" "$inputs" "$(awk -v n="$inputs" -v s="$secs" 'BEGIN {print n / s}')" "$crashes" "$kept"
   if [ "$crashes" -ne 0 ]; then
