@@ -65,13 +65,13 @@ export function recordingsView(): View {
       }
       if (shown === state.recordings || !state.recordings) return
       shown = state.recordings
-      const { captures, recording, root } = state.recordings
+      const { recordings, recording, root } = state.recordings
       $('recordings-root').textContent = root === null ? 'this server keeps no recordings' : `under ${root}`
       const record = $('btn-record') as HTMLButtonElement
       record.textContent = recording ? 'Stop recording' : 'Record'
       record.disabled = root === null
       body.replaceChildren(
-        ...[...captures].reverse().map((c) => {
+        ...[...recordings].reverse().map((c) => {
           const buttons = el('td')
           for (const f of FORMATS) {
             const b = el('button', f.label, 'small')

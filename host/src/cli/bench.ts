@@ -18,7 +18,7 @@ import {
   type Workload,
 } from '../core/workload.js'
 import { validateWorkload } from '../core/workload-schema.js'
-import { runCapture } from '../capture/capture.js'
+import { measureRun } from '../measure/run.js'
 import type { Prediction } from '../native/addon.js'
 import { GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { SUITES, suiteKernels, type SuiteKernel, type SuiteName } from '../workload/suite.js'
@@ -266,7 +266,7 @@ export const addBenchCommand = (program: Command, io: CliIo, setCode: (c: number
           }
           try {
             if (session) {
-              const c = await runCapture(session, w)
+              const c = await measureRun(session, w)
               const probe = { count: c.requests.count, bySize: c.requests.bySize, bytes: c.bytes.requested }
               row.probe = { ...probe, matchesPrediction: sameMrdCounts(probe, row.predicted) }
             } else {

@@ -19,8 +19,8 @@
  */
 import { Command, CommanderError, Option } from 'commander'
 import { PsError, isPsError } from '../core/errors.js'
-import { runCapture, type CaptureResult } from '../capture/capture.js'
-import { liveRecords } from '../capture/live-records.js'
+import { measureRun, type RunResult } from '../measure/run.js'
+import { liveRecords } from '../measure/live-records.js'
 import type { Snapshot } from '../core/probe.js'
 import { openSession, type DeviceSession, type OpenSessionOptions } from '../device/session.js'
 import { loadAddon, type NativeAddon } from '../native/addon.js'
@@ -53,12 +53,12 @@ import { validateGraphWorkload, validateWorkload } from '../core/workload-schema
 import { GRAPH_MEMORIES, type GraphMemory } from '../native/addon.js'
 import { SIZE_CLASSES } from '../core/size-classes.js'
 import { parseCplSplit, parseFilter, parseHostPort, parseIntArg, parseLatencyDist, parseLink, parseSize, twinModeOption } from './args.js'
-import { runRecordedCapture } from '../capture/recorded.js'
-import { checkCaptureDirFree } from '../capture/writer.js'
-import { resolveCaptureArg } from '../capture/names.js'
+import { measureAndRecord } from '../measure/recorded-run.js'
+import { checkRecordingDirFree } from '../recording/writer.js'
+import { resolveRecordingArg } from '../recording/names.js'
 import { DEFAULT_RUN_LIMITS } from '../server/runs.js'
 import { WS_BATCH_MS } from '../core/wire.js'
-import { addRecordingCommands, CAPTURE_ARG_HELP, captureRoot, ROOT_HELP } from './recordings.js'
+import { addRecordingCommands, RECORDING_ARG_HELP, recordingsDir, DIR_HELP } from './recordings.js'
 import { TWIN_SEGMENTS, type TwinSegments } from '../transport/twin.js'
 import type { TwinMode } from '../core/twin-mode.js'
 
@@ -138,7 +138,7 @@ const defaultIo = (): CliIo => ({
 })
 
 /** Unwinds a capture the user interrupted; its exit code and message are already set. */
-class CaptureInterrupted extends Error {}
+class RunInterrupted extends Error {}
 
 interface SourceOpts {
   twin?: boolean
@@ -164,7 +164,7 @@ const workloadRow = (w: AnyWorkload): string =>
     ? `${w.pattern} on ${w.graph}${w.l1 !== undefined ? `, L1 ${l1Of(w)}` : ''}`
     : `${w.pattern}, ${w.bytes} B, offset ${w.offset} B${w.elementBytes !== undefined || w.l1 !== undefined ? `, ${elementBytesOf(w)}-B loads, L1 ${l1Of(w)}` : ''}`
 
-const formatCapture = (r: CaptureResult, path: string): string => {
+const formatRunResult = (r: RunResult, path: string): string => {
   const b = r.requests.bySize
   const g = r.graph
   const gg = r.model.gpuGraph
@@ -437,9 +437,9 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
       parseIntArg,
     )
     .option('--filter <base:limit>', 'count only reads whose address lies in [BASE, LIMIT] (byte addresses, 0x hex allowed)', parseFilter)
-    .option('--out <dir>', `record the capture into this directory (${CAPTURE_ARG_HELP}); it must not exist or be empty`)
+    .option('--out <dir>', `record the capture into this directory (${RECORDING_ARG_HELP}); it must not exist or be empty`)
     .option('--frames', 'with --out: also record every raw frame of the UART link (for export --format pcapng)')
-    .option('--dir <root>', ROOT_HELP)
+    .option('--dir <root>', DIR_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
     .option('--jsonl', 'stream each record (device, snapshot, interval, run-start, run) as one JSON line while the capture runs')
     .action(
@@ -503,8 +503,8 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         if (o.dir !== undefined && o.out === undefined) throw new PsError('PS_USAGE', '--dir only applies with --out')
         if (o.frames && o.out === undefined) throw new PsError('PS_USAGE', '--frames only applies with --out')
         if (o.json && o.jsonl) throw new PsError('PS_USAGE', '--json and --jsonl both claim stdout: give one')
-        const outDir = o.out === undefined ? undefined : resolveCaptureArg(o.out, captureRoot(o.dir))
-        if (outDir !== undefined) checkCaptureDirFree(outDir) // before the twin starts
+        const outDir = o.out === undefined ? undefined : resolveRecordingArg(o.out, recordingsDir(o.dir))
+        if (outDir !== undefined) checkRecordingDirFree(outDir) // before the twin starts
         const progress = (m: string) => io.stderr(`pcie-scope: ${m}\n`)
         // the GPU is checked before the port opens: no addon, no CUDA or no device fails fast
         let gpuRunner: GpuWorkloadRunner | undefined
@@ -556,9 +556,9 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
             ...(o.filter !== undefined ? { filter: o.filter } : {}),
             ...(live ? { onRunStart: (baseline: Snapshot) => live.runStart(workload, baseline) } : {}),
           }
-          const summary = (result: CaptureResult) => {
+          const summary = (result: RunResult) => {
             if (live) live.runDone(workload, { probeWindow: result.probeWindow, result })
-            else io.stdout(o.json ? JSON.stringify(result) + '\n' : formatCapture(result, session.path))
+            else io.stdout(o.json ? JSON.stringify(result) + '\n' : formatRunResult(result, session.path))
           }
           const run = async <T>(go: () => Promise<T>): Promise<T> => {
             try {
@@ -568,7 +568,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
               if (interrupt.signal.aborted) {
                 progress(outDir === undefined ? 'interrupted: nothing recorded' : `interrupted: what was recorded is kept in ${outDir}`)
                 setCode(EXIT_INTERRUPTED)
-                throw new CaptureInterrupted()
+                throw new RunInterrupted()
               }
               throw e
             } finally {
@@ -577,19 +577,19 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
             }
           }
           if (outDir === undefined) {
-            summary(await run(() => runCapture(session, workload, opts)))
+            summary(await run(() => measureRun(session, workload, opts)))
             setCode(EXIT_OK)
             return
           }
           progress(`recording into ${outDir}`)
-          const rc = await run(() => runRecordedCapture(session, workload, outDir, { ...opts, frames: o.frames === true }))
+          const rc = await run(() => measureAndRecord(session, workload, outDir, { ...opts, frames: o.frames === true }))
           summary(rc.result)
           // the measurement stands; a recording that failed on the way is still a failure
           if (rc.recordingError) throw rc.recordingError
           progress(`recorded ${rc.records} records into ${outDir}`)
           setCode(EXIT_OK)
         } catch (e) {
-          if (!(e instanceof CaptureInterrupted)) throw e
+          if (!(e instanceof RunInterrupted)) throw e
         } finally {
           await session.close()
         }
@@ -619,7 +619,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
       "interval sampler: one record every N microseconds of probe clock, drawn on the page's in-flight chart",
       parseIntArg,
     )
-    .option('--dir <root>', `${ROOT_HELP}: the session is recorded into a new capture there`)
+    .option('--dir <root>', `${DIR_HELP}: the session is recorded into a new capture there`)
     .option('--no-record', 'do not record the session (captures are still listed)')
     .option('--record-frames', 'recordings also keep every raw frame of the UART link (for export --format pcapng)')
     .option('--run-slack <ms>', "a run's deadline: this much time plus its bytes at --run-floor", parseIntArg, DEFAULT_RUN_LIMITS.slackMs)
@@ -684,7 +684,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
           ...(o.demo ? { demo: true } : {}),
           ...(o.sampleUs !== undefined ? { sampleUs: o.sampleUs } : {}),
           ...(o.token !== undefined ? { token: o.token } : {}),
-          captures: { root: captureRoot(o.dir), record: o.record, frames: o.recordFrames === true },
+          recordings: { dir: recordingsDir(o.dir), record: o.record, frames: o.recordFrames === true },
           supervision: { hangTimeoutMs: o.hangTimeout },
           ws: { batchMs: o.wsBatchMs },
           runs: { slackMs: o.runSlack, floorBytesPerSecond: o.runFloor * MIB, maxQueued: o.runQueue },

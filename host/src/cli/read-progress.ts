@@ -4,7 +4,7 @@
  * `delayMs` (a quick export draws nothing), redrawn every `everyMs`. Disabled with --json and
  * when stderr is not a terminal, so piped output and logs carry no control characters.
  */
-import { segmentBytes, type ReadStats } from '../capture/reader.js'
+import { segmentBytes, type ReadStats } from '../recording/reader.js'
 import { createProgressBar } from './progress-bar.js'
 
 export interface ReadProgressOptions {

@@ -204,7 +204,7 @@ export interface RecordingSummary {
 export interface RecordingsListing {
   root: string | null
   recording: string | null
-  captures: RecordingSummary[]
+  recordings: RecordingSummary[]
 }
 
 /** Every error body the REST API returns. */

@@ -1,12 +1,12 @@
 /** zod schemas of the REST bodies and the OpenAPI description assembled from them. */
 import { z } from 'zod'
-import { ALL_EXPORT_FORMATS } from '../capture/export.js'
-import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../capture/tables.js'
+import { ALL_EXPORT_FORMATS } from '../export/formats.js'
+import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../recording/tables.js'
 import { COMMANDS } from '../core/generated.js'
 import { checkAlignment, graphWithDefaults, graphWorkloadFields, WorkloadFields, withDefaults } from '../core/workload-schema.js'
 import { GRAPH_KERNELS, isGraphWorkload, PATTERNS } from '../core/workload.js'
 import { RUN_SOURCES } from '../core/wire.js'
-import { CAPTURE_NAME_PATTERN } from '../capture/names.js'
+import { RECORDING_NAME_PATTERN } from '../recording/names.js'
 
 // the firmware's accepted range, from spec/protocol.json
 const PERIOD = COMMANDS.START.args[0]
@@ -128,7 +128,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
       '/api/captures/{name}': {
         get: {
           summary: 'one recording: manifest, status, records by type',
-          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: CAPTURE_NAME_PATTERN } }],
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: RECORDING_NAME_PATTERN } }],
           responses: {
             '200': ok('capture description'),
             '400': { description: 'invalid capture name (PS_CAPTURE_NAME_INVALID)', content: json(ErrorBody) },
@@ -141,7 +141,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
         get: {
           summary: 'one recording exported (as `pcie-scope export` writes it), as a download',
           parameters: [
-            { name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: CAPTURE_NAME_PATTERN } },
+            { name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: RECORDING_NAME_PATTERN } },
             { name: 'format', in: 'query', required: true, schema: { type: 'string', enum: [...ALL_EXPORT_FORMATS] } },
             {
               name: 'table',

@@ -6,7 +6,7 @@ import { SIZE_CLASSES } from '../../../host/src/core/size-classes.js'
 import type { WorkloadRunner } from '../../../host/src/core/workload.js'
 import { ProbeClient } from '../../../host/src/device/client.js'
 import type { DeviceSession, OpenSessionOptions } from '../../../host/src/device/session.js'
-import { closeSessions, fakeSession } from '../capture/fake-capture-session.js'
+import { closeSessions, fakeSession } from '../measure/fake-session.js'
 import { duplexPair, FakeDevice } from '../device/fake-device.js'
 import { makeFakeAddon, nativeError, type FakeAddonOptions } from '../workload/fake-addon.js'
 

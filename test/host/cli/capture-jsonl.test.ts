@@ -3,9 +3,9 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { main, type CliDeps, type CliIo } from '../../../host/src/cli/main.js'
-import { parseRecordLine, readRecords } from '../../../host/src/capture/reader.js'
-import { closeSessions, fakeSession } from '../capture/fake-capture-session.js'
-import { removeRoots, tempRoot } from '../capture/fixtures.js'
+import { parseRecordLine, readRecords } from '../../../host/src/recording/reader.js'
+import { closeSessions, fakeSession } from '../measure/fake-session.js'
+import { removeRoots, tempRoot } from '../recording/fixtures.js'
 
 afterEach(async () => {
   await closeSessions()

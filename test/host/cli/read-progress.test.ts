@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { watchReadProgress } from '../../../host/src/cli/read-progress.js'
-import { newReadStats, readRecords, segmentBytes } from '../../../host/src/capture/reader.js'
+import { newReadStats, readRecords, segmentBytes } from '../../../host/src/recording/reader.js'
 import { main, type CliIo } from '../../../host/src/cli/main.js'
-import { newWriter, removeRoots, snap, tempRoot, writeRun } from '../capture/fixtures.js'
+import { newWriter, removeRoots, snap, tempRoot, writeRun } from '../recording/fixtures.js'
 
 afterEach(removeRoots)
 

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { COUNTERS } from '../../../host/src/core/generated.js'
-import { killWriter, newWriter, removeRoots, tempRoot, writeRun } from '../capture/fixtures.js'
+import { killWriter, newWriter, removeRoots, tempRoot, writeRun } from '../recording/fixtures.js'
 import { runCli } from './run-cli.js'
 
 afterEach(removeRoots)
@@ -37,20 +37,20 @@ describe('pcie-scope ls', () => {
     const r = await run('ls', '--dir', root, '--json')
     expect(r.code).toBe(0)
     const j = JSON.parse(r.stdout)
-    expect(j.captures.map((c: any) => c.status)).toEqual(['complete', 'interrupted'])
+    expect(j.recordings.map((c: any) => c.status)).toEqual(['complete', 'interrupted'])
     expect(r.stderr).toMatch(/skipped stray: \[PS_CAPTURE_NOT_FOUND\]/)
   })
 
-  it('uses $PCIE_SCOPE_CAPTURES without --dir, and says when there is nothing', async () => {
+  it('uses $PCIE_SCOPE_RECORDINGS without --dir, and says when there is nothing', async () => {
     const root = tempRoot()
-    const saved = process.env['PCIE_SCOPE_CAPTURES']
-    process.env['PCIE_SCOPE_CAPTURES'] = root
+    const saved = process.env['PCIE_SCOPE_RECORDINGS']
+    process.env['PCIE_SCOPE_RECORDINGS'] = root
     try {
       const r = await run('ls')
       expect(r).toMatchObject({ code: 0, stdout: `no captures under ${root}\n` })
     } finally {
-      if (saved === undefined) delete process.env['PCIE_SCOPE_CAPTURES']
-      else process.env['PCIE_SCOPE_CAPTURES'] = saved
+      if (saved === undefined) delete process.env['PCIE_SCOPE_RECORDINGS']
+      else process.env['PCIE_SCOPE_RECORDINGS'] = saved
     }
   })
 })

@@ -53,7 +53,7 @@ describe('pcie-scope serve --twin', () => {
     const child = spawn(process.execPath, ['bin/pcie-scope.mjs', 'serve', '--twin', '--http', '127.0.0.1:0'], {
       cwd: root,
       // the session is recorded: into a temporary root, not the checkout's captures/
-      env: { ...process.env, PCIE_SCOPE_FROM_SOURCE: '1', PCIE_SCOPE_CAPTURES: captures },
+      env: { ...process.env, PCIE_SCOPE_FROM_SOURCE: '1', PCIE_SCOPE_RECORDINGS: captures },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stderr = ''
@@ -99,7 +99,7 @@ describe('pcie-scope serve --twin', () => {
   it('SIGKILLed mid-run: the recording is listed as interrupted and still exports what it kept', async () => {
     const captures = mkdtempSync(join(tmpdir(), 'ps-serve-killed-'))
     expect(ready, 'the twin is not built: run `npm run build:twin`').toBe(true)
-    const env = { ...process.env, PCIE_SCOPE_FROM_SOURCE: '1', PCIE_SCOPE_CAPTURES: captures }
+    const env = { ...process.env, PCIE_SCOPE_FROM_SOURCE: '1', PCIE_SCOPE_RECORDINGS: captures }
     const child = spawn(process.execPath, ['bin/pcie-scope.mjs', 'serve', '--twin', '--http', '127.0.0.1:0'], {
       cwd: root,
       env,
@@ -140,10 +140,10 @@ describe('pcie-scope serve --twin', () => {
       const cli = (...args: string[]) => spawnSync(process.execPath, ['bin/pcie-scope.mjs', ...args], { cwd: root, env, encoding: 'utf8' })
       const ls = cli('ls', '--dir', captures, '--json')
       expect(ls.status, ls.stderr).toBe(0)
-      const listed = JSON.parse(ls.stdout) as { captures: Array<{ name: string; status: string }> }
-      expect(listed.captures).toHaveLength(1)
-      expect(listed.captures[0]).toMatchObject({ status: 'interrupted' })
-      const exp = cli('export', listed.captures[0]!.name, '--format', 'jsonl', '--dir', captures)
+      const listed = JSON.parse(ls.stdout) as { recordings: Array<{ name: string; status: string }> }
+      expect(listed.recordings).toHaveLength(1)
+      expect(listed.recordings[0]).toMatchObject({ status: 'interrupted' })
+      const exp = cli('export', listed.recordings[0]!.name, '--format', 'jsonl', '--dir', captures)
       expect(exp.status, exp.stderr).toBe(0)
       const kinds = exp.stdout
         .trim()

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { readRecords } from '../../../host/src/capture/reader.js'
-import type { CaptureRecord } from '../../../host/src/capture/format.js'
+import { readRecords } from '../../../host/src/recording/reader.js'
+import type { AnyRecord } from '../../../host/src/recording/format.js'
 import { SIZE_CLASSES } from '../../../host/src/core/size-classes.js'
 import type { RunReport } from '../../../host/src/core/wire.js'
 import type { WorkloadResult } from '../../../host/src/core/workload.js'
@@ -29,7 +29,7 @@ describe('POST /api/run: a graph kernel on the twin', () => {
       twin: true,
       http: { host: '127.0.0.1', port: 0 },
       token: TOKEN,
-      captures: { root: captures, record: true },
+      recordings: { dir: captures, record: true },
       gpu: false, // the twin alone: whether this machine has a GPU does not matter here
     })
     try {
@@ -59,7 +59,7 @@ describe('POST /api/run: a graph kernel on the twin', () => {
       await srv.close()
     }
     const [name] = readdirSync(captures)
-    const records: CaptureRecord[] = []
+    const records: AnyRecord[] = []
     for await (const rec of readRecords(join(captures, name!))) records.push(rec)
     const run = records.find((x) => x.t === 'run')
     expect(run).toMatchObject({ workload: { pattern: 'bfs-aligned', graph: 'kron:8', idBytes: 4 }, error: null })

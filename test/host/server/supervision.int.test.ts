@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { startServer, type RunningServer, type ServerMessage, type ServerStatus } from '../../../host/src/server/index.js'
-import { readRecords } from '../../../host/src/capture/reader.js'
-import type { CaptureRecord } from '../../../host/src/capture/format.js'
+import { readRecords } from '../../../host/src/recording/reader.js'
+import type { AnyRecord } from '../../../host/src/recording/format.js'
 import type { SupervisedTwin } from '../../../host/src/device/supervisor.js'
 import { openDeviceSession } from '../../../host/src/server/session.js'
 import { http, TOKEN } from './helpers.js'
@@ -53,7 +53,7 @@ const setup = async (runs?: { slackMs: number; floorBytesPerSecond: number }) =>
     http: { host: '127.0.0.1', port: 0 },
     token: TOKEN,
     session,
-    captures: { root: captures, record: true },
+    recordings: { dir: captures, record: true },
     notify: (l) => notices.push(l),
     ...(runs ? { runs } : {}),
   })
@@ -70,10 +70,10 @@ const setup = async (runs?: { slackMs: number; floorBytesPerSecond: number }) =>
     messages.filter((m) => m.type === 'snapshot').reduce((n, m) => n + (m.type === 'snapshot' ? m.snapshots.length : 0), 0)
   // streaming for real before anything breaks
   await until('snapshots before the failure', () => (snapshotCount() >= 5 ? true : undefined))
-  const records = async (): Promise<CaptureRecord[]> => {
+  const records = async (): Promise<AnyRecord[]> => {
     await srv.close() // seals the capture; everything written is on disk
     const [name] = readdirSync(captures)
-    const out: CaptureRecord[] = []
+    const out: AnyRecord[] = []
     for await (const r of readRecords(join(captures, name!))) out.push(r)
     return out
   }
