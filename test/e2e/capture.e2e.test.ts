@@ -37,18 +37,18 @@ const capture = (...args: string[]): RunResult => {
 }
 
 /**
- * One capture per design and argument list, shared by every test that reads it (each costs a
- * twin's start and a simulated MiB). The switch is the twin's default design: its captures give
+ * One `capture` run per design and argument list, shared by every test that reads it (each costs a
+ * twin's start and a simulated MiB). The switch is the twin's default design: its runs give
  * no --mode, so they also show that the default is the switch.
  */
-const captures = new Map<string, RunResult>()
+const runs = new Map<string, RunResult>()
 const captureIn = (mode: TwinMode, ...args: string[]): RunResult => {
   const key = JSON.stringify([mode, ...args])
-  let r = captures.get(key)
+  let r = runs.get(key)
   if (!r) {
     r = mode === 'switch' ? capture(...args) : capture('--mode', mode, ...args)
     expect(r.twinMode, key).toBe(mode)
-    captures.set(key, r)
+    runs.set(key, r)
   }
   return r
 }
@@ -285,7 +285,7 @@ describe('pcie-scope capture --out, info, export (e2e)', () => {
   }
 
   it('records a twin capture (the default design: the switch, both taps), describes it and exports its snapshots as CSV', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'ps-e2e-captures-')), 'aligned-64k')
+    const dir = join(mkdtempSync(join(tmpdir(), 'ps-e2e-recordings-')), 'aligned-64k')
     try {
       const c = cli('capture', '--twin', '--pattern', 'merged-aligned', '--bytes', '65536', '--out', dir, '--json')
       const result = JSON.parse(c.stdout) as RunResult
@@ -332,7 +332,7 @@ describe('pcie-scope capture --out, info, export (e2e)', () => {
   })
 
   it('capture --jsonl --out --frames on the twin: live records, then SQL over them and a pcapng of the link', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'ps-e2e-captures-')), 'live')
+    const dir = join(mkdtempSync(join(tmpdir(), 'ps-e2e-recordings-')), 'live')
     try {
       const c = cli('capture', '--twin', '--pattern', 'merged-aligned', '--sample-us', '8', '--jsonl', '--out', dir, '--frames')
       const lines = c.stdout

@@ -103,7 +103,7 @@ const SEGMENTS_OPTION = () =>
     .choices(TWIN_SEGMENTS.map(String))
     .argParser((v) => Number(v) as TwinSegments)
 
-const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID', 'PS_CAPTURE_NAME_INVALID'])
+const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID', 'PS_RECORDING_NAME_INVALID'])
 
 const defaultIo = (): CliIo => ({
   stdout: (s) => process.stdout.write(s),
@@ -115,7 +115,7 @@ const defaultIo = (): CliIo => ({
       const settle = (err?: Error) => {
         process.stdout.off('drain', settle)
         process.stdout.off('error', settle)
-        if (err) reject(new PsError('PS_CAPTURE_IO', `stdout: ${err.message}`, { cause: err }))
+        if (err) reject(new PsError('PS_RECORDING_IO', `stdout: ${err.message}`, { cause: err }))
         else resolve()
       }
       process.stdout.on('drain', settle)
@@ -137,7 +137,7 @@ const defaultIo = (): CliIo => ({
     }),
 })
 
-/** Unwinds a capture the user interrupted; its exit code and message are already set. */
+/** Unwinds a recording the user interrupted; its exit code and message are already set. */
 class RunInterrupted extends Error {}
 
 interface SourceOpts {
@@ -354,7 +354,7 @@ const captureWorkload = (
 const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): Command => {
   const program = new Command('pcie-scope')
   program
-    .description('PCIe traffic monitor: capture what a GPU workload puts on the wire, from the FPGA probe or its Verilator twin')
+    .description('PCIe traffic monitor: measure what a GPU workload puts on the wire, from the FPGA probe or its Verilator twin')
     .version(packageVersion(), '-V, --version')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
@@ -437,11 +437,11 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
       parseIntArg,
     )
     .option('--filter <base:limit>', 'count only reads whose address lies in [BASE, LIMIT] (byte addresses, 0x hex allowed)', parseFilter)
-    .option('--out <dir>', `record the capture into this directory (${RECORDING_ARG_HELP}); it must not exist or be empty`)
+    .option('--out <dir>', `record the recording into this directory (${RECORDING_ARG_HELP}); it must not exist or be empty`)
     .option('--frames', 'with --out: also record every raw frame of the UART link (for export --format pcapng)')
-    .option('--dir <root>', DIR_HELP)
+    .option('--dir <folder>', DIR_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
-    .option('--jsonl', 'stream each record (device, snapshot, interval, run-start, run) as one JSON line while the capture runs')
+    .option('--jsonl', 'stream each record (device, snapshot, interval, run-start, run) as one JSON line while the recording runs')
     .action(
       async (
         o: SourceOpts & {
@@ -497,7 +497,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
         if ('port' in source && !o.gpu) {
           throw new PsError(
             'PS_WORKLOAD_UNSUPPORTED',
-            `a board capture on ${source.port} needs something to run the workload: add --gpu to run it as a CUDA kernel on this machine (\`pcie-scope serve --port ${source.port}\` watches a board live)`,
+            `capture on a board (${source.port}) needs something to run the workload: add --gpu to run it as a CUDA kernel on this machine (\`pcie-scope serve --port ${source.port}\` watches a board live)`,
           )
         }
         if (o.dir !== undefined && o.out === undefined) throw new PsError('PS_USAGE', '--dir only applies with --out')
@@ -619,8 +619,8 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
       "interval sampler: one record every N microseconds of probe clock, drawn on the page's in-flight chart",
       parseIntArg,
     )
-    .option('--dir <root>', `${DIR_HELP}: the session is recorded into a new capture there`)
-    .option('--no-record', 'do not record the session (captures are still listed)')
+    .option('--dir <folder>', `${DIR_HELP}: the session is recorded into a new recording there`)
+    .option('--no-record', 'do not record the session (recordings are still listed)')
     .option('--record-frames', 'recordings also keep every raw frame of the UART link (for export --format pcapng)')
     .option('--run-slack <ms>', "a run's deadline: this much time plus its bytes at --run-floor", parseIntArg, DEFAULT_RUN_LIMITS.slackMs)
     .option(

@@ -20,8 +20,8 @@ import { watchReadProgress } from './read-progress.js'
 // without it (it adds about a second to a cold start)
 const duckdb = () => import('../recording/duckdb.js')
 
-export const DIR_HELP = 'capture root (default: $PCIE_SCOPE_RECORDINGS, else ./captures)'
-export const RECORDING_ARG_HELP = 'a capture name under the root, or a path to a capture directory (with a /)'
+export const DIR_HELP = 'recordings folder (default: $PCIE_SCOPE_RECORDINGS, else ./recordings)'
+export const RECORDING_ARG_HELP = 'a recording name under the root, or a path to a recording directory (with a /)'
 
 export const recordingsDir = (dir: string | undefined): string => (dir !== undefined ? resolve(dir) : defaultRecordingsDir())
 
@@ -48,12 +48,12 @@ export const table = (rows: string[][]): string => {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n'
 }
 
-export const formatList = (root: string, captures: RecordingSummary[]): string => {
-  if (captures.length === 0) return `no captures under ${root}\n`
+export const formatList = (root: string, recordings: RecordingSummary[]): string => {
+  if (recordings.length === 0) return `no recordings in ${root}\n`
   const head = ['NAME', 'STATUS', 'START', 'DURATION', 'RECORDS', 'WORKLOAD']
   return table([
     head,
-    ...captures.map((c) => [c.name, c.status, c.startedAt, seconds(c.durationSeconds), String(c.records), workloadsText(c)]),
+    ...recordings.map((c) => [c.name, c.status, c.startedAt, seconds(c.durationSeconds), String(c.records), workloadsText(c)]),
   ])
 }
 
@@ -120,8 +120,8 @@ const progressOf = (io: CliIo, json = false) => ({
 export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: number) => void): void => {
   program
     .command('ls')
-    .description('list the captures under the capture root')
-    .option('--dir <root>', DIR_HELP)
+    .description('list the recordings under the recordings folder')
+    .option('--dir <folder>', DIR_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
     .action(async (o: { dir?: string; json?: boolean }) => {
       const listing = await listRecordings(recordingsDir(o.dir))
@@ -132,9 +132,9 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
 
   program
     .command('info')
-    .description('describe one capture: manifest, status, records by type, what was skipped')
-    .argument('<capture>', RECORDING_ARG_HELP)
-    .option('--dir <root>', DIR_HELP)
+    .description('describe one recording: manifest, status, records by type, what was skipped')
+    .argument('<recording>', RECORDING_ARG_HELP)
+    .option('--dir <folder>', DIR_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
     .action(async (arg: string, o: { dir?: string; json?: boolean }) => {
       const dir = resolveRecordingArg(arg, recordingsDir(o.dir))
@@ -153,24 +153,24 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
   program
     .command('export')
     .description(
-      'export a capture: csv (a row per snapshot), jsonl (the records), perfetto (trace-event JSON), vcd (interval samples); parquet (one table) and pcapng (raw frames, with wireshark/pcie_scope.lua) need -o',
+      'export a recording: csv (a row per snapshot), jsonl (the records), perfetto (trace-event JSON), vcd (interval samples); parquet (one table) and pcapng (raw frames, with wireshark/pcie_scope.lua) need -o',
     )
-    .argument('<capture>', RECORDING_ARG_HELP)
+    .argument('<recording>', RECORDING_ARG_HELP)
     .addOption(new Option('--format <format>', 'output format').choices(ALL_EXPORT_FORMATS).makeOptionMandatory())
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .addOption(new Option('--table <name>', 'parquet: the table to write').choices(TABLE_NAMES).default(DEFAULT_PARQUET_TABLE))
-    .option('--dir <root>', DIR_HELP)
+    .option('--dir <folder>', DIR_HELP)
     .action(async (arg: string, o: { format: ExportFormat | FileExportFormat; output?: string; table: string; dir?: string }) => {
-      const capture = await openRecording(resolveRecordingArg(arg, recordingsDir(o.dir)))
+      const recording = await openRecording(resolveRecordingArg(arg, recordingsDir(o.dir)))
       if (isFileFormat(o.format) && o.output === undefined) {
         throw new PsError('PS_USAGE', `${o.format} is a binary file format: give -o FILE`)
       }
       const stats = newReadStats()
-      const stop = await watchReadProgress(capture.dir, stats, 'read', progressOf(io))
+      const stop = await watchReadProgress(recording.dir, stats, 'read', progressOf(io))
       try {
-        if (isFileFormat(o.format)) await exportToFile(capture, o.format, resolve(o.output!), { table: o.table, stats })
+        if (isFileFormat(o.format)) await exportToFile(recording, o.format, resolve(o.output!), { table: o.table, stats })
         else {
-          const chunks = exportRecording(capture, o.format, stats)
+          const chunks = exportRecording(recording, o.format, stats)
           if (o.output !== undefined) await writeFileFrom(resolve(o.output), chunks)
           else await writeStdoutFrom(io, chunks)
         }
@@ -178,25 +178,25 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
         stop()
       }
       const skipped = skippedText(stats)
-      if (skipped) io.stderr(`pcie-scope: ${capture.manifest.name} (${capture.status}): skipped ${skipped}\n`)
+      if (skipped) io.stderr(`pcie-scope: ${recording.manifest.name} (${recording.status}): skipped ${skipped}\n`)
       setCode(0)
     })
 
   program
     .command('query')
-    .description(`run SQL over a capture with DuckDB; tables: ${TABLE_NAMES.join(', ')} (docs/contracts.md §5.2)`)
-    .argument('<capture>', RECORDING_ARG_HELP)
+    .description(`run SQL over a recording with DuckDB; tables: ${TABLE_NAMES.join(', ')} (docs/contracts.md §5.2)`)
+    .argument('<recording>', RECORDING_ARG_HELP)
     .argument('<sql>', 'one SQL statement, e.g. "select count(*) from snapshots"')
-    .option('--dir <root>', DIR_HELP)
+    .option('--dir <folder>', DIR_HELP)
     .option('--json', 'print exactly one JSON object on stdout: {columns, types, rows}')
     .action(async (arg: string, sql: string, o: { dir?: string; json?: boolean }) => {
-      const capture = await openRecording(resolveRecordingArg(arg, recordingsDir(o.dir)))
+      const recording = await openRecording(resolveRecordingArg(arg, recordingsDir(o.dir)))
       const stats = newReadStats()
       const { loadRecording, runQuery } = await duckdb()
-      const stop = await watchReadProgress(capture.dir, stats, 'loaded', progressOf(io, o.json))
+      const stop = await watchReadProgress(recording.dir, stats, 'loaded', progressOf(io, o.json))
       let loaded
       try {
-        loaded = await loadRecording(capture, stats)
+        loaded = await loadRecording(recording, stats)
       } finally {
         stop()
       }
@@ -207,7 +207,7 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
         loaded.close()
       }
       const skipped = skippedText(stats)
-      if (skipped) io.stderr(`pcie-scope: ${capture.manifest.name} (${capture.status}): skipped ${skipped}\n`)
+      if (skipped) io.stderr(`pcie-scope: ${recording.manifest.name} (${recording.status}): skipped ${skipped}\n`)
       setCode(0)
     })
 }

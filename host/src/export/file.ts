@@ -23,7 +23,7 @@ export const writeFileFrom = async (file: string, chunks: AsyncIterable<string |
   } catch (e) {
     await rm(temp, { force: true })
     if (e instanceof PsError) throw e
-    throw new PsError('PS_CAPTURE_IO', `cannot write ${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+    throw new PsError('PS_RECORDING_IO', `cannot write ${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
   }
 }
 
@@ -45,7 +45,7 @@ export const exportToFile = async (
   if (counts.frames === 0) {
     await rm(file, { force: true })
     throw new PsError(
-      'PS_CAPTURE_NO_FRAMES',
+      'PS_RECORDING_NO_FRAMES',
       `${recording.manifest.name} holds no raw frames: record with \`pcie-scope capture --out DIR --frames\` or \`serve --record-frames\``,
     )
   }

@@ -24,7 +24,7 @@ export const exportParquet = async (recording: OpenedRecording, table: string, f
   } catch (e) {
     await rm(temp, { force: true })
     if (e instanceof PsError) throw e
-    throw new PsError('PS_CAPTURE_IO', `cannot write ${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+    throw new PsError('PS_RECORDING_IO', `cannot write ${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
   } finally {
     loaded.close()
   }

@@ -1,6 +1,6 @@
 /**
- * What is recorded where: a summary per recording (for `ls` and GET /api/captures) and a full
- * description of one (for `info` and GET /api/captures/:name).
+ * What is recorded where: a summary per recording (for `ls` and GET /api/recordings) and a full
+ * description of one (for `info` and GET /api/recordings/:name).
  *
  * A summary trusts a closed manifest and reads only what a live or dead writer has not sealed
  * yet (at most one segment, 4 MiB, past the last roll); a description reads every record.
@@ -155,7 +155,7 @@ export const listRecordings = async (root: string): Promise<RecordingListing> =>
     entries = await readdir(root, { withFileTypes: true })
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { root, recordings: [], skipped: [] }
-    throw new PsError('PS_CAPTURE_IO', `cannot list ${root}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+    throw new PsError('PS_RECORDING_IO', `cannot list ${root}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
   }
   const listing: RecordingListing = { root, recordings: [], skipped: [] }
   for (const e of entries) {

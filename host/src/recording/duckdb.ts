@@ -41,7 +41,7 @@ const appendCell = (a: DuckDBAppender, type: ColumnType, v: Cell): void => {
 }
 
 const duckError = (what: string, e: unknown): PsError =>
-  new PsError('PS_CAPTURE_IO', `${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+  new PsError('PS_RECORDING_IO', `${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
 
 /**
  * Read every record of a recording into fresh tables; `stats` fills in as reading goes on. `only`

@@ -11,7 +11,7 @@ import { PsError } from '../core/errors.js'
 import { MANIFEST_FILE, ManifestSchema, type RecordingManifest, type RecordingStatus } from './format.js'
 
 const ioError = (what: string, e: unknown): PsError =>
-  new PsError('PS_CAPTURE_IO', `${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+  new PsError('PS_RECORDING_IO', `${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
 
 /** Write the manifest atomically (temp file + fsync + rename + fsync of the directory). */
 export const writeManifest = (dir: string, m: RecordingManifest): void => {
@@ -45,7 +45,7 @@ export const syncDir = (dir: string): void => {
   }
 }
 
-/** Read and check a recording's manifest: PS_CAPTURE_NOT_FOUND without one, PS_CAPTURE_CORRUPT if unreadable. */
+/** Read and check a recording's manifest: PS_RECORDING_NOT_FOUND without one, PS_RECORDING_CORRUPT if unreadable. */
 export const readManifest = async (dir: string): Promise<RecordingManifest> => {
   const file = join(dir, MANIFEST_FILE)
   let text: string
@@ -53,19 +53,19 @@ export const readManifest = async (dir: string): Promise<RecordingManifest> => {
     text = await readFile(file, 'utf8')
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new PsError('PS_CAPTURE_NOT_FOUND', `no capture at ${dir} (no ${MANIFEST_FILE})`)
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new PsError('PS_RECORDING_NOT_FOUND', `no capture at ${dir} (no ${MANIFEST_FILE})`)
     throw ioError(`cannot read ${file}`, e)
   }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (e) {
-    throw new PsError('PS_CAPTURE_CORRUPT', `${file} is not JSON: ${e instanceof Error ? e.message : String(e)}`)
+    throw new PsError('PS_RECORDING_CORRUPT', `${file} is not JSON: ${e instanceof Error ? e.message : String(e)}`)
   }
   const r = ManifestSchema.safeParse(json)
   if (!r.success) {
     const why = r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')
-    throw new PsError('PS_CAPTURE_CORRUPT', `${file} is not a pcie-scope recording manifest: ${why}`)
+    throw new PsError('PS_RECORDING_CORRUPT', `${file} is not a pcie-scope recording manifest: ${why}`)
   }
   return r.data
 }

@@ -15,7 +15,7 @@ export const isValidRecordingName = (name: string): boolean => NAME_RE.test(name
 export const validateRecordingName = (name: string): string => {
   if (!isValidRecordingName(name)) {
     throw new PsError(
-      'PS_CAPTURE_NAME_INVALID',
+      'PS_RECORDING_NAME_INVALID',
       `invalid recording name ${JSON.stringify(name.slice(0, 200))}: use 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit (no '/', no '..')`,
     )
   }

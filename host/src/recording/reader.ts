@@ -39,8 +39,8 @@ export const listSegments = async (dir: string): Promise<Segment[]> => {
     names = await readdir(dir)
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new PsError('PS_CAPTURE_NOT_FOUND', `no capture at ${dir}`)
-    throw new PsError('PS_CAPTURE_IO', `cannot list ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new PsError('PS_RECORDING_NOT_FOUND', `no capture at ${dir}`)
+    throw new PsError('PS_RECORDING_IO', `cannot list ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
   }
   return names
     .flatMap((name) => {
@@ -85,7 +85,7 @@ async function* linesOf(file: string, stats: ReadStats): AsyncGenerator<{ text: 
       if (start < chunk.length) parts.push(chunk.subarray(start))
     }
   } catch (e) {
-    throw new PsError('PS_CAPTURE_IO', `cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+    throw new PsError('PS_RECORDING_IO', `cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
   }
   if (parts.length > 0) yield { text: Buffer.concat(parts).toString('utf8'), terminated: false }
 }

@@ -110,7 +110,7 @@ export class Recorder {
     if (this.failure) return
     this.failure = isPsError(e)
       ? e
-      : new PsError('PS_CAPTURE_IO', `recording failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+      : new PsError('PS_RECORDING_IO', `recording failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
     this.onError(this.failure)
   }
 }

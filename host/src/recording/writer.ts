@@ -46,7 +46,7 @@ export interface RecordingWriterOptions {
 }
 
 const ioError = (what: string, e: unknown): PsError =>
-  new PsError('PS_CAPTURE_IO', `${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+  new PsError('PS_RECORDING_IO', `${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
 
 /** Refuse early (before a twin is started) a directory claimRecordingDir would refuse. */
 export const checkRecordingDirFree = (dir: string): void => {
@@ -57,10 +57,11 @@ export const checkRecordingDirFree = (dir: string): void => {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return
-    if (code === 'ENOTDIR') throw new PsError('PS_CAPTURE_EXISTS', `${dir} exists and is not a directory`)
+    if (code === 'ENOTDIR') throw new PsError('PS_RECORDING_EXISTS', `${dir} exists and is not a directory`)
     throw ioError(`cannot read ${dir}`, e)
   }
-  if (entries.length > 0) throw new PsError('PS_CAPTURE_EXISTS', `${dir} already exists and is not empty: choose a new recording directory`)
+  if (entries.length > 0)
+    throw new PsError('PS_RECORDING_EXISTS', `${dir} already exists and is not empty: choose a new recording directory`)
 }
 
 /**
@@ -80,7 +81,7 @@ export const claimRecordingDir = (dir: string): void => {
       throw ioError(`${dir} exists and cannot be read`, e2)
     }
     if (entries.length > 0)
-      throw new PsError('PS_CAPTURE_EXISTS', `${dir} already exists and is not empty: choose a new recording directory`)
+      throw new PsError('PS_RECORDING_EXISTS', `${dir} already exists and is not empty: choose a new recording directory`)
   }
 }
 
@@ -147,10 +148,10 @@ export class RecordingWriter {
     return this.manifest.status !== 'recording'
   }
 
-  /** Append one record; throws PS_CAPTURE_IO (and keeps refusing) once a write has failed. */
+  /** Append one record; throws PS_RECORDING_IO (and keeps refusing) once a write has failed. */
   append(r: AnyRecord): void {
     if (this.failure) throw this.failure
-    if (this.closed) throw new PsError('PS_CAPTURE_IO', `recording ${this.name} is closed`)
+    if (this.closed) throw new PsError('PS_RECORDING_IO', `recording ${this.name} is closed`)
     const line = Buffer.from(JSON.stringify(r) + '\n', 'utf8')
     try {
       if (this.segmentBytesUsed > 0 && this.segmentBytesUsed + line.length > this.limit) this.roll()

@@ -5,8 +5,8 @@
  * http-errors.ts (PsError code → HTTP status and body), upgrade.ts (WebSocket admission),
  * hub.ts (WebSocket fan-out) and runs.ts (workload runs and the demo loop).
  *
- * With `captures.record` the session is recorded into a new capture under the root
- * (recording.ts): every snapshot, every run's start and result, START/STOP/CLEAR, device events.
+ * With `recordings.record` the session is recorded into a new recording in the recordings folder
+ * (serve-recording.ts): every snapshot, every run's start and result, START/STOP/CLEAR, device events.
  *
  * It prints nothing itself: the CLI prints the URL, and `notify` lines (the twin failed, is
  * restarting, is back; the warning of a binding beyond loopback). A device that disconnects
@@ -25,9 +25,9 @@
  *   POST /api/run           {pattern, bytes, offset?, source?: twin|gpu} or a graph kernel's {pattern, graph, idBytes?, sourceVertex?, source?}
  *                           → WorkloadResult & {report: RunReport}; 409 when the source is not available
  *   GET  /api/recording     {recording: name | null}; POST {action: 'start'|'stop'}: record on demand
- *   GET  /api/captures      {root, recording, captures: RecordingSummary[], skipped} (captures.ts)
- *   GET  /api/captures/:name RecordingDescription; 400 PS_CAPTURE_NAME_INVALID, 404 PS_CAPTURE_NOT_FOUND
- *   GET  /api/captures/:name/export?format=csv|jsonl|perfetto|vcd|parquet|pcapng  the export, as a download
+ *   GET  /api/recordings    {root, recording, recordings: RecordingSummary[], skipped} (recordings.ts)
+ *   GET  /api/recordings/:name RecordingDescription; 400 PS_RECORDING_NAME_INVALID, 404 PS_RECORDING_NOT_FOUND
+ *   GET  /api/recordings/:name/export?format=csv|jsonl|perfetto|vcd|parquet|pcapng  the export, as a download
  *   GET  /api/openapi.json  OpenAPI 3.0 from the zod schemas
  * WebSocket /ws?token=… (server → browser, JSON text; see wire.ts ServerMessage):
  *   hello, status (on connect, on device disconnect or reconnect, on START/STOP), snapshot (batched
@@ -110,7 +110,7 @@ export interface RunningServer {
   /** http://host:port/?token=… */
   url: string
   token: string
-  /** the capture this server records into, or null */
+  /** the recording this server records into, or null */
   recording: string | null
   close(): Promise<void>
 }

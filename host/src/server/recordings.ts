@@ -1,8 +1,8 @@
 /**
- * GET /api/captures, GET /api/captures/:name and GET /api/captures/:name/export?format=csv|jsonl|
- * perfetto|vcd|parquet[&table=]|pcapng (a download, as `pcie-scope export` writes it): the recordings under the server's capture
- * root. A name is one checked path component (400 PS_CAPTURE_NAME_INVALID otherwise), so a
- * request can never read outside the root; an unknown one is 404 PS_CAPTURE_NOT_FOUND.
+ * GET /api/recordings, GET /api/recordings/:name and GET /api/recordings/:name/export?format=csv|jsonl|
+ * perfetto|vcd|parquet[&table=]|pcapng (a download, as `pcie-scope export` writes it): the recordings in the server's
+ * recordings folder. A name is one checked path component (400 PS_RECORDING_NAME_INVALID otherwise), so a
+ * request can never read outside the root; an unknown one is 404 PS_RECORDING_NOT_FOUND.
  */
 import express from 'express'
 import { PsError } from '../core/errors.js'
@@ -18,7 +18,7 @@ import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../recording/tables.js'
 import { recordingDirOf, validateRecordingName } from '../recording/names.js'
 import { ApiError } from './http-errors.js'
 
-/** What each export is served as; a download, named after the capture. */
+/** What each export is served as; a download, named after the recording. */
 const EXPORT_TYPES: Record<ExportFormat, { type: string; ext: string }> = {
   csv: { type: 'text/csv; charset=utf-8', ext: 'csv' },
   jsonl: { type: 'application/x-ndjson; charset=utf-8', ext: 'jsonl' },
@@ -31,12 +31,12 @@ const FILE_EXPORT_TYPES: Record<FileExportFormat, string> = {
 }
 
 /** A binary export: written to a private temporary file first (they exist only as files), then sent. */
-const sendFileExport = async (res: express.Response, capture: OpenedRecording, format: FileExportFormat, table: string) => {
+const sendFileExport = async (res: express.Response, recording: OpenedRecording, format: FileExportFormat, table: string) => {
   const dir = await mkdtemp(join(tmpdir(), 'ps-export-'))
   try {
     const file = join(dir, 'export')
-    await exportToFile(capture, format, file, { table })
-    const name = capture.manifest.name
+    await exportToFile(recording, format, file, { table })
+    const name = recording.manifest.name
     // attachment() sets a type from the file name; ours comes after it
     res.attachment(format === 'parquet' ? `${name}.${table}.parquet` : `${name}.pcapng`).type(FILE_EXPORT_TYPES[format])
     await pipeline(createReadStream(file), res)
@@ -54,17 +54,17 @@ export interface RecordingsDeps {
 
 export function recordingsRouter({ dir, recording }: RecordingsDeps): express.Router {
   const r = express.Router()
-  r.get('/captures', async (_req, res) => {
+  r.get('/recordings', async (_req, res) => {
     const listing = dir === null ? { root: null, recordings: [], skipped: [] } : await listRecordings(dir)
     res.json({ ...listing, recording: recording() })
   })
-  r.get('/captures/:name', async (req, res) => {
+  r.get('/recordings/:name', async (req, res) => {
     const name = validateRecordingName(req.params.name)
-    if (dir === null) throw new PsError('PS_CAPTURE_NOT_FOUND', `no capture ${name}: this server has no capture root`)
+    if (dir === null) throw new PsError('PS_RECORDING_NOT_FOUND', `no recording ${name}: this server has no recordings folder`)
     res.json(await describeRecording(recordingDirOf(dir, name)))
   })
   // the exports of `pcie-scope export`, streamed as a download (a recording in progress too)
-  r.get('/captures/:name/export', async (req, res) => {
+  r.get('/recordings/:name/export', async (req, res) => {
     const name = validateRecordingName(req.params.name)
     const format = req.query['format']
     if (typeof format !== 'string' || !(ALL_EXPORT_FORMATS as readonly string[]).includes(format)) {
@@ -74,12 +74,12 @@ export function recordingsRouter({ dir, recording }: RecordingsDeps): express.Ro
     if (typeof table !== 'string' || !TABLE_NAMES.includes(table)) {
       throw new ApiError('PS_REQUEST_INVALID', `table must be one of ${TABLE_NAMES.join(', ')}`)
     }
-    if (dir === null) throw new PsError('PS_CAPTURE_NOT_FOUND', `no capture ${name}: this server has no capture root`)
-    const capture = await openRecording(recordingDirOf(dir, name))
-    if (isFileFormat(format)) return sendFileExport(res, capture, format, table)
+    if (dir === null) throw new PsError('PS_RECORDING_NOT_FOUND', `no recording ${name}: this server has no recordings folder`)
+    const recording = await openRecording(recordingDirOf(dir, name))
+    if (isFileFormat(format)) return sendFileExport(res, recording, format, table)
     const { type, ext } = EXPORT_TYPES[format as ExportFormat]
     res.type(type).attachment(`${name}.${ext}`)
-    for await (const chunk of exportRecording(capture, format as ExportFormat)) {
+    for await (const chunk of exportRecording(recording, format as ExportFormat)) {
       if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve))
     }
     res.end()

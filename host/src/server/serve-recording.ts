@@ -1,5 +1,5 @@
 /**
- * The server's recording: one capture per server session under the capture root, named
+ * The server's recording: one recording per server session under the recordings folder, named
  * `serve-YYYYMMDD-HHMMSS` (UTC, `-2`, `-3`… when taken): the device at start, every snapshot and
  * histogram (in switch mode the host side's tap snapshots and histograms too), each run's start
  * and result (or error), START / STOP / CLEAR as marks, disconnects and reconnects. A recording that fails (a full disk) is logged once and stops; the server serves on.
@@ -30,9 +30,9 @@ export const openServerRecording = (root: string, session: ServerSession, now: D
         link: session.pcieLink ?? null,
       })
     } catch (e) {
-      if (isPsError(e, 'PS_CAPTURE_EXISTS')) continue
+      if (isPsError(e, 'PS_RECORDING_EXISTS')) continue
       const why = e instanceof Error ? e.message : String(e)
-      throw new PsError('PS_CAPTURE_IO', `cannot record under ${root}: ${why} (choose another root, or serve without recording)`, {
+      throw new PsError('PS_RECORDING_IO', `cannot record under ${root}: ${why} (choose another root, or serve without recording)`, {
         cause: e,
       })
     }
@@ -40,34 +40,34 @@ export const openServerRecording = (root: string, session: ServerSession, now: D
     rec.device('connect', session.info)
     return rec
   }
-  throw new PsError('PS_CAPTURE_EXISTS', `${base} and ${MAX_SUFFIX - 1} suffixed names are taken under ${root}`)
+  throw new PsError('PS_RECORDING_EXISTS', `${base} and ${MAX_SUFFIX - 1} suffixed names are taken under ${root}`)
 }
 
 /**
- * The server's recording, switchable while it serves (POST /api/recording): at most one capture
+ * The server's recording, switchable while it serves (POST /api/recording): at most one recording
  * open at a time; `start` opens a new one under the root, `stop` closes the current one.
  */
 export class SessionRecording {
   private rec: Recorder | undefined
   private unwatch: (() => void) | undefined
 
-  /** frames: each capture also holds every raw frame of the link (`serve --record-frames`) */
+  /** frames: each recording also holds every raw frame of the link (`serve --record-frames`) */
   constructor(
     private readonly root: string | null,
     private readonly session: ServerSession,
     private readonly opts: { frames?: boolean } = {},
   ) {}
 
-  /** the open capture's recorder, if any (one that failed and closed itself is not) */
+  /** the open recording's recorder, if any (one that failed and closed itself is not) */
   get current(): Recorder | undefined {
     return this.rec && !this.rec.writer.closed ? this.rec : undefined
   }
 
-  /** Record into a new capture; already recording, the current one goes on. Its name. */
+  /** Record into a new recording; already recording, the current one goes on. Its name. */
   start(): string {
     const open = this.current
     if (open) return open.name
-    if (this.root === null) throw new PsError('PS_RECORDING_UNAVAILABLE', 'this server was started without a capture root')
+    if (this.root === null) throw new PsError('PS_RECORDING_UNAVAILABLE', 'this server was started without a recordings folder')
     const watch = this.session.client.watchRawFrames?.bind(this.session.client)
     if (this.opts.frames && !watch) throw new PsError('PS_RECORDING_UNAVAILABLE', 'this device client cannot show its raw frames')
     const rec = openServerRecording(this.root, this.session)
@@ -76,7 +76,7 @@ export class SessionRecording {
     return rec.name
   }
 
-  /** Close the current capture as complete; its name, or null when none was open. */
+  /** Close the current recording as complete; its name, or null when none was open. */
   stop(): string | null {
     const open = this.current
     this.rec = undefined

@@ -47,7 +47,7 @@ describe('pcie-scope capture, interrupted (real twin)', () => {
     expect(stderr).toMatch(/interrupted: cancelling the run \(Ctrl-C again to quit at once\)/)
     expect(stderr).toContain(`interrupted: what was recorded is kept in ${out}`)
     expect(stderr).not.toMatch(/PS_TWIN_EXITED|unexpected error/)
-    expect(watching).toBe(false) // the handler is gone once the capture ends
+    expect(watching).toBe(false) // the handler is gone once the recording ends
 
     const info = await runCli('info', out, '--json')
     expect(info.code, info.stderr).toBe(0)

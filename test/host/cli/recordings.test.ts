@@ -1,4 +1,4 @@
-/** ls, info and export in process, over captures written by the capture module; capture --out's early refusals. */
+/** ls, info and export in process, over recordings written by the recording modules; capture --out's early refusals. */
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -22,7 +22,7 @@ const rootWithCaptures = (): string => {
 }
 
 describe('pcie-scope ls', () => {
-  it('prints a table of the captures, a killed one as interrupted', async () => {
+  it('prints a table of the recordings, a killed one as interrupted', async () => {
     const r = await run('ls', '--dir', rootWithCaptures())
     expect(r.code).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
@@ -31,14 +31,14 @@ describe('pcie-scope ls', () => {
     expect(lines[2]).toMatch(/^killed\s+interrupted\s+2025-01-01T00:05:00.000Z\s+\S+ s\s+11\s+merged-aligned 65536 B @0$/)
   })
 
-  it('--json prints one object; a directory that is not a capture is named on stderr', async () => {
+  it('--json prints one object; a directory that is not a recording is named on stderr', async () => {
     const root = rootWithCaptures()
     mkdirSync(join(root, 'stray'))
     const r = await run('ls', '--dir', root, '--json')
     expect(r.code).toBe(0)
     const j = JSON.parse(r.stdout)
     expect(j.recordings.map((c: any) => c.status)).toEqual(['complete', 'interrupted'])
-    expect(r.stderr).toMatch(/skipped stray: \[PS_CAPTURE_NOT_FOUND\]/)
+    expect(r.stderr).toMatch(/skipped stray: \[PS_RECORDING_NOT_FOUND\]/)
   })
 
   it('uses $PCIE_SCOPE_RECORDINGS without --dir, and says when there is nothing', async () => {
@@ -47,7 +47,7 @@ describe('pcie-scope ls', () => {
     process.env['PCIE_SCOPE_RECORDINGS'] = root
     try {
       const r = await run('ls')
-      expect(r).toMatchObject({ code: 0, stdout: `no captures under ${root}\n` })
+      expect(r).toMatchObject({ code: 0, stdout: `no recordings in ${root}\n` })
     } finally {
       if (saved === undefined) delete process.env['PCIE_SCOPE_RECORDINGS']
       else process.env['PCIE_SCOPE_RECORDINGS'] = saved
@@ -56,7 +56,7 @@ describe('pcie-scope ls', () => {
 })
 
 describe('pcie-scope info', () => {
-  it('describes a capture by name under --dir, or by path', async () => {
+  it('describes a recording by name under --dir, or by path', async () => {
     const root = rootWithCaptures()
     const byName = await run('info', 'killed', '--dir', root)
     expect(byName.code).toBe(0)
@@ -71,17 +71,17 @@ describe('pcie-scope info', () => {
     expect(JSON.parse(byPath.stdout)).toMatchObject({ name: 'done', status: 'complete', runs: 1, byType: { snapshot: 8 } })
   })
 
-  it('exits 2 for a name that would leave the root, 1 for a capture that is not there', async () => {
+  it('exits 2 for a name that would leave the root, 1 for a recording that is not there', async () => {
     const root = rootWithCaptures()
     for (const bad of ['..', '.', '.hidden']) {
       const r = await run('info', bad, '--dir', root)
       expect(r.code, bad).toBe(2)
-      expect(r.stderr).toContain('PS_CAPTURE_NAME_INVALID')
+      expect(r.stderr).toContain('PS_RECORDING_NAME_INVALID')
       expect(r.stdout).toBe('')
     }
     const missing = await run('info', 'nope', '--dir', root)
     expect(missing.code).toBe(1)
-    expect(missing.stderr).toContain('PS_CAPTURE_NOT_FOUND')
+    expect(missing.stderr).toContain('PS_RECORDING_NOT_FOUND')
   })
 })
 
@@ -95,7 +95,7 @@ describe('pcie-scope export', () => {
     expect(r.stderr).toBe('')
   })
 
-  it('a killed capture exports up to its last complete line, saying what it skipped', async () => {
+  it('a killed recording exports up to its last complete line, saying what it skipped', async () => {
     const r = await run('export', 'killed', '--dir', rootWithCaptures(), '--format', 'jsonl')
     expect(r.code).toBe(0)
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(11)
@@ -118,11 +118,11 @@ describe('pcie-scope export', () => {
     expect(r.stdout).toMatch(/\$timescale 1 ns \$end[\s\S]*\$var wire 32 \S+ mrd_count \[31:0\] \$end[\s\S]*\$enddefinitions \$end/)
   })
 
-  it('pcapng of a capture recorded without --frames: PS_CAPTURE_NO_FRAMES, and no file left behind', async () => {
+  it('pcapng of a recording made without --frames: PS_RECORDING_NO_FRAMES, and no file left behind', async () => {
     const out = join(tempRoot(), 'link.pcapng')
     const r = await run('export', 'done', '--dir', rootWithCaptures(), '--format', 'pcapng', '-o', out)
     expect(r.code).toBe(1)
-    expect(r.stderr).toMatch(/\[PS_CAPTURE_NO_FRAMES\]: done holds no raw frames: record with `pcie-scope capture --out DIR --frames`/)
+    expect(r.stderr).toMatch(/\[PS_RECORDING_NO_FRAMES\]: done holds no raw frames: record with `pcie-scope capture --out DIR --frames`/)
     expect(readdirSync(join(out, '..'))).toEqual([])
   })
 
@@ -160,7 +160,7 @@ describe('pcie-scope export --format parquet and query', { timeout: 30_000 }, ()
     expect(JSON.parse(json.stdout)).toEqual({ columns: ['n', 'reads'], types: ['BIGINT', 'BIGINT'], rows: [[8, 512]] })
   })
 
-  it("query over a killed capture says what it skipped; bad SQL exits 2 with DuckDB's words", async () => {
+  it("query over a killed recording says what it skipped; bad SQL exits 2 with DuckDB's words", async () => {
     const root = rootWithCaptures()
     const r = await run('query', 'killed', '--dir', root, 'select count(*) from snapshots')
     expect(r.stdout).toContain('8')
@@ -190,17 +190,17 @@ describe('pcie-scope capture --out: refused before the twin starts', () => {
     process.env['PCIE_SCOPE_TWIN'] = '/nonexistent/pcie-scope-twin'
     const r = await run('capture', '--twin', '--pattern', 'strided', '--out', '..', '--dir', tempRoot())
     expect(r.code).toBe(2)
-    expect(r.stderr).toContain('PS_CAPTURE_NAME_INVALID')
+    expect(r.stderr).toContain('PS_RECORDING_NAME_INVALID')
   })
 
-  it('a directory that already holds something: exit 1, PS_CAPTURE_EXISTS, untouched', async () => {
+  it('a directory that already holds something: exit 1, PS_RECORDING_EXISTS, untouched', async () => {
     process.env['PCIE_SCOPE_TWIN'] = '/nonexistent/pcie-scope-twin'
     const dir = join(tempRoot(), 'taken')
     mkdirSync(dir)
     writeFileSync(join(dir, 'keep.txt'), 'x')
     const r = await run('capture', '--twin', '--pattern', 'strided', '--out', dir)
     expect(r.code).toBe(1)
-    expect(r.stderr).toContain('PS_CAPTURE_EXISTS')
+    expect(r.stderr).toContain('PS_RECORDING_EXISTS')
     expect(readdirSync(dir)).toEqual(['keep.txt'])
   })
 

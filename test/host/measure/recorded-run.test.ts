@@ -63,6 +63,6 @@ describe('measureAndRecord', () => {
     const { s } = await fakeSession()
     const dir = join(tempRoot(), 'never')
     await expect(measureAndRecord(s, { ...W, bytes: 3 }, dir)).rejects.toMatchObject({ code: 'PS_WORKLOAD_INVALID' })
-    await expect(describeRecording(dir)).rejects.toMatchObject({ code: 'PS_CAPTURE_NOT_FOUND' })
+    await expect(describeRecording(dir)).rejects.toMatchObject({ code: 'PS_RECORDING_NOT_FOUND' })
   })
 })

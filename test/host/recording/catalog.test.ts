@@ -29,7 +29,7 @@ describe('listRecordings', () => {
     const killedSummary = l.recordings[1]!
     expect(killedSummary).toMatchObject({ torn: 1, workloads: [WORKLOAD], stoppedAt: null, note: expect.stringMatching(/writer/) })
     expect(l.recordings[2]!.durationSeconds).toBe(3)
-    expect(l.skipped).toEqual([{ name: 'not-a-recording', code: 'PS_CAPTURE_NOT_FOUND', message: expect.any(String) }])
+    expect(l.skipped).toEqual([{ name: 'not-a-recording', code: 'PS_RECORDING_NOT_FOUND', message: expect.any(String) }])
     live.close()
   })
 

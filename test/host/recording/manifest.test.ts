@@ -34,14 +34,14 @@ describe('effectiveStatus', () => {
 })
 
 describe('readManifest', () => {
-  it('PS_CAPTURE_NOT_FOUND without a manifest, PS_CAPTURE_CORRUPT for one that is not JSON or not a manifest', async () => {
+  it('PS_RECORDING_NOT_FOUND without a manifest, PS_RECORDING_CORRUPT for one that is not JSON or not a manifest', async () => {
     const root = tempRoot()
-    await expect(readManifest(join(root, 'none'))).rejects.toMatchObject({ code: 'PS_CAPTURE_NOT_FOUND' })
+    await expect(readManifest(join(root, 'none'))).rejects.toMatchObject({ code: 'PS_RECORDING_NOT_FOUND' })
     mkdirSync(join(root, 'bad'))
     writeFileSync(join(root, 'bad', MANIFEST_FILE), '{"format":')
-    await expect(readManifest(join(root, 'bad'))).rejects.toMatchObject({ code: 'PS_CAPTURE_CORRUPT' })
+    await expect(readManifest(join(root, 'bad'))).rejects.toMatchObject({ code: 'PS_RECORDING_CORRUPT' })
     writeFileSync(join(root, 'bad', MANIFEST_FILE), JSON.stringify({ ...manifest(), formatVersion: 99 }))
-    await expect(readManifest(join(root, 'bad'))).rejects.toMatchObject({ code: 'PS_CAPTURE_CORRUPT', message: /formatVersion/ })
+    await expect(readManifest(join(root, 'bad'))).rejects.toMatchObject({ code: 'PS_RECORDING_CORRUPT', message: /formatVersion/ })
   })
   it("reads a manifest written under the format's earlier name as the current format, and no other name", async () => {
     const root = tempRoot()
@@ -49,7 +49,7 @@ describe('readManifest', () => {
     writeFileSync(join(root, 'earlier', MANIFEST_FILE), JSON.stringify({ ...manifest(), format: 'pcie-scope-capture' }))
     expect((await readManifest(join(root, 'earlier'))).format).toBe('pcie-scope-recording')
     writeFileSync(join(root, 'earlier', MANIFEST_FILE), JSON.stringify({ ...manifest(), format: 'pcie-scope-trace' }))
-    await expect(readManifest(join(root, 'earlier'))).rejects.toMatchObject({ code: 'PS_CAPTURE_CORRUPT', message: /format/ })
+    await expect(readManifest(join(root, 'earlier'))).rejects.toMatchObject({ code: 'PS_RECORDING_CORRUPT', message: /format/ })
   })
 })
 

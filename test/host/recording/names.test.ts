@@ -29,7 +29,7 @@ describe('recording names', () => {
       'sp ace',
     ]) {
       expect(isValidRecordingName(bad), JSON.stringify(bad)).toBe(false)
-      expect(() => validateRecordingName(bad)).toThrow(expect.objectContaining({ code: 'PS_CAPTURE_NAME_INVALID' }))
+      expect(() => validateRecordingName(bad)).toThrow(expect.objectContaining({ code: 'PS_RECORDING_NAME_INVALID' }))
     }
   })
   it('accepts plain names', () => {
@@ -37,13 +37,13 @@ describe('recording names', () => {
   })
   it('joins only checked names to the root', () => {
     expect(recordingDirOf('/r', 'cap')).toBe(join('/r', 'cap'))
-    expect(() => recordingDirOf('/r', '../etc')).toThrow(expect.objectContaining({ code: 'PS_CAPTURE_NAME_INVALID' }))
+    expect(() => recordingDirOf('/r', '../etc')).toThrow(expect.objectContaining({ code: 'PS_RECORDING_NAME_INVALID' }))
   })
   it('a CLI argument with a slash is a path; without one it is a checked name under the root', () => {
     expect(resolveRecordingArg('cap', '/root', '/cwd')).toBe('/root/cap')
     expect(resolveRecordingArg('./cap', '/root', '/cwd')).toBe('/cwd/cap')
     expect(resolveRecordingArg('/tmp/x/cap', '/root', '/cwd')).toBe('/tmp/x/cap')
-    expect(() => resolveRecordingArg('..', '/root', '/cwd')).toThrow(expect.objectContaining({ code: 'PS_CAPTURE_NAME_INVALID' }))
+    expect(() => resolveRecordingArg('..', '/root', '/cwd')).toThrow(expect.objectContaining({ code: 'PS_RECORDING_NAME_INVALID' }))
   })
   it('the root is $PCIE_SCOPE_RECORDINGS, else recordings/ in the current directory', () => {
     expect(defaultRecordingsDir({}, '/work')).toBe('/work/recordings')

@@ -84,8 +84,8 @@ describe('readRecords', () => {
     expect(stats.segments).toBe(2)
   })
 
-  it('says PS_CAPTURE_NOT_FOUND for a directory that is not there', async () => {
-    await expect(read(join(tempRoot(), 'nothing'))).rejects.toMatchObject({ code: 'PS_CAPTURE_NOT_FOUND' })
+  it('says PS_RECORDING_NOT_FOUND for a directory that is not there', async () => {
+    await expect(read(join(tempRoot(), 'nothing'))).rejects.toMatchObject({ code: 'PS_RECORDING_NOT_FOUND' })
   })
 })
 

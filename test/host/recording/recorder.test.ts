@@ -64,7 +64,7 @@ describe('Recorder', () => {
     expect(() => r.mark('two')).not.toThrow()
     expect(() => r.mark('three')).not.toThrow()
     expect(errors).toHaveLength(1)
-    expect(errors[0]!.code).toBe('PS_CAPTURE_IO')
+    expect(errors[0]!.code).toBe('PS_RECORDING_IO')
     expect(r.error).toBe(errors[0])
     expect(r.close()).toBe(errors[0])
   })

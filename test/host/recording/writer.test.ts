@@ -126,19 +126,19 @@ describe('RecordingWriter', () => {
     const used = join(root, 'used')
     claimRecordingDir(used)
     writeFileSync(join(used, 'notes.txt'), 'mine')
-    expect(() => newWriter(used)).toThrow(expect.objectContaining({ code: 'PS_CAPTURE_EXISTS' }))
+    expect(() => newWriter(used)).toThrow(expect.objectContaining({ code: 'PS_RECORDING_EXISTS' }))
     expect(readFileSync(join(used, 'notes.txt'), 'utf8')).toBe('mine')
     const empty = join(root, 'empty')
     claimRecordingDir(empty)
     expect(() => newWriter(empty).close()).not.toThrow()
-    expect(() => newWriter(join(root, '.hidden'))).toThrow(expect.objectContaining({ code: 'PS_CAPTURE_NAME_INVALID' }))
+    expect(() => newWriter(join(root, '.hidden'))).toThrow(expect.objectContaining({ code: 'PS_RECORDING_NAME_INVALID' }))
   })
 
   it('refuses records after close; close is idempotent', () => {
     const w = newWriter(join(tempRoot(), 'closed'))
     w.close()
     w.close()
-    expect(() => w.append({ t: 'mark', at: 1, label: 'late', note: null })).toThrow(expect.objectContaining({ code: 'PS_CAPTURE_IO' }))
+    expect(() => w.append({ t: 'mark', at: 1, label: 'late', note: null })).toThrow(expect.objectContaining({ code: 'PS_RECORDING_IO' }))
   })
 
   it('a failed write stops the writer, and close then marks the recording interrupted with why', () => {

@@ -1,4 +1,4 @@
-/** Recording on demand: GET/POST /api/recording start and stop captures of the live stream. */
+/** Recording on demand: GET/POST /api/recording start and stop recordings of the live stream. */
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -20,7 +20,7 @@ afterEach(async () => {
 const post = (base: string, body: unknown) => http(base, 'POST', '/api/recording', { token: TOKEN, body })
 
 describe('POST /api/recording', () => {
-  it('starts a capture on a server that was not recording, keeps it on a second start, and stops it', async () => {
+  it('starts a recording on a server that was not recording, keeps it on a second start, and stops it', async () => {
     const root = tempRoot()
     const { base } = await serve({ recordings: { dir: root, record: false } })
     expect((await http(base, 'GET', '/api/recording', { token: TOKEN })).json).toEqual({ recording: null })
@@ -30,11 +30,11 @@ describe('POST /api/recording', () => {
     expect(name).toMatch(/^serve-\d{8}-\d{6}(-\d+)?$/)
     expect(started.json.stopped).toBeNull()
     expect((await post(base, { action: 'start' })).json).toEqual({ recording: name, stopped: null })
-    expect((await http(base, 'GET', '/api/captures', { token: TOKEN })).json.recording).toBe(name)
+    expect((await http(base, 'GET', '/api/recordings', { token: TOKEN })).json.recording).toBe(name)
     expect((await http(base, 'POST', '/api/clear', { token: TOKEN, body: {} })).status).toBe(200) // something to record
     const stopped = await post(base, { action: 'stop' })
     expect(stopped.json).toEqual({ recording: null, stopped: name })
-    const d = await http(base, 'GET', `/api/captures/${name}`, { token: TOKEN })
+    const d = await http(base, 'GET', `/api/recordings/${name}`, { token: TOKEN })
     expect(d.json).toMatchObject({ status: 'complete' })
     expect(d.json.byType.device).toBe(1)
     expect(d.json.byType.mark).toBe(1) // the clear
@@ -48,11 +48,11 @@ describe('POST /api/recording', () => {
     await client.start(60_000)
     for (let i = 0; i < 10; i++) client.tick()
     await post(base, { action: 'stop' })
-    const d = await http(base, 'GET', `/api/captures/${name}`, { token: TOKEN })
+    const d = await http(base, 'GET', `/api/recordings/${name}`, { token: TOKEN })
     expect(d.json.byType).toMatchObject({ snapshot: 10, 'tap-snapshot': 10, histogram: 2, 'tap-histogram': 2 })
   })
 
-  it('a new start after a stop records into a new capture', async () => {
+  it('a new start after a stop records into a new recording', async () => {
     const root = tempRoot()
     const { base } = await serve({ recordings: { dir: root, record: true } })
     const first = (await http(base, 'GET', '/api/recording', { token: TOKEN })).json.recording as string
@@ -64,7 +64,7 @@ describe('POST /api/recording', () => {
     expect(readdirSync(join(root, second))).toContain('manifest.json')
   })
 
-  it('refuses a bad body (400) and a server without a capture root (409), token required', async () => {
+  it('refuses a bad body (400) and a server without a recordings folder (409), token required', async () => {
     const { base } = await serve({ recordings: { dir: tempRoot(), record: false } })
     expect((await post(base, { action: 'pause' })).json.error.code).toBe('PS_REQUEST_INVALID')
     expect((await post(base, {})).status).toBe(400)
@@ -87,7 +87,7 @@ describe('POST /api/recording', () => {
 })
 
 describe('SessionRecording with frames (serve --record-frames)', () => {
-  it('records every raw frame the client shows while a capture is open, and stops watching when it closes', async () => {
+  it('records every raw frame the client shows while a recording is open, and stops watching when it closes', async () => {
     const session = fakeSession()
     const watchers = new Set<(f: RawFrame) => void>()
     const client = Object.assign(session.client, {
