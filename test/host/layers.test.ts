@@ -58,6 +58,20 @@ describe('one-way layers', () => {
     const ok = (i: string) => i.startsWith('host/src/core/') || i.startsWith('web/') || i === 'chart.js' || i.startsWith('chart.js/')
     expect(violations(walk('web'), (i) => !ok(i))).toEqual([])
   })
+  it('no module of the host reaches itself through its imports (type imports included)', () => {
+    const files = walk('host/src')
+    const graph = new Map(files.map((f) => [f, importsOf(f).filter((i) => i.startsWith('host/src/'))]))
+    const circles: string[] = []
+    const done = new Set<string>()
+    const visit = (f: string, path: string[]): void => {
+      if (path.includes(f)) return void circles.push([...path.slice(path.indexOf(f)), f].join(' -> '))
+      if (done.has(f)) return
+      for (const next of graph.get(f) ?? []) visit(next, [...path, f])
+      done.add(f)
+    }
+    for (const f of files) visit(f, [])
+    expect(circles).toEqual([])
+  })
   it('the import scanner sees imports at all (guards the test itself)', () => {
     expect(importsOf('host/src/protocol/messages.ts')).toContain('host/src/core/errors.ts')
   })

@@ -12,7 +12,7 @@ import type { GpuDeviceInfo, GraphIdBytes } from '../core/workload.js'
 import { runGraphOnProbe } from '../measure/graph-run.js'
 import type { GpuGraphRunRequest, GpuGraphRunResult, GraphMemory, GraphPrediction, NativeAddon } from '../native/addon.js'
 import { gpuError } from '../workload/gpu-runner.js'
-import type { CliDeps } from './main.js'
+import type { CliDeps } from './io.js'
 import type { ProgressBar } from './progress-bar.js'
 import type { TwinMode } from '../core/twin-mode.js'
 

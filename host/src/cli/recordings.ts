@@ -13,7 +13,7 @@ import { defaultRecordingsDir, resolveRecordingArg } from '../recording/names.js
 import { newReadStats, type ReadStats } from '../recording/reader.js'
 import { exportToFile, writeFileFrom } from '../export/file.js'
 import { idBytesOf, isGraphWorkload, type AnyWorkload } from '../core/workload.js'
-import type { CliIo } from './main.js'
+import type { CliIo, SetCode } from './io.js'
 import { watchReadProgress } from './read-progress.js'
 
 // DuckDB's native binding is loaded only by the commands that use it: every other command starts
@@ -117,7 +117,7 @@ const progressOf = (io: CliIo, json = false) => ({
   ...(io.progressDelayMs !== undefined ? { delayMs: io.progressDelayMs } : {}),
 })
 
-export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: number) => void): void => {
+export const registerRecordings = (program: Command, io: CliIo, setCode: SetCode): void => {
   program
     .command('ls')
     .description('list the recordings under the recordings folder')

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main, type CliIo } from '../../../host/src/cli/main.js'
+import { main } from '../../../host/src/cli/main.js'
+import type { CliIo } from '../../../host/src/cli/io.js'
 import { runCli } from './run-cli.js'
 
 const root = resolve(import.meta.dirname, '../../..')

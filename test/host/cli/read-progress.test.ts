@@ -2,7 +2,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { watchReadProgress } from '../../../host/src/cli/read-progress.js'
 import { newReadStats, readRecords, segmentBytes } from '../../../host/src/recording/reader.js'
-import { main, type CliIo } from '../../../host/src/cli/main.js'
+import { main } from '../../../host/src/cli/main.js'
+import type { CliIo } from '../../../host/src/cli/io.js'
 import { newWriter, removeRoots, snap, tempRoot, writeRun } from '../recording/fixtures.js'
 
 afterEach(removeRoots)
