@@ -11,6 +11,7 @@ import { createReadStream } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { ALL_EXPORT_FORMATS, exportRecording, isFileFormat, type ExportFormat, type FileExportFormat } from '../export/formats.js'
 import { exportToFile } from '../export/file.js'
@@ -30,6 +31,21 @@ const FILE_EXPORT_TYPES: Record<FileExportFormat, string> = {
   pcapng: 'application/x-pcapng',
 }
 
+/**
+ * Send a stream as the response body. pipeline() ends the source with the response, on its last
+ * byte, its close or its error: a client that goes away mid-body stops the export and closes the
+ * files it reads. A client gone is nothing to answer; a failed export ends the response abruptly,
+ * so the client sees it cut instead of complete.
+ */
+const sendStream = async (res: express.Response, body: Readable): Promise<void> => {
+  try {
+    await pipeline(body, res)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return
+    throw e
+  }
+}
+
 /** A binary export: written to a private temporary file first (they exist only as files), then sent. */
 const sendFileExport = async (res: express.Response, recording: OpenedRecording, format: FileExportFormat, table: string) => {
   const dir = await mkdtemp(join(tmpdir(), 'ps-export-'))
@@ -39,7 +55,7 @@ const sendFileExport = async (res: express.Response, recording: OpenedRecording,
     const name = recording.manifest.name
     // attachment() sets a type from the file name; ours comes after it
     res.attachment(format === 'parquet' ? `${name}.${table}.parquet` : `${name}.pcapng`).type(FILE_EXPORT_TYPES[format])
-    await pipeline(createReadStream(file), res)
+    await sendStream(res, createReadStream(file))
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
@@ -79,10 +95,7 @@ export function recordingsRouter({ dir, recording }: RecordingsDeps): express.Ro
     if (isFileFormat(format)) return sendFileExport(res, recording, format, table)
     const { type, ext } = EXPORT_TYPES[format as ExportFormat]
     res.type(type).attachment(`${name}.${ext}`)
-    for await (const chunk of exportRecording(recording, format as ExportFormat)) {
-      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve))
-    }
-    res.end()
+    await sendStream(res, Readable.from(exportRecording(recording, format as ExportFormat)))
   })
   return r
 }

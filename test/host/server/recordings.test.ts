@@ -16,7 +16,7 @@ afterEach(async () => {
 })
 
 /** A root with one complete recording and one whose writer was killed. */
-const rootWithCaptures = (): string => {
+const rootWithRecordings = (): string => {
   const root = tempRoot()
   const done = newWriter(join(root, 'done'))
   writeRun(done)
@@ -29,7 +29,7 @@ const rootWithCaptures = (): string => {
 
 describe('GET /api/recordings', () => {
   it('lists the recordings in the folder, a killed one as interrupted', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     const { base } = await serve({ recordings: { dir: root, record: false } })
     const r = await http(base, 'GET', '/api/recordings', { token: TOKEN })
     expect(r.status).toBe(200)
@@ -41,7 +41,7 @@ describe('GET /api/recordings', () => {
   })
 
   it('is token-protected like the rest of the API', async () => {
-    const { base } = await serve({ recordings: { dir: rootWithCaptures(), record: false } })
+    const { base } = await serve({ recordings: { dir: rootWithRecordings(), record: false } })
     expect((await http(base, 'GET', '/api/recordings')).status).toBe(401)
     expect((await http(base, 'GET', '/api/recordings/done')).status).toBe(401)
     expect((await http(base, 'GET', '/api/recordings/done', { token: 'wrong' })).json.error.code).toBe('PS_HTTP_UNAUTHORIZED')
@@ -61,7 +61,7 @@ describe('GET /api/recordings', () => {
 
 describe('GET /api/recordings/:name', () => {
   it('describes one recording', async () => {
-    const { base } = await serve({ recordings: { dir: rootWithCaptures(), record: false } })
+    const { base } = await serve({ recordings: { dir: rootWithRecordings(), record: false } })
     const r = await http(base, 'GET', '/api/recordings/killed', { token: TOKEN })
     expect(r.status).toBe(200)
     expect(r.json).toMatchObject({
@@ -74,7 +74,7 @@ describe('GET /api/recordings/:name', () => {
   })
 
   it('404 PS_RECORDING_NOT_FOUND for an unknown name and for a directory that is not a recording', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     mkdirSync(join(root, 'plain-dir'))
     const { base } = await serve({ recordings: { dir: root, record: false } })
     for (const name of ['nope', 'plain-dir']) {
@@ -85,7 +85,7 @@ describe('GET /api/recordings/:name', () => {
   })
 
   it('400 PS_RECORDING_NAME_INVALID for names that would leave the root', async () => {
-    const { base } = await serve({ recordings: { dir: rootWithCaptures(), record: false } })
+    const { base } = await serve({ recordings: { dir: rootWithRecordings(), record: false } })
     // sent as written: a URL object would resolve the dot segments away before they reach the server
     for (const name of ['..', '%2e%2e', '..%2Fdone', '%2Fetc', '.hidden', 'a%5Cb', '%00']) {
       const r = await rawGet(base, `/api/recordings/${name}`)
@@ -111,7 +111,7 @@ const rawGet = (base: string, path: string): Promise<{ status: number; text: str
 
 describe('GET /api/recordings/:name/export', () => {
   it('downloads the exports of `pcie-scope export`, named after the recording', async () => {
-    const { base } = await serve({ recordings: { dir: rootWithCaptures(), record: false } })
+    const { base } = await serve({ recordings: { dir: rootWithRecordings(), record: false } })
     const csv = await http(base, 'GET', '/api/recordings/done/export?format=csv', { token: TOKEN })
     expect(csv.status).toBe(200)
     expect(csv.headers['content-type']).toMatch(/^text\/csv/)
@@ -133,7 +133,7 @@ describe('GET /api/recordings/:name/export', () => {
   })
 
   it('refuses an unknown format (400), an unknown recording (404) and a missing token (401)', async () => {
-    const { base } = await serve({ recordings: { dir: rootWithCaptures(), record: false } })
+    const { base } = await serve({ recordings: { dir: rootWithRecordings(), record: false } })
     const bad = await http(base, 'GET', '/api/recordings/done/export?format=xlsx', { token: TOKEN })
     expect([bad.status, bad.json.error.code]).toEqual([400, 'PS_REQUEST_INVALID'])
     expect((await http(base, 'GET', '/api/recordings/nope/export?format=csv', { token: TOKEN })).status).toBe(404)
@@ -148,7 +148,7 @@ describe('GET /api/recordings/:name/export: the binary formats', () => {
   }
 
   it('parquet: one table as a download DuckDB reads back', async () => {
-    const { base } = await serve({ recordings: { dir: rootWithCaptures(), record: false } })
+    const { base } = await serve({ recordings: { dir: rootWithRecordings(), record: false } })
     const r = await download(base, '/api/recordings/done/export?format=parquet&table=runs')
     expect(r.status).toBe(200)
     expect(r.headers.get('content-disposition')).toBe('attachment; filename=done.runs.parquet')
@@ -165,7 +165,7 @@ describe('GET /api/recordings/:name/export: the binary formats', () => {
   })
 
   it('pcapng: 409 PS_RECORDING_NO_FRAMES for a recording without frames; a pcapng section for one with them', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     const rec = new Recorder(newWriter(join(root, 'framed')))
     rec.frame('rx', 1_700_000_000_000, buildRawFrame(FRAME_TYPE.RESPONSE, 1, Buffer.from([1, 0, 0, 0])))
     rec.close()
@@ -181,7 +181,7 @@ describe('GET /api/recordings/:name/export: the binary formats', () => {
   })
 
   it('an unknown table is 400 PS_REQUEST_INVALID', async () => {
-    const { base } = await serve({ recordings: { dir: rootWithCaptures(), record: false } })
+    const { base } = await serve({ recordings: { dir: rootWithRecordings(), record: false } })
     const r = await http(base, 'GET', '/api/recordings/done/export?format=parquet&table=secrets', { token: TOKEN })
     expect(r.status).toBe(400)
     expect(r.json.error.code).toBe('PS_REQUEST_INVALID')
