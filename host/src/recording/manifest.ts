@@ -53,7 +53,7 @@ export const readManifest = async (dir: string): Promise<RecordingManifest> => {
     text = await readFile(file, 'utf8')
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new PsError('PS_RECORDING_NOT_FOUND', `no capture at ${dir} (no ${MANIFEST_FILE})`)
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new PsError('PS_RECORDING_NOT_FOUND', `no recording at ${dir} (no ${MANIFEST_FILE})`)
     throw ioError(`cannot read ${file}`, e)
   }
   let json: unknown

@@ -39,7 +39,7 @@ export const listSegments = async (dir: string): Promise<Segment[]> => {
     names = await readdir(dir)
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new PsError('PS_RECORDING_NOT_FOUND', `no capture at ${dir}`)
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new PsError('PS_RECORDING_NOT_FOUND', `no recording at ${dir}`)
     throw new PsError('PS_RECORDING_IO', `cannot list ${dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
   }
   return names

@@ -10,7 +10,7 @@ afterEach(removeRoots)
 
 const run = runCli
 
-const rootWithCaptures = (): string => {
+const rootWithRecordings = (): string => {
   const root = tempRoot()
   const done = newWriter(join(root, 'done'), { now: () => new Date('2025-01-01T00:00:00Z') })
   writeRun(done)
@@ -23,7 +23,7 @@ const rootWithCaptures = (): string => {
 
 describe('pcie-scope ls', () => {
   it('prints a table of the recordings, a killed one as interrupted', async () => {
-    const r = await run('ls', '--dir', rootWithCaptures())
+    const r = await run('ls', '--dir', rootWithRecordings())
     expect(r.code).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
     expect(lines[0]).toMatch(/^NAME\s+STATUS\s+START\s+DURATION\s+RECORDS\s+WORKLOAD$/)
@@ -32,7 +32,7 @@ describe('pcie-scope ls', () => {
   })
 
   it('--json prints one object; a directory that is not a recording is named on stderr', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     mkdirSync(join(root, 'stray'))
     const r = await run('ls', '--dir', root, '--json')
     expect(r.code).toBe(0)
@@ -57,7 +57,7 @@ describe('pcie-scope ls', () => {
 
 describe('pcie-scope info', () => {
   it('describes a recording by name under --dir, or by path', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     const byName = await run('info', 'killed', '--dir', root)
     expect(byName.code).toBe(0)
     expect(byName.stdout).toMatch(/^status\s+interrupted \(the writer \(pid \d+/m)
@@ -72,7 +72,7 @@ describe('pcie-scope info', () => {
   })
 
   it('exits 2 for a name that would leave the root, 1 for a recording that is not there', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     for (const bad of ['..', '.', '.hidden']) {
       const r = await run('info', bad, '--dir', root)
       expect(r.code, bad).toBe(2)
@@ -87,7 +87,7 @@ describe('pcie-scope info', () => {
 
 describe('pcie-scope export', () => {
   it('csv to stdout: the generated counter list as header, a row per snapshot', async () => {
-    const r = await run('export', 'done', '--dir', rootWithCaptures(), '--format', 'csv')
+    const r = await run('export', 'done', '--dir', rootWithRecordings(), '--format', 'csv')
     expect(r.code).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
     expect(lines[0]).toBe(['time_s', ...COUNTERS.map((c) => c.name), 'tap'].join(','))
@@ -96,14 +96,14 @@ describe('pcie-scope export', () => {
   })
 
   it('a killed recording exports up to its last complete line, saying what it skipped', async () => {
-    const r = await run('export', 'killed', '--dir', rootWithCaptures(), '--format', 'jsonl')
+    const r = await run('export', 'killed', '--dir', rootWithRecordings(), '--format', 'jsonl')
     expect(r.code).toBe(0)
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(11)
     expect(r.stderr).toMatch(/killed \(interrupted\): skipped 1 torn line/)
   })
 
   it('perfetto into a file with -o, leaving no temporary file', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     const out = join(tempRoot(), 'trace.json')
     const r = await run('export', join(root, 'done'), '--format', 'perfetto', '-o', out)
     expect(r).toMatchObject({ code: 0, stdout: '' })
@@ -113,21 +113,21 @@ describe('pcie-scope export', () => {
   })
 
   it('vcd to stdout: a VCD header with the probe clock as timescale', async () => {
-    const r = await run('export', 'done', '--dir', rootWithCaptures(), '--format', 'vcd')
+    const r = await run('export', 'done', '--dir', rootWithRecordings(), '--format', 'vcd')
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/\$timescale 1 ns \$end[\s\S]*\$var wire 32 \S+ mrd_count \[31:0\] \$end[\s\S]*\$enddefinitions \$end/)
   })
 
   it('pcapng of a recording made without --frames: PS_RECORDING_NO_FRAMES, and no file left behind', async () => {
     const out = join(tempRoot(), 'link.pcapng')
-    const r = await run('export', 'done', '--dir', rootWithCaptures(), '--format', 'pcapng', '-o', out)
+    const r = await run('export', 'done', '--dir', rootWithRecordings(), '--format', 'pcapng', '-o', out)
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/\[PS_RECORDING_NO_FRAMES\]: done holds no raw frames: record with `pcie-scope capture --out DIR --frames`/)
     expect(readdirSync(join(out, '..'))).toEqual([])
   })
 
   it('exits 2 on a missing or unknown --format', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     expect((await run('export', 'done', '--dir', root)).code).toBe(2)
     expect((await run('export', 'done', '--dir', root, '--format', 'xml')).code).toBe(2)
   })
@@ -136,7 +136,7 @@ describe('pcie-scope export', () => {
 // DuckDB's first load and a Parquet write take seconds on a loaded 2-core machine
 describe('pcie-scope export --format parquet and query', { timeout: 30_000 }, () => {
   it('parquet needs -o; with it, writes the chosen table that query-by-DuckDB reads back', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     const refused = await run('export', 'done', '--dir', root, '--format', 'parquet')
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/\[PS_USAGE\]: .*-o FILE/)
@@ -151,7 +151,7 @@ describe('pcie-scope export --format parquet and query', { timeout: 30_000 }, ()
   })
 
   it('query prints a table with a row count; --json one object with columns, types and rows', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     const sql = 'select count(*) as n, max(mrd_128) as reads from snapshots'
     const text = await run('query', 'done', '--dir', root, sql)
     expect(text.code).toBe(0)
@@ -161,7 +161,7 @@ describe('pcie-scope export --format parquet and query', { timeout: 30_000 }, ()
   })
 
   it("query over a killed recording says what it skipped; bad SQL exits 2 with DuckDB's words", async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     const r = await run('query', 'killed', '--dir', root, 'select count(*) from snapshots')
     expect(r.stdout).toContain('8')
     expect(r.stderr).toMatch(/skipped 1 torn line/)

@@ -41,7 +41,7 @@ describe('checkOptionScopes', () => {
 })
 
 describe('the commands refuse options outside their scope (exit 2)', () => {
-  it('capture on a board: every twin-only option', async () => {
+  it('`capture` on a board: every twin-only option', async () => {
     for (const [flag, value] of CAPTURE_TWIN_ONLY) {
       const r = await runCli('capture', '--port', '/dev/ttyUSB0', '--gpu', '--pattern', 'strided', flag, value)
       expect(r.code, flag).toBe(2)
