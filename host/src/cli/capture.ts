@@ -179,7 +179,7 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
       parseIntArg,
     )
     .option('--filter <base:limit>', 'count only reads whose address lies in [BASE, LIMIT] (byte addresses, 0x hex allowed)', parseFilter)
-    .option('--out <dir>', `record the recording into this directory (${RECORDING_ARG_HELP}); it must not exist or be empty`)
+    .option('--out <dir>', `save the run as a recording in this directory (${RECORDING_ARG_HELP}); it must not exist or be empty`)
     .option('--frames', 'with --out: also record every raw frame of the UART link (for export --format pcapng)')
     .option('--dir <folder>', DIR_HELP)
     .option('--json', 'print exactly one JSON object on stdout')

@@ -21,7 +21,7 @@ import { watchReadProgress } from './read-progress.js'
 const duckdb = () => import('../recording/duckdb.js')
 
 export const DIR_HELP = 'recordings folder (default: $PCIE_SCOPE_RECORDINGS, else ./recordings)'
-export const RECORDING_ARG_HELP = 'a recording name under the root, or a path to a recording directory (with a /)'
+export const RECORDING_ARG_HELP = 'a recording name in the recordings folder, or a path to a recording directory (with a /)'
 
 export const recordingsDir = (dir: string | undefined): string => (dir !== undefined ? resolve(dir) : defaultRecordingsDir())
 
