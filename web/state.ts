@@ -96,7 +96,7 @@ export class AppState {
   /** a run from the form is pending: demo results leave the result box alone */
   manualPending = false
   runBox: RunBox = { kind: 'idle' }
-  /** the recordings on the server (GET /api/captures), null until listed */
+  /** the recordings on the server (GET /api/recordings), null until listed */
   recordings: RecordingsListing | null = null
   /** the last control command's failure, shown in the header until the next command */
   notice = ''

@@ -97,7 +97,7 @@ describe('pcie-scope CLI (in process)', () => {
     expect((await run('capture', '--port', '/dev/ttyUSB0', '--tags', '64', '--pattern', 'strided')).code).toBe(2)
     expect((await run('serve', '--port', '/dev/ttyUSB0', '--segments', '4')).code).toBe(2)
   })
-  it('refuses a board capture with PS_WORKLOAD_UNSUPPORTED (exit 1) before touching the port', async () => {
+  it('refuses `capture` on a board without --gpu: PS_WORKLOAD_UNSUPPORTED (exit 1) before touching the port', async () => {
     const r = await run('capture', '--port', '/dev/does-not-exist', '--pattern', 'strided', '--json')
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('PS_WORKLOAD_UNSUPPORTED')
