@@ -22,7 +22,7 @@ import { measureRun } from '../measure/run.js'
 import type { Prediction } from '../native/addon.js'
 import { GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { SUITES, suiteKernels, type SuiteKernel, type SuiteName } from '../workload/suite.js'
-import { parseIntArg, parseSize, twinModeOption } from './args.js'
+import { parseIntIn, parseSize, twinModeOption } from './args.js'
 import type { TwinMode } from '../core/twin-mode.js'
 import { GRAPH_MEMORIES, type GraphMemory } from '../native/addon.js'
 import { DEFAULT_GRAPH, runGraphBench, twinSessionOptions, type GraphBenchReport } from './bench-graph.js'
@@ -238,7 +238,7 @@ export const registerBench = (program: Command, io: CliIo, setCode: SetCode, dep
       `useful bytes per kernel, suffixes K, M, G binary (default ${DEFAULT_BYTES.gpu / MiB}M on a GPU, ${DEFAULT_BYTES.twin / MiB}M on the twin)`,
       parseSize,
     )
-    .option('--repeats <n>', 'GPU: timed runs per kernel, median reported (default 10)', parseIntArg)
+    .option('--repeats <n>', 'GPU: timed runs per kernel, median reported, 1..1000 (default 10)', parseIntIn(1, 1_000))
     .addOption(twinModeOption())
     .option('--json', 'print exactly one JSON object on stdout, no progress bar')
     .action(async (o: BenchOptions) => {

@@ -36,7 +36,21 @@ import type { TwinSegments } from '../transport/twin.js'
 import type { TwinMode } from '../core/twin-mode.js'
 import { checkRecordingDirFree } from '../recording/writer.js'
 import { resolveRecordingArg } from '../recording/names.js'
-import { parseCplSplit, parseFilter, parseIntArg, parseLatencyDist, parseLink, parseSize, twinModeOption } from './args.js'
+import {
+  BAUD_RANGE,
+  parseOneOf,
+  parsePeriodMs,
+  SAMPLE_US_RANGE,
+  START_PERIOD,
+  parseCplSplit,
+  parseFilter,
+  parseIntIn,
+  parseLatencyDist,
+  parseLink,
+  parseSize,
+  parseTwinRange,
+  twinModeOption,
+} from './args.js'
 import { defaultIo, EXIT_INTERRUPTED, EXIT_OK, type CliDeps, type CliIo, type SetCode } from './io.js'
 import { DIR_HELP, RECORDING_ARG_HELP, recordingsDir } from './recordings.js'
 import { formatRunResult } from './run-summary.js'
@@ -110,7 +124,11 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
     .option('--twin', 'use the twin (Verilated RTL + firmware + GPU traffic model); the default without --port')
     .option('--port <path>', 'serial device of a board; needs --gpu, which runs the workload')
     .option('--gpu', "with --port: run the workload as a CUDA kernel on this machine's GPU while the board's probe counts")
-    .option('--baud <n>', 'baud rate with --port (default 115200)', parseIntArg)
+    .option(
+      '--baud <n>',
+      `baud rate with --port, ${BAUD_RANGE.min}..${BAUD_RANGE.max} (default 115200)`,
+      parseIntIn(BAUD_RANGE.min, BAUD_RANGE.max),
+    )
     .addOption(
       new Option('--pattern <name>', 'access pattern, or a graph kernel (with --graph)')
         .choices([...PATTERNS, ...GRAPH_KERNELS])
@@ -128,7 +146,7 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
     .option(
       '--source-vertex <v>',
       'graph kernels: the BFS root (default: the first vertex of largest degree among the first 1024)',
-      parseIntArg,
+      parseIntIn(0, 2 ** 32 - 1),
     )
     .addOption(new Option('--memory <m>', 'graph kernels with --gpu: where the edge list lives (default zerocopy)').choices(GRAPH_MEMORIES))
     .option(
@@ -140,20 +158,24 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
     .option(
       '--offset <bytes>',
       `start of the data within a 128-B line: a multiple of ${OFFSET.multipleOf} in ${OFFSET.min}..${OFFSET.max} (default: the pattern's, ${PATTERN_SPECS.map((p) => `${p.name} ${p.defaultOffset}`).join(', ')})`,
-      parseIntArg,
+      parseIntIn(OFFSET.min, OFFSET.max),
     )
     .option(
       '--element-bytes <n>',
       `bytes per lane load: ${ELEMENT_BYTES.join(', ')} (default ${ELEMENT_BYTES[0]}); bytes and offset must be multiples of it`,
-      parseIntArg,
+      parseOneOf(ELEMENT_BYTES),
     )
     .addOption(new Option('--l1 <mode>', 'ideal: default loads cached in L1; bypass: ld.global.cg loads (default ideal)').choices(L1_LOADS))
     .option(
       '--latency-cycles <n>',
       "twin only: the completer's latency in clock cycles, the host model's in switch mode, the BAR responder's with --mode endpoint (twin default 250)",
-      parseIntArg,
+      parseTwinRange('latencyCycles'),
     )
-    .option('--latency-ns <n>', 'twin only: the same in nanoseconds at the probe clock (1000 = 250 cycles at 250 MHz)', parseIntArg)
+    .option(
+      '--latency-ns <n>',
+      'twin only: the same in nanoseconds at the probe clock (1000 = 250 cycles at 250 MHz)',
+      parseTwinRange('latencyNs'),
+    )
     .option(
       '--latency-dist <d>',
       'twin only: completion latency per read, fixed (default) or uniform:LO:HI in ns, drawn per read with a fixed seed (not with --latency-cycles/-ns)',
@@ -162,21 +184,21 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
     .option('--link <genGxL>', 'twin only: PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8, or ideal', parseLink)
     .addOption(twinModeOption())
     .addOption(segmentsOption())
-    .option('--tags <n>', "twin only: the GPU model's outstanding-read budget, 1..256 (default 256)", parseIntArg)
+    .option('--tags <n>', "twin only: the GPU model's outstanding-read budget, 1..256 (default 256)", parseTwinRange('tags'))
     .option(
       '--cpl-split <bytes>',
       "twin only: split each read's completions at 64- or 128-B boundaries as a root complex does (0: one CplD)",
       parseCplSplit,
     )
     .addOption(
-      new Option('--period-ms <n>', 'snapshot streaming period during the run')
-        .argParser(parseIntArg)
+      new Option('--period-ms <n>', `snapshot streaming period during the run, ${START_PERIOD.min}..${START_PERIOD.max} ms`)
+        .argParser(parsePeriodMs)
         .default(0, '0 = the firmware default'),
     )
     .option(
       '--sample-us <n>',
-      'interval sampler: one record of counts, outstanding and latency every N microseconds of probe clock (JSON: intervals)',
-      parseIntArg,
+      `interval sampler: one record of counts, outstanding and latency every N microseconds of probe clock, ${SAMPLE_US_RANGE.min}..${SAMPLE_US_RANGE.max} (JSON: intervals)`,
+      parseIntIn(SAMPLE_US_RANGE.min, SAMPLE_US_RANGE.max),
     )
     .option('--filter <base:limit>', 'count only reads whose address lies in [BASE, LIMIT] (byte addresses, 0x hex allowed)', parseFilter)
     .option('--out <dir>', `save the run as a recording in this directory (${RECORDING_ARG_HELP}); it must not exist or be empty`)

@@ -4,12 +4,29 @@ import { DEFAULT_RUN_LIMITS } from '../server/runs.js'
 import { WS_BATCH_MS } from '../core/wire.js'
 import type { TwinSegments } from '../transport/twin.js'
 import type { TwinMode } from '../core/twin-mode.js'
-import { parseHostPort, parseIntArg, parseLink, twinModeOption } from './args.js'
+import { BAUD_RANGE, parseHostPort, parseIntIn, parseLink, SAMPLE_US_RANGE, twinModeOption } from './args.js'
 import { defaultIo, EXIT_OK, type CliIo, type SetCode } from './io.js'
 import { DIR_HELP, recordingsDir } from './recordings.js'
 import { pickSource, segmentsOption, type SourceOpts } from './source.js'
 
 const MIB = 1024 * 1024
+
+/**
+ * The server's timing and queue options: each bounded so that no deadline reaches a timer past
+ * Node's 2^31-1 ms (it would fire at once) and the watchdog leaves a healthy twin time to answer
+ * (it PINGs after 1 s of quiet).
+ */
+export const SERVE_RANGES = {
+  runSlack: { min: 0, max: 3_600_000 },
+  runFloor: { min: 1, max: 100_000 },
+  runQueue: { min: 0, max: 1_000 },
+  wsBatchMs: { min: 1, max: 10_000 },
+  hangTimeout: { min: 2_000, max: 600_000 },
+} as const
+const serveRange = (name: keyof typeof SERVE_RANGES): ((value: string) => number) => {
+  const r = SERVE_RANGES[name]
+  return parseIntIn(r.min, r.max, name === 'runFloor' ? 'MiB/s' : 'ms')
+}
 
 export const registerServe = (program: Command, io: CliIo, setCode: SetCode): void => {
   program
@@ -19,7 +36,11 @@ export const registerServe = (program: Command, io: CliIo, setCode: SetCode): vo
     )
     .option('--twin', 'serve the twin (the default without --port)')
     .option('--port <path>', 'serial device of a board')
-    .option('--baud <n>', 'baud rate with --port (default 115200)', parseIntArg)
+    .option(
+      '--baud <n>',
+      `baud rate with --port, ${BAUD_RANGE.min}..${BAUD_RANGE.max} (default 115200)`,
+      parseIntIn(BAUD_RANGE.min, BAUD_RANGE.max),
+    )
     .addOption(
       new Option('--http <host:port>', 'address to listen on')
         .argParser(parseHostPort)
@@ -32,35 +53,40 @@ export const registerServe = (program: Command, io: CliIo, setCode: SetCode): vo
     .option('--demo', 'demo mode of the server')
     .option(
       '--sample-us <n>',
-      "interval sampler: one record every N microseconds of probe clock, drawn on the page's in-flight chart",
-      parseIntArg,
+      `interval sampler: one record every N microseconds of probe clock, ${SAMPLE_US_RANGE.min}..${SAMPLE_US_RANGE.max}, drawn on the page's in-flight chart`,
+      parseIntIn(SAMPLE_US_RANGE.min, SAMPLE_US_RANGE.max),
     )
     .option('--dir <folder>', `${DIR_HELP}: the session is recorded into a new recording there`)
     .option('--no-record', 'do not record the session (recordings are still listed)')
     .option('--record-frames', 'recordings also keep every raw frame of the UART link (for export --format pcapng)')
-    .option('--run-slack <ms>', "a run's deadline: this much time plus its bytes at --run-floor", parseIntArg, DEFAULT_RUN_LIMITS.slackMs)
+    .option(
+      '--run-slack <ms>',
+      `a run's deadline: this much time plus its bytes at --run-floor, ${SERVE_RANGES.runSlack.min}..${SERVE_RANGES.runSlack.max} ms`,
+      serveRange('runSlack'),
+      DEFAULT_RUN_LIMITS.slackMs,
+    )
     .option(
       '--run-floor <MiB/s>',
-      "a run's deadline: the slowest rate a healthy twin runs at (a run past its deadline is aborted, 504)",
-      parseIntArg,
+      `a run's deadline: the slowest rate a healthy twin runs at, ${SERVE_RANGES.runFloor.min}..${SERVE_RANGES.runFloor.max} (a run past its deadline is aborted, 504)`,
+      serveRange('runFloor'),
       DEFAULT_RUN_LIMITS.floorBytesPerSecond / MIB,
     )
     .option(
       '--run-queue <n>',
-      'runs that may wait behind the one in flight; more are refused (503, Retry-After)',
-      parseIntArg,
+      `runs that may wait behind the one in flight, ${SERVE_RANGES.runQueue.min}..${SERVE_RANGES.runQueue.max}; more are refused (503, Retry-After)`,
+      serveRange('runQueue'),
       DEFAULT_RUN_LIMITS.maxQueued,
     )
     .option(
       '--ws-batch-ms <ms>',
-      'snapshots reach WebSocket clients in batches at most this often: lower is fresher, higher is fewer messages',
-      parseIntArg,
+      `snapshots reach WebSocket clients in batches at most this often, ${SERVE_RANGES.wsBatchMs.min}..${SERVE_RANGES.wsBatchMs.max} ms: lower is fresher, higher is fewer messages`,
+      serveRange('wsBatchMs'),
       WS_BATCH_MS,
     )
     .option(
       '--hang-timeout <ms>',
-      'twin only: a PING unanswered this long means the twin hung; it is killed and restarted',
-      parseIntArg,
+      `twin only: silent this long since it last spoke, a PING's answer included, the twin counts as hung and is killed and restarted, ${SERVE_RANGES.hangTimeout.min}..${SERVE_RANGES.hangTimeout.max} ms`,
+      serveRange('hangTimeout'),
       5000,
     )
     .action(

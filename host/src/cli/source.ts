@@ -6,6 +6,7 @@
 import { Option } from 'commander'
 import { PsError } from '../core/errors.js'
 import { TWIN_SEGMENTS, type TwinSegments } from '../transport/twin.js'
+import { parseOneOf } from './args.js'
 
 /** twin: the twin's probe (and its traffic model); board: a board's probe on --port; gpu: bench's kernels on this machine's GPU */
 export type Source = 'twin' | 'board' | 'gpu'
@@ -61,4 +62,4 @@ export const segmentsOption = (): Option =>
     'twin only, either mode: TLP segments per 512-bit beat of the design (the BAR top or the switch and its host model), up to that many MRds and completions per clock (default 1)',
   )
     .choices(TWIN_SEGMENTS.map(String))
-    .argParser((v) => Number(v) as TwinSegments)
+    .argParser(parseOneOf<TwinSegments>(TWIN_SEGMENTS))
