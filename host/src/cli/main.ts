@@ -27,6 +27,7 @@ import { loadAddon, type NativeAddon } from '../native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { addBenchCommand } from './bench.js'
 import { addTopologyCommand } from './topology.js'
+import { addWatchCommand } from './watch.js'
 import {
   ELEMENT_BYTES,
   elementBytesOf,
@@ -703,6 +704,7 @@ const buildProgram = (io: CliIo, setCode: (c: number) => void, deps: CliDeps): C
   addBenchCommand(program, io, setCode, deps)
   addRecordingCommands(program, io, setCode)
   addTopologyCommand(program, io, setCode)
+  addWatchCommand(program, io, setCode, deps)
   return program
 }
 
