@@ -155,3 +155,38 @@ if want addon; then
   "${NODE:-node}" bench/gpu-counters-addon.mjs "$PWD/build/addon-dev/pcie_scope_native.node" 100 2 | tee "$out/addon.json"
   wait "$pid" 2> /dev/null
 fi
+
+if want watch; then
+  step "watch --gpu's code (dist/, with commander in node_modules) over the load, 3 s at ${interval} us"
+  pid=$(load 6)
+  sleep 1
+  "${NODE:-node}" bench/gpu-counters-watch.mjs "$PWD/build/addon-dev/pcie_scope_native.node" "$interval" 3 > "$out/watch.json" 2> "$out/watch-lines.txt"
+  cat "$out/watch-lines.txt" "$out/watch.json"
+  wait "$pid" 2> /dev/null
+fi
+
+if want poll; then
+  step "the sampler's CPU by poll period, 100 us under load and idle (3 s each)"
+  : > "$out/poll.jsonl"
+  for ms in 5 20 100; do
+    pid=$(load 5)
+    sleep 1
+    r=$("$counters" --duration 3 --interval-us 100 --poll-ms "$ms" --tick-ms 100000 | tail -1)
+    echo "{\"pollMs\":$ms,\"load\":true,\"result\":$r}" | tee -a "$out/poll.jsonl"
+    wait "$pid" 2> /dev/null
+    r=$("$counters" --duration 3 --interval-us 100 --poll-ms "$ms" --tick-ms 100000 | tail -1)
+    echo "{\"pollMs\":$ms,\"load\":false,\"result\":$r}" | tee -a "$out/poll.jsonl"
+  done
+fi
+
+if want crossprocess; then
+  step "another process's traffic, seen by the program, then by watch's code in Node, then the program again"
+  pid=$(load 14)
+  sleep 2
+  nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader
+  "$counters" --duration 2 --interval-us 100 --tick-ms 100000 | tail -1 | tee "$out/cross-cli-1.json"
+  "${NODE:-node}" bench/gpu-counters-watch.mjs "$PWD/build/addon-dev/pcie_scope_native.node" 100 2 > "$out/cross-watch.json" 2> "$out/cross-watch-lines.txt"
+  cat "$out/cross-watch-lines.txt"
+  "$counters" --duration 2 --interval-us 100 --tick-ms 100000 | tail -1 | tee "$out/cross-cli-2.json"
+  wait "$pid" 2> /dev/null
+fi

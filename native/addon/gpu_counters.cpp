@@ -199,7 +199,7 @@ Napi::Value GpuCounters(const Napi::CallbackInfo &info)
         sampler::Config cfg;
         cfg.device = (int)read_number(o, "device", 0, 0, 63);
         cfg.interval_ns = (uint64_t)(read_number(o, "intervalUs", 1000, 1, 1e7) * 1000.0);
-        cfg.poll_ms = (uint32_t)read_number(o, "pollMs", 20, 1, 1000);
+        cfg.poll_ms = (uint32_t)read_number(o, "pollMs", 100, 1, 1000);
         cfg.hw_buffer_bytes = (uint64_t)read_number(o, "hwBufferMb", 256, 1, 4096) << 20;
         const Napi::Value src = o.Get("source");
         if (!src.IsUndefined()) {

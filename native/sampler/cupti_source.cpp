@@ -358,11 +358,10 @@ private:
                 return false;
             }
         }
-        // a whole poll's samples must fit one image: a full image loses samples (4x, + 256)
+        // a whole poll's samples must fit one image (a full image loses samples): twice a
+        // poll's, + 256; run() keeps a poll under kMaxSamplesPerPoll
         const uint64_t per_poll = (uint64_t)cfg.poll_ms * 1000000ull / cfg.interval_ns + 1;
-        uint64_t slots = per_poll * 4 + 256;
-        if (slots > 65536)
-            slots = 65536;
+        const uint64_t slots = per_poll * 2 + 256;
         PS_PARAMS(CUpti_PmSampling_GetCounterDataSize_Params, zp);
         zp.pPmSamplingObject = pm_;
         zp.pMetricNames = names_.data();

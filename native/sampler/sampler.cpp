@@ -95,8 +95,13 @@ Status run(const Config &cfg, const Callbacks &cb, const volatile bool *stop, st
         *err = "the device must be a CUDA ordinal from 0 to 63.";
         return Status::BadArgument;
     }
+    // short intervals poll more often: one pass decodes at most kMaxSamplesPerPoll samples
+    Config c = cfg;
+    const uint64_t most_ms = kMaxSamplesPerPoll * cfg.interval_ns / 1000000ull;
+    if (c.poll_ms > most_ms)
+        c.poll_ms = most_ms > 0 ? (uint32_t)most_ms : 1;
     Status status = Status::Ok;
-    std::unique_ptr<Source> src = open_source(cfg, &status, err);
+    std::unique_ptr<Source> src = open_source(c, &status, err);
     if (!src)
         return status;
     // announced with the first batch: PM sampling knows its clock's origin from its first sample
@@ -123,9 +128,9 @@ Status run(const Config &cfg, const Callbacks &cb, const volatile bool *stop, st
             stopping = true;
         }
         if (!stopping) {
-            next += std::chrono::milliseconds(cfg.poll_ms);
+            next += std::chrono::milliseconds(c.poll_ms);
             std::this_thread::sleep_until(next);
-            if (std::chrono::steady_clock::now() > next + std::chrono::milliseconds(cfg.poll_ms))
+            if (std::chrono::steady_clock::now() > next + std::chrono::milliseconds(c.poll_ms))
                 next = std::chrono::steady_clock::now(); // behind: do not try to catch up
         }
         flat.clear();

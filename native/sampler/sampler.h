@@ -37,12 +37,16 @@ struct Metric {
     Role role;
 };
 
+// The most samples one decode pass takes (the counter-data image holds twice as many): the poll
+// period shrinks for intervals so short that poll_ms would exceed it.
+constexpr uint64_t kMaxSamplesPerPoll = 8192;
+
 struct Config {
     int device = 0;                          // CUDA device ordinal (NVML: the same index)
     uint64_t interval_ns = 1000000;          // sampling interval
     std::string source = "auto";             // auto | pm-sampling | nvml
     uint64_t hw_buffer_bytes = 256ull << 20; // PM sampling's hardware buffer
-    uint32_t poll_ms = 20;                   // how often the thread decodes what the GPU buffered
+    uint32_t poll_ms = 100; // decode passes: each costs CPU, most while the GPU is busy
 };
 
 struct SourceInfo {

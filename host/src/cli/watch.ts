@@ -45,8 +45,9 @@ export interface WatchSummary {
   /** GPU time the samples cover */
   seconds: number
   samplesPerSecond: number
+  /** the sampling thread's CPU, its set-up included */
   threadCpuSeconds: number
-  /** the sampler's thread CPU over the time sampled (1 = one core) */
+  /** the sampling thread's CPU between its first and last batch over the time sampled (1 = one core) */
   cpuShare: number
   totals: { readBytes: number; writeBytes: number }
   /** over the whole watch */
@@ -133,6 +134,9 @@ export const watchGpu = async (o: WatchOptions, io: CliIo, deps: CliDeps): Promi
   const peak = { readGBps: 0, writeGBps: 0, requestsPerSecond: 0 }
   let selfWrite = o.selfWriteBytes ?? 0
   let lost = 0
+  // the thread's CPU from the first batch on: setting CUPTI up (0.5 s idle, ~9 s on a busy H200) is not sampling
+  let cpuAtFirst: number | undefined
+  let cpuAtLast = 0
   let timer: NodeJS.Timeout | undefined
   const opts = () => ({ selfWriteBytesPerSample: selfWrite, roundTripNs: o.rttNs })
   const show = (w: CounterWindow) => {
@@ -152,6 +156,8 @@ export const watchGpu = async (o: WatchOptions, io: CliIo, deps: CliDeps): Promi
       return
     }
     lost = e.lost
+    cpuAtFirst ??= e.threadCpuSeconds
+    cpuAtLast = e.threadCpuSeconds
     for (const w of lines.push(e.samples)) show(w)
   })
   const offInterrupt = io.onInterrupt?.(() => {
@@ -182,7 +188,7 @@ export const watchGpu = async (o: WatchOptions, io: CliIo, deps: CliDeps): Promi
     seconds: derived.seconds,
     samplesPerSecond: derived.seconds > 0 ? whole.samples / derived.seconds : 0,
     threadCpuSeconds: end.threadCpuSeconds,
-    cpuShare: derived.seconds > 0 ? end.threadCpuSeconds / derived.seconds : 0,
+    cpuShare: derived.seconds > 0 ? (cpuAtLast - (cpuAtFirst ?? cpuAtLast)) / derived.seconds : 0,
     totals: { readBytes: whole.readBytes, writeBytes: whole.writeBytes },
     derived,
     peak,

@@ -152,7 +152,7 @@ export interface NativeGpuCountersOptions {
   intervalUs?: number
   /** `auto` (default): PM sampling, else NVML; or only the one named */
   source?: 'auto' | 'pm-sampling' | 'nvml'
-  /** how often the sampler's thread decodes what the GPU buffered, ms (default 20) */
+  /** how often the sampler's thread decodes what the GPU buffered, ms (default 100: each pass costs CPU, most under load) */
   pollMs?: number
   /** PM sampling's hardware buffer, MiB (default 256) */
   hwBufferMb?: number

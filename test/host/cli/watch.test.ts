@@ -34,6 +34,8 @@ describe('watch --gpu', () => {
     expect(s.source).toMatchObject({ source: 'pm-sampling', chip: 'GH100' })
     expect(s.seconds).toBeCloseTo(0.06, 3)
     expect(s.samplesPerSecond).toBeGreaterThan(9900)
+    // the thread's CPU from the first batch (0.001 s) to the last (0.551 s), not its set-up
+    expect(s.cpuShare).toBeCloseTo(0.55 / s.seconds, 6)
     expect(s.derived.meanRequestBytes!).toBeGreaterThan(127)
     expect(s.derived.readGBps).toBeGreaterThan(50)
     expect(s.peak.readGBps).toBeGreaterThanOrEqual(s.derived.readGBps - 1e-9)
