@@ -13,10 +13,11 @@
  *   pcie-scope export  RECORDING --format parquet [--table NAME] | pcapng  -o FILE [--dir FOLDER]
  *   pcie-scope query   RECORDING SQL [--json] [--dir FOLDER]
  *   pcie-scope topology --twin [--json]
+ *   pcie-scope watch   --gpu [--device N] [--interval-us N] [--duration S] [--json]
  *
  * stdout carries results only (one JSON object with --json); progress and diagnostics go to
  * stderr. Exit codes: 0 ok, 1 failure, 2 usage error. Each command is a module of its own
- * (capture.ts, serve.ts, bench.ts, recordings.ts for ls/info/export/query, topology.ts); this one
+ * (capture.ts, serve.ts, bench.ts, recordings.ts for ls/info/export/query, topology.ts, watch.ts); this one
  * composes them and turns errors into exit codes.
  */
 import { Command, CommanderError } from 'commander'
@@ -28,6 +29,7 @@ import { defaultDeps, defaultIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliDeps
 import { registerRecordings } from './recordings.js'
 import { registerServe } from './serve.js'
 import { registerTopology } from './topology.js'
+import { registerWatch } from './watch.js'
 
 const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID', 'PS_RECORDING_NAME_INVALID'])
 
@@ -44,6 +46,7 @@ const buildProgram = (io: CliIo, setCode: SetCode, deps: CliDeps): Command => {
   registerBench(program, io, setCode, deps)
   registerRecordings(program, io, setCode)
   registerTopology(program, io, setCode)
+  registerWatch(program, io, setCode, deps)
   return program
 }
 

@@ -52,6 +52,9 @@ export type PsErrorCode =
   | 'PS_GPU_FAILED'
   | 'PS_GPU_CANCELLED'
   | 'PS_GPU_CHECKSUM'
+  // the GPU's own PCIe counters (host/src/gpu-counters): no source works here, or it failed while sampling
+  | 'PS_GPU_COUNTERS_UNAVAILABLE'
+  | 'PS_GPU_COUNTERS_FAILED'
 
 export class PsError extends Error {
   readonly code: PsErrorCode
