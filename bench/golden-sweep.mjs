@@ -26,6 +26,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, wri
 import { cpus, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { rtlFiles } from '../hdl/file-list.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const arg = (name, dflt) => {
@@ -40,33 +41,9 @@ const only = arg('only', '')
 const out = join(root, 'build/bench/golden-sweep')
 mkdirSync(out, { recursive: true })
 
-const TRACKER_RTL = [
-  'probe_tracker',
-  'probe_tracker_table',
-  'probe_tracker_stats',
-  'probe_latency_hist',
-  'probe_hist_bank',
-  'probe_mp_ram',
-  'probe_xor_ram',
-  'probe_xor_bram',
-  'probe_ram_model',
-  'probe_extreme',
-  'probe_counter',
-  'probe_mrd_classify',
-  'probe_addr_filter',
-].map((m) => `hdl/rtl/${m}.v`)
-const TOP_RTL = [
-  'pcie_scope_bar_top',
-  'probe_core',
-  'bar_responder',
-  'seg_fifo',
-  'probe_counters',
-  'probe_csr',
-  'probe_sampler',
-  'probe_sample_fifo',
-].map((m) => `hdl/rtl/${m}.v`)
-const ALL_RTL = [...new Set([...TOP_RTL, ...TRACKER_RTL])]
-const COUNTERS_RTL = ['probe_counters', 'probe_counter', 'probe_mrd_classify', 'probe_addr_filter'].map((m) => `hdl/rtl/${m}.v`)
+const TRACKER_RTL = rtlFiles('hdl/rtl/probe_tracker.f')
+const ALL_RTL = rtlFiles('hdl/rtl/pcie_scope_bar_top.f')
+const COUNTERS_RTL = rtlFiles('hdl/rtl/probe_counters.f')
 
 function run(cmd, args, opts = {}) {
   const t0 = process.hrtime.bigint()

@@ -18,6 +18,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { rtlFiles } from '../hdl/file-list.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const arg = (name, dflt) => {
@@ -30,9 +31,7 @@ const fullRate = Number(arg('full-rate', '4096'))
 const out = join(root, 'build/bench/switch')
 mkdirSync(out, { recursive: true })
 
-const RTL = ['sw_router', 'sw_ingress', 'sw_route', 'sw_egress', 'sw_fifo', 'sw_rx_slice', 'sw_cfg_space']
-  .map((m) => `hdl/rtl/switch/${m}.v`)
-  .concat('hdl/rtl/seg_fifo.v', 'hdl/rtl/probe_mrd_classify.v')
+const RTL = rtlFiles('hdl/rtl/switch/sw_router.f')
 
 function run(cmd, args) {
   const t0 = process.hrtime.bigint()

@@ -25,6 +25,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { rtlFiles } from '../hdl/file-list.mjs'
 import { LUTRAM_READS, logicDepth, topModule } from './logic-depth.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -32,38 +33,13 @@ const build = join(root, 'build/synth')
 mkdirSync(build, { recursive: true })
 const { COUNTERS, HISTOGRAM_KINDS, HISTOGRAM_WORDS } = await import(pathToFileURL(join(root, 'dist/host/core/generated.js')).href)
 
-const TRACKER = [
-  'probe_tracker',
-  'probe_tracker_table',
-  'probe_tracker_stats',
-  'probe_latency_hist',
-  'probe_hist_bank',
-  'probe_mp_ram',
-  'probe_xor_ram',
-  'probe_xor_bram',
-  'probe_ram_model',
-  'probe_extreme',
-  'probe_counter',
-  'probe_mrd_classify',
-  'probe_addr_filter',
-]
+// each configuration's sources: its top's file list (hdl/**/*.f)
+const TRACKER = rtlFiles('hdl/rtl/probe_tracker.f')
 // the probe itself: counters, tracker, sampler and CSR (probe_core), without a BAR responder
-const PROBE = ['probe_core', 'probe_counters', 'probe_csr', 'probe_sampler', 'probe_sample_fifo', ...TRACKER]
-const TOP = ['pcie_scope_bar_top', 'bar_responder', 'seg_fifo', ...PROBE]
+const PROBE = rtlFiles('hdl/rtl/probe_core.f')
+const TOP = rtlFiles('hdl/rtl/pcie_scope_bar_top.f')
 // the switch design: sw_router and a probe_core on each side, the CSR split by tap
-const SWITCH_TOP = [
-  'pcie_scope_switch_top',
-  'probe_axil_tap_demux',
-  'probe_core',
-  'seg_fifo',
-  ...['sw_router', 'sw_ingress', 'sw_route', 'sw_egress', 'sw_fifo', 'sw_rx_slice', 'sw_cfg_space'].map((m) => `switch/${m}`),
-  'probe_counters',
-  'probe_csr',
-  'probe_sampler',
-  'probe_sample_fifo',
-  ...TRACKER,
-]
-const files = (mods) => mods.map((m) => `hdl/rtl/${m}.v`)
+const SWITCH_TOP = rtlFiles('hdl/rtl/pcie_scope_switch_top.f')
 
 // LUTs (SLICEM LUT sites) each LUT-RAM primitive occupies (UltraScale+ CLB user guide, UG574:
 // a LUT holds 64 x 1 bits, a dual-port RAM a copy per read port)
@@ -119,15 +95,15 @@ const VU9P_LUTS = 1182240
 const ffBudget = (COUNTERS.length + HISTOGRAM_KINDS.length * HISTOGRAM_WORDS) * 64 * 2 + 2000
 
 const configs = [
-  { name: 'BAR top, 256-bit, 8-bit tags (baseline)', top: 'pcie_scope_bar_top', mods: TOP, params: [], checks: ['ffBudget', 'bram'] },
+  { name: 'BAR top, 256-bit, 8-bit tags (baseline)', top: 'pcie_scope_bar_top', files: TOP, params: [], checks: ['ffBudget', 'bram'] },
   {
     name: 'BAR top, 512-bit (the twin)',
     top: 'pcie_scope_bar_top',
-    mods: TOP,
+    files: TOP,
     params: ['TLP_DATA_WIDTH 512'],
     checks: ['ffBudget', 'bram'],
   },
-  { name: 'probe_tracker alone, defaults', top: 'probe_tracker', mods: TRACKER, params: [], checks: ['lutram'] },
+  { name: 'probe_tracker alone, defaults', top: 'probe_tracker', files: TRACKER, params: [], checks: ['lutram'] },
   // the budget is the probe's: probe_core at 512 bits (headers only: the width is the
   // segments') with 10-bit tags, a 1024-entry tag table in block RAM (probe_mp_ram,
   // probe_xor_bram), at 1, 2 and 4 TLP starts per clock (a straddled 512-bit interface: the
@@ -136,7 +112,7 @@ const configs = [
   ...[1, 2, 4].map((seg) => ({
     name: `the probe (probe_core), 512-bit, ${seg} segment${seg > 1 ? 's' : ''}, 10-bit tags (the VU9P budget)`,
     top: 'probe_core',
-    mods: PROBE,
+    files: PROBE,
     params: [`TLP_SEG_COUNT ${seg}`, 'TAG_WIDTH 10'],
     checks: ['bram', 'lutram', 'vu9p'],
   })),
@@ -146,14 +122,14 @@ const configs = [
   ...[1, 2, 4].map((seg) => ({
     name: `BAR top, 512-bit, ${seg} segment${seg > 1 ? 's' : ''}, 10-bit tags`,
     top: 'pcie_scope_bar_top',
-    mods: TOP,
+    files: TOP,
     params: ['TLP_DATA_WIDTH 512', `TLP_SEG_COUNT ${seg}`, 'TAG_WIDTH 10'],
     checks: ['bram', 'lutram'],
   })),
   {
     name: 'switch top with its two taps, 512-bit, 4 segments, 8-bit tags',
     top: 'pcie_scope_switch_top',
-    mods: SWITCH_TOP,
+    files: SWITCH_TOP,
     params: ['TLP_DATA_WIDTH 512', 'TLP_SEG_COUNT 4'],
     checks: ['bram', 'lutram'],
   },
@@ -167,7 +143,7 @@ let failed = 0
 for (const c of selected) {
   const report = join(build, `${c.name.replace(/[^a-z0-9]+/gi, '_')}.log`)
   const script = [
-    `read_verilog -Ihdl/rtl/generated ${files(c.mods).join(' ')}`,
+    `read_verilog -Ihdl/rtl/generated ${c.files.join(' ')}`,
     ...c.params.map((p) => `chparam -set ${p} ${c.top}`),
     `synth_xilinx -family xcup -top ${c.top} -flatten`,
     'select -assert-none t:$dlatch t:LDCE t:LDPE',

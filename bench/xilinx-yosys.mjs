@@ -11,9 +11,10 @@
 import { spawnSync } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { rtlFiles } from '../hdl/file-list.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const RTL = ['xil_cq_rx', 'xil_rc_rx', 'xil_rq_tx', 'xil_cc_tx', 'xil_rx_unpack', 'xil_tx_pack'].map((m) => `hdl/xilinx/rtl/${m}.v`)
+const RTL = rtlFiles('hdl/xilinx/rtl/xil_adapters.f')
 // [top, data width, straddle]: straddling exists at 512 bits on CQ and on RC at both widths
 const CONFIGS = [
   ['xil_cq_rx', 512, 1],

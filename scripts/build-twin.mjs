@@ -42,8 +42,8 @@ function configure() {
 
 const configured = existsSync(join(build, 'CMakeCache.txt'))
 if (!configured) configure()
-// a build configured before a Verilog file was added or removed can fail to re-Verilate (the
-// sources' glob is re-read only by a fresh configure): start that build over once
+// an edit of the RTL file lists (hdl/**/*.f) configures afresh by itself; a build that still
+// fails incrementally (a cache from an older tree): start that build over once
 if (!run('cmake', ['--build', build, '--parallel'], { mayFail: configured })) {
   console.log('build-twin: the incremental build failed; configuring afresh and building again')
   rmSync(build, { recursive: true, force: true })

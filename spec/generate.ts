@@ -7,6 +7,7 @@
  *   host/src/core/generated.ts                        TypeScript: all of the above
  *   host/src/core/generated-decode.ts                 TypeScript: the snapshot's counter reader
  *   wireshark/pcie_scope.lua                          Lua: the Wireshark dissector of the frames
+ *   native/twin/generated/twin_options.h              C++: the twin's options (spec/twin.json)
  * `--check` compares instead of writing and exits 1 when a file is stale.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -19,19 +20,23 @@ import { emitTsDecode } from './lib/emit-ts-decode.js'
 import { emitLua } from './lib/emit-lua.js'
 import { emitVerilog } from './lib/emit-verilog.js'
 import { buildModel, readRawSpec, SpecError } from './lib/model.js'
+import { buildTwinModel, emitTwinCpp, emitTwinTs, readTwinSpec } from './lib/twin.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 export const generatedFiles = (specRoot = root): Record<string, string> => {
   const m = buildModel(readRawSpec(specRoot))
+  const twin = buildTwinModel(readTwinSpec(specRoot), m.raw.workloads)
   return {
     'hdl/rtl/generated/pcie_scope_regs.vh': emitVerilog(m),
     'firmware/include/generated/pcie_scope_regs.h': emitCRegs(m),
     'firmware/include/generated/pcie_scope_protocol.h': emitCProtocol(m),
     'native/model/generated/workloads.h': emitCpp(m),
-    'host/src/core/generated.ts': emitTs(m),
+    // the twin's options: a section of their own after the rest
+    'host/src/core/generated.ts': emitTs(m) + emitTwinTs(twin),
     'host/src/core/generated-decode.ts': emitTsDecode(m),
     'wireshark/pcie_scope.lua': emitLua(m),
+    'native/twin/generated/twin_options.h': emitTwinCpp(twin),
   }
 }
 

@@ -106,7 +106,7 @@ export class AppState {
   readonly runHistory: RunHistoryEntry[] = []
   /** the run list shows demo runs too, not only the manual ones */
   historyWithDemo = false
-  /** the recordings on the server (GET /api/captures), null until listed */
+  /** the recordings on the server (GET /api/recordings), null until listed */
   recordings: RecordingsListing | null = null
   /** the last control command's failure, shown in the header until the next command */
   notice = ''

@@ -174,6 +174,7 @@ static Napi::Object Init(Napi::Env env, Napi::Object exports)
     ps::addon::init_predict(env, exports);
     ps::addon::init_gpu(env, exports);
     ps::addon::init_graph(env, exports);
+    ps::addon::init_gpu_counters(env, exports);
     return exports;
 }
 

@@ -68,6 +68,7 @@ PredictRequest read_workload(const Napi::Value &v, const char *code);
 void init_predict(Napi::Env env, Napi::Object exports);
 void init_gpu(Napi::Env env, Napi::Object exports);
 void init_graph(Napi::Env env, Napi::Object exports);
+void init_gpu_counters(Napi::Env env, Napi::Object exports);
 
 #if PS_WITH_GPU_BENCH
 // The GPU library's records as JS objects, shared by gpu.cpp and graph.cpp.

@@ -1,12 +1,11 @@
 // pcie-scope-model's graph mode (graph_model_json.h).
 #include "graph_model_json.h"
 
-#include <stdio.h>
-
 #include <chrono>
 
 #include "graph_reference.h" // bfs_default_source
 #include "graph_traffic.h"
+#include "json.h"
 #include "link.h"
 
 namespace ps {
@@ -17,24 +16,6 @@ constexpr uint32_t kMrdHeaderBytes = 16;
 
 } // namespace
 
-std::string json_quote(const std::string &s)
-{
-    std::string out;
-    for (char ch : s) {
-        const unsigned char c = (unsigned char)ch;
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += ch;
-        } else if (c < 0x20) {
-            char u[8];
-            snprintf(u, sizeof u, "\\u%04x", c);
-            out += u;
-        } else {
-            out += ch;
-        }
-    }
-    return out;
-}
 std::string graph_model_json(const GraphModelArgs &a, double *wall_seconds)
 {
     const auto t0 = std::chrono::steady_clock::now();
@@ -62,31 +43,25 @@ std::string graph_model_json(const GraphModelArgs &a, double *wall_seconds)
         *wall_seconds = std::chrono::duration<double>(t2 - t1).count();
     const GraphTrafficCounts &c = gen.counts();
     const GraphLaunchPlan &s = gen.plan();
-    std::string by_size;
-    for (int k = 0; k < kSizeClassCount; ++k)
-        by_size += std::string(k ? "," : "") + "\"" + kSizeClassKeys[k]
-            + "\":" + std::to_string(c.by_size[k]);
     const uint64_t read_bytes = c.mrd_bytes + (uint64_t)kCplHeaderBytes * c.mrds;
-    char buf[4096];
-    snprintf(buf, sizeof buf,
-             "{\"pattern\":\"%s\",\"graph\":\"%s\",\"vertices\":%llu,\"edges\":%llu,"
-             "\"idBytes\":%u,\"source\":%llu,\"levels\":%u,\"reached\":%llu,\"edgesRead\":%llu,"
-             "\"l1\":\"%s\",\"l1Model\":\"%s\",\"instructions\":%llu,\"usefulBytes\":%llu,"
-             "\"mrd\":{\"count\":%llu,\"bySize\":{%s},\"bytes\":%llu},"
-             "\"pcieWriteBytes\":%llu,\"pcieReadBytes\":%llu,\"sectorsPerRequest\":%.6g,"
-             "\"loadSeconds\":%.3f,\"modelSeconds\":%.3f}",
-             graph_kernel_name(a.kernel), json_quote(a.graph).c_str(),
-             (unsigned long long)g.vertices, (unsigned long long)g.edges(), g.id_bytes,
-             (unsigned long long)source, c.launches, (unsigned long long)s.reached,
-             (unsigned long long)s.edges_read, a.l1 == L1Mode::Ideal ? "ideal" : "bypass",
-             l1_model_name(a.l1_model), (unsigned long long)c.instructions,
-             (unsigned long long)c.useful_bytes, (unsigned long long)c.mrds, by_size.c_str(),
-             (unsigned long long)c.mrd_bytes, (unsigned long long)(kMrdHeaderBytes * c.mrds),
-             (unsigned long long)read_bytes,
-             c.mrds ? (double)c.mrd_bytes / kSectorBytes / (double)c.mrds : 0.0,
-             std::chrono::duration<double>(t1 - t0).count(),
-             std::chrono::duration<double>(t2 - t1).count());
-    return buf;
+    json::Writer w;
+    w.begin_object().field("pattern", graph_kernel_name(a.kernel)).field("graph", a.graph);
+    w.field("vertices", g.vertices).field("edges", g.edges()).field("idBytes", g.id_bytes);
+    w.field("source", source).field("levels", c.launches).field("reached", s.reached);
+    w.field("edgesRead", s.edges_read).field("l1", a.l1 == L1Mode::Ideal ? "ideal" : "bypass");
+    w.field("l1Model", l1_model_name(a.l1_model)).field("instructions", c.instructions);
+    w.field("usefulBytes", c.useful_bytes);
+    w.key("mrd").begin_object().field("count", c.mrds).key("bySize").begin_object();
+    for (int k = 0; k < kSizeClassCount; ++k)
+        w.field(kSizeClassKeys[k], c.by_size[k]);
+    w.end_object().field("bytes", c.mrd_bytes).end_object();
+    w.field("pcieWriteBytes", (uint64_t)kMrdHeaderBytes * c.mrds)
+        .field("pcieReadBytes", read_bytes);
+    w.field_number("sectorsPerRequest",
+                   c.mrds ? (double)c.mrd_bytes / kSectorBytes / (double)c.mrds : 0.0);
+    w.field_number("loadSeconds", std::chrono::duration<double>(t1 - t0).count(), "%.3f");
+    w.field_number("modelSeconds", std::chrono::duration<double>(t2 - t1).count(), "%.3f");
+    return w.end_object().text();
 }
 
 } // namespace ps

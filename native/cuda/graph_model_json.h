@@ -26,9 +26,6 @@ struct GraphModelArgs {
     std::string cache_dir;                        // graph cache; empty = none
 };
 
-// `s` with JSON string escapes (quotes, backslashes, control characters), without the quotes.
-std::string json_quote(const std::string &s);
-
 // Runs the model; returns the JSON line. Throws GraphError for a bad graph or source.
 std::string graph_model_json(const GraphModelArgs &a, double *wall_seconds);
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "graph_reference.h"
+#include "json.h"
 #include "runner.h"
 
 namespace {
@@ -37,10 +38,11 @@ int list()
         line(error_json(s, err));
         return exit_code_of(s);
     }
-    std::string j = "{\"cudaBuilt\":true,\"devices\":[";
+    ps::json::Writer w;
+    w.begin_object().field("cudaBuilt", true).key("devices").begin_array();
     for (int i = 0; i < n && i < 16; ++i)
-        j += (i ? "," : "") + device_json(devs[i]);
-    line(j + "]}");
+        w.raw(device_json(devs[i]));
+    line(w.end_array().end_object().text());
     return kExitOk;
 }
 

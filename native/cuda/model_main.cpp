@@ -25,12 +25,13 @@
 // adds graph, vertices, edges, idBytes, source, levels (host-memory launches), reached, edgesRead,
 // usefulBytes, loadSeconds and modelSeconds; graph errors answer {"error":{"code":"PS_GRAPH_…"}}.
 #include <stdio.h>
-#include <stdlib.h>
 
 #include <string>
 
 #include "graph_model_json.h"
+#include "json.h"
 #include "link.h"
+#include "options.h"
 #include "traffic.h"
 
 namespace {
@@ -39,21 +40,139 @@ constexpr uint64_t kBase = 0x100000000ull; // 4 GiB: 64-bit (4-DW) MRd headers
 constexpr uint32_t kMrdHeaderBytes = 16;
 constexpr const char *kL1ModelUsage = "ideal|lru";
 
-bool parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end = nullptr;
-    const unsigned long long v = strtoull(s, &end, 10);
-    if (*end || s[0] == '-')
-        return false;
-    *out = v;
-    return true;
-}
+enum ModelOption {
+    kOptPattern,
+    kOptGraph,
+    kOptSource,
+    kOptIdBytes,
+    kOptL1,
+    kOptWarpOrder,
+    kOptL1Model,
+    kOptBytes,
+    kOptOffset,
+    kOptElementBytes,
+};
+
+using ps::cli::Value;
+
+// every option takes a value; a word option's value is checked where it is used, with its error
+const ps::cli::OptionDef kModelOptions[] = {
+    {kOptPattern,
+     "--pattern",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     std::string("--pattern must be one of ") + ps::kPatternNameList + ", "
+         + ps::kGraphKernelNameList},
+    {kOptGraph,
+     "--graph",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     "--graph needs kron:S[:SEED], urand:S[:SEED] or file:PATH"},
+    {kOptSource,
+     "--source",
+     nullptr,
+     Value::Uint,
+     0,
+     UINT64_MAX,
+     {},
+     0,
+     {},
+     0,
+     "--source needs a vertex id"},
+    {kOptIdBytes,
+     "--id-bytes",
+     nullptr,
+     Value::Uint,
+     0,
+     0,
+     {4, 8},
+     2,
+     {},
+     0,
+     "--id-bytes must be 4 or 8"},
+    {kOptL1,
+     "--l1",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     std::string("--l1 must be one of ") + ps::kL1LoadNameList},
+    {kOptWarpOrder,
+     "--warp-order",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     std::string("--warp-order must be one of ") + ps::kWarpOrderNameList},
+    {kOptL1Model,
+     "--l1-model",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     std::string("--l1-model must be one of ") + ps::kL1ModelNameList},
+    {kOptBytes,
+     "--bytes",
+     nullptr,
+     Value::Uint,
+     0,
+     ps::kWorkloadBytesMax,
+     {},
+     0,
+     {},
+     0,
+     "--bytes needs a non-negative integer"},
+    {kOptOffset,
+     "--offset",
+     nullptr,
+     Value::Uint,
+     0,
+     ps::kWorkloadBytesMax,
+     {},
+     0,
+     {},
+     0,
+     "--offset needs a non-negative integer"},
+    {kOptElementBytes,
+     "--element-bytes",
+     nullptr,
+     Value::Uint,
+     0,
+     ps::kWorkloadBytesMax,
+     {},
+     0,
+     {},
+     0,
+     "--element-bytes needs a non-negative integer"},
+};
 
 int usage(const std::string &msg)
 {
-    printf("{\"error\":{\"code\":\"PS_MODEL_BAD_ARGUMENT\",\"message\":\"%s\"}}\n", msg.c_str());
+    printf("%s\n", ps::json::error_object("PS_MODEL_BAD_ARGUMENT", msg).c_str());
     fprintf(stderr,
             "pcie-scope-model: %s\nusage: pcie-scope-model --pattern P --bytes N [--offset O] "
             "[--element-bytes E] [--l1 ideal|bypass] [--l1-model %s]\n"
@@ -84,8 +203,7 @@ int run_graph(ps::GraphModelArgs graph, ps::L1Load l1, ps::L1Model l1_model,
         return 0;
     } catch (const ps::GraphError &e) {
         const std::string code = e.code();
-        printf("{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}\n", e.code(),
-               ps::json_quote(e.what()).c_str());
+        printf("%s\n", ps::json::error_object(code, e.what()).c_str());
         fprintf(stderr, "pcie-scope-model: %s\n", e.what());
         return code == "PS_GRAPH_IO" ? 1 : 2;
     }
@@ -103,49 +221,57 @@ int main(int argc, char **argv)
     ps::WarpOrder warp_order = ps::WarpOrder::RoundRobin;
     bool graph_kernel = false, bytes_given = false;
     ps::GraphModelArgs graph;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
-        if (a == "--pattern") {
-            graph_kernel = v && ps::graph_kernel_from_name(v, &graph.kernel);
-            if (!v || (!graph_kernel && !ps::pattern_from_name(v, &pattern)))
-                return usage(std::string("--pattern must be one of ") + ps::kPatternNameList + ", "
-                             + ps::kGraphKernelNameList);
+    const auto apply = [&](const ps::cli::Parsed &p, std::string *err) -> bool {
+        const char *v = p.text.c_str();
+        bool ok = true;
+        switch ((ModelOption)p.def->id) {
+        case kOptPattern:
+            graph_kernel = ps::graph_kernel_from_name(v, &graph.kernel);
+            ok = graph_kernel || ps::pattern_from_name(v, &pattern);
             pattern_given = true;
-        } else if (a == "--graph") {
-            if (!v || !*v)
-                return usage("--graph needs kron:S[:SEED], urand:S[:SEED] or file:PATH");
-            graph.graph = v;
-        } else if (a == "--source") {
-            if (!parse_u64(v, &graph.source))
-                return usage("--source needs a vertex id");
+            break;
+        case kOptGraph:
+            graph.graph = p.text;
+            break;
+        case kOptSource:
+            graph.source = p.number;
             graph.source_given = true;
-        } else if (a == "--id-bytes") {
-            uint64_t n = 0;
-            if (!parse_u64(v, &n) || !ps::graph_id_bytes_valid(n))
-                return usage("--id-bytes must be 4 or 8");
-            graph.id_bytes = (uint32_t)n;
-        } else if (a == "--l1") {
-            if (!v || !ps::l1_load_from_name(v, &l1))
-                return usage(std::string("--l1 must be one of ") + ps::kL1LoadNameList);
-        } else if (a == "--warp-order") {
-            if (!ps::warp_order_from_name(v, &warp_order))
-                return usage(std::string("--warp-order must be one of ") + ps::kWarpOrderNameList);
-        } else if (a == "--l1-model") {
-            if (!ps::l1_model_from_name(v, &l1_model))
-                return usage(std::string("--l1-model must be one of ") + ps::kL1ModelNameList);
-        } else if (a == "--bytes" || a == "--offset" || a == "--element-bytes") {
-            uint64_t n = 0;
-            if (!parse_u64(v, &n) || n > ps::kWorkloadBytesMax)
-                return usage(a + " needs a non-negative integer");
-            (a == "--bytes" ? bytes : a == "--offset" ? offset : element) = n;
-            offset_given = offset_given || a == "--offset";
-            bytes_given = bytes_given || a != "--offset";
-        } else {
-            return usage("unknown argument " + a);
+            break;
+        case kOptIdBytes:
+            graph.id_bytes = (uint32_t)p.number;
+            break;
+        case kOptL1:
+            ok = ps::l1_load_from_name(v, &l1);
+            break;
+        case kOptWarpOrder:
+            ok = ps::warp_order_from_name(v, &warp_order);
+            break;
+        case kOptL1Model:
+            ok = ps::l1_model_from_name(v, &l1_model);
+            break;
+        case kOptBytes:
+            bytes = p.number;
+            bytes_given = true;
+            break;
+        case kOptOffset:
+            offset = p.number;
+            offset_given = true;
+            break;
+        case kOptElementBytes:
+            element = p.number;
+            bytes_given = true;
+            break;
         }
-        ++i;
-    }
+        if (!ok)
+            *err = ps::cli::value_error(*p.def);
+        return ok;
+    };
+    ps::cli::Messages messages;
+    messages.unknown = "unknown argument ";
+    std::string err;
+    if (!ps::cli::parse(argc, argv, kModelOptions, sizeof kModelOptions / sizeof kModelOptions[0],
+                        messages, apply, &err))
+        return usage(err);
     if (!pattern_given)
         return usage("--pattern is required");
     if (graph_kernel)
@@ -155,12 +281,12 @@ int main(int argc, char **argv)
                      + std::string(ps::kGraphKernelNameList) + ")");
     if (!offset_given)
         offset = ps::pattern_default_offset(pattern);
-    char err[160];
+    char why[160];
     if (offset > ps::kWorkloadOffsetMax
-        || !ps::workload_valid(bytes, (uint32_t)offset, (uint32_t)element, err, sizeof err))
+        || !ps::workload_valid(bytes, (uint32_t)offset, (uint32_t)element, why, sizeof why))
         return usage(offset > ps::kWorkloadOffsetMax
                          ? std::string("offset must be ") + ps::kWorkloadOffsetRule
-                         : err);
+                         : why);
 
     ps::TrafficConfig cfg;
     cfg.spec = ps::make_pattern_spec(pattern, bytes, (uint32_t)offset, (uint32_t)element);
@@ -173,20 +299,19 @@ int main(int argc, char **argv)
     while (gen.next(&m)) {
     }
     const ps::TrafficCounts &c = gen.counts();
-    std::string by_size;
-    for (int k = 0; k < ps::kSizeClassCount; ++k)
-        by_size += std::string(k ? "," : "") + "\"" + ps::kSizeClassKeys[k]
-            + "\":" + std::to_string(c.by_size[k]);
     const uint64_t read_bytes = c.mrd_bytes + (uint64_t)ps::kCplHeaderBytes * c.mrds;
-    printf("{\"pattern\":\"%s\",\"bytes\":%llu,\"offset\":%llu,\"elementBytes\":%llu,\"l1\":\"%s\","
-           "\"l1Model\":\"%s\",\"instructions\":%llu,\"mrd\":{\"count\":%llu,\"bySize\":{%s},"
-           "\"bytes\":%llu},"
-           "\"pcieWriteBytes\":%llu,\"pcieReadBytes\":%llu,\"sectorsPerRequest\":%.6g}\n",
-           ps::pattern_name(pattern), (unsigned long long)bytes, (unsigned long long)offset,
-           (unsigned long long)element, ps::l1_load_name(l1), ps::l1_model_name(l1_model),
-           (unsigned long long)c.instructions, (unsigned long long)c.mrds, by_size.c_str(),
-           (unsigned long long)c.mrd_bytes, (unsigned long long)(kMrdHeaderBytes * c.mrds),
-           (unsigned long long)read_bytes,
-           c.mrds ? (double)c.mrd_bytes / ps::kSectorBytes / (double)c.mrds : 0.0);
+    ps::json::Writer w;
+    w.begin_object().field("pattern", ps::pattern_name(pattern)).field("bytes", bytes);
+    w.field("offset", offset).field("elementBytes", element).field("l1", ps::l1_load_name(l1));
+    w.field("l1Model", ps::l1_model_name(l1_model)).field("instructions", c.instructions);
+    w.key("mrd").begin_object().field("count", c.mrds).key("bySize").begin_object();
+    for (int k = 0; k < ps::kSizeClassCount; ++k)
+        w.field(ps::kSizeClassKeys[k], c.by_size[k]);
+    w.end_object().field("bytes", c.mrd_bytes).end_object();
+    w.field("pcieWriteBytes", (uint64_t)kMrdHeaderBytes * c.mrds)
+        .field("pcieReadBytes", read_bytes);
+    w.field_number("sectorsPerRequest",
+                   c.mrds ? (double)c.mrd_bytes / ps::kSectorBytes / (double)c.mrds : 0.0);
+    printf("%s\n", w.end_object().text().c_str());
     return 0;
 }

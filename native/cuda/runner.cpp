@@ -4,67 +4,144 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "json.h"
 #include "link.h"
+#include "options.h"
 
 namespace ps::gpu {
 
 namespace {
 
-bool parse_u64(const char *s, uint64_t *out)
+json::Writer &opt_int(json::Writer &w, const char *name, int v)
 {
-    if (!s || !*s)
-        return false;
-    uint64_t v = 0;
-    for (const char *p = s; *p; ++p) {
-        if (*p < '0' || *p > '9' || v > (UINT64_MAX - 9) / 10)
-            return false;
-        v = v * 10 + (uint64_t)(*p - '0');
-    }
-    *out = v;
-    return true;
+    return v < 0 ? w.key(name).null() : w.field(name, v);
 }
-
-std::string escape(const std::string &s)
-{
-    std::string o;
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\') {
-            o += '\\';
-            o += (char)c;
-        } else if (c < 0x20 || c >= 0x7f) {
-            char b[8];
-            snprintf(b, sizeof b, "\\u%04x", c);
-            o += b;
-        } else {
-            o += (char)c;
-        }
-    }
-    return o;
-}
-
-std::string num(double v)
-{
-    if (!isfinite(v))
-        return "null";
-    char b[40];
-    snprintf(b, sizeof b, "%.6g", v);
-    return b;
-}
-
-std::string opt_int(int v) { return v < 0 ? "null" : std::to_string(v); }
 
 std::string hex64(uint64_t v)
 {
     char b[24];
-    snprintf(b, sizeof b, "\"0x%016llx\"", (unsigned long long)v);
+    snprintf(b, sizeof b, "0x%016llx", (unsigned long long)v);
     return b;
 }
 
 std::string timing(const Timing &t)
 {
-    return "{\"medianMs\":" + num(t.median_ms) + ",\"minMs\":" + num(t.min_ms)
-        + ",\"maxMs\":" + num(t.max_ms) + "}";
+    json::Writer w;
+    w.begin_object().field_number("medianMs", t.median_ms).field_number("minMs", t.min_ms);
+    return w.field_number("maxMs", t.max_ms).end_object().text();
 }
+
+enum RunnerOption {
+    kOptHelp,
+    kOptListDevices,
+    kOptHostRegister,
+    kOptSuite,
+    kOptPattern,
+    kOptGraph,
+    kOptSource,
+    kOptIdBytes,
+    kOptMemory,
+    kOptL1,
+    kOptBytes,
+    kOptOffset,
+    kOptElementBytes,
+    kOptRepeats,
+    kOptWarmup,
+    kOptDevice,
+};
+
+using cli::Value;
+
+// a number's error: "FLAG needs an integer in 0..MAX" (the parser's own); a word's is checked
+// where it is used, with the error here
+const cli::OptionDef kRunnerOptions[] = {
+    {kOptHelp, "--help", "-h", Value::None, 0, 0, {}, 0, {}, 0, ""},
+    {kOptListDevices, "--list-devices", nullptr, Value::None, 0, 0, {}, 0, {}, 0, ""},
+    {kOptHostRegister, "--host-register", nullptr, Value::None, 0, 0, {}, 0, {}, 0, ""},
+    {kOptSuite,
+     "--suite",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {"micro", "graph"},
+     2,
+     "--suite needs a suite name: micro or graph"},
+    {kOptPattern,
+     "--pattern",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     std::string("--pattern must be one of ") + kPatternNameList + ", " + kGraphKernelNameList},
+    {kOptGraph,
+     "--graph",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     "--graph needs kron:S[:SEED], urand:S[:SEED] or file:PATH"},
+    {kOptSource, "--source", nullptr, Value::Uint, 0, UINT64_MAX - 1, {}, 0, {}, 0, ""},
+    {kOptIdBytes,
+     "--id-bytes",
+     nullptr,
+     Value::Uint,
+     0,
+     0,
+     {4, 8},
+     2,
+     {},
+     0,
+     "--id-bytes must be 4 or 8"},
+    {kOptMemory,
+     "--memory",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     std::string("--memory must be one of ") + kGraphMemoryNameList},
+    {kOptL1,
+     "--l1",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     std::string("--l1 must be one of ") + kL1LoadNameList},
+    {kOptBytes, "--bytes", nullptr, Value::Uint, 0, kWorkloadBytesMax, {}, 0, {}, 0, ""},
+    {kOptOffset, "--offset", nullptr, Value::Uint, 0, kWorkloadOffsetMax, {}, 0, {}, 0, ""},
+    {kOptElementBytes,
+     "--element-bytes",
+     nullptr,
+     Value::Uint,
+     0,
+     kElementBytesMax,
+     {},
+     0,
+     {},
+     0,
+     ""},
+    {kOptRepeats, "--repeats", nullptr, Value::Uint, 0, 1000, {}, 0, {}, 0, ""},
+    {kOptWarmup, "--warmup", nullptr, Value::Uint, 0, 1000, {}, 0, {}, 0, ""},
+    {kOptDevice, "--device", nullptr, Value::Uint, 0, 1023, {}, 0, {}, 0, ""},
+};
 
 } // namespace
 
@@ -130,107 +207,77 @@ bool parse_args(int argc, char **argv, RunnerArgs *o, std::string *err)
     c.repeats = 5;
     c.device = 0;
     c.host_register = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : nullptr;
-        uint64_t v = 0;
-        auto number = [&](uint64_t max) {
-            if (!parse_u64(next, &v) || v > max) {
-                *err = a + " needs an integer in 0.." + std::to_string(max);
-                return false;
-            }
-            ++i;
-            return true;
-        };
-        if (a == "--help" || a == "-h") {
+    const auto apply = [&](const cli::Parsed &p, std::string *err) -> bool {
+        const uint64_t v = p.number;
+        const char *text = p.text.c_str();
+        bool ok = true;
+        switch ((RunnerOption)p.def->id) {
+        case kOptHelp:
             o->help = true;
-        } else if (a == "--list-devices") {
+            break;
+        case kOptListDevices:
             o->list = true;
-        } else if (a == "--host-register") {
+            break;
+        case kOptHostRegister:
             c.host_register = true;
-        } else if (a == "--suite") {
-            if (!next || (std::string(next) != "micro" && std::string(next) != "graph")) {
-                *err = "--suite needs a suite name: micro or graph";
-                return false;
-            }
-            ++i;
-            (std::string(next) == "graph" ? o->graph_suite : o->suite) = true;
-        } else if (a == "--pattern") {
-            if (next && graph_kernel_from_name(next, &o->kernel)) {
+            break;
+        case kOptSuite:
+            (p.text == "graph" ? o->graph_suite : o->suite) = true;
+            break;
+        case kOptPattern:
+            if (graph_kernel_from_name(text, &o->kernel))
                 o->graph_kernel_given = true;
-            } else if (!next || !pattern_from_name(next, &c.pattern)) {
-                *err = std::string("--pattern must be one of ") + kPatternNameList + ", "
-                    + kGraphKernelNameList;
-                return false;
-            } else {
-                o->pattern_given = true;
-            }
-            ++i;
-        } else if (a == "--graph") {
-            if (!next || !*next) {
-                *err = "--graph needs kron:S[:SEED], urand:S[:SEED] or file:PATH";
-                return false;
-            }
-            o->graph = next;
-            ++i;
-        } else if (a == "--source") {
-            if (!number(UINT64_MAX - 1))
-                return false;
+            else
+                ok = o->pattern_given = pattern_from_name(text, &c.pattern);
+            break;
+        case kOptGraph:
+            o->graph = p.text;
+            break;
+        case kOptSource:
             o->source = v;
             o->source_given = true;
-        } else if (a == "--id-bytes") {
-            if (!parse_u64(next, &v) || !graph_id_bytes_valid(v)) {
-                *err = "--id-bytes must be 4 or 8";
-                return false;
-            }
-            ++i;
+            break;
+        case kOptIdBytes:
             o->id_bytes = (uint32_t)v;
-        } else if (a == "--memory") {
-            if (!next || !graph_memory_from_name(next, &o->memory)) {
-                *err = std::string("--memory must be one of ") + kGraphMemoryNameList;
-                return false;
-            }
-            ++i;
-            o->memory_given = true;
-        } else if (a == "--l1") {
-            L1Load l;
-            if (!next || !l1_load_from_name(next, &l)) {
-                *err = std::string("--l1 must be one of ") + kL1LoadNameList;
-                return false;
-            }
-            ++i;
+            break;
+        case kOptMemory:
+            ok = o->memory_given = graph_memory_from_name(text, &o->memory);
+            break;
+        case kOptL1: {
+            L1Load l = kL1LoadDefault;
+            ok = o->l1_given = l1_load_from_name(text, &l);
             c.bypass_l1 = l == L1Load::Bypass;
-            o->l1_given = true;
-        } else if (a == "--bytes") {
-            if (!number(kWorkloadBytesMax))
-                return false;
+            break;
+        }
+        case kOptBytes:
             c.bytes = v;
-        } else if (a == "--offset") {
-            if (!number(kWorkloadOffsetMax))
-                return false;
+            break;
+        case kOptOffset:
             c.offset = (uint32_t)v;
             o->offset_given = true;
-        } else if (a == "--element-bytes") {
-            if (!number(kElementBytesMax))
-                return false;
+            break;
+        case kOptElementBytes:
             c.element_bytes = (uint32_t)v;
-        } else if (a == "--repeats") {
-            if (!number(1000))
-                return false;
+            break;
+        case kOptRepeats:
             c.repeats = (uint32_t)v;
-        } else if (a == "--warmup") {
-            if (!number(1000))
-                return false;
+            break;
+        case kOptWarmup:
             c.warmup = (uint32_t)v;
-        } else if (a == "--device") {
-            if (!number(1023))
-                return false;
+            break;
+        case kOptDevice:
             c.device = (int)v;
-        } else {
-            *err = "unknown argument " + a;
-            return false;
+            break;
         }
-    }
+        if (!ok)
+            *err = cli::value_error(*p.def);
+        return ok;
+    };
+    cli::Messages messages;
+    messages.unknown = "unknown argument ";
+    if (!cli::parse(argc, argv, kRunnerOptions, sizeof kRunnerOptions / sizeof kRunnerOptions[0],
+                    messages, apply, err))
+        return false;
     if (o->help)
         return true;
     const int modes = (int)o->list + (int)o->suite + (int)o->pattern_given
@@ -290,21 +337,25 @@ int exit_code_of(Status s)
 
 std::string error_json(Status s, const std::string &message)
 {
-    return std::string("{\"error\":{\"code\":\"") + status_code(s) + "\",\"message\":\""
-        + escape(message) + "\"}}";
+    return json::error_object(status_code(s), message);
 }
 
 std::string device_json(const DeviceInfo &d)
 {
-    return "{\"name\":\"" + escape(d.name) + "\",\"pciBusId\":\"" + escape(d.pci_bus_id)
-        + "\",\"pcieGen\":" + opt_int(d.pcie_gen) + ",\"pcieWidth\":" + opt_int(d.pcie_width)
-        + ",\"pcieGenCurrent\":" + opt_int(d.pcie_gen_current)
-        + ",\"pcieWidthCurrent\":" + opt_int(d.pcie_width_current)
-        + ",\"smCount\":" + std::to_string(d.sm_count) + ",\"nvidiaDriver\":"
-        + (d.nvidia_driver[0] ? "\"" + escape(d.nvidia_driver) + "\"" : std::string("null"))
-        + ",\"computeCapability\":\"" + std::to_string(d.cc_major) + "."
-        + std::to_string(d.cc_minor) + "\",\"driverVersion\":" + std::to_string(d.driver_version)
-        + ",\"runtimeVersion\":" + std::to_string(d.runtime_version) + "}";
+    json::Writer w;
+    w.begin_object().field("name", d.name).field("pciBusId", d.pci_bus_id);
+    opt_int(w, "pcieGen", d.pcie_gen);
+    opt_int(w, "pcieWidth", d.pcie_width);
+    opt_int(w, "pcieGenCurrent", d.pcie_gen_current);
+    opt_int(w, "pcieWidthCurrent", d.pcie_width_current);
+    w.field("smCount", d.sm_count).key("nvidiaDriver");
+    if (d.nvidia_driver[0])
+        w.string(d.nvidia_driver);
+    else
+        w.null();
+    w.field("computeCapability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor));
+    w.field("driverVersion", d.driver_version).field("runtimeVersion", d.runtime_version);
+    return w.end_object().text();
 }
 
 double ceiling128_gbps(int gen, int width)
@@ -320,71 +371,81 @@ double ceiling128_gbps(int gen, int width)
     return tlp * 128.0 / cpl_wire_bytes(128) / 1e9;
 }
 
+namespace {
+
+// the "error" member of a run that did not end Ok
+void error_member(json::Writer &w, Status status, const std::string &message)
+{
+    if (status == Status::Ok)
+        return;
+    w.key("error").begin_object().field("code", status_code(status));
+    w.field("message", message).end_object();
+}
+
+} // namespace
+
 std::string result_json(const RunConfig &cfg, const RunResult &r, Status status,
                         const std::string &message)
 {
     const double ceiling = ceiling128_gbps(r.device.pcie_gen, r.device.pcie_width);
-    std::string j = std::string("{\"pattern\":\"") + pattern_name(cfg.pattern)
-        + "\",\"bytes\":" + std::to_string(cfg.bytes) + ",\"offset\":" + std::to_string(cfg.offset)
-        + ",\"elementBytes\":" + std::to_string(cfg.element_bytes) + ",\"l1\":\""
-        + l1_load_name(cfg.bypass_l1 ? L1Load::Bypass : L1Load::Ideal) + "\",\"hostMemory\":\""
-        + (cfg.host_register ? "hostRegister" : "hostAlloc") + "\",\"warmup\":"
-        + std::to_string(cfg.warmup) + ",\"repeats\":" + std::to_string(cfg.repeats);
+    json::Writer w;
+    w.begin_object().field("pattern", pattern_name(cfg.pattern)).field("bytes", cfg.bytes);
+    w.field("offset", cfg.offset).field("elementBytes", cfg.element_bytes);
+    w.field("l1", l1_load_name(cfg.bypass_l1 ? L1Load::Bypass : L1Load::Ideal));
+    w.field("hostMemory", cfg.host_register ? "hostRegister" : "hostAlloc");
+    w.field("warmup", cfg.warmup).field("repeats", cfg.repeats);
     if (status == Status::Ok || status == Status::ChecksumMismatch) {
-        j += ",\"launch\":{\"threads\":" + std::to_string(r.threads) + ",\"blocks\":"
-            + std::to_string(r.blocks) + ",\"blockThreads\":" + std::to_string(r.block_threads)
-            + ",\"gridWarps\":" + std::to_string(r.grid_warps) + "}"
-            + ",\"kernel\":" + timing(r.kernel) + ",\"memcpyH2d\":" + timing(r.memcpy_h2d)
-            + ",\"payloadBytes\":" + std::to_string(r.payload_bytes)
-            + ",\"kernelGbps\":" + num(r.kernel_gbps) + ",\"memcpyGbps\":" + num(r.memcpy_gbps)
-            + ",\"ratioToMemcpy\":" + num(r.ratio_to_memcpy)
-            + ",\"ceiling128Gbps\":" + (ceiling > 0 ? num(ceiling) : "null")
-            + ",\"ratioToCeiling128\":" + (ceiling > 0 ? num(r.kernel_gbps / ceiling) : "null")
-            + ",\"checksum\":{\"gpu\":" + hex64(r.checksum_gpu)
-            + ",\"cpu\":" + hex64(r.checksum_cpu) + ",\"ok\":" + (r.checksum_ok ? "true" : "false")
-            + "}" + ",\"device\":" + device_json(r.device);
+        w.key("launch").begin_object().field("threads", r.threads).field("blocks", r.blocks);
+        w.field("blockThreads", r.block_threads).field("gridWarps", r.grid_warps).end_object();
+        w.field_raw("kernel", timing(r.kernel)).field_raw("memcpyH2d", timing(r.memcpy_h2d));
+        w.field("payloadBytes", r.payload_bytes).field_number("kernelGbps", r.kernel_gbps);
+        w.field_number("memcpyGbps", r.memcpy_gbps)
+            .field_number("ratioToMemcpy", r.ratio_to_memcpy);
+        if (ceiling > 0) {
+            w.field_number("ceiling128Gbps", ceiling);
+            w.field_number("ratioToCeiling128", r.kernel_gbps / ceiling);
+        } else {
+            w.key("ceiling128Gbps").null().key("ratioToCeiling128").null();
+        }
+        w.key("checksum").begin_object().field("gpu", hex64(r.checksum_gpu));
+        w.field("cpu", hex64(r.checksum_cpu)).field("ok", r.checksum_ok).end_object();
+        w.field_raw("device", device_json(r.device));
     }
-    if (status != Status::Ok) {
-        j += std::string(",\"error\":{\"code\":\"") + status_code(status) + "\",\"message\":\""
-            + escape(message) + "\"}";
-    }
-    return j + "}";
+    error_member(w, status, message);
+    return w.end_object().text();
 }
 
 std::string graph_error_json(const char *code, const std::string &message)
 {
-    return std::string("{\"error\":{\"code\":\"") + code + "\",\"message\":\"" + escape(message)
-        + "\"}}";
+    return json::error_object(code, message);
 }
 
 std::string graph_result_json(const GraphRunConfig &cfg, const std::string &spec,
                               const GraphRunResult &r, Status status, const std::string &message)
 {
     const Csr &g = *cfg.graph;
-    std::string j = std::string("{\"pattern\":\"") + graph_kernel_name(cfg.kernel)
-        + "\",\"graph\":\"" + escape(spec) + "\",\"vertices\":" + std::to_string(g.vertices)
-        + ",\"edges\":" + std::to_string(g.edges()) + ",\"idBytes\":" + std::to_string(g.id_bytes)
-        + ",\"source\":" + std::to_string(cfg.source) + ",\"memory\":\""
-        + graph_memory_name(cfg.memory) + "\",\"warmup\":" + std::to_string(cfg.warmup)
-        + ",\"repeats\":" + std::to_string(cfg.repeats);
+    json::Writer w;
+    w.begin_object().field("pattern", graph_kernel_name(cfg.kernel)).field("graph", spec);
+    w.field("vertices", g.vertices).field("edges", g.edges()).field("idBytes", g.id_bytes);
+    w.field("source", cfg.source).field("memory", graph_memory_name(cfg.memory));
+    w.field("warmup", cfg.warmup).field("repeats", cfg.repeats);
     if (status == Status::Ok || status == Status::ChecksumMismatch) {
-        j += ",\"launch\":{\"blocks\":" + std::to_string(r.blocks) + ",\"blockThreads\":"
-            + std::to_string(r.block_threads) + "},\"launches\":" + std::to_string(r.launches)
-            + ",\"reached\":" + std::to_string(r.reached) + ",\"edgesRead\":"
-            + std::to_string(r.edges_read) + ",\"edgeBytes\":" + std::to_string(r.edge_bytes)
-            + ",\"bfs\":" + timing(r.bfs) + ",\"gteps\":" + num(r.gteps) + ",\"tepsEdges\":\""
-            + (graph_algorithm(cfg.kernel) == GraphAlgorithm::Bfs
-                   ? "directed CSR edges of the reached vertices"
-                   : "neighbour ids read over all launches")
-            + "\",\"edgeGbps\":" + num(r.edge_gbps)
-            + ",\"levels\":{\"ok\":" + (r.levels_ok ? "true" : "false") + ",\"mismatches\":"
-            + std::to_string(r.level_mismatches) + "}" + ",\"device\":" + device_json(r.device);
+        w.key("launch").begin_object().field("blocks", r.blocks);
+        w.field("blockThreads", r.block_threads).end_object();
+        w.field("launches", r.launches).field("reached", r.reached);
+        w.field("edgesRead", r.edges_read).field("edgeBytes", r.edge_bytes);
+        w.field_raw("bfs", timing(r.bfs)).field_number("gteps", r.gteps);
+        w.field("tepsEdges",
+                graph_algorithm(cfg.kernel) == GraphAlgorithm::Bfs
+                    ? "directed CSR edges of the reached vertices"
+                    : "neighbour ids read over all launches");
+        w.field_number("edgeGbps", r.edge_gbps);
+        w.key("levels").begin_object().field("ok", r.levels_ok);
+        w.field("mismatches", r.level_mismatches).end_object();
+        w.field_raw("device", device_json(r.device));
     }
-    if (status != Status::Ok) {
-        j += std::string(",\"error\":{\"code\":\"") + status_code(status) + "\",\"message\":\""
-            + escape(message) + "\"}";
-    }
-    return j + "}";
+    error_member(w, status, message);
+    return w.end_object().text();
 }
 
 } // namespace ps::gpu

@@ -1,5 +1,9 @@
 #include "cli.h"
 #include "decimal.h"
+#include "json.h"
+#include "options.h"
+
+#include "generated/twin_options.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -11,17 +15,6 @@ namespace ps {
 namespace {
 
 bool parse_u64(const std::string &s, uint64_t *out) { return parse_u64_decimal(s, out); }
-
-std::string default_offsets()
-{
-    std::string out;
-    for (const PatternInfo &p : kPatterns) {
-        if (!out.empty())
-            out += ", ";
-        out += std::string(p.name) + " " + std::to_string(p.default_offset);
-    }
-    return out;
-}
 
 std::vector<std::string> split(const std::string &line)
 {
@@ -42,93 +35,8 @@ std::vector<std::string> split(const std::string &line)
 
 } // namespace
 
-const char *usage()
-{
-    // pattern names and workload limits come from spec/workloads.json (generated/workloads.h)
-    static const std::string text =
-        std::string(
-            "usage: pcie-scope-twin [--latency-cycles N | --latency-ns N | --latency-dist D]\n"
-            "                       [--cpl-split 0|64|128]\n"
-            "                       [--tags N]\n"
-            "                       [--link genGxL|ideal] [--mode switch|endpoint]\n"
-            "                       [--segments 1|2|4]\n"
-            "                       [--run PATTERN --bytes N [--offset B] [--element-bytes E]\n"
-            "                        [--l1 ideal|bypass]] [--help]\n"
-            "                       [--run GRAPH_KERNEL --graph G [--id-bytes 4|8]\n"
-            "                        [--source V]]\n"
-            "\n"
-            "The pcie-scope digital twin: the Verilated RTL (pcie_scope_switch_top between the\n"
-            "GPU model and a host model, or pcie_scope_bar_top with --mode endpoint), the GPU\n"
-            "traffic model and the firmware, behind a pseudo-terminal.\n"
-            "\n"
-            "  --latency-cycles N  BAR_LATENCY written at start (0..65535, default 250): the\n"
-            "                      completer's latency, the host model's in switch mode, the\n"
-            "                      BAR responder's in endpoint mode\n"
-            "  --latency-ns N      the same in nanoseconds at the probe clock (1 us = 250 cycles\n"
-            "                      at 250 MHz); not with --latency-cycles\n"
-            "  --latency-dist D    completion latency per read: fixed (BAR_LATENCY alone, the\n"
-            "                      default) or uniform:LO:HI in ns, LO..HI drawn per read from "
-            "the\n"
-            "                      responder's LFSR (BAR_LATENCY = LO, BAR_JITTER = HI - LO; a\n"
-            "                      fixed seed, so runs repeat); not with --latency-cycles/-ns\n"
-            "  --cpl-split B       CPL_SPLIT written at start: 64 or 128 splits each read's\n"
-            "                      completions at that boundary, as a root complex's RCB;\n"
-            "                      0 (default) answers each read with one CplD\n"
-            "  --tags N            outstanding-request budget, 1..256 (default 256)\n"
-            "  --link genGxL       PCIe link between GPU and FPGA, e.g. gen3x16 (default), "
-            "gen4x8;\n"
-            "                      G 1..5, L 1/2/4/8/16; `ideal` = no wire limit\n"
-            "  --mode M            switch (default): the FPGA switch between the GPU and a host\n"
-            "                      model that enumerates it and answers the reads (BAR_LATENCY,\n"
-            "                      BAR_JITTER, CPL_SPLIT); the ready line carries the topology,\n"
-            "                      stdin takes `cfg-read BB:DD.F REG`; endpoint: the FPGA is the\n"
-            "                      GPU's BAR endpoint (the BAR responder answers)\n"
-            "  --segments N        TLP segments per 512-bit beat of the design, either mode:\n"
-            "                      1 (default), 2 or 4; the GPU model puts up to N MRds in one\n"
-            "                      request beat and the BAR responder (or the switch, and the\n"
-            "                      host model above it) up to N completions in one completion\n"
-            "                      beat (a straddled interface). A count the build lacks (CMake\n"
-            "                      PS_TWIN_SEGMENTS, default 4) is refused\n"
-            "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its\n"
-            "                      done line and exit. PATTERN: ")
-        + kPatternNameList
-        + "\n"
-          "  --bytes N           useful bytes of the batch workload: "
-        + kWorkloadBytesRule
-        + "\n"
-          "  --model-only        with --run: drain the traffic model alone (no RTL, no link):\n"
-          "                      the baseline the twin's simulation rate is measured against\n"
-          "  --offset B          data offset from a 128-B aligned base: "
-        + kWorkloadOffsetRule + "\n                      (default: the pattern's, "
-        + default_offsets()
-        + ")\n"
-          "  --element-bytes E   bytes per lane load, "
-        + kElementBytesRule
-        + " (default 4); bytes and offset must be\n"
-          "                      multiples of it\n"
-          "  --graph G           with --run GRAPH_KERNEL ("
-        + kGraphKernelNameList
-        + "):\n"
-          "                      kron:S[:SEED], urand:S[:SEED] or file:PATH (.mtx or an edge\n"
-          "                      list); the kernel's edge-list (and SSSP's weight) reads go\n"
-          "                      through the probe, launch by launch (graph_traffic.h)\n"
-          "  --id-bytes B        neighbour id width of the graph, 4 or 8 (default 8)\n"
-          "  --source V          BFS / SSSP root (default: the largest degree among the first\n"
-          "                      1024; cc and pagerank have none)\n"
-          "  --l1 MODE           "
-        + kL1LoadNameList
-        + ": default loads cached in L1, or ld.global.cg\n"
-          "                      loads that bypass it (default ideal)\n"
-          "\n"
-          "stdout: one JSON event per line (ready, done, error, injected). stdin: `run ID\n"
-          "PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]`, `run ID KERNEL GRAPH [ID_BYTES [SOURCE|-\n"
-          "[L1]]]` (KERNEL: "
-        + kGraphKernelNameList
-        + "), `cancel ID` (stop a run: its done line\n"
-          "says \"cancelled\":true), `inject garbage|truncate|crc|skip-seq [COUNT [SEED]]` (a\n"
-          "fault on the serial line, between the firmware's frames), `quit`; EOF = quit.\n";
-    return text.c_str();
-}
+// spec/twin.json (generated/twin_options.h), its workload facts from spec/workloads.json
+const char *usage() { return kTwinUsage; }
 
 bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std::string *err)
 {
@@ -147,161 +55,104 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     bool dist_given = false;    // --latency-dist
     bool element_given = false; // --element-bytes or --l1
     bool width_given = false;   // --element-bytes
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto value = [&](uint64_t *v) -> bool {
-            if (i + 1 >= argc || !parse_u64(argv[i + 1], v)) {
-                *err = a + " needs a non-negative integer";
-                return false;
-            }
-            ++i;
-            return true;
-        };
-        uint64_t v = 0;
-        if (a == "--help" || a == "-h") {
+    cli::Messages messages;
+    messages.not_number = " needs a non-negative integer";
+    const auto apply = [&](const cli::Parsed &p, std::string *e) -> bool {
+        const uint64_t v = p.number;
+        switch ((TwinOption)p.def->id) {
+        case kTwinOptHelp:
             o->help = true;
-        } else if (a == "--latency-cycles") {
-            if (!value(&v))
-                return false;
-            if (v > 65535) {
-                *err = "--latency-cycles must be 0..65535";
-                return false;
-            }
+            break;
+        case kTwinOptLatencyCycles:
             o->latency_cycles = (uint32_t)v;
             cycles_given = true;
-        } else if (a == "--latency-ns") {
-            if (!value(&v))
-                return false;
-            if (v < 1 || v > 1000000000) {
-                *err = "--latency-ns must be 1..1000000000";
-                return false;
-            }
+            break;
+        case kTwinOptLatencyNs:
             o->latency_ns = (uint32_t)v;
             latency_ns_given = true;
-        } else if (a == "--latency-dist") {
-            if (i + 1 >= argc) {
-                *err = "--latency-dist needs a value: fixed or uniform:LO:HI (ns)";
-                return false;
-            }
-            const std::string d = argv[++i];
+            break;
+        case kTwinOptLatencyDist: {
             unsigned long long lo = 0, hi = 0;
             char tail = 0;
-            if (d == "fixed") {
+            if (p.text == "fixed") {
                 dist_given = true;
-            } else if (sscanf(d.c_str(), "uniform:%llu:%llu%c", &lo, &hi, &tail) == 2 && lo >= 1
-                       && lo <= hi && hi <= 1000000000ull) {
+            } else if (sscanf(p.text.c_str(), "uniform:%llu:%llu%c", &lo, &hi, &tail) == 2
+                       && lo >= 1 && lo <= hi && hi <= 1000000000ull) {
                 o->latency_ns = (uint32_t)lo;
                 o->jitter_ns = (uint32_t)(hi - lo);
                 dist_given = true;
             } else {
-                *err = "--latency-dist must be fixed or uniform:LO:HI with 1 <= LO <= HI <= "
-                       "1000000000 (ns), got "
-                    + d;
+                *e = "--latency-dist must be fixed or uniform:LO:HI with 1 <= LO <= HI <= "
+                     "1000000000 (ns), got "
+                    + p.text;
                 return false;
             }
-        } else if (a == "--cpl-split") {
-            if (!value(&v))
-                return false;
-            if (v != 0 && v != 64 && v != 128) {
-                *err = "--cpl-split must be 0, 64 or 128";
-                return false;
-            }
+            break;
+        }
+        case kTwinOptCplSplit:
             o->cpl_split = (uint32_t)v;
-        } else if (a == "--tags") {
-            if (!value(&v))
-                return false;
-            if (v < 1 || v > 256) {
-                *err = "--tags must be 1..256";
-                return false;
-            }
+            break;
+        case kTwinOptTags:
             o->tags = (uint32_t)v;
-        } else if (a == "--segments") {
-            if (!value(&v))
-                return false;
-            if (v != 1 && v != 2 && v != 4) {
-                *err = "--segments must be 1, 2 or 4";
-                return false;
-            }
+            break;
+        case kTwinOptSegments:
             o->segments = (uint32_t)v;
-        } else if (a == "--model-only") {
+            break;
+        case kTwinOptModelOnly:
             o->model_only = true;
-        } else if (a == "--mode") {
-            const std::string m = i + 1 < argc ? argv[++i] : "";
-            if (m != "switch" && m != "endpoint") {
-                *err = "--mode needs endpoint or switch";
+            break;
+        case kTwinOptMode:
+            o->switch_mode = p.text == "switch";
+            break;
+        case kTwinOptLink:
+            if (!parse_link(p.text.c_str(), &o->link)) {
+                *e = cli::value_error(*p.def);
                 return false;
             }
-            o->switch_mode = m == "switch";
-        } else if (a == "--link") {
-            if (i + 1 >= argc || !parse_link(argv[i + 1], &o->link)) {
-                *err = "--link needs genGxL (G 1..5, L 1, 2, 4, 8 or 16) or ideal";
+            break;
+        case kTwinOptRun:
+            o->graph_run = graph_kernel_from_name(p.text.c_str(), &o->kernel);
+            if (!o->graph_run && !pattern_from_name(p.text.c_str(), &o->pattern)) {
+                *e = cli::value_error(*p.def);
                 return false;
             }
-            ++i;
-        } else if (a == "--run") {
-            o->graph_run = i + 1 < argc && graph_kernel_from_name(argv[i + 1], &o->kernel);
-            if (i + 1 >= argc || (!o->graph_run && !pattern_from_name(argv[i + 1], &o->pattern))) {
-                *err = std::string("--run needs a pattern: ") + kPatternNameList + ", "
-                    + kGraphKernelNameList;
-                return false;
-            }
-            ++i;
             o->batch = true;
-        } else if (a == "--graph") {
-            if (i + 1 >= argc || !argv[i + 1][0]) {
-                *err = "--graph needs kron:S[:SEED], urand:S[:SEED] or file:PATH";
-                return false;
-            }
-            o->graph = argv[++i];
-        } else if (a == "--id-bytes") {
-            if (!value(&v))
-                return false;
-            if (!graph_id_bytes_valid(v)) {
-                *err = "--id-bytes must be 4 or 8";
-                return false;
-            }
+            break;
+        case kTwinOptGraph:
+            o->graph = p.text;
+            break;
+        case kTwinOptIdBytes:
             o->id_bytes = (uint32_t)v;
-        } else if (a == "--source") {
-            if (!value(&v))
-                return false;
+            break;
+        case kTwinOptSource:
             o->source = v;
             o->source_given = true;
-        } else if (a == "--element-bytes") {
-            if (!value(&v))
-                return false;
-            if (!element_bytes_valid(v)) {
-                *err = std::string("--element-bytes must be ") + kElementBytesRule;
-                return false;
-            }
+            break;
+        case kTwinOptElementBytes:
             o->element_bytes = (uint32_t)v;
             element_given = true;
             width_given = true;
-        } else if (a == "--l1") {
-            if (i + 1 >= argc || !l1_load_from_name(argv[i + 1], &o->l1)) {
-                *err = std::string("--l1 must be one of ") + kL1LoadNameList;
+            break;
+        case kTwinOptL1:
+            if (!l1_load_from_name(p.text.c_str(), &o->l1)) {
+                *e = cli::value_error(*p.def);
                 return false;
             }
-            ++i;
             element_given = true;
-        } else if (a == "--bytes") {
-            if (!value(&v))
-                return false;
+            break;
+        case kTwinOptBytes:
             o->bytes = v;
             bytes_given = true;
-        } else if (a == "--offset") {
-            if (!value(&v))
-                return false;
-            if (v > kWorkloadOffsetMax) {
-                *err = std::string("--offset must be ") + kWorkloadOffsetRule;
-                return false;
-            }
+            break;
+        case kTwinOptOffset:
             o->offset = (uint32_t)v;
             o->offset_given = true;
-        } else {
-            *err = "unknown option " + a;
-            return false;
+            break;
         }
-    }
+        return true;
+    };
+    if (!cli::parse(argc, argv, kTwinOptions, kTwinOptionCount, messages, apply, err))
+        return false;
     if (o->help)
         return true;
     if (dist_given && (cycles_given || latency_ns_given)) {
@@ -456,102 +307,75 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
     return CommandKind::Error;
 }
 
-std::string json_escape(const std::string &s)
+namespace {
+
+json::Writer &by_size(json::Writer &w, const WorkloadResult &r)
 {
-    std::string o;
-    for (unsigned char c : s) {
-        switch (c) {
-        case '"':
-            o += "\\\"";
-            break;
-        case '\\':
-            o += "\\\\";
-            break;
-        case '\n':
-            o += "\\n";
-            break;
-        case '\r':
-            o += "\\r";
-            break;
-        case '\t':
-            o += "\\t";
-            break;
-        default:
-            if (c < 0x20 || c >= 0x7F) { // keep the line ASCII (bad UTF-8 stays valid JSON)
-                char b[8];
-                snprintf(b, sizeof b, "\\u%04x", c);
-                o += b;
-            } else {
-                o += (char)c;
-            }
-        }
-    }
-    return o;
+    w.key("mrd").begin_object().field("count", r.mrds).key("bySize").begin_object();
+    for (int k = 0; k < kSizeClassCount; ++k)
+        w.field(kSizeClassKeys[k], r.by_size[k]);
+    return w.end_object().field("bytes", r.mrd_bytes).end_object();
 }
+
+json::Writer &done_tail(json::Writer &w, const WorkloadResult &r, double wall_seconds)
+{
+    by_size(w, r).field("completions", r.completions).field("payloadErrors", r.payload_errors);
+    return w.field("simCycles", r.sim_cycles).field_number("wallSeconds", wall_seconds, "%.6f");
+}
+
+} // namespace
 
 std::string link_json(const LinkConfig &link)
 {
-    if (link.ideal)
-        return "{\"name\":\"ideal\",\"tlpBytesPerSecond\":null}";
-    char rate[32];
-    snprintf(rate, sizeof rate, "%.0f", link_tlp_bytes_per_second(link));
-    return "{\"name\":\"gen" + std::to_string(link.gen) + "x" + std::to_string(link.lanes)
-        + "\",\"gen\":" + std::to_string(link.gen) + ",\"lanes\":" + std::to_string(link.lanes)
-        + ",\"tlpBytesPerSecond\":" + rate + "}";
+    json::Writer w;
+    w.begin_object();
+    if (link.ideal) {
+        w.field("name", "ideal").key("tlpBytesPerSecond").null();
+    } else {
+        w.field("name", "gen" + std::to_string(link.gen) + "x" + std::to_string(link.lanes));
+        w.field("gen", link.gen).field("lanes", link.lanes);
+        w.field_number("tlpBytesPerSecond", link_tlp_bytes_per_second(link), "%.0f");
+    }
+    return w.end_object().text();
 }
 
 std::string ready_event(const std::string &pty, uint32_t clock_hz, const LinkConfig &link,
                         uint32_t tags, const std::string &extra_fields)
 {
-    return "{\"event\":\"ready\",\"pty\":\"" + json_escape(pty)
-        + "\",\"clockHz\":" + std::to_string(clock_hz) + ",\"link\":" + link_json(link)
-        + ",\"tags\":" + std::to_string(tags) + extra_fields + "}";
+    json::Writer w;
+    w.begin_object().field("event", "ready").field("pty", pty).field("clockHz", clock_hz);
+    w.field_raw("link", link_json(link)).field("tags", tags);
+    // extra_fields: members written by the caller, each with its leading comma
+    std::string out = w.end_object().text();
+    return out.substr(0, out.size() - 1) + extra_fields + "}";
 }
 
 std::string error_event(const std::string &message)
 {
-    return "{\"event\":\"error\",\"message\":\"" + json_escape(message) + "\"}";
+    json::Writer w;
+    return w.begin_object().field("event", "error").field("message", message).end_object().text();
 }
 
 std::string graph_done_event(uint64_t id, GraphKernel kernel, const std::string &graph,
                              const Csr &g, uint64_t source, uint32_t launches,
                              const WorkloadResult &r, double wall_seconds)
 {
-    char wall[32];
-    snprintf(wall, sizeof wall, "%.6f", wall_seconds);
-    std::string by_size;
-    for (int k = 0; k < kSizeClassCount; ++k) {
-        by_size += std::string(k ? "," : "") + "\"" + kSizeClassKeys[k]
-            + "\":" + std::to_string(r.by_size[k]);
-    }
-    return "{\"event\":\"done\",\"id\":" + std::to_string(id) + ",\"pattern\":\""
-        + std::string(graph_kernel_name(kernel)) + "\",\"graph\":\"" + json_escape(graph)
-        + "\",\"vertices\":" + std::to_string(g.vertices)
-        + ",\"edges\":" + std::to_string(g.edges()) + ",\"idBytes\":" + std::to_string(g.id_bytes)
-        + ",\"source\":" + std::to_string(source) + ",\"launches\":" + std::to_string(launches)
-        + ",\"mrd\":{\"count\":" + std::to_string(r.mrds) + ",\"bySize\":{" + by_size
-        + "},\"bytes\":" + std::to_string(r.mrd_bytes) + "},\"completions\":"
-        + std::to_string(r.completions) + ",\"payloadErrors\":" + std::to_string(r.payload_errors)
-        + ",\"simCycles\":" + std::to_string(r.sim_cycles) + ",\"wallSeconds\":" + wall + "}";
+    json::Writer w;
+    w.begin_object().field("event", "done").field("id", id);
+    w.field("pattern", graph_kernel_name(kernel)).field("graph", graph);
+    w.field("vertices", g.vertices).field("edges", g.edges()).field("idBytes", g.id_bytes);
+    w.field("source", source).field("launches", launches);
+    return done_tail(w, r, wall_seconds).end_object().text();
 }
 
 std::string done_event(const RunCommand &run, const WorkloadResult &r, double wall_seconds)
 {
-    char wall[32];
-    snprintf(wall, sizeof wall, "%.6f", wall_seconds);
-    std::string by_size;
-    for (int k = 0; k < kSizeClassCount; ++k) {
-        by_size += std::string(k ? "," : "") + "\"" + kSizeClassKeys[k]
-            + "\":" + std::to_string(r.by_size[k]);
-    }
-    return "{\"event\":\"done\",\"id\":" + std::to_string(run.id) + ",\"pattern\":\""
-        + pattern_name(run.pattern) + "\",\"bytes\":" + std::to_string(run.bytes) + ",\"offset\":"
-        + std::to_string(run.offset) + ",\"elementBytes\":" + std::to_string(run.element_bytes)
-        + ",\"l1\":\"" + l1_load_name(run.l1) + "\",\"mrd\":{\"count\":" + std::to_string(r.mrds)
-        + ",\"bySize\":{" + by_size + "},\"bytes\":" + std::to_string(r.mrd_bytes)
-        + "},\"completions\":" + std::to_string(r.completions)
-        + ",\"payloadErrors\":" + std::to_string(r.payload_errors)
-        + ",\"simCycles\":" + std::to_string(r.sim_cycles) + ",\"wallSeconds\":" + wall + "}";
+    json::Writer w;
+    w.begin_object().field("event", "done").field("id", run.id);
+    w.field("pattern", pattern_name(run.pattern)).field("bytes", run.bytes);
+    w.field("offset", run.offset).field("elementBytes", run.element_bytes);
+    w.field("l1", l1_load_name(run.l1));
+    return done_tail(w, r, wall_seconds).end_object().text();
 }
 
 } // namespace ps

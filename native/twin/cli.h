@@ -12,19 +12,21 @@
 #include "patterns.h"
 #include "twin.h"
 
+#include "generated/twin_options.h"
+
 namespace ps {
 
 struct Options {
-    uint32_t latency_cycles = 250; // BAR_LATENCY written at start
-    uint32_t latency_ns = 0;       // --latency-ns: BAR_LATENCY from nanoseconds at the probe clock
+    uint32_t latency_cycles = kTwinDefaultLatencyCycles; // BAR_LATENCY written at start
+    uint32_t latency_ns = 0; // --latency-ns: BAR_LATENCY from nanoseconds at the probe clock
     uint32_t jitter_ns = 0; // --latency-dist uniform:LO:HI: BAR_JITTER = HI - LO (LO is latency_ns)
-    uint32_t cpl_split = 0; // CPL_SPLIT written at start: 0 (one CplD per read), 64 or 128
-    uint32_t tags = 256;    // outstanding-request budget (8-bit tags)
-    LinkConfig link;        // PCIe link between GPU and FPGA (default gen3x16)
+    uint32_t cpl_split = kTwinDefaultCplSplit; // CPL_SPLIT written at start: 0, 64 or 128
+    uint32_t tags = kTwinDefaultTags;          // outstanding-request budget (8-bit tags)
+    LinkConfig link;                           // PCIe link between GPU and FPGA (default gen3x16)
     bool switch_mode = true; // --mode switch (default): pcie_scope_switch_top between GPU and
                              // host; --mode endpoint: the BAR top
-    uint32_t segments = 1;   // --segments: TLP segments per beat of the BAR top (1, 2 or 4)
-    bool batch = false;      // --run given
+    uint32_t segments = kTwinDefaultSegments; // --segments: TLP segments per beat (1, 2 or 4)
+    bool batch = false;                       // --run given
     bool model_only = false; // --model-only: generator alone, the benchmark baseline
     Pattern pattern = Pattern::MergedAligned;
     uint64_t bytes = 0;
@@ -75,7 +77,6 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
 // Workload parameter checks shared by --run and `run` (patterns.h workload_valid).
 bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std::string *err);
 
-std::string json_escape(const std::string &s);
 std::string link_json(const LinkConfig &link);
 // tags: the GPU model's outstanding-request budget (--tags)
 // extra_fields: more members, each with its leading comma (switch mode's topology)

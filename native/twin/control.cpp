@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "decimal.h"
+#include "json.h"
 
 namespace ps {
 
@@ -77,15 +78,18 @@ ControlCommand parse_control(const std::string &line)
 std::string control_error_event(const std::string &command, const std::string &message,
                                 const uint64_t *id)
 {
-    return "{\"event\":\"error\",\"command\":\"" + command + "\","
-        + (id ? "\"id\":" + std::to_string(*id) + "," : std::string()) + "\"message\":\""
-        + json_escape(message) + "\"}";
+    json::Writer w;
+    w.begin_object().field("event", "error").field("command", command);
+    if (id)
+        w.field("id", *id);
+    return w.field("message", message).end_object().text();
 }
 
 std::string injected_event(const ControlCommand &c)
 {
-    return "{\"event\":\"injected\",\"kind\":\"" + c.fault
-        + "\",\"count\":" + std::to_string(c.count) + ",\"seed\":" + std::to_string(c.seed) + "}";
+    json::Writer w;
+    w.begin_object().field("event", "injected").field("kind", c.fault);
+    return w.field("count", c.count).field("seed", c.seed).end_object().text();
 }
 
 std::string cancelled(const std::string &done_line)

@@ -3,17 +3,18 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "json.h"
 #include "pcie_scope_regs.h"
 
 namespace ps {
 
 namespace {
-std::string fates_json(const SwitchFates &f)
+void fates(json::Writer &w, const char *name, const SwitchFates &f)
 {
-    std::string s = "[";
+    w.key(name).begin_array();
     for (int i = 0; i < PS_SW_CNT_COUNT; ++i)
-        s += (i ? "," : "") + std::to_string(f.count[i]);
-    return s + "]";
+        w.integer(f.count[i]);
+    w.end_array();
 }
 } // namespace
 
@@ -61,11 +62,13 @@ bool SwitchSession::handle(const std::string &line, std::string *reply)
                                                   : "other";
     char bdf[16];
     snprintf(bdf, sizeof bdf, "%02x:%02x.%x", bus, dev, fn);
-    *reply = std::string("{\"event\":\"cfg\",\"bdf\":\"") + bdf
-        + "\",\"reg\":" + std::to_string(reg) + ",\"type\":" + (t.type1 ? "1" : "0")
-        + ",\"status\":\"" + status + "\",\"data\":" + std::to_string(r.data)
-        + ",\"fates\":{\"up\":" + fates_json(dut_.upstream_fates())
-        + ",\"down\":" + fates_json(dut_.downstream_fates()) + "}}";
+    json::Writer w;
+    w.begin_object().field("event", "cfg").field("bdf", bdf).field("reg", reg);
+    w.field("type", t.type1 ? 1 : 0).field("status", status).field("data", r.data);
+    w.key("fates").begin_object();
+    fates(w, "up", dut_.upstream_fates());
+    fates(w, "down", dut_.downstream_fates());
+    *reply = w.end_object().end_object().text();
     return true;
 }
 

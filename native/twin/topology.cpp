@@ -1,60 +1,63 @@
 #include "topology.h"
 
-#include <stdio.h>
+#include "json.h"
 
 namespace ps {
 
 namespace {
-std::string num(uint64_t v) { return std::to_string(v); }
 
-std::string id_json(const FunctionId &f)
+void id_fields(json::Writer &w, const FunctionId &f)
 {
-    return "\"vendorId\":" + num(f.vendor) + ",\"deviceId\":" + num(f.device)
-        + ",\"classCode\":" + num(f.class_code) + ",\"headerType\":" + num(f.header_type)
-        + ",\"command\":" + num(f.command);
+    w.field("vendorId", f.vendor).field("deviceId", f.device).field("classCode", f.class_code);
+    w.field("headerType", f.header_type).field("command", f.command);
 }
 
-std::string window_json(uint64_t base, uint64_t limit)
+void window(json::Writer &w, const char *name, uint64_t base, uint64_t limit)
 {
+    w.key(name);
     if (base > limit)
-        return "null";
-    return "{\"base\":" + num(base) + ",\"limit\":" + num(limit) + "}";
+        w.null();
+    else
+        w.begin_object().field("base", base).field("limit", limit).end_object();
 }
 
-std::string bridge_json(const BridgeInfo &b, const char *role)
+void bridge(json::Writer &w, const BridgeInfo &b, const char *role)
 {
-    return "{\"bus\":" + num(b.bus) + ",\"device\":0,\"function\":0,\"role\":\"" + role + "\","
-        + id_json(b.id) + ",\"link\":{\"speed\":" + num(b.link_speed)
-        + ",\"width\":" + num(b.link_width) + ",\"maxSpeed\":" + num(b.link_max_speed)
-        + ",\"maxWidth\":" + num(b.link_max_width) + "},\"buses\":{\"primary\":" + num(b.primary)
-        + ",\"secondary\":" + num(b.secondary) + ",\"subordinate\":" + num(b.subordinate)
-        + "},\"windows\":{\"memory\":" + window_json(b.mem_base, b.mem_limit)
-        + ",\"prefetchable\":" + window_json(b.pref_base, b.pref_limit) + "}}";
+    w.begin_object().field("bus", b.bus).field("device", 0).field("function", 0);
+    w.field("role", role);
+    id_fields(w, b.id);
+    w.key("link").begin_object().field("speed", b.link_speed).field("width", b.link_width);
+    w.field("maxSpeed", b.link_max_speed).field("maxWidth", b.link_max_width).end_object();
+    w.key("buses").begin_object().field("primary", b.primary).field("secondary", b.secondary);
+    w.field("subordinate", b.subordinate).end_object();
+    w.key("windows").begin_object();
+    window(w, "memory", b.mem_base, b.mem_limit);
+    window(w, "prefetchable", b.pref_base, b.pref_limit);
+    w.end_object().end_object();
 }
+
 } // namespace
 
 std::string topology_json(const Topology &t)
 {
-    std::string s = "{\"found\":" + std::string(t.found ? "true" : "false");
-    if (!t.found) {
-        std::string p;
-        for (char c : t.problem)
-            if (c != '"' && c != '\\')
-                p += c;
-        return s + ",\"problem\":\"" + p + "\"}";
-    }
+    json::Writer w;
+    w.begin_object().field("found", t.found);
+    if (!t.found)
+        return w.field("problem", t.problem).end_object().text();
     const EndpointInfo &g = t.gpu;
-    s += ",\"root\":{\"bus\":0,\"device\":1,\"function\":0,\"secondary\":" + num(t.root_secondary)
-        + ",\"subordinate\":" + num(t.root_subordinate) + "}";
-    s += ",\"functions\":[" + bridge_json(t.up, "upstream-port") + ","
-        + bridge_json(t.down, "downstream-port");
-    s += ",{\"bus\":" + num(g.bus) + ",\"device\":0,\"function\":0,\"role\":\"endpoint\","
-        + id_json(g.id) + ",\"bars\":[{\"index\":0,\"base\":" + num(g.bar_base)
-        + ",\"size\":" + num(g.bar_size) + ",\"bits\":" + (g.bar_64 ? "64" : "32")
-        + ",\"prefetchable\":" + (g.bar_prefetchable ? "true" : "false") + "}]}]";
-    s += ",\"absentDevices\":" + num(t.absent)
-        + ",\"readbackMismatches\":" + num(t.readback_mismatches) + "}";
-    return s;
+    w.key("root").begin_object().field("bus", 0).field("device", 1).field("function", 0);
+    w.field("secondary", t.root_secondary).field("subordinate", t.root_subordinate).end_object();
+    w.key("functions").begin_array();
+    bridge(w, t.up, "upstream-port");
+    bridge(w, t.down, "downstream-port");
+    w.begin_object().field("bus", g.bus).field("device", 0).field("function", 0);
+    w.field("role", "endpoint");
+    id_fields(w, g.id);
+    w.key("bars").begin_array().begin_object().field("index", 0).field("base", g.bar_base);
+    w.field("size", g.bar_size).field("bits", g.bar_64 ? 64 : 32);
+    w.field("prefetchable", g.bar_prefetchable).end_object().end_array().end_object();
+    w.end_array().field("absentDevices", t.absent);
+    return w.field("readbackMismatches", t.readback_mismatches).end_object().text();
 }
 
 } // namespace ps

@@ -21,7 +21,7 @@ import { SIZE_CLASSES } from '../../host/src/core/size-classes.js'
 import { GRAPH_KERNELS, GRAPH_SCALE, PATTERNS } from '../../host/src/core/workload.js'
 import type { TestHook } from '../../web/test-hook.js'
 import { fakeSession } from '../host/server/fake-session.js'
-import { describeCapture } from '../../host/src/capture/catalog.js'
+import { describeRecording } from '../../host/src/recording/catalog.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -212,7 +212,7 @@ describe('web UI in Chromium', () => {
     opts: {
       runDelayMs?: number
       demo?: boolean
-      captures?: { root: string; record: boolean }
+      recordings?: { dir: string; record: boolean }
       gpu?: StartServerOptions['gpu']
       switchMode?: boolean
     },
@@ -225,7 +225,7 @@ describe('web UI in Chromium', () => {
       http: { host: '127.0.0.1', port: 0 },
       session,
       webRoot,
-      ...(opts.captures ? { captures: opts.captures } : {}),
+      ...(opts.recordings ? { recordings: opts.recordings } : {}),
       gpu: opts.gpu ?? false,
     })
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
@@ -396,7 +396,7 @@ describe('web UI in Chromium', () => {
     it('lists the recordings, this session marked, and downloads one as CSV', async () => {
       const root = mkdtempSync(join(tmpdir(), 'ps-e2e-captures-'))
       try {
-        await onFake({ captures: { root, record: true } }, async (page, server) => {
+        await onFake({ recordings: { dir: root, record: true } }, async (page, server) => {
           await page.goto(server.url)
           await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
           await expect.poll(async () => (await hook(page)).runBoxHistory.length, { timeout: 10_000 }).toBeGreaterThan(0)
@@ -420,7 +420,7 @@ describe('web UI in Chromium', () => {
     it('records on demand: Record starts a capture of the live stream, Stop recording closes it', async () => {
       const root = mkdtempSync(join(tmpdir(), 'ps-e2e-captures-'))
       try {
-        await onFake({ captures: { root, record: false } }, async (page, server) => {
+        await onFake({ recordings: { dir: root, record: false } }, async (page, server) => {
           await page.goto(server.url)
           await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
           const button = page.getByTestId('btn-record')
@@ -432,11 +432,11 @@ describe('web UI in Chromium', () => {
           await expect.poll(async () => (await first.textContent()) ?? '', { timeout: 10_000 }).toMatch(/\(this session\)recording/)
           const name = ((await first.getAttribute('data-testid')) ?? '').slice('recording-'.length)
           // the demo loop streams into it while it records
-          await expect.poll(async () => (await describeCapture(join(root, name))).byType.snapshot, { timeout: 10_000 }).toBeGreaterThan(0)
+          await expect.poll(async () => (await describeRecording(join(root, name))).byType.snapshot, { timeout: 10_000 }).toBeGreaterThan(0)
           await button.click()
           await expect.poll(() => button.textContent(), { timeout: 10_000 }).toBe('Record')
           await expect.poll(async () => (await first.textContent()) ?? '', { timeout: 10_000 }).toMatch(new RegExp(`^${name}complete`))
-          expect((await describeCapture(join(root, name))).status).toBe('complete')
+          expect((await describeRecording(join(root, name))).status).toBe('complete')
         })
       } finally {
         rmSync(root, { recursive: true, force: true })

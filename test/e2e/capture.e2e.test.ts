@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { CaptureResult } from '../../host/src/capture/capture.js'
-import type { CaptureDescription } from '../../host/src/capture/catalog.js'
+import type { RunResult } from '../../host/src/measure/run.js'
+import type { RecordingDescription } from '../../host/src/recording/catalog.js'
 import { COUNTERS, PATTERNS, type PatternName } from '../../host/src/core/generated.js'
 import { SIZE_KEYS, zeroBySize } from '../../host/src/core/size-classes.js'
 import { TWIN_MODES, type TwinMode } from '../../host/src/core/twin-mode.js'
@@ -23,7 +23,7 @@ const env = { ...process.env }
 delete env['PCIE_SCOPE_FROM_SOURCE'] // run the compiled CLI
 delete env['PCIE_SCOPE_TWIN']
 
-const capture = (...args: string[]): CaptureResult => {
+const capture = (...args: string[]): RunResult => {
   const r = spawnSync(process.execPath, ['bin/pcie-scope.mjs', 'capture', '--twin', ...args, '--bytes', String(BYTES), '--json'], {
     cwd: root,
     encoding: 'utf8',
@@ -33,22 +33,22 @@ const capture = (...args: string[]): CaptureResult => {
   expect(r.status, `exit ${r.status}; stderr:\n${r.stderr}`).toBe(0)
   const lines = r.stdout.trim().split('\n')
   expect(lines, 'stdout must hold exactly one JSON object').toHaveLength(1)
-  return JSON.parse(lines[0]!) as CaptureResult
+  return JSON.parse(lines[0]!) as RunResult
 }
 
 /**
- * One capture per design and argument list, shared by every test that reads it (each costs a
- * twin's start and a simulated MiB). The switch is the twin's default design: its captures give
+ * One `capture` run per design and argument list, shared by every test that reads it (each costs a
+ * twin's start and a simulated MiB). The switch is the twin's default design: its runs give
  * no --mode, so they also show that the default is the switch.
  */
-const captures = new Map<string, CaptureResult>()
-const captureIn = (mode: TwinMode, ...args: string[]): CaptureResult => {
+const runs = new Map<string, RunResult>()
+const captureIn = (mode: TwinMode, ...args: string[]): RunResult => {
   const key = JSON.stringify([mode, ...args])
-  let r = captures.get(key)
+  let r = runs.get(key)
   if (!r) {
     r = mode === 'switch' ? capture(...args) : capture('--mode', mode, ...args)
     expect(r.twinMode, key).toBe(mode)
-    captures.set(key, r)
+    runs.set(key, r)
   }
   return r
 }
@@ -65,14 +65,14 @@ const PIPELINE_NS = (PIPELINE_CLOCKS * 1e9) / 250e6
 /** the completer's bare latency as the GPU side sees it: the switch's pipeline on top in switch mode */
 const bareNs = (mode: TwinMode, completerNs: number) => completerNs + (mode === 'switch' ? PIPELINE_NS : 0)
 
-const expectCleanLink = (r: CaptureResult) => {
+const expectCleanLink = (r: RunResult) => {
   expect(r.link.host).toMatchObject({ badFrames: 0, crcErrors: 0, overflows: 0, seqGaps: 0, unknownFrames: 0 })
   expect(r.link.host.frames).toBeGreaterThan(0)
   expect(r.link.firmware).toMatchObject({ rxBadFrames: 0, rxOverflows: 0, unknownCommands: 0, txDropped: 0 })
 }
 
 /** The tracker saw every read start and end inside the window, with no completion error. */
-const expectCleanReads = (r: CaptureResult) => {
+const expectCleanReads = (r: RunResult) => {
   expect(r.completions).toMatchObject({ withoutData: 0, byStatus: { ur: 0, ca: 0, other: 0 }, unexpected: 0, mismatch: 0, timeouts: 0 })
   // the GPU model only reads, and nothing is poisoned
   expect(r.writes).toEqual({ count: 0, bytes: 0 })
@@ -92,7 +92,7 @@ const expectCleanReads = (r: CaptureResult) => {
   } else expect(r.hostSide).toBeUndefined() // the BAR design has one tap
 }
 
-const expectModelMatches = (r: CaptureResult) => {
+const expectModelMatches = (r: RunResult) => {
   expect(r.model.issued.count).toBe(r.requests.count)
   expect(r.model.issued.bySize).toEqual(r.requests.bySize)
   expect(r.model.issued.bytes).toBe(r.bytes.requested)
@@ -152,7 +152,7 @@ describe.each(TWIN_MODES)('pcie-scope capture --twin, the micro patterns in %s m
     const misaligned = micro(mode, 'merged-misaligned')
     for (const r of [strided, aligned, misaligned]) expectCleanReads(r)
     // in switch mode the host side is what the completer sees; the GPU side adds the switch
-    const completerSide = (r: CaptureResult) => (mode === 'switch' ? r.hostSide! : r)
+    const completerSide = (r: RunResult) => (mode === 'switch' ? r.hostSide! : r)
     expect(strided.outstanding.tagBudget).toBe(256)
     // tag-bound: at least 85 % of the budget in flight (on both sides of the switch), every read
     // taking the bare 1 µs completer latency (plus the switch's 16 ns on the GPU side)
@@ -285,14 +285,14 @@ describe('pcie-scope capture --out, info, export (e2e)', () => {
   }
 
   it('records a twin capture (the default design: the switch, both taps), describes it and exports its snapshots as CSV', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'ps-e2e-captures-')), 'aligned-64k')
+    const dir = join(mkdtempSync(join(tmpdir(), 'ps-e2e-recordings-')), 'aligned-64k')
     try {
       const c = cli('capture', '--twin', '--pattern', 'merged-aligned', '--bytes', '65536', '--out', dir, '--json')
-      const result = JSON.parse(c.stdout) as CaptureResult
+      const result = JSON.parse(c.stdout) as RunResult
       expect(result.requests.bySize['128']).toBe(65536 / 128)
       expect(c.stderr).toContain(`recording into ${dir}`)
 
-      const info = JSON.parse(cli('info', dir, '--json').stdout) as CaptureDescription
+      const info = JSON.parse(cli('info', dir, '--json').stdout) as RecordingDescription
       expect(info).toMatchObject({ name: 'aligned-64k', status: 'complete', source: 'twin', runs: 1 })
       expect(info.workloads).toEqual([{ pattern: 'merged-aligned', bytes: 65536, offset: 0 }])
       expect(info.byType).toMatchObject({ 'run-start': 1, run: 1, device: 1 })
@@ -332,13 +332,13 @@ describe('pcie-scope capture --out, info, export (e2e)', () => {
   })
 
   it('capture --jsonl --out --frames on the twin: live records, then SQL over them and a pcapng of the link', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'ps-e2e-captures-')), 'live')
+    const dir = join(mkdtempSync(join(tmpdir(), 'ps-e2e-recordings-')), 'live')
     try {
       const c = cli('capture', '--twin', '--pattern', 'merged-aligned', '--sample-us', '8', '--jsonl', '--out', dir, '--frames')
       const lines = c.stdout
         .trimEnd()
         .split('\n')
-        .map((l) => JSON.parse(l) as { t: string; batch?: { records: unknown[] }; result?: CaptureResult })
+        .map((l) => JSON.parse(l) as { t: string; batch?: { records: unknown[] }; result?: RunResult })
       expect(lines[0]!.t).toBe('device')
       expect(lines.at(-1)!.t).toBe('run')
       const result = lines.at(-1)!.result!

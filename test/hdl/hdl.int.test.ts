@@ -5,37 +5,15 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { closing, expectElaborationStops, inc, root, run, verilateBench } from './tools.js'
+import { closing, expectElaborationStops, inc, root, rtl, run, verilateBench } from './tools.js'
 import { writeVectors } from './golden.js'
 
 const build = join(root, 'build/hdl')
 const golden = join(build, 'golden')
 
-const RTL = [
-  'hdl/rtl/pcie_scope_bar_top.v',
-  'hdl/rtl/probe_core.v',
-  'hdl/rtl/bar_responder.v',
-  'hdl/rtl/seg_fifo.v',
-  'hdl/rtl/probe_counters.v',
-  'hdl/rtl/probe_counter.v',
-  'hdl/rtl/probe_mrd_classify.v',
-  'hdl/rtl/probe_csr.v',
-  'hdl/rtl/probe_tracker.v',
-  'hdl/rtl/probe_tracker_table.v',
-  'hdl/rtl/probe_tracker_stats.v',
-  'hdl/rtl/probe_latency_hist.v',
-  'hdl/rtl/probe_hist_bank.v',
-  'hdl/rtl/probe_extreme.v',
-  'hdl/rtl/probe_mp_ram.v',
-  'hdl/rtl/probe_xor_ram.v',
-  'hdl/rtl/probe_xor_bram.v',
-  'hdl/rtl/probe_ram_model.v',
-  'hdl/rtl/probe_addr_filter.v',
-  'hdl/rtl/probe_sampler.v',
-  'hdl/rtl/probe_sample_fifo.v',
-]
-
-
+const RTL = rtl('hdl/rtl/pcie_scope_bar_top.f')
+const COUNTERS = rtl('hdl/rtl/probe_counters.f')
+const RESPONDER = rtl('hdl/rtl/bar_responder.f')
 
 // top, extra parameters, files
 const LINT: Array<[string, string[], string[]]> = [
@@ -43,11 +21,11 @@ const LINT: Array<[string, string[], string[]]> = [
   ['pcie_scope_bar_top', ['-GTLP_DATA_WIDTH=64', '-GCNT_WIDTH=48'], RTL],
   ['pcie_scope_bar_top', ['-GTLP_DATA_WIDTH=512'], RTL],
   ['pcie_scope_bar_top', ['-GTLP_DATA_WIDTH=512', '-GTAG_WIDTH=10'], RTL],
-  ['probe_counters', ['-GTLP_SEG_COUNT=2'], ['hdl/rtl/probe_counters.v', 'hdl/rtl/probe_counter.v', 'hdl/rtl/probe_mrd_classify.v', 'hdl/rtl/probe_addr_filter.v']],
-  ['probe_counters', ['-GTLP_SEG_COUNT=4'], ['hdl/rtl/probe_counters.v', 'hdl/rtl/probe_counter.v', 'hdl/rtl/probe_mrd_classify.v', 'hdl/rtl/probe_addr_filter.v']],
-  ['bar_responder', ['-GTLP_DATA_WIDTH=128', '-GMAX_PAYLOAD_BYTES=4096'], ['hdl/rtl/bar_responder.v', 'hdl/rtl/seg_fifo.v', 'hdl/rtl/probe_mrd_classify.v']],
-  ['bar_responder', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=2'], ['hdl/rtl/bar_responder.v', 'hdl/rtl/seg_fifo.v', 'hdl/rtl/probe_mrd_classify.v']],
-  ['bar_responder', ['-GTLP_DATA_WIDTH=256', '-GTLP_SEG_COUNT=4', '-GFIFO_DEPTH=4'], ['hdl/rtl/bar_responder.v', 'hdl/rtl/seg_fifo.v', 'hdl/rtl/probe_mrd_classify.v']],
+  ['probe_counters', ['-GTLP_SEG_COUNT=2'], COUNTERS],
+  ['probe_counters', ['-GTLP_SEG_COUNT=4'], COUNTERS],
+  ['bar_responder', ['-GTLP_DATA_WIDTH=128', '-GMAX_PAYLOAD_BYTES=4096'], RESPONDER],
+  ['bar_responder', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=2'], RESPONDER],
+  ['bar_responder', ['-GTLP_DATA_WIDTH=256', '-GTLP_SEG_COUNT=4', '-GFIFO_DEPTH=4'], RESPONDER],
   ['pcie_scope_bar_top', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=2'], RTL],
   ['pcie_scope_bar_top', ['-GTLP_DATA_WIDTH=512', '-GTLP_SEG_COUNT=4', '-GTAG_WIDTH=10'], RTL],
   ['probe_csr', [], ['hdl/rtl/probe_csr.v']],
@@ -60,7 +38,7 @@ const LINT: Array<[string, string[], string[]]> = [
 // testbench top, its file, the RTL it needs
 const TBS: Array<[string, string, string[]]> = [
   ['tb_pcie_scope_bar_top', 'hdl/tb/tb_pcie_scope_bar_top.sv', RTL],
-  ['tb_probe_counters', 'hdl/tb/tb_probe_counters.sv', ['hdl/rtl/probe_counters.v', 'hdl/rtl/probe_counter.v', 'hdl/rtl/probe_mrd_classify.v', 'hdl/rtl/probe_addr_filter.v']],
+  ['tb_probe_counters', 'hdl/tb/tb_probe_counters.sv', COUNTERS],
 ]
 
 beforeAll(() => {
@@ -135,7 +113,7 @@ describe.each(TBS)('testbench %s', (top, tb, files) => {
 // bar_responder with several TLPs per beat: every request segment may start a read, every
 // completion is checked against its read (tb_bar_responder_seg.sv keeps its own scoreboard)
 const SEG_TB = 'hdl/tb/tb_bar_responder_seg.sv'
-const SEG_RTL = ['hdl/rtl/bar_responder.v', 'hdl/rtl/seg_fifo.v', 'hdl/rtl/probe_mrd_classify.v']
+const SEG_RTL = RESPONDER
 
 /** The bench passed, answered every request, and at 2+ segments saw several TLPs per beat both ways. */
 function answersEveryRead(r: { status: number | null; out: string; stdout: string }, seg: number) {
@@ -185,7 +163,7 @@ const BAD_PARAMS: Array<[string, Array<[string, number]>, string, string[]]> = [
   ['seg_fifo', [['SEG_COUNT', 3], ['COUNT_WIDTH', 2]], 'seg_fifo_SEG_COUNT_must_be_1_2_or_4', ['hdl/rtl/seg_fifo.v']],
   ['seg_fifo', [['SEG_COUNT', 4], ['COUNT_WIDTH', 2]], 'seg_fifo_COUNT_WIDTH_must_be_clog2_of_SEG_COUNT_plus_1', ['hdl/rtl/seg_fifo.v']],
   ['bar_responder', [['TLP_DATA_WIDTH', 384], ['TLP_SEG_COUNT', 3]], 'bar_responder_TLP_SEG_COUNT_must_be_1_2_or_4', SEG_RTL],
-  ['probe_counters', [['TLP_SEG_COUNT', 9]], 'probe_counters_TLP_SEG_COUNT_must_be_1_to_8', ['hdl/rtl/probe_counters.v', 'hdl/rtl/probe_counter.v', 'hdl/rtl/probe_mrd_classify.v', 'hdl/rtl/probe_addr_filter.v']],
+  ['probe_counters', [['TLP_SEG_COUNT', 9]], 'probe_counters_TLP_SEG_COUNT_must_be_1_to_8', COUNTERS],
   ['probe_tracker', [['TLP_SEG_COUNT', 5]], 'probe_tracker_TLP_SEG_COUNT_must_be_1_to_4', RTL],
   ['probe_tracker', [['TAG_WIDTH', 9]], 'probe_tracker_TAG_WIDTH_must_be_8_or_10', RTL],
   ['probe_sampler', [['TLP_SEG_COUNT', 5]], 'probe_sampler_TLP_SEG_COUNT_must_be_1_to_4', RTL],

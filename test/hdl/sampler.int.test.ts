@@ -7,28 +7,12 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { closing, inc, root, run, synthXcup, verilateBench } from './tools.js'
+import { closing, inc, root, rtl, run, synthXcup, verilateBench } from './tools.js'
 
 const build = join(root, 'build/hdl')
 
-const SAMPLER = ['hdl/rtl/probe_sampler.v', 'hdl/rtl/probe_sample_fifo.v']
-const PROBE = [
-  'hdl/rtl/probe_counters.v',
-  'hdl/rtl/probe_counter.v',
-  'hdl/rtl/probe_mrd_classify.v',
-  'hdl/rtl/probe_tracker.v',
-  'hdl/rtl/probe_tracker_table.v',
-  'hdl/rtl/probe_tracker_stats.v',
-  'hdl/rtl/probe_latency_hist.v',
-  'hdl/rtl/probe_hist_bank.v',
-  'hdl/rtl/probe_extreme.v',
-  'hdl/rtl/probe_mp_ram.v',
-  'hdl/rtl/probe_xor_ram.v',
-  'hdl/rtl/probe_xor_bram.v',
-  'hdl/rtl/probe_ram_model.v',
-  'hdl/rtl/probe_addr_filter.v',
-  ...SAMPLER,
-]
+const SAMPLER = rtl('hdl/rtl/probe_sampler.f')
+const PROBE = rtl('hdl/rtl/probe_counters.f', 'hdl/rtl/probe_tracker.f', 'hdl/rtl/probe_sampler.f')
 
 // top, parameters, files
 const LINT: Array<[string, string[], string[]]> = [

@@ -13,47 +13,16 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { closing, expectElaborationStops, inc, root, run, verilateBench } from './tools.js'
+import { closing, expectElaborationStops, inc, root, rtl, run, verilateBench } from './tools.js'
 import { writeSwitchVectors } from './switch-golden.js'
 
 const build = join(root, 'build/hdl')
 const golden = join(build, 'switch-golden')
 
-export const SWITCH_RTL = [
-  'hdl/rtl/switch/sw_router.v',
-  'hdl/rtl/switch/sw_ingress.v',
-  'hdl/rtl/switch/sw_route.v',
-  'hdl/rtl/switch/sw_egress.v',
-  'hdl/rtl/switch/sw_fifo.v',
-  'hdl/rtl/seg_fifo.v',
-  'hdl/rtl/switch/sw_rx_slice.v',
-  'hdl/rtl/switch/sw_cfg_space.v',
-  'hdl/rtl/probe_mrd_classify.v',
-]
+export const SWITCH_RTL = rtl('hdl/rtl/switch/sw_router.f')
 
 // the switch design's top: the switch plus a probe on each side, the CSR split by tap
-export const SWITCH_TOP_RTL = [
-  'hdl/rtl/pcie_scope_switch_top.v',
-  'hdl/rtl/probe_axil_tap_demux.v',
-  'hdl/rtl/probe_core.v',
-  ...SWITCH_RTL,
-  'hdl/rtl/probe_counters.v',
-  'hdl/rtl/probe_counter.v',
-  'hdl/rtl/probe_csr.v',
-  'hdl/rtl/probe_tracker.v',
-  'hdl/rtl/probe_tracker_table.v',
-  'hdl/rtl/probe_tracker_stats.v',
-  'hdl/rtl/probe_latency_hist.v',
-  'hdl/rtl/probe_hist_bank.v',
-  'hdl/rtl/probe_extreme.v',
-  'hdl/rtl/probe_mp_ram.v',
-  'hdl/rtl/probe_xor_ram.v',
-  'hdl/rtl/probe_xor_bram.v',
-  'hdl/rtl/probe_ram_model.v',
-  'hdl/rtl/probe_addr_filter.v',
-  'hdl/rtl/probe_sampler.v',
-  'hdl/rtl/probe_sample_fifo.v',
-]
+export const SWITCH_TOP_RTL = rtl('hdl/rtl/pcie_scope_switch_top.f')
 
 const LINT: Array<[string, string[], string[]?]> = [
   ['sw_router', []],

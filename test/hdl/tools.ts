@@ -5,9 +5,15 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { expect } from 'vitest'
+import { rtlFiles } from '../../hdl/file-list.mjs'
 
 export const root = join(import.meta.dirname, '../..')
 export const inc = ['-Ihdl/rtl/generated']
+
+/** The Verilog files of one or more RTL file lists (the `.f` files under hdl/), each file once. */
+export function rtl(...lists: string[]): string[] {
+  return [...new Set(lists.flatMap((list) => rtlFiles(list, root)))]
+}
 
 export function run(cmd: string, args: string[], timeoutMs = 200_000, env?: NodeJS.ProcessEnv) {
   const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 << 20, ...(env ? { env } : {}) })

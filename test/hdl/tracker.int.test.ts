@@ -8,25 +8,11 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { closing, inc, root, run, verilateBench } from './tools.js'
+import { closing, inc, root, rtl, run, verilateBench } from './tools.js'
 
 const build = join(root, 'build/hdl')
 
-const RTL = [
-  'hdl/rtl/probe_tracker.v',
-  'hdl/rtl/probe_tracker_table.v',
-  'hdl/rtl/probe_tracker_stats.v',
-  'hdl/rtl/probe_latency_hist.v',
-  'hdl/rtl/probe_hist_bank.v',
-  'hdl/rtl/probe_mp_ram.v',
-  'hdl/rtl/probe_xor_ram.v',
-  'hdl/rtl/probe_xor_bram.v',
-  'hdl/rtl/probe_ram_model.v',
-  'hdl/rtl/probe_extreme.v',
-  'hdl/rtl/probe_counter.v',
-  'hdl/rtl/probe_mrd_classify.v',
-  'hdl/rtl/probe_addr_filter.v',
-]
+const RTL = rtl('hdl/rtl/probe_tracker.f')
 const TB = 'hdl/tb/tb_probe_tracker.sv'
 
 

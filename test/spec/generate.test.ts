@@ -34,6 +34,24 @@ describe('spec generator', { timeout: 60_000 }, () => {
     expect(readFileSync(c, 'utf8')).toContain('0x50435343u')
   })
 
+  it("regenerates the twin's option table and TWIN_OPTIONS from spec/twin.json", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ps-gen-twin-'))
+    cpSync(join(root, 'spec'), join(dir, 'spec'), { recursive: true })
+    for (const f of Object.keys(generatedFiles())) {
+      mkdirSync(join(dir, f, '..'), { recursive: true })
+      cpSync(join(root, f), join(dir, f))
+    }
+    const spec = join(dir, 'spec/twin.json')
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace('"max": 256,', '"max": 128,').replace('"default": 256,', '"default": 128,'))
+    const r = spawnSync(tsx, [join(dir, 'spec/generate.ts'), '--check'], { cwd: dir, encoding: 'utf8' })
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain('stale: native/twin/generated/twin_options.h')
+    expect(r.stderr).toContain('stale: host/src/core/generated.ts')
+    execFileSync(tsx, [join(dir, 'spec/generate.ts')], { cwd: dir })
+    expect(readFileSync(join(dir, 'native/twin/generated/twin_options.h'), 'utf8')).toContain('"--tags must be 1..128"')
+    expect(readFileSync(join(dir, 'host/src/core/generated.ts'), 'utf8')).toContain('"error": "--tags must be 1..128"')
+  })
+
   it('lays counters out as 64-bit pairs from the counter base, in spec order', () => {
     const spec = JSON.parse(readFileSync(join(root, 'spec/registers.json'), 'utf8')) as {
       counters: { list: { name?: string; expand?: string }[] }

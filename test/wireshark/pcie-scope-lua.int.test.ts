@@ -8,10 +8,10 @@ import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openCapture } from '../../host/src/capture/catalog.js'
-import { exportPcapng } from '../../host/src/capture/export-pcapng.js'
-import { readRecords } from '../../host/src/capture/reader.js'
-import { Recorder } from '../../host/src/capture/recorder.js'
+import { openRecording } from '../../host/src/recording/catalog.js'
+import { exportPcapng } from '../../host/src/export/pcapng.js'
+import { readRecords } from '../../host/src/recording/reader.js'
+import { Recorder } from '../../host/src/recording/recorder.js'
 import {
   COMMANDS,
   FRAME_TYPE,
@@ -24,7 +24,7 @@ import {
 import type { IntervalRecord } from '../../host/src/core/probe.js'
 import { buildRawFrame } from '../../host/src/protocol/frame.js'
 import { encodeCommand } from '../../host/src/protocol/messages.js'
-import { newWriter, removeRoots, snap, tempRoot } from '../host/capture/fixtures.js'
+import { newWriter, removeRoots, snap, tempRoot } from '../host/recording/fixtures.js'
 import {
   encodeHistogram,
   encodeInterval,
@@ -93,7 +93,7 @@ async function pcapng(frames: { type: FrameTypeName; dir: 'tx' | 'rx'; payload: 
   frames.forEach((f, i) => rec.frame(f.dir, 1_700_000_000_000 + i, buildRawFrame(FRAME_TYPE[f.type], i, f.payload)))
   rec.close()
   const chunks: Buffer[] = []
-  for await (const c of exportPcapng(await openCapture(dir), readRecords(dir))) chunks.push(c)
+  for await (const c of exportPcapng(await openRecording(dir), readRecords(dir))) chunks.push(c)
   const file = join(tempRoot(), `${name}.pcapng`)
   writeFileSync(file, Buffer.concat(chunks))
   return file

@@ -79,7 +79,7 @@ export function inflightView(): View {
       const budgetText = state.tagBudget !== null ? ` of ${state.tagBudget} tags` : ''
       $('inflight-avg').textContent = live && newest && Number.isFinite(newest.y) ? `${newest.y.toFixed(1)}${budgetText}` : '–'
       $('inflight-peak').textContent = c ? String(c.outstandingPeak) : '–'
-      // since the clear, from the probe's counters alone: the summary a capture reports
+      // since the clear, from the probe's counters alone: the summary `capture` reports
       const summary = c && clockHz > 0 ? inflightSummary(c, clockHz, state.tagBudget) : undefined
       const last = summary?.latencyNs.last
       const s = (ns: number | null | undefined) => us(ns === null || ns === undefined ? ns : ns * 1e-9)

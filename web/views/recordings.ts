@@ -1,9 +1,9 @@
 /**
- * Recordings: the captures under the server's capture root (the session it records into marked),
+ * Recordings: those in the server's recordings folder (the session it records into marked),
  * each downloadable as CSV, JSONL, Perfetto trace, VCD, Parquet (snapshots) or pcapng, the exports of
  * `pcie-scope export`. The
  * list is fetched on mount, after every run and on Refresh. Record / Stop recording starts and
- * closes a capture of the live stream (POST /api/recording).
+ * closes a recording of the live stream (POST /api/recording).
  */
 import type { RecordingsListing } from '../../host/src/core/wire.js'
 import { $, el, row, tbodyOf } from '../dom.js'
@@ -15,7 +15,7 @@ const FORMATS = [
   { format: 'jsonl', label: 'JSONL', ext: 'jsonl' },
   { format: 'perfetto', label: 'Perfetto', ext: 'perfetto.json' },
   { format: 'vcd', label: 'VCD', ext: 'vcd' },
-  // binary: the snapshots table, and the raw frames (only a capture recorded with its frames has them)
+  // binary: the snapshots table, and the raw frames (only a recording made with its frames has them)
   { format: 'parquet', label: 'Parquet', ext: 'snapshots.parquet' },
   { format: 'pcapng', label: 'pcapng', ext: 'pcapng' },
 ] as const
@@ -26,7 +26,7 @@ export function recordingsView(): View {
   let lastRunSeen: number | undefined
 
   const refresh = (ctx: ViewContext) => {
-    ctx.api.get<RecordingsListing>('captures').then(
+    ctx.api.get<RecordingsListing>('recordings').then(
       (listing) => {
         ctx.state.setRecordings(listing)
         ctx.changed()
@@ -65,13 +65,13 @@ export function recordingsView(): View {
       }
       if (shown === state.recordings || !state.recordings) return
       shown = state.recordings
-      const { captures, recording, root } = state.recordings
+      const { recordings, recording, root } = state.recordings
       $('recordings-root').textContent = root === null ? 'this server keeps no recordings' : `under ${root}`
       const record = $('btn-record') as HTMLButtonElement
       record.textContent = recording ? 'Stop recording' : 'Record'
       record.disabled = root === null
       body.replaceChildren(
-        ...[...captures].reverse().map((c) => {
+        ...[...recordings].reverse().map((c) => {
           const buttons = el('td')
           for (const f of FORMATS) {
             const b = el('button', f.label, 'small')
@@ -79,7 +79,7 @@ export function recordingsView(): View {
             b.dataset.testid = `download-${c.name}-${f.format}`
             b.addEventListener('click', () => {
               ctx.api
-                .download(`captures/${encodeURIComponent(c.name)}/export?format=${f.format}`, `${c.name}.${f.ext}`)
+                .download(`recordings/${encodeURIComponent(c.name)}/export?format=${f.format}`, `${c.name}.${f.ext}`)
                 .catch((e: unknown) => {
                   state.say(`download failed: ${(e as Error).message}`)
                   ctx.changed()

@@ -1,6 +1,8 @@
 /** Argument parsers for the CLI (each throws commander's InvalidArgumentError with a clear reason). */
 import { InvalidArgumentError, Option } from 'commander'
+import { COMMANDS, TWIN_OPTION_RANGES, TWIN_OPTION_VALUES } from '../core/generated.js'
 import { TWIN_MODES } from '../core/twin-mode.js'
+import type { TwinCplSplit } from '../transport/twin.js'
 
 /** --mode: the twin's design; a fresh Option per command (commander keeps state in it) */
 export const twinModeOption = (): Option =>
@@ -30,6 +32,27 @@ export const parseIntArg = (value: string): number => {
   return n
 }
 
+/**
+ * A whole number in min..max, refused with its bounds (and unit) otherwise: every numeric option
+ * has one, so no value can reach a timer past Node's 2^31-1 ms or turn a watchdog into a loop.
+ */
+export const parseIntIn =
+  (min: number, max: number, unit = ''): ((value: string) => number) =>
+  (value) => {
+    const n = parseIntArg(value)
+    if (n < min || n > max) throw new InvalidArgumentError(`expected ${min}..${max}${unit ? ` ${unit}` : ''}`)
+    return n
+  }
+
+/** One of a few whole numbers (commander's choices() gives way to an argParser, so this checks both). */
+export const parseOneOf =
+  <T extends number>(values: readonly T[]): ((value: string) => T) =>
+  (value) => {
+    const n = Number(value.trim())
+    if (!/^\s*\d+\s*$/.test(value) || !values.includes(n as T)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}`)
+    return n as T
+  }
+
 /** HOST:PORT (IPv6 as [::1]:PORT); a bare PORT means 127.0.0.1:PORT. */
 export const parseHostPort = (value: string): { host: string; port: number } => {
   const m = /^(?:(?:\[([0-9a-fA-F:.]+)\]|([^:\s[\]]+)):)?(\d+)$/.exec(value.trim())
@@ -49,10 +72,33 @@ export const parseLink = (value: string): string => {
 }
 
 /** --cpl-split: the completion split boundary the twin's responder uses (0: none, or an RCB). */
-export const parseCplSplit = (value: string): 0 | 64 | 128 => {
-  if (!/^(0|64|128)$/.test(value.trim())) throw new InvalidArgumentError('expected 0 (one CplD per read), 64 or 128')
-  return Number(value) as 0 | 64 | 128
+export const parseCplSplit = (value: string): TwinCplSplit => {
+  if (!TWIN_OPTION_VALUES.cplSplit.some((v) => String(v) === value.trim()))
+    throw new InvalidArgumentError(
+      `expected ${TWIN_OPTION_VALUES.cplSplit.slice(0, -1).join(', ')} or ${TWIN_OPTION_VALUES.cplSplit.at(-1)} (0: one CplD per read)`,
+    )
+  return Number(value) as TwinCplSplit
 }
+
+/** Serial line rates a UART can be asked for. */
+export const BAUD_RANGE = { min: 300, max: 4_000_000 } as const
+
+/** START's snapshot period (spec/protocol.json); 0 asks for the firmware's default. */
+export const START_PERIOD = { min: COMMANDS.START.args[0].min, max: COMMANDS.START.args[0].max } as const
+export const parsePeriodMs = (value: string): number => {
+  const n = parseIntArg(value)
+  if (n !== 0 && (n < START_PERIOD.min || n > START_PERIOD.max))
+    throw new InvalidArgumentError(`expected 0 (the firmware's default) or ${START_PERIOD.min}..${START_PERIOD.max} ms`)
+  return n
+}
+
+/** The interval sampler's period in µs: its 18-bit cycle count at the twin's 250 MHz is about
+ * 1 ms; a board's clock may refuse a value within this range (the sampler says so at START). */
+export const SAMPLE_US_RANGE = { min: 1, max: 1_048 } as const
+
+/** A twin option's whole-number range, as spec/twin.json gives it. */
+export const parseTwinRange = (name: keyof typeof TWIN_OPTION_RANGES): ((value: string) => number) =>
+  parseIntIn(TWIN_OPTION_RANGES[name].min, TWIN_OPTION_RANGES[name].max)
 
 /**
  * --latency-dist: the twin's completion latency per read, `fixed` (BAR_LATENCY alone) or

@@ -18,16 +18,17 @@ import {
   type Workload,
 } from '../core/workload.js'
 import { validateWorkload } from '../core/workload-schema.js'
-import { runCapture } from '../capture/capture.js'
+import { measureRun } from '../measure/run.js'
 import type { Prediction } from '../native/addon.js'
 import { GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { SUITES, suiteKernels, type SuiteKernel, type SuiteName } from '../workload/suite.js'
-import { parseIntArg, parseSize, twinModeOption } from './args.js'
+import { parseIntIn, parseSize, twinModeOption } from './args.js'
 import type { TwinMode } from '../core/twin-mode.js'
 import { GRAPH_MEMORIES, type GraphMemory } from '../native/addon.js'
 import { DEFAULT_GRAPH, runGraphBench, twinSessionOptions, type GraphBenchReport } from './bench-graph.js'
 import { createProgressBar } from './progress-bar.js'
-import type { CliDeps, CliIo } from './main.js'
+import { checkOptionScopes } from './source.js'
+import type { CliDeps, CliIo, SetCode } from './io.js'
 
 const MiB = 1024 * 1024
 /** Defaults: enough bytes for a GPU's timing to settle; a Verilator twin is a million times slower. */
@@ -208,7 +209,7 @@ const benchGraph = async (
   setCode(bad ? 1 : 0)
 }
 
-export const addBenchCommand = (program: Command, io: CliIo, setCode: (c: number) => void, deps: CliDeps): void => {
+export const registerBench = (program: Command, io: CliIo, setCode: SetCode, deps: CliDeps): void => {
   program
     .command('bench')
     .description("run a suite of kernels on a GPU or on the twin, with the traffic model's prediction beside each measurement")
@@ -237,14 +238,13 @@ export const addBenchCommand = (program: Command, io: CliIo, setCode: (c: number
       `useful bytes per kernel, suffixes K, M, G binary (default ${DEFAULT_BYTES.gpu / MiB}M on a GPU, ${DEFAULT_BYTES.twin / MiB}M on the twin)`,
       parseSize,
     )
-    .option('--repeats <n>', 'GPU: timed runs per kernel, median reported (default 10)', parseIntArg)
+    .option('--repeats <n>', 'GPU: timed runs per kernel, median reported, 1..1000 (default 10)', parseIntIn(1, 1_000))
     .addOption(twinModeOption())
     .option('--json', 'print exactly one JSON object on stdout, no progress bar')
     .action(async (o: BenchOptions) => {
       if (o.gpu === o.twin) throw new PsError('PS_USAGE', 'give exactly one of --gpu and --twin')
-      if (o.twin && o.repeats !== undefined) throw new PsError('PS_USAGE', '--repeats only applies with --gpu')
-      if (o.gpu && o.mode !== undefined) throw new PsError('PS_USAGE', '--mode only applies to the twin')
       const source = o.gpu ? 'gpu' : 'twin'
+      checkOptionScopes(source, o)
       if (o.suite === 'graph') return benchGraph(o, source, io, setCode, deps)
       if (o.graph !== undefined || o.memory !== undefined) throw new PsError('PS_USAGE', '--graph and --memory only apply to --suite graph')
       const bytes = o.bytes ?? DEFAULT_BYTES[source]
@@ -266,7 +266,7 @@ export const addBenchCommand = (program: Command, io: CliIo, setCode: (c: number
           }
           try {
             if (session) {
-              const c = await runCapture(session, w)
+              const c = await measureRun(session, w)
               const probe = { count: c.requests.count, bySize: c.requests.bySize, bytes: c.bytes.requested }
               row.probe = { ...probe, matchesPrediction: sameMrdCounts(probe, row.predicted) }
             } else {

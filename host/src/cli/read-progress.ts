@@ -1,10 +1,10 @@
 /**
- * Progress of a command that reads a whole capture (export, query, info): a bar of the segment
+ * Progress of a command that reads a whole recording (export, query, info): a bar of the segment
  * bytes read so far on a terminal's stderr, shown only once the command has taken longer than
  * `delayMs` (a quick export draws nothing), redrawn every `everyMs`. Disabled with --json and
  * when stderr is not a terminal, so piped output and logs carry no control characters.
  */
-import { segmentBytes, type ReadStats } from '../capture/reader.js'
+import { segmentBytes, type ReadStats } from '../recording/reader.js'
 import { createProgressBar } from './progress-bar.js'
 
 export interface ReadProgressOptions {

@@ -5,30 +5,30 @@
 import { resolve } from 'node:path'
 import { Option, type Command } from 'commander'
 import { PsError } from '../core/errors.js'
-import { RECORD_TYPES } from '../capture/format.js'
-import { describeCapture, listCaptures, openCapture, type CaptureDescription, type CaptureSummary } from '../capture/catalog.js'
-import { ALL_EXPORT_FORMATS, exportCapture, isFileFormat, type ExportFormat, type FileExportFormat } from '../capture/export.js'
-import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../capture/tables.js'
-import { defaultCaptureRoot, resolveCaptureArg } from '../capture/names.js'
-import { newReadStats, type ReadStats } from '../capture/reader.js'
-import { exportToFile, writeFileFrom } from '../capture/export-file.js'
+import { RECORD_TYPES } from '../recording/format.js'
+import { describeRecording, listRecordings, openRecording, type RecordingDescription, type RecordingSummary } from '../recording/catalog.js'
+import { ALL_EXPORT_FORMATS, exportRecording, isFileFormat, type ExportFormat, type FileExportFormat } from '../export/formats.js'
+import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../recording/tables.js'
+import { defaultRecordingsDir, resolveRecordingArg } from '../recording/names.js'
+import { newReadStats, type ReadStats } from '../recording/reader.js'
+import { exportToFile, writeFileFrom } from '../export/file.js'
 import { idBytesOf, isGraphWorkload, type AnyWorkload } from '../core/workload.js'
-import type { CliIo } from './main.js'
+import type { CliIo, SetCode } from './io.js'
 import { watchReadProgress } from './read-progress.js'
 
 // DuckDB's native binding is loaded only by the commands that use it: every other command starts
 // without it (it adds about a second to a cold start)
-const duckdb = () => import('../capture/duckdb.js')
+const duckdb = () => import('../recording/duckdb.js')
 
-export const ROOT_HELP = 'capture root (default: $PCIE_SCOPE_CAPTURES, else ./captures)'
-export const CAPTURE_ARG_HELP = 'a capture name under the root, or a path to a capture directory (with a /)'
+export const DIR_HELP = 'recordings folder (default: $PCIE_SCOPE_RECORDINGS, else ./recordings)'
+export const RECORDING_ARG_HELP = 'a recording name in the recordings folder, or a path to a recording directory (with a /)'
 
-export const captureRoot = (dir: string | undefined): string => (dir !== undefined ? resolve(dir) : defaultCaptureRoot())
+export const recordingsDir = (dir: string | undefined): string => (dir !== undefined ? resolve(dir) : defaultRecordingsDir())
 
 const workloadText = (w: AnyWorkload): string =>
   isGraphWorkload(w) ? `${w.pattern} on ${w.graph}, ${idBytesOf(w)}-B ids` : `${w.pattern} ${w.bytes} B @${w.offset}`
 
-const workloadsText = (s: Pick<CaptureSummary, 'workloads' | 'runs'>): string => {
+const workloadsText = (s: Pick<RecordingSummary, 'workloads' | 'runs'>): string => {
   if (s.workloads.length === 0) return s.runs === 0 ? '-' : `${s.runs} runs`
   if (s.workloads.length === 1 && s.runs <= 1) return workloadText(s.workloads[0]!)
   const patterns = [...new Set(s.workloads.map((w) => w.pattern))].join(', ')
@@ -48,12 +48,12 @@ export const table = (rows: string[][]): string => {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n'
 }
 
-export const formatList = (root: string, captures: CaptureSummary[]): string => {
-  if (captures.length === 0) return `no captures under ${root}\n`
+export const formatList = (root: string, recordings: RecordingSummary[]): string => {
+  if (recordings.length === 0) return `no recordings in ${root}\n`
   const head = ['NAME', 'STATUS', 'START', 'DURATION', 'RECORDS', 'WORKLOAD']
   return table([
     head,
-    ...captures.map((c) => [c.name, c.status, c.startedAt, seconds(c.durationSeconds), String(c.records), workloadsText(c)]),
+    ...recordings.map((c) => [c.name, c.status, c.startedAt, seconds(c.durationSeconds), String(c.records), workloadsText(c)]),
   ])
 }
 
@@ -66,7 +66,7 @@ const skippedText = (r: Pick<ReadStats, 'torn' | 'invalid' | 'unknown'>): string
   return parts.length ? parts.join(', ') : undefined
 }
 
-export const formatInfo = (d: CaptureDescription): string => {
+export const formatInfo = (d: RecordingDescription): string => {
   const m = d.manifest
   const p = m.probe
   const hex = (n: number, w: number) => `0x${n.toString(16).padStart(w, '0')}`
@@ -117,32 +117,32 @@ const progressOf = (io: CliIo, json = false) => ({
   ...(io.progressDelayMs !== undefined ? { delayMs: io.progressDelayMs } : {}),
 })
 
-export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: number) => void): void => {
+export const registerRecordings = (program: Command, io: CliIo, setCode: SetCode): void => {
   program
     .command('ls')
-    .description('list the captures under the capture root')
-    .option('--dir <root>', ROOT_HELP)
+    .description('list the recordings under the recordings folder')
+    .option('--dir <folder>', DIR_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
     .action(async (o: { dir?: string; json?: boolean }) => {
-      const listing = await listCaptures(captureRoot(o.dir))
+      const listing = await listRecordings(recordingsDir(o.dir))
       for (const s of listing.skipped) io.stderr(`pcie-scope: skipped ${s.name}: [${s.code}] ${s.message}\n`)
-      io.stdout(o.json ? JSON.stringify(listing) + '\n' : formatList(listing.root, listing.captures))
+      io.stdout(o.json ? JSON.stringify(listing) + '\n' : formatList(listing.root, listing.recordings))
       setCode(0)
     })
 
   program
     .command('info')
-    .description('describe one capture: manifest, status, records by type, what was skipped')
-    .argument('<capture>', CAPTURE_ARG_HELP)
-    .option('--dir <root>', ROOT_HELP)
+    .description('describe one recording: manifest, status, records by type, what was skipped')
+    .argument('<recording>', RECORDING_ARG_HELP)
+    .option('--dir <folder>', DIR_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
     .action(async (arg: string, o: { dir?: string; json?: boolean }) => {
-      const dir = resolveCaptureArg(arg, captureRoot(o.dir))
+      const dir = resolveRecordingArg(arg, recordingsDir(o.dir))
       const stats = newReadStats()
       const stop = await watchReadProgress(dir, stats, 'read', progressOf(io, o.json))
       let d
       try {
-        d = await describeCapture(dir, stats)
+        d = await describeRecording(dir, stats)
       } finally {
         stop()
       }
@@ -153,24 +153,24 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
   program
     .command('export')
     .description(
-      'export a capture: csv (a row per snapshot), jsonl (the records), perfetto (trace-event JSON), vcd (interval samples); parquet (one table) and pcapng (raw frames, with wireshark/pcie_scope.lua) need -o',
+      'export a recording: csv (a row per snapshot), jsonl (the records), perfetto (trace-event JSON), vcd (interval samples); parquet (one table) and pcapng (raw frames, with wireshark/pcie_scope.lua) need -o',
     )
-    .argument('<capture>', CAPTURE_ARG_HELP)
+    .argument('<recording>', RECORDING_ARG_HELP)
     .addOption(new Option('--format <format>', 'output format').choices(ALL_EXPORT_FORMATS).makeOptionMandatory())
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .addOption(new Option('--table <name>', 'parquet: the table to write').choices(TABLE_NAMES).default(DEFAULT_PARQUET_TABLE))
-    .option('--dir <root>', ROOT_HELP)
+    .option('--dir <folder>', DIR_HELP)
     .action(async (arg: string, o: { format: ExportFormat | FileExportFormat; output?: string; table: string; dir?: string }) => {
-      const capture = await openCapture(resolveCaptureArg(arg, captureRoot(o.dir)))
+      const recording = await openRecording(resolveRecordingArg(arg, recordingsDir(o.dir)))
       if (isFileFormat(o.format) && o.output === undefined) {
         throw new PsError('PS_USAGE', `${o.format} is a binary file format: give -o FILE`)
       }
       const stats = newReadStats()
-      const stop = await watchReadProgress(capture.dir, stats, 'read', progressOf(io))
+      const stop = await watchReadProgress(recording.dir, stats, 'read', progressOf(io))
       try {
-        if (isFileFormat(o.format)) await exportToFile(capture, o.format, resolve(o.output!), { table: o.table, stats })
+        if (isFileFormat(o.format)) await exportToFile(recording, o.format, resolve(o.output!), { table: o.table, stats })
         else {
-          const chunks = exportCapture(capture, o.format, stats)
+          const chunks = exportRecording(recording, o.format, stats)
           if (o.output !== undefined) await writeFileFrom(resolve(o.output), chunks)
           else await writeStdoutFrom(io, chunks)
         }
@@ -178,25 +178,25 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
         stop()
       }
       const skipped = skippedText(stats)
-      if (skipped) io.stderr(`pcie-scope: ${capture.manifest.name} (${capture.status}): skipped ${skipped}\n`)
+      if (skipped) io.stderr(`pcie-scope: ${recording.manifest.name} (${recording.status}): skipped ${skipped}\n`)
       setCode(0)
     })
 
   program
     .command('query')
-    .description(`run SQL over a capture with DuckDB; tables: ${TABLE_NAMES.join(', ')} (docs/contracts.md §5.2)`)
-    .argument('<capture>', CAPTURE_ARG_HELP)
+    .description(`run SQL over a recording with DuckDB; tables: ${TABLE_NAMES.join(', ')} (docs/contracts.md §5.2)`)
+    .argument('<recording>', RECORDING_ARG_HELP)
     .argument('<sql>', 'one SQL statement, e.g. "select count(*) from snapshots"')
-    .option('--dir <root>', ROOT_HELP)
+    .option('--dir <folder>', DIR_HELP)
     .option('--json', 'print exactly one JSON object on stdout: {columns, types, rows}')
     .action(async (arg: string, sql: string, o: { dir?: string; json?: boolean }) => {
-      const capture = await openCapture(resolveCaptureArg(arg, captureRoot(o.dir)))
+      const recording = await openRecording(resolveRecordingArg(arg, recordingsDir(o.dir)))
       const stats = newReadStats()
-      const { loadCapture, runQuery } = await duckdb()
-      const stop = await watchReadProgress(capture.dir, stats, 'loaded', progressOf(io, o.json))
+      const { loadRecording, runQuery } = await duckdb()
+      const stop = await watchReadProgress(recording.dir, stats, 'loaded', progressOf(io, o.json))
       let loaded
       try {
-        loaded = await loadCapture(capture, stats)
+        loaded = await loadRecording(recording, stats)
       } finally {
         stop()
       }
@@ -207,7 +207,7 @@ export const addRecordingCommands = (program: Command, io: CliIo, setCode: (c: n
         loaded.close()
       }
       const skipped = skippedText(stats)
-      if (skipped) io.stderr(`pcie-scope: ${capture.manifest.name} (${capture.status}): skipped ${skipped}\n`)
+      if (skipped) io.stderr(`pcie-scope: ${recording.manifest.name} (${recording.status}): skipped ${skipped}\n`)
       setCode(0)
     })
 }

@@ -7,7 +7,7 @@ import type { Command } from 'commander'
 import { PsError } from '../core/errors.js'
 import { TwinProcess } from '../transport/twin.js'
 import type { TwinTopology } from '../transport/twin-lines.js'
-import type { CliIo } from './main.js'
+import type { CliIo, SetCode } from './io.js'
 
 type Found = Extract<TwinTopology, { found: true }>
 type Fn = Found['functions'][number]
@@ -74,7 +74,7 @@ export const formatTopology = (t: TwinTopology): string => {
   return lines.join('\n') + '\n'
 }
 
-export const addTopologyCommand = (program: Command, io: CliIo, setCode: (c: number) => void): void => {
+export const registerTopology = (program: Command, io: CliIo, setCode: SetCode): void => {
   program
     .command('topology')
     .description('the PCI tree the twin (switch mode) enumerated through the switch RTL, like lspci -tv')

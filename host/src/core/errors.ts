@@ -36,15 +36,15 @@ export type PsErrorCode =
   | 'PS_RUN_QUEUE_FULL'
   | 'PS_RUN_CANCELLED'
   | 'PS_SERVER_CLOSING'
-  // recordings (host/src/capture): names, the capture directory and its files
-  | 'PS_CAPTURE_NAME_INVALID'
-  | 'PS_CAPTURE_NOT_FOUND'
-  | 'PS_CAPTURE_EXISTS'
-  | 'PS_CAPTURE_CORRUPT'
-  | 'PS_CAPTURE_IO'
-  // a pcapng export of a capture recorded without its raw frames (capture --frames)
-  | 'PS_CAPTURE_NO_FRAMES'
-  // POST /api/recording on a server started without a capture root
+  // recordings (host/src/recording): names, the recording directory and its files
+  | 'PS_RECORDING_NAME_INVALID'
+  | 'PS_RECORDING_NOT_FOUND'
+  | 'PS_RECORDING_EXISTS'
+  | 'PS_RECORDING_CORRUPT'
+  | 'PS_RECORDING_IO'
+  // a pcapng export of a recording made without its raw frames (capture --frames)
+  | 'PS_RECORDING_NO_FRAMES'
+  // POST /api/recording on a server started without a recordings folder
   | 'PS_RECORDING_UNAVAILABLE'
   // native addon (host/src/native) and GPU runs (host/src/workload/gpu-runner.ts)
   | 'PS_NATIVE_NOT_BUILT'
@@ -52,6 +52,9 @@ export type PsErrorCode =
   | 'PS_GPU_FAILED'
   | 'PS_GPU_CANCELLED'
   | 'PS_GPU_CHECKSUM'
+  // the GPU's own PCIe counters (host/src/gpu-counters): no source works here, or it failed while sampling
+  | 'PS_GPU_COUNTERS_UNAVAILABLE'
+  | 'PS_GPU_COUNTERS_FAILED'
 
 export class PsError extends Error {
   readonly code: PsErrorCode

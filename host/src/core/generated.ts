@@ -1175,3 +1175,342 @@ export const PAGERANK = {
   "damping": 0.85,
   "tolerance": 0.001
 } as const
+
+// spec/twin.json: the twin's command line (native/twin/generated/twin_options.h is its C++ view).
+export const TWIN_OPTIONS = [
+  {
+    "name": "latencyCycles",
+    "flag": "--latency-cycles",
+    "value": "uint",
+    "min": 0,
+    "max": 65535,
+    "default": 250,
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "host": "latencyCycles",
+    "error": "--latency-cycles must be 0..65535",
+    "help": "BAR_LATENCY written at start (0..65535, default 250): the completer's latency, the host model's in switch mode, the BAR responder's in endpoint mode"
+  },
+  {
+    "name": "latencyNs",
+    "flag": "--latency-ns",
+    "value": "uint",
+    "min": 1,
+    "max": 1000000000,
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "host": "latencyNs",
+    "error": "--latency-ns must be 1..1000000000",
+    "help": "the same in nanoseconds at the probe clock (1 us = 250 cycles at 250 MHz); not with --latency-cycles"
+  },
+  {
+    "name": "latencyDist",
+    "flag": "--latency-dist",
+    "value": "text",
+    "default": "fixed",
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "host": "latencyDist",
+    "error": "--latency-dist needs a value: fixed or uniform:LO:HI (ns)",
+    "help": "completion latency per read: fixed (BAR_LATENCY alone, the default) or uniform:LO:HI in ns, LO..HI drawn per read from the responder's LFSR (BAR_LATENCY = LO, BAR_JITTER = HI - LO; a fixed seed, so runs repeat); not with --latency-cycles/-ns"
+  },
+  {
+    "name": "cplSplit",
+    "flag": "--cpl-split",
+    "value": "uint",
+    "values": [
+      0,
+      64,
+      128
+    ],
+    "default": 0,
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "host": "cplSplit",
+    "error": "--cpl-split must be 0, 64 or 128",
+    "help": "CPL_SPLIT written at start: 64 or 128 splits each read's completions at that boundary, as a root complex's RCB; 0 (default) answers each read with one CplD"
+  },
+  {
+    "name": "tags",
+    "flag": "--tags",
+    "value": "uint",
+    "min": 1,
+    "max": 256,
+    "default": 256,
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "host": "tags",
+    "error": "--tags must be 1..256",
+    "help": "outstanding-request budget, 1..256 (default 256)"
+  },
+  {
+    "name": "link",
+    "flag": "--link",
+    "value": "text",
+    "default": "gen3x16",
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "host": "link",
+    "error": "--link needs genGxL (G 1..5, L 1, 2, 4, 8 or 16) or ideal",
+    "help": "PCIe link between GPU and FPGA, e.g. gen3x16 (default), gen4x8; G 1..5, L 1/2/4/8/16; `ideal` = no wire limit"
+  },
+  {
+    "name": "mode",
+    "flag": "--mode",
+    "value": "text",
+    "choices": [
+      "switch",
+      "endpoint"
+    ],
+    "default": "switch",
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "host": "mode",
+    "error": "--mode needs endpoint or switch",
+    "help": "switch (default): the FPGA switch between the GPU and a host model that enumerates it and answers the reads (BAR_LATENCY, BAR_JITTER, CPL_SPLIT); the ready line carries the topology, stdin takes `cfg-read BB:DD.F REG`; endpoint: the FPGA is the GPU's BAR endpoint (the BAR responder answers)"
+  },
+  {
+    "name": "segments",
+    "flag": "--segments",
+    "value": "uint",
+    "values": [
+      1,
+      2,
+      4
+    ],
+    "default": 1,
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "host": "segments",
+    "error": "--segments must be 1, 2 or 4",
+    "help": "TLP segments per 512-bit beat of the design, either mode: 1 (default), 2 or 4; the GPU model puts up to N MRds in one request beat and the BAR responder (or the switch, and the host model above it) up to N completions in one completion beat (a straddled interface). A count the build lacks (CMake PS_TWIN_SEGMENTS, default 4) is refused"
+  },
+  {
+    "name": "run",
+    "flag": "--run",
+    "value": "text",
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "error": "--run needs a pattern: strided, merged-aligned, merged-misaligned, bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned",
+    "help": "batch mode: no PTY, no firmware; run one workload, print its done line and exit.\nPATTERN: strided, merged-aligned, merged-misaligned"
+  },
+  {
+    "name": "bytes",
+    "flag": "--bytes",
+    "value": "uint",
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "with": "run",
+    "help": "useful bytes of the batch workload: a multiple of 4 in 4..1073741824"
+  },
+  {
+    "name": "modelOnly",
+    "flag": "--model-only",
+    "value": "none",
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "with": "run",
+    "help": "with --run: drain the traffic model alone (no RTL, no link): the baseline the twin's simulation rate is measured against"
+  },
+  {
+    "name": "offset",
+    "flag": "--offset",
+    "value": "uint",
+    "min": 0,
+    "max": 124,
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "with": "run",
+    "error": "--offset must be a multiple of 4 in 0..124",
+    "help": "data offset from a 128-B aligned base: a multiple of 4 in 0..124 (default: the pattern's, strided 0, merged-aligned 0, merged-misaligned 32)"
+  },
+  {
+    "name": "elementBytes",
+    "flag": "--element-bytes",
+    "value": "uint",
+    "values": [
+      4,
+      8,
+      16
+    ],
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "with": "run",
+    "error": "--element-bytes must be one of 4, 8, 16",
+    "help": "bytes per lane load, one of 4, 8, 16 (default 4); bytes and offset must be multiples of it"
+  },
+  {
+    "name": "graph",
+    "flag": "--graph",
+    "value": "text",
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "with": "graph",
+    "error": "--graph needs kron:S[:SEED], urand:S[:SEED] or file:PATH",
+    "help": "with --run GRAPH_KERNEL (bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned): kron:S[:SEED], urand:S[:SEED] or file:PATH (.mtx or an edge list); the kernel's edge-list (and SSSP's weight) reads go through the probe, launch by launch (graph_traffic.h)"
+  },
+  {
+    "name": "idBytes",
+    "flag": "--id-bytes",
+    "value": "uint",
+    "values": [
+      4,
+      8
+    ],
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "with": "graph",
+    "error": "--id-bytes must be 4 or 8",
+    "help": "neighbour id width of the graph, 4 or 8 (default 8)"
+  },
+  {
+    "name": "source",
+    "flag": "--source",
+    "value": "uint",
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "with": "graph",
+    "help": "BFS / SSSP root (default: the largest degree among the first 1024; cc and pagerank have none)"
+  },
+  {
+    "name": "l1",
+    "flag": "--l1",
+    "value": "text",
+    "choices": [
+      "ideal",
+      "bypass"
+    ],
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "with": "run",
+    "error": "--l1 must be one of ideal, bypass",
+    "help": "ideal, bypass: default loads cached in L1, or ld.global.cg loads that bypass it (default ideal)"
+  },
+  {
+    "name": "help",
+    "flag": "--help",
+    "value": "none",
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "help": "this text"
+  }
+] as const
+export type TwinOptionName = (typeof TWIN_OPTIONS)[number]["name"]
+/** The options the host passes to the twin: TwinOptions member -> the twin's flag (host/src/transport/twin.ts). */
+export const TWIN_HOST_FLAGS = {
+  "latencyCycles": "--latency-cycles",
+  "latencyNs": "--latency-ns",
+  "latencyDist": "--latency-dist",
+  "cplSplit": "--cpl-split",
+  "tags": "--tags",
+  "link": "--link",
+  "mode": "--mode",
+  "segments": "--segments"
+} as const
+export type TwinHostOption = keyof typeof TWIN_HOST_FLAGS
+/** Each option's allowed values, range, words and default, by name: what a command line or a REST schema checks. */
+export const TWIN_OPTION_VALUES = {
+  "cplSplit": [
+    0,
+    64,
+    128
+  ],
+  "segments": [
+    1,
+    2,
+    4
+  ],
+  "elementBytes": [
+    4,
+    8,
+    16
+  ],
+  "idBytes": [
+    4,
+    8
+  ]
+} as const
+export const TWIN_OPTION_RANGES = {
+  "latencyCycles": {
+    "min": 0,
+    "max": 65535
+  },
+  "latencyNs": {
+    "min": 1,
+    "max": 1000000000
+  },
+  "tags": {
+    "min": 1,
+    "max": 256
+  },
+  "offset": {
+    "min": 0,
+    "max": 124
+  }
+} as const
+export const TWIN_OPTION_CHOICES = {
+  "mode": [
+    "switch",
+    "endpoint"
+  ],
+  "l1": [
+    "ideal",
+    "bypass"
+  ]
+} as const
+export const TWIN_OPTION_DEFAULTS = {
+  "latencyCycles": 250,
+  "latencyDist": "fixed",
+  "cplSplit": 0,
+  "tags": 256,
+  "link": "gen3x16",
+  "mode": "switch",
+  "segments": 1
+} as const
+/** The flags a capture, serve or bench command takes only for the twin (the same flag on both). */
+export const TWIN_ONLY_FLAGS = [
+  "--latency-cycles",
+  "--latency-ns",
+  "--latency-dist",
+  "--cpl-split",
+  "--tags",
+  "--link",
+  "--mode",
+  "--segments"
+] as const

@@ -190,7 +190,7 @@ export type ServerMessage =
   /** a new twin answers (a status with connected: true follows) */
   | { type: 'twin-restarted'; supervision: SupervisionStatus | null }
 
-/** One recording as GET /api/captures lists it (the part the page shows; the server sends more). */
+/** One recording as GET /api/recordings lists it (the part the page shows; the server sends more). */
 export interface RecordingSummary {
   name: string
   status: 'recording' | 'complete' | 'interrupted'
@@ -200,11 +200,11 @@ export interface RecordingSummary {
   runs: number
 }
 
-/** GET /api/captures: the recordings under the server's capture root, and the one it writes. */
+/** GET /api/recordings: the recordings under the server's recordings folder, and the one it writes. */
 export interface RecordingsListing {
   root: string | null
   recording: string | null
-  captures: RecordingSummary[]
+  recordings: RecordingSummary[]
 }
 
 /** Every error body the REST API returns. */

@@ -11,6 +11,7 @@ import type { BySize } from '../core/size-classes.js'
 import type { GraphKernelName } from '../core/generated.js'
 import type { GpuDeviceInfo, GpuTiming, GraphIdBytes, PatternName } from '../core/workload.js'
 import { packageRoot } from '../util/package-root.js'
+import type { GpuCounterSourceInfo } from '../gpu-counters/samples.js'
 
 /** A workload as the addon reads it; absent elementBytes/l1 mean 4 and 'ideal'. */
 export interface NativeWorkload {
@@ -131,7 +132,7 @@ export interface GpuProgress {
   total: number
 }
 
-/** Stable codes of the addon's GPU errors (native/cuda/gpu_bench.h status_code()). */
+/** Stable codes of the addon's GPU errors (native/cuda/gpu_bench.h status_code(), native/sampler/sampler.h status_code()). */
 export type NativeGpuCode =
   | 'PS_GPU_NOT_BUILT'
   | 'PS_GPU_NO_DEVICE'
@@ -139,6 +140,53 @@ export type NativeGpuCode =
   | 'PS_GPU_CANCELLED'
   | 'PS_GPU_CUDA'
   | 'PS_GPU_CHECKSUM'
+  | 'PS_GPU_COUNTERS_UNAVAILABLE'
+  | 'PS_GPU_COUNTERS_BAD_ARGUMENT'
+  | 'PS_GPU_COUNTERS_FAILED'
+
+/** gpuCounters' options (native/addon/gpu_counters.cpp); absent fields take the defaults named. */
+export interface NativeGpuCountersOptions {
+  /** CUDA device ordinal (default 0; NVML takes the same index) */
+  device?: number
+  /** sampling interval in µs (default 1000; NVML samples every 20 ms at best) */
+  intervalUs?: number
+  /** `auto` (default): PM sampling, else NVML; or only the one named */
+  source?: 'auto' | 'pm-sampling' | 'nvml'
+  /** how often the sampler's thread decodes what the GPU buffered, ms (default 100: each pass costs CPU, most under load) */
+  pollMs?: number
+  /** PM sampling's hardware buffer, MiB (default 256) */
+  hwBufferMb?: number
+}
+
+/** What gpuCounters streams: the source once, then batches of samples (samples.ts reads them). */
+export type NativeGpuCountersEvent =
+  | { type: 'start'; info: GpuCounterSourceInfo }
+  | {
+      type: 'batch'
+      /** `stride` numbers a sample: start ns, end ns (since info.originNs), then one value per metric */
+      data: Float64Array
+      stride: number
+      /** samples known missing so far: gaps in PM sampling's timeline, batches the JS thread could not take */
+      lost: number
+      /** samples delivered so far */
+      samples: number
+      threadCpuSeconds: number
+      /** PM sampling's hardware buffer overflowed: nothing more comes */
+      overflow: boolean
+    }
+
+export interface NativeGpuCountersEnd {
+  samples: number
+  lost: number
+  threadCpuSeconds: number
+  overflow: boolean
+}
+
+export interface NativeGpuCountersHandle {
+  /** settles after stop(): the totals, or PS_GPU_COUNTERS_* when no source could run or one failed */
+  done: Promise<NativeGpuCountersEnd>
+  stop(): void
+}
 
 /** What the addon throws or rejects with: an Error with a stable code and one sentence. */
 export interface NativeError extends Error {
@@ -169,6 +217,13 @@ export interface NativeAddon {
   gpuRun(request: GpuRunRequest, onProgress?: (p: GpuProgress) => void): GpuRunHandle
   /** the graph kernels' model off the JS thread (loading or generating the graph too); PS_GRAPH_* or PS_WORKLOAD_INVALID */
   predictGraph(w: NativeGraphWorkload): Promise<GraphPrediction>
+  /**
+   * The GPU's PCIe counters, device-wide, sampled on a thread of their own until stop(); events
+   * arrive on the JS thread in order (host/src/gpu-counters/sampler.ts wraps this).
+   */
+  gpuCounters(options: NativeGpuCountersOptions, onEvent: (e: NativeGpuCountersEvent) => void): NativeGpuCountersHandle
+  /** true when the addon was built with CUPTI's PM sampling headers (it still needs the driver at run time) */
+  readonly pmSamplingBuilt: boolean
   /** a graph kernel on the GPU, as gpuRun; its answer checked against the CPU (PS_GPU_CHECKSUM when they differ) */
   gpuGraphRun(
     request: GpuGraphRunRequest,

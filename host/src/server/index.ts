@@ -5,8 +5,8 @@
  * http-errors.ts (PsError code → HTTP status and body), upgrade.ts (WebSocket admission),
  * hub.ts (WebSocket fan-out) and runs.ts (workload runs and the demo loop).
  *
- * With `captures.record` the session is recorded into a new capture under the root
- * (recording.ts): every snapshot, every run's start and result, START/STOP/CLEAR, device events.
+ * With `recordings.record` the session is recorded into a new recording in the recordings folder
+ * (serve-recording.ts): every snapshot, every run's start and result, START/STOP/CLEAR, device events.
  *
  * It prints nothing itself: the CLI prints the URL, and `notify` lines (the twin failed, is
  * restarting, is back; the warning of a binding beyond loopback). A device that disconnects
@@ -25,9 +25,9 @@
  *   POST /api/run           {pattern, bytes, offset?, source?: twin|gpu} or a graph kernel's {pattern, graph, idBytes?, sourceVertex?, source?}
  *                           → WorkloadResult & {report: RunReport}; 409 when the source is not available
  *   GET  /api/recording     {recording: name | null}; POST {action: 'start'|'stop'}: record on demand
- *   GET  /api/captures      {root, recording, captures: CaptureSummary[], skipped} (captures.ts)
- *   GET  /api/captures/:name CaptureDescription; 400 PS_CAPTURE_NAME_INVALID, 404 PS_CAPTURE_NOT_FOUND
- *   GET  /api/captures/:name/export?format=csv|jsonl|perfetto|vcd|parquet|pcapng  the export, as a download
+ *   GET  /api/recordings    {root, recording, recordings: RecordingSummary[], skipped} (recordings.ts)
+ *   GET  /api/recordings/:name RecordingDescription; 400 PS_RECORDING_NAME_INVALID, 404 PS_RECORDING_NOT_FOUND
+ *   GET  /api/recordings/:name/export?format=csv|jsonl|perfetto|vcd|parquet|pcapng  the export, as a download
  *   GET  /api/openapi.json  OpenAPI 3.0 from the zod schemas
  * WebSocket /ws?token=… (server → browser, JSON text; see wire.ts ServerMessage):
  *   hello, status (on connect, on device disconnect or reconnect, on START/STOP), snapshot (batched
@@ -51,7 +51,7 @@ import { upgradeHandler } from './upgrade.js'
 import type { DeviceError, ServerStatus, TwinFailure } from '../core/wire.js'
 import { loadAddon, type NativeAddon } from '../native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
-import { SessionRecording } from './recording.js'
+import { SessionRecording } from './serve-recording.js'
 import { sampleCycles } from '../core/sample-period.js'
 import type { TwinSegments } from '../transport/twin.js'
 import type { TwinMode } from '../core/twin-mode.js'
@@ -85,10 +85,10 @@ export interface StartServerOptions {
   /** directory of the built web UI; default: <repo>/dist/web */
   webRoot?: string
   /**
-   * recordings: the capture root listed at GET /api/captures and, with `record`, the root this
-   * server records its session into (one capture: snapshots, runs, marks, device events)
+   * the recordings folder listed at GET /api/recordings and, with `record`, the folder this
+   * server records its session into (one recording: snapshots, runs, marks, device events)
    */
-  captures?: { root: string; record: boolean; frames?: boolean }
+  recordings?: { dir: string; record: boolean; frames?: boolean }
   /** twin only: restart back-off and hang detection (device/supervisor.ts has the defaults) */
   supervision?: SupervisionOptions
   /** WebSocket back-pressure bounds (hub.ts has the defaults) */
@@ -110,7 +110,7 @@ export interface RunningServer {
   /** http://host:port/?token=… */
   url: string
   token: string
-  /** the capture this server records into, or null */
+  /** the recording this server records into, or null */
   recording: string | null
   close(): Promise<void>
 }
@@ -178,9 +178,9 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         : { available: false, reason: `a ${session.source} session has no twin to run workloads on` },
     gpu: gpu.status,
   }
-  const recorder = new SessionRecording(opts.captures?.root ?? null, session, { frames: opts.captures?.frames ?? false })
+  const recorder = new SessionRecording(opts.recordings?.dir ?? null, session, { frames: opts.recordings?.frames ?? false })
   try {
-    if (opts.captures?.record) recorder.start()
+    if (opts.recordings?.record) recorder.start()
   } catch (e) {
     if (ownsSession) await session.close().catch(() => {})
     throw e
@@ -283,7 +283,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     runs,
     status,
     webRoot: resolve(opts.webRoot ?? join(packageRoot(), 'dist', 'web')),
-    captures: { root: opts.captures?.root ?? null, recording: () => recorder.current?.name ?? null },
+    recordings: { dir: opts.recordings?.dir ?? null, recording: () => recorder.current?.name ?? null },
     recording: recorder,
   })
   const t = { ...HTTP_TIMEOUTS, ...opts.timeouts }

@@ -14,9 +14,9 @@ import { packageVersion } from '../util/package-root.js'
 import type { DeviceState } from './device-state.js'
 import { ApiError, apiErrorHandler, bodyReadError, clientHttpError, sendError } from './http-errors.js'
 import type { RunService } from './runs.js'
-import { capturesRouter, type CapturesDeps } from './captures.js'
+import { recordingsRouter, type RecordingsDeps } from './recordings.js'
 import { EmptyBody, openApiDocument, RecordingBody, RunBody, StartBody } from './schemas.js'
-import type { SessionRecording } from './recording.js'
+import type { SessionRecording } from './serve-recording.js'
 import { bearerToken, hostAllowed, setSecurityHeaders, tokenMatches } from './security.js'
 
 /** the largest request body the API reads */
@@ -31,8 +31,8 @@ export interface AppDeps {
   status(): ServerStatus
   /** directory of the built web UI */
   webRoot: string
-  /** recordings under the capture root (GET /api/captures…); none when absent */
-  captures?: CapturesDeps
+  /** the recordings in the recordings folder (GET /api/recordings…); none when absent */
+  recordings?: RecordingsDeps
   /** recording on demand (GET/POST /api/recording); absent: 409 PS_RECORDING_UNAVAILABLE */
   recording?: Pick<SessionRecording, 'current' | 'start' | 'stop'>
 }
@@ -77,7 +77,7 @@ export function createApp(deps: AppDeps): Express {
   return app
 }
 
-function apiRouter({ token, state, runs, status, captures, recording }: AppDeps): express.Router {
+function apiRouter({ token, state, runs, status, recordings, recording }: AppDeps): express.Router {
   const { session } = state
   const api = express.Router()
   api.get('/health', (_req, res) => {
@@ -145,7 +145,7 @@ function apiRouter({ token, state, runs, status, captures, recording }: AppDeps)
     if (action === 'start') recording.start()
     res.json({ recording: recording.current?.name ?? null, stopped })
   })
-  api.use(capturesRouter(captures ?? { root: null, recording: () => null }))
+  api.use(recordingsRouter(recordings ?? { dir: null, recording: () => null }))
   api.use((req: Request, _res: Response, next: NextFunction) => {
     next(new PsError('PS_HTTP_NOT_FOUND', `no route ${req.method} /api${req.path}`))
   })

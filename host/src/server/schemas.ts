@@ -1,12 +1,12 @@
 /** zod schemas of the REST bodies and the OpenAPI description assembled from them. */
 import { z } from 'zod'
-import { ALL_EXPORT_FORMATS } from '../capture/export.js'
-import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../capture/tables.js'
+import { ALL_EXPORT_FORMATS } from '../export/formats.js'
+import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../recording/tables.js'
 import { COMMANDS } from '../core/generated.js'
 import { checkAlignment, graphWithDefaults, graphWorkloadFields, WorkloadFields, withDefaults } from '../core/workload-schema.js'
 import { GRAPH_KERNELS, isGraphWorkload, PATTERNS } from '../core/workload.js'
 import { RUN_SOURCES } from '../core/wire.js'
-import { CAPTURE_NAME_PATTERN } from '../capture/names.js'
+import { RECORDING_NAME_PATTERN } from '../recording/names.js'
 
 // the firmware's accepted range, from spec/protocol.json
 const PERIOD = COMMANDS.START.args[0]
@@ -25,12 +25,12 @@ export const StartBody = z
 
 export const EmptyBody = z.object({}).strict()
 
-/** POST /api/recording: start a new capture of the live stream, or close the current one. */
+/** POST /api/recording: start a new recording of the live stream, or close the current one. */
 export const RecordingBody = z
   .object({
     action: z
       .enum(['start', 'stop'], { error: () => "action must be 'start' or 'stop'" })
-      .describe('start: record into a new capture (already recording: nothing changes); stop: close the current one'),
+      .describe('start: record into a new recording (already recording: nothing changes); stop: close the current one'),
   })
   .strict()
 
@@ -117,31 +117,31 @@ export function openApiDocument(version: string): Record<string, unknown> {
         '504': { description: 'the run passed its deadline and was aborted (PS_WORKLOAD_TIMEOUT)', content: json(ErrorBody) },
       }),
       '/api/recording': {
-        get: { summary: 'the capture the server records into now', responses: { '200': ok('{recording: name | null}') } },
-        ...post('record the live stream on demand: start a new capture, or stop the current one', RecordingBody, {
+        get: { summary: 'the recording the server records into now', responses: { '200': ok('{recording: name | null}') } },
+        ...post('record the live stream on demand: start a new recording, or stop the current one', RecordingBody, {
           '409': { description: 'the server keeps no recordings (PS_RECORDING_UNAVAILABLE)', content: json(ErrorBody) },
         }),
       },
-      '/api/captures': {
-        get: { summary: 'the recordings under the capture root', responses: { '200': ok('{root, recording, captures, skipped}') } },
+      '/api/recordings': {
+        get: { summary: 'the recordings in the recordings folder', responses: { '200': ok('{root, recording, recordings, skipped}') } },
       },
-      '/api/captures/{name}': {
+      '/api/recordings/{name}': {
         get: {
           summary: 'one recording: manifest, status, records by type',
-          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: CAPTURE_NAME_PATTERN } }],
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: RECORDING_NAME_PATTERN } }],
           responses: {
-            '200': ok('capture description'),
-            '400': { description: 'invalid capture name (PS_CAPTURE_NAME_INVALID)', content: json(ErrorBody) },
+            '200': ok('recording description'),
+            '400': { description: 'invalid recording name (PS_RECORDING_NAME_INVALID)', content: json(ErrorBody) },
             '401': errors['401'],
-            '404': { description: 'no such capture (PS_CAPTURE_NOT_FOUND)', content: json(ErrorBody) },
+            '404': { description: 'no such recording (PS_RECORDING_NOT_FOUND)', content: json(ErrorBody) },
           },
         },
       },
-      '/api/captures/{name}/export': {
+      '/api/recordings/{name}/export': {
         get: {
           summary: 'one recording exported (as `pcie-scope export` writes it), as a download',
           parameters: [
-            { name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: CAPTURE_NAME_PATTERN } },
+            { name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: RECORDING_NAME_PATTERN } },
             { name: 'format', in: 'query', required: true, schema: { type: 'string', enum: [...ALL_EXPORT_FORMATS] } },
             {
               name: 'table',
@@ -155,10 +155,10 @@ export function openApiDocument(version: string): Record<string, unknown> {
               description:
                 'text/csv, application/x-ndjson, application/json (Perfetto trace events), text/x-vcd, application/vnd.apache.parquet (one table) or application/x-pcapng (the raw frames)',
             },
-            '409': { description: 'pcapng of a capture recorded without its frames (PS_CAPTURE_NO_FRAMES)', content: json(ErrorBody) },
-            '400': { description: 'invalid name (PS_CAPTURE_NAME_INVALID) or format (PS_REQUEST_INVALID)', content: json(ErrorBody) },
+            '409': { description: 'pcapng of a recording made without its frames (PS_RECORDING_NO_FRAMES)', content: json(ErrorBody) },
+            '400': { description: 'invalid name (PS_RECORDING_NAME_INVALID) or format (PS_REQUEST_INVALID)', content: json(ErrorBody) },
             '401': errors['401'],
-            '404': { description: 'no such capture (PS_CAPTURE_NOT_FOUND)', content: json(ErrorBody) },
+            '404': { description: 'no such recording (PS_RECORDING_NOT_FOUND)', content: json(ErrorBody) },
           },
         },
       },

@@ -24,7 +24,14 @@ import { createLogger } from '../util/log.js'
 import { parseTwinLine, type LineFault, type TwinDone, type TwinGraphDone, type TwinInjected, type TwinTopology } from './twin-lines.js'
 import { Mutex } from '../util/mutex.js'
 import { packageRoot } from '../util/package-root.js'
-import { GRAPH_ID_BYTES_DEFAULT, L1_LOAD_DEFAULT, type GraphKernelName } from '../core/generated.js'
+import {
+  GRAPH_ID_BYTES_DEFAULT,
+  L1_LOAD_DEFAULT,
+  TWIN_HOST_FLAGS,
+  TWIN_OPTION_VALUES,
+  type GraphKernelName,
+  type TwinHostOption,
+} from '../core/generated.js'
 import { elementBytesOf, l1Of, type ElementBytes, type GraphIdBytes, type L1LoadName, type PatternName } from '../core/workload.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import type { TwinMode } from '../core/twin-mode.js'
@@ -55,8 +62,10 @@ interface TwinReady {
 }
 
 /** TLP segments per beat of the twin's design, BAR top or switch top (--segments; the build's variants) */
-export const TWIN_SEGMENTS = [1, 2, 4] as const
+export const TWIN_SEGMENTS = TWIN_OPTION_VALUES.segments
 export type TwinSegments = (typeof TWIN_SEGMENTS)[number]
+/** CPL_SPLIT written at start (--cpl-split): 0, or the boundary completions are split at */
+export type TwinCplSplit = (typeof TWIN_OPTION_VALUES.cplSplit)[number]
 
 export interface TwinOptions {
   /** path of the executable (default: PCIE_SCOPE_TWIN, else <package root>/build/twin/pcie-scope-twin) */
@@ -68,7 +77,7 @@ export interface TwinOptions {
   /** completion latency per read: "fixed" or "uniform:LO:HI" (ns; sets BAR_LATENCY and BAR_JITTER, instead of latencyNs/latencyCycles) */
   latencyDist?: string
   /** CPL_SPLIT written at start: 64 or 128 splits each read's CplDs at that boundary; 0 (default) does not */
-  cplSplit?: 0 | 64 | 128
+  cplSplit?: TwinCplSplit
   /** GPU outstanding-request budget (twin default 256) */
   tags?: number
   /** PCIe link between GPU and FPGA: "gen3x16" (twin default), "gen4x8", …, or "ideal" */
@@ -126,6 +135,13 @@ export const locateTwin = (binaryPath?: string): string => {
   }
   return p
 }
+
+/** The twin's command line for these options: each given one as its flag and value (spec/twin.json). */
+export const twinArgs = (opts: TwinOptions): string[] =>
+  (Object.keys(TWIN_HOST_FLAGS) as TwinHostOption[]).flatMap((name) => {
+    const v = opts[name]
+    return v === undefined ? [] : [TWIN_HOST_FLAGS[name], String(v)]
+  })
 
 interface PendingRun {
   id: number
@@ -196,14 +212,7 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
   static async launch(opts: TwinOptions = {}): Promise<TwinProcess> {
     const bin = locateTwin(opts.binaryPath)
     const args: string[] = []
-    if (opts.latencyCycles !== undefined) args.push('--latency-cycles', String(opts.latencyCycles))
-    if (opts.latencyNs !== undefined) args.push('--latency-ns', String(opts.latencyNs))
-    if (opts.latencyDist !== undefined) args.push('--latency-dist', opts.latencyDist)
-    if (opts.cplSplit !== undefined) args.push('--cpl-split', String(opts.cplSplit))
-    if (opts.tags !== undefined) args.push('--tags', String(opts.tags))
-    if (opts.link !== undefined) args.push('--link', opts.link)
-    if (opts.mode !== undefined) args.push('--mode', opts.mode)
-    if (opts.segments !== undefined) args.push('--segments', String(opts.segments))
+    args.push(...twinArgs(opts))
     args.push(...(opts.extraArgs ?? []))
     log.debug(() => `spawn ${bin} ${args.join(' ')}`)
     // A process group of its own: a terminal's Ctrl-C reaches the host, which cancels the run and

@@ -7,12 +7,11 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { closing, expectElaborationStops, root, run, verilateBench } from '../tools.js'
+import { closing, expectElaborationStops, root, rtl, run, verilateBench } from '../tools.js'
 import { writeXilinxVectors, type Vectors } from './descriptors.js'
 
 const build = join(root, 'build/hdl/xilinx')
-const R = 'hdl/xilinx/rtl'
-export const XILINX_RTL = ['xil_cq_rx', 'xil_rc_rx', 'xil_rq_tx', 'xil_cc_tx', 'xil_rx_unpack', 'xil_tx_pack'].map((m) => `${R}/${m}.v`)
+export const XILINX_RTL = rtl('hdl/xilinx/rtl/xil_adapters.f')
 
 const LINT: Array<[string, string[]]> = [
   ['xil_cq_rx', ['-GDATA_WIDTH=512', '-GSTRADDLE=1']],

@@ -1,12 +1,13 @@
 /** `pcie-scope bench` and `capture --gpu --port` in process, with a fake addon and fake probes. */
 import { afterEach, describe, expect, it } from 'vitest'
-import { main, type CliDeps, type CliIo } from '../../../host/src/cli/main.js'
+import { main } from '../../../host/src/cli/main.js'
+import type { CliDeps, CliIo } from '../../../host/src/cli/io.js'
 import { PsError } from '../../../host/src/core/errors.js'
 import { SIZE_CLASSES } from '../../../host/src/core/size-classes.js'
 import type { WorkloadRunner } from '../../../host/src/core/workload.js'
 import { ProbeClient } from '../../../host/src/device/client.js'
 import type { DeviceSession, OpenSessionOptions } from '../../../host/src/device/session.js'
-import { closeSessions, fakeSession } from '../capture/fake-capture-session.js'
+import { closeSessions, fakeSession } from '../measure/fake-session.js'
 import { duplexPair, FakeDevice } from '../device/fake-device.js'
 import { makeFakeAddon, nativeError, type FakeAddonOptions } from '../workload/fake-addon.js'
 

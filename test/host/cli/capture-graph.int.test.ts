@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CaptureResult } from '../../../host/src/capture/capture.js'
+import type { RunResult } from '../../../host/src/measure/run.js'
 import { GRAPH_KERNELS, GRAPH_SCALE } from '../../../host/src/core/workload.js'
 import { runCli } from './run-cli.js'
 
@@ -27,7 +27,7 @@ describe('pcie-scope capture --graph (real twin)', () => {
     for (const kernel of GRAPH_KERNELS) {
       const r = await runCli('capture', '--twin', '--pattern', kernel, '--graph', 'kron:8', '--json')
       expect(r.code, r.stderr).toBe(0)
-      const c = JSON.parse(r.stdout) as CaptureResult
+      const c = JSON.parse(r.stdout) as RunResult
       expect(c).toMatchObject({ source: 'twin', pattern: kernel, workload: { pattern: kernel, graph: 'kron:8' } })
       expect(c.offset).toBeUndefined()
       expect(c.graph).toMatchObject({ graph: 'kron:8', vertices: 256, idBytes: 8 })
@@ -68,7 +68,7 @@ describe('pcie-scope capture --graph (real twin)', () => {
       '--json',
     )
     expect(r.code, r.stderr).toBe(0)
-    const c = JSON.parse(r.stdout) as CaptureResult
+    const c = JSON.parse(r.stdout) as RunResult
     expect(c.graph).toMatchObject({ graph: 'urand:6:3', vertices: 64, idBytes: 4, sourceVertex: 5 })
     const manifest = JSON.parse(readFileSync(join(work, 'g1', 'manifest.json'), 'utf8'))
     expect(manifest).toMatchObject({
@@ -82,7 +82,7 @@ describe('pcie-scope capture --graph (real twin)', () => {
     const run = jsonl.stdout
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { t: string; result?: CaptureResult })
+      .map((l) => JSON.parse(l) as { t: string; result?: RunResult })
       .find((x) => x.t === 'run')
     expect(run?.result?.graph).toEqual(c.graph)
   })

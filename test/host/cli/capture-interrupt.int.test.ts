@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main, type CliIo } from '../../../host/src/cli/main.js'
+import { main } from '../../../host/src/cli/main.js'
+import type { CliIo } from '../../../host/src/cli/io.js'
 import { runCli } from './run-cli.js'
 
 const root = resolve(import.meta.dirname, '../../..')
@@ -47,7 +48,7 @@ describe('pcie-scope capture, interrupted (real twin)', () => {
     expect(stderr).toMatch(/interrupted: cancelling the run \(Ctrl-C again to quit at once\)/)
     expect(stderr).toContain(`interrupted: what was recorded is kept in ${out}`)
     expect(stderr).not.toMatch(/PS_TWIN_EXITED|unexpected error/)
-    expect(watching).toBe(false) // the handler is gone once the capture ends
+    expect(watching).toBe(false) // the handler is gone once the recording ends
 
     const info = await runCli('info', out, '--json')
     expect(info.code, info.stderr).toBe(0)

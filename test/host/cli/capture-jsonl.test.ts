@@ -1,11 +1,12 @@
-/** capture --jsonl: each record as one JSON line on stdout while the capture runs, in the capture format. */
+/** capture --jsonl: each record as one JSON line on stdout while the recording runs, in the recording format. */
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { main, type CliDeps, type CliIo } from '../../../host/src/cli/main.js'
-import { parseRecordLine, readRecords } from '../../../host/src/capture/reader.js'
-import { closeSessions, fakeSession } from '../capture/fake-capture-session.js'
-import { removeRoots, tempRoot } from '../capture/fixtures.js'
+import { main } from '../../../host/src/cli/main.js'
+import type { CliDeps, CliIo } from '../../../host/src/cli/io.js'
+import { parseRecordLine, readRecords } from '../../../host/src/recording/reader.js'
+import { closeSessions, fakeSession } from '../measure/fake-session.js'
+import { removeRoots, tempRoot } from '../recording/fixtures.js'
 
 afterEach(async () => {
   await closeSessions()
@@ -56,7 +57,7 @@ describe('pcie-scope capture --jsonl', () => {
     expect(r.stdout).not.toMatch(/MRd/) // no summary table on stdout
   })
 
-  it('with --out, streams the same records the capture directory holds', async () => {
+  it('with --out, streams the same records the recording directory holds', async () => {
     const root = tempRoot()
     const r = await run(['capture', '--twin', '--pattern', 'merged-aligned', '--bytes', '4096', '--jsonl', '--out', 'c', '--dir', root], {
       openSession: async () => (await fakeSession({ stream: 2 })).s,

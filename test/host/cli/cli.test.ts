@@ -79,6 +79,30 @@ describe('pcie-scope CLI (in process)', () => {
       expect(r.stdout).toBe('')
     }
   })
+  it('refuses every numeric option outside its range with exit 2, naming the bounds, before anything starts', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['capture', '--twin', '--pattern', 'strided', '--latency-cycles', '65536'], /expected 0\.\.65535/],
+      [['capture', '--twin', '--pattern', 'strided', '--latency-ns', '0'], /expected 1\.\.1000000000/],
+      [['capture', '--twin', '--pattern', 'strided', '--sample-us', '0'], /expected 1\.\.1048/],
+      [['capture', '--twin', '--pattern', 'strided', '--cpl-split', '32'], /expected 0, 64 or 128/],
+      [['capture', '--twin', '--pattern', 'strided', '--segments', '3'], /expected one of 1, 2, 4/],
+      [['capture', '--port', '/dev/null', '--gpu', '--pattern', 'strided', '--baud', '0'], /expected 300\.\.4000000/],
+      [['serve', '--hang-timeout', '0'], /--hang-timeout.*expected 2000\.\.600000 ms/],
+      [['serve', '--hang-timeout', '2147483648'], /expected 2000\.\.600000 ms/],
+      [['serve', '--run-floor', '0'], /--run-floor.*expected 1\.\.100000 MiB\/s/],
+      [['serve', '--run-slack', '2147483648'], /--run-slack.*expected 0\.\.3600000 ms/],
+      [['serve', '--run-queue', '1001'], /expected 0\.\.1000/],
+      [['serve', '--ws-batch-ms', '0'], /expected 1\.\.10000 ms/],
+      [['bench', '--twin', '--repeats', '0'], /expected 1\.\.1000/],
+    ]
+    for (const [args, message] of cases) {
+      const r = await run(...args)
+      expect(r.code, args.join(' ')).toBe(2)
+      expect(r.stderr, args.join(' ')).toMatch(message)
+      expect(r.stdout).toBe('')
+    }
+  })
+
   it('says in its help that the twin runs the switch unless --mode endpoint, and that --segments widens either design', async () => {
     for (const command of ['capture', 'serve', 'bench']) {
       const help = (await run(command, '--help')).stdout.replace(/\s+/g, ' ')
@@ -97,7 +121,7 @@ describe('pcie-scope CLI (in process)', () => {
     expect((await run('capture', '--port', '/dev/ttyUSB0', '--tags', '64', '--pattern', 'strided')).code).toBe(2)
     expect((await run('serve', '--port', '/dev/ttyUSB0', '--segments', '4')).code).toBe(2)
   })
-  it('refuses a board capture with PS_WORKLOAD_UNSUPPORTED (exit 1) before touching the port', async () => {
+  it('refuses `capture` on a board without --gpu: PS_WORKLOAD_UNSUPPORTED (exit 1) before touching the port', async () => {
     const r = await run('capture', '--port', '/dev/does-not-exist', '--pattern', 'strided', '--json')
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('PS_WORKLOAD_UNSUPPORTED')

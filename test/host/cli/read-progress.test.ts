@@ -1,13 +1,14 @@
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { watchReadProgress } from '../../../host/src/cli/read-progress.js'
-import { newReadStats, readRecords, segmentBytes } from '../../../host/src/capture/reader.js'
-import { main, type CliIo } from '../../../host/src/cli/main.js'
-import { newWriter, removeRoots, snap, tempRoot, writeRun } from '../capture/fixtures.js'
+import { newReadStats, readRecords, segmentBytes } from '../../../host/src/recording/reader.js'
+import { main } from '../../../host/src/cli/main.js'
+import type { CliIo } from '../../../host/src/cli/io.js'
+import { newWriter, removeRoots, snap, tempRoot, writeRun } from '../recording/fixtures.js'
 
 afterEach(removeRoots)
 
-const capture = () => {
+const recording = () => {
   const dir = join(tempRoot(), 'c')
   const w = newWriter(dir)
   writeRun(w)
@@ -18,7 +19,7 @@ const tick = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('watchReadProgress', () => {
   it('draws the bytes read after the delay and erases the bar when stopped', async () => {
-    const dir = capture()
+    const dir = recording()
     const stats = newReadStats()
     let out = ''
     const stop = await watchReadProgress(dir, stats, 'read', { write: (s) => (out += s), enabled: true, delayMs: 0, everyMs: 5 })
@@ -31,7 +32,7 @@ describe('watchReadProgress', () => {
   })
 
   it('draws nothing before the delay, nor when disabled', async () => {
-    const dir = capture()
+    const dir = recording()
     let out = ''
     const stopLate = await watchReadProgress(dir, newReadStats(), 'read', {
       write: (s) => (out += s),
@@ -51,7 +52,7 @@ describe('watchReadProgress', () => {
     expect(out).toBe('')
   })
 
-  it('info draws the bar on a terminal while it reads a capture and erases it; never with --json', async () => {
+  it('info draws the bar on a terminal while it reads a recording and erases it; never with --json', async () => {
     const dir = join(tempRoot(), 'big')
     const w = newWriter(dir)
     for (let i = 0; i < 4000; i++)
@@ -71,7 +72,7 @@ describe('watchReadProgress', () => {
   })
 
   it('the CLI draws no bar when stderr is not a terminal', async () => {
-    const dir = capture()
+    const dir = recording()
     let stderr = ''
     const io: CliIo = { stdout: () => undefined, stderr: (s) => void (stderr += s), stderrIsTTY: false }
     expect(await main(['node', 'pcie-scope', 'export', dir, '--format', 'jsonl'], io)).toBe(0)

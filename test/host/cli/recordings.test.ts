@@ -1,16 +1,16 @@
-/** ls, info and export in process, over captures written by the capture module; capture --out's early refusals. */
+/** ls, info and export in process, over recordings written by the recording modules; capture --out's early refusals. */
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { COUNTERS } from '../../../host/src/core/generated.js'
-import { killWriter, newWriter, removeRoots, tempRoot, writeRun } from '../capture/fixtures.js'
+import { killWriter, newWriter, removeRoots, tempRoot, writeRun } from '../recording/fixtures.js'
 import { runCli } from './run-cli.js'
 
 afterEach(removeRoots)
 
 const run = runCli
 
-const rootWithCaptures = (): string => {
+const rootWithRecordings = (): string => {
   const root = tempRoot()
   const done = newWriter(join(root, 'done'), { now: () => new Date('2025-01-01T00:00:00Z') })
   writeRun(done)
@@ -22,8 +22,8 @@ const rootWithCaptures = (): string => {
 }
 
 describe('pcie-scope ls', () => {
-  it('prints a table of the captures, a killed one as interrupted', async () => {
-    const r = await run('ls', '--dir', rootWithCaptures())
+  it('prints a table of the recordings, a killed one as interrupted', async () => {
+    const r = await run('ls', '--dir', rootWithRecordings())
     expect(r.code).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
     expect(lines[0]).toMatch(/^NAME\s+STATUS\s+START\s+DURATION\s+RECORDS\s+WORKLOAD$/)
@@ -31,33 +31,33 @@ describe('pcie-scope ls', () => {
     expect(lines[2]).toMatch(/^killed\s+interrupted\s+2025-01-01T00:05:00.000Z\s+\S+ s\s+11\s+merged-aligned 65536 B @0$/)
   })
 
-  it('--json prints one object; a directory that is not a capture is named on stderr', async () => {
-    const root = rootWithCaptures()
+  it('--json prints one object; a directory that is not a recording is named on stderr', async () => {
+    const root = rootWithRecordings()
     mkdirSync(join(root, 'stray'))
     const r = await run('ls', '--dir', root, '--json')
     expect(r.code).toBe(0)
     const j = JSON.parse(r.stdout)
-    expect(j.captures.map((c: any) => c.status)).toEqual(['complete', 'interrupted'])
-    expect(r.stderr).toMatch(/skipped stray: \[PS_CAPTURE_NOT_FOUND\]/)
+    expect(j.recordings.map((c: any) => c.status)).toEqual(['complete', 'interrupted'])
+    expect(r.stderr).toMatch(/skipped stray: \[PS_RECORDING_NOT_FOUND\]/)
   })
 
-  it('uses $PCIE_SCOPE_CAPTURES without --dir, and says when there is nothing', async () => {
+  it('uses $PCIE_SCOPE_RECORDINGS without --dir, and says when there is nothing', async () => {
     const root = tempRoot()
-    const saved = process.env['PCIE_SCOPE_CAPTURES']
-    process.env['PCIE_SCOPE_CAPTURES'] = root
+    const saved = process.env['PCIE_SCOPE_RECORDINGS']
+    process.env['PCIE_SCOPE_RECORDINGS'] = root
     try {
       const r = await run('ls')
-      expect(r).toMatchObject({ code: 0, stdout: `no captures under ${root}\n` })
+      expect(r).toMatchObject({ code: 0, stdout: `no recordings in ${root}\n` })
     } finally {
-      if (saved === undefined) delete process.env['PCIE_SCOPE_CAPTURES']
-      else process.env['PCIE_SCOPE_CAPTURES'] = saved
+      if (saved === undefined) delete process.env['PCIE_SCOPE_RECORDINGS']
+      else process.env['PCIE_SCOPE_RECORDINGS'] = saved
     }
   })
 })
 
 describe('pcie-scope info', () => {
-  it('describes a capture by name under --dir, or by path', async () => {
-    const root = rootWithCaptures()
+  it('describes a recording by name under --dir, or by path', async () => {
+    const root = rootWithRecordings()
     const byName = await run('info', 'killed', '--dir', root)
     expect(byName.code).toBe(0)
     expect(byName.stdout).toMatch(/^status\s+interrupted \(the writer \(pid \d+/m)
@@ -71,23 +71,23 @@ describe('pcie-scope info', () => {
     expect(JSON.parse(byPath.stdout)).toMatchObject({ name: 'done', status: 'complete', runs: 1, byType: { snapshot: 8 } })
   })
 
-  it('exits 2 for a name that would leave the root, 1 for a capture that is not there', async () => {
-    const root = rootWithCaptures()
+  it('exits 2 for a name that would leave the root, 1 for a recording that is not there', async () => {
+    const root = rootWithRecordings()
     for (const bad of ['..', '.', '.hidden']) {
       const r = await run('info', bad, '--dir', root)
       expect(r.code, bad).toBe(2)
-      expect(r.stderr).toContain('PS_CAPTURE_NAME_INVALID')
+      expect(r.stderr).toContain('PS_RECORDING_NAME_INVALID')
       expect(r.stdout).toBe('')
     }
     const missing = await run('info', 'nope', '--dir', root)
     expect(missing.code).toBe(1)
-    expect(missing.stderr).toContain('PS_CAPTURE_NOT_FOUND')
+    expect(missing.stderr).toContain('PS_RECORDING_NOT_FOUND')
   })
 })
 
 describe('pcie-scope export', () => {
   it('csv to stdout: the generated counter list as header, a row per snapshot', async () => {
-    const r = await run('export', 'done', '--dir', rootWithCaptures(), '--format', 'csv')
+    const r = await run('export', 'done', '--dir', rootWithRecordings(), '--format', 'csv')
     expect(r.code).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
     expect(lines[0]).toBe(['time_s', ...COUNTERS.map((c) => c.name), 'tap'].join(','))
@@ -95,15 +95,15 @@ describe('pcie-scope export', () => {
     expect(r.stderr).toBe('')
   })
 
-  it('a killed capture exports up to its last complete line, saying what it skipped', async () => {
-    const r = await run('export', 'killed', '--dir', rootWithCaptures(), '--format', 'jsonl')
+  it('a killed recording exports up to its last complete line, saying what it skipped', async () => {
+    const r = await run('export', 'killed', '--dir', rootWithRecordings(), '--format', 'jsonl')
     expect(r.code).toBe(0)
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(11)
     expect(r.stderr).toMatch(/killed \(interrupted\): skipped 1 torn line/)
   })
 
   it('perfetto into a file with -o, leaving no temporary file', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     const out = join(tempRoot(), 'trace.json')
     const r = await run('export', join(root, 'done'), '--format', 'perfetto', '-o', out)
     expect(r).toMatchObject({ code: 0, stdout: '' })
@@ -113,21 +113,21 @@ describe('pcie-scope export', () => {
   })
 
   it('vcd to stdout: a VCD header with the probe clock as timescale', async () => {
-    const r = await run('export', 'done', '--dir', rootWithCaptures(), '--format', 'vcd')
+    const r = await run('export', 'done', '--dir', rootWithRecordings(), '--format', 'vcd')
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/\$timescale 1 ns \$end[\s\S]*\$var wire 32 \S+ mrd_count \[31:0\] \$end[\s\S]*\$enddefinitions \$end/)
   })
 
-  it('pcapng of a capture recorded without --frames: PS_CAPTURE_NO_FRAMES, and no file left behind', async () => {
+  it('pcapng of a recording made without --frames: PS_RECORDING_NO_FRAMES, and no file left behind', async () => {
     const out = join(tempRoot(), 'link.pcapng')
-    const r = await run('export', 'done', '--dir', rootWithCaptures(), '--format', 'pcapng', '-o', out)
+    const r = await run('export', 'done', '--dir', rootWithRecordings(), '--format', 'pcapng', '-o', out)
     expect(r.code).toBe(1)
-    expect(r.stderr).toMatch(/\[PS_CAPTURE_NO_FRAMES\]: done holds no raw frames: record with `pcie-scope capture --out DIR --frames`/)
+    expect(r.stderr).toMatch(/\[PS_RECORDING_NO_FRAMES\]: done holds no raw frames: record with `pcie-scope capture --out DIR --frames`/)
     expect(readdirSync(join(out, '..'))).toEqual([])
   })
 
   it('exits 2 on a missing or unknown --format', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     expect((await run('export', 'done', '--dir', root)).code).toBe(2)
     expect((await run('export', 'done', '--dir', root, '--format', 'xml')).code).toBe(2)
   })
@@ -136,7 +136,7 @@ describe('pcie-scope export', () => {
 // DuckDB's first load and a Parquet write take seconds on a loaded 2-core machine
 describe('pcie-scope export --format parquet and query', { timeout: 30_000 }, () => {
   it('parquet needs -o; with it, writes the chosen table that query-by-DuckDB reads back', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     const refused = await run('export', 'done', '--dir', root, '--format', 'parquet')
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/\[PS_USAGE\]: .*-o FILE/)
@@ -151,7 +151,7 @@ describe('pcie-scope export --format parquet and query', { timeout: 30_000 }, ()
   })
 
   it('query prints a table with a row count; --json one object with columns, types and rows', async () => {
-    const root = rootWithCaptures()
+    const root = rootWithRecordings()
     const sql = 'select count(*) as n, max(mrd_128) as reads from snapshots'
     const text = await run('query', 'done', '--dir', root, sql)
     expect(text.code).toBe(0)
@@ -160,8 +160,8 @@ describe('pcie-scope export --format parquet and query', { timeout: 30_000 }, ()
     expect(JSON.parse(json.stdout)).toEqual({ columns: ['n', 'reads'], types: ['BIGINT', 'BIGINT'], rows: [[8, 512]] })
   })
 
-  it("query over a killed capture says what it skipped; bad SQL exits 2 with DuckDB's words", async () => {
-    const root = rootWithCaptures()
+  it("query over a killed recording says what it skipped; bad SQL exits 2 with DuckDB's words", async () => {
+    const root = rootWithRecordings()
     const r = await run('query', 'killed', '--dir', root, 'select count(*) from snapshots')
     expect(r.stdout).toContain('8')
     expect(r.stderr).toMatch(/skipped 1 torn line/)
@@ -190,17 +190,17 @@ describe('pcie-scope capture --out: refused before the twin starts', () => {
     process.env['PCIE_SCOPE_TWIN'] = '/nonexistent/pcie-scope-twin'
     const r = await run('capture', '--twin', '--pattern', 'strided', '--out', '..', '--dir', tempRoot())
     expect(r.code).toBe(2)
-    expect(r.stderr).toContain('PS_CAPTURE_NAME_INVALID')
+    expect(r.stderr).toContain('PS_RECORDING_NAME_INVALID')
   })
 
-  it('a directory that already holds something: exit 1, PS_CAPTURE_EXISTS, untouched', async () => {
+  it('a directory that already holds something: exit 1, PS_RECORDING_EXISTS, untouched', async () => {
     process.env['PCIE_SCOPE_TWIN'] = '/nonexistent/pcie-scope-twin'
     const dir = join(tempRoot(), 'taken')
     mkdirSync(dir)
     writeFileSync(join(dir, 'keep.txt'), 'x')
     const r = await run('capture', '--twin', '--pattern', 'strided', '--out', dir)
     expect(r.code).toBe(1)
-    expect(r.stderr).toContain('PS_CAPTURE_EXISTS')
+    expect(r.stderr).toContain('PS_RECORDING_EXISTS')
     expect(readdirSync(dir)).toEqual(['keep.txt'])
   })
 

@@ -1,5 +1,6 @@
 // The CLI in process, its output captured: what the CLI tests run a command line through.
-import { main, type CliIo } from '../../../host/src/cli/main.js'
+import { main } from '../../../host/src/cli/main.js'
+import type { CliIo } from '../../../host/src/cli/io.js'
 
 export const runCli = async (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
   let stdout = ''

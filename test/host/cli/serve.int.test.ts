@@ -48,12 +48,12 @@ const until = async (ok: () => boolean, timeoutMs = 20_000) => {
 
 describe('pcie-scope serve --twin', () => {
   it('prints the URL, tells the terminal when its twin dies and restarts it, records its session, exits 0 on SIGTERM', async () => {
-    const captures = mkdtempSync(join(tmpdir(), 'ps-serve-captures-'))
+    const recordings = mkdtempSync(join(tmpdir(), 'ps-serve-recordings-'))
     expect(ready, 'the twin is not built: run `npm run build:twin`').toBe(true)
     const child = spawn(process.execPath, ['bin/pcie-scope.mjs', 'serve', '--twin', '--http', '127.0.0.1:0'], {
       cwd: root,
-      // the session is recorded: into a temporary root, not the checkout's captures/
-      env: { ...process.env, PCIE_SCOPE_FROM_SOURCE: '1', PCIE_SCOPE_CAPTURES: captures },
+      // the session is recorded: into a temporary root, not the checkout's recordings/
+      env: { ...process.env, PCIE_SCOPE_FROM_SOURCE: '1', PCIE_SCOPE_RECORDINGS: recordings },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stderr = ''
@@ -86,20 +86,20 @@ describe('pcie-scope serve --twin', () => {
       child.kill('SIGTERM')
       const [code] = (await once(child, 'exit')) as [number | null]
       expect(code).toBe(0)
-      expect(stderr).toContain(`recording the session into ${captures}/serve-`)
-      const [name] = readdirSync(captures)
-      const manifest = JSON.parse(readFileSync(join(captures, name!, 'manifest.json'), 'utf8'))
+      expect(stderr).toContain(`recording the session into ${recordings}/serve-`)
+      const [name] = readdirSync(recordings)
+      const manifest = JSON.parse(readFileSync(join(recordings, name!, 'manifest.json'), 'utf8'))
       expect(manifest).toMatchObject({ status: 'complete', source: 'twin' })
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL')
-      rmSync(captures, { recursive: true, force: true })
+      rmSync(recordings, { recursive: true, force: true })
     }
   })
 
   it('SIGKILLed mid-run: the recording is listed as interrupted and still exports what it kept', async () => {
-    const captures = mkdtempSync(join(tmpdir(), 'ps-serve-killed-'))
+    const recordings = mkdtempSync(join(tmpdir(), 'ps-serve-killed-'))
     expect(ready, 'the twin is not built: run `npm run build:twin`').toBe(true)
-    const env = { ...process.env, PCIE_SCOPE_FROM_SOURCE: '1', PCIE_SCOPE_CAPTURES: captures }
+    const env = { ...process.env, PCIE_SCOPE_FROM_SOURCE: '1', PCIE_SCOPE_RECORDINGS: recordings }
     const child = spawn(process.execPath, ['bin/pcie-scope.mjs', 'serve', '--twin', '--http', '127.0.0.1:0'], {
       cwd: root,
       env,
@@ -122,8 +122,8 @@ describe('pcie-scope serve --twin', () => {
         body: JSON.stringify({ pattern: 'strided', bytes: 256 * 1024 * 1024 }),
       }).catch(() => undefined) // the server dies under it
       const segment = () => {
-        const [name] = readdirSync(captures)
-        const f = name ? join(captures, name, 'segment-000001.jsonl') : ''
+        const [name] = readdirSync(recordings)
+        const f = name ? join(recordings, name, 'segment-000001.jsonl') : ''
         return f && existsSync(f) ? readFileSync(f, 'utf8') : ''
       }
       await until(() => segment().includes('"t":"run-start"'))
@@ -138,12 +138,12 @@ describe('pcie-scope serve --twin', () => {
         }
       }
       const cli = (...args: string[]) => spawnSync(process.execPath, ['bin/pcie-scope.mjs', ...args], { cwd: root, env, encoding: 'utf8' })
-      const ls = cli('ls', '--dir', captures, '--json')
+      const ls = cli('ls', '--dir', recordings, '--json')
       expect(ls.status, ls.stderr).toBe(0)
-      const listed = JSON.parse(ls.stdout) as { captures: Array<{ name: string; status: string }> }
-      expect(listed.captures).toHaveLength(1)
-      expect(listed.captures[0]).toMatchObject({ status: 'interrupted' })
-      const exp = cli('export', listed.captures[0]!.name, '--format', 'jsonl', '--dir', captures)
+      const listed = JSON.parse(ls.stdout) as { recordings: Array<{ name: string; status: string }> }
+      expect(listed.recordings).toHaveLength(1)
+      expect(listed.recordings[0]).toMatchObject({ status: 'interrupted' })
+      const exp = cli('export', listed.recordings[0]!.name, '--format', 'jsonl', '--dir', recordings)
       expect(exp.status, exp.stderr).toBe(0)
       const kinds = exp.stdout
         .trim()
@@ -154,7 +154,7 @@ describe('pcie-scope serve --twin', () => {
       expect(kinds).not.toContain('run') // the run never finished: nothing pretends it did
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL')
-      rmSync(captures, { recursive: true, force: true })
+      rmSync(recordings, { recursive: true, force: true })
     }
   })
 })

@@ -11,8 +11,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openSession, type DeviceSession } from '../../../host/src/device/session.js'
-import { runRecordedCapture } from '../../../host/src/capture/recorded.js'
-import { readRecords } from '../../../host/src/capture/reader.js'
+import { measureAndRecord } from '../../../host/src/measure/recorded-run.js'
+import { readRecords } from '../../../host/src/recording/reader.js'
 import type { HostLinkStats, Snapshot } from '../../../host/src/core/probe.js'
 import type { LineFault } from '../../../host/src/transport/twin-lines.js'
 
@@ -90,7 +90,7 @@ describe('faults injected on the twin serial line (real twin)', () => {
         deltas.push({ kind: f.kind, delta })
       }
     })()
-    const rc = await runRecordedCapture(session, { pattern: 'strided', bytes: 32 << 20, offset: 0 }, join(dir, 'faults'), {
+    const rc = await measureAndRecord(session, { pattern: 'strided', bytes: 32 << 20, offset: 0 }, join(dir, 'faults'), {
       periodMs: 10,
       onProgress: (m) => m.startsWith('running') && running(),
     })

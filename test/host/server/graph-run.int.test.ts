@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { readRecords } from '../../../host/src/capture/reader.js'
-import type { CaptureRecord } from '../../../host/src/capture/format.js'
+import { readRecords } from '../../../host/src/recording/reader.js'
+import type { AnyRecord } from '../../../host/src/recording/format.js'
 import { SIZE_CLASSES } from '../../../host/src/core/size-classes.js'
 import type { RunReport } from '../../../host/src/core/wire.js'
 import type { WorkloadResult } from '../../../host/src/core/workload.js'
@@ -24,12 +24,12 @@ describe('POST /api/run: a graph kernel on the twin', () => {
   it('runs the BFS through the probe, answers with the graph facts, and records the graph workload', async () => {
     expect(existsSync(join(root, 'build/twin/pcie-scope-twin')), 'the twin is not built: run `npm run build:twin`').toBe(true)
     process.env.PCIE_SCOPE_CACHE = join(work, 'cache')
-    const captures = join(work, 'captures')
+    const recordings = join(work, 'recordings')
     const srv = await startServer({
       twin: true,
       http: { host: '127.0.0.1', port: 0 },
       token: TOKEN,
-      captures: { root: captures, record: true },
+      recordings: { dir: recordings, record: true },
       gpu: false, // the twin alone: whether this machine has a GPU does not matter here
     })
     try {
@@ -58,9 +58,9 @@ describe('POST /api/run: a graph kernel on the twin', () => {
     } finally {
       await srv.close()
     }
-    const [name] = readdirSync(captures)
-    const records: CaptureRecord[] = []
-    for await (const rec of readRecords(join(captures, name!))) records.push(rec)
+    const [name] = readdirSync(recordings)
+    const records: AnyRecord[] = []
+    for await (const rec of readRecords(join(recordings, name!))) records.push(rec)
     const run = records.find((x) => x.t === 'run')
     expect(run).toMatchObject({ workload: { pattern: 'bfs-aligned', graph: 'kron:8', idBytes: 4 }, error: null })
     expect(records.some((x) => x.t === 'run-start' && 'graph' in x.workload)).toBe(true)

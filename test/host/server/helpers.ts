@@ -15,7 +15,7 @@ export async function serve(
     demo?: boolean
     runDelayMs?: number
     webRoot?: string
-    captures?: { root: string; record: boolean }
+    recordings?: { dir: string; record: boolean }
     runs?: Partial<RunLimits>
     /** GPU runs: a (fake) addon loader; default none, so no test depends on this machine's build */
     gpu?: StartServerOptions['gpu']
@@ -32,7 +32,7 @@ export async function serve(
     session,
     demo: o.demo ?? false,
     ...(o.webRoot ? { webRoot: o.webRoot } : {}),
-    ...(o.captures ? { captures: o.captures } : {}),
+    ...(o.recordings ? { recordings: o.recordings } : {}),
     ...(o.runs ? { runs: o.runs } : {}),
     ...(o.sampleUs !== undefined ? { sampleUs: o.sampleUs } : {}),
     gpu: o.gpu ?? false,

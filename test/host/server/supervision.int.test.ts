@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { startServer, type RunningServer, type ServerMessage, type ServerStatus } from '../../../host/src/server/index.js'
-import { readRecords } from '../../../host/src/capture/reader.js'
-import type { CaptureRecord } from '../../../host/src/capture/format.js'
+import { readRecords } from '../../../host/src/recording/reader.js'
+import type { AnyRecord } from '../../../host/src/recording/format.js'
 import type { SupervisedTwin } from '../../../host/src/device/supervisor.js'
 import { openDeviceSession } from '../../../host/src/server/session.js'
 import { http, TOKEN } from './helpers.js'
@@ -40,8 +40,8 @@ const until = async <T>(what: string, probe: () => Promise<T | undefined> | T | 
 
 const setup = async (runs?: { slackMs: number; floorBytesPerSecond: number }) => {
   expect(built, 'the twin is not built: run `npm run build:twin`').toBe(true)
-  const captures = mkdtempSync(join(tmpdir(), 'ps-supervision-'))
-  cleanup.push(() => rmSync(captures, { recursive: true, force: true }))
+  const recordings = mkdtempSync(join(tmpdir(), 'ps-supervision-'))
+  cleanup.push(() => rmSync(recordings, { recursive: true, force: true }))
   const session = (await openDeviceSession({
     twin: true,
     supervision: { hangTimeoutMs: HANG_TIMEOUT_MS, checkEveryMs: 300, minBackoffMs: 200 },
@@ -53,7 +53,7 @@ const setup = async (runs?: { slackMs: number; floorBytesPerSecond: number }) =>
     http: { host: '127.0.0.1', port: 0 },
     token: TOKEN,
     session,
-    captures: { root: captures, record: true },
+    recordings: { dir: recordings, record: true },
     notify: (l) => notices.push(l),
     ...(runs ? { runs } : {}),
   })
@@ -70,17 +70,17 @@ const setup = async (runs?: { slackMs: number; floorBytesPerSecond: number }) =>
     messages.filter((m) => m.type === 'snapshot').reduce((n, m) => n + (m.type === 'snapshot' ? m.snapshots.length : 0), 0)
   // streaming for real before anything breaks
   await until('snapshots before the failure', () => (snapshotCount() >= 5 ? true : undefined))
-  const records = async (): Promise<CaptureRecord[]> => {
-    await srv.close() // seals the capture; everything written is on disk
-    const [name] = readdirSync(captures)
-    const out: CaptureRecord[] = []
-    for await (const r of readRecords(join(captures, name!))) out.push(r)
+  const records = async (): Promise<AnyRecord[]> => {
+    await srv.close() // seals the recording; everything written is on disk
+    const [name] = readdirSync(recordings)
+    const out: AnyRecord[] = []
+    for await (const r of readRecords(join(recordings, name!))) out.push(r)
     return out
   }
   return { session, srv, base, messages, notices, status, snapshotCount, records }
 }
 
-/** After a failure: status says so, the twin restarts, streaming resumes, the capture has the gap. */
+/** After a failure: status says so, the twin restarts, streaming resumes, the recording has the gap. */
 const expectRecovery = async (t: Awaited<ReturnType<typeof setup>>, oldPid: number, reason: 'exit' | 'hang') => {
   const down = await until('status showing the failure', async () => {
     const st = await t.status()

@@ -7,6 +7,9 @@ import type {
   GpuRunRequest,
   GpuRunResult,
   NativeAddon,
+  NativeGpuCountersEnd,
+  NativeGpuCountersEvent,
+  NativeGpuCountersOptions,
   NativeWorkload,
   Prediction,
 } from '../../../host/src/native/addon.js'
@@ -46,12 +49,16 @@ export interface FakeAddonOptions {
   gpu?: 'ok' | { reject: Error } | 'wait-for-cancel'
   devices?: GpuDevice[] | { reject: Error }
   progress?: GpuProgress[]
+  /** what gpuCounters does: replay these events, then end when stopped (default: PS_GPU_COUNTERS_UNAVAILABLE) */
+  counters?: { events: NativeGpuCountersEvent[] } | { reject: Error }
 }
 
 export interface FakeAddon extends NativeAddon {
   runs: GpuRunRequest[]
   predictions: NativeWorkload[]
   cancels: number
+  /** gpuCounters calls and their options */
+  counterRuns: NativeGpuCountersOptions[]
 }
 
 export const fakeResult = (req: GpuRunRequest): GpuRunResult => ({
@@ -72,6 +79,7 @@ export const makeFakeAddon = (o: FakeAddonOptions = {}): FakeAddon => {
     runs: [],
     predictions: [],
     cancels: 0,
+    counterRuns: [],
     model: { elementBytes: [4] },
     cudaBuilt: o.cudaBuilt ?? true,
     gpuBenchLinked: true,
@@ -108,6 +116,36 @@ export const makeFakeAddon = (o: FakeAddonOptions = {}): FakeAddon => {
     },
     // graphs: unit tests of graph code paths use the real addon (test/native/addon)
     predictGraph: () => Promise.reject(nativeError('PS_WORKLOAD_INVALID', 'the fake addon has no graph model.')),
+    pmSamplingBuilt: false,
+    gpuCounters: (options, onEvent) => {
+      addon.counterRuns.push(options)
+      const c = o.counters ?? { reject: nativeError('PS_GPU_COUNTERS_UNAVAILABLE', 'no GPU counter source works here.') }
+      if ('reject' in c) return { done: Promise.reject(c.reject), stop: () => undefined }
+      let stopped = false
+      let finish: (() => void) | undefined
+      const done = new Promise<NativeGpuCountersEnd>((resolve) => {
+        setImmediate(() => {
+          let samples = 0
+          let lost = 0
+          for (const e of c.events) {
+            if (e.type === 'batch') {
+              samples = e.samples
+              lost = e.lost
+            }
+            onEvent(e)
+          }
+          finish = () => resolve({ samples, lost, threadCpuSeconds: 0.01, overflow: false })
+          if (stopped) finish()
+        })
+      })
+      return {
+        done,
+        stop: () => {
+          stopped = true
+          finish?.()
+        },
+      }
+    },
     gpuGraphRun: () => ({
       promise: Promise.reject(nativeError('PS_GPU_NO_DEVICE', 'no CUDA device is usable on this machine.')),
       cancel: () => undefined,

@@ -111,6 +111,8 @@ describe('pcie-scope-model --graph (graph kernels over a CSR in host memory)', (
       [['--pattern', 'bfs-aligned', '--graph', 'kron:4', '--bytes', '4096'], 'PS_MODEL_BAD_ARGUMENT', /do not apply/],
       [['--pattern', 'strided', '--bytes', '4096', '--graph', 'kron:4'], 'PS_MODEL_BAD_ARGUMENT', /go with a graph kernel/],
       [['--pattern', 'bfs-aligned', '--graph', 'kron:4', '--id-bytes', '2'], 'PS_MODEL_BAD_ARGUMENT', /4 or 8/],
+      // the message quotes the argument: escaped, so the line stays one JSON object
+      [['--pattern', 'strided', '--by"tes\\\n'], 'PS_MODEL_BAD_ARGUMENT', /^unknown argument --by"tes\\\n$/],
     ]
     for (const [args, code, re] of cases) {
       const r = model(args)

@@ -27,6 +27,29 @@ bool opts(std::initializer_list<const char *> args, Options *o, std::string *err
 }
 } // namespace
 
+// the twin starts from spec/twin.json's defaults, also where its own types hold them
+TEST(cli_defaults_are_the_spec_ones)
+{
+    Options o;
+    std::string err;
+    CHECK(opts({}, &o, &err));
+    CHECK_EQ(o.latency_cycles, kTwinDefaultLatencyCycles);
+    CHECK_EQ(o.cpl_split, kTwinDefaultCplSplit);
+    CHECK_EQ(o.tags, kTwinDefaultTags);
+    CHECK_EQ(o.segments, kTwinDefaultSegments);
+    CHECK_EQ(o.switch_mode, std::string(kTwinDefaultMode) == "switch");
+    CHECK_EQ(std::string(kTwinDefaultLatencyDist), std::string("fixed"));
+    CHECK_EQ(o.jitter_ns, 0u);
+    LinkConfig link;
+    CHECK(parse_link(kTwinDefaultLink, &link));
+    CHECK_EQ(link.gen, o.link.gen);
+    CHECK_EQ(link.lanes, o.link.lanes);
+    CHECK_EQ(link.ideal, o.link.ideal);
+    // every row of the table is one option of the usage text
+    for (const cli::OptionDef &d : kTwinOptions)
+        CHECK(std::string(usage()).find(std::string("  ") + d.flag) != std::string::npos);
+}
+
 TEST(cli_defaults_and_batch)
 {
     Options o;
@@ -181,7 +204,6 @@ TEST(options_width_and_l1)
 
 TEST(json_events)
 {
-    CHECK_EQ(json_escape("a\"b\\c\nd\x01\xff"), std::string("a\\\"b\\\\c\\nd\\u0001\\u00ff"));
     CHECK_EQ(ready_event("/dev/pts/3", 250000000, LinkConfig{}, 256),
              std::string("{\"event\":\"ready\",\"pty\":\"/dev/pts/3\",\"clockHz\":250000000,"
                          "\"link\":{\"name\":\"gen3x16\",\"gen\":3,\"lanes\":16,"

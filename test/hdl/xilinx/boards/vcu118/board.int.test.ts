@@ -3,17 +3,16 @@
 // the real module does not have fails the test before any tool runs); xil_pcie_port alone at
 // both widths. Nothing here runs Vivado: hdl/xilinx/README.md says what that leaves unchecked.
 // Run: npx vitest run test/hdl/xilinx/boards/vcu118/board.int.test.ts
-import { mkdirSync, readdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { inc, root, run } from '../../../tools.js'
+import { inc, root, rtl, run } from '../../../tools.js'
 import { BOARD, DESIGNS, topFile } from './board.js'
 import { VENDOR, instancePins, writeVendorStubs } from './vendor-ports.js'
 
 const out = join(root, 'build/hdl/xilinx/vcu118')
-const verilogIn = (dir: string) => readdirSync(join(root, dir)).filter((f) => f.endsWith('.v')).map((f) => `${dir}/${f}`)
-// everything but the tops, each top linted alone (the other's pins would not match its stubs)
-const COMMON = [...verilogIn('hdl/rtl'), ...verilogIn('hdl/rtl/switch'), ...verilogIn('hdl/xilinx/rtl'), ...verilogIn(`${BOARD}/rtl`).filter((f) => !f.endsWith('_top.v'))]
+// each top with its own file list (the other top's pins would not match its stubs)
+const topFiles = (top: string) => rtl(`${BOARD}/rtl/${top}.f`)
 const INC = [...inc, `-I${BOARD}/rtl`]
 
 describe.each(['switch', 'bar'] as const)('vcu118 %s top lint', (design) => {
@@ -51,13 +50,13 @@ describe.each(['switch', 'bar'] as const)('vcu118 %s top lint', (design) => {
   })
 
   it('verilator --lint-only -Wall', () => {
-    const r = run('verilator', ['--lint-only', '-Wall', ...INC, '--top-module', top, ...stubs, ...COMMON, topFile(design)])
+    const r = run('verilator', ['--lint-only', '-Wall', ...INC, '--top-module', top, ...stubs, ...topFiles(top)])
     expect(r.out).toBe('')
     expect(r.status).toBe(0)
   })
 
   it('iverilog -g2005 -Wall', () => {
-    const r = run('iverilog', ['-g2005', '-Wall', ...INC, '-s', top, '-o', join(dir, `${top}.vvp`), ...stubs, ...COMMON, topFile(design)])
+    const r = run('iverilog', ['-g2005', '-Wall', ...INC, '-s', top, '-o', join(dir, `${top}.vvp`), ...stubs, ...topFiles(top)])
     expect(r.out).toBe('')
     expect(r.status).toBe(0)
   })
@@ -68,7 +67,7 @@ describe('xil_pcie_port lint', () => {
     ['256', ['-GDATA_WIDTH=256']],
     ['512 straddled', ['-GDATA_WIDTH=512', '-GCQ_STRADDLE=1']],
   ])('verilator --lint-only -Wall at %s bits', (_name, params) => {
-    const r = run('verilator', ['--lint-only', '-Wall', '--top-module', 'xil_pcie_port', ...params, ...verilogIn('hdl/xilinx/rtl').filter((f) => !f.endsWith('xil_tlp_async_fifo.v'))])
+    const r = run('verilator', ['--lint-only', '-Wall', '--top-module', 'xil_pcie_port', ...params, ...rtl('hdl/xilinx/rtl/xil_pcie_port.f')])
     expect(r.out).toBe('')
     expect(r.status).toBe(0)
   })

@@ -1,0 +1,69 @@
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openRecording } from '../../../host/src/recording/catalog.js'
+import { csvHeader } from '../../../host/src/export/csv.js'
+import { exportRecording } from '../../../host/src/export/formats.js'
+import { newReadStats } from '../../../host/src/recording/reader.js'
+import { COUNTERS } from '../../../host/src/core/generated.js'
+import { killWriter, newWriter, removeRoots, tempRoot, writeRun } from '../recording/fixtures.js'
+
+afterEach(removeRoots)
+
+const text = async (chunks: AsyncIterable<string>): Promise<string> => {
+  let s = ''
+  for await (const c of chunks) s += c
+  return s
+}
+
+describe('CSV export', () => {
+  it('has time_s, exactly the generated counter list, then tap as its header', () => {
+    expect(csvHeader()).toEqual(['time_s', ...COUNTERS.map((c) => c.name), 'tap'])
+    expect(csvHeader()).toContain('MRD_128') // the list is the spec's, not empty
+  })
+
+  it('writes one row per snapshot: probe seconds, then every counter', async () => {
+    const dir = join(tempRoot(), 'csv')
+    const w = newWriter(dir)
+    const snaps = writeRun(w)
+    w.close()
+    const lines = (await text(exportRecording(await openRecording(dir), 'csv'))).trimEnd().split('\n')
+    expect(lines[0]).toBe(csvHeader().join(','))
+    expect(lines).toHaveLength(1 + snaps.length)
+    const last = lines.at(-1)!.split(',')
+    const col = (name: string) => last[csvHeader().indexOf(name)]
+    expect(Number(col('time_s'))).toBeCloseTo(17_000 / 250e6, 12)
+    expect(col('TIMESTAMP')).toBe('17000')
+    expect(col('MRD_128')).toBe('512')
+    expect(col('MRD_BYTES')).toBe(String(512 * 128))
+  })
+
+  it('exports a killed recording up to its last complete line', async () => {
+    const dir = join(tempRoot(), 'killed')
+    const w = newWriter(dir)
+    writeRun(w)
+    killWriter(dir, w)
+    const recording = await openRecording(dir)
+    expect(recording.status).toBe('interrupted')
+    const stats = newReadStats()
+    const lines = (await text(exportRecording(recording, 'csv', stats))).trimEnd().split('\n')
+    expect(lines).toHaveLength(1 + 8)
+    expect(stats.torn).toBe(1)
+  })
+})
+
+describe('JSONL export', () => {
+  it('writes the records, one JSON object per line', async () => {
+    const dir = join(tempRoot(), 'jsonl')
+    const w = newWriter(dir)
+    writeRun(w)
+    w.close()
+    const lines = (await text(exportRecording(await openRecording(dir), 'jsonl'))).trimEnd().split('\n')
+    expect(lines.map((l) => (JSON.parse(l) as { t: string }).t)).toEqual([
+      'device',
+      'snapshot',
+      'run-start',
+      ...Array(7).fill('snapshot'),
+      'run',
+    ])
+  })
+})

@@ -1,0 +1,35 @@
+// Builds the unit tests of native/common (test/native/common, CMake: the JSON writer and the
+// option parser) and runs them.
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const root = resolve(import.meta.dirname, '../../..')
+const src = resolve(root, 'test/native/common')
+const build = resolve(root, 'build/common-tests')
+
+function run(cmd: string, args: string[]) {
+  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', maxBuffer: 16 << 20 })
+  if (r.error) throw r.error
+  return r
+}
+
+describe('native common (JSON writer, option parser)', () => {
+  it('builds and passes its unit tests', () => {
+    const gen = spawnSync('ninja', ['--version']).status === 0 ? ['-G', 'Ninja'] : []
+    if (!existsSync(resolve(build, 'CMakeCache.txt'))) {
+      const cfg = run('cmake', ['-S', src, '-B', build, ...gen, '-DCMAKE_BUILD_TYPE=Release'])
+      expect(cfg.status, cfg.stdout + cfg.stderr).toBe(0)
+    }
+    const b = run('cmake', ['--build', build, '--parallel', '2'])
+    expect(b.status, b.stdout + b.stderr).toBe(0)
+    const t = run(resolve(build, 'common-tests'), [])
+    const lines = t.stdout.trim().split('\n')
+    const m = /^(\d+) passed, (\d+) failed$/.exec(lines[lines.length - 1] ?? '')
+    expect(m, t.stdout + t.stderr).not.toBeNull()
+    expect(Number(m![2]), t.stdout + t.stderr).toBe(0)
+    expect(Number(m![1])).toBeGreaterThanOrEqual(10)
+    expect(t.status).toBe(0)
+  })
+})
