@@ -1,5 +1,6 @@
 /** Argument parsers for the CLI (each throws commander's InvalidArgumentError with a clear reason). */
-import { InvalidArgumentError, Option } from 'commander'
+import { InvalidArgumentError, Option, type Command } from 'commander'
+import { PsError } from '../core/errors.js'
 import { COMMANDS, TWIN_OPTION_RANGES, TWIN_OPTION_VALUES } from '../core/generated.js'
 import { TWIN_MODES } from '../core/twin-mode.js'
 import type { TwinCplSplit } from '../transport/twin.js'
@@ -125,3 +126,18 @@ export const parseFilter = (value: string): { base: number; limit: number } => {
   if (limit < base) throw new InvalidArgumentError('LIMIT is below BASE')
   return { base, limit }
 }
+
+/**
+ * A preAction hook for options a command cannot run without. Commander checks its own mandatory
+ * options before it refuses unknown ones, so a misspelt `--patern` was reported as a missing
+ * `--pattern`; checked here, after parsing, the unknown option is named first.
+ */
+export const requireOptions =
+  (...names: string[]): ((command: Command, action: Command) => void) =>
+  (_command, action) => {
+    for (const name of names) {
+      if (action.getOptionValue(name) !== undefined) continue
+      const flags = action.options.find((o) => o.attributeName() === name)?.flags ?? `--${name}`
+      throw new PsError('PS_USAGE', `required option '${flags}' not specified`)
+    }
+  }

@@ -49,6 +49,7 @@ import {
   parseLink,
   parseSize,
   parseTwinRange,
+  requireOptions,
   twinModeOption,
 } from './args.js'
 import { defaultIo, EXIT_INTERRUPTED, EXIT_OK, type CliDeps, type CliIo, type SetCode } from './io.js'
@@ -129,11 +130,7 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
       `baud rate with --port, ${BAUD_RANGE.min}..${BAUD_RANGE.max} (default 115200)`,
       parseIntIn(BAUD_RANGE.min, BAUD_RANGE.max),
     )
-    .addOption(
-      new Option('--pattern <name>', 'access pattern, or a graph kernel (with --graph)')
-        .choices([...PATTERNS, ...GRAPH_KERNELS])
-        .makeOptionMandatory(),
-    )
+    .addOption(new Option('--pattern <name>', 'access pattern, or a graph kernel (with --graph)').choices([...PATTERNS, ...GRAPH_KERNELS]))
     .option(
       '--graph <spec>',
       `graph kernels: the graph, ${GRAPH_GENERATORS.map((g) => `${g}:S[:SEED]`).join(', ')} (S ${GRAPH_SCALE.min}..${GRAPH_SCALE.max}) or file:PATH (.mtx or an edge list)`,
@@ -206,6 +203,7 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
     .option('--dir <folder>', DIR_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
     .option('--jsonl', 'stream each record (device, snapshot, interval, run-start, run) as one JSON line while the recording runs')
+    .hook('preAction', requireOptions('pattern'))
     .action(
       async (
         o: SourceOpts & {

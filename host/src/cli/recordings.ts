@@ -13,6 +13,7 @@ import { defaultRecordingsDir, resolveRecordingArg } from '../recording/names.js
 import { newReadStats, type ReadStats } from '../recording/reader.js'
 import { exportToFile, writeFileFrom } from '../export/file.js'
 import { idBytesOf, isGraphWorkload, type AnyWorkload } from '../core/workload.js'
+import { requireOptions } from './args.js'
 import type { CliIo, SetCode } from './io.js'
 import { watchReadProgress } from './read-progress.js'
 
@@ -156,10 +157,11 @@ export const registerRecordings = (program: Command, io: CliIo, setCode: SetCode
       'export a recording: csv (a row per snapshot), jsonl (the records), perfetto (trace-event JSON), vcd (interval samples); parquet (one table) and pcapng (raw frames, with wireshark/pcie_scope.lua) need -o',
     )
     .argument('<recording>', RECORDING_ARG_HELP)
-    .addOption(new Option('--format <format>', 'output format').choices(ALL_EXPORT_FORMATS).makeOptionMandatory())
+    .addOption(new Option('--format <format>', 'output format').choices(ALL_EXPORT_FORMATS))
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .addOption(new Option('--table <name>', 'parquet: the table to write').choices(TABLE_NAMES).default(DEFAULT_PARQUET_TABLE))
     .option('--dir <folder>', DIR_HELP)
+    .hook('preAction', requireOptions('format'))
     .action(async (arg: string, o: { format: ExportFormat | FileExportFormat; output?: string; table: string; dir?: string }) => {
       const recording = await openRecording(resolveRecordingArg(arg, recordingsDir(o.dir)))
       if (isFileFormat(o.format) && o.output === undefined) {

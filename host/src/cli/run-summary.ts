@@ -3,7 +3,16 @@ import type { RunResult } from '../measure/run.js'
 import { elementBytesOf, isGraphWorkload, l1Of, type AnyWorkload } from '../core/workload.js'
 import { SIZE_CLASSES } from '../core/size-classes.js'
 
-const fmt = (n: number, digits = 3): string => (Number.isInteger(n) ? String(n) : n.toPrecision(digits))
+/**
+ * A number for a reader: `digits` significant digits, never in exponent form (1512.3 ns reads
+ * 1512, not 1.51e+3; 0.0123 keeps its three digits).
+ */
+export const formatSignificant = (n: number, digits = 3): string => {
+  if (!Number.isFinite(n)) return String(n)
+  if (Number.isInteger(n) || Math.abs(n) >= 10 ** (digits - 1)) return String(Math.round(n))
+  return Number(n.toPrecision(digits)).toLocaleString('en-US', { useGrouping: false, maximumSignificantDigits: digits })
+}
+const fmt = formatSignificant
 
 const workloadRow = (w: AnyWorkload): string =>
   isGraphWorkload(w)

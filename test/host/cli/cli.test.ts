@@ -103,6 +103,20 @@ describe('pcie-scope CLI (in process)', () => {
     }
   })
 
+  it('names a misspelt option as unknown before it reports a required one missing', async () => {
+    const capture = await run('capture', '--twin', '--patern', 'strided')
+    expect(capture.code).toBe(2)
+    expect(capture.stderr).toMatch(/unknown option '--patern'/)
+    expect(capture.stderr).toMatch(/Did you mean --pattern\?/)
+    const missing = await run('capture', '--twin')
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/required option '--pattern <name>' not specified/)
+    const exported = await run('export', 'some-recording', '--fromat', 'csv')
+    expect(exported.code).toBe(2)
+    expect(exported.stderr).toMatch(/unknown option '--fromat'/)
+    expect((await run('export', 'some-recording')).stderr).toMatch(/required option '--format <format>' not specified/)
+  })
+
   it('says in its help that the twin runs the switch unless --mode endpoint, and that --segments widens either design', async () => {
     for (const command of ['capture', 'serve', 'bench']) {
       const help = (await run(command, '--help')).stdout.replace(/\s+/g, ' ')
