@@ -1,15 +1,32 @@
 #!/usr/bin/env node
 // Builds the pcie-scope twin (native/twin: Verilated hdl/rtl + firmware + traffic model) into
-// build/twin/pcie-scope-twin. Plain Node, no dependencies. Usage: node scripts/build-twin.mjs
+// build/twin/pcie-scope-twin. Nothing runs when the binary is newer than every source it is built
+// from; otherwise CMake (Ninja where present) rebuilds what changed, through ccache
+// (scripts/compiler-cache.mjs). The tools' output is shown only when a step fails, or with
+// --verbose. Plain Node, no dependencies. Usage: node scripts/build-twin.mjs [--force] [--verbose]
 import { spawnSync } from 'node:child_process'
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync, rmSync, utimesSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { compilerCacheEnv } from './compiler-cache.mjs'
+import { isFresh } from './fresh.mjs'
+import { withBuildLock } from './lock.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const src = join(root, 'native', 'twin')
 const build = join(root, 'build', 'twin')
 const binary = join(build, 'pcie-scope-twin')
+const verbose = process.argv.includes('--verbose')
+const inputs = [
+  src,
+  join(root, 'native', 'model'),
+  join(root, 'hdl', 'rtl'),
+  join(root, 'firmware', 'src'),
+  join(root, 'firmware', 'include'),
+  join(root, 'firmware', 'hal', 'sim'),
+  fileURLToPath(import.meta.url),
+]
+if (!process.argv.includes('--force') && isFresh([binary], inputs)) process.exit(0)
 
 function has(cmd, args = ['--version']) {
   const r = spawnSync(cmd, args, { stdio: 'ignore' })
@@ -28,10 +45,11 @@ if (!cxx || !has(cxx)) missing.push('a C++17 compiler: c++/g++ (Debian: apt-get 
 if (!has('verilator')) missing.push('verilator (Debian: apt-get install verilator)')
 if (missing.length) fail(`missing tool${missing.length > 1 ? 's' : ''}: ${missing.join('; ')}`)
 
+const env = { ...process.env, ...compilerCacheEnv(root) }
 function run(cmd, args, { mayFail = false } = {}) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' })
+  const r = spawnSync(cmd, args, { cwd: root, env, stdio: verbose ? 'inherit' : 'pipe', encoding: 'utf8', maxBuffer: 64 << 20 })
   if (r.error) fail(`${cmd}: ${r.error.message}`)
-  if (r.status !== 0 && !mayFail) fail(`${cmd} ${args.join(' ')} failed (exit ${r.status})`)
+  if (r.status !== 0 && !mayFail) fail(`${cmd} ${args.join(' ')} failed (exit ${r.status})\n${r.stdout ?? ''}${r.stderr ?? ''}`)
   return r.status === 0
 }
 
@@ -40,15 +58,22 @@ function configure() {
   run('cmake', ['-S', src, '-B', build, ...gen, '-DCMAKE_BUILD_TYPE=Release'])
 }
 
-const configured = existsSync(join(build, 'CMakeCache.txt'))
-if (!configured) configure()
-// a build configured before a Verilog file was added or removed can fail to re-Verilate (the
-// sources' glob is re-read only by a fresh configure): start that build over once
-if (!run('cmake', ['--build', build, '--parallel'], { mayFail: configured })) {
-  console.log('build-twin: the incremental build failed; configuring afresh and building again')
-  rmSync(build, { recursive: true, force: true })
-  configure()
-  run('cmake', ['--build', build, '--parallel'])
-}
-if (!existsSync(binary)) fail(`the build finished but ${binary} is missing`)
+withBuildLock(build, () => {
+  // another process may have built it while this one waited
+  if (!process.argv.includes('--force') && isFresh([binary], inputs)) return
+  const configured = existsSync(join(build, 'CMakeCache.txt'))
+  if (!configured) configure()
+  // a build configured before a Verilog file was added or removed can fail to re-Verilate (the
+  // sources' glob is re-read only by a fresh configure): start that build over once
+  if (!run('cmake', ['--build', build, '--parallel'], { mayFail: configured })) {
+    console.error('build-twin: the incremental build failed; configuring afresh and building again')
+    rmSync(build, { recursive: true, force: true })
+    configure()
+    run('cmake', ['--build', build, '--parallel'])
+  }
+  if (!existsSync(binary)) fail(`the build finished but ${binary} is missing`)
+  // a source touched but not changed leaves the binary as it was: mark it current for the check above
+  const now = new Date()
+  utimesSync(binary, now, now)
+})
 console.log(`build-twin: ${binary}`)
