@@ -2,12 +2,15 @@
 // Builds the pcie-scope twin (native/twin: Verilated hdl/rtl + firmware + traffic model) into
 // build/twin/pcie-scope-twin. Nothing runs when the binary is newer than every source it is built
 // from; otherwise CMake (Ninja where present) rebuilds what changed, through ccache
-// (scripts/compiler-cache.mjs). The tools' output is shown only when a step fails, or with
+// (scripts/compiler-cache.mjs). Where build/twin was never configured (a fresh clone), a binary
+// built from the same sources with the same tools on this machine is taken from the user's cache
+// (scripts/build-cache.mjs) instead. The tools' output is shown only when a step fails, or with
 // --verbose. Plain Node, no dependencies. Usage: node scripts/build-twin.mjs [--force] [--verbose]
 import { spawnSync } from 'node:child_process'
-import { existsSync, rmSync, utimesSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildCacheEnabled, contentKey, restore, store } from './build-cache.mjs'
 import { compilerCacheEnv } from './compiler-cache.mjs'
 import { isFresh } from './fresh.mjs'
 import { withBuildLock } from './lock.mjs'
@@ -46,6 +49,15 @@ if (!has('verilator')) missing.push('verilator (Debian: apt-get install verilato
 if (missing.length) fail(`missing tool${missing.length > 1 ? 's' : ''}: ${missing.join('; ')}`)
 
 const env = { ...process.env, ...compilerCacheEnv(root) }
+
+/** The cache key: every input, the tools' versions and this CPU's features (-march=native). */
+function cacheKey() {
+  const version = (cmd) => spawnSync(cmd, ['--version'], { encoding: 'utf8' }).stdout ?? ''
+  const cpu = /^flags\s*:.*$/m.exec(existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '')?.[0] ?? process.arch
+  return contentKey(root, inputs, [version('verilator'), version('cmake'), version(cxx), cxx, cpu, process.env.CXXFLAGS ?? ''])
+}
+const NAME = 'pcie-scope-twin'
+
 function run(cmd, args, { mayFail = false } = {}) {
   const r = spawnSync(cmd, args, { cwd: root, env, stdio: verbose ? 'inherit' : 'pipe', encoding: 'utf8', maxBuffer: 64 << 20 })
   if (r.error) fail(`${cmd}: ${r.error.message}`)
@@ -62,6 +74,8 @@ withBuildLock(build, () => {
   // another process may have built it while this one waited
   if (!process.argv.includes('--force') && isFresh([binary], inputs)) return
   const configured = existsSync(join(build, 'CMakeCache.txt'))
+  const key = buildCacheEnabled() && !process.argv.includes('--force') ? cacheKey() : undefined
+  if (key && !configured && (mkdirSync(build, { recursive: true }), restore('twin', key, NAME, binary))) return
   if (!configured) configure()
   // a build configured before a Verilog file was added or removed can fail to re-Verilate (the
   // sources' glob is re-read only by a fresh configure): start that build over once
@@ -72,6 +86,7 @@ withBuildLock(build, () => {
     run('cmake', ['--build', build, '--parallel'])
   }
   if (!existsSync(binary)) fail(`the build finished but ${binary} is missing`)
+  if (key) store('twin', key, NAME, binary)
   // a source touched but not changed leaves the binary as it was: mark it current for the check above
   const now = new Date()
   utimesSync(binary, now, now)
