@@ -37,6 +37,16 @@ export default tseslint.config(
     },
   },
   {
+    // type-aware rules where a dropped promise would lose an error: the host and the web UI (each
+    // file checked against the tsconfig.json nearest to it)
+    files: ['host/**/*.ts', 'web/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     // tests read loosely typed JSON replies
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,19 +1,27 @@
 #!/usr/bin/env node
 // Bundles the web UI: web/main.ts → dist/web/main.js (esm, minified, sourcemap) and copies
-// index.html and style.css next to it. --test bundles web/test-entry.ts instead: the same page
-// plus the hooks the browser tests read (window.__pcieScope), which the production bundle lacks.
-// Usage: node scripts/build-web.mjs [--outdir DIR] [--test]
+// index.html and style.css next to it; into dist/web, nothing runs when the bundle is newer than
+// web/ and the lockfile. --test bundles web/test-entry.ts instead: the same page plus the hooks
+// the browser tests read (window.__pcieScope), which the production bundle lacks.
+// Usage: node scripts/build-web.mjs [--outdir DIR] [--test] [--force]
 import { copyFile, mkdir } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { isFresh } from './fresh.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const i = process.argv.indexOf('--outdir')
 const outdir = i > 0 && process.argv[i + 1] ? resolve(process.argv[i + 1]) : join(root, 'dist', 'web')
 
-const entry = process.argv.includes('--test') ? 'test-entry.ts' : 'main.ts'
+const test = process.argv.includes('--test')
+const entry = test ? 'test-entry.ts' : 'main.ts'
 
+// the freshness check covers the production bundle in dist/web only
+const outputs = ['main.js', 'main.js.map', 'index.html', 'style.css'].map((f) => join(outdir, f))
+const inputs = [join(root, 'web'), join(root, 'package-lock.json'), fileURLToPath(import.meta.url)]
+if (i < 0 && !test && !process.argv.includes('--force') && isFresh(outputs, inputs)) process.exit(0)
+
+const { build } = await import('esbuild')
 await mkdir(outdir, { recursive: true })
 const result = await build({
   absWorkingDir: root,

@@ -3,15 +3,16 @@
  * One-step set-up shared by `npm start` and `npm test`: npm dependencies, system packages
  * (installed with apt-get when we are root or have password-less sudo, otherwise a clear message
  * with the exact command), then the build (TypeScript, web bundle, the Verilator twin, the native
- * addon).
+ * addon), each step incremental and quiet: one line per step, a tool's output only when it fails.
  * Plain Node, no dependencies: it must run before `npm ci`.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { compilerCacheEnv } from './compiler-cache.mjs'
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -93,7 +94,8 @@ function ensureNpmDeps() {
   // `npm install` honours the lockfile's versions. Not `npm ci`: npm 11 leaves other platforms'
   // optional packages (rollup, esbuild) out of a lockfile written without registry URLs, and
   // `npm ci` then refuses it as out of sync.
-  if (run('npm', ['install', '--no-audit', '--no-fund']) !== 0) throw new Error('npm install failed')
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 })
+  if (r.error || r.status !== 0) throw new Error(`npm install failed\n${r.stdout ?? ''}${r.stderr ?? r.error?.message ?? ''}`)
   writeFileSync(marker, manifestHash())
 }
 
@@ -113,29 +115,51 @@ function ensureSystemPackages(purposes) {
   if (status !== 0) throw new Error(`apt-get failed; run it yourself:\n  sudo ${install}`)
 }
 
-function build() {
+/**
+ * The build steps, run side by side (each is incremental: a step whose outputs are newer than its
+ * sources returns at once). One line per step; a tool's output only when its step fails.
+ */
+async function build() {
   const steps = [
-    ['build:ts', 'compiling TypeScript'],
-    ['build:web', 'bundling the web UI'],
-    ['build:twin', 'building the twin (Verilator + firmware + traffic model)'],
-    ['build:native', 'building the native addon (traffic model in process; GPU runs where native/cuda and nvcc are)'],
+    ['build-ts.mjs', 'TypeScript'],
+    ['build-web.mjs', 'web UI bundle'],
+    ['build-twin.mjs', 'twin (Verilator + firmware + traffic model)'],
+    ['build-native.mjs', 'native addon'],
   ]
-  for (const [script, what] of steps) {
-    say(what)
-    if (run('npm', ['run', '-s', script]) !== 0) throw new Error(`npm run ${script} failed`)
-  }
+  const env = { ...process.env, ...compilerCacheEnv(root) }
+  const results = await Promise.all(
+    steps.map(
+      ([script, what]) =>
+        new Promise((done) => {
+          const started = performance.now()
+          const child = spawn(process.execPath, [join(root, 'scripts', script)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+          let out = ''
+          child.stdout.on('data', (d) => (out += d))
+          child.stderr.on('data', (d) => (out += d))
+          child.on('error', (e) => done({ what, ok: false, out: e.message }))
+          child.on('close', (code) => {
+            const ok = code === 0
+            say(`${ok ? 'built' : 'FAILED'}: ${what} (${((performance.now() - started) / 1000).toFixed(1)} s)`)
+            done({ what, ok, out })
+          })
+        }),
+    ),
+  )
+  const failed = results.filter((r) => !r.ok)
+  for (const r of failed) process.stderr.write(`\n[setup] ${r.what}:\n${r.out}\n`)
+  if (failed.length) throw new Error(`the build failed: ${failed.map((r) => r.what).join(', ')}`)
 }
 
 /** purpose: 'start' (run the twin, server and UI) or 'test' (also the HDL tools and chromium). */
-export function setup(purpose) {
+export async function setup(purpose) {
   ensureNpmDeps()
   ensureSystemPackages(purpose === 'test' ? ['start', 'test'] : ['start'])
-  build()
+  await build()
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    setup(process.argv[2] === 'start' ? 'start' : 'test')
+    await setup(process.argv[2] === 'start' ? 'start' : 'test')
   } catch (e) {
     say(e instanceof Error ? e.message : String(e))
     process.exit(1)

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { root, run, setup } from './setup.mjs'
 
 try {
-  setup('start')
+  await setup('start')
 } catch (e) {
   process.stderr.write(`[start] set-up failed: ${e instanceof Error ? e.message : String(e)}\n`)
   process.exit(1)

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { root, run, setup } from './setup.mjs'
 
 try {
-  setup('test')
+  await setup('test')
 } catch (e) {
   process.stderr.write(`[test] set-up failed: ${e instanceof Error ? e.message : String(e)}\n`)
   console.log('vitest: 0 passed, 1 failed')

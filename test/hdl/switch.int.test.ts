@@ -11,7 +11,7 @@
 // near its one-minute budget.
 // Run: npx vitest run --project int test/hdl/switch.int.test.ts
 import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { closing, expectElaborationStops, inc, root, rtl, run, verilateBench } from './tools.js'
 import { writeSwitchVectors } from './switch-golden.js'
@@ -108,7 +108,8 @@ describe.each([
 ] as const)('testbench tb_sw_router on %s at %i segment(s)', (dutName, segs, defs, files, sims) => {
   const tb = 'hdl/tb/tb_sw_router.sv'
   const l = LAYOUTS[segs]
-  const args = () => [...inc, `-DGOLDEN_DIR="${goldenDir(segs)}"`, ...l.defs, ...defs]
+  // GOLDEN_DIR relative to the checkout (the benches run there): the same generated C++ in every clone
+  const args = () => [...inc, `-DGOLDEN_DIR="${relative(root, goldenDir(segs))}"`, ...l.defs, ...defs]
   const check = (out: string, status: number | null) => {
     const v = vectors[segs]!
     const res = closing(out)

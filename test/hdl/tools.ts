@@ -20,14 +20,15 @@ export function run(cmd: string, args: string[], timeoutMs = 200_000, env?: Node
   return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}`, stdout: r.stdout ?? '' }
 }
 
-const hasCcache = spawnSync('sh', ['-c', 'command -v ccache'], { stdio: 'ignore' }).status === 0
+const hasCcache = process.env.PS_NO_CCACHE !== '1' && spawnSync('sh', ['-c', 'command -v ccache'], { stdio: 'ignore' }).status === 0
 
 /**
  * Build a self-checking bench with `verilator --binary` into `mdir`; `args` are the defines,
  * parameters, top module and sources. Three settings cut the build, not what is checked:
  * - every bench compiles the same Verilator runtime (verilated.cpp and friends, about 7 s of
- *   CPU each time): through ccache (OBJCACHE, a cache under build/) only the first bench of a
- *   run pays for it, and a rebuilt bench whose generated C++ did not change costs nothing;
+ *   CPU each time): through ccache (OBJCACHE; the user's cache, with the checkout's paths made
+ *   relative by vitest.config.ts, so another clone hits it too) only the first build pays for it,
+ *   and a rebuilt bench whose generated C++ did not change costs nothing;
  * - the model's classes compile as one translation unit (VM_PARALLEL_BUILDS=0): each generated
  *   file alone costs about a second of header parsing (a sampler bench: 13 s instead of 33 s);
  * - a loop is unrolled only when its body is short (--unroll-stmts, Verilator's default 30 000):
@@ -39,8 +40,7 @@ export function verilateBench(mdir: string, args: string[]) {
   mkdirSync(mdir, { recursive: true })
   const make = ['VM_PARALLEL_BUILDS=0', ...(hasCcache ? ['OBJCACHE=ccache'] : [])]
   const fastBuild = [...make.flatMap((m) => ['-MAKEFLAGS', m]), '--unroll-stmts', '1000']
-  const env = hasCcache ? { ...process.env, CCACHE_DIR: join(root, 'build', 'ccache') } : undefined
-  return run('verilator', ['--binary', '--timing', '-j', '2', ...fastBuild, '-Mdir', mdir, '-o', 'Vtb', ...args], 200_000, env)
+  return run('verilator', ['--binary', '--timing', '-j', '2', ...fastBuild, '-Mdir', mdir, '-o', 'Vtb', ...args], 200_000)
 }
 
 /** The closing line every testbench prints: "N passed, N failed". */

@@ -5,7 +5,7 @@
 // area is not measured yet.
 // Run: npx vitest run --project int test/hdl/xilinx/adapters.int.test.ts
 import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { closing, expectElaborationStops, root, rtl, run, verilateBench } from '../tools.js'
 import { writeXilinxVectors, type Vectors } from './descriptors.js'
@@ -77,7 +77,7 @@ describe.each(BENCHES)('tb_xil_adapters at %i bits, straddle %i, %s', (width, st
   beforeAll(() => {
     v = writeXilinxVectors(dir, 1, width, straddle === 1)
   })
-  const defs = [`-DGOLDEN_DIR="${dir}"`]
+  const defs = [`-DGOLDEN_DIR="${relative(root, dir)}"`] // the benches run in the checkout
 
   it('passes: every beat, the beat totals and the drop counts', () => {
     let out: string
