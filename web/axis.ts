@@ -20,7 +20,7 @@ export function decimalsFor(step: number): number {
  * The ticks' spacing: the largest gap between neighbours (0 with fewer than two); a bound the
  * axis adds at its min or max sits closer to its neighbour than the spacing.
  */
-export function tickStep(values: readonly number[]): number {
+function tickStep(values: readonly number[]): number {
   let step = 0
   for (let i = 1; i < values.length; i++) step = Math.max(step, Math.abs(values[i]! - values[i - 1]!))
   return step

@@ -95,7 +95,7 @@ export class TestAppState extends AppState {
   }
 }
 
-export function runBoxText(b: RunBox): string {
+function runBoxText(b: RunBox): string {
   switch (b.kind) {
     case 'idle':
       return 'no run yet'

@@ -242,7 +242,7 @@ export interface SpecModel {
   maxEncoded: number
 }
 
-export const SCALAR_BYTES: Record<ScalarType, number> = { u8: 1, u16: 2, u32: 4, u64: 8 }
+const SCALAR_BYTES: Record<ScalarType, number> = { u8: 1, u16: 2, u32: 4, u64: 8 }
 export const num = (s: string | number): number => (typeof s === 'number' ? s : Number.parseInt(s, 16))
 
 /** Thrown with every problem found, one per line. */

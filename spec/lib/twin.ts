@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { SpecError, type WorkloadSpec } from './model.js'
 
 export type TwinValue = 'none' | 'uint' | 'text'
-export const TWIN_DESIGNS = ['switch', 'endpoint'] as const
+const TWIN_DESIGNS = ['switch', 'endpoint'] as const
 
 /** One option as spec/twin.json writes it. */
 export interface RawTwinOption {

@@ -57,7 +57,7 @@ export interface BenchReport {
 }
 
 /** "96:8192 32:8192": the non-zero size classes, largest first. */
-export const sizeMix = (b: BySize): string =>
+const sizeMix = (b: BySize): string =>
   [...SIZE_CLASSES]
     .reverse()
     .filter((c) => b[c.key] > 0)
@@ -76,7 +76,7 @@ const table = (head: string[], rows: string[][]): string => {
   return [line(head), line(w.map((n) => '-'.repeat(n))), ...rows.map(line)].join('\n') + '\n'
 }
 
-export const formatBench = (r: BenchReport): string => {
+const formatBench = (r: BenchReport): string => {
   const d = r.device
   const title =
     r.source === 'gpu'
@@ -112,7 +112,7 @@ export const formatBench = (r: BenchReport): string => {
 
 const f1 = (n: number): string => n.toFixed(1)
 
-export const formatGraphBench = (r: GraphBenchReport): string => {
+const formatGraphBench = (r: GraphBenchReport): string => {
   const d = r.device
   const g = `${r.graph} (${r.vertices ?? '?'} vertices, ${r.edges ?? '?'} directed edges, ${r.idBytes}-B ids, BFS/SSSP source ${r.bfsSource ?? '?'})`
   const err = (row: GraphBenchReport['rows'][number]) => (row.error ? `FAILED [${row.error.code}] ${row.error.message}` : '')

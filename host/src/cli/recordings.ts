@@ -49,7 +49,7 @@ export const table = (rows: string[][]): string => {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n'
 }
 
-export const formatList = (root: string, recordings: RecordingSummary[]): string => {
+const formatList = (root: string, recordings: RecordingSummary[]): string => {
   if (recordings.length === 0) return `no recordings in ${root}\n`
   const head = ['NAME', 'STATUS', 'START', 'DURATION', 'RECORDS', 'WORKLOAD']
   return table([
@@ -67,7 +67,7 @@ const skippedText = (r: Pick<ReadStats, 'torn' | 'invalid' | 'unknown'>): string
   return parts.length ? parts.join(', ') : undefined
 }
 
-export const formatInfo = (d: RecordingDescription): string => {
+const formatInfo = (d: RecordingDescription): string => {
   const m = d.manifest
   const p = m.probe
   const hex = (n: number, w: number) => `0x${n.toString(16).padStart(w, '0')}`
@@ -217,5 +217,5 @@ export const registerRecordings = (program: Command, io: CliIo, setCode: SetCode
 const cellText = (v: unknown): string => (v === null || v === undefined ? 'NULL' : typeof v === 'object' ? JSON.stringify(v) : String(v))
 
 /** A query's result as an aligned table, with the row count below it. */
-export const formatQuery = (columns: string[], rows: unknown[][]): string =>
+const formatQuery = (columns: string[], rows: unknown[][]): string =>
   (columns.length ? table([columns, ...rows.map((r) => r.map(cellText))]) : '') + `(${rows.length} row${rows.length === 1 ? '' : 's'})\n`

@@ -39,7 +39,7 @@ const title = (f: Fn): string =>
   `${VENDOR_NAMES[f.vendorId] ?? 'vendor'} device [${hex(f.vendorId, 4)}:${hex(f.deviceId, 4)}]`
 
 /** lspci -tv's tree line, then one block per function (lspci -vv's facts that matter here). */
-export const formatTopology = (t: TwinTopology): string => {
+const formatTopology = (t: TwinTopology): string => {
   if (!t.found) return `enumeration failed: ${t.problem}\n`
   const lines: string[] = []
   let tree = `-[0000:00]---${hex(t.root.device, 2)}.${t.root.function}-[${range(t.root.secondary, t.root.subordinate)}]--`

@@ -160,7 +160,7 @@ export const watchGpu = async (o: WatchOptions, io: CliIo, deps: CliDeps): Promi
       selfWrite = o.selfWriteBytes ?? defaultSelfWrite(e.info.source)
       io.stderr(`pcie-scope: watching ${describeSource(e.info)}\n`)
       // the duration counts from the first samples: setting the counters up takes ~0.5 s
-      if (o.duration !== undefined) timer = setTimeout(() => sampler.stop(), o.duration * 1000)
+      if (o.duration !== undefined) timer = setTimeout(() => void sampler.stop(), o.duration * 1000)
       return
     }
     lost = e.lost
@@ -170,7 +170,7 @@ export const watchGpu = async (o: WatchOptions, io: CliIo, deps: CliDeps): Promi
   })
   const offInterrupt = io.onInterrupt?.(() => {
     io.stderr('pcie-scope: interrupted: stopping\n')
-    sampler.stop()
+    void sampler.stop()
   })
   let end: GpuCountersSummary
   try {

@@ -13,7 +13,7 @@ export interface PcieLinkInfo {
  * of framing (sequence number, LCRC and start/end symbols or the Gen3+ STP token), the same for
  * Gen1 to Gen5 without ECRC (PCI Express Base Specification; docs/pcie.md restates it).
  */
-export const CPL_OVERHEAD_BYTES = 20
+const CPL_OVERHEAD_BYTES = 20
 
 /**
  * Payload bytes per second the link can deliver for a given completion mix: each completion pays

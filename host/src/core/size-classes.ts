@@ -32,16 +32,3 @@ export interface MrdCounts {
 /** Whether two MRd streams are the same in count, bytes and every size class. */
 export const sameMrdCounts = (a: Readonly<MrdCounts>, b: Readonly<MrdCounts>): boolean =>
   a.count === b.count && a.bytes === b.bytes && SIZE_KEYS.every((k) => a.bySize[k] === b.bySize[k])
-
-/** Read a BySize from untrusted JSON (the twin's done line): every class present, a count each. */
-export const parseBySize = (v: unknown): BySize | null => {
-  if (typeof v !== 'object' || v === null) return null
-  const o = v as Record<string, unknown>
-  const out = zeroBySize()
-  for (const k of SIZE_KEYS) {
-    const n = o[k]
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return null
-    out[k] = n
-  }
-  return Object.keys(o).length === SIZE_KEYS.length ? out : null
-}

@@ -75,7 +75,7 @@ const GRAPH_FORMS = `${GRAPH_GENERATORS.map((g) => `${g}:S[:SEED]`).join(', ')} 
 const GRAPH_SPEC_MAX_CHARS = 4096
 
 /** Why a graph spec is refused in this scope, or undefined when it is fine. */
-export const graphSpecProblem = (graph: string, scope: GraphScope): string | undefined => {
+const graphSpecProblem = (graph: string, scope: GraphScope): string | undefined => {
   if (graph.length === 0 || graph.length > GRAPH_SPEC_MAX_CHARS || /\s/.test(graph))
     return `graph must be ${GRAPH_FORMS}: one word of at most ${GRAPH_SPEC_MAX_CHARS} characters`
   const maxScale = scope === 'server' ? GRAPH_SCALE.serverMax : GRAPH_SCALE.max

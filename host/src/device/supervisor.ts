@@ -85,7 +85,7 @@ export const describeExit = (code: number | null, signal: string | null, stderr:
 }
 
 /** The client the server holds: forwards to the twin of the moment, or fails fast while none is up. */
-export class SupervisedClient extends EventEmitter<ProbeClientEvents> {
+class SupervisedClient extends EventEmitter<ProbeClientEvents> {
   private target: ProbeClient | undefined
   private downError: PsError = new PsError('PS_TWIN_EXITED', 'the twin is not running')
   private retired = zeroStats()

@@ -117,7 +117,7 @@ export const GraphDoneLineSchema = z.object({
   cancelled: z.boolean().optional(),
 })
 
-export const ErrorLineSchema = z.object({
+const ErrorLineSchema = z.object({
   event: z.literal('error'),
   message: z.string(),
   id: count.optional(),
