@@ -202,7 +202,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       } else if (!connected) away = { since: Date.now(), error: st.error }
       recorder.current?.device(connected ? 'reconnect' : 'disconnect', connected ? session.info : null, st.error)
       hub.broadcast({ type: 'status', ...st })
-      if (connected && opts.demo) runs.startDemo() // the loop ended when the device went away
+      if (connected && runs.demoWanted) runs.startDemo() // the loop ended when the device went away
     },
     streaming: (periodMs) => {
       recorder.current?.mark(periodMs === null ? 'stop' : 'start', periodMs === null ? null : `${periodMs} ms`)
@@ -240,6 +240,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     {
       connected: () => state.connected,
       watched: (): boolean => hub.size > 0,
+      demoChanged: () => hub.broadcast({ type: 'status', ...status() }),
       start: (r) => {
         recorder.current?.runStart(r.id, r.origin, r.workload, r.baseline)
         hub.flush() // the snapshots before the baseline reach the page first

@@ -15,7 +15,7 @@ import type { DeviceState } from './device-state.js'
 import { ApiError, apiErrorHandler, bodyReadError, clientHttpError, sendError } from './http-errors.js'
 import type { RunService } from './runs.js'
 import { recordingsRouter, type RecordingsDeps } from './recordings.js'
-import { EmptyBody, openApiDocument, RecordingBody, RunBody, StartBody } from './schemas.js'
+import { DemoBody, EmptyBody, openApiDocument, RecordingBody, RunBody, StartBody } from './schemas.js'
 import type { SessionRecording } from './serve-recording.js'
 import { bearerToken, hostAllowed, setSecurityHeaders, tokenMatches } from './security.js'
 
@@ -134,6 +134,14 @@ function apiRouter({ token, state, runs, status, recordings, recording }: AppDep
     })
     const report = await state.command(() => runs.run(w, 'manual', gone.signal, source))
     res.json({ ...report.result, report })
+  })
+  api.post('/demo', async (req, res) => {
+    const { enabled } = body(DemoBody, req)
+    if (enabled && !runs.demoAvailable)
+      throw new PsError('PS_WORKLOAD_UNSUPPORTED', 'the demo loop runs on the twin; this session has none')
+    if (enabled) runs.startDemo()
+    else await runs.stopDemo()
+    res.json({ demo: { ...runs.demo } })
   })
   api.get('/recording', (_req, res) => {
     res.json({ recording: recording?.current?.name ?? null })

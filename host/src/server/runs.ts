@@ -85,6 +85,8 @@ export interface RunServiceEvents {
   connected(): boolean
   /** false while nobody watches (no WebSocket client): the demo loop waits instead of burning a core */
   watched?(): boolean
+  /** the demo loop started or ended */
+  demoChanged?(): void
 }
 
 export class RunService {
@@ -94,6 +96,11 @@ export class RunService {
   private holdUntil = 0
   private pendingManual = 0
   private demoLoop: Promise<void> | undefined
+  /** aborts the demo loop alone (POST /api/demo off); the run in flight finishes */
+  private demoAbort = new AbortController()
+  /** whether the demo should run: started by `serve --demo` or the page, stopped by the page; a
+   * reconnect restarts the loop only while this holds */
+  demoWanted = false
   private readonly demoBytes = new Map<PatternName, number>()
   readonly demo: DemoState = { enabled: false, runs: 0, current: null }
   lastReport: RunReport | null = null
@@ -238,18 +245,34 @@ export class RunService {
 
   /** Starts the demo loop; again after a reconnect (the loop ends while the device is gone). */
   startDemo(): void {
+    this.demoWanted = true
     if (this.demoLoop || !this.session.runner || this.abort.signal.aborted) return
+    if (this.demoAbort.signal.aborted) this.demoAbort = new AbortController()
     this.demo.enabled = true
     const loop = this.loop().finally(() => {
       this.demo.enabled = false
       this.demo.current = null
       if (this.demoLoop === loop) this.demoLoop = undefined
+      this.on.demoChanged?.()
     })
     this.demoLoop = loop
+    this.on.demoChanged?.()
+  }
+
+  /** Whether a demo loop can run here: it loops the session's own runner (the twin). */
+  get demoAvailable(): boolean {
+    return this.session.runner !== undefined
+  }
+
+  /** Stops the demo loop: no new demo run starts; resolves once the one in flight has finished. */
+  async stopDemo(): Promise<void> {
+    this.demoWanted = false
+    this.demoAbort.abort()
+    await this.demoLoop
   }
 
   private async loop(): Promise<void> {
-    const signal = this.abort.signal
+    const signal = AbortSignal.any([this.abort.signal, this.demoAbort.signal])
     let i = 0
     while (!signal.aborted && this.on.connected()) {
       if (this.pendingManual > 0 || Date.now() < this.holdUntil || !(this.on.watched?.() ?? true)) {

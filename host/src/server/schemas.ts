@@ -24,6 +24,8 @@ export const StartBody = z
   .strict()
 
 export const EmptyBody = z.object({}).strict()
+/** POST /api/demo: switch the demo loop on or off */
+export const DemoBody = z.object({ enabled: z.boolean() }).strict()
 
 /** POST /api/recording: start a new recording of the live stream, or close the current one. */
 export const RecordingBody = z
@@ -115,6 +117,9 @@ export function openApiDocument(version: string): Record<string, unknown> {
           content: json(ErrorBody),
         },
         '504': { description: 'the run passed its deadline and was aborted (PS_WORKLOAD_TIMEOUT)', content: json(ErrorBody) },
+      }),
+      '/api/demo': post('switch the demo loop on or off; off lets the run in flight finish and starts no more', DemoBody, {
+        '409': { description: 'no workload runner to loop (a board: PS_WORKLOAD_UNSUPPORTED)', content: json(ErrorBody) },
       }),
       '/api/recording': {
         get: { summary: 'the recording the server records into now', responses: { '200': ok('{recording: name | null}') } },

@@ -263,6 +263,27 @@ describe('demo mode', () => {
     await expect.poll(() => runner.runs.length, { timeout: 3000 }).toBeGreaterThan(n)
   })
 
+  it('POST /api/demo switches the loop off and on; off stays off across a reconnect', async () => {
+    const { base, client, session } = await serve({ demo: true, runDelayMs: 5 })
+    const runner = session.runner as unknown as { runs: unknown[] }
+    await openWs(wsUrl(base, TOKEN))
+    await expect.poll(() => runner.runs.length, { timeout: 3000 }).toBeGreaterThanOrEqual(1)
+    const off = await http(base, 'POST', '/api/demo', { token: TOKEN, body: { enabled: false } })
+    expect(off.status).toBe(200)
+    expect(off.json.demo).toMatchObject({ enabled: false, current: null })
+    const n = runner.runs.length // the run in flight has finished: no more start
+    await new Promise((r) => setTimeout(r, 200))
+    expect(runner.runs.length).toBe(n)
+    client.disconnect('PS_TWIN_EXITED')
+    client.emit('reconnect')
+    await new Promise((r) => setTimeout(r, 200))
+    expect(runner.runs.length).toBe(n)
+    const on = await http(base, 'POST', '/api/demo', { token: TOKEN, body: { enabled: true } })
+    expect(on.json.demo.enabled).toBe(true)
+    await expect.poll(() => runner.runs.length, { timeout: 3000 }).toBeGreaterThan(n)
+    expect((await http(base, 'POST', '/api/demo', { token: TOKEN, body: { enabled: 'yes' } })).status).toBe(400)
+  })
+
   it('waits while nobody watches: no demo run without a WebSocket client', async () => {
     const { base, session } = await serve({ demo: true, runDelayMs: 5 })
     const runner = session.runner as unknown as { runs: unknown[] }
