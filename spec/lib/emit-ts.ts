@@ -84,7 +84,7 @@ export function emitTs(m: SpecModel): string {
   L.push("export type TapKey = (typeof TAPS)[number]['key']")
   L.push("export type HistogramKindKey = (typeof HISTOGRAM_KINDS)[number]['key']")
   L.push(
-    `export const COUNTERS = ${J(m.counters.map(({ name, key, index, offset, doc, source }) => ({ name, key, index, offset, doc, source })))} as const`,
+    `export const COUNTERS = ${J(m.counters.map(({ name, key, index, offset, doc, source, noValueWhenZero }) => ({ name, key, index, offset, doc, source, ...(noValueWhenZero !== undefined ? { noValueWhenZero } : {}) })))} as const`,
   )
   L.push("export type CounterKey = (typeof COUNTERS)[number]['key']", '')
   L.push('/** MRd size classes in histogram order: `bytes` null for the catch-all class. */')

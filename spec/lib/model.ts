@@ -30,6 +30,8 @@ export interface CounterEntry {
   doc: string
   expand?: 'sizeClasses'
   source?: CounterSource
+  /** the name of the count whose zero leaves this value undefined (a minimum held at all ones) */
+  noValueWhenZero?: string
 }
 export interface RegisterSpec {
   block: string
@@ -191,6 +193,8 @@ export interface Counter {
   key: string
   doc: string
   source: CounterSource
+  /** the key of the count whose zero leaves this value undefined (exports write no value then) */
+  noValueWhenZero?: string
   index: number
   offset: number
 }
@@ -291,7 +295,14 @@ const expandCounters = (
         source: 'probe',
       })
     } else {
-      out.push({ name: e.name ?? '', key: e.key ?? '', doc: e.doc, source: e.source ?? 'probe' })
+      const keyOf = (name: string): string => regs.counters.list.find((c) => c.name === name)?.key ?? name
+      out.push({
+        name: e.name ?? '',
+        key: e.key ?? '',
+        doc: e.doc,
+        source: e.source ?? 'probe',
+        ...(e.noValueWhenZero !== undefined ? { noValueWhenZero: keyOf(e.noValueWhenZero) } : {}),
+      })
     }
   }
   const counters = out.map((c, index) => ({ ...c, index, offset: base + index * bytesEach }))
@@ -358,6 +369,8 @@ function checkRegisters(regs: RegisterSpec, counters: Counter[], P: string[]): v
   for (const e of regs.counters.list) {
     if (e.source !== undefined && e.source !== 'probe' && e.source !== 'tracker')
       P.push(`counters: ${e.name}: source '${String(e.source)}' is not probe or tracker`)
+    if (e.noValueWhenZero !== undefined && !regs.counters.list.some((c) => c.name === e.noValueWhenZero))
+      P.push(`counters: ${e.name}: noValueWhenZero names no counter '${e.noValueWhenZero}'`)
   }
   // the RTL concatenates probe_counters' shadows and then the tracker's: the order must match
   const firstTracker = counters.findIndex((c) => c.source === 'tracker')

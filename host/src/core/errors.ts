@@ -44,6 +44,7 @@ export type PsErrorCode =
   | 'PS_RECORDING_IO'
   // a pcapng export of a recording made without its raw frames (capture --frames)
   | 'PS_RECORDING_NO_FRAMES'
+  | 'PS_RECORDING_NO_INTERVALS'
   // POST /api/recording on a server started without a recordings folder
   | 'PS_RECORDING_UNAVAILABLE'
   // native addon (host/src/native) and GPU runs (host/src/workload/gpu-runner.ts)

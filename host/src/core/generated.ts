@@ -816,7 +816,8 @@ export const COUNTERS = [
     "index": 23,
     "offset": 440,
     "doc": "first-completion latency in clocks, request to first CplD at the tap: minimum (all ones while LAT_FIRST_COUNT is 0)",
-    "source": "tracker"
+    "source": "tracker",
+    "noValueWhenZero": "latFirstCount"
   },
   {
     "name": "LAT_FIRST_MAX",
@@ -848,7 +849,8 @@ export const COUNTERS = [
     "index": 27,
     "offset": 472,
     "doc": "last-completion latency in clocks, request to the CplD that completes it: minimum (all ones while LAT_LAST_COUNT is 0)",
-    "source": "tracker"
+    "source": "tracker",
+    "noValueWhenZero": "latLastCount"
   },
   {
     "name": "LAT_LAST_MAX",

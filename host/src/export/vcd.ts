@@ -7,6 +7,7 @@
  * runs). The timescale is the largest VCD unit that divides the probe's clock period (4 ns at
  * 250 MHz → 1 ns), so times are exact.
  */
+import { PsError } from '../core/errors.js'
 import type { IntervalRecord } from '../core/probe.js'
 import { packageVersion } from '../util/package-root.js'
 import type { OpenedRecording } from '../recording/catalog.js'
@@ -63,7 +64,7 @@ export async function* exportVcd(recording: OpenedRecording, records: AsyncItera
   const clockHz = recording.manifest.probe.clockHz
   const ts = timescaleFor(clockHz)
   const valid = idOf(0)
-  yield [
+  const header = [
     `$date ${recording.manifest.startedAt} $end`,
     `$version pcie-scope ${packageVersion()} (recording ${recording.manifest.name}) $end`,
     `$comment probe clock ${clockHz} Hz: ${ts.perClock} x ${ts.text} per clock $end`,
@@ -79,6 +80,9 @@ export async function* exportVcd(recording: OpenedRecording, records: AsyncItera
     '$enddefinitions $end',
     '',
   ].join('\n')
+  // the header waits for the first interval record: a recording without any is refused, not
+  // exported as a header alone
+  let started = false
 
   // clocks of the current probe epoch → VCD time; a probe reset (TIMESTAMP going backwards)
   // carries on from the last end, so that time never goes backwards
@@ -96,7 +100,16 @@ export async function* exportVcd(recording: OpenedRecording, records: AsyncItera
       VCD_SIGNALS.forEach((sig, i) => (out += valueText(sig, sig.value(s, clockHz), idOf(i + 1)) + '\n'))
       lastEnd = s.ts + offset
     }
-    if (out) yield out
+    if (!out) continue
+    if (!started) yield header
+    started = true
+    yield out
+  }
+  if (!started) {
+    throw new PsError(
+      'PS_RECORDING_NO_INTERVALS',
+      `${recording.manifest.name} holds no interval records, which are what a VCD shows: record with \`capture --sample-us N\` or \`serve --sample-us N\``,
+    )
   }
   if (lastEnd !== undefined) yield `${time(lastEnd - offset)}\n0${valid}\n`
 }

@@ -8,6 +8,7 @@
  * Integers are BIGINT, not UBIGINT: counters are exact below 2^53 on the host anyway, and signed
  * columns let SQL take differences between rows (`mrd_bytes - lag(mrd_bytes)`) without overflow.
  */
+import { counterValue } from '../core/counter-value.js'
 import { COUNTERS } from '../core/generated.js'
 import { histogramTotal, latencyPercentilesNs } from '../core/latency-histogram.js'
 import type { LatencyHistogram, Snapshot } from '../core/probe.js'
@@ -63,7 +64,7 @@ const snapshotCells = (s: Snapshot, clockHz: number): Cell[] => [
   s.onDemand,
   s.enabled,
   s.counters.timestamp / clockHz,
-  ...COUNTERS.map((c) => s.counters[c.key]),
+  ...COUNTERS.map((c) => counterValue(s.counters, c)),
   s.firmware.rxFrames,
   s.firmware.rxBadFrames,
   s.firmware.rxOverflows,
@@ -194,7 +195,7 @@ export const TABLES: readonly TableDef[] = [
     rows: (r, hz) => {
       if (r.t !== 'tap-snapshot') return []
       const t = r.tapSnapshot
-      return [[r.at, t.seq, t.tap, t.snapshotIndex, t.counters.timestamp / hz, ...COUNTERS.map((c) => t.counters[c.key])]]
+      return [[r.at, t.seq, t.tap, t.snapshotIndex, t.counters.timestamp / hz, ...COUNTERS.map((c) => counterValue(t.counters, c))]]
     },
   },
   {

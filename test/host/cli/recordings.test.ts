@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { COUNTERS } from '../../../host/src/core/generated.js'
-import { killWriter, newWriter, removeRoots, tempRoot, writeRun } from '../recording/fixtures.js'
+import { killWriter, newWriter, removeRoots, tempRoot, writeIntervals, writeRun } from '../recording/fixtures.js'
 import { runCli } from './run-cli.js'
 
 afterEach(removeRoots)
@@ -112,10 +112,23 @@ describe('pcie-scope export', () => {
     expect(readdirSync(join(out, '..'))).toEqual(['trace.json'])
   })
 
-  it('vcd to stdout: a VCD header with the probe clock as timescale', async () => {
-    const r = await run('export', 'done', '--dir', rootWithRecordings(), '--format', 'vcd')
+  it('vcd to stdout: a VCD header with the probe clock as timescale, then the interval records', async () => {
+    const root = tempRoot()
+    const w = newWriter(join(root, 'sampled'))
+    writeRun(w)
+    writeIntervals(w)
+    w.close()
+    const r = await run('export', 'sampled', '--dir', root, '--format', 'vcd')
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/\$timescale 1 ns \$end[\s\S]*\$var wire 32 \S+ mrd_count \[31:0\] \$end[\s\S]*\$enddefinitions \$end/)
+    expect(r.stdout).toMatch(/^#\d+$/m)
+  })
+
+  it('vcd of a recording without interval records: exit 1, PS_RECORDING_NO_INTERVALS, nothing on stdout', async () => {
+    const r = await run('export', 'done', '--dir', rootWithRecordings(), '--format', 'vcd')
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/\[PS_RECORDING_NO_INTERVALS\]: done holds no interval records/)
+    expect(r.stdout).toBe('')
   })
 
   it('pcapng of a recording made without --frames: PS_RECORDING_NO_FRAMES, and no file left behind', async () => {

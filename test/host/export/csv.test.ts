@@ -5,7 +5,7 @@ import { csvHeader } from '../../../host/src/export/csv.js'
 import { exportRecording } from '../../../host/src/export/formats.js'
 import { newReadStats } from '../../../host/src/recording/reader.js'
 import { COUNTERS } from '../../../host/src/core/generated.js'
-import { killWriter, newWriter, removeRoots, tempRoot, writeRun } from '../recording/fixtures.js'
+import { killWriter, newWriter, removeRoots, snap, tempRoot, writeRun } from '../recording/fixtures.js'
 
 afterEach(removeRoots)
 
@@ -35,6 +35,22 @@ describe('CSV export', () => {
     expect(col('TIMESTAMP')).toBe('17000')
     expect(col('MRD_128')).toBe('512')
     expect(col('MRD_BYTES')).toBe(String(512 * 128))
+  })
+
+  it('leaves a latency minimum empty while nothing completed, not 18446744073709552000', async () => {
+    const dir = join(tempRoot(), 'csv-nothing-completed')
+    const w = newWriter(dir)
+    const allOnes = 2 ** 64 - 1 // what the probe holds in LAT_*_MIN while LAT_*_COUNT is 0
+    w.append({ t: 'snapshot', at: 1, snapshot: snap(1, { timestamp: 1000, latFirstMin: allOnes, latLastMin: allOnes }) })
+    w.append({ t: 'snapshot', at: 2, snapshot: snap(2, { timestamp: 2000, latFirstMin: 250, latFirstCount: 3, latLastMin: allOnes }) })
+    w.close()
+    const rows = (await text(exportRecording(await openRecording(dir), 'csv'))).trimEnd().split('\n').slice(1)
+    const col = (row: string, name: string) => row.split(',')[csvHeader().indexOf(name)]
+    expect(col(rows[0]!, 'LAT_FIRST_MIN')).toBe('')
+    expect(col(rows[0]!, 'LAT_LAST_MIN')).toBe('')
+    expect(col(rows[1]!, 'LAT_FIRST_MIN')).toBe('250')
+    expect(col(rows[1]!, 'LAT_LAST_MIN')).toBe('')
+    expect(rows.join('\n')).not.toContain('18446744073709552000')
   })
 
   it('exports a killed recording up to its last complete line', async () => {

@@ -124,10 +124,8 @@ describe('VCD export', () => {
     expect([...d.changes.keys()]).toEqual([...d.changes.keys()].sort((a, b) => a - b))
   })
 
-  it('a recording without interval records gives a header GTKWave accepts and no samples', async () => {
-    const file = await exported((w) => void writeRun(w))
-    const d = readWithGtkwave(file)
-    const values = [...d.changes.values()].flatMap((m) => [...m].filter(([k]) => k === 'mrd_count').map(([, v]) => v))
-    expect(values.filter(Number.isFinite)).toEqual([]) // at most fst2vcd's initial x
+  it('a recording without interval records is refused with PS_RECORDING_NO_INTERVALS, not exported as a header alone', async () => {
+    await expect(exported((w) => void writeRun(w))).rejects.toMatchObject({ code: 'PS_RECORDING_NO_INTERVALS' })
+    await expect(exported((w) => void writeRun(w))).rejects.toThrow(/--sample-us/)
   })
 })
