@@ -4,7 +4,7 @@
  * `noValueWhenZero`), which as a number would read 18446744073709552000. Exports and tables show
  * no value there instead.
  */
-import { COUNTERS } from './generated.js'
+import { type COUNTERS } from './generated.js'
 import type { Counters } from './probe.js'
 
 export type CounterMeta = (typeof COUNTERS)[number]
