@@ -10,6 +10,8 @@ import { $, el, row, tbodyOf } from '../dom.js'
 import { int } from '../model.js'
 import type { View, ViewContext } from './view.js'
 
+const DOWNLOAD_FAILED = 'download failed: '
+
 const FORMATS = [
   { format: 'csv', label: 'CSV', ext: 'csv' },
   { format: 'jsonl', label: 'JSONL', ext: 'jsonl' },
@@ -78,12 +80,17 @@ export function recordingsView(): View {
             b.type = 'button'
             b.dataset.testid = `download-${c.name}-${f.format}`
             b.addEventListener('click', () => {
-              ctx.api
-                .download(`recordings/${encodeURIComponent(c.name)}/export?format=${f.format}`, `${c.name}.${f.ext}`)
-                .catch((e: unknown) => {
-                  state.say(`download failed: ${(e as Error).message}`)
+              ctx.api.download(`recordings/${encodeURIComponent(c.name)}/export?format=${f.format}`, `${c.name}.${f.ext}`).then(
+                () => {
+                  // a failure notice of an earlier download must not outlive this success
+                  if (state.notice.startsWith(DOWNLOAD_FAILED)) state.say('')
                   ctx.changed()
-                })
+                },
+                (e: unknown) => {
+                  state.say(`${DOWNLOAD_FAILED}${(e as Error).message}`)
+                  ctx.changed()
+                },
+              )
             })
             buttons.append(b)
           }
