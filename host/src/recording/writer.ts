@@ -8,7 +8,7 @@
  * then rewritten (atomically) with what is sealed. A record is a few hundred bytes at 10 Hz, so
  * synchronous writes cost the event loop nothing worth an asynchronous queue.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rmdirSync, writeSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { PsError } from '../core/errors.js'
@@ -48,6 +48,40 @@ export interface RecordingWriterOptions {
 const ioError = (what: string, e: unknown): PsError =>
   new PsError('PS_RECORDING_IO', `${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
 
+/**
+ * mkdir -p, one level at a time from the nearest directory that exists; returns the first
+ * directory it created. Node's own `{ recursive: true }` loops for ever where a parent exists but
+ * refuses children with ENOENT (`/proc`), a loop that no signal interrupts.
+ */
+const makeDirs = (dir: string): string | undefined => {
+  const missing: string[] = []
+  for (let d = dir; !existsSync(d); d = dirname(d)) {
+    if (dirname(d) === d) break
+    missing.unshift(d)
+  }
+  for (const d of missing) mkdirSync(d)
+  return missing[0]
+}
+
+/**
+ * A destination that does not exist yet must be creatable: it is created (with its parents) and
+ * removed again, so that `/proc/…`, a read-only mount or a file in the way is refused before a
+ * run starts, not found out when the first record is due.
+ */
+const checkCreatable = (dir: string): void => {
+  let first: string | undefined
+  try {
+    first = makeDirs(dir)
+  } catch (e) {
+    throw ioError(`cannot create the recording directory ${dir}`, e)
+  }
+  // remove what this check made, deepest first, up to the first directory it created
+  for (let d = dir; first !== undefined; d = dirname(d)) {
+    rmdirSync(d)
+    if (d === first) break
+  }
+}
+
 /** Refuse early (before a twin is started) a directory claimRecordingDir would refuse. */
 export const checkRecordingDirFree = (dir: string): void => {
   validateRecordingName(basename(dir))
@@ -56,8 +90,11 @@ export const checkRecordingDirFree = (dir: string): void => {
     entries = readdirSync(dir)
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return
-    if (code === 'ENOTDIR') throw new PsError('PS_RECORDING_EXISTS', `${dir} exists and is not a directory`)
+    if (code === 'ENOENT') return checkCreatable(dir)
+    if (code === 'ENOTDIR') {
+      if (existsSync(dir)) throw new PsError('PS_RECORDING_EXISTS', `${dir} exists and is not a directory`)
+      return checkCreatable(dir) // a file where a parent directory should be
+    }
     throw ioError(`cannot read ${dir}`, e)
   }
   if (entries.length > 0)
@@ -70,7 +107,7 @@ export const checkRecordingDirFree = (dir: string): void => {
  */
 export const claimRecordingDir = (dir: string): void => {
   try {
-    mkdirSync(dirname(dir), { recursive: true })
+    makeDirs(dirname(dir))
     mkdirSync(dir)
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw ioError(`cannot create ${dir}`, e)

@@ -1,5 +1,5 @@
 /** ls, info and export in process, over recordings written by the recording modules; capture --out's early refusals. */
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { COUNTERS } from '../../../host/src/core/generated.js'
@@ -215,6 +215,27 @@ describe('pcie-scope capture --out: refused before the twin starts', () => {
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('PS_RECORDING_EXISTS')
     expect(readdirSync(dir)).toEqual(['keep.txt'])
+  })
+
+  it('a destination that cannot be created (/proc, a file in the way): exit 1, PS_RECORDING_IO, before any twin starts', async () => {
+    process.env['PCIE_SCOPE_TWIN'] = '/nonexistent/pcie-scope-twin' // reaching the twin would say PS_TWIN_NOT_BUILT
+    const r = await run('capture', '--twin', '--pattern', 'strided', '--out', '/proc/pcie-scope-recording')
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/PS_RECORDING_IO.*cannot create the recording directory \/proc\/pcie-scope-recording/)
+    const file = join(tempRoot(), 'a-file')
+    writeFileSync(file, 'x')
+    const under = await run('capture', '--twin', '--pattern', 'strided', '--out', join(file, 'run'))
+    expect(under.code).toBe(1)
+    expect(under.stderr).toContain('PS_RECORDING_IO')
+    expect(readFileSync(file, 'utf8')).toBe('x')
+  })
+
+  it('checks that a new destination can be made without leaving it behind', async () => {
+    process.env['PCIE_SCOPE_TWIN'] = '/nonexistent/pcie-scope-twin'
+    const root = tempRoot()
+    const r = await run('capture', '--twin', '--pattern', 'strided', '--out', join(root, 'new', 'parents', 'run'))
+    expect(r.stderr).toContain('PS_TWIN_NOT_BUILT') // got past the check to the twin
+    expect(existsSync(join(root, 'new'))).toBe(false)
   })
 
   it('--dir without --out: exit 2', async () => {
