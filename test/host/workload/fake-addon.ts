@@ -49,8 +49,11 @@ export interface FakeAddonOptions {
   gpu?: 'ok' | { reject: Error } | 'wait-for-cancel'
   devices?: GpuDevice[] | { reject: Error }
   progress?: GpuProgress[]
-  /** what gpuCounters does: replay these events, then end when stopped (default: PS_GPU_COUNTERS_UNAVAILABLE) */
-  counters?: { events: NativeGpuCountersEvent[] } | { reject: Error }
+  /**
+   * what gpuCounters does: replay these events, then end when stopped (default:
+   * PS_GPU_COUNTERS_UNAVAILABLE); with `later`, the start event at once and the batches once it settles
+   */
+  counters?: { events: NativeGpuCountersEvent[]; later?: Promise<unknown> } | { reject: Error }
 }
 
 export interface FakeAddon extends NativeAddon {
@@ -124,18 +127,31 @@ export const makeFakeAddon = (o: FakeAddonOptions = {}): FakeAddon => {
       let stopped = false
       let finish: (() => void) | undefined
       const done = new Promise<NativeGpuCountersEnd>((resolve) => {
-        setImmediate(() => {
-          let samples = 0
-          let lost = 0
-          for (const e of c.events) {
+        let samples = 0
+        let lost = 0
+        const replay = (events: NativeGpuCountersEvent[]) => {
+          for (const e of events) {
             if (e.type === 'batch') {
               samples = e.samples
               lost = e.lost
             }
             onEvent(e)
           }
+        }
+        const end = () => {
           finish = () => resolve({ samples, lost, threadCpuSeconds: 0.01, overflow: false })
           if (stopped) finish()
+        }
+        setImmediate(() => {
+          if (!c.later) {
+            replay(c.events)
+            return end()
+          }
+          replay(c.events.filter((e) => e.type === 'start'))
+          void c.later.then(() => {
+            replay(c.events.filter((e) => e.type !== 'start'))
+            end()
+          })
         })
       })
       return {
