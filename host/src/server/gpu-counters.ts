@@ -58,8 +58,6 @@ export class ServerGpuCounters {
       self.current.intervals++
       self.deliver(counterInterval(w, info, device, self.lost))
     }
-    let started: (() => void) | undefined
-    const running = new Promise<void>((resolve) => (started = resolve))
     sampler.subscribe((e) => {
       if (e.type === 'start') {
         Object.assign(self.current, {
@@ -68,13 +66,13 @@ export class ServerGpuCounters {
           intervalNs: e.info.intervalNs,
           fallbackReason: e.info.fallbackReason ?? null,
         })
-        started?.()
         return
       }
       self.lost = self.current.lost = e.lost
       for (const w of windows.push(e.samples)) send(w)
     })
-    const ended = sampler.done.then(
+    // the end: the last partial interval, or a failure for the status to tell (start() rejects with it too)
+    void sampler.done.then(
       () => {
         const last = windows.flush()
         if (last) send(last)
@@ -83,36 +81,14 @@ export class ServerGpuCounters {
         const err = isPsError(e) ? e : new PsError('PS_GPU_COUNTERS_FAILED', String(e))
         self.current.source = null
         self.current.error = { code: err.code, message: err.message }
-        throw err
       },
     )
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new PsError(
-              'PS_GPU_COUNTERS_UNAVAILABLE',
-              `the GPU counters did not start within ${(o.startTimeoutMs ?? START_TIMEOUT_MS) / 1000} s.`,
-            ),
-          ),
-        o.startTimeoutMs ?? START_TIMEOUT_MS,
-      )
-    })
     try {
-      // ended settles first only when the source failed (or stopped before it ran)
-      await Promise.race([
-        running,
-        ended.then(() => Promise.reject(new PsError('PS_GPU_COUNTERS_FAILED', 'the GPU counters ended before they started.'))),
-        timeout,
-      ])
+      await sampler.started(o.startTimeoutMs ?? START_TIMEOUT_MS)
     } catch (e) {
       await sampler.stop().catch(() => {})
       throw e
-    } finally {
-      clearTimeout(timer)
     }
-    ended.catch(() => {}) // a later failure is the status's to tell
     return self
   }
 

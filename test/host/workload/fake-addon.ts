@@ -49,6 +49,8 @@ export interface FakeAddonOptions {
   gpu?: 'ok' | { reject: Error } | 'wait-for-cancel'
   devices?: GpuDevice[] | { reject: Error }
   progress?: GpuProgress[]
+  /** the progress reports this far apart in time (default: all at once) */
+  progressGapMs?: number
   /**
    * what gpuCounters does: replay these events, then end when stopped (default:
    * PS_GPU_COUNTERS_UNAVAILABLE); with `later`, the start event at once and the batches once it settles
@@ -103,8 +105,11 @@ export const makeFakeAddon = (o: FakeAddonOptions = {}): FakeAddon => {
         addon.cancels++
       }
       const promise = new Promise<GpuRunResult>((resolve, reject) => {
-        setImmediate(() => {
-          for (const p of o.progress ?? []) onProgress?.(p)
+        setImmediate(async () => {
+          for (const p of o.progress ?? []) {
+            if (o.progressGapMs) await new Promise((r) => setTimeout(r, o.progressGapMs))
+            onProgress?.(p)
+          }
           const mode = o.gpu ?? 'ok'
           if (mode === 'ok') resolve(fakeResult(req))
           else if (mode === 'wait-for-cancel') {
