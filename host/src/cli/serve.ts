@@ -1,5 +1,6 @@
 /** `pcie-scope serve`: the control server (REST, WebSocket, the page) on the twin or a board, recording what it serves. */
 import { Option, type Command } from 'commander'
+import { PsError } from '../core/errors.js'
 import { DEFAULT_RUN_LIMITS } from '../server/runs.js'
 import { WS_BATCH_MS } from '../core/wire.js'
 import type { TwinSegments } from '../transport/twin.js'
@@ -117,8 +118,15 @@ export const registerServe = (program: Command, io: CliIo, setCode: SetCode): vo
           device: number
           intervalUs: number
         },
+        cmd: Command,
       ) => {
         const source = pickSource(o)
+        const counterOnly = ['device', 'intervalUs'].filter((k) => cmd.getOptionValueSource(k) === 'cli')
+        if (!o.gpuCounters && counterOnly.length)
+          throw new PsError(
+            'PS_USAGE',
+            `${counterOnly.map((k) => (k === 'device' ? '--device' : '--interval-us')).join(' and ')} only ${counterOnly.length > 1 ? 'apply' : 'applies'} with --gpu-counters`,
+          )
         // loaded here so that `capture` never pays for express and ws
         const { startServer } = await import('../server/index.js')
         const server = await startServer({

@@ -37,6 +37,7 @@ export class ServerGpuCounters {
   private lost = 0
   private closed = false
   private sink: ((interval: GpuCounterInterval) => void) | undefined
+  private onFailure: (() => void) | undefined
   private waiting: GpuCounterInterval[] = []
 
   private constructor(
@@ -81,6 +82,7 @@ export class ServerGpuCounters {
         const err = isPsError(e) ? e : new PsError('PS_GPU_COUNTERS_FAILED', String(e))
         self.current.source = null
         self.current.error = { code: err.code, message: err.message }
+        self.onFailure?.()
       },
     )
     try {
@@ -92,9 +94,13 @@ export class ServerGpuCounters {
     return self
   }
 
-  /** Where the intervals go from now on (those that came before go first, in order). */
-  attach(sink: (interval: GpuCounterInterval) => void): void {
+  /**
+   * Where the intervals go from now on (those that came before go first, in order), and who
+   * hears that the source failed after it started (status() then says why).
+   */
+  attach(sink: (interval: GpuCounterInterval) => void, failed?: () => void): void {
     this.sink = sink
+    this.onFailure = failed
     const waiting = this.waiting
     this.waiting = []
     for (const i of waiting) sink(i)

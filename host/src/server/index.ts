@@ -279,10 +279,13 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     gpu.runner,
   )
 
-  gpuCounters?.attach((interval) => {
-    hub.broadcast({ type: 'gpu-counters', interval })
-    recorder.current?.gpuCounters(interval)
-  })
+  gpuCounters?.attach(
+    (interval) => {
+      hub.broadcast({ type: 'gpu-counters', interval })
+      recorder.current?.gpuCounters(interval)
+    },
+    () => hub.broadcast({ type: 'status', ...status() }), // the page's card says why they stopped
+  )
 
   // the supervisor's news, in words, on the terminal and the page
   const onFailure = (f: TwinFailure): void => {

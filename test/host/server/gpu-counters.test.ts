@@ -14,7 +14,7 @@ import { readRecords } from '../../../host/src/recording/reader.js'
 import { tableOf } from '../../../host/src/recording/tables.js'
 import { fixtureEvents } from '../gpu-counters/fixtures.js'
 import { removeRoots, tempRoot } from '../recording/fixtures.js'
-import { makeFakeAddon } from '../workload/fake-addon.js'
+import { makeFakeAddon, nativeError } from '../workload/fake-addon.js'
 import { runCli } from '../cli/run-cli.js'
 import { closeServers, http, openWs, serve, TOKEN, wsUrl } from './helpers.js'
 
@@ -124,6 +124,22 @@ describe('serve --gpu-counters', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { t: string })
     expect(jsonl.filter((r) => r.t === 'gpu-counters')).toHaveLength(6)
+  })
+
+  it('a source that fails after the start: the status says why, and the page hears it', async () => {
+    let release: () => void = () => {}
+    const later = new Promise<void>((r) => (release = r))
+    const fail = nativeError('PS_GPU_COUNTERS_FAILED', 'cuptiPmSamplingDecodeData failed.')
+    const addon = makeFakeAddon({ counters: { events: fixtureEvents('h200-idle-1ms.csv', 100), later, fail } })
+    const { base } = await serve({ gpuCounters: { load: () => addon } })
+    const ws = await openWs(wsUrl(base, TOKEN))
+    await until(() => ws.of('status').length >= 1, 'the first status')
+    release()
+    await until(() => ws.of('status').some((s) => s.gpuCounters?.error), 'a status with the error')
+    const st = ws.of('status').at(-1)!.gpuCounters
+    expect(st).toMatchObject({ source: null, error: { code: 'PS_GPU_COUNTERS_FAILED', message: 'cuptiPmSamplingDecodeData failed.' } })
+    expect((await http(base, 'GET', '/api/status', { token: TOKEN })).json.gpuCounters.error.code).toBe('PS_GPU_COUNTERS_FAILED')
+    await ws.close()
   })
 
   it('does not start without a source: PS_GPU_COUNTERS_UNAVAILABLE, one sentence', async () => {

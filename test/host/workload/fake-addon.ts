@@ -53,9 +53,10 @@ export interface FakeAddonOptions {
   progressGapMs?: number
   /**
    * what gpuCounters does: replay these events, then end when stopped (default:
-   * PS_GPU_COUNTERS_UNAVAILABLE); with `later`, the start event at once and the batches once it settles
+   * PS_GPU_COUNTERS_UNAVAILABLE); with `later`, the start event at once and the batches once it
+   * settles; with `fail`, end with that error after the events instead
    */
-  counters?: { events: NativeGpuCountersEvent[]; later?: Promise<unknown> } | { reject: Error }
+  counters?: { events: NativeGpuCountersEvent[]; later?: Promise<unknown>; fail?: Error } | { reject: Error }
 }
 
 export interface FakeAddon extends NativeAddon {
@@ -131,7 +132,7 @@ export const makeFakeAddon = (o: FakeAddonOptions = {}): FakeAddon => {
       if ('reject' in c) return { done: Promise.reject(c.reject), stop: () => undefined }
       let stopped = false
       let finish: (() => void) | undefined
-      const done = new Promise<NativeGpuCountersEnd>((resolve) => {
+      const done = new Promise<NativeGpuCountersEnd>((resolve, reject) => {
         let samples = 0
         let lost = 0
         const replay = (events: NativeGpuCountersEvent[]) => {
@@ -144,6 +145,7 @@ export const makeFakeAddon = (o: FakeAddonOptions = {}): FakeAddon => {
           }
         }
         const end = () => {
+          if (c.fail) return reject(c.fail)
           finish = () => resolve({ samples, lost, threadCpuSeconds: 0.01, overflow: false })
           if (stopped) finish()
         }
