@@ -6,7 +6,7 @@
  * kernel's GB/s and, where the model predicts the run, its request count and the difference.
  */
 import { PsError } from '../core/errors.js'
-import type { AnyWorkload } from '../core/workload.js'
+import { isGraphWorkload, type AnyWorkload } from '../core/workload.js'
 import { derive, defaultSelfWrite, sumWindow, type DerivedRates } from '../gpu-counters/derive.js'
 import { clockOffsetNs, samplesWithin, type BatchArrival } from '../gpu-counters/kernel-window.js'
 import { GpuCounterSampler } from '../gpu-counters/sampler.js'
@@ -83,6 +83,9 @@ export const captureWithCounters = async (o: CountersCaptureOptions, io: CliIo, 
   const given = other.filter((x): x is string => typeof x === 'string')
   if (given.length)
     throw new PsError('PS_USAGE', `--counters runs the kernel on this machine's GPU without a probe: ${given.join(', ')} does not apply`)
+  // a graph kernel's runner reports its levels, not timed kernels to place on the counters' clock
+  if (isGraphWorkload(o.workload))
+    throw new PsError('PS_USAGE', '--counters takes a micro pattern (strided, merged-aligned, merged-misaligned), not a graph kernel')
   const gpu = await gpuAvailability(deps.loadAddon)
   if (!gpu.available) throw new PsError(gpu.code === 'PS_NATIVE_NOT_BUILT' ? 'PS_NATIVE_NOT_BUILT' : 'PS_GPU_UNAVAILABLE', gpu.reason)
   const addon = deps.loadAddon()
@@ -139,7 +142,7 @@ export const captureWithCounters = async (o: CountersCaptureOptions, io: CliIo, 
   const report: CountersCaptureReport = {
     workload: result.workload,
     source: info,
-    kernel: { repeats, medianMs: result.gpu?.kernel.medianMs ?? null, gbps: result.gpu?.kernelGbps ?? result.gpuGraph?.edgeGbps ?? null },
+    kernel: { repeats, medianMs: result.gpu?.kernel.medianMs ?? null, gbps: result.gpu?.kernelGbps ?? null },
     window: { startNs: from - offset, endNs: to - offset, hostOffsetNs: offset, precisionNs: COUNTERS_POLL_MS * 1e6 },
     series: over.map((s) => ({ startNs: s.startNs, endNs: s.endNs, readBytes: s.readBytes, writeBytes: s.writeBytes })),
     run,

@@ -63,6 +63,7 @@ describe('capture --gpu --counters', () => {
     [['--pattern', 'strided', '--counters'], /--counters samples the GPU around its kernel: it needs --gpu/],
     [['--gpu', '--port', '/dev/null', '--pattern', 'strided', '--counters'], /--port does not apply/],
     [['--gpu', '--pattern', 'strided', '--counters', '--out', 'x'], /--out does not apply/],
+    [['--gpu', '--pattern', 'bfs-aligned', '--graph', 'kron:8', '--counters'], /--counters takes a micro pattern/],
   ])('refuses %j with exit 2', async (args, why) => {
     const r = await run(args, {})
     expect(r.code).toBe(2)
