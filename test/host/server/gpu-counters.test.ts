@@ -118,6 +118,11 @@ describe('serve --gpu-counters', () => {
     )
     expect(q.code, q.stderr).toBe(0)
     expect(JSON.parse(q.stdout)).toMatchObject({ columns: ['n', 's', 'src'], rows: [[6, 600, 'pm-sampling']] })
+    const parquet = join(tempRoot(), 'gpu.parquet')
+    const pq = await runCli('export', name, '--dir', root, '--format', 'parquet', '--table', 'gpu_counters', '-o', parquet)
+    expect(pq.code, pq.stderr).toBe(0)
+    const back = await runCli('query', name, '--dir', root, '--json', `select count(*) as n from read_parquet('${parquet}')`)
+    expect(JSON.parse(back.stdout)).toMatchObject({ rows: [[6]] })
 
     const jsonl = (await text(exportRecording(rec, 'jsonl')))
       .trim()
