@@ -8,6 +8,7 @@ import { ApiClient } from './api.js'
 import { startFeed } from './feed.js'
 import type { AppState } from './state.js'
 import { countersView } from './views/counters.js'
+import { gpuCountersView } from './views/gpu-counters.js'
 import { headerView } from './views/header.js'
 import { histogramView } from './views/histogram.js'
 import { hostSideView } from './views/host-side.js'
@@ -28,6 +29,7 @@ export function startPage(state: AppState): ViewContext {
     latencyView(),
     hostSideView(),
     countersView(),
+    gpuCountersView(),
     linkView(),
     runView(),
     recordingsView(),

@@ -8,7 +8,15 @@
 import type { PcieLinkInfo } from '../host/src/core/link.js'
 import type { TwinMode } from '../host/src/core/twin-mode.js'
 import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
-import type { CounterMeta, RecordingsListing, RunReport, RunStart, ServerMessage, ServerStatus } from '../host/src/core/wire.js'
+import type {
+  CounterMeta,
+  GpuCounterInterval,
+  RecordingsListing,
+  RunReport,
+  RunStart,
+  ServerMessage,
+  ServerStatus,
+} from '../host/src/core/wire.js'
 import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
 import { COMMANDS, type HistogramKindKey } from '../host/src/core/generated.js'
 import { RUN_HISTORY_MAX, runHistoryEntry, workloadLabel, type RunHistoryEntry } from './run-history.js'
@@ -56,6 +64,8 @@ export class AppState {
   twinMode: TwinMode | null = null
   counters: CounterMeta[] = []
   status: ServerStatus | undefined
+  /** the newest interval of the GPU's own PCIe counters (`serve --gpu-counters`) */
+  gpuCounters: GpuCounterInterval | undefined
   hostStats: HostLinkStats | null = null
   wsDrops = 0
   /** newest snapshot, and the page time the newest streamed one arrived */
@@ -184,6 +194,9 @@ export class AppState {
         if (this.running?.id === m.report.id) this.running = null
         this.setRun(m.report)
         if (this.status) this.status.demo = m.demo
+        break
+      case 'gpu-counters':
+        this.gpuCounters = m.interval
         break
       case 'run-error':
         if (m.origin === 'manual') this.showRunBox({ kind: 'error', text: `${m.error.code}: ${m.error.message}` })

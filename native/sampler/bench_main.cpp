@@ -16,13 +16,71 @@
 #include <vector>
 
 #include "globaltimer.h"
-#include "json.h"
+#include "json.h" // native/common
 #include "native/cuda/gpu_bench.h"
+#include "options.h" // native/common
 #include "sampler.h"
 
 namespace {
 
 using namespace std::chrono_literals;
+
+enum BenchOption {
+    kOptRoundTrip,
+    kOptPattern,
+    kOptBytes,
+    kOptOffset,
+    kOptElementBytes,
+    kOptL1,
+    kOptRepeats,
+    kOptIntervalUs,
+    kOptDevice,
+};
+
+using ps::cli::Value;
+
+// the workload's ranges are pcie-scope-gpu's (native/cuda/runner.cpp), the interval the sampler's
+const ps::cli::OptionDef kBenchOptions[] = {
+    {kOptRoundTrip, "--round-trip", nullptr, Value::None, 0, 0, {}, 0, {}, 0, ""},
+    {kOptPattern,
+     "--pattern",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     std::string("--pattern must be one of ") + ps::kPatternNameList},
+    {kOptBytes, "--bytes", nullptr, Value::Uint, 0, ps::kWorkloadBytesMax, {}, 0, {}, 0, ""},
+    {kOptOffset, "--offset", nullptr, Value::Uint, 0, ps::kWorkloadOffsetMax, {}, 0, {}, 0, ""},
+    {kOptElementBytes,
+     "--element-bytes",
+     nullptr,
+     Value::Uint,
+     0,
+     ps::kElementBytesMax,
+     {},
+     0,
+     {},
+     0,
+     ""},
+    {kOptL1,
+     "--l1",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     std::string("--l1 must be one of ") + ps::kL1LoadNameList},
+    {kOptRepeats, "--repeats", nullptr, Value::Uint, 1, 1000, {}, 0, {}, 0, ""},
+    {kOptIntervalUs, "--interval-us", nullptr, Value::Uint, 1, 10000000, {}, 0, {}, 0, ""},
+    {kOptDevice, "--device", nullptr, Value::Uint, 0, 63, {}, 0, {}, 0, ""},
+};
 
 uint64_t realtime_ns()
 {
@@ -73,15 +131,6 @@ bool clock_offset(int64_t *off)
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && !strcmp(argv[1], "--round-trip")) {
-        double ns[5] = {};
-        for (double &v : ns)
-            if (!ps_idle_round_trip_ns(&v))
-                return 1;
-        printf("{\"idleRoundTripNs\":[%.1f,%.1f,%.1f,%.1f,%.1f]}\n", ns[0], ns[1], ns[2], ns[3],
-               ns[4]);
-        return 0;
-    }
     ps::gpu::RunConfig cfg{};
     cfg.pattern = ps::Pattern::MergedAligned;
     cfg.bytes = 64ull << 20;
@@ -90,33 +139,64 @@ int main(int argc, char **argv)
     cfg.repeats = 10;
     ps::sampler::Config sc;
     sc.interval_ns = 100000;
-    bool offset_given = false;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string a = argv[i], v = argv[i + 1];
-        if (a == "--pattern") {
-            if (!ps::pattern_from_name(v.c_str(), &cfg.pattern)) {
-                fprintf(stderr, "unknown pattern %s\n", v.c_str());
-                return 2;
-            }
-        } else if (a == "--bytes")
-            cfg.bytes = strtoull(v.c_str(), nullptr, 0);
-        else if (a == "--offset") {
-            cfg.offset = (uint32_t)atoi(v.c_str());
+    bool offset_given = false, round_trip = false;
+    const auto apply = [&](const ps::cli::Parsed &p, std::string *perr) -> bool {
+        const uint64_t v = p.number;
+        bool ok = true;
+        switch ((BenchOption)p.def->id) {
+        case kOptRoundTrip:
+            round_trip = true;
+            break;
+        case kOptPattern:
+            ok = ps::pattern_from_name(p.text.c_str(), &cfg.pattern);
+            break;
+        case kOptBytes:
+            cfg.bytes = v;
+            break;
+        case kOptOffset:
+            cfg.offset = (uint32_t)v;
             offset_given = true;
-        } else if (a == "--element-bytes")
-            cfg.element_bytes = (uint32_t)atoi(v.c_str());
-        else if (a == "--l1")
-            cfg.bypass_l1 = v == "bypass";
-        else if (a == "--repeats")
-            cfg.repeats = (uint32_t)atoi(v.c_str());
-        else if (a == "--interval-us")
-            sc.interval_ns = (uint64_t)(atof(v.c_str()) * 1000);
-        else if (a == "--device")
-            cfg.device = sc.device = atoi(v.c_str());
-        else {
-            fprintf(stderr, "unknown option %s\n", a.c_str());
-            return 2;
+            break;
+        case kOptElementBytes:
+            cfg.element_bytes = (uint32_t)v;
+            break;
+        case kOptL1: {
+            ps::L1Load l = ps::L1Load::Ideal;
+            ok = ps::l1_load_from_name(p.text.c_str(), &l);
+            cfg.bypass_l1 = l == ps::L1Load::Bypass;
+            break;
         }
+        case kOptRepeats:
+            cfg.repeats = (uint32_t)v;
+            break;
+        case kOptIntervalUs:
+            sc.interval_ns = v * 1000;
+            break;
+        case kOptDevice:
+            cfg.device = sc.device = (int)v;
+            break;
+        }
+        if (!ok)
+            *perr = ps::cli::value_error(*p.def);
+        return ok;
+    };
+    std::string perr;
+    if (!ps::cli::parse(argc, argv, kBenchOptions, sizeof kBenchOptions / sizeof kBenchOptions[0],
+                        ps::cli::Messages(), apply, &perr)) {
+        fprintf(stderr, "%s\n", perr.c_str());
+        return 2;
+    }
+    if (round_trip) {
+        double ns[5] = {};
+        for (double &v : ns)
+            if (!ps_idle_round_trip_ns(&v))
+                return 1;
+        ps::json::Writer w;
+        w.begin_object().key("idleRoundTripNs").begin_array();
+        for (double v : ns)
+            w.number(v, "%.1f");
+        printf("%s\n", w.end_array().end_object().text().c_str());
+        return 0;
     }
     if (!offset_given)
         cfg.offset = ps::pattern_default_offset(cfg.pattern);
@@ -125,7 +205,9 @@ int main(int argc, char **argv)
     Marks marks;
     if (ps::gpu::run(cfg, nullptr, nullptr, nullptr, &plain, err, sizeof err)
         != ps::gpu::Status::Ok) {
-        printf("{\"error\":%s}\n", ps::sampler::json_string(err).c_str());
+        ps::json::Writer w;
+        printf("%s\n",
+               w.begin_object().field("error", std::string(err)).end_object().text().c_str());
         return 1;
     }
     int64_t off0 = 0, off1 = 0;
@@ -159,9 +241,10 @@ int main(int argc, char **argv)
     th.join();
     clock_offset(&off1);
     if (sst != ps::sampler::Status::Ok || rs != ps::gpu::Status::Ok) {
-        printf("{\"error\":{\"code\":\"%s\",\"message\":%s,\"run\":%s}}\n",
-               ps::sampler::status_code(sst), ps::sampler::json_string(serr).c_str(),
-               ps::sampler::json_string(err).c_str());
+        ps::json::Writer w;
+        w.begin_object().key("error").begin_object().field("code", ps::sampler::status_code(sst));
+        w.field("message", serr).field("run", std::string(err)).end_object().end_object();
+        printf("%s\n", w.text().c_str());
         return 1;
     }
     // the window on the samples' clock, with 50 ms of slack either side inside the idle gaps
@@ -180,25 +263,25 @@ int main(int argc, char **argv)
         for (size_t k = 0; k < nm; ++k)
             sum[k] += col.flat[i + 2 + k];
     }
-    std::string sums = "{";
-    for (size_t k = 0; k < nm; ++k) {
-        char b[64];
-        snprintf(b, sizeof b, "%.6f", sum[k] / cfg.repeats);
-        sums += std::string(k ? "," : "") + ps::sampler::json_string(col.info.metrics[k].name) + ":"
-            + b;
-    }
-    sums += "}";
-    printf("{\"pattern\":\"%s\",\"bytes\":%llu,\"offset\":%u,\"elementBytes\":%u,\"l1\":\"%s\","
-           "\"repeats\":%u,\"intervalNs\":%llu,\"source\":%s,\"kernelMsUnsampled\":%.4f,"
-           "\"kernelMsSampled\":%.4f,\"checksumOk\":%s,\"samplesInWindow\":%zu,\"samples\":%zu,"
-           "\"lost\":%llu,\"clockOffsetNs\":[%lld,%lld],\"windowMs\":%.3f,"
-           "\"samplerThreadCpuS\":%.4f,\"perKernel\":%s}\n",
-           ps::pattern_name(cfg.pattern), (unsigned long long)cfg.bytes, cfg.offset,
-           cfg.element_bytes, cfg.bypass_l1 ? "bypass" : "default", cfg.repeats,
-           (unsigned long long)col.info.interval_ns,
-           ps::sampler::json_string(col.info.source).c_str(), plain.kernel.median_ms,
-           sampled.kernel.median_ms, plain.checksum_ok && sampled.checksum_ok ? "true" : "false",
-           in, col.flat.size() / (col.stride ? col.stride : 1), (unsigned long long)col.lost,
-           (long long)off0, (long long)off1, (marks.b - marks.a) / 1e6, col.cpu, sums.c_str());
+    ps::json::Writer sums;
+    sums.begin_object();
+    for (size_t k = 0; k < nm; ++k)
+        sums.field_number(col.info.metrics[k].name, sum[k] / cfg.repeats, "%.6f");
+    sums.end_object();
+    ps::json::Writer w;
+    w.begin_object().field("pattern", ps::pattern_name(cfg.pattern)).field("bytes", cfg.bytes);
+    w.field("offset", cfg.offset).field("elementBytes", cfg.element_bytes);
+    w.field("l1", cfg.bypass_l1 ? "bypass" : "default").field("repeats", cfg.repeats);
+    w.field("intervalNs", col.info.interval_ns).field("source", col.info.source);
+    w.field_number("kernelMsUnsampled", plain.kernel.median_ms, "%.4f");
+    w.field_number("kernelMsSampled", sampled.kernel.median_ms, "%.4f");
+    w.field("checksumOk", plain.checksum_ok && sampled.checksum_ok);
+    w.field("samplesInWindow", in)
+        .field("samples", col.flat.size() / (col.stride ? col.stride : 1));
+    w.field("lost", col.lost);
+    w.key("clockOffsetNs").begin_array().integer(off0).integer(off1).end_array();
+    w.field_number("windowMs", (double)(marks.b - marks.a) / 1e6, "%.3f");
+    w.field_number("samplerThreadCpuS", col.cpu, "%.4f").field_raw("perKernel", sums.text());
+    printf("%s\n", w.end_object().text().c_str());
     return 0;
 }

@@ -14,12 +14,81 @@
 #include <thread>
 #include <vector>
 
-#include "json.h"
+#include "json.h"    // native/common
+#include "options.h" // native/common
 #include "sampler.h"
 
 using namespace ps::sampler;
 
 namespace {
+
+enum CountersOption {
+    kOptHelp,
+    kOptDevice,
+    kOptIntervalUs,
+    kOptDuration,
+    kOptSource,
+    kOptTickMs,
+    kOptPollMs,
+    kOptHwBufferMb,
+    kOptSamples,
+};
+
+using ps::cli::Value;
+
+// the ranges are the sampler's own (sampler.cpp): an interval of 1 us to 10 s, devices 0..63
+const ps::cli::OptionDef kCountersOptions[] = {
+    {kOptHelp, "--help", "-h", Value::None, 0, 0, {}, 0, {}, 0, ""},
+    {kOptDevice, "--device", nullptr, Value::Uint, 0, 63, {}, 0, {}, 0, ""},
+    {kOptIntervalUs, "--interval-us", nullptr, Value::Uint, 1, 10000000, {}, 0, {}, 0, ""},
+    {kOptDuration,
+     "--duration",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     "--duration needs seconds, a number from 0 (until a signal) to 86400"},
+    {kOptSource,
+     "--source",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {"auto", "pm-sampling", "nvml"},
+     3,
+     "--source must be auto, pm-sampling or nvml"},
+    {kOptTickMs, "--tick-ms", nullptr, Value::Uint, 1, 86400000, {}, 0, {}, 0, ""},
+    {kOptPollMs, "--poll-ms", nullptr, Value::Uint, 1, 60000, {}, 0, {}, 0, ""},
+    {kOptHwBufferMb, "--hw-buffer-mb", nullptr, Value::Uint, 1, 65536, {}, 0, {}, 0, ""},
+    {kOptSamples,
+     "--samples",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     "--samples needs a file name (FILE.csv)"},
+};
+
+// `s` as seconds in 0..86400 (a decimal number: --duration 0.2)
+bool parse_seconds(const std::string &s, double *out)
+{
+    char *end = nullptr;
+    const double v = strtod(s.c_str(), &end);
+    if (end == s.c_str() || *end || !(v >= 0 && v <= 86400))
+        return false;
+    *out = v;
+    return true;
+}
 
 volatile bool g_stop = false;
 void on_signal(int) { g_stop = true; }
@@ -52,15 +121,36 @@ struct State {
     double cpu_at_start = 0, t_start = 0; // when the source ran: its set-up is not sampling
 };
 
+// {"<metric>":sum,...}
 std::string sums_json(const State &s, const std::vector<double> &v)
 {
-    std::string j = "{";
-    for (size_t k = 0; k < v.size(); ++k) {
-        char b[64];
-        snprintf(b, sizeof b, "%.17g", v[k]);
-        j += std::string(k ? "," : "") + json_string(s.info.metrics[k].name) + ":" + b;
-    }
-    return j + "}";
+    ps::json::Writer w;
+    w.begin_object();
+    for (size_t k = 0; k < v.size(); ++k)
+        w.field_number(s.info.metrics[k].name, v[k], "%.17g");
+    return w.end_object().text();
+}
+
+// {"source":...,"chip":...,"metrics":[{"name","role"}],"offered":[...],"intervalNs":...,...}
+std::string info_json(const SourceInfo &i)
+{
+    ps::json::Writer w;
+    w.begin_object().field("source", i.source).field("chip", i.chip).key("metrics").begin_array();
+    for (const Metric &m : i.metrics)
+        w.begin_object().field("name", m.name).field("role", role_name(m.role)).end_object();
+    w.end_array().key("offered").begin_array();
+    for (const std::string &o : i.offered)
+        w.string(o);
+    w.end_array().field("intervalNs", i.interval_ns).field("originNs", i.origin_ns);
+    w.key("dropped").begin_array();
+    for (const std::string &d : i.dropped)
+        w.string(d);
+    w.end_array();
+    if (!i.trigger.empty())
+        w.field("trigger", i.trigger);
+    if (!i.fallback_reason.empty())
+        w.field("fallbackReason", i.fallback_reason);
+    return w.end_object().text();
 }
 
 void on_start(void *ctx, const SourceInfo &info)
@@ -84,10 +174,12 @@ void on_start(void *ctx, const SourceInfo &info)
 
 void flush_tick(State *s, double end)
 {
-    printf(
-        "{\"tick\":{\"startNs\":%.0f,\"endNs\":%.0f,\"samples\":%llu,\"lost\":%llu,\"sums\":%s}}\n",
-        s->tick_start, end, (unsigned long long)s->tick_samples, (unsigned long long)s->lost,
-        sums_json(*s, s->tick_sum).c_str());
+    ps::json::Writer w;
+    w.begin_object().key("tick").begin_object();
+    w.field_number("startNs", s->tick_start, "%.0f").field_number("endNs", end, "%.0f");
+    w.field("samples", s->tick_samples).field("lost", s->lost);
+    w.field_raw("sums", sums_json(*s, s->tick_sum)).end_object().end_object();
+    printf("%s\n", w.text().c_str());
     fflush(stdout);
     s->tick_start = end;
     s->tick_samples = 0;
@@ -141,36 +233,53 @@ int main(int argc, char **argv)
     Config cfg;
     State st;
     double duration = 0;
-    const char *csv = nullptr;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
-        if (a == "--help" || a == "-h")
-            return usage(nullptr);
-        if (!v)
-            return usage(("a value must follow " + a).c_str());
-        ++i;
-        if (a == "--device")
-            cfg.device = atoi(v);
-        else if (a == "--interval-us")
-            cfg.interval_ns = (uint64_t)(atof(v) * 1000.0);
-        else if (a == "--duration")
-            duration = atof(v);
-        else if (a == "--source")
-            cfg.source = v;
-        else if (a == "--tick-ms")
-            st.tick_ns = atof(v) * 1e6;
-        else if (a == "--poll-ms")
-            cfg.poll_ms = (uint32_t)atoi(v);
-        else if (a == "--hw-buffer-mb")
-            cfg.hw_buffer_bytes = (uint64_t)atoll(v) << 20;
-        else if (a == "--samples")
-            csv = v;
-        else
-            return usage(("unknown option " + a).c_str());
-    }
-    if (csv && !(st.csv = fopen(csv, "w"))) {
-        fprintf(stderr, "pcie-scope-gpu-counters: cannot write %s\n", csv);
+    std::string csv;
+    bool help = false;
+    const auto apply = [&](const ps::cli::Parsed &p, std::string *err) -> bool {
+        const uint64_t v = p.number;
+        switch ((CountersOption)p.def->id) {
+        case kOptHelp:
+            help = true;
+            break;
+        case kOptDevice:
+            cfg.device = (int)v;
+            break;
+        case kOptIntervalUs:
+            cfg.interval_ns = v * 1000;
+            break;
+        case kOptDuration:
+            if (!parse_seconds(p.text, &duration)) {
+                *err = ps::cli::value_error(*p.def);
+                return false;
+            }
+            break;
+        case kOptSource:
+            cfg.source = p.text;
+            break;
+        case kOptTickMs:
+            st.tick_ns = (double)v * 1e6;
+            break;
+        case kOptPollMs:
+            cfg.poll_ms = (uint32_t)v;
+            break;
+        case kOptHwBufferMb:
+            cfg.hw_buffer_bytes = v << 20;
+            break;
+        case kOptSamples:
+            csv = p.text;
+            break;
+        }
+        return true;
+    };
+    std::string perr;
+    if (!ps::cli::parse(argc, argv, kCountersOptions,
+                        sizeof kCountersOptions / sizeof kCountersOptions[0], ps::cli::Messages(),
+                        apply, &perr))
+        return usage(perr.c_str());
+    if (help)
+        return usage(nullptr);
+    if (!csv.empty() && !(st.csv = fopen(csv.c_str(), "w"))) {
+        fprintf(stderr, "pcie-scope-gpu-counters: cannot write %s\n", csv.c_str());
         return 1;
     }
     signal(SIGINT, on_signal);
@@ -202,18 +311,20 @@ int main(int argc, char **argv)
     if (st.csv)
         fclose(st.csv);
     if (s != Status::Ok) {
-        printf("{\"error\":{\"code\":\"%s\",\"message\":%s}}\n", status_code(s),
-               json_string(err).c_str());
+        printf("%s\n", ps::json::error_object(status_code(s), err).c_str());
         return s == Status::BadArgument ? 2 : 3;
     }
     if (st.tick_samples)
         flush_tick(&st, st.tick_start + st.tick_ns);
-    printf("{\"end\":{\"samples\":%llu,\"lost\":%llu,\"overflow\":%s,\"coveredNs\":%.0f,"
-           "\"wallSeconds\":%.3f,\"processCpuSeconds\":%.3f,\"threadCpuSeconds\":%.3f,"
-           "\"samplingSeconds\":%.3f,\"samplingCpuSeconds\":%.3f,"
-           "\"totals\":%s}}\n",
-           (unsigned long long)st.samples, (unsigned long long)st.lost,
-           st.overflow ? "true" : "false", st.covered_ns, wall, cpu, st.thread_cpu, sampling_wall,
-           sampling_cpu, sums_json(st, st.total).c_str());
+    ps::json::Writer w;
+    w.begin_object().key("end").begin_object();
+    w.field("samples", st.samples).field("lost", st.lost).field("overflow", st.overflow);
+    w.field_number("coveredNs", st.covered_ns, "%.0f").field_number("wallSeconds", wall, "%.3f");
+    w.field_number("processCpuSeconds", cpu, "%.3f");
+    w.field_number("threadCpuSeconds", st.thread_cpu, "%.3f");
+    w.field_number("samplingSeconds", sampling_wall, "%.3f");
+    w.field_number("samplingCpuSeconds", sampling_cpu, "%.3f");
+    w.field_raw("totals", sums_json(st, st.total)).end_object().end_object();
+    printf("%s\n", w.text().c_str());
     return 0;
 }

@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { RunResult } from '../../host/src/measure/run.js'
 import type { RecordingDescription } from '../../host/src/recording/catalog.js'
 import { COUNTERS, PATTERNS, type PatternName } from '../../host/src/core/generated.js'
+import { GPU_CSV_COLUMNS } from '../../host/src/export/csv.js'
 import { SIZE_KEYS, zeroBySize } from '../../host/src/core/size-classes.js'
 import { TWIN_MODES, type TwinMode } from '../../host/src/core/twin-mode.js'
 
@@ -306,12 +307,13 @@ describe('pcie-scope capture --out, info, export (e2e)', () => {
 
       const csv = cli('export', dir, '--format', 'csv').stdout.trimEnd().split('\n')
       const header = csv[0]!.split(',')
-      expect(header).toEqual(['time_s', ...COUNTERS.map((k) => k.name), 'tap'])
+      expect(header).toEqual(['time_s', ...COUNTERS.map((k) => k.name), 'tap', ...GPU_CSV_COLUMNS])
       // a row per snapshot (gpuSide), each host-side snapshot a hostSide row after its own
       expect(csv).toHaveLength(1 + info.byType.snapshot + hostRows)
       const all = csv.slice(1).map((line) => line.split(','))
-      expect(all.filter((r) => r.at(-1) === 'hostSide')).toHaveLength(hostRows)
-      const rows = all.filter((r) => r.at(-1) === 'gpuSide')
+      const tap = header.indexOf('tap')
+      expect(all.filter((r) => r[tap] === 'hostSide')).toHaveLength(hostRows)
+      const rows = all.filter((r) => r[tap] === 'gpuSide')
       const col = (row: string[], name: string) => Number(row[header.indexOf(name)])
       // the snapshot the result was read from is a row (a streamed one may still follow it)
       const final = rows.find((r) => col(r, 'TIMESTAMP') === result.probeWindow.to)

@@ -55,6 +55,7 @@ import {
 import { defaultIo, EXIT_INTERRUPTED, EXIT_OK, type CliDeps, type CliIo, type SetCode } from './io.js'
 import { DIR_HELP, RECORDING_ARG_HELP, recordingsDir } from './recordings.js'
 import { formatRunResult } from './run-summary.js'
+import { captureWithCounters } from './capture-counters.js'
 import { pickSource, segmentsOption, type SourceOpts } from './source.js'
 
 const { bytes: BYTES, offset: OFFSET } = WORKLOAD_LIMITS
@@ -202,6 +203,10 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
     .option('--frames', 'with --out: also record every raw frame of the UART link (for export --format pcapng)')
     .option('--dir <folder>', DIR_HELP)
     .option('--json', 'print exactly one JSON object on stdout')
+    .option(
+      '--counters',
+      "with --gpu and no board: the kernel with the GPU's own PCIe counters sampled around it (per run and per kernel, beside the model's requests)",
+    )
     .option('--jsonl', 'stream each record (device, snapshot, interval, run-start, run) as one JSON line while the recording runs')
     .hook('preAction', requireOptions('pattern'))
     .action(
@@ -232,9 +237,17 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
           dir?: string
           json?: boolean
           jsonl?: boolean
+          counters?: boolean
         },
         cmd: Command,
       ) => {
+        if (o.counters)
+          return captureWithCounters(
+            { ...o, workload: captureWorkload(o, cmd.getOptionValueSource('bytes') !== 'default') },
+            io,
+            setCode,
+            deps,
+          )
         const source = pickSource(o)
         if (o.tags !== undefined && !(o.tags >= 1 && o.tags <= 256)) throw new PsError('PS_USAGE', '--tags must be 1..256')
         if (o.latencyDist !== undefined && (o.latencyNs !== undefined || o.latencyCycles !== undefined))

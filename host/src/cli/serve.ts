@@ -1,5 +1,6 @@
 /** `pcie-scope serve`: the control server (REST, WebSocket, the page) on the twin or a board, recording what it serves. */
 import { Option, type Command } from 'commander'
+import { PsError } from '../core/errors.js'
 import { DEFAULT_RUN_LIMITS } from '../server/runs.js'
 import { WS_BATCH_MS } from '../core/wire.js'
 import type { TwinSegments } from '../transport/twin.js'
@@ -84,6 +85,12 @@ export const registerServe = (program: Command, io: CliIo, setCode: SetCode): vo
       WS_BATCH_MS,
     )
     .option(
+      '--gpu-counters',
+      "sample this host's GPU's own PCIe counters beside the probe (PM sampling, NVML where refused): streamed to the page and recorded",
+    )
+    .option('--device <n>', 'with --gpu-counters: CUDA device ordinal, 0..63', parseIntIn(0, 63), 0)
+    .option('--interval-us <n>', 'with --gpu-counters: sampling interval in µs, 1..1000000', parseIntIn(1, 1_000_000), 100)
+    .option(
       '--hang-timeout <ms>',
       `twin only: silent this long since it last spoke, a PING's answer included, the twin counts as hung and is killed and restarted, ${SERVE_RANGES.hangTimeout.min}..${SERVE_RANGES.hangTimeout.max} ms`,
       serveRange('hangTimeout'),
@@ -107,9 +114,19 @@ export const registerServe = (program: Command, io: CliIo, setCode: SetCode): vo
           runSlack: number
           runFloor: number
           runQueue: number
+          gpuCounters?: boolean
+          device: number
+          intervalUs: number
         },
+        cmd: Command,
       ) => {
         const source = pickSource(o)
+        const counterOnly = ['device', 'intervalUs'].filter((k) => cmd.getOptionValueSource(k) === 'cli')
+        if (!o.gpuCounters && counterOnly.length)
+          throw new PsError(
+            'PS_USAGE',
+            `${counterOnly.map((k) => (k === 'device' ? '--device' : '--interval-us')).join(' and ')} only ${counterOnly.length > 1 ? 'apply' : 'applies'} with --gpu-counters`,
+          )
         // loaded here so that `capture` never pays for express and ws
         const { startServer } = await import('../server/index.js')
         const server = await startServer({
@@ -128,8 +145,10 @@ export const registerServe = (program: Command, io: CliIo, setCode: SetCode): vo
           ws: { batchMs: o.wsBatchMs },
           runs: { slackMs: o.runSlack, floorBytesPerSecond: o.runFloor * MIB, maxQueued: o.runQueue },
           notify: (line) => io.stderr(`pcie-scope: ${line}\n`),
+          ...(o.gpuCounters ? { gpuCounters: { device: o.device, intervalUs: o.intervalUs } } : {}),
         })
         io.stdout(`${server.url}\n`)
+        if (server.gpuCounters) io.stderr(`pcie-scope: GPU counters: ${server.gpuCounters}\n`)
         if (server.recording) io.stderr(`pcie-scope: recording the session into ${server.recording}\n`)
         io.stderr('pcie-scope: serving; press Ctrl-C to stop\n')
         const sig = await (io.untilSignal ?? defaultIo().untilSignal!)()

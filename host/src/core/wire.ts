@@ -29,6 +29,53 @@ export interface DemoState {
   current: PatternName | null
 }
 
+/**
+ * One interval of the GPU's own PCIe counters as the server streams and records it (`serve
+ * --gpu-counters`; docs/gpu-counters.md): the counters' sums over `startNs..endNs` of the
+ * source's clock and what host/src/gpu-counters/derive.ts makes of them.
+ */
+export interface GpuCounterInterval {
+  /** the counters' source: CUPTI PM sampling, or NVML where PM sampling was refused */
+  counterSource: 'pm-sampling' | 'nvml'
+  /** CUDA device ordinal */
+  device: number
+  /** ns since the source's origin */
+  startNs: number
+  endNs: number
+  /** samples summed, and samples known lost since sampling began */
+  samples: number
+  lost: number
+  /** TLP bytes into and out of the GPU, as counted */
+  readBytes: number
+  writeBytes: number
+  readGBps: number
+  writeGBps: number
+  /** MRds derived from the outgoing bytes (an upper bound where the GPU also writes) */
+  requests: number
+  requestsPerSecond: number
+  payloadGBps: number
+  /** payload per request; null without requests */
+  meanRequestBytes: number | null
+  /** Little's law with the idle round trip (a lower bound under load) */
+  inFlight: number
+}
+
+/** GET /api/status `gpuCounters`: the GPU counter source of `serve --gpu-counters`. */
+export interface GpuCountersStatus {
+  /** the source in use, or null when it failed (then `error` says why) */
+  source: 'pm-sampling' | 'nvml' | null
+  device: number
+  /** the chip (PM sampling) or the NVML device name */
+  chip: string | null
+  intervalNs: number | null
+  /** why PM sampling was not used, when the source is nvml */
+  fallbackReason: string | null
+  /** intervals streamed, and samples known lost */
+  intervals: number
+  lost: number
+  error: DeviceError | null
+}
+
 /** GET /api/status and WS {type:'status'}. */
 /** Where POST /api/run can run a workload: the twin's traffic model, or this host's GPU. */
 export const RUN_SOURCES = ['twin', 'gpu'] as const
@@ -74,6 +121,8 @@ export interface ServerStatus {
   wantStreaming: { periodMs: number } | null
   /** the twin's supervisor: restarts, the last failure in words; null for a serial device */
   supervision: SupervisionStatus | null
+  /** the GPU's own PCIe counters beside the probe (`serve --gpu-counters`); null or absent when not asked for */
+  gpuCounters?: GpuCountersStatus | null
 }
 
 /** How a supervised twin last failed: what the terminal and the page tell the user. */
@@ -189,6 +238,8 @@ export type ServerMessage =
   | { type: 'twin-failure'; failure: TwinFailure; supervision: SupervisionStatus | null }
   /** a new twin answers (a status with connected: true follows) */
   | { type: 'twin-restarted'; supervision: SupervisionStatus | null }
+  /** an interval of the GPU's own PCIe counters (`serve --gpu-counters`), ~10 a second of GPU time */
+  | { type: 'gpu-counters'; interval: GpuCounterInterval }
 
 /** One recording as GET /api/recordings lists it (the part the page shows; the server sends more). */
 export interface RecordingSummary {

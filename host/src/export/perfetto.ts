@@ -9,6 +9,10 @@
  *   switch design only (tap-snapshot records): a second process, "pcie-scope NAME host side",
  *     with the same three counter tracks from the host side's snapshots (the reads as the switch
  *     sends them on to the host); the first process is then the GPU side
+ *   the GPU's own PCIe counters (gpu-counters records, `serve --gpu-counters`): a third process,
+ *     "pcie-scope NAME GPU counters", with "GPU PCIe read" {GB/s}, "GPU MRd rate" {MRd/s} and
+ *     "GPU mean request" {B}, a sample per interval; its times are the counter source's clock
+ *     (µs since its origin), not aligned with the probe's
  *
  * Timestamps are µs of probe time, TIMESTAMP / clockHz (probe-time.ts keeps them in order across
  * a probe reset). Events are streamed as records are read, so a long recording never sits in memory.
@@ -17,16 +21,19 @@ import { SIZE_CLASSES } from '../core/size-classes.js'
 import { workloadLabel } from '../core/workload.js'
 import type { Snapshot, TapSnapshot } from '../core/probe.js'
 import type { OpenedRecording } from '../recording/catalog.js'
-import type { AnyRecord, RunStartRecord } from '../recording/format.js'
+import type { AnyRecord, GpuCountersRecord, RunStartRecord } from '../recording/format.js'
 import { ProbeTimeline, ratesBetween, type IntervalRates } from './probe-time.js'
 
 const PID = 1
 /** the switch design's host side: its counter tracks in a process of their own (process 1, the recording's, is the GPU side) */
 const PID_HOST_SIDE = 2
+/** the GPU's own counters: a process of their own, on their own clock */
+const PID_GPU_COUNTERS = 3
 const TID_RUNS = 1
 const TID_EVENTS = 2
 
 export const COUNTER_TRACKS = { mrd: 'MRd rate', payload: 'completed payload', bySize: 'MRd rate by size' } as const
+export const GPU_COUNTER_TRACKS = { read: 'GPU PCIe read', requests: 'GPU MRd rate', mean: 'GPU mean request' } as const
 
 export interface TraceEvent {
   name: string
@@ -111,6 +118,8 @@ class TraceBuilder {
   /** the host side's tracks, from its first tap snapshot on (the switch design) */
   private hostSide: CounterStretch | undefined
   private readonly openRuns = new Map<number, { start: RunStartRecord; fromUs: number | undefined }>()
+  /** the GPU counters' process is named at their first record; the end of their last interval */
+  private gpuCountersEndUs: number | undefined
   /** instants met before the first snapshot: they wait for a time to stand at */
   private pending: { name: string; args: Record<string, unknown> }[] = []
 
@@ -134,6 +143,8 @@ class TraceBuilder {
         return [] // the sampler's records (the VCD export's) and the latency histograms are not drawn in the trace
       case 'frame':
         return [] // raw link frames: the pcapng export's
+      case 'gpu-counters':
+        return this.gpuCounters(r)
       case 'mark': {
         const out = r.label === 'clear' ? this.breakCounters() : []
         return [...out, ...this.instant(`mark: ${r.label}`, { label: r.label, note: r.note })]
@@ -162,6 +173,7 @@ class TraceBuilder {
   /** What is still open at the end: the last counter stretch and runs that never reported. */
   finish(): TraceEvent[] {
     const out = this.breakCounters()
+    if (this.gpuCountersEndUs !== undefined) out.push(...this.gpuCounterEvents(this.gpuCountersEndUs, 0, 0, 0))
     const end = this.timeline.lastUs
     for (const { start, fromUs } of this.openRuns.values()) {
       if (fromUs !== undefined && end !== undefined) {
@@ -191,6 +203,30 @@ class TraceBuilder {
     }
     out.push(...this.hostSide.observe(t, this.timeline.us(t.counters.timestamp)))
     return out
+  }
+
+  /** An interval of the GPU's own counters: held from its start until the next one. */
+  private gpuCounters(r: GpuCountersRecord): TraceEvent[] {
+    const out: TraceEvent[] = []
+    if (this.gpuCountersEndUs === undefined)
+      out.push({
+        name: 'process_name',
+        ph: 'M',
+        ts: 0,
+        pid: PID_GPU_COUNTERS,
+        args: { name: `pcie-scope ${this.recordingName} GPU counters (device ${r.device}, ${r.counterSource})` },
+      })
+    this.gpuCountersEndUs = r.endNs / 1000
+    out.push(...this.gpuCounterEvents(r.startNs / 1000, r.readGBps, r.requestsPerSecond, r.meanRequestBytes ?? 0))
+    return out
+  }
+
+  private gpuCounterEvents(ts: number, readGBps: number, requestsPerSecond: number, meanBytes: number): TraceEvent[] {
+    return [
+      { name: GPU_COUNTER_TRACKS.read, ph: 'C', ts, pid: PID_GPU_COUNTERS, args: { 'GB/s': readGBps } },
+      { name: GPU_COUNTER_TRACKS.requests, ph: 'C', ts, pid: PID_GPU_COUNTERS, args: { 'MRd/s': requestsPerSecond } },
+      { name: GPU_COUNTER_TRACKS.mean, ph: 'C', ts, pid: PID_GPU_COUNTERS, args: { B: meanBytes } },
+    ]
   }
 
   /** The counters cannot be compared across this point: close both taps' stretches at their last snapshots. */

@@ -6,12 +6,17 @@
  * the time and 0 over gaps (records dropped by the firmware or the probe's FIFO, time between
  * runs). The timescale is the largest VCD unit that divides the probe's clock period (4 ns at
  * 250 MHz → 1 ns), so times are exact.
+ *
+ * The GPU's own PCIe counters (gpu-counters records, `serve --gpu-counters`) are module
+ * `gpu_counters`: its own `valid` and the rates of each interval from its start. Their clock is the
+ * counter source's, not the probe's, and a VCD has one time axis: the first of the two kinds in the
+ * recording takes it, and records of the other kind are left out, counted in a closing $comment.
  */
 import { PsError } from '../core/errors.js'
 import type { IntervalRecord } from '../core/probe.js'
 import { packageVersion } from '../util/package-root.js'
 import type { OpenedRecording } from '../recording/catalog.js'
-import type { AnyRecord } from '../recording/format.js'
+import type { AnyRecord, GpuCountersRecord } from '../recording/format.js'
 
 interface Signal {
   name: string
@@ -34,6 +39,14 @@ export const VCD_SIGNALS: readonly Signal[] = [
   // first-completion latency of the reads that completed in the interval (0 when none did)
   { name: 'latency_avg_ns', width: 'real', value: (s, hz) => (s.latCount > 0 ? ns(s.latSum / s.latCount, hz) : 0) },
   { name: 'latency_count', width: 32, value: (s) => s.latCount },
+]
+
+/** The signals of module `gpu_counters` after its `valid`, all real. */
+export const VCD_GPU_SIGNALS: readonly { name: string; value: (r: GpuCountersRecord) => number }[] = [
+  { name: 'read_gbps', value: (r) => r.readGBps },
+  { name: 'write_gbps', value: (r) => r.writeGBps },
+  { name: 'requests_per_s', value: (r) => r.requestsPerSecond },
+  { name: 'mean_request_bytes', value: (r) => r.meanRequestBytes ?? 0 },
 ]
 
 const UNITS = ['s', 'ms', 'us', 'ns', 'ps', 'fs'] as const
@@ -64,6 +77,8 @@ export async function* exportVcd(recording: OpenedRecording, records: AsyncItera
   const clockHz = recording.manifest.probe.clockHz
   const ts = timescaleFor(clockHz)
   const valid = idOf(0)
+  const gpuValid = idOf(VCD_SIGNALS.length + 1)
+  const gpuId = (i: number): string => idOf(VCD_SIGNALS.length + 2 + i)
   const header = [
     `$date ${recording.manifest.startedAt} $end`,
     `$version pcie-scope ${packageVersion()} (recording ${recording.manifest.name}) $end`,
@@ -77,20 +92,53 @@ export async function* exportVcd(recording: OpenedRecording, records: AsyncItera
         : `$var wire ${s.width} ${idOf(i + 1)} ${s.name} [${s.width - 1}:0] $end`,
     ),
     '$upscope $end',
+    '$scope module gpu_counters $end',
+    `$var wire 1 ${gpuValid} valid $end`,
+    ...VCD_GPU_SIGNALS.map((s, i) => `$var real 64 ${gpuId(i)} ${s.name} $end`),
+    '$upscope $end',
     '$enddefinitions $end',
     '',
   ].join('\n')
-  // the header waits for the first interval record: a recording without any is refused, not
-  // exported as a header alone
+  // the header waits for the first interval (the probe's or the GPU counters'): a recording
+  // without any is refused, not exported as a header alone
   let started = false
+  const begin = function* (): Generator<string> {
+    if (!started) yield header
+    started = true
+  }
 
   // clocks of the current probe epoch → VCD time; a probe reset (TIMESTAMP going backwards)
   // carries on from the last end, so that time never goes backwards
   let offset = 0
   let lastEnd: number | undefined
   const time = (clocks: number): string => `#${Math.round((clocks + offset) * ts.perClock)}`
+  // the axis: the first of the probe's intervals and the GPU counters; the other kind is left out
+  let axis: 'probe' | 'gpu' | undefined
+  let leftOut = 0
+  let gpuEnd: number | undefined
+  const unitNs = 1e9 / clockHz / ts.perClock
+  const gpuTime = (ns: number): string => `#${Math.round(ns / unitNs)}`
   for await (const r of records) {
+    if (r.t === 'gpu-counters') {
+      axis ??= 'gpu'
+      if (axis !== 'gpu') {
+        leftOut++
+        continue
+      }
+      let out = gpuEnd !== undefined && r.startNs > gpuEnd ? `${gpuTime(gpuEnd)}\n0${gpuValid}\n` : ''
+      out += `${gpuTime(r.startNs)}\n1${gpuValid}\n`
+      VCD_GPU_SIGNALS.forEach((sig, i) => (out += `r${sig.value(r)} ${gpuId(i)}\n`))
+      gpuEnd = Math.max(gpuEnd ?? 0, r.endNs)
+      yield* begin()
+      yield out
+      continue
+    }
     if (r.t !== 'interval') continue
+    axis ??= 'probe'
+    if (axis !== 'probe') {
+      leftOut += r.batch.records.length
+      continue
+    }
     let out = ''
     for (const s of r.batch.records) {
       const start = s.ts - s.cycles
@@ -101,15 +149,19 @@ export async function* exportVcd(recording: OpenedRecording, records: AsyncItera
       lastEnd = s.ts + offset
     }
     if (!out) continue
-    if (!started) yield header
-    started = true
+    yield* begin()
     yield out
   }
   if (!started) {
     throw new PsError(
       'PS_RECORDING_NO_INTERVALS',
-      `${recording.manifest.name} holds no interval records, which are what a VCD shows: record with \`capture --sample-us N\` or \`serve --sample-us N\``,
+      `${recording.manifest.name} holds no interval records, which are what a VCD shows: record with \`capture --sample-us N\` or \`serve --sample-us N\` (or \`serve --gpu-counters\`)`,
     )
   }
   if (lastEnd !== undefined) yield `${time(lastEnd - offset)}\n0${valid}\n`
+  if (gpuEnd !== undefined) yield `${gpuTime(gpuEnd)}\n0${gpuValid}\n`
+  if (leftOut > 0) {
+    const what = axis === 'probe' ? 'GPU counter intervals' : 'probe interval samples'
+    yield `$comment ${leftOut} ${what} left out: their clock is not this file's (export csv, jsonl, parquet or perfetto has them) $end\n`
+  }
 }

@@ -76,6 +76,33 @@ export class GpuCounterSampler {
     return new GpuCounterSampler(addon, options)
   }
 
+  /**
+   * Resolves with the source once it runs; rejects with the sampler's PsError when it ends first
+   * (no source), or PS_GPU_COUNTERS_UNAVAILABLE after `timeoutMs` (CUPTI's set-up takes ~0.5 s
+   * idle, ~9 s on a busy H200). The sampler keeps running either way: stop() it on a rejection.
+   */
+  started(timeoutMs = 30_000): Promise<GpuCounterSourceInfo> {
+    if (this.info) return Promise.resolve(this.info)
+    return new Promise<GpuCounterSourceInfo>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new PsError('PS_GPU_COUNTERS_UNAVAILABLE', `the GPU counters did not start within ${timeoutMs / 1000} s.`)),
+        timeoutMs,
+      )
+      const off = this.subscribe((e) => {
+        if (e.type !== 'start') return
+        clearTimeout(timer)
+        off()
+        resolve(e.info)
+      })
+      this.done
+        .then(
+          () => reject(new PsError('PS_GPU_COUNTERS_FAILED', 'the GPU counters ended before they started.')),
+          (e: unknown) => reject(e as Error),
+        )
+        .finally(() => clearTimeout(timer))
+    })
+  }
+
   /** The source, once known. */
   get source(): GpuCounterSourceInfo | undefined {
     return this.info

@@ -29,6 +29,7 @@ import {
   type TapHistogram,
   type TapSnapshot,
 } from '../core/probe.js'
+import type { GpuCounterInterval } from '../core/wire.js'
 import type { AnyWorkload } from '../core/workload.js'
 
 export const RECORDING_FORMAT = 'pcie-scope-recording'
@@ -166,8 +167,16 @@ export interface FrameRecord {
   data: string
 }
 
+/**
+ * One interval of the GPU's own PCIe counters (docs/gpu-counters.md), sampled beside the probe by
+ * `serve --gpu-counters`: the counters' sums and their derivations. Its times are the counter
+ * source's clock (ns since its origin), not the probe's.
+ */
+export type GpuCountersRecord = { t: 'gpu-counters'; at: number; source: 'gpu-counters' } & GpuCounterInterval
+
 export type AnyRecord =
   | SnapshotRecord
+  | GpuCountersRecord
   | IntervalRecordLine
   | HistogramRecordLine
   | TapSnapshotRecord
@@ -181,7 +190,7 @@ export type AnyRecord =
 export type RecordType = AnyRecord['t']
 // a reader skips record types it does not know, so 'interval', 'histogram' and 'frame' (added in format 1) need
 // no new version: older readers read such recordings, leaving those records out (so 'tap-snapshot'
-// and 'tap-histogram', the switch design's host side, need none either)
+// and 'tap-histogram', the switch design's host side, need none either, nor 'gpu-counters')
 export const RECORD_TYPES: readonly RecordType[] = [
   'snapshot',
   'interval',
@@ -194,6 +203,7 @@ export const RECORD_TYPES: readonly RecordType[] = [
   'mark',
   'gap',
   'frame',
+  'gpu-counters',
 ]
 
 /** What the writer has sealed: segments fsynced and closed, with their record count. */
@@ -347,6 +357,26 @@ export const RecordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('mark'), at: z.number(), label: z.string(), note: z.string().nullable() }),
   z.object({ t: z.literal('gap'), at: z.number(), from: z.number(), to: z.number(), reason: ErrorSchema.nullable() }),
   z.object({ t: z.literal('frame'), at: z.number(), dir: z.enum(['tx', 'rx']), data: z.base64() }),
+  z.object({
+    t: z.literal('gpu-counters'),
+    at: z.number(),
+    source: z.literal('gpu-counters'),
+    counterSource: z.enum(['pm-sampling', 'nvml']),
+    device: count,
+    startNs: z.number(),
+    endNs: z.number(),
+    samples: count,
+    lost: count,
+    readBytes: count,
+    writeBytes: count,
+    readGBps: count,
+    writeGBps: count,
+    requests: count,
+    requestsPerSecond: count,
+    payloadGBps: count,
+    meanRequestBytes: count.nullable(),
+    inFlight: count,
+  }),
 ])
 
 export const ManifestSchema = z.object({

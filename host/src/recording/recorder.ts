@@ -5,6 +5,7 @@
  */
 import { isPsError, PsError } from '../core/errors.js'
 import type { IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot, TapHistogram, TapSnapshot } from '../core/probe.js'
+import type { GpuCounterInterval } from '../core/wire.js'
 import type { AnyWorkload } from '../core/workload.js'
 import type { AnyRecord, DeviceRecord, ProbeWindow, RecordError, RunOrigin } from './format.js'
 import type { RecordingWriter } from './writer.js'
@@ -81,6 +82,11 @@ export class Recorder {
   /** One raw frame of the link (RawFrame of the device client). */
   frame(dir: 'tx' | 'rx', at: number, bytes: Uint8Array): void {
     this.record({ t: 'frame', at, dir, data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64') })
+  }
+
+  /** One interval of the GPU's own PCIe counters (`serve --gpu-counters`, `capture --counters`). */
+  gpuCounters(interval: GpuCounterInterval, at: number = Date.now()): void {
+    this.record({ t: 'gpu-counters', at, source: 'gpu-counters', ...interval })
   }
 
   mark(label: string, note: string | null = null): void {

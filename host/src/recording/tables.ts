@@ -282,6 +282,52 @@ export const TABLES: readonly TableDef[] = [
     rows: (r) => (r.t === 'gap' ? [[r.at, r.from, r.to, ...errorCells(r.reason)]] : []),
   },
   {
+    // the GPU's own PCIe counters (`serve --gpu-counters`): ns on the counter source's clock
+    name: 'gpu_counters',
+    record: 'gpu-counters',
+    columns: [
+      big('at_ms'),
+      text('counter_source'),
+      big('device'),
+      dbl('start_ns'),
+      dbl('end_ns'),
+      big('samples'),
+      big('lost'),
+      dbl('read_bytes'),
+      dbl('write_bytes'),
+      dbl('read_gbps'),
+      dbl('write_gbps'),
+      dbl('requests'),
+      dbl('requests_per_s'),
+      dbl('payload_gbps'),
+      dbl('mean_request_bytes'),
+      dbl('in_flight'),
+    ],
+    rows: (r) =>
+      r.t === 'gpu-counters'
+        ? [
+            [
+              r.at,
+              r.counterSource,
+              r.device,
+              r.startNs,
+              r.endNs,
+              r.samples,
+              r.lost,
+              r.readBytes,
+              r.writeBytes,
+              r.readGBps,
+              r.writeGBps,
+              r.requests,
+              r.requestsPerSecond,
+              r.payloadGBps,
+              r.meanRequestBytes,
+              r.inFlight,
+            ],
+          ]
+        : [],
+  },
+  {
     name: 'frames',
     record: 'frame',
     columns: [big('at_ms'), text('dir'), big('frame_type'), big('seq'), big('length'), text('data_hex')],

@@ -34,7 +34,8 @@
  *   ≤ 40 Hz with the further taps' snapshots as tapSnapshots, skipped for clients with > 1 MiB
  *   buffered, counted in wsDrops), latency-histogram and tap-histogram, intervals, run-start (before a
  *   workload, with its baseline snapshot), run (after every workload), run-error, twin-failure
- *   and twin-restarted (the supervisor's news).
+ *   and twin-restarted (the supervisor's news), gpu-counters (`serve --gpu-counters`: an interval
+ *   of the GPU's own PCIe counters, gpu-counters.ts).
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -52,6 +53,7 @@ import type { DeviceError, ServerStatus, TwinFailure } from '../core/wire.js'
 import { loadAddon, type NativeAddon } from '../native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { SessionRecording } from './serve-recording.js'
+import { ServerGpuCounters, type ServerGpuCountersOptions } from './gpu-counters.js'
 import { sampleCycles } from '../core/sample-period.js'
 import type { TwinSegments } from '../transport/twin.js'
 import type { TwinMode } from '../core/twin-mode.js'
@@ -104,6 +106,12 @@ export interface StartServerOptions {
    * addon), or false for none. Probed once at start; GET /api/status says the outcome.
    */
   gpu?: { load: () => NativeAddon } | false
+  /**
+   * the GPU's own PCIe counters beside the probe (gpu-counters.ts): streamed as {type:'gpu-counters'},
+   * recorded, named in GET /api/status; the server does not start without a source
+   * (PS_GPU_COUNTERS_UNAVAILABLE). `load` defaults to the built addon.
+   */
+  gpuCounters?: Partial<ServerGpuCountersOptions>
 }
 
 export interface RunningServer {
@@ -112,6 +120,8 @@ export interface RunningServer {
   token: string
   /** the recording this server records into, or null */
   recording: string | null
+  /** the GPU counter source in words (`serve --gpu-counters`), or null */
+  gpuCounters: string | null
   close(): Promise<void>
 }
 
@@ -152,6 +162,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const token = opts.token ?? newToken()
   // refused before anything starts: no twin is launched for a server that may not run
   checkBinding(opts.http.host, token)
+  // the GPU counters first: no twin is launched for a server whose counters have no source
+  const gpuCounters = opts.gpuCounters ? await ServerGpuCounters.start({ load: () => loadAddon(), ...opts.gpuCounters }) : undefined
   const ownsSession = opts.session === undefined
   const session: ServerSession =
     opts.session ??
@@ -165,7 +177,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
             ...(opts.supervision ? { supervision: opts.supervision } : {}),
           }
         : { port: requirePort(opts.port), ...(opts.baudRate ? { baudRate: opts.baudRate } : {}) },
-    ))
+    ).catch(async (e: unknown) => {
+      await gpuCounters?.close()
+      throw e
+    }))
   /** since when the device has been away, and why: the gap a reconnect records */
   let away: { since: number; error: DeviceError | null } | undefined
   const notify = opts.notify ?? (() => {})
@@ -182,6 +197,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   try {
     if (opts.recordings?.record) recorder.start()
   } catch (e) {
+    await gpuCounters?.close()
     if (ownsSession) await session.close().catch(() => {})
     throw e
   }
@@ -228,8 +244,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       recorder.current?.tapHistogram(h)
     },
   })
-  const status = (): ServerStatus =>
-    state.status({ wsDrops: hub.drops, wsClients: hub.size, wsClientsDropped: hub.clientsDropped, demo: runs.demo, sources })
+  const status = (): ServerStatus => ({
+    ...state.status({ wsDrops: hub.drops, wsClients: hub.size, wsClientsDropped: hub.clientsDropped, demo: runs.demo, sources }),
+    gpuCounters: gpuCounters?.status() ?? null,
+  })
   const hub = new WsHub({
     ...opts.ws,
     hostStats: () => state.hostStats(),
@@ -260,6 +278,14 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     },
     opts.runs,
     gpu.runner,
+  )
+
+  gpuCounters?.attach(
+    (interval) => {
+      hub.broadcast({ type: 'gpu-counters', interval })
+      recorder.current?.gpuCounters(interval)
+    },
+    () => hub.broadcast({ type: 'status', ...status() }), // the page's card says why they stopped
   )
 
   // the supervisor's news, in words, on the terminal and the page
@@ -298,6 +324,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     state.detach()
     session.supervisor?.off('failure', onFailure)
     session.supervisor?.off('restarted', onRestarted)
+    await gpuCounters?.close() // its last interval goes into the recording
     recorder.stop() // after the last run and snapshot; failures were logged
     if (ownsSession) await session.close().catch(() => {})
   }
@@ -356,6 +383,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     url: `http://${shownHost}:${addr.port}/?token=${encodeURIComponent(token)}`,
     token,
     recording: recorder.current?.writer.dir ?? null,
+    gpuCounters: gpuCounters?.describe() ?? null,
     close: () => (closing ??= closeAll()),
   }
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { COUNTERS } from '../../../host/src/core/generated.js'
+import { GPU_CSV_COLUMNS } from '../../../host/src/export/csv.js'
 import { killWriter, newWriter, removeRoots, tempRoot, writeIntervals, writeRun } from '../recording/fixtures.js'
 import { runCli } from './run-cli.js'
 
@@ -62,7 +63,7 @@ describe('pcie-scope info', () => {
     expect(byName.code).toBe(0)
     expect(byName.stdout).toMatch(/^status\s+interrupted \(the writer \(pid \d+/m)
     expect(byName.stdout).toMatch(
-      /^records\s+11: 8 snapshot, 0 interval, 0 histogram, 0 tap-snapshot, 0 tap-histogram, 1 run-start, 1 run, 1 device, 0 mark, 0 gap, 0 frame$/m,
+      /^records\s+11: 8 snapshot, 0 interval, 0 histogram, 0 tap-snapshot, 0 tap-histogram, 1 run-start, 1 run, 1 device, 0 mark, 0 gap, 0 frame, 0 gpu-counters$/m,
     )
     expect(byName.stdout).toMatch(/^skipped\s+1 torn line$/m)
     expect(byName.stdout).toMatch(/^probe\s+probe id 0x50435343, firmware 0x0100/m)
@@ -90,7 +91,7 @@ describe('pcie-scope export', () => {
     const r = await run('export', 'done', '--dir', rootWithRecordings(), '--format', 'csv')
     expect(r.code).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
-    expect(lines[0]).toBe(['time_s', ...COUNTERS.map((c) => c.name), 'tap'].join(','))
+    expect(lines[0]).toBe(['time_s', ...COUNTERS.map((c) => c.name), 'tap', ...GPU_CSV_COLUMNS].join(','))
     expect(lines).toHaveLength(9)
     expect(r.stderr).toBe('')
   })

@@ -1,26 +1,12 @@
 /** `pcie-scope watch --gpu` in process, on a fake addon replaying recorded H200 samples. */
 import { describe, expect, it } from 'vitest'
-import { main } from '../../../host/src/cli/main.js'
-import type { CliDeps, CliIo } from '../../../host/src/cli/io.js'
 import { formatWatchLine, type WatchSummary } from '../../../host/src/cli/watch.js'
 import { derive } from '../../../host/src/gpu-counters/derive.js'
-import type { DeviceSession } from '../../../host/src/device/session.js'
+import { runCliWithAddon } from './run-cli.js'
 import { fixtureEvents } from '../gpu-counters/fixtures.js'
-import { makeFakeAddon, nativeError, type FakeAddonOptions } from '../workload/fake-addon.js'
+import { nativeError, type FakeAddonOptions } from '../workload/fake-addon.js'
 
-const noSession = async (): Promise<DeviceSession> => {
-  throw new Error('no session expected')
-}
-
-const run = async (args: string[], o: FakeAddonOptions) => {
-  let stdout = ''
-  let stderr = ''
-  const addon = makeFakeAddon(o)
-  const deps: Partial<CliDeps> = { loadAddon: () => addon, openSession: noSession }
-  const io: CliIo = { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) }
-  const code = await main(['node', 'pcie-scope', 'watch', ...args], io, deps)
-  return { code, stdout, stderr, addon }
-}
+const run = (args: string[], o: FakeAddonOptions) => runCliWithAddon(['watch', ...args], o)
 
 // 600 samples of 100 µs: 60 ms of GPU time, so the live lines are 0.5-s windows of none: one line at the end
 const REPLAY = { counters: { events: fixtureEvents('h200-merged-aligned-100us.csv', 50, 3) } }

@@ -16,8 +16,22 @@ const text = async (chunks: AsyncIterable<string>): Promise<string> => {
 }
 
 describe('CSV export', () => {
-  it('has time_s, exactly the generated counter list, then tap as its header', () => {
-    expect(csvHeader()).toEqual(['time_s', ...COUNTERS.map((c) => c.name), 'tap'])
+  it('has time_s, exactly the generated counter list, tap, then the GPU counter columns as its header', () => {
+    expect(csvHeader()).toEqual([
+      'time_s',
+      ...COUNTERS.map((c) => c.name),
+      'tap',
+      'gpu_counter_source',
+      'gpu_start_ns',
+      'gpu_end_ns',
+      'gpu_samples',
+      'gpu_lost',
+      'gpu_read_bytes',
+      'gpu_write_bytes',
+      'gpu_read_gbps',
+      'gpu_requests_per_s',
+      'gpu_mean_request_bytes',
+    ])
     expect(csvHeader()).toContain('MRD_128') // the list is the spec's, not empty
   })
 

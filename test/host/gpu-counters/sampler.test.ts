@@ -50,4 +50,22 @@ describe('GpuCounterSampler', () => {
     const e2: unknown = await GpuCounterSampler.start(failed).done.catch((x: unknown) => x)
     expect(isPsError(e2) && e2.code).toBe('PS_GPU_COUNTERS_FAILED')
   })
+  it('started() resolves with the source once it runs, at once after that', async () => {
+    const sampler = GpuCounterSampler.start(makeFakeAddon({ counters: { events: fixtureEvents('h200-idle-1ms.csv') } }))
+    expect(await sampler.started()).toMatchObject({ source: 'pm-sampling', chip: 'GH100' })
+    expect((await sampler.started()).chip).toBe('GH100')
+    await sampler.stop()
+  })
+  it("started() rejects with the sampler's PsError when no source runs, and after its timeout", async () => {
+    const e: unknown = await GpuCounterSampler.start(makeFakeAddon())
+      .started()
+      .catch((x: unknown) => x)
+    expect(isPsError(e) && e.code).toBe('PS_GPU_COUNTERS_UNAVAILABLE')
+    // events held back: the start never comes within 20 ms
+    const held = makeFakeAddon({ counters: { events: [], later: new Promise(() => undefined) } })
+    const slow = GpuCounterSampler.start(held)
+    const t: unknown = await slow.started(20).catch((x: unknown) => x)
+    expect(isPsError(t) && t.code).toBe('PS_GPU_COUNTERS_UNAVAILABLE')
+    expect((t as Error).message).toBe('the GPU counters did not start within 0.02 s.')
+  })
 })

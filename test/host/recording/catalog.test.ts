@@ -70,6 +70,7 @@ describe('describeRecording', () => {
       mark: 0,
       gap: 0,
       frame: 0,
+      'gpu-counters': 0,
     })
     expect(d.read).toMatchObject({ segments: 1, torn: 0, invalid: 0 })
     expect(d.probeTime).toEqual({ firstSeconds: 10_000 / CLOCK_HZ, lastSeconds: 17_000 / CLOCK_HZ })

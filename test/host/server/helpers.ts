@@ -22,6 +22,8 @@ export async function serve(
     sampleUs?: number
     /** the fake device has the switch design's host-side tap */
     switchMode?: boolean
+    /** the GPU's own counters beside the probe (a fake addon's loader) */
+    gpuCounters?: StartServerOptions['gpuCounters']
   } = {},
 ) {
   const session = fakeSession({ runner: o.runner ?? true, runDelayMs: o.runDelayMs ?? 20, switchMode: o.switchMode ?? false })
@@ -36,6 +38,7 @@ export async function serve(
     ...(o.runs ? { runs: o.runs } : {}),
     ...(o.sampleUs !== undefined ? { sampleUs: o.sampleUs } : {}),
     gpu: o.gpu ?? false,
+    ...(o.gpuCounters ? { gpuCounters: o.gpuCounters } : {}),
   })
   running.push(srv)
   return { srv, session, client: session.client as FakeClient, base: new URL(srv.url).origin }

@@ -49,8 +49,14 @@ export interface FakeAddonOptions {
   gpu?: 'ok' | { reject: Error } | 'wait-for-cancel'
   devices?: GpuDevice[] | { reject: Error }
   progress?: GpuProgress[]
-  /** what gpuCounters does: replay these events, then end when stopped (default: PS_GPU_COUNTERS_UNAVAILABLE) */
-  counters?: { events: NativeGpuCountersEvent[] } | { reject: Error }
+  /** the progress reports this far apart in time (default: all at once) */
+  progressGapMs?: number
+  /**
+   * what gpuCounters does: replay these events, then end when stopped (default:
+   * PS_GPU_COUNTERS_UNAVAILABLE); with `later`, the start event at once and the batches once it
+   * settles; with `fail`, end with that error after the events instead
+   */
+  counters?: { events: NativeGpuCountersEvent[]; later?: Promise<unknown>; fail?: Error } | { reject: Error }
 }
 
 export interface FakeAddon extends NativeAddon {
@@ -100,8 +106,11 @@ export const makeFakeAddon = (o: FakeAddonOptions = {}): FakeAddon => {
         addon.cancels++
       }
       const promise = new Promise<GpuRunResult>((resolve, reject) => {
-        setImmediate(() => {
-          for (const p of o.progress ?? []) onProgress?.(p)
+        setImmediate(async () => {
+          for (const p of o.progress ?? []) {
+            if (o.progressGapMs) await new Promise((r) => setTimeout(r, o.progressGapMs))
+            onProgress?.(p)
+          }
           const mode = o.gpu ?? 'ok'
           if (mode === 'ok') resolve(fakeResult(req))
           else if (mode === 'wait-for-cancel') {
@@ -123,19 +132,33 @@ export const makeFakeAddon = (o: FakeAddonOptions = {}): FakeAddon => {
       if ('reject' in c) return { done: Promise.reject(c.reject), stop: () => undefined }
       let stopped = false
       let finish: (() => void) | undefined
-      const done = new Promise<NativeGpuCountersEnd>((resolve) => {
-        setImmediate(() => {
-          let samples = 0
-          let lost = 0
-          for (const e of c.events) {
+      const done = new Promise<NativeGpuCountersEnd>((resolve, reject) => {
+        let samples = 0
+        let lost = 0
+        const replay = (events: NativeGpuCountersEvent[]) => {
+          for (const e of events) {
             if (e.type === 'batch') {
               samples = e.samples
               lost = e.lost
             }
             onEvent(e)
           }
+        }
+        const end = () => {
+          if (c.fail) return reject(c.fail)
           finish = () => resolve({ samples, lost, threadCpuSeconds: 0.01, overflow: false })
           if (stopped) finish()
+        }
+        setImmediate(() => {
+          if (!c.later) {
+            replay(c.events)
+            return end()
+          }
+          replay(c.events.filter((e) => e.type === 'start'))
+          void c.later.then(() => {
+            replay(c.events.filter((e) => e.type !== 'start'))
+            end()
+          })
         })
       })
       return {

@@ -10,6 +10,7 @@ import { isPsError } from '../../../host/src/core/errors.js'
 import { GpuCounterSampler, type GpuCounterEvent } from '../../../host/src/gpu-counters/sampler.js'
 import { loadAddon, type NativeAddon, type NativeGpuCountersEvent } from '../../../host/src/native/addon.js'
 import { gpuPresent } from '../cuda/gpu-runner.js'
+import { runCli } from '../../host/cli/run-cli.js'
 
 const root = resolve(import.meta.dirname, '../../..')
 const GPU = gpuPresent()
@@ -72,6 +73,12 @@ describe(`gpuCounters without a GPU${SKIP_NO_GPU}`, () => {
   it.skipIf(GPU)(`GpuCounterSampler turns it into a PsError of the same code${SKIP_NO_GPU}`, async () => {
     const e: unknown = await GpuCounterSampler.start(addon).done.catch((x: unknown) => x)
     expect(isPsError(e) && e.code).toBe('PS_GPU_COUNTERS_UNAVAILABLE')
+  })
+  it.skipIf(GPU)(`serve --gpu-counters exits 1 with PS_GPU_COUNTERS_UNAVAILABLE before it starts a twin${SKIP_NO_GPU}`, async () => {
+    const r = await runCli('serve', '--gpu-counters', '--http', '127.0.0.1:0', '--no-record')
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(/\[PS_GPU_COUNTERS_UNAVAILABLE\]: no GPU counter source works here \(PM sampling: .*; NVML: .*\)\.\n/)
   })
 })
 

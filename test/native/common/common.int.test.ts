@@ -1,9 +1,9 @@
 // Builds the unit tests of native/common (test/native/common, CMake: the JSON writer and the
 // option parser) and runs them.
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { cmakeBuild } from '../cmake.js'
 
 const root = resolve(import.meta.dirname, '../../..')
 const src = resolve(root, 'test/native/common')
@@ -17,13 +17,7 @@ function run(cmd: string, args: string[]) {
 
 describe('native common (JSON writer, option parser)', () => {
   it('builds and passes its unit tests', () => {
-    const gen = spawnSync('ninja', ['--version']).status === 0 ? ['-G', 'Ninja'] : []
-    if (!existsSync(resolve(build, 'CMakeCache.txt'))) {
-      const cfg = run('cmake', ['-S', src, '-B', build, ...gen, '-DCMAKE_BUILD_TYPE=Release'])
-      expect(cfg.status, cfg.stdout + cfg.stderr).toBe(0)
-    }
-    const b = run('cmake', ['--build', build, '--parallel', '2'])
-    expect(b.status, b.stdout + b.stderr).toBe(0)
+    cmakeBuild(src, build)
     const t = run(resolve(build, 'common-tests'), [])
     const lines = t.stdout.trim().split('\n')
     const m = /^(\d+) passed, (\d+) failed$/.exec(lines[lines.length - 1] ?? '')

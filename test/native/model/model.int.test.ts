@@ -1,8 +1,8 @@
 // Builds the native model unit tests (test/native/model, CMake) and runs them.
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { cmakeBuild } from '../cmake.js'
 
 const root = resolve(import.meta.dirname, '../../..')
 const src = resolve(root, 'test/native/model')
@@ -16,13 +16,7 @@ function run(cmd: string, args: string[]) {
 
 describe('native model (coalescer, patterns, traffic, TLP headers)', () => {
   it('builds and passes its unit tests', () => {
-    const gen = spawnSync('ninja', ['--version']).status === 0 ? ['-G', 'Ninja'] : []
-    if (!existsSync(resolve(build, 'CMakeCache.txt'))) {
-      const cfg = run('cmake', ['-S', src, '-B', build, ...gen, '-DCMAKE_BUILD_TYPE=Release'])
-      expect(cfg.status, cfg.stdout + cfg.stderr).toBe(0)
-    }
-    const b = run('cmake', ['--build', build, '--parallel'])
-    expect(b.status, b.stdout + b.stderr).toBe(0)
+    cmakeBuild(src, build)
     const t = run(resolve(build, 'model-tests'), [])
     const lines = t.stdout.trim().split('\n')
     const closing = lines[lines.length - 1] ?? ''
