@@ -10,7 +10,7 @@
 import { isPsError, PsError, type PsErrorCode } from '../core/errors.js'
 import { COMMANDS, COUNTERS, type HistogramKindKey, type TapKey } from '../core/generated.js'
 import { noLatencyHistograms } from '../core/latency-histogram.js'
-import type { HostLinkStats, IntervalBatch, LatencyHistogram, Snapshot, TapHistogram, TapSnapshot } from '../core/probe.js'
+import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot, TapHistogram, TapSnapshot } from '../core/probe.js'
 import type { CounterMeta, DeviceError, RunReport, ServerMessage, ServerStatus, TapReadings } from '../core/wire.js'
 import type { ServerSession } from './session.js'
 
@@ -153,6 +153,17 @@ export class DeviceState {
     }
   }
 
+  /**
+   * The device's INFO as it is now: the hello's INFO says what streamed when the session (or a
+   * restarted twin) said hello, before START or the reconnect's restore; what streams now is what
+   * this state put in force.
+   */
+  private infoNow(): ProbeInfo {
+    const { info } = this.session
+    const streaming = this.streamingPeriod !== undefined && this.isConnected && !this.restoreFailed
+    return { ...info, streaming, periodMs: streaming ? this.periodInForce()! : info.periodMs }
+  }
+
   status(server: ServerSideStatus): ServerStatus {
     const { session } = this
     return {
@@ -160,7 +171,7 @@ export class DeviceState {
       path: session.path,
       connected: this.isConnected,
       error: this.deviceError,
-      info: session.info,
+      info: this.infoNow(),
       pcieLink: session.pcieLink ?? null,
       tagBudget: session.tagBudget ?? null,
       twinMode: session.twinMode ?? null,
@@ -186,7 +197,7 @@ export class DeviceState {
       type: 'hello',
       source: session.source,
       path: session.path,
-      info: session.info,
+      info: this.infoNow(),
       pcieLink: session.pcieLink ?? null,
       tagBudget: session.tagBudget ?? null,
       twinMode: session.twinMode ?? null,

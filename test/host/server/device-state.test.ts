@@ -100,6 +100,21 @@ describe('DeviceState', () => {
     expect(state.status(server)).toMatchObject({ streaming: { periodMs: 50 }, wantStreaming: { periodMs: 50 } })
   })
 
+  it("info says what streams now, not what the hello's INFO said: after START, a stop, a restart and its restore", async () => {
+    const { state, client, session } = setup()
+    expect(session.info.streaming).toBe(false) // the hello's INFO, as the fake session gives it
+    expect(state.status(server).info).toMatchObject({ streaming: false })
+    await state.start(50)
+    expect(state.status(server).info).toMatchObject({ streaming: true, periodMs: 50 })
+    expect(state.hello(null)).toMatchObject({ info: { streaming: true, periodMs: 50 } })
+    client.disconnect('PS_TWIN_EXITED')
+    expect(state.status(server).info).toMatchObject({ streaming: false })
+    client.emit('reconnect') // a restarted twin says hello with streaming off; the restore starts it again
+    expect(state.status(server).info).toMatchObject({ streaming: true, periodMs: 50 })
+    await state.stop()
+    expect(state.status(server).info).toMatchObject({ streaming: false })
+  })
+
   it('a probe that was already streaming when the server started reads as streaming at its period', () => {
     const session = fakeSession()
     const state = new DeviceState(
