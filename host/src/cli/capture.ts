@@ -25,6 +25,7 @@ import {
   PATTERNS,
   WORKLOAD_LIMITS,
   type AnyWorkload,
+  workloadLabel,
   type GraphKernelName,
   type PatternName,
 } from '../core/workload.js'
@@ -35,6 +36,8 @@ import { GRAPH_MEMORIES, type GraphMemory } from '../native/addon.js'
 import type { TwinSegments } from '../transport/twin.js'
 import type { TwinMode } from '../core/twin-mode.js'
 import { checkRecordingDirFree } from '../recording/writer.js'
+import { HANG_DEFAULTS, HangWatch } from '../device/hang-watch.js'
+import { DEFAULT_RUN_LIMITS, deadlineBytes, runDeadlineMs } from '../workload/deadline.js'
 import { resolveRecordingArg } from '../recording/names.js'
 import {
   BAUD_RANGE,
@@ -315,9 +318,14 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
             progress('interrupted: cancelling the run (Ctrl-C again to quit at once)')
             interrupt.abort(new PsError('PS_RUN_CANCELLED', 'interrupted (Ctrl-C): the run was cancelled'))
           })
+          // The twin's watchdog, as serve has one: a twin that stops answering (a SIGSTOP, a
+          // deadlock), or a run past the server's deadline for its size, ends the run with that
+          // cause; the recording is kept and closed as interrupted with it.
+          const watchdog = new AbortController()
+          const stopWatchdog = 'twin' in source ? watchTwin(session, workload, watchdog) : () => {}
           const opts = {
             periodMs: o.periodMs,
-            signal: interrupt.signal,
+            signal: AbortSignal.any([interrupt.signal, watchdog.signal]),
             onProgress: progress,
             ...(o.sampleUs !== undefined ? { samplePeriodCycles: sampleCycles(o.sampleUs, session.info.clockHz) } : {}),
             ...(o.filter !== undefined ? { filter: o.filter } : {}),
@@ -331,7 +339,12 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
             try {
               return await go()
             } catch (e) {
-              live?.runDone(workload, { error: e })
+              const cause: unknown = watchdog.signal.aborted && watchdog.signal.reason instanceof PsError ? watchdog.signal.reason : e
+              live?.runDone(workload, { error: cause })
+              if (watchdog.signal.aborted && cause instanceof PsError) {
+                progress(outDir === undefined ? cause.message : `${cause.message}; what was recorded is kept in ${outDir}`)
+                throw cause
+              }
               if (interrupt.signal.aborted) {
                 progress(outDir === undefined ? 'interrupted: nothing recorded' : `interrupted: what was recorded is kept in ${outDir}`)
                 setCode(EXIT_INTERRUPTED)
@@ -341,6 +354,7 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
             } finally {
               live?.stop()
               stopWatching()
+              stopWatchdog()
             }
           }
           if (outDir === undefined) {
@@ -362,4 +376,39 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
         }
       },
     )
+}
+
+/**
+ * Watch a twin session through one run: the hang rule of `serve` (device/hang-watch.ts) and the
+ * server's deadline for the workload's size (workload/deadline.ts). Either aborts `watchdog` with
+ * its cause. Returns the function that stops watching.
+ */
+const watchTwin = (session: DeviceSession, workload: AnyWorkload, watchdog: AbortController): (() => void) => {
+  const { client } = session
+  const watch = new HangWatch(
+    (timeoutMs) => client.command('PING', { nonce: (Math.random() * 0x1_0000_0000) >>> 0 }, { timeoutMs }),
+    HANG_DEFAULTS,
+    (message) => watchdog.abort(new PsError('PS_TWIN_HUNG', message)),
+  )
+  const spoke = () => watch.progress()
+  client.on('snapshot', spoke)
+  client.on('interval', spoke)
+  const ms = runDeadlineMs(deadlineBytes(workload), DEFAULT_RUN_LIMITS)
+  const deadline = setTimeout(
+    () =>
+      watchdog.abort(
+        new PsError(
+          'PS_WORKLOAD_TIMEOUT',
+          `${workloadLabel(workload)} passed its deadline of ${ms} ms (${DEFAULT_RUN_LIMITS.slackMs} ms + its bytes at ${DEFAULT_RUN_LIMITS.floorBytesPerSecond} B/s) and was aborted`,
+        ),
+      ),
+    ms,
+  )
+  deadline.unref()
+  return () => {
+    watch.stop()
+    clearTimeout(deadline)
+    client.off('snapshot', spoke)
+    client.off('interval', spoke)
+  }
 }

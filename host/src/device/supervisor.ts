@@ -29,6 +29,7 @@ import type { TwinMode } from '../core/twin-mode.js'
 import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
 import type { AnyWorkload, WorkloadResult, WorkloadRunner } from '../core/workload.js'
 import { createLogger } from '../util/log.js'
+import { HangWatch } from './hang-watch.js'
 import { sleep } from '../util/sleep.js'
 import type { ProbeClient, ProbeClientEvents } from './client.js'
 import type { DeviceSession } from './session.js'
@@ -171,11 +172,10 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
   private nextAttemptAt: number | null = null
   private backoffMs = 0
   private upSince: number | null
-  private lastProgress = Date.now()
-  private pinging = false
+  /** the current twin's watchdog (device/hang-watch.ts) */
+  private watch: HangWatch | undefined
   /** why the supervisor itself is ending the current twin (hang, deadline), read by the exit path */
   private ending: { reason: TwinFailure['reason']; message: string } | undefined
-  private readonly watchdog: NodeJS.Timeout
   private readonly closed = new AbortController()
   private unwire: () => void = () => {}
   private restarting: Promise<void> | undefined
@@ -201,8 +201,6 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     this.runner = { kind: 'twin', run: (w, signal) => this.run(w, signal) }
     this.client.fateOf = (c) => this.fateWithin(c)
     this.adopt(first)
-    this.watchdog = setInterval(() => this.check(), Math.max(50, Math.floor(this.opts.checkEveryMs / 2)))
-    this.watchdog.unref()
   }
 
   static async open(opts: SupervisorOptions): Promise<SupervisedTwin> {
@@ -249,7 +247,7 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     if (this.state === 'closed') return
     this.state = 'closed'
     this.closed.abort()
-    clearInterval(this.watchdog)
+    this.watch?.stop()
     const s = this.current
     this.current = undefined
     this.unwire()
@@ -287,13 +285,18 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     this.current = s
     this.lastPath = s.path
     this.lastInfo = s.info
-    this.lastProgress = Date.now()
+    const watch = new HangWatch(
+      (timeoutMs) => s.client.command('PING', { nonce: (Math.random() * 0x1_0000_0000) >>> 0 }, { timeoutMs }),
+      { hangTimeoutMs: this.opts.hangTimeoutMs, checkEveryMs: this.opts.checkEveryMs },
+      (message) => this.end(s, 'hang', message),
+    )
+    this.watch = watch
     let settle: (e: PsError | undefined) => void = () => {}
     const fate = new Promise<PsError | undefined>((resolve) => (settle = resolve))
     this.fates.set(s.client, { settle, fate })
     const c = s.client
     const onSnapshot = (snap: Snapshot) => {
-      this.lastProgress = Date.now()
+      watch.progress()
       this.client.seen(snap)
       this.client.emit('snapshot', snap)
     }
@@ -336,33 +339,10 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
       twin.off('exit', onExit)
       twin.off('cancel-unanswered', onCancelUnanswered)
       clearTimeout(linkGrace)
+      watch.stop()
     }
     this.client.up(c)
     if (!twin.isRunning) void this.onExit(s)
-  }
-
-  /** The watchdog: a quiet twin is PINGed; a twin that says nothing, the PING's answer included,
-   * for hangTimeoutMs since it last spoke is hung. */
-  private check(): void {
-    const s = this.current
-    const quietMs = Date.now() - this.lastProgress
-    if (!s || this.pinging || quietMs < this.opts.checkEveryMs) return
-    this.pinging = true
-    const t = this.opts.hangTimeoutMs
-    s.client
-      .command('PING', { nonce: (Math.random() * 0x1_0000_0000) >>> 0 }, { timeoutMs: Math.max(1, t - quietMs) })
-      .then(() => {
-        if (s === this.current) this.lastProgress = Date.now()
-      })
-      .catch((e: unknown) => {
-        if (s !== this.current) return
-        if (isPsError(e, 'PS_CMD_TIMEOUT'))
-          this.end(s, 'hang', `the twin stopped answering: nothing from it, a PING's answer included, for ${t} ms`)
-        else log.debug(() => `watchdog PING: ${e instanceof Error ? e.message : String(e)}`)
-      })
-      .finally(() => {
-        this.pinging = false
-      })
   }
 
   private end(s: DeviceSession, reason: TwinFailure['reason'], message: string): void {

@@ -65,6 +65,47 @@ describe('pcie-scope capture, interrupted (real twin)', () => {
     expect(run?.error?.code).toBe('PS_RUN_CANCELLED')
   })
 
+  it('a twin that stops (SIGSTOP) mid-run: PS_TWIN_HUNG once it has been silent the hang timeout, exit 1, the recording kept as interrupted', async () => {
+    let stderr = ''
+    let stoppedPid: number | undefined
+    const stopTheTwin = () => {
+      const pids = spawnSync('pgrep', ['-P', String(process.pid), '-f', 'pcie-scope-twin'], { encoding: 'utf8' }).stdout.trim()
+      stoppedPid = Number(pids.split('\n')[0])
+      process.kill(stoppedPid, 'SIGSTOP')
+    }
+    const io: CliIo = {
+      stdout: () => undefined,
+      stderr: (s) => {
+        stderr += s
+        if (s.includes('running strided') && stoppedPid === undefined) setTimeout(stopTheTwin, 300)
+      },
+      untilSignal: async () => 'SIGTERM',
+      onInterrupt: () => () => undefined,
+    }
+    const out = join(work, 'hung')
+    const started = Date.now()
+    try {
+      const code = await main(
+        ['node', 'pcie-scope', 'capture', '--twin', '--pattern', 'strided', '--bytes', '1073741824', '--out', out],
+        io,
+      )
+      expect(code, stderr).toBe(1)
+    } finally {
+      if (stoppedPid) spawnSync('kill', ['-KILL', String(stoppedPid)])
+    }
+    // 5 s of silence, the cancel's grace, the twin's end: well inside the 1-GiB run's deadline
+    expect(Date.now() - started).toBeLessThan(30_000)
+    expect(stoppedPid).toBeGreaterThan(0)
+    expect(stderr).toMatch(/\[PS_TWIN_HUNG\]: the twin stopped answering: nothing from it, a PING's answer included, for 5000 ms/)
+    expect(stderr).toContain(`what was recorded is kept in ${out}`)
+    const info = await runCli('info', out, '--json')
+    expect(info.code, info.stderr).toBe(0)
+    const described = JSON.parse(info.stdout) as { status: string; note: string | null; byType: Record<string, number> }
+    expect(described.status).toBe('interrupted')
+    expect(described.note).toContain('stopped answering')
+    expect(described.byType['snapshot']).toBeGreaterThanOrEqual(1)
+  })
+
   it('a terminal Ctrl-C (SIGINT to the whole foreground process group) ends in the cancelled run and exit 130', async () => {
     const out = join(work, 'terminal')
     // the CLI as a shell starts it: a process group of its own, which a terminal's Ctrl-C signals whole
