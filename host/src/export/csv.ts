@@ -3,7 +3,7 @@
  * tap the row is of: `gpuSide` for a SNAPSHOT (tap 0, every design's), `hostSide` for the switch
  * design's TAP_SNAPSHOT, which follows the SNAPSHOT it was taken with. The columns come from the
  * generated COUNTERS list (spec/registers.json), so a counter added to the spec appears here
- * without an edit. After `tap`, the GPU's own PCIe counters (`serve --gpu-counters`): a row of
+ * without an edit. After `tap`, `epoch` (the device's life in the recording) and the GPU's own PCIe counters (`serve --gpu-counters`): a row of
  * tap `gpuCounters` per interval fills only those columns (its times are the counter source's
  * clock, not the probe's), a probe row leaves them empty. Every field is a number, empty (a
  * counter with no value yet, or a column of the other kind of row), a tap key or a counter
@@ -35,22 +35,49 @@ const GPU_COLUMNS: readonly [string, (r: GpuCountersRecord) => string][] = [
 /** the names of the GPU counter columns, in order */
 export const GPU_CSV_COLUMNS: readonly string[] = GPU_COLUMNS.map(([name]) => name)
 
-/** `time_s` (TIMESTAMP / clockHz, ns resolution), the counters by their spec names, `tap` (so the counters keep their columns), then the GPU counter columns. */
-export const csvHeader = (): string[] => ['time_s', ...COUNTERS.map((c) => c.name), 'tap', ...GPU_COLUMNS.map(([name]) => name)]
+/**
+ * `time_s` (the probe's TIMESTAMP / clockHz, ns resolution, carried on across a device's restart
+ * so that it never goes backwards), the counters by their spec names, `tap` (so the counters keep
+ * their columns), `epoch` (the device's life: +1 at each reconnect), then the GPU counter columns.
+ */
+export const csvHeader = (): string[] => ['time_s', ...COUNTERS.map((c) => c.name), 'tap', 'epoch', ...GPU_COLUMNS.map(([name]) => name)]
 
 const noGpu = GPU_COLUMNS.map(() => '')
 /** A counter with no value yet (a latency minimum before its first completion) is an empty field. */
-const csvRow = (c: Counters, clockHz: number, tap: string): string =>
-  [(c.timestamp / clockHz).toFixed(9), ...COUNTERS.map((k) => String(counterValue(c, k) ?? '')), tap, ...noGpu].join(',') + '\n'
+const csvRow = (c: Counters, seconds: number, tap: string, epoch: number): string =>
+  [seconds.toFixed(9), ...COUNTERS.map((k) => String(counterValue(c, k) ?? '')), tap, epoch, ...noGpu].join(',') + '\n'
 const noProbe = ['', ...COUNTERS.map(() => '')]
-const gpuRow = (r: GpuCountersRecord): string => [...noProbe, GPU_COUNTERS_TAP, ...GPU_COLUMNS.map(([, v]) => v(r))].join(',') + '\n'
+const gpuRow = (r: GpuCountersRecord & { epoch?: number }): string =>
+  [...noProbe, GPU_COUNTERS_TAP, r.epoch ?? 0, ...GPU_COLUMNS.map(([, v]) => v(r))].join(',') + '\n'
+
+/**
+ * Probe seconds on one axis for the whole recording: a device that restarted (a new epoch) counts
+ * its TIMESTAMP from 0 again, so its times start where the previous life's ended, plus the host
+ * time the device was away.
+ */
+const sessionClock = (clockHz: number) => {
+  let epoch = 0
+  let base = 0
+  let last: { seconds: number; at: number } | undefined
+  return (timestamp: number, at: number, recordEpoch: number): number => {
+    if (recordEpoch !== epoch && last !== undefined) {
+      base = last.seconds + Math.max(0, at - last.at) / 1000
+      epoch = recordEpoch
+    }
+    const seconds = base + timestamp / clockHz
+    if (last === undefined || seconds >= last.seconds) last = { seconds, at }
+    return seconds
+  }
+}
 
 export async function* exportCsv(recording: OpenedRecording, records: AsyncIterable<AnyRecord>): AsyncGenerator<string> {
-  const clockHz = recording.manifest.probe.clockHz
+  const clock = sessionClock(recording.manifest.probe.clockHz)
   yield csvHeader().join(',') + '\n'
   for await (const r of records) {
-    if (r.t === 'snapshot') yield csvRow(r.snapshot.counters, clockHz, TAPS[0].key)
-    else if (r.t === 'tap-snapshot') yield csvRow(r.tapSnapshot.counters, clockHz, r.tapSnapshot.tap)
+    const epoch = r.epoch ?? 0
+    if (r.t === 'snapshot') yield csvRow(r.snapshot.counters, clock(r.snapshot.counters.timestamp, r.at, epoch), TAPS[0].key, epoch)
+    else if (r.t === 'tap-snapshot')
+      yield csvRow(r.tapSnapshot.counters, clock(r.tapSnapshot.counters.timestamp, r.at, epoch), r.tapSnapshot.tap, epoch)
     else if (r.t === 'gpu-counters') yield gpuRow(r)
   }
 }

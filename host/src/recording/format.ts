@@ -174,7 +174,15 @@ export interface FrameRecord {
  */
 export type GpuCountersRecord = { t: 'gpu-counters'; at: number; source: 'gpu-counters' } & GpuCounterInterval
 
-export type AnyRecord =
+/**
+ * Every record, with the device's life it belongs to: `epoch` is 0 (and left out) until the
+ * recording sees the device reconnect (a restarted twin, a board that reset), then 1, 2, …: a
+ * restarted device counts its snapshot indexes and probe time from 0 again, so (epoch,
+ * snapshot index) is what is unique and (epoch, probe time) what is ordered in one recording.
+ */
+export type AnyRecord = AnyRecordBody & { epoch?: number }
+
+type AnyRecordBody =
   | SnapshotRecord
   | GpuCountersRecord
   | IntervalRecordLine
@@ -331,15 +339,24 @@ const ProbeInfoSchema = z.object({
 const origin = z.enum(['capture', 'demo', 'manual'])
 
 export const RecordSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('snapshot'), at: z.number(), snapshot: SnapshotSchema }),
-  z.object({ t: z.literal('interval'), at: z.number(), batch: IntervalBatchSchema }),
-  z.object({ t: z.literal('histogram'), at: z.number(), histogram: HistogramSchema }),
-  z.object({ t: z.literal('tap-snapshot'), at: z.number(), tapSnapshot: TapSnapshotSchema }),
-  z.object({ t: z.literal('tap-histogram'), at: z.number(), histogram: TapHistogramSchema }),
-  z.object({ t: z.literal('run-start'), at: z.number(), id: count, origin, workload: WorkloadSchema, baseline: SnapshotSchema.nullable() }),
+  z.object({ t: z.literal('snapshot'), at: z.number(), epoch: count.optional(), snapshot: SnapshotSchema }),
+  z.object({ t: z.literal('interval'), at: z.number(), epoch: count.optional(), batch: IntervalBatchSchema }),
+  z.object({ t: z.literal('histogram'), at: z.number(), epoch: count.optional(), histogram: HistogramSchema }),
+  z.object({ t: z.literal('tap-snapshot'), at: z.number(), epoch: count.optional(), tapSnapshot: TapSnapshotSchema }),
+  z.object({ t: z.literal('tap-histogram'), at: z.number(), epoch: count.optional(), histogram: TapHistogramSchema }),
+  z.object({
+    t: z.literal('run-start'),
+    at: z.number(),
+    epoch: count.optional(),
+    id: count,
+    origin,
+    workload: WorkloadSchema,
+    baseline: SnapshotSchema.nullable(),
+  }),
   z.object({
     t: z.literal('run'),
     at: z.number(),
+    epoch: count.optional(),
     id: count,
     origin,
     workload: WorkloadSchema,
@@ -350,6 +367,7 @@ export const RecordSchema = z.discriminatedUnion('t', [
   z.object({
     t: z.literal('device'),
     at: z.number(),
+    epoch: count.optional(),
     event: z.enum(['connect', 'disconnect', 'reconnect']),
     info: ProbeInfoSchema.nullable(),
     error: ErrorSchema.nullable(),

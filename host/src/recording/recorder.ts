@@ -17,6 +17,8 @@ export const recordError = (e: unknown): RecordError => ({
 
 export class Recorder {
   private failure: PsError | undefined
+  /** the device's life within the recording: +1 at each reconnect (format.ts AnyRecord) */
+  private epoch = 0
 
   constructor(
     readonly writer: RecordingWriter,
@@ -71,6 +73,7 @@ export class Recorder {
   }
 
   device(event: DeviceRecord['event'], info: ProbeInfo | null, error: RecordError | null = null): void {
+    if (event === 'reconnect') this.epoch++
     this.record({ t: 'device', at: Date.now(), event, info, error })
   }
 
@@ -106,7 +109,7 @@ export class Recorder {
   private record(r: AnyRecord): void {
     if (this.failure || this.writer.closed) return
     try {
-      this.writer.append(r)
+      this.writer.append(this.epoch > 0 ? { ...r, epoch: this.epoch } : r)
     } catch (e) {
       this.fail(e)
     }

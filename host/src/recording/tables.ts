@@ -106,7 +106,7 @@ const histogramCells = (at: number, h: LatencyHistogram, clockHz: number): Cell[
   ]
 }
 
-export const TABLES: readonly TableDef[] = [
+const TABLES_BY_RECORD: readonly TableDef[] = [
   {
     name: 'snapshots',
     record: 'snapshot',
@@ -338,6 +338,17 @@ export const TABLES: readonly TableDef[] = [
     },
   },
 ]
+
+/**
+ * Every table ends with `epoch`, the device's life the row belongs to (0 until a reconnect): a
+ * restarted twin counts snapshot indexes and probe time from 0 again, so rows join on (epoch,
+ * snapshot_index) and sort on (epoch, time_s) or at_ms.
+ */
+export const TABLES: readonly TableDef[] = TABLES_BY_RECORD.map((t) => ({
+  ...t,
+  columns: [...t.columns, big('epoch')],
+  rows: (r: AnyRecord, clockHz: number) => t.rows(r, clockHz).map((row) => [...row, r.epoch ?? 0]),
+}))
 
 export const TABLE_NAMES = TABLES.map((t) => t.name)
 

@@ -91,7 +91,7 @@ describe('pcie-scope export', () => {
     const r = await run('export', 'done', '--dir', rootWithRecordings(), '--format', 'csv')
     expect(r.code).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
-    expect(lines[0]).toBe(['time_s', ...COUNTERS.map((c) => c.name), 'tap', ...GPU_CSV_COLUMNS].join(','))
+    expect(lines[0]).toBe(['time_s', ...COUNTERS.map((c) => c.name), 'tap', 'epoch', ...GPU_CSV_COLUMNS].join(','))
     expect(lines).toHaveLength(9)
     expect(r.stderr).toBe('')
   })

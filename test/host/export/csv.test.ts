@@ -5,7 +5,9 @@ import { csvHeader } from '../../../host/src/export/csv.js'
 import { exportRecording } from '../../../host/src/export/formats.js'
 import { newReadStats } from '../../../host/src/recording/reader.js'
 import { COUNTERS } from '../../../host/src/core/generated.js'
-import { killWriter, newWriter, removeRoots, snap, tempRoot, writeRun } from '../recording/fixtures.js'
+import { Recorder } from '../../../host/src/recording/recorder.js'
+import { loadRecording, runQuery } from '../../../host/src/recording/duckdb.js'
+import { hostSideOf, killWriter, newWriter, probeInfo, removeRoots, snap, tempRoot, writeRun } from '../recording/fixtures.js'
 
 afterEach(removeRoots)
 
@@ -16,11 +18,12 @@ const text = async (chunks: AsyncIterable<string>): Promise<string> => {
 }
 
 describe('CSV export', () => {
-  it('has time_s, exactly the generated counter list, tap, then the GPU counter columns as its header', () => {
+  it('has time_s, exactly the generated counter list, tap, epoch, then the GPU counter columns as its header', () => {
     expect(csvHeader()).toEqual([
       'time_s',
       ...COUNTERS.map((c) => c.name),
       'tap',
+      'epoch',
       'gpu_counter_source',
       'gpu_start_ns',
       'gpu_end_ns',
@@ -65,6 +68,39 @@ describe('CSV export', () => {
     expect(col(rows[1]!, 'LAT_FIRST_MIN')).toBe('250')
     expect(col(rows[1]!, 'LAT_LAST_MIN')).toBe('')
     expect(rows.join('\n')).not.toContain('18446744073709552000')
+  })
+
+  it('across a device restart: time_s never goes backwards, each row names its epoch, and (epoch, snapshot index) joins one to one', async () => {
+    const dir = join(tempRoot(), 'two-lives')
+    const rec = new Recorder(newWriter(dir))
+    rec.device('connect', probeInfo())
+    const life = (from: number) => {
+      for (let i = 0; i < 4; i++) {
+        const s = snap(i, { timestamp: 1_000 + 25_000 * i }, { receivedAt: from + 100 * i })
+        rec.snapshot(s)
+        rec.tapSnapshot({ ...hostSideOf(s), receivedAt: from + 100 * i })
+      }
+    }
+    life(1_700_000_000_000)
+    rec.device('disconnect', null, { code: 'PS_TWIN_EXITED', message: 'the twin was killed by SIGKILL' })
+    rec.device('reconnect', probeInfo()) // a restarted twin: snapshot indexes and probe time from 0 again
+    life(1_700_000_002_000)
+    rec.close()
+    const rows = (await text(exportRecording(await openRecording(dir), 'csv'))).trimEnd().split('\n').slice(1)
+    const col = (row: string, name: string) => row.split(',')[csvHeader().indexOf(name)]!
+    const times = rows.map((r) => Number(col(r, 'time_s')))
+    expect(times.every((t, i) => i === 0 || t >= times[i - 1]!)).toBe(true)
+    expect(rows.map((r) => col(r, 'epoch'))).toEqual([...Array(8).fill('0'), ...Array(8).fill('1')])
+    // the second life starts after the first ended plus the 1.7 s the device was away
+    expect(times[8]! - times[7]!).toBeGreaterThan(1.5)
+    const loaded = await loadRecording(await openRecording(dir))
+    try {
+      const join = (on: string) => runQuery(loaded, `select count(*) from snapshots s join tap_snapshots t on ${on}`)
+      expect((await join('s.epoch = t.epoch and s.snapshot_index = t.snapshot_index')).rows[0]![0]).toBe(8)
+      expect((await join('s.snapshot_index = t.snapshot_index')).rows[0]![0]).toBe(16) // what the index alone gave
+    } finally {
+      loaded.close()
+    }
   })
 
   it('exports a killed recording up to its last complete line', async () => {
