@@ -1,25 +1,12 @@
 #include "options.h"
 
+#include "../model/decimal.h"
+
 #include <string.h>
 
 namespace ps::cli {
 
-bool parse_u64(const std::string &s, uint64_t *out)
-{
-    if (s.empty() || s.size() > 20)
-        return false;
-    uint64_t v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9')
-            return false;
-        const uint64_t d = (uint64_t)(c - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
+bool parse_u64(const std::string &s, uint64_t *out) { return parse_u64_decimal(s, out); }
 
 std::string value_error(const OptionDef &def)
 {

@@ -17,9 +17,9 @@
  * ASan and UBSan abort on any memory or arithmetic fault.
  */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "hal_test.h"
 #include "ps_cobs.h"
 #include "ps_frame.h"
@@ -28,13 +28,6 @@
 #include "ps_rx.h"
 #include "ps_telemetry.h"
 #include "ps_txq.h"
-
-#define FUZZ_CHECK(cond) \
-    do {                 \
-        if (!(cond)) {   \
-            abort();     \
-        }                \
-    } while (0)
 
 enum {
     OP_COBS,

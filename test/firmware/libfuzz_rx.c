@@ -22,22 +22,15 @@
  * any memory or arithmetic fault.
  */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "host.h"
 #include "ps_frame.h"
 #include "ps_le.h"
 
 static ps_app_t app;
 static host_rx_t rx;
-
-#define FUZZ_CHECK(cond) \
-    do {                 \
-        if (!(cond)) {   \
-            abort();     \
-        }                \
-    } while (0)
 
 enum {
     ENV_TWO_TAPS = 0x01u,      /* the switch design: tap 1 (the host side) decoded */
