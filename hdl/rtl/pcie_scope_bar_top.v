@@ -30,9 +30,7 @@ module pcie_scope_bar_top #
     parameter LAT_BIN_CYCLES = 64,
     // interval sampler FIFO: 2**SAMPLE_FIFO_ADDR_WIDTH records (256 x 384 bits: three BRAM36)
     parameter SAMPLE_FIFO_ADDR_WIDTH = 8,
-    // info registers: the link this build is for, the largest read it expects, a build stamp
-    parameter LINK_GEN = 4,
-    parameter LINK_WIDTH = 16,
+    // info registers: the largest read it expects, a build stamp
     parameter MRRS = 512,
     parameter BUILD_ID = 0,
     // the BAR responder answers reads of up to this many bytes (reported in MPS); larger ones get UR
@@ -66,6 +64,13 @@ module pcie_scope_bar_top #
     output wire [TLP_SEG_COUNT-1:0]     tx_cpl_tlp_sop,
     output wire [TLP_SEG_COUNT-1:0]     tx_cpl_tlp_eop,
     input  wire                         tx_cpl_tlp_ready,
+
+    /*
+     * the link in use, reported in LINK_GEN / LINK_WIDTH: generation in the Link Status speed
+     * encoding (1 = 2.5 GT/s .. 6 = 64 GT/s) and width in lanes, 0 = unknown
+     */
+    input  wire [3:0]                   link_gen,
+    input  wire [5:0]                   link_width,
 
     /*
      * AXI4-Lite slave (CSR)
@@ -141,8 +146,6 @@ probe_core #(
     .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
     .LAT_BIN_CYCLES(LAT_BIN_CYCLES),
     .SAMPLE_FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
-    .LINK_GEN(LINK_GEN),
-    .LINK_WIDTH(LINK_WIDTH),
     .MRRS(MRRS),
     .BUILD_ID(BUILD_ID),
     .MPS(MAX_PAYLOAD_BYTES)
@@ -159,6 +162,8 @@ probe_core_inst (
     .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
     .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
     .bar_ur(bar_ur_seg),
+    .link_gen(link_gen),
+    .link_width(link_width),
     .bar_latency(bar_latency),
     .bar_jitter(bar_jitter),
     .cpl_split(cpl_split),

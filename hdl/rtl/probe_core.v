@@ -32,9 +32,7 @@ module probe_core #
     parameter LAT_BIN_CYCLES = 64,
     // interval sampler FIFO: 2**SAMPLE_FIFO_ADDR_WIDTH records (256 x 384 bits: three BRAM36)
     parameter SAMPLE_FIFO_ADDR_WIDTH = 8,
-    // info registers: the link this build is for, the largest read it expects, a build stamp
-    parameter LINK_GEN = 4,
-    parameter LINK_WIDTH = 16,
+    // info registers: the largest read it expects, a build stamp
     parameter MRRS = 512,
     parameter BUILD_ID = 0,
     // max payload size reported in the MPS info register
@@ -61,6 +59,10 @@ module probe_core #
     // requests answered Unsupported Request: the UR completions handed over this clock, one
     // bit per segment (the BAR responder's one per beat in bit 0; the switch's per segment)
     input  wire [TLP_SEG_COUNT-1:0]     bar_ur,
+
+    // the watched link's generation and width (probe_csr's link_gen, link_width)
+    input  wire [3:0]                   link_gen,
+    input  wire [5:0]                   link_width,
 
     /*
      * CSR outputs for a BAR responder
@@ -224,8 +226,6 @@ sampler_inst (
 probe_csr #(
     .CLK_HZ(CLK_HZ),
     .CNT_WIDTH(CNT_WIDTH),
-    .LINK_GEN(LINK_GEN),
-    .LINK_WIDTH(LINK_WIDTH),
     .MPS(MPS),
     .MRRS(MRRS),
     .TAG_BITS(TAG_WIDTH),
@@ -273,7 +273,9 @@ csr_inst (
     .sample_head(sample_head),
     .sample_level(sample_level),
     .sample_depth(sample_depth),
-    .sample_overflow(sample_overflow)
+    .sample_overflow(sample_overflow),
+    .link_gen(link_gen),
+    .link_width(link_width)
 );
 
 endmodule

@@ -28,7 +28,8 @@
  *
  * SMP_* show the sampler FIFO's head record (0 while SAMPLE_STATUS reports it empty);
  * reading them has no side effect, so a retried read is harmless: only CMD.SAMPLE_POP
- * advances the FIFO. The info registers are build parameters; RCB follows CPL_SPLIT.
+ * advances the FIFO. The info registers are build parameters, except LINK_GEN and LINK_WIDTH: the
+ * link in use (link_gen, link_width), registered here once a clock; RCB follows CPL_SPLIT.
  */
 module probe_csr #
 (
@@ -36,10 +37,7 @@ module probe_csr #
     parameter CLK_HZ = 250000000,
     // counter width in bits (the counters read as 64-bit LO/HI pairs)
     parameter CNT_WIDTH = 64,
-    // info registers: link generation and width, Max_Payload_Size, Max_Read_Request_Size
-    // (bytes), tag bits, build identifier
-    parameter LINK_GEN = 4,
-    parameter LINK_WIDTH = 16,
+    // info registers: Max_Payload_Size, Max_Read_Request_Size (bytes), tag bits, build identifier
     parameter MPS = 256,
     parameter MRRS = 512,
     parameter TAG_BITS = 8,
@@ -103,7 +101,11 @@ module probe_csr #
     input  wire [`PS_SMP_WORDS*32-1:0]        sample_head,
     input  wire [15:0]                        sample_level,
     input  wire [15:0]                        sample_depth,
-    input  wire [31:0]                        sample_overflow
+    input  wire [31:0]                        sample_overflow,
+    // the link the probe watches, as its port reports it: generation (Link Status speed
+    // encoding: 1 = 2.5 GT/s .. 6 = 64 GT/s, 0 = unknown) and width in lanes (0 = unknown)
+    input  wire [3:0]                         link_gen,
+    input  wire [5:0]                         link_width
 );
 
 localparam CNT_COUNT = `PS_CNT_COUNT;
@@ -114,8 +116,6 @@ localparam [15:0] BAR_LATENCY_RESET = BAR_LATENCY_RESET_32[15:0];
 localparam [31:0] CPL_SPLIT_RESET_32 = `PS_REG_CPL_SPLIT_RESET;
 localparam [7:0]  CPL_SPLIT_RESET = CPL_SPLIT_RESET_32[7:0];
 localparam IDX_WIDTH = $clog2(CNT_COUNT);
-localparam [31:0] LINK_GEN_VALUE = LINK_GEN;
-localparam [31:0] LINK_WIDTH_VALUE = LINK_WIDTH;
 localparam [31:0] MPS_VALUE = MPS;
 localparam [31:0] MRRS_VALUE = MRRS;
 localparam [31:0] TAG_BITS_VALUE = TAG_BITS;
@@ -184,6 +184,10 @@ generate
         end
     end
 endgenerate
+
+// the link inputs, registered once: they may come from another block's status outputs
+reg [3:0]  link_gen_reg = 4'd0;
+reg [5:0]  link_width_reg = 6'd0;
 
 reg        aw_held_reg = 1'b0;
 // the write address's dword (bits [1:0] are ignored)
@@ -298,8 +302,8 @@ function [31:0] read_value_at(input [11:0] addr, input [IDX_WIDTH:0] cnt_word, i
             `PS_REG_FILTER_BASE_HI:  read_value_at = filter_base_reg[63:32];
             `PS_REG_FILTER_LIMIT_LO: read_value_at = filter_limit_reg[31:0];
             `PS_REG_FILTER_LIMIT_HI: read_value_at = filter_limit_reg[63:32];
-            `PS_REG_LINK_GEN:        read_value_at = LINK_GEN_VALUE;
-            `PS_REG_LINK_WIDTH:      read_value_at = LINK_WIDTH_VALUE;
+            `PS_REG_LINK_GEN:        read_value_at = {28'd0, link_gen_reg};
+            `PS_REG_LINK_WIDTH:      read_value_at = {26'd0, link_width_reg};
             `PS_REG_MPS:             read_value_at = MPS_VALUE;
             `PS_REG_MRRS:            read_value_at = MRRS_VALUE;
             `PS_REG_RCB:             read_value_at = rcb_value;
@@ -390,6 +394,11 @@ always @* begin
             end
         endcase
     end
+end
+
+always @(posedge clk) begin
+    link_gen_reg   <= link_gen;
+    link_width_reg <= link_width;
 end
 
 // the AXI4-Lite channels: hold address and data until both are here and B is free; one read in

@@ -49,6 +49,11 @@ inline double link_tlp_bytes_per_second(const LinkConfig &c)
     return raw * (1.0 - allowance);
 }
 
+// The link as a port's Link Status reports it (speed 1 = 2.5 GT/s .., width in lanes). An ideal
+// link has no speed of its own: it reports the fastest generation modelled (5) at x16.
+inline uint32_t link_status_speed(const LinkConfig &c) { return c.ideal ? 5 : c.gen; }
+inline uint32_t link_status_width(const LinkConfig &c) { return c.ideal ? 16 : c.lanes; }
+
 // Parses "gen3x16" or "ideal". Returns false on anything else.
 inline bool parse_link(const char *s, LinkConfig *out)
 {

@@ -69,6 +69,8 @@ private:
         top_->rx_req_tlp_sop = rx_req_tlp_sop;
         top_->rx_req_tlp_eop = rx_req_tlp_eop;
         top_->tx_cpl_tlp_ready = tx_cpl_tlp_ready;
+        top_->link_gen = link_gen;
+        top_->link_width = link_width;
     }
 
     OutputWords outputs() const

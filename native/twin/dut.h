@@ -28,6 +28,9 @@ struct DutPorts {
     VlWide<16> rx_req_tlp_data{};
     SData rx_req_tlp_strb = 0;
     VlWide<4 * kMaxSegments> rx_req_tlp_hdr{};
+    // the modelled link, reported in LINK_GEN / LINK_WIDTH (Link Status encodings; link.h)
+    CData link_gen = 0;
+    CData link_width = 0;
     CData rx_req_tlp_valid = 0;
     CData rx_req_tlp_sop = 1;
     CData rx_req_tlp_eop = 1;

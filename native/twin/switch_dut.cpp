@@ -44,9 +44,8 @@ public:
 
     void set_link(const LinkConfig &link, uint64_t clock_hz) override
     {
-        // an ideal link has no speed: the ports report the fastest the modelled IP can train
-        const uint8_t speed = link.ideal ? 5 : (uint8_t)link.gen;
-        const uint8_t width = link.ideal ? 16 : (uint8_t)link.lanes;
+        const uint8_t speed = (uint8_t)link_status_speed(link);
+        const uint8_t width = (uint8_t)link_status_width(link);
         top_->up_link_max_speed = top_->up_link_speed = speed;
         top_->up_link_max_width = top_->up_link_width = width;
         top_->dn_link_max_speed = top_->dn_link_speed = speed;

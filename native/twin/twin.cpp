@@ -37,6 +37,9 @@ Twin::Twin(uint32_t tag_budget, const DutFactory &make_dut)
     ctx_.reset(new VerilatedContext);
     top_ = make_dut(ctx_.get());
     segments_ = top_->segments();
+    const LinkConfig ideal{0, 0, true}; // the link is ideal until set_link
+    top_->link_gen = (CData)link_status_speed(ideal);
+    top_->link_width = (CData)link_status_width(ideal);
     top_->clk = 0;
     top_->rst = 1;
     top_->rx_req_tlp_valid = 0;
@@ -73,6 +76,8 @@ void Twin::set_link(const LinkConfig &link, uint64_t clock_hz)
 {
     up_ = LinkGate(link, clock_hz);
     down_ = LinkGate(link, clock_hz);
+    top_->link_gen = (CData)link_status_speed(link);
+    top_->link_width = (CData)link_status_width(link);
 }
 
 void Twin::release_tag(uint8_t tag)

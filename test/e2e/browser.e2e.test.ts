@@ -89,7 +89,7 @@ describe('web UI in Chromium', () => {
         // no BAR responder in this design: the counters and the link table say what counts here
         await expect
           .poll(async () => (await page.getByTestId('counter-cpldCount').textContent()) ?? '', { timeout: 10_000 })
-          .toMatch(/switch hands down/)
+          .toMatch(/whoever sent them/)
         expect(await page.getByTestId('counters-table').textContent()).not.toMatch(/BAR responder/)
         expect(await page.getByTestId('bar-ur').textContent()).toMatch(/^Unsupported Request completions to the GPU/)
       }

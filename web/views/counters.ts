@@ -2,12 +2,10 @@
 import { el, row, tbodyOf } from '../dom.js'
 import { int } from '../model.js'
 import type { View } from './view.js'
-import { counterDoc, designOf, type Design } from '../design-words.js'
 
 export function countersView(): View {
   const cells = new Map<string, HTMLTableCellElement>()
   let body: HTMLTableSectionElement
-  let builtFor: Design | undefined
   return {
     mount() {
       body = tbodyOf('counters-table')
@@ -15,14 +13,12 @@ export function countersView(): View {
     render({ state }) {
       const s = state.last
       if (state.paused || !s) return
-      const design = designOf(state.showHostSide)
-      if (cells.size !== state.counters.length || design !== builtFor) {
-        builtFor = design
+      if (cells.size !== state.counters.length) {
         body.replaceChildren()
         cells.clear()
         for (const c of state.counters) {
-          // the spec's docs speak of the BAR design; the switch design's words where it differs
-          const doc = counterDoc(c.doc, design)
+          // the spec's docs hold for both designs (BAR and switch)
+          const doc = c.doc
           const name = el('td', c.name, 'name')
           name.title = doc
           const val = el('td', '0', 'num')

@@ -68,9 +68,9 @@
 /* BAR_JITTER (rw): BAR responder: each read's latency is BAR_LATENCY plus a draw uniform in 0..BAR_JITTER clocks (a 16-bit LFSR, reset to a fixed seed: the same requests see the same draws); 0 = fixed latency. Completions still leave in request order (bits 15:0 are kept) */
 #define PS_REG_BAR_JITTER 0x044u
 #define PS_REG_BAR_JITTER_RESET 0u
-/* LINK_GEN (ro): info: PCIe link generation the probe is built for (1..6; a build parameter until the hard block's status is wired) */
+/* LINK_GEN (ro): info: generation of the PCIe link the probe watches, as its port reports it (Link Status Current Link Speed: 1 = 2.5 GT/s .. 6 = 64 GT/s; 0 = unknown): on a board the hard block's negotiated speed, in the twin its modelled link (--link; ideal reports 5) */
 #define PS_REG_LINK_GEN 0x050u
-/* LINK_WIDTH (ro): info: PCIe link width in lanes (build parameter) */
+/* LINK_WIDTH (ro): info: width in lanes of the PCIe link the probe watches, as its port reports it (0 = unknown): on a board the hard block's negotiated width, in the twin its modelled link (ideal reports 16) */
 #define PS_REG_LINK_WIDTH 0x054u
 /* MPS (ro): info: Max_Payload_Size in bytes, as the BAR responder splits completions */
 #define PS_REG_MPS 0x058u
@@ -126,9 +126,9 @@
 #define PS_CNT_MRD_512 7u /* memory-read requests of exactly 512 requested bytes */
 #define PS_CNT_MRD_OTHER 8u /* memory-read requests of any other size */
 #define PS_CNT_MRD_BYTES 9u /* requested bytes summed over all memory reads (byte-enable exact) */
-#define PS_CNT_CPLD_COUNT 10u /* completions with data leaving the BAR responder */
+#define PS_CNT_CPLD_COUNT 10u /* completions with data (CplD, CplDLk: Fmt 010, Type 0101x) on the completion tap, whoever sent them */
 #define PS_CNT_CPLD_BYTES 11u /* payload bytes of those completions */
-#define PS_CNT_BAR_UR 12u /* requests the BAR responder answered with Unsupported Request */
+#define PS_CNT_BAR_UR 12u /* Unsupported Request completions on the completion tap: the requests answered with UR, whoever answered them (in the switch design, toward the GPU, the host's and the switch's own) */
 #define PS_CNT_CPL_COUNT 13u /* completions without data (Cpl, CplLk: Fmt 000, Type 0101x) on the completion tap, every status */
 #define PS_CNT_MWR_COUNT 14u /* memory writes (MWr, 3DW or 4DW) on the request tap; like memory reads, only those inside the address filter's window */
 #define PS_CNT_MWR_BYTES 15u /* bytes those writes carry by their byte enables (byte-enable exact, as MRD_BYTES; a zero-length write carries 0) */

@@ -55,9 +55,9 @@
 // BAR_JITTER (rw): BAR responder: each read's latency is BAR_LATENCY plus a draw uniform in 0..BAR_JITTER clocks (a 16-bit LFSR, reset to a fixed seed: the same requests see the same draws); 0 = fixed latency. Completions still leave in request order (bits 15:0 are kept)
 `define PS_REG_BAR_JITTER 12'h044
 `define PS_REG_BAR_JITTER_RESET 32'd0
-// LINK_GEN (ro): info: PCIe link generation the probe is built for (1..6; a build parameter until the hard block's status is wired)
+// LINK_GEN (ro): info: generation of the PCIe link the probe watches, as its port reports it (Link Status Current Link Speed: 1 = 2.5 GT/s .. 6 = 64 GT/s; 0 = unknown): on a board the hard block's negotiated speed, in the twin its modelled link (--link; ideal reports 5)
 `define PS_REG_LINK_GEN 12'h050
-// LINK_WIDTH (ro): info: PCIe link width in lanes (build parameter)
+// LINK_WIDTH (ro): info: width in lanes of the PCIe link the probe watches, as its port reports it (0 = unknown): on a board the hard block's negotiated width, in the twin its modelled link (ideal reports 16)
 `define PS_REG_LINK_WIDTH 12'h054
 // MPS (ro): info: Max_Payload_Size in bytes, as the BAR responder splits completions
 `define PS_REG_MPS 12'h058

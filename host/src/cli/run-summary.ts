@@ -20,6 +20,10 @@ const workloadRow = (w: AnyWorkload): string =>
     : `${w.pattern}, ${w.bytes} B, offset ${w.offset} B${w.elementBytes !== undefined || w.l1 !== undefined ? `, ${elementBytesOf(w)}-B loads, L1 ${l1Of(w)}` : ''}`
 
 /** The result of one run as aligned `label  value` lines (`capture` without --json). */
+/** The probe's link as LINK_GEN / LINK_WIDTH report it; 0 is what the port does not know (a link not trained). */
+export const probeLink = (li: { linkGen: number; linkWidth: number }): string =>
+  `PCIe ${li.linkGen === 0 ? 'gen unknown' : `gen ${li.linkGen}`} ${li.linkWidth === 0 ? 'width unknown' : `x${li.linkWidth}`}`
+
 export const formatRunResult = (r: RunResult, path: string): string => {
   const b = r.requests.bySize
   const g = r.graph
@@ -115,7 +119,7 @@ export const formatRunResult = (r: RunResult, path: string): string => {
       ? ([
           [
             'probe',
-            `PCIe gen ${r.linkInfo.linkGen} x${r.linkInfo.linkWidth}, MPS ${r.linkInfo.mps} B, MRRS ${r.linkInfo.mrrs} B, RCB ${r.linkInfo.rcb || 'none'}, ` +
+            `${probeLink(r.linkInfo)}, MPS ${r.linkInfo.mps} B, MRRS ${r.linkInfo.mrrs} B, RCB ${r.linkInfo.rcb || 'none'}, ` +
               `${r.linkInfo.tagBits}-bit tags, ${fmt(r.linkInfo.clockHz / 1e6)} MHz, build ${r.linkInfo.buildId}`,
           ],
         ] as [string, string][])

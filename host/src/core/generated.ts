@@ -711,7 +711,7 @@ export const COUNTERS = [
     "key": "cpldCount",
     "index": 10,
     "offset": 336,
-    "doc": "completions with data leaving the BAR responder",
+    "doc": "completions with data (CplD, CplDLk: Fmt 010, Type 0101x) on the completion tap, whoever sent them",
     "source": "probe"
   },
   {
@@ -727,7 +727,7 @@ export const COUNTERS = [
     "key": "barUr",
     "index": 12,
     "offset": 352,
-    "doc": "requests the BAR responder answered with Unsupported Request",
+    "doc": "Unsupported Request completions on the completion tap: the requests answered with UR, whoever answered them (in the switch design, toward the GPU, the host's and the switch's own)",
     "source": "probe"
   },
   {

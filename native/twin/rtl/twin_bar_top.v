@@ -43,6 +43,10 @@ module twin_bar_top #
     output wire [TLP_SEG_COUNT-1:0]     tx_cpl_tlp_eop,
     input  wire                         tx_cpl_tlp_ready,
 
+    // the modelled link (the twin's --link), reported in LINK_GEN / LINK_WIDTH
+    input  wire [3:0]                   link_gen,
+    input  wire [5:0]                   link_width,
+
     input  wire [11:0]                  s_axil_awaddr,
     input  wire                         s_axil_awvalid,
     output wire                         s_axil_awready,
@@ -91,6 +95,8 @@ bar_top_inst (
     .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
     .tx_cpl_tlp_eop(tx_cpl_tlp_eop),
     .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
+    .link_gen(link_gen),
+    .link_width(link_width),
     .s_axil_awaddr(s_axil_awaddr),
     .s_axil_awvalid(s_axil_awvalid),
     .s_axil_awready(s_axil_awready),

@@ -1,6 +1,6 @@
 /** The numbers capture prints: significant digits a reader can take in, never 1.51e+3. */
 import { describe, expect, it } from 'vitest'
-import { formatSignificant } from '../../../host/src/cli/run-summary.js'
+import { formatSignificant, probeLink } from '../../../host/src/cli/run-summary.js'
 
 describe('formatSignificant', () => {
   it('prints large values whole, never in exponent form', () => {
@@ -18,5 +18,13 @@ describe('formatSignificant', () => {
     expect(formatSignificant(256)).toBe('256')
     expect(formatSignificant(-40)).toBe('-40')
     expect(formatSignificant(Number.NaN)).toBe('NaN')
+  })
+})
+
+describe('probeLink', () => {
+  it('prints the link LINK_GEN / LINK_WIDTH report, and 0 as unknown (a link not trained)', () => {
+    expect(probeLink({ linkGen: 4, linkWidth: 8 })).toBe('PCIe gen 4 x8')
+    expect(probeLink({ linkGen: 0, linkWidth: 0 })).toBe('PCIe gen unknown width unknown')
+    expect(probeLink({ linkGen: 3, linkWidth: 0 })).toBe('PCIe gen 3 width unknown')
   })
 })

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { cobsDecode } from '../../../host/src/protocol/cobs.js'
 import { crc16 } from '../../../host/src/protocol/crc16.js'
 import { parseFrame } from '../../../host/src/protocol/frame.js'
-import { COUNTERS, SNAPSHOT_FLAG, SNAPSHOT_LAYOUT, type CounterKey } from '../../../host/src/core/generated.js'
+import { COMMANDS, COUNTERS, SNAPSHOT_FLAG, SNAPSHOT_LAYOUT, type CounterKey } from '../../../host/src/core/generated.js'
 import { GRAPH_KERNELS, PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS } from '../../../host/src/core/generated.js'
 import { parseTwinLine, type TwinDone } from '../../../host/src/transport/twin-lines.js'
 import { SIZE_CLASSES, zeroBySize } from '../../../host/src/core/size-classes.js'
@@ -563,6 +563,33 @@ describe('twin interactive mode (PTY + stdin)', () => {
     t.send('run 3 merged-aligned 65536 0')
     expect(await t.nextEvent()).toMatchObject({ event: 'done', id: 3, mrd: { count: 512 }, completions: 512 })
     expect(parseTwinLine(JSON.stringify(done)).kind).toBe('done')
+    t.child.stdin!.end()
+    expect(await t.exited).toBe(0)
+  })
+  // LINK_INFO's generation and width come from the link the twin models (its --link), the same
+  // the ready line's ceiling is worked out from; ideal reports the fastest generation at x16
+  it.each([
+    [[], 'gen3x16', 3, 16],
+    [['--link', 'gen4x8'], 'gen4x8', 4, 8],
+    [['--mode', 'endpoint', '--link', 'gen4x8'], 'gen4x8', 4, 8],
+    [['--mode', 'endpoint', '--link', 'gen2x4'], 'gen2x4', 2, 4],
+    [['--mode', 'endpoint', '--link', 'ideal'], 'ideal', 5, 16],
+  ])('LINK_INFO reports the modelled link (%j): %s', async (args, name, gen, width) => {
+    const t = (live = new Twin(args))
+    const ready = await t.nextEvent()
+    expect((ready.link as { name: string }).name).toBe(name)
+    if (name !== 'ideal') expect(ready.link).toMatchObject({ gen, lanes: width })
+    const fd = (ptyFd = openSync(String(ready.pty), constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK))
+    writeSync(fd, buildFrame(0x01, 7, Buffer.from([COMMANDS.LINK_INFO.id])))
+    let acc = Buffer.alloc(0)
+    await vi.waitFor(() => {
+      acc = Buffer.concat([acc, readAvailable(fd)])
+      expect(parseFrames(acc).length).toBeGreaterThan(0)
+    }, { timeout: 5000, interval: 10 })
+    const r = parseFrames(acc)[0]!
+    expect([r.type, r.payload[0], r.payload[1], r.payload.readUInt16LE(2)]).toEqual([0x81, COMMANDS.LINK_INFO.id, 0, 7])
+    const field = (n: string) => r.payload[4 + COMMANDS.LINK_INFO.reply.find((f) => f.name === n)!.offset]
+    expect([field('linkGen'), field('linkWidth')]).toEqual([gen, width])
     t.child.stdin!.end()
     expect(await t.exited).toBe(0)
   })

@@ -111,6 +111,10 @@ wire [74:0] up_rc_tuser;
 wire [61:0] up_rq_tuser;
 wire [32:0] up_cc_tuser;
 wire up_lnk_up;
+// the trained link (PG213 Configuration Status: cfg_current_speed 0 = 2.5 GT/s .. 3 = 16 GT/s,
+// cfg_negotiated_width = log2 of lanes), in up_clk like the probe
+wire [1:0] up_cfg_speed;
+wire [2:0] up_cfg_width;
 
 pcie_up pcie_up_inst (
     .pci_exp_rxp(pcie_up_rx_p),
@@ -127,6 +131,8 @@ pcie_up pcie_up_inst (
     .m_axis_rc_tdata(up_rc_tdata), .m_axis_rc_tkeep(up_rc_tkeep), .m_axis_rc_tvalid(up_rc_tvalid), .m_axis_rc_tready(up_rc_tready), .m_axis_rc_tlast(up_rc_tlast), .m_axis_rc_tuser(up_rc_tuser),
     .s_axis_rq_tdata(up_rq_tdata), .s_axis_rq_tkeep(up_rq_tkeep), .s_axis_rq_tvalid(up_rq_tvalid), .s_axis_rq_tready(up_rq_tready4), .s_axis_rq_tlast(up_rq_tlast), .s_axis_rq_tuser(up_rq_tuser),
     .s_axis_cc_tdata(up_cc_tdata), .s_axis_cc_tkeep(up_cc_tkeep), .s_axis_cc_tvalid(up_cc_tvalid), .s_axis_cc_tready(up_cc_tready4), .s_axis_cc_tlast(up_cc_tlast), .s_axis_cc_tuser(up_cc_tuser),
+    .cfg_current_speed(up_cfg_speed),
+    .cfg_negotiated_width(up_cfg_width),
     `PCIE4_INPUT_TIEOFFS
 );
 
@@ -161,8 +167,6 @@ up_port_inst (
 pcie_scope_bar_top #(
     .TLP_DATA_WIDTH(DATA_WIDTH),
     .CLK_HZ(250000000),
-    .LINK_GEN(3),
-    .LINK_WIDTH(8),
     .MRRS(512),
     .BUILD_ID(BUILD_ID)
 )
@@ -183,6 +187,10 @@ bar_inst (
     .tx_cpl_tlp_sop(tx_sop),
     .tx_cpl_tlp_eop(tx_eop),
     .tx_cpl_tlp_ready(tx_ready),
+    // LINK_GEN / LINK_WIDTH: the block's encodings to Link Status ones (speed 1 = 2.5 GT/s ..,
+    // width in lanes), as the switch top converts them
+    .link_gen({2'b00, up_cfg_speed} + 4'd1),
+    .link_width(6'd1 << up_cfg_width),
     .s_axil_awaddr(csr_awaddr[11:0]),
     .s_axil_awvalid(csr_awvalid),
     .s_axil_awready(csr_awready),

@@ -354,8 +354,6 @@ wire unused_completer = &{1'b0, bar_latency, bar_jitter, cpl_split, cpl_buffer_b
 pcie_scope_switch_top #(
     .TLP_DATA_WIDTH(DATA_WIDTH),
     .CLK_HZ(250000000),
-    .LINK_GEN(3),
-    .LINK_WIDTH(8),
     .MPS(256),
     .MRRS(512),
     .BUILD_ID(BUILD_ID)
