@@ -307,7 +307,7 @@ describe('pcie-scope capture --out, info, export (e2e)', () => {
 
       const csv = cli('export', dir, '--format', 'csv').stdout.trimEnd().split('\n')
       const header = csv[0]!.split(',')
-      expect(header).toEqual(['time_s', ...COUNTERS.map((k) => k.name), 'tap', ...GPU_CSV_COLUMNS])
+      expect(header).toEqual(['time_s', ...COUNTERS.map((k) => k.name), 'tap', 'epoch', ...GPU_CSV_COLUMNS])
       // a row per snapshot (gpuSide), each host-side snapshot a hostSide row after its own
       expect(csv).toHaveLength(1 + info.byType.snapshot + hostRows)
       const all = csv.slice(1).map((line) => line.split(','))

@@ -18,11 +18,15 @@ const KERNELS = [
 
 describe('capture --gpu --counters', () => {
   it('--json: the series over the kernels, run and per-kernel totals, the model beside the counters', async () => {
-    const later = new Promise((r) => setTimeout(r, 60))
+    // the recorded samples arrive just after the kernels, whatever the machine's load made of
+    // the time before them: the clock offset then places the kernels at the series' end
+    let release = () => {}
+    const later = new Promise<void>((r) => (release = r))
     const r = await run(['--gpu', '--pattern', 'merged-aligned', '--bytes', '1048576', '--counters', '--json'], {
       counters: { events: fixtureEvents('h200-merged-aligned-100us.csv', 100), later },
       progress: KERNELS,
       progressGapMs: 5,
+      onProgressDone: () => void setTimeout(release, 2),
     })
     expect(r.code, r.stderr).toBe(0)
     expect(r.addon.counterRuns).toEqual([{ intervalUs: 100, pollMs: 10 }])

@@ -51,6 +51,8 @@ export interface FakeAddonOptions {
   progress?: GpuProgress[]
   /** the progress reports this far apart in time (default: all at once) */
   progressGapMs?: number
+  /** called once a run has reported its last progress, before it resolves */
+  onProgressDone?: () => void
   /**
    * what gpuCounters does: replay these events, then end when stopped (default:
    * PS_GPU_COUNTERS_UNAVAILABLE); with `later`, the start event at once and the batches once it
@@ -111,6 +113,7 @@ export const makeFakeAddon = (o: FakeAddonOptions = {}): FakeAddon => {
             if (o.progressGapMs) await new Promise((r) => setTimeout(r, o.progressGapMs))
             onProgress?.(p)
           }
+          o.onProgressDone?.()
           const mode = o.gpu ?? 'ok'
           if (mode === 'ok') resolve(fakeResult(req))
           else if (mode === 'wait-for-cancel') {
