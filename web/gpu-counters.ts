@@ -6,7 +6,7 @@
 import type { GpuCounterInterval, GpuCountersStatus } from '../host/src/core/wire.js'
 
 /** The sources as the card names them. */
-export const GPU_COUNTER_SOURCE_LABELS = { 'pm-sampling': 'PM sampling', nvml: 'NVML' } as const
+const GPU_COUNTER_SOURCE_LABELS = { 'pm-sampling': 'PM sampling', nvml: 'NVML' } as const
 
 export interface GpuCountersCard {
   /** the server samples GPU counters (or did, until they failed) */

@@ -93,9 +93,18 @@ export const parsePeriodMs = (value: string): number => {
   return n
 }
 
-/** The interval sampler's period in µs: its 18-bit cycle count at the twin's 250 MHz is about
- * 1 ms; a board's clock may refuse a value within this range (the sampler says so at START). */
-export const SAMPLE_US_RANGE = { min: 1, max: 1_048 } as const
+/** The probe clock of the designs as built (the RTL's CLK_HZ default; the twin's too). */
+const DESIGN_CLOCK_HZ = 250e6
+
+/**
+ * The interval sampler's period in µs: what SET_SAMPLE_PERIOD's cycle range spans at the designs'
+ * clock. A board with another clock may refuse a value within it: `sampleCycles` checks against
+ * the probe's own CLK_HZ once it is known.
+ */
+export const SAMPLE_US_RANGE = {
+  min: 1,
+  max: Math.floor((COMMANDS.SET_SAMPLE_PERIOD.args[0].max * 1e6) / DESIGN_CLOCK_HZ),
+} as const
 
 /** A twin option's whole-number range, as spec/twin.json gives it. */
 export const parseTwinRange = (name: keyof typeof TWIN_OPTION_RANGES): ((value: string) => number) =>

@@ -17,8 +17,8 @@ import type { CliDeps, CliIo, SetCode } from './io.js'
 import { EXIT_OK } from './io.js'
 
 /** the sampling interval and decode period of a capture: fine samples, a tight clock offset */
-export const COUNTERS_INTERVAL_US = 100
-export const COUNTERS_POLL_MS = 10
+const COUNTERS_INTERVAL_US = 100
+const COUNTERS_POLL_MS = 10
 /** after the run, how long to wait for the samples that cover its end */
 const TAIL_MS = 2000
 
@@ -161,7 +161,7 @@ export const captureWithCounters = async (o: CountersCaptureOptions, io: CliIo, 
 
 const f = (v: number | null, digits = 2): string => (v === null ? '-' : v.toFixed(digits))
 
-export const formatCountersReport = (r: CountersCaptureReport): string =>
+const formatCountersReport = (r: CountersCaptureReport): string =>
   `${r.kernel.repeats} kernels, ${f(r.kernel.medianMs, 3)} ms median, ${f(r.kernel.gbps)} GB/s; ` +
   `counters (${r.source.source}): ${r.run.samples} samples over them, ${r.lost} lost\n` +
   `per kernel: read ${Math.round(r.perKernel.readBytes)} B, write ${Math.round(r.perKernel.writeBytes)} B, ` +

@@ -29,14 +29,13 @@ import {
   type GraphKernelName,
   type PatternName,
 } from '../core/workload.js'
-import { COMMANDS } from '../core/generated.js'
 import { sampleCycles } from '../core/sample-period.js'
 import { validateGraphWorkload, validateWorkload } from '../core/workload-schema.js'
 import { GRAPH_MEMORIES, type GraphMemory } from '../native/addon.js'
 import type { TwinSegments } from '../transport/twin.js'
 import type { TwinMode } from '../core/twin-mode.js'
 import { checkRecordingDirFree } from '../recording/writer.js'
-import { HANG_DEFAULTS, HangWatch } from '../device/hang-watch.js'
+import { HANG_DEFAULTS, HangWatch, pingOf } from '../device/hang-watch.js'
 import { DEFAULT_RUN_LIMITS, deadlineBytes, runDeadlineMs } from '../workload/deadline.js'
 import { resolveRecordingArg } from '../recording/names.js'
 import {
@@ -252,15 +251,10 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
             deps,
           )
         const source = pickSource(o)
-        if (o.tags !== undefined && !(o.tags >= 1 && o.tags <= 256)) throw new PsError('PS_USAGE', '--tags must be 1..256')
         if (o.latencyDist !== undefined && (o.latencyNs !== undefined || o.latencyCycles !== undefined))
           throw new PsError('PS_USAGE', '--latency-dist sets the latency too: give it alone, not with --latency-cycles or --latency-ns')
         if (o.latencyNs !== undefined && o.latencyCycles !== undefined)
           throw new PsError('PS_USAGE', '--latency-cycles and --latency-ns set the same latency: give one')
-        const period = COMMANDS.START.args[0]
-        if (o.periodMs !== 0 && (o.periodMs < period.min || o.periodMs > period.max)) {
-          throw new PsError('PS_USAGE', `--period-ms must be 0 (the firmware default, ${period.default}) or ${period.min}..${period.max}`)
-        }
         const workload = captureWorkload(o, cmd.getOptionValueSource('bytes') !== 'default')
         if (o.memory !== undefined && !(o.gpu && isGraphWorkload(workload)))
           throw new PsError('PS_USAGE', '--memory only applies to a graph kernel run with --gpu')
@@ -385,11 +379,7 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
  */
 const watchTwin = (session: DeviceSession, workload: AnyWorkload, watchdog: AbortController): (() => void) => {
   const { client } = session
-  const watch = new HangWatch(
-    (timeoutMs) => client.command('PING', { nonce: (Math.random() * 0x1_0000_0000) >>> 0 }, { timeoutMs }),
-    HANG_DEFAULTS,
-    (message) => watchdog.abort(new PsError('PS_TWIN_HUNG', message)),
-  )
+  const watch = new HangWatch(pingOf(client), HANG_DEFAULTS, (message) => watchdog.abort(new PsError('PS_TWIN_HUNG', message)))
   const spoke = () => watch.progress()
   client.on('snapshot', spoke)
   client.on('interval', spoke)

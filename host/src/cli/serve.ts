@@ -1,7 +1,7 @@
 /** `pcie-scope serve`: the control server (REST, WebSocket, the page) on the twin or a board, recording what it serves. */
 import { Option, type Command } from 'commander'
 import { PsError } from '../core/errors.js'
-import { DEFAULT_RUN_LIMITS } from '../server/runs.js'
+import { DEFAULT_RUN_LIMITS } from '../workload/deadline.js'
 import { WS_BATCH_MS } from '../core/wire.js'
 import type { TwinSegments } from '../transport/twin.js'
 import type { TwinMode } from '../core/twin-mode.js'
@@ -17,7 +17,7 @@ const MIB = 1024 * 1024
  * Node's 2^31-1 ms (it would fire at once) and the watchdog leaves a healthy twin time to answer
  * (it PINGs after 1 s of quiet).
  */
-export const SERVE_RANGES = {
+const SERVE_RANGES = {
   runSlack: { min: 0, max: 3_600_000 },
   runFloor: { min: 1, max: 100_000 },
   runQueue: { min: 0, max: 1_000 },

@@ -23,7 +23,7 @@ import { parseIntIn } from './args.js'
 import type { CliDeps, CliIo, SetCode } from './io.js'
 
 /** GPU time a live line covers */
-export const WATCH_LINE_NS = 500e6
+const WATCH_LINE_NS = 500e6
 
 interface WatchOptions {
   gpu?: boolean

@@ -6,6 +6,7 @@
  */
 import { isPsError } from '../core/errors.js'
 import { createLogger } from '../util/log.js'
+import type { ProbeClient } from './client.js'
 
 const log = createLogger('ps:device:hang-watch')
 
@@ -17,6 +18,12 @@ export interface HangWatchOptions {
 }
 
 export const HANG_DEFAULTS = { hangTimeoutMs: 5_000, checkEveryMs: 1_000 } as const
+
+/** A probe client's PING as the watch asks for it: a fresh nonce, the time left as its timeout. */
+export const pingOf =
+  (client: Pick<ProbeClient, 'command'>): ((timeoutMs: number) => Promise<unknown>) =>
+  (timeoutMs) =>
+    client.command('PING', { nonce: (Math.random() * 0x1_0000_0000) >>> 0 }, { timeoutMs })
 
 export class HangWatch {
   private lastProgress = Date.now()

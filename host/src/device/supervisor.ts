@@ -29,7 +29,7 @@ import type { TwinMode } from '../core/twin-mode.js'
 import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
 import type { AnyWorkload, WorkloadResult, WorkloadRunner } from '../core/workload.js'
 import { createLogger } from '../util/log.js'
-import { HangWatch } from './hang-watch.js'
+import { HangWatch, pingOf } from './hang-watch.js'
 import { sleep } from '../util/sleep.js'
 import type { ProbeClient, ProbeClientEvents } from './client.js'
 import type { DeviceSession } from './session.js'
@@ -172,8 +172,6 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
   private nextAttemptAt: number | null = null
   private backoffMs = 0
   private upSince: number | null
-  /** the current twin's watchdog (device/hang-watch.ts) */
-  private watch: HangWatch | undefined
   /** why the supervisor itself is ending the current twin (hang, deadline), read by the exit path */
   private ending: { reason: TwinFailure['reason']; message: string } | undefined
   private readonly closed = new AbortController()
@@ -247,7 +245,6 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     if (this.state === 'closed') return
     this.state = 'closed'
     this.closed.abort()
-    this.watch?.stop()
     const s = this.current
     this.current = undefined
     this.unwire()
@@ -286,11 +283,10 @@ export class SupervisedTwin extends EventEmitter<SupervisorEvents> {
     this.lastPath = s.path
     this.lastInfo = s.info
     const watch = new HangWatch(
-      (timeoutMs) => s.client.command('PING', { nonce: (Math.random() * 0x1_0000_0000) >>> 0 }, { timeoutMs }),
+      pingOf(s.client),
       { hangTimeoutMs: this.opts.hangTimeoutMs, checkEveryMs: this.opts.checkEveryMs },
       (message) => this.end(s, 'hang', message),
     )
-    this.watch = watch
     let settle: (e: PsError | undefined) => void = () => {}
     const fate = new Promise<PsError | undefined>((resolve) => (settle = resolve))
     this.fates.set(s.client, { settle, fate })

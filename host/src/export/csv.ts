@@ -14,6 +14,7 @@ import { counterValue } from '../core/counter-value.js'
 import type { Counters } from '../core/probe.js'
 import type { OpenedRecording } from '../recording/catalog.js'
 import type { AnyRecord, GpuCountersRecord } from '../recording/format.js'
+import { ProbeTimeline } from './probe-time.js'
 
 /** the tap column of a GPU counter row */
 export const GPU_COUNTERS_TAP = 'gpuCounters'
@@ -50,34 +51,16 @@ const noProbe = ['', ...COUNTERS.map(() => '')]
 const gpuRow = (r: GpuCountersRecord & { epoch?: number }): string =>
   [...noProbe, GPU_COUNTERS_TAP, r.epoch ?? 0, ...GPU_COLUMNS.map(([, v]) => v(r))].join(',') + '\n'
 
-/**
- * Probe seconds on one axis for the whole recording: a device that restarted (a new epoch) counts
- * its TIMESTAMP from 0 again, so its times start where the previous life's ended, plus the host
- * time the device was away.
- */
-const sessionClock = (clockHz: number) => {
-  let epoch = 0
-  let base = 0
-  let last: { seconds: number; at: number } | undefined
-  return (timestamp: number, at: number, recordEpoch: number): number => {
-    if (recordEpoch !== epoch && last !== undefined) {
-      base = last.seconds + Math.max(0, at - last.at) / 1000
-      epoch = recordEpoch
-    }
-    const seconds = base + timestamp / clockHz
-    if (last === undefined || seconds >= last.seconds) last = { seconds, at }
-    return seconds
-  }
-}
-
 export async function* exportCsv(recording: OpenedRecording, records: AsyncIterable<AnyRecord>): AsyncGenerator<string> {
-  const clock = sessionClock(recording.manifest.probe.clockHz)
+  // one axis across a device's restarts (export/probe-time.ts, the Perfetto export's too); a
+  // host-side snapshot is on the clock of the SNAPSHOT it was taken with
+  const timeline = new ProbeTimeline(recording.manifest.probe.clockHz)
   yield csvHeader().join(',') + '\n'
   for await (const r of records) {
     const epoch = r.epoch ?? 0
-    if (r.t === 'snapshot') yield csvRow(r.snapshot.counters, clock(r.snapshot.counters.timestamp, r.at, epoch), TAPS[0].key, epoch)
+    if (r.t === 'snapshot') yield csvRow(r.snapshot.counters, timeline.observe(r.snapshot, epoch) / 1e6, TAPS[0].key, epoch)
     else if (r.t === 'tap-snapshot')
-      yield csvRow(r.tapSnapshot.counters, clock(r.tapSnapshot.counters.timestamp, r.at, epoch), r.tapSnapshot.tap, epoch)
+      yield csvRow(r.tapSnapshot.counters, timeline.us(r.tapSnapshot.counters.timestamp) / 1e6, r.tapSnapshot.tap, epoch)
     else if (r.t === 'gpu-counters') yield gpuRow(r)
   }
 }

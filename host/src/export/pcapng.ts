@@ -45,7 +45,7 @@ const block = (type: number, body: Buffer): Buffer => {
   return b
 }
 
-export const sectionHeader = (app: string): Buffer => {
+const sectionHeader = (app: string): Buffer => {
   const fixed = Buffer.alloc(16)
   fixed.writeUInt32LE(BYTE_ORDER_MAGIC, 0)
   fixed.writeUInt16LE(1, 4) // major
@@ -54,14 +54,14 @@ export const sectionHeader = (app: string): Buffer => {
   return block(SHB, Buffer.concat([fixed, option(SHB_USERAPPL, Buffer.from(app)), endOfOptions()]))
 }
 
-export const interfaceDescription = (name: string): Buffer => {
+const interfaceDescription = (name: string): Buffer => {
   const fixed = Buffer.alloc(8)
   fixed.writeUInt16LE(LINKTYPE_USER0, 0)
   fixed.writeUInt32LE(0, 4) // no snap length limit
   return block(IDB, Buffer.concat([fixed, option(IF_NAME, Buffer.from(name)), endOfOptions()]))
 }
 
-export const enhancedPacket = (atMs: number, dir: 'tx' | 'rx', data: Buffer): Buffer => {
+const enhancedPacket = (atMs: number, dir: 'tx' | 'rx', data: Buffer): Buffer => {
   const us = BigInt(Math.round(atMs * 1000))
   const fixed = Buffer.alloc(20)
   fixed.writeUInt32LE(0, 0) // interface 0

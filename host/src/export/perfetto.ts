@@ -134,7 +134,7 @@ class TraceBuilder {
   add(r: AnyRecord): TraceEvent[] {
     switch (r.t) {
       case 'snapshot':
-        return this.snapshot(r.snapshot)
+        return this.snapshot(r.snapshot, r.epoch ?? 0)
       case 'tap-snapshot':
         return this.tapSnapshot(r.tapSnapshot)
       case 'interval':
@@ -184,8 +184,8 @@ class TraceBuilder {
     return out
   }
 
-  private snapshot(s: Snapshot): TraceEvent[] {
-    const us = this.timeline.observe(s)
+  private snapshot(s: Snapshot, epoch: number): TraceEvent[] {
+    const us = this.timeline.observe(s, epoch)
     const out: TraceEvent[] = this.pending.map((p) => ({ name: p.name, ph: 'i', s: 't', ts: us, pid: PID, tid: TID_EVENTS, args: p.args }))
     this.pending = []
     for (const run of this.openRuns.values()) run.fromUs ??= us

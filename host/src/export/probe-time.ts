@@ -8,23 +8,24 @@ import type { SizeKey } from '../core/size-classes.js'
 
 /**
  * Microseconds of probe time (TIMESTAMP / clockHz). TIMESTAMP restarts only when the probe does
- * (a board reset); the axis then carries on from where it was, plus the host time that passed,
- * so that a trace stays in order.
+ * (a board reset, a restarted twin: a new epoch of the recording, or a TIMESTAMP gone backwards);
+ * the axis then carries on from where it was, plus the host time that passed, so that an export
+ * stays in order.
  */
 export class ProbeTimeline {
   private offset = 0
-  private last: { ts: number; at: number } | undefined
+  private last: { ts: number; at: number; epoch: number } | undefined
 
   constructor(private readonly clockHz: number) {}
 
   /** Take a snapshot's TIMESTAMP into account; its time on the axis, in µs. */
-  observe(s: Snapshot): number {
+  observe(s: Pick<Snapshot, 'counters' | 'receivedAt'>, epoch = 0): number {
     const ts = s.counters.timestamp
-    if (this.last && ts < this.last.ts) {
+    if (this.last && (ts < this.last.ts || epoch !== this.last.epoch)) {
       const hostCycles = (Math.max(0, s.receivedAt - this.last.at) * this.clockHz) / 1000
       this.offset += this.last.ts - ts + hostCycles
     }
-    this.last = { ts, at: s.receivedAt }
+    this.last = { ts, at: s.receivedAt, epoch }
     return this.us(ts)
   }
 

@@ -28,7 +28,7 @@ interface Signal {
 const ns = (cycles: number, clockHz: number): number => (cycles * 1e9) / clockHz
 
 /** The signals after `valid`, in declaration order. */
-export const VCD_SIGNALS: readonly Signal[] = [
+const VCD_SIGNALS: readonly Signal[] = [
   { name: 'mrd_count', width: 32, value: (s) => s.mrdCount },
   { name: 'mrd_bytes', width: 64, value: (s) => s.mrdBytes },
   { name: 'cpld_count', width: 32, value: (s) => s.cpldCount },
@@ -42,7 +42,7 @@ export const VCD_SIGNALS: readonly Signal[] = [
 ]
 
 /** The signals of module `gpu_counters` after its `valid`, all real. */
-export const VCD_GPU_SIGNALS: readonly { name: string; value: (r: GpuCountersRecord) => number }[] = [
+const VCD_GPU_SIGNALS: readonly { name: string; value: (r: GpuCountersRecord) => number }[] = [
   { name: 'read_gbps', value: (r) => r.readGBps },
   { name: 'write_gbps', value: (r) => r.writeGBps },
   { name: 'requests_per_s', value: (r) => r.requestsPerSecond },

@@ -54,7 +54,7 @@ export interface GpuCounterSample {
 }
 
 /** The roles of the metric names the sampler uses, for CSV headers. */
-export const ROLE_OF_METRIC: Readonly<Record<string, CounterRole>> = {
+const ROLE_OF_METRIC: Readonly<Record<string, CounterRole>> = {
   'pcie__read_bytes.sum': 'readBytes',
   'pcie__write_bytes.sum': 'writeBytes',
   'lts__t_sectors_aperture_sysmem_op_read.sum': 'sysmemReadSectors',

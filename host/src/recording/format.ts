@@ -34,7 +34,7 @@ import type { AnyWorkload } from '../core/workload.js'
 
 export const RECORDING_FORMAT = 'pcie-scope-recording'
 /** the same format under its earlier name: recordings written before the rename still open */
-export const RECORDING_FORMAT_EARLIER = 'pcie-scope-capture'
+const RECORDING_FORMAT_EARLIER = 'pcie-scope-capture'
 export const RECORDING_FORMAT_VERSION = 1
 export const MANIFEST_FILE = 'manifest.json'
 

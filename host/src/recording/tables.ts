@@ -56,7 +56,7 @@ const workloadCells = (id: number, origin: string, w: AnyWorkload): Cell[] =>
 const errorCells = (e: RecordError | null): Cell[] => [e?.code ?? null, e?.message ?? null]
 
 /** lower-cased spec counter names: MRD_128 → mrd_128 */
-export const counterColumn = (name: string): string => name.toLowerCase()
+const counterColumn = (name: string): string => name.toLowerCase()
 
 const snapshotCells = (s: Snapshot, clockHz: number): Cell[] => [
   s.seq,

@@ -27,7 +27,7 @@ import {
 import { syncDir, writeManifest } from './manifest.js'
 import { validateRecordingName } from './names.js'
 
-export const DEFAULT_SEGMENT_BYTES = 4 * 1024 * 1024
+const DEFAULT_SEGMENT_BYTES = 4 * 1024 * 1024
 
 export interface NewRecording {
   source: 'twin' | 'serial'

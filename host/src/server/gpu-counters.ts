@@ -13,9 +13,9 @@ import { GpuCounterSampler } from '../gpu-counters/sampler.js'
 import type { NativeAddon } from '../native/addon.js'
 
 /** GPU time an interval covers: 10 messages a second at most, fine enough for the page's card */
-export const WINDOW_NS = 100e6
+const WINDOW_NS = 100e6
 /** how long the source may take to start (CUPTI's set-up takes ~0.5 s idle, ~9 s on a busy H200) */
-export const START_TIMEOUT_MS = 30_000
+const START_TIMEOUT_MS = 30_000
 
 export interface ServerGpuCountersOptions {
   /** the native addon's loader */

@@ -138,7 +138,7 @@ function apiRouter({ token, state, runs, status, recordings, recording }: AppDep
   api.post('/demo', async (req, res) => {
     const { enabled } = body(DemoBody, req)
     if (enabled && !runs.demoAvailable)
-      throw new PsError('PS_WORKLOAD_UNSUPPORTED', 'the demo loop runs on the twin; this session has none')
+      throw new PsError('PS_WORKLOAD_UNSUPPORTED', 'the demo loop runs on the twin; this server runs none')
     if (enabled) runs.startDemo()
     else await runs.stopDemo()
     res.json({ demo: { ...runs.demo } })

@@ -45,8 +45,6 @@ export function nextDemoBytes(bytes: number, wallSeconds: number): number {
   return Math.min(DEMO_MAX_BYTES, Math.max(DEMO_MIN_BYTES, next))
 }
 
-export { DEFAULT_RUN_LIMITS, deadlineBytes, runDeadlineMs, type RunLimits } from '../workload/deadline.js'
-
 /** Retry-After, in seconds, of a run refused because the queue is full */
 export const QUEUE_FULL_RETRY_S = 5
 

@@ -2,7 +2,7 @@ import { request } from 'node:http'
 import { WebSocket } from 'ws'
 import { startServer, type RunningServer, type ServerMessage, type StartServerOptions } from '../../../host/src/server/index.js'
 import { fakeSession, type FakeClient } from './fake-session.js'
-import type { RunLimits } from '../../../host/src/server/runs.js'
+import type { RunLimits } from '../../../host/src/workload/deadline.js'
 
 export const TOKEN = 'test-token-0123456789'
 

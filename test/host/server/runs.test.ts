@@ -1,6 +1,7 @@
 import { request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { deadlineBytes, DEFAULT_RUN_LIMITS, nextDemoBytes, runDeadlineMs } from '../../../host/src/server/runs.js'
+import { nextDemoBytes } from '../../../host/src/server/runs.js'
+import { deadlineBytes, DEFAULT_RUN_LIMITS, runDeadlineMs } from '../../../host/src/workload/deadline.js'
 import { closeServers, http, serve, TOKEN } from './helpers.js'
 
 describe('demo sizing', () => {
