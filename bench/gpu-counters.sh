@@ -3,12 +3,14 @@
 # counters": build the sampler, the bench program and the CUDA runner; the chip's PM sampling
 # metrics; the idle round trip; each micro kernel sampled (in process, at INTERVAL_US) against
 # Nsight Compute's per-kernel pcie__read_bytes / pcie__write_bytes; intervals down to the
-# smallest the chip takes, under load; the sampler's own traffic on an idle GPU; SUSTAIN_S
+# smallest the chip takes, under load; each graph kernel's launches sampled against ncu's
+# per-launch counters summed over one run; the sampler's own traffic on an idle GPU; SUSTAIN_S
 # seconds at each of SUSTAIN_US (auto: the sweep's smallest without loss); sample fixtures.
 # Needs cmake, nvcc, ncu; no Node. Results go to OUT_DIR (default ./gpu-counters-results).
 #
-# Usage: OUT_DIR=... [STEPS=build,metrics,rtt,kernels,ncu,sweep,sustain,fixture,addon] \
+# Usage: OUT_DIR=... [STEPS=build,metrics,rtt,kernels,ncu,graph,ncu-graph,sweep,sustain,fixture,addon] \
 #        [INTERVAL_US=100] [SUSTAIN_US=100] [SUSTAIN_S=60] [SWEEP_US="1000 100 50 20 10 5"] \
+#        [KERNELS="strided:4:ideal ..."] [GRAPHS="kron:20"] [URAND=urand:20] [GRAPH_REPEATS=3] \
 #        [NODE=... NODE_MODULES=...] bash bench/gpu-counters.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,8 +28,20 @@ step() { echo "== $*" >&2; }
 counters="$build/pcie-scope-gpu-counters"
 benchbin="$build/pcie-scope-gpu-counters-bench"
 runner="$build/pcie-scope-gpu"
-# the micro kernels compared: every pattern at 4-B and 16-B lanes, default loads
-kernels="strided:4 merged-aligned:4 merged-misaligned:4 strided:16 merged-aligned:16 merged-misaligned:16"
+# the micro kernels compared: every pattern x lane width x load kind (KERNELS narrows it)
+kernels=${KERNELS:-$(for l in ideal bypass; do for e in 4 8 16; do for p in strided merged-aligned merged-misaligned; do echo -n "$p:$e:$l "; done; done; done)}
+# the graph kernels compared (zero-copy edge list): every kernel on each of GRAPHS, BFS on URAND
+graphs=${GRAPHS:-kron:20}
+graph_kernels=${GRAPH_KERNELS:-bfs-naive bfs-merged bfs-aligned sssp-naive sssp-merged sssp-aligned cc-naive cc-merged cc-aligned pagerank-naive pagerank-merged pagerank-aligned}
+urand=${URAND:-urand:20}
+urand_kernels="bfs-naive bfs-merged bfs-aligned"
+# the function of each algorithm that reads host memory (bench/gpu-ncu.mjs HOST_MEMORY_FUNCTIONS)
+host_function() { case $1 in bfs-*) echo bfs_level ;; sssp-* | cc-*) echo graph_relax ;; *) echo graph_pull ;; esac; }
+# every (graph, kernel) pair, as graph/kernel
+graph_pairs() {
+  for g in $graphs; do for k in $graph_kernels; do echo "$g/$k"; done; done
+  [ -n "$urand" ] && for k in $urand_kernels; do echo "$urand/$k"; done
+}
 
 # a background load for `seconds`: the runner over and over (1 GiB merged-aligned zero-copy
 # kernels, then as many cudaMemcpy of 1 GiB host to device)
@@ -67,8 +81,8 @@ if want kernels; then
   step "each micro kernel sampled in process at ${interval} us (and unsampled: the slowdown)"
   : > "$out/kernels.jsonl"
   for k in $kernels; do
-    p=${k%%:*} e=${k##*:}
-    "$benchbin" --pattern "$p" --element-bytes "$e" --bytes $bytes --repeats 10 --interval-us "$interval" | tee -a "$out/kernels.jsonl"
+    IFS=: read -r p e l <<< "$k"
+    "$benchbin" --pattern "$p" --element-bytes "$e" --l1 "${l:-ideal}" --bytes $bytes --repeats 10 --interval-us "$interval" | tee -a "$out/kernels.jsonl"
   done
 fi
 
@@ -76,13 +90,34 @@ if want ncu; then
   step "Nsight Compute, one launch of each kernel"
   : > "$out/ncu.csv"
   for k in $kernels; do
-    p=${k%%:*} e=${k##*:}
-    echo "# $p e$e" >> "$out/ncu.csv"
+    IFS=: read -r p e l <<< "$k"
+    echo "# $p e$e ${l:-ideal}" >> "$out/ncu.csv"
     ncu --csv --print-units base --metrics pcie__read_bytes.sum,pcie__write_bytes.sum,lts__t_sectors_aperture_sysmem_op_read.sum,lts__t_sectors_aperture_sysmem_op_write.sum,gpu__time_duration.sum \
-      --kernel-name regex:zc_read --launch-count 1 "$runner" --pattern "$p" --element-bytes "$e" --bytes $bytes \
+      --kernel-name regex:zc_read --launch-count 1 "$runner" --pattern "$p" --element-bytes "$e" --l1 "${l:-ideal}" --bytes $bytes \
       --warmup 0 --repeats 1 2>&1 | grep -E '^"' >> "$out/ncu.csv"
   done
   grep -c '"pcie__' "$out/ncu.csv"
+fi
+
+if want graph; then
+  step "each graph kernel's launches sampled in process at ${interval} us (zero-copy edge list)"
+  : > "$out/graph.jsonl"
+  for gk in $(graph_pairs); do
+    "$benchbin" --pattern "${gk#*/}" --graph "${gk%%/*}" --repeats "${GRAPH_REPEATS:-3}" --interval-us "$interval" | tee -a "$out/graph.jsonl"
+  done
+fi
+
+if want ncu-graph; then
+  step "Nsight Compute, every host-memory launch of one run of each graph kernel"
+  : > "$out/ncu-graph.csv"
+  for gk in $(graph_pairs); do
+    g=${gk%%/*} k=${gk#*/}
+    echo "# $g $k" >> "$out/ncu-graph.csv"
+    ncu --csv --print-units base --metrics pcie__read_bytes.sum,pcie__write_bytes.sum,gpu__time_duration.sum \
+      --kernel-name "regex:$(host_function "$k")" "$runner" --pattern "$k" --graph "$g" --memory zerocopy \
+      --warmup 0 --repeats 1 2>&1 | grep -E '^"' >> "$out/ncu-graph.csv"
+  done
+  grep -c '"pcie__read' "$out/ncu-graph.csv"
 fi
 
 if want idle; then

@@ -517,8 +517,14 @@ Status run_graph(const GraphRunConfig &cfg, const volatile bool *cancel, Progres
         if ((s = reset_state(cfg, &r, err, errlen)) != Status::Ok)
             return s;
         float ms = 0;
+        // a timed run's launches alone (no vertex-state copies), for counters that need its window
+        const bool timed = run >= cfg.warmup;
+        if (timed)
+            report("launches", run - cfg.warmup, cfg.repeats);
         if ((s = run_once(args, &out->launches, &ms, err, errlen)) != Status::Ok)
             return s;
+        if (timed)
+            report("launched", run - cfg.warmup + 1, cfg.repeats);
         uint64_t wrong = 0;
         if ((s = count_mismatches(cfg, r, want, &wrong, err, errlen)) != Status::Ok)
             return s;

@@ -65,6 +65,10 @@ struct GraphRunResult {
     uint64_t blocks;
 };
 
+// Progress phases: "warmup" (done = runs so far), the algorithm's name ("bfs", ...) at the start
+// of each timed run and once at the end, and around each timed run's launch loop alone
+// "launches" (done = runs before it) and "launched" (done = runs after it): the window a counter
+// of the kernels' own traffic sums over, free of the vertex-state copies between runs.
 // Argument check shared by both builds (BadArgument + one sentence).
 bool check_graph_config(const GraphRunConfig &cfg, char *err, size_t errlen);
 Status run_graph(const GraphRunConfig &cfg, const volatile bool *cancel, ProgressFn progress,

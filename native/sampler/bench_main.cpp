@@ -4,6 +4,9 @@
 // over the timed kernels (the window between two 100-ms idle gaps, placed on the samples'
 // clock through %globaltimer), divided by the repeats: per kernel, as ncu reports it.
 // `--round-trip` instead prints the idle round trip of one dependent host-memory read, 5 times.
+// A graph kernel (`--pattern bfs-merged --graph kron:20`, zero-copy edge list) is summed over each
+// timed run's launch loop alone (the runner's "launches"/"launched" reports, 20 ms of idle placed
+// around each so no vertex-state copy falls inside), divided by the repeats: per run.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +19,11 @@
 #include <vector>
 
 #include "globaltimer.h"
-#include "json.h" // native/common
+#include "graph.h"           // native/model
+#include "graph_reference.h" // native/model
+#include "json.h"            // native/common
 #include "native/cuda/gpu_bench.h"
+#include "native/cuda/graph_bench.h"
 #include "options.h" // native/common
 #include "sampler.h"
 
@@ -35,6 +41,7 @@ enum BenchOption {
     kOptRepeats,
     kOptIntervalUs,
     kOptDevice,
+    kOptGraph,
 };
 
 using ps::cli::Value;
@@ -80,6 +87,7 @@ const ps::cli::OptionDef kBenchOptions[] = {
     {kOptRepeats, "--repeats", nullptr, Value::Uint, 1, 1000, {}, 0, {}, 0, ""},
     {kOptIntervalUs, "--interval-us", nullptr, Value::Uint, 1, 10000000, {}, 0, {}, 0, ""},
     {kOptDevice, "--device", nullptr, Value::Uint, 0, 63, {}, 0, {}, 0, ""},
+    {kOptGraph, "--graph", nullptr, Value::Text, 0, 0, {}, 0, {}, 0, ""},
 };
 
 uint64_t realtime_ns()
@@ -91,11 +99,22 @@ uint64_t realtime_ns()
 
 struct Marks {
     uint64_t a = 0, b = 0; // realtime ns: the first timed kernel's launch, the last one's end
+    std::vector<std::pair<uint64_t, uint64_t>> runs; // a graph run's launch loops, realtime ns
 };
 
 void progress(void *ctx, const char *phase, uint32_t done, uint32_t total)
 {
     auto *m = static_cast<Marks *>(ctx);
+    if (!strcmp(phase, "launches")) {
+        std::this_thread::sleep_for(20ms); // idle after the vertex-state copies
+        m->runs.push_back({realtime_ns(), 0});
+        return;
+    }
+    if (!strcmp(phase, "launched") && !m->runs.empty()) {
+        m->runs.back().second = realtime_ns();
+        std::this_thread::sleep_for(20ms); // idle before the answer is copied back
+        return;
+    }
     if (!strcmp(phase, "fill") && done == total)
         std::this_thread::sleep_for(100ms); // idle before the kernels
     if (!strcmp(phase, "kernel") && done == 0)
@@ -127,6 +146,147 @@ bool clock_offset(int64_t *off)
     return true;
 }
 
+// The sampler on its own thread for as long as `work` runs (300 ms before, 100 ms after).
+struct SampledCall {
+    Collected col;
+    int64_t offset_ns = 0; // globaltimer - realtime, the mean of readings before and after
+    ps::sampler::Status status = ps::sampler::Status::Ok;
+    std::string error;
+};
+
+template <typename Work>
+void sample_while(const ps::sampler::Config &sc, SampledCall *out, Work work)
+{
+    int64_t off0 = 0, off1 = 0;
+    clock_offset(&off0);
+    volatile bool stop = false;
+    ps::sampler::Callbacks cb;
+    cb.ctx = &out->col;
+    cb.on_start = [](void *c, const ps::sampler::SourceInfo &i) {
+        auto *k = static_cast<Collected *>(c);
+        std::lock_guard<std::mutex> g(k->mu);
+        k->info = i;
+    };
+    cb.on_batch = [](void *c, const ps::sampler::Batch &b) {
+        auto *k = static_cast<Collected *>(c);
+        std::lock_guard<std::mutex> g(k->mu);
+        k->stride = b.stride;
+        k->flat.insert(k->flat.end(), b.data, b.data + b.count * b.stride);
+        k->lost = b.lost_total;
+        k->cpu = b.thread_cpu_s;
+    };
+    std::thread th([&] { out->status = ps::sampler::run(sc, cb, &stop, &out->error); });
+    std::this_thread::sleep_for(300ms);
+    work();
+    std::this_thread::sleep_for(100ms);
+    stop = true;
+    th.join();
+    clock_offset(&off1);
+    out->offset_ns = (off0 + off1) / 2;
+}
+
+// Each metric summed over the samples whose middle lies in one of `windows` (realtime ns).
+std::vector<double> sum_within(const SampledCall &s,
+                               const std::vector<std::pair<uint64_t, uint64_t>> &windows,
+                               size_t *in)
+{
+    const Collected &col = s.col;
+    const double origin = strtod(col.info.origin_ns.c_str(), nullptr);
+    const size_t nm = col.stride >= 2 ? col.stride - 2 : 0;
+    std::vector<double> sum(nm, 0);
+    *in = 0;
+    for (size_t i = 0; i + col.stride <= col.flat.size() && col.stride; i += col.stride) {
+        const double mid = (col.flat[i] + col.flat[i + 1]) / 2;
+        bool inside = false;
+        for (const auto &w : windows)
+            inside = inside
+                || (mid >= (double)w.first + (double)s.offset_ns - origin
+                    && mid <= (double)w.second + (double)s.offset_ns - origin);
+        if (!inside)
+            continue;
+        ++*in;
+        for (size_t k = 0; k < nm; ++k)
+            sum[k] += col.flat[i + 2 + k];
+    }
+    return sum;
+}
+
+std::string metric_sums(const Collected &col, const std::vector<double> &sum, double per)
+{
+    ps::json::Writer w;
+    w.begin_object();
+    for (size_t k = 0; k < sum.size(); ++k)
+        w.field_number(col.info.metrics[k].name, sum[k] / per, "%.6f");
+    return w.end_object().text();
+}
+
+// A graph kernel over a zero-copy edge list: unsampled, then sampled; per run.
+int graph_bench(const std::string &kernel, const std::string &graph_text,
+                const ps::gpu::RunConfig &micro, const ps::sampler::Config &sc)
+{
+    ps::gpu::GraphRunConfig cfg;
+    if (!ps::graph_kernel_from_name(kernel.c_str(), &cfg.kernel)) {
+        fprintf(stderr, "with --graph, --pattern must be one of %s\n", ps::kGraphKernelNameList);
+        return 2;
+    }
+    ps::Csr g;
+    try {
+        g = ps::load_graph(ps::parse_graph_spec(graph_text), ps::default_graph_cache_dir());
+    } catch (const ps::GraphError &e) {
+        fprintf(stderr, "%s: %s\n", e.code(), e.what());
+        return 2;
+    }
+    cfg.graph = &g;
+    cfg.source = ps::bfs_default_source(g);
+    cfg.memory = ps::gpu::GraphMemory::ZeroCopy;
+    cfg.warmup = 1;
+    cfg.repeats = micro.repeats;
+    cfg.device = micro.device;
+    char err[512] = "";
+    ps::gpu::GraphRunResult plain{}, sampled{};
+    const auto fail = [&](const std::string &code, const std::string &message) {
+        ps::json::Writer w;
+        w.begin_object().key("error").begin_object().field("code", code);
+        printf("%s\n", w.field("message", message).end_object().end_object().text().c_str());
+        return 1;
+    };
+    ps::gpu::Status rs =
+        ps::gpu::run_graph(cfg, nullptr, nullptr, nullptr, &plain, err, sizeof err);
+    if (rs != ps::gpu::Status::Ok)
+        return fail(ps::gpu::status_code(rs), err);
+    Marks marks;
+    SampledCall call;
+    sample_while(sc, &call, [&] {
+        rs = ps::gpu::run_graph(cfg, nullptr, progress, &marks, &sampled, err, sizeof err);
+    });
+    if (call.status != ps::sampler::Status::Ok)
+        return fail(ps::sampler::status_code(call.status), call.error);
+    if (rs != ps::gpu::Status::Ok)
+        return fail(ps::gpu::status_code(rs), err);
+    size_t in = 0;
+    const std::vector<double> sum = sum_within(call, marks.runs, &in);
+    double launch_ms = 0;
+    for (const auto &w : marks.runs)
+        launch_ms += (double)(w.second - w.first) / 1e6;
+    ps::json::Writer w;
+    w.begin_object().field("pattern", kernel).field("graph", graph_text);
+    w.field("source", cfg.source).field("idBytes", g.id_bytes).field("memory", "zerocopy");
+    w.field("repeats", cfg.repeats).field("launches", sampled.launches);
+    w.field("intervalNs", call.col.info.interval_ns).field("source", call.col.info.source);
+    w.field_number("runMsUnsampled", plain.bfs.median_ms, "%.4f");
+    w.field_number("runMsSampled", sampled.bfs.median_ms, "%.4f");
+    w.field("answerOk", plain.levels_ok && sampled.levels_ok);
+    w.field("windows", (uint64_t)marks.runs.size());
+    w.field_number("windowsMs", launch_ms, "%.3f");
+    w.field("samplesInWindow", in)
+        .field("samples", call.col.flat.size() / (call.col.stride ? call.col.stride : 1));
+    w.field("lost", call.col.lost).field("clockOffsetNs", call.offset_ns);
+    w.field_number("samplerThreadCpuS", call.col.cpu, "%.4f");
+    w.field_raw("perRun", metric_sums(call.col, sum, cfg.repeats));
+    printf("%s\n", w.end_object().text().c_str());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -140,6 +300,7 @@ int main(int argc, char **argv)
     ps::sampler::Config sc;
     sc.interval_ns = 100000;
     bool offset_given = false, round_trip = false;
+    std::string pattern_text = "merged-aligned", graph_text;
     const auto apply = [&](const ps::cli::Parsed &p, std::string *perr) -> bool {
         const uint64_t v = p.number;
         bool ok = true;
@@ -148,7 +309,10 @@ int main(int argc, char **argv)
             round_trip = true;
             break;
         case kOptPattern:
-            ok = ps::pattern_from_name(p.text.c_str(), &cfg.pattern);
+            pattern_text = p.text;
+            break;
+        case kOptGraph:
+            graph_text = p.text;
             break;
         case kOptBytes:
             cfg.bytes = v;
@@ -198,6 +362,12 @@ int main(int argc, char **argv)
         printf("%s\n", w.end_array().end_object().text().c_str());
         return 0;
     }
+    if (!graph_text.empty())
+        return graph_bench(pattern_text, graph_text, cfg, sc);
+    if (!ps::pattern_from_name(pattern_text.c_str(), &cfg.pattern)) {
+        fprintf(stderr, "--pattern must be one of %s\n", ps::kPatternNameList);
+        return 2;
+    }
     if (!offset_given)
         cfg.offset = ps::pattern_default_offset(cfg.pattern);
     char err[512] = "";
@@ -210,64 +380,24 @@ int main(int argc, char **argv)
                w.begin_object().field("error", std::string(err)).end_object().text().c_str());
         return 1;
     }
-    int64_t off0 = 0, off1 = 0;
-    clock_offset(&off0);
-
-    Collected col;
-    volatile bool stop = false;
-    std::string serr;
-    ps::sampler::Status sst = ps::sampler::Status::Ok;
-    ps::sampler::Callbacks cb;
-    cb.ctx = &col;
-    cb.on_start = [](void *c, const ps::sampler::SourceInfo &i) {
-        auto *k = static_cast<Collected *>(c);
-        std::lock_guard<std::mutex> g(k->mu);
-        k->info = i;
-    };
-    cb.on_batch = [](void *c, const ps::sampler::Batch &b) {
-        auto *k = static_cast<Collected *>(c);
-        std::lock_guard<std::mutex> g(k->mu);
-        k->stride = b.stride;
-        k->flat.insert(k->flat.end(), b.data, b.data + b.count * b.stride);
-        k->lost = b.lost_total;
-        k->cpu = b.thread_cpu_s;
-    };
-    std::thread th([&] { sst = ps::sampler::run(sc, cb, &stop, &serr); });
-    std::this_thread::sleep_for(300ms);
-    const ps::gpu::Status rs =
-        ps::gpu::run(cfg, nullptr, progress, &marks, &sampled, err, sizeof err);
-    std::this_thread::sleep_for(100ms);
-    stop = true;
-    th.join();
-    clock_offset(&off1);
-    if (sst != ps::sampler::Status::Ok || rs != ps::gpu::Status::Ok) {
+    SampledCall call;
+    ps::gpu::Status rs = ps::gpu::Status::Ok;
+    sample_while(sc, &call, [&] {
+        rs = ps::gpu::run(cfg, nullptr, progress, &marks, &sampled, err, sizeof err);
+    });
+    if (call.status != ps::sampler::Status::Ok || rs != ps::gpu::Status::Ok) {
         ps::json::Writer w;
-        w.begin_object().key("error").begin_object().field("code", ps::sampler::status_code(sst));
-        w.field("message", serr).field("run", std::string(err)).end_object().end_object();
+        w.begin_object().key("error").begin_object().field("code",
+                                                           ps::sampler::status_code(call.status));
+        w.field("message", call.error).field("run", std::string(err)).end_object().end_object();
         printf("%s\n", w.text().c_str());
         return 1;
     }
-    // the window on the samples' clock, with 50 ms of slack either side inside the idle gaps
-    const double origin = strtod(col.info.origin_ns.c_str(), nullptr);
-    const double off = ((double)off0 + (double)off1) / 2;
-    const double lo = (double)marks.a + off - origin - 50e6,
-                 hi = (double)marks.b + off - origin + 50e6;
-    const size_t nm = col.stride - 2;
-    std::vector<double> sum(nm, 0);
+    // the window with 50 ms of slack either side inside the idle gaps
     size_t in = 0;
-    for (size_t i = 0; i + col.stride <= col.flat.size(); i += col.stride) {
-        const double mid = (col.flat[i] + col.flat[i + 1]) / 2;
-        if (mid < lo || mid > hi)
-            continue;
-        ++in;
-        for (size_t k = 0; k < nm; ++k)
-            sum[k] += col.flat[i + 2 + k];
-    }
-    ps::json::Writer sums;
-    sums.begin_object();
-    for (size_t k = 0; k < nm; ++k)
-        sums.field_number(col.info.metrics[k].name, sum[k] / cfg.repeats, "%.6f");
-    sums.end_object();
+    const Collected &col = call.col;
+    const std::vector<double> sum =
+        sum_within(call, {{marks.a - 50000000ull, marks.b + 50000000ull}}, &in);
     ps::json::Writer w;
     w.begin_object().field("pattern", ps::pattern_name(cfg.pattern)).field("bytes", cfg.bytes);
     w.field("offset", cfg.offset).field("elementBytes", cfg.element_bytes);
@@ -279,9 +409,10 @@ int main(int argc, char **argv)
     w.field("samplesInWindow", in)
         .field("samples", col.flat.size() / (col.stride ? col.stride : 1));
     w.field("lost", col.lost);
-    w.key("clockOffsetNs").begin_array().integer(off0).integer(off1).end_array();
+    w.field("clockOffsetNs", call.offset_ns);
     w.field_number("windowMs", (double)(marks.b - marks.a) / 1e6, "%.3f");
-    w.field_number("samplerThreadCpuS", col.cpu, "%.4f").field_raw("perKernel", sums.text());
+    w.field_number("samplerThreadCpuS", col.cpu, "%.4f");
+    w.field_raw("perKernel", metric_sums(col, sum, cfg.repeats));
     printf("%s\n", w.end_object().text().c_str());
     return 0;
 }
