@@ -5,13 +5,15 @@
 // clock through %globaltimer), divided by the repeats: per kernel, as ncu reports it.
 // `--round-trip` instead prints the idle round trip of one dependent host-memory read, 5 times.
 // A graph kernel (`--pattern bfs-merged --graph kron:20`, zero-copy edge list) is summed over each
-// timed run's launch loop alone (the runner's "launches"/"launched" reports, 20 ms of idle placed
-// around each so no vertex-state copy falls inside), divided by the repeats: per run.
+// timed run's launch loop alone (the runner's "launches"/"launched" reports, 40 ms of idle placed
+// around each, the window 20 ms wider either side, so no vertex-state copy falls inside), divided
+// by the repeats: per run.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <string>
@@ -97,6 +99,12 @@ uint64_t realtime_ns()
     return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
+// Idle around each graph run's launch loop, and the slack its window is widened by: the window
+// must hold every sample of the launches (the clocks' offset is known to a few ms) and none of
+// the copies around them.
+constexpr auto kGraphIdle = 40ms;
+constexpr uint64_t kGraphSlackNs = 20000000;
+
 struct Marks {
     uint64_t a = 0, b = 0; // realtime ns: the first timed kernel's launch, the last one's end
     std::vector<std::pair<uint64_t, uint64_t>> runs; // a graph run's launch loops, realtime ns
@@ -106,13 +114,13 @@ void progress(void *ctx, const char *phase, uint32_t done, uint32_t total)
 {
     auto *m = static_cast<Marks *>(ctx);
     if (!strcmp(phase, "launches")) {
-        std::this_thread::sleep_for(20ms); // idle after the vertex-state copies
+        std::this_thread::sleep_for(kGraphIdle); // idle after the vertex-state copies
         m->runs.push_back({realtime_ns(), 0});
         return;
     }
     if (!strcmp(phase, "launched") && !m->runs.empty()) {
         m->runs.back().second = realtime_ns();
-        std::this_thread::sleep_for(20ms); // idle before the answer is copied back
+        std::this_thread::sleep_for(kGraphIdle); // idle before the answer is copied back
         return;
     }
     if (!strcmp(phase, "fill") && done == total)
@@ -175,7 +183,23 @@ void sample_while(const ps::sampler::Config &sc, SampledCall *out, Work work)
         k->lost = b.lost_total;
         k->cpu = b.thread_cpu_s;
     };
-    std::thread th([&] { out->status = ps::sampler::run(sc, cb, &stop, &out->error); });
+    std::atomic<bool> ended{false};
+    std::thread th([&] {
+        out->status = ps::sampler::run(sc, cb, &stop, &out->error);
+        ended = true;
+    });
+    // CUPTI's set-up can take seconds: the work starts once samples flow (or the sampler ended)
+    const auto give_up = std::chrono::steady_clock::now() + 30s;
+    for (;;) {
+        {
+            std::lock_guard<std::mutex> g(out->col.mu);
+            if (!out->col.flat.empty() || ended)
+                break;
+        }
+        if (std::chrono::steady_clock::now() > give_up)
+            break;
+        std::this_thread::sleep_for(10ms);
+    }
     std::this_thread::sleep_for(300ms);
     work();
     std::this_thread::sleep_for(100ms);
@@ -264,7 +288,10 @@ int graph_bench(const std::string &kernel, const std::string &graph_text,
     if (rs != ps::gpu::Status::Ok)
         return fail(ps::gpu::status_code(rs), err);
     size_t in = 0;
-    const std::vector<double> sum = sum_within(call, marks.runs, &in);
+    std::vector<std::pair<uint64_t, uint64_t>> windows;
+    for (const auto &r : marks.runs)
+        windows.push_back({r.first - kGraphSlackNs, r.second + kGraphSlackNs});
+    const std::vector<double> sum = sum_within(call, windows, &in);
     double launch_ms = 0;
     for (const auto &w : marks.runs)
         launch_ms += (double)(w.second - w.first) / 1e6;
