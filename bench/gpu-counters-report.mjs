@@ -26,7 +26,7 @@ const MRD_HEADER_BYTES = 16
 export function ncuSections(text) {
   const out = new Map()
   for (const part of text.split(/^# /m).slice(1)) {
-    const nl = part.indexOf('\n')
+    const nl = part.includes('\n') ? part.indexOf('\n') : part.length
     const name = part.slice(0, nl).trim()
     const body = part.slice(nl + 1)
     out.set(name, body.includes('"ID"') ? sumLaunches(parseNcuCsv(body)) : {})

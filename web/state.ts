@@ -31,6 +31,7 @@ import {
 import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS, type Limit } from './model.js'
 import { intervalBatchPoints, intervalLimit, type IntervalPoint } from './intervals.js'
 import { HostSide, type HostSideComparison } from './host-side.js'
+import { GpuCounterTimeline, ranOnGpu } from './gpu-counters.js'
 
 const RATE_POINTS = 600
 /** interval records kept for the in-flight chart (a few seconds at a 10-µs period, more at longer ones) */
@@ -66,6 +67,8 @@ export class AppState {
   status: ServerStatus | undefined
   /** the newest interval of the GPU's own PCIe counters (`serve --gpu-counters`) */
   gpuCounters: GpuCounterInterval | undefined
+  /** those intervals over the counters' time, with the GPU's runs */
+  readonly gpu = new GpuCounterTimeline()
   hostStats: HostLinkStats | null = null
   wsDrops = 0
   /** newest snapshot, and the page time the newest streamed one arrived */
@@ -179,8 +182,9 @@ export class AppState {
         const { type: _type, ...r } = m
         this.running = r
         this.ingest(r.baseline, now)
-        // counters stopped: the probe will see nothing of this run, so no band names it
-        if (r.baseline.enabled)
+        this.gpu.runStarted(r)
+        // counters stopped, or the GPU runs it: the probe will see nothing of this run, so no band names it
+        if (r.baseline.enabled && r.runner !== 'cuda')
           this.addMark({
             id: r.id,
             origin: r.origin,
@@ -192,14 +196,17 @@ export class AppState {
       }
       case 'run':
         if (this.running?.id === m.report.id) this.running = null
+        this.gpu.runEnded(m.report)
         this.setRun(m.report)
         if (this.status) this.status.demo = m.demo
         break
       case 'gpu-counters':
         this.gpuCounters = m.interval
+        this.gpu.interval(m.interval)
         break
       case 'run-error':
         if (m.origin === 'manual') this.showRunBox({ kind: 'error', text: `${m.error.code}: ${m.error.message}` })
+        if (this.running) this.gpu.runFailed(this.running.id)
         this.running = null
         break
     }
@@ -313,8 +320,8 @@ export class AppState {
     this.lastRun = r
     const at = this.marks.findIndex((m) => m.id === r.id)
     const mark = this.marks[at]
-    if (!r.countersEnabled) {
-      // the counters were stopped: the probe saw nothing, so no empty band is left named after it
+    if (!r.countersEnabled || (ranOnGpu(r) && !mark)) {
+      // the counters were stopped, or the GPU ran it: the probe saw nothing, so no empty band is left named after it
       if (mark) this.marks.splice(at, 1)
     } else if (mark) mark.to = this.t(r.probeWindow.to)
     else

@@ -49,6 +49,9 @@ export interface TestHook {
   intervalGaps: number
   /** switch mode: the host side next to the GPU side (null in endpoint mode and before the first pair) */
   hostSide: HostSideComparison | null
+  /** `serve --gpu-counters`: intervals drawn, and the GPU runs' bands on the counters' time axis */
+  gpuPoints: number
+  gpuMarks: RunMark[]
 }
 
 /** The page's state, plus what only tests ask for: every text the run-result box has shown. */
@@ -91,6 +94,8 @@ export class TestAppState extends AppState {
       intervalLimit: this.intervalLimitNow ?? null,
       intervalGaps: this.intervalGaps,
       hostSide: this.hostSideComparison(),
+      gpuPoints: this.gpu.requests.view().filter((p) => Number.isFinite(p.y)).length,
+      gpuMarks: this.gpu.marks.map((m) => ({ ...m })),
     }
   }
 }

@@ -22,6 +22,7 @@ import { GRAPH_KERNELS, GRAPH_SCALE, PATTERNS } from '../../host/src/core/worklo
 import type { TestHook } from '../../web/test-hook.js'
 import { fakeSession } from '../host/server/fake-session.js'
 import { describeRecording } from '../../host/src/recording/catalog.js'
+import { fixtureEvents } from '../host/gpu-counters/fixtures.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -214,6 +215,7 @@ describe('web UI in Chromium', () => {
       demo?: boolean
       recordings?: { dir: string; record: boolean }
       gpu?: StartServerOptions['gpu']
+      gpuCounters?: StartServerOptions['gpuCounters']
       switchMode?: boolean
     },
     body: (page: Page, server: RunningServer, session: ReturnType<typeof fakeSession>) => Promise<void>,
@@ -227,6 +229,7 @@ describe('web UI in Chromium', () => {
       webRoot,
       ...(opts.recordings ? { recordings: opts.recordings } : {}),
       gpu: opts.gpu ?? false,
+      ...(opts.gpuCounters ? { gpuCounters: opts.gpuCounters } : {}),
     })
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
     const problems: string[] = []
@@ -540,6 +543,34 @@ describe('web UI in Chromium', () => {
           .poll(async () => (await page.getByTestId('run-result').textContent()) ?? '', { timeout: 20_000 })
           .toMatch(/Fake H200 \(PCIe gen5 x16\).*50\.00 \/ 55\.00 GB\/s/s)
         expect(addon.runs).toHaveLength(1)
+      })
+    })
+
+    it("draws the GPU's own counters over GPU time, a GPU run shaded and named on them", async () => {
+      let release: () => void = () => {}
+      const later = new Promise<void>((r) => (release = r))
+      const addon = makeFakeAddon({ counters: { events: fixtureEvents('h200-merged-aligned-100us.csv', 100), later } })
+      const gpuCounters = { load: () => addon, device: 0, intervalUs: 100, windowNs: 10e6 }
+      await onFake({ demo: false, gpu: { load: () => addon }, gpuCounters }, async (page, server) => {
+        await page.goto(server.url)
+        const card = page.getByTestId('gpu-counters-card')
+        await expect.poll(() => card.isVisible(), { timeout: 20_000 }).toBe(true)
+        expect(await page.getByTestId('gpu-counters-source').textContent()).toBe('PM sampling')
+        await page.getByTestId('run-source').selectOption('gpu')
+        await page.getByTestId('run-button').click()
+        await expect.poll(async () => (await hook(page)).gpuMarks.length, { timeout: 20_000 }).toBe(1)
+        // the run is on the GPU: no band on the probe's time axis names it
+        expect((await hook(page)).marks).toEqual([])
+        release()
+        await expect.poll(async () => (await hook(page)).gpuPoints, { timeout: 20_000 }).toBe(5)
+        const [band] = (await hook(page)).gpuMarks
+        expect(band?.label).toMatch(/ on the GPU$/)
+        expect(band?.to).toBeGreaterThan(band?.from ?? Infinity)
+        const drawn = (await charts(page)).filter((c) => c.canvas.startsWith('gpu-'))
+        expect(drawn.map((c) => c.canvas).sort()).toEqual(['gpu-rate-chart', 'gpu-size-chart'])
+        for (const c of drawn) expect(c.axes['x']).toMatch(/^GPU time \((s|ms)\)/)
+        expect(await page.getByTestId('gpu-mean-request').textContent()).toMatch(/^mean request12\d\.\d B$/)
+        await card.screenshot({ path: join(shots, 'gpu-counters.png') })
       })
     })
   })

@@ -2,8 +2,8 @@
 // (PM sampling / NVML), the newest interval's read GB/s, request rate and mean request size; the
 // state keeps the newest interval the server streams.
 import { describe, expect, it } from 'vitest'
-import type { GpuCounterInterval, GpuCountersStatus } from '../../host/src/core/wire.js'
-import { gpuCountersCard } from '../../web/gpu-counters.js'
+import type { GpuCounterInterval, GpuCountersStatus, RunReport, RunStart } from '../../host/src/core/wire.js'
+import { GpuCounterTimeline, gpuCountersCard, ranOnGpu } from '../../web/gpu-counters.js'
 import { AppState } from '../../web/state.js'
 
 const status = (over: Partial<GpuCountersStatus> = {}): GpuCountersStatus => ({
@@ -83,5 +83,87 @@ describe('AppState and gpu-counters messages', () => {
     s.apply({ type: 'gpu-counters', interval }, 1000)
     s.apply({ type: 'gpu-counters', interval: { ...interval, startNs: 100e6, endNs: 200e6, readGBps: 10 } }, 1100)
     expect(s.gpuCounters?.readGBps).toBe(10)
+  })
+})
+
+describe('GpuCounterTimeline: the intervals over GPU time, and the GPU runs as bands', () => {
+  const at = (k: number, over: Partial<GpuCounterInterval> = {}): GpuCounterInterval => ({
+    ...interval,
+    startNs: k * 100e6,
+    endNs: (k + 1) * 100e6,
+    ...over,
+  })
+  const start = (id: number, runner: 'twin' | 'cuda'): RunStart =>
+    ({
+      id,
+      origin: 'manual',
+      workload: { pattern: 'merged-aligned', bytes: 1 << 26, offset: 0 },
+      baseline: {},
+      runner,
+    }) as unknown as RunStart
+  const report = (id: number, gpu: boolean): RunReport =>
+    ({
+      id,
+      origin: 'manual',
+      result: { workload: { pattern: 'merged-aligned' }, issued: { count: 1, bytes: 128 }, wallSeconds: 1, ...(gpu ? { gpu: {} } : {}) },
+      probe: {},
+      finishedAt: 0,
+    }) as unknown as RunReport
+
+  it('plots each interval at its end on the source clock, every line, and breaks the lines where intervals are missing', () => {
+    const t = new GpuCounterTimeline()
+    t.interval(at(0))
+    t.interval(at(1, { meanRequestBytes: null }))
+    t.interval(at(5))
+    expect(t.requests.view().map((p) => p.x)).toEqual([0.1, 0.2, 0.5, 0.6])
+    expect(t.requests.view().map((p) => p.y)).toEqual([375.2e6, 375.2e6, NaN, 375.2e6])
+    expect(t.payload.last()).toEqual({ x: 0.6, y: 48e9 })
+    expect(t.read.last()?.y).toBeCloseTo(54.03e9)
+    expect(t.meanRequest.view().map((p) => p.y)).toEqual([127.94, NaN, NaN, 127.94])
+    expect(t.inFlight.last()?.y).toBe(469)
+    expect(t.newestX()).toBeCloseTo(0.6)
+  })
+
+  it('opens a band for a GPU run at the newest interval and closes it with the first interval after its report', () => {
+    const t = new GpuCounterTimeline()
+    t.interval(at(0))
+    t.runStarted(start(3, 'cuda'))
+    t.runStarted(start(4, 'twin'))
+    expect(t.marks).toEqual([{ id: 3, origin: 'manual', label: 'merged-aligned on the GPU', from: 0.1, to: undefined }])
+    t.interval(at(1))
+    t.runEnded(report(3, true))
+    expect(t.marks[0]?.to).toBeUndefined()
+    t.interval(at(2))
+    expect(t.marks[0]?.to).toBeCloseTo(0.3)
+    t.interval(at(3))
+    expect(t.marks[0]?.to).toBeCloseTo(0.3)
+  })
+
+  it('closes a failed run’s band where the counters are', () => {
+    const t = new GpuCounterTimeline()
+    t.interval(at(0))
+    t.runStarted(start(1, 'cuda'))
+    t.interval(at(1))
+    t.runFailed(1)
+    expect(t.marks[0]).toMatchObject({ from: 0.1, to: 0.2 })
+  })
+
+  it('tells a GPU run’s report by its kernel timings', () => {
+    expect(ranOnGpu(report(1, true))).toBe(true)
+    expect(ranOnGpu(report(1, false))).toBe(false)
+  })
+
+  it('is fed by the state: intervals, a GPU run’s band there and none on the probe’s time axis', () => {
+    const state = new AppState('t')
+    state.apply({ type: 'gpu-counters', interval: at(0) }, 0)
+    state.apply({ type: 'run-start', ...start(9, 'cuda'), baseline: { enabled: true, counters: { timestamp: 0 } } as never }, 0)
+    expect(state.gpu.marks.map((m) => m.id)).toEqual([9])
+    expect(state.marks).toEqual([])
+    const done = { ...report(9, true), countersEnabled: true, probeWindow: { from: 0, to: 10 } }
+    state.apply({ type: 'run', report: done, result: done.result, demo: null as never }, 0)
+    state.apply({ type: 'gpu-counters', interval: at(1) }, 0)
+    expect(state.marks).toEqual([])
+    expect(state.gpu.marks[0]).toMatchObject({ id: 9, from: 0.1, to: 0.2 })
+    expect(state.gpu.requests.length).toBe(2)
   })
 })

@@ -183,6 +183,8 @@ export interface RunStart {
   origin: 'demo' | 'manual'
   workload: AnyWorkload
   baseline: Snapshot
+  /** what runs it: the twin's traffic model (also when absent), or this host's GPU, whose own counters see it, not the probe */
+  runner?: 'twin' | 'cuda'
 }
 
 /**

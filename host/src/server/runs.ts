@@ -144,7 +144,7 @@ export class RunService {
         const startedAt = Date.now()
         const id = this.nextId++
         const before = await this.session.client.snapshot()
-        this.on.start?.({ id, origin, workload, baseline: before })
+        this.on.start?.({ id, origin, workload, baseline: before, runner: runner.kind })
         let result: WorkloadResult
         let after: Snapshot
         try {
