@@ -20,6 +20,7 @@ export default tseslint.config(
         setInterval: 'readonly',
         clearInterval: 'readonly',
         URL: 'readonly',
+        fetch: 'readonly',
         AbortController: 'readonly',
         AbortSignal: 'readonly',
         performance: 'readonly',
