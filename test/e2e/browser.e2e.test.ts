@@ -343,6 +343,8 @@ describe('web UI in Chromium', () => {
             ['rate-chart', []],
             ['inflight-chart', []],
             ['latency-chart', []],
+            ['gpu-rate-chart', []],
+            ['gpu-size-chart', []],
           ])
         await page.getByTestId('btn-start').click()
         await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
