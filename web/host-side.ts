@@ -132,7 +132,7 @@ export class HostSide {
     const h = this.histograms.last
     // within the smallest and largest latency each side's counters saw
     const pct = (x: LatencyHistogram | undefined, c: Counters) =>
-      x ? latencyPercentilesNs(x.bins, x.binClocks, clockHz, observedLatency(c, x.kind, histogramTotal(x.bins))) : null
+      x ? latencyPercentilesNs(x.bins, x.layout, clockHz, observedLatency(c, x.kind, histogramTotal(x.bins))) : null
     const gp = pct(h?.gpu, pair.gpu.counters)
     const hp = pct(h?.host, pair.host.counters)
     const side = (c: Counters, prev: Counters | undefined, p: typeof gp): SideFigures => ({

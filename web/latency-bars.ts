@@ -1,9 +1,11 @@
 /**
- * The latency chart's bars (DOM-free): the probe's histograms have 65 fixed bins (the last one
- * everything longer), and reads usually fill two or three of them, so the chart shows only the
- * range that holds reads, a bin of margin either side, at least MIN_BARS bars wide; a wider range
- * merges neighbouring bins so that no more than MAX_BARS bars are drawn. The overflow bin keeps a
- * bar of its own when it holds reads. Every label uses one unit (ns, or µs past 10 µs).
+ * The latency chart's bars (DOM-free): the probe's histograms have log-spaced bins (a fixed
+ * number to an octave, core/latency-histogram.ts binEdges; the last one everything longer), so
+ * one bar per bin, each as wide as the next, is a log latency axis. Reads usually fill a few
+ * neighbouring bins, so the chart shows only the range that holds reads, a bin of margin either
+ * side, at least MIN_BARS bars wide; a wider range merges neighbouring bins so that no more than
+ * MAX_BARS bars are drawn. The overflow bin keeps a bar of its own when it holds reads. Every label
+ * uses one unit (ns, or µs past 10 µs).
  */
 
 export const MIN_BARS = 8
@@ -27,22 +29,37 @@ export interface LatencyBars {
 
 export type LatencyMarkKey = 'first-p50' | 'first-p99' | 'last-p50' | 'last-p99'
 
-/** Where a latency (ns) lies on the bars: 0 is the left edge of the first bar, bars.length the right edge of the last. */
+/**
+ * Where a latency (ns) lies on the bars: 0 is the left edge of the first bar, bars.length the
+ * right edge of the last; inside a bar by the log of the latency (as the axis is), linearly in a
+ * bar from 0.
+ */
 export function barPosition(b: LatencyBars, ns: number): number {
   const regular = b.bars.filter((x) => x.toNs !== null)
   const overflow = b.bars.find((x) => x.toNs === null)
   if (overflow && ns >= overflow.fromNs) return regular.length
   const first = regular[0]
-  const last = regular.at(-1)
-  if (!first || !last || last.toNs === null) return 0
-  const span = (last.toNs - first.fromNs) / regular.length
-  return Math.min(regular.length, Math.max(0, (ns - first.fromNs) / span))
+  if (!first || ns < first.fromNs) return 0
+  for (const [i, x] of regular.entries()) {
+    const to = x.toNs!
+    if (ns >= to) continue
+    const f = x.fromNs > 0 ? Math.log(ns / x.fromNs) / Math.log(to / x.fromNs) : (ns - x.fromNs) / (to - x.fromNs)
+    return i + f
+  }
+  return regular.length
 }
 
-/** The bars for both kinds' bins (the same bin width), or null while neither holds a read. */
-export function latencyBars(first: readonly number[] | null, last: readonly number[] | null, binNs: number): LatencyBars | null {
+/**
+ * The bars for both kinds' bins (one layout: `edgesNs`, every bin's lower edge in ns, the
+ * overflow bin's last), or null while neither holds a read.
+ */
+export function latencyBars(
+  first: readonly number[] | null,
+  last: readonly number[] | null,
+  edgesNs: readonly number[],
+): LatencyBars | null {
   const n = Math.max(first?.length ?? 0, last?.length ?? 0)
-  if (n < 2 || !(binNs > 0)) return null
+  if (n < 2 || edgesNs.length !== n) return null
   const count = (k: number) => (first?.[k] ?? 0) + (last?.[k] ?? 0)
   const overflowIndex = n - 1
   let lo = -1
@@ -72,15 +89,17 @@ export function latencyBars(first: readonly number[] | null, last: readonly numb
       f += first?.[j] ?? 0
       l += last?.[j] ?? 0
     }
-    bars.push({ fromNs: k * binNs, toNs: (end + 1) * binNs, first: f, last: l })
+    bars.push({ fromNs: edgesNs[k]!, toNs: edgesNs[end + 1]!, first: f, last: l })
   }
   if (overflowReads)
-    bars.push({ fromNs: overflowIndex * binNs, toNs: null, first: first?.[overflowIndex] ?? 0, last: last?.[overflowIndex] ?? 0 })
+    bars.push({ fromNs: edgesNs[overflowIndex]!, toNs: null, first: first?.[overflowIndex] ?? 0, last: last?.[overflowIndex] ?? 0 })
   const top = Math.max(...bars.map((x) => x.toNs ?? x.fromNs))
   const unit = top >= 10_000 ? 'µs' : 'ns'
-  const step = merge * binNs
-  const fmt = (ns: number) => (unit === 'ns' ? ns.toFixed(0) : (ns / 1000).toFixed(step >= 1000 ? 0 : step >= 100 ? 1 : 2))
-  const labels = bars.map((x) => (x.toNs === null ? `≥ ${fmt(x.fromNs)}` : `${fmt(x.fromNs)}–${fmt(x.toNs)}`))
+  // µs with the decimals the bar's width needs (bars widen with the latency)
+  const fmt = (ns: number, width: number) => (unit === 'ns' ? ns.toFixed(0) : (ns / 1000).toFixed(width >= 1000 ? 0 : width >= 100 ? 1 : 2))
+  const labels = bars.map((x) =>
+    x.toNs === null ? `≥ ${fmt(x.fromNs, 100)}` : `${fmt(x.fromNs, x.toNs - x.fromNs)}–${fmt(x.toNs, x.toNs - x.fromNs)}`,
+  )
   return { bars, labels, unit, merge }
 }
 

@@ -300,7 +300,7 @@ export class AppState {
     const h = this.latencyHistograms[kind]
     if (!h || !this.info) return null
     const observed = this.last ? observedLatency(this.last.counters, kind, histogramTotal(h.bins)) : undefined
-    return latencyPercentilesNs(h.bins, h.binClocks, this.info.clockHz, observed)
+    return latencyPercentilesNs(h.bins, h.layout, this.info.clockHz, observed)
   }
 
   /** Switch mode: the host side next to the GPU side, or null (endpoint mode, or no pair yet). */

@@ -139,6 +139,20 @@ F.sample_occ_peak = ProtoField.uint32("pcie_scope.sample.occ_peak", "SMP_OCC_PEA
 F.sample_lat_sum_lo = ProtoField.uint32("pcie_scope.sample.lat_sum_lo", "SMP_LAT_SUM_LO")
 F.sample_lat_sum_hi = ProtoField.uint32("pcie_scope.sample.lat_sum_hi", "SMP_LAT_SUM_HI")
 F.sample_lat_count = ProtoField.uint32("pcie_scope.sample.lat_count", "SMP_LAT_COUNT")
+F.histogram_reason = ProtoField.uint8("pcie_scope.histogram.reason", "histogram reason")
+F.histogram_kind = ProtoField.uint8("pcie_scope.histogram.kind", "histogram kind")
+F.histogram_snapshot_index = ProtoField.uint32("pcie_scope.histogram.snapshot_index", "histogram snapshotIndex")
+F.histogram_sub_bins_log2 = ProtoField.uint8("pcie_scope.histogram.sub_bins_log2", "histogram subBinsLog2")
+F.histogram_first_edge_log2 = ProtoField.uint8("pcie_scope.histogram.first_edge_log2", "histogram firstEdgeLog2")
+F.histogram_bin_count = ProtoField.uint16("pcie_scope.histogram.bin_count", "histogram binCount")
+F.tap_histogram_tap = ProtoField.uint8("pcie_scope.tap_histogram.tap", "tap histogram tap")
+F.tap_histogram_reason = ProtoField.uint8("pcie_scope.tap_histogram.reason", "tap histogram reason")
+F.tap_histogram_kind = ProtoField.uint8("pcie_scope.tap_histogram.kind", "tap histogram kind")
+F.tap_histogram_snapshot_index = ProtoField.uint32("pcie_scope.tap_histogram.snapshot_index", "tap histogram snapshotIndex")
+F.tap_histogram_sub_bins_log2 = ProtoField.uint8("pcie_scope.tap_histogram.sub_bins_log2", "tap histogram subBinsLog2")
+F.tap_histogram_first_edge_log2 = ProtoField.uint8("pcie_scope.tap_histogram.first_edge_log2", "tap histogram firstEdgeLog2")
+F.tap_histogram_bin_count = ProtoField.uint16("pcie_scope.tap_histogram.bin_count", "tap histogram binCount")
+F.f_bin = ProtoField.uint64("pcie_scope.histogram.bin", "Latency bin (the overflow bin last)")
 local all_fields = {}
 for _, f in pairs(F) do table.insert(all_fields, f) end
 p.fields = all_fields
@@ -344,11 +358,42 @@ local function dissect_interval(tvb, tree, item, pinfo)
   end
 end
 
+local function dissect_histogram(tvb, tree, item, pinfo)
+  if not check_header(item, tvb:len(), 10) then return end
+  tree:add_le(F.histogram_reason, tvb(0 + 0, 1))
+  tree:add_le(F.histogram_kind, tvb(0 + 1, 1))
+  tree:add_le(F.histogram_snapshot_index, tvb(0 + 2, 4))
+  tree:add_le(F.histogram_sub_bins_log2, tvb(0 + 6, 1))
+  tree:add_le(F.histogram_first_edge_log2, tvb(0 + 7, 1))
+  tree:add_le(F.histogram_bin_count, tvb(0 + 8, 2))
+  local count = tvb(8, 2):le_uint() + 1
+  pinfo.cols.info:append(" " .. count .. " bins")
+  if not check_length(tree, item, tvb:len(), 10 + count * 8) then return end
+  for k = 0, count - 1 do tree:add_le(F.f_bin, tvb(10 + k * 8, 8)) end
+end
+
+local function dissect_tap_histogram(tvb, tree, item, pinfo)
+  if not check_header(item, tvb:len(), 11) then return end
+  tree:add_le(F.tap_histogram_tap, tvb(0 + 0, 1))
+  tree:add_le(F.tap_histogram_reason, tvb(0 + 1, 1))
+  tree:add_le(F.tap_histogram_kind, tvb(0 + 2, 1))
+  tree:add_le(F.tap_histogram_snapshot_index, tvb(0 + 3, 4))
+  tree:add_le(F.tap_histogram_sub_bins_log2, tvb(0 + 7, 1))
+  tree:add_le(F.tap_histogram_first_edge_log2, tvb(0 + 8, 1))
+  tree:add_le(F.tap_histogram_bin_count, tvb(0 + 9, 2))
+  local count = tvb(9, 2):le_uint() + 1
+  pinfo.cols.info:append(" " .. count .. " bins")
+  if not check_length(tree, item, tvb:len(), 11 + count * 8) then return end
+  for k = 0, count - 1 do tree:add_le(F.f_bin, tvb(11 + k * 8, 8)) end
+end
+
 local by_type = {
   [1] = dissect_command,
   [129] = dissect_response,
   [130] = dissect_snapshot,
   [131] = dissect_interval,
+  [132] = dissect_histogram,
+  [134] = dissect_tap_histogram,
 }
 
 function p.dissector(tvb, pinfo, tree)

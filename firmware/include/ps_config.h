@@ -32,7 +32,7 @@
 
 /* TX ring of encoded frames. 4 KiB holds the largest burst one step queues: in the switch
  * design a snapshot of each tap and then a latency histogram per kind and tap (2 x ~280 +
- * 4 x ~540 B), and rides out a host that pauses reading. At least one maximal frame; any size
+ * 4 x ~735 B), and rides out a host that pauses reading. At least one maximal frame; any size
  * works (a power of two keeps the ring's % a mask, which matters on a MicroBlaze without a
  * hardware divider). */
 #ifndef PS_TXQ_BYTES

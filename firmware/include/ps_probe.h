@@ -74,15 +74,20 @@ typedef struct ps_probe_link_info {
 
 void ps_probe_link_info(ps_probe_link_info_t *info);
 
-/* HIST_BIN_CLOCKS: clocks per latency-histogram bin (of tap 0; ps_probe_tap_*: of a tap). */
-uint32_t ps_probe_hist_bin_clocks(void);
-uint32_t ps_probe_tap_hist_bin_clocks(unsigned tap);
-/* The shadows of latency histogram `kind` (PS_HIST_KIND_*), bin 0 first, overflow bin last, LO
- * then HI. They were loaded by the last CMD.SNAPSHOT: call right after ps_probe_snapshot to get
- * the same reads' histogram. PS_HIST_WORDS * 2 register reads: call it rarely, not per snapshot. */
-void ps_probe_histogram(unsigned kind, uint64_t bins[PS_HIST_WORDS]);
+/* HIST_LAYOUT: the latency histograms' bin layout, log2 sub-bins per octave | log2 first edge << 8
+ * | bins << 16 (of tap 0; ps_probe_tap_*: of a tap). */
+uint32_t ps_probe_hist_layout(void);
+uint32_t ps_probe_tap_hist_layout(unsigned tap);
+/* The shadows of latency histogram `kind` (PS_HIST_KIND_*) of a probe whose HIST_LAYOUT is
+ * `layout`, bin 0 first, overflow bin last, LO then HI. They were loaded by the last
+ * CMD.SNAPSHOT: call right after ps_probe_snapshot to get the same reads' histogram. Returns the
+ * layout of the words written: `layout` with at most PS_HIST_BINS bins (a probe with more has the
+ * rest added to the overflow word), so bins + 1 words. About 2 register reads a bin: call it
+ * rarely, not per snapshot. */
+uint32_t ps_probe_histogram(unsigned kind, uint32_t layout, uint64_t bins[PS_HIST_WORDS]);
 /* The same of tap `tap` (< PS_TAP_COUNT), loaded by its last CMD.SNAPSHOT. */
-void ps_probe_tap_histogram(unsigned tap, unsigned kind, uint64_t bins[PS_HIST_WORDS]);
+uint32_t ps_probe_tap_histogram(unsigned tap, unsigned kind, uint32_t layout,
+                                uint64_t bins[PS_HIST_WORDS]);
 
 /* Interval records waiting in the sampler FIFO (SAMPLE_STATUS bits 15:0). */
 uint32_t ps_probe_sample_level(void);

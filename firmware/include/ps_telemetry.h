@@ -29,10 +29,12 @@ typedef enum ps_histogram_reason {
     PS_HISTOGRAM_FINAL = 2u      /* STOP, after the final snapshot */
 } ps_histogram_reason_t;
 
-/* Write a HISTOGRAM payload (PS_HISTOGRAM_BYTES) for the bins of histogram `kind`
- * (PS_HIST_KIND_*) read with snapshot `index`; returns its length, 0 if dst_cap is too small. */
+/* Write a HISTOGRAM payload for the bins of histogram `kind` (PS_HIST_KIND_*) read with snapshot
+ * `index`: `layout` as HIST_LAYOUT has it (bins << 16 | log2 first edge << 8 | log2 sub-bins),
+ * then its bins + 1 words (PS_HISTOGRAM_BYTES with this spec's layout); returns its length, 0 if
+ * the layout has more than PS_HIST_BINS bins or dst_cap is too small. */
 size_t ps_telemetry_encode_histogram(uint8_t *dst, size_t dst_cap, uint8_t reason, uint8_t kind,
-                                     uint32_t snapshot_index, uint32_t bin_clocks,
+                                     uint32_t snapshot_index, uint32_t layout,
                                      const uint64_t bins[PS_HIST_WORDS]);
 
 /* Write a TAP_SNAPSHOT payload (PS_TAP_SNAPSHOT_BYTES): the counters of tap `tap` (> 0) taken
@@ -41,10 +43,9 @@ size_t ps_telemetry_encode_tap_snapshot(uint8_t *dst, size_t dst_cap, uint8_t ta
                                         uint32_t snapshot_index,
                                         const uint64_t counters[PS_CNT_COUNT]);
 
-/* Write a TAP_HISTOGRAM payload (PS_TAP_HISTOGRAM_BYTES): as ps_telemetry_encode_histogram, for
- * tap `tap`; returns its length, 0 if dst_cap is too small. */
+/* Write a TAP_HISTOGRAM payload: as ps_telemetry_encode_histogram, for tap `tap`. */
 size_t ps_telemetry_encode_tap_histogram(uint8_t *dst, size_t dst_cap, uint8_t tap, uint8_t reason,
-                                         uint8_t kind, uint32_t snapshot_index, uint32_t bin_clocks,
+                                         uint8_t kind, uint32_t snapshot_index, uint32_t layout,
                                          const uint64_t bins[PS_HIST_WORDS]);
 
 #ifdef __cplusplus

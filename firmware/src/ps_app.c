@@ -71,23 +71,23 @@ static bool send_snapshot(ps_app_t *app, uint8_t flags)
 static void send_histograms(ps_app_t *app, uint8_t reason)
 {
     uint64_t bins[PS_HIST_WORDS];
-    uint32_t bin_clocks = ps_probe_hist_bin_clocks();
+    uint32_t probe_layout = ps_probe_hist_layout();
     for (unsigned kind = 0; kind < PS_HIST_KINDS; kind++) {
-        ps_probe_histogram(kind, bins);
-        size_t len = ps_telemetry_encode_histogram(app->histogram, sizeof app->histogram, reason,
-                                                   (uint8_t)kind, app->snapshot_index - 1u,
-                                                   bin_clocks, bins);
-        PS_ASSERT(len == PS_HISTOGRAM_BYTES);
+        uint32_t layout = ps_probe_histogram(kind, probe_layout, bins);
+        size_t len =
+            ps_telemetry_encode_histogram(app->histogram, sizeof app->histogram, reason,
+                                          (uint8_t)kind, app->snapshot_index - 1u, layout, bins);
+        PS_ASSERT(len > 0u && len <= PS_HISTOGRAM_BYTES);
         (void)send_frame(app, PS_FRAME_HISTOGRAM, app->histogram, len);
     }
     for (unsigned tap = 1; tap < app->taps; tap++) {
-        bin_clocks = ps_probe_tap_hist_bin_clocks(tap);
+        probe_layout = ps_probe_tap_hist_layout(tap);
         for (unsigned kind = 0; kind < PS_HIST_KINDS; kind++) {
-            ps_probe_tap_histogram(tap, kind, bins);
+            uint32_t layout = ps_probe_tap_histogram(tap, kind, probe_layout, bins);
             size_t len = ps_telemetry_encode_tap_histogram(
                 app->tap_histogram, sizeof app->tap_histogram, (uint8_t)tap, reason, (uint8_t)kind,
-                app->snapshot_index - 1u, bin_clocks, bins);
-            PS_ASSERT(len == PS_TAP_HISTOGRAM_BYTES);
+                app->snapshot_index - 1u, layout, bins);
+            PS_ASSERT(len > 0u && len <= PS_TAP_HISTOGRAM_BYTES);
             (void)send_frame(app, PS_FRAME_TAP_HISTOGRAM, app->tap_histogram, len);
         }
     }

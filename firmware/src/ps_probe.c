@@ -90,28 +90,40 @@ void ps_probe_snapshot_taps(unsigned taps, uint64_t counters[][PS_CNT_COUNT])
     }
 }
 
-uint32_t ps_probe_hist_bin_clocks(void) { return ps_hal_reg_read(PS_REG_HIST_BIN_CLOCKS); }
+uint32_t ps_probe_hist_layout(void) { return ps_hal_reg_read(PS_REG_HIST_LAYOUT); }
 
-uint32_t ps_probe_tap_hist_bin_clocks(unsigned tap)
+uint32_t ps_probe_tap_hist_layout(unsigned tap) { return tap_read(tap, PS_REG_HIST_LAYOUT); }
+
+static uint64_t hist_word(unsigned tap, uint32_t base, unsigned k)
 {
-    return tap_read(tap, PS_REG_HIST_BIN_CLOCKS);
+    uint32_t lo = tap_read(tap, PS_REG_HIST_LO(base, k));
+    uint32_t hi = tap_read(tap, PS_REG_HIST_HI(base, k));
+    return ((uint64_t)hi << 32) | lo;
 }
 
-void ps_probe_tap_histogram(unsigned tap, unsigned kind, uint64_t bins[PS_HIST_WORDS])
+uint32_t ps_probe_tap_histogram(unsigned tap, unsigned kind, uint32_t layout,
+                                uint64_t bins[PS_HIST_WORDS])
 {
     static const uint32_t bases[PS_HIST_KINDS] = PS_HIST_BASES;
     PS_ASSERT(kind < PS_HIST_KINDS && tap < PS_TAP_COUNT);
     uint32_t base = bases[kind < PS_HIST_KINDS ? kind : 0u];
-    for (unsigned k = 0; k < PS_HIST_WORDS; k++) {
-        uint32_t lo = tap_read(tap, PS_REG_HIST_LO(base, k));
-        uint32_t hi = tap_read(tap, PS_REG_HIST_HI(base, k));
-        bins[k] = ((uint64_t)hi << 32) | lo;
+    unsigned probe_bins = (unsigned)(layout >> 16);
+    unsigned n = probe_bins < PS_HIST_BINS ? probe_bins : PS_HIST_BINS;
+    for (unsigned k = 0; k < n; k++) {
+        bins[k] = hist_word(tap, base, k);
     }
+    /* the overflow word: the probe's overflow bin, and any bins past what a frame holds (the
+     * layout's edges stay true: bin n's lower edge becomes the overflow edge) */
+    bins[n] = 0;
+    for (unsigned k = n; k <= probe_bins; k++) {
+        bins[n] += hist_word(tap, base, k);
+    }
+    return (layout & 0xFFFFu) | ((uint32_t)n << 16);
 }
 
-void ps_probe_histogram(unsigned kind, uint64_t bins[PS_HIST_WORDS])
+uint32_t ps_probe_histogram(unsigned kind, uint32_t layout, uint64_t bins[PS_HIST_WORDS])
 {
-    ps_probe_tap_histogram(0u, kind, bins);
+    return ps_probe_tap_histogram(0u, kind, layout, bins);
 }
 
 uint32_t ps_probe_bar_latency(void) { return ps_hal_reg_read(PS_REG_BAR_LATENCY); }

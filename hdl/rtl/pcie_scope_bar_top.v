@@ -23,11 +23,10 @@ module pcie_scope_bar_top #
     parameter CLK_HZ = 250000000,
     // probe counter width in bits
     parameter CNT_WIDTH = 64,
-    // tracker: tag bits (8, or 10 for PCIe 4.0 10-bit tags), read timeout (1 ms at 250 MHz),
-    // clocks per latency-histogram bin (first and last completion; 64 bins: spec/registers.json, plus overflow)
+    // tracker: tag bits (8, or 10 for PCIe 4.0 10-bit tags), read timeout (1 ms at 250 MHz; the latency
+    // histograms' layout is the spec's: spec/registers.json latencyHistogram)
     parameter TAG_WIDTH = 8,
     parameter TIMEOUT_CYCLES = 250000,
-    parameter LAT_BIN_CYCLES = 64,
     // interval sampler FIFO: 2**SAMPLE_FIFO_ADDR_WIDTH records (256 x 384 bits: three BRAM36)
     parameter SAMPLE_FIFO_ADDR_WIDTH = 8,
     // info registers: the largest read it expects, a build stamp
@@ -144,7 +143,6 @@ probe_core #(
     .CNT_WIDTH(CNT_WIDTH),
     .TAG_WIDTH(TAG_WIDTH),
     .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
-    .LAT_BIN_CYCLES(LAT_BIN_CYCLES),
     .SAMPLE_FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
     .MRRS(MRRS),
     .BUILD_ID(BUILD_ID),

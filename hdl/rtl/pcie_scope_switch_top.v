@@ -36,7 +36,6 @@ module pcie_scope_switch_top #
     // tracker, as in pcie_scope_bar_top
     parameter TAG_WIDTH = 8,
     parameter TIMEOUT_CYCLES = 250000,
-    parameter LAT_BIN_CYCLES = 64,
     // interval sampler FIFO and info registers, as in pcie_scope_bar_top
     parameter SAMPLE_FIFO_ADDR_WIDTH = 8,
     parameter MPS = 256,
@@ -259,7 +258,6 @@ probe_core #(
     .CNT_WIDTH(CNT_WIDTH),
     .TAG_WIDTH(TAG_WIDTH),
     .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
-    .LAT_BIN_CYCLES(LAT_BIN_CYCLES),
     .SAMPLE_FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
     .MRRS(MRRS),
     .BUILD_ID(BUILD_ID),
@@ -311,7 +309,6 @@ probe_core #(
     .CNT_WIDTH(CNT_WIDTH),
     .TAG_WIDTH(TAG_WIDTH),
     .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
-    .LAT_BIN_CYCLES(LAT_BIN_CYCLES),
     .SAMPLE_FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
     .MRRS(MRRS),
     .BUILD_ID(BUILD_ID),

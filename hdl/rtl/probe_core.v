@@ -24,12 +24,11 @@ module probe_core #
     parameter CLK_HZ = 250000000,
     // probe counter width in bits
     parameter CNT_WIDTH = 64,
-    // tracker: tag bits (8, or 10 for PCIe 4.0 10-bit tags), read timeout (1 ms at 250 MHz),
-    // first- and last-completion latency histograms (PS_HIST_BINS = 64 bins of 64 clocks: 16.4 us at
-    // 250 MHz, plus overflow; the bin count is the spec's, the bin width a build parameter)
+    // tracker: tag bits (8, or 10 for PCIe 4.0 10-bit tags), read timeout (1 ms at 250 MHz); the
+    // first- and last-completion latency histograms take their layout from the spec
+    // (PS_HIST_*: 88 log-spaced bins, 8 to an octave, to 8192 clocks = 32.8 us at 250 MHz, plus overflow)
     parameter TAG_WIDTH = 8,
     parameter TIMEOUT_CYCLES = 250000,
-    parameter LAT_BIN_CYCLES = 64,
     // interval sampler FIFO: 2**SAMPLE_FIFO_ADDR_WIDTH records (256 x 384 bits: three BRAM36)
     parameter SAMPLE_FIFO_ADDR_WIDTH = 8,
     // info registers: the largest read it expects, a build stamp
@@ -163,7 +162,8 @@ probe_tracker #(
     .CNT_WIDTH(CNT_WIDTH),
     .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
     .LAT_BINS(LAT_BINS),
-    .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
+    .LAT_SUB_BINS_LOG2(`PS_HIST_SUB_BINS_LOG2),
+    .LAT_FIRST_EDGE_LOG2(`PS_HIST_FIRST_EDGE_LOG2)
 )
 tracker_inst (
     .clk(clk),
@@ -230,7 +230,6 @@ probe_csr #(
     .MRRS(MRRS),
     .TAG_BITS(TAG_WIDTH),
     .BUILD_ID(BUILD_ID),
-    .HIST_BIN_CLOCKS(LAT_BIN_CYCLES),
     .TAP_ID(TAP_ID),
     .TAP_COUNT(TAP_COUNT)
 )

@@ -42,8 +42,6 @@ module probe_csr #
     parameter MRRS = 512,
     parameter TAG_BITS = 8,
     parameter BUILD_ID = 0,
-    // clocks per latency-histogram bin, reported in HIST_BIN_CLOCKS
-    parameter HIST_BIN_CLOCKS = 64,
     // TAP_INFO: this window's tap id (spec taps.list) and the taps of the design
     parameter TAP_ID = 0,
     parameter TAP_COUNT = 1
@@ -131,7 +129,11 @@ localparam HIST_IDX_WIDTH = $clog2(HIST_WORDS);
 localparam HIST_KINDS = `PS_HIST_KINDS;
 localparam [12:0] HIST_LAST_END = {1'b0, `PS_REG_HIST_LAST_BASE} + 13'd8 * HIST_WORDS;
 localparam [12:0] HIST_FIRST_END = {1'b0, `PS_REG_HIST_FIRST_BASE} + 13'd8 * HIST_WORDS;
-localparam [31:0] HIST_BIN_CLOCKS_VALUE = HIST_BIN_CLOCKS;
+// HIST_LAYOUT: the histograms' layout, the spec's (bins << 16 | log2 first edge << 8 | log2 sub-bins)
+localparam [15:0] HIST_BINS_16 = `PS_HIST_BINS;
+localparam [7:0]  HIST_FIRST_EDGE_LOG2_8 = `PS_HIST_FIRST_EDGE_LOG2;
+localparam [7:0]  HIST_SUB_BINS_LOG2_8 = `PS_HIST_SUB_BINS_LOG2;
+localparam [31:0] HIST_LAYOUT_VALUE = {HIST_BINS_16, HIST_FIRST_EDGE_LOG2_8, HIST_SUB_BINS_LOG2_8};
 localparam [7:0] TAP_ID_VALUE = TAP_ID;
 localparam [7:0] TAP_COUNT_VALUE = TAP_COUNT;
 localparam [31:0] TAP_INFO_VALUE = {16'd0, TAP_COUNT_VALUE, TAP_ID_VALUE};
@@ -309,7 +311,7 @@ function [31:0] read_value_at(input [11:0] addr, input [IDX_WIDTH:0] cnt_word, i
             `PS_REG_RCB:             read_value_at = rcb_value;
             `PS_REG_TAG_BITS:        read_value_at = TAG_BITS_VALUE;
             `PS_REG_BUILD_ID:        read_value_at = BUILD_ID_VALUE;
-            `PS_REG_HIST_BIN_CLOCKS: read_value_at = HIST_BIN_CLOCKS_VALUE;
+            `PS_REG_HIST_LAYOUT:     read_value_at = HIST_LAYOUT_VALUE;
             `PS_REG_TAP_INFO:        read_value_at = TAP_INFO_VALUE;
             default: begin
                 if ({1'b0, addr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, addr} < CNT_END) begin

@@ -9,7 +9,7 @@
  * 'snapshot' freezes every bin including this clock's event for the readers.
  *
  * Nothing here touches every bin on a clock, so a Verilated model pays the same per clock for
- * 65 bins as for one, and synthesis builds LUT RAM with one adder instead of a register, a
+ * 89 bins as for one, and synthesis builds LUT RAM with one adder instead of a register, a
  * shadow and an adder per bin:
  *
  *  - run_mem holds the running bins; run_valid[k] says run_mem[k] has counted since the last
@@ -26,7 +26,7 @@
 module probe_hist_bank #
 (
     // bins
-    parameter WORDS = 65,
+    parameter WORDS = 89,
     // bin index width
     parameter IDX_WIDTH = 7,
     // bin width in bits
@@ -73,7 +73,7 @@ wire [CNT_WIDTH-1:0] running   = run_valid[idx] ? raw : {CNT_WIDTH{1'b0}};
 wire [CNT_WIDTH-1:0] snap_held = snap_valid[idx] ? raw : {CNT_WIDTH{1'b0}};
 
 // later assignments win: a clear or a snapshot after this clock's event (bits set by index, not
-// a shifted mask: a 65-bit shift costs a Verilated model a loop over words)
+// a shifted mask: an 89-bit shift costs a Verilated model a loop over words)
 always @(posedge clk) begin
     if (count) begin
         run_mem[idx] <= running + {{(CNT_WIDTH-1){1'b0}}, 1'b1};

@@ -4,10 +4,15 @@
 
 /*
  * A latency histogram of probe_tracker (one instance per kind: first and last completion):
- * LAT_BINS bins of LAT_BIN_CYCLES clocks plus an overflow bin, each CNT_WIDTH bits, with
- * probe_counter's rules: events count only while 'enable', 'clear' empties every bin (this
- * clock's events are lost, as in probe_counter), 'snapshot' freezes every bin including this
- * clock's events for the readers.
+ * LAT_BINS log-spaced bins plus an overflow bin, each CNT_WIDTH bits (the layout of
+ * probe_hist_bin_index: 2**LAT_SUB_BINS_LOG2 sub-bins per octave from 2**LAT_FIRST_EDGE_LOG2
+ * clocks, linear below), with probe_counter's rules: events count only while 'enable', 'clear'
+ * empties every bin (this clock's events are lost, as in probe_counter), 'snapshot' freezes
+ * every bin including this clock's events for the readers.
+ *
+ * The bin index (a leading-one detector and a multiplexer) is registered before the banks'
+ * read-add-write, with the events, enable, clear and snapshot beside it: the histogram is the
+ * same, one clock later (its shadows move the clock after the tracker's other shadows).
  *
  * One probe_hist_bank (bins in LUT RAM, a lazy snapshot) per segment, each counting that
  * segment's completions; a bin's value is the sum over the banks. Nothing updates per bin per
@@ -22,9 +27,11 @@ module probe_latency_hist #
     parameter AGE_WIDTH = 18,
     // bin width in bits
     parameter CNT_WIDTH = 64,
-    // bins (plus one overflow bin) and clocks per bin (a power of two)
-    parameter LAT_BINS = 64,
-    parameter LAT_BIN_CYCLES = 64
+    // bins (plus one overflow bin), log2 of the sub-bins per octave and of the first octave's
+    // lower edge in clocks
+    parameter LAT_BINS = 88,
+    parameter LAT_SUB_BINS_LOG2 = 3,
+    parameter LAT_FIRST_EDGE_LOG2 = 3
 )
 (
     input  wire                                 clk,
@@ -50,16 +57,11 @@ module probe_latency_hist #
 
 localparam WORDS = LAT_BINS + 1;
 localparam IDX_WIDTH = $clog2(WORDS);
-localparam BIN_SHIFT = $clog2(LAT_BIN_CYCLES);
-localparam [31:0] LAT_BINS_32 = LAT_BINS;
-localparam [IDX_WIDTH-1:0] OVERFLOW_BIN = LAT_BINS_32[IDX_WIDTH-1:0];
 
 // Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
-// block naming a module that does not exist, the name saying what to fix
+// block naming a module that does not exist, the name saying what to fix (probe_hist_bin_index
+// checks the layout)
 generate
-    if (LAT_BIN_CYCLES != (1 << BIN_SHIFT) || LAT_BINS < 1) begin : g_check_lat_bin_cycles
-        probe_latency_hist_LAT_BIN_CYCLES_must_be_a_power_of_two_and_LAT_BINS_positive unsupported_parameter ();
-    end
     if (AGE_WIDTH > 32 || AGE_WIDTH < IDX_WIDTH) begin : g_check_age_width
         probe_latency_hist_AGE_WIDTH_must_be_IDX_WIDTH_to_32 unsupported_parameter ();
     end
@@ -68,22 +70,42 @@ generate
     end
 endgenerate
 
-// the bin of each segment's latency, segment s at [s*IDX_WIDTH +: IDX_WIDTH] (a vector, not an
-// array, so that every simulator's @* sees it change)
-reg [SEG_COUNT*IDX_WIDTH-1:0] seg_bin;
-reg [31:0]                    scaled;
-integer s;
+// the bin of each segment's latency, segment s at [s*IDX_WIDTH +: IDX_WIDTH], and the same
+// registered with the events (counted only while enabled) and the controls
+wire [SEG_COUNT*IDX_WIDTH-1:0] seg_bin;
+reg  [SEG_COUNT*IDX_WIDTH-1:0] bin_reg = {SEG_COUNT*IDX_WIDTH{1'b0}};
+reg  [SEG_COUNT-1:0]           hit_reg = {SEG_COUNT{1'b0}};
+reg                            clear_reg = 1'b0;
+reg                            snapshot_reg = 1'b0;
 
-always @* begin
-    scaled = 32'd0;
-    for (s = 0; s < SEG_COUNT; s = s + 1) begin
-        scaled = {{(32-AGE_WIDTH){1'b0}}, ev_latency[s*AGE_WIDTH +: AGE_WIDTH]} >> BIN_SHIFT;
-        seg_bin[s*IDX_WIDTH +: IDX_WIDTH] = (scaled >= LAT_BINS_32) ? OVERFLOW_BIN : scaled[IDX_WIDTH-1:0];
+genvar i;
+generate
+    for (i = 0; i < SEG_COUNT; i = i + 1) begin : g_index
+        probe_hist_bin_index #(
+            .AGE_WIDTH(AGE_WIDTH),
+            .BINS(LAT_BINS),
+            .IDX_WIDTH(IDX_WIDTH),
+            .SUB_BINS_LOG2(LAT_SUB_BINS_LOG2),
+            .FIRST_EDGE_LOG2(LAT_FIRST_EDGE_LOG2)
+        )
+        index_inst (
+            .latency(ev_latency[i*AGE_WIDTH +: AGE_WIDTH]),
+            .bin(seg_bin[i*IDX_WIDTH +: IDX_WIDTH])
+        );
+    end
+endgenerate
+
+always @(posedge clk) begin
+    bin_reg      <= seg_bin;
+    hit_reg      <= enable ? ev_hit : {SEG_COUNT{1'b0}};
+    clear_reg    <= clear;
+    snapshot_reg <= snapshot;
+    if (rst) begin
+        hit_reg      <= {SEG_COUNT{1'b0}};
+        clear_reg    <= 1'b0;
+        snapshot_reg <= 1'b0;
     end
 end
-
-// bits above the bin index only decide the overflow bin
-wire unused_scaled = &{1'b0, scaled[31:IDX_WIDTH], 1'b0};
 
 // each bank's snapshot of bin rd_idx, and of every bin (bank s at [s*WORDS*CNT_WIDTH +: ...])
 wire [SEG_COUNT*CNT_WIDTH-1:0]         bank_word;
@@ -100,11 +122,11 @@ generate
         bank_inst (
             .clk(clk),
             .rst(rst),
-            .enable(enable),
-            .clear(clear),
-            .snapshot(snapshot),
-            .hit(ev_hit[b]),
-            .idx(seg_bin[b*IDX_WIDTH +: IDX_WIDTH]),
+            .enable(1'b1),
+            .clear(clear_reg),
+            .snapshot(snapshot_reg),
+            .hit(hit_reg[b]),
+            .idx(bin_reg[b*IDX_WIDTH +: IDX_WIDTH]),
             .rd_idx(rd_idx),
             .rd_word(bank_word[b*CNT_WIDTH +: CNT_WIDTH]),
             .shadow(bank_shadow[b*WORDS*CNT_WIDTH +: WORDS*CNT_WIDTH])

@@ -3,6 +3,7 @@ hdl/rtl/probe_tracker.v
 hdl/rtl/probe_tracker_table.v
 hdl/rtl/probe_tracker_stats.v
 hdl/rtl/probe_latency_hist.v
+hdl/rtl/probe_hist_bin_index.v
 hdl/rtl/probe_hist_bank.v
 hdl/rtl/probe_mp_ram.v
 hdl/rtl/probe_xor_ram.v

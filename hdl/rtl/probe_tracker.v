@@ -57,8 +57,9 @@
  *   6..9 FIRST_MIN/MAX/SUM/COUNT  10..13 LAST_MIN/MAX/SUM/COUNT
  *   14 CPL_UR  15 CPL_CA  16 CPL_OTHER  17 UNEXPECTED  18 MISMATCH  19 TIMEOUT  20 TAG_REUSE
  * and on hist_shadow, word h*(LAT_BINS+1) + k: bin k of the histogram of kind h
- *   (PS_HIST_LAST 0: last-, PS_HIST_FIRST 1: first-completion latency in [k, k+1) *
- *   LAT_BIN_CYCLES clocks), bin LAT_BINS its overflow bin.
+ *   (PS_HIST_LAST 0: last-, PS_HIST_FIRST 1: first-completion latency in bin k of the log-spaced
+ *   layout of probe_hist_bin_index), bin LAT_BINS its overflow bin. The histograms' shadows
+ *   move one clock after the others (their bin index is registered).
  * Event statistics count only while 'enable', 'clear' empties them, 'snapshot' copies all
  * of them in one clock including that clock's events, as in probe_counters. OUTSTANDING is
  * the live count (the table is never cleared and tracks reads whatever the enable). The
@@ -77,9 +78,11 @@ module probe_tracker #
     parameter CNT_WIDTH = 64,
     // a read this many clocks old is retired by the timeout scan (1 ms at 250 MHz)
     parameter TIMEOUT_CYCLES = 250000,
-    // first- and last-completion latency histograms: bins, and clocks per bin (a power of two)
-    parameter LAT_BINS = 64,
-    parameter LAT_BIN_CYCLES = 64
+    // first- and last-completion latency histograms: bins before the overflow bin, log2 of the
+    // sub-bins per octave and of the first octave's lower edge in clocks (probe_hist_bin_index)
+    parameter LAT_BINS = 88,
+    parameter LAT_SUB_BINS_LOG2 = 3,
+    parameter LAT_FIRST_EDGE_LOG2 = 3
 )
 (
     input  wire                           clk,
@@ -163,9 +166,6 @@ generate
     end
     if (CNT_WIDTH < AGE_WIDTH + 4 || CNT_WIDTH > 64) begin : g_check_cnt_width
         probe_tracker_CNT_WIDTH_must_be_AGE_WIDTH_plus_4_to_64 unsupported_parameter ();
-    end
-    if (LAT_BINS < 1 || LAT_BIN_CYCLES < 1 || (LAT_BIN_CYCLES & (LAT_BIN_CYCLES - 1)) != 0) begin : g_check_lat_bins
-        probe_tracker_LAT_BINS_must_be_from_1_and_LAT_BIN_CYCLES_a_power_of_two unsupported_parameter ();
     end
 endgenerate
 
@@ -529,7 +529,8 @@ probe_tracker_stats #(
     .EV_WIDTH(EV_WIDTH),
     .CNT_WIDTH(CNT_WIDTH),
     .LAT_BINS(LAT_BINS),
-    .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
+    .LAT_SUB_BINS_LOG2(LAT_SUB_BINS_LOG2),
+    .LAT_FIRST_EDGE_LOG2(LAT_FIRST_EDGE_LOG2)
 )
 stats_inst (
     .clk(clk),

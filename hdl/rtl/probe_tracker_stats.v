@@ -33,9 +33,11 @@ module probe_tracker_stats #
     parameter EV_WIDTH = 2,
     // statistic width in bits
     parameter CNT_WIDTH = 64,
-    // histogram bins (plus one overflow bin) and clocks per bin (a power of two), per histogram
-    parameter LAT_BINS = 64,
-    parameter LAT_BIN_CYCLES = 64
+    // histogram bins (plus one overflow bin), log2 of the sub-bins per octave and of the first
+    // octave's lower edge in clocks (probe_hist_bin_index), per histogram
+    parameter LAT_BINS = 88,
+    parameter LAT_SUB_BINS_LOG2 = 3,
+    parameter LAT_FIRST_EDGE_LOG2 = 3
 )
 (
     input  wire                           clk,
@@ -268,7 +270,8 @@ generate
             .AGE_WIDTH(AGE_WIDTH),
             .CNT_WIDTH(CNT_WIDTH),
             .LAT_BINS(LAT_BINS),
-            .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
+            .LAT_SUB_BINS_LOG2(LAT_SUB_BINS_LOG2),
+            .LAT_FIRST_EDGE_LOG2(LAT_FIRST_EDGE_LOG2)
         )
         hist_inst (
             .clk(clk),

@@ -608,7 +608,7 @@ initial begin
     expect_reg(`PS_REG_CMD, 32'd0, "CMD reads 0");
     expect_reg(12'hC00, 32'd0, "unmapped reads 0");
     expect_reg(`PS_REG_CNT_BASE + 12'd8 * CNT_COUNT, 32'd0, "past the counters reads 0");
-    expect_reg(`PS_REG_HIST_BIN_CLOCKS, 32'd64, "HIST_BIN_CLOCKS");
+    expect_reg(`PS_REG_HIST_LAYOUT, (`PS_HIST_BINS << 16) | (`PS_HIST_FIRST_EDGE_LOG2 << 8) | `PS_HIST_SUB_BINS_LOG2, "HIST_LAYOUT");
     expect_reg(`PS_REG_HIST_LAST_BASE + 12'd8 * (`PS_HIST_BINS + 1), 32'd0, "past the last-completion histogram reads 0");
     expect_reg(`PS_REG_HIST_FIRST_BASE + 12'd8 * (`PS_HIST_BINS + 1), 32'd0, "past the first-completion histogram reads 0");
     // read-only registers ignore writes; byte strobes are honoured

@@ -89,7 +89,7 @@ generate
         );
 
         probe_tracker #(.TLP_SEG_COUNT(SEG), .TAG_WIDTH(TAG_WIDTH), .CNT_WIDTH(64), .TIMEOUT_CYCLES(4000),
-                        .LAT_BINS(LAT_BINS), .LAT_BIN_CYCLES(16)) tracker_inst (
+                        .LAT_BINS(LAT_BINS), .LAT_SUB_BINS_LOG2(1), .LAT_FIRST_EDGE_LOG2(3)) tracker_inst (
             .clk(clk), .rst(rst), .enable(1'b1), .clear(1'b0), .snapshot(snapshot),
             .rx_req_tlp_hdr(rx_hdr), .rx_req_tlp_valid(rxv), .rx_req_tlp_sop(rxv), .rx_req_tlp_ready(1'b1),
             .tx_cpl_tlp_hdr(tx_hdr), .tx_cpl_tlp_valid(txv), .tx_cpl_tlp_sop(txv), .tx_cpl_tlp_ready(1'b1),

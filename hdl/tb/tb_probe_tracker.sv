@@ -22,7 +22,8 @@
  * A reference model inside the bench follows the accepted TLPs with the rules of
  * probe_tracker.v (written here per transaction, not per segment) and predicts every
  * statistic; at every snapshot all STAT_COUNT shadows are compared exactly, three clocks
- * later (the tracker's pipeline). The model is itself checked against the generator's
+ * later (the tracker's pipeline), the histograms' four (their registered bin index). The
+ * histograms' reference is a search of the layout's bin edges, not a leading-one detector. The model is itself checked against the generator's
  * intent over the whole run: reads completed, UR, CA, timeouts, reuses, unexpected
  * completions and mismatches injected, and an empty table at the end.
  *
@@ -51,8 +52,11 @@ module tb_probe_tracker #
 
 localparam TAGS = 1 << TAG_WIDTH;
 localparam TIMEOUT = 2500;
-localparam LAT_BINS = 16;
-localparam LAT_BIN_CYCLES = 32;
+// a small log-spaced layout with a scaled first edge and a part octave: 4 sub-bins per octave
+// from 16 clocks (bins 0..3 of 4 clocks below it), 26 bins: the overflow bin from 768 clocks
+localparam LAT_BINS = 26;
+localparam LAT_SUB_BINS_LOG2 = 2;
+localparam LAT_FIRST_EDGE_LOG2 = 4;
 
 // the statistic order: the tracker's counters in spec/registers.json (generated include)
 localparam S_OUTSTANDING = `PS_CNT_OUTSTANDING - `PS_CNT_TRACKER_FIRST;
@@ -115,7 +119,8 @@ probe_tracker #(
     .CNT_WIDTH(64),
     .TIMEOUT_CYCLES(TIMEOUT),
     .LAT_BINS(LAT_BINS),
-    .LAT_BIN_CYCLES(LAT_BIN_CYCLES)
+    .LAT_SUB_BINS_LOG2(LAT_SUB_BINS_LOG2),
+    .LAT_FIRST_EDGE_LOG2(LAT_FIRST_EDGE_LOG2)
 ) dut (
     .clk(clk), .rst(rst),
     .enable(enable), .clear(clear), .snapshot(snapshot),
@@ -315,6 +320,27 @@ task automatic empty_stats;
     end
 endtask
 
+// the lower edge of bin k in clocks, from the layout's definition (spec/registers.json
+// latencyHistogram), not from the RTL's leading-one detector
+function automatic integer bin_edge(input integer k);
+    integer sub, first;
+    begin
+        sub = 1 << LAT_SUB_BINS_LOG2;
+        first = 1 << LAT_FIRST_EDGE_LOG2;
+        if (k < sub) bin_edge = k * (first / sub);
+        else bin_edge = (first << (k / sub - 1)) / sub * (sub + k % sub);
+    end
+endfunction
+
+// the bin of a latency: the last bin whose lower edge it reaches, LAT_BINS from the overflow edge
+function automatic integer bin_of(input integer lat);
+    integer k;
+    begin
+        bin_of = 0;
+        for (k = 1; k <= LAT_BINS; k = k + 1) if (lat >= bin_edge(k)) bin_of = k;
+    end
+endfunction
+
 // first_idx: the kind's MIN statistic; hist_idx: the first bin of the kind's histogram
 task automatic take_latency(input integer first_idx, input integer lat, input integer hist_idx);
     integer bin;
@@ -323,8 +349,7 @@ task automatic take_latency(input integer first_idx, input integer lat, input in
         if (lat > m_stat[first_idx + 1]) m_stat[first_idx + 1] = lat;
         m_stat[first_idx + 2] = m_stat[first_idx + 2] + lat;
         m_stat[first_idx + 3] = m_stat[first_idx + 3] + 1;
-        bin = lat / LAT_BIN_CYCLES;
-        if (bin > LAT_BINS) bin = LAT_BINS;
+        bin = bin_of(lat);
         m_stat[hist_idx + bin] = m_stat[hist_idx + bin] + 1;
     end
 endtask
@@ -425,7 +450,7 @@ task automatic model_step(input en, input clr, input snap);
             for (i = 0; i < f_n; i = i + 1) take_latency(S_FIRST_MIN, f_lat[i], S_HIST_1ST);
             for (i = 0; i < l_n; i = i + 1) begin
                 take_latency(S_LAST_MIN, l_lat[i], S_HIST_LAST);
-                if (l_lat[i] >= LAT_BINS * LAT_BIN_CYCLES) cov_overflow = cov_overflow + 1;
+                if (l_lat[i] >= bin_edge(LAT_BINS)) cov_overflow = cov_overflow + 1;
             end
             m_stat[S_CPL_UR] = m_stat[S_CPL_UR] + ur;
             m_stat[S_CPL_CA] = m_stat[S_CPL_CA] + ca;
@@ -465,12 +490,13 @@ always @(negedge clk) begin
     hist_rd_idx = (hist_rd_idx == LAT_BINS) ? 0 : hist_rd_idx + 1'b1;
 end
 
-// every shadow against the model's snapshot of three clocks ago
-task automatic check_shadows(input integer slot);
+// shadows [from, to) against the model's snapshot in ring slot `slot`: the counters' three
+// clocks after the snapshot, the histograms' four (their bin index is registered)
+task automatic check_shadows(input integer slot, input integer from, input integer to);
     integer i;
     reg [63:0] got, want;
     begin
-        for (i = 0; i < STAT_COUNT; i = i + 1) begin
+        for (i = from; i < to; i = i + 1) begin
             got = stat_shadow[i*64 +: 64];
             want = m_ring[slot*STAT_COUNT + i];
             if (got == want) begin
@@ -1014,14 +1040,21 @@ initial begin
     while (traffic || fl_n > 0 || sl_n > 0 || rx_hold || tx_hold || cyc < 8) begin
         if (cyc == traffic_cycles) traffic = 1'b0;
 
-        // a snapshot taken three clocks ago is in the shadows now
+        // a snapshot taken three clocks ago is in the counters' shadows now, one taken four
+        // clocks ago in the histograms' (slot cyc % 4 until model_step below overwrites it)
         slot = (cyc + 1) % 4;
-        if (cyc >= 3 && m_ring_snap[slot]) check_shadows(slot);
+        if (cyc >= 3 && m_ring_snap[slot]) check_shadows(slot, 0, S_HIST_FIRST);
+        if (cyc >= 4 && m_ring_snap[cyc % 4]) check_shadows(cyc % 4, S_HIST_FIRST, STAT_COUNT);
         // and on no other clock do the shadows move (the histograms' snapshot is lazy: a bin's
         // value moves to another RAM when it first counts again)
         if (cyc >= 4 && !m_ring_snap[slot]) begin
             held_checks = held_checks + 1;
-            check(stat_shadow == held_shadow, "shadows held between snapshots", 0, 0);
+            check(stat_shadow[0 +: S_HIST_FIRST*64] == held_shadow[0 +: S_HIST_FIRST*64], "shadows held between snapshots", 0, 0);
+        end
+        if (cyc >= 5 && !m_ring_snap[cyc % 4]) begin
+            held_checks = held_checks + 1;
+            check(stat_shadow[S_HIST_FIRST*64 +: (STAT_COUNT-S_HIST_FIRST)*64] ==
+                  held_shadow[S_HIST_FIRST*64 +: (STAT_COUNT-S_HIST_FIRST)*64], "histograms held between snapshots", 0, 0);
         end
         held_shadow = stat_shadow;
 
@@ -1059,7 +1092,7 @@ initial begin
         cyc = cyc + 1;
     end
 
-    // quiet streams, a last snapshot, and its check three clocks later
+    // quiet streams, a last snapshot, and its checks three and four clocks later
     rx_valid = 0;
     tx_valid = 0;
     enable = 1'b1;
@@ -1071,9 +1104,10 @@ initial begin
     @(negedge clk);
     cyc = cyc + 1;
     snapshot = 1'b0;
-    for (i = 0; i < 3; i = i + 1) begin
+    for (i = 0; i < 4; i = i + 1) begin
         slot = (cyc + 1) % 4;
-        if (m_ring_snap[slot]) check_shadows(slot);
+        if (i < 3 && m_ring_snap[slot]) check_shadows(slot, 0, S_HIST_FIRST);
+        if (m_ring_snap[cyc % 4]) check_shadows(cyc % 4, S_HIST_FIRST, STAT_COUNT);
         a_req_n = 0;
         a_cpl_n = 0;
         model_step(1'b1, 1'b0, 1'b0);

@@ -55,7 +55,8 @@ probe_tracker #(
     .TAG_WIDTH(TAG_WIDTH),
     .CNT_WIDTH(CNT_WIDTH),
     .LAT_BINS(LAT_BINS),
-    .LAT_BIN_CYCLES(64)
+    .LAT_SUB_BINS_LOG2(2),
+    .LAT_FIRST_EDGE_LOG2(2)
 )
 dut (
     .clk(clk), .rst(rst),

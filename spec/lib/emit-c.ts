@@ -43,6 +43,12 @@ export function emitCRegs(m: SpecModel): string {
   L.push('', '/* latency histograms: per kind PS_HIST_WORDS 64-bit shadows (the bins, then overflow) from the')
   L.push(" * kind's base; PS_HIST_KIND_<NAME> is its id (the HISTOGRAM frame's kind byte), PS_HIST_BASES by id */")
   L.push(`#define PS_HIST_BINS ${hist.bins}u`, `#define PS_HIST_WORDS ${m.histogramWords}u`, `#define PS_HIST_KINDS ${hist.kinds.length}u`)
+  L.push("/* the bins' layout (HIST_LAYOUT): 2^PS_HIST_SUB_BINS_LOG2 sub-bins per octave from 2^PS_HIST_FIRST_EDGE_LOG2 clocks */")
+  L.push(
+    `#define PS_HIST_SUB_BINS_LOG2 ${Math.log2(hist.subBinsPerOctave)}u`,
+    `#define PS_HIST_FIRST_EDGE_LOG2 ${Math.log2(hist.firstEdgeClocks)}u`,
+  )
+  L.push(`#define PS_HIST_LAYOUT_VALUE 0x${hex(m.histogramLayoutValue, 8)}u`)
   hist.kinds.forEach((k, i) => {
     L.push(`#define PS_HIST_KIND_${k.name} ${i}u /* ${k.doc} */`)
     L.push(`#define PS_REG_HIST_${k.name}_BASE 0x${hex(num(k.base), 3)}u`)

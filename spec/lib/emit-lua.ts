@@ -2,8 +2,9 @@
  * A Wireshark dissector in Lua (wireshark/pcie_scope.lua) for the pcie-scope UART protocol as
  * `pcie-scope export --format pcapng` writes it: one packet per frame, COBS removed (type u8 |
  * seq u16 | payload | CRC u16, little-endian), on the user link type DLT_USER0 (147). Frame
- * types, commands and their arguments and replies, status codes, the snapshot's counters and the
- * interval record's words all come from the spec, so the dissector cannot drift from the firmware.
+ * types, commands and their arguments and replies, status codes, the snapshot's counters, the
+ * interval record's words and the latency histograms' layout and bins all come from the spec, so
+ * the dissector cannot drift from the firmware.
  */
 import type { Layout, SpecModel } from './model.js'
 import { banner } from './text.js'
@@ -16,7 +17,7 @@ const PROTO_FIELD: Record<string, string> = { u8: 'uint8', u16: 'uint16', u32: '
 /** Lua lines (into L) declaring one ProtoField per scalar of a layout (counters excepted), under `prefix`. */
 const layoutFields = (L: string[], prefix: string, label: string, layout: Layout, extra: Record<string, string> = {}): void => {
   for (const f of layout.fields) {
-    if (f.type === 'counters') continue
+    if (f.type === 'counters' || f.type === 'histogram') continue
     const v = `${prefix.replaceAll('.', '_')}_${lower(f.name)}`
     const more = extra[f.name] ?? ''
     L.push(`F.${v} = ProtoField.${PROTO_FIELD[f.type]}("pcie_scope.${prefix}.${lower(f.name)}", ${q(`${label} ${f.name}`)}${more})`)
@@ -26,7 +27,7 @@ const layoutFields = (L: string[], prefix: string, label: string, layout: Layout
 /** Lua lines adding a layout's scalars to `tree` from `tvb` at `base` + each field's offset. */
 const addLayout = (prefix: string, layout: Layout, base: string, indent: string): string[] =>
   layout.fields
-    .filter((f) => f.type !== 'counters')
+    .filter((f) => f.type !== 'counters' && f.type !== 'histogram')
     .map((f) => `${indent}tree:add_le(F.${prefix.replaceAll('.', '_')}_${lower(f.name)}, tvb(${base} + ${f.offset}, ${f.bytes}))`)
 
 export function emitLua(m: SpecModel): string {
@@ -78,6 +79,9 @@ export function emitLua(m: SpecModel): string {
     const v = `sample_${w.toLowerCase()}`
     L.push(`F.${v} = ProtoField.uint32("pcie_scope.sample.${w.toLowerCase()}", ${q(`SMP_${w}`)})`)
   }
+  layoutFields(L, 'histogram', 'histogram', m.layouts.HISTOGRAM)
+  layoutFields(L, 'tap_histogram', 'tap histogram', m.layouts.TAP_HISTOGRAM)
+  L.push('F.f_bin = ProtoField.uint64("pcie_scope.histogram.bin", "Latency bin (the overflow bin last)")')
   L.push('local all_fields = {}', 'for _, f in pairs(F) do table.insert(all_fields, f) end', 'p.fields = all_fields', '')
 
   L.push(
@@ -169,6 +173,24 @@ export function emitLua(m: SpecModel): string {
   for (const [i, w] of m.sampleWords.entries()) L.push(`    rec:add_le(F.sample_${w.toLowerCase()}, tvb(at + ${i * 4}, 4))`)
   L.push('  end', 'end', '')
 
+  // HISTOGRAM, TAP_HISTOGRAM: the header with the bins' layout, then binCount + 1 bins (u64)
+  for (const [name, prefix] of [
+    ['HISTOGRAM', 'histogram'],
+    ['TAP_HISTOGRAM', 'tap_histogram'],
+  ] as const) {
+    const h = m.layouts[name]
+    const binsAt = h.fields.find((f) => f.type === 'histogram')!.offset
+    const countAt = h.fields.find((f) => f.name === 'binCount')!.offset
+    L.push(`local function dissect_${prefix}(tvb, tree, item, pinfo)`)
+    L.push(`  if not check_header(item, tvb:len(), ${binsAt}) then return end`)
+    L.push(...addLayout(prefix, h, '0', '  '))
+    L.push(`  local count = tvb(${countAt}, 2):le_uint() + 1`)
+    L.push('  pinfo.cols.info:append(" " .. count .. " bins")')
+    L.push(`  if not check_length(tree, item, tvb:len(), ${binsAt} + count * 8) then return end`)
+    L.push(`  for k = 0, count - 1 do tree:add_le(F.f_bin, tvb(${binsAt} + k * 8, 8)) end`)
+    L.push('end', '')
+  }
+
   const id = (n: string) => Number.parseInt(proto.frameTypes.find((t) => t.name === n)!.id, 16)
   L.push(
     'local by_type = {',
@@ -176,6 +198,8 @@ export function emitLua(m: SpecModel): string {
     `  [${id('RESPONSE')}] = dissect_response,`,
     `  [${id('SNAPSHOT')}] = dissect_snapshot,`,
     `  [${id('INTERVAL')}] = dissect_interval,`,
+    `  [${id('HISTOGRAM')}] = dissect_histogram,`,
+    `  [${id('TAP_HISTOGRAM')}] = dissect_tap_histogram,`,
     '}',
     '',
     'function p.dissector(tvb, pinfo, tree)',

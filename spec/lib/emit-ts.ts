@@ -72,8 +72,13 @@ export function emitTs(m: SpecModel): string {
   L.push(`export const SAMPLE_WORDS = ${J(m.sampleWords)} as const`)
   L.push('/** INTERVAL frames: the INTERVAL_LAYOUT header, then up to INTERVAL_MAX_RECORDS records of SAMPLE_WORDS. */')
   L.push(`export const INTERVAL_RECORD_BYTES = ${m.intervalRecordBytes}`, `export const INTERVAL_MAX_RECORDS = ${m.intervalMaxRecords}`)
-  L.push('/** Latency histograms: HISTOGRAM_BINS bins of HIST_BIN_CLOCKS clocks, then one overflow bin, per kind. */')
-  L.push(`export const HISTOGRAM_BINS = ${regs.latencyHistogram.bins}`, `export const HISTOGRAM_WORDS = ${m.histogramWords}`)
+  const hist = regs.latencyHistogram
+  L.push('/** Latency histograms: HISTOGRAM_BINS log-spaced bins (HISTOGRAM_BIN_LAYOUT), then one overflow bin, per kind. */')
+  L.push(`export const HISTOGRAM_BINS = ${hist.bins}`, `export const HISTOGRAM_WORDS = ${m.histogramWords}`)
+  L.push("/** The bin layout of this spec: sub-bins per octave, the first octave's lower edge in clocks, bins before the overflow bin. */")
+  L.push(
+    `export const HISTOGRAM_BIN_LAYOUT = ${J({ subBins: hist.subBinsPerOctave, firstEdgeClocks: hist.firstEdgeClocks, bins: hist.bins })} as const`,
+  )
   L.push("/** The histogram kinds by id (the HISTOGRAM frame's kind byte), with the counter each one's bins add up to. */")
   L.push(
     `export const HISTOGRAM_KINDS = ${J(regs.latencyHistogram.kinds.map((k) => ({ key: k.key, base: num(k.base), countCounter: m.counters.find((c) => c.name === k.countCounter)!.key, doc: k.doc })))} as const`,

@@ -43,6 +43,11 @@ export function emitVerilog(m: SpecModel): string {
   L.push('', '// latency histograms: per kind PS_HIST_BINS bins plus overflow, 64-bit shadows from PS_REG_HIST_<NAME>_BASE;')
   L.push("// PS_HIST_<NAME> is the kind's id (its slice of the tracker's histogram read bus)")
   L.push(`\`define PS_HIST_BINS ${hist.bins}`, `\`define PS_HIST_KINDS ${hist.kinds.length}`)
+  L.push("// the bins' layout: 2**PS_HIST_SUB_BINS_LOG2 sub-bins per octave from 2**PS_HIST_FIRST_EDGE_LOG2 clocks")
+  L.push(
+    `\`define PS_HIST_SUB_BINS_LOG2 ${Math.log2(hist.subBinsPerOctave)}`,
+    `\`define PS_HIST_FIRST_EDGE_LOG2 ${Math.log2(hist.firstEdgeClocks)}`,
+  )
   hist.kinds.forEach((k, i) => {
     L.push(`// ${k.doc}`)
     L.push(`\`define PS_HIST_${k.name} ${i}`)

@@ -41,8 +41,11 @@ export interface RegisterSpec {
   idMagic: string
   registers: Register[]
   sizeClasses: { exact: number[]; other: { name: string; key: string; label: string } }
-  /** the tracker's latency histograms: per kind `bins` bins plus an overflow bin, 64-bit shadows from the kind's `base` */
-  latencyHistogram: { bins: number; kinds: HistogramKind[] }
+  /**
+   * the tracker's latency histograms: per kind `bins` log-spaced bins (`subBinsPerOctave` to an
+   * octave from `firstEdgeClocks`, linear below it) plus an overflow bin, 64-bit shadows from the kind's `base`
+   */
+  latencyHistogram: { subBinsPerOctave: number; firstEdgeClocks: number; bins: number; kinds: HistogramKind[] }
   counters: { base: string; width: number; list: CounterEntry[] }
   /** probe taps: tap i's copy of the whole map at i * stride (its index in `list` is its id) */
   taps: { stride: string; list: TapEntry[] }
@@ -240,6 +243,8 @@ export interface SpecModel {
   intervalMaxRecords: number
   /** latency-histogram words on the CSR and in a HISTOGRAM frame: the bins, then the overflow bin */
   histogramWords: number
+  /** HIST_LAYOUT's value: log2 sub-bins per octave | log2 first edge << 8 | bins << 16 */
+  histogramLayoutValue: number
   /** the firmware's link statistics, in SNAPSHOT order */
   linkStats: LinkStat[]
   maxRaw: number
@@ -390,6 +395,15 @@ function checkRegisters(regs: RegisterSpec, counters: Counter[], P: string[]): v
 function checkHistogram(regs: RegisterSpec, counters: Counter[], P: string[]): void {
   const h = regs.latencyHistogram
   if (!isInt(h.bins) || h.bins < 1 || h.bins > 255) P.push(`latencyHistogram: bins ${h.bins} is not 1..255`)
+  const pow2 = (x: number) => isInt(x) && x >= 1 && (x & (x - 1)) === 0
+  if (!pow2(h.subBinsPerOctave) || h.subBinsPerOctave < 2 || h.subBinsPerOctave > 128)
+    P.push(`latencyHistogram: subBinsPerOctave ${h.subBinsPerOctave} is not a power of two from 2 up to 128`)
+  else if (isInt(h.bins) && h.bins < 2 * h.subBinsPerOctave)
+    P.push(
+      `latencyHistogram: bins ${h.bins} is fewer than two octaves of sub-bins (${2 * h.subBinsPerOctave}): the probe's bin index needs them`,
+    )
+  if (!pow2(h.firstEdgeClocks) || h.firstEdgeClocks < h.subBinsPerOctave || h.firstEdgeClocks > 2 ** 16)
+    P.push(`latencyHistogram: firstEdgeClocks ${h.firstEdgeClocks} is not a power of two from subBinsPerOctave up to 65536`)
   if (!Array.isArray(h.kinds) || h.kinds.length === 0) {
     P.push('latencyHistogram: kinds must list at least one histogram')
     return
@@ -643,6 +657,10 @@ export function buildModel(raw: RawSpec): SpecModel {
     intervalRecordBytes,
     intervalMaxRecords,
     histogramWords,
+    histogramLayoutValue:
+      Math.log2(regs.latencyHistogram.subBinsPerOctave) |
+      (Math.log2(regs.latencyHistogram.firstEdgeClocks) << 8) |
+      (regs.latencyHistogram.bins << 16),
     linkStats: proto.linkStats.list,
     maxRaw,
     maxEncoded: maxRaw + Math.ceil(maxRaw / 254) + 1,

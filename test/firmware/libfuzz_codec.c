@@ -164,7 +164,7 @@ static void fuzz_payloads(uint8_t cap_byte, const uint8_t *data, size_t size)
     FUZZ_CHECK(n == (cap >= PS_SNAPSHOT_BYTES ? PS_SNAPSHOT_BYTES : 0u));
     FUZZ_CHECK(ps_telemetry_encode_snapshot(NULL, 0u, 0u, 0u, counters, &stats) == 0u);
     cap = cap_of(cap_byte, PS_HISTOGRAM_BYTES);
-    n = ps_telemetry_encode_histogram(scratch, cap, 1u, 0u, 7u, 64u, bins);
+    n = ps_telemetry_encode_histogram(scratch, cap, 1u, 0u, 7u, PS_HIST_LAYOUT_VALUE, bins);
     FUZZ_CHECK(n == (cap >= PS_HISTOGRAM_BYTES ? PS_HISTOGRAM_BYTES : 0u));
     FUZZ_CHECK(ps_telemetry_encode_histogram(NULL, 0u, 0u, 0u, 0u, 0u, bins) == 0u);
     cap = cap_of(cap_byte, PS_TAP_SNAPSHOT_BYTES);
@@ -172,7 +172,7 @@ static void fuzz_payloads(uint8_t cap_byte, const uint8_t *data, size_t size)
     FUZZ_CHECK(n == (cap >= PS_TAP_SNAPSHOT_BYTES ? PS_TAP_SNAPSHOT_BYTES : 0u));
     FUZZ_CHECK(ps_telemetry_encode_tap_snapshot(NULL, 0u, 1u, 0u, counters) == 0u);
     cap = cap_of(cap_byte, PS_TAP_HISTOGRAM_BYTES);
-    n = ps_telemetry_encode_tap_histogram(scratch, cap, 1u, 2u, 1u, 7u, 64u, bins);
+    n = ps_telemetry_encode_tap_histogram(scratch, cap, 1u, 2u, 1u, 7u, PS_HIST_LAYOUT_VALUE, bins);
     FUZZ_CHECK(n == (cap >= PS_TAP_HISTOGRAM_BYTES ? PS_TAP_HISTOGRAM_BYTES : 0u));
     FUZZ_CHECK(ps_telemetry_encode_tap_histogram(NULL, 0u, 1u, 0u, 0u, 0u, 0u, bins) == 0u);
 }

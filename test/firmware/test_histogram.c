@@ -48,7 +48,11 @@ static void expect_histograms(const host_frame_t *s, uint8_t reason,
         TH_EQ(h->payload[PS_HISTOGRAM_KIND_OFFSET], kind);
         TH_EQ(ps_get_u32le(&h->payload[PS_HISTOGRAM_SNAPSHOT_INDEX_OFFSET]),
               ps_get_u32le(&s->payload[PS_SNAPSHOT_INDEX_OFFSET]));
-        TH_EQ(ps_get_u32le(&h->payload[PS_HISTOGRAM_BIN_CLOCKS_OFFSET]), 64u);
+        /* the layout as HIST_LAYOUT reads: its three fields are the register's bytes */
+        TH_EQ(ps_get_u32le(&h->payload[PS_HISTOGRAM_SUB_BINS_LOG2_OFFSET]), PS_HIST_LAYOUT_VALUE);
+        TH_EQ(h->payload[PS_HISTOGRAM_SUB_BINS_LOG2_OFFSET], PS_HIST_SUB_BINS_LOG2);
+        TH_EQ(h->payload[PS_HISTOGRAM_FIRST_EDGE_LOG2_OFFSET], PS_HIST_FIRST_EDGE_LOG2);
+        TH_EQ(ps_get_u16le(&h->payload[PS_HISTOGRAM_BIN_COUNT_OFFSET]), PS_HIST_BINS);
         uint64_t sum = 0;
         for (unsigned k = 0; k < PS_HIST_WORDS; k++) {
             uint64_t v = ps_get_u64le(&h->payload[PS_HISTOGRAM_BINS_OFFSET + 8u * k]);
@@ -140,9 +144,43 @@ static void periodic_once_a_second(void)
     TH_EQ(ps_test_regs_stats().hist_reads, 2u * PS_HIST_KINDS * 2u * PS_HIST_WORDS);
 }
 
+/* A probe of another layout: the frame carries the probe's HIST_LAYOUT and as many bins as it
+ * has; one with more bins than a frame holds sends PS_HIST_BINS and adds the rest to overflow. */
+static void a_probe_of_another_layout(void)
+{
+    host_reset(&app);
+    uint64_t total[PS_HIST_KINDS];
+    fill_bins(total);
+    const uint32_t fewer = 2u | (4u << 8) | (20u << 16);
+    ps_test_set_reg(PS_REG_HIST_LAYOUT, fewer);
+    (void)host_call(&app, &rx, 7, PS_CMD_LATENCY_HISTOGRAM, NULL, 0);
+    const host_frame_t *h = &rx.frames[1];
+    TH_EQ(h->type, PS_FRAME_HISTOGRAM);
+    TH_EQ(h->len, PS_HISTOGRAM_BINS_OFFSET + 8u * 21u);
+    TH_EQ(ps_get_u32le(&h->payload[PS_HISTOGRAM_SUB_BINS_LOG2_OFFSET]), fewer);
+    for (unsigned k = 0; k <= 20u; k++) {
+        TH_EQ(ps_get_u64le(&h->payload[PS_HISTOGRAM_BINS_OFFSET + 8u * k]), bin_value(0, k));
+    }
+
+    /* two bins more than a frame holds (the HAL's words past PS_HIST_BINS read 0 but the last) */
+    const uint32_t more = (uint32_t)PS_HIST_LAYOUT_VALUE + (2u << 16);
+    ps_test_set_reg(PS_REG_HIST_LAYOUT, more);
+    (void)host_call(&app, &rx, 8, PS_CMD_LATENCY_HISTOGRAM, NULL, 0);
+    h = &rx.frames[1];
+    TH_EQ(h->len, PS_HISTOGRAM_BYTES);
+    TH_EQ(ps_get_u32le(&h->payload[PS_HISTOGRAM_SUB_BINS_LOG2_OFFSET]), PS_HIST_LAYOUT_VALUE);
+    uint64_t sum = 0;
+    for (unsigned k = 0; k < PS_HIST_WORDS; k++) {
+        sum += ps_get_u64le(&h->payload[PS_HISTOGRAM_BINS_OFFSET + 8u * k]);
+    }
+    TH_EQ(sum, total[0]);
+    ps_test_set_reg(PS_REG_HIST_LAYOUT, PS_HIST_LAYOUT_VALUE);
+}
+
 void suite_histogram(void)
 {
     TH_RUN(on_demand_snapshot_then_histogram_then_reply);
     TH_RUN(stop_sends_the_final_snapshot_and_histogram);
     TH_RUN(periodic_once_a_second);
+    TH_RUN(a_probe_of_another_layout);
 }

@@ -84,7 +84,8 @@ static void two_taps_on_demand(void)
         TH_EQ(th->payload[PS_TAP_HISTOGRAM_KIND_OFFSET], kind);
         TH_EQ(th->payload[PS_TAP_HISTOGRAM_REASON_OFFSET], PS_HISTOGRAM_ON_DEMAND);
         TH_EQ(ps_get_u32le(&th->payload[PS_TAP_HISTOGRAM_SNAPSHOT_INDEX_OFFSET]), index);
-        TH_EQ(ps_get_u32le(&th->payload[PS_TAP_HISTOGRAM_BIN_CLOCKS_OFFSET]), 64u);
+        TH_EQ(ps_get_u32le(&th->payload[PS_TAP_HISTOGRAM_SUB_BINS_LOG2_OFFSET]),
+              PS_HIST_LAYOUT_VALUE);
         for (unsigned k = 0; k < PS_HIST_WORDS; k++) {
             TH_EQ(ps_get_u64le(&h->payload[PS_HISTOGRAM_BINS_OFFSET + 8u * k]),
                   bin_value(0, kind, k));

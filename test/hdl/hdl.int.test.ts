@@ -170,6 +170,12 @@ const BAD_PARAMS: Array<[string, Array<[string, number]>, string, string[]]> = [
   ['probe_tracker', [['TAG_WIDTH', 9]], 'probe_tracker_TAG_WIDTH_must_be_8_or_10', RTL],
   ['probe_sampler', [['TLP_SEG_COUNT', 5]], 'probe_sampler_TLP_SEG_COUNT_must_be_1_to_4', RTL],
   ['pcie_scope_bar_top', [['TLP_DATA_WIDTH', 384], ['TLP_SEG_COUNT', 3]], 'bar_responder_TLP_SEG_COUNT_must_be_1_2_or_4', RTL],
+  [
+    'probe_hist_bin_index',
+    [['SUB_BINS_LOG2', 4]],
+    'probe_hist_bin_index_needs_FIRST_EDGE_LOG2_ge_SUB_BINS_LOG2_ge_1_and_BINS_from_2S_below_2_pow_IDX_WIDTH',
+    ['hdl/rtl/probe_hist_bin_index.v'],
+  ],
 ]
 
 describe('HDL parameter checks stop elaboration', () => {

@@ -1,13 +1,15 @@
 // probe_tracker gates: Verilator -Wall lint (no waivers) over TLP_SEG_COUNT 1/2/4 x TAG_WIDTH 8/10, Icarus -g2005 -Wall,
 // Yosys structural check and an UltraScale+ synthesis with no latches, and the self-checking tb_probe_tracker
-// (its own reference model, no golden vectors) under Icarus and Verilator for 1 and 4 segments, and the directed
+// (its own reference model, no golden vectors) under Icarus and Verilator for 1 and 4 segments, the directed
+// tb_probe_hist_bin_index (every bin edge of three layouts, ±1 clock, against the host's binEdges), and the directed
 // tb_probe_tracker_reset (the tag state across resets), and tb_probe_xor_ram (the multi-write LUT RAM of the
 // filtered-out bits and the live-value tables, in its XOR forms, against its behaviour), tb_probe_mp_ram and
 // tb_probe_xor_bram (the block-RAM tag table against its behaviour).
 // Run: npx vitest run --project int test/hdl/tracker.int.test.ts
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { binEdges, SPEC_HISTOGRAM_LAYOUT } from '../../host/src/core/latency-histogram.js'
 import { closing, inc, root, rtl, run, verilateBench } from './tools.js'
 
 const build = join(root, 'build/hdl')
@@ -28,7 +30,7 @@ function closesWith(r: BenchRun, passed: number) {
 // top, parameters
 const LINT: Array<[string, string[]]> = [
   ...[1, 2, 4].flatMap((seg) => [8, 10].map((tag): [string, string[]] => ['probe_tracker', [`-GTLP_SEG_COUNT=${seg}`, `-GTAG_WIDTH=${tag}`]])),
-  ['probe_tracker', ['-GTLP_SEG_COUNT=2', '-GCNT_WIDTH=32', '-GTIMEOUT_CYCLES=1000', '-GLAT_BINS=8', '-GLAT_BIN_CYCLES=1']],
+  ['probe_tracker', ['-GTLP_SEG_COUNT=2', '-GCNT_WIDTH=32', '-GTIMEOUT_CYCLES=1000', '-GLAT_BINS=8', '-GLAT_SUB_BINS_LOG2=2', '-GLAT_FIRST_EDGE_LOG2=2']],
   // probe_mp_ram's two forms: one memory (simulators), block-RAM banks (synthesis)
   ['probe_mp_ram', ['-GWR_PORTS=3', '-GRD_PORTS=2']],
   ['probe_mp_ram', ['-GWR_PORTS=3', '-GRD_PORTS=2', '+define+PROBE_RAM_BANKS']],
@@ -124,6 +126,68 @@ describe.each(BENCH)('tb_probe_tracker, %i segment(s), %i-bit tags, %i clocks of
     const c = verilateBench(mdir, [...inc, ...params, '--top-module', 'tb_probe_tracker', TB, ...RTL])
     expect(c.status, c.out.slice(-4000)).toBe(0)
     passes(run(join(mdir, 'Vtb'), []))
+  })
+})
+
+// the latency histogram's bin index: every edge of a layout, a clock below, at and above it, against
+// the host's edges (binEdges): the spec's layout, a scaled first edge with a part octave, 16 sub-bins
+describe.each([
+  ['the spec’s', { ...SPEC_HISTOGRAM_LAYOUT }, 18],
+  ['4 sub-bins from 16 clocks, 26 bins', { subBins: 4, firstEdgeClocks: 16, bins: 26 }, 12],
+  ['16 sub-bins from 64 clocks, 100 bins', { subBins: 16, firstEdgeClocks: 64, bins: 100 }, 20],
+])('tb_probe_hist_bin_index, %s layout', (what, layout, ageWidth) => {
+  const TB_BIN = ['hdl/tb/tb_probe_hist_bin_index.sv', 'hdl/rtl/probe_hist_bin_index.v']
+  const name = `tb_probe_hist_bin_index_${layout.subBins}_${layout.firstEdgeClocks}_${layout.bins}`
+  const edges = join(build, `${name}.hex`)
+  const params = {
+    AGE_WIDTH: ageWidth,
+    BINS: layout.bins,
+    SUB_BINS_LOG2: Math.log2(layout.subBins),
+    FIRST_EDGE_LOG2: Math.log2(layout.firstEdgeClocks),
+  }
+  // zero, three checks an edge, the largest latency
+  const passes = (r: BenchRun) => closesWith(r, 2 + 3 * layout.bins)
+
+  beforeAll(() => {
+    mkdirSync(build, { recursive: true })
+    writeFileSync(edges, binEdges(layout).map((e) => e.toString(16)).join('\n') + '\n')
+  })
+
+  it('passes under Icarus (iverilog -g2012)', () => {
+    const vvp = join(build, 'icarus', `${name}.vvp`)
+    mkdirSync(join(build, 'icarus'), { recursive: true })
+    const p = Object.entries(params).map(([k, v]) => `-Ptb_probe_hist_bin_index.${k}=${v}`)
+    const c = run('iverilog', ['-g2012', ...inc, ...p, '-s', 'tb_probe_hist_bin_index', '-o', vvp, ...TB_BIN])
+    expect(c.status, c.out).toBe(0)
+    passes(run('vvp', ['-n', vvp, `+EDGES=${edges}`]))
+  })
+
+  it('passes under Verilator (--binary --timing)', () => {
+    const mdir = join(build, 'verilator', name)
+    const p = Object.entries(params).map(([k, v]) => `-G${k}=${v}`)
+    const c = verilateBench(mdir, [...inc, ...p, '--top-module', 'tb_probe_hist_bin_index', ...TB_BIN])
+    expect(c.status, c.out.slice(-4000)).toBe(0)
+    passes(run(join(mdir, 'Vtb'), [`+EDGES=${edges}`]))
+  })
+
+  it(`lints clean (verilator --lint-only -Wall) ${what === 'the spec’s' ? 'and' : 'as'} probe_latency_hist at 4 segments`, () => {
+    const r = run('verilator', [
+      '--lint-only',
+      '-Wall',
+      ...inc,
+      '--top-module',
+      'probe_latency_hist',
+      '-GSEG_COUNT=4',
+      `-GAGE_WIDTH=${ageWidth}`,
+      `-GLAT_BINS=${layout.bins}`,
+      `-GLAT_SUB_BINS_LOG2=${params.SUB_BINS_LOG2}`,
+      `-GLAT_FIRST_EDGE_LOG2=${params.FIRST_EDGE_LOG2}`,
+      'hdl/rtl/probe_latency_hist.v',
+      'hdl/rtl/probe_hist_bin_index.v',
+      'hdl/rtl/probe_hist_bank.v',
+    ])
+    expect(r.out).toBe('')
+    expect(r.status).toBe(0)
   })
 })
 

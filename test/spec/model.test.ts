@@ -36,9 +36,18 @@ describe('spec validation', () => {
     )
     expect(problems((s) => (kinds(s)[0]!.base = '0x404'))).toContain('latencyHistogram LAST: base 0x404 is not 8-byte aligned')
     expect(problems((s) => (kinds(s)[1]!.base = '0xF00'))).toContain(
-      'latencyHistogram FIRST: 65 bins from 0xF00 overflow the address space',
+      'latencyHistogram FIRST: 89 bins from 0xF00 overflow the address space',
     )
     expect(problems((s) => (s.registers.latencyHistogram.kinds = []))).toContain('latencyHistogram: kinds must list at least one histogram')
+    expect(problems((s) => (s.registers.latencyHistogram.subBinsPerOctave = 6))).toContain(
+      'latencyHistogram: subBinsPerOctave 6 is not a power of two from 2 up to 128',
+    )
+    expect(problems((s) => (s.registers.latencyHistogram.firstEdgeClocks = 4))).toContain(
+      'latencyHistogram: firstEdgeClocks 4 is not a power of two from subBinsPerOctave up to 65536',
+    )
+    expect(problems((s) => (s.registers.latencyHistogram.bins = 12))).toContain(
+      "latencyHistogram: bins 12 is fewer than two octaves of sub-bins (16): the probe's bin index needs them",
+    )
   })
   it('refuses duplicate register names and offsets, and unaligned offsets', () => {
     expect(problems((s) => s.registers.registers.push({ ...s.registers.registers[0]!, offset: '0x020' }))).toContain(

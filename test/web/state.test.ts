@@ -10,6 +10,7 @@ import { shownRuns } from '../../web/run-history.js'
 import { HISTOGRAM_WORDS } from '../../host/src/core/generated.js'
 import { SIZE_KEYS } from '../../host/src/core/size-classes.js'
 import { CLOCK_HZ, FakeClient, fakeInfo } from '../host/server/fake-session.js'
+import { SPEC_HISTOGRAM_LAYOUT } from '../../host/src/core/latency-histogram.js'
 
 const PERIOD = 25_000_000 // 100 ms of probe clock
 
@@ -315,34 +316,42 @@ describe('AppState latency histogram', () => {
     expect(state.latencyPercentiles()).toBeNull()
     expect(state.hook(now()).latencyP50Ns).toBeNull()
     const bins = Array<number>(HISTOGRAM_WORDS).fill(0)
-    bins[3] = 100 // [192, 256) clocks = [768, 1024) ns at 250 MHz
+    bins[56] = 100 // [512, 576) clocks = [2048, 2304) ns at 250 MHz
     state.apply(
       {
         type: 'latency-histogram',
-        histogram: { seq: 1, reason: 'periodic', kind: 'last', snapshotIndex: 4, binClocks: 64, bins, receivedAt: 0 },
+        histogram: { seq: 1, reason: 'periodic', kind: 'last', snapshotIndex: 4, layout: SPEC_HISTOGRAM_LAYOUT, bins, receivedAt: 0 },
       },
       now(),
     )
     let hook = state.hook(now())
     expect(hook.latencyReads).toBe(100)
-    expect(hook.latencyP50Ns).toBeCloseTo(((192 + 32) * 1e9) / CLOCK_HZ)
-    expect(hook.latencyP99Ns).toBeCloseTo(((192 + 64 * 0.99) * 1e9) / CLOCK_HZ)
+    expect(hook.latencyP50Ns).toBeCloseTo(((512 + 63 / 2) * 1e9) / CLOCK_HZ)
+    expect(hook.latencyP99Ns).toBeCloseTo(((512 + 63 * 0.99) * 1e9) / CLOCK_HZ)
     expect(hook.latencyFirstReads).toBe(0)
     expect(hook.latencyFirstP50Ns).toBeNull()
     // the first-completion frame of the same snapshot fills its own slot, the last's stays
     const first = Array<number>(HISTOGRAM_WORDS).fill(0)
-    first[1] = 100 // [64, 128) clocks
+    first[40] = 100 // [128, 144) clocks
     state.apply(
       {
         type: 'latency-histogram',
-        histogram: { seq: 2, reason: 'periodic', kind: 'first', snapshotIndex: 4, binClocks: 64, bins: first, receivedAt: 0 },
+        histogram: {
+          seq: 2,
+          reason: 'periodic',
+          kind: 'first',
+          snapshotIndex: 4,
+          layout: SPEC_HISTOGRAM_LAYOUT,
+          bins: first,
+          receivedAt: 0,
+        },
       },
       now(),
     )
     hook = state.hook(now())
     expect(hook.latencyFirstReads).toBe(100)
-    expect(hook.latencyFirstP50Ns).toBeCloseTo(((64 + 32) * 1e9) / CLOCK_HZ)
-    expect(hook.latencyP50Ns).toBeCloseTo(((192 + 32) * 1e9) / CLOCK_HZ)
+    expect(hook.latencyFirstP50Ns).toBeCloseTo(((128 + 15 / 2) * 1e9) / CLOCK_HZ)
+    expect(hook.latencyP50Ns).toBeCloseTo(((512 + 63 / 2) * 1e9) / CLOCK_HZ)
   })
 })
 

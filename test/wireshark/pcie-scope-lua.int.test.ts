@@ -79,7 +79,7 @@ function cleanFrames(): { type: FrameTypeName; dir: 'tx' | 'rx'; payload: Buffer
       dir: 'rx',
       payload: encodeInterval({ firstIndex: 10, dropped: 0, overflow: 0, records: Array<IntervalRecord>(n).fill(RECORD) }),
     })
-  const body = { reason: 'periodic', snapshotIndex: 3, binClocks: 64, bins: Array<number>(HISTOGRAM_WORDS).fill(1) } as const
+  const body = { reason: 'periodic', snapshotIndex: 3, bins: Array<number>(HISTOGRAM_WORDS).fill(1) } as const
   out.push({ type: 'HISTOGRAM', dir: 'rx', payload: encodeHistogram({ ...body, kind: 'last' }) })
   out.push({ type: 'HISTOGRAM', dir: 'rx', payload: encodeHistogram({ ...body, kind: 'first' }) })
   out.push({ type: 'TAP_SNAPSHOT', dir: 'rx', payload: encodeTapSnapshot({ tap: 'hostSide', snapshotIndex: 3, counters: s.counters }) })
@@ -135,8 +135,17 @@ describe('wireshark/pcie_scope.lua on a clean link', () => {
     expect(flagged).toEqual([])
   })
 
+  it('shows a histogram’s layout and every bin, the payload as long as binCount says', () => {
+    const i = frames.findIndex((f) => f.type === 'TAP_HISTOGRAM')
+    expect(shown[i]).toMatch(/tap histogram subBinsLog2: 3/)
+    expect(shown[i]).toMatch(/tap histogram firstEdgeLog2: 3/)
+    expect(shown[i]).toMatch(/tap histogram binCount: 88/)
+    expect(shown[i]!.match(/Latency bin \(the overflow bin last\): 1$/gm)).toHaveLength(89)
+  })
+
   it('still flags a payload cut short, a reply shorter than its command says, and one longer', async () => {
     const ok = frames.find((f) => f.type === 'SNAPSHOT')!
+    const histogram = frames.find((f) => f.type === 'HISTOGRAM')!
     const reply = encodeResponse(COMMANDS.INFO.id, STATUS.OK, 1, encodeReply('INFO', {}))
     const bad = await pcapng(
       [
@@ -149,10 +158,12 @@ describe('wireshark/pcie_scope.lua on a clean link', () => {
           dir: 'rx',
           payload: encodeInterval({ firstIndex: 0, dropped: 0, overflow: 0, records: [RECORD] }).subarray(0, 20),
         },
+        // a histogram missing its overflow bin: fewer bins than its binCount says
+        { ...histogram, payload: histogram.payload.subarray(0, histogram.payload.length - 8) },
       ],
       'cut',
     )
     const flagged = packets(tsharkVerbose(bad)).map((p) => /Expert Info \(Warning\/Malformed\)/.test(p))
-    expect(flagged).toEqual([true, true, true, true, true])
+    expect(flagged).toEqual([true, true, true, true, true, true])
   })
 })

@@ -11,7 +11,7 @@ import { $ } from '../dom.js'
 import { int } from '../model.js'
 import type { AppState } from '../state.js'
 import type { Plugin } from 'chart.js'
-import { histogramTotal } from '../../host/src/core/latency-histogram.js'
+import { binEdgesNs, histogramTotal } from '../../host/src/core/latency-histogram.js'
 import type { HistogramKindKey } from '../../host/src/core/generated.js'
 import { barPosition, formatLatency, latencyBars, type LatencyBars } from '../latency-bars.js'
 import type { View } from './view.js'
@@ -98,7 +98,7 @@ export function latencyView(): View {
             tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${int(Number(item.raw))} reads` } },
           },
           scales: {
-            x: { grid: { display: false }, title: { display: true, text: 'latency (ns)' }, ticks: { maxRotation: 0, autoSkip: true } },
+            x: { grid: { display: false }, title: { display: true, text: 'latency (ns, log)' }, ticks: { maxRotation: 0, autoSkip: true } },
             y: { beginAtZero: true, title: { display: true, text: 'reads (count)' }, ticks: { precision: 0 } },
           },
         },
@@ -110,9 +110,9 @@ export function latencyView(): View {
       const clockHz = state.info?.clockHz ?? 0
       const shownHists = KINDS.map((k) => state.latencyHistograms[k.kind])
       const any = shownHists.find((h) => h !== null)
-      const binNs = any && clockHz > 0 ? (any.binClocks * 1e9) / clockHz : 0
-      // both kinds share the bin width (HIST_BIN_CLOCKS), so one set of bars fits both
-      shown = any ? latencyBars(shownHists[0]?.bins ?? null, shownHists[1]?.bins ?? null, binNs) : null
+      // both kinds share the layout (HIST_LAYOUT), so one set of bars fits both
+      const edgesNs = any && clockHz > 0 ? binEdgesNs(any.layout, clockHz) : []
+      shown = any ? latencyBars(shownHists[0]?.bins ?? null, shownHists[1]?.bins ?? null, edgesNs) : null
       chart.data.labels = shown?.labels ?? []
       KINDS.forEach((k, i) => {
         const ds = chart.data.datasets[i]
@@ -122,7 +122,7 @@ export function latencyView(): View {
         $(k.ids.p99).textContent = p ? `${p.overflow ? '≥ ' : ''}${formatLatency(p.p99, shown?.unit)}` : '–'
       })
       const x = chart.options.scales?.['x']
-      if (x?.title) x.title.text = `latency (${shown?.unit ?? 'ns'})`
+      if (x?.title) x.title.text = `latency (${shown?.unit ?? 'ns'}, log)`
       // an empty chart shows no invented 0..1 count axis, only the words of noDataPlugin
       const y = chart.options.scales?.['y']
       if (y?.ticks) y.ticks.display = shown !== null
@@ -135,7 +135,7 @@ export function latencyView(): View {
       $('latency-caption').textContent =
         `${int(histogramTotal(last.bins))} reads completed since the clear (snapshot #${last.snapshotIndex}, ${last.reason}); ` +
         `${int(histogramTotal(state.latencyHistograms.first?.bins ?? []))} had a first completion; ` +
-        `the probe's bins are ${binNs.toFixed(0)} ns wide${shown.merge > 1 ? `, ${shown.merge} to a bar` : ''}; only the range holding reads is drawn; ` +
+        `the probe's bins are log-spaced, ${any.layout.subBins} to an octave${shown.merge > 1 ? `, ${shown.merge} to a bar` : ''}; only the range holding reads is drawn; ` +
         'a percentile is placed linearly inside its bin, within the smallest and largest latency counted'
     },
   }

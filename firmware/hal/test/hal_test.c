@@ -72,7 +72,7 @@ void ps_test_reset(void)
     t.regs[PS_REG_VERSION / 4u] = PS_VERSION_VALUE;
     t.regs[PS_REG_CLK_HZ / 4u] = 250000000u;
     t.regs[PS_REG_BAR_LATENCY / 4u] = PS_REG_BAR_LATENCY_RESET;
-    t.regs[PS_REG_HIST_BIN_CLOCKS / 4u] = 64u;
+    t.regs[PS_REG_HIST_LAYOUT / 4u] = PS_HIST_LAYOUT_VALUE;
     t.rx_chunk = PS_TEST_UNLIMITED;
     t.tx_accept = PS_TEST_UNLIMITED;
 }
@@ -82,7 +82,7 @@ void ps_test_set_taps(unsigned count)
     t.taps = count == 2u ? 2u : 1u;
     t.regs[PS_REG_TAP_INFO / 4u] = (t.taps << 8) | PS_TAP_GPU;
     t.tap1.regs[PS_REG_TAP_INFO / 4u] = (t.taps << 8) | PS_TAP_HOST;
-    t.tap1.regs[PS_REG_HIST_BIN_CLOCKS / 4u] = 64u;
+    t.tap1.regs[PS_REG_HIST_LAYOUT / 4u] = PS_HIST_LAYOUT_VALUE;
 }
 
 void ps_test_set_tap_counter(unsigned tap, unsigned index, uint64_t live_value)

@@ -44,7 +44,7 @@ void ps_test_stick_reg(uint32_t offset, uint32_t value);
 
 /* --- further probe taps (the switch design's host side): off until ps_test_set_taps(2) ---
  * Tap 1's window at PS_TAP_BASE(1) holds CTRL/STATUS, CMD (SNAPSHOT, CLEAR), the filter,
- * HIST_BIN_CLOCKS, TAP_INFO, the counters and the latency histograms; the rest reads 0. */
+ * HIST_LAYOUT, TAP_INFO, the counters and the latency histograms; the rest reads 0. */
 void ps_test_set_taps(unsigned count); /* 1 or 2: TAP_INFO of both windows, tap 1 decoded */
 void ps_test_set_tap_counter(unsigned tap, unsigned index, uint64_t live_value);
 void ps_test_set_tap_hist_bin(unsigned tap, unsigned kind, unsigned bin, uint64_t live_value);

@@ -5,13 +5,13 @@
 #include <stdint.h>
 
 /* frame = COBS(type u8 | seq u16 | payload | crc u16) followed by one 0x00 delimiter; all integers little-endian */
-#define PS_PROTOCOL_VERSION 3u
+#define PS_PROTOCOL_VERSION 4u
 #define PS_FRAME_DELIMITER 0x00u
 #define PS_FRAME_HEADER_BYTES 3u
 #define PS_FRAME_CRC_BYTES 2u
-#define PS_FRAME_MAX_PAYLOAD 544u
-#define PS_FRAME_MAX_RAW 549u /* header + payload + crc, before COBS */
-#define PS_FRAME_MAX_ENCODED 553u /* after COBS, with the delimiter */
+#define PS_FRAME_MAX_PAYLOAD 728u
+#define PS_FRAME_MAX_RAW 733u /* header + payload + crc, before COBS */
+#define PS_FRAME_MAX_ENCODED 737u /* after COBS, with the delimiter */
 /* CRC-16/CCITT-FALSE over type, seq and payload */
 #define PS_CRC16_POLY 0x1021u
 #define PS_CRC16_INIT 0xFFFFu
@@ -63,9 +63,11 @@
 #define PS_HISTOGRAM_REASON_OFFSET 0u /* u8 */
 #define PS_HISTOGRAM_KIND_OFFSET 1u /* u8 */
 #define PS_HISTOGRAM_SNAPSHOT_INDEX_OFFSET 2u /* u32 */
-#define PS_HISTOGRAM_BIN_CLOCKS_OFFSET 6u /* u32 */
+#define PS_HISTOGRAM_SUB_BINS_LOG2_OFFSET 6u /* u8 */
+#define PS_HISTOGRAM_FIRST_EDGE_LOG2_OFFSET 7u /* u8 */
+#define PS_HISTOGRAM_BIN_COUNT_OFFSET 8u /* u16 */
 #define PS_HISTOGRAM_BINS_OFFSET 10u /* histogram */
-#define PS_HISTOGRAM_BYTES 530u
+#define PS_HISTOGRAM_BYTES 722u
 
 /* TAP_SNAPSHOT payload */
 #define PS_TAP_SNAPSHOT_TAP_OFFSET 0u /* u8 */
@@ -78,13 +80,15 @@
 #define PS_TAP_HISTOGRAM_REASON_OFFSET 1u /* u8 */
 #define PS_TAP_HISTOGRAM_KIND_OFFSET 2u /* u8 */
 #define PS_TAP_HISTOGRAM_SNAPSHOT_INDEX_OFFSET 3u /* u32 */
-#define PS_TAP_HISTOGRAM_BIN_CLOCKS_OFFSET 7u /* u32 */
+#define PS_TAP_HISTOGRAM_SUB_BINS_LOG2_OFFSET 7u /* u8 */
+#define PS_TAP_HISTOGRAM_FIRST_EDGE_LOG2_OFFSET 8u /* u8 */
+#define PS_TAP_HISTOGRAM_BIN_COUNT_OFFSET 9u /* u16 */
 #define PS_TAP_HISTOGRAM_BINS_OFFSET 11u /* histogram */
-#define PS_TAP_HISTOGRAM_BYTES 531u
+#define PS_TAP_HISTOGRAM_BYTES 723u
 
 /* INTERVAL: the header above, then up to PS_INTERVAL_MAX_RECORDS records of PS_SMP_WORDS u32 words */
 #define PS_INTERVAL_RECORD_BYTES 48u
-#define PS_INTERVAL_MAX_RECORDS 11u
+#define PS_INTERVAL_MAX_RECORDS 14u
 
 #define PS_SNAPSHOT_FLAG_ON_DEMAND (1u << 0)
 #define PS_SNAPSHOT_FLAG_ENABLED (1u << 1)

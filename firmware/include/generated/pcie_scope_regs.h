@@ -3,7 +3,7 @@
 #define PCIE_SCOPE_REGS_H
 
 #define PS_ID_MAGIC 0x50435343u
-#define PS_VERSION_VALUE 0x00000007u
+#define PS_VERSION_VALUE 0x00000008u
 
 /* switch ports (spec/switch.json) */
 #define PS_SW_VENDOR_ID 0x10EEu
@@ -82,8 +82,8 @@
 #define PS_REG_TAG_BITS 0x064u
 /* BUILD_ID (ro): info: build identifier (a build parameter; the bitstream flow stamps the date or a commit hash into it) */
 #define PS_REG_BUILD_ID 0x068u
-/* HIST_BIN_CLOCKS (ro): info: clocks per latency-histogram bin (a power of two; a build parameter of the tracker) */
-#define PS_REG_HIST_BIN_CLOCKS 0x06Cu
+/* HIST_LAYOUT (ro): info: the latency histograms' bin layout (latencyHistogram): bits 7:0 log2 of the sub-bins per octave, bits 15:8 log2 of the first octave's lower edge in clocks, bits 31:16 the bins before the overflow bin */
+#define PS_REG_HIST_LAYOUT 0x06Cu
 /* TAP_INFO (ro): info: bits 7:0 the id of the tap whose window this is (taps.list), bits 15:8 the taps the design has, each in its own window (1 in the BAR design, 2 in the switch design; 0 from a bitstream older than register map 0.7: read it as 1) */
 #define PS_REG_TAP_INFO 0x070u
 /* SMP_TS_LO (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP (free-running clock count) bits 31:0 */
@@ -165,9 +165,13 @@
 
 /* latency histograms: per kind PS_HIST_WORDS 64-bit shadows (the bins, then overflow) from the
  * kind's base; PS_HIST_KIND_<NAME> is its id (the HISTOGRAM frame's kind byte), PS_HIST_BASES by id */
-#define PS_HIST_BINS 64u
-#define PS_HIST_WORDS 65u
+#define PS_HIST_BINS 88u
+#define PS_HIST_WORDS 89u
 #define PS_HIST_KINDS 2u
+/* the bins' layout (HIST_LAYOUT): 2^PS_HIST_SUB_BINS_LOG2 sub-bins per octave from 2^PS_HIST_FIRST_EDGE_LOG2 clocks */
+#define PS_HIST_SUB_BINS_LOG2 3u
+#define PS_HIST_FIRST_EDGE_LOG2 3u
+#define PS_HIST_LAYOUT_VALUE 0x00580303u
 #define PS_HIST_KIND_LAST 0u /* last-completion latency: request to the completion that completes the read */
 #define PS_REG_HIST_LAST_BASE 0x400u
 #define PS_HIST_KIND_FIRST 1u /* first-completion latency: request to the read's first successful completion */

@@ -4,7 +4,7 @@
 
 `define PS_ADDR_WIDTH 12
 `define PS_ID_MAGIC 32'h50435343
-`define PS_VERSION_VALUE 32'h00000007
+`define PS_VERSION_VALUE 32'h00000008
 
 // ID (ro): constant idMagic ('PCSC'): proves the bus reaches the probe
 `define PS_REG_ID 12'h000
@@ -69,8 +69,8 @@
 `define PS_REG_TAG_BITS 12'h064
 // BUILD_ID (ro): info: build identifier (a build parameter; the bitstream flow stamps the date or a commit hash into it)
 `define PS_REG_BUILD_ID 12'h068
-// HIST_BIN_CLOCKS (ro): info: clocks per latency-histogram bin (a power of two; a build parameter of the tracker)
-`define PS_REG_HIST_BIN_CLOCKS 12'h06C
+// HIST_LAYOUT (ro): info: the latency histograms' bin layout (latencyHistogram): bits 7:0 log2 of the sub-bins per octave, bits 15:8 log2 of the first octave's lower edge in clocks, bits 31:16 the bins before the overflow bin
+`define PS_REG_HIST_LAYOUT 12'h06C
 // TAP_INFO (ro): info: bits 7:0 the id of the tap whose window this is (taps.list), bits 15:8 the taps the design has, each in its own window (1 in the BAR design, 2 in the switch design; 0 from a bitstream older than register map 0.7: read it as 1)
 `define PS_REG_TAP_INFO 12'h070
 // SMP_TS_LO (ro): interval record at the FIFO head (0 while empty): end of the interval: TIMESTAMP (free-running clock count) bits 31:0
@@ -156,8 +156,11 @@
 
 // latency histograms: per kind PS_HIST_BINS bins plus overflow, 64-bit shadows from PS_REG_HIST_<NAME>_BASE;
 // PS_HIST_<NAME> is the kind's id (its slice of the tracker's histogram read bus)
-`define PS_HIST_BINS 64
+`define PS_HIST_BINS 88
 `define PS_HIST_KINDS 2
+// the bins' layout: 2**PS_HIST_SUB_BINS_LOG2 sub-bins per octave from 2**PS_HIST_FIRST_EDGE_LOG2 clocks
+`define PS_HIST_SUB_BINS_LOG2 3
+`define PS_HIST_FIRST_EDGE_LOG2 3
 // last-completion latency: request to the completion that completes the read
 `define PS_HIST_LAST 0
 `define PS_REG_HIST_LAST_BASE 12'h400

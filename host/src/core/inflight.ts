@@ -7,7 +7,7 @@
  */
 import type { Counters, LatencyHistogram } from '../core/probe.js'
 import { HISTOGRAM_KINDS, type HistogramKindKey } from './generated.js'
-import { histogramTotal, latencyPercentilesNs, observedLatency } from './latency-histogram.js'
+import { binEdges, histogramTotal, latencyPercentilesNs, observedLatency } from './latency-histogram.js'
 
 export interface LatencyStats {
   /** null while no read completed */
@@ -24,9 +24,10 @@ export interface LatencyStats {
   count: number
 }
 
-/** The histogram behind p50/p99, in ns: bin k covers [k, k+1) × binNs, the last bin everything longer. */
+/** The histogram behind p50/p99, in ns: bin k covers [edgesNs[k], edgesNs[k+1]), the last bin everything from its edge up. */
 export interface LatencyHistogramSummary {
-  binNs: number
+  /** every bin's lower edge in ns (log-spaced: core/latency-histogram.ts binEdges), one per bin */
+  edgesNs: number[]
   bins: number[]
   /** p99 or p50 fell in the overflow bin: those values are lower bounds */
   overflow: boolean
@@ -87,7 +88,7 @@ const latency = (
       }
     : { min: null, mean: null, p50: null, p99: null, max: null, count: 0 }
 
-type HistogramBins = Pick<LatencyHistogram, 'bins' | 'binClocks'>
+type HistogramBins = Pick<LatencyHistogram, 'bins' | 'layout'>
 
 /**
  * Each histogram must have been read with the same snapshot as `c` (its bins add up to the
@@ -107,10 +108,12 @@ export function inflightSummary(
     const h = histograms[key]
     const matching = h && histogramTotal(h.bins) === c[countCounter] ? h : undefined
     const p = matching
-      ? latencyPercentilesNs(matching.bins, matching.binClocks, clockHz, observedLatency(c, key, histogramTotal(matching.bins)))
+      ? latencyPercentilesNs(matching.bins, matching.layout, clockHz, observedLatency(c, key, histogramTotal(matching.bins)))
       : null
     pct[key] = p
-    summaries[key] = matching ? { binNs: matching.binClocks * nsPerClock, bins: [...matching.bins], overflow: p?.overflow ?? false } : null
+    summaries[key] = matching
+      ? { edgesNs: binEdges(matching.layout).map((e) => e * nsPerClock), bins: [...matching.bins], overflow: p?.overflow ?? false }
+      : null
   }
   const cycles = c.trackerCycles
   const measured = cycles > 0 ? c.outstandingSum / cycles : 0

@@ -80,15 +80,26 @@ export type HistogramReason = (typeof HISTOGRAM_REASONS)[number]
  * completion), read from the same shadows as snapshot `snapshotIndex` (so its bins add up to
  * that snapshot's count of the kind, HISTOGRAM_KINDS' countCounter: latLastCount, latFirstCount).
  */
+/**
+ * A latency histogram's bin layout (spec/registers.json latencyHistogram; the HISTOGRAM frames
+ * carry it): sub-bins per octave, the first octave's lower edge in clocks, bins before the
+ * overflow bin. Its edges: core/latency-histogram.ts binEdges.
+ */
+export interface HistogramLayout {
+  subBins: number
+  firstEdgeClocks: number
+  bins: number
+}
+
 export interface LatencyHistogram {
   /** device frame sequence number (u16) */
   seq: number
   reason: HistogramReason
   kind: HistogramKindKey
   snapshotIndex: number
-  /** clocks per bin */
-  binClocks: number
-  /** HISTOGRAM_WORDS counts: bin k holds latencies in [k, k+1) * binClocks, the last bin every longer one */
+  /** the bins' layout, as the frame carried it (core/latency-histogram.ts: binEdges) */
+  layout: HistogramLayout
+  /** layout.bins + 1 counts: bin k holds latencies in [edges[k], edges[k+1]), the last bin every longer one */
   bins: number[]
   receivedAt: number
 }

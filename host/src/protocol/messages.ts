@@ -7,6 +7,7 @@
  */
 import { PsError } from '../core/errors.js'
 import { readCounterBlock } from '../core/generated-decode.js'
+import { layoutFromWire, type HistogramLayout } from '../core/latency-histogram.js'
 import {
   HISTOGRAM_REASONS,
   type Counters,
@@ -25,7 +26,6 @@ import {
   COMMANDS,
   HISTOGRAM_KINDS,
   HISTOGRAM_LAYOUT,
-  HISTOGRAM_WORDS,
   INTERVAL_LAYOUT,
   INTERVAL_MAX_RECORDS,
   INTERVAL_RECORD_BYTES,
@@ -285,17 +285,18 @@ export const decodeInterval = (seq: number, payload: Buffer, receivedAt: number 
 }
 
 /*
- * HISTOGRAM frames: reason, kind (HISTOGRAM_KINDS by id), the snapshot they go with, clocks per
- * bin, then every bin as u64.
+ * HISTOGRAM frames: reason, kind (HISTOGRAM_KINDS by id), the snapshot they go with, the bins'
+ * layout (sub-bins per octave, first edge, bin count: any firmware's), then binCount + 1 bins as
+ * u64, which the payload's length must match.
  */
 const HG = HISTOGRAM_LAYOUT.fields
 
 /** The fields HISTOGRAM and TAP_HISTOGRAM share, each at its layout's offset. */
 export type HistogramFields = Record<
-  'reason' | 'kind' | 'snapshotIndex' | 'binClocks' | 'bins',
+  'reason' | 'kind' | 'snapshotIndex' | 'subBinsLog2' | 'firstEdgeLog2' | 'binCount' | 'bins',
   { readonly type: Parameters<typeof readField>[1]; readonly offset: number }
 >
-export type HistogramBody = Pick<LatencyHistogram, 'reason' | 'kind' | 'snapshotIndex' | 'binClocks' | 'bins'>
+export type HistogramBody = Pick<LatencyHistogram, 'reason' | 'kind' | 'snapshotIndex' | 'layout' | 'bins'>
 
 /** Read the histogram fields of a payload; a string says what is wrong with them. */
 const readHistogramBody = (payload: Buffer, f: HistogramFields): HistogramBody | string => {
@@ -304,16 +305,26 @@ const readHistogramBody = (payload: Buffer, f: HistogramFields): HistogramBody |
   const kind = HISTOGRAM_KINDS[readField(payload, f.kind.type, f.kind.offset)]?.key
   if (kind === undefined)
     return `kind ${payload.readUInt8(f.kind.offset)} is not one of ${HISTOGRAM_KINDS.map((k, i) => `${i} (${k.key})`).join(', ')}`
-  const binClocks = readField(payload, f.binClocks.type, f.binClocks.offset)
-  if (binClocks === 0) return 'has 0 clocks per bin'
+  if (payload.length < f.bins.offset) return `payload of ${payload.length} B is shorter than its header (${f.bins.offset} B)`
+  let layout: HistogramLayout
+  try {
+    layout = layoutFromWire(
+      readField(payload, f.subBinsLog2.type, f.subBinsLog2.offset),
+      readField(payload, f.firstEdgeLog2.type, f.firstEdgeLog2.offset),
+      readField(payload, f.binCount.type, f.binCount.offset),
+    )
+  } catch (e) {
+    return (e as Error).message
+  }
+  const want = f.bins.offset + 8 * (layout.bins + 1)
+  if (payload.length !== want) return `payload of ${payload.length} B, expected ${want} for ${layout.bins} + 1 bins`
   const bins: number[] = []
-  for (let k = 0; k < HISTOGRAM_WORDS; k++) bins.push(readField(payload, 'u64', f.bins.offset + 8 * k))
-  return { reason, kind, snapshotIndex: readField(payload, f.snapshotIndex.type, f.snapshotIndex.offset), binClocks, bins }
+  for (let k = 0; k <= layout.bins; k++) bins.push(readField(payload, 'u64', f.bins.offset + 8 * k))
+  return { reason, kind, snapshotIndex: readField(payload, f.snapshotIndex.type, f.snapshotIndex.offset), layout, bins }
 }
 
 export const decodeHistogram = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<LatencyHistogram> => {
   const bad = (why: string): Decoded<LatencyHistogram> => ({ ok: false, error: new PsError('PS_CMD_BAD_REPLY', `HISTOGRAM ${why}`) })
-  if (payload.length !== HISTOGRAM_LAYOUT.bytes) return bad(`payload of ${payload.length} B, expected ${HISTOGRAM_LAYOUT.bytes}`)
   const body = readHistogramBody(payload, HG)
   if (typeof body === 'string') return bad(body)
   return { ok: true, value: { seq, ...body, receivedAt } }
@@ -377,7 +388,7 @@ export const decodeTapSnapshot = (seq: number, payload: Buffer, receivedAt: numb
 
 export const decodeTapHistogram = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<TapHistogram> => {
   const bad = (why: string): Decoded<TapHistogram> => ({ ok: false, error: new PsError('PS_CMD_BAD_REPLY', `TAP_HISTOGRAM ${why}`) })
-  if (payload.length !== TAP_HISTOGRAM_LAYOUT.bytes) return bad(`payload of ${payload.length} B, expected ${TAP_HISTOGRAM_LAYOUT.bytes}`)
+  if (payload.length < TH.bins.offset) return bad(`payload of ${payload.length} B is shorter than its header (${TH.bins.offset} B)`)
   const id = readField(payload, TH.tap.type, TH.tap.offset)
   const tap = tapKey(id)
   if (tap === undefined) return bad(`tap ${id} is not one of ${tapList()} other than 0`)

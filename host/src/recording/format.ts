@@ -11,7 +11,6 @@ import {
   HISTOGRAM_KINDS,
   GRAPH_ID_BYTES,
   GRAPH_KERNELS,
-  HISTOGRAM_WORDS,
   L1_LOADS,
   PATTERNS,
   type CounterKey,
@@ -20,6 +19,7 @@ import {
   type TapKey,
 } from '../core/generated.js'
 import type { PcieLinkInfo } from '../core/link.js'
+import { layoutProblem, linearLayout, type HistogramLayout } from '../core/latency-histogram.js'
 import {
   HISTOGRAM_REASONS,
   type IntervalBatch,
@@ -273,19 +273,39 @@ const SnapshotSchema = z.object({
   receivedAt: z.number(),
 })
 
-const HistogramSchema = z.object({
+const LayoutSchema = z.object({ subBins: count, firstEdgeClocks: count, bins: count }).superRefine((l, ctx) => {
+  const why = layoutProblem(l)
+  if (why) ctx.addIssue({ code: 'custom', message: why })
+})
+// recordings made before the first-completion histogram hold the last-completion one only;
+// those made before the log-spaced bins hold `binClocks` (equal bins) instead of `layout`
+const histogramFields = {
   seq: count,
   reason: z.enum(HISTOGRAM_REASONS),
-  // recordings made before the first-completion histogram hold the last-completion one only
   kind: z.enum(HISTOGRAM_KINDS.map((k) => k.key) as [HistogramKindKey, ...HistogramKindKey[]]).default('last'),
   snapshotIndex: count,
-  binClocks: z.number().int().positive(),
-  bins: z.array(count).length(HISTOGRAM_WORDS),
+  layout: LayoutSchema.optional(),
+  binClocks: z.number().int().positive().optional(),
+  bins: z.array(count).min(2),
   receivedAt: z.number(),
-})
+}
+// the layout (a legacy one from binClocks), and as many bins as it has plus the overflow bin
+const withLayout = <T extends { layout?: HistogramLayout | undefined; binClocks?: number | undefined; bins: number[] }>(
+  h: T,
+  ctx: z.RefinementCtx,
+): Omit<T, 'layout' | 'binClocks'> & { layout: HistogramLayout } => {
+  const { binClocks, layout: given, ...rest } = h
+  const layout = given ?? (binClocks !== undefined ? linearLayout(binClocks, h.bins.length) : undefined)
+  const why = layout === undefined ? 'has neither layout nor binClocks' : layoutProblem(layout)
+  if (why || layout === undefined) ctx.addIssue({ code: 'custom', message: `histogram ${why}` })
+  else if (h.bins.length !== layout.bins + 1)
+    ctx.addIssue({ code: 'custom', message: `histogram of ${h.bins.length} bins for a layout of ${layout.bins} + 1` })
+  return { ...rest, layout: layout ?? { subBins: 1, firstEdgeClocks: 1, bins: h.bins.length - 1 } }
+}
+const HistogramSchema = z.object(histogramFields).transform(withLayout)
 const tapKey = z.enum(TAPS.map((t) => t.key) as [TapKey, ...TapKey[]])
 const TapSnapshotSchema = z.object({ seq: count, tap: tapKey, snapshotIndex: count, counters: Counters, receivedAt: z.number() })
-const TapHistogramSchema = HistogramSchema.extend({ tap: tapKey })
+const TapHistogramSchema = z.object({ ...histogramFields, tap: tapKey }).transform(withLayout)
 const IntervalBatchSchema = z.object({
   seq: count,
   firstIndex: count,

@@ -10,7 +10,7 @@
  */
 import { counterValue } from '../core/counter-value.js'
 import { COUNTERS } from '../core/generated.js'
-import { histogramTotal, latencyPercentilesNs } from '../core/latency-histogram.js'
+import { binEdges, histogramTotal, latencyPercentilesNs } from '../core/latency-histogram.js'
 import type { LatencyHistogram, Snapshot } from '../core/probe.js'
 import { elementBytesOf, idBytesOf, isGraphWorkload, l1Of, type AnyWorkload } from '../core/workload.js'
 import type { AnyRecord, RecordError, RecordType } from './format.js'
@@ -75,14 +75,14 @@ const snapshotCells = (s: Snapshot, clockHz: number): Cell[] => [
 const ratio = (num: number, den: number): number | null => (den > 0 ? num / den : null)
 
 // a latency histogram (either tap's): where it came from, its reads, p50/p99 by the host's one
-// rule (core/latency-histogram.ts) and the bins themselves as a JSON array
+// rule (core/latency-histogram.ts), and the bins' lower edges in clocks and the bins themselves as JSON arrays
 const HISTOGRAM_COLUMNS = [
   big('at_ms'),
   big('seq'),
   text('reason'),
   text('kind'),
   big('snapshot_index'),
-  big('bin_clocks'),
+  text('edges_json'),
   big('reads'),
   dbl('p50_ns'),
   dbl('p99_ns'),
@@ -90,14 +90,14 @@ const HISTOGRAM_COLUMNS = [
   text('bins_json'),
 ]
 const histogramCells = (at: number, h: LatencyHistogram, clockHz: number): Cell[] => {
-  const p = latencyPercentilesNs(h.bins, h.binClocks, clockHz)
+  const p = latencyPercentilesNs(h.bins, h.layout, clockHz)
   return [
     at,
     h.seq,
     h.reason,
     h.kind,
     h.snapshotIndex,
-    h.binClocks,
+    JSON.stringify(binEdges(h.layout)),
     histogramTotal(h.bins),
     p?.p50 ?? null,
     p?.p99 ?? null,

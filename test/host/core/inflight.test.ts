@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { COUNTERS, HISTOGRAM_WORDS } from '../../../host/src/core/generated.js'
+import { COUNTERS } from '../../../host/src/core/generated.js'
+import { binEdges, linearLayout } from '../../../host/src/core/latency-histogram.js'
 import type { Counters } from '../../../host/src/core/probe.js'
 import { inflightSummary } from '../../../host/src/core/inflight.js'
 
 const zero = (): Counters => Object.fromEntries(COUNTERS.map((c) => [c.key, 0])) as Counters
 const EMPTY_MIN = 2 ** 64 - 1 // what an empty minimum decodes to
+// 64 equal bins of 64 clocks (a layout of one linear part): easy edges to reason about
+const LINEAR = linearLayout(64, 65)
 
 describe('inflightSummary', () => {
   it('derives average outstanding, latencies in ns and Little’s law from the tracker counters', () => {
@@ -64,9 +67,9 @@ describe('inflightSummary', () => {
     const c = zero()
     // every read took 254 or 255 clocks (1016–1020 ns): all in the [192, 256)-clock bin
     Object.assign(c, { trackerCycles: 1000, latLastCount: 100, latLastSum: 100 * 254.5, latLastMin: 254, latLastMax: 255 })
-    const bins = Array<number>(HISTOGRAM_WORDS).fill(0)
+    const bins = Array<number>(LINEAR.bins + 1).fill(0)
     bins[3] = 100
-    const s = inflightSummary(c, 250e6, null, { last: { bins, binClocks: 64 } })
+    const s = inflightSummary(c, 250e6, null, { last: { bins, layout: LINEAR } })
     expect(s.latencyNs.last.min).toBe(1016)
     expect(s.latencyNs.last.p50).toBeCloseTo(1018)
     expect(s.latencyNs.last.p99).toBeGreaterThanOrEqual(s.latencyNs.last.p50!)
@@ -84,28 +87,31 @@ describe('inflightSummary', () => {
       latFirstCount: 100,
       latFirstSum: 100 * 200,
     })
-    const bins = Array<number>(HISTOGRAM_WORDS).fill(0)
+    const bins = Array<number>(LINEAR.bins + 1).fill(0)
     bins[4] = 98 // [256, 320) clocks
     bins[6] = 2 // [384, 448)
-    const firstBins = Array<number>(HISTOGRAM_WORDS).fill(0)
+    const firstBins = Array<number>(LINEAR.bins + 1).fill(0)
     firstBins[3] = 100 // [192, 256) clocks
-    const s = inflightSummary(c, 250e6, null, { last: { bins, binClocks: 64 }, first: { bins: firstBins, binClocks: 64 } })
+    const s = inflightSummary(c, 250e6, null, { last: { bins, layout: LINEAR }, first: { bins: firstBins, layout: LINEAR } })
     // inside the bins narrowed to the counted min (260) and max (400) clocks
-    expect(s.latencyNs.last.p50).toBeCloseTo(((260 + 60 * (50 / 98)) * 1e9) / 250e6)
+    expect(s.latencyNs.last.p50).toBeCloseTo(((260 + 59 * (50 / 98)) * 1e9) / 250e6)
     expect(s.latencyNs.last.p99).toBeCloseTo(((384 + 16 * 0.5) * 1e9) / 250e6)
-    expect(s.latencyNs.first.p50).toBeCloseTo(((192 + 32) * 1e9) / 250e6)
-    expect(s.latencyNs.first.p99).toBeCloseTo(((192 + 64 * 0.99) * 1e9) / 250e6)
+    expect(s.latencyNs.first.p50).toBeCloseTo(((192 + 31.5) * 1e9) / 250e6)
+    expect(s.latencyNs.first.p99).toBeCloseTo(((192 + 63 * 0.99) * 1e9) / 250e6)
     expect(s.latencyHistograms).toEqual({
-      last: { binNs: 256, bins, overflow: false },
-      first: { binNs: 256, bins: firstBins, overflow: false },
+      last: { edgesNs: binEdges(LINEAR).map((e) => e * 4), bins, overflow: false },
+      first: { edgesNs: binEdges(LINEAR).map((e) => e * 4), bins: firstBins, overflow: false },
     })
     // a histogram of another snapshot (its total differs from its kind's count) is not mixed in
-    const other = inflightSummary(c, 250e6, null, { last: { bins: bins.map((b) => b * 2), binClocks: 64 }, first: { bins, binClocks: 64 } })
+    const other = inflightSummary(c, 250e6, null, {
+      last: { bins: bins.map((b) => b * 2), layout: LINEAR },
+      first: { bins, layout: LINEAR },
+    })
     expect(other.latencyNs.last.p50).toBeNull()
-    expect(other.latencyNs.first.p50).toBeCloseTo(((256 + 64 * (50 / 98)) * 1e9) / 250e6) // the first kind's min/max are 0: no bounds
+    expect(other.latencyNs.first.p50).toBeCloseTo(((256 + 63 * (50 / 98)) * 1e9) / 250e6) // the first kind's min/max are 0: no bounds
     expect(other.latencyHistograms.last).toBeNull()
     // each histogram is checked against its own kind's count: the last's bins do not stand in for the first's
-    const swapped = inflightSummary({ ...c, latFirstCount: 99 }, 250e6, null, { first: { bins, binClocks: 64 } })
+    const swapped = inflightSummary({ ...c, latFirstCount: 99 }, 250e6, null, { first: { bins, layout: LINEAR } })
     expect(swapped.latencyHistograms.first).toBeNull()
   })
 })

@@ -188,10 +188,7 @@ describe('ProbeClient', () => {
     })
     expect(snapshot.counters.latLastCount).toBe(12)
     // a periodic one (the stream's once-a-second frame) arrives as an event only
-    device.send(
-      FRAME_TYPE.HISTOGRAM,
-      encodeHistogram({ reason: 'periodic', kind: 'last', snapshotIndex: 9, binClocks: 64, bins: device.histogramBins }),
-    )
+    device.send(FRAME_TYPE.HISTOGRAM, encodeHistogram({ reason: 'periodic', kind: 'last', snapshotIndex: 9, bins: device.histogramBins }))
     device.send(FRAME_TYPE.HISTOGRAM, Buffer.alloc(7))
     await client.ping()
     expect(seen.map((h) => `${h.reason}/${h.kind}`)).toEqual(['on-demand/last', 'on-demand/first', 'periodic/last'])

@@ -150,7 +150,7 @@ export class FakeDevice {
         // one frame per kind, as the firmware sends them: last, then first
         this.send(
           FRAME_TYPE.HISTOGRAM,
-          encodeHistogram({ reason: 'on-demand', kind: 'last', snapshotIndex: this.index - 1, binClocks: 64, bins: this.histogramBins }),
+          encodeHistogram({ reason: 'on-demand', kind: 'last', snapshotIndex: this.index - 1, bins: this.histogramBins }),
         )
         if (!this.opts.skipFirstHistogram)
           this.send(
@@ -159,7 +159,7 @@ export class FakeDevice {
               reason: 'on-demand',
               kind: 'first',
               snapshotIndex: this.index - 1,
-              binClocks: 64,
+
               bins: this.firstHistogramBins,
             }),
           )

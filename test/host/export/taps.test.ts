@@ -20,6 +20,7 @@ import {
   tempRoot,
   writeRun,
 } from '../recording/fixtures.js'
+import { binEdges, binOf, SPEC_HISTOGRAM_LAYOUT } from '../../../host/src/core/latency-histogram.js'
 
 afterEach(removeRoots)
 
@@ -115,17 +116,21 @@ describe('exports of the host side (tap records)', () => {
       expect(diff.rows.every(([tap, , clocks]) => tap === 'hostSide' && clocks === SWITCH_CLOCKS)).toBe(true)
       const h = await runQuery(
         loaded,
-        `select 'gpuSide' as tap, reads, p50_ns, overflow, bin_clocks from histograms
-          union all select tap, reads, p50_ns, overflow, bin_clocks from tap_histograms order by tap`,
+        `select 'gpuSide' as tap, reads, p50_ns, overflow, edges_json from histograms
+          union all select tap, reads, p50_ns, overflow, edges_json from tap_histograms order by tap`,
       )
       const reads = snaps.at(-1)!.counters.latLastCount
-      // both sides' reads fall in one 256-ns bin: the histograms cannot see the 8 ns between them
+      // both sides' reads fall in one bin, [240, 256) clocks: the histograms cannot see the 8 ns
+      // between them (p50 mid-bin: 247.5 clocks)
+      const edges = JSON.stringify(binEdges(SPEC_HISTOGRAM_LAYOUT))
       expect(h.rows).toEqual([
-        ['gpuSide', reads, 896, false, 64],
-        ['hostSide', reads, 896, false, 64],
+        ['gpuSide', reads, 990, false, edges],
+        ['hostSide', reads, 990, false, edges],
       ])
       const bins = await runQuery(loaded, `select bins_json from tap_histograms`)
-      expect((JSON.parse(bins.rows[0]![0] as string) as number[])[Math.floor((GPU_LATENCY_CLOCKS - SWITCH_CLOCKS) / 64)]).toBe(reads)
+      expect((JSON.parse(bins.rows[0]![0] as string) as number[])[binOf(SPEC_HISTOGRAM_LAYOUT, GPU_LATENCY_CLOCKS - SWITCH_CLOCKS)]).toBe(
+        reads,
+      )
     } finally {
       loaded.close()
     }

@@ -9,11 +9,17 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openSession, type DeviceSession } from '../../../host/src/device/session.js'
 import { measureRun } from '../../../host/src/measure/run.js'
-import { histogramTotal } from '../../../host/src/core/latency-histogram.js'
+import { binEdgesNs, binOf, histogramTotal, SPEC_HISTOGRAM_LAYOUT } from '../../../host/src/core/latency-histogram.js'
 import type { LatencyHistogram } from '../../../host/src/core/probe.js'
 
 const twinBuilt = existsSync(fileURLToPath(new URL('../../../build/twin/pcie-scope-twin', import.meta.url)))
-const BIN_NS = 256 // 64 clocks a bin at 250 MHz
+const CLOCK_HZ = 250e6
+const EDGES_NS = binEdgesNs(SPEC_HISTOGRAM_LAYOUT, CLOCK_HZ)
+/** the width in ns of the bin holding a latency of `ns` (log-spaced: 1/8 of an octave past 64 ns) */
+const binNsAt = (ns: number): number => {
+  const k = binOf(SPEC_HISTOGRAM_LAYOUT, Math.floor((ns * CLOCK_HZ) / 1e9))
+  return EDGES_NS[k + 1]! - EDGES_NS[k]!
+}
 
 const sessions: DeviceSession[] = []
 afterEach(async () => {
@@ -41,8 +47,9 @@ describe('latency histogram on the twin', () => {
     const r = await measureRun(s, { pattern, bytes: 1 << 20, offset: 0 })
     const h = r.latencyHistograms.last!
     const first = r.latencyHistograms.first!
-    expect(h.binNs).toBe(BIN_NS)
-    expect(first.binNs).toBe(BIN_NS)
+    expect(r.clockHz).toBe(CLOCK_HZ)
+    expect(h.edgesNs).toEqual(EDGES_NS)
+    expect(first.edgesNs).toEqual(EDGES_NS)
     expect(histogramTotal(h.bins)).toBe(r.latencyNs.last.count)
     expect(histogramTotal(first.bins)).toBe(r.latencyNs.first.count)
     expect(r.latencyNs.last.count).toBe(r.requests.count)
@@ -52,9 +59,9 @@ describe('latency histogram on the twin', () => {
     const { p50, p99, min, max, mean } = r.latencyNs.last
     // the twin answers after BAR_LATENCY plus the link's serialisation: never earlier
     expect(min!).toBeGreaterThanOrEqual((cycles * 1e9) / r.clockHz)
-    expect(Math.abs(p50! - mean!)).toBeLessThan(2 * BIN_NS)
+    expect(Math.abs(p50! - mean!)).toBeLessThan(2 * binNsAt(mean!))
     expect(p99!).toBeGreaterThanOrEqual(p50!)
-    expect(p99!).toBeLessThanOrEqual(max! + BIN_NS)
+    expect(p99!).toBeLessThanOrEqual(max! + binNsAt(max!))
     // the pair read with the final snapshot, then the pair STOP sends after it (same counts)
     expect(histograms.map((x) => `${x.reason}/${x.kind}`)).toEqual(['on-demand/last', 'on-demand/first', 'final/last', 'final/first'])
     expect(histograms[2]!.bins).toEqual(h.bins)
@@ -65,14 +72,14 @@ describe('latency histogram on the twin', () => {
   it.each([250, 750])('strided (tag-bound, the wire not full), BAR latency %i clocks: p50 within a bin of it', async (cycles) => {
     const r = await measure(cycles, 'strided')
     const configuredNs = (cycles * 1e9) / r.clockHz
-    // a percentile is good to one bin: reads that all take 250 clocks fill bin [192, 256) and
-    // p50 is its middle, 224 clocks = 896 ns
-    expect(Math.abs(r.latencyNs.last.p50! - configuredNs)).toBeLessThanOrEqual(BIN_NS)
+    // a percentile is good to one bin, 1/8 of an octave: reads of 250 clocks (plus the link's
+    // few) fill bin [240, 256), 16 clocks = 64 ns wide
+    expect(Math.abs(r.latencyNs.last.p50! - configuredNs)).toBeLessThanOrEqual(binNsAt(configuredNs))
   })
 
   it('merged-aligned (wire-bound): completions queue on the link, so p50 lies above the BAR latency', async () => {
     const r = await measure(250, 'merged-aligned')
-    expect(r.latencyNs.last.p50!).toBeGreaterThan(1000 + BIN_NS)
+    expect(r.latencyNs.last.p50!).toBeGreaterThan(1000 + binNsAt(1000))
   })
 
   it('strided, one CplD a read: the first completion is the last, so both histograms are the same', async () => {

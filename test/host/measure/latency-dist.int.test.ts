@@ -13,7 +13,8 @@ import { measureRun } from '../../../host/src/measure/run.js'
 import { TWIN_MODES, type TwinMode } from '../../../host/src/core/twin-mode.js'
 
 const twinBuilt = existsSync(fileURLToPath(new URL('../../../build/twin/pcie-scope-twin', import.meta.url)))
-const BIN_NS = 256
+// slack for the link's serialisation after the longest draw
+const LINK_NS = 512
 
 const sessions: DeviceSession[] = []
 afterEach(async () => {
@@ -37,7 +38,7 @@ describe.each(TWIN_MODES)('twin completion latency from a distribution (--mode %
     expect(last.count).toBe(r.requests.count)
     expect(last.min!).toBeGreaterThanOrEqual(1000)
     // completions leave in request order: a short draw can wait behind a long one, never less
-    expect(last.max!).toBeLessThanOrEqual(3000 + 2 * BIN_NS)
+    expect(last.max!).toBeLessThanOrEqual(3000 + LINK_NS)
     // the responder completes in request order, so a read also waits for the longest draw still
     // ahead of it: the median sits above the draws' own median (2000 ns), below HI
     expect(last.p50!).toBeGreaterThan(2000)

@@ -47,7 +47,7 @@ describe('measureRun', () => {
         last: { min: 1000, mean: 1000, p50: 1000, p99: 1000, max: 1000, count: 8192 },
         first: { min: null, p50: null, count: 0 },
       },
-      latencyHistograms: { last: { binNs: 256, overflow: false }, first: { binNs: 256, overflow: false } },
+      latencyHistograms: { last: { overflow: false }, first: { overflow: false } },
       littlesLaw: { errorPercent: 0 },
       clockHz: 250e6,
       model: { matchesProbe: true, issued: { count: 8192 } },

@@ -5,13 +5,13 @@
  * helpers of host/src/protocol/messages.ts, so both sides read one spec.
  */
 import { PsError } from '../../../host/src/core/errors.js'
+import { SPEC_HISTOGRAM_LAYOUT, type HistogramLayout } from '../../../host/src/core/latency-histogram.js'
 import {
   COMMAND_LAYOUT,
   COMMANDS,
   COUNTERS,
   HISTOGRAM_KINDS,
   HISTOGRAM_LAYOUT,
-  HISTOGRAM_WORDS,
   INTERVAL_LAYOUT,
   INTERVAL_MAX_RECORDS,
   INTERVAL_RECORD_BYTES,
@@ -132,9 +132,13 @@ export const encodeInterval = (b: Pick<IntervalBatch, 'firstIndex' | 'dropped' |
   return buf
 }
 
-const writeHistogramBody = (buf: Buffer, f: HistogramFields, h: HistogramBody): void => {
-  if (h.bins.length !== HISTOGRAM_WORDS)
-    throw new PsError('PS_REQUEST_INVALID', `a histogram has ${HISTOGRAM_WORDS} bins, got ${h.bins.length}`)
+/** A histogram to encode: the spec's layout unless it says another. */
+export type HistogramToEncode = Omit<HistogramBody, 'layout'> & { layout?: HistogramLayout }
+
+const writeHistogramBody = (buf: Buffer, f: HistogramFields, h: HistogramToEncode): void => {
+  const layout = h.layout ?? SPEC_HISTOGRAM_LAYOUT
+  if (h.bins.length !== layout.bins + 1)
+    throw new PsError('PS_REQUEST_INVALID', `a histogram has ${layout.bins + 1} bins, got ${h.bins.length}`)
   writeField(buf, f.reason.type, f.reason.offset, HISTOGRAM_REASONS.indexOf(h.reason), 'reason')
   writeField(
     buf,
@@ -144,13 +148,15 @@ const writeHistogramBody = (buf: Buffer, f: HistogramFields, h: HistogramBody): 
     'kind',
   )
   writeField(buf, f.snapshotIndex.type, f.snapshotIndex.offset, h.snapshotIndex, 'snapshotIndex')
-  writeField(buf, f.binClocks.type, f.binClocks.offset, h.binClocks, 'binClocks')
+  writeField(buf, f.subBinsLog2.type, f.subBinsLog2.offset, Math.log2(layout.subBins), 'subBinsLog2')
+  writeField(buf, f.firstEdgeLog2.type, f.firstEdgeLog2.offset, Math.log2(layout.firstEdgeClocks), 'firstEdgeLog2')
+  writeField(buf, f.binCount.type, f.binCount.offset, layout.bins, 'binCount')
   h.bins.forEach((v, k) => writeField(buf, 'u64', f.bins.offset + 8 * k, v, `bins[${k}]`))
 }
 
 /** Encode a HISTOGRAM payload. */
-export const encodeHistogram = (h: HistogramBody): Buffer => {
-  const buf = Buffer.alloc(HISTOGRAM_LAYOUT.bytes)
+export const encodeHistogram = (h: HistogramToEncode): Buffer => {
+  const buf = Buffer.alloc(HG.bins.offset + 8 * h.bins.length)
   writeHistogramBody(buf, HG, h)
   return buf
 }
@@ -172,8 +178,8 @@ export const encodeTapSnapshot = (s: Pick<TapSnapshot, 'tap' | 'snapshotIndex' |
 }
 
 /** Encode a TAP_HISTOGRAM payload. */
-export const encodeTapHistogram = (h: Pick<TapHistogram, 'tap'> & HistogramBody): Buffer => {
-  const buf = Buffer.alloc(TAP_HISTOGRAM_LAYOUT.bytes)
+export const encodeTapHistogram = (h: Pick<TapHistogram, 'tap'> & HistogramToEncode): Buffer => {
+  const buf = Buffer.alloc(TH.bins.offset + 8 * h.bins.length)
   writeField(
     buf,
     TH.tap.type,

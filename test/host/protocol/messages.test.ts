@@ -35,6 +35,7 @@ import {
   encodeSnapshot,
   zeroCounters,
 } from './device-codec.js'
+import { SPEC_HISTOGRAM_LAYOUT } from '../../../host/src/core/latency-histogram.js'
 
 describe('messages', () => {
   it('encodes every command per its layout and decodes it back', () => {
@@ -131,25 +132,40 @@ const record = (n: number): IntervalRecord => ({
 describe('HISTOGRAM frames', () => {
   const bins = Array.from({ length: HISTOGRAM_WORDS }, (_, k) => (k === 0 ? 2 ** 40 + 3 : k * 11))
 
-  it('round-trips every bin as a u64 after the reason, kind, snapshot index and clocks per bin', () => {
-    const p = encodeHistogram({ reason: 'final', kind: 'first', snapshotIndex: 4_000_000_001, binClocks: 64, bins })
+  it('round-trips every bin as a u64 after the reason, kind, snapshot index and the bins’ layout', () => {
+    const p = encodeHistogram({ reason: 'final', kind: 'first', snapshotIndex: 4_000_000_001, bins })
     expect(p.length).toBe(HISTOGRAM_LAYOUT.bytes)
     expect(p.readUInt8(HISTOGRAM_LAYOUT.fields.reason.offset)).toBe(2)
     expect(p.readUInt8(HISTOGRAM_LAYOUT.fields.kind.offset)).toBe(1) // HISTOGRAM_KINDS: last, first
     expect(p.readUInt32LE(HISTOGRAM_LAYOUT.fields.bins.offset + 4)).toBe(2 ** 8) // bin 0's high word
+    // the layout as HIST_LAYOUT has it: log2 sub-bins, log2 first edge, bins
+    expect(p.readUInt32LE(HISTOGRAM_LAYOUT.fields.subBinsLog2.offset)).toBe(3 | (3 << 8) | (88 << 16))
     expect(decodeHistogram(3, p, 9)).toEqual({
       ok: true,
-      value: { seq: 3, reason: 'final', kind: 'first', snapshotIndex: 4_000_000_001, binClocks: 64, bins, receivedAt: 9 },
+      value: { seq: 3, reason: 'final', kind: 'first', snapshotIndex: 4_000_000_001, layout: SPEC_HISTOGRAM_LAYOUT, bins, receivedAt: 9 },
     })
-    const last = decodeHistogram(4, encodeHistogram({ reason: 'periodic', kind: 'last', snapshotIndex: 1, binClocks: 64, bins }))
+    const last = decodeHistogram(4, encodeHistogram({ reason: 'periodic', kind: 'last', snapshotIndex: 1, bins }))
     expect(last.ok && last.value.kind).toBe('last')
   })
 
-  it('rejects a wrong length, an unknown reason or kind and zero clocks per bin with a clear error', () => {
-    const p = encodeHistogram({ reason: 'periodic', kind: 'last', snapshotIndex: 1, binClocks: 64, bins })
-    const short = decodeHistogram(1, p.subarray(1))
+  it('decodes the bins of another firmware’s layout, as many as it says', () => {
+    const layout = { subBins: 4, firstEdgeClocks: 16, bins: 26 }
+    const few = Array.from({ length: 27 }, (_, k) => k)
+    const p = encodeHistogram({ reason: 'periodic', kind: 'last', snapshotIndex: 2, layout, bins: few })
+    expect(p.length).toBe(HISTOGRAM_LAYOUT.fields.bins.offset + 27 * 8)
+    const d = decodeHistogram(1, p)
+    expect(d.ok && d.value.layout).toEqual(layout)
+    expect(d.ok && d.value.bins).toEqual(few)
+  })
+
+  it('rejects a wrong length, an unknown reason or kind and a layout that is none with a clear error', () => {
+    const p = encodeHistogram({ reason: 'periodic', kind: 'last', snapshotIndex: 1, bins })
+    const short = decodeHistogram(1, p.subarray(0, p.length - 1))
     expect(short.ok).toBe(false)
-    if (!short.ok) expect(short.error.message).toMatch(/expected 530/)
+    if (!short.ok) expect(short.error.message).toMatch(/expected 722 for 88 \+ 1 bins/)
+    const header = decodeHistogram(1, p.subarray(0, 5))
+    expect(header.ok).toBe(false)
+    if (!header.ok) expect(header.error.message).toMatch(/shorter than its header/)
     const kind = Buffer.from(p)
     kind.writeUInt8(2, HISTOGRAM_LAYOUT.fields.kind.offset)
     const k = decodeHistogram(1, kind)
@@ -161,9 +177,14 @@ describe('HISTOGRAM frames', () => {
     expect(r.ok).toBe(false)
     if (!r.ok) expect(r.error.message).toMatch(/reason 7/)
     const zero = Buffer.from(p)
-    zero.writeUInt32LE(0, HISTOGRAM_LAYOUT.fields.binClocks.offset)
+    zero.writeUInt16LE(0, HISTOGRAM_LAYOUT.fields.binCount.offset)
     expect(decodeHistogram(1, zero).ok).toBe(false)
-    expect(() => encodeHistogram({ reason: 'periodic', kind: 'last', snapshotIndex: 1, binClocks: 64, bins: [1] })).toThrow(/bins/)
+    const below = Buffer.from(p)
+    below.writeUInt8(4, HISTOGRAM_LAYOUT.fields.subBinsLog2.offset) // 16 sub-bins from 8 clocks
+    const b = decodeHistogram(1, below)
+    expect(b.ok).toBe(false)
+    if (!b.ok) expect(b.error.message).toMatch(/first edge 8 clocks/)
+    expect(() => encodeHistogram({ reason: 'periodic', kind: 'last', snapshotIndex: 1, bins: [1] })).toThrow(/bins/)
   })
 })
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { decodeTapHistogram, decodeTapSnapshot } from '../../../host/src/protocol/messages.js'
 import { COUNTERS, HISTOGRAM_WORDS, TAP_HISTOGRAM_LAYOUT, TAP_SNAPSHOT_LAYOUT, TAPS } from '../../../host/src/core/generated.js'
 import { encodeTapHistogram, encodeTapSnapshot, zeroCounters } from './device-codec.js'
+import { SPEC_HISTOGRAM_LAYOUT } from '../../../host/src/core/latency-histogram.js'
 
 describe('probe taps in the spec', () => {
   it('lists the GPU side first (tap 0, the SNAPSHOT frame) and the host side as tap 1', () => {
@@ -36,10 +37,12 @@ describe('TAP_SNAPSHOT frames', () => {
 describe('TAP_HISTOGRAM frames', () => {
   it('round-trip a host-side histogram with its tap, reason, kind and snapshot', () => {
     const bins = Array.from({ length: HISTOGRAM_WORDS }, (_, k) => k * 0x1_0000_0003)
-    const h = { tap: 'hostSide', reason: 'on-demand', kind: 'first', snapshotIndex: 12, binClocks: 64, bins } as const
+    const h = { tap: 'hostSide', reason: 'on-demand', kind: 'first', snapshotIndex: 12, bins } as const
     const p = encodeTapHistogram(h)
     expect(p.length).toBe(TAP_HISTOGRAM_LAYOUT.bytes)
-    expect(decodeTapHistogram(4, p, 8)).toEqual({ ok: true, value: { seq: 4, ...h, bins, receivedAt: 8 } })
+    expect(decodeTapHistogram(4, p, 8)).toEqual({ ok: true, value: { seq: 4, ...h, layout: SPEC_HISTOGRAM_LAYOUT, bins, receivedAt: 8 } })
+    // a cut frame: fewer bins than its layout says
+    expect(decodeTapHistogram(4, p.subarray(0, p.length - 8))).toMatchObject({ ok: false, error: { code: 'PS_CMD_BAD_REPLY' } })
     p.writeUInt8(0, TAP_HISTOGRAM_LAYOUT.fields.tap.offset)
     expect(decodeTapHistogram(4, p)).toMatchObject({ ok: false, error: { code: 'PS_CMD_BAD_REPLY' } })
   })

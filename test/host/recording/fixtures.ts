@@ -11,6 +11,7 @@ import type { IntervalRecord, LatencyHistogram, ProbeInfo, Snapshot, TapSnapshot
 import { MANIFEST_FILE, segmentName, type RecordingManifest } from '../../../host/src/recording/format.js'
 import { RecordingWriter, type RecordingWriterOptions } from '../../../host/src/recording/writer.js'
 import type { Workload } from '../../../host/src/core/workload.js'
+import { binOf, SPEC_HISTOGRAM_LAYOUT } from '../../../host/src/core/latency-histogram.js'
 
 export const CLOCK_HZ = 250_000_000
 
@@ -72,11 +73,11 @@ export const hostSideOf = (s: Snapshot): TapSnapshot => {
   }
 }
 
-/** A last-completion histogram of `s` with every read in the bin of `latency` clocks (64-clock bins). */
+/** A last-completion histogram of `s` with every read in the bin of `latency` clocks (the spec's layout). */
 export const histogramOf = (s: Snapshot, latency: number): LatencyHistogram => {
-  const bins = Array<number>(65).fill(0)
-  bins[Math.floor(latency / 64)] = s.counters.latLastCount
-  return { seq: 0, reason: 'final', kind: 'last', snapshotIndex: s.index, binClocks: 64, bins, receivedAt: s.receivedAt }
+  const bins = Array<number>(SPEC_HISTOGRAM_LAYOUT.bins + 1).fill(0)
+  bins[binOf(SPEC_HISTOGRAM_LAYOUT, latency)] = s.counters.latLastCount
+  return { seq: 0, reason: 'final', kind: 'last', snapshotIndex: s.index, layout: SPEC_HISTOGRAM_LAYOUT, bins, receivedAt: s.receivedAt }
 }
 
 /**

@@ -2,9 +2,9 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { COUNTERS_SINCE_0_7, segmentName, type AnyRecord } from '../../../host/src/recording/format.js'
-import { HISTOGRAM_WORDS } from '../../../host/src/core/generated.js'
 import { listSegments, newReadStats, parseRecordLine, readRecords } from '../../../host/src/recording/reader.js'
 import { newWriter, removeRoots, snap, tempRoot, writeRun } from './fixtures.js'
+import { SPEC_HISTOGRAM_LAYOUT } from '../../../host/src/core/latency-histogram.js'
 
 afterEach(removeRoots)
 
@@ -101,7 +101,7 @@ describe('parseRecordLine', () => {
       reason: 'final',
       snapshotIndex: 3,
       binClocks: 64,
-      bins: Array<number>(HISTOGRAM_WORDS).fill(0),
+      bins: Array<number>(65).fill(0),
       receivedAt: 5,
     }
     const old = parseRecordLine(JSON.stringify({ t: 'histogram', at: 5, histogram }))
@@ -109,6 +109,22 @@ describe('parseRecordLine', () => {
     const first = parseRecordLine(JSON.stringify({ t: 'histogram', at: 5, histogram: { ...histogram, kind: 'first' } }))
     expect(first.kind === 'record' && first.record.t === 'histogram' && first.record.histogram.kind).toBe('first')
     expect(parseRecordLine(JSON.stringify({ t: 'histogram', at: 5, histogram: { ...histogram, kind: 'middle' } })).kind).toBe('invalid')
+  })
+
+  it('reads a histogram of equal bins (recorded before the log-spaced layout) as a layout of its linear part, and refuses bins that miss their layout', () => {
+    const old = { seq: 1, reason: 'final', kind: 'last', snapshotIndex: 3, binClocks: 64, bins: Array<number>(65).fill(1), receivedAt: 5 }
+    const r = parseRecordLine(JSON.stringify({ t: 'histogram', at: 5, histogram: old }))
+    expect(r.kind === 'record' && r.record.t === 'histogram' && r.record.histogram.layout).toEqual({
+      subBins: 64,
+      firstEdgeClocks: 4096,
+      bins: 64,
+    })
+    expect(r.kind === 'record' && r.record.t === 'histogram' && 'binClocks' in r.record.histogram).toBe(false)
+    const now = { ...old, binClocks: undefined, layout: SPEC_HISTOGRAM_LAYOUT, bins: Array<number>(89).fill(1) }
+    const n = parseRecordLine(JSON.stringify({ t: 'histogram', at: 5, histogram: now }))
+    expect(n.kind === 'record' && n.record.t === 'histogram' && n.record.histogram.layout).toEqual(SPEC_HISTOGRAM_LAYOUT)
+    expect(parseRecordLine(JSON.stringify({ t: 'histogram', at: 5, histogram: { ...now, bins: [1, 2] } })).kind).toBe('invalid')
+    expect(parseRecordLine(JSON.stringify({ t: 'histogram', at: 5, histogram: { ...old, binClocks: undefined } })).kind).toBe('invalid')
   })
 
   it('reads a snapshot recorded before register map 0.7 with its new counters at 0, and refuses one missing an older counter', () => {

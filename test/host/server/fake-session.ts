@@ -28,6 +28,7 @@ import { COUNTERS, HISTOGRAM_KINDS, HISTOGRAM_WORDS, type CounterKey } from '../
 import type { ServerSession } from '../../../host/src/server/index.js'
 import type { SupervisionStatus } from '../../../host/src/core/wire.js'
 import { sleep } from '../../../host/src/util/sleep.js'
+import { binOf, SPEC_HISTOGRAM_LAYOUT } from '../../../host/src/core/latency-histogram.js'
 
 export const CLOCK_HZ = 250_000_000
 
@@ -47,8 +48,6 @@ export const fakeInfo = (): ProbeInfo => ({
 export const SWITCH_CLOCKS = 2
 /** a fake read's latency on the GPU side in switch mode: 252 clocks, 1008 ns at 250 MHz */
 export const FAKE_LATENCY_CLOCKS = 252
-/** the fake histograms' bin width: 64 clocks, 256 ns at 250 MHz (as the probe's) */
-export const FAKE_BIN_CLOCKS = 64
 
 /**
  * The host side of the same reads: each read is outstanding SWITCH_CLOCKS fewer clocks there (the
@@ -64,7 +63,7 @@ export const hostSideCounters = (c: Readonly<Counters>): Counters => ({
 /** Every read of `c` in the bin of `latencyClocks`. */
 const fakeBins = (count: number, latencyClocks: number): number[] => {
   const bins = Array<number>(HISTOGRAM_WORDS).fill(0)
-  bins[Math.min(HISTOGRAM_WORDS - 1, Math.floor(latencyClocks / FAKE_BIN_CLOCKS))] = count
+  bins[binOf(SPEC_HISTOGRAM_LAYOUT, latencyClocks)] = count
   return bins
 }
 
@@ -134,7 +133,7 @@ export class FakeClient extends EventEmitter {
       reason: 'periodic',
       kind,
       snapshotIndex: s.index,
-      binClocks: FAKE_BIN_CLOCKS,
+      layout: SPEC_HISTOGRAM_LAYOUT,
       bins: fakeBins(s.counters[kind === 'last' ? 'latLastCount' : 'latFirstCount'], latency),
       receivedAt: Date.now(),
     })
