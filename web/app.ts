@@ -18,12 +18,14 @@ import { linkView } from './views/link.js'
 import { rateView } from './views/rate.js'
 import { recordingsView } from './views/recordings.js'
 import { runView } from './views/run.js'
+import { timeNavView } from './views/time-nav.js'
 import type { View, ViewContext } from './views/view.js'
 
 export function startPage(state: AppState): ViewContext {
   const views: View[] = [
     headerView(),
     histogramView(),
+    timeNavView(),
     rateView(),
     inflightView(),
     latencyView(),

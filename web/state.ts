@@ -31,6 +31,7 @@ import {
 import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS, type Limit } from './model.js'
 import { intervalBatchPoints, intervalLimit, type IntervalPoint } from './intervals.js'
 import { HostSide, type HostSideComparison } from './host-side.js'
+import { type IntervalDelta, type RangeFigures, rangeFigures, Ring, runWindow, type XRange } from './time-range.js'
 
 const RATE_POINTS = 600
 /** interval records kept for the in-flight chart (a few seconds at a 10-µs period, more at longer ones) */
@@ -78,6 +79,12 @@ export class AppState {
   /** reads in flight on average per interval, and the mean latency (s) of those that completed */
   readonly outstandingAvg = new RingSeries(RATE_POINTS)
   readonly latencyMean = new RingSeries(RATE_POINTS)
+  /** the counter deltas behind each rate point: what a selected stretch of time sums (web/time-range.ts) */
+  readonly deltas = new Ring<IntervalDelta>(RATE_POINTS)
+  /** the time charts' shared x window: null follows the newest point */
+  xRange: XRange | null = null
+  /** the stretch of time whose figures the page shows, null when none is selected */
+  selection: XRange | null = null
   /** every time series above, kept aligned point for point (gaps and resets apply to all) */
   private readonly series = [this.mrdRate, this.payloadRate, this.ceilingRate, this.outstandingAvg, this.latencyMean]
   /**
@@ -301,6 +308,31 @@ export class AppState {
     return this.info ? this.hostSide.comparison(this.info.clockHz) : null
   }
 
+  /** Zoom or pan the time charts to `r`; null follows the newest point again. */
+  setXRange(r: XRange | null): void {
+    this.xRange = r
+  }
+
+  /** Select a stretch of time (null: none) to read its figures. */
+  select(r: XRange | null): void {
+    this.selection = r
+  }
+
+  /** Zoom the time charts to a run's band (and select it); false when no band of that run is held. */
+  zoomToRun(id: number): boolean {
+    const m = this.marks.find((k) => k.id === id)
+    const w = m && runWindow(m, this.mrdRate.last()?.x)
+    if (!m || !w) return false
+    this.xRange = w
+    this.selection = { from: m.from, to: m.to ?? w.to }
+    return true
+  }
+
+  /** What the probe counted in the selected stretch, null when none is selected. */
+  selectionFigures(): RangeFigures | null {
+    return this.selection ? rangeFigures(this.deltas, this.selection, this.info?.clockHz ?? 0) : null
+  }
+
   staleAfterMs(): number {
     return staleAfterMs(this.status?.streaming?.periodMs ?? COMMANDS.START.args[0].default)
   }
@@ -365,6 +397,9 @@ export class AppState {
     this.prevForRate = undefined
     this.lastX = undefined
     for (const line of this.series) line.clear()
+    this.deltas.clear()
+    this.xRange = null
+    this.selection = null
     for (const line of this.intervalSeries) line.clear()
     this.lastInterval = undefined
     this.intervalLimitNow = undefined
@@ -443,6 +478,17 @@ export class AppState {
     const f = inflightBetween(prev, s, clockHz)
     this.outstandingAvg.push({ x: r.t, y: f?.avgOutstanding ?? NaN })
     this.latencyMean.push({ x: r.t, y: f?.meanLatency ?? NaN })
+    const d = counterDeltas(prev, s)
+    this.deltas.push({
+      t: r.t,
+      seconds: dc / clockHz,
+      mrd: SIZE_KEYS.reduce((a, k) => a + d[k], 0),
+      payloadBytes: d.cpldBytes,
+      outstandingSum: d.outstandingSum,
+      trackerCycles: d.trackerCycles,
+      latencySum: d.latLastSum,
+      latencyCount: d.latLastCount,
+    })
     if (aboveCeiling(r)) this.aboveCeilingCount++
     this.lastX = r.t
   }
