@@ -125,6 +125,8 @@ export class AppState {
   historyWithDemo = false
   /** the recordings on the server (GET /api/recordings), null until listed */
   recordings: RecordingsListing | null = null
+  /** the recording the page shows instead of the device (web/replay.ts), null while live */
+  replaying: string | null = null
   /** the last control command's failure, shown in the header until the next command */
   notice = ''
   private prevForRate: Snapshot | undefined
@@ -136,7 +138,46 @@ export class AppState {
   }
 
   live(now: number): LiveState {
-    return liveState({ auth: this.auth, feed: this.feed, status: this.status, paused: this.paused, lastSnapshotAt: this.lastAt, now })
+    return liveState({
+      auth: this.auth,
+      feed: this.feed,
+      status: this.status,
+      paused: this.paused,
+      lastSnapshotAt: this.lastAt,
+      now,
+      replaying: this.replaying,
+    })
+  }
+
+  /**
+   * Show a recording instead of the device: everything the page knows of the live session goes,
+   * and the recording's messages (web/replay.ts) are applied as a live server's would be. The
+   * feed's messages are passed over until `endReplay`.
+   */
+  replay(name: string, steps: readonly { message: ServerMessage; at: number }[]): void {
+    this.replaying = name
+    this.forgetRuns()
+    for (const s of steps) this.apply(s.message, s.at)
+  }
+
+  /** Back to the device: the feed's next hello brings the live session again. */
+  endReplay(): void {
+    this.replaying = null
+    this.forgetRuns()
+  }
+
+  private forgetRuns(): void {
+    this.paused = false
+    this.runHistory.length = 0
+    this.lastRun = null
+    this.running = null
+    this.manualPending = false
+    this.runBox = { kind: 'idle' }
+    this.latencyHistograms = noLatencyHistograms<LatencyHistogram>()
+    this.gpuCounters = undefined
+    this.aboveCeilingCount = 0
+    this.gaps = 0
+    this.intervalGaps = 0
   }
 
   /** Apply one server message; `now` is the page clock (ms). */
