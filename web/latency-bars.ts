@@ -1,6 +1,7 @@
 /**
- * The latency chart's bars (DOM-free): the probe's histograms have 65 fixed bins (the last one
- * everything longer), and reads usually fill two or three of them, so the chart shows only the
+ * The latency chart's bars (DOM-free): the probe's histograms have 65 bins (the last one
+ * everything longer) whose edges come from core/latency-histogram.ts `binEdges` (today equal
+ * widths; unequal ones need no change here), and reads usually fill two or three of them, so the chart shows only the
  * range that holds reads, a bin of margin either side, at least MIN_BARS bars wide; a wider range
  * merges neighbouring bins so that no more than MAX_BARS bars are drawn. The overflow bin keeps a
  * bar of its own when it holds reads. Every label uses one unit (ns, or µs past 10 µs).
@@ -32,17 +33,27 @@ export function barPosition(b: LatencyBars, ns: number): number {
   const regular = b.bars.filter((x) => x.toNs !== null)
   const overflow = b.bars.find((x) => x.toNs === null)
   if (overflow && ns >= overflow.fromNs) return regular.length
-  const first = regular[0]
-  const last = regular.at(-1)
-  if (!first || !last || last.toNs === null) return 0
-  const span = (last.toNs - first.fromNs) / regular.length
-  return Math.min(regular.length, Math.max(0, (ns - first.fromNs) / span))
+  if (regular.length === 0 || ns <= regular[0]!.fromNs) return 0
+  // linear inside the bar that holds it: bars of unequal width each get one slot
+  for (let i = 0; i < regular.length; i++) {
+    const bar = regular[i]!
+    const to = bar.toNs!
+    if (ns < to) return i + (ns - bar.fromNs) / (to - bar.fromNs)
+  }
+  return regular.length
 }
 
-/** The bars for both kinds' bins (the same bin width), or null while neither holds a read. */
-export function latencyBars(first: readonly number[] | null, last: readonly number[] | null, binNs: number): LatencyBars | null {
+/**
+ * The bars for both kinds' bins, or null while neither holds a read. `edgesNs`: each bin's lower
+ * edge in ns (binEdges × ns a clock), the last bin the overflow.
+ */
+export function latencyBars(
+  first: readonly number[] | null,
+  last: readonly number[] | null,
+  edgesNs: readonly number[],
+): LatencyBars | null {
   const n = Math.max(first?.length ?? 0, last?.length ?? 0)
-  if (n < 2 || !(binNs > 0)) return null
+  if (n < 2 || edgesNs.length < n || !(edgesNs[1]! > edgesNs[0]!)) return null
   const count = (k: number) => (first?.[k] ?? 0) + (last?.[k] ?? 0)
   const overflowIndex = n - 1
   let lo = -1
@@ -72,13 +83,14 @@ export function latencyBars(first: readonly number[] | null, last: readonly numb
       f += first?.[j] ?? 0
       l += last?.[j] ?? 0
     }
-    bars.push({ fromNs: k * binNs, toNs: (end + 1) * binNs, first: f, last: l })
+    bars.push({ fromNs: edgesNs[k]!, toNs: edgesNs[end + 1]!, first: f, last: l })
   }
   if (overflowReads)
-    bars.push({ fromNs: overflowIndex * binNs, toNs: null, first: first?.[overflowIndex] ?? 0, last: last?.[overflowIndex] ?? 0 })
+    bars.push({ fromNs: edgesNs[overflowIndex]!, toNs: null, first: first?.[overflowIndex] ?? 0, last: last?.[overflowIndex] ?? 0 })
   const top = Math.max(...bars.map((x) => x.toNs ?? x.fromNs))
   const unit = top >= 10_000 ? 'µs' : 'ns'
-  const step = merge * binNs
+  // the narrowest bar sets the decimals
+  const step = Math.min(...bars.filter((x) => x.toNs !== null).map((x) => x.toNs! - x.fromNs))
   const fmt = (ns: number) => (unit === 'ns' ? ns.toFixed(0) : (ns / 1000).toFixed(step >= 1000 ? 0 : step >= 100 ? 1 : 2))
   const labels = bars.map((x) => (x.toNs === null ? `≥ ${fmt(x.fromNs)}` : `${fmt(x.fromNs)}–${fmt(x.toNs)}`))
   return { bars, labels, unit, merge }

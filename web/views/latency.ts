@@ -11,7 +11,7 @@ import { $ } from '../dom.js'
 import { int } from '../model.js'
 import type { AppState } from '../state.js'
 import type { Plugin } from 'chart.js'
-import { histogramTotal } from '../../host/src/core/latency-histogram.js'
+import { binEdges, histogramTotal } from '../../host/src/core/latency-histogram.js'
 import type { HistogramKindKey } from '../../host/src/core/generated.js'
 import { barPosition, formatLatency, latencyBars, type LatencyBars } from '../latency-bars.js'
 import type { View } from './view.js'
@@ -112,7 +112,8 @@ export function latencyView(): View {
       const any = shownHists.find((h) => h !== null)
       const binNs = any && clockHz > 0 ? (any.binClocks * 1e9) / clockHz : 0
       // both kinds share the bin width (HIST_BIN_CLOCKS), so one set of bars fits both
-      shown = any ? latencyBars(shownHists[0]?.bins ?? null, shownHists[1]?.bins ?? null, binNs) : null
+      const edgesNs = any && clockHz > 0 ? binEdges(any.bins.length, any.binClocks).map((c) => (c * 1e9) / clockHz) : []
+      shown = any ? latencyBars(shownHists[0]?.bins ?? null, shownHists[1]?.bins ?? null, edgesNs) : null
       chart.data.labels = shown?.labels ?? []
       KINDS.forEach((k, i) => {
         const ds = chart.data.datasets[i]

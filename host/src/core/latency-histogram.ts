@@ -1,7 +1,7 @@
 /**
  * Percentiles of the probe's latency histogram (the one rule the CLI, recordings and the page
- * use). Bin k of `binClocks` clocks holds latencies in [k·w, (k+1)·w); the last bin holds every
- * latency from bins·w up (overflow, no upper edge).
+ * use). Bin k holds latencies in [edge k, edge k+1) (`binEdges`: today k·w of `binClocks` w); the
+ * last bin holds every latency from its edge up (overflow, no upper edge).
  *
  * Rule: the q-quantile is the latency below which a fraction q of the reads fall. Walk the bins
  * to the first one where the running count reaches q·total, and interpolate linearly inside it,
@@ -55,6 +55,16 @@ export interface HistogramQuantile {
 export const histogramTotal = (bins: readonly number[]): number => bins.reduce((a, b) => a + b, 0)
 
 /**
+ * The lower edge, in clocks, of each of `count` bins: bin k holds [edges[k], edges[k+1]), the
+ * last (overflow) bin everything from its edge up. Every reader of the bins' latencies (the
+ * percentiles here, the page's bars) takes them from this one function, so bins of unequal width
+ * change it alone. Today: `binClocks` wide each.
+ */
+export function binEdges(count: number, binClocks: number): number[] {
+  return Array.from({ length: Math.max(0, count) }, (_, k) => k * binClocks)
+}
+
+/**
  * The q-quantile (0 < q ≤ 1) of a histogram in clocks; null while the histogram is empty. With
  * `observed`, the bin's edges are first narrowed to [minClocks, maxClocks].
  */
@@ -72,17 +82,18 @@ export function histogramQuantile(
   const clamp = (x: number) => Math.min(hi, Math.max(lo, x))
   const rank = q * total
   const last = bins.length - 1
+  const edges = binEdges(bins.length, binClocks)
   let before = 0
   for (let k = 0; k < last; k++) {
     const n = bins[k]!
     if (n > 0 && before + n >= rank) {
-      const from = clamp(k * binClocks)
-      const to = Math.max(from, clamp((k + 1) * binClocks))
+      const from = clamp(edges[k]!)
+      const to = Math.max(from, clamp(edges[k + 1]!))
       return { clocks: from + ((rank - before) / n) * (to - from), atLeast: false }
     }
     before += n
   }
-  return { clocks: clamp(last * binClocks), atLeast: true }
+  return { clocks: clamp(edges[last]!), atLeast: true }
 }
 
 export interface LatencyPercentilesNs {

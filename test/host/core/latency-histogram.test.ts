@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { HISTOGRAM_WORDS } from '../../../host/src/core/generated.js'
-import { histogramQuantile, histogramTotal, latencyPercentilesNs, observedLatency } from '../../../host/src/core/latency-histogram.js'
+import {
+  binEdges,
+  histogramQuantile,
+  histogramTotal,
+  latencyPercentilesNs,
+  observedLatency,
+} from '../../../host/src/core/latency-histogram.js'
 import { COUNTERS } from '../../../host/src/core/generated.js'
 import type { Counters } from '../../../host/src/core/probe.js'
 
@@ -93,5 +99,12 @@ describe('observedLatency', () => {
     expect(latencyPercentilesNs(bins, 64, 250e6)?.p50).toBe(896)
     const c = counters({ latLastCount: 100, latLastMin: 254, latLastMax: 255 })
     expect(latencyPercentilesNs(bins, 64, 250e6, observedLatency(c, 'last', 100))?.p50).toBe(1018)
+  })
+})
+
+describe('binEdges', () => {
+  it("gives each bin's lower edge in clocks: equal widths today", () => {
+    expect(binEdges(4, 64)).toEqual([0, 64, 128, 192])
+    expect(binEdges(0, 64)).toEqual([])
   })
 })
