@@ -18,7 +18,7 @@ import type {
   ServerStatus,
 } from '../host/src/core/wire.js'
 import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
-import { COMMANDS, type HistogramKindKey } from '../host/src/core/generated.js'
+import { COMMANDS, HISTOGRAM_KINDS, type HistogramKindKey } from '../host/src/core/generated.js'
 import { RUN_HISTORY_MAX, runHistoryEntry, workloadLabel, type RunHistoryEntry } from './run-history.js'
 import { counterDeltas } from '../host/src/core/rates.js'
 import {
@@ -40,6 +40,23 @@ const INTERVAL_POINTS = 2000
 const MAX_MARKS = 40
 
 export type HistogramMode = 'total' | 'run'
+
+/** latency histograms kept per kind (10 minutes at one a second) */
+const LATENCY_HISTORY = 600
+
+interface TimedHistogram {
+  /** probe time (s) of the newest snapshot when it arrived: the one it was read with */
+  t: number
+  h: LatencyHistogram
+}
+
+/** A latency histogram as the card shows it; a run's covers probe time `from` (null: since the clear) to `to`. */
+export interface ShownLatency {
+  bins: number[]
+  binClocks: number
+  from: number | null
+  to: number | null
+}
 
 /** A workload run on the probe's time axis: `to` is undefined while it runs. */
 export interface RunMark {
@@ -103,6 +120,13 @@ export class AppState {
   tagBudget: number | null = null
   /** the newest HISTOGRAM frame of each kind (first- and last-completion latency) */
   latencyHistograms = noLatencyHistograms<LatencyHistogram>()
+  /** the latency card shows a run's reads alone (its id), or every read since the clear (null) */
+  latencyOf: number | null = null
+  /** the HISTOGRAM frames of each kind so far, each at the probe time of the snapshot before it: a run's reads are the difference of two */
+  private readonly latencyHistory = Object.fromEntries(HISTOGRAM_KINDS.map((k) => [k.key, []])) as unknown as Record<
+    HistogramKindKey,
+    TimedHistogram[]
+  >
   /** the switch design's host side (TAP_SNAPSHOT / TAP_HISTOGRAM frames), paired with the GPU side */
   readonly hostSide = new HostSide()
 
@@ -174,6 +198,7 @@ export class AppState {
     this.manualPending = false
     this.runBox = { kind: 'idle' }
     this.latencyHistograms = noLatencyHistograms<LatencyHistogram>()
+    this.latencyOf = null
     this.gpuCounters = undefined
     this.aboveCeilingCount = 0
     this.gaps = 0
@@ -219,6 +244,7 @@ export class AppState {
         break
       case 'latency-histogram':
         this.latencyHistograms[m.histogram.kind] = m.histogram
+        this.keepHistogram(m.histogram)
         break
       case 'tap-histogram':
         this.hostSide.tapHistogram(m.histogram, this.latencyHistograms[m.histogram.kind])
@@ -338,10 +364,44 @@ export class AppState {
    * within the smallest and largest latency the newest snapshot counted; null without one
    */
   latencyPercentiles(kind: HistogramKindKey = 'last'): LatencyPercentilesNs | null {
+    const shown = this.shownLatency(kind)
     const h = this.latencyHistograms[kind]
-    if (!h || !this.info) return null
+    if (!shown || !h || !this.info) return null
+    // the counters since the clear bound a run's reads too: they are among them
     const observed = this.last ? observedLatency(this.last.counters, kind, histogramTotal(h.bins)) : undefined
-    return latencyPercentilesNs(h.bins, h.binClocks, this.info.clockHz, observed)
+    return latencyPercentilesNs(shown.bins, shown.binClocks, this.info.clockHz, observed)
+  }
+
+  /** Show the latency of one run's reads (its id), or of every read since the clear (null). */
+  setLatencyOf(run: number | null): void {
+    this.latencyOf = run
+  }
+
+  /**
+   * The latency histogram the card shows: the newest since the clear, or a run's reads alone: the
+   * newest histogram from before the run subtracted from the first one after it (histograms come
+   * once a second while streaming, so reads of a neighbouring run within that second count too;
+   * `from`/`to` say which stretch of probe time the difference covers). Null while there is none.
+   */
+  shownLatency(kind: HistogramKindKey): ShownLatency | null {
+    const newest = this.latencyHistograms[kind]
+    if (this.latencyOf === null) return newest && { bins: newest.bins, binClocks: newest.binClocks, from: null, to: null }
+    const m = this.marks.find((k) => k.id === this.latencyOf)
+    if (!m || m.to === undefined) return null
+    const hist = this.latencyHistory[kind]
+    const after = hist.find((x) => x.t >= m.to!)
+    if (!after) return null
+    const before = [...hist].reverse().find((x) => x.t <= m.from && x.h.binClocks === after.h.binClocks)
+    const bins = after.h.bins.map((n, k) => n - (before?.h.bins[k] ?? 0))
+    // a clear between the two: they count different reads
+    if (bins.some((n) => n < 0)) return null
+    return { bins, binClocks: after.h.binClocks, from: before?.t ?? null, to: after.t }
+  }
+
+  private keepHistogram(h: LatencyHistogram): void {
+    const list = this.latencyHistory[h.kind]
+    list.push({ t: this.last ? this.t(this.last.counters.timestamp) : NaN, h })
+    if (list.length > LATENCY_HISTORY) list.shift()
   }
 
   /** Switch mode: the host side next to the GPU side, or null (endpoint mode, or no pair yet). */
@@ -439,6 +499,7 @@ export class AppState {
     this.lastX = undefined
     for (const line of this.series) line.clear()
     this.deltas.clear()
+    for (const list of Object.values(this.latencyHistory)) list.length = 0
     this.xRange = null
     this.selection = null
     for (const line of this.intervalSeries) line.clear()

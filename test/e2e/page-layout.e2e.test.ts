@@ -77,6 +77,31 @@ describe('the page as a bench instrument', () => {
     })
   })
 
+  it("shows one run's latency: its reads alone, its percentiles", async () => {
+    await onFakeServer(browser, webRoot, { runDelayMs: 300, switchMode: true }, async (page, server) => {
+      await page.goto(server.url)
+      // a finished run with a histogram after it (the fake sends them once a second)
+      await expect
+        .poll(async () => (await hook(page)).marks.filter((m) => m.to !== undefined).length, { timeout: 30_000 })
+        .toBeGreaterThanOrEqual(2)
+      const run = (await hook(page)).marks.find((m) => m.to !== undefined)!
+      await page.getByTestId('latency-of').selectOption(String(run.id))
+      await expect
+        .poll(async () => (await page.getByTestId('latency-caption').textContent()) ?? '', { timeout: 15_000 })
+        .toMatch(new RegExp(`^run #${run.id} ${run.label.replace(/[+]/g, '\\+')}: [\\d,]+ reads completed between the probe's histograms at `))
+      const runReads = Number(
+        /: ([\d,]+) reads/.exec((await page.getByTestId('latency-caption').textContent()) ?? '')![1]!.replace(/,/g, ''),
+      )
+      expect(runReads).toBeGreaterThan(0)
+      expect(runReads).toBeLessThan((await hook(page)).latencyReads) // fewer than every read since the clear
+      expect(await page.getByTestId('latency-p50').textContent()).toMatch(/^[\d.]+ (ns|µs)$/)
+      await page.getByTestId('latency-of').selectOption('')
+      await expect
+        .poll(async () => (await page.getByTestId('latency-caption').textContent()) ?? '', { timeout: 5_000 })
+        .toMatch(/since the clear/)
+    })
+  })
+
   it('opens a saved recording like a live session, and offers only the exports it can give', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ps-e2e-replay-'))
     try {
