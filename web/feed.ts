@@ -11,7 +11,7 @@ import type { AppState } from './state.js'
 const RETRY_FIRST_MS = 500
 const RETRY_MAX_MS = 5_000
 
-/** The running feed: `reconnect` drops the socket and opens a new one (its hello brings the live session back). */
+/** The running feed: `reconnect` drops the socket and opens a new one (its hello brings the live page back). */
 export interface Feed {
   reconnect(): void
 }

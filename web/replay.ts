@@ -1,6 +1,6 @@
 /**
  * A saved recording as the messages a live server would have sent (DOM-free, unit-tested): the
- * page replays them into the same state and views as a live session, so a recording opens with
+ * page replays them into the same state and views as the live page, so a recording opens with
  * its charts, run bands, run list and latency exactly as they looked, without a device. Its
  * records come from the JSONL export (GET /api/recordings/:name/export?format=jsonl), the device
  * from its description (GET /api/recordings/:name: the manifest).

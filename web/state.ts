@@ -174,7 +174,7 @@ export class AppState {
   }
 
   /**
-   * Show a recording instead of the device: everything the page knows of the live session goes,
+   * Show a recording instead of the device: everything the page knows of the live stream goes,
    * and the recording's messages (web/replay.ts) are applied as a live server's would be. The
    * feed's messages are passed over until `endReplay`.
    */
@@ -184,7 +184,7 @@ export class AppState {
     for (const s of steps) this.apply(s.message, s.at)
   }
 
-  /** Back to the device: the feed's next hello brings the live session again. */
+  /** Back to the device: the feed's next hello brings the live page again. */
   endReplay(): void {
     this.replaying = null
     this.forgetRuns()

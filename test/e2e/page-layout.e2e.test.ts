@@ -1,7 +1,7 @@
 /**
  * The page as a bench instrument, in Chromium on the fake session: the demo loop switched from
  * the header, the run form beside the rate chart (one column on a narrow screen), the register
- * dump folded away, and a saved recording opened on the page like a live session, its exports
+ * dump folded away, and a saved recording opened on the page like the live page, its exports
  * offered only where it holds what they need.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -88,7 +88,9 @@ describe('the page as a bench instrument', () => {
       await page.getByTestId('latency-of').selectOption(String(run.id))
       await expect
         .poll(async () => (await page.getByTestId('latency-caption').textContent()) ?? '', { timeout: 15_000 })
-        .toMatch(new RegExp(`^run #${run.id} ${run.label.replace(/[+]/g, '\\+')}: [\\d,]+ reads completed between the probe's histograms at `))
+        .toMatch(
+          new RegExp(`^run #${run.id} ${run.label.replace(/[+]/g, '\\+')}: [\\d,]+ reads completed between the probe's histograms at `),
+        )
       const runReads = Number(
         /: ([\d,]+) reads/.exec((await page.getByTestId('latency-caption').textContent()) ?? '')![1]!.replace(/,/g, ''),
       )
@@ -102,7 +104,7 @@ describe('the page as a bench instrument', () => {
     })
   })
 
-  it('opens a saved recording like a live session, and offers only the exports it can give', async () => {
+  it('opens a saved recording like the live page, and offers only the exports it can give', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ps-e2e-replay-'))
     try {
       await onFakeServer(browser, webRoot, { runDelayMs: 150, recordings: { dir, record: true } }, async (page, server) => {

@@ -27,7 +27,7 @@ async function recorded(opts: { hostSide?: boolean } = {}): Promise<string> {
 }
 
 describe('a recording replayed into the page', () => {
-  it('gives the same charts, run band and run list as the live session did', async () => {
+  it('gives the same charts, run band and run list as the live page did', async () => {
     const { lines, skipped } = parseJsonl((await recorded({ hostSide: true })) + '{"torn":\n')
     expect(skipped).toBe(1)
     const state = new AppState('tok')

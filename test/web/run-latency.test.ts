@@ -16,7 +16,7 @@ const hist = (index: number, fill: Record<number, number>): LatencyHistogram => 
   return { seq: index, reason: 'periodic', kind: 'last', snapshotIndex: index, binClocks: 64, bins, receivedAt: 0 }
 }
 
-function session(): AppState {
+function streamed(): AppState {
   const state = new AppState('tok')
   const hello = {
     type: 'hello',
@@ -67,7 +67,7 @@ function session(): AppState {
 
 describe("a run's latency", () => {
   it('is the difference of the histograms around it, its percentiles within what was observed', () => {
-    const state = session()
+    const state = streamed()
     expect(state.shownLatency('last')?.bins.slice(0, 6)).toEqual([0, 0, 0, 100, 50, 0])
     state.setLatencyOf(7)
     const run = state.shownLatency('last')!
@@ -80,7 +80,7 @@ describe("a run's latency", () => {
   })
 
   it('waits for the histogram after the run, and knows no run it does not hold', () => {
-    const state = session()
+    const state = streamed()
     state.setLatencyOf(8)
     expect(state.shownLatency('last')).toBeNull()
     expect(state.latencyPercentiles('last')).toBeNull()

@@ -2,7 +2,7 @@
  * Recordings: those in the server's recordings folder (the session it records into marked),
  * each downloadable as CSV, JSONL, Perfetto trace, VCD, Parquet (snapshots) or pcapng, the exports of
  * `pcie-scope export` (an export the recording cannot give is disabled, with the reason:
- * web/recording-exports.ts). Open shows a recording on the page as a live session would
+ * web/recording-exports.ts). Open shows a recording on the page as the live page would
  * (web/replay.ts), until Back to live. The list is fetched on mount, after every run and on
  * Refresh. Record / Stop recording starts and closes a recording of the live stream (POST
  * /api/recording).
@@ -100,7 +100,7 @@ export function recordingsView(): View {
           const open = el('button', c.name === state.replaying ? 'Shown' : 'Open', 'small')
           open.type = 'button'
           open.dataset.testid = `open-${c.name}`
-          open.title = 'show this recording on the page: its charts, runs and latency, as a live session'
+          open.title = 'show this recording on the page: its charts, runs and latency, as the live page'
           open.disabled = c.name === state.replaying
           open.addEventListener('click', () => {
             open.disabled = true

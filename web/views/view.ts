@@ -13,7 +13,7 @@ export interface ViewContext {
   changed(): void
   /** page clock, ms */
   now(): number
-  /** a fresh WebSocket to the server (its hello brings the live session back after a recording was shown) */
+  /** a fresh WebSocket to the server (its hello brings the live page back after a recording was shown) */
   reconnect(): void
 }
 
