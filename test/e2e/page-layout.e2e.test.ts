@@ -133,6 +133,11 @@ describe('the page as a bench instrument', () => {
         await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('replay')
         expect(await page.getByTestId('conn-state').textContent()).toBe(`saved recording: ${name}`)
         expect(await page.getByTestId('btn-live').isVisible()).toBe(true)
+        // the header names the recording; the device's controls wait for Back to live
+        await expect
+          .poll(async () => (await page.getByTestId('source').textContent()) ?? '', { timeout: 5_000 })
+          .toMatch(new RegExp(`^${name} \\(saved\\)`))
+        expect(await page.getByTestId('btn-clear').isDisabled()).toBe(true)
         const shown = await hook(page)
         expect(shown.ratePoints).toBeGreaterThan(3)
         expect(shown.marks.length).toBeGreaterThanOrEqual(3)
@@ -157,6 +162,7 @@ describe('the page as a bench instrument', () => {
         await page.getByTestId('btn-live').click()
         await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('live')
         expect(await page.getByTestId('btn-live').isVisible()).toBe(false)
+        expect(await page.getByTestId('btn-clear').isDisabled()).toBe(false)
         await expect.poll(async () => (await hook(page)).snapshots, { timeout: 10_000 }).toBeGreaterThan(shown.snapshots)
       })
     } finally {

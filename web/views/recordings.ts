@@ -37,9 +37,8 @@ const FORMATS = [
 
 export function recordingsView(): View {
   let body: HTMLTableSectionElement
-  let shown: RecordingsListing | null = null
+  let shown = ''
   let lastRunSeen: number | undefined
-  let shownReplay: string | null = null
 
   const refresh = (ctx: ViewContext) => {
     ctx.api.get<RecordingsListing>('recordings').then(
@@ -86,9 +85,11 @@ export function recordingsView(): View {
         lastRunSeen = runId
         if (runId !== undefined) refresh(ctx)
       }
-      if ((shown === state.recordings && shownReplay === state.replaying) || !state.recordings) return
-      shown = state.recordings
-      shownReplay = state.replaying
+      if (!state.recordings) return
+      // the same list again (a refresh after each run) is left alone: a button under the mouse stays
+      const key = `${state.replaying}|${JSON.stringify(state.recordings)}`
+      if (key === shown) return
+      shown = key
       const { recordings, recording, root } = state.recordings
       $('recordings-root').textContent = root === null ? 'this server keeps no recordings' : `under ${root}`
       const record = $('btn-record') as HTMLButtonElement
