@@ -26,6 +26,11 @@ export class ApiClient {
     return this.call<T>('POST', path, body)
   }
 
+  /** GET a text body (an export read by the page itself). */
+  async text(path: string): Promise<string> {
+    return (await this.request('GET', path)).text()
+  }
+
   /** GET a file and hand it to the browser as a download named `filename`. */
   async download(path: string, filename: string): Promise<void> {
     const res = await this.request('GET', path)

@@ -5,7 +5,7 @@
  * main.ts (the production bundle) and test-entry.ts (the browser tests' build).
  */
 import { ApiClient } from './api.js'
-import { startFeed } from './feed.js'
+import { type Feed, startFeed } from './feed.js'
 import type { AppState } from './state.js'
 import { countersView } from './views/counters.js'
 import { gpuCountersView } from './views/gpu-counters.js'
@@ -18,12 +18,14 @@ import { linkView } from './views/link.js'
 import { rateView } from './views/rate.js'
 import { recordingsView } from './views/recordings.js'
 import { runView } from './views/run.js'
+import { timeNavView } from './views/time-nav.js'
 import type { View, ViewContext } from './views/view.js'
 
 export function startPage(state: AppState): ViewContext {
   const views: View[] = [
     headerView(),
     histogramView(),
+    timeNavView(),
     rateView(),
     inflightView(),
     latencyView(),
@@ -40,6 +42,8 @@ export function startPage(state: AppState): ViewContext {
     state,
     api: new ApiClient(state.token),
     now: () => Date.now(),
+    // the feed starts below; nothing asks for a reconnect before it has
+    reconnect: () => feed.reconnect(),
     changed() {
       if (dirty) return
       dirty = true
@@ -53,7 +57,7 @@ export function startPage(state: AppState): ViewContext {
   }
 
   for (const v of views) v.mount(ctx)
-  startFeed(state, ctx.api, ctx.changed)
+  const feed: Feed = startFeed(state, ctx.api, ctx.changed)
   setInterval(ctx.changed, 1_000)
   ctx.changed()
   return ctx

@@ -11,11 +11,17 @@ import type { AppState } from './state.js'
 const RETRY_FIRST_MS = 500
 const RETRY_MAX_MS = 5_000
 
-export function startFeed(state: AppState, api: ApiClient, changed: () => void): void {
+/** The running feed: `reconnect` drops the socket and opens a new one (its hello brings the live page back). */
+export interface Feed {
+  reconnect(): void
+}
+
+export function startFeed(state: AppState, api: ApiClient, changed: () => void): Feed {
   let retryMs = RETRY_FIRST_MS
+  let socket: WebSocket | undefined
   const retry = () => {
     setTimeout(() => void connect(), retryMs)
-    retryMs = Math.min(RETRY_MAX_MS, retryMs * 2)
+    retryMs = Math.min(RETRY_MAX_MS, Math.max(RETRY_FIRST_MS, retryMs * 2))
   }
 
   async function connect(): Promise<void> {
@@ -33,13 +39,15 @@ export function startFeed(state: AppState, api: ApiClient, changed: () => void):
     }
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:'
     const ws = new WebSocket(`${proto}//${location.host}/ws?token=${encodeURIComponent(state.token)}`)
+    socket = ws
     ws.onopen = () => {
       state.feedOpened()
       retryMs = RETRY_FIRST_MS
       changed()
     }
     ws.onmessage = (ev) => {
-      if (typeof ev.data !== 'string') return
+      // a saved recording on the page: the device's messages wait for Back to live (and its hello)
+      if (typeof ev.data !== 'string' || state.replaying) return
       try {
         state.apply(JSON.parse(ev.data) as ServerMessage, Date.now())
       } catch (e) {
@@ -55,4 +63,11 @@ export function startFeed(state: AppState, api: ApiClient, changed: () => void):
   }
 
   void connect()
+  return {
+    reconnect() {
+      // onclose retries at once: a fresh socket, a fresh hello
+      retryMs = 0
+      socket?.close()
+    },
+  }
 }

@@ -12,7 +12,7 @@ export type FeedState = 'connecting' | 'open' | 'unreachable'
 export type AuthState = 'ok' | 'missing' | 'rejected'
 
 export type LiveKey =
-  'token-missing' | 'token-wrong' | 'connecting' | 'unreachable' | 'disconnected' | 'paused' | 'stopped' | 'stale' | 'live'
+  'token-missing' | 'token-wrong' | 'connecting' | 'unreachable' | 'disconnected' | 'paused' | 'stopped' | 'stale' | 'live' | 'replay'
 
 export interface LiveState {
   key: LiveKey
@@ -35,6 +35,8 @@ export interface LiveInputs {
   /** page time (ms) the newest snapshot arrived, or undefined if none has */
   lastSnapshotAt: number | undefined
   now: number
+  /** the recording the page shows instead of the device, if any */
+  replaying?: string | null
 }
 
 const URL_HINT = 'open the URL that `npm start` or `pcie-scope serve` printed (…/?token=…)'
@@ -50,6 +52,14 @@ export function liveState(i: LiveInputs): LiveState {
       hint: `The server refused this token (a restarted server makes a new one): ${URL_HINT}.`,
     }
   }
+  // a saved recording on the page: nothing in it is live, whatever the device does
+  if (i.replaying)
+    return {
+      key: 'replay',
+      text: `saved recording: ${i.replaying}`,
+      tone: 'wait',
+      hint: 'The page shows a saved recording, not the device. Press Back to live to watch the device again.',
+    }
   if (i.feed === 'unreachable')
     return {
       key: 'unreachable',

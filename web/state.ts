@@ -7,7 +7,7 @@
  */
 import type { PcieLinkInfo } from '../host/src/core/link.js'
 import type { TwinMode } from '../host/src/core/twin-mode.js'
-import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
+import type { HistogramLayout, HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot } from '../host/src/core/probe.js'
 import type {
   CounterMeta,
   GpuCounterInterval,
@@ -18,7 +18,7 @@ import type {
   ServerStatus,
 } from '../host/src/core/wire.js'
 import { type AuthState, type FeedState, liveState, type LiveState, staleAfterMs } from './live.js'
-import { COMMANDS, type HistogramKindKey } from '../host/src/core/generated.js'
+import { COMMANDS, HISTOGRAM_KINDS, type HistogramKindKey } from '../host/src/core/generated.js'
 import { RUN_HISTORY_MAX, runHistoryEntry, workloadLabel, type RunHistoryEntry } from './run-history.js'
 import { counterDeltas } from '../host/src/core/rates.js'
 import {
@@ -32,6 +32,7 @@ import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE
 import { intervalBatchPoints, intervalLimit, type IntervalPoint } from './intervals.js'
 import { HostSide, type HostSideComparison } from './host-side.js'
 import { GpuCounterTimeline, ranOnGpu } from './gpu-counters.js'
+import { type IntervalDelta, type RangeFigures, rangeFigures, Ring, runWindow, type XRange } from './time-range.js'
 
 const RATE_POINTS = 600
 /** interval records kept for the in-flight chart (a few seconds at a 10-µs period, more at longer ones) */
@@ -40,6 +41,26 @@ const INTERVAL_POINTS = 2000
 const MAX_MARKS = 40
 
 export type HistogramMode = 'total' | 'run'
+
+/** latency histograms kept per kind (10 minutes at one a second) */
+const LATENCY_HISTORY = 600
+
+interface TimedHistogram {
+  /** probe time (s) of the newest snapshot when it arrived: the one it was read with */
+  t: number
+  h: LatencyHistogram
+}
+
+/** A latency histogram as the card shows it; a run's covers probe time `from` (null: since the clear) to `to`. */
+export interface ShownLatency {
+  bins: number[]
+  layout: HistogramLayout
+  from: number | null
+  to: number | null
+}
+
+const sameLayout = (a: HistogramLayout, b: HistogramLayout): boolean =>
+  a.subBins === b.subBins && a.firstEdgeClocks === b.firstEdgeClocks && a.bins === b.bins
 
 /** A workload run on the probe's time axis: `to` is undefined while it runs. */
 export interface RunMark {
@@ -81,6 +102,12 @@ export class AppState {
   /** reads in flight on average per interval, and the mean latency (s) of those that completed */
   readonly outstandingAvg = new RingSeries(RATE_POINTS)
   readonly latencyMean = new RingSeries(RATE_POINTS)
+  /** the counter deltas behind each rate point: what a selected stretch of time sums (web/time-range.ts) */
+  readonly deltas = new Ring<IntervalDelta>(RATE_POINTS)
+  /** the time charts' shared x window: null follows the newest point */
+  xRange: XRange | null = null
+  /** the stretch of time whose figures the page shows, null when none is selected */
+  selection: XRange | null = null
   /** every time series above, kept aligned point for point (gaps and resets apply to all) */
   private readonly series = [this.mrdRate, this.payloadRate, this.ceilingRate, this.outstandingAvg, this.latencyMean]
   /**
@@ -99,6 +126,13 @@ export class AppState {
   tagBudget: number | null = null
   /** the newest HISTOGRAM frame of each kind (first- and last-completion latency) */
   latencyHistograms = noLatencyHistograms<LatencyHistogram>()
+  /** the latency card shows a run's reads alone (its id), or every read since the clear (null) */
+  latencyOf: number | null = null
+  /** the HISTOGRAM frames of each kind so far, each at the probe time of the snapshot before it: a run's reads are the difference of two */
+  private readonly latencyHistory = Object.fromEntries(HISTOGRAM_KINDS.map((k) => [k.key, []])) as unknown as Record<
+    HistogramKindKey,
+    TimedHistogram[]
+  >
   /** the switch design's host side (TAP_SNAPSHOT / TAP_HISTOGRAM frames), paired with the GPU side */
   readonly hostSide = new HostSide()
 
@@ -121,6 +155,8 @@ export class AppState {
   historyWithDemo = false
   /** the recordings on the server (GET /api/recordings), null until listed */
   recordings: RecordingsListing | null = null
+  /** the recording the page shows instead of the device (web/replay.ts), null while live */
+  replaying: string | null = null
   /** the last control command's failure, shown in the header until the next command */
   notice = ''
   private prevForRate: Snapshot | undefined
@@ -132,7 +168,47 @@ export class AppState {
   }
 
   live(now: number): LiveState {
-    return liveState({ auth: this.auth, feed: this.feed, status: this.status, paused: this.paused, lastSnapshotAt: this.lastAt, now })
+    return liveState({
+      auth: this.auth,
+      feed: this.feed,
+      status: this.status,
+      paused: this.paused,
+      lastSnapshotAt: this.lastAt,
+      now,
+      replaying: this.replaying,
+    })
+  }
+
+  /**
+   * Show a recording instead of the device: everything the page knows of the live stream goes,
+   * and the recording's messages (web/replay.ts) are applied as a live server's would be. The
+   * feed's messages are passed over until `endReplay`.
+   */
+  replay(name: string, steps: readonly { message: ServerMessage; at: number }[]): void {
+    this.replaying = name
+    this.forgetRuns()
+    for (const s of steps) this.apply(s.message, s.at)
+  }
+
+  /** Back to the device: the feed's next hello brings the live page again. */
+  endReplay(): void {
+    this.replaying = null
+    this.forgetRuns()
+  }
+
+  private forgetRuns(): void {
+    this.paused = false
+    this.runHistory.length = 0
+    this.lastRun = null
+    this.running = null
+    this.manualPending = false
+    this.runBox = { kind: 'idle' }
+    this.latencyHistograms = noLatencyHistograms<LatencyHistogram>()
+    this.latencyOf = null
+    this.gpuCounters = undefined
+    this.aboveCeilingCount = 0
+    this.gaps = 0
+    this.intervalGaps = 0
   }
 
   /** Apply one server message; `now` is the page clock (ms). */
@@ -174,6 +250,7 @@ export class AppState {
         break
       case 'latency-histogram':
         this.latencyHistograms[m.histogram.kind] = m.histogram
+        this.keepHistogram(m.histogram)
         break
       case 'tap-histogram':
         this.hostSide.tapHistogram(m.histogram, this.latencyHistograms[m.histogram.kind])
@@ -297,15 +374,74 @@ export class AppState {
    * within the smallest and largest latency the newest snapshot counted; null without one
    */
   latencyPercentiles(kind: HistogramKindKey = 'last'): LatencyPercentilesNs | null {
+    const shown = this.shownLatency(kind)
     const h = this.latencyHistograms[kind]
-    if (!h || !this.info) return null
+    if (!shown || !h || !this.info) return null
+    // the counters since the clear bound a run's reads too: they are among them
     const observed = this.last ? observedLatency(this.last.counters, kind, histogramTotal(h.bins)) : undefined
-    return latencyPercentilesNs(h.bins, h.layout, this.info.clockHz, observed)
+    return latencyPercentilesNs(shown.bins, shown.layout, this.info.clockHz, observed)
+  }
+
+  /** Show the latency of one run's reads (its id), or of every read since the clear (null). */
+  setLatencyOf(run: number | null): void {
+    this.latencyOf = run
+  }
+
+  /**
+   * The latency histogram the card shows: the newest since the clear, or a run's reads alone: the
+   * newest histogram from before the run subtracted from the first one after it (histograms come
+   * once a second while streaming, so reads of a neighbouring run within that second count too;
+   * `from`/`to` say which stretch of probe time the difference covers). Null while there is none.
+   */
+  shownLatency(kind: HistogramKindKey): ShownLatency | null {
+    const newest = this.latencyHistograms[kind]
+    if (this.latencyOf === null) return newest && { bins: newest.bins, layout: newest.layout, from: null, to: null }
+    const m = this.marks.find((k) => k.id === this.latencyOf)
+    if (!m || m.to === undefined) return null
+    const hist = this.latencyHistory[kind]
+    const after = hist.find((x) => x.t >= m.to!)
+    if (!after) return null
+    const before = [...hist].reverse().find((x) => x.t <= m.from && sameLayout(x.h.layout, after.h.layout))
+    const bins = after.h.bins.map((n, k) => n - (before?.h.bins[k] ?? 0))
+    // a clear between the two: they count different reads
+    if (bins.some((n) => n < 0)) return null
+    return { bins, layout: after.h.layout, from: before?.t ?? null, to: after.t }
+  }
+
+  private keepHistogram(h: LatencyHistogram): void {
+    const list = this.latencyHistory[h.kind]
+    list.push({ t: this.last ? this.t(this.last.counters.timestamp) : NaN, h })
+    if (list.length > LATENCY_HISTORY) list.shift()
   }
 
   /** Switch mode: the host side next to the GPU side, or null (endpoint mode, or no pair yet). */
   hostSideComparison(): HostSideComparison | null {
     return this.info ? this.hostSide.comparison(this.info.clockHz) : null
+  }
+
+  /** Zoom or pan the time charts to `r`; null follows the newest point again. */
+  setXRange(r: XRange | null): void {
+    this.xRange = r
+  }
+
+  /** Select a stretch of time (null: none) to read its figures. */
+  select(r: XRange | null): void {
+    this.selection = r
+  }
+
+  /** Zoom the time charts to a run's band (and select it); false when no band of that run is held. */
+  zoomToRun(id: number): boolean {
+    const m = this.marks.find((k) => k.id === id)
+    const w = m && runWindow(m, this.mrdRate.last()?.x)
+    if (!m || !w) return false
+    this.xRange = w
+    this.selection = { from: m.from, to: m.to ?? w.to }
+    return true
+  }
+
+  /** What the probe counted in the selected stretch, null when none is selected. */
+  selectionFigures(): RangeFigures | null {
+    return this.selection ? rangeFigures(this.deltas, this.selection, this.info?.clockHz ?? 0) : null
   }
 
   staleAfterMs(): number {
@@ -372,6 +508,10 @@ export class AppState {
     this.prevForRate = undefined
     this.lastX = undefined
     for (const line of this.series) line.clear()
+    this.deltas.clear()
+    for (const list of Object.values(this.latencyHistory)) list.length = 0
+    this.xRange = null
+    this.selection = null
     for (const line of this.intervalSeries) line.clear()
     this.lastInterval = undefined
     this.intervalLimitNow = undefined
@@ -450,6 +590,17 @@ export class AppState {
     const f = inflightBetween(prev, s, clockHz)
     this.outstandingAvg.push({ x: r.t, y: f?.avgOutstanding ?? NaN })
     this.latencyMean.push({ x: r.t, y: f?.meanLatency ?? NaN })
+    const d = counterDeltas(prev, s)
+    this.deltas.push({
+      t: r.t,
+      seconds: dc / clockHz,
+      mrd: SIZE_KEYS.reduce((a, k) => a + d[k], 0),
+      payloadBytes: d.cpldBytes,
+      outstandingSum: d.outstandingSum,
+      trackerCycles: d.trackerCycles,
+      latencySum: d.latLastSum,
+      latencyCount: d.latLastCount,
+    })
     if (aboveCeiling(r)) this.aboveCeilingCount++
     this.lastX = r.t
   }

@@ -1,10 +1,12 @@
 /**
  * The browser tests' entry (`node scripts/build-web.mjs --test`): the same page as main.ts, plus
  * what test/e2e/browser.e2e.test.ts reads: `window.__pcieScope` (web/test-hook.ts) and
- * `window.__pcieScopeCharts` (each chart's axis titles and how many points its tooltip shows).
+ * `window.__pcieScopeCharts` (each chart's axis titles, how many points its tooltip shows, its x window
+ * and run labels) `window.__pcieScopeUpdateTimings` (web/update-timing.ts) and `window.__pcieScopeChartPixel`.
  */
 import { startPage } from './app.js'
-import { Chart } from './charts.js'
+import { Chart, drawnRunLabels } from './charts.js'
+import { updateTimings } from './update-timing.js'
 import { TestAppState, type TestHook } from './test-hook.js'
 import { takeToken } from './token.js'
 
@@ -14,6 +16,9 @@ interface ChartSummary {
   /** the tick labels each axis shows (none while its ticks are hidden, as on an empty chart) */
   ticks: Record<string, string[]>
   tooltipPoints: number
+  /** the x axis's shown window, and the run labels drawn on it (time charts) */
+  xRange: { min: number; max: number }
+  runLabels: { id: number; text: string; full: boolean }[]
 }
 
 function chartsSummary(): ChartSummary[] {
@@ -32,6 +37,8 @@ function chartsSummary(): ChartSummary[] {
       }),
     ),
     tooltipPoints: c.tooltip?.getActiveElements().length ?? 0,
+    xRange: { min: c.scales['x']?.min ?? NaN, max: c.scales['x']?.max ?? NaN },
+    runLabels: (drawnRunLabels.get(c) ?? []).map((l) => ({ id: l.id, text: l.text, full: l.full })),
   }))
 }
 
@@ -40,3 +47,11 @@ const ctx = startPage(state)
 // computed when read, so rendering pays nothing for it
 Object.defineProperty(window, '__pcieScope', { get: (): TestHook => state.hook(ctx.now()) })
 Object.defineProperty(window, '__pcieScopeCharts', { value: chartsSummary })
+Object.defineProperty(window, '__pcieScopeUpdateTimings', { value: updateTimings })
+// where probe time `t` lies on a chart's x axis, in CSS pixels from the canvas's left edge
+Object.defineProperty(window, '__pcieScopeChartPixel', {
+  value: (canvas: string, t: number) =>
+    Object.values(Chart.instances)
+      .find((c) => c.canvas.id === canvas)
+      ?.scales['x']?.getPixelForValue(t) ?? NaN,
+})

@@ -62,6 +62,18 @@ export function headerView(): View {
       pause.textContent = state.paused ? 'Resume' : 'Pause'
       pause.setAttribute('aria-pressed', String(state.paused))
       $('demo').textContent = state.demoLine()
+      // a saved recording on the page: the header names it, and the device's controls wait for Back to live
+      for (const id of ['btn-start', 'btn-stop', 'btn-clear', 'btn-demo']) {
+        const b = $<HTMLButtonElement>(id)
+        b.disabled = state.replaying !== null
+        b.title = state.replaying !== null ? 'the page shows a saved recording: Back to live first' : ''
+      }
+      if (state.replaying !== null) {
+        $('demo').textContent = ''
+        $('source').textContent = `${state.replaying} (saved)${state.info ? ` · ${si(state.info.clockHz, 'Hz')} probe clock` : ''}`
+        $('source').title = ''
+        return
+      }
       const st = state.status
       if (!st) return
       const design = st.twinMode === null ? '' : ` · ${st.twinMode === 'switch' ? 'switch between GPU and host' : 'BAR endpoint'}`

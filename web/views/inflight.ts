@@ -13,6 +13,8 @@ import { inflightSummary } from '../../host/src/core/inflight.js'
 import { limitOf, type Point } from '../model.js'
 import { countLabels, fixedLabels } from '../axis.js'
 import type { View } from './view.js'
+import { timeNavOf } from './time-nav.js'
+import { timedUpdate } from '../update-timing.js'
 
 const LIMIT_TEXT = {
   wire: 'wire-bound: the payload sits at the link ceiling; more reads in flight only queue (latency rises)',
@@ -34,7 +36,8 @@ export function inflightView(): View {
   let chart: Chart<'line', Point[]>
   const budgetLine: Point[] = []
   return {
-    mount({ state }) {
+    mount(ctx) {
+      const { state } = ctx
       chart = timeChart($<HTMLCanvasElement>('inflight-chart'), {
         series: [
           { label: 'reads in flight (average)', colour: '#b794f4', axis: 'y' },
@@ -49,12 +52,20 @@ export function inflightView(): View {
         empty: 'no data yet: reads in flight appear once two snapshots have counted',
         label: (i, y) => (i === 2 ? `mean latency: ${us(y)}` : `${SERIES_TEXT[i] ?? ''}: ${y.toFixed(1)} reads`),
         marks: () => state.marks,
+        nav: timeNavOf(ctx),
         newestX: () => (state.intervalAvg.last() ?? state.outstandingAvg.last())?.x,
       })
     },
     render(ctx) {
       const { state } = ctx
-      if (state.paused) return
+      if (state.paused) {
+        // frozen data, yet zoom and pan still move over it
+        if (state.xRange) {
+          followX(chart, undefined, undefined, X_TITLE, state.xRange)
+          timedUpdate(chart, 'inflight')
+        }
+        return
+      }
       const [avg, budget, latency, peak, littleLine] = chart.data.datasets
       if (!avg || !budget || !latency || !peak || !littleLine) return
       // the sampler's records when they come, else the snapshots'
@@ -70,8 +81,8 @@ export function inflightView(): View {
       if (state.tagBudget !== null && first && newest)
         budgetLine.push({ x: first.x, y: state.tagBudget }, { x: newest.x, y: state.tagBudget })
       budget.data = budgetLine
-      followX(chart, first?.x, newest?.x, X_TITLE)
-      chart.update('none')
+      followX(chart, first?.x, newest?.x, X_TITLE, state.xRange)
+      timedUpdate(chart, 'inflight')
 
       const c = state.last?.counters
       const clockHz = state.info?.clockHz ?? 0

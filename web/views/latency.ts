@@ -1,6 +1,7 @@
 /**
  * Completion latency: the probe's first- and last-completion histograms (HISTOGRAM frames, via
- * the server's WebSocket) as two bar series over the range of bins that holds reads
+ * the server's WebSocket), since the clear or of one run alone (the histograms around it
+ * subtracted: AppState.shownLatency), as two bar series over the range of bins that holds reads
  * (web/latency-bars.ts), with each one's p50 and p99 drawn where the host's percentile rule
  * (core/latency-histogram.ts, kept within the counted min and max) puts them: solid for the last
  * completion, dashed for the first. Each marker's label has a row of its own above the bars, so
@@ -8,7 +9,7 @@
  */
 import { Chart, noDataPlugin } from '../charts.js'
 import { $ } from '../dom.js'
-import { int } from '../model.js'
+import { int, si } from '../model.js'
 import type { AppState } from '../state.js'
 import type { Plugin } from 'chart.js'
 import { binEdgesNs, histogramTotal } from '../../host/src/core/latency-histogram.js'
@@ -80,8 +81,16 @@ function percentileLines(state: AppState, bars: () => LatencyBars | null): Plugi
 export function latencyView(): View {
   let chart: Chart<'bar', number[], string>
   let shown: LatencyBars | null = null
+  let picker: HTMLSelectElement
+  let pickerKey = ''
   return {
-    mount({ state }) {
+    mount(ctx) {
+      const { state } = ctx
+      picker = $<HTMLSelectElement>('latency-of')
+      picker.addEventListener('change', () => {
+        state.setLatencyOf(picker.value === '' ? null : Number(picker.value))
+        ctx.changed()
+      })
       chart = new Chart($<HTMLCanvasElement>('latency-chart'), {
         type: 'bar',
         data: {
@@ -106,9 +115,19 @@ export function latencyView(): View {
       })
     },
     render({ state }) {
+      // the run picker: every run the page holds, newest first
+      const runsKey = `${state.latencyOf}|${state.marks.map((m) => m.id).join(',')}`
+      if (runsKey !== pickerKey) {
+        pickerKey = runsKey
+        picker.replaceChildren(
+          new Option('since the clear', ''),
+          ...[...state.marks].reverse().map((m) => new Option(`run #${m.id} ${m.label}`, String(m.id), false, m.id === state.latencyOf)),
+        )
+        picker.value = state.latencyOf === null ? '' : String(state.latencyOf)
+      }
       if (state.paused) return
       const clockHz = state.info?.clockHz ?? 0
-      const shownHists = KINDS.map((k) => state.latencyHistograms[k.kind])
+      const shownHists = KINDS.map((k) => state.shownLatency(k.kind))
       const any = shownHists.find((h) => h !== null)
       // both kinds share the layout (HIST_LAYOUT), so one set of bars fits both
       const edgesNs = any && clockHz > 0 ? binEdgesNs(any.layout, clockHz) : []
@@ -127,14 +146,27 @@ export function latencyView(): View {
       const y = chart.options.scales?.['y']
       if (y?.ticks) y.ticks.display = shown !== null
       chart.update('none')
+      const run = state.latencyOf === null ? undefined : state.marks.find((m) => m.id === state.latencyOf)
       if (!any || !shown) {
-        $('latency-caption').textContent = 'no read has completed since the clear'
+        $('latency-caption').textContent =
+          state.latencyOf === null
+            ? 'no read has completed since the clear'
+            : run?.to === undefined
+              ? `run #${state.latencyOf} has not finished`
+              : `waiting for the probe's histogram after run #${run.id} (once a second while streaming)`
         return
       }
-      const last = state.latencyHistograms.last ?? any
+      const reads = int(histogramTotal(shownHists[1]?.bins ?? []))
+      const firstReads = int(histogramTotal(shownHists[0]?.bins ?? []))
+      const s = (t: number | null | undefined) => (t === null || t === undefined ? 'the clear' : si(t, 's'))
+      const last = state.latencyHistograms.last ?? state.latencyHistograms.first
+      const what =
+        run && shownHists[1]
+          ? `run #${run.id} ${run.label}: ${reads} reads completed between the probe's histograms at ${s(shownHists[1].from)} and ${s(shownHists[1].to)} ` +
+            `(the run ran ${s(run.from)} – ${s(run.to)}; a neighbouring run's reads within that stretch count too)`
+          : `${reads} reads completed since the clear${last ? ` (snapshot #${last.snapshotIndex}, ${last.reason})` : ''}`
       $('latency-caption').textContent =
-        `${int(histogramTotal(last.bins))} reads completed since the clear (snapshot #${last.snapshotIndex}, ${last.reason}); ` +
-        `${int(histogramTotal(state.latencyHistograms.first?.bins ?? []))} had a first completion; ` +
+        `${what}; ${firstReads} had a first completion; ` +
         `the probe's bins are log-spaced, ${any.layout.subBins} to an octave${shown.merge > 1 ? `, ${shown.merge} to a bar` : ''}; only the range holding reads is drawn; ` +
         'a percentile is placed linearly inside its bin, within the smallest and largest latency counted'
     },

@@ -8,6 +8,8 @@ import type { Point } from '../model.js'
 import { si } from '../model.js'
 import { countLabels } from '../axis.js'
 import type { View } from './view.js'
+import { timeNavOf } from './time-nav.js'
+import { timedUpdate } from '../update-timing.js'
 
 const gbps = (v: number): string => `${(v / 1e9).toFixed(2)} GB/s`
 const X_TITLE = (unit: string): string => `probe time (${unit}): TIMESTAMP / probe clock, simulated on the twin`
@@ -15,7 +17,8 @@ const X_TITLE = (unit: string): string => `probe time (${unit}): TIMESTAMP / pro
 export function rateView(): View {
   let chart: Chart<'line', Point[]>
   return {
-    mount({ state }) {
+    mount(ctx) {
+      const { state } = ctx
       chart = timeChart($<HTMLCanvasElement>('rate-chart'), {
         series: [
           { label: 'MRd requests / s', colour: '#4fd1c5', axis: 'y' },
@@ -29,19 +32,27 @@ export function rateView(): View {
         empty: 'no data yet: rates appear once two snapshots have counted',
         label: (i, y) => (i === 0 ? `MRd: ${si(y)} requests/s` : `${i === 1 ? 'completed payload' : 'link ceiling'}: ${gbps(y)}`),
         marks: () => state.marks,
+        nav: timeNavOf(ctx),
         newestX: () => state.mrdRate.last()?.x,
       })
     },
     render(ctx) {
       const { state } = ctx
-      if (state.paused) return
+      if (state.paused) {
+        // frozen data, yet zoom and pan still move over it
+        if (state.xRange) {
+          followX(chart, undefined, undefined, X_TITLE, state.xRange)
+          timedUpdate(chart, 'rate')
+        }
+        return
+      }
       const [mrd, payload, ceiling] = chart.data.datasets
       if (!mrd || !payload || !ceiling) return
       mrd.data = state.mrdRate.view()
       payload.data = state.payloadRate.view()
       ceiling.data = state.ceilingRate.view()
-      followX(chart, state.mrdRate.view()[0]?.x, state.mrdRate.last()?.x, X_TITLE)
-      chart.update('none')
+      followX(chart, state.mrdRate.view()[0]?.x, state.mrdRate.last()?.x, X_TITLE, state.xRange)
+      timedUpdate(chart, 'rate')
 
       // the figures in the card's head are current only while live
       const live = state.live(ctx.now()).key === 'live'

@@ -13,6 +13,8 @@ export interface ViewContext {
   changed(): void
   /** page clock, ms */
   now(): number
+  /** a fresh WebSocket to the server (its hello brings the live page back after a recording was shown) */
+  reconnect(): void
 }
 
 export interface View {

@@ -251,6 +251,11 @@ export interface RecordingSummary {
   durationSeconds: number | null
   records: number
   runs: number
+  /**
+   * its records by type ('frame', 'interval', 'gpu-counters', …): which exports it can give;
+   * null for a recording whose manifest does not count them (written before it did)
+   */
+  contents: Partial<Record<string, number>> | null
 }
 
 /** GET /api/recordings: the recordings under the server's recordings folder, and the one it writes. */

@@ -40,6 +40,11 @@ export interface RecordingSummary {
   records: number
   runs: number
   workloads: AnyWorkload[]
+  /**
+   * its records by type (which exports it can give: pcapng needs frames, VCD interval or GPU
+   * counter records); null for a recording written before manifests counted them
+   */
+  contents: Partial<Record<RecordType, number>> | null
   /** torn last lines met while reading for this summary */
   torn: number
 }
@@ -61,6 +66,8 @@ const stoppedMs = (m: RecordingManifest): number | null => (m.stoppedAt === null
 
 /** What reading records adds to a manifest's figures. */
 interface Tally {
+  /** the records by type so far, null where a manifest did not count them */
+  contents: Partial<Record<RecordType, number>> | null
   records: number
   runs: number
   workloads: Map<string, AnyWorkload>
@@ -80,6 +87,7 @@ const tally = async (c: OpenedRecording, fromSegment: number, base: Omit<Tally, 
   for await (const r of readRecords(c.dir, { fromSegment, stats })) {
     t.records++
     t.byType[r.t]++
+    if (t.contents) t.contents[r.t] = (t.contents[r.t] ?? 0) + 1
     t.lastAt = r.at
     if (r.t === 'run-start') {
       t.runs++
@@ -106,11 +114,13 @@ const summaryOf = (c: OpenedRecording, t: Omit<Tally, 'byType' | 'firstTs' | 'la
     records: t.records,
     runs: t.runs,
     workloads: [...t.workloads.values()],
+    contents: t.contents,
     torn: stats.torn,
   }
 }
 
 const fromManifest = (m: RecordingManifest) => ({
+  contents: m.sealed.byType ? { ...m.sealed.byType } : null,
   records: m.sealed.records,
   runs: m.runs,
   workloads: new Map(m.workloads.map((w) => [workloadKey(w), w])),
@@ -130,7 +140,7 @@ export const summarizeRecording = async (dir: string): Promise<RecordingSummary>
 /** Everything about one recording, from reading every record; `stats` fills in as reading goes on. */
 export const describeRecording = async (dir: string, stats: ReadStats = newReadStats()): Promise<RecordingDescription> => {
   const c = await openRecording(dir)
-  const t = await tally(c, 0, { records: 0, runs: 0, workloads: new Map(), lastAt: null }, stats)
+  const t = await tally(c, 0, { contents: {}, records: 0, runs: 0, workloads: new Map(), lastAt: null }, stats)
   const clockHz = c.manifest.probe.clockHz
   return {
     ...summaryOf(c, t, stats),

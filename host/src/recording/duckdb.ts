@@ -7,7 +7,7 @@ import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duc
 import { PsError } from '../core/errors.js'
 import type { OpenedRecording } from './catalog.js'
 import { readRecords, type ReadStats } from './reader.js'
-import { TABLES, tableOf, type Cell, type ColumnType } from './tables.js'
+import { TableContext, TABLES, tableOf, type Cell, type ColumnType } from './tables.js'
 
 export interface LoadedRecording {
   connection: DuckDBConnection
@@ -64,11 +64,13 @@ export const loadRecording = async (recording: OpenedRecording, stats?: ReadStat
     for (const t of TABLES) appenders.set(t.name, await connection.createAppender(t.name))
     const rows = Object.fromEntries(TABLES.map((t) => [t.name, 0]))
     const clockHz = recording.manifest.probe.clockHz
+    const seen = new TableContext()
     for await (const r of readRecords(recording.dir, stats ? { stats } : {})) {
+      seen.note(r)
       const table = tableOf(r.t)
       if (!table || (only && !only.includes(table.name))) continue
       const a = appenders.get(table.name)!
-      for (const row of table.rows(r, clockHz)) {
+      for (const row of table.rows(r, clockHz, seen)) {
         table.columns.forEach((c, i) => appendCell(a, c.type, row[i] ?? null))
         a.endRow()
         rows[table.name]!++

@@ -220,6 +220,11 @@ export interface SealedProgress {
   records: number
   /** `at` of the last sealed record */
   lastAt: number | null
+  /**
+   * the sealed records by type (what a listing says a recording holds without reading it: no
+   * pcapng without frames, no VCD without interval records); absent in recordings written before it
+   */
+  byType?: Partial<Record<RecordType, number>>
 }
 
 export interface RecordingManifest {
@@ -433,5 +438,10 @@ export const ManifestSchema = z.object({
   runs: count,
   startedAt: z.string(),
   stoppedAt: z.string().nullable(),
-  sealed: z.object({ segments: count, records: count, lastAt: z.number().nullable() }),
+  sealed: z.object({
+    segments: count,
+    records: count,
+    lastAt: z.number().nullable(),
+    byType: z.partialRecord(z.enum(RECORD_TYPES as [RecordType, ...RecordType[]]), count).optional(),
+  }),
 })

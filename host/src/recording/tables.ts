@@ -10,8 +10,8 @@
  */
 import { counterValue } from '../core/counter-value.js'
 import { COUNTERS } from '../core/generated.js'
-import { binEdges, histogramTotal, latencyPercentilesNs } from '../core/latency-histogram.js'
-import type { LatencyHistogram, Snapshot } from '../core/probe.js'
+import { binEdges, histogramTotal, latencyPercentilesNs, observedLatency, type ObservedLatency } from '../core/latency-histogram.js'
+import type { Counters, LatencyHistogram, Snapshot } from '../core/probe.js'
 import { elementBytesOf, idBytesOf, isGraphWorkload, l1Of, type AnyWorkload } from '../core/workload.js'
 import type { AnyRecord, RecordError, RecordType } from './format.js'
 
@@ -28,8 +28,29 @@ export interface TableDef {
   name: string
   record: RecordType
   columns: readonly Column[]
-  /** the rows one record of this kind adds, cells in column order */
-  rows: (r: AnyRecord, clockHz: number) => Cell[][]
+  /** the rows one record of this kind adds, cells in column order (`seen`: what was read before it) */
+  rows: (r: AnyRecord, clockHz: number, seen?: TableContext) => Cell[][]
+}
+
+/**
+ * What reading a recording in order has seen so far that a later row needs: each tap's newest
+ * counters, whose smallest and largest latency bound a histogram's percentiles (the page's rule,
+ * core/latency-histogram.ts), so p50/p99 never lie outside what was observed.
+ */
+export class TableContext {
+  private readonly newest = new Map<string, { epoch: number; counters: Counters }>()
+
+  /** Take note of a record (every record, in order, before its rows). */
+  note(r: AnyRecord): void {
+    if (r.t === 'snapshot') this.newest.set('gpuSide', { epoch: r.epoch ?? 0, counters: r.snapshot.counters })
+    else if (r.t === 'tap-snapshot') this.newest.set(r.tapSnapshot.tap, { epoch: r.epoch ?? 0, counters: r.tapSnapshot.counters })
+  }
+
+  /** The observed bounds of a histogram of `tap` in `epoch`, when the newest counters can bound it. */
+  observed(tap: string, epoch: number, h: LatencyHistogram): ObservedLatency | undefined {
+    const c = this.newest.get(tap)
+    return c && c.epoch === epoch ? observedLatency(c.counters, h.kind, histogramTotal(h.bins)) : undefined
+  }
 }
 
 const big = (name: string): Column => ({ name, type: 'BIGINT' })
@@ -75,7 +96,7 @@ const snapshotCells = (s: Snapshot, clockHz: number): Cell[] => [
 const ratio = (num: number, den: number): number | null => (den > 0 ? num / den : null)
 
 // a latency histogram (either tap's): where it came from, its reads, p50/p99 by the host's one
-// rule (core/latency-histogram.ts), and the bins' lower edges in clocks and the bins themselves as JSON arrays
+// rule (core/latency-histogram.ts, within the latencies observed), and the bins' lower edges in clocks and the bins themselves as JSON arrays
 const HISTOGRAM_COLUMNS = [
   big('at_ms'),
   big('seq'),
@@ -89,8 +110,8 @@ const HISTOGRAM_COLUMNS = [
   bool('overflow'),
   text('bins_json'),
 ]
-const histogramCells = (at: number, h: LatencyHistogram, clockHz: number): Cell[] => {
-  const p = latencyPercentilesNs(h.bins, h.layout, clockHz)
+const histogramCells = (at: number, h: LatencyHistogram, clockHz: number, observed: ObservedLatency | undefined): Cell[] => {
+  const p = latencyPercentilesNs(h.bins, h.layout, clockHz, observed)
   return [
     at,
     h.seq,
@@ -177,7 +198,8 @@ const TABLES_BY_RECORD: readonly TableDef[] = [
     name: 'histograms',
     record: 'histogram',
     columns: HISTOGRAM_COLUMNS,
-    rows: (r, hz) => (r.t === 'histogram' ? [histogramCells(r.at, r.histogram, hz)] : []),
+    rows: (r, hz, seen) =>
+      r.t === 'histogram' ? [histogramCells(r.at, r.histogram, hz, seen?.observed('gpuSide', r.epoch ?? 0, r.histogram))] : [],
   },
   {
     // the switch design's host side: the same columns as snapshots but the firmware's link
@@ -202,9 +224,9 @@ const TABLES_BY_RECORD: readonly TableDef[] = [
     name: 'tap_histograms',
     record: 'tap-histogram',
     columns: [...HISTOGRAM_COLUMNS.slice(0, 2), text('tap'), ...HISTOGRAM_COLUMNS.slice(2)],
-    rows: (r, hz) => {
+    rows: (r, hz, seen) => {
       if (r.t !== 'tap-histogram') return []
-      const [at, seq, ...rest] = histogramCells(r.at, r.histogram, hz)
+      const [at, seq, ...rest] = histogramCells(r.at, r.histogram, hz, seen?.observed(r.histogram.tap, r.epoch ?? 0, r.histogram))
       return [[at!, seq!, r.histogram.tap, ...rest]]
     },
   },
@@ -347,7 +369,7 @@ const TABLES_BY_RECORD: readonly TableDef[] = [
 export const TABLES: readonly TableDef[] = TABLES_BY_RECORD.map((t) => ({
   ...t,
   columns: [...t.columns, big('epoch')],
-  rows: (r: AnyRecord, clockHz: number) => t.rows(r, clockHz).map((row) => [...row, r.epoch ?? 0]),
+  rows: (r: AnyRecord, clockHz: number, seen?: TableContext) => t.rows(r, clockHz, seen).map((row) => [...row, r.epoch ?? 0]),
 }))
 
 export const TABLE_NAMES = TABLES.map((t) => t.name)

@@ -23,6 +23,7 @@ import {
   segmentName,
   type RecordingManifest,
   type AnyRecord,
+  type RecordType,
 } from './format.js'
 import { syncDir, writeManifest } from './manifest.js'
 import { validateRecordingName } from './names.js'
@@ -128,6 +129,7 @@ export class RecordingWriter {
   private segmentBytesUsed = 0
   private total = 0
   private lastAt: number | null = null
+  private readonly byType: Partial<Record<RecordType, number>> = {}
   private readonly seen = new Set<string>()
   private failure: PsError | undefined
   private readonly limit: number
@@ -164,7 +166,7 @@ export class RecordingWriter {
       runs: 0,
       startedAt: now().toISOString(),
       stoppedAt: null,
-      sealed: { segments: 0, records: 0, lastAt: null },
+      sealed: { segments: 0, records: 0, lastAt: null, byType: {} },
     }
     const w = new RecordingWriter(dir, manifest, opts)
     writeManifest(dir, manifest)
@@ -199,6 +201,7 @@ export class RecordingWriter {
     }
     this.segmentBytesUsed += line.length
     this.total++
+    this.byType[r.t] = (this.byType[r.t] ?? 0) + 1
     this.lastAt = r.at
     if (r.t === 'run-start') this.noteRun(r.workload)
   }
@@ -228,7 +231,7 @@ export class RecordingWriter {
   }
 
   private progress(segments: number): RecordingManifest['sealed'] {
-    return { segments, records: this.total, lastAt: this.lastAt }
+    return { segments, records: this.total, lastAt: this.lastAt, byType: { ...this.byType } }
   }
 
   private noteRun(w: AnyWorkload): void {

@@ -88,6 +88,8 @@ describe('RecordingWriter', () => {
     w.close()
     const m = manifestOf(dir)
     expect(m).toMatchObject({ status: 'complete', stoppedAt: '2025-01-02T03:04:15.500Z', runs: 1, sealed: { segments: 1, records: 11 } })
+    // what it holds, by type, without reading it
+    expect(m.sealed.byType).toEqual({ device: 1, snapshot: 8, 'run-start': 1, run: 1 })
     expect(readdirSync(dir).sort()).toEqual([MANIFEST_FILE, segmentName(1)]) // no temporary file left behind
   })
 

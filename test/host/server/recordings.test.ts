@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -38,6 +38,21 @@ describe('GET /api/recordings', () => {
       ['done', 'complete', 11],
       ['killed', 'interrupted', 11],
     ])
+    // what each holds, so the page offers only the exports it can give (no frames: no pcapng;
+    // no interval records: no VCD); a killed writer's unsealed records are counted too
+    const held = { device: 1, snapshot: 8, 'run-start': 1, run: 1 }
+    expect(r.json.recordings.map((c: any) => c.contents)).toEqual([held, held])
+  })
+
+  it('says it cannot tell what a recording holds whose manifest does not count its records', async () => {
+    const root = rootWithRecordings()
+    const file = join(root, 'done', 'manifest.json')
+    const m = JSON.parse(readFileSync(file, 'utf8'))
+    delete m.sealed.byType
+    writeFileSync(file, JSON.stringify(m))
+    const { base } = await serve({ recordings: { dir: root, record: false } })
+    const r = await http(base, 'GET', '/api/recordings', { token: TOKEN })
+    expect(r.json.recordings.find((c: any) => c.name === 'done').contents).toBeNull()
   })
 
   it('is token-protected like the rest of the API', async () => {

@@ -1,0 +1,95 @@
+/**
+ * Screenshots of the page, every view at 1440×900 and at 420 px wide, on the fake session in
+ * switch mode with the sampler on (every card shown): live, zoomed with a stretch selected, and a
+ * saved recording opened; and each card alone at 1440. They go to build/e2e/screenshots, or
+ * where PS_SCREENSHOTS_DIR says: `PS_SCREENSHOTS_DIR=docs/screenshots npx vitest run --project e2e
+ * test/e2e/screenshots.e2e.test.ts` refreshes the ones docs/server.md shows.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildTestPage, hook, launchChromium, onFakeServer, root } from './page-harness.js'
+
+const webRoot = join(root, 'build/e2e-web-shots')
+const outDir = resolve(root, process.env.PS_SCREENSHOTS_DIR ?? 'build/e2e/screenshots')
+const WIDTHS = [
+  { name: 'wide', width: 1440, height: 900 },
+  { name: 'narrow', width: 420, height: 900 },
+] as const
+/** small enough to keep in the repository, sharp enough to read every label */
+const JPEG = { type: 'jpeg', quality: 80 } as const
+/** every card, by its element id */
+const CARDS = ['timenav', 'rate', 'run', 'inflight', 'latency', 'recordings', 'hist', 'hostside', 'counters', 'link']
+
+describe('screenshots of every view', () => {
+  let browser: Browser
+  beforeAll(async () => {
+    await buildTestPage(webRoot)
+    browser = await launchChromium()
+    mkdirSync(outDir, { recursive: true })
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  const shoot = async (page: Page, view: string) => {
+    for (const w of WIDTHS) {
+      await page.setViewportSize({ width: w.width, height: w.height })
+      await page.waitForTimeout(400) // charts resize on the next frames
+      await page.screenshot({ path: join(outDir, `${view}-${w.name}.jpg`), fullPage: true, ...JPEG })
+    }
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.waitForTimeout(400)
+  }
+
+  it('live, zoomed with a selection, and a recording opened, at 1440 and 420 px; each card at 1440', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ps-shots-'))
+    try {
+      await onFakeServer(
+        browser,
+        webRoot,
+        { runDelayMs: 400, switchMode: true, sampleUs: 10, recordings: { dir, record: true } },
+        async (page, server) => {
+          await page.goto(server.url)
+          await expect
+            .poll(async () => (await hook(page)).marks.filter((m) => m.to !== undefined).length, { timeout: 60_000 })
+            .toBeGreaterThanOrEqual(6)
+          await expect.poll(async () => (await hook(page)).latencyReads, { timeout: 30_000 }).toBeGreaterThan(0)
+          await shoot(page, 'live')
+          await page.locator('#counters-details > summary').click() // the register dump, opened for its own picture
+          for (const card of CARDS) await page.locator(`#${card}-card`).screenshot({ path: join(outDir, `card-${card}.jpg`), ...JPEG })
+          await page.locator('#counters-details > summary').click()
+
+          // a run zoomed to and selected, its latency alone
+          await page.getByTestId('btn-pause').click()
+          const run = (await hook(page)).marks.filter((m) => m.to !== undefined).at(-2)!
+          await page.getByTestId('run-zoom').selectOption(String(run.id))
+          await expect.poll(async () => (await page.getByTestId('range-figures').textContent()) ?? '').toMatch(/^selected/)
+          await page.getByTestId('btn-pause').click() // resumed: the zoomed window stays where it is
+          await page.getByTestId('latency-of').selectOption(String(run.id))
+          await expect
+            .poll(async () => (await page.getByTestId('latency-caption').textContent()) ?? '', { timeout: 10_000 })
+            .toMatch(/^run #/)
+          await shoot(page, 'zoomed')
+
+          // the recording so far, opened on the page
+          await page.getByTestId('btn-record').click()
+          await expect.poll(() => page.getByTestId('btn-record').textContent(), { timeout: 10_000 }).toBe('Record')
+          const name = ((await page.locator('[data-testid^="recording-"]').first().getAttribute('data-testid')) ?? '').slice(
+            'recording-'.length,
+          )
+          await page.getByTestId(`open-${name}`).click()
+          await expect.poll(() => page.getByTestId('conn-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('replay')
+          await shoot(page, 'recording')
+        },
+      )
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+    const files = readdirSync(outDir)
+    for (const view of ['live', 'zoomed', 'recording']) for (const w of WIDTHS) expect(files).toContain(`${view}-${w.name}.jpg`)
+    for (const card of CARDS) expect(files).toContain(`card-${card}.jpg`)
+  })
+})
