@@ -29,14 +29,16 @@ export class RunHistory {
   async listing(): Promise<RunsListing> {
     const { runs, recordings } = this.deps
     const current = recordings.recording()
-    const out: RunsListing = { runs: runs.entries(current), skipped: [] }
+    const out: RunsListing = { runs: runs.entries(), skipped: [] }
+    const seen = new Set(out.runs.map((r) => r.key))
     if (recordings.dir !== null) {
       const { recordings: found, skipped } = await listRecordings(recordings.dir)
       out.skipped.push(...skipped)
       for (const r of found) {
         if (r.name === current) continue
         try {
-          out.runs.push(...(await this.runsOf(r.dir, r.stoppedAt)))
+          // the runs this server recorded are listed already, under the same keys
+          out.runs.push(...(await this.runsOf(r.dir, r.stoppedAt)).filter((e) => !seen.has(e.key)))
         } catch (e) {
           if (!isPsError(e)) throw e
           out.skipped.push({ name: r.name, code: e.code, message: e.message })

@@ -85,6 +85,8 @@ export class RunService {
   lastReport: RunReport | null = null
   /** this server's runs, oldest first (at most RUN_HISTORY_MAX): GET /api/runs */
   readonly history: RunReport[] = []
+  /** the recording each recorded run went into, by run id (the server's recorder fills it in) */
+  readonly recordedIn = new Map<number, string>()
 
   private readonly limits: RunLimits
   /** manual runs waiting for the lock (not the one in flight) */
@@ -187,7 +189,7 @@ export class RunService {
         }
         this.lastReport = report
         this.history.push(report)
-        if (this.history.length > RUN_HISTORY_MAX) this.history.shift()
+        if (this.history.length > RUN_HISTORY_MAX) this.recordedIn.delete(this.history.shift()!.id)
         if (origin === 'demo') this.demo.runs++
         this.on.report(report)
         return report
@@ -208,19 +210,22 @@ export class RunService {
     return { snapshot: await c.snapshot(), histograms: undefined }
   }
 
-  /** This server's runs as history entries, newest first; `recording` names the recording they are written into. */
-  entries(recording: string | null): RunEntry[] {
+  /** This server's runs as history entries, newest first: a recorded one named as its recording names it (`NAME#ID`). */
+  entries(): RunEntry[] {
     return this.history
-      .map((r): RunEntry => ({
-        key: `server:${r.id}`,
-        recording,
-        id: r.id,
-        origin: r.origin,
-        source: r.result.gpu || r.result.gpuGraph ? 'gpu' : this.session.source === 'twin' ? 'twin' : 'board',
-        workload: r.result.workload,
-        at: r.finishedAt,
-        summary: r.summary,
-      }))
+      .map((r): RunEntry => {
+        const recording = this.recordedIn.get(r.id) ?? null
+        return {
+          key: recording !== null ? `${recording}#${r.id}` : `server:${r.id}`,
+          recording,
+          id: r.id,
+          origin: r.origin,
+          source: r.result.gpu || r.result.gpuGraph ? 'gpu' : this.session.source === 'twin' ? 'twin' : 'board',
+          workload: r.result.workload,
+          at: r.finishedAt,
+          summary: r.summary,
+        }
+      })
       .reverse()
   }
 
