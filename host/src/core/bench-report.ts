@@ -96,18 +96,18 @@ export function groupedBarsSvg(chart: BarChart, width = 520, height = 220): stri
       parts.push(
         `<rect data-series="${si}" data-group="${gi}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${(barW - 1).toFixed(1)}" height="${h.toFixed(1)}" fill="${runColour(si)}">` +
           `<title>${escapeHtml(`${s.name}: ${g} ${sig(v)} ${chart.unit}`)}</title></rect>`,
-        `<text x="${(x + barW / 2).toFixed(1)}" y="${(y - 3).toFixed(1)}" font-size="9" text-anchor="middle">${escapeHtml(short(v))}</text>`,
+        `<text x="${(x + barW / 2).toFixed(1)}" y="${(y - 3).toFixed(1)}" font-size="9" text-anchor="middle" fill="currentColor">${escapeHtml(short(v))}</text>`,
       )
     })
     parts.push(
-      `<text x="${(pad.left + gi * groupW + groupW / 2).toFixed(1)}" y="${height - pad.bottom + 14}" font-size="11" text-anchor="middle">${escapeHtml(g)}</text>`,
+      `<text x="${(pad.left + gi * groupW + groupW / 2).toFixed(1)}" y="${height - pad.bottom + 14}" font-size="11" text-anchor="middle" fill="currentColor">${escapeHtml(g)}</text>`,
     )
   })
   const axisY = pad.top + plotH
   return (
     `<svg class="bench-bars" data-chart="${escapeHtml(chart.key)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(`${chart.title} (${chart.unit})`)}">` +
-    `<text x="${pad.left}" y="13" font-size="12" font-weight="600">${escapeHtml(chart.title)} <tspan font-weight="400" fill="#666">(${escapeHtml(chart.unit)})</tspan></text>` +
-    `<line x1="${pad.left}" x2="${width - pad.right}" y1="${axisY}" y2="${axisY}" stroke="#999"/>` +
+    `<text x="${pad.left}" y="13" font-size="12" font-weight="600" fill="currentColor">${escapeHtml(chart.title)} <tspan font-weight="400" opacity="0.7">(${escapeHtml(chart.unit)})</tspan></text>` +
+    `<line x1="${pad.left}" x2="${width - pad.right}" y1="${axisY}" y2="${axisY}" stroke="currentColor" opacity="0.5"/>` +
     parts.join('') +
     `</svg>`
   )
@@ -142,19 +142,19 @@ export const summaryTableHtml = (r: RunEntry, i: number): string =>
     .join('') +
   `</table>`
 
-const REPORT_CSS = `
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}
-h1{font-size:20px;margin:0 0 4px}
-p.why{font-size:15px;margin:6px 0}
-table{border-collapse:collapse;margin:12px 0}
-th,td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
-caption{text-align:left;font-weight:600;padding:4px 0}
-.change.better{color:#1d7a3a}.change.worse{color:#b3261e}
-.swatch{display:inline-block;width:10px;height:10px;margin-right:5px;border-radius:2px}
-.bench-legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:12px}
-.charts{display:flex;flex-wrap:wrap;gap:16px}
-.muted{color:#666}
-`
+const REPORT_CSS = [
+  'body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}',
+  'h1{font-size:20px;margin:0 0 4px}',
+  'p.why{font-size:15px;margin:6px 0}',
+  'table{border-collapse:collapse;margin:12px 0}',
+  'th,td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}',
+  'caption{text-align:left;font-weight:600;padding:4px 0}',
+  '.change.better{color:#1d7a3a}.change.worse{color:#b3261e}',
+  '.swatch{display:inline-block;width:10px;height:10px;margin-right:5px;border-radius:2px}',
+  '.bench-legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:12px}',
+  '.charts{display:flex;flex-wrap:wrap;gap:16px}',
+  '.muted{color:#666}',
+].join('')
 
 /**
  * A self-contained HTML report of one or more runs: the summaries, and with two or more the

@@ -146,6 +146,7 @@ const latencyOf = (inp: RunSummaryInput): RunSummary['latencyNs'] => {
 export function decideLimit(s: Omit<RunSummary, 'limit' | 'model'>): RunSummary['limit'] {
   const lat = s.latencyNs.mean
   if (s.requests.count === 0 || s.wire.completions === 0 || lat === null) return { kind: 'none', why: 'no read completed in the run' }
+  if (!(s.seconds > 0)) return { kind: 'none', why: 'no probe time passed in the run (its counters were not enabled)' }
   const gb = sig(s.gbPerSecond)
   if (s.ceiling.fraction !== null && s.ceiling.fraction >= LIMIT_FRACTION) {
     return {

@@ -102,6 +102,10 @@ describe('the limit a run hit (docs/bench.md)', () => {
     const c = zeroCounters()
     c.cycles = 1000
     expect(summarizeRun(input(c)).limit.kind).toBe('none')
+    // reads counted but no probe time: no rate to speak of
+    const stopped = runCounters({ reads: 10, size: 64, micros: 1, inFlight: 1, latencyNs: 100 })
+    stopped.cycles = 0
+    expect(summarizeRun(input(stopped)).limit).toMatchObject({ kind: 'none', why: expect.stringMatching(/no probe time passed/) })
   })
 
   it('an unknown link has no ceiling, so a full-rate run is not called link-bound', () => {
