@@ -5,7 +5,7 @@
  * changes), and both exports as self-contained HTML files.
  */
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -147,6 +147,8 @@ describe('the bench card in Chromium', () => {
           expect(await svg.locator('rect[data-series="0"]').count(), key).toBeGreaterThan(0)
           expect(await svg.locator('rect[data-series="1"]').count(), key).toBeGreaterThan(0)
         }
+        mkdirSync(join(root, 'build/e2e'), { recursive: true })
+        await page.getByTestId('bench-card').screenshot({ path: join(root, 'build/e2e/bench-card.png') })
         const table = page.getByTestId('bench-compare-table')
         expect(await table.locator('tr[data-metric="meanRequestBytes"]').textContent()).toMatch(/32128 \+300 %/)
         // the other way round: the recorded run becomes the baseline's rival
@@ -156,7 +158,7 @@ describe('the bench card in Chromium', () => {
         expect(download.suggestedFilename()).toMatch(/^pcie-scope-comparison-server-1-vs-serve-.*-1\.html$/)
         const html = readFileSync((await download.path())!, 'utf8')
         expect(html).toMatch(/<p class="why">.* is [\d.]+× slower than server #1/)
-        expect(html.match(/<svg /g)).toHaveLength(5)
+        expect(html.match(/<svg class="bench-bars"/g)).toHaveLength(5)
         expect(html).not.toMatch(/<script|\ssrc=|\shref=|https?:\/\//i)
         // unpicking leaves one run: no comparison
         await page.getByTestId('bench-pick-server:1').uncheck()

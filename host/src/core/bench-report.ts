@@ -13,6 +13,10 @@ import { SIZE_CLASSES } from './size-classes.js'
 export const RUN_COLOURS = ['#2f6fdf', '#e0803a', '#3a9a5b', '#b04fc0', '#c8404a', '#2aa5b5', '#8a6d3b', '#6b6b6b'] as const
 export const runColour = (i: number): string => RUN_COLOURS[i % RUN_COLOURS.length]!
 
+/** A run's colour as a small square: SVG, so a page whose policy refuses inline style attributes draws it too. */
+const swatch = (i: number): string =>
+  `<svg class="swatch" width="10" height="10" aria-hidden="true"><rect width="10" height="10" rx="2" fill="${runColour(i)}"/></svg>`
+
 export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
@@ -77,7 +81,7 @@ const short = (n: number): string =>
  * `data-group` (indices) and a <title> for its tooltip.
  */
 export function groupedBarsSvg(chart: BarChart, width = 520, height = 220): string {
-  const pad = { left: 8, right: 8, top: 22, bottom: 36 }
+  const pad = { left: 8, right: 8, top: 34, bottom: 36 }
   const plotW = width - pad.left - pad.right
   const plotH = height - pad.top - pad.bottom
   const max = Math.max(0, ...chart.series.flatMap((s) => s.values.filter((v): v is number => v !== null && Number.isFinite(v))))
@@ -96,8 +100,12 @@ export function groupedBarsSvg(chart: BarChart, width = 520, height = 220): stri
       parts.push(
         `<rect data-series="${si}" data-group="${gi}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${(barW - 1).toFixed(1)}" height="${h.toFixed(1)}" fill="${runColour(si)}">` +
           `<title>${escapeHtml(`${s.name}: ${g} ${sig(v)} ${chart.unit}`)}</title></rect>`,
-        `<text x="${(x + barW / 2).toFixed(1)}" y="${(y - 3).toFixed(1)}" font-size="9" text-anchor="middle" fill="currentColor">${escapeHtml(short(v))}</text>`,
       )
+      // a zero needs no label: the missing bar says it
+      if (v !== 0)
+        parts.push(
+          `<text x="${(x + barW / 2).toFixed(1)}" y="${(y - 3).toFixed(1)}" font-size="9" text-anchor="middle" fill="currentColor">${escapeHtml(short(v))}</text>`,
+        )
     })
     parts.push(
       `<text x="${(pad.left + gi * groupW + groupW / 2).toFixed(1)}" y="${height - pad.bottom + 14}" font-size="11" text-anchor="middle" fill="currentColor">${escapeHtml(g)}</text>`,
@@ -115,18 +123,18 @@ export function groupedBarsSvg(chart: BarChart, width = 520, height = 220): stri
 
 /** The legend: each run's colour and name. */
 export const legendHtml = (runs: RunEntry[]): string =>
-  `<ul class="bench-legend">${runs.map((r, i) => `<li><span class="swatch" style="background:${runColour(i)}"></span>${escapeHtml(runLabel(r))}</li>`).join('')}</ul>`
+  `<ul class="bench-legend">${runs.map((r, i) => `<li>${swatch(i)}${escapeHtml(runLabel(r))}</li>`).join('')}</ul>`
 
 /** The comparison table: one row per metric, one column per run with its change against the baseline. */
 export function comparisonTableHtml(c: Comparison): string {
-  const head = `<tr><th>metric</th>${c.runs.map((r, i) => `<th><span class="swatch" style="background:${runColour(i)}"></span>${escapeHtml(runLabel(r))}${i === 0 ? ' (baseline)' : ''}</th>`).join('')}</tr>`
+  const head = `<tr><th>metric</th>${c.runs.map((r, i) => `<th>${swatch(i)}${escapeHtml(runLabel(r))}${i === 0 ? ' (baseline)' : ''}</th>`).join('')}</tr>`
   const rows = c.metrics.map(
     (m) =>
       `<tr data-metric="${escapeHtml(m.key)}"><th>${escapeHtml(m.label)} (${escapeHtml(m.unit)})</th>${m.values
         .map((v, i) => {
           const ch = m.changes[i] ?? null
           const better = ch === null || ch === 0 || m.higherIsBetter === null ? '' : ch > 0 === m.higherIsBetter ? 'better' : 'worse'
-          return `<td>${v === null ? '–' : escapeHtml(sig(v))}${i > 0 ? ` <span class="change ${better}">${escapeHtml(changeText(ch))}</span>` : ''}</td>`
+          return `<td>${v === null ? '–' : escapeHtml(sig(v))}${i > 0 && v !== null ? ` <span class="change ${better}">${escapeHtml(changeText(ch))}</span>` : ''}</td>`
         })
         .join('')}</tr>`,
   )
@@ -136,7 +144,7 @@ export function comparisonTableHtml(c: Comparison): string {
 
 /** One run's summary as a table of the same rows `capture` prints. */
 export const summaryTableHtml = (r: RunEntry, i: number): string =>
-  `<table class="bench-summary" data-run="${escapeHtml(r.key)}"><caption><span class="swatch" style="background:${runColour(i)}"></span>${escapeHtml(runLabel(r))} · ${escapeHtml(r.source)} · ${escapeHtml(new Date(r.at).toISOString())}</caption>` +
+  `<table class="bench-summary" data-run="${escapeHtml(r.key)}"><caption>${swatch(i)}${escapeHtml(runLabel(r))} · ${escapeHtml(r.source)} · ${escapeHtml(new Date(r.at).toISOString())}</caption>` +
   summaryRows(r.summary)
     .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
     .join('') +
@@ -150,7 +158,7 @@ const REPORT_CSS = [
   'th,td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}',
   'caption{text-align:left;font-weight:600;padding:4px 0}',
   '.change.better{color:#1d7a3a}.change.worse{color:#b3261e}',
-  '.swatch{display:inline-block;width:10px;height:10px;margin-right:5px;border-radius:2px}',
+  '.swatch{margin-right:5px;vertical-align:-1px}',
   '.bench-legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:12px}',
   '.charts{display:flex;flex-wrap:wrap;gap:16px}',
   '.muted{color:#666}',

@@ -111,7 +111,7 @@ export function compareRuns(runs: RunEntry[]): Comparison {
   if (runs.length < 2) throw new RangeError(`a comparison needs two runs or more, not ${runs.length}`)
   const metrics = [
     metric('gbPerSecond', 'payload', 'GB/s', runs, (s) => s.gbPerSecond, true),
-    metric('requestsPerSecond', 'request rate', 'M MRd/s', runs, (s) => s.requests.perSecond / 1e6, true),
+    metric('requestsPerSecond', 'request rate', 'M MRd/s', runs, (s) => s.requests.perSecond / 1e6, null),
     metric('meanRequestBytes', 'mean request', 'B', runs, (s) => s.requests.meanBytes, null),
     metric('efficiency', 'wire efficiency', '%', runs, (s) => (s.wire.efficiency === null ? null : 100 * s.wire.efficiency), true),
     metric('inFlightAvg', 'reads in flight, average', 'reads', runs, (s) => s.inFlight.avg, null),

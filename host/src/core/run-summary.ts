@@ -22,7 +22,7 @@ export const LIMIT_FRACTION = 0.9
 
 export const LIMIT_WORDS: Record<LimitKind, string> = {
   link: 'link ceiling',
-  tags: 'tags (Little’s law)',
+  tags: "tags (Little's law)",
   'request-rate': 'request rate',
   latency: 'latency',
   none: 'nothing measured',

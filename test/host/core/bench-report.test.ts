@@ -53,7 +53,7 @@ describe('reportHtml', () => {
     const html = reportHtml([a(), b()], { generatedAt: new Date('2026-01-02T03:04:05Z') })
     expect(html.startsWith('<!doctype html>')).toBe(true)
     expect(html).toContain('<style>')
-    expect(html.match(/<svg /g)).toHaveLength(5)
+    expect(html.match(/<svg class="bench-bars"/g)).toHaveLength(5)
     expect(html).not.toMatch(/<script|<link|\ssrc=|\shref=|url\(|@import|https?:\/\//i)
     expect(html).toContain('2026-01-02T03:04:05.000Z')
   })

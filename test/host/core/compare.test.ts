@@ -14,7 +14,7 @@ describe('explainChange: why a run was faster (docs/bench.md)', () => {
     expect(s).toMatch(/^rec-2 #1 \(merged-aligned 1048576 B\) is 3× faster than rec-1 #1 \(strided 1048576 B\) \(4 → 12.1 GB\/s\)/)
     expect(s).toMatch(/each read carries 128 B against 32 B \(wire efficiency 61.5 % → 86.5 %\)/)
     expect(s).toMatch(
-      /rec-1 #1 \(strided 1048576 B\) was held by the tags \(Little’s law\), rec-2 #1 \(merged-aligned 1048576 B\) by the link ceiling\.$/,
+      /rec-1 #1 \(strided 1048576 B\) was held by the tags \(Little's law\), rec-2 #1 \(merged-aligned 1048576 B\) by the link ceiling\.$/,
     )
   })
 
@@ -64,7 +64,7 @@ describe('compareRuns', () => {
     ])
     // no histogram in these runs: p50 is unknown, and so is its change
     expect(c.metrics.find((m) => m.key === 'latencyP50')!.changes).toEqual([null, null])
-    expect(c.limits).toEqual(['tags (Little’s law)', 'link ceiling'])
+    expect(c.limits).toEqual(["tags (Little's law)", 'link ceiling'])
     expect(c.sentences).toHaveLength(1)
   })
 
