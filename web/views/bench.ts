@@ -3,7 +3,8 @@
  * history (GET /api/runs: this server's runs and its recordings'), and the runs picked in it side
  * by side (grouped bars, every metric with its change, the sentence on why). Either exports as a
  * self-contained HTML report, made here from the same core module `compare --html` uses. The
- * history is fetched on mount, after every run and on Refresh.
+ * history is fetched on mount, shortly after a run (a demo run only while demo runs are listed)
+ * and on Refresh.
  */
 import type { RunsListing } from '../../host/src/core/wire.js'
 import { runLabel } from '../../host/src/core/compare.js'
@@ -23,11 +24,15 @@ function saveText(text: string, filename: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
+/** after a run, how long the card waits before it fetches the history again */
+const REFRESH_MS = 500
+
 const fileNameOf = (s: string): string => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '')
 
 export function benchView(picker = new RunPicker()): View {
   let drawn = -1
   let lastRunSeen: number | undefined
+  let pending: ReturnType<typeof setTimeout> | undefined
 
   const refresh = (ctx: ViewContext) => {
     ctx.api.get<RunsListing>('runs').then(
@@ -40,6 +45,15 @@ export function benchView(picker = new RunPicker()): View {
         ctx.changed()
       },
     )
+  }
+
+  /** A refresh within REFRESH_MS, one for a burst of runs (the demo loop runs one every second or two). */
+  const refreshSoon = (ctx: ViewContext) => {
+    if (pending !== undefined) return
+    pending = setTimeout(() => {
+      pending = undefined
+      refresh(ctx)
+    }, REFRESH_MS)
   }
 
   const drawSummary = () => {
@@ -143,6 +157,7 @@ export function benchView(picker = new RunPicker()): View {
       $('bench-refresh').addEventListener('click', () => refresh(ctx))
       $('bench-demo').addEventListener('change', (e) => {
         picker.setWithDemo((e.target as HTMLInputElement).checked)
+        refresh(ctx)
         ctx.changed()
       })
       $('bench-export-run').addEventListener('click', () => {
@@ -156,10 +171,11 @@ export function benchView(picker = new RunPicker()): View {
       refresh(ctx)
     },
     render(ctx) {
-      const runId = ctx.state.lastRun?.id
-      if (runId !== lastRunSeen && ctx.state.feed === 'open') {
-        lastRunSeen = runId
-        if (runId !== undefined) refresh(ctx)
+      const last = ctx.state.lastRun
+      if (last?.id !== lastRunSeen && ctx.state.feed === 'open') {
+        lastRunSeen = last?.id
+        // demo runs are listed only on request: no fetch for one while they are hidden
+        if (last && (last.origin !== 'demo' || picker.withDemo)) refreshSoon(ctx)
       }
       if (drawn === picker.version) return
       drawn = picker.version

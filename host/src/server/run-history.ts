@@ -9,10 +9,24 @@ import { compareRuns, type Comparison } from '../core/compare.js'
 import { reportHtml } from '../core/bench-report.js'
 import type { RunEntry } from '../core/run-summary.js'
 import type { RunsListing } from '../core/wire.js'
-import { listRecordings } from '../recording/catalog.js'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { openRecording } from '../recording/catalog.js'
+import { isValidRecordingName } from '../recording/names.js'
 import { recordingRuns } from '../recording/run-summaries.js'
 import type { RunService } from './runs.js'
 import type { RecordingsDeps } from './recordings.js'
+
+/** The recording directories directly under the folder (none when it does not exist). */
+const recordingNames = async (root: string): Promise<string[]> => {
+  try {
+    const entries = await readdir(root, { withFileTypes: true })
+    return entries.filter((e) => e.isDirectory() && isValidRecordingName(e.name)).map((e) => e.name)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw new PsError('PS_RECORDING_IO', `cannot list ${root}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+  }
+}
 
 export interface RunHistoryDeps {
   runs: Pick<RunService, 'entries'>
@@ -21,8 +35,8 @@ export interface RunHistoryDeps {
 
 /** The run history and comparisons of runs in it: GET /api/runs and POST /api/compare (routes.ts). */
 export class RunHistory {
-  /** closed recordings' runs, by directory and stop time */
-  private readonly cache = new Map<string, { stoppedAt: string; runs: RunEntry[] }>()
+  /** the runs of recordings no writer holds, by directory, with the status and stop time they were read at */
+  private readonly cache = new Map<string, { settled: string; runs: RunEntry[] }>()
   constructor(private readonly deps: RunHistoryDeps) {}
 
   /** GET /api/runs: every run, newest first. */
@@ -32,16 +46,17 @@ export class RunHistory {
     const out: RunsListing = { runs: runs.entries(), skipped: [] }
     const seen = new Set(out.runs.map((r) => r.key))
     if (recordings.dir !== null) {
-      const { recordings: found, skipped } = await listRecordings(recordings.dir)
-      out.skipped.push(...skipped)
-      for (const r of found) {
-        if (r.name === current) continue
+      // each recording but the one being written (its runs are this server's); one no writer holds
+      // any more (closed, or its writer gone) does not change: it is read once
+      for (const name of await recordingNames(recordings.dir)) {
+        if (name === current) continue
         try {
-          // the runs this server recorded are listed already, under the same keys
-          out.runs.push(...(await this.runsOf(r.dir, r.stoppedAt)).filter((e) => !seen.has(e.key)))
+          const rec = await openRecording(join(recordings.dir, name))
+          const settled = rec.status === 'recording' ? null : `${rec.status} ${rec.manifest.stoppedAt ?? ''}`
+          out.runs.push(...(await this.runsOf(rec.dir, settled)).filter((e) => !seen.has(e.key)))
         } catch (e) {
           if (!isPsError(e)) throw e
-          out.skipped.push({ name: r.name, code: e.code, message: e.message })
+          out.skipped.push({ name, code: e.code, message: e.message })
         }
       }
     }
@@ -49,11 +64,11 @@ export class RunHistory {
     return out
   }
 
-  private async runsOf(dir: string, stoppedAt: string | null): Promise<RunEntry[]> {
+  private async runsOf(dir: string, settled: string | null): Promise<RunEntry[]> {
     const hit = this.cache.get(dir)
-    if (hit && stoppedAt !== null && hit.stoppedAt === stoppedAt) return hit.runs
+    if (hit && settled !== null && hit.settled === settled) return hit.runs
     const entries = await recordingRuns(dir)
-    if (stoppedAt !== null) this.cache.set(dir, { stoppedAt, runs: entries })
+    if (settled !== null) this.cache.set(dir, { settled, runs: entries })
     return entries
   }
 
