@@ -7,6 +7,7 @@
 import { ApiClient } from './api.js'
 import { type Feed, startFeed } from './feed.js'
 import type { AppState } from './state.js'
+import { benchView } from './views/bench.js'
 import { countersView } from './views/counters.js'
 import { gpuCountersView } from './views/gpu-counters.js'
 import { headerView } from './views/header.js'
@@ -34,6 +35,7 @@ export function startPage(state: AppState): ViewContext {
     gpuCountersView(),
     linkView(),
     runView(),
+    benchView(),
     recordingsView(),
   ]
 

@@ -9,7 +9,8 @@
  * docs/recordings.md's records, read back as JSON).
  */
 import type { PcieLinkInfo } from '../host/src/core/link.js'
-import type { IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot, TapHistogram, TapSnapshot } from '../host/src/core/probe.js'
+import type { Counters, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot, TapHistogram, TapSnapshot } from '../host/src/core/probe.js'
+import { summarizeRun, type RunSummary } from '../host/src/core/run-summary.js'
 import type { CounterMeta, GpuCounterInterval, RunReport, ServerMessage } from '../host/src/core/wire.js'
 import type { AnyWorkload, WorkloadResult } from '../host/src/core/workload.js'
 import { COUNTERS } from '../host/src/core/generated.js'
@@ -82,7 +83,12 @@ const pageOrigin = (o: Origin): 'demo' | 'manual' => (o === 'demo' ? 'demo' : 'm
  * A run recorded by `capture` (its own result, not a server's report): its report made from the
  * probe's counts between the run's baseline and the newest snapshot at its end.
  */
-function reportOf(r: Extract<RecordedLine, { t: 'run' }>, baseline: Snapshot | undefined, end: Snapshot | undefined): RunReport | null {
+function reportOf(
+  r: Extract<RecordedLine, { t: 'run' }>,
+  baseline: Snapshot | undefined,
+  end: Snapshot | undefined,
+  desc: RecordingDescription,
+): RunReport | null {
   if (!r.probeWindow || !baseline || !end) return null
   const probe = counterDeltas(baseline, end)
   const bySize = bySizeFromCounters(probe)
@@ -104,8 +110,17 @@ function reportOf(r: Extract<RecordedLine, { t: 'run' }>, baseline: Snapshot | u
     probeWindow: r.probeWindow,
     startedAt: r.at,
     finishedAt: r.at,
+    summary: summaryOf(probe, result.issued, desc),
   }
 }
+
+/** The bench summary of a run from its counter deltas (core/run-summary.ts, as the server makes it). */
+const summaryOf = (probe: Counters, issued: { count: number; bytes: number } | null, desc: RecordingDescription): RunSummary =>
+  summarizeRun({ counters: probe, clockHz: desc.manifest.probe.clockHz, link: desc.manifest.link, tagBudget: null, issued })
+
+/** A server's report as recorded; one recorded before reports carried their summary gets it here. */
+const withSummary = (rep: RunReport, desc: RecordingDescription): RunReport =>
+  (rep as Partial<RunReport>).summary ? rep : { ...rep, summary: summaryOf(rep.probe, rep.result.issued, desc) }
 
 /** The messages of a recording in order, starting with the hello of its device. */
 export function replaySteps(desc: RecordingDescription, lines: readonly RecordedLine[]): ReplayStep[] {
@@ -160,7 +175,7 @@ export function replaySteps(desc: RecordingDescription, lines: readonly Recorded
           push({ type: 'run-error', origin: pageOrigin(r.origin), error: r.error }, r.at)
           break
         }
-        const report = isRunReport(r.result) ? r.result : reportOf(r, baselines.get(r.id), newest)
+        const report = isRunReport(r.result) ? withSummary(r.result, desc) : reportOf(r, baselines.get(r.id), newest, desc)
         if (report) push({ type: 'run', report, result: report.result, demo: { enabled: false, runs: 0, current: null } }, r.at)
         break
       }

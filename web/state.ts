@@ -26,6 +26,7 @@ import {
   latencyPercentilesNs,
   noLatencyHistograms,
   observedLatency,
+  sameLayout,
   type LatencyPercentilesNs,
 } from '../host/src/core/latency-histogram.js'
 import { aboveCeiling, histogram, inflightBetween, rateBetween, RingSeries, SIZE_KEYS, type Limit } from './model.js'
@@ -58,9 +59,6 @@ export interface ShownLatency {
   from: number | null
   to: number | null
 }
-
-const sameLayout = (a: HistogramLayout, b: HistogramLayout): boolean =>
-  a.subBins === b.subBins && a.firstEdgeClocks === b.firstEdgeClocks && a.bins === b.bins
 
 /** A workload run on the probe's time axis: `to` is undefined while it runs. */
 export interface RunMark {

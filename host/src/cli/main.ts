@@ -12,12 +12,14 @@
  *   pcie-scope export  RECORDING --format csv|jsonl|perfetto|vcd [-o FILE] [--dir FOLDER]
  *   pcie-scope export  RECORDING --format parquet [--table NAME] | pcapng  -o FILE [--dir FOLDER]
  *   pcie-scope query   RECORDING SQL [--json] [--dir FOLDER]
+ *   pcie-scope summary RECORDING[#ID] [--json] [--html FILE] [--dir FOLDER]
+ *   pcie-scope compare RECORDING[#ID] RECORDING[#ID] [...] [--json] [--html FILE] [--dir FOLDER]
  *   pcie-scope topology --twin [--json]
  *   pcie-scope watch   --gpu [--device N] [--interval-us N] [--duration S] [--json]
  *
  * stdout carries results only (one JSON object with --json); progress and diagnostics go to
  * stderr. Exit codes: 0 ok, 1 failure, 2 usage error. Each command is a module of its own
- * (capture.ts, serve.ts, bench.ts, recordings.ts for ls/info/export/query, topology.ts, watch.ts); this one
+ * (capture.ts, serve.ts, bench.ts, recordings.ts for ls/info/export/query, summary.ts, compare.ts, topology.ts, watch.ts); this one
  * composes them and turns errors into exit codes.
  */
 import { Command, CommanderError } from 'commander'
@@ -25,9 +27,11 @@ import { isPsError } from '../core/errors.js'
 import { packageVersion } from '../util/package-root.js'
 import { registerBench } from './bench.js'
 import { registerCapture } from './capture.js'
+import { registerCompare } from './compare.js'
 import { defaultDeps, defaultIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliDeps, type CliIo, type SetCode } from './io.js'
 import { registerRecordings } from './recordings.js'
 import { registerServe } from './serve.js'
+import { registerSummary } from './summary.js'
 import { registerTopology } from './topology.js'
 import { registerWatch } from './watch.js'
 
@@ -45,6 +49,8 @@ const buildProgram = (io: CliIo, setCode: SetCode, deps: CliDeps): Command => {
   registerServe(program, io, setCode)
   registerBench(program, io, setCode, deps)
   registerRecordings(program, io, setCode)
+  registerSummary(program, io, setCode)
+  registerCompare(program, io, setCode)
   registerTopology(program, io, setCode)
   registerWatch(program, io, setCode, deps)
   return program

@@ -2,16 +2,10 @@
 import type { RunResult } from '../measure/run.js'
 import { elementBytesOf, isGraphWorkload, l1Of, type AnyWorkload } from '../core/workload.js'
 import { SIZE_CLASSES } from '../core/size-classes.js'
+import { sig, summaryRows, type RunSummary } from '../core/run-summary.js'
 
-/**
- * A number for a reader: `digits` significant digits, never in exponent form (1512.3 ns reads
- * 1512, not 1.51e+3; 0.0123 keeps its three digits).
- */
-export const formatSignificant = (n: number, digits = 3): string => {
-  if (!Number.isFinite(n)) return String(n)
-  if (Number.isInteger(n) || Math.abs(n) >= 10 ** (digits - 1)) return String(Math.round(n))
-  return Number(n.toPrecision(digits)).toLocaleString('en-US', { useGrouping: false, maximumSignificantDigits: digits })
-}
+/** A number for a reader: `digits` significant digits, never in exponent form (core/run-summary.ts `sig`). */
+export const formatSignificant = sig
 const fmt = formatSignificant
 
 const workloadRow = (w: AnyWorkload): string =>
@@ -154,5 +148,12 @@ export const formatRunResult = (r: RunResult, path: string): string => {
     ['wall time', `${r.wallSeconds.toFixed(2)} s`],
   ]
   const w = Math.max(...rows.map(([k]) => k.length))
-  return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n'
+  return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n\n' + formatSummary(r.summary)
+}
+
+/** The bench summary (core/run-summary.ts) as an indented block under its heading. */
+export const formatSummary = (s: RunSummary, heading = 'bench summary'): string => {
+  const rows = summaryRows(s)
+  const w = Math.max(...rows.map(([k]) => k.length))
+  return `${heading}\n` + rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`).join('\n') + '\n'
 }

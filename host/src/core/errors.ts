@@ -36,6 +36,8 @@ export type PsErrorCode =
   | 'PS_RUN_QUEUE_FULL'
   | 'PS_RUN_CANCELLED'
   | 'PS_SERVER_CLOSING'
+  // a run named in a comparison (GET /api/runs' key, `compare`'s RECORDING#ID) that is not there
+  | 'PS_RUN_NOT_FOUND'
   // recordings (host/src/recording): names, the recording directory and its files
   | 'PS_RECORDING_NAME_INVALID'
   | 'PS_RECORDING_NOT_FOUND'

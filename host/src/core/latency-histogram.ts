@@ -61,6 +61,10 @@ export function linearLayout(binClocks: number, words: number): HistogramLayout 
   return { subBins: bins, firstEdgeClocks: bins * binClocks, bins }
 }
 
+/** Whether two layouts give the same bins (their counts can be added or subtracted). */
+export const sameLayout = (a: HistogramLayout, b: HistogramLayout): boolean =>
+  a.subBins === b.subBins && a.firstEdgeClocks === b.firstEdgeClocks && a.bins === b.bins
+
 /** The lower edge of bin k in clocks (k = bins: the overflow bin's). */
 export function binEdge(l: HistogramLayout, k: number): number {
   if (k < l.subBins) return k * (l.firstEdgeClocks / l.subBins)

@@ -13,7 +13,10 @@ export interface PcieLinkInfo {
  * of framing (sequence number, LCRC and start/end symbols or the Gen3+ STP token), the same for
  * Gen1 to Gen5 without ECRC (PCI Express Base Specification; docs/pcie.md restates it).
  */
-const CPL_OVERHEAD_BYTES = 20
+export const CPL_OVERHEAD_BYTES = 20
+
+/** Bytes an MRd with a 64-bit address costs on the wire: its 4-DW header and the same 8 B of framing (docs/pcie.md). */
+export const MRD_WIRE_BYTES = 24
 
 /**
  * Payload bytes per second the link can deliver for a given completion mix: each completion pays

@@ -6,6 +6,7 @@ import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapsho
 import type { PatternName, AnyWorkload, WorkloadResult } from './workload.js'
 import type { PcieLinkInfo } from './link.js'
 import type { TwinMode } from './twin-mode.js'
+import type { RunEntry, RunSummary } from './run-summary.js'
 import type { CounterKey, HistogramKindKey, TapKey } from './generated.js'
 
 export interface CounterMeta {
@@ -175,6 +176,8 @@ export interface RunReport {
   probeWindow: { from: number; to: number }
   startedAt: number
   finishedAt: number
+  /** the bench summary of the run (core/run-summary.ts) from the counter deltas and the run's own latency histograms */
+  summary: RunSummary
 }
 
 /** WS {type:'run-start'}: a workload is about to run; `baseline` is the snapshot taken before it. */
@@ -263,6 +266,16 @@ export interface RecordingsListing {
   root: string | null
   recording: string | null
   recordings: RecordingSummary[]
+}
+
+/**
+ * GET /api/runs: the run history, newest first: this server's runs (`server:ID`) and the runs of the
+ * recordings in its recordings folder (`NAME#ID`; the one it records into now is its own runs).
+ */
+export interface RunsListing {
+  runs: RunEntry[]
+  /** recordings that could not be read, and why */
+  skipped: { name: string; code: string; message: string }[]
 }
 
 /** Every error body the REST API returns. */

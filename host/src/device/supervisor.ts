@@ -131,6 +131,10 @@ class SupervisedClient extends EventEmitter<ProbeClientEvents> {
   snapshot(): Promise<Snapshot> {
     return this.call((c) => c.snapshot())
   }
+  /** an on-demand snapshot with the latency histograms read with it: a run's own percentiles (server/runs.ts) */
+  latencyHistograms(): ReturnType<ProbeClient['latencyHistograms']> {
+    return this.call((c) => c.latencyHistograms())
+  }
   hostStats(): HostLinkStats {
     return this.target ? addStats(this.retired, this.target.hostStats()) : { ...this.retired }
   }

@@ -38,6 +38,7 @@ import { createLogger } from '../util/log.js'
 import { inflightSummary, type InflightSummary } from '../core/inflight.js'
 import { validateAnyWorkload } from '../core/workload-schema.js'
 import type { TwinMode } from '../core/twin-mode.js'
+import { summarizeRun, type RunSummary } from '../core/run-summary.js'
 
 const log = createLogger('ps:measure')
 
@@ -120,6 +121,8 @@ export interface RunResult {
    * alone; the top-level numbers are the GPU side's, which add the switch's traversal both ways.
    */
   hostSide?: TapSummary
+  /** the bench summary (core/run-summary.ts): GB/s, request rate, wire efficiency, tags, latency, the limit it hit */
+  summary: RunSummary
 }
 
 /** A further probe tap's view of the same run, from its counters and histograms of the final snapshot. */
@@ -277,6 +280,15 @@ const buildRunResult = (
     link: { host: session.client.hostStats(), firmware: { ...snap.firmware }, snapshotIndex: snap.index, snapshotSeq: snap.seq },
     barLatencyCycles: session.info.barLatencyCycles,
     wallSeconds,
+    // the probe was cleared before the run: the snapshot's counters and histograms are the run's
+    summary: summarizeRun({
+      counters: snap.counters,
+      clockHz,
+      tagBudget: session.tagBudget ?? null,
+      link: session.pcieLink,
+      histograms,
+      issued: { count: issued.count, bytes: issued.bytes },
+    }),
   }
 }
 

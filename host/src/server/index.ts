@@ -267,6 +267,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       },
       report: (report) => {
         recorder.current?.run(report.id, report.origin, report.result.workload, { probeWindow: report.probeWindow, result: report })
+        if (recorder.current) runs.recordedIn.set(report.id, recorder.current.name)
         hub.broadcast({ type: 'run', report, result: report.result, demo: { ...runs.demo } })
       },
       failed: (r, e) => recorder.current?.run(r.id, r.origin, r.workload, { error: e }),

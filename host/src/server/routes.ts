@@ -15,7 +15,8 @@ import type { DeviceState } from './device-state.js'
 import { ApiError, apiErrorHandler, bodyReadError, clientHttpError, sendError } from './http-errors.js'
 import type { RunService } from './runs.js'
 import { recordingsRouter, type RecordingsDeps } from './recordings.js'
-import { DemoBody, EmptyBody, openApiDocument, RecordingBody, RunBody, StartBody } from './schemas.js'
+import { RunHistory } from './run-history.js'
+import { CompareBody, DemoBody, EmptyBody, openApiDocument, RecordingBody, RunBody, StartBody } from './schemas.js'
 import type { SessionRecording } from './serve-recording.js'
 import { bearerToken, hostAllowed, setSecurityHeaders, tokenMatches } from './security.js'
 
@@ -154,6 +155,16 @@ function apiRouter({ token, state, runs, status, recordings, recording }: AppDep
     res.json({ recording: recording.current?.name ?? null, stopped })
   })
   api.use(recordingsRouter(recordings ?? { dir: null, recording: () => null }))
+  const history = new RunHistory({ runs, recordings: recordings ?? { dir: null, recording: () => null } })
+  api.get('/runs', async (_req, res) => {
+    res.json(await history.listing())
+  })
+  api.post('/compare', async (req, res) => {
+    const { runs: keys, format } = body(CompareBody, req)
+    const r = await history.compare(keys, format)
+    if ('html' in r) res.type('text/html; charset=utf-8').attachment('pcie-scope-comparison.html').send(r.html)
+    else res.json(r.json)
+  })
   api.use((req: Request, _res: Response, next: NextFunction) => {
     next(new PsError('PS_HTTP_NOT_FOUND', `no route ${req.method} /api${req.path}`))
   })

@@ -23,6 +23,8 @@ import { sleep } from '../util/sleep.js'
 import type { ServerSession } from './session.js'
 import type { DemoState, RunReport, RunSource, RunStart } from '../core/wire.js'
 import { counterDeltas } from '../core/rates.js'
+import { histogramDelta, summarizeRun, type RunEntry } from '../core/run-summary.js'
+import type { LatencyHistograms } from '../core/probe.js'
 
 export const DEMO_PERIOD_MS = 100
 export const DEMO_HOLD_MS = 2_000
@@ -44,6 +46,9 @@ export function nextDemoBytes(bytes: number, wallSeconds: number): number {
   const next = Math.round((bytes * ratio) / 4096) * 4096
   return Math.min(DEMO_MAX_BYTES, Math.max(DEMO_MIN_BYTES, next))
 }
+
+/** runs of this server GET /api/runs keeps; the oldest go first */
+export const RUN_HISTORY_MAX = 200
 
 /** Retry-After, in seconds, of a run refused because the queue is full */
 export const QUEUE_FULL_RETRY_S = 5
@@ -78,6 +83,10 @@ export class RunService {
   private readonly demoBytes = new Map<PatternName, number>()
   readonly demo: DemoState = { enabled: false, runs: 0, current: null }
   lastReport: RunReport | null = null
+  /** this server's runs, oldest first (at most RUN_HISTORY_MAX): GET /api/runs */
+  readonly history: RunReport[] = []
+  /** the recording each recorded run went into, by run id (the server's recorder fills it in) */
+  readonly recordedIn = new Map<number, string>()
 
   private readonly limits: RunLimits
   /** manual runs waiting for the lock (not the one in flight) */
@@ -143,28 +152,44 @@ export class RunService {
         if (signal?.aborted) throw cancelledError('while it waited in the queue')
         const startedAt = Date.now()
         const id = this.nextId++
-        const before = await this.session.client.snapshot()
+        const { snapshot: before, histograms: beforeHists } = await this.probeReading()
         this.on.start?.({ id, origin, workload, baseline: before, runner: runner.kind })
         let result: WorkloadResult
         let after: Snapshot
+        let afterHists: LatencyHistograms | undefined
         try {
           result = await this.withDeadline(id, workload, signal, (s) => runner.run(workload, s))
-          after = await this.session.client.snapshot()
+          ;({ snapshot: after, histograms: afterHists } = await this.probeReading())
         } catch (e) {
           this.on.failed?.({ id, origin, workload }, e)
           throw e
         }
+        const probe = counterDeltas(before, after)
         const report: RunReport = {
           id,
           origin,
           result,
-          probe: counterDeltas(before, after),
+          probe,
           countersEnabled: before.enabled && after.enabled,
           probeWindow: { from: before.counters.timestamp, to: after.counters.timestamp },
           startedAt,
           finishedAt: Date.now(),
+          summary: summarizeRun({
+            counters: probe,
+            clockHz: this.session.info.clockHz,
+            tagBudget: this.session.tagBudget ?? null,
+            link: this.session.pcieLink,
+            // the probe's histograms count since its clear: the run's reads are after − before
+            histograms: afterHists
+              ? { last: histogramDelta(afterHists.last, beforeHists?.last), first: histogramDelta(afterHists.first, beforeHists?.first) }
+              : undefined,
+            bounds: after.counters,
+            issued: { count: result.issued.count, bytes: result.issued.bytes },
+          }),
         }
         this.lastReport = report
+        this.history.push(report)
+        if (this.history.length > RUN_HISTORY_MAX) this.recordedIn.delete(this.history.shift()!.id)
         if (origin === 'demo') this.demo.runs++
         this.on.report(report)
         return report
@@ -176,6 +201,32 @@ export class RunService {
         this.holdUntil = Date.now() + DEMO_HOLD_MS
       }
     }
+  }
+
+  /** An on-demand snapshot, with the latency histograms read with it where the client can read them. */
+  private async probeReading(): Promise<{ snapshot: Snapshot; histograms: LatencyHistograms | undefined }> {
+    const c = this.session.client
+    if (c.latencyHistograms) return c.latencyHistograms()
+    return { snapshot: await c.snapshot(), histograms: undefined }
+  }
+
+  /** This server's runs as history entries, newest first: a recorded one named as its recording names it (`NAME#ID`). */
+  entries(): RunEntry[] {
+    return this.history
+      .map((r): RunEntry => {
+        const recording = this.recordedIn.get(r.id) ?? null
+        return {
+          key: recording !== null ? `${recording}#${r.id}` : `server:${r.id}`,
+          recording,
+          id: r.id,
+          origin: r.origin,
+          source: r.result.gpu || r.result.gpuGraph ? 'gpu' : this.session.source === 'twin' ? 'twin' : 'board',
+          workload: r.result.workload,
+          at: r.finishedAt,
+          summary: r.summary,
+        }
+      })
+      .reverse()
   }
 
   /**

@@ -36,6 +36,24 @@ export const RecordingBody = z
   })
   .strict()
 
+/** the most runs one comparison or report takes */
+export const COMPARE_MAX_RUNS = 8
+
+/** POST /api/compare: two or more runs by their GET /api/runs key, the first the baseline. */
+export const CompareBody = z
+  .object({
+    runs: z
+      .array(z.string().min(1).max(300), { error: () => 'runs must be an array of run keys from GET /api/runs' })
+      .min(2, { error: 'a comparison needs two runs or more' })
+      .max(COMPARE_MAX_RUNS, { error: `a comparison takes at most ${COMPARE_MAX_RUNS} runs` })
+      .describe('run keys from GET /api/runs (server:ID, RECORDING#ID), the first the baseline'),
+    format: z
+      .enum(['json', 'html'], { error: () => "format must be 'json' or 'html'" })
+      .optional()
+      .describe('json (default): the comparison; html: the self-contained report, as a download'),
+  })
+  .strict()
+
 const sourceField = z
   .enum(RUN_SOURCES, { error: () => `source must be one of ${RUN_SOURCES.join(', ')}` })
   .optional()
@@ -167,6 +185,15 @@ export function openApiDocument(version: string): Record<string, unknown> {
           },
         },
       },
+      '/api/runs': {
+        get: {
+          summary: "the run history, newest first: this server's runs and those of the recordings folder, each with its bench summary",
+          responses: { '200': ok('{runs: RunEntry[], skipped}') },
+        },
+      },
+      '/api/compare': post('runs side by side: each metric, its change against the first run, and why', CompareBody, {
+        '404': { description: 'a run key that is not in GET /api/runs (PS_RUN_NOT_FOUND)', content: json(ErrorBody) },
+      }),
       '/api/openapi.json': { get: { summary: 'this document', responses: { '200': ok('OpenAPI 3.0') } } },
     },
     'x-websocket': {

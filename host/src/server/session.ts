@@ -4,7 +4,7 @@
  * does not depend on the device module's internals.
  */
 import type { RawFrame } from '../device/client.js'
-import type { HostLinkStats, ProbeInfo, Snapshot } from '../core/probe.js'
+import type { HostLinkStats, LatencyHistograms, ProbeInfo, Snapshot } from '../core/probe.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import type { WorkloadRunner } from '../core/workload.js'
 import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
@@ -37,6 +37,11 @@ export interface ServerProbeClient {
   stop(): Promise<void>
   clear(): Promise<void>
   snapshot(): Promise<Snapshot>
+  /**
+   * an on-demand snapshot with the latency histograms read with it (ProbeClient has it): a run's
+   * bench summary then has its latency percentiles; without it the run has its mean latency alone
+   */
+  latencyHistograms?(): Promise<{ snapshot: Snapshot; histograms: LatencyHistograms }>
   hostStats(): HostLinkStats
   lastSnapshot(): Snapshot | undefined
   /** every raw frame of the link until unwatched (ProbeClient has it; `serve --record-frames` needs it) */

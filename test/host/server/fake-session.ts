@@ -255,6 +255,18 @@ export class FakeRunner implements WorkloadRunner {
       this.client.counters.mrdBytes += count * size
       this.client.counters.cpldCount += count
       this.client.counters.cpldBytes += count * size
+      // every read takes FAKE_LATENCY_CLOCKS, four clocks apart: FAKE_LATENCY_CLOCKS / 4 in flight
+      // (Little's law); in switch mode the ticks model the tracker instead
+      const c = this.client.counters
+      if (!this.client.switchMode) {
+        c.trackerCycles += count * 4
+        c.outstandingSum += count * FAKE_LATENCY_CLOCKS
+        c.outstandingPeak = Math.max(c.outstandingPeak, Math.ceil(FAKE_LATENCY_CLOCKS / 4))
+        for (const k of ['latFirst', 'latLast'] as const) {
+          c[`${k}Count`] += count
+          c[`${k}Sum`] += count * FAKE_LATENCY_CLOCKS
+        }
+      }
     }
     const bySize = zeroBySize()
     bySize[size === 32 ? '32' : '128'] = count
