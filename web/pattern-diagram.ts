@@ -1,7 +1,8 @@
 /**
  * One warp's loads drawn for the run form: its 32 lanes, the 128-B lines and 32-B sectors they
  * touch, and the memory reads (32/64/96/128-B MRds) the coalescer makes of them. The page cannot
- * run native/model, so it draws the model's own answers: web/generated/warp-table.ts, written by
+ * run native/model, so it draws the model's own answers: web/generated/warp-table.json (fetched
+ * beside the bundle, `fetchWarpTable`), written by
  * scripts/gen-warp-table.mjs from `pcie-scope-model --warp-table` for every pattern, lane width
  * and offset of spec/workloads.json and every graph kernel. Nothing here knows a pattern by name:
  * a pattern added to the spec gets its diagram when the table is generated again.
@@ -10,7 +11,6 @@
  * into SVG elements.
  */
 import { SIZE_CLASSES, type SizeKey } from '../host/src/core/size-classes.js'
-import { WARP_TABLE } from './generated/warp-table.js'
 import { SIZE_COLOURS } from './model.js'
 
 /** A memory read as the model issued it: byte offset from the 128-B aligned base, length. */
@@ -62,10 +62,10 @@ export interface WarpTable {
   graph: { begin: number; degree: number; vertices: number; kernels: readonly GraphKernelEntry[] }
 }
 
-export const patternEntry = (pattern: string, elementBytes: number, offset: number, t: WarpTable = WARP_TABLE): PatternEntry | undefined =>
+export const patternEntry = (pattern: string, elementBytes: number, offset: number, t: WarpTable): PatternEntry | undefined =>
   t.patterns.find((p) => p.pattern === pattern && p.elementBytes === elementBytes && p.offset === offset)
 
-export const graphEntry = (kernel: string, idBytes: number, t: WarpTable = WARP_TABLE): GraphKernelEntry | undefined =>
+export const graphEntry = (kernel: string, idBytes: number, t: WarpTable): GraphKernelEntry | undefined =>
   t.graph.kernels.find((k) => k.kernel === kernel && k.idBytes === idBytes)
 
 export interface LaneTouch {
@@ -101,7 +101,7 @@ export interface Geometry {
 const sizeKeyOf = (len: number): SizeKey => (SIZE_CLASSES.find((c) => c.bytes === len) ?? SIZE_CLASSES.at(-1)!).key
 
 /** What one instruction touches, from its lanes and reads (the table's, i.e. the model's). */
-export function instructionGeometry(ins: WarpInstruction, laneBytes: number, t: WarpTable = WARP_TABLE): Geometry {
+export function instructionGeometry(ins: WarpInstruction, laneBytes: number, t: WarpTable): Geometry {
   const L = t.lineBytes
   const S = t.sectorBytes
   const sectorsPerLine = L / S
@@ -178,7 +178,7 @@ const LINE_GAP = 14
 const ROW = { lanes: 14, lines: 78, mrds: 110, bottom: 134 }
 
 /** Where each shape of an instruction's diagram goes. */
-export function diagramLayout(g: Geometry, t: WarpTable = WARP_TABLE): Layout {
+export function diagramLayout(g: Geometry, t: WarpTable): Layout {
   const sectorsPerLine = t.lineBytes / t.sectorBytes
   const lineW = sectorsPerLine * SECTOR_W
   const shown = g.lines.slice(0, MAX_LINES)
@@ -269,3 +269,11 @@ export function geometryCaption(g: Geometry): string {
     `${g.fetchedBytes} B fetched (${eff} % useful)`
   )
 }
+
+/** The table the page draws, fetched once from beside the bundle (scripts/build-web.mjs copies it). */
+let fetched: Promise<WarpTable> | undefined
+export const fetchWarpTable = (): Promise<WarpTable> =>
+  (fetched ??= fetch('warp-table.json').then((r) => {
+    if (!r.ok) throw new Error(`warp-table.json: HTTP ${r.status}`)
+    return r.json() as Promise<WarpTable>
+  }))

@@ -14,7 +14,6 @@ import { bySizeFromCounters, SIZE_CLASSES, totalRequests, type BySize, type Size
 import { elementBytesOf, isGraphWorkload, l1Of, type AnyWorkload, type Workload } from '../host/src/core/workload.js'
 import { int, limitOf, si, type Limit } from './model.js'
 import { graphEntry, patternEntry, type TableCounts, type WarpTable } from './pattern-diagram.js'
-import { WARP_TABLE } from './generated/warp-table.js'
 
 /** What the page knows of the link and the completer before a run. */
 export interface PredictEnv {
@@ -55,10 +54,7 @@ const scale = (a: TableCounts, b: TableCounts, blocks: number) => {
  * difference (exact for whole blocks; test/web/pattern-diagram.int.test.ts checks it against
  * pcie-scope-model).
  */
-export function predictedReads(
-  w: Workload,
-  t: WarpTable = WARP_TABLE,
-): { count: number; bytes: number; bySize: BySize; exact: boolean } | undefined {
+export function predictedReads(w: Workload, t: WarpTable): { count: number; bytes: number; bySize: BySize; exact: boolean } | undefined {
   const e = patternEntry(w.pattern, elementBytesOf(w), w.offset, t)
   const [one, two] = e?.totals ?? []
   if (!one || !two) return undefined
@@ -84,7 +80,7 @@ function limits(meanRequestBytes: number, requestBytes: number, count: number, e
 }
 
 /** The prediction for a workload before it runs; undefined when the table has no entry for it. */
-export function predict(w: AnyWorkload, env: PredictEnv, t: WarpTable = WARP_TABLE): Prediction | undefined {
+export function predict(w: AnyWorkload, env: PredictEnv, t: WarpTable): Prediction | undefined {
   if (isGraphWorkload(w)) {
     // the counts depend on the graph; the mix of the example's warp stands for the kernel's
     const e = graphEntry(w.pattern, w.idBytes ?? 8, t)

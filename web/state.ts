@@ -250,6 +250,11 @@ export class AppState {
   }
 
   /** A run from the form: the box says so until its own result or error arrives. */
+  /** POST /api/latency went through: INFO's completer latency is now `cycles` */
+  latencySet(cycles: number): void {
+    if (this.info) this.info = { ...this.info, barLatencyCycles: cycles }
+  }
+
   manualStarted(text: string): void {
     this.manualPending = true
     this.showRunBox({ kind: 'pending', text })

@@ -8,7 +8,7 @@ import { ELEMENT_BYTES, L1_LOADS, PATTERN_SPECS } from '../../host/src/core/work
 import { modelWarpTable, warpTablePath, warpTableSource } from '../../scripts/gen-warp-table.mjs'
 import { predictedReads } from '../../web/predict.js'
 import { patternEntry } from '../../web/pattern-diagram.js'
-import { WARP_TABLE } from '../../web/generated/warp-table.js'
+import { WARP_TABLE } from './warp-table.js'
 import { root, runRunner } from '../native/cuda/gpu-runner.js'
 
 interface ModelOut {
@@ -45,9 +45,9 @@ describe('the warp table and pcie-scope-model', () => {
               expect(r.status, `${what}: ${r.stderr}`).toBe(0)
               const m = (r.objects[0] as unknown as ModelOut).mrd
               const w = { pattern: p.name, bytes, offset, elementBytes: e, l1 }
-              const predicted = predictedReads(w)
+              const predicted = predictedReads(w, WARP_TABLE)
               expect(predicted, what).toMatchObject({ count: m.count, bytes: m.bytes, bySize: m.bySize, exact: true })
-              if (bytes === WARP_TABLE.bytes) expect(patternEntry(p.name, e, offset)!.totals[0]![l1].count, what).toBe(m.count)
+              if (bytes === WARP_TABLE.bytes) expect(patternEntry(p.name, e, offset, WARP_TABLE)!.totals[0]![l1].count, what).toBe(m.count)
             }
   })
 })
