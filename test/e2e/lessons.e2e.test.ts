@@ -126,12 +126,13 @@ describe('lessons in Chromium', () => {
     })
   })
 
-  async function stepThrough(page: Page, steps: number, timeoutMs: number) {
+  /** Runs steps from..to (1-based) of the shown lesson, going on with Next between them. */
+  async function stepThrough(page: Page, from: number, to: number, timeoutMs: number) {
     await expect.poll(() => page.getByTestId('lesson-card').isVisible(), { timeout: 10_000 }).toBe(true)
     expect(await page.getByTestId('lesson-pick').locator('option').allTextContents()).toContain(
       'Why coalesced, aligned zero-copy reads are faster',
     )
-    for (let i = 0; i < steps; i++) {
+    for (let i = from - 1; i < to; i++) {
       await expect.poll(() => text(page, 'lesson-title')).toMatch(new RegExp(`^${i + 1}\\. `))
       expect(await text(page, 'lesson-question')).toMatch(/\?/)
       expect(await page.getByTestId('lesson-answer').count()).toBe(0)
@@ -140,13 +141,13 @@ describe('lessons in Chromium', () => {
       await expect.poll(() => page.getByTestId('lesson-answer').count(), { timeout: timeoutMs }).toBe(1)
       // the form holds the step's run, and the prediction shows it observed
       await expect.poll(() => text(page, 'predict-note'), { timeout: 10_000 }).toMatch(/observed: run #\d+/)
-      if (i < steps - 1) await page.getByTestId('lesson-next').click()
+      if (i < to - 1) await page.getByTestId('lesson-next').click()
     }
   }
 
   it('steps through the coalescing lesson on the fake session: question, run, answer, places outlined', async () => {
     await onFake(async (page) => {
-      await stepThrough(page, 7, 20_000)
+      await stepThrough(page, 1, 7, 20_000)
       expect(await page.getByTestId('run-pattern').inputValue()).toBe('bfs-aligned')
       expect(await page.locator('.lesson-watch').evaluateAll((es) => es.map((e) => e.id))).toEqual([
         'hist-card',
@@ -155,7 +156,7 @@ describe('lessons in Chromium', () => {
       ])
       expect(await page.getByTestId('lesson-next').isDisabled()).toBe(true)
       await page.getByTestId('lesson-prev').click()
-      expect(await text(page, 'lesson-title')).toMatch(/^6\. /)
+      await expect.poll(() => text(page, 'lesson-title')).toMatch(/^6\. /)
     })
   })
 
@@ -172,8 +173,8 @@ describe('lessons in Chromium', () => {
     try {
       await onPage(server, async (page) => {
         await page.getByTestId('btn-start').click()
-        await stepThrough(page, 4, 90_000)
-        // the prediction of the latency step: 256 tags × 32 B / 4 µs
+        await stepThrough(page, 1, 4, 90_000)
+        // the prediction of the latency step: 256 tags × 32 B / 4 µs; the probe counted the model's reads
         expect(await text(page, 'predict-little')).toMatch(/2\.05 GB\/s/)
         for (const k of ['predict-mrds', 'predict-size-32']) expect(await page.getByTestId(k).getAttribute('class'), k).toBeNull()
         const status = (await (
@@ -184,6 +185,11 @@ describe('lessons in Chromium', () => {
           info: { barLatencyCycles: number }
         }
         expect(status.info.barLatencyCycles).toBe(1000)
+        await page.getByTestId('lesson-next').click()
+        await stepThrough(page, 5, 7, 90_000)
+        // BFS on the twin: the probe's reads beside the example warp's read size
+        expect(await text(page, 'predict-mrds')).toMatch(/^memory reads \(MRd\)–[\d,]+$/)
+        await page.screenshot({ path: join(root, 'build/e2e/ui-lesson.png'), fullPage: true })
       })
     } finally {
       await server.close()
