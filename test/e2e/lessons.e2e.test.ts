@@ -96,8 +96,10 @@ describe('lessons in Chromium', () => {
       for (const k of GRAPH_KERNELS) {
         await pattern.selectOption(k)
         const e = graphEntry(k, 8, WARP_TABLE)!
-        await expect.poll(() => page.getByTestId('run-diagram').locator('figure').count()).toBe(e.shown.length)
         const l = diagramLayout(instructionGeometry(e.shown[0]!, 8, WARP_TABLE), WARP_TABLE)
+        // the figures of this kernel (its first caption names it), then their reads
+        await expect.poll(() => text(page, 'run-diagram')).toMatch(new RegExp(`^${k}: `))
+        expect(await page.getByTestId('run-diagram').locator('figure').count()).toBe(e.shown.length)
         expect(await mrdBars(page)).toBe(l.shapes.filter((s) => s.kind === 'pd-mrd').length)
       }
       expect(await text(page, 'run-diagram')).toMatch(/pagerank-aligned: a warp per vertex/)
@@ -173,9 +175,14 @@ describe('lessons in Chromium', () => {
     try {
       await onPage(server, async (page) => {
         await page.getByTestId('btn-start').click()
-        await stepThrough(page, 1, 4, 90_000)
-        // the prediction of the latency step: 256 tags × 32 B / 4 µs; the probe counted the model's reads
-        expect(await text(page, 'predict-little')).toMatch(/2\.05 GB\/s/)
+        await stepThrough(page, 1, 3, 90_000)
+        // step 4 shown, not yet run: the form holds its run and the prediction its 4-µs latency,
+        // Little's law at 256 tags × 32 B / 4 µs
+        await page.getByTestId('lesson-next').click()
+        await expect.poll(() => text(page, 'predict-little')).toMatch(/2\.05 GB\/s–$/)
+        expect(await page.getByTestId('run-pattern').inputValue()).toBe('strided')
+        await stepThrough(page, 4, 4, 90_000)
+        // after it the probe counted the model's reads
         for (const k of ['predict-mrds', 'predict-size-32']) expect(await page.getByTestId(k).getAttribute('class'), k).toBeNull()
         const status = (await (
           await fetch(new URL(`/api/status`, server.url), {

@@ -1,8 +1,8 @@
 /**
  * The lesson card: the lessons the server offers (GET /api/lessons), one step at a time. A step
- * shows its question; "Run this step" puts its workload into the run form (so the diagram and the
- * prediction show it), sets the twin's completer latency when the step names one (POST
- * /api/latency), and submits the form: the same POST /api/run as a run by hand, on the source the
+ * shows its question and puts its workload into the run form, so the diagram and the prediction
+ * (at the latency the step will set) show it before it runs; "Run this step" sets the twin's
+ * completer latency when the step names one (POST /api/latency) and submits the form: the same POST /api/run as a run by hand, on the source the
  * form offers (the twin, or a GPU where the server has one). When that run comes back the answer
  * and the text appear, and the places the step names are outlined. Hidden when the server has no
  * lessons.
@@ -12,6 +12,7 @@ import { isGraphWorkload, workloadLabel } from '../../host/src/core/workload.js'
 import { $, el } from '../dom.js'
 import { LessonProgress, PLACE_ELEMENTS, stepCaption, stepFormValues } from '../lessons.js'
 import { int } from '../model.js'
+import { readRunForm } from './run.js'
 import type { View, ViewContext } from './view.js'
 
 /** Put a step's values into the run form; the pattern's change runs the form's own handler first. */
@@ -30,6 +31,9 @@ function fillForm(values: ReturnType<typeof stepFormValues>): void {
   $('run-form').dispatchEvent(new Event('change', { bubbles: true }))
 }
 
+/** The form's workload fields (the source list fills in later, whatever the user does). */
+const formNow = (): string => JSON.stringify({ ...readRunForm(), source: '' })
+
 export function lessonView(): View {
   let progress: LessonProgress | undefined
   let shown = ''
@@ -37,12 +41,26 @@ export function lessonView(): View {
   /** the form was submitted for the running step: from now on an error box is its answer */
   let submitted = false
 
+  /** the run form as the page opened it: a lesson that loads later fills it only if nobody changed it since */
+  let pristine = ''
+
+  /** Show step `index`: the form holds its run and the prediction its latency, before it runs. */
+  const show = (ctx: ViewContext, index: number, fill = true) => {
+    const p = progress
+    if (!p) return
+    p.go(index)
+    if (fill) fillForm(stepFormValues(p.step))
+    const onTwin = ctx.state.status?.source === 'twin' && $<HTMLSelectElement>('run-source').value !== 'gpu'
+    ctx.state.planLatency(onTwin ? (p.step.latencyCycles ?? null) : null)
+    ctx.changed()
+  }
+
   const load = (ctx: ViewContext, id: string) => {
     ctx.api.get<{ lesson: Lesson }>(`lessons/${encodeURIComponent(id)}`).then(
       (r) => {
         progress = new LessonProgress(r.lesson)
         error = ''
-        ctx.changed()
+        show(ctx, 0, formNow() === pristine)
       },
       (e: unknown) => {
         error = (e as Error).message
@@ -77,16 +95,11 @@ export function lessonView(): View {
 
   return {
     mount(ctx) {
+      pristine = formNow()
       const pick = $<HTMLSelectElement>('lesson-pick')
       pick.addEventListener('change', () => load(ctx, pick.value))
-      $('lesson-prev').addEventListener('click', () => {
-        progress?.go(progress.index - 1)
-        ctx.changed()
-      })
-      $('lesson-next').addEventListener('click', () => {
-        progress?.go(progress.index + 1)
-        ctx.changed()
-      })
+      $('lesson-prev').addEventListener('click', () => progress && show(ctx, progress.index - 1))
+      $('lesson-next').addEventListener('click', () => progress && show(ctx, progress.index + 1))
       ctx.api.get<{ lessons: LessonSummary[] }>('lessons').then(
         (r) => {
           if (r.lessons.length === 0) return

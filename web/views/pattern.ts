@@ -139,12 +139,14 @@ export function patternView(): View {
   }
 }
 
+/** The link and tags the page knows; the latency a shown lesson step will set, else the device's now. */
 function envOf(state: AppState): PredictEnv {
   const info = state.info
+  const cycles = state.stepLatencyCycles ?? info?.barLatencyCycles
   return {
     link: state.pcieLink,
     tagBudget: state.tagBudget,
-    latencyS: info && info.clockHz > 0 ? info.barLatencyCycles / info.clockHz : null,
+    latencyS: info && info.clockHz > 0 && cycles !== undefined ? cycles / info.clockHz : null,
   }
 }
 
