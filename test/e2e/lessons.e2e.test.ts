@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer, type RunningServer } from '../../host/src/server/index.js'
+import { startServer, type RunningServer, type StartServerOptions } from '../../host/src/server/index.js'
+import { makeFakeAddon } from '../host/workload/fake-addon.js'
 import { GRAPH_KERNELS, PATTERN_SPECS } from '../../host/src/core/workload.js'
 import { diagramLayout, graphEntry, instructionGeometry, MAX_LINES, patternEntry } from '../../web/pattern-diagram.js'
 import { fakeSession } from '../host/server/fake-session.js'
@@ -58,11 +59,14 @@ describe('lessons in Chromium', () => {
     }
   }
 
-  async function onFake(body: (page: Page) => Promise<void>) {
+  async function onFake(
+    body: (page: Page, session: ReturnType<typeof fakeSession>) => Promise<void>,
+    gpu: StartServerOptions['gpu'] = false,
+  ) {
     const session = fakeSession({ runDelayMs: 100 })
-    const server = await startServer({ twin: true, demo: false, http: { host: '127.0.0.1', port: 0 }, session, webRoot, gpu: false })
+    const server = await startServer({ twin: true, demo: false, http: { host: '127.0.0.1', port: 0 }, session, webRoot, gpu })
     try {
-      await onPage(server, body)
+      await onPage(server, (page) => body(page, session))
     } finally {
       await server.close()
       await session.close()
@@ -160,6 +164,28 @@ describe('lessons in Chromium', () => {
       await page.getByTestId('lesson-prev').click()
       await expect.poll(() => text(page, 'lesson-title')).toMatch(/^6\. /)
     })
+  })
+
+  it('runs a lesson step on the GPU where the server has one, leaving the twin’s completer latency alone', async () => {
+    const addon = makeFakeAddon()
+    await onFake(
+      async (page, session) => {
+        await expect.poll(() => page.getByTestId('run-source').locator('option').allTextContents()).toEqual(['twin', 'GPU'])
+        await page.getByTestId('run-source').selectOption('gpu')
+        await expect.poll(() => page.getByTestId('lesson-card').isVisible(), { timeout: 10_000 }).toBe(true)
+        await page.getByTestId('lesson-next').click()
+        await page.getByTestId('lesson-next').click()
+        await page.getByTestId('lesson-next').click()
+        await expect.poll(() => text(page, 'lesson-title')).toMatch(/^4\. /)
+        await page.getByTestId('lesson-run').click()
+        await expect.poll(() => page.getByTestId('lesson-answer').count(), { timeout: 20_000 }).toBe(1)
+        expect(addon.runs).toHaveLength(1)
+        expect((session.client as unknown as { calls: string[] }).calls.filter((c) => c.startsWith('latency:'))).toEqual([])
+        // the observation is the GPU's: its GB/s, the model's count standing in for the reads
+        await expect.poll(() => text(page, 'predict-note')).toMatch(/the GPU does not count its reads/)
+      },
+      { load: () => addon },
+    )
   })
 
   it('steps through the lesson on the twin: the probe’s reads equal the prediction, the latency step sets the twin’s completer', async () => {
