@@ -4,7 +4,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'build/', 'coverage/', 'node_modules/', 'host/src/core/generated.ts', '.vitest-report.json'] },
+  { ignores: ['dist/', 'build/', 'coverage/', 'node_modules/', 'host/src/core/generated.ts', 'web/generated/', '.vitest-report.json'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

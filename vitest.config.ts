@@ -20,6 +20,7 @@ const LONG: Record<string, number> = {
   'test/firmware/firmware.int.test.ts': 40,
   'test/typecheck.int.test.ts': 40,
   'test/e2e/browser.e2e.test.ts': 30,
+  'test/e2e/lessons.e2e.test.ts': 30,
   'test/hdl/xilinx/adapters.int.test.ts': 30,
   'test/native/cuda/graph-model.int.test.ts': 20,
   'test/e2e/capture.e2e.test.ts': 20,

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Bundles the web UI: web/main.ts → dist/web/main.js (esm, minified, sourcemap) and copies
-// index.html and style.css next to it; into dist/web, nothing runs when the bundle is newer than
-// web/ and the lockfile. --test bundles web/test-entry.ts instead: the same page plus the hooks
+// index.html, style.css and the page's warp table (web/generated/warp-table.json, fetched by the
+// page) next to it; into dist/web, nothing runs when the bundle is newer than web/ and the
+// lockfile. --test bundles web/test-entry.ts instead: the same page plus the hooks
 // the browser tests read (window.__pcieScope), which the production bundle lacks.
 // Usage: node scripts/build-web.mjs [--outdir DIR] [--test] [--force]
 import { copyFile, mkdir } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isFresh } from './fresh.mjs'
 
@@ -17,7 +18,7 @@ const test = process.argv.includes('--test')
 const entry = test ? 'test-entry.ts' : 'main.ts'
 
 // the freshness check covers the production bundle in dist/web only
-const outputs = ['main.js', 'main.js.map', 'index.html', 'style.css'].map((f) => join(outdir, f))
+const outputs = ['main.js', 'main.js.map', 'index.html', 'style.css', 'warp-table.json'].map((f) => join(outdir, f))
 const inputs = [join(root, 'web'), join(root, 'package-lock.json'), fileURLToPath(import.meta.url)]
 if (i < 0 && !test && !process.argv.includes('--force') && isFresh(outputs, inputs)) process.exit(0)
 
@@ -37,6 +38,8 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 })
-await Promise.all(['index.html', 'style.css'].map((f) => copyFile(join(root, 'web', f), join(outdir, f))))
+await Promise.all(
+  ['index.html', 'style.css', 'generated/warp-table.json'].map((f) => copyFile(join(root, 'web', f), join(outdir, basename(f)))),
+)
 const bytes = Object.values(result.metafile.outputs).reduce((a, o) => a + (o.bytes ?? 0), 0)
 if (process.argv.includes('--verbose')) console.log(`web: ${outdir} (${(bytes / 1024).toFixed(0)} KiB incl. map)`)

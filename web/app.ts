@@ -15,7 +15,9 @@ import { histogramView } from './views/histogram.js'
 import { hostSideView } from './views/host-side.js'
 import { inflightView } from './views/inflight.js'
 import { latencyView } from './views/latency.js'
+import { lessonView } from './views/lesson.js'
 import { linkView } from './views/link.js'
+import { patternView } from './views/pattern.js'
 import { rateView } from './views/rate.js'
 import { recordingsView } from './views/recordings.js'
 import { runView } from './views/run.js'
@@ -36,6 +38,8 @@ export function startPage(state: AppState): ViewContext {
     linkView(),
     runView(),
     benchView(),
+    patternView(),
+    lessonView(),
     recordingsView(),
   ]
 

@@ -4,6 +4,8 @@
  * the server's limit, id width), the POST /api/run body. Pure, so it is tested without a page.
  */
 import {
+  ELEMENT_BYTES,
+  ELEMENT_BYTES_DEFAULT,
   GRAPH_GENERATOR_SPECS,
   GRAPH_ID_BYTES,
   GRAPH_ID_BYTES_DEFAULT,
@@ -43,6 +45,7 @@ export const GRAPH_SCALES: readonly number[] = Array.from(
 export const DEFAULT_GRAPH_SCALE = Math.min(12, GRAPH_SCALE.serverMax)
 
 export const GRAPH_GENERATOR_CHOICES = GRAPH_GENERATOR_SPECS.map((g) => ({ value: g.name, title: g.doc }))
+export const ELEMENT_BYTES_CHOICES = ELEMENT_BYTES.map((b) => ({ value: String(b), selected: b === ELEMENT_BYTES_DEFAULT }))
 export const ID_BYTES_CHOICES = GRAPH_ID_BYTES.map((b) => ({ value: String(b), selected: b === GRAPH_ID_BYTES_DEFAULT }))
 
 /** What the form holds, as the inputs give it (strings). */
@@ -50,6 +53,8 @@ export interface RunFormValues {
   pattern: string
   bytes: string
   offset: string
+  /** bytes per lane load; absent or the spec default: not sent */
+  elementBytes?: string
   generator: string
   scale: string
   idBytes: string
@@ -62,7 +67,9 @@ export function runRequestBody(v: RunFormValues): Record<string, unknown> {
   const source = v.source ? { source: v.source } : {}
   if (patternKind(v.pattern) === 'graph')
     return { pattern: v.pattern, graph: `${v.generator}:${v.scale}`, idBytes: Number(v.idBytes), ...source }
-  return { pattern: v.pattern, bytes: Number(v.bytes), offset: Number(v.offset), ...source }
+  const e = v.elementBytes ? Number(v.elementBytes) : ELEMENT_BYTES_DEFAULT
+  const lanes = e !== ELEMENT_BYTES_DEFAULT ? { elementBytes: e } : {}
+  return { pattern: v.pattern, bytes: Number(v.bytes), offset: Number(v.offset), ...lanes, ...source }
 }
 
 /** The box's first line: which run, and what it ran. */

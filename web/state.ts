@@ -332,6 +332,19 @@ export class AppState {
   }
 
   /** A run from the form: the box says so until its own result or error arrives. */
+  /** the completer latency the lesson step shown will set before its run (the prediction uses it); null: none */
+  stepLatencyCycles: number | null = null
+
+  /** A lesson step is shown that sets this completer latency before its run (null: it sets none). */
+  planLatency(cycles: number | null): void {
+    this.stepLatencyCycles = cycles
+  }
+
+  /** POST /api/latency went through: INFO's completer latency is now `cycles` */
+  latencySet(cycles: number): void {
+    if (this.info) this.info = { ...this.info, barLatencyCycles: cycles }
+  }
+
   manualStarted(text: string): void {
     this.manualPending = true
     this.showRunBox({ kind: 'pending', text })

@@ -24,6 +24,10 @@
 // or file:PATH, generated graphs cached in $PCIE_SCOPE_CACHE/graphs or ~/.cache/pcie-scope/graphs)
 // adds graph, vertices, edges, idBytes, source, levels (host-memory launches), reached, edgesRead,
 // usefulBytes, loadSeconds and modelSeconds; graph errors answer {"error":{"code":"PS_GRAPH_…"}}.
+//
+//   pcie-scope-model --warp-table
+// prints what one warp's loads touch for every spec pattern, lane width and offset and every
+// graph kernel (warp_table_json.h): the table the page's diagrams draw.
 #include <stdio.h>
 
 #include <string>
@@ -33,6 +37,7 @@
 #include "link.h"
 #include "options.h"
 #include "traffic.h"
+#include "warp_table_json.h"
 
 namespace {
 
@@ -213,6 +218,10 @@ int run_graph(ps::GraphModelArgs graph, ps::L1Load l1, ps::L1Model l1_model,
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && std::string(argv[1]) == "--warp-table") {
+        printf("%s\n", ps::warp_table_json().c_str());
+        return 0;
+    }
     ps::Pattern pattern = ps::Pattern::MergedAligned;
     bool pattern_given = false, offset_given = false;
     uint64_t bytes = 0, offset = 0, element = ps::kElementBytesDefault;

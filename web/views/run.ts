@@ -15,6 +15,7 @@ import type { View } from './view.js'
 import { runnerText, runSourceOptions, sourcesNote } from '../sources.js'
 import {
   DEFAULT_GRAPH_SCALE,
+  ELEMENT_BYTES_CHOICES,
   GRAPH_GENERATOR_CHOICES,
   GRAPH_SCALES,
   graphRows,
@@ -23,7 +24,23 @@ import {
   patternKind,
   runRequestBody,
   runTitle,
+  type RunFormValues,
 } from '../run-form.js'
+
+/** What the run form holds now (the diagrams, the prediction and the lessons read it too). */
+export function readRunForm(): RunFormValues {
+  const v = (id: string) => $<HTMLInputElement | HTMLSelectElement>(id).value
+  return {
+    pattern: v('run-pattern'),
+    bytes: v('run-bytes'),
+    offset: v('run-offset'),
+    elementBytes: v('run-element-bytes'),
+    generator: v('run-graph-generator'),
+    scale: v('run-graph-scale'),
+    idBytes: v('run-graph-id-bytes'),
+    source: v('run-source') as RunFormValues['source'],
+  }
+}
 
 function limitInput(input: HTMLInputElement, name: 'bytes' | 'offset'): void {
   const l = WORKLOAD_LIMITS[name]
@@ -52,6 +69,7 @@ export function runView(): View {
       for (const g of GRAPH_GENERATOR_CHOICES) generator.append(Object.assign(new Option(g.value, g.value), { title: g.title }))
       for (const n of GRAPH_SCALES) scale.append(new Option(`${n} (2^${n} vertices)`, String(n), false, n === DEFAULT_GRAPH_SCALE))
       for (const b of ID_BYTES_CHOICES) idBytes.append(new Option(b.value, b.value, false, b.selected))
+      for (const b of ELEMENT_BYTES_CHOICES) $('run-element-bytes').append(new Option(b.value, b.value, false, b.selected))
       limitInput(bytes, 'bytes')
       limitInput(offset, 'offset')
       const pick = () => {
@@ -79,18 +97,7 @@ export function runView(): View {
         state.manualStarted(`running ${pattern}…`)
         ctx.changed()
         ctx.api
-          .post<{ report: RunReport }>(
-            'run',
-            runRequestBody({
-              pattern,
-              bytes: bytes.value,
-              offset: offset.value,
-              generator: generator.value,
-              scale: scale.value,
-              idBytes: idBytes.value,
-              source: sourceSelect.value as 'twin' | 'gpu' | '',
-            }),
-          )
+          .post<{ report: RunReport }>('run', runRequestBody(readRunForm()))
           .then(
             (r) => state.manualFinished({ report: r.report }),
             (e: unknown) => state.manualFinished({ error: (e as Error).message }),

@@ -61,6 +61,10 @@ export const registerServe = (program: Command, io: CliIo, setCode: SetCode): vo
     .option('--no-record', 'do not record the session (recordings are still listed)')
     .option('--record-frames', 'recordings also keep every raw frame of the UART link (for export --format pcapng)')
     .option(
+      '--lessons <folder>',
+      "the page's lessons (docs/lessons.md), each checked at start; default: the lessons/ shipped with pcie-scope",
+    )
+    .option(
       '--run-slack <ms>',
       `a run's deadline: this much time plus its bytes at --run-floor, ${SERVE_RANGES.runSlack.min}..${SERVE_RANGES.runSlack.max} ms`,
       serveRange('runSlack'),
@@ -109,6 +113,7 @@ export const registerServe = (program: Command, io: CliIo, setCode: SetCode): vo
           dir?: string
           record: boolean
           recordFrames?: boolean
+          lessons?: string
           hangTimeout: number
           wsBatchMs: number
           runSlack: number
@@ -141,6 +146,7 @@ export const registerServe = (program: Command, io: CliIo, setCode: SetCode): vo
           ...(o.sampleUs !== undefined ? { sampleUs: o.sampleUs } : {}),
           ...(o.token !== undefined ? { token: o.token } : {}),
           recordings: { dir: recordingsDir(o.dir), record: o.record, frames: o.recordFrames === true },
+          ...(o.lessons !== undefined ? { lessonsDir: o.lessons } : {}),
           supervision: { hangTimeoutMs: o.hangTimeout },
           ws: { batchMs: o.wsBatchMs },
           runs: { slackMs: o.runSlack, floorBytesPerSecond: o.runFloor * MIB, maxQueued: o.runQueue },

@@ -58,6 +58,9 @@ export type PsErrorCode =
   // the GPU's own PCIe counters (host/src/gpu-counters): no source works here, or it failed while sampling
   | 'PS_GPU_COUNTERS_UNAVAILABLE'
   | 'PS_GPU_COUNTERS_FAILED'
+  // lessons (lessons/*.json, host/src/core/lesson.ts): a file that breaks the format, a name no lesson has
+  | 'PS_LESSON_INVALID'
+  | 'PS_LESSON_NOT_FOUND'
 
 export class PsError extends Error {
   readonly code: PsErrorCode

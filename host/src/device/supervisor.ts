@@ -125,6 +125,9 @@ class SupervisedClient extends EventEmitter<ProbeClientEvents> {
   setSamplePeriod(cycles: number): Promise<void> {
     return this.call((c) => c.setSamplePeriod(cycles))
   }
+  setBarLatency(cycles: number): Promise<void> {
+    return this.call((c) => c.setBarLatency(cycles))
+  }
   clear(): Promise<void> {
     return this.call((c) => c.clear())
   }

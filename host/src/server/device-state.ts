@@ -48,6 +48,8 @@ export class DeviceState {
   private streamingPeriod: number | undefined
   /** the interval sampler's period the server set (0 = off); restored after a reconnect */
   private samplePeriod = 0
+  /** BAR_LATENCY set through the server (POST /api/latency); undefined: the device's own */
+  private barLatency: number | undefined
   /** the START a reconnect re-issued failed: nothing streams although the user asked for it */
   private restoreFailed = false
   private readonly recent: Snapshot[] = []
@@ -119,6 +121,14 @@ export class DeviceState {
     this.samplePeriod = cycles
   }
 
+  /** SET_BAR_LATENCY (the completer's latency), remembered so that INFO and a reconnect show and restore it. */
+  async setBarLatency(cycles: number): Promise<void> {
+    const { client } = this.session
+    if (!client.setBarLatency) throw new PsError('PS_WORKLOAD_UNSUPPORTED', 'this device cannot set the completer latency')
+    await this.command(() => client.setBarLatency!(cycles))
+    this.barLatency = cycles
+  }
+
   /** START, remembered so that a reconnect restores it. */
   async start(periodMs: number | undefined): Promise<void> {
     await this.command(() => this.session.client.start(periodMs))
@@ -161,7 +171,12 @@ export class DeviceState {
   private infoNow(): ProbeInfo {
     const { info } = this.session
     const streaming = this.streamingPeriod !== undefined && this.isConnected && !this.restoreFailed
-    return { ...info, streaming, periodMs: streaming ? this.periodInForce()! : info.periodMs }
+    return {
+      ...info,
+      streaming,
+      periodMs: streaming ? this.periodInForce()! : info.periodMs,
+      barLatencyCycles: this.barLatency ?? info.barLatencyCycles,
+    }
   }
 
   status(server: ServerSideStatus): ServerStatus {
@@ -238,6 +253,7 @@ export class DeviceState {
     // a board that reset forgot START: ask again, as the user last did
     this.restoreFailed = false
     if (this.samplePeriod > 0) this.session.client.setSamplePeriod(this.samplePeriod).catch((e: unknown) => this.onLinkError(e))
+    if (this.barLatency !== undefined) this.session.client.setBarLatency?.(this.barLatency).catch((e: unknown) => this.onLinkError(e))
     if (this.streamingPeriod !== undefined) {
       this.session.client.start(this.streamingPeriod).catch((e: unknown) => {
         this.restoreFailed = true

@@ -28,6 +28,8 @@
  *   GET  /api/recordings    {root, recording, recordings: RecordingSummary[], skipped} (recordings.ts)
  *   GET  /api/recordings/:name RecordingDescription; 400 PS_RECORDING_NAME_INVALID, 404 PS_RECORDING_NOT_FOUND
  *   GET  /api/recordings/:name/export?format=csv|jsonl|perfetto|vcd|parquet|pcapng  the export, as a download
+ *   POST /api/latency       {cycles}: the completer's latency (SET_BAR_LATENCY), kept in status.info and restored on reconnect
+ *   GET  /api/lessons       {lessons: LessonSummary[]}; GET /api/lessons/:id {lesson}, 404 PS_LESSON_NOT_FOUND (lessons.ts)
  *   GET  /api/openapi.json  OpenAPI 3.0 from the zod schemas
  * WebSocket /ws?token=… (server → browser, JSON text; see wire.ts ServerMessage):
  *   hello, status (on connect, on device disconnect or reconnect, on START/STOP), snapshot (batched
@@ -54,6 +56,7 @@ import type { DeviceError, ServerStatus, TwinFailure } from '../core/wire.js'
 import { loadAddon, type NativeAddon } from '../native/addon.js'
 import { gpuAvailability, GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { SessionRecording } from './serve-recording.js'
+import { defaultLessonsDir, loadLessons } from './lessons.js'
 import { ServerGpuCounters, type ServerGpuCountersOptions } from './gpu-counters.js'
 import { sampleCycles } from '../core/sample-period.js'
 import type { TwinSegments } from '../transport/twin.js'
@@ -92,6 +95,8 @@ export interface StartServerOptions {
    * server records its session into (one recording: snapshots, runs, marks, device events)
    */
   recordings?: { dir: string; record: boolean; frames?: boolean }
+  /** the lessons folder (docs/lessons.md); default: <repo>/lessons. Every file is checked at start */
+  lessonsDir?: string
   /** twin only: restart back-off and hang detection (device/supervisor.ts has the defaults) */
   supervision?: SupervisionOptions
   /** WebSocket back-pressure bounds (hub.ts has the defaults) */
@@ -163,6 +168,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const token = opts.token ?? newToken()
   // refused before anything starts: no twin is launched for a server that may not run
   checkBinding(opts.http.host, token)
+  // a broken lesson file stops the start before a twin is launched: PS_LESSON_INVALID names it
+  const lessons = loadLessons(opts.lessonsDir ?? defaultLessonsDir())
   // the GPU counters first: no twin is launched for a server whose counters have no source
   const gpuCounters = opts.gpuCounters ? await ServerGpuCounters.start({ load: () => loadAddon(), ...opts.gpuCounters }) : undefined
   const ownsSession = opts.session === undefined
@@ -314,6 +321,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     webRoot: resolve(opts.webRoot ?? join(packageRoot(), 'dist', 'web')),
     recordings: { dir: opts.recordings?.dir ?? null, recording: () => recorder.current?.name ?? null },
     recording: recorder,
+    lessons,
   })
   const t = { ...HTTP_TIMEOUTS, ...opts.timeouts }
   const server: Server = createServer(

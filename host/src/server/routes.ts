@@ -16,7 +16,9 @@ import { ApiError, apiErrorHandler, bodyReadError, clientHttpError, sendError } 
 import type { RunService } from './runs.js'
 import { recordingsRouter, type RecordingsDeps } from './recordings.js'
 import { RunHistory } from './run-history.js'
-import { CompareBody, DemoBody, EmptyBody, openApiDocument, RecordingBody, RunBody, StartBody } from './schemas.js'
+import { lessonsRouter } from './lessons.js'
+import type { Lesson } from '../core/lesson.js'
+import { CompareBody, DemoBody, EmptyBody, LatencyBody, openApiDocument, RecordingBody, RunBody, StartBody } from './schemas.js'
 import type { SessionRecording } from './serve-recording.js'
 import { bearerToken, hostAllowed, setSecurityHeaders, tokenMatches } from './security.js'
 
@@ -36,6 +38,8 @@ export interface AppDeps {
   recordings?: RecordingsDeps
   /** recording on demand (GET/POST /api/recording); absent: 409 PS_RECORDING_UNAVAILABLE */
   recording?: Pick<SessionRecording, 'current' | 'start' | 'stop'>
+  /** the lessons at GET /api/lessons (lessons.ts); none when absent */
+  lessons?: readonly Lesson[]
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -78,7 +82,7 @@ export function createApp(deps: AppDeps): Express {
   return app
 }
 
-function apiRouter({ token, state, runs, status, recordings, recording }: AppDeps): express.Router {
+function apiRouter({ token, state, runs, status, recordings, recording, lessons }: AppDeps): express.Router {
   const { session } = state
   const api = express.Router()
   api.get('/health', (_req, res) => {
@@ -136,6 +140,11 @@ function apiRouter({ token, state, runs, status, recordings, recording }: AppDep
     const report = await state.command(() => runs.run(w, 'manual', gone.signal, source))
     res.json({ ...report.result, report })
   })
+  api.post('/latency', async (req, res) => {
+    const { cycles } = body(LatencyBody, req)
+    await state.setBarLatency(cycles)
+    res.json({ barLatencyCycles: cycles })
+  })
   api.post('/demo', async (req, res) => {
     const { enabled } = body(DemoBody, req)
     if (enabled && !runs.demoAvailable)
@@ -154,6 +163,7 @@ function apiRouter({ token, state, runs, status, recordings, recording }: AppDep
     if (action === 'start') recording.start()
     res.json({ recording: recording.current?.name ?? null, stopped })
   })
+  api.use(lessonsRouter(lessons ?? []))
   api.use(recordingsRouter(recordings ?? { dir: null, recording: () => null }))
   const history = new RunHistory({ runs, recordings: recordings ?? { dir: null, recording: () => null } })
   api.get('/runs', async (_req, res) => {

@@ -27,6 +27,18 @@ export const EmptyBody = z.object({}).strict()
 /** POST /api/demo: switch the demo loop on or off */
 export const DemoBody = z.object({ enabled: z.boolean() }).strict()
 
+const barLatency = COMMANDS.SET_BAR_LATENCY.args[0]
+/** POST /api/latency: the completer's latency in probe clocks (SET_BAR_LATENCY; the twin's host model or BAR responder). */
+export const LatencyBody = z
+  .object({
+    cycles: z
+      .number({ error: 'cycles must be a number' })
+      .int('cycles must be an integer')
+      .min(barLatency.min, `cycles must be at least ${barLatency.min}`)
+      .max(barLatency.max, `cycles must be at most ${barLatency.max}`),
+  })
+  .strict()
+
 /** POST /api/recording: start a new recording of the live stream, or close the current one. */
 export const RecordingBody = z
   .object({
@@ -136,6 +148,18 @@ export function openApiDocument(version: string): Record<string, unknown> {
         },
         '504': { description: 'the run passed its deadline and was aborted (PS_WORKLOAD_TIMEOUT)', content: json(ErrorBody) },
       }),
+      '/api/latency': post("set the completer's latency in probe clocks (SET_BAR_LATENCY); INFO's barLatencyCycles follows", LatencyBody, {
+        '409': { description: 'the device cannot set it (PS_WORKLOAD_UNSUPPORTED)', content: json(ErrorBody) },
+      }),
+      '/api/lessons': {
+        get: { summary: 'the lessons (docs/lessons.md)', responses: { '200': ok('{lessons: [{id, title, minutes, summary, steps}]}') } },
+      },
+      '/api/lessons/{id}': {
+        get: {
+          summary: 'one lesson: its steps, each a question, a run, where the answer shows, the answer and a text',
+          responses: { '200': ok('{lesson}'), '404': { description: 'no such lesson (PS_LESSON_NOT_FOUND)', content: json(ErrorBody) } },
+        },
+      },
       '/api/demo': post('switch the demo loop on or off; off lets the run in flight finish and starts no more', DemoBody, {
         '409': { description: 'no workload runner to loop (a board: PS_WORKLOAD_UNSUPPORTED)', content: json(ErrorBody) },
       }),

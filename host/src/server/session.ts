@@ -34,6 +34,8 @@ export interface ServerProbeClient {
   start(periodMs?: number): Promise<void>
   /** interval sampler period in probe clocks (SET_SAMPLE_PERIOD; 0 = off) */
   setSamplePeriod(cycles: number): Promise<void>
+  /** the completer's latency in probe clocks (SET_BAR_LATENCY); absent where the client cannot set it */
+  setBarLatency?(cycles: number): Promise<void>
   stop(): Promise<void>
   clear(): Promise<void>
   snapshot(): Promise<Snapshot>

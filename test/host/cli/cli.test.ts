@@ -1,5 +1,8 @@
 /** The real CLI, spawned (from source through tsx, so no build is needed): usage errors exit 2. */
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runCli } from './run-cli.js'
@@ -100,6 +103,19 @@ describe('pcie-scope CLI (in process)', () => {
       expect(r.code, args.join(' ')).toBe(2)
       expect(r.stderr, args.join(' ')).toMatch(message)
       expect(r.stdout).toBe('')
+    }
+  })
+
+  it('serve --lessons: a broken lesson stops the start before the twin is launched, naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ps-cli-lessons-'))
+    try {
+      writeFileSync(join(dir, 'mine.json'), JSON.stringify({ id: 'mine', title: 't' }))
+      const r = await run('serve', '--twin', '--lessons', dir)
+      expect(r.code).toBe(1)
+      expect(r.stderr).toMatch(/PS_LESSON_INVALID.*lesson mine is invalid: .*minutes/)
+      expect(r.stdout).toBe('')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 

@@ -40,7 +40,10 @@ describe('summarizeRun', () => {
     const c = runCounters({ reads: 1000, size: 128, micros: 100, inFlight: 10, latencyNs: 1000 })
     const bins = new Array<number>(HISTOGRAM_WORDS).fill(0)
     bins[binOf(SPEC_HISTOGRAM_LAYOUT, 250)] = 999
-    expect(summarizeRun(input(c, { histograms: { last: { bins, layout: SPEC_HISTOGRAM_LAYOUT } } })).latencyNs).toMatchObject({ p50: null, p99: null })
+    expect(summarizeRun(input(c, { histograms: { last: { bins, layout: SPEC_HISTOGRAM_LAYOUT } } })).latencyNs).toMatchObject({
+      p50: null,
+      p99: null,
+    })
   })
 
   it('subtracts the baseline histogram from the end one (the probe counts since its clear)', () => {

@@ -185,6 +185,12 @@ export class FakeClient extends EventEmitter {
     this.calls.push(`sample:${cycles}`)
     this.samplePeriod = cycles
   }
+  /** the completer latency SET_BAR_LATENCY asked for */
+  barLatency: number | undefined
+  async setBarLatency(cycles: number) {
+    this.calls.push(`latency:${cycles}`)
+    this.barLatency = cycles
+  }
   async stop() {
     this.calls.push('stop')
     this.stoppedAt ??= Date.now()

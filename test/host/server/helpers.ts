@@ -24,6 +24,8 @@ export async function serve(
     switchMode?: boolean
     /** the GPU's own counters beside the probe (a fake addon's loader) */
     gpuCounters?: StartServerOptions['gpuCounters']
+    /** the lessons folder (default: the shipped lessons/) */
+    lessonsDir?: string
   } = {},
 ) {
   const session = fakeSession({ runner: o.runner ?? true, runDelayMs: o.runDelayMs ?? 20, switchMode: o.switchMode ?? false })
@@ -39,6 +41,7 @@ export async function serve(
     ...(o.sampleUs !== undefined ? { sampleUs: o.sampleUs } : {}),
     gpu: o.gpu ?? false,
     ...(o.gpuCounters ? { gpuCounters: o.gpuCounters } : {}),
+    ...(o.lessonsDir ? { lessonsDir: o.lessonsDir } : {}),
   })
   running.push(srv)
   return { srv, session, client: session.client as FakeClient, base: new URL(srv.url).origin }
