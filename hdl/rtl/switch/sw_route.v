@@ -139,7 +139,7 @@ always @* begin
             act = dev0 && fn0 ? ACT_CFG : ACT_UR;
             cnt = dev0 && fn0 ? `PS_SW_CNT_CFG_LOCAL : `PS_SW_CNT_UR;
             cfg_dn = 1'b1;
-        end else if (below_dn && bus == dn_secondary_bus) begin
+        end else if ((BLK ? in_dn_range : in_up_range) && bus == dn_secondary_bus) begin
             // the link below has one device: device 0, converted to type 0
             act = dev0 ? ACT_FWD : ACT_UR;
             cnt = dev0 ? `PS_SW_CNT_FWD : `PS_SW_CNT_UR;

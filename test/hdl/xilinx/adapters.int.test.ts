@@ -55,8 +55,13 @@ describe('xilinx adapters: lint and compile', () => {
   })
 
   // the receive adapters' 48-DW variable shifts cost Yosys a minute each: bench/xilinx-yosys.mjs checks them
-  it.each(['xil_rq_tx', 'xil_cc_tx'])('yosys: hierarchy -check, proc, check -assert on %s', (top) => {
-    const r = run('yosys', ['-q', '-p', `read_verilog ${XILINX_RTL.join(' ')}; hierarchy -check -top ${top}; proc; check -assert`])
+  it.each([
+    ['xil_rq_tx', ''],
+    ['xil_cc_tx', ''],
+    ['xil_rq_tx', 'chparam -set DATA_WIDTH 1024 -set TLAST_FRAMING 1 xil_rq_tx; '],
+    ['xil_cc_tx', 'chparam -set DATA_WIDTH 1024 -set TLAST_FRAMING 1 xil_cc_tx; '],
+  ])('yosys: hierarchy -check, proc, check -assert on %s %s', (top, chparam) => {
+    const r = run('yosys', ['-q', '-p', `read_verilog ${XILINX_RTL.join(' ')}; ${chparam}hierarchy -check -top ${top}; proc; check -assert`])
     expect(r.status, r.out).toBe(0)
   })
   // an unsupported width or straddle stops elaboration in each tool, naming what to fix
