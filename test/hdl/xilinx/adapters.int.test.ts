@@ -70,7 +70,8 @@ describe('xilinx adapters: lint and compile', () => {
     ['xil_cq_rx', [['DATA_WIDTH', 256], ['STRADDLE', 1]], 'xil_cq_rx_STRADDLE_must_be_0_or_1_at_512_bits_0_at_256'],
     ['xil_rq_tx', [['DATA_WIDTH', 1024]], 'xil_rq_tx_DATA_WIDTH_must_be_256_or_512'],
     ['xil_cq_rx', [['DATA_WIDTH', 512], ['STRADDLE', 1], ['TLAST_FRAMING', 1]], 'xil_cq_rx_STRADDLE_must_be_0_or_1_at_512_bits_0_at_256'],
-    ['xil_rc_rx', [['DATA_WIDTH', 2048], ['STRADDLE', 0], ['TLAST_FRAMING', 1]], 'xil_rc_rx_DATA_WIDTH_must_be_256_512_or_1024_with_TLAST_FRAMING'],
+    ['xil_rc_rx', [['DATA_WIDTH', 512], ['STRADDLE', 1], ['TLAST_FRAMING', 1]], 'xil_rc_rx_STRADDLE_must_be_0_or_1'],
+    ['xil_cc_tx', [['DATA_WIDTH', 128], ['TLAST_FRAMING', 1]], 'xil_cc_tx_DATA_WIDTH_must_be_256_512_or_1024_with_TLAST_FRAMING'],
     ['xil_rq_tx', [['DATA_WIDTH', 1024], ['TLAST_FRAMING', 1], ['USER_WIDTH', 16]], 'xil_rq_tx_USER_WIDTH_must_hold_first_be_and_last_be'],
   ] as Array<[string, Array<[string, number]>, string]>)('%s %j stops elaboration, naming %s', (top, params, missing) => {
     expectElaborationStops(top, params, missing, XILINX_RTL, build, [])
