@@ -94,12 +94,12 @@ describe('vpk120 build script and block design', () => {
   })
 
   it('creates exactly the external ports the wrapper stub has, with the stub tuser widths', () => {
-    const created = [...bd.matchAll(/create_bd_(?:intf_)?port [^\n]*? ([\w${}]+)\]?\s*$/gm)].map((m) => m[1])
+    const created = [...bd.matchAll(/create_bd_(?:intf_)?port [^\n]*? ([\w${}]+)\]?\s*$/gm)].map((m) => m[1] ?? '')
     const viaProc = [...bd.matchAll(/^\s*ps_bd_block_ports (\w+)/gm)].flatMap((m) =>
       ['gt', 'refclk', 'user_clk', 'user_reset', 'user_lnk_up', 'cfg_current_speed', 'cfg_negotiated_width'].map((s) => `${m[1]}_${s}`),
     )
     const axis = [...bd.matchAll(/^\s*ps_bd_axis (\w+) \w+ (\d+)/gm)]
-    const all = new Set([...created.filter((n) => !n.startsWith('$') && !n.startsWith('${')), ...viaProc, ...axis.map((m) => m[1])])
+    const all = new Set([...created.filter((n) => !n.startsWith('$') && !n.startsWith('${')), ...viaProc, ...axis.map((m) => m[1] ?? '')])
     expect([...all].sort()).toEqual([...PS_BD_PORTS].sort())
     for (const m of axis) {
       const [blk, ch] = [m[1]!.slice(0, 7), m[1]!.slice(8)] as ['pcie_up' | 'pcie_dn', 'cq' | 'rc' | 'rq' | 'cc']
