@@ -1,7 +1,8 @@
 /*
  * ps_hal.h - the one narrow interface between the portable firmware and a machine.
  *
- * Ports: hal/xilinx (MicroBlaze board), hal/sim (the twin), hal/test (host unit tests).
+ * Ports: hal/xilinx (MicroBlaze board), hal/versal (the VPK120's Cortex-R5F), hal/sim (the
+ * twin), hal/test (host unit tests).
  * Exactly one port is linked into a build. Every call is non-blocking, except that
  * ps_hal_assert_failed may not return.
  */

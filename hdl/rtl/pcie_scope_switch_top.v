@@ -42,7 +42,11 @@ module pcie_scope_switch_top #
     parameter MRRS = 512,
     // the host completer model's completion buffer, as the BAR responder's (cpl_buffer_bytes port)
     parameter CPL_BUFFER_BYTES = 16384,
-    parameter BUILD_ID = 0
+    parameter BUILD_ID = 0,
+    // sw_router: 1 when a hard block in switch-upstream-port mode owns the upstream port's
+    // Type 1 header (the VPK120 design, hdl/xilinx/boards/vpk120/README.md); 0 (default)
+    // emulates it in fabric
+    parameter UP_CFG_IN_BLOCK = 0
 )
 (
     input  wire                         clk,
@@ -159,7 +163,8 @@ sw_router #(
     .TLP_DATA_WIDTH(TLP_DATA_WIDTH),
     .TLP_STRB_WIDTH(TLP_STRB_WIDTH),
     .TLP_SEG_COUNT(TLP_SEG_COUNT),
-    .CNT_WIDTH(32)
+    .CNT_WIDTH(32),
+    .UP_CFG_IN_BLOCK(UP_CFG_IN_BLOCK)
 )
 switch_inst (
     .clk(clk),

@@ -1,7 +1,8 @@
 /**
  * Firmware tests run as child processes of make: the host-built unit tests (test and sim
  * ports), the ASan/UBSan fuzz driver, the two libFuzzer targets (with the line coverage they
- * reach in each firmware source) and the compile check of the MicroBlaze port. Each must exit 0
+ * reach in each firmware source), the compile check of the MicroBlaze port and the Versal port
+ * (objects, then its register-model test, test/firmware/versal_hal_test.c). Each must exit 0
  * and end with the project's closing line, with tests found and none failed.
  */
 import { execFile } from 'node:child_process'
@@ -42,7 +43,7 @@ const expectClosing = (run: MakeRun): void => {
   expect(Number(match?.[2])).toBe(0)
 }
 
-describe.each(['test', 'fuzz', 'xilinx-check'])('make %s', (target) => {
+describe.each(['test', 'fuzz', 'xilinx-check', 'versal-check'])('make %s', (target) => {
   it('exits 0 and closes with "N passed, 0 failed", N > 0', async () => {
     expectClosing(await make(target))
   })

@@ -33,7 +33,9 @@ module sw_ingress #
     parameter TLP_STRB_WIDTH = TLP_DATA_WIDTH/32,
     parameter TLP_SEG_COUNT = 1,
     parameter FROM_UP = 1,
-    parameter CNT_WIDTH = 32
+    parameter CNT_WIDTH = 32,
+    // sw_route: the upstream port's header is a hard block's
+    parameter UP_CFG_IN_BLOCK = 0
 )
 (
     input  wire                        clk,
@@ -112,7 +114,7 @@ genvar g;
 generate
     for (g = 0; g < SEG_COUNT; g = g + 1) begin : seg
         wire [1:0] cls_unused;
-        sw_route #(.FROM_UP(FROM_UP)) route (
+        sw_route #(.FROM_UP(FROM_UP), .UP_CFG_IN_BLOCK(UP_CFG_IN_BLOCK)) route (
             .hdr(rx_hdr[g*128 +: 128]),
             .up_mem_enable(up_mem_enable), .up_bus_master(up_bus_master),
             .up_secondary_bus(up_secondary_bus), .up_subordinate_bus(up_subordinate_bus),
@@ -250,7 +252,10 @@ wire is_ur = l_act == ACT_UR;
 wire with_data = !is_ur && !cfg_write;
 // the port that answers: the upstream port is device 0 on its primary bus, the downstream
 // port device 0 on the internal bus (the upstream port's secondary bus)
-wire [7:0] cpl_bus = (FROM_UP && !(l_act == ACT_CFG && l_cfg_dn)) ? up_primary_bus : up_secondary_bus;
+// (UP_CFG_IN_BLOCK: the internal bus is the one the configuration request names; the upstream
+// port's own numbers are the block's, up_primary_bus 0 here)
+wire [7:0] cpl_bus = (FROM_UP && !(l_act == ACT_CFG && l_cfg_dn)) ? up_primary_bus
+                   : (UP_CFG_IN_BLOCK != 0 && FROM_UP != 0) ? l_hdr[63:56] : up_secondary_bus;
 wire [11:0] byte_count = (is_ur && mem_read) ? (mrd_zero ? 12'd1 : mrd_bytes[11:0]) : 12'd4;
 wire [6:0] lower_addr = (is_ur && mem_read) ? {mrd_addr_dw[4:0], mrd_lead} : 7'd0;
 

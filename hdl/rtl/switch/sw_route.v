@@ -12,7 +12,13 @@
 module sw_route #
 (
     // 1: the TLP arrived at the upstream port (host side), 0: at the downstream port
-    parameter FROM_UP = 1
+    parameter FROM_UP = 1,
+    // 0: the switch answers its upstream port's configuration (sw_cfg_space), today's design;
+    // 1: a hard block in switch-upstream-port mode owns that Type 1 header, its bus numbers and
+    // windows (Versal CPM5 / PL PCIE, hdl/xilinx/boards/vpk120/README.md): what reaches the
+    // upstream ingress was already claimed by the block, a Type 0 request reaching it gets UR, and the upstream
+    // port's header state is neither kept nor consulted here
+    parameter UP_CFG_IN_BLOCK = 0
 )
 (
     input  wire [127:0] hdr,
@@ -50,6 +56,7 @@ module sw_route #
 );
 
 localparam ACT_FWD = 2'd0, ACT_CFG = 2'd1, ACT_UR = 2'd2, ACT_DROP = 2'd3;
+localparam [0:0] BLK = UP_CFG_IN_BLOCK != 0;
 
 wire [2:0] fmt = hdr[127:125];
 wire [4:0] typ = hdr[124:120];
@@ -83,7 +90,9 @@ wire dn_hit = in_win(a_mb, dn_mem_base, dn_mem_limit, dn_pref_base, dn_pref_limi
 
 // memory space downward: claimed by both ports' windows with memory space enabled;
 // upward: outside both windows (negative decode) with bus mastering enabled on both
-wire mem_ok = FROM_UP ? (up_mem_enable && dn_mem_enable && up_hit && dn_hit)
+// (UP_CFG_IN_BLOCK: the block applied its own windows, Memory Space and Bus Master Enable)
+wire mem_ok = BLK ? (FROM_UP ? (dn_mem_enable && dn_hit) : (dn_bus_master && !dn_hit))
+            : FROM_UP ? (up_mem_enable && dn_mem_enable && up_hit && dn_hit)
                       : (up_bus_master && dn_bus_master && !up_hit && !dn_hit);
 
 // ID routing: configuration target bus, completion Requester ID bus, message target bus
@@ -93,7 +102,13 @@ wire fn0 = hdr[50:48] == 3'd0;
 wire in_up_range = bus >= up_secondary_bus && bus <= up_subordinate_bus;
 wire in_dn_range = bus >= dn_secondary_bus && bus <= dn_subordinate_bus;
 // ID-routed TLP crossing the switch: down into the downstream port's buses, up from anywhere else
-wire id_ok = FROM_UP ? (in_up_range && in_dn_range) : !in_up_range;
+// (UP_CFG_IN_BLOCK: the block forwards only its own bus range; the downstream port's decides)
+wire id_ok = BLK ? (FROM_UP ? in_dn_range : !in_dn_range)
+           : FROM_UP ? (in_up_range && in_dn_range) : !in_up_range;
+// the internal bus: the upstream port's secondary bus, or (UP_CFG_IN_BLOCK) any bus of the
+// block's range that is not the downstream port's
+wire internal_bus = BLK ? !in_dn_range : bus == up_secondary_bus;
+wire below_dn = BLK ? in_dn_range : in_up_range && in_dn_range;
 
 always @* begin
     act = ACT_FWD;
@@ -115,20 +130,21 @@ always @* begin
             act = ACT_UR;
             cnt = `PS_SW_CNT_UR;
         end else if (!typ[0]) begin
-            // type 0: the upstream port itself (function 0 of device 0 only)
-            act = dev0 && fn0 ? ACT_CFG : ACT_UR;
-            cnt = dev0 && fn0 ? `PS_SW_CNT_CFG_LOCAL : `PS_SW_CNT_UR;
-        end else if (bus == up_secondary_bus) begin
+            // type 0: the upstream port itself (function 0 of device 0 only); the block's own
+            // header when UP_CFG_IN_BLOCK, so none should arrive
+            act = dev0 && fn0 && !BLK ? ACT_CFG : ACT_UR;
+            cnt = dev0 && fn0 && !BLK ? `PS_SW_CNT_CFG_LOCAL : `PS_SW_CNT_UR;
+        end else if (internal_bus) begin
             // type 1 on the internal bus: the downstream port is device 0, function 0
             act = dev0 && fn0 ? ACT_CFG : ACT_UR;
             cnt = dev0 && fn0 ? `PS_SW_CNT_CFG_LOCAL : `PS_SW_CNT_UR;
             cfg_dn = 1'b1;
-        end else if (in_up_range && bus == dn_secondary_bus) begin
+        end else if ((BLK ? in_dn_range : in_up_range) && bus == dn_secondary_bus) begin
             // the link below has one device: device 0, converted to type 0
             act = dev0 ? ACT_FWD : ACT_UR;
             cnt = dev0 ? `PS_SW_CNT_FWD : `PS_SW_CNT_UR;
             to_type0 = 1'b1;
-        end else if (!(in_up_range && in_dn_range)) begin
+        end else if (!below_dn) begin
             act = ACT_UR;
             cnt = `PS_SW_CNT_UR;
         end

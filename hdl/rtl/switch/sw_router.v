@@ -27,7 +27,11 @@ module sw_router #
     parameter TLP_SEG_COUNT = 1,
     // beats in each port's forwarded queue (and completions in its local queue), as address bits
     parameter QUEUE_ADDR_WIDTH = 4,
-    parameter CNT_WIDTH = 32
+    parameter CNT_WIDTH = 32,
+    // 0: the upstream port's Type 1 header is emulated here (sw_cfg_space), today's design;
+    // 1: a hard block in switch-upstream-port mode owns it (hdl/xilinx/boards/vpk120/README.md):
+    // no upstream sw_cfg_space; routing leaves the upstream port's bus numbers and windows to it
+    parameter UP_CFG_IN_BLOCK = 0
 )
 (
     input  wire                       clk,
@@ -124,15 +128,32 @@ wire [3:0]  cfg_be;
 wire [31:0] cfg_wr_data, cfg_rd_up, cfg_rd_dn;
 wire        up_ur_event, dn_ur_event;
 
-sw_cfg_space #(.DEVICE_ID(`PS_SW_UP_DEVICE_ID), .PORT_TYPE(4'd5), .PORT_NUMBER(8'd0)) up_cfg (
-    .clk(clk), .rst(rst),
-    .rd_dw(cfg_dw), .rd_data(cfg_rd_up),
-    .wr_en(cfg_wr_up), .wr_dw(cfg_dw), .wr_be(cfg_be), .wr_data(cfg_wr_data),
-    .link_max_speed(up_link_max_speed), .link_max_width(up_link_max_width),
-    .link_speed(up_link_speed), .link_width(up_link_width), .link_up(1'b1),
-    .ur_event(up_ur_event),
-    .mem_enable(up_mem_enable), .bus_master(up_bus_master), .primary_bus(up_primary_bus), .secondary_bus(up_secondary_bus), .subordinate_bus(up_subordinate_bus), .mem_base(up_mem_base), .mem_limit(up_mem_limit), .pref_base(up_pref_base), .pref_limit(up_pref_limit)
-);
+generate
+if (UP_CFG_IN_BLOCK == 0) begin : g_up_cfg
+    sw_cfg_space #(.DEVICE_ID(`PS_SW_UP_DEVICE_ID), .PORT_TYPE(4'd5), .PORT_NUMBER(8'd0)) up_cfg (
+        .clk(clk), .rst(rst),
+        .rd_dw(cfg_dw), .rd_data(cfg_rd_up),
+        .wr_en(cfg_wr_up), .wr_dw(cfg_dw), .wr_be(cfg_be), .wr_data(cfg_wr_data),
+        .link_max_speed(up_link_max_speed), .link_max_width(up_link_max_width),
+        .link_speed(up_link_speed), .link_width(up_link_width), .link_up(1'b1),
+        .ur_event(up_ur_event),
+        .mem_enable(up_mem_enable), .bus_master(up_bus_master), .primary_bus(up_primary_bus), .secondary_bus(up_secondary_bus), .subordinate_bus(up_subordinate_bus), .mem_base(up_mem_base), .mem_limit(up_mem_limit), .pref_base(up_pref_base), .pref_limit(up_pref_limit)
+    );
+end else begin : g_up_cfg_block
+    // the block answers the upstream port's configuration and applies its header itself
+    assign cfg_rd_up = 32'd0;
+    assign up_mem_enable = 1'b0;
+    assign up_bus_master = 1'b0;
+    assign up_primary_bus = 8'd0;
+    assign up_secondary_bus = 8'd0;
+    assign up_subordinate_bus = 8'd0;
+    assign up_mem_base = 12'd0;
+    assign up_mem_limit = 12'd0;
+    assign up_pref_base = 44'd0;
+    assign up_pref_limit = 44'd0;
+    wire unused_up_cfg = &{1'b0, cfg_wr_up, up_ur_event, up_link_max_speed, up_link_max_width, up_link_speed, up_link_width, 1'b0};
+end
+endgenerate
 
 sw_cfg_space #(.DEVICE_ID(`PS_SW_DN_DEVICE_ID), .PORT_TYPE(4'd6), .PORT_NUMBER(8'd1)) dn_cfg (
     .clk(clk), .rst(rst),
@@ -184,7 +205,7 @@ sw_rx_slice #(.WIDTH(SLICE_W), .SEG_COUNT(TLP_SEG_COUNT)) dn_slice (
     .out_data({dn_in_sop, dn_in_eop, dn_in_strb, dn_in_hdr, dn_in_data}), .out_valid(dn_in_valid), .out_ready(dn_in_ready)
 );
 
-sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .TLP_SEG_COUNT(TLP_SEG_COUNT), .FROM_UP(1), .CNT_WIDTH(CNT_WIDTH)) up_in (
+sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .TLP_SEG_COUNT(TLP_SEG_COUNT), .FROM_UP(1), .CNT_WIDTH(CNT_WIDTH), .UP_CFG_IN_BLOCK(UP_CFG_IN_BLOCK)) up_in (
     .clk(clk), .rst(rst),
     .rx_data(up_in_data), .rx_strb(up_in_strb), .rx_hdr(up_in_hdr), .rx_valid(up_in_valid),
     .rx_sop(up_in_sop), .rx_eop(up_in_eop), .rx_ready(up_in_ready),
@@ -213,7 +234,7 @@ sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .
     .cnt(up_rx_cnt)
 );
 
-sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .TLP_SEG_COUNT(TLP_SEG_COUNT), .FROM_UP(0), .CNT_WIDTH(CNT_WIDTH)) dn_in (
+sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .TLP_SEG_COUNT(TLP_SEG_COUNT), .FROM_UP(0), .CNT_WIDTH(CNT_WIDTH), .UP_CFG_IN_BLOCK(UP_CFG_IN_BLOCK)) dn_in (
     .clk(clk), .rst(rst),
     .rx_data(dn_in_data), .rx_strb(dn_in_strb), .rx_hdr(dn_in_hdr), .rx_valid(dn_in_valid),
     .rx_sop(dn_in_sop), .rx_eop(dn_in_eop), .rx_ready(dn_in_ready),

@@ -15,10 +15,15 @@
  */
 module xil_cc_tx #
 (
+    // 0: framing as PG213 (UltraScale+) describes it; 1: straddle off, framing from tlast and
+    // tkeep alone, the form PG343 / PG346 (Versal PL PCIE, CPM5) give for straddle disabled:
+    // 256, 512 or 1024 bits, tuser of any width holding the fields used
+    parameter TLAST_FRAMING = 0,
     // AXI4-Stream and generic data width: 256 or 512
     parameter DATA_WIDTH = 512,
     // tuser width: 81 at 512 bits, 33 at 256 (PG213)
-    parameter USER_WIDTH = DATA_WIDTH == 512 ? 81 : 33,
+    parameter USER_WIDTH = TLAST_FRAMING == 1 ? (DATA_WIDTH == 1024 ? 165 : DATA_WIDTH == 512 ? 81 : 33)
+                                         : (DATA_WIDTH == 512 ? 81 : 33),
     // descriptor bit 88: send the header's Completer ID instead of the block's
     parameter CPL_ID_ENABLE = 1,
     // width of drop_count
@@ -56,10 +61,16 @@ module xil_cc_tx #
 // Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
 // block naming a module that does not exist, the name saying what to fix
 generate
-    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
+    if (TLAST_FRAMING != 0 && TLAST_FRAMING != 1) begin : g_check_framing
+        xil_cc_tx_TLAST_FRAMING_must_be_0_or_1 unsupported_parameter ();
+    end
+    if (TLAST_FRAMING == 0 && DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
         xil_cc_tx_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
     end
-    if (USER_WIDTH != (DATA_WIDTH == 512 ? 81 : 33)) begin : g_check_user_width
+    if (TLAST_FRAMING == 1 && DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_check_data_width_tlast
+        xil_cc_tx_DATA_WIDTH_must_be_256_512_or_1024_with_TLAST_FRAMING unsupported_parameter ();
+    end
+    if (TLAST_FRAMING == 0 && USER_WIDTH != (DATA_WIDTH == 512 ? 81 : 33)) begin : g_check_user_width
         xil_cc_tx_USER_WIDTH_must_be_81_at_512_bits_33_at_256 unsupported_parameter ();
     end
     if (CPL_ID_ENABLE != 0 && CPL_ID_ENABLE != 1) begin : g_check_cpl_id_enable
@@ -133,7 +144,11 @@ assign m_axis_cc_tkeep = keep;
 assign m_axis_cc_tlast = last;
 
 generate
-if (DATA_WIDTH == 512) begin : g_user_512
+if (TLAST_FRAMING == 1) begin : g_user_tlast
+    // discontinue and parity 0; framing is tlast / tkeep
+    assign m_axis_cc_tuser = {USER_WIDTH{1'b0}};
+    wire unused_framing = &{1'b0, sop, eptr, 1'b0};
+end else if (DATA_WIDTH == 512) begin : g_user_512
     // is_sop [0], is_sop0_ptr [3:2] (0), is_eop [6], is_eop0_ptr [11:8] (on the last beat)
     assign m_axis_cc_tuser = {{(USER_WIDTH-12){1'b0}}, last ? eptr : 4'd0, 1'b0, last, 5'b00000, sop};
 end else begin : g_user_256

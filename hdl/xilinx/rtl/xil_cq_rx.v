@@ -17,12 +17,22 @@
  */
 module xil_cq_rx #
 (
+    // 0: framing as PG213 (UltraScale+) describes it; 1: straddle off, framing from tlast and
+    // tkeep alone, the form PG343 / PG346 (Versal PL PCIE, CPM5) give for straddle disabled:
+    // 256, 512 or 1024 bits, tuser of any width holding the fields used
+    parameter TLAST_FRAMING = 0,
     // AXI4-Stream and generic data width: 256 or 512
     parameter DATA_WIDTH = 512,
     // 512 bits only: up to two TLPs per beat
     parameter STRADDLE = 1,
     // tuser width: 183 at 512 bits, 88 at 256 (PG213)
-    parameter USER_WIDTH = DATA_WIDTH == 512 ? 183 : 88,
+    parameter USER_WIDTH = TLAST_FRAMING == 1 ? (DATA_WIDTH == 1024 ? 465 : DATA_WIDTH == 512 ? 229 : 109)
+                                         : (DATA_WIDTH == 512 ? 183 : 88),
+    // TLAST_FRAMING only: where tuser holds the first TLP's first_be and last_be. PG213's
+    // pattern (first_be of each straddle slot from bit 0, then the last_be) carried over; the
+    // Versal tuser field tables were not read for this (docs/xilinx.md, "Versal blocks")
+    parameter FIRST_BE_LSB = 0,
+    parameter LAST_BE_LSB = DATA_WIDTH == 1024 ? 16 : DATA_WIDTH == 512 ? 8 : 4,
     // width of drop_count
     parameter CNT_WIDTH = 32
 )
@@ -60,14 +70,23 @@ localparam BEAT_DW = DATA_WIDTH/32;
 // Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
 // block naming a module that does not exist, the name saying what to fix
 generate
-    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
+    if (TLAST_FRAMING != 0 && TLAST_FRAMING != 1) begin : g_check_framing
+        xil_cq_rx_TLAST_FRAMING_must_be_0_or_1 unsupported_parameter ();
+    end
+    if (TLAST_FRAMING == 0 && DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
         xil_cq_rx_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
     end
-    if ((STRADDLE != 0 && STRADDLE != 1) || (STRADDLE == 1 && DATA_WIDTH != 512)) begin : g_check_straddle
+    if (TLAST_FRAMING == 1 && DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_check_data_width_tlast
+        xil_cq_rx_DATA_WIDTH_must_be_256_512_or_1024_with_TLAST_FRAMING unsupported_parameter ();
+    end
+    if ((STRADDLE != 0 && STRADDLE != 1) || (STRADDLE == 1 && (DATA_WIDTH != 512 || TLAST_FRAMING == 1))) begin : g_check_straddle
         xil_cq_rx_STRADDLE_must_be_0_or_1_at_512_bits_0_at_256 unsupported_parameter ();
     end
-    if (USER_WIDTH != (DATA_WIDTH == 512 ? 183 : 88)) begin : g_check_user_width
+    if (TLAST_FRAMING == 0 && USER_WIDTH != (DATA_WIDTH == 512 ? 183 : 88)) begin : g_check_user_width
         xil_cq_rx_USER_WIDTH_must_be_183_at_512_bits_88_at_256 unsupported_parameter ();
+    end
+    if (TLAST_FRAMING == 1 && (USER_WIDTH < FIRST_BE_LSB + 4 || USER_WIDTH < LAST_BE_LSB + 4)) begin : g_check_user_width_tlast
+        xil_cq_rx_USER_WIDTH_must_hold_first_be_and_last_be unsupported_parameter ();
     end
 endgenerate
 
@@ -75,8 +94,26 @@ endgenerate
 reg [BEAT_DW-1:0]   f_start, f_end;
 reg [BEAT_DW*8-1:0] f_side;
 
+wire in_busy;
+
 generate
-if (DATA_WIDTH == 512) begin : g_frame_512
+if (TLAST_FRAMING == 1) begin : g_frame_tlast
+    // one TLP per beat at most starts, at DW0 of the first beat after a tlast; it ends at the
+    // last kept DW of its tlast beat (tkeep is contiguous from the descriptor on)
+    integer i;
+    always @* begin
+        f_start = {BEAT_DW{1'b0}};
+        f_end = {BEAT_DW{1'b0}};
+        f_side = {BEAT_DW*8{1'b0}};
+        f_start[0] = !in_busy;
+        f_side[7:0] = {s_axis_cq_tuser[LAST_BE_LSB +: 4], s_axis_cq_tuser[FIRST_BE_LSB +: 4]};
+        for (i = 0; i < BEAT_DW; i = i + 1) begin
+            if (s_axis_cq_tlast && s_axis_cq_tkeep[i] && (i == BEAT_DW-1 || !s_axis_cq_tkeep[(i+1) % BEAT_DW])) begin
+                f_end[i] = 1'b1;
+            end
+        end
+    end
+end else if (DATA_WIDTH == 512) begin : g_frame_512
     // is_sop [81:80], is_sop0/1_ptr [83:82] / [85:84] (128-bit lane), is_eop [87:86],
     // is_eop0/1_ptr [91:88] / [95:92] (last DW); first_be [7:0] and last_be [15:8] per seg
     wire [3:0] sop0_dw = {s_axis_cq_tuser[83:82], 2'b00};
@@ -121,7 +158,6 @@ endgenerate
 wire [127:0] desc;
 wire [7:0]   side;
 wire         start_take, short_take;
-wire         in_busy;
 reg          drop;
 
 xil_rx_unpack #(

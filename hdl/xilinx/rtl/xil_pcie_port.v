@@ -11,19 +11,26 @@
  */
 module xil_pcie_port #
 (
-    // AXI4-Stream and generic data width: 256 or 512
+    // AXI4-Stream and generic data width: 256 or 512; 1024 with TLAST_FRAMING
     parameter DATA_WIDTH = 256,
+    // 0: an UltraScale+ block (PG213 framing); 1: a Versal block (PL PCIE PG343, CPM5 PG346)
+    // with straddle off: framing from tlast / tkeep (xil_cq_rx)
+    parameter TLAST_FRAMING = 0,
     // CQ straddle (512 bits only), RC straddle (256 or 512)
     parameter CQ_STRADDLE = 0,
     parameter RC_STRADDLE = 1,
     // send the header's Requester ID on RQ / Completer ID on CC (xil_rq_tx, xil_cc_tx)
     parameter REQ_ID_ENABLE = 1,
     parameter CPL_ID_ENABLE = 1,
-    // tuser widths (PG213)
-    parameter CQ_USER_WIDTH = DATA_WIDTH == 512 ? 183 : 88,
-    parameter RC_USER_WIDTH = DATA_WIDTH == 512 ? 161 : 75,
-    parameter RQ_USER_WIDTH = DATA_WIDTH == 512 ? 137 : 62,
-    parameter CC_USER_WIDTH = DATA_WIDTH == 512 ? 81 : 33
+    // tuser widths (PG213; with TLAST_FRAMING PG343 / PG346, docs/xilinx.md, "Versal blocks")
+    parameter CQ_USER_WIDTH = TLAST_FRAMING == 1 ? (DATA_WIDTH == 1024 ? 465 : DATA_WIDTH == 512 ? 229 : 109)
+                                            : (DATA_WIDTH == 512 ? 183 : 88),
+    parameter RC_USER_WIDTH = TLAST_FRAMING == 1 ? (DATA_WIDTH == 1024 ? 337 : DATA_WIDTH == 512 ? 161 : 75)
+                                            : (DATA_WIDTH == 512 ? 161 : 75),
+    parameter RQ_USER_WIDTH = TLAST_FRAMING == 1 ? (DATA_WIDTH == 1024 ? 373 : DATA_WIDTH == 512 ? 183 : 62)
+                                            : (DATA_WIDTH == 512 ? 137 : 62),
+    parameter CC_USER_WIDTH = TLAST_FRAMING == 1 ? (DATA_WIDTH == 1024 ? 165 : DATA_WIDTH == 512 ? 81 : 33)
+                                            : (DATA_WIDTH == 512 ? 81 : 33)
 )
 (
     input  wire                       clk,
@@ -95,6 +102,7 @@ wire                  cpl_tx_valid, cpl_tx_sop, cpl_tx_eop, cpl_tx_ready;
 
 xil_cq_rx #(
     .DATA_WIDTH(DATA_WIDTH),
+    .TLAST_FRAMING(TLAST_FRAMING),
     .STRADDLE(CQ_STRADDLE),
     .USER_WIDTH(CQ_USER_WIDTH)
 )
@@ -119,6 +127,7 @@ cq_rx_inst (
 
 xil_rc_rx #(
     .DATA_WIDTH(DATA_WIDTH),
+    .TLAST_FRAMING(TLAST_FRAMING),
     .STRADDLE(RC_STRADDLE),
     .USER_WIDTH(RC_USER_WIDTH)
 )
@@ -165,6 +174,7 @@ tx_split_inst (
 
 xil_rq_tx #(
     .DATA_WIDTH(DATA_WIDTH),
+    .TLAST_FRAMING(TLAST_FRAMING),
     .USER_WIDTH(RQ_USER_WIDTH),
     .REQ_ID_ENABLE(REQ_ID_ENABLE)
 )
@@ -189,6 +199,7 @@ rq_tx_inst (
 
 xil_cc_tx #(
     .DATA_WIDTH(DATA_WIDTH),
+    .TLAST_FRAMING(TLAST_FRAMING),
     .USER_WIDTH(CC_USER_WIDTH),
     .CPL_ID_ENABLE(CPL_ID_ENABLE)
 )

@@ -17,12 +17,17 @@
  */
 module xil_rc_rx #
 (
+    // 0: framing as PG213 (UltraScale+) describes it; 1: straddle off, framing from tlast and
+    // tkeep alone, the form PG343 / PG346 (Versal PL PCIE, CPM5) give for straddle disabled:
+    // 256, 512 or 1024 bits, tuser of any width holding the fields used
+    parameter TLAST_FRAMING = 0,
     // AXI4-Stream and generic data width: 256 or 512
     parameter DATA_WIDTH = 512,
     // several completions per beat: up to 4 at 512 bits, 2 at 256
     parameter STRADDLE = 1,
     // tuser width: 161 at 512 bits, 75 at 256 (PG213)
-    parameter USER_WIDTH = DATA_WIDTH == 512 ? 161 : 75,
+    parameter USER_WIDTH = TLAST_FRAMING == 1 ? (DATA_WIDTH == 1024 ? 337 : DATA_WIDTH == 512 ? 161 : 75)
+                                         : (DATA_WIDTH == 512 ? 161 : 75),
     // width of drop_count
     parameter CNT_WIDTH = 32
 )
@@ -60,13 +65,19 @@ localparam BEAT_DW = DATA_WIDTH/32;
 // Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
 // block naming a module that does not exist, the name saying what to fix
 generate
-    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
+    if (TLAST_FRAMING != 0 && TLAST_FRAMING != 1) begin : g_check_framing
+        xil_rc_rx_TLAST_FRAMING_must_be_0_or_1 unsupported_parameter ();
+    end
+    if (TLAST_FRAMING == 0 && DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
         xil_rc_rx_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
     end
-    if (STRADDLE != 0 && STRADDLE != 1) begin : g_check_straddle
+    if (TLAST_FRAMING == 1 && DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_check_data_width_tlast
+        xil_rc_rx_DATA_WIDTH_must_be_256_512_or_1024_with_TLAST_FRAMING unsupported_parameter ();
+    end
+    if ((STRADDLE != 0 && STRADDLE != 1) || (STRADDLE == 1 && TLAST_FRAMING == 1)) begin : g_check_straddle
         xil_rc_rx_STRADDLE_must_be_0_or_1 unsupported_parameter ();
     end
-    if (USER_WIDTH != (DATA_WIDTH == 512 ? 161 : 75)) begin : g_check_user_width
+    if (TLAST_FRAMING == 0 && USER_WIDTH != (DATA_WIDTH == 512 ? 161 : 75)) begin : g_check_user_width
         xil_rc_rx_USER_WIDTH_must_be_161_at_512_bits_75_at_256 unsupported_parameter ();
     end
 endgenerate
@@ -75,7 +86,21 @@ reg  [BEAT_DW-1:0] f_start, f_end;
 wire               in_busy;
 
 generate
-if (DATA_WIDTH == 512) begin : g_frame_512
+if (TLAST_FRAMING == 1) begin : g_frame_tlast
+    // as xil_cq_rx: a TLP starts at DW0 after a tlast and ends at the tlast beat's last kept DW;
+    // tuser is not read
+    integer i;
+    always @* begin
+        f_start = {BEAT_DW{1'b0}};
+        f_end = {BEAT_DW{1'b0}};
+        f_start[0] = !in_busy;
+        for (i = 0; i < BEAT_DW; i = i + 1) begin
+            if (s_axis_rc_tlast && s_axis_rc_tkeep[i] && (i == BEAT_DW-1 || !s_axis_rc_tkeep[(i+1) % BEAT_DW])) begin
+                f_end[i] = 1'b1;
+            end
+        end
+    end
+end else if (DATA_WIDTH == 512) begin : g_frame_512
     // is_sop [67:64], is_sopN_ptr [69+2N:68+2N] (128-bit lane), is_eop [79:76],
     // is_eopN_ptr [83+4N:80+4N] (last DW)
     integer n;

@@ -15,10 +15,18 @@
  */
 module xil_rq_tx #
 (
+    // 0: framing as PG213 (UltraScale+) describes it; 1: straddle off, framing from tlast and
+    // tkeep alone, the form PG343 / PG346 (Versal PL PCIE, CPM5) give for straddle disabled:
+    // 256, 512 or 1024 bits, tuser of any width holding the fields used
+    parameter TLAST_FRAMING = 0,
     // AXI4-Stream and generic data width: 256 or 512
     parameter DATA_WIDTH = 512,
     // tuser width: 137 at 512 bits, 62 at 256 (PG213)
-    parameter USER_WIDTH = DATA_WIDTH == 512 ? 137 : 62,
+    parameter USER_WIDTH = TLAST_FRAMING == 1 ? (DATA_WIDTH == 1024 ? 373 : DATA_WIDTH == 512 ? 183 : 62)
+                                         : (DATA_WIDTH == 512 ? 137 : 62),
+    // TLAST_FRAMING only: where tuser takes first_be and last_be (as xil_cq_rx: PG213's pattern)
+    parameter FIRST_BE_LSB = 0,
+    parameter LAST_BE_LSB = DATA_WIDTH == 1024 ? 16 : DATA_WIDTH == 512 ? 8 : 4,
     // descriptor bit 120: send the header's Requester ID instead of the block's
     parameter REQ_ID_ENABLE = 1,
     // width of drop_count
@@ -56,11 +64,20 @@ module xil_rq_tx #
 // Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
 // block naming a module that does not exist, the name saying what to fix
 generate
-    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
+    if (TLAST_FRAMING != 0 && TLAST_FRAMING != 1) begin : g_check_framing
+        xil_rq_tx_TLAST_FRAMING_must_be_0_or_1 unsupported_parameter ();
+    end
+    if (TLAST_FRAMING == 0 && DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
         xil_rq_tx_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
     end
-    if (USER_WIDTH != (DATA_WIDTH == 512 ? 137 : 62)) begin : g_check_user_width
+    if (TLAST_FRAMING == 1 && DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_check_data_width_tlast
+        xil_rq_tx_DATA_WIDTH_must_be_256_512_or_1024_with_TLAST_FRAMING unsupported_parameter ();
+    end
+    if (TLAST_FRAMING == 0 && USER_WIDTH != (DATA_WIDTH == 512 ? 137 : 62)) begin : g_check_user_width
         xil_rq_tx_USER_WIDTH_must_be_137_at_512_bits_62_at_256 unsupported_parameter ();
+    end
+    if (TLAST_FRAMING == 1 && (USER_WIDTH < FIRST_BE_LSB + 4 || USER_WIDTH < LAST_BE_LSB + 4)) begin : g_check_user_width_tlast
+        xil_rq_tx_USER_WIDTH_must_hold_first_be_and_last_be unsupported_parameter ();
     end
     if (REQ_ID_ENABLE != 0 && REQ_ID_ENABLE != 1) begin : g_check_req_id_enable
         xil_rq_tx_REQ_ID_ENABLE_must_be_0_or_1 unsupported_parameter ();
@@ -153,7 +170,17 @@ assign m_axis_rq_tkeep = keep;
 assign m_axis_rq_tlast = last;
 
 generate
-if (DATA_WIDTH == 512) begin : g_user_512
+if (TLAST_FRAMING == 1) begin : g_user_tlast
+    // first_be, last_be on the first beat; everything else 0; framing is tlast / tkeep
+    always @* begin
+        m_axis_rq_tuser = {USER_WIDTH{1'b0}};
+        if (sop) begin
+            m_axis_rq_tuser[FIRST_BE_LSB +: 4] = be[3:0];
+            m_axis_rq_tuser[LAST_BE_LSB +: 4] = be[7:4];
+        end
+    end
+    wire unused_eptr = &{1'b0, eptr, 1'b0};
+end else if (DATA_WIDTH == 512) begin : g_user_512
     // first_be [3:0], last_be [11:8], is_sop [20], is_sop0_ptr [23:22] (0), is_eop [26],
     // is_eop0_ptr [31:28]; addr_offset, discontinue, TPH, seq_num and parity 0
     always @* begin

@@ -19,7 +19,8 @@
  */
 module xil_rx_unpack #
 (
-    // data width of both sides: 256 or 512 (the UltraScale+ block's widths at Gen3 x8 / x16)
+    // data width of both sides: 256 or 512 (the UltraScale+ block's widths at Gen3 x8 / x16),
+    // or 1024 (Versal CPM5, PG346)
     parameter DATA_WIDTH = 512,
     // descriptor DWs ahead of the payload: 4 (CQ) or 3 (RC)
     parameter DESC_DW = 4,
@@ -73,8 +74,8 @@ localparam [COUNT_WIDTH-1:0] IN_LIMIT = IN_ROOM[COUNT_WIDTH-1:0];
 // Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
 // block naming a module that does not exist, the name saying what to fix
 generate
-    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
-        xil_rx_unpack_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_check_data_width
+        xil_rx_unpack_DATA_WIDTH_must_be_256_512_or_1024 unsupported_parameter ();
     end
     if (DESC_DW < 3 || DESC_DW > 4 || SIDE_W < 1) begin : g_check_desc_dw
         xil_rx_unpack_DESC_DW_must_be_3_or_4_and_SIDE_W_from_1 unsupported_parameter ();

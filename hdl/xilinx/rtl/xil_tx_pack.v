@@ -10,11 +10,13 @@
  * beat move to the next output beat, and a TLP whose tail does not fit gets one more beat
  * (the input waits for that clock). The output is registered; it never straddles (one TLP per
  * beat). The wrapper gives the descriptor and side bits for the TLP at the input's sop and may
- * drop it (nothing of it leaves). out_eptr is the index of the last valid DW of the beat.
+ * drop it (nothing of it leaves). out_eptr is the index of the last valid DW of the beat (its low 4 bits: the 512-bit tuser
+ * pointer; at 1024 bits framing is tlast / tkeep only).
  */
 module xil_tx_pack #
 (
-    // data width of both sides: 256 or 512 (the UltraScale+ block's widths at Gen3 x8 / x16)
+    // data width of both sides: 256 or 512 (the UltraScale+ block's widths at Gen3 x8 / x16),
+    // or 1024 (Versal CPM5, PG346)
     parameter DATA_WIDTH = 512,
     // descriptor DWs: 4 (RQ) or 3 (CC)
     parameter DESC_DW = 4,
@@ -58,8 +60,8 @@ localparam COUNT_WIDTH = $clog2(BEAT_DW+1);
 // Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
 // block naming a module that does not exist, the name saying what to fix
 generate
-    if (DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_check_data_width
-        xil_tx_pack_DATA_WIDTH_must_be_256_or_512 unsupported_parameter ();
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_check_data_width
+        xil_tx_pack_DATA_WIDTH_must_be_256_512_or_1024 unsupported_parameter ();
     end
     if (DESC_DW < 3 || DESC_DW > 4 || SIDE_W < 1) begin : g_check_desc_dw
         xil_tx_pack_DESC_DW_must_be_3_or_4_and_SIDE_W_from_1 unsupported_parameter ();

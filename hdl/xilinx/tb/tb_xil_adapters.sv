@@ -18,6 +18,9 @@ module tb_xil_adapters;
 
 parameter DATA_WIDTH = 512;
 parameter STRADDLE = 1;
+// 1: the Versal form (straddle off, tlast / tkeep framing; 512 or 1024 bits), docs/xilinx.md
+// "Versal blocks"
+parameter TLAST_FRAMING = 0;
 parameter SEED = 1;
 
 `ifndef GOLDEN_DIR
@@ -25,12 +28,18 @@ parameter SEED = 1;
 `endif
 
 localparam BEAT_DW = DATA_WIDTH/32;
-localparam VEC_WIDTH = 256 + DATA_WIDTH;
+// vector line layout (test/hdl/xilinx/descriptors.ts, CTL): ctl bits, then data
+localparam CTL_W = TLAST_FRAMING != 0 ? 544 : 256;
+localparam KEEP_AT = TLAST_FRAMING != 0 ? 480 : 192;
+localparam LAST_AT = TLAST_FRAMING != 0 ? 512 : 208;
+localparam SOP_AT = TLAST_FRAMING != 0 ? 160 : 144;
+localparam EOP_AT = SOP_AT + 1;
+localparam VEC_WIDTH = CTL_W + DATA_WIDTH;
 localparam MAX_VECS = 8192;
-localparam CQ_UW = DATA_WIDTH == 512 ? 183 : 88;
-localparam RC_UW = DATA_WIDTH == 512 ? 161 : 75;
-localparam RQ_UW = DATA_WIDTH == 512 ? 137 : 62;
-localparam CC_UW = DATA_WIDTH == 512 ? 81 : 33;
+localparam CQ_UW = TLAST_FRAMING != 0 ? (DATA_WIDTH == 1024 ? 465 : 229) : DATA_WIDTH == 512 ? 183 : 88;
+localparam RC_UW = TLAST_FRAMING != 0 ? (DATA_WIDTH == 1024 ? 337 : 161) : DATA_WIDTH == 512 ? 161 : 75;
+localparam RQ_UW = TLAST_FRAMING != 0 ? (DATA_WIDTH == 1024 ? 373 : 183) : DATA_WIDTH == 512 ? 137 : 62;
+localparam CC_UW = TLAST_FRAMING != 0 ? (DATA_WIDTH == 1024 ? 165 : 81) : DATA_WIDTH == 512 ? 81 : 33;
 
 reg clk = 1'b0;
 reg rst = 1'b1;
@@ -71,7 +80,7 @@ integer cq_i = 0, cq_o = 0;
 reg cq_acc = 1'b0;
 reg [31:0] cq_rin = SEED * 8 + 1, cq_rout = SEED * 8 + 2;
 
-xil_cq_rx #(.DATA_WIDTH(DATA_WIDTH), .STRADDLE(DATA_WIDTH == 512 ? STRADDLE : 0)) cq_dut (
+xil_cq_rx #(.DATA_WIDTH(DATA_WIDTH), .TLAST_FRAMING(TLAST_FRAMING), .USER_WIDTH(CQ_UW), .STRADDLE(DATA_WIDTH == 512 ? STRADDLE : 0)) cq_dut (
     .clk(clk), .rst(rst),
     .s_axis_cq_tdata(cq_tdata), .s_axis_cq_tkeep(cq_tkeep), .s_axis_cq_tvalid(cq_tvalid),
     .s_axis_cq_tready(cq_tready), .s_axis_cq_tlast(cq_tlast), .s_axis_cq_tuser(cq_tuser),
@@ -87,12 +96,12 @@ always @(posedge clk) begin
             $display("FAIL @%0t cq: extra output beat", $time);
         end else if (cq_data !== cq_out[cq_o][DATA_WIDTH-1:0] ||
                      cq_strb !== cq_out[cq_o][DATA_WIDTH+128 +: BEAT_DW] ||
-                     cq_sop !== cq_out[cq_o][DATA_WIDTH+144] || cq_eop !== cq_out[cq_o][DATA_WIDTH+145] ||
+                     cq_sop !== cq_out[cq_o][DATA_WIDTH+SOP_AT] || cq_eop !== cq_out[cq_o][DATA_WIDTH+EOP_AT] ||
                      (cq_sop && cq_hdr !== cq_out[cq_o][DATA_WIDTH +: 128])) begin
             failed = failed + 1;
             $display("FAIL @%0t cq beat %0d: hdr %h sop %b eop %b strb %h, want hdr %h sop %b eop %b strb %h",
                      $time, cq_o, cq_hdr, cq_sop, cq_eop, cq_strb, cq_out[cq_o][DATA_WIDTH +: 128],
-                     cq_out[cq_o][DATA_WIDTH+144], cq_out[cq_o][DATA_WIDTH+145], cq_out[cq_o][DATA_WIDTH+128 +: BEAT_DW]);
+                     cq_out[cq_o][DATA_WIDTH+SOP_AT], cq_out[cq_o][DATA_WIDTH+EOP_AT], cq_out[cq_o][DATA_WIDTH+128 +: BEAT_DW]);
         end else begin
             passed = passed + 1;
         end
@@ -110,8 +119,8 @@ always @(negedge clk) begin
         if (!cq_tvalid && cq_i < counts[0] && cq_rin[3:0] >= GAP) begin
             cq_tdata = cq_in[cq_i][DATA_WIDTH-1:0];
             cq_tuser = cq_in[cq_i][DATA_WIDTH +: CQ_UW];
-            cq_tkeep = cq_in[cq_i][DATA_WIDTH+192 +: BEAT_DW];
-            cq_tlast = cq_in[cq_i][DATA_WIDTH+208];
+            cq_tkeep = cq_in[cq_i][DATA_WIDTH+KEEP_AT +: BEAT_DW];
+            cq_tlast = cq_in[cq_i][DATA_WIDTH+LAST_AT];
             cq_tvalid = 1'b1;
         end
         cq_rout = xs(cq_rout);
@@ -137,7 +146,7 @@ integer rc_i = 0, rc_o = 0;
 reg rc_acc = 1'b0;
 reg [31:0] rc_rin = SEED * 8 + 3, rc_rout = SEED * 8 + 4;
 
-xil_rc_rx #(.DATA_WIDTH(DATA_WIDTH), .STRADDLE(STRADDLE)) rc_dut (
+xil_rc_rx #(.DATA_WIDTH(DATA_WIDTH), .TLAST_FRAMING(TLAST_FRAMING), .USER_WIDTH(RC_UW), .STRADDLE(STRADDLE)) rc_dut (
     .clk(clk), .rst(rst),
     .s_axis_rc_tdata(rc_tdata), .s_axis_rc_tkeep(rc_tkeep), .s_axis_rc_tvalid(rc_tvalid),
     .s_axis_rc_tready(rc_tready), .s_axis_rc_tlast(rc_tlast), .s_axis_rc_tuser(rc_tuser),
@@ -153,12 +162,12 @@ always @(posedge clk) begin
             $display("FAIL @%0t rc: extra output beat", $time);
         end else if (rc_data !== rc_out[rc_o][DATA_WIDTH-1:0] ||
                      rc_strb !== rc_out[rc_o][DATA_WIDTH+128 +: BEAT_DW] ||
-                     rc_sop !== rc_out[rc_o][DATA_WIDTH+144] || rc_eop !== rc_out[rc_o][DATA_WIDTH+145] ||
+                     rc_sop !== rc_out[rc_o][DATA_WIDTH+SOP_AT] || rc_eop !== rc_out[rc_o][DATA_WIDTH+EOP_AT] ||
                      (rc_sop && rc_hdr !== rc_out[rc_o][DATA_WIDTH +: 128])) begin
             failed = failed + 1;
             $display("FAIL @%0t rc beat %0d: hdr %h sop %b eop %b strb %h, want hdr %h sop %b eop %b strb %h",
                      $time, rc_o, rc_hdr, rc_sop, rc_eop, rc_strb, rc_out[rc_o][DATA_WIDTH +: 128],
-                     rc_out[rc_o][DATA_WIDTH+144], rc_out[rc_o][DATA_WIDTH+145], rc_out[rc_o][DATA_WIDTH+128 +: BEAT_DW]);
+                     rc_out[rc_o][DATA_WIDTH+SOP_AT], rc_out[rc_o][DATA_WIDTH+EOP_AT], rc_out[rc_o][DATA_WIDTH+128 +: BEAT_DW]);
         end else begin
             passed = passed + 1;
         end
@@ -176,8 +185,8 @@ always @(negedge clk) begin
         if (!rc_tvalid && rc_i < counts[3] && rc_rin[3:0] >= GAP) begin
             rc_tdata = rc_in[rc_i][DATA_WIDTH-1:0];
             rc_tuser = rc_in[rc_i][DATA_WIDTH +: RC_UW];
-            rc_tkeep = rc_in[rc_i][DATA_WIDTH+192 +: BEAT_DW];
-            rc_tlast = rc_in[rc_i][DATA_WIDTH+208];
+            rc_tkeep = rc_in[rc_i][DATA_WIDTH+KEEP_AT +: BEAT_DW];
+            rc_tlast = rc_in[rc_i][DATA_WIDTH+LAST_AT];
             rc_tvalid = 1'b1;
         end
         rc_rout = xs(rc_rout);
@@ -205,7 +214,7 @@ reg [DATA_WIDTH+BEAT_DW+RQ_UW:0] rq_last_beat = 0;
 reg [DATA_WIDTH-1:0] rq_mask;
 reg [31:0] rq_rin = SEED * 8 + 5, rq_rout = SEED * 8 + 6;
 
-xil_rq_tx #(.DATA_WIDTH(DATA_WIDTH)) rq_dut (
+xil_rq_tx #(.DATA_WIDTH(DATA_WIDTH), .TLAST_FRAMING(TLAST_FRAMING), .USER_WIDTH(RQ_UW)) rq_dut (
     .clk(clk), .rst(rst),
     .tx_tlp_data(rq_data), .tx_tlp_strb(rq_strb), .tx_tlp_hdr(rq_hdr), .tx_tlp_valid(rq_valid),
     .tx_tlp_sop(rq_sop), .tx_tlp_eop(rq_eop), .tx_tlp_ready(rq_ready),
@@ -224,19 +233,19 @@ always @(posedge clk) begin
     rq_last_beat = {rq_tdata, rq_tkeep, rq_tlast, rq_tuser};
     if (!rst && rq_tvalid && rq_tready) begin
         for (rq_k = 0; rq_k < BEAT_DW; rq_k = rq_k + 1) begin
-            rq_mask[rq_k*32 +: 32] = {32{rq_out[rq_o < MAX_VECS ? rq_o : 0][DATA_WIDTH+192+rq_k]}};
+            rq_mask[rq_k*32 +: 32] = {32{rq_out[rq_o < MAX_VECS ? rq_o : 0][DATA_WIDTH+KEEP_AT+rq_k]}};
         end
         if (rq_o >= counts[7]) begin
             failed = failed + 1;
             $display("FAIL @%0t rq: extra output beat", $time);
         end else if ((rq_tdata & rq_mask) !== (rq_out[rq_o][DATA_WIDTH-1:0] & rq_mask) ||
-                     rq_tkeep !== rq_out[rq_o][DATA_WIDTH+192 +: BEAT_DW] ||
-                     rq_tlast !== rq_out[rq_o][DATA_WIDTH+208] ||
+                     rq_tkeep !== rq_out[rq_o][DATA_WIDTH+KEEP_AT +: BEAT_DW] ||
+                     rq_tlast !== rq_out[rq_o][DATA_WIDTH+LAST_AT] ||
                      rq_tuser !== rq_out[rq_o][DATA_WIDTH +: RQ_UW]) begin
             failed = failed + 1;
             $display("FAIL @%0t rq beat %0d: keep %h last %b user %h data[127:0] %h, want keep %h last %b user %h data[127:0] %h",
-                     $time, rq_o, rq_tkeep, rq_tlast, rq_tuser, rq_tdata[127:0], rq_out[rq_o][DATA_WIDTH+192 +: BEAT_DW],
-                     rq_out[rq_o][DATA_WIDTH+208], rq_out[rq_o][DATA_WIDTH +: RQ_UW], rq_out[rq_o][127:0]);
+                     $time, rq_o, rq_tkeep, rq_tlast, rq_tuser, rq_tdata[127:0], rq_out[rq_o][DATA_WIDTH+KEEP_AT +: BEAT_DW],
+                     rq_out[rq_o][DATA_WIDTH+LAST_AT], rq_out[rq_o][DATA_WIDTH +: RQ_UW], rq_out[rq_o][127:0]);
         end else begin
             passed = passed + 1;
         end
@@ -255,8 +264,8 @@ always @(negedge clk) begin
             rq_data = rq_in[rq_i][DATA_WIDTH-1:0];
             rq_hdr = rq_in[rq_i][DATA_WIDTH +: 128];
             rq_strb = rq_in[rq_i][DATA_WIDTH+128 +: BEAT_DW];
-            rq_sop = rq_in[rq_i][DATA_WIDTH+144];
-            rq_eop = rq_in[rq_i][DATA_WIDTH+145];
+            rq_sop = rq_in[rq_i][DATA_WIDTH+SOP_AT];
+            rq_eop = rq_in[rq_i][DATA_WIDTH+EOP_AT];
             rq_valid = 1'b1;
         end
         rq_rout = xs(rq_rout);
@@ -284,7 +293,7 @@ reg [DATA_WIDTH+BEAT_DW+CC_UW:0] cc_last_beat = 0;
 reg [DATA_WIDTH-1:0] cc_mask;
 reg [31:0] cc_rin = SEED * 8 + 7, cc_rout = SEED * 8 + 8;
 
-xil_cc_tx #(.DATA_WIDTH(DATA_WIDTH)) cc_dut (
+xil_cc_tx #(.DATA_WIDTH(DATA_WIDTH), .TLAST_FRAMING(TLAST_FRAMING), .USER_WIDTH(CC_UW)) cc_dut (
     .clk(clk), .rst(rst),
     .tx_tlp_data(cc_data), .tx_tlp_strb(cc_strb), .tx_tlp_hdr(cc_hdr), .tx_tlp_valid(cc_valid),
     .tx_tlp_sop(cc_sop), .tx_tlp_eop(cc_eop), .tx_tlp_ready(cc_ready),
@@ -303,19 +312,19 @@ always @(posedge clk) begin
     cc_last_beat = {cc_tdata, cc_tkeep, cc_tlast, cc_tuser};
     if (!rst && cc_tvalid && cc_tready) begin
         for (cc_k = 0; cc_k < BEAT_DW; cc_k = cc_k + 1) begin
-            cc_mask[cc_k*32 +: 32] = {32{cc_out[cc_o < MAX_VECS ? cc_o : 0][DATA_WIDTH+192+cc_k]}};
+            cc_mask[cc_k*32 +: 32] = {32{cc_out[cc_o < MAX_VECS ? cc_o : 0][DATA_WIDTH+KEEP_AT+cc_k]}};
         end
         if (cc_o >= counts[10]) begin
             failed = failed + 1;
             $display("FAIL @%0t cc: extra output beat", $time);
         end else if ((cc_tdata & cc_mask) !== (cc_out[cc_o][DATA_WIDTH-1:0] & cc_mask) ||
-                     cc_tkeep !== cc_out[cc_o][DATA_WIDTH+192 +: BEAT_DW] ||
-                     cc_tlast !== cc_out[cc_o][DATA_WIDTH+208] ||
+                     cc_tkeep !== cc_out[cc_o][DATA_WIDTH+KEEP_AT +: BEAT_DW] ||
+                     cc_tlast !== cc_out[cc_o][DATA_WIDTH+LAST_AT] ||
                      cc_tuser !== cc_out[cc_o][DATA_WIDTH +: CC_UW]) begin
             failed = failed + 1;
             $display("FAIL @%0t cc beat %0d: keep %h last %b user %h data[127:0] %h, want keep %h last %b user %h data[127:0] %h",
-                     $time, cc_o, cc_tkeep, cc_tlast, cc_tuser, cc_tdata[127:0], cc_out[cc_o][DATA_WIDTH+192 +: BEAT_DW],
-                     cc_out[cc_o][DATA_WIDTH+208], cc_out[cc_o][DATA_WIDTH +: CC_UW], cc_out[cc_o][127:0]);
+                     $time, cc_o, cc_tkeep, cc_tlast, cc_tuser, cc_tdata[127:0], cc_out[cc_o][DATA_WIDTH+KEEP_AT +: BEAT_DW],
+                     cc_out[cc_o][DATA_WIDTH+LAST_AT], cc_out[cc_o][DATA_WIDTH +: CC_UW], cc_out[cc_o][127:0]);
         end else begin
             passed = passed + 1;
         end
@@ -334,8 +343,8 @@ always @(negedge clk) begin
             cc_data = cc_in[cc_i][DATA_WIDTH-1:0];
             cc_hdr = cc_in[cc_i][DATA_WIDTH +: 128];
             cc_strb = cc_in[cc_i][DATA_WIDTH+128 +: BEAT_DW];
-            cc_sop = cc_in[cc_i][DATA_WIDTH+144];
-            cc_eop = cc_in[cc_i][DATA_WIDTH+145];
+            cc_sop = cc_in[cc_i][DATA_WIDTH+SOP_AT];
+            cc_eop = cc_in[cc_i][DATA_WIDTH+EOP_AT];
             cc_valid = 1'b1;
         end
         cc_rout = xs(cc_rout);

@@ -58,3 +58,35 @@ describe('vectors', () => {
     expect([h.fmt, h.dw2, h.dw3]).toEqual([1n, 1n, 0n])
   })
 })
+
+describe('vectors in the Versal form (tlast framing)', () => {
+  it.each([512, 1024] as const)('%i bits: every TLP starts a beat at DW0, tkeep is contiguous, tuser fits', (width) => {
+    const v = d.buildVectors(2, width, false, 120, 'tlast')
+    const w = width / 32
+    for (const kind of ['cq', 'rc', 'rq', 'cc'] as const) {
+      const beats = kind === 'cq' || kind === 'rc' ? v[kind].input : v[kind].expect
+      let inTlp = false
+      for (const b of beats) {
+        // contiguous from DW0; only a tlast beat may be short
+        const keep = BigInt(b.keep >>> 0)
+        expect(keep & (keep + 1n), kind).toBe(0n)
+        if (!b.last) expect(keep, kind).toBe((1n << BigInt(w)) - 1n)
+        expect(b.user >> BigInt(d.VERSAL_USER_WIDTH[kind][width]), kind).toBe(0n)
+        inTlp = !b.last
+      }
+      expect(inTlp, `${kind} ends on a tlast`).toBe(false)
+    }
+    // the transmit side writes only the byte enables, on a TLP's first beat
+    const be = d.versalBeTable(w, 64)
+    const firsts = v.rq.expect.filter((_, i, a) => i === 0 || a[i - 1]!.last)
+    expect(firsts.some((b) => b.user !== 0n)).toBe(true)
+    expect(v.rq.expect.filter((b) => !firsts.includes(b)).every((b) => b.user === 0n)).toBe(true)
+    expect(firsts.every((b) => d.unpack(be, b.user).rest === 0n)).toBe(true)
+    expect(v.cc.expect.every((b) => b.user === 0n)).toBe(true)
+    expect(v.roundTrip.reads).toBeGreaterThan(20)
+  })
+
+  it('has no straddle', () => {
+    expect(() => d.buildVectors(1, 512, true, 10, 'tlast')).toThrow(/no straddle/)
+  })
+})

@@ -102,6 +102,22 @@ export const CPL_HDR: Table = [
 
 export const USER_WIDTH = { cq: { 512: 183, 256: 88 }, rc: { 512: 161, 256: 75 }, rq: { 512: 137, 256: 62 }, cc: { 512: 81, 256: 33 } } as const
 
+/**
+ * Versal blocks with straddle off (framing 'tlast'): tuser widths from PG343 (PL PCIE, 512 bits:
+ * CQ and RQ from its port-update table; RC and CC not listed there, so PG213's) and PG346 (CPM5,
+ * 1024 bits). Only first_be / last_be are read or written, at PG213's positions (docs/xilinx.md, "Versal blocks":
+ * not checked against the Versal field tables); the rest of each received tuser is random here,
+ * so an adapter that reads more of it fails.
+ */
+export const VERSAL_USER_WIDTH = { cq: { 512: 229, 1024: 465 }, rc: { 512: 161, 1024: 337 }, rq: { 512: 183, 1024: 373 }, cc: { 512: 81, 1024: 165 } } as const
+export type Framing = 'pg213' | 'tlast'
+export type Width = 256 | 512 | 1024
+/** first_be / last_be positions with tlast framing (xil_cq_rx / xil_rq_tx FIRST_BE_LSB, LAST_BE_LSB). */
+export function versalBeTable(w: number, userBits: number): Table {
+  const last = w === 32 ? 16 : w === 16 ? 8 : 4
+  return [f('firstBe', 0, 4), f('lastBe', last, 4), f('rest', 32, userBits - 32)]
+}
+
 export function tableWidth(t: Table): number {
   return Math.max(...t.map((x) => x.lsb + x.width))
 }
@@ -280,7 +296,7 @@ export function genericBeats(t: Tlp, w: number): GenericBeat[] {
 const descDws = (d: bigint, n: number): number[] => Array.from({ length: n }, (_, i) => Number((d >> BigInt(32 * i)) & 0xffff_ffffn))
 
 /** Transmit side (RQ, CC): each TLP starts a beat, descriptor then payload, no straddle. */
-export function txBeats(kind: 'rq' | 'cc', desc: bigint, be: number, payload: number[], w: number): AxisBeat[] {
+export function txBeats(kind: 'rq' | 'cc', desc: bigint, be: number, payload: number[], w: number, framing: Framing = 'pg213'): AxisBeat[] {
   const dws = [...descDws(desc, kind === 'rq' ? 4 : 3), ...payload]
   const n = Math.ceil(dws.length / w)
   const out: AxisBeat[] = []
@@ -289,7 +305,9 @@ export function txBeats(kind: 'rq' | 'cc', desc: bigint, be: number, payload: nu
     const sop = b === 0
     const last = b === n - 1
     let user = 0n
-    if (kind === 'rq' && w === 16) {
+    if (framing === 'tlast') {
+      user = kind === 'rq' && sop ? pack(versalBeTable(w, 64), { firstBe: be & 15, lastBe: be >> 4 }) : 0n
+    } else if (kind === 'rq' && w === 16) {
       user = pack(RQ_USER_512, { isSop0: sop ? 1 : 0, isEop0: last ? 1 : 0, eopPtr0: last ? data.length - 1 : 0, ...(sop ? { firstBe0: be & 15, lastBe0: be >> 4 } : {}) })
     } else if (kind === 'rq') {
       user = sop ? pack(RQ_USER_256, { firstBe: be & 15, lastBe: be >> 4 }) : 0n
@@ -314,7 +332,7 @@ export interface RxTlp {
  * the previous one ended: CQ at 512 bits DW0 or DW8 (two TLPs per beat), RC at 512 bits any
  * 128-bit lane (four), RC at 256 bits DW0 or DW4 (two); `packed` is the chance to try.
  */
-export function rxBeats(kind: 'cq' | 'rc', tlps: RxTlp[], w: number, straddle: boolean, rnd: () => number, packed = 0.7): AxisBeat[] {
+export function rxBeats(kind: 'cq' | 'rc', tlps: RxTlp[], w: number, straddle: boolean, rnd: () => number, packed = 0.7, framing: Framing = 'pg213'): AxisBeat[] {
   const starts = kind === 'cq' ? [0, 8] : w === 16 ? [0, 4, 8, 12] : [0, 4]
   const maxPerBeat = kind === 'rc' && w === 16 ? 4 : 2
   const placed: { start: number; end: number; t: RxTlp }[] = []
@@ -353,6 +371,16 @@ export function rxBeats(kind: 'cq' | 'rc', tlps: RxTlp[], w: number, straddle: b
       })
     }
     const carried = placed.some((p) => p.start < b * w && p.end >= b * w)
+    const ending = finish.length > 0 && !placed.some((p) => p.start <= b * w + w - 1 && p.end > b * w + w - 1)
+    if (framing === 'tlast') {
+      // one TLP per beat starts at most (no straddle): byte enables on CQ, the rest random
+      const bits = VERSAL_USER_WIDTH[kind][w === 32 ? 1024 : 512]
+      const rest = BigInt(Math.floor(rnd() * 2 ** 32)) | (BigInt(Math.floor(rnd() * 2 ** 32)) << 64n)
+      const first = begin[0]
+      const be = kind === 'cq' && first ? { firstBe: first.t.be & 15, lastBe: first.t.be >> 4 } : { firstBe: int4(rnd), lastBe: int4(rnd) }
+      out.push({ data, keep, last: ending, user: pack(versalBeTable(w, bits), { ...be, rest }) })
+      continue
+    }
     if (w === 16) {
       begin.forEach((p, i) => {
         u[`isSop${i}`] = 1
@@ -380,7 +408,6 @@ export function rxBeats(kind: 'cq' | 'rc', tlps: RxTlp[], w: number, straddle: b
     // random parity: the adapters must ignore it
     u.parity = BigInt(Math.floor(rnd() * 2 ** 32))
     const table = kind === 'cq' ? (w === 16 ? CQ_USER_512 : CQ_USER_256) : w === 16 ? RC_USER_512 : RC_USER_256
-    const ending = finish.length > 0 && !placed.some((p) => p.start <= b * w + w - 1 && p.end > b * w + w - 1)
     out.push({ data, keep: w === 16 || kind === 'rc' ? keep : keep, last: ending, user: pack(table, u) })
   }
   return out
@@ -423,6 +450,7 @@ function randomReq(kind: ReqKind, rnd: () => number, maxDw: number): Req {
 }
 
 const beOf = (r: Req) => (r.lastBe << 4) | r.firstBe
+const int4 = (rnd: () => number) => Math.floor(rnd() * 16)
 
 /** Completions of a read of `bytes` at `addr`, split at 64-byte boundaries (a Read Completion Boundary). */
 function splitRead(r: Req, bytes: number, cplId: number, rnd: () => number): Cpl[] {
@@ -443,7 +471,8 @@ function splitRead(r: Req, bytes: number, cplId: number, rnd: () => number): Cpl
   return out
 }
 
-export function buildVectors(seed: number, width: 256 | 512, straddle: boolean, count = 200): Vectors {
+export function buildVectors(seed: number, width: Width, straddle: boolean, count = 200, framing: Framing = 'pg213'): Vectors {
+  if (framing === 'tlast' && straddle) throw new Error('tlast framing has no straddle')
   const rnd = rng(seed)
   const w = width / 32
   const int = (n: number) => Math.floor(rnd() * n)
@@ -460,7 +489,7 @@ export function buildVectors(seed: number, width: 256 | 512, straddle: boolean, 
   }
   const cqTlps = cqReqs.map((r) => ({ desc: cqDesc(r, rnd), descDw: 4, payload: r.payload, be: beOf(r) }))
   const cq = {
-    input: rxBeats('cq', cqTlps, w, straddle && width === 512, rnd),
+    input: rxBeats('cq', cqTlps, w, straddle && width === 512, rnd, 0.7, framing),
     expect: cqReqs.filter((r) => REQ_KINDS[r.kind].code < 8).flatMap((r) => genericBeats({ hdr: reqHeader(r), payload: r.payload }, w)),
     drops: cqDrops,
   }
@@ -490,7 +519,7 @@ export function buildVectors(seed: number, width: 256 | 512, straddle: boolean, 
   }
   const rq = {
     input: rqIn.flatMap((t) => genericBeats(t, w)),
-    expect: rqReqs.flatMap((r) => txBeats('rq', rqDesc(r), beOf(r), r.payload, w)),
+    expect: rqReqs.flatMap((r) => txBeats('rq', rqDesc(r), beOf(r), r.payload, w, framing)),
     drops: rqDrops,
   }
 
@@ -535,7 +564,7 @@ export function buildVectors(seed: number, width: 256 | 512, straddle: boolean, 
     }
   }
   const rc = {
-    input: rxBeats('rc', rcCpls.map((c) => ({ desc: rcDesc(c), descDw: 3, payload: c.payload, be: 0 })), w, straddle, rnd),
+    input: rxBeats('rc', rcCpls.map((c) => ({ desc: rcDesc(c), descDw: 3, payload: c.payload, be: 0 })), w, straddle, rnd, 0.7, framing),
     expect: expectCpls.flatMap((c) => genericBeats({ hdr: cplHeader(c), payload: c.payload }, w)),
     drops: rcDrops,
   }
@@ -560,7 +589,7 @@ export function buildVectors(seed: number, width: 256 | 512, straddle: boolean, 
   }
   const cc = {
     input: ccIn.flatMap((t) => genericBeats(t, w)),
-    expect: ccCpls.flatMap((c) => txBeats('cc', ccDesc(c), 0, c.payload, w)),
+    expect: ccCpls.flatMap((c) => txBeats('cc', ccDesc(c), 0, c.payload, w, framing)),
     drops: ccDrops,
   }
   return { cq, rc, rq, cc, roundTrip: { reads, completions: expectCpls.length } }
@@ -571,20 +600,32 @@ export function buildVectors(seed: number, width: 256 | 512, straddle: boolean, 
 const hexOf = (v: bigint, bits: number) => v.toString(16).padStart(Math.ceil(bits / 4), '0')
 const dataOf = (dws: number[]) => dws.reduce((a, v, i) => a | (BigInt(v >>> 0) << BigInt(32 * i)), 0n)
 
-/** AXI side: [191:0] tuser, [207:192] tkeep, [208] tlast; generic side: [127:0] hdr, [143:128] strb, [144] sop, [145] eop. */
-export const axisCtl = (b: AxisBeat) => (BigInt(b.last ? 1 : 0) << 208n) | (BigInt(b.keep) << 192n) | b.user
-export const genericCtl = (b: GenericBeat) => (BigInt(b.eop ? 1 : 0) << 145n) | (BigInt(b.sop ? 1 : 0) << 144n) | (BigInt(b.strb) << 128n) | b.hdr
+/**
+ * A vector line is ctl then data. pg213 (256-bit ctl) AXI side: [191:0] tuser, [207:192] tkeep,
+ * [208] tlast; generic side: [127:0] hdr, [143:128] strb, [144] sop, [145] eop. tlast (544-bit
+ * ctl, room for 1024-bit beats): tuser [479:0], tkeep [511:480], tlast [512]; hdr [127:0],
+ * strb [159:128], sop [160], eop [161]. tb_xil_adapters takes the same offsets.
+ */
+export const CTL = {
+  pg213: { bits: 256, keep: 192n, last: 208n, sop: 144n },
+  tlast: { bits: 544, keep: 480n, last: 512n, sop: 160n },
+} as const
+export const axisCtl = (b: AxisBeat, fr: Framing = 'pg213') => (BigInt(b.last ? 1 : 0) << CTL[fr].last) | (BigInt(b.keep >>> 0) << CTL[fr].keep) | b.user
+export const genericCtl = (b: GenericBeat, fr: Framing = 'pg213') =>
+  (BigInt(b.eop ? 1 : 0) << (CTL[fr].sop + 1n)) | (BigInt(b.sop ? 1 : 0) << CTL[fr].sop) | (BigInt(b.strb >>> 0) << 128n) | b.hdr
 
-export function writeXilinxVectors(dir: string, seed: number, width: 256 | 512, straddle: boolean, count = 200): Vectors {
+export function writeXilinxVectors(dir: string, seed: number, width: Width, straddle: boolean, count = 200, framing: Framing = 'pg213'): Vectors {
   mkdirSync(dir, { recursive: true })
-  const v = buildVectors(seed, width, straddle, count)
+  const v = buildVectors(seed, width, straddle, count, framing)
+  const axisCtlF = (b: AxisBeat) => axisCtl(b, framing)
+  const genericCtlF = (b: GenericBeat) => genericCtl(b, framing)
   const write = (name: string, lines: string[]) => writeFileSync(join(dir, name), lines.join('\n') + '\n')
-  const line = (data: number[], ctl: bigint) => hexOf(ctl, 256) + hexOf(dataOf(data), width)
+  const line = (data: number[], ctl: bigint) => hexOf(ctl, CTL[framing].bits) + hexOf(dataOf(data), width)
   const chans: Array<{ name: string; input: string[]; expect: string[]; drops: number }> = [
-    { name: 'cq', input: v.cq.input.map((b) => line(b.data, axisCtl(b))), expect: v.cq.expect.map((b) => line(b.data, genericCtl(b))), drops: v.cq.drops },
-    { name: 'rc', input: v.rc.input.map((b) => line(b.data, axisCtl(b))), expect: v.rc.expect.map((b) => line(b.data, genericCtl(b))), drops: v.rc.drops },
-    { name: 'rq', input: v.rq.input.map((b) => line(b.data, genericCtl(b))), expect: v.rq.expect.map((b) => line(b.data, axisCtl(b))), drops: v.rq.drops },
-    { name: 'cc', input: v.cc.input.map((b) => line(b.data, genericCtl(b))), expect: v.cc.expect.map((b) => line(b.data, axisCtl(b))), drops: v.cc.drops },
+    { name: 'cq', input: v.cq.input.map((b) => line(b.data, axisCtlF(b))), expect: v.cq.expect.map((b) => line(b.data, genericCtlF(b))), drops: v.cq.drops },
+    { name: 'rc', input: v.rc.input.map((b) => line(b.data, axisCtlF(b))), expect: v.rc.expect.map((b) => line(b.data, genericCtlF(b))), drops: v.rc.drops },
+    { name: 'rq', input: v.rq.input.map((b) => line(b.data, genericCtlF(b))), expect: v.rq.expect.map((b) => line(b.data, axisCtlF(b))), drops: v.rq.drops },
+    { name: 'cc', input: v.cc.input.map((b) => line(b.data, genericCtlF(b))), expect: v.cc.expect.map((b) => line(b.data, axisCtlF(b))), drops: v.cc.drops },
   ]
   for (const c of chans) {
     write(`${c.name}_in.hex`, c.input)
@@ -600,7 +641,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const i = process.argv.indexOf(name)
     return (i >= 0 ? process.argv[i + 1] : undefined) ?? dflt
   }
-  const width = Number(arg('--width', '512')) as 256 | 512
-  const v = writeXilinxVectors(arg('--out', 'build/hdl/xilinx'), Number(arg('--seed', '1')), width, arg('--straddle', '1') === '1', Number(arg('--count', '200')))
+  const width = Number(arg('--width', '512')) as Width
+  const framing = arg('--framing', 'pg213') as Framing
+  const v = writeXilinxVectors(arg('--out', 'build/hdl/xilinx'), Number(arg('--seed', '1')), width, arg('--straddle', framing === 'tlast' ? '0' : '1') === '1', Number(arg('--count', '200')), framing)
   console.log(`cq ${v.cq.input.length} beats in, rc ${v.rc.input.length}, rq ${v.rq.input.length}, cc ${v.cc.input.length}; round trip ${v.roundTrip.reads} reads`)
 }
