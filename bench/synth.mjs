@@ -13,7 +13,9 @@
  *   - flip-flops within budget: the counters' and the latency-histogram bins' running value +
  *     shadow, plus at most 2 000 more.
  * Each row also gives its deepest register-to-register path in LUT levels (logic-depth.mjs), and
- * the Verilog nets along it after the table: a proxy for timing, which needs Vivado.
+ * the Verilog nets along it after the table: a proxy for timing, which needs Vivado. Every
+ * configuration must keep it within MAX_LUT_LEVELS (8: a 250 MHz UltraScale+ budget); the
+ * probe_tracker row counts its taps, inputs here, as sources.
  * The baseline in the same run is the BAR top at its default 256-bit width, so each row's ratio
  * says what a configuration costs against it. Exits 1 when a check fails.
  *
@@ -93,6 +95,9 @@ const VU9P_LUTS = 1182240
 // a ceiling on flip-flops: every counter and every histogram bin as a 64-bit running value and a
 // shadow, plus 2 000 (the bins are LUT RAM since probe_hist_bank, so the tops stay well below it)
 const ffBudget = (COUNTERS.length + HISTOGRAM_KINDS.length * HISTOGRAM_WORDS) * 64 * 2 + 2000
+// the deepest register-to-register path allowed, in LUT levels (test/bench/logic-depth.int.test.ts
+// checks the smallest probe on every test run)
+const MAX_LUT_LEVELS = 8
 
 const configs = [
   { name: 'BAR top, 256-bit, 8-bit tags (baseline)', top: 'pcie_scope_bar_top', files: TOP, params: [], checks: ['ffBudget', 'bram'] },
@@ -183,6 +188,7 @@ for (const c of selected) {
   if (c.checks.includes('bram') && m.bram18 < 1) problems.push('the record FIFO is not in block RAM')
   if (c.checks.includes('lutram') && m.lutram < 1) problems.push('no LUT RAM (the histogram bins and filtered-out bits belong there)')
   if (c.checks.includes('vu9p') && !(m.sites <= 0.02 * VU9P_LUTS)) problems.push(`${m.sites} LUT sites > 2 % of the XCVU9P's ${VU9P_LUTS}`)
+  if (m.depth.level > MAX_LUT_LEVELS) problems.push(`a path of ${m.depth.level} LUT levels > ${MAX_LUT_LEVELS}`)
   failed += problems.length ? 1 : 0
   rows.push({ c, m, problems })
 }

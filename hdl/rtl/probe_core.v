@@ -118,6 +118,9 @@ wire [TLP_SEG_COUNT*32-1:0]   smp_latency;
 wire [TAG_WIDTH:0]            smp_outstanding;
 
 localparam LAT_BINS = `PS_HIST_BINS;
+// clocks from the edge that takes CMD.SNAPSHOT to the last shadow's (probe_counters: its tap,
+// decode and sum stages, 3; the tracker: its stages T, A, B and its statistics' stage R, 4)
+localparam SHADOW_LAG = 4;
 wire [`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0] tracker_shadow;
 wire [`PS_HIST_KINDS*(LAT_BINS+1)*CNT_WIDTH-1:0] hist_shadow;
 wire [$clog2(LAT_BINS+1)-1:0] hist_idx;
@@ -201,7 +204,7 @@ probe_sampler #(
     .TLP_SEG_COUNT(TLP_SEG_COUNT),
     .TAG_WIDTH(TAG_WIDTH),
     .FIFO_ADDR_WIDTH(SAMPLE_FIFO_ADDR_WIDTH),
-    .TAP_LAG(2)
+    .TAP_LAG(3)
 )
 sampler_inst (
     .clk(clk),
@@ -231,7 +234,8 @@ probe_csr #(
     .TAG_BITS(TAG_WIDTH),
     .BUILD_ID(BUILD_ID),
     .TAP_ID(TAP_ID),
-    .TAP_COUNT(TAP_COUNT)
+    .TAP_COUNT(TAP_COUNT),
+    .SHADOW_LAG(SHADOW_LAG)
 )
 csr_inst (
     .clk(clk),

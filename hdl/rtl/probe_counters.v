@@ -100,8 +100,9 @@ endgenerate
 
 /*
  * Tap stage: the taps, the controls and the address filter are registered together, so every
- * counter sees exactly what it saw without the stage, one clock later (the shadows move one
- * clock after the command that asks for them). The decode below then reads registers only: on the board a 512-bit tap
+ * counter sees exactly what it saw without the stage, one clock later (with the decode and sum
+ * stages below, the shadows move three clocks after the command that asks for them; probe_csr
+ * holds a read until then). The decode below then reads registers only: on the board a 512-bit tap
  * loads the PCIe block's bus with one flip-flop per bit instead of every decoder; in a
  * Verilated model the decode runs once a clock, not on every input change.
  */
@@ -144,7 +145,9 @@ always @(posedge clk) begin
     end
 end
 
+// the classifier's size classes: the sum stage classifies the registered bytes instead
 wire [TLP_SEG_COUNT*CLASS_COUNT-1:0] seg_class;
+wire unused_seg_class = &{1'b0, seg_class, 1'b0};
 wire [TLP_SEG_COUNT*13-1:0] seg_bytes;
 wire [TLP_SEG_COUNT-1:0]    seg_mrd;
 wire [TLP_SEG_COUNT-1:0]    seg_mwr;
@@ -217,13 +220,75 @@ generate
 endgenerate
 
 // per-clock increments
+/*
+ * Decode stage: each segment's events, gated by the enable, registered with the controls; then
+ * the sum stage: the per-clock increments, registered. Each counter's add then starts from
+ * flip-flops (a 64-bit carry chain and its clear); the decode with the address filter's
+ * compares, and the size classes with the adds over the segments, each have a clock of their
+ * own.
+ */
+reg [TLP_SEG_COUNT*13-1:0] d_bytes_reg = {TLP_SEG_COUNT*13{1'b0}};
+reg [TLP_SEG_COUNT*13-1:0] d_cpld_bytes_reg = {TLP_SEG_COUNT*13{1'b0}};
+reg [TLP_SEG_COUNT-1:0]    d_mrd_reg = {TLP_SEG_COUNT{1'b0}}, d_mwr_reg = {TLP_SEG_COUNT{1'b0}};
+reg [TLP_SEG_COUNT-1:0]    d_cpld_reg = {TLP_SEG_COUNT{1'b0}}, d_cpl_reg = {TLP_SEG_COUNT{1'b0}};
+reg [TLP_SEG_COUNT-1:0]    d_rx_ep_reg = {TLP_SEG_COUNT{1'b0}}, d_tx_ep_reg = {TLP_SEG_COUNT{1'b0}};
+reg [TLP_SEG_COUNT-1:0]    d_bar_ur_reg = {TLP_SEG_COUNT{1'b0}};
+// the controls of the decode and the sum stage: {tick, enable, clear, snapshot}
+reg [3:0]                  d_ctl_reg = 4'd0, s_ctl_reg = 4'd0;
+
+always @(posedge clk) begin
+    d_bytes_reg      <= seg_bytes;
+    d_cpld_bytes_reg <= seg_cpld_bytes;
+    d_mrd_reg        <= seg_mrd & {TLP_SEG_COUNT{enable_reg}};
+    d_mwr_reg        <= seg_mwr & {TLP_SEG_COUNT{enable_reg}};
+    d_cpld_reg       <= seg_cpld & {TLP_SEG_COUNT{enable_reg}};
+    d_cpl_reg        <= seg_cpl & {TLP_SEG_COUNT{enable_reg}};
+    d_rx_ep_reg      <= seg_rx_ep & {TLP_SEG_COUNT{enable_reg}};
+    d_tx_ep_reg      <= seg_tx_ep & {TLP_SEG_COUNT{enable_reg}};
+    d_bar_ur_reg     <= bar_ur_reg & {TLP_SEG_COUNT{enable_reg}};
+    d_ctl_reg        <= {tick_reg, enable_reg, clear_reg, snapshot_reg};
+    s_ctl_reg        <= d_ctl_reg;
+    if (rst) begin
+        d_mrd_reg    <= {TLP_SEG_COUNT{1'b0}};
+        d_mwr_reg    <= {TLP_SEG_COUNT{1'b0}};
+        d_cpld_reg   <= {TLP_SEG_COUNT{1'b0}};
+        d_cpl_reg    <= {TLP_SEG_COUNT{1'b0}};
+        d_rx_ep_reg  <= {TLP_SEG_COUNT{1'b0}};
+        d_tx_ep_reg  <= {TLP_SEG_COUNT{1'b0}};
+        d_bar_ur_reg <= {TLP_SEG_COUNT{1'b0}};
+        d_ctl_reg    <= 4'd0;
+        s_ctl_reg    <= 4'd0;
+    end
+end
+
+wire tick_s     = s_ctl_reg[3];
+wire enable_s   = s_ctl_reg[2];
+wire clear_s    = s_ctl_reg[1];
+wire snapshot_s = s_ctl_reg[0];
+
+// each segment's size class, from its registered bytes: one-hot, bit k < PS_SIZE_EXACT_COUNT for
+// exactly PS_SIZE_EXACT_BYTES[k] bytes, the top bit for every other size (probe_mrd_classify's
+// rule; its size_class, a clock earlier, would put the compares behind the byte count's subtract)
+localparam EXACT_COUNT = `PS_SIZE_EXACT_COUNT;
+localparam [EXACT_COUNT*13-1:0] EXACT_BYTES = `PS_SIZE_EXACT_BYTES;
+wire [TLP_SEG_COUNT*CLASS_COUNT-1:0] d_class;
+
+genvar x;
+generate
+    for (seg = 0; seg < TLP_SEG_COUNT; seg = seg + 1) begin : g_seg_class
+        wire [EXACT_COUNT-1:0] exact_hit;
+        for (x = 0; x < EXACT_COUNT; x = x + 1) begin : g_exact
+            assign exact_hit[x] = d_bytes_reg[seg*13 +: 13] == EXACT_BYTES[x*13 +: 13];
+        end
+        assign d_class[seg*CLASS_COUNT +: CLASS_COUNT] = {~|exact_hit, exact_hit};
+    end
+endgenerate
+
 reg [CLASS_COUNT*INC_WIDTH-1:0] inc_class;
 reg [INC_WIDTH-1:0] inc_mrd_bytes;
 reg [INC_WIDTH-1:0] inc_cpld, inc_cpld_bytes, inc_cpl;
 reg [INC_WIDTH-1:0] inc_mwr, inc_mwr_bytes;
-// both taps: up to 2 * TLP_SEG_COUNT poisoned TLPs per clock
 reg [INC_WIDTH-1:0] inc_poisoned;
-// UR completions: up to TLP_SEG_COUNT per clock
 reg [INC_WIDTH-1:0] inc_bar_ur;
 integer i;
 integer k;
@@ -239,29 +304,55 @@ always @* begin
     inc_poisoned   = {INC_WIDTH{1'b0}};
     inc_bar_ur     = {INC_WIDTH{1'b0}};
 
-    // the enable gates the increments, so every counter's add runs unconditionally (the
-    // timestamp's, picked below, runs whatever the enable)
     for (i = 0; i < TLP_SEG_COUNT; i = i + 1) begin
-        if (enable_reg) begin
-            if (seg_mrd[i]) begin
-                for (k = 0; k < CLASS_COUNT; k = k + 1) begin
-                    inc_class[k*INC_WIDTH +: INC_WIDTH] = inc_class[k*INC_WIDTH +: INC_WIDTH] +
-                        {{(INC_WIDTH-1){1'b0}}, seg_class[i*CLASS_COUNT+k]};
-                end
-                inc_mrd_bytes = inc_mrd_bytes + {{(INC_WIDTH-13){1'b0}}, seg_bytes[i*13 +: 13]};
+        if (d_mrd_reg[i]) begin
+            for (k = 0; k < CLASS_COUNT; k = k + 1) begin
+                inc_class[k*INC_WIDTH +: INC_WIDTH] = inc_class[k*INC_WIDTH +: INC_WIDTH] +
+                    {{(INC_WIDTH-1){1'b0}}, d_class[i*CLASS_COUNT+k]};
             end
-            if (seg_mwr[i]) begin
-                inc_mwr       = inc_mwr       + {{(INC_WIDTH-1){1'b0}}, 1'b1};
-                inc_mwr_bytes = inc_mwr_bytes + {{(INC_WIDTH-13){1'b0}}, seg_bytes[i*13 +: 13]};
-            end
-            if (seg_cpld[i]) begin
-                inc_cpld       = inc_cpld       + {{(INC_WIDTH-1){1'b0}}, 1'b1};
-                inc_cpld_bytes = inc_cpld_bytes + {{(INC_WIDTH-13){1'b0}}, seg_cpld_bytes[i*13 +: 13]};
-            end
-            inc_cpl      = inc_cpl      + {{(INC_WIDTH-1){1'b0}}, seg_cpl[i]};
-            inc_poisoned = inc_poisoned + {{(INC_WIDTH-1){1'b0}}, seg_rx_ep[i]} + {{(INC_WIDTH-1){1'b0}}, seg_tx_ep[i]};
-            inc_bar_ur   = inc_bar_ur   + {{(INC_WIDTH-1){1'b0}}, bar_ur_reg[i]};
+            inc_mrd_bytes = inc_mrd_bytes + {{(INC_WIDTH-13){1'b0}}, d_bytes_reg[i*13 +: 13]};
         end
+        if (d_mwr_reg[i]) begin
+            inc_mwr       = inc_mwr       + {{(INC_WIDTH-1){1'b0}}, 1'b1};
+            inc_mwr_bytes = inc_mwr_bytes + {{(INC_WIDTH-13){1'b0}}, d_bytes_reg[i*13 +: 13]};
+        end
+        if (d_cpld_reg[i]) begin
+            inc_cpld       = inc_cpld       + {{(INC_WIDTH-1){1'b0}}, 1'b1};
+            inc_cpld_bytes = inc_cpld_bytes + {{(INC_WIDTH-13){1'b0}}, d_cpld_bytes_reg[i*13 +: 13]};
+        end
+        inc_cpl      = inc_cpl      + {{(INC_WIDTH-1){1'b0}}, d_cpl_reg[i]};
+        inc_poisoned = inc_poisoned + {{(INC_WIDTH-1){1'b0}}, d_rx_ep_reg[i]} + {{(INC_WIDTH-1){1'b0}}, d_tx_ep_reg[i]};
+        inc_bar_ur   = inc_bar_ur   + {{(INC_WIDTH-1){1'b0}}, d_bar_ur_reg[i]};
+    end
+end
+
+reg [CLASS_COUNT*INC_WIDTH-1:0] inc_class_reg = {CLASS_COUNT*INC_WIDTH{1'b0}};
+reg [INC_WIDTH-1:0] inc_mrd_bytes_reg = {INC_WIDTH{1'b0}};
+reg [INC_WIDTH-1:0] inc_cpld_reg = {INC_WIDTH{1'b0}}, inc_cpld_bytes_reg = {INC_WIDTH{1'b0}}, inc_cpl_reg = {INC_WIDTH{1'b0}};
+reg [INC_WIDTH-1:0] inc_mwr_reg = {INC_WIDTH{1'b0}}, inc_mwr_bytes_reg = {INC_WIDTH{1'b0}};
+reg [INC_WIDTH-1:0] inc_poisoned_reg = {INC_WIDTH{1'b0}};
+reg [INC_WIDTH-1:0] inc_bar_ur_reg = {INC_WIDTH{1'b0}};
+
+always @(posedge clk) begin
+    inc_class_reg      <= inc_class;
+    inc_mrd_bytes_reg  <= inc_mrd_bytes;
+    inc_cpld_reg       <= inc_cpld;
+    inc_cpld_bytes_reg <= inc_cpld_bytes;
+    inc_cpl_reg        <= inc_cpl;
+    inc_mwr_reg        <= inc_mwr;
+    inc_mwr_bytes_reg  <= inc_mwr_bytes;
+    inc_poisoned_reg   <= inc_poisoned;
+    inc_bar_ur_reg     <= inc_bar_ur;
+    if (rst) begin
+        inc_class_reg      <= {CLASS_COUNT*INC_WIDTH{1'b0}};
+        inc_mrd_bytes_reg  <= {INC_WIDTH{1'b0}};
+        inc_cpld_reg       <= {INC_WIDTH{1'b0}};
+        inc_cpld_bytes_reg <= {INC_WIDTH{1'b0}};
+        inc_cpl_reg        <= {INC_WIDTH{1'b0}};
+        inc_mwr_reg        <= {INC_WIDTH{1'b0}};
+        inc_mwr_bytes_reg  <= {INC_WIDTH{1'b0}};
+        inc_poisoned_reg   <= {INC_WIDTH{1'b0}};
+        inc_bar_ur_reg     <= {INC_WIDTH{1'b0}};
     end
 end
 
@@ -284,27 +375,27 @@ generate
         // read 0 forever: elaboration (and lint) stops on the module that does not exist.
         wire [INC_WIDTH-1:0] cnt_inc;
         if (c == `PS_CNT_TIMESTAMP) begin : g_timestamp
-            assign cnt_inc = {{(INC_WIDTH-1){1'b0}}, tick_reg};
+            assign cnt_inc = {{(INC_WIDTH-1){1'b0}}, tick_s};
         end else if (c == `PS_CNT_CYCLES) begin : g_cycles
-            assign cnt_inc = {{(INC_WIDTH-1){1'b0}}, enable_reg};
+            assign cnt_inc = {{(INC_WIDTH-1){1'b0}}, enable_s};
         end else if (c >= SIZE_FIRST && c < SIZE_FIRST + CLASS_COUNT) begin : g_class
-            assign cnt_inc = inc_class[(c-SIZE_FIRST)*INC_WIDTH +: INC_WIDTH];
+            assign cnt_inc = inc_class_reg[(c-SIZE_FIRST)*INC_WIDTH +: INC_WIDTH];
         end else if (c == `PS_CNT_MRD_BYTES) begin : g_mrd_bytes
-            assign cnt_inc = inc_mrd_bytes;
+            assign cnt_inc = inc_mrd_bytes_reg;
         end else if (c == `PS_CNT_CPLD_COUNT) begin : g_cpld
-            assign cnt_inc = inc_cpld;
+            assign cnt_inc = inc_cpld_reg;
         end else if (c == `PS_CNT_CPLD_BYTES) begin : g_cpld_bytes
-            assign cnt_inc = inc_cpld_bytes;
+            assign cnt_inc = inc_cpld_bytes_reg;
         end else if (c == `PS_CNT_BAR_UR) begin : g_bar_ur
-            assign cnt_inc = inc_bar_ur;
+            assign cnt_inc = inc_bar_ur_reg;
         end else if (c == `PS_CNT_CPL_COUNT) begin : g_cpl
-            assign cnt_inc = inc_cpl;
+            assign cnt_inc = inc_cpl_reg;
         end else if (c == `PS_CNT_MWR_COUNT) begin : g_mwr
-            assign cnt_inc = inc_mwr;
+            assign cnt_inc = inc_mwr_reg;
         end else if (c == `PS_CNT_MWR_BYTES) begin : g_mwr_bytes
-            assign cnt_inc = inc_mwr_bytes;
+            assign cnt_inc = inc_mwr_bytes_reg;
         end else if (c == `PS_CNT_POISONED) begin : g_poisoned
-            assign cnt_inc = inc_poisoned;
+            assign cnt_inc = inc_poisoned_reg;
         end else begin : g_unwired
             assign cnt_inc = {INC_WIDTH{1'b0}};
             spec_counter_without_increment_in_probe_counters unwired_counter_error ();
@@ -320,12 +411,12 @@ generate
             .count_en(1'b1),
             .inc(cnt_inc),
             // the timestamp is never cleared
-            .clear(clear_reg && (c != `PS_CNT_TIMESTAMP)),
+            .clear(clear_s && (c != `PS_CNT_TIMESTAMP)),
             .snap_value(snap_value)
         );
 
         always @(posedge clk) begin
-            if (snapshot_reg) begin
+            if (snapshot_s) begin
                 shadow_reg[c*CNT_WIDTH +: CNT_WIDTH] <= snap_value;
             end
             if (rst) begin

@@ -19,7 +19,8 @@
  *
  * CMD.SNAPSHOT and CMD.CLEAR act on the clock edge that raises BVALID (the pulses are decoded
  * from the held write, not registered), so any read issued after the write response already
- * sees the new shadows: firmware needs no ordering read. CMD.SAMPLE_POP likewise: the next
+ * sees the new shadows: firmware needs no ordering read (the shadows load SHADOW_LAG clocks
+ * after the pulse, the probe's pipeline, and a read held here waits for them). CMD.SAMPLE_POP likewise: the next
  * read sees the next interval record (probe_sample_fifo reads ahead on the pop's clock).
  *
  * The histogram windows (from PS_REG_HIST_<KIND>_BASE, one per kind) show the tracker's
@@ -44,7 +45,10 @@ module probe_csr #
     parameter BUILD_ID = 0,
     // TAP_INFO: this window's tap id (spec taps.list) and the taps of the design
     parameter TAP_ID = 0,
-    parameter TAP_COUNT = 1
+    parameter TAP_COUNT = 1,
+    // clocks from the edge that takes CMD.SNAPSHOT to the edge that loads the last shadow (the
+    // probe's pipeline): a read waits for them, so it sees the snapshot
+    parameter SHADOW_LAG = 0
 )
 (
     input  wire                               clk,
@@ -223,6 +227,12 @@ reg [31:0] period_word;
 wire unused_period_word = &{1'b0, period_word[31:18], 1'b0};
 
 reg        write_fire;
+
+// clocks until the shadows hold the last snapshot: a read is answered only at 0
+localparam SETTLE_WIDTH = $clog2(SHADOW_LAG + 2);
+localparam [SETTLE_WIDTH-1:0] SETTLE_CLOCKS = SHADOW_LAG;
+reg [SETTLE_WIDTH-1:0] settle_reg = {SETTLE_WIDTH{1'b0}};
+wire settled = settle_reg == {SETTLE_WIDTH{1'b0}};
 
 // the read address's offsets into the counter and sampler windows; the low bits pick nothing,
 // the high bits are range-checked against CNT_END and SMP_END
@@ -428,7 +438,12 @@ always @(posedge clk) begin
         ar_held_reg <= 1'b1;
         araddr_reg  <= s_axil_araddr;
     end
-    if (ar_held_reg) begin
+    if (snapshot_pulse) begin
+        settle_reg <= SETTLE_CLOCKS;
+    end else if (!settled) begin
+        settle_reg <= settle_reg - 1'b1;
+    end
+    if (ar_held_reg && settled) begin
         ar_held_reg <= 1'b0;
         rvalid_reg  <= 1'b1;
         rdata_reg   <= read_value_at(araddr_reg, cnt_off[2 +: IDX_WIDTH+1], smp_off[2 +: SMP_IDX_WIDTH]);
@@ -452,6 +467,7 @@ always @(posedge clk) begin
         bvalid_reg   <= 1'b0;
         ar_held_reg  <= 1'b0;
         rvalid_reg   <= 1'b0;
+        settle_reg   <= {SETTLE_WIDTH{1'b0}};
         enable_reg   <= 1'b0;
         latency_reg  <= BAR_LATENCY_RESET;
         jitter_reg   <= 16'd0;

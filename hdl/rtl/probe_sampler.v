@@ -33,8 +33,8 @@ module probe_sampler #
     parameter TAG_WIDTH = 8,
     // FIFO depth = 2**FIFO_ADDR_WIDTH records
     parameter FIFO_ADDR_WIDTH = 8,
-    // clocks from a tap clock to its smp_* taps (probe_tracker: 2); aligns TS with TIMESTAMP
-    parameter TAP_LAG = 2
+    // clocks from a tap clock to its smp_* taps (probe_tracker: 3); aligns TS with TIMESTAMP
+    parameter TAP_LAG = 3
 )
 (
     input  wire                         clk,

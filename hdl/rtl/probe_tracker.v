@@ -63,10 +63,10 @@
  * Event statistics count only while 'enable', 'clear' empties them, 'snapshot' copies all
  * of them in one clock including that clock's events, as in probe_counters. OUTSTANDING is
  * the live count (the table is never cleared and tracks reads whatever the enable). The
- * taps go through two register stages, so the shadows show a snapshot taken at tap clock
- * n from the clock after edge n+2 (one clock after probe_counters', whose taps go through
- * one); enable, clear and snapshot are delayed with the taps, so both blocks' snapshots
- * cover the same TLPs.
+ * taps go through four register stages (T, A, B and the statistics' R), so the shadows show
+ * a snapshot taken at tap clock n from the clock after edge n+4 (one clock after
+ * probe_counters', whose taps go through three); enable, clear and snapshot are delayed with
+ * the taps, so both blocks' snapshots cover the same TLPs.
  */
 module probe_tracker #
 (
@@ -119,7 +119,7 @@ module probe_tracker #
     input  wire [63:0]                    filter_limit,
 
     /*
-     * Per-clock taps for probe_sampler, all for the same tap clock (two clocks after it):
+     * Per-clock taps for probe_sampler, all for the same tap clock (three clocks after it):
      * control, reads started and their requested bytes, completions with data and their
      * payload bytes (Length * 4; filtered-out reads' completions excluded), first
      * completions with their latency (zero-extended to 32 bits), reads outstanding
@@ -170,10 +170,37 @@ generate
 endgenerate
 
 /*
+ * Stage T: the taps, the controls and the address filter registered together (a 512-bit tap
+ * loads the link's bus with one flip-flop per bit, and the decode starts from flip-flops)
+ */
+reg [SEG_COUNT*128-1:0] t_rx_hdr_reg = {SEG_COUNT*128{1'b0}};
+reg [SEG_COUNT*128-1:0] t_tx_hdr_reg = {SEG_COUNT*128{1'b0}};
+reg [SEG_COUNT-1:0]     rx_evt = {SEG_COUNT{1'b0}};
+reg [SEG_COUNT-1:0]     tx_evt = {SEG_COUNT{1'b0}};
+reg [2:0]               t_ctl_reg = 3'd0;
+reg                     t_filter_en_reg = 1'b0;
+reg [63:0]              t_filter_base_reg = 64'd0;
+reg [63:0]              t_filter_limit_reg = 64'd0;
+
+always @(posedge clk) begin
+    t_rx_hdr_reg       <= rx_req_tlp_hdr;
+    t_tx_hdr_reg       <= tx_cpl_tlp_hdr;
+    rx_evt             <= rx_req_tlp_valid & rx_req_tlp_sop & {SEG_COUNT{rx_req_tlp_ready}};
+    tx_evt             <= tx_cpl_tlp_valid & tx_cpl_tlp_sop & {SEG_COUNT{tx_cpl_tlp_ready}};
+    t_ctl_reg          <= {enable, clear, snapshot};
+    t_filter_en_reg    <= filter_en;
+    t_filter_base_reg  <= filter_base;
+    t_filter_limit_reg <= filter_limit;
+    if (rst) begin
+        rx_evt    <= {SEG_COUNT{1'b0}};
+        tx_evt    <= {SEG_COUNT{1'b0}};
+        t_ctl_reg <= 3'd0;
+    end
+end
+
+/*
  * Stage A: decode the taps, register what the table needs
  */
-wire [SEG_COUNT-1:0] rx_evt = rx_req_tlp_valid & rx_req_tlp_sop & {SEG_COUNT{rx_req_tlp_ready}};
-wire [SEG_COUNT-1:0] tx_evt = tx_cpl_tlp_valid & tx_cpl_tlp_sop & {SEG_COUNT{tx_cpl_tlp_ready}};
 
 wire [SEG_COUNT-1:0]           req_seen;
 wire [SEG_COUNT-1:0]           req_in;
@@ -194,8 +221,8 @@ wire [SEG_COUNT*13-1:0]        cpl_carried;
 genvar seg;
 generate
     for (seg = 0; seg < SEG_COUNT; seg = seg + 1) begin : g_seg
-        wire [127:0] rx_hdr = rx_req_tlp_hdr[seg*128 +: 128];
-        wire [127:0] tx_hdr = tx_cpl_tlp_hdr[seg*128 +: 128];
+        wire [127:0] rx_hdr = t_rx_hdr_reg[seg*128 +: 128];
+        wire [127:0] tx_hdr = t_tx_hdr_reg[seg*128 +: 128];
 
         wire        mem_read;
         wire        locked;
@@ -230,9 +257,9 @@ generate
 
         probe_addr_filter filter_inst (
             .hdr(rx_hdr),
-            .en(filter_en),
-            .base(filter_base),
-            .limit(filter_limit),
+            .en(t_filter_en_reg),
+            .base(t_filter_base_reg),
+            .limit(t_filter_limit_reg),
             .in_window(in_window)
         );
 
@@ -315,7 +342,6 @@ out_ram_inst (
 
 reg [SEG_COUNT-1:0] req_start;
 reg [SEG_COUNT-1:0] cpl_start;
-reg [SEG_COUNT-1:0] cpl_kept_data;
 // a completion's view of its tag's bit, and the completions that cleared it this clock (read
 // before this clock's writes, with earlier segments' clears by tag compare)
 reg                 view_out;
@@ -353,52 +379,16 @@ always @* begin
     end
     out_wr_data[2*SEG_COUNT +: 2] = {epoch_reg, 1'b0};
     req_start = req_seen & req_in;
-    cpl_kept_data = cpl_start & cpl_data;
 end
 
-// sampler sums of this clock's reads and completions with data
-reg [2:0]  smp_mrd_sum;
-reg [14:0] smp_mrd_bytes_sum;
-reg [2:0]  smp_cpld_sum;
-reg [14:0] smp_cpld_bytes_sum;
-
-always @* begin
-    smp_mrd_sum = 3'd0;
-    smp_mrd_bytes_sum = 15'd0;
-    smp_cpld_sum = 3'd0;
-    smp_cpld_bytes_sum = 15'd0;
-    for (s = 0; s < SEG_COUNT; s = s + 1) begin
-        if (req_start[s]) begin
-            smp_mrd_sum = smp_mrd_sum + 3'd1;
-            smp_mrd_bytes_sum = smp_mrd_bytes_sum + {2'b00, req_bytes_seg[s*13 +: 13]};
-        end
-        if (cpl_kept_data[s]) begin
-            smp_cpld_sum = smp_cpld_sum + 3'd1;
-            smp_cpld_bytes_sum = smp_cpld_bytes_sum + {2'b00, cpl_dbytes[s*13 +: 13]};
-        end
-    end
-end
-
-reg [2:0]  a_mrd_reg = 3'd0, b_mrd_reg = 3'd0;
-reg [14:0] a_mrd_bytes_reg = 15'd0, b_mrd_bytes_reg = 15'd0;
-reg [2:0]  a_cpld_reg = 3'd0, b_cpld_reg = 3'd0;
-reg [14:0] a_cpld_bytes_reg = 15'd0, b_cpld_bytes_reg = 15'd0;
+// the sampler's per-segment bytes, registered with stage A; their sums over the segments are
+// stage B's (registered alongside the table's events)
+reg [SEG_COUNT*13-1:0] a_req_bytes_reg = {SEG_COUNT*13{1'b0}};
+reg [SEG_COUNT*13-1:0] a_cpl_dbytes_reg = {SEG_COUNT*13{1'b0}};
 
 always @(posedge clk) begin
-    a_mrd_reg        <= smp_mrd_sum;
-    a_mrd_bytes_reg  <= smp_mrd_bytes_sum;
-    a_cpld_reg       <= smp_cpld_sum;
-    a_cpld_bytes_reg <= smp_cpld_bytes_sum;
-    b_mrd_reg        <= a_mrd_reg;
-    b_mrd_bytes_reg  <= a_mrd_bytes_reg;
-    b_cpld_reg       <= a_cpld_reg;
-    b_cpld_bytes_reg <= a_cpld_bytes_reg;
-    if (rst) begin
-        a_mrd_reg  <= 3'd0;
-        a_cpld_reg <= 3'd0;
-        b_mrd_reg  <= 3'd0;
-        b_cpld_reg <= 3'd0;
-    end
+    a_req_bytes_reg  <= req_bytes_seg;
+    a_cpl_dbytes_reg <= cpl_dbytes;
 end
 
 reg [SEG_COUNT-1:0]           a_req_start_reg = {SEG_COUNT{1'b0}};
@@ -428,7 +418,7 @@ always @(posedge clk) begin
     a_cpl_data_reg    <= cpl_data;
     a_cpl_bc_reg      <= cpl_bc;
     a_cpl_carried_reg <= cpl_carried;
-    a_ctl_reg         <= {enable, clear, snapshot};
+    a_ctl_reg         <= t_ctl_reg;
     b_ctl_reg         <= a_ctl_reg;
 
     if (rst) begin
@@ -436,6 +426,45 @@ always @(posedge clk) begin
         a_cpl_start_reg <= {SEG_COUNT{1'b0}};
         a_ctl_reg       <= 3'd0;
         b_ctl_reg       <= 3'd0;
+    end
+end
+
+// sampler sums of stage A's reads and completions with data
+reg [2:0]  smp_mrd_sum;
+reg [14:0] smp_mrd_bytes_sum;
+reg [2:0]  smp_cpld_sum;
+reg [14:0] smp_cpld_bytes_sum;
+
+always @* begin
+    smp_mrd_sum = 3'd0;
+    smp_mrd_bytes_sum = 15'd0;
+    smp_cpld_sum = 3'd0;
+    smp_cpld_bytes_sum = 15'd0;
+    for (s = 0; s < SEG_COUNT; s = s + 1) begin
+        if (a_req_start_reg[s]) begin
+            smp_mrd_sum = smp_mrd_sum + 3'd1;
+            smp_mrd_bytes_sum = smp_mrd_bytes_sum + {2'b00, a_req_bytes_reg[s*13 +: 13]};
+        end
+        if (a_cpl_start_reg[s] && a_cpl_data_reg[s]) begin
+            smp_cpld_sum = smp_cpld_sum + 3'd1;
+            smp_cpld_bytes_sum = smp_cpld_bytes_sum + {2'b00, a_cpl_dbytes_reg[s*13 +: 13]};
+        end
+    end
+end
+
+reg [2:0]  b_mrd_reg = 3'd0;
+reg [14:0] b_mrd_bytes_reg = 15'd0;
+reg [2:0]  b_cpld_reg = 3'd0;
+reg [14:0] b_cpld_bytes_reg = 15'd0;
+
+always @(posedge clk) begin
+    b_mrd_reg        <= smp_mrd_sum;
+    b_mrd_bytes_reg  <= smp_mrd_bytes_sum;
+    b_cpld_reg       <= smp_cpld_sum;
+    b_cpld_bytes_reg <= smp_cpld_bytes_sum;
+    if (rst) begin
+        b_mrd_reg  <= 3'd0;
+        b_cpld_reg <= 3'd0;
     end
 end
 

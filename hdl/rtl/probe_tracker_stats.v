@@ -18,6 +18,11 @@
  * this clock's events included. Several completions per clock add their counts and
  * latency sums, and the extremes take the smallest / largest of them.
  *
+ * One register stage first (stage R): the clock's events, their per-clock sums and extremes,
+ * OUTSTANDING and the controls are registered together, so the statistics' adds and compares
+ * start from flip-flops and every shadow moves one clock after the events that feed it (the
+ * same clock for all of them, histograms included).
+ *
  * Widths on the bus: counters and sums CNT_WIDTH, latency extremes AGE_WIDTH and
  * OUTSTANDING / PEAK TAG_WIDTH+1, zero-extended; an empty minimum reads all ones.
  */
@@ -188,6 +193,58 @@ always @* begin
 end
 
 /*
+ * Stage R: the clock's reductions, its events for the histograms, OUTSTANDING and the controls
+ */
+reg                 r_enable_reg = 1'b0, r_clear_reg = 1'b0, r_snapshot_reg = 1'b0;
+reg [INC_WIDTH-1:0] r_first_count_reg = {INC_WIDTH{1'b0}}, r_first_sum_reg = {INC_WIDTH{1'b0}};
+reg [INC_WIDTH-1:0] r_last_count_reg = {INC_WIDTH{1'b0}}, r_last_sum_reg = {INC_WIDTH{1'b0}};
+reg [INC_WIDTH-1:0] r_ur_reg = {INC_WIDTH{1'b0}}, r_ca_reg = {INC_WIDTH{1'b0}}, r_other_reg = {INC_WIDTH{1'b0}};
+reg [INC_WIDTH-1:0] r_unexpected_reg = {INC_WIDTH{1'b0}}, r_mismatch_reg = {INC_WIDTH{1'b0}};
+reg [AGE_WIDTH-1:0] r_first_min_reg = {AGE_WIDTH{1'b1}}, r_first_max_reg = {AGE_WIDTH{1'b0}};
+reg [AGE_WIDTH-1:0] r_last_min_reg = {AGE_WIDTH{1'b1}}, r_last_max_reg = {AGE_WIDTH{1'b0}};
+reg                 r_first_any_reg = 1'b0, r_last_any_reg = 1'b0;
+reg [EV_WIDTH-1:0]  r_started_reg = {EV_WIDTH{1'b0}}, r_retired_reg = {EV_WIDTH{1'b0}}, r_reuse_reg = {EV_WIDTH{1'b0}};
+reg                 r_timeout_reg = 1'b0;
+reg [TAG_WIDTH:0]   r_outstanding_reg = {(TAG_WIDTH+1){1'b0}};
+reg [SEG_COUNT-1:0] r_first_reg = {SEG_COUNT{1'b0}}, r_last_reg = {SEG_COUNT{1'b0}};
+reg [SEG_COUNT*AGE_WIDTH-1:0] r_latency_reg = {SEG_COUNT*AGE_WIDTH{1'b0}};
+
+always @(posedge clk) begin
+    r_enable_reg      <= enable;
+    r_clear_reg       <= clear;
+    r_snapshot_reg    <= snapshot;
+    r_first_count_reg <= first_count;
+    r_first_sum_reg   <= first_sum;
+    r_last_count_reg  <= last_count;
+    r_last_sum_reg    <= last_sum;
+    r_ur_reg          <= ur_count;
+    r_ca_reg          <= ca_count;
+    r_other_reg       <= other_count;
+    r_unexpected_reg  <= unexpected_count;
+    r_mismatch_reg    <= mismatch_count;
+    r_first_min_reg   <= first_min;
+    r_first_max_reg   <= first_max;
+    r_last_min_reg    <= last_min;
+    r_last_max_reg    <= last_max;
+    r_first_any_reg   <= ev_first != {SEG_COUNT{1'b0}};
+    r_last_any_reg    <= ev_last != {SEG_COUNT{1'b0}};
+    r_started_reg     <= ev_started;
+    r_retired_reg     <= ev_retired;
+    r_reuse_reg       <= ev_reuse;
+    r_timeout_reg     <= ev_timeout;
+    r_outstanding_reg <= outstanding;
+    r_first_reg       <= ev_first;
+    r_last_reg        <= ev_last;
+    r_latency_reg     <= ev_latency;
+    if (rst) begin
+        r_enable_reg      <= 1'b0;
+        r_clear_reg       <= 1'b0;
+        r_snapshot_reg    <= 1'b0;
+        r_outstanding_reg <= {(TAG_WIDTH+1){1'b0}};
+    end
+end
+
+/*
  * The shadows: statistic i's slot of shadow_reg takes its value including this clock's events
  * (snap_value) on a snapshot. OUTSTANDING is the live count; an empty minimum (all ones: no
  * latency reaches it) reads all ones at full width.
@@ -205,8 +262,8 @@ wire [TAG_WIDTH:0]   peak_value;
 wire [AGE_WIDTH-1:0] first_min_value, first_max_value, last_min_value, last_max_value;
 
 always @(posedge clk) begin
-    if (snapshot) begin
-        shadow_reg[STAT_OUTSTANDING*CNT_WIDTH +: CNT_WIDTH] <= {{(CNT_WIDTH-TAG_WIDTH-1){1'b0}}, outstanding};
+    if (r_snapshot_reg) begin
+        shadow_reg[STAT_OUTSTANDING*CNT_WIDTH +: CNT_WIDTH] <= {{(CNT_WIDTH-TAG_WIDTH-1){1'b0}}, r_outstanding_reg};
         shadow_reg[STAT_PEAK*CNT_WIDTH      +: CNT_WIDTH] <= {{(CNT_WIDTH-TAG_WIDTH-1){1'b0}}, peak_value};
         shadow_reg[STAT_FIRST_MIN*CNT_WIDTH +: CNT_WIDTH] <= {{(CNT_WIDTH-AGE_WIDTH){&first_min_value}}, first_min_value};
         shadow_reg[STAT_FIRST_MAX*CNT_WIDTH +: CNT_WIDTH] <= {{(CNT_WIDTH-AGE_WIDTH){1'b0}}, first_max_value};
@@ -227,28 +284,28 @@ end
  * Extremes: peak outstanding, latency min / max
  */
 probe_extreme #(.WIDTH(TAG_WIDTH+1), .TAKE_MAX(1)) peak_inst (
-    .clk(clk), .rst(rst), .sample_en(enable), .sample(outstanding),
-    .clear(clear), .snap_value(peak_value)
+    .clk(clk), .rst(rst), .sample_en(r_enable_reg), .sample(r_outstanding_reg),
+    .clear(r_clear_reg), .snap_value(peak_value)
 );
 
 probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(0)) first_min_inst (
-    .clk(clk), .rst(rst), .sample_en(enable && (ev_first != {SEG_COUNT{1'b0}})), .sample(first_min),
-    .clear(clear), .snap_value(first_min_value)
+    .clk(clk), .rst(rst), .sample_en(r_enable_reg && r_first_any_reg), .sample(r_first_min_reg),
+    .clear(r_clear_reg), .snap_value(first_min_value)
 );
 
 probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(1)) first_max_inst (
-    .clk(clk), .rst(rst), .sample_en(enable && (ev_first != {SEG_COUNT{1'b0}})), .sample(first_max),
-    .clear(clear), .snap_value(first_max_value)
+    .clk(clk), .rst(rst), .sample_en(r_enable_reg && r_first_any_reg), .sample(r_first_max_reg),
+    .clear(r_clear_reg), .snap_value(first_max_value)
 );
 
 probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(0)) last_min_inst (
-    .clk(clk), .rst(rst), .sample_en(enable && (ev_last != {SEG_COUNT{1'b0}})), .sample(last_min),
-    .clear(clear), .snap_value(last_min_value)
+    .clk(clk), .rst(rst), .sample_en(r_enable_reg && r_last_any_reg), .sample(r_last_min_reg),
+    .clear(r_clear_reg), .snap_value(last_min_value)
 );
 
 probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(1)) last_max_inst (
-    .clk(clk), .rst(rst), .sample_en(enable && (ev_last != {SEG_COUNT{1'b0}})), .sample(last_max),
-    .clear(clear), .snap_value(last_max_value)
+    .clk(clk), .rst(rst), .sample_en(r_enable_reg && r_last_any_reg), .sample(r_last_max_reg),
+    .clear(r_clear_reg), .snap_value(last_max_value)
 );
 
 /*
@@ -259,8 +316,8 @@ probe_extreme #(.WIDTH(AGE_WIDTH), .TAKE_MAX(1)) last_max_inst (
  * the first-completion one takes the same latencies on the ev_first strobes
  */
 wire [`PS_HIST_KINDS*SEG_COUNT-1:0] hist_events;
-assign hist_events[`PS_HIST_LAST*SEG_COUNT +: SEG_COUNT]  = ev_last;
-assign hist_events[`PS_HIST_FIRST*SEG_COUNT +: SEG_COUNT] = ev_first;
+assign hist_events[`PS_HIST_LAST*SEG_COUNT +: SEG_COUNT]  = r_last_reg;
+assign hist_events[`PS_HIST_FIRST*SEG_COUNT +: SEG_COUNT] = r_first_reg;
 
 genvar h;
 generate
@@ -276,11 +333,11 @@ generate
         hist_inst (
             .clk(clk),
             .rst(rst),
-            .enable(enable),
-            .clear(clear),
-            .snapshot(snapshot),
+            .enable(r_enable_reg),
+            .clear(r_clear_reg),
+            .snapshot(r_snapshot_reg),
             .ev_hit(hist_events[h*SEG_COUNT +: SEG_COUNT]),
-            .ev_latency(ev_latency),
+            .ev_latency(r_latency_reg),
             .shadow(hist_shadow[h*HIST_WORDS*CNT_WIDTH +: HIST_WORDS*CNT_WIDTH]),
             .rd_idx(hist_rd_idx),
             .rd_word(hist_rd_words[h*CNT_WIDTH +: CNT_WIDTH])
@@ -300,35 +357,35 @@ generate
             // on every clock)
             wire [INC_WIDTH-1:0] stat_inc;
             if (c == STAT_OCC_SUM) begin : g_occ_sum
-                assign stat_inc = {{(INC_WIDTH-TAG_WIDTH-1){1'b0}}, outstanding};
+                assign stat_inc = {{(INC_WIDTH-TAG_WIDTH-1){1'b0}}, r_outstanding_reg};
             end else if (c == STAT_CYCLES) begin : g_cycles
                 assign stat_inc = widen_bit(1'b1);
             end else if (c == STAT_STARTED) begin : g_started
-                assign stat_inc = widen_ev(ev_started);
+                assign stat_inc = widen_ev(r_started_reg);
             end else if (c == STAT_RETIRED) begin : g_retired
-                assign stat_inc = widen_ev(ev_retired);
+                assign stat_inc = widen_ev(r_retired_reg);
             end else if (c == STAT_FIRST_SUM) begin : g_first_sum
-                assign stat_inc = first_sum;
+                assign stat_inc = r_first_sum_reg;
             end else if (c == STAT_FIRST_COUNT) begin : g_first_count
-                assign stat_inc = first_count;
+                assign stat_inc = r_first_count_reg;
             end else if (c == STAT_LAST_SUM) begin : g_last_sum
-                assign stat_inc = last_sum;
+                assign stat_inc = r_last_sum_reg;
             end else if (c == STAT_LAST_COUNT) begin : g_last_count
-                assign stat_inc = last_count;
+                assign stat_inc = r_last_count_reg;
             end else if (c == STAT_CPL_UR) begin : g_ur
-                assign stat_inc = ur_count;
+                assign stat_inc = r_ur_reg;
             end else if (c == STAT_CPL_CA) begin : g_ca
-                assign stat_inc = ca_count;
+                assign stat_inc = r_ca_reg;
             end else if (c == STAT_CPL_OTHER) begin : g_other
-                assign stat_inc = other_count;
+                assign stat_inc = r_other_reg;
             end else if (c == STAT_UNEXPECTED) begin : g_unexpected
-                assign stat_inc = unexpected_count;
+                assign stat_inc = r_unexpected_reg;
             end else if (c == STAT_MISMATCH) begin : g_mismatch
-                assign stat_inc = mismatch_count;
+                assign stat_inc = r_mismatch_reg;
             end else if (c == STAT_TIMEOUT) begin : g_timeout
-                assign stat_inc = widen_bit(ev_timeout);
+                assign stat_inc = widen_bit(r_timeout_reg);
             end else if (c == STAT_TAG_REUSE) begin : g_tag_reuse
-                assign stat_inc = widen_ev(ev_reuse);
+                assign stat_inc = widen_ev(r_reuse_reg);
             end else begin : g_unwired
                 assign stat_inc = {INC_WIDTH{1'b0}};
                 spec_tracker_counter_without_statistic_in_probe_tracker_stats unwired_statistic_error ();
@@ -341,14 +398,14 @@ generate
             counter_inst (
                 .clk(clk),
                 .rst(rst),
-                .count_en(enable),
+                .count_en(r_enable_reg),
                 .inc(stat_inc),
-                .clear(clear),
+                .clear(r_clear_reg),
                 .snap_value(snap_value)
             );
 
             always @(posedge clk) begin
-                if (snapshot) begin
+                if (r_snapshot_reg) begin
                     shadow_reg[c*CNT_WIDTH +: CNT_WIDTH] <= snap_value;
                 end
                 if (rst) begin

@@ -27,7 +27,8 @@
  * order. probe_tracker.v states the completion rules.
  *
  * 'now' reads n while the table handles tap clock n (n = 0 on the first clock after
- * reset): it resets to all ones because the taps reach this stage one clock later.
+ * reset): it resets to -2 (all ones but bit 0) because the taps reach this stage two clocks
+ * later (probe_tracker's stages T and A).
  */
 module probe_tracker_table #
 (
@@ -94,6 +95,9 @@ module probe_tracker_table #
 localparam ID_WIDTH = 16 + 13;
 localparam [31:0] TIMEOUT_32 = TIMEOUT_CYCLES;
 localparam [AGE_WIDTH-1:0] TIMEOUT = TIMEOUT_32[AGE_WIDTH-1:0];
+localparam [AGE_WIDTH-1:0] ONE_AGE = 1;
+// TIMEOUT less the clock the scan's age is judged ahead
+localparam [AGE_WIDTH-1:0] TIMEOUT_AHEAD = TIMEOUT - ONE_AGE;
 localparam [EV_WIDTH-1:0] EV_ONE = {{(EV_WIDTH-1){1'b0}}, 1'b1};
 
 localparam [2:0] STATUS_SC = 3'b000;
@@ -111,7 +115,9 @@ generate
     end
 endgenerate
 
-reg [AGE_WIDTH-1:0] now_reg = {AGE_WIDTH{1'b1}};
+localparam [AGE_WIDTH-1:0] NOW_RESET = {{(AGE_WIDTH-1){1'b1}}, 1'b0};
+
+reg [AGE_WIDTH-1:0] now_reg = NOW_RESET;
 reg [TAG_WIDTH:0]   outstanding_reg = {(TAG_WIDTH+1){1'b0}}, outstanding_next;
 
 reg [SEG_COUNT-1:0]           ev_first_reg = {SEG_COUNT{1'b0}}, ev_first_next;
@@ -141,9 +147,14 @@ assign ev_timeout    = ev_timeout_reg;
 assign ev_reuse      = ev_reuse_reg;
 assign outstanding   = outstanding_reg;
 
-wire [AGE_WIDTH-1:0] now_next = rst ? {AGE_WIDTH{1'b1}} : now_reg + {{(AGE_WIDTH-1){1'b0}}, 1'b1};
+wire [AGE_WIDTH-1:0] now_next = rst ? NOW_RESET : now_reg + {{(AGE_WIDTH-1){1'b0}}, 1'b1};
 wire [TAG_WIDTH-1:0] scan_tag = now_reg[TAG_WIDTH-1:0];
 wire [TAG_WIDTH-1:0] scan_tag_next = now_next[TAG_WIDTH-1:0];
+// the scan's age is judged a clock ahead: the start time of the next clock's tag is read in this
+// one (the request RAM's scan port reads one tag ahead), so the scan's clock only ANDs a
+// registered "old enough" with the tag's busy bit
+wire [TAG_WIDTH-1:0] scan_tag_after = scan_tag_next + {{(TAG_WIDTH-1){1'b0}}, 1'b1};
+wire [TAG_WIDTH-1:0] scan_ahead_tag = scan_tag + {{(TAG_WIDTH-1){1'b0}}, 1'b1};
 
 /*
  * RAMs: request side {start time, Requester ID, expected bytes} (one more read port for the
@@ -175,6 +186,27 @@ endgenerate
 // the scan reads the start time only
 wire unused_scan_id = &{1'b0, req_rd[SEG_COUNT*REQ_WIDTH +: ID_WIDTH], 1'b0};
 
+// the next clock's scan tag is TIMEOUT_CYCLES or more clocks old then (its age now one less),
+// unless a request of this clock restarts it (the RAM's word shows earlier clocks' writes only)
+wire [AGE_WIDTH-1:0] scan_ahead_age = now_reg - start_rd[SEG_COUNT*AGE_WIDTH +: AGE_WIDTH];
+reg                  scan_ahead_restart;
+reg                  scan_old_reg = 1'b0;
+integer r;
+
+always @* begin
+    scan_ahead_restart = 1'b0;
+    for (r = 0; r < SEG_COUNT; r = r + 1) begin
+        if (req_start[r] && req_tag[r*TAG_WIDTH +: TAG_WIDTH] == scan_ahead_tag) begin
+            scan_ahead_restart = 1'b1;
+        end
+    end
+end
+
+always @(posedge clk) begin
+    // (a read restarted here is 1 clock old then)
+    scan_old_reg <= scan_ahead_restart ? (TIMEOUT <= ONE_AGE) : (scan_ahead_age >= TIMEOUT_AHEAD);
+end
+
 probe_mp_ram #(
     .ADDR_WIDTH(TAG_WIDTH),
     .DATA_WIDTH(REQ_WIDTH),
@@ -186,7 +218,7 @@ req_ram_inst (
     .wr_en(req_start),
     .wr_addr(req_tag),
     .wr_data(req_wr_data),
-    .rd_addr_next({scan_tag_next, cpl_tag_next}),
+    .rd_addr_next({scan_tag_after, cpl_tag_next}),
     .rd_data(req_rd)
 );
 
@@ -256,7 +288,6 @@ reg [TAG_WIDTH-1:0] tag;
 reg [2:0]           status;
 reg [12:0]          bc, carried;
 reg                 hit, data_ok, last, retire;
-reg [AGE_WIDTH-1:0] scan_age;
 integer s, j;
 
 always @* begin
@@ -335,14 +366,13 @@ always @* begin
     end
 
     // timeout scan: one tag per clock, unless a completion of this clock retired it
-    scan_age = now_reg - start_rd[SEG_COUNT*AGE_WIDTH +: AGE_WIDTH];
     scan_busy = st_busy[SEG_COUNT];
     for (j = 0; j < SEG_COUNT; j = j + 1) begin
         if (cpl_retire[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == scan_tag) begin
             scan_busy = 1'b0;
         end
     end
-    ev_timeout_next = scan_busy && (scan_age >= TIMEOUT);
+    ev_timeout_next = scan_busy && scan_old_reg;
     st_wr_en[SEG_COUNT] = ev_timeout_next || (st_stale[SEG_COUNT] && st_rd[SEG_COUNT*3 +: 2] != 2'b00);
     st_wr_data[SEG_COUNT*3 +: 3] = {epoch, 2'b00};
     if (ev_timeout_next) begin

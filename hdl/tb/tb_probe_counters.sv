@@ -128,10 +128,13 @@ integer next_req = 0, next_cpl = 0, ur_left;
 integer enabled_edges = 0, snapshots = 0, multi_beats = 0;
 reg [63:0] last_ts [0:CNT_COUNT-1];
 reg [31:0] r;
-reg        pending_snap = 0;
-// the pulse before it: probe_counters registers its taps and controls, so a snapshot sampled at
-// one edge is in the shadows after the next
-reg        landing_snap = 0;
+// clocks from the edge that samples a snapshot to the edge that loads the shadows: probe_counters
+// registers its taps and controls, then each segment's events, then the increments
+localparam LAG = 3;
+// the snapshot-and-clear pulses of the last LAG+1 clocks, newest in bit 0: bit LAG's shadows
+// are in now
+reg [LAG:0] snap_pipe = {(LAG+1){1'b0}};
+integer     d;
 
 initial begin
     $readmemh({`GOLDEN_DIR, "/sizes.hex"}, sizes);
@@ -175,8 +178,8 @@ initial begin
         if (tx_ready) begin
             for (s = 0; s < SEG; s = s + 1) if (tx_valid[s] && tx_sop[s]) next_cpl = next_cpl + 1;
         end
-        // a snapshot-and-clear pulse sampled two edges ago: its shadows are in now, fold them in
-        if (landing_snap) begin
+        // a snapshot-and-clear pulse sampled LAG+1 edges ago: its shadows are in now, fold them in
+        if (snap_pipe[LAG]) begin
             for (c = 0; c < CNT_COUNT; c = c + 1) begin
                 if (rule_of(c) == RULE_FREE) begin
                     if (cnt_shadow[c*64 +: 64] > last_ts[c]) check_counter(c, "increases", 1, 1);
@@ -239,10 +242,9 @@ initial begin
             bar_ur[s] = (ur_left > 0) && (r[5:4] == 0) && (s == 0 || r[16 + s]);
             if (bar_ur[s]) ur_left = ur_left - 1;
         end
-        landing_snap = pending_snap;
-        pending_snap = (r[12:8] == 0);
-        snapshot = pending_snap;
-        clear = pending_snap;
+        snap_pipe = {snap_pipe[LAG-1:0], r[12:8] == 5'd0};
+        snapshot = snap_pipe[0];
+        clear = snap_pipe[0];
         @(negedge clk);
     end
 
@@ -250,18 +252,15 @@ initial begin
     rx_valid = 0;
     tx_valid = 0;
     bar_ur = 0;
-    if (landing_snap) begin
+    if (snap_pipe[LAG]) begin
         for (c = 0; c < CNT_COUNT; c = c + 1) if (rule_of(c) != RULE_FREE) sum[c] = sum[c] + cnt_shadow[c*64 +: 64];
         snapshots = snapshots + 1;
     end
     if (enable) enabled_edges = enabled_edges + 1;
+    snap_pipe = {snap_pipe[LAG-1:0], 1'b1};
     snapshot = 1;
     clear = 1;
     @(negedge clk);
-    if (pending_snap) begin
-        for (c = 0; c < CNT_COUNT; c = c + 1) if (rule_of(c) != RULE_FREE) sum[c] = sum[c] + cnt_shadow[c*64 +: 64];
-        snapshots = snapshots + 1;
-    end
     snapshot = 0;
     clear = 0;
     // disabled: nothing moves but the timestamp
@@ -270,16 +269,22 @@ initial begin
     rx_sop = {SEG{1'b1}};
     rx_ready = 1;
     bar_ur = {SEG{1'b1}};
-    @(negedge clk);
-    // the final snapshot-and-clear is in
-    for (c = 0; c < CNT_COUNT; c = c + 1) if (rule_of(c) != RULE_FREE) sum[c] = sum[c] + cnt_shadow[c*64 +: 64];
+    // the snapshot-and-clears still in the pipeline land, the final one last
+    for (d = 0; d <= LAG; d = d + 1) begin
+        if (snap_pipe[LAG]) begin
+            for (c = 0; c < CNT_COUNT; c = c + 1) if (rule_of(c) != RULE_FREE) sum[c] = sum[c] + cnt_shadow[c*64 +: 64];
+            snapshots = snapshots + 1;
+        end
+        snap_pipe = {snap_pipe[LAG-1:0], 1'b0};
+        @(negedge clk);
+    end
     repeat (4) @(negedge clk);
     rx_valid = 0;
     bar_ur = 0;
     snapshot = 1;
     @(negedge clk);
     snapshot = 0;
-    @(negedge clk);
+    repeat (LAG) @(negedge clk);
     for (c = 0; c < CNT_COUNT; c = c + 1) begin
         if (rule_of(c) != RULE_FREE) check_counter(c, "moved while disabled", cnt_shadow[c*64 +: 64], 0);
     end

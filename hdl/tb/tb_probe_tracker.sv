@@ -21,9 +21,10 @@
  *
  * A reference model inside the bench follows the accepted TLPs with the rules of
  * probe_tracker.v (written here per transaction, not per segment) and predicts every
- * statistic; at every snapshot all STAT_COUNT shadows are compared exactly, three clocks
- * later (the tracker's pipeline), the histograms' four (their registered bin index). The
- * histograms' reference is a search of the layout's bin edges, not a leading-one detector. The model is itself checked against the generator's
+ * statistic; at every snapshot all STAT_COUNT shadows are compared exactly, LAG (five)
+ * clocks later (the tracker's pipeline), the histograms' a clock later (their registered bin
+ * index). The histograms' reference is a search of the layout's bin edges, not a leading-one
+ * detector. The model is itself checked against the generator's
  * intent over the whole run: reads completed, UR, CA, timeouts, reuses, unexpected
  * completions and mismatches injected, and an empty table at the end.
  *
@@ -290,9 +291,11 @@ integer      m_rem [0:TAGS-1];
 reg          m_first [0:TAGS-1];
 integer      m_occ = 0;
 reg  [63:0]  m_stat [0:STAT_COUNT-1];
-// shadows expected from each of the last four clocks' snapshots
-reg  [63:0]  m_ring [0:4*STAT_COUNT-1];
-reg          m_ring_snap [0:3];
+// clocks from a snapshot on the taps to the shadows that hold it (stages T, A, B and the
+// statistics' stage R), and the shadows expected from each of the last LAG+1 clocks' snapshots
+localparam LAG = 5;
+reg  [63:0]  m_ring [0:(LAG+1)*STAT_COUNT-1];
+reg          m_ring_snap [0:LAG];
 
 // whole-run tallies of the model (never cleared), checked against the generator's intent
 integer l_started = 0, l_done = 0, l_ur = 0, l_ca = 0, l_other = 0, l_unexpected = 0, l_mismatch = 0;
@@ -461,7 +464,7 @@ task automatic model_step(input en, input clr, input snap);
             m_stat[S_TAG_REUSE] = m_stat[S_TAG_REUSE] + reuse;
         end
 
-        slot = cyc % 4;
+        slot = cyc % (LAG + 1);
         m_ring_snap[slot] = snap;
         if (snap) begin
             for (i = 0; i < STAT_COUNT; i = i + 1) m_ring[slot*STAT_COUNT + i] = m_stat[i];
@@ -490,8 +493,8 @@ always @(negedge clk) begin
     hist_rd_idx = (hist_rd_idx == LAT_BINS) ? 0 : hist_rd_idx + 1'b1;
 end
 
-// shadows [from, to) against the model's snapshot in ring slot `slot`: the counters' three
-// clocks after the snapshot, the histograms' four (their bin index is registered)
+// shadows [from, to) against the model's snapshot in ring slot `slot`: the counters' LAG
+// clocks after the snapshot, the histograms' LAG + 1 (their bin index is registered)
 task automatic check_shadows(input integer slot, input integer from, input integer to);
     integer i;
     reg [63:0] got, want;
@@ -1027,7 +1030,7 @@ initial begin
         g_state[i] = G_FREE;
         g_late[i] = 0;
     end
-    for (i = 0; i < 4; i = i + 1) m_ring_snap[i] = 0;
+    for (i = 0; i <= LAG; i = i + 1) m_ring_snap[i] = 0;
     empty_stats();
 
     repeat (4) @(negedge clk);
@@ -1040,18 +1043,18 @@ initial begin
     while (traffic || fl_n > 0 || sl_n > 0 || rx_hold || tx_hold || cyc < 8) begin
         if (cyc == traffic_cycles) traffic = 1'b0;
 
-        // a snapshot taken three clocks ago is in the counters' shadows now, one taken four
-        // clocks ago in the histograms' (slot cyc % 4 until model_step below overwrites it)
-        slot = (cyc + 1) % 4;
-        if (cyc >= 3 && m_ring_snap[slot]) check_shadows(slot, 0, S_HIST_FIRST);
-        if (cyc >= 4 && m_ring_snap[cyc % 4]) check_shadows(cyc % 4, S_HIST_FIRST, STAT_COUNT);
+        // a snapshot taken LAG clocks ago is in the counters' shadows now, one taken LAG + 1
+        // clocks ago in the histograms' (slot cyc % (LAG + 1) until model_step below overwrites it)
+        slot = (cyc + 1) % (LAG + 1);
+        if (cyc >= LAG && m_ring_snap[slot]) check_shadows(slot, 0, S_HIST_FIRST);
+        if (cyc >= LAG + 1 && m_ring_snap[cyc % (LAG + 1)]) check_shadows(cyc % (LAG + 1), S_HIST_FIRST, STAT_COUNT);
         // and on no other clock do the shadows move (the histograms' snapshot is lazy: a bin's
         // value moves to another RAM when it first counts again)
-        if (cyc >= 4 && !m_ring_snap[slot]) begin
+        if (cyc >= LAG + 1 && !m_ring_snap[slot]) begin
             held_checks = held_checks + 1;
             check(stat_shadow[0 +: S_HIST_FIRST*64] == held_shadow[0 +: S_HIST_FIRST*64], "shadows held between snapshots", 0, 0);
         end
-        if (cyc >= 5 && !m_ring_snap[cyc % 4]) begin
+        if (cyc >= LAG + 2 && !m_ring_snap[cyc % (LAG + 1)]) begin
             held_checks = held_checks + 1;
             check(stat_shadow[S_HIST_FIRST*64 +: (STAT_COUNT-S_HIST_FIRST)*64] ==
                   held_shadow[S_HIST_FIRST*64 +: (STAT_COUNT-S_HIST_FIRST)*64], "histograms held between snapshots", 0, 0);
@@ -1092,7 +1095,7 @@ initial begin
         cyc = cyc + 1;
     end
 
-    // quiet streams, a last snapshot, and its checks three and four clocks later
+    // quiet streams, a last snapshot, and its checks LAG and LAG + 1 clocks later
     rx_valid = 0;
     tx_valid = 0;
     enable = 1'b1;
@@ -1104,10 +1107,10 @@ initial begin
     @(negedge clk);
     cyc = cyc + 1;
     snapshot = 1'b0;
-    for (i = 0; i < 4; i = i + 1) begin
-        slot = (cyc + 1) % 4;
-        if (i < 3 && m_ring_snap[slot]) check_shadows(slot, 0, S_HIST_FIRST);
-        if (m_ring_snap[cyc % 4]) check_shadows(cyc % 4, S_HIST_FIRST, STAT_COUNT);
+    for (i = 0; i < LAG + 1; i = i + 1) begin
+        slot = (cyc + 1) % (LAG + 1);
+        if (i < LAG && m_ring_snap[slot]) check_shadows(slot, 0, S_HIST_FIRST);
+        if (m_ring_snap[cyc % (LAG + 1)]) check_shadows(cyc % (LAG + 1), S_HIST_FIRST, STAT_COUNT);
         a_req_n = 0;
         a_cpl_n = 0;
         model_step(1'b1, 1'b0, 1'b0);
