@@ -70,6 +70,8 @@ export function emitTs(m: SpecModel): string {
   L.push(`export const REG_VERSION_VALUE = 0x${hex(m.versionValue, 8)}`)
   L.push('/** Interval-record words in order (register SMP_<word>), 32 bits each. */')
   L.push(`export const SAMPLE_WORDS = ${J(m.sampleWords)} as const`)
+  L.push('/** Trace-record words in order (register TRC_REC_<word>), 32 bits each. */')
+  L.push(`export const TRACE_WORDS = ${J(m.traceWords)} as const`)
   L.push('/** INTERVAL frames: the INTERVAL_LAYOUT header, then up to INTERVAL_MAX_RECORDS records of SAMPLE_WORDS. */')
   L.push(`export const INTERVAL_RECORD_BYTES = ${m.intervalRecordBytes}`, `export const INTERVAL_MAX_RECORDS = ${m.intervalMaxRecords}`)
   L.push('/** Latency histograms: HISTOGRAM_BINS bins of HIST_BIN_CLOCKS clocks, then one overflow bin, per kind. */')
