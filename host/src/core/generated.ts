@@ -631,6 +631,27 @@ export const TRACE_WORDS = [
   "TS_LO",
   "INFO"
 ] as const
+/** Trace record kinds by bit (TRC_TRIG_TYPES, TRC_FILT_TYPES), and the trigger conditions by bit (TRC_TRIG_EN). */
+export const TRACE_KINDS = [
+  "MRD",
+  "MWR",
+  "CPLD",
+  "CPL",
+  "OTHER"
+] as const
+export type TraceKind = (typeof TRACE_KINDS)[number]
+export const TRACE_TRIGGER_BITS = {
+  "TYPE": 0,
+  "ADDR": 1,
+  "RID": 2,
+  "TAG": 3,
+  "LEN": 4,
+  "STATUS": 5,
+  "LATENCY": 6,
+  "UNEXPECTED": 7,
+  "OUTSTANDING": 8,
+  "TIMEOUT": 9
+} as const
 /** INTERVAL frames: the INTERVAL_LAYOUT header, then up to INTERVAL_MAX_RECORDS records of SAMPLE_WORDS. */
 export const INTERVAL_RECORD_BYTES = 48
 export const INTERVAL_MAX_RECORDS = 11
