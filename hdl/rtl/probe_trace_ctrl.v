@@ -19,10 +19,11 @@
  * own clock of records is not stored. FORCE triggers an armed trace at record 0 of its clock.
  *
  * The split: at the trigger the ring keeps pre_kept = min(records stored before it, PRE) records
- * before the trigger record and takes DEPTH - pre_kept records from it on. Kept without
+ * before the trigger record and takes DEPTH - pre_kept records from it on (PRE at most
+ * DEPTH - 2 * BANKS, so that room always takes the trigger's own clock). Kept without wide
  * arithmetic on the trigger's clock: while armed, pre_have = min(stored, PRE), pre_room = PRE -
  * pre_have and post_base = DEPTH - pre_have follow every clock, and a clock adds at most BANKS
- * records, so the trigger's clock only adds a number below BANKS + 1 to them. The ring then
+ * records, so the trigger's clock only takes a number below BANKS + 1 from them. The ring then
  * holds DEPTH - post_left records.
  *
  * Lost: records that passed the filter and were not stored, while armed or triggered (beyond
@@ -74,11 +75,13 @@ localparam [1:0] S_IDLE = 2'd0, S_ARMED = 2'd1, S_TRIGGERED = 2'd2, S_STOPPED = 
 localparam TW = 4;
 localparam LW = $clog2(BANKS+1);
 localparam [AW:0] DEPTH = {1'b1, {AW{1'b0}}};
-localparam [AW:0] PRE_MAX = DEPTH - 1'b1;
+// at most DEPTH - 2 * BANKS records before the trigger: the room after it then takes the
+// trigger's whole clock, so the trigger's clock stores every lane as an armed clock does
+localparam [AW:0] PRE_MAX = DEPTH - 2 * BANKS;
 // small values (counts of one clock's records) widened
 localparam SW = (TW > LW ? TW : LW) + 1;
 
-// PRE clamped to DEPTH - 1, registered (a setting)
+// PRE clamped to PRE_MAX, registered (a setting)
 reg [AW:0] pre_eff = {AW+1{1'b0}};
 always @(posedge clk) begin
     pre_eff <= (pre > {{(31-AW){1'b0}}, PRE_MAX}) ? PRE_MAX : pre[AW:0];
@@ -122,16 +125,12 @@ endfunction
 
 wire armed = state_reg == S_ARMED;
 wire fire  = armed && (force_q || trig);
-// the trigger's record within the clock, and the records of the clock before it that are stored
+// the trigger's record within the clock: the records of the clock before it (hh) and from it on
+// (rest) are all stored, since the room after the trigger is at least 2 * BANKS (PRE_MAX)
 wire [SW-1:0] hit_eff = force_q ? {SW{1'b0}} : hit_w;
 wire [SW-1:0] hh = (hit_eff < lanes_w) ? hit_eff : lanes_w;
-// of those, the ones the pre-trigger part keeps
+// of hh, the ones the pre-trigger part keeps
 wire [SW-1:0] m = min_small(hh, |pre_room_reg[AW:3], pre_room_reg[2:0]);
-// the ring's room from the trigger on: post_base - m (at least 1, since PRE < DEPTH)
-wire          post_base_big = |post_base_reg[AW:4];
-wire [3:0]    post_base_low = post_base_reg[3:0] - m[3:0];
-wire          budget_big = post_base_big || post_base_low[3];
-wire [SW-1:0] post_store_trig = min_small(lanes_w - hh, budget_big, post_base_low[2:0]);
 // triggered: what still fits
 wire [SW-1:0] post_store = min_small(lanes_w, |post_left_reg[AW:3], post_left_reg[2:0]);
 // records of this clock stored
@@ -139,9 +138,7 @@ reg  [SW-1:0] n_store;
 always @* begin
     n_store = {SW{1'b0}};
     if (!arm_q && !stop_q) begin
-        if (fire) begin
-            n_store = hh + post_store_trig;
-        end else if (armed) begin
+        if (armed) begin
             n_store = lanes_w;
         end else if (state_reg == S_TRIGGERED) begin
             n_store = post_store;
@@ -151,11 +148,11 @@ end
 // while armed (no trigger): the stored records the pre-trigger part can still take
 wire [SW-1:0] mm = min_small(lanes_w, |pre_room_reg[AW:3], pre_room_reg[2:0]);
 wire [AW+1:0] fill_sum = {1'b0, fill_reg} + {{(AW+2-SW){1'b0}}, lanes_w};
-wire [AW:0]   budget = post_base_reg - {{(AW+1-SW){1'b0}}, m};
-wire [AW:0]   post_left_trig = budget - {{(AW+1-SW){1'b0}}, post_store_trig};
+// at the trigger: the room after it, post_base - m, less the clock's records from it on
+wire [SW-1:0] trig_used = m + (lanes_w - hh);
+wire [AW:0]   post_left_trig = post_base_reg - {{(AW+1-SW){1'b0}}, trig_used};
 wire [AW:0]   post_left_next = post_left_reg - {{(AW+1-SW){1'b0}}, post_store};
 wire          post_done = !(|post_left_reg[AW:3]) && (post_left_reg[2:0] == post_store[2:0]);
-wire          post_done_trig = !budget_big && (post_base_low[2:0] == post_store_trig[2:0]);
 wire          recording = armed || state_reg == S_TRIGGERED;
 wire [SW-1:0] lost_add = (!arm_q && !stop_q && (recording || lost_live_reg)) ? total_w - n_store : {SW{1'b0}};
 wire [32:0]   lost_sum = {1'b0, lost_reg} + {{(33-SW){1'b0}}, lost_add_reg};
@@ -202,13 +199,7 @@ always @(posedge clk) begin
         trig_pos_reg  <= pre_have_reg + {{(AW+1-SW){1'b0}}, m};
         trig_ts_reg   <= ts;
         post_left_reg <= post_left_trig;
-        if (post_done_trig) begin
-            state_reg     <= S_STOPPED;
-            full_reg      <= 1'b1;
-            lost_live_reg <= 1'b1;
-        end else begin
-            state_reg <= S_TRIGGERED;
-        end
+        state_reg     <= S_TRIGGERED;
     end else if (armed) begin
         fill_reg      <= fill_sum[AW+1] || fill_sum[AW] ? DEPTH : fill_sum[AW:0];
         pre_have_reg  <= pre_have_reg + {{(AW+1-SW){1'b0}}, mm};

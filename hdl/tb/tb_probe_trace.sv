@@ -281,7 +281,7 @@ task automatic model_step(input integer n, input integer cmd);
         end else if (m_state == M_ARMED && (cmd == 2 || trig)) begin
             hh = (cmd == 2) ? 0 : (hit_at < lanes ? hit_at : lanes);
             for (s = 0; s < hh; s = s + 1) m_append(recs[s]);
-            pre_eff = c_pre > DEPTH - 1 ? DEPTH - 1 : c_pre;
+            pre_eff = c_pre > DEPTH - 2 * NB ? DEPTH - 2 * NB : c_pre;
             pre_kept = m_count < pre_eff ? m_count : pre_eff;
             m_head = (m_head + m_count - pre_kept) % DEPTH;
             m_count = pre_kept;

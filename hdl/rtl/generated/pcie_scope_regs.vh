@@ -118,7 +118,7 @@
 `define PS_REG_TRC_TRIG_TS_HI 12'hC18
 // TRC_LOST (ro): trace: records that passed the filter while recording yet were not stored since ARM: more than 4 in one clock, or arriving after the ring filled (saturates at 2**32-1)
 `define PS_REG_TRC_LOST 12'hC1C
-// TRC_PRE (rw): trace: records to keep before the trigger record (at most TRC_DEPTH-1; larger values keep TRC_DEPTH-1); the rest of the ring takes the records from the trigger on
+// TRC_PRE (rw): trace: records to keep before the trigger record (at most TRC_DEPTH-8; larger values keep TRC_DEPTH-8, so that the rest of the ring always takes the trigger's own clock); the rest of the ring takes the records from the trigger on
 `define PS_REG_TRC_PRE 12'hC20
 `define PS_REG_TRC_PRE_RESET 32'd0
 // TRC_TRIG_EN (rw): trace trigger: the conditions in force, all of which must hold (none set: only FORCE triggers). The per-TLP conditions must hold for one TLP; OUTSTANDING and TIMEOUT in its clock (alone, they fire on their clock)
