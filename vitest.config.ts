@@ -12,6 +12,7 @@ Object.assign(process.env, compilerCacheEnv(import.meta.dirname))
 const LONG: Record<string, number> = {
   'test/hdl/tracker.int.test.ts': 210,
   'test/hdl/switch.int.test.ts': 160,
+  'test/hdl/trace.int.test.ts': 150,
   'test/hdl/sampler.int.test.ts': 130,
   'test/native/cuda/cuda.int.test.ts': 95,
   'test/hdl/hdl.int.test.ts': 85,

@@ -12,13 +12,16 @@
  *                          (the bench drives one TLP per beat); every run has CPL_SPLIT 0, 64 and
  *                          128 in its phases (RCB is a register, not a build parameter).
  *   tb_probe_counters      the same golden vectors, segments 1/2/4 (headers only).
+ *   tb_probe_trace         its own reference model (docs/trace.md): segments 1/2/4 x tag width 8/10
+ *                          with a 64-record ring (filled often), and one 4 096-record build, over
+ *                          --seeds seeds of --trace-rounds rounds (arm, traffic, read back).
  *
  * A configuration's mismatches are its bench's failed checks (every counter/statistic against the
  * model at every snapshot, plus the bench's end-of-run checks); a run without its closing line, or
  * one that exits non-zero, counts as a mismatch too. Exits 1 on any.
  *
  * Usage: node bench/golden-sweep.mjs [--seeds 2] [--cycles 100000] [--golden-seeds 3] [--scale 3]
- *                                    [--only tracker|top|counters]
+ *                                    [--trace-rounds 200] [--only tracker|top|counters|trace]
  * Needs verilator and Node's tsx (scripts/setup.mjs installs them).
  */
 import { spawnSync } from 'node:child_process'
@@ -37,6 +40,7 @@ const seeds = Number(arg('seeds', '2'))
 const cycles = Number(arg('cycles', '100000'))
 const goldenSeeds = Number(arg('golden-seeds', '3'))
 const scale = Number(arg('scale', '3'))
+const traceRounds = Number(arg('trace-rounds', '200'))
 const only = arg('only', '')
 const out = join(root, 'build/bench/golden-sweep')
 mkdirSync(out, { recursive: true })
@@ -44,6 +48,7 @@ mkdirSync(out, { recursive: true })
 const TRACKER_RTL = rtlFiles('hdl/rtl/probe_tracker.f')
 const ALL_RTL = rtlFiles('hdl/rtl/pcie_scope_bar_top.f')
 const COUNTERS_RTL = rtlFiles('hdl/rtl/probe_counters.f')
+const TRACE_RTL = rtlFiles('hdl/rtl/probe_trace.f')
 
 function run(cmd, args, opts = {}) {
   const t0 = process.hrtime.bigint()
@@ -226,6 +231,27 @@ if (!only || only === 'counters') {
     }
     rows.push(row)
     process.stderr.write(`${row.label}: ${row.tlps} TLPs, ${row.mismatches} mismatches\n`)
+  }
+}
+
+// 5. tb_probe_trace: its own model, seeds and rounds at run time
+if (!only || only === 'trace') {
+  const configs = [
+    ...[1, 2, 4].flatMap((seg) => [8, 10].map((tag) => ({ seg, tag, depth: 64, rounds: traceRounds }))),
+    { seg: 4, tag: 10, depth: 4096, rounds: Math.max(3, Math.round(traceRounds / 20)) },
+  ]
+  for (const { seg, tag, depth, rounds } of configs) {
+    const params = [`-GSEG=${seg}`, `-GTAG_WIDTH=${tag}`, `-GDEPTH=${depth}`]
+    const b = build(`trace_s${seg}_t${tag}_d${depth}`, 'tb_probe_trace', params, TRACE_RTL)
+    const row = newRow('tb_probe_trace', { width: '—', seg, tag, rcb: '—', mps: '—' }, b.seconds)
+    for (let s = 1; s <= seeds; s++) {
+      simulate(row, b.bin, [`+SEED=${100 * seg + tag + 7919 * s}`, `+ROUNDS=${rounds}`], (o) => {
+        const m = /^TLPs: (\d+) on the taps/m.exec(o)
+        return m ? Number(m[1]) : undefined
+      })
+    }
+    rows.push(row)
+    process.stderr.write(`${row.label} depth=${depth}: ${row.tlps} TLPs, ${row.mismatches} mismatches\n`)
   }
 }
 

@@ -11,7 +11,9 @@
  *   - the switch top (sw_router and its two probe taps) at 512 bits with 4 TLP segments per beat,
  *     its share of the XCVU9P reported beside them (no budget: only the probe has one);
  *   - flip-flops within budget: the counters' and the latency-histogram bins' running value +
- *     shadow, plus at most 2 000 more.
+ *     shadow, plus at most 2 000 more;
+ *   - the trace unit (probe_trace) alone at 1 and 4 segments: its ring in block RAM and every
+ *     register-to-register path within 8 LUT levels.
  * Each row also gives its deepest register-to-register path in LUT levels (logic-depth.mjs), and
  * the Verilog nets along it after the table: a proxy for timing, which needs Vivado. Every
  * configuration must keep it within MAX_LUT_LEVELS (8: a 250 MHz UltraScale+ budget); the
@@ -42,6 +44,8 @@ const PROBE = rtlFiles('hdl/rtl/probe_core.f')
 const TOP = rtlFiles('hdl/rtl/pcie_scope_bar_top.f')
 // the switch design: sw_router and a probe_core on each side, the CSR split by tap
 const SWITCH_TOP = rtlFiles('hdl/rtl/pcie_scope_switch_top.f')
+// the trace unit beside each probe
+const TRACE = rtlFiles('hdl/rtl/probe_trace.f')
 
 // LUTs (SLICEM LUT sites) each LUT-RAM primitive occupies (UltraScale+ CLB user guide, UG574:
 // a LUT holds 64 x 1 bits, a dual-port RAM a copy per read port)
@@ -131,6 +135,14 @@ const configs = [
     params: ['TLP_DATA_WIDTH 512', `TLP_SEG_COUNT ${seg}`, 'TAG_WIDTH 10'],
     checks: ['bram', 'lutram'],
   })),
+  // the trace unit alone: 4 096 records in block RAM; its paths within 8 LUT levels
+  ...[1, 4].map((seg) => ({
+    name: `the trace unit (probe_trace), ${seg} segment${seg > 1 ? 's' : ''}, ${seg > 1 ? 10 : 8}-bit tags`,
+    top: 'probe_trace',
+    files: TRACE,
+    params: [`TLP_SEG_COUNT ${seg}`, `TAG_WIDTH ${seg > 1 ? 10 : 8}`],
+    checks: ['ring', 'depth8'],
+  })),
   {
     name: 'switch top with its two taps, 512-bit, 4 segments, 8-bit tags',
     top: 'pcie_scope_switch_top',
@@ -186,6 +198,9 @@ for (const c of selected) {
   const problems = []
   if (c.checks.includes('ffBudget') && m.ffs > ffBudget) problems.push(`${m.ffs} FFs > budget ${ffBudget}`)
   if (c.checks.includes('bram') && m.bram18 < 1) problems.push('the record FIFO is not in block RAM')
+  // 4 096 records of 179 bits: 20 BRAM36 at least
+  if (c.checks.includes('ring') && m.bram18 < 40) problems.push(`the trace ring takes ${m.bram18} BRAM18, not the 40 of a block-RAM ring`)
+  if (c.checks.includes('depth8') && m.depth.level > 8) problems.push(`a path of ${m.depth.level} LUT levels (at most 8)`)
   if (c.checks.includes('lutram') && m.lutram < 1) problems.push('no LUT RAM (the histogram bins and filtered-out bits belong there)')
   if (c.checks.includes('vu9p') && !(m.sites <= 0.02 * VU9P_LUTS)) problems.push(`${m.sites} LUT sites > 2 % of the XCVU9P's ${VU9P_LUTS}`)
   if (m.depth.level > MAX_LUT_LEVELS) problems.push(`a path of ${m.depth.level} LUT levels > ${MAX_LUT_LEVELS}`)

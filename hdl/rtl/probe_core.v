@@ -14,7 +14,8 @@
  * PS_CNT_PROBE_COUNT-1 from probe_counters, then the tracker's statistics in spec order), the
  * sampler's FIFO, the address filter and the tracker's first- and last-completion latency
  * histograms (their shadows after the counters', one CSR window each) over AXI4-Lite. bar_latency and cpl_split are CSR registers for a BAR responder, where the design
- * has one.
+ * has one. probe_trace records the TLPs of the same two taps (docs/trace.md), its trigger fed by
+ * the tracker's events, its registers in probe_csr's trace window.
  */
 module probe_core #
 (
@@ -38,7 +39,9 @@ module probe_core #
     parameter MPS = 256,
     // TAP_INFO: which tap of the design this probe is (spec taps.list) and how many it has
     parameter TAP_ID = 0,
-    parameter TAP_COUNT = 1
+    parameter TAP_COUNT = 1,
+    // trace ring depth in records (a power of two, at least PS_TRC_MIN_DEPTH)
+    parameter TRACE_DEPTH = `PS_TRC_MIN_DEPTH
 )
 (
     input  wire                         clk,
@@ -116,6 +119,20 @@ wire [14:0]                   smp_cpld_bytes;
 wire [TLP_SEG_COUNT-1:0]      smp_first;
 wire [TLP_SEG_COUNT*32-1:0]   smp_latency;
 wire [TAG_WIDTH:0]            smp_outstanding;
+wire [TLP_SEG_COUNT-1:0]      smp_unexpected;
+wire                          smp_timeout;
+
+wire        trc_wr_fire;
+wire [11:2] trc_waddr;
+wire [31:0] trc_wdata;
+wire [3:0]  trc_wstrb;
+wire [31:0] trc_rdata;
+
+generate
+    if (TRACE_DEPTH < `PS_TRC_MIN_DEPTH) begin : g_check_trace_depth
+        probe_core_TRACE_DEPTH_must_be_at_least_PS_TRC_MIN_DEPTH unsupported_parameter ();
+    end
+endgenerate
 
 localparam LAT_BINS = `PS_HIST_BINS;
 // clocks from the edge that takes CMD.SNAPSHOT to the last shadow's (probe_counters: its tap,
@@ -194,6 +211,8 @@ tracker_inst (
     .smp_first(smp_first),
     .smp_latency(smp_latency),
     .smp_outstanding(smp_outstanding),
+    .smp_unexpected(smp_unexpected),
+    .smp_timeout(smp_timeout),
     .stat_shadow(tracker_shadow),
     .hist_shadow(hist_shadow),
     .hist_rd_idx(hist_idx),
@@ -278,7 +297,43 @@ csr_inst (
     .sample_depth(sample_depth),
     .sample_overflow(sample_overflow),
     .link_gen(link_gen),
-    .link_width(link_width)
+    .link_width(link_width),
+    .trc_wr_fire(trc_wr_fire),
+    .trc_waddr(trc_waddr),
+    .trc_wdata(trc_wdata),
+    .trc_wstrb(trc_wstrb),
+    .trc_rdata(trc_rdata)
+);
+
+probe_trace #(
+    .TLP_SEG_COUNT(TLP_SEG_COUNT),
+    .TAG_WIDTH(TAG_WIDTH),
+    .DEPTH(TRACE_DEPTH),
+    .TAP_ID(TAP_ID)
+)
+trace_inst (
+    .clk(clk),
+    .rst(rst),
+    .rx_req_tlp_hdr(rx_req_tlp_hdr),
+    .rx_req_tlp_valid(rx_req_tlp_valid),
+    .rx_req_tlp_sop(rx_req_tlp_sop),
+    .rx_req_tlp_ready(rx_req_tlp_ready),
+    .tx_cpl_tlp_hdr(tx_cpl_tlp_hdr),
+    .tx_cpl_tlp_valid(tx_cpl_tlp_valid),
+    .tx_cpl_tlp_sop(tx_cpl_tlp_sop),
+    .tx_cpl_tlp_ready(tx_cpl_tlp_ready),
+    .ev_first(smp_first),
+    .ev_latency(smp_latency),
+    .ev_unexpected(smp_unexpected),
+    .ev_timeout(smp_timeout),
+    .ev_outstanding(smp_outstanding),
+    .csr_wr_fire(trc_wr_fire),
+    .csr_waddr(trc_waddr),
+    .csr_wdata(trc_wdata),
+    .csr_wstrb(trc_wstrb),
+    .csr_ar_fire(s_axil_arvalid && s_axil_arready),
+    .csr_araddr(s_axil_araddr[11:2]),
+    .csr_rdata(trc_rdata)
 );
 
 endmodule

@@ -107,7 +107,17 @@ module probe_csr #
     // the link the probe watches, as its port reports it: generation (Link Status speed
     // encoding: 1 = 2.5 GT/s .. 6 = 64 GT/s, 0 = unknown) and width in lanes (0 = unknown)
     input  wire [3:0]                         link_gen,
-    input  wire [5:0]                         link_width
+    input  wire [5:0]                         link_width,
+
+    /*
+     * The trace window (PS_TRC_WINDOW_BASE..): its writes, held as above and handed over on the
+     * clock that raises BVALID; its read word, which the trace unit loads on the AR handshake
+     */
+    output wire                               trc_wr_fire,
+    output wire [11:2]                        trc_waddr,
+    output wire [31:0]                        trc_wdata,
+    output wire [3:0]                         trc_wstrb,
+    input  wire [31:0]                        trc_rdata
 );
 
 localparam CNT_COUNT = `PS_CNT_COUNT;
@@ -262,6 +272,15 @@ assign filter_en     = filter_en_reg;
 assign filter_base   = filter_base_reg;
 assign filter_limit  = filter_limit_reg;
 
+localparam [12:0] TRC_END = {1'b0, `PS_TRC_WINDOW_BASE} + `PS_TRC_WINDOW_BYTES;
+function in_trc_window(input [11:0] addr);
+    in_trc_window = {1'b0, addr} >= {1'b0, `PS_TRC_WINDOW_BASE} && {1'b0, addr} < TRC_END;
+endfunction
+assign trc_wr_fire = write_fire && in_trc_window({awaddr_reg, 2'b00});
+assign trc_waddr   = awaddr_reg;
+assign trc_wdata   = wdata_reg;
+assign trc_wstrb   = wstrb_reg;
+
 // a 32-bit register written through the byte strobes
 function [31:0] lanes(input [31:0] old, input [31:0] data, input [3:0] strb);
     integer b;
@@ -329,6 +348,9 @@ function [31:0] read_value_at(input [11:0] addr, input [IDX_WIDTH:0] cnt_word, i
                 end
                 if (in_hist_last || in_hist_first) begin
                     read_value_at = hist_addr_off[2] ? hist_sel[63:32] : hist_sel[31:0];
+                end
+                if (in_trc_window(addr)) begin
+                    read_value_at = trc_rdata;
                 end
                 // the sampler FIFO head reads 0 while the FIFO is empty
                 if (addr >= `PS_REG_SMP_TS_LO && addr < SMP_END && sample_level != 16'd0) begin

@@ -133,6 +133,10 @@ module probe_tracker #
     output wire [TLP_SEG_COUNT-1:0]       smp_first,
     output wire [TLP_SEG_COUNT*32-1:0]    smp_latency,
     output wire [TAG_WIDTH:0]             smp_outstanding,
+    // for the trace unit's trigger, with the taps above: an unexpected completion per segment,
+    // the timeout scan retiring a read
+    output wire [TLP_SEG_COUNT-1:0]       smp_unexpected,
+    output wire                           smp_timeout,
 
     /*
      * Statistic shadows, statistic i at [i*CNT_WIDTH +: CNT_WIDTH] (probe_tracker_stats STAT_*)
@@ -537,6 +541,8 @@ assign smp_cpld        = b_cpld_reg;
 assign smp_cpld_bytes  = b_cpld_bytes_reg;
 assign smp_first       = ev_first;
 assign smp_outstanding = outstanding;
+assign smp_unexpected  = ev_unexpected;
+assign smp_timeout     = ev_timeout;
 
 generate
     for (seg = 0; seg < SEG_COUNT; seg = seg + 1) begin : g_smp_lat

@@ -606,7 +606,12 @@ initial begin
     expect_reg(`PS_REG_CTRL, 32'd0, "CTRL reset");
     expect_reg(`PS_REG_STATUS, 32'd0, "STATUS reset");
     expect_reg(`PS_REG_CMD, 32'd0, "CMD reads 0");
-    expect_reg(12'hC00, 32'd0, "unmapped reads 0");
+    expect_reg(12'hBF0, 32'd0, "unmapped reads 0");
+    // the trace unit's window, through probe_csr: idle, its depth, the filter's reset
+    expect_reg(`PS_REG_TRC_STATUS, 32'd0, "TRC_STATUS idle");
+    expect_reg(`PS_REG_TRC_DEPTH, `PS_TRC_MIN_DEPTH, "TRC_DEPTH");
+    expect_reg(`PS_REG_TRC_FILT_TYPES, `PS_REG_TRC_FILT_TYPES_RESET, "TRC_FILT_TYPES reset");
+    expect_reg(`PS_REG_TRC_CMD, 32'd0, "TRC_CMD reads 0");
     expect_reg(`PS_REG_CNT_BASE + 12'd8 * CNT_COUNT, 32'd0, "past the counters reads 0");
     expect_reg(`PS_REG_HIST_LAYOUT, (`PS_HIST_BINS << 16) | (`PS_HIST_FIRST_EDGE_LOG2 << 8) | `PS_HIST_SUB_BINS_LOG2, "HIST_LAYOUT");
     expect_reg(`PS_REG_HIST_LAST_BASE + 12'd8 * (`PS_HIST_BINS + 1), 32'd0, "past the last-completion histogram reads 0");

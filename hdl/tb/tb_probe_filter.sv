@@ -96,7 +96,7 @@ generate
             .filter_en(fen), .filter_base(f_base), .filter_limit(f_limit),
             .smp_enable(s_en), .smp_clear(s_clr), .smp_mrd(s_mrd), .smp_mrd_bytes(s_mrd_b),
             .smp_cpld(s_cpld), .smp_cpld_bytes(s_cpld_b), .smp_first(s_first), .smp_latency(s_lat),
-            .smp_outstanding(s_occ), .stat_shadow(st_cnt), .hist_shadow(st_hist),
+            .smp_outstanding(s_occ), .smp_unexpected(), .smp_timeout(), .stat_shadow(st_cnt), .hist_shadow(st_hist),
             .hist_rd_idx({$clog2(LAT_BINS+1){1'b0}}), .hist_rd_words()
         );
         // every statistic, the histograms' bins after the counters

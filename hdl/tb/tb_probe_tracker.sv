@@ -130,7 +130,7 @@ probe_tracker #(
     .filter_en(1'b0), .filter_base(64'd0), .filter_limit(64'd0),
     // the sampler taps: tb_probe_filter and tb_probe_sampler check them
     .smp_enable(), .smp_clear(), .smp_mrd(), .smp_mrd_bytes(), .smp_cpld(), .smp_cpld_bytes(),
-    .smp_first(), .smp_latency(), .smp_outstanding(),
+    .smp_first(), .smp_latency(), .smp_outstanding(), .smp_unexpected(), .smp_timeout(),
     .stat_shadow(stat_cnt_shadow),
     .hist_shadow(stat_hist_shadow),
     .hist_rd_idx(hist_rd_idx),

@@ -65,7 +65,7 @@ dut (
     .tx_cpl_tlp_hdr(tx_hdr), .tx_cpl_tlp_valid(tx_valid), .tx_cpl_tlp_sop(tx_valid), .tx_cpl_tlp_ready(1'b1),
     .filter_en(1'b1), .filter_base(64'h1000), .filter_limit(64'h1fff),
     .smp_enable(), .smp_clear(), .smp_mrd(), .smp_mrd_bytes(), .smp_cpld(), .smp_cpld_bytes(),
-    .smp_first(), .smp_latency(), .smp_outstanding(),
+    .smp_first(), .smp_latency(), .smp_outstanding(), .smp_unexpected(), .smp_timeout(),
     .stat_shadow(stat_shadow), .hist_shadow(hist_shadow),
     .hist_rd_idx({$clog2(LAT_BINS+1){1'b0}}), .hist_rd_words(hist_rd_words)
 );

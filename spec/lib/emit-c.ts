@@ -39,6 +39,8 @@ export function emitCRegs(m: SpecModel): string {
   L.push(`#define PS_CNT_SIZE_FIRST ${m.sizeCounterFirst}u`)
   L.push('', '/* interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO */')
   L.push(`#define PS_SMP_WORDS ${m.sampleWords.length}u`)
+  L.push('/* trace record: PS_TRC_REC_WORDS 32-bit words, the TRC_REC_* registers from PS_REG_TRC_REC_DW0 */')
+  L.push(`#define PS_TRC_REC_WORDS ${m.traceWords.length}u`)
   const hist = regs.latencyHistogram
   L.push('', '/* latency histograms: per kind PS_HIST_WORDS 64-bit shadows (the bins, then overflow) from the')
   L.push(" * kind's base; PS_HIST_KIND_<NAME> is its id (the HISTOGRAM frame's kind byte), PS_HIST_BASES by id */")

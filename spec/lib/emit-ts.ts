@@ -70,6 +70,13 @@ export function emitTs(m: SpecModel): string {
   L.push(`export const REG_VERSION_VALUE = 0x${hex(m.versionValue, 8)}`)
   L.push('/** Interval-record words in order (register SMP_<word>), 32 bits each. */')
   L.push(`export const SAMPLE_WORDS = ${J(m.sampleWords)} as const`)
+  L.push('/** Trace-record words in order (register TRC_REC_<word>), 32 bits each. */')
+  L.push(`export const TRACE_WORDS = ${J(m.traceWords)} as const`)
+  const fieldsOf = (name: string) => [...(regs.registers.find((r) => r.name === name)?.fields ?? [])].sort((a, b) => a.bit - b.bit)
+  L.push('/** Trace record kinds by bit (TRC_TRIG_TYPES, TRC_FILT_TYPES), and the trigger conditions by bit (TRC_TRIG_EN). */')
+  L.push(`export const TRACE_KINDS = ${J(fieldsOf('TRC_TRIG_TYPES').map((f) => f.name))} as const`)
+  L.push('export type TraceKind = (typeof TRACE_KINDS)[number]')
+  L.push(`export const TRACE_TRIGGER_BITS = ${J(Object.fromEntries(fieldsOf('TRC_TRIG_EN').map((f) => [f.name, f.bit])))} as const`)
   L.push('/** INTERVAL frames: the INTERVAL_LAYOUT header, then up to INTERVAL_MAX_RECORDS records of SAMPLE_WORDS. */')
   L.push(`export const INTERVAL_RECORD_BYTES = ${m.intervalRecordBytes}`, `export const INTERVAL_MAX_RECORDS = ${m.intervalMaxRecords}`)
   const hist = regs.latencyHistogram

@@ -53,6 +53,15 @@ export function emitVerilog(m: SpecModel): string {
     L.push(`\`define PS_HIST_${k.name} ${i}`)
     L.push(`\`define PS_REG_HIST_${k.name}_BASE ${aw}'h${hex(num(k.base), 3)}`)
   })
+  const tr = regs.trace
+  L.push('', '// trace unit: its TRC_* registers in [PS_TRC_WINDOW_BASE, +PS_TRC_WINDOW_BYTES); a record is PS_TRC_REC_WORDS')
+  L.push('// 32-bit words, the TRC_REC_* registers from PS_REG_TRC_REC_DW0; PS_TRC_BANKS records stored per clock')
+  L.push(`\`define PS_TRC_WINDOW_BASE ${aw}'h${hex(num(tr.base), 3)}`, `\`define PS_TRC_WINDOW_BYTES ${tr.bytes}`)
+  L.push(
+    `\`define PS_TRC_REC_WORDS ${m.traceWords.length}`,
+    `\`define PS_TRC_BANKS ${tr.banks}`,
+    `\`define PS_TRC_MIN_DEPTH ${tr.minDepth}`,
+  )
   const taps = regs.taps
   L.push('', "// probe taps: tap i's copy of the map at i * PS_TAP_STRIDE; PS_TAP_<NAME> is its id (TAP_INFO)")
   L.push(`\`define PS_TAP_STRIDE 32'h${hex(num(taps.stride), 8)}`, `\`define PS_TAP_COUNT ${taps.list.length}`)

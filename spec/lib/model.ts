@@ -46,6 +46,8 @@ export interface RegisterSpec {
    * octave from `firstEdgeClocks`, linear below it) plus an overflow bin, 64-bit shadows from the kind's `base`
    */
   latencyHistogram: { subBinsPerOctave: number; firstEdgeClocks: number; bins: number; kinds: HistogramKind[] }
+  /** the trace unit: its TRC_* registers in [base, base + bytes), `banks` records stored per clock, the ring at least `minDepth` records */
+  trace: { base: string; bytes: number; banks: number; minDepth: number }
   counters: { base: string; width: number; list: CounterEntry[] }
   /** probe taps: tap i's copy of the whole map at i * stride (its index in `list` is its id) */
   taps: { stride: string; list: TapEntry[] }
@@ -238,6 +240,8 @@ export interface SpecModel {
   versionValue: number
   /** interval-record words: the SMP_* registers in offset order, word i at PS_REG_SMP_TS_LO + 4*i */
   sampleWords: string[]
+  /** trace-record words: the TRC_REC_* registers in offset order, word i at PS_REG_TRC_REC_DW0 + 4*i */
+  traceWords: string[]
   /** an INTERVAL frame: bytes per record (the SMP_* words) and the most records one frame carries */
   intervalRecordBytes: number
   intervalMaxRecords: number
@@ -427,6 +431,34 @@ function checkHistogram(regs: RegisterSpec, counters: Counter[], P: string[]): v
   }
 }
 
+/** The trace window: every TRC_* register inside it, nothing else; the TRC_REC_* record words contiguous and read-only. */
+function checkTrace(regs: RegisterSpec, P: string[]): string[] {
+  const t = regs.trace
+  const base = num(t.base)
+  const end = base + t.bytes
+  if (!isInt(base) || base % 4 !== 0 || !isInt(t.bytes) || t.bytes <= 0 || end > 2 ** regs.addressWidth)
+    P.push(`trace: window ${t.base} + ${t.bytes} is not a word-aligned window of the address space`)
+  if (!isInt(t.banks) || t.banks < 1 || (t.banks & (t.banks - 1)) !== 0) P.push(`trace: banks ${t.banks} is not a power of two`)
+  if (!isInt(t.minDepth) || t.minDepth < t.banks || (t.minDepth & (t.minDepth - 1)) !== 0)
+    P.push(`trace: minDepth ${t.minDepth} is not a power of two of at least banks`)
+  for (const r of regs.registers) {
+    const inside = num(r.offset) >= base && num(r.offset) < end
+    if (r.name.startsWith('TRC_') && !inside) P.push(`registers: ${r.name} at ${r.offset} lies outside the trace window`)
+    if (!r.name.startsWith('TRC_') && inside) P.push(`registers: ${r.name} at ${r.offset} lies inside the trace window`)
+  }
+  for (const k of regs.latencyHistogram.kinds) {
+    const hb = num(k.base)
+    if (hb < end && base < hb + (regs.latencyHistogram.bins + 1) * 8) P.push(`trace: the window overlaps latency histogram ${k.name}`)
+  }
+  const rec = regs.registers.filter((r) => r.name.startsWith('TRC_REC_')).sort((a, b) => num(a.offset) - num(b.offset))
+  if (rec[0]?.name !== 'TRC_REC_DW0') P.push('registers: the TRC_REC_* record window must start with TRC_REC_DW0')
+  rec.forEach((r, i) => {
+    if (num(r.offset) !== num(rec[0]!.offset) + 4 * i) P.push(`registers: ${r.name} leaves a gap in the TRC_REC_* record window`)
+    if (r.access !== 'ro') P.push(`registers: ${r.name} must be ro (a trace record word)`)
+  })
+  return rec.map((r) => r.name.slice('TRC_REC_'.length))
+}
+
 function checkProtocol(proto: ProtocolSpec, P: string[]): void {
   for (const d of duplicates(proto.frameTypes.map((t) => t.name))) P.push(`frameTypes: name ${d} is used twice`)
   for (const d of duplicates(proto.frameTypes.map((t) => num(t.id)))) P.push(`frameTypes: id ${d} is used twice`)
@@ -606,6 +638,7 @@ export function buildModel(raw: RawSpec): SpecModel {
   const { counters, sizeClasses, first } = expandCounters(regs, base, regs.counters.width / 8)
   checkRegisters(regs, counters, P)
   checkHistogram(regs, counters, P)
+  const traceWords = checkTrace(regs, P)
   checkTaps(regs, P)
   const histogramWords = regs.latencyHistogram.bins + 1
   checkProtocol(proto, P)
@@ -654,6 +687,7 @@ export function buildModel(raw: RawSpec): SpecModel {
     commands,
     versionValue: (regs.version.major << 16) | regs.version.minor,
     sampleWords: smp.map((r) => r.name.slice('SMP_'.length)),
+    traceWords,
     intervalRecordBytes,
     intervalMaxRecords,
     histogramWords,

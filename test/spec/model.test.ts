@@ -49,6 +49,20 @@ describe('spec validation', () => {
       "latencyHistogram: bins 12 is fewer than two octaves of sub-bins (16): the probe's bin index needs them",
     )
   })
+  it('keeps the trace registers in their window and the record words contiguous and read-only', () => {
+    const reg = (s: RawSpec, name: string) => s.registers.registers.find((r) => r.name === name)!
+    expect(problems((s) => (reg(s, 'TRC_PRE').offset = '0x0B0'))).toContain('registers: TRC_PRE at 0x0B0 lies outside the trace window')
+    expect(problems((s) => (reg(s, 'SAMPLE_STATUS').offset = '0xCF0'))).toContain(
+      'registers: SAMPLE_STATUS at 0xCF0 lies inside the trace window',
+    )
+    expect(problems((s) => (reg(s, 'TRC_REC_INFO').offset = '0xC98'))).toContain(
+      'registers: TRC_REC_INFO leaves a gap in the TRC_REC_* record window',
+    )
+    expect(problems((s) => (reg(s, 'TRC_REC_DW2').access = 'rw'))).toContain('registers: TRC_REC_DW2 must be ro (a trace record word)')
+    expect(problems((s) => (s.registers.trace.base = '0x800'))).toContain('trace: the window overlaps latency histogram FIRST')
+    expect(problems((s) => (s.registers.trace.banks = 3))).toContain('trace: banks 3 is not a power of two')
+    expect(problems((s) => (s.registers.trace.minDepth = 1000))).toContain('trace: minDepth 1000 is not a power of two of at least banks')
+  })
   it('refuses duplicate register names and offsets, and unaligned offsets', () => {
     expect(problems((s) => s.registers.registers.push({ ...s.registers.registers[0]!, offset: '0x020' }))).toContain(
       'registers: name ID is used twice',

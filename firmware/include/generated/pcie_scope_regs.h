@@ -3,7 +3,7 @@
 #define PCIE_SCOPE_REGS_H
 
 #define PS_ID_MAGIC 0x50435343u
-#define PS_VERSION_VALUE 0x00000008u
+#define PS_VERSION_VALUE 0x00000009u
 
 /* switch ports (spec/switch.json) */
 #define PS_SW_VENDOR_ID 0x10EEu
@@ -110,6 +110,120 @@
 #define PS_REG_SMP_LAT_SUM_HI 0x0A8u
 /* SMP_LAT_COUNT (ro): interval record at the FIFO head (0 while empty): first completions in the interval (mean latency = LAT_SUM / LAT_COUNT) */
 #define PS_REG_SMP_LAT_COUNT 0x0ACu
+/* TRC_CMD (wo): trace: self-clearing command pulses; reads return 0 (docs/trace.md) */
+#define PS_REG_TRC_CMD 0xC00u
+#define PS_REG_TRC_CMD_ARM (1u << 0)
+#define PS_REG_TRC_CMD_FORCE (1u << 1)
+#define PS_REG_TRC_CMD_STOP (1u << 2)
+/* TRC_STATUS (ro): trace: bits 1:0 the state (0 idle, 1 armed: waiting for the trigger, 2 triggered: recording the post-trigger records, 3 stopped), then the flags below */
+#define PS_REG_TRC_STATUS 0xC04u
+#define PS_REG_TRC_STATUS_TRIGGERED (1u << 2)
+#define PS_REG_TRC_STATUS_FULL (1u << 3)
+/* TRC_DEPTH (ro): trace: ring depth in records (a build parameter, a power of two, at least 4096); 4 records can be stored per clock */
+#define PS_REG_TRC_DEPTH 0xC08u
+/* TRC_COUNT (ro): trace: records the ring holds, readable as indices 0..TRC_COUNT-1 (0 the oldest); final once the state is stopped */
+#define PS_REG_TRC_COUNT 0xC0Cu
+/* TRC_TRIG_POS (ro): trace: index (as TRC_RD_INDEX counts) of the trigger record: the first record stored at or after the trigger; equals TRC_COUNT when none was stored after it. Valid while TRC_STATUS.TRIGGERED */
+#define PS_REG_TRC_TRIG_POS 0xC10u
+/* TRC_TRIG_TS_LO (ro): trace: probe clock of the trigger (the tap clock of the TLP or event that fired it), bits 31:0 */
+#define PS_REG_TRC_TRIG_TS_LO 0xC14u
+/* TRC_TRIG_TS_HI (ro): trace: probe clock of the trigger, bits 47:32 */
+#define PS_REG_TRC_TRIG_TS_HI 0xC18u
+/* TRC_LOST (ro): trace: records that passed the filter while recording yet were not stored since ARM: more than 4 in one clock, or arriving after the ring filled (saturates at 2**32-1) */
+#define PS_REG_TRC_LOST 0xC1Cu
+/* TRC_PRE (rw): trace: records to keep before the trigger record (at most TRC_DEPTH-8; larger values keep TRC_DEPTH-8, so that the rest of the ring always takes the trigger's own clock); the rest of the ring takes the records from the trigger on */
+#define PS_REG_TRC_PRE 0xC20u
+#define PS_REG_TRC_PRE_RESET 0u
+/* TRC_TRIG_EN (rw): trace trigger: the conditions in force, all of which must hold (none set: only FORCE triggers). The per-TLP conditions must hold for one TLP; OUTSTANDING and TIMEOUT in its clock (alone, they fire on their clock) */
+#define PS_REG_TRC_TRIG_EN 0xC24u
+#define PS_REG_TRC_TRIG_EN_RESET 0u
+#define PS_REG_TRC_TRIG_EN_TYPE (1u << 0)
+#define PS_REG_TRC_TRIG_EN_ADDR (1u << 1)
+#define PS_REG_TRC_TRIG_EN_RID (1u << 2)
+#define PS_REG_TRC_TRIG_EN_TAG (1u << 3)
+#define PS_REG_TRC_TRIG_EN_LEN (1u << 4)
+#define PS_REG_TRC_TRIG_EN_STATUS (1u << 5)
+#define PS_REG_TRC_TRIG_EN_LATENCY (1u << 6)
+#define PS_REG_TRC_TRIG_EN_UNEXPECTED (1u << 7)
+#define PS_REG_TRC_TRIG_EN_OUTSTANDING (1u << 8)
+#define PS_REG_TRC_TRIG_EN_TIMEOUT (1u << 9)
+/* TRC_TRIG_TYPES (rw): trace trigger: the TLP kinds TRC_TRIG_EN.TYPE accepts, one bit each */
+#define PS_REG_TRC_TRIG_TYPES 0xC28u
+#define PS_REG_TRC_TRIG_TYPES_RESET 0u
+#define PS_REG_TRC_TRIG_TYPES_MRD (1u << 0)
+#define PS_REG_TRC_TRIG_TYPES_MWR (1u << 1)
+#define PS_REG_TRC_TRIG_TYPES_CPLD (1u << 2)
+#define PS_REG_TRC_TRIG_TYPES_CPL (1u << 3)
+#define PS_REG_TRC_TRIG_TYPES_OTHER (1u << 4)
+/* TRC_TRIG_BASE_LO (rw): trace trigger: lowest byte address of the window, bits 31:0 */
+#define PS_REG_TRC_TRIG_BASE_LO 0xC2Cu
+#define PS_REG_TRC_TRIG_BASE_LO_RESET 0u
+/* TRC_TRIG_BASE_HI (rw): trace trigger: lowest byte address of the window, bits 63:32 */
+#define PS_REG_TRC_TRIG_BASE_HI 0xC30u
+#define PS_REG_TRC_TRIG_BASE_HI_RESET 0u
+/* TRC_TRIG_LIMIT_LO (rw): trace trigger: highest byte address of the window (inclusive), bits 31:0 */
+#define PS_REG_TRC_TRIG_LIMIT_LO 0xC34u
+#define PS_REG_TRC_TRIG_LIMIT_LO_RESET 0u
+/* TRC_TRIG_LIMIT_HI (rw): trace trigger: highest byte address of the window (inclusive), bits 63:32 */
+#define PS_REG_TRC_TRIG_LIMIT_HI 0xC38u
+#define PS_REG_TRC_TRIG_LIMIT_HI_RESET 0u
+/* TRC_TRIG_RID (rw): trace trigger: Requester ID (bits 15:0) */
+#define PS_REG_TRC_TRIG_RID 0xC3Cu
+#define PS_REG_TRC_TRIG_RID_RESET 0u
+/* TRC_TRIG_TAG (rw): trace trigger: tag (bits 9:0; 8-bit tags compare bits 7:0 with T9/T8 zero) */
+#define PS_REG_TRC_TRIG_TAG 0xC40u
+#define PS_REG_TRC_TRIG_TAG_RESET 0u
+/* TRC_TRIG_LEN (rw): trace trigger: Length in DW, 1..1024 (bits 10:0) */
+#define PS_REG_TRC_TRIG_LEN 0xC44u
+#define PS_REG_TRC_TRIG_LEN_RESET 0u
+/* TRC_TRIG_STATUS (rw): trace trigger: completion status (bits 2:0: 0 SC, 1 UR, 2 CRS, 4 CA) */
+#define PS_REG_TRC_TRIG_STATUS 0xC48u
+#define PS_REG_TRC_TRIG_STATUS_RESET 0u
+/* TRC_TRIG_LATENCY (rw): trace trigger: first-completion latency threshold in probe clocks (a completion later than this fires LATENCY) */
+#define PS_REG_TRC_TRIG_LATENCY 0xC4Cu
+#define PS_REG_TRC_TRIG_LATENCY_RESET 0u
+/* TRC_TRIG_OUTSTANDING (rw): trace trigger: outstanding-read threshold (bits 10:0; more than this fires OUTSTANDING) */
+#define PS_REG_TRC_TRIG_OUTSTANDING 0xC50u
+#define PS_REG_TRC_TRIG_OUTSTANDING_RESET 0u
+/* TRC_FILT_TYPES (rw): trace filter: the TLP kinds recorded, one bit each (all by default) */
+#define PS_REG_TRC_FILT_TYPES 0xC54u
+#define PS_REG_TRC_FILT_TYPES_RESET 31u
+#define PS_REG_TRC_FILT_TYPES_MRD (1u << 0)
+#define PS_REG_TRC_FILT_TYPES_MWR (1u << 1)
+#define PS_REG_TRC_FILT_TYPES_CPLD (1u << 2)
+#define PS_REG_TRC_FILT_TYPES_CPL (1u << 3)
+#define PS_REG_TRC_FILT_TYPES_OTHER (1u << 4)
+/* TRC_FILT_CTRL (rw): trace filter: address window */
+#define PS_REG_TRC_FILT_CTRL 0xC58u
+#define PS_REG_TRC_FILT_CTRL_RESET 0u
+#define PS_REG_TRC_FILT_CTRL_EN (1u << 0)
+/* TRC_FILT_BASE_LO (rw): trace filter: lowest byte address recorded, bits 31:0 */
+#define PS_REG_TRC_FILT_BASE_LO 0xC5Cu
+#define PS_REG_TRC_FILT_BASE_LO_RESET 0u
+/* TRC_FILT_BASE_HI (rw): trace filter: lowest byte address recorded, bits 63:32 */
+#define PS_REG_TRC_FILT_BASE_HI 0xC60u
+#define PS_REG_TRC_FILT_BASE_HI_RESET 0u
+/* TRC_FILT_LIMIT_LO (rw): trace filter: highest byte address recorded (inclusive), bits 31:0 */
+#define PS_REG_TRC_FILT_LIMIT_LO 0xC64u
+#define PS_REG_TRC_FILT_LIMIT_LO_RESET 0u
+/* TRC_FILT_LIMIT_HI (rw): trace filter: highest byte address recorded (inclusive), bits 63:32 */
+#define PS_REG_TRC_FILT_LIMIT_HI 0xC68u
+#define PS_REG_TRC_FILT_LIMIT_HI_RESET 0u
+/* TRC_RD_INDEX (rw): trace read-out: index of the record TRC_REC_* show (0 the oldest held); a write loads the record, which the next read already sees */
+#define PS_REG_TRC_RD_INDEX 0xC6Cu
+#define PS_REG_TRC_RD_INDEX_RESET 0u
+/* TRC_REC_DW0 (ro): trace record at TRC_RD_INDEX: header DW0 (bytes 0..3: Fmt, Type, TC, attributes, Length), as on the link */
+#define PS_REG_TRC_REC_DW0 0xC80u
+/* TRC_REC_DW1 (ro): trace record at TRC_RD_INDEX: header DW1 (bytes 4..7) */
+#define PS_REG_TRC_REC_DW1 0xC84u
+/* TRC_REC_DW2 (ro): trace record at TRC_RD_INDEX: header DW2 (bytes 8..11) */
+#define PS_REG_TRC_REC_DW2 0xC88u
+/* TRC_REC_DW3 (ro): trace record at TRC_RD_INDEX: header DW3 (bytes 12..15; undefined for a 3-DW header) */
+#define PS_REG_TRC_REC_DW3 0xC8Cu
+/* TRC_REC_TS_LO (ro): trace record at TRC_RD_INDEX: probe clock of the TLP at the tap, bits 31:0 */
+#define PS_REG_TRC_REC_TS_LO 0xC90u
+/* TRC_REC_INFO (ro): trace record at TRC_RD_INDEX: bits 15:0 probe clock bits 47:32; bits 17:16 the segment of the beat; bit 18 the stream (0 requests, 1 completions); bits 31:24 the tap id (TAP_INFO) */
+#define PS_REG_TRC_REC_INFO 0xC94u
 
 /* counters: 64-bit shadows; low word at PS_REG_CNT_LO(i), high word at PS_REG_CNT_HI(i) */
 #define PS_REG_CNT_BASE 0x100u
@@ -162,6 +276,8 @@
 
 /* interval record: PS_SMP_WORDS 32-bit words, the SMP_* registers from PS_REG_SMP_TS_LO */
 #define PS_SMP_WORDS 12u
+/* trace record: PS_TRC_REC_WORDS 32-bit words, the TRC_REC_* registers from PS_REG_TRC_REC_DW0 */
+#define PS_TRC_REC_WORDS 6u
 
 /* latency histograms: per kind PS_HIST_WORDS 64-bit shadows (the bins, then overflow) from the
  * kind's base; PS_HIST_KIND_<NAME> is its id (the HISTOGRAM frame's kind byte), PS_HIST_BASES by id */

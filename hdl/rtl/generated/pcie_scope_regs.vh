@@ -4,7 +4,7 @@
 
 `define PS_ADDR_WIDTH 12
 `define PS_ID_MAGIC 32'h50435343
-`define PS_VERSION_VALUE 32'h00000008
+`define PS_VERSION_VALUE 32'h00000009
 
 // ID (ro): constant idMagic ('PCSC'): proves the bus reaches the probe
 `define PS_REG_ID 12'h000
@@ -97,6 +97,120 @@
 `define PS_REG_SMP_LAT_SUM_HI 12'h0A8
 // SMP_LAT_COUNT (ro): interval record at the FIFO head (0 while empty): first completions in the interval (mean latency = LAT_SUM / LAT_COUNT)
 `define PS_REG_SMP_LAT_COUNT 12'h0AC
+// TRC_CMD (wo): trace: self-clearing command pulses; reads return 0 (docs/trace.md)
+`define PS_REG_TRC_CMD 12'hC00
+`define PS_REG_TRC_CMD_ARM_BIT 0
+`define PS_REG_TRC_CMD_FORCE_BIT 1
+`define PS_REG_TRC_CMD_STOP_BIT 2
+// TRC_STATUS (ro): trace: bits 1:0 the state (0 idle, 1 armed: waiting for the trigger, 2 triggered: recording the post-trigger records, 3 stopped), then the flags below
+`define PS_REG_TRC_STATUS 12'hC04
+`define PS_REG_TRC_STATUS_TRIGGERED_BIT 2
+`define PS_REG_TRC_STATUS_FULL_BIT 3
+// TRC_DEPTH (ro): trace: ring depth in records (a build parameter, a power of two, at least 4096); 4 records can be stored per clock
+`define PS_REG_TRC_DEPTH 12'hC08
+// TRC_COUNT (ro): trace: records the ring holds, readable as indices 0..TRC_COUNT-1 (0 the oldest); final once the state is stopped
+`define PS_REG_TRC_COUNT 12'hC0C
+// TRC_TRIG_POS (ro): trace: index (as TRC_RD_INDEX counts) of the trigger record: the first record stored at or after the trigger; equals TRC_COUNT when none was stored after it. Valid while TRC_STATUS.TRIGGERED
+`define PS_REG_TRC_TRIG_POS 12'hC10
+// TRC_TRIG_TS_LO (ro): trace: probe clock of the trigger (the tap clock of the TLP or event that fired it), bits 31:0
+`define PS_REG_TRC_TRIG_TS_LO 12'hC14
+// TRC_TRIG_TS_HI (ro): trace: probe clock of the trigger, bits 47:32
+`define PS_REG_TRC_TRIG_TS_HI 12'hC18
+// TRC_LOST (ro): trace: records that passed the filter while recording yet were not stored since ARM: more than 4 in one clock, or arriving after the ring filled (saturates at 2**32-1)
+`define PS_REG_TRC_LOST 12'hC1C
+// TRC_PRE (rw): trace: records to keep before the trigger record (at most TRC_DEPTH-8; larger values keep TRC_DEPTH-8, so that the rest of the ring always takes the trigger's own clock); the rest of the ring takes the records from the trigger on
+`define PS_REG_TRC_PRE 12'hC20
+`define PS_REG_TRC_PRE_RESET 32'd0
+// TRC_TRIG_EN (rw): trace trigger: the conditions in force, all of which must hold (none set: only FORCE triggers). The per-TLP conditions must hold for one TLP; OUTSTANDING and TIMEOUT in its clock (alone, they fire on their clock)
+`define PS_REG_TRC_TRIG_EN 12'hC24
+`define PS_REG_TRC_TRIG_EN_RESET 32'd0
+`define PS_REG_TRC_TRIG_EN_TYPE_BIT 0
+`define PS_REG_TRC_TRIG_EN_ADDR_BIT 1
+`define PS_REG_TRC_TRIG_EN_RID_BIT 2
+`define PS_REG_TRC_TRIG_EN_TAG_BIT 3
+`define PS_REG_TRC_TRIG_EN_LEN_BIT 4
+`define PS_REG_TRC_TRIG_EN_STATUS_BIT 5
+`define PS_REG_TRC_TRIG_EN_LATENCY_BIT 6
+`define PS_REG_TRC_TRIG_EN_UNEXPECTED_BIT 7
+`define PS_REG_TRC_TRIG_EN_OUTSTANDING_BIT 8
+`define PS_REG_TRC_TRIG_EN_TIMEOUT_BIT 9
+// TRC_TRIG_TYPES (rw): trace trigger: the TLP kinds TRC_TRIG_EN.TYPE accepts, one bit each
+`define PS_REG_TRC_TRIG_TYPES 12'hC28
+`define PS_REG_TRC_TRIG_TYPES_RESET 32'd0
+`define PS_REG_TRC_TRIG_TYPES_MRD_BIT 0
+`define PS_REG_TRC_TRIG_TYPES_MWR_BIT 1
+`define PS_REG_TRC_TRIG_TYPES_CPLD_BIT 2
+`define PS_REG_TRC_TRIG_TYPES_CPL_BIT 3
+`define PS_REG_TRC_TRIG_TYPES_OTHER_BIT 4
+// TRC_TRIG_BASE_LO (rw): trace trigger: lowest byte address of the window, bits 31:0
+`define PS_REG_TRC_TRIG_BASE_LO 12'hC2C
+`define PS_REG_TRC_TRIG_BASE_LO_RESET 32'd0
+// TRC_TRIG_BASE_HI (rw): trace trigger: lowest byte address of the window, bits 63:32
+`define PS_REG_TRC_TRIG_BASE_HI 12'hC30
+`define PS_REG_TRC_TRIG_BASE_HI_RESET 32'd0
+// TRC_TRIG_LIMIT_LO (rw): trace trigger: highest byte address of the window (inclusive), bits 31:0
+`define PS_REG_TRC_TRIG_LIMIT_LO 12'hC34
+`define PS_REG_TRC_TRIG_LIMIT_LO_RESET 32'd0
+// TRC_TRIG_LIMIT_HI (rw): trace trigger: highest byte address of the window (inclusive), bits 63:32
+`define PS_REG_TRC_TRIG_LIMIT_HI 12'hC38
+`define PS_REG_TRC_TRIG_LIMIT_HI_RESET 32'd0
+// TRC_TRIG_RID (rw): trace trigger: Requester ID (bits 15:0)
+`define PS_REG_TRC_TRIG_RID 12'hC3C
+`define PS_REG_TRC_TRIG_RID_RESET 32'd0
+// TRC_TRIG_TAG (rw): trace trigger: tag (bits 9:0; 8-bit tags compare bits 7:0 with T9/T8 zero)
+`define PS_REG_TRC_TRIG_TAG 12'hC40
+`define PS_REG_TRC_TRIG_TAG_RESET 32'd0
+// TRC_TRIG_LEN (rw): trace trigger: Length in DW, 1..1024 (bits 10:0)
+`define PS_REG_TRC_TRIG_LEN 12'hC44
+`define PS_REG_TRC_TRIG_LEN_RESET 32'd0
+// TRC_TRIG_STATUS (rw): trace trigger: completion status (bits 2:0: 0 SC, 1 UR, 2 CRS, 4 CA)
+`define PS_REG_TRC_TRIG_STATUS 12'hC48
+`define PS_REG_TRC_TRIG_STATUS_RESET 32'd0
+// TRC_TRIG_LATENCY (rw): trace trigger: first-completion latency threshold in probe clocks (a completion later than this fires LATENCY)
+`define PS_REG_TRC_TRIG_LATENCY 12'hC4C
+`define PS_REG_TRC_TRIG_LATENCY_RESET 32'd0
+// TRC_TRIG_OUTSTANDING (rw): trace trigger: outstanding-read threshold (bits 10:0; more than this fires OUTSTANDING)
+`define PS_REG_TRC_TRIG_OUTSTANDING 12'hC50
+`define PS_REG_TRC_TRIG_OUTSTANDING_RESET 32'd0
+// TRC_FILT_TYPES (rw): trace filter: the TLP kinds recorded, one bit each (all by default)
+`define PS_REG_TRC_FILT_TYPES 12'hC54
+`define PS_REG_TRC_FILT_TYPES_RESET 32'd31
+`define PS_REG_TRC_FILT_TYPES_MRD_BIT 0
+`define PS_REG_TRC_FILT_TYPES_MWR_BIT 1
+`define PS_REG_TRC_FILT_TYPES_CPLD_BIT 2
+`define PS_REG_TRC_FILT_TYPES_CPL_BIT 3
+`define PS_REG_TRC_FILT_TYPES_OTHER_BIT 4
+// TRC_FILT_CTRL (rw): trace filter: address window
+`define PS_REG_TRC_FILT_CTRL 12'hC58
+`define PS_REG_TRC_FILT_CTRL_RESET 32'd0
+`define PS_REG_TRC_FILT_CTRL_EN_BIT 0
+// TRC_FILT_BASE_LO (rw): trace filter: lowest byte address recorded, bits 31:0
+`define PS_REG_TRC_FILT_BASE_LO 12'hC5C
+`define PS_REG_TRC_FILT_BASE_LO_RESET 32'd0
+// TRC_FILT_BASE_HI (rw): trace filter: lowest byte address recorded, bits 63:32
+`define PS_REG_TRC_FILT_BASE_HI 12'hC60
+`define PS_REG_TRC_FILT_BASE_HI_RESET 32'd0
+// TRC_FILT_LIMIT_LO (rw): trace filter: highest byte address recorded (inclusive), bits 31:0
+`define PS_REG_TRC_FILT_LIMIT_LO 12'hC64
+`define PS_REG_TRC_FILT_LIMIT_LO_RESET 32'd0
+// TRC_FILT_LIMIT_HI (rw): trace filter: highest byte address recorded (inclusive), bits 63:32
+`define PS_REG_TRC_FILT_LIMIT_HI 12'hC68
+`define PS_REG_TRC_FILT_LIMIT_HI_RESET 32'd0
+// TRC_RD_INDEX (rw): trace read-out: index of the record TRC_REC_* show (0 the oldest held); a write loads the record, which the next read already sees
+`define PS_REG_TRC_RD_INDEX 12'hC6C
+`define PS_REG_TRC_RD_INDEX_RESET 32'd0
+// TRC_REC_DW0 (ro): trace record at TRC_RD_INDEX: header DW0 (bytes 0..3: Fmt, Type, TC, attributes, Length), as on the link
+`define PS_REG_TRC_REC_DW0 12'hC80
+// TRC_REC_DW1 (ro): trace record at TRC_RD_INDEX: header DW1 (bytes 4..7)
+`define PS_REG_TRC_REC_DW1 12'hC84
+// TRC_REC_DW2 (ro): trace record at TRC_RD_INDEX: header DW2 (bytes 8..11)
+`define PS_REG_TRC_REC_DW2 12'hC88
+// TRC_REC_DW3 (ro): trace record at TRC_RD_INDEX: header DW3 (bytes 12..15; undefined for a 3-DW header)
+`define PS_REG_TRC_REC_DW3 12'hC8C
+// TRC_REC_TS_LO (ro): trace record at TRC_RD_INDEX: probe clock of the TLP at the tap, bits 31:0
+`define PS_REG_TRC_REC_TS_LO 12'hC90
+// TRC_REC_INFO (ro): trace record at TRC_RD_INDEX: bits 15:0 probe clock bits 47:32; bits 17:16 the segment of the beat; bit 18 the stream (0 requests, 1 completions); bits 31:24 the tap id (TAP_INFO)
+`define PS_REG_TRC_REC_INFO 12'hC94
 
 // counters: 64-bit shadows, low word at PS_REG_CNT_BASE + 8*index
 `define PS_REG_CNT_BASE 12'h100
@@ -167,6 +281,14 @@
 // first-completion latency: request to the read's first successful completion
 `define PS_HIST_FIRST 1
 `define PS_REG_HIST_FIRST_BASE 12'h800
+
+// trace unit: its TRC_* registers in [PS_TRC_WINDOW_BASE, +PS_TRC_WINDOW_BYTES); a record is PS_TRC_REC_WORDS
+// 32-bit words, the TRC_REC_* registers from PS_REG_TRC_REC_DW0; PS_TRC_BANKS records stored per clock
+`define PS_TRC_WINDOW_BASE 12'hC00
+`define PS_TRC_WINDOW_BYTES 256
+`define PS_TRC_REC_WORDS 6
+`define PS_TRC_BANKS 4
+`define PS_TRC_MIN_DEPTH 4096
 
 // probe taps: tap i's copy of the map at i * PS_TAP_STRIDE; PS_TAP_<NAME> is its id (TAP_INFO)
 `define PS_TAP_STRIDE 32'h00001000

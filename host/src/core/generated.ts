@@ -589,10 +589,44 @@ export const REG = {
   "SMP_OCC_PEAK": 160,
   "SMP_LAT_SUM_LO": 164,
   "SMP_LAT_SUM_HI": 168,
-  "SMP_LAT_COUNT": 172
+  "SMP_LAT_COUNT": 172,
+  "TRC_CMD": 3072,
+  "TRC_STATUS": 3076,
+  "TRC_DEPTH": 3080,
+  "TRC_COUNT": 3084,
+  "TRC_TRIG_POS": 3088,
+  "TRC_TRIG_TS_LO": 3092,
+  "TRC_TRIG_TS_HI": 3096,
+  "TRC_LOST": 3100,
+  "TRC_PRE": 3104,
+  "TRC_TRIG_EN": 3108,
+  "TRC_TRIG_TYPES": 3112,
+  "TRC_TRIG_BASE_LO": 3116,
+  "TRC_TRIG_BASE_HI": 3120,
+  "TRC_TRIG_LIMIT_LO": 3124,
+  "TRC_TRIG_LIMIT_HI": 3128,
+  "TRC_TRIG_RID": 3132,
+  "TRC_TRIG_TAG": 3136,
+  "TRC_TRIG_LEN": 3140,
+  "TRC_TRIG_STATUS": 3144,
+  "TRC_TRIG_LATENCY": 3148,
+  "TRC_TRIG_OUTSTANDING": 3152,
+  "TRC_FILT_TYPES": 3156,
+  "TRC_FILT_CTRL": 3160,
+  "TRC_FILT_BASE_LO": 3164,
+  "TRC_FILT_BASE_HI": 3168,
+  "TRC_FILT_LIMIT_LO": 3172,
+  "TRC_FILT_LIMIT_HI": 3176,
+  "TRC_RD_INDEX": 3180,
+  "TRC_REC_DW0": 3200,
+  "TRC_REC_DW1": 3204,
+  "TRC_REC_DW2": 3208,
+  "TRC_REC_DW3": 3212,
+  "TRC_REC_TS_LO": 3216,
+  "TRC_REC_INFO": 3220
 } as const
 export const ID_MAGIC = 0x50435343
-export const REG_VERSION_VALUE = 0x00000008
+export const REG_VERSION_VALUE = 0x00000009
 /** Interval-record words in order (register SMP_<word>), 32 bits each. */
 export const SAMPLE_WORDS = [
   "TS_LO",
@@ -608,6 +642,36 @@ export const SAMPLE_WORDS = [
   "LAT_SUM_HI",
   "LAT_COUNT"
 ] as const
+/** Trace-record words in order (register TRC_REC_<word>), 32 bits each. */
+export const TRACE_WORDS = [
+  "DW0",
+  "DW1",
+  "DW2",
+  "DW3",
+  "TS_LO",
+  "INFO"
+] as const
+/** Trace record kinds by bit (TRC_TRIG_TYPES, TRC_FILT_TYPES), and the trigger conditions by bit (TRC_TRIG_EN). */
+export const TRACE_KINDS = [
+  "MRD",
+  "MWR",
+  "CPLD",
+  "CPL",
+  "OTHER"
+] as const
+export type TraceKind = (typeof TRACE_KINDS)[number]
+export const TRACE_TRIGGER_BITS = {
+  "TYPE": 0,
+  "ADDR": 1,
+  "RID": 2,
+  "TAG": 3,
+  "LEN": 4,
+  "STATUS": 5,
+  "LATENCY": 6,
+  "UNEXPECTED": 7,
+  "OUTSTANDING": 8,
+  "TIMEOUT": 9
+} as const
 /** INTERVAL frames: the INTERVAL_LAYOUT header, then up to INTERVAL_MAX_RECORDS records of SAMPLE_WORDS. */
 export const INTERVAL_RECORD_BYTES = 48
 export const INTERVAL_MAX_RECORDS = 14
