@@ -51,6 +51,7 @@ enum ModelOption {
     kOptBytes,
     kOptOffset,
     kOptElementBytes,
+    kOptChunkBytes,
 };
 
 using ps::cli::Value;
@@ -168,6 +169,17 @@ const ps::cli::OptionDef kModelOptions[] = {
      {},
      0,
      "--element-bytes needs a non-negative integer"},
+    {kOptChunkBytes,
+     "--chunk-bytes",
+     nullptr,
+     Value::Uint,
+     0,
+     ps::kChunkBytesMax,
+     {},
+     0,
+     {},
+     0,
+     ""},
 };
 
 int usage(const std::string &msg)
@@ -175,7 +187,7 @@ int usage(const std::string &msg)
     printf("%s\n", ps::json::error_object("PS_MODEL_BAD_ARGUMENT", msg).c_str());
     fprintf(stderr,
             "pcie-scope-model: %s\nusage: pcie-scope-model --pattern P --bytes N [--offset O] "
-            "[--element-bytes E] [--l1 ideal|bypass] [--l1-model %s]\n"
+            "[--element-bytes E] [--chunk-bytes C] [--l1 ideal|bypass] [--l1-model %s]\n"
             "       pcie-scope-model --pattern %s --graph kron:S[:SEED]|urand:S[:SEED]|file:PATH "
             "[--source V] [--id-bytes 4|8] [--l1 ideal|bypass] [--l1-model %s]\n"
             "  --l1-model ideal: one L1 that never forgets (default); lru: blocks scheduled over "
@@ -193,7 +205,8 @@ int run_graph(ps::GraphModelArgs graph, ps::L1Load l1, ps::L1Model l1_model,
     if (graph.graph.empty())
         return usage("--graph is required with a graph kernel");
     if (micro_args)
-        return usage("--bytes, --offset and --element-bytes do not apply to a graph kernel");
+        return usage(
+            "--bytes, --offset, --element-bytes and --chunk-bytes do not apply to a graph kernel");
     graph.l1 = ps::l1_mode_of(l1);
     graph.l1_model = l1_model;
     graph.warp_order = warp_order;
@@ -216,6 +229,8 @@ int main(int argc, char **argv)
     ps::Pattern pattern = ps::Pattern::MergedAligned;
     bool pattern_given = false, offset_given = false;
     uint64_t bytes = 0, offset = 0, element = ps::kElementBytesDefault;
+    uint64_t chunk = ps::kChunkBytesDefault;
+    bool chunk_given = false;
     ps::L1Load l1 = ps::kL1LoadDefault;
     ps::L1Model l1_model = ps::L1Model::Ideal;
     ps::WarpOrder warp_order = ps::WarpOrder::RoundRobin;
@@ -261,6 +276,10 @@ int main(int argc, char **argv)
             element = p.number;
             bytes_given = true;
             break;
+        case kOptChunkBytes:
+            chunk = p.number;
+            chunk_given = true;
+            break;
         }
         if (!ok)
             *err = ps::cli::value_error(*p.def);
@@ -275,21 +294,25 @@ int main(int argc, char **argv)
     if (!pattern_given)
         return usage("--pattern is required");
     if (graph_kernel)
-        return run_graph(graph, l1, l1_model, warp_order, bytes_given || offset_given);
+        return run_graph(graph, l1, l1_model, warp_order,
+                         bytes_given || offset_given || chunk_given);
     if (!graph.graph.empty() || graph.source_given)
         return usage("--graph and --source go with a graph kernel ("
                      + std::string(ps::kGraphKernelNameList) + ")");
     if (!offset_given)
         offset = ps::pattern_default_offset(pattern);
+    if (chunk_given && pattern != ps::Pattern::MergedChunked)
+        return usage("--chunk-bytes goes with --pattern merged-chunked");
     char why[160];
     if (offset > ps::kWorkloadOffsetMax
-        || !ps::workload_valid(bytes, (uint32_t)offset, (uint32_t)element, why, sizeof why))
+        || !ps::workload_valid(bytes, (uint32_t)offset, (uint32_t)element, why, sizeof why, chunk))
         return usage(offset > ps::kWorkloadOffsetMax
                          ? std::string("offset must be ") + ps::kWorkloadOffsetRule
                          : why);
 
     ps::TrafficConfig cfg;
-    cfg.spec = ps::make_pattern_spec(pattern, bytes, (uint32_t)offset, (uint32_t)element);
+    cfg.spec = ps::make_pattern_spec(pattern, bytes, (uint32_t)offset, (uint32_t)element,
+                                     ps::kDefaultGridWarps, chunk);
     cfg.base = kBase;
     cfg.l1 = ps::l1_mode_of(l1);
     cfg.l1_model = l1_model;
@@ -302,7 +325,10 @@ int main(int argc, char **argv)
     const uint64_t read_bytes = c.mrd_bytes + (uint64_t)ps::kCplHeaderBytes * c.mrds;
     ps::json::Writer w;
     w.begin_object().field("pattern", ps::pattern_name(pattern)).field("bytes", bytes);
-    w.field("offset", offset).field("elementBytes", element).field("l1", ps::l1_load_name(l1));
+    w.field("offset", offset).field("elementBytes", element);
+    if (pattern == ps::Pattern::MergedChunked)
+        w.field("chunkBytes", chunk);
+    w.field("l1", ps::l1_load_name(l1));
     w.field("l1Model", ps::l1_model_name(l1_model)).field("instructions", c.instructions);
     w.key("mrd").begin_object().field("count", c.mrds).key("bySize").begin_object();
     for (int k = 0; k < ps::kSizeClassCount; ++k)

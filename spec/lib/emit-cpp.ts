@@ -8,7 +8,7 @@ import { banner } from './text.js'
 
 export function emitCpp(m: SpecModel): string {
   const w = m.raw.workloads
-  const { bytes, offset } = w.limits
+  const { bytes, offset, chunkBytes } = w.limits
   const exact = m.sizeClasses.filter((s) => s.bytes !== null)
   const names = w.patterns.map((p) => p.name).join(', ')
   const L: string[] = [banner('//'), '#ifndef PCIE_SCOPE_MODEL_GENERATED_WORKLOADS_H', '#define PCIE_SCOPE_MODEL_GENERATED_WORKLOADS_H', '']
@@ -39,6 +39,12 @@ export function emitCpp(m: SpecModel): string {
   L.push(`constexpr uint32_t kWorkloadOffsetMultiple = ${offset.multipleOf}u;`)
   L.push(`constexpr const char *kWorkloadBytesRule = "a multiple of ${bytes.multipleOf} in ${bytes.min}..${bytes.max}";`)
   L.push(`constexpr const char *kWorkloadOffsetRule = "a multiple of ${offset.multipleOf} in ${offset.min}..${offset.max}";`, '')
+  L.push(`// ${chunkBytes.doc}.`)
+  L.push(`constexpr uint64_t kChunkBytesMin = ${chunkBytes.min}ull;`)
+  L.push(`constexpr uint64_t kChunkBytesMax = ${chunkBytes.max}ull;`)
+  L.push(`constexpr uint64_t kChunkBytesMultiple = ${chunkBytes.multipleOf}ull;`)
+  L.push(`constexpr uint64_t kChunkBytesDefault = ${chunkBytes.default}ull;`)
+  L.push(`constexpr const char *kChunkBytesRule = "a multiple of ${chunkBytes.multipleOf} in ${chunkBytes.min}..${chunkBytes.max}";`, '')
   const eb = w.elementBytes
   L.push(`// Lane load widths: ${eb.doc}.`)
   L.push(`constexpr int kElementBytesCount = ${eb.values.length};`)

@@ -139,7 +139,8 @@ export interface GraphKernelEntry {
 }
 export interface WorkloadSpec {
   lineBytes: number
-  limits: { bytes: Limit; offset: Limit }
+  /** chunkBytes: the chunk each warp of merged-chunked walks, with its default */
+  limits: { bytes: Limit; offset: Limit; chunkBytes: Limit & { default: number } }
   /** lane load widths (bytes) every runner accepts; bytes and offset must be multiples of the one used */
   elementBytes: { values: number[]; default: number; doc: string }
   /** how the loads use L1: ideal (default loads) or bypass (ld.global.cg) */
@@ -469,6 +470,9 @@ function checkWorkloads(w: WorkloadSpec, P: string[]): void {
       P.push(`limits.${name}: min and max must be multiples of ${l.multipleOf}`)
   }
   if (w.limits.bytes.max > Number.MAX_SAFE_INTEGER) P.push('limits.bytes: max must be exact as a JS number')
+  const c = w.limits.chunkBytes
+  if (!isInt(c.default) || c.default < c.min || c.default > c.max || c.default % c.multipleOf !== 0)
+    P.push('limits.chunkBytes: default breaks its own limits')
   const e = w.elementBytes
   if (!e.values.length || !e.values.every((v) => isInt(v) && v > 0 && (v & (v - 1)) === 0 && v <= w.lineBytes))
     P.push('elementBytes: values must be powers of two up to lineBytes')

@@ -76,7 +76,7 @@ export const readTwinSpec = (root: string): RawTwinSpec => JSON.parse(readFileSy
 
 /** The workload facts a help text or message may name as {name}. */
 function facts(w: WorkloadSpec): Record<string, string> {
-  const { bytes, offset } = w.limits
+  const { bytes, offset, chunkBytes } = w.limits
   return {
     patterns: w.patterns.map((p) => p.name).join(', '),
     graphKernels: w.graphs.kernels.map((k) => k.name).join(', '),
@@ -84,6 +84,8 @@ function facts(w: WorkloadSpec): Record<string, string> {
     l1Default: w.l1.default,
     bytesRule: `a multiple of ${bytes.multipleOf} in ${bytes.min}..${bytes.max}`,
     offsetRule: `a multiple of ${offset.multipleOf} in ${offset.min}..${offset.max}`,
+    chunkBytesRule: `a multiple of ${chunkBytes.multipleOf} in ${chunkBytes.min}..${chunkBytes.max}`,
+    chunkBytesDefault: String(chunkBytes.default),
     elementBytesRule: `one of ${w.elementBytes.values.join(', ')}`,
     elementBytesDefault: String(w.elementBytes.default),
     idBytesDefault: String(w.graphs.idBytes.default),

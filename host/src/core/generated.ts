@@ -995,6 +995,13 @@ export const WORKLOAD_LIMITS = {
     "max": 124,
     "multipleOf": 4,
     "doc": "start of the data within a 128-B line, DW-aligned as PCIe addresses are"
+  },
+  "chunkBytes": {
+    "min": 4,
+    "max": 16777216,
+    "multipleOf": 4,
+    "default": 4096,
+    "doc": "bytes of the contiguous chunk each warp of merged-chunked walks (a vertex's neighbour list in EMOGI's merged kernels); a multiple of the element bytes"
   }
 } as const
 /** Lane load widths in bytes; bytes and offset must be multiples of the one used. */
@@ -1044,12 +1051,19 @@ export const PATTERN_SPECS = [
     "id": 2,
     "defaultOffset": 32,
     "doc": "the merged walk shifted by the offset: each line splits into two reads (96 + 32 B at +32)"
+  },
+  {
+    "name": "merged-chunked",
+    "id": 3,
+    "defaultOffset": 32,
+    "doc": "EMOGI's merged kernels: each warp walks its own contiguous chunk (chunkBytes) 32 lane-width elements per instruction, so one warp reads both parts of a line the offset splits, one instruction apart"
   }
 ] as const
 export const PATTERNS = [
   "strided",
   "merged-aligned",
-  "merged-misaligned"
+  "merged-misaligned",
+  "merged-chunked"
 ] as const
 export type PatternName = (typeof PATTERNS)[number]
 
@@ -1311,8 +1325,8 @@ export const TWIN_OPTIONS = [
       "switch",
       "endpoint"
     ],
-    "error": "--run needs a pattern: strided, merged-aligned, merged-misaligned, bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned",
-    "help": "batch mode: no PTY, no firmware; run one workload, print its done line and exit.\nPATTERN: strided, merged-aligned, merged-misaligned"
+    "error": "--run needs a pattern: strided, merged-aligned, merged-misaligned, merged-chunked, bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned",
+    "help": "batch mode: no PTY, no firmware; run one workload, print its done line and exit.\nPATTERN: strided, merged-aligned, merged-misaligned, merged-chunked"
   },
   {
     "name": "bytes",
@@ -1348,7 +1362,7 @@ export const TWIN_OPTIONS = [
     ],
     "with": "run",
     "error": "--offset must be a multiple of 4 in 0..124",
-    "help": "data offset from a 128-B aligned base: a multiple of 4 in 0..124 (default: the pattern's, strided 0, merged-aligned 0, merged-misaligned 32)"
+    "help": "data offset from a 128-B aligned base: a multiple of 4 in 0..124 (default: the pattern's, strided 0, merged-aligned 0, merged-misaligned 32, merged-chunked 32)"
   },
   {
     "name": "elementBytes",

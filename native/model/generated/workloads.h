@@ -9,8 +9,8 @@ namespace ps {
 constexpr uint32_t kSpecLineBytes = 128;
 
 // Access patterns, in spec order (the id is the enum value).
-enum class Pattern : uint8_t { Strided = 0, MergedAligned = 1, MergedMisaligned = 2 };
-constexpr uint32_t kPatternCount = 3;
+enum class Pattern : uint8_t { Strided = 0, MergedAligned = 1, MergedMisaligned = 2, MergedChunked = 3 };
+constexpr uint32_t kPatternCount = 4;
 struct PatternInfo {
     Pattern pattern;
     const char *name;
@@ -21,9 +21,10 @@ constexpr PatternInfo kPatterns[kPatternCount] = {
     {Pattern::Strided, "strided", 0, "each thread walks its own 128-B chunk with its lane-width loads (128/E iterations): only 32-B reads with E <= 16"},
     {Pattern::MergedAligned, "merged-aligned", 0, "a warp reads 32 consecutive lane-width elements per instruction (E/4 consecutive 128-B lines): only 128-B reads"},
     {Pattern::MergedMisaligned, "merged-misaligned", 32, "the merged walk shifted by the offset: each line splits into two reads (96 + 32 B at +32)"},
+    {Pattern::MergedChunked, "merged-chunked", 32, "EMOGI's merged kernels: each warp walks its own contiguous chunk (chunkBytes) 32 lane-width elements per instruction, so one warp reads both parts of a line the offset splits, one instruction apart"},
 };
-// "strided, merged-aligned, merged-misaligned": for usage text and error messages
-constexpr const char *kPatternNameList = "strided, merged-aligned, merged-misaligned";
+// "strided, merged-aligned, merged-misaligned, merged-chunked": for usage text and error messages
+constexpr const char *kPatternNameList = "strided, merged-aligned, merged-misaligned, merged-chunked";
 
 // Workload limits: useful bytes the kernel reads: whole 4-B loads, up to 1 GiB (about 8 M MRds, minutes under Verilator); start of the data within a 128-B line, DW-aligned as PCIe addresses are.
 constexpr uint64_t kWorkloadBytesMin = 4ull;
@@ -34,6 +35,13 @@ constexpr uint32_t kWorkloadOffsetMax = 124u;
 constexpr uint32_t kWorkloadOffsetMultiple = 4u;
 constexpr const char *kWorkloadBytesRule = "a multiple of 4 in 4..1073741824";
 constexpr const char *kWorkloadOffsetRule = "a multiple of 4 in 0..124";
+
+// bytes of the contiguous chunk each warp of merged-chunked walks (a vertex's neighbour list in EMOGI's merged kernels); a multiple of the element bytes.
+constexpr uint64_t kChunkBytesMin = 4ull;
+constexpr uint64_t kChunkBytesMax = 16777216ull;
+constexpr uint64_t kChunkBytesMultiple = 4ull;
+constexpr uint64_t kChunkBytesDefault = 4096ull;
+constexpr const char *kChunkBytesRule = "a multiple of 4 in 4..16777216";
 
 // Lane load widths: width of each lane's load in bytes (a 4-B word, an 8-B pair, a 16-B vector); bytes and offset must be multiples of it, as a GPU load must be naturally aligned.
 constexpr int kElementBytesCount = 3;

@@ -60,7 +60,7 @@ inline const cli::OptionDef kTwinOptions[kTwinOptionCount] = {
      "--segments must be 1, 2 or 4"},
     {kTwinOptRun, "--run", nullptr, cli::Value::Text, 0, 0,
      {}, 0, {}, 0,
-     "--run needs a pattern: strided, merged-aligned, merged-misaligned, bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned"},
+     "--run needs a pattern: strided, merged-aligned, merged-misaligned, merged-chunked, bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned"},
     {kTwinOptBytes, "--bytes", nullptr, cli::Value::Uint, 0, UINT64_MAX,
      {}, 0, {}, 0,
      ""},
@@ -143,14 +143,15 @@ constexpr const char *kTwinUsage =
     "                      default 4) is refused\n"
     "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its done\n"
     "                      line and exit.\n"
-    "                      PATTERN: strided, merged-aligned, merged-misaligned\n"
+    "                      PATTERN: strided, merged-aligned, merged-misaligned,\n"
+    "                      merged-chunked\n"
     "  --bytes N           useful bytes of the batch workload: a multiple of 4 in\n"
     "                      4..1073741824\n"
     "  --model-only        with --run: drain the traffic model alone (no RTL, no link): the\n"
     "                      baseline the twin's simulation rate is measured against\n"
     "  --offset B          data offset from a 128-B aligned base: a multiple of 4 in 0..124\n"
     "                      (default: the pattern's, strided 0, merged-aligned 0,\n"
-    "                      merged-misaligned 32)\n"
+    "                      merged-misaligned 32, merged-chunked 32)\n"
     "  --element-bytes E   bytes per lane load, one of 4, 8, 16 (default 4); bytes and offset\n"
     "                      must be multiples of it\n"
     "  --graph G           with --run GRAPH_KERNEL (bfs-naive, bfs-merged, bfs-aligned,\n"
