@@ -28,6 +28,7 @@
 
 #include <string>
 
+#include "bandwidth.h"
 #include "graph_model_json.h"
 #include "json.h"
 #include "link.h"
@@ -52,6 +53,9 @@ enum ModelOption {
     kOptOffset,
     kOptElementBytes,
     kOptChunkBytes,
+    kOptMergeWindow,
+    kOptL1Policy,
+    kOptL1Bytes,
 };
 
 using ps::cli::Value;
@@ -169,6 +173,29 @@ const ps::cli::OptionDef kModelOptions[] = {
      {},
      0,
      "--element-bytes needs a non-negative integer"},
+    {kOptMergeWindow,
+     "--merge-window",
+     nullptr,
+     Value::Uint,
+     0,
+     ps::kMaxMergeWindow,
+     {},
+     0,
+     {},
+     0,
+     ""},
+    {kOptL1Policy,
+     "--l1-policy",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {"lru", "random"},
+     2,
+     "--l1-policy must be lru or random"},
+    {kOptL1Bytes, "--l1-bytes", nullptr, Value::Uint, 0, 8u << 20, {}, 0, {}, 0, ""},
     {kOptChunkBytes,
      "--chunk-bytes",
      nullptr,
@@ -200,7 +227,7 @@ int usage(const std::string &msg)
 }
 
 int run_graph(ps::GraphModelArgs graph, ps::L1Load l1, ps::L1Model l1_model,
-              ps::WarpOrder warp_order, bool micro_args)
+              ps::WarpOrder warp_order, const ps::GpuModel &gpu, bool micro_args)
 {
     if (graph.graph.empty())
         return usage("--graph is required with a graph kernel");
@@ -210,6 +237,7 @@ int run_graph(ps::GraphModelArgs graph, ps::L1Load l1, ps::L1Model l1_model,
     graph.l1 = ps::l1_mode_of(l1);
     graph.l1_model = l1_model;
     graph.warp_order = warp_order;
+    graph.gpu = gpu;
     graph.cache_dir = ps::default_graph_cache_dir();
     try {
         printf("%s\n", ps::graph_model_json(graph, nullptr).c_str());
@@ -236,6 +264,7 @@ int main(int argc, char **argv)
     ps::WarpOrder warp_order = ps::WarpOrder::RoundRobin;
     bool graph_kernel = false, bytes_given = false;
     ps::GraphModelArgs graph;
+    ps::GpuModel gpu = ps::default_gpu_model(); // --merge-window, --l1-policy, --l1-bytes: fits
     const auto apply = [&](const ps::cli::Parsed &p, std::string *err) -> bool {
         const char *v = p.text.c_str();
         bool ok = true;
@@ -280,6 +309,15 @@ int main(int argc, char **argv)
             chunk = p.number;
             chunk_given = true;
             break;
+        case kOptMergeWindow:
+            gpu.merge_window = (uint32_t)p.number;
+            break;
+        case kOptL1Policy:
+            gpu.l1_random = p.text == "random";
+            break;
+        case kOptL1Bytes:
+            gpu.l1_bytes = (uint32_t)(p.number / ps::kLineBytes * ps::kLineBytes);
+            break;
         }
         if (!ok)
             *err = ps::cli::value_error(*p.def);
@@ -294,7 +332,7 @@ int main(int argc, char **argv)
     if (!pattern_given)
         return usage("--pattern is required");
     if (graph_kernel)
-        return run_graph(graph, l1, l1_model, warp_order,
+        return run_graph(graph, l1, l1_model, warp_order, gpu,
                          bytes_given || offset_given || chunk_given);
     if (!graph.graph.empty() || graph.source_given)
         return usage("--graph and --source go with a graph kernel ("
@@ -316,11 +354,15 @@ int main(int argc, char **argv)
     cfg.base = kBase;
     cfg.l1 = ps::l1_mode_of(l1);
     cfg.l1_model = l1_model;
+    cfg.gpu = gpu;
     cfg.gpu.order = warp_order;
     ps::TrafficGenerator gen(cfg);
     ps::Mrd m;
-    while (gen.next(&m)) {
-    }
+    ps::ReadStream stream;
+    while (gen.next(&m))
+        stream.add(m.len);
+    const ps::HostModel host = ps::host_model_of(ps::kGpus[ps::kGpuDefault]);
+    const double seconds = ps::stream_seconds(stream, host) + host.launch_us * 1e-6;
     const ps::TrafficCounts &c = gen.counts();
     const uint64_t read_bytes = c.mrd_bytes + (uint64_t)ps::kCplHeaderBytes * c.mrds;
     ps::json::Writer w;
@@ -338,6 +380,11 @@ int main(int argc, char **argv)
         .field("pcieReadBytes", read_bytes);
     w.field_number("sectorsPerRequest",
                    c.mrds ? (double)c.mrd_bytes / ps::kSectorBytes / (double)c.mrds : 0.0);
+    w.field("mergeWindow", cfg.gpu.merge_window);
+    w.field("cplWireBytes", stream.wire_bytes);
+    w.key("predicted").begin_object().field("gpu", ps::kGpus[ps::kGpuDefault].name);
+    w.field_number("seconds", seconds, "%.6g").field_number("gbps", bytes / seconds / 1e9);
+    w.end_object();
     printf("%s\n", w.end_object().text().c_str());
     return 0;
 }

@@ -128,7 +128,15 @@ bool TrafficGenerator::issue_instruction()
         if (!warp_load(warp, iter, &load))
             continue;
         ++counts_.instructions;
-        count_ = coalesce(load, cfg_.l1, cfg_.l1 == L1Mode::Ideal ? &l1_ : nullptr, buf_);
+        uint32_t ahead = 0;
+        if (cfg_.l1 == L1Mode::Ideal) // R5: the warp's next loads, which follow this one directly
+            for (; ahead < cfg_.gpu.merge_window && ahead < kMaxMergeWindow
+                 && iter + 1 + ahead < shape_.iterations;
+                 ++ahead)
+                if (!warp_load(warp, iter + 1 + ahead, &ahead_[ahead]))
+                    break;
+        count_ =
+            coalesce_ahead(load, ahead_, ahead, cfg_.l1 == L1Mode::Ideal ? &l1_ : nullptr, buf_);
         pos_ = 0;
         if (count_ > 0)
             return true;

@@ -99,12 +99,22 @@ export function emitCpp(m: SpecModel): string {
     '    uint32_t l1_bytes; // per SM, beside the shared-memory carveout',
     '    uint32_t max_blocks_per_sm;',
     '    uint32_t max_warps_per_sm;',
+    '    bool l1_random; // l1Policy random (else lru)',
+    '    uint32_t merge_window; // load instructions of one warp a partial-line read merges across',
+    "    const char *host_link; // the bandwidth model's host (gpus.values[].host)",
+    '    uint32_t host_tags;',
+    '    double idle_round_trip_ns, round_trip_spread_ns, reads_per_us, wire_efficiency;',
+    '    double combine_exponent, step_ns, launch_us;',
     '    const char *doc;',
     '};',
   )
   L.push('constexpr GpuInfo kGpus[kGpuCount] = {')
-  for (const v of gp.values)
-    L.push(`    {"${v.name}", ${v.smCount}, ${v.l1Bytes}, ${v.maxBlocksPerSm}, ${v.maxWarpsPerSm}, "${v.doc.replace(/"/g, '\\"')}"},`)
+  for (const v of gp.values) {
+    const h = v.host
+    L.push(
+      `    {"${v.name}", ${v.smCount}, ${v.l1Bytes}, ${v.maxBlocksPerSm}, ${v.maxWarpsPerSm}, ${v.l1Policy === 'random'}, ${v.mergeWindow}, "${h.link}", ${h.tags}, ${h.idleRoundTripNs}, ${h.roundTripSpreadNs}, ${h.readsPerUs}, ${h.wireEfficiency}, ${h.combineExponent}, ${h.stepNs}, ${h.launchUs}, "${v.doc.replace(/"/g, '\\"')}"},`,
+    )
+  }
   L.push('};')
   L.push(`constexpr uint32_t kGpuDefault = ${gp.values.findIndex((v) => v.name === gp.default)}; // index into kGpus`)
   L.push(`constexpr const char *kGpuNameList = "${gp.values.map((v) => v.name).join(', ')}";`, '')

@@ -100,7 +100,7 @@ constexpr uint32_t kPageRankIterations = 10;
 constexpr double kPageRankDamping = 0.85;
 constexpr double kPageRankTolerance = 0.001;
 
-// GPUs of the scheduled model: the GPUs the scheduled traffic model (native/model/sm_schedule.h) describes, and the launch shape the CUDA kernels use: SMs, the L1 the kernels get beside their shared-memory carveout, resident blocks and warps per SM (docs/gpu-model.md).
+// GPUs of the scheduled model: the GPUs the scheduled traffic model (native/model/sm_schedule.h) describes, and the launch shape the CUDA kernels use: SMs, the L1 the kernels get beside their shared-memory carveout (l1Bytes) and its replacement (l1Policy: lru or random), resident blocks and warps per SM, the merge window of partial-line reads (mergeWindow: a cached read merges into the same warp's read of the same line issued that many load instructions before, 0 = never), and the host the bandwidth model and the twin's preset put it behind (docs/gpu-model.md).
 constexpr uint32_t kGpuBlockThreads = 256; // threads per block of every CUDA kernel
 constexpr uint32_t kGpuMinBlocksPerSm = 8; // __launch_bounds__ of the micro kernels
 constexpr uint32_t kGpuCount = 1;
@@ -110,10 +110,16 @@ struct GpuInfo {
     uint32_t l1_bytes; // per SM, beside the shared-memory carveout
     uint32_t max_blocks_per_sm;
     uint32_t max_warps_per_sm;
+    bool l1_random; // l1Policy random (else lru)
+    uint32_t merge_window; // load instructions of one warp a partial-line read merges across
+    const char *host_link; // the bandwidth model's host (gpus.values[].host)
+    uint32_t host_tags;
+    double idle_round_trip_ns, round_trip_spread_ns, reads_per_us, wire_efficiency;
+    double combine_exponent, step_ns, launch_us;
     const char *doc;
 };
 constexpr GpuInfo kGpus[kGpuCount] = {
-    {"h100", 132, 253952, 32, 64, "NVIDIA H100 (compute capability 9.0): 132 SMs; 256 KiB of L1 + shared memory per SM, of which the 1 KiB per resident block the system reserves takes an 8 KiB shared-memory carveout at 8 blocks, leaving 248 KiB of L1; at most 32 blocks and 64 warps per SM"},
+    {"h100", 132, 253952, 32, 64, false, 1, "gen5x16", 768, 1250, 100, 700, 1.03, 3.8, 1800, 8, "NVIDIA H100 (compute capability 9.0): 132 SMs; 256 KiB of L1 + shared memory per SM, of which the 1 KiB per resident block the system reserves takes an 8 KiB shared-memory carveout at 8 blocks, leaving 248 KiB of L1; at most 32 blocks and 64 warps per SM"},
 };
 constexpr uint32_t kGpuDefault = 0; // index into kGpus
 constexpr const char *kGpuNameList = "h100";
