@@ -165,6 +165,7 @@ Napi::Value GpuRun(const Napi::CallbackInfo &info)
         cfg.offset = w.offset;
         cfg.element_bytes = w.element_bytes;
         cfg.bypass_l1 = w.bypass_l1;
+        cfg.chunk_bytes = w.chunk_bytes;
         cfg.warmup = read_count(o, "warmup", 2, 1000);
         cfg.repeats = read_count(o, "repeats", 10, 1000);
         cfg.device = (int)read_count(o, "device", 0, 64);

@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-#include "bandwidth.h"
+#include "graph_bandwidth.h"
 #include "graph_reference.h" // bfs_default_source
 #include "graph_traffic.h"
 #include "json.h"
@@ -37,29 +37,8 @@ std::string graph_model_json(const GraphModelArgs &a, double *wall_seconds)
     cfg.gpu = a.gpu;
     cfg.gpu.order = a.warp_order;
     GraphTrafficGenerator gen(cfg);
-    // per launch: its reads (the bandwidth model's input) and its longest warp's steps
-    std::vector<ReadStream> per_launch;
-    Mrd m;
-    while (gen.next(&m)) {
-        per_launch.resize(gen.counts().launches);
-        per_launch.back().add(m.len);
-    }
-    const GraphLaunchPlan &plan = gen.plan();
-    per_launch.resize(plan.launches.size());
-    const HostModel host = host_model_of(kGpus[kGpuDefault]);
-    double seconds = 0;
-    std::vector<uint64_t> steps(plan.launches.size(), 0);
-    for (size_t l = 0; l < plan.launches.size(); ++l) {
-        const GraphLaunch &launch = plan.launches[l];
-        const uint64_t n = launch.all ? g.vertices : launch.vertices.size();
-        for (uint64_t i = 0; i < n; ++i) {
-            const uint64_t v = launch.all ? i : launch.vertices[i];
-            const uint64_t st = graph_steps(a.kernel, g.offsets[v], g.offsets[v + 1], g.id_bytes);
-            if (st > steps[l])
-                steps[l] = st;
-        }
-        seconds += launch_seconds(per_launch[l], steps[l], host);
-    }
+    const GraphTiming timing =
+        drain_graph_timing(gen, g, a.kernel, host_model_of(kGpus[kGpuDefault]));
     const auto t2 = std::chrono::steady_clock::now();
     if (wall_seconds)
         *wall_seconds = std::chrono::duration<double>(t2 - t1).count();
@@ -83,17 +62,15 @@ std::string graph_model_json(const GraphModelArgs &a, double *wall_seconds)
                    c.mrds ? (double)c.mrd_bytes / kSectorBytes / (double)c.mrds : 0.0);
     w.field("mergeWindow", cfg.gpu.merge_window);
     w.key("launchReads").begin_array();
-    for (size_t l = 0; l < per_launch.size(); ++l) {
-        w.begin_object().field("reads", per_launch[l].reads);
-        w.field("cplWireBytes", per_launch[l].wire_bytes).field("steps", steps[l]);
+    for (size_t l = 0; l < timing.launches.size(); ++l) {
+        w.begin_object().field("reads", timing.launches[l].reads);
+        w.field("cplWireBytes", timing.launches[l].wire_bytes).field("steps", timing.steps[l]);
         w.end_object();
     }
     w.end_array();
-    const uint64_t edge_bytes =
-        s.edges_read * (g.id_bytes + (graph_step_loads(a.kernel) == 2 ? kGraphWeightBytes : 0));
     w.key("predicted").begin_object().field("gpu", kGpus[kGpuDefault].name);
-    w.field_number("seconds", seconds, "%.6g");
-    w.field_number("edgeGbps", seconds > 0 ? edge_bytes / seconds / 1e9 : 0.0).end_object();
+    w.field_number("seconds", timing.seconds, "%.6g");
+    w.field_number("edgeGbps", timing.edge_gbps).end_object();
     w.field_number("loadSeconds", std::chrono::duration<double>(t1 - t0).count(), "%.3f");
     w.field_number("modelSeconds", std::chrono::duration<double>(t2 - t1).count(), "%.3f");
     return w.end_object().text();

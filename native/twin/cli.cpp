@@ -38,10 +38,11 @@ std::vector<std::string> split(const std::string &line)
 // spec/twin.json (generated/twin_options.h), its workload facts from spec/workloads.json
 const char *usage() { return kTwinUsage; }
 
-bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std::string *err)
+bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std::string *err,
+                    uint64_t chunk_bytes)
 {
     char msg[160];
-    if (workload_valid(bytes, offset, element_bytes, msg, sizeof msg))
+    if (workload_valid(bytes, offset, element_bytes, msg, sizeof msg, chunk_bytes))
         return true;
     *err = msg;
     return false;
@@ -55,6 +56,7 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     bool dist_given = false;    // --latency-dist
     bool element_given = false; // --element-bytes or --l1
     bool width_given = false;   // --element-bytes
+    bool chunk_given = false;   // --chunk-bytes
     cli::Messages messages;
     messages.not_number = " needs a non-negative integer";
     const auto apply = [&](const cli::Parsed &p, std::string *e) -> bool {
@@ -148,6 +150,10 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
             o->offset = (uint32_t)v;
             o->offset_given = true;
             break;
+        case kTwinOptChunkBytes:
+            o->chunk_bytes = v;
+            chunk_given = true;
+            break;
         }
         return true;
     };
@@ -166,6 +172,10 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     }
     if (!o->batch && (bytes_given || o->offset_given || o->model_only || element_given)) {
         *err = "--bytes, --offset, --element-bytes, --l1 and --model-only need --run";
+        return false;
+    }
+    if (chunk_given && (!o->batch || o->pattern != Pattern::MergedChunked)) {
+        *err = "--chunk-bytes goes with --run merged-chunked";
         return false;
     }
     const bool graph_args =
@@ -194,7 +204,7 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
         }
         if (!o->offset_given)
             o->offset = pattern_default_offset(o->pattern);
-        if (!check_workload(o->bytes, o->offset, o->element_bytes, err))
+        if (!check_workload(o->bytes, o->offset, o->element_bytes, err, o->chunk_bytes))
             return false;
     }
     return true;
@@ -260,8 +270,8 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
         return parse_graph_run(t, kernel, run, err);
     if (t[0] == "run") {
         *run = RunCommand{}; // nothing of an earlier command carries over
-        if (t.size() < 5 || t.size() > 7) {
-            *err = "usage: run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]";
+        if (t.size() < 5 || t.size() > 8) {
+            *err = "usage: run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1 [CHUNK_BYTES]]]";
             return CommandKind::Error;
         }
         uint64_t off = 0;
@@ -296,14 +306,19 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
             *err = "run: unknown L1 mode '" + t[6] + "' (" + kL1LoadNameList + ")";
             return CommandKind::Error;
         }
-        if (!check_workload(run->bytes, run->offset, run->element_bytes, err)) {
+        run->chunk_bytes = kChunkBytesDefault;
+        if (t.size() > 7 && !parse_u64(t[7], &run->chunk_bytes)) {
+            *err = std::string("run: CHUNK_BYTES must be ") + kChunkBytesRule;
+            return CommandKind::Error;
+        }
+        if (!check_workload(run->bytes, run->offset, run->element_bytes, err, run->chunk_bytes)) {
             *err = "run: " + *err;
             return CommandKind::Error;
         }
         return CommandKind::Run;
     }
-    *err =
-        "unknown command '" + t[0] + "' (run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]], quit)";
+    *err = "unknown command '" + t[0]
+        + "' (run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1 [CHUNK_BYTES]]], quit)";
     return CommandKind::Error;
 }
 
@@ -374,6 +389,8 @@ std::string done_event(const RunCommand &run, const WorkloadResult &r, double wa
     w.begin_object().field("event", "done").field("id", run.id);
     w.field("pattern", pattern_name(run.pattern)).field("bytes", run.bytes);
     w.field("offset", run.offset).field("elementBytes", run.element_bytes);
+    if (run.pattern == Pattern::MergedChunked)
+        w.field("chunkBytes", run.chunk_bytes);
     w.field("l1", l1_load_name(run.l1));
     return done_tail(w, r, wall_seconds).end_object().text();
 }

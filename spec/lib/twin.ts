@@ -22,8 +22,8 @@ export interface RawTwinOption {
   max?: number
   /** uint: the only values allowed, or a workload fact: "elementBytes", "idBytes" */
   values?: number[] | 'elementBytes' | 'idBytes'
-  /** uint: the range of a workload limit: "offset" */
-  range?: 'offset'
+  /** uint: the range of a workload limit: "offset", "chunkBytes" */
+  range?: 'offset' | 'chunkBytes'
   /** text: the only words allowed, or a workload fact: "l1" */
   choices?: string[] | 'l1'
   default?: number | string
@@ -125,6 +125,7 @@ export function buildTwinModel(raw: RawTwinSpec, w: WorkloadSpec): TwinModel {
     let min = o.min ?? null
     let max = o.max ?? null
     if (o.range === 'offset') [min, max] = [w.limits.offset.min, w.limits.offset.max]
+    if (o.range === 'chunkBytes') [min, max] = [w.limits.chunkBytes.min, w.limits.chunkBytes.max]
     if (o.value !== 'uint' && (values || min !== null || max !== null)) P.push(`twin.json ${at}: values and ranges are for uint options`)
     if (o.value !== 'text' && choices) P.push(`twin.json ${at}: choices are for text options`)
     if (values && (min !== null || max !== null)) P.push(`twin.json ${at}: give values or a range, not both`)
@@ -165,7 +166,7 @@ export function buildTwinModel(raw: RawTwinSpec, w: WorkloadSpec): TwinModel {
   return { raw, options, usage }
 }
 
-const WIDTH = 88
+const WIDTH = 89
 const HELP_COLUMN = 22
 
 /** Words of `text` in lines of at most `width` characters, each paragraph (\n) on a new line. */

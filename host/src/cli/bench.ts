@@ -39,7 +39,8 @@ type Measured = MrdCounts
 export interface BenchRow {
   kernel: string
   workload: Workload
-  predicted: Measured
+  /** the traffic model's MRds, and the bandwidth model's GB/s on the spec's GPU host (docs/gpu-model.md) */
+  predicted: Measured & { gbps?: number }
   /** --gpu: what the GPU did */
   gpu?: GpuRunSummary
   /** --twin: what the twin's probe counted, and whether it equals the prediction */
@@ -90,6 +91,7 @@ const formatBench = (r: BenchReport): string => {
         row.kernel,
         String(row.predicted.count),
         sizeMix(row.predicted.bySize),
+        f2(row.predicted.gbps),
         g ? f2(g.kernelGbps) : '-',
         g ? f2(g.memcpyGbps) : '-',
         g ? f2(g.ratioToMemcpy) : '-',
@@ -97,7 +99,7 @@ const formatBench = (r: BenchReport): string => {
         g ? (g.checksum.ok ? 'ok' : 'BAD') : err(row),
       ]
     })
-    return `${title}\n\n${table(['kernel', 'predicted MRd', 'predicted sizes', 'GB/s', 'memcpy GB/s', 'x memcpy', 'x 128-B ceiling', 'checksum'], rows)}`
+    return `${title}\n\n${table(['kernel', 'predicted MRd', 'predicted sizes', 'predicted GB/s', 'GB/s', 'memcpy GB/s', 'x memcpy', 'x 128-B ceiling', 'checksum'], rows)}`
   }
   const rows = r.rows.map((row) => [
     row.kernel,
@@ -127,11 +129,12 @@ const formatGraphBench = (r: GraphBenchReport): string => {
         sizeMix(row.predicted.bySize),
         x ? x.bfs.medianMs.toFixed(2) : '-',
         x ? f2(x.gteps) : '-',
+        row.predicted.edgeGbps !== undefined && row.memory === 'zerocopy' ? f1(row.predicted.edgeGbps) : '-',
         x ? f1(x.edgeGbps) : '-',
         x ? (x.levels.ok ? 'ok' : `BAD (${x.levels.mismatches})`) : err(row),
       ]
     })
-    return `${title}\n\n${table(['kernel', 'edge list', 'predicted MRd', 'predicted sizes', 'run ms', 'GTEPS', 'edge GB/s', 'answer'], rows)}`
+    return `${title}\n\n${table(['kernel', 'edge list', 'predicted MRd', 'predicted sizes', 'run ms', 'GTEPS', 'predicted GB/s', 'edge GB/s', 'answer'], rows)}`
   }
   const rows = r.rows.map((row) => [
     row.kernel,
@@ -262,7 +265,12 @@ export const registerBench = (program: Command, io: CliIo, setCode: SetCode, dep
           const row: BenchRow = {
             kernel: k.name,
             workload: w,
-            predicted: { count: predicted.count, bySize: predicted.bySize, bytes: predicted.bytes },
+            predicted: {
+              count: predicted.count,
+              bySize: predicted.bySize,
+              bytes: predicted.bytes,
+              ...(predicted.predictedGbps !== undefined ? { gbps: predicted.predictedGbps } : {}),
+            },
           }
           try {
             if (session) {

@@ -1365,6 +1365,20 @@ export const TWIN_OPTIONS = [
     "help": "data offset from a 128-B aligned base: a multiple of 4 in 0..124 (default: the pattern's, strided 0, merged-aligned 0, merged-misaligned 32, merged-chunked 32)"
   },
   {
+    "name": "chunkBytes",
+    "flag": "--chunk-bytes",
+    "value": "uint",
+    "min": 4,
+    "max": 16777216,
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "with": "run",
+    "error": "--chunk-bytes must be a multiple of 4 in 4..16777216",
+    "help": "merged-chunked: bytes each warp walks, a multiple of 4 in 4..16777216 (default 4096), a multiple of the element bytes"
+  },
+  {
     "name": "elementBytes",
     "flag": "--element-bytes",
     "value": "uint",
@@ -1498,6 +1512,10 @@ export const TWIN_OPTION_RANGES = {
   "offset": {
     "min": 0,
     "max": 124
+  },
+  "chunkBytes": {
+    "min": 4,
+    "max": 16777216
   }
 } as const
 export const TWIN_OPTION_CHOICES = {

@@ -23,6 +23,7 @@ enum TwinOption : int {
     kTwinOptBytes,
     kTwinOptModelOnly,
     kTwinOptOffset,
+    kTwinOptChunkBytes,
     kTwinOptElementBytes,
     kTwinOptGraph,
     kTwinOptIdBytes,
@@ -30,7 +31,7 @@ enum TwinOption : int {
     kTwinOptL1,
     kTwinOptHelp,
 };
-constexpr size_t kTwinOptionCount = 18;
+constexpr size_t kTwinOptionCount = 19;
 
 // What the parser checks of each (native/common/options.h); the twin applies them in cli.cpp.
 inline const cli::OptionDef kTwinOptions[kTwinOptionCount] = {
@@ -70,6 +71,9 @@ inline const cli::OptionDef kTwinOptions[kTwinOptionCount] = {
     {kTwinOptOffset, "--offset", nullptr, cli::Value::Uint, 0ull, 124ull,
      {}, 0, {}, 0,
      "--offset must be a multiple of 4 in 0..124"},
+    {kTwinOptChunkBytes, "--chunk-bytes", nullptr, cli::Value::Uint, 4ull, 16777216ull,
+     {}, 0, {}, 0,
+     "--chunk-bytes must be a multiple of 4 in 4..16777216"},
     {kTwinOptElementBytes, "--element-bytes", nullptr, cli::Value::Uint, 0, UINT64_MAX,
      {4, 8, 16}, 3, {}, 0,
      "--element-bytes must be one of 4, 8, 16"},
@@ -107,7 +111,7 @@ constexpr const char *kTwinUsage =
     "                       [--link genGxL|ideal] [--mode switch|endpoint]\n"
     "                       [--segments 1|2|4]\n"
     "                       [--run PATTERN --bytes N [--offset B] [--element-bytes E]\n"
-    "                        [--l1 ideal|bypass]] [--help]\n"
+    "                        [--chunk-bytes C] [--l1 ideal|bypass]] [--help]\n"
     "                       [--run GRAPH_KERNEL --graph G [--id-bytes 4|8]\n"
     "                        [--source V]]\n"
     "\n"
@@ -120,10 +124,10 @@ constexpr const char *kTwinUsage =
     "                      responder's in endpoint mode\n"
     "  --latency-ns N      the same in nanoseconds at the probe clock (1 us = 250 cycles at\n"
     "                      250 MHz); not with --latency-cycles\n"
-    "  --latency-dist D    completion latency per read: fixed (BAR_LATENCY alone, the\n"
-    "                      default) or uniform:LO:HI in ns, LO..HI drawn per read from the\n"
-    "                      responder's LFSR (BAR_LATENCY = LO, BAR_JITTER = HI - LO; a fixed\n"
-    "                      seed, so runs repeat); not with --latency-cycles/-ns\n"
+    "  --latency-dist D    completion latency per read: fixed (BAR_LATENCY alone, the default)\n"
+    "                      or uniform:LO:HI in ns, LO..HI drawn per read from the responder's\n"
+    "                      LFSR (BAR_LATENCY = LO, BAR_JITTER = HI - LO; a fixed seed, so runs\n"
+    "                      repeat); not with --latency-cycles/-ns\n"
     "  --cpl-split B       CPL_SPLIT written at start: 64 or 128 splits each read's\n"
     "                      completions at that boundary, as a root complex's RCB; 0 (default)\n"
     "                      answers each read with one CplD\n"
@@ -137,14 +141,13 @@ constexpr const char *kTwinUsage =
     "                      endpoint (the BAR responder answers)\n"
     "  --segments N        TLP segments per 512-bit beat of the design, either mode: 1\n"
     "                      (default), 2 or 4; the GPU model puts up to N MRds in one request\n"
-    "                      beat and the BAR responder (or the switch, and the host model\n"
-    "                      above it) up to N completions in one completion beat (a straddled\n"
+    "                      beat and the BAR responder (or the switch, and the host model above\n"
+    "                      it) up to N completions in one completion beat (a straddled\n"
     "                      interface). A count the build lacks (CMake PS_TWIN_SEGMENTS,\n"
     "                      default 4) is refused\n"
     "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its done\n"
     "                      line and exit.\n"
-    "                      PATTERN: strided, merged-aligned, merged-misaligned,\n"
-    "                      merged-chunked\n"
+    "                      PATTERN: strided, merged-aligned, merged-misaligned, merged-chunked\n"
     "  --bytes N           useful bytes of the batch workload: a multiple of 4 in\n"
     "                      4..1073741824\n"
     "  --model-only        with --run: drain the traffic model alone (no RTL, no link): the\n"
@@ -152,6 +155,8 @@ constexpr const char *kTwinUsage =
     "  --offset B          data offset from a 128-B aligned base: a multiple of 4 in 0..124\n"
     "                      (default: the pattern's, strided 0, merged-aligned 0,\n"
     "                      merged-misaligned 32, merged-chunked 32)\n"
+    "  --chunk-bytes C     merged-chunked: bytes each warp walks, a multiple of 4 in\n"
+    "                      4..16777216 (default 4096), a multiple of the element bytes\n"
     "  --element-bytes E   bytes per lane load, one of 4, 8, 16 (default 4); bytes and offset\n"
     "                      must be multiples of it\n"
     "  --graph G           with --run GRAPH_KERNEL (bfs-naive, bfs-merged, bfs-aligned,\n"
@@ -168,10 +173,10 @@ constexpr const char *kTwinUsage =
     "  --help, -h          this text\n"
     "\n"
     "stdout: one JSON event per line (ready, done, error, injected). stdin: `run ID PATTERN\n"
-    "BYTES OFFSET [ELEMENT_BYTES [L1]]`, `run ID KERNEL GRAPH [ID_BYTES [SOURCE|- [L1]]]`\n"
-    "(KERNEL: bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned,\n"
-    "cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned),\n"
-    "`cancel ID` (stop a run: its done line says \"cancelled\":true), `inject\n"
+    "BYTES OFFSET [ELEMENT_BYTES [L1 [CHUNK_BYTES]]]`, `run ID KERNEL GRAPH [ID_BYTES\n"
+    "[SOURCE|- [L1]]]` (KERNEL: bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged,\n"
+    "sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged,\n"
+    "pagerank-aligned), `cancel ID` (stop a run: its done line says \"cancelled\":true), `inject\n"
     "garbage|truncate|crc|skip-seq [COUNT [SEED]]` (a fault on the serial line, between the\n"
     "firmware's frames), `quit`; EOF = quit.\n";
 

@@ -40,7 +40,7 @@ export const fakePredict = (w: NativeWorkload): Prediction => {
     by['96'] = lines
     by['32'] = lines
   }
-  return { count: by['32'] + by['96'] + by['128'], bytes: w.bytes, instructions: lines, bySize: by }
+  return { count: by['32'] + by['96'] + by['128'], bytes: w.bytes, instructions: lines, bySize: by, predictedGbps: 21.5 }
 }
 
 export interface FakeAddonOptions {

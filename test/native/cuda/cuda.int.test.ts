@@ -221,7 +221,7 @@ describe(`the CUDA runner (${NVCC ? 'built with nvcc' : 'nvcc absent: the build 
     writeFileSync(file, '# a comment\n\n--pattern strided --bytes 7\n--pattern merged-chunked --bytes 65536 --chunk-bytes 256\n')
     const out = runRunner(built(), ['--batch', file])
     expect(out.objects[0]!.error).toMatchObject({ code: 'PS_GPU_BAD_ARGUMENT', message: expect.stringMatching(/bytes must be/) })
-    expect(out.objects[1]!.error.code).toMatch(/PS_GPU_NOT_BUILT|PS_GPU_NO_DEVICE/)
+    expect((out.objects[1]!.error as { code: string }).code).toMatch(/PS_GPU_NOT_BUILT|PS_GPU_NO_DEVICE/)
     expect(out.status).toBe(3)
     rmSync(dir, { recursive: true, force: true })
   })
