@@ -13,6 +13,10 @@
 namespace ps {
 
 namespace {
+constexpr uint32_t kTwinMaxTags = 256; // the probe's 8-bit tags: --tags 1..256 (spec/twin.json)
+}
+
+namespace {
 
 bool parse_u64(const std::string &s, uint64_t *out) { return parse_u64_decimal(s, out); }
 
@@ -57,6 +61,8 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     bool element_given = false; // --element-bytes or --l1
     bool width_given = false;   // --element-bytes
     bool chunk_given = false;   // --chunk-bytes
+    bool tags_given = false, link_given = false;
+    int gpu_host = -1; // --gpu-host: index into kGpus
     cli::Messages messages;
     messages.not_number = " needs a non-negative integer";
     const auto apply = [&](const cli::Parsed &p, std::string *e) -> bool {
@@ -96,7 +102,21 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
             break;
         case kTwinOptTags:
             o->tags = (uint32_t)v;
+            tags_given = true;
             break;
+        case kTwinOptGpuHost: {
+            bool found = false;
+            for (uint32_t i = 0; i < kGpuCount; ++i)
+                if (p.text == kGpus[i].name) {
+                    gpu_host = (int)i;
+                    found = true;
+                }
+            if (!found) {
+                *e = std::string("--gpu-host must be one of ") + kGpuNameList;
+                return false;
+            }
+            break;
+        }
         case kTwinOptSegments:
             o->segments = (uint32_t)v;
             break;
@@ -111,6 +131,7 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
                 *e = cli::value_error(*p.def);
                 return false;
             }
+            link_given = true;
             break;
         case kTwinOptRun:
             o->graph_run = graph_kernel_from_name(p.text.c_str(), &o->kernel);
@@ -169,6 +190,18 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     if (cycles_given && o->latency_ns) {
         *err = "--latency-cycles and --latency-ns set the same register: give one";
         return false;
+    }
+    if (gpu_host >= 0) { // the GPU's host where no option of the same name says otherwise
+        const GpuInfo &g = kGpus[gpu_host];
+        if (!link_given)
+            parse_link(g.host_link, &o->link);
+        if (!tags_given)
+            o->tags = g.host_tags < kTwinMaxTags ? g.host_tags : kTwinMaxTags;
+        if (!cycles_given && !latency_ns_given && !dist_given) {
+            const double half = g.round_trip_spread_ns / 2;
+            o->latency_ns = (uint32_t)(g.idle_round_trip_ns - half);
+            o->jitter_ns = (uint32_t)(2 * half);
+        }
     }
     if (!o->batch && (bytes_given || o->offset_given || o->model_only || element_given)) {
         *err = "--bytes, --offset, --element-bytes, --l1 and --model-only need --run";

@@ -90,6 +90,7 @@ function facts(w: WorkloadSpec): Record<string, string> {
     elementBytesDefault: String(w.elementBytes.default),
     idBytesDefault: String(w.graphs.idBytes.default),
     defaultOffsets: w.patterns.map((p) => `${p.name} ${p.defaultOffset}`).join(', '),
+    gpus: w.gpus.values.map((v) => v.name).join(', '),
   }
 }
 

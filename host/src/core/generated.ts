@@ -1237,6 +1237,17 @@ export const TWIN_OPTIONS = [
     "help": "completion latency per read: fixed (BAR_LATENCY alone, the default) or uniform:LO:HI in ns, LO..HI drawn per read from the responder's LFSR (BAR_LATENCY = LO, BAR_JITTER = HI - LO; a fixed seed, so runs repeat); not with --latency-cycles/-ns"
   },
   {
+    "name": "gpuHost",
+    "flag": "--gpu-host",
+    "value": "text",
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "error": "--gpu-host must be one of h100",
+    "help": "a GPU's host from spec gpus (h100): its link, its tag count (at most the twin's 256) and its round trip as uniform:LO:HI around the idle round trip; --link, --tags and a latency option given beside it win"
+  },
+  {
     "name": "cplSplit",
     "flag": "--cpl-split",
     "value": "uint",

@@ -14,6 +14,7 @@ enum TwinOption : int {
     kTwinOptLatencyCycles,
     kTwinOptLatencyNs,
     kTwinOptLatencyDist,
+    kTwinOptGpuHost,
     kTwinOptCplSplit,
     kTwinOptTags,
     kTwinOptLink,
@@ -31,7 +32,7 @@ enum TwinOption : int {
     kTwinOptL1,
     kTwinOptHelp,
 };
-constexpr size_t kTwinOptionCount = 19;
+constexpr size_t kTwinOptionCount = 20;
 
 // What the parser checks of each (native/common/options.h); the twin applies them in cli.cpp.
 inline const cli::OptionDef kTwinOptions[kTwinOptionCount] = {
@@ -44,6 +45,9 @@ inline const cli::OptionDef kTwinOptions[kTwinOptionCount] = {
     {kTwinOptLatencyDist, "--latency-dist", nullptr, cli::Value::Text, 0, 0,
      {}, 0, {}, 0,
      "--latency-dist needs a value: fixed or uniform:LO:HI (ns)"},
+    {kTwinOptGpuHost, "--gpu-host", nullptr, cli::Value::Text, 0, 0,
+     {}, 0, {}, 0,
+     "--gpu-host must be one of h100"},
     {kTwinOptCplSplit, "--cpl-split", nullptr, cli::Value::Uint, 0, UINT64_MAX,
      {0, 64, 128}, 3, {}, 0,
      "--cpl-split must be 0, 64 or 128"},
@@ -107,7 +111,7 @@ constexpr uint32_t kTwinDefaultSegments = 1;
 constexpr const char *kTwinUsage =
     "usage: pcie-scope-twin [--latency-cycles N | --latency-ns N | --latency-dist D]\n"
     "                       [--cpl-split 0|64|128]\n"
-    "                       [--tags N]\n"
+    "                       [--tags N] [--gpu-host GPU]\n"
     "                       [--link genGxL|ideal] [--mode switch|endpoint]\n"
     "                       [--segments 1|2|4]\n"
     "                       [--run PATTERN --bytes N [--offset B] [--element-bytes E]\n"
@@ -128,6 +132,10 @@ constexpr const char *kTwinUsage =
     "                      or uniform:LO:HI in ns, LO..HI drawn per read from the responder's\n"
     "                      LFSR (BAR_LATENCY = LO, BAR_JITTER = HI - LO; a fixed seed, so runs\n"
     "                      repeat); not with --latency-cycles/-ns\n"
+    "  --gpu-host GPU      a GPU's host from spec gpus (h100): its link, its tag count (at\n"
+    "                      most the twin's 256) and its round trip as uniform:LO:HI around the\n"
+    "                      idle round trip; --link, --tags and a latency option given beside\n"
+    "                      it win\n"
     "  --cpl-split B       CPL_SPLIT written at start: 64 or 128 splits each read's\n"
     "                      completions at that boundary, as a root complex's RCB; 0 (default)\n"
     "                      answers each read with one CplD\n"
