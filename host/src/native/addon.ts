@@ -116,6 +116,23 @@ export interface GpuRunRequest extends NativeWorkload {
   hostRegister?: boolean
 }
 
+/** Several GPUs at once (gpuRunMulti): the workload on each listed device over one host buffer. */
+export interface GpuMultiRunRequest extends NativeWorkload {
+  devices: number[]
+  warmup?: number
+  repeats?: number
+}
+
+/** Each device alone, then all of them at once from one barrier (native/cuda run_multi). */
+export interface GpuMultiRunResult {
+  devices: { device: GpuDevice; alone: GpuRunResult; together: GpuRunResult }[]
+  /** the concurrent section, first start to last end */
+  togetherWallMs: number
+  /** every device's bytes over togetherWallMs */
+  totalGbps: number
+  sumAloneGbps: number
+}
+
 export interface GpuRunResult {
   device: GpuDevice
   kernel: GpuTiming
@@ -221,6 +238,8 @@ export interface NativeAddon {
   readonly gpuBenchLinked: boolean
   gpuDevices(): Promise<GpuDevice[]>
   gpuRun(request: GpuRunRequest, onProgress?: (p: GpuProgress) => void): GpuRunHandle
+  /** the workload on several GPUs at once (absent from builds before it existed) */
+  gpuRunMulti?(request: GpuMultiRunRequest): Promise<GpuMultiRunResult>
   /** the graph kernels' model off the JS thread (loading or generating the graph too); PS_GRAPH_* or PS_WORKLOAD_INVALID */
   predictGraph(w: NativeGraphWorkload): Promise<GraphPrediction>
   /**

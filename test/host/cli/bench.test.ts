@@ -30,6 +30,29 @@ const gpuDeps = (o: FakeAddonOptions = {}) => {
   return { addon, deps: { loadAddon: () => addon, openSession: noSession } }
 }
 
+describe('pcie-scope bench --gpu --devices', () => {
+  it('runs every micro kernel on the listed GPUs at once, each alone and the total', async () => {
+    const { addon, deps } = gpuDeps()
+    const r = await run(['bench', '--gpu', '--devices', '0,1', '--bytes', '1M'], deps)
+    expect(r.code).toBe(0)
+    expect(addon.runs).toHaveLength(4)
+    expect(addon.runs.every((x) => JSON.stringify((x as { devices?: number[] }).devices) === '[0,1]')).toBe(true)
+    expect(r.stdout).toMatch(/^suite micro on GPUs 0, 1 at once, 1048576 B per kernel per GPU/)
+    expect(r.stdout).toMatch(/merged-chunked e4\s+50\.00 \/ 50\.00\s+45\.00 \/ 45\.00\s+90\.00\s+100\.00\s+ok/)
+  })
+
+  it('--devices all asks the addon for the devices; --devices needs --gpu --suite micro', async () => {
+    const { addon, deps } = gpuDeps()
+    const r = await run(['bench', '--gpu', '--devices', 'all', '--bytes', '1M', '--json'], deps)
+    expect(r.code).toBe(0)
+    expect((JSON.parse(r.stdout) as { devices: number[] }).devices).toEqual([0])
+    expect(addon.runs).toHaveLength(4)
+    const bad = await run(['bench', '--gpu', '--suite', 'graph', '--devices', 'all'], deps)
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/--devices goes with --gpu --suite micro/)
+  })
+})
+
 describe('pcie-scope bench --gpu', () => {
   it('runs every micro kernel, with the prediction beside GB/s and the two ratios', async () => {
     const { addon, deps } = gpuDeps()
