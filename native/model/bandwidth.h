@@ -10,9 +10,10 @@
 //          bypassing strided walk: 670-705 M/s on the H100);
 // added as a p-norm, t = (wire^k + rate^k)^(1/k), k = combineExponent: near the max when one
 // limit dominates (128-B reads: the wire), more than either when both are close (96 + 32-B
-// pairs). A graph kernel's launch takes at least its longest warp's steps x stepNs (each step an
-// id load and its dependent gather, a round trip each), and launchUs besides its reads (the
-// launch itself, the frontier update kernel, the 4-B flag copy).
+// pairs). A graph kernel's launch takes at least its longest loop's steps x stepNs (a warp per
+// vertex: each step its ids and their dependent gather) or x threadStepNs (a thread per vertex,
+// whose id loads pipeline), and launchUs besides its reads (the launch itself, the frontier
+// update kernel, the 4-B flag copy).
 #ifndef PCIE_SCOPE_MODEL_BANDWIDTH_H
 #define PCIE_SCOPE_MODEL_BANDWIDTH_H
 
@@ -32,7 +33,8 @@ struct HostModel {
     double reads_per_us = 1000;
     double wire_efficiency = 1;
     double combine_exponent = 4;
-    double step_ns = 0;
+    double step_ns = 0;        // a warp-per-vertex kernel's dependent step
+    double thread_step_ns = 0; // a thread-per-vertex kernel's (its loads pipeline)
     double launch_us = 0;
 };
 
@@ -48,6 +50,7 @@ inline HostModel host_model_of(const GpuInfo &gpu)
     h.wire_efficiency = gpu.wire_efficiency;
     h.combine_exponent = gpu.combine_exponent;
     h.step_ns = gpu.step_ns;
+    h.thread_step_ns = gpu.thread_step_ns;
     h.launch_us = gpu.launch_us;
     return h;
 }
@@ -75,12 +78,13 @@ inline double stream_seconds(const ReadStream &s, const HostModel &h)
     return pow(pow(wire, k) + pow(req, k), 1.0 / k);
 }
 
-// Seconds of one graph launch: its reads, or its longest warp's `steps` dependent steps, plus
-// the launch's fixed cost.
-inline double launch_seconds(const ReadStream &s, uint64_t steps, const HostModel &h)
+// Seconds of one graph launch: its reads, or its longest loop's `steps` dependent steps (a warp's
+// per vertex, or a thread's: `per_thread`), plus the launch's fixed cost.
+inline double launch_seconds(const ReadStream &s, uint64_t steps, const HostModel &h,
+                             bool per_thread = false)
 {
     const double reads = stream_seconds(s, h);
-    const double chain = (double)steps * h.step_ns * 1e-9;
+    const double chain = (double)steps * (per_thread ? h.thread_step_ns : h.step_ns) * 1e-9;
     return (reads > chain ? reads : chain) + h.launch_us * 1e-6;
 }
 

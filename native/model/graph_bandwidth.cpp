@@ -24,7 +24,8 @@ GraphTiming drain_graph_timing(GraphTrafficGenerator &gen, const Csr &g, GraphKe
             if (st > t.steps[l])
                 t.steps[l] = st;
         }
-        t.seconds += launch_seconds(t.launches[l], t.steps[l], host);
+        t.seconds +=
+            launch_seconds(t.launches[l], t.steps[l], host, graph_lanes_per_vertex(k) == 1);
     }
     t.edge_bytes =
         plan.edges_read * (g.id_bytes + (graph_step_loads(k) == 2 ? kGraphWeightBytes : 0));

@@ -104,7 +104,7 @@ export function emitCpp(m: SpecModel): string {
     "    const char *host_link; // the bandwidth model's host (gpus.values[].host)",
     '    uint32_t host_tags;',
     '    double idle_round_trip_ns, round_trip_spread_ns, reads_per_us, wire_efficiency;',
-    '    double combine_exponent, step_ns, launch_us;',
+    '    double combine_exponent, step_ns, thread_step_ns, launch_us;',
     '    const char *doc;',
     '};',
   )
@@ -112,7 +112,7 @@ export function emitCpp(m: SpecModel): string {
   for (const v of gp.values) {
     const h = v.host
     L.push(
-      `    {"${v.name}", ${v.smCount}, ${v.l1Bytes}, ${v.maxBlocksPerSm}, ${v.maxWarpsPerSm}, ${v.l1Policy === 'random'}, ${v.mergeWindow}, "${h.link}", ${h.tags}, ${h.idleRoundTripNs}, ${h.roundTripSpreadNs}, ${h.readsPerUs}, ${h.wireEfficiency}, ${h.combineExponent}, ${h.stepNs}, ${h.launchUs}, "${v.doc.replace(/"/g, '\\"')}"},`,
+      `    {"${v.name}", ${v.smCount}, ${v.l1Bytes}, ${v.maxBlocksPerSm}, ${v.maxWarpsPerSm}, ${v.l1Policy === 'random'}, ${v.mergeWindow}, "${h.link}", ${h.tags}, ${h.idleRoundTripNs}, ${h.roundTripSpreadNs}, ${h.readsPerUs}, ${h.wireEfficiency}, ${h.combineExponent}, ${h.stepNs}, ${h.threadStepNs}, ${h.launchUs}, "${v.doc.replace(/"/g, '\\"')}"},`,
     )
   }
   L.push('};')

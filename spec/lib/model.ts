@@ -189,6 +189,7 @@ export interface GpuHost {
   wireEfficiency: number
   combineExponent: number
   stepNs: number
+  threadStepNs: number
   launchUs: number
   doc: string
 }
@@ -543,7 +544,7 @@ function checkGpus(w: WorkloadSpec, P: string[]): void {
     const h = v.host
     if (!/^gen[1-6]x(1|2|4|8|16)$/.test(h.link)) P.push(`gpus.values: ${v.name} host.link must be genGxL`)
     if (!pos(h.tags)) P.push(`gpus.values: ${v.name} host.tags must be a positive integer`)
-    for (const k of ['idleRoundTripNs', 'readsPerUs', 'wireEfficiency', 'combineExponent', 'stepNs'] as const)
+    for (const k of ['idleRoundTripNs', 'readsPerUs', 'wireEfficiency', 'combineExponent', 'stepNs', 'threadStepNs'] as const)
       if (!(typeof h[k] === 'number' && h[k] > 0)) P.push(`gpus.values: ${v.name} host.${k} must be positive`)
     for (const k of ['roundTripSpreadNs', 'launchUs'] as const)
       if (!(typeof h[k] === 'number' && h[k] >= 0)) P.push(`gpus.values: ${v.name} host.${k} must be non-negative`)

@@ -115,11 +115,11 @@ struct GpuInfo {
     const char *host_link; // the bandwidth model's host (gpus.values[].host)
     uint32_t host_tags;
     double idle_round_trip_ns, round_trip_spread_ns, reads_per_us, wire_efficiency;
-    double combine_exponent, step_ns, launch_us;
+    double combine_exponent, step_ns, thread_step_ns, launch_us;
     const char *doc;
 };
 constexpr GpuInfo kGpus[kGpuCount] = {
-    {"h100", 132, 253952, 32, 64, false, 1, "gen5x16", 768, 1250, 100, 700, 1.03, 3.8, 1800, 8, "NVIDIA H100 (compute capability 9.0): 132 SMs; 256 KiB of L1 + shared memory per SM, of which the 1 KiB per resident block the system reserves takes an 8 KiB shared-memory carveout at 8 blocks, leaving 248 KiB of L1; at most 32 blocks and 64 warps per SM"},
+    {"h100", 132, 242048, 32, 64, true, 1, "gen5x16", 768, 1250, 100, 775, 1.075, 2.5, 3225, 620, 0, "NVIDIA H100 (compute capability 9.0): 132 SMs; 256 KiB of L1 + shared memory per SM, less the 1 KiB per resident block the system reserves; the L1 the scheduled model gives the kernels (random replacement, 242 048 B) is fitted on the strided walk's first wave of blocks (docs/gpu-model.md); at most 32 blocks and 64 warps per SM"},
 };
 constexpr uint32_t kGpuDefault = 0; // index into kGpus
 constexpr const char *kGpuNameList = "h100";
