@@ -237,7 +237,7 @@ export function markdown(rows, meta) {
     const strided = off.some((r) => r.kernel.startsWith('strided') && r.kernel.endsWith('-ideal'))
     if (strided && meta.l1Model === 'lru')
       L.push(
-        "The strided walk with default loads is the known hard case: at 8 resident blocks per SM its 2 048 thread-private lines are more than the L1 holds; the fitted random L1 matches the first wave of blocks, while the GPU loses fewer lines as waves follow each other (docs/gpu-model.md).",
+        'The strided walk with default loads is the known hard case: at 8 resident blocks per SM its 2 048 thread-private lines are more than the L1 holds; the fitted random L1 matches the first wave of blocks, while the GPU loses fewer lines as waves follow each other (docs/gpu-model.md).',
       )
     else if (strided)
       L.push(
