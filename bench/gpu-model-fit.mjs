@@ -179,11 +179,36 @@ export function linkBytesPerSecond(link) {
 }
 
 const microSeconds = (m, h, L) => streamSeconds(m.mrd.count, m.cplWireBytes, h, L) + h.launchUs * 1e-6
-const graphSeconds = (m, h, L) =>
+export const graphSeconds = (m, h, L) =>
   m.launchReads.reduce(
     (t, l) => t + Math.max(streamSeconds(l.reads, l.cplWireBytes, h, L), l.steps * h.stepNs * 1e-9) + h.launchUs * 1e-6,
     0,
   )
+
+/** Why a row may sit outside its limit (docs/gpu-model.md), by kind of kernel. */
+const whyOf = (name) =>
+  /^(sweep-)?strided-e\d+-ideal/.test(name)
+    ? 'the strided walk with default loads after the first wave of blocks: the GPU loses fewer lines as waves follow each other while a random L1 of the fitted capacity loses more (docs/gpu-model.md)'
+    : /-naive-/.test(name)
+      ? 'thread-private walks: the L1 the model gives them and the step time of their chains are fitted on other kernels (docs/gpu-model.md)'
+      : /^(ncu-)?(bfs|sssp|cc|pagerank)-/.test(name)
+        ? 'Kronecker launches end on a few long warp loops, which one step time per loop does not describe (docs/gpu-model.md)'
+        : 'outside the rule set of docs/gpu-coalescing.md: see bench/RESULTS.md for this row'
+
+/** One count row of the fixture: MRds (and read bytes beside them). */
+const countRow = (name, role, x, m, limitPercent) => {
+  const errorPercent = pct(m.mrd.count, x.mrd)
+  return {
+    name,
+    role,
+    measured: x.mrd,
+    predicted: m.mrd.count,
+    errorPercent,
+    limitPercent,
+    readBytes: { measured: x.readBytes, predicted: m.pcieReadBytes, errorPercent: pct(m.pcieReadBytes, x.readBytes) },
+    ...(Math.abs(errorPercent) > limitPercent ? { why: whyOf(name) } : {}),
+  }
+}
 
 const fmtPct = (v) => `${v >= 0 ? '+' : ''}${v.toFixed(1)} %`
 const fmtInt = (v) => Math.round(v).toLocaleString('en-US')
@@ -257,26 +282,14 @@ async function main(argv) {
   const countRows = []
   for (const x of micro) {
     const m = await run(modelArgs(x.run, fitted))
-    countRows.push({
-      name: x.name,
-      role: isMergeFit(x) || isL1Fit(x) ? 'fit' : 'check',
-      measured: { mrd: x.mrd, readBytes: x.readBytes },
-      predicted: { mrd: m.mrd.count, readBytes: m.pcieReadBytes },
-      errorPercent: { mrd: pct(m.mrd.count, x.mrd), readBytes: pct(m.pcieReadBytes, x.readBytes) },
-    })
+    countRows.push(countRow(x.name, isMergeFit(x) || isL1Fit(x) ? 'fit' : 'check', x, m, COUNT_LIMIT))
   }
   const graphs = graphCounts(from)
   for (const x of graphs) {
     const f = graphModels && join(graphModels, `${x.name}.json`)
     if (!f || !existsSync(f)) continue
     const m = JSON.parse(readFileSync(f, 'utf8'))
-    countRows.push({
-      name: x.name,
-      role: 'check',
-      measured: { mrd: x.mrd, readBytes: x.readBytes },
-      predicted: { mrd: m.mrd.count, readBytes: m.pcieReadBytes },
-      errorPercent: { mrd: pct(m.mrd.count, x.mrd), readBytes: pct(m.pcieReadBytes, x.readBytes) },
-    })
+    countRows.push(countRow(`ncu-${x.name}`, 'check', x, m, /-naive-/.test(x.name) ? COUNT_LIMIT : GRAPH_WARP_LIMIT))
   }
 
   // ---- bandwidth ----
@@ -316,49 +329,79 @@ async function main(argv) {
     const f = graphModels && join(graphModels, `${t.name}.json`)
     if (f && existsSync(f)) graphModel.set(t.name, JSON.parse(readFileSync(f, 'utf8')))
   }
-  const gFit = new Set(['bfs-merged-kron-20', 'pagerank-naive-urand-20'])
+  const gFit = new Set(['bfs-merged-urand-20', 'pagerank-aligned-kron-20', 'bfs-naive-kron-20'])
   const gRows = timedGraph.filter((t) => graphModel.has(t.name))
   if (!argv.includes('--skip-fit') && gRows.some((t) => gFit.has(t.name))) {
     let best = null
-    for (let s = 200; s <= 6000; s += 50)
-      for (let u = 0; u <= 60; u += 0.5) {
+    const warpRows = gRows.filter((t) => gFit.has(t.name) && !/-naive-/.test(t.name))
+    for (let s = 200; s <= 6000; s += 25)
+      for (let u = 0; u <= 60; u += 1) {
         const hh = { ...h, stepNs: s, launchUs: u }
         let e = 0
-        for (const t of gRows.filter((t) => gFit.has(t.name))) {
+        for (const t of warpRows) {
           const g = t.run.edgeBytes / graphSeconds(graphModel.get(t.name), hh, L) / 1e9
           e = Math.max(e, Math.abs(pct(g, t.run.edgeGbps)))
         }
         if (!best || e < best.e) best = { s, u, e }
       }
     Object.assign(h, { stepNs: best.s, launchUs: best.u })
+    const naive = gRows.find((t) => gFit.has(t.name) && /-naive-/.test(t.name))
+    if (naive) {
+      let bt = null
+      for (let s = 50; s <= 4000; s += 10) {
+        const g = naive.run.edgeBytes / graphSeconds(graphModel.get(naive.name), { ...h, threadStepNs: s }, L) / 1e9
+        const e = Math.abs(pct(g, naive.run.edgeGbps))
+        if (!bt || e < bt.e) bt = { s, e }
+      }
+      h.threadStepNs = bt.s
+    }
     log(`graph timing: ${JSON.stringify(best)}`)
   }
   const bwRows = []
+  const bwRow = (name, role, bytes, measuredGbps, predictedGbps, extra) => {
+    const errorPercent = pct(predictedGbps, measuredGbps)
+    return {
+      name,
+      role,
+      bytes,
+      measuredGbps,
+      predictedGbps,
+      errorPercent,
+      ...extra,
+      ...(Math.abs(errorPercent) > GBPS_LIMIT ? { why: whyOf(name) } : {}),
+    }
+  }
   for (const t of timedMicro) {
-    const g = t.run.bytes / microSeconds(microModel.get(t.name), h, L) / 1e9
-    bwRows.push({
-      name: t.name,
-      role: bwFit.has(t.name) ? 'fit' : 'check',
-      measuredGbps: gbpsOf(t),
-      predictedGbps: g,
-      errorPercent: pct(g, gbpsOf(t)),
-    })
+    const m = microModel.get(t.name)
+    const g = t.run.bytes / microSeconds(m, h, L) / 1e9
+    bwRows.push(
+      bwRow(t.name, bwFit.has(t.name) ? 'fit' : 'check', t.run.bytes, gbpsOf(t), g, {
+        stream: { reads: m.mrd.count, wireBytes: m.cplWireBytes },
+      }),
+    )
   }
   for (const t of gRows) {
-    const g = t.run.edgeBytes / graphSeconds(graphModel.get(t.name), h, L) / 1e9
-    bwRows.push({
-      name: t.name,
-      role: gFit.has(t.name) ? 'fit' : 'check',
-      measuredGbps: t.run.edgeGbps,
-      predictedGbps: g,
-      errorPercent: pct(g, t.run.edgeGbps),
-    })
+    const m = graphModel.get(t.name)
+    const g = t.run.edgeBytes / graphSeconds(m, h, L) / 1e9
+    bwRows.push(
+      bwRow(t.name, gFit.has(t.name) ? 'fit' : 'check', t.run.edgeBytes, t.run.edgeGbps, g, {
+        launches: m.launchReads.map((l) => ({ reads: l.reads, wireBytes: l.cplWireBytes, steps: l.steps })),
+        perThread: /-naive$/.test(m.pattern),
+      }),
+    )
+  }
+  const hostFit = {
+    readsPerUs: h.readsPerUs,
+    wireEfficiency: h.wireEfficiency,
+    combineExponent: h.combineExponent,
+    stepNs: h.stepNs,
+    threadStepNs: h.threadStepNs,
+    launchUs: h.launchUs,
   }
 
   // ---- report ----
-  const limitOf = (r) => (/^(bfs|sssp|cc|pagerank)-(merged|aligned)/.test(r.name) ? GRAPH_WARP_LIMIT : COUNT_LIMIT)
   out.push(
-    `Fitted: mergeWindow ${fitted.mergeWindow}, l1Policy ${fitted.l1Policy}, l1Bytes ${fitted.l1Bytes}; host ${JSON.stringify({ readsPerUs: h.readsPerUs, wireEfficiency: h.wireEfficiency, combineExponent: h.combineExponent, stepNs: h.stepNs, launchUs: h.launchUs })}`,
+    `Fitted: mergeWindow ${fitted.mergeWindow}, l1Policy ${fitted.l1Policy}, l1Bytes ${fitted.l1Bytes}; host ${JSON.stringify(hostFit)}`,
     '',
   )
   out.push(
@@ -366,9 +409,9 @@ async function main(argv) {
     '|---|---|---:|---:|---:|---:|---:|---:|',
   )
   for (const r of countRows) {
-    const off = Math.abs(r.errorPercent.mrd) > limitOf(r) || Math.abs(r.errorPercent.readBytes) > limitOf(r)
+    const off = Math.abs(r.errorPercent) > r.limitPercent || Math.abs(r.readBytes.errorPercent) > r.limitPercent
     out.push(
-      `| ${r.name}${off ? ' ⚠' : ''} | ${r.role} | ${fmtInt(r.measured.mrd)} | ${fmtInt(r.predicted.mrd)} | ${fmtPct(r.errorPercent.mrd)} | ${fmtInt(r.measured.readBytes)} | ${fmtInt(r.predicted.readBytes)} | ${fmtPct(r.errorPercent.readBytes)} |`,
+      `| ${r.name}${off ? ' ⚠' : ''} | ${r.role} | ${fmtInt(r.measured)} | ${fmtInt(r.predicted)} | ${fmtPct(r.errorPercent)} | ${fmtInt(r.readBytes.measured)} | ${fmtInt(r.readBytes.predicted)} | ${fmtPct(r.readBytes.errorPercent)} |`,
     )
   }
   out.push('', '| kernel | role | GB/s measured | predicted | error |', '|---|---|---:|---:|---:|')
@@ -404,13 +447,7 @@ async function main(argv) {
             mergeWindow: fitted.mergeWindow,
             l1Policy: fitted.l1Policy,
             l1Bytes: fitted.l1Bytes,
-            host: {
-              readsPerUs: h.readsPerUs,
-              wireEfficiency: h.wireEfficiency,
-              combineExponent: h.combineExponent,
-              stepNs: h.stepNs,
-              launchUs: h.launchUs,
-            },
+            host: hostFit,
           },
           limits: { countPercent: COUNT_LIMIT, graphWarpPercent: GRAPH_WARP_LIMIT, gbpsPercent: GBPS_LIMIT },
           counts: countRows,
