@@ -9,3 +9,11 @@ export declare function streamSeconds(
   linkBytesPerSecond: number,
 ): number
 export declare function linkBytesPerSecond(link: string): number
+export interface NcuRun {
+  run: Record<string, unknown> & { pattern: string; launches?: number }
+  mrd: number
+  readBytes: number
+  ns: number
+}
+export declare function ncuRuns(text: string): NcuRun[]
+export declare function microName(run: Record<string, unknown>): string

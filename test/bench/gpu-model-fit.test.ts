@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { linkBytesPerSecond, streamSeconds } from '../../bench/gpu-model-fit.mjs'
+import { linkBytesPerSecond, microName, ncuRuns, streamSeconds } from '../../bench/gpu-model-fit.mjs'
 
 const root = resolve(import.meta.dirname, '../..')
 const spec = JSON.parse(readFileSync(resolve(root, 'spec/workloads.json'), 'utf8')) as {
@@ -110,5 +110,21 @@ describe('the GPU model: fitted on some H100 rows, checked on the others', () =>
       if (out) expect(r.why?.length ?? 0, r.name).toBeGreaterThan(40)
       expect(r.errorPercent).toBeCloseTo(((r.measured - r.predicted) / r.predicted) * 100, 1)
     }
+  })
+})
+
+describe('bench/gpu-model-fit.mjs reads ncu outputs of the runner', () => {
+  const txt = (f: string) => readFileSync(resolve(root, 'test/bench/fixtures/ncu', f), 'utf8')
+  it('gives each micro run its launch and names it by pattern, width, load kind and size', () => {
+    const [r] = ncuRuns(txt('merged-aligned-e4-ideal.txt'))
+    expect(microName(r!.run)).toBe('merged-aligned-e4-ideal-64M')
+    expect(r!.mrd).toBe(524480) // pcie__write_bytes / 16
+    expect(r!.readBytes).toBe(73401856)
+  })
+  it('sums a graph run over its launches', () => {
+    const [r] = ncuRuns(txt('bfs-aligned-kron-8.txt'))
+    expect(r!.run.pattern).toBe('bfs-aligned')
+    expect(r!.run.launches).toBeGreaterThan(1)
+    expect(r!.mrd).toBe(451)
   })
 })
