@@ -49,7 +49,7 @@ const MRD_HEADER_BYTES = 16
 const CPL_HEADER_BYTES = 12
 const OFF_LIMIT_PERCENT = 5
 const L1_MODEL_TEXT = {
-  lru: "blocks scheduled over the spec's SMs, an LRU L1 per SM for default loads",
+  lru: "blocks scheduled over the spec's SMs, the spec's L1 per SM (its fitted replacement and capacity) for default loads",
   ideal: 'ideal L1 for default loads',
 }
 
@@ -237,7 +237,7 @@ export function markdown(rows, meta) {
     const strided = off.some((r) => r.kernel.startsWith('strided') && r.kernel.endsWith('-ideal'))
     if (strided && meta.l1Model === 'lru')
       L.push(
-        "The strided walk with default loads is the known hard case: at 8 resident blocks per SM its 2 048 thread-private lines are more than the L1's 1 984, and an exact LRU L1 under round-robin warps evicts the very line each walk needs next, so the model refetches at nearly every step where the real L1 loses a line only now and then (docs/gpu-model.md): an upper bound there, the ideal L1 a lower one.",
+        'The strided walk with default loads is the known hard case: at 8 resident blocks per SM its 2 048 thread-private lines are more than the L1 holds; the fitted random L1 matches the first wave of blocks, while the GPU loses fewer lines as waves follow each other (docs/gpu-model.md).',
       )
     else if (strided)
       L.push(

@@ -35,6 +35,7 @@ Napi::Object prediction_to_js(Napi::Env env, const Prediction &p)
     out.Set("count", Napi::Number::New(env, (double)p.mrds));
     out.Set("bytes", Napi::Number::New(env, (double)p.mrd_bytes));
     out.Set("instructions", Napi::Number::New(env, (double)p.instructions));
+    out.Set("predictedGbps", Napi::Number::New(env, p.predicted_gbps));
     Napi::Object by = Napi::Object::New(env);
     for (int k = 0; k < kSizeClassCount; ++k)
         by.Set(kSizeClassKeys[k], Napi::Number::New(env, (double)p.by_size[k]));
@@ -147,6 +148,7 @@ PredictRequest read_workload(const Napi::Value &v, const char *code)
         req.bypass_l1 = s == "bypass";
     }
     req.l1_model = read_l1_model(o, code);
+    req.chunk_bytes = read_uint(o, "chunkBytes", code, false, 0);
     return req;
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "js.h"
 #include "thread_job.h"
@@ -38,6 +39,17 @@ Napi::Value GpuRun(const Napi::CallbackInfo &info)
     }
     set_cancel(env, out); // nothing runs: cancel() has nothing to stop
     return out;
+}
+
+Napi::Value GpuRunMulti(const Napi::CallbackInfo &info)
+{
+    Napi::Env env = info.Env();
+    try {
+        read_workload(info[0], kGpuBadArgument);
+    } catch (const Napi::Error &e) {
+        return rejected(env, e);
+    }
+    return rejected(env, coded_error(env, kGpuNotBuilt, kGpuNotBuiltWhy));
 }
 
 constexpr bool kCudaBuilt = false;
@@ -165,6 +177,7 @@ Napi::Value GpuRun(const Napi::CallbackInfo &info)
         cfg.offset = w.offset;
         cfg.element_bytes = w.element_bytes;
         cfg.bypass_l1 = w.bypass_l1;
+        cfg.chunk_bytes = w.chunk_bytes;
         cfg.warmup = read_count(o, "warmup", 2, 1000);
         cfg.repeats = read_count(o, "repeats", 10, 1000);
         cfg.device = (int)read_count(o, "device", 0, 64);
@@ -180,6 +193,95 @@ Napi::Value GpuRun(const Napi::CallbackInfo &info)
         out.Set("promise", rejected(env, e));
     }
     return out;
+}
+
+// gpuRunMulti(workload with devices: [ordinals]): the pattern on every listed GPU at once over one
+// host buffer, each alone first (gpu::run_multi).
+class MultiWorker : public Napi::AsyncWorker {
+public:
+    MultiWorker(Napi::Env env, const RunConfig &cfg, std::vector<int> devices)
+        : Napi::AsyncWorker(env, "pcie-scope:gpuRunMulti"),
+          deferred_(Napi::Promise::Deferred::New(env)), cfg_(cfg), devices_(std::move(devices)),
+          result_(new gpu::MultiRunResult{})
+    {}
+    Napi::Promise promise() const { return deferred_.Promise(); }
+
+protected:
+    void Execute() override
+    {
+        status_ = gpu::run_multi(cfg_, devices_.data(), (int)devices_.size(), nullptr,
+                                 result_.get(), err_, sizeof err_);
+    }
+    void OnOK() override
+    {
+        Napi::Env env = Env();
+        if (status_ != Status::Ok) {
+            deferred_.Reject(coded_error(env, gpu::status_code(status_), err_).Value());
+            return;
+        }
+        const gpu::MultiRunResult &r = *result_;
+        Napi::Object o = Napi::Object::New(env);
+        Napi::Array a = Napi::Array::New(env);
+        for (int i = 0; i < r.count; ++i) {
+            Napi::Object d = Napi::Object::New(env);
+            d.Set("device", device_to_js(env, r.alone[i].device));
+            d.Set("alone", result_to_js(env, r.alone[i]));
+            d.Set("together", result_to_js(env, r.together[i]));
+            a.Set((uint32_t)i, d);
+        }
+        o.Set("devices", a);
+        o.Set("togetherWallMs", Napi::Number::New(env, r.together_wall_ms));
+        o.Set("totalGbps", Napi::Number::New(env, r.total_gbps));
+        o.Set("sumAloneGbps", Napi::Number::New(env, r.sum_alone_gbps));
+        deferred_.Resolve(o);
+    }
+
+private:
+    Napi::Promise::Deferred deferred_;
+    RunConfig cfg_;
+    std::vector<int> devices_;
+    std::unique_ptr<gpu::MultiRunResult> result_;
+    Status status_ = Status::Ok;
+    char err_[256] = "";
+};
+
+Napi::Value GpuRunMulti(const Napi::CallbackInfo &info)
+{
+    Napi::Env env = info.Env();
+    try {
+        const PredictRequest w = read_workload(info[0], kGpuBadArgument);
+        const Napi::Object o = info[0].As<Napi::Object>();
+        RunConfig cfg{};
+        cfg.pattern = w.pattern;
+        cfg.bytes = w.bytes;
+        cfg.offset = w.offset;
+        cfg.element_bytes = w.element_bytes;
+        cfg.bypass_l1 = w.bypass_l1;
+        cfg.chunk_bytes = w.chunk_bytes;
+        cfg.warmup = read_count(o, "warmup", 2, 1000);
+        cfg.repeats = read_count(o, "repeats", 10, 1000);
+        const Napi::Value dv = o.Get("devices");
+        if (!dv.IsArray() || dv.As<Napi::Array>().Length() == 0
+            || dv.As<Napi::Array>().Length() > (uint32_t)gpu::kMaxDevices)
+            throw coded_error(env, kGpuBadArgument,
+                              "devices must be a list of 1.." + std::to_string(gpu::kMaxDevices)
+                                  + " device ordinals.");
+        std::vector<int> devices;
+        const Napi::Array arr = dv.As<Napi::Array>();
+        for (uint32_t i = 0; i < arr.Length(); ++i) {
+            const Napi::Value v = arr.Get(i);
+            const double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
+            if (!(d >= 0) || d != std::floor(d) || d > 1023)
+                throw coded_error(env, kGpuBadArgument, "devices must be device ordinals.");
+            devices.push_back((int)d);
+        }
+        auto *worker = new MultiWorker(env, cfg, std::move(devices));
+        Napi::Promise p = worker->promise();
+        worker->Queue();
+        return p;
+    } catch (const Napi::Error &e) {
+        return rejected(env, e);
+    }
 }
 
 constexpr bool kCudaBuilt = true; // refined at run time by gpu::cuda_built()
@@ -242,6 +344,7 @@ void init_gpu(Napi::Env env, Napi::Object exports)
     exports.Set("gpuBenchLinked", Napi::Boolean::New(env, PS_WITH_GPU_BENCH != 0));
     exports.Set("gpuDevices", Napi::Function::New(env, GpuDevices, "gpuDevices"));
     exports.Set("gpuRun", Napi::Function::New(env, GpuRun, "gpuRun"));
+    exports.Set("gpuRunMulti", Napi::Function::New(env, GpuRunMulti, "gpuRunMulti"));
 }
 
 } // namespace ps::addon

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "graph.h"
+#include "graph_bandwidth.h"
 #include "graph_kernels.h"
 #include "graph_reference.h"
 #include "graph_traffic.h"
@@ -117,6 +118,7 @@ struct GraphPrediction {
     Csr graph;
     uint64_t source = 0;
     GraphTrafficCounts counts;
+    double predicted_edge_gbps = 0;
     const char *code = nullptr;
     std::string why;
 };
@@ -143,10 +145,10 @@ Napi::Value PredictGraph(const Napi::CallbackInfo &info)
             cfg.l1 = req.bypass_l1 ? L1Mode::Off : L1Mode::Ideal;
             cfg.l1_model = req.l1_model;
             GraphTrafficGenerator gen(cfg);
-            Mrd m;
-            while (gen.next(&m)) {
-            }
+            const GraphTiming t =
+                drain_graph_timing(gen, out->graph, req.kernel, host_model_of(kGpus[kGpuDefault]));
             out->counts = gen.counts();
+            out->predicted_edge_gbps = t.edge_gbps;
         },
         [](Napi::Env env, Napi::Promise::Deferred &d, GraphPrediction &p) {
             if (p.code) {
@@ -158,6 +160,7 @@ Napi::Value PredictGraph(const Napi::CallbackInfo &info)
             o.Set("l1", Napi::String::New(env, p.req.bypass_l1 ? "bypass" : "ideal"));
             o.Set("l1Model", Napi::String::New(env, l1_model_name(p.req.l1_model)));
             o.Set("launches", Napi::Number::New(env, c.launches));
+            o.Set("predictedEdgeGbps", Napi::Number::New(env, p.predicted_edge_gbps));
             o.Set("instructions", Napi::Number::New(env, (double)c.instructions));
             o.Set("usefulBytes", Napi::Number::New(env, (double)c.useful_bytes));
             o.Set("count", Napi::Number::New(env, (double)c.mrds));

@@ -1,5 +1,7 @@
 #include "predict.h"
 
+#include "bandwidth.h"
+
 #include <stdio.h>
 
 #include <type_traits>
@@ -56,25 +58,38 @@ bool check_request(const PredictRequest &req, char *err, size_t errlen)
                  kWorkloadOffsetRule, e, req.offset);
         return false;
     }
+    const uint64_t c = req.chunk_bytes ? req.chunk_bytes : kChunkBytesDefault;
+    if (c < kChunkBytesMin || c > kChunkBytesMax || c % kChunkBytesMultiple != 0 || c % e != 0) {
+        snprintf(err, errlen, "chunkBytes must be %s and a multiple of elementBytes %u, not %llu.",
+                 kChunkBytesRule, e, (unsigned long long)c);
+        return false;
+    }
     return true;
 }
 
 bool predict(const PredictRequest &req, const volatile bool *cancel, Prediction *out)
 {
     TrafficConfig cfg;
-    cfg.spec = make_pattern_spec(req.pattern, req.bytes, req.offset);
+    cfg.spec = make_pattern_spec(req.pattern, req.bytes, req.offset, kElementBytesDefault,
+                                 kDefaultGridWarps,
+                                 req.chunk_bytes ? req.chunk_bytes : kChunkBytesDefault);
     set_element_bytes(cfg.spec, req.element_bytes);
     cfg.l1 = req.bypass_l1 ? L1Mode::Off : L1Mode::Ideal;
     cfg.l1_model = req.l1_model;
     TrafficGenerator gen(cfg);
     Mrd mrd;
     uint64_t n = 0;
+    ReadStream stream;
     while (gen.next(&mrd)) {
+        stream.add(mrd.len);
         // polled every 64 Ki MRds: cheap, and a 1-GiB strided run stops within milliseconds
         if (cancel && (++n & 0xFFFF) == 0 && *cancel)
             return false;
     }
     const TrafficCounts &c = gen.counts();
+    const HostModel host = host_model_of(kGpus[kGpuDefault]);
+    const double seconds = stream_seconds(stream, host) + host.launch_us * 1e-6;
+    out->predicted_gbps = seconds > 0 ? req.bytes / seconds / 1e9 : 0;
     out->instructions = c.instructions;
     out->mrds = c.mrds;
     out->mrd_bytes = c.mrd_bytes;

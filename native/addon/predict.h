@@ -19,9 +19,11 @@ struct PredictRequest {
     uint32_t element_bytes; // 4, 8 or 16 where the model has lane widths; 4 otherwise
     bool bypass_l1;         // L1 "bypass": every instruction fetches (L1Mode::Off)
     L1Model l1_model;       // ideal L1, or the scheduled LRU model
+    uint64_t chunk_bytes;   // merged-chunked's chunk (0: the spec default)
 };
 
 struct Prediction {
+    double predicted_gbps; // the bandwidth model's GB/s on the spec's GPU host (bandwidth.h)
     uint64_t instructions;
     uint64_t mrds;
     uint64_t mrd_bytes;

@@ -55,7 +55,7 @@ bool check_config(const RunConfig &cfg, char *err, size_t errlen)
         snprintf(err, errlen, "unknown pattern %u (%s)", (unsigned)cfg.pattern, kPatternNameList);
         return false;
     }
-    if (!workload_valid(cfg.bytes, cfg.offset, cfg.element_bytes, err, errlen))
+    if (!workload_valid(cfg.bytes, cfg.offset, cfg.element_bytes, err, errlen, chunk_bytes_of(cfg)))
         return false;
     return check_run_counts(cfg.repeats, cfg.warmup, cfg.device, err, errlen);
 }
@@ -71,6 +71,8 @@ const char *graph_memory_name(GraphMemory m)
         return "uvm-accessed-by";
     case GraphMemory::Device:
         return "device";
+    case GraphMemory::UvmPlain:
+        return "uvm-plain";
     }
     return "?";
 }

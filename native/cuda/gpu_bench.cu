@@ -5,9 +5,13 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <thread>
 #include <vector>
 
 #include "gpu_bench.h"
@@ -109,6 +113,8 @@ KernelFn pick_kernel(Pattern p, uint32_t e, bool bypass)
         return pick_width<Pattern::MergedAligned>(e, bypass);
     case Pattern::MergedMisaligned:
         return pick_width<Pattern::MergedMisaligned>(e, bypass);
+    case Pattern::MergedChunked:
+        return pick_width<Pattern::MergedChunked>(e, bypass);
     }
     return nullptr;
 }
@@ -210,11 +216,35 @@ using namespace detail;
 
 namespace {
 
+// A pinned, mapped, filled host buffer (buffer_word(i) at word i over all `size` bytes).
+struct HostBuffer {
+    unsigned char *host = nullptr; // 4-KiB aligned, pinned and mapped
+    uint64_t size = 0;
+    bool registered = false;
+    bool host_alloc = false; // from cudaHostAlloc (else aligned_alloc + register)
+    bool portable = false;   // mapped for every device (cudaHostAllocPortable)
+    void release()
+    {
+        if (host && host_alloc)
+            cudaFreeHost(host);
+        if (host && !host_alloc) {
+            if (registered)
+                cudaHostUnregister(host);
+            free(host);
+        }
+        *this = HostBuffer{};
+    }
+};
+
+// The runner's batch mode keeps the last buffer between runs (keep_host_buffer): a 1-GiB buffer
+// takes a second to pin and fill, which a sweep of many kernels would pay every time.
+std::mutex g_cache_mutex;
+HostBuffer g_cached;
+bool g_keep_buffer = false;
+
 // Everything run() allocates, released in one place whatever the exit path.
 struct Resources {
-    bool registered = false;
-    unsigned char *host = nullptr; // 4-KiB aligned, pinned and mapped
-    bool host_alloc = false;       // from cudaHostAlloc (else aligned_alloc + register)
+    HostBuffer buf;
     unsigned char *device_copy = nullptr;
     unsigned long long *sum = nullptr;
     cudaEvent_t start = nullptr, stop = nullptr;
@@ -228,21 +258,70 @@ struct Resources {
             cudaFree(sum);
         if (device_copy)
             cudaFree(device_copy);
-        if (host && host_alloc)
-            cudaFreeHost(host);
-        if (host && !host_alloc) {
-            if (registered)
-                cudaHostUnregister(host);
-            free(host);
+        std::lock_guard<std::mutex> lock(g_cache_mutex);
+        if (g_keep_buffer && buf.host && (!g_cached.host || g_cached.size <= buf.size)) {
+            g_cached.release();
+            g_cached = buf;
+        } else {
+            buf.release();
         }
     }
 };
+
+// A buffer of at least `size` bytes in the asked flavour: the cached one when it fits, else a
+// new one, pinned, mapped and filled.
+Status host_buffer(uint64_t size, bool host_register, bool portable, HostBuffer *out, char *err,
+                   size_t errlen)
+{
+    {
+        std::lock_guard<std::mutex> lock(g_cache_mutex);
+        if (g_cached.host && g_cached.size >= size && g_cached.registered == host_register
+            && g_cached.portable == portable) {
+            *out = g_cached;
+            g_cached = HostBuffer{};
+            return Status::Ok;
+        }
+    }
+    cudaError_t e = cudaSuccess;
+    out->size = size;
+    out->portable = portable;
+    if (host_register) {
+        out->host = static_cast<unsigned char *>(aligned_alloc(4096, size));
+        if (!out->host) {
+            snprintf(err, errlen, "cannot allocate %llu bytes of host memory",
+                     (unsigned long long)size);
+            return Status::CudaError;
+        }
+        e = cudaHostRegister(out->host, size,
+                             cudaHostRegisterMapped | (portable ? cudaHostRegisterPortable : 0));
+        if (e != cudaSuccess)
+            return cuda_fail(e, "cudaHostRegister (mapped)", err, errlen);
+        out->registered = true;
+    } else {
+        void *p = nullptr;
+        e = cudaHostAlloc(&p, size, cudaHostAllocMapped | (portable ? cudaHostAllocPortable : 0));
+        if (e != cudaSuccess)
+            return cuda_fail(e, "cudaHostAlloc (mapped)", err, errlen);
+        out->host = static_cast<unsigned char *>(p);
+        out->host_alloc = true;
+    }
+    fill_buffer(out->host, size / 4);
+    return Status::Ok;
+}
 
 bool cancelled(const volatile bool *cancel) { return cancel && *cancel; }
 
 } // namespace
 
 bool cuda_built() { return true; }
+
+void keep_host_buffer(bool keep)
+{
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    g_keep_buffer = keep;
+    if (!keep)
+        g_cached.release();
+}
 
 Status list_devices(DeviceInfo *out, int max, int *count, char *err, size_t errlen)
 {
@@ -278,32 +357,14 @@ Status run(const RunConfig &cfg, const volatile bool *cancel, ProgressFn progres
     // The buffer: offset + bytes rounded up to whole pages, base page-aligned (so 128-B aligned).
     Resources r;
     const uint64_t size = (cfg.offset + cfg.bytes + 4095) / 4096 * 4096;
-    if (cfg.host_register) {
-        r.host = static_cast<unsigned char *>(aligned_alloc(4096, size));
-        if (!r.host) {
-            snprintf(err, errlen, "cannot allocate %llu bytes of host memory",
-                     (unsigned long long)size);
-            return Status::CudaError;
-        }
-        e = cudaHostRegister(r.host, size, cudaHostRegisterMapped);
-        if (e != cudaSuccess)
-            return cuda_fail(e, "cudaHostRegister (mapped)", err, errlen);
-        r.registered = true;
-    } else {
-        void *p = nullptr;
-        e = cudaHostAlloc(&p, size, cudaHostAllocMapped);
-        if (e != cudaSuccess)
-            return cuda_fail(e, "cudaHostAlloc (mapped)", err, errlen);
-        r.host = static_cast<unsigned char *>(p);
-        r.host_alloc = true;
-    }
+    report("fill", 0, 1);
+    if ((s = host_buffer(size, cfg.host_register, false, &r.buf, err, errlen)) != Status::Ok)
+        return s;
     void *mapped = nullptr;
-    e = cudaHostGetDevicePointer(&mapped, r.host, 0);
+    e = cudaHostGetDevicePointer(&mapped, r.buf.host, 0);
     if (e != cudaSuccess)
         return cuda_fail(e, "cudaHostGetDevicePointer", err, errlen);
-    report("fill", 0, 1);
-    fill_buffer(r.host, size / 4);
-    out->checksum_cpu = reference_sum(r.host, cfg.offset, cfg.bytes);
+    out->checksum_cpu = reference_sum(r.buf.host, cfg.offset, cfg.bytes);
     report("fill", 1, 1);
 
     if ((e = cudaMalloc(&r.device_copy, cfg.bytes)) != cudaSuccess)
@@ -315,7 +376,8 @@ Status run(const RunConfig &cfg, const volatile bool *cancel, ProgressFn progres
         return cuda_fail(e, "cudaEventCreate", err, errlen);
 
     const PatternSpec spec =
-        make_pattern_spec(cfg.pattern, cfg.bytes, cfg.offset, cfg.element_bytes);
+        make_pattern_spec(cfg.pattern, cfg.bytes, cfg.offset, cfg.element_bytes, kDefaultGridWarps,
+                          chunk_bytes_of(cfg));
     const PatternShape shape = pattern_shape(spec);
     const uint64_t blocks = ps_div_ceil(shape.threads, kBlockThreads);
     out->threads = (uint32_t)shape.threads;
@@ -366,7 +428,8 @@ Status run(const RunConfig &cfg, const volatile bool *cancel, ProgressFn progres
         }
         report("memcpy", i, total);
         cudaEventRecord(r.start);
-        e = cudaMemcpyAsync(r.device_copy, r.host + cfg.offset, cfg.bytes, cudaMemcpyHostToDevice);
+        e = cudaMemcpyAsync(r.device_copy, r.buf.host + cfg.offset, cfg.bytes,
+                            cudaMemcpyHostToDevice);
         cudaEventRecord(r.stop);
         if (e != cudaSuccess)
             return cuda_fail(e, "cudaMemcpyAsync (host to device)", err, errlen);
@@ -394,6 +457,211 @@ Status run(const RunConfig &cfg, const volatile bool *cancel, ProgressFn progres
                  "the kernel's checksum 0x%016llx differs from the CPU's 0x%016llx: it did not "
                  "read exactly the workload's bytes",
                  (unsigned long long)out->checksum_gpu, (unsigned long long)out->checksum_cpu);
+        return Status::ChecksumMismatch;
+    }
+    return Status::Ok;
+}
+
+namespace {
+
+// One device's part of run_multi: its checksum word, events and stream, and its pointer to the
+// shared host buffer.
+struct DeviceSide {
+    int device = 0;
+    const unsigned char *mapped = nullptr;
+    unsigned long long *sum = nullptr;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t start = nullptr, stop = nullptr;
+    ~DeviceSide()
+    {
+        if (!sum)
+            return;
+        cudaSetDevice(device);
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+        cudaStreamDestroy(stream);
+        cudaFree(sum);
+    }
+};
+
+Status prepare_side(int dev, unsigned char *host, DeviceSide *d, char *err, size_t errlen)
+{
+    d->device = dev;
+    cudaError_t e = cudaSetDevice(dev);
+    if (e != cudaSuccess)
+        return cuda_fail(e, "cudaSetDevice", err, errlen);
+    void *mapped = nullptr;
+    if ((e = cudaHostGetDevicePointer(&mapped, host, 0)) != cudaSuccess)
+        return cuda_fail(e, "cudaHostGetDevicePointer", err, errlen);
+    d->mapped = static_cast<const unsigned char *>(mapped);
+    if ((e = cudaMalloc(&d->sum, sizeof *d->sum)) != cudaSuccess
+        || (e = cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking)) != cudaSuccess
+        || (e = cudaEventCreate(&d->start)) != cudaSuccess
+        || (e = cudaEventCreate(&d->stop)) != cudaSuccess)
+        return cuda_fail(e, "device set-up", err, errlen);
+    return Status::Ok;
+}
+
+// `runs` kernels on one device, timed by its events; *all_ok is false if any checksum differs.
+cudaError_t run_side(const DeviceSide &d, const PatternSpec &spec, KernelFn kernel, uint64_t blocks,
+                     uint32_t runs, uint64_t want, std::vector<float> *ms, bool *all_ok,
+                     uint64_t *last)
+{
+    cudaError_t e = cudaSetDevice(d.device);
+    for (uint32_t i = 0; i < runs && e == cudaSuccess; ++i) {
+        if ((e = cudaMemsetAsync(d.sum, 0, sizeof *d.sum, d.stream)) != cudaSuccess)
+            break;
+        cudaEventRecord(d.start, d.stream);
+        kernel<<<(unsigned)blocks, kBlockThreads, 0, d.stream>>>(spec, d.mapped, d.sum);
+        cudaEventRecord(d.stop, d.stream);
+        if ((e = cudaGetLastError()) != cudaSuccess
+            || (e = cudaEventSynchronize(d.stop)) != cudaSuccess)
+            break;
+        float t = 0;
+        cudaEventElapsedTime(&t, d.start, d.stop);
+        unsigned long long got = 0;
+        if ((e = cudaMemcpy(&got, d.sum, sizeof got, cudaMemcpyDeviceToHost)) != cudaSuccess)
+            break;
+        *last = got;
+        *all_ok = *all_ok && got == want;
+        if (ms)
+            ms->push_back(t);
+    }
+    return e;
+}
+
+// A barrier for the concurrent section: every device thread starts its timed runs together.
+class Barrier {
+public:
+    explicit Barrier(int n) : left_(n) {}
+    void wait()
+    {
+        std::unique_lock<std::mutex> lock(m_);
+        if (--left_ == 0)
+            cv_.notify_all();
+        else
+            cv_.wait(lock, [this] { return left_ <= 0; });
+    }
+
+private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    int left_;
+};
+
+void fill_result(const RunConfig &cfg, const PatternShape &shape, uint64_t blocks,
+                 const std::vector<float> &ms, RunResult *r)
+{
+    r->kernel = stats(ms);
+    r->payload_bytes = cfg.bytes;
+    r->kernel_gbps = cfg.bytes / (r->kernel.median_ms * 1e-3) / 1e9;
+    r->threads = (uint32_t)shape.threads;
+    r->blocks = (uint32_t)blocks;
+    r->block_threads = kBlockThreads;
+    r->grid_warps = kDefaultGridWarps;
+}
+
+} // namespace
+
+Status run_multi(const RunConfig &cfg, const int *devices, int count, const volatile bool *cancel,
+                 MultiRunResult *out, char *err, size_t errlen)
+{
+    if (!check_config(cfg, err, errlen))
+        return Status::BadArgument;
+    if (count < 1 || count > kMaxDevices) {
+        snprintf(err, errlen, "1..%d devices can run together", kMaxDevices);
+        return Status::BadArgument;
+    }
+    memset(out, 0, sizeof *out);
+    out->count = count;
+    for (int i = 0; i < count; ++i) {
+        const Status s = select_device(devices[i], &out->alone[i].device, err, errlen);
+        if (s != Status::Ok)
+            return s;
+        out->together[i].device = out->alone[i].device;
+    }
+    Resources r; // the shared buffer (its device parts stay unused)
+    const uint64_t size = (cfg.offset + cfg.bytes + 4095) / 4096 * 4096;
+    Status s = host_buffer(size, cfg.host_register, true, &r.buf, err, errlen);
+    if (s != Status::Ok)
+        return s;
+    const uint64_t want = reference_sum(r.buf.host, cfg.offset, cfg.bytes);
+    std::vector<DeviceSide> sides(count);
+    for (int i = 0; i < count; ++i)
+        if ((s = prepare_side(devices[i], r.buf.host, &sides[i], err, errlen)) != Status::Ok)
+            return s;
+    const PatternSpec spec =
+        make_pattern_spec(cfg.pattern, cfg.bytes, cfg.offset, cfg.element_bytes, kDefaultGridWarps,
+                          chunk_bytes_of(cfg));
+    const PatternShape shape = pattern_shape(spec);
+    const uint64_t blocks = ps_div_ceil(shape.threads, kBlockThreads);
+    const KernelFn kernel = pick_kernel(cfg.pattern, cfg.element_bytes, cfg.bypass_l1);
+
+    bool all_ok = true;
+    // each device alone
+    for (int i = 0; i < count; ++i) {
+        if (cancelled(cancel)) {
+            snprintf(err, errlen, "the run was cancelled");
+            return Status::Cancelled;
+        }
+        std::vector<float> ms;
+        uint64_t last = 0;
+        cudaError_t e =
+            run_side(sides[i], spec, kernel, blocks, cfg.warmup, want, nullptr, &all_ok, &last);
+        if (e == cudaSuccess)
+            e = run_side(sides[i], spec, kernel, blocks, cfg.repeats, want, &ms, &all_ok, &last);
+        if (e != cudaSuccess)
+            return cuda_fail(e, "kernel (one device alone)", err, errlen);
+        fill_result(cfg, shape, blocks, ms, &out->alone[i]);
+        out->alone[i].checksum_gpu = last;
+        out->alone[i].checksum_cpu = want;
+        out->alone[i].checksum_ok = all_ok;
+        out->sum_alone_gbps += out->alone[i].kernel_gbps;
+    }
+    // every device at once: warm-up, a barrier, then the timed runs side by side
+    using Clock = std::chrono::steady_clock;
+    std::vector<Clock::time_point> t0(count), t1(count);
+    std::vector<std::vector<float>> ms(count);
+    std::vector<cudaError_t> errs(count, cudaSuccess);
+    std::vector<char> oks(count, 1);
+    std::vector<uint64_t> lasts(count, 0);
+    Barrier barrier(count);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < count; ++i) {
+        threads.emplace_back([&, i] {
+            bool ok = true;
+            errs[i] =
+                run_side(sides[i], spec, kernel, blocks, cfg.warmup, want, nullptr, &ok, &lasts[i]);
+            barrier.wait();
+            t0[i] = Clock::now();
+            if (errs[i] == cudaSuccess)
+                errs[i] = run_side(sides[i], spec, kernel, blocks, cfg.repeats, want, &ms[i], &ok,
+                                   &lasts[i]);
+            t1[i] = Clock::now();
+            oks[i] = ok;
+        });
+    }
+    for (std::thread &t : threads)
+        t.join();
+    Clock::time_point first = t0[0], last = t1[0];
+    for (int i = 0; i < count; ++i) {
+        if (errs[i] != cudaSuccess)
+            return cuda_fail(errs[i], "kernel (devices together)", err, errlen);
+        fill_result(cfg, shape, blocks, ms[i], &out->together[i]);
+        out->together[i].checksum_gpu = lasts[i];
+        out->together[i].checksum_cpu = want;
+        out->together[i].checksum_ok = oks[i];
+        all_ok = all_ok && oks[i];
+        first = std::min(first, t0[i]);
+        last = std::max(last, t1[i]);
+    }
+    out->together_wall_ms = std::chrono::duration<double, std::milli>(last - first).count();
+    out->total_gbps =
+        (double)cfg.bytes * cfg.repeats * count / (out->together_wall_ms * 1e-3) / 1e9;
+    if (!all_ok) {
+        snprintf(err, errlen,
+                 "a device's checksum differs from the CPU's: it did not read exactly "
+                 "the workload's bytes");
         return Status::ChecksumMismatch;
     }
     return Status::Ok;

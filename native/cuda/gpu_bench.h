@@ -30,7 +30,14 @@ struct RunConfig {
     uint32_t repeats;       // timed runs (>= 1); median, min and max are reported
     int device;             // CUDA device ordinal
     bool host_register;     // false: cudaHostAlloc mapped; true: malloc + cudaHostRegister mapped
+    uint64_t chunk_bytes;   // merged-chunked: bytes each warp walks (0: spec default)
 };
+
+// The chunk a config runs at (0 means the spec's default).
+inline uint64_t chunk_bytes_of(const RunConfig &cfg)
+{
+    return cfg.chunk_bytes ? cfg.chunk_bytes : kChunkBytesDefault;
+}
 
 struct DeviceInfo {
     char name[128];
@@ -83,6 +90,26 @@ bool cuda_built();
 Status list_devices(DeviceInfo *out, int max, int *count, char *err, size_t errlen);
 Status run(const RunConfig &cfg, const volatile bool *cancel, ProgressFn progress, void *ctx,
            RunResult *out, char *err, size_t errlen);
+
+// Several GPUs at once (run_multi): every listed device runs cfg's kernel over ONE pinned, mapped
+// host buffer (cudaHostAllocPortable), first each device alone, then all of them together,
+// started by one barrier; each device's timed repeats are its own median.
+constexpr int kMaxDevices = 16;
+struct MultiRunResult {
+    int count;                       // devices run
+    RunResult alone[kMaxDevices];    // device i by itself (the others idle)
+    RunResult together[kMaxDevices]; // device i while every device runs
+    double together_wall_ms;         // first start to last end of the concurrent repeats
+    double total_gbps;               // every device's bytes over together_wall_ms
+    double sum_alone_gbps;           // the devices' alone GB/s added up
+};
+// devices: ordinals; count 1..kMaxDevices. cfg.device is ignored.
+Status run_multi(const RunConfig &cfg, const int *devices, int count, const volatile bool *cancel,
+                 MultiRunResult *out, char *err, size_t errlen);
+
+// Keep the last run's pinned host buffer for the next run of the process (a sweep of many
+// kernels); off by default, and off again releases it.
+void keep_host_buffer(bool keep);
 
 // Shared by both builds: the argument check run() applies first (BadArgument + one sentence).
 bool check_config(const RunConfig &cfg, char *err, size_t errlen);

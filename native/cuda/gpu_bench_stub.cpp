@@ -15,6 +15,8 @@ const char *kWhy = "this build of pcie-scope has no CUDA support: nvcc was not f
 
 bool cuda_built() { return false; }
 
+void keep_host_buffer(bool) {}
+
 Status list_devices(DeviceInfo *, int, int *count, char *err, size_t errlen)
 {
     if (count)
@@ -28,6 +30,19 @@ Status run(const RunConfig &cfg, const volatile bool *, ProgressFn, void *, RunR
 {
     if (!check_config(cfg, err, errlen))
         return Status::BadArgument;
+    snprintf(err, errlen, "%s", kWhy);
+    return Status::NotBuilt;
+}
+
+Status run_multi(const RunConfig &cfg, const int *, int count, const volatile bool *,
+                 MultiRunResult *, char *err, size_t errlen)
+{
+    if (!check_config(cfg, err, errlen))
+        return Status::BadArgument;
+    if (count < 1 || count > kMaxDevices) {
+        snprintf(err, errlen, "1..%d devices can run together", kMaxDevices);
+        return Status::BadArgument;
+    }
     snprintf(err, errlen, "%s", kWhy);
     return Status::NotBuilt;
 }

@@ -180,6 +180,7 @@ KernelFns pick_kernel(GraphKernel k, uint32_t id_bytes)
 
 // Everything run_graph() allocates, released in one place whatever the exit path.
 struct GraphResources {
+    void *reserved = nullptr; // gpu_memory_limit's hold on device memory
     uint64_t *offsets = nullptr;
     uint32_t *labels = nullptr; // BFS levels; SSSP distances, CC labels (`prev`)
     uint32_t *next = nullptr;   // SSSP, CC: the values a relax launch writes
@@ -213,8 +214,28 @@ struct GraphResources {
         cudaFree(score);
         cudaFree(contrib);
         cudaFree(changed);
+        cudaFree(reserved);
     }
 };
+
+// Holds device memory until `limit` bytes are free (nothing when limit is 0 or already met).
+Status reserve_device_memory(uint64_t limit, GraphResources *r, GraphRunResult *out, char *err,
+                             size_t errlen)
+{
+    size_t free_bytes = 0, total = 0;
+    cudaError_t e = cudaMemGetInfo(&free_bytes, &total);
+    if (e != cudaSuccess)
+        return cuda_fail(e, "cudaMemGetInfo", err, errlen);
+    if (limit > 0 && free_bytes > limit) {
+        const size_t hold = free_bytes - limit;
+        if ((e = cudaMalloc(&r->reserved, hold)) != cudaSuccess)
+            return cuda_fail(e, "cudaMalloc (gpu memory limit reservation)", err, errlen);
+        out->reserved_bytes = hold;
+        cudaMemGetInfo(&free_bytes, &total);
+    }
+    out->free_bytes = free_bytes;
+    return Status::Ok;
+}
 
 // Allocates the kernel's host memory (the edge list, and SSSP's weights) in cfg.memory and fills
 // it; *device_ptr is what the kernel reads.
@@ -235,11 +256,15 @@ Status place_edges(const GraphRunConfig &cfg, const std::vector<unsigned char> &
         *device_ptr = mapped;
         return Status::Ok;
     }
+    case GraphMemory::UvmPlain:
     case GraphMemory::Uvm:
     case GraphMemory::UvmAccessedBy: {
         if ((e = cudaMallocManaged(&r->edges, size)) != cudaSuccess)
             return cuda_fail(e, "cudaMallocManaged (edge list)", err, errlen);
         memcpy(r->edges, bytes.data(), bytes.size()); // first touch on the host
+        *device_ptr = r->edges;
+        if (cfg.memory == GraphMemory::UvmPlain)
+            return Status::Ok;
         cudaMemLocation loc{};
         loc.type = cudaMemLocationTypeDevice;
         loc.id = cfg.device;
@@ -247,7 +272,6 @@ Status place_edges(const GraphRunConfig &cfg, const std::vector<unsigned char> &
                                                                        : cudaMemAdviseSetAccessedBy;
         if ((e = cudaMemAdvise(r->edges, size, advice, loc)) != cudaSuccess)
             return cuda_fail(e, "cudaMemAdvise (edge list)", err, errlen);
-        *device_ptr = r->edges;
         return Status::Ok;
     }
     case GraphMemory::Device: {
@@ -471,6 +495,8 @@ Status run_graph(const GraphRunConfig &cfg, const volatile bool *cancel, Progres
     const std::vector<unsigned char> host_bytes = g.host_bytes(cfg.kernel);
 
     GraphResources r;
+    if ((s = reserve_device_memory(cfg.gpu_memory_limit, &r, out, err, errlen)) != Status::Ok)
+        return s;
     const size_t vbytes = g.vertices * sizeof(uint32_t);
     const bool relax = algo == GraphAlgorithm::Sssp || algo == GraphAlgorithm::Cc;
     if ((e = cudaMalloc(&r.offsets, g.offsets.size() * sizeof(uint64_t))) != cudaSuccess
@@ -509,7 +535,7 @@ Status run_graph(const GraphRunConfig &cfg, const volatile bool *cancel, Progres
         report(run < cfg.warmup ? "warmup" : phase, run < cfg.warmup ? run : run - cfg.warmup,
                run < cfg.warmup ? cfg.warmup : cfg.repeats);
         // UVM is re-allocated before every run (each run pays the migration); the others once
-        if (run == 0 || cfg.memory == GraphMemory::Uvm) {
+        if (run == 0 || cfg.memory == GraphMemory::Uvm || cfg.memory == GraphMemory::UvmPlain) {
             r.free_edges();
             if ((s = place_edges(cfg, host_bytes, &r, &args.memory, err, errlen)) != Status::Ok)
                 return s;

@@ -13,6 +13,11 @@
 //   uvm-accessed-by  cudaMallocManaged + cudaMemAdviseSetAccessedBy(device) alone: mapped like
 //                    zero-copy where the driver does not migrate on access counters
 //   device           cudaMalloc + one untimed copy: the in-memory ceiling, when it fits
+//   uvm-plain        cudaMallocManaged with no advice: pages migrate on first touch (UVM
+//                    without hints, EMOGI's plain UVM baseline); re-allocated before every run
+// gpu_memory_limit (EMOGI's comparison at a scale the GPU cannot hold): before anything else the
+// run allocates and holds device memory until only that many bytes are free, so an edge list
+// larger than the limit cannot be placed in `device` memory and UVM must evict to read it all.
 // Timing (CUDA events) covers the whole launch loop, with the 4-B "changed" copies between
 // launches (BFS, SSSP, CC) and the vertex-state kernels (SSSP's and CC's frontier update,
 // PageRank's contributions), as EMOGI timed it.
@@ -32,11 +37,13 @@ enum class GraphMemory : uint8_t {
     ZeroCopy = 0,
     Uvm = 1,
     UvmAccessedBy = 2,
-    Device = 3
+    Device = 3,
+    UvmPlain = 4
 };
 constexpr GraphMemory kGraphMemories[] = {GraphMemory::ZeroCopy, GraphMemory::Uvm,
-                                          GraphMemory::UvmAccessedBy, GraphMemory::Device};
-constexpr const char *kGraphMemoryNameList = "zerocopy, uvm, uvm-accessed-by, device";
+                                          GraphMemory::UvmAccessedBy, GraphMemory::Device,
+                                          GraphMemory::UvmPlain};
+constexpr const char *kGraphMemoryNameList = "zerocopy, uvm, uvm-accessed-by, device, uvm-plain";
 const char *graph_memory_name(GraphMemory m);
 bool graph_memory_from_name(const char *name, GraphMemory *out);
 
@@ -48,6 +55,7 @@ struct GraphRunConfig {
     uint32_t warmup = 1;
     uint32_t repeats = 5;
     int device = 0;
+    uint64_t gpu_memory_limit = 0; // bytes left free for the run (0: no reservation)
 };
 
 struct GraphRunResult {
@@ -63,6 +71,8 @@ struct GraphRunResult {
     bool levels_ok;
     uint32_t block_threads;
     uint64_t blocks;
+    uint64_t reserved_bytes; // device memory held by gpu_memory_limit
+    uint64_t free_bytes;     // free device memory after the reservation
 };
 
 // Progress phases: "warmup" (done = runs so far), the algorithm's name ("bfs", ...) at the start

@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "graph_bandwidth.h"
 #include "graph_reference.h" // bfs_default_source
 #include "graph_traffic.h"
 #include "json.h"
@@ -33,11 +34,11 @@ std::string graph_model_json(const GraphModelArgs &a, double *wall_seconds)
     cfg.base = kBase;
     cfg.l1 = a.l1;
     cfg.l1_model = a.l1_model;
+    cfg.gpu = a.gpu;
     cfg.gpu.order = a.warp_order;
     GraphTrafficGenerator gen(cfg);
-    Mrd m;
-    while (gen.next(&m)) {
-    }
+    const GraphTiming timing =
+        drain_graph_timing(gen, g, a.kernel, host_model_of(kGpus[kGpuDefault]));
     const auto t2 = std::chrono::steady_clock::now();
     if (wall_seconds)
         *wall_seconds = std::chrono::duration<double>(t2 - t1).count();
@@ -59,6 +60,17 @@ std::string graph_model_json(const GraphModelArgs &a, double *wall_seconds)
         .field("pcieReadBytes", read_bytes);
     w.field_number("sectorsPerRequest",
                    c.mrds ? (double)c.mrd_bytes / kSectorBytes / (double)c.mrds : 0.0);
+    w.field("mergeWindow", cfg.gpu.merge_window);
+    w.key("launchReads").begin_array();
+    for (size_t l = 0; l < timing.launches.size(); ++l) {
+        w.begin_object().field("reads", timing.launches[l].reads);
+        w.field("cplWireBytes", timing.launches[l].wire_bytes).field("steps", timing.steps[l]);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("predicted").begin_object().field("gpu", kGpus[kGpuDefault].name);
+    w.field_number("seconds", timing.seconds, "%.6g");
+    w.field_number("edgeGbps", timing.edge_gbps).end_object();
     w.field_number("loadSeconds", std::chrono::duration<double>(t1 - t0).count(), "%.3f");
     w.field_number("modelSeconds", std::chrono::duration<double>(t2 - t1).count(), "%.3f");
     return w.end_object().text();

@@ -24,6 +24,7 @@ struct GraphModelArgs {
     L1Model l1_model = L1Model::Ideal;
     WarpOrder warp_order = WarpOrder::RoundRobin; // with L1Model::Lru
     std::string cache_dir;                        // graph cache; empty = none
+    GpuModel gpu = default_gpu_model();           // the scheduled model's GPU, merge window
 };
 
 // Runs the model; returns the JSON line. Throws GraphError for a bad graph or source.

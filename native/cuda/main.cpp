@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <stdio.h>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,7 @@ int graph(const RunnerArgs &a)
     cfg.warmup = a.cfg.warmup;
     cfg.repeats = a.cfg.repeats;
     cfg.device = a.cfg.device;
+    cfg.gpu_memory_limit = a.gpu_memory_limit;
     int worst = kExitOk;
     for (const ps::GraphKernelInfo &k : ps::kGraphKernels) {
         if (!a.graph_suite && k.kernel != a.kernel)
@@ -144,6 +146,91 @@ int graph(const RunnerArgs &a)
     return worst;
 }
 
+// --devices: one micro pattern on several GPUs at once over one host buffer.
+int multi(const RunnerArgs &a)
+{
+    int present = 0;
+    char why[512] = "";
+    const Status usable = list_devices(nullptr, 0, &present, why, sizeof why);
+    if (usable != Status::Ok) {
+        line(error_json(usable, why));
+        return exit_code_of(usable);
+    }
+    std::vector<int> devs;
+    std::string err;
+    if (!parse_devices(a.devices, present, &devs, &err)) {
+        line(error_json(Status::BadArgument, err));
+        return kExitUsage;
+    }
+    MultiRunResult r{};
+    char msg[512] = "";
+    const Status s =
+        run_multi(a.cfg, devs.data(), (int)devs.size(), &g_cancel, &r, msg, sizeof msg);
+    if (s == Status::NotBuilt || s == Status::NoDevice)
+        line(error_json(s, msg));
+    else
+        line(multi_result_json(a.cfg, r, s, msg));
+    return exit_code_of(s);
+}
+
+int dispatch(const RunnerArgs &a);
+
+// --batch FILE: each line (blank lines and # comments skipped) is a command line of its own, run
+// in this process one after another with the pinned host buffer kept between runs. A line that
+// does not parse prints its error object and the batch goes on; the exit code is the worst.
+int batch(const std::string &file)
+{
+    std::ifstream in(file);
+    if (!in) {
+        line(error_json(Status::BadArgument, "--batch: cannot read " + file));
+        return kExitUsage;
+    }
+    keep_host_buffer(true);
+    int worst = kExitOk;
+    std::string text;
+    while (std::getline(in, text) && !g_cancel) {
+        std::vector<std::string> words = split_words(text);
+        if (words.empty() || words[0][0] == '#')
+            continue;
+        words.insert(words.begin(), "pcie-scope-gpu");
+        std::vector<char *> argv;
+        for (std::string &w : words)
+            argv.push_back(w.data());
+        RunnerArgs one;
+        std::string err;
+        int rc = kExitUsage;
+        if (!parse_args((int)argv.size(), argv.data(), &one, &err))
+            line(error_json(Status::BadArgument, err));
+        else if (!one.batch.empty() || one.help)
+            line(error_json(Status::BadArgument, "a --batch line runs a workload"));
+        else
+            rc = dispatch(one);
+        if (rc == kExitNoGpu) {
+            keep_host_buffer(false);
+            return rc; // nothing else can run either
+        }
+        if (rc != kExitOk && worst == kExitOk)
+            worst = rc;
+    }
+    keep_host_buffer(false);
+    return g_cancel ? exit_code_of(Status::Cancelled) : worst;
+}
+
+int dispatch(const RunnerArgs &a)
+{
+    if (a.list)
+        return list();
+    if (!a.batch.empty())
+        return batch(a.batch);
+    if (a.suite)
+        return suite(a);
+    if (a.graph_kernel_given || a.graph_suite)
+        return graph(a);
+    if (a.devices_given)
+        return multi(a);
+    return exit_code_of(run_one(a.cfg, true));
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -161,11 +248,5 @@ int main(int argc, char **argv)
     }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    if (a.list)
-        return list();
-    if (a.suite)
-        return suite(a);
-    if (a.graph_kernel_given || a.graph_suite)
-        return graph(a);
-    return exit_code_of(run_one(a.cfg, true));
+    return dispatch(a);
 }

@@ -32,6 +32,7 @@
 
 #include <string>
 
+#include "bandwidth.h"
 #include "graph_model_json.h"
 #include "json.h"
 #include "link.h"
@@ -56,6 +57,10 @@ enum ModelOption {
     kOptBytes,
     kOptOffset,
     kOptElementBytes,
+    kOptChunkBytes,
+    kOptMergeWindow,
+    kOptL1Policy,
+    kOptL1Bytes,
 };
 
 using ps::cli::Value;
@@ -173,6 +178,40 @@ const ps::cli::OptionDef kModelOptions[] = {
      {},
      0,
      "--element-bytes needs a non-negative integer"},
+    {kOptMergeWindow,
+     "--merge-window",
+     nullptr,
+     Value::Uint,
+     0,
+     ps::kMaxMergeWindow,
+     {},
+     0,
+     {},
+     0,
+     ""},
+    {kOptL1Policy,
+     "--l1-policy",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {"lru", "random"},
+     2,
+     "--l1-policy must be lru or random"},
+    {kOptL1Bytes, "--l1-bytes", nullptr, Value::Uint, 0, 8u << 20, {}, 0, {}, 0, ""},
+    {kOptChunkBytes,
+     "--chunk-bytes",
+     nullptr,
+     Value::Uint,
+     0,
+     ps::kChunkBytesMax,
+     {},
+     0,
+     {},
+     0,
+     ""},
 };
 
 int usage(const std::string &msg)
@@ -180,7 +219,7 @@ int usage(const std::string &msg)
     printf("%s\n", ps::json::error_object("PS_MODEL_BAD_ARGUMENT", msg).c_str());
     fprintf(stderr,
             "pcie-scope-model: %s\nusage: pcie-scope-model --pattern P --bytes N [--offset O] "
-            "[--element-bytes E] [--l1 ideal|bypass] [--l1-model %s]\n"
+            "[--element-bytes E] [--chunk-bytes C] [--l1 ideal|bypass] [--l1-model %s]\n"
             "       pcie-scope-model --pattern %s --graph kron:S[:SEED]|urand:S[:SEED]|file:PATH "
             "[--source V] [--id-bytes 4|8] [--l1 ideal|bypass] [--l1-model %s]\n"
             "  --l1-model ideal: one L1 that never forgets (default); lru: blocks scheduled over "
@@ -193,15 +232,17 @@ int usage(const std::string &msg)
 }
 
 int run_graph(ps::GraphModelArgs graph, ps::L1Load l1, ps::L1Model l1_model,
-              ps::WarpOrder warp_order, bool micro_args)
+              ps::WarpOrder warp_order, const ps::GpuModel &gpu, bool micro_args)
 {
     if (graph.graph.empty())
         return usage("--graph is required with a graph kernel");
     if (micro_args)
-        return usage("--bytes, --offset and --element-bytes do not apply to a graph kernel");
+        return usage(
+            "--bytes, --offset, --element-bytes and --chunk-bytes do not apply to a graph kernel");
     graph.l1 = ps::l1_mode_of(l1);
     graph.l1_model = l1_model;
     graph.warp_order = warp_order;
+    graph.gpu = gpu;
     graph.cache_dir = ps::default_graph_cache_dir();
     try {
         printf("%s\n", ps::graph_model_json(graph, nullptr).c_str());
@@ -225,11 +266,14 @@ int main(int argc, char **argv)
     ps::Pattern pattern = ps::Pattern::MergedAligned;
     bool pattern_given = false, offset_given = false;
     uint64_t bytes = 0, offset = 0, element = ps::kElementBytesDefault;
+    uint64_t chunk = ps::kChunkBytesDefault;
+    bool chunk_given = false;
     ps::L1Load l1 = ps::kL1LoadDefault;
     ps::L1Model l1_model = ps::L1Model::Ideal;
     ps::WarpOrder warp_order = ps::WarpOrder::RoundRobin;
     bool graph_kernel = false, bytes_given = false;
     ps::GraphModelArgs graph;
+    ps::GpuModel gpu = ps::default_gpu_model(); // --merge-window, --l1-policy, --l1-bytes: fits
     const auto apply = [&](const ps::cli::Parsed &p, std::string *err) -> bool {
         const char *v = p.text.c_str();
         bool ok = true;
@@ -270,6 +314,19 @@ int main(int argc, char **argv)
             element = p.number;
             bytes_given = true;
             break;
+        case kOptChunkBytes:
+            chunk = p.number;
+            chunk_given = true;
+            break;
+        case kOptMergeWindow:
+            gpu.merge_window = (uint32_t)p.number;
+            break;
+        case kOptL1Policy:
+            gpu.l1_random = p.text == "random";
+            break;
+        case kOptL1Bytes:
+            gpu.l1_bytes = (uint32_t)(p.number / ps::kLineBytes * ps::kLineBytes);
+            break;
         }
         if (!ok)
             *err = ps::cli::value_error(*p.def);
@@ -284,34 +341,45 @@ int main(int argc, char **argv)
     if (!pattern_given)
         return usage("--pattern is required");
     if (graph_kernel)
-        return run_graph(graph, l1, l1_model, warp_order, bytes_given || offset_given);
+        return run_graph(graph, l1, l1_model, warp_order, gpu,
+                         bytes_given || offset_given || chunk_given);
     if (!graph.graph.empty() || graph.source_given)
         return usage("--graph and --source go with a graph kernel ("
                      + std::string(ps::kGraphKernelNameList) + ")");
     if (!offset_given)
         offset = ps::pattern_default_offset(pattern);
+    if (chunk_given && pattern != ps::Pattern::MergedChunked)
+        return usage("--chunk-bytes goes with --pattern merged-chunked");
     char why[160];
     if (offset > ps::kWorkloadOffsetMax
-        || !ps::workload_valid(bytes, (uint32_t)offset, (uint32_t)element, why, sizeof why))
+        || !ps::workload_valid(bytes, (uint32_t)offset, (uint32_t)element, why, sizeof why, chunk))
         return usage(offset > ps::kWorkloadOffsetMax
                          ? std::string("offset must be ") + ps::kWorkloadOffsetRule
                          : why);
 
     ps::TrafficConfig cfg;
-    cfg.spec = ps::make_pattern_spec(pattern, bytes, (uint32_t)offset, (uint32_t)element);
+    cfg.spec = ps::make_pattern_spec(pattern, bytes, (uint32_t)offset, (uint32_t)element,
+                                     ps::kDefaultGridWarps, chunk);
     cfg.base = kBase;
     cfg.l1 = ps::l1_mode_of(l1);
     cfg.l1_model = l1_model;
+    cfg.gpu = gpu;
     cfg.gpu.order = warp_order;
     ps::TrafficGenerator gen(cfg);
     ps::Mrd m;
-    while (gen.next(&m)) {
-    }
+    ps::ReadStream stream;
+    while (gen.next(&m))
+        stream.add(m.len);
+    const ps::HostModel host = ps::host_model_of(ps::kGpus[ps::kGpuDefault]);
+    const double seconds = ps::stream_seconds(stream, host) + host.launch_us * 1e-6;
     const ps::TrafficCounts &c = gen.counts();
     const uint64_t read_bytes = c.mrd_bytes + (uint64_t)ps::kCplHeaderBytes * c.mrds;
     ps::json::Writer w;
     w.begin_object().field("pattern", ps::pattern_name(pattern)).field("bytes", bytes);
-    w.field("offset", offset).field("elementBytes", element).field("l1", ps::l1_load_name(l1));
+    w.field("offset", offset).field("elementBytes", element);
+    if (pattern == ps::Pattern::MergedChunked)
+        w.field("chunkBytes", chunk);
+    w.field("l1", ps::l1_load_name(l1));
     w.field("l1Model", ps::l1_model_name(l1_model)).field("instructions", c.instructions);
     w.key("mrd").begin_object().field("count", c.mrds).key("bySize").begin_object();
     for (int k = 0; k < ps::kSizeClassCount; ++k)
@@ -321,6 +389,11 @@ int main(int argc, char **argv)
         .field("pcieReadBytes", read_bytes);
     w.field_number("sectorsPerRequest",
                    c.mrds ? (double)c.mrd_bytes / ps::kSectorBytes / (double)c.mrds : 0.0);
+    w.field("mergeWindow", cfg.gpu.merge_window);
+    w.field("cplWireBytes", stream.wire_bytes);
+    w.key("predicted").begin_object().field("gpu", ps::kGpus[ps::kGpuDefault].name);
+    w.field_number("seconds", seconds, "%.6g").field_number("gbps", bytes / seconds / 1e9);
+    w.end_object();
     printf("%s\n", w.end_object().text().c_str());
     return 0;
 }

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <algorithm>
+
 #include "json.h"
 #include "link.h"
 #include "options.h"
@@ -48,6 +50,10 @@ enum RunnerOption {
     kOptRepeats,
     kOptWarmup,
     kOptDevice,
+    kOptChunkBytes,
+    kOptGpuMemoryLimit,
+    kOptDevices,
+    kOptBatch,
 };
 
 using cli::Value;
@@ -141,6 +147,30 @@ const cli::OptionDef kRunnerOptions[] = {
     {kOptRepeats, "--repeats", nullptr, Value::Uint, 0, 1000, {}, 0, {}, 0, ""},
     {kOptWarmup, "--warmup", nullptr, Value::Uint, 0, 1000, {}, 0, {}, 0, ""},
     {kOptDevice, "--device", nullptr, Value::Uint, 0, 1023, {}, 0, {}, 0, ""},
+    {kOptChunkBytes, "--chunk-bytes", nullptr, Value::Uint, 0, kChunkBytesMax, {}, 0, {}, 0, ""},
+    {kOptGpuMemoryLimit,
+     "--gpu-memory-limit",
+     nullptr,
+     Value::Uint,
+     1,
+     UINT64_MAX - 1,
+     {},
+     0,
+     {},
+     0,
+     ""},
+    {kOptDevices,
+     "--devices",
+     nullptr,
+     Value::Text,
+     0,
+     0,
+     {},
+     0,
+     {},
+     0,
+     "--devices needs all or a list of device ordinals (0,1)"},
+    {kOptBatch, "--batch", nullptr, Value::Text, 0, 0, {}, 0, {}, 0, "--batch needs a file"},
 };
 
 } // namespace
@@ -151,7 +181,7 @@ const char *runner_usage()
         std::string(
             "usage: pcie-scope-gpu --pattern P [--bytes N] [--offset O] [--element-bytes E]\n"
             "                      [--l1 ideal|bypass] [--repeats R] [--warmup W] [--device D]\n"
-            "                      [--host-register]\n"
+            "                      [--host-register] [--chunk-bytes C] [--devices all|D,D]\n"
             "       pcie-scope-gpu --suite micro [--bytes N] [--l1 ideal|bypass] [...]\n"
             "       pcie-scope-gpu --pattern GRAPH_KERNEL [--graph G] [--source V]\n"
             "                      [--id-bytes 4|8] [--memory M] [--repeats R] [...]\n"
@@ -161,23 +191,32 @@ const char *runner_usage()
             "Runs a pcie-scope access pattern as a CUDA kernel over pinned, mapped host memory\n"
             "(zero-copy) and a cudaMemcpy host-to-device of the same bytes; prints JSON.\n"
             "\n"
-            "  --pattern P         strided, merged-aligned, merged-misaligned "
-            "(spec/workloads.json)\n"
-            "  --bytes N           useful bytes (default 268435456 = 256 MiB)\n"
-            "  --offset O          data offset in a 128-B line (default: the pattern's)\n"
-            "  --element-bytes E   bytes per lane load: 4, 8 or 16 (default 4)\n"
-            "  --l1 MODE           ideal (default loads, cached in L1) or bypass (ld.global.cg)\n"
-            "  --repeats R         timed runs, 1..1000 (default 5): median, min, max\n"
-            "  --warmup W          untimed runs first, 0..1000 (default 2)\n"
-            "  --device D          CUDA device ordinal (default 0)\n"
-            "  --host-register     malloc + cudaHostRegister instead of cudaHostAlloc\n"
-            "  --suite micro       every pattern x element width x L1 mode (one --l1 if given),\n"
-            "                      each at its default offset: one JSON object per line\n"
-            "  --list-devices      {\"cudaBuilt\":..,\"devices\":[..]}\n"
-            "\n"
-            "Graph mode: a graph kernel (native/model/graph_kernels.h) with the edge list (and\n"
-            "SSSP's weights) in host memory, checked against the CPU (BFS levels, Dijkstra,\n"
-            "union-find components, PageRank within tolerance). GRAPH_KERNEL: one of\n  ")
+            "  --pattern P         "
+            + std::string(kPatternNameList)
+            + " (spec/workloads.json)\n"
+              "  --bytes N           useful bytes (default 268435456 = 256 MiB)\n"
+              "  --offset O          data offset in a 128-B line (default: the pattern's)\n"
+              "  --element-bytes E   bytes per lane load: 4, 8 or 16 (default 4)\n"
+              "  --l1 MODE           ideal (default loads, cached in L1) or bypass (ld.global.cg)\n"
+              "  --repeats R         timed runs, 1..1000 (default 5): median, min, max\n"
+              "  --warmup W          untimed runs first, 0..1000 (default 2)\n"
+              "  --device D          CUDA device ordinal (default 0)\n"
+              "  --host-register     malloc + cudaHostRegister instead of cudaHostAlloc\n"
+              "  --chunk-bytes C     merged-chunked: bytes each warp walks (default "
+            + std::to_string(kChunkBytesDefault)
+            + ")\n"
+              "  --devices LIST      all, or device ordinals 0,1,..: every listed GPU runs the\n"
+              "                      pattern over one shared host buffer, each alone first, then\n"
+              "                      all at once; one JSON line with per-GPU and total GB/s\n"
+              "  --batch FILE        run each line of FILE (runner arguments) in this process,\n"
+              "                      one JSON line each, reusing the pinned host buffer\n"
+              "  --suite micro       every pattern x element width x L1 mode (one --l1 if given),\n"
+              "                      each at its default offset: one JSON object per line\n"
+              "  --list-devices      {\"cudaBuilt\":..,\"devices\":[..]}\n"
+              "\n"
+              "Graph mode: a graph kernel (native/model/graph_kernels.h) with the edge list (and\n"
+              "SSSP's weights) in host memory, checked against the CPU (BFS levels, Dijkstra,\n"
+              "union-find components, PageRank within tolerance). GRAPH_KERNEL: one of\n  ")
         + kGraphKernelNameList
         + "\n"
           "  --graph G           kron:S[:SEED], urand:S[:SEED] or file:PATH (.mtx or an edge\n"
@@ -187,8 +226,11 @@ const char *runner_usage()
           "                      1024)\n"
           "  --id-bytes B        neighbour id width, 4 or 8 (default 8)\n"
           "  --memory M          zerocopy (default), uvm (managed + ReadMostly), uvm-accessed-by\n"
-          "                      (managed + AccessedBy), device (copied to the GPU, if it fits)\n"
+          "                      (managed + AccessedBy), device (copied to the GPU, if it fits),\n"
+          "                      uvm-plain (managed, no advice)\n"
           "  --suite graph       every graph kernel x memory (one --memory if given)\n"
+          "  --gpu-memory-limit N  hold GPU memory until only N bytes are free before the run\n"
+          "                      (EMOGI's comparison: an edge list that cannot fit)\n"
           "\n"
           "Exit: 0 ok, 1 failure (CUDA error, checksum mismatch), 2 usage, 3 no CUDA build or\n"
           "no usable GPU. Errors: {\"error\":{\"code\":\"PS_GPU_...\",\"message\":\"...\"}}.\n";
@@ -207,6 +249,7 @@ bool parse_args(int argc, char **argv, RunnerArgs *o, std::string *err)
     c.repeats = 5;
     c.device = 0;
     c.host_register = false;
+    c.chunk_bytes = 0;
     const auto apply = [&](const cli::Parsed &p, std::string *err) -> bool {
         const uint64_t v = p.number;
         const char *text = p.text.c_str();
@@ -268,6 +311,20 @@ bool parse_args(int argc, char **argv, RunnerArgs *o, std::string *err)
         case kOptDevice:
             c.device = (int)v;
             break;
+        case kOptChunkBytes:
+            c.chunk_bytes = v;
+            o->chunk_given = true;
+            break;
+        case kOptGpuMemoryLimit:
+            o->gpu_memory_limit = v;
+            break;
+        case kOptDevices:
+            o->devices = p.text;
+            o->devices_given = true;
+            break;
+        case kOptBatch:
+            o->batch = p.text;
+            break;
         }
         if (!ok)
             *err = cli::value_error(*p.def);
@@ -281,9 +338,25 @@ bool parse_args(int argc, char **argv, RunnerArgs *o, std::string *err)
     if (o->help)
         return true;
     const int modes = (int)o->list + (int)o->suite + (int)o->pattern_given
-        + (int)o->graph_kernel_given + (int)o->graph_suite;
+        + (int)o->graph_kernel_given + (int)o->graph_suite + (int)!o->batch.empty();
     if (modes != 1) {
-        *err = "give exactly one of --pattern, --suite micro, --suite graph, --list-devices";
+        *err = "give exactly one of --pattern, --suite micro, --suite graph, --list-devices, "
+               "--batch";
+        return false;
+    }
+    if (!o->batch.empty())
+        return true;
+    if (o->gpu_memory_limit && !(o->graph_kernel_given || o->graph_suite)) {
+        *err = "--gpu-memory-limit goes with a graph kernel: it limits the GPU memory the edge "
+               "list may use";
+        return false;
+    }
+    if (o->devices_given && !o->pattern_given) {
+        *err = "--devices runs one micro pattern (--pattern) on several GPUs";
+        return false;
+    }
+    if (o->chunk_given && !(o->pattern_given && c.pattern == Pattern::MergedChunked)) {
+        *err = "--chunk-bytes goes with --pattern merged-chunked";
         return false;
     }
     if (o->graph_kernel_given || o->graph_suite) {
@@ -391,6 +464,8 @@ std::string result_json(const RunConfig &cfg, const RunResult &r, Status status,
     json::Writer w;
     w.begin_object().field("pattern", pattern_name(cfg.pattern)).field("bytes", cfg.bytes);
     w.field("offset", cfg.offset).field("elementBytes", cfg.element_bytes);
+    if (cfg.pattern == Pattern::MergedChunked)
+        w.field("chunkBytes", chunk_bytes_of(cfg));
     w.field("l1", l1_load_name(cfg.bypass_l1 ? L1Load::Bypass : L1Load::Ideal));
     w.field("hostMemory", cfg.host_register ? "hostRegister" : "hostAlloc");
     w.field("warmup", cfg.warmup).field("repeats", cfg.repeats);
@@ -415,6 +490,98 @@ std::string result_json(const RunConfig &cfg, const RunResult &r, Status status,
     return w.end_object().text();
 }
 
+namespace {
+
+std::string multi_side_json(const RunResult &r)
+{
+    json::Writer w;
+    w.begin_object()
+        .field_raw("kernel", timing(r.kernel))
+        .field_number("kernelGbps", r.kernel_gbps);
+    w.key("checksum").begin_object().field("gpu", hex64(r.checksum_gpu));
+    w.field("cpu", hex64(r.checksum_cpu)).field("ok", r.checksum_ok).end_object();
+    return w.end_object().text();
+}
+
+} // namespace
+
+std::string multi_result_json(const RunConfig &cfg, const MultiRunResult &r, Status status,
+                              const std::string &message)
+{
+    json::Writer w;
+    w.begin_object().field("pattern", pattern_name(cfg.pattern)).field("bytes", cfg.bytes);
+    w.field("offset", cfg.offset).field("elementBytes", cfg.element_bytes);
+    if (cfg.pattern == Pattern::MergedChunked)
+        w.field("chunkBytes", chunk_bytes_of(cfg));
+    w.field("l1", l1_load_name(cfg.bypass_l1 ? L1Load::Bypass : L1Load::Ideal));
+    w.field("warmup", cfg.warmup).field("repeats", cfg.repeats);
+    if (status == Status::Ok || status == Status::ChecksumMismatch) {
+        w.key("devices").begin_array();
+        for (int i = 0; i < r.count; ++i) {
+            w.begin_object().field_raw("device", device_json(r.alone[i].device));
+            w.field_raw("alone", multi_side_json(r.alone[i]));
+            w.field_raw("together", multi_side_json(r.together[i])).end_object();
+        }
+        w.end_array();
+        w.field_number("togetherWallMs", r.together_wall_ms);
+        w.field_number("totalGbps", r.total_gbps).field_number("sumAloneGbps", r.sum_alone_gbps);
+    }
+    error_member(w, status, message);
+    return w.end_object().text();
+}
+
+bool parse_devices(const std::string &text, int present, std::vector<int> *out, std::string *err)
+{
+    out->clear();
+    if (text == "all") {
+        for (int i = 0; i < present && i < kMaxDevices; ++i)
+            out->push_back(i);
+        return true;
+    }
+    size_t at = 0;
+    while (at <= text.size()) {
+        const size_t comma = std::min(text.find(',', at), text.size());
+        const std::string word = text.substr(at, comma - at);
+        char *end = nullptr;
+        const long v = word.empty() ? -1 : strtol(word.c_str(), &end, 10);
+        if (word.empty() || *end || v < 0 || v >= present) {
+            *err = "--devices: '" + word + "' is not a device ordinal of this machine (0.."
+                + std::to_string(present - 1) + ")";
+            return false;
+        }
+        for (int d : *out)
+            if (d == (int)v) {
+                *err = "--devices lists device " + word + " twice";
+                return false;
+            }
+        out->push_back((int)v);
+        if (out->size() > (size_t)kMaxDevices) {
+            *err = "--devices: at most " + std::to_string(kMaxDevices) + " devices";
+            return false;
+        }
+        at = comma + 1;
+    }
+    return true;
+}
+
+std::vector<std::string> split_words(const std::string &line)
+{
+    std::vector<std::string> words;
+    std::string cur;
+    for (char ch : line) {
+        if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n') {
+            if (!cur.empty())
+                words.push_back(cur);
+            cur.clear();
+        } else {
+            cur += ch;
+        }
+    }
+    if (!cur.empty())
+        words.push_back(cur);
+    return words;
+}
+
 std::string graph_error_json(const char *code, const std::string &message)
 {
     return json::error_object(code, message);
@@ -429,6 +596,10 @@ std::string graph_result_json(const GraphRunConfig &cfg, const std::string &spec
     w.field("vertices", g.vertices).field("edges", g.edges()).field("idBytes", g.id_bytes);
     w.field("source", cfg.source).field("memory", graph_memory_name(cfg.memory));
     w.field("warmup", cfg.warmup).field("repeats", cfg.repeats);
+    if (cfg.gpu_memory_limit) {
+        w.key("gpuMemory").begin_object().field("limit", cfg.gpu_memory_limit);
+        w.field("reserved", r.reserved_bytes).field("free", r.free_bytes).end_object();
+    }
     if (status == Status::Ok || status == Status::ChecksumMismatch) {
         w.key("launch").begin_object().field("blocks", r.blocks);
         w.field("blockThreads", r.block_threads).end_object();

@@ -4,6 +4,7 @@
 #define PCIE_SCOPE_CUDA_RUNNER_H
 
 #include <string>
+#include <vector>
 
 #include "gpu_bench.h"
 #include "graph_bench.h"
@@ -15,6 +16,7 @@ struct RunnerArgs {
     bool pattern_given = false;
     bool offset_given = false;
     bool l1_given = false;
+    bool chunk_given = false;
     bool suite = false; // --suite micro
     // graph mode: --pattern GRAPH_KERNEL or --suite graph, over --graph (default kron:16)
     bool graph_kernel_given = false;
@@ -28,7 +30,20 @@ struct RunnerArgs {
     bool memory_given = false;
     bool list = false; // --list-devices
     bool help = false;
+    uint64_t gpu_memory_limit = 0; // --gpu-memory-limit: device memory left free (graph mode)
+    // --devices all|D,D,...: the micro pattern on every listed GPU at once (run_multi)
+    bool devices_given = false;
+    std::string devices;
+    std::string batch; // --batch FILE: one runner command line per line, run in one process
 };
+
+// The device ordinals of a --devices value ("all": 0..present-1); false with a sentence in *err.
+bool parse_devices(const std::string &text, int present, std::vector<int> *out, std::string *err);
+// One --batch line split at blanks (no quoting: runner arguments have none).
+std::vector<std::string> split_words(const std::string &line);
+// The JSON line of a run_multi.
+std::string multi_result_json(const RunConfig &cfg, const MultiRunResult &r, Status status,
+                              const std::string &message);
 
 // Exit codes of the runner.
 constexpr int kExitOk = 0;

@@ -116,17 +116,30 @@ int lane_lines(const WarpLoad &load, uint32_t w, uint64_t *lines, uint32_t *mask
     return n;
 }
 
-} // namespace
-
-int coalesce_through(const WarpLoad &load, SectorCache *l1, Mrd *out)
+// R1 for one instruction: its (line, sector mask) pairs.
+int lines_of(const WarpLoad &load, uint64_t *lines, uint32_t *masks)
 {
-    // R1: (line, sector mask) pairs of the active lanes.
-    uint64_t lines[kMaxMrdsPerInstruction];
-    uint32_t masks[kMaxMrdsPerInstruction];
     const uint32_t w = load.lane_bytes ? load.lane_bytes : 1;
-    int n = contiguous_lines(load, w, lines, masks);
-    if (n < 0)
-        n = lane_lines(load, w, lines, masks);
+    const int n = contiguous_lines(load, w, lines, masks);
+    return n < 0 ? lane_lines(load, w, lines, masks) : n;
+}
+
+// R4: one MRd from the lowest to the highest sector of `missing`.
+Mrd read_of(uint64_t line, uint32_t missing)
+{
+    uint32_t lo = 0, hi = kSectorsPerLine - 1;
+    while (!((missing >> lo) & 1u))
+        ++lo;
+    while (!((missing >> hi) & 1u))
+        --hi;
+    return Mrd{line + (uint64_t)kSectorBytes * lo, kSectorBytes * (hi - lo + 1)};
+}
+
+// R1 + R2: the instruction's lines in ascending order with the sectors each must fetch.
+int coalesce_lines(const WarpLoad &load, SectorCache *l1, uint64_t *lines, uint32_t *masks,
+                   uint32_t *missing)
+{
+    int n = lines_of(load, lines, masks);
     // Ascending line order (insertion sort: n is small and usually already sorted).
     for (int i = 1; i < n; ++i) {
         const uint64_t l = lines[i];
@@ -140,21 +153,51 @@ int coalesce_through(const WarpLoad &load, SectorCache *l1, Mrd *out)
         lines[j + 1] = l;
         masks[j + 1] = m;
     }
-    // R2 + R4.
-    int k = 0;
-    for (int i = 0; i < n; ++i) {
-        const uint32_t missing = l1 ? l1->fetch(lines[i], masks[i]) : masks[i];
-        if (!missing)
-            continue;
-        uint32_t lo = 0, hi = kSectorsPerLine - 1;
-        while (!((missing >> lo) & 1u))
-            ++lo;
-        while (!((missing >> hi) & 1u))
-            --hi;
-        out[k].addr = lines[i] + (uint64_t)kSectorBytes * lo;
-        out[k].len = kSectorBytes * (hi - lo + 1);
-        ++k;
+    // R2.
+    for (int i = 0; i < n; ++i)
+        missing[i] = l1 ? l1->fetch(lines[i], masks[i]) : masks[i];
+    return n;
+}
+
+} // namespace
+
+int coalesce_ahead(const WarpLoad &load, const WarpLoad *ahead, uint32_t n_ahead, SectorCache *l1,
+                   Mrd *out)
+{
+    if (!l1 || n_ahead == 0)
+        return coalesce_through(load, l1, out);
+    uint64_t lines[kMaxMrdsPerInstruction];
+    uint32_t masks[kMaxMrdsPerInstruction];
+    uint32_t missing[kMaxMrdsPerInstruction];
+    const int n = coalesce_lines(load, l1, lines, masks, missing);
+    uint64_t next_lines[kMaxMrdsPerInstruction];
+    uint32_t next_masks[kMaxMrdsPerInstruction];
+    for (uint32_t a = 0; a < n_ahead; ++a) {
+        const int m = lines_of(ahead[a], next_lines, next_masks);
+        for (int j = 0; j < m; ++j)
+            for (int i = 0; i < n; ++i)
+                if (missing[i] && lines[i] == next_lines[j]) {
+                    missing[i] |= l1->fetch(lines[i], next_masks[j]);
+                    break;
+                }
     }
+    int k = 0;
+    for (int i = 0; i < n; ++i)
+        if (missing[i])
+            out[k++] = read_of(lines[i], missing[i]);
+    return k;
+}
+
+int coalesce_through(const WarpLoad &load, SectorCache *l1, Mrd *out)
+{
+    uint64_t lines[kMaxMrdsPerInstruction];
+    uint32_t masks[kMaxMrdsPerInstruction];
+    uint32_t missing[kMaxMrdsPerInstruction];
+    const int n = coalesce_lines(load, l1, lines, masks, missing);
+    int k = 0;
+    for (int i = 0; i < n; ++i)
+        if (missing[i])
+            out[k++] = read_of(lines[i], missing[i]);
     return k;
 }
 

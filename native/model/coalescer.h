@@ -8,7 +8,11 @@
 //   R4  per (instruction, line) with missing sectors: ONE MRd at line + 32*lo, length
 //       32*(hi - lo + 1), lo/hi = lowest/highest missing sector; holes are over-fetched;
 //       32/64/96/128 B, never across a 128-B line; MRds of one instruction in ascending address;
-//   R5  (same-warp merge window) is not modelled: the model is per instruction (R5's default).
+//   R5  merge window (per GPU, spec gpus mergeWindow = W): a cached read of a line merges with
+//       the reads of the same line that the same warp's next W load instructions make, when those
+//       follow it directly (no other load between): the sectors they miss join this
+//       instruction's read (one MRd from the lowest to the highest), and the later instructions
+//       find them pending. Bypassing loads never merge. W = 0 is the per-instruction model.
 //
 // The ideal L1 is one sector bitmap over the buffer. That equals a per-SM ideal L1 whenever a
 // line is only ever touched by warps of one SM, which holds for every pattern in patterns.h (a
@@ -60,6 +64,8 @@ struct WarpLoad {
 
 // 32 lanes, each touching at most two lines (lane_bytes <= 16): at most 64 MRds.
 constexpr int kMaxMrdsPerInstruction = 2 * kWarpSize;
+// The longest merge window the model takes (R5).
+constexpr uint32_t kMaxMergeWindow = 8;
 
 // An L1 as the coalescer sees it (R2): per line, which of an instruction's sectors must be
 // fetched. The ideal L1 (SectorBitmap) and the capacity-limited one (l1_lru.h) implement it.
@@ -100,6 +106,11 @@ private:
 int coalesce(const WarpLoad &load, L1Mode mode, SectorBitmap *l1, Mrd *out);
 // The same through any L1 model; `l1` null = no L1 (bypassing loads).
 int coalesce_through(const WarpLoad &load, SectorCache *l1, Mrd *out);
+// R5: `load` with the same warp's next `n_ahead` loads merged into its reads (lines this
+// instruction reads with missing sectors take the sectors the later loads miss in the same
+// line). `l1` null: no merging (bypassing loads), as coalesce_through.
+int coalesce_ahead(const WarpLoad &load, const WarpLoad *ahead, uint32_t n_ahead, SectorCache *l1,
+                   Mrd *out);
 
 } // namespace ps
 

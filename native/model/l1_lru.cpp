@@ -3,7 +3,7 @@
 
 namespace ps {
 
-LruL1::LruL1(uint32_t capacity_bytes)
+LruL1::LruL1(uint32_t capacity_bytes, bool random) : random_(random)
 {
     const uint32_t lines = capacity_bytes / kLineBytes;
     slots_.resize(lines < kNone ? lines : kNone);
@@ -107,7 +107,14 @@ uint32_t LruL1::fetch(uint64_t line_addr, uint32_t mask)
     if (used_ < slots_.size()) {
         s = used_++;
     } else {
-        s = oldest_;
+        if (random_) { // xorshift64: the victim is any held line
+            rng_ ^= rng_ << 13;
+            rng_ ^= rng_ >> 7;
+            rng_ ^= rng_ << 17;
+            s = (uint32_t)(rng_ % used_);
+        } else {
+            s = oldest_;
+        }
         unlink(s);
         table_erase(slots_[s].line);
         ++evictions_;

@@ -1,5 +1,6 @@
 // pcie-scope capacity-limited L1 of one SM (docs/gpu-model.md): fully associative, 128-B lines
-// of four 32-B sectors, least-recently-used replacement, sector fill.
+// of four 32-B sectors, least-recently-used replacement (or random: the victim drawn from every
+// held line by a seeded xorshift, so runs repeat), sector fill.
 //
 // A load whose line is absent allocates the line (evicting the least recently used one when
 // full) and fetches only its own sectors; a load whose line is present fetches the sectors it
@@ -19,7 +20,8 @@ namespace ps {
 
 class LruL1 : public SectorCache {
 public:
-    explicit LruL1(uint32_t capacity_bytes = 0);
+    explicit LruL1(uint32_t capacity_bytes = 0, bool random = false);
+    void seed(uint64_t s) { rng_ = s * 0x9E3779B97F4A7C15ull | 1; }
     uint32_t fetch(uint64_t line_addr, uint32_t mask) override;
     void clear(); // a kernel launch starts cold
     uint32_t capacity_lines() const { return (uint32_t)slots_.size(); }
@@ -53,6 +55,8 @@ private:
     uint32_t used_ = 0;
     uint32_t newest_ = kNone, oldest_ = kNone;
     uint64_t evictions_ = 0;
+    bool random_ = false;
+    uint64_t rng_ = 0x9E3779B97F4A7C15ull;
 };
 
 } // namespace ps

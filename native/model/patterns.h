@@ -33,6 +33,13 @@
 //   merged-misaligned the same loop with offset (default 32): each warp instruction's span
 //                     straddles E / 4 + 1 lines (R4: 96 + 32 B at +32 with 4-B lanes; 96 + 128 +
 //                     32 with 8-B lanes; 96 + 3 x 128 + 32 with 16-B lanes).
+//   merged-chunked    EMOGI's merged kernels: warp w walks its own contiguous CHUNK of C =
+//                     spec.chunk_bytes bytes, lane l of its k-th instruction reading offset +
+//                     C w + 32 E k + E l while that is inside the chunk (and below `bytes`);
+//                     warps = ceil(bytes / C), one per chunk as one per vertex, no grid stride;
+//                     iterations = ceil(C / 32 E). With an offset, the line two consecutive spans
+//                     share is read by ONE warp, one instruction apart (merged-misaligned hands
+//                     its two parts to neighbouring warps).
 //
 // Device-visible parts use no STL and no exceptions; PS_HD marks them __host__ __device__ under
 // nvcc. The name helpers and the argument check at the bottom are host-only.
@@ -76,6 +83,7 @@ struct PatternSpec {
     uint32_t offset;        // byte offset of the data from the 128-B aligned base (multiple of E)
     uint32_t element_bytes; // E: bytes per lane load, 4, 8 or 16
     uint64_t grid_warps;    // warps in the grid of the grid-stride (merged) kernels
+    uint64_t chunk_bytes;   // merged-chunked: bytes each warp walks (a multiple of E)
 };
 
 struct PatternShape {
@@ -88,7 +96,8 @@ struct PatternShape {
 
 PS_HD inline PatternSpec make_pattern_spec(Pattern p, uint64_t bytes, uint32_t offset,
                                            uint32_t element_bytes = kElementBytesDefault,
-                                           uint64_t grid_warps = kDefaultGridWarps)
+                                           uint64_t grid_warps = kDefaultGridWarps,
+                                           uint64_t chunk_bytes = kChunkBytesDefault)
 {
     PatternSpec s;
     s.pattern = p;
@@ -96,6 +105,7 @@ PS_HD inline PatternSpec make_pattern_spec(Pattern p, uint64_t bytes, uint32_t o
     s.offset = offset;
     s.element_bytes = element_bytes ? element_bytes : kElementBytesDefault;
     s.grid_warps = grid_warps ? grid_warps : 1;
+    s.chunk_bytes = chunk_bytes ? chunk_bytes : kChunkBytesDefault;
     return s;
 }
 
@@ -120,6 +130,10 @@ PS_HD inline PatternShape pattern_shape(const PatternSpec &spec)
         s.iterations = s.warps ? (uint32_t)ps_div_ceil(spans, s.warps) : 0;
         break;
     }
+    case Pattern::MergedChunked:
+        s.warps = ps_div_ceil(spec.bytes, spec.chunk_bytes); // one warp per chunk
+        s.iterations = (uint32_t)ps_div_ceil(spec.chunk_bytes, s.span_bytes);
+        break;
     }
     s.threads = s.warps * kWarpSize;
     return s;
@@ -127,11 +141,22 @@ PS_HD inline PatternShape pattern_shape(const PatternSpec &spec)
 
 // Byte index into the useful data of thread `thread`'s load in loop iteration `iteration`, for
 // pattern P (the arithmetic of the pattern table above; pattern_access applies offset and bounds).
+// A merged-chunked load past its chunk's end returns kPastChunk (inactive, as a lane past its
+// vertex's list).
+constexpr uint64_t kPastChunk = ~(uint64_t)0;
+
 template <Pattern P>
-PS_HD inline uint64_t pattern_index(const PatternShape &shape, uint64_t thread, uint32_t iteration)
+PS_HD inline uint64_t pattern_index(const PatternSpec &spec, const PatternShape &shape,
+                                    uint64_t thread, uint32_t iteration)
 {
     if (P == Pattern::Strided)
         return thread * kLineBytes + (uint64_t)shape.lane_bytes * iteration;
+    if (P == Pattern::MergedChunked) {
+        const uint64_t in_chunk = (uint64_t)iteration * shape.span_bytes
+            + (uint64_t)shape.lane_bytes * (thread % kWarpSize);
+        return in_chunk < spec.chunk_bytes ? (thread / kWarpSize) * spec.chunk_bytes + in_chunk
+                                           : kPastChunk;
+    }
     // merged-aligned and merged-misaligned: one span per warp instruction, grid-stride
     const uint64_t warp = thread / kWarpSize;
     const uint64_t lane = thread % kWarpSize;
@@ -145,7 +170,7 @@ PS_HD inline bool pattern_bounds(const PatternSpec &spec, const PatternShape &sh
                                  uint32_t iteration, uint64_t index, uint64_t *byte_offset)
 {
     *byte_offset = spec.offset + index;
-    return iteration < shape.iterations && index < spec.bytes;
+    return iteration < shape.iterations && index < spec.bytes; // kPastChunk is never below bytes
 }
 
 // Active predicate and byte offset (from the aligned base) of thread `thread`'s load in loop
@@ -156,13 +181,16 @@ PS_HD inline bool pattern_access(const PatternSpec &spec, const PatternShape &sh
     uint64_t index = 0;
     switch (spec.pattern) {
     case Pattern::Strided:
-        index = pattern_index<Pattern::Strided>(shape, thread, iteration);
+        index = pattern_index<Pattern::Strided>(spec, shape, thread, iteration);
         break;
     case Pattern::MergedAligned:
-        index = pattern_index<Pattern::MergedAligned>(shape, thread, iteration);
+        index = pattern_index<Pattern::MergedAligned>(spec, shape, thread, iteration);
         break;
     case Pattern::MergedMisaligned:
-        index = pattern_index<Pattern::MergedMisaligned>(shape, thread, iteration);
+        index = pattern_index<Pattern::MergedMisaligned>(spec, shape, thread, iteration);
+        break;
+    case Pattern::MergedChunked:
+        index = pattern_index<Pattern::MergedChunked>(spec, shape, thread, iteration);
         break;
     }
     return pattern_bounds(spec, shape, iteration, index, byte_offset);
@@ -247,7 +275,7 @@ inline bool ps_in_limits(uint64_t v, uint64_t min, uint64_t max, uint64_t multip
 // The workload rules every runner applies (spec limits, plus whole and naturally aligned loads).
 // Returns true when valid; else false with the first problem as one sentence in `err`.
 inline bool workload_valid(uint64_t bytes, uint32_t offset, uint32_t element_bytes, char *err,
-                           size_t errlen)
+                           size_t errlen, uint64_t chunk_bytes = kChunkBytesDefault)
 {
     if (!ps_in_limits(bytes, kWorkloadBytesMin, kWorkloadBytesMax, kWorkloadBytesMultiple))
         snprintf(err, errlen, "bytes must be %s", kWorkloadBytesRule);
@@ -260,6 +288,12 @@ inline bool workload_valid(uint64_t bytes, uint32_t offset, uint32_t element_byt
                  element_bytes);
     else if (offset % element_bytes != 0)
         snprintf(err, errlen, "offset must be a multiple of the element bytes (%u): aligned loads",
+                 element_bytes);
+    else if (!ps_in_limits(chunk_bytes, kChunkBytesMin, kChunkBytesMax, kChunkBytesMultiple))
+        snprintf(err, errlen, "chunk bytes must be %s", kChunkBytesRule);
+    else if (chunk_bytes % element_bytes != 0)
+        snprintf(err, errlen,
+                 "chunk bytes must be a multiple of the element bytes (%u): whole aligned loads",
                  element_bytes);
     else
         return true;

@@ -58,6 +58,8 @@ GpuModel gpu_model_of(const GpuInfo &gpu)
     m.l1_bytes = gpu.l1_bytes;
     m.max_blocks_per_sm = gpu.max_blocks_per_sm;
     m.max_warps_per_sm = gpu.max_warps_per_sm;
+    m.l1_random = gpu.l1_random;
+    m.merge_window = gpu.merge_window;
     m.block_threads = kGpuBlockThreads;
     return m;
 }
@@ -75,7 +77,9 @@ SmScheduler::SmScheduler(const GpuModel &gpu) : gpu_(gpu)
     sms_.resize(gpu_.sms);
     for (Sm &s : sms_)
         s.block_live.assign(blocks_per_sm_, 0);
-    l1_.assign(gpu_.sms, LruL1(gpu_.l1_bytes));
+    l1_.assign(gpu_.sms, LruL1(gpu_.l1_bytes, gpu_.l1_random));
+    for (uint32_t i = 0; i < gpu_.sms; ++i)
+        l1_[i].seed(i + 1); // each SM its own victim sequence, the same in every run
 }
 
 void SmScheduler::launch(const WarpProgram *program, bool bypass)
@@ -163,7 +167,15 @@ int SmScheduler::issue(Mrd *out)
         const uint32_t active = program_->warp_load(warp, step, &load_);
         int n = 0;
         if (active) {
-            n = coalesce_through(load_, bypass_ ? nullptr : &l1_[id], out);
+            // R5: the warp's next loads, when they follow this one directly (cached loads only)
+            uint32_t ahead = 0;
+            if (!bypass_ && gpu_.merge_window && program_->loads_back_to_back())
+                for (; ahead < gpu_.merge_window && ahead < kMaxMergeWindow
+                     && step + 1 + ahead < w.steps;
+                     ++ahead)
+                    if (!program_->warp_load(warp, step + 1 + ahead, &ahead_[ahead]))
+                        break;
+            n = coalesce_ahead(load_, ahead_, ahead, bypass_ ? nullptr : &l1_[id], out);
             last_sm_ = id;
             if (program_->warp_gpu_load(warp, step, load_, &gpu_load_))
                 coalesce_through(gpu_load_, &l1_[id], gpu_fetches_);

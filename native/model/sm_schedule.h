@@ -49,7 +49,11 @@ bool warp_order_from_name(const char *name, WarpOrder *out); // false for an unk
 
 struct GpuModel {
     uint32_t sms = 1;
-    uint32_t l1_bytes = 0;          // per SM
+    uint32_t l1_bytes = 0;  // per SM
+    bool l1_random = false; // random replacement (else least recently used)
+    // a cached read merges into the same warp's read of the same line issued up to this many of
+    // its load instructions before (coalescer.h R5); 0 = never
+    uint32_t merge_window = 0;
     uint32_t max_blocks_per_sm = 1; // resident limits
     uint32_t max_warps_per_sm = 1;
     uint32_t block_threads = 32; // threads per block of the launch
@@ -68,6 +72,9 @@ public:
     virtual uint64_t warp_steps(uint64_t warp) const = 0; // loop trip count; 0 = exits at once
     // The warp's load instruction of loop step `step`: fills `load`, returns its active mask.
     virtual uint32_t warp_load(uint64_t warp, uint64_t step, WarpLoad *load) const = 0;
+    // True when the warp's host loads follow each other with no other load between them (the
+    // micro patterns): only then can a read merge into the warp's previous one (R5).
+    virtual bool loads_back_to_back() const { return false; }
     // The default loads from GPU memory that follow the host load `host` (the warp's
     // instruction of step `step`), when the kernel makes any: they take L1 lines (and so evict
     // host-memory ones) but are no PCIe reads. Returns their active mask.
@@ -119,6 +126,7 @@ private:
     std::vector<uint32_t> active_; // SMs with resident warps, in index order
     size_t turn_ = 0;              // index into active_
     WarpLoad load_{}, gpu_load_{};
+    WarpLoad ahead_[kMaxMergeWindow];         // the warp's next loads, for R5
     Mrd gpu_fetches_[kMaxMrdsPerInstruction]; // what GPU-memory loads fetch: not on PCIe
     uint32_t last_sm_ = 0;
 };

@@ -33,19 +33,21 @@ void TrafficGenerator::fill_slot(Slot &s)
 namespace {
 
 // One warp's 32 loads of pattern P, with the pattern chosen once per warp. Every pattern's index
-// is affine in the lane, ascending (index(thread0 + l) = index(thread0) + l * step, step > 0:
-// test_traffic checks warp_load against pattern_access for each pattern, width and iteration),
-// so the warp takes two pattern_index calls instead of 32, and when pattern_bounds passes its
-// first and last lanes it passes every lane between them.
+// is affine in the lane, ascending, while inside the data (index(thread0 + l) = index(thread0) +
+// l * step, step > 0: test_traffic checks warp_load against pattern_access for each pattern,
+// width and iteration), so the warp takes two pattern_index calls instead of 32, and when
+// pattern_bounds passes its first and last lanes it passes every lane between them. A warp cut
+// by the end of the data or of its chunk takes each lane's own index.
 template <Pattern P>
 uint32_t warp_lanes(const PatternSpec &spec, const PatternShape &shape, uint64_t base,
                     uint64_t warp, uint32_t iter, WarpLoad *load)
 {
     const uint64_t thread0 = warp * kWarpSize;
-    const uint64_t first = pattern_index<P>(shape, thread0, iter);
-    const uint64_t step = pattern_index<P>(shape, thread0 + 1, iter) - first;
+    const uint64_t first = pattern_index<P>(spec, shape, thread0, iter);
+    const uint64_t step = pattern_index<P>(spec, shape, thread0 + 1, iter) - first;
     uint64_t off0, off_last;
-    if (pattern_bounds(spec, shape, iter, first, &off0)
+    const bool affine = P != Pattern::MergedChunked || step == shape.lane_bytes;
+    if (affine && pattern_bounds(spec, shape, iter, first, &off0)
         && pattern_bounds(spec, shape, iter, first + (kWarpSize - 1) * step, &off_last)) {
         for (uint32_t lane = 0; lane < kWarpSize; ++lane)
             load->addr[lane] = base + off0 + lane * step;
@@ -54,9 +56,9 @@ uint32_t warp_lanes(const PatternSpec &spec, const PatternShape &shape, uint64_t
     }
     load->lanes_in_run = false;
     uint32_t active = 0;
-    uint64_t index = first;
-    for (uint32_t lane = 0; lane < kWarpSize; ++lane, index += step) {
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
         uint64_t off;
+        const uint64_t index = pattern_index<P>(spec, shape, thread0 + lane, iter);
         if (pattern_bounds(spec, shape, iter, index, &off)) {
             load->addr[lane] = base + off;
             active |= 1u << lane;
@@ -83,6 +85,10 @@ uint32_t TrafficGenerator::warp_load(uint64_t warp, uint32_t iter, WarpLoad *loa
     case Pattern::MergedMisaligned:
         load->active =
             warp_lanes<Pattern::MergedMisaligned>(spec, shape_, cfg_.base, warp, iter, load);
+        break;
+    case Pattern::MergedChunked:
+        load->active =
+            warp_lanes<Pattern::MergedChunked>(spec, shape_, cfg_.base, warp, iter, load);
         break;
     }
     return load->active;
@@ -122,7 +128,15 @@ bool TrafficGenerator::issue_instruction()
         if (!warp_load(warp, iter, &load))
             continue;
         ++counts_.instructions;
-        count_ = coalesce(load, cfg_.l1, cfg_.l1 == L1Mode::Ideal ? &l1_ : nullptr, buf_);
+        uint32_t ahead = 0;
+        if (cfg_.l1 == L1Mode::Ideal) // R5: the warp's next loads, which follow this one directly
+            for (; ahead < cfg_.gpu.merge_window && ahead < kMaxMergeWindow
+                 && iter + 1 + ahead < shape_.iterations;
+                 ++ahead)
+                if (!warp_load(warp, iter + 1 + ahead, &ahead_[ahead]))
+                    break;
+        count_ =
+            coalesce_ahead(load, ahead_, ahead, cfg_.l1 == L1Mode::Ideal ? &l1_ : nullptr, buf_);
         pos_ = 0;
         if (count_ > 0)
             return true;

@@ -38,7 +38,8 @@ struct TrafficConfig {
     uint32_t resident_warps = kDefaultResidentWarps; // the ideal model's issue order
     // Ideal: one L1 that never forgets, warps through the resident set above. Lru: the scheduled
     // model (sm_schedule.h) on `gpu`; the same counts as Ideal for the patterns, whose lines are
-    // each read by one warp, as long as the L1 holds every line in flight.
+    // each read by one warp, as long as the L1 holds every line in flight. Both take the merge
+    // window (R5) of `gpu` for default loads.
     L1Model l1_model = L1Model::Ideal;
     GpuModel gpu = default_gpu_model();
 };
@@ -89,6 +90,7 @@ private:
         {
             return g_.warp_load(warp, (uint32_t)step, load);
         }
+        bool loads_back_to_back() const override { return true; }
 
     private:
         const TrafficGenerator &g_;
@@ -107,6 +109,7 @@ private:
     size_t slots_live_ = 0;
     uint64_t next_warp_ = 0;
     Mrd buf_[kMaxMrdsPerInstruction];
+    WarpLoad ahead_[kMaxMergeWindow]; // R5: the warp's next loads
     int count_ = 0, pos_ = 0;
     bool done_ = false;
     TrafficCounts counts_;

@@ -13,6 +13,10 @@
 namespace ps {
 
 namespace {
+constexpr uint32_t kTwinMaxTags = 256; // the probe's 8-bit tags: --tags 1..256 (spec/twin.json)
+}
+
+namespace {
 
 bool parse_u64(const std::string &s, uint64_t *out) { return parse_u64_decimal(s, out); }
 
@@ -38,10 +42,11 @@ std::vector<std::string> split(const std::string &line)
 // spec/twin.json (generated/twin_options.h), its workload facts from spec/workloads.json
 const char *usage() { return kTwinUsage; }
 
-bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std::string *err)
+bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std::string *err,
+                    uint64_t chunk_bytes)
 {
     char msg[160];
-    if (workload_valid(bytes, offset, element_bytes, msg, sizeof msg))
+    if (workload_valid(bytes, offset, element_bytes, msg, sizeof msg, chunk_bytes))
         return true;
     *err = msg;
     return false;
@@ -55,6 +60,9 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
     bool dist_given = false;    // --latency-dist
     bool element_given = false; // --element-bytes or --l1
     bool width_given = false;   // --element-bytes
+    bool chunk_given = false;   // --chunk-bytes
+    bool tags_given = false, link_given = false;
+    int gpu_host = -1; // --gpu-host: index into kGpus
     cli::Messages messages;
     messages.not_number = " needs a non-negative integer";
     const auto apply = [&](const cli::Parsed &p, std::string *e) -> bool {
@@ -94,7 +102,21 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
             break;
         case kTwinOptTags:
             o->tags = (uint32_t)v;
+            tags_given = true;
             break;
+        case kTwinOptGpuHost: {
+            bool found = false;
+            for (uint32_t i = 0; i < kGpuCount; ++i)
+                if (p.text == kGpus[i].name) {
+                    gpu_host = (int)i;
+                    found = true;
+                }
+            if (!found) {
+                *e = std::string("--gpu-host must be one of ") + kGpuNameList;
+                return false;
+            }
+            break;
+        }
         case kTwinOptSegments:
             o->segments = (uint32_t)v;
             break;
@@ -109,6 +131,7 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
                 *e = cli::value_error(*p.def);
                 return false;
             }
+            link_given = true;
             break;
         case kTwinOptRun:
             o->graph_run = graph_kernel_from_name(p.text.c_str(), &o->kernel);
@@ -148,6 +171,10 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
             o->offset = (uint32_t)v;
             o->offset_given = true;
             break;
+        case kTwinOptChunkBytes:
+            o->chunk_bytes = v;
+            chunk_given = true;
+            break;
         }
         return true;
     };
@@ -164,8 +191,24 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
         *err = "--latency-cycles and --latency-ns set the same register: give one";
         return false;
     }
+    if (gpu_host >= 0) { // the GPU's host where no option of the same name says otherwise
+        const GpuInfo &g = kGpus[gpu_host];
+        if (!link_given)
+            parse_link(g.host_link, &o->link);
+        if (!tags_given)
+            o->tags = g.host_tags < kTwinMaxTags ? g.host_tags : kTwinMaxTags;
+        if (!cycles_given && !latency_ns_given && !dist_given) {
+            const double half = g.round_trip_spread_ns / 2;
+            o->latency_ns = (uint32_t)(g.idle_round_trip_ns - half);
+            o->jitter_ns = (uint32_t)(2 * half);
+        }
+    }
     if (!o->batch && (bytes_given || o->offset_given || o->model_only || element_given)) {
         *err = "--bytes, --offset, --element-bytes, --l1 and --model-only need --run";
+        return false;
+    }
+    if (chunk_given && (!o->batch || o->pattern != Pattern::MergedChunked)) {
+        *err = "--chunk-bytes goes with --run merged-chunked";
         return false;
     }
     const bool graph_args =
@@ -194,7 +237,7 @@ bool parse_options(int argc, char **argv, Options *o, std::string *err)
         }
         if (!o->offset_given)
             o->offset = pattern_default_offset(o->pattern);
-        if (!check_workload(o->bytes, o->offset, o->element_bytes, err))
+        if (!check_workload(o->bytes, o->offset, o->element_bytes, err, o->chunk_bytes))
             return false;
     }
     return true;
@@ -260,8 +303,8 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
         return parse_graph_run(t, kernel, run, err);
     if (t[0] == "run") {
         *run = RunCommand{}; // nothing of an earlier command carries over
-        if (t.size() < 5 || t.size() > 7) {
-            *err = "usage: run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]";
+        if (t.size() < 5 || t.size() > 8) {
+            *err = "usage: run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1 [CHUNK_BYTES]]]";
             return CommandKind::Error;
         }
         uint64_t off = 0;
@@ -296,14 +339,19 @@ CommandKind parse_command(const std::string &line, RunCommand *run, std::string 
             *err = "run: unknown L1 mode '" + t[6] + "' (" + kL1LoadNameList + ")";
             return CommandKind::Error;
         }
-        if (!check_workload(run->bytes, run->offset, run->element_bytes, err)) {
+        run->chunk_bytes = kChunkBytesDefault;
+        if (t.size() > 7 && !parse_u64(t[7], &run->chunk_bytes)) {
+            *err = std::string("run: CHUNK_BYTES must be ") + kChunkBytesRule;
+            return CommandKind::Error;
+        }
+        if (!check_workload(run->bytes, run->offset, run->element_bytes, err, run->chunk_bytes)) {
             *err = "run: " + *err;
             return CommandKind::Error;
         }
         return CommandKind::Run;
     }
-    *err =
-        "unknown command '" + t[0] + "' (run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]], quit)";
+    *err = "unknown command '" + t[0]
+        + "' (run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1 [CHUNK_BYTES]]], quit)";
     return CommandKind::Error;
 }
 
@@ -374,6 +422,8 @@ std::string done_event(const RunCommand &run, const WorkloadResult &r, double wa
     w.begin_object().field("event", "done").field("id", run.id);
     w.field("pattern", pattern_name(run.pattern)).field("bytes", run.bytes);
     w.field("offset", run.offset).field("elementBytes", run.element_bytes);
+    if (run.pattern == Pattern::MergedChunked)
+        w.field("chunkBytes", run.chunk_bytes);
     w.field("l1", l1_load_name(run.l1));
     return done_tail(w, r, wall_seconds).end_object().text();
 }

@@ -34,6 +34,7 @@ struct Options {
     bool offset_given = false;
     uint32_t element_bytes = kElementBytesDefault; // --element-bytes
     L1Load l1 = kL1LoadDefault;                    // --l1 ideal|bypass
+    uint64_t chunk_bytes = kChunkBytesDefault;     // --chunk-bytes (merged-chunked)
     // --run GRAPH_KERNEL (bfs-*, sssp-*, cc-*, pagerank-*) --graph G [--id-bytes B] [--source V]
     bool graph_run = false;
     GraphKernel kernel = GraphKernel::BfsAligned;
@@ -55,6 +56,7 @@ struct RunCommand {
     uint32_t offset;
     uint32_t element_bytes = kElementBytesDefault; // lane load width (spec elementBytes)
     L1Load l1 = kL1LoadDefault;                    // ideal (default loads) or bypass (ld.cg)
+    uint64_t chunk_bytes = kChunkBytesDefault;     // merged-chunked's chunk (8th field)
     // `run ID KERNEL GRAPH [ID_BYTES [SOURCE|- [L1]]]`: a graph kernel (bytes, offset unused)
     bool graph_run = false;
     GraphKernel kernel = GraphKernel::BfsAligned;
@@ -75,7 +77,8 @@ enum class CommandKind {
 CommandKind parse_command(const std::string &line, RunCommand *run, std::string *err);
 
 // Workload parameter checks shared by --run and `run` (patterns.h workload_valid).
-bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std::string *err);
+bool check_workload(uint64_t bytes, uint32_t offset, uint32_t element_bytes, std::string *err,
+                    uint64_t chunk_bytes = kChunkBytesDefault);
 
 std::string link_json(const LinkConfig &link);
 // tags: the GPU model's outstanding-request budget (--tags)

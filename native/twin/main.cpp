@@ -52,7 +52,8 @@ void emit(const std::string &line)
 ps::TrafficConfig workload_config(const ps::RunCommand &r)
 {
     ps::TrafficConfig c;
-    c.spec = ps::make_pattern_spec(r.pattern, r.bytes, r.offset, r.element_bytes);
+    c.spec = ps::make_pattern_spec(r.pattern, r.bytes, r.offset, r.element_bytes,
+                                   ps::kDefaultGridWarps, r.chunk_bytes);
     c.base = kBufferBase;
     c.l1 = ps::l1_mode_of(r.l1);
     return c;
@@ -255,7 +256,7 @@ struct Session {
 // The traffic model alone, as fast as it generates: no RTL, no link, no completions.
 int run_model_only(const ps::Options &o)
 {
-    ps::RunCommand r{0, o.pattern, o.bytes, o.offset, o.element_bytes, o.l1};
+    ps::RunCommand r{0, o.pattern, o.bytes, o.offset, o.element_bytes, o.l1, o.chunk_bytes};
     const Clock::time_point t0 = Clock::now();
     ps::TrafficGenerator gen(workload_config(r));
     ps::Mrd m;
@@ -273,7 +274,7 @@ int run_model_only(const ps::Options &o)
 
 int run_batch(ps::Twin &twin, const ps::Options &o)
 {
-    ps::RunCommand r{0, o.pattern, o.bytes, o.offset, o.element_bytes, o.l1};
+    ps::RunCommand r{0, o.pattern, o.bytes, o.offset, o.element_bytes, o.l1, o.chunk_bytes};
     twin.start_workload(workload_config(r));
     const Clock::time_point t0 = Clock::now();
     while (!g_stop && !twin.workload_done())

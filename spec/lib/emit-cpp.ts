@@ -8,7 +8,7 @@ import { banner } from './text.js'
 
 export function emitCpp(m: SpecModel): string {
   const w = m.raw.workloads
-  const { bytes, offset } = w.limits
+  const { bytes, offset, chunkBytes } = w.limits
   const exact = m.sizeClasses.filter((s) => s.bytes !== null)
   const names = w.patterns.map((p) => p.name).join(', ')
   const L: string[] = [banner('//'), '#ifndef PCIE_SCOPE_MODEL_GENERATED_WORKLOADS_H', '#define PCIE_SCOPE_MODEL_GENERATED_WORKLOADS_H', '']
@@ -39,6 +39,12 @@ export function emitCpp(m: SpecModel): string {
   L.push(`constexpr uint32_t kWorkloadOffsetMultiple = ${offset.multipleOf}u;`)
   L.push(`constexpr const char *kWorkloadBytesRule = "a multiple of ${bytes.multipleOf} in ${bytes.min}..${bytes.max}";`)
   L.push(`constexpr const char *kWorkloadOffsetRule = "a multiple of ${offset.multipleOf} in ${offset.min}..${offset.max}";`, '')
+  L.push(`// ${chunkBytes.doc}.`)
+  L.push(`constexpr uint64_t kChunkBytesMin = ${chunkBytes.min}ull;`)
+  L.push(`constexpr uint64_t kChunkBytesMax = ${chunkBytes.max}ull;`)
+  L.push(`constexpr uint64_t kChunkBytesMultiple = ${chunkBytes.multipleOf}ull;`)
+  L.push(`constexpr uint64_t kChunkBytesDefault = ${chunkBytes.default}ull;`)
+  L.push(`constexpr const char *kChunkBytesRule = "a multiple of ${chunkBytes.multipleOf} in ${chunkBytes.min}..${chunkBytes.max}";`, '')
   const eb = w.elementBytes
   L.push(`// Lane load widths: ${eb.doc}.`)
   L.push(`constexpr int kElementBytesCount = ${eb.values.length};`)
@@ -93,12 +99,22 @@ export function emitCpp(m: SpecModel): string {
     '    uint32_t l1_bytes; // per SM, beside the shared-memory carveout',
     '    uint32_t max_blocks_per_sm;',
     '    uint32_t max_warps_per_sm;',
+    '    bool l1_random; // l1Policy random (else lru)',
+    '    uint32_t merge_window; // load instructions of one warp a partial-line read merges across',
+    "    const char *host_link; // the bandwidth model's host (gpus.values[].host)",
+    '    uint32_t host_tags;',
+    '    double idle_round_trip_ns, round_trip_spread_ns, reads_per_us, wire_efficiency;',
+    '    double combine_exponent, step_ns, thread_step_ns, launch_us;',
     '    const char *doc;',
     '};',
   )
   L.push('constexpr GpuInfo kGpus[kGpuCount] = {')
-  for (const v of gp.values)
-    L.push(`    {"${v.name}", ${v.smCount}, ${v.l1Bytes}, ${v.maxBlocksPerSm}, ${v.maxWarpsPerSm}, "${v.doc.replace(/"/g, '\\"')}"},`)
+  for (const v of gp.values) {
+    const h = v.host
+    L.push(
+      `    {"${v.name}", ${v.smCount}, ${v.l1Bytes}, ${v.maxBlocksPerSm}, ${v.maxWarpsPerSm}, ${v.l1Policy === 'random'}, ${v.mergeWindow}, "${h.link}", ${h.tags}, ${h.idleRoundTripNs}, ${h.roundTripSpreadNs}, ${h.readsPerUs}, ${h.wireEfficiency}, ${h.combineExponent}, ${h.stepNs}, ${h.threadStepNs}, ${h.launchUs}, "${v.doc.replace(/"/g, '\\"')}"},`,
+    )
+  }
   L.push('};')
   L.push(`constexpr uint32_t kGpuDefault = ${gp.values.findIndex((v) => v.name === gp.default)}; // index into kGpus`)
   L.push(`constexpr const char *kGpuNameList = "${gp.values.map((v) => v.name).join(', ')}";`, '')

@@ -144,7 +144,8 @@ export interface GraphKernelEntry {
 }
 export interface WorkloadSpec {
   lineBytes: number
-  limits: { bytes: Limit; offset: Limit }
+  /** chunkBytes: the chunk each warp of merged-chunked walks, with its default */
+  limits: { bytes: Limit; offset: Limit; chunkBytes: Limit & { default: number } }
   /** lane load widths (bytes) every runner accepts; bytes and offset must be multiples of the one used */
   elementBytes: { values: number[]; default: number; doc: string }
   /** how the loads use L1: ideal (default loads) or bypass (ld.global.cg) */
@@ -176,6 +177,26 @@ export interface GpuEntry {
   l1Bytes: number
   maxBlocksPerSm: number
   maxWarpsPerSm: number
+  /** L1 replacement of the scheduled model */
+  l1Policy: 'lru' | 'random'
+  /** a cached read merges into the same warp's read of the same line this many load instructions before (0: never) */
+  mergeWindow: number
+  /** the host the bandwidth model and the twin's GPU preset put the GPU behind */
+  host: GpuHost
+}
+/** spec/workloads.json `gpus.values[].host`: link, tags, round trip and the bandwidth model's fitted constants. */
+export interface GpuHost {
+  link: string
+  tags: number
+  idleRoundTripNs: number
+  roundTripSpreadNs: number
+  readsPerUs: number
+  wireEfficiency: number
+  combineExponent: number
+  stepNs: number
+  threadStepNs: number
+  launchUs: number
+  doc: string
 }
 /** spec/switch.json: the switch ports' identity and the switch's counters (per direction). */
 export interface SwitchSpec {
@@ -515,6 +536,9 @@ function checkWorkloads(w: WorkloadSpec, P: string[]): void {
       P.push(`limits.${name}: min and max must be multiples of ${l.multipleOf}`)
   }
   if (w.limits.bytes.max > Number.MAX_SAFE_INTEGER) P.push('limits.bytes: max must be exact as a JS number')
+  const c = w.limits.chunkBytes
+  if (!isInt(c.default) || c.default < c.min || c.default > c.max || c.default % c.multipleOf !== 0)
+    P.push('limits.chunkBytes: default breaks its own limits')
   const e = w.elementBytes
   if (!e.values.length || !e.values.every((v) => isInt(v) && v > 0 && (v & (v - 1)) === 0 && v <= w.lineBytes))
     P.push('elementBytes: values must be powers of two up to lineBytes')
@@ -560,6 +584,16 @@ function checkGpus(w: WorkloadSpec, P: string[]): void {
       P.push(`gpus.values: ${v.name} l1Bytes must be a non-negative multiple of the ${w.lineBytes}-B line`)
     if (pos(v.maxWarpsPerSm) && v.maxWarpsPerSm * 32 < g.blockThreads)
       P.push(`gpus.values: ${v.name} cannot hold one block of ${g.blockThreads} threads`)
+    if (v.l1Policy !== 'lru' && v.l1Policy !== 'random') P.push(`gpus.values: ${v.name} l1Policy must be lru or random`)
+    if (!isInt(v.mergeWindow) || v.mergeWindow < 0 || v.mergeWindow > 8)
+      P.push(`gpus.values: ${v.name} mergeWindow must be an integer 0..8`)
+    const h = v.host
+    if (!/^gen[1-6]x(1|2|4|8|16)$/.test(h.link)) P.push(`gpus.values: ${v.name} host.link must be genGxL`)
+    if (!pos(h.tags)) P.push(`gpus.values: ${v.name} host.tags must be a positive integer`)
+    for (const k of ['idleRoundTripNs', 'readsPerUs', 'wireEfficiency', 'combineExponent', 'stepNs', 'threadStepNs'] as const)
+      if (!(typeof h[k] === 'number' && h[k] > 0)) P.push(`gpus.values: ${v.name} host.${k} must be positive`)
+    for (const k of ['roundTripSpreadNs', 'launchUs'] as const)
+      if (!(typeof h[k] === 'number' && h[k] >= 0)) P.push(`gpus.values: ${v.name} host.${k} must be non-negative`)
   }
 }
 

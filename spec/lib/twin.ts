@@ -22,8 +22,8 @@ export interface RawTwinOption {
   max?: number
   /** uint: the only values allowed, or a workload fact: "elementBytes", "idBytes" */
   values?: number[] | 'elementBytes' | 'idBytes'
-  /** uint: the range of a workload limit: "offset" */
-  range?: 'offset'
+  /** uint: the range of a workload limit: "offset", "chunkBytes" */
+  range?: 'offset' | 'chunkBytes'
   /** text: the only words allowed, or a workload fact: "l1" */
   choices?: string[] | 'l1'
   default?: number | string
@@ -76,7 +76,7 @@ export const readTwinSpec = (root: string): RawTwinSpec => JSON.parse(readFileSy
 
 /** The workload facts a help text or message may name as {name}. */
 function facts(w: WorkloadSpec): Record<string, string> {
-  const { bytes, offset } = w.limits
+  const { bytes, offset, chunkBytes } = w.limits
   return {
     patterns: w.patterns.map((p) => p.name).join(', '),
     graphKernels: w.graphs.kernels.map((k) => k.name).join(', '),
@@ -84,10 +84,13 @@ function facts(w: WorkloadSpec): Record<string, string> {
     l1Default: w.l1.default,
     bytesRule: `a multiple of ${bytes.multipleOf} in ${bytes.min}..${bytes.max}`,
     offsetRule: `a multiple of ${offset.multipleOf} in ${offset.min}..${offset.max}`,
+    chunkBytesRule: `a multiple of ${chunkBytes.multipleOf} in ${chunkBytes.min}..${chunkBytes.max}`,
+    chunkBytesDefault: String(chunkBytes.default),
     elementBytesRule: `one of ${w.elementBytes.values.join(', ')}`,
     elementBytesDefault: String(w.elementBytes.default),
     idBytesDefault: String(w.graphs.idBytes.default),
     defaultOffsets: w.patterns.map((p) => `${p.name} ${p.defaultOffset}`).join(', '),
+    gpus: w.gpus.values.map((v) => v.name).join(', '),
   }
 }
 
@@ -123,6 +126,7 @@ export function buildTwinModel(raw: RawTwinSpec, w: WorkloadSpec): TwinModel {
     let min = o.min ?? null
     let max = o.max ?? null
     if (o.range === 'offset') [min, max] = [w.limits.offset.min, w.limits.offset.max]
+    if (o.range === 'chunkBytes') [min, max] = [w.limits.chunkBytes.min, w.limits.chunkBytes.max]
     if (o.value !== 'uint' && (values || min !== null || max !== null)) P.push(`twin.json ${at}: values and ranges are for uint options`)
     if (o.value !== 'text' && choices) P.push(`twin.json ${at}: choices are for text options`)
     if (values && (min !== null || max !== null)) P.push(`twin.json ${at}: give values or a range, not both`)
@@ -163,7 +167,7 @@ export function buildTwinModel(raw: RawTwinSpec, w: WorkloadSpec): TwinModel {
   return { raw, options, usage }
 }
 
-const WIDTH = 88
+const WIDTH = 89
 const HELP_COLUMN = 22
 
 /** Words of `text` in lines of at most `width` characters, each paragraph (\n) on a new line. */

@@ -74,8 +74,9 @@ describe('bench/gpu-ncu.mjs (saved ncu profiles against the model)', () => {
       other: { l1Model: 'ideal', mrd: 524288 },
       off: false,
     })
-    // strided, 4-B lanes: the LRU L1 thrashes at every step (docs/gpu-model.md), the ideal never
-    expect(by['strided-e4-ideal']).toMatchObject({ mrd: { predicted: 13565952 }, other: { mrd: 2097152 }, off: true })
+    // strided, 4-B lanes at 64 MiB, the second wave of blocks: the fitted random L1 loses more lines
+    // than the H100 did (docs/gpu-model.md), the ideal one none
+    expect(by['strided-e4-ideal']).toMatchObject({ mrd: { predicted: 4052672 }, other: { mrd: 2097152 }, off: true })
     const md = ncu(['--from', fixtures, '--only', 'merged-aligned'])
     expect(md.stdout).toContain('model: `pcie-scope-model --l1-model lru` (blocks scheduled over the spec')
     expect(md.stdout).toContain('| sectors/request predicted | measured | MRds, ideal L1 | error |')

@@ -57,12 +57,12 @@ describe('bench/model-ncu.mjs (recorded H100 counts against the LRU model)', () 
     }
   })
 
-  it('over-predicts the thrashing strided walk (LRU refetches at every step; docs/gpu-model.md)', () => {
-    // 16-B lanes, 64 MiB: 8 blocks per SM keep 2 048 lines in flight against 1 984 in L1
+  it('predicts the strided walk under L1 pressure with the fitted random L1 (docs/gpu-model.md)', () => {
+    // 16-B lanes, 64 MiB: 8 blocks per SM keep 2 048 lines in flight against the 1 891 fitted
     const [r] = replay(['--set', 'micro', '--match', '^strided-e16-ideal$'])
-    expect(r!.lru.mrd).toBe(3735552)
+    expect(r!.lru.mrd).toBe(2271670) // seeded victims: the same count every run
     expect(r!.ideal!.mrd).toBe(2097152)
-    expect(r!.lru.mrd).toBeGreaterThan(r!.measured) // LRU above the H100, ideal below it
-    expect(r!.ideal!.mrd).toBeLessThan(r!.measured)
+    expect(Math.abs(r!.lru.errorPercent)).toBeLessThan(1) // the H100 measured 2 253 120
+    expect(r!.ideal!.mrd).toBeLessThan(r!.measured) // the ideal L1 stays a lower bound
   })
 })

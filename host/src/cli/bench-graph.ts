@@ -25,7 +25,8 @@ export interface GraphBenchRow {
   kernel: GraphKernelName
   /** --gpu: the edge list's memory */
   memory?: GraphMemory
-  predicted: Measured & { launches: number }
+  /** the traffic model's MRds and launches, and the bandwidth model's edge GB/s on the spec's GPU host */
+  predicted: Measured & { launches: number; edgeGbps?: number }
   probe?: Measured & { matchesPrediction: boolean }
   gpu?: GpuGraphRunResult
   error?: { code: string; message: string }
@@ -109,7 +110,13 @@ export const runGraphBench = async (deps: CliDeps, o: GraphBenchOptions): Promis
       const row: GraphBenchRow = {
         kernel: job.kernel,
         ...(job.memory ? { memory: job.memory } : {}),
-        predicted: { count: p.count, bySize: p.bySize, bytes: p.bytes, launches: p.launches },
+        predicted: {
+          count: p.count,
+          bySize: p.bySize,
+          bytes: p.bytes,
+          launches: p.launches,
+          ...(p.predictedEdgeGbps !== undefined ? { edgeGbps: p.predictedEdgeGbps } : {}),
+        },
       }
       o.bar.update(i, name)
       try {

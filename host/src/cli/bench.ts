@@ -19,7 +19,7 @@ import {
 } from '../core/workload.js'
 import { validateWorkload } from '../core/workload-schema.js'
 import { measureRun } from '../measure/run.js'
-import type { Prediction } from '../native/addon.js'
+import type { GpuMultiRunResult, Prediction } from '../native/addon.js'
 import { GpuWorkloadRunner } from '../workload/gpu-runner.js'
 import { SUITES, suiteKernels, type SuiteKernel, type SuiteName } from '../workload/suite.js'
 import { parseIntIn, parseSize, twinModeOption } from './args.js'
@@ -39,7 +39,8 @@ type Measured = MrdCounts
 export interface BenchRow {
   kernel: string
   workload: Workload
-  predicted: Measured
+  /** the traffic model's MRds, and the bandwidth model's GB/s on the spec's GPU host (docs/gpu-model.md) */
+  predicted: Measured & { gbps?: number }
   /** --gpu: what the GPU did */
   gpu?: GpuRunSummary
   /** --twin: what the twin's probe counted, and whether it equals the prediction */
@@ -90,6 +91,7 @@ const formatBench = (r: BenchReport): string => {
         row.kernel,
         String(row.predicted.count),
         sizeMix(row.predicted.bySize),
+        f2(row.predicted.gbps),
         g ? f2(g.kernelGbps) : '-',
         g ? f2(g.memcpyGbps) : '-',
         g ? f2(g.ratioToMemcpy) : '-',
@@ -97,7 +99,7 @@ const formatBench = (r: BenchReport): string => {
         g ? (g.checksum.ok ? 'ok' : 'BAD') : err(row),
       ]
     })
-    return `${title}\n\n${table(['kernel', 'predicted MRd', 'predicted sizes', 'GB/s', 'memcpy GB/s', 'x memcpy', 'x 128-B ceiling', 'checksum'], rows)}`
+    return `${title}\n\n${table(['kernel', 'predicted MRd', 'predicted sizes', 'predicted GB/s', 'GB/s', 'memcpy GB/s', 'x memcpy', 'x 128-B ceiling', 'checksum'], rows)}`
   }
   const rows = r.rows.map((row) => [
     row.kernel,
@@ -127,11 +129,12 @@ const formatGraphBench = (r: GraphBenchReport): string => {
         sizeMix(row.predicted.bySize),
         x ? x.bfs.medianMs.toFixed(2) : '-',
         x ? f2(x.gteps) : '-',
+        row.predicted.edgeGbps !== undefined && row.memory === 'zerocopy' ? f1(row.predicted.edgeGbps) : '-',
         x ? f1(x.edgeGbps) : '-',
         x ? (x.levels.ok ? 'ok' : `BAD (${x.levels.mismatches})`) : err(row),
       ]
     })
-    return `${title}\n\n${table(['kernel', 'edge list', 'predicted MRd', 'predicted sizes', 'run ms', 'GTEPS', 'edge GB/s', 'answer'], rows)}`
+    return `${title}\n\n${table(['kernel', 'edge list', 'predicted MRd', 'predicted sizes', 'run ms', 'GTEPS', 'predicted GB/s', 'edge GB/s', 'answer'], rows)}`
   }
   const rows = r.rows.map((row) => [
     row.kernel,
@@ -164,6 +167,8 @@ const FATAL = new Set([
 ])
 
 interface BenchOptions {
+  /** --gpu --suite micro: every listed GPU at once ("all" or "0,1") */
+  devices?: string
   gpu?: boolean
   twin?: boolean
   suite: SuiteName
@@ -209,6 +214,66 @@ const benchGraph = async (
   setCode(bad ? 1 : 0)
 }
 
+/** One kernel on several GPUs at once. */
+export interface DevicesRow {
+  kernel: string
+  workload: Workload
+  result?: GpuMultiRunResult
+  error?: { code: string; message: string }
+}
+
+/** `--devices`: the device ordinals of "all" or "0,1". */
+const deviceList = async (text: string, deps: CliDeps): Promise<number[]> => {
+  if (text === 'all') return (await deps.loadAddon().gpuDevices()).map((_, i) => i)
+  const list = text.split(',').map((x) => Number(x))
+  if (!list.length || list.some((d) => !Number.isInteger(d) || d < 0))
+    throw new PsError('PS_USAGE', `--devices needs all or device ordinals such as 0,1, not ${text}`)
+  return list
+}
+
+const benchDevices = async (o: BenchOptions, io: CliIo, setCode: (c: number) => void, deps: CliDeps): Promise<void> => {
+  const addon = deps.loadAddon()
+  if (!addon.gpuRunMulti)
+    throw new PsError('PS_NATIVE_NOT_BUILT', 'this build of the addon cannot run several GPUs: run npm run build:native')
+  const devices = await deviceList(o.devices!, deps)
+  const bytes = o.bytes ?? DEFAULT_BYTES.gpu
+  const kernels = suiteKernels('micro', bytes, addon.model.elementBytes)
+  const rows: DevicesRow[] = []
+  for (const k of kernels) {
+    const w = workloadOf(k)
+    try {
+      const result = await addon.gpuRunMulti({ ...w, devices, ...(o.repeats !== undefined ? { repeats: o.repeats } : {}) })
+      rows.push({ kernel: k.name, workload: w, result })
+    } catch (e) {
+      const err = e as { code?: string; message?: string }
+      if (err.code === 'PS_GPU_NOT_BUILT' || err.code === 'PS_GPU_NO_DEVICE') throw new PsError('PS_GPU_UNAVAILABLE', String(err.message))
+      rows.push({ kernel: k.name, workload: w, error: { code: err.code ?? 'PS_GPU_FAILED', message: String(err.message) } })
+    }
+  }
+  if (o.json) io.stdout(JSON.stringify({ suite: 'micro', source: 'gpu', bytes, devices, rows }) + '\n')
+  else {
+    const body = rows.map((r) => {
+      const x = r.result
+      return [
+        r.kernel,
+        x ? x.devices.map((d) => f2(d.alone.kernelGbps)).join(' / ') : '-',
+        x ? x.devices.map((d) => f2(d.together.kernelGbps)).join(' / ') : '-',
+        x ? f2(x.totalGbps) : '-',
+        x ? f2(x.sumAloneGbps) : '-',
+        x
+          ? x.devices.every((d) => d.alone.checksum.ok && d.together.checksum.ok)
+            ? 'ok'
+            : 'BAD'
+          : `FAILED [${r.error!.code}] ${r.error!.message}`,
+      ]
+    })
+    io.stdout(
+      `suite micro on GPUs ${devices.join(', ')} at once, ${bytes} B per kernel per GPU\n\n${table(['kernel', 'GB/s alone (each)', 'GB/s together (each)', 'total GB/s', 'sum alone', 'checksum'], body)}`,
+    )
+  }
+  setCode(rows.some((r) => r.error || r.result?.devices.some((d) => !d.together.checksum.ok)) ? 1 : 0)
+}
+
 export const registerBench = (program: Command, io: CliIo, setCode: SetCode, deps: CliDeps): void => {
   program
     .command('bench')
@@ -240,11 +305,19 @@ export const registerBench = (program: Command, io: CliIo, setCode: SetCode, dep
     )
     .option('--repeats <n>', 'GPU: timed runs per kernel, median reported, 1..1000 (default 10)', parseIntIn(1, 1_000))
     .addOption(twinModeOption())
+    .option(
+      '--devices <list>',
+      '--gpu --suite micro: all, or device ordinals 0,1,…: every listed GPU runs each kernel at once on one host buffer, against each alone',
+    )
     .option('--json', 'print exactly one JSON object on stdout, no progress bar')
     .action(async (o: BenchOptions) => {
       if (o.gpu === o.twin) throw new PsError('PS_USAGE', 'give exactly one of --gpu and --twin')
       const source = o.gpu ? 'gpu' : 'twin'
       checkOptionScopes(source, o)
+      if (o.devices !== undefined) {
+        if (source !== 'gpu' || o.suite !== 'micro') throw new PsError('PS_USAGE', '--devices goes with --gpu --suite micro')
+        return benchDevices(o, io, setCode, deps)
+      }
       if (o.suite === 'graph') return benchGraph(o, source, io, setCode, deps)
       if (o.graph !== undefined || o.memory !== undefined) throw new PsError('PS_USAGE', '--graph and --memory only apply to --suite graph')
       const bytes = o.bytes ?? DEFAULT_BYTES[source]
@@ -262,7 +335,12 @@ export const registerBench = (program: Command, io: CliIo, setCode: SetCode, dep
           const row: BenchRow = {
             kernel: k.name,
             workload: w,
-            predicted: { count: predicted.count, bySize: predicted.bySize, bytes: predicted.bytes },
+            predicted: {
+              count: predicted.count,
+              bySize: predicted.bySize,
+              bytes: predicted.bytes,
+              ...(predicted.predictedGbps !== undefined ? { gbps: predicted.predictedGbps } : {}),
+            },
           }
           try {
             if (session) {

@@ -60,7 +60,7 @@ import { formatRunResult } from './run-summary.js'
 import { captureWithCounters } from './capture-counters.js'
 import { pickSource, segmentsOption, type SourceOpts } from './source.js'
 
-const { bytes: BYTES, offset: OFFSET } = WORKLOAD_LIMITS
+const { bytes: BYTES, offset: OFFSET, chunkBytes: CHUNK } = WORKLOAD_LIMITS
 
 /** Unwinds a run the user interrupted; its exit code and message are already set. */
 class RunInterrupted extends Error {}
@@ -80,6 +80,7 @@ const captureWorkload = (
     bytes: number
     offset?: number
     elementBytes?: number
+    chunkBytes?: number
     l1?: (typeof L1_LOADS)[number]
   },
   bytesGiven: boolean,
@@ -87,7 +88,12 @@ const captureWorkload = (
   const l1 = o.l1 !== undefined ? { l1: o.l1 } : {}
   if (isGraphKernel(o.pattern)) {
     if (o.graph === undefined) throw new PsError('PS_USAGE', `${o.pattern} is a graph kernel: give the graph with --graph, e.g. kron:16`)
-    const micro = [bytesGiven && '--bytes', o.offset !== undefined && '--offset', o.elementBytes !== undefined && '--element-bytes']
+    const micro = [
+      bytesGiven && '--bytes',
+      o.offset !== undefined && '--offset',
+      o.elementBytes !== undefined && '--element-bytes',
+      o.chunkBytes !== undefined && '--chunk-bytes',
+    ]
     const given = micro.filter((x): x is string => typeof x === 'string')
     if (given.length)
       throw new PsError('PS_USAGE', `${given.join(', ')} ${applies(given)} to access patterns only, not to the graph kernel ${o.pattern}`)
@@ -115,6 +121,7 @@ const captureWorkload = (
     bytes: o.bytes,
     ...(o.offset !== undefined ? { offset: o.offset } : {}),
     ...(o.elementBytes !== undefined ? { elementBytes: o.elementBytes } : {}),
+    ...(o.chunkBytes !== undefined ? { chunkBytes: o.chunkBytes } : {}),
     ...l1,
   })
 }
@@ -164,6 +171,11 @@ export const registerCapture = (program: Command, io: CliIo, setCode: SetCode, d
       '--element-bytes <n>',
       `bytes per lane load: ${ELEMENT_BYTES.join(', ')} (default ${ELEMENT_BYTES[0]}); bytes and offset must be multiples of it`,
       parseOneOf(ELEMENT_BYTES),
+    )
+    .option(
+      '--chunk-bytes <n>',
+      `merged-chunked: bytes each warp walks, a multiple of ${CHUNK.multipleOf} in ${CHUNK.min}..${CHUNK.max} (default ${CHUNK.default})`,
+      parseIntIn(CHUNK.min, CHUNK.max),
     )
     .addOption(new Option('--l1 <mode>', 'ideal: default loads cached in L1; bypass: ld.global.cg loads (default ideal)').choices(L1_LOADS))
     .option(

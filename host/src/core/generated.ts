@@ -1085,6 +1085,13 @@ export const WORKLOAD_LIMITS = {
     "max": 124,
     "multipleOf": 4,
     "doc": "start of the data within a 128-B line, DW-aligned as PCIe addresses are"
+  },
+  "chunkBytes": {
+    "min": 4,
+    "max": 16777216,
+    "multipleOf": 4,
+    "default": 4096,
+    "doc": "bytes of the contiguous chunk each warp of merged-chunked walks (a vertex's neighbour list in EMOGI's merged kernels); a multiple of the element bytes"
   }
 } as const
 /** Lane load widths in bytes; bytes and offset must be multiples of the one used. */
@@ -1134,12 +1141,19 @@ export const PATTERN_SPECS = [
     "id": 2,
     "defaultOffset": 32,
     "doc": "the merged walk shifted by the offset: each line splits into two reads (96 + 32 B at +32)"
+  },
+  {
+    "name": "merged-chunked",
+    "id": 3,
+    "defaultOffset": 32,
+    "doc": "EMOGI's merged kernels: each warp walks its own contiguous chunk (chunkBytes) 32 lane-width elements per instruction, so one warp reads both parts of a line the offset splits, one instruction apart"
   }
 ] as const
 export const PATTERNS = [
   "strided",
   "merged-aligned",
-  "merged-misaligned"
+  "merged-misaligned",
+  "merged-chunked"
 ] as const
 export type PatternName = (typeof PATTERNS)[number]
 
@@ -1313,6 +1327,17 @@ export const TWIN_OPTIONS = [
     "help": "completion latency per read: fixed (BAR_LATENCY alone, the default) or uniform:LO:HI in ns, LO..HI drawn per read from the responder's LFSR (BAR_LATENCY = LO, BAR_JITTER = HI - LO; a fixed seed, so runs repeat); not with --latency-cycles/-ns"
   },
   {
+    "name": "gpuHost",
+    "flag": "--gpu-host",
+    "value": "text",
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "error": "--gpu-host must be one of h100",
+    "help": "a GPU's host from spec gpus (h100): its link, its tag count (at most the twin's 256) and its round trip as uniform:LO:HI around the idle round trip; --link, --tags and a latency option given beside it win"
+  },
+  {
     "name": "cplSplit",
     "flag": "--cpl-split",
     "value": "uint",
@@ -1401,8 +1426,8 @@ export const TWIN_OPTIONS = [
       "switch",
       "endpoint"
     ],
-    "error": "--run needs a pattern: strided, merged-aligned, merged-misaligned, bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned",
-    "help": "batch mode: no PTY, no firmware; run one workload, print its done line and exit.\nPATTERN: strided, merged-aligned, merged-misaligned"
+    "error": "--run needs a pattern: strided, merged-aligned, merged-misaligned, merged-chunked, bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned",
+    "help": "batch mode: no PTY, no firmware; run one workload, print its done line and exit.\nPATTERN: strided, merged-aligned, merged-misaligned, merged-chunked"
   },
   {
     "name": "bytes",
@@ -1438,7 +1463,21 @@ export const TWIN_OPTIONS = [
     ],
     "with": "run",
     "error": "--offset must be a multiple of 4 in 0..124",
-    "help": "data offset from a 128-B aligned base: a multiple of 4 in 0..124 (default: the pattern's, strided 0, merged-aligned 0, merged-misaligned 32)"
+    "help": "data offset from a 128-B aligned base: a multiple of 4 in 0..124 (default: the pattern's, strided 0, merged-aligned 0, merged-misaligned 32, merged-chunked 32)"
+  },
+  {
+    "name": "chunkBytes",
+    "flag": "--chunk-bytes",
+    "value": "uint",
+    "min": 4,
+    "max": 16777216,
+    "modes": [
+      "switch",
+      "endpoint"
+    ],
+    "with": "run",
+    "error": "--chunk-bytes must be a multiple of 4 in 4..16777216",
+    "help": "merged-chunked: bytes each warp walks, a multiple of 4 in 4..16777216 (default 4096), a multiple of the element bytes"
   },
   {
     "name": "elementBytes",
@@ -1574,6 +1613,10 @@ export const TWIN_OPTION_RANGES = {
   "offset": {
     "min": 0,
     "max": 124
+  },
+  "chunkBytes": {
+    "min": 4,
+    "max": 16777216
   }
 } as const
 export const TWIN_OPTION_CHOICES = {

@@ -31,7 +31,7 @@ import {
   type Workload,
 } from './workload.js'
 
-const limited = (name: 'bytes' | 'offset') => {
+const limited = (name: 'bytes' | 'offset' | 'chunkBytes') => {
   const l = WORKLOAD_LIMITS[name]
   return z
     .number({ error: `${name} must be a number` })
@@ -62,6 +62,9 @@ export const WorkloadFields = z.object({
     .optional()
     .describe(`bytes per lane load (default ${ELEMENT_BYTES_DEFAULT}); bytes and offset must be multiples of it`),
   l1: l1Field,
+  chunkBytes: limited('chunkBytes')
+    .optional()
+    .describe(`merged-chunked only (default ${WORKLOAD_LIMITS.chunkBytes.default}): ${WORKLOAD_LIMITS.chunkBytes.doc}`),
 })
 
 /**
@@ -130,18 +133,23 @@ export const graphWithDefaults = (w: z.infer<ReturnType<typeof graphWorkloadFiel
   ...(w.l1 !== undefined ? { l1: w.l1 } : {}),
 })
 
-/** Fill in the pattern's default offset; keep elementBytes and l1 only when given. */
+/** Fill in the pattern's default offset; keep elementBytes, l1 and chunkBytes only when given. */
 export const withDefaults = (w: z.infer<typeof WorkloadFields>): Workload => ({
   pattern: w.pattern,
   bytes: w.bytes,
   offset: w.offset ?? defaultOffset(w.pattern),
   ...(w.elementBytes !== undefined ? { elementBytes: w.elementBytes as ElementBytes } : {}),
   ...(w.l1 !== undefined ? { l1: w.l1 } : {}),
+  ...(w.chunkBytes !== undefined ? { chunkBytes: w.chunkBytes } : {}),
 })
 
 /** Whole, naturally aligned loads: bytes and offset are multiples of the lane width. */
 export const checkAlignment = (w: Workload, ctx: z.RefinementCtx): void => {
   const e = elementBytesOf(w)
+  if (w.chunkBytes !== undefined && w.pattern !== 'merged-chunked')
+    ctx.addIssue({ code: 'custom', path: ['chunkBytes'], message: 'chunkBytes goes with the merged-chunked pattern' })
+  else if (w.chunkBytes !== undefined && w.chunkBytes % e !== 0)
+    ctx.addIssue({ code: 'custom', path: ['chunkBytes'], message: `chunkBytes must be a multiple of elementBytes ${e} (whole loads)` })
   if (w.bytes % e !== 0)
     ctx.addIssue({ code: 'custom', path: ['bytes'], message: `bytes must be a multiple of elementBytes ${e} (whole loads)` })
   if (w.offset % e !== 0)

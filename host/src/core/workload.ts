@@ -62,6 +62,8 @@ export interface Workload {
   elementBytes?: ElementBytes
   /** `ideal`: default loads cached in L1; `bypass`: ld.global.cg loads (absent: L1_LOAD_DEFAULT) */
   l1?: L1LoadName
+  /** merged-chunked: bytes each warp walks (absent: WORKLOAD_LIMITS.chunkBytes.default) */
+  chunkBytes?: number
 }
 
 /** Bytes per neighbour id in a graph's edge list (spec `graphs.idBytes`). */
@@ -107,6 +109,9 @@ export const graphEdgeBytesBound = (w: GraphWorkload): number | undefined => {
 /** The lane width a workload runs at (absent = the spec default). */
 export const elementBytesOf = (w: Pick<Workload, 'elementBytes'>): ElementBytes => w.elementBytes ?? ELEMENT_BYTES_DEFAULT
 
+/** The chunk a merged-chunked workload's warps walk (absent = the spec default). */
+export const chunkBytesOf = (w: Pick<Workload, 'chunkBytes'>): number => w.chunkBytes ?? WORKLOAD_LIMITS.chunkBytes.default
+
 /** The L1 use a workload runs with (absent = the spec default). */
 export const l1Of = (w: Pick<Workload, 'l1'>): L1LoadName => w.l1 ?? L1_LOAD_DEFAULT
 
@@ -114,7 +119,7 @@ export const l1Of = (w: Pick<Workload, 'l1'>): L1LoadName => w.l1 ?? L1_LOAD_DEF
 export const workloadKey = (w: AnyWorkload): string =>
   isGraphWorkload(w)
     ? `${w.pattern}/${w.graph}/${idBytesOf(w)}/${w.sourceVertex ?? '-'}/${l1Of(w)}`
-    : `${w.pattern}/${w.bytes}/${w.offset}/${elementBytesOf(w)}/${l1Of(w)}`
+    : `${w.pattern}/${w.bytes}/${w.offset}/${elementBytesOf(w)}/${l1Of(w)}${w.pattern === 'merged-chunked' ? `/${chunkBytesOf(w)}` : ''}`
 
 /** A workload in a few words, for run marks, captions and tables. */
 export const workloadLabel = (w: AnyWorkload): string =>

@@ -20,6 +20,8 @@ export interface NativeWorkload {
   offset: number
   elementBytes?: number
   l1?: 'ideal' | 'bypass'
+  /** merged-chunked: bytes each warp walks (absent: the spec default) */
+  chunkBytes?: number
   /** how default loads use L1 in the model: one ideal L1 (default) or the scheduled LRU model (docs/gpu-model.md) */
   l1Model?: L1ModelName
 }
@@ -33,6 +35,8 @@ export interface Prediction {
   bytes: number
   /** warp load instructions that had at least one active lane */
   instructions: number
+  /** the bandwidth model's GB/s for this stream on the spec's default GPU host (native/model/bandwidth.h); absent from older builds */
+  predictedGbps?: number
   bySize: BySize
 }
 
@@ -62,6 +66,8 @@ export interface GraphInfo {
 
 /** The model's MRds for one run of a graph kernel: every launch, warp by warp. */
 export interface GraphPrediction extends GraphInfo, Prediction {
+  /** the bandwidth model's edge GB/s (ids and SSSP's weights read over the run's time) on the spec's GPU host; absent from older builds */
+  predictedEdgeGbps?: number
   l1: 'ideal' | 'bypass'
   l1Model: L1ModelName
   launches: number
@@ -70,7 +76,7 @@ export interface GraphPrediction extends GraphInfo, Prediction {
 }
 
 /** Where a GPU graph run keeps its edge list (native/cuda/graph_bench.h `GraphMemory`, by name). */
-export const GRAPH_MEMORIES = ['zerocopy', 'uvm', 'uvm-accessed-by', 'device'] as const
+export const GRAPH_MEMORIES = ['zerocopy', 'uvm', 'uvm-accessed-by', 'device', 'uvm-plain'] as const
 export type GraphMemory = (typeof GRAPH_MEMORIES)[number]
 
 export interface GpuGraphRunRequest extends Omit<NativeGraphWorkload, 'l1' | 'l1Model'> {
@@ -108,6 +114,23 @@ export interface GpuRunRequest extends NativeWorkload {
   device?: number
   /** malloc + cudaHostRegister instead of cudaHostAlloc (default false) */
   hostRegister?: boolean
+}
+
+/** Several GPUs at once (gpuRunMulti): the workload on each listed device over one host buffer. */
+export interface GpuMultiRunRequest extends NativeWorkload {
+  devices: number[]
+  warmup?: number
+  repeats?: number
+}
+
+/** Each device alone, then all of them at once from one barrier (native/cuda run_multi). */
+export interface GpuMultiRunResult {
+  devices: { device: GpuDevice; alone: GpuRunResult; together: GpuRunResult }[]
+  /** the concurrent section, first start to last end */
+  togetherWallMs: number
+  /** every device's bytes over togetherWallMs */
+  totalGbps: number
+  sumAloneGbps: number
 }
 
 export interface GpuRunResult {
@@ -215,6 +238,8 @@ export interface NativeAddon {
   readonly gpuBenchLinked: boolean
   gpuDevices(): Promise<GpuDevice[]>
   gpuRun(request: GpuRunRequest, onProgress?: (p: GpuProgress) => void): GpuRunHandle
+  /** the workload on several GPUs at once (absent from builds before it existed) */
+  gpuRunMulti?(request: GpuMultiRunRequest): Promise<GpuMultiRunResult>
   /** the graph kernels' model off the JS thread (loading or generating the graph too); PS_GRAPH_* or PS_WORKLOAD_INVALID */
   predictGraph(w: NativeGraphWorkload): Promise<GraphPrediction>
   /**

@@ -89,6 +89,8 @@ export const DoneLineSchema = z.object({
   /** lane load width and L1 use the run had (absent from twins before they existed) */
   elementBytes: z.union(ELEMENT_BYTES.map((e) => z.literal(e))).optional(),
   l1: z.enum(L1_LOADS).optional(),
+  /** merged-chunked's chunk */
+  chunkBytes: count.optional(),
   mrd: z.object({ count, bySize: BySizeSchema, bytes: count }),
   completions: count,
   payloadErrors: count,

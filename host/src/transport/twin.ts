@@ -3,7 +3,7 @@
  * traffic model) and speaks its stdin/stdout JSON-lines protocol (docs/contracts.md §3).
  *
  *   stdout: {"event":"ready","pty":"/dev/pts/N","clockHz":…} first, then "done" / "error" lines
- *   stdin:  `run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1]]`, `run ID KERNEL GRAPH ID_BYTES SOURCE|- L1`
+ *   stdin:  `run ID PATTERN BYTES OFFSET [ELEMENT_BYTES [L1 [CHUNK_BYTES]]]`, `run ID KERNEL GRAPH ID_BYTES SOURCE|- L1`
  *           (a BFS kernel), `cancel ID`, `inject KIND [COUNT [SEED]]`, `quit` (EOF = quit)
  *
  * Runs are sent one at a time and matched on their id. A run whose signal aborts (or whose
@@ -112,6 +112,8 @@ export interface TwinRunRequest {
   /** lane load width; sent (with l1) only when either is given, so older twins keep working */
   elementBytes?: ElementBytes
   l1?: L1LoadName
+  /** merged-chunked's chunk; sent (with the two before it) only when given */
+  chunkBytes?: number
 }
 
 interface TwinEvents {
@@ -307,7 +309,8 @@ export class TwinProcess extends EventEmitter<TwinEvents> {
 
   /** Run one workload in the traffic model; resolves with its done line. Runs are serialised. */
   run(req: TwinRunRequest, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<TwinDone> {
-    const extra = req.elementBytes !== undefined || req.l1 !== undefined ? ` ${elementBytesOf(req)} ${l1Of(req)}` : ''
+    const chunk = req.chunkBytes !== undefined ? ` ${req.chunkBytes}` : ''
+    const extra = req.elementBytes !== undefined || req.l1 !== undefined || chunk ? ` ${elementBytesOf(req)} ${l1Of(req)}${chunk}` : ''
     return this.runLock.run(() =>
       this.runNow((id) => `run ${id} ${req.pattern} ${req.bytes} ${req.offset}${extra}`, opts).then((d) => {
         if ('graph' in d) throw new PsError('PS_TWIN_PROTOCOL', `the twin answered run ${d.id} with a graph kernel's done line`)

@@ -58,6 +58,7 @@ const nativeWorkload = (w: Workload & { elementBytes?: number; l1?: 'ideal' | 'b
   offset: w.offset,
   ...(w.elementBytes !== undefined ? { elementBytes: w.elementBytes } : {}),
   ...(w.l1 !== undefined ? { l1: w.l1 } : {}),
+  ...(w.chunkBytes !== undefined ? { chunkBytes: w.chunkBytes } : {}),
 })
 
 /**

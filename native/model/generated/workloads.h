@@ -9,8 +9,8 @@ namespace ps {
 constexpr uint32_t kSpecLineBytes = 128;
 
 // Access patterns, in spec order (the id is the enum value).
-enum class Pattern : uint8_t { Strided = 0, MergedAligned = 1, MergedMisaligned = 2 };
-constexpr uint32_t kPatternCount = 3;
+enum class Pattern : uint8_t { Strided = 0, MergedAligned = 1, MergedMisaligned = 2, MergedChunked = 3 };
+constexpr uint32_t kPatternCount = 4;
 struct PatternInfo {
     Pattern pattern;
     const char *name;
@@ -21,9 +21,10 @@ constexpr PatternInfo kPatterns[kPatternCount] = {
     {Pattern::Strided, "strided", 0, "each thread walks its own 128-B chunk with its lane-width loads (128/E iterations): only 32-B reads with E <= 16"},
     {Pattern::MergedAligned, "merged-aligned", 0, "a warp reads 32 consecutive lane-width elements per instruction (E/4 consecutive 128-B lines): only 128-B reads"},
     {Pattern::MergedMisaligned, "merged-misaligned", 32, "the merged walk shifted by the offset: each line splits into two reads (96 + 32 B at +32)"},
+    {Pattern::MergedChunked, "merged-chunked", 32, "EMOGI's merged kernels: each warp walks its own contiguous chunk (chunkBytes) 32 lane-width elements per instruction, so one warp reads both parts of a line the offset splits, one instruction apart"},
 };
-// "strided, merged-aligned, merged-misaligned": for usage text and error messages
-constexpr const char *kPatternNameList = "strided, merged-aligned, merged-misaligned";
+// "strided, merged-aligned, merged-misaligned, merged-chunked": for usage text and error messages
+constexpr const char *kPatternNameList = "strided, merged-aligned, merged-misaligned, merged-chunked";
 
 // Workload limits: useful bytes the kernel reads: whole 4-B loads, up to 1 GiB (about 8 M MRds, minutes under Verilator); start of the data within a 128-B line, DW-aligned as PCIe addresses are.
 constexpr uint64_t kWorkloadBytesMin = 4ull;
@@ -34,6 +35,13 @@ constexpr uint32_t kWorkloadOffsetMax = 124u;
 constexpr uint32_t kWorkloadOffsetMultiple = 4u;
 constexpr const char *kWorkloadBytesRule = "a multiple of 4 in 4..1073741824";
 constexpr const char *kWorkloadOffsetRule = "a multiple of 4 in 0..124";
+
+// bytes of the contiguous chunk each warp of merged-chunked walks (a vertex's neighbour list in EMOGI's merged kernels); a multiple of the element bytes.
+constexpr uint64_t kChunkBytesMin = 4ull;
+constexpr uint64_t kChunkBytesMax = 16777216ull;
+constexpr uint64_t kChunkBytesMultiple = 4ull;
+constexpr uint64_t kChunkBytesDefault = 4096ull;
+constexpr const char *kChunkBytesRule = "a multiple of 4 in 4..16777216";
 
 // Lane load widths: width of each lane's load in bytes (a 4-B word, an 8-B pair, a 16-B vector); bytes and offset must be multiples of it, as a GPU load must be naturally aligned.
 constexpr int kElementBytesCount = 3;
@@ -92,7 +100,7 @@ constexpr uint32_t kPageRankIterations = 10;
 constexpr double kPageRankDamping = 0.85;
 constexpr double kPageRankTolerance = 0.001;
 
-// GPUs of the scheduled model: the GPUs the scheduled traffic model (native/model/sm_schedule.h) describes, and the launch shape the CUDA kernels use: SMs, the L1 the kernels get beside their shared-memory carveout, resident blocks and warps per SM (docs/gpu-model.md).
+// GPUs of the scheduled model: the GPUs the scheduled traffic model (native/model/sm_schedule.h) describes, and the launch shape the CUDA kernels use: SMs, the L1 the kernels get beside their shared-memory carveout (l1Bytes) and its replacement (l1Policy: lru or random), resident blocks and warps per SM, the merge window of partial-line reads (mergeWindow: a cached read merges into the same warp's read of the same line issued that many load instructions before, 0 = never), and the host the bandwidth model and the twin's preset put it behind (docs/gpu-model.md).
 constexpr uint32_t kGpuBlockThreads = 256; // threads per block of every CUDA kernel
 constexpr uint32_t kGpuMinBlocksPerSm = 8; // __launch_bounds__ of the micro kernels
 constexpr uint32_t kGpuCount = 1;
@@ -102,10 +110,16 @@ struct GpuInfo {
     uint32_t l1_bytes; // per SM, beside the shared-memory carveout
     uint32_t max_blocks_per_sm;
     uint32_t max_warps_per_sm;
+    bool l1_random; // l1Policy random (else lru)
+    uint32_t merge_window; // load instructions of one warp a partial-line read merges across
+    const char *host_link; // the bandwidth model's host (gpus.values[].host)
+    uint32_t host_tags;
+    double idle_round_trip_ns, round_trip_spread_ns, reads_per_us, wire_efficiency;
+    double combine_exponent, step_ns, thread_step_ns, launch_us;
     const char *doc;
 };
 constexpr GpuInfo kGpus[kGpuCount] = {
-    {"h100", 132, 253952, 32, 64, "NVIDIA H100 (compute capability 9.0): 132 SMs; 256 KiB of L1 + shared memory per SM, of which the 1 KiB per resident block the system reserves takes an 8 KiB shared-memory carveout at 8 blocks, leaving 248 KiB of L1; at most 32 blocks and 64 warps per SM"},
+    {"h100", 132, 242048, 32, 64, true, 1, "gen5x16", 768, 1250, 100, 775, 1.075, 2.5, 3225, 620, 0, "NVIDIA H100 (compute capability 9.0): 132 SMs; 256 KiB of L1 + shared memory per SM, less the 1 KiB per resident block the system reserves; the L1 the scheduled model gives the kernels (random replacement, 242 048 B) is fitted on the strided walk's first wave of blocks (docs/gpu-model.md); at most 32 blocks and 64 warps per SM"},
 };
 constexpr uint32_t kGpuDefault = 0; // index into kGpus
 constexpr const char *kGpuNameList = "h100";

@@ -14,6 +14,7 @@ enum TwinOption : int {
     kTwinOptLatencyCycles,
     kTwinOptLatencyNs,
     kTwinOptLatencyDist,
+    kTwinOptGpuHost,
     kTwinOptCplSplit,
     kTwinOptTags,
     kTwinOptLink,
@@ -23,6 +24,7 @@ enum TwinOption : int {
     kTwinOptBytes,
     kTwinOptModelOnly,
     kTwinOptOffset,
+    kTwinOptChunkBytes,
     kTwinOptElementBytes,
     kTwinOptGraph,
     kTwinOptIdBytes,
@@ -30,7 +32,7 @@ enum TwinOption : int {
     kTwinOptL1,
     kTwinOptHelp,
 };
-constexpr size_t kTwinOptionCount = 18;
+constexpr size_t kTwinOptionCount = 20;
 
 // What the parser checks of each (native/common/options.h); the twin applies them in cli.cpp.
 inline const cli::OptionDef kTwinOptions[kTwinOptionCount] = {
@@ -43,6 +45,9 @@ inline const cli::OptionDef kTwinOptions[kTwinOptionCount] = {
     {kTwinOptLatencyDist, "--latency-dist", nullptr, cli::Value::Text, 0, 0,
      {}, 0, {}, 0,
      "--latency-dist needs a value: fixed or uniform:LO:HI (ns)"},
+    {kTwinOptGpuHost, "--gpu-host", nullptr, cli::Value::Text, 0, 0,
+     {}, 0, {}, 0,
+     "--gpu-host must be one of h100"},
     {kTwinOptCplSplit, "--cpl-split", nullptr, cli::Value::Uint, 0, UINT64_MAX,
      {0, 64, 128}, 3, {}, 0,
      "--cpl-split must be 0, 64 or 128"},
@@ -60,7 +65,7 @@ inline const cli::OptionDef kTwinOptions[kTwinOptionCount] = {
      "--segments must be 1, 2 or 4"},
     {kTwinOptRun, "--run", nullptr, cli::Value::Text, 0, 0,
      {}, 0, {}, 0,
-     "--run needs a pattern: strided, merged-aligned, merged-misaligned, bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned"},
+     "--run needs a pattern: strided, merged-aligned, merged-misaligned, merged-chunked, bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned"},
     {kTwinOptBytes, "--bytes", nullptr, cli::Value::Uint, 0, UINT64_MAX,
      {}, 0, {}, 0,
      ""},
@@ -70,6 +75,9 @@ inline const cli::OptionDef kTwinOptions[kTwinOptionCount] = {
     {kTwinOptOffset, "--offset", nullptr, cli::Value::Uint, 0ull, 124ull,
      {}, 0, {}, 0,
      "--offset must be a multiple of 4 in 0..124"},
+    {kTwinOptChunkBytes, "--chunk-bytes", nullptr, cli::Value::Uint, 4ull, 16777216ull,
+     {}, 0, {}, 0,
+     "--chunk-bytes must be a multiple of 4 in 4..16777216"},
     {kTwinOptElementBytes, "--element-bytes", nullptr, cli::Value::Uint, 0, UINT64_MAX,
      {4, 8, 16}, 3, {}, 0,
      "--element-bytes must be one of 4, 8, 16"},
@@ -103,11 +111,11 @@ constexpr uint32_t kTwinDefaultSegments = 1;
 constexpr const char *kTwinUsage =
     "usage: pcie-scope-twin [--latency-cycles N | --latency-ns N | --latency-dist D]\n"
     "                       [--cpl-split 0|64|128]\n"
-    "                       [--tags N]\n"
+    "                       [--tags N] [--gpu-host GPU]\n"
     "                       [--link genGxL|ideal] [--mode switch|endpoint]\n"
     "                       [--segments 1|2|4]\n"
     "                       [--run PATTERN --bytes N [--offset B] [--element-bytes E]\n"
-    "                        [--l1 ideal|bypass]] [--help]\n"
+    "                        [--chunk-bytes C] [--l1 ideal|bypass]] [--help]\n"
     "                       [--run GRAPH_KERNEL --graph G [--id-bytes 4|8]\n"
     "                        [--source V]]\n"
     "\n"
@@ -120,10 +128,14 @@ constexpr const char *kTwinUsage =
     "                      responder's in endpoint mode\n"
     "  --latency-ns N      the same in nanoseconds at the probe clock (1 us = 250 cycles at\n"
     "                      250 MHz); not with --latency-cycles\n"
-    "  --latency-dist D    completion latency per read: fixed (BAR_LATENCY alone, the\n"
-    "                      default) or uniform:LO:HI in ns, LO..HI drawn per read from the\n"
-    "                      responder's LFSR (BAR_LATENCY = LO, BAR_JITTER = HI - LO; a fixed\n"
-    "                      seed, so runs repeat); not with --latency-cycles/-ns\n"
+    "  --latency-dist D    completion latency per read: fixed (BAR_LATENCY alone, the default)\n"
+    "                      or uniform:LO:HI in ns, LO..HI drawn per read from the responder's\n"
+    "                      LFSR (BAR_LATENCY = LO, BAR_JITTER = HI - LO; a fixed seed, so runs\n"
+    "                      repeat); not with --latency-cycles/-ns\n"
+    "  --gpu-host GPU      a GPU's host from spec gpus (h100): its link, its tag count (at\n"
+    "                      most the twin's 256) and its round trip as uniform:LO:HI around the\n"
+    "                      idle round trip; --link, --tags and a latency option given beside\n"
+    "                      it win\n"
     "  --cpl-split B       CPL_SPLIT written at start: 64 or 128 splits each read's\n"
     "                      completions at that boundary, as a root complex's RCB; 0 (default)\n"
     "                      answers each read with one CplD\n"
@@ -137,20 +149,22 @@ constexpr const char *kTwinUsage =
     "                      endpoint (the BAR responder answers)\n"
     "  --segments N        TLP segments per 512-bit beat of the design, either mode: 1\n"
     "                      (default), 2 or 4; the GPU model puts up to N MRds in one request\n"
-    "                      beat and the BAR responder (or the switch, and the host model\n"
-    "                      above it) up to N completions in one completion beat (a straddled\n"
+    "                      beat and the BAR responder (or the switch, and the host model above\n"
+    "                      it) up to N completions in one completion beat (a straddled\n"
     "                      interface). A count the build lacks (CMake PS_TWIN_SEGMENTS,\n"
     "                      default 4) is refused\n"
     "  --run PATTERN       batch mode: no PTY, no firmware; run one workload, print its done\n"
     "                      line and exit.\n"
-    "                      PATTERN: strided, merged-aligned, merged-misaligned\n"
+    "                      PATTERN: strided, merged-aligned, merged-misaligned, merged-chunked\n"
     "  --bytes N           useful bytes of the batch workload: a multiple of 4 in\n"
     "                      4..1073741824\n"
     "  --model-only        with --run: drain the traffic model alone (no RTL, no link): the\n"
     "                      baseline the twin's simulation rate is measured against\n"
     "  --offset B          data offset from a 128-B aligned base: a multiple of 4 in 0..124\n"
     "                      (default: the pattern's, strided 0, merged-aligned 0,\n"
-    "                      merged-misaligned 32)\n"
+    "                      merged-misaligned 32, merged-chunked 32)\n"
+    "  --chunk-bytes C     merged-chunked: bytes each warp walks, a multiple of 4 in\n"
+    "                      4..16777216 (default 4096), a multiple of the element bytes\n"
     "  --element-bytes E   bytes per lane load, one of 4, 8, 16 (default 4); bytes and offset\n"
     "                      must be multiples of it\n"
     "  --graph G           with --run GRAPH_KERNEL (bfs-naive, bfs-merged, bfs-aligned,\n"
@@ -167,10 +181,10 @@ constexpr const char *kTwinUsage =
     "  --help, -h          this text\n"
     "\n"
     "stdout: one JSON event per line (ready, done, error, injected). stdin: `run ID PATTERN\n"
-    "BYTES OFFSET [ELEMENT_BYTES [L1]]`, `run ID KERNEL GRAPH [ID_BYTES [SOURCE|- [L1]]]`\n"
-    "(KERNEL: bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged, sssp-aligned,\n"
-    "cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged, pagerank-aligned),\n"
-    "`cancel ID` (stop a run: its done line says \"cancelled\":true), `inject\n"
+    "BYTES OFFSET [ELEMENT_BYTES [L1 [CHUNK_BYTES]]]`, `run ID KERNEL GRAPH [ID_BYTES\n"
+    "[SOURCE|- [L1]]]` (KERNEL: bfs-naive, bfs-merged, bfs-aligned, sssp-naive, sssp-merged,\n"
+    "sssp-aligned, cc-naive, cc-merged, cc-aligned, pagerank-naive, pagerank-merged,\n"
+    "pagerank-aligned), `cancel ID` (stop a run: its done line says \"cancelled\":true), `inject\n"
     "garbage|truncate|crc|skip-seq [COUNT [SEED]]` (a fault on the serial line, between the\n"
     "firmware's frames), `quit`; EOF = quit.\n";
 

@@ -30,20 +30,45 @@ const gpuDeps = (o: FakeAddonOptions = {}) => {
   return { addon, deps: { loadAddon: () => addon, openSession: noSession } }
 }
 
+describe('pcie-scope bench --gpu --devices', () => {
+  it('runs every micro kernel on the listed GPUs at once, each alone and the total', async () => {
+    const { addon, deps } = gpuDeps()
+    const r = await run(['bench', '--gpu', '--devices', '0,1', '--bytes', '1M'], deps)
+    expect(r.code).toBe(0)
+    expect(addon.runs).toHaveLength(4)
+    expect(addon.runs.every((x) => JSON.stringify((x as { devices?: number[] }).devices) === '[0,1]')).toBe(true)
+    expect(r.stdout).toMatch(/^suite micro on GPUs 0, 1 at once, 1048576 B per kernel per GPU/)
+    expect(r.stdout).toMatch(/merged-chunked e4\s+50\.00 \/ 50\.00\s+45\.00 \/ 45\.00\s+90\.00\s+100\.00\s+ok/)
+  })
+
+  it('--devices all asks the addon for the devices; --devices needs --gpu --suite micro', async () => {
+    const { addon, deps } = gpuDeps()
+    const r = await run(['bench', '--gpu', '--devices', 'all', '--bytes', '1M', '--json'], deps)
+    expect(r.code).toBe(0)
+    expect((JSON.parse(r.stdout) as { devices: number[] }).devices).toEqual([0])
+    expect(addon.runs).toHaveLength(4)
+    const bad = await run(['bench', '--gpu', '--suite', 'graph', '--devices', 'all'], deps)
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/--devices goes with --gpu --suite micro/)
+  })
+})
+
 describe('pcie-scope bench --gpu', () => {
   it('runs every micro kernel, with the prediction beside GB/s and the two ratios', async () => {
     const { addon, deps } = gpuDeps()
     const r = await run(['bench', '--gpu', '--suite', 'micro', '--bytes', '1M', '--repeats', '3'], deps)
     expect(r.code).toBe(0)
     expect(r.stderr).toBe('') // not a terminal: no bar
-    expect(addon.runs.map((x) => x.pattern)).toEqual(['strided', 'merged-aligned', 'merged-misaligned'])
+    expect(addon.runs.map((x) => x.pattern)).toEqual(['strided', 'merged-aligned', 'merged-misaligned', 'merged-chunked'])
     expect(addon.runs.every((x) => x.repeats === 3 && x.bytes === 1 << 20)).toBe(true)
     const lines = r.stdout.split('\n')
     expect(lines[0]).toMatch(
       /^suite micro on Fake H200 \(PCIe gen5 x16, driver 570.86.15, CUDA 12.8 driver API, runtime 12.8\), 1048576 B per kernel$/,
     )
-    expect(lines[2]).toMatch(/^kernel\s+predicted MRd\s+predicted sizes\s+GB\/s\s+memcpy GB\/s\s+x memcpy\s+x 128-B ceiling\s+checksum$/)
-    expect(r.stdout).toMatch(/strided e4\s+32768\s+32:32768\s+50\.00\s+55\.00\s+0\.91\s+1\.02\s+ok/)
+    expect(lines[2]).toMatch(
+      /^kernel\s+predicted MRd\s+predicted sizes\s+predicted GB\/s\s+GB\/s\s+memcpy GB\/s\s+x memcpy\s+x 128-B ceiling\s+checksum$/,
+    )
+    expect(r.stdout).toMatch(/strided e4\s+32768\s+32:32768\s+21\.50\s+50\.00\s+55\.00\s+0\.91\s+1\.02\s+ok/)
     expect(r.stdout).toMatch(/merged-misaligned e4\s+16384\s+96:8192 32:8192\s/)
   })
 
@@ -63,13 +88,14 @@ describe('pcie-scope bench --gpu', () => {
       ['strided e4', 128],
       ['merged-aligned e4', 32],
       ['merged-misaligned e4', 64],
+      ['merged-chunked e4', 64],
     ])
   })
 
   it('draws a progress bar on a terminal and erases it before the table', async () => {
     const { deps } = gpuDeps({ progress: [{ phase: 'kernel', done: 1, total: 2 }] })
     const r = await run(['bench', '--gpu', '--bytes', '4096'], deps, true)
-    expect(r.stderr).toContain('] 0/3 strided e4')
+    expect(r.stderr).toContain('] 0/4 strided e4')
     expect(r.stderr).toContain('strided e4 kernel 1/2')
     expect(r.stderr.endsWith('\r\x1b[2K')).toBe(true)
   })
@@ -86,7 +112,7 @@ describe('pcie-scope bench --gpu', () => {
     const { deps } = gpuDeps({ gpu: { reject: nativeError('PS_GPU_CUDA', 'an illegal address was encountered.') } })
     const r = await run(['bench', '--gpu', '--bytes', '4096'], deps)
     expect(r.code).toBe(1)
-    expect(r.stdout.match(/FAILED \[PS_GPU_FAILED\]/g)).toHaveLength(3)
+    expect(r.stdout.match(/FAILED \[PS_GPU_FAILED\]/g)).toHaveLength(4)
   })
 
   it('says when the addon is not built', async () => {

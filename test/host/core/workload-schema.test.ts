@@ -132,3 +132,21 @@ describe('graph workloads (spec graphs: kernels, generators, scale)', () => {
     expect(() => validateAnyWorkload({ pattern: 'bfs-naive', bytes: 128 })).toThrow(/graph/)
   })
 })
+
+describe('merged-chunked: chunkBytes', () => {
+  it('takes a chunk for merged-chunked, kept only when given, and names it in the workload key', async () => {
+    const { workloadKey } = await import('../../../host/src/core/workload.js')
+    expect(validateWorkload({ pattern: 'merged-chunked', bytes: 4096 })).toEqual({ pattern: 'merged-chunked', bytes: 4096, offset: 32 })
+    const w = validateWorkload({ pattern: 'merged-chunked', bytes: 4096, chunkBytes: 256 })
+    expect(w).toEqual({ pattern: 'merged-chunked', bytes: 4096, offset: 32, chunkBytes: 256 })
+    expect(workloadKey(w)).toBe('merged-chunked/4096/32/4/ideal/256')
+    expect(workloadKey({ pattern: 'merged-chunked', bytes: 4096, offset: 32 })).toBe('merged-chunked/4096/32/4/ideal/4096')
+  })
+  it('refuses a chunk for another pattern, one outside the limits and one that splits a load', () => {
+    const bad = (w: unknown, re: RegExp) => expect(() => validateWorkload(w)).toThrow(re)
+    bad({ pattern: 'strided', bytes: 4096, chunkBytes: 256 }, /chunkBytes goes with the merged-chunked pattern/)
+    bad({ pattern: 'merged-chunked', bytes: 4096, chunkBytes: 6 }, /chunkBytes must be a multiple of 4/)
+    bad({ pattern: 'merged-chunked', bytes: 4096, chunkBytes: 0 }, /chunkBytes must be at least 4/)
+    bad({ pattern: 'merged-chunked', bytes: 4096, offset: 0, elementBytes: 16, chunkBytes: 24 }, /multiple of elementBytes 16/)
+  })
+})

@@ -233,13 +233,19 @@ describe('device disconnect', () => {
 })
 
 describe('demo mode', () => {
-  it('starts streaming at 100 ms and loops the three patterns until close', async () => {
+  it('starts streaming at 100 ms and loops the patterns until close', async () => {
     const { srv, base, client, session } = await serve({ demo: true, runDelayMs: 5 })
     expect(client.calls[0]).toBe('start:100')
     const runner = session.runner as unknown as { runs: { pattern: string }[] }
     await openWs(wsUrl(base, TOKEN)) // the loop runs while somebody watches
-    await expect.poll(() => runner.runs.length, { timeout: 3000 }).toBeGreaterThanOrEqual(4)
-    expect(runner.runs.slice(0, 4).map((r) => r.pattern)).toEqual(['strided', 'merged-aligned', 'merged-misaligned', 'strided'])
+    await expect.poll(() => runner.runs.length, { timeout: 3000 }).toBeGreaterThanOrEqual(5)
+    expect(runner.runs.slice(0, 5).map((r) => r.pattern)).toEqual([
+      'strided',
+      'merged-aligned',
+      'merged-misaligned',
+      'merged-chunked',
+      'strided',
+    ])
     expect(runner.runs[2]).toMatchObject({ offset: 32 })
     const st = (await http(base, 'GET', '/api/status', { token: TOKEN })).json
     expect(st.demo.enabled).toBe(true)

@@ -88,7 +88,7 @@ describe('REST auth and guards', () => {
     }
     const run = await http(base, 'POST', '/api/run', { token: TOKEN, body: { pattern: 'zigzag', bytes: 1 } })
     expect(run.json.error.details.properties.pattern.errors[0]).toBe(
-      `pattern must be one of strided, merged-aligned, merged-misaligned, ${GRAPH_KERNELS.join(', ')}`,
+      `pattern must be one of strided, merged-aligned, merged-misaligned, merged-chunked, ${GRAPH_KERNELS.join(', ')}`,
     )
   })
 
@@ -124,7 +124,7 @@ describe('REST device routes', () => {
     expect(st.lastSnapshot.index).toBe(0)
     expect(st.hostStats.frames).toBe(1)
     const p = (await http(base, 'GET', '/api/patterns', { token: TOKEN })).json
-    expect(p).toEqual({ patterns: ['strided', 'merged-aligned', 'merged-misaligned'], runner: 'twin' })
+    expect(p).toEqual({ patterns: ['strided', 'merged-aligned', 'merged-misaligned', 'merged-chunked'], runner: 'twin' })
   })
 
   it('POST /api/run returns the WorkloadResult and the probe counter deltas', async () => {
@@ -195,7 +195,7 @@ describe('REST device routes', () => {
     expect(doc.openapi).toMatch(/^3\.0/)
     // a micro pattern or a graph kernel, each with its own fields
     const [micro, graph] = doc.paths['/api/run'].post.requestBody.content['application/json'].schema.oneOf
-    expect(micro.properties.pattern.enum).toEqual(['strided', 'merged-aligned', 'merged-misaligned'])
+    expect(micro.properties.pattern.enum).toEqual(['strided', 'merged-aligned', 'merged-misaligned', 'merged-chunked'])
     expect(micro.required).toEqual(expect.arrayContaining(['pattern', 'bytes']))
     expect(graph.properties.pattern.enum).toEqual([...GRAPH_KERNELS])
     expect(graph.required).toEqual(expect.arrayContaining(['pattern', 'graph']))

@@ -40,7 +40,7 @@ export const fakePredict = (w: NativeWorkload): Prediction => {
     by['96'] = lines
     by['32'] = lines
   }
-  return { count: by['32'] + by['96'] + by['128'], bytes: w.bytes, instructions: lines, bySize: by }
+  return { count: by['32'] + by['96'] + by['128'], bytes: w.bytes, instructions: lines, bySize: by, predictedGbps: 21.5 }
 }
 
 export interface FakeAddonOptions {
@@ -101,6 +101,19 @@ export const makeFakeAddon = (o: FakeAddonOptions = {}): FakeAddon => {
     gpuDevices: async () => {
       if (o.devices && 'reject' in o.devices) throw o.devices.reject
       return o.devices ?? [{ ...FAKE_DEVICE }]
+    },
+    gpuRunMulti: async (req) => {
+      addon.runs.push(req)
+      return {
+        devices: req.devices.map((d) => ({
+          device: { ...FAKE_DEVICE, pciBusId: `0000:0${d}:00.0` },
+          alone: { ...fakeResult(req), kernelGbps: 50 },
+          together: { ...fakeResult(req), kernelGbps: 45 },
+        })),
+        togetherWallMs: 1,
+        totalGbps: 45 * req.devices.length,
+        sumAloneGbps: 50 * req.devices.length,
+      }
     },
     gpuRun: (req, onProgress) => {
       addon.runs.push(req)

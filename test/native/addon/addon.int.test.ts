@@ -112,12 +112,17 @@ describe('predictGraph (the graph kernels\' model in process)', () => {
 
 describe('predict (traffic model in process)', () => {
   it('merged-aligned 1 MiB: 8192 reads of 128 B', () => {
-    expect(addon.predictSync({ pattern: 'merged-aligned', bytes: MiB, offset: 0 })).toEqual({
+    const p = addon.predictSync({ pattern: 'merged-aligned', bytes: MiB, offset: 0 })
+    expect(p).toEqual({
       count: 8192,
       bytes: MiB,
       instructions: 8192,
+      predictedGbps: expect.any(Number) as number,
       bySize: { ...zeroBySize(), '128': 8192 },
     })
+    // the bandwidth model on the spec's H100 host: near the Gen5 x16 128-B ceiling, below it
+    expect(p.predictedGbps).toBeGreaterThan(35)
+    expect(p.predictedGbps).toBeLessThan(52)
   })
   it('strided 1 MiB: 32768 reads of 32 B (ideal L1), 262144 with L1 bypassed', () => {
     expect(addon.predictSync({ pattern: 'strided', bytes: MiB, offset: 0 })).toMatchObject({
@@ -127,10 +132,10 @@ describe('predict (traffic model in process)', () => {
     })
     expect(addon.predictSync({ pattern: 'strided', bytes: MiB, offset: 0, l1: 'bypass' })).toMatchObject({ count: MiB / 4, bytes: MiB * 8 })
   })
-  it('strided 32 MiB with l1Model lru: 8 blocks per SM overflow the L1 and LRU refetches (docs/gpu-model.md)', async () => {
+  it('strided 32 MiB with l1Model lru: 8 blocks per SM overflow the L1, which loses lines at random (docs/gpu-model.md)', async () => {
     const w = { pattern: 'strided', bytes: 32 * MiB, offset: 0, elementBytes: 16 } as const
     expect(addon.predictSync(w).count).toBe((32 * MiB) / 32)
-    expect((await addon.predict({ ...w, l1Model: 'lru' })).count).toBe(1867776)
+    expect((await addon.predict({ ...w, l1Model: 'lru' })).count).toBe(1092595) // the spec's fitted random L1
     // 16 MiB keeps at most 4 blocks per SM: the LRU L1 holds every line, the ideal count
     expect(addon.predictSync({ ...w, bytes: 16 * MiB, l1Model: 'lru' }).count).toBe((16 * MiB) / 32)
     expect(() => addon.predictSync({ ...w, l1Model: 'lfu' as never })).toThrow(/l1Model must be one of ideal, lru/)

@@ -2,8 +2,9 @@
 // for every thread, the runner built with nvcc (where present) and as the stub, its exit codes,
 // stable error codes and JSON contract (docs/contracts.md, "GPU runner").
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { GRAPH_KERNELS } from '../../../host/src/core/generated.js'
 import { PATTERNS } from '../../../host/src/core/workload.js'
@@ -199,6 +200,11 @@ describe(`the CUDA runner (${NVCC ? 'built with nvcc' : 'nvcc absent: the build 
       [['--pattern', 'bfs-naive', '--offset', '32'], /apply to the microbenchmarks/],
       [['--pattern', 'strided', '--source', '3'], /go with a graph kernel/],
       [['--suite', 'graph', '--source', '3'], /default source/],
+      [['--pattern', 'strided', '--chunk-bytes', '256'], /--chunk-bytes goes with --pattern merged-chunked/],
+      [['--pattern', 'merged-chunked', '--chunk-bytes', '6'], /chunk bytes must be a multiple of 4/],
+      [['--pattern', 'merged-chunked', '--element-bytes', '16', '--offset', '0', '--chunk-bytes', '24'], /multiple of the element bytes/],
+      [['--pattern', 'strided', '--gpu-memory-limit', '1000'], /--gpu-memory-limit goes with a graph kernel/],
+      [['--suite', 'micro', '--devices', 'all'], /--devices runs one micro pattern/],
     ]
     for (const [args, re] of cases) {
       const out = runRunner(bin, args)
@@ -207,6 +213,17 @@ describe(`the CUDA runner (${NVCC ? 'built with nvcc' : 'nvcc absent: the build 
       expect(e.code).toBe('PS_GPU_BAD_ARGUMENT')
       expect(e.message).toMatch(re)
     }
+  })
+
+  it('--batch runs each line in one process: a bad line answers its error and the batch goes on', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ps-batch-'))
+    const file = join(dir, 'runs.batch')
+    writeFileSync(file, '# a comment\n\n--pattern strided --bytes 7\n--pattern merged-chunked --bytes 65536 --chunk-bytes 256\n')
+    const out = runRunner(built(), ['--batch', file])
+    expect(out.objects[0]!.error).toMatchObject({ code: 'PS_GPU_BAD_ARGUMENT', message: expect.stringMatching(/bytes must be/) })
+    expect((out.objects[1]!.error as { code: string }).code).toMatch(/PS_GPU_NOT_BUILT|PS_GPU_NO_DEVICE/)
+    expect(out.status).toBe(3)
+    rmSync(dir, { recursive: true, force: true })
   })
 
   it('--help lists the spec patterns and exits 0', () => {

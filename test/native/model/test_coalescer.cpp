@@ -279,3 +279,32 @@ TEST(contiguous_path_matches_lane_path)
     }
     CHECK_EQ(compared, 6 * 64);
 }
+
+// R5: the next load of the same warp joins this instruction's read of a shared line; a line the
+// later load reads alone is left to it; bypassing loads (no L1) never merge.
+TEST(coalesce_ahead_merges_the_warps_next_load)
+{
+    WarpLoad a{}, b{};
+    a.lane_bytes = b.lane_bytes = 4;
+    a.active = b.active = 0xFFFFFFFFu;
+    for (uint32_t l = 0; l < kWarpSize; ++l) {
+        a.addr[l] = 0x1000 + 32 + 4 * l; // sectors 1-3 of line 0x1000, sector 0 of 0x1080
+        b.addr[l] = 0x1080 + 32 + 4 * l; // sectors 1-3 of line 0x1080, sector 0 of 0x1100
+    }
+    SectorBitmap l1(0x1000, 4096);
+    Mrd out[kMaxMrdsPerInstruction];
+    const int n = coalesce_ahead(a, &b, 1, &l1, out);
+    CHECK_EQ(n, 2);
+    CHECK_EQ(out[0].addr, 0x1020ull);
+    CHECK_EQ(out[0].len, 96u);
+    CHECK_EQ(out[1].addr, 0x1080ull); // sector 0 with the next load's 1-3: one 128-B read
+    CHECK_EQ(out[1].len, 128u);
+    // the next load then finds line 0x1080 pending and reads only the new line's sector 0
+    const int m = coalesce_through(b, &l1, out);
+    CHECK_EQ(m, 1);
+    CHECK_EQ(out[0].addr, 0x1100ull);
+    CHECK_EQ(out[0].len, 32u);
+    // no L1: per instruction, as before
+    CHECK_EQ(coalesce_ahead(a, &b, 1, nullptr, out), 2);
+    CHECK_EQ(out[1].len, 32u);
+}

@@ -97,7 +97,8 @@ TEST(width_shapes_and_addresses)
     CHECK_EQ(off, 34ull * 512 + 31 * 16);
     CHECK(!pattern_access(m16, b, 4 * 32, 3, &off)); // span 100: past the end
     // every byte read exactly once, for every pattern x width x offset
-    for (Pattern p : {Pattern::Strided, Pattern::MergedAligned, Pattern::MergedMisaligned}) {
+    for (Pattern p : {Pattern::Strided, Pattern::MergedAligned, Pattern::MergedMisaligned,
+                      Pattern::MergedChunked}) {
         for (uint32_t e : {4u, 8u, 16u}) {
             for (uint32_t o : {0u, 16u, 32u, 96u}) {
                 const uint64_t n = 128 * 77 + 2 * 16; // partial last chunk / span
@@ -125,6 +126,41 @@ TEST(width_shapes_and_addresses)
             }
         }
     }
+}
+
+// merged-chunked: warp w walks bytes [C w, C (w + 1)) of the data, 32 E per instruction, lanes
+// past the chunk's end inactive; every byte once for chunks that do and do not divide the data
+TEST(merged_chunked_warp_per_chunk)
+{
+    uint64_t off = 0;
+    const PatternSpec s = make_pattern_spec(Pattern::MergedChunked, 10000, 32, 4, 8, 1000);
+    const PatternShape sh = pattern_shape(s);
+    CHECK_EQ(sh.warps, 10ull);   // ceil(10000 / 1000): one warp a chunk, no grid stride
+    CHECK_EQ(sh.iterations, 8u); // ceil(1000 / 128)
+    CHECK(pattern_access(s, sh, 3 * 32 + 5, 2, &off)); // warp 3, instruction 2, lane 5
+    CHECK_EQ(off, 32ull + 3 * 1000 + 2 * 128 + 5 * 4);
+    CHECK(pattern_access(s, sh, 3 * 32 + 25, 7, &off));  // 7 * 128 + 25 * 4 = 996: inside
+    CHECK(!pattern_access(s, sh, 3 * 32 + 26, 7, &off)); // 1000: the next warp's chunk
+    for (uint32_t e : {4u, 8u, 16u})
+        for (uint64_t chunk : {16ull, 256ull, 1040ull, 4096ull})
+            for (uint32_t o : {0u, 4u * e / 4, 64u, 124u / e * e}) {
+                const uint64_t n = 128 * 61 + 2 * e;
+                const PatternSpec c = make_pattern_spec(Pattern::MergedChunked, n, o, e, 8, chunk);
+                const PatternShape cs = pattern_shape(c);
+                std::vector<int> seen(n / 4, 0);
+                for (uint64_t t = 0; t < cs.threads; ++t)
+                    for (uint32_t i = 0; i < cs.iterations; ++i)
+                        if (pattern_access(c, cs, t, i, &off)) {
+                            CHECK_EQ(off % e, 0ull);
+                            CHECK((t / 32) * chunk <= off - o && off - o < (t / 32 + 1) * chunk);
+                            for (uint32_t w = 0; w < e / 4; ++w)
+                                seen[(off - o) / 4 + w]++;
+                        }
+                int bad = 0;
+                for (int v : seen)
+                    bad += v != 1;
+                CHECK_EQ(bad, 0);
+            }
 }
 
 TEST(workload_rules)

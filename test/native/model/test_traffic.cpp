@@ -33,10 +33,12 @@ TrafficCounts drain(TrafficConfig cfg, uint64_t *last_addr = nullptr, bool *asce
 }
 
 TrafficConfig cfg_of(Pattern p, uint64_t bytes, uint32_t offset, L1Mode l1 = L1Mode::Ideal,
-                     uint32_t element_bytes = 4)
+                     uint32_t element_bytes = 4, uint64_t chunk = kChunkBytesDefault,
+                     uint32_t merge_window = 0)
 {
     TrafficConfig c;
-    c.spec = make_pattern_spec(p, bytes, offset, element_bytes);
+    c.spec = make_pattern_spec(p, bytes, offset, element_bytes, kDefaultGridWarps, chunk);
+    c.gpu.merge_window = merge_window;
     c.base = kBase;
     c.l1 = l1;
     return c;
@@ -251,8 +253,8 @@ TEST(lazy_1gib_strided)
 // and iteration, the last warp and one iteration past the end included.
 TEST(warp_load_matches_pattern_access_lane_by_lane)
 {
-    const Pattern patterns[] = {Pattern::Strided, Pattern::MergedAligned,
-                                Pattern::MergedMisaligned};
+    const Pattern patterns[] = {Pattern::Strided, Pattern::MergedAligned, Pattern::MergedMisaligned,
+                                Pattern::MergedChunked};
     const uint32_t widths[] = {4, 8, 16};
     const uint64_t sizes[] = {4096, 100000, 1u << 20};
     uint64_t lanes_checked = 0, runs_marked = 0;
@@ -291,6 +293,52 @@ TEST(warp_load_matches_pattern_access_lane_by_lane)
             }
     CHECK(lanes_checked > 80000); // 81 792: the loops ran
     CHECK(runs_marked > 100);     // the merged patterns' whole warps are marked
+}
+
+// The two access forms of the same misaligned bytes: without the merge window (R5) both pay two
+// reads per line (96 + 32 B at +32); with a window of one load the chunked form's split lines,
+// read by ONE warp one instruction apart, merge into whole-line reads, while the grid-stride
+// form's, split between two warps, do not; bypassing loads never merge.
+TEST(merged_chunked_merge_window)
+{
+    const uint64_t n = 1 << 20, chunk = 4096, lines = n / 128;
+    for (uint32_t e : {4u, 8u, 16u}) {
+        const uint64_t spans = n / (32 * e);
+        const auto grid = drain(cfg_of(Pattern::MergedMisaligned, n, 32, L1Mode::Ideal, e, 0, 1));
+        const auto chunked0 =
+            drain(cfg_of(Pattern::MergedChunked, n, 32, L1Mode::Ideal, e, chunk, 0));
+        const auto chunked1 =
+            drain(cfg_of(Pattern::MergedChunked, n, 32, L1Mode::Ideal, e, chunk, 1));
+        const auto bypass1 = drain(cfg_of(Pattern::MergedChunked, n, 32, L1Mode::Off, e, chunk, 1));
+        CHECK_EQ(grid.mrds, spans * (e / 4 + 1));
+        CHECK_EQ(chunked0.mrds, grid.mrds);
+        CHECK_EQ(bypass1.mrds, grid.mrds);
+        // merged: each chunk of 4096 B at +32 touches 33 lines, one read each
+        CHECK_EQ(chunked1.mrds, (n / chunk) * (chunk / 128 + 1));
+        CHECK_EQ(chunked1.mrd_bytes, n);
+        CHECK(chunked1.by_size[3] == (n / chunk) * (chunk / 128 - 1));
+    }
+    // at offset 0 the chunks are whole lines: nothing to merge, one 128-B read per line
+    const auto aligned = drain(cfg_of(Pattern::MergedChunked, n, 0, L1Mode::Ideal, 4, chunk, 1));
+    CHECK_EQ(aligned.mrds, lines);
+    // the scheduled model merges the same reads
+    TrafficConfig lru = cfg_of(Pattern::MergedChunked, n, 32, L1Mode::Ideal, 4, chunk, 1);
+    lru.l1_model = L1Model::Lru;
+    lru.gpu.merge_window = 1;
+    CHECK_EQ(drain(lru).mrds, (n / chunk) * (chunk / 128 + 1));
+}
+
+// Every offset 0..124 and lane width the spec allows runs, and reads each byte once.
+TEST(merged_chunked_every_offset)
+{
+    for (uint32_t e : {4u, 8u, 16u})
+        for (uint32_t o = 0; o <= 124; o += e) {
+            const auto c =
+                drain(cfg_of(Pattern::MergedChunked, 64 * 1024, o, L1Mode::Ideal, e, 1024, 1));
+            // every sector the data touch, once (the ideal L1 is shared by all warps)
+            const uint64_t sectors = (o + 64 * 1024 + 31) / 32 - o / 32;
+            CHECK_EQ(c.mrd_bytes, 32 * sectors);
+        }
 }
 
 TEST(empty_workload)

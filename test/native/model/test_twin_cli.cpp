@@ -313,3 +313,46 @@ TEST(cli_graph_run_command)
     CHECK(parse_command("run 9 bfs-merged kron:4 8 x", &r, &err) == CommandKind::Error);
     CHECK(parse_command("run 9 bfs-merged kron:4 8 - cg", &r, &err) == CommandKind::Error);
 }
+
+// --gpu-host: the spec GPU's link, tags (at most the probe's 256) and round trip around its idle
+// value; options given beside it win; an unknown GPU is refused
+TEST(cli_gpu_host_preset)
+{
+    Options o;
+    std::string err;
+    CHECK(opts({"--gpu-host", "h100"}, &o, &err));
+    const GpuInfo &g = kGpus[kGpuDefault];
+    CHECK_EQ(o.link.gen, 5u);
+    CHECK_EQ(o.link.lanes, 16u);
+    CHECK_EQ(o.tags, g.host_tags < 256 ? g.host_tags : 256u);
+    CHECK_EQ(o.latency_ns + o.jitter_ns / 2, (uint32_t)g.idle_round_trip_ns);
+    CHECK_EQ(o.jitter_ns, (uint32_t)g.round_trip_spread_ns);
+    Options p;
+    CHECK(opts({"--gpu-host", "h100", "--tags", "32", "--link", "gen4x8", "--latency-ns", "700"},
+               &p, &err));
+    CHECK_EQ(p.tags, 32u);
+    CHECK_EQ(p.link.gen, 4u);
+    CHECK_EQ(p.latency_ns, 700u);
+    CHECK_EQ(p.jitter_ns, 0u);
+    Options q;
+    CHECK(!opts({"--gpu-host", "a100"}, &q, &err));
+    CHECK(err.find("--gpu-host must be one of") != std::string::npos);
+}
+
+// --chunk-bytes goes with merged-chunked, and the run line's 8th field carries it
+TEST(cli_chunk_bytes)
+{
+    Options o;
+    std::string err;
+    CHECK(opts({"--run", "merged-chunked", "--bytes", "65536", "--chunk-bytes", "256"}, &o, &err));
+    CHECK_EQ(o.chunk_bytes, 256ull);
+    Options p;
+    CHECK(!opts({"--run", "strided", "--bytes", "65536", "--chunk-bytes", "256"}, &p, &err));
+    CHECK(err.find("--chunk-bytes goes with") != std::string::npos);
+    RunCommand r;
+    CHECK(parse_command("run 3 merged-chunked 65536 32 8 ideal 1024", &r, &err)
+          == CommandKind::Run);
+    CHECK_EQ(r.chunk_bytes, 1024ull);
+    CHECK(parse_command("run 3 merged-chunked 65536 32 8 ideal 1020", &r, &err)
+          == CommandKind::Error); // not a multiple of 8
+}
