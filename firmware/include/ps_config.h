@@ -30,13 +30,14 @@
 
 /* --- buffers (all static, inside ps_app_t) ---------------------------------------------- */
 
-/* TX ring of encoded frames. 4 KiB holds the largest burst one step queues: in the switch
- * design a snapshot of each tap and then a latency histogram per kind and tap (2 x ~280 +
- * 4 x ~735 B), and rides out a host that pauses reading. At least one maximal frame; any size
- * works (a power of two keeps the ring's % a mask, which matters on a MicroBlaze without a
- * hardware divider). */
+/* TX ring of encoded frames. 8 KiB holds the largest burst one step queues (in the switch
+ * design a snapshot of each tap and then a latency histogram per kind and tap: 2 x ~280 +
+ * 4 x ~735 B = 3.5 KiB) twice over, so a host that pauses reading for a burst's line time still
+ * loses nothing: with 4 KiB, 600 B left queued when a burst came dropped its last histogram. At
+ * least one maximal frame; any size works (a power of two keeps the ring's % a mask, which
+ * matters on a MicroBlaze without a hardware divider). */
 #ifndef PS_TXQ_BYTES
-#define PS_TXQ_BYTES 4096u
+#define PS_TXQ_BYTES 8192u
 #endif
 
 /* Interval records are queued only while the TX ring holds at most this many bytes less two
