@@ -16,7 +16,6 @@ const LONG: Record<string, number> = {
   'test/hdl/sampler.int.test.ts': 130,
   'test/native/cuda/cuda.int.test.ts': 95,
   'test/hdl/hdl.int.test.ts': 85,
-  'test/bench/logic-depth.int.test.ts': 80,
   'test/native/model/model.int.test.ts': 65,
   'test/repo/lint.int.test.ts': 55,
   'test/firmware/firmware.int.test.ts': 40,
