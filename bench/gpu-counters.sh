@@ -6,7 +6,7 @@
 # smallest the chip takes, under load; each graph kernel's launches sampled against ncu's
 # per-launch counters summed over one run; the sampler's own traffic on an idle GPU; SUSTAIN_S
 # seconds at each of SUSTAIN_US (auto: the sweep's smallest without loss); sample fixtures.
-# Needs cmake, nvcc, ncu; no Node. Results go to OUT_DIR (default ./gpu-counters-results).
+# Needs cmake, nvcc, ncu, python3 (the spec's pattern and kernel lists); no Node. Results go to OUT_DIR (default ./gpu-counters-results).
 #
 # Usage: OUT_DIR=... [STEPS=build,metrics,rtt,kernels,ncu,graph,ncu-graph,sweep,sustain,fixture,addon] \
 #        [INTERVAL_US=100] [SUSTAIN_US=100] [SUSTAIN_S=60] [SWEEP_US="1000 100 50 20 10 5"] \
@@ -28,11 +28,13 @@ step() { echo "== $*" >&2; }
 counters="$build/pcie-scope-gpu-counters"
 benchbin="$build/pcie-scope-gpu-counters-bench"
 runner="$build/pcie-scope-gpu"
+# the spec's lists (spec/workloads.json): patterns, lane widths, graph kernels
+spec() { python3 -c "import json, sys; w = json.load(open('spec/workloads.json')); print(' '.join(str(x) for x in $1))"; }
 # the micro kernels compared: every pattern x lane width x load kind (KERNELS narrows it)
-kernels=${KERNELS:-$(for l in ideal bypass; do for e in 4 8 16; do for p in strided merged-aligned merged-misaligned; do echo -n "$p:$e:$l "; done; done; done)}
+kernels=${KERNELS:-$(for l in ideal bypass; do for e in $(spec "w['elementBytes']['values']"); do for p in $(spec "[p['name'] for p in w['patterns']]"); do echo -n "$p:$e:$l "; done; done; done)}
 # the graph kernels compared (zero-copy edge list): every kernel on each of GRAPHS, BFS on URAND
 graphs=${GRAPHS:-kron:20}
-graph_kernels=${GRAPH_KERNELS:-bfs-naive bfs-merged bfs-aligned sssp-naive sssp-merged sssp-aligned cc-naive cc-merged cc-aligned pagerank-naive pagerank-merged pagerank-aligned}
+graph_kernels=${GRAPH_KERNELS:-$(spec "[k['name'] for k in w['graphs']['kernels']]")}
 urand=${URAND:-urand:20}
 urand_kernels="bfs-naive bfs-merged bfs-aligned"
 # the function of each algorithm that reads host memory (bench/gpu-ncu.mjs HOST_MEMORY_FUNCTIONS)
