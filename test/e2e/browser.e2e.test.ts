@@ -164,7 +164,9 @@ describe('web UI in Chromium', () => {
       // let demo runs of every pattern land in the histogram before the picture
       await expect.poll(async () => (await hook(page)).histogram.filter((n) => n > 0).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(2)
       // every demo pattern is marked on the time axis
-      await expect.poll(async () => new Set((await hook(page)).marks.map((m) => m.label.split(' ')[0])).size, { timeout: 60_000 }).toBe(3)
+      await expect
+        .poll(async () => new Set((await hook(page)).marks.map((m) => m.label.split(' ')[0])).size, { timeout: 60_000 })
+        .toBe(PATTERNS.length)
       // completed payload can never read above what the link carries
       expect((await hook(page)).aboveCeiling).toBe(0)
       await page.screenshot({ path: join(shots, shot), fullPage: true })
