@@ -17,3 +17,8 @@ export interface NcuRun {
 }
 export declare function ncuRuns(text: string): NcuRun[]
 export declare function microName(run: Record<string, unknown>): string
+export interface TimedRun {
+  run: Record<string, unknown> & { pattern: string; graph?: string; kernelGbps?: number; edgeGbps?: number }
+  name: string
+}
+export declare function timedRuns(text: string): TimedRun[]

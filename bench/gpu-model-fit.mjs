@@ -154,10 +154,19 @@ function graphCounts(from) {
   return rows
 }
 
-const timed = (from, file) =>
-  jsonLines(readIf(join(from, file)))
-    .filter((r) => !r.error)
-    .map((r) => ({ run: r, name: r.graph !== undefined ? `${r.pattern}-${r.graph.replace(':', '-')}` : microName(r) }))
+/**
+ * The timed runs of one output (time-micro.jsonl, time-graph.jsonl), named; a run that appears twice
+ * (the chunk lines repeat the micro lines' merged-chunked runs at 64 MiB) keeps its first timing.
+ */
+export function timedRuns(text) {
+  const rows = new Map()
+  for (const r of jsonLines(text).filter((r) => !r.error)) {
+    const name = r.graph !== undefined ? `${r.pattern}-${r.graph.replace(':', '-')}` : microName(r)
+    if (!rows.has(name)) rows.set(name, { run: r, name })
+  }
+  return [...rows.values()]
+}
+const timed = (from, file) => timedRuns(readIf(join(from, file)))
 
 /** Seconds of a read stream under host constants `h` (bandwidth.h). */
 export function streamSeconds(reads, wireBytes, h, linkBytesPerSecond) {
@@ -419,7 +428,9 @@ async function main(argv) {
     out.push(
       `| ${r.name}${Math.abs(r.errorPercent) > GBPS_LIMIT ? ' ⚠' : ''} | ${r.role} | ${r.measuredGbps.toFixed(2)} | ${r.predictedGbps.toFixed(2)} | ${fmtPct(r.errorPercent)} |`,
     )
-  const uvm = timed(from, 'uvm.jsonl')
+  const uvm = jsonLines(readIf(join(from, 'uvm.jsonl')))
+    .filter((r) => !r.error)
+    .map((r) => ({ run: r }))
   if (uvm.length) {
     out.push('', '| kernel | graph | memory | ms (median) | edge GB/s | GPU memory free |', '|---|---|---|---:|---:|---:|')
     for (const t of uvm)

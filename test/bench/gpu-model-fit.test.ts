@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { linkBytesPerSecond, microName, ncuRuns, streamSeconds } from '../../bench/gpu-model-fit.mjs'
+import { linkBytesPerSecond, microName, ncuRuns, streamSeconds, timedRuns } from '../../bench/gpu-model-fit.mjs'
 
 const root = resolve(import.meta.dirname, '../..')
 const spec = JSON.parse(readFileSync(resolve(root, 'spec/workloads.json'), 'utf8')) as {
@@ -120,6 +120,21 @@ describe('bench/gpu-model-fit.mjs reads ncu outputs of the runner', () => {
     expect(microName(r!.run)).toBe('merged-aligned-e4-ideal-64M')
     expect(r!.mrd).toBe(524480) // pcie__write_bytes / 16
     expect(r!.readBytes).toBe(73401856)
+  })
+  it('keeps the first timing of a run the timed batch holds twice, and names graph runs by graph', () => {
+    const micro = (offset: number, gbps: number) =>
+      JSON.stringify({ pattern: 'merged-chunked', bytes: 64 << 20, offset, elementBytes: 4, l1: 'ideal', kernelGbps: gbps })
+    const text = [
+      'pcie-scope-gpu: starting',
+      micro(32, 41.5),
+      micro(0, 49),
+      micro(32, 40.9), // the chunk lines repeat the default offset at 64 MiB
+      JSON.stringify({ pattern: 'bfs-merged', graph: 'urand:20', edgeGbps: 41.7 }),
+      JSON.stringify({ pattern: 'bfs-merged', graph: 'kron:20', error: { code: 'X' } }),
+    ].join('\n')
+    const rows = timedRuns(text)
+    expect(rows.map((r) => r.name)).toEqual(['merged-chunked-e4-ideal-64M', 'merged-chunked-e4-ideal-64M-o0', 'bfs-merged-urand-20'])
+    expect(rows[0]!.run.kernelGbps).toBe(41.5)
   })
   it('sums a graph run over its launches', () => {
     const [r] = ncuRuns(txt('bfs-aligned-kron-8.txt'))
