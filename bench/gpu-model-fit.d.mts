@@ -22,3 +22,13 @@ export interface TimedRun {
   name: string
 }
 export declare function timedRuns(text: string): TimedRun[]
+export interface GraphModel {
+  pattern: string
+  launchReads: { reads: number; cplWireBytes: number; steps: number }[]
+}
+export declare function perThread(m: { pattern: string }): boolean
+export declare function graphSeconds(
+  m: GraphModel,
+  h: { wireEfficiency: number; readsPerUs: number; combineExponent: number; stepNs: number; threadStepNs: number; launchUs: number },
+  linkBytesPerSecond: number,
+): number

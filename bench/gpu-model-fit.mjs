@@ -188,11 +188,16 @@ export function linkBytesPerSecond(link) {
 }
 
 const microSeconds = (m, h, L) => streamSeconds(m.mrd.count, m.cplWireBytes, h, L) + h.launchUs * 1e-6
-export const graphSeconds = (m, h, L) =>
-  m.launchReads.reduce(
-    (t, l) => t + Math.max(streamSeconds(l.reads, l.cplWireBytes, h, L), l.steps * h.stepNs * 1e-9) + h.launchUs * 1e-6,
+/** A thread-per-vertex (naive) kernel: its loops step by threadStepNs, a warp's by stepNs. */
+export const perThread = (m) => /-naive$/.test(m.pattern)
+/** Seconds of a graph run from its model JSON (launchReads) under host constants `h` (bandwidth.h). */
+export const graphSeconds = (m, h, L) => {
+  const step = perThread(m) ? h.threadStepNs : h.stepNs
+  return m.launchReads.reduce(
+    (t, l) => t + Math.max(streamSeconds(l.reads, l.cplWireBytes, h, L), l.steps * step * 1e-9) + h.launchUs * 1e-6,
     0,
   )
+}
 
 /** Why a row may sit outside its limit (docs/gpu-model.md), by kind of kernel. */
 const whyOf = (name) =>
@@ -395,7 +400,7 @@ async function main(argv) {
     bwRows.push(
       bwRow(t.name, gFit.has(t.name) ? 'fit' : 'check', t.run.edgeBytes, t.run.edgeGbps, g, {
         launches: m.launchReads.map((l) => ({ reads: l.reads, wireBytes: l.cplWireBytes, steps: l.steps })),
-        perThread: /-naive$/.test(m.pattern),
+        perThread: perThread(m),
       }),
     )
   }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { linkBytesPerSecond, microName, ncuRuns, streamSeconds, timedRuns } from '../../bench/gpu-model-fit.mjs'
+import { graphSeconds, linkBytesPerSecond, microName, ncuRuns, streamSeconds, timedRuns } from '../../bench/gpu-model-fit.mjs'
 
 const root = resolve(import.meta.dirname, '../..')
 const spec = JSON.parse(readFileSync(resolve(root, 'spec/workloads.json'), 'utf8')) as {
@@ -109,6 +109,22 @@ describe('the GPU model: fitted on some H100 rows, checked on the others', () =>
       if (r.role === 'fit') expect(out, r.name).toBe(false)
       if (out) expect(r.why?.length ?? 0, r.name).toBeGreaterThan(40)
       expect(r.errorPercent).toBeCloseTo(((r.measured - r.predicted) / r.predicted) * 100, 1)
+    }
+  })
+})
+
+describe('bench/gpu-model-fit.mjs times a graph run as the fixture does', () => {
+  // one launch whose loop is longer than its reads take: the step time decides
+  const launchReads = [{ reads: 1000, cplWireBytes: 64_000, steps: 10_000 }]
+  it('a thread-per-vertex (naive) kernel steps by threadStepNs, a warp-per-vertex one by stepNs', () => {
+    const h = { ...host, stepNs: 3000, threadStepNs: 600, launchUs: 5 }
+    expect(graphSeconds({ pattern: 'bfs-naive', launchReads }, h, L)).toBeCloseTo(10_000 * 600e-9 + 5e-6, 12)
+    expect(graphSeconds({ pattern: 'bfs-merged', launchReads }, h, L)).toBeCloseTo(10_000 * 3000e-9 + 5e-6, 12)
+  })
+  it('agrees with the fixture rows of the naive kernels', () => {
+    for (const r of rec.bandwidth.filter((x) => x.perThread)) {
+      const m = { pattern: 'x-naive', launchReads: r.launches!.map((l) => ({ reads: l.reads, cplWireBytes: l.wireBytes, steps: l.steps })) }
+      expect(r.bytes / graphSeconds(m, host, L) / 1e9, r.name).toBeCloseTo(r.predictedGbps, 2)
     }
   })
 })
