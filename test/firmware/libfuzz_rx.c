@@ -62,8 +62,13 @@ static void check(session_t *s)
         FUZZ_CHECK(f->type != PS_FRAME_COMMAND);
         if (f->type == PS_FRAME_RESPONSE) {
             FUZZ_CHECK(f->len >= PS_RESPONSE_BYTES);
-            FUZZ_CHECK(f->payload[PS_RESPONSE_STATUS_OFFSET] <= PS_STATUS_BAD_ARGUMENT);
+            FUZZ_CHECK(f->payload[PS_RESPONSE_STATUS_OFFSET] <= PS_STATUS_NOT_READY);
             s->replies++;
+        } else if (f->type == PS_FRAME_TRACE) { /* a drain after TRACE_READ: whole records */
+            FUZZ_CHECK(f->len >= PS_TRACE_BYTES);
+            FUZZ_CHECK(f->len
+                       == PS_TRACE_BYTES
+                           + (size_t)f->payload[PS_TRACE_COUNT_OFFSET] * PS_TRACE_RECORD_BYTES);
         }
     }
     const ps_link_stats_t *now = &app.stats;
