@@ -180,6 +180,19 @@ F.sample_occ_peak = ProtoField.uint32("pcie_scope.sample.occ_peak", "SMP_OCC_PEA
 F.sample_lat_sum_lo = ProtoField.uint32("pcie_scope.sample.lat_sum_lo", "SMP_LAT_SUM_LO")
 F.sample_lat_sum_hi = ProtoField.uint32("pcie_scope.sample.lat_sum_hi", "SMP_LAT_SUM_HI")
 F.sample_lat_count = ProtoField.uint32("pcie_scope.sample.lat_count", "SMP_LAT_COUNT")
+F.trace_tap = ProtoField.uint8("pcie_scope.trace.tap", "trace tap")
+F.trace_count = ProtoField.uint8("pcie_scope.trace.count", "trace count")
+F.trace_first_index = ProtoField.uint32("pcie_scope.trace.first_index", "trace firstIndex")
+F.trace_total = ProtoField.uint32("pcie_scope.trace.total", "trace total")
+F.trace_trigger_index = ProtoField.uint32("pcie_scope.trace.trigger_index", "trace triggerIndex")
+F.trace_lost = ProtoField.uint32("pcie_scope.trace.lost", "trace lost")
+F.f_trace_record = ProtoField.none("pcie_scope.trace_record", "Trace record")
+F.trace_rec_dw0 = ProtoField.uint32("pcie_scope.trace_record.dw0", "TRC_REC_DW0", base.HEX)
+F.trace_rec_dw1 = ProtoField.uint32("pcie_scope.trace_record.dw1", "TRC_REC_DW1", base.HEX)
+F.trace_rec_dw2 = ProtoField.uint32("pcie_scope.trace_record.dw2", "TRC_REC_DW2", base.HEX)
+F.trace_rec_dw3 = ProtoField.uint32("pcie_scope.trace_record.dw3", "TRC_REC_DW3", base.HEX)
+F.trace_rec_ts_lo = ProtoField.uint32("pcie_scope.trace_record.ts_lo", "TRC_REC_TS_LO", base.HEX)
+F.trace_rec_info = ProtoField.uint32("pcie_scope.trace_record.info", "TRC_REC_INFO", base.HEX)
 F.histogram_reason = ProtoField.uint8("pcie_scope.histogram.reason", "histogram reason")
 F.histogram_kind = ProtoField.uint8("pcie_scope.histogram.kind", "histogram kind")
 F.histogram_snapshot_index = ProtoField.uint32("pcie_scope.histogram.snapshot_index", "histogram snapshotIndex")
@@ -453,6 +466,29 @@ local function dissect_interval(tvb, tree, item, pinfo)
   end
 end
 
+local function dissect_trace(tvb, tree, item, pinfo)
+  if not check_header(item, tvb:len(), 18) then return end
+  tree:add_le(F.trace_tap, tvb(0 + 0, 1))
+  tree:add_le(F.trace_count, tvb(0 + 1, 1))
+  tree:add_le(F.trace_first_index, tvb(0 + 2, 4))
+  tree:add_le(F.trace_total, tvb(0 + 6, 4))
+  tree:add_le(F.trace_trigger_index, tvb(0 + 10, 4))
+  tree:add_le(F.trace_lost, tvb(0 + 14, 4))
+  local count = tvb(1, 1):uint()
+  pinfo.cols.info:append(" " .. count .. " trace records")
+  if not check_length(tree, item, tvb:len(), 18 + count * 24) then return end
+  for r = 0, count - 1 do
+    local at = 18 + r * 24
+    local rec = tree:add(F.f_trace_record, tvb(at, 24))
+    rec:add_le(F.trace_rec_dw0, tvb(at + 0, 4))
+    rec:add_le(F.trace_rec_dw1, tvb(at + 4, 4))
+    rec:add_le(F.trace_rec_dw2, tvb(at + 8, 4))
+    rec:add_le(F.trace_rec_dw3, tvb(at + 12, 4))
+    rec:add_le(F.trace_rec_ts_lo, tvb(at + 16, 4))
+    rec:add_le(F.trace_rec_info, tvb(at + 20, 4))
+  end
+end
+
 local function dissect_histogram(tvb, tree, item, pinfo)
   if not check_header(item, tvb:len(), 10) then return end
   tree:add_le(F.histogram_reason, tvb(0 + 0, 1))
@@ -489,6 +525,7 @@ local by_type = {
   [131] = dissect_interval,
   [132] = dissect_histogram,
   [134] = dissect_tap_histogram,
+  [135] = dissect_trace,
 }
 
 function p.dissector(tvb, pinfo, tree)
