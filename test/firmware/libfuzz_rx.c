@@ -16,6 +16,8 @@
  * non-zero counters and histograms, a slow or stalled UART and lost bytes, so the telemetry,
  * interval and back-pressure paths run as well as the receive path.
  *
+ * Tap 0 holds a stopped trace of up to 300 records at power-on, for TRACE_READ to drain.
+ *
  * After every step the host's view must hold: every byte the firmware sent decodes to a valid
  * frame of a device-to-host type, replies carry a known status, the link statistics never go
  * down, and no more replies arrive than good commands were received. ASan and UBSan abort on
@@ -92,6 +94,9 @@ static uint64_t spread(uint64_t seed, unsigned i)
 
 static void load_probe(uint8_t env, uint64_t seed)
 {
+    /* a stopped trace of up to 300 records, so TRACE_READ drains frames until an ARM empties it */
+    ps_test_trace_set(3u | PS_REG_TRC_STATUS_TRIGGERED, (uint32_t)(seed % 301u),
+                      (uint32_t)(seed % 7u), (uint32_t)(seed % 3u));
     if (env & ENV_TWO_TAPS) {
         ps_test_set_taps(2u);
     }
