@@ -165,8 +165,17 @@ export const formatReport = (r: TraceReport): string => {
   else if (r.triggerRecord === null) L.push(`trigger ${r.trigger}: fired at record ${r.triggerIndex}, after the last record stored`)
   else {
     const t = r.triggerRecord
+    const idx = r.triggerIndex
+    const read = r.reads.find((x) => x.records.includes(idx))
+    // a completion's read: its latency, unless its request lies before the trace's first record
+    const of =
+      t.kind !== 'CPLD' && t.kind !== 'CPL'
+        ? ''
+        : read
+          ? `; its read of record ${read.record}: first ${fmtNs(read.firstLatencyNs)} ns`
+          : '; its read was requested before the first record'
     L.push(
-      `trigger ${r.trigger}: record ${r.triggerIndex} of ${r.records} (${t.kind} tag ${t.tag}${t.address !== null ? ` at ${hexAddr(t.address)}` : ''}, clock ${t.clock})`,
+      `trigger ${r.trigger}: record ${idx} of ${r.records} (${t.kind} tag ${t.tag}${t.address !== null ? ` at ${hexAddr(t.address)}` : ''}, clock ${t.clock})${of}`,
     )
   }
   const ended = (e: PairedRead['end']) => r.reads.filter((x) => x.end === e).length

@@ -72,5 +72,26 @@ describe('pcie-scope trace --twin', () => {
     expect(text.stdout.split('\n').filter((l) => /^\s+\d+\s+\d+ 0x[0-9a-f]{12}\s+128\s+128\s+1\s+[\d.]+\s+[\d.]+/.test(l))).toHaveLength(32)
     expect(text.stdout).toMatch(/<- trigger$/m)
     expect(text.stdout).toMatch(/^tracker \(the whole run\): 32 reads, 4096 B/m)
+
+    // a latency trigger names the completion and its read's latency, above the threshold
+    const lat = await runCli(
+      'trace',
+      '--twin',
+      '--pattern',
+      'merged-aligned',
+      '--bytes',
+      '64K',
+      '--trigger',
+      'latency>1.5us',
+      '--pre',
+      '300',
+    )
+    expect(lat.code, lat.stderr).toBe(0)
+    const m = /^trigger latency>1\.5us: record 300 of \d+ \(CPLD tag \d+, clock \d+\); its read of record (\d+): first ([\d.]+) ns$/m.exec(
+      lat.stdout,
+    )
+    expect(m, lat.stdout.slice(0, 400)).not.toBeNull()
+    expect(Number(m![2])).toBeGreaterThan(1500)
+    expect(lat.stdout).toMatch(new RegExp(`^\\s+${m![1]}\\s.*<- trigger$`, 'm'))
   }, 30_000)
 })
