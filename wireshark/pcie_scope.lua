@@ -16,6 +16,7 @@ local frame_types = {
   [132] = "HISTOGRAM",
   [133] = "TAP_SNAPSHOT",
   [134] = "TAP_HISTOGRAM",
+  [135] = "TRACE",
 }
 local commands = {
   [1] = "PING",
@@ -29,12 +30,18 @@ local commands = {
   [9] = "SET_BAR_LATENCY",
   [10] = "LINK_INFO",
   [11] = "LATENCY_HISTOGRAM",
+  [12] = "TRACE_ARM",
+  [13] = "TRACE_FORCE",
+  [14] = "TRACE_STOP",
+  [15] = "TRACE_STATUS",
+  [16] = "TRACE_READ",
 }
 local statuses = {
   [0] = "OK",
   [1] = "UNKNOWN_COMMAND",
   [2] = "BAD_LENGTH",
   [3] = "BAD_ARGUMENT",
+  [4] = "NOT_READY",
 }
 
 -- the fields live in one table: a Lua function has at most 200 locals, and the spec grows
@@ -77,6 +84,40 @@ F.link_info_reply_build_id = ProtoField.uint32("pcie_scope.link_info.reply.build
 F.link_info_reply_sample_period_cycles = ProtoField.uint32("pcie_scope.link_info.reply.sample_period_cycles", "LINK_INFO reply samplePeriodCycles")
 F.link_info_reply_filter_base = ProtoField.uint64("pcie_scope.link_info.reply.filter_base", "LINK_INFO reply filterBase")
 F.link_info_reply_filter_limit = ProtoField.uint64("pcie_scope.link_info.reply.filter_limit", "LINK_INFO reply filterLimit")
+F.trace_arm_arg_tap = ProtoField.uint8("pcie_scope.trace_arm.arg.tap", "TRACE_ARM argument tap")
+F.trace_arm_arg_pre = ProtoField.uint32("pcie_scope.trace_arm.arg.pre", "TRACE_ARM argument pre")
+F.trace_arm_arg_trig_enable = ProtoField.uint16("pcie_scope.trace_arm.arg.trig_enable", "TRACE_ARM argument trigEnable")
+F.trace_arm_arg_trig_types = ProtoField.uint8("pcie_scope.trace_arm.arg.trig_types", "TRACE_ARM argument trigTypes")
+F.trace_arm_arg_trig_status = ProtoField.uint8("pcie_scope.trace_arm.arg.trig_status", "TRACE_ARM argument trigStatus")
+F.trace_arm_arg_trig_rid = ProtoField.uint16("pcie_scope.trace_arm.arg.trig_rid", "TRACE_ARM argument trigRid")
+F.trace_arm_arg_trig_tag = ProtoField.uint16("pcie_scope.trace_arm.arg.trig_tag", "TRACE_ARM argument trigTag")
+F.trace_arm_arg_trig_len = ProtoField.uint16("pcie_scope.trace_arm.arg.trig_len", "TRACE_ARM argument trigLen")
+F.trace_arm_arg_trig_outstanding = ProtoField.uint16("pcie_scope.trace_arm.arg.trig_outstanding", "TRACE_ARM argument trigOutstanding")
+F.trace_arm_arg_trig_latency = ProtoField.uint32("pcie_scope.trace_arm.arg.trig_latency", "TRACE_ARM argument trigLatency")
+F.trace_arm_arg_trig_base = ProtoField.uint64("pcie_scope.trace_arm.arg.trig_base", "TRACE_ARM argument trigBase")
+F.trace_arm_arg_trig_limit = ProtoField.uint64("pcie_scope.trace_arm.arg.trig_limit", "TRACE_ARM argument trigLimit")
+F.trace_arm_arg_filter_types = ProtoField.uint8("pcie_scope.trace_arm.arg.filter_types", "TRACE_ARM argument filterTypes")
+F.trace_arm_arg_filter_enable = ProtoField.uint8("pcie_scope.trace_arm.arg.filter_enable", "TRACE_ARM argument filterEnable")
+F.trace_arm_arg_filter_base = ProtoField.uint64("pcie_scope.trace_arm.arg.filter_base", "TRACE_ARM argument filterBase")
+F.trace_arm_arg_filter_limit = ProtoField.uint64("pcie_scope.trace_arm.arg.filter_limit", "TRACE_ARM argument filterLimit")
+F.trace_arm_reply_depth = ProtoField.uint32("pcie_scope.trace_arm.reply.depth", "TRACE_ARM reply depth")
+F.trace_force_arg_tap = ProtoField.uint8("pcie_scope.trace_force.arg.tap", "TRACE_FORCE argument tap")
+F.trace_stop_arg_tap = ProtoField.uint8("pcie_scope.trace_stop.arg.tap", "TRACE_STOP argument tap")
+F.trace_status_arg_tap = ProtoField.uint8("pcie_scope.trace_status.arg.tap", "TRACE_STATUS argument tap")
+F.trace_status_reply_state = ProtoField.uint8("pcie_scope.trace_status.reply.state", "TRACE_STATUS reply state")
+F.trace_status_reply_flags = ProtoField.uint8("pcie_scope.trace_status.reply.flags", "TRACE_STATUS reply flags")
+F.trace_status_reply_draining = ProtoField.uint8("pcie_scope.trace_status.reply.draining", "TRACE_STATUS reply draining")
+F.trace_status_reply_depth = ProtoField.uint32("pcie_scope.trace_status.reply.depth", "TRACE_STATUS reply depth")
+F.trace_status_reply_count = ProtoField.uint32("pcie_scope.trace_status.reply.count", "TRACE_STATUS reply count")
+F.trace_status_reply_trigger_index = ProtoField.uint32("pcie_scope.trace_status.reply.trigger_index", "TRACE_STATUS reply triggerIndex")
+F.trace_status_reply_lost = ProtoField.uint32("pcie_scope.trace_status.reply.lost", "TRACE_STATUS reply lost")
+F.trace_status_reply_sent = ProtoField.uint32("pcie_scope.trace_status.reply.sent", "TRACE_STATUS reply sent")
+F.trace_status_reply_trigger_clock = ProtoField.uint64("pcie_scope.trace_status.reply.trigger_clock", "TRACE_STATUS reply triggerClock")
+F.trace_read_arg_tap = ProtoField.uint8("pcie_scope.trace_read.arg.tap", "TRACE_READ argument tap")
+F.trace_read_reply_count = ProtoField.uint32("pcie_scope.trace_read.reply.count", "TRACE_READ reply count")
+F.trace_read_reply_trigger_index = ProtoField.uint32("pcie_scope.trace_read.reply.trigger_index", "TRACE_READ reply triggerIndex")
+F.trace_read_reply_lost = ProtoField.uint32("pcie_scope.trace_read.reply.lost", "TRACE_READ reply lost")
+F.trace_read_reply_flags = ProtoField.uint8("pcie_scope.trace_read.reply.flags", "TRACE_READ reply flags")
 F.snapshot_flags = ProtoField.uint8("pcie_scope.snapshot.flags", "snapshot flags", base.HEX)
 F.snapshot_index = ProtoField.uint32("pcie_scope.snapshot.index", "snapshot index")
 F.snapshot_rx_frames = ProtoField.uint32("pcie_scope.snapshot.rx_frames", "snapshot rxFrames")
@@ -139,6 +180,19 @@ F.sample_occ_peak = ProtoField.uint32("pcie_scope.sample.occ_peak", "SMP_OCC_PEA
 F.sample_lat_sum_lo = ProtoField.uint32("pcie_scope.sample.lat_sum_lo", "SMP_LAT_SUM_LO")
 F.sample_lat_sum_hi = ProtoField.uint32("pcie_scope.sample.lat_sum_hi", "SMP_LAT_SUM_HI")
 F.sample_lat_count = ProtoField.uint32("pcie_scope.sample.lat_count", "SMP_LAT_COUNT")
+F.trace_tap = ProtoField.uint8("pcie_scope.trace.tap", "trace tap")
+F.trace_count = ProtoField.uint8("pcie_scope.trace.count", "trace count")
+F.trace_first_index = ProtoField.uint32("pcie_scope.trace.first_index", "trace firstIndex")
+F.trace_total = ProtoField.uint32("pcie_scope.trace.total", "trace total")
+F.trace_trigger_index = ProtoField.uint32("pcie_scope.trace.trigger_index", "trace triggerIndex")
+F.trace_lost = ProtoField.uint32("pcie_scope.trace.lost", "trace lost")
+F.f_trace_record = ProtoField.none("pcie_scope.trace_record", "Trace record")
+F.trace_rec_dw0 = ProtoField.uint32("pcie_scope.trace_record.dw0", "TRC_REC_DW0", base.HEX)
+F.trace_rec_dw1 = ProtoField.uint32("pcie_scope.trace_record.dw1", "TRC_REC_DW1", base.HEX)
+F.trace_rec_dw2 = ProtoField.uint32("pcie_scope.trace_record.dw2", "TRC_REC_DW2", base.HEX)
+F.trace_rec_dw3 = ProtoField.uint32("pcie_scope.trace_record.dw3", "TRC_REC_DW3", base.HEX)
+F.trace_rec_ts_lo = ProtoField.uint32("pcie_scope.trace_record.ts_lo", "TRC_REC_TS_LO", base.HEX)
+F.trace_rec_info = ProtoField.uint32("pcie_scope.trace_record.info", "TRC_REC_INFO", base.HEX)
 F.histogram_reason = ProtoField.uint8("pcie_scope.histogram.reason", "histogram reason")
 F.histogram_kind = ProtoField.uint8("pcie_scope.histogram.kind", "histogram kind")
 F.histogram_snapshot_index = ProtoField.uint32("pcie_scope.histogram.snapshot_index", "histogram snapshotIndex")
@@ -222,6 +276,36 @@ local function dissect_command(tvb, tree, item, pinfo)
     if not check_length(tree, item, tvb:len(), 1) then return end
   elseif cmd == 11 then
     if not check_length(tree, item, tvb:len(), 1) then return end
+  elseif cmd == 12 then
+    if not check_length(tree, item, tvb:len(), 56) then return end
+    tree:add_le(F.trace_arm_arg_tap, tvb(1 + 0, 1))
+    tree:add_le(F.trace_arm_arg_pre, tvb(1 + 1, 4))
+    tree:add_le(F.trace_arm_arg_trig_enable, tvb(1 + 5, 2))
+    tree:add_le(F.trace_arm_arg_trig_types, tvb(1 + 7, 1))
+    tree:add_le(F.trace_arm_arg_trig_status, tvb(1 + 8, 1))
+    tree:add_le(F.trace_arm_arg_trig_rid, tvb(1 + 9, 2))
+    tree:add_le(F.trace_arm_arg_trig_tag, tvb(1 + 11, 2))
+    tree:add_le(F.trace_arm_arg_trig_len, tvb(1 + 13, 2))
+    tree:add_le(F.trace_arm_arg_trig_outstanding, tvb(1 + 15, 2))
+    tree:add_le(F.trace_arm_arg_trig_latency, tvb(1 + 17, 4))
+    tree:add_le(F.trace_arm_arg_trig_base, tvb(1 + 21, 8))
+    tree:add_le(F.trace_arm_arg_trig_limit, tvb(1 + 29, 8))
+    tree:add_le(F.trace_arm_arg_filter_types, tvb(1 + 37, 1))
+    tree:add_le(F.trace_arm_arg_filter_enable, tvb(1 + 38, 1))
+    tree:add_le(F.trace_arm_arg_filter_base, tvb(1 + 39, 8))
+    tree:add_le(F.trace_arm_arg_filter_limit, tvb(1 + 47, 8))
+  elseif cmd == 13 then
+    if not check_length(tree, item, tvb:len(), 2) then return end
+    tree:add_le(F.trace_force_arg_tap, tvb(1 + 0, 1))
+  elseif cmd == 14 then
+    if not check_length(tree, item, tvb:len(), 2) then return end
+    tree:add_le(F.trace_stop_arg_tap, tvb(1 + 0, 1))
+  elseif cmd == 15 then
+    if not check_length(tree, item, tvb:len(), 2) then return end
+    tree:add_le(F.trace_status_arg_tap, tvb(1 + 0, 1))
+  elseif cmd == 16 then
+    if not check_length(tree, item, tvb:len(), 2) then return end
+    tree:add_le(F.trace_read_arg_tap, tvb(1 + 0, 1))
   end
 end
 
@@ -279,6 +363,30 @@ local function dissect_response(tvb, tree, item, pinfo)
     tree:add_le(F.link_info_reply_filter_limit, tvb(4 + 32, 8))
   elseif cmd == 11 then
     if not check_length(tree, item, tvb:len(), 4) then return end
+  elseif cmd == 12 then
+    if not check_length(tree, item, tvb:len(), 8) then return end
+    tree:add_le(F.trace_arm_reply_depth, tvb(4 + 0, 4))
+  elseif cmd == 13 then
+    if not check_length(tree, item, tvb:len(), 4) then return end
+  elseif cmd == 14 then
+    if not check_length(tree, item, tvb:len(), 4) then return end
+  elseif cmd == 15 then
+    if not check_length(tree, item, tvb:len(), 35) then return end
+    tree:add_le(F.trace_status_reply_state, tvb(4 + 0, 1))
+    tree:add_le(F.trace_status_reply_flags, tvb(4 + 1, 1))
+    tree:add_le(F.trace_status_reply_draining, tvb(4 + 2, 1))
+    tree:add_le(F.trace_status_reply_depth, tvb(4 + 3, 4))
+    tree:add_le(F.trace_status_reply_count, tvb(4 + 7, 4))
+    tree:add_le(F.trace_status_reply_trigger_index, tvb(4 + 11, 4))
+    tree:add_le(F.trace_status_reply_lost, tvb(4 + 15, 4))
+    tree:add_le(F.trace_status_reply_sent, tvb(4 + 19, 4))
+    tree:add_le(F.trace_status_reply_trigger_clock, tvb(4 + 23, 8))
+  elseif cmd == 16 then
+    if not check_length(tree, item, tvb:len(), 17) then return end
+    tree:add_le(F.trace_read_reply_count, tvb(4 + 0, 4))
+    tree:add_le(F.trace_read_reply_trigger_index, tvb(4 + 4, 4))
+    tree:add_le(F.trace_read_reply_lost, tvb(4 + 8, 4))
+    tree:add_le(F.trace_read_reply_flags, tvb(4 + 12, 1))
   end
 end
 
@@ -358,6 +466,29 @@ local function dissect_interval(tvb, tree, item, pinfo)
   end
 end
 
+local function dissect_trace(tvb, tree, item, pinfo)
+  if not check_header(item, tvb:len(), 18) then return end
+  tree:add_le(F.trace_tap, tvb(0 + 0, 1))
+  tree:add_le(F.trace_count, tvb(0 + 1, 1))
+  tree:add_le(F.trace_first_index, tvb(0 + 2, 4))
+  tree:add_le(F.trace_total, tvb(0 + 6, 4))
+  tree:add_le(F.trace_trigger_index, tvb(0 + 10, 4))
+  tree:add_le(F.trace_lost, tvb(0 + 14, 4))
+  local count = tvb(1, 1):uint()
+  pinfo.cols.info:append(" " .. count .. " trace records")
+  if not check_length(tree, item, tvb:len(), 18 + count * 24) then return end
+  for r = 0, count - 1 do
+    local at = 18 + r * 24
+    local rec = tree:add(F.f_trace_record, tvb(at, 24))
+    rec:add_le(F.trace_rec_dw0, tvb(at + 0, 4))
+    rec:add_le(F.trace_rec_dw1, tvb(at + 4, 4))
+    rec:add_le(F.trace_rec_dw2, tvb(at + 8, 4))
+    rec:add_le(F.trace_rec_dw3, tvb(at + 12, 4))
+    rec:add_le(F.trace_rec_ts_lo, tvb(at + 16, 4))
+    rec:add_le(F.trace_rec_info, tvb(at + 20, 4))
+  end
+end
+
 local function dissect_histogram(tvb, tree, item, pinfo)
   if not check_header(item, tvb:len(), 10) then return end
   tree:add_le(F.histogram_reason, tvb(0 + 0, 1))
@@ -394,6 +525,7 @@ local by_type = {
   [131] = dissect_interval,
   [132] = dissect_histogram,
   [134] = dissect_tap_histogram,
+  [135] = dissect_trace,
 }
 
 function p.dissector(tvb, pinfo, tree)

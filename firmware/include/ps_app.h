@@ -45,6 +45,7 @@ typedef struct ps_app {
     uint8_t tap_snapshot[PS_TAP_SNAPSHOT_BYTES];   /* TAP_SNAPSHOT payload being built */
     uint8_t tap_histogram[PS_TAP_HISTOGRAM_BYTES]; /* TAP_HISTOGRAM payload being built */
     uint8_t interval[PS_INTERVAL_BYTES + PS_INTERVAL_MAX_RECORDS * PS_INTERVAL_RECORD_BYTES];
+    uint8_t trace[PS_TRACE_BYTES + PS_TRACE_MAX_RECORDS * PS_TRACE_RECORD_BYTES]; /* TRACE */
     uint8_t wire[PS_FRAME_MAX_ENCODED]; /* one encoded frame on its way to the ring */
 } ps_app_t;
 
@@ -52,7 +53,8 @@ typedef struct ps_app {
 void ps_app_init(ps_app_t *app);
 
 /* Drain TX, handle received bytes, send a due snapshot, move interval records from the probe
- * and send them when the line has room beside a snapshot, drain TX again. */
+ * and send them when the line has room beside a snapshot, send the next TRACE frame of a trace
+ * being drained (same rule), drain TX again. */
 void ps_app_step(ps_app_t *app);
 
 #ifdef __cplusplus

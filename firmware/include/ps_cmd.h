@@ -12,6 +12,7 @@
 
 #include "generated/pcie_scope_protocol.h"
 #include "ps_config.h"
+#include "ps_trace.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,6 +24,7 @@ extern "C" {
 typedef struct ps_cmd_state {
     bool streaming;     /* periodic snapshots on */
     uint16_t period_ms; /* the last period set; PS_CMD_START_ARG_PERIOD_MS_DEFAULT at reset */
+    ps_trace_t trace;   /* the drain TRACE_READ starts and ps_app carries out */
 } ps_cmd_state_t;
 
 /* What the caller must do besides sending the RESPONSE: bits of ps_cmd_result_t.effects. */

@@ -47,6 +47,16 @@
 #define PS_APP_INTERVAL_TXQ_BYTES 2048u
 #endif
 
+/* TRACE frames (a stopped trace being drained after TRACE_READ) are queued one per step at
+ * most, and only while the TX ring holds at most this many bytes with the new frame: the other
+ * half of the 8 KiB ring stays free for a step's burst of snapshots and histograms (3.5 KiB in
+ * the switch design), so a drain never delays a snapshot by more than 4 KiB of line time (44 ms
+ * at 921 600 baud) and never makes one drop. A 4 096-record trace is 142 frames of 29 records,
+ * about 104 KB: some 1.2 s at 921 600 baud beside 10 snapshots a second. */
+#ifndef PS_APP_TRACE_TXQ_BYTES
+#define PS_APP_TRACE_TXQ_BYTES 4096u
+#endif
+
 /* Interval records held between the probe's FIFO and the UART (48 B each). When the UART
  * backs up the oldest are dropped and counted (INTERVAL.dropped). 64 = 3 KiB, about 7 full
  * INTERVAL frames: rides out a burst of records while snapshots keep the line. */
@@ -151,6 +161,9 @@
 PS_STATIC_ASSERT(PS_FIRMWARE_VERSION <= 0xFFFFu, "PS_FIRMWARE_VERSION is a u16 on the wire");
 PS_STATIC_ASSERT(PS_TXQ_BYTES >= PS_FRAME_MAX_ENCODED,
                  "PS_TXQ_BYTES: the TX ring must hold one maximal encoded frame");
+PS_STATIC_ASSERT(PS_APP_TRACE_TXQ_BYTES >= PS_FRAME_MAX_ENCODED
+                     && PS_APP_TRACE_TXQ_BYTES <= PS_TXQ_BYTES,
+                 "PS_APP_TRACE_TXQ_BYTES: room for one TRACE frame, within the TX ring");
 PS_STATIC_ASSERT(PS_RX_BUF_BYTES >= PS_FRAME_MAX_ENCODED,
                  "PS_RX_BUF_BYTES: the receive buffer must hold one maximal encoded frame");
 PS_STATIC_ASSERT(PS_APP_RX_BUDGET >= 1u, "PS_APP_RX_BUDGET: a step must read something");

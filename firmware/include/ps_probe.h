@@ -97,6 +97,56 @@ void ps_probe_sample_take(uint32_t words[PS_SMP_WORDS]);
 /* SAMPLE_OVERFLOW: records the probe dropped on a full FIFO since reset (wraps). */
 uint32_t ps_probe_sample_overflow(void);
 
+/* --- the TLP trace unit of a tap (TRC_* registers, docs/trace.md) --- */
+
+/* TRC_STATUS bits 1:0 */
+typedef enum ps_probe_trace_state {
+    PS_PROBE_TRACE_IDLE = 0,
+    PS_PROBE_TRACE_ARMED = 1,
+    PS_PROBE_TRACE_TRIGGERED = 2,
+    PS_PROBE_TRACE_STOPPED = 3
+} ps_probe_trace_state_t;
+
+typedef struct ps_probe_trace_status {
+    uint32_t status;        /* TRC_STATUS as read: state in bits 1:0, TRIGGERED, FULL */
+    uint32_t depth;         /* TRC_DEPTH */
+    uint32_t count;         /* TRC_COUNT */
+    uint32_t trigger_index; /* TRC_TRIG_POS */
+    uint32_t lost;          /* TRC_LOST */
+    uint64_t trigger_clock; /* TRC_TRIG_TS_HI:LO (48 bits) */
+} ps_probe_trace_status_t;
+
+/* The settings TRACE_ARM writes; the caller range-checks them. */
+typedef struct ps_probe_trace_config {
+    uint32_t pre;
+    uint32_t trig_enable;
+    uint32_t trig_types;
+    uint32_t trig_status;
+    uint32_t trig_rid;
+    uint32_t trig_tag;
+    uint32_t trig_len;
+    uint32_t trig_outstanding;
+    uint32_t trig_latency;
+    uint64_t trig_base;
+    uint64_t trig_limit;
+    uint32_t filter_types;
+    bool filter_enable;
+    uint64_t filter_base;
+    uint64_t filter_limit;
+} ps_probe_trace_config_t;
+
+/* TRC_STATUS, TRC_DEPTH, TRC_COUNT, TRC_TRIG_POS, TRC_LOST, TRC_TRIG_TS of tap `tap`. */
+void ps_probe_trace_status(unsigned tap, ps_probe_trace_status_t *st);
+/* TRC_DEPTH alone. */
+uint32_t ps_probe_trace_depth(unsigned tap);
+/* TRC_CMD.STOP, the settings (the unit's stages use them as they are: never while recording),
+ * then TRC_CMD.ARM. */
+void ps_probe_trace_arm(unsigned tap, const ps_probe_trace_config_t *cfg);
+/* A TRC_CMD pulse (PS_REG_TRC_CMD_FORCE, PS_REG_TRC_CMD_STOP). */
+void ps_probe_trace_command(unsigned tap, uint32_t bits);
+/* Record `index` of a stopped trace: TRC_RD_INDEX, then the TRC_REC_* words in order. */
+void ps_probe_trace_record(unsigned tap, uint32_t index, uint32_t words[PS_TRC_REC_WORDS]);
+
 #ifdef __cplusplus
 }
 #endif

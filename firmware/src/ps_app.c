@@ -212,6 +212,20 @@ static void poll_intervals(ps_app_t *app)
     app->last_interval_us = app->now_us;
 }
 
+/* One TRACE frame a step at most, and only while the TX ring keeps half its room for
+ * snapshots and histograms (PS_APP_TRACE_TXQ_BYTES): a drain takes what the line has left. */
+static void poll_trace(ps_app_t *app)
+{
+    if (!app->cmd.trace.draining || !app->host_seen
+        || ps_txq_used(&app->tx) + PS_FRAME_MAX_ENCODED > PS_APP_TRACE_TXQ_BYTES) {
+        return;
+    }
+    size_t len = ps_trace_encode(&app->cmd.trace, app->trace, sizeof app->trace);
+    if (len != 0u) {
+        (void)send_frame(app, PS_FRAME_TRACE, app->trace, len);
+    }
+}
+
 void ps_app_step(ps_app_t *app)
 {
     app->now_us = ps_hal_time_us();
@@ -219,5 +233,6 @@ void ps_app_step(ps_app_t *app)
     poll_rx(app);
     poll_stream(app);
     poll_intervals(app);
+    poll_trace(app);
     (void)ps_txq_drain(&app->tx);
 }

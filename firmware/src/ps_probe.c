@@ -183,3 +183,57 @@ void ps_probe_sample_take(uint32_t words[PS_SMP_WORDS])
 }
 
 uint32_t ps_probe_sample_overflow(void) { return ps_hal_reg_read(PS_REG_SAMPLE_OVERFLOW); }
+
+void ps_probe_trace_status(unsigned tap, ps_probe_trace_status_t *st)
+{
+    PS_ASSERT(st != NULL);
+    st->status = tap_read(tap, PS_REG_TRC_STATUS);
+    st->depth = tap_read(tap, PS_REG_TRC_DEPTH);
+    st->count = tap_read(tap, PS_REG_TRC_COUNT);
+    st->trigger_index = tap_read(tap, PS_REG_TRC_TRIG_POS);
+    st->lost = tap_read(tap, PS_REG_TRC_LOST);
+    uint32_t lo = tap_read(tap, PS_REG_TRC_TRIG_TS_LO);
+    uint32_t hi = tap_read(tap, PS_REG_TRC_TRIG_TS_HI) & 0xFFFFu;
+    st->trigger_clock = ((uint64_t)hi << 32) | lo;
+}
+
+uint32_t ps_probe_trace_depth(unsigned tap) { return tap_read(tap, PS_REG_TRC_DEPTH); }
+
+static void tap_write64(unsigned tap, uint32_t lo_offset, uint32_t hi_offset, uint64_t value)
+{
+    tap_write(tap, lo_offset, (uint32_t)value);
+    tap_write(tap, hi_offset, (uint32_t)(value >> 32));
+}
+
+void ps_probe_trace_arm(unsigned tap, const ps_probe_trace_config_t *cfg)
+{
+    PS_ASSERT(cfg != NULL);
+    tap_write(tap, PS_REG_TRC_CMD, PS_REG_TRC_CMD_STOP);
+    tap_write(tap, PS_REG_TRC_PRE, cfg->pre);
+    tap_write(tap, PS_REG_TRC_TRIG_EN, cfg->trig_enable);
+    tap_write(tap, PS_REG_TRC_TRIG_TYPES, cfg->trig_types);
+    tap_write(tap, PS_REG_TRC_TRIG_STATUS, cfg->trig_status);
+    tap_write(tap, PS_REG_TRC_TRIG_RID, cfg->trig_rid);
+    tap_write(tap, PS_REG_TRC_TRIG_TAG, cfg->trig_tag);
+    tap_write(tap, PS_REG_TRC_TRIG_LEN, cfg->trig_len);
+    tap_write(tap, PS_REG_TRC_TRIG_OUTSTANDING, cfg->trig_outstanding);
+    tap_write(tap, PS_REG_TRC_TRIG_LATENCY, cfg->trig_latency);
+    tap_write64(tap, PS_REG_TRC_TRIG_BASE_LO, PS_REG_TRC_TRIG_BASE_HI, cfg->trig_base);
+    tap_write64(tap, PS_REG_TRC_TRIG_LIMIT_LO, PS_REG_TRC_TRIG_LIMIT_HI, cfg->trig_limit);
+    tap_write(tap, PS_REG_TRC_FILT_TYPES, cfg->filter_types);
+    tap_write(tap, PS_REG_TRC_FILT_CTRL, 0u);
+    tap_write64(tap, PS_REG_TRC_FILT_BASE_LO, PS_REG_TRC_FILT_BASE_HI, cfg->filter_base);
+    tap_write64(tap, PS_REG_TRC_FILT_LIMIT_LO, PS_REG_TRC_FILT_LIMIT_HI, cfg->filter_limit);
+    tap_write(tap, PS_REG_TRC_FILT_CTRL, cfg->filter_enable ? PS_REG_TRC_FILT_CTRL_EN : 0u);
+    tap_write(tap, PS_REG_TRC_CMD, PS_REG_TRC_CMD_ARM);
+}
+
+void ps_probe_trace_command(unsigned tap, uint32_t bits) { tap_write(tap, PS_REG_TRC_CMD, bits); }
+
+void ps_probe_trace_record(unsigned tap, uint32_t index, uint32_t words[PS_TRC_REC_WORDS])
+{
+    tap_write(tap, PS_REG_TRC_RD_INDEX, index);
+    for (unsigned w = 0; w < PS_TRC_REC_WORDS; w++) {
+        words[w] = tap_read(tap, PS_REG_TRC_REC_DW0 + 4u * w);
+    }
+}

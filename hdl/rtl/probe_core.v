@@ -309,7 +309,8 @@ probe_trace #(
     .TLP_SEG_COUNT(TLP_SEG_COUNT),
     .TAG_WIDTH(TAG_WIDTH),
     .DEPTH(TRACE_DEPTH),
-    .TAP_ID(TAP_ID)
+    .TAP_ID(TAP_ID),
+    .EV_LAG(3) // probe_tracker's events, as probe_sampler's TAP_LAG
 )
 trace_inst (
     .clk(clk),

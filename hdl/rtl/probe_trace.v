@@ -38,7 +38,12 @@ module probe_trace #
     // PS_TRC_MIN_DEPTH or more; the benches use small rings to fill them often)
     parameter DEPTH = `PS_TRC_MIN_DEPTH,
     // tap id, shown in each record
-    parameter TAP_ID = 0
+    parameter TAP_ID = 0,
+    // clocks from a tap clock to the tracker's events that describe it: 2 (the benches' model)
+    // or 3 (probe_tracker, as probe_core wires it: the sampler's TAP_LAG). At 3 the taps take
+    // one more register before stage 1, and the clock counts from -1, so the events still meet
+    // their TLPs at stage 2 and each record keeps its own tap clock
+    parameter EV_LAG = 2
 )
 (
     input  wire                         clk,
@@ -96,6 +101,9 @@ generate
     end
     if (S != 1 && S != 2 && S != 4) begin : g_check_seg
         probe_trace_TLP_SEG_COUNT_must_be_1_2_or_4 unsupported_parameter ();
+    end
+    if (EV_LAG != 2 && EV_LAG != 3) begin : g_check_ev_lag
+        probe_trace_EV_LAG_must_be_2_or_3 unsupported_parameter ();
     end
 endgenerate
 
@@ -186,10 +194,11 @@ always @(posedge clk) begin
     filt_active <= filt_en && (filt_limit >= filt_base);
 end
 
-// clocks since reset
-reg [47:0] now = 48'd0;
+// clocks since reset (from -1 when the taps take one more register: the tap clock of stage 0)
+localparam [47:0] NOW_RESET = (EV_LAG == 3) ? {48{1'b1}} : 48'd0;
+reg [47:0] now = NOW_RESET;
 always @(posedge clk) begin
-    now <= rst ? 48'd0 : now + 1'b1;
+    now <= rst ? NOW_RESET : now + 1'b1;
 end
 
 /*
@@ -209,9 +218,25 @@ wire [NS-1:0]    s1_in_filt;
 genvar s;
 generate
     for (s = 0; s < NS; s = s + 1) begin : g_slot
-        wire [127:0] tap_hdr = (s < S) ? rx_req_tlp_hdr[(s % S)*128 +: 128] : tx_cpl_tlp_hdr[(s % S)*128 +: 128];
-        wire tap_fire = (s < S) ? (rx_req_tlp_valid[s % S] && rx_req_tlp_sop[s % S] && rx_req_tlp_ready)
-                                : (tx_cpl_tlp_valid[s % S] && tx_cpl_tlp_sop[s % S] && tx_cpl_tlp_ready);
+        wire [127:0] in_hdr = (s < S) ? rx_req_tlp_hdr[(s % S)*128 +: 128] : tx_cpl_tlp_hdr[(s % S)*128 +: 128];
+        wire in_fire = (s < S) ? (rx_req_tlp_valid[s % S] && rx_req_tlp_sop[s % S] && rx_req_tlp_ready)
+                               : (tx_cpl_tlp_valid[s % S] && tx_cpl_tlp_sop[s % S] && tx_cpl_tlp_ready);
+        wire [127:0] tap_hdr;
+        wire tap_fire;
+        if (EV_LAG == 3) begin : g_s0
+            // stage 0: the taps one clock later, to meet the tracker's events a clock later
+            reg [127:0] s0_hdr = 128'd0;
+            reg         s0_fire = 1'b0;
+            always @(posedge clk) begin
+                s0_hdr  <= in_hdr;
+                s0_fire <= in_fire && !rst;
+            end
+            assign tap_hdr = s0_hdr;
+            assign tap_fire = s0_fire;
+        end else begin : g_direct
+            assign tap_hdr = in_hdr;
+            assign tap_fire = in_fire;
+        end
         wire hit_addr, hit_rid, hit_tag, hit_len, hit_status;
 
         always @(posedge clk) begin

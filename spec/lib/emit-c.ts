@@ -127,6 +127,8 @@ export function emitCProtocol(m: SpecModel): string {
   }
   L.push('/* INTERVAL: the header above, then up to PS_INTERVAL_MAX_RECORDS records of PS_SMP_WORDS u32 words */')
   L.push(`#define PS_INTERVAL_RECORD_BYTES ${m.intervalRecordBytes}u`, `#define PS_INTERVAL_MAX_RECORDS ${m.intervalMaxRecords}u`, '')
+  L.push('/* TRACE: the header above, then up to PS_TRACE_MAX_RECORDS records of PS_TRC_REC_WORDS u32 words */')
+  L.push(`#define PS_TRACE_RECORD_BYTES ${m.traceRecordBytes}u`, `#define PS_TRACE_MAX_RECORDS ${m.traceMaxRecords}u`, '')
   for (const f of proto.snapshotFlags) L.push(`#define PS_SNAPSHOT_FLAG_${f.name} (1u << ${f.bit})`)
   L.push('', ...cLinkStats(m), '')
   for (const c of m.commands) {

@@ -79,6 +79,13 @@ export function emitLua(m: SpecModel): string {
     const v = `sample_${w.toLowerCase()}`
     L.push(`F.${v} = ProtoField.uint32("pcie_scope.sample.${w.toLowerCase()}", ${q(`SMP_${w}`)})`)
   }
+  layoutFields(L, 'trace', 'trace', m.layouts.TRACE)
+  L.push('F.f_trace_record = ProtoField.none("pcie_scope.trace_record", "Trace record")')
+  for (const w of m.traceWords) {
+    L.push(
+      `F.trace_rec_${w.toLowerCase()} = ProtoField.uint32("pcie_scope.trace_record.${w.toLowerCase()}", ${q(`TRC_REC_${w}`)}, base.HEX)`,
+    )
+  }
   layoutFields(L, 'histogram', 'histogram', m.layouts.HISTOGRAM)
   layoutFields(L, 'tap_histogram', 'tap histogram', m.layouts.TAP_HISTOGRAM)
   L.push('F.f_bin = ProtoField.uint64("pcie_scope.histogram.bin", "Latency bin (the overflow bin last)")')
@@ -173,6 +180,21 @@ export function emitLua(m: SpecModel): string {
   for (const [i, w] of m.sampleWords.entries()) L.push(`    rec:add_le(F.sample_${w.toLowerCase()}, tvb(at + ${i * 4}, 4))`)
   L.push('  end', 'end', '')
 
+  // TRACE: header, then `count` records of the TRC_REC_* words
+  const tr = m.layouts.TRACE
+  const trCountAt = tr.fields.find((f) => f.name === 'count')!.offset
+  L.push('local function dissect_trace(tvb, tree, item, pinfo)')
+  L.push(`  if not check_header(item, tvb:len(), ${tr.bytes}) then return end`)
+  L.push(...addLayout('trace', tr, '0', '  '))
+  L.push(`  local count = tvb(${trCountAt}, 1):uint()`)
+  L.push('  pinfo.cols.info:append(" " .. count .. " trace records")')
+  L.push(`  if not check_length(tree, item, tvb:len(), ${tr.bytes} + count * ${m.traceRecordBytes}) then return end`)
+  L.push('  for r = 0, count - 1 do')
+  L.push(`    local at = ${tr.bytes} + r * ${m.traceRecordBytes}`)
+  L.push(`    local rec = tree:add(F.f_trace_record, tvb(at, ${m.traceRecordBytes}))`)
+  for (const [i, w] of m.traceWords.entries()) L.push(`    rec:add_le(F.trace_rec_${w.toLowerCase()}, tvb(at + ${i * 4}, 4))`)
+  L.push('  end', 'end', '')
+
   // HISTOGRAM, TAP_HISTOGRAM: the header with the bins' layout, then binCount + 1 bins (u64)
   for (const [name, prefix] of [
     ['HISTOGRAM', 'histogram'],
@@ -200,6 +222,7 @@ export function emitLua(m: SpecModel): string {
     `  [${id('INTERVAL')}] = dissect_interval,`,
     `  [${id('HISTOGRAM')}] = dissect_histogram,`,
     `  [${id('TAP_HISTOGRAM')}] = dissect_tap_histogram,`,
+    `  [${id('TRACE')}] = dissect_trace,`,
     '}',
     '',
     'function p.dissector(tvb, pinfo, tree)',

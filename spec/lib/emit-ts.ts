@@ -79,6 +79,8 @@ export function emitTs(m: SpecModel): string {
   L.push(`export const TRACE_TRIGGER_BITS = ${J(Object.fromEntries(fieldsOf('TRC_TRIG_EN').map((f) => [f.name, f.bit])))} as const`)
   L.push('/** INTERVAL frames: the INTERVAL_LAYOUT header, then up to INTERVAL_MAX_RECORDS records of SAMPLE_WORDS. */')
   L.push(`export const INTERVAL_RECORD_BYTES = ${m.intervalRecordBytes}`, `export const INTERVAL_MAX_RECORDS = ${m.intervalMaxRecords}`)
+  L.push('/** TRACE frames: the TRACE_LAYOUT header, then up to TRACE_MAX_RECORDS records of TRACE_WORDS. */')
+  L.push(`export const TRACE_RECORD_BYTES = ${m.traceRecordBytes}`, `export const TRACE_MAX_RECORDS = ${m.traceMaxRecords}`)
   const hist = regs.latencyHistogram
   L.push('/** Latency histograms: HISTOGRAM_BINS log-spaced bins (HISTOGRAM_BIN_LAYOUT), then one overflow bin, per kind. */')
   L.push(`export const HISTOGRAM_BINS = ${hist.bins}`, `export const HISTOGRAM_WORDS = ${m.histogramWords}`)

@@ -87,7 +87,7 @@ export interface Command {
   args: Item[]
   reply: Item[]
 }
-export type PayloadName = 'COMMAND' | 'RESPONSE' | 'SNAPSHOT' | 'INTERVAL' | 'HISTOGRAM' | 'TAP_SNAPSHOT' | 'TAP_HISTOGRAM'
+export type PayloadName = 'COMMAND' | 'RESPONSE' | 'SNAPSHOT' | 'INTERVAL' | 'HISTOGRAM' | 'TAP_SNAPSHOT' | 'TAP_HISTOGRAM' | 'TRACE'
 export interface ProtocolSpec {
   version: number
   framing: {
@@ -266,6 +266,9 @@ export interface SpecModel {
   /** an INTERVAL frame: bytes per record (the SMP_* words) and the most records one frame carries */
   intervalRecordBytes: number
   intervalMaxRecords: number
+  /** a TRACE frame: bytes per record (the TRC_REC_* words) and the most records one frame carries */
+  traceRecordBytes: number
+  traceMaxRecords: number
   /** latency-histogram words on the CSR and in a HISTOGRAM frame: the bins, then the overflow bin */
   histogramWords: number
   /** HIST_LAYOUT's value: log2 sub-bins per octave | log2 first edge << 8 | bins << 16 */
@@ -686,6 +689,7 @@ export function buildModel(raw: RawSpec): SpecModel {
     HISTOGRAM: place(proto.payloads.HISTOGRAM, counters.length, histogramWords),
     TAP_SNAPSHOT: place(proto.payloads.TAP_SNAPSHOT, counters.length),
     TAP_HISTOGRAM: place(proto.payloads.TAP_HISTOGRAM, counters.length, histogramWords),
+    TRACE: place(proto.payloads.TRACE, counters.length),
   }
   const commands = proto.commands.map((c) => ({
     ...c,
@@ -710,6 +714,9 @@ export function buildModel(raw: RawSpec): SpecModel {
   const intervalRecordBytes = 4 * smp.length
   const intervalMaxRecords = Math.min(255, Math.floor((proto.framing.maxPayloadBytes - layouts.INTERVAL.bytes) / intervalRecordBytes))
   if (intervalMaxRecords < 1) P.push('payloads: an INTERVAL frame cannot carry one record')
+  const traceRecordBytes = 4 * traceWords.length
+  const traceMaxRecords = Math.min(255, Math.floor((proto.framing.maxPayloadBytes - layouts.TRACE.bytes) / traceRecordBytes))
+  if (traceMaxRecords < 1) P.push('payloads: a TRACE frame cannot carry one record')
   if (P.length) throw new SpecError(P)
   const maxRaw = proto.framing.headerBytes + proto.framing.maxPayloadBytes + 2
   return {
@@ -724,6 +731,8 @@ export function buildModel(raw: RawSpec): SpecModel {
     traceWords,
     intervalRecordBytes,
     intervalMaxRecords,
+    traceRecordBytes,
+    traceMaxRecords,
     histogramWords,
     histogramLayoutValue:
       Math.log2(regs.latencyHistogram.subBinsPerOctave) |

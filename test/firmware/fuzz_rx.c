@@ -107,6 +107,7 @@ typedef struct fuzz_model {
     uint64_t responses;  /* RESPONSE frames the host decoded */
     uint64_t snapshots;  /* SNAPSHOT frames the host decoded */
     uint64_t histograms; /* HISTOGRAM frames the host decoded */
+    uint64_t traces;     /* TRACE frames the host decoded (a random TRACE_READ drains a trace) */
     uint32_t next_index; /* the snapshot index the host expects next */
     int32_t last_seq;    /* -1 before the first frame */
     uint64_t seq_gaps;
@@ -187,7 +188,12 @@ static void check_output(fuzz_model_t *m)
         if (f->type == PS_FRAME_RESPONSE) {
             m->responses++;
             TH_CHECK(f->len >= PS_RESPONSE_BYTES);
-            TH_CHECK(f->payload[PS_RESPONSE_STATUS_OFFSET] <= PS_STATUS_BAD_ARGUMENT);
+            TH_CHECK(f->payload[PS_RESPONSE_STATUS_OFFSET] <= PS_STATUS_NOT_READY);
+        } else if (f->type == PS_FRAME_TRACE) {
+            TH_EQ(f->len,
+                  PS_TRACE_BYTES
+                      + (size_t)f->payload[PS_TRACE_COUNT_OFFSET] * PS_TRACE_RECORD_BYTES);
+            m->traces++;
         } else if (f->type == PS_FRAME_HISTOGRAM) {
             /* follows the snapshot it was read with, and names it */
             TH_EQ(f->len, PS_HISTOGRAM_BYTES);
@@ -260,7 +266,7 @@ static void app_campaign(uint64_t seed, unsigned steps)
     }
     check_invariants(&m);
     TH_EQ(ps_txq_used(&app.tx), 0);
-    uint64_t delivered = m.responses + m.snapshots + m.histograms;
+    uint64_t delivered = m.responses + m.snapshots + m.histograms + m.traces;
     /* frames numbered = delivered + dropped; the trailing drops have no later frame to show
        them as a gap, so gaps <= dropped and numbered frames = tx_seq */
     TH_EQ((uint16_t)(delivered + app.stats.tx_dropped), app.tx_seq);

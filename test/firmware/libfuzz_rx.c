@@ -16,6 +16,8 @@
  * non-zero counters and histograms, a slow or stalled UART and lost bytes, so the telemetry,
  * interval and back-pressure paths run as well as the receive path.
  *
+ * Tap 0 holds a stopped trace of up to 300 records at power-on, for TRACE_READ to drain.
+ *
  * After every step the host's view must hold: every byte the firmware sent decodes to a valid
  * frame of a device-to-host type, replies carry a known status, the link statistics never go
  * down, and no more replies arrive than good commands were received. ASan and UBSan abort on
@@ -62,8 +64,13 @@ static void check(session_t *s)
         FUZZ_CHECK(f->type != PS_FRAME_COMMAND);
         if (f->type == PS_FRAME_RESPONSE) {
             FUZZ_CHECK(f->len >= PS_RESPONSE_BYTES);
-            FUZZ_CHECK(f->payload[PS_RESPONSE_STATUS_OFFSET] <= PS_STATUS_BAD_ARGUMENT);
+            FUZZ_CHECK(f->payload[PS_RESPONSE_STATUS_OFFSET] <= PS_STATUS_NOT_READY);
             s->replies++;
+        } else if (f->type == PS_FRAME_TRACE) { /* a drain after TRACE_READ: whole records */
+            FUZZ_CHECK(f->len >= PS_TRACE_BYTES);
+            FUZZ_CHECK(f->len
+                       == PS_TRACE_BYTES
+                           + (size_t)f->payload[PS_TRACE_COUNT_OFFSET] * PS_TRACE_RECORD_BYTES);
         }
     }
     const ps_link_stats_t *now = &app.stats;
@@ -87,6 +94,9 @@ static uint64_t spread(uint64_t seed, unsigned i)
 
 static void load_probe(uint8_t env, uint64_t seed)
 {
+    /* a stopped trace of up to 300 records, so TRACE_READ drains frames until an ARM empties it */
+    ps_test_trace_set(3u | PS_REG_TRC_STATUS_TRIGGERED, (uint32_t)(seed % 301u),
+                      (uint32_t)(seed % 7u), (uint32_t)(seed % 3u));
     if (env & ENV_TWO_TAPS) {
         ps_test_set_taps(2u);
     }

@@ -9,6 +9,7 @@ void suite_link(void);
 void suite_intervals(void);
 void suite_histogram(void);
 void suite_taps(void);
+void suite_trace(void);
 void suite_sim(const char *sim_binary);
 void suite_debug_off(void);
 void suite_debug(void); /* last: checks that no other suite tripped an assertion */

@@ -12,6 +12,7 @@ int main(int argc, char **argv)
     suite_intervals();
     suite_histogram();
     suite_taps();
+    suite_trace();
     if (argc > 1) {
         suite_sim(argv[1]);
     }

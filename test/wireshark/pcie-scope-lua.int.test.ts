@@ -18,6 +18,9 @@ import {
   HISTOGRAM_WORDS,
   INTERVAL_MAX_RECORDS,
   STATUS,
+  TRACE_LAYOUT,
+  TRACE_MAX_RECORDS,
+  TRACE_RECORD_BYTES,
   type CommandName,
   type FrameTypeName,
 } from '../../host/src/core/generated.js'
@@ -84,7 +87,19 @@ function cleanFrames(): { type: FrameTypeName; dir: 'tx' | 'rx'; payload: Buffer
   out.push({ type: 'HISTOGRAM', dir: 'rx', payload: encodeHistogram({ ...body, kind: 'first' }) })
   out.push({ type: 'TAP_SNAPSHOT', dir: 'rx', payload: encodeTapSnapshot({ tap: 'hostSide', snapshotIndex: 3, counters: s.counters }) })
   out.push({ type: 'TAP_HISTOGRAM', dir: 'rx', payload: encodeTapHistogram({ ...body, kind: 'last', tap: 'hostSide' }) })
+  for (const n of [0, 1, TRACE_MAX_RECORDS]) out.push({ type: 'TRACE', dir: 'rx', payload: tracePayload(n) })
   return out
+}
+
+/** A TRACE frame of n records (records 0..n-1 of a trace of 100, every word distinct). */
+function tracePayload(n: number): Buffer {
+  const f = TRACE_LAYOUT.fields
+  const p = Buffer.alloc(TRACE_LAYOUT.bytes + n * TRACE_RECORD_BYTES)
+  p.writeUInt8(n, f.count.offset)
+  p.writeUInt32LE(100, f.total.offset)
+  p.writeUInt32LE(4, f.triggerIndex.offset)
+  for (let i = 0; i < n * (TRACE_RECORD_BYTES / 4); i++) p.writeUInt32LE(0x10 * i + 1, TRACE_LAYOUT.bytes + 4 * i)
+  return p
 }
 
 async function pcapng(frames: { type: FrameTypeName; dir: 'tx' | 'rx'; payload: Buffer }[], name: string): Promise<string> {
@@ -133,6 +148,12 @@ describe('wireshark/pcie_scope.lua on a clean link', () => {
         .map((l) => `${frames[i]!.type} #${i}: ${l.trim()}`),
     )
     expect(flagged).toEqual([])
+  })
+
+  it('shows a trace frame’s header and each record’s words', () => {
+    const i = frames.findLastIndex((f) => f.type === 'TRACE')
+    expect(shown[i]).toMatch(/trace total: 100/)
+    expect(shown[i]!.match(/TRC_REC_DW0: 0x/g)).toHaveLength(TRACE_MAX_RECORDS)
   })
 
   it('shows a histogram’s layout and every bin, the payload as long as binCount says', () => {

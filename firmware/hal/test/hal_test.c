@@ -48,6 +48,11 @@ typedef struct ps_test_state {
         uint64_t hist_shadow[PS_HIST_KINDS][PS_HIST_WORDS];
         uint32_t snapshots;
     } tap1;
+
+    /* tap 0's trace unit: TRC_* registers by word from PS_REG_TRC_CMD, pulses by TRC_CMD bit */
+    uint32_t trc[64];
+    uint32_t trc_pulses[3];
+    uint32_t trc_record_reads;
 } ps_test_state_t;
 
 static ps_test_state_t t;
@@ -73,6 +78,8 @@ void ps_test_reset(void)
     t.regs[PS_REG_CLK_HZ / 4u] = 250000000u;
     t.regs[PS_REG_BAR_LATENCY / 4u] = PS_REG_BAR_LATENCY_RESET;
     t.regs[PS_REG_HIST_LAYOUT / 4u] = PS_HIST_LAYOUT_VALUE;
+    t.trc[(PS_REG_TRC_DEPTH - PS_REG_TRC_CMD) / 4u] = PS_TEST_TRACE_DEPTH;
+    t.trc[(PS_REG_TRC_FILT_TYPES - PS_REG_TRC_CMD) / 4u] = PS_REG_TRC_FILT_TYPES_RESET;
     t.rx_chunk = PS_TEST_UNLIMITED;
     t.tx_accept = PS_TEST_UNLIMITED;
 }
@@ -217,12 +224,78 @@ void ps_test_stick_reg(uint32_t offset, uint32_t value)
 
 ps_test_reg_stats_t ps_test_regs_stats(void) { return t.stats; }
 
+#define TRC(reg) t.trc[((reg)-PS_REG_TRC_CMD) / 4u]
+
+static bool trc_offset(uint32_t offset)
+{
+    return offset >= PS_REG_TRC_CMD && offset < PS_REG_TRC_CMD + 4u * 64u && (offset & 3u) == 0u;
+}
+
+void ps_test_trace_set(uint32_t status, uint32_t count, uint32_t trigger_index, uint32_t lost)
+{
+    TRC(PS_REG_TRC_STATUS) = status;
+    TRC(PS_REG_TRC_COUNT) = count;
+    TRC(PS_REG_TRC_TRIG_POS) = trigger_index;
+    TRC(PS_REG_TRC_LOST) = lost;
+}
+
+uint32_t ps_test_trace_reg(uint32_t offset) { return trc_offset(offset) ? TRC(offset) : 0u; }
+
+uint32_t ps_test_trace_pulses(uint32_t cmd_bit)
+{
+    for (unsigned b = 0; b < 3u; b++) {
+        if (cmd_bit == (1u << b)) {
+            return t.trc_pulses[b];
+        }
+    }
+    return 0;
+}
+
+uint32_t ps_test_trace_record_reads(void) { return t.trc_record_reads; }
+
+static uint32_t trc_read(uint32_t offset)
+{
+    if (offset >= PS_REG_TRC_REC_DW0 && offset < PS_REG_TRC_REC_DW0 + 4u * PS_TRC_REC_WORDS) {
+        uint32_t index = TRC(PS_REG_TRC_RD_INDEX);
+        t.trc_record_reads++;
+        return index < TRC(PS_REG_TRC_COUNT) ? index * 0x10u + (offset - PS_REG_TRC_REC_DW0) / 4u
+                                             : 0u;
+    }
+    return offset == PS_REG_TRC_CMD ? 0u : TRC(offset);
+}
+
+static void trc_write(uint32_t offset, uint32_t value)
+{
+    if (offset != PS_REG_TRC_CMD) {
+        if (offset >= PS_REG_TRC_PRE && offset <= PS_REG_TRC_RD_INDEX) { /* the rw ones */
+            TRC(offset) = value;
+        }
+        return;
+    }
+    for (unsigned b = 0; b < 3u; b++) {
+        t.trc_pulses[b] += (value >> b) & 1u;
+    }
+    uint32_t state = TRC(PS_REG_TRC_STATUS) & 3u;
+    if (value & PS_REG_TRC_CMD_ARM) {
+        ps_test_trace_set(1u, 0u, 0u, 0u);
+    } else if ((value & PS_REG_TRC_CMD_FORCE) && state == 1u) {
+        TRC(PS_REG_TRC_STATUS) = 2u | PS_REG_TRC_STATUS_TRIGGERED;
+        TRC(PS_REG_TRC_TRIG_POS) = TRC(PS_REG_TRC_COUNT);
+    }
+    if (value & PS_REG_TRC_CMD_STOP) {
+        TRC(PS_REG_TRC_STATUS) = (TRC(PS_REG_TRC_STATUS) & ~3u) | 3u;
+    }
+}
+
 uint32_t ps_hal_reg_read(uint32_t offset)
 {
     t.stats.reads++;
     if (offset >= PS_TAP_STRIDE) { /* another tap's window: decoded only when there is one */
         return (t.taps >= 2u && offset < 2u * PS_TAP_STRIDE) ? tap1_read(offset - PS_TAP_STRIDE)
                                                              : 0u;
+    }
+    if (trc_offset(offset)) {
+        return trc_read(offset);
     }
     static const uint32_t hist_bases[PS_HIST_KINDS] = PS_HIST_BASES;
     for (unsigned kind = 0; kind < PS_HIST_KINDS; kind++) {
@@ -268,6 +341,10 @@ void ps_hal_reg_write(uint32_t offset, uint32_t value)
         if (t.taps >= 2u && offset < 2u * PS_TAP_STRIDE) {
             tap1_write(offset - PS_TAP_STRIDE, value);
         }
+        return;
+    }
+    if (trc_offset(offset)) {
+        trc_write(offset, value);
         return;
     }
     switch (offset) {

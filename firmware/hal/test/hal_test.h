@@ -51,6 +51,16 @@ void ps_test_set_tap_hist_bin(unsigned tap, unsigned kind, unsigned bin, uint64_
 uint32_t ps_test_tap_reg(unsigned tap, uint32_t offset); /* a plain register of a tap */
 uint32_t ps_test_tap_snapshots(unsigned tap);            /* CMD.SNAPSHOT pulses of a tap */
 
+/* --- tap 0's trace unit (TRC_*): settings kept as written, TRC_CMD pulses counted; ARM
+ * empties it (armed), FORCE triggers an armed one, STOP stops it. Record i of a trace reads as
+ * words i * 0x10 + w (w = 0..PS_TRC_REC_WORDS-1), so a shifted or torn record shows. --- */
+#define PS_TEST_TRACE_DEPTH 4096u
+/* A trace as the unit leaves it: TRC_STATUS, TRC_COUNT, TRC_TRIG_POS, TRC_LOST. */
+void ps_test_trace_set(uint32_t status, uint32_t count, uint32_t trigger_index, uint32_t lost);
+uint32_t ps_test_trace_reg(uint32_t offset);     /* a TRC_* register as written or held */
+uint32_t ps_test_trace_pulses(uint32_t cmd_bit); /* TRC_CMD pulses of one bit since reset */
+uint32_t ps_test_trace_record_reads(void);       /* TRC_REC_* reads since reset */
+
 typedef struct ps_test_reg_stats {
     uint32_t reads;
     uint32_t writes;

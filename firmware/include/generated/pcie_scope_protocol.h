@@ -25,11 +25,13 @@
 #define PS_FRAME_HISTOGRAM 0x84u /* device-to-host: one latency histogram (its kind says which: registers.json latencyHistogram.kinds), read right after the SNAPSHOT frame it names (same shadows): every kind in turn, once a second while streaming, at STOP and on LATENCY_HISTOGRAM */
 #define PS_FRAME_TAP_SNAPSHOT 0x85u /* device-to-host: every counter of one more tap (registers.json taps; the switch design's host side), snapshotted right after the SNAPSHOT frame it names; sent after that frame in the same step, only by a design with more than one tap */
 #define PS_FRAME_TAP_HISTOGRAM 0x86u /* device-to-host: one latency histogram of one more tap (as HISTOGRAM, plus the tap id), read right after that tap's TAP_SNAPSHOT: sent after the GPU side's HISTOGRAM frames, whenever they are */
+#define PS_FRAME_TRACE 0x87u /* device-to-host: records of a stopped TLP trace (docs/trace.md), drained after TRACE_READ a frame at a time between snapshots: the header below, then `count` records of the TRC_REC_* words (registers.json order, u32 each), oldest first */
 
 #define PS_STATUS_OK 0u /* done */
 #define PS_STATUS_UNKNOWN_COMMAND 1u /* command id not in this catalogue */
 #define PS_STATUS_BAD_LENGTH 2u /* argument bytes do not match the command */
 #define PS_STATUS_BAD_ARGUMENT 3u /* an argument is out of range */
+#define PS_STATUS_NOT_READY 4u /* the command needs a state the device is not in (TRACE_READ of a trace that is still recording: STOP it or wait until it fills) */
 
 /* COMMAND payload */
 #define PS_COMMAND_CMD_OFFSET 0u /* u8 */
@@ -86,9 +88,22 @@
 #define PS_TAP_HISTOGRAM_BINS_OFFSET 11u /* histogram */
 #define PS_TAP_HISTOGRAM_BYTES 723u
 
+/* TRACE payload */
+#define PS_TRACE_TAP_OFFSET 0u /* u8 */
+#define PS_TRACE_COUNT_OFFSET 1u /* u8 */
+#define PS_TRACE_FIRST_INDEX_OFFSET 2u /* u32 */
+#define PS_TRACE_TOTAL_OFFSET 6u /* u32 */
+#define PS_TRACE_TRIGGER_INDEX_OFFSET 10u /* u32 */
+#define PS_TRACE_LOST_OFFSET 14u /* u32 */
+#define PS_TRACE_BYTES 18u
+
 /* INTERVAL: the header above, then up to PS_INTERVAL_MAX_RECORDS records of PS_SMP_WORDS u32 words */
 #define PS_INTERVAL_RECORD_BYTES 48u
 #define PS_INTERVAL_MAX_RECORDS 14u
+
+/* TRACE: the header above, then up to PS_TRACE_MAX_RECORDS records of PS_TRC_REC_WORDS u32 words */
+#define PS_TRACE_RECORD_BYTES 24u
+#define PS_TRACE_MAX_RECORDS 29u
 
 #define PS_SNAPSHOT_FLAG_ON_DEMAND (1u << 0)
 #define PS_SNAPSHOT_FLAG_ENABLED (1u << 1)
@@ -189,5 +204,59 @@ typedef struct ps_link_stats {
 #define PS_CMD_LATENCY_HISTOGRAM 11u
 #define PS_CMD_LATENCY_HISTOGRAM_ARGS_BYTES 0u
 #define PS_CMD_LATENCY_HISTOGRAM_REPLY_BYTES 0u
+/* TRACE_ARM: stop the tap's trace (ending any drain of it), write the pre-trigger split, trigger and filter settings, then TRC_CMD.ARM: the ring records, wrapping, until the trigger, then fills and stops by itself (docs/trace.md). Values the registers cannot hold are BAD_ARGUMENT */
+#define PS_CMD_TRACE_ARM 12u
+#define PS_CMD_TRACE_ARM_ARGS_BYTES 55u
+#define PS_CMD_TRACE_ARM_ARG_TAP_OFFSET 0u /* u8 */
+#define PS_CMD_TRACE_ARM_ARG_PRE_OFFSET 1u /* u32 */
+#define PS_CMD_TRACE_ARM_ARG_TRIG_ENABLE_OFFSET 5u /* u16 */
+#define PS_CMD_TRACE_ARM_ARG_TRIG_TYPES_OFFSET 7u /* u8 */
+#define PS_CMD_TRACE_ARM_ARG_TRIG_STATUS_OFFSET 8u /* u8 */
+#define PS_CMD_TRACE_ARM_ARG_TRIG_RID_OFFSET 9u /* u16 */
+#define PS_CMD_TRACE_ARM_ARG_TRIG_TAG_OFFSET 11u /* u16 */
+#define PS_CMD_TRACE_ARM_ARG_TRIG_LEN_OFFSET 13u /* u16 */
+#define PS_CMD_TRACE_ARM_ARG_TRIG_OUTSTANDING_OFFSET 15u /* u16 */
+#define PS_CMD_TRACE_ARM_ARG_TRIG_LATENCY_OFFSET 17u /* u32 */
+#define PS_CMD_TRACE_ARM_ARG_TRIG_BASE_OFFSET 21u /* u64 */
+#define PS_CMD_TRACE_ARM_ARG_TRIG_LIMIT_OFFSET 29u /* u64 */
+#define PS_CMD_TRACE_ARM_ARG_FILTER_TYPES_OFFSET 37u /* u8 */
+#define PS_CMD_TRACE_ARM_ARG_FILTER_ENABLE_OFFSET 38u /* u8 */
+#define PS_CMD_TRACE_ARM_ARG_FILTER_BASE_OFFSET 39u /* u64 */
+#define PS_CMD_TRACE_ARM_ARG_FILTER_LIMIT_OFFSET 47u /* u64 */
+#define PS_CMD_TRACE_ARM_REPLY_BYTES 4u
+#define PS_CMD_TRACE_ARM_REPLY_DEPTH_OFFSET 0u /* u32 */
+/* TRACE_FORCE: TRC_CMD.FORCE: trigger an armed trace now (the next record stored is the trigger record); an idle or stopped trace ignores it */
+#define PS_CMD_TRACE_FORCE 13u
+#define PS_CMD_TRACE_FORCE_ARGS_BYTES 1u
+#define PS_CMD_TRACE_FORCE_ARG_TAP_OFFSET 0u /* u8 */
+#define PS_CMD_TRACE_FORCE_REPLY_BYTES 0u
+/* TRACE_STOP: TRC_CMD.STOP: stop recording in any state; what the ring holds stays readable */
+#define PS_CMD_TRACE_STOP 14u
+#define PS_CMD_TRACE_STOP_ARGS_BYTES 1u
+#define PS_CMD_TRACE_STOP_ARG_TAP_OFFSET 0u /* u8 */
+#define PS_CMD_TRACE_STOP_REPLY_BYTES 0u
+/* TRACE_STATUS: the tap's trace unit as read (TRC_STATUS, TRC_DEPTH, TRC_COUNT, TRC_TRIG_POS, TRC_TRIG_TS, TRC_LOST) and the firmware's drain of it */
+#define PS_CMD_TRACE_STATUS 15u
+#define PS_CMD_TRACE_STATUS_ARGS_BYTES 1u
+#define PS_CMD_TRACE_STATUS_ARG_TAP_OFFSET 0u /* u8 */
+#define PS_CMD_TRACE_STATUS_REPLY_BYTES 31u
+#define PS_CMD_TRACE_STATUS_REPLY_STATE_OFFSET 0u /* u8 */
+#define PS_CMD_TRACE_STATUS_REPLY_FLAGS_OFFSET 1u /* u8 */
+#define PS_CMD_TRACE_STATUS_REPLY_DRAINING_OFFSET 2u /* u8 */
+#define PS_CMD_TRACE_STATUS_REPLY_DEPTH_OFFSET 3u /* u32 */
+#define PS_CMD_TRACE_STATUS_REPLY_COUNT_OFFSET 7u /* u32 */
+#define PS_CMD_TRACE_STATUS_REPLY_TRIGGER_INDEX_OFFSET 11u /* u32 */
+#define PS_CMD_TRACE_STATUS_REPLY_LOST_OFFSET 15u /* u32 */
+#define PS_CMD_TRACE_STATUS_REPLY_SENT_OFFSET 19u /* u32 */
+#define PS_CMD_TRACE_STATUS_REPLY_TRIGGER_CLOCK_OFFSET 23u /* u64 */
+/* TRACE_READ: drain a stopped trace: after the reply, TRACE frames carry records 0..count-1 in order, one frame per step at most and only while the TX ring keeps room for snapshots; a trace still recording is NOT_READY. A new TRACE_READ restarts the drain, TRACE_ARM ends it */
+#define PS_CMD_TRACE_READ 16u
+#define PS_CMD_TRACE_READ_ARGS_BYTES 1u
+#define PS_CMD_TRACE_READ_ARG_TAP_OFFSET 0u /* u8 */
+#define PS_CMD_TRACE_READ_REPLY_BYTES 13u
+#define PS_CMD_TRACE_READ_REPLY_COUNT_OFFSET 0u /* u32 */
+#define PS_CMD_TRACE_READ_REPLY_TRIGGER_INDEX_OFFSET 4u /* u32 */
+#define PS_CMD_TRACE_READ_REPLY_LOST_OFFSET 8u /* u32 */
+#define PS_CMD_TRACE_READ_REPLY_FLAGS_OFFSET 12u /* u8 */
 
 #endif

@@ -15,11 +15,12 @@
  *   pcie-scope summary RECORDING[#ID] [--json] [--html FILE] [--dir FOLDER]
  *   pcie-scope compare RECORDING[#ID] RECORDING[#ID] [...] [--json] [--html FILE] [--dir FOLDER]
  *   pcie-scope topology --twin [--json]
+ *   pcie-scope trace   --twin --pattern NAME [--bytes N] [--offset B] [--trigger force|latency>T|addr=BASE:LIMIT] [--pre N] [--mode M] [--latency-cycles N] [--json] [--out DIR]
  *   pcie-scope watch   --gpu [--device N] [--interval-us N] [--duration S] [--json]
  *
  * stdout carries results only (one JSON object with --json); progress and diagnostics go to
  * stderr. Exit codes: 0 ok, 1 failure, 2 usage error. Each command is a module of its own
- * (capture.ts, serve.ts, bench.ts, recordings.ts for ls/info/export/query, summary.ts, compare.ts, topology.ts, watch.ts); this one
+ * (capture.ts, serve.ts, bench.ts, recordings.ts for ls/info/export/query, summary.ts, compare.ts, topology.ts, trace.ts, watch.ts); this one
  * composes them and turns errors into exit codes.
  */
 import { Command, CommanderError } from 'commander'
@@ -33,6 +34,7 @@ import { registerRecordings } from './recordings.js'
 import { registerServe } from './serve.js'
 import { registerSummary } from './summary.js'
 import { registerTopology } from './topology.js'
+import { registerTrace } from './trace.js'
 import { registerWatch } from './watch.js'
 
 const USAGE_CODES = new Set(['PS_USAGE', 'PS_WORKLOAD_INVALID', 'PS_REQUEST_INVALID', 'PS_RECORDING_NAME_INVALID'])
@@ -52,6 +54,7 @@ const buildProgram = (io: CliIo, setCode: SetCode, deps: CliDeps): Command => {
   registerSummary(program, io, setCode)
   registerCompare(program, io, setCode)
   registerTopology(program, io, setCode)
+  registerTrace(program, io, setCode, deps)
   registerWatch(program, io, setCode, deps)
   return program
 }

@@ -61,6 +61,9 @@ export type PsErrorCode =
   // lessons (lessons/*.json, host/src/core/lesson.ts): a file that breaks the format, a name no lesson has
   | 'PS_LESSON_INVALID'
   | 'PS_LESSON_NOT_FOUND'
+  // the TLP trace (docs/trace.md): TRACE_READ of a trace still recording; a drain that lost frames or stalled
+  | 'PS_TRACE_NOT_READY'
+  | 'PS_TRACE_INCOMPLETE'
 
 export class PsError extends Error {
   readonly code: PsErrorCode

@@ -41,21 +41,24 @@ export const FRAME_TYPE = {
   "INTERVAL": 131,
   "HISTOGRAM": 132,
   "TAP_SNAPSHOT": 133,
-  "TAP_HISTOGRAM": 134
+  "TAP_HISTOGRAM": 134,
+  "TRACE": 135
 } as const
 export type FrameTypeName = keyof typeof FRAME_TYPE
 export const STATUS = {
   "OK": 0,
   "UNKNOWN_COMMAND": 1,
   "BAD_LENGTH": 2,
-  "BAD_ARGUMENT": 3
+  "BAD_ARGUMENT": 3,
+  "NOT_READY": 4
 } as const
 export type StatusName = keyof typeof STATUS
 export const STATUS_DOC: Record<number, string> = {
   "0": "done",
   "1": "command id not in this catalogue",
   "2": "argument bytes do not match the command",
-  "3": "an argument is out of range"
+  "3": "an argument is out of range",
+  "4": "the command needs a state the device is not in (TRACE_READ of a trace that is still recording: STOP it or wait until it fills)"
 }
 export const COMMANDS = {
   "PING": {
@@ -305,6 +308,224 @@ export const COMMANDS = {
     "argsBytes": 0,
     "reply": [],
     "replyBytes": 0
+  },
+  "TRACE_ARM": {
+    "id": 12,
+    "doc": "stop the tap's trace (ending any drain of it), write the pre-trigger split, trigger and filter settings, then TRC_CMD.ARM: the ring records, wrapping, until the trigger, then fills and stops by itself (docs/trace.md). Values the registers cannot hold are BAD_ARGUMENT",
+    "args": [
+      {
+        "name": "tap",
+        "type": "u8",
+        "offset": 0
+      },
+      {
+        "name": "pre",
+        "type": "u32",
+        "offset": 1
+      },
+      {
+        "name": "trigEnable",
+        "type": "u16",
+        "offset": 5
+      },
+      {
+        "name": "trigTypes",
+        "type": "u8",
+        "offset": 7
+      },
+      {
+        "name": "trigStatus",
+        "type": "u8",
+        "offset": 8
+      },
+      {
+        "name": "trigRid",
+        "type": "u16",
+        "offset": 9
+      },
+      {
+        "name": "trigTag",
+        "type": "u16",
+        "offset": 11
+      },
+      {
+        "name": "trigLen",
+        "type": "u16",
+        "offset": 13
+      },
+      {
+        "name": "trigOutstanding",
+        "type": "u16",
+        "offset": 15
+      },
+      {
+        "name": "trigLatency",
+        "type": "u32",
+        "offset": 17
+      },
+      {
+        "name": "trigBase",
+        "type": "u64",
+        "offset": 21
+      },
+      {
+        "name": "trigLimit",
+        "type": "u64",
+        "offset": 29
+      },
+      {
+        "name": "filterTypes",
+        "type": "u8",
+        "offset": 37
+      },
+      {
+        "name": "filterEnable",
+        "type": "u8",
+        "offset": 38
+      },
+      {
+        "name": "filterBase",
+        "type": "u64",
+        "offset": 39
+      },
+      {
+        "name": "filterLimit",
+        "type": "u64",
+        "offset": 47
+      }
+    ],
+    "argsBytes": 55,
+    "reply": [
+      {
+        "name": "depth",
+        "type": "u32",
+        "offset": 0
+      }
+    ],
+    "replyBytes": 4
+  },
+  "TRACE_FORCE": {
+    "id": 13,
+    "doc": "TRC_CMD.FORCE: trigger an armed trace now (the next record stored is the trigger record); an idle or stopped trace ignores it",
+    "args": [
+      {
+        "name": "tap",
+        "type": "u8",
+        "offset": 0
+      }
+    ],
+    "argsBytes": 1,
+    "reply": [],
+    "replyBytes": 0
+  },
+  "TRACE_STOP": {
+    "id": 14,
+    "doc": "TRC_CMD.STOP: stop recording in any state; what the ring holds stays readable",
+    "args": [
+      {
+        "name": "tap",
+        "type": "u8",
+        "offset": 0
+      }
+    ],
+    "argsBytes": 1,
+    "reply": [],
+    "replyBytes": 0
+  },
+  "TRACE_STATUS": {
+    "id": 15,
+    "doc": "the tap's trace unit as read (TRC_STATUS, TRC_DEPTH, TRC_COUNT, TRC_TRIG_POS, TRC_TRIG_TS, TRC_LOST) and the firmware's drain of it",
+    "args": [
+      {
+        "name": "tap",
+        "type": "u8",
+        "offset": 0
+      }
+    ],
+    "argsBytes": 1,
+    "reply": [
+      {
+        "name": "state",
+        "type": "u8",
+        "offset": 0
+      },
+      {
+        "name": "flags",
+        "type": "u8",
+        "offset": 1
+      },
+      {
+        "name": "draining",
+        "type": "u8",
+        "offset": 2
+      },
+      {
+        "name": "depth",
+        "type": "u32",
+        "offset": 3
+      },
+      {
+        "name": "count",
+        "type": "u32",
+        "offset": 7
+      },
+      {
+        "name": "triggerIndex",
+        "type": "u32",
+        "offset": 11
+      },
+      {
+        "name": "lost",
+        "type": "u32",
+        "offset": 15
+      },
+      {
+        "name": "sent",
+        "type": "u32",
+        "offset": 19
+      },
+      {
+        "name": "triggerClock",
+        "type": "u64",
+        "offset": 23
+      }
+    ],
+    "replyBytes": 31
+  },
+  "TRACE_READ": {
+    "id": 16,
+    "doc": "drain a stopped trace: after the reply, TRACE frames carry records 0..count-1 in order, one frame per step at most and only while the TX ring keeps room for snapshots; a trace still recording is NOT_READY. A new TRACE_READ restarts the drain, TRACE_ARM ends it",
+    "args": [
+      {
+        "name": "tap",
+        "type": "u8",
+        "offset": 0
+      }
+    ],
+    "argsBytes": 1,
+    "reply": [
+      {
+        "name": "count",
+        "type": "u32",
+        "offset": 0
+      },
+      {
+        "name": "triggerIndex",
+        "type": "u32",
+        "offset": 4
+      },
+      {
+        "name": "lost",
+        "type": "u32",
+        "offset": 8
+      },
+      {
+        "name": "flags",
+        "type": "u8",
+        "offset": 12
+      }
+    ],
+    "replyBytes": 13
   }
 } as const
 export type CommandName = keyof typeof COMMANDS
@@ -513,6 +734,41 @@ export const TAP_HISTOGRAM_LAYOUT = {
     }
   }
 } as const
+export const TRACE_LAYOUT = {
+  "bytes": 18,
+  "fields": {
+    "tap": {
+      "type": "u8",
+      "offset": 0,
+      "bytes": 1
+    },
+    "count": {
+      "type": "u8",
+      "offset": 1,
+      "bytes": 1
+    },
+    "firstIndex": {
+      "type": "u32",
+      "offset": 2,
+      "bytes": 4
+    },
+    "total": {
+      "type": "u32",
+      "offset": 6,
+      "bytes": 4
+    },
+    "triggerIndex": {
+      "type": "u32",
+      "offset": 10,
+      "bytes": 4
+    },
+    "lost": {
+      "type": "u32",
+      "offset": 14,
+      "bytes": 4
+    }
+  }
+} as const
 export const SNAPSHOT_FLAG = {
   "ON_DEMAND": 1,
   "ENABLED": 2
@@ -675,6 +931,9 @@ export const TRACE_TRIGGER_BITS = {
 /** INTERVAL frames: the INTERVAL_LAYOUT header, then up to INTERVAL_MAX_RECORDS records of SAMPLE_WORDS. */
 export const INTERVAL_RECORD_BYTES = 48
 export const INTERVAL_MAX_RECORDS = 14
+/** TRACE frames: the TRACE_LAYOUT header, then up to TRACE_MAX_RECORDS records of TRACE_WORDS. */
+export const TRACE_RECORD_BYTES = 24
+export const TRACE_MAX_RECORDS = 29
 /** Latency histograms: HISTOGRAM_BINS log-spaced bins (HISTOGRAM_BIN_LAYOUT), then one overflow bin, per kind. */
 export const HISTOGRAM_BINS = 88
 export const HISTOGRAM_WORDS = 89

@@ -8,7 +8,7 @@
  * first four bytes), the tap clock's low word, and an info word (clock bits 47:32, segment,
  * stream, tap).
  */
-import { TRACE_KINDS, TRACE_WORDS, type TraceKind } from './generated.js'
+import { TRACE_KINDS, TRACE_TRIGGER_BITS, TRACE_WORDS, type TraceKind } from './generated.js'
 
 /** One trace record, decoded. Field values follow the PCIe header layout (docs/pcie.md). */
 export interface TraceRecord {
@@ -188,4 +188,100 @@ export function pairReads(records: readonly TraceRecord[]): Pairing {
     i = j
   }
   return { reads, unexpected }
+}
+
+/* --- a trace as the device hands it over (TRACE_STATUS, TRACE_ARM, TRACE_READ and TRACE frames) --- */
+
+/** TRC_STATUS bits 1:0 by value. */
+export const TRACE_STATES = ['idle', 'armed', 'triggered', 'stopped'] as const
+export type TraceState = (typeof TRACE_STATES)[number]
+export type TraceCondition = keyof typeof TRACE_TRIGGER_BITS
+
+/** TRACE_STATUS: the unit's registers and the firmware's drain of it. */
+export interface TraceStatus {
+  tap: number
+  state: TraceState
+  /** a trigger (or FORCE) happened since ARM */
+  triggered: boolean
+  /** recording ended because the ring filled after the trigger */
+  full: boolean
+  /** TRACE frames of this tap still to come */
+  draining: boolean
+  depth: number
+  count: number
+  triggerIndex: number
+  lost: number
+  /** records of the current or last drain sent so far */
+  sent: number
+  /** probe clock of the trigger */
+  triggerClock: number
+}
+
+/** The trigger: every condition listed must hold (none: only FORCE triggers); values as the TRC_TRIG_* registers take them. */
+export interface TraceTriggerSettings {
+  conditions: TraceCondition[]
+  /** TYPE: the kinds accepted */
+  types?: TraceKind[]
+  /** ADDR: the window [base, limit] */
+  base?: number
+  limit?: number
+  requesterId?: number
+  tag?: number
+  lengthDw?: number
+  status?: number
+  /** LATENCY: a first completion later than this many probe clocks */
+  latencyClocks?: number
+  /** OUTSTANDING: more than this many reads outstanding */
+  outstanding?: number
+}
+
+export interface TraceArmOptions {
+  tap?: number
+  /** records kept before the trigger record (at most depth - 8) */
+  pre?: number
+  trigger?: TraceTriggerSettings
+  /** what is recorded: kinds (all by default) and an address window (off by default) */
+  filter?: { types?: TraceKind[]; base?: number; limit?: number }
+}
+
+/** A whole trace, read after it stopped. */
+export interface Trace {
+  tap: number
+  /** records, oldest first */
+  records: TraceRecord[]
+  /** their raw TRACE_WORDS words */
+  words: number[][]
+  triggered: boolean
+  /** the trigger record's index (records.length when none was stored after it); undefined when it never triggered */
+  triggerIndex: number | undefined
+  full: boolean
+  lost: number
+}
+
+/** TRACE_KINDS as one bit each (TRC_TRIG_TYPES, TRC_FILT_TYPES). */
+export const traceKindBits = (kinds: readonly TraceKind[]): number => kinds.reduce((m, k) => m | (1 << TRACE_KINDS.indexOf(k)), 0)
+
+/** The TRACE_ARM arguments of `o` (range checks are the device's: it refuses what the registers cannot hold). */
+export function traceArmArgs(o: TraceArmOptions): Record<string, number> {
+  const t = o.trigger ?? { conditions: [] }
+  const f = o.filter ?? {}
+  const windowed = f.base !== undefined || f.limit !== undefined
+  return {
+    tap: o.tap ?? 0,
+    pre: o.pre ?? 0,
+    trigEnable: t.conditions.reduce((m, c) => m | (1 << TRACE_TRIGGER_BITS[c]), 0),
+    trigTypes: traceKindBits(t.types ?? []),
+    trigStatus: t.status ?? 0,
+    trigRid: t.requesterId ?? 0,
+    trigTag: t.tag ?? 0,
+    trigLen: t.lengthDw ?? 0,
+    trigOutstanding: t.outstanding ?? 0,
+    trigLatency: t.latencyClocks ?? 0,
+    trigBase: t.base ?? 0,
+    trigLimit: t.limit ?? 0,
+    filterTypes: traceKindBits(f.types ?? TRACE_KINDS),
+    filterEnable: windowed ? 1 : 0,
+    filterBase: f.base ?? 0,
+    filterLimit: f.limit ?? (windowed ? Number.MAX_SAFE_INTEGER : 0),
+  }
 }

@@ -10,7 +10,7 @@
  *
  * Events: 'snapshot' (Snapshot), 'interval' (IntervalBatch), 'histogram' (LatencyHistogram),
  * 'tap-snapshot' (TapSnapshot) and 'tap-histogram' (TapHistogram): a further probe tap's (the
- * switch design's host side), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError).
+ * switch design's host side), 'trace' (TraceFrame: records of a trace being read), 'disconnect' (PsError), 'reconnect' (), 'link-error' (PsError).
  * Raw frames (for recorders of the link): watchRawFrames().
  */
 import { EventEmitter } from 'node:events'
@@ -29,10 +29,13 @@ import {
   decodeReply,
   decodeResponse,
   decodeSnapshot,
+  decodeTraceFrame,
   encodeCommand,
   type CommandArgs,
   type ResponseHeader,
+  type TraceFrame,
 } from '../protocol/messages.js'
+import { decodeTraceRecord, traceArmArgs, TRACE_STATES, type Trace, type TraceArmOptions, type TraceStatus } from '../core/trace.js'
 import { createLogger } from '../util/log.js'
 import { Mutex } from '../util/mutex.js'
 import { SequenceWrapWatch } from './sequence-wrap.js'
@@ -77,6 +80,7 @@ export interface ProbeClientEvents {
   histogram: [LatencyHistogram]
   'tap-snapshot': [TapSnapshot]
   'tap-histogram': [TapHistogram]
+  trace: [TraceFrame]
   disconnect: [PsError]
   reconnect: []
   'link-error': [PsError]
@@ -286,6 +290,115 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     return { snapshot: onDemand, histograms: all as LatencyHistograms, taps }
   }
 
+  /**
+   * TRACE_ARM: stop the tap's trace, write the pre-trigger split, trigger and filter, then arm it.
+   * Resolves with the ring's depth; values the registers cannot hold are PS_CMD_REJECTED.
+   */
+  async traceArm(o: TraceArmOptions = {}): Promise<{ depth: number }> {
+    const { header } = await this.command('TRACE_ARM', traceArmArgs(o))
+    const r = decodeReply('TRACE_ARM', header.reply)
+    if (!r.ok) throw r.error
+    return { depth: r.value['depth']! }
+  }
+
+  /** TRACE_FORCE: trigger an armed trace now. */
+  async traceForce(tap = 0): Promise<void> {
+    await this.command('TRACE_FORCE', { tap })
+  }
+
+  /** TRACE_STOP: stop recording; what the ring holds stays readable. */
+  async traceStop(tap = 0): Promise<void> {
+    await this.command('TRACE_STOP', { tap })
+  }
+
+  async traceStatus(tap = 0): Promise<TraceStatus> {
+    const { header } = await this.command('TRACE_STATUS', { tap })
+    const r = decodeReply('TRACE_STATUS', header.reply)
+    if (!r.ok) throw r.error
+    const v = r.value
+    return {
+      tap,
+      state: TRACE_STATES[v['state']! & 3]!,
+      triggered: (v['flags']! & 1) !== 0,
+      full: (v['flags']! & 2) !== 0,
+      draining: v['draining'] === 1,
+      depth: v['depth']!,
+      count: v['count']!,
+      triggerIndex: v['triggerIndex']!,
+      lost: v['lost']!,
+      sent: v['sent']!,
+      triggerClock: v['triggerClock']!,
+    }
+  }
+
+  /**
+   * TRACE_READ, then every TRACE frame of the drain that follows its reply, in order, until the
+   * last record. A trace still recording is PS_TRACE_NOT_READY; a frame lost on the way, or no
+   * progress for `stallMs` (default 5 s), is PS_TRACE_INCOMPLETE. Snapshots keep flowing meanwhile.
+   */
+  async readTrace(tap = 0, opts: { stallMs?: number; onProgress?: (sent: number, total: number) => void } = {}): Promise<Trace> {
+    const frames: TraceFrame[] = []
+    let wake: (() => void) | undefined
+    const onTrace = (f: TraceFrame) => {
+      // frames before TRACE_READ's reply belong to an earlier drain
+      if (f.tap !== tap || this.pending?.name === 'TRACE_READ') return
+      frames.push(f)
+      wake?.()
+    }
+    this.on('trace', onTrace)
+    try {
+      const { header } = await this.command('TRACE_READ', { tap })
+      const r = decodeReply('TRACE_READ', header.reply)
+      if (!r.ok) throw r.error
+      const total = r.value['count']!
+      const flags = r.value['flags']!
+      const words: number[][] = []
+      const stallMs = opts.stallMs ?? 5000
+      let done = false
+      while (!done) {
+        const f = frames.shift()
+        if (!f) {
+          if (this.disconnectError) throw new PsError('PS_SERIAL_DISCONNECTED', `reading the trace: ${this.disconnectError.message}`)
+          const arrived = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), stallMs)
+            wake = () => {
+              clearTimeout(timer)
+              resolve(true)
+            }
+          })
+          wake = undefined
+          if (!arrived)
+            throw new PsError(
+              'PS_TRACE_INCOMPLETE',
+              `the trace stalled at ${words.length} of ${total} records: no TRACE frame for ${stallMs} ms`,
+            )
+          continue
+        }
+        if (f.total !== total || f.firstIndex !== words.length)
+          throw new PsError(
+            'PS_TRACE_INCOMPLETE',
+            `TRACE frame of records ${f.firstIndex}.. of ${f.total} after ${words.length} of ${total}: a frame was lost`,
+          )
+        words.push(...f.words)
+        opts.onProgress?.(words.length, total)
+        done = words.length >= total
+      }
+      const triggered = (flags & 1) !== 0
+      const triggerIndex = r.value['triggerIndex']!
+      return {
+        tap,
+        records: words.map((w) => decodeTraceRecord(w)),
+        words,
+        triggered,
+        triggerIndex: triggered ? triggerIndex : undefined,
+        full: (flags & 2) !== 0,
+        lost: r.value['lost']!,
+      }
+    } finally {
+      this.off('trace', onTrace)
+    }
+  }
+
   /** What the host decoder counted on the received bytes. */
   hostStats(): HostLinkStats {
     return this.decoder.stats
@@ -400,6 +513,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
       else if (f.type === FRAME_TYPE.HISTOGRAM) this.onHistogram(f)
       else if (f.type === FRAME_TYPE.TAP_SNAPSHOT) this.onTapSnapshot(f)
       else if (f.type === FRAME_TYPE.TAP_HISTOGRAM) this.onTapHistogram(f)
+      else if (f.type === FRAME_TYPE.TRACE) this.onTrace(f)
       else
         this.linkError(
           new PsError('PS_FRAME_UNKNOWN_TYPE', `unexpected ${frameTypeName(f.type) ?? 'frame'} (0x${f.type.toString(16)}) from the device`),
@@ -429,7 +543,7 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
       const doc = STATUS_DOC[h.status]
       return p.reject(
         new PsError(
-          'PS_CMD_REJECTED',
+          h.status === STATUS.NOT_READY && p.name === 'TRACE_READ' ? 'PS_TRACE_NOT_READY' : 'PS_CMD_REJECTED',
           `${p.name} rejected by the device: ${h.statusName ?? `status ${h.status}`}${doc ? ` (${doc})` : ''}`,
         ),
       )
@@ -480,6 +594,12 @@ export class ProbeClient extends EventEmitter<ProbeClientEvents> {
     const t = r.value.reason === 'on-demand' && this.pending?.name === 'LATENCY_HISTOGRAM' ? this.pendingTap(r.value.tap) : undefined
     if (t) t.histograms[r.value.kind] = r.value
     this.emit('tap-histogram', r.value)
+  }
+
+  private onTrace(f: Frame): void {
+    const r = decodeTraceFrame(f.seq, f.payload)
+    if (!r.ok) return this.linkError(r.error)
+    this.emit('trace', r.value)
   }
 
   private onInterval(f: Frame): void {

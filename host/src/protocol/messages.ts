@@ -38,6 +38,10 @@ import {
   TAP_HISTOGRAM_LAYOUT,
   TAP_SNAPSHOT_LAYOUT,
   TAPS,
+  TRACE_LAYOUT,
+  TRACE_MAX_RECORDS,
+  TRACE_RECORD_BYTES,
+  TRACE_WORDS,
   type CommandName,
   type LinkStatKey,
   type StatusName,
@@ -395,4 +399,57 @@ export const decodeTapHistogram = (seq: number, payload: Buffer, receivedAt: num
   const body = readHistogramBody(payload, TH)
   if (typeof body === 'string') return bad(body)
   return { ok: true, value: { seq, tap, ...body, receivedAt } }
+}
+
+/*
+ * TRACE frames: the TRACE_LAYOUT header (tap, count, the first record's index, the trace's
+ * total, trigger index and lost count), then `count` records of the TRC_REC_* words, oldest first.
+ */
+const TR = TRACE_LAYOUT.fields
+
+/** One TRACE frame: a run of consecutive records of a stopped trace, as raw words. */
+export interface TraceFrame {
+  seq: number
+  tap: number
+  /** index of words[0] in the trace (0 the oldest record) */
+  firstIndex: number
+  /** records in the whole trace */
+  total: number
+  /** the trigger record's index (total when the trace never triggered) */
+  triggerIndex: number
+  /** TRC_LOST: records that passed the filter yet were not stored */
+  lost: number
+  /** one array of TRACE_WORDS words per record */
+  words: number[][]
+  receivedAt: number
+}
+
+export const decodeTraceFrame = (seq: number, payload: Buffer, receivedAt: number = Date.now()): Decoded<TraceFrame> => {
+  const bad = (why: string): Decoded<TraceFrame> => ({ ok: false, error: new PsError('PS_CMD_BAD_REPLY', `TRACE ${why}`) })
+  if (payload.length < TRACE_LAYOUT.bytes) return bad(`payload of ${payload.length} B, shorter than its ${TRACE_LAYOUT.bytes}-B header`)
+  const count = readField(payload, TR.count.type, TR.count.offset)
+  if (count > TRACE_MAX_RECORDS) return bad(`claims ${count} records, at most ${TRACE_MAX_RECORDS} fit a frame`)
+  const want = TRACE_LAYOUT.bytes + count * TRACE_RECORD_BYTES
+  if (payload.length !== want) return bad(`payload of ${payload.length} B for ${count} records, expected ${want}`)
+  const firstIndex = readField(payload, TR.firstIndex.type, TR.firstIndex.offset)
+  const total = readField(payload, TR.total.type, TR.total.offset)
+  if (firstIndex + count > total) return bad(`records ${firstIndex}..${firstIndex + count - 1} lie past the trace's ${total}`)
+  const words: number[][] = []
+  for (let r = 0; r < count; r++) {
+    const base = TRACE_LAYOUT.bytes + r * TRACE_RECORD_BYTES
+    words.push(TRACE_WORDS.map((_, w) => payload.readUInt32LE(base + 4 * w)))
+  }
+  return {
+    ok: true,
+    value: {
+      seq,
+      tap: readField(payload, TR.tap.type, TR.tap.offset),
+      firstIndex,
+      total,
+      triggerIndex: readField(payload, TR.triggerIndex.type, TR.triggerIndex.offset),
+      lost: readField(payload, TR.lost.type, TR.lost.offset),
+      words,
+      receivedAt,
+    },
+  }
 }

@@ -1,0 +1,297 @@
+/**
+ * `pcie-scope trace --twin --pattern P [--trigger SPEC] [--pre N] [--json] [--out DIR]`: arm the
+ * probe's TLP trace (docs/trace.md) with a trigger, run one workload on the twin, read the trace
+ * back and pair each memory read with its completions: per read its latency and bytes, the
+ * trigger's position, and the tracker's statistics of the same run beside them.
+ */
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { InvalidArgumentError, Option, type Command } from 'commander'
+import { PsError } from '../core/errors.js'
+import type { Snapshot } from '../core/probe.js'
+import { pairReads, type Pairing, type PairedRead, type Trace, type TraceRecord, type TraceTriggerSettings } from '../core/trace.js'
+import { PATTERNS, WORKLOAD_LIMITS, type PatternName } from '../core/workload.js'
+import type { TwinMode } from '../core/twin-mode.js'
+import { validateWorkload } from '../core/workload-schema.js'
+import { parseIntIn, parseSize, parseTwinRange, requireOptions, twinModeOption } from './args.js'
+import type { CliDeps, CliIo, SetCode } from './io.js'
+
+/** --trigger: what fires the trace. `force` fires it right after arming, before the workload starts. */
+export type TriggerSpec = { force: true; text: string } | { force: false; text: string; settings: TraceTriggerSettings }
+
+const ADDRESS = String.raw`(0x[0-9a-fA-F]+|\d+)`
+const UNIT_NS: Record<string, number> = { ns: 1, us: 1000, µs: 1000, ms: 1e6 }
+
+/**
+ * `force`, `latency>T` (T in probe clocks, or with ns, us or ms; the first completion of a read
+ * later than T fires it) or `addr=BASE:LIMIT` (a memory request inside [BASE, LIMIT] fires it).
+ * Durations become clocks at `clockHz`, so the parse waits for the probe's INFO.
+ */
+export const parseTrigger = (value: string, clockHz: number): TriggerSpec => {
+  const text = value.trim()
+  if (/^force$/i.test(text)) return { force: true, text }
+  const lat = /^latency\s*>\s*(\d+(?:\.\d+)?)\s*(ns|us|µs|ms)?$/i.exec(text)
+  if (lat) {
+    const n = Number(lat[1])
+    const unit = lat[2]?.toLowerCase()
+    const clocks = unit === undefined ? n : Math.round((n * UNIT_NS[unit]! * clockHz) / 1e9)
+    if (!Number.isSafeInteger(clocks) || clocks > 0xffff_ffff)
+      throw new PsError('PS_USAGE', `--trigger ${text}: the latency must be a whole number of clocks up to 2^32 - 1`)
+    return { force: false, text, settings: { conditions: ['LATENCY'], latencyClocks: clocks } }
+  }
+  const addr = new RegExp(String.raw`^addr\s*=\s*${ADDRESS}\s*:\s*${ADDRESS}$`, 'i').exec(text)
+  if (addr) {
+    const base = Number(addr[1])
+    const limit = Number(addr[2])
+    if (!Number.isSafeInteger(base) || !Number.isSafeInteger(limit) || limit < base)
+      throw new PsError('PS_USAGE', `--trigger ${text}: expected BASE:LIMIT with BASE <= LIMIT below 2^53`)
+    return { force: false, text, settings: { conditions: ['ADDR'], base, limit } }
+  }
+  throw new PsError('PS_USAGE', `--trigger ${text}: expected force, latency>T (T in clocks, or with ns/us/ms) or addr=BASE:LIMIT`)
+}
+
+const checkTriggerSyntax = (value: string): string => {
+  try {
+    parseTrigger(value, 250_000_000)
+  } catch (e) {
+    throw new InvalidArgumentError(e instanceof Error ? e.message.replace(/^--trigger \S+: /, '') : String(e))
+  }
+  return value
+}
+
+/** One paired read as the output shows it: latencies in clocks and in ns. */
+export interface TraceReadRow {
+  /** the request's record index */
+  record: number
+  /** the request's and its completions' record indices */
+  records: number[]
+  tag: number
+  requesterId: number
+  address: number
+  requestedBytes: number
+  bytes: number
+  completions: number
+  end: PairedRead['end']
+  firstLatencyClocks: number | null
+  lastLatencyClocks: number | null
+  firstLatencyNs: number | null
+  lastLatencyNs: number | null
+}
+
+export interface TraceReport {
+  pattern: PatternName
+  bytes: number
+  trigger: string
+  tap: number
+  depth: number
+  clockHz: number
+  records: number
+  triggered: boolean
+  /** the trigger record's index, null when the trigger never fired */
+  triggerIndex: number | null
+  triggerRecord: { kind: string; clock: number; tag: number; address: number | null } | null
+  full: boolean
+  lost: number
+  reads: TraceReadRow[]
+  unexpected: number[]
+  /** the trace's reads that completed, summed as the tracker sums its own */
+  paired: { done: number; firstLatencySumClocks: number; lastLatencySumClocks: number; bytes: number }
+  /** the tracker's counters over the whole run (tap 0) */
+  tracker: { reads: number; firstLatencySumClocks: number; lastLatencySumClocks: number; cpldBytes: number }
+}
+
+const ns = (clocks: number | undefined, clockHz: number): number | null =>
+  clocks === undefined ? null : Math.round((clocks * 1e10) / clockHz) / 10
+
+const describeRecord = (r: TraceRecord) => ({ kind: r.kind, clock: r.clock, tag: r.tag, address: r.address ?? null })
+
+export const buildReport = (
+  a: { pattern: PatternName; bytes: number; trigger: string; depth: number; clockHz: number },
+  trace: Trace,
+  pairing: Pairing,
+  snap: Snapshot,
+): TraceReport => {
+  const done = pairing.reads.filter((r) => r.end === 'done')
+  const tr = trace.triggerIndex === undefined ? undefined : trace.records[trace.triggerIndex]
+  return {
+    ...a,
+    tap: trace.tap,
+    records: trace.records.length,
+    triggered: trace.triggered,
+    triggerIndex: trace.triggerIndex ?? null,
+    triggerRecord: tr ? describeRecord(tr) : null,
+    full: trace.full,
+    lost: trace.lost,
+    reads: pairing.reads.map((r) => ({
+      record: r.records[0]!,
+      records: r.records,
+      tag: r.tag,
+      requesterId: r.requesterId,
+      address: r.address,
+      requestedBytes: r.requestedBytes,
+      bytes: r.bytes,
+      completions: r.completions,
+      end: r.end,
+      firstLatencyClocks: r.firstLatency ?? null,
+      lastLatencyClocks: r.lastLatency ?? null,
+      firstLatencyNs: ns(r.firstLatency, a.clockHz),
+      lastLatencyNs: ns(r.lastLatency, a.clockHz),
+    })),
+    unexpected: pairing.unexpected,
+    paired: {
+      done: done.length,
+      firstLatencySumClocks: done.reduce((s, r) => s + (r.firstLatency ?? 0), 0),
+      lastLatencySumClocks: done.reduce((s, r) => s + (r.lastLatency ?? 0), 0),
+      bytes: done.reduce((s, r) => s + r.bytes, 0),
+    },
+    tracker: {
+      reads: snap.counters.latFirstCount,
+      firstLatencySumClocks: snap.counters.latFirstSum,
+      lastLatencySumClocks: snap.counters.latLastSum,
+      cpldBytes: snap.counters.cpldBytes,
+    },
+  }
+}
+
+const fmtNs = (v: number | null): string => (v === null ? '-' : v.toFixed(1))
+const hexAddr = (a: number): string => '0x' + a.toString(16).padStart(12, '0')
+
+/** The report for people: the trace, the trigger's place, one line per paired read, the tracker beside it. */
+export const formatReport = (r: TraceReport): string => {
+  const L: string[] = []
+  const why = r.full ? 'the ring filled after the trigger' : 'stopped after the workload'
+  L.push(`trace: ${r.records} records of tap ${r.tap} (ring ${r.depth}), ${why}; ${r.lost} lost`)
+  if (r.triggerIndex === null) L.push(`trigger ${r.trigger}: never fired (the trace holds the ring's last records)`)
+  else if (r.triggerRecord === null) L.push(`trigger ${r.trigger}: fired at record ${r.triggerIndex}, after the last record stored`)
+  else {
+    const t = r.triggerRecord
+    const idx = r.triggerIndex
+    const read = r.reads.find((x) => x.records.includes(idx))
+    // a completion's read: its latency, unless its request lies before the trace's first record
+    const of =
+      t.kind !== 'CPLD' && t.kind !== 'CPL'
+        ? ''
+        : read
+          ? `; its read of record ${read.record}: first ${fmtNs(read.firstLatencyNs)} ns`
+          : '; its read was requested before the first record'
+    L.push(
+      `trigger ${r.trigger}: record ${idx} of ${r.records} (${t.kind} tag ${t.tag}${t.address !== null ? ` at ${hexAddr(t.address)}` : ''}, clock ${t.clock})${of}`,
+    )
+  }
+  const ended = (e: PairedRead['end']) => r.reads.filter((x) => x.end === e).length
+  L.push(
+    `reads: ${r.reads.length} paired (${ended('done')} done, ${ended('error')} ended by an error, ${ended('open')} open at the end), ${r.unexpected.length} unexpected completions`,
+  )
+  L.push('')
+  L.push(
+    `${'record'.padStart(6)} ${'tag'.padStart(4)} ${'address'.padEnd(14)} ${'req B'.padStart(6)} ${'bytes'.padStart(6)} ${'cpls'.padStart(4)} ${'first ns'.padStart(9)} ${'last ns'.padStart(9)}`,
+  )
+  for (const x of r.reads) {
+    const mark = r.triggerIndex !== null && x.records.includes(r.triggerIndex) ? '  <- trigger' : ''
+    L.push(
+      `${String(x.record).padStart(6)} ${String(x.tag).padStart(4)} ${hexAddr(x.address)} ${String(x.requestedBytes).padStart(6)} ${String(x.bytes).padStart(6)} ${String(x.completions).padStart(4)} ${fmtNs(x.firstLatencyNs).padStart(9)} ${fmtNs(x.lastLatencyNs).padStart(9)}${mark}`,
+    )
+  }
+  L.push('')
+  const mean = (sum: number, n: number) => (n === 0 ? '-' : fmtNs(ns(sum / n, r.clockHz)))
+  L.push(
+    `paired reads done: ${r.paired.done}, ${r.paired.bytes} B, mean first ${mean(r.paired.firstLatencySumClocks, r.paired.done)} ns, last ${mean(r.paired.lastLatencySumClocks, r.paired.done)} ns`,
+  )
+  L.push(
+    `tracker (the whole run): ${r.tracker.reads} reads, ${r.tracker.cpldBytes} B, mean first ${mean(r.tracker.firstLatencySumClocks, r.tracker.reads)} ns, last ${mean(r.tracker.lastLatencySumClocks, r.tracker.reads)} ns`,
+  )
+  return L.join('\n') + '\n'
+}
+
+/** --out: a folder that does not exist yet or is empty. */
+const prepareOut = (dir: string): void => {
+  try {
+    if (readdirSync(dir).length > 0) throw new PsError('PS_USAGE', `--out ${dir} is not empty`)
+  } catch (e) {
+    if (e instanceof PsError) throw e
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new PsError('PS_USAGE', `--out ${dir}: ${(e as Error).message}`)
+  }
+  mkdirSync(dir, { recursive: true })
+}
+
+interface TraceOpts {
+  twin?: boolean
+  pattern: PatternName
+  bytes: number
+  offset: number
+  trigger: string
+  pre: number
+  mode?: TwinMode
+  latencyCycles?: number
+  json?: boolean
+  out?: string
+}
+
+export const registerTrace = (program: Command, io: CliIo, setCode: SetCode, deps: CliDeps): void => {
+  program
+    .command('trace')
+    .description('arm the TLP trace with a trigger, run a workload on the twin, read the trace and pair every read with its completions')
+    .option('--twin', 'use the twin (the only source today)')
+    .addOption(new Option('--pattern <name>', 'access pattern').choices(PATTERNS))
+    .option('--bytes <n>', 'bytes the workload reads (K, M suffixes; default 64K)', parseSize, 64 * 1024)
+    .option('--offset <b>', 'byte offset of the buffer (default 0)', parseIntIn(0, WORKLOAD_LIMITS.offset.max), 0)
+    .option(
+      '--trigger <spec>',
+      'force (default: fire at once, the trace starts with the workload), latency>T (T in clocks or with ns/us/ms: a first completion later than T), or addr=BASE:LIMIT (a memory request inside the window)',
+      checkTriggerSyntax,
+      'force',
+    )
+    .option('--pre <n>', 'records kept before the trigger record (at most the ring depth - 8; default 0)', parseIntIn(0, 2 ** 32 - 1), 0)
+    .addOption(twinModeOption())
+    .option('--latency-cycles <n>', 'twin only: completion latency in probe clocks (BAR_LATENCY)', parseTwinRange('latencyCycles'))
+    .option('--json', 'print exactly one JSON object on stdout')
+    .option('--out <dir>', 'also write the report and every record (raw words) to DIR/trace.json; DIR must not exist or be empty')
+    .hook('preAction', requireOptions('pattern'))
+    .action(async (o: TraceOpts) => {
+      if (!o.twin) throw new PsError('PS_USAGE', 'trace needs --twin (the only source today)')
+      const workload = validateWorkload({ pattern: o.pattern, bytes: o.bytes, offset: o.offset })
+      if (o.out !== undefined) prepareOut(o.out)
+      const progress = (m: string) => io.stderr(`pcie-scope: ${m}\n`)
+      progress('starting the twin')
+      const session = await deps.openSession({
+        twin: true,
+        ...(o.latencyCycles !== undefined ? { latencyCycles: o.latencyCycles } : {}),
+        twinOptions: { ...(o.mode !== undefined ? { mode: o.mode } : {}) },
+      })
+      try {
+        const client = session.client
+        const clockHz = session.info.clockHz
+        const trigger = parseTrigger(o.trigger, clockHz)
+        if (!session.runner) throw new PsError('PS_WORKLOAD_UNSUPPORTED', 'this session has no workload runner')
+        await client.clear()
+        await client.start(1000) // the counters count; one snapshot a second leaves the line to the trace
+        const { depth } = await client.traceArm({ pre: o.pre, ...(trigger.force ? {} : { trigger: trigger.settings }) })
+        if (trigger.force) await client.traceForce()
+        progress(`trace armed (ring ${depth} records, trigger ${trigger.text}, ${o.pre} before it); running ${o.pattern}, ${o.bytes} B`)
+        await session.runner.run(workload)
+        const snap = await client.snapshot()
+        const st = await client.traceStatus()
+        if (st.state === 'armed' || st.state === 'triggered') await client.traceStop()
+        await client.stop()
+        const trace = await client.readTrace(0, {
+          onProgress: (sent, total) => {
+            if (sent === total || sent % (29 * 40) === 0) progress(`read ${sent} of ${total} records`)
+          },
+        })
+        const report = buildReport(
+          { pattern: o.pattern, bytes: o.bytes, trigger: trigger.text, depth, clockHz },
+          trace,
+          pairReads(trace.records),
+          snap,
+        )
+        if (o.out !== undefined) {
+          writeFileSync(join(o.out, 'trace.json'), JSON.stringify({ ...report, words: trace.words }) + '\n')
+          progress(`wrote ${join(o.out, 'trace.json')}`)
+        }
+        io.stdout(o.json ? JSON.stringify(report) + '\n' : formatReport(report))
+        setCode(trace.triggered ? 0 : 1)
+      } finally {
+        await session.close()
+      }
+    })
+}
