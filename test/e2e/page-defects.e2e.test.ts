@@ -1,8 +1,9 @@
 /**
  * Defects of the page, each shown in Chromium on the fake session as a user met it: a run's
  * late baseline taken for a firmware restart (the time charts wiped), the latency chart's
- * percentile labels drawn over each other on bars from 0, a band named for a run the stopped
- * counters never saw, and a download's failure notice outliving a later success.
+ * percentile labels drawn over each other on bars from 0, an idle link's payload axis in tenths
+ * of a byte per second, a band named for a run the stopped counters never saw, and a download's
+ * failure notice outliving a later success.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -109,6 +110,25 @@ describe('page defects in Chromium', () => {
           expect(ns, t).toBeGreaterThanOrEqual(500)
           expect(ns, t).toBeLessThanOrEqual(2000)
         }
+    })
+  })
+
+  it('reads an idle link’s zero rates on axes of whole requests and bytes, not fractions of them', async () => {
+    await onFakeServer(browser, webRoot, { demo: false }, async (page, server) => {
+      await page.goto(server.url)
+      await page.getByTestId('btn-start').click()
+      // counting, and nothing runs: every rate point is 0
+      await expect.poll(async () => (await hook(page)).ratePoints, { timeout: 10_000 }).toBeGreaterThan(2)
+      expect((await hook(page)).payloadPerSec).toBe(0)
+      await expect
+        .poll(async () => {
+          const { ticks } = await chartOf(page, 'rate-chart')
+          return [ticks['y'], ticks['y1']]
+        })
+        .toEqual([
+          ['0', '1'],
+          ['0 B/s', '1 B/s'],
+        ])
     })
   })
 
