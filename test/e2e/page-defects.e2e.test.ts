@@ -2,10 +2,11 @@
  * Defects of the page, each shown in Chromium on the fake session as a user met it: a run's
  * late baseline taken for a firmware restart (the time charts wiped), the latency chart's
  * percentile labels drawn over each other on bars from 0, an idle link's payload axis in tenths
- * of a byte per second, a band named for a run the stopped counters never saw, and a download's
- * failure notice outliving a later success.
+ * of a byte per second, a band named for a run the stopped counters never saw, a download's
+ * failure notice outliving a later success, and a CSV's latency minimum of 18446744073709552000
+ * where nothing completed.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -184,6 +185,38 @@ describe('page defects in Chromium', () => {
         const [download] = await Promise.all([page.waitForEvent('download'), csv.click()])
         expect(download.suggestedFilename()).toBe(`${name}.csv`)
         await expect.poll(async () => (await page.getByTestId('notice').textContent()) ?? '', { timeout: 5_000 }).toBe('')
+      })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+  it('downloads a CSV whose latency minimum is empty while nothing completed, not 18446744073709552000', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ps-e2e-defects-'))
+    try {
+      await onFakeServer(browser, webRoot, { demo: false, recordings: { dir, record: true } }, async (page, server, session) => {
+        // what the probe holds in LAT_*_MIN while LAT_*_COUNT is 0: all ones, 18446744073709552000 as a number
+        session.client.counters.latFirstMin = 2 ** 64 - 1
+        session.client.counters.latLastMin = 2 ** 64 - 1
+        await page.goto(server.url)
+        await page.getByTestId('btn-start').click()
+        await expect.poll(async () => (await hook(page)).ratePoints, { timeout: 10_000 }).toBeGreaterThan(2)
+        expect(await page.locator('body').textContent()).not.toMatch(/1844674407370955|e\+1\d/)
+        await page.getByTestId('btn-recordings').click()
+        const row = page.locator('[data-testid^="recording-"]').first()
+        await expect.poll(async () => (await row.textContent()) ?? '', { timeout: 10_000 }).toMatch(/\(this session\)/)
+        const name = ((await row.getAttribute('data-testid')) ?? '').slice('recording-'.length)
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`download-${name}-csv`).click()])
+        const [header, ...rows] = readFileSync((await download.path())!, 'utf8')
+          .trimEnd()
+          .split('\n')
+        const columns = header!.split(',')
+        expect(rows.length).toBeGreaterThan(0)
+        for (const r of rows) {
+          const cell = (c: string) => r.split(',')[columns.indexOf(c)]
+          expect(cell('LAT_LAST_COUNT')).toBe('0')
+          expect([cell('LAT_FIRST_MIN'), cell('LAT_LAST_MIN')]).toEqual(['', ''])
+        }
+        expect(rows.join('\n')).not.toContain('18446744073709552000')
       })
     } finally {
       rmSync(dir, { recursive: true, force: true })
