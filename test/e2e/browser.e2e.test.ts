@@ -526,6 +526,10 @@ describe('web UI in Chromium', () => {
         // the histograms come once a second: p50 and p99 of both sides
         await expect.poll(() => page.getByTestId('hostside-p99-host').textContent(), { timeout: 10_000 }).toMatch(/^\d+ ns$/)
         expect(await page.getByTestId('hostside-outstanding-gpu').textContent()).toBe('40.0')
+        // no BAR responder in this design: the header, the link table and the counters say what counts here
+        expect(await page.getByTestId('source').textContent()).toMatch(/^twin · switch between GPU and host · /)
+        expect(await page.getByTestId('bar-ur').textContent()).toMatch(/^Unsupported Request completions to the GPU \(host or switch\)/)
+        expect(await page.getByTestId('counters-table').textContent()).not.toMatch(/BAR responder/)
         await page.screenshot({ path: join(shots, 'ui-host-side.png'), fullPage: true })
       })
     })
