@@ -114,8 +114,15 @@ describe('page defects in Chromium', () => {
     })
   })
 
-  it('reads an idle link’s zero rates on axes of whole requests and bytes, not fractions of them', async () => {
-    await onFakeServer(browser, webRoot, { demo: false }, async (page, server) => {
+  it('reads an idle link’s zero rates on axes of whole requests and bytes, and invents no latency axis', async () => {
+    await onFakeServer(browser, webRoot, { demo: false }, async (page, server, session) => {
+      // the tracker counts its clocks as the probe's does: 0 reads in flight, and no read completes
+      const client = session.client
+      const tick = client.tick.bind(client)
+      client.tick = (cycles = 25_000_000) => {
+        client.counters.trackerCycles += cycles
+        return tick(cycles)
+      }
       await page.goto(server.url)
       await page.getByTestId('btn-start').click()
       // counting, and nothing runs: every rate point is 0
@@ -130,6 +137,10 @@ describe('page defects in Chromium', () => {
           ['0', '1'],
           ['0 B/s', '1 B/s'],
         ])
+      // no read completed: the mean latency axis has no point, so no invented 0..1 µs ticks ("1000000.0 µs")
+      const inflight = await chartOf(page, 'inflight-chart')
+      expect(inflight.ticks['y']!.length).toBeGreaterThan(0)
+      expect(inflight.ticks['y1']).toEqual([])
     })
   })
 
