@@ -5,7 +5,7 @@
  */
 import type { Lesson, LessonPlace, LessonStep } from '../host/src/core/lesson.js'
 import type { RunReport } from '../host/src/core/wire.js'
-import { ELEMENT_BYTES_DEFAULT, generatedGraph, isGraphWorkload, workloadKey } from '../host/src/core/workload.js'
+import { chunkBytesOf, ELEMENT_BYTES_DEFAULT, generatedGraph, isGraphWorkload, workloadKey } from '../host/src/core/workload.js'
 import type { RunFormValues } from './run-form.js'
 
 /** The element each place of a step's `watch` names (index.html). */
@@ -37,6 +37,7 @@ export function stepFormValues(step: LessonStep): Omit<RunFormValues, 'source'> 
     bytes: String(w.bytes),
     offset: String(w.offset),
     elementBytes: String(w.elementBytes ?? ELEMENT_BYTES_DEFAULT),
+    chunkBytes: String(chunkBytesOf(w)),
     generator: '',
     scale: '',
     idBytes: '',

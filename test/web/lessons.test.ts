@@ -19,7 +19,12 @@ describe('web/lessons.ts', () => {
   })
 
   it('puts each step’s run into the run form so that the form sends that very workload', () => {
-    for (const step of lesson.steps) {
+    // the shipped steps, and a merged-chunked one in a chunk of its own
+    const chunked = validateLesson({
+      ...lessonJson(),
+      steps: [{ ...stepJson(), run: { pattern: 'merged-chunked', bytes: 65536, offset: 32, chunkBytes: 512 } }],
+    }).steps
+    for (const step of [...lesson.steps, ...chunked]) {
       const body = runRequestBody({ ...stepFormValues(step), source: '' })
       expect(validateLesson({ ...lessonJson(), steps: [{ ...stepJson(), run: body }] }).steps[0]!.run).toEqual(step.run)
     }

@@ -25,6 +25,7 @@ function fillForm(values: ReturnType<typeof stepFormValues>): void {
   set('run-bytes', values.bytes)
   set('run-offset', values.offset)
   set('run-element-bytes', values.elementBytes ?? '')
+  set('run-chunk-bytes', values.chunkBytes ?? '')
   set('run-graph-generator', values.generator)
   set('run-graph-scale', values.scale)
   set('run-graph-id-bytes', values.idBytes)

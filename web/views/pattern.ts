@@ -85,7 +85,9 @@ function renderDiagram(v: RunFormValues, w: AnyWorkload | undefined, t: WarpTabl
   const geo = instructionGeometry(entry.first, e, t)
   const [one] = entry.totals
   const l1 = w && !isGraphWorkload(w) ? (w.l1 ?? 'ideal') : 'ideal'
-  const per = one ? `; ${int(t.bytes)} B of it take ${int(one[l1].count)} reads` : ''
+  // the table's count holds for the default chunk only (a chunk's ends are where lines split)
+  const otherChunk = w !== undefined && !isGraphWorkload(w) && w.chunkBytes !== undefined
+  const per = one && !otherChunk ? `; ${int(t.bytes)} B of it take ${int(one[l1].count)} reads` : ''
   return [
     figure(
       diagramSvg(diagramLayout(geo, t), `${v.pattern} warp 0, first load instruction`),
@@ -124,7 +126,7 @@ export function patternView(): View {
       }
       const v = readRunForm()
       const w = formWorkload(v)
-      const dk = JSON.stringify([v.pattern, v.offset, v.elementBytes, v.idBytes])
+      const dk = JSON.stringify([v.pattern, v.offset, v.elementBytes, v.chunkBytes, v.idBytes])
       if (dk !== diagramKey) {
         diagramKey = dk
         $('run-diagram').replaceChildren(...renderDiagram(v, w, t))

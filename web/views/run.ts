@@ -35,6 +35,7 @@ export function readRunForm(): RunFormValues {
     bytes: v('run-bytes'),
     offset: v('run-offset'),
     elementBytes: v('run-element-bytes'),
+    chunkBytes: v('run-chunk-bytes'),
     generator: v('run-graph-generator'),
     scale: v('run-graph-scale'),
     idBytes: v('run-graph-id-bytes'),
@@ -42,7 +43,7 @@ export function readRunForm(): RunFormValues {
   }
 }
 
-function limitInput(input: HTMLInputElement, name: 'bytes' | 'offset'): void {
+function limitInput(input: HTMLInputElement, name: 'bytes' | 'offset' | 'chunkBytes'): void {
   const l = WORKLOAD_LIMITS[name]
   input.min = String(l.min)
   input.max = String(l.max)
@@ -72,10 +73,15 @@ export function runView(): View {
       for (const b of ELEMENT_BYTES_CHOICES) $('run-element-bytes').append(new Option(b.value, b.value, false, b.selected))
       limitInput(bytes, 'bytes')
       limitInput(offset, 'offset')
+      const chunk = $<HTMLInputElement>('run-chunk-bytes')
+      limitInput(chunk, 'chunkBytes')
+      chunk.value = String(WORKLOAD_LIMITS.chunkBytes.default)
       const pick = () => {
         const kind = patternKind(select.value)
         for (const l of document.querySelectorAll<HTMLElement>('#run-form .run-micro')) l.hidden = kind !== 'micro'
         for (const l of document.querySelectorAll<HTMLElement>('#run-form .run-graph')) l.hidden = kind !== 'graph'
+        // only merged-chunked walks chunks: the field is hidden, and not sent, for the others
+        for (const l of document.querySelectorAll<HTMLElement>('#run-form .run-chunk')) l.hidden = select.value !== 'merged-chunked'
         if (kind === 'micro') offset.value = String(defaultOffset(select.value as PatternName))
         select.title = PATTERN_CHOICES.find((p) => p.value === select.value)?.title ?? ''
       }
