@@ -2,8 +2,8 @@
  * The lesson parts of the page in Chromium (playwright-core over Debian's Chromium, the test build
  * of scripts/build-web.mjs, as browser.e2e.test.ts): the warp diagram beside the run form for
  * every spec pattern and graph kernel, predict-then-observe with a difference highlighted, and
- * stepping through the shipped coalescing lesson, on the fake session and on the twin; merged-chunked
- * in the chunk a lesson step or the form names.
+ * stepping through the shipped coalescing lesson, on the fake session and on the twin; a lesson's
+ * steps run as written, what the form has no input for included.
  */
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -153,14 +153,16 @@ describe('lessons in Chromium', () => {
     }
   }
 
-  it('runs merged-chunked in the chunk a lesson step or the form names, predicting only the model table’s chunk', async () => {
-    // a lesson of one step whose warps walk 512-B chunks, not the default 4096
+  it('runs each lesson step as written (a chunk of its own, an L1 bypass, a seeded graph, a BFS source vertex) and answers it', async () => {
+    // warps walking 512-B chunks, not the default 4096; then what the form has no input for
     const dir = mkdtempSync(join(tmpdir(), 'ps-e2e-lessons-'))
     const run = { pattern: 'merged-chunked', bytes: 1048576, offset: 32, chunkBytes: 512 }
-    const step = { title: 'Short chunks', question: 'How many reads?', run, watch: ['histogram'], answer: 'More.', text: 'Ends.' }
+    const bypass = { pattern: 'strided', bytes: 65536, offset: 0, l1: 'bypass' }
+    const bfs = { pattern: 'bfs-aligned', graph: 'kron:8:7', idBytes: 8, sourceVertex: 5 }
+    const step = (r: object) => ({ title: 'Reads', question: 'How many reads?', run: r, watch: ['histogram'], answer: 'So.', text: 'Why.' })
     writeFileSync(
-      join(dir, 'chunks.json'),
-      JSON.stringify({ id: 'chunks', title: 'Chunks', minutes: 5, summary: 'One step.', steps: [step] }),
+      join(dir, 'steps.json'),
+      JSON.stringify({ id: 'steps', title: 'Steps', minutes: 5, summary: 'Three steps.', steps: [run, bypass, bfs].map(step) }),
     )
     const session = fakeSession({ runDelayMs: 100 })
     const server = await startServer({
@@ -189,6 +191,25 @@ describe('lessons in Chromium', () => {
         await expect.poll(() => text(page, 'predict-mrds')).toMatch(/^memory reads \(MRd\)8,448/)
         await page.getByTestId('run-pattern').selectOption('merged-aligned')
         expect(await chunk.isVisible()).toBe(false)
+
+        // the L1 bypass has no input: it goes with the step's values, predicted (8 × 2,048 reads) and run
+        const runs = (session.runner as unknown as { runs: AnyWorkload[] }).runs
+        await page.getByTestId('lesson-next').click()
+        await expect.poll(() => text(page, 'predict-mrds')).toMatch(/^memory reads \(MRd\)16,384/)
+        await page.getByTestId('lesson-run').click()
+        await expect.poll(() => page.getByTestId('lesson-answer').count(), { timeout: 20_000 }).toBe(1)
+        expect(runs[1]).toEqual(expect.objectContaining(bypass))
+        // changed by hand, the form runs what it shows
+        await page.getByTestId('run-bytes').fill('131072')
+        await expect.poll(() => text(page, 'predict-mrds')).toMatch(/^memory reads \(MRd\)4,096/)
+        await page.getByTestId('run-button').click()
+        await expect.poll(() => runs.length, { timeout: 20_000 }).toBe(3)
+        expect(runs[2]).toEqual({ pattern: 'strided', bytes: 131072, offset: 0 })
+        // a BFS from the step's source vertex
+        await page.getByTestId('lesson-next').click()
+        await page.getByTestId('lesson-run').click()
+        await expect.poll(() => page.getByTestId('lesson-answer').count(), { timeout: 20_000 }).toBe(1)
+        expect(runs[3]).toEqual(expect.objectContaining(bfs))
       })
     } finally {
       await server.close()

@@ -18,10 +18,10 @@ import {
   type WarpTable,
 } from '../pattern-diagram.js'
 import { compareRows, LIMIT_WORDS, observe, predict, type PredictEnv } from '../predict.js'
-import { patternKind, runRequestBody, type RunFormValues } from '../run-form.js'
+import { patternKind, type RunFormValues } from '../run-form.js'
 import { int } from '../model.js'
 import type { AppState } from '../state.js'
-import { readRunForm } from './run.js'
+import { formRequestBody, readRunForm } from './run.js'
 import type { View } from './view.js'
 
 /**
@@ -29,7 +29,7 @@ import type { View } from './view.js'
  * table has no entry for gets no diagram and no prediction).
  */
 function formWorkload(v: RunFormValues): AnyWorkload | undefined {
-  const { source: _source, ...body } = runRequestBody(v)
+  const { source: _source, ...body } = formRequestBody(v)
   const w = body as unknown as AnyWorkload
   if (isGraphWorkload(w)) return w
   const m = w as { bytes: number; offset: number }

@@ -43,6 +43,23 @@ export function readRunForm(): RunFormValues {
   }
 }
 
+/**
+ * A lesson step's workload fields the form has no input for (`l1`, a graph's `sourceVertex`): sent
+ * while the form still holds that step's values, dropped as soon as anything in it changes.
+ */
+let extras: { key: string; fields: Record<string, unknown> } | undefined
+const formKey = (v: RunFormValues): string => JSON.stringify({ ...v, source: '' })
+
+export function holdFormExtras(fields: Record<string, unknown>): void {
+  extras = Object.keys(fields).length > 0 ? { key: formKey(readRunForm()), fields } : undefined
+}
+
+/** The POST /api/run body for what the form holds, with the held extras while it holds their step. */
+export function formRequestBody(v: RunFormValues): Record<string, unknown> {
+  const body = runRequestBody(v)
+  return extras && extras.key === formKey(v) ? { ...body, ...extras.fields } : body
+}
+
 function limitInput(input: HTMLInputElement, name: 'bytes' | 'offset' | 'chunkBytes'): void {
   const l = WORKLOAD_LIMITS[name]
   input.min = String(l.min)
@@ -103,7 +120,7 @@ export function runView(): View {
         state.manualStarted(`running ${pattern}…`)
         ctx.changed()
         ctx.api
-          .post<{ report: RunReport }>('run', runRequestBody(readRunForm()))
+          .post<{ report: RunReport }>('run', formRequestBody(readRunForm()))
           .then(
             (r) => state.manualFinished({ report: r.report }),
             (e: unknown) => state.manualFinished({ error: (e as Error).message }),
