@@ -2,9 +2,9 @@
  * Defects of the page, each shown in Chromium on the fake session as a user met it: a run's
  * late baseline taken for a firmware restart (the time charts wiped), the latency chart's
  * percentile labels drawn over each other on bars from 0, an idle link's payload axis in tenths
- * of a byte per second, a band named for a run the stopped counters never saw, a download's
- * failure notice outliving a later success, and a CSV's latency minimum of 18446744073709552000
- * where nothing completed.
+ * of a byte per second and its latency axis invented ("1000000.0 µs"), a band named for a run the
+ * stopped counters never saw, a download's failure notice outliving a later success, and a CSV's
+ * latency minimum of 18446744073709552000 where nothing completed.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
