@@ -109,6 +109,9 @@ describe('web UI in Chromium', () => {
         await expect
           .poll(async () => (await page.getByTestId('rate-ceiling').textContent()) ?? '', { timeout: 30_000 })
           .toMatch(opts.ceiling)
+        // one link for the session: the header names the one the ceiling is worked out for
+        const ceilingLink = / on (\S+)$/.exec((await page.getByTestId('rate-ceiling').textContent()) ?? '')![1]!
+        expect(await page.getByTestId('source').textContent()).toMatch(new RegExp(` · link ${ceilingLink}$`))
       }
 
       if (opts.inflight) {
@@ -533,6 +536,9 @@ describe('web UI in Chromium', () => {
         expect(await page.getByTestId('source').textContent()).toMatch(/^twin · switch between GPU and host · /)
         expect(await page.getByTestId('bar-ur').textContent()).toMatch(/^Unsupported Request completions to the GPU \(host or switch\)/)
         expect(await page.getByTestId('counters-table').textContent()).not.toMatch(/BAR responder/)
+        // GPU minus host latency is the time in the switch (its traversal and any wait there), not the traversal alone
+        expect(await page.locator('#hostside-card .card-head').textContent()).toMatch(/in the switch/)
+        expect(await page.getByTestId('hostside-card').textContent()).not.toMatch(/BAR|responder|traversal \d/)
         await page.screenshot({ path: join(shots, 'ui-host-side.png'), fullPage: true })
       })
     })
