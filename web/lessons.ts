@@ -5,8 +5,8 @@
  */
 import type { Lesson, LessonPlace, LessonStep } from '../host/src/core/lesson.js'
 import type { RunReport } from '../host/src/core/wire.js'
-import { ELEMENT_BYTES_DEFAULT, generatedGraph, isGraphWorkload, workloadKey } from '../host/src/core/workload.js'
-import type { RunFormValues } from './run-form.js'
+import { chunkBytesOf, ELEMENT_BYTES_DEFAULT, generatedGraph, isGraphWorkload, workloadKey } from '../host/src/core/workload.js'
+import { runRequestBody, type RunFormValues } from './run-form.js'
 
 /** The element each place of a step's `watch` names (index.html). */
 export const PLACE_ELEMENTS: Record<LessonPlace, string> = {
@@ -37,10 +37,20 @@ export function stepFormValues(step: LessonStep): Omit<RunFormValues, 'source'> 
     bytes: String(w.bytes),
     offset: String(w.offset),
     elementBytes: String(w.elementBytes ?? ELEMENT_BYTES_DEFAULT),
+    chunkBytes: String(chunkBytesOf(w)),
     generator: '',
     scale: '',
     idBytes: '',
   }
+}
+
+/**
+ * The fields of a step's run the form cannot hold (an `l1`, a graph's `sourceVertex`, a graph's
+ * seed, which the graph picker leaves out): they travel beside it.
+ */
+export function stepFormExtras(step: LessonStep): Record<string, unknown> {
+  const body = runRequestBody({ ...stepFormValues(step), source: '' })
+  return Object.fromEntries(Object.entries(step.run).filter(([k, v]) => body[k] !== v))
 }
 
 export type StepPhase = 'ask' | 'running' | 'answered'

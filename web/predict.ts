@@ -11,7 +11,15 @@ import { inflightSummary } from '../host/src/core/inflight.js'
 import { payloadCeiling, type PcieLinkInfo } from '../host/src/core/link.js'
 import type { Counters } from '../host/src/core/probe.js'
 import { bySizeFromCounters, SIZE_CLASSES, totalRequests, type BySize, type SizeKey } from '../host/src/core/size-classes.js'
-import { elementBytesOf, isGraphWorkload, l1Of, type AnyWorkload, type Workload } from '../host/src/core/workload.js'
+import {
+  chunkBytesOf,
+  elementBytesOf,
+  isGraphWorkload,
+  l1Of,
+  WORKLOAD_LIMITS,
+  type AnyWorkload,
+  type Workload,
+} from '../host/src/core/workload.js'
 import { int, limitOf, si, type Limit } from './model.js'
 import { graphEntry, patternEntry, type TableCounts, type WarpTable } from './pattern-diagram.js'
 
@@ -55,6 +63,8 @@ const scale = (a: TableCounts, b: TableCounts, blocks: number) => {
  * pcie-scope-model).
  */
 export function predictedReads(w: Workload, t: WarpTable): { count: number; bytes: number; bySize: BySize; exact: boolean } | undefined {
+  // the table's merged-chunked entry walks the spec's default chunk: another chunk has other ends
+  if (w.pattern === 'merged-chunked' && chunkBytesOf(w) !== WORKLOAD_LIMITS.chunkBytes.default) return undefined
   const e = patternEntry(w.pattern, elementBytesOf(w), w.offset, t)
   const [one, two] = e?.totals ?? []
   if (!one || !two) return undefined

@@ -4,6 +4,7 @@
  * the server's limit, id width), the POST /api/run body. Pure, so it is tested without a page.
  */
 import {
+  chunkBytesOf,
   ELEMENT_BYTES,
   ELEMENT_BYTES_DEFAULT,
   GRAPH_GENERATOR_SPECS,
@@ -14,6 +15,7 @@ import {
   isGraphKernel,
   isGraphWorkload,
   PATTERN_SPECS,
+  WORKLOAD_LIMITS,
   type AnyWorkload,
   type WorkloadResult,
 } from '../host/src/core/workload.js'
@@ -55,6 +57,8 @@ export interface RunFormValues {
   offset: string
   /** bytes per lane load; absent or the spec default: not sent */
   elementBytes?: string
+  /** merged-chunked: bytes each warp walks; absent or the spec default: not sent */
+  chunkBytes?: string
   generator: string
   scale: string
   idBytes: string
@@ -69,13 +73,16 @@ export function runRequestBody(v: RunFormValues): Record<string, unknown> {
     return { pattern: v.pattern, graph: `${v.generator}:${v.scale}`, idBytes: Number(v.idBytes), ...source }
   const e = v.elementBytes ? Number(v.elementBytes) : ELEMENT_BYTES_DEFAULT
   const lanes = e !== ELEMENT_BYTES_DEFAULT ? { elementBytes: e } : {}
-  return { pattern: v.pattern, bytes: Number(v.bytes), offset: Number(v.offset), ...lanes, ...source }
+  const c = v.chunkBytes ? Number(v.chunkBytes) : WORKLOAD_LIMITS.chunkBytes.default
+  const chunk = v.pattern === 'merged-chunked' && c !== WORKLOAD_LIMITS.chunkBytes.default ? { chunkBytes: c } : {}
+  return { pattern: v.pattern, bytes: Number(v.bytes), offset: Number(v.offset), ...lanes, ...chunk, ...source }
 }
 
 /** The box's first line: which run, and what it ran. */
 export function runTitle(id: number, origin: string, w: AnyWorkload): string {
   if (isGraphWorkload(w)) return `#${id} (${origin}) ${w.pattern} on ${w.graph}`
-  return `#${id} (${origin}) ${w.pattern}, ${int(w.bytes)} B @ +${w.offset}`
+  const chunk = w.pattern === 'merged-chunked' ? ` in ${int(chunkBytesOf(w))}-B chunks` : ''
+  return `#${id} (${origin}) ${w.pattern}, ${int(w.bytes)} B @ +${w.offset}${chunk}`
 }
 
 /** One line of the result box; `status` colours a check. */

@@ -109,6 +109,9 @@ describe('web UI in Chromium', () => {
         await expect
           .poll(async () => (await page.getByTestId('rate-ceiling').textContent()) ?? '', { timeout: 30_000 })
           .toMatch(opts.ceiling)
+        // one link for the session: the header names the one the ceiling is worked out for
+        const ceilingLink = / on (\S+)$/.exec((await page.getByTestId('rate-ceiling').textContent()) ?? '')![1]!
+        expect(await page.getByTestId('source').textContent()).toMatch(new RegExp(` · link ${ceilingLink}$`))
       }
 
       if (opts.inflight) {
@@ -337,10 +340,13 @@ describe('web UI in Chromium', () => {
     it('shows the histogram of the current run, or the total since clear', async () => {
       await onFake({ demo: false }, async (page, server) => {
         await page.goto(server.url)
-        // nothing counted yet: the charts say so, and show no invented axes ("900 m", "0.0" …)
+        // nothing counted yet: the charts say so, and show no invented axes: no value ticks ("900 m",
+        // "0.0" …), no time ticks ("1000000.0 µs")
         await expect.poll(() => badge(page), { timeout: 10_000 }).toBe('stopped')
         await expect
-          .poll(async () => (await charts(page)).filter((c) => c.canvas !== 'size-histogram').map((c) => [c.canvas, c.ticks['y']]))
+          .poll(async () =>
+            (await charts(page)).filter((c) => c.canvas !== 'size-histogram').map((c) => [c.canvas, Object.values(c.ticks).flat()]),
+          )
           .toEqual([
             ['rate-chart', []],
             ['inflight-chart', []],
@@ -526,6 +532,13 @@ describe('web UI in Chromium', () => {
         // the histograms come once a second: p50 and p99 of both sides
         await expect.poll(() => page.getByTestId('hostside-p99-host').textContent(), { timeout: 10_000 }).toMatch(/^\d+ ns$/)
         expect(await page.getByTestId('hostside-outstanding-gpu').textContent()).toBe('40.0')
+        // no BAR responder in this design: the header, the link table and the counters say what counts here
+        expect(await page.getByTestId('source').textContent()).toMatch(/^twin · switch between GPU and host · /)
+        expect(await page.getByTestId('bar-ur').textContent()).toMatch(/^Unsupported Request completions to the GPU \(host or switch\)/)
+        expect(await page.getByTestId('counters-table').textContent()).not.toMatch(/BAR responder/)
+        // GPU minus host latency is the time in the switch (its traversal and any wait there), not the traversal alone
+        expect(await page.locator('#hostside-card .card-head').textContent()).toMatch(/in the switch/)
+        expect(await page.getByTestId('hostside-card').textContent()).not.toMatch(/BAR|responder|traversal \d/)
         await page.screenshot({ path: join(shots, 'ui-host-side.png'), fullPage: true })
       })
     })

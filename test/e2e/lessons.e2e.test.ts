@@ -2,10 +2,12 @@
  * The lesson parts of the page in Chromium (playwright-core over Debian's Chromium, the test build
  * of scripts/build-web.mjs, as browser.e2e.test.ts): the warp diagram beside the run form for
  * every spec pattern and graph kernel, predict-then-observe with a difference highlighted, and
- * stepping through the shipped coalescing lesson, on the fake session and on the twin.
+ * stepping through the shipped coalescing lesson, on the fake session and on the twin; a lesson's
+ * steps run as written, what the form has no input for included.
  */
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -13,7 +15,7 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer, type StartServerOptions } from '../../host/src/server/index.js'
 import { makeFakeAddon } from '../host/workload/fake-addon.js'
-import { GRAPH_KERNELS, PATTERN_SPECS } from '../../host/src/core/workload.js'
+import { GRAPH_KERNELS, PATTERN_SPECS, type AnyWorkload } from '../../host/src/core/workload.js'
 import { diagramLayout, graphEntry, instructionGeometry, MAX_LINES, patternEntry } from '../../web/pattern-diagram.js'
 import { fakeSession } from '../host/server/fake-session.js'
 import { WARP_TABLE } from '../web/warp-table.js'
@@ -150,6 +152,71 @@ describe('lessons in Chromium', () => {
       if (i < to - 1) await page.getByTestId('lesson-next').click()
     }
   }
+
+  it('runs each lesson step as written (a chunk of its own, an L1 bypass, a seeded graph, a BFS source vertex) and answers it', async () => {
+    // warps walking 512-B chunks, not the default 4096; then what the form has no input for
+    const dir = mkdtempSync(join(tmpdir(), 'ps-e2e-lessons-'))
+    const run = { pattern: 'merged-chunked', bytes: 1048576, offset: 32, chunkBytes: 512 }
+    const bypass = { pattern: 'strided', bytes: 65536, offset: 0, l1: 'bypass' }
+    const bfs = { pattern: 'bfs-aligned', graph: 'kron:8:7', idBytes: 8, sourceVertex: 5 }
+    const step = (r: object) => ({ title: 'Reads', question: 'How many reads?', run: r, watch: ['histogram'], answer: 'So.', text: 'Why.' })
+    writeFileSync(
+      join(dir, 'steps.json'),
+      JSON.stringify({ id: 'steps', title: 'Steps', minutes: 5, summary: 'Three steps.', steps: [run, bypass, bfs].map(step) }),
+    )
+    const session = fakeSession({ runDelayMs: 100 })
+    const server = await startServer({
+      twin: true,
+      demo: false,
+      http: { host: '127.0.0.1', port: 0 },
+      session,
+      webRoot,
+      gpu: false,
+      lessonsDir: dir,
+    })
+    try {
+      await onPage(server, async (page) => {
+        const chunk = page.getByTestId('run-chunk-bytes')
+        // the step fills the form, its chunk with it: the model's table holds the default chunk only
+        await expect.poll(() => chunk.inputValue(), { timeout: 10_000 }).toBe('512')
+        expect(await chunk.isVisible()).toBe(true)
+        await expect.poll(() => text(page, 'predict-note')).toBe('no prediction for this workload')
+        await page.getByTestId('lesson-run').click()
+        // the run is the step's, so it answers the step
+        await expect.poll(() => page.getByTestId('lesson-answer').count(), { timeout: 20_000 }).toBe(1)
+        expect((session.runner as unknown as { runs: AnyWorkload[] }).runs).toEqual([expect.objectContaining(run)])
+        expect(await text(page, 'run-result')).toMatch(/\(manual\) merged-chunked, 1,048,576 B @ \+32 in 512-B chunks/)
+        // by hand: the default chunk is predicted (33 reads a chunk), and only merged-chunked shows the field
+        await chunk.fill('4096')
+        await expect.poll(() => text(page, 'predict-mrds')).toMatch(/^memory reads \(MRd\)8,448/)
+        await page.getByTestId('run-pattern').selectOption('merged-aligned')
+        expect(await chunk.isVisible()).toBe(false)
+
+        // the L1 bypass has no input: it goes with the step's values, predicted (8 × 2,048 reads) and run
+        const runs = (session.runner as unknown as { runs: AnyWorkload[] }).runs
+        await page.getByTestId('lesson-next').click()
+        await expect.poll(() => text(page, 'predict-mrds')).toMatch(/^memory reads \(MRd\)16,384/)
+        await page.getByTestId('lesson-run').click()
+        await expect.poll(() => page.getByTestId('lesson-answer').count(), { timeout: 20_000 }).toBe(1)
+        expect(runs[1]).toEqual(expect.objectContaining(bypass))
+        // changed by hand, the form runs what it shows
+        await page.getByTestId('run-bytes').fill('131072')
+        await expect.poll(() => text(page, 'predict-mrds')).toMatch(/^memory reads \(MRd\)4,096/)
+        await page.getByTestId('run-button').click()
+        await expect.poll(() => runs.length, { timeout: 20_000 }).toBe(3)
+        expect(runs[2]).toEqual({ pattern: 'strided', bytes: 131072, offset: 0 })
+        // a BFS from the step's source vertex
+        await page.getByTestId('lesson-next').click()
+        await page.getByTestId('lesson-run').click()
+        await expect.poll(() => page.getByTestId('lesson-answer').count(), { timeout: 20_000 }).toBe(1)
+        expect(runs[3]).toEqual(expect.objectContaining(bfs))
+      })
+    } finally {
+      await server.close()
+      await session.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 
   it('steps through the coalescing lesson on the fake session: question, run, answer, places outlined', async () => {
     await onFake(async (page) => {

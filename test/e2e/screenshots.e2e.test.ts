@@ -1,9 +1,10 @@
 /**
  * Screenshots of the page, every view at 1440×900 and at 420 px wide, on the fake session in
  * switch mode with the sampler on (every card shown): live, zoomed with a stretch selected, and a
- * saved recording opened; and each card alone at 1440. They go to build/e2e/screenshots, or
- * where PS_SCREENSHOTS_DIR says: `PS_SCREENSHOTS_DIR=docs/screenshots npx vitest run --project e2e
- * test/e2e/screenshots.e2e.test.ts` refreshes the ones docs/server.md shows.
+ * saved recording opened; and each card alone at 1440 (the bench card comparing two runs). They
+ * go to build/e2e/screenshots, or where PS_SCREENSHOTS_DIR says:
+ * `PS_SCREENSHOTS_DIR=docs/screenshots npx vitest run --project e2e test/e2e/screenshots.e2e.test.ts`
+ * refreshes the ones docs/server.md shows.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -21,7 +22,7 @@ const WIDTHS = [
 /** small enough to keep in the repository, sharp enough to read every label */
 const JPEG = { type: 'jpeg', quality: 80 } as const
 /** every card, by its element id */
-const CARDS = ['timenav', 'rate', 'run', 'inflight', 'latency', 'recordings', 'hist', 'hostside', 'counters', 'link']
+const CARDS = ['timenav', 'lesson', 'rate', 'run', 'inflight', 'latency', 'bench', 'recordings', 'hist', 'hostside', 'counters', 'link']
 
 describe('screenshots of every view', () => {
   let browser: Browser
@@ -59,6 +60,17 @@ describe('screenshots of every view', () => {
           await expect.poll(async () => (await hook(page)).latencyReads, { timeout: 30_000 }).toBeGreaterThan(0)
           await shoot(page, 'live')
           await page.locator('#counters-details > summary').click() // the register dump, opened for its own picture
+          // the bench card comparing two demo runs, the first picked the baseline
+          await page.getByTestId('bench-demo').check()
+          const benchRows = page.locator('[data-testid^="bench-run-"]')
+          await expect.poll(() => benchRows.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
+          for (const i of [1, 0]) {
+            const key = ((await benchRows.nth(i).getAttribute('data-testid')) ?? '').slice('bench-run-'.length)
+            await page.getByTestId(`bench-pick-${key}`).check()
+          }
+          await expect
+            .poll(async () => (await page.getByTestId('bench-why').textContent()) ?? '', { timeout: 5_000 })
+            .toMatch(/faster than|slower than|at the speed of|no read/)
           for (const card of CARDS) await page.locator(`#${card}-card`).screenshot({ path: join(outDir, `card-${card}.jpg`), ...JPEG })
           await page.locator('#counters-details > summary').click()
 

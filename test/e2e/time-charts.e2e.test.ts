@@ -110,6 +110,19 @@ describe('time charts in Chromium', () => {
           max: expect.closeTo(run.to! + (run.to! - run.from) * 0.05, 9),
         })
       const z = (await chartOf(page, 'rate-chart')).xRange
+      // a window of a fraction of a second: the time axis reads in the unit its title names, every
+      // tick its own label within the window (no "298 ms, 298 ms", no µs under a title in s)
+      const time = await chartOf(page, 'rate-chart')
+      const unit = /^probe time \((s|ms|µs)\)/.exec(time.axes['x'] ?? '')?.[1] as 's' | 'ms' | 'µs'
+      const perSecond = { s: 1, ms: 1e3, µs: 1e6 }[unit]
+      const ticks = time.ticks['x'] ?? []
+      expect(ticks.length).toBeGreaterThan(1)
+      expect(new Set(ticks).size, ticks.join(', ')).toBe(ticks.length)
+      for (const t of ticks) {
+        expect(t).toMatch(/^\d+(\.\d+)?$/)
+        expect(Number(t) / perSecond, `${t} ${unit}`).toBeGreaterThanOrEqual(z.min - span(z) * 0.2)
+        expect(Number(t) / perSecond, `${t} ${unit}`).toBeLessThanOrEqual(z.max + span(z) * 0.2)
+      }
       const named = (await chartOf(page, 'rate-chart')).runLabels.find((l) => l.id === run.id)
       expect(named).toEqual({ id: run.id, text: run.label, full: true }) // zoomed in, the band has room for its name
 

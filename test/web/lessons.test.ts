@@ -5,7 +5,7 @@ import { LESSON_PLACES, validateLesson, type Lesson } from '../../host/src/core/
 import type { RunReport } from '../../host/src/core/wire.js'
 import type { AnyWorkload } from '../../host/src/core/workload.js'
 import { defaultLessonsDir } from '../../host/src/server/lessons.js'
-import { LessonProgress, PLACE_ELEMENTS, stepCaption, stepFormValues } from '../../web/lessons.js'
+import { LessonProgress, PLACE_ELEMENTS, stepCaption, stepFormExtras, stepFormValues } from '../../web/lessons.js'
 import { runRequestBody } from '../../web/run-form.js'
 
 const lesson: Lesson = validateLesson(JSON.parse(readFileSync(join(defaultLessonsDir(), 'coalescing.json'), 'utf8')), 'coalescing')
@@ -18,9 +18,20 @@ describe('web/lessons.ts', () => {
     for (const p of LESSON_PLACES) expect(html).toContain(`id="${PLACE_ELEMENTS[p]}"`)
   })
 
-  it('puts each step’s run into the run form so that the form sends that very workload', () => {
-    for (const step of lesson.steps) {
-      const body = runRequestBody({ ...stepFormValues(step), source: '' })
+  it('puts each step’s run into the run form, what it has no input for beside it, so that it sends that very workload', () => {
+    // the shipped steps, a merged-chunked one in a chunk of its own, an L1 bypass, a seeded BFS's source vertex
+    const more = validateLesson({
+      ...lessonJson(),
+      steps: [
+        { pattern: 'merged-chunked', bytes: 65536, offset: 32, chunkBytes: 512 },
+        { pattern: 'strided', bytes: 65536, offset: 0, l1: 'bypass' },
+        { pattern: 'bfs-aligned', graph: 'kron:8:7', idBytes: 8, sourceVertex: 5 },
+      ].map((run) => ({ ...stepJson(), run })),
+    }).steps
+    expect(stepFormExtras(more[1]!)).toEqual({ l1: 'bypass' })
+    expect(stepFormExtras(more[2]!)).toEqual({ graph: 'kron:8:7', sourceVertex: 5 })
+    for (const step of [...lesson.steps, ...more]) {
+      const body = { ...runRequestBody({ ...stepFormValues(step), source: '' }), ...stepFormExtras(step) }
       expect(validateLesson({ ...lessonJson(), steps: [{ ...stepJson(), run: body }] }).steps[0]!.run).toEqual(step.run)
     }
   })

@@ -36,6 +36,11 @@ describe('predict: the model’s reads, the link’s ceiling, Little’s law at 
     expect(bypass.count).toBe(8 * ideal.count)
   })
 
+  it('merged-chunked: 33 reads a default 4096-B chunk at +32; no prediction for another chunk (the table walks the default)', () => {
+    expect(predictedReads({ pattern: 'merged-chunked', bytes: 1 << 20, offset: 32 }, WARP_TABLE)!.count).toBe(8448)
+    expect(predictedReads({ pattern: 'merged-chunked', bytes: 1 << 20, offset: 32, chunkBytes: 512 }, WARP_TABLE)).toBeUndefined()
+  })
+
   it('a size that is not a whole number of table blocks is marked as not exact; unknown link and tags leave the bounds out', () => {
     expect(predictedReads({ pattern: 'merged-aligned', bytes: 1000, offset: 0 }, WARP_TABLE)!.exact).toBe(false)
     const p = predict({ pattern: 'merged-aligned', bytes: 4096, offset: 0 }, { link: null, tagBudget: null, latencyS: null }, WARP_TABLE)!

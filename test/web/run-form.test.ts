@@ -44,11 +44,19 @@ describe('run form (web/run-form.ts)', () => {
       idBytes: 4,
       source: 'twin',
     })
+    // merged-chunked alone sends its chunk, and only one other than the spec's default
+    const chunked = { ...form, pattern: 'merged-chunked', offset: '32', chunkBytes: '512' }
+    expect(runRequestBody(chunked)).toEqual({ pattern: 'merged-chunked', bytes: 4096, offset: 32, chunkBytes: 512 })
+    expect(runRequestBody({ ...chunked, chunkBytes: '4096' })).toEqual({ pattern: 'merged-chunked', bytes: 4096, offset: 32 })
+    expect(runRequestBody({ ...form, chunkBytes: '512' })).toEqual({ pattern: 'strided', bytes: 4096, offset: 0 })
   })
 
   it('titles and labels a run by what it ran', () => {
     expect(runTitle(3, 'manual', { pattern: 'merged-misaligned', bytes: 65536, offset: 32 })).toBe(
       '#3 (manual) merged-misaligned, 65,536 B @ +32',
+    )
+    expect(runTitle(5, 'manual', { pattern: 'merged-chunked', bytes: 65536, offset: 32, chunkBytes: 512 })).toBe(
+      '#5 (manual) merged-chunked, 65,536 B @ +32 in 512-B chunks',
     )
     expect(runTitle(4, 'manual', { pattern: 'bfs-naive', graph: 'kron:8', idBytes: 4 })).toBe('#4 (manual) bfs-naive on kron:8')
     expect(workloadLabel({ pattern: 'bfs-naive', graph: 'kron:8' })).toBe('bfs-naive kron:8')

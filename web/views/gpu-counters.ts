@@ -61,7 +61,7 @@ export function gpuCountersView(): View {
           { label: 'bytes in (GB/s)', colour: '#a0aec0', axis: 'y1', dashed: true },
         ],
         y: { title: 'read requests per second', labels: countLabels, wholeSteps: true },
-        y1: { title: 'bytes per second', labels: (vs) => countLabels(vs, 'B/s') },
+        y1: { title: 'bytes per second', labels: (vs) => countLabels(vs, 'B/s'), wholeSteps: true },
         empty: 'no intervals yet: they come every 100 ms of GPU time',
         label: (i, y) => (i === 0 ? `read requests: ${si(y)}/s` : `${i === 1 ? 'read payload' : 'bytes in'}: ${gbps(y)}`),
       })

@@ -7,16 +7,17 @@
  * and the text appear, and the places the step names are outlined. Hidden when the server has no
  * lessons.
  */
-import type { Lesson, LessonSummary } from '../../host/src/core/lesson.js'
+import type { Lesson, LessonStep, LessonSummary } from '../../host/src/core/lesson.js'
 import { isGraphWorkload, workloadLabel } from '../../host/src/core/workload.js'
 import { $, el } from '../dom.js'
-import { LessonProgress, PLACE_ELEMENTS, stepCaption, stepFormValues } from '../lessons.js'
+import { LessonProgress, PLACE_ELEMENTS, stepCaption, stepFormExtras, stepFormValues } from '../lessons.js'
 import { int } from '../model.js'
-import { readRunForm } from './run.js'
+import { holdFormExtras, readRunForm } from './run.js'
 import type { View, ViewContext } from './view.js'
 
 /** Put a step's values into the run form; the pattern's change runs the form's own handler first. */
-function fillForm(values: ReturnType<typeof stepFormValues>): void {
+function fillForm(step: LessonStep): void {
+  const values = stepFormValues(step)
   const set = (id: string, value: string) => {
     if (value !== '') $<HTMLInputElement | HTMLSelectElement>(id).value = value
   }
@@ -25,9 +26,11 @@ function fillForm(values: ReturnType<typeof stepFormValues>): void {
   set('run-bytes', values.bytes)
   set('run-offset', values.offset)
   set('run-element-bytes', values.elementBytes ?? '')
+  set('run-chunk-bytes', values.chunkBytes ?? '')
   set('run-graph-generator', values.generator)
   set('run-graph-scale', values.scale)
   set('run-graph-id-bytes', values.idBytes)
+  holdFormExtras(stepFormExtras(step))
   $('run-form').dispatchEvent(new Event('change', { bubbles: true }))
 }
 
@@ -49,7 +52,7 @@ export function lessonView(): View {
     const p = progress
     if (!p) return
     p.go(index)
-    if (fill) fillForm(stepFormValues(p.step))
+    if (fill) fillForm(p.step)
     const onTwin = ctx.state.status?.source === 'twin' && $<HTMLSelectElement>('run-source').value !== 'gpu'
     ctx.state.planLatency(onTwin ? (p.step.latencyCycles ?? null) : null)
     ctx.changed()
@@ -73,7 +76,7 @@ export function lessonView(): View {
     const p = progress
     if (!p) return
     const step = p.step
-    fillForm(stepFormValues(step))
+    fillForm(step)
     const source = $<HTMLSelectElement>('run-source').value
     const onTwin = ctx.state.status?.source === 'twin' && source !== 'gpu'
     p.started(ctx.state.runHistory.at(-1)?.id ?? -1)

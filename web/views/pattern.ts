@@ -18,10 +18,10 @@ import {
   type WarpTable,
 } from '../pattern-diagram.js'
 import { compareRows, LIMIT_WORDS, observe, predict, type PredictEnv } from '../predict.js'
-import { patternKind, runRequestBody, type RunFormValues } from '../run-form.js'
+import { patternKind, type RunFormValues } from '../run-form.js'
 import { int } from '../model.js'
 import type { AppState } from '../state.js'
-import { readRunForm } from './run.js'
+import { formRequestBody, readRunForm } from './run.js'
 import type { View } from './view.js'
 
 /**
@@ -29,7 +29,7 @@ import type { View } from './view.js'
  * table has no entry for gets no diagram and no prediction).
  */
 function formWorkload(v: RunFormValues): AnyWorkload | undefined {
-  const { source: _source, ...body } = runRequestBody(v)
+  const { source: _source, ...body } = formRequestBody(v)
   const w = body as unknown as AnyWorkload
   if (isGraphWorkload(w)) return w
   const m = w as { bytes: number; offset: number }
@@ -85,7 +85,9 @@ function renderDiagram(v: RunFormValues, w: AnyWorkload | undefined, t: WarpTabl
   const geo = instructionGeometry(entry.first, e, t)
   const [one] = entry.totals
   const l1 = w && !isGraphWorkload(w) ? (w.l1 ?? 'ideal') : 'ideal'
-  const per = one ? `; ${int(t.bytes)} B of it take ${int(one[l1].count)} reads` : ''
+  // the table's count holds for the default chunk only (a chunk's ends are where lines split)
+  const otherChunk = w !== undefined && !isGraphWorkload(w) && w.chunkBytes !== undefined
+  const per = one && !otherChunk ? `; ${int(t.bytes)} B of it take ${int(one[l1].count)} reads` : ''
   return [
     figure(
       diagramSvg(diagramLayout(geo, t), `${v.pattern} warp 0, first load instruction`),
@@ -124,7 +126,7 @@ export function patternView(): View {
       }
       const v = readRunForm()
       const w = formWorkload(v)
-      const dk = JSON.stringify([v.pattern, v.offset, v.elementBytes, v.idBytes])
+      const dk = JSON.stringify([v.pattern, v.offset, v.elementBytes, v.chunkBytes, v.idBytes])
       if (dk !== diagramKey) {
         diagramKey = dk
         $('run-diagram').replaceChildren(...renderDiagram(v, w, t))

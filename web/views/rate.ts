@@ -28,7 +28,8 @@ export function rateView(): View {
         ],
         xTitle: X_TITLE,
         y: { title: 'MRd requests per second', labels: countLabels, wholeSteps: true },
-        y1: { title: 'completed payload, bytes per second', labels: (vs) => countLabels(vs, 'B/s') },
+        // whole bytes: an idle link's zero line reads 0 and 1 B/s, not 0.1 B/s steps
+        y1: { title: 'completed payload, bytes per second', labels: (vs) => countLabels(vs, 'B/s'), wholeSteps: true },
         empty: 'no data yet: rates appear once two snapshots have counted',
         label: (i, y) => (i === 0 ? `MRd: ${si(y)} requests/s` : `${i === 1 ? 'completed payload' : 'link ceiling'}: ${gbps(y)}`),
         marks: () => state.marks,

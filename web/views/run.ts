@@ -35,6 +35,7 @@ export function readRunForm(): RunFormValues {
     bytes: v('run-bytes'),
     offset: v('run-offset'),
     elementBytes: v('run-element-bytes'),
+    chunkBytes: v('run-chunk-bytes'),
     generator: v('run-graph-generator'),
     scale: v('run-graph-scale'),
     idBytes: v('run-graph-id-bytes'),
@@ -42,7 +43,24 @@ export function readRunForm(): RunFormValues {
   }
 }
 
-function limitInput(input: HTMLInputElement, name: 'bytes' | 'offset'): void {
+/**
+ * A lesson step's workload fields the form has no input for (`l1`, a graph's `sourceVertex`): sent
+ * while the form still holds that step's values, dropped as soon as anything in it changes.
+ */
+let extras: { key: string; fields: Record<string, unknown> } | undefined
+const formKey = (v: RunFormValues): string => JSON.stringify({ ...v, source: '' })
+
+export function holdFormExtras(fields: Record<string, unknown>): void {
+  extras = Object.keys(fields).length > 0 ? { key: formKey(readRunForm()), fields } : undefined
+}
+
+/** The POST /api/run body for what the form holds, with the held extras while it holds their step. */
+export function formRequestBody(v: RunFormValues): Record<string, unknown> {
+  const body = runRequestBody(v)
+  return extras && extras.key === formKey(v) ? { ...body, ...extras.fields } : body
+}
+
+function limitInput(input: HTMLInputElement, name: 'bytes' | 'offset' | 'chunkBytes'): void {
   const l = WORKLOAD_LIMITS[name]
   input.min = String(l.min)
   input.max = String(l.max)
@@ -72,10 +90,15 @@ export function runView(): View {
       for (const b of ELEMENT_BYTES_CHOICES) $('run-element-bytes').append(new Option(b.value, b.value, false, b.selected))
       limitInput(bytes, 'bytes')
       limitInput(offset, 'offset')
+      const chunk = $<HTMLInputElement>('run-chunk-bytes')
+      limitInput(chunk, 'chunkBytes')
+      chunk.value = String(WORKLOAD_LIMITS.chunkBytes.default)
       const pick = () => {
         const kind = patternKind(select.value)
         for (const l of document.querySelectorAll<HTMLElement>('#run-form .run-micro')) l.hidden = kind !== 'micro'
         for (const l of document.querySelectorAll<HTMLElement>('#run-form .run-graph')) l.hidden = kind !== 'graph'
+        // only merged-chunked walks chunks: the field is hidden, and not sent, for the others
+        for (const l of document.querySelectorAll<HTMLElement>('#run-form .run-chunk')) l.hidden = select.value !== 'merged-chunked'
         if (kind === 'micro') offset.value = String(defaultOffset(select.value as PatternName))
         select.title = PATTERN_CHOICES.find((p) => p.value === select.value)?.title ?? ''
       }
@@ -97,7 +120,7 @@ export function runView(): View {
         state.manualStarted(`running ${pattern}…`)
         ctx.changed()
         ctx.api
-          .post<{ report: RunReport }>('run', runRequestBody(readRunForm()))
+          .post<{ report: RunReport }>('run', formRequestBody(readRunForm()))
           .then(
             (r) => state.manualFinished({ report: r.report }),
             (e: unknown) => state.manualFinished({ error: (e as Error).message }),
