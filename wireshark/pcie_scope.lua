@@ -557,3 +557,110 @@ function p.dissector(tvb, pinfo, tree)
 end
 
 DissectorTable.get("wtap_encap"):add(wtap.USER0, p)
+
+-- TLP trace records (`pcie-scope trace --out DIR`: DIR/trace.pcapng) on DLT_USER1 (148): one packet per
+-- record, its 6 TRC_REC_* words (DW0, DW1, DW2, DW3, TS_LO, INFO) little-endian, as TRACE frames carry them.
+--   tshark -X lua_script:wireshark/pcie_scope.lua -r trace.pcapng -V
+local t = Proto("pcie_scope_tlp", "pcie-scope TLP trace record")
+local tlp_kinds = { [0] = "MRD", [1] = "MWR", [2] = "CPLD", [3] = "CPL", [4] = "OTHER" }
+local tlp_streams = { [0] = "request", [1] = "completion" }
+local T = {}
+T.dw0 = ProtoField.uint32("pcie_scope_tlp.dw0", "Header DW0", base.HEX)
+T.dw1 = ProtoField.uint32("pcie_scope_tlp.dw1", "Header DW1", base.HEX)
+T.dw2 = ProtoField.uint32("pcie_scope_tlp.dw2", "Header DW2", base.HEX)
+T.dw3 = ProtoField.uint32("pcie_scope_tlp.dw3", "Header DW3", base.HEX)
+T.kind = ProtoField.uint8("pcie_scope_tlp.kind", "Kind", base.DEC, tlp_kinds)
+T.fmt = ProtoField.uint8("pcie_scope_tlp.fmt", "Fmt", base.DEC)
+T.type = ProtoField.uint8("pcie_scope_tlp.type", "Type", base.HEX)
+T.length = ProtoField.uint16("pcie_scope_tlp.length", "Length (DW)")
+T.tag = ProtoField.uint16("pcie_scope_tlp.tag", "Tag (T9, T8, Tag)")
+T.requester_id = ProtoField.uint16("pcie_scope_tlp.requester_id", "Requester ID", base.HEX)
+T.address = ProtoField.uint64("pcie_scope_tlp.address", "Address", base.HEX)
+T.first_be = ProtoField.uint8("pcie_scope_tlp.first_be", "First DW BE", base.HEX)
+T.last_be = ProtoField.uint8("pcie_scope_tlp.last_be", "Last DW BE", base.HEX)
+T.completer_id = ProtoField.uint16("pcie_scope_tlp.completer_id", "Completer ID", base.HEX)
+T.status = ProtoField.uint8("pcie_scope_tlp.status", "Completion status", base.DEC, { [0] = "SC", [1] = "UR", [2] = "CRS", [4] = "CA" })
+T.byte_count = ProtoField.uint16("pcie_scope_tlp.byte_count", "Byte Count")
+T.lower_address = ProtoField.uint8("pcie_scope_tlp.lower_address", "Lower Address", base.HEX)
+T.clock = ProtoField.uint64("pcie_scope_tlp.clock", "Tap clock (probe clocks since reset)")
+T.segment = ProtoField.uint8("pcie_scope_tlp.segment", "Segment")
+T.stream = ProtoField.uint8("pcie_scope_tlp.stream", "Stream", base.DEC, tlp_streams)
+T.tap = ProtoField.uint8("pcie_scope_tlp.tap", "Tap")
+t.fields = T
+local e_tlp_length = ProtoExpert.new("pcie_scope_tlp.bad_length", "not a 24-B trace record", expert.group.MALFORMED, expert.severity.ERROR)
+t.experts = { e_tlp_length }
+
+local U32 = 4294967296
+local function tlp_kind(fmt, ty)
+  if fmt < 2 and ty < 2 then return 0 end -- MRd, MRdLk
+  if (fmt == 2 or fmt == 3) and ty == 0 then return 1 end -- MWr
+  if (fmt == 0 or fmt == 2) and (ty == 10 or ty == 11) then return fmt == 2 and 2 or 3 end -- CplD / Cpl
+  return 4
+end
+
+function t.dissector(tvb, pinfo, tree)
+  pinfo.cols.protocol = "PCIE-TLP"
+  local item = tree:add(t, tvb(), "pcie-scope TLP trace record")
+  if tvb:len() ~= 24 then
+    item:add_proto_expert_info(e_tlp_length)
+    return tvb:len()
+  end
+  local w = {}
+  for i = 0, 5 do w[i] = tvb(i * 4, 4):le_uint() end
+  local dw0, dw1, dw2, dw3 = w[0], w[1], w[2], w[3]
+  local ts_lo, info = w[4], w[5]
+  local r0, r1, r2, r3 = tvb(0 * 4, 4), tvb(1 * 4, 4), tvb(2 * 4, 4), tvb(3 * 4, 4)
+  local rts, rinfo = tvb(4 * 4, 4), tvb(5 * 4, 4)
+  local fmt = bit.rshift(dw0, 29)
+  local ty = bit.band(bit.rshift(dw0, 24), 0x1f)
+  local kind = tlp_kind(fmt, ty)
+  local len = bit.band(dw0, 0x3ff)
+  if len == 0 then len = 1024 end
+  local cpl = kind == 2 or kind == 3
+  local tag_low, rid
+  if cpl then
+    tag_low, rid = bit.band(bit.rshift(dw2, 8), 0xff), bit.rshift(dw2, 16)
+  else
+    tag_low, rid = bit.band(bit.rshift(dw1, 8), 0xff), bit.rshift(dw1, 16)
+  end
+  local tag = bit.band(bit.rshift(dw0, 23), 1) * 512 + bit.band(bit.rshift(dw0, 19), 1) * 256 + tag_low
+  local hdr = item:add(t, tvb(0, 16), "Header")
+  hdr:add_le(T.dw0, r0)
+  hdr:add_le(T.dw1, r1)
+  hdr:add_le(T.dw2, r2)
+  hdr:add_le(T.dw3, r3)
+  item:add(T.kind, r0, kind)
+  item:add(T.fmt, r0, fmt)
+  item:add(T.type, r0, ty)
+  item:add(T.length, r0, len)
+  item:add(T.tag, cpl and r2 or r1, tag)
+  item:add(T.requester_id, cpl and r2 or r1, rid)
+  local what = (tlp_kinds[kind] or "?") .. " tag " .. tag .. " len " .. len
+  if kind == 0 or kind == 1 then
+    local hi, lo
+    if fmt % 2 == 1 then hi, lo = dw2, bit.band(dw3, 0xfffffffc) % U32 else hi, lo = 0, bit.band(dw2, 0xfffffffc) % U32 end
+    item:add(T.address, fmt % 2 == 1 and tvb(8, 8) or r2, UInt64.new(lo, hi))
+    item:add(T.first_be, r1, bit.band(dw1, 0xf))
+    item:add(T.last_be, r1, bit.band(bit.rshift(dw1, 4), 0xf))
+    what = what .. string.format(" addr 0x%08x%08x", hi, lo)
+  end
+  if cpl then
+    local bc = bit.band(dw1, 0xfff)
+    if bc == 0 then bc = 4096 end
+    local st = bit.band(bit.rshift(dw1, 13), 7)
+    item:add(T.completer_id, r1, bit.rshift(dw1, 16))
+    item:add(T.status, r1, st)
+    item:add(T.byte_count, r1, bc)
+    item:add(T.lower_address, r2, bit.band(dw2, 0x7f))
+    what = what .. " bc " .. bc .. (st ~= 0 and (" status " .. st) or "")
+  end
+  local tap = bit.rshift(info, 24)
+  item:add(T.clock, tvb(16, 8), UInt64.new(ts_lo, bit.band(info, 0xffff)))
+  item:add(T.segment, rinfo, bit.band(bit.rshift(info, 16), 3))
+  item:add(T.stream, rinfo, bit.band(bit.rshift(info, 18), 1))
+  item:add(T.tap, rinfo, tap)
+  pinfo.cols.info = "tap " .. tap .. " " .. what .. " rid " .. string.format("0x%04x", rid)
+  return tvb:len()
+end
+
+DissectorTable.get("wtap_encap"):add(wtap.USER1, t)

@@ -2,7 +2,9 @@
  * `pcie-scope trace --twin --pattern P [--trigger SPEC] [--pre N] [--json] [--out DIR]`: arm the
  * probe's TLP trace (docs/trace.md) with a trigger, run one workload on the twin, read the trace
  * back and pair each memory read with its completions: per read its latency and bytes, the
- * trigger's position, and the tracker's statistics of the same run beside them.
+ * trigger's position, and the tracker's statistics of the same run beside them. --out also writes
+ * the records as pcapng (export/trace-pcapng.ts) and the reads as Perfetto slices
+ * (export/trace-perfetto.ts).
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -13,6 +15,8 @@ import { pairReads, type Pairing, type PairedRead, type Trace, type TraceRecord,
 import { PATTERNS, WORKLOAD_LIMITS, type PatternName } from '../core/workload.js'
 import type { TwinMode } from '../core/twin-mode.js'
 import { validateWorkload } from '../core/workload-schema.js'
+import { tracePcapng } from '../export/trace-pcapng.js'
+import { tracePerfetto } from '../export/trace-perfetto.js'
 import { parseIntIn, parseSize, parseTwinRange, requireOptions, twinModeOption } from './args.js'
 import type { CliDeps, CliIo, SetCode } from './io.js'
 
@@ -245,7 +249,10 @@ export const registerTrace = (program: Command, io: CliIo, setCode: SetCode, dep
     .addOption(twinModeOption())
     .option('--latency-cycles <n>', 'twin only: completion latency in probe clocks (BAR_LATENCY)', parseTwinRange('latencyCycles'))
     .option('--json', 'print exactly one JSON object on stdout')
-    .option('--out <dir>', 'also write the report and every record (raw words) to DIR/trace.json; DIR must not exist or be empty')
+    .option(
+      '--out <dir>',
+      'also write the report and every record (raw words) to DIR/trace.json, the records as DIR/trace.pcapng (Wireshark) and the paired reads as DIR/trace.perfetto.json (Perfetto); DIR must not exist or be empty',
+    )
     .hook('preAction', requireOptions('pattern'))
     .action(async (o: TraceOpts) => {
       if (!o.twin) throw new PsError('PS_USAGE', 'trace needs --twin (the only source today)')
@@ -278,15 +285,17 @@ export const registerTrace = (program: Command, io: CliIo, setCode: SetCode, dep
             if (sent === total || sent % (29 * 40) === 0) progress(`read ${sent} of ${total} records`)
           },
         })
-        const report = buildReport(
-          { pattern: o.pattern, bytes: o.bytes, trigger: trigger.text, depth, clockHz },
-          trace,
-          pairReads(trace.records),
-          snap,
-        )
+        const pairing = pairReads(trace.records)
+        const report = buildReport({ pattern: o.pattern, bytes: o.bytes, trigger: trigger.text, depth, clockHz }, trace, pairing, snap)
         if (o.out !== undefined) {
           writeFileSync(join(o.out, 'trace.json'), JSON.stringify({ ...report, words: trace.words }) + '\n')
-          progress(`wrote ${join(o.out, 'trace.json')}`)
+          writeFileSync(
+            join(o.out, 'trace.pcapng'),
+            tracePcapng(trace, clockHz, `pcie-scope trace (${o.pattern}, trigger ${trigger.text})`),
+          )
+          const meta = { clockHz, pattern: o.pattern, bytes: o.bytes, trigger: trigger.text }
+          writeFileSync(join(o.out, 'trace.perfetto.json'), JSON.stringify(tracePerfetto(trace, pairing, meta)) + '\n')
+          progress(`wrote ${join(o.out, 'trace.json')}, trace.pcapng and trace.perfetto.json`)
         }
         io.stdout(o.json ? JSON.stringify(report) + '\n' : formatReport(report))
         setCode(trace.triggered ? 0 : 1)

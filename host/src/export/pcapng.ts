@@ -10,6 +10,8 @@ import type { OpenedRecording } from '../recording/catalog.js'
 import type { AnyRecord } from '../recording/format.js'
 
 export const LINKTYPE_USER0 = 147
+/** the TLP trace's records (trace-pcapng.ts): the user link type DLT_USER1 */
+export const LINKTYPE_USER1 = 148
 
 const SHB = 0x0a0d0d0a
 const IDB = 0x00000001
@@ -18,7 +20,9 @@ const BYTE_ORDER_MAGIC = 0x1a2b3c4d
 const OPT_END = 0
 const SHB_USERAPPL = 4
 const IF_NAME = 2
+const IF_TSRESOL = 9
 const EPB_FLAGS = 2
+const OPT_COMMENT = 1
 /** epb_flags bits 0-1: 01 inbound, 10 outbound */
 const DIRECTION = { rx: 1, tx: 2 } as const
 
@@ -45,7 +49,7 @@ const block = (type: number, body: Buffer): Buffer => {
   return b
 }
 
-const sectionHeader = (app: string): Buffer => {
+export const sectionHeader = (app: string): Buffer => {
   const fixed = Buffer.alloc(16)
   fixed.writeUInt32LE(BYTE_ORDER_MAGIC, 0)
   fixed.writeUInt16LE(1, 4) // major
@@ -54,27 +58,34 @@ const sectionHeader = (app: string): Buffer => {
   return block(SHB, Buffer.concat([fixed, option(SHB_USERAPPL, Buffer.from(app)), endOfOptions()]))
 }
 
-const interfaceDescription = (name: string): Buffer => {
+/** An Interface Description Block; `nanoseconds`: timestamps in ns (if_tsresol 9), else µs (the default). */
+export const interfaceDescription = (name: string, linkType = LINKTYPE_USER0, nanoseconds = false): Buffer => {
   const fixed = Buffer.alloc(8)
-  fixed.writeUInt16LE(LINKTYPE_USER0, 0)
+  fixed.writeUInt16LE(linkType, 0)
   fixed.writeUInt32LE(0, 4) // no snap length limit
-  return block(IDB, Buffer.concat([fixed, option(IF_NAME, Buffer.from(name)), endOfOptions()]))
+  const opts = [option(IF_NAME, Buffer.from(name))]
+  if (nanoseconds) opts.push(option(IF_TSRESOL, Buffer.from([9])))
+  return block(IDB, Buffer.concat([fixed, ...opts, endOfOptions()]))
 }
 
-const enhancedPacket = (atMs: number, dir: 'tx' | 'rx', data: Buffer): Buffer => {
-  const us = BigInt(Math.round(atMs * 1000))
+/** An Enhanced Packet Block on interface 0: `ts` in the interface's units, the direction, an optional comment. */
+export const enhancedPacketAt = (ts: bigint, dir: 'tx' | 'rx', data: Buffer, comment?: string): Buffer => {
   const fixed = Buffer.alloc(20)
   fixed.writeUInt32LE(0, 0) // interface 0
-  fixed.writeUInt32LE(Number(us >> 32n), 4)
-  fixed.writeUInt32LE(Number(us & 0xffffffffn), 8)
+  fixed.writeUInt32LE(Number(ts >> 32n), 4)
+  fixed.writeUInt32LE(Number(ts & 0xffffffffn), 8)
   fixed.writeUInt32LE(data.length, 12)
   fixed.writeUInt32LE(data.length, 16)
   const padded = Buffer.alloc(pad4(data.length))
   data.copy(padded)
   const flags = Buffer.alloc(4)
   flags.writeUInt32LE(DIRECTION[dir], 0)
-  return block(EPB, Buffer.concat([fixed, padded, option(EPB_FLAGS, flags), endOfOptions()]))
+  const opts = [...(comment !== undefined ? [option(OPT_COMMENT, Buffer.from(comment))] : []), option(EPB_FLAGS, flags)]
+  return block(EPB, Buffer.concat([fixed, padded, ...opts, endOfOptions()]))
 }
+
+const enhancedPacket = (atMs: number, dir: 'tx' | 'rx', data: Buffer): Buffer =>
+  enhancedPacketAt(BigInt(Math.round(atMs * 1000)), dir, data)
 
 /** The recording's frame records as pcapng blocks; `counts.frames` says how many packets were written. */
 export async function* exportPcapng(
