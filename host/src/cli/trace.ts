@@ -10,8 +10,8 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { PsError } from '../core/errors.js'
-import type { Snapshot } from '../core/probe.js'
-import { pairReads, type Pairing, type PairedRead, type Trace, type TraceRecord, type TraceTriggerSettings } from '../core/trace.js'
+import { pairReads, type PairedRead } from '../core/trace.js'
+import { buildReport, ns, parseTrigger, type TraceReport } from '../core/trace-report.js'
 import { PATTERNS, WORKLOAD_LIMITS, type PatternName } from '../core/workload.js'
 import type { TwinMode } from '../core/twin-mode.js'
 import { validateWorkload } from '../core/workload-schema.js'
@@ -20,39 +20,7 @@ import { tracePerfetto } from '../export/trace-perfetto.js'
 import { parseIntIn, parseSize, parseTwinRange, requireOptions, twinModeOption } from './args.js'
 import type { CliDeps, CliIo, SetCode } from './io.js'
 
-/** --trigger: what fires the trace. `force` fires it right after arming, before the workload starts. */
-export type TriggerSpec = { force: true; text: string } | { force: false; text: string; settings: TraceTriggerSettings }
-
-const ADDRESS = String.raw`(0x[0-9a-fA-F]+|\d+)`
-const UNIT_NS: Record<string, number> = { ns: 1, us: 1000, µs: 1000, ms: 1e6 }
-
-/**
- * `force`, `latency>T` (T in probe clocks, or with ns, us or ms; the first completion of a read
- * later than T fires it) or `addr=BASE:LIMIT` (a memory request inside [BASE, LIMIT] fires it).
- * Durations become clocks at `clockHz`, so the parse waits for the probe's INFO.
- */
-export const parseTrigger = (value: string, clockHz: number): TriggerSpec => {
-  const text = value.trim()
-  if (/^force$/i.test(text)) return { force: true, text }
-  const lat = /^latency\s*>\s*(\d+(?:\.\d+)?)\s*(ns|us|µs|ms)?$/i.exec(text)
-  if (lat) {
-    const n = Number(lat[1])
-    const unit = lat[2]?.toLowerCase()
-    const clocks = unit === undefined ? n : Math.round((n * UNIT_NS[unit]! * clockHz) / 1e9)
-    if (!Number.isSafeInteger(clocks) || clocks > 0xffff_ffff)
-      throw new PsError('PS_USAGE', `--trigger ${text}: the latency must be a whole number of clocks up to 2^32 - 1`)
-    return { force: false, text, settings: { conditions: ['LATENCY'], latencyClocks: clocks } }
-  }
-  const addr = new RegExp(String.raw`^addr\s*=\s*${ADDRESS}\s*:\s*${ADDRESS}$`, 'i').exec(text)
-  if (addr) {
-    const base = Number(addr[1])
-    const limit = Number(addr[2])
-    if (!Number.isSafeInteger(base) || !Number.isSafeInteger(limit) || limit < base)
-      throw new PsError('PS_USAGE', `--trigger ${text}: expected BASE:LIMIT with BASE <= LIMIT below 2^53`)
-    return { force: false, text, settings: { conditions: ['ADDR'], base, limit } }
-  }
-  throw new PsError('PS_USAGE', `--trigger ${text}: expected force, latency>T (T in clocks, or with ns/us/ms) or addr=BASE:LIMIT`)
-}
+export { buildReport, parseTrigger, type TraceReadRow, type TraceReport, type TriggerSpec } from '../core/trace-report.js'
 
 const checkTriggerSyntax = (value: string): string => {
   try {
@@ -61,100 +29,6 @@ const checkTriggerSyntax = (value: string): string => {
     throw new InvalidArgumentError(e instanceof Error ? e.message.replace(/^--trigger \S+: /, '') : String(e))
   }
   return value
-}
-
-/** One paired read as the output shows it: latencies in clocks and in ns. */
-export interface TraceReadRow {
-  /** the request's record index */
-  record: number
-  /** the request's and its completions' record indices */
-  records: number[]
-  tag: number
-  requesterId: number
-  address: number
-  requestedBytes: number
-  bytes: number
-  completions: number
-  end: PairedRead['end']
-  firstLatencyClocks: number | null
-  lastLatencyClocks: number | null
-  firstLatencyNs: number | null
-  lastLatencyNs: number | null
-}
-
-export interface TraceReport {
-  pattern: PatternName
-  bytes: number
-  trigger: string
-  tap: number
-  depth: number
-  clockHz: number
-  records: number
-  triggered: boolean
-  /** the trigger record's index, null when the trigger never fired */
-  triggerIndex: number | null
-  triggerRecord: { kind: string; clock: number; tag: number; address: number | null } | null
-  full: boolean
-  lost: number
-  reads: TraceReadRow[]
-  unexpected: number[]
-  /** the trace's reads that completed, summed as the tracker sums its own */
-  paired: { done: number; firstLatencySumClocks: number; lastLatencySumClocks: number; bytes: number }
-  /** the tracker's counters over the whole run (tap 0) */
-  tracker: { reads: number; firstLatencySumClocks: number; lastLatencySumClocks: number; cpldBytes: number }
-}
-
-const ns = (clocks: number | undefined, clockHz: number): number | null =>
-  clocks === undefined ? null : Math.round((clocks * 1e10) / clockHz) / 10
-
-const describeRecord = (r: TraceRecord) => ({ kind: r.kind, clock: r.clock, tag: r.tag, address: r.address ?? null })
-
-export const buildReport = (
-  a: { pattern: PatternName; bytes: number; trigger: string; depth: number; clockHz: number },
-  trace: Trace,
-  pairing: Pairing,
-  snap: Snapshot,
-): TraceReport => {
-  const done = pairing.reads.filter((r) => r.end === 'done')
-  const tr = trace.triggerIndex === undefined ? undefined : trace.records[trace.triggerIndex]
-  return {
-    ...a,
-    tap: trace.tap,
-    records: trace.records.length,
-    triggered: trace.triggered,
-    triggerIndex: trace.triggerIndex ?? null,
-    triggerRecord: tr ? describeRecord(tr) : null,
-    full: trace.full,
-    lost: trace.lost,
-    reads: pairing.reads.map((r) => ({
-      record: r.records[0]!,
-      records: r.records,
-      tag: r.tag,
-      requesterId: r.requesterId,
-      address: r.address,
-      requestedBytes: r.requestedBytes,
-      bytes: r.bytes,
-      completions: r.completions,
-      end: r.end,
-      firstLatencyClocks: r.firstLatency ?? null,
-      lastLatencyClocks: r.lastLatency ?? null,
-      firstLatencyNs: ns(r.firstLatency, a.clockHz),
-      lastLatencyNs: ns(r.lastLatency, a.clockHz),
-    })),
-    unexpected: pairing.unexpected,
-    paired: {
-      done: done.length,
-      firstLatencySumClocks: done.reduce((s, r) => s + (r.firstLatency ?? 0), 0),
-      lastLatencySumClocks: done.reduce((s, r) => s + (r.lastLatency ?? 0), 0),
-      bytes: done.reduce((s, r) => s + r.bytes, 0),
-    },
-    tracker: {
-      reads: snap.counters.latFirstCount,
-      firstLatencySumClocks: snap.counters.latFirstSum,
-      lastLatencySumClocks: snap.counters.latLastSum,
-      cpldBytes: snap.counters.cpldBytes,
-    },
-  }
 }
 
 const fmtNs = (v: number | null): string => (v === null ? '-' : v.toFixed(1))
@@ -286,7 +160,12 @@ export const registerTrace = (program: Command, io: CliIo, setCode: SetCode, dep
           },
         })
         const pairing = pairReads(trace.records)
-        const report = buildReport({ pattern: o.pattern, bytes: o.bytes, trigger: trigger.text, depth, clockHz }, trace, pairing, snap)
+        const report = buildReport(
+          { pattern: o.pattern, bytes: o.bytes, trigger: trigger.text, depth, clockHz },
+          trace,
+          pairing,
+          snap.counters,
+        )
         if (o.out !== undefined) {
           writeFileSync(join(o.out, 'trace.json'), JSON.stringify({ ...report, words: trace.words }) + '\n')
           writeFileSync(

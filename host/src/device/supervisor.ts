@@ -26,6 +26,7 @@ import { isPsError, PsError } from '../core/errors.js'
 import type { HostLinkStats, IntervalBatch, LatencyHistogram, ProbeInfo, Snapshot, TapHistogram, TapSnapshot } from '../core/probe.js'
 import type { PcieLinkInfo } from '../core/link.js'
 import type { TwinMode } from '../core/twin-mode.js'
+import type { Trace, TraceArmOptions, TraceStatus } from '../core/trace.js'
 import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
 import type { AnyWorkload, WorkloadResult, WorkloadRunner } from '../core/workload.js'
 import { createLogger } from '../util/log.js'
@@ -137,6 +138,22 @@ class SupervisedClient extends EventEmitter<ProbeClientEvents> {
   /** an on-demand snapshot with the latency histograms read with it: a run's own percentiles (server/runs.ts) */
   latencyHistograms(): ReturnType<ProbeClient['latencyHistograms']> {
     return this.call((c) => c.latencyHistograms())
+  }
+  /** the TLP trace (docs/trace.md): POST /api/trace */
+  traceArm(o: TraceArmOptions = {}): Promise<{ depth: number }> {
+    return this.call((c) => c.traceArm(o))
+  }
+  traceForce(tap = 0): Promise<void> {
+    return this.call((c) => c.traceForce(tap))
+  }
+  traceStop(tap = 0): Promise<void> {
+    return this.call((c) => c.traceStop(tap))
+  }
+  traceStatus(tap = 0): Promise<TraceStatus> {
+    return this.call((c) => c.traceStatus(tap))
+  }
+  readTrace(tap = 0): Promise<Trace> {
+    return this.call((c) => c.readTrace(tap))
   }
   hostStats(): HostLinkStats {
     return this.target ? addStats(this.retired, this.target.hostStats()) : { ...this.retired }

@@ -18,7 +18,9 @@ import { recordingsRouter, type RecordingsDeps } from './recordings.js'
 import { RunHistory } from './run-history.js'
 import { lessonsRouter } from './lessons.js'
 import type { Lesson } from '../core/lesson.js'
-import { CompareBody, DemoBody, EmptyBody, LatencyBody, openApiDocument, RecordingBody, RunBody, StartBody } from './schemas.js'
+import { CompareBody, DemoBody, EmptyBody, LatencyBody, openApiDocument, RecordingBody, RunBody, StartBody, TraceBody } from './schemas.js'
+import { pairReads, type Trace } from '../core/trace.js'
+import { buildReport, parseTrigger } from '../core/trace-report.js'
 import type { SessionRecording } from './serve-recording.js'
 import { bearerToken, hostAllowed, setSecurityHeaders, tokenMatches } from './security.js'
 
@@ -139,6 +141,49 @@ function apiRouter({ token, state, runs, status, recordings, recording, lessons 
     })
     const report = await state.command(() => runs.run(w, 'manual', gone.signal, source))
     res.json({ ...report.result, report })
+  })
+  api.post('/trace', async (req, res) => {
+    const { workload, trigger: text, pre } = body(TraceBody, req)
+    const c = session.client
+    if (!c.traceArm || !c.traceForce || !c.traceStop || !c.traceStatus || !c.readTrace)
+      throw new PsError('PS_WORKLOAD_UNSUPPORTED', 'this device has no TLP trace')
+    const { traceArm, traceForce, traceStop, traceStatus, readTrace } = {
+      traceArm: c.traceArm.bind(c),
+      traceForce: c.traceForce.bind(c),
+      traceStop: c.traceStop.bind(c),
+      traceStatus: c.traceStatus.bind(c),
+      readTrace: c.readTrace.bind(c),
+    }
+    const clockHz = session.info.clockHz
+    const trigger = parseTrigger(text, clockHz)
+    runs.runnerFor('twin') // 409 before the device is touched
+    const gone = new AbortController()
+    res.on('close', () => {
+      if (!res.writableFinished) gone.abort()
+    })
+    let depth = 0
+    // armed and stopped inside the run's turn, so that no other run's TLPs land in the trace
+    const run = await state.command(() =>
+      runs.run(workload, 'manual', gone.signal, 'twin', {
+        before: async () => {
+          ;({ depth } = await traceArm({ pre, ...(trigger.force ? {} : { trigger: trigger.settings }) }))
+          if (trigger.force) await traceForce()
+        },
+        after: async () => {
+          const st = await traceStatus()
+          if (st.state === 'armed' || st.state === 'triggered') await traceStop()
+        },
+      }),
+    )
+    const trace: Trace = await state.command(() => readTrace(0))
+    res.json(
+      buildReport(
+        { pattern: workload.pattern, bytes: workload.bytes, trigger: trigger.text, depth, clockHz },
+        trace,
+        pairReads(trace.records),
+        run.probe,
+      ),
+    )
   })
   api.post('/latency', async (req, res) => {
     const { cycles } = body(LatencyBody, req)

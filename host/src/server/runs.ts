@@ -68,6 +68,14 @@ export interface RunServiceEvents {
   demoChanged?(): void
 }
 
+/** Device steps around one run, inside its turn (no other run in between): POST /api/trace arms the trace before and stops it after. */
+export interface RunHooks {
+  /** after the baseline reading, right before the workload starts */
+  before?(): Promise<void>
+  /** after the final reading */
+  after?(): Promise<void>
+}
+
 export class RunService {
   private readonly lock = new Mutex()
   private readonly abort = new AbortController()
@@ -128,14 +136,20 @@ export class RunService {
    * PS_SERVER_CLOSING when the server shuts down; the runner stops the run (the twin cancels it
    * and stays up). A full queue refuses a manual run at once with PS_RUN_QUEUE_FULL.
    */
-  run(workload: AnyWorkload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource): Promise<RunReport> {
-    const p = this.runQueued(workload, origin, signal, source)
+  run(workload: AnyWorkload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource, around?: RunHooks): Promise<RunReport> {
+    const p = this.runQueued(workload, origin, signal, source, around)
     this.inFlight.add(p)
     void p.catch(() => undefined).finally(() => this.inFlight.delete(p))
     return p
   }
 
-  private async runQueued(workload: AnyWorkload, origin: 'demo' | 'manual', signal?: AbortSignal, source?: RunSource): Promise<RunReport> {
+  private async runQueued(
+    workload: AnyWorkload,
+    origin: 'demo' | 'manual',
+    signal?: AbortSignal,
+    source?: RunSource,
+    around?: RunHooks,
+  ): Promise<RunReport> {
     const runner = this.runnerFor(source)
     if (this.abort.signal.aborted) throw closingError()
     if (origin === 'manual' && this.waiting >= this.limits.maxQueued) {
@@ -158,8 +172,10 @@ export class RunService {
         let after: Snapshot
         let afterHists: LatencyHistograms | undefined
         try {
+          await around?.before?.()
           result = await this.withDeadline(id, workload, signal, (s) => runner.run(workload, s))
           ;({ snapshot: after, histograms: afterHists } = await this.probeReading())
+          await around?.after?.()
         } catch (e) {
           this.on.failed?.({ id, origin, workload }, e)
           throw e

@@ -6,6 +6,7 @@ import { COMMANDS } from '../core/generated.js'
 import { checkAlignment, graphWithDefaults, graphWorkloadFields, WorkloadFields, withDefaults } from '../core/workload-schema.js'
 import { GRAPH_KERNELS, isGraphWorkload, PATTERNS } from '../core/workload.js'
 import { RUN_SOURCES } from '../core/wire.js'
+import { parseTrigger } from '../core/trace-report.js'
 import { RECORDING_NAME_PATTERN } from '../recording/names.js'
 
 // the firmware's accepted range, from spec/protocol.json
@@ -93,6 +94,37 @@ export const RunBody = RunBodyFields.transform(({ source, ...w }) => ({
   if (!isGraphWorkload(v.workload)) checkAlignment(v.workload, ctx)
 })
 
+/**
+ * POST /api/trace: a micro pattern (as POST /api/run takes it) run on the twin with tap 0's TLP
+ * trace armed around it. `trigger` is the CLI's grammar (`pcie-scope trace --trigger`, core/trace-report.ts
+ * parseTrigger): force (default), latency>T (clocks, or with ns/us/ms), addr=BASE:LIMIT.
+ */
+const TraceBodyFields = WorkloadFields.extend({
+  trigger: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('force (default), latency>T (T in probe clocks or with ns/us/ms) or addr=BASE:LIMIT, as `pcie-scope trace --trigger`'),
+  pre: z
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .optional()
+    .describe('records kept before the trigger record (at most the ring depth - 8; default 0)'),
+}).strict()
+export const TraceBody = TraceBodyFields.transform(({ trigger, pre, ...w }) => ({
+  workload: withDefaults(w),
+  trigger: trigger ?? 'force',
+  pre: pre ?? 0,
+})).superRefine((v, ctx) => {
+  checkAlignment(v.workload, ctx)
+  try {
+    parseTrigger(v.trigger, 250_000_000) // the syntax; the clock's own limits are checked once the probe's clock is known
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', path: ['trigger'], message: e instanceof Error ? e.message : String(e) })
+  }
+})
+
 const ErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
 })
@@ -148,6 +180,22 @@ export function openApiDocument(version: string): Record<string, unknown> {
         },
         '504': { description: 'the run passed its deadline and was aborted (PS_WORKLOAD_TIMEOUT)', content: json(ErrorBody) },
       }),
+      '/api/trace': post(
+        "arm tap 0's TLP trace (the trigger, the records before it), run one micro pattern on the twin, read the trace and pair every read with its completions: the report `pcie-scope trace --json` prints",
+        TraceBodyFields,
+        {
+          '409': {
+            description:
+              'no twin to run on, or a device without the trace (PS_WORKLOAD_UNSUPPORTED); the trace still recording (PS_TRACE_NOT_READY)',
+            content: json(ErrorBody),
+          },
+          '502': {
+            description: 'the device refused the settings (PS_CMD_REJECTED) or a TRACE frame went missing (PS_TRACE_INCOMPLETE)',
+            content: json(ErrorBody),
+          },
+          '503': { description: 'device down, queue full (PS_RUN_QUEUE_FULL) or shutdown (PS_SERVER_CLOSING)', content: json(ErrorBody) },
+        },
+      ),
       '/api/latency': post("set the completer's latency in probe clocks (SET_BAR_LATENCY); INFO's barLatencyCycles follows", LatencyBody, {
         '409': { description: 'the device cannot set it (PS_WORKLOAD_UNSUPPORTED)', content: json(ErrorBody) },
       }),

@@ -10,6 +10,7 @@ import type { WorkloadRunner } from '../core/workload.js'
 import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
 import type { TwinSegments } from '../transport/twin.js'
 import type { TwinMode } from '../core/twin-mode.js'
+import type { Trace, TraceArmOptions, TraceStatus } from '../core/trace.js'
 
 /** What the server sees of a twin supervisor (device/supervisor.ts). */
 export interface ServerTwinSupervisor {
@@ -48,6 +49,12 @@ export interface ServerProbeClient {
   lastSnapshot(): Snapshot | undefined
   /** every raw frame of the link until unwatched (ProbeClient has it; `serve --record-frames` needs it) */
   watchRawFrames?(watcher: (f: RawFrame) => void): () => void
+  /** the TLP trace (docs/trace.md; ProbeClient has it; POST /api/trace needs it) */
+  traceArm?(o: TraceArmOptions): Promise<{ depth: number }>
+  traceForce?(tap?: number): Promise<void>
+  traceStop?(tap?: number): Promise<void>
+  traceStatus?(tap?: number): Promise<TraceStatus>
+  readTrace?(tap?: number): Promise<Trace>
 }
 
 export interface ServerSession {
