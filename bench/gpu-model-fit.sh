@@ -17,7 +17,8 @@
 # counted), so a slow step costs the later ones rather than the whole call; the ncu steps run in
 # parts (one pattern or kernel each), since ncu prints its table only when its program ends.
 #
-# Usage: OUT_DIR=... [STEPS=ncu-micro,ncu-chunk,...] [BUDGET_S=540] [NCU=ncu] bash bench/gpu-model-fit.sh
+# Usage: OUT_DIR=... [STEPS=ncu-micro,ncu-chunk,...] [BUDGET_S=540] [UVM_CAP_S=150] [MULTI_CAP_S=170]
+#        [NCU=ncu] bash bench/gpu-model-fit.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT_DIR:-gpu-model-fit}
@@ -141,13 +142,13 @@ if want uvm; then
       done
     done
   done > "$out/uvm.batch"
-  plain uvm "$out/uvm.batch" 150
+  plain uvm "$out/uvm.batch" "${UVM_CAP_S:-150}"
 fi
 if want multi; then
   for a in "merged-aligned --element-bytes 4" "merged-aligned --element-bytes 16" "merged-misaligned --element-bytes 4" \
     "merged-chunked --element-bytes 4" "strided --element-bytes 4" "strided --element-bytes 4 --l1 bypass"; do
     echo "--pattern $a --bytes $(mib 256) --devices all --warmup 2 --repeats 7"
   done > "$out/multi.batch"
-  plain multi "$out/multi.batch" 170
+  plain multi "$out/multi.batch" "${MULTI_CAP_S:-170}"
 fi
 step "done"
