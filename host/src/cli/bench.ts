@@ -222,12 +222,28 @@ export interface DevicesRow {
   error?: { code: string; message: string }
 }
 
-/** `--devices`: the device ordinals of "all" or "0,1". */
+/** `--devices`: the device ordinals of "all" or "0,1", checked against the GPUs present before any run. */
 const deviceList = async (text: string, deps: CliDeps): Promise<number[]> => {
-  if (text === 'all') return (await deps.loadAddon().gpuDevices()).map((_, i) => i)
-  const list = text.split(',').map((x) => Number(x))
-  if (!list.length || list.some((d) => !Number.isInteger(d) || d < 0))
+  const present = await deps
+    .loadAddon()
+    .gpuDevices()
+    .then((d) => d.length)
+    .catch((e: { code?: string; message?: string }) => {
+      if (e.code === 'PS_GPU_NOT_BUILT' || e.code === 'PS_GPU_NO_DEVICE') throw new PsError('PS_GPU_UNAVAILABLE', String(e.message))
+      throw e
+    })
+  if (present === 0) throw new PsError('PS_GPU_UNAVAILABLE', 'no CUDA device is usable on this machine')
+  if (text === 'all') return [...Array(present).keys()]
+  const list = text.split(',').map((x) => (/^\d+$/.test(x.trim()) ? Number(x) : NaN))
+  if (!list.length || list.some((d) => !Number.isInteger(d)))
     throw new PsError('PS_USAGE', `--devices needs all or device ordinals such as 0,1, not ${text}`)
+  const missing = list.filter((d) => d >= present)
+  if (missing.length)
+    throw new PsError(
+      'PS_USAGE',
+      `--devices ${text}: no device ${missing.join(', ')} here (this machine has ${present} CUDA device${present === 1 ? '' : 's'}: 0..${present - 1})`,
+    )
+  if (new Set(list).size !== list.length) throw new PsError('PS_USAGE', `--devices ${text} names a device twice`)
   return list
 }
 

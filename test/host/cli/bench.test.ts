@@ -9,7 +9,7 @@ import { ProbeClient } from '../../../host/src/device/client.js'
 import type { DeviceSession, OpenSessionOptions } from '../../../host/src/device/session.js'
 import { closeSessions, fakeSession } from '../measure/fake-session.js'
 import { duplexPair, FakeDevice } from '../device/fake-device.js'
-import { makeFakeAddon, nativeError, type FakeAddonOptions } from '../workload/fake-addon.js'
+import { FAKE_DEVICE, makeFakeAddon, nativeError, type FakeAddonOptions } from '../workload/fake-addon.js'
 
 afterEach(closeSessions)
 
@@ -32,7 +32,7 @@ const gpuDeps = (o: FakeAddonOptions = {}) => {
 
 describe('pcie-scope bench --gpu --devices', () => {
   it('runs every micro kernel on the listed GPUs at once, each alone and the total', async () => {
-    const { addon, deps } = gpuDeps()
+    const { addon, deps } = gpuDeps({ devices: [FAKE_DEVICE, FAKE_DEVICE] })
     const r = await run(['bench', '--gpu', '--devices', '0,1', '--bytes', '1M'], deps)
     expect(r.code).toBe(0)
     expect(addon.runs).toHaveLength(4)
@@ -50,6 +50,28 @@ describe('pcie-scope bench --gpu --devices', () => {
     const bad = await run(['bench', '--gpu', '--suite', 'graph', '--devices', 'all'], deps)
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/--devices goes with --gpu --suite micro/)
+  })
+
+  it('refuses a device the machine lacks, or one named twice, before any run', async () => {
+    const { addon, deps } = gpuDeps({ devices: [FAKE_DEVICE, FAKE_DEVICE] })
+    const missing = await run(['bench', '--gpu', '--devices', '0,7', '--bytes', '1M'], deps)
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/--devices 0,7: no device 7 here \(this machine has 2 CUDA devices: 0\.\.1\)/)
+    const twice = await run(['bench', '--gpu', '--devices', '1,1', '--bytes', '1M'], deps)
+    expect(twice.code).toBe(2)
+    expect(twice.stderr).toMatch(/names a device twice/)
+    const word = await run(['bench', '--gpu', '--devices', '0,x', '--bytes', '1M'], deps)
+    expect(word.code).toBe(2)
+    expect(word.stderr).toMatch(/--devices needs all or device ordinals/)
+    expect(addon.runs).toHaveLength(0)
+  })
+
+  it('on a machine without a GPU fails with PS_GPU_UNAVAILABLE and one sentence', async () => {
+    const { deps } = gpuDeps({ devices: { reject: nativeError('PS_GPU_NO_DEVICE', 'no CUDA device is usable on this machine.') } })
+    const r = await run(['bench', '--gpu', '--devices', 'all'], deps)
+    expect(r.code).not.toBe(0)
+    expect(r.stderr).toMatch(/PS_GPU_UNAVAILABLE/)
+    expect(r.stderr).toMatch(/no CUDA device is usable on this machine/)
   })
 })
 
