@@ -46,7 +46,12 @@ uint32_t warp_lanes(const PatternSpec &spec, const PatternShape &shape, uint64_t
     const uint64_t first = pattern_index<P>(spec, shape, thread0, iter);
     const uint64_t step = pattern_index<P>(spec, shape, thread0 + 1, iter) - first;
     uint64_t off0, off_last;
-    const bool affine = P != Pattern::MergedChunked || step == shape.lane_bytes;
+    // a chunk shorter than the warp's span ends inside the warp: its last lane is then past the
+    // chunk (kPastChunk), which first + 31 * step would not show
+    const bool affine = P != Pattern::MergedChunked
+        || (step == shape.lane_bytes
+            && pattern_index<P>(spec, shape, thread0 + kWarpSize - 1, iter)
+                == first + (kWarpSize - 1) * step);
     if (affine && pattern_bounds(spec, shape, iter, first, &off0)
         && pattern_bounds(spec, shape, iter, first + (kWarpSize - 1) * step, &off_last)) {
         for (uint32_t lane = 0; lane < kWarpSize; ++lane)

@@ -250,7 +250,8 @@ TEST(lazy_1gib_strided)
 
 // warp_load builds a warp from two pattern_index calls (the index is affine in the lane): every
 // lane must still be what pattern_access says, for every pattern, width, offset, partial size
-// and iteration, the last warp and one iteration past the end included.
+// and iteration, the last warp and one iteration past the end included; merged-chunked also with
+// chunks shorter than a warp's span (the warp's tail lanes past the chunk stay inactive).
 TEST(warp_load_matches_pattern_access_lane_by_lane)
 {
     const Pattern patterns[] = {Pattern::Strided, Pattern::MergedAligned, Pattern::MergedMisaligned,
@@ -260,38 +261,43 @@ TEST(warp_load_matches_pattern_access_lane_by_lane)
     uint64_t lanes_checked = 0, runs_marked = 0;
     for (Pattern p : patterns)
         for (uint32_t w : widths)
-            for (uint64_t bytes : sizes) {
-                const uint64_t size = bytes / w * w;
-                for (uint32_t offset : {0u, 32u, 48u}) {
-                    TrafficGenerator g(cfg_of(p, size, offset, L1Mode::Ideal, w));
-                    const PatternShape &shape = g.shape();
-                    const PatternSpec &spec = g.config().spec;
-                    const uint64_t warps[] = {0, 1, shape.warps / 2, shape.warps - 1};
-                    for (uint64_t warp : warps)
-                        for (uint32_t iter = 0; iter <= shape.iterations; ++iter) {
-                            WarpLoad load{};
-                            const uint32_t active = g.warp_load(warp, iter, &load);
-                            CHECK_EQ(active, load.active);
-                            if (load.lanes_in_run) { // the coalescer trusts it: it must hold
-                                CHECK_EQ(active, 0xFFFFFFFFu);
-                                for (uint32_t lane = 0; lane < kWarpSize; ++lane)
-                                    CHECK_EQ(load.addr[lane],
-                                             load.addr[0] + lane * load.lane_bytes);
-                                ++runs_marked;
+            for (uint64_t bytes : sizes)
+                for (uint64_t chunk :
+                     {kChunkBytesDefault, (uint64_t)128, (uint64_t)256, (uint64_t)720}) {
+                    if (chunk != kChunkBytesDefault
+                        && (p != Pattern::MergedChunked || chunk % w != 0))
+                        continue;
+                    const uint64_t size = bytes / w * w;
+                    for (uint32_t offset : {0u, 32u, 48u}) {
+                        TrafficGenerator g(cfg_of(p, size, offset, L1Mode::Ideal, w, chunk));
+                        const PatternShape &shape = g.shape();
+                        const PatternSpec &spec = g.config().spec;
+                        const uint64_t warps[] = {0, 1, shape.warps / 2, shape.warps - 1};
+                        for (uint64_t warp : warps)
+                            for (uint32_t iter = 0; iter <= shape.iterations; ++iter) {
+                                WarpLoad load{};
+                                const uint32_t active = g.warp_load(warp, iter, &load);
+                                CHECK_EQ(active, load.active);
+                                if (load.lanes_in_run) { // the coalescer trusts it: it must hold
+                                    CHECK_EQ(active, 0xFFFFFFFFu);
+                                    for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+                                        CHECK_EQ(load.addr[lane],
+                                                 load.addr[0] + lane * load.lane_bytes);
+                                    ++runs_marked;
+                                }
+                                for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+                                    uint64_t off = 0;
+                                    const bool on = pattern_access(
+                                        spec, shape, warp * kWarpSize + lane, iter, &off);
+                                    CHECK_EQ(on, ((active >> lane) & 1u) != 0);
+                                    if (on)
+                                        CHECK_EQ(load.addr[lane], kBase + off);
+                                    ++lanes_checked;
+                                }
                             }
-                            for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
-                                uint64_t off = 0;
-                                const bool on = pattern_access(spec, shape, warp * kWarpSize + lane,
-                                                               iter, &off);
-                                CHECK_EQ(on, ((active >> lane) & 1u) != 0);
-                                if (on)
-                                    CHECK_EQ(load.addr[lane], kBase + off);
-                                ++lanes_checked;
-                            }
-                        }
+                    }
                 }
-            }
-    CHECK(lanes_checked > 80000); // 81 792: the loops ran
+    CHECK(lanes_checked > 80000); // the loops ran
     CHECK(runs_marked > 100);     // the merged patterns' whole warps are marked
 }
 
