@@ -12,6 +12,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander'
 import { PsError } from '../core/errors.js'
 import { pairReads, type PairedRead } from '../core/trace.js'
 import { buildReport, ns, parseTrigger, type TraceReport } from '../core/trace-report.js'
+import { TRIGGER_SYNTAX } from '../core/trace-trigger.js'
 import { PATTERNS, WORKLOAD_LIMITS, type PatternName } from '../core/workload.js'
 import type { TwinMode } from '../core/twin-mode.js'
 import { validateWorkload } from '../core/workload-schema.js'
@@ -26,7 +27,7 @@ const checkTriggerSyntax = (value: string): string => {
   try {
     parseTrigger(value, 250_000_000)
   } catch (e) {
-    throw new InvalidArgumentError(e instanceof Error ? e.message.replace(/^--trigger \S+: /, '') : String(e))
+    throw new InvalidArgumentError(e instanceof Error ? e.message : String(e))
   }
   return value
 }
@@ -115,7 +116,7 @@ export const registerTrace = (program: Command, io: CliIo, setCode: SetCode, dep
     .option('--offset <b>', 'byte offset of the buffer (default 0)', parseIntIn(0, WORKLOAD_LIMITS.offset.max), 0)
     .option(
       '--trigger <spec>',
-      'force (default: fire at once, the trace starts with the workload), latency>T (T in clocks or with ns/us/ms: a first completion later than T), or addr=BASE:LIMIT (a memory request inside the window)',
+      `what fires the trace: ${TRIGGER_SYNTAX}; all the conditions must hold for one TLP (default force: at once, the trace starts with the workload). E.g. 'type=cpld & tag=5', 'type=mrd & addr=0x100000000:0x100000fff & latency>2us'`,
       checkTriggerSyntax,
       'force',
     )

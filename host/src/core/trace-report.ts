@@ -1,46 +1,13 @@
 /**
- * The TLP trace's report (`pcie-scope trace`, `POST /api/trace`): the trigger grammar both take
- * (`parseTrigger`) and the paired reads of a trace as one JSON object (`buildReport`), latencies in
- * clocks and ns, beside the tracker's counters of the same run.
+ * The TLP trace's report (`pcie-scope trace`, `POST /api/trace`): the paired reads of a trace as
+ * one JSON object (`buildReport`), latencies in clocks and ns, beside the tracker's counters of
+ * the same run. The trigger and filter grammar both take is core/trace-trigger.ts.
  */
-import { PsError } from './errors.js'
 import type { Counters } from './probe.js'
-import type { Pairing, PairedRead, Trace, TraceRecord, TraceTriggerSettings } from './trace.js'
+import type { Pairing, PairedRead, Trace, TraceRecord } from './trace.js'
 import type { PatternName } from './workload.js'
-/** --trigger: what fires the trace. `force` fires it right after arming, before the workload starts. */
-export type TriggerSpec = { force: true; text: string } | { force: false; text: string; settings: TraceTriggerSettings }
 
-const ADDRESS = String.raw`(0x[0-9a-fA-F]+|\d+)`
-const UNIT_NS: Record<string, number> = { ns: 1, us: 1000, µs: 1000, ms: 1e6 }
-
-/**
- * `force`, `latency>T` (T in probe clocks, or with ns, us or ms; the first completion of a read
- * later than T fires it) or `addr=BASE:LIMIT` (a memory request inside [BASE, LIMIT] fires it).
- * Durations become clocks at `clockHz`, so the parse waits for the probe's INFO.
- */
-export const parseTrigger = (value: string, clockHz: number): TriggerSpec => {
-  const text = value.trim()
-  if (/^force$/i.test(text)) return { force: true, text }
-  const lat = /^latency\s*>\s*(\d+(?:\.\d+)?)\s*(ns|us|µs|ms)?$/i.exec(text)
-  if (lat) {
-    const n = Number(lat[1])
-    const unit = lat[2]?.toLowerCase()
-    const clocks = unit === undefined ? n : Math.round((n * UNIT_NS[unit]! * clockHz) / 1e9)
-    if (!Number.isSafeInteger(clocks) || clocks > 0xffff_ffff)
-      throw new PsError('PS_USAGE', `--trigger ${text}: the latency must be a whole number of clocks up to 2^32 - 1`)
-    return { force: false, text, settings: { conditions: ['LATENCY'], latencyClocks: clocks } }
-  }
-  const addr = new RegExp(String.raw`^addr\s*=\s*${ADDRESS}\s*:\s*${ADDRESS}$`, 'i').exec(text)
-  if (addr) {
-    const base = Number(addr[1])
-    const limit = Number(addr[2])
-    if (!Number.isSafeInteger(base) || !Number.isSafeInteger(limit) || limit < base)
-      throw new PsError('PS_USAGE', `--trigger ${text}: expected BASE:LIMIT with BASE <= LIMIT below 2^53`)
-    return { force: false, text, settings: { conditions: ['ADDR'], base, limit } }
-  }
-  throw new PsError('PS_USAGE', `--trigger ${text}: expected force, latency>T (T in clocks, or with ns/us/ms) or addr=BASE:LIMIT`)
-}
-
+export { parseFilter, parseTrigger, type FilterSpec, type TriggerSpec } from './trace-trigger.js'
 /** One paired read as the output shows it: latencies in clocks and in ns. */
 export interface TraceReadRow {
   /** the request's record index */

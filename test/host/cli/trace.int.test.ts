@@ -18,7 +18,7 @@ describe('--trigger', () => {
     expect(parseTrigger('latency>300ns', 250e6)).toMatchObject({ settings: { latencyClocks: 75 } })
     expect(parseTrigger('latency > 123', 250e6)).toMatchObject({ settings: { latencyClocks: 123 } })
     expect(parseTrigger('addr=0x1000:0x1fff', 250e6)).toMatchObject({ settings: { conditions: ['ADDR'], base: 0x1000, limit: 0x1fff } })
-    for (const bad of ['latency<2us', 'addr=0x2000:0x1000', 'tag=3', 'latency>99999999ms'])
+    for (const bad of ['latency<2us', 'addr=0x2000:0x1000', 'tag=3000', 'latency>99999999ms'])
       expect(() => parseTrigger(bad, 250e6), bad).toThrow(expect.objectContaining({ code: 'PS_USAGE' }))
   })
 
