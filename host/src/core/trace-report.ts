@@ -1,7 +1,7 @@
 /**
  * The TLP trace's report (`pcie-scope trace`, `POST /api/trace`): the paired reads of a trace as
  * one JSON object (`buildReport`), latencies in clocks and ns, beside the tracker's counters of
- * the same run. The trigger and filter grammar both take is core/trace-trigger.ts.
+ * the same run and tap. The trigger and filter grammar both take is core/trace-trigger.ts.
  */
 import type { Counters } from './probe.js'
 import type { Pairing, PairedRead, Trace, TraceRecord } from './trace.js'
@@ -31,6 +31,8 @@ export interface TraceReport {
   pattern: PatternName
   bytes: number
   trigger: string
+  /** the filter's text, null when everything was recorded */
+  filter: string | null
   tap: number
   depth: number
   clockHz: number
@@ -45,8 +47,8 @@ export interface TraceReport {
   unexpected: number[]
   /** the trace's reads that completed, summed as the tracker sums its own */
   paired: { done: number; firstLatencySumClocks: number; lastLatencySumClocks: number; bytes: number }
-  /** the tracker's counters over the whole run (tap 0) */
-  tracker: { reads: number; firstLatencySumClocks: number; lastLatencySumClocks: number; cpldBytes: number }
+  /** the tracker's counters of the trace's tap over the whole run; null when that tap's counters did not come */
+  tracker: { reads: number; firstLatencySumClocks: number; lastLatencySumClocks: number; cpldBytes: number } | null
 }
 
 /** clocks as ns at clockHz, to 0.1 ns; undefined is null */
@@ -56,11 +58,11 @@ export const ns = (clocks: number | undefined, clockHz: number): number | null =
 const describeRecord = (r: TraceRecord) => ({ kind: r.kind, clock: r.clock, tag: r.tag, address: r.address ?? null })
 
 export const buildReport = (
-  a: { pattern: PatternName; bytes: number; trigger: string; depth: number; clockHz: number },
+  a: { pattern: PatternName; bytes: number; trigger: string; filter: string | null; depth: number; clockHz: number },
   trace: Trace,
   pairing: Pairing,
-  /** the tracker's counters over the run (a snapshot's counters after a clear, or a run's deltas) */
-  counters: Pick<Counters, 'latFirstCount' | 'latFirstSum' | 'latLastSum' | 'cpldBytes'>,
+  /** the trace tap's tracker counters over the run (a snapshot's counters after a clear, or a run's deltas); undefined: not read */
+  counters: Pick<Counters, 'latFirstCount' | 'latFirstSum' | 'latLastSum' | 'cpldBytes'> | undefined,
 ): TraceReport => {
   const done = pairing.reads.filter((r) => r.end === 'done')
   const tr = trace.triggerIndex === undefined ? undefined : trace.records[trace.triggerIndex]
@@ -95,11 +97,13 @@ export const buildReport = (
       lastLatencySumClocks: done.reduce((s, r) => s + (r.lastLatency ?? 0), 0),
       bytes: done.reduce((s, r) => s + r.bytes, 0),
     },
-    tracker: {
-      reads: counters.latFirstCount,
-      firstLatencySumClocks: counters.latFirstSum,
-      lastLatencySumClocks: counters.latLastSum,
-      cpldBytes: counters.cpldBytes,
-    },
+    tracker: counters
+      ? {
+          reads: counters.latFirstCount,
+          firstLatencySumClocks: counters.latFirstSum,
+          lastLatencySumClocks: counters.latLastSum,
+          cpldBytes: counters.cpldBytes,
+        }
+      : null,
   }
 }
