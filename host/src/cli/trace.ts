@@ -134,18 +134,18 @@ export const registerTrace = (program: Command, io: CliIo, setCode: SetCode, dep
     .option('--offset <b>', 'byte offset of the buffer (default 0)', parseIntIn(0, WORKLOAD_LIMITS.offset.max), 0)
     .option(
       '--trigger <spec>',
-      `what fires the trace: ${TRIGGER_SYNTAX}; all the conditions must hold for one TLP (default force: at once, the trace starts with the workload). E.g. 'type=cpld & tag=5', 'type=mrd & addr=0x100000000:0x100000fff & latency>2us'`,
+      `what fires the trace: ${TRIGGER_SYNTAX}; all must hold, for one TLP (outstanding and timeout: in its clock) (force: at once, the trace starts with the workload). E.g. 'type=cpld & tag=5', 'type=mrd & addr=0x100000000:0x100000fff & len=128B', 'type=cpld & latency>2us'`,
       checkTriggerSyntax,
       'force',
     )
     .option(
       '--filter <spec>',
-      `what is recorded (default everything): ${FILTER_SYNTAX}. E.g. 'type=mrd|cpld & addr=0x100000000:0x10000ffff'`,
+      `what the ring records (default everything): ${FILTER_SYNTAX}. E.g. 'type=mrd|cpld & addr=0x100000000:0x10000ffff'`,
       checkFilterSyntax,
     )
     .option(
       '--tap <n>',
-      `which tap's trace: ${TAPS.map((t, i) => `${i} ${t.key}`).join(', ')} (the switch design's host side; the BAR design has tap 0 only; default 0)`,
+      `which tap's trace: ${TAPS.map((t, i) => `${i} ${t.key}`).join(', ')} (the switch design's host side; the BAR design has tap 0 only)`,
       parseIntIn(0, TAPS.length - 1),
       0,
     )

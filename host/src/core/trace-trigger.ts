@@ -119,8 +119,36 @@ const parseLatency = (term: string, s: string, clockHz: number): number => {
   return clocks
 }
 
+/** The kinds of TLP a per-TLP condition can hold for (the rest hold for any; OUTSTANDING and TIMEOUT are the clock's). */
+const KINDS_OF: Partial<Record<TraceCondition, readonly TraceKind[]>> = {
+  ADDR: ['MRD', 'MWR'],
+  STATUS: ['CPLD', 'CPL'],
+  LATENCY: ['CPLD', 'CPL'],
+  UNEXPECTED: ['CPLD', 'CPL'],
+}
+
+/**
+ * Conditions that no one TLP meets together (`type=mrd & latency>2us`: latency is a completion's)
+ * would arm a trigger that never fires: refused by name. Any empty intersection of these kind sets
+ * shows in a pair, as the fixed ones fall in two disjoint groups.
+ */
+const refuseDisjoint = (settings: TraceTriggerSettings, termOf: Map<TraceCondition, string>): void => {
+  const kindsOf = (c: TraceCondition) => (c === 'TYPE' ? settings.types! : KINDS_OF[c])
+  const constrained = settings.conditions.filter((c) => kindsOf(c) !== undefined)
+  const names = (ks: readonly TraceKind[]) => ks.map((k) => k.toLowerCase()).join('|')
+  for (const [i, a] of constrained.entries())
+    for (const b of constrained.slice(i + 1)) {
+      const [ka, kb] = [kindsOf(a)!, kindsOf(b)!]
+      if (ka.some((k) => kb.includes(k))) continue
+      throw new PsError(
+        'PS_USAGE',
+        `trigger terms '${termOf.get(a)}' (${names(ka)}) and '${termOf.get(b)}' (${names(kb)}) never hold for one TLP: the trigger would never fire`,
+      )
+    }
+}
+
 /** One trigger term into `settings`; each condition at most once. */
-const addTriggerTerm = (term: string, settings: TraceTriggerSettings, clockHz: number): void => {
+const addTriggerTerm = (term: string, settings: TraceTriggerSettings, clockHz: number, termOf: Map<TraceCondition, string>): void => {
   const m = /^([a-z]+)\s*(?:([=<>])\s*(.*))?$/i.exec(term)
   if (!m) throw refuse('trigger', term, `expected ${TRIGGER_SYNTAX}`)
   const name = m[1]!.toLowerCase()
@@ -129,6 +157,7 @@ const addTriggerTerm = (term: string, settings: TraceTriggerSettings, clockHz: n
   const set = (condition: TraceCondition, fields: Partial<TraceTriggerSettings> = {}) => {
     if (settings.conditions.includes(condition)) throw refuse('trigger', term, `${name} is given twice`)
     settings.conditions.push(condition)
+    termOf.set(condition, term)
     Object.assign(settings, fields)
   }
   const needs = (want: '=' | '>' | undefined, shape: string) => {
@@ -174,7 +203,7 @@ const addTriggerTerm = (term: string, settings: TraceTriggerSettings, clockHz: n
 
 /**
  * `force`, or conditions joined by `&`, e.g. `type=cpld & tag=5`, `type=mrd & addr=0x1000:0x1fff
- * & latency>2us`. Durations become clocks at `clockHz`, so the final parse waits for the probe's
+ * & len=32`; conditions no one TLP can meet together are refused. Durations become clocks at `clockHz`, so the final parse waits for the probe's
  * INFO; a syntax check may pass any clock.
  */
 export const parseTrigger = (value: string, clockHz: number): TriggerSpec => {
@@ -182,8 +211,10 @@ export const parseTrigger = (value: string, clockHz: number): TriggerSpec => {
   if (/^force$/i.test(text)) return { force: true, text }
   if (text === '') throw new PsError('PS_USAGE', `trigger: empty; expected ${TRIGGER_SYNTAX}`)
   const settings: TraceTriggerSettings = { conditions: [] }
-  for (const term of splitTerms('trigger', text)) addTriggerTerm(term, settings, clockHz)
+  const termOf = new Map<TraceCondition, string>()
+  for (const term of splitTerms('trigger', text)) addTriggerTerm(term, settings, clockHz, termOf)
   settings.conditions.sort((a, b) => TRACE_TRIGGER_BITS[a] - TRACE_TRIGGER_BITS[b])
+  refuseDisjoint(settings, termOf)
   return { force: false, text, settings }
 }
 

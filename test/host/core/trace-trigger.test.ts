@@ -86,12 +86,20 @@ describe('parseTrigger: each term', () => {
 
 describe('parseTrigger: conjunctions', () => {
   it('terms joined by & or "and", all conditions in TRC_TRIG_EN order', () => {
-    const s = settings('type=mrd & addr=0x1000:0x1fff & latency>2us')
-    expect(s).toEqual({ conditions: ['TYPE', 'ADDR', 'LATENCY'], types: ['MRD'], base: 0x1000, limit: 0x1fff, latencyClocks: 500 })
+    const s = settings('type=mrd & addr=0x1000:0x1fff & len=128B')
+    expect(s).toEqual({ conditions: ['TYPE', 'ADDR', 'LEN'], types: ['MRD'], base: 0x1000, limit: 0x1fff, lengthDw: 32 })
+    expect(settings('type=cpld & latency>2us & rid=03:00.0').conditions).toEqual(['TYPE', 'RID', 'LATENCY'])
     expect(settings('tag=5 and type=cpld')).toEqual({ conditions: ['TYPE', 'TAG'], types: ['CPLD'], tag: 5 })
     expect(settings('timeout AND outstanding>7&unexpected').conditions).toEqual(['UNEXPECTED', 'OUTSTANDING', 'TIMEOUT'])
-    const all = settings('type=cpld & addr=0:1 & rid=1 & tag=2 & len=3 & status=ur & latency>4 & unexpected & outstanding>5 & timeout')
-    expect(all.conditions).toHaveLength(10)
+    const all = settings('type=cpld|mrd & rid=1 & tag=2 & len=3 & status=ur & latency>4 & unexpected & outstanding>5 & timeout')
+    expect(all.conditions).toHaveLength(9)
+    expect(settings('type=mwr & addr=0:1 & tag=1 & outstanding>1 & timeout').conditions).toEqual([
+      'TYPE',
+      'ADDR',
+      'TAG',
+      'OUTSTANDING',
+      'TIMEOUT',
+    ])
   })
 
   it('becomes the TRACE_ARM arguments bit for bit', () => {
@@ -133,6 +141,11 @@ describe('parseTrigger: refusals name the term and what is accepted', () => {
     ['outstanding=5', /expected outstanding>N/],
     ['timeout>5', /expected timeout, alone/],
     ['unexpected=1', /expected unexpected, alone/],
+    // conditions no one TLP meets together: the trigger would never fire
+    ['type=mrd & addr=0:0xfff & latency>2us', /terms 'type=mrd' \(mrd\) and 'latency>2us' \(cpld\|cpl\) never hold for one TLP/],
+    ['addr=0:1 & status=ur', /terms 'addr=0:1' \(mrd\|mwr\) and 'status=ur' \(cpld\|cpl\) never hold/],
+    ['unexpected & type=mwr|other', /terms 'type=mwr\|other' \(mwr\|other\) and 'unexpected' \(cpld\|cpl\)/],
+    ['type=cpld & addr=0:1', /terms 'type=cpld' \(cpld\) and 'addr=0:1' \(mrd\|mwr\)/],
   ]
   for (const [text, why] of cases)
     it(JSON.stringify(text), () => {
