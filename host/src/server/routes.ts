@@ -194,8 +194,14 @@ function apiRouter({ token, state, runs, status, recordings, recording, lessons 
       }),
     )
     const trace: Trace = await state.command(() => readTrace(tap))
-    const tracker =
-      tap === 0 ? run.probe : tapBefore && tapAfter ? counterDeltas({ counters: tapBefore }, { counters: tapAfter }) : undefined
+    // counters that were stopped counted nothing: no figures rather than zeros
+    const tracker = !run.countersEnabled
+      ? undefined
+      : tap === 0
+        ? run.probe
+        : tapBefore && tapAfter
+          ? counterDeltas({ counters: tapBefore }, { counters: tapAfter })
+          : undefined
     res.json(
       buildReport(
         { pattern: workload.pattern, bytes: workload.bytes, trigger: trigger.text, filter: filter?.text ?? null, depth, clockHz },

@@ -1,7 +1,8 @@
 /**
  * POST /api/trace on `serve --twin` (needs `npm run build:twin`): the trace armed around one run
  * in the run service's turn, read back and paired, the same report `pcie-scope trace --json`
- * prints; a bad trigger or body is 400 before anything runs.
+ * prints; trigger conditions and their conjunctions, the filter, the host side's tap; a bad
+ * trigger, filter, body or tap is 400 before anything runs.
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -142,5 +143,40 @@ describe('POST /api/trace on the twin', () => {
     expect(((await r.json()) as { error: { details: { properties: Record<string, unknown> } } }).error.details.properties).toHaveProperty(
       'trigger',
     )
+  })
+})
+
+describe('POST /api/trace on the BAR design', () => {
+  let server: RunningServer | undefined
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  it('tap 1 is 400 PS_REQUEST_INVALID naming its one tap; tap 0 traces', { timeout: 30_000 }, async () => {
+    server = await startServer({ twin: true, mode: 'endpoint', http: { host: '127.0.0.1', port: 0 }, gpu: false })
+    const post = (b: unknown) =>
+      fetch(`${new URL(server!.url).origin}/api/trace`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${server!.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(b),
+      })
+    const r = await post({ pattern: 'merged-aligned', bytes: 4096, tap: 1 })
+    expect(r.status).toBe(400)
+    expect(((await r.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: 'PS_REQUEST_INVALID',
+      message: 'tap 1: this design has one tap: 0 (gpuSide)',
+    })
+    const body = { pattern: 'merged-aligned', bytes: 4096, trigger: 'type=cpld & status=sc & len=32' }
+    // the counters stopped: the trace still comes, without tracker figures
+    const stopped = await post(body)
+    expect(stopped.status).toBe(200)
+    expect(await stopped.json()).toMatchObject({ tap: 0, triggered: true, triggerRecord: { kind: 'CPLD' }, tracker: null })
+    const start = await fetch(`${new URL(server.url).origin}/api/start`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    })
+    expect(start.status).toBe(200)
+    expect(await (await post(body)).json()).toMatchObject({ triggered: true, tracker: { reads: 32, cpldBytes: 4096 } })
   })
 })
