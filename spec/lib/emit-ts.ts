@@ -66,6 +66,8 @@ export function emitTs(m: SpecModel): string {
   L.push(`export const LINK_STATS = ${J(m.linkStats.map((s) => ({ key: s.name, label: s.label, error: s.error, doc: s.doc })))} as const`)
   L.push("export type LinkStatKey = (typeof LINK_STATS)[number]['key']")
   L.push(`export const REG = ${J(Object.fromEntries(regs.registers.map((r) => [r.name, num(r.offset)])))} as const`)
+  L.push('/** The values a register holds where the spec bounds them, [min, max]. */')
+  L.push(`export const REG_RANGE = ${J(Object.fromEntries(regs.registers.flatMap((r) => (r.range ? [[r.name, r.range]] : []))))} as const`)
   L.push(`export const ID_MAGIC = 0x${hex(num(regs.idMagic), 8)}`)
   L.push(`export const REG_VERSION_VALUE = 0x${hex(m.versionValue, 8)}`)
   L.push('/** Interval-record words in order (register SMP_<word>), 32 bits each. */')

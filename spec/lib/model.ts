@@ -20,6 +20,8 @@ export interface Register {
   access: Access
   doc: string
   reset?: number
+  /** the values the register's field holds, [min, max] (the host checks what it writes against it) */
+  range?: [number, number]
   fields?: Field[]
 }
 /** Which RTL block owns a counter: probe_counters (default) or probe_tracker's statistics. */
@@ -376,6 +378,11 @@ function checkRegisters(regs: RegisterSpec, counters: Counter[], P: string[]): v
     if (!['ro', 'rw', 'wo'].includes(r.access)) P.push(`registers: ${r.name} access ${r.access} is not ro, rw or wo`)
     if (r.reset !== undefined && (!isInt(r.reset) || r.reset < 0 || r.reset >= 2 ** regs.dataWidth))
       P.push(`registers: ${r.name} reset ${r.reset} does not fit ${regs.dataWidth} bits`)
+    if (r.range !== undefined) {
+      const [lo, hi] = Array.isArray(r.range) ? r.range : []
+      if (r.range.length !== 2 || !isInt(lo) || !isInt(hi) || lo < 0 || lo > hi || hi >= 2 ** regs.dataWidth)
+        P.push(`registers: ${r.name} range ${JSON.stringify(r.range)} is not [min, max] within ${regs.dataWidth} bits`)
+    }
     const fields = r.fields ?? []
     for (const d of duplicates(fields.map((f) => f.name))) P.push(`registers: ${r.name} field ${d} is used twice`)
     for (const d of duplicates(fields.map((f) => f.bit))) P.push(`registers: ${r.name} bit ${d} is used twice`)

@@ -76,6 +76,14 @@ describe('spec validation', () => {
     expect(problems((s) => (s.registers.registers[2]!.fields![0]!.bit = 32))).toContain('registers: CTRL.ENABLE bit 32 is outside 0..31')
     expect(problems((s) => (s.registers.registers[2]!.offset = '0x108'))).toContain('registers: CTRL at 0x108 overlaps the counter block')
   })
+  it('refuses a register range that is not [min, max] within the data width', () => {
+    const tag = (s: RawSpec) => s.registers.registers.find((r) => r.name === 'TRC_TRIG_TAG')!
+    expect(problems((s) => (tag(s).range = [5, 4]))).toContain('registers: TRC_TRIG_TAG range [5,4] is not [min, max] within 32 bits')
+    expect(problems((s) => (tag(s).range = [0, 2 ** 32]))).toContain(
+      'registers: TRC_TRIG_TAG range [0,4294967296] is not [min, max] within 32 bits',
+    )
+    expect(problems((s) => (tag(s).range = [0.5, 3]))).toHaveLength(1)
+  })
   it('refuses duplicate counter names and keys, including ones the size classes create', () => {
     expect(problems((s) => s.registers.counters.list.push({ name: 'MRD_32', key: 'x', doc: '' }))).toContain(
       'counters: name MRD_32 is used twice',

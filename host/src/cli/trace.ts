@@ -1,8 +1,9 @@
 /**
- * `pcie-scope trace --twin --pattern P [--trigger SPEC] [--pre N] [--json] [--out DIR]`: arm the
- * probe's TLP trace (docs/trace.md) with a trigger, run one workload on the twin, read the trace
- * back and pair each memory read with its completions: per read its latency and bytes, the
- * trigger's position, and the tracker's statistics of the same run beside them. --out also writes
+ * `pcie-scope trace --twin --pattern P [--trigger SPEC] [--filter SPEC] [--tap N] [--pre N] [--json]
+ * [--out DIR]`: arm one tap's TLP trace (docs/trace.md) with a trigger and a filter, run one
+ * workload on the twin, read the trace back and pair each memory read with its completions: per
+ * read its latency and bytes, the trigger's position, and the same tap's tracker statistics of the
+ * run beside them. --out also writes
  * the records as pcapng (export/trace-pcapng.ts) and the reads as Perfetto slices
  * (export/trace-perfetto.ts).
  */
@@ -10,8 +11,12 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { PsError } from '../core/errors.js'
+import { TAPS } from '../core/generated.js'
+import { tapCounters } from '../core/tap-counters.js'
 import { pairReads, type PairedRead } from '../core/trace.js'
-import { buildReport, ns, parseTrigger, type TraceReport } from '../core/trace-report.js'
+import { buildReport, ns, type TraceReport } from '../core/trace-report.js'
+import { FILTER_SYNTAX, parseFilter, parseTrigger, TRIGGER_SYNTAX } from '../core/trace-trigger.js'
+import { requireTraceTap } from '../device/trace-tap.js'
 import { PATTERNS, WORKLOAD_LIMITS, type PatternName } from '../core/workload.js'
 import type { TwinMode } from '../core/twin-mode.js'
 import { validateWorkload } from '../core/workload-schema.js'
@@ -20,16 +25,22 @@ import { tracePerfetto } from '../export/trace-perfetto.js'
 import { parseIntIn, parseSize, parseTwinRange, requireOptions, twinModeOption } from './args.js'
 import type { CliDeps, CliIo, SetCode } from './io.js'
 
-export { buildReport, parseTrigger, type TraceReadRow, type TraceReport, type TriggerSpec } from '../core/trace-report.js'
+export { buildReport, parseFilter, parseTrigger, type TraceReadRow, type TraceReport, type TriggerSpec } from '../core/trace-report.js'
 
-const checkTriggerSyntax = (value: string): string => {
-  try {
-    parseTrigger(value, 250_000_000)
-  } catch (e) {
-    throw new InvalidArgumentError(e instanceof Error ? e.message.replace(/^--trigger \S+: /, '') : String(e))
+/** commander's argParser: the grammar's refusal as commander's own usage error (exit 2, before any twin starts) */
+const checkSyntax =
+  (parse: (value: string) => unknown) =>
+  (value: string): string => {
+    try {
+      parse(value)
+    } catch (e) {
+      throw new InvalidArgumentError(e instanceof Error ? e.message : String(e))
+    }
+    return value
   }
-  return value
-}
+// the syntax at a typical clock; durations are checked again at the probe's own once it answers
+const checkTriggerSyntax = checkSyntax((v) => parseTrigger(v, 250_000_000))
+const checkFilterSyntax = checkSyntax(parseFilter)
 
 const fmtNs = (v: number | null): string => (v === null ? '-' : v.toFixed(1))
 const hexAddr = (a: number): string => '0x' + a.toString(16).padStart(12, '0')
@@ -39,6 +50,7 @@ export const formatReport = (r: TraceReport): string => {
   const L: string[] = []
   const why = r.full ? 'the ring filled after the trigger' : 'stopped after the workload'
   L.push(`trace: ${r.records} records of tap ${r.tap} (ring ${r.depth}), ${why}; ${r.lost} lost`)
+  if (r.filter !== null) L.push(`filter ${r.filter}: only those TLPs recorded`)
   if (r.triggerIndex === null) L.push(`trigger ${r.trigger}: never fired (the trace holds the ring's last records)`)
   else if (r.triggerRecord === null) L.push(`trigger ${r.trigger}: fired at record ${r.triggerIndex}, after the last record stored`)
   else {
@@ -75,8 +87,11 @@ export const formatReport = (r: TraceReport): string => {
   L.push(
     `paired reads done: ${r.paired.done}, ${r.paired.bytes} B, mean first ${mean(r.paired.firstLatencySumClocks, r.paired.done)} ns, last ${mean(r.paired.lastLatencySumClocks, r.paired.done)} ns`,
   )
+  const t = r.tracker
   L.push(
-    `tracker (the whole run): ${r.tracker.reads} reads, ${r.tracker.cpldBytes} B, mean first ${mean(r.tracker.firstLatencySumClocks, r.tracker.reads)} ns, last ${mean(r.tracker.lastLatencySumClocks, r.tracker.reads)} ns`,
+    t === null
+      ? `tracker (the whole run): tap ${r.tap}'s counters did not come`
+      : `tracker (the whole run): ${t.reads} reads, ${t.cpldBytes} B, mean first ${mean(t.firstLatencySumClocks, t.reads)} ns, last ${mean(t.lastLatencySumClocks, t.reads)} ns`,
   )
   return L.join('\n') + '\n'
 }
@@ -98,6 +113,8 @@ interface TraceOpts {
   bytes: number
   offset: number
   trigger: string
+  filter?: string
+  tap: number
   pre: number
   mode?: TwinMode
   latencyCycles?: number
@@ -108,16 +125,29 @@ interface TraceOpts {
 export const registerTrace = (program: Command, io: CliIo, setCode: SetCode, deps: CliDeps): void => {
   program
     .command('trace')
-    .description('arm the TLP trace with a trigger, run a workload on the twin, read the trace and pair every read with its completions')
+    .description(
+      "arm one tap's TLP trace with a trigger and a filter, run a workload on the twin, read the trace and pair every read with its completions",
+    )
     .option('--twin', 'use the twin (the only source today)')
     .addOption(new Option('--pattern <name>', 'access pattern').choices(PATTERNS))
     .option('--bytes <n>', 'bytes the workload reads (K, M suffixes; default 64K)', parseSize, 64 * 1024)
     .option('--offset <b>', 'byte offset of the buffer (default 0)', parseIntIn(0, WORKLOAD_LIMITS.offset.max), 0)
     .option(
       '--trigger <spec>',
-      'force (default: fire at once, the trace starts with the workload), latency>T (T in clocks or with ns/us/ms: a first completion later than T), or addr=BASE:LIMIT (a memory request inside the window)',
+      `what fires the trace: ${TRIGGER_SYNTAX}; all must hold, for one TLP (outstanding and timeout: in its clock) (force: at once, the trace starts with the workload). E.g. 'type=cpld & tag=5', 'type=mrd & addr=0x100000000:0x100000fff & len=128B', 'type=cpld & latency>2us'`,
       checkTriggerSyntax,
       'force',
+    )
+    .option(
+      '--filter <spec>',
+      `what the ring records (default everything): ${FILTER_SYNTAX}. E.g. 'type=mrd|cpld & addr=0x100000000:0x10000ffff'`,
+      checkFilterSyntax,
+    )
+    .option(
+      '--tap <n>',
+      `which tap's trace: ${TAPS.map((t, i) => `${i} ${t.key}`).join(', ')} (the switch design's host side; the BAR design has tap 0 only)`,
+      parseIntIn(0, TAPS.length - 1),
+      0,
     )
     .option('--pre <n>', 'records kept before the trigger record (at most the ring depth - 8; default 0)', parseIntIn(0, 2 ** 32 - 1), 0)
     .addOption(twinModeOption())
@@ -143,28 +173,39 @@ export const registerTrace = (program: Command, io: CliIo, setCode: SetCode, dep
         const client = session.client
         const clockHz = session.info.clockHz
         const trigger = parseTrigger(o.trigger, clockHz)
+        const filter = o.filter === undefined ? undefined : parseFilter(o.filter)
+        const tap = o.tap
         if (!session.runner) throw new PsError('PS_WORKLOAD_UNSUPPORTED', 'this session has no workload runner')
+        await requireTraceTap(client, tap)
         await client.clear()
         await client.start(1000) // the counters count; one snapshot a second leaves the line to the trace
-        const { depth } = await client.traceArm({ pre: o.pre, ...(trigger.force ? {} : { trigger: trigger.settings }) })
-        if (trigger.force) await client.traceForce()
-        progress(`trace armed (ring ${depth} records, trigger ${trigger.text}, ${o.pre} before it); running ${o.pattern}, ${o.bytes} B`)
+        const { depth } = await client.traceArm({
+          tap,
+          pre: o.pre,
+          ...(trigger.force ? {} : { trigger: trigger.settings }),
+          ...(filter ? { filter: filter.filter } : {}),
+        })
+        if (trigger.force) await client.traceForce(tap)
+        progress(
+          `tap ${tap}'s trace armed (ring ${depth} records, trigger ${trigger.text}${filter ? `, filter ${filter.text}` : ''}, ${o.pre} before it); running ${o.pattern}, ${o.bytes} B`,
+        )
         await session.runner.run(workload)
-        const snap = await client.snapshot()
-        const st = await client.traceStatus()
-        if (st.state === 'armed' || st.state === 'triggered') await client.traceStop()
+        // every tap's counters, read at one snapshot: the tracker's figures are the trace's tap's
+        const reading = await client.latencyHistograms()
+        const st = await client.traceStatus(tap)
+        if (st.state === 'armed' || st.state === 'triggered') await client.traceStop(tap)
         await client.stop()
-        const trace = await client.readTrace(0, {
+        const trace = await client.readTrace(tap, {
           onProgress: (sent, total) => {
             if (sent === total || sent % (29 * 40) === 0) progress(`read ${sent} of ${total} records`)
           },
         })
         const pairing = pairReads(trace.records)
         const report = buildReport(
-          { pattern: o.pattern, bytes: o.bytes, trigger: trigger.text, depth, clockHz },
+          { pattern: o.pattern, bytes: o.bytes, trigger: trigger.text, filter: filter?.text ?? null, depth, clockHz },
           trace,
           pairing,
-          snap.counters,
+          tapCounters(reading, tap),
         )
         if (o.out !== undefined) {
           writeFileSync(join(o.out, 'trace.json'), JSON.stringify({ ...report, words: trace.words }) + '\n')

@@ -881,6 +881,33 @@ export const REG = {
   "TRC_REC_TS_LO": 3216,
   "TRC_REC_INFO": 3220
 } as const
+/** The values a register holds where the spec bounds them, [min, max]. */
+export const REG_RANGE = {
+  "TRC_TRIG_RID": [
+    0,
+    65535
+  ],
+  "TRC_TRIG_TAG": [
+    0,
+    1023
+  ],
+  "TRC_TRIG_LEN": [
+    1,
+    1024
+  ],
+  "TRC_TRIG_STATUS": [
+    0,
+    7
+  ],
+  "TRC_TRIG_LATENCY": [
+    0,
+    4294967295
+  ],
+  "TRC_TRIG_OUTSTANDING": [
+    0,
+    2047
+  ]
+} as const
 export const ID_MAGIC = 0x50435343
 export const REG_VERSION_VALUE = 0x00000009
 /** Interval-record words in order (register SMP_<word>), 32 bits each. */

@@ -46,7 +46,7 @@ export function intervalRates(
 }
 
 /** Every counter's change from `before` to `after`: a run against its baseline snapshot. */
-export function counterDeltas(before: Snapshot, after: Snapshot): Record<CounterKey, number> {
+export function counterDeltas(before: Pick<Snapshot, 'counters'>, after: Pick<Snapshot, 'counters'>): Record<CounterKey, number> {
   const d = {} as Record<CounterKey, number>
   for (const c of COUNTERS) d[c.key] = after.counters[c.key] - before.counters[c.key]
   return d

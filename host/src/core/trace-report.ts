@@ -1,46 +1,13 @@
 /**
- * The TLP trace's report (`pcie-scope trace`, `POST /api/trace`): the trigger grammar both take
- * (`parseTrigger`) and the paired reads of a trace as one JSON object (`buildReport`), latencies in
- * clocks and ns, beside the tracker's counters of the same run.
+ * The TLP trace's report (`pcie-scope trace`, `POST /api/trace`): the paired reads of a trace as
+ * one JSON object (`buildReport`), latencies in clocks and ns, beside the tracker's counters of
+ * the same run and tap. The trigger and filter grammar both take is core/trace-trigger.ts.
  */
-import { PsError } from './errors.js'
 import type { Counters } from './probe.js'
-import type { Pairing, PairedRead, Trace, TraceRecord, TraceTriggerSettings } from './trace.js'
+import type { Pairing, PairedRead, Trace, TraceRecord } from './trace.js'
 import type { PatternName } from './workload.js'
-/** --trigger: what fires the trace. `force` fires it right after arming, before the workload starts. */
-export type TriggerSpec = { force: true; text: string } | { force: false; text: string; settings: TraceTriggerSettings }
 
-const ADDRESS = String.raw`(0x[0-9a-fA-F]+|\d+)`
-const UNIT_NS: Record<string, number> = { ns: 1, us: 1000, µs: 1000, ms: 1e6 }
-
-/**
- * `force`, `latency>T` (T in probe clocks, or with ns, us or ms; the first completion of a read
- * later than T fires it) or `addr=BASE:LIMIT` (a memory request inside [BASE, LIMIT] fires it).
- * Durations become clocks at `clockHz`, so the parse waits for the probe's INFO.
- */
-export const parseTrigger = (value: string, clockHz: number): TriggerSpec => {
-  const text = value.trim()
-  if (/^force$/i.test(text)) return { force: true, text }
-  const lat = /^latency\s*>\s*(\d+(?:\.\d+)?)\s*(ns|us|µs|ms)?$/i.exec(text)
-  if (lat) {
-    const n = Number(lat[1])
-    const unit = lat[2]?.toLowerCase()
-    const clocks = unit === undefined ? n : Math.round((n * UNIT_NS[unit]! * clockHz) / 1e9)
-    if (!Number.isSafeInteger(clocks) || clocks > 0xffff_ffff)
-      throw new PsError('PS_USAGE', `--trigger ${text}: the latency must be a whole number of clocks up to 2^32 - 1`)
-    return { force: false, text, settings: { conditions: ['LATENCY'], latencyClocks: clocks } }
-  }
-  const addr = new RegExp(String.raw`^addr\s*=\s*${ADDRESS}\s*:\s*${ADDRESS}$`, 'i').exec(text)
-  if (addr) {
-    const base = Number(addr[1])
-    const limit = Number(addr[2])
-    if (!Number.isSafeInteger(base) || !Number.isSafeInteger(limit) || limit < base)
-      throw new PsError('PS_USAGE', `--trigger ${text}: expected BASE:LIMIT with BASE <= LIMIT below 2^53`)
-    return { force: false, text, settings: { conditions: ['ADDR'], base, limit } }
-  }
-  throw new PsError('PS_USAGE', `--trigger ${text}: expected force, latency>T (T in clocks, or with ns/us/ms) or addr=BASE:LIMIT`)
-}
-
+export { parseFilter, parseTrigger, type FilterSpec, type TriggerSpec } from './trace-trigger.js'
 /** One paired read as the output shows it: latencies in clocks and in ns. */
 export interface TraceReadRow {
   /** the request's record index */
@@ -64,6 +31,8 @@ export interface TraceReport {
   pattern: PatternName
   bytes: number
   trigger: string
+  /** the filter's text, null when everything was recorded */
+  filter: string | null
   tap: number
   depth: number
   clockHz: number
@@ -78,8 +47,8 @@ export interface TraceReport {
   unexpected: number[]
   /** the trace's reads that completed, summed as the tracker sums its own */
   paired: { done: number; firstLatencySumClocks: number; lastLatencySumClocks: number; bytes: number }
-  /** the tracker's counters over the whole run (tap 0) */
-  tracker: { reads: number; firstLatencySumClocks: number; lastLatencySumClocks: number; cpldBytes: number }
+  /** the tracker's counters of the trace's tap over the whole run; null when that tap's counters did not come */
+  tracker: { reads: number; firstLatencySumClocks: number; lastLatencySumClocks: number; cpldBytes: number } | null
 }
 
 /** clocks as ns at clockHz, to 0.1 ns; undefined is null */
@@ -89,11 +58,11 @@ export const ns = (clocks: number | undefined, clockHz: number): number | null =
 const describeRecord = (r: TraceRecord) => ({ kind: r.kind, clock: r.clock, tag: r.tag, address: r.address ?? null })
 
 export const buildReport = (
-  a: { pattern: PatternName; bytes: number; trigger: string; depth: number; clockHz: number },
+  a: { pattern: PatternName; bytes: number; trigger: string; filter: string | null; depth: number; clockHz: number },
   trace: Trace,
   pairing: Pairing,
-  /** the tracker's counters over the run (a snapshot's counters after a clear, or a run's deltas) */
-  counters: Pick<Counters, 'latFirstCount' | 'latFirstSum' | 'latLastSum' | 'cpldBytes'>,
+  /** the trace tap's tracker counters over the run (a snapshot's counters after a clear, or a run's deltas); undefined: not read */
+  counters: Pick<Counters, 'latFirstCount' | 'latFirstSum' | 'latLastSum' | 'cpldBytes'> | undefined,
 ): TraceReport => {
   const done = pairing.reads.filter((r) => r.end === 'done')
   const tr = trace.triggerIndex === undefined ? undefined : trace.records[trace.triggerIndex]
@@ -128,11 +97,13 @@ export const buildReport = (
       lastLatencySumClocks: done.reduce((s, r) => s + (r.lastLatency ?? 0), 0),
       bytes: done.reduce((s, r) => s + r.bytes, 0),
     },
-    tracker: {
-      reads: counters.latFirstCount,
-      firstLatencySumClocks: counters.latFirstSum,
-      lastLatencySumClocks: counters.latLastSum,
-      cpldBytes: counters.cpldBytes,
-    },
+    tracker: counters
+      ? {
+          reads: counters.latFirstCount,
+          firstLatencySumClocks: counters.latFirstSum,
+          lastLatencySumClocks: counters.latLastSum,
+          cpldBytes: counters.cpldBytes,
+        }
+      : null,
   }
 }

@@ -10,6 +10,7 @@ import { z } from 'zod'
 import { PsError } from '../core/errors.js'
 import { PATTERNS } from '../core/workload.js'
 import type { ServerStatus } from '../core/wire.js'
+import type { Counters } from '../core/probe.js'
 import { packageVersion } from '../util/package-root.js'
 import type { DeviceState } from './device-state.js'
 import { ApiError, apiErrorHandler, bodyReadError, clientHttpError, sendError } from './http-errors.js'
@@ -19,8 +20,12 @@ import { RunHistory } from './run-history.js'
 import { lessonsRouter } from './lessons.js'
 import type { Lesson } from '../core/lesson.js'
 import { CompareBody, DemoBody, EmptyBody, LatencyBody, openApiDocument, RecordingBody, RunBody, StartBody, TraceBody } from './schemas.js'
+import { counterDeltas } from '../core/rates.js'
+import { tapCounters } from '../core/tap-counters.js'
 import { pairReads, type Trace } from '../core/trace.js'
-import { buildReport, parseTrigger } from '../core/trace-report.js'
+import { buildReport } from '../core/trace-report.js'
+import { parseFilter, parseTrigger } from '../core/trace-trigger.js'
+import { requireTraceTap } from '../device/trace-tap.js'
 import type { SessionRecording } from './serve-recording.js'
 import { bearerToken, hostAllowed, setSecurityHeaders, tokenMatches } from './security.js'
 
@@ -143,7 +148,7 @@ function apiRouter({ token, state, runs, status, recordings, recording, lessons 
     res.json({ ...report.result, report })
   })
   api.post('/trace', async (req, res) => {
-    const { workload, trigger: text, pre } = body(TraceBody, req)
+    const { workload, trigger: text, filter: filterText, tap, pre } = body(TraceBody, req)
     const c = session.client
     if (!c.traceArm || !c.traceForce || !c.traceStop || !c.traceStatus || !c.readTrace)
       throw new PsError('PS_WORKLOAD_UNSUPPORTED', 'this device has no TLP trace')
@@ -156,32 +161,53 @@ function apiRouter({ token, state, runs, status, recordings, recording, lessons 
     }
     const clockHz = session.info.clockHz
     const trigger = parseTrigger(text, clockHz)
+    const filter = filterText === undefined ? undefined : parseFilter(filterText)
     runs.runnerFor('twin') // 409 before the device is touched
+    await state.command(() => requireTraceTap({ traceStatus }, tap, 'PS_REQUEST_INVALID'))
     const gone = new AbortController()
     res.on('close', () => {
       if (!res.writableFinished) gone.abort()
     })
+    // the run's counter deltas are tap 0's; a further tap's are read around the run here
+    const readTap = async () => (tap !== 0 && c.latencyHistograms ? tapCounters(await c.latencyHistograms(), tap) : undefined)
+    let tapBefore: Counters | undefined
+    let tapAfter: Counters | undefined
     let depth = 0
     // armed and stopped inside the run's turn, so that no other run's TLPs land in the trace
     const run = await state.command(() =>
       runs.run(workload, 'manual', gone.signal, 'twin', {
         before: async () => {
-          ;({ depth } = await traceArm({ pre, ...(trigger.force ? {} : { trigger: trigger.settings }) }))
-          if (trigger.force) await traceForce()
+          tapBefore = await readTap()
+          ;({ depth } = await traceArm({
+            tap,
+            pre,
+            ...(trigger.force ? {} : { trigger: trigger.settings }),
+            ...(filter ? { filter: filter.filter } : {}),
+          }))
+          if (trigger.force) await traceForce(tap)
         },
         after: async () => {
-          const st = await traceStatus()
-          if (st.state === 'armed' || st.state === 'triggered') await traceStop()
+          const st = await traceStatus(tap)
+          if (st.state === 'armed' || st.state === 'triggered') await traceStop(tap)
+          tapAfter = await readTap()
         },
       }),
     )
-    const trace: Trace = await state.command(() => readTrace(0))
+    const trace: Trace = await state.command(() => readTrace(tap))
+    // counters that were stopped counted nothing: no figures rather than zeros
+    const tracker = !run.countersEnabled
+      ? undefined
+      : tap === 0
+        ? run.probe
+        : tapBefore && tapAfter
+          ? counterDeltas({ counters: tapBefore }, { counters: tapAfter })
+          : undefined
     res.json(
       buildReport(
-        { pattern: workload.pattern, bytes: workload.bytes, trigger: trigger.text, depth, clockHz },
+        { pattern: workload.pattern, bytes: workload.bytes, trigger: trigger.text, filter: filter?.text ?? null, depth, clockHz },
         trace,
         pairReads(trace.records),
-        run.probe,
+        tracker,
       ),
     )
   })

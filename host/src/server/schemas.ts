@@ -2,11 +2,11 @@
 import { z } from 'zod'
 import { ALL_EXPORT_FORMATS } from '../export/formats.js'
 import { DEFAULT_PARQUET_TABLE, TABLE_NAMES } from '../recording/tables.js'
-import { COMMANDS } from '../core/generated.js'
+import { COMMANDS, TAPS } from '../core/generated.js'
 import { checkAlignment, graphWithDefaults, graphWorkloadFields, WorkloadFields, withDefaults } from '../core/workload-schema.js'
 import { GRAPH_KERNELS, isGraphWorkload, PATTERNS } from '../core/workload.js'
 import { RUN_SOURCES } from '../core/wire.js'
-import { parseTrigger } from '../core/trace-report.js'
+import { FILTER_SYNTAX, parseFilter, parseTrigger, TRIGGER_SYNTAX } from '../core/trace-trigger.js'
 import { RECORDING_NAME_PATTERN } from '../recording/names.js'
 
 // the firmware's accepted range, from spec/protocol.json
@@ -94,17 +94,39 @@ export const RunBody = RunBodyFields.transform(({ source, ...w }) => ({
   if (!isGraphWorkload(v.workload)) checkAlignment(v.workload, ctx)
 })
 
+/** a grammar's refusal as the field's issue (the grammar is core/trace-trigger.ts, the CLI's own) */
+const grammarIssue = (ctx: z.RefinementCtx, field: string, parse: () => unknown): void => {
+  try {
+    parse()
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', path: [field], message: e instanceof Error ? e.message : String(e) })
+  }
+}
+
 /**
- * POST /api/trace: a micro pattern (as POST /api/run takes it) run on the twin with tap 0's TLP
- * trace armed around it. `trigger` is the CLI's grammar (`pcie-scope trace --trigger`, core/trace-report.ts
- * parseTrigger): force (default), latency>T (clocks, or with ns/us/ms), addr=BASE:LIMIT.
+ * POST /api/trace: a micro pattern (as POST /api/run takes it) run on the twin with one tap's TLP
+ * trace armed around it. `trigger` and `filter` are the CLI's grammar (`pcie-scope trace --trigger`,
+ * `--filter`: core/trace-trigger.ts), `tap` its `--tap`.
  */
 const TraceBodyFields = WorkloadFields.extend({
   trigger: z
     .string()
-    .max(100)
+    .max(400)
     .optional()
-    .describe('force (default), latency>T (T in probe clocks or with ns/us/ms) or addr=BASE:LIMIT, as `pcie-scope trace --trigger`'),
+    .describe(`what fires the trace, as \`pcie-scope trace --trigger\`: ${TRIGGER_SYNTAX} (default force)`),
+  filter: z
+    .string()
+    .max(400)
+    .optional()
+    .describe(`what is recorded, as \`pcie-scope trace --filter\`: ${FILTER_SYNTAX} (default everything)`),
+  tap: z
+    .int()
+    .min(0)
+    .max(TAPS.length - 1)
+    .optional()
+    .describe(
+      `which tap's trace: ${TAPS.map((t, i) => `${i} ${t.key}`).join(', ')} (the switch design's host side; the BAR design has tap 0 only: another is 400 PS_REQUEST_INVALID); default 0`,
+    ),
   pre: z
     .int()
     .min(0)
@@ -112,17 +134,17 @@ const TraceBodyFields = WorkloadFields.extend({
     .optional()
     .describe('records kept before the trigger record (at most the ring depth - 8; default 0)'),
 }).strict()
-export const TraceBody = TraceBodyFields.transform(({ trigger, pre, ...w }) => ({
+export const TraceBody = TraceBodyFields.transform(({ trigger, filter, tap, pre, ...w }) => ({
   workload: withDefaults(w),
   trigger: trigger ?? 'force',
+  filter,
+  tap: tap ?? 0,
   pre: pre ?? 0,
 })).superRefine((v, ctx) => {
   checkAlignment(v.workload, ctx)
-  try {
-    parseTrigger(v.trigger, 250_000_000) // the syntax; the clock's own limits are checked once the probe's clock is known
-  } catch (e) {
-    ctx.addIssue({ code: 'custom', path: ['trigger'], message: e instanceof Error ? e.message : String(e) })
-  }
+  // the syntax; the clock's own limits are checked once the probe's clock is known
+  grammarIssue(ctx, 'trigger', () => parseTrigger(v.trigger, 250_000_000))
+  if (v.filter !== undefined) grammarIssue(ctx, 'filter', () => parseFilter(v.filter!))
 })
 
 const ErrorBody = z.object({
@@ -181,7 +203,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
         '504': { description: 'the run passed its deadline and was aborted (PS_WORKLOAD_TIMEOUT)', content: json(ErrorBody) },
       }),
       '/api/trace': post(
-        "arm tap 0's TLP trace (the trigger, the records before it), run one micro pattern on the twin, read the trace and pair every read with its completions: the report `pcie-scope trace --json` prints",
+        "arm one tap's TLP trace (the trigger, the filter, the records before it), run one micro pattern on the twin, read the trace and pair every read with its completions: the report `pcie-scope trace --json` prints, the tracker's figures the same tap's",
         TraceBodyFields,
         {
           '409': {

@@ -11,6 +11,7 @@ import type { SupervisionStatus, TwinFailure } from '../core/wire.js'
 import type { TwinSegments } from '../transport/twin.js'
 import type { TwinMode } from '../core/twin-mode.js'
 import type { Trace, TraceArmOptions, TraceStatus } from '../core/trace.js'
+import type { TapsReading } from '../core/tap-counters.js'
 
 /** What the server sees of a twin supervisor (device/supervisor.ts). */
 export interface ServerTwinSupervisor {
@@ -44,7 +45,7 @@ export interface ServerProbeClient {
    * an on-demand snapshot with the latency histograms read with it (ProbeClient has it): a run's
    * bench summary then has its latency percentiles; without it the run has its mean latency alone
    */
-  latencyHistograms?(): Promise<{ snapshot: Snapshot; histograms: LatencyHistograms }>
+  latencyHistograms?(): Promise<{ snapshot: Snapshot; histograms: LatencyHistograms; taps?: TapsReading['taps'] }>
   hostStats(): HostLinkStats
   lastSnapshot(): Snapshot | undefined
   /** every raw frame of the link until unwatched (ProbeClient has it; `serve --record-frames` needs it) */
