@@ -174,9 +174,10 @@ static ps_cmd_result_t do_trace_arm(ps_cmd_state_t *st, const uint8_t *args, uin
     uint32_t depth = ps_probe_trace_depth(tap);
     /* every value as the registers hold it, never truncated; a unit of no depth is no unit */
     if (depth < 8u || cfg.pre > depth - 8u || cfg.trig_enable > 0x3FFu || cfg.trig_types > 0x1Fu
-        || cfg.trig_status > 7u || cfg.trig_tag > 0x3FFu || cfg.trig_len > 1024u
-        || cfg.trig_outstanding > 0x7FFu || cfg.filter_types > 0x1Fu || filter_enable > 1u
-        || (cfg.filter_enable && cfg.filter_limit < cfg.filter_base)) {
+        || cfg.trig_status > PS_REG_TRC_TRIG_STATUS_MAX || cfg.trig_tag > PS_REG_TRC_TRIG_TAG_MAX
+        || cfg.trig_len > PS_REG_TRC_TRIG_LEN_MAX
+        || cfg.trig_outstanding > PS_REG_TRC_TRIG_OUTSTANDING_MAX || cfg.filter_types > 0x1Fu
+        || filter_enable > 1u || (cfg.filter_enable && cfg.filter_limit < cfg.filter_base)) {
         return reply(PS_CMD_TRACE_ARM, PS_STATUS_BAD_ARGUMENT, 0, 0);
     }
     if (st->trace.draining && st->trace.tap == tap) {

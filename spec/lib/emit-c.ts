@@ -20,6 +20,7 @@ export function emitCRegs(m: SpecModel): string {
     L.push(`/* ${r.name} (${r.access}): ${r.doc} */`)
     L.push(`#define PS_REG_${r.name} 0x${hex(num(r.offset), 3)}u`)
     if (r.reset !== undefined) L.push(`#define PS_REG_${r.name}_RESET ${r.reset}u`)
+    if (r.range) L.push(`#define PS_REG_${r.name}_MIN ${r.range[0]}u`, `#define PS_REG_${r.name}_MAX ${r.range[1]}u`)
     for (const f of r.fields ?? []) L.push(`#define PS_REG_${r.name}_${f.name} (1u << ${f.bit})`)
   }
   L.push('', '/* counters: 64-bit shadows; low word at PS_REG_CNT_LO(i), high word at PS_REG_CNT_HI(i) */')

@@ -170,21 +170,33 @@
 /* TRC_TRIG_RID (rw): trace trigger: Requester ID (bits 15:0) */
 #define PS_REG_TRC_TRIG_RID 0xC3Cu
 #define PS_REG_TRC_TRIG_RID_RESET 0u
+#define PS_REG_TRC_TRIG_RID_MIN 0u
+#define PS_REG_TRC_TRIG_RID_MAX 65535u
 /* TRC_TRIG_TAG (rw): trace trigger: tag (bits 9:0; 8-bit tags compare bits 7:0 with T9/T8 zero) */
 #define PS_REG_TRC_TRIG_TAG 0xC40u
 #define PS_REG_TRC_TRIG_TAG_RESET 0u
+#define PS_REG_TRC_TRIG_TAG_MIN 0u
+#define PS_REG_TRC_TRIG_TAG_MAX 1023u
 /* TRC_TRIG_LEN (rw): trace trigger: Length in DW, 1..1024 (bits 10:0) */
 #define PS_REG_TRC_TRIG_LEN 0xC44u
 #define PS_REG_TRC_TRIG_LEN_RESET 0u
+#define PS_REG_TRC_TRIG_LEN_MIN 1u
+#define PS_REG_TRC_TRIG_LEN_MAX 1024u
 /* TRC_TRIG_STATUS (rw): trace trigger: completion status (bits 2:0: 0 SC, 1 UR, 2 CRS, 4 CA) */
 #define PS_REG_TRC_TRIG_STATUS 0xC48u
 #define PS_REG_TRC_TRIG_STATUS_RESET 0u
+#define PS_REG_TRC_TRIG_STATUS_MIN 0u
+#define PS_REG_TRC_TRIG_STATUS_MAX 7u
 /* TRC_TRIG_LATENCY (rw): trace trigger: first-completion latency threshold in probe clocks (a completion later than this fires LATENCY) */
 #define PS_REG_TRC_TRIG_LATENCY 0xC4Cu
 #define PS_REG_TRC_TRIG_LATENCY_RESET 0u
+#define PS_REG_TRC_TRIG_LATENCY_MIN 0u
+#define PS_REG_TRC_TRIG_LATENCY_MAX 4294967295u
 /* TRC_TRIG_OUTSTANDING (rw): trace trigger: outstanding-read threshold (bits 10:0; more than this fires OUTSTANDING) */
 #define PS_REG_TRC_TRIG_OUTSTANDING 0xC50u
 #define PS_REG_TRC_TRIG_OUTSTANDING_RESET 0u
+#define PS_REG_TRC_TRIG_OUTSTANDING_MIN 0u
+#define PS_REG_TRC_TRIG_OUTSTANDING_MAX 2047u
 /* TRC_FILT_TYPES (rw): trace filter: the TLP kinds recorded, one bit each (all by default) */
 #define PS_REG_TRC_FILT_TYPES 0xC54u
 #define PS_REG_TRC_FILT_TYPES_RESET 31u
