@@ -49,7 +49,7 @@ export interface TimeTick {
 
 /** Ticks about every `spacingPx`, labelled in the one unit (ns, µs, ms or s) the window's largest time needs. */
 export function timeTicks(r: XRange, p: PlotX, spacingPx = 90): { unit: string; ticks: TimeTick[] } {
-  const values = niceTicks(r.from, r.to, Math.max(2, Math.floor(p.width / spacingPx)))
+  const values = niceTicks(r.from, r.to, Math.max(3, Math.floor(p.width / spacingPx)))
   const unit = timeUnit(Math.max(Math.abs(r.from), Math.abs(r.to)), 'ns')
   const labels = fixedLabels(values, unit.scale)
   return { unit: unit.unit, ticks: values.map((v, i) => ({ x: xOf(v, r, p), label: labels[i]! })) }
