@@ -134,6 +134,9 @@ describe('the TLP trace view in Chromium', () => {
         const read = Number(((await firstRow.getAttribute('data-testid')) ?? '').slice('trace-row-'.length))
         await firstRow.click()
         await expect.poll(async () => (await trace(page)).selected, { timeout: 5_000 }).toBe(read)
+        // a lane per requester: the twin's GPU is one
+        await page.getByTestId('trace-lanes').selectOption('requester')
+        await expect.poll(async () => (await trace(page)).lanes, { timeout: 5_000 }).toBe(1)
         expect(problems).toEqual([])
       } finally {
         await page.close()
