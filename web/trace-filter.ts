@@ -88,3 +88,15 @@ export function filterReads(report: Pick<TraceReport, 'reads'>, f: TraceFilter):
   })
   return out.slice(0, n)
 }
+
+/** Where read `i` stands among `ids` (ascending), or null when the filter hides it. */
+export function positionOf(ids: Uint32Array, i: number): number | null {
+  let lo = 0
+  let hi = ids.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (ids[mid]! < i) lo = mid + 1
+    else hi = mid
+  }
+  return ids[lo] === i ? lo : null
+}

@@ -34,6 +34,14 @@ export function clampWindow(r: XRange, full: XRange): XRange {
   return { from, to: from + width }
 }
 
+/** `r` if it overlaps [from, to], else a window of its width centred on that stretch (within `full`). */
+export function windowShowing(r: XRange, from: number, to: number, full: XRange): XRange {
+  if (to >= r.from && from <= r.to) return r
+  const half = (r.to - r.from) / 2
+  const mid = (from + to) / 2
+  return clampWindow({ from: mid - half, to: mid + half }, full)
+}
+
 /** The wheel: zoom by `factor` (< 1 narrows) keeping the time under pixel `x` where it is. */
 export const zoomWindow = (r: XRange, x: number, factor: number, p: PlotX, full: XRange): XRange =>
   clampWindow(zoomAround(r, tOf(x, r, p), factor), full)

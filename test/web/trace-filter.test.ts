@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { filterReads, NO_FILTER, parseFilter, type TraceFilterInput } from '../../web/trace-filter.js'
+import { filterReads, NO_FILTER, parseFilter, positionOf, type TraceFilterInput } from '../../web/trace-filter.js'
 import { syntheticTrace } from './trace-fixture.js'
 
 const EMPTY: TraceFilterInput = { tag: '', addrFrom: '', addrTo: '', size: '', end: '', minLatencyNs: '' }
@@ -38,6 +38,10 @@ describe('trace filter', () => {
   it('keeps request order, and names the field it cannot read', () => {
     const ids = filterReads(report, parsed({ size: '64' }))
     for (let k = 1; k < ids.length; k++) expect(ids[k]!).toBeGreaterThan(ids[k - 1]!)
+    // a read's row among those shown, or none when the filter hides it
+    expect(positionOf(ids, ids[7]!)).toBe(7)
+    expect(positionOf(ids, ids[7]! + 1)).toBeNull()
+    expect(positionOf(new Uint32Array(), 3)).toBeNull()
     expect(parseFilter({ ...EMPTY, tag: 'x' })).toEqual({ error: 'tag: "x" is no whole number (decimal or 0x hex)' })
     expect(parseFilter({ ...EMPTY, addrFrom: '0x20', addrTo: '0x10' })).toEqual({ error: 'address range: "to" is below "from"' })
     expect(parseFilter({ ...EMPTY, minLatencyNs: '-3' })).toMatchObject({ error: expect.stringMatching(/^latency above/) })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clampWindow, fullWindow, panWindow, timeTicks, tOf, xOf, zoomWindow } from '../../web/trace-window.js'
+import { clampWindow, fullWindow, panWindow, timeTicks, tOf, windowShowing, xOf, zoomWindow } from '../../web/trace-window.js'
 
 const plot = { left: 60, width: 1000 }
 
@@ -29,6 +29,12 @@ describe('trace time axis', () => {
     expect(panWindow(z, -1e6, plot, full).to).toBeCloseTo(full.to, 15)
     expect(zoomWindow(full, at, 4, plot, full)).toEqual(full)
     expect(clampWindow({ from: -1, to: 1 }, full)).toEqual(full)
+    // a read picked in the table: the window keeps its width and moves to it when it is out of view
+    expect(windowShowing(z, z.from, z.from + 1e-9, full)).toBe(z)
+    const moved = windowShowing(z, 90e-6, 91e-6, full)
+    expect(moved.to - moved.from).toBeCloseTo(z.to - z.from, 15)
+    expect(moved.from).toBeLessThan(90e-6)
+    expect(moved.to).toBeGreaterThan(91e-6)
   })
 
   it('ticks in ns for a window of nanoseconds, in µs for microseconds, each label its own', () => {
