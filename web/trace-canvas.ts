@@ -43,6 +43,34 @@ export function timelineGeometry(width: number, lanes: number): TimelineGeometry
   }
 }
 
+/**
+ * The parts of a canvas's 2D context the timeline uses: a CanvasRenderingContext2D is one, and a
+ * unit test passes a fake that counts the calls.
+ */
+export interface Canvas2D {
+  font: string
+  /** a context's may also hold gradients and patterns; the timeline sets colours only */
+  fillStyle: unknown
+  strokeStyle: unknown
+  lineWidth: number
+  textAlign: string
+  textBaseline: string
+  clearRect(x: number, y: number, w: number, h: number): void
+  fillRect(x: number, y: number, w: number, h: number): void
+  strokeRect(x: number, y: number, w: number, h: number): void
+  fillText(text: string, x: number, y: number): void
+  beginPath(): void
+  rect(x: number, y: number, w: number, h: number): void
+  moveTo(x: number, y: number): void
+  lineTo(x: number, y: number): void
+  fill(): void
+  stroke(): void
+  clip(): void
+  save(): void
+  restore(): void
+  setLineDash(segments: number[]): void
+}
+
 export interface TimelineScene {
   bars: TraceBars
   /** the reads shown (the table's filter), ascending */
@@ -58,7 +86,7 @@ export interface DrawnTimeline {
 }
 
 /** Draw the scene on `ctx` (already scaled to CSS px). */
-export function drawTimeline(ctx: CanvasRenderingContext2D, g: TimelineGeometry, s: TimelineScene): DrawnTimeline {
+export function drawTimeline(ctx: Canvas2D, g: TimelineGeometry, s: TimelineScene): DrawnTimeline {
   const { plot, rows } = g
   const { bars, window: r } = s
   ctx.clearRect(0, 0, g.width, g.height)
