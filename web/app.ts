@@ -22,6 +22,7 @@ import { rateView } from './views/rate.js'
 import { recordingsView } from './views/recordings.js'
 import { runView } from './views/run.js'
 import { timeNavView } from './views/time-nav.js'
+import { traceView } from './views/trace.js'
 import type { View, ViewContext } from './views/view.js'
 
 export function startPage(state: AppState): ViewContext {
@@ -38,6 +39,7 @@ export function startPage(state: AppState): ViewContext {
     linkView(),
     runView(),
     benchView(),
+    traceView(),
     patternView(),
     lessonView(),
     recordingsView(),

@@ -42,11 +42,31 @@ const TIME: readonly AxisUnit[] = [
   { unit: 's', scale: 1 },
   { unit: 'ms', scale: 1e3 },
   { unit: 'µs', scale: 1e6 },
+  { unit: 'ns', scale: 1e9 },
 ]
 
-/** The one time unit for an axis whose largest value is `maxAbs` seconds: s from 1 s, ms from 1 ms, else µs. */
-export function timeUnit(maxAbs: number): AxisUnit {
-  return TIME.find((u) => maxAbs * u.scale >= 1) ?? TIME[TIME.length - 1]!
+/**
+ * The one time unit for an axis whose largest value is `maxAbs` seconds: s from 1 s, ms from 1 ms,
+ * µs from 1 µs, else `finest` (µs for the probe-time charts; a TLP trace, clocks apart, reads in ns).
+ */
+export function timeUnit(maxAbs: number, finest: 'µs' | 'ns' = 'µs'): AxisUnit {
+  const units = TIME.slice(0, TIME.findIndex((u) => u.unit === finest) + 1)
+  return units.find((u) => maxAbs * u.scale >= 1) ?? units[units.length - 1]!
+}
+
+/**
+ * Tick values for [min, max] at a step of 1, 2 or 5 times a power of ten, at most `maxTicks` of
+ * them (at least 2 wanted); every tick inside the range. For axes the page draws itself.
+ */
+export function niceTicks(min: number, max: number, maxTicks: number): number[] {
+  if (!(max > min) || !Number.isFinite(min) || !Number.isFinite(max)) return []
+  const rough = (max - min) / Math.max(1, maxTicks - 1)
+  const pow = 10 ** Math.floor(Math.log10(rough))
+  const step = [1, 2, 5, 10].map((m) => m * pow).find((s) => s >= rough) ?? 10 * pow
+  const ticks: number[] = []
+  // integer multiples of the step (a hair of slack for rounding at the ends): errors never add up along the axis
+  for (let k = Math.ceil(min / step - 1e-9) || 0; k * step <= max + step * 1e-9; k++) ticks.push(k * step)
+  return ticks
 }
 
 const SI: readonly AxisUnit[] = [

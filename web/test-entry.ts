@@ -2,13 +2,14 @@
  * The browser tests' entry (`node scripts/build-web.mjs --test`): the same page as main.ts, plus
  * what test/e2e/browser.e2e.test.ts reads: `window.__pcieScope` (web/test-hook.ts) and
  * `window.__pcieScopeCharts` (each chart's axis titles, how many points its tooltip shows, its x window
- * and run labels) `window.__pcieScopeUpdateTimings` (web/update-timing.ts) and `window.__pcieScopeChartPixel`.
+ * and run labels) `window.__pcieScopeUpdateTimings` (web/update-timing.ts) `window.__pcieScopeChartPixel` and `window.__pcieScopeTrace` (web/trace-hook.ts).
  */
 import { startPage } from './app.js'
 import { Chart, drawnRunLabels } from './charts.js'
 import { updateTimings } from './update-timing.js'
 import { TestAppState, type TestHook } from './test-hook.js'
 import { takeToken } from './token.js'
+import { traceViewHook } from './trace-hook.js'
 
 interface ChartSummary {
   canvas: string
@@ -48,6 +49,8 @@ const ctx = startPage(state)
 Object.defineProperty(window, '__pcieScope', { get: (): TestHook => state.hook(ctx.now()) })
 Object.defineProperty(window, '__pcieScopeCharts', { value: chartsSummary })
 Object.defineProperty(window, '__pcieScopeUpdateTimings', { value: updateTimings })
+// the trace view: what it holds and draws, and where a read's bar lies on its canvas
+Object.defineProperty(window, '__pcieScopeTrace', { get: traceViewHook })
 // where probe time `t` lies on a chart's x axis, in CSS pixels from the canvas's left edge
 Object.defineProperty(window, '__pcieScopeChartPixel', {
   value: (canvas: string, t: number) =>

@@ -1,7 +1,8 @@
 /**
  * How long each chart's update takes, measured around `chart.update('none')` with
- * performance.now() (two clock reads a frame: kept in the production page too). The browser test
- * reads the figures at 600 points while streaming; bench/RESULTS.md records them.
+ * performance.now() (two clock reads a frame: kept in the production page too), and the trace
+ * timeline's redraw on its canvas the same way. The browser tests read the figures (600 points
+ * while streaming; a trace of 50 000 records panned and zoomed); bench/RESULTS.md records them.
  */
 import type { Chart } from 'chart.js'
 
@@ -17,19 +18,27 @@ export interface UpdateTiming {
 
 const timings = new Map<string, UpdateTiming>()
 
-/** Update `chart` without animation and record how long it took under `name`. */
-export function timedUpdate(chart: Chart, name: string): void {
+/** Run `draw` and record how long it took under `name`, with the points it drew (what it returns). */
+export function timed(name: string, draw: () => number): void {
   const t0 = performance.now()
-  chart.update('none')
+  const points = draw()
   const ms = performance.now() - t0
   let t = timings.get(name)
   if (!t) timings.set(name, (t = { ms: [], points: [] }))
   t.ms.push(ms)
-  t.points.push(chart.data.datasets.reduce((a, d) => a + d.data.length, 0))
+  t.points.push(points)
   if (t.ms.length > KEEP) {
     t.ms.shift()
     t.points.shift()
   }
+}
+
+/** Update `chart` without animation and record how long it took under `name`. */
+export function timedUpdate(chart: Chart, name: string): void {
+  timed(name, () => {
+    chart.update('none')
+    return chart.data.datasets.reduce((a, d) => a + d.data.length, 0)
+  })
 }
 
 /** Every chart's recorded updates, by name. */

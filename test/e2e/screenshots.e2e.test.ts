@@ -1,7 +1,8 @@
 /**
  * Screenshots of the page, every view at 1440×900 and at 420 px wide, on the fake session in
  * switch mode with the sampler on (every card shown): live, zoomed with a stretch selected, and a
- * saved recording opened; and each card alone at 1440 (the bench card comparing two runs). They
+ * saved recording opened; and each card alone at 1440 (the bench card comparing two runs); the TLP
+ * trace view at 1440×900 and 420 px with a trace of 4 096 records opened and a read picked. They
  * go to build/e2e/screenshots, or where PS_SCREENSHOTS_DIR says:
  * `PS_SCREENSHOTS_DIR=docs/screenshots npx vitest run --project e2e test/e2e/screenshots.e2e.test.ts`
  * refreshes the ones docs/server.md shows.
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { syntheticTrace } from '../web/trace-fixture.js'
 import { buildTestPage, hook, launchChromium, onFakeServer, root } from './page-harness.js'
 
 const webRoot = join(root, 'build/e2e-web-shots')
@@ -103,5 +105,45 @@ describe('screenshots of every view', () => {
     const files = readdirSync(outDir)
     for (const view of ['live', 'zoomed', 'recording']) for (const w of WIDTHS) expect(files).toContain(`${view}-${w.name}.jpg`)
     for (const card of CARDS) expect(files).toContain(`card-${card}.jpg`)
+  })
+
+  it('the TLP trace view with a trace opened and a read picked, at 1440×900 and 420 px', async () => {
+    // a ring's worth of records (4 096), as a forced trace of the twin holds them
+    const { report } = syntheticTrace(4096, 300)
+    await onFakeServer(browser, webRoot, { demo: false }, async (page, server) => {
+      await page.goto(server.url)
+      await page
+        .getByTestId('trace-file')
+        .setInputFiles({ name: 'trace.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(report)) })
+      await expect.poll(() => page.getByTestId('trace-status').getAttribute('data-state'), { timeout: 30_000 }).toBe('loaded')
+      await page.getByTestId('trace-lanes').selectOption('tag')
+      // zoomed in around a 256-B read just after the trigger, and that read picked: its records decoded
+      const pick = report.reads.findIndex((r) => r.record > 300 && r.completions === 2)
+      const barAt = () =>
+        page.evaluate(
+          (k) =>
+            (globalThis as unknown as { __pcieScopeTrace: { barPoint(i: number): { x: number; y: number } } }).__pcieScopeTrace.barPoint(k),
+          pick,
+        )
+      const canvas = page.getByTestId('trace-timeline')
+      for (const w of WIDTHS) {
+        await page.setViewportSize({ width: w.width, height: w.height })
+        await page.waitForTimeout(400)
+        await page.getByTestId('trace-zoom-reset').click()
+        await canvas.scrollIntoViewIfNeeded()
+        await page.waitForTimeout(100)
+        const box = (await canvas.boundingBox())!
+        const at = await barAt()
+        await page.mouse.move(box.x + at.x, box.y + at.y)
+        for (let k = 0; k < 6; k++) await page.mouse.wheel(0, -120)
+        await page.waitForTimeout(300)
+        const p = await barAt()
+        await page.mouse.click(box.x + p.x, box.y + p.y)
+        await page.waitForTimeout(300)
+        await page.locator('#trace-card').screenshot({ path: join(outDir, `trace-${w.name}.jpg`), ...JPEG })
+      }
+    })
+    const files = readdirSync(outDir)
+    for (const w of WIDTHS) expect(files).toContain(`trace-${w.name}.jpg`)
   })
 })

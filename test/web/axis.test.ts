@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { countLabels, decimalsFor, fixedLabels, timeUnit } from '../../web/axis.js'
+import { countLabels, decimalsFor, fixedLabels, niceTicks, timeUnit } from '../../web/axis.js'
 
 describe('axis labels', () => {
   it('gives neighbouring ticks different labels in one unit', () => {
@@ -35,5 +35,20 @@ describe('axis labels', () => {
     expect(decimalsFor(0.25)).toBe(2)
     expect(decimalsFor(0.5)).toBe(1)
     expect(decimalsFor(5e-3)).toBe(3)
+  })
+
+  it('reads a TLP trace in ns below a microsecond, the probe-time charts never below µs', () => {
+    expect(timeUnit(4e-7, 'ns').unit).toBe('ns')
+    expect(timeUnit(4e-6, 'ns').unit).toBe('µs')
+    expect(timeUnit(4e-7).unit).toBe('µs')
+  })
+
+  it('steps ticks by 1, 2 or 5 times a power of ten, inside the range', () => {
+    expect(niceTicks(0, 10, 6)).toEqual([0, 2, 4, 6, 8, 10])
+    const fine = niceTicks(0.1, 0.35, 6)
+    expect(fine).toHaveLength(6)
+    fine.forEach((t, i) => expect(t).toBeCloseTo(0.1 + 0.05 * i, 12))
+    expect(niceTicks(103, 487, 5)).toEqual([200, 300, 400])
+    expect(niceTicks(5, 5, 5)).toEqual([])
   })
 })

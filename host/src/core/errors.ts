@@ -64,6 +64,8 @@ export type PsErrorCode =
   // the TLP trace (docs/trace.md): TRACE_READ of a trace still recording; a drain that lost frames or stalled
   | 'PS_TRACE_NOT_READY'
   | 'PS_TRACE_INCOMPLETE'
+  // a file opened in the page's trace view that is no saved trace (`pcie-scope trace --out` or `--json`)
+  | 'PS_TRACE_FILE_INVALID'
 
 export class PsError extends Error {
   readonly code: PsErrorCode

@@ -32,3 +32,9 @@ export interface MrdCounts {
 /** Whether two MRd streams are the same in count, bytes and every size class. */
 export const sameMrdCounts = (a: Readonly<MrdCounts>, b: Readonly<MrdCounts>): boolean =>
   a.count === b.count && a.bytes === b.bytes && SIZE_KEYS.every((k) => a.bySize[k] === b.bySize[k])
+
+/** The size class of one request of `bytes` (byte-enable exact): its index in SIZE_CLASSES, the catch-all for any other size. */
+export const sizeClassIndex = (bytes: number): number => {
+  const exact = SIZE_CLASSES.findIndex((c) => c.bytes === bytes)
+  return exact >= 0 ? exact : SIZE_CLASSES.findIndex((c) => c.bytes === null)
+}

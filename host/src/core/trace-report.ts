@@ -27,6 +27,13 @@ export interface TraceReadRow {
   lastLatencyNs: number | null
 }
 
+/**
+ * One trace record as the report carries it: every field `decodeTraceRecord` reads, without the
+ * raw header words (`pcie-scope trace --out` keeps those in trace.json's `words`), so that a
+ * reader of the report (the page's trace view) shows each TLP's fields without decoding again.
+ */
+export type TraceReportRecord = Omit<TraceRecord, 'dw'>
+
 export interface TraceReport {
   pattern: PatternName
   bytes: number
@@ -44,6 +51,8 @@ export interface TraceReport {
   full: boolean
   lost: number
   reads: TraceReadRow[]
+  /** every record decoded, oldest first: `tlps[i]` is record i (the indices `reads` and `unexpected` name) */
+  tlps: TraceReportRecord[]
   unexpected: number[]
   /** the trace's reads that completed, summed as the tracker sums its own */
   paired: { done: number; firstLatencySumClocks: number; lastLatencySumClocks: number; bytes: number }
@@ -56,6 +65,9 @@ export const ns = (clocks: number | undefined, clockHz: number): number | null =
   clocks === undefined ? null : Math.round((clocks * 1e10) / clockHz) / 10
 
 const describeRecord = (r: TraceRecord) => ({ kind: r.kind, clock: r.clock, tag: r.tag, address: r.address ?? null })
+
+/** A record without its raw words; fields a kind lacks (a completion's address) stay absent. */
+export const reportRecord = ({ dw: _words, ...fields }: TraceRecord): TraceReportRecord => fields
 
 export const buildReport = (
   a: { pattern: PatternName; bytes: number; trigger: string; filter: string | null; depth: number; clockHz: number },
@@ -90,6 +102,7 @@ export const buildReport = (
       firstLatencyNs: ns(r.firstLatency, a.clockHz),
       lastLatencyNs: ns(r.lastLatency, a.clockHz),
     })),
+    tlps: trace.records.map(reportRecord),
     unexpected: pairing.unexpected,
     paired: {
       done: done.length,

@@ -44,6 +44,10 @@ describe('POST /api/trace on the twin', () => {
       lost: 0,
     })
     expect(rep.reads).toHaveLength(32)
+    // every record decoded beside the reads: each read's indices name its request and its completion
+    expect(rep.tlps).toHaveLength(64)
+    for (const x of rep.reads) expect(x.records.map((i) => rep.tlps[i]!.kind)).toEqual(['MRD', 'CPLD'])
+    expect(rep.tlps[rep.reads[0]!.record]).toMatchObject({ address: rep.reads[0]!.address, tag: rep.reads[0]!.tag })
     expect(rep.reads.every((x) => x.end === 'done' && x.bytes === 128)).toBe(true)
     expect(rep.tracker).toMatchObject({ reads: 32, cpldBytes: 4096 })
     expect(rep.paired).toMatchObject({
