@@ -33,9 +33,10 @@ describe('capture --gpu --counters', () => {
     expect(r.stderr).toMatch(/GPU counters: pm-sampling on GH100, every 100 µs/)
     const rep = JSON.parse(r.stdout) as CountersCaptureReport
     expect(rep.kernel).toEqual({ repeats: 5, medianMs: 1048576 / 50e6, gbps: 50 })
-    // the kernels took ~5 ms of host time: ~50 samples of 100 µs
+    // the kernels took ~5 ms of host time on a quiet machine (~50 samples of 100 µs; a loaded one
+    // stretches the gaps between them): the series is that window, not the recording's 600 samples
     expect(rep.series.length).toBeGreaterThan(20)
-    expect(rep.series.length).toBeLessThan(200)
+    expect(rep.series.length).toBeLessThan(600)
     for (const s of rep.series) {
       expect((s.startNs + s.endNs) / 2).toBeGreaterThanOrEqual(rep.window.startNs)
       expect((s.startNs + s.endNs) / 2).toBeLessThanOrEqual(rep.window.endNs)
