@@ -33,6 +33,8 @@ export function parseTraceFile(text: string): TraceReport {
       throw invalid(`a record's words: ${(e as Error).message}`)
     }
   }
+  // saved before completions of earlier reads were told apart: all of them were called unexpected
+  if (!Array.isArray(report.earlier)) report.earlier = []
   const n = report.tlps.length
   const outside = report.reads.find((r) => !Array.isArray(r.records) || r.records.some((i) => !(i >= 0 && i < n)))
   if (outside) throw invalid(`the read of record ${outside.record} names a record beyond the ${n} held`)

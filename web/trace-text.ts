@@ -19,7 +19,7 @@ export function traceSummary(r: TraceReport): string {
   return (
     `${r.pattern}, ${int(r.bytes)} B: ${int(r.records)} records of tap ${r.tap} (ring ${int(r.depth)}), ${r.lost} lost · ` +
     `${int(r.reads.length)} reads (${READ_ENDS.map((e) => `${int(ended(e))} ${e}`).join(', ')}), ` +
-    `${int(r.unexpected.length)} unexpected completions · ${trigger}`
+    `${int(r.unexpected.length)} unexpected completions${r.earlier.length ? `, ${int(r.earlier.length)} of reads before the first record` : ''} · ${trigger}`
   )
 }
 

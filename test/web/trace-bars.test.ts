@@ -32,7 +32,9 @@ describe('trace bars', () => {
     // open reads reach the trace's end; the unexpected completion sits on its tag's lane
     const open = report.reads.findIndex((r) => r.end === 'open')
     expect(bars.end[open]).toBe(bars.span)
-    expect(bars.unexpected).toEqual([{ t: 0, lane: bars.lanes.findIndex((l) => l.key === 7) }])
+    expect(bars.unexpected).toHaveLength(1)
+    expect(bars.unexpected[0]!.lane).toBe(bars.lanes.findIndex((l) => l.key === 7))
+    expect(bars.unexpected[0]!.t).toBeCloseTo(s(500), 15)
     for (let i = 0; i < report.reads.length; i++) expect(bars.end[i]! - bars.start[i]!).toBeLessThanOrEqual(bars.maxDuration)
   })
 

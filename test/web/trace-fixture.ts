@@ -1,7 +1,7 @@
 /**
  * A synthetic TLP trace for the trace view's tests: raw TRC_REC_* words of MRds on 256 tags
  * (32..256 B and an odd 16 B, 256-B reads answered by two CplDs), a Cpl with status UR now and
- * then, an unexpected completion first; decoded, paired and reported by the host's own code
+ * then, one unexpected completion (on tag 7, after its first read was answered); decoded, paired and reported by the host's own code
  * (core/trace.ts, core/trace-report.ts), exactly `records` records long (reads cut by the end stay open).
  */
 import { decodeTraceRecord, pairReads, type Trace } from '../../host/src/core/trace.js'
@@ -40,7 +40,8 @@ export interface SyntheticTrace {
 
 /** A trace of exactly `records` records, its trigger at record `triggerAt` (default: the middle). */
 export function syntheticTrace(records: number, triggerAt = Math.floor(records / 2)): SyntheticTrace {
-  const all: { clock: number; order: number; words: number[] }[] = [{ clock: 10, order: 0, words: cpl(10, 7, 64, 64) }]
+  // tag 7's first read (k = 7) is requested at clock 114 and answered by clock 473; its next at 626
+  const all: { clock: number; order: number; words: number[] }[] = [{ clock: 500, order: 0, words: cpl(500, 7, 64, 64) }]
   for (let k = 0; all.length < records + 4; k++) {
     const clock = 100 + 2 * k
     const tag = k % 256

@@ -17,7 +17,7 @@ import { pairReads, type PairedRead } from '../core/trace.js'
 import { buildReport, ns, type TraceReport } from '../core/trace-report.js'
 import { FILTER_SYNTAX, parseFilter, parseTrigger, TRIGGER_SYNTAX } from '../core/trace-trigger.js'
 import { requireTraceTap } from '../device/trace-tap.js'
-import { PATTERNS, WORKLOAD_LIMITS, type PatternName } from '../core/workload.js'
+import { PATTERN_SPECS, PATTERNS, WORKLOAD_LIMITS, type PatternName } from '../core/workload.js'
 import type { TwinMode } from '../core/twin-mode.js'
 import { validateWorkload } from '../core/workload-schema.js'
 import { tracePcapng } from '../export/trace-pcapng.js'
@@ -70,7 +70,7 @@ export const formatReport = (r: TraceReport): string => {
   }
   const ended = (e: PairedRead['end']) => r.reads.filter((x) => x.end === e).length
   L.push(
-    `reads: ${r.reads.length} paired (${ended('done')} done, ${ended('error')} ended by an error, ${ended('open')} open at the end), ${r.unexpected.length} unexpected completions`,
+    `reads: ${r.reads.length} paired (${ended('done')} done, ${ended('error')} ended by an error, ${ended('open')} open at the end), ${r.unexpected.length} unexpected completions, ${r.earlier.length} completions of reads before the first record`,
   )
   L.push('')
   L.push(
@@ -111,7 +111,7 @@ interface TraceOpts {
   twin?: boolean
   pattern: PatternName
   bytes: number
-  offset: number
+  offset?: number
   trigger: string
   filter?: string
   tap: number
@@ -131,7 +131,11 @@ export const registerTrace = (program: Command, io: CliIo, setCode: SetCode, dep
     .option('--twin', 'use the twin (the only source today)')
     .addOption(new Option('--pattern <name>', 'access pattern').choices(PATTERNS))
     .option('--bytes <n>', 'bytes the workload reads (K, M suffixes; default 64K)', parseSize, 64 * 1024)
-    .option('--offset <b>', 'byte offset of the buffer (default 0)', parseIntIn(0, WORKLOAD_LIMITS.offset.max), 0)
+    .option(
+      '--offset <b>',
+      `start of the data within a 128-B line (default: the pattern's, ${PATTERN_SPECS.map((p) => `${p.name} ${p.defaultOffset}`).join(', ')})`,
+      parseIntIn(WORKLOAD_LIMITS.offset.min, WORKLOAD_LIMITS.offset.max),
+    )
     .option(
       '--trigger <spec>',
       `what fires the trace: ${TRIGGER_SYNTAX}; all must hold, for one TLP (outstanding and timeout: in its clock) (force: at once, the trace starts with the workload). E.g. 'type=cpld & tag=5', 'type=mrd & addr=0x100000000:0x100000fff & len=128B', 'type=cpld & latency>2us'`,
@@ -160,7 +164,7 @@ export const registerTrace = (program: Command, io: CliIo, setCode: SetCode, dep
     .hook('preAction', requireOptions('pattern'))
     .action(async (o: TraceOpts) => {
       if (!o.twin) throw new PsError('PS_USAGE', 'trace needs --twin (the only source today)')
-      const workload = validateWorkload({ pattern: o.pattern, bytes: o.bytes, offset: o.offset })
+      const workload = validateWorkload({ pattern: o.pattern, bytes: o.bytes, ...(o.offset !== undefined ? { offset: o.offset } : {}) })
       if (o.out !== undefined) prepareOut(o.out)
       const progress = (m: string) => io.stderr(`pcie-scope: ${m}\n`)
       progress('starting the twin')

@@ -51,9 +51,11 @@ export interface TraceReport {
   full: boolean
   lost: number
   reads: TraceReadRow[]
-  /** every record decoded, oldest first: `tlps[i]` is record i (the indices `reads` and `unexpected` name) */
+  /** every record decoded, oldest first: `tlps[i]` is record i (the indices `reads`, `unexpected` and `earlier` name) */
   tlps: TraceReportRecord[]
   unexpected: number[]
+  /** completions of reads requested before the first record (no read on their tag in the trace yet) */
+  earlier: number[]
   /** the trace's reads that completed, summed as the tracker sums its own */
   paired: { done: number; firstLatencySumClocks: number; lastLatencySumClocks: number; bytes: number }
   /** the tracker's counters of the trace's tap over the whole run; null when that tap's counters did not come */
@@ -104,6 +106,7 @@ export const buildReport = (
     })),
     tlps: trace.records.map(reportRecord),
     unexpected: pairing.unexpected,
+    earlier: pairing.earlier,
     paired: {
       done: done.length,
       firstLatencySumClocks: done.reduce((s, r) => s + (r.firstLatency ?? 0), 0),

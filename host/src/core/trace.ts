@@ -121,6 +121,11 @@ export interface Pairing {
   reads: PairedRead[]
   /** completions no outstanding read on their tap, tag and requester explains (record indices) */
   unexpected: number[]
+  /**
+   * completions before any read on their tap, requester and tag is in the trace (record indices):
+   * answers to reads requested before the first record, not faults
+   */
+  earlier: number[]
 }
 
 /**
@@ -129,12 +134,15 @@ export interface Pairing {
  * own clock), as the tracker does. A completion with data (status SC) carries Length*4 - Lower
  * Address[1:0] bytes and ends the read when its Byte Count is at most that; any other status, or
  * a completion without data, ends it at once. A new read on a busy tag replaces the old one,
- * which stays open.
+ * which stays open. A completion no read explains is `earlier` while its tap, requester and tag
+ * have had no read in the trace yet (its read came before the first record), else `unexpected`.
  */
 export function pairReads(records: readonly TraceRecord[]): Pairing {
   const reads: PairedRead[] = []
   const unexpected: number[] = []
+  const earlier: number[] = []
   const live = new Map<string, PairedRead>()
+  const requested = new Set<string>()
   const key = (tap: number, rid: number, tag: number) => `${tap}:${rid}:${tag}`
   let i = 0
   while (i < records.length) {
@@ -146,7 +154,11 @@ export function pairReads(records: readonly TraceRecord[]): Pairing {
       const c = records[k]!
       const r = live.get(key(c.tap, c.requesterId, c.tag))
       if (!r) {
-        unexpected.push(k)
+        const k2 = key(c.tap, c.requesterId, c.tag)
+        const readInTrace =
+          requested.has(k2) ||
+          order.some((o) => records[o]!.kind === 'MRD' && key(records[o]!.tap, records[o]!.requesterId, records[o]!.tag) === k2)
+        ;(readInTrace ? unexpected : earlier).push(k)
         continue
       }
       r.completions++
@@ -184,10 +196,11 @@ export function pairReads(records: readonly TraceRecord[]): Pairing {
       }
       reads.push(read)
       live.set(key(q.tap, q.requesterId, q.tag), read)
+      requested.add(key(q.tap, q.requesterId, q.tag))
     }
     i = j
   }
-  return { reads, unexpected }
+  return { reads, unexpected, earlier }
 }
 
 /* --- a trace as the device hands it over (TRACE_STATUS, TRACE_ARM, TRACE_READ and TRACE frames) --- */

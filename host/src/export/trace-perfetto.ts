@@ -9,7 +9,8 @@
  *     first and last latency in ns, the record indices); a read still open at the trace's end runs
  *     to its last record
  *   instants: "trigger" on the "trigger" track (tid 1026, first) at the trigger record, and
- *     "unexpected CPLD" (or CPL) on the completion's tag track
+ *     "unexpected CPLD" (or CPL) on the completion's tag track, and "CPLD of an earlier read" for a
+ *     completion whose read came before the first record
  *
  * Timestamps are µs of probe time since the probe's reset (clock / clockHz).
  */
@@ -36,7 +37,7 @@ export const tracePerfetto = (
   const events: TraceEvent[] = [{ name: 'process_name', ph: 'M', ts: 0, pid, args: { name: `pcie-scope trace tap ${trace.tap}` } }]
   const tags = new Set<number>()
   for (const r of pairing.reads) tags.add(r.tag)
-  for (const k of pairing.unexpected) tags.add(trace.records[k]!.tag)
+  for (const k of [...pairing.unexpected, ...pairing.earlier]) tags.add(trace.records[k]!.tag)
   for (const tag of [...tags].sort((a, b) => a - b)) {
     events.push({ name: 'thread_name', ph: 'M', ts: 0, pid, tid: tag + 1, args: { name: `tag ${tag}` } })
     events.push({ name: 'thread_sort_index', ph: 'M', ts: 0, pid, tid: tag + 1, args: { sort_index: tag } })
@@ -66,10 +67,11 @@ export const tracePerfetto = (
       },
     })
   }
-  for (const k of pairing.unexpected) {
+  const stray = [...pairing.unexpected.map((k) => [k, 'unexpected'] as const), ...pairing.earlier.map((k) => [k, 'earlier'] as const)]
+  for (const [k, why] of stray.sort((a, b) => a[0] - b[0])) {
     const c = trace.records[k]!
     events.push({
-      name: `unexpected ${c.kind}`,
+      name: why === 'unexpected' ? `unexpected ${c.kind}` : `${c.kind} of an earlier read`,
       ph: 'i',
       s: 't',
       ts: us(c.clock),

@@ -71,11 +71,12 @@ describe('buildReport', () => {
     for (const r of report.tlps) expect(r).not.toHaveProperty('dw')
   })
 
-  it('names records by their index in tlps: each read and each unexpected completion', () => {
+  it('names records by their index in tlps: each read and each completion no read in the trace explains', () => {
     expect(report.reads).toHaveLength(1)
     expect(report.reads[0]!.records.map((i) => report.tlps[i]!.kind)).toEqual(['MRD', 'CPLD'])
     expect(report.reads[0]).toMatchObject({ tag: 3, end: 'done', firstLatencyClocks: 350, firstLatencyNs: 1400 })
-    expect(report.unexpected).toEqual([2])
+    expect(report.unexpected).toEqual([])
+    expect(report.earlier).toEqual([2]) // tag 9 was read before the first record
     expect(report.tlps[2]).toMatchObject({ kind: 'CPLD', tag: 9 })
   })
 

@@ -111,7 +111,15 @@ describe('pairReads', () => {
   })
   it('calls a completion unexpected when no read is outstanding on its tag and requester, or in the same clock as its read', () => {
     const p = pairReads([mrd(0, 1, 1, 0), cpld(0, 1, 1, 4), cpld(5, 1, 1, 4, { rid: 0x0300 }), cpld(6, 7, 1, 4), cpld(7, 1, 1, 4)])
-    expect(p.unexpected).toEqual([1, 2, 3])
+    expect(p.unexpected).toEqual([1])
+    expect(p.earlier).toEqual([2, 3]) // no read of requester 0x0300, nor on tag 7, is in the trace
     expect(p.reads[0]).toMatchObject({ end: 'done', lastLatency: 7 })
+  })
+  it('tells completions of reads made before the first record from unexpected ones', () => {
+    // tag 2 answered before its first read is recorded, then read and answered, then answered again
+    const p = pairReads([cpld(0, 2, 1, 4), mrd(1, 2, 1, 0), cpld(5, 2, 1, 4), cpld(9, 2, 1, 4)])
+    expect(p.earlier).toEqual([0])
+    expect(p.unexpected).toEqual([3])
+    expect(p.reads).toHaveLength(1)
   })
 })

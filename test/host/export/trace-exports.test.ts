@@ -90,7 +90,7 @@ describe('trace Perfetto', () => {
     expect(b!.dur).toBeCloseTo(us(2 ** 33 + 5) - us(1001), 6)
   })
 
-  it('names the process and each tag track, and marks the trigger and the unexpected completion', () => {
+  it('names the process and each tag track, and marks the trigger and the completion of an earlier read', () => {
     const meta = t.traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [e.tid, e.args!['name']])
     expect(meta).toEqual([
       [6, 'tag 5'],
@@ -99,7 +99,7 @@ describe('trace Perfetto', () => {
       [1026, 'trigger'],
     ])
     expect(t.traceEvents.find((e) => e.name === 'process_name')!.args).toEqual({ name: 'pcie-scope trace tap 0' })
-    expect(t.traceEvents.find((e) => e.name === 'unexpected CPLD')).toMatchObject({ ph: 'i', tid: 10, args: { record: 4 } })
+    expect(t.traceEvents.find((e) => e.name === 'CPLD of an earlier read')).toMatchObject({ ph: 'i', tid: 10, args: { record: 4 } })
     const trig = t.traceEvents.find((e) => e.name === 'trigger' && e.ph === 'i')!
     expect(trig).toMatchObject({ tid: 1026, args: { record: 1, kind: 'MRD', tag: 0x305 } })
     expect(trig.ts).toBeCloseTo(us(1001), 9)

@@ -56,7 +56,7 @@ export const syntheticTrace = (): Trace => {
     mrdWords(1001, 0x305, 16, 0x1_0000_2040), // 1: read on tag 0x305, 64 B
     mwrWords(1002, 1, 0x8000_0010), // 2
     cplWords(1250, 5, 16, 128), // 3: first half of read 0
-    cplWords(1251, 9, 1, 4, { rid: 0x0200 }), // 4: unexpected (nobody read tag 9)
+    cplWords(1251, 9, 1, 4, { rid: 0x0200 }), // 4: of an earlier read (nobody read tag 9 in the trace)
     cplWords(1260, 5, 16, 64, { la: 0x40, seg: 1 }), // 5: second half: read 0 done
     cplWords(2 ** 33 + 5, 0x305, 0, 64, { status: 1, data: false }), // 6: UR ends read 1, a clock above 32 bits
   ]
