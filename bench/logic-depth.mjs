@@ -10,6 +10,9 @@
  * (data, write enable, write address) ends a path. Each LUT is one level; CARRY4/CARRY8 and
  * MUXF7/8/9 cells are counted apart (a carry chain is fast per bit, long chains are not).
  */
+// the deepest register-to-register path allowed, in LUT levels: at 250 MHz (4 ns) an UltraScale+
+// path has room for about 6 to 8 LUTs with their routing
+export const MAX_LUT_LEVELS = 8
 // a LUT level: a LUT, or an inverter Yosys left standing (a LUT1 once placed)
 const LUT = /^(LUT[1-6]|INV)$/
 const CARRY = /^CARRY[48]$/

@@ -30,7 +30,7 @@ import { cpus } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { rtlFiles } from '../hdl/file-list.mjs'
-import { LUTRAM_READS, logicDepth, topModule } from './logic-depth.mjs'
+import { LUTRAM_READS, MAX_LUT_LEVELS, logicDepth, topModule } from './logic-depth.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const build = join(root, 'build/synth')
@@ -99,8 +99,6 @@ const VU9P_LUTS = 1182240
 // a ceiling on flip-flops: every counter and every histogram bin as a 64-bit running value and a
 // shadow, plus 2 000 (the bins are LUT RAM since probe_hist_bank, so the tops stay well below it)
 const ffBudget = (COUNTERS.length + HISTOGRAM_KINDS.length * HISTOGRAM_WORDS) * 64 * 2 + 2000
-// the deepest register-to-register path allowed, in LUT levels
-const MAX_LUT_LEVELS = 8
 
 const configs = [
   { name: 'BAR top, 256-bit, 8-bit tags (baseline)', top: 'pcie_scope_bar_top', files: TOP, params: [], checks: ['ffBudget', 'bram'] },

@@ -50,10 +50,11 @@ export function closing(stdout: string): { passed: number; failed: number } | un
 }
 
 /**
- * Yosys synth_xilinx for UltraScale+ with no latches allowed; the report is kept at `report`.
+ * Yosys synth_xilinx for UltraScale+ with no latches allowed; the report is kept at `report`
+ * (and the netlist as JSON beside it, `report` with `.json`, when `netlist` is set).
  * Returns the tool run and, when it succeeded, a reader of cell counts and the LC estimate.
  */
-export function synthXcup(top: string, files: string[], report: string, setup: string[] = []) {
+export function synthXcup(top: string, files: string[], report: string, setup: string[] = [], netlist = false) {
   mkdirSync(dirname(report), { recursive: true })
   const script = [
     `read_verilog ${inc.join(' ')} ${files.join(' ')}`,
@@ -61,6 +62,7 @@ export function synthXcup(top: string, files: string[], report: string, setup: s
     `synth_xilinx -family xcup -top ${top} -flatten`,
     'select -assert-none t:$dlatch t:LDCE t:LDPE',
     'tee -o ' + report + ' stat -tech xilinx',
+    ...(netlist ? [`write_json ${report.replace(/\.log$/, '')}.json`] : []),
   ].join('; ')
   const r = run('yosys', ['-q', '-p', script])
   const stat = r.status === 0 ? readFileSync(report, 'utf8') : ''
