@@ -145,7 +145,8 @@ module probe_tracker #
     // every histogram's bins (probe_tracker_stats hist_shadow; for benches)
     output wire [`PS_HIST_KINDS*(LAT_BINS+1)*CNT_WIDTH-1:0] hist_shadow,
     // the latency histograms' shadows of bin hist_rd_idx, kind k (PS_HIST_*) at
-    // [k*CNT_WIDTH +: CNT_WIDTH] (a design reads these, not stat_shadow's bins)
+    // [k*CNT_WIDTH +: CNT_WIDTH], two clocks after the index (probe_latency_hist; a design
+    // reads these, not stat_shadow's bins)
     input  wire [$clog2(LAT_BINS+1)-1:0]          hist_rd_idx,
     output wire [`PS_HIST_KINDS*CNT_WIDTH-1:0]    hist_rd_words
 );
@@ -211,6 +212,8 @@ wire [SEG_COUNT-1:0]           req_in;
 wire [SEG_COUNT*13-1:0]        req_bytes_seg;
 wire [SEG_COUNT*13-1:0]        cpl_dbytes;
 wire [SEG_COUNT-1:0]           cpl_final;
+// the completion carries the rest of its Byte Count (the table's 'last', registered with stage A)
+wire [SEG_COUNT-1:0]           cpl_covers;
 wire [SEG_COUNT-1:0]           cpl_seen;
 wire [SEG_COUNT*TAG_WIDTH-1:0] req_tag;
 wire [SEG_COUNT*16-1:0]        req_rid;
@@ -290,9 +293,12 @@ generate
         assign cpl_bc[seg*13 +: 13] = {byte_count == 12'd0, byte_count};
         assign cpl_carried[seg*13 +: 13] = with_data ? ({cpl_len == 10'd0, cpl_len, 2'b00} - {11'd0, lower_addr}) : 13'd0;
         assign cpl_dbytes[seg*13 +: 13] = with_data ? {cpl_len == 10'd0, cpl_len, 2'b00} : 13'd0;
-        // ends its read: error status, no data, or the rest of the Byte Count carried
-        assign cpl_final[seg] = (tx_hdr[79:77] != 3'b000) || !with_data ||
-                                ({byte_count == 12'd0, byte_count} <= cpl_carried[seg*13 +: 13]);
+        // ends its read: error status, no data, or the rest of the Byte Count carried. Byte
+        // Count <= Length * 4 - Lower Address[1:0], compared as Byte Count + Lower Address <=
+        // Length * 4, each Length form (0: 4096 bytes) apart: no subtraction before the compare
+        wire [13:0] bc_la = {1'b0, byte_count == 12'd0, byte_count} + {12'd0, lower_addr};
+        assign cpl_covers[seg] = (cpl_len == 10'd0) ? (bc_la <= 14'd4096) : (bc_la <= {2'b00, cpl_len, 2'b00});
+        assign cpl_final[seg] = (tx_hdr[79:77] != 3'b000) || !with_data || cpl_covers[seg];
 
         // the untagged high tag bits with 8-bit tags, and fields the tracker does not use
         wire unused_hdr = &{1'b0, rx_tag10, tx_tag10, tx_hdr[120], tx_hdr[118:116], tx_hdr[114:106], tx_hdr[95:80],
@@ -405,6 +411,7 @@ reg [SEG_COUNT*16-1:0]        a_cpl_rid_reg = {SEG_COUNT*16{1'b0}};
 reg [SEG_COUNT*3-1:0]         a_cpl_status_reg = {SEG_COUNT*3{1'b0}};
 reg [SEG_COUNT-1:0]           a_cpl_data_reg = {SEG_COUNT{1'b0}};
 reg [SEG_COUNT*13-1:0]        a_cpl_bc_reg = {SEG_COUNT*13{1'b0}};
+reg [SEG_COUNT-1:0]           a_cpl_last_reg = {SEG_COUNT{1'b0}};
 reg [SEG_COUNT*13-1:0]        a_cpl_carried_reg = {SEG_COUNT*13{1'b0}};
 // enable, clear, snapshot travel with the taps: stage A, then stage B
 reg [2:0]               a_ctl_reg = 3'd0;
@@ -421,6 +428,7 @@ always @(posedge clk) begin
     a_cpl_status_reg  <= cpl_status;
     a_cpl_data_reg    <= cpl_data;
     a_cpl_bc_reg      <= cpl_bc;
+    a_cpl_last_reg    <= cpl_covers;
     a_cpl_carried_reg <= cpl_carried;
     a_ctl_reg         <= t_ctl_reg;
     b_ctl_reg         <= a_ctl_reg;
@@ -515,6 +523,7 @@ table_inst (
     .cpl_data(a_cpl_data_reg),
     .cpl_bc(a_cpl_bc_reg),
     .cpl_carried(a_cpl_carried_reg),
+    .cpl_last(a_cpl_last_reg),
     .ev_first(ev_first),
     .ev_last(ev_last),
     .ev_latency(ev_latency),
