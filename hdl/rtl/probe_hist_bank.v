@@ -20,10 +20,8 @@
  *    snap_mem[k] first and sets moved[k]. A bin's snapshot value is therefore
  *    moved[k] ? snap_mem[k] : (snap_valid[k] ? run_mem[k] : 0).
  *
- * The bin an event counts is looked up a clock early: idx_next (the next clock's idx) reads
- * run_mem and the three vectors, and the registered word and bits take this clock's update of
- * that bin (its event, clear, snapshot) as the edge applies it. The event's clock then only adds
- * one to a register and writes (no 89-way select of a valid bit and LUT-RAM read before the add).
+ * An event reads and writes run_mem[idx] in one clock (asynchronous read: LUT RAM), so back-to-
+ * back events on one bin need no forwarding.
  */
 module probe_hist_bank #
 (
@@ -42,10 +40,9 @@ module probe_hist_bank #
     input  wire                         clear,
     input  wire                         snapshot,
 
-    // this clock's event and its bin, and the next clock's bin (always the next clock's idx)
+    // this clock's event and its bin
     input  wire                         hit,
     input  wire [IDX_WIDTH-1:0]         idx,
-    input  wire [IDX_WIDTH-1:0]         idx_next,
 
     // the snapshot value of bin rd_idx (0 past the last bin)
     input  wire [IDX_WIDTH-1:0]         rd_idx,
@@ -70,27 +67,17 @@ reg [WORDS-1:0]     run_valid  = {WORDS{1'b0}};
 reg [WORDS-1:0]     snap_valid = {WORDS{1'b0}};
 reg [WORDS-1:0]     moved      = {WORDS{1'b0}};
 
-wire                 count = enable && hit;
-
-// bin idx as this clock sees it (looked up a clock early): its running word, its valid, snapshot
-// valid and moved bits
-reg [CNT_WIDTH-1:0] raw_reg = {CNT_WIDTH{1'b0}};
-reg                 valid_reg = 1'b0;
-reg                 snap_valid_reg = 1'b0;
-reg                 moved_reg = 1'b0;
-
-wire [CNT_WIDTH-1:0] running   = valid_reg ? raw_reg : {CNT_WIDTH{1'b0}};
-wire [CNT_WIDTH-1:0] snap_held = snap_valid_reg ? raw_reg : {CNT_WIDTH{1'b0}};
-wire [CNT_WIDTH-1:0] bumped    = running + {{(CNT_WIDTH-1){1'b0}}, 1'b1};
-// this clock's event is on the bin the next clock counts
-wire                 same_next = count && idx == idx_next;
+wire                 count     = enable && hit;
+wire [CNT_WIDTH-1:0] raw       = run_mem[idx];
+wire [CNT_WIDTH-1:0] running   = run_valid[idx] ? raw : {CNT_WIDTH{1'b0}};
+wire [CNT_WIDTH-1:0] snap_held = snap_valid[idx] ? raw : {CNT_WIDTH{1'b0}};
 
 // later assignments win: a clear or a snapshot after this clock's event (bits set by index, not
 // a shifted mask: an 89-bit shift costs a Verilated model a loop over words)
 always @(posedge clk) begin
     if (count) begin
-        run_mem[idx] <= bumped;
-        if (!moved_reg) begin
+        run_mem[idx] <= running + {{(CNT_WIDTH-1){1'b0}}, 1'b1};
+        if (!moved[idx]) begin
             snap_mem[idx] <= snap_held;
         end
         run_valid[idx] <= 1'b1;
@@ -108,19 +95,10 @@ always @(posedge clk) begin
         end
     end
 
-    // the next clock's bin after this edge, as the assignments above leave it
-    raw_reg        <= same_next ? bumped : run_mem[idx_next];
-    valid_reg      <= !clear && (run_valid[idx_next] || same_next);
-    snap_valid_reg <= snapshot ? (run_valid[idx_next] || same_next) : snap_valid[idx_next];
-    moved_reg      <= !snapshot && (moved[idx_next] || same_next);
-
     if (rst) begin
         run_valid  <= {WORDS{1'b0}};
         snap_valid <= {WORDS{1'b0}};
         moved      <= {WORDS{1'b0}};
-        valid_reg      <= 1'b0;
-        snap_valid_reg <= 1'b0;
-        moved_reg      <= 1'b0;
     end
 end
 

@@ -129,7 +129,6 @@ generate
             .snapshot(snapshot_reg),
             .hit(hit_reg[b]),
             .idx(bin_reg[b*IDX_WIDTH +: IDX_WIDTH]),
-            .idx_next(seg_bin[b*IDX_WIDTH +: IDX_WIDTH]),
             .rd_idx(rd_idx),
             .rd_word(bank_word[b*CNT_WIDTH +: CNT_WIDTH]),
             .shadow(bank_shadow[b*WORDS*CNT_WIDTH +: WORDS*CNT_WIDTH])

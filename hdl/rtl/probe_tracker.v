@@ -293,11 +293,16 @@ generate
         assign cpl_bc[seg*13 +: 13] = {byte_count == 12'd0, byte_count};
         assign cpl_carried[seg*13 +: 13] = with_data ? ({cpl_len == 10'd0, cpl_len, 2'b00} - {11'd0, lower_addr}) : 13'd0;
         assign cpl_dbytes[seg*13 +: 13] = with_data ? {cpl_len == 10'd0, cpl_len, 2'b00} : 13'd0;
-        // ends its read: error status, no data, or the rest of the Byte Count carried. Byte
-        // Count <= Length * 4 - Lower Address[1:0], compared as Byte Count + Lower Address <=
-        // Length * 4, each Length form (0: 4096 bytes) apart: no subtraction before the compare
-        wire [13:0] bc_la = {1'b0, byte_count == 12'd0, byte_count} + {12'd0, lower_addr};
-        assign cpl_covers[seg] = (cpl_len == 10'd0) ? (bc_la <= 14'd4096) : (bc_la <= {2'b00, cpl_len, 2'b00});
+        // ends its read: error status, no data, or the rest of the Byte Count carried, Byte
+        // Count <= Length * 4 - Lower Address[1:0]: compared as Byte Count + Lower Address[1:0]
+        // <= Length * 4 (no subtraction before the compare), the 4096-byte forms of each field
+        // (0) apart, so that their zero tests only pick the result
+        wire        bc_zero  = byte_count == 12'd0;
+        wire        len_zero = cpl_len == 10'd0;
+        wire [12:0] bc_la    = {1'b0, byte_count} + {11'd0, lower_addr};
+        wire        fits_len = bc_la <= {1'b0, cpl_len, 2'b00};
+        wire        fits_4k  = !bc_la[12] || (bc_la[11:0] == 12'd0);
+        assign cpl_covers[seg] = bc_zero ? (len_zero && lower_addr == 2'b00) : (len_zero ? fits_4k : fits_len);
         assign cpl_final[seg] = (tx_hdr[79:77] != 3'b000) || !with_data || cpl_covers[seg];
 
         // the untagged high tag bits with 8-bit tags, and fields the tracker does not use
@@ -369,9 +374,11 @@ always @* begin
     cpl_start = cpl_seen;
     out_clear = {SEG_COUNT{1'b0}};
     for (s = 0; s < SEG_COUNT; s = s + 1) begin
+        // an earlier segment on the same tag read the same bit: it cleared it if it saw it set
+        // and ended its read, so it is enough that one ended a read (no chain over out_clear)
         view_out = out_rd[2*s] && !out_stale[s];
         for (j = 0; j < SEG_COUNT; j = j + 1) begin
-            if (j < s && out_clear[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]) begin
+            if (j < s && cpl_seen[j] && cpl_final[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]) begin
                 view_out = 1'b0;
             end
         end
