@@ -327,7 +327,7 @@ always @(posedge clk) begin
 end
 
 // The bits, {epoch, filtered out} per tag, read at each completion's tag and at a sweep tag:
-// written by the completions that end a filtered-out read (0), the sweep (0, on a set bit of
+// written by the completions of a filtered-out read (0 by the one that ends it), the sweep (0, on a set bit of
 // another epoch: every tag within 2**TAG_WIDTH clocks of a reset, so a bit cannot come back
 // after the next one), then the requests (1 when outside the window); the later write wins
 reg  [TAG_WIDTH-1:0]   sweep_reg = {TAG_WIDTH{1'b0}};
@@ -357,10 +357,13 @@ out_ram_inst (
 
 reg [SEG_COUNT-1:0] req_start;
 reg [SEG_COUNT-1:0] cpl_start;
-// a completion's view of its tag's bit, and the completions that cleared it this clock (read
-// before this clock's writes, with earlier segments' clears by tag compare)
-reg                 view_out;
-reg [SEG_COUNT-1:0] out_clear;
+// a completion's view of its tag's bit (read before this clock's writes, with earlier segments'
+// clears by tag compare), and the completions' writes of it: every completion that finds the bit
+// set writes it, 0 when it or an earlier one of its tag ended the read, else 1 again (the same
+// as not writing it), so whether a completion ends its read is data, not a write enable
+reg                 view_out, ended;
+reg [SEG_COUNT-1:0] out_touch;
+reg [SEG_COUNT-1:0] out_keep;
 integer s, j;
 
 genvar o;
@@ -372,26 +375,29 @@ endgenerate
 
 always @* begin
     cpl_start = cpl_seen;
-    out_clear = {SEG_COUNT{1'b0}};
+    out_touch = {SEG_COUNT{1'b0}};
+    out_keep  = {SEG_COUNT{1'b0}};
     for (s = 0; s < SEG_COUNT; s = s + 1) begin
         // an earlier segment on the same tag read the same bit: it cleared it if it saw it set
-        // and ended its read, so it is enough that one ended a read (no chain over out_clear)
-        view_out = out_rd[2*s] && !out_stale[s];
+        // and ended its read, so it is enough that one ended a read (no chain of clears)
+        ended = 1'b0;
         for (j = 0; j < SEG_COUNT; j = j + 1) begin
             if (j < s && cpl_seen[j] && cpl_final[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]) begin
-                view_out = 1'b0;
+                ended = 1'b1;
             end
         end
+        view_out = out_rd[2*s] && !out_stale[s] && !ended;
         if (cpl_seen[s] && view_out) begin
             cpl_start[s] = 1'b0;
-            out_clear[s] = cpl_final[s];
         end
+        out_touch[s] = cpl_seen[s] && out_rd[2*s] && !out_stale[s];
+        out_keep[s]  = !(ended || cpl_final[s]);
     end
     // no request writes while in reset: from its second clock on they would carry the new
     // epoch, and a filtered-out bit would outlive the reset that empties the table
-    out_wr_en = {req_seen & {SEG_COUNT{!rst}}, out_stale[SEG_COUNT] && out_rd[2*SEG_COUNT], out_clear};
+    out_wr_en = {req_seen & {SEG_COUNT{!rst}}, out_stale[SEG_COUNT] && out_rd[2*SEG_COUNT], out_touch};
     for (s = 0; s < SEG_COUNT; s = s + 1) begin
-        out_wr_data[2*s +: 2] = {epoch_reg, 1'b0};
+        out_wr_data[2*s +: 2] = {epoch_reg, out_keep[s]};
         out_wr_data[2*(SEG_COUNT + 1 + s) +: 2] = {epoch_reg, !req_in[s]};
     end
     out_wr_data[2*SEG_COUNT +: 2] = {epoch_reg, 1'b0};
