@@ -398,7 +398,12 @@ always @* begin
                     sum = sum + {3'd0, cpl_carried[j*13 +: 13]};
                 end
             end
-            if (m < (1 << s) && mask == m[SEG_COUNT-1:0]) begin
+            // (no earlier hit: the word itself, and no compare of a constant sum)
+            if (m == 0 && mask == {SEG_COUNT{1'b0}}) begin
+                view_rem = base;
+                diff = base - carried;
+                post_rem_s = (carried > base) ? 13'd0 : diff;
+            end else if (m < (1 << s) && mask == m[SEG_COUNT-1:0]) begin
                 diff = base - sum[12:0];
                 view_rem = (sum > {3'd0, base}) ? 13'd0 : diff;
                 diff = base - sum[12:0] - carried;
