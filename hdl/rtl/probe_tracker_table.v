@@ -398,8 +398,9 @@ always @* begin
                     sum = sum + {3'd0, cpl_carried[j*13 +: 13]};
                 end
             end
-            // (no earlier hit: the word itself, and no compare of a constant sum)
-            if (m == 0 && mask == {SEG_COUNT{1'b0}}) begin
+            // (one segment: the word itself, no compare of a constant sum; with more, the
+            // uniform form maps shallower)
+            if (SEG_COUNT == 1) begin
                 view_rem = base;
                 diff = base - carried;
                 post_rem_s = (carried > base) ? 13'd0 : diff;
