@@ -176,7 +176,8 @@ endgenerate
 
 /*
  * Stage T: the taps, the controls and the address filter registered together (a 512-bit tap
- * loads the link's bus with one flip-flop per bit, and the decode starts from flip-flops)
+ * loads the link's bus with one flip-flop per bit, and the decode starts from flip-flops; only a
+ * completion's "covers its Byte Count" is compared on the tap, from 24 header bits)
  */
 reg [SEG_COUNT*128-1:0] t_rx_hdr_reg = {SEG_COUNT*128{1'b0}};
 reg [SEG_COUNT*128-1:0] t_tx_hdr_reg = {SEG_COUNT*128{1'b0}};
@@ -186,6 +187,33 @@ reg [2:0]               t_ctl_reg = 3'd0;
 reg                     t_filter_en_reg = 1'b0;
 reg [63:0]              t_filter_base_reg = 64'd0;
 reg [63:0]              t_filter_limit_reg = 64'd0;
+
+// a completion header carries the rest of its Byte Count: Byte Count <= Length * 4 - Lower
+// Address[1:0], compared as Byte Count + Lower Address[1:0] <= Length * 4 (no subtraction
+// before the compare), each field's 4096-byte form (0) apart. On the tap, so that stage T's
+// clears of filtered-out bits and the table's 'last' start from a flip-flop
+function covers_of(input [11:0] bc, input [9:0] len, input [1:0] la);
+    reg [12:0] bc_la;
+    begin
+        bc_la = {1'b0, bc} + {11'd0, la};
+        if (bc == 12'd0) begin
+            covers_of = len == 10'd0 && la == 2'b00;
+        end else if (len == 10'd0) begin
+            covers_of = !bc_la[12] || (bc_la[11:0] == 12'd0);
+        end else begin
+            covers_of = bc_la <= {1'b0, len, 2'b00};
+        end
+    end
+endfunction
+
+reg [SEG_COUNT-1:0] t_covers_reg = {SEG_COUNT{1'b0}};
+integer c;
+
+always @(posedge clk) begin
+    for (c = 0; c < SEG_COUNT; c = c + 1) begin
+        t_covers_reg[c] <= covers_of(tx_cpl_tlp_hdr[c*128 + 64 +: 12], tx_cpl_tlp_hdr[c*128 + 96 +: 10], tx_cpl_tlp_hdr[c*128 + 32 +: 2]);
+    end
+end
 
 always @(posedge clk) begin
     t_rx_hdr_reg       <= rx_req_tlp_hdr;
@@ -293,16 +321,9 @@ generate
         assign cpl_bc[seg*13 +: 13] = {byte_count == 12'd0, byte_count};
         assign cpl_carried[seg*13 +: 13] = with_data ? ({cpl_len == 10'd0, cpl_len, 2'b00} - {11'd0, lower_addr}) : 13'd0;
         assign cpl_dbytes[seg*13 +: 13] = with_data ? {cpl_len == 10'd0, cpl_len, 2'b00} : 13'd0;
-        // ends its read: error status, no data, or the rest of the Byte Count carried, Byte
-        // Count <= Length * 4 - Lower Address[1:0]: compared as Byte Count + Lower Address[1:0]
-        // <= Length * 4 (no subtraction before the compare), the 4096-byte forms of each field
-        // (0) apart, so that their zero tests only pick the result
-        wire        bc_zero  = byte_count == 12'd0;
-        wire        len_zero = cpl_len == 10'd0;
-        wire [12:0] bc_la    = {1'b0, byte_count} + {11'd0, lower_addr};
-        wire        fits_len = bc_la <= {1'b0, cpl_len, 2'b00};
-        wire        fits_4k  = !bc_la[12] || (bc_la[11:0] == 12'd0);
-        assign cpl_covers[seg] = bc_zero ? (len_zero && lower_addr == 2'b00) : (len_zero ? fits_4k : fits_len);
+        // ends its read: error status, no data, or the rest of the Byte Count carried (compared
+        // on the tap, registered with it: t_covers_reg)
+        assign cpl_covers[seg] = t_covers_reg[seg];
         assign cpl_final[seg] = (tx_hdr[79:77] != 3'b000) || !with_data || cpl_covers[seg];
 
         // the untagged high tag bits with 8-bit tags, and fields the tracker does not use
