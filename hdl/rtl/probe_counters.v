@@ -290,39 +290,55 @@ reg [INC_WIDTH-1:0] inc_cpld, inc_cpld_bytes, inc_cpl;
 reg [INC_WIDTH-1:0] inc_mwr, inc_mwr_bytes;
 reg [INC_WIDTH-1:0] inc_poisoned;
 reg [INC_WIDTH-1:0] inc_bar_ur;
+reg [TLP_SEG_COUNT-1:0] class_hit;
 integer i;
 integer k;
 
+// the ones of a vector, as half adders (Boolean logic, so synthesis maps a count of a few bits
+// into a LUT per result bit, not a chain of carry adders)
+localparam ONES_WIDTH = $clog2(2*TLP_SEG_COUNT + 1);
+function [INC_WIDTH-1:0] ones(input [2*TLP_SEG_COUNT-1:0] v);
+    integer b, c;
+    reg carry;
+    begin
+        ones = {INC_WIDTH{1'b0}};
+        for (b = 0; b < 2*TLP_SEG_COUNT; b = b + 1) begin
+            carry = v[b];
+            for (c = 0; c < ONES_WIDTH; c = c + 1) begin
+                {carry, ones[c]} = {ones[c] & carry, ones[c] ^ carry};
+            end
+        end
+    end
+endfunction
+
 always @* begin
-    inc_class      = {CLASS_COUNT*INC_WIDTH{1'b0}};
     inc_mrd_bytes  = {INC_WIDTH{1'b0}};
-    inc_cpld       = {INC_WIDTH{1'b0}};
     inc_cpld_bytes = {INC_WIDTH{1'b0}};
-    inc_cpl        = {INC_WIDTH{1'b0}};
-    inc_mwr        = {INC_WIDTH{1'b0}};
     inc_mwr_bytes  = {INC_WIDTH{1'b0}};
-    inc_poisoned   = {INC_WIDTH{1'b0}};
-    inc_bar_ur     = {INC_WIDTH{1'b0}};
+    class_hit      = {TLP_SEG_COUNT{1'b0}};
+
+    for (k = 0; k < CLASS_COUNT; k = k + 1) begin
+        for (i = 0; i < TLP_SEG_COUNT; i = i + 1) begin
+            class_hit[i] = d_mrd_reg[i] && d_class[i*CLASS_COUNT+k];
+        end
+        inc_class[k*INC_WIDTH +: INC_WIDTH] = ones({{TLP_SEG_COUNT{1'b0}}, class_hit});
+    end
+    inc_cpld     = ones({{TLP_SEG_COUNT{1'b0}}, d_cpld_reg});
+    inc_cpl      = ones({{TLP_SEG_COUNT{1'b0}}, d_cpl_reg});
+    inc_mwr      = ones({{TLP_SEG_COUNT{1'b0}}, d_mwr_reg});
+    inc_poisoned = ones({d_tx_ep_reg, d_rx_ep_reg});
+    inc_bar_ur   = ones({{TLP_SEG_COUNT{1'b0}}, d_bar_ur_reg});
 
     for (i = 0; i < TLP_SEG_COUNT; i = i + 1) begin
         if (d_mrd_reg[i]) begin
-            for (k = 0; k < CLASS_COUNT; k = k + 1) begin
-                inc_class[k*INC_WIDTH +: INC_WIDTH] = inc_class[k*INC_WIDTH +: INC_WIDTH] +
-                    {{(INC_WIDTH-1){1'b0}}, d_class[i*CLASS_COUNT+k]};
-            end
             inc_mrd_bytes = inc_mrd_bytes + {{(INC_WIDTH-13){1'b0}}, d_bytes_reg[i*13 +: 13]};
         end
         if (d_mwr_reg[i]) begin
-            inc_mwr       = inc_mwr       + {{(INC_WIDTH-1){1'b0}}, 1'b1};
             inc_mwr_bytes = inc_mwr_bytes + {{(INC_WIDTH-13){1'b0}}, d_bytes_reg[i*13 +: 13]};
         end
         if (d_cpld_reg[i]) begin
-            inc_cpld       = inc_cpld       + {{(INC_WIDTH-1){1'b0}}, 1'b1};
             inc_cpld_bytes = inc_cpld_bytes + {{(INC_WIDTH-13){1'b0}}, d_cpld_bytes_reg[i*13 +: 13]};
         end
-        inc_cpl      = inc_cpl      + {{(INC_WIDTH-1){1'b0}}, d_cpl_reg[i]};
-        inc_poisoned = inc_poisoned + {{(INC_WIDTH-1){1'b0}}, d_rx_ep_reg[i]} + {{(INC_WIDTH-1){1'b0}}, d_tx_ep_reg[i]};
-        inc_bar_ur   = inc_bar_ur   + {{(INC_WIDTH-1){1'b0}}, d_bar_ur_reg[i]};
     end
 end
 

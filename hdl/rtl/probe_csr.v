@@ -25,7 +25,9 @@
  *
  * The histogram windows (from PS_REG_HIST_<KIND>_BASE, one per kind) show the tracker's
  * latency-histogram shadows, loaded by the same CMD.SNAPSHOT as the counters: read rarely (every
- * read costs bus cycles), after a snapshot.
+ * read costs bus cycles), after a snapshot. A histogram read answers HIST_READ_CLOCKS clocks
+ * after the other registers' (the bin index is registered here, the tracker's read of the bin
+ * takes two clocks more: a 64-bit select over the banks and their sum, too deep for one).
  *
  * SMP_* show the sampler FIFO's head record (0 while SAMPLE_STATUS reports it empty);
  * reading them has no side effect, so a retried read is harmless: only CMD.SAMPLE_POP
@@ -96,8 +98,8 @@ module probe_csr #
     input  wire                               status_enabled,
     input  wire [`PS_CNT_PROBE_COUNT*CNT_WIDTH-1:0]   probe_shadow,
     input  wire [`PS_CNT_TRACKER_COUNT*CNT_WIDTH-1:0] tracker_shadow,
-    // the latency histograms: the bin the read address names, and its shadow in every histogram
-    // (kind k, PS_HIST_*, at [k*CNT_WIDTH +: CNT_WIDTH])
+    // the latency histograms: the bin the read address names (registered), and its shadow in
+    // every histogram two clocks later (kind k, PS_HIST_*, at [k*CNT_WIDTH +: CNT_WIDTH])
     output wire [$clog2(`PS_HIST_BINS+1)-1:0]   hist_idx,
     input  wire [`PS_HIST_KINDS*CNT_WIDTH-1:0]  hist_words,
     input  wire [`PS_SMP_WORDS*32-1:0]        sample_head,
@@ -300,7 +302,13 @@ endfunction
 wire in_hist_last  = {1'b0, araddr_reg} >= {1'b0, `PS_REG_HIST_LAST_BASE} && {1'b0, araddr_reg} < HIST_LAST_END;
 wire in_hist_first = {1'b0, araddr_reg} >= {1'b0, `PS_REG_HIST_FIRST_BASE} && {1'b0, araddr_reg} < HIST_FIRST_END;
 wire [11:0] hist_addr_off = araddr_reg - (in_hist_first ? `PS_REG_HIST_FIRST_BASE : `PS_REG_HIST_LAST_BASE);
-assign hist_idx = hist_addr_off[3 +: HIST_IDX_WIDTH];
+wire in_hist = in_hist_last || in_hist_first;
+// the bin index, registered; its words come two clocks after it, so a histogram read is
+// answered on its fourth settled clock (hist_wait_reg counts them, a snapshot starts it over)
+localparam [1:0] HIST_READ_CLOCKS = 2'd3;
+reg [HIST_IDX_WIDTH-1:0] hist_idx_reg = {HIST_IDX_WIDTH{1'b0}};
+reg [1:0] hist_wait_reg = 2'd0;
+assign hist_idx = hist_idx_reg;
 wire [63:0] hist_sel = in_hist_first ? hist64[`PS_HIST_FIRST*64 +: 64] : hist64[`PS_HIST_LAST*64 +: 64];
 // bit 2 picks the word; the high bits are range-checked against the window's end
 wire unused_hist_addr_off = &{1'b0, hist_addr_off[1:0], hist_addr_off[11:3+HIST_IDX_WIDTH], 1'b0};
@@ -346,7 +354,7 @@ function [31:0] read_value_at(input [11:0] addr, input [IDX_WIDTH:0] cnt_word, i
                 if ({1'b0, addr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, addr} < CNT_END) begin
                     read_value_at = cnt_word_at(cnt_word);
                 end
-                if (in_hist_last || in_hist_first) begin
+                if (in_hist) begin
                     read_value_at = hist_addr_off[2] ? hist_sel[63:32] : hist_sel[31:0];
                 end
                 if (in_trc_window(addr)) begin
@@ -465,7 +473,16 @@ always @(posedge clk) begin
     end else if (!settled) begin
         settle_reg <= settle_reg - 1'b1;
     end
-    if (ar_held_reg && settled) begin
+    hist_idx_reg <= hist_addr_off[3 +: HIST_IDX_WIDTH];
+    if (ar_held_reg && settled && !snapshot_pulse) begin
+        if (hist_wait_reg != HIST_READ_CLOCKS) begin
+            hist_wait_reg <= hist_wait_reg + 2'd1;
+        end
+    end else begin
+        hist_wait_reg <= 2'd0;
+    end
+    if (ar_held_reg && settled && (!in_hist || hist_wait_reg == HIST_READ_CLOCKS)) begin
+        hist_wait_reg <= 2'd0;
         ar_held_reg <= 1'b0;
         rvalid_reg  <= 1'b1;
         rdata_reg   <= read_value_at(araddr_reg, cnt_off[2 +: IDX_WIDTH+1], smp_off[2 +: SMP_IDX_WIDTH]);
@@ -488,6 +505,7 @@ always @(posedge clk) begin
         w_held_reg   <= 1'b0;
         bvalid_reg   <= 1'b0;
         ar_held_reg  <= 1'b0;
+        hist_wait_reg <= 2'd0;
         rvalid_reg   <= 1'b0;
         settle_reg   <= {SETTLE_WIDTH{1'b0}};
         enable_reg   <= 1'b0;

@@ -50,7 +50,9 @@ module probe_latency_hist #
     // benches: it reads every bin of every bank, so a design reads rd_word instead, and unread it
     // is optimised away)
     output wire [(LAT_BINS+1)*CNT_WIDTH-1:0]    shadow,
-    // the shadow of bin rd_idx (0 past the overflow bin)
+    // the shadow of bin rd_idx (0 past the overflow bin), two clocks later: each bank's word is
+    // registered, then their sum (a bank's read of a bin is a multiplexer over 89 valid bits and
+    // the LUT RAM, the sum a 64-bit add: each a clock)
     input  wire [$clog2(LAT_BINS+1)-1:0]        rd_idx,
     output wire [CNT_WIDTH-1:0]                 rd_word
 );
@@ -134,14 +136,24 @@ generate
     end
 endgenerate
 
-reg [CNT_WIDTH-1:0]         word_sum;
-integer a;
+reg [SEG_COUNT*CNT_WIDTH-1:0] bank_word_reg = {SEG_COUNT*CNT_WIDTH{1'b0}};
+reg [CNT_WIDTH-1:0]           word_sum_reg = {CNT_WIDTH{1'b0}};
 
-always @* begin
-    word_sum = {CNT_WIDTH{1'b0}};
-    for (a = 0; a < SEG_COUNT; a = a + 1) begin
-        word_sum = word_sum + bank_word[a*CNT_WIDTH +: CNT_WIDTH];
+// the sum of the banks' registered words (a function called in the clocked block: an always @*
+// would leave the sum unknown in Icarus until a bank's word first changes)
+function [CNT_WIDTH-1:0] bank_sum(input [SEG_COUNT*CNT_WIDTH-1:0] words);
+    integer a;
+    begin
+        bank_sum = {CNT_WIDTH{1'b0}};
+        for (a = 0; a < SEG_COUNT; a = a + 1) begin
+            bank_sum = bank_sum + words[a*CNT_WIDTH +: CNT_WIDTH];
+        end
     end
+endfunction
+
+always @(posedge clk) begin
+    bank_word_reg <= bank_word;
+    word_sum_reg  <= bank_sum(bank_word_reg);
 end
 
 genvar w;
@@ -159,7 +171,7 @@ generate
     end
 endgenerate
 
-assign rd_word = word_sum;
+assign rd_word = word_sum_reg;
 
 endmodule
 

@@ -91,27 +91,35 @@ model_inst (
  */
 localparam DEPTH = 1 << ADDR_WIDTH;
 
-// bank w's word for read port r, at [(w*RD_PORTS + r)*DATA_WIDTH]
+// bank w's block-RAM word for read port r (without the forwarded write), at
+// [(w*RD_PORTS + r)*DATA_WIDTH]; the clock's write of bank w and whether read port r's address
+// is the one it wrote (compared a clock early, from rd_addr_next, so that a read is a
+// multiplexer of registers: no address compare between the RAM and its reader)
 wire [WR_PORTS*RD_PORTS*DATA_WIDTH-1:0] bank_rd_data;
+wire [WR_PORTS*DATA_WIDTH-1:0]          fwd_data;
+wire [WR_PORTS*RD_PORTS-1:0]            fwd_hit;
+
+// the registered read address is the model's; here the reads need only the early one
+wire unused_rd_addr_reg = &{1'b0, rd_addr_reg, 1'b0};
 
 genvar w, r;
 generate
     for (w = 0; w < WR_PORTS; w = w + 1) begin : g_bank
         // the write the copies' reads of this clock missed
         reg                  fwd_en_reg = 1'b0;
-        reg [ADDR_WIDTH-1:0] fwd_addr_reg = {ADDR_WIDTH{1'b0}};
         reg [DATA_WIDTH-1:0] fwd_data_reg = {DATA_WIDTH{1'b0}};
 
         always @(posedge clk) begin
             fwd_en_reg   <= wr_en[w];
-            fwd_addr_reg <= wr_addr[w*ADDR_WIDTH +: ADDR_WIDTH];
             fwd_data_reg <= wr_data[w*DATA_WIDTH +: DATA_WIDTH];
         end
+        assign fwd_data[w*DATA_WIDTH +: DATA_WIDTH] = fwd_data_reg;
 
         for (r = 0; r < RD_PORTS; r = r + 1) begin : g_copy
             (* ram_style = "block" *)
             reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
             reg [DATA_WIDTH-1:0] rd_reg = {DATA_WIDTH{1'b0}};
+            reg                  same_addr_reg = 1'b0;
             integer i;
 
             initial begin
@@ -126,24 +134,31 @@ generate
                 end
             end
 
-            // read-first: the word before this edge's write
+            // read-first: the word before this edge's write; and whether that write is at
+            // the address read
             always @(posedge clk) begin
                 rd_reg <= mem[rd_addr_next[r*ADDR_WIDTH +: ADDR_WIDTH]];
+                same_addr_reg <= wr_addr[w*ADDR_WIDTH +: ADDR_WIDTH] == rd_addr_next[r*ADDR_WIDTH +: ADDR_WIDTH];
             end
 
-            assign bank_rd_data[(w*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH] =
-                (fwd_en_reg && fwd_addr_reg == rd_addr_reg[r*ADDR_WIDTH +: ADDR_WIDTH]) ? fwd_data_reg : rd_reg;
+            assign bank_rd_data[(w*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH] = rd_reg;
+            assign fwd_hit[w*RD_PORTS + r] = fwd_en_reg && same_addr_reg;
         end
     end
 
     if (WR_PORTS == 1) begin : g_single
-        assign rd_data = bank_rd_data;
+        for (r = 0; r < RD_PORTS; r = r + 1) begin : g_rd
+            assign rd_data[r*DATA_WIDTH +: DATA_WIDTH] = fwd_hit[r] ? fwd_data : bank_rd_data[r*DATA_WIDTH +: DATA_WIDTH];
+        end
     end else begin : g_lvt
         localparam SEL_WIDTH = $clog2(WR_PORTS);
 
         // live-value table: the bank that holds each address's newest word (later ports
-        // override earlier ones, as the banks' priority says), read at the registered address
+        // override earlier ones, as the banks' priority says), read a clock early at
+        // rd_addr_next and registered, as the copies are: it misses the same clock's writes,
+        // which the forwarded writes cover (the newest, the highest port, first)
         wire [RD_PORTS*SEL_WIDTH-1:0] sel;
+        reg  [RD_PORTS*SEL_WIDTH-1:0] sel_reg = {RD_PORTS*SEL_WIDTH{1'b0}};
         wire [WR_PORTS*SEL_WIDTH-1:0] port_index;
 
         for (w = 0; w < WR_PORTS; w = w + 1) begin : g_index
@@ -161,12 +176,16 @@ generate
             .wr_en(wr_en),
             .wr_addr(wr_addr),
             .wr_data(port_index),
-            .rd_addr(rd_addr_reg),
+            .rd_addr(rd_addr_next),
             .rd_data(sel)
         );
 
+        always @(posedge clk) begin
+            sel_reg <= sel;
+        end
+
         for (r = 0; r < RD_PORTS; r = r + 1) begin : g_rd
-            wire [SEL_WIDTH-1:0] port_sel = sel[r*SEL_WIDTH +: SEL_WIDTH];
+            wire [SEL_WIDTH-1:0] port_sel = sel_reg[r*SEL_WIDTH +: SEL_WIDTH];
             reg  [DATA_WIDTH-1:0] word;
             integer b;
 
@@ -175,6 +194,11 @@ generate
                 for (b = 1; b < WR_PORTS; b = b + 1) begin
                     if (port_sel == b[SEL_WIDTH-1:0]) begin
                         word = bank_rd_data[(b*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH];
+                    end
+                end
+                for (b = 0; b < WR_PORTS; b = b + 1) begin
+                    if (fwd_hit[b*RD_PORTS + r]) begin
+                        word = fwd_data[b*DATA_WIDTH +: DATA_WIDTH];
                     end
                 end
             end

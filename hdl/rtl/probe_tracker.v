@@ -145,7 +145,8 @@ module probe_tracker #
     // every histogram's bins (probe_tracker_stats hist_shadow; for benches)
     output wire [`PS_HIST_KINDS*(LAT_BINS+1)*CNT_WIDTH-1:0] hist_shadow,
     // the latency histograms' shadows of bin hist_rd_idx, kind k (PS_HIST_*) at
-    // [k*CNT_WIDTH +: CNT_WIDTH] (a design reads these, not stat_shadow's bins)
+    // [k*CNT_WIDTH +: CNT_WIDTH], two clocks after the index (probe_latency_hist; a design
+    // reads these, not stat_shadow's bins)
     input  wire [$clog2(LAT_BINS+1)-1:0]          hist_rd_idx,
     output wire [`PS_HIST_KINDS*CNT_WIDTH-1:0]    hist_rd_words
 );
@@ -175,7 +176,8 @@ endgenerate
 
 /*
  * Stage T: the taps, the controls and the address filter registered together (a 512-bit tap
- * loads the link's bus with one flip-flop per bit, and the decode starts from flip-flops)
+ * loads the link's bus with one flip-flop per bit, and the decode starts from flip-flops; only a
+ * completion's "covers its Byte Count" is compared on the tap, from 24 header bits)
  */
 reg [SEG_COUNT*128-1:0] t_rx_hdr_reg = {SEG_COUNT*128{1'b0}};
 reg [SEG_COUNT*128-1:0] t_tx_hdr_reg = {SEG_COUNT*128{1'b0}};
@@ -185,6 +187,33 @@ reg [2:0]               t_ctl_reg = 3'd0;
 reg                     t_filter_en_reg = 1'b0;
 reg [63:0]              t_filter_base_reg = 64'd0;
 reg [63:0]              t_filter_limit_reg = 64'd0;
+
+// a completion header carries the rest of its Byte Count: Byte Count <= Length * 4 - Lower
+// Address[1:0], compared as Byte Count + Lower Address[1:0] <= Length * 4 (no subtraction
+// before the compare), each field's 4096-byte form (0) apart. On the tap, so that stage T's
+// clears of filtered-out bits and the table's 'last' start from a flip-flop
+function covers_of(input [11:0] bc, input [9:0] len, input [1:0] la);
+    reg [12:0] bc_la;
+    begin
+        bc_la = {1'b0, bc} + {11'd0, la};
+        if (bc == 12'd0) begin
+            covers_of = len == 10'd0 && la == 2'b00;
+        end else if (len == 10'd0) begin
+            covers_of = !bc_la[12] || (bc_la[11:0] == 12'd0);
+        end else begin
+            covers_of = bc_la <= {1'b0, len, 2'b00};
+        end
+    end
+endfunction
+
+reg [SEG_COUNT-1:0] t_covers_reg = {SEG_COUNT{1'b0}};
+integer c;
+
+always @(posedge clk) begin
+    for (c = 0; c < SEG_COUNT; c = c + 1) begin
+        t_covers_reg[c] <= covers_of(tx_cpl_tlp_hdr[c*128 + 64 +: 12], tx_cpl_tlp_hdr[c*128 + 96 +: 10], tx_cpl_tlp_hdr[c*128 + 32 +: 2]);
+    end
+end
 
 always @(posedge clk) begin
     t_rx_hdr_reg       <= rx_req_tlp_hdr;
@@ -211,6 +240,8 @@ wire [SEG_COUNT-1:0]           req_in;
 wire [SEG_COUNT*13-1:0]        req_bytes_seg;
 wire [SEG_COUNT*13-1:0]        cpl_dbytes;
 wire [SEG_COUNT-1:0]           cpl_final;
+// the completion carries the rest of its Byte Count (the table's 'last', registered with stage A)
+wire [SEG_COUNT-1:0]           cpl_covers;
 wire [SEG_COUNT-1:0]           cpl_seen;
 wire [SEG_COUNT*TAG_WIDTH-1:0] req_tag;
 wire [SEG_COUNT*16-1:0]        req_rid;
@@ -290,9 +321,10 @@ generate
         assign cpl_bc[seg*13 +: 13] = {byte_count == 12'd0, byte_count};
         assign cpl_carried[seg*13 +: 13] = with_data ? ({cpl_len == 10'd0, cpl_len, 2'b00} - {11'd0, lower_addr}) : 13'd0;
         assign cpl_dbytes[seg*13 +: 13] = with_data ? {cpl_len == 10'd0, cpl_len, 2'b00} : 13'd0;
-        // ends its read: error status, no data, or the rest of the Byte Count carried
-        assign cpl_final[seg] = (tx_hdr[79:77] != 3'b000) || !with_data ||
-                                ({byte_count == 12'd0, byte_count} <= cpl_carried[seg*13 +: 13]);
+        // ends its read: error status, no data, or the rest of the Byte Count carried (compared
+        // on the tap, registered with it: t_covers_reg)
+        assign cpl_covers[seg] = t_covers_reg[seg];
+        assign cpl_final[seg] = (tx_hdr[79:77] != 3'b000) || !with_data || cpl_covers[seg];
 
         // the untagged high tag bits with 8-bit tags, and fields the tracker does not use
         wire unused_hdr = &{1'b0, rx_tag10, tx_tag10, tx_hdr[120], tx_hdr[118:116], tx_hdr[114:106], tx_hdr[95:80],
@@ -316,7 +348,7 @@ always @(posedge clk) begin
 end
 
 // The bits, {epoch, filtered out} per tag, read at each completion's tag and at a sweep tag:
-// written by the completions that end a filtered-out read (0), the sweep (0, on a set bit of
+// written by the completions of a filtered-out read (0 by the one that ends it), the sweep (0, on a set bit of
 // another epoch: every tag within 2**TAG_WIDTH clocks of a reset, so a bit cannot come back
 // after the next one), then the requests (1 when outside the window); the later write wins
 reg  [TAG_WIDTH-1:0]   sweep_reg = {TAG_WIDTH{1'b0}};
@@ -346,10 +378,13 @@ out_ram_inst (
 
 reg [SEG_COUNT-1:0] req_start;
 reg [SEG_COUNT-1:0] cpl_start;
-// a completion's view of its tag's bit, and the completions that cleared it this clock (read
-// before this clock's writes, with earlier segments' clears by tag compare)
-reg                 view_out;
-reg [SEG_COUNT-1:0] out_clear;
+// a completion's view of its tag's bit (read before this clock's writes, with earlier segments'
+// clears by tag compare), and the completions' writes of it: every completion that finds the bit
+// set writes it, 0 when it or an earlier one of its tag ended the read, else 1 again (the same
+// as not writing it), so whether a completion ends its read is data, not a write enable
+reg                 view_out, ended;
+reg [SEG_COUNT-1:0] out_touch;
+reg [SEG_COUNT-1:0] out_keep;
 integer s, j;
 
 genvar o;
@@ -361,24 +396,29 @@ endgenerate
 
 always @* begin
     cpl_start = cpl_seen;
-    out_clear = {SEG_COUNT{1'b0}};
+    out_touch = {SEG_COUNT{1'b0}};
+    out_keep  = {SEG_COUNT{1'b0}};
     for (s = 0; s < SEG_COUNT; s = s + 1) begin
-        view_out = out_rd[2*s] && !out_stale[s];
+        // an earlier segment on the same tag read the same bit: it cleared it if it saw it set
+        // and ended its read, so it is enough that one ended a read (no chain of clears)
+        ended = 1'b0;
         for (j = 0; j < SEG_COUNT; j = j + 1) begin
-            if (j < s && out_clear[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]) begin
-                view_out = 1'b0;
+            if (j < s && cpl_seen[j] && cpl_final[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == cpl_tag[s*TAG_WIDTH +: TAG_WIDTH]) begin
+                ended = 1'b1;
             end
         end
+        view_out = out_rd[2*s] && !out_stale[s] && !ended;
         if (cpl_seen[s] && view_out) begin
             cpl_start[s] = 1'b0;
-            out_clear[s] = cpl_final[s];
         end
+        out_touch[s] = cpl_seen[s] && out_rd[2*s] && !out_stale[s];
+        out_keep[s]  = !(ended || cpl_final[s]);
     end
     // no request writes while in reset: from its second clock on they would carry the new
     // epoch, and a filtered-out bit would outlive the reset that empties the table
-    out_wr_en = {req_seen & {SEG_COUNT{!rst}}, out_stale[SEG_COUNT] && out_rd[2*SEG_COUNT], out_clear};
+    out_wr_en = {req_seen & {SEG_COUNT{!rst}}, out_stale[SEG_COUNT] && out_rd[2*SEG_COUNT], out_touch};
     for (s = 0; s < SEG_COUNT; s = s + 1) begin
-        out_wr_data[2*s +: 2] = {epoch_reg, 1'b0};
+        out_wr_data[2*s +: 2] = {epoch_reg, out_keep[s]};
         out_wr_data[2*(SEG_COUNT + 1 + s) +: 2] = {epoch_reg, !req_in[s]};
     end
     out_wr_data[2*SEG_COUNT +: 2] = {epoch_reg, 1'b0};
@@ -405,6 +445,7 @@ reg [SEG_COUNT*16-1:0]        a_cpl_rid_reg = {SEG_COUNT*16{1'b0}};
 reg [SEG_COUNT*3-1:0]         a_cpl_status_reg = {SEG_COUNT*3{1'b0}};
 reg [SEG_COUNT-1:0]           a_cpl_data_reg = {SEG_COUNT{1'b0}};
 reg [SEG_COUNT*13-1:0]        a_cpl_bc_reg = {SEG_COUNT*13{1'b0}};
+reg [SEG_COUNT-1:0]           a_cpl_last_reg = {SEG_COUNT{1'b0}};
 reg [SEG_COUNT*13-1:0]        a_cpl_carried_reg = {SEG_COUNT*13{1'b0}};
 // enable, clear, snapshot travel with the taps: stage A, then stage B
 reg [2:0]               a_ctl_reg = 3'd0;
@@ -421,6 +462,7 @@ always @(posedge clk) begin
     a_cpl_status_reg  <= cpl_status;
     a_cpl_data_reg    <= cpl_data;
     a_cpl_bc_reg      <= cpl_bc;
+    a_cpl_last_reg    <= cpl_covers;
     a_cpl_carried_reg <= cpl_carried;
     a_ctl_reg         <= t_ctl_reg;
     b_ctl_reg         <= a_ctl_reg;
@@ -515,6 +557,7 @@ table_inst (
     .cpl_data(a_cpl_data_reg),
     .cpl_bc(a_cpl_bc_reg),
     .cpl_carried(a_cpl_carried_reg),
+    .cpl_last(a_cpl_last_reg),
     .ev_first(ev_first),
     .ev_last(ev_last),
     .ev_latency(ev_latency),

@@ -139,7 +139,50 @@ reg [INC_WIDTH-1:0] first_count, first_sum, last_count, last_sum;
 reg [INC_WIDTH-1:0] ur_count, ca_count, other_count, unexpected_count, mismatch_count;
 reg [AGE_WIDTH-1:0] first_min, first_max, last_min, last_max;
 reg [AGE_WIDTH-1:0] latency;
-integer s;
+integer s, w;
+
+// the extremes of a clock's latencies as a tree of pairs (depth log2 of the segments, not a
+// chain of one compare per segment): the segments padded to a power of two, an absent or
+// masked latency the empty value
+localparam SEG_POW2 = SEG_COUNT <= 1 ? 1 : SEG_COUNT <= 2 ? 2 : SEG_COUNT <= 4 ? 4 : 8;
+localparam [AGE_WIDTH-1:0] AGE_ONES = {AGE_WIDTH{1'b1}};
+reg [SEG_POW2-1:0]           first_p, last_p;
+reg [SEG_POW2*AGE_WIDTH-1:0] latency_p, first_min_t, first_max_t, last_min_t, last_max_t;
+
+function [AGE_WIDTH-1:0] smaller(input [AGE_WIDTH-1:0] a, input [AGE_WIDTH-1:0] b);
+    smaller = (b < a) ? b : a;
+endfunction
+
+function [AGE_WIDTH-1:0] larger(input [AGE_WIDTH-1:0] a, input [AGE_WIDTH-1:0] b);
+    larger = (b > a) ? b : a;
+endfunction
+
+always @* begin
+    first_p = {SEG_POW2{1'b0}};
+    last_p  = {SEG_POW2{1'b0}};
+    latency_p = {SEG_POW2*AGE_WIDTH{1'b0}};
+    first_p[SEG_COUNT-1:0] = ev_first;
+    last_p[SEG_COUNT-1:0]  = ev_last;
+    latency_p[SEG_COUNT*AGE_WIDTH-1:0] = ev_latency;
+    for (s = 0; s < SEG_POW2; s = s + 1) begin
+        first_min_t[s*AGE_WIDTH +: AGE_WIDTH] = first_p[s] ? latency_p[s*AGE_WIDTH +: AGE_WIDTH] : AGE_ONES;
+        first_max_t[s*AGE_WIDTH +: AGE_WIDTH] = first_p[s] ? latency_p[s*AGE_WIDTH +: AGE_WIDTH] : {AGE_WIDTH{1'b0}};
+        last_min_t[s*AGE_WIDTH +: AGE_WIDTH]  = last_p[s] ? latency_p[s*AGE_WIDTH +: AGE_WIDTH] : AGE_ONES;
+        last_max_t[s*AGE_WIDTH +: AGE_WIDTH]  = last_p[s] ? latency_p[s*AGE_WIDTH +: AGE_WIDTH] : {AGE_WIDTH{1'b0}};
+    end
+    for (w = SEG_POW2 / 2; w > 0; w = w / 2) begin
+        for (s = 0; s < w; s = s + 1) begin
+            first_min_t[s*AGE_WIDTH +: AGE_WIDTH] = smaller(first_min_t[s*AGE_WIDTH +: AGE_WIDTH], first_min_t[(s+w)*AGE_WIDTH +: AGE_WIDTH]);
+            first_max_t[s*AGE_WIDTH +: AGE_WIDTH] = larger(first_max_t[s*AGE_WIDTH +: AGE_WIDTH], first_max_t[(s+w)*AGE_WIDTH +: AGE_WIDTH]);
+            last_min_t[s*AGE_WIDTH +: AGE_WIDTH]  = smaller(last_min_t[s*AGE_WIDTH +: AGE_WIDTH], last_min_t[(s+w)*AGE_WIDTH +: AGE_WIDTH]);
+            last_max_t[s*AGE_WIDTH +: AGE_WIDTH]  = larger(last_max_t[s*AGE_WIDTH +: AGE_WIDTH], last_max_t[(s+w)*AGE_WIDTH +: AGE_WIDTH]);
+        end
+    end
+    first_min = first_min_t[AGE_WIDTH-1:0];
+    first_max = first_max_t[AGE_WIDTH-1:0];
+    last_min  = last_min_t[AGE_WIDTH-1:0];
+    last_max  = last_max_t[AGE_WIDTH-1:0];
+end
 
 // widen a per-clock count to the increment width
 function [INC_WIDTH-1:0] widen_ev(input [EV_WIDTH-1:0] value);
@@ -160,10 +203,6 @@ always @* begin
     other_count      = {INC_WIDTH{1'b0}};
     unexpected_count = {INC_WIDTH{1'b0}};
     mismatch_count   = {INC_WIDTH{1'b0}};
-    first_min        = {AGE_WIDTH{1'b1}};
-    first_max        = {AGE_WIDTH{1'b0}};
-    last_min         = {AGE_WIDTH{1'b1}};
-    last_max         = {AGE_WIDTH{1'b0}};
     latency          = {AGE_WIDTH{1'b0}};
 
     for (s = 0; s < SEG_COUNT; s = s + 1) begin
@@ -172,15 +211,11 @@ always @* begin
         if (ev_first[s]) begin
             first_count = first_count + widen_bit(1'b1);
             first_sum   = first_sum + {{(INC_WIDTH-AGE_WIDTH){1'b0}}, latency};
-            if (latency < first_min) first_min = latency;
-            if (latency > first_max) first_max = latency;
         end
 
         if (ev_last[s]) begin
             last_count = last_count + widen_bit(1'b1);
             last_sum   = last_sum + {{(INC_WIDTH-AGE_WIDTH){1'b0}}, latency};
-            if (latency < last_min) last_min = latency;
-            if (latency > last_max) last_max = latency;
         end
 
         ur_count         = ur_count + widen_bit(ev_ur[s]);

@@ -71,6 +71,9 @@ module probe_tracker_table #
     input  wire [SEG_COUNT-1:0]           cpl_data,
     input  wire [SEG_COUNT*13-1:0]        cpl_bc,
     input  wire [SEG_COUNT*13-1:0]        cpl_carried,
+    // the completion carries the rest of its Byte Count (cpl_bc <= cpl_carried, compared in
+    // the stage before)
+    input  wire [SEG_COUNT-1:0]           cpl_last,
 
     /*
      * Events, one clock after the inputs: per completion segment...
@@ -98,7 +101,6 @@ localparam [AGE_WIDTH-1:0] TIMEOUT = TIMEOUT_32[AGE_WIDTH-1:0];
 localparam [AGE_WIDTH-1:0] ONE_AGE = 1;
 // TIMEOUT less the clock the scan's age is judged ahead
 localparam [AGE_WIDTH-1:0] TIMEOUT_AHEAD = TIMEOUT - ONE_AGE;
-localparam [EV_WIDTH-1:0] EV_ONE = {{(EV_WIDTH-1){1'b0}}, 1'b1};
 
 localparam [2:0] STATUS_SC = 3'b000;
 localparam [2:0] STATUS_UR = 3'b001;
@@ -274,21 +276,68 @@ state_ram_inst (
     .rd_data(st_rd)
 );
 
-// each completion segment's view of its entry, and the entry after it
+/*
+ * Completions of one tag in one clock. Every segment reads its tag's entry as it stood before
+ * the clock (its own RAM port; segments of one tag read the same word), and an earlier
+ * segment j on the same tag changes what a later one sees. The result of the chain is a sum,
+ * not a sequence of subtractions: the bytes a segment still expects are
+ * max(0, base - the carried bytes of the earlier same-tag completions that hit with data)
+ * (a saturating subtraction of non-negative amounts saturates once), so every possible sum
+ * of earlier segments' carried bytes is formed from the registered inputs, subtracted from
+ * the word read, and the hits only select among the results. Busy and first are a short
+ * Boolean chain over the hits. The same-tag matches are compared a clock early (cpl_tag_next).
+ */
+localparam SUBSETS = 1 << SEG_COUNT;
+
+reg [SEG_COUNT*SEG_COUNT-1:0] same_tag_reg = {SEG_COUNT*SEG_COUNT{1'b0}};
+integer p, q;
+
+always @(posedge clk) begin
+    for (p = 0; p < SEG_COUNT; p = p + 1) begin
+        for (q = 0; q < SEG_COUNT; q = q + 1) begin
+            same_tag_reg[p*SEG_COUNT + q] <= cpl_tag_next[p*TAG_WIDTH +: TAG_WIDTH] == cpl_tag_next[q*TAG_WIDTH +: TAG_WIDTH];
+        end
+    end
+end
+
+// each segment's view of its entry (the RAM word and the earlier segments of its tag), the
+// entry after it, and the chain's per-segment terms
 reg                    view_busy, view_first;
-reg [12:0]             view_rem;
+reg [12:0]             view_rem, post_rem_s;
+reg [12:0]             base, diff;
+reg [15:0]             sum;
 reg [SEG_COUNT-1:0]    post_busy, post_first;
-reg [SEG_COUNT*13-1:0] post_rem;
-// completions that retired their read this clock (and those that had data: 'first' set),
-// and the scan's view of its tag
+reg [SEG_COUNT-1:0]    cpl_data_hit;
+reg [SEG_COUNT-1:0]    earlier;
+reg [SEG_COUNT-1:0]    mask;
+// completions that retired their read this clock, and the scan's view of its tag
 reg [SEG_COUNT-1:0] cpl_retire;
 reg                 scan_busy;
+// this clock's retirements (completions, the scan, requests reusing a busy tag) and reuses
+reg [2*SEG_COUNT:0] retired_bits;
+reg [SEG_COUNT-1:0] reuse_bits;
+
+// the ones of a vector, as half adders (Boolean logic: a LUT per count bit, not a chain of
+// carry adders behind the hit chain)
+function [EV_WIDTH-1:0] ones(input [2*SEG_COUNT:0] v);
+    integer b, c;
+    reg carry;
+    begin
+        ones = {EV_WIDTH{1'b0}};
+        for (b = 0; b <= 2*SEG_COUNT; b = b + 1) begin
+            carry = v[b];
+            for (c = 0; c < EV_WIDTH; c = c + 1) begin
+                {carry, ones[c]} = {ones[c] & carry, ones[c] ^ carry};
+            end
+        end
+    end
+endfunction
 
 reg [TAG_WIDTH-1:0] tag;
 reg [2:0]           status;
 reg [12:0]          bc, carried;
 reg                 hit, data_ok, last, retire;
-integer s, j;
+integer s, j, m;
 
 always @* begin
 
@@ -300,9 +349,8 @@ always @* begin
     ev_other_next      = {SEG_COUNT{1'b0}};
     ev_unexpected_next = {SEG_COUNT{1'b0}};
     ev_mismatch_next   = {SEG_COUNT{1'b0}};
-    ev_started_next    = {EV_WIDTH{1'b0}};
-    ev_retired_next    = {EV_WIDTH{1'b0}};
-    ev_reuse_next      = {EV_WIDTH{1'b0}};
+    retired_bits       = {(2*SEG_COUNT+1){1'b0}};
+    reuse_bits         = {SEG_COUNT{1'b0}};
 
     rem_wr_en   = {SEG_COUNT{1'b0}};
     st_wr_en    = {ST_PORTS{1'b0}};
@@ -310,8 +358,12 @@ always @* begin
     rem_wr_data = {SEG_COUNT*13{1'b0}};
     post_busy   = {SEG_COUNT{1'b0}};
     post_first  = {SEG_COUNT{1'b0}};
-    post_rem    = {SEG_COUNT*13{1'b0}};
     cpl_retire  = {SEG_COUNT{1'b0}};
+    cpl_data_hit = {SEG_COUNT{1'b0}};
+    base = 13'd0;
+    diff = 13'd0;
+    sum  = 16'd0;
+    mask = {SEG_COUNT{1'b0}};
 
     // completions, in segment order
     for (s = 0; s < SEG_COUNT; s = s + 1) begin
@@ -320,22 +372,45 @@ always @* begin
         bc      = cpl_bc[s*13 +: 13];
         carried = cpl_carried[s*13 +: 13];
 
-        view_busy  = st_busy[s];
-        view_first = st_first[s];
-        view_rem   = st_first[s] ? rem_rd[s*13 +: 13] : id_rd[s*ID_WIDTH +: 13];
-        // an earlier segment of this clock on the same tag has the newer state
+        // the earlier segments of this clock on the same tag
         for (j = 0; j < SEG_COUNT; j = j + 1) begin
-            if (j < s && cpl_start[j] && cpl_tag[j*TAG_WIDTH +: TAG_WIDTH] == tag) begin
-                view_busy  = post_busy[j];
-                view_first = post_first[j];
-                view_rem   = post_rem[j*13 +: 13];
-            end
+            earlier[j] = j < s && cpl_start[j] && same_tag_reg[j*SEG_COUNT + s];
         end
+
+        view_busy  = st_busy[s] && !(|(earlier & cpl_retire));
+        view_first = st_first[s] || (|(earlier & cpl_data_hit));
 
         hit     = cpl_start[s] && view_busy && (id_rd[s*ID_WIDTH + 13 +: 16] == cpl_rid[s*16 +: 16]);
         data_ok = (status == STATUS_SC) && cpl_data[s];
-        last    = (bc <= carried);
+        last    = cpl_last[s];
         retire  = hit && !(data_ok && !last);
+
+        // the bytes still expected before and after this segment: of every subset of the
+        // earlier segments, the one whose completions hit with data
+        base = st_first[s] ? rem_rd[s*13 +: 13] : id_rd[s*ID_WIDTH +: 13];
+        mask = earlier & cpl_data_hit;
+        view_rem   = 13'd0;
+        post_rem_s = 13'd0;
+        for (m = 0; m < SUBSETS; m = m + 1) begin
+            sum = 16'd0;
+            for (j = 0; j < SEG_COUNT; j = j + 1) begin
+                if (j < s && m[j]) begin
+                    sum = sum + {3'd0, cpl_carried[j*13 +: 13]};
+                end
+            end
+            // (one segment: the word itself, no compare of a constant sum; with more, the
+            // uniform form maps shallower)
+            if (SEG_COUNT == 1) begin
+                view_rem = base;
+                diff = base - carried;
+                post_rem_s = (carried > base) ? 13'd0 : diff;
+            end else if (m < (1 << s) && mask == m[SEG_COUNT-1:0]) begin
+                diff = base - sum[12:0];
+                view_rem = (sum > {3'd0, base}) ? 13'd0 : diff;
+                diff = base - sum[12:0] - carried;
+                post_rem_s = (sum + {3'd0, carried} > {3'd0, base}) ? 13'd0 : diff;
+            end
+        end
 
         ev_first_next[s]      = hit && data_ok && !view_first;
         ev_last_next[s]       = hit && data_ok && last;
@@ -348,21 +423,16 @@ always @* begin
 
         post_busy[s]  = view_busy && !retire;
         post_first[s] = view_first || (hit && data_ok);
-        post_rem[s*13 +: 13] = view_rem;
-        if (hit && data_ok) begin
-            // the expected count follows the carried bytes, so a bad Byte Count counts once
-            post_rem[s*13 +: 13] = (view_rem > carried) ? (view_rem - carried) : 13'd0;
-        end
 
+        cpl_data_hit[s] = hit && data_ok;
         rem_wr_en[s] = hit && data_ok && !last;
         st_wr_en[s] = hit;
         st_wr_data[s*3 +: 3] = {epoch, post_busy[s], post_first[s]};
-        rem_wr_data[s*13 +: 13] = post_rem[s*13 +: 13];
+        // (written only after a hit with data, so the post value is this segment's)
+        rem_wr_data[s*13 +: 13] = post_rem_s;
         cpl_retire[s] = retire;
 
-        if (retire) begin
-            ev_retired_next = ev_retired_next + EV_ONE;
-        end
+        retired_bits[s] = retire;
     end
 
     // timeout scan: one tag per clock, unless a completion of this clock retired it
@@ -375,9 +445,7 @@ always @* begin
     ev_timeout_next = scan_busy && scan_old_reg;
     st_wr_en[SEG_COUNT] = ev_timeout_next || (st_stale[SEG_COUNT] && st_rd[SEG_COUNT*3 +: 2] != 2'b00);
     st_wr_data[SEG_COUNT*3 +: 3] = {epoch, 2'b00};
-    if (ev_timeout_next) begin
-        ev_retired_next = ev_retired_next + EV_ONE;
-    end
+    retired_bits[SEG_COUNT] = ev_timeout_next;
 
     // requests, in segment order; a busy tag (after this clock's completions, the scan and
     // earlier requests) retires its older read
@@ -400,13 +468,13 @@ always @* begin
                     view_busy = 1'b1;
                 end
             end
-            if (view_busy) begin
-                ev_reuse_next   = ev_reuse_next + EV_ONE;
-                ev_retired_next = ev_retired_next + EV_ONE;
-            end
-            ev_started_next = ev_started_next + EV_ONE;
+            reuse_bits[s] = view_busy;
+            retired_bits[SEG_COUNT + 1 + s] = view_busy;
         end
     end
+    ev_started_next = ones({{(SEG_COUNT+1){1'b0}}, req_start});
+    ev_reuse_next   = ones({{(SEG_COUNT+1){1'b0}}, reuse_bits});
+    ev_retired_next = ones(retired_bits);
 
     outstanding_next = outstanding_reg + {{(TAG_WIDTH+1-EV_WIDTH){1'b0}}, ev_started_next}
                                        - {{(TAG_WIDTH+1-EV_WIDTH){1'b0}}, ev_retired_next};
