@@ -18,4 +18,4 @@ export interface Depth {
 }
 export function logicDepth(netlist: unknown): Depth
 export function topModule(netlist: unknown): unknown
-export const LUTRAM_READS: Record<string, { ins: string[]; outs: string[] }>
+export const LUTRAM_READS: Record<string, { ins: string[]; outs: string[]; reads: Array<[string[], string]> }>
