@@ -554,7 +554,10 @@ always @* begin
     for (t = 0; t < TLP_SEG_COUNT; t = t + 1) begin
         seg_ba = {pl_dw_reg[t*30 +: 30], 2'b00};
         seg_ndw = pl_ndw_reg[t*NDW_W +: NDW_W];
-        if ({{(32-NDW_W){1'b0}}, seg_ndw} == SEG_DW_32) begin
+        // (nothing to do for a segment without payload: a Verilated model skips it)
+        if (seg_ndw == {NDW_W{1'b0}}) begin
+            // the segment's DWs stay zero
+        end else if ({{(32-NDW_W){1'b0}}, seg_ndw} == SEG_DW_32) begin
             for (u = 0; u < SEG_DW_INT; u = u + 1) begin
                 tx_data_next[(t*SEG_DW_INT + u)*32 +: 32] = seg_ba + 4 * u;
             end

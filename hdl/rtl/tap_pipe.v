@@ -30,8 +30,13 @@ module tap_pipe #
     output reg  [SEG_COUNT-1:0]     out_flag = {SEG_COUNT{1'b0}}
 );
 
+// a segment's header is taken only with its valid bit: an idle stream's registers stay still
+// (nothing the probe reads changes; a Verilated model does less)
+integer s;
 always @(posedge clk) begin
-    out_hdr   <= in_hdr;
+    for (s = 0; s < SEG_COUNT; s = s + 1) begin
+        if (in_valid[s]) out_hdr[s*128 +: 128] <= in_hdr[s*128 +: 128];
+    end
     out_valid <= in_valid;
     out_sop   <= in_sop;
     out_ready <= in_ready;
