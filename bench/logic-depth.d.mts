@@ -18,5 +18,5 @@ export interface Depth {
 }
 export function logicDepth(netlist: unknown): Depth
 export function topModule(netlist: unknown): unknown
-export const LUTRAM_READS: Record<string, { ins: string[]; outs: string[] }>
+export const LUTRAM_READS: Record<string, { ins: string[]; outs: string[]; reads: Array<[string[], string]> }>
 export const MAX_LUT_LEVELS: number

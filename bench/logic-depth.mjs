@@ -18,22 +18,32 @@ const LUT = /^(LUT[1-6]|INV)$/
 const CARRY = /^CARRY[48]$/
 const MUXF = /^MUXF[789]$/
 const FLOP = /^FD[RSCP]E$/
-// LUT RAM read ports: read-address inputs -> data outputs (UltraScale+ library, UG974)
+// LUT RAM read ports: read-address inputs -> data outputs (UltraScale+ library, UG974). Each
+// output reads at its own address only (`reads`: [address inputs, output]); on the multi-port
+// macros the last port's address is also the write address, so a write address reaches that
+// port's output and no other
+const port = (ins, out) => [ins, out]
+const ABC = (n) => [...'ABCDEFGH'.slice(0, n)]
+const macro = (n) => ({
+  ins: ABC(n).map((x) => `ADDR${x}`),
+  outs: ABC(n).map((x) => `DO${x}`),
+  reads: ABC(n).map((x) => port([`ADDR${x}`], `DO${x}`)),
+})
+const bits = (p, n) => Array.from({ length: n }, (_, i) => `${p}${i}`)
+const dual = (n) => ({
+  ins: [...bits('A', n), ...bits('DPRA', n)],
+  outs: ['SPO', 'DPO'],
+  reads: [port(bits('A', n), 'SPO'), port(bits('DPRA', n), 'DPO')],
+})
 export const LUTRAM_READS = {
-  RAM32M: { ins: ['ADDRA', 'ADDRB', 'ADDRC', 'ADDRD'], outs: ['DOA', 'DOB', 'DOC', 'DOD'] },
-  RAM64M: { ins: ['ADDRA', 'ADDRB', 'ADDRC', 'ADDRD'], outs: ['DOA', 'DOB', 'DOC', 'DOD'] },
-  RAM32M16: {
-    ins: ['ADDRA', 'ADDRB', 'ADDRC', 'ADDRD', 'ADDRE', 'ADDRF', 'ADDRG', 'ADDRH'],
-    outs: ['DOA', 'DOB', 'DOC', 'DOD', 'DOE', 'DOF', 'DOG', 'DOH'],
-  },
-  RAM64M8: {
-    ins: ['ADDRA', 'ADDRB', 'ADDRC', 'ADDRD', 'ADDRE', 'ADDRF', 'ADDRG', 'ADDRH'],
-    outs: ['DOA', 'DOB', 'DOC', 'DOD', 'DOE', 'DOF', 'DOG', 'DOH'],
-  },
-  RAM32X1D: { ins: ['A0', 'A1', 'A2', 'A3', 'A4', 'DPRA0', 'DPRA1', 'DPRA2', 'DPRA3', 'DPRA4'], outs: ['SPO', 'DPO'] },
-  RAM64X1D: { ins: ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'DPRA0', 'DPRA1', 'DPRA2', 'DPRA3', 'DPRA4', 'DPRA5'], outs: ['SPO', 'DPO'] },
-  RAM128X1D: { ins: ['A', 'DPRA'], outs: ['SPO', 'DPO'] },
-  RAM256X1D: { ins: ['A', 'DPRA'], outs: ['SPO', 'DPO'] },
+  RAM32M: macro(4),
+  RAM64M: macro(4),
+  RAM32M16: macro(8),
+  RAM64M8: macro(8),
+  RAM32X1D: dual(5),
+  RAM64X1D: dual(6),
+  RAM128X1D: { ins: ['A', 'DPRA'], outs: ['SPO', 'DPO'], reads: [port(['A'], 'SPO'), port(['DPRA'], 'DPO')] },
+  RAM256X1D: { ins: ['A', 'DPRA'], outs: ['SPO', 'DPO'], reads: [port(['A'], 'SPO'), port(['DPRA'], 'DPO')] },
 }
 
 /** How a cell passes signals combinationally: its input ports, output ports and the weights. */
@@ -70,8 +80,14 @@ export function logicDepth(netlist) {
   for (const cell of Object.values(top.cells)) {
     const c = combinational(cell)
     if (!c) continue
-    const inBits = c.ins.flatMap((p) => cell.connections[p] ?? []).filter((b) => typeof b === 'number')
-    for (const p of c.outs) for (const bit of cell.connections[p] ?? []) if (typeof bit === 'number') driver.set(bit, { cell, c, inBits })
+    const bitsOf = (ports) => ports.flatMap((p) => cell.connections[p] ?? []).filter((b) => typeof b === 'number')
+    // a LUT RAM output from its own read address; any other cell's outputs from all its inputs
+    const arcs = c.reads ?? [[c.ins, null]]
+    for (const [ins, out] of arcs) {
+      const inBits = bitsOf(ins)
+      for (const p of out ? [out] : c.outs)
+        for (const bit of cell.connections[p] ?? []) if (typeof bit === 'number') driver.set(bit, { cell, c, inBits })
+    }
   }
   const memo = new Map()
   const ZERO = { level: 0, carry: 0, muxf: 0, from: null, cell: null }

@@ -10,9 +10,9 @@
  * Every accepted non-posted request enters a FIFO with its accept time plus a jitter draw
  * (uniform in 0..bar_jitter clocks from a 16-bit LFSR that steps once per request and
  * restarts from a fixed seed on reset, so a run is repeatable; 0 while bar_jitter is 0).
- * The head leaves once it is BAR_LATENCY clocks past that time: the first beat of its
- * completion is valid max(bar_latency + draw, 2) clocks after the request was accepted,
- * or later under back-pressure (completions leave in request order).
+ * The head leaves once it is max(BAR_LATENCY, 2) clocks past that time: the first beat of its
+ * completion is valid max(max(bar_latency, 2) + draw, 3) clocks after the request was
+ * accepted, or later under back-pressure (completions leave in request order).
  *
  * - MRd of at most MAX_PAYLOAD_BYTES (Length * 4): CplDs with status SC. Without a
  *   split (cpl_split not 64 or 128) one CplD: Length as requested, Byte Count =
@@ -31,12 +31,18 @@
  *   accepted and dropped, payload beats included.
  *
  * Completions echo Requester ID, the 10-bit Tag (T9, T8, Tag[7:0]), TC and Attr.
- * rx ready falls while the FIFO has room for fewer than TLP_SEG_COUNT requests, or while the
- * completion buffer lacks room for TLP_SEG_COUNT more reads of MAX_PAYLOAD_BYTES: each read
- * taken reserves its payload (Length DWs) in a buffer of CPL_BUFFER_BYTES until its last CplD
- * starts, so a completer whose buffer is full returns no non-posted credit and further reads
- * wait on the requester's side of the link instead of in flight. tx ready is honoured on every
- * beat.
+ * rx ready is a register: it is high on a clock only if the FIFO has room for TLP_SEG_COUNT
+ * requests and the completion buffer for TLP_SEG_COUNT more reads of MAX_PAYLOAD_BYTES whatever
+ * the clock before took (so it falls a beat early while the previous clock's ready was high):
+ * each read taken reserves its payload (Length DWs) in a buffer of CPL_BUFFER_BYTES until its
+ * last CplD starts, so a completer whose buffer is full returns no non-posted credit and
+ * further reads wait on the requester's side of the link instead of in flight. tx ready is
+ * honoured on every beat.
+ *
+ * Completions go through two registers: the plan of the next beat (headers, and per segment
+ * its first payload DW address and DW count) and the output beat, whose payload words are made
+ * from the plan's registers; the FIFO's head and the due-time compare never reach the payload
+ * adders in one clock.
  *
  * Segments (TLP_SEG_COUNT 2 or 4, as a straddled interface delivers): every segment of a
  * request beat may start a request (its header in rx_req_tlp_hdr[128*s +: 128]); they enter
@@ -143,20 +149,17 @@ reg [31:0] now_reg = 32'd0;
  */
 // room for a whole beat of requests; the oldest entries present (up to TLP_SEG_COUNT); the
 // reads that leave with the beat taken
-wire                   fifo_room;
+wire                   fifo_room, fifo_room2;
 wire [COUNT_WIDTH-1:0] fifo_count;
 wire [COUNT_WIDTH-1:0] fifo_pop;
 wire [31:0]            fifo_count_32 = {{(32-COUNT_WIDTH){1'b0}}, fifo_count};
 
-// due: the entry's completion, valid next clock, is bar_latency clocks past its (jittered)
-// accept time; before that time the age is negative
-function entry_due(input [31:0] t_accept, input [31:0] now, input [15:0] latency);
-    reg [31:0] age;
-    begin
-        age = now - t_accept;
-        entry_due = !age[31] && ({1'b0, age} + 33'd1) >= {17'd0, latency};
-    end
-endfunction
+// due: the entry's first beat, valid two clocks later (the plan, then the output register), is
+// max(bar_latency, 2) clocks past its (jittered) accept time. due_base_reg is this clock's
+// now + 2 - max(bar_latency, 2), made a clock ahead, so the compare is one subtraction from the
+// FIFO's word: due while it is not negative (ages stay far below 2^31 clocks)
+reg  [31:0] due_base_reg = 32'd0;
+wire [15:0] latency_eff = (bar_latency < 16'd2) ? 16'd2 : bar_latency;
 
 /*
  * Completion buffer: the payload DWs of the reads taken and not yet answered (reserved when a
@@ -168,10 +171,15 @@ localparam [31:0] BEAT_RESERVE_DW_32 = TLP_SEG_COUNT * (MAX_PAYLOAD_BYTES / 4);
 reg  [BUF_W-1:0] reserved_dw_reg = {BUF_W{1'b0}};
 reg  [BUF_W-1:0] push_dw, pop_dw;
 wire [31:0]      reserved_dw_32 = {{(32-BUF_W){1'b0}}, reserved_dw_reg};
-wire buffer_full = (CPL_BUFFER_BYTES != 0) && (reserved_dw_32 + BEAT_RESERVE_DW_32 > CPL_BUFFER_DW_32);
+// room for one more beat of reads, and for two (one the current clock may take)
+wire buffer_full  = (CPL_BUFFER_BYTES != 0) && (reserved_dw_32 + BEAT_RESERVE_DW_32 > CPL_BUFFER_DW_32);
+wire buffer_full2 = (CPL_BUFFER_BYTES != 0) && (reserved_dw_32 + 2 * BEAT_RESERVE_DW_32 > CPL_BUFFER_DW_32);
 
-// a beat is taken only while every segment of it would find room
-assign rx_req_tlp_ready = fifo_room && !buffer_full;
+// a beat is taken only while every segment of it would find room. Ready is registered (the
+// header decode, the FIFO's write steering and the probe's taps start from a flip-flop): while
+// it is high the clock may take a beat, so the next clock's ready needs room for two
+reg ready_reg = 1'b0;
+assign rx_req_tlp_ready = ready_reg;
 
 /*
  * Latency jitter: a Galois LFSR (x^16 + x^14 + x^13 + x^11 + 1, period 65535) steps with every
@@ -305,7 +313,7 @@ endgenerate
 
 seg_fifo #(.WIDTH(ENTRY_W), .SEG_COUNT(TLP_SEG_COUNT), .ADDR_WIDTH(FIFO_AW - SEG_INDEX_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) fifo_inst (
     .clk(clk), .rst(rst),
-    .in_data(fifo_in), .in_valid(push), .room(fifo_room),
+    .in_data(fifo_in), .in_valid(push), .room(fifo_room), .room2(fifo_room2),
     .out_data(heads), .out_count(fifo_count), .out_pop(fifo_pop)
 );
 
@@ -316,21 +324,40 @@ seg_fifo #(.WIDTH(ENTRY_W), .SEG_COUNT(TLP_SEG_COUNT), .ADDR_WIDTH(FIFO_AW - SEG
  * many completions as start in the free segments, each the next CplD of the head read (the
  * first one once it is due, a split read's next one at once). A Cpl with status UR ends its
  * beat, so that 'bar_ur' counts one per beat.
+ *
+ * The beat is planned a clock before it is output: the plan registers (pl_*) hold its headers
+ * and, per segment, the first payload DW address and the payload DW count; the output register
+ * makes the payload words from them. Each stage loads when it is empty or the next one loads.
  */
+// payload DWs of one segment: 0..SEG_DW
+localparam NDW_W = $clog2(SEG_DW_INT + 1);
+
 reg                      busy_reg = 1'b0, busy_next;     // a CplD's payload continues
 reg [29:0]               cur_dw_reg = 30'd0, cur_dw_next;
 reg [11:0]               rem_reg = 12'd0, rem_next;
 reg                      split_reg = 1'b0, split_next;   // the head's read has more CplDs to send
 reg  [32:0]              sub_ba_reg = 33'd0, sub_ba_next; // byte address of that CplD's first byte
 reg  [12:0]              sub_rb_reg = 13'd0, sub_rb_next; // bytes still to complete (its Byte Count)
+reg  [11:0]              sub_dw_reg = 12'd0, sub_dw_next; // DWs still to send
+reg                      sub_128_reg = 1'b0, sub_128_next; // the read is split at 128 bytes, not 64
 
-reg [TLP_SEG_COUNT-1:0]     tx_valid_reg = {TLP_SEG_COUNT{1'b0}}, tx_valid_next;
-reg [TLP_SEG_COUNT-1:0]     tx_sop_reg = {TLP_SEG_COUNT{1'b0}}, tx_sop_next;
-reg [TLP_SEG_COUNT-1:0]     tx_eop_reg = {TLP_SEG_COUNT{1'b0}}, tx_eop_next;
-reg                         tx_ur_reg = 1'b0, tx_ur_next;
+// the planned beat
+reg [TLP_SEG_COUNT-1:0]       pl_valid_reg = {TLP_SEG_COUNT{1'b0}}, pl_valid_next;
+reg [TLP_SEG_COUNT-1:0]       pl_sop_reg = {TLP_SEG_COUNT{1'b0}}, pl_sop_next;
+reg [TLP_SEG_COUNT-1:0]       pl_eop_reg = {TLP_SEG_COUNT{1'b0}}, pl_eop_next;
+reg                           pl_ur_reg = 1'b0, pl_ur_next;
+reg [TLP_SEG_COUNT*128-1:0]   pl_hdr_reg = {TLP_SEG_COUNT*128{1'b0}}, pl_hdr_next;
+reg [TLP_SEG_COUNT*30-1:0]    pl_dw_reg = {TLP_SEG_COUNT*30{1'b0}}, pl_dw_next;
+reg [TLP_SEG_COUNT*NDW_W-1:0] pl_ndw_reg = {TLP_SEG_COUNT*NDW_W{1'b0}}, pl_ndw_next;
+
+// the output beat
+reg [TLP_SEG_COUNT-1:0]     tx_valid_reg = {TLP_SEG_COUNT{1'b0}};
+reg [TLP_SEG_COUNT-1:0]     tx_sop_reg = {TLP_SEG_COUNT{1'b0}};
+reg [TLP_SEG_COUNT-1:0]     tx_eop_reg = {TLP_SEG_COUNT{1'b0}};
+reg                         tx_ur_reg = 1'b0;
 reg [TLP_DATA_WIDTH-1:0]    tx_data_reg = {TLP_DATA_WIDTH{1'b0}}, tx_data_next;
 reg [TLP_STRB_WIDTH-1:0]    tx_strb_reg = {TLP_STRB_WIDTH{1'b0}}, tx_strb_next;
-reg [TLP_SEG_COUNT*128-1:0] tx_hdr_reg = {TLP_SEG_COUNT*128{1'b0}}, tx_hdr_next;
+reg [TLP_SEG_COUNT*128-1:0] tx_hdr_reg = {TLP_SEG_COUNT*128{1'b0}};
 
 // the segment loop's view of the head read
 reg [ENTRY_W-1:0] head;
@@ -343,20 +370,22 @@ reg [2:0]   head_tc;
 reg [2:0]   head_attr;
 reg [29:0]  head_addr_dw;
 reg         head_due;
+reg  [31:0] due_d;
 reg [31:0]  popped;       // reads left the FIFO so far in this beat
 reg         stop;         // a UR went into this beat
 // the next CplD of the head's read (byte addresses carry a 33rd bit so that a read at the top
 // of the 4-GB space does not wrap)
-reg [32:0]  first_ba, cur_ba, cur_end_all, cur_bound, cur_end, cur_end_dw, cur_len_dw_w, cur_bytes_w;
-reg [12:0]  first_rb, cur_rb;
-reg         cur_last;
+reg [32:0]  cur_ba;
+reg [12:0]  cur_rb, cur_bytes;
+reg [11:0]  cur_dw_all, room_dw;
+reg         cur_last, cur_128;
 reg [11:0]  cur_len_dw;
 reg [127:0] head_cpl_hdr;
 // one segment's payload
 reg [29:0]  beat_dw;
 reg [11:0]  beat_rem;
-reg [31:0]  beat_ba;
-integer s, j;
+reg [11:0]  beat_ndw;
+integer s;
 
 wire split_on = (cpl_split == 8'd64) || (cpl_split == 8'd128);
 
@@ -369,9 +398,10 @@ assign tx_cpl_tlp_eop   = tx_eop_reg;
 
 assign bar_ur = (|tx_valid_reg) && tx_ur_reg && tx_cpl_tlp_ready;
 
-// the output register takes the prepared beat when it is empty or being taken (the beat itself
-// is prepared from registers only)
+// the output register takes the planned beat when it is empty or being taken, the plan the next
+// beat when it is empty or being output (the plan itself is made from registers only)
 wire tx_load = !(|tx_valid_reg) || tx_cpl_tlp_ready;
+wire pl_load = !(|pl_valid_reg) || tx_load;
 
 always @* begin
     busy_next     = busy_reg;
@@ -380,7 +410,9 @@ always @* begin
     split_next    = split_reg;
     sub_ba_next   = sub_ba_reg;
     sub_rb_next   = sub_rb_reg;
-    tx_hdr_next   = tx_hdr_reg;
+    sub_dw_next   = sub_dw_reg;
+    sub_128_next  = sub_128_reg;
+    pl_hdr_next   = pl_hdr_reg;
     popped        = 32'd0;
     pop_dw        = {BUF_W{1'b0}};
     stop          = 1'b0;
@@ -388,19 +420,18 @@ always @* begin
     head = {ENTRY_W{1'b0}};
     head_ur = 1'b0; head_byte_count = 12'd0; head_lower_addr = 7'd0; head_req_id = 16'd0;
     head_tag = 10'd0; head_tc = 3'd0; head_attr = 3'd0; head_addr_dw = 30'd0;
-    head_due = 1'b0;
-    first_ba = 33'd0; cur_ba = 33'd0; cur_end_all = 33'd0; cur_bound = 33'd0; cur_end = 33'd0;
-    cur_end_dw = 33'd0; cur_len_dw_w = 33'd0; cur_bytes_w = 33'd0; first_rb = 13'd0; cur_rb = 13'd0;
-    cur_last = 1'b0; cur_len_dw = 12'd0; head_cpl_hdr = 128'd0;
-    beat_dw = 30'd0; beat_rem = 12'd0; beat_ba = 32'd0;
+    head_due = 1'b0; due_d = 32'd0;
+    cur_ba = 33'd0; cur_rb = 13'd0; cur_bytes = 13'd0; cur_dw_all = 12'd0; room_dw = 12'd0;
+    cur_last = 1'b0; cur_128 = 1'b0; cur_len_dw = 12'd0; head_cpl_hdr = 128'd0;
+    beat_dw = 30'd0; beat_rem = 12'd0; beat_ndw = 12'd0;
 
-    // the beat the output register takes when it is empty or being taken (tx_load)
-    tx_valid_next = {TLP_SEG_COUNT{1'b0}};
-    tx_sop_next   = {TLP_SEG_COUNT{1'b0}};
-    tx_eop_next   = {TLP_SEG_COUNT{1'b0}};
-    tx_ur_next    = 1'b0;
-    tx_data_next  = {TLP_DATA_WIDTH{1'b0}};
-    tx_strb_next  = {TLP_STRB_WIDTH{1'b0}};
+    // the beat the plan takes when it is empty or being output (pl_load)
+    pl_valid_next = {TLP_SEG_COUNT{1'b0}};
+    pl_sop_next   = {TLP_SEG_COUNT{1'b0}};
+    pl_eop_next   = {TLP_SEG_COUNT{1'b0}};
+    pl_ur_next    = 1'b0;
+    pl_dw_next    = {TLP_SEG_COUNT*30{1'b0}};
+    pl_ndw_next   = {TLP_SEG_COUNT*NDW_W{1'b0}};
 
     for (s = 0; s < TLP_SEG_COUNT; s = s + 1) begin
         // this segment's payload: the rest of the current CplD, or the start of the head's
@@ -411,8 +442,8 @@ always @* begin
 
         if (busy_next) begin
             beat_rem         = rem_next;
-            tx_valid_next[s] = 1'b1;
-            tx_eop_next[s]   = (rem_next <= SEG_DW);
+            pl_valid_next[s] = 1'b1;
+            pl_eop_next[s]   = (rem_next <= SEG_DW);
             busy_next        = (rem_next > SEG_DW);
             rem_next         = rem_next - SEG_DW;
         end else if (!stop && (popped < fifo_count_32)) begin
@@ -426,22 +457,33 @@ always @* begin
             head_tc         = head[ENTRY_W-59 -: 3];
             head_attr       = head[ENTRY_W-62 -: 3];
             head_addr_dw    = head[61:32];
-            head_due = entry_due(head[31:0], now_reg, bar_latency);
+            due_d           = due_base_reg - head[31:0];
+            head_due        = !due_d[31];
 
             if (split_next || head_due) begin
-                first_ba    = {1'b0, head_addr_dw, head_lower_addr[1:0]};
-                first_rb    = (head_byte_count == 12'd0) ? 13'd4096 : {1'b0, head_byte_count};
-                cur_ba      = split_next ? sub_ba_next : first_ba;
-                cur_rb      = split_next ? sub_rb_next : first_rb;
-                cur_end_all = cur_ba + {20'd0, cur_rb};
-                // the next multiple of cpl_split above the first byte
-                cur_bound   = (cur_ba | {25'd0, cpl_split - 8'd1}) + 33'd1;
-                cur_last    = !split_on || (cur_end_all <= cur_bound);
-                cur_end     = cur_last ? cur_end_all : cur_bound;
-                cur_end_dw  = (cur_end + 33'd3) >> 2;
-                cur_len_dw_w = cur_end_dw - (cur_ba >> 2);
-                cur_len_dw  = cur_len_dw_w[11:0];
-                cur_bytes_w = cur_end - cur_ba;
+                // the CplD ends at the end of the read or at the next multiple of the split
+                // size, room_dw DWs on; counted in DWs (a read's first and last bytes are
+                // within its first and last DWs), so no wide compare follows the FIFO's read.
+                // A split read keeps the split size it started with.
+                if (split_next) begin
+                    // the rest of a split read: it starts on a multiple of the split size
+                    cur_ba     = sub_ba_next;
+                    cur_rb     = sub_rb_next;
+                    cur_dw_all = sub_dw_next;
+                    cur_128    = sub_128_next;
+                    room_dw    = cur_128 ? 12'd32 : 12'd16;
+                    cur_last   = (cur_dw_all <= room_dw);
+                end else begin
+                    cur_ba     = {1'b0, head_addr_dw, head_lower_addr[1:0]};
+                    cur_rb     = (head_byte_count == 12'd0) ? 13'd4096 : {1'b0, head_byte_count};
+                    cur_dw_all = head[ENTRY_W-2 -: 12];
+                    cur_128    = (cpl_split == 8'd128);
+                    room_dw    = cur_128 ? 12'd32 - {7'd0, head_addr_dw[4:0]} : 12'd16 - {8'd0, head_addr_dw[3:0]};
+                    cur_last   = !split_on || (cur_dw_all <= room_dw);
+                end
+                cur_len_dw  = cur_last ? cur_dw_all : room_dw;
+                // the bytes of a CplD that is not the last: to the boundary
+                cur_bytes   = {room_dw[10:0], 2'b00} - (split_next ? 13'd0 : {11'd0, head_lower_addr[1:0]});
 
                 head_cpl_hdr = {
                     head_ur ? 8'h0A : 8'h4A,                 // Fmt/Type: Cpl or CplD
@@ -460,14 +502,14 @@ always @* begin
                 };
 
                 beat_dw  = cur_ba[31:2];
-                tx_valid_next[s] = 1'b1;
-                tx_sop_next[s]   = 1'b1;
-                tx_hdr_next[s*128 +: 128] = head_cpl_hdr;
+                pl_valid_next[s] = 1'b1;
+                pl_sop_next[s]   = 1'b1;
+                pl_hdr_next[s*128 +: 128] = head_cpl_hdr;
                 if (head_ur) begin
                     popped         = popped + 32'd1;
                     stop           = 1'b1;
-                    tx_eop_next[s] = 1'b1;
-                    tx_ur_next     = 1'b1;
+                    pl_eop_next[s] = 1'b1;
+                    pl_ur_next     = 1'b1;
                 end else begin
                     beat_rem = cur_len_dw;
                     // the read leaves the FIFO with its last CplD
@@ -476,69 +518,111 @@ always @* begin
                         pop_dw = pop_dw + {{(BUF_W-12){1'b0}}, head[ENTRY_W-2 -: 12]};
                     end
                     split_next     = !cur_last;
-                    sub_ba_next    = cur_end;
-                    sub_rb_next    = cur_rb - cur_bytes_w[12:0];
-                    tx_eop_next[s] = (cur_len_dw <= SEG_DW);
-                    busy_next      = (cur_len_dw > SEG_DW);
-                    rem_next       = cur_len_dw - SEG_DW;
+                    sub_ba_next    = {cur_ba[32:2] + {19'd0, room_dw}, 2'b00};
+                    sub_rb_next    = cur_rb - cur_bytes;
+                    sub_dw_next    = cur_dw_all - room_dw;
+                    sub_128_next   = cur_128;
+                    // both outcomes of cur_last made beside its compare, then chosen
+                    pl_eop_next[s] = cur_last ? (cur_dw_all <= SEG_DW) : (room_dw <= SEG_DW);
+                    busy_next      = !pl_eop_next[s];
+                    rem_next       = cur_last ? (cur_dw_all - SEG_DW) : (room_dw - SEG_DW);
                 end
             end
         end
 
-        if (tx_valid_next[s]) begin
-            // payload DW j of the segment is the byte address of its first byte; a segment the
-            // payload fills (the common case) is written without a compare per DW
-            beat_ba = {beat_dw, 2'b00};
-            if (beat_rem >= SEG_DW) begin
-                for (j = 0; j < SEG_DW_INT; j = j + 1) begin
-                    tx_data_next[(s*SEG_DW_INT + j)*32 +: 32] = beat_ba + 4 * j;
-                end
-                tx_strb_next[s*SEG_DW_INT +: SEG_DW_INT] = {SEG_DW_INT{1'b1}};
-            end else begin
-                for (j = 0; j < SEG_DW_INT; j = j + 1) begin
-                    if (j < beat_rem) begin
-                        tx_data_next[(s*SEG_DW_INT + j)*32 +: 32] = beat_ba + 4 * j;
-                        tx_strb_next[s*SEG_DW_INT + j] = 1'b1;
-                    end
-                end
-            end
+        if (pl_valid_next[s]) begin
+            // the segment's payload: its first DW's address and how many DWs it holds
+            beat_ndw = (beat_rem >= SEG_DW) ? SEG_DW : beat_rem;
+            pl_dw_next[s*30 +: 30] = beat_dw;
+            pl_ndw_next[s*NDW_W +: NDW_W] = beat_ndw[NDW_W-1:0];
             cur_dw_next = beat_dw + SEG_DW_30;
         end
     end
 
 end
 
+// the output beat's payload from the plan: DW j of a segment is the byte address of its first
+// byte; a segment the payload fills (the common case) is written without a compare per DW
+reg [31:0] seg_ba;
+reg [NDW_W-1:0] seg_ndw;
+integer t, u;
+always @* begin
+    tx_data_next = {TLP_DATA_WIDTH{1'b0}};
+    tx_strb_next = {TLP_STRB_WIDTH{1'b0}};
+    seg_ba = 32'd0;
+    seg_ndw = {NDW_W{1'b0}};
+    for (t = 0; t < TLP_SEG_COUNT; t = t + 1) begin
+        seg_ba = {pl_dw_reg[t*30 +: 30], 2'b00};
+        seg_ndw = pl_ndw_reg[t*NDW_W +: NDW_W];
+        // (nothing to do for a segment without payload: a Verilated model skips it)
+        if (seg_ndw == {NDW_W{1'b0}}) begin
+            // the segment's DWs stay zero
+        end else if ({{(32-NDW_W){1'b0}}, seg_ndw} == SEG_DW_32) begin
+            for (u = 0; u < SEG_DW_INT; u = u + 1) begin
+                tx_data_next[(t*SEG_DW_INT + u)*32 +: 32] = seg_ba + 4 * u;
+            end
+            tx_strb_next[t*SEG_DW_INT +: SEG_DW_INT] = {SEG_DW_INT{1'b1}};
+        end else begin
+            for (u = 0; u < SEG_DW_INT; u = u + 1) begin
+                if (u < seg_ndw) begin
+                    tx_data_next[(t*SEG_DW_INT + u)*32 +: 32] = seg_ba + 4 * u;
+                    tx_strb_next[t*SEG_DW_INT + u] = 1'b1;
+                end
+            end
+        end
+    end
+end
+
 // a CplD of at most 4096 bytes: the high bits are zero; the length is re-derived per CplD
-wire unused_sub = &{1'b0, cur_len_dw_w[32:12], cur_bytes_w[32:13], cur_ba[32],
-                   popped[31:COUNT_WIDTH], 1'b0};
-assign fifo_pop = tx_load ? popped[COUNT_WIDTH-1:0] : {COUNT_WIDTH{1'b0}};
+wire unused_sub = &{1'b0, room_dw[11], cur_ba[32],
+                   popped[31:COUNT_WIDTH], beat_ndw[11:NDW_W], due_d[30:0], 1'b0};
+assign fifo_pop = pl_load ? popped[COUNT_WIDTH-1:0] : {COUNT_WIDTH{1'b0}};
 
 always @(posedge clk) begin
     lfsr_reg     <= lfsr_v;
-    reserved_dw_reg <= reserved_dw_reg + push_dw - (tx_load ? pop_dw : {BUF_W{1'b0}});
+    reserved_dw_reg <= reserved_dw_reg + push_dw - (pl_load ? pop_dw : {BUF_W{1'b0}});
     now_reg      <= now_reg + 32'd1;
-    if (tx_load) begin
+    due_base_reg <= now_reg + 32'd3 - {16'd0, latency_eff};
+    ready_reg    <= ready_reg ? (fifo_room2 && !buffer_full2) : (fifo_room && !buffer_full);
+    if (pl_load) begin
         busy_reg     <= busy_next;
         split_reg    <= split_next;
         sub_ba_reg   <= sub_ba_next;
         sub_rb_reg   <= sub_rb_next;
+        sub_dw_reg   <= sub_dw_next;
+        sub_128_reg  <= sub_128_next;
         cur_dw_reg   <= cur_dw_next;
         rem_reg      <= rem_next;
-        tx_valid_reg <= tx_valid_next;
-        tx_sop_reg   <= tx_sop_next;
-        tx_eop_reg   <= tx_eop_next;
-        tx_ur_reg    <= tx_ur_next;
+        pl_valid_reg <= pl_valid_next;
+        pl_sop_reg   <= pl_sop_next;
+        pl_eop_reg   <= pl_eop_next;
+        pl_ur_reg    <= pl_ur_next;
+        pl_hdr_reg   <= pl_hdr_next;
+        pl_dw_reg    <= pl_dw_next;
+        pl_ndw_reg   <= pl_ndw_next;
+    end
+    if (tx_load) begin
+        tx_valid_reg <= pl_valid_reg;
+        tx_sop_reg   <= pl_sop_reg;
+        tx_eop_reg   <= pl_eop_reg;
+        tx_ur_reg    <= pl_ur_reg;
         tx_data_reg  <= tx_data_next;
         tx_strb_reg  <= tx_strb_next;
-        tx_hdr_reg   <= tx_hdr_next;
+        tx_hdr_reg   <= pl_hdr_reg;
     end
 
     if (rst) begin
         reserved_dw_reg <= {BUF_W{1'b0}};
         now_reg      <= 32'd0;
+        due_base_reg <= 32'd2 - {16'd0, latency_eff};
+        ready_reg    <= 1'b0;
         lfsr_reg     <= LFSR_SEED;
         busy_reg     <= 1'b0;
         split_reg    <= 1'b0;
+        pl_valid_reg <= {TLP_SEG_COUNT{1'b0}};
+        pl_sop_reg   <= {TLP_SEG_COUNT{1'b0}};
+        pl_eop_reg   <= {TLP_SEG_COUNT{1'b0}};
+        pl_ur_reg    <= 1'b0;
         tx_valid_reg <= {TLP_SEG_COUNT{1'b0}};
         tx_sop_reg   <= {TLP_SEG_COUNT{1'b0}};
         tx_eop_reg   <= {TLP_SEG_COUNT{1'b0}};

@@ -256,6 +256,37 @@ probe_axil_tap_demux csr_demux_inst (
     .m_axil_rready(tap_rready)
 );
 
+// every stream a probe taps, a clock later (tap_pipe): the egress beats leave the switch's
+// packer combinationally, and the probes' paths start at these registers instead. All four
+// alike, so each tap's latencies and the difference between the taps stay as they were
+wire [TLP_SEG_COUNT*128-1:0] t_dn_rx_hdr, t_dn_tx_hdr, t_up_tx_hdr, t_up_rx_hdr;
+wire [TLP_SEG_COUNT-1:0]     t_dn_rx_valid, t_dn_tx_valid, t_up_tx_valid, t_up_rx_valid;
+wire [TLP_SEG_COUNT-1:0]     t_dn_rx_sop, t_dn_tx_sop, t_up_tx_sop, t_up_rx_sop;
+wire                         t_dn_rx_ready, t_dn_tx_ready, t_up_tx_ready, t_up_rx_ready;
+wire [TLP_SEG_COUNT-1:0]     t_gpu_ur, t_host_ur, t_none_dn_rx, t_none_up_tx;
+wire unused_tap_flags = &{1'b0, t_none_dn_rx, t_none_up_tx, 1'b0};
+
+tap_pipe #(.SEG_COUNT(TLP_SEG_COUNT)) tap_dn_rx (
+    .clk(clk), .rst(rst),
+    .in_hdr(dn_rx_hdr), .in_valid(dn_rx_valid), .in_sop(dn_rx_sop), .in_ready(dn_rx_ready), .in_flag({TLP_SEG_COUNT{1'b0}}),
+    .out_hdr(t_dn_rx_hdr), .out_valid(t_dn_rx_valid), .out_sop(t_dn_rx_sop), .out_ready(t_dn_rx_ready), .out_flag(t_none_dn_rx)
+);
+tap_pipe #(.SEG_COUNT(TLP_SEG_COUNT)) tap_dn_tx (
+    .clk(clk), .rst(rst),
+    .in_hdr(dn_tx_hdr), .in_valid(dn_tx_valid), .in_sop(dn_tx_sop), .in_ready(dn_tx_ready), .in_flag(gpu_ur),
+    .out_hdr(t_dn_tx_hdr), .out_valid(t_dn_tx_valid), .out_sop(t_dn_tx_sop), .out_ready(t_dn_tx_ready), .out_flag(t_gpu_ur)
+);
+tap_pipe #(.SEG_COUNT(TLP_SEG_COUNT)) tap_up_tx (
+    .clk(clk), .rst(rst),
+    .in_hdr(up_tx_hdr), .in_valid(up_tx_valid), .in_sop(up_tx_sop), .in_ready(up_tx_ready), .in_flag({TLP_SEG_COUNT{1'b0}}),
+    .out_hdr(t_up_tx_hdr), .out_valid(t_up_tx_valid), .out_sop(t_up_tx_sop), .out_ready(t_up_tx_ready), .out_flag(t_none_up_tx)
+);
+tap_pipe #(.SEG_COUNT(TLP_SEG_COUNT)) tap_up_rx (
+    .clk(clk), .rst(rst),
+    .in_hdr(up_rx_hdr), .in_valid(up_rx_valid), .in_sop(up_rx_sop), .in_ready(up_rx_ready), .in_flag(host_ur),
+    .out_hdr(t_up_rx_hdr), .out_valid(t_up_rx_valid), .out_sop(t_up_rx_sop), .out_ready(t_up_rx_ready), .out_flag(t_host_ur)
+);
+
 // tap 0, GPU side: the GPU's reads on dn_rx, their completions on dn_tx
 probe_core #(
     .TLP_SEG_COUNT(TLP_SEG_COUNT),
@@ -273,15 +304,15 @@ probe_core #(
 probe_gpu_inst (
     .clk(clk),
     .rst(rst),
-    .rx_req_tlp_hdr(dn_rx_hdr),
-    .rx_req_tlp_valid(dn_rx_valid),
-    .rx_req_tlp_sop(dn_rx_sop),
-    .rx_req_tlp_ready(dn_rx_ready),
-    .tx_cpl_tlp_hdr(dn_tx_hdr),
-    .tx_cpl_tlp_valid(dn_tx_valid),
-    .tx_cpl_tlp_sop(dn_tx_sop),
-    .tx_cpl_tlp_ready(dn_tx_ready),
-    .bar_ur(gpu_ur),
+    .rx_req_tlp_hdr(t_dn_rx_hdr),
+    .rx_req_tlp_valid(t_dn_rx_valid),
+    .rx_req_tlp_sop(t_dn_rx_sop),
+    .rx_req_tlp_ready(t_dn_rx_ready),
+    .tx_cpl_tlp_hdr(t_dn_tx_hdr),
+    .tx_cpl_tlp_valid(t_dn_tx_valid),
+    .tx_cpl_tlp_sop(t_dn_tx_sop),
+    .tx_cpl_tlp_ready(t_dn_tx_ready),
+    .bar_ur(t_gpu_ur),
     // LINK_GEN / LINK_WIDTH: the link this tap watches, as its port's Link Status reports it
     .link_gen(dn_link_speed),
     .link_width(dn_link_width),
@@ -324,15 +355,15 @@ probe_core #(
 probe_host_inst (
     .clk(clk),
     .rst(rst),
-    .rx_req_tlp_hdr(up_tx_hdr),
-    .rx_req_tlp_valid(up_tx_valid),
-    .rx_req_tlp_sop(up_tx_sop),
-    .rx_req_tlp_ready(up_tx_ready),
-    .tx_cpl_tlp_hdr(up_rx_hdr),
-    .tx_cpl_tlp_valid(up_rx_valid),
-    .tx_cpl_tlp_sop(up_rx_sop),
-    .tx_cpl_tlp_ready(up_rx_ready),
-    .bar_ur(host_ur),
+    .rx_req_tlp_hdr(t_up_tx_hdr),
+    .rx_req_tlp_valid(t_up_tx_valid),
+    .rx_req_tlp_sop(t_up_tx_sop),
+    .rx_req_tlp_ready(t_up_tx_ready),
+    .tx_cpl_tlp_hdr(t_up_rx_hdr),
+    .tx_cpl_tlp_valid(t_up_rx_valid),
+    .tx_cpl_tlp_sop(t_up_rx_sop),
+    .tx_cpl_tlp_ready(t_up_rx_ready),
+    .bar_ur(t_host_ur),
     .link_gen(up_link_speed),
     .link_width(up_link_width),
     .bar_latency(host_bar_latency),

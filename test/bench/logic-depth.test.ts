@@ -65,6 +65,21 @@ describe('logicDepth', () => {
     expect(d.cells.map((c) => c.net)).toEqual(['a_out', 'b_out', 'ram_out', 'c_out'])
   })
 
+  it("runs a multi-port LUT RAM's write address on to its own port's output only", () => {
+    // RAM64M8: ADDRH is the write address and port H's read address; port A reads at ADDRA
+    const ram: Cell = {
+      type: 'RAM64M8',
+      port_directions: { ADDRA: 'input', ADDRH: 'input', DIA: 'input', WE: 'input', DOA: 'output', DOH: 'output' },
+      connections: { ADDRA: [2], ADDRH: [5], DIA: [2], WE: [1], DOA: [6], DOH: [] },
+    }
+    const cells = { src: ff(9, 2), w1: lut([2], 3), w2: lut([3], 4), w3: lut([4], 5), ram, c: lut([6], 8), dst: ff(8, 10) }
+    // the write address's three levels end at the RAM; port A's read: src -> RAM -> c
+    expect(logicDepth(netlist(cells)).level).toBe(3)
+    // port H's output, read at the write address, continues that path
+    const readH = { ...ram, connections: { ...ram.connections, DOH: [7] } }
+    expect(logicDepth(netlist({ ...cells, ram: readH, c: lut([7], 8) })).level).toBe(5)
+  })
+
   it('names the deepest path into the registers of each instance, deepest first', () => {
     const d = logicDepth(
       netlist(

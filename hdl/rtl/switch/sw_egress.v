@@ -152,17 +152,20 @@ wire [SEG_COUNT*PC_ENTRY_WIDTH-1:0] pc_head;
 wire [SEG_COUNT*SEG_W-1:0]          np_head;
 wire [COUNT_WIDTH-1:0]              pc_count, np_count;
 wire                                pc_room, np_room;
+// room for two beats: not used here
+wire                                pc_room2, np_room2;
+wire unused_room2 = &{1'b0, pc_room2, np_room2, 1'b0};
 reg  [COUNT_WIDTH-1:0]              pc_pop, np_pop;
 
 seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) pc_fifo (
     .clk(clk), .rst(rst),
-    .in_data(pc_in), .in_valid(pc_valid), .room(pc_room),
+    .in_data(pc_in), .in_valid(pc_valid), .room(pc_room), .room2(pc_room2),
     .out_data(pc_head), .out_count(pc_count), .out_pop(pc_pop)
 );
 
 seg_fifo #(.WIDTH(SEG_W), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) np_fifo (
     .clk(clk), .rst(rst),
-    .in_data(fwd_seg), .in_valid(np_valid), .room(np_room),
+    .in_data(fwd_seg), .in_valid(np_valid), .room(np_room), .room2(np_room2),
     .out_data(np_head), .out_count(np_count), .out_pop(np_pop)
 );
 
