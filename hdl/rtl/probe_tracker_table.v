@@ -320,14 +320,14 @@ reg [SEG_COUNT-1:0] reuse_bits;
 // the ones of a vector, as half adders (Boolean logic: a LUT per count bit, not a chain of
 // carry adders behind the hit chain)
 function [EV_WIDTH-1:0] ones(input [2*SEG_COUNT:0] v);
-    integer b, c;
+    integer ones_b, ones_c;
     reg carry;
     begin
         ones = {EV_WIDTH{1'b0}};
-        for (b = 0; b <= 2*SEG_COUNT; b = b + 1) begin
-            carry = v[b];
-            for (c = 0; c < EV_WIDTH; c = c + 1) begin
-                {carry, ones[c]} = {ones[c] & carry, ones[c] ^ carry};
+        for (ones_b = 0; ones_b <= 2*SEG_COUNT; ones_b = ones_b + 1) begin
+            carry = v[ones_b];
+            for (ones_c = 0; ones_c < EV_WIDTH; ones_c = ones_c + 1) begin
+                {carry, ones[ones_c]} = {ones[ones_c] & carry, ones[ones_c] ^ carry};
             end
         end
     end
