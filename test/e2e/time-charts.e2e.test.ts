@@ -81,7 +81,9 @@ describe('time charts in Chromium', () => {
       // Reset zoom follows the newest point again
       await page.getByTestId('btn-zoom-reset').click()
       await expect.poll(async () => (await chartOf(page, 'rate-chart')).xRange.max, { timeout: 5_000 }).toBeGreaterThan(zoomed.max)
-      expect(await page.getByTestId('zoom-state').textContent()).toBe('following the newest point')
+      await expect
+        .poll(async () => await page.getByTestId('zoom-state').textContent(), { timeout: 5_000 })
+        .toBe('following the newest point')
 
       // a drag selects a stretch of time: its GB/s, requests, reads in flight and latency
       await page.getByTestId('btn-pause').click()
