@@ -159,6 +159,21 @@ int coalesce_lines(const WarpLoad &load, SectorCache *l1, uint64_t *lines, uint3
     return n;
 }
 
+// Index of `line` among the ascending, distinct `lines`, or -1: a binary search, as a strided
+// warp's 32 lines against its next load's 32 would otherwise cost a thousand compares.
+int find_line(const uint64_t *lines, int n, uint64_t line)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (lines[mid] < line)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && lines[lo] == line ? lo : -1;
+}
+
 } // namespace
 
 int coalesce_ahead(const WarpLoad &load, const WarpLoad *ahead, uint32_t n_ahead, SectorCache *l1,
@@ -174,12 +189,11 @@ int coalesce_ahead(const WarpLoad &load, const WarpLoad *ahead, uint32_t n_ahead
     uint32_t next_masks[kMaxMrdsPerInstruction];
     for (uint32_t a = 0; a < n_ahead; ++a) {
         const int m = lines_of(ahead[a], next_lines, next_masks);
-        for (int j = 0; j < m; ++j)
-            for (int i = 0; i < n; ++i)
-                if (missing[i] && lines[i] == next_lines[j]) {
-                    missing[i] |= l1->fetch(lines[i], next_masks[j]);
-                    break;
-                }
+        for (int j = 0; j < m; ++j) {
+            const int i = find_line(lines, n, next_lines[j]);
+            if (i >= 0 && missing[i])
+                missing[i] |= l1->fetch(lines[i], next_masks[j]);
+        }
     }
     int k = 0;
     for (int i = 0; i < n; ++i)
