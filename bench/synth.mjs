@@ -21,10 +21,12 @@
  * The baseline in the same run is the BAR top at its default 256-bit width, so each row's ratio
  * says what a configuration costs against it. Exits 1 when a check fails.
  *
- * Usage: node bench/synth.mjs [--only TEXT]   (--only: the configurations whose name contains TEXT,
- * without the baseline: their "vs baseline" column is then empty)
+ * Usage: node bench/synth.mjs [--only TEXT] [--jobs N]
+ *   --only: the configurations whose name contains TEXT, without the baseline (their "vs baseline"
+ *           column is then empty)
+ *   --jobs: N Yosys runs at once (default 1; each is single-threaded and takes up to a few GiB)
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -123,6 +125,7 @@ const configs = [
     files: PROBE,
     params: [`TLP_SEG_COUNT ${seg}`, 'TAG_WIDTH 10'],
     checks: ['bram', 'lutram', 'vu9p'],
+    weight: seg,
   })),
   // the BAR-endpoint top: the probe and the BAR responder (the completer the GPU reads), reported
   // against the same device; every per-segment part of both (classifiers, tracker lookups,
@@ -133,6 +136,7 @@ const configs = [
     files: TOP,
     params: ['TLP_DATA_WIDTH 512', `TLP_SEG_COUNT ${seg}`, 'TAG_WIDTH 10'],
     checks: ['bram', 'lutram'],
+    weight: seg,
   })),
   // the trace unit alone: 4 096 records in block RAM; its paths within 8 LUT levels
   ...[1, 4].map((seg) => ({
@@ -148,15 +152,55 @@ const configs = [
     files: SWITCH_TOP,
     params: ['TLP_DATA_WIDTH 512', 'TLP_SEG_COUNT 4'],
     checks: ['bram', 'lutram'],
+    weight: 5,
   },
+  // the rest of the depth matrix (every design at 256 and 512 bits, 1, 2 and 4 segments): the BAR
+  // top at 256 bits, the switch top at its narrower straddles (the probe sees headers only, so its
+  // rows above stand for both widths)
+  ...[2, 4].map((seg) => ({
+    name: `BAR top, 256-bit, ${seg} segments, 10-bit tags`,
+    top: 'pcie_scope_bar_top',
+    files: TOP,
+    params: ['TLP_DATA_WIDTH 256', `TLP_SEG_COUNT ${seg}`, 'TAG_WIDTH 10'],
+    checks: ['bram', 'lutram'],
+    weight: seg,
+  })),
+  ...[
+    [256, 1],
+    [256, 2],
+    [256, 4],
+    [512, 1],
+    [512, 2],
+  ].map(([width, seg]) => ({
+    name: `switch top with its two taps, ${width}-bit, ${seg} segment${seg > 1 ? 's' : ''}, 8-bit tags`,
+    top: 'pcie_scope_switch_top',
+    files: SWITCH_TOP,
+    params: [`TLP_DATA_WIDTH ${width}`, `TLP_SEG_COUNT ${seg}`],
+    checks: ['bram', 'lutram'],
+    weight: seg + 1,
+  })),
 ]
 const onlyAt = process.argv.indexOf('--only')
 const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined
 const selected = only ? configs.filter((c) => c.name.includes(only)) : configs
 
-const rows = []
-let failed = 0
-for (const c of selected) {
+const jobsAt = process.argv.indexOf('--jobs')
+const jobs = Math.max(1, jobsAt > 0 ? Number(process.argv[jobsAt + 1]) || 1 : 1)
+
+// one Yosys run, its exit status and output
+function yosysRun(script) {
+  return new Promise((resolve) => {
+    const child = spawn('yosys', ['-q', '-p', script], { cwd: root })
+    let out = ''
+    child.stdout.on('data', (d) => (out = (out + d).slice(-65536)))
+    child.stderr.on('data', (d) => (out = (out + d).slice(-65536)))
+    child.on('error', (e) => resolve({ status: -1, out: String(e) }))
+    child.on('close', (status) => resolve({ status, out }))
+  })
+}
+
+// one configuration synthesised and measured: its row
+async function measure(c) {
   const report = join(build, `${c.name.replace(/[^a-z0-9]+/gi, '_')}.log`)
   const script = [
     `read_verilog -Ihdl/rtl/generated ${c.files.join(' ')}`,
@@ -167,13 +211,10 @@ for (const c of selected) {
     `write_json ${report.replace(/\.log$/, '.json')}`,
   ].join('; ')
   const t0 = Date.now()
-  const r = spawnSync('yosys', ['-q', '-p', script], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  const r = await yosysRun(script)
   const seconds = (Date.now() - t0) / 1000
-  if (r.status !== 0) {
-    failed++
-    rows.push({ c, error: `yosys failed (latch or error): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}` })
-    continue
-  }
+  console.error(`synth: ${c.name}: ${r.status === 0 ? 'done' : 'FAILED'} in ${seconds.toFixed(0)} s`)
+  if (r.status !== 0) return { c, error: `yosys failed (latch or error): ${r.out.trim().split('\n').slice(-3).join(' ')}` }
   const stat = readFileSync(report, 'utf8')
   // the netlist, read once for the LUT-RAM sites and the logic depth
   const netlist = JSON.parse(readFileSync(report.replace(/\.log$/, '.json'), 'utf8'))
@@ -202,9 +243,23 @@ for (const c of selected) {
   if (c.checks.includes('lutram') && m.lutram < 1) problems.push('no LUT RAM (the histogram bins and filtered-out bits belong there)')
   if (c.checks.includes('vu9p') && !(m.sites <= 0.02 * VU9P_LUTS)) problems.push(`${m.sites} LUT sites > 2 % of the XCVU9P's ${VU9P_LUTS}`)
   if (m.depth.level > MAX_LUT_LEVELS) problems.push(`a path of ${m.depth.level} LUT levels > ${MAX_LUT_LEVELS}`)
-  failed += problems.length ? 1 : 0
-  rows.push({ c, m, problems })
+  return { c, m, problems }
 }
+
+// --jobs N configurations at once (Yosys is single-threaded), the largest first so that the
+// longest runs start early; rows printed in the table's order
+const rows = new Array(selected.length)
+const order = selected.map((c, i) => i).sort((a, b) => (selected[b].weight ?? 1) - (selected[a].weight ?? 1))
+let next = 0
+await Promise.all(
+  Array.from({ length: Math.min(jobs, order.length) }, async () => {
+    while (next < order.length) {
+      const i = order[next++]
+      rows[i] = await measure(selected[i])
+    }
+  }),
+)
+const failed = rows.filter((r) => r.error || r.problems.length).length
 
 const base = only ? undefined : rows[0]?.m
 const yosys = spawnSync('yosys', ['-V'], { encoding: 'utf8' }).stdout.trim().split(' ').slice(0, 2).join(' ')
