@@ -71,24 +71,23 @@ generate
     end
 endgenerate
 
-// the leading one of v, from the top: its position e > SB names the octave, whose first bin is
-// (e - SB + 1) * S, and the SB bits after it the sub-bin (an octave past IDX_WIDTH bits is all
-// overflow, caught by the compare below)
+// the leading one of v: its position e > SB names the octave, whose first bin is (e - SB + 1) * S,
+// and the SB bits after it the sub-bin (an octave past IDX_WIDTH bits is all overflow, caught by
+// the compare below). The loop climbs, so the highest one set writes last; no "seen" chain, which
+// a simulator would otherwise carry through every bit.
 reg [IDX_WIDTH-1:0] octave_bin;
-reg                 seen;
 reg [31:0]          octave;
 integer e;
 
 always @* begin
     octave_bin = {IDX_WIDTH{1'b0}};
-    seen = 1'b0;
     octave = 32'd0;
-    for (e = VW - 1; e > SB; e = e - 1) begin
+    for (e = SB + 1; e < VW; e = e + 1) begin
         octave = e - SB + 1;
-        if (v[e] && !seen) octave_bin = {octave[IDX_WIDTH-SB-1:0], v[e-1 -: SB]};
-        seen = seen | v[e];
+        if (v[e]) octave_bin = {octave[IDX_WIDTH-SB-1:0], v[e-1 -: SB]};
     end
 end
+wire seen = |v[VW-1:SB+1];
 
 // only the octave's low bits reach the bin
 wire unused_octave = &{1'b0, octave[31:IDX_WIDTH-SB], 1'b0};
