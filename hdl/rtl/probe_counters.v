@@ -284,50 +284,52 @@ generate
     end
 endgenerate
 
+// the event counts, as Boolean ones counts (probe_ones), zero-extended to the increment width
+localparam ONES_WIDTH = $clog2(2*TLP_SEG_COUNT + 1);
+localparam [INC_WIDTH-ONES_WIDTH-1:0] ONES_PAD = {(INC_WIDTH-ONES_WIDTH){1'b0}};
+
+wire [CLASS_COUNT*ONES_WIDTH-1:0] ones_class;
+wire [ONES_WIDTH-1:0] ones_cpld, ones_cpl, ones_mwr, ones_poisoned, ones_bar_ur;
+
+genvar oc;
+generate
+    for (oc = 0; oc < CLASS_COUNT; oc = oc + 1) begin : g_class_ones
+        wire [TLP_SEG_COUNT-1:0] class_hit;
+        for (x = 0; x < TLP_SEG_COUNT; x = x + 1) begin : g_hit
+            assign class_hit[x] = d_mrd_reg[x] && d_class[x*CLASS_COUNT + oc];
+        end
+        probe_ones #(.IN_WIDTH(TLP_SEG_COUNT), .OUT_WIDTH(ONES_WIDTH)) ones_inst (.v(class_hit), .count(ones_class[oc*ONES_WIDTH +: ONES_WIDTH]));
+    end
+endgenerate
+
+probe_ones #(.IN_WIDTH(TLP_SEG_COUNT), .OUT_WIDTH(ONES_WIDTH)) cpld_ones_inst (.v(d_cpld_reg), .count(ones_cpld));
+probe_ones #(.IN_WIDTH(TLP_SEG_COUNT), .OUT_WIDTH(ONES_WIDTH)) cpl_ones_inst (.v(d_cpl_reg), .count(ones_cpl));
+probe_ones #(.IN_WIDTH(TLP_SEG_COUNT), .OUT_WIDTH(ONES_WIDTH)) mwr_ones_inst (.v(d_mwr_reg), .count(ones_mwr));
+probe_ones #(.IN_WIDTH(2*TLP_SEG_COUNT), .OUT_WIDTH(ONES_WIDTH)) poisoned_ones_inst (.v({d_tx_ep_reg, d_rx_ep_reg}), .count(ones_poisoned));
+probe_ones #(.IN_WIDTH(TLP_SEG_COUNT), .OUT_WIDTH(ONES_WIDTH)) bar_ur_ones_inst (.v(d_bar_ur_reg), .count(ones_bar_ur));
+
 reg [CLASS_COUNT*INC_WIDTH-1:0] inc_class;
 reg [INC_WIDTH-1:0] inc_mrd_bytes;
 reg [INC_WIDTH-1:0] inc_cpld, inc_cpld_bytes, inc_cpl;
 reg [INC_WIDTH-1:0] inc_mwr, inc_mwr_bytes;
 reg [INC_WIDTH-1:0] inc_poisoned;
 reg [INC_WIDTH-1:0] inc_bar_ur;
-reg [TLP_SEG_COUNT-1:0] class_hit;
 integer i;
 integer k;
-
-// the ones of a vector, as half adders (Boolean logic, so synthesis maps a count of a few bits
-// into a LUT per result bit, not a chain of carry adders)
-localparam ONES_WIDTH = $clog2(2*TLP_SEG_COUNT + 1);
-function [INC_WIDTH-1:0] ones(input [2*TLP_SEG_COUNT-1:0] v);
-    integer b, c;
-    reg carry;
-    begin
-        ones = {INC_WIDTH{1'b0}};
-        for (b = 0; b < 2*TLP_SEG_COUNT; b = b + 1) begin
-            carry = v[b];
-            for (c = 0; c < ONES_WIDTH; c = c + 1) begin
-                {carry, ones[c]} = {ones[c] & carry, ones[c] ^ carry};
-            end
-        end
-    end
-endfunction
 
 always @* begin
     inc_mrd_bytes  = {INC_WIDTH{1'b0}};
     inc_cpld_bytes = {INC_WIDTH{1'b0}};
     inc_mwr_bytes  = {INC_WIDTH{1'b0}};
-    class_hit      = {TLP_SEG_COUNT{1'b0}};
 
     for (k = 0; k < CLASS_COUNT; k = k + 1) begin
-        for (i = 0; i < TLP_SEG_COUNT; i = i + 1) begin
-            class_hit[i] = d_mrd_reg[i] && d_class[i*CLASS_COUNT+k];
-        end
-        inc_class[k*INC_WIDTH +: INC_WIDTH] = ones({{TLP_SEG_COUNT{1'b0}}, class_hit});
+        inc_class[k*INC_WIDTH +: INC_WIDTH] = {ONES_PAD, ones_class[k*ONES_WIDTH +: ONES_WIDTH]};
     end
-    inc_cpld     = ones({{TLP_SEG_COUNT{1'b0}}, d_cpld_reg});
-    inc_cpl      = ones({{TLP_SEG_COUNT{1'b0}}, d_cpl_reg});
-    inc_mwr      = ones({{TLP_SEG_COUNT{1'b0}}, d_mwr_reg});
-    inc_poisoned = ones({d_tx_ep_reg, d_rx_ep_reg});
-    inc_bar_ur   = ones({{TLP_SEG_COUNT{1'b0}}, d_bar_ur_reg});
+    inc_cpld     = {ONES_PAD, ones_cpld};
+    inc_cpl      = {ONES_PAD, ones_cpl};
+    inc_mwr      = {ONES_PAD, ones_mwr};
+    inc_poisoned = {ONES_PAD, ones_poisoned};
+    inc_bar_ur   = {ONES_PAD, ones_bar_ur};
 
     for (i = 0; i < TLP_SEG_COUNT; i = i + 1) begin
         if (d_mrd_reg[i]) begin

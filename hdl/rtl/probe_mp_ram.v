@@ -184,10 +184,14 @@ generate
             sel_reg <= sel;
         end
 
+        // a read: the forwarded writes taken in pairs (each pair's hit and newer word from its
+        // two banks' registers alone), the newest pair that hit over the bank the table names;
+        // two LUT levels at four write ports rather than a chain of forwarding multiplexers
         for (r = 0; r < RD_PORTS; r = r + 1) begin : g_rd
             wire [SEL_WIDTH-1:0] port_sel = sel_reg[r*SEL_WIDTH +: SEL_WIDTH];
-            reg  [DATA_WIDTH-1:0] word;
-            integer b;
+            reg  [DATA_WIDTH-1:0] word, pair_word;
+            reg                   pair_hit;
+            integer b, b1;
 
             always @* begin
                 word = bank_rd_data[r*DATA_WIDTH +: DATA_WIDTH];
@@ -196,9 +200,13 @@ generate
                         word = bank_rd_data[(b*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH];
                     end
                 end
-                for (b = 0; b < WR_PORTS; b = b + 1) begin
-                    if (fwd_hit[b*RD_PORTS + r]) begin
-                        word = fwd_data[b*DATA_WIDTH +: DATA_WIDTH];
+                for (b = 0; b < WR_PORTS; b = b + 2) begin
+                    // (the pair's second bank, or the first again when it has none)
+                    b1 = (b + 1 < WR_PORTS) ? b + 1 : b;
+                    pair_hit  = fwd_hit[b*RD_PORTS + r] || fwd_hit[b1*RD_PORTS + r];
+                    pair_word = fwd_hit[b1*RD_PORTS + r] ? fwd_data[b1*DATA_WIDTH +: DATA_WIDTH] : fwd_data[b*DATA_WIDTH +: DATA_WIDTH];
+                    if (pair_hit) begin
+                        word = pair_word;
                     end
                 end
             end

@@ -1,6 +1,8 @@
 // probe_tracker: every read from request to last completion, its statistics and histograms
 hdl/rtl/probe_tracker.v
 hdl/rtl/probe_tracker_table.v
+hdl/rtl/probe_tracker_sums.v
+hdl/rtl/probe_ones.v
 hdl/rtl/probe_tracker_stats.v
 hdl/rtl/probe_latency_hist.v
 hdl/rtl/probe_hist_bin_index.v

@@ -444,9 +444,26 @@ reg [SEG_COUNT*TAG_WIDTH-1:0] a_cpl_tag_reg = {SEG_COUNT*TAG_WIDTH{1'b0}};
 reg [SEG_COUNT*16-1:0]        a_cpl_rid_reg = {SEG_COUNT*16{1'b0}};
 reg [SEG_COUNT*3-1:0]         a_cpl_status_reg = {SEG_COUNT*3{1'b0}};
 reg [SEG_COUNT-1:0]           a_cpl_data_reg = {SEG_COUNT{1'b0}};
-reg [SEG_COUNT*13-1:0]        a_cpl_bc_reg = {SEG_COUNT*13{1'b0}};
 reg [SEG_COUNT-1:0]           a_cpl_last_reg = {SEG_COUNT{1'b0}};
-reg [SEG_COUNT*13-1:0]        a_cpl_carried_reg = {SEG_COUNT*13{1'b0}};
+// the table's sums for a clock's completions of one tag (probe_tracker_sums), registered here so
+// the table starts its compares and subtractions from flip-flops
+localparam SUMS = (1 << SEG_COUNT) - 1;
+localparam SUM_WIDTH = 15;
+wire [SUMS*SUM_WIDTH-1:0]     cpl_bc_sums;
+wire [SUMS*SUM_WIDTH-1:0]     cpl_carried_sums;
+reg  [SUMS*SUM_WIDTH-1:0]     a_cpl_bc_sums_reg = {SUMS*SUM_WIDTH{1'b0}};
+reg  [SUMS*SUM_WIDTH-1:0]     a_cpl_carried_sums_reg = {SUMS*SUM_WIDTH{1'b0}};
+
+probe_tracker_sums #(
+    .SEG_COUNT(SEG_COUNT),
+    .SUM_WIDTH(SUM_WIDTH)
+)
+sums_inst (
+    .bc(cpl_bc),
+    .carried(cpl_carried),
+    .bc_sums(cpl_bc_sums),
+    .carried_sums(cpl_carried_sums)
+);
 // enable, clear, snapshot travel with the taps: stage A, then stage B
 reg [2:0]               a_ctl_reg = 3'd0;
 reg [2:0]               b_ctl_reg = 3'd0;
@@ -461,9 +478,9 @@ always @(posedge clk) begin
     a_cpl_rid_reg     <= cpl_rid;
     a_cpl_status_reg  <= cpl_status;
     a_cpl_data_reg    <= cpl_data;
-    a_cpl_bc_reg      <= cpl_bc;
     a_cpl_last_reg    <= cpl_covers;
-    a_cpl_carried_reg <= cpl_carried;
+    a_cpl_bc_sums_reg      <= cpl_bc_sums;
+    a_cpl_carried_sums_reg <= cpl_carried_sums;
     a_ctl_reg         <= t_ctl_reg;
     b_ctl_reg         <= a_ctl_reg;
 
@@ -538,7 +555,9 @@ probe_tracker_table #(
     .TAG_WIDTH(TAG_WIDTH),
     .AGE_WIDTH(AGE_WIDTH),
     .TIMEOUT_CYCLES(TIMEOUT_CYCLES),
-    .EV_WIDTH(EV_WIDTH)
+    .EV_WIDTH(EV_WIDTH),
+    .SUMS(SUMS),
+    .SUM_WIDTH(SUM_WIDTH)
 )
 table_inst (
     .clk(clk),
@@ -555,8 +574,8 @@ table_inst (
     .cpl_rid(a_cpl_rid_reg),
     .cpl_status(a_cpl_status_reg),
     .cpl_data(a_cpl_data_reg),
-    .cpl_bc(a_cpl_bc_reg),
-    .cpl_carried(a_cpl_carried_reg),
+    .cpl_bc_sums(a_cpl_bc_sums_reg),
+    .cpl_carried_sums(a_cpl_carried_sums_reg),
     .cpl_last(a_cpl_last_reg),
     .ev_first(ev_first),
     .ev_last(ev_last),

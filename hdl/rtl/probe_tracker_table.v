@@ -41,7 +41,10 @@ module probe_tracker_table #
     // a read this many clocks old is retired by the scan
     parameter TIMEOUT_CYCLES = 250000,
     // width of the per-clock event counts (up to 2*SEG_COUNT + 1)
-    parameter EV_WIDTH = 2
+    parameter EV_WIDTH = 2,
+    // the completion sums' entries (2**SEG_COUNT - 1) and width (probe_tracker_sums)
+    parameter SUMS = 1,
+    parameter SUM_WIDTH = 15
 )
 (
     input  wire                           clk,
@@ -69,8 +72,10 @@ module probe_tracker_table #
     input  wire [SEG_COUNT*16-1:0]        cpl_rid,
     input  wire [SEG_COUNT*3-1:0]         cpl_status,
     input  wire [SEG_COUNT-1:0]           cpl_data,
-    input  wire [SEG_COUNT*13-1:0]        cpl_bc,
-    input  wire [SEG_COUNT*13-1:0]        cpl_carried,
+    // per segment and subset of the segments before it, Byte Count and carried bytes plus the
+    // subset's carried bytes (probe_tracker_sums, formed in the stage before)
+    input  wire [SUMS*SUM_WIDTH-1:0]      cpl_bc_sums,
+    input  wire [SUMS*SUM_WIDTH-1:0]      cpl_carried_sums,
     // the completion carries the rest of its Byte Count (cpl_bc <= cpl_carried, compared in
     // the stage before)
     input  wire [SEG_COUNT-1:0]           cpl_last,
@@ -112,6 +117,9 @@ generate
     if (AGE_WIDTH <= TAG_WIDTH || AGE_WIDTH > 32) begin : g_check_age_width
         probe_tracker_table_AGE_WIDTH_must_be_TAG_WIDTH_plus_1_to_32 unsupported_parameter ();
     end
+    if (SUMS != (1 << SEG_COUNT) - 1 || SUM_WIDTH < 14) begin : g_check_sums
+        probe_tracker_table_SUMS_must_be_2_pow_SEG_COUNT_minus_1_and_SUM_WIDTH_from_14 unsupported_parameter ();
+    end
     if ((1 << EV_WIDTH) < 2*SEG_COUNT + 2) begin : g_check_ev_width
         probe_tracker_table_EV_WIDTH_must_hold_2_SEG_COUNT_plus_1 unsupported_parameter ();
     end
@@ -120,7 +128,8 @@ endgenerate
 localparam [AGE_WIDTH-1:0] NOW_RESET = {{(AGE_WIDTH-1){1'b1}}, 1'b0};
 
 reg [AGE_WIDTH-1:0] now_reg = NOW_RESET;
-reg [TAG_WIDTH:0]   outstanding_reg = {(TAG_WIDTH+1){1'b0}}, outstanding_next;
+reg [TAG_WIDTH:0]   outstanding_reg = {(TAG_WIDTH+1){1'b0}};
+wire [TAG_WIDTH:0]  outstanding_next;
 
 reg [SEG_COUNT-1:0]           ev_first_reg = {SEG_COUNT{1'b0}}, ev_first_next;
 reg [SEG_COUNT-1:0]           ev_last_reg = {SEG_COUNT{1'b0}}, ev_last_next;
@@ -130,10 +139,13 @@ reg [SEG_COUNT-1:0]           ev_ca_reg = {SEG_COUNT{1'b0}}, ev_ca_next;
 reg [SEG_COUNT-1:0]           ev_other_reg = {SEG_COUNT{1'b0}}, ev_other_next;
 reg [SEG_COUNT-1:0]           ev_unexpected_reg = {SEG_COUNT{1'b0}}, ev_unexpected_next;
 reg [SEG_COUNT-1:0]           ev_mismatch_reg = {SEG_COUNT{1'b0}}, ev_mismatch_next;
-reg [EV_WIDTH-1:0]            ev_started_reg = {EV_WIDTH{1'b0}}, ev_started_next;
-reg [EV_WIDTH-1:0]            ev_retired_reg = {EV_WIDTH{1'b0}}, ev_retired_next;
+reg [EV_WIDTH-1:0]            ev_started_reg = {EV_WIDTH{1'b0}};
+wire [EV_WIDTH-1:0]           ev_started_next;
+reg [EV_WIDTH-1:0]            ev_retired_reg = {EV_WIDTH{1'b0}};
+wire [EV_WIDTH-1:0]           ev_retired_next;
 reg                           ev_timeout_reg = 1'b0, ev_timeout_next;
-reg [EV_WIDTH-1:0]            ev_reuse_reg = {EV_WIDTH{1'b0}}, ev_reuse_next;
+reg [EV_WIDTH-1:0]            ev_reuse_reg = {EV_WIDTH{1'b0}};
+wire [EV_WIDTH-1:0]           ev_reuse_next;
 
 assign ev_first      = ev_first_reg;
 assign ev_last       = ev_last_reg;
@@ -279,16 +291,21 @@ state_ram_inst (
 /*
  * Completions of one tag in one clock. Every segment reads its tag's entry as it stood before
  * the clock (its own RAM port; segments of one tag read the same word), and an earlier
- * segment j on the same tag changes what a later one sees. The result of the chain is a sum,
- * not a sequence of subtractions: the bytes a segment still expects are
- * max(0, base - the carried bytes of the earlier same-tag completions that hit with data)
- * (a saturating subtraction of non-negative amounts saturates once), so every possible sum
- * of earlier segments' carried bytes is formed from the registered inputs, subtracted from
- * the word read, and the hits only select among the results. Busy and first are a short
- * Boolean chain over the hits. The same-tag matches are compared a clock early (cpl_tag_next).
+ * segment j on the same tag changes what a later one sees. None of it is a chain over the
+ * segments:
+ *  - busy: segments of one tag read one busy bit, so a segment hits when that bit is set, its
+ *    Requester ID matches and no earlier same-tag segment that would end the read matched (the
+ *    first such one hit and ended it); a later segment's view needs only the earlier ones'
+ *    matches, not their hits;
+ *  - bytes still expected: max(0, base - the carried bytes of the earlier same-tag completions
+ *    that hit with data) (a saturating subtraction of non-negative amounts saturates once), base
+ *    the completion word or, before a first completion, the requested bytes. So every subset of
+ *    the earlier segments is compared and subtracted, from sums formed a stage before
+ *    (cpl_bc_sums, cpl_carried_sums), against both bases, and the earlier segments' hits and
+ *    the first bit only select among the results. A Byte Count (at least 1) matches the bytes
+ *    still expected exactly when it and the subset's carried bytes add up to the base.
+ * The same-tag matches are compared a clock early (cpl_tag_next).
  */
-localparam SUBSETS = 1 << SEG_COUNT;
-
 reg [SEG_COUNT*SEG_COUNT-1:0] same_tag_reg = {SEG_COUNT*SEG_COUNT{1'b0}};
 integer p, q;
 
@@ -300,16 +317,23 @@ always @(posedge clk) begin
     end
 end
 
-// each segment's view of its entry (the RAM word and the earlier segments of its tag), the
-// entry after it, and the chain's per-segment terms
-reg                    view_busy, view_first;
-reg [12:0]             view_rem, post_rem_s;
-reg [12:0]             base, diff;
-reg [15:0]             sum;
-reg [SEG_COUNT-1:0]    post_busy, post_first;
-reg [SEG_COUNT-1:0]    cpl_data_hit;
-reg [SEG_COUNT-1:0]    earlier;
-reg [SEG_COUNT-1:0]    mask;
+localparam SUBSETS = 1 << SEG_COUNT;
+
+// per segment: completion with data and successful, would end its read if it hit, starts and
+// its Requester ID matches the entry's, and hits if the entry is busy (no earlier same-tag
+// segment ended the read)
+reg [SEG_COUNT-1:0] seg_data_ok, seg_ends, seg_match, seg_live;
+// each segment's earlier same-tag segments, the ones of them that hit with data (when the
+// entry is busy: only then does the segment use them), and its view of 'first'
+reg [SEG_COUNT-1:0] earlier, mask;
+reg                 view_first, match_eq;
+// every subset's compare and bytes left, against both bases (the completion word, the
+// requested bytes), bit/word m for subset m
+reg [SUBSETS-1:0]    eq_rem, eq_req, over_rem, over_req;
+reg [SUBSETS*13-1:0] left_rem, left_req;
+reg [SUM_WIDTH:0]    diff;
+reg [SUM_WIDTH-1:0]  base_rem, base_req, bc_sum, carried_sum;
+reg [12:0]           post_rem_s;
 // completions that retired their read this clock, and the scan's view of its tag
 reg [SEG_COUNT-1:0] cpl_retire;
 reg                 scan_busy;
@@ -317,26 +341,9 @@ reg                 scan_busy;
 reg [2*SEG_COUNT:0] retired_bits;
 reg [SEG_COUNT-1:0] reuse_bits;
 
-// the ones of a vector, as half adders (Boolean logic: a LUT per count bit, not a chain of
-// carry adders behind the hit chain)
-function [EV_WIDTH-1:0] ones(input [2*SEG_COUNT:0] v);
-    integer ones_b, ones_c;
-    reg carry;
-    begin
-        ones = {EV_WIDTH{1'b0}};
-        for (ones_b = 0; ones_b <= 2*SEG_COUNT; ones_b = ones_b + 1) begin
-            carry = v[ones_b];
-            for (ones_c = 0; ones_c < EV_WIDTH; ones_c = ones_c + 1) begin
-                {carry, ones[ones_c]} = {ones[ones_c] & carry, ones[ones_c] ^ carry};
-            end
-        end
-    end
-endfunction
-
 reg [TAG_WIDTH-1:0] tag;
 reg [2:0]           status;
-reg [12:0]          bc, carried;
-reg                 hit, data_ok, last, retire;
+reg                 hit, last, view_busy;
 integer s, j, m;
 
 always @* begin
@@ -352,87 +359,88 @@ always @* begin
     retired_bits       = {(2*SEG_COUNT+1){1'b0}};
     reuse_bits         = {SEG_COUNT{1'b0}};
 
+    view_busy   = 1'b0;
+    tag         = {TAG_WIDTH{1'b0}};
     rem_wr_en   = {SEG_COUNT{1'b0}};
     st_wr_en    = {ST_PORTS{1'b0}};
     st_wr_data  = {ST_PORTS*3{1'b0}};
     rem_wr_data = {SEG_COUNT*13{1'b0}};
-    post_busy   = {SEG_COUNT{1'b0}};
-    post_first  = {SEG_COUNT{1'b0}};
     cpl_retire  = {SEG_COUNT{1'b0}};
-    cpl_data_hit = {SEG_COUNT{1'b0}};
-    base = 13'd0;
-    diff = 13'd0;
-    sum  = 16'd0;
-    mask = {SEG_COUNT{1'b0}};
+    bc_sum      = {SUM_WIDTH{1'b0}};
+    carried_sum = {SUM_WIDTH{1'b0}};
+    diff        = {(SUM_WIDTH+1){1'b0}};
+    eq_rem   = {SUBSETS{1'b0}};
+    eq_req   = {SUBSETS{1'b0}};
+    over_rem = {SUBSETS{1'b0}};
+    over_req = {SUBSETS{1'b0}};
+    left_rem = {SUBSETS*13{1'b0}};
+    left_req = {SUBSETS*13{1'b0}};
+
+    for (s = 0; s < SEG_COUNT; s = s + 1) begin
+        seg_data_ok[s] = (cpl_status[s*3 +: 3] == STATUS_SC) && cpl_data[s];
+        seg_ends[s]    = !(seg_data_ok[s] && !cpl_last[s]);
+        seg_match[s]   = cpl_start[s] && (id_rd[s*ID_WIDTH + 13 +: 16] == cpl_rid[s*16 +: 16]);
+    end
 
     // completions, in segment order
     for (s = 0; s < SEG_COUNT; s = s + 1) begin
-        tag     = cpl_tag[s*TAG_WIDTH +: TAG_WIDTH];
-        status  = cpl_status[s*3 +: 3];
-        bc      = cpl_bc[s*13 +: 13];
-        carried = cpl_carried[s*13 +: 13];
+        status = cpl_status[s*3 +: 3];
+        last   = cpl_last[s];
 
         // the earlier segments of this clock on the same tag
         for (j = 0; j < SEG_COUNT; j = j + 1) begin
-            earlier[j] = j < s && cpl_start[j] && same_tag_reg[j*SEG_COUNT + s];
+            earlier[j] = j < s && same_tag_reg[j*SEG_COUNT + s];
         end
 
-        view_busy  = st_busy[s] && !(|(earlier & cpl_retire));
-        view_first = st_first[s] || (|(earlier & cpl_data_hit));
+        seg_live[s] = seg_match[s] && !(|(earlier & seg_match & seg_ends));
+        hit = st_busy[s] && seg_live[s];
+        mask = earlier & seg_live & seg_data_ok;
+        view_first = st_first[s] || (|mask);
 
-        hit     = cpl_start[s] && view_busy && (id_rd[s*ID_WIDTH + 13 +: 16] == cpl_rid[s*16 +: 16]);
-        data_ok = (status == STATUS_SC) && cpl_data[s];
-        last    = cpl_last[s];
-        retire  = hit && !(data_ok && !last);
-
-        // the bytes still expected before and after this segment: of every subset of the
-        // earlier segments, the one whose completions hit with data
-        base = st_first[s] ? rem_rd[s*13 +: 13] : id_rd[s*ID_WIDTH +: 13];
-        mask = earlier & cpl_data_hit;
-        view_rem   = 13'd0;
-        post_rem_s = 13'd0;
+        // each subset of the earlier segments against both bases; the hits with data select one
+        base_rem = {{(SUM_WIDTH-13){1'b0}}, rem_rd[s*13 +: 13]};
+        base_req = {{(SUM_WIDTH-13){1'b0}}, id_rd[s*ID_WIDTH +: 13]};
         for (m = 0; m < SUBSETS; m = m + 1) begin
-            sum = 16'd0;
-            for (j = 0; j < SEG_COUNT; j = j + 1) begin
-                if (j < s && m[j]) begin
-                    sum = sum + {3'd0, cpl_carried[j*13 +: 13]};
-                end
-            end
-            // (one segment: the word itself, no compare of a constant sum; with more, the
-            // uniform form maps shallower)
-            if (SEG_COUNT == 1) begin
-                view_rem = base;
-                diff = base - carried;
-                post_rem_s = (carried > base) ? 13'd0 : diff;
-            end else if (m < (1 << s) && mask == m[SEG_COUNT-1:0]) begin
-                diff = base - sum[12:0];
-                view_rem = (sum > {3'd0, base}) ? 13'd0 : diff;
-                diff = base - sum[12:0] - carried;
-                post_rem_s = (sum + {3'd0, carried} > {3'd0, base}) ? 13'd0 : diff;
+            if (m < (1 << s)) begin
+                bc_sum      = cpl_bc_sums[((1 << s) - 1 + m)*SUM_WIDTH +: SUM_WIDTH];
+                carried_sum = cpl_carried_sums[((1 << s) - 1 + m)*SUM_WIDTH +: SUM_WIDTH];
+                eq_rem[m] = bc_sum == base_rem;
+                eq_req[m] = bc_sum == base_req;
+                diff = {1'b0, base_rem} - {1'b0, carried_sum};
+                over_rem[m] = diff[SUM_WIDTH];
+                left_rem[m*13 +: 13] = diff[12:0];
+                diff = {1'b0, base_req} - {1'b0, carried_sum};
+                over_req[m] = diff[SUM_WIDTH];
+                left_req[m*13 +: 13] = diff[12:0];
             end
         end
+        // (the mask is the subset's index: its bits from s up are 0)
+        if (st_first[s]) begin
+            match_eq   = eq_rem[mask];
+            post_rem_s = over_rem[mask] ? 13'd0 : left_rem[mask*13 +: 13];
+        end else begin
+            match_eq   = eq_req[mask];
+            post_rem_s = over_req[mask] ? 13'd0 : left_req[mask*13 +: 13];
+        end
 
-        ev_first_next[s]      = hit && data_ok && !view_first;
-        ev_last_next[s]       = hit && data_ok && last;
+        ev_first_next[s]      = hit && seg_data_ok[s] && !view_first;
+        ev_last_next[s]       = hit && seg_data_ok[s] && last;
         ev_ur_next[s]         = hit && (status == STATUS_UR);
         ev_ca_next[s]         = hit && (status == STATUS_CA);
         ev_other_next[s]      = hit && (status != STATUS_SC) && (status != STATUS_UR) && (status != STATUS_CA);
-        ev_mismatch_next[s]   = hit && (status == STATUS_SC) && (!cpl_data[s] || (bc != view_rem));
+        ev_mismatch_next[s]   = hit && (status == STATUS_SC) && (!cpl_data[s] || !match_eq);
         ev_unexpected_next[s] = cpl_start[s] && !hit;
         ev_latency_next[s*AGE_WIDTH +: AGE_WIDTH] = now_reg - start_rd[s*AGE_WIDTH +: AGE_WIDTH];
 
-        post_busy[s]  = view_busy && !retire;
-        post_first[s] = view_first || (hit && data_ok);
-
-        cpl_data_hit[s] = hit && data_ok;
-        rem_wr_en[s] = hit && data_ok && !last;
+        rem_wr_en[s] = hit && seg_data_ok[s] && !last;
+        // (written only on a hit, so the entry was busy: it stays busy unless this one ends it)
         st_wr_en[s] = hit;
-        st_wr_data[s*3 +: 3] = {epoch, post_busy[s], post_first[s]};
+        st_wr_data[s*3 +: 3] = {epoch, !seg_ends[s], view_first || seg_data_ok[s]};
         // (written only after a hit with data, so the post value is this segment's)
         rem_wr_data[s*13 +: 13] = post_rem_s;
-        cpl_retire[s] = retire;
+        cpl_retire[s] = hit && seg_ends[s];
 
-        retired_bits[s] = retire;
+        retired_bits[s] = cpl_retire[s];
     end
 
     // timeout scan: one tag per clock, unless a completion of this clock retired it
@@ -472,13 +480,15 @@ always @* begin
             retired_bits[SEG_COUNT + 1 + s] = view_busy;
         end
     end
-    ev_started_next = ones({{(SEG_COUNT+1){1'b0}}, req_start});
-    ev_reuse_next   = ones({{(SEG_COUNT+1){1'b0}}, reuse_bits});
-    ev_retired_next = ones(retired_bits);
-
-    outstanding_next = outstanding_reg + {{(TAG_WIDTH+1-EV_WIDTH){1'b0}}, ev_started_next}
-                                       - {{(TAG_WIDTH+1-EV_WIDTH){1'b0}}, ev_retired_next};
 end
+
+// the clock's counts, as Boolean ones counts (probe_ones)
+probe_ones #(.IN_WIDTH(SEG_COUNT), .OUT_WIDTH(EV_WIDTH)) started_ones_inst (.v(req_start), .count(ev_started_next));
+probe_ones #(.IN_WIDTH(SEG_COUNT), .OUT_WIDTH(EV_WIDTH)) reuse_ones_inst (.v(reuse_bits), .count(ev_reuse_next));
+probe_ones #(.IN_WIDTH(2*SEG_COUNT+1), .OUT_WIDTH(EV_WIDTH)) retired_ones_inst (.v(retired_bits), .count(ev_retired_next));
+
+assign outstanding_next = outstanding_reg + {{(TAG_WIDTH+1-EV_WIDTH){1'b0}}, ev_started_next}
+                                          - {{(TAG_WIDTH+1-EV_WIDTH){1'b0}}, ev_retired_next};
 
 always @(posedge clk) begin
     now_reg         <= now_next;

@@ -14,10 +14,10 @@
  *
  * Synthesis form (SYNTHESIS, or PROBE_RAM_BANKS for a simulator): each port writes its own
  * bank, the word is the XOR of every bank's entry, and a write stores its data XOR the other
- * banks' entries at its address. Each bank is a probe_mp_ram with one write port and a read
- * port per port: a copy per port, a simple dual-port block RAM read at that port's addr_next,
- * whose word misses only the bank's write of the clock it was read in, which a register keeps
- * and an address compare forwards. PORTS x PORTS copies: 25 BRAM18 at five ports, 81 at nine, each
+ * banks' entries at its address. Each bank has a copy per port, a simple dual-port block RAM
+ * read at that port's addr_next, whose word misses only the bank's write of the clock it was
+ * read in, which a register keeps and an address compare forwards; a read of an address written
+ * the clock before takes that write's word instead of the banks' XOR. PORTS x PORTS copies: 25 BRAM18 at five ports, 81 at nine, each
  * holding DATA_WIDTH bits a word. Block RAM, not LUT RAM, because a LUT-RAM copy costs one LUT
  * per 64 words and bit: at nine ports and 1 024 words the LUT-RAM form took about 10 000 LUT
  * sites (bench/RESULTS.md). Simulators otherwise build probe_ram_model (one memory) at the
@@ -82,28 +82,48 @@ model_inst (
 );
 `else
 /*
- * XOR banks, each a probe_mp_ram: block-RAM copies, the bank's last write forwarded
+ * XOR banks of block-RAM copies. A read takes the XOR of the copies' registered words when the
+ * clock before wrote no bank at its address; when it did, the banks there add up to that write's
+ * word (the one write that clock kept, the highest port), so the read takes that word from a
+ * register instead of XORing every bank's forwarded entry: a multiplexer after the hit, not an
+ * XOR tree behind the forwarding.
  */
-// bank b's entry at port p's address: [(b*PORTS + p)*DATA_WIDTH]
-wire [PORTS*PORTS*DATA_WIDTH-1:0] bank_rd;
+localparam DEPTH = 1 << ADDR_WIDTH;
+
+// bank b's copy for port p: its registered word (without the bank's write of the clock it was
+// read in) at [(b*PORTS + p)*DATA_WIDTH], and whether that write is at p's address
+wire [PORTS*PORTS*DATA_WIDTH-1:0] copy_rd;
+wire [PORTS*PORTS-1:0]            fwd_hit;
+// each bank's write of the clock before: its bank word and the port's word
+reg  [PORTS-1:0]                  fwd_en_reg = {PORTS{1'b0}};
+reg  [PORTS*DATA_WIDTH-1:0]       fwd_bank_reg = {PORTS*DATA_WIDTH{1'b0}};
+reg  [PORTS*DATA_WIDTH-1:0]       fwd_word_reg = {PORTS*DATA_WIDTH{1'b0}};
 
 reg  [PORTS-1:0]            bank_wr_en;
 reg  [PORTS*DATA_WIDTH-1:0] bank_wr_data;
 reg  [PORTS*DATA_WIDTH-1:0] word;
+reg  [DATA_WIDTH-1:0]       banks_xor, fwd_word, others;
+reg                         fwd_any;
 integer b, w;
 
-// each port's word: the XOR of the banks
+// each port's word: the write of the clock before at its address, else the XOR of the copies
 always @* begin
     for (w = 0; w < PORTS; w = w + 1) begin
-        word[w*DATA_WIDTH +: DATA_WIDTH] = {DATA_WIDTH{1'b0}};
+        banks_xor = {DATA_WIDTH{1'b0}};
+        fwd_word  = {DATA_WIDTH{1'b0}};
+        fwd_any   = 1'b0;
         for (b = 0; b < PORTS; b = b + 1) begin
-            word[w*DATA_WIDTH +: DATA_WIDTH] = word[w*DATA_WIDTH +: DATA_WIDTH] ^ bank_rd[(b*PORTS + w)*DATA_WIDTH +: DATA_WIDTH];
+            banks_xor = banks_xor ^ copy_rd[(b*PORTS + w)*DATA_WIDTH +: DATA_WIDTH];
+            fwd_word  = fwd_word | (fwd_word_reg[b*DATA_WIDTH +: DATA_WIDTH] & {DATA_WIDTH{fwd_hit[b*PORTS + w]}});
+            fwd_any   = fwd_any | fwd_hit[b*PORTS + w];
         end
+        word[w*DATA_WIDTH +: DATA_WIDTH] = fwd_any ? fwd_word : banks_xor;
     end
 end
 
 // each port's write (its own block: it depends on what a reader makes of the word): a higher
-// port writing the same address wins; the data XOR the other banks' entries there
+// port writing the same address wins; the data XOR the other banks' entries there (each a copy's
+// word, or its bank's forwarded write)
 always @* begin
     for (w = 0; w < PORTS; w = w + 1) begin
         bank_wr_en[w] = wr_en[w];
@@ -112,36 +132,58 @@ always @* begin
                 bank_wr_en[w] = 1'b0;
             end
         end
-        bank_wr_data[w*DATA_WIDTH +: DATA_WIDTH] = wr_data[w*DATA_WIDTH +: DATA_WIDTH];
+        others = {DATA_WIDTH{1'b0}};
         for (b = 0; b < PORTS; b = b + 1) begin
             if (b != w) begin
-                bank_wr_data[w*DATA_WIDTH +: DATA_WIDTH] = bank_wr_data[w*DATA_WIDTH +: DATA_WIDTH] ^
-                    bank_rd[(b*PORTS + w)*DATA_WIDTH +: DATA_WIDTH];
+                others = others ^ (fwd_hit[b*PORTS + w] ? fwd_bank_reg[b*DATA_WIDTH +: DATA_WIDTH] :
+                                                          copy_rd[(b*PORTS + w)*DATA_WIDTH +: DATA_WIDTH]);
             end
         end
+        bank_wr_data[w*DATA_WIDTH +: DATA_WIDTH] = wr_data[w*DATA_WIDTH +: DATA_WIDTH] ^ others;
     end
 end
 
 assign rd_data = word;
 
-// each bank: a copy per port, the bank's last write forwarded (probe_mp_ram, one write port)
-genvar g;
+always @(posedge clk) begin
+    fwd_en_reg   <= bank_wr_en;
+    fwd_bank_reg <= bank_wr_data;
+    fwd_word_reg <= wr_data;
+end
+
+// each bank: a copy per port (a simple dual-port block RAM read at that port's addr_next)
+genvar g, p;
 generate
     for (g = 0; g < PORTS; g = g + 1) begin : g_bank
-        probe_mp_ram #(
-            .ADDR_WIDTH(ADDR_WIDTH),
-            .DATA_WIDTH(DATA_WIDTH),
-            .WR_PORTS(1),
-            .RD_PORTS(PORTS)
-        )
-        bank_inst (
-            .clk(clk),
-            .wr_en(bank_wr_en[g]),
-            .wr_addr(addr_reg[g*ADDR_WIDTH +: ADDR_WIDTH]),
-            .wr_data(bank_wr_data[g*DATA_WIDTH +: DATA_WIDTH]),
-            .rd_addr_next(addr_next),
-            .rd_data(bank_rd[g*PORTS*DATA_WIDTH +: PORTS*DATA_WIDTH])
-        );
+        for (p = 0; p < PORTS; p = p + 1) begin : g_copy
+            (* ram_style = "block" *)
+            reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
+            reg [DATA_WIDTH-1:0] rd_reg = {DATA_WIDTH{1'b0}};
+            reg                  same_addr_reg = 1'b0;
+            integer i;
+
+            initial begin
+                for (i = 0; i < DEPTH; i = i + 1) begin
+                    mem[i] = {DATA_WIDTH{1'b0}};
+                end
+            end
+
+            always @(posedge clk) begin
+                if (bank_wr_en[g]) begin
+                    mem[addr_reg[g*ADDR_WIDTH +: ADDR_WIDTH]] <= bank_wr_data[g*DATA_WIDTH +: DATA_WIDTH];
+                end
+            end
+
+            // read-first: the word before this edge's write; and whether that write is at the
+            // address read (compared a clock early: the read is a multiplexer of registers)
+            always @(posedge clk) begin
+                rd_reg <= mem[addr_next[p*ADDR_WIDTH +: ADDR_WIDTH]];
+                same_addr_reg <= addr_reg[g*ADDR_WIDTH +: ADDR_WIDTH] == addr_next[p*ADDR_WIDTH +: ADDR_WIDTH];
+            end
+
+            assign copy_rd[(g*PORTS + p)*DATA_WIDTH +: DATA_WIDTH] = rd_reg;
+            assign fwd_hit[g*PORTS + p] = fwd_en_reg[g] && same_addr_reg;
+        end
     end
 endgenerate
 `endif
