@@ -83,7 +83,6 @@ localparam ARRIVAL_WIDTH = QUEUE_ADDR_WIDTH + SEG_INDEX_WIDTH + 1;
 // a posted TLP's or completion's queue entry: {arrival tag, segment}
 localparam PC_ENTRY_WIDTH = ARRIVAL_WIDTH + SEG_W;
 localparam [ARRIVAL_WIDTH-1:0] ARRIVAL_ONE = {{(ARRIVAL_WIDTH-1){1'b0}}, 1'b1};
-localparam [31:0] SEG_COUNT_32 = SEG_COUNT;
 // what a segment of the offered beat holds
 localparam [1:0] SEL_NONE = 2'd0, SEL_PC = 2'd1, SEL_NP = 2'd2, SEL_LOC = 2'd3;
 
@@ -191,38 +190,54 @@ reg [ARRIVAL_WIDTH-1:0] np_out_reg = {ARRIVAL_WIDTH{1'b0}};
 reg                   hold_reg = 1'b0;
 reg [2*SEG_COUNT-1:0] hold_sel_reg = {2*SEG_COUNT{1'b0}};
 
-reg [31:0]               a_pc, a_np, pp, pn, kk;
-reg [ARRIVAL_WIDTH-1:0]  nq;
-reg                      loc_ok, loc_used, cont, cont_np, stop, ends_pc, ends_np, np_first, fit_pc, fit_np;
-reg [PC_ENTRY_WIDTH-1:0] sg_pc;
-reg [SEG_W-1:0]          sg_np;
+// what the packer reads of each queue's oldest SEG_COUNT segments, slot k: held (k below the
+// count), eop, sop (non-posted) and the tag equal to the non-posted requests started plus c
+// (posted / completion), all computed at once so that a segment's choice only indexes them
+reg [SEG_COUNT-1:0]       vp, vn, ep, en, sn;
+// a held eop at slot j or later (the TLP at j ends in the window); index SEG_COUNT: none
+reg [SEG_COUNT:0]         endp, endn;
+reg [SEG_COUNT*(SEG_COUNT+1)-1:0] eqt;
+reg [ARRIVAL_WIDTH-1:0]   nq;
+integer o, k, c;
+always @* begin
+    for (k = 0; k < SEG_COUNT; k = k + 1) begin
+        vp[k] = pc_count > k[COUNT_WIDTH-1:0];
+        vn[k] = np_count > k[COUNT_WIDTH-1:0];
+        ep[k] = pc_head[k*PC_ENTRY_WIDTH+F_EOP];
+        en[k] = np_head[k*SEG_W+F_EOP];
+        sn[k] = np_head[k*SEG_W+F_SOP];
+        for (c = 0; c <= SEG_COUNT; c = c + 1) begin
+            eqt[k*(SEG_COUNT+1)+c] = pc_head[k*PC_ENTRY_WIDTH+SEG_W +: ARRIVAL_WIDTH] == np_out_reg + c[ARRIVAL_WIDTH-1:0];
+        end
+    end
+    endp[SEG_COUNT] = 1'b0;
+    endn[SEG_COUNT] = 1'b0;
+    for (k = SEG_COUNT - 1; k >= 0; k = k - 1) begin
+        endp[k] = endp[k+1] || (vp[k] && ep[k]);
+        endn[k] = endn[k+1] || (vn[k] && en[k]);
+    end
+end
+
+// the choice of each segment in order; pp / pn: segments taken from each queue before it, ns:
+// non-posted requests started before it (small counts: each choice indexes the tables above)
+reg [COUNT_WIDTH-1:0]    pp, pn, ns;
+reg                      loc_used, cont, cont_np, stop, np_first, fit_pc, fit_np;
+reg                      hv_p, he_p, hend_p, hfull_p, heq_p, hv_n, he_n, hs_n, hend_n, hfull_n;
 reg [1:0]                sel;
 reg [2*SEG_COUNT-1:0]    sel_all;
-reg [SEG_DW*32-1:0]      loc_seg_data;
-reg [SEG_DW-1:0]         loc_seg_strb;
-integer o, k;
+reg [SEG_COUNT-1:0]      sel_pc, sel_np, sel_loc;
+reg [COUNT_WIDTH*SEG_COUNT-1:0] at_pc, at_np;
 always @* begin
-    a_pc = {{(32-COUNT_WIDTH){1'b0}}, pc_count};
-    a_np = {{(32-COUNT_WIDTH){1'b0}}, np_count};
-    loc_ok = l_valid;
-    loc_seg_data = {SEG_DW*32{1'b0}};
-    loc_seg_data[31:0] = l_out[32:1];
-    loc_seg_strb = {SEG_DW{1'b0}};
-    loc_seg_strb[0] = l_out[0];
-    tx_data = {TLP_DATA_WIDTH{1'b0}};
-    tx_strb = {TLP_STRB_WIDTH{1'b0}};
-    tx_hdr = {SEG_COUNT*128{1'b0}};
-    tx_valid = {SEG_COUNT{1'b0}};
-    tx_sop = {SEG_COUNT{1'b0}};
-    tx_eop = {SEG_COUNT{1'b0}};
-    pp = 32'd0;
-    pn = 32'd0;
-    kk = 32'd0;
-    nq = np_out_reg;
-    sg_pc = {PC_ENTRY_WIDTH{1'b0}};
-    sg_np = {SEG_W{1'b0}};
+    pp = {COUNT_WIDTH{1'b0}};
+    pn = {COUNT_WIDTH{1'b0}};
+    ns = {COUNT_WIDTH{1'b0}};
     sel = SEL_NONE;
     sel_all = {2*SEG_COUNT{1'b0}};
+    sel_pc = {SEG_COUNT{1'b0}};
+    sel_np = {SEG_COUNT{1'b0}};
+    sel_loc = {SEG_COUNT{1'b0}};
+    at_pc = {COUNT_WIDTH*SEG_COUNT{1'b0}};
+    at_np = {COUNT_WIDTH*SEG_COUNT{1'b0}};
     loc_used = 1'b0;
     np_first = 1'b0;
     fit_pc = 1'b0;
@@ -230,28 +245,27 @@ always @* begin
     cont = busy_reg;
     cont_np = busy_np_reg;
     // a TLP continued from the last beat: the rest of it, or a whole beat of it, is queued
-    ends_pc = 1'b0;
-    ends_np = 1'b0;
-    for (k = 0; k < SEG_COUNT; k = k + 1) begin
-        kk = k;
-        if (kk < a_pc && pc_head[k*PC_ENTRY_WIDTH+F_EOP]) begin
-            ends_pc = 1'b1;
-        end
-        if (kk < a_np && np_head[k*SEG_W+F_EOP]) begin
-            ends_np = 1'b1;
-        end
-    end
-    stop = busy_reg && (busy_np_reg ? !(ends_np || a_np == SEG_COUNT_32) : !(ends_pc || a_pc == SEG_COUNT_32));
+    stop = busy_reg && (busy_np_reg ? !(endn[0] || vn[SEG_COUNT-1]) : !(endp[0] || vp[SEG_COUNT-1]));
     for (o = 0; o < SEG_COUNT; o = o + 1) begin
-        // the queues' next segments: entry pp of one, pn of the other, each at most o (every
-        // slot before this one took a segment of one of them; constant slices, no shifter)
-        for (k = 0; k < SEG_COUNT; k = k + 1) begin
-            kk = k;
-            if (k <= o && kk == pp) begin
-                sg_pc = pc_head[k*PC_ENTRY_WIDTH +: PC_ENTRY_WIDTH];
+        // each queue's next slot: pp (pn) is at most o; "full": the slots to the end of this beat are held
+        hv_p = 1'b0; he_p = 1'b0; hend_p = 1'b0; hfull_p = 1'b0; heq_p = 1'b0;
+        hv_n = 1'b0; he_n = 1'b0; hs_n = 1'b0; hend_n = 1'b0; hfull_n = 1'b0;
+        for (k = 0; k <= o; k = k + 1) begin
+            if (pp == k[COUNT_WIDTH-1:0]) begin
+                hv_p = vp[k];
+                he_p = ep[k];
+                hend_p = endp[k];
+                hfull_p = vp[k + SEG_COUNT - 1 - o];
+                for (c = 0; c <= o; c = c + 1) begin
+                    if (ns == c[COUNT_WIDTH-1:0]) heq_p = eqt[k*(SEG_COUNT+1)+c];
+                end
             end
-            if (k <= o && kk == pn) begin
-                sg_np = np_head[k*SEG_W +: SEG_W];
+            if (pn == k[COUNT_WIDTH-1:0]) begin
+                hv_n = vn[k];
+                he_n = en[k];
+                hs_n = sn[k];
+                hend_n = endn[k];
+                hfull_n = vn[k + SEG_COUNT - 1 - o];
             end
         end
         if (hold_reg) begin
@@ -259,7 +273,7 @@ always @* begin
         end else if (stop) begin
             sel = SEL_NONE;
         end else if (cont) begin
-            if (cont_np ? pn < a_np : pp < a_pc) begin
+            if (cont_np ? hv_n : hv_p) begin
                 sel = cont_np ? SEL_NP : SEL_PC;
             end else begin
                 sel = SEL_NONE;
@@ -268,24 +282,13 @@ always @* begin
             // which queued TLP arrived first: the non-posted request when no posted TLP or
             // completion is queued, or when the one queued arrived after that request (it
             // counted more non-posted arrivals than have started)
-            np_first = pn < a_np && (pp >= a_pc || sg_pc[PC_ENTRY_WIDTH-1:SEG_W] != nq);
+            np_first = hv_n && (!hv_p || !heq_p);
             // the TLP at each queue's head fits: its eop is queued, or its segments to the end of this beat
-            ends_pc = 1'b0;
-            ends_np = 1'b0;
-            for (k = 0; k < SEG_COUNT; k = k + 1) begin
-                kk = k;
-                if (kk >= pp && kk < a_pc && pc_head[k*PC_ENTRY_WIDTH+F_EOP]) begin
-                    ends_pc = 1'b1;
-                end
-                if (kk >= pn && kk < a_np && np_head[k*SEG_W+F_EOP]) begin
-                    ends_np = 1'b1;
-                end
-            end
-            fit_pc = pp < a_pc && (ends_pc || a_pc - pp >= SEG_COUNT_32 - o);
-            fit_np = pn < a_np && (ends_np || a_np - pn >= SEG_COUNT_32 - o);
+            fit_pc = hv_p && (hend_p || hfull_p);
+            fit_np = hv_n && (hend_n || hfull_n);
             if (fit_pc && !(np_first && tx_np_ok)) begin
                 sel = SEL_PC;
-            end else if (loc_ok && !loc_used) begin
+            end else if (l_valid && !loc_used) begin
                 sel = SEL_LOC;
             end else if (fit_np && np_first && tx_np_ok) begin
                 sel = SEL_NP;
@@ -297,40 +300,70 @@ always @* begin
             stop = 1'b1;
         end
         sel_all[2*o +: 2] = sel;
+        at_pc[o*COUNT_WIDTH +: COUNT_WIDTH] = pp;
+        at_np[o*COUNT_WIDTH +: COUNT_WIDTH] = pn;
         if (sel == SEL_PC) begin
-            tx_valid[o] = 1'b1;
-            {tx_sop[o], tx_eop[o], tx_strb[o*SEG_DW +: SEG_DW], tx_hdr[o*128 +: 128], tx_data[o*32*SEG_DW +: 32*SEG_DW]} = sg_pc[SEG_W-1:0];
-            cont = !sg_pc[F_EOP];
+            sel_pc[o] = 1'b1;
+            cont = !he_p;
             cont_np = 1'b0;
-            pp = pp + 32'd1;
+            pp = pp + 1'b1;
         end else if (sel == SEL_NP) begin
-            tx_valid[o] = 1'b1;
-            {tx_sop[o], tx_eop[o], tx_strb[o*SEG_DW +: SEG_DW], tx_hdr[o*128 +: 128], tx_data[o*32*SEG_DW +: 32*SEG_DW]} = sg_np;
-            cont = !sg_np[F_EOP];
+            sel_np[o] = 1'b1;
+            cont = !he_n;
             cont_np = 1'b1;
-            if (sg_np[F_SOP]) begin
-                nq = nq + ARRIVAL_ONE;
-            end
-            pn = pn + 32'd1;
+            ns = ns + {{(COUNT_WIDTH-1){1'b0}}, hs_n};
+            pn = pn + 1'b1;
         end else if (sel == SEL_LOC) begin
-            tx_valid[o] = 1'b1;
+            sel_loc[o] = 1'b1;
+            loc_used = 1'b1;
+        end
+    end
+    nq = np_out_reg + {{(ARRIVAL_WIDTH-COUNT_WIDTH){1'b0}}, ns};
+end
+
+// the output beat: each segment a queue's slot (constant slices) or the local completion
+reg [SEG_W-1:0]          sg_pc;
+reg [SEG_W-1:0]          sg_np;
+reg [SEG_DW*32-1:0]      loc_seg_data;
+reg [SEG_DW-1:0]         loc_seg_strb;
+always @* begin
+    loc_seg_data = {SEG_DW*32{1'b0}};
+    loc_seg_data[31:0] = l_out[32:1];
+    loc_seg_strb = {SEG_DW{1'b0}};
+    loc_seg_strb[0] = l_out[0];
+    tx_data = {TLP_DATA_WIDTH{1'b0}};
+    tx_strb = {TLP_STRB_WIDTH{1'b0}};
+    tx_hdr = {SEG_COUNT*128{1'b0}};
+    tx_valid = sel_pc | sel_np | sel_loc;
+    tx_sop = {SEG_COUNT{1'b0}};
+    tx_eop = {SEG_COUNT{1'b0}};
+    sg_pc = {SEG_W{1'b0}};
+    sg_np = {SEG_W{1'b0}};
+    for (o = 0; o < SEG_COUNT; o = o + 1) begin
+        for (k = 0; k <= o; k = k + 1) begin
+            if (at_pc[o*COUNT_WIDTH +: COUNT_WIDTH] == k[COUNT_WIDTH-1:0]) sg_pc = pc_head[k*PC_ENTRY_WIDTH +: SEG_W];
+            if (at_np[o*COUNT_WIDTH +: COUNT_WIDTH] == k[COUNT_WIDTH-1:0]) sg_np = np_head[k*SEG_W +: SEG_W];
+        end
+        if (sel_pc[o]) begin
+            {tx_sop[o], tx_eop[o], tx_strb[o*SEG_DW +: SEG_DW], tx_hdr[o*128 +: 128], tx_data[o*32*SEG_DW +: 32*SEG_DW]} = sg_pc;
+        end else if (sel_np[o]) begin
+            {tx_sop[o], tx_eop[o], tx_strb[o*SEG_DW +: SEG_DW], tx_hdr[o*128 +: 128], tx_data[o*32*SEG_DW +: 32*SEG_DW]} = sg_np;
+        end else if (sel_loc[o]) begin
             tx_data[o*32*SEG_DW +: 32*SEG_DW] = loc_seg_data;
             tx_strb[o*SEG_DW +: SEG_DW] = loc_seg_strb;
             tx_hdr[o*128 +: 128] = l_out[LOC_ENTRY_WIDTH-1:33];
             tx_sop[o] = 1'b1;
             tx_eop[o] = 1'b1;
-            loc_used = 1'b1;
         end
     end
 end
 
 wire xfer = tx_ready && |tx_valid;
 always @* begin
-    pc_pop = xfer ? pp[COUNT_WIDTH-1:0] : {COUNT_WIDTH{1'b0}};
-    np_pop = xfer ? pn[COUNT_WIDTH-1:0] : {COUNT_WIDTH{1'b0}};
+    pc_pop = xfer ? pp : {COUNT_WIDTH{1'b0}};
+    np_pop = xfer ? pn : {COUNT_WIDTH{1'b0}};
     l_pop = xfer && loc_used;
 end
-wire unused_p = &{1'b0, pp[31:COUNT_WIDTH], pn[31:COUNT_WIDTH], kk, 1'b0};
 
 always @(posedge clk) begin
     if (xfer) begin
