@@ -117,10 +117,28 @@ endgenerate
 
 wire [SEG_COUNT*WIDTH-1:0] bank_rdata;
 
+// each bank's read address, a register: the entry among the oldest SEG_COUNT in that bank (slot
+// (g - rd_ptr) mod SEG_COUNT); it moves on by one when out_pop takes that slot, so a head's read
+// is the LUT-RAM read alone, not an add before it
+reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] rd_addr_reg = {SEG_COUNT*BANK_ADDR_WIDTH{1'b0}};
+reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] rd_addr_next;
+reg [31:0]                          slot;
+integer a;
+always @* begin
+    rd_addr_next = rd_addr_reg;
+    slot = 32'd0;
+    for (a = 0; a < SEG_COUNT; a = a + 1) begin
+        slot = (a - {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg}) & MASK_32;
+        if (slot < {{(32-COUNT_WIDTH){1'b0}}, out_pop}) begin
+            rd_addr_next[a*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] = rd_addr_reg[a*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] + 1'b1;
+        end
+    end
+end
+wire unused_slot = &{1'b0, slot, 1'b0};
+
 genvar g;
 generate
     for (g = 0; g < SEG_COUNT; g = g + 1) begin : bank
-        localparam [31:0] G_32 = g;
         reg [WIDTH-1:0] mem [0:(1<<BANK_ADDR_WIDTH)-1];
         always @(posedge clk) begin
             if (bank_we[g]) begin
@@ -128,9 +146,7 @@ generate
             end
         end
         // the one entry among the oldest SEG_COUNT that lives in this bank
-        wire [31:0] ridx = {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg} + ((G_32 - {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg}) & MASK_32);
-        assign bank_rdata[g*WIDTH +: WIDTH] = mem[ridx[SEG_INDEX_WIDTH +: BANK_ADDR_WIDTH]];
-        wire unused_ridx = &{1'b0, ridx, 1'b0};
+        assign bank_rdata[g*WIDTH +: WIDTH] = mem[rd_addr_reg[g*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH]];
     end
 endgenerate
 
@@ -162,9 +178,11 @@ endgenerate
 always @(posedge clk) begin
     wr_ptr_reg <= wr_ptr_reg + k[PTR_WIDTH-1:0];
     rd_ptr_reg <= rd_ptr_reg + {{(PTR_WIDTH-COUNT_WIDTH){1'b0}}, out_pop};
+    rd_addr_reg <= rd_addr_next;
     if (rst) begin
         wr_ptr_reg <= {PTR_WIDTH{1'b0}};
         rd_ptr_reg <= {PTR_WIDTH{1'b0}};
+        rd_addr_reg <= {SEG_COUNT*BANK_ADDR_WIDTH{1'b0}};
     end
 end
 wire unused_k = &{1'b0, k[31:PTR_WIDTH], 1'b0};

@@ -80,7 +80,8 @@ localparam COUNT_WIDTH = (SEG_COUNT == 1) ? 1 : (SEG_COUNT == 2) ? 2 : 3;
 localparam SEG_INDEX_WIDTH = (SEG_COUNT == 1) ? 0 : (SEG_COUNT == 2) ? 1 : 2;
 // the non-posted arrival tag: more values than non-posted requests the queue can hold
 localparam ARRIVAL_WIDTH = QUEUE_ADDR_WIDTH + SEG_INDEX_WIDTH + 1;
-// a posted TLP's or completion's queue entry: {arrival tag, segment}
+// a queue entry: {arrival tag, segment}; a posted TLP's or completion's tag counts the non-posted
+// requests that arrived before it, a non-posted request's those before it (its own number)
 localparam PC_ENTRY_WIDTH = ARRIVAL_WIDTH + SEG_W;
 localparam [ARRIVAL_WIDTH-1:0] ARRIVAL_ONE = {{(ARRIVAL_WIDTH-1){1'b0}}, 1'b1};
 // what a segment of the offered beat holds
@@ -109,7 +110,7 @@ endfunction
 reg                     in_np_reg = 1'b0;
 reg [ARRIVAL_WIDTH-1:0] np_in_reg = {ARRIVAL_WIDTH{1'b0}};
 
-reg [SEG_COUNT*PC_ENTRY_WIDTH-1:0] pc_in;
+reg [SEG_COUNT*PC_ENTRY_WIDTH-1:0] pc_in, np_in_data;
 reg [SEG_COUNT-1:0]                pc_valid, np_valid;
 reg                                in_np;
 reg [ARRIVAL_WIDTH-1:0]            np_in;
@@ -119,6 +120,7 @@ always @* begin
     in_np = in_np_reg;
     np_in = np_in_reg;
     pc_in = {SEG_COUNT*PC_ENTRY_WIDTH{1'b0}};
+    np_in_data = {SEG_COUNT*PC_ENTRY_WIDTH{1'b0}};
     pc_valid = {SEG_COUNT{1'b0}};
     np_valid = {SEG_COUNT{1'b0}};
     for (i = 0; i < SEG_COUNT; i = i + 1) begin
@@ -129,12 +131,14 @@ always @* begin
             end
             pc_valid[i] = !in_np;
             np_valid[i] = in_np;
-            if (isg[F_SOP] && in_np) begin
-                np_in = np_in + ARRIVAL_ONE;
-            end
         end
-        // a posted TLP or completion carries the non-posted requests that arrived before it
+        // a posted TLP or completion carries the non-posted requests that arrived before it, a
+        // non-posted request its own number (the same count, before it is added in)
         pc_in[i*PC_ENTRY_WIDTH +: PC_ENTRY_WIDTH] = {np_in, isg};
+        np_in_data[i*PC_ENTRY_WIDTH +: PC_ENTRY_WIDTH] = {np_in, isg};
+        if (fwd_valid[i] && isg[F_SOP] && in_np) begin
+            np_in = np_in + ARRIVAL_ONE;
+        end
     end
 end
 
@@ -148,7 +152,7 @@ always @(posedge clk) begin
 end
 
 wire [SEG_COUNT*PC_ENTRY_WIDTH-1:0] pc_head;
-wire [SEG_COUNT*SEG_W-1:0]          np_head;
+wire [SEG_COUNT*PC_ENTRY_WIDTH-1:0] np_head;
 wire [COUNT_WIDTH-1:0]              pc_count, np_count;
 wire                                pc_room, np_room;
 // room for two beats: not used here
@@ -162,9 +166,9 @@ seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR
     .out_data(pc_head), .out_count(pc_count), .out_pop(pc_pop)
 );
 
-seg_fifo #(.WIDTH(SEG_W), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) np_fifo (
+seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) np_fifo (
     .clk(clk), .rst(rst),
-    .in_data(fwd_seg), .in_valid(np_valid), .room(np_room), .room2(np_room2),
+    .in_data(np_in_data), .in_valid(np_valid), .room(np_room), .room2(np_room2),
     .out_data(np_head), .out_count(np_count), .out_pop(np_pop)
 );
 
@@ -184,30 +188,27 @@ sw_fifo #(.WIDTH(LOC_ENTRY_WIDTH), .ADDR_WIDTH(QUEUE_ADDR_WIDTH)) loc_fifo (
 // a forwarded TLP continues from the last beat, and from which queue
 reg          busy_reg = 1'b0;
 reg          busy_np_reg = 1'b0;
-// non-posted requests started
-reg [ARRIVAL_WIDTH-1:0] np_out_reg = {ARRIVAL_WIDTH{1'b0}};
 // the beat offered last clock and not taken: what each segment held, offered again as it was
 reg                   hold_reg = 1'b0;
 reg [2*SEG_COUNT-1:0] hold_sel_reg = {2*SEG_COUNT{1'b0}};
 
 // what the packer reads of each queue's oldest SEG_COUNT segments, slot k: held (k below the
-// count), eop, sop (non-posted) and the tag equal to the non-posted requests started plus c
-// (posted / completion), all computed at once so that a segment's choice only indexes them
-reg [SEG_COUNT-1:0]       vp, vn, ep, en, sn;
+// count), eop, and for each pair of slots whether the posted TLP's or completion's tag is the
+// non-posted request's number (it arrived just before that request), all computed at once so
+// that a segment's choice only indexes them
+reg [SEG_COUNT-1:0]       vp, vn, ep, en;
 // a held eop at slot j or later (the TLP at j ends in the window); index SEG_COUNT: none
 reg [SEG_COUNT:0]         endp, endn;
-reg [SEG_COUNT*(SEG_COUNT+1)-1:0] eqt;
-reg [ARRIVAL_WIDTH-1:0]   nq;
+reg [SEG_COUNT*SEG_COUNT-1:0] eqt;
 integer o, k, c;
 always @* begin
     for (k = 0; k < SEG_COUNT; k = k + 1) begin
         vp[k] = pc_count > k[COUNT_WIDTH-1:0];
         vn[k] = np_count > k[COUNT_WIDTH-1:0];
         ep[k] = pc_head[k*PC_ENTRY_WIDTH+F_EOP];
-        en[k] = np_head[k*SEG_W+F_EOP];
-        sn[k] = np_head[k*SEG_W+F_SOP];
-        for (c = 0; c <= SEG_COUNT; c = c + 1) begin
-            eqt[k*(SEG_COUNT+1)+c] = pc_head[k*PC_ENTRY_WIDTH+SEG_W +: ARRIVAL_WIDTH] == np_out_reg + c[ARRIVAL_WIDTH-1:0];
+        en[k] = np_head[k*PC_ENTRY_WIDTH+F_EOP];
+        for (c = 0; c < SEG_COUNT; c = c + 1) begin
+            eqt[k*SEG_COUNT+c] = pc_head[k*PC_ENTRY_WIDTH+SEG_W +: ARRIVAL_WIDTH] == np_head[c*PC_ENTRY_WIDTH+SEG_W +: ARRIVAL_WIDTH];
         end
     end
     endp[SEG_COUNT] = 1'b0;
@@ -218,11 +219,11 @@ always @* begin
     end
 end
 
-// the choice of each segment in order; pp / pn: segments taken from each queue before it, ns:
-// non-posted requests started before it (small counts: each choice indexes the tables above)
-reg [COUNT_WIDTH-1:0]    pp, pn, ns;
+// the choice of each segment in order; pp / pn: segments taken from each queue before it (small
+// counts: each choice indexes the tables above)
+reg [COUNT_WIDTH-1:0]    pp, pn;
 reg                      loc_used, cont, cont_np, stop, np_first, fit_pc, fit_np;
-reg                      hv_p, he_p, hend_p, hfull_p, heq_p, hv_n, he_n, hs_n, hend_n, hfull_n;
+reg                      hv_p, he_p, hend_p, hfull_p, heq_p, hv_n, he_n, hend_n, hfull_n;
 reg [1:0]                sel;
 reg [2*SEG_COUNT-1:0]    sel_all;
 reg [SEG_COUNT-1:0]      sel_pc, sel_np, sel_loc;
@@ -230,7 +231,6 @@ reg [COUNT_WIDTH*SEG_COUNT-1:0] at_pc, at_np;
 always @* begin
     pp = {COUNT_WIDTH{1'b0}};
     pn = {COUNT_WIDTH{1'b0}};
-    ns = {COUNT_WIDTH{1'b0}};
     sel = SEL_NONE;
     sel_all = {2*SEG_COUNT{1'b0}};
     sel_pc = {SEG_COUNT{1'b0}};
@@ -249,7 +249,7 @@ always @* begin
     for (o = 0; o < SEG_COUNT; o = o + 1) begin
         // each queue's next slot: pp (pn) is at most o; "full": the slots to the end of this beat are held
         hv_p = 1'b0; he_p = 1'b0; hend_p = 1'b0; hfull_p = 1'b0; heq_p = 1'b0;
-        hv_n = 1'b0; he_n = 1'b0; hs_n = 1'b0; hend_n = 1'b0; hfull_n = 1'b0;
+        hv_n = 1'b0; he_n = 1'b0; hend_n = 1'b0; hfull_n = 1'b0;
         for (k = 0; k <= o; k = k + 1) begin
             if (pp == k[COUNT_WIDTH-1:0]) begin
                 hv_p = vp[k];
@@ -257,13 +257,12 @@ always @* begin
                 hend_p = endp[k];
                 hfull_p = vp[k + SEG_COUNT - 1 - o];
                 for (c = 0; c <= o; c = c + 1) begin
-                    if (ns == c[COUNT_WIDTH-1:0]) heq_p = eqt[k*(SEG_COUNT+1)+c];
+                    if (pn == c[COUNT_WIDTH-1:0]) heq_p = eqt[k*SEG_COUNT+c];
                 end
             end
             if (pn == k[COUNT_WIDTH-1:0]) begin
                 hv_n = vn[k];
                 he_n = en[k];
-                hs_n = sn[k];
                 hend_n = endn[k];
                 hfull_n = vn[k + SEG_COUNT - 1 - o];
             end
@@ -311,14 +310,12 @@ always @* begin
             sel_np[o] = 1'b1;
             cont = !he_n;
             cont_np = 1'b1;
-            ns = ns + {{(COUNT_WIDTH-1){1'b0}}, hs_n};
             pn = pn + 1'b1;
         end else if (sel == SEL_LOC) begin
             sel_loc[o] = 1'b1;
             loc_used = 1'b1;
         end
     end
-    nq = np_out_reg + {{(ARRIVAL_WIDTH-COUNT_WIDTH){1'b0}}, ns};
 end
 
 // the output beat: each segment a queue's slot (constant slices) or the local completion
@@ -342,7 +339,7 @@ always @* begin
     for (o = 0; o < SEG_COUNT; o = o + 1) begin
         for (k = 0; k <= o; k = k + 1) begin
             if (at_pc[o*COUNT_WIDTH +: COUNT_WIDTH] == k[COUNT_WIDTH-1:0]) sg_pc = pc_head[k*PC_ENTRY_WIDTH +: SEG_W];
-            if (at_np[o*COUNT_WIDTH +: COUNT_WIDTH] == k[COUNT_WIDTH-1:0]) sg_np = np_head[k*SEG_W +: SEG_W];
+            if (at_np[o*COUNT_WIDTH +: COUNT_WIDTH] == k[COUNT_WIDTH-1:0]) sg_np = np_head[k*PC_ENTRY_WIDTH +: SEG_W];
         end
         if (sel_pc[o]) begin
             {tx_sop[o], tx_eop[o], tx_strb[o*SEG_DW +: SEG_DW], tx_hdr[o*128 +: 128], tx_data[o*32*SEG_DW +: 32*SEG_DW]} = sg_pc;
@@ -369,14 +366,12 @@ always @(posedge clk) begin
     if (xfer) begin
         busy_reg <= cont;
         busy_np_reg <= cont_np;
-        np_out_reg <= nq;
     end
     hold_reg <= |tx_valid && !tx_ready;
     hold_sel_reg <= sel_all;
     if (rst) begin
         busy_reg <= 1'b0;
         busy_np_reg <= 1'b0;
-        np_out_reg <= {ARRIVAL_WIDTH{1'b0}};
         hold_reg <= 1'b0;
         hold_sel_reg <= {2*SEG_COUNT{1'b0}};
     end
