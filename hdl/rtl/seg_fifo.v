@@ -22,7 +22,11 @@ module seg_fifo #
     // per bank)
     parameter ADDR_WIDTH = 4,
     // width of the counts: $clog2(SEG_COUNT + 1)
-    parameter COUNT_WIDTH = 1
+    parameter COUNT_WIDTH = 1,
+    // 1: room is a register, for a writer a clock behind its ready (it writes on the clock after
+    // the one room allowed the write): high when a beat still fits after this clock's write
+    // and, if room is high now, one more beat
+    parameter REG_ROOM = 0
 )
 (
     input  wire                       clk,
@@ -66,7 +70,6 @@ reg [PTR_WIDTH-1:0] rd_ptr_reg = {PTR_WIDTH{1'b0}};
 
 wire [PTR_WIDTH-1:0] used = wr_ptr_reg - rd_ptr_reg;
 wire [31:0]          used_32 = {{(32-PTR_WIDTH){1'b0}}, used};
-assign room = used_32 <= CAP_32;
 // a FIFO of a single beat never has room for two
 assign room2 = ((SEG_COUNT << ADDR_WIDTH) >= 2 * SEG_COUNT) && used_32 <= CAP2_32;
 wire [31:0]   count_32 = used_32 < SEG_32 ? used_32 : SEG_32;
@@ -186,6 +189,24 @@ always @(posedge clk) begin
     end
 end
 wire unused_k = &{1'b0, k[31:PTR_WIDTH], 1'b0};
+
+generate
+    if (REG_ROOM != 0) begin : g_reg_room
+        // entries after this clock's write (the pops of this clock are seen on the next)
+        wire [PTR_WIDTH-1:0] used_next = wr_ptr_reg + k[PTR_WIDTH-1:0] - rd_ptr_reg;
+        wire [31:0]          used_next_32 = {{(32-PTR_WIDTH){1'b0}}, used_next};
+        reg                  room_reg = 1'b0;
+        always @(posedge clk) begin
+            room_reg <= room_reg ? used_next_32 <= CAP2_32 : used_next_32 <= CAP_32;
+            if (rst) begin
+                room_reg <= 1'b0;
+            end
+        end
+        assign room = room_reg;
+    end else begin : g_room
+        assign room = used_32 <= CAP_32;
+    end
+endgenerate
 
 endmodule
 

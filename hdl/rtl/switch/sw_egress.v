@@ -106,6 +106,18 @@ endfunction
 
 // ---------------------------------------------------------------- the two forwarded queues
 
+// the forwarded segments a clock after the ingress took them: its routing decisions end here,
+// and the class split and the queues' write steering start at flip-flops
+reg [SEG_COUNT*SEG_W-1:0] fin_seg_reg = {SEG_COUNT*SEG_W{1'b0}};
+reg [SEG_COUNT-1:0]       fin_valid_reg = {SEG_COUNT{1'b0}};
+always @(posedge clk) begin
+    fin_seg_reg <= fwd_seg;
+    fin_valid_reg <= fwd_valid;
+    if (rst) begin
+        fin_valid_reg <= {SEG_COUNT{1'b0}};
+    end
+end
+
 // class of the forwarded TLP running on from the last input beat; non-posted requests arrived
 reg                     in_np_reg = 1'b0;
 reg [ARRIVAL_WIDTH-1:0] np_in_reg = {ARRIVAL_WIDTH{1'b0}};
@@ -124,8 +136,8 @@ always @* begin
     pc_valid = {SEG_COUNT{1'b0}};
     np_valid = {SEG_COUNT{1'b0}};
     for (i = 0; i < SEG_COUNT; i = i + 1) begin
-        isg = fwd_seg[i*SEG_W +: SEG_W];
-        if (fwd_valid[i]) begin
+        isg = fin_seg_reg[i*SEG_W +: SEG_W];
+        if (fin_valid_reg[i]) begin
             if (isg[F_SOP]) begin
                 in_np = non_posted({isg[F_HDR+126], isg[F_HDR+124:F_HDR+121]});
             end
@@ -136,7 +148,7 @@ always @* begin
         // non-posted request its own number (the same count, before it is added in)
         pc_in[i*PC_ENTRY_WIDTH +: PC_ENTRY_WIDTH] = {np_in, isg};
         np_in_data[i*PC_ENTRY_WIDTH +: PC_ENTRY_WIDTH] = {np_in, isg};
-        if (fwd_valid[i] && isg[F_SOP] && in_np) begin
+        if (fin_valid_reg[i] && isg[F_SOP] && in_np) begin
             np_in = np_in + ARRIVAL_ONE;
         end
     end
@@ -155,18 +167,19 @@ wire [SEG_COUNT*PC_ENTRY_WIDTH-1:0] pc_head;
 wire [SEG_COUNT*PC_ENTRY_WIDTH-1:0] np_head;
 wire [COUNT_WIDTH-1:0]              pc_count, np_count;
 wire                                pc_room, np_room;
-// room for two beats: not used here
+// room for two beats: not used here (room is a register, REG_ROOM: the ingress's beats reach
+// the queues a clock after it takes them)
 wire                                pc_room2, np_room2;
 wire unused_room2 = &{1'b0, pc_room2, np_room2, 1'b0};
 reg  [COUNT_WIDTH-1:0]              pc_pop, np_pop;
 
-seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) pc_fifo (
+seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH), .REG_ROOM(1)) pc_fifo (
     .clk(clk), .rst(rst),
     .in_data(pc_in), .in_valid(pc_valid), .room(pc_room), .room2(pc_room2),
     .out_data(pc_head), .out_count(pc_count), .out_pop(pc_pop)
 );
 
-seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) np_fifo (
+seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH), .REG_ROOM(1)) np_fifo (
     .clk(clk), .rst(rst),
     .in_data(np_in_data), .in_valid(np_valid), .room(np_room), .room2(np_room2),
     .out_data(np_head), .out_count(np_count), .out_pop(np_pop)
