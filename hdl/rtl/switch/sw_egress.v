@@ -78,8 +78,9 @@ localparam LOC_ENTRY_WIDTH = 128 + 32 + 1;
 // a count of 0..SEG_COUNT segments, and a segment index
 localparam COUNT_WIDTH = (SEG_COUNT == 1) ? 1 : (SEG_COUNT == 2) ? 2 : 3;
 localparam SEG_INDEX_WIDTH = (SEG_COUNT == 1) ? 0 : (SEG_COUNT == 2) ? 1 : 2;
-// the non-posted arrival tag: more values than non-posted requests the queue can hold
-localparam ARRIVAL_WIDTH = QUEUE_ADDR_WIDTH + SEG_INDEX_WIDTH + 1;
+// the non-posted arrival tag: twice as many values as non-posted requests the queue can hold, so
+// that a tag's distance to a queued request's number is its sign bit
+localparam ARRIVAL_WIDTH = QUEUE_ADDR_WIDTH + SEG_INDEX_WIDTH + 2;
 // a queue entry: {arrival tag, segment}; a posted TLP's or completion's tag counts the non-posted
 // requests that arrived before it, a non-posted request's those before it (its own number)
 localparam PC_ENTRY_WIDTH = ARRIVAL_WIDTH + SEG_W;
@@ -106,49 +107,58 @@ endfunction
 
 // ---------------------------------------------------------------- the two forwarded queues
 
-// the forwarded segments a clock after the ingress took them: its routing decisions end here,
-// and the class split and the queues' write steering start at flip-flops
-reg [SEG_COUNT*SEG_W-1:0] fin_seg_reg = {SEG_COUNT*SEG_W{1'b0}};
-reg [SEG_COUNT-1:0]       fin_valid_reg = {SEG_COUNT{1'b0}};
-always @(posedge clk) begin
-    fin_seg_reg <= fwd_seg;
-    fin_valid_reg <= fwd_valid;
-    if (rst) begin
-        fin_valid_reg <= {SEG_COUNT{1'b0}};
-    end
-end
-
 // class of the forwarded TLP running on from the last input beat; non-posted requests arrived
 reg                     in_np_reg = 1'b0;
 reg [ARRIVAL_WIDTH-1:0] np_in_reg = {ARRIVAL_WIDTH{1'b0}};
 
-reg [SEG_COUNT*PC_ENTRY_WIDTH-1:0] pc_in, np_in_data;
-reg [SEG_COUNT-1:0]                pc_valid, np_valid;
-reg                                in_np;
-reg [ARRIVAL_WIDTH-1:0]            np_in;
-reg [SEG_W-1:0]                    isg;
+// each forwarded segment's queue, from the class of the TLP it belongs to
+reg [SEG_COUNT-1:0] pc_fwd, np_fwd;
+reg                 in_np;
+reg [SEG_W-1:0]     fsg;
 integer i;
 always @* begin
     in_np = in_np_reg;
+    pc_fwd = {SEG_COUNT{1'b0}};
+    np_fwd = {SEG_COUNT{1'b0}};
+    for (i = 0; i < SEG_COUNT; i = i + 1) begin
+        fsg = fwd_seg[i*SEG_W +: SEG_W];
+        if (fwd_valid[i]) begin
+            if (fsg[F_SOP]) begin
+                in_np = non_posted({fsg[F_HDR+126], fsg[F_HDR+124:F_HDR+121]});
+            end
+            pc_fwd[i] = !in_np;
+            np_fwd[i] = in_np;
+        end
+    end
+end
+
+// the forwarded segments and their queues a clock after the ingress took them: its routing
+// decisions end here, and the queues' write steering and room start at flip-flops
+reg [SEG_COUNT*SEG_W-1:0] fin_seg_reg = {SEG_COUNT*SEG_W{1'b0}};
+reg [SEG_COUNT-1:0]       pc_valid = {SEG_COUNT{1'b0}};
+reg [SEG_COUNT-1:0]       np_valid = {SEG_COUNT{1'b0}};
+always @(posedge clk) begin
+    fin_seg_reg <= fwd_seg;
+    pc_valid <= pc_fwd;
+    np_valid <= np_fwd;
+    if (rst) begin
+        pc_valid <= {SEG_COUNT{1'b0}};
+        np_valid <= {SEG_COUNT{1'b0}};
+    end
+end
+
+// a posted TLP or completion carries the non-posted requests that arrived before it, a
+// non-posted request its own number (the same count, before it is added in)
+reg [SEG_COUNT*PC_ENTRY_WIDTH-1:0] q_in;
+reg [ARRIVAL_WIDTH-1:0]            np_in;
+reg [SEG_W-1:0]                    isg;
+always @* begin
     np_in = np_in_reg;
-    pc_in = {SEG_COUNT*PC_ENTRY_WIDTH{1'b0}};
-    np_in_data = {SEG_COUNT*PC_ENTRY_WIDTH{1'b0}};
-    pc_valid = {SEG_COUNT{1'b0}};
-    np_valid = {SEG_COUNT{1'b0}};
+    q_in = {SEG_COUNT*PC_ENTRY_WIDTH{1'b0}};
     for (i = 0; i < SEG_COUNT; i = i + 1) begin
         isg = fin_seg_reg[i*SEG_W +: SEG_W];
-        if (fin_valid_reg[i]) begin
-            if (isg[F_SOP]) begin
-                in_np = non_posted({isg[F_HDR+126], isg[F_HDR+124:F_HDR+121]});
-            end
-            pc_valid[i] = !in_np;
-            np_valid[i] = in_np;
-        end
-        // a posted TLP or completion carries the non-posted requests that arrived before it, a
-        // non-posted request its own number (the same count, before it is added in)
-        pc_in[i*PC_ENTRY_WIDTH +: PC_ENTRY_WIDTH] = {np_in, isg};
-        np_in_data[i*PC_ENTRY_WIDTH +: PC_ENTRY_WIDTH] = {np_in, isg};
-        if (fin_valid_reg[i] && isg[F_SOP] && in_np) begin
+        q_in[i*PC_ENTRY_WIDTH +: PC_ENTRY_WIDTH] = {np_in, isg};
+        if (np_valid[i] && isg[F_SOP]) begin
             np_in = np_in + ARRIVAL_ONE;
         end
     end
@@ -175,13 +185,13 @@ reg  [COUNT_WIDTH-1:0]              pc_pop, np_pop;
 
 seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH), .REG_ROOM(1)) pc_fifo (
     .clk(clk), .rst(rst),
-    .in_data(pc_in), .in_valid(pc_valid), .room(pc_room), .room2(pc_room2),
+    .in_data(q_in), .in_valid(pc_valid), .room(pc_room), .room2(pc_room2),
     .out_data(pc_head), .out_count(pc_count), .out_pop(pc_pop)
 );
 
 seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH), .REG_ROOM(1)) np_fifo (
     .clk(clk), .rst(rst),
-    .in_data(np_in_data), .in_valid(np_valid), .room(np_room), .room2(np_room2),
+    .in_data(q_in), .in_valid(np_valid), .room(np_room), .room2(np_room2),
     .out_data(np_head), .out_count(np_count), .out_pop(np_pop)
 );
 
@@ -206,22 +216,25 @@ reg                   hold_reg = 1'b0;
 reg [2*SEG_COUNT-1:0] hold_sel_reg = {2*SEG_COUNT{1'b0}};
 
 // what the packer reads of each queue's oldest SEG_COUNT segments, slot k: held (k below the
-// count), eop, and for each pair of slots whether the posted TLP's or completion's tag is the
-// non-posted request's number (it arrived just before that request), all computed at once so
-// that a segment's choice only indexes them
+// count), eop, and for each pair of slots whether the posted TLP or completion arrived after the
+// non-posted request (its tag, the requests that arrived before it, passes the request's number:
+// the sign of their difference, a carry chain), all at once so that the choices only index them
 reg [SEG_COUNT-1:0]       vp, vn, ep, en;
 // a held eop at slot j or later (the TLP at j ends in the window); index SEG_COUNT: none
 reg [SEG_COUNT:0]         endp, endn;
-reg [SEG_COUNT*SEG_COUNT-1:0] eqt;
+reg [SEG_COUNT*SEG_COUNT-1:0] later;
+reg [ARRIVAL_WIDTH-1:0]   tag_diff;
 integer o, k, c;
 always @* begin
+    tag_diff = {ARRIVAL_WIDTH{1'b0}};
     for (k = 0; k < SEG_COUNT; k = k + 1) begin
         vp[k] = pc_count > k[COUNT_WIDTH-1:0];
         vn[k] = np_count > k[COUNT_WIDTH-1:0];
         ep[k] = pc_head[k*PC_ENTRY_WIDTH+F_EOP];
         en[k] = np_head[k*PC_ENTRY_WIDTH+F_EOP];
         for (c = 0; c < SEG_COUNT; c = c + 1) begin
-            eqt[k*SEG_COUNT+c] = pc_head[k*PC_ENTRY_WIDTH+SEG_W +: ARRIVAL_WIDTH] == np_head[c*PC_ENTRY_WIDTH+SEG_W +: ARRIVAL_WIDTH];
+            tag_diff = np_head[c*PC_ENTRY_WIDTH+SEG_W +: ARRIVAL_WIDTH] - pc_head[k*PC_ENTRY_WIDTH+SEG_W +: ARRIVAL_WIDTH];
+            later[k*SEG_COUNT+c] = tag_diff[ARRIVAL_WIDTH-1];
         end
     end
     endp[SEG_COUNT] = 1'b0;
@@ -231,103 +244,133 @@ always @* begin
         endn[k] = endn[k+1] || (vn[k] && en[k]);
     end
 end
+wire unused_tag_diff = &{1'b0, tag_diff, 1'b0};
 
-// the choice of each segment in order; pp / pn: segments taken from each queue before it (small
-// counts: each choice indexes the tables above)
-reg [COUNT_WIDTH-1:0]    pp, pn;
-reg                      loc_used, cont, cont_np, stop, np_first, fit_pc, fit_np;
-reg                      hv_p, he_p, hend_p, hfull_p, heq_p, hv_n, he_n, hend_n, hfull_n;
-reg [1:0]                sel;
-reg [2*SEG_COUNT-1:0]    sel_all;
-reg [SEG_COUNT-1:0]      sel_pc, sel_np, sel_loc;
-reg [COUNT_WIDTH*SEG_COUNT-1:0] at_pc, at_np;
+// The choice of each segment o, for every state it can be reached in: a segments of the posted /
+// completion queue and b of the non-posted queue taken before it (so o - a - b local completions,
+// 0 or 1). Entry (o, a, b) of each table: segment o takes the next posted / completion segment,
+// the next non-posted one, the local completion. Every entry is made at once from the slots'
+// flags; only the walk through the states below is in order, one LUT level a segment.
+localparam NS = SEG_COUNT + 1;
+localparam TAB = SEG_COUNT * NS * NS;
+reg [TAB-1:0] t_pc, t_np, t_loc;
+reg           np_first, fit_pc, fit_np, run_pc, run_np;
+reg [1:0]     hs;
+integer a, b;
 always @* begin
-    pp = {COUNT_WIDTH{1'b0}};
-    pn = {COUNT_WIDTH{1'b0}};
-    sel = SEL_NONE;
-    sel_all = {2*SEG_COUNT{1'b0}};
-    sel_pc = {SEG_COUNT{1'b0}};
-    sel_np = {SEG_COUNT{1'b0}};
-    sel_loc = {SEG_COUNT{1'b0}};
-    at_pc = {COUNT_WIDTH*SEG_COUNT{1'b0}};
-    at_np = {COUNT_WIDTH*SEG_COUNT{1'b0}};
-    loc_used = 1'b0;
+    t_pc = {TAB{1'b0}};
+    t_np = {TAB{1'b0}};
+    t_loc = {TAB{1'b0}};
     np_first = 1'b0;
     fit_pc = 1'b0;
     fit_np = 1'b0;
-    cont = busy_reg;
-    cont_np = busy_np_reg;
-    // a TLP continued from the last beat: the rest of it, or a whole beat of it, is queued
-    stop = busy_reg && (busy_np_reg ? !(endn[0] || vn[SEG_COUNT-1]) : !(endp[0] || vp[SEG_COUNT-1]));
+    run_pc = 1'b0;
+    run_np = 1'b0;
+    hs = SEL_NONE;
     for (o = 0; o < SEG_COUNT; o = o + 1) begin
-        // each queue's next slot: pp (pn) is at most o; "full": the slots to the end of this beat are held
-        hv_p = 1'b0; he_p = 1'b0; hend_p = 1'b0; hfull_p = 1'b0; heq_p = 1'b0;
-        hv_n = 1'b0; he_n = 1'b0; hend_n = 1'b0; hfull_n = 1'b0;
-        for (k = 0; k <= o; k = k + 1) begin
-            if (pp == k[COUNT_WIDTH-1:0]) begin
-                hv_p = vp[k];
-                he_p = ep[k];
-                hend_p = endp[k];
-                hfull_p = vp[k + SEG_COUNT - 1 - o];
-                for (c = 0; c <= o; c = c + 1) begin
-                    if (pn == c[COUNT_WIDTH-1:0]) heq_p = eqt[k*SEG_COUNT+c];
+        for (a = 0; a <= o; a = a + 1) begin
+            for (b = 0; a + b <= o; b = b + 1) begin
+                // a TLP in progress: the last segment taken of a queue is not its TLP's last
+                run_pc = busy_reg && !busy_np_reg;
+                run_np = busy_reg && busy_np_reg;
+                for (k = 0; k < SEG_COUNT; k = k + 1) begin
+                    if (k + 1 == a) run_pc = !ep[k];
+                    if (k + 1 == b) run_np = !en[k];
+                end
+                // which queued TLP arrived first: the non-posted request when no posted TLP or
+                // completion is queued, or when the one queued arrived after it
+                np_first = vn[b] && (!vp[a] || later[a*SEG_COUNT+b]);
+                // the TLP at each queue's head fits: its eop is queued, or its segments to the end of this beat
+                fit_pc = vp[a] && (endp[a] || vp[a + SEG_COUNT - 1 - o]);
+                fit_np = vn[b] && (endn[b] || vn[b + SEG_COUNT - 1 - o]);
+                hs = hold_sel_reg[2*o +: 2];
+                if (hold_reg) begin
+                    t_pc[(o*NS + a)*NS + b] = hs == SEL_PC;
+                    t_np[(o*NS + a)*NS + b] = hs == SEL_NP;
+                    t_loc[(o*NS + a)*NS + b] = hs == SEL_LOC;
+                end else if (o == 0 && busy_reg) begin
+                    // a TLP continued from the last beat: the rest of it, or a whole beat of it, is queued
+                    t_pc[(o*NS + a)*NS + b] = !busy_np_reg && (endp[0] || vp[SEG_COUNT-1]);
+                    t_np[(o*NS + a)*NS + b] = busy_np_reg && (endn[0] || vn[SEG_COUNT-1]);
+                end else if (run_pc) begin
+                    t_pc[(o*NS + a)*NS + b] = vp[a];
+                end else if (run_np) begin
+                    t_np[(o*NS + a)*NS + b] = vn[b];
+                end else if (fit_pc && !(np_first && tx_np_ok)) begin
+                    t_pc[(o*NS + a)*NS + b] = 1'b1;
+                end else if (l_valid && a + b == o) begin
+                    t_loc[(o*NS + a)*NS + b] = 1'b1;
+                end else begin
+                    t_np[(o*NS + a)*NS + b] = fit_np && np_first && tx_np_ok;
                 end
             end
-            if (pn == k[COUNT_WIDTH-1:0]) begin
-                hv_n = vn[k];
-                he_n = en[k];
-                hend_n = endn[k];
-                hfull_n = vn[k + SEG_COUNT - 1 - o];
+        end
+    end
+end
+
+// the walk: st one-hot over (a, b) before each segment (all clear once a segment took nothing)
+reg [NS*NS-1:0]          st, st_next;
+reg [SEG_COUNT-1:0]      sel_pc, sel_np, sel_loc;
+reg [2*SEG_COUNT-1:0]    sel_all;
+// per segment, the slot it takes of each queue (one-hot)
+reg [SEG_COUNT*SEG_COUNT-1:0] at_pc, at_np;
+reg [COUNT_WIDTH-1:0]    pp, pn;
+reg                      cont, cont_np, loc_used;
+always @* begin
+    st = {NS*NS{1'b0}};
+    st[0] = 1'b1;
+    st_next = {NS*NS{1'b0}};
+    sel_pc = {SEG_COUNT{1'b0}};
+    sel_np = {SEG_COUNT{1'b0}};
+    sel_loc = {SEG_COUNT{1'b0}};
+    sel_all = {2*SEG_COUNT{1'b0}};
+    at_pc = {SEG_COUNT*SEG_COUNT{1'b0}};
+    at_np = {SEG_COUNT*SEG_COUNT{1'b0}};
+    cont = busy_reg;
+    cont_np = busy_np_reg;
+    for (o = 0; o < SEG_COUNT; o = o + 1) begin
+        st_next = {NS*NS{1'b0}};
+        for (a = 0; a <= o; a = a + 1) begin
+            for (b = 0; a + b <= o; b = b + 1) begin
+                if (st[a*NS+b] && t_pc[(o*NS + a)*NS + b]) begin
+                    sel_pc[o] = 1'b1;
+                    at_pc[o*SEG_COUNT+a] = 1'b1;
+                    st_next[(a+1)*NS+b] = 1'b1;
+                end
+                if (st[a*NS+b] && t_np[(o*NS + a)*NS + b]) begin
+                    sel_np[o] = 1'b1;
+                    at_np[o*SEG_COUNT+b] = 1'b1;
+                    st_next[a*NS+b+1] = 1'b1;
+                end
+                if (st[a*NS+b] && t_loc[(o*NS + a)*NS + b]) begin
+                    sel_loc[o] = 1'b1;
+                    st_next[a*NS+b] = 1'b1;
+                end
             end
         end
-        if (hold_reg) begin
-            sel = hold_sel_reg[2*o +: 2];
-        end else if (stop) begin
-            sel = SEL_NONE;
-        end else if (cont) begin
-            if (cont_np ? hv_n : hv_p) begin
-                sel = cont_np ? SEL_NP : SEL_PC;
-            end else begin
-                sel = SEL_NONE;
-            end
-        end else begin
-            // which queued TLP arrived first: the non-posted request when no posted TLP or
-            // completion is queued, or when the one queued arrived after that request (it
-            // counted more non-posted arrivals than have started)
-            np_first = hv_n && (!hv_p || !heq_p);
-            // the TLP at each queue's head fits: its eop is queued, or its segments to the end of this beat
-            fit_pc = hv_p && (hend_p || hfull_p);
-            fit_np = hv_n && (hend_n || hfull_n);
-            if (fit_pc && !(np_first && tx_np_ok)) begin
-                sel = SEL_PC;
-            end else if (l_valid && !loc_used) begin
-                sel = SEL_LOC;
-            end else if (fit_np && np_first && tx_np_ok) begin
-                sel = SEL_NP;
-            end else begin
-                sel = SEL_NONE;
-            end
-        end
-        if (sel == SEL_NONE) begin
-            stop = 1'b1;
-        end
-        sel_all[2*o +: 2] = sel;
-        at_pc[o*COUNT_WIDTH +: COUNT_WIDTH] = pp;
-        at_np[o*COUNT_WIDTH +: COUNT_WIDTH] = pn;
-        if (sel == SEL_PC) begin
-            sel_pc[o] = 1'b1;
-            cont = !he_p;
+        st = st_next;
+        sel_all[2*o +: 2] = sel_pc[o] ? SEL_PC : sel_np[o] ? SEL_NP : sel_loc[o] ? SEL_LOC : SEL_NONE;
+    end
+    // what was taken of each queue, and the TLP left running into the next beat
+    pp = {COUNT_WIDTH{1'b0}};
+    pn = {COUNT_WIDTH{1'b0}};
+    loc_used = |sel_loc;
+    for (o = 0; o < SEG_COUNT; o = o + 1) begin
+        pp = pp + {{(COUNT_WIDTH-1){1'b0}}, sel_pc[o]};
+        pn = pn + {{(COUNT_WIDTH-1){1'b0}}, sel_np[o]};
+    end
+    for (k = 0; k < SEG_COUNT; k = k + 1) begin
+        if (at_pc[(SEG_COUNT-1)*SEG_COUNT+k] && sel_pc[SEG_COUNT-1]) begin
+            cont = !ep[k];
             cont_np = 1'b0;
-            pp = pp + 1'b1;
-        end else if (sel == SEL_NP) begin
-            sel_np[o] = 1'b1;
-            cont = !he_n;
-            cont_np = 1'b1;
-            pn = pn + 1'b1;
-        end else if (sel == SEL_LOC) begin
-            sel_loc[o] = 1'b1;
-            loc_used = 1'b1;
         end
+        if (at_np[(SEG_COUNT-1)*SEG_COUNT+k] && sel_np[SEG_COUNT-1]) begin
+            cont = !en[k];
+            cont_np = 1'b1;
+        end
+    end
+    if (!sel_pc[SEG_COUNT-1] && !sel_np[SEG_COUNT-1]) begin
+        cont = 1'b0;
     end
 end
 
@@ -350,20 +393,20 @@ always @* begin
     sg_pc = {SEG_W{1'b0}};
     sg_np = {SEG_W{1'b0}};
     for (o = 0; o < SEG_COUNT; o = o + 1) begin
+        sg_pc = {SEG_W{1'b0}};
+        sg_np = {SEG_W{1'b0}};
         for (k = 0; k <= o; k = k + 1) begin
-            if (at_pc[o*COUNT_WIDTH +: COUNT_WIDTH] == k[COUNT_WIDTH-1:0]) sg_pc = pc_head[k*PC_ENTRY_WIDTH +: SEG_W];
-            if (at_np[o*COUNT_WIDTH +: COUNT_WIDTH] == k[COUNT_WIDTH-1:0]) sg_np = np_head[k*PC_ENTRY_WIDTH +: SEG_W];
+            if (at_pc[o*SEG_COUNT+k]) sg_pc = sg_pc | pc_head[k*PC_ENTRY_WIDTH +: SEG_W];
+            if (at_np[o*SEG_COUNT+k]) sg_np = sg_np | np_head[k*PC_ENTRY_WIDTH +: SEG_W];
         end
-        if (sel_pc[o]) begin
-            {tx_sop[o], tx_eop[o], tx_strb[o*SEG_DW +: SEG_DW], tx_hdr[o*128 +: 128], tx_data[o*32*SEG_DW +: 32*SEG_DW]} = sg_pc;
-        end else if (sel_np[o]) begin
-            {tx_sop[o], tx_eop[o], tx_strb[o*SEG_DW +: SEG_DW], tx_hdr[o*128 +: 128], tx_data[o*32*SEG_DW +: 32*SEG_DW]} = sg_np;
-        end else if (sel_loc[o]) begin
+        if (sel_loc[o]) begin
             tx_data[o*32*SEG_DW +: 32*SEG_DW] = loc_seg_data;
             tx_strb[o*SEG_DW +: SEG_DW] = loc_seg_strb;
             tx_hdr[o*128 +: 128] = l_out[LOC_ENTRY_WIDTH-1:33];
             tx_sop[o] = 1'b1;
             tx_eop[o] = 1'b1;
+        end else begin
+            {tx_sop[o], tx_eop[o], tx_strb[o*SEG_DW +: SEG_DW], tx_hdr[o*128 +: 128], tx_data[o*32*SEG_DW +: 32*SEG_DW]} = sg_pc | sg_np;
         end
     end
 end
