@@ -316,6 +316,7 @@ reg [2*SEG_COUNT-1:0]    sel_all;
 reg [SEG_COUNT*SEG_COUNT-1:0] at_pc, at_np;
 reg [COUNT_WIDTH-1:0]    pp, pn;
 reg                      cont, cont_np, loc_used;
+integer                  v, n;
 always @* begin
     st = {NS*NS{1'b0}};
     st[0] = 1'b1;
@@ -352,12 +353,17 @@ always @* begin
         sel_all[2*o +: 2] = sel_pc[o] ? SEL_PC : sel_np[o] ? SEL_NP : sel_loc[o] ? SEL_LOC : SEL_NONE;
     end
     // what was taken of each queue, and the TLP left running into the next beat
+    // the counts as a lookup on the bits (logic, not an adder's carry chain)
     pp = {COUNT_WIDTH{1'b0}};
     pn = {COUNT_WIDTH{1'b0}};
     loc_used = |sel_loc;
-    for (o = 0; o < SEG_COUNT; o = o + 1) begin
-        pp = pp + {{(COUNT_WIDTH-1){1'b0}}, sel_pc[o]};
-        pn = pn + {{(COUNT_WIDTH-1){1'b0}}, sel_np[o]};
+    for (v = 0; v < (1 << SEG_COUNT); v = v + 1) begin
+        n = 0;
+        for (k = 0; k < SEG_COUNT; k = k + 1) begin
+            n = n + ((v >> k) & 1);
+        end
+        if (sel_pc == v[SEG_COUNT-1:0]) pp = n[COUNT_WIDTH-1:0];
+        if (sel_np == v[SEG_COUNT-1:0]) pn = n[COUNT_WIDTH-1:0];
     end
     for (k = 0; k < SEG_COUNT; k = k + 1) begin
         if (at_pc[(SEG_COUNT-1)*SEG_COUNT+k] && sel_pc[SEG_COUNT-1]) begin
@@ -413,9 +419,10 @@ end
 
 wire xfer = tx_ready && |tx_valid;
 always @* begin
-    pc_pop = xfer ? pp : {COUNT_WIDTH{1'b0}};
-    np_pop = xfer ? pn : {COUNT_WIDTH{1'b0}};
-    l_pop = xfer && loc_used;
+    // an empty beat takes nothing: ready alone gates the counts
+    pc_pop = tx_ready ? pp : {COUNT_WIDTH{1'b0}};
+    np_pop = tx_ready ? pn : {COUNT_WIDTH{1'b0}};
+    l_pop = tx_ready && loc_used;
 end
 
 always @(posedge clk) begin
