@@ -53,6 +53,7 @@ localparam [31:0] CAP_32 = (SEG_COUNT << ADDR_WIDTH) - SEG_COUNT;
 localparam [31:0] CAP2_32 = (SEG_COUNT << ADDR_WIDTH) - 2 * SEG_COUNT;
 localparam [31:0] SEG_32 = SEG_COUNT;
 localparam [31:0] MASK_32 = SEG_COUNT - 1;
+localparam [PTR_WIDTH-1:0] MASK_PTR = MASK_32[PTR_WIDTH-1:0];
 
 // Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects
 // a block that names a module which does not exist, its name saying what to fix
@@ -125,19 +126,23 @@ wire [SEG_COUNT*WIDTH-1:0] bank_rdata;
 // is the LUT-RAM read alone, not an add before it
 reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] rd_addr_reg = {SEG_COUNT*BANK_ADDR_WIDTH{1'b0}};
 reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] rd_addr_next;
-reg [31:0]                          slot;
-integer a;
+// (the slot of a bank for each value of the pointer's low bits: constants, no subtraction)
+reg                                 taken;
+integer a, r;
 always @* begin
     rd_addr_next = rd_addr_reg;
-    slot = 32'd0;
     for (a = 0; a < SEG_COUNT; a = a + 1) begin
-        slot = (a - {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg}) & MASK_32;
-        if (slot < {{(32-COUNT_WIDTH){1'b0}}, out_pop}) begin
+        taken = 1'b0;
+        for (r = 0; r < SEG_COUNT; r = r + 1) begin
+            if ((rd_ptr_reg & MASK_PTR) == r[PTR_WIDTH-1:0]) begin
+                taken = ((a - r) & SEG_COUNT - 1) < out_pop;
+            end
+        end
+        if (taken) begin
             rd_addr_next[a*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] = rd_addr_reg[a*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] + 1'b1;
         end
     end
 end
-wire unused_slot = &{1'b0, slot, 1'b0};
 
 genvar g;
 generate
@@ -160,21 +165,18 @@ generate
             out_data = bank_rdata;
         end
     end else begin : g_many_out
-        reg [31:0] ridx_j;
-        integer j, b;
+        // bank (rd_ptr + j) mod SEG_COUNT, for each value of the pointer's low bits (constants)
+        integer j, rr;
         always @* begin
             out_data = bank_rdata;
-            ridx_j = 32'd0;
             for (j = 0; j < SEG_COUNT; j = j + 1) begin
-                ridx_j = {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg} + j;
-                for (b = 0; b < SEG_COUNT; b = b + 1) begin
-                    if ((ridx_j & MASK_32) == b) begin
-                        out_data[j*WIDTH +: WIDTH] = bank_rdata[b*WIDTH +: WIDTH];
+                for (rr = 0; rr < SEG_COUNT; rr = rr + 1) begin
+                    if ((rd_ptr_reg & MASK_PTR) == rr[PTR_WIDTH-1:0]) begin
+                        out_data[j*WIDTH +: WIDTH] = bank_rdata[((rr + j) & (SEG_COUNT - 1))*WIDTH +: WIDTH];
                     end
                 end
             end
         end
-        wire unused_ridx_j = &{1'b0, ridx_j, 1'b0};
     end
 endgenerate
 
