@@ -10,8 +10,8 @@
  *
  * Ordering: posted TLPs and completions leave in the order they arrived among themselves, and
  * so do non-posted requests. Each posted TLP or completion is queued with the number of
- * non-posted requests that arrived before it (modulo 2^ARRIVAL_WIDTH), so the packer knows
- * which of the two queue heads arrived first. The older head goes first, except that a non-posted request
+ * non-posted requests that arrived before it, each non-posted request with its own number
+ * (modulo 2^ARRIVAL_WIDTH), so the packer knows which of the two queue heads arrived first. The older head goes first, except that a non-posted request
  * goes only while tx_np_ok is high (the link partner can take one): while it is low, posted
  * TLPs and completions pass the non-posted requests waiting (the passing the PCIe ordering
  * table requires); a non-posted request never passes an older posted TLP or completion. With
@@ -26,7 +26,8 @@
  * its queue holds the rest of it or a whole beat of it, so no TLP has a hole; when the queues
  * keep up with a full-rate input every segment of every beat is filled. A beat offered and
  * not taken is offered again unchanged (what each segment took is kept; tx_np_ok is looked
- * at when a beat is first offered). fwd_room: both forwarded queues have room for a beat.
+ * at when a beat is first offered). fwd_room: both forwarded queues have room for a beat (each
+ * a register: the forwarded segments reach the queues a clock after the ingress takes them).
  */
 module sw_egress #
 (
