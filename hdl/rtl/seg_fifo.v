@@ -22,7 +22,11 @@ module seg_fifo #
     // per bank)
     parameter ADDR_WIDTH = 4,
     // width of the counts: $clog2(SEG_COUNT + 1)
-    parameter COUNT_WIDTH = 1
+    parameter COUNT_WIDTH = 1,
+    // 1: room is a register, for a writer a clock behind its ready (it writes on the clock after
+    // the one room allowed the write): high when a beat still fits after this clock's write
+    // and, if room is high now, one more beat
+    parameter REG_ROOM = 0
 )
 (
     input  wire                       clk,
@@ -49,6 +53,7 @@ localparam [31:0] CAP_32 = (SEG_COUNT << ADDR_WIDTH) - SEG_COUNT;
 localparam [31:0] CAP2_32 = (SEG_COUNT << ADDR_WIDTH) - 2 * SEG_COUNT;
 localparam [31:0] SEG_32 = SEG_COUNT;
 localparam [31:0] MASK_32 = SEG_COUNT - 1;
+localparam [PTR_WIDTH-1:0] MASK_PTR = MASK_32[PTR_WIDTH-1:0];
 
 // Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects
 // a block that names a module which does not exist, its name saying what to fix
@@ -66,7 +71,6 @@ reg [PTR_WIDTH-1:0] rd_ptr_reg = {PTR_WIDTH{1'b0}};
 
 wire [PTR_WIDTH-1:0] used = wr_ptr_reg - rd_ptr_reg;
 wire [31:0]          used_32 = {{(32-PTR_WIDTH){1'b0}}, used};
-assign room = used_32 <= CAP_32;
 // a FIFO of a single beat never has room for two
 assign room2 = ((SEG_COUNT << ADDR_WIDTH) >= 2 * SEG_COUNT) && used_32 <= CAP2_32;
 wire [31:0]   count_32 = used_32 < SEG_32 ? used_32 : SEG_32;
@@ -117,10 +121,32 @@ endgenerate
 
 wire [SEG_COUNT*WIDTH-1:0] bank_rdata;
 
+// each bank's read address, a register: the entry among the oldest SEG_COUNT in that bank (slot
+// (g - rd_ptr) mod SEG_COUNT); it moves on by one when out_pop takes that slot, so a head's read
+// is the LUT-RAM read alone, not an add before it
+reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] rd_addr_reg = {SEG_COUNT*BANK_ADDR_WIDTH{1'b0}};
+reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] rd_addr_next;
+// (the slot of a bank for each value of the pointer's low bits: constants, no subtraction)
+reg                                 taken;
+integer a, r;
+always @* begin
+    rd_addr_next = rd_addr_reg;
+    for (a = 0; a < SEG_COUNT; a = a + 1) begin
+        taken = 1'b0;
+        for (r = 0; r < SEG_COUNT; r = r + 1) begin
+            if ((rd_ptr_reg & MASK_PTR) == r[PTR_WIDTH-1:0]) begin
+                taken = ((a - r) & SEG_COUNT - 1) < out_pop;
+            end
+        end
+        if (taken) begin
+            rd_addr_next[a*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] = rd_addr_reg[a*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] + 1'b1;
+        end
+    end
+end
+
 genvar g;
 generate
     for (g = 0; g < SEG_COUNT; g = g + 1) begin : bank
-        localparam [31:0] G_32 = g;
         reg [WIDTH-1:0] mem [0:(1<<BANK_ADDR_WIDTH)-1];
         always @(posedge clk) begin
             if (bank_we[g]) begin
@@ -128,9 +154,7 @@ generate
             end
         end
         // the one entry among the oldest SEG_COUNT that lives in this bank
-        wire [31:0] ridx = {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg} + ((G_32 - {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg}) & MASK_32);
-        assign bank_rdata[g*WIDTH +: WIDTH] = mem[ridx[SEG_INDEX_WIDTH +: BANK_ADDR_WIDTH]];
-        wire unused_ridx = &{1'b0, ridx, 1'b0};
+        assign bank_rdata[g*WIDTH +: WIDTH] = mem[rd_addr_reg[g*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH]];
     end
 endgenerate
 
@@ -141,33 +165,50 @@ generate
             out_data = bank_rdata;
         end
     end else begin : g_many_out
-        reg [31:0] ridx_j;
-        integer j, b;
+        // bank (rd_ptr + j) mod SEG_COUNT, for each value of the pointer's low bits (constants)
+        integer j, rr;
         always @* begin
             out_data = bank_rdata;
-            ridx_j = 32'd0;
             for (j = 0; j < SEG_COUNT; j = j + 1) begin
-                ridx_j = {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg} + j;
-                for (b = 0; b < SEG_COUNT; b = b + 1) begin
-                    if ((ridx_j & MASK_32) == b) begin
-                        out_data[j*WIDTH +: WIDTH] = bank_rdata[b*WIDTH +: WIDTH];
+                for (rr = 0; rr < SEG_COUNT; rr = rr + 1) begin
+                    if ((rd_ptr_reg & MASK_PTR) == rr[PTR_WIDTH-1:0]) begin
+                        out_data[j*WIDTH +: WIDTH] = bank_rdata[((rr + j) & (SEG_COUNT - 1))*WIDTH +: WIDTH];
                     end
                 end
             end
         end
-        wire unused_ridx_j = &{1'b0, ridx_j, 1'b0};
     end
 endgenerate
 
 always @(posedge clk) begin
     wr_ptr_reg <= wr_ptr_reg + k[PTR_WIDTH-1:0];
     rd_ptr_reg <= rd_ptr_reg + {{(PTR_WIDTH-COUNT_WIDTH){1'b0}}, out_pop};
+    rd_addr_reg <= rd_addr_next;
     if (rst) begin
         wr_ptr_reg <= {PTR_WIDTH{1'b0}};
         rd_ptr_reg <= {PTR_WIDTH{1'b0}};
+        rd_addr_reg <= {SEG_COUNT*BANK_ADDR_WIDTH{1'b0}};
     end
 end
 wire unused_k = &{1'b0, k[31:PTR_WIDTH], 1'b0};
+
+generate
+    if (REG_ROOM != 0) begin : g_reg_room
+        // entries after this clock's write (the pops of this clock are seen on the next)
+        wire [PTR_WIDTH-1:0] used_next = wr_ptr_reg + k[PTR_WIDTH-1:0] - rd_ptr_reg;
+        wire [31:0]          used_next_32 = {{(32-PTR_WIDTH){1'b0}}, used_next};
+        reg                  room_reg = 1'b0;
+        always @(posedge clk) begin
+            room_reg <= room_reg ? used_next_32 <= CAP2_32 : used_next_32 <= CAP_32;
+            if (rst) begin
+                room_reg <= 1'b0;
+            end
+        end
+        assign room = room_reg;
+    end else begin : g_room
+        assign room = used_32 <= CAP_32;
+    end
+endgenerate
 
 endmodule
 

@@ -10,8 +10,8 @@
  *
  * Ordering: posted TLPs and completions leave in the order they arrived among themselves, and
  * so do non-posted requests. Each posted TLP or completion is queued with the number of
- * non-posted requests that arrived before it (modulo 2^ARRIVAL_WIDTH), so the packer knows
- * which of the two queue heads arrived first. The older head goes first, except that a non-posted request
+ * non-posted requests that arrived before it, each non-posted request with its own number
+ * (modulo 2^ARRIVAL_WIDTH), so the packer knows which of the two queue heads arrived first. The older head goes first, except that a non-posted request
  * goes only while tx_np_ok is high (the link partner can take one): while it is low, posted
  * TLPs and completions pass the non-posted requests waiting (the passing the PCIe ordering
  * table requires); a non-posted request never passes an older posted TLP or completion. With
@@ -26,7 +26,8 @@
  * its queue holds the rest of it or a whole beat of it, so no TLP has a hole; when the queues
  * keep up with a full-rate input every segment of every beat is filled. A beat offered and
  * not taken is offered again unchanged (what each segment took is kept; tx_np_ok is looked
- * at when a beat is first offered). fwd_room: both forwarded queues have room for a beat.
+ * at when a beat is first offered). fwd_room: both forwarded queues have room for a beat (each
+ * a register: the forwarded segments reach the queues a clock after the ingress takes them).
  */
 module sw_egress #
 (
@@ -78,12 +79,13 @@ localparam LOC_ENTRY_WIDTH = 128 + 32 + 1;
 // a count of 0..SEG_COUNT segments, and a segment index
 localparam COUNT_WIDTH = (SEG_COUNT == 1) ? 1 : (SEG_COUNT == 2) ? 2 : 3;
 localparam SEG_INDEX_WIDTH = (SEG_COUNT == 1) ? 0 : (SEG_COUNT == 2) ? 1 : 2;
-// the non-posted arrival tag: more values than non-posted requests the queue can hold
-localparam ARRIVAL_WIDTH = QUEUE_ADDR_WIDTH + SEG_INDEX_WIDTH + 1;
-// a posted TLP's or completion's queue entry: {arrival tag, segment}
+// the non-posted arrival tag: twice as many values as non-posted requests the queue can hold, so
+// that a tag's distance to a queued request's number is its sign bit
+localparam ARRIVAL_WIDTH = QUEUE_ADDR_WIDTH + SEG_INDEX_WIDTH + 2;
+// a queue entry: {arrival tag, segment}; a posted TLP's or completion's tag counts the non-posted
+// requests that arrived before it, a non-posted request's those before it (its own number)
 localparam PC_ENTRY_WIDTH = ARRIVAL_WIDTH + SEG_W;
 localparam [ARRIVAL_WIDTH-1:0] ARRIVAL_ONE = {{(ARRIVAL_WIDTH-1){1'b0}}, 1'b1};
-localparam [31:0] SEG_COUNT_32 = SEG_COUNT;
 // what a segment of the offered beat holds
 localparam [1:0] SEL_NONE = 2'd0, SEL_PC = 2'd1, SEL_NP = 2'd2, SEL_LOC = 2'd3;
 
@@ -110,32 +112,56 @@ endfunction
 reg                     in_np_reg = 1'b0;
 reg [ARRIVAL_WIDTH-1:0] np_in_reg = {ARRIVAL_WIDTH{1'b0}};
 
-reg [SEG_COUNT*PC_ENTRY_WIDTH-1:0] pc_in;
-reg [SEG_COUNT-1:0]                pc_valid, np_valid;
-reg                                in_np;
-reg [ARRIVAL_WIDTH-1:0]            np_in;
-reg [SEG_W-1:0]                    isg;
+// each forwarded segment's queue, from the class of the TLP it belongs to
+reg [SEG_COUNT-1:0] pc_fwd, np_fwd;
+reg                 in_np;
+reg [SEG_W-1:0]     fsg;
 integer i;
 always @* begin
     in_np = in_np_reg;
-    np_in = np_in_reg;
-    pc_in = {SEG_COUNT*PC_ENTRY_WIDTH{1'b0}};
-    pc_valid = {SEG_COUNT{1'b0}};
-    np_valid = {SEG_COUNT{1'b0}};
+    pc_fwd = {SEG_COUNT{1'b0}};
+    np_fwd = {SEG_COUNT{1'b0}};
     for (i = 0; i < SEG_COUNT; i = i + 1) begin
-        isg = fwd_seg[i*SEG_W +: SEG_W];
+        fsg = fwd_seg[i*SEG_W +: SEG_W];
         if (fwd_valid[i]) begin
-            if (isg[F_SOP]) begin
-                in_np = non_posted({isg[F_HDR+126], isg[F_HDR+124:F_HDR+121]});
+            if (fsg[F_SOP]) begin
+                in_np = non_posted({fsg[F_HDR+126], fsg[F_HDR+124:F_HDR+121]});
             end
-            pc_valid[i] = !in_np;
-            np_valid[i] = in_np;
-            if (isg[F_SOP] && in_np) begin
-                np_in = np_in + ARRIVAL_ONE;
-            end
+            pc_fwd[i] = !in_np;
+            np_fwd[i] = in_np;
         end
-        // a posted TLP or completion carries the non-posted requests that arrived before it
-        pc_in[i*PC_ENTRY_WIDTH +: PC_ENTRY_WIDTH] = {np_in, isg};
+    end
+end
+
+// the forwarded segments and their queues a clock after the ingress took them: its routing
+// decisions end here, and the queues' write steering and room start at flip-flops
+reg [SEG_COUNT*SEG_W-1:0] fin_seg_reg = {SEG_COUNT*SEG_W{1'b0}};
+reg [SEG_COUNT-1:0]       pc_valid = {SEG_COUNT{1'b0}};
+reg [SEG_COUNT-1:0]       np_valid = {SEG_COUNT{1'b0}};
+always @(posedge clk) begin
+    fin_seg_reg <= fwd_seg;
+    pc_valid <= pc_fwd;
+    np_valid <= np_fwd;
+    if (rst) begin
+        pc_valid <= {SEG_COUNT{1'b0}};
+        np_valid <= {SEG_COUNT{1'b0}};
+    end
+end
+
+// a posted TLP or completion carries the non-posted requests that arrived before it, a
+// non-posted request its own number (the same count, before it is added in)
+reg [SEG_COUNT*PC_ENTRY_WIDTH-1:0] q_in;
+reg [ARRIVAL_WIDTH-1:0]            np_in;
+reg [SEG_W-1:0]                    isg;
+always @* begin
+    np_in = np_in_reg;
+    q_in = {SEG_COUNT*PC_ENTRY_WIDTH{1'b0}};
+    for (i = 0; i < SEG_COUNT; i = i + 1) begin
+        isg = fin_seg_reg[i*SEG_W +: SEG_W];
+        q_in[i*PC_ENTRY_WIDTH +: PC_ENTRY_WIDTH] = {np_in, isg};
+        if (np_valid[i] && isg[F_SOP]) begin
+            np_in = np_in + ARRIVAL_ONE;
+        end
     end
 end
 
@@ -149,23 +175,24 @@ always @(posedge clk) begin
 end
 
 wire [SEG_COUNT*PC_ENTRY_WIDTH-1:0] pc_head;
-wire [SEG_COUNT*SEG_W-1:0]          np_head;
+wire [SEG_COUNT*PC_ENTRY_WIDTH-1:0] np_head;
 wire [COUNT_WIDTH-1:0]              pc_count, np_count;
 wire                                pc_room, np_room;
-// room for two beats: not used here
+// room for two beats: not used here (room is a register, REG_ROOM: the ingress's beats reach
+// the queues a clock after it takes them)
 wire                                pc_room2, np_room2;
 wire unused_room2 = &{1'b0, pc_room2, np_room2, 1'b0};
 reg  [COUNT_WIDTH-1:0]              pc_pop, np_pop;
 
-seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) pc_fifo (
+seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH), .REG_ROOM(1)) pc_fifo (
     .clk(clk), .rst(rst),
-    .in_data(pc_in), .in_valid(pc_valid), .room(pc_room), .room2(pc_room2),
+    .in_data(q_in), .in_valid(pc_valid), .room(pc_room), .room2(pc_room2),
     .out_data(pc_head), .out_count(pc_count), .out_pop(pc_pop)
 );
 
-seg_fifo #(.WIDTH(SEG_W), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) np_fifo (
+seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR_WIDTH), .COUNT_WIDTH(COUNT_WIDTH), .REG_ROOM(1)) np_fifo (
     .clk(clk), .rst(rst),
-    .in_data(fwd_seg), .in_valid(np_valid), .room(np_room), .room2(np_room2),
+    .in_data(q_in), .in_valid(np_valid), .room(np_room), .room2(np_room2),
     .out_data(np_head), .out_count(np_count), .out_pop(np_pop)
 );
 
@@ -185,26 +212,181 @@ sw_fifo #(.WIDTH(LOC_ENTRY_WIDTH), .ADDR_WIDTH(QUEUE_ADDR_WIDTH)) loc_fifo (
 // a forwarded TLP continues from the last beat, and from which queue
 reg          busy_reg = 1'b0;
 reg          busy_np_reg = 1'b0;
-// non-posted requests started
-reg [ARRIVAL_WIDTH-1:0] np_out_reg = {ARRIVAL_WIDTH{1'b0}};
 // the beat offered last clock and not taken: what each segment held, offered again as it was
 reg                   hold_reg = 1'b0;
 reg [2*SEG_COUNT-1:0] hold_sel_reg = {2*SEG_COUNT{1'b0}};
 
-reg [31:0]               a_pc, a_np, pp, pn, kk;
-reg [ARRIVAL_WIDTH-1:0]  nq;
-reg                      loc_ok, loc_used, cont, cont_np, stop, ends_pc, ends_np, np_first, fit_pc, fit_np;
-reg [PC_ENTRY_WIDTH-1:0] sg_pc;
-reg [SEG_W-1:0]          sg_np;
-reg [1:0]                sel;
+// what the packer reads of each queue's oldest SEG_COUNT segments, slot k: held (k below the
+// count), eop, and for each pair of slots whether the posted TLP or completion arrived after the
+// non-posted request (its tag, the requests that arrived before it, passes the request's number:
+// the sign of their difference, a carry chain), all at once so that the choices only index them
+reg [SEG_COUNT-1:0]       vp, vn, ep, en;
+// a held eop at slot j or later (the TLP at j ends in the window); index SEG_COUNT: none
+reg [SEG_COUNT:0]         endp, endn;
+reg [SEG_COUNT*SEG_COUNT-1:0] later;
+reg [ARRIVAL_WIDTH-1:0]   tag_diff;
+integer o, k, c;
+always @* begin
+    tag_diff = {ARRIVAL_WIDTH{1'b0}};
+    for (k = 0; k < SEG_COUNT; k = k + 1) begin
+        vp[k] = pc_count > k[COUNT_WIDTH-1:0];
+        vn[k] = np_count > k[COUNT_WIDTH-1:0];
+        ep[k] = pc_head[k*PC_ENTRY_WIDTH+F_EOP];
+        en[k] = np_head[k*PC_ENTRY_WIDTH+F_EOP];
+        for (c = 0; c < SEG_COUNT; c = c + 1) begin
+            tag_diff = np_head[c*PC_ENTRY_WIDTH+SEG_W +: ARRIVAL_WIDTH] - pc_head[k*PC_ENTRY_WIDTH+SEG_W +: ARRIVAL_WIDTH];
+            later[k*SEG_COUNT+c] = tag_diff[ARRIVAL_WIDTH-1];
+        end
+    end
+    endp[SEG_COUNT] = 1'b0;
+    endn[SEG_COUNT] = 1'b0;
+    for (k = SEG_COUNT - 1; k >= 0; k = k - 1) begin
+        endp[k] = endp[k+1] || (vp[k] && ep[k]);
+        endn[k] = endn[k+1] || (vn[k] && en[k]);
+    end
+end
+wire unused_tag_diff = &{1'b0, tag_diff, 1'b0};
+
+// The choice of each segment o, for every state it can be reached in: a segments of the posted /
+// completion queue and b of the non-posted queue taken before it (so o - a - b local completions,
+// 0 or 1). Entry (o, a, b) of each table: segment o takes the next posted / completion segment,
+// the next non-posted one, the local completion. Every entry is made at once from the slots'
+// flags; only the walk through the states below is in order, one LUT level a segment.
+localparam NS = SEG_COUNT + 1;
+localparam TAB = SEG_COUNT * NS * NS;
+reg [TAB-1:0] t_pc, t_np, t_loc;
+reg           np_first, fit_pc, fit_np, run_pc, run_np;
+reg [1:0]     hs;
+integer a, b;
+always @* begin
+    t_pc = {TAB{1'b0}};
+    t_np = {TAB{1'b0}};
+    t_loc = {TAB{1'b0}};
+    np_first = 1'b0;
+    fit_pc = 1'b0;
+    fit_np = 1'b0;
+    run_pc = 1'b0;
+    run_np = 1'b0;
+    hs = SEL_NONE;
+    for (o = 0; o < SEG_COUNT; o = o + 1) begin
+        for (a = 0; a <= o; a = a + 1) begin
+            for (b = 0; a + b <= o; b = b + 1) begin
+                // a TLP in progress: the last segment taken of a queue is not its TLP's last
+                run_pc = busy_reg && !busy_np_reg;
+                run_np = busy_reg && busy_np_reg;
+                for (k = 0; k < SEG_COUNT; k = k + 1) begin
+                    if (k + 1 == a) run_pc = !ep[k];
+                    if (k + 1 == b) run_np = !en[k];
+                end
+                // which queued TLP arrived first: the non-posted request when no posted TLP or
+                // completion is queued, or when the one queued arrived after it
+                np_first = vn[b] && (!vp[a] || later[a*SEG_COUNT+b]);
+                // the TLP at each queue's head fits: its eop is queued, or its segments to the end of this beat
+                fit_pc = vp[a] && (endp[a] || vp[a + SEG_COUNT - 1 - o]);
+                fit_np = vn[b] && (endn[b] || vn[b + SEG_COUNT - 1 - o]);
+                hs = hold_sel_reg[2*o +: 2];
+                if (hold_reg) begin
+                    t_pc[(o*NS + a)*NS + b] = hs == SEL_PC;
+                    t_np[(o*NS + a)*NS + b] = hs == SEL_NP;
+                    t_loc[(o*NS + a)*NS + b] = hs == SEL_LOC;
+                end else if (o == 0 && busy_reg) begin
+                    // a TLP continued from the last beat: the rest of it, or a whole beat of it, is queued
+                    t_pc[(o*NS + a)*NS + b] = !busy_np_reg && (endp[0] || vp[SEG_COUNT-1]);
+                    t_np[(o*NS + a)*NS + b] = busy_np_reg && (endn[0] || vn[SEG_COUNT-1]);
+                end else if (run_pc) begin
+                    t_pc[(o*NS + a)*NS + b] = vp[a];
+                end else if (run_np) begin
+                    t_np[(o*NS + a)*NS + b] = vn[b];
+                end else if (fit_pc && !(np_first && tx_np_ok)) begin
+                    t_pc[(o*NS + a)*NS + b] = 1'b1;
+                end else if (l_valid && a + b == o) begin
+                    t_loc[(o*NS + a)*NS + b] = 1'b1;
+                end else begin
+                    t_np[(o*NS + a)*NS + b] = fit_np && np_first && tx_np_ok;
+                end
+            end
+        end
+    end
+end
+
+// the walk: st one-hot over (a, b) before each segment (all clear once a segment took nothing)
+reg [NS*NS-1:0]          st, st_next;
+reg [SEG_COUNT-1:0]      sel_pc, sel_np, sel_loc;
 reg [2*SEG_COUNT-1:0]    sel_all;
+// per segment, the slot it takes of each queue (one-hot)
+reg [SEG_COUNT*SEG_COUNT-1:0] at_pc, at_np;
+reg [COUNT_WIDTH-1:0]    pp, pn;
+reg                      cont, cont_np, loc_used;
+integer                  v, n;
+always @* begin
+    st = {NS*NS{1'b0}};
+    st[0] = 1'b1;
+    st_next = {NS*NS{1'b0}};
+    sel_pc = {SEG_COUNT{1'b0}};
+    sel_np = {SEG_COUNT{1'b0}};
+    sel_loc = {SEG_COUNT{1'b0}};
+    sel_all = {2*SEG_COUNT{1'b0}};
+    at_pc = {SEG_COUNT*SEG_COUNT{1'b0}};
+    at_np = {SEG_COUNT*SEG_COUNT{1'b0}};
+    cont = busy_reg;
+    cont_np = busy_np_reg;
+    for (o = 0; o < SEG_COUNT; o = o + 1) begin
+        st_next = {NS*NS{1'b0}};
+        for (a = 0; a <= o; a = a + 1) begin
+            for (b = 0; a + b <= o; b = b + 1) begin
+                if (st[a*NS+b] && t_pc[(o*NS + a)*NS + b]) begin
+                    sel_pc[o] = 1'b1;
+                    at_pc[o*SEG_COUNT+a] = 1'b1;
+                    st_next[(a+1)*NS+b] = 1'b1;
+                end
+                if (st[a*NS+b] && t_np[(o*NS + a)*NS + b]) begin
+                    sel_np[o] = 1'b1;
+                    at_np[o*SEG_COUNT+b] = 1'b1;
+                    st_next[a*NS+b+1] = 1'b1;
+                end
+                if (st[a*NS+b] && t_loc[(o*NS + a)*NS + b]) begin
+                    sel_loc[o] = 1'b1;
+                    st_next[a*NS+b] = 1'b1;
+                end
+            end
+        end
+        st = st_next;
+        sel_all[2*o +: 2] = sel_pc[o] ? SEL_PC : sel_np[o] ? SEL_NP : sel_loc[o] ? SEL_LOC : SEL_NONE;
+    end
+    // what was taken of each queue, and the TLP left running into the next beat
+    // the counts as a lookup on the bits (logic, not an adder's carry chain)
+    pp = {COUNT_WIDTH{1'b0}};
+    pn = {COUNT_WIDTH{1'b0}};
+    loc_used = |sel_loc;
+    for (v = 0; v < (1 << SEG_COUNT); v = v + 1) begin
+        n = 0;
+        for (k = 0; k < SEG_COUNT; k = k + 1) begin
+            n = n + ((v >> k) & 1);
+        end
+        if (sel_pc == v[SEG_COUNT-1:0]) pp = n[COUNT_WIDTH-1:0];
+        if (sel_np == v[SEG_COUNT-1:0]) pn = n[COUNT_WIDTH-1:0];
+    end
+    for (k = 0; k < SEG_COUNT; k = k + 1) begin
+        if (at_pc[(SEG_COUNT-1)*SEG_COUNT+k] && sel_pc[SEG_COUNT-1]) begin
+            cont = !ep[k];
+            cont_np = 1'b0;
+        end
+        if (at_np[(SEG_COUNT-1)*SEG_COUNT+k] && sel_np[SEG_COUNT-1]) begin
+            cont = !en[k];
+            cont_np = 1'b1;
+        end
+    end
+    if (!sel_pc[SEG_COUNT-1] && !sel_np[SEG_COUNT-1]) begin
+        cont = 1'b0;
+    end
+end
+
+// the output beat: each segment a queue's slot (constant slices) or the local completion
+reg [SEG_W-1:0]          sg_pc;
+reg [SEG_W-1:0]          sg_np;
 reg [SEG_DW*32-1:0]      loc_seg_data;
 reg [SEG_DW-1:0]         loc_seg_strb;
-integer o, k;
 always @* begin
-    a_pc = {{(32-COUNT_WIDTH){1'b0}}, pc_count};
-    a_np = {{(32-COUNT_WIDTH){1'b0}}, np_count};
-    loc_ok = l_valid;
     loc_seg_data = {SEG_DW*32{1'b0}};
     loc_seg_data[31:0] = l_out[32:1];
     loc_seg_strb = {SEG_DW{1'b0}};
@@ -212,138 +394,48 @@ always @* begin
     tx_data = {TLP_DATA_WIDTH{1'b0}};
     tx_strb = {TLP_STRB_WIDTH{1'b0}};
     tx_hdr = {SEG_COUNT*128{1'b0}};
-    tx_valid = {SEG_COUNT{1'b0}};
+    tx_valid = sel_pc | sel_np | sel_loc;
     tx_sop = {SEG_COUNT{1'b0}};
     tx_eop = {SEG_COUNT{1'b0}};
-    pp = 32'd0;
-    pn = 32'd0;
-    kk = 32'd0;
-    nq = np_out_reg;
-    sg_pc = {PC_ENTRY_WIDTH{1'b0}};
+    sg_pc = {SEG_W{1'b0}};
     sg_np = {SEG_W{1'b0}};
-    sel = SEL_NONE;
-    sel_all = {2*SEG_COUNT{1'b0}};
-    loc_used = 1'b0;
-    np_first = 1'b0;
-    fit_pc = 1'b0;
-    fit_np = 1'b0;
-    cont = busy_reg;
-    cont_np = busy_np_reg;
-    // a TLP continued from the last beat: the rest of it, or a whole beat of it, is queued
-    ends_pc = 1'b0;
-    ends_np = 1'b0;
-    for (k = 0; k < SEG_COUNT; k = k + 1) begin
-        kk = k;
-        if (kk < a_pc && pc_head[k*PC_ENTRY_WIDTH+F_EOP]) begin
-            ends_pc = 1'b1;
-        end
-        if (kk < a_np && np_head[k*SEG_W+F_EOP]) begin
-            ends_np = 1'b1;
-        end
-    end
-    stop = busy_reg && (busy_np_reg ? !(ends_np || a_np == SEG_COUNT_32) : !(ends_pc || a_pc == SEG_COUNT_32));
     for (o = 0; o < SEG_COUNT; o = o + 1) begin
-        // the queues' next segments: entry pp of one, pn of the other, each at most o (every
-        // slot before this one took a segment of one of them; constant slices, no shifter)
-        for (k = 0; k < SEG_COUNT; k = k + 1) begin
-            kk = k;
-            if (k <= o && kk == pp) begin
-                sg_pc = pc_head[k*PC_ENTRY_WIDTH +: PC_ENTRY_WIDTH];
-            end
-            if (k <= o && kk == pn) begin
-                sg_np = np_head[k*SEG_W +: SEG_W];
-            end
+        sg_pc = {SEG_W{1'b0}};
+        sg_np = {SEG_W{1'b0}};
+        for (k = 0; k <= o; k = k + 1) begin
+            if (at_pc[o*SEG_COUNT+k]) sg_pc = sg_pc | pc_head[k*PC_ENTRY_WIDTH +: SEG_W];
+            if (at_np[o*SEG_COUNT+k]) sg_np = sg_np | np_head[k*PC_ENTRY_WIDTH +: SEG_W];
         end
-        if (hold_reg) begin
-            sel = hold_sel_reg[2*o +: 2];
-        end else if (stop) begin
-            sel = SEL_NONE;
-        end else if (cont) begin
-            if (cont_np ? pn < a_np : pp < a_pc) begin
-                sel = cont_np ? SEL_NP : SEL_PC;
-            end else begin
-                sel = SEL_NONE;
-            end
-        end else begin
-            // which queued TLP arrived first: the non-posted request when no posted TLP or
-            // completion is queued, or when the one queued arrived after that request (it
-            // counted more non-posted arrivals than have started)
-            np_first = pn < a_np && (pp >= a_pc || sg_pc[PC_ENTRY_WIDTH-1:SEG_W] != nq);
-            // the TLP at each queue's head fits: its eop is queued, or its segments to the end of this beat
-            ends_pc = 1'b0;
-            ends_np = 1'b0;
-            for (k = 0; k < SEG_COUNT; k = k + 1) begin
-                kk = k;
-                if (kk >= pp && kk < a_pc && pc_head[k*PC_ENTRY_WIDTH+F_EOP]) begin
-                    ends_pc = 1'b1;
-                end
-                if (kk >= pn && kk < a_np && np_head[k*SEG_W+F_EOP]) begin
-                    ends_np = 1'b1;
-                end
-            end
-            fit_pc = pp < a_pc && (ends_pc || a_pc - pp >= SEG_COUNT_32 - o);
-            fit_np = pn < a_np && (ends_np || a_np - pn >= SEG_COUNT_32 - o);
-            if (fit_pc && !(np_first && tx_np_ok)) begin
-                sel = SEL_PC;
-            end else if (loc_ok && !loc_used) begin
-                sel = SEL_LOC;
-            end else if (fit_np && np_first && tx_np_ok) begin
-                sel = SEL_NP;
-            end else begin
-                sel = SEL_NONE;
-            end
-        end
-        if (sel == SEL_NONE) begin
-            stop = 1'b1;
-        end
-        sel_all[2*o +: 2] = sel;
-        if (sel == SEL_PC) begin
-            tx_valid[o] = 1'b1;
-            {tx_sop[o], tx_eop[o], tx_strb[o*SEG_DW +: SEG_DW], tx_hdr[o*128 +: 128], tx_data[o*32*SEG_DW +: 32*SEG_DW]} = sg_pc[SEG_W-1:0];
-            cont = !sg_pc[F_EOP];
-            cont_np = 1'b0;
-            pp = pp + 32'd1;
-        end else if (sel == SEL_NP) begin
-            tx_valid[o] = 1'b1;
-            {tx_sop[o], tx_eop[o], tx_strb[o*SEG_DW +: SEG_DW], tx_hdr[o*128 +: 128], tx_data[o*32*SEG_DW +: 32*SEG_DW]} = sg_np;
-            cont = !sg_np[F_EOP];
-            cont_np = 1'b1;
-            if (sg_np[F_SOP]) begin
-                nq = nq + ARRIVAL_ONE;
-            end
-            pn = pn + 32'd1;
-        end else if (sel == SEL_LOC) begin
-            tx_valid[o] = 1'b1;
+        if (sel_loc[o]) begin
             tx_data[o*32*SEG_DW +: 32*SEG_DW] = loc_seg_data;
             tx_strb[o*SEG_DW +: SEG_DW] = loc_seg_strb;
             tx_hdr[o*128 +: 128] = l_out[LOC_ENTRY_WIDTH-1:33];
             tx_sop[o] = 1'b1;
             tx_eop[o] = 1'b1;
-            loc_used = 1'b1;
+        end else begin
+            {tx_sop[o], tx_eop[o], tx_strb[o*SEG_DW +: SEG_DW], tx_hdr[o*128 +: 128], tx_data[o*32*SEG_DW +: 32*SEG_DW]} = sg_pc | sg_np;
         end
     end
 end
 
 wire xfer = tx_ready && |tx_valid;
 always @* begin
-    pc_pop = xfer ? pp[COUNT_WIDTH-1:0] : {COUNT_WIDTH{1'b0}};
-    np_pop = xfer ? pn[COUNT_WIDTH-1:0] : {COUNT_WIDTH{1'b0}};
-    l_pop = xfer && loc_used;
+    // an empty beat takes nothing: ready alone gates the counts
+    pc_pop = tx_ready ? pp : {COUNT_WIDTH{1'b0}};
+    np_pop = tx_ready ? pn : {COUNT_WIDTH{1'b0}};
+    l_pop = tx_ready && loc_used;
 end
-wire unused_p = &{1'b0, pp[31:COUNT_WIDTH], pn[31:COUNT_WIDTH], kk, 1'b0};
 
 always @(posedge clk) begin
     if (xfer) begin
         busy_reg <= cont;
         busy_np_reg <= cont_np;
-        np_out_reg <= nq;
     end
     hold_reg <= |tx_valid && !tx_ready;
     hold_sel_reg <= sel_all;
     if (rst) begin
         busy_reg <= 1'b0;
         busy_np_reg <= 1'b0;
-        np_out_reg <= {ARRIVAL_WIDTH{1'b0}};
         hold_reg <= 1'b0;
         hold_sel_reg <= {2*SEG_COUNT{1'b0}};
     end

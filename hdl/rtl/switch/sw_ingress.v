@@ -272,25 +272,30 @@ assign loc_data = !with_data ? 32'd0 : l_cfg_dn ? cfg_rd_dn : cfg_rd_up;
 assign loc_has_data = with_data;
 assign loc_valid = l_first;
 
-// one counter per fate; up to TLP_SEG_COUNT TLPs start per clock
+// one counter per fate; up to TLP_SEG_COUNT TLPs start per clock. Each segment's fate is decoded
+// into a register first and added on the next clock, so a count lags its TLPs by a clock and the
+// routing decision does not run on into the add
 localparam INC_WIDTH = 3;
 generate
     for (g = 0; g < `PS_SW_CNT_COUNT; g = g + 1) begin : c
         localparam [2:0] IDX = g;
         reg [CNT_WIDTH-1:0] count_reg = 0;
+        reg [SEG_COUNT-1:0] hit_reg = {SEG_COUNT{1'b0}};
         reg [INC_WIDTH-1:0] inc;
         integer i;
         always @* begin
             inc = {INC_WIDTH{1'b0}};
             for (i = 0; i < SEG_COUNT; i = i + 1) begin
-                if (first[i] && cnt_idx[3*i +: 3] == IDX) begin
-                    inc = inc + 1'b1;
-                end
+                inc = inc + {{(INC_WIDTH-1){1'b0}}, hit_reg[i]};
             end
         end
         always @(posedge clk) begin
+            for (i = 0; i < SEG_COUNT; i = i + 1) begin
+                hit_reg[i] <= first[i] && cnt_idx[3*i +: 3] == IDX;
+            end
             count_reg <= count_reg + {{(CNT_WIDTH-INC_WIDTH){1'b0}}, inc};
             if (rst) begin
+                hit_reg <= {SEG_COUNT{1'b0}};
                 count_reg <= 0;
             end
         end
