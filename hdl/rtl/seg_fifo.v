@@ -117,54 +117,81 @@ endgenerate
 
 wire [SEG_COUNT*WIDTH-1:0] bank_rdata;
 
+// Read side: each bank's read address is a register (the address of its entry among the oldest
+// SEG_COUNT), so a head's read is the LUT RAM read and the rotation, no add before it. A pop of
+// n entries steps the banks holding the n oldest by one: both outcomes are made from registers
+// and the pop only chooses between them. rd_sel_reg is rd_ptr mod SEG_COUNT (the bank of the
+// oldest entry).
+localparam [BANK_ADDR_WIDTH-1:0] BANK_ONE = 1;
+reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] bank_raddr_reg = {SEG_COUNT*BANK_ADDR_WIDTH{1'b0}};
+reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] bank_raddr_next;
+reg [31:0]                          rd_sel_reg = 32'd0;
+reg [31:0]                          rd_sel_next;
+reg [PTR_WIDTH-1:0]                 rd_ptr_next;
+reg [31:0]                          r, m;
+always @* begin
+    bank_raddr_next = bank_raddr_reg;
+    rd_sel_next = rd_sel_reg;
+    rd_ptr_next = rd_ptr_reg;
+    // the banks holding the oldest out_pop entries: (bank - rd_sel) mod SEG_COUNT < out_pop; each
+    // outcome made from registers, the pop count (an equality per value) only choosing
+    for (m = 1; m <= SEG_32; m = m + 32'd1) begin
+        if ({{(32-COUNT_WIDTH){1'b0}}, out_pop} == m) begin
+            rd_sel_next = (rd_sel_reg + m) & MASK_32;
+            rd_ptr_next = rd_ptr_reg + m[PTR_WIDTH-1:0];
+            for (r = 0; r < SEG_32; r = r + 32'd1) begin
+                if (((r - rd_sel_reg) & MASK_32) < m) begin
+                    bank_raddr_next[r*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] = bank_raddr_reg[r*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] + BANK_ONE;
+                end
+            end
+        end
+    end
+end
+
 genvar g;
 generate
     for (g = 0; g < SEG_COUNT; g = g + 1) begin : bank
-        localparam [31:0] G_32 = g;
         reg [WIDTH-1:0] mem [0:(1<<BANK_ADDR_WIDTH)-1];
         always @(posedge clk) begin
             if (bank_we[g]) begin
                 mem[bank_waddr[g*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH]] <= bank_wdata[g*WIDTH +: WIDTH];
             end
         end
-        // the one entry among the oldest SEG_COUNT that lives in this bank
-        wire [31:0] ridx = {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg} + ((G_32 - {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg}) & MASK_32);
-        assign bank_rdata[g*WIDTH +: WIDTH] = mem[ridx[SEG_INDEX_WIDTH +: BANK_ADDR_WIDTH]];
-        wire unused_ridx = &{1'b0, ridx, 1'b0};
+        assign bank_rdata[g*WIDTH +: WIDTH] = mem[bank_raddr_reg[g*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH]];
     end
 endgenerate
 
-// out segment j: entry rd_ptr + j
+// out segment j: entry rd_ptr + j, in bank (rd_sel + j) mod SEG_COUNT
 generate
     if (SEG_COUNT == 1) begin : g_one_out
         always @* begin
             out_data = bank_rdata;
         end
     end else begin : g_many_out
-        reg [31:0] ridx_j;
         integer j, b;
         always @* begin
             out_data = bank_rdata;
-            ridx_j = 32'd0;
             for (j = 0; j < SEG_COUNT; j = j + 1) begin
-                ridx_j = {{(32-PTR_WIDTH){1'b0}}, rd_ptr_reg} + j;
                 for (b = 0; b < SEG_COUNT; b = b + 1) begin
-                    if ((ridx_j & MASK_32) == b) begin
+                    if (((rd_sel_reg + j) & MASK_32) == b) begin
                         out_data[j*WIDTH +: WIDTH] = bank_rdata[b*WIDTH +: WIDTH];
                     end
                 end
             end
         end
-        wire unused_ridx_j = &{1'b0, ridx_j, 1'b0};
     end
 endgenerate
 
 always @(posedge clk) begin
     wr_ptr_reg <= wr_ptr_reg + k[PTR_WIDTH-1:0];
-    rd_ptr_reg <= rd_ptr_reg + {{(PTR_WIDTH-COUNT_WIDTH){1'b0}}, out_pop};
+    rd_ptr_reg <= rd_ptr_next;
+    bank_raddr_reg <= bank_raddr_next;
+    rd_sel_reg <= rd_sel_next;
     if (rst) begin
         wr_ptr_reg <= {PTR_WIDTH{1'b0}};
         rd_ptr_reg <= {PTR_WIDTH{1'b0}};
+        bank_raddr_reg <= {SEG_COUNT*BANK_ADDR_WIDTH{1'b0}};
+        rd_sel_reg <= 32'd0;
     end
 end
 wire unused_k = &{1'b0, k[31:PTR_WIDTH], 1'b0};
