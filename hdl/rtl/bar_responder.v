@@ -11,11 +11,11 @@
  * (uniform in 0..bar_jitter clocks from a 16-bit LFSR that steps once per request and
  * restarts from a fixed seed on reset, so a run is repeatable; 0 while bar_jitter is 0).
  * The head leaves once it is max(BAR_LATENCY, 2) clocks past that time: the first beat of its
- * completion is valid max(max(bar_latency, 2) + draw, 3) clocks after the request was
+ * completion is valid max(max(bar_latency, 2) + draw, 4) clocks after the request was
  * accepted, or later under back-pressure (completions leave in request order).
  *
  * - MRd of at most MAX_PAYLOAD_BYTES (Length * 4): CplDs with status SC. Without a
- *   split (cpl_split not 64 or 128) one CplD: Length as requested, Byte Count =
+ *   split (cpl_split not 64 or 128 when the read is taken) one CplD: Length as requested, Byte Count =
  *   requested bytes (1 for a zero-length read), Lower Address = address of the first
  *   enabled byte [6:0]. With cpl_split 64 or 128 the read is answered as a root
  *   complex splits at its Read Completion Boundary: each CplD ends at the next
@@ -34,15 +34,17 @@
  * rx ready is a register: it is high on a clock only if the FIFO has room for TLP_SEG_COUNT
  * requests and the completion buffer for TLP_SEG_COUNT more reads of MAX_PAYLOAD_BYTES whatever
  * the clock before took (so it falls a beat early while the previous clock's ready was high):
- * each read taken reserves its payload (Length DWs) in a buffer of CPL_BUFFER_BYTES until its
- * last CplD starts, so a completer whose buffer is full returns no non-posted credit and
+ * each read taken reserves its payload (Length DWs) in a buffer of CPL_BUFFER_BYTES until the
+ * clock after its last CplD is planned, so a completer whose buffer is full returns no non-posted credit and
  * further reads wait on the requester's side of the link instead of in flight. tx ready is
  * honoured on every beat.
  *
- * Completions go through two registers: the plan of the next beat (headers, and per segment
- * its first payload DW address and DW count) and the output beat, whose payload words are made
- * from the plan's registers; the FIFO's head and the due-time compare never reach the payload
- * adders in one clock.
+ * Completions go through three registers: a window of the FIFO's oldest TLP_SEG_COUNT entries
+ * (with their due bits), the plan of the next beat (headers, and per segment its CplD's first
+ * payload DW, its offset in it and its DW count) and the output beat, whose payload words are
+ * made from the plan's registers. The plan chooses a beat's reads as a prefix over the window
+ * (positions are sums of segment counts worked out when each read was taken), so no segment's
+ * choice waits on the one before it.
  *
  * Segments (TLP_SEG_COUNT 2 or 4, as a straddled interface delivers): every segment of a
  * request beat may start a request (its header in rx_req_tlp_hdr[128*s +: 128]); they enter
@@ -105,20 +107,38 @@ module bar_responder #
 
 localparam MAX_DW = MAX_PAYLOAD_BYTES/4;
 localparam FIFO_AW = $clog2(FIFO_DEPTH);
-// DWs per segment; DW counts (remaining payload, segment width) share one width
+// DWs per segment (a power of two); DW counts (payload, segment width) share one width
 localparam SEG_DW_INT = TLP_STRB_WIDTH/TLP_SEG_COUNT;
+localparam SEG_DW_LOG2 = $clog2(SEG_DW_INT);
 localparam [31:0] SEG_DW_32 = SEG_DW_INT;
 localparam [31:0] MAX_DW_32 = MAX_DW;
+localparam [31:0] SEG_32 = TLP_SEG_COUNT;
 localparam [11:0] SEG_DW = SEG_DW_32[11:0];
-localparam [29:0] SEG_DW_30 = SEG_DW_32[29:0];
 localparam [11:0] MAX_DW_12 = MAX_DW_32[11:0];
 // segment-index bits, and the width of a count of 0..TLP_SEG_COUNT entries
 localparam SEG_INDEX_WIDTH = (TLP_SEG_COUNT > 1) ? $clog2(TLP_SEG_COUNT) : 0;
 localparam COUNT_WIDTH = SEG_INDEX_WIDTH + 1;
+// a segment count or position 0..TLP_SEG_COUNT + 1 (saturated: past the end of a beat), one-hot,
+// so that the beat's prefix adds and compares them in LUTs, without carry chains
+localparam NS_W = TLP_SEG_COUNT + 2;
+// payload DWs of one segment: 0..SEG_DW
+localparam NDW_W = $clog2(SEG_DW_INT + 1);
 
-// FIFO entry: {ur, len_dw[11:0], byte_count[11:0], lower_addr[6:0], req_id[15:0],
-//              tag[9:0], tc[2:0], attr[2:0], addr_dw[29:0], t_accept[31:0]}
-localparam ENTRY_W = 1 + 12 + 12 + 7 + 16 + 10 + 3 + 3 + 30 + 32;
+// FIFO entry (bit offsets): the request as it was decoded, then how its completions fall into
+// segments, worked out when it is taken so that the beat's plan only adds small counts:
+//   t_accept[31:0], addr_dw[29:0], attr[2:0], tc[2:0], tag[9:0], req_id[15:0],
+//   lower_addr[6:0], byte_count[11:0], len_dw[11:0], ur,
+//   ws: segments the read's CplDs of one beat take (its first, and its second when that is the
+//       last; saturated), n2s / n1s: segments of its second / first CplD (saturated),
+//   last2: split in two CplDs exactly, one: answered by one completion, sp128: split at 128 B,
+//   n1t / n2t: the two CplDs' segments as a thermometer up to two beats (bit t-1: at least t),
+//   room1: the first CplD's DWs when split, rest1: the DWs after it
+localparam E_T = 0, E_ADDR = 32, E_ATTR = 62, E_TC = 65, E_TAG = 68, E_RID = 78, E_LA = 94,
+           E_BC = 101, E_LEN = 113, E_UR = 125, E_WS = 126, E_N2S = E_WS + NS_W,
+           E_N1S = E_N2S + NS_W, E_LAST2 = E_N1S + NS_W, E_ONE = E_LAST2 + 1, E_SP128 = E_ONE + 1,
+           E_N1T = E_SP128 + 1, E_N2T = E_N1T + 2 * TLP_SEG_COUNT, E_ROOM1 = E_N2T + 2 * TLP_SEG_COUNT,
+           E_REST1 = E_ROOM1 + 6;
+localparam ENTRY_W = E_REST1 + 12;
 
 // Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
 // block naming a module that does not exist, the name saying what to fix
@@ -126,7 +146,8 @@ generate
     if (TLP_SEG_COUNT != 1 && TLP_SEG_COUNT != 2 && TLP_SEG_COUNT != 4) begin : g_check_tlp_seg_count
         bar_responder_TLP_SEG_COUNT_must_be_1_2_or_4 unsupported_parameter ();
     end
-    if (TLP_STRB_WIDTH % TLP_SEG_COUNT != 0 || FIFO_DEPTH < TLP_SEG_COUNT) begin : g_check_tlp_strb_width
+    if (TLP_STRB_WIDTH % TLP_SEG_COUNT != 0 || FIFO_DEPTH < TLP_SEG_COUNT ||
+        (1 << SEG_DW_LOG2) != SEG_DW_INT) begin : g_check_tlp_strb_width
         bar_responder_TLP_STRB_WIDTH_must_split_into_segments_and_FIFO_DEPTH_hold_a_beat unsupported_parameter ();
     end
     if (TLP_DATA_WIDTH < 32 || TLP_DATA_WIDTH % 32 != 0 || TLP_STRB_WIDTH * 32 != TLP_DATA_WIDTH) begin : g_check_tlp_data_width
@@ -140,40 +161,96 @@ generate
     end
 endgenerate
 
+// segments a CplD of n DWs of payload takes
+function [11:0] segs_of(input [11:0] n);
+    segs_of = (n + SEG_DW - 12'd1) >> SEG_DW_LOG2;
+endfunction
+// a segment count saturated at TLP_SEG_COUNT + 1, one-hot
+function [NS_W-1:0] sat_ns(input [11:0] n);
+    integer b;
+    begin
+        sat_ns = {NS_W{1'b0}};
+        for (b = 0; b < NS_W; b = b + 1) begin
+            if ((b == NS_W - 1) ? ({20'd0, n} >= b) : ({20'd0, n} == b)) sat_ns[b] = 1'b1;
+        end
+    end
+endfunction
+// a segment count as a thermometer of 2 * TLP_SEG_COUNT bits (bit t-1: at least t)
+function [2*TLP_SEG_COUNT-1:0] therm(input [11:0] n);
+    integer b;
+    begin
+        for (b = 0; b < 2 * TLP_SEG_COUNT; b = b + 1) therm[b] = ({20'd0, n} > b);
+    end
+endfunction
+// the segments of a CplD of n DWs as that thermometer, compared on the DW count (no adder)
+function [2*TLP_SEG_COUNT-1:0] therm_dw(input [11:0] n);
+    integer b;
+    begin
+        for (b = 0; b < 2 * TLP_SEG_COUNT; b = b + 1) therm_dw[b] = ({20'd0, n} > b * SEG_DW_INT);
+    end
+endfunction
+// a thermometer's count saturated at TLP_SEG_COUNT + 1, one-hot
+function [NS_W-1:0] therm_ns(input [2*TLP_SEG_COUNT-1:0] th);
+    integer b;
+    begin
+        therm_ns[0] = !th[0];
+        for (b = 1; b < NS_W - 1; b = b + 1) therm_ns[b] = th[b-1] && !th[b];
+        therm_ns[NS_W-1] = th[NS_W-2];
+    end
+endfunction
+// the sum of two one-hot counts, saturated
+function [NS_W-1:0] oh_add(input [NS_W-1:0] x, input [NS_W-1:0] y);
+    integer a, b;
+    begin
+        oh_add = {NS_W{1'b0}};
+        for (a = 0; a < NS_W; a = a + 1) begin
+            for (b = 0; b < NS_W; b = b + 1) begin
+                if (x[a] && y[b]) oh_add[(a + b >= NS_W - 1) ? NS_W - 1 : a + b] = 1'b1;
+            end
+        end
+    end
+endfunction
+// payload DWs in the last segment of a CplD whose DW count ends in n_lo (a count >= 1)
+function [NDW_W-1:0] last_ndw_of(input [NDW_W-1:0] n_lo);
+    last_ndw_of = ((n_lo - 1'b1) & (SEG_DW[NDW_W-1:0] - 1'b1)) + 1'b1;
+endfunction
+
 // free-running clock count for the accept times
 reg [31:0] now_reg = 32'd0;
 
 /*
  * Pending-request FIFO (seg_fifo, below): up to TLP_SEG_COUNT requests enter it per clock and
- * up to TLP_SEG_COUNT leave (one per completion segment)
+ * up to TLP_SEG_COUNT leave it per clock into the head window (below)
  */
-// room for a whole beat of requests; the oldest entries present (up to TLP_SEG_COUNT); the
-// reads that leave with the beat taken
 wire                   fifo_room, fifo_room2;
 wire [COUNT_WIDTH-1:0] fifo_count;
-wire [COUNT_WIDTH-1:0] fifo_pop;
-wire [31:0]            fifo_count_32 = {{(32-COUNT_WIDTH){1'b0}}, fifo_count};
+reg  [COUNT_WIDTH-1:0] fifo_pop;
 
-// due: the entry's first beat, valid two clocks later (the plan, then the output register), is
-// max(bar_latency, 2) clocks past its (jittered) accept time. due_base_reg is this clock's
-// now + 2 - max(bar_latency, 2), made a clock ahead, so the compare is one subtraction from the
-// FIFO's word: due while it is not negative (ages stay far below 2^31 clocks)
-reg  [31:0] due_base_reg = 32'd0;
+// due: the entry's first beat, valid two clocks after the plan takes it (the plan, then the
+// output register), is max(bar_latency, 2) clocks past its (jittered) accept time. The head
+// window holds each entry's due bit for the clock it is in the window, compared against that
+// clock's now + 2 - max(bar_latency, 2) (made a clock ahead: due_base_next): one subtraction
+// from the entry, not negative when due (ages stay far below 2^31 clocks)
 wire [15:0] latency_eff = (bar_latency < 16'd2) ? 16'd2 : bar_latency;
+wire [31:0] due_base_next = now_reg + 32'd3 - {16'd0, latency_eff};
 
 /*
  * Completion buffer: the payload DWs of the reads taken and not yet answered (reserved when a
- * read enters the FIFO, released when its last CplD starts)
+ * read enters the FIFO, released the clock after its last CplD is planned)
  */
 localparam BUF_W = 24;
 localparam [31:0] CPL_BUFFER_DW_32 = CPL_BUFFER_BYTES / 4;
 localparam [31:0] BEAT_RESERVE_DW_32 = TLP_SEG_COUNT * (MAX_PAYLOAD_BYTES / 4);
 reg  [BUF_W-1:0] reserved_dw_reg = {BUF_W{1'b0}};
-reg  [BUF_W-1:0] push_dw, pop_dw;
+reg  [BUF_W-1:0] push_dw;
 wire [31:0]      reserved_dw_32 = {{(32-BUF_W){1'b0}}, reserved_dw_reg};
 // room for one more beat of reads, and for two (one the current clock may take)
 wire buffer_full  = (CPL_BUFFER_BYTES != 0) && (reserved_dw_32 + BEAT_RESERVE_DW_32 > CPL_BUFFER_DW_32);
 wire buffer_full2 = (CPL_BUFFER_BYTES != 0) && (reserved_dw_32 + 2 * BEAT_RESERVE_DW_32 > CPL_BUFFER_DW_32);
+// the payload DWs of the reads that left on the clock before, per window slot
+reg  [12*TLP_SEG_COUNT-1:0] release_dw_reg = {12*TLP_SEG_COUNT{1'b0}};
+reg  [12*TLP_SEG_COUNT-1:0] release_dw_next;
+reg  [BUF_W-1:0]            release_dw;
 
 // a beat is taken only while every segment of it would find room. Ready is registered (the
 // header decode, the FIFO's write steering and the probe's taps start from a flip-flop): while
@@ -195,11 +272,11 @@ wire [(ENTRY_W-32)*TLP_SEG_COUNT-1:0] push_fields;
 reg  [32*TLP_SEG_COUNT-1:0]          push_time;
 reg  [15:0]                          lfsr_v;
 reg  [32:0]                          jitter_product;
-// the oldest TLP_SEG_COUNT entries (those a beat of completions can start)
+// the oldest TLP_SEG_COUNT entries in the FIFO (after those in the window)
 wire [ENTRY_W*TLP_SEG_COUNT-1:0]     heads;
 integer k;
 
-// one segment's entry less its accept time: {ur, len_dw[11:0], ...}
+// one segment's entry less its accept time
 reg  [ENTRY_W-33:0]                  push_entry;
 
 always @* begin
@@ -215,8 +292,8 @@ always @* begin
             jitter_product = {17'd0, lfsr_v} * {16'd0, {1'b0, bar_jitter} + 17'd1};
             push_time[k*32 +: 32] = now_reg + {16'd0, jitter_product[31:16]};
             push_entry = push_fields[(ENTRY_W-32)*k +: ENTRY_W-32];
-            if (!push_entry[ENTRY_W-33]) begin
-                push_dw = push_dw + {{(BUF_W-12){1'b0}}, push_entry[ENTRY_W-34 -: 12]};
+            if (!push_entry[E_UR-32]) begin
+                push_dw = push_dw + {{(BUF_W-12){1'b0}}, push_entry[E_LEN-32 +: 12]};
             end
             lfsr_v = {1'b0, lfsr_v[15:1]} ^ (lfsr_v[0] ? 16'hB400 : 16'h0000);
         end
@@ -226,6 +303,8 @@ wire unused_jitter_product = &{1'b0, jitter_product[32], jitter_product[15:0], 1
 
 // payload beats and the end of frame play no part here
 wire unused_rx = &{1'b0, rx_req_tlp_data, rx_req_tlp_strb, rx_req_tlp_eop, 1'b0};
+
+wire split_on = (cpl_split == 8'd64) || (cpl_split == 8'd128);
 
 genvar g;
 generate
@@ -277,6 +356,22 @@ generate
         wire [11:0] req_byte_count = !req_mem_read ? 12'd4 : (req_zero_len ? 12'd1 : req_bytes[11:0]);
         wire [6:0]  req_lower_addr = req_mem_read ? {req_addr_dw[4:0], req_lead} : 7'd0;
 
+        // how the read's CplDs fall into segments: split at the split size in force now (the
+        // first CplD ends at the next boundary, room1 DWs on, the second at the next or the end)
+        wire        req_128   = (cpl_split == 8'd128);
+        wire [11:0] req_dw    = {1'b0, req_len_dw};
+        wire [11:0] req_blk   = req_128 ? 12'd32 : 12'd16;
+        wire [11:0] req_room1 = req_128 ? (12'd32 - {7'd0, req_addr_dw[4:0]}) : (12'd16 - {8'd0, req_addr_dw[3:0]});
+        wire        req_one   = !req_answer_data || !split_on || (req_dw <= req_room1);
+        wire [11:0] req_rest1 = req_dw - req_room1;
+        wire        req_last2 = (req_rest1 <= req_blk);
+        // (both of the first CplD's lengths made, then chosen)
+        wire [2*TLP_SEG_COUNT-1:0] req_n1t = !req_answer_data ? therm(12'd1) : req_one ? therm_dw(req_dw) : therm_dw(req_room1);
+        wire [2*TLP_SEG_COUNT-1:0] req_n2t = req_last2 ? therm_dw(req_rest1) : therm_dw(req_blk);
+        wire [NS_W-1:0] req_n1s = therm_ns(req_n1t);
+        wire [NS_W-1:0] req_n2s = therm_ns(req_n2t);
+        wire [NS_W-1:0] req_ws  = req_one ? req_n1s : oh_add(req_n1s, req_n2s);
+
         assign push[g] = rx_req_tlp_valid[g] && rx_req_tlp_sop[g] && rx_req_tlp_ready && req_non_posted;
 
         // the FIFO entry less its accept time, packed only on a clock the segment pushes
@@ -285,6 +380,16 @@ generate
             fields = {(ENTRY_W-32){1'b0}};
             if (push[g]) begin
                 fields = {
+                    req_rest1,
+                    req_room1[5:0],
+                    req_n2t,
+                    req_n1t,
+                    req_128,
+                    req_one,
+                    req_last2,
+                    req_n1s,
+                    req_n2s,
+                    req_ws,
                     !req_answer_data,
                     {1'b0, req_len_dw},
                     req_byte_count,
@@ -301,9 +406,8 @@ generate
     end
 endgenerate
 
-// the pushes of a clock take consecutive entries in segment order, the oldest TLP_SEG_COUNT
-// entries are the heads (seg_fifo: one LUT RAM bank per segment, each written and read once a
-// clock)
+// the pushes of a clock take consecutive entries in segment order (seg_fifo: one LUT RAM bank
+// per segment, each written and read once a clock)
 wire [ENTRY_W*TLP_SEG_COUNT-1:0] fifo_in;
 generate
     for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : fifo_entry
@@ -318,28 +422,114 @@ seg_fifo #(.WIDTH(ENTRY_W), .SEG_COUNT(TLP_SEG_COUNT), .ADDR_WIDTH(FIFO_AW - SEG
 );
 
 /*
+ * Head window: the oldest TLP_SEG_COUNT entries in registers, slot 0 the oldest (win_v_reg a
+ * prefix of valid slots, win_due_reg each one's due bit for this clock). The beat's plan takes
+ * reads from the window; the window refills from the FIFO's heads on the same clock, so the
+ * plan starts from flip-flops and the FIFO's read, its rotation and the due subtraction are a
+ * path of their own into the window.
+ */
+reg [ENTRY_W*TLP_SEG_COUNT-1:0] win_reg = {ENTRY_W*TLP_SEG_COUNT{1'b0}};
+reg [TLP_SEG_COUNT-1:0]         win_v_reg = {TLP_SEG_COUNT{1'b0}};
+reg [TLP_SEG_COUNT-1:0]         win_due_reg = {TLP_SEG_COUNT{1'b0}};
+reg [ENTRY_W*TLP_SEG_COUNT-1:0] win_next;
+reg [TLP_SEG_COUNT-1:0]         win_v_next, win_due_next;
+// the slots whose reads leave with the planned beat (a prefix of the valid slots)
+reg [TLP_SEG_COUNT-1:0]         take;
+
+reg [TLP_SEG_COUNT:0]   k_is;     // k_is[m]: m slots are taken
+reg [TLP_SEG_COUNT:0]   d_is;     // d_is[m]: m valid slots stay
+reg [TLP_SEG_COUNT-1:0] fifo_v;   // FIFO head i is present
+reg [TLP_SEG_COUNT-1:0] fifo_take;
+reg [TLP_SEG_COUNT-1:0] w_due, f_due;
+reg [TLP_SEG_COUNT:0]   nv_is;    // nv_is[m]: m slots are valid
+reg [31:0]              due_w, due_f;
+integer wj, wi;
+always @* begin
+    for (wi = 0; wi < TLP_SEG_COUNT; wi = wi + 1) begin
+        fifo_v[wi] = ({{(32-COUNT_WIDTH){1'b0}}, fifo_count} > wi);
+        due_w = due_base_next - win_reg[ENTRY_W*wi + E_T +: 32];
+        due_f = due_base_next - heads[ENTRY_W*wi + E_T +: 32];
+        w_due[wi] = !due_w[31];
+        f_due[wi] = !due_f[31];
+    end
+    for (wi = 0; wi <= TLP_SEG_COUNT; wi = wi + 1) begin
+        k_is[wi] = (wi == 0 || take[(wi == 0) ? 0 : wi - 1]) && (wi == TLP_SEG_COUNT || !take[(wi == TLP_SEG_COUNT) ? 0 : wi]);
+        nv_is[wi] = (wi == 0 || win_v_reg[(wi == 0) ? 0 : wi - 1]) && (wi == TLP_SEG_COUNT || !win_v_reg[(wi == TLP_SEG_COUNT) ? 0 : wi]);
+    end
+    // the valid slots less the taken ones (both prefixes), without an adder
+    d_is = {(TLP_SEG_COUNT+1){1'b0}};
+    for (wi = 0; wi <= TLP_SEG_COUNT; wi = wi + 1) begin
+        for (wj = 0; wj <= TLP_SEG_COUNT - wi; wj = wj + 1) begin
+            d_is[wi] = d_is[wi] | (nv_is[wi + wj] && k_is[wj]);
+        end
+    end
+    win_next = {ENTRY_W*TLP_SEG_COUNT{1'b0}};
+    win_v_next = {TLP_SEG_COUNT{1'b0}};
+    win_due_next = {TLP_SEG_COUNT{1'b0}};
+    fifo_take = {TLP_SEG_COUNT{1'b0}};
+    // slot j: the slot j + taken if still valid, else FIFO head j - staying
+    for (wj = 0; wj < TLP_SEG_COUNT; wj = wj + 1) begin
+        for (wi = wj; wi < TLP_SEG_COUNT; wi = wi + 1) begin
+            if (k_is[wi - wj] && win_v_reg[wi]) begin
+                win_next[ENTRY_W*wj +: ENTRY_W] = win_next[ENTRY_W*wj +: ENTRY_W] | win_reg[ENTRY_W*wi +: ENTRY_W];
+                win_v_next[wj] = 1'b1;
+                win_due_next[wj] = win_due_next[wj] | w_due[wi];
+            end
+        end
+        for (wi = 0; wi <= wj; wi = wi + 1) begin
+            if (d_is[wj - wi] && fifo_v[wi]) begin
+                win_next[ENTRY_W*wj +: ENTRY_W] = win_next[ENTRY_W*wj +: ENTRY_W] | heads[ENTRY_W*wi +: ENTRY_W];
+                win_v_next[wj] = 1'b1;
+                win_due_next[wj] = win_due_next[wj] | f_due[wi];
+                fifo_take[wi] = 1'b1;
+            end
+        end
+    end
+    // the FIFO heads taken are a prefix: their count
+    fifo_pop = {COUNT_WIDTH{1'b0}};
+    for (wi = 0; wi < TLP_SEG_COUNT; wi = wi + 1) begin
+        if (fifo_take[wi]) fifo_pop = wi[COUNT_WIDTH-1:0] + 1'b1;
+    end
+end
+wire unused_window = &{1'b0, due_w[30:0], due_f[30:0], 1'b0};
+
+/*
  * Completion output. One beat is TLP_SEG_COUNT segments of SEG_DW DWs; a completion starts
  * at a segment boundary and its payload runs on from there (into the next beats when longer).
- * The segments of a beat are filled in order: the rest of the completion in flight, then as
- * many completions as start in the free segments, each the next CplD of the head read (the
- * first one once it is due, a split read's next one at once). A Cpl with status UR ends its
- * beat, so that 'bar_ur' counts one per beat.
+ * The segments of a beat are filled in order: the rest of the completion in flight, then the
+ * window's reads in order, each with the CplDs it can start in this beat (a split read's first
+ * and, when that is its last, its second; a split read whose CplDs go on ends the beat), as
+ * long as each is due; a Cpl with status UR ends its beat, so that 'bar_ur' counts one per
+ * beat.
  *
- * The beat is planned a clock before it is output: the plan registers (pl_*) hold its headers
- * and, per segment, the first payload DW address and the payload DW count; the output register
+ * The choice is a prefix over the window, not a chain through it: each read's segment counts
+ * were worked out when it was taken (saturated just past a beat), so a read's position is the
+ * in-flight completion's segments plus the earlier reads' counts, and whether it starts is its
+ * position, its due bit and the earlier reads' "due and finished within the beat", all made
+ * beside each other. The plan registers (pl_*) hold the beat's headers and, per segment, the
+ * first payload DW of its CplD, the segment's offset in it and its DW count; the output register
  * makes the payload words from them. Each stage loads when it is empty or the next one loads.
  */
-// payload DWs of one segment: 0..SEG_DW
-localparam NDW_W = $clog2(SEG_DW_INT + 1);
+localparam OFF_W = 12;
+localparam [NS_W-1:0] NS_ZERO = 1;
 
-reg                      busy_reg = 1'b0, busy_next;     // a CplD's payload continues
-reg [29:0]               cur_dw_reg = 30'd0, cur_dw_next;
-reg [11:0]               rem_reg = 12'd0, rem_next;
-reg                      split_reg = 1'b0, split_next;   // the head's read has more CplDs to send
-reg  [32:0]              sub_ba_reg = 33'd0, sub_ba_next; // byte address of that CplD's first byte
-reg  [12:0]              sub_rb_reg = 13'd0, sub_rb_next; // bytes still to complete (its Byte Count)
-reg  [11:0]              sub_dw_reg = 12'd0, sub_dw_next; // DWs still to send
-reg                      sub_128_reg = 1'b0, sub_128_next; // the read is split at 128 bytes, not 64
+// the CplD in flight: its first payload DW, its segments, those sent before this beat, the DWs
+// of its last segment, and min(segments left, TLP_SEG_COUNT)
+reg [29:0]        f_dw0_reg = 30'd0, f_dw0_next;
+reg [11:0]        f_n_reg = 12'd0, f_n_next;
+reg [11:0]        f_off_reg = 12'd0, f_off_next;
+reg [NDW_W-1:0]   f_lastndw_reg = {NDW_W{1'b0}}, f_lastndw_next;
+reg [NS_W-1:0]    p0_reg = NS_ZERO, p0_next;
+// a read whose CplDs go on (always window slot 0): the next CplD's DWs still to send, byte
+// address and Byte Count, the split size, and that CplD's segments (saturated) and lastness
+reg               split_reg = 1'b0, split_next;
+reg  [11:0]       sub_dw_reg = 12'd0, sub_dw_next;
+reg  [32:0]       sub_ba_reg = 33'd0, sub_ba_next;
+reg  [12:0]       sub_rb_reg = 13'd0, sub_rb_next;
+reg               sub_128_reg = 1'b0, sub_128_next;
+reg               sub_one_reg = 1'b0, sub_one_next;
+reg  [NS_W-1:0]   sub_n1s_reg = {NS_W{1'b0}}, sub_n1s_next;
+reg  [2*TLP_SEG_COUNT-1:0] sub_n1t_reg = {2*TLP_SEG_COUNT{1'b0}}, sub_n1t_next;
 
 // the planned beat
 reg [TLP_SEG_COUNT-1:0]       pl_valid_reg = {TLP_SEG_COUNT{1'b0}}, pl_valid_next;
@@ -348,6 +538,7 @@ reg [TLP_SEG_COUNT-1:0]       pl_eop_reg = {TLP_SEG_COUNT{1'b0}}, pl_eop_next;
 reg                           pl_ur_reg = 1'b0, pl_ur_next;
 reg [TLP_SEG_COUNT*128-1:0]   pl_hdr_reg = {TLP_SEG_COUNT*128{1'b0}}, pl_hdr_next;
 reg [TLP_SEG_COUNT*30-1:0]    pl_dw_reg = {TLP_SEG_COUNT*30{1'b0}}, pl_dw_next;
+reg [TLP_SEG_COUNT*OFF_W-1:0] pl_off_reg = {TLP_SEG_COUNT*OFF_W{1'b0}}, pl_off_next;
 reg [TLP_SEG_COUNT*NDW_W-1:0] pl_ndw_reg = {TLP_SEG_COUNT*NDW_W{1'b0}}, pl_ndw_next;
 
 // the output beat
@@ -359,36 +550,6 @@ reg [TLP_DATA_WIDTH-1:0]    tx_data_reg = {TLP_DATA_WIDTH{1'b0}}, tx_data_next;
 reg [TLP_STRB_WIDTH-1:0]    tx_strb_reg = {TLP_STRB_WIDTH{1'b0}}, tx_strb_next;
 reg [TLP_SEG_COUNT*128-1:0] tx_hdr_reg = {TLP_SEG_COUNT*128{1'b0}};
 
-// the segment loop's view of the head read
-reg [ENTRY_W-1:0] head;
-reg         head_ur;
-reg [11:0]  head_byte_count;
-reg [6:0]   head_lower_addr;
-reg [15:0]  head_req_id;
-reg [9:0]   head_tag;
-reg [2:0]   head_tc;
-reg [2:0]   head_attr;
-reg [29:0]  head_addr_dw;
-reg         head_due;
-reg  [31:0] due_d;
-reg [31:0]  popped;       // reads left the FIFO so far in this beat
-reg         stop;         // a UR went into this beat
-// the next CplD of the head's read (byte addresses carry a 33rd bit so that a read at the top
-// of the 4-GB space does not wrap)
-reg [32:0]  cur_ba;
-reg [12:0]  cur_rb, cur_bytes;
-reg [11:0]  cur_dw_all, room_dw;
-reg         cur_last, cur_128;
-reg [11:0]  cur_len_dw;
-reg [127:0] head_cpl_hdr;
-// one segment's payload
-reg [29:0]  beat_dw;
-reg [11:0]  beat_rem;
-reg [11:0]  beat_ndw;
-integer s;
-
-wire split_on = (cpl_split == 8'd64) || (cpl_split == 8'd128);
-
 assign tx_cpl_tlp_data  = tx_data_reg;
 assign tx_cpl_tlp_strb  = tx_strb_reg;
 assign tx_cpl_tlp_hdr   = tx_hdr_reg;
@@ -399,206 +560,402 @@ assign tx_cpl_tlp_eop   = tx_eop_reg;
 assign bar_ur = (|tx_valid_reg) && tx_ur_reg && tx_cpl_tlp_ready;
 
 // the output register takes the planned beat when it is empty or being taken, the plan the next
-// beat when it is empty or being output (the plan itself is made from registers only)
+// beat when it is empty or being output
 wire tx_load = !(|tx_valid_reg) || tx_cpl_tlp_ready;
 wire pl_load = !(|pl_valid_reg) || tx_load;
 
+/*
+ * Each window slot's read, as the plan sees it (slot 0 the split read's next CplD while one
+ * goes on), and its two possible CplDs of this beat (candidate 2j its first, 2j+1 its second)
+ */
+localparam NC = 2 * TLP_SEG_COUNT;
+reg [TLP_SEG_COUNT-1:0] u_ur, u_one, u_last2, u_rdy, u_ok, u_go, u_two, u_leave;
+reg [NS_W*TLP_SEG_COUNT-1:0] u_n1s, u_ws;
+reg [NC-1:0]            c_go, c_last;
+reg [NS_W*NC-1:0]       c_start, c_ns;
+reg [128*NC-1:0]        c_hdr;
+reg [30*NC-1:0]         c_dw0;
+reg [12*NC-1:0]         c_n;
+reg [NDW_W*NC-1:0]      c_lastndw;
+reg [NS_W*NC*TLP_SEG_COUNT-1:0] c_p0;   // p0 after the beat if candidate c is the last, by start
+// the split state a read leaves after its first CplD (a) or its first two (b)
+reg [12*TLP_SEG_COUNT-1:0] a_dw, b_dw;
+reg [33*TLP_SEG_COUNT-1:0] a_ba, b_ba;
+reg [13*TLP_SEG_COUNT-1:0] a_rb, b_rb;
+reg [TLP_SEG_COUNT-1:0]    a_one, b_one, u_128;
+reg [NS_W*TLP_SEG_COUNT-1:0] a_n1s, b_n1s;
+reg [2*TLP_SEG_COUNT*TLP_SEG_COUNT-1:0] a_n1t, b_n1t;
+reg [2*TLP_SEG_COUNT*NC-1:0] c_nt;
+
+// one slot's fields
+reg [ENTRY_W-1:0] e;
+reg        e_sub;
+reg [11:0] e_len, e_bc, e_blk, e_room1, e_rest1, e_len1, e_len2, e_bytes1, e_n1, e_n2;
+reg [1:0]  e_la;
+reg [12:0] e_rb1, e_rb2;
+reg [32:0] e_ba1, e_ba2;
+reg [31:0] q32;
+integer fj, fc, fq, pj, pc, lj, lc, lq, rj;
+
+// a CplD's header
+function [127:0] cpl_hdr(input ur, input [ENTRY_W-1:0] ent, input [9:0] len_dw,
+                         input [11:0] rb, input [6:0] la);
+    cpl_hdr = {
+        ur ? 8'h0A : 8'h4A,                                          // Fmt/Type: Cpl or CplD
+        ent[E_TAG+9], ent[E_TC +: 3], ent[E_TAG+8], ent[E_ATTR+2], 1'b0, 1'b0, // T9 TC T8 Attr2 LN TH
+        1'b0, 1'b0, ent[E_ATTR +: 2], 2'b00,                         // TD EP Attr[1:0] AT
+        ur ? 10'd0 : len_dw,                                         // Length (1024 DW encodes as 0)
+        COMPLETER_ID,
+        ur ? 3'b001 : 3'b000,                                        // status UR or SC
+        1'b0,                                                        // BCM
+        ur ? ent[E_BC +: 12] : rb,                                  // Byte Count (4096 encodes as 0)
+        ent[E_RID +: 16],
+        ent[E_TAG +: 8],
+        1'b0,
+        ur ? ent[E_LA +: 7] : la,
+        32'd0                                                        // no DW3 in a 3DW header
+    };
+endfunction
+
+// the next CplD of a split read with x DWs still to send: the last when x fits before the
+// boundary, and its segments (saturated)
+function [NS_W+2*TLP_SEG_COUNT:0] sub_info(input [11:0] x, input [11:0] blk);
+    // (the thermometer of min(x, blk) is the AND of theirs: no adder after the subtraction)
+    sub_info = {x <= blk, therm_ns(therm_dw(x) & therm_dw(blk)), therm_dw(x) & therm_dw(blk)};
+endfunction
+
 always @* begin
-    busy_next     = busy_reg;
-    cur_dw_next   = cur_dw_reg;
-    rem_next      = rem_reg;
-    split_next    = split_reg;
-    sub_ba_next   = sub_ba_reg;
-    sub_rb_next   = sub_rb_reg;
-    sub_dw_next   = sub_dw_reg;
-    sub_128_next  = sub_128_reg;
-    pl_hdr_next   = pl_hdr_reg;
-    popped        = 32'd0;
-    pop_dw        = {BUF_W{1'b0}};
-    stop          = 1'b0;
+    u_ur = {TLP_SEG_COUNT{1'b0}}; u_one = {TLP_SEG_COUNT{1'b0}}; u_last2 = {TLP_SEG_COUNT{1'b0}};
+    u_rdy = {TLP_SEG_COUNT{1'b0}}; u_128 = {TLP_SEG_COUNT{1'b0}};
+    u_n1s = {NS_W*TLP_SEG_COUNT{1'b0}}; u_ws = {NS_W*TLP_SEG_COUNT{1'b0}};
+    c_hdr = {128*NC{1'b0}}; c_dw0 = {30*NC{1'b0}}; c_n = {12*NC{1'b0}};
+    c_lastndw = {NDW_W*NC{1'b0}}; c_ns = {NS_W*NC{1'b0}};
+    a_dw = {12*TLP_SEG_COUNT{1'b0}}; b_dw = {12*TLP_SEG_COUNT{1'b0}};
+    a_ba = {33*TLP_SEG_COUNT{1'b0}}; b_ba = {33*TLP_SEG_COUNT{1'b0}};
+    a_rb = {13*TLP_SEG_COUNT{1'b0}}; b_rb = {13*TLP_SEG_COUNT{1'b0}};
+    a_one = {TLP_SEG_COUNT{1'b0}}; b_one = {TLP_SEG_COUNT{1'b0}};
+    a_n1s = {NS_W*TLP_SEG_COUNT{1'b0}}; b_n1s = {NS_W*TLP_SEG_COUNT{1'b0}};
+    a_n1t = {2*TLP_SEG_COUNT*TLP_SEG_COUNT{1'b0}}; b_n1t = {2*TLP_SEG_COUNT*TLP_SEG_COUNT{1'b0}};
+    c_nt = {2*TLP_SEG_COUNT*NC{1'b0}};
+    for (fj = 0; fj < TLP_SEG_COUNT; fj = fj + 1) begin
+        e = win_reg[ENTRY_W*fj +: ENTRY_W];
+        e_sub = (fj == 0) && split_reg;
+        e_len = e[E_LEN +: 12];
+        e_bc = e[E_BC +: 12];
+        e_la = e[E_LA +: 2];
+        u_128[fj] = e_sub ? sub_128_reg : e[E_SP128];
+        e_blk = u_128[fj] ? 12'd32 : 12'd16;
+        // the first CplD: the read's (to the boundary when split), or the split read's next
+        e_room1 = {6'd0, e[E_ROOM1 +: 6]};
+        e_rest1 = e[E_REST1 +: 12];
+        e_rb1 = (e_bc == 12'd0) ? 13'd4096 : {1'b0, e_bc};
+        e_ba1 = {1'b0, e[E_ADDR +: 30], e_la[1:0]};
+        e_len1 = e[E_ONE] ? e_len : e_room1;
+        if (e_sub) begin
+            e_rest1 = sub_dw_reg - e_blk;
+            e_rb1 = sub_rb_reg;
+            e_ba1 = sub_ba_reg;
+            e_len1 = sub_one_reg ? sub_dw_reg : e_blk;
+        end
+        u_ur[fj] = e[E_UR] && !e_sub;
+        u_one[fj] = e_sub ? sub_one_reg : e[E_ONE];
+        u_last2[fj] = e[E_LAST2] && !e_sub;
+        u_n1s[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_N1S +: NS_W];
+        u_ws[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_WS +: NS_W];
+        u_rdy[fj] = win_v_reg[fj] && (win_due_reg[fj] || e_sub);
 
-    head = {ENTRY_W{1'b0}};
-    head_ur = 1'b0; head_byte_count = 12'd0; head_lower_addr = 7'd0; head_req_id = 16'd0;
-    head_tag = 10'd0; head_tc = 3'd0; head_attr = 3'd0; head_addr_dw = 30'd0;
-    head_due = 1'b0; due_d = 32'd0;
-    cur_ba = 33'd0; cur_rb = 13'd0; cur_bytes = 13'd0; cur_dw_all = 12'd0; room_dw = 12'd0;
-    cur_last = 1'b0; cur_128 = 1'b0; cur_len_dw = 12'd0; head_cpl_hdr = 128'd0;
-    beat_dw = 30'd0; beat_rem = 12'd0; beat_ndw = 12'd0;
+        // the second CplD starts at the boundary
+        e_bytes1 = {e_room1[9:0], 2'b00} - {10'd0, e_la[1:0]};
+        e_ba2 = {({1'b0, e[E_ADDR +: 30]} + {19'd0, e_room1}), 2'b00};
+        e_rb2 = e_rb1 - {1'b0, e_bytes1};
+        e_len2 = e[E_LAST2] ? e_rest1 : e_blk;
 
-    // the beat the plan takes when it is empty or being output (pl_load)
+        e_n1 = u_ur[fj] ? 12'd1 : segs_of(e_len1);
+        e_n2 = segs_of(e_len2);
+        fc = 2 * fj;
+        c_hdr[128*fc +: 128] = cpl_hdr(u_ur[fj], e, e_len1[9:0], e_rb1[11:0], e_ba1[6:0]);
+        c_dw0[30*fc +: 30] = e_ba1[31:2];
+        c_n[12*fc +: 12] = e_n1;
+        c_lastndw[NDW_W*fc +: NDW_W] = u_ur[fj] ? {NDW_W{1'b0}} : last_ndw_of(e_len1[NDW_W-1:0]);
+        c_ns[NS_W*fc +: NS_W] = u_n1s[NS_W*fj +: NS_W];
+        c_nt[2*TLP_SEG_COUNT*fc +: 2*TLP_SEG_COUNT] = e_sub ? sub_n1t_reg : e[E_N1T +: 2*TLP_SEG_COUNT];
+        fc = 2 * fj + 1;
+        c_hdr[128*fc +: 128] = cpl_hdr(1'b0, e, e_len2[9:0], e_rb2[11:0], e_ba2[6:0]);
+        c_dw0[30*fc +: 30] = e_ba2[31:2];
+        c_n[12*fc +: 12] = e_n2;
+        c_lastndw[NDW_W*fc +: NDW_W] = last_ndw_of(e_len2[NDW_W-1:0]);
+        c_ns[NS_W*fc +: NS_W] = e[E_N2S +: NS_W];
+        c_nt[2*TLP_SEG_COUNT*fc +: 2*TLP_SEG_COUNT] = e[E_N2T +: 2*TLP_SEG_COUNT];
+
+        // the split state after the first CplD, and after a second that is not the last
+        a_dw[12*fj +: 12] = e_rest1;
+        a_ba[33*fj +: 33] = e_sub ? (sub_ba_reg + {19'd0, e_blk, 2'b00}) : e_ba2;
+        a_rb[13*fj +: 13] = e_sub ? (sub_rb_reg - {e_blk[10:0], 2'b00}) : e_rb2;
+        {a_one[fj], a_n1s[NS_W*fj +: NS_W], a_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1, e_blk);
+        b_dw[12*fj +: 12] = e_rest1 - e_blk;
+        b_ba[33*fj +: 33] = e_ba2 + {19'd0, e_blk, 2'b00};
+        b_rb[13*fj +: 13] = e_rb2 - {e_blk[10:0], 2'b00};
+        {b_one[fj], b_n1s[NS_W*fj +: NS_W], b_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1 - e_blk, e_blk);
+    end
+
+    // each candidate's p0 for the next beat when it is the last to start, by its start q
+    // (one-hot: min(TLP_SEG_COUNT, q + segments - TLP_SEG_COUNT), at least 0), from the
+    // segments' thermometer: p0 >= x when segments >= TLP_SEG_COUNT - q + x
+    c_p0 = {NS_W*NC*TLP_SEG_COUNT{1'b0}};
+    for (fc = 0; fc < NC; fc = fc + 1) begin
+        for (fq = 0; fq < TLP_SEG_COUNT; fq = fq + 1) begin
+            for (q32 = 0; q32 <= SEG_32; q32 = q32 + 32'd1) begin
+                c_p0[NS_W*(TLP_SEG_COUNT*fc + fq) + q32] =
+                    (q32 == 32'd0 || c_nt[2*TLP_SEG_COUNT*fc + TLP_SEG_COUNT - fq + q32 - 1]) &&
+                    (q32 == SEG_32 || !c_nt[2*TLP_SEG_COUNT*fc + TLP_SEG_COUNT - fq + q32]);
+            end
+        end
+    end
+end
+wire unused_e = &{1'b0, e[E_T +: 32], e_ba1[32], e_ba2[32], e_ba2[1:0], e_n1, e_n2, q32, 1'b0};
+
+/*
+ * The beat's prefix: positions (saturated sums), which reads start, which start a second CplD,
+ * which leave
+ */
+reg [NS_W*(TLP_SEG_COUNT+1)-1:0] u_p;
+reg [NS_W-1:0] pos, sum1;
+reg all_ok;
+always @* begin
+    u_p = {NS_W*(TLP_SEG_COUNT+1){1'b0}};
+    u_p[0 +: NS_W] = p0_reg;
+    u_ok = {TLP_SEG_COUNT{1'b0}};
+    u_go = {TLP_SEG_COUNT{1'b0}};
+    u_two = {TLP_SEG_COUNT{1'b0}};
+    u_leave = {TLP_SEG_COUNT{1'b0}};
+    c_go = {NC{1'b0}};
+    c_start = {NS_W*NC{1'b0}};
+    all_ok = 1'b1;
+    pos = {NS_W{1'b0}};
+    sum1 = {NS_W{1'b0}};
+    for (pj = 0; pj < TLP_SEG_COUNT; pj = pj + 1) begin
+        pos = u_p[NS_W*pj +: NS_W];
+        sum1 = oh_add(pos, u_n1s[NS_W*pj +: NS_W]);
+        u_p[NS_W*(pj+1) +: NS_W] = oh_add(pos, u_ws[NS_W*pj +: NS_W]);
+        // a read is finished within the beat when its last CplD starts in it
+        u_ok[pj] = u_rdy[pj] && !u_ur[pj] && (u_one[pj] || u_last2[pj]);
+        // (a position of TLP_SEG_COUNT or more is past the beat)
+        u_go[pj] = all_ok && u_rdy[pj] && !(|pos[NS_W-1 -: 2]);
+        u_two[pj] = u_go[pj] && !u_one[pj] && !(pj == 0 && split_reg) && !(|sum1[NS_W-1 -: 2]);
+        u_leave[pj] = u_go[pj] && (u_one[pj] || (u_two[pj] && u_last2[pj]));
+        all_ok = all_ok && u_ok[pj];
+        c_go[2*pj] = u_go[pj];
+        c_go[2*pj+1] = u_two[pj];
+        c_start[NS_W*2*pj +: NS_W] = pos;
+        c_start[NS_W*(2*pj+1) +: NS_W] = sum1;
+    end
+    // the last CplD to start in the beat
+    c_last = {NC{1'b0}};
+    for (pc = 0; pc < NC; pc = pc + 1) begin
+        c_last[pc] = c_go[pc] && (pc == NC - 1 || !c_go[(pc == NC - 1) ? pc : pc + 1]) &&
+                     (pc >= NC - 2 || !c_go[(pc >= NC - 2) ? pc : pc + 2]);
+    end
+    take = u_leave & {TLP_SEG_COUNT{pl_load}};
+end
+
+/*
+ * The planned beat, the next in-flight CplD and split state, segment by segment from the
+ * prefix (each an OR of the one candidate that owns it)
+ */
+reg [11:0]  f_left;
+reg         own, any_go, c_eop;
+integer s, sa;
+always @* begin
     pl_valid_next = {TLP_SEG_COUNT{1'b0}};
     pl_sop_next   = {TLP_SEG_COUNT{1'b0}};
     pl_eop_next   = {TLP_SEG_COUNT{1'b0}};
-    pl_ur_next    = 1'b0;
+    pl_hdr_next   = {TLP_SEG_COUNT*128{1'b0}};
     pl_dw_next    = {TLP_SEG_COUNT*30{1'b0}};
+    pl_off_next   = {TLP_SEG_COUNT*OFF_W{1'b0}};
     pl_ndw_next   = {TLP_SEG_COUNT*NDW_W{1'b0}};
-
+    pl_ur_next    = |(u_go & u_ur);
+    f_left = f_n_reg - f_off_reg;
+    own = 1'b0;
+    c_eop = 1'b0;
     for (s = 0; s < TLP_SEG_COUNT; s = s + 1) begin
-        // this segment's payload: the rest of the current CplD, or the start of the head's
-        // (the head's fields are decoded only where a CplD may start: a Verilated model runs
-        // none of it on the clocks that carry payload or nothing)
-        beat_dw  = cur_dw_next;
-        beat_rem = 12'd0;
-
-        if (busy_next) begin
-            beat_rem         = rem_next;
+        if (|(p0_reg >> (s + 1))) begin
+            // the rest of the CplD in flight
             pl_valid_next[s] = 1'b1;
-            pl_eop_next[s]   = (rem_next <= SEG_DW);
-            busy_next        = (rem_next > SEG_DW);
-            rem_next         = rem_next - SEG_DW;
-        end else if (!stop && (popped < fifo_count_32)) begin
-            // the head read as seen by this segment (the FIFO's oldest not yet popped)
-            head            = heads[ENTRY_W*popped +: ENTRY_W];
-            head_ur         = head[ENTRY_W-1];
-            head_byte_count = head[ENTRY_W-14 -: 12];
-            head_lower_addr = head[ENTRY_W-26 -: 7];
-            head_req_id     = head[ENTRY_W-33 -: 16];
-            head_tag        = head[ENTRY_W-49 -: 10];
-            head_tc         = head[ENTRY_W-59 -: 3];
-            head_attr       = head[ENTRY_W-62 -: 3];
-            head_addr_dw    = head[61:32];
-            due_d           = due_base_reg - head[31:0];
-            head_due        = !due_d[31];
-
-            if (split_next || head_due) begin
-                // the CplD ends at the end of the read or at the next multiple of the split
-                // size, room_dw DWs on; counted in DWs (a read's first and last bytes are
-                // within its first and last DWs), so no wide compare follows the FIFO's read.
-                // A split read keeps the split size it started with.
-                if (split_next) begin
-                    // the rest of a split read: it starts on a multiple of the split size
-                    cur_ba     = sub_ba_next;
-                    cur_rb     = sub_rb_next;
-                    cur_dw_all = sub_dw_next;
-                    cur_128    = sub_128_next;
-                    room_dw    = cur_128 ? 12'd32 : 12'd16;
-                    cur_last   = (cur_dw_all <= room_dw);
-                end else begin
-                    cur_ba     = {1'b0, head_addr_dw, head_lower_addr[1:0]};
-                    cur_rb     = (head_byte_count == 12'd0) ? 13'd4096 : {1'b0, head_byte_count};
-                    cur_dw_all = head[ENTRY_W-2 -: 12];
-                    cur_128    = (cpl_split == 8'd128);
-                    room_dw    = cur_128 ? 12'd32 - {7'd0, head_addr_dw[4:0]} : 12'd16 - {8'd0, head_addr_dw[3:0]};
-                    cur_last   = !split_on || (cur_dw_all <= room_dw);
-                end
-                cur_len_dw  = cur_last ? cur_dw_all : room_dw;
-                // the bytes of a CplD that is not the last: to the boundary
-                cur_bytes   = {room_dw[10:0], 2'b00} - (split_next ? 13'd0 : {11'd0, head_lower_addr[1:0]});
-
-                head_cpl_hdr = {
-                    head_ur ? 8'h0A : 8'h4A,                 // Fmt/Type: Cpl or CplD
-                    head_tag[9], head_tc, head_tag[8], head_attr[2], 1'b0, 1'b0, // T9 TC T8 Attr2 LN TH
-                    1'b0, 1'b0, head_attr[1:0], 2'b00,       // TD EP Attr[1:0] AT
-                    head_ur ? 10'd0 : cur_len_dw[9:0],       // Length (1024 DW encodes as 0)
-                    COMPLETER_ID,
-                    head_ur ? 3'b001 : 3'b000,               // status UR or SC
-                    1'b0,                                    // BCM
-                    head_ur ? head_byte_count : cur_rb[11:0], // Byte Count (4096 encodes as 0)
-                    head_req_id,
-                    head_tag[7:0],
-                    1'b0,
-                    head_ur ? head_lower_addr : cur_ba[6:0],
-                    32'd0                                    // no DW3 in a 3DW header
-                };
-
-                beat_dw  = cur_ba[31:2];
-                pl_valid_next[s] = 1'b1;
-                pl_sop_next[s]   = 1'b1;
-                pl_hdr_next[s*128 +: 128] = head_cpl_hdr;
-                if (head_ur) begin
-                    popped         = popped + 32'd1;
-                    stop           = 1'b1;
-                    pl_eop_next[s] = 1'b1;
-                    pl_ur_next     = 1'b1;
-                end else begin
-                    beat_rem = cur_len_dw;
-                    // the read leaves the FIFO with its last CplD
-                    if (cur_last) begin
-                        popped = popped + 32'd1;
-                        pop_dw = pop_dw + {{(BUF_W-12){1'b0}}, head[ENTRY_W-2 -: 12]};
+            pl_eop_next[s] = ({20'd0, f_left} == s + 1);
+            pl_dw_next[30*s +: 30] = f_dw0_reg;
+            pl_off_next[OFF_W*s +: OFF_W] = f_off_reg + s[OFF_W-1:0];
+            pl_ndw_next[NDW_W*s +: NDW_W] = pl_eop_next[s] ? f_lastndw_reg : SEG_DW[NDW_W-1:0];
+        end
+        for (lc = 0; lc < NC; lc = lc + 1) begin
+            // candidate lc started at segment sa <= s owns s while s - sa is below its segments
+            for (sa = 0; sa <= s; sa = sa + 1) begin
+                own = c_go[lc] && c_start[NS_W*lc + sa] && (|(c_ns[NS_W*lc +: NS_W] >> (s - sa + 1)));
+                c_eop = c_ns[NS_W*lc + s - sa + 1];
+                if (own) begin
+                    pl_valid_next[s] = 1'b1;
+                    pl_sop_next[s] = pl_sop_next[s] | (sa == s);
+                    pl_eop_next[s] = pl_eop_next[s] | c_eop;
+                    pl_dw_next[30*s +: 30] = pl_dw_next[30*s +: 30] | c_dw0[30*lc +: 30];
+                    pl_off_next[OFF_W*s +: OFF_W] = pl_off_next[OFF_W*s +: OFF_W] | (s[OFF_W-1:0] - sa[OFF_W-1:0]);
+                    pl_ndw_next[NDW_W*s +: NDW_W] = pl_ndw_next[NDW_W*s +: NDW_W] |
+                        (c_eop ? c_lastndw[NDW_W*lc +: NDW_W] : SEG_DW[NDW_W-1:0]);
+                    if (sa == s) begin
+                        pl_hdr_next[128*s +: 128] = pl_hdr_next[128*s +: 128] | c_hdr[128*lc +: 128];
                     end
-                    split_next     = !cur_last;
-                    sub_ba_next    = {cur_ba[32:2] + {19'd0, room_dw}, 2'b00};
-                    sub_rb_next    = cur_rb - cur_bytes;
-                    sub_dw_next    = cur_dw_all - room_dw;
-                    sub_128_next   = cur_128;
-                    // both outcomes of cur_last made beside its compare, then chosen
-                    pl_eop_next[s] = cur_last ? (cur_dw_all <= SEG_DW) : (room_dw <= SEG_DW);
-                    busy_next      = !pl_eop_next[s];
-                    rem_next       = cur_last ? (cur_dw_all - SEG_DW) : (room_dw - SEG_DW);
                 end
             end
         end
+    end
 
-        if (pl_valid_next[s]) begin
-            // the segment's payload: its first DW's address and how many DWs it holds
-            beat_ndw = (beat_rem >= SEG_DW) ? SEG_DW : beat_rem;
-            pl_dw_next[s*30 +: 30] = beat_dw;
-            pl_ndw_next[s*NDW_W +: NDW_W] = beat_ndw[NDW_W-1:0];
-            cur_dw_next = beat_dw + SEG_DW_30;
+    // the CplD in flight after the beat: the last to start, or the same one a beat on
+    any_go = |u_go;
+    f_dw0_next = f_dw0_reg;
+    f_n_next = f_n_reg;
+    f_off_next = f_off_reg + SEG_32[11:0];
+    f_lastndw_next = f_lastndw_reg;
+    p0_next = sat_ns((f_left > {SEG_32[10:0], 1'b0}) ? SEG_32[11:0] :
+                     (f_left > SEG_32[11:0]) ? (f_left - SEG_32[11:0]) : 12'd0);
+    if (!(|p0_reg[NS_W-1 -: 2])) begin
+        // the in-flight CplD ended in this beat
+        f_off_next = f_off_reg;
+        p0_next = sat_ns(12'd0);
+    end
+    if (any_go) begin
+        f_dw0_next = {30{1'b0}};
+        f_n_next = 12'd0;
+        f_off_next = 12'd0;
+        f_lastndw_next = {NDW_W{1'b0}};
+        p0_next = {NS_W{1'b0}};
+        for (lc = 0; lc < NC; lc = lc + 1) begin
+            if (c_last[lc]) begin
+                f_dw0_next = f_dw0_next | c_dw0[30*lc +: 30];
+                f_n_next = f_n_next | c_n[12*lc +: 12];
+                f_lastndw_next = f_lastndw_next | c_lastndw[NDW_W*lc +: NDW_W];
+                for (lq = 0; lq < TLP_SEG_COUNT; lq = lq + 1) begin
+                    if (c_start[NS_W*lc + lq]) begin
+                        f_off_next = f_off_next | (SEG_32[11:0] - lq[11:0]);
+                        p0_next = p0_next | c_p0[NS_W*(TLP_SEG_COUNT*lc + lq) +: NS_W];
+                    end
+                end
+            end
         end
     end
 
+    // the split state: the read that started CplDs and did not leave (the last to start)
+    split_next = split_reg;
+    sub_dw_next = sub_dw_reg;
+    sub_ba_next = sub_ba_reg;
+    sub_rb_next = sub_rb_reg;
+    sub_128_next = sub_128_reg;
+    sub_one_next = sub_one_reg;
+    sub_n1s_next = sub_n1s_reg;
+    sub_n1t_next = sub_n1t_reg;
+    if (any_go) begin
+        split_next = |(u_go & ~u_leave);
+        sub_dw_next = 12'd0;
+        sub_ba_next = 33'd0;
+        sub_rb_next = 13'd0;
+        sub_128_next = 1'b0;
+        sub_one_next = 1'b0;
+        sub_n1s_next = {NS_W{1'b0}};
+        sub_n1t_next = {2*TLP_SEG_COUNT{1'b0}};
+        for (lj = 0; lj < TLP_SEG_COUNT; lj = lj + 1) begin
+            if (u_go[lj] && !u_leave[lj]) begin
+                sub_128_next = sub_128_next | u_128[lj];
+                if (u_two[lj]) begin
+                    sub_dw_next = sub_dw_next | b_dw[12*lj +: 12];
+                    sub_ba_next = sub_ba_next | b_ba[33*lj +: 33];
+                    sub_rb_next = sub_rb_next | b_rb[13*lj +: 13];
+                    sub_one_next = sub_one_next | b_one[lj];
+                    sub_n1s_next = sub_n1s_next | b_n1s[NS_W*lj +: NS_W];
+                    sub_n1t_next = sub_n1t_next | b_n1t[2*TLP_SEG_COUNT*lj +: 2*TLP_SEG_COUNT];
+                end else begin
+                    sub_dw_next = sub_dw_next | a_dw[12*lj +: 12];
+                    sub_ba_next = sub_ba_next | a_ba[33*lj +: 33];
+                    sub_rb_next = sub_rb_next | a_rb[13*lj +: 13];
+                    sub_one_next = sub_one_next | a_one[lj];
+                    sub_n1s_next = sub_n1s_next | a_n1s[NS_W*lj +: NS_W];
+                    sub_n1t_next = sub_n1t_next | a_n1t[2*TLP_SEG_COUNT*lj +: 2*TLP_SEG_COUNT];
+                end
+            end
+        end
+    end
+
+    // the reads that leave release their payload DWs on the next clock
+    for (lj = 0; lj < TLP_SEG_COUNT; lj = lj + 1) begin
+        release_dw_next[12*lj +: 12] = (take[lj] && !u_ur[lj]) ? win_reg[ENTRY_W*lj + E_LEN +: 12] : 12'd0;
+    end
+end
+wire unused_plan = &{1'b0, own, c_eop, 1'b0};
+
+always @* begin
+    release_dw = {BUF_W{1'b0}};
+    for (rj = 0; rj < TLP_SEG_COUNT; rj = rj + 1) begin
+        release_dw = release_dw + {{(BUF_W-12){1'b0}}, release_dw_reg[12*rj +: 12]};
+    end
 end
 
-// the output beat's payload from the plan: DW j of a segment is the byte address of its first
-// byte; a segment the payload fills (the common case) is written without a compare per DW
-reg [31:0] seg_ba;
+// the output beat's payload from the plan: DW u of segment t is its CplD's first DW plus the
+// segment's offset in it; a segment the payload fills (the common case) is written without a
+// compare per DW
+reg [29:0] seg_dw;
 reg [NDW_W-1:0] seg_ndw;
+reg [31:0] seg_at;
 integer t, u;
 always @* begin
     tx_data_next = {TLP_DATA_WIDTH{1'b0}};
     tx_strb_next = {TLP_STRB_WIDTH{1'b0}};
-    seg_ba = 32'd0;
+    seg_dw = 30'd0;
+    seg_at = 32'd0;
     seg_ndw = {NDW_W{1'b0}};
     for (t = 0; t < TLP_SEG_COUNT; t = t + 1) begin
-        seg_ba = {pl_dw_reg[t*30 +: 30], 2'b00};
+        seg_dw = pl_dw_reg[t*30 +: 30];
         seg_ndw = pl_ndw_reg[t*NDW_W +: NDW_W];
         // (nothing to do for a segment without payload: a Verilated model skips it)
-        if (seg_ndw == {NDW_W{1'b0}}) begin
-            // the segment's DWs stay zero
-        end else if ({{(32-NDW_W){1'b0}}, seg_ndw} == SEG_DW_32) begin
+        if (seg_ndw != {NDW_W{1'b0}}) begin
             for (u = 0; u < SEG_DW_INT; u = u + 1) begin
-                tx_data_next[(t*SEG_DW_INT + u)*32 +: 32] = seg_ba + 4 * u;
-            end
-            tx_strb_next[t*SEG_DW_INT +: SEG_DW_INT] = {SEG_DW_INT{1'b1}};
-        end else begin
-            for (u = 0; u < SEG_DW_INT; u = u + 1) begin
-                if (u < seg_ndw) begin
-                    tx_data_next[(t*SEG_DW_INT + u)*32 +: 32] = seg_ba + 4 * u;
+                // the segment's DW offset in its CplD, plus u (below the segment's DWs: no carry)
+                seg_at = ({20'd0, pl_off_reg[t*OFF_W +: OFF_W]} << SEG_DW_LOG2) | u;
+                if ({{(32-NDW_W){1'b0}}, seg_ndw} == SEG_DW_32 || u < seg_ndw) begin
+                    tx_data_next[(t*SEG_DW_INT + u)*32 +: 32] = {seg_dw + seg_at[29:0], 2'b00};
                     tx_strb_next[t*SEG_DW_INT + u] = 1'b1;
                 end
             end
         end
     end
 end
-
-// a CplD of at most 4096 bytes: the high bits are zero; the length is re-derived per CplD
-wire unused_sub = &{1'b0, room_dw[11], cur_ba[32],
-                   popped[31:COUNT_WIDTH], beat_ndw[11:NDW_W], due_d[30:0], 1'b0};
-assign fifo_pop = pl_load ? popped[COUNT_WIDTH-1:0] : {COUNT_WIDTH{1'b0}};
+wire unused_seg_at = &{1'b0, seg_at[31:30], 1'b0};
 
 always @(posedge clk) begin
     lfsr_reg     <= lfsr_v;
-    reserved_dw_reg <= reserved_dw_reg + push_dw - (pl_load ? pop_dw : {BUF_W{1'b0}});
+    reserved_dw_reg <= reserved_dw_reg + push_dw - release_dw;
+    release_dw_reg <= release_dw_next;
     now_reg      <= now_reg + 32'd1;
-    due_base_reg <= now_reg + 32'd3 - {16'd0, latency_eff};
     ready_reg    <= ready_reg ? (fifo_room2 && !buffer_full2) : (fifo_room && !buffer_full);
+    win_reg      <= win_next;
+    win_v_reg    <= win_v_next;
+    win_due_reg  <= win_due_next;
     if (pl_load) begin
-        busy_reg     <= busy_next;
+        f_dw0_reg    <= f_dw0_next;
+        f_n_reg      <= f_n_next;
+        f_off_reg    <= f_off_next;
+        f_lastndw_reg <= f_lastndw_next;
+        p0_reg       <= p0_next;
         split_reg    <= split_next;
+        sub_dw_reg   <= sub_dw_next;
         sub_ba_reg   <= sub_ba_next;
         sub_rb_reg   <= sub_rb_next;
-        sub_dw_reg   <= sub_dw_next;
         sub_128_reg  <= sub_128_next;
-        cur_dw_reg   <= cur_dw_next;
-        rem_reg      <= rem_next;
+        sub_one_reg  <= sub_one_next;
+        sub_n1s_reg  <= sub_n1s_next;
+        sub_n1t_reg  <= sub_n1t_next;
         pl_valid_reg <= pl_valid_next;
         pl_sop_reg   <= pl_sop_next;
         pl_eop_reg   <= pl_eop_next;
         pl_ur_reg    <= pl_ur_next;
         pl_hdr_reg   <= pl_hdr_next;
         pl_dw_reg    <= pl_dw_next;
+        pl_off_reg   <= pl_off_next;
         pl_ndw_reg   <= pl_ndw_next;
     end
     if (tx_load) begin
@@ -613,11 +970,12 @@ always @(posedge clk) begin
 
     if (rst) begin
         reserved_dw_reg <= {BUF_W{1'b0}};
+        release_dw_reg <= {12*TLP_SEG_COUNT{1'b0}};
         now_reg      <= 32'd0;
-        due_base_reg <= 32'd2 - {16'd0, latency_eff};
         ready_reg    <= 1'b0;
         lfsr_reg     <= LFSR_SEED;
-        busy_reg     <= 1'b0;
+        win_v_reg    <= {TLP_SEG_COUNT{1'b0}};
+        p0_reg       <= NS_ZERO;
         split_reg    <= 1'b0;
         pl_valid_reg <= {TLP_SEG_COUNT{1'b0}};
         pl_sop_reg   <= {TLP_SEG_COUNT{1'b0}};

@@ -53,7 +53,6 @@ localparam [31:0] CAP_32 = (SEG_COUNT << ADDR_WIDTH) - SEG_COUNT;
 localparam [31:0] CAP2_32 = (SEG_COUNT << ADDR_WIDTH) - 2 * SEG_COUNT;
 localparam [31:0] SEG_32 = SEG_COUNT;
 localparam [31:0] MASK_32 = SEG_COUNT - 1;
-localparam [PTR_WIDTH-1:0] MASK_PTR = MASK_32[PTR_WIDTH-1:0];
 
 // Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects
 // a block that names a module which does not exist, its name saying what to fix
@@ -121,25 +120,33 @@ endgenerate
 
 wire [SEG_COUNT*WIDTH-1:0] bank_rdata;
 
-// each bank's read address, a register: the entry among the oldest SEG_COUNT in that bank (slot
-// (g - rd_ptr) mod SEG_COUNT); it moves on by one when out_pop takes that slot, so a head's read
-// is the LUT-RAM read alone, not an add before it
-reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] rd_addr_reg = {SEG_COUNT*BANK_ADDR_WIDTH{1'b0}};
-reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] rd_addr_next;
-// (the slot of a bank for each value of the pointer's low bits: constants, no subtraction)
-reg                                 taken;
-integer a, r;
+// Read side: each bank's read address is a register (the address of its entry among the oldest
+// SEG_COUNT), so a head's read is the LUT RAM read and the rotation, no add before it. A pop of
+// n entries steps the banks holding the n oldest by one: both outcomes are made from registers
+// and the pop only chooses between them. rd_sel_reg is rd_ptr mod SEG_COUNT (the bank of the
+// oldest entry).
+localparam [BANK_ADDR_WIDTH-1:0] BANK_ONE = 1;
+reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] bank_raddr_reg = {SEG_COUNT*BANK_ADDR_WIDTH{1'b0}};
+reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] bank_raddr_next;
+reg [31:0]                          rd_sel_reg = 32'd0;
+reg [31:0]                          rd_sel_next;
+reg [PTR_WIDTH-1:0]                 rd_ptr_next;
+reg [31:0]                          r, m;
 always @* begin
-    rd_addr_next = rd_addr_reg;
-    for (a = 0; a < SEG_COUNT; a = a + 1) begin
-        taken = 1'b0;
-        for (r = 0; r < SEG_COUNT; r = r + 1) begin
-            if ((rd_ptr_reg & MASK_PTR) == r[PTR_WIDTH-1:0]) begin
-                taken = ((a - r) & SEG_COUNT - 1) < out_pop;
+    bank_raddr_next = bank_raddr_reg;
+    rd_sel_next = rd_sel_reg;
+    rd_ptr_next = rd_ptr_reg;
+    // the banks holding the oldest out_pop entries: (bank - rd_sel) mod SEG_COUNT < out_pop; each
+    // outcome made from registers, the pop count (an equality per value) only choosing
+    for (m = 1; m <= SEG_32; m = m + 32'd1) begin
+        if ({{(32-COUNT_WIDTH){1'b0}}, out_pop} == m) begin
+            rd_sel_next = (rd_sel_reg + m) & MASK_32;
+            rd_ptr_next = rd_ptr_reg + m[PTR_WIDTH-1:0];
+            for (r = 0; r < SEG_32; r = r + 32'd1) begin
+                if (((r - rd_sel_reg) & MASK_32) < m) begin
+                    bank_raddr_next[r*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] = bank_raddr_reg[r*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] + BANK_ONE;
+                end
             end
-        end
-        if (taken) begin
-            rd_addr_next[a*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] = rd_addr_reg[a*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] + 1'b1;
         end
     end
 end
@@ -153,26 +160,24 @@ generate
                 mem[bank_waddr[g*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH]] <= bank_wdata[g*WIDTH +: WIDTH];
             end
         end
-        // the one entry among the oldest SEG_COUNT that lives in this bank
-        assign bank_rdata[g*WIDTH +: WIDTH] = mem[rd_addr_reg[g*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH]];
+        assign bank_rdata[g*WIDTH +: WIDTH] = mem[bank_raddr_reg[g*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH]];
     end
 endgenerate
 
-// out segment j: entry rd_ptr + j
+// out segment j: entry rd_ptr + j, in bank (rd_sel + j) mod SEG_COUNT
 generate
     if (SEG_COUNT == 1) begin : g_one_out
         always @* begin
             out_data = bank_rdata;
         end
     end else begin : g_many_out
-        // bank (rd_ptr + j) mod SEG_COUNT, for each value of the pointer's low bits (constants)
-        integer j, rr;
+        integer j, b;
         always @* begin
             out_data = bank_rdata;
             for (j = 0; j < SEG_COUNT; j = j + 1) begin
-                for (rr = 0; rr < SEG_COUNT; rr = rr + 1) begin
-                    if ((rd_ptr_reg & MASK_PTR) == rr[PTR_WIDTH-1:0]) begin
-                        out_data[j*WIDTH +: WIDTH] = bank_rdata[((rr + j) & (SEG_COUNT - 1))*WIDTH +: WIDTH];
+                for (b = 0; b < SEG_COUNT; b = b + 1) begin
+                    if (((rd_sel_reg + j) & MASK_32) == b) begin
+                        out_data[j*WIDTH +: WIDTH] = bank_rdata[b*WIDTH +: WIDTH];
                     end
                 end
             end
@@ -182,12 +187,14 @@ endgenerate
 
 always @(posedge clk) begin
     wr_ptr_reg <= wr_ptr_reg + k[PTR_WIDTH-1:0];
-    rd_ptr_reg <= rd_ptr_reg + {{(PTR_WIDTH-COUNT_WIDTH){1'b0}}, out_pop};
-    rd_addr_reg <= rd_addr_next;
+    rd_ptr_reg <= rd_ptr_next;
+    bank_raddr_reg <= bank_raddr_next;
+    rd_sel_reg <= rd_sel_next;
     if (rst) begin
         wr_ptr_reg <= {PTR_WIDTH{1'b0}};
         rd_ptr_reg <= {PTR_WIDTH{1'b0}};
-        rd_addr_reg <= {SEG_COUNT*BANK_ADDR_WIDTH{1'b0}};
+        bank_raddr_reg <= {SEG_COUNT*BANK_ADDR_WIDTH{1'b0}};
+        rd_sel_reg <= 32'd0;
     end
 end
 wire unused_k = &{1'b0, k[31:PTR_WIDTH], 1'b0};

@@ -230,9 +230,9 @@ always @(posedge clk) begin : monitor
                 inv_fail = inv_fail + 1;
                 if (inv_fail < 5) $display("FAIL @%0d rx ready low with %0d pending, %0d DWs reserved", cyc, np_acc - np_done, reserved);
             end
-        end else if (np_acc - np_done > FIFO_DEPTH + 1 || reserved > CPL_BUFFER_BYTES / 4) begin
+        end else if (np_acc - np_done > FIFO_DEPTH + 2 || reserved > CPL_BUFFER_BYTES / 4) begin
             // (ready high: at most FIFO_DEPTH - 1 in the FIFO, and a read in each of the
-            // responder's plan and output registers)
+            // responder's head window, plan and output registers)
             inv_fail = inv_fail + 1;
             if (inv_fail < 5) $display("FAIL @%0d rx ready high with %0d pending", cyc, np_acc - np_done);
         end
