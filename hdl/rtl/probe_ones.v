@@ -30,14 +30,16 @@ endgenerate
 // (a function behind a continuous assign: an always @* would leave the count unknown in Icarus
 // until its input first changes)
 function [OUT_WIDTH-1:0] ones_of(input [IN_WIDTH-1:0] bits);
-    integer b, c;
+    // (names of their own: Verilator 5.006 reports a loop variable named like a genvar of the
+    // instantiating module as hiding it)
+    integer ones_bit, ones_sum;
     reg carry;
     begin
         ones_of = {OUT_WIDTH{1'b0}};
-        for (b = 0; b < IN_WIDTH; b = b + 1) begin
-            carry = bits[b];
-            for (c = 0; c < OUT_WIDTH; c = c + 1) begin
-                {carry, ones_of[c]} = {ones_of[c] & carry, ones_of[c] ^ carry};
+        for (ones_bit = 0; ones_bit < IN_WIDTH; ones_bit = ones_bit + 1) begin
+            carry = bits[ones_bit];
+            for (ones_sum = 0; ones_sum < OUT_WIDTH; ones_sum = ones_sum + 1) begin
+                {carry, ones_of[ones_sum]} = {ones_of[ones_sum] & carry, ones_of[ones_sum] ^ carry};
             end
         end
     end
