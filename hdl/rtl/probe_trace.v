@@ -9,7 +9,8 @@
  *
  * A TLP is a record when it starts on its tap (valid & ready & sop of its segment, as the
  * counters see it) and passes the filter (TRC_FILT_TYPES; TRC_FILT_CTRL.EN: memory requests in
- * the window, completions whose tag's latest read was recorded by it). A record is the header
+ * the window, completions on the completion stream whose tag's latest MRd on the request stream
+ * was recorded by it). A record is the header
  * image (16 bytes), the tap clock (48 bits, clocks since reset), the segment and the stream
  * (requests 0, completions 1); within a clock, records are in slot order: the request stream's
  * segments, then the completion stream's. Up to PS_TRC_BANKS records a clock go to the ring
@@ -22,11 +23,16 @@
  * that fired it.
  *
  * Pipeline (tap clock n): the taps registered as they are; n+1 the slots decoded
- * (probe_trace_decode), the filter's tag table read, which records are kept and which TLPs meet
- * the header conditions (registered for n+2); n+3 the tracker's
- * events (ev_*, which describe tap clock n on clock n + EV_LAG, EV_LAG = 2 as the tracker gives
- * them) joined, each record's place in its clock; n+4 the trigger's record, the lanes; then the
- * control (n+4's clock), the write lanes registered (n+5), the bank rotation (n+6), the write.
+ * (probe_trace_decode: kind, windows, header compares) and each slot's tag addressing the
+ * filter's tag table; n+2 the tag table read and written, which records are kept, the
+ * tracker's events (ev_*, which describe tap clock n on clock n + EV_LAG, EV_LAG = 2 as the
+ * tracker gives them) joined, each record's place in its clock; n+3 the trigger's record and
+ * which slot each place takes; n+4 the control, and the ring takes each bank's record straight
+ * from the slots by the write pointer (one multiplexer a bank, registered); n+5 the write.
+ *
+ * Area: the headers are only ever moved by the ring's per-bank multiplexers; the tag table is
+ * block RAM (probe_xor_bram), not a flip-flop vector with a decoder per writer; the windows'
+ * enables are registered settings, so each window is two compares on a slot's address.
  */
 module probe_trace #
 (
@@ -92,8 +98,8 @@ localparam AW = $clog2(DEPTH);
 localparam TW = 4;
 localparam LW = $clog2(NB + 1);
 localparam REC = 179;
-// a slot's part of a record: {stream, segment, header}
-localparam SLOT = 131;
+// a slot index
+localparam SW = 3;
 
 generate
     if ((1 << AW) != DEPTH || DEPTH < 2 * NB) begin : g_check_depth
@@ -188,10 +194,13 @@ regs_inst (
     .rec(rd_rec)
 );
 
-// the filter window in force, registered (a setting)
+// the windows in force, registered (settings): the trigger's always (any address while its
+// limit is below its base), the filter's when enabled
 reg filt_active = 1'b0;
+reg trig_active = 1'b0;
 always @(posedge clk) begin
     filt_active <= filt_en && (filt_limit >= filt_base);
+    trig_active <= trig_limit >= trig_base;
 end
 
 // clocks since reset (from -1 when the taps take one more register: the tap clock of stage 0)
@@ -211,9 +220,11 @@ reg [47:0]       s1_ts = 48'd0;
 wire [NS*5-1:0]  s1_kind;
 wire [NS-1:0]    s1_is_mrd;
 wire [NS-1:0]    s1_is_cpl;
-wire [NS*10-1:0] s1_tag;
 wire [NS*5-1:0]  s1_hits;
 wire [NS-1:0]    s1_in_filt;
+// the filter's tag table: each port's tag, a clock early (the request stream's a request's
+// field, the completion stream's a completion's)
+wire [NS*TAG_WIDTH-1:0] tag_next;
 
 genvar s;
 generate
@@ -244,8 +255,21 @@ generate
             s1_hdr[s*128 +: 128] <= tap_hdr;
         end
 
+        // the tag-table port's address: a request's tag field on the request stream, a
+        // completion's on the completion stream
+        wire [9:0] tag10;
+        if (s < S) begin : g_req_tag
+            assign tag10 = {s1_hdr[s*128 + 119], s1_hdr[s*128 + 115], s1_hdr[s*128 + 72 +: 8]};
+        end else begin : g_cpl_tag
+            assign tag10 = {s1_hdr[s*128 + 119], s1_hdr[s*128 + 115], s1_hdr[s*128 + 40 +: 8]};
+        end
+        assign tag_next[s*TAG_WIDTH +: TAG_WIDTH] = tag10[TAG_WIDTH-1:0];
+        // T9 and T8 unused at 8-bit tags
+        wire unused_tag10 = &{1'b0, tag10, 1'b0};
+
         probe_trace_decode decode_inst (
             .hdr(s1_hdr[s*128 +: 128]),
+            .trig_active(trig_active),
             .trig_base(trig_base),
             .trig_limit(trig_limit),
             .trig_rid(trig_rid),
@@ -258,7 +282,6 @@ generate
             .kind(s1_kind[s*5 +: 5]),
             .is_mrd(s1_is_mrd[s]),
             .is_cpl(s1_is_cpl[s]),
-            .tag(s1_tag[s*10 +: 10]),
             .hit_addr(hit_addr),
             .hit_rid(hit_rid),
             .hit_tag(hit_tag),
@@ -277,20 +300,14 @@ end
 /*
  * Stage 2 (n+2): kept records (the filter), TLPs meeting the header conditions
  */
-// the filter's tag table: was the latest read on this tag recorded (inside the window)?
-// Completions read it before the same clock's requests write it, later segments last
-reg [(1<<TAG_WIDTH)-1:0] tag_in = {(1<<TAG_WIDTH){1'b0}};
-integer t;
-always @(posedge clk) begin
-    for (t = 0; t < NS; t = t + 1) begin
-        if (s1_fire[t] && s1_is_mrd[t]) begin
-            tag_in[s1_tag[t*10 +: TAG_WIDTH]] <= s1_in_filt[t];
-        end
-    end
-end
-
-reg [NS-1:0]     s2_keep = {NS{1'b0}};
+// registered from the decode: the record passes the kinds and the window (a completion
+// on the completion stream still needs its tag's bit, read on this clock), the TLP meets the
+// header conditions, a request-stream MRd writes its tag's bit
+reg [NS-1:0]     s2_keep_pre = {NS{1'b0}};
+reg [NS-1:0]     s2_need_tag = {NS{1'b0}};
 reg [NS-1:0]     s2_tlp_ok = {NS{1'b0}};
+reg [NS-1:0]     s2_tag_wr = {NS{1'b0}};
+reg [NS-1:0]     s2_in_filt = {NS{1'b0}};
 reg [NS*128-1:0] s2_hdr = {NS*128{1'b0}};
 reg [47:0]       s2_ts = 48'd0;
 
@@ -298,8 +315,7 @@ generate
     for (s = 0; s < NS; s = s + 1) begin : g_s2
         wire [4:0] kind = s1_kind[s*5 +: 5];
         wire [4:0] hits = s1_hits[s*5 +: 5];
-        wire tag_ok = !filt_active || tag_in[s1_tag[s*10 +: TAG_WIDTH]];
-        wire keep = s1_fire[s] && |(kind & filt_types) && (s1_is_cpl[s] ? tag_ok : s1_in_filt[s]);
+        wire kind_in = s1_fire[s] && |(kind & filt_types);
         wire ok = s1_fire[s]
             && (!trig_en[E_TYPE] || |(kind & trig_types))
             && (!trig_en[E_ADDR] || hits[0])
@@ -308,16 +324,46 @@ generate
             && (!trig_en[E_LEN] || hits[3])
             && (!trig_en[E_STATUS] || hits[4]);
         always @(posedge clk) begin
-            s2_keep[s]   <= keep;
-            s2_tlp_ok[s] <= ok;
+            s2_keep_pre[s] <= kind_in && (s1_is_cpl[s] || s1_in_filt[s]);
+            s2_need_tag[s] <= (s >= S) && s1_is_cpl[s] && filt_active;
+            s2_tlp_ok[s]   <= ok;
+            s2_tag_wr[s]   <= (s < S) && s1_fire[s] && s1_is_mrd[s];
+            s2_in_filt[s]  <= s1_in_filt[s];
         end
     end
 endgenerate
 
+// the headers wait for the ring in flip-flops; a reset keeps the waiting stages out of shift
+// registers (LUTs), which the delay would otherwise become
 always @(posedge clk) begin
-    s2_hdr <= s1_hdr;
+    s2_hdr <= rst ? {NS*128{1'b0}} : s1_hdr;
     s2_ts  <= s1_ts;
 end
+
+/*
+ * The filter's tag table: was the latest read on this tag recorded (inside the window)? A bit
+ * per tag in block RAM (probe_xor_bram, addressed at stage 1 by each slot's tag, read and
+ * written at stage 2): the request stream's MRds write it (later segments last), the
+ * completion stream's completions read it as it stood before the same clock's writes. Those
+ * are the tap's reads and the completions answering them (the tracker's pairing); the other
+ * direction's are not judged by it.
+ */
+wire [NS-1:0] tag_rd;
+
+probe_xor_bram #(
+    .ADDR_WIDTH(TAG_WIDTH),
+    .DATA_WIDTH(1),
+    .PORTS(NS)
+)
+tag_table_inst (
+    .clk(clk),
+    .addr_next(tag_next),
+    .wr_en(s2_tag_wr),
+    .wr_data(s2_in_filt),
+    .rd_data(tag_rd)
+);
+
+wire [NS-1:0] s2_keep = s2_keep_pre & (~s2_need_tag | tag_rd);
 
 /*
  * Stage 3 (n+3): the tracker's events joined; each kept record's place in its clock
@@ -327,10 +373,31 @@ reg [NS-1:0]     s3_hit = {NS{1'b0}};
 reg              s3_clk_ok = 1'b0;
 reg [NS*TW-1:0]  s3_prefix = {NS*TW{1'b0}};
 reg [TW-1:0]     s3_total = {TW{1'b0}};
+reg [LW-1:0]     s3_lanes = {LW{1'b0}};
 reg [NS*128-1:0] s3_hdr = {NS*128{1'b0}};
 reg [47:0]       s3_ts = 48'd0;
 
 wire per_tlp_events = trig_en[E_LATENCY] || trig_en[E_UNEXPECTED];
+
+// the kept records among slots 0..n-1: two 4-slot counts added (two LUT levels, where a chain
+// of additions slot after slot took one a slot)
+function [2:0] count4(input [3:0] x);
+    begin
+        count4 = {2'b00, x[0]} + {2'b00, x[1]} + {2'b00, x[2]} + {2'b00, x[3]};
+    end
+endfunction
+
+function [TW-1:0] kept_below(input [NS-1:0] keep, input integer n);
+    reg [7:0] x;
+    integer b;
+    begin
+        x = 8'd0;
+        for (b = 0; b < NS; b = b + 1) begin
+            x[b] = keep[b] && b < n;
+        end
+        kept_below = {1'b0, count4(x[3:0])} + {1'b0, count4(x[7:4])};
+    end
+endfunction
 
 generate
     for (s = 0; s < NS; s = s + 1) begin : g_s3
@@ -342,14 +409,7 @@ generate
                         && (!trig_en[E_UNEXPECTED] || ev_unexpected[s - S]);
         end
         // records kept before this slot in its clock
-        reg [TW-1:0] kept_before;
-        integer j;
-        always @* begin
-            kept_before = {TW{1'b0}};
-            for (j = 0; j < s; j = j + 1) begin
-                kept_before = kept_before + {{(TW-1){1'b0}}, s2_keep[j]};
-            end
-        end
+        wire [TW-1:0] kept_before = kept_below(s2_keep, s);
         always @(posedge clk) begin
             s3_hit[s]              <= s2_tlp_ok[s] && ev_ok;
             s3_prefix[s*TW +: TW]  <= kept_before;
@@ -359,26 +419,20 @@ endgenerate
 
 wire [11:0] ev_out_w = {{(11-TAG_WIDTH){1'b0}}, ev_outstanding};
 
-reg [TW-1:0] kept_all;
-integer k;
-always @* begin
-    kept_all = {TW{1'b0}};
-    for (k = 0; k < NS; k = k + 1) begin
-        kept_all = kept_all + {{(TW-1){1'b0}}, s2_keep[k]};
-    end
-end
+wire [TW-1:0] kept_all = kept_below(s2_keep, NS);
 
 always @(posedge clk) begin
     s3_keep   <= s2_keep;
     s3_total  <= kept_all;
+    s3_lanes  <= (kept_all > NB) ? NB[LW-1:0] : kept_all[LW-1:0];
     s3_clk_ok <= (!trig_en[E_OUTSTANDING] || ev_out_w > {1'b0, trig_outstanding})
               && (!trig_en[E_TIMEOUT] || ev_timeout);
-    s3_hdr    <= s2_hdr;
+    s3_hdr    <= rst ? {NS*128{1'b0}} : s2_hdr;
     s3_ts     <= s2_ts;
 end
 
 /*
- * Stage 4 (n+4): the trigger and its record; the lanes
+ * Stage 4 (n+4): the trigger and its record's place in the clock; which slot each place takes
  */
 wire has_tlp_cond = trig_en[E_TYPE] || trig_en[E_ADDR] || trig_en[E_RID] || trig_en[E_TAG] || trig_en[E_LEN]
                  || trig_en[E_STATUS] || per_tlp_events;
@@ -394,59 +448,55 @@ always @* begin
     end
 end
 
+// the trigger record's place among the stored records (the records before it: hh) and the
+// stored records from it on, registered so that the control's split starts from flip-flops
+wire [TW-1:0] hit_w = has_tlp_cond ? first_hit : {TW{1'b0}};
+wire [TW-1:0] lanes_tw = {{(TW-LW){1'b0}}, s3_lanes};
+wire [TW-1:0] hh_w = (hit_w < lanes_tw) ? hit_w : lanes_tw;
+wire unused_hh_w = &{1'b0, hh_w[TW-1:LW], 1'b0};
+
 reg              s4_trig = 1'b0;
-reg [TW-1:0]     s4_hit = {TW{1'b0}};
+reg [LW-1:0]     s4_hh = {LW{1'b0}};
+reg [LW-1:0]     s4_rest = {LW{1'b0}};
 reg [TW-1:0]     s4_total = {TW{1'b0}};
 reg [LW-1:0]     s4_lanes = {LW{1'b0}};
-reg [NB*REC-1:0] s4_lane_data = {NB*REC{1'b0}};
+reg [NB*SW-1:0]  s4_place_slot = {NB*SW{1'b0}};
+reg [NS*128-1:0] s4_hdr = {NS*128{1'b0}};
 reg [47:0]       s4_ts = 48'd0;
 
-// a slot's stream (completions 1) and segment
-localparam [31:0] SEG_MASK_32 = S - 1;
-localparam [1:0] SEG_MASK = SEG_MASK_32[1:0];
-function [2:0] slot_tag(input integer q);
-    begin
-        slot_tag = {q >= S, q[1:0] & SEG_MASK};
-    end
-endfunction
-
+// the slot of each place (the kept slot whose prefix is the place; 0 when none, unused then)
 genvar l;
 generate
-    for (l = 0; l < NB; l = l + 1) begin : g_lane
-        // the kept slot whose place is l (at most one)
-        reg [SLOT-1:0] pick;
+    for (l = 0; l < NB; l = l + 1) begin : g_place
+        reg [SW-1:0] slot;
         integer q;
         always @* begin
-            pick = {SLOT{1'b0}};
+            slot = {SW{1'b0}};
             for (q = 0; q < NS; q = q + 1) begin
                 if (s3_keep[q] && s3_prefix[q*TW +: TW] == l) begin
-                    pick = pick | {slot_tag(q), s3_hdr[q*128 +: 128]};
+                    slot = slot | q[SW-1:0];
                 end
             end
         end
         always @(posedge clk) begin
-            s4_lane_data[l*REC +: REC] <= {pick[SLOT-1:128], s3_ts, pick[127:0]};
+            s4_place_slot[l*SW +: SW] <= slot;
         end
     end
 endgenerate
 
 always @(posedge clk) begin
     s4_trig  <= |trig_en && s3_clk_ok && (!has_tlp_cond || |s3_hit);
-    s4_hit   <= has_tlp_cond ? first_hit : {TW{1'b0}};
+    s4_hh    <= hh_w[LW-1:0];
+    s4_rest  <= s3_lanes - hh_w[LW-1:0];
     s4_total <= s3_total;
-    s4_lanes <= (s3_total > NB) ? NB[LW-1:0] : s3_total[LW-1:0];
+    s4_lanes <= s3_lanes;
+    s4_hdr   <= s3_hdr;
     s4_ts    <= s3_ts;
     if (rst) begin
         s4_trig  <= 1'b0;
         s4_total <= {TW{1'b0}};
         s4_lanes <= {LW{1'b0}};
     end
-end
-
-// the lanes a clock later, beside the control's registered write lanes
-reg [NB*REC-1:0] s5_lane_data = {NB*REC{1'b0}};
-always @(posedge clk) begin
-    s5_lane_data <= s4_lane_data;
 end
 
 /*
@@ -470,10 +520,11 @@ ctrl_inst (
     .total(s4_total),
     .lanes(s4_lanes),
     .trig(s4_trig),
-    .hit(s4_hit),
+    .hh(s4_hh),
+    .rest(s4_rest),
     .ts(s4_ts),
-    .lane_we(lane_we),
     .wr_ptr(wr_ptr),
+    .lane_we(lane_we),
     .first(first),
     .state(state),
     .triggered(triggered),
@@ -487,13 +538,15 @@ ctrl_inst (
 probe_trace_ring #(
     .AW(AW),
     .BANKS(NB),
-    .WIDTH(REC)
+    .SEGS(S)
 )
 ring_inst (
     .clk(clk),
-    .lane_data(s5_lane_data),
-    .lane_we(lane_we),
+    .slot_hdr(s4_hdr),
+    .place_slot(s4_place_slot),
+    .ts(s4_ts),
     .wr_ptr(wr_ptr),
+    .lane_we(lane_we),
     .rd_load(rd_index_wr),
     .rd_pos(first + rd_index_value[AW-1:0]),
     .rd_rec(rd_rec)

@@ -8,10 +8,11 @@
  *
  * Each clock brings 'total' records that passed the filter (in ring order: requests in segment
  * order, then completions), of which the first 'lanes' (at most BANKS) can be stored; 'trig'
- * says the trigger's condition held, at record 'hit' of the clock (the first record at or after
- * the TLP that fired it; 0 for a clock-wide event). The clock's records go to the ring in order
- * from the write pointer: lane l is stored when lane_we[l] is set, and lane_we is always a run
- * of ones from lane 0.
+ * says the trigger's condition held, with 'hh' of the clock's stored records before the trigger
+ * record (the first record at or after the TLP that fired it; 0 for a clock-wide event) and
+ * 'rest' from it on, both registered by the caller. The clock's records go to the ring in order
+ * from the write pointer (wr_ptr, this clock's): place l is stored when lane_we[l] is set a clock
+ * later, and lane_we is always a run of ones from place 0.
  *
  * States: IDLE, ARMED (records wrap in the ring; the trigger is looked for), TRIGGERED (the
  * records from the trigger on fill what the kept pre-trigger records leave), STOPPED (by STOP or
@@ -28,9 +29,9 @@
  *
  * Lost: records that passed the filter and were not stored, while armed or triggered (beyond
  * BANKS in a clock, or beyond the ring's room after the trigger) and from FULL until the next
- * ARM or STOP; saturates at 2**32 - 1. Added a clock late, and the write lanes handed to the ring
- * a clock late (with their lane data delayed alike by the caller), so that neither the 33-bit sum
- * nor the bank rotation follows this clock's decision.
+ * ARM or STOP; saturates at 2**32 - 1. Added a clock late, and the places to write handed to the
+ * ring a clock late (the ring registers the records on this clock by wr_ptr, a register), so
+ * that neither the 33-bit sum nor the ring's banks follow this clock's decision.
  */
 module probe_trace_ctrl #
 (
@@ -53,12 +54,17 @@ module probe_trace_ctrl #
     input  wire [3:0]                   total,
     input  wire [$clog2(BANKS+1)-1:0]   lanes,
     input  wire                         trig,
-    input  wire [3:0]                   hit,
+    // the trigger record's place: the stored records before it (hh, at most lanes) and from it
+    // on (rest = lanes - hh)
+    input  wire [$clog2(BANKS+1)-1:0]   hh,
+    input  wire [$clog2(BANKS+1)-1:0]   rest,
     input  wire [47:0]                  ts,
 
-    // the lanes of the clock before, to be written from ring position wr_ptr on
-    output wire [BANKS-1:0]             lane_we,
+    // ring position of this clock's first record (a register: the ring takes the clock's
+    // records to their banks by it on this clock)
     output wire [AW-1:0]                wr_ptr,
+    // the places of that clock stored, a clock later
+    output wire [BANKS-1:0]             lane_we,
     // ring position of the oldest record held (wr_ptr - count, a clock late)
     output wire [AW-1:0]                first,
 
@@ -104,13 +110,11 @@ reg [47:0] trig_ts_reg = 48'd0;
 reg [31:0] lost_reg = 32'd0;
 // this clock's lost records, added to lost_reg on the next clock (TRC_LOST is a clock late)
 reg [SW-1:0] lost_add_reg = {SW{1'b0}};
-// the lanes to write and where, registered for the ring (its bank rotation starts from flip-flops)
+// the places to write, registered for the ring (which registered the records on this clock)
 reg [BANKS-1:0] lane_we_reg = {BANKS{1'b0}};
-reg [AW-1:0]    lane_ptr_reg = {AW{1'b0}};
 
 wire [SW-1:0] total_w = {{(SW-TW){1'b0}}, total};
 wire [SW-1:0] lanes_w = {{(SW-LW){1'b0}}, lanes};
-wire [SW-1:0] hit_w   = {{(SW-TW){1'b0}}, hit};
 
 // min(x, y) of a small count and a register, with the register's "at least 8" known apart
 function [SW-1:0] min_small(input [SW-1:0] x, input big, input [2:0] y_low);
@@ -126,11 +130,12 @@ endfunction
 wire armed = state_reg == S_ARMED;
 wire fire  = armed && (force_q || trig);
 // the trigger's record within the clock: the records of the clock before it (hh) and from it on
-// (rest) are all stored, since the room after the trigger is at least 2 * BANKS (PRE_MAX)
-wire [SW-1:0] hit_eff = force_q ? {SW{1'b0}} : hit_w;
-wire [SW-1:0] hh = (hit_eff < lanes_w) ? hit_eff : lanes_w;
+// (rest) are all stored, since the room after the trigger is at least 2 * BANKS (PRE_MAX);
+// FORCE's is the clock's first record
+wire [SW-1:0] hh_eff   = force_q ? {SW{1'b0}} : {{(SW-LW){1'b0}}, hh};
+wire [SW-1:0] rest_eff = force_q ? lanes_w : {{(SW-LW){1'b0}}, rest};
 // of hh, the ones the pre-trigger part keeps
-wire [SW-1:0] m = min_small(hh, |pre_room_reg[AW:3], pre_room_reg[2:0]);
+wire [SW-1:0] m = min_small(hh_eff, |pre_room_reg[AW:3], pre_room_reg[2:0]);
 // triggered: what still fits
 wire [SW-1:0] post_store = min_small(lanes_w, |post_left_reg[AW:3], post_left_reg[2:0]);
 // records of this clock stored
@@ -149,7 +154,7 @@ end
 wire [SW-1:0] mm = min_small(lanes_w, |pre_room_reg[AW:3], pre_room_reg[2:0]);
 wire [AW+1:0] fill_sum = {1'b0, fill_reg} + {{(AW+2-SW){1'b0}}, lanes_w};
 // at the trigger: the room after it, post_base - m, less the clock's records from it on
-wire [SW-1:0] trig_used = m + (lanes_w - hh);
+wire [SW-1:0] trig_used = m + rest_eff;
 wire [AW:0]   post_left_trig = post_base_reg - {{(AW+1-SW){1'b0}}, trig_used};
 wire [AW:0]   post_left_next = post_left_reg - {{(AW+1-SW){1'b0}}, post_store};
 wire          post_done = !(|post_left_reg[AW:3]) && (post_left_reg[2:0] == post_store[2:0]);
@@ -175,7 +180,6 @@ always @(posedge clk) begin
 
     wr_ptr_reg   <= wr_ptr_reg + {{(AW-SW){1'b0}}, n_store};
     lane_we_reg  <= we_now;
-    lane_ptr_reg <= wr_ptr_reg;
     first_reg    <= wr_ptr_reg - count_now[AW-1:0];
     lost_add_reg <= lost_add;
     lost_reg     <= lost_sum[32] ? 32'hFFFF_FFFF : lost_sum[31:0];
@@ -231,7 +235,7 @@ always @(posedge clk) begin
 end
 
 assign lane_we   = lane_we_reg;
-assign wr_ptr    = lane_ptr_reg;
+assign wr_ptr    = wr_ptr_reg;
 assign first     = first_reg;
 assign state     = state_reg;
 assign triggered = triggered_reg;

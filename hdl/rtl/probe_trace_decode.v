@@ -17,7 +17,8 @@ module probe_trace_decode
 (
     input  wire [127:0] hdr,
 
-    // trigger header values (TRC_TRIG_*)
+    // trigger header values (TRC_TRIG_*); the window compared while active (limit >= base)
+    input  wire         trig_active,
     input  wire [63:0]  trig_base,
     input  wire [63:0]  trig_limit,
     input  wire [15:0]  trig_rid,
@@ -32,7 +33,6 @@ module probe_trace_decode
     output wire [4:0]   kind,
     output wire         is_mrd,
     output wire         is_cpl,
-    output wire [9:0]   tag,
     output wire         hit_addr,
     output wire         hit_rid,
     output wire         hit_tag,
@@ -69,31 +69,19 @@ end
 
 wire [15:0] rid    = cpl_any ? hdr[63:48] : hdr[95:80];
 wire [9:0]  tag10  = {hdr[119], hdr[115], cpl_any ? hdr[47:40] : hdr[79:72]};
+wire unused_hdr = &{1'b0, hdr[118:116], hdr[114:106], hdr[76:64], hdr[1:0], 1'b0};
 wire [10:0] len_dw = {hdr[105:96] == 10'd0, hdr[105:96]};
 
-wire trig_in_window;
-wire filt_in_window;
-
-probe_addr_filter trig_window_inst (
-    .hdr(hdr),
-    .en(1'b1),
-    .base(trig_base),
-    .limit(trig_limit),
-    .in_window(trig_in_window)
-);
-
-probe_addr_filter filt_window_inst (
-    .hdr(hdr),
-    .en(filt_active),
-    .base(filt_base),
-    .limit(filt_limit),
-    .in_window(filt_in_window)
-);
+// the Address field as a byte address (dword aligned), 32-bit for a 3-DW header; the windows'
+// active flags are registered settings, so each window is two compares on the header
+wire        hdr_4dw = hdr[125];
+wire [63:0] addr = hdr_4dw ? {hdr[63:32], hdr[31:2], 2'b00} : {32'd0, hdr[63:34], 2'b00};
+wire trig_in_window = !trig_active || (addr >= trig_base && addr <= trig_limit);
+wire filt_in_window = !filt_active || (addr >= filt_base && addr <= filt_limit);
 
 assign kind       = kind_int;
 assign is_mrd     = mrd;
 assign is_cpl     = cpl_any;
-assign tag        = tag10;
 assign hit_addr   = (mrd || mwr) && trig_in_window;
 assign hit_rid    = rid == trig_rid;
 assign hit_tag    = tag10 == trig_tag;

@@ -3,12 +3,16 @@
 `default_nettype none
 
 /*
- * Trace ring: 2**AW records of WIDTH bits in BANKS block-RAM banks, ring position p in bank
- * p mod BANKS at row p / BANKS, so BANKS consecutive records (one clock's, from the write
- * pointer) land in BANKS different banks: each bank takes one write a clock.
+ * Trace ring: 2**AW records in BANKS block-RAM banks, ring position p in bank p mod BANKS at row
+ * p / BANKS, so BANKS consecutive records (one clock's, from the write pointer) land in BANKS
+ * different banks: each bank takes one write a clock.
  *
- * Write: a clock's lanes 0..BANKS-1 (lane l for ring position wr_ptr + l, written when lane_we[l])
- * are rotated to their banks and registered, then written on the next clock.
+ * A record is {stream, segment[1:0], clock[47:0], header[127:0]} (179 bits). Write, in two
+ * clocks: the clock's slots (SLOTS = 2 * SEGS headers, the request stream's segments then the
+ * completion stream's), the slot of each place in the clock (place_slot: place l is ring
+ * position wr_ptr + l) and the clock; each bank takes the slot of its place straight from the
+ * slots (one multiplexer a bank, no lanes in between) into a register, with its row. On the next
+ * clock lane_we (by place: a run of ones from place 0, the control's) says which are written.
  *
  * Read: one record by ring position. rd_load with rd_pos (its clock's value, from the register
  * write that names it) reads every bank's row at once; the record is on rd_rec from the next
@@ -18,23 +22,28 @@ module probe_trace_ring #
 (
     parameter AW = 12,
     parameter BANKS = 4,
-    parameter WIDTH = 179
+    // TLP segments per beat: the slots are both streams' segments
+    parameter SEGS = 1
 )
 (
     input  wire                   clk,
 
-    input  wire [BANKS*WIDTH-1:0] lane_data,
-    input  wire [BANKS-1:0]       lane_we,
+    input  wire [2*SEGS*128-1:0]  slot_hdr,
+    input  wire [BANKS*3-1:0]     place_slot,
+    input  wire [47:0]            ts,
     input  wire [AW-1:0]          wr_ptr,
+    input  wire [BANKS-1:0]       lane_we,
 
     input  wire                   rd_load,
     input  wire [AW-1:0]          rd_pos,
-    output wire [WIDTH-1:0]       rd_rec
+    output wire [178:0]           rd_rec
 );
 
+localparam WIDTH = 179;
 localparam BW = $clog2(BANKS);
 localparam RW = AW - BW;
 localparam ROWS = 1 << RW;
+localparam SLOTS = 2 * SEGS;
 
 // Parameter checks at elaboration: a wrong value names a module that does not exist
 generate
@@ -58,28 +67,37 @@ always @(posedge clk) begin
     end
 end
 
+// a slot's stream (completions 1) and segment
+localparam [31:0] SEG_MASK_32 = SEGS - 1;
+localparam [1:0] SEG_MASK = SEG_MASK_32[1:0];
+localparam [31:0] SEGS_32 = SEGS;
+localparam [2:0] SEGS_3 = SEGS_32[2:0];
+
 genvar b;
 generate
     for (b = 0; b < BANKS; b = b + 1) begin : g_bank
-        // the lane that lands in this bank, and its row: a lane that wrapped past the last bank
+        // this bank's place in the clock, and its row: a place that wrapped past the last bank
         // is on the next row
-        wire [BW-1:0] lane = b[BW-1:0] - wr_bank;
-        wire [BW:0]   lane_end = {1'b0, wr_bank} + {1'b0, lane};
-        wire unused_lane_end = &{1'b0, lane_end[BW-1:0], 1'b0};
-        reg             we_reg = 1'b0;
+        wire [BW-1:0] place = b[BW-1:0] - wr_bank;
+        wire [BW:0]   place_end = {1'b0, wr_bank} + {1'b0, place};
+        wire unused_place_end = &{1'b0, place_end[BW-1:0], 1'b0};
+        wire [2:0]    slot = place_slot[place*3 +: 3];
+        wire [1:0]    slot_seg = slot[1:0] & SEG_MASK;
+        wire [SLOTS*128-1:0] hdrs = slot_hdr;
+        reg  [BW-1:0]   place_reg = {BW{1'b0}};
         reg  [RW-1:0]   row_reg = {RW{1'b0}};
         reg  [WIDTH-1:0] data_reg = {WIDTH{1'b0}};
         reg  [WIDTH-1:0] q_reg;
         reg  [WIDTH-1:0] mem [0:ROWS-1];
 
         always @(posedge clk) begin
-            we_reg   <= lane_we[lane];
-            row_reg  <= lane_end[BW] ? wr_row + 1'b1 : wr_row;
-            data_reg <= lane_data[lane*WIDTH +: WIDTH];
+            place_reg <= place;
+            row_reg   <= place_end[BW] ? wr_row + 1'b1 : wr_row;
+            data_reg  <= {slot >= SEGS_3, slot_seg, ts, hdrs[slot*128 +: 128]};
         end
 
         always @(posedge clk) begin
-            if (we_reg) begin
+            if (lane_we[place_reg]) begin
                 mem[row_reg] <= data_reg;
             end
             q_reg <= mem[rd_row];

@@ -223,19 +223,21 @@ task automatic model_step(input integer n, input integer cmd);
         nk = 0;
         hit_at = -1;
         any_hit = 0;
-        // the filter: completions read the tag table, then requests write it
+        // the filter: the completion stream's completions read the tag table, then the request
+        // stream's MRds write it (a completion on the request stream answers no read of the tap:
+        // its kind alone decides)
         for (s = 0; s < NS; s = s + 1) begin
             hdr = h_hdr[i][s*128 +: 128];
             fire = h_fire[i][s];
             keep[s] = 0;
             if (fire && (kind_of(hdr) & c_ftypes) != 0) begin
                 tg = tag_of(hdr);
-                if (is_cpl(hdr)) keep[s] = !(c_fen && c_flimit >= c_fbase) || m_tag_in[tg];
+                if (is_cpl(hdr)) keep[s] = !(c_fen && c_flimit >= c_fbase) || s < SEG || m_tag_in[tg];
                 else if (is_mem(hdr)) keep[s] = !(c_fen && c_flimit >= c_fbase) || in_win(hdr, c_fbase, c_flimit);
                 else keep[s] = 1;
             end
         end
-        for (s = 0; s < NS; s = s + 1) begin
+        for (s = 0; s < SEG; s = s + 1) begin
             hdr = h_hdr[i][s*128 +: 128];
             if (h_fire[i][s] && kind_of(hdr) == (5'd1 << `PS_REG_TRC_TRIG_TYPES_MRD_BIT)) begin
                 tg = tag_of(hdr);
