@@ -10,8 +10,10 @@
  * Write address and write data are accepted independently (each into a holding
  * register); the write takes effect on the clock after both are held, the same clock
  * that raises BVALID. One read is in flight at a time: the read address is held for a
- * clock, then the register it names is loaded into RDATA with RVALID (two clocks from the
- * AR handshake to RVALID). Every input of the AXI port reaches only flip-flops, so a
+ * clock, then the register it names is read in two clocks: each group's word (the named
+ * registers, the counters, a histogram bin, the sampler record, the trace window) into a
+ * register of its own, then their OR into RDATA with RVALID (three clocks from the AR
+ * handshake to RVALID: one 32-bit select over every register is too deep for a clock). Every input of the AXI port reaches only flip-flops, so a
  * Verilated model evaluates the CSR once a clock, not on every input change.
  * Every access gets OKAY: unmapped and write-only registers read 0, writes to
  * unmapped or read-only registers are ignored (firmware never traps on a probe read).
@@ -165,26 +167,18 @@ generate
     end
 endgenerate
 
-// the first tracker counter's index: the counters PS_CNT_PROBE_COUNT onwards are the tracker's
-localparam [31:0] TRACKER_FIRST_32 = `PS_CNT_PROBE_COUNT;
-localparam [IDX_WIDTH-1:0] TRACKER_FIRST = TRACKER_FIRST_32[IDX_WIDTH-1:0];
-
 // 32-bit word w of the counters widened to 64 bits (counter w/2, high half when w is odd), from
-// probe_counters' shadows or the tracker's; read by the read function on a read's clock only:
-// a bus of every counter joined or widened here would be rebuilt by a Verilated model on every
-// clock
+// probe_counters' shadows or the tracker's, which follow them: one index into the two buses
+// joined, no compare or subtract on the index. Read by the read decode on a read's clock only:
+// a bus of every counter joined or widened by a wire would be rebuilt by a Verilated model on
+// every clock
 function [31:0] cnt_word_at(input [IDX_WIDTH:0] w);
+    reg [CNT_COUNT*CNT_WIDTH-1:0] all;
     reg [63:0] wide;
-    reg [IDX_WIDTH-1:0] c, t;
     begin
+        all = {tracker_shadow, probe_shadow};
         wide = 64'd0;
-        c = w[IDX_WIDTH:1];
-        t = c - TRACKER_FIRST;
-        if (c < TRACKER_FIRST) begin
-            wide[CNT_WIDTH-1:0] = probe_shadow[c*CNT_WIDTH +: CNT_WIDTH];
-        end else begin
-            wide[CNT_WIDTH-1:0] = tracker_shadow[t*CNT_WIDTH +: CNT_WIDTH];
-        end
+        wide[CNT_WIDTH-1:0] = all[w[IDX_WIDTH:1]*CNT_WIDTH +: CNT_WIDTH];
         cnt_word_at = w[0] ? wide[63:32] : wide[31:0];
     end
 endfunction
@@ -219,6 +213,13 @@ reg        ar_held_reg = 1'b0;
 reg [11:0] araddr_reg = 12'd0;
 reg        rvalid_reg = 1'b0;
 reg [31:0] rdata_reg = 32'd0;
+// the read's first clock: each group's word, 0 unless the address falls in it (ORed into RDATA)
+reg        rd_pend_reg = 1'b0;
+reg [31:0] rd_named_reg = 32'd0;
+reg [31:0] rd_cnt_reg = 32'd0;
+reg [31:0] rd_hist_reg = 32'd0;
+reg [31:0] rd_smp_reg = 32'd0;
+reg [31:0] rd_trc_reg = 32'd0;
 
 reg        enable_reg = 1'b0, enable_next;
 reg        snapshot_pulse;
@@ -257,7 +258,7 @@ assign s_axil_awready = !aw_held_reg;
 assign s_axil_wready  = !w_held_reg;
 assign s_axil_bresp   = RESP_OKAY;
 assign s_axil_bvalid  = bvalid_reg;
-assign s_axil_arready = !rvalid_reg && !ar_held_reg;
+assign s_axil_arready = !rvalid_reg && !ar_held_reg && !rd_pend_reg;
 assign s_axil_rdata   = rdata_reg;
 assign s_axil_rresp   = RESP_OKAY;
 assign s_axil_rvalid  = rvalid_reg;
@@ -303,6 +304,8 @@ wire in_hist_last  = {1'b0, araddr_reg} >= {1'b0, `PS_REG_HIST_LAST_BASE} && {1'
 wire in_hist_first = {1'b0, araddr_reg} >= {1'b0, `PS_REG_HIST_FIRST_BASE} && {1'b0, araddr_reg} < HIST_FIRST_END;
 wire [11:0] hist_addr_off = araddr_reg - (in_hist_first ? `PS_REG_HIST_FIRST_BASE : `PS_REG_HIST_LAST_BASE);
 wire in_hist = in_hist_last || in_hist_first;
+wire in_cnt = {1'b0, araddr_reg} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, araddr_reg} < CNT_END;
+wire in_smp = araddr_reg >= `PS_REG_SMP_TS_LO && araddr_reg < SMP_END;
 // the bin index, registered; its words come two clocks after it, so a histogram read is
 // answered on its fourth settled clock (hist_wait_reg counts them, a snapshot starts it over)
 localparam [1:0] HIST_READ_CLOCKS = 2'd3;
@@ -316,15 +319,15 @@ wire unused_hist_addr_off = &{1'b0, hist_addr_off[1:0], hist_addr_off[11:3+HIST_
 // RCB in force: CPL_SPLIT when it names one, else 0 (split at MPS only)
 wire [31:0] rcb_value = (split_reg == 8'd64 || split_reg == 8'd128) ? {24'd0, split_reg} : 32'd0;
 
-// read decode: a function called only on the clock a read is accepted, so the register mux is
-// evaluated once per read, not on every clock (what a Verilated twin pays for an always @* mux)
-// (addr: the read address; cnt_word: its 32-bit word in the counter window, counter index and
-// high/low half; smp_word: its word in the sampler record)
-function [31:0] read_value_at(input [11:0] addr, input [IDX_WIDTH:0] cnt_word, input [SMP_IDX_WIDTH-1:0] smp_word);
+// read decode of the named registers (0 elsewhere: the windows, which lie apart from them and from
+// one another, are read as groups of their own); a function called only on the clock a read is
+// accepted, so the register mux is evaluated once per read, not on every clock (what a Verilated
+// twin pays for an always @* mux)
+function [31:0] read_value_at(input [11:2] addr);
     begin
         read_value_at = 32'd0;
 
-        case ({addr[11:2], 2'b00})
+        case ({addr, 2'b00})
             `PS_REG_ID:          read_value_at = `PS_ID_MAGIC;
             `PS_REG_VERSION:     read_value_at = `PS_VERSION_VALUE;
             `PS_REG_CTRL:        read_value_at[`PS_REG_CTRL_ENABLE_BIT] = enable_reg;
@@ -350,21 +353,7 @@ function [31:0] read_value_at(input [11:0] addr, input [IDX_WIDTH:0] cnt_word, i
             `PS_REG_BUILD_ID:        read_value_at = BUILD_ID_VALUE;
             `PS_REG_HIST_LAYOUT:     read_value_at = HIST_LAYOUT_VALUE;
             `PS_REG_TAP_INFO:        read_value_at = TAP_INFO_VALUE;
-            default: begin
-                if ({1'b0, addr} >= {1'b0, `PS_REG_CNT_BASE} && {1'b0, addr} < CNT_END) begin
-                    read_value_at = cnt_word_at(cnt_word);
-                end
-                if (in_hist) begin
-                    read_value_at = hist_addr_off[2] ? hist_sel[63:32] : hist_sel[31:0];
-                end
-                if (in_trc_window(addr)) begin
-                    read_value_at = trc_rdata;
-                end
-                // the sampler FIFO head reads 0 while the FIFO is empty
-                if (addr >= `PS_REG_SMP_TS_LO && addr < SMP_END && sample_level != 16'd0) begin
-                    read_value_at = sample_head[{smp_word, 5'd0} +: 32];
-                end
-            end
+            default:                 read_value_at = 32'd0;
         endcase
     end
 endfunction
@@ -481,11 +470,23 @@ always @(posedge clk) begin
     end else begin
         hist_wait_reg <= 2'd0;
     end
+    // the read's two clocks: the groups' words, then their OR (the windows are apart, so at most
+    // one group is not 0)
+    rd_pend_reg <= 1'b0;
     if (ar_held_reg && settled && (!in_hist || hist_wait_reg == HIST_READ_CLOCKS)) begin
         hist_wait_reg <= 2'd0;
         ar_held_reg <= 1'b0;
-        rvalid_reg  <= 1'b1;
-        rdata_reg   <= read_value_at(araddr_reg, cnt_off[2 +: IDX_WIDTH+1], smp_off[2 +: SMP_IDX_WIDTH]);
+        rd_pend_reg <= 1'b1;
+        rd_named_reg <= read_value_at(araddr_reg[11:2]);
+        rd_cnt_reg   <= in_cnt ? cnt_word_at(cnt_off[2 +: IDX_WIDTH+1]) : 32'd0;
+        rd_hist_reg  <= in_hist ? (hist_addr_off[2] ? hist_sel[63:32] : hist_sel[31:0]) : 32'd0;
+        rd_trc_reg   <= in_trc_window(araddr_reg) ? trc_rdata : 32'd0;
+        // the sampler FIFO head reads 0 while the FIFO is empty
+        rd_smp_reg   <= (in_smp && sample_level != 16'd0) ? sample_head[{smp_off[2 +: SMP_IDX_WIDTH], 5'd0} +: 32] : 32'd0;
+    end
+    if (rd_pend_reg) begin
+        rvalid_reg <= 1'b1;
+        rdata_reg  <= rd_named_reg | rd_cnt_reg | rd_hist_reg | rd_trc_reg | rd_smp_reg;
     end
     if (rvalid_reg && s_axil_rready) begin
         rvalid_reg <= 1'b0;
@@ -505,6 +506,7 @@ always @(posedge clk) begin
         w_held_reg   <= 1'b0;
         bvalid_reg   <= 1'b0;
         ar_held_reg  <= 1'b0;
+        rd_pend_reg  <= 1'b0;
         hist_wait_reg <= 2'd0;
         rvalid_reg   <= 1'b0;
         settle_reg   <= {SETTLE_WIDTH{1'b0}};

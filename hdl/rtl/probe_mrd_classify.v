@@ -48,21 +48,72 @@ wire [3:0] first_be = hdr[67:64];
 wire unused_hdr = &{1'b0, hdr[119:106], hdr[95:72], hdr[33:32], hdr[1:0], 1'b0};
 
 reg [1:0]  lead_int;
-reg [1:0]  trail_int;
-reg [3:0]  end_be;
-reg [12:0] bytes_int;
+wire [12:0] bytes_int;
 wire [EXACT_COUNT-1:0] exact_hit;
+
+// the byte count without a subtract behind the enables' decode: Length*4 - s, s = lead + trail
+// (0..6), is {Length - q, (-s) mod 4} with q = ceil(s / 4) in 0..2, so Length - 1 and Length - 2
+// are formed from the header alone (in parallel with the decode) and the enables only pick one.
+// Length 0 (1024 DW) wraps to 1023 and 1022 in 10 bits; a one-DW request has s <= 3.
+wire       one_dw = len_raw == 10'd1;
+wire [9:0] len_m1 = len_raw - 10'd1;
+wire [9:0] len_m2 = len_raw - 10'd2;
+
+// {q, (-s) mod 4} for the enables of the first and the last DW
+function [3:0] be_code(input [3:0] fbe, input [3:0] ebe);
+    reg [1:0] ld, tr;
+    reg [2:0] s;
+    begin
+        // bytes skipped before the first enabled byte of the first DW (an all-zero enable: none)
+        casez (fbe)
+            4'b???1: ld = 2'd0;
+            4'b??10: ld = 2'd1;
+            4'b?100: ld = 2'd2;
+            4'b1000: ld = 2'd3;
+            default: ld = 2'd0;
+        endcase
+        // bytes skipped after the last enabled byte of the last DW
+        casez (ebe)
+            4'b1???: tr = 2'd0;
+            4'b01??: tr = 2'd1;
+            4'b001?: tr = 2'd2;
+            4'b0001: tr = 2'd3;
+            default: tr = 2'd0;
+        endcase
+        // s as a table of the two 2-bit ends, not an add (a carry cell ahead of the select)
+        case ({ld, tr})
+            4'b0000:                            s = 3'd0;
+            4'b0001, 4'b0100:                   s = 3'd1;
+            4'b0010, 4'b0101, 4'b1000:          s = 3'd2;
+            4'b0011, 4'b0110, 4'b1001, 4'b1100: s = 3'd3;
+            4'b0111, 4'b1010, 4'b1101:          s = 3'd4;
+            4'b1011, 4'b1110:                   s = 3'd5;
+            default:                            s = 3'd6;
+        endcase
+        be_code[3:2] = (s == 3'd0) ? 2'd0 : ((s <= 3'd4) ? 2'd1 : 2'd2);
+        be_code[1:0] = ~s[1:0] + 2'd1;
+    end
+endfunction
+
+// a one-DW request has both ends in FirstBE; q = 3 stands for a zero-length read (0 bytes)
+wire [3:0] code_one   = (first_be == 4'b0000) ? 4'b1100 : be_code(first_be, first_be);
+wire [3:0] code_multi = be_code(first_be, last_be);
+wire [3:0] code       = one_dw ? code_one : code_multi;
 
 assign mem_read   = (fmt[2:1] == 2'b00) && (tlp_type[4:1] == 4'b0000);
 assign locked     = tlp_type[0];
 assign hdr_4dw    = fmt[0];
 assign len_dw     = {len_raw == 10'd0, len_raw};
-assign zero_len   = (len_dw == 11'd1) && (first_be == 4'b0000);
+assign zero_len   = one_dw && (first_be == 4'b0000);
 assign lead       = lead_int;
 assign req_bytes  = bytes_int;
 assign size_class = {~|exact_hit, exact_hit};
 // a 4DW header carries Address[31:2] in DW3, a 3DW header in DW2
 assign addr_dw    = fmt[0] ? hdr[31:2] : hdr[63:34];
+
+assign bytes_int = (code[3:2] == 2'd0) ? {len_dw, 2'b00} :
+                   (code[3:2] == 2'd1) ? {1'b0, len_m1, code[1:0]} :
+                   (code[3:2] == 2'd2) ? {1'b0, len_m2, code[1:0]} : 13'd0;
 
 always @* begin
     // bytes skipped before the first enabled byte of the first DW
@@ -73,24 +124,6 @@ always @* begin
         4'b1000: lead_int = 2'd3;
         default: lead_int = 2'd0;
     endcase
-
-    // a one-DW request has both ends in FirstBE
-    end_be = (len_dw == 11'd1) ? first_be : last_be;
-
-    // bytes skipped after the last enabled byte of the last DW
-    casez (end_be)
-        4'b1???: trail_int = 2'd0;
-        4'b01??: trail_int = 2'd1;
-        4'b001?: trail_int = 2'd2;
-        4'b0001: trail_int = 2'd3;
-        default: trail_int = 2'd0;
-    endcase
-
-    if (zero_len) begin
-        bytes_int = 13'd0;
-    end else begin
-        bytes_int = {len_dw, 2'b00} - {11'd0, lead_int} - {11'd0, trail_int};
-    end
 end
 
 // one comparator per exact size class; at most one hits since the sizes are distinct
