@@ -72,29 +72,25 @@ wire [CNT_WIDTH-1:0] raw       = run_mem[idx];
 wire [CNT_WIDTH-1:0] running   = run_valid[idx] ? raw : {CNT_WIDTH{1'b0}};
 wire [CNT_WIDTH-1:0] snap_held = snap_valid[idx] ? raw : {CNT_WIDTH{1'b0}};
 
-// later assignments win: a clear or a snapshot after this clock's event (bits set by index, not
-// a shifted mask: an 89-bit shift costs a Verilated model a loop over words)
+// this clock's event as a one-hot vector over the bins, and the valid vectors updated as whole
+// vectors (later terms win: a clear or a snapshot after this clock's event). Not bits written by
+// index: Yosys builds an indexed bit write with a 32-bit offset subtract, a carry chain ahead of
+// every valid bit; a shift of a constant 1 is a decoder (and a Verilated model's loop over the
+// vector's three words, not over its bins)
+wire [WORDS-1:0] ev_bin = count ? ({{(WORDS-1){1'b0}}, 1'b1} << idx) : {WORDS{1'b0}};
+
 always @(posedge clk) begin
     if (count) begin
         run_mem[idx] <= running + {{(CNT_WIDTH-1){1'b0}}, 1'b1};
         if (!moved[idx]) begin
             snap_mem[idx] <= snap_held;
         end
-        run_valid[idx] <= 1'b1;
-        moved[idx] <= 1'b1;
     end
-
-    if (clear) begin
-        run_valid <= {WORDS{1'b0}};
-    end
+    run_valid <= clear ? {WORDS{1'b0}} : (run_valid | ev_bin);
+    moved     <= snapshot ? {WORDS{1'b0}} : (moved | ev_bin);
     if (snapshot) begin
-        moved <= {WORDS{1'b0}};
-        snap_valid <= run_valid;
-        if (count) begin
-            snap_valid[idx] <= 1'b1;
-        end
+        snap_valid <= run_valid | ev_bin;
     end
-
     if (rst) begin
         run_valid  <= {WORDS{1'b0}};
         snap_valid <= {WORDS{1'b0}};
