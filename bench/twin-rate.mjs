@@ -8,13 +8,15 @@
  *
  * Before timing anything it checks that every build gives the same done line (cycles, MRd counts
  * and sizes, completions, payload errors: everything but the wall time) on each pattern and mode,
- * so a faster build is not a different simulation. With --instructions it also counts each build's
- * instructions under valgrind (callgrind; needs valgrind, and a build without -march=native on a
- * machine whose CPU has AVX-512: CMake PS_TWIN_NATIVE=OFF) on a smaller workload, which, unlike
- * wall time, does not depend on load.
+ * so a faster build is not a different simulation (--cycles-may-differ: the same but for the
+ * simulated clock count, which a longer pipeline changes; the clocks are printed). With
+ * --instructions it also counts each build's instructions under valgrind (callgrind; needs
+ * valgrind, and a build without -march=native on a machine whose CPU has AVX-512: CMake
+ * PS_TWIN_NATIVE=OFF) on a smaller workload, which, unlike wall time, does not depend on load.
  *
  * Usage: node bench/twin-rate.mjs [--runs N] [--bytes N] [--modes switch,endpoint]
  *          [--patterns merged-aligned,strided,merged-misaligned] [--instructions [--ibytes N]]
+ *          [--cycles-may-differ]
  *          [BASELINE_TWIN] [TWIN ...]
  * Builds default to build/twin/pcie-scope-twin alone (then only the rates, no ratio); to compare
  * with an older commit: git worktree add /tmp/base REV && cmake -S /tmp/base/native/twin -B
@@ -43,6 +45,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--modes') opts.modes = value().split(',')
   else if (a === '--patterns') opts.patterns = value().split(',')
   else if (a === '--instructions') opts.instructions = true
+  else if (a === '--cycles-may-differ') opts.cyclesMayDiffer = true
   else if (a.startsWith('--')) throw new Error(`unknown option ${a}`)
   else twins.push(a)
 }
@@ -58,8 +61,9 @@ function run(twin, mode, pattern, bytes) {
   return JSON.parse(r.stdout.trim().split('\n').pop())
 }
 
-// the done line without its wall time: what must not change between builds
-const result = (done) => JSON.stringify({ ...done, wallSeconds: undefined })
+// the done line without its wall time: what must not change between builds (with
+// --cycles-may-differ, for builds whose pipelines differ in length, without its clock count too)
+const result = (done) => JSON.stringify({ ...done, wallSeconds: undefined, simCycles: opts.cyclesMayDiffer ? undefined : done.simCycles })
 
 function instructions(twin, mode, pattern) {
   const r = spawnSync(
@@ -93,7 +97,18 @@ for (const { mode, pattern } of cases) {
     if (result(run(t, mode, pattern, opts.bytes)) !== first) throw new Error(`${t} and ${twins[0]} simulate ${mode} ${pattern} differently`)
   }
 }
-out.push(`Every build gave the same done line on each case (${opts.bytes} B): cycles, MRds, sizes, completions, errors.`)
+out.push(
+  `Every build gave the same done line on each case (${opts.bytes} B): ${opts.cyclesMayDiffer ? '' : 'cycles, '}MRds, sizes, completions, errors.`,
+)
+if (opts.cyclesMayDiffer) {
+  out.push('')
+  out.push('Simulated clocks per build (--cycles-may-differ):')
+  out.push('')
+  out.push(`| mode | pattern |${twins.map((_, i) => ` build ${i + 1} |`).join('')}`)
+  out.push(`|---|---|${twins.map(() => '---:|').join('')}`)
+  for (const { mode, pattern } of cases)
+    out.push(`| ${mode} | ${pattern} |${twins.map((t) => ` ${run(t, mode, pattern, opts.bytes).simCycles} |`).join('')}`)
+}
 out.push('')
 
 // 2. wall rate, interleaved
