@@ -10,8 +10,8 @@
  * probe_csr decodes the AXI4-Lite channels and hands over every write into the window (wr_fire
  * with its held address, data and strobes, on the clock that raises BVALID) and takes the word
  * of a read in the window from rdata. That word is loaded here on the clock of the read's AR
- * handshake (ar_fire, araddr), one clock before probe_csr loads RDATA from it, so the register
- * mux here is a stage of its own. TRC_RD_INDEX's write is passed on the clock it fires
+ * handshake (ar_fire, araddr), one clock before probe_csr registers its group's word and two
+ * before RDATA, so the register mux here is a stage of its own. TRC_RD_INDEX's write is passed on the clock it fires
  * (rd_index_wr, with the written value) so that the record it names is read from the ring by
  * the clock after, when the earliest AR handshake can follow the write response.
  *
