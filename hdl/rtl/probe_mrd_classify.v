@@ -62,7 +62,9 @@ wire [9:0] len_m2 = len_raw - 10'd2;
 // {q, (-s) mod 4} for the enables of the first and the last DW
 function [3:0] be_code(input [3:0] fbe, input [3:0] ebe);
     reg [1:0] ld, tr;
-    reg [2:0] s;
+    // (the skipped bytes' own name: Verilator 5.006 reports a function's local named like a
+    // variable of a module instantiating this one as hiding it)
+    reg [2:0] skipped;
     begin
         // bytes skipped before the first enabled byte of the first DW (an all-zero enable: none)
         casez (fbe)
@@ -80,18 +82,19 @@ function [3:0] be_code(input [3:0] fbe, input [3:0] ebe);
             4'b0001: tr = 2'd3;
             default: tr = 2'd0;
         endcase
-        // s as a table of the two 2-bit ends, not an add (a carry cell ahead of the select)
+        // skipped (s) as a table of the two 2-bit ends, not an add (no carry cell ahead of the
+        // select)
         case ({ld, tr})
-            4'b0000:                            s = 3'd0;
-            4'b0001, 4'b0100:                   s = 3'd1;
-            4'b0010, 4'b0101, 4'b1000:          s = 3'd2;
-            4'b0011, 4'b0110, 4'b1001, 4'b1100: s = 3'd3;
-            4'b0111, 4'b1010, 4'b1101:          s = 3'd4;
-            4'b1011, 4'b1110:                   s = 3'd5;
-            default:                            s = 3'd6;
+            4'b0000:                            skipped = 3'd0;
+            4'b0001, 4'b0100:                   skipped = 3'd1;
+            4'b0010, 4'b0101, 4'b1000:          skipped = 3'd2;
+            4'b0011, 4'b0110, 4'b1001, 4'b1100: skipped = 3'd3;
+            4'b0111, 4'b1010, 4'b1101:          skipped = 3'd4;
+            4'b1011, 4'b1110:                   skipped = 3'd5;
+            default:                            skipped = 3'd6;
         endcase
-        be_code[3:2] = (s == 3'd0) ? 2'd0 : ((s <= 3'd4) ? 2'd1 : 2'd2);
-        be_code[1:0] = ~s[1:0] + 2'd1;
+        be_code[3:2] = (skipped == 3'd0) ? 2'd0 : ((skipped <= 3'd4) ? 2'd1 : 2'd2);
+        be_code[1:0] = ~skipped[1:0] + 2'd1;
     end
 endfunction
 

@@ -5,6 +5,4 @@ hdl/rtl/probe_trace_regs.v
 hdl/rtl/probe_trace_ctrl.v
 hdl/rtl/probe_trace_ring.v
 hdl/rtl/probe_xor_bram.v
-hdl/rtl/probe_mp_ram.v
-hdl/rtl/probe_xor_ram.v
 hdl/rtl/probe_ram_model.v

@@ -60,8 +60,11 @@ describe('the page as a bench instrument', () => {
       // the register dump is one click away, closed at first
       expect(await page.getByTestId('counters-table').isVisible()).toBe(false)
       await page.locator('#counters-details > summary').click()
-      expect(await page.getByTestId('counters-table').isVisible()).toBe(true)
-      expect(await page.getByTestId('counter-mrd128').count()).toBe(1)
+      expect(await page.locator('#counters-details').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true)
+      // (the table has rows, and so a size, once the first snapshot is drawn, which a loaded
+      // machine may not have done yet)
+      await expect.poll(() => page.getByTestId('counters-table').isVisible(), { timeout: 10_000 }).toBe(true)
+      await expect.poll(() => page.getByTestId('counter-mrd128').count(), { timeout: 10_000 }).toBe(1)
 
       await page.setViewportSize({ width: 420, height: 900 })
       await page.waitForTimeout(300) // the charts resize on the next frames
