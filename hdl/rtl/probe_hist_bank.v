@@ -21,7 +21,11 @@
  *    moved[k] ? snap_mem[k] : (snap_valid[k] ? run_mem[k] : 0).
  *
  * An event reads and writes run_mem[idx] in one clock (asynchronous read: LUT RAM), so back-to-
- * back events on one bin need no forwarding.
+ * back events on one bin need no forwarding. The reader's side is block RAM: snap_mem, and
+ * run_rd_mem (run_mem's twin, written with it), each read at rd_idx through its output register,
+ * so that run_mem's LUT RAM has one read port, not two, and snap_mem none. rd_word is therefore
+ * registered: bin rd_idx's snapshot value as it stood at the clock before (the valid bits
+ * registered beside the RAMs' words).
  */
 module probe_hist_bank #
 (
@@ -44,7 +48,7 @@ module probe_hist_bank #
     input  wire                         hit,
     input  wire [IDX_WIDTH-1:0]         idx,
 
-    // the snapshot value of bin rd_idx (0 past the last bin)
+    // the snapshot value of bin rd_idx (0 past the last bin), a clock later
     input  wire [IDX_WIDTH-1:0]         rd_idx,
     output wire [CNT_WIDTH-1:0]         rd_word,
 
@@ -61,8 +65,11 @@ generate
     end
 endgenerate
 
-reg [CNT_WIDTH-1:0] run_mem  [0:WORDS-1];
-reg [CNT_WIDTH-1:0] snap_mem [0:WORDS-1];
+reg [CNT_WIDTH-1:0] run_mem    [0:WORDS-1];
+(* ram_style = "block" *)
+reg [CNT_WIDTH-1:0] run_rd_mem [0:WORDS-1];
+(* ram_style = "block" *)
+reg [CNT_WIDTH-1:0] snap_mem   [0:WORDS-1];
 reg [WORDS-1:0]     run_valid  = {WORDS{1'b0}};
 reg [WORDS-1:0]     snap_valid = {WORDS{1'b0}};
 reg [WORDS-1:0]     moved      = {WORDS{1'b0}};
@@ -81,7 +88,8 @@ wire [WORDS-1:0] ev_bin = count ? ({{(WORDS-1){1'b0}}, 1'b1} << idx) : {WORDS{1'
 
 always @(posedge clk) begin
     if (count) begin
-        run_mem[idx] <= running + {{(CNT_WIDTH-1){1'b0}}, 1'b1};
+        run_mem[idx]    <= running + {{(CNT_WIDTH-1){1'b0}}, 1'b1};
+        run_rd_mem[idx] <= running + {{(CNT_WIDTH-1){1'b0}}, 1'b1};
         if (!moved[idx]) begin
             snap_mem[idx] <= snap_held;
         end
@@ -98,13 +106,25 @@ always @(posedge clk) begin
     end
 end
 
-// a bin's snapshot value, as the header says (spelt out in each assign, not a function: a
-// continuous assign is sensitive to what it names, not to what a function it calls reads)
+// a bin's snapshot value, as the header says: the block RAMs' read-first words and the valid
+// bits at rd_idx, all registered at one edge (so a move on that edge is seen on neither side)
 localparam [31:0] WORDS_32 = WORDS;
 
-assign rd_word = ({{(32-IDX_WIDTH){1'b0}}, rd_idx} >= WORDS_32) ? {CNT_WIDTH{1'b0}} :
-                 moved[rd_idx] ? snap_mem[rd_idx] :
-                 snap_valid[rd_idx] ? run_mem[rd_idx] : {CNT_WIDTH{1'b0}};
+wire                in_range = {{(32-IDX_WIDTH){1'b0}}, rd_idx} < WORDS_32;
+reg [CNT_WIDTH-1:0] run_rd_reg = {CNT_WIDTH{1'b0}};
+reg [CNT_WIDTH-1:0] snap_rd_reg = {CNT_WIDTH{1'b0}};
+reg                 moved_rd_reg = 1'b0;
+reg                 valid_rd_reg = 1'b0;
+
+always @(posedge clk) begin
+    run_rd_reg   <= run_rd_mem[rd_idx];
+    snap_rd_reg  <= snap_mem[rd_idx];
+    moved_rd_reg <= in_range && moved[rd_idx];
+    valid_rd_reg <= in_range && snap_valid[rd_idx];
+end
+
+assign rd_word = moved_rd_reg ? snap_rd_reg :
+                 valid_rd_reg ? run_rd_reg : {CNT_WIDTH{1'b0}};
 
 genvar w;
 generate

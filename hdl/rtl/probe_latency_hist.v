@@ -14,8 +14,8 @@
  * read-add-write, with the events, enable, clear and snapshot beside it: the histogram is the
  * same, one clock later (its shadows move the clock after the tracker's other shadows).
  *
- * One probe_hist_bank (bins in LUT RAM, a lazy snapshot) per segment, each counting that
- * segment's completions; a bin's value is the sum over the banks. Nothing updates per bin per
+ * One probe_hist_bank (bins in LUT RAM, the reader's copies in block RAM, a lazy snapshot) per
+ * segment, each counting that segment's completions; a bin's value is the sum over the banks. Nothing updates per bin per
  * clock: a Verilated model pays per segment, not per bin, and synthesis builds one adder per
  * segment instead of one per bin.
  */
@@ -51,8 +51,7 @@ module probe_latency_hist #
     // is optimised away)
     output wire [(LAT_BINS+1)*CNT_WIDTH-1:0]    shadow,
     // the shadow of bin rd_idx (0 past the overflow bin), two clocks later: each bank's word is
-    // registered, then their sum (a bank's read of a bin is a multiplexer over 89 valid bits and
-    // the LUT RAM, the sum a 64-bit add: each a clock)
+    // registered (its block RAMs' read), then their sum (a 64-bit add: each a clock)
     input  wire [$clog2(LAT_BINS+1)-1:0]        rd_idx,
     output wire [CNT_WIDTH-1:0]                 rd_word
 );
@@ -136,10 +135,9 @@ generate
     end
 endgenerate
 
-reg [SEG_COUNT*CNT_WIDTH-1:0] bank_word_reg = {SEG_COUNT*CNT_WIDTH{1'b0}};
 reg [CNT_WIDTH-1:0]           word_sum_reg = {CNT_WIDTH{1'b0}};
 
-// the sum of the banks' registered words (a function called in the clocked block: an always @*
+// the sum of the banks' words (each from registers in its bank) (a function called in the clocked block: an always @*
 // would leave the sum unknown in Icarus until a bank's word first changes)
 function [CNT_WIDTH-1:0] bank_sum(input [SEG_COUNT*CNT_WIDTH-1:0] words);
     integer a;
@@ -152,8 +150,7 @@ function [CNT_WIDTH-1:0] bank_sum(input [SEG_COUNT*CNT_WIDTH-1:0] words);
 endfunction
 
 always @(posedge clk) begin
-    bank_word_reg <= bank_word;
-    word_sum_reg  <= bank_sum(bank_word_reg);
+    word_sum_reg <= bank_sum(bank_word);
 end
 
 genvar w;

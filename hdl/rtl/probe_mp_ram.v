@@ -89,8 +89,6 @@ model_inst (
 /*
  * Banks of block-RAM copies, the clock's write forwarded, and a live-value table
  */
-localparam DEPTH = 1 << ADDR_WIDTH;
-
 // bank w's block-RAM word for read port r (without the forwarded write), at
 // [(w*RD_PORTS + r)*DATA_WIDTH]; the clock's write of bank w and whether read port r's address
 // is the one it wrote (compared a clock early, from rd_addr_next, so that a read is a
@@ -116,33 +114,23 @@ generate
         assign fwd_data[w*DATA_WIDTH +: DATA_WIDTH] = fwd_data_reg;
 
         for (r = 0; r < RD_PORTS; r = r + 1) begin : g_copy
-            (* ram_style = "block" *)
-            reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
-            reg [DATA_WIDTH-1:0] rd_reg = {DATA_WIDTH{1'b0}};
-            reg                  same_addr_reg = 1'b0;
-            integer i;
+            wire same_addr;
 
-            initial begin
-                for (i = 0; i < DEPTH; i = i + 1) begin
-                    mem[i] = {DATA_WIDTH{1'b0}};
-                end
-            end
+            probe_bram_copy #(
+                .ADDR_WIDTH(ADDR_WIDTH),
+                .DATA_WIDTH(DATA_WIDTH)
+            )
+            copy_inst (
+                .clk(clk),
+                .wr_en(wr_en[w]),
+                .wr_addr(wr_addr[w*ADDR_WIDTH +: ADDR_WIDTH]),
+                .wr_data(wr_data[w*DATA_WIDTH +: DATA_WIDTH]),
+                .rd_addr_next(rd_addr_next[r*ADDR_WIDTH +: ADDR_WIDTH]),
+                .rd_data(bank_rd_data[(w*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH]),
+                .same_addr(same_addr)
+            );
 
-            always @(posedge clk) begin
-                if (wr_en[w]) begin
-                    mem[wr_addr[w*ADDR_WIDTH +: ADDR_WIDTH]] <= wr_data[w*DATA_WIDTH +: DATA_WIDTH];
-                end
-            end
-
-            // read-first: the word before this edge's write; and whether that write is at
-            // the address read
-            always @(posedge clk) begin
-                rd_reg <= mem[rd_addr_next[r*ADDR_WIDTH +: ADDR_WIDTH]];
-                same_addr_reg <= wr_addr[w*ADDR_WIDTH +: ADDR_WIDTH] == rd_addr_next[r*ADDR_WIDTH +: ADDR_WIDTH];
-            end
-
-            assign bank_rd_data[(w*RD_PORTS + r)*DATA_WIDTH +: DATA_WIDTH] = rd_reg;
-            assign fwd_hit[w*RD_PORTS + r] = fwd_en_reg && same_addr_reg;
+            assign fwd_hit[w*RD_PORTS + r] = fwd_en_reg && same_addr;
         end
     end
 

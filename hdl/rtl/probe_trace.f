@@ -5,4 +5,5 @@ hdl/rtl/probe_trace_regs.v
 hdl/rtl/probe_trace_ctrl.v
 hdl/rtl/probe_trace_ring.v
 hdl/rtl/probe_xor_bram.v
+hdl/rtl/probe_bram_copy.v
 hdl/rtl/probe_ram_model.v

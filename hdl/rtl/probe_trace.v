@@ -379,23 +379,21 @@ reg [47:0]       s3_ts = 48'd0;
 
 wire per_tlp_events = trig_en[E_LATENCY] || trig_en[E_UNEXPECTED];
 
-// the kept records among slots 0..n-1: two 4-slot counts added (two LUT levels, where a chain
-// of additions slot after slot took one a slot)
-function [2:0] count4(input [3:0] x);
-    begin
-        count4 = {2'b00, x[0]} + {2'b00, x[1]} + {2'b00, x[2]} + {2'b00, x[3]};
-    end
-endfunction
-
+// the kept records among slots 0..n-1, as half adders (probe_ones' form): Boolean logic that
+// synthesis maps into a few LUT levels, where adders put carry chains between the tag table's
+// read and this clock's registers (in the whole probe, with the LUTs on either side of them,
+// 9 levels)
 function [TW-1:0] kept_below(input [NS-1:0] keep, input integer n);
-    reg [7:0] x;
-    integer b;
+    integer kb_bit, kb_sum;
+    reg kb_carry;
     begin
-        x = 8'd0;
-        for (b = 0; b < NS; b = b + 1) begin
-            x[b] = keep[b] && b < n;
+        kept_below = {TW{1'b0}};
+        for (kb_bit = 0; kb_bit < NS; kb_bit = kb_bit + 1) begin
+            kb_carry = keep[kb_bit] && kb_bit < n;
+            for (kb_sum = 0; kb_sum < TW; kb_sum = kb_sum + 1) begin
+                {kb_carry, kept_below[kb_sum]} = {kept_below[kb_sum] & kb_carry, kept_below[kb_sum] ^ kb_carry};
+            end
         end
-        kept_below = {1'b0, count4(x[3:0])} + {1'b0, count4(x[7:4])};
     end
 endfunction
 
@@ -421,10 +419,27 @@ wire [11:0] ev_out_w = {{(11-TAG_WIDTH){1'b0}}, ev_outstanding};
 
 wire [TW-1:0] kept_all = kept_below(s2_keep, NS);
 
+// more kept than banks, as equalities (no compare's carry chain): the count is at most NS (a
+// function behind a continuous assign: an always @* would leave it unknown in Icarus until the
+// count first changes)
+function over_nb(input [TW-1:0] n);
+    integer ob_v;
+    begin
+        over_nb = 1'b0;
+        for (ob_v = NB + 1; ob_v <= NS; ob_v = ob_v + 1) begin
+            if (n == ob_v[TW-1:0]) begin
+                over_nb = 1'b1;
+            end
+        end
+    end
+endfunction
+
+wire kept_over_nb = over_nb(kept_all);
+
 always @(posedge clk) begin
     s3_keep   <= s2_keep;
     s3_total  <= kept_all;
-    s3_lanes  <= (kept_all > NB) ? NB[LW-1:0] : kept_all[LW-1:0];
+    s3_lanes  <= kept_over_nb ? NB[LW-1:0] : kept_all[LW-1:0];
     s3_clk_ok <= (!trig_en[E_OUTSTANDING] || ev_out_w > {1'b0, trig_outstanding})
               && (!trig_en[E_TIMEOUT] || ev_timeout);
     s3_hdr    <= rst ? {NS*128{1'b0}} : s2_hdr;

@@ -10,6 +10,7 @@ hdl/rtl/probe_hist_bank.v
 hdl/rtl/probe_mp_ram.v
 hdl/rtl/probe_xor_ram.v
 hdl/rtl/probe_xor_bram.v
+hdl/rtl/probe_bram_copy.v
 hdl/rtl/probe_ram_model.v
 hdl/rtl/probe_extreme.v
 hdl/rtl/probe_counter.v

@@ -88,8 +88,6 @@ model_inst (
  * register instead of XORing every bank's forwarded entry: a multiplexer after the hit, not an
  * XOR tree behind the forwarding.
  */
-localparam DEPTH = 1 << ADDR_WIDTH;
-
 // bank b's copy for port p: its registered word (without the bank's write of the clock it was
 // read in) at [(b*PORTS + p)*DATA_WIDTH], and whether that write is at p's address
 wire [PORTS*PORTS*DATA_WIDTH-1:0] copy_rd;
@@ -156,33 +154,23 @@ genvar g, p;
 generate
     for (g = 0; g < PORTS; g = g + 1) begin : g_bank
         for (p = 0; p < PORTS; p = p + 1) begin : g_copy
-            (* ram_style = "block" *)
-            reg [DATA_WIDTH-1:0] mem [0:DEPTH-1];
-            reg [DATA_WIDTH-1:0] rd_reg = {DATA_WIDTH{1'b0}};
-            reg                  same_addr_reg = 1'b0;
-            integer i;
+            wire same_addr;
 
-            initial begin
-                for (i = 0; i < DEPTH; i = i + 1) begin
-                    mem[i] = {DATA_WIDTH{1'b0}};
-                end
-            end
+            probe_bram_copy #(
+                .ADDR_WIDTH(ADDR_WIDTH),
+                .DATA_WIDTH(DATA_WIDTH)
+            )
+            copy_inst (
+                .clk(clk),
+                .wr_en(bank_wr_en[g]),
+                .wr_addr(addr_reg[g*ADDR_WIDTH +: ADDR_WIDTH]),
+                .wr_data(bank_wr_data[g*DATA_WIDTH +: DATA_WIDTH]),
+                .rd_addr_next(addr_next[p*ADDR_WIDTH +: ADDR_WIDTH]),
+                .rd_data(copy_rd[(g*PORTS + p)*DATA_WIDTH +: DATA_WIDTH]),
+                .same_addr(same_addr)
+            );
 
-            always @(posedge clk) begin
-                if (bank_wr_en[g]) begin
-                    mem[addr_reg[g*ADDR_WIDTH +: ADDR_WIDTH]] <= bank_wr_data[g*DATA_WIDTH +: DATA_WIDTH];
-                end
-            end
-
-            // read-first: the word before this edge's write; and whether that write is at the
-            // address read (compared a clock early: the read is a multiplexer of registers)
-            always @(posedge clk) begin
-                rd_reg <= mem[addr_next[p*ADDR_WIDTH +: ADDR_WIDTH]];
-                same_addr_reg <= addr_reg[g*ADDR_WIDTH +: ADDR_WIDTH] == addr_next[p*ADDR_WIDTH +: ADDR_WIDTH];
-            end
-
-            assign copy_rd[(g*PORTS + p)*DATA_WIDTH +: DATA_WIDTH] = rd_reg;
-            assign fwd_hit[g*PORTS + p] = fwd_en_reg[g] && same_addr_reg;
+            assign fwd_hit[g*PORTS + p] = fwd_en_reg[g] && same_addr;
         end
     end
 endgenerate

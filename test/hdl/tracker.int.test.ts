@@ -254,7 +254,7 @@ describe.each([
   [2, 3, 47],
   [4, 5, 13],
 ])('tb_probe_mp_ram, %i write ports, %i read ports, %i-bit words', (wr, rd, width) => {
-  const TB_MP = ['hdl/tb/tb_probe_mp_ram.sv', 'hdl/rtl/probe_mp_ram.v', 'hdl/rtl/probe_xor_ram.v', 'hdl/rtl/probe_ram_model.v']
+  const TB_MP = ['hdl/tb/tb_probe_mp_ram.sv', 'hdl/rtl/probe_mp_ram.v', 'hdl/rtl/probe_bram_copy.v', 'hdl/rtl/probe_xor_ram.v', 'hdl/rtl/probe_ram_model.v']
   const name = `tb_probe_mp_ram_w${wr}_r${rd}_d${width}`
 
   const passes = (r: BenchRun) => closesWith(r, 4000 * rd)
@@ -290,7 +290,7 @@ describe.each([
   [5, 3],
   [9, 3],
 ])('tb_probe_xor_bram, %i ports, %i-bit words', (ports, width) => {
-  const TB_XB = ['hdl/tb/tb_probe_xor_bram.sv', 'hdl/rtl/probe_xor_bram.v', 'hdl/rtl/probe_mp_ram.v', 'hdl/rtl/probe_xor_ram.v', 'hdl/rtl/probe_ram_model.v']
+  const TB_XB = ['hdl/tb/tb_probe_xor_bram.sv', 'hdl/rtl/probe_xor_bram.v', 'hdl/rtl/probe_bram_copy.v', 'hdl/rtl/probe_ram_model.v']
   const name = `tb_probe_xor_bram_p${ports}_d${width}`
 
   const passes = (r: BenchRun) => closesWith(r, 4000 * ports)
