@@ -379,11 +379,13 @@ out_ram_inst (
 reg [SEG_COUNT-1:0] req_start;
 reg [SEG_COUNT-1:0] cpl_start;
 // a completion's view of its tag's bit (read before this clock's writes, with earlier segments'
-// clears by tag compare), and the completions' writes of it: every completion that finds the bit
-// set writes it, 0 when it or an earlier one of its tag ended the read, else 1 again (the same
-// as not writing it), so whether a completion ends its read is data, not a write enable
+// clears by tag compare), and the completions' writes of it: every completion writes its tag's
+// word in the current epoch, the bit 1 only when it was set and neither it nor an earlier one of
+// its tag ended the read (a word it found clear or stale is rewritten clear, which reads the
+// same). So the write enables are the tap's registered valid bits, and what the RAM read found
+// reaches the banks only as data: it does not pass through the higher-port-wins compares and the
+// banks' write-address decode as well
 reg                 view_out, ended;
-reg [SEG_COUNT-1:0] out_touch;
 reg [SEG_COUNT-1:0] out_keep;
 integer s, j;
 
@@ -396,7 +398,6 @@ endgenerate
 
 always @* begin
     cpl_start = cpl_seen;
-    out_touch = {SEG_COUNT{1'b0}};
     out_keep  = {SEG_COUNT{1'b0}};
     for (s = 0; s < SEG_COUNT; s = s + 1) begin
         // an earlier segment on the same tag read the same bit: it cleared it if it saw it set
@@ -411,12 +412,11 @@ always @* begin
         if (cpl_seen[s] && view_out) begin
             cpl_start[s] = 1'b0;
         end
-        out_touch[s] = cpl_seen[s] && out_rd[2*s] && !out_stale[s];
-        out_keep[s]  = !(ended || cpl_final[s]);
+        out_keep[s]  = out_rd[2*s] && !out_stale[s] && !(ended || cpl_final[s]);
     end
     // no request writes while in reset: from its second clock on they would carry the new
     // epoch, and a filtered-out bit would outlive the reset that empties the table
-    out_wr_en = {req_seen & {SEG_COUNT{!rst}}, out_stale[SEG_COUNT] && out_rd[2*SEG_COUNT], out_touch};
+    out_wr_en = {req_seen & {SEG_COUNT{!rst}}, out_stale[SEG_COUNT] && out_rd[2*SEG_COUNT], cpl_seen};
     for (s = 0; s < SEG_COUNT; s = s + 1) begin
         out_wr_data[2*s +: 2] = {epoch_reg, out_keep[s]};
         out_wr_data[2*(SEG_COUNT + 1 + s) +: 2] = {epoch_reg, !req_in[s]};
