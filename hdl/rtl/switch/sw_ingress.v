@@ -137,31 +137,36 @@ reg [3*SEG_COUNT-1:0]     d_cnt_reg = {3*SEG_COUNT{1'b0}};
 // the configuration changed at the last edge: the beat held is routed again on this clock
 reg                       redo_reg = 1'b0;
 
-// per segment: the routing of the header entering the decision register, or of the one held
-wire [2*SEG_COUNT-1:0] act;
-wire [3*SEG_COUNT-1:0] cnt_idx;
-wire [SEG_COUNT-1:0]   to_type0;
-wire [SEG_COUNT-1:0]   cfg_dn;
+// per segment: the routing of the header entering the decision register (r = 0) and of the one
+// held (r = 1, used on a redo); two sets of sw_route so that no multiplexer stands before them
+wire [2*SEG_COUNT-1:0] act_r [0:1];
+wire [3*SEG_COUNT-1:0] cnt_r [0:1];
+wire [SEG_COUNT-1:0]   to_type0_r [0:1];
+wire [SEG_COUNT-1:0]   cfg_dn_r [0:1];
 
-genvar g;
+genvar g, r;
 generate
+    for (r = 0; r < 2; r = r + 1) begin : src
+        for (g = 0; g < SEG_COUNT; g = g + 1) begin : seg
+            wire [1:0] cls_unused;
+            sw_route #(.FROM_UP(FROM_UP), .UP_CFG_IN_BLOCK(UP_CFG_IN_BLOCK)) route (
+                .hdr(r == 0 ? rx_hdr[g*128 +: 128] : d_hdr_reg[g*128 +: 128]),
+                .up_mem_enable(up_mem_enable), .up_bus_master(up_bus_master),
+                .up_secondary_bus(up_secondary_bus), .up_subordinate_bus(up_subordinate_bus),
+                .up_mem_base(up_mem_base), .up_mem_limit(up_mem_limit),
+                .up_pref_base(up_pref_base), .up_pref_limit(up_pref_limit),
+                .dn_mem_enable(dn_mem_enable), .dn_bus_master(dn_bus_master),
+                .dn_secondary_bus(dn_secondary_bus), .dn_subordinate_bus(dn_subordinate_bus),
+                .dn_mem_base(dn_mem_base), .dn_mem_limit(dn_mem_limit),
+                .dn_pref_base(dn_pref_base), .dn_pref_limit(dn_pref_limit),
+                .act(act_r[r][2*g +: 2]), .cnt(cnt_r[r][3*g +: 3]), .cls(cls_unused),
+                .to_type0(to_type0_r[r][g]), .cfg_dn(cfg_dn_r[r][g])
+            );
+            // the egress orders by arrival: the class plays no part here
+            wire unused_cls = &{1'b0, cls_unused, 1'b0};
+        end
+    end
     for (g = 0; g < SEG_COUNT; g = g + 1) begin : seg
-        wire [1:0] cls_unused;
-        sw_route #(.FROM_UP(FROM_UP), .UP_CFG_IN_BLOCK(UP_CFG_IN_BLOCK)) route (
-            .hdr(redo_reg ? d_hdr_reg[g*128 +: 128] : rx_hdr[g*128 +: 128]),
-            .up_mem_enable(up_mem_enable), .up_bus_master(up_bus_master),
-            .up_secondary_bus(up_secondary_bus), .up_subordinate_bus(up_subordinate_bus),
-            .up_mem_base(up_mem_base), .up_mem_limit(up_mem_limit),
-            .up_pref_base(up_pref_base), .up_pref_limit(up_pref_limit),
-            .dn_mem_enable(dn_mem_enable), .dn_bus_master(dn_bus_master),
-            .dn_secondary_bus(dn_secondary_bus), .dn_subordinate_bus(dn_subordinate_bus),
-            .dn_mem_base(dn_mem_base), .dn_mem_limit(dn_mem_limit),
-            .dn_pref_base(dn_pref_base), .dn_pref_limit(dn_pref_limit),
-            .act(act[2*g +: 2]), .cnt(cnt_idx[3*g +: 3]), .cls(cls_unused),
-            .to_type0(to_type0[g]), .cfg_dn(cfg_dn[g])
-        );
-        // the egress orders by arrival: the class plays no part here
-        wire unused_cls = &{1'b0, cls_unused, 1'b0};
         wire [127:0] h = d_hdr_reg[g*128 +: 128];
         assign fwd_seg[g*SEG_W +: SEG_W] = {
             d_sop_reg[g], d_eop_reg[g], d_strb_reg[g*SEG_DW +: SEG_DW],
@@ -170,6 +175,10 @@ generate
         };
     end
 endgenerate
+wire [2*SEG_COUNT-1:0] act = redo_reg ? act_r[1] : act_r[0];
+wire [3*SEG_COUNT-1:0] cnt_idx = redo_reg ? cnt_r[1] : cnt_r[0];
+wire [SEG_COUNT-1:0]   to_type0 = redo_reg ? to_type0_r[1] : to_type0_r[0];
+wire [SEG_COUNT-1:0]   cfg_dn = redo_reg ? cfg_dn_r[1] : cfg_dn_r[0];
 
 // ---------------------------------------------------------------- taking the segments
 
