@@ -134,19 +134,26 @@ reg [SEG_COUNT-1:0]       d_ur_reg = {SEG_COUNT{1'b0}};
 reg [SEG_COUNT-1:0]       d_type0_reg = {SEG_COUNT{1'b0}};
 reg [SEG_COUNT-1:0]       d_cfg_dn_reg = {SEG_COUNT{1'b0}};
 reg [3*SEG_COUNT-1:0]     d_cnt_reg = {3*SEG_COUNT{1'b0}};
-// the configuration changed at the last edge: the beat held is routed again on this clock
+// the configuration changed at the last edge: the beat held is routed again on this clock. Only
+// the upstream ingress makes configuration writes, and the next beat waits for the write
+// (rx_ready), so only the rest of a beat after a write is routed again: with several segments.
+// The downstream ingress keeps the routing a beat got on entering the decision register: a
+// request of the GPU there crossed no completion of the write (they travel different ports).
+localparam REDO = FROM_UP != 0 && SEG_COUNT > 1;
 reg                       redo_reg = 1'b0;
 
 // per segment: the routing of the header entering the decision register (r = 0) and of the one
-// held (r = 1, used on a redo); two sets of sw_route so that no multiplexer stands before them
-wire [2*SEG_COUNT-1:0] act_r [0:1];
-wire [3*SEG_COUNT-1:0] cnt_r [0:1];
-wire [SEG_COUNT-1:0]   to_type0_r [0:1];
-wire [SEG_COUNT-1:0]   cfg_dn_r [0:1];
+// held (r = 1, used on a redo; only where REDO); two sets of sw_route so that no multiplexer
+// stands before them
+localparam SETS = REDO ? 2 : 1;
+wire [2*SEG_COUNT-1:0] act_r [0:SETS-1];
+wire [3*SEG_COUNT-1:0] cnt_r [0:SETS-1];
+wire [SEG_COUNT-1:0]   to_type0_r [0:SETS-1];
+wire [SEG_COUNT-1:0]   cfg_dn_r [0:SETS-1];
 
 genvar g, r;
 generate
-    for (r = 0; r < 2; r = r + 1) begin : src
+    for (r = 0; r < SETS; r = r + 1) begin : src
         for (g = 0; g < SEG_COUNT; g = g + 1) begin : seg
             wire [1:0] cls_unused;
             sw_route #(.FROM_UP(FROM_UP), .UP_CFG_IN_BLOCK(UP_CFG_IN_BLOCK)) route (
@@ -175,10 +182,10 @@ generate
         };
     end
 endgenerate
-wire [2*SEG_COUNT-1:0] act = redo_reg ? act_r[1] : act_r[0];
-wire [3*SEG_COUNT-1:0] cnt_idx = redo_reg ? cnt_r[1] : cnt_r[0];
-wire [SEG_COUNT-1:0]   to_type0 = redo_reg ? to_type0_r[1] : to_type0_r[0];
-wire [SEG_COUNT-1:0]   cfg_dn = redo_reg ? cfg_dn_r[1] : cfg_dn_r[0];
+wire [2*SEG_COUNT-1:0] act = redo_reg ? act_r[SETS-1] : act_r[0];
+wire [3*SEG_COUNT-1:0] cnt_idx = redo_reg ? cnt_r[SETS-1] : cnt_r[0];
+wire [SEG_COUNT-1:0]   to_type0 = redo_reg ? to_type0_r[SETS-1] : to_type0_r[0];
+wire [SEG_COUNT-1:0]   cfg_dn = redo_reg ? cfg_dn_r[SETS-1] : cfg_dn_r[0];
 
 // ---------------------------------------------------------------- taking the segments
 
@@ -205,12 +212,22 @@ integer s;
 wire split = |(todo & lt_before);
 
 // no TLP is taken while a configuration write is applied or the beat is routed again
-wire room = fwd_room && loc_room && !cfg_wr && !redo_reg;
+// this ingress's configuration write is applied on this clock (the upstream ingress's own)
+wire wr_now = FROM_UP != 0 && cfg_wr;
+wire room = fwd_room && loc_room && !wr_now && !redo_reg;
 wire [SEG_COUNT-1:0] take = {SEG_COUNT{room}} & todo & ~lt_before;
 wire [SEG_COUNT-1:0] first = take & d_sop_reg;
 // the held beat is all taken on this clock (or there is none): the next one enters
 wire d_free = !(|todo) || (room && !split);
-assign rx_ready = d_free && !redo_reg;
+// a local configuration write taken on this clock: the next beat enters once the write is applied
+reg  [SEG_COUNT-1:0] d_wr;
+always @* begin
+    for (s = 0; s < SEG_COUNT; s = s + 1) begin
+        d_wr[s] = !d_ur_reg[s] && d_hdr_reg[s*128 + 126];
+    end
+end
+wire wr_take = FROM_UP != 0 && room && |(lt & ~lt_before & d_wr);
+assign rx_ready = d_free && !redo_reg && !wr_take && !wr_now;
 
 // each segment's TLP is forwarded: that of the last TLP start up to it among the segments not
 // yet taken, else the TLP running on from before; and the TLP running on after this clock
@@ -254,7 +271,7 @@ always @(posedge clk) begin
         d_cfg_dn_reg <= cfg_dn;
         d_cnt_reg <= cnt_idx;
     end
-    redo_reg <= cfg_wr;
+    redo_reg <= REDO && cfg_wr;
     if (rst) begin
         fwd_pkt_reg <= 1'b0;
         d_valid_reg <= {SEG_COUNT{1'b0}};
