@@ -19,9 +19,10 @@
  * Two stages. The beat from the receive slice is routed (sw_route, per segment) on its way into
  * the decision register (d_*), a clock before its segments are taken, so that taking them, the
  * steering and the local completion's selection start at flip-flops. A configuration write
- * changes the routing: the clock it is applied no TLP is taken, and on the next the beat held is
- * routed again (redo), so every TLP is taken on a routing made with the configuration as it
- * stands.
+ * (this port's, upstream) changes the routing: the next beat enters the decision register once
+ * it is applied, no TLP is taken on that clock, and with several segments the rest of the beat
+ * held is routed again on the next (redo), so every TLP is taken on a routing made with the
+ * configuration the TLPs ahead of it left.
  *
  * The segments of a beat are taken in order, all on one clock, except that a locally
  * terminated TLP (configuration of the switch's own ports, UR) ends the part of the beat
@@ -33,8 +34,9 @@
  *
  * rx_ready: the decision register is free on this clock (empty, or its beat all taken), which
  * needs room for a beat in the other port's forwarded queues and for a completion in this
- * port's local queue; with several segments the beat must also hold no locally terminated TLP
- * with more after it (it is then taken over several clocks).
+ * port's local queue, and no configuration write taken or applied on this clock; with several
+ * segments the beat must also hold no locally terminated TLP with more after it (it is then
+ * taken over several clocks).
  */
 module sw_ingress #
 (
