@@ -78,8 +78,9 @@ module sw_ingress #
     input  wire [11:0]                 dn_mem_limit,
     input  wire [43:0]                 dn_pref_base,
     input  wire [43:0]                 dn_pref_limit,
-    // a configuration write is applied at the end of this clock (either port's space, from the
-    // upstream ingress): the routings made before it are made again
+    // a configuration write is applied at the end of this clock (either port's space): with
+    // FROM_UP, this ingress's own write, on which it takes nothing and after which the rest of a
+    // held beat is routed again; unused in the downstream ingress
     input  wire                        cfg_wr,
 
     // local configuration access (only used with FROM_UP), a clock after the TLP is taken

@@ -127,7 +127,8 @@ wire        cfg_wr_up, cfg_wr_dn;
 wire [3:0]  cfg_be;
 wire [31:0] cfg_wr_data, cfg_rd_up, cfg_rd_dn;
 wire        up_ur_event, dn_ur_event;
-// a configuration write is applied at the end of this clock: both ingresses route again
+// a configuration write is applied at the end of this clock: the upstream ingress, which made
+// it, takes nothing on that clock (the downstream ingress does not look at it)
 wire        cfg_wr_any = cfg_wr_up || cfg_wr_dn;
 
 generate
