@@ -2,7 +2,7 @@
  * The switch design's host side next to its GPU side (DOM-free). The host side's TAP_SNAPSHOT and
  * TAP_HISTOGRAM frames (via the server) are paired with the GPU side's SNAPSHOT and HISTOGRAM of
  * the same snapshot index, so that both columns describe the same reads: the GPU side's latency
- * is the host side's plus the time in the switch, its traversal both ways (6 clocks, 24 ns at
+ * is the host side's plus the time in the switch, its traversal both ways (8 clocks, 32 ns at
  * 250 MHz, on the twin) and any wait there while the host has no room for more reads. Latency
  * means and the outstanding averages come from the counters (exact, since the clear); p50 and
  * p99 from the histograms (good to one bin, 256 ns at 250 MHz). In endpoint mode no tap frame

@@ -56,13 +56,13 @@ const captureIn = (mode: TwinMode, ...args: string[]): RunResult => {
 const micro = (mode: TwinMode, pattern: PatternName) => captureIn(mode, '--pattern', pattern)
 
 /**
- * The switch's pipeline (hdl/rtl/switch): a beat from the link enters the receive slice, reaches
- * the ingress on the next clock, enters the other port's egress register on that clock, is
- * written into its first-word-fall-through queue on the next and can leave on the one after,
- * three clocks each way: a read's request dn_rx -> up_tx and its completion up_rx -> dn_tx, 6
- * clocks (24 ns at 250 MHz).
+ * The switch's pipeline (hdl/rtl/switch): a beat from the link enters the receive slice, is routed
+ * into the ingress's decision register on the next clock, enters the other port's egress register
+ * on the clock its segments are taken, is written into its first-word-fall-through queue on the
+ * next and can leave on the one after, four clocks each way: a read's request dn_rx -> up_tx and
+ * its completion up_rx -> dn_tx, 8 clocks (32 ns at 250 MHz).
  */
-const PIPELINE_CLOCKS = 6
+const PIPELINE_CLOCKS = 8
 const PIPELINE_NS = (PIPELINE_CLOCKS * 1e9) / 250e6
 /** the completer's bare latency as the GPU side sees it: the switch's pipeline on top in switch mode */
 const bareNs = (mode: TwinMode, completerNs: number) => completerNs + (mode === 'switch' ? PIPELINE_NS : 0)
@@ -157,7 +157,7 @@ describe.each(TWIN_MODES)('pcie-scope capture --twin, the micro patterns in %s m
     const completerSide = (r: RunResult) => (mode === 'switch' ? r.hostSide! : r)
     expect(strided.outstanding.tagBudget).toBe(256)
     // tag-bound: at least 85 % of the budget in flight (on both sides of the switch), every read
-    // taking the bare 1 µs completer latency (plus the switch's 24 ns on the GPU side)
+    // taking the bare 1 µs completer latency (plus the switch's 32 ns on the GPU side)
     for (const r of [strided, completerSide(strided)]) expect(r.outstanding.avg).toBeGreaterThan(0.85 * 256)
     expect(strided.latencyNs.last.min).toBe(bareNs(mode, 1000))
     expect(strided.latencyNs.last.mean).toBeLessThan(bareNs(mode, 1010))

@@ -52,7 +52,8 @@ module sw_egress #
     input  wire [31:0]                 loc_data,
     input  wire                        loc_has_data,
     input  wire                        loc_valid,
-    output wire                        loc_full,
+    // the local queue takes the completion written on this clock and one more (a register)
+    output wire                        loc_room,
 
     output reg  [TLP_DATA_WIDTH-1:0]   tx_data,
     output reg  [TLP_STRB_WIDTH-1:0]   tx_strb,
@@ -198,12 +199,15 @@ seg_fifo #(.WIDTH(PC_ENTRY_WIDTH), .SEG_COUNT(SEG_COUNT), .ADDR_WIDTH(QUEUE_ADDR
 
 assign fwd_room = pc_room && np_room;
 
+// a completion arrives only when room said it fits
+wire                       loc_full;
+wire unused_loc_full = &{1'b0, loc_full, 1'b0};
 wire [LOC_ENTRY_WIDTH-1:0] l_out;
 wire                       l_valid;
 reg                        l_pop;
 sw_fifo #(.WIDTH(LOC_ENTRY_WIDTH), .ADDR_WIDTH(QUEUE_ADDR_WIDTH)) loc_fifo (
     .clk(clk), .rst(rst),
-    .in_data({loc_hdr, loc_data, loc_has_data}), .in_valid(loc_valid), .full(loc_full),
+    .in_data({loc_hdr, loc_data, loc_has_data}), .in_valid(loc_valid), .full(loc_full), .room(loc_room),
     .out_data(l_out), .out_valid(l_valid), .out_pop(l_pop)
 );
 

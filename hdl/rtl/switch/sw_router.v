@@ -127,6 +127,9 @@ wire        cfg_wr_up, cfg_wr_dn;
 wire [3:0]  cfg_be;
 wire [31:0] cfg_wr_data, cfg_rd_up, cfg_rd_dn;
 wire        up_ur_event, dn_ur_event;
+// a configuration write is applied at the end of this clock: the upstream ingress, which made
+// it, takes nothing on that clock (the downstream ingress does not look at it)
+wire        cfg_wr_any = cfg_wr_up || cfg_wr_dn;
 
 generate
 if (UP_CFG_IN_BLOCK == 0) begin : g_up_cfg
@@ -174,7 +177,7 @@ wire d_fwd_room, u_fwd_room;
 // local completions to the host (for up_rx) and to the GPU (for dn_rx)
 wire [127:0] u_loc_hdr, d_loc_hdr;
 wire [31:0] u_loc_data, d_loc_data;
-wire u_loc_has_data, d_loc_has_data, u_loc_valid, d_loc_valid, u_loc_full, d_loc_full;
+wire u_loc_has_data, d_loc_has_data, u_loc_valid, d_loc_valid, u_loc_room, d_loc_room;
 
 // the downstream ingress makes no configuration access
 wire [9:0]  dn_cfg_dw;
@@ -226,11 +229,12 @@ sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .
         .dn_mem_limit(dn_mem_limit),
         .dn_pref_base(dn_pref_base),
         .dn_pref_limit(dn_pref_limit),
+        .cfg_wr(cfg_wr_any),
     .cfg_dw(cfg_dw), .cfg_wr_up(cfg_wr_up), .cfg_wr_dn(cfg_wr_dn), .cfg_be(cfg_be),
     .cfg_wr_data(cfg_wr_data), .cfg_rd_up(cfg_rd_up), .cfg_rd_dn(cfg_rd_dn), .ur_event(up_ur_event),
     .fwd_seg(d_fwd_seg), .fwd_valid(d_fwd_valid), .fwd_room(d_fwd_room),
     .loc_hdr(u_loc_hdr), .loc_data(u_loc_data), .loc_has_data(u_loc_has_data),
-    .loc_valid(u_loc_valid), .loc_full(u_loc_full),
+    .loc_valid(u_loc_valid), .loc_room(u_loc_room),
     .cnt(up_rx_cnt)
 );
 
@@ -255,11 +259,12 @@ sw_ingress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .
         .dn_mem_limit(dn_mem_limit),
         .dn_pref_base(dn_pref_base),
         .dn_pref_limit(dn_pref_limit),
+        .cfg_wr(cfg_wr_any),
     .cfg_dw(dn_cfg_dw), .cfg_wr_up(dn_cfg_wr_up), .cfg_wr_dn(dn_cfg_wr_dn), .cfg_be(dn_cfg_be),
     .cfg_wr_data(dn_cfg_wr_data), .cfg_rd_up(32'd0), .cfg_rd_dn(32'd0), .ur_event(dn_ur_event),
     .fwd_seg(u_fwd_seg), .fwd_valid(u_fwd_valid), .fwd_room(u_fwd_room),
     .loc_hdr(d_loc_hdr), .loc_data(d_loc_data), .loc_has_data(d_loc_has_data),
-    .loc_valid(d_loc_valid), .loc_full(d_loc_full),
+    .loc_valid(d_loc_valid), .loc_room(d_loc_room),
     .cnt(dn_rx_cnt)
 );
 
@@ -267,7 +272,7 @@ sw_egress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .T
     .clk(clk), .rst(rst),
     .fwd_seg(u_fwd_seg), .fwd_valid(u_fwd_valid), .fwd_room(u_fwd_room),
     .loc_hdr(u_loc_hdr), .loc_data(u_loc_data), .loc_has_data(u_loc_has_data),
-    .loc_valid(u_loc_valid), .loc_full(u_loc_full),
+    .loc_valid(u_loc_valid), .loc_room(u_loc_room),
     .tx_data(up_tx_data), .tx_strb(up_tx_strb), .tx_hdr(up_tx_hdr), .tx_valid(up_tx_valid),
     .tx_sop(up_tx_sop), .tx_eop(up_tx_eop), .tx_ready(up_tx_ready), .tx_np_ok(up_tx_np_ok)
 );
@@ -276,7 +281,7 @@ sw_egress #(.TLP_DATA_WIDTH(TLP_DATA_WIDTH), .TLP_STRB_WIDTH(TLP_STRB_WIDTH), .T
     .clk(clk), .rst(rst),
     .fwd_seg(d_fwd_seg), .fwd_valid(d_fwd_valid), .fwd_room(d_fwd_room),
     .loc_hdr(d_loc_hdr), .loc_data(d_loc_data), .loc_has_data(d_loc_has_data),
-    .loc_valid(d_loc_valid), .loc_full(d_loc_full),
+    .loc_valid(d_loc_valid), .loc_room(d_loc_room),
     .tx_data(dn_tx_data), .tx_strb(dn_tx_strb), .tx_hdr(dn_tx_hdr), .tx_valid(dn_tx_valid),
     .tx_sop(dn_tx_sop), .tx_eop(dn_tx_eop), .tx_ready(dn_tx_ready), .tx_np_ok(dn_tx_np_ok)
 );
