@@ -222,17 +222,18 @@ reg [31:0] now_reg = 32'd0;
  * Pending-request FIFO (seg_fifo, below): up to TLP_SEG_COUNT requests enter it per clock and
  * up to TLP_SEG_COUNT leave it per clock into the head window (below)
  */
-wire                   fifo_room, fifo_room2;
+wire                   fifo_room, fifo_room3;
 wire [COUNT_WIDTH-1:0] fifo_count;
 reg  [COUNT_WIDTH-1:0] fifo_pop;
 
 // due: the entry's first beat, valid two clocks after the plan takes it (the plan, then the
-// output register), is max(bar_latency, 2) clocks past its (jittered) accept time. The head
-// window holds each entry's due bit for the clock it is in the window, compared against that
-// clock's now + 2 - max(bar_latency, 2) (made a clock ahead: due_base_next): one subtraction
-// from the entry, not negative when due (ages stay far below 2^31 clocks)
+// output register), is max(bar_latency, 2) clocks past its (jittered) accept time. An entry's
+// time is stamped when it is written, a clock after the accept (the decode register between).
+// The head window holds each entry's due bit for the clock it is in the window, compared
+// against that clock's now + 3 - max(bar_latency, 2) (made a clock ahead: due_base_next): one
+// subtraction from the entry, not negative when due (ages stay far below 2^31 clocks)
 wire [15:0] latency_eff = (bar_latency < 16'd2) ? 16'd2 : bar_latency;
-wire [31:0] due_base_next = now_reg + 32'd3 - {16'd0, latency_eff};
+wire [31:0] due_base_next = now_reg + 32'd4 - {16'd0, latency_eff};
 
 /*
  * Completion buffer: the payload DWs of the reads taken and not yet answered (reserved when a
@@ -254,7 +255,9 @@ reg  [BUF_W-1:0]            release_dw;
 
 // a beat is taken only while every segment of it would find room. Ready is registered (the
 // header decode, the FIFO's write steering and the probe's taps start from a flip-flop): while
-// it is high the clock may take a beat, so the next clock's ready needs room for two
+// it is high the clock may take a beat, so the next clock's ready needs room for two, and in
+// the FIFO for three while the decode register holds a beat on its way in (the buffer counts
+// a read from the clock it is taken)
 reg ready_reg = 1'b0;
 assign rx_req_tlp_ready = ready_reg;
 
@@ -267,8 +270,12 @@ localparam [15:0] LFSR_SEED = 16'hACE1;
 reg  [15:0] lfsr_reg = LFSR_SEED;
 
 wire [TLP_SEG_COUNT-1:0]             push;
-// per segment: the entry less its accept time, and when it enters the FIFO
-wire [(ENTRY_W-32)*TLP_SEG_COUNT-1:0] push_fields;
+// per segment: the request's payload DWs when it is a read answered with data
+wire [12*TLP_SEG_COUNT-1:0]          push_len;
+// the decode register: per segment the entry less its time, and whether it enters the FIFO
+// (on the clock after the accept)
+wire [(ENTRY_W-32)*TLP_SEG_COUNT-1:0] wr_fields;
+reg  [TLP_SEG_COUNT-1:0]             wr_v_reg = {TLP_SEG_COUNT{1'b0}};
 reg  [32*TLP_SEG_COUNT-1:0]          push_time;
 reg  [15:0]                          lfsr_v;
 reg  [32:0]                          jitter_product;
@@ -276,25 +283,23 @@ reg  [32:0]                          jitter_product;
 wire [ENTRY_W*TLP_SEG_COUNT-1:0]     heads;
 integer k;
 
-// one segment's entry less its accept time
-reg  [ENTRY_W-33:0]                  push_entry;
+always @* begin
+    push_dw = {BUF_W{1'b0}};
+    for (k = 0; k < TLP_SEG_COUNT; k = k + 1) begin
+        push_dw = push_dw + {{(BUF_W-12){1'b0}}, push_len[12*k +: 12]};
+    end
+end
 
 always @* begin
     lfsr_v = lfsr_reg;
-    push_dw = {BUF_W{1'b0}};
-    push_entry = {(ENTRY_W-32){1'b0}};
     push_time = {32*TLP_SEG_COUNT{1'b0}};
     jitter_product = 33'd0;
-    // the draw and the entry only for a segment that pushes (a Verilated model runs none of it
-    // on the clocks without a request)
+    // the draw only for a segment that writes (a Verilated model runs none of it on the clocks
+    // without a request)
     for (k = 0; k < TLP_SEG_COUNT; k = k + 1) begin
-        if (push[k]) begin
+        if (wr_v_reg[k]) begin
             jitter_product = {17'd0, lfsr_v} * {16'd0, {1'b0, bar_jitter} + 17'd1};
             push_time[k*32 +: 32] = now_reg + {16'd0, jitter_product[31:16]};
-            push_entry = push_fields[(ENTRY_W-32)*k +: ENTRY_W-32];
-            if (!push_entry[E_UR-32]) begin
-                push_dw = push_dw + {{(BUF_W-12){1'b0}}, push_entry[E_LEN-32 +: 12]};
-            end
             lfsr_v = {1'b0, lfsr_v[15:1]} ^ (lfsr_v[0] ? 16'hB400 : 16'h0000);
         end
     end
@@ -352,48 +357,63 @@ generate
         wire req_answer_data = req_mem_read && !req_locked && (req_len_dw <= MAX_DW_12[10:0]);
         wire req_non_posted  = !req_prefix && (req_mem_read || req_io || req_cfg || req_atomic);
 
-        // Byte Count and Lower Address carried by the completion
-        wire [11:0] req_byte_count = !req_mem_read ? 12'd4 : (req_zero_len ? 12'd1 : req_bytes[11:0]);
-        wire [6:0]  req_lower_addr = req_mem_read ? {req_addr_dw[4:0], req_lead} : 7'd0;
-
-        // how the read's CplDs fall into segments: split at the split size in force now (the
-        // first CplD ends at the next boundary, room1 DWs on, the second at the next or the end)
-        wire        req_128   = (cpl_split == 8'd128);
-        wire [11:0] req_dw    = {1'b0, req_len_dw};
-        wire [11:0] req_blk   = req_128 ? 12'd32 : 12'd16;
-        wire [11:0] req_room1 = req_128 ? (12'd32 - {7'd0, req_addr_dw[4:0]}) : (12'd16 - {8'd0, req_addr_dw[3:0]});
-        wire        req_one   = !req_answer_data || !split_on || (req_dw <= req_room1);
-        wire [11:0] req_rest1 = req_dw - req_room1;
-        wire        req_last2 = (req_rest1 <= req_blk);
-        // (both of the first CplD's lengths made, then chosen)
-        wire [2*TLP_SEG_COUNT-1:0] req_n1t = !req_answer_data ? therm(12'd1) : req_one ? therm_dw(req_dw) : therm_dw(req_room1);
-        wire [2*TLP_SEG_COUNT-1:0] req_n2t = req_last2 ? therm_dw(req_rest1) : therm_dw(req_blk);
-        wire [NS_W-1:0] req_n1s = therm_ns(req_n1t);
-        wire [NS_W-1:0] req_n2s = therm_ns(req_n2t);
-        wire [NS_W-1:0] req_ws  = req_one ? req_n1s : oh_add(req_n1s, req_n2s);
-
         assign push[g] = rx_req_tlp_valid[g] && rx_req_tlp_sop[g] && rx_req_tlp_ready && req_non_posted;
+        // the completion buffer counts a read from the clock it is taken
+        assign push_len[12*g +: 12] = (push[g] && req_answer_data) ? {1'b0, req_len_dw} : 12'd0;
 
-        // the FIFO entry less its accept time, packed only on a clock the segment pushes
-        reg [ENTRY_W-33:0] fields;
+        /*
+         * The FIFO entry less its time, into the decode register on a clock the segment
+         * pushes (it holds otherwise: a clock enable, and a Verilated model decodes nothing on
+         * the other clocks); the register ends the decode's path, the FIFO's write starts from it
+         */
+        reg  [ENTRY_W-33:0] dec_reg = {(ENTRY_W-32){1'b0}};
+        reg  [ENTRY_W-33:0] fields;
+        reg  [11:0] d_byte_count, d_dw, d_blk, d_room1, d_rest1;
+        reg  [6:0]  d_lower_addr;
+        reg         d_128, d_one, d_last2;
+        reg  [2*TLP_SEG_COUNT-1:0] d_n1t, d_n2t;
+        reg  [NS_W-1:0] d_n1s, d_n2s, d_ws;
         always @* begin
-            fields = {(ENTRY_W-32){1'b0}};
+            fields = dec_reg;
+            d_byte_count = 12'd0; d_dw = 12'd0; d_blk = 12'd0; d_room1 = 12'd0; d_rest1 = 12'd0;
+            d_lower_addr = 7'd0; d_128 = 1'b0; d_one = 1'b0; d_last2 = 1'b0;
+            d_n1t = {2*TLP_SEG_COUNT{1'b0}}; d_n2t = {2*TLP_SEG_COUNT{1'b0}};
+            d_n1s = {NS_W{1'b0}}; d_n2s = {NS_W{1'b0}}; d_ws = {NS_W{1'b0}};
             if (push[g]) begin
+                // Byte Count and Lower Address carried by the completion
+                d_byte_count = !req_mem_read ? 12'd4 : (req_zero_len ? 12'd1 : req_bytes[11:0]);
+                d_lower_addr = req_mem_read ? {req_addr_dw[4:0], req_lead} : 7'd0;
+                // how the read's CplDs fall into segments: split at the split size in force now
+                // (the first CplD ends at the next boundary, room1 DWs on, the second at the
+                // next or the end)
+                d_128   = (cpl_split == 8'd128);
+                d_dw    = {1'b0, req_len_dw};
+                d_blk   = d_128 ? 12'd32 : 12'd16;
+                d_room1 = d_128 ? (12'd32 - {7'd0, req_addr_dw[4:0]}) : (12'd16 - {8'd0, req_addr_dw[3:0]});
+                d_one   = !req_answer_data || !split_on || (d_dw <= d_room1);
+                d_rest1 = d_dw - d_room1;
+                d_last2 = (d_rest1 <= d_blk);
+                // (both of the first CplD's lengths made, then chosen)
+                d_n1t = !req_answer_data ? therm(12'd1) : d_one ? therm_dw(d_dw) : therm_dw(d_room1);
+                d_n2t = d_last2 ? therm_dw(d_rest1) : therm_dw(d_blk);
+                d_n1s = therm_ns(d_n1t);
+                d_n2s = therm_ns(d_n2t);
+                d_ws  = d_one ? d_n1s : oh_add(d_n1s, d_n2s);
                 fields = {
-                    req_rest1,
-                    req_room1[5:0],
-                    req_n2t,
-                    req_n1t,
-                    req_128,
-                    req_one,
-                    req_last2,
-                    req_n1s,
-                    req_n2s,
-                    req_ws,
+                    d_rest1,
+                    d_room1[5:0],
+                    d_n2t,
+                    d_n1t,
+                    d_128,
+                    d_one,
+                    d_last2,
+                    d_n1s,
+                    d_n2s,
+                    d_ws,
                     !req_answer_data,
                     {1'b0, req_len_dw},
-                    req_byte_count,
-                    req_lower_addr,
+                    d_byte_count,
+                    d_lower_addr,
                     req_hdr[95:80],                          // Requester ID
                     {req_hdr[119], req_hdr[115], req_hdr[79:72]}, // 10-bit tag
                     req_hdr[118:116],                        // TC
@@ -402,22 +422,27 @@ generate
                 };
             end
         end
-        assign push_fields[(ENTRY_W-32)*g +: ENTRY_W-32] = fields;
+        always @(posedge clk) begin
+            dec_reg <= fields;
+        end
+        assign wr_fields[(ENTRY_W-32)*g +: ENTRY_W-32] = dec_reg;
+        wire unused_dec = &{1'b0, d_room1[11:6], 1'b0};
     end
 endgenerate
 
-// the pushes of a clock take consecutive entries in segment order (seg_fifo: one LUT RAM bank
-// per segment, each written and read once a clock)
+// the writes of a clock (the pushes of the clock before) take consecutive entries in segment
+// order (seg_fifo: one LUT RAM bank per segment, each written and read once a clock)
 wire [ENTRY_W*TLP_SEG_COUNT-1:0] fifo_in;
 generate
     for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : fifo_entry
-        assign fifo_in[ENTRY_W*g +: ENTRY_W] = {push_fields[(ENTRY_W-32)*g +: ENTRY_W-32], push_time[g*32 +: 32]};
+        assign fifo_in[ENTRY_W*g +: ENTRY_W] = {wr_fields[(ENTRY_W-32)*g +: ENTRY_W-32], push_time[g*32 +: 32]};
     end
 endgenerate
 
-seg_fifo #(.WIDTH(ENTRY_W), .SEG_COUNT(TLP_SEG_COUNT), .ADDR_WIDTH(FIFO_AW - SEG_INDEX_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) fifo_inst (
+seg_fifo #(.WIDTH(ENTRY_W), .SEG_COUNT(TLP_SEG_COUNT), .ADDR_WIDTH(FIFO_AW - SEG_INDEX_WIDTH), .COUNT_WIDTH(COUNT_WIDTH),
+           .ROOM2_BEATS(3)) fifo_inst (
     .clk(clk), .rst(rst),
-    .in_data(fifo_in), .in_valid(push), .room(fifo_room), .room2(fifo_room2),
+    .in_data(fifo_in), .in_valid(wr_v_reg), .room(fifo_room), .room2(fifo_room3),
     .out_data(heads), .out_count(fifo_count), .out_pop(fifo_pop)
 );
 
@@ -931,7 +956,9 @@ always @(posedge clk) begin
     reserved_dw_reg <= reserved_dw_reg + push_dw - release_dw;
     release_dw_reg <= release_dw_next;
     now_reg      <= now_reg + 32'd1;
-    ready_reg    <= ready_reg ? (fifo_room2 && !buffer_full2) : (fifo_room && !buffer_full);
+    wr_v_reg     <= push;
+    ready_reg    <= (ready_reg ? !buffer_full2 : !buffer_full) &&
+                    ((ready_reg || (|wr_v_reg)) ? fifo_room3 : fifo_room);
     win_reg      <= win_next;
     win_v_reg    <= win_v_next;
     win_due_reg  <= win_due_next;
@@ -973,6 +1000,7 @@ always @(posedge clk) begin
         release_dw_reg <= {12*TLP_SEG_COUNT{1'b0}};
         now_reg      <= 32'd0;
         ready_reg    <= 1'b0;
+        wr_v_reg     <= {TLP_SEG_COUNT{1'b0}};
         lfsr_reg     <= LFSR_SEED;
         win_v_reg    <= {TLP_SEG_COUNT{1'b0}};
         p0_reg       <= NS_ZERO;
