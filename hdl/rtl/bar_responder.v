@@ -11,7 +11,7 @@
  * (uniform in 0..bar_jitter clocks from a 16-bit LFSR that steps once per request and
  * restarts from a fixed seed on reset, so a run is repeatable; 0 while bar_jitter is 0).
  * The head leaves once it is max(BAR_LATENCY, 2) clocks past that time: the first beat of its
- * completion is valid max(max(bar_latency, 2) + draw, 4) clocks after the request was
+ * completion is valid max(max(bar_latency, 2) + draw, 5) clocks after the request was
  * accepted, or later under back-pressure (completions leave in request order).
  *
  * - MRd of at most MAX_PAYLOAD_BYTES (Length * 4): CplDs with status SC. Without a
@@ -31,9 +31,11 @@
  *   accepted and dropped, payload beats included.
  *
  * Completions echo Requester ID, the 10-bit Tag (T9, T8, Tag[7:0]), TC and Attr.
+ * A request's decode ends in a register (the decode register): its entry is written into the
+ * FIFO on the clock after it is taken.
  * rx ready is a register: it is high on a clock only if the FIFO has room for TLP_SEG_COUNT
  * requests and the completion buffer for TLP_SEG_COUNT more reads of MAX_PAYLOAD_BYTES whatever
- * the clock before took (so it falls a beat early while the previous clock's ready was high):
+ * the clock before took and the decode register holds (so it falls a beat or two early):
  * each read taken reserves its payload (Length DWs) in a buffer of CPL_BUFFER_BYTES until the
  * clock after its last CplD is planned, so a completer whose buffer is full returns no non-posted credit and
  * further reads wait on the requester's side of the link instead of in flight. tx ready is
@@ -488,7 +490,7 @@ always @* begin
             d_is[wi] = d_is[wi] | (nv_is[wi + wj] && k_is[wj]);
         end
     end
-    win_next = {ENTRY_W*TLP_SEG_COUNT{1'b0}};
+    win_next = win_reg;
     win_v_next = {TLP_SEG_COUNT{1'b0}};
     win_due_next = {TLP_SEG_COUNT{1'b0}};
     fifo_take = {TLP_SEG_COUNT{1'b0}};
@@ -496,17 +498,30 @@ always @* begin
     for (wj = 0; wj < TLP_SEG_COUNT; wj = wj + 1) begin
         for (wi = wj; wi < TLP_SEG_COUNT; wi = wi + 1) begin
             if (k_is[wi - wj] && win_v_reg[wi]) begin
-                win_next[ENTRY_W*wj +: ENTRY_W] = win_next[ENTRY_W*wj +: ENTRY_W] | win_reg[ENTRY_W*wi +: ENTRY_W];
                 win_v_next[wj] = 1'b1;
                 win_due_next[wj] = win_due_next[wj] | w_due[wi];
             end
         end
         for (wi = 0; wi <= wj; wi = wi + 1) begin
             if (d_is[wj - wi] && fifo_v[wi]) begin
-                win_next[ENTRY_W*wj +: ENTRY_W] = win_next[ENTRY_W*wj +: ENTRY_W] | heads[ENTRY_W*wi +: ENTRY_W];
                 win_v_next[wj] = 1'b1;
                 win_due_next[wj] = win_due_next[wj] | f_due[wi];
                 fifo_take[wi] = 1'b1;
+            end
+        end
+        // the entry itself, the same choice: a slot that stays (none taken, still valid) holds,
+        // so a Verilated model moves entries only on the clocks a read leaves or a slot fills
+        if (!(k_is[0] && win_v_reg[wj])) begin
+            win_next[ENTRY_W*wj +: ENTRY_W] = {ENTRY_W{1'b0}};
+            for (wi = wj + 1; wi < TLP_SEG_COUNT; wi = wi + 1) begin
+                if (k_is[wi - wj] && win_v_reg[wi]) begin
+                    win_next[ENTRY_W*wj +: ENTRY_W] = win_next[ENTRY_W*wj +: ENTRY_W] | win_reg[ENTRY_W*wi +: ENTRY_W];
+                end
+            end
+            for (wi = 0; wi <= wj; wi = wi + 1) begin
+                if (d_is[wj - wi] && fifo_v[wi]) begin
+                    win_next[ENTRY_W*wj +: ENTRY_W] = win_next[ENTRY_W*wj +: ENTRY_W] | heads[ENTRY_W*wi +: ENTRY_W];
+                end
             end
         end
     end
@@ -537,6 +552,17 @@ wire unused_window = &{1'b0, due_w[30:0], due_f[30:0], 1'b0};
  */
 localparam OFF_W = 12;
 localparam [NS_W-1:0] NS_ZERO = 1;
+
+// A simulator skips the plan's work that nothing reads on a clock (the candidates of a slot
+// that cannot start, the prefix and the owners of a beat no read starts in); synthesis builds
+// it ungated (Yosys defines SYNTHESIS), so the gates add no logic to the netlist
+`ifdef SYNTHESIS
+localparam SIM_GATE = 1'b0;
+`else
+localparam SIM_GATE = 1'b1;
+`endif
+// no read starts in the beat: the CplD in flight fills it (positions only grow)
+wire beat_full = |p0_reg[NS_W-1 -: 2];
 
 // the CplD in flight: its first payload DW, its segments, those sent before this beat, the DWs
 // of its last segment, and min(segments left, TLP_SEG_COUNT)
@@ -662,72 +688,79 @@ always @* begin
     a_n1s = {NS_W*TLP_SEG_COUNT{1'b0}}; b_n1s = {NS_W*TLP_SEG_COUNT{1'b0}};
     a_n1t = {2*TLP_SEG_COUNT*TLP_SEG_COUNT{1'b0}}; b_n1t = {2*TLP_SEG_COUNT*TLP_SEG_COUNT{1'b0}};
     c_nt = {2*TLP_SEG_COUNT*NC{1'b0}};
+    e = {ENTRY_W{1'b0}}; e_sub = 1'b0;
+    e_len = 12'd0; e_bc = 12'd0; e_blk = 12'd0; e_room1 = 12'd0; e_rest1 = 12'd0; e_len1 = 12'd0;
+    e_len2 = 12'd0; e_bytes1 = 12'd0; e_n1 = 12'd0; e_n2 = 12'd0; e_la = 2'd0;
+    e_rb1 = 13'd0; e_rb2 = 13'd0; e_ba1 = 33'd0; e_ba2 = 33'd0;
     for (fj = 0; fj < TLP_SEG_COUNT; fj = fj + 1) begin
-        e = win_reg[ENTRY_W*fj +: ENTRY_W];
-        e_sub = (fj == 0) && split_reg;
-        e_len = e[E_LEN +: 12];
-        e_bc = e[E_BC +: 12];
-        e_la = e[E_LA +: 2];
-        u_128[fj] = e_sub ? sub_128_reg : e[E_SP128];
-        e_blk = u_128[fj] ? 12'd32 : 12'd16;
-        // the first CplD: the read's (to the boundary when split), or the split read's next
-        e_room1 = {6'd0, e[E_ROOM1 +: 6]};
-        e_rest1 = e[E_REST1 +: 12];
-        e_rb1 = (e_bc == 12'd0) ? 13'd4096 : {1'b0, e_bc};
-        e_ba1 = {1'b0, e[E_ADDR +: 30], e_la[1:0]};
-        e_len1 = e[E_ONE] ? e_len : e_room1;
-        if (e_sub) begin
-            e_rest1 = sub_dw_reg - e_blk;
-            e_rb1 = sub_rb_reg;
-            e_ba1 = sub_ba_reg;
-            e_len1 = sub_one_reg ? sub_dw_reg : e_blk;
+        u_rdy[fj] = win_v_reg[fj] && (win_due_reg[fj] || ((fj == 0) && split_reg));
+        // (the rest is read only when the slot's read starts)
+        if (!SIM_GATE || (u_rdy[fj] && !beat_full)) begin
+            e = win_reg[ENTRY_W*fj +: ENTRY_W];
+            e_sub = (fj == 0) && split_reg;
+            e_len = e[E_LEN +: 12];
+            e_bc = e[E_BC +: 12];
+            e_la = e[E_LA +: 2];
+            u_128[fj] = e_sub ? sub_128_reg : e[E_SP128];
+            e_blk = u_128[fj] ? 12'd32 : 12'd16;
+            // the first CplD: the read's (to the boundary when split), or the split read's next
+            e_room1 = {6'd0, e[E_ROOM1 +: 6]};
+            e_rest1 = e[E_REST1 +: 12];
+            e_rb1 = (e_bc == 12'd0) ? 13'd4096 : {1'b0, e_bc};
+            e_ba1 = {1'b0, e[E_ADDR +: 30], e_la[1:0]};
+            e_len1 = e[E_ONE] ? e_len : e_room1;
+            if (e_sub) begin
+                e_rest1 = sub_dw_reg - e_blk;
+                e_rb1 = sub_rb_reg;
+                e_ba1 = sub_ba_reg;
+                e_len1 = sub_one_reg ? sub_dw_reg : e_blk;
+            end
+            u_ur[fj] = e[E_UR] && !e_sub;
+            u_one[fj] = e_sub ? sub_one_reg : e[E_ONE];
+            u_last2[fj] = e[E_LAST2] && !e_sub;
+            u_n1s[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_N1S +: NS_W];
+            u_ws[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_WS +: NS_W];
+
+            // the second CplD starts at the boundary
+            e_bytes1 = {e_room1[9:0], 2'b00} - {10'd0, e_la[1:0]};
+            e_ba2 = {({1'b0, e[E_ADDR +: 30]} + {19'd0, e_room1}), 2'b00};
+            e_rb2 = e_rb1 - {1'b0, e_bytes1};
+            e_len2 = e[E_LAST2] ? e_rest1 : e_blk;
+
+            e_n1 = u_ur[fj] ? 12'd1 : segs_of(e_len1);
+            e_n2 = segs_of(e_len2);
+            fc = 2 * fj;
+            c_hdr[128*fc +: 128] = cpl_hdr(u_ur[fj], e, e_len1[9:0], e_rb1[11:0], e_ba1[6:0]);
+            c_dw0[30*fc +: 30] = e_ba1[31:2];
+            c_n[12*fc +: 12] = e_n1;
+            c_lastndw[NDW_W*fc +: NDW_W] = u_ur[fj] ? {NDW_W{1'b0}} : last_ndw_of(e_len1[NDW_W-1:0]);
+            c_ns[NS_W*fc +: NS_W] = u_n1s[NS_W*fj +: NS_W];
+            c_nt[2*TLP_SEG_COUNT*fc +: 2*TLP_SEG_COUNT] = e_sub ? sub_n1t_reg : e[E_N1T +: 2*TLP_SEG_COUNT];
+            fc = 2 * fj + 1;
+            c_hdr[128*fc +: 128] = cpl_hdr(1'b0, e, e_len2[9:0], e_rb2[11:0], e_ba2[6:0]);
+            c_dw0[30*fc +: 30] = e_ba2[31:2];
+            c_n[12*fc +: 12] = e_n2;
+            c_lastndw[NDW_W*fc +: NDW_W] = last_ndw_of(e_len2[NDW_W-1:0]);
+            c_ns[NS_W*fc +: NS_W] = e[E_N2S +: NS_W];
+            c_nt[2*TLP_SEG_COUNT*fc +: 2*TLP_SEG_COUNT] = e[E_N2T +: 2*TLP_SEG_COUNT];
+
+            // the split state after the first CplD, and after a second that is not the last
+            a_dw[12*fj +: 12] = e_rest1;
+            a_ba[33*fj +: 33] = e_sub ? (sub_ba_reg + {19'd0, e_blk, 2'b00}) : e_ba2;
+            a_rb[13*fj +: 13] = e_sub ? (sub_rb_reg - {e_blk[10:0], 2'b00}) : e_rb2;
+            {a_one[fj], a_n1s[NS_W*fj +: NS_W], a_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1, e_blk);
+            b_dw[12*fj +: 12] = e_rest1 - e_blk;
+            b_ba[33*fj +: 33] = e_ba2 + {19'd0, e_blk, 2'b00};
+            b_rb[13*fj +: 13] = e_rb2 - {e_blk[10:0], 2'b00};
+            {b_one[fj], b_n1s[NS_W*fj +: NS_W], b_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1 - e_blk, e_blk);
         end
-        u_ur[fj] = e[E_UR] && !e_sub;
-        u_one[fj] = e_sub ? sub_one_reg : e[E_ONE];
-        u_last2[fj] = e[E_LAST2] && !e_sub;
-        u_n1s[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_N1S +: NS_W];
-        u_ws[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_WS +: NS_W];
-        u_rdy[fj] = win_v_reg[fj] && (win_due_reg[fj] || e_sub);
-
-        // the second CplD starts at the boundary
-        e_bytes1 = {e_room1[9:0], 2'b00} - {10'd0, e_la[1:0]};
-        e_ba2 = {({1'b0, e[E_ADDR +: 30]} + {19'd0, e_room1}), 2'b00};
-        e_rb2 = e_rb1 - {1'b0, e_bytes1};
-        e_len2 = e[E_LAST2] ? e_rest1 : e_blk;
-
-        e_n1 = u_ur[fj] ? 12'd1 : segs_of(e_len1);
-        e_n2 = segs_of(e_len2);
-        fc = 2 * fj;
-        c_hdr[128*fc +: 128] = cpl_hdr(u_ur[fj], e, e_len1[9:0], e_rb1[11:0], e_ba1[6:0]);
-        c_dw0[30*fc +: 30] = e_ba1[31:2];
-        c_n[12*fc +: 12] = e_n1;
-        c_lastndw[NDW_W*fc +: NDW_W] = u_ur[fj] ? {NDW_W{1'b0}} : last_ndw_of(e_len1[NDW_W-1:0]);
-        c_ns[NS_W*fc +: NS_W] = u_n1s[NS_W*fj +: NS_W];
-        c_nt[2*TLP_SEG_COUNT*fc +: 2*TLP_SEG_COUNT] = e_sub ? sub_n1t_reg : e[E_N1T +: 2*TLP_SEG_COUNT];
-        fc = 2 * fj + 1;
-        c_hdr[128*fc +: 128] = cpl_hdr(1'b0, e, e_len2[9:0], e_rb2[11:0], e_ba2[6:0]);
-        c_dw0[30*fc +: 30] = e_ba2[31:2];
-        c_n[12*fc +: 12] = e_n2;
-        c_lastndw[NDW_W*fc +: NDW_W] = last_ndw_of(e_len2[NDW_W-1:0]);
-        c_ns[NS_W*fc +: NS_W] = e[E_N2S +: NS_W];
-        c_nt[2*TLP_SEG_COUNT*fc +: 2*TLP_SEG_COUNT] = e[E_N2T +: 2*TLP_SEG_COUNT];
-
-        // the split state after the first CplD, and after a second that is not the last
-        a_dw[12*fj +: 12] = e_rest1;
-        a_ba[33*fj +: 33] = e_sub ? (sub_ba_reg + {19'd0, e_blk, 2'b00}) : e_ba2;
-        a_rb[13*fj +: 13] = e_sub ? (sub_rb_reg - {e_blk[10:0], 2'b00}) : e_rb2;
-        {a_one[fj], a_n1s[NS_W*fj +: NS_W], a_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1, e_blk);
-        b_dw[12*fj +: 12] = e_rest1 - e_blk;
-        b_ba[33*fj +: 33] = e_ba2 + {19'd0, e_blk, 2'b00};
-        b_rb[13*fj +: 13] = e_rb2 - {e_blk[10:0], 2'b00};
-        {b_one[fj], b_n1s[NS_W*fj +: NS_W], b_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1 - e_blk, e_blk);
     end
 
     // each candidate's p0 for the next beat when it is the last to start, by its start q
     // (one-hot: min(TLP_SEG_COUNT, q + segments - TLP_SEG_COUNT), at least 0), from the
     // segments' thermometer: p0 >= x when segments >= TLP_SEG_COUNT - q + x
     c_p0 = {NS_W*NC*TLP_SEG_COUNT{1'b0}};
-    for (fc = 0; fc < NC; fc = fc + 1) begin
+    for (fc = 0; fc < NC; fc = fc + 1) if (!SIM_GATE || !beat_full) begin
         for (fq = 0; fq < TLP_SEG_COUNT; fq = fq + 1) begin
             for (q32 = 0; q32 <= SEG_32; q32 = q32 + 32'd1) begin
                 c_p0[NS_W*(TLP_SEG_COUNT*fc + fq) + q32] =
@@ -758,7 +791,8 @@ always @* begin
     all_ok = 1'b1;
     pos = {NS_W{1'b0}};
     sum1 = {NS_W{1'b0}};
-    for (pj = 0; pj < TLP_SEG_COUNT; pj = pj + 1) begin
+    // (no read starts unless slot 0's can)
+    for (pj = 0; pj < TLP_SEG_COUNT; pj = pj + 1) if (!SIM_GATE || (u_rdy[0] && !beat_full)) begin
         pos = u_p[NS_W*pj +: NS_W];
         sum1 = oh_add(pos, u_n1s[NS_W*pj +: NS_W]);
         u_p[NS_W*(pj+1) +: NS_W] = oh_add(pos, u_ws[NS_W*pj +: NS_W]);
@@ -802,6 +836,7 @@ always @* begin
     f_left = f_n_reg - f_off_reg;
     own = 1'b0;
     c_eop = 1'b0;
+    any_go = |u_go;
     for (s = 0; s < TLP_SEG_COUNT; s = s + 1) begin
         if (|(p0_reg >> (s + 1))) begin
             // the rest of the CplD in flight
@@ -811,7 +846,7 @@ always @* begin
             pl_off_next[OFF_W*s +: OFF_W] = f_off_reg + s[OFF_W-1:0];
             pl_ndw_next[NDW_W*s +: NDW_W] = pl_eop_next[s] ? f_lastndw_reg : SEG_DW[NDW_W-1:0];
         end
-        for (lc = 0; lc < NC; lc = lc + 1) begin
+        for (lc = 0; lc < NC; lc = lc + 1) if (!SIM_GATE || any_go) begin
             // candidate lc started at segment sa <= s owns s while s - sa is below its segments
             for (sa = 0; sa <= s; sa = sa + 1) begin
                 own = c_go[lc] && c_start[NS_W*lc + sa] && (|(c_ns[NS_W*lc +: NS_W] >> (s - sa + 1)));
@@ -833,7 +868,6 @@ always @* begin
     end
 
     // the CplD in flight after the beat: the last to start, or the same one a beat on
-    any_go = |u_go;
     f_dw0_next = f_dw0_reg;
     f_n_next = f_n_reg;
     f_off_next = f_off_reg + SEG_32[11:0];
@@ -936,12 +970,19 @@ always @* begin
     for (t = 0; t < TLP_SEG_COUNT; t = t + 1) begin
         seg_dw = pl_dw_reg[t*30 +: 30];
         seg_ndw = pl_ndw_reg[t*NDW_W +: NDW_W];
-        // (nothing to do for a segment without payload: a Verilated model skips it)
-        if (seg_ndw != {NDW_W{1'b0}}) begin
+        // (nothing to do for a segment without payload: a Verilated model skips it; a full one
+        // needs no compare per DW)
+        if ({{(32-NDW_W){1'b0}}, seg_ndw} == SEG_DW_32) begin
             for (u = 0; u < SEG_DW_INT; u = u + 1) begin
                 // the segment's DW offset in its CplD, plus u (below the segment's DWs: no carry)
                 seg_at = ({20'd0, pl_off_reg[t*OFF_W +: OFF_W]} << SEG_DW_LOG2) | u;
-                if ({{(32-NDW_W){1'b0}}, seg_ndw} == SEG_DW_32 || u < seg_ndw) begin
+                tx_data_next[(t*SEG_DW_INT + u)*32 +: 32] = {seg_dw + seg_at[29:0], 2'b00};
+            end
+            tx_strb_next[t*SEG_DW_INT +: SEG_DW_INT] = {SEG_DW_INT{1'b1}};
+        end else if (seg_ndw != {NDW_W{1'b0}}) begin
+            for (u = 0; u < SEG_DW_INT; u = u + 1) begin
+                seg_at = ({20'd0, pl_off_reg[t*OFF_W +: OFF_W]} << SEG_DW_LOG2) | u;
+                if (u < seg_ndw) begin
                     tx_data_next[(t*SEG_DW_INT + u)*32 +: 32] = {seg_dw + seg_at[29:0], 2'b00};
                     tx_strb_next[t*SEG_DW_INT + u] = 1'b1;
                 end
