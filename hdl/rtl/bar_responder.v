@@ -200,15 +200,17 @@ function [NS_W-1:0] therm_ns(input [2*TLP_SEG_COUNT-1:0] th);
         therm_ns[NS_W-1] = th[NS_W-2];
     end
 endfunction
-// the sum of two one-hot counts, saturated
+// the sum of two one-hot counts, saturated: x moved up by each count y may hold, as words (the
+// same AND-OR of bit pairs, without a branch per pair in a Verilated model)
 function [NS_W-1:0] oh_add(input [NS_W-1:0] x, input [NS_W-1:0] y);
-    integer a, b;
+    integer b;
+    reg [2*NS_W-1:0] x_up;
     begin
         oh_add = {NS_W{1'b0}};
-        for (a = 0; a < NS_W; a = a + 1) begin
-            for (b = 0; b < NS_W; b = b + 1) begin
-                if (x[a] && y[b]) oh_add[(a + b >= NS_W - 1) ? NS_W - 1 : a + b] = 1'b1;
-            end
+        for (b = 0; b < NS_W; b = b + 1) begin
+            x_up = {{NS_W{1'b0}}, x} << b;
+            // (the bits moved past the top fold into it)
+            oh_add = oh_add | ({NS_W{y[b]}} & {|x_up[2*NS_W-1:NS_W-1], x_up[NS_W-2:0]});
         end
     end
 endfunction
@@ -470,18 +472,23 @@ reg [TLP_SEG_COUNT-1:0] fifo_take;
 reg [TLP_SEG_COUNT-1:0] w_due, f_due;
 reg [TLP_SEG_COUNT:0]   nv_is;    // nv_is[m]: m slots are valid
 reg [31:0]              due_w, due_f;
-integer wj, wi;
+integer wj, wi, vi;
+// (from registers alone: a Verilated model evaluates it once a clock; what follows reads take)
 always @* begin
-    for (wi = 0; wi < TLP_SEG_COUNT; wi = wi + 1) begin
-        fifo_v[wi] = ({{(32-COUNT_WIDTH){1'b0}}, fifo_count} > wi);
-        due_w = due_base_next - win_reg[ENTRY_W*wi + E_T +: 32];
-        due_f = due_base_next - heads[ENTRY_W*wi + E_T +: 32];
-        w_due[wi] = !due_w[31];
-        f_due[wi] = !due_f[31];
+    for (vi = 0; vi < TLP_SEG_COUNT; vi = vi + 1) begin
+        fifo_v[vi] = ({{(32-COUNT_WIDTH){1'b0}}, fifo_count} > vi);
+        due_w = due_base_next - win_reg[ENTRY_W*vi + E_T +: 32];
+        due_f = due_base_next - heads[ENTRY_W*vi + E_T +: 32];
+        w_due[vi] = !due_w[31];
+        f_due[vi] = !due_f[31];
     end
+    for (vi = 0; vi <= TLP_SEG_COUNT; vi = vi + 1) begin
+        nv_is[vi] = (vi == 0 || win_v_reg[(vi == 0) ? 0 : vi - 1]) && (vi == TLP_SEG_COUNT || !win_v_reg[(vi == TLP_SEG_COUNT) ? 0 : vi]);
+    end
+end
+always @* begin
     for (wi = 0; wi <= TLP_SEG_COUNT; wi = wi + 1) begin
         k_is[wi] = (wi == 0 || take[(wi == 0) ? 0 : wi - 1]) && (wi == TLP_SEG_COUNT || !take[(wi == TLP_SEG_COUNT) ? 0 : wi]);
-        nv_is[wi] = (wi == 0 || win_v_reg[(wi == 0) ? 0 : wi - 1]) && (wi == TLP_SEG_COUNT || !win_v_reg[(wi == TLP_SEG_COUNT) ? 0 : wi]);
     end
     // the valid slots less the taken ones (both prefixes), without an adder
     d_is = {(TLP_SEG_COUNT+1){1'b0}};
@@ -551,6 +558,8 @@ wire unused_window = &{1'b0, due_w[30:0], due_f[30:0], 1'b0};
  * makes the payload words from them. Each stage loads when it is empty or the next one loads.
  */
 localparam OFF_W = 12;
+// a CplD's header fields (cpl_hf)
+localparam HF_W = 62;
 localparam [NS_W-1:0] NS_ZERO = 1;
 
 // A simulator skips the plan's work that nothing reads on a clock (the candidates of a slot
@@ -587,7 +596,7 @@ reg [TLP_SEG_COUNT-1:0]       pl_valid_reg = {TLP_SEG_COUNT{1'b0}}, pl_valid_nex
 reg [TLP_SEG_COUNT-1:0]       pl_sop_reg = {TLP_SEG_COUNT{1'b0}}, pl_sop_next;
 reg [TLP_SEG_COUNT-1:0]       pl_eop_reg = {TLP_SEG_COUNT{1'b0}}, pl_eop_next;
 reg                           pl_ur_reg = 1'b0, pl_ur_next;
-reg [TLP_SEG_COUNT*128-1:0]   pl_hdr_reg = {TLP_SEG_COUNT*128{1'b0}}, pl_hdr_next;
+reg [TLP_SEG_COUNT*HF_W-1:0]  pl_hf_reg = {TLP_SEG_COUNT*HF_W{1'b0}}, pl_hf_next;
 reg [TLP_SEG_COUNT*30-1:0]    pl_dw_reg = {TLP_SEG_COUNT*30{1'b0}}, pl_dw_next;
 reg [TLP_SEG_COUNT*OFF_W-1:0] pl_off_reg = {TLP_SEG_COUNT*OFF_W{1'b0}}, pl_off_next;
 reg [TLP_SEG_COUNT*NDW_W-1:0] pl_ndw_reg = {TLP_SEG_COUNT*NDW_W{1'b0}}, pl_ndw_next;
@@ -624,7 +633,7 @@ reg [TLP_SEG_COUNT-1:0] u_ur, u_one, u_last2, u_rdy, u_ok, u_go, u_two, u_leave;
 reg [NS_W*TLP_SEG_COUNT-1:0] u_n1s, u_ws;
 reg [NC-1:0]            c_go, c_last;
 reg [NS_W*NC-1:0]       c_start, c_ns;
-reg [128*NC-1:0]        c_hdr;
+reg [HF_W*NC-1:0]       c_hf;
 reg [30*NC-1:0]         c_dw0;
 reg [12*NC-1:0]         c_n;
 reg [NDW_W*NC-1:0]      c_lastndw;
@@ -646,25 +655,38 @@ reg [1:0]  e_la;
 reg [12:0] e_rb1, e_rb2;
 reg [32:0] e_ba1, e_ba2;
 reg [31:0] q32;
-integer fj, fc, fq, pj, pc, lj, lc, lq, rj;
+integer fj, fc, fq, pj, pc, lj, lc, lq, rj, dj, hs;
 
 // a CplD's header
-function [127:0] cpl_hdr(input ur, input [ENTRY_W-1:0] ent, input [9:0] len_dw,
-                         input [11:0] rb, input [6:0] la);
-    cpl_hdr = {
-        ur ? 8'h0A : 8'h4A,                                          // Fmt/Type: Cpl or CplD
-        ent[E_TAG+9], ent[E_TC +: 3], ent[E_TAG+8], ent[E_ATTR+2], 1'b0, 1'b0, // T9 TC T8 Attr2 LN TH
-        1'b0, 1'b0, ent[E_ATTR +: 2], 2'b00,                         // TD EP Attr[1:0] AT
-        ur ? 10'd0 : len_dw,                                         // Length (1024 DW encodes as 0)
+// a CplD's header fields (the rest of the header is constant; the output register places them):
+// {UR, Length, Byte Count, Lower Address, 10-bit tag, TC, Attr, Requester ID}
+// (ent: the entry's fields from Attr to Byte Count)
+function [HF_W-1:0] cpl_hf(input ur, input [E_LEN-E_ATTR-1:0] ent, input [9:0] len_dw,
+                           input [11:0] rb, input [6:0] la);
+    cpl_hf = {
+        ur,
+        ur ? 10'd0 : len_dw,                    // Length (1024 DW encodes as 0)
+        ur ? ent[E_BC-E_ATTR +: 12] : rb,       // Byte Count (4096 encodes as 0)
+        ur ? ent[E_LA-E_ATTR +: 7] : la,
+        ent[E_TAG-E_ATTR +: 10], ent[E_TC-E_ATTR +: 3], ent[0 +: 3], ent[E_RID-E_ATTR +: 16]
+    };
+endfunction
+// the header from its fields (a segment without a header: zero)
+function [127:0] cpl_hdr(input sop, input [HF_W-1:0] hf);
+    cpl_hdr = !sop ? 128'd0 : {
+        hf[61] ? 8'h0A : 8'h4A,                                     // Fmt/Type: Cpl or CplD
+        hf[31], hf[19 +: 3], hf[30], hf[18], 1'b0, 1'b0,            // T9 TC T8 Attr2 LN TH
+        1'b0, 1'b0, hf[16 +: 2], 2'b00,                             // TD EP Attr[1:0] AT
+        hf[51 +: 10],                                               // Length
         COMPLETER_ID,
-        ur ? 3'b001 : 3'b000,                                        // status UR or SC
-        1'b0,                                                        // BCM
-        ur ? ent[E_BC +: 12] : rb,                                  // Byte Count (4096 encodes as 0)
-        ent[E_RID +: 16],
-        ent[E_TAG +: 8],
+        hf[61] ? 3'b001 : 3'b000,                                   // status UR or SC
+        1'b0,                                                       // BCM
+        hf[39 +: 12],                                               // Byte Count
+        hf[0 +: 16],                                                // Requester ID
+        hf[22 +: 8],                                                // Tag[7:0]
         1'b0,
-        ur ? ent[E_LA +: 7] : la,
-        32'd0                                                        // no DW3 in a 3DW header
+        hf[32 +: 7],                                                // Lower Address
+        32'd0                                                       // no DW3 in a 3DW header
     };
 endfunction
 
@@ -679,7 +701,7 @@ always @* begin
     u_ur = {TLP_SEG_COUNT{1'b0}}; u_one = {TLP_SEG_COUNT{1'b0}}; u_last2 = {TLP_SEG_COUNT{1'b0}};
     u_rdy = {TLP_SEG_COUNT{1'b0}}; u_128 = {TLP_SEG_COUNT{1'b0}};
     u_n1s = {NS_W*TLP_SEG_COUNT{1'b0}}; u_ws = {NS_W*TLP_SEG_COUNT{1'b0}};
-    c_hdr = {128*NC{1'b0}}; c_dw0 = {30*NC{1'b0}}; c_n = {12*NC{1'b0}};
+    c_hf = {HF_W*NC{1'b0}}; c_dw0 = {30*NC{1'b0}}; c_n = {12*NC{1'b0}};
     c_lastndw = {NDW_W*NC{1'b0}}; c_ns = {NS_W*NC{1'b0}};
     a_dw = {12*TLP_SEG_COUNT{1'b0}}; b_dw = {12*TLP_SEG_COUNT{1'b0}};
     a_ba = {33*TLP_SEG_COUNT{1'b0}}; b_ba = {33*TLP_SEG_COUNT{1'b0}};
@@ -729,20 +751,18 @@ always @* begin
 
             e_n1 = u_ur[fj] ? 12'd1 : segs_of(e_len1);
             e_n2 = segs_of(e_len2);
-            fc = 2 * fj;
-            c_hdr[128*fc +: 128] = cpl_hdr(u_ur[fj], e, e_len1[9:0], e_rb1[11:0], e_ba1[6:0]);
-            c_dw0[30*fc +: 30] = e_ba1[31:2];
-            c_n[12*fc +: 12] = e_n1;
-            c_lastndw[NDW_W*fc +: NDW_W] = u_ur[fj] ? {NDW_W{1'b0}} : last_ndw_of(e_len1[NDW_W-1:0]);
-            c_ns[NS_W*fc +: NS_W] = u_n1s[NS_W*fj +: NS_W];
-            c_nt[2*TLP_SEG_COUNT*fc +: 2*TLP_SEG_COUNT] = e_sub ? sub_n1t_reg : e[E_N1T +: 2*TLP_SEG_COUNT];
-            fc = 2 * fj + 1;
-            c_hdr[128*fc +: 128] = cpl_hdr(1'b0, e, e_len2[9:0], e_rb2[11:0], e_ba2[6:0]);
-            c_dw0[30*fc +: 30] = e_ba2[31:2];
-            c_n[12*fc +: 12] = e_n2;
-            c_lastndw[NDW_W*fc +: NDW_W] = last_ndw_of(e_len2[NDW_W-1:0]);
-            c_ns[NS_W*fc +: NS_W] = e[E_N2S +: NS_W];
-            c_nt[2*TLP_SEG_COUNT*fc +: 2*TLP_SEG_COUNT] = e[E_N2T +: 2*TLP_SEG_COUNT];
+            c_hf[HF_W*(2*fj) +: HF_W] = cpl_hf(u_ur[fj], e[E_ATTR +: E_LEN-E_ATTR], e_len1[9:0], e_rb1[11:0], e_ba1[6:0]);
+            c_dw0[30*(2*fj) +: 30] = e_ba1[31:2];
+            c_n[12*(2*fj) +: 12] = e_n1;
+            c_lastndw[NDW_W*(2*fj) +: NDW_W] = u_ur[fj] ? {NDW_W{1'b0}} : last_ndw_of(e_len1[NDW_W-1:0]);
+            c_ns[NS_W*(2*fj) +: NS_W] = u_n1s[NS_W*fj +: NS_W];
+            c_nt[2*TLP_SEG_COUNT*(2*fj) +: 2*TLP_SEG_COUNT] = e_sub ? sub_n1t_reg : e[E_N1T +: 2*TLP_SEG_COUNT];
+            c_hf[HF_W*(2*fj+1) +: HF_W] = cpl_hf(1'b0, e[E_ATTR +: E_LEN-E_ATTR], e_len2[9:0], e_rb2[11:0], e_ba2[6:0]);
+            c_dw0[30*(2*fj+1) +: 30] = e_ba2[31:2];
+            c_n[12*(2*fj+1) +: 12] = e_n2;
+            c_lastndw[NDW_W*(2*fj+1) +: NDW_W] = last_ndw_of(e_len2[NDW_W-1:0]);
+            c_ns[NS_W*(2*fj+1) +: NS_W] = e[E_N2S +: NS_W];
+            c_nt[2*TLP_SEG_COUNT*(2*fj+1) +: 2*TLP_SEG_COUNT] = e[E_N2T +: 2*TLP_SEG_COUNT];
 
             // the split state after the first CplD, and after a second that is not the last
             a_dw[12*fj +: 12] = e_rest1;
@@ -814,6 +834,11 @@ always @* begin
         c_last[pc] = c_go[pc] && (pc == NC - 1 || !c_go[(pc == NC - 1) ? pc : pc + 1]) &&
                      (pc >= NC - 2 || !c_go[(pc >= NC - 2) ? pc : pc + 2]);
     end
+end
+
+// (tx ready, an input, enters the plan only here and in the window's update: the blocks above
+// read registers alone, so a Verilated model evaluates them once a clock, after the edge)
+always @* begin
     take = u_leave & {TLP_SEG_COUNT{pl_load}};
 end
 
@@ -828,7 +853,7 @@ always @* begin
     pl_valid_next = {TLP_SEG_COUNT{1'b0}};
     pl_sop_next   = {TLP_SEG_COUNT{1'b0}};
     pl_eop_next   = {TLP_SEG_COUNT{1'b0}};
-    pl_hdr_next   = {TLP_SEG_COUNT*128{1'b0}};
+    pl_hf_next    = {TLP_SEG_COUNT*HF_W{1'b0}};
     pl_dw_next    = {TLP_SEG_COUNT*30{1'b0}};
     pl_off_next   = {TLP_SEG_COUNT*OFF_W{1'b0}};
     pl_ndw_next   = {TLP_SEG_COUNT*NDW_W{1'b0}};
@@ -860,7 +885,7 @@ always @* begin
                     pl_ndw_next[NDW_W*s +: NDW_W] = pl_ndw_next[NDW_W*s +: NDW_W] |
                         (c_eop ? c_lastndw[NDW_W*lc +: NDW_W] : SEG_DW[NDW_W-1:0]);
                     if (sa == s) begin
-                        pl_hdr_next[128*s +: 128] = pl_hdr_next[128*s +: 128] | c_hdr[128*lc +: 128];
+                        pl_hf_next[HF_W*s +: HF_W] = pl_hf_next[HF_W*s +: HF_W] | c_hf[HF_W*lc +: HF_W];
                     end
                 end
             end
@@ -939,10 +964,12 @@ always @* begin
             end
         end
     end
+end
 
-    // the reads that leave release their payload DWs on the next clock
-    for (lj = 0; lj < TLP_SEG_COUNT; lj = lj + 1) begin
-        release_dw_next[12*lj +: 12] = (take[lj] && !u_ur[lj]) ? win_reg[ENTRY_W*lj + E_LEN +: 12] : 12'd0;
+// the reads that leave release their payload DWs on the next clock
+always @* begin
+    for (dj = 0; dj < TLP_SEG_COUNT; dj = dj + 1) begin
+        release_dw_next[12*dj +: 12] = (take[dj] && !u_ur[dj]) ? win_reg[ENTRY_W*dj + E_LEN +: 12] : 12'd0;
     end
 end
 wire unused_plan = &{1'b0, own, c_eop, 1'b0};
@@ -1021,7 +1048,7 @@ always @(posedge clk) begin
         pl_sop_reg   <= pl_sop_next;
         pl_eop_reg   <= pl_eop_next;
         pl_ur_reg    <= pl_ur_next;
-        pl_hdr_reg   <= pl_hdr_next;
+        pl_hf_reg    <= pl_hf_next;
         pl_dw_reg    <= pl_dw_next;
         pl_off_reg   <= pl_off_next;
         pl_ndw_reg   <= pl_ndw_next;
@@ -1033,7 +1060,9 @@ always @(posedge clk) begin
         tx_ur_reg    <= pl_ur_reg;
         tx_data_reg  <= tx_data_next;
         tx_strb_reg  <= tx_strb_next;
-        tx_hdr_reg   <= pl_hdr_reg;
+        for (hs = 0; hs < TLP_SEG_COUNT; hs = hs + 1) begin
+            tx_hdr_reg[128*hs +: 128] <= cpl_hdr(pl_sop_reg[hs], pl_hf_reg[HF_W*hs +: HF_W]);
+        end
     end
 
     if (rst) begin
