@@ -219,6 +219,50 @@ function [NDW_W-1:0] last_ndw_of(input [NDW_W-1:0] n_lo);
     last_ndw_of = ((n_lo - 1'b1) & (SEG_DW[NDW_W-1:0] - 1'b1)) + 1'b1;
 endfunction
 
+// a request's FIFO entry less its time: the completion's Byte Count and Lower Address, and how
+// its CplDs fall into segments at the split size in force (the first CplD ends at the next
+// boundary, room1 DWs on, the second at the next or the end); i_echo: the header's fields the
+// completions echo, {Requester ID, 10-bit tag, TC, Attr}
+function [ENTRY_W-33:0] dec_entry(input i_mem_read, input i_answer_data, input i_zero_len,
+                                  input [10:0] i_len_dw, input [29:0] i_addr_dw, input [1:0] i_lead,
+                                  input [11:0] i_bytes, input [31:0] i_echo, input i_128, input i_split);
+    reg [11:0] x_dw, x_blk, x_room1, x_rest1;
+    reg        x_one, x_last2;
+    reg [2*TLP_SEG_COUNT-1:0] x_n1t, x_n2t;
+    reg [NS_W-1:0] x_n1s, x_n2s;
+    begin
+        x_dw    = {1'b0, i_len_dw};
+        x_blk   = i_128 ? 12'd32 : 12'd16;
+        x_room1 = i_128 ? (12'd32 - {7'd0, i_addr_dw[4:0]}) : (12'd16 - {8'd0, i_addr_dw[3:0]});
+        x_one   = !i_answer_data || !i_split || (x_dw <= x_room1);
+        x_rest1 = x_dw - x_room1;
+        x_last2 = (x_rest1 <= x_blk);
+        // (both of the first CplD's lengths made, then chosen)
+        x_n1t = !i_answer_data ? therm(12'd1) : x_one ? therm_dw(x_dw) : therm_dw(x_room1);
+        x_n2t = x_last2 ? therm_dw(x_rest1) : therm_dw(x_blk);
+        x_n1s = therm_ns(x_n1t);
+        x_n2s = therm_ns(x_n2t);
+        dec_entry = {
+            x_rest1,
+            x_room1[5:0],
+            x_n2t,
+            x_n1t,
+            i_128,
+            x_one,
+            x_last2,
+            x_n1s,
+            x_n2s,
+            x_one ? x_n1s : oh_add(x_n1s, x_n2s),                         // ws
+            !i_answer_data,
+            x_dw,
+            !i_mem_read ? 12'd4 : (i_zero_len ? 12'd1 : i_bytes),      // Byte Count
+            i_mem_read ? {i_addr_dw[4:0], i_lead} : 7'd0,              // Lower Address
+            i_echo,
+            i_addr_dw
+        };
+    end
+endfunction
+
 // free-running clock count for the accept times
 reg [31:0] now_reg = 32'd0;
 
@@ -367,70 +411,23 @@ generate
 
         /*
          * The FIFO entry less its time, into the decode register on a clock the segment
-         * pushes (it holds otherwise: a clock enable, and a Verilated model decodes nothing on
-         * the other clocks); the register ends the decode's path, the FIFO's write starts from it
+         * pushes (a clock enable); the register ends the decode's path, the FIFO's write starts
+         * from it. Made in the clocked block, so a Verilated model decodes once per request, at
+         * the edge, not in the combinational passes before and after it.
          */
-        reg  [ENTRY_W-33:0] dec_reg = {(ENTRY_W-32){1'b0}};
-        reg  [ENTRY_W-33:0] fields;
-        reg  [11:0] d_byte_count, d_dw, d_blk, d_room1, d_rest1;
-        reg  [6:0]  d_lower_addr;
-        reg         d_128, d_one, d_last2;
-        reg  [2*TLP_SEG_COUNT-1:0] d_n1t, d_n2t;
-        reg  [NS_W-1:0] d_n1s, d_n2s, d_ws;
-        always @* begin
-            fields = dec_reg;
-            d_byte_count = 12'd0; d_dw = 12'd0; d_blk = 12'd0; d_room1 = 12'd0; d_rest1 = 12'd0;
-            d_lower_addr = 7'd0; d_128 = 1'b0; d_one = 1'b0; d_last2 = 1'b0;
-            d_n1t = {2*TLP_SEG_COUNT{1'b0}}; d_n2t = {2*TLP_SEG_COUNT{1'b0}};
-            d_n1s = {NS_W{1'b0}}; d_n2s = {NS_W{1'b0}}; d_ws = {NS_W{1'b0}};
+        reg [ENTRY_W-33:0] dec_reg = {(ENTRY_W-32){1'b0}};
+        always @(posedge clk) begin
             if (push[g]) begin
-                // Byte Count and Lower Address carried by the completion
-                d_byte_count = !req_mem_read ? 12'd4 : (req_zero_len ? 12'd1 : req_bytes[11:0]);
-                d_lower_addr = req_mem_read ? {req_addr_dw[4:0], req_lead} : 7'd0;
-                // how the read's CplDs fall into segments: split at the split size in force now
-                // (the first CplD ends at the next boundary, room1 DWs on, the second at the
-                // next or the end)
-                d_128   = (cpl_split == 8'd128);
-                d_dw    = {1'b0, req_len_dw};
-                d_blk   = d_128 ? 12'd32 : 12'd16;
-                d_room1 = d_128 ? (12'd32 - {7'd0, req_addr_dw[4:0]}) : (12'd16 - {8'd0, req_addr_dw[3:0]});
-                d_one   = !req_answer_data || !split_on || (d_dw <= d_room1);
-                d_rest1 = d_dw - d_room1;
-                d_last2 = (d_rest1 <= d_blk);
-                // (both of the first CplD's lengths made, then chosen)
-                d_n1t = !req_answer_data ? therm(12'd1) : d_one ? therm_dw(d_dw) : therm_dw(d_room1);
-                d_n2t = d_last2 ? therm_dw(d_rest1) : therm_dw(d_blk);
-                d_n1s = therm_ns(d_n1t);
-                d_n2s = therm_ns(d_n2t);
-                d_ws  = d_one ? d_n1s : oh_add(d_n1s, d_n2s);
-                fields = {
-                    d_rest1,
-                    d_room1[5:0],
-                    d_n2t,
-                    d_n1t,
-                    d_128,
-                    d_one,
-                    d_last2,
-                    d_n1s,
-                    d_n2s,
-                    d_ws,
-                    !req_answer_data,
-                    {1'b0, req_len_dw},
-                    d_byte_count,
-                    d_lower_addr,
-                    req_hdr[95:80],                          // Requester ID
-                    {req_hdr[119], req_hdr[115], req_hdr[79:72]}, // 10-bit tag
-                    req_hdr[118:116],                        // TC
-                    {req_hdr[114], req_hdr[109:108]},        // Attr {IDO, RO, NS}
-                    req_addr_dw
-                };
+                dec_reg <= dec_entry(req_mem_read, req_answer_data, req_zero_len, req_len_dw, req_addr_dw,
+                                     req_lead, req_bytes[11:0],
+                                     {req_hdr[95:80],                               // Requester ID
+                                      req_hdr[119], req_hdr[115], req_hdr[79:72],   // 10-bit tag
+                                      req_hdr[118:116],                             // TC
+                                      req_hdr[114], req_hdr[109:108]},              // Attr {IDO, RO, NS}
+                                     cpl_split == 8'd128, split_on);
             end
         end
-        always @(posedge clk) begin
-            dec_reg <= fields;
-        end
         assign wr_fields[(ENTRY_W-32)*g +: ENTRY_W-32] = dec_reg;
-        wire unused_dec = &{1'b0, d_room1[11:6], 1'b0};
     end
 endgenerate
 
@@ -743,36 +740,39 @@ always @* begin
             u_n1s[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_N1S +: NS_W];
             u_ws[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_WS +: NS_W];
 
-            // the second CplD starts at the boundary
-            e_bytes1 = {e_room1[9:0], 2'b00} - {10'd0, e_la[1:0]};
-            e_ba2 = {({1'b0, e[E_ADDR +: 30]} + {19'd0, e_room1}), 2'b00};
-            e_rb2 = e_rb1 - {1'b0, e_bytes1};
-            e_len2 = e[E_LAST2] ? e_rest1 : e_blk;
-
             e_n1 = u_ur[fj] ? 12'd1 : segs_of(e_len1);
-            e_n2 = segs_of(e_len2);
             c_hf[HF_W*(2*fj) +: HF_W] = cpl_hf(u_ur[fj], e[E_ATTR +: E_LEN-E_ATTR], e_len1[9:0], e_rb1[11:0], e_ba1[6:0]);
             c_dw0[30*(2*fj) +: 30] = e_ba1[31:2];
             c_n[12*(2*fj) +: 12] = e_n1;
             c_lastndw[NDW_W*(2*fj) +: NDW_W] = u_ur[fj] ? {NDW_W{1'b0}} : last_ndw_of(e_len1[NDW_W-1:0]);
             c_ns[NS_W*(2*fj) +: NS_W] = u_n1s[NS_W*fj +: NS_W];
             c_nt[2*TLP_SEG_COUNT*(2*fj) +: 2*TLP_SEG_COUNT] = e_sub ? sub_n1t_reg : e[E_N1T +: 2*TLP_SEG_COUNT];
-            c_hf[HF_W*(2*fj+1) +: HF_W] = cpl_hf(1'b0, e[E_ATTR +: E_LEN-E_ATTR], e_len2[9:0], e_rb2[11:0], e_ba2[6:0]);
-            c_dw0[30*(2*fj+1) +: 30] = e_ba2[31:2];
-            c_n[12*(2*fj+1) +: 12] = e_n2;
-            c_lastndw[NDW_W*(2*fj+1) +: NDW_W] = last_ndw_of(e_len2[NDW_W-1:0]);
-            c_ns[NS_W*(2*fj+1) +: NS_W] = e[E_N2S +: NS_W];
-            c_nt[2*TLP_SEG_COUNT*(2*fj+1) +: 2*TLP_SEG_COUNT] = e[E_N2T +: 2*TLP_SEG_COUNT];
 
-            // the split state after the first CplD, and after a second that is not the last
-            a_dw[12*fj +: 12] = e_rest1;
-            a_ba[33*fj +: 33] = e_sub ? (sub_ba_reg + {19'd0, e_blk, 2'b00}) : e_ba2;
-            a_rb[13*fj +: 13] = e_sub ? (sub_rb_reg - {e_blk[10:0], 2'b00}) : e_rb2;
-            {a_one[fj], a_n1s[NS_W*fj +: NS_W], a_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1, e_blk);
-            b_dw[12*fj +: 12] = e_rest1 - e_blk;
-            b_ba[33*fj +: 33] = e_ba2 + {19'd0, e_blk, 2'b00};
-            b_rb[13*fj +: 13] = e_rb2 - {e_blk[10:0], 2'b00};
-            {b_one[fj], b_n1s[NS_W*fj +: NS_W], b_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1 - e_blk, e_blk);
+            // (the second CplD and the split state are read only for a read answered by several)
+            if (!SIM_GATE || !u_one[fj]) begin
+                // the second CplD starts at the boundary
+                e_bytes1 = {e_room1[9:0], 2'b00} - {10'd0, e_la[1:0]};
+                e_ba2 = {({1'b0, e[E_ADDR +: 30]} + {19'd0, e_room1}), 2'b00};
+                e_rb2 = e_rb1 - {1'b0, e_bytes1};
+                e_len2 = e[E_LAST2] ? e_rest1 : e_blk;
+                e_n2 = segs_of(e_len2);
+                c_hf[HF_W*(2*fj+1) +: HF_W] = cpl_hf(1'b0, e[E_ATTR +: E_LEN-E_ATTR], e_len2[9:0], e_rb2[11:0], e_ba2[6:0]);
+                c_dw0[30*(2*fj+1) +: 30] = e_ba2[31:2];
+                c_n[12*(2*fj+1) +: 12] = e_n2;
+                c_lastndw[NDW_W*(2*fj+1) +: NDW_W] = last_ndw_of(e_len2[NDW_W-1:0]);
+                c_ns[NS_W*(2*fj+1) +: NS_W] = e[E_N2S +: NS_W];
+                c_nt[2*TLP_SEG_COUNT*(2*fj+1) +: 2*TLP_SEG_COUNT] = e[E_N2T +: 2*TLP_SEG_COUNT];
+
+                // the split state after the first CplD, and after a second that is not the last
+                a_dw[12*fj +: 12] = e_rest1;
+                a_ba[33*fj +: 33] = e_sub ? (sub_ba_reg + {19'd0, e_blk, 2'b00}) : e_ba2;
+                a_rb[13*fj +: 13] = e_sub ? (sub_rb_reg - {e_blk[10:0], 2'b00}) : e_rb2;
+                {a_one[fj], a_n1s[NS_W*fj +: NS_W], a_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1, e_blk);
+                b_dw[12*fj +: 12] = e_rest1 - e_blk;
+                b_ba[33*fj +: 33] = e_ba2 + {19'd0, e_blk, 2'b00};
+                b_rb[13*fj +: 13] = e_rb2 - {e_blk[10:0], 2'b00};
+                {b_one[fj], b_n1s[NS_W*fj +: NS_W], b_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1 - e_blk, e_blk);
+            end
         end
     end
 
