@@ -125,6 +125,14 @@ localparam COUNT_WIDTH = SEG_INDEX_WIDTH + 1;
 localparam NS_W = TLP_SEG_COUNT + 2;
 // payload DWs of one segment: 0..SEG_DW
 localparam NDW_W = $clog2(SEG_DW_INT + 1);
+// A simulator skips the work that nothing reads on a clock (a FIFO entry not written, the
+// plan's candidates of a slot that cannot start, the prefix and the owners of a beat no read
+// starts in); synthesis builds it ungated (Yosys defines SYNTHESIS), so the gates add no logic
+`ifdef SYNTHESIS
+localparam SIM_GATE = 1'b0;
+`else
+localparam SIM_GATE = 1'b1;
+`endif
 
 // FIFO entry (bit offsets): the request as it was decoded, then how its completions fall into
 // segments, worked out when it is taken so that the beat's plan only adds small counts:
@@ -219,46 +227,62 @@ function [NDW_W-1:0] last_ndw_of(input [NDW_W-1:0] n_lo);
     last_ndw_of = ((n_lo - 1'b1) & (SEG_DW[NDW_W-1:0] - 1'b1)) + 1'b1;
 endfunction
 
-// a request's FIFO entry less its time: the completion's Byte Count and Lower Address, and how
-// its CplDs fall into segments at the split size in force (the first CplD ends at the next
-// boundary, room1 DWs on, the second at the next or the end); i_echo: the header's fields the
-// completions echo, {Requester ID, 10-bit tag, TC, Attr}
-function [ENTRY_W-33:0] dec_entry(input i_mem_read, input i_answer_data, input i_zero_len,
-                                  input [10:0] i_len_dw, input [29:0] i_addr_dw, input [1:0] i_lead,
-                                  input [11:0] i_bytes, input [31:0] i_echo, input i_128, input i_split);
+// The request's decode, in two halves either side of the decode register. The first: the
+// completion's Byte Count and Lower Address, and how its CplDs fall into segments at the split
+// size in force (the first CplD ends at the next boundary, room1 DWs on, the second at the next
+// or the end) as far as the compares: the DW counts as thermometers. i_echo: the header's fields
+// the completions echo, {Requester ID, 10-bit tag, TC, Attr}
+localparam TH_W = 2 * TLP_SEG_COUNT;
+localparam DEC_W = 3 * TH_W + 4 + 6 + 12 * 4 + 7 + 32 + 30 - 12;
+function [DEC_W-1:0] dec_first(input i_mem_read, input i_answer_data, input i_zero_len,
+                               input [10:0] i_len_dw, input [29:0] i_addr_dw, input [1:0] i_lead,
+                               input [11:0] i_bytes, input [31:0] i_echo, input i_128, input i_split);
     reg [11:0] x_dw, x_blk, x_room1, x_rest1;
-    reg        x_one, x_last2;
-    reg [2*TLP_SEG_COUNT-1:0] x_n1t, x_n2t;
-    reg [NS_W-1:0] x_n1s, x_n2s;
     begin
         x_dw    = {1'b0, i_len_dw};
         x_blk   = i_128 ? 12'd32 : 12'd16;
         x_room1 = i_128 ? (12'd32 - {7'd0, i_addr_dw[4:0]}) : (12'd16 - {8'd0, i_addr_dw[3:0]});
-        x_one   = !i_answer_data || !i_split || (x_dw <= x_room1);
         x_rest1 = x_dw - x_room1;
-        x_last2 = (x_rest1 <= x_blk);
-        // (both of the first CplD's lengths made, then chosen)
-        x_n1t = !i_answer_data ? therm(12'd1) : x_one ? therm_dw(x_dw) : therm_dw(x_room1);
-        x_n2t = x_last2 ? therm_dw(x_rest1) : therm_dw(x_blk);
-        x_n1s = therm_ns(x_n1t);
-        x_n2s = therm_ns(x_n2t);
-        dec_entry = {
+        dec_first = {
+            therm_dw(x_dw), therm_dw(x_room1), therm_dw(x_rest1),
+            !i_answer_data || !i_split || (x_dw <= x_room1),            // one
+            x_rest1 <= x_blk,                                          // last2
+            !i_answer_data,                                            // ur
+            i_128,
             x_rest1,
             x_room1[5:0],
-            x_n2t,
-            x_n1t,
-            i_128,
-            x_one,
-            x_last2,
-            x_n1s,
-            x_n2s,
-            x_one ? x_n1s : oh_add(x_n1s, x_n2s),                         // ws
-            !i_answer_data,
             x_dw,
             !i_mem_read ? 12'd4 : (i_zero_len ? 12'd1 : i_bytes),      // Byte Count
             i_mem_read ? {i_addr_dw[4:0], i_lead} : 7'd0,              // Lower Address
             i_echo,
             i_addr_dw
+        };
+    end
+endfunction
+// the second half, from the decode register into the FIFO's write: the CplDs' segment counts
+// chosen from the thermometers, one-hot, and the beat's sum of them
+function [ENTRY_W-33:0] dec_second(input [DEC_W-1:0] d);
+    reg [TH_W-1:0] x_n1t, x_n2t;
+    reg [NS_W-1:0] x_n1s, x_n2s;
+    reg x_one, x_last2, x_ur, x_128;
+    begin
+        {x_one, x_last2, x_ur, x_128} = d[DEC_W-3*TH_W-1 -: 4];
+        x_n1t = x_ur ? therm(12'd1) : x_one ? d[DEC_W-1 -: TH_W] : d[DEC_W-TH_W-1 -: TH_W];
+        x_n2t = x_last2 ? d[DEC_W-2*TH_W-1 -: TH_W] : therm_dw(x_128 ? 12'd32 : 12'd16);
+        x_n1s = therm_ns(x_n1t);
+        x_n2s = therm_ns(x_n2t);
+        dec_second = {
+            d[DEC_W-3*TH_W-5 -: 6 + 12],                               // rest1, room1[5:0]
+            x_n2t,
+            x_n1t,
+            x_128,
+            x_one,
+            x_last2,
+            x_n1s,
+            x_n2s,
+            x_one ? x_n1s : oh_add(x_n1s, x_n2s),                      // ws
+            x_ur,
+            d[0 +: 12 + 12 + 7 + 32 + 30]                              // Length .. address
         };
     end
 endfunction
@@ -415,10 +439,10 @@ generate
          * from it. Made in the clocked block, so a Verilated model decodes once per request, at
          * the edge, not in the combinational passes before and after it.
          */
-        reg [ENTRY_W-33:0] dec_reg = {(ENTRY_W-32){1'b0}};
+        reg [DEC_W-1:0] dec_reg = {DEC_W{1'b0}};
         always @(posedge clk) begin
             if (push[g]) begin
-                dec_reg <= dec_entry(req_mem_read, req_answer_data, req_zero_len, req_len_dw, req_addr_dw,
+                dec_reg <= dec_first(req_mem_read, req_answer_data, req_zero_len, req_len_dw, req_addr_dw,
                                      req_lead, req_bytes[11:0],
                                      {req_hdr[95:80],                               // Requester ID
                                       req_hdr[119], req_hdr[115], req_hdr[79:72],   // 10-bit tag
@@ -427,7 +451,13 @@ generate
                                      cpl_split == 8'd128, split_on);
             end
         end
-        assign wr_fields[(ENTRY_W-32)*g +: ENTRY_W-32] = dec_reg;
+        // (a simulator makes the entry only on a clock the segment writes)
+        reg [ENTRY_W-33:0] wr_entry;
+        always @* begin
+            wr_entry = {(ENTRY_W-32){1'b0}};
+            if (!SIM_GATE || wr_v_reg[g]) wr_entry = dec_second(dec_reg);
+        end
+        assign wr_fields[(ENTRY_W-32)*g +: ENTRY_W-32] = wr_entry;
     end
 endgenerate
 
@@ -559,14 +589,6 @@ localparam OFF_W = 12;
 localparam HF_W = 62;
 localparam [NS_W-1:0] NS_ZERO = 1;
 
-// A simulator skips the plan's work that nothing reads on a clock (the candidates of a slot
-// that cannot start, the prefix and the owners of a beat no read starts in); synthesis builds
-// it ungated (Yosys defines SYNTHESIS), so the gates add no logic to the netlist
-`ifdef SYNTHESIS
-localparam SIM_GATE = 1'b0;
-`else
-localparam SIM_GATE = 1'b1;
-`endif
 // no read starts in the beat: the CplD in flight fills it (positions only grow)
 wire beat_full = |p0_reg[NS_W-1 -: 2];
 
