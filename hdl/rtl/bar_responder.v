@@ -309,16 +309,14 @@ wire [31:0] due_base_next = now_reg + 32'd4 - {16'd0, latency_eff};
 
 /*
  * Completion buffer: the payload DWs of the reads taken and not yet answered (reserved when a
- * read enters the FIFO, released the clock after its last CplD is planned); a read in the decode
- * register counts from there (its DWs registered beside it, their sum after the register)
+ * read enters the FIFO, released the clock after its last CplD is planned)
  */
 localparam BUF_W = 24;
 localparam [31:0] CPL_BUFFER_DW_32 = CPL_BUFFER_BYTES / 4;
 localparam [31:0] BEAT_RESERVE_DW_32 = TLP_SEG_COUNT * (MAX_PAYLOAD_BYTES / 4);
 reg  [BUF_W-1:0] reserved_dw_reg = {BUF_W{1'b0}};
 reg  [BUF_W-1:0] push_dw;
-// the reads taken: those written into the FIFO and those in the decode register
-wire [31:0]      reserved_dw_32 = {{(32-BUF_W){1'b0}}, reserved_dw_reg} + {{(32-BUF_W){1'b0}}, push_dw};
+wire [31:0]      reserved_dw_32 = {{(32-BUF_W){1'b0}}, reserved_dw_reg};
 // room for one more beat of reads, and for two (one the current clock may take)
 wire buffer_full  = (CPL_BUFFER_BYTES != 0) && (reserved_dw_32 + BEAT_RESERVE_DW_32 > CPL_BUFFER_DW_32);
 wire buffer_full2 = (CPL_BUFFER_BYTES != 0) && (reserved_dw_32 + 2 * BEAT_RESERVE_DW_32 > CPL_BUFFER_DW_32);
@@ -344,10 +342,8 @@ localparam [15:0] LFSR_SEED = 16'hACE1;
 reg  [15:0] lfsr_reg = LFSR_SEED;
 
 wire [TLP_SEG_COUNT-1:0]             push;
-// per segment: the request's payload DWs when it is a read answered with data, and those of the
-// read in the decode register
+// per segment: the request's payload DWs when it is a read answered with data
 wire [12*TLP_SEG_COUNT-1:0]          push_len;
-reg  [12*TLP_SEG_COUNT-1:0]          wr_len_reg = {12*TLP_SEG_COUNT{1'b0}};
 // the decode register: per segment the entry less its time, and whether it enters the FIFO
 // (on the clock after the accept)
 wire [(ENTRY_W-32)*TLP_SEG_COUNT-1:0] wr_fields;
@@ -362,7 +358,7 @@ integer k;
 always @* begin
     push_dw = {BUF_W{1'b0}};
     for (k = 0; k < TLP_SEG_COUNT; k = k + 1) begin
-        push_dw = push_dw + {{(BUF_W-12){1'b0}}, wr_len_reg[12*k +: 12]};
+        push_dw = push_dw + {{(BUF_W-12){1'b0}}, push_len[12*k +: 12]};
     end
 end
 
@@ -434,6 +430,7 @@ generate
         wire req_non_posted  = !req_prefix && (req_mem_read || req_io || req_cfg || req_atomic);
 
         assign push[g] = rx_req_tlp_valid[g] && rx_req_tlp_sop[g] && rx_req_tlp_ready && req_non_posted;
+        // the completion buffer counts a read from the clock it is taken
         assign push_len[12*g +: 12] = (push[g] && req_answer_data) ? {1'b0, req_len_dw} : 12'd0;
 
         /*
@@ -1050,7 +1047,6 @@ always @(posedge clk) begin
     release_dw_reg <= release_dw_next;
     now_reg      <= now_reg + 32'd1;
     wr_v_reg     <= push;
-    wr_len_reg   <= push_len;
     ready_reg    <= (ready_reg ? !buffer_full2 : !buffer_full) &&
                     ((ready_reg || (|wr_v_reg)) ? fifo_room3 : fifo_room);
     win_reg      <= win_next;
@@ -1097,7 +1093,6 @@ always @(posedge clk) begin
         now_reg      <= 32'd0;
         ready_reg    <= 1'b0;
         wr_v_reg     <= {TLP_SEG_COUNT{1'b0}};
-        wr_len_reg   <= {12*TLP_SEG_COUNT{1'b0}};
         lfsr_reg     <= LFSR_SEED;
         win_v_reg    <= {TLP_SEG_COUNT{1'b0}};
         p0_reg       <= NS_ZERO;
