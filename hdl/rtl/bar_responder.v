@@ -11,7 +11,7 @@
  * (uniform in 0..bar_jitter clocks from a 16-bit LFSR that steps once per request and
  * restarts from a fixed seed on reset, so a run is repeatable; 0 while bar_jitter is 0).
  * The head leaves once it is max(BAR_LATENCY, 2) clocks past that time: the first beat of its
- * completion is valid max(max(bar_latency, 2) + draw, 4) clocks after the request was
+ * completion is valid max(max(bar_latency, 2) + draw, 5) clocks after the request was
  * accepted, or later under back-pressure (completions leave in request order).
  *
  * - MRd of at most MAX_PAYLOAD_BYTES (Length * 4): CplDs with status SC. Without a
@@ -31,9 +31,11 @@
  *   accepted and dropped, payload beats included.
  *
  * Completions echo Requester ID, the 10-bit Tag (T9, T8, Tag[7:0]), TC and Attr.
+ * A request's decode ends in a register (the decode register): its entry is written into the
+ * FIFO on the clock after it is taken.
  * rx ready is a register: it is high on a clock only if the FIFO has room for TLP_SEG_COUNT
  * requests and the completion buffer for TLP_SEG_COUNT more reads of MAX_PAYLOAD_BYTES whatever
- * the clock before took (so it falls a beat early while the previous clock's ready was high):
+ * the clock before took and the decode register holds (so it falls a beat or two early):
  * each read taken reserves its payload (Length DWs) in a buffer of CPL_BUFFER_BYTES until the
  * clock after its last CplD is planned, so a completer whose buffer is full returns no non-posted credit and
  * further reads wait on the requester's side of the link instead of in flight. tx ready is
@@ -123,6 +125,14 @@ localparam COUNT_WIDTH = SEG_INDEX_WIDTH + 1;
 localparam NS_W = TLP_SEG_COUNT + 2;
 // payload DWs of one segment: 0..SEG_DW
 localparam NDW_W = $clog2(SEG_DW_INT + 1);
+// A simulator skips the work that nothing reads on a clock (a FIFO entry not written, the
+// plan's candidates of a slot that cannot start, the prefix and the owners of a beat no read
+// starts in); synthesis builds it ungated (Yosys defines SYNTHESIS), so the gates add no logic
+`ifdef SYNTHESIS
+localparam SIM_GATE = 1'b0;
+`else
+localparam SIM_GATE = 1'b1;
+`endif
 
 // FIFO entry (bit offsets): the request as it was decoded, then how its completions fall into
 // segments, worked out when it is taken so that the beat's plan only adds small counts:
@@ -198,21 +208,83 @@ function [NS_W-1:0] therm_ns(input [2*TLP_SEG_COUNT-1:0] th);
         therm_ns[NS_W-1] = th[NS_W-2];
     end
 endfunction
-// the sum of two one-hot counts, saturated
+// the sum of two one-hot counts, saturated: x moved up by each count y may hold, as words (the
+// same AND-OR of bit pairs, without a branch per pair in a Verilated model)
 function [NS_W-1:0] oh_add(input [NS_W-1:0] x, input [NS_W-1:0] y);
-    integer a, b;
+    integer b;
+    reg [2*NS_W-1:0] x_up;
     begin
         oh_add = {NS_W{1'b0}};
-        for (a = 0; a < NS_W; a = a + 1) begin
-            for (b = 0; b < NS_W; b = b + 1) begin
-                if (x[a] && y[b]) oh_add[(a + b >= NS_W - 1) ? NS_W - 1 : a + b] = 1'b1;
-            end
+        for (b = 0; b < NS_W; b = b + 1) begin
+            x_up = {{NS_W{1'b0}}, x} << b;
+            // (the bits moved past the top fold into it)
+            oh_add = oh_add | ({NS_W{y[b]}} & {|x_up[2*NS_W-1:NS_W-1], x_up[NS_W-2:0]});
         end
     end
 endfunction
 // payload DWs in the last segment of a CplD whose DW count ends in n_lo (a count >= 1)
 function [NDW_W-1:0] last_ndw_of(input [NDW_W-1:0] n_lo);
     last_ndw_of = ((n_lo - 1'b1) & (SEG_DW[NDW_W-1:0] - 1'b1)) + 1'b1;
+endfunction
+
+// The request's decode, in two halves either side of the decode register. The first: the
+// completion's Byte Count and Lower Address, and how its CplDs fall into segments at the split
+// size in force (the first CplD ends at the next boundary, room1 DWs on, the second at the next
+// or the end) as far as the compares: the DW counts as thermometers. i_echo: the header's fields
+// the completions echo, {Requester ID, 10-bit tag, TC, Attr}
+localparam TH_W = 2 * TLP_SEG_COUNT;
+localparam DEC_W = 3 * TH_W + 4 + 6 + 12 * 4 + 7 + 32 + 30 - 12;
+function [DEC_W-1:0] dec_first(input i_mem_read, input i_answer_data, input i_zero_len,
+                               input [10:0] i_len_dw, input [29:0] i_addr_dw, input [1:0] i_lead,
+                               input [11:0] i_bytes, input [31:0] i_echo, input i_128, input i_split);
+    reg [11:0] x_dw, x_blk, x_room1, x_rest1;
+    begin
+        x_dw    = {1'b0, i_len_dw};
+        x_blk   = i_128 ? 12'd32 : 12'd16;
+        x_room1 = i_128 ? (12'd32 - {7'd0, i_addr_dw[4:0]}) : (12'd16 - {8'd0, i_addr_dw[3:0]});
+        x_rest1 = x_dw - x_room1;
+        dec_first = {
+            therm_dw(x_dw), therm_dw(x_room1), therm_dw(x_rest1),
+            !i_answer_data || !i_split || (x_dw <= x_room1),            // one
+            x_rest1 <= x_blk,                                          // last2
+            !i_answer_data,                                            // ur
+            i_128,
+            x_rest1,
+            x_room1[5:0],
+            x_dw,
+            !i_mem_read ? 12'd4 : (i_zero_len ? 12'd1 : i_bytes),      // Byte Count
+            i_mem_read ? {i_addr_dw[4:0], i_lead} : 7'd0,              // Lower Address
+            i_echo,
+            i_addr_dw
+        };
+    end
+endfunction
+// the second half, from the decode register into the FIFO's write: the CplDs' segment counts
+// chosen from the thermometers, one-hot, and the beat's sum of them
+function [ENTRY_W-33:0] dec_second(input [DEC_W-1:0] d);
+    reg [TH_W-1:0] x_n1t, x_n2t;
+    reg [NS_W-1:0] x_n1s, x_n2s;
+    reg x_one, x_last2, x_ur, x_128;
+    begin
+        {x_one, x_last2, x_ur, x_128} = d[DEC_W-3*TH_W-1 -: 4];
+        x_n1t = x_ur ? therm(12'd1) : x_one ? d[DEC_W-1 -: TH_W] : d[DEC_W-TH_W-1 -: TH_W];
+        x_n2t = x_last2 ? d[DEC_W-2*TH_W-1 -: TH_W] : therm_dw(x_128 ? 12'd32 : 12'd16);
+        x_n1s = therm_ns(x_n1t);
+        x_n2s = therm_ns(x_n2t);
+        dec_second = {
+            d[DEC_W-3*TH_W-5 -: 6 + 12],                               // rest1, room1[5:0]
+            x_n2t,
+            x_n1t,
+            x_128,
+            x_one,
+            x_last2,
+            x_n1s,
+            x_n2s,
+            x_one ? x_n1s : oh_add(x_n1s, x_n2s),                      // ws
+            x_ur,
+            d[0 +: 12 + 12 + 7 + 32 + 30]                              // Length .. address
+        };
+    end
 endfunction
 
 // free-running clock count for the accept times
@@ -222,17 +294,18 @@ reg [31:0] now_reg = 32'd0;
  * Pending-request FIFO (seg_fifo, below): up to TLP_SEG_COUNT requests enter it per clock and
  * up to TLP_SEG_COUNT leave it per clock into the head window (below)
  */
-wire                   fifo_room, fifo_room2;
+wire                   fifo_room, fifo_room3;
 wire [COUNT_WIDTH-1:0] fifo_count;
 reg  [COUNT_WIDTH-1:0] fifo_pop;
 
 // due: the entry's first beat, valid two clocks after the plan takes it (the plan, then the
-// output register), is max(bar_latency, 2) clocks past its (jittered) accept time. The head
-// window holds each entry's due bit for the clock it is in the window, compared against that
-// clock's now + 2 - max(bar_latency, 2) (made a clock ahead: due_base_next): one subtraction
-// from the entry, not negative when due (ages stay far below 2^31 clocks)
+// output register), is max(bar_latency, 2) clocks past its (jittered) accept time. An entry's
+// time is stamped when it is written, a clock after the accept (the decode register between).
+// The head window holds each entry's due bit for the clock it is in the window, compared
+// against that clock's now + 3 - max(bar_latency, 2) (made a clock ahead: due_base_next): one
+// subtraction from the entry, not negative when due (ages stay far below 2^31 clocks)
 wire [15:0] latency_eff = (bar_latency < 16'd2) ? 16'd2 : bar_latency;
-wire [31:0] due_base_next = now_reg + 32'd3 - {16'd0, latency_eff};
+wire [31:0] due_base_next = now_reg + 32'd4 - {16'd0, latency_eff};
 
 /*
  * Completion buffer: the payload DWs of the reads taken and not yet answered (reserved when a
@@ -254,7 +327,9 @@ reg  [BUF_W-1:0]            release_dw;
 
 // a beat is taken only while every segment of it would find room. Ready is registered (the
 // header decode, the FIFO's write steering and the probe's taps start from a flip-flop): while
-// it is high the clock may take a beat, so the next clock's ready needs room for two
+// it is high the clock may take a beat, so the next clock's ready needs room for two, and in
+// the FIFO for three while the decode register holds a beat on its way in (the buffer counts
+// a read from the clock it is taken)
 reg ready_reg = 1'b0;
 assign rx_req_tlp_ready = ready_reg;
 
@@ -267,8 +342,12 @@ localparam [15:0] LFSR_SEED = 16'hACE1;
 reg  [15:0] lfsr_reg = LFSR_SEED;
 
 wire [TLP_SEG_COUNT-1:0]             push;
-// per segment: the entry less its accept time, and when it enters the FIFO
-wire [(ENTRY_W-32)*TLP_SEG_COUNT-1:0] push_fields;
+// per segment: the request's payload DWs when it is a read answered with data
+wire [12*TLP_SEG_COUNT-1:0]          push_len;
+// the decode register: per segment the entry less its time, and whether it enters the FIFO
+// (on the clock after the accept)
+wire [(ENTRY_W-32)*TLP_SEG_COUNT-1:0] wr_fields;
+reg  [TLP_SEG_COUNT-1:0]             wr_v_reg = {TLP_SEG_COUNT{1'b0}};
 reg  [32*TLP_SEG_COUNT-1:0]          push_time;
 reg  [15:0]                          lfsr_v;
 reg  [32:0]                          jitter_product;
@@ -276,25 +355,23 @@ reg  [32:0]                          jitter_product;
 wire [ENTRY_W*TLP_SEG_COUNT-1:0]     heads;
 integer k;
 
-// one segment's entry less its accept time
-reg  [ENTRY_W-33:0]                  push_entry;
+always @* begin
+    push_dw = {BUF_W{1'b0}};
+    for (k = 0; k < TLP_SEG_COUNT; k = k + 1) begin
+        push_dw = push_dw + {{(BUF_W-12){1'b0}}, push_len[12*k +: 12]};
+    end
+end
 
 always @* begin
     lfsr_v = lfsr_reg;
-    push_dw = {BUF_W{1'b0}};
-    push_entry = {(ENTRY_W-32){1'b0}};
     push_time = {32*TLP_SEG_COUNT{1'b0}};
     jitter_product = 33'd0;
-    // the draw and the entry only for a segment that pushes (a Verilated model runs none of it
-    // on the clocks without a request)
+    // the draw only for a segment that writes (a Verilated model runs none of it on the clocks
+    // without a request)
     for (k = 0; k < TLP_SEG_COUNT; k = k + 1) begin
-        if (push[k]) begin
+        if (wr_v_reg[k]) begin
             jitter_product = {17'd0, lfsr_v} * {16'd0, {1'b0, bar_jitter} + 17'd1};
             push_time[k*32 +: 32] = now_reg + {16'd0, jitter_product[31:16]};
-            push_entry = push_fields[(ENTRY_W-32)*k +: ENTRY_W-32];
-            if (!push_entry[E_UR-32]) begin
-                push_dw = push_dw + {{(BUF_W-12){1'b0}}, push_entry[E_LEN-32 +: 12]};
-            end
             lfsr_v = {1'b0, lfsr_v[15:1]} ^ (lfsr_v[0] ? 16'hB400 : 16'h0000);
         end
     end
@@ -352,72 +429,51 @@ generate
         wire req_answer_data = req_mem_read && !req_locked && (req_len_dw <= MAX_DW_12[10:0]);
         wire req_non_posted  = !req_prefix && (req_mem_read || req_io || req_cfg || req_atomic);
 
-        // Byte Count and Lower Address carried by the completion
-        wire [11:0] req_byte_count = !req_mem_read ? 12'd4 : (req_zero_len ? 12'd1 : req_bytes[11:0]);
-        wire [6:0]  req_lower_addr = req_mem_read ? {req_addr_dw[4:0], req_lead} : 7'd0;
-
-        // how the read's CplDs fall into segments: split at the split size in force now (the
-        // first CplD ends at the next boundary, room1 DWs on, the second at the next or the end)
-        wire        req_128   = (cpl_split == 8'd128);
-        wire [11:0] req_dw    = {1'b0, req_len_dw};
-        wire [11:0] req_blk   = req_128 ? 12'd32 : 12'd16;
-        wire [11:0] req_room1 = req_128 ? (12'd32 - {7'd0, req_addr_dw[4:0]}) : (12'd16 - {8'd0, req_addr_dw[3:0]});
-        wire        req_one   = !req_answer_data || !split_on || (req_dw <= req_room1);
-        wire [11:0] req_rest1 = req_dw - req_room1;
-        wire        req_last2 = (req_rest1 <= req_blk);
-        // (both of the first CplD's lengths made, then chosen)
-        wire [2*TLP_SEG_COUNT-1:0] req_n1t = !req_answer_data ? therm(12'd1) : req_one ? therm_dw(req_dw) : therm_dw(req_room1);
-        wire [2*TLP_SEG_COUNT-1:0] req_n2t = req_last2 ? therm_dw(req_rest1) : therm_dw(req_blk);
-        wire [NS_W-1:0] req_n1s = therm_ns(req_n1t);
-        wire [NS_W-1:0] req_n2s = therm_ns(req_n2t);
-        wire [NS_W-1:0] req_ws  = req_one ? req_n1s : oh_add(req_n1s, req_n2s);
-
         assign push[g] = rx_req_tlp_valid[g] && rx_req_tlp_sop[g] && rx_req_tlp_ready && req_non_posted;
+        // the completion buffer counts a read from the clock it is taken
+        assign push_len[12*g +: 12] = (push[g] && req_answer_data) ? {1'b0, req_len_dw} : 12'd0;
 
-        // the FIFO entry less its accept time, packed only on a clock the segment pushes
-        reg [ENTRY_W-33:0] fields;
-        always @* begin
-            fields = {(ENTRY_W-32){1'b0}};
+        /*
+         * The FIFO entry less its time, into the decode register on a clock the segment
+         * pushes (a clock enable); the register ends the decode's path, the FIFO's write starts
+         * from it. Made in the clocked block, so a Verilated model decodes once per request, at
+         * the edge, not in the combinational passes before and after it.
+         */
+        reg [DEC_W-1:0] dec_reg = {DEC_W{1'b0}};
+        always @(posedge clk) begin
             if (push[g]) begin
-                fields = {
-                    req_rest1,
-                    req_room1[5:0],
-                    req_n2t,
-                    req_n1t,
-                    req_128,
-                    req_one,
-                    req_last2,
-                    req_n1s,
-                    req_n2s,
-                    req_ws,
-                    !req_answer_data,
-                    {1'b0, req_len_dw},
-                    req_byte_count,
-                    req_lower_addr,
-                    req_hdr[95:80],                          // Requester ID
-                    {req_hdr[119], req_hdr[115], req_hdr[79:72]}, // 10-bit tag
-                    req_hdr[118:116],                        // TC
-                    {req_hdr[114], req_hdr[109:108]},        // Attr {IDO, RO, NS}
-                    req_addr_dw
-                };
+                dec_reg <= dec_first(req_mem_read, req_answer_data, req_zero_len, req_len_dw, req_addr_dw,
+                                     req_lead, req_bytes[11:0],
+                                     {req_hdr[95:80],                               // Requester ID
+                                      req_hdr[119], req_hdr[115], req_hdr[79:72],   // 10-bit tag
+                                      req_hdr[118:116],                             // TC
+                                      req_hdr[114], req_hdr[109:108]},              // Attr {IDO, RO, NS}
+                                     cpl_split == 8'd128, split_on);
             end
         end
-        assign push_fields[(ENTRY_W-32)*g +: ENTRY_W-32] = fields;
+        // (a simulator makes the entry only on a clock the segment writes)
+        reg [ENTRY_W-33:0] wr_entry;
+        always @* begin
+            wr_entry = {(ENTRY_W-32){1'b0}};
+            if (!SIM_GATE || wr_v_reg[g]) wr_entry = dec_second(dec_reg);
+        end
+        assign wr_fields[(ENTRY_W-32)*g +: ENTRY_W-32] = wr_entry;
     end
 endgenerate
 
-// the pushes of a clock take consecutive entries in segment order (seg_fifo: one LUT RAM bank
-// per segment, each written and read once a clock)
+// the writes of a clock (the pushes of the clock before) take consecutive entries in segment
+// order (seg_fifo: one LUT RAM bank per segment, each written and read once a clock)
 wire [ENTRY_W*TLP_SEG_COUNT-1:0] fifo_in;
 generate
     for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : fifo_entry
-        assign fifo_in[ENTRY_W*g +: ENTRY_W] = {push_fields[(ENTRY_W-32)*g +: ENTRY_W-32], push_time[g*32 +: 32]};
+        assign fifo_in[ENTRY_W*g +: ENTRY_W] = {wr_fields[(ENTRY_W-32)*g +: ENTRY_W-32], push_time[g*32 +: 32]};
     end
 endgenerate
 
-seg_fifo #(.WIDTH(ENTRY_W), .SEG_COUNT(TLP_SEG_COUNT), .ADDR_WIDTH(FIFO_AW - SEG_INDEX_WIDTH), .COUNT_WIDTH(COUNT_WIDTH)) fifo_inst (
+seg_fifo #(.WIDTH(ENTRY_W), .SEG_COUNT(TLP_SEG_COUNT), .ADDR_WIDTH(FIFO_AW - SEG_INDEX_WIDTH), .COUNT_WIDTH(COUNT_WIDTH),
+           .ROOM2_BEATS(3)) fifo_inst (
     .clk(clk), .rst(rst),
-    .in_data(fifo_in), .in_valid(push), .room(fifo_room), .room2(fifo_room2),
+    .in_data(fifo_in), .in_valid(wr_v_reg), .room(fifo_room), .room2(fifo_room3),
     .out_data(heads), .out_count(fifo_count), .out_pop(fifo_pop)
 );
 
@@ -443,18 +499,23 @@ reg [TLP_SEG_COUNT-1:0] fifo_take;
 reg [TLP_SEG_COUNT-1:0] w_due, f_due;
 reg [TLP_SEG_COUNT:0]   nv_is;    // nv_is[m]: m slots are valid
 reg [31:0]              due_w, due_f;
-integer wj, wi;
+integer wj, wi, vi;
+// (from registers alone: a Verilated model evaluates it once a clock; what follows reads take)
 always @* begin
-    for (wi = 0; wi < TLP_SEG_COUNT; wi = wi + 1) begin
-        fifo_v[wi] = ({{(32-COUNT_WIDTH){1'b0}}, fifo_count} > wi);
-        due_w = due_base_next - win_reg[ENTRY_W*wi + E_T +: 32];
-        due_f = due_base_next - heads[ENTRY_W*wi + E_T +: 32];
-        w_due[wi] = !due_w[31];
-        f_due[wi] = !due_f[31];
+    for (vi = 0; vi < TLP_SEG_COUNT; vi = vi + 1) begin
+        fifo_v[vi] = ({{(32-COUNT_WIDTH){1'b0}}, fifo_count} > vi);
+        due_w = due_base_next - win_reg[ENTRY_W*vi + E_T +: 32];
+        due_f = due_base_next - heads[ENTRY_W*vi + E_T +: 32];
+        w_due[vi] = !due_w[31];
+        f_due[vi] = !due_f[31];
     end
+    for (vi = 0; vi <= TLP_SEG_COUNT; vi = vi + 1) begin
+        nv_is[vi] = (vi == 0 || win_v_reg[(vi == 0) ? 0 : vi - 1]) && (vi == TLP_SEG_COUNT || !win_v_reg[(vi == TLP_SEG_COUNT) ? 0 : vi]);
+    end
+end
+always @* begin
     for (wi = 0; wi <= TLP_SEG_COUNT; wi = wi + 1) begin
         k_is[wi] = (wi == 0 || take[(wi == 0) ? 0 : wi - 1]) && (wi == TLP_SEG_COUNT || !take[(wi == TLP_SEG_COUNT) ? 0 : wi]);
-        nv_is[wi] = (wi == 0 || win_v_reg[(wi == 0) ? 0 : wi - 1]) && (wi == TLP_SEG_COUNT || !win_v_reg[(wi == TLP_SEG_COUNT) ? 0 : wi]);
     end
     // the valid slots less the taken ones (both prefixes), without an adder
     d_is = {(TLP_SEG_COUNT+1){1'b0}};
@@ -463,7 +524,7 @@ always @* begin
             d_is[wi] = d_is[wi] | (nv_is[wi + wj] && k_is[wj]);
         end
     end
-    win_next = {ENTRY_W*TLP_SEG_COUNT{1'b0}};
+    win_next = win_reg;
     win_v_next = {TLP_SEG_COUNT{1'b0}};
     win_due_next = {TLP_SEG_COUNT{1'b0}};
     fifo_take = {TLP_SEG_COUNT{1'b0}};
@@ -471,17 +532,30 @@ always @* begin
     for (wj = 0; wj < TLP_SEG_COUNT; wj = wj + 1) begin
         for (wi = wj; wi < TLP_SEG_COUNT; wi = wi + 1) begin
             if (k_is[wi - wj] && win_v_reg[wi]) begin
-                win_next[ENTRY_W*wj +: ENTRY_W] = win_next[ENTRY_W*wj +: ENTRY_W] | win_reg[ENTRY_W*wi +: ENTRY_W];
                 win_v_next[wj] = 1'b1;
                 win_due_next[wj] = win_due_next[wj] | w_due[wi];
             end
         end
         for (wi = 0; wi <= wj; wi = wi + 1) begin
             if (d_is[wj - wi] && fifo_v[wi]) begin
-                win_next[ENTRY_W*wj +: ENTRY_W] = win_next[ENTRY_W*wj +: ENTRY_W] | heads[ENTRY_W*wi +: ENTRY_W];
                 win_v_next[wj] = 1'b1;
                 win_due_next[wj] = win_due_next[wj] | f_due[wi];
                 fifo_take[wi] = 1'b1;
+            end
+        end
+        // the entry itself, the same choice: a slot that stays (none taken, still valid) holds,
+        // so a Verilated model moves entries only on the clocks a read leaves or a slot fills
+        if (!(k_is[0] && win_v_reg[wj])) begin
+            win_next[ENTRY_W*wj +: ENTRY_W] = {ENTRY_W{1'b0}};
+            for (wi = wj + 1; wi < TLP_SEG_COUNT; wi = wi + 1) begin
+                if (k_is[wi - wj] && win_v_reg[wi]) begin
+                    win_next[ENTRY_W*wj +: ENTRY_W] = win_next[ENTRY_W*wj +: ENTRY_W] | win_reg[ENTRY_W*wi +: ENTRY_W];
+                end
+            end
+            for (wi = 0; wi <= wj; wi = wi + 1) begin
+                if (d_is[wj - wi] && fifo_v[wi]) begin
+                    win_next[ENTRY_W*wj +: ENTRY_W] = win_next[ENTRY_W*wj +: ENTRY_W] | heads[ENTRY_W*wi +: ENTRY_W];
+                end
             end
         end
     end
@@ -511,7 +585,12 @@ wire unused_window = &{1'b0, due_w[30:0], due_f[30:0], 1'b0};
  * makes the payload words from them. Each stage loads when it is empty or the next one loads.
  */
 localparam OFF_W = 12;
+// a CplD's header fields (cpl_hf)
+localparam HF_W = 62;
 localparam [NS_W-1:0] NS_ZERO = 1;
+
+// no read starts in the beat: the CplD in flight fills it (positions only grow)
+wire beat_full = |p0_reg[NS_W-1 -: 2];
 
 // the CplD in flight: its first payload DW, its segments, those sent before this beat, the DWs
 // of its last segment, and min(segments left, TLP_SEG_COUNT)
@@ -536,7 +615,7 @@ reg [TLP_SEG_COUNT-1:0]       pl_valid_reg = {TLP_SEG_COUNT{1'b0}}, pl_valid_nex
 reg [TLP_SEG_COUNT-1:0]       pl_sop_reg = {TLP_SEG_COUNT{1'b0}}, pl_sop_next;
 reg [TLP_SEG_COUNT-1:0]       pl_eop_reg = {TLP_SEG_COUNT{1'b0}}, pl_eop_next;
 reg                           pl_ur_reg = 1'b0, pl_ur_next;
-reg [TLP_SEG_COUNT*128-1:0]   pl_hdr_reg = {TLP_SEG_COUNT*128{1'b0}}, pl_hdr_next;
+reg [TLP_SEG_COUNT*HF_W-1:0]  pl_hf_reg = {TLP_SEG_COUNT*HF_W{1'b0}}, pl_hf_next;
 reg [TLP_SEG_COUNT*30-1:0]    pl_dw_reg = {TLP_SEG_COUNT*30{1'b0}}, pl_dw_next;
 reg [TLP_SEG_COUNT*OFF_W-1:0] pl_off_reg = {TLP_SEG_COUNT*OFF_W{1'b0}}, pl_off_next;
 reg [TLP_SEG_COUNT*NDW_W-1:0] pl_ndw_reg = {TLP_SEG_COUNT*NDW_W{1'b0}}, pl_ndw_next;
@@ -573,7 +652,7 @@ reg [TLP_SEG_COUNT-1:0] u_ur, u_one, u_last2, u_rdy, u_ok, u_go, u_two, u_leave;
 reg [NS_W*TLP_SEG_COUNT-1:0] u_n1s, u_ws;
 reg [NC-1:0]            c_go, c_last;
 reg [NS_W*NC-1:0]       c_start, c_ns;
-reg [128*NC-1:0]        c_hdr;
+reg [HF_W*NC-1:0]       c_hf;
 reg [30*NC-1:0]         c_dw0;
 reg [12*NC-1:0]         c_n;
 reg [NDW_W*NC-1:0]      c_lastndw;
@@ -595,25 +674,38 @@ reg [1:0]  e_la;
 reg [12:0] e_rb1, e_rb2;
 reg [32:0] e_ba1, e_ba2;
 reg [31:0] q32;
-integer fj, fc, fq, pj, pc, lj, lc, lq, rj;
+integer fj, fc, fq, pj, pc, lj, lc, lq, rj, dj, hs;
 
 // a CplD's header
-function [127:0] cpl_hdr(input ur, input [ENTRY_W-1:0] ent, input [9:0] len_dw,
-                         input [11:0] rb, input [6:0] la);
-    cpl_hdr = {
-        ur ? 8'h0A : 8'h4A,                                          // Fmt/Type: Cpl or CplD
-        ent[E_TAG+9], ent[E_TC +: 3], ent[E_TAG+8], ent[E_ATTR+2], 1'b0, 1'b0, // T9 TC T8 Attr2 LN TH
-        1'b0, 1'b0, ent[E_ATTR +: 2], 2'b00,                         // TD EP Attr[1:0] AT
-        ur ? 10'd0 : len_dw,                                         // Length (1024 DW encodes as 0)
+// a CplD's header fields (the rest of the header is constant; the output register places them):
+// {UR, Length, Byte Count, Lower Address, 10-bit tag, TC, Attr, Requester ID}
+// (ent: the entry's fields from Attr to Byte Count)
+function [HF_W-1:0] cpl_hf(input ur, input [E_LEN-E_ATTR-1:0] ent, input [9:0] len_dw,
+                           input [11:0] rb, input [6:0] la);
+    cpl_hf = {
+        ur,
+        ur ? 10'd0 : len_dw,                    // Length (1024 DW encodes as 0)
+        ur ? ent[E_BC-E_ATTR +: 12] : rb,       // Byte Count (4096 encodes as 0)
+        ur ? ent[E_LA-E_ATTR +: 7] : la,
+        ent[E_TAG-E_ATTR +: 10], ent[E_TC-E_ATTR +: 3], ent[0 +: 3], ent[E_RID-E_ATTR +: 16]
+    };
+endfunction
+// the header from its fields (a segment without a header: zero)
+function [127:0] cpl_hdr(input sop, input [HF_W-1:0] hf);
+    cpl_hdr = !sop ? 128'd0 : {
+        hf[61] ? 8'h0A : 8'h4A,                                     // Fmt/Type: Cpl or CplD
+        hf[31], hf[19 +: 3], hf[30], hf[18], 1'b0, 1'b0,            // T9 TC T8 Attr2 LN TH
+        1'b0, 1'b0, hf[16 +: 2], 2'b00,                             // TD EP Attr[1:0] AT
+        hf[51 +: 10],                                               // Length
         COMPLETER_ID,
-        ur ? 3'b001 : 3'b000,                                        // status UR or SC
-        1'b0,                                                        // BCM
-        ur ? ent[E_BC +: 12] : rb,                                  // Byte Count (4096 encodes as 0)
-        ent[E_RID +: 16],
-        ent[E_TAG +: 8],
+        hf[61] ? 3'b001 : 3'b000,                                   // status UR or SC
+        1'b0,                                                       // BCM
+        hf[39 +: 12],                                               // Byte Count
+        hf[0 +: 16],                                                // Requester ID
+        hf[22 +: 8],                                                // Tag[7:0]
         1'b0,
-        ur ? ent[E_LA +: 7] : la,
-        32'd0                                                        // no DW3 in a 3DW header
+        hf[32 +: 7],                                                // Lower Address
+        32'd0                                                       // no DW3 in a 3DW header
     };
 endfunction
 
@@ -628,7 +720,7 @@ always @* begin
     u_ur = {TLP_SEG_COUNT{1'b0}}; u_one = {TLP_SEG_COUNT{1'b0}}; u_last2 = {TLP_SEG_COUNT{1'b0}};
     u_rdy = {TLP_SEG_COUNT{1'b0}}; u_128 = {TLP_SEG_COUNT{1'b0}};
     u_n1s = {NS_W*TLP_SEG_COUNT{1'b0}}; u_ws = {NS_W*TLP_SEG_COUNT{1'b0}};
-    c_hdr = {128*NC{1'b0}}; c_dw0 = {30*NC{1'b0}}; c_n = {12*NC{1'b0}};
+    c_hf = {HF_W*NC{1'b0}}; c_dw0 = {30*NC{1'b0}}; c_n = {12*NC{1'b0}};
     c_lastndw = {NDW_W*NC{1'b0}}; c_ns = {NS_W*NC{1'b0}};
     a_dw = {12*TLP_SEG_COUNT{1'b0}}; b_dw = {12*TLP_SEG_COUNT{1'b0}};
     a_ba = {33*TLP_SEG_COUNT{1'b0}}; b_ba = {33*TLP_SEG_COUNT{1'b0}};
@@ -637,72 +729,80 @@ always @* begin
     a_n1s = {NS_W*TLP_SEG_COUNT{1'b0}}; b_n1s = {NS_W*TLP_SEG_COUNT{1'b0}};
     a_n1t = {2*TLP_SEG_COUNT*TLP_SEG_COUNT{1'b0}}; b_n1t = {2*TLP_SEG_COUNT*TLP_SEG_COUNT{1'b0}};
     c_nt = {2*TLP_SEG_COUNT*NC{1'b0}};
+    e = {ENTRY_W{1'b0}}; e_sub = 1'b0;
+    e_len = 12'd0; e_bc = 12'd0; e_blk = 12'd0; e_room1 = 12'd0; e_rest1 = 12'd0; e_len1 = 12'd0;
+    e_len2 = 12'd0; e_bytes1 = 12'd0; e_n1 = 12'd0; e_n2 = 12'd0; e_la = 2'd0;
+    e_rb1 = 13'd0; e_rb2 = 13'd0; e_ba1 = 33'd0; e_ba2 = 33'd0;
     for (fj = 0; fj < TLP_SEG_COUNT; fj = fj + 1) begin
-        e = win_reg[ENTRY_W*fj +: ENTRY_W];
-        e_sub = (fj == 0) && split_reg;
-        e_len = e[E_LEN +: 12];
-        e_bc = e[E_BC +: 12];
-        e_la = e[E_LA +: 2];
-        u_128[fj] = e_sub ? sub_128_reg : e[E_SP128];
-        e_blk = u_128[fj] ? 12'd32 : 12'd16;
-        // the first CplD: the read's (to the boundary when split), or the split read's next
-        e_room1 = {6'd0, e[E_ROOM1 +: 6]};
-        e_rest1 = e[E_REST1 +: 12];
-        e_rb1 = (e_bc == 12'd0) ? 13'd4096 : {1'b0, e_bc};
-        e_ba1 = {1'b0, e[E_ADDR +: 30], e_la[1:0]};
-        e_len1 = e[E_ONE] ? e_len : e_room1;
-        if (e_sub) begin
-            e_rest1 = sub_dw_reg - e_blk;
-            e_rb1 = sub_rb_reg;
-            e_ba1 = sub_ba_reg;
-            e_len1 = sub_one_reg ? sub_dw_reg : e_blk;
+        u_rdy[fj] = win_v_reg[fj] && (win_due_reg[fj] || ((fj == 0) && split_reg));
+        // (the rest is read only when the slot's read starts)
+        if (!SIM_GATE || (u_rdy[fj] && !beat_full)) begin
+            e = win_reg[ENTRY_W*fj +: ENTRY_W];
+            e_sub = (fj == 0) && split_reg;
+            e_len = e[E_LEN +: 12];
+            e_bc = e[E_BC +: 12];
+            e_la = e[E_LA +: 2];
+            u_128[fj] = e_sub ? sub_128_reg : e[E_SP128];
+            e_blk = u_128[fj] ? 12'd32 : 12'd16;
+            // the first CplD: the read's (to the boundary when split), or the split read's next
+            e_room1 = {6'd0, e[E_ROOM1 +: 6]};
+            e_rest1 = e[E_REST1 +: 12];
+            e_rb1 = (e_bc == 12'd0) ? 13'd4096 : {1'b0, e_bc};
+            e_ba1 = {1'b0, e[E_ADDR +: 30], e_la[1:0]};
+            e_len1 = e[E_ONE] ? e_len : e_room1;
+            if (e_sub) begin
+                e_rest1 = sub_dw_reg - e_blk;
+                e_rb1 = sub_rb_reg;
+                e_ba1 = sub_ba_reg;
+                e_len1 = sub_one_reg ? sub_dw_reg : e_blk;
+            end
+            u_ur[fj] = e[E_UR] && !e_sub;
+            u_one[fj] = e_sub ? sub_one_reg : e[E_ONE];
+            u_last2[fj] = e[E_LAST2] && !e_sub;
+            u_n1s[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_N1S +: NS_W];
+            u_ws[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_WS +: NS_W];
+
+            e_n1 = u_ur[fj] ? 12'd1 : segs_of(e_len1);
+            c_hf[HF_W*(2*fj) +: HF_W] = cpl_hf(u_ur[fj], e[E_ATTR +: E_LEN-E_ATTR], e_len1[9:0], e_rb1[11:0], e_ba1[6:0]);
+            c_dw0[30*(2*fj) +: 30] = e_ba1[31:2];
+            c_n[12*(2*fj) +: 12] = e_n1;
+            c_lastndw[NDW_W*(2*fj) +: NDW_W] = u_ur[fj] ? {NDW_W{1'b0}} : last_ndw_of(e_len1[NDW_W-1:0]);
+            c_ns[NS_W*(2*fj) +: NS_W] = u_n1s[NS_W*fj +: NS_W];
+            c_nt[2*TLP_SEG_COUNT*(2*fj) +: 2*TLP_SEG_COUNT] = e_sub ? sub_n1t_reg : e[E_N1T +: 2*TLP_SEG_COUNT];
+
+            // (the second CplD and the split state are read only for a read answered by several)
+            if (!SIM_GATE || !u_one[fj]) begin
+                // the second CplD starts at the boundary
+                e_bytes1 = {e_room1[9:0], 2'b00} - {10'd0, e_la[1:0]};
+                e_ba2 = {({1'b0, e[E_ADDR +: 30]} + {19'd0, e_room1}), 2'b00};
+                e_rb2 = e_rb1 - {1'b0, e_bytes1};
+                e_len2 = e[E_LAST2] ? e_rest1 : e_blk;
+                e_n2 = segs_of(e_len2);
+                c_hf[HF_W*(2*fj+1) +: HF_W] = cpl_hf(1'b0, e[E_ATTR +: E_LEN-E_ATTR], e_len2[9:0], e_rb2[11:0], e_ba2[6:0]);
+                c_dw0[30*(2*fj+1) +: 30] = e_ba2[31:2];
+                c_n[12*(2*fj+1) +: 12] = e_n2;
+                c_lastndw[NDW_W*(2*fj+1) +: NDW_W] = last_ndw_of(e_len2[NDW_W-1:0]);
+                c_ns[NS_W*(2*fj+1) +: NS_W] = e[E_N2S +: NS_W];
+                c_nt[2*TLP_SEG_COUNT*(2*fj+1) +: 2*TLP_SEG_COUNT] = e[E_N2T +: 2*TLP_SEG_COUNT];
+
+                // the split state after the first CplD, and after a second that is not the last
+                a_dw[12*fj +: 12] = e_rest1;
+                a_ba[33*fj +: 33] = e_sub ? (sub_ba_reg + {19'd0, e_blk, 2'b00}) : e_ba2;
+                a_rb[13*fj +: 13] = e_sub ? (sub_rb_reg - {e_blk[10:0], 2'b00}) : e_rb2;
+                {a_one[fj], a_n1s[NS_W*fj +: NS_W], a_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1, e_blk);
+                b_dw[12*fj +: 12] = e_rest1 - e_blk;
+                b_ba[33*fj +: 33] = e_ba2 + {19'd0, e_blk, 2'b00};
+                b_rb[13*fj +: 13] = e_rb2 - {e_blk[10:0], 2'b00};
+                {b_one[fj], b_n1s[NS_W*fj +: NS_W], b_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1 - e_blk, e_blk);
+            end
         end
-        u_ur[fj] = e[E_UR] && !e_sub;
-        u_one[fj] = e_sub ? sub_one_reg : e[E_ONE];
-        u_last2[fj] = e[E_LAST2] && !e_sub;
-        u_n1s[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_N1S +: NS_W];
-        u_ws[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_WS +: NS_W];
-        u_rdy[fj] = win_v_reg[fj] && (win_due_reg[fj] || e_sub);
-
-        // the second CplD starts at the boundary
-        e_bytes1 = {e_room1[9:0], 2'b00} - {10'd0, e_la[1:0]};
-        e_ba2 = {({1'b0, e[E_ADDR +: 30]} + {19'd0, e_room1}), 2'b00};
-        e_rb2 = e_rb1 - {1'b0, e_bytes1};
-        e_len2 = e[E_LAST2] ? e_rest1 : e_blk;
-
-        e_n1 = u_ur[fj] ? 12'd1 : segs_of(e_len1);
-        e_n2 = segs_of(e_len2);
-        fc = 2 * fj;
-        c_hdr[128*fc +: 128] = cpl_hdr(u_ur[fj], e, e_len1[9:0], e_rb1[11:0], e_ba1[6:0]);
-        c_dw0[30*fc +: 30] = e_ba1[31:2];
-        c_n[12*fc +: 12] = e_n1;
-        c_lastndw[NDW_W*fc +: NDW_W] = u_ur[fj] ? {NDW_W{1'b0}} : last_ndw_of(e_len1[NDW_W-1:0]);
-        c_ns[NS_W*fc +: NS_W] = u_n1s[NS_W*fj +: NS_W];
-        c_nt[2*TLP_SEG_COUNT*fc +: 2*TLP_SEG_COUNT] = e_sub ? sub_n1t_reg : e[E_N1T +: 2*TLP_SEG_COUNT];
-        fc = 2 * fj + 1;
-        c_hdr[128*fc +: 128] = cpl_hdr(1'b0, e, e_len2[9:0], e_rb2[11:0], e_ba2[6:0]);
-        c_dw0[30*fc +: 30] = e_ba2[31:2];
-        c_n[12*fc +: 12] = e_n2;
-        c_lastndw[NDW_W*fc +: NDW_W] = last_ndw_of(e_len2[NDW_W-1:0]);
-        c_ns[NS_W*fc +: NS_W] = e[E_N2S +: NS_W];
-        c_nt[2*TLP_SEG_COUNT*fc +: 2*TLP_SEG_COUNT] = e[E_N2T +: 2*TLP_SEG_COUNT];
-
-        // the split state after the first CplD, and after a second that is not the last
-        a_dw[12*fj +: 12] = e_rest1;
-        a_ba[33*fj +: 33] = e_sub ? (sub_ba_reg + {19'd0, e_blk, 2'b00}) : e_ba2;
-        a_rb[13*fj +: 13] = e_sub ? (sub_rb_reg - {e_blk[10:0], 2'b00}) : e_rb2;
-        {a_one[fj], a_n1s[NS_W*fj +: NS_W], a_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1, e_blk);
-        b_dw[12*fj +: 12] = e_rest1 - e_blk;
-        b_ba[33*fj +: 33] = e_ba2 + {19'd0, e_blk, 2'b00};
-        b_rb[13*fj +: 13] = e_rb2 - {e_blk[10:0], 2'b00};
-        {b_one[fj], b_n1s[NS_W*fj +: NS_W], b_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1 - e_blk, e_blk);
     end
 
     // each candidate's p0 for the next beat when it is the last to start, by its start q
     // (one-hot: min(TLP_SEG_COUNT, q + segments - TLP_SEG_COUNT), at least 0), from the
     // segments' thermometer: p0 >= x when segments >= TLP_SEG_COUNT - q + x
     c_p0 = {NS_W*NC*TLP_SEG_COUNT{1'b0}};
-    for (fc = 0; fc < NC; fc = fc + 1) begin
+    for (fc = 0; fc < NC; fc = fc + 1) if (!SIM_GATE || !beat_full) begin
         for (fq = 0; fq < TLP_SEG_COUNT; fq = fq + 1) begin
             for (q32 = 0; q32 <= SEG_32; q32 = q32 + 32'd1) begin
                 c_p0[NS_W*(TLP_SEG_COUNT*fc + fq) + q32] =
@@ -733,7 +833,8 @@ always @* begin
     all_ok = 1'b1;
     pos = {NS_W{1'b0}};
     sum1 = {NS_W{1'b0}};
-    for (pj = 0; pj < TLP_SEG_COUNT; pj = pj + 1) begin
+    // (no read starts unless slot 0's can)
+    for (pj = 0; pj < TLP_SEG_COUNT; pj = pj + 1) if (!SIM_GATE || (u_rdy[0] && !beat_full)) begin
         pos = u_p[NS_W*pj +: NS_W];
         sum1 = oh_add(pos, u_n1s[NS_W*pj +: NS_W]);
         u_p[NS_W*(pj+1) +: NS_W] = oh_add(pos, u_ws[NS_W*pj +: NS_W]);
@@ -755,6 +856,11 @@ always @* begin
         c_last[pc] = c_go[pc] && (pc == NC - 1 || !c_go[(pc == NC - 1) ? pc : pc + 1]) &&
                      (pc >= NC - 2 || !c_go[(pc >= NC - 2) ? pc : pc + 2]);
     end
+end
+
+// (tx ready, an input, enters the plan only here and in the window's update: the blocks above
+// read registers alone, so a Verilated model evaluates them once a clock, after the edge)
+always @* begin
     take = u_leave & {TLP_SEG_COUNT{pl_load}};
 end
 
@@ -769,7 +875,7 @@ always @* begin
     pl_valid_next = {TLP_SEG_COUNT{1'b0}};
     pl_sop_next   = {TLP_SEG_COUNT{1'b0}};
     pl_eop_next   = {TLP_SEG_COUNT{1'b0}};
-    pl_hdr_next   = {TLP_SEG_COUNT*128{1'b0}};
+    pl_hf_next    = {TLP_SEG_COUNT*HF_W{1'b0}};
     pl_dw_next    = {TLP_SEG_COUNT*30{1'b0}};
     pl_off_next   = {TLP_SEG_COUNT*OFF_W{1'b0}};
     pl_ndw_next   = {TLP_SEG_COUNT*NDW_W{1'b0}};
@@ -777,6 +883,7 @@ always @* begin
     f_left = f_n_reg - f_off_reg;
     own = 1'b0;
     c_eop = 1'b0;
+    any_go = |u_go;
     for (s = 0; s < TLP_SEG_COUNT; s = s + 1) begin
         if (|(p0_reg >> (s + 1))) begin
             // the rest of the CplD in flight
@@ -786,7 +893,7 @@ always @* begin
             pl_off_next[OFF_W*s +: OFF_W] = f_off_reg + s[OFF_W-1:0];
             pl_ndw_next[NDW_W*s +: NDW_W] = pl_eop_next[s] ? f_lastndw_reg : SEG_DW[NDW_W-1:0];
         end
-        for (lc = 0; lc < NC; lc = lc + 1) begin
+        for (lc = 0; lc < NC; lc = lc + 1) if (!SIM_GATE || any_go) begin
             // candidate lc started at segment sa <= s owns s while s - sa is below its segments
             for (sa = 0; sa <= s; sa = sa + 1) begin
                 own = c_go[lc] && c_start[NS_W*lc + sa] && (|(c_ns[NS_W*lc +: NS_W] >> (s - sa + 1)));
@@ -800,7 +907,7 @@ always @* begin
                     pl_ndw_next[NDW_W*s +: NDW_W] = pl_ndw_next[NDW_W*s +: NDW_W] |
                         (c_eop ? c_lastndw[NDW_W*lc +: NDW_W] : SEG_DW[NDW_W-1:0]);
                     if (sa == s) begin
-                        pl_hdr_next[128*s +: 128] = pl_hdr_next[128*s +: 128] | c_hdr[128*lc +: 128];
+                        pl_hf_next[HF_W*s +: HF_W] = pl_hf_next[HF_W*s +: HF_W] | c_hf[HF_W*lc +: HF_W];
                     end
                 end
             end
@@ -808,7 +915,6 @@ always @* begin
     end
 
     // the CplD in flight after the beat: the last to start, or the same one a beat on
-    any_go = |u_go;
     f_dw0_next = f_dw0_reg;
     f_n_next = f_n_reg;
     f_off_next = f_off_reg + SEG_32[11:0];
@@ -880,10 +986,12 @@ always @* begin
             end
         end
     end
+end
 
-    // the reads that leave release their payload DWs on the next clock
-    for (lj = 0; lj < TLP_SEG_COUNT; lj = lj + 1) begin
-        release_dw_next[12*lj +: 12] = (take[lj] && !u_ur[lj]) ? win_reg[ENTRY_W*lj + E_LEN +: 12] : 12'd0;
+// the reads that leave release their payload DWs on the next clock
+always @* begin
+    for (dj = 0; dj < TLP_SEG_COUNT; dj = dj + 1) begin
+        release_dw_next[12*dj +: 12] = (take[dj] && !u_ur[dj]) ? win_reg[ENTRY_W*dj + E_LEN +: 12] : 12'd0;
     end
 end
 wire unused_plan = &{1'b0, own, c_eop, 1'b0};
@@ -911,12 +1019,19 @@ always @* begin
     for (t = 0; t < TLP_SEG_COUNT; t = t + 1) begin
         seg_dw = pl_dw_reg[t*30 +: 30];
         seg_ndw = pl_ndw_reg[t*NDW_W +: NDW_W];
-        // (nothing to do for a segment without payload: a Verilated model skips it)
-        if (seg_ndw != {NDW_W{1'b0}}) begin
+        // (nothing to do for a segment without payload: a Verilated model skips it; a full one
+        // needs no compare per DW)
+        if ({{(32-NDW_W){1'b0}}, seg_ndw} == SEG_DW_32) begin
             for (u = 0; u < SEG_DW_INT; u = u + 1) begin
                 // the segment's DW offset in its CplD, plus u (below the segment's DWs: no carry)
                 seg_at = ({20'd0, pl_off_reg[t*OFF_W +: OFF_W]} << SEG_DW_LOG2) | u;
-                if ({{(32-NDW_W){1'b0}}, seg_ndw} == SEG_DW_32 || u < seg_ndw) begin
+                tx_data_next[(t*SEG_DW_INT + u)*32 +: 32] = {seg_dw + seg_at[29:0], 2'b00};
+            end
+            tx_strb_next[t*SEG_DW_INT +: SEG_DW_INT] = {SEG_DW_INT{1'b1}};
+        end else if (seg_ndw != {NDW_W{1'b0}}) begin
+            for (u = 0; u < SEG_DW_INT; u = u + 1) begin
+                seg_at = ({20'd0, pl_off_reg[t*OFF_W +: OFF_W]} << SEG_DW_LOG2) | u;
+                if (u < seg_ndw) begin
                     tx_data_next[(t*SEG_DW_INT + u)*32 +: 32] = {seg_dw + seg_at[29:0], 2'b00};
                     tx_strb_next[t*SEG_DW_INT + u] = 1'b1;
                 end
@@ -931,7 +1046,9 @@ always @(posedge clk) begin
     reserved_dw_reg <= reserved_dw_reg + push_dw - release_dw;
     release_dw_reg <= release_dw_next;
     now_reg      <= now_reg + 32'd1;
-    ready_reg    <= ready_reg ? (fifo_room2 && !buffer_full2) : (fifo_room && !buffer_full);
+    wr_v_reg     <= push;
+    ready_reg    <= (ready_reg ? !buffer_full2 : !buffer_full) &&
+                    ((ready_reg || (|wr_v_reg)) ? fifo_room3 : fifo_room);
     win_reg      <= win_next;
     win_v_reg    <= win_v_next;
     win_due_reg  <= win_due_next;
@@ -953,7 +1070,7 @@ always @(posedge clk) begin
         pl_sop_reg   <= pl_sop_next;
         pl_eop_reg   <= pl_eop_next;
         pl_ur_reg    <= pl_ur_next;
-        pl_hdr_reg   <= pl_hdr_next;
+        pl_hf_reg    <= pl_hf_next;
         pl_dw_reg    <= pl_dw_next;
         pl_off_reg   <= pl_off_next;
         pl_ndw_reg   <= pl_ndw_next;
@@ -965,7 +1082,9 @@ always @(posedge clk) begin
         tx_ur_reg    <= pl_ur_reg;
         tx_data_reg  <= tx_data_next;
         tx_strb_reg  <= tx_strb_next;
-        tx_hdr_reg   <= pl_hdr_reg;
+        for (hs = 0; hs < TLP_SEG_COUNT; hs = hs + 1) begin
+            tx_hdr_reg[128*hs +: 128] <= cpl_hdr(pl_sop_reg[hs], pl_hf_reg[HF_W*hs +: HF_W]);
+        end
     end
 
     if (rst) begin
@@ -973,6 +1092,7 @@ always @(posedge clk) begin
         release_dw_reg <= {12*TLP_SEG_COUNT{1'b0}};
         now_reg      <= 32'd0;
         ready_reg    <= 1'b0;
+        wr_v_reg     <= {TLP_SEG_COUNT{1'b0}};
         lfsr_reg     <= LFSR_SEED;
         win_v_reg    <= {TLP_SEG_COUNT{1'b0}};
         p0_reg       <= NS_ZERO;

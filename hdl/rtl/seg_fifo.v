@@ -26,7 +26,9 @@ module seg_fifo #
     // 1: room is a register, for a writer a clock behind its ready (it writes on the clock after
     // the one room allowed the write): high when a beat still fits after this clock's write
     // and, if room is high now, one more beat
-    parameter REG_ROOM = 0
+    parameter REG_ROOM = 0,
+    // the beats room2 asks room for (2, or 3 for a writer with a register more before the write)
+    parameter ROOM2_BEATS = 2
 )
 (
     input  wire                       clk,
@@ -36,7 +38,8 @@ module seg_fifo #
     input  wire [SEG_COUNT-1:0]       in_valid,
     // at least SEG_COUNT entries free: a whole beat fits
     output wire                       room,
-    // at least 2 * SEG_COUNT free: a beat fits after one more (for a registered ready)
+    // at least ROOM2_BEATS * SEG_COUNT free: a beat fits after the ones already on their way
+    // (for a registered ready)
     output wire                       room2,
 
     output reg  [SEG_COUNT*WIDTH-1:0] out_data,
@@ -50,7 +53,7 @@ localparam PTR_WIDTH = ADDR_WIDTH + SEG_INDEX_WIDTH + 1;
 // words of which the FIFO's bound lets one be used at a time
 localparam BANK_ADDR_WIDTH = (ADDR_WIDTH > 0) ? ADDR_WIDTH : 1;
 localparam [31:0] CAP_32 = (SEG_COUNT << ADDR_WIDTH) - SEG_COUNT;
-localparam [31:0] CAP2_32 = (SEG_COUNT << ADDR_WIDTH) - 2 * SEG_COUNT;
+localparam [31:0] CAP2_32 = (SEG_COUNT << ADDR_WIDTH) - ROOM2_BEATS * SEG_COUNT;
 localparam [31:0] SEG_32 = SEG_COUNT;
 localparam [31:0] MASK_32 = SEG_COUNT - 1;
 
@@ -70,8 +73,8 @@ reg [PTR_WIDTH-1:0] rd_ptr_reg = {PTR_WIDTH{1'b0}};
 
 wire [PTR_WIDTH-1:0] used = wr_ptr_reg - rd_ptr_reg;
 wire [31:0]          used_32 = {{(32-PTR_WIDTH){1'b0}}, used};
-// a FIFO of a single beat never has room for two
-assign room2 = ((SEG_COUNT << ADDR_WIDTH) >= 2 * SEG_COUNT) && used_32 <= CAP2_32;
+// a FIFO of fewer than ROOM2_BEATS beats never has room2
+assign room2 = ((SEG_COUNT << ADDR_WIDTH) >= ROOM2_BEATS * SEG_COUNT) && used_32 <= CAP2_32;
 wire [31:0]   count_32 = used_32 < SEG_32 ? used_32 : SEG_32;
 assign out_count = count_32[COUNT_WIDTH-1:0];
 wire unused_count = &{1'b0, count_32[31:COUNT_WIDTH], 1'b0};
