@@ -150,6 +150,24 @@ describe('testbench tb_bar_responder_seg (segments per beat)', () => {
     answersEveryRead(run('vvp', ['-n', vvp]), seg)
   })
 
+  // bar_responder skips work nothing reads on a clock when simulated (SIM_GATE); synthesis
+  // (SYNTHESIS defined) builds it ungated. Both forms must answer the same traffic the same way:
+  // the same requests, completions, URs and multi-TLP beats, and every completion checked
+  it('answers every read the same with the simulation gates off, as synthesised (Icarus, 4 segments, CPL_SPLIT 128)', () => {
+    mkdirSync(join(build, 'icarus'), { recursive: true })
+    const params = ['-Ptb_bar_responder_seg.SEG=4', '-Ptb_bar_responder_seg.SPLIT=128']
+    const summary = (defines: string[], name: string) => {
+      const vvp = join(build, 'icarus', name)
+      const c = run('iverilog', ['-g2012', ...inc, ...defines, ...params, '-s', 'tb_bar_responder_seg', '-o', vvp, SEG_TB, ...SEG_RTL])
+      expect(c.status, c.out).toBe(0)
+      const r = run('vvp', ['-n', vvp])
+      answersEveryRead(r, 4)
+      return /^SEG \d+ SPLIT \d+: .*$/m.exec(r.stdout)?.[0]
+    }
+    const gated = summary([], 'tb_bar_responder_seg_gated.vvp')
+    expect(summary(['-DSYNTHESIS'], 'tb_bar_responder_seg_ungated.vvp')).toBe(gated)
+  })
+
   it('answers every read exactly at 4 segments under Verilator (--binary --timing)', () => {
     const mdir = join(build, 'verilator', 'tb_bar_responder_seg')
     const c = verilateBench(mdir, [...inc, '-GSEG=4', '-GSPLIT=64', '--top-module', 'tb_bar_responder_seg', SEG_TB, ...SEG_RTL])
