@@ -669,7 +669,7 @@ reg [2*TLP_SEG_COUNT*NC-1:0] c_nt;
 // one slot's fields
 reg [ENTRY_W-1:0] e;
 reg        e_sub;
-reg [11:0] e_len, e_bc, e_blk, e_room1, e_rest1, e_len1, e_len2, e_bytes1, e_n1, e_n2;
+reg [11:0] e_len, e_bc, e_blk, e_room1, e_rest1, e_rest2, e_len1, e_len2, e_bytes1, e_n1, e_n2;
 reg [1:0]  e_la;
 reg [12:0] e_rb1, e_rb2;
 reg [32:0] e_ba1, e_ba2;
@@ -730,7 +730,7 @@ always @* begin
     a_n1t = {2*TLP_SEG_COUNT*TLP_SEG_COUNT{1'b0}}; b_n1t = {2*TLP_SEG_COUNT*TLP_SEG_COUNT{1'b0}};
     c_nt = {2*TLP_SEG_COUNT*NC{1'b0}};
     e = {ENTRY_W{1'b0}}; e_sub = 1'b0;
-    e_len = 12'd0; e_bc = 12'd0; e_blk = 12'd0; e_room1 = 12'd0; e_rest1 = 12'd0; e_len1 = 12'd0;
+    e_len = 12'd0; e_bc = 12'd0; e_blk = 12'd0; e_room1 = 12'd0; e_rest1 = 12'd0; e_rest2 = 12'd0; e_len1 = 12'd0;
     e_len2 = 12'd0; e_bytes1 = 12'd0; e_n1 = 12'd0; e_n2 = 12'd0; e_la = 2'd0;
     e_rb1 = 13'd0; e_rb2 = 13'd0; e_ba1 = 33'd0; e_ba2 = 33'd0;
     for (fj = 0; fj < TLP_SEG_COUNT; fj = fj + 1) begin
@@ -746,12 +746,16 @@ always @* begin
             e_blk = u_128[fj] ? 12'd32 : 12'd16;
             // the first CplD: the read's (to the boundary when split), or the split read's next
             e_room1 = {6'd0, e[E_ROOM1 +: 6]};
+            // the DWs left after the first CplD and after a second block: each one subtraction
+            // from a register (not the second after the first)
             e_rest1 = e[E_REST1 +: 12];
+            e_rest2 = e[E_REST1 +: 12] - (e[E_SP128] ? 12'd32 : 12'd16);
             e_rb1 = (e_bc == 12'd0) ? 13'd4096 : {1'b0, e_bc};
             e_ba1 = {1'b0, e[E_ADDR +: 30], e_la[1:0]};
             e_len1 = e[E_ONE] ? e_len : e_room1;
             if (e_sub) begin
-                e_rest1 = sub_dw_reg - e_blk;
+                e_rest1 = sub_dw_reg - (sub_128_reg ? 12'd32 : 12'd16);
+                e_rest2 = sub_dw_reg - (sub_128_reg ? 12'd64 : 12'd32);
                 e_rb1 = sub_rb_reg;
                 e_ba1 = sub_ba_reg;
                 e_len1 = sub_one_reg ? sub_dw_reg : e_blk;
@@ -790,10 +794,10 @@ always @* begin
                 a_ba[33*fj +: 33] = e_sub ? (sub_ba_reg + {19'd0, e_blk, 2'b00}) : e_ba2;
                 a_rb[13*fj +: 13] = e_sub ? (sub_rb_reg - {e_blk[10:0], 2'b00}) : e_rb2;
                 {a_one[fj], a_n1s[NS_W*fj +: NS_W], a_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1, e_blk);
-                b_dw[12*fj +: 12] = e_rest1 - e_blk;
+                b_dw[12*fj +: 12] = e_rest2;
                 b_ba[33*fj +: 33] = e_ba2 + {19'd0, e_blk, 2'b00};
                 b_rb[13*fj +: 13] = e_rb2 - {e_blk[10:0], 2'b00};
-                {b_one[fj], b_n1s[NS_W*fj +: NS_W], b_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1 - e_blk, e_blk);
+                {b_one[fj], b_n1s[NS_W*fj +: NS_W], b_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest2, e_blk);
             end
         end
     end
