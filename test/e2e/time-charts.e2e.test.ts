@@ -52,13 +52,22 @@ describe('time charts in Chromium', () => {
         .toBe(true)
 
       // the wheel zooms in around the pointer; new data then leaves the window alone
-      const p = await plot(page, 'rate-chart')
       const following = await chartOf(page, 'rate-chart')
-      await page.mouse.move(p.x + p.w * 0.5, p.midY)
-      await page.mouse.wheel(0, -300)
+      // on a loaded machine the chart can move (the runs list grows above it) between finding
+      // it and the wheel, which then misses it: find it again and wheel again until it zooms
       await expect
-        .poll(async () => span((await chartOf(page, 'rate-chart')).xRange), { timeout: 5_000 })
+        .poll(
+          async () => {
+            const at = await plot(page, 'rate-chart')
+            await page.mouse.move(at.x + at.w * 0.5, at.midY)
+            await page.mouse.wheel(0, -300)
+            await page.waitForTimeout(250)
+            return span((await chartOf(page, 'rate-chart')).xRange)
+          },
+          { timeout: 10_000 },
+        )
         .toBeLessThan(span(following.xRange) * 0.9)
+      const p = await plot(page, 'rate-chart')
       expect(await page.getByTestId('zoom-state').textContent()).toMatch(/^zoomed: /)
       // settled: the wheel's zoom drawn (the page renders on the next animation frame)
       await page.waitForTimeout(300)
