@@ -242,9 +242,7 @@ function [DEC_W-1:0] dec_first(input i_mem_read, input i_answer_data, input i_ze
         x_dw    = {1'b0, i_len_dw};
         x_blk   = i_128 ? 12'd32 : 12'd16;
         x_room1 = i_128 ? (12'd32 - {7'd0, i_addr_dw[4:0]}) : (12'd16 - {8'd0, i_addr_dw[3:0]});
-        // x_dw - x_room1 as one addition: the address's low bits less the block, a constant's
-        // high bits (not the room's subtraction, then a second one)
-        x_rest1 = x_dw + (i_128 ? {7'h7F, i_addr_dw[4:0]} : {8'hFF, i_addr_dw[3:0]});
+        x_rest1 = x_dw - x_room1;
         dec_first = {
             therm_dw(x_dw), therm_dw(x_room1), therm_dw(x_rest1),
             !i_answer_data || !i_split || (x_dw <= x_room1),            // one
