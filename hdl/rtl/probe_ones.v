@@ -5,7 +5,8 @@
 /*
  * The ones of a vector (a clock's events counted), as half adders: Boolean logic, so synthesis
  * maps a count of a few bits into a LUT per result bit, not a chain of carry adders.
- * Combinational. probe_counters and probe_tracker_table count their events with it.
+ * Combinational. probe_counters and probe_tracker_table count their events with it, probe_trace
+ * its kept records.
  */
 module probe_ones #
 (

@@ -379,24 +379,10 @@ reg [47:0]       s3_ts = 48'd0;
 
 wire per_tlp_events = trig_en[E_LATENCY] || trig_en[E_UNEXPECTED];
 
-// the kept records among slots 0..n-1, as half adders (probe_ones' form): Boolean logic that
+// the kept records among slots 0..n-1, counted as half adders (probe_ones): Boolean logic that
 // synthesis maps into a few LUT levels, where adders put carry chains between the tag table's
 // read and this clock's registers (in the whole probe, with the LUTs on either side of them,
 // 9 levels)
-function [TW-1:0] kept_below(input [NS-1:0] keep, input integer n);
-    integer kb_bit, kb_sum;
-    reg kb_carry;
-    begin
-        kept_below = {TW{1'b0}};
-        for (kb_bit = 0; kb_bit < NS; kb_bit = kb_bit + 1) begin
-            kb_carry = keep[kb_bit] && kb_bit < n;
-            for (kb_sum = 0; kb_sum < TW; kb_sum = kb_sum + 1) begin
-                {kb_carry, kept_below[kb_sum]} = {kept_below[kb_sum] & kb_carry, kept_below[kb_sum] ^ kb_carry};
-            end
-        end
-    end
-endfunction
-
 generate
     for (s = 0; s < NS; s = s + 1) begin : g_s3
         wire ev_ok;
@@ -407,7 +393,11 @@ generate
                         && (!trig_en[E_UNEXPECTED] || ev_unexpected[s - S]);
         end
         // records kept before this slot in its clock
-        wire [TW-1:0] kept_before = kept_below(s2_keep, s);
+        wire [TW-1:0] kept_before;
+        probe_ones #(.IN_WIDTH(NS), .OUT_WIDTH(TW)) kept_before_inst (
+            .v(s2_keep & ~({NS{1'b1}} << s)),
+            .count(kept_before)
+        );
         always @(posedge clk) begin
             s3_hit[s]              <= s2_tlp_ok[s] && ev_ok;
             s3_prefix[s*TW +: TW]  <= kept_before;
@@ -417,7 +407,8 @@ endgenerate
 
 wire [11:0] ev_out_w = {{(11-TAG_WIDTH){1'b0}}, ev_outstanding};
 
-wire [TW-1:0] kept_all = kept_below(s2_keep, NS);
+wire [TW-1:0] kept_all;
+probe_ones #(.IN_WIDTH(NS), .OUT_WIDTH(TW)) kept_all_inst (.v(s2_keep), .count(kept_all));
 
 // more kept than banks, as equalities (no compare's carry chain): the count is at most NS (a
 // function behind a continuous assign: an always @* would leave it unknown in Icarus until the
