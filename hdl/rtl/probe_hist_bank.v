@@ -82,18 +82,13 @@ wire [CNT_WIDTH-1:0] snap_held = snap_valid[idx] ? raw : {CNT_WIDTH{1'b0}};
 // this clock's event as a one-hot vector over the bins, and the valid vectors updated as whole
 // vectors (later terms win: a clear or a snapshot after this clock's event). Not bits written by
 // index: Yosys builds an indexed bit write with a 32-bit offset subtract, a carry chain ahead of
-// every valid bit; a shift of a constant 1 is a decoder (and a Verilated model's loop over the
-// vector's three words, not over its bins)
+// every valid bit; a shift of a constant 1 is a decoder. A simulator does the reverse: the shift
+// is a loop over the vector's words on every clock, the indexed write one store on an event's
+// clock only, so simulation (SYNTHESIS not defined) writes the bits by index, to the same effect
+`ifdef SYNTHESIS
 wire [WORDS-1:0] ev_bin = count ? ({{(WORDS-1){1'b0}}, 1'b1} << idx) : {WORDS{1'b0}};
 
 always @(posedge clk) begin
-    if (count) begin
-        run_mem[idx]    <= running + {{(CNT_WIDTH-1){1'b0}}, 1'b1};
-        run_rd_mem[idx] <= running + {{(CNT_WIDTH-1){1'b0}}, 1'b1};
-        if (!moved[idx]) begin
-            snap_mem[idx] <= snap_held;
-        end
-    end
     run_valid <= clear ? {WORDS{1'b0}} : (run_valid | ev_bin);
     moved     <= snapshot ? {WORDS{1'b0}} : (moved | ev_bin);
     if (snapshot) begin
@@ -103,6 +98,39 @@ always @(posedge clk) begin
         run_valid  <= {WORDS{1'b0}};
         snap_valid <= {WORDS{1'b0}};
         moved      <= {WORDS{1'b0}};
+    end
+end
+`else
+always @(posedge clk) begin
+    if (count) begin
+        run_valid[idx] <= 1'b1;
+        moved[idx]     <= 1'b1;
+    end
+    if (clear) begin
+        run_valid <= {WORDS{1'b0}};
+    end
+    if (snapshot) begin
+        moved      <= {WORDS{1'b0}};
+        snap_valid <= run_valid;
+        if (count) begin
+            snap_valid[idx] <= 1'b1;
+        end
+    end
+    if (rst) begin
+        run_valid  <= {WORDS{1'b0}};
+        snap_valid <= {WORDS{1'b0}};
+        moved      <= {WORDS{1'b0}};
+    end
+end
+`endif
+
+always @(posedge clk) begin
+    if (count) begin
+        run_mem[idx]    <= running + {{(CNT_WIDTH-1){1'b0}}, 1'b1};
+        run_rd_mem[idx] <= running + {{(CNT_WIDTH-1){1'b0}}, 1'b1};
+        if (!moved[idx]) begin
+            snap_mem[idx] <= snap_held;
+        end
     end
 end
 

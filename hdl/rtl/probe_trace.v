@@ -509,6 +509,7 @@ end
  * Control and ring
  */
 wire [NB-1:0] lane_we;
+wire [NB-1:0] lane_we_next;
 wire [AW-1:0] wr_ptr;
 wire [AW-1:0] first;
 
@@ -531,6 +532,7 @@ ctrl_inst (
     .ts(s4_ts),
     .wr_ptr(wr_ptr),
     .lane_we(lane_we),
+    .lane_we_next(lane_we_next),
     .first(first),
     .state(state),
     .triggered(triggered),
@@ -553,6 +555,7 @@ ring_inst (
     .ts(s4_ts),
     .wr_ptr(wr_ptr),
     .lane_we(lane_we),
+    .lane_we_next(lane_we_next),
     .rd_load(rd_index_wr),
     .rd_pos(first + rd_index_value[AW-1:0]),
     .rd_rec(rd_rec)

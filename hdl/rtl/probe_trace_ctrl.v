@@ -65,6 +65,8 @@ module probe_trace_ctrl #
     output wire [AW-1:0]                wr_ptr,
     // the places of that clock stored, a clock later
     output wire [BANKS-1:0]             lane_we,
+    // lane_we's next value (this clock's)
+    output wire [BANKS-1:0]             lane_we_next,
     // ring position of the oldest record held (wr_ptr - count, a clock late)
     output wire [AW-1:0]                first,
 
@@ -235,6 +237,7 @@ always @(posedge clk) begin
 end
 
 assign lane_we   = lane_we_reg;
+assign lane_we_next = we_now;
 assign wr_ptr    = wr_ptr_reg;
 assign first     = first_reg;
 assign state     = state_reg;

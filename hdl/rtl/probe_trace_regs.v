@@ -78,19 +78,22 @@ localparam [31:0] DEPTH_VALUE = DEPTH;
 localparam [7:0]  TAP_ID_VALUE = TAP_ID;
 localparam [31:0] FILT_TYPES_RESET = `PS_REG_TRC_FILT_TYPES_RESET;
 
+// the narrow settings are held as whole words, written through the byte strobes like the
+// others (a write's new word formed on its clock only) and read back with their unused bits
+// zero; synthesis keeps the flip-flops of the bits something reads
 reg [31:0] pre_reg = 32'd0;
-reg [9:0]  trig_en_reg = 10'd0;
-reg [4:0]  trig_types_reg = 5'd0;
+reg [31:0] trig_en_word = 32'd0;
+reg [31:0] trig_types_word = 32'd0;
 reg [63:0] trig_base_reg = 64'd0;
 reg [63:0] trig_limit_reg = 64'd0;
-reg [15:0] trig_rid_reg = 16'd0;
-reg [9:0]  trig_tag_reg = 10'd0;
-reg [10:0] trig_len_reg = 11'd0;
-reg [2:0]  trig_status_reg = 3'd0;
+reg [31:0] trig_rid_word = 32'd0;
+reg [31:0] trig_tag_word = 32'd0;
+reg [31:0] trig_len_word = 32'd0;
+reg [31:0] trig_status_word = 32'd0;
 reg [31:0] trig_latency_reg = 32'd0;
-reg [10:0] trig_outstanding_reg = 11'd0;
-reg [4:0]  filt_types_reg = FILT_TYPES_RESET[4:0];
-reg        filt_en_reg = 1'b0;
+reg [31:0] trig_outstanding_word = 32'd0;
+reg [31:0] filt_types_word = FILT_TYPES_RESET;
+reg [31:0] filt_en_word = 32'd0;
 reg [63:0] filt_base_reg = 64'd0;
 reg [63:0] filt_limit_reg = 64'd0;
 reg [31:0] rd_index_reg = 32'd0;
@@ -120,65 +123,56 @@ assign rd_index_wr    = wr_fire && ({waddr, 2'b00} == `PS_REG_TRC_RD_INDEX);
 assign rd_index_value = lanes(rd_index_reg, wdata, wstrb);
 
 assign pre              = pre_reg;
-assign trig_en          = trig_en_reg;
-assign trig_types       = trig_types_reg;
+assign trig_en          = trig_en_word[9:0];
+assign trig_types       = trig_types_word[4:0];
 assign trig_base        = trig_base_reg;
 assign trig_limit       = trig_limit_reg;
-assign trig_rid         = trig_rid_reg;
-assign trig_tag         = trig_tag_reg;
-assign trig_len         = trig_len_reg;
-assign trig_status      = trig_status_reg;
+assign trig_rid         = trig_rid_word[15:0];
+assign trig_tag         = trig_tag_word[9:0];
+assign trig_len         = trig_len_word[10:0];
+assign trig_status      = trig_status_word[2:0];
 assign trig_latency     = trig_latency_reg;
-assign trig_outstanding = trig_outstanding_reg;
-assign filt_types       = filt_types_reg;
-assign filt_en          = filt_en_reg;
+assign trig_outstanding = trig_outstanding_word[10:0];
+assign filt_types       = filt_types_word[4:0];
+assign filt_en          = filt_en_word[`PS_REG_TRC_FILT_CTRL_EN_BIT];
 assign filt_base        = filt_base_reg;
 assign filt_limit       = filt_limit_reg;
 assign rdata            = rdata_reg;
 
 // the settings' words as read back (and as a partial write starts from)
 wire [31:0] w_pre      = pre_reg;
-wire [31:0] w_trig_en  = {22'd0, trig_en_reg};
-wire [31:0] w_types    = {27'd0, trig_types_reg};
-wire [31:0] w_rid      = {16'd0, trig_rid_reg};
-wire [31:0] w_tag      = {22'd0, trig_tag_reg};
-wire [31:0] w_len      = {21'd0, trig_len_reg};
-wire [31:0] w_status   = {29'd0, trig_status_reg};
-wire [31:0] w_out      = {21'd0, trig_outstanding_reg};
-wire [31:0] w_ftypes   = {27'd0, filt_types_reg};
-wire [31:0] w_fctrl    = {31'd0, filt_en_reg};
+wire [31:0] w_trig_en  = {22'd0, trig_en_word[9:0]};
+wire [31:0] w_types    = {27'd0, trig_types_word[4:0]};
+wire [31:0] w_rid      = {16'd0, trig_rid_word[15:0]};
+wire [31:0] w_tag      = {22'd0, trig_tag_word[9:0]};
+wire [31:0] w_len      = {21'd0, trig_len_word[10:0]};
+wire [31:0] w_status   = {29'd0, trig_status_word[2:0]};
+wire [31:0] w_out      = {21'd0, trig_outstanding_word[10:0]};
+wire [31:0] w_ftypes   = {27'd0, filt_types_word[4:0]};
+wire [31:0] w_fctrl    = {31'd0, filt_en};
 
-// each narrow register's word after the write's byte lanes
-wire [31:0] n_trig_en = lanes(w_trig_en, wdata, wstrb);
-wire [31:0] n_types   = lanes(w_types, wdata, wstrb);
-wire [31:0] n_rid     = lanes(w_rid, wdata, wstrb);
-wire [31:0] n_tag     = lanes(w_tag, wdata, wstrb);
-wire [31:0] n_len     = lanes(w_len, wdata, wstrb);
-wire [31:0] n_status  = lanes(w_status, wdata, wstrb);
-wire [31:0] n_out     = lanes(w_out, wdata, wstrb);
-wire [31:0] n_ftypes  = lanes(w_ftypes, wdata, wstrb);
-wire [31:0] n_fctrl   = lanes(w_fctrl, wdata, wstrb);
-wire unused_narrow = &{1'b0, n_trig_en[31:10], n_types[31:5], n_rid[31:16], n_tag[31:10], n_len[31:11],
-                       n_status[31:3], n_out[31:11], n_ftypes[31:5], n_fctrl[31:1], 1'b0};
+wire unused_narrow = &{1'b0, trig_en_word[31:10], trig_types_word[31:5], trig_rid_word[31:16], trig_tag_word[31:10],
+                       trig_len_word[31:11], trig_status_word[31:3], trig_outstanding_word[31:11],
+                       filt_types_word[31:5], filt_en_word, 1'b0};
 
 always @(posedge clk) begin
     if (wr_fire) begin
         case ({waddr, 2'b00})
             `PS_REG_TRC_PRE:              pre_reg <= lanes(w_pre, wdata, wstrb);
-            `PS_REG_TRC_TRIG_EN:          trig_en_reg <= n_trig_en[9:0];
-            `PS_REG_TRC_TRIG_TYPES:       trig_types_reg <= n_types[4:0];
+            `PS_REG_TRC_TRIG_EN:          trig_en_word <= lanes(trig_en_word, wdata, wstrb);
+            `PS_REG_TRC_TRIG_TYPES:       trig_types_word <= lanes(trig_types_word, wdata, wstrb);
             `PS_REG_TRC_TRIG_BASE_LO:     trig_base_reg[31:0] <= lanes(trig_base_reg[31:0], wdata, wstrb);
             `PS_REG_TRC_TRIG_BASE_HI:     trig_base_reg[63:32] <= lanes(trig_base_reg[63:32], wdata, wstrb);
             `PS_REG_TRC_TRIG_LIMIT_LO:    trig_limit_reg[31:0] <= lanes(trig_limit_reg[31:0], wdata, wstrb);
             `PS_REG_TRC_TRIG_LIMIT_HI:    trig_limit_reg[63:32] <= lanes(trig_limit_reg[63:32], wdata, wstrb);
-            `PS_REG_TRC_TRIG_RID:         trig_rid_reg <= n_rid[15:0];
-            `PS_REG_TRC_TRIG_TAG:         trig_tag_reg <= n_tag[9:0];
-            `PS_REG_TRC_TRIG_LEN:         trig_len_reg <= n_len[10:0];
-            `PS_REG_TRC_TRIG_STATUS:      trig_status_reg <= n_status[2:0];
+            `PS_REG_TRC_TRIG_RID:         trig_rid_word <= lanes(trig_rid_word, wdata, wstrb);
+            `PS_REG_TRC_TRIG_TAG:         trig_tag_word <= lanes(trig_tag_word, wdata, wstrb);
+            `PS_REG_TRC_TRIG_LEN:         trig_len_word <= lanes(trig_len_word, wdata, wstrb);
+            `PS_REG_TRC_TRIG_STATUS:      trig_status_word <= lanes(trig_status_word, wdata, wstrb);
             `PS_REG_TRC_TRIG_LATENCY:     trig_latency_reg <= lanes(trig_latency_reg, wdata, wstrb);
-            `PS_REG_TRC_TRIG_OUTSTANDING: trig_outstanding_reg <= n_out[10:0];
-            `PS_REG_TRC_FILT_TYPES:       filt_types_reg <= n_ftypes[4:0];
-            `PS_REG_TRC_FILT_CTRL:        filt_en_reg <= n_fctrl[`PS_REG_TRC_FILT_CTRL_EN_BIT];
+            `PS_REG_TRC_TRIG_OUTSTANDING: trig_outstanding_word <= lanes(trig_outstanding_word, wdata, wstrb);
+            `PS_REG_TRC_FILT_TYPES:       filt_types_word <= lanes(filt_types_word, wdata, wstrb);
+            `PS_REG_TRC_FILT_CTRL:        filt_en_word <= lanes(filt_en_word, wdata, wstrb);
             `PS_REG_TRC_FILT_BASE_LO:     filt_base_reg[31:0] <= lanes(filt_base_reg[31:0], wdata, wstrb);
             `PS_REG_TRC_FILT_BASE_HI:     filt_base_reg[63:32] <= lanes(filt_base_reg[63:32], wdata, wstrb);
             `PS_REG_TRC_FILT_LIMIT_LO:    filt_limit_reg[31:0] <= lanes(filt_limit_reg[31:0], wdata, wstrb);
@@ -191,18 +185,18 @@ always @(posedge clk) begin
     end
     if (rst) begin
         pre_reg <= 32'd0;
-        trig_en_reg <= 10'd0;
-        trig_types_reg <= 5'd0;
+        trig_en_word <= 32'd0;
+        trig_types_word <= 32'd0;
         trig_base_reg <= 64'd0;
         trig_limit_reg <= 64'd0;
-        trig_rid_reg <= 16'd0;
-        trig_tag_reg <= 10'd0;
-        trig_len_reg <= 11'd0;
-        trig_status_reg <= 3'd0;
+        trig_rid_word <= 32'd0;
+        trig_tag_word <= 32'd0;
+        trig_len_word <= 32'd0;
+        trig_status_word <= 32'd0;
         trig_latency_reg <= 32'd0;
-        trig_outstanding_reg <= 11'd0;
-        filt_types_reg <= FILT_TYPES_RESET[4:0];
-        filt_en_reg <= 1'b0;
+        trig_outstanding_word <= 32'd0;
+        filt_types_word <= FILT_TYPES_RESET;
+        filt_en_word <= 32'd0;
         filt_base_reg <= 64'd0;
         filt_limit_reg <= 64'd0;
         rd_index_reg <= 32'd0;

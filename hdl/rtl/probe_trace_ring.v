@@ -33,6 +33,9 @@ module probe_trace_ring #
     input  wire [47:0]            ts,
     input  wire [AW-1:0]          wr_ptr,
     input  wire [BANKS-1:0]       lane_we,
+    // lane_we's value on the next clock (the control's), for simulation only: a bank's record
+    // register loads only when it will be written (synthesis loads it every clock)
+    input  wire [BANKS-1:0]       lane_we_next,
 
     input  wire                   rd_load,
     input  wire [AW-1:0]          rd_pos,
@@ -44,6 +47,14 @@ localparam BW = $clog2(BANKS);
 localparam RW = AW - BW;
 localparam ROWS = 1 << RW;
 localparam SLOTS = 2 * SEGS;
+
+// Work that nothing reads is skipped in simulation (a Verilated twin pays for every copy of a
+// 179-bit record a clock); synthesis builds the plain form
+`ifdef SYNTHESIS
+localparam SIM_GATE = 1'b0;
+`else
+localparam SIM_GATE = 1'b1;
+`endif
 
 // Parameter checks at elaboration: a wrong value names a module that does not exist
 generate
@@ -58,7 +69,8 @@ wire [RW-1:0] wr_row  = wr_ptr[AW-1:BW];
 reg  [RW-1:0] rd_row_reg = {RW{1'b0}};
 reg  [BW-1:0] rd_bank_reg = {BW{1'b0}};
 wire [RW-1:0] rd_row = rd_load ? rd_pos[AW-1:BW] : rd_row_reg;
-wire [BANKS*WIDTH-1:0] bank_q;
+// each bank's read word, indexed as an array (one word copy to pick, not a shift of all banks')
+wire [WIDTH-1:0] bank_q [0:BANKS-1];
 
 always @(posedge clk) begin
     if (rd_load) begin
@@ -93,7 +105,9 @@ generate
         always @(posedge clk) begin
             place_reg <= place;
             row_reg   <= place_end[BW] ? wr_row + 1'b1 : wr_row;
-            data_reg  <= {slot >= SEGS_3, slot_seg, ts, hdrs[slot*128 +: 128]};
+            if (!SIM_GATE || lane_we_next[place]) begin
+                data_reg <= {slot >= SEGS_3, slot_seg, ts, hdrs[slot*128 +: 128]};
+            end
         end
 
         always @(posedge clk) begin
@@ -103,11 +117,11 @@ generate
             q_reg <= mem[rd_row];
         end
 
-        assign bank_q[b*WIDTH +: WIDTH] = q_reg;
+        assign bank_q[b] = q_reg;
     end
 endgenerate
 
-assign rd_rec = bank_q[rd_bank_reg*WIDTH +: WIDTH];
+assign rd_rec = bank_q[rd_bank_reg];
 
 endmodule
 
