@@ -2,52 +2,20 @@
  * The TLP trace view in Chromium. On the twin: a trace armed from the page's form, its reads drawn
  * as bars, one clicked and its records' header fields decoded, the table filtered; a bad trigger
  * answered with the server's code. On the fake session: a synthetic 50 000-record report opened
- * from a file (as `pcie-scope trace --json` writes it), panned and zoomed, each redraw timed in
- * the page (web/update-timing.ts) and the figures written to build/e2e/trace-redraw.json.
+ * from a file (as `pcie-scope trace --json` writes it), zoomed and panned, filtered and a bar
+ * clicked. How long its redraws take is bench/page-timing.mjs's to measure.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { loadavg } from 'node:os'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../../host/src/server/index.js'
 import { syntheticTrace } from '../web/trace-fixture.js'
-import { buildTestPage, launchChromium, onFakeServer, root, updateTimings } from './page-harness.js'
+import { buildTestPage, launchChromium, onFakeServer, root } from './page-harness.js'
+import { barPoint, canvasBox, trace } from './trace-page.js'
 
 const webRoot = join(root, 'build/e2e-web-trace')
 const twinAvailable = existsSync(join(root, 'build/twin/pcie-scope-twin'))
-/** a redraw's median budget at 50 000 records: generous, so a loaded machine cannot make it flake */
-const REDRAW_BUDGET_MS = 50
-
-/** what the test reads of `window.__pcieScopeTrace` (web/trace-hook.ts; that module imports the page's DOM code) */
-interface TraceViewHook {
-  loaded: boolean
-  reads: number
-  shown: number
-  tableRows: number
-  lanes: number
-  window: { from: number; to: number } | null
-  full: { from: number; to: number } | null
-  drawnReads: number
-  drawnRects: number
-  selected: number | null
-  barPoint(i: number): { x: number; y: number } | null
-}
-
-const trace = (page: Page): Promise<TraceViewHook> =>
-  page.evaluate(() => {
-    const h = (globalThis as unknown as { __pcieScopeTrace: TraceViewHook }).__pcieScopeTrace
-    return { ...h, barPoint: undefined } as unknown as TraceViewHook
-  })
-const barPoint = (page: Page, i: number) =>
-  page.evaluate((k) => (globalThis as unknown as { __pcieScopeTrace: TraceViewHook }).__pcieScopeTrace.barPoint(k), i)
-/** the canvas scrolled into view (the card sits low on the page), its box in the viewport */
-const canvasBox = async (page: Page) => {
-  await page.getByTestId('trace-timeline').scrollIntoViewIfNeeded()
-  return (await page.getByTestId('trace-timeline').boundingBox())!
-}
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-
 describe('the TLP trace view in Chromium', () => {
   let browser: Browser
   beforeAll(async () => {
@@ -161,7 +129,7 @@ describe('the TLP trace view in Chromium', () => {
     },
   )
 
-  it('opens a 50 000-record trace from a file and pans and zooms it within a frame budget', { timeout: 180_000 }, async () => {
+  it('opens a 50 000-record trace from a file, zooms and pans it, and finds a clicked bar among them', { timeout: 180_000 }, async () => {
     const { report } = syntheticTrace(50_000)
     await onFakeServer(browser, webRoot, { demo: false }, async (page, server) => {
       await page.goto(server.url)
@@ -176,11 +144,10 @@ describe('the TLP trace view in Chromium', () => {
       const loaded = await trace(page)
       expect(loaded.tableRows).toBeLessThan(60)
 
-      // the wheel zooms around the pointer, a drag pans: each redraw timed in the page
+      // the wheel zooms around the pointer, a drag pans
       const box = await canvasBox(page)
       const y = box.y + box.height / 2
-      const before = (await updateTimings(page))['trace-timeline']?.ms.length ?? 0
-      const steps = 30
+      const steps = 12
       for (let k = 0; k < steps; k++) {
         await page.mouse.move(box.x + box.width * (0.3 + 0.4 * (k / steps)), y)
         await page.mouse.wheel(0, k < (2 * steps) / 3 ? -120 : 120) // in twice as often as out: the end is zoomed
@@ -194,24 +161,8 @@ describe('the TLP trace view in Chromium', () => {
       }
       await page.mouse.up()
       await page.waitForTimeout(100)
-      const t = (await updateTimings(page))['trace-timeline']!
-      const redraws = t.ms.slice(before)
-      expect(redraws.length).toBeGreaterThan(steps)
       const zoomed = await trace(page)
       expect(zoomed.window!.to - zoomed.window!.from).toBeLessThan(zoomed.full!.to - zoomed.full!.from)
-      const figures = {
-        records: report.records,
-        reads: report.reads.length,
-        redraws: redraws.length,
-        medianMs: median(redraws),
-        p90Ms: [...redraws].sort((a, b) => a - b)[Math.floor(redraws.length * 0.9)]!,
-        maxMs: Math.max(...redraws),
-        wholeTraceMs: t.ms[before - 1] ?? null,
-        loadavg: loadavg()[0],
-      }
-      mkdirSync(join(root, 'build/e2e'), { recursive: true })
-      writeFileSync(join(root, 'build/e2e/trace-redraw.json'), JSON.stringify(figures, null, 2) + '\n')
-      expect(figures.medianMs, JSON.stringify(figures)).toBeLessThan(REDRAW_BUDGET_MS)
 
       // filtered to one tag and a click still finds its bar among 50 000 records
       await page.getByTestId('trace-zoom-reset').click()

@@ -107,7 +107,8 @@ describe.each([
   // the switch top at 4 segments (two probes and their trace units) under Verilator alone: Icarus
   // takes 20 s of the suite for it, and runs the router at 4 segments and the top at 1
   ['pcie_scope_switch_top', 4, ['-DSWITCH_TOP'], SWITCH_TOP_RTL, ['verilator']],
-] as const)('testbench tb_sw_router on %s at %i segment(s)', (dutName, segs, defs, files, sims) => {
+] as const)('testbench tb_sw_router on %s at %i segment(s)', (dutName, segs, defs, files, simulators) => {
+  const sims: readonly string[] = simulators
   const tb = 'hdl/tb/tb_sw_router.sv'
   const l = LAYOUTS[segs]
   // GOLDEN_DIR relative to the checkout (the benches run there): the same generated C++ in every clone
