@@ -36,8 +36,9 @@
  * rx ready is a register: it is high on a clock only if the FIFO has room for TLP_SEG_COUNT
  * requests and the completion buffer for TLP_SEG_COUNT more reads of MAX_PAYLOAD_BYTES whatever
  * the clock before took and the decode register holds (so it falls a beat or two early):
- * each read taken reserves its payload (Length DWs) in a buffer of CPL_BUFFER_BYTES until the
- * clock after its last CplD is planned, so a completer whose buffer is full returns no non-posted credit and
+ * each read taken reserves its payload (Length DWs) in a buffer of CPL_BUFFER_BYTES from the
+ * clock after it is taken until the clock after its last CplD is planned, so a completer whose
+ * buffer is full returns no non-posted credit and
  * further reads wait on the requester's side of the link instead of in flight. tx ready is
  * honoured on every beat.
  *
@@ -125,6 +126,13 @@ localparam COUNT_WIDTH = SEG_INDEX_WIDTH + 1;
 localparam NS_W = TLP_SEG_COUNT + 2;
 // payload DWs of one segment: 0..SEG_DW
 localparam NDW_W = $clog2(SEG_DW_INT + 1);
+// a segment count as a thermometer up to two beats
+localparam TH_W = 2 * TLP_SEG_COUNT;
+// the next CplD of a split read ({last, segments one-hot, segments as a thermometer})
+localparam INFO_W = 1 + NS_W + TH_W;
+// a DW count of a read answered with data (0..MAX_DW)
+localparam LEN_W = $clog2(MAX_DW + 1);
+localparam [11:0] LEN_MASK = (12'd1 << LEN_W) - 12'd1;
 // A simulator skips the work that nothing reads on a clock (a FIFO entry not written, the
 // plan's candidates of a slot that cannot start, the prefix and the owners of a beat no read
 // starts in); synthesis builds it ungated (Yosys defines SYNTHESIS), so the gates add no logic
@@ -135,20 +143,27 @@ localparam SIM_GATE = 1'b1;
 `endif
 
 // FIFO entry (bit offsets): the request as it was decoded, then how its completions fall into
-// segments, worked out when it is taken so that the beat's plan only adds small counts:
+// segments, worked out when it is taken so that the beat's plan only adds small counts and
+// selects:
 //   t_accept[31:0], addr_dw[29:0], attr[2:0], tc[2:0], tag[9:0], req_id[15:0],
 //   lower_addr[6:0], byte_count[11:0], len_dw[11:0], ur,
 //   ws: segments the read's CplDs of one beat take (its first, and its second when that is the
 //       last; saturated), n2s / n1s: segments of its second / first CplD (saturated),
 //   last2: split in two CplDs exactly, one: answered by one completion, sp128: split at 128 B,
 //   n1t / n2t: the two CplDs' segments as a thermometer up to two beats (bit t-1: at least t),
-//   room1: the first CplD's DWs when split, rest1: the DWs after it
+//   room1: the first CplD's DWs when split, rest1: the DWs after it,
+//   rb2: the second CplD's Byte Count (mod 4096), ndw1 / ndw2: the payload DWs in the last
+//   segment of the first / second CplD, segs1 / segs2: their segments, a_info / b_info: the
+//   next CplD of the split state the read leaves after its first CplD / its first two
+//   ({last, segments one-hot, segments as a thermometer}, as next_info)
 localparam E_T = 0, E_ADDR = 32, E_ATTR = 62, E_TC = 65, E_TAG = 68, E_RID = 78, E_LA = 94,
            E_BC = 101, E_LEN = 113, E_UR = 125, E_WS = 126, E_N2S = E_WS + NS_W,
            E_N1S = E_N2S + NS_W, E_LAST2 = E_N1S + NS_W, E_ONE = E_LAST2 + 1, E_SP128 = E_ONE + 1,
            E_N1T = E_SP128 + 1, E_N2T = E_N1T + 2 * TLP_SEG_COUNT, E_ROOM1 = E_N2T + 2 * TLP_SEG_COUNT,
-           E_REST1 = E_ROOM1 + 6;
-localparam ENTRY_W = E_REST1 + 12;
+           E_REST1 = E_ROOM1 + 6, E_RB2 = E_REST1 + 12, E_NDW1 = E_RB2 + 12, E_NDW2 = E_NDW1 + NDW_W,
+           E_SEGS1 = E_NDW2 + NDW_W, E_SEGS2 = E_SEGS1 + 12, E_AINFO = E_SEGS2 + 12,
+           E_BINFO = E_AINFO + INFO_W;
+localparam ENTRY_W = E_BINFO + INFO_W;
 
 // Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects a
 // block naming a module that does not exist, the name saying what to fix
@@ -222,9 +237,29 @@ function [NS_W-1:0] oh_add(input [NS_W-1:0] x, input [NS_W-1:0] y);
         end
     end
 endfunction
-// payload DWs in the last segment of a CplD whose DW count ends in n_lo (a count >= 1)
+// payload DWs in the last segment of a CplD whose DW count ends in n_lo (a count >= 1): the
+// count mod SEG_DW, or SEG_DW when that is 0 (a choice, no adder)
+localparam [31:0] SEG_DW_MASK_32 = SEG_DW_INT - 1;
 function [NDW_W-1:0] last_ndw_of(input [NDW_W-1:0] n_lo);
-    last_ndw_of = ((n_lo - 1'b1) & (SEG_DW[NDW_W-1:0] - 1'b1)) + 1'b1;
+    last_ndw_of = ((n_lo & SEG_DW_MASK_32[NDW_W-1:0]) == {NDW_W{1'b0}}) ? SEG_DW[NDW_W-1:0] :
+                  (n_lo & SEG_DW_MASK_32[NDW_W-1:0]);
+endfunction
+// The next CplD of a split read that has x DWs left after the CplD being planned, less one block
+// more when skip: {the last (what is left fits in a block), its segments one-hot (saturated),
+// the same as a thermometer}. Each bit is a compare of x with a constant (no subtraction first);
+// the thermometer of min(left, block) is the AND of theirs.
+function [INFO_W-1:0] next_info(input [11:0] x, input i_128, input skip);
+    reg [TH_W-1:0] ni_th128, ni_th64;
+    integer nb;
+    begin
+        // (each split size's compares apart: with constants, they stay logic, no carry chain)
+        for (nb = 0; nb < TH_W; nb = nb + 1) begin
+            ni_th128[nb] = ({20'd0, x} > (skip ? 32 : 0) + nb * SEG_DW_INT) && (32 > nb * SEG_DW_INT);
+            ni_th64[nb] = ({20'd0, x} > (skip ? 16 : 0) + nb * SEG_DW_INT) && (16 > nb * SEG_DW_INT);
+        end
+        next_info = i_128 ? {{20'd0, x} <= (skip ? 64 : 32), therm_ns(ni_th128), ni_th128} :
+                            {{20'd0, x} <= (skip ? 32 : 16), therm_ns(ni_th64), ni_th64};
+    end
 endfunction
 
 // The request's decode, in two halves either side of the decode register. The first: the
@@ -232,25 +267,49 @@ endfunction
 // size in force (the first CplD ends at the next boundary, room1 DWs on, the second at the next
 // or the end) as far as the compares: the DW counts as thermometers. i_echo: the header's fields
 // the completions echo, {Requester ID, 10-bit tag, TC, Attr}
-localparam TH_W = 2 * TLP_SEG_COUNT;
-localparam DEC_W = 3 * TH_W + 4 + 6 + 12 * 4 + 7 + 32 + 30 - 12;
+// the decode register's fields (bit offsets)
+// (address, echo {Requester ID, tag, TC, Attr} and Lower Address below D_BC)
+localparam D_BC = 69, D_LEN = 81, D_ROOM1 = 93, D_REST1 = 99,
+           D_BYTES1 = 111, D_128 = 119, D_UR = 120, D_LAST2 = 121, D_ONE = 122, D_TREST1 = 123,
+           D_TROOM1 = D_TREST1 + TH_W, D_TLEN = D_TROOM1 + TH_W, DEC_W = D_TLEN + TH_W;
 function [DEC_W-1:0] dec_first(input i_mem_read, input i_answer_data, input i_zero_len,
                                input [10:0] i_len_dw, input [29:0] i_addr_dw, input [1:0] i_lead,
                                input [11:0] i_bytes, input [31:0] i_echo, input i_128, input i_split);
-    reg [11:0] x_dw, x_blk, x_room1, x_rest1;
+    reg [11:0] x_dw, x_len, x_lo, x_sum, x_rest1;
+    reg [5:0] x_room1;
+    reg [7:0] x_bytes1;
+    reg [TH_W-1:0] x_th_rest1, x_th_room1;
+    integer xb;
     begin
         x_dw    = {1'b0, i_len_dw};
-        x_blk   = i_128 ? 12'd32 : 12'd16;
-        x_room1 = i_128 ? (12'd32 - {7'd0, i_addr_dw[4:0]}) : (12'd16 - {8'd0, i_addr_dw[3:0]});
-        x_rest1 = x_dw - x_room1;
+        // a read answered with data has at most MAX_DW DWs: its Length's low LEN_W bits (the
+        // rest matter to a UR alone, whose counts are fixed)
+        x_len   = x_dw & LEN_MASK;
+        // the address's DWs into its first block, and the Length plus them: every compare of
+        // the DWs after the first CplD is one of that sum with a constant (room1 = block - lo),
+        // not a compare after a subtraction
+        x_lo    = i_128 ? {7'd0, i_addr_dw[4:0]} : {8'd0, i_addr_dw[3:0]};
+        x_sum   = x_len + x_lo;
+        x_room1 = (i_128 ? 6'd32 : 6'd16) - x_lo[5:0];
+        x_rest1 = x_sum - (i_128 ? 12'd32 : 12'd16);
+        // the first CplD's bytes when split: to the boundary from the first enabled byte
+        x_bytes1 = {x_room1, 2'b00} - {6'd0, i_lead};
+        // (each split size's compares apart: with constants, they stay logic, no carry chain;
+        // room1 > c is lo < block - c)
+        for (xb = 0; xb < TH_W; xb = xb + 1) begin
+            x_th_rest1[xb] = i_128 ? ({20'd0, x_sum} > 32 + xb * SEG_DW_INT) : ({20'd0, x_sum} > 16 + xb * SEG_DW_INT);
+            x_th_room1[xb] = i_128 ? ({27'd0, i_addr_dw[4:0]} + xb * SEG_DW_INT < 32) :
+                                     ({28'd0, i_addr_dw[3:0]} + xb * SEG_DW_INT < 16);
+        end
         dec_first = {
-            therm_dw(x_dw), therm_dw(x_room1), therm_dw(x_rest1),
-            !i_answer_data || !i_split || (x_dw <= x_room1),            // one
-            x_rest1 <= x_blk,                                          // last2
-            !i_answer_data,                                            // ur
+            therm_dw(x_len), x_th_room1, x_th_rest1,
+            !i_answer_data || !i_split || (i_128 ? (x_sum <= 12'd32) : (x_sum <= 12'd16)),  // one
+            i_128 ? (x_sum <= 12'd64) : (x_sum <= 12'd32),                                 // last2
+            !i_answer_data,                                                      // ur
             i_128,
+            x_bytes1,
             x_rest1,
-            x_room1[5:0],
+            x_room1,
             x_dw,
             !i_mem_read ? 12'd4 : (i_zero_len ? 12'd1 : i_bytes),      // Byte Count
             i_mem_read ? {i_addr_dw[4:0], i_lead} : 7'd0,              // Lower Address
@@ -260,28 +319,42 @@ function [DEC_W-1:0] dec_first(input i_mem_read, input i_answer_data, input i_ze
     end
 endfunction
 // the second half, from the decode register into the FIFO's write: the CplDs' segment counts
-// chosen from the thermometers, one-hot, and the beat's sum of them
+// chosen from the thermometers, one-hot, and the beat's sum of them; the second CplD's Byte
+// Count, each CplD's segments and the DWs of its last one, and the split state's next CplD
+// after the first CplD and after two
 function [ENTRY_W-33:0] dec_second(input [DEC_W-1:0] d);
-    reg [TH_W-1:0] x_n1t, x_n2t;
-    reg [NS_W-1:0] x_n1s, x_n2s;
-    reg x_one, x_last2, x_ur, x_128;
+    reg [TH_W-1:0] x2_n1t, x2_n2t;
+    reg [NS_W-1:0] x2_n1s, x2_n2s;
+    reg [11:0] x2_blk, x2_len1, x2_len2, x2_rest1;
+    reg x2_one, x2_last2, x2_ur, x2_128;
     begin
-        {x_one, x_last2, x_ur, x_128} = d[DEC_W-3*TH_W-1 -: 4];
-        x_n1t = x_ur ? therm(12'd1) : x_one ? d[DEC_W-1 -: TH_W] : d[DEC_W-TH_W-1 -: TH_W];
-        x_n2t = x_last2 ? d[DEC_W-2*TH_W-1 -: TH_W] : therm_dw(x_128 ? 12'd32 : 12'd16);
-        x_n1s = therm_ns(x_n1t);
-        x_n2s = therm_ns(x_n2t);
+        {x2_one, x2_last2, x2_ur, x2_128} = {d[D_ONE], d[D_LAST2], d[D_UR], d[D_128]};
+        x2_blk = x2_128 ? 12'd32 : 12'd16;
+        x2_rest1 = d[D_REST1 +: 12];
+        x2_len1 = x2_one ? d[D_LEN +: 12] : {6'd0, d[D_ROOM1 +: 6]};
+        x2_len2 = x2_last2 ? x2_rest1 : x2_blk;
+        x2_n1t = x2_ur ? therm(12'd1) : x2_one ? d[D_TLEN +: TH_W] : d[D_TROOM1 +: TH_W];
+        x2_n2t = x2_last2 ? d[D_TREST1 +: TH_W] : therm_dw(x2_blk);
+        x2_n1s = therm_ns(x2_n1t);
+        x2_n2s = therm_ns(x2_n2t);
         dec_second = {
-            d[DEC_W-3*TH_W-5 -: 6 + 12],                               // rest1, room1[5:0]
-            x_n2t,
-            x_n1t,
-            x_128,
-            x_one,
-            x_last2,
-            x_n1s,
-            x_n2s,
-            x_one ? x_n1s : oh_add(x_n1s, x_n2s),                      // ws
-            x_ur,
+            next_info(x2_rest1, x2_128, 1'b1),                          // b_info
+            next_info(x2_rest1, x2_128, 1'b0),                          // a_info
+            segs_of(x2_len2),
+            x2_ur ? 12'd1 : segs_of(x2_len1),
+            last_ndw_of(x2_len2[NDW_W-1:0]),
+            x2_ur ? {NDW_W{1'b0}} : last_ndw_of(x2_len1[NDW_W-1:0]),
+            d[D_BC +: 12] - {4'd0, d[D_BYTES1 +: 8]},                   // rb2
+            d[D_REST1 +: 12], d[D_ROOM1 +: 6],
+            x2_n2t,
+            x2_n1t,
+            x2_128,
+            x2_one,
+            x2_last2,
+            x2_n1s,
+            x2_n2s,
+            x2_one ? x2_n1s : oh_add(x2_n1s, x2_n2s),                   // ws
+            x2_ur,
             d[0 +: 12 + 12 + 7 + 32 + 30]                              // Length .. address
         };
     end
@@ -302,34 +375,50 @@ reg  [COUNT_WIDTH-1:0] fifo_pop;
 // output register), is max(bar_latency, 2) clocks past its (jittered) accept time. An entry's
 // time is stamped when it is written, a clock after the accept (the decode register between).
 // The head window holds each entry's due bit for the clock it is in the window, compared
-// against that clock's now + 3 - max(bar_latency, 2) (made a clock ahead: due_base_next): one
-// subtraction from the entry, not negative when due (ages stay far below 2^31 clocks)
+// against that clock's now + 3 - max(bar_latency, 2), made a clock ahead (now + 4 - ...) in a
+// register a further clock ahead (so bar_latency takes effect a clock after it changes): one
+// subtraction from the entry, from registers, not negative when due (ages stay far below 2^31
+// clocks)
 wire [15:0] latency_eff = (bar_latency < 16'd2) ? 16'd2 : bar_latency;
-wire [31:0] due_base_next = now_reg + 32'd4 - {16'd0, latency_eff};
+reg  [31:0] due_base_reg = 32'd0;
 
 /*
  * Completion buffer: the payload DWs of the reads taken and not yet answered (reserved when a
- * read enters the FIFO, released the clock after its last CplD is planned)
+ * read enters the FIFO, from its length registered beside the decode register; released the
+ * clock after its last CplD is planned)
  */
 localparam BUF_W = 24;
 localparam [31:0] CPL_BUFFER_DW_32 = CPL_BUFFER_BYTES / 4;
 localparam [31:0] BEAT_RESERVE_DW_32 = TLP_SEG_COUNT * (MAX_PAYLOAD_BYTES / 4);
 reg  [BUF_W-1:0] reserved_dw_reg = {BUF_W{1'b0}};
-reg  [BUF_W-1:0] push_dw;
 wire [31:0]      reserved_dw_32 = {{(32-BUF_W){1'b0}}, reserved_dw_reg};
-// room for one more beat of reads, and for two (one the current clock may take)
+// no room for one, two or three more beats of reads (the ones the current clock may take and
+// the clock before took, which the count does not hold yet, and the next clock's): compares of
+// the register with constants, chosen by ready_reg and wr_v_reg
 wire buffer_full  = (CPL_BUFFER_BYTES != 0) && (reserved_dw_32 + BEAT_RESERVE_DW_32 > CPL_BUFFER_DW_32);
 wire buffer_full2 = (CPL_BUFFER_BYTES != 0) && (reserved_dw_32 + 2 * BEAT_RESERVE_DW_32 > CPL_BUFFER_DW_32);
+wire buffer_full3 = (CPL_BUFFER_BYTES != 0) && (reserved_dw_32 + 3 * BEAT_RESERVE_DW_32 > CPL_BUFFER_DW_32);
 // the payload DWs of the reads that left on the clock before, per window slot
 reg  [12*TLP_SEG_COUNT-1:0] release_dw_reg = {12*TLP_SEG_COUNT{1'b0}};
 reg  [12*TLP_SEG_COUNT-1:0] release_dw_next;
-reg  [BUF_W-1:0]            release_dw;
+
+// the sum of a DW count per segment (made in the clocked block, from registers)
+function [BUF_W-1:0] dw_sum(input [12*TLP_SEG_COUNT-1:0] per_seg);
+    integer ds;
+    begin
+        dw_sum = {BUF_W{1'b0}};
+        for (ds = 0; ds < TLP_SEG_COUNT; ds = ds + 1) begin
+            dw_sum = dw_sum + {{(BUF_W-12){1'b0}}, per_seg[12*ds +: 12]};
+        end
+    end
+endfunction
 
 // a beat is taken only while every segment of it would find room. Ready is registered (the
 // header decode, the FIFO's write steering and the probe's taps start from a flip-flop): while
-// it is high the clock may take a beat, so the next clock's ready needs room for two, and in
-// the FIFO for three while the decode register holds a beat on its way in (the buffer counts
-// a read from the clock it is taken)
+// it is high the clock may take a beat, so the next clock's ready needs room for two: in the
+// buffer one more while the decode register holds a beat (the buffer counts a read from the
+// clock after it is taken), in the FIFO three while either (it writes the decode register's
+// beat on the clock after it is taken)
 reg ready_reg = 1'b0;
 assign rx_req_tlp_ready = ready_reg;
 
@@ -342,8 +431,9 @@ localparam [15:0] LFSR_SEED = 16'hACE1;
 reg  [15:0] lfsr_reg = LFSR_SEED;
 
 wire [TLP_SEG_COUNT-1:0]             push;
-// per segment: the request's payload DWs when it is a read answered with data
-wire [12*TLP_SEG_COUNT-1:0]          push_len;
+// per segment: the payload DWs of the read taken on the clock before when it is answered with
+// data (registered beside the decode register, so the buffer's sum starts from flip-flops)
+wire [12*TLP_SEG_COUNT-1:0]          read_dw;
 // the decode register: per segment the entry less its time, and whether it enters the FIFO
 // (on the clock after the accept)
 wire [(ENTRY_W-32)*TLP_SEG_COUNT-1:0] wr_fields;
@@ -355,12 +445,6 @@ reg  [32:0]                          jitter_product;
 wire [ENTRY_W*TLP_SEG_COUNT-1:0]     heads;
 integer k;
 
-always @* begin
-    push_dw = {BUF_W{1'b0}};
-    for (k = 0; k < TLP_SEG_COUNT; k = k + 1) begin
-        push_dw = push_dw + {{(BUF_W-12){1'b0}}, push_len[12*k +: 12]};
-    end
-end
 
 always @* begin
     lfsr_v = lfsr_reg;
@@ -430,8 +514,13 @@ generate
         wire req_non_posted  = !req_prefix && (req_mem_read || req_io || req_cfg || req_atomic);
 
         assign push[g] = rx_req_tlp_valid[g] && rx_req_tlp_sop[g] && rx_req_tlp_ready && req_non_posted;
-        // the completion buffer counts a read from the clock it is taken
-        assign push_len[12*g +: 12] = (push[g] && req_answer_data) ? {1'b0, req_len_dw} : 12'd0;
+        // the completion buffer counts a read from the clock after it is taken
+        reg [11:0] read_dw_reg = 12'd0;
+        always @(posedge clk) begin
+            read_dw_reg <= (push[g] && req_answer_data) ? {1'b0, req_len_dw} : 12'd0;
+            if (rst) read_dw_reg <= 12'd0;
+        end
+        assign read_dw[12*g +: 12] = read_dw_reg;
 
         /*
          * The FIFO entry less its time, into the decode register on a clock the segment
@@ -494,7 +583,6 @@ reg [TLP_SEG_COUNT-1:0]         take;
 
 reg [TLP_SEG_COUNT:0]   k_is;     // k_is[m]: m slots are taken
 reg [TLP_SEG_COUNT:0]   d_is;     // d_is[m]: m valid slots stay
-reg [TLP_SEG_COUNT-1:0] fifo_v;   // FIFO head i is present
 reg [TLP_SEG_COUNT-1:0] fifo_take;
 reg [TLP_SEG_COUNT-1:0] w_due, f_due;
 reg [TLP_SEG_COUNT:0]   nv_is;    // nv_is[m]: m slots are valid
@@ -503,9 +591,8 @@ integer wj, wi, vi;
 // (from registers alone: a Verilated model evaluates it once a clock; what follows reads take)
 always @* begin
     for (vi = 0; vi < TLP_SEG_COUNT; vi = vi + 1) begin
-        fifo_v[vi] = ({{(32-COUNT_WIDTH){1'b0}}, fifo_count} > vi);
-        due_w = due_base_next - win_reg[ENTRY_W*vi + E_T +: 32];
-        due_f = due_base_next - heads[ENTRY_W*vi + E_T +: 32];
+        due_w = due_base_reg - win_reg[ENTRY_W*vi + E_T +: 32];
+        due_f = due_base_reg - heads[ENTRY_W*vi + E_T +: 32];
         w_due[vi] = !due_w[31];
         f_due[vi] = !due_f[31];
     end
@@ -537,7 +624,7 @@ always @* begin
             end
         end
         for (wi = 0; wi <= wj; wi = wi + 1) begin
-            if (d_is[wj - wi] && fifo_v[wi]) begin
+            if (d_is[wj - wi] && fifo_v_reg[wi]) begin
                 win_v_next[wj] = 1'b1;
                 win_due_next[wj] = win_due_next[wj] | f_due[wi];
                 fifo_take[wi] = 1'b1;
@@ -553,7 +640,7 @@ always @* begin
                 end
             end
             for (wi = 0; wi <= wj; wi = wi + 1) begin
-                if (d_is[wj - wi] && fifo_v[wi]) begin
+                if (d_is[wj - wi] && fifo_v_reg[wi]) begin
                     win_next[ENTRY_W*wj +: ENTRY_W] = win_next[ENTRY_W*wj +: ENTRY_W] | heads[ENTRY_W*wi +: ENTRY_W];
                 end
             end
@@ -566,6 +653,29 @@ always @* begin
     end
 end
 wire unused_window = &{1'b0, due_w[30:0], due_f[30:0], 1'b0};
+
+// The FIFO's entries, counted here as seg_fifo's pointers move (its writes, wr_v_reg, and its
+// pops), so that which heads are present (fifo_v_reg[i]: head i) is a register, not a compare
+// after the pointers' subtraction: the count after the clock's writes less each possible pop is
+// made from registers, the pop only choosing one
+reg [FIFO_AW:0]         fifo_n_reg = {(FIFO_AW+1){1'b0}}, fifo_n_next, fifo_in_n;
+reg [TLP_SEG_COUNT-1:0] fifo_v_reg = {TLP_SEG_COUNT{1'b0}}, fifo_v_next, fifo_v_left;
+integer pm, pv;
+always @* begin
+    fifo_in_n = fifo_n_reg;
+    for (pv = 0; pv < TLP_SEG_COUNT; pv = pv + 1) fifo_in_n = fifo_in_n + {{FIFO_AW{1'b0}}, wr_v_reg[pv]};
+    fifo_n_next = {(FIFO_AW+1){1'b0}};
+    fifo_v_next = {TLP_SEG_COUNT{1'b0}};
+    for (pm = 0; pm <= TLP_SEG_COUNT; pm = pm + 1) begin
+        for (pv = 0; pv < TLP_SEG_COUNT; pv = pv + 1) fifo_v_left[pv] = ({{(31-FIFO_AW){1'b0}}, fifo_in_n} > pv + pm);
+        if ({{(32-COUNT_WIDTH){1'b0}}, fifo_pop} == pm) begin
+            fifo_n_next = fifo_n_next | (fifo_in_n - pm[FIFO_AW:0]);
+            fifo_v_next = fifo_v_next | fifo_v_left;
+        end
+    end
+end
+// (seg_fifo's own count of its heads is the same, from its pointers)
+wire unused_fifo_count = &{1'b0, fifo_count, 1'b0};
 
 /*
  * Completion output. One beat is TLP_SEG_COUNT segments of SEG_DW DWs; a completion starts
@@ -598,13 +708,16 @@ reg [29:0]        f_dw0_reg = 30'd0, f_dw0_next;
 reg [11:0]        f_n_reg = 12'd0, f_n_next;
 reg [11:0]        f_off_reg = 12'd0, f_off_next;
 reg [NDW_W-1:0]   f_lastndw_reg = {NDW_W{1'b0}}, f_lastndw_next;
+// it ends within this beat (its segments left, at most TLP_SEG_COUNT, are p0_reg's), made when
+// the beat before was planned: the in-flight segments' eop needs no compare
+reg               f_ends_reg = 1'b1, f_ends_next;
 reg [NS_W-1:0]    p0_reg = NS_ZERO, p0_next;
 // a read whose CplDs go on (always window slot 0): the next CplD's DWs still to send, byte
 // address and Byte Count, the split size, and that CplD's segments (saturated) and lastness
 reg               split_reg = 1'b0, split_next;
 reg  [11:0]       sub_dw_reg = 12'd0, sub_dw_next;
 reg  [32:0]       sub_ba_reg = 33'd0, sub_ba_next;
-reg  [12:0]       sub_rb_reg = 13'd0, sub_rb_next;
+reg  [11:0]       sub_rb_reg = 12'd0, sub_rb_next;
 reg               sub_128_reg = 1'b0, sub_128_next;
 reg               sub_one_reg = 1'b0, sub_one_next;
 reg  [NS_W-1:0]   sub_n1s_reg = {NS_W{1'b0}}, sub_n1s_next;
@@ -660,21 +773,22 @@ reg [NS_W*NC*TLP_SEG_COUNT-1:0] c_p0;   // p0 after the beat if candidate c is t
 // the split state a read leaves after its first CplD (a) or its first two (b)
 reg [12*TLP_SEG_COUNT-1:0] a_dw, b_dw;
 reg [33*TLP_SEG_COUNT-1:0] a_ba, b_ba;
-reg [13*TLP_SEG_COUNT-1:0] a_rb, b_rb;
+reg [12*TLP_SEG_COUNT-1:0] a_rb, b_rb;
 reg [TLP_SEG_COUNT-1:0]    a_one, b_one, u_128;
 reg [NS_W*TLP_SEG_COUNT-1:0] a_n1s, b_n1s;
 reg [2*TLP_SEG_COUNT*TLP_SEG_COUNT-1:0] a_n1t, b_n1t;
 reg [2*TLP_SEG_COUNT*NC-1:0] c_nt;
+// each candidate's segments pass two beats (beyond its thermometer)
+reg [NC-1:0]               c_big;
 
 // one slot's fields
 reg [ENTRY_W-1:0] e;
 reg        e_sub;
-reg [11:0] e_len, e_bc, e_blk, e_room1, e_rest1, e_rest2, e_len1, e_len2, e_bytes1, e_n1, e_n2;
+reg [11:0] e_len, e_bc, e_blk, e_sub_blk, e_room1, e_rest1, e_len1, e_len2, e_rb1, e_rb2;
 reg [1:0]  e_la;
-reg [12:0] e_rb1, e_rb2;
 reg [32:0] e_ba1, e_ba2;
 reg [31:0] q32;
-integer fj, fc, fq, pj, pc, lj, lc, lq, rj, dj, hs;
+integer fj, fc, fq, pj, pc, lj, lc, lq, dj, hs;
 
 // a CplD's header
 // a CplD's header fields (the rest of the header is constant; the output register places them):
@@ -709,12 +823,6 @@ function [127:0] cpl_hdr(input sop, input [HF_W-1:0] hf);
     };
 endfunction
 
-// the next CplD of a split read with x DWs still to send: the last when x fits before the
-// boundary, and its segments (saturated)
-function [NS_W+2*TLP_SEG_COUNT:0] sub_info(input [11:0] x, input [11:0] blk);
-    // (the thermometer of min(x, blk) is the AND of theirs: no adder after the subtraction)
-    sub_info = {x <= blk, therm_ns(therm_dw(x) & therm_dw(blk)), therm_dw(x) & therm_dw(blk)};
-endfunction
 
 always @* begin
     u_ur = {TLP_SEG_COUNT{1'b0}}; u_one = {TLP_SEG_COUNT{1'b0}}; u_last2 = {TLP_SEG_COUNT{1'b0}};
@@ -724,15 +832,15 @@ always @* begin
     c_lastndw = {NDW_W*NC{1'b0}}; c_ns = {NS_W*NC{1'b0}};
     a_dw = {12*TLP_SEG_COUNT{1'b0}}; b_dw = {12*TLP_SEG_COUNT{1'b0}};
     a_ba = {33*TLP_SEG_COUNT{1'b0}}; b_ba = {33*TLP_SEG_COUNT{1'b0}};
-    a_rb = {13*TLP_SEG_COUNT{1'b0}}; b_rb = {13*TLP_SEG_COUNT{1'b0}};
+    a_rb = {12*TLP_SEG_COUNT{1'b0}}; b_rb = {12*TLP_SEG_COUNT{1'b0}};
     a_one = {TLP_SEG_COUNT{1'b0}}; b_one = {TLP_SEG_COUNT{1'b0}};
     a_n1s = {NS_W*TLP_SEG_COUNT{1'b0}}; b_n1s = {NS_W*TLP_SEG_COUNT{1'b0}};
     a_n1t = {2*TLP_SEG_COUNT*TLP_SEG_COUNT{1'b0}}; b_n1t = {2*TLP_SEG_COUNT*TLP_SEG_COUNT{1'b0}};
     c_nt = {2*TLP_SEG_COUNT*NC{1'b0}};
+    c_big = {NC{1'b0}};
     e = {ENTRY_W{1'b0}}; e_sub = 1'b0;
-    e_len = 12'd0; e_bc = 12'd0; e_blk = 12'd0; e_room1 = 12'd0; e_rest1 = 12'd0; e_rest2 = 12'd0; e_len1 = 12'd0;
-    e_len2 = 12'd0; e_bytes1 = 12'd0; e_n1 = 12'd0; e_n2 = 12'd0; e_la = 2'd0;
-    e_rb1 = 13'd0; e_rb2 = 13'd0; e_ba1 = 33'd0; e_ba2 = 33'd0;
+    e_len = 12'd0; e_bc = 12'd0; e_blk = 12'd0; e_sub_blk = 12'd0; e_room1 = 12'd0; e_rest1 = 12'd0;
+    e_len1 = 12'd0; e_len2 = 12'd0; e_la = 2'd0; e_rb1 = 12'd0; e_rb2 = 12'd0; e_ba1 = 33'd0; e_ba2 = 33'd0;
     for (fj = 0; fj < TLP_SEG_COUNT; fj = fj + 1) begin
         u_rdy[fj] = win_v_reg[fj] && (win_due_reg[fj] || ((fj == 0) && split_reg));
         // (the rest is read only when the slot's read starts)
@@ -742,62 +850,73 @@ always @* begin
             e_len = e[E_LEN +: 12];
             e_bc = e[E_BC +: 12];
             e_la = e[E_LA +: 2];
+            // the entry's split size, and the one in force for the slot's next CplD
+            e_blk = e[E_SP128] ? 12'd32 : 12'd16;
             u_128[fj] = e_sub ? sub_128_reg : e[E_SP128];
-            e_blk = u_128[fj] ? 12'd32 : 12'd16;
-            // the first CplD: the read's (to the boundary when split), or the split read's next
+            e_sub_blk = sub_128_reg ? 12'd32 : 12'd16;
             e_room1 = {6'd0, e[E_ROOM1 +: 6]};
-            // the DWs left after the first CplD and after a second block: each one subtraction
-            // from a register (not the second after the first)
             e_rest1 = e[E_REST1 +: 12];
-            e_rest2 = e[E_REST1 +: 12] - (e[E_SP128] ? 12'd32 : 12'd16);
-            e_rb1 = (e_bc == 12'd0) ? 13'd4096 : {1'b0, e_bc};
-            e_ba1 = {1'b0, e[E_ADDR +: 30], e_la[1:0]};
-            e_len1 = e[E_ONE] ? e_len : e_room1;
-            if (e_sub) begin
-                e_rest1 = sub_dw_reg - (sub_128_reg ? 12'd32 : 12'd16);
-                e_rest2 = sub_dw_reg - (sub_128_reg ? 12'd64 : 12'd32);
-                e_rb1 = sub_rb_reg;
-                e_ba1 = sub_ba_reg;
-                e_len1 = sub_one_reg ? sub_dw_reg : e_blk;
-            end
             u_ur[fj] = e[E_UR] && !e_sub;
             u_one[fj] = e_sub ? sub_one_reg : e[E_ONE];
             u_last2[fj] = e[E_LAST2] && !e_sub;
             u_n1s[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_N1S +: NS_W];
             u_ws[NS_W*fj +: NS_W] = e_sub ? sub_n1s_reg : e[E_WS +: NS_W];
 
-            e_n1 = u_ur[fj] ? 12'd1 : segs_of(e_len1);
-            c_hf[HF_W*(2*fj) +: HF_W] = cpl_hf(u_ur[fj], e[E_ATTR +: E_LEN-E_ATTR], e_len1[9:0], e_rb1[11:0], e_ba1[6:0]);
+            // the first CplD: the read's (to the boundary when split), or the split read's next;
+            // its counts from the entry, or from the split state's registers
+            if (e_sub) begin
+                e_len1 = sub_one_reg ? sub_dw_reg : e_sub_blk;
+                e_rb1 = sub_rb_reg;
+                e_ba1 = sub_ba_reg;
+                c_n[12*(2*fj) +: 12] = segs_of(e_len1);
+                c_lastndw[NDW_W*(2*fj) +: NDW_W] = last_ndw_of(e_len1[NDW_W-1:0]);
+                c_nt[TH_W*(2*fj) +: TH_W] = sub_n1t_reg;
+                c_big[2*fj] = {20'd0, e_len1} > 2 * SEG_DW_INT * TLP_SEG_COUNT;
+            end else begin
+                e_len1 = e[E_ONE] ? e_len : e_room1;
+                e_rb1 = e_bc;
+                e_ba1 = {1'b0, e[E_ADDR +: 30], e_la[1:0]};
+                c_n[12*(2*fj) +: 12] = e[E_SEGS1 +: 12];
+                c_lastndw[NDW_W*(2*fj) +: NDW_W] = e[E_NDW1 +: NDW_W];
+                c_nt[TH_W*(2*fj) +: TH_W] = e[E_N1T +: TH_W];
+                c_big[2*fj] = {20'd0, e[E_SEGS1 +: 12]} > 2 * TLP_SEG_COUNT;
+            end
+            c_hf[HF_W*(2*fj) +: HF_W] = cpl_hf(u_ur[fj], e[E_ATTR +: E_LEN-E_ATTR], e_len1[9:0], e_rb1, e_ba1[6:0]);
             c_dw0[30*(2*fj) +: 30] = e_ba1[31:2];
-            c_n[12*(2*fj) +: 12] = e_n1;
-            c_lastndw[NDW_W*(2*fj) +: NDW_W] = u_ur[fj] ? {NDW_W{1'b0}} : last_ndw_of(e_len1[NDW_W-1:0]);
             c_ns[NS_W*(2*fj) +: NS_W] = u_n1s[NS_W*fj +: NS_W];
-            c_nt[2*TLP_SEG_COUNT*(2*fj) +: 2*TLP_SEG_COUNT] = e_sub ? sub_n1t_reg : e[E_N1T +: 2*TLP_SEG_COUNT];
 
             // (the second CplD and the split state are read only for a read answered by several)
             if (!SIM_GATE || !u_one[fj]) begin
-                // the second CplD starts at the boundary
-                e_bytes1 = {e_room1[9:0], 2'b00} - {10'd0, e_la[1:0]};
+                // the second CplD starts at the boundary (a read's own: a split read going on
+                // starts one CplD a beat)
                 e_ba2 = {({1'b0, e[E_ADDR +: 30]} + {19'd0, e_room1}), 2'b00};
-                e_rb2 = e_rb1 - {1'b0, e_bytes1};
+                e_rb2 = e[E_RB2 +: 12];
                 e_len2 = e[E_LAST2] ? e_rest1 : e_blk;
-                e_n2 = segs_of(e_len2);
-                c_hf[HF_W*(2*fj+1) +: HF_W] = cpl_hf(1'b0, e[E_ATTR +: E_LEN-E_ATTR], e_len2[9:0], e_rb2[11:0], e_ba2[6:0]);
+                c_hf[HF_W*(2*fj+1) +: HF_W] = cpl_hf(1'b0, e[E_ATTR +: E_LEN-E_ATTR], e_len2[9:0], e_rb2, e_ba2[6:0]);
                 c_dw0[30*(2*fj+1) +: 30] = e_ba2[31:2];
-                c_n[12*(2*fj+1) +: 12] = e_n2;
-                c_lastndw[NDW_W*(2*fj+1) +: NDW_W] = last_ndw_of(e_len2[NDW_W-1:0]);
+                c_n[12*(2*fj+1) +: 12] = e[E_SEGS2 +: 12];
+                c_lastndw[NDW_W*(2*fj+1) +: NDW_W] = e[E_NDW2 +: NDW_W];
                 c_ns[NS_W*(2*fj+1) +: NS_W] = e[E_N2S +: NS_W];
-                c_nt[2*TLP_SEG_COUNT*(2*fj+1) +: 2*TLP_SEG_COUNT] = e[E_N2T +: 2*TLP_SEG_COUNT];
+                c_nt[TH_W*(2*fj+1) +: TH_W] = e[E_N2T +: TH_W];
+                c_big[2*fj+1] = {20'd0, e[E_SEGS2 +: 12]} > 2 * TLP_SEG_COUNT;
 
-                // the split state after the first CplD, and after a second that is not the last
-                a_dw[12*fj +: 12] = e_rest1;
-                a_ba[33*fj +: 33] = e_sub ? (sub_ba_reg + {19'd0, e_blk, 2'b00}) : e_ba2;
-                a_rb[13*fj +: 13] = e_sub ? (sub_rb_reg - {e_blk[10:0], 2'b00}) : e_rb2;
-                {a_one[fj], a_n1s[NS_W*fj +: NS_W], a_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest1, e_blk);
-                b_dw[12*fj +: 12] = e_rest2;
-                b_ba[33*fj +: 33] = e_ba2 + {19'd0, e_blk, 2'b00};
-                b_rb[13*fj +: 13] = e_rb2 - {e_blk[10:0], 2'b00};
-                {b_one[fj], b_n1s[NS_W*fj +: NS_W], b_n1t[2*TLP_SEG_COUNT*fj +: 2*TLP_SEG_COUNT]} = sub_info(e_rest2, e_blk);
+                // the split state after the first CplD: the entry's, or the split read's a block on
+                if (e_sub) begin
+                    a_dw[12*fj +: 12] = sub_dw_reg - e_sub_blk;
+                    a_ba[33*fj +: 33] = sub_ba_reg + {19'd0, e_sub_blk, 2'b00};
+                    a_rb[12*fj +: 12] = sub_rb_reg - {e_sub_blk[9:0], 2'b00};
+                    {a_one[fj], a_n1s[NS_W*fj +: NS_W], a_n1t[TH_W*fj +: TH_W]} = next_info(sub_dw_reg, sub_128_reg, 1'b1);
+                end else begin
+                    a_dw[12*fj +: 12] = e_rest1;
+                    a_ba[33*fj +: 33] = e_ba2;
+                    a_rb[12*fj +: 12] = e_rb2;
+                    {a_one[fj], a_n1s[NS_W*fj +: NS_W], a_n1t[TH_W*fj +: TH_W]} = e[E_AINFO +: INFO_W];
+                end
+                // and after a second that is not the last (never a split read going on)
+                b_dw[12*fj +: 12] = e_rest1 - e_blk;
+                b_ba[33*fj +: 33] = {({1'b0, e[E_ADDR +: 30]} + {19'd0, e_room1} + {19'd0, e_blk}), 2'b00};
+                b_rb[12*fj +: 12] = e_rb2 - {e_blk[9:0], 2'b00};
+                {b_one[fj], b_n1s[NS_W*fj +: NS_W], b_n1t[TH_W*fj +: TH_W]} = e[E_BINFO +: INFO_W];
             end
         end
     end
@@ -816,7 +935,7 @@ always @* begin
         end
     end
 end
-wire unused_e = &{1'b0, e[E_T +: 32], e_ba1[32], e_ba2[32], e_ba2[1:0], e_n1, e_n2, q32, 1'b0};
+wire unused_e = &{1'b0, e[E_T +: 32], e_ba1[32], e_ba2[32], e_ba2[1:0], e_len2[11:10], q32, 1'b0};
 
 /*
  * The beat's prefix: positions (saturated sums), which reads start, which start a second CplD,
@@ -892,7 +1011,7 @@ always @* begin
         if (|(p0_reg >> (s + 1))) begin
             // the rest of the CplD in flight
             pl_valid_next[s] = 1'b1;
-            pl_eop_next[s] = ({20'd0, f_left} == s + 1);
+            pl_eop_next[s] = p0_reg[s + 1] && (s + 1 < TLP_SEG_COUNT || f_ends_reg);
             pl_dw_next[30*s +: 30] = f_dw0_reg;
             pl_off_next[OFF_W*s +: OFF_W] = f_off_reg + s[OFF_W-1:0];
             pl_ndw_next[NDW_W*s +: NDW_W] = pl_eop_next[s] ? f_lastndw_reg : SEG_DW[NDW_W-1:0];
@@ -923,8 +1042,14 @@ always @* begin
     f_n_next = f_n_reg;
     f_off_next = f_off_reg + SEG_32[11:0];
     f_lastndw_next = f_lastndw_reg;
-    p0_next = sat_ns((f_left > {SEG_32[10:0], 1'b0}) ? SEG_32[11:0] :
-                     (f_left > SEG_32[11:0]) ? (f_left - SEG_32[11:0]) : 12'd0);
+    f_ends_next = f_left <= {SEG_32[10:0], 1'b0};
+    // (min(f_left - TLP_SEG_COUNT, TLP_SEG_COUNT), at least 0, one-hot: compares of f_left with
+    // constants, no second subtraction)
+    for (sa = 0; sa < NS_W; sa = sa + 1) begin
+        p0_next[sa] = (sa == 0) ? ({20'd0, f_left} <= SEG_32) :
+                      (sa < TLP_SEG_COUNT) ? ({20'd0, f_left} == SEG_32 + sa) :
+                      (sa == TLP_SEG_COUNT) && ({20'd0, f_left} >= 2 * SEG_32);
+    end
     if (!(|p0_reg[NS_W-1 -: 2])) begin
         // the in-flight CplD ended in this beat
         f_off_next = f_off_reg;
@@ -932,6 +1057,7 @@ always @* begin
     end
     if (any_go) begin
         f_dw0_next = {30{1'b0}};
+        f_ends_next = 1'b1;
         f_n_next = 12'd0;
         f_off_next = 12'd0;
         f_lastndw_next = {NDW_W{1'b0}};
@@ -945,6 +1071,9 @@ always @* begin
                     if (c_start[NS_W*lc + lq]) begin
                         f_off_next = f_off_next | (SEG_32[11:0] - lq[11:0]);
                         p0_next = p0_next | c_p0[NS_W*(TLP_SEG_COUNT*lc + lq) +: NS_W];
+                        // started at lq, it ends within the next beat when it has at most
+                        // 2 * TLP_SEG_COUNT - lq segments
+                        f_ends_next = f_ends_next & ((lq == 0) ? !c_big[lc] : !c_nt[TH_W*lc + TH_W - lq]);
                     end
                 end
             end
@@ -964,7 +1093,7 @@ always @* begin
         split_next = |(u_go & ~u_leave);
         sub_dw_next = 12'd0;
         sub_ba_next = 33'd0;
-        sub_rb_next = 13'd0;
+        sub_rb_next = 12'd0;
         sub_128_next = 1'b0;
         sub_one_next = 1'b0;
         sub_n1s_next = {NS_W{1'b0}};
@@ -975,14 +1104,14 @@ always @* begin
                 if (u_two[lj]) begin
                     sub_dw_next = sub_dw_next | b_dw[12*lj +: 12];
                     sub_ba_next = sub_ba_next | b_ba[33*lj +: 33];
-                    sub_rb_next = sub_rb_next | b_rb[13*lj +: 13];
+                    sub_rb_next = sub_rb_next | b_rb[12*lj +: 12];
                     sub_one_next = sub_one_next | b_one[lj];
                     sub_n1s_next = sub_n1s_next | b_n1s[NS_W*lj +: NS_W];
                     sub_n1t_next = sub_n1t_next | b_n1t[2*TLP_SEG_COUNT*lj +: 2*TLP_SEG_COUNT];
                 end else begin
                     sub_dw_next = sub_dw_next | a_dw[12*lj +: 12];
                     sub_ba_next = sub_ba_next | a_ba[33*lj +: 33];
-                    sub_rb_next = sub_rb_next | a_rb[13*lj +: 13];
+                    sub_rb_next = sub_rb_next | a_rb[12*lj +: 12];
                     sub_one_next = sub_one_next | a_one[lj];
                     sub_n1s_next = sub_n1s_next | a_n1s[NS_W*lj +: NS_W];
                     sub_n1t_next = sub_n1t_next | a_n1t[2*TLP_SEG_COUNT*lj +: 2*TLP_SEG_COUNT];
@@ -1000,12 +1129,6 @@ always @* begin
 end
 wire unused_plan = &{1'b0, own, c_eop, 1'b0};
 
-always @* begin
-    release_dw = {BUF_W{1'b0}};
-    for (rj = 0; rj < TLP_SEG_COUNT; rj = rj + 1) begin
-        release_dw = release_dw + {{(BUF_W-12){1'b0}}, release_dw_reg[12*rj +: 12]};
-    end
-end
 
 // the output beat's payload from the plan: DW u of segment t is its CplD's first DW plus the
 // segment's offset in it; a segment the payload fills (the common case) is written without a
@@ -1047,13 +1170,16 @@ wire unused_seg_at = &{1'b0, seg_at[31:30], 1'b0};
 
 always @(posedge clk) begin
     lfsr_reg     <= lfsr_v;
-    reserved_dw_reg <= reserved_dw_reg + push_dw - release_dw;
+    reserved_dw_reg <= reserved_dw_reg + dw_sum(read_dw) - dw_sum(release_dw_reg);
     release_dw_reg <= release_dw_next;
     now_reg      <= now_reg + 32'd1;
+    due_base_reg <= now_reg + 32'd5 - {16'd0, latency_eff};
     wr_v_reg     <= push;
-    ready_reg    <= (ready_reg ? !buffer_full2 : !buffer_full) &&
+    ready_reg    <= ((ready_reg && (|wr_v_reg)) ? !buffer_full3 : (ready_reg || (|wr_v_reg)) ? !buffer_full2 : !buffer_full) &&
                     ((ready_reg || (|wr_v_reg)) ? fifo_room3 : fifo_room);
     win_reg      <= win_next;
+    fifo_n_reg   <= fifo_n_next;
+    fifo_v_reg   <= fifo_v_next;
     win_v_reg    <= win_v_next;
     win_due_reg  <= win_due_next;
     if (pl_load) begin
@@ -1061,6 +1187,7 @@ always @(posedge clk) begin
         f_n_reg      <= f_n_next;
         f_off_reg    <= f_off_next;
         f_lastndw_reg <= f_lastndw_next;
+        f_ends_reg   <= f_ends_next;
         p0_reg       <= p0_next;
         split_reg    <= split_next;
         sub_dw_reg   <= sub_dw_next;
@@ -1095,10 +1222,13 @@ always @(posedge clk) begin
         reserved_dw_reg <= {BUF_W{1'b0}};
         release_dw_reg <= {12*TLP_SEG_COUNT{1'b0}};
         now_reg      <= 32'd0;
+        due_base_reg <= 32'd4 - {16'd0, latency_eff};
         ready_reg    <= 1'b0;
         wr_v_reg     <= {TLP_SEG_COUNT{1'b0}};
         lfsr_reg     <= LFSR_SEED;
         win_v_reg    <= {TLP_SEG_COUNT{1'b0}};
+        fifo_n_reg   <= {(FIFO_AW+1){1'b0}};
+        fifo_v_reg   <= {TLP_SEG_COUNT{1'b0}};
         p0_reg       <= NS_ZERO;
         split_reg    <= 1'b0;
         pl_valid_reg <= {TLP_SEG_COUNT{1'b0}};

@@ -95,29 +95,43 @@ generate
             k = {31'd0, in_valid[0]};
         end
     end else begin : g_many_in
-        reg [31:0] idx;
+        // The valid segments go in order to the banks from the pointer's on (bank b below it
+        // at the pointer's row a step on): a one-hot bank pointer rotates past each valid
+        // segment, so each bank's write enable and segment are functions of in_valid and the
+        // pointer's low bits (logic, no adder before a compare), the data one multiplexer
+        reg [SEG_COUNT-1:0]                 next_bank;
+        reg [SEG_COUNT*SEG_INDEX_WIDTH-1:0] src;
+        reg [BANK_ADDR_WIDTH-1:0]           wr_row, wr_row_next;
         integer s, b;
         always @* begin
             bank_we = {SEG_COUNT{1'b0}};
-            bank_wdata = in_data;
             bank_waddr = {SEG_COUNT*BANK_ADDR_WIDTH{1'b0}};
             k = 32'd0;
-            idx = 32'd0;
+            for (s = 0; s < SEG_COUNT; s = s + 1) k = k + {31'd0, in_valid[s]};
+            wr_row = wr_ptr_reg[SEG_INDEX_WIDTH +: BANK_ADDR_WIDTH];
+            wr_row_next = wr_row + {{(BANK_ADDR_WIDTH-1){1'b0}}, 1'b1};
+            for (b = 0; b < SEG_COUNT; b = b + 1) begin
+                next_bank[b] = (wr_ptr_reg[SEG_INDEX_WIDTH-1:0] == b[SEG_INDEX_WIDTH-1:0]);
+                bank_waddr[b*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] =
+                    (b[SEG_INDEX_WIDTH-1:0] >= wr_ptr_reg[SEG_INDEX_WIDTH-1:0]) ? wr_row : wr_row_next;
+                // (a bank not written keeps its own segment's data)
+                src[b*SEG_INDEX_WIDTH +: SEG_INDEX_WIDTH] = b[SEG_INDEX_WIDTH-1:0];
+            end
             for (s = 0; s < SEG_COUNT; s = s + 1) begin
-                idx = {{(32-PTR_WIDTH){1'b0}}, wr_ptr_reg} + k;
                 if (in_valid[s]) begin
                     for (b = 0; b < SEG_COUNT; b = b + 1) begin
-                        if ((idx & MASK_32) == b) begin
+                        if (next_bank[b]) begin
                             bank_we[b] = 1'b1;
-                            bank_wdata[b*WIDTH +: WIDTH] = in_data[s*WIDTH +: WIDTH];
-                            bank_waddr[b*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] = idx[SEG_INDEX_WIDTH +: BANK_ADDR_WIDTH];
+                            src[b*SEG_INDEX_WIDTH +: SEG_INDEX_WIDTH] = s[SEG_INDEX_WIDTH-1:0];
                         end
                     end
-                    k = k + 32'd1;
+                    next_bank = {next_bank[SEG_COUNT-2:0], next_bank[SEG_COUNT-1]};
                 end
             end
+            for (b = 0; b < SEG_COUNT; b = b + 1) begin
+                bank_wdata[b*WIDTH +: WIDTH] = in_data[{{(32-SEG_INDEX_WIDTH){1'b0}}, src[b*SEG_INDEX_WIDTH +: SEG_INDEX_WIDTH]} * WIDTH +: WIDTH];
+            end
         end
-        wire unused_idx = &{1'b0, idx, 1'b0};
     end
 endgenerate
 

@@ -212,18 +212,22 @@ endfunction
 integer reserved = 0;
 // the clock before allowed ready to be low now (the first one after reset does)
 reg low_ok = 1'b1;
+// the clock before took a non-posted request (the responder's buffer counts a read from the
+// clock after it is taken, so ready's buffer test keeps a beat more for it)
+reg np_took = 1'b0;
 
 // one monitor for both streams, so the FIFO-occupancy invariant sees consistent counts
 always @(posedge clk) begin : monitor
     integer j, i, k, lat, ndw;
     reg ok;
     reg [31:0] want;
-    if (rst) low_ok = 1'b1;
+    if (rst) begin low_ok = 1'b1; np_took = 1'b0; end
     if (!rst) begin
         // rx ready is a register: it is low only after a clock (not the reset) on which the
         // 256-entry FIFO or the completion buffer lacked room for one more read of MPS, or for
-        // two while ready was high (a read may be taken on that clock). The bench's counts
-        // free a read when its last CplD is handed over, the responder earlier: never less
+        // two while ready was high (a read may be taken on that clock), in the buffer one more
+        // after a clock that took a non-posted request. The bench's counts free a read when its
+        // last CplD is handed over, the responder earlier: never less
         if (!rx_req_tlp_ready) begin
             ready_low_cycles = ready_low_cycles + 1;
             if (!low_ok) begin
@@ -237,7 +241,7 @@ always @(posedge clk) begin : monitor
             if (inv_fail < 5) $display("FAIL @%0d rx ready high with %0d pending", cyc, np_acc - np_done);
         end
         low_ok = (np_acc - np_done + (rx_req_tlp_ready ? 2 : 1) > FIFO_DEPTH)
-                 || (reserved + (rx_req_tlp_ready ? 2 : 1) * (MPS / 4) > CPL_BUFFER_BYTES / 4);
+                 || (reserved + ((rx_req_tlp_ready ? 2 : 1) + (np_took ? 1 : 0)) * (MPS / 4) > CPL_BUFFER_BYTES / 4);
 
         // a beat held by back-pressure must not change
         if (held) begin
@@ -253,10 +257,12 @@ always @(posedge clk) begin : monitor
         held_ctl = {tx_cpl_tlp_strb, tx_cpl_tlp_sop, tx_cpl_tlp_eop};
         if (held) bp_cycles = bp_cycles + 1;
 
+        np_took = 1'b0;
         if (rx_req_tlp_valid && rx_req_tlp_ready && rx_req_tlp_sop) begin
             acc_edge[acc_idx] = cyc;
             req_latency[acc_idx] = latency_now;
             if (req_meta[acc_idx][0]) np_acc = np_acc + 1;
+            np_took = req_meta[acc_idx][0];
             reserved = reserved + reserve_dw(req_hdr[acc_idx]);
             acc_idx = acc_idx + 1;
         end
