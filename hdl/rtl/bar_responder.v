@@ -559,12 +559,18 @@ generate
     end
 endgenerate
 
+// no peek (PEEK_WIDTH 0): the window below reads the heads
+wire [2*TLP_SEG_COUNT-1:0] fifo_peek_stored, fifo_peek_written, fifo_peek_old, fifo_peek_valid;
+wire [2*TLP_SEG_COUNT*((TLP_SEG_COUNT > 1) ? $clog2(TLP_SEG_COUNT) : 1)-1:0] fifo_peek_seg;
 seg_fifo #(.WIDTH(ENTRY_W), .SEG_COUNT(TLP_SEG_COUNT), .ADDR_WIDTH(FIFO_AW - SEG_INDEX_WIDTH), .COUNT_WIDTH(COUNT_WIDTH),
            .ROOM2_BEATS(3)) fifo_inst (
     .clk(clk), .rst(rst),
     .in_data(fifo_in), .in_valid(wr_v_reg), .room(fifo_room), .room2(fifo_room3),
-    .out_data(heads), .out_count(fifo_count), .out_pop(fifo_pop)
+    .out_data(heads), .out_count(fifo_count), .out_pop(fifo_pop),
+    .peek_stored(fifo_peek_stored), .peek_written(fifo_peek_written), .peek_seg(fifo_peek_seg),
+    .peek_old(fifo_peek_old), .peek_valid(fifo_peek_valid)
 );
+wire unused_fifo_peek = &{1'b0, fifo_peek_stored, fifo_peek_written, fifo_peek_seg, fifo_peek_old, fifo_peek_valid, 1'b0};
 
 /*
  * Head window: the oldest TLP_SEG_COUNT entries in registers, slot 0 the oldest (win_v_reg a

@@ -181,23 +181,6 @@ switch_inst (
     .dn_rx_cnt(sw_dn_rx_cnt)
 );
 
-// the UR completions (Cpl, status 001) handed to the GPU, and those arriving from the host,
-// one bit per segment
-wire [TLP_SEG_COUNT-1:0] gpu_ur;
-wire [TLP_SEG_COUNT-1:0] host_ur;
-genvar g;
-generate
-    for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : ur
-        wire [127:0] dh = dn_tx_hdr[g*128 +: 128];
-        wire [127:0] uh = up_rx_hdr[g*128 +: 128];
-        assign gpu_ur[g] = dn_tx_valid[g] && dn_tx_ready && dn_tx_sop[g]
-                           && dh[124:120] == 5'b01010 && dh[79:77] == 3'b001;
-        assign host_ur[g] = up_rx_valid[g] && up_rx_ready && up_rx_sop[g]
-                            && uh[124:120] == 5'b01010 && uh[79:77] == 3'b001;
-        wire unused_hdr = &{1'b0, dh[127:125], dh[119:80], dh[76:0], uh[127:125], uh[119:80], uh[76:0], 1'b0};
-    end
-endgenerate
-
 // the CSR port split by tap: tap i's handshakes at bit i, its data at [32*i +: 32]
 wire [11:0] tap_awaddr;
 wire [1:0]  tap_awvalid;
@@ -263,29 +246,45 @@ wire [TLP_SEG_COUNT*128-1:0] t_dn_rx_hdr, t_dn_tx_hdr, t_up_tx_hdr, t_up_rx_hdr;
 wire [TLP_SEG_COUNT-1:0]     t_dn_rx_valid, t_dn_tx_valid, t_up_tx_valid, t_up_rx_valid;
 wire [TLP_SEG_COUNT-1:0]     t_dn_rx_sop, t_dn_tx_sop, t_up_tx_sop, t_up_rx_sop;
 wire                         t_dn_rx_ready, t_dn_tx_ready, t_up_tx_ready, t_up_rx_ready;
-wire [TLP_SEG_COUNT-1:0]     t_gpu_ur, t_host_ur, t_none_dn_rx, t_none_up_tx;
-wire unused_tap_flags = &{1'b0, t_none_dn_rx, t_none_up_tx, 1'b0};
 
 tap_pipe #(.SEG_COUNT(TLP_SEG_COUNT)) tap_dn_rx (
     .clk(clk), .rst(rst),
-    .in_hdr(dn_rx_hdr), .in_valid(dn_rx_valid), .in_sop(dn_rx_sop), .in_ready(dn_rx_ready), .in_flag({TLP_SEG_COUNT{1'b0}}),
-    .out_hdr(t_dn_rx_hdr), .out_valid(t_dn_rx_valid), .out_sop(t_dn_rx_sop), .out_ready(t_dn_rx_ready), .out_flag(t_none_dn_rx)
+    .in_hdr(dn_rx_hdr), .in_valid(dn_rx_valid), .in_sop(dn_rx_sop), .in_ready(dn_rx_ready),
+    .out_hdr(t_dn_rx_hdr), .out_valid(t_dn_rx_valid), .out_sop(t_dn_rx_sop), .out_ready(t_dn_rx_ready)
 );
 tap_pipe #(.SEG_COUNT(TLP_SEG_COUNT)) tap_dn_tx (
     .clk(clk), .rst(rst),
-    .in_hdr(dn_tx_hdr), .in_valid(dn_tx_valid), .in_sop(dn_tx_sop), .in_ready(dn_tx_ready), .in_flag(gpu_ur),
-    .out_hdr(t_dn_tx_hdr), .out_valid(t_dn_tx_valid), .out_sop(t_dn_tx_sop), .out_ready(t_dn_tx_ready), .out_flag(t_gpu_ur)
+    .in_hdr(dn_tx_hdr), .in_valid(dn_tx_valid), .in_sop(dn_tx_sop), .in_ready(dn_tx_ready),
+    .out_hdr(t_dn_tx_hdr), .out_valid(t_dn_tx_valid), .out_sop(t_dn_tx_sop), .out_ready(t_dn_tx_ready)
 );
 tap_pipe #(.SEG_COUNT(TLP_SEG_COUNT)) tap_up_tx (
     .clk(clk), .rst(rst),
-    .in_hdr(up_tx_hdr), .in_valid(up_tx_valid), .in_sop(up_tx_sop), .in_ready(up_tx_ready), .in_flag({TLP_SEG_COUNT{1'b0}}),
-    .out_hdr(t_up_tx_hdr), .out_valid(t_up_tx_valid), .out_sop(t_up_tx_sop), .out_ready(t_up_tx_ready), .out_flag(t_none_up_tx)
+    .in_hdr(up_tx_hdr), .in_valid(up_tx_valid), .in_sop(up_tx_sop), .in_ready(up_tx_ready),
+    .out_hdr(t_up_tx_hdr), .out_valid(t_up_tx_valid), .out_sop(t_up_tx_sop), .out_ready(t_up_tx_ready)
 );
 tap_pipe #(.SEG_COUNT(TLP_SEG_COUNT)) tap_up_rx (
     .clk(clk), .rst(rst),
-    .in_hdr(up_rx_hdr), .in_valid(up_rx_valid), .in_sop(up_rx_sop), .in_ready(up_rx_ready), .in_flag(host_ur),
-    .out_hdr(t_up_rx_hdr), .out_valid(t_up_rx_valid), .out_sop(t_up_rx_sop), .out_ready(t_up_rx_ready), .out_flag(t_host_ur)
+    .in_hdr(up_rx_hdr), .in_valid(up_rx_valid), .in_sop(up_rx_sop), .in_ready(up_rx_ready),
+    .out_hdr(t_up_rx_hdr), .out_valid(t_up_rx_valid), .out_sop(t_up_rx_sop), .out_ready(t_up_rx_ready)
 );
+
+// the UR completions (Cpl, status 001) handed to the GPU, and those arriving from the host, one
+// bit per segment: decoded from the tapped registers (a header is only read with its valid bit),
+// so that the decode follows the register and not the packer
+wire [TLP_SEG_COUNT-1:0] t_gpu_ur;
+wire [TLP_SEG_COUNT-1:0] t_host_ur;
+genvar g;
+generate
+    for (g = 0; g < TLP_SEG_COUNT; g = g + 1) begin : ur
+        wire [127:0] dh = t_dn_tx_hdr[g*128 +: 128];
+        wire [127:0] uh = t_up_rx_hdr[g*128 +: 128];
+        assign t_gpu_ur[g] = t_dn_tx_valid[g] && t_dn_tx_ready && t_dn_tx_sop[g]
+                             && dh[124:120] == 5'b01010 && dh[79:77] == 3'b001;
+        assign t_host_ur[g] = t_up_rx_valid[g] && t_up_rx_ready && t_up_rx_sop[g]
+                              && uh[124:120] == 5'b01010 && uh[79:77] == 3'b001;
+        wire unused_hdr = &{1'b0, dh[127:125], dh[119:80], dh[76:0], uh[127:125], uh[119:80], uh[76:0], 1'b0};
+    end
+endgenerate
 
 // tap 0, GPU side: the GPU's reads on dn_rx, their completions on dn_tx
 probe_core #(

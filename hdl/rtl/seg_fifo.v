@@ -12,6 +12,13 @@
  * oldest at segment 0, out_count of them valid; out_pop removes that many (at most
  * out_count). SEG_COUNT banks of LUT RAM, entry i in bank i mod SEG_COUNT: each bank has
  * one write and one read port, so a word written on one clock can leave on the next.
+ *
+ * PEEK_WIDTH > 0 (the switch's egress): the top PEEK_WIDTH bits of the oldest 2*SEG_COUNT
+ * entries, for a reader that chooses on this clock what it will read on the next (which of them
+ * will be the oldest SEG_COUNT depends on this clock's pop): entry i as stored (the entries past
+ * the oldest SEG_COUNT from a second read port of those bits, at each bank's next address),
+ * and as written on this clock with the input segment it came from, whether it was held before
+ * this clock's write (peek_old) and whether it is held after it (peek_valid).
  */
 module seg_fifo #
 (
@@ -28,7 +35,9 @@ module seg_fifo #
     // and, if room is high now, one more beat
     parameter REG_ROOM = 0,
     // the beats room2 asks room for (2, or 3 for a writer with a register more before the write)
-    parameter ROOM2_BEATS = 2
+    parameter ROOM2_BEATS = 2,
+    // the top bits of an entry shown for the oldest 2*SEG_COUNT entries (peek_*); 0: none
+    parameter PEEK_WIDTH = 0
 )
 (
     input  wire                       clk,
@@ -44,7 +53,16 @@ module seg_fifo #
 
     output reg  [SEG_COUNT*WIDTH-1:0] out_data,
     output wire [COUNT_WIDTH-1:0]     out_count,
-    input  wire [COUNT_WIDTH-1:0]     out_pop
+    input  wire [COUNT_WIDTH-1:0]     out_pop,
+
+    // entry i (0 the oldest, up to 2*SEG_COUNT-1) at [i*PEEK_WIDTH +: PEEK_WIDTH]: as stored
+    // (meaningful where peek_old), as written on this clock (where peek_valid and not peek_old)
+    // and the input segment that write came from; held before and after this clock's write
+    output wire [2*SEG_COUNT*((PEEK_WIDTH > 0) ? PEEK_WIDTH : 1)-1:0] peek_stored,
+    output wire [2*SEG_COUNT*((PEEK_WIDTH > 0) ? PEEK_WIDTH : 1)-1:0] peek_written,
+    output wire [2*SEG_COUNT*((SEG_COUNT > 1) ? $clog2(SEG_COUNT) : 1)-1:0] peek_seg,
+    output wire [2*SEG_COUNT-1:0]     peek_old,
+    output wire [2*SEG_COUNT-1:0]     peek_valid
 );
 
 localparam SEG_INDEX_WIDTH = (SEG_COUNT > 1) ? $clog2(SEG_COUNT) : 0;
@@ -56,6 +74,9 @@ localparam [31:0] CAP_32 = (SEG_COUNT << ADDR_WIDTH) - SEG_COUNT;
 localparam [31:0] CAP2_32 = (SEG_COUNT << ADDR_WIDTH) - ROOM2_BEATS * SEG_COUNT;
 localparam [31:0] SEG_32 = SEG_COUNT;
 localparam [31:0] MASK_32 = SEG_COUNT - 1;
+// a segment index's width where a port or vector needs one bit at least
+localparam SEG_INDEX_W1 = (SEG_COUNT > 1) ? SEG_INDEX_WIDTH : 1;
+localparam PEEK_W = (PEEK_WIDTH > 0) ? PEEK_WIDTH : 1;
 
 // Parameter checks at elaboration (Verilator, Icarus and Yosys alike): a wrong value selects
 // a block that names a module which does not exist, its name saying what to fix
@@ -231,6 +252,167 @@ generate
         assign room = room_reg;
     end else begin : g_room
         assign room = used_32 <= CAP_32;
+    end
+endgenerate
+
+// The oldest 2*SEG_COUNT entries' top PEEK_WIDTH bits (PEEK_WIDTH > 0): entry i is in bank
+// (rd_sel + i) mod SEG_COUNT, at its read address for i < SEG_COUNT, at the next one after.
+// That next address is a register too, stepped with the read address; a copy of the peeked bits
+// (a narrow LUT RAM written with each bank) is read there.
+genvar pg;
+generate
+    if (PEEK_WIDTH > 0) begin : g_peek
+        reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] bank_raddr_p1_reg = {SEG_COUNT{BANK_ONE}};
+        reg [SEG_COUNT*BANK_ADDR_WIDTH-1:0] bank_raddr_p1_next;
+        reg [31:0]                          pr, pm;
+        always @* begin
+            bank_raddr_p1_next = bank_raddr_p1_reg;
+            for (pm = 1; pm <= SEG_32; pm = pm + 32'd1) begin
+                if ({{(32-COUNT_WIDTH){1'b0}}, out_pop} == pm) begin
+                    for (pr = 0; pr < SEG_32; pr = pr + 32'd1) begin
+                        if (((pr - rd_sel_reg) & MASK_32) < pm) begin
+                            bank_raddr_p1_next[pr*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] = bank_raddr_p1_reg[pr*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH] + BANK_ONE;
+                        end
+                    end
+                end
+            end
+        end
+        always @(posedge clk) begin
+            bank_raddr_p1_reg <= bank_raddr_p1_next;
+            if (rst) begin
+                bank_raddr_p1_reg <= {SEG_COUNT{BANK_ONE}};
+            end
+        end
+
+        wire [SEG_COUNT*PEEK_W-1:0] bank_peek;
+        for (pg = 0; pg < SEG_COUNT; pg = pg + 1) begin : peek_bank
+            reg [PEEK_W-1:0] pmem [0:(1<<BANK_ADDR_WIDTH)-1];
+            always @(posedge clk) begin
+                if (bank_we[pg]) begin
+                    pmem[bank_waddr[pg*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH]] <= bank_wdata[pg*WIDTH + WIDTH - PEEK_W +: PEEK_W];
+                end
+            end
+            assign bank_peek[pg*PEEK_W +: PEEK_W] = pmem[bank_raddr_p1_reg[pg*BANK_ADDR_WIDTH +: BANK_ADDR_WIDTH]];
+        end
+
+        // the rotation compares rd_sel with constants (no add before the multiplexer)
+        reg [2*SEG_COUNT*PEEK_W-1:0] stored;
+        integer                      pi, pb;
+        always @* begin
+            stored = {2*SEG_COUNT*PEEK_W{1'b0}};
+            for (pi = 0; pi < 2*SEG_COUNT; pi = pi + 1) begin
+                for (pb = 0; pb < SEG_COUNT; pb = pb + 1) begin
+                    if ((rd_sel_reg & MASK_32) == ((pb - pi) & MASK_32)) begin
+                        stored[pi*PEEK_W +: PEEK_W] = (pi < SEG_COUNT) ? bank_rdata[pb*WIDTH + WIDTH - PEEK_W +: PEEK_W] : bank_peek[pb*PEEK_W +: PEEK_W];
+                    end
+                end
+            end
+        end
+        assign peek_stored = stored;
+
+        // The entries held, as a thermometer (held_reg[i]: entry i is held), a register; and where
+        // this clock's writes land: input segment s at entry i when it is valid and the entries
+        // held and the valid segments before it come to i. All from registers and the write's
+        // valid bits through a few LUTs (no count, no add), apart from the steering above.
+        reg [2*SEG_COUNT-1:0]           held_reg = {2*SEG_COUNT{1'b0}};
+        reg [2*SEG_COUNT-1:0]           held_is, landed;
+        reg [SEG_COUNT*SEG_COUNT-1:0]   rank_is;
+        reg [2*SEG_COUNT*SEG_COUNT-1:0] lands;
+        reg [2*SEG_COUNT*PEEK_W-1:0]    written;
+        reg [2*SEG_COUNT*SEG_INDEX_W1-1:0] wseg;
+        integer                         qi, qs, qr, qv, qb, qn;
+        always @* begin
+            // held_is[u]: exactly u entries held
+            for (qi = 0; qi < 2*SEG_COUNT; qi = qi + 1) begin
+                held_is[qi] = (qi == 0 || held_reg[(qi > 0) ? qi - 1 : 0]) && !held_reg[qi];
+            end
+            // rank_is[s*SEG_COUNT + r]: r valid input segments before segment s (a lookup on the bits)
+            rank_is = {SEG_COUNT*SEG_COUNT{1'b0}};
+            for (qs = 0; qs < SEG_COUNT; qs = qs + 1) begin
+                for (qv = 0; qv < (1 << qs); qv = qv + 1) begin
+                    qn = 0;
+                    for (qb = 0; qb < qs; qb = qb + 1) begin
+                        qn = qn + ((qv >> qb) & 1);
+                    end
+                    if (({{(32-SEG_COUNT){1'b0}}, in_valid} & ((1 << qs) - 1)) == qv) begin
+                        rank_is[qs*SEG_COUNT + qn] = 1'b1;
+                    end
+                end
+            end
+            lands = {2*SEG_COUNT*SEG_COUNT{1'b0}};
+            landed = {2*SEG_COUNT{1'b0}};
+            written = {2*SEG_COUNT*PEEK_W{1'b0}};
+            wseg = {2*SEG_COUNT*SEG_INDEX_W1{1'b0}};
+            for (qi = 0; qi < 2*SEG_COUNT; qi = qi + 1) begin
+                for (qs = 0; qs < SEG_COUNT; qs = qs + 1) begin
+                    for (qr = 0; qr <= qs && qr <= qi; qr = qr + 1) begin
+                        if (in_valid[qs] && rank_is[qs*SEG_COUNT + qr] && held_is[qi - qr]) begin
+                            lands[qi*SEG_COUNT + qs] = 1'b1;
+                        end
+                    end
+                    if (lands[qi*SEG_COUNT + qs]) begin
+                        landed[qi] = 1'b1;
+                        written[qi*PEEK_W +: PEEK_W] = written[qi*PEEK_W +: PEEK_W] | in_data[qs*WIDTH + WIDTH - PEEK_W +: PEEK_W];
+                        wseg[qi*SEG_INDEX_W1 +: SEG_INDEX_W1] = wseg[qi*SEG_INDEX_W1 +: SEG_INDEX_W1] | qs[SEG_INDEX_W1-1:0];
+                    end
+                end
+            end
+        end
+        assign peek_written = written;
+        assign peek_seg = wseg;
+        assign peek_old = held_reg;
+        assign peek_valid = held_reg | landed;
+
+        // The thermometer after this clock's pop: entry i then is entry i + pop now. Past the
+        // window, whether entry j is held after the write: the entries held (from the pointers)
+        // against j less the valid input segments (counted by a lookup on the bits, each count's
+        // compare made beside the others), the pop choosing among the outcomes.
+        reg  [SEG_COUNT:0]       count_is;
+        reg  [SEG_COUNT-1:0]     far;
+        reg  [2*SEG_COUNT-1:0]   held_next;
+        integer                  fv, fb, fn, fj, fc;
+        reg  [31:0]              hm, hi;
+        always @* begin
+            count_is = {(SEG_COUNT+1){1'b0}};
+            for (fv = 0; fv < (1 << SEG_COUNT); fv = fv + 1) begin
+                fn = 0;
+                for (fb = 0; fb < SEG_COUNT; fb = fb + 1) begin
+                    fn = fn + ((fv >> fb) & 1);
+                end
+                if ({{(32-SEG_COUNT){1'b0}}, in_valid} == fv) begin
+                    count_is[fn] = 1'b1;
+                end
+            end
+            // far[j - 2*SEG_COUNT]: entry j (2*SEG_COUNT up to 3*SEG_COUNT-1) is held after the write
+            far = {SEG_COUNT{1'b0}};
+            for (fj = 0; fj < SEG_COUNT; fj = fj + 1) begin
+                for (fc = 0; fc <= SEG_COUNT; fc = fc + 1) begin
+                    if (count_is[fc] && used_32 > 2*SEG_COUNT + fj - fc) begin
+                        far[fj] = 1'b1;
+                    end
+                end
+            end
+            held_next = {2*SEG_COUNT{1'b0}};
+            for (hm = 0; hm <= SEG_32; hm = hm + 32'd1) begin
+                if ({{(32-COUNT_WIDTH){1'b0}}, out_pop} == hm) begin
+                    for (hi = 0; hi < 2*SEG_COUNT; hi = hi + 32'd1) begin
+                        held_next[hi] = (hi + hm < 2*SEG_COUNT) ? (held_reg[hi + hm] || landed[hi + hm]) : far[hi + hm - 2*SEG_COUNT];
+                    end
+                end
+            end
+        end
+        always @(posedge clk) begin
+            held_reg <= held_next;
+            if (rst) begin
+                held_reg <= {2*SEG_COUNT{1'b0}};
+            end
+        end
+    end else begin : g_no_peek
+        assign peek_stored = {2*SEG_COUNT*PEEK_W{1'b0}};
+        assign peek_written = {2*SEG_COUNT*PEEK_W{1'b0}};
+        assign peek_seg = {2*SEG_COUNT*SEG_INDEX_W1{1'b0}};
+        assign peek_old = {2*SEG_COUNT{1'b0}};
+        assign peek_valid = {2*SEG_COUNT{1'b0}};
     end
 endgenerate
 

@@ -4,10 +4,11 @@
 
 /*
  * One clock of delay on what a probe taps of a TLP stream: the segments' headers, valid and sop
- * bits, the stream's ready and a per-segment flag beside them (the switch top's UR bits). The
- * switch's egress makes its output beat combinationally from its queues; through this register
- * the probe's paths start at flip-flops and not at the end of the packer's. The probe sees every
- * event one clock later; with each stream of a top delayed alike, its latencies are unchanged.
+ * bits and the stream's ready. The switch's egress makes its output beat combinationally from its
+ * queues; through this register the probe's paths start at flip-flops and not at the end of the
+ * packer's (the switch top decodes its UR bits from this register's outputs too). The probe sees
+ * every event one clock later; with each stream of a top delayed alike, its latencies are
+ * unchanged.
  */
 module tap_pipe #
 (
@@ -21,13 +22,11 @@ module tap_pipe #
     input  wire [SEG_COUNT-1:0]     in_valid,
     input  wire [SEG_COUNT-1:0]     in_sop,
     input  wire                     in_ready,
-    input  wire [SEG_COUNT-1:0]     in_flag,
 
     output reg  [SEG_COUNT*128-1:0] out_hdr = {SEG_COUNT*128{1'b0}},
     output reg  [SEG_COUNT-1:0]     out_valid = {SEG_COUNT{1'b0}},
     output reg  [SEG_COUNT-1:0]     out_sop = {SEG_COUNT{1'b0}},
-    output reg                      out_ready = 1'b0,
-    output reg  [SEG_COUNT-1:0]     out_flag = {SEG_COUNT{1'b0}}
+    output reg                      out_ready = 1'b0
 );
 
 // a segment's header is taken only with its valid bit: an idle stream's registers stay still
@@ -40,11 +39,9 @@ always @(posedge clk) begin
     out_valid <= in_valid;
     out_sop   <= in_sop;
     out_ready <= in_ready;
-    out_flag  <= in_flag;
     if (rst) begin
         out_valid <= {SEG_COUNT{1'b0}};
         out_ready <= 1'b0;
-        out_flag  <= {SEG_COUNT{1'b0}};
     end
 end
 

@@ -27,7 +27,9 @@ module sw_fifo #
 
     output wire [WIDTH-1:0] out_data,
     output wire             out_valid,
-    input  wire             out_pop
+    input  wire             out_pop,
+    // a word is held after this clock's write and pop (out_valid on the next clock)
+    output wire             next_valid
 );
 
 reg [WIDTH-1:0] mem [0:(1<<ADDR_WIDTH)-1];
@@ -37,6 +39,11 @@ reg [ADDR_WIDTH:0] rd_ptr_reg = 0;
 assign full = (wr_ptr_reg ^ rd_ptr_reg) == {1'b1, {ADDR_WIDTH{1'b0}}};
 assign out_valid = wr_ptr_reg != rd_ptr_reg;
 assign out_data = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
+
+wire [ADDR_WIDTH:0] wr_ptr_next = wr_ptr_reg + {{ADDR_WIDTH{1'b0}}, in_valid && !full};
+wire [ADDR_WIDTH:0] rd_ptr_p1 = rd_ptr_reg + 1'b1;
+// both outcomes from registers, the pop choosing
+assign next_valid = (out_pop && out_valid) ? wr_ptr_next != rd_ptr_p1 : wr_ptr_next != rd_ptr_reg;
 
 // words after this clock's write
 wire [ADDR_WIDTH:0] used_next = wr_ptr_reg - rd_ptr_reg + {{ADDR_WIDTH{1'b0}}, in_valid && !full};
