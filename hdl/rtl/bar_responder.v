@@ -324,27 +324,42 @@ endfunction
 // after the first CplD and after two
 function [ENTRY_W-33:0] dec_second(input [DEC_W-1:0] d);
     reg [TH_W-1:0] x2_n1t, x2_n2t;
-    reg [NS_W-1:0] x2_n1s, x2_n2s;
-    reg [11:0] x2_blk, x2_len1, x2_len2, x2_rest1;
+    reg [NS_W-1:0] x2_n1s, x2_n2s, x2_ws;
+    reg [11:0] x2_blk, x2_len1, x2_len2, x2_rest1, x2_rb2, x2_segs2;
+    reg [NDW_W-1:0] x2_ndw2;
+    reg [INFO_W-1:0] x2_ainfo, x2_binfo;
     reg x2_one, x2_last2, x2_ur, x2_128;
     begin
         {x2_one, x2_last2, x2_ur, x2_128} = {d[D_ONE], d[D_LAST2], d[D_UR], d[D_128]};
         x2_blk = x2_128 ? 12'd32 : 12'd16;
         x2_rest1 = d[D_REST1 +: 12];
         x2_len1 = x2_one ? d[D_LEN +: 12] : {6'd0, d[D_ROOM1 +: 6]};
-        x2_len2 = x2_last2 ? x2_rest1 : x2_blk;
         x2_n1t = x2_ur ? therm(12'd1) : x2_one ? d[D_TLEN +: TH_W] : d[D_TROOM1 +: TH_W];
-        x2_n2t = x2_last2 ? d[D_TREST1 +: TH_W] : therm_dw(x2_blk);
         x2_n1s = therm_ns(x2_n1t);
-        x2_n2s = therm_ns(x2_n2t);
+        x2_ws = x2_n1s;
+        // the second CplD and the split state, for a read answered by several (a simulator
+        // leaves them 0 for one answered by one, where nothing reads them)
+        x2_len2 = 12'd0; x2_n2t = {TH_W{1'b0}}; x2_n2s = {NS_W{1'b0}}; x2_rb2 = 12'd0;
+        x2_segs2 = 12'd0; x2_ndw2 = {NDW_W{1'b0}}; x2_ainfo = {INFO_W{1'b0}}; x2_binfo = {INFO_W{1'b0}};
+        if (!SIM_GATE || !x2_one) begin
+            x2_len2 = x2_last2 ? x2_rest1 : x2_blk;
+            x2_n2t = x2_last2 ? d[D_TREST1 +: TH_W] : therm_dw(x2_blk);
+            x2_n2s = therm_ns(x2_n2t);
+            if (!x2_one) x2_ws = oh_add(x2_n1s, x2_n2s);
+            x2_rb2 = d[D_BC +: 12] - {4'd0, d[D_BYTES1 +: 8]};
+            x2_segs2 = segs_of(x2_len2);
+            x2_ndw2 = last_ndw_of(x2_len2[NDW_W-1:0]);
+            x2_ainfo = next_info(x2_rest1, x2_128, 1'b0);
+            x2_binfo = next_info(x2_rest1, x2_128, 1'b1);
+        end
         dec_second = {
-            next_info(x2_rest1, x2_128, 1'b1),                          // b_info
-            next_info(x2_rest1, x2_128, 1'b0),                          // a_info
-            segs_of(x2_len2),
+            x2_binfo,
+            x2_ainfo,
+            x2_segs2,
             x2_ur ? 12'd1 : segs_of(x2_len1),
-            last_ndw_of(x2_len2[NDW_W-1:0]),
+            x2_ndw2,
             x2_ur ? {NDW_W{1'b0}} : last_ndw_of(x2_len1[NDW_W-1:0]),
-            d[D_BC +: 12] - {4'd0, d[D_BYTES1 +: 8]},                   // rb2
+            x2_rb2,
             d[D_REST1 +: 12], d[D_ROOM1 +: 6],
             x2_n2t,
             x2_n1t,
@@ -353,7 +368,7 @@ function [ENTRY_W-33:0] dec_second(input [DEC_W-1:0] d);
             x2_last2,
             x2_n1s,
             x2_n2s,
-            x2_one ? x2_n1s : oh_add(x2_n1s, x2_n2s),                   // ws
+            x2_ws,
             x2_ur,
             d[0 +: 12 + 12 + 7 + 32 + 30]                              // Length .. address
         };
