@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestPage, launchChromium, onFakeServer, root, updateTimings } from '../../test/e2e/page-harness.js'
-import { canvasBox, trace } from '../../test/e2e/trace-page.js'
+import { openTraceFile, zoomAndPan } from '../../test/e2e/trace-page.js'
 import { syntheticTrace } from '../../test/web/trace-fixture.js'
 
 const webRoot = join(root, 'build/e2e-web-trace')
@@ -33,31 +33,11 @@ describe('the trace timeline redraw at 50 000 records', () => {
     const { report } = syntheticTrace(50_000)
     await onFakeServer(browser, webRoot, { demo: false }, async (page, server) => {
       await page.goto(server.url)
-      await page.getByTestId('trace-file').setInputFiles({
-        name: 'trace.json',
-        mimeType: 'application/json',
-        buffer: Buffer.from(JSON.stringify(report)),
-      })
-      await expect.poll(() => page.getByTestId('trace-status').getAttribute('data-state'), { timeout: 60_000 }).toBe('loaded')
-      await expect.poll(async () => (await trace(page)).drawnReads, { timeout: 10_000 }).toBe(report.reads.length)
+      await openTraceFile(page, report)
 
-      const box = await canvasBox(page)
-      const y = box.y + box.height / 2
       const before = (await updateTimings(page))['trace-timeline']?.ms.length ?? 0
       const steps = 30
-      for (let k = 0; k < steps; k++) {
-        await page.mouse.move(box.x + box.width * (0.3 + 0.4 * (k / steps)), y)
-        await page.mouse.wheel(0, k < (2 * steps) / 3 ? -120 : 120)
-        await page.waitForTimeout(20)
-      }
-      await page.mouse.move(box.x + box.width * 0.6, y)
-      await page.mouse.down()
-      for (let k = 0; k < steps; k++) {
-        await page.mouse.move(box.x + box.width * (0.6 - (0.4 * k) / steps), y)
-        await page.waitForTimeout(10)
-      }
-      await page.mouse.up()
-      await page.waitForTimeout(100)
+      await zoomAndPan(page, steps)
       const t = (await updateTimings(page))['trace-timeline']!
       const redraws = t.ms.slice(before)
       expect(redraws.length).toBeGreaterThan(steps)

@@ -87,21 +87,16 @@ wire [CNT_WIDTH-1:0] snap_held = snap_valid[idx] ? raw : {CNT_WIDTH{1'b0}};
 // clock only, so simulation (SYNTHESIS not defined) writes the bits by index, to the same effect
 `ifdef SYNTHESIS
 wire [WORDS-1:0] ev_bin = count ? ({{(WORDS-1){1'b0}}, 1'b1} << idx) : {WORDS{1'b0}};
+`endif
 
 always @(posedge clk) begin
+`ifdef SYNTHESIS
     run_valid <= clear ? {WORDS{1'b0}} : (run_valid | ev_bin);
     moved     <= snapshot ? {WORDS{1'b0}} : (moved | ev_bin);
     if (snapshot) begin
         snap_valid <= run_valid | ev_bin;
     end
-    if (rst) begin
-        run_valid  <= {WORDS{1'b0}};
-        snap_valid <= {WORDS{1'b0}};
-        moved      <= {WORDS{1'b0}};
-    end
-end
 `else
-always @(posedge clk) begin
     if (count) begin
         run_valid[idx] <= 1'b1;
         moved[idx]     <= 1'b1;
@@ -116,13 +111,13 @@ always @(posedge clk) begin
             snap_valid[idx] <= 1'b1;
         end
     end
+`endif
     if (rst) begin
         run_valid  <= {WORDS{1'b0}};
         snap_valid <= {WORDS{1'b0}};
         moved      <= {WORDS{1'b0}};
     end
 end
-`endif
 
 always @(posedge clk) begin
     if (count) begin

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../../host/src/server/index.js'
 import { syntheticTrace } from '../web/trace-fixture.js'
 import { buildTestPage, launchChromium, onFakeServer, root } from './page-harness.js'
-import { barPoint, canvasBox, trace } from './trace-page.js'
+import { barPoint, canvasBox, openTraceFile, trace, zoomAndPan } from './trace-page.js'
 
 const webRoot = join(root, 'build/e2e-web-trace')
 const twinAvailable = existsSync(join(root, 'build/twin/pcie-scope-twin'))
@@ -133,34 +133,13 @@ describe('the TLP trace view in Chromium', () => {
     const { report } = syntheticTrace(50_000)
     await onFakeServer(browser, webRoot, { demo: false }, async (page, server) => {
       await page.goto(server.url)
-      await page.getByTestId('trace-file').setInputFiles({
-        name: 'trace.json',
-        mimeType: 'application/json',
-        buffer: Buffer.from(JSON.stringify(report)),
-      })
-      await expect.poll(() => page.getByTestId('trace-status').getAttribute('data-state'), { timeout: 60_000 }).toBe('loaded')
+      await openTraceFile(page, report)
       expect(await page.getByTestId('trace-status').textContent()).toMatch(/^file trace\.json · merged-aligned, .*50,000 records/)
-      await expect.poll(async () => (await trace(page)).drawnReads, { timeout: 10_000 }).toBe(report.reads.length)
       const loaded = await trace(page)
       expect(loaded.tableRows).toBeLessThan(60)
 
       // the wheel zooms around the pointer, a drag pans
-      const box = await canvasBox(page)
-      const y = box.y + box.height / 2
-      const steps = 12
-      for (let k = 0; k < steps; k++) {
-        await page.mouse.move(box.x + box.width * (0.3 + 0.4 * (k / steps)), y)
-        await page.mouse.wheel(0, k < (2 * steps) / 3 ? -120 : 120) // in twice as often as out: the end is zoomed
-        await page.waitForTimeout(20)
-      }
-      await page.mouse.move(box.x + box.width * 0.6, y)
-      await page.mouse.down()
-      for (let k = 0; k < steps; k++) {
-        await page.mouse.move(box.x + box.width * (0.6 - (0.4 * k) / steps), y)
-        await page.waitForTimeout(10)
-      }
-      await page.mouse.up()
-      await page.waitForTimeout(100)
+      await zoomAndPan(page, 12)
       const zoomed = await trace(page)
       expect(zoomed.window!.to - zoomed.window!.from).toBeLessThan(zoomed.full!.to - zoomed.full!.from)
 
